@@ -1,0 +1,125 @@
+package org.arenaplan.io;
+
+import org.arenaplan.plan.Placement;
+import org.arenaplan.plan.Problem;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The MiniMalloc / idealloc CSV format: header {@code id,lower,upper,size}, one buffer a row,
+ * live over the half-open interval {@code [lower, upper)}. A solution is the same rows with an
+ * {@code offset} column appended. Every parse error is an {@link InputException} naming the file,
+ * line and field.
+ */
+public final class ProblemCsv {
+    private static final Pattern CAPACITY_IN_NAME = Pattern.compile(".*\\.(\\d+)\\.csv$");
+
+    private ProblemCsv() { }
+
+    /** A parsed file: the problem and, for solution files, the offsets. */
+    public record Parsed(Problem problem, long[] offsets) { }
+
+    public static Problem read(Path file, long alignment) throws IOException {
+        return parse(file, alignment, false).problem();
+    }
+
+    /** Reads a solution file: the problem's columns plus {@code offset}. */
+    public static Parsed readSolution(Path file, long alignment) throws IOException {
+        return parse(file, alignment, true);
+    }
+
+    /** The capacity a {@code NAME.NUMBER.csv} file name carries, or null. */
+    public static Long capacityFromName(Path file) {
+        Matcher m = CAPACITY_IN_NAME.matcher(file.getFileName().toString());
+        return m.matches() ? Long.parseLong(m.group(1)) : null;
+    }
+
+    private static Parsed parse(Path file, long alignment, boolean withOffsets) throws IOException {
+        List<String> ids = new ArrayList<>();
+        List<long[]> rows = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String header = r.readLine();
+            if (header == null) throw new InputException(file + ": empty file; expected the header id,lower,upper,size");
+            String[] cols = header.trim().split(",", -1);
+            int[] at = columns(file, cols, withOffsets);
+            String line;
+            int lineNo = 1;
+            while ((line = r.readLine()) != null) {
+                lineNo++;
+                if (line.isBlank()) continue;
+                String[] f = line.split(",", -1);
+                if (f.length != cols.length)
+                    throw new InputException(file + ":" + lineNo + ": expected " + cols.length + " fields (" + header.trim() + "), found " + f.length);
+                String id = f[at[0]].trim();
+                if (id.isEmpty()) throw new InputException(file + ":" + lineNo + ": field 'id' is empty");
+                if (!seen.add(id)) throw new InputException(file + ":" + lineNo + ": duplicate id '" + id + "'");
+                long lower = number(file, lineNo, "lower", f[at[1]]);
+                long upper = number(file, lineNo, "upper", f[at[2]]);
+                long size = number(file, lineNo, "size", f[at[3]]);
+                if (lower < 0) throw new InputException(file + ":" + lineNo + ": field 'lower' is negative (" + lower + ") for id '" + id + "'");
+                if (upper <= lower)
+                    throw new InputException(file + ":" + lineNo + ": field 'upper' (" + upper + ") must exceed 'lower' (" + lower + ") for id '" + id + "'");
+                if (size < 0) throw new InputException(file + ":" + lineNo + ": field 'size' is negative (" + size + ") for id '" + id + "'");
+                long offset = withOffsets ? number(file, lineNo, "offset", f[at[4]]) : 0;
+                ids.add(id);
+                rows.add(new long[]{lower, upper, size, offset});
+            }
+        }
+        int n = ids.size();
+        long[] lo = new long[n], hi = new long[n], sz = new long[n], off = new long[n];
+        for (int i = 0; i < n; i++) {
+            long[] row = rows.get(i);
+            lo[i] = row[0];
+            hi[i] = row[1];
+            sz[i] = row[2];
+            off[i] = row[3];
+        }
+        return new Parsed(new Problem(ids.toArray(new String[0]), lo, hi, sz, alignment), withOffsets ? off : null);
+    }
+
+    private static int[] columns(Path file, String[] cols, boolean withOffsets) {
+        String[] need = withOffsets ? new String[]{"id", "lower", "upper", "size", "offset"} : new String[]{"id", "lower", "upper", "size"};
+        int[] at = new int[need.length];
+        for (int k = 0; k < need.length; k++) {
+            at[k] = -1;
+            for (int c = 0; c < cols.length; c++) if (cols[c].trim().equalsIgnoreCase(need[k])) at[k] = c;
+            if (at[k] < 0) throw new InputException(file + ":1: missing column '" + need[k] + "' in header '" + String.join(",", cols) + "'");
+        }
+        return at;
+    }
+
+    private static long number(Path file, int line, String field, String text) {
+        String t = text.trim();
+        try {
+            return Long.parseLong(t);
+        } catch (NumberFormatException e) {
+            throw new InputException(file + ":" + line + ": field '" + field + "' is not a whole number: '" + t + "'");
+        }
+    }
+
+    /** Writes the problem's rows with an {@code offset} column, as MiniMalloc does. */
+    public static void writeSolution(Problem p, Placement s, Writer w) throws IOException {
+        w.write("id,lower,upper,size,offset\n");
+        for (int i = 0; i < p.size(); i++) {
+            w.write(p.id(i) + "," + p.lower(i) + "," + p.upper(i) + "," + p.bytes(i) + "," + s.offset(i) + "\n");
+        }
+    }
+
+    /** Writes the problem alone (no offsets). */
+    public static void writeProblem(Problem p, Writer w) throws IOException {
+        w.write("id,lower,upper,size\n");
+        for (int i = 0; i < p.size(); i++) w.write(p.id(i) + "," + p.lower(i) + "," + p.upper(i) + "," + p.bytes(i) + "\n");
+    }
+}

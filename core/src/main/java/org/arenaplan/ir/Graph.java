@@ -1,0 +1,117 @@
+package org.arenaplan.ir;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A scheduled dataflow graph: ops in schedule order (position = index), the tensors they read
+ * and write, caller-owned graph inputs (optionally donated) and outputs, and read-only weights.
+ * Immutable; built and validated by {@link GraphBuilder}.
+ */
+public final class Graph {
+    private final String name;
+    private final Map<String, Tensor> tensors;
+    private final List<Op> ops;
+    private final List<String> inputs;
+    private final Set<String> donated;
+    private final List<String> outputs;
+    private final Set<String> weights;
+    private final Map<String, Double> weightFill;
+    private final Map<String, Integer> producer;
+    private final Map<String, Op.View> viewOf;       // view tensor -> its declaration (input index is into producer's inputs)
+
+    Graph(String name, Map<String, Tensor> tensors, List<Op> ops, List<String> inputs, Set<String> donated,
+          List<String> outputs, Set<String> weights, Map<String, Double> weightFill, Map<String, Integer> producer) {
+        this.name = name;
+        this.tensors = Collections.unmodifiableMap(new LinkedHashMap<>(tensors));
+        this.ops = List.copyOf(ops);
+        this.inputs = List.copyOf(inputs);
+        this.donated = Collections.unmodifiableSet(new LinkedHashSet<>(donated));
+        this.outputs = List.copyOf(outputs);
+        this.weights = Collections.unmodifiableSet(new LinkedHashSet<>(weights));
+        this.weightFill = Collections.unmodifiableMap(new LinkedHashMap<>(weightFill));
+        this.producer = Collections.unmodifiableMap(new HashMap<>(producer));
+        Map<String, Op.View> views = new HashMap<>();
+        for (Op op : this.ops) for (Op.View v : op.views()) views.put(op.outputs().get(v.output()), v);
+        this.viewOf = views;
+    }
+
+    public String name() { return name; }
+
+    public Map<String, Tensor> tensors() { return tensors; }
+
+    public Tensor tensor(String name) {
+        Tensor t = tensors.get(name);
+        if (t == null) throw new GraphException("unknown tensor '" + name + "'");
+        return t;
+    }
+
+    public List<Op> ops() { return ops; }
+
+    public int opCount() { return ops.size(); }
+
+    public List<String> inputs() { return inputs; }
+
+    public boolean isInput(String t) { return inputs.contains(t); }
+
+    public boolean isDonated(String t) { return donated.contains(t); }
+
+    public Set<String> donated() { return donated; }
+
+    public List<String> outputs() { return outputs; }
+
+    public boolean isOutput(String t) { return outputs.contains(t); }
+
+    public Set<String> weights() { return weights; }
+
+    public boolean isWeight(String t) { return weights.contains(t); }
+
+    /** The constant a weight is filled with, or null for the executors' seeded default. */
+    public Double weightFill(String t) { return weightFill.get(t); }
+
+    public Map<String, Double> weightFills() { return weightFill; }
+
+    /** Schedule position of the op that writes {@code t}, or -1 for inputs and weights. */
+    public int producerPosition(String t) {
+        Integer p = producer.get(t);
+        return p == null ? -1 : p;
+    }
+
+    public Op producer(String t) {
+        int p = producerPosition(t);
+        return p < 0 ? null : ops.get(p);
+    }
+
+    /** True when {@code t} is declared a view of one of its producer's inputs. */
+    public boolean isView(String t) {
+        return viewOf.containsKey(t);
+    }
+
+    /** The distinct stream ids used by ops, ascending. */
+    public List<Integer> streams() {
+        Set<Integer> s = new java.util.TreeSet<>();
+        for (Op op : ops) s.add(op.stream());
+        return new ArrayList<>(s);
+    }
+
+    /** The same graph with every op moved to the stream {@code streamOf.apply(position)}. */
+    public Graph withStreams(java.util.function.IntUnaryOperator streamOf) {
+        List<Op> moved = new ArrayList<>(ops.size());
+        for (int p = 0; p < ops.size(); p++) {
+            Op o = ops.get(p);
+            moved.add(new Op(o.name(), o.kind(), o.inputs(), o.outputs(), streamOf.applyAsInt(p), o.attrs(), o.views(), o.members(), o.inPlace()));
+        }
+        return new Graph(name, tensors, moved, inputs, donated, outputs, weights, weightFill, producer);
+    }
+
+    @Override
+    public String toString() {
+        return "Graph(" + name + ", " + ops.size() + " ops, " + tensors.size() + " tensors)";
+    }
+}

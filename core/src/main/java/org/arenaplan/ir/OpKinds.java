@@ -1,0 +1,72 @@
+package org.arenaplan.ir;
+
+import java.util.Set;
+
+/**
+ * The op vocabulary shared by model builders, the ONNX importer, the simulator's kernels and the
+ * CUDA kernels. Names and attributes follow ONNX; tensors are row-major, float32 unless their
+ * dtype says otherwise, images NCHW. Attribute values are {@code Long}, {@code Double},
+ * {@code String}, {@code long[]} or {@code double[]}. Importers resolve defaults and
+ * {@code auto_pad} into explicit attributes, so kernels never guess.
+ *
+ * <ul>
+ *   <li>{@link #MATMUL}: A[..., M, K] x B[..., K, N], leading dims broadcast.</li>
+ *   <li>{@link #GEMM}: Y = alpha * op(A) * op(B) + beta * C; attrs transA, transB (0/1), alpha, beta; C optional, broadcast to [M, N].</li>
+ *   <li>{@link #ADD}, {@link #SUB}, {@link #MUL}, {@link #DIV}: numpy broadcasting; {@link #SUM}: n-ary add, broadcasting.</li>
+ *   <li>{@link #RELU}, {@link #SIGMOID}, {@link #TANH}, {@link #GELU} (exact, erf based).</li>
+ *   <li>{@link #SOFTMAX}: attr axis (default -1); normalises over the dims from axis to the end, taken together.</li>
+ *   <li>{@link #LAYER_NORM}: inputs X, scale, bias; attrs axis (default -1), epsilon (1e-5).</li>
+ *   <li>{@link #BATCH_NORM}: inputs X, scale, B, mean, var (inference); attr epsilon.</li>
+ *   <li>{@link #CONV}: inputs X, W, optional B; attrs kernel_shape, strides, pads (begin..., end...), dilations, group.</li>
+ *   <li>{@link #MAX_POOL}, {@link #AVERAGE_POOL}: attrs kernel_shape, strides, pads, ceil_mode, count_include_pad;
+ *       {@link #GLOBAL_AVERAGE_POOL}.</li>
+ *   <li>{@link #LRN}: attrs size, alpha, beta, bias.</li>
+ *   <li>{@link #CONCAT}: attr axis. With member declarations it does no work.</li>
+ *   <li>{@link #TRANSPOSE}: attr perm.</li>
+ *   <li>{@link #COPY}: a device-to-device copy of the input.</li>
+ *   <li>{@link #RELU_GRAD}: inputs dY, X; dX = dY where X &gt; 0, else 0 (training graphs).</li>
+ *   <li>View kinds ({@link #VIEW_KINDS}): Reshape, Flatten, Identity, Dropout (inference), Squeeze,
+ *       Unsqueeze, Slice along the outermost axis; declared as views, they issue no device work.</li>
+ * </ul>
+ */
+public final class OpKinds {
+    public static final String MATMUL = "MatMul";
+    public static final String GEMM = "Gemm";
+    public static final String ADD = "Add";
+    public static final String SUB = "Sub";
+    public static final String MUL = "Mul";
+    public static final String DIV = "Div";
+    public static final String SUM = "Sum";
+    public static final String RELU = "Relu";
+    public static final String SIGMOID = "Sigmoid";
+    public static final String TANH = "Tanh";
+    public static final String GELU = "Gelu";
+    public static final String SOFTMAX = "Softmax";
+    public static final String LAYER_NORM = "LayerNormalization";
+    public static final String BATCH_NORM = "BatchNormalization";
+    public static final String CONV = "Conv";
+    public static final String MAX_POOL = "MaxPool";
+    public static final String AVERAGE_POOL = "AveragePool";
+    public static final String GLOBAL_AVERAGE_POOL = "GlobalAveragePool";
+    public static final String LRN = "LRN";
+    public static final String CONCAT = "Concat";
+    public static final String TRANSPOSE = "Transpose";
+    public static final String COPY = "Copy";
+    public static final String RELU_GRAD = "ReluGrad";
+
+    public static final String RESHAPE = "Reshape";
+    public static final String FLATTEN = "Flatten";
+    public static final String IDENTITY = "Identity";
+    public static final String DROPOUT = "Dropout";
+    public static final String SQUEEZE = "Squeeze";
+    public static final String UNSQUEEZE = "Unsqueeze";
+    public static final String SLICE = "Slice";
+
+    /** Kinds that are always views of their first input. */
+    public static final Set<String> VIEW_KINDS = Set.of(RESHAPE, FLATTEN, IDENTITY, DROPOUT, SQUEEZE, UNSQUEEZE, SLICE);
+
+    /** Elementwise kinds whose output may overwrite an input of the same size. */
+    public static final Set<String> ELEMENTWISE = Set.of(ADD, SUB, MUL, DIV, SUM, RELU, SIGMOID, TANH, GELU, RELU_GRAD);
+
+    private OpKinds() { }
+}

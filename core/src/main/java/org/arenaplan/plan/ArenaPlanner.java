@@ -1,0 +1,81 @@
+package org.arenaplan.plan;
+
+import org.arenaplan.ir.Graph;
+import org.arenaplan.liveness.Lifetimes;
+import org.arenaplan.liveness.OpOrder;
+import org.arenaplan.liveness.Storage;
+
+import java.util.List;
+
+/** Graph in, plan out: liveness, then placement of the storages, then the stats. */
+public final class ArenaPlanner {
+    /** Alignment that cudaMalloc guarantees, the default for graphs. */
+    public static final long CUDA_ALIGNMENT = 256;
+
+    /**
+     * @param planner        a name known to {@link Planners}
+     * @param alignment      byte alignment of every storage offset
+     * @param strictDonation fail when a donation request is refused
+     */
+    public record Options(String planner, long alignment, boolean strictDonation, PlannerOptions plannerOptions) {
+        public static final Options DEFAULT = new Options("best", CUDA_ALIGNMENT, false, PlannerOptions.DEFAULT);
+
+        public Options withPlanner(String p) { return new Options(p, alignment, strictDonation, plannerOptions); }
+
+        public Options withAlignment(long a) { return new Options(planner, a, strictDonation, plannerOptions); }
+
+        public Options withStrictDonation(boolean s) { return new Options(planner, alignment, s, plannerOptions); }
+
+        public Options withPlannerOptions(PlannerOptions po) { return new Options(planner, alignment, strictDonation, po); }
+    }
+
+    private ArenaPlanner() { }
+
+    public static Plan plan(Graph g) {
+        return plan(g, Options.DEFAULT);
+    }
+
+    public static Plan plan(Graph g, Options o) {
+        return plan(g, o, Planners.byName(o.planner(), o.plannerOptions()));
+    }
+
+    public static Plan plan(Graph g, Options o, Planner planner) {
+        long t0 = System.nanoTime();
+        Lifetimes lifetimes = Lifetimes.of(g, OpOrder.SCHEDULE, o.strictDonation());
+        Problem problem = problemOf(lifetimes, o.alignment());
+        Placement placement = planner.place(problem);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        return new Plan(g, lifetimes, problem, placement, statsOf(lifetimes, problem, placement, ms));
+    }
+
+    /** One buffer per storage, live over the storage's interval. */
+    public static Problem problemOf(Lifetimes l, long alignment) {
+        List<Storage> st = l.storages();
+        int n = st.size();
+        String[] ids = new String[n];
+        long[] lo = new long[n];
+        long[] hi = new long[n];
+        long[] sz = new long[n];
+        for (int i = 0; i < n; i++) {
+            Storage s = st.get(i);
+            ids[i] = s.name();
+            lo[i] = s.start();
+            hi[i] = s.end();
+            sz[i] = s.bytes();
+        }
+        return new Problem(ids, lo, hi, sz, alignment);
+    }
+
+    public static PlanStats statsOf(Lifetimes l, Problem problem, Placement placement, double planningMs) {
+        Graph g = l.graph();
+        long owning = 0;
+        int arenaTensors = 0;
+        for (String t : g.tensors().keySet()) {
+            if (!l.inArena(t)) continue;
+            arenaTensors++;
+            if (!g.isView(t)) owning++;
+        }
+        return new PlanStats(placement.planner(), placement.arenaBytes(), problem.sumBytes(), problem.lowerBound(),
+                problem.size(), arenaTensors, 2 * owning, problem.size() == 0 ? 0 : 1, planningMs);
+    }
+}

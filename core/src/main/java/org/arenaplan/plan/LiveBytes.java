@@ -1,0 +1,63 @@
+package org.arenaplan.plan;
+
+import java.util.Arrays;
+
+/**
+ * The live-bytes curve of a problem: at each start time, the aligned bytes of every buffer
+ * live there. Its maximum is the lower bound of any placement. Half-open intervals: a buffer
+ * ending at t is not live at t.
+ */
+public final class LiveBytes {
+    private final long[] times;   // distinct start times, ascending
+    private final long[] bytes;   // bytes live at times[i]
+
+    private LiveBytes(long[] times, long[] bytes) {
+        this.times = times;
+        this.bytes = bytes;
+    }
+
+    public static LiveBytes of(Problem p) {
+        int n = p.size();
+        long[] starts = new long[n];
+        long[] ends = new long[n];
+        Integer[] byStart = new Integer[n];
+        Integer[] byEnd = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            byStart[i] = i;
+            byEnd[i] = i;
+        }
+        Arrays.sort(byStart, (a, b) -> Long.compare(p.lower(a), p.lower(b)));
+        Arrays.sort(byEnd, (a, b) -> Long.compare(p.upper(a), p.upper(b)));
+        long[] times = new long[n];
+        long[] live = new long[n];
+        int k = 0;
+        long cur = 0;
+        int e = 0;
+        for (int s = 0; s < n; ) {
+            long t = p.lower(byStart[s]);
+            while (e < n && p.upper(byEnd[e]) <= t) cur -= p.alignedSize(byEnd[e++]);
+            while (s < n && p.lower(byStart[s]) == t) cur += p.alignedSize(byStart[s++]);
+            times[k] = t;
+            live[k++] = cur;
+        }
+        return new LiveBytes(Arrays.copyOf(times, k), Arrays.copyOf(live, k));
+    }
+
+    public long max() {
+        long m = 0;
+        for (long b : bytes) m = Math.max(m, b);
+        return m;
+    }
+
+    public int points() { return times.length; }
+
+    public long time(int i) { return times[i]; }
+
+    public long bytesAt(int i) { return bytes[i]; }
+
+    /** Index of the last point whose time is {@code <= t}, or -1. */
+    int indexAtOrBefore(long t) {
+        int i = Arrays.binarySearch(times, t);
+        return i >= 0 ? i : -i - 2;
+    }
+}

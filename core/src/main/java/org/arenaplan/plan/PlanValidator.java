@@ -1,0 +1,240 @@
+package org.arenaplan.plan;
+
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.Op;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Checks a graph's plan without trusting the planner or the liveness pass that fed it.
+ *
+ * <ol>
+ *   <li>The placement of the plan's storages: the O(n log n) sweep of {@link PlacementValidator}
+ *       (disjoint bytes for conflicting storages, inside the arena, aligned).</li>
+ *   <li>Declared aliases: every view and member slice sits at its base's address plus its
+ *       declared offset.</li>
+ *   <li>A replay of the schedule over the arena's bytes: every device write records its writer
+ *       on the byte range it covers; every runtime read must find only bytes written by the
+ *       tensor it reads or by a tensor that is declared to share its data (a view, a base, a
+ *       member slice), or by an in-place output of the same op over exactly that input. At the
+ *       end, graph outputs and caller-owned inputs must still hold their own bytes. Each
+ *       write and read touches O(log n) segments of a sorted map, so the replay is
+ *       O((ops + tensors) log n) for a valid plan.</li>
+ * </ol>
+ * The replay follows the schedule order; ordering across streams is checked on top of it by the
+ * happens-before validator.
+ */
+public final class PlanValidator {
+    private PlanValidator() { }
+
+    public static List<Violation> validate(Plan plan) {
+        List<Violation> out = new ArrayList<>(PlacementValidator.validate(plan.problem(), plan.placement()));
+        out.addAll(new Replay(plan).run());
+        return out;
+    }
+
+    private static final class Replay {
+        private final Plan plan;
+        private final Graph g;
+        private final Map<String, Integer> id = new HashMap<>();
+        private final String[] names;
+        private final int[] family;                                   // union-find over declared aliases
+        private final TreeMap<Long, long[]> written = new TreeMap<>();   // start -> {end, writer id}
+        private final List<Violation> out = new ArrayList<>();
+        private final Set<Long> reported = new HashSet<>();
+
+        Replay(Plan plan) {
+            this.plan = plan;
+            this.g = plan.graph();
+            names = g.tensors().keySet().toArray(new String[0]);
+            for (int i = 0; i < names.length; i++) id.put(names[i], i);
+            family = new int[names.length];
+            for (int i = 0; i < family.length; i++) family[i] = i;
+            for (Op op : g.ops()) {
+                for (Op.View v : op.views()) union(op.outputs().get(v.output()), op.inputs().get(v.input()));
+                for (Op.Member m : op.members()) union(op.inputs().get(m.input()), op.outputs().get(m.output()));
+            }
+        }
+
+        private int find(int x) {
+            while (family[x] != x) {
+                family[x] = family[family[x]];
+                x = family[x];
+            }
+            return x;
+        }
+
+        private void union(String a, String b) {
+            family[find(id.get(a))] = find(id.get(b));
+        }
+
+        List<Violation> run() {
+            checkDeclaredAliases();
+            for (String in : g.inputs()) if (plan.inArena(in)) write(addr(in), end(in), id.get(in));
+            for (int p = 0; p < g.opCount(); p++) {
+                Op op = g.ops().get(p);
+                if (op.isStorageOnly()) continue;
+                for (int k = 0; k < op.outputs().size(); k++) {
+                    String o = op.outputs().get(k);
+                    if (!op.writesAtRuntime(k) || !plan.inArena(o)) continue;
+                    writeOutput(op, k, o);
+                }
+                for (int j = 0; j < op.inputs().size(); j++) {
+                    String t = op.inputs().get(j);
+                    if (op.readsAtRuntime(j) && plan.inArena(t)) checkRead(p, op, j, t);
+                }
+            }
+            for (String t : g.inputs()) {
+                if (plan.inArena(t) && !g.isDonated(t)) checkHeld(t, Violation.Kind.ILLEGAL_DONATION, "caller-owned input");
+            }
+            for (String t : g.outputs()) {
+                if (plan.inArena(t)) checkHeld(t, Violation.Kind.OUTPUT_CLOBBERED, "graph output");
+            }
+            return out;
+        }
+
+        private long addr(String t) {
+            return plan.addressOf(t);
+        }
+
+        private long end(String t) {
+            return plan.addressOf(t) + g.tensor(t).bytes();
+        }
+
+        private void checkDeclaredAliases() {
+            for (Op op : g.ops()) {
+                for (Op.View v : op.views()) checkAlias(op, op.outputs().get(v.output()), op.inputs().get(v.input()), v.byteOffset(), "view");
+                for (Op.Member m : op.members()) checkAlias(op, op.inputs().get(m.input()), op.outputs().get(m.output()), m.byteOffset(), "member slice");
+            }
+        }
+
+        private void checkAlias(Op op, String child, String base, long offset, String what) {
+            if (!plan.inArena(child) && !plan.inArena(base)) return;   // both weights
+            if (plan.inArena(child) != plan.inArena(base) || addr(child) != addr(base) + offset) {
+                String where = plan.inArena(child) && plan.inArena(base) ? "at arena offset " + addr(child) + ", expected " + (addr(base) + offset) : "in another region than its base";
+                out.add(new Violation(Violation.Kind.VIEW_OUTSIDE_BASE, List.of(child, base), g.producerPosition(child),
+                        plan.inArena(child) ? addr(child) : -1, plan.inArena(child) ? end(child) : -1,
+                        what + " '" + child + "' of '" + base + "' (op '" + op.name() + "', declared offset " + offset + ") is " + where));
+            }
+        }
+
+        /** A computed output overwrites its bytes, except the slices its member inputs already wrote. */
+        private void writeOutput(Op op, int k, String o) {
+            List<long[]> holes = new ArrayList<>();
+            for (Op.Member m : op.members()) {
+                if (m.output() == k) {
+                    String mi = op.inputs().get(m.input());
+                    holes.add(new long[]{addr(mi), end(mi)});
+                }
+            }
+            holes.sort((a, b) -> Long.compare(a[0], b[0]));
+            long cursor = addr(o);
+            for (long[] h : holes) {
+                if (h[0] > cursor) write(cursor, h[0], id.get(o));
+                cursor = Math.max(cursor, h[1]);
+            }
+            if (end(o) > cursor) write(cursor, end(o), id.get(o));
+        }
+
+        private void write(long from, long to, long writer) {
+            if (to <= from) return;
+            Map.Entry<Long, long[]> before = written.lowerEntry(from);
+            if (before != null && before.getValue()[0] > from) {
+                long[] seg = before.getValue();
+                if (seg[0] > to) written.put(to, new long[]{seg[0], seg[1]});
+                seg[0] = from;
+            }
+            Map.Entry<Long, long[]> e;
+            while ((e = written.ceilingEntry(from)) != null && e.getKey() < to) {
+                written.remove(e.getKey());
+                if (e.getValue()[0] > to) written.put(to, new long[]{e.getValue()[0], e.getValue()[1]});
+            }
+            written.put(from, new long[]{to, writer});
+        }
+
+        /** Ids of writers found on [from, to) that are not t's data; -1 stands for bytes never written. */
+        private List<Long> foreignWriters(String t) {
+            long from = addr(t);
+            long to = end(t);
+            int fam = find(id.get(t));
+            List<Long> foreign = new ArrayList<>();
+            long cursor = from;
+            Map.Entry<Long, long[]> e = written.floorEntry(from);
+            Long key = e != null && e.getValue()[0] > from ? e.getKey() : written.ceilingKey(from);
+            while (key != null && key < to) {
+                long[] seg = written.get(key);
+                if (key > cursor) foreign.add(-1L);
+                int w = (int) seg[1];
+                if (find(w) != fam && !foreign.contains(seg[1])) foreign.add(seg[1]);
+                cursor = seg[0];
+                key = written.higherKey(key);
+            }
+            if (cursor < to && from < to) foreign.add(-1L);
+            return foreign;
+        }
+
+        private void checkRead(int p, Op op, int j, String t) {
+            for (long w : foreignWriters(t)) {
+                if (w >= 0 && isLegalInPlace(op, j, names[(int) w])) continue;
+                if (!reported.add(((long) id.get(t) << 32) | (w & 0xffffffffL))) continue;
+                if (w < 0) {
+                    out.add(new Violation(Violation.Kind.CLOBBERED_READ, List.of(t), p, addr(t), end(t),
+                            "op '" + op.name() + "' at position " + p + " reads '" + t + "' from bytes [" + addr(t) + ", " + end(t) + ") that its producer never wrote"));
+                    continue;
+                }
+                String by = names[(int) w];
+                int q = g.producerPosition(by);
+                long[] r = overlapRange(t, by);
+                if (q == p) {
+                    out.add(new Violation(Violation.Kind.ILLEGAL_IN_PLACE, List.of(t, by), p, r[0], r[1],
+                            "op '" + op.name() + "' at position " + p + " writes '" + by + "' over bytes [" + r[0] + ", " + r[1] + ") of '" + t
+                                    + "', which it also reads, without an in-place declaration for that input"));
+                } else if (declaresInPlaceOver(g.ops().get(q), by, t)) {
+                    out.add(new Violation(Violation.Kind.ILLEGAL_IN_PLACE, List.of(t, by), p, r[0], r[1],
+                            "'" + by + "' was written in place over '" + t + "' by op '" + g.ops().get(q).name() + "' at position " + q
+                                    + ", but op '" + op.name() + "' reads '" + t + "' later, at position " + p));
+                } else {
+                    out.add(new Violation(Violation.Kind.CLOBBERED_READ, List.of(t, by), p, r[0], r[1],
+                            "op '" + op.name() + "' at position " + p + " reads '" + t + "' but bytes [" + r[0] + ", " + r[1] + ") were overwritten by '"
+                                    + by + "' (op '" + g.ops().get(q).name() + "' at position " + q + "): the two conflict and share bytes"));
+                }
+            }
+        }
+
+        private boolean isLegalInPlace(Op op, int j, String writer) {
+            for (Op.InPlace h : op.inPlace()) {
+                if (h.input() == j && op.outputs().get(h.output()).equals(writer) && addr(writer) == addr(op.inputs().get(j))) return true;
+            }
+            return false;
+        }
+
+        private boolean declaresInPlaceOver(Op op, String out, String in) {
+            int inFam = find(id.get(in));
+            for (Op.InPlace h : op.inPlace()) {
+                if (op.outputs().get(h.output()).equals(out) && find(id.get(op.inputs().get(h.input()))) == inFam) return true;
+            }
+            return false;
+        }
+
+        private long[] overlapRange(String a, String b) {
+            return new long[]{Math.max(addr(a), addr(b)), Math.min(end(a), end(b))};
+        }
+
+        private void checkHeld(String t, Violation.Kind kind, String role) {
+            for (long w : foreignWriters(t)) {
+                if (w < 0) continue;
+                String by = names[(int) w];
+                int q = g.producerPosition(by);
+                long[] r = overlapRange(t, by);
+                out.add(new Violation(kind, List.of(t, by), q, r[0], r[1],
+                        role + " '" + t + "' was overwritten at bytes [" + r[0] + ", " + r[1] + ") by '" + by + "' (op '" + g.ops().get(q).name() + "' at position " + q + ")"));
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package org.arenaplan.plan;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/** The planners by name, as the command line and plan files spell them. */
+public final class Planners {
+    private static final Map<String, Function<PlannerOptions, Planner>> BY_NAME = new LinkedHashMap<>();
+
+    static {
+        register("best", o -> new BestPlanner());
+        register("greedy-size", o -> new GreedySizePlanner());
+        register("greedy-breadth", o -> new GreedyBreadthPlanner());
+        register("naive", o -> new NaivePlanner());
+    }
+
+    private Planners() { }
+
+    /** Adds a planner (used by modules that bring their own). */
+    public static synchronized void register(String name, Function<PlannerOptions, Planner> factory) {
+        BY_NAME.put(name, factory);
+    }
+
+    public static synchronized List<String> names() {
+        return List.copyOf(BY_NAME.keySet());
+    }
+
+    public static Planner byName(String name) {
+        return byName(name, PlannerOptions.DEFAULT);
+    }
+
+    public static synchronized Planner byName(String name, PlannerOptions options) {
+        Function<PlannerOptions, Planner> f = BY_NAME.get(name);
+        if (f == null) throw new PlanningException("unknown planner '" + name + "'; known: " + String.join(", ", BY_NAME.keySet()));
+        return f.apply(options);
+    }
+}

@@ -1,0 +1,144 @@
+package org.arenaplan.plan;
+
+import java.util.Arrays;
+import java.util.function.IntConsumer;
+
+/**
+ * An immutable placement problem: buffers with a size and a half-open live interval
+ * {@code [lower, upper)}. Two buffers conflict (may not share a byte) when their intervals
+ * overlap, or when an extra conflict is listed between them (several streams make conflicts
+ * that positions alone do not show). Every offset is a multiple of {@link #alignment()} and
+ * every buffer occupies its size rounded up to it.
+ */
+public final class Problem {
+    private final String[] ids;
+    private final long[] lower;
+    private final long[] upper;
+    private final long[] sizes;
+    private final long[] aligned;
+    private final long alignment;
+    private final int[][] extraConflicts;
+    private volatile IntervalIndex index;
+
+    /**
+     * @param extraConflicts symmetric adjacency lists of conflicts beyond interval overlap, or null
+     */
+    public Problem(String[] ids, long[] lower, long[] upper, long[] sizes, long alignment, int[][] extraConflicts) {
+        int n = ids.length;
+        if (lower.length != n || upper.length != n || sizes.length != n)
+            throw new IllegalArgumentException("ids, lower, upper and sizes must have the same length");
+        if (alignment < 1) throw new PlanningException("alignment must be at least 1, got " + alignment);
+        if (extraConflicts != null && extraConflicts.length != n)
+            throw new IllegalArgumentException("extraConflicts must have one list per buffer");
+        this.ids = ids.clone();
+        this.lower = lower.clone();
+        this.upper = upper.clone();
+        this.sizes = sizes.clone();
+        this.alignment = alignment;
+        this.aligned = new long[n];
+        for (int i = 0; i < n; i++) {
+            if (sizes[i] < 0) throw new PlanningException("buffer '" + ids[i] + "' has negative size " + sizes[i]);
+            if (upper[i] <= lower[i])
+                throw new PlanningException("buffer '" + ids[i] + "' has an empty interval [" + lower[i] + ", " + upper[i] + "): upper must exceed lower");
+            aligned[i] = alignUp(sizes[i], alignment, ids[i]);
+        }
+        this.extraConflicts = extraConflicts == null ? null : Arrays.stream(extraConflicts).map(int[]::clone).toArray(int[][]::new);
+    }
+
+    public Problem(String[] ids, long[] lower, long[] upper, long[] sizes, long alignment) {
+        this(ids, lower, upper, sizes, alignment, null);
+    }
+
+    /** The same buffers with other extra conflicts. */
+    public Problem withExtraConflicts(int[][] extra) {
+        return new Problem(ids, lower, upper, sizes, alignment, extra);
+    }
+
+    /** The same buffers with another alignment. */
+    public Problem withAlignment(long newAlignment) {
+        return new Problem(ids, lower, upper, sizes, newAlignment, extraConflicts);
+    }
+
+    static long alignUp(long v, long alignment, String who) {
+        if (alignment == 1) return v;
+        long r = v % alignment;
+        if (r == 0) return v;
+        try {
+            return Math.addExact(v, alignment - r);
+        } catch (ArithmeticException e) {
+            throw new PlanningException("buffer '" + who + "': size " + v + " overflows when aligned to " + alignment);
+        }
+    }
+
+    public int size() { return ids.length; }
+
+    public String id(int i) { return ids[i]; }
+
+    public long lower(int i) { return lower[i]; }
+
+    public long upper(int i) { return upper[i]; }
+
+    /** The requested size in bytes. */
+    public long bytes(int i) { return sizes[i]; }
+
+    /** The size rounded up to the alignment: the bytes the buffer occupies. */
+    public long alignedSize(int i) { return aligned[i]; }
+
+    public long alignment() { return alignment; }
+
+    public boolean hasExtraConflicts() {
+        if (extraConflicts == null) return false;
+        for (int[] a : extraConflicts) if (a.length > 0) return true;
+        return false;
+    }
+
+    /** Extra conflicts of buffer i (beyond interval overlap); empty when none. */
+    public int[] extraConflicts(int i) {
+        return extraConflicts == null ? new int[0] : extraConflicts[i].clone();
+    }
+
+    public boolean intervalsOverlap(int i, int j) {
+        return lower[i] < upper[j] && lower[j] < upper[i];
+    }
+
+    /** Calls {@code sink} once for every buffer that conflicts with i (never i itself). */
+    public void forEachConflict(int i, IntConsumer sink) {
+        index().forEachOverlap(lower[i], upper[i], j -> {
+            if (j != i) sink.accept(j);
+        });
+        if (extraConflicts != null) {
+            for (int j : extraConflicts[i]) if (!intervalsOverlap(i, j)) sink.accept(j);
+        }
+    }
+
+    public boolean conflicts(int i, int j) {
+        if (i == j) return false;
+        if (intervalsOverlap(i, j)) return true;
+        if (extraConflicts == null) return false;
+        for (int k : extraConflicts[i]) if (k == j) return true;
+        return false;
+    }
+
+    IntervalIndex index() {
+        IntervalIndex ix = index;
+        if (ix == null) {
+            synchronized (this) {
+                if (index == null) index = new IntervalIndex(lower, upper);
+                ix = index;
+            }
+        }
+        return ix;
+    }
+
+    /** Sum of aligned sizes: the arena of a plan that shares nothing. */
+    public long sumBytes() {
+        long s = 0;
+        for (long a : aligned) s = Math.addExact(s, a);
+        return s;
+    }
+
+    /** Max over instants of aligned bytes live at once: no valid placement uses less. */
+    public long lowerBound() {
+        return LiveBytes.of(this).max();
+    }
+}
