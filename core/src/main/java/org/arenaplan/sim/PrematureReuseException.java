@@ -28,7 +28,7 @@ public final class PrematureReuseException extends DeviceException {
                                   WriteStamp expected, WriteStamp found) {
         String what = found == null ? "missing dependency" : "premature reuse";
         String saw = found == null ? "finds them not yet written" : "finds them overwritten by " + found.describe();
-        String wanted = expected == null ? "bytes never written before it in issue order" : "the write of " + expected.describe();
+        String wanted = expected == null ? "no write issued before it" : "the write of " + expected.describe();
         return what + ": '" + reader + "' (stream " + readerStream + ") reads " + tensor + " at bytes [" + from + ", " + to
                 + ") of " + owner + " expecting " + wanted + " but " + saw;
     }
