@@ -16,12 +16,23 @@ public final class PrematureReuseException extends DeviceException {
 
     PrematureReuseException(String tensor, String owner, long from, long to, String reader, String readerStream,
                             WriteStamp expected, WriteStamp found) {
-        super(message(tensor, owner, from, to, reader, readerStream, expected, found));
+        this(message(tensor, owner, from, to, reader, readerStream, expected, found), tensor, reader, readerStream, expected, found);
+    }
+
+    private PrematureReuseException(String message, String tensor, String reader, String readerStream, WriteStamp expected, WriteStamp found) {
+        super(message);
         this.tensor = tensor;
         this.reader = reader;
         this.readerStream = readerStream;
         this.expected = expected;
         this.found = found;
+    }
+
+    /** Two writes of the same bytes overlapped in time: the bytes hold a mix, whatever the versions say. */
+    static PrematureReuseException writeRace(String owner, long from, long to, WriteStamp mine, WriteStamp other) {
+        String m = "premature reuse: " + mine.describe() + " and " + other.describe() + " wrote bytes [" + from + ", " + to + ") of " + owner
+                + " at the same time";
+        return new PrematureReuseException(m, mine.tensor(), mine.label(), mine.stream(), mine, other);
     }
 
     private static String message(String tensor, String owner, long from, long to, String reader, String readerStream,

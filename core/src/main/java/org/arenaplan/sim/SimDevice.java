@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>On the stream's worker thread, after a seeded random delay: check that every byte read
  *       holds that same write in the {@code actual} map, stamp the writes, compute with the Java
  *       kernel ({@link SimKernels}), then check the reads again (a writer that started meanwhile
- *       is caught too).</li>
+ *       is caught too) and that no other write stamped this one's bytes meanwhile (two writes
+ *       racing on the same bytes leave a mix, whatever the last stamp says).</li>
  *   <li>A mismatch is recorded as a {@link PrematureReuseException} naming the tensor, the
  *       reader, the writer found and the one expected, with streams; the next host
  *       synchronization throws the first one.</li>
@@ -294,7 +295,8 @@ public final class SimDevice implements Device {
                 }
                 w.compute().run();
                 synchronized (lock) {
-                    report(VersionCheck.check(w, b -> b.actual, true));
+                    PrematureReuseException e = VersionCheck.check(w, b -> b.actual, true);
+                    report(e != null ? e : VersionCheck.checkWrites(w, b -> b.actual, "device memory"));
                 }
             }
         } catch (RuntimeException e) {
