@@ -1,0 +1,41 @@
+package org.arenaplan.plan;
+
+/**
+ * What running on several streams costs in memory: the arena with N streams next to the arena of
+ * the same graph on one stream, and the events the run records and waits on.
+ *
+ * @param streams          compute streams used (the copy stream not counted)
+ * @param arenaOneStream   arena bytes when every op runs on one stream
+ * @param arenaStreams     arena bytes with the streams
+ * @param dataEvents       events for cross-stream data dependencies, after transitive reduction
+ * @param reuseEvents      events added so that bytes can be reused ({@code --sync add})
+ * @param bytesSaved       arena bytes those added events saved, summed over them
+ * @param extraConflicts   storage pairs that do not overlap in schedule positions but may not
+ *                         share bytes, because no event orders them
+ * @param widened          true when those pairs exceeded the budget and intervals were widened instead
+ */
+public record ConcurrencyPrice(int streams, long arenaOneStream, long arenaStreams, int dataEvents, int reuseEvents,
+                               long bytesSaved, long extraConflicts, boolean widened) {
+
+    /** Arena with N streams over arena with one; 1.0 means concurrency is free. */
+    public double ratio() {
+        return arenaOneStream == 0 ? 1.0 : (double) arenaStreams / arenaOneStream;
+    }
+
+    /** Extra bytes that concurrency costs (negative when in-place folding or tie-breaking happen to favour it). */
+    public long extraBytes() {
+        return arenaStreams - arenaOneStream;
+    }
+
+    /** A few lines for the command line's report. */
+    public String summary() {
+        return String.format("price of concurrency: %d streams%n"
+                        + "  arena, 1 stream   : %,d B%n"
+                        + "  arena, %d streams  : %,d B (x%.3f, %+,d B)%n"
+                        + "  events, data deps : %d%n"
+                        + "  events, for reuse : %d (saved %,d B)%n"
+                        + "  unordered pairs   : %,d%s",
+                streams, arenaOneStream, streams, arenaStreams, ratio(), extraBytes(), dataEvents, reuseEvents, bytesSaved,
+                extraConflicts, widened ? " (over budget: intervals widened instead)" : "");
+    }
+}
