@@ -38,9 +38,10 @@ public final class DataSync {
                 java.util.Arrays.fill(need, -1);
                 int own = clocks.lane(p);
                 for (int j = 0; j < op.inputs().size(); j++) {
-                    if (!op.readsAtRuntime(j)) continue;
+                    int[] w = op.readsAtRuntime(j) ? writers.latestByLane(op.inputs().get(j)) : null;
+                    if (w == null) continue;
                     for (int l = 0; l < lanes; l++) {
-                        if (l != own) need[l] = Math.max(need[l], writers.latest(op.inputs().get(j), l));
+                        if (l != own) need[l] = Math.max(need[l], w[l]);
                     }
                 }
                 for (int l = 0; l < lanes; l++) if (need[l] <= clocks.knownComplete(p, l)) need[l] = -1;

@@ -56,5 +56,10 @@ public final class DataWriters {
         return w == null ? -1 : w[l];
     }
 
+    /** Per lane, the latest writer of tensor t's bytes (-1: none); null for inputs and weights. Do not modify. */
+    int[] latestByLane(String t) {
+        return latest.get(t);
+    }
+
     public int lanes() { return lanes; }
 }
