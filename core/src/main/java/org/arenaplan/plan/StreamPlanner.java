@@ -54,25 +54,31 @@ public final class StreamPlanner {
                 ArenaPlanner.statsOf(fin.lifetimes(), fin.problem(), fin.placement(), ms), new SyncPlan(events));
     }
 
-    /** The price of concurrency of a plan made by {@link #plan}: it plans the same graph on one stream to compare. */
+    /**
+     * The price of concurrency of a plan made by {@link #plan} with the same options: plans the
+     * same graph on one stream, and with the data events alone when events were added, to compare.
+     */
     public static ConcurrencyPrice price(Plan streamPlan, ArenaPlanner.Options o) {
         Graph g = streamPlan.graph();
         Plan one = ArenaPlanner.plan(g.withStreams(p -> 0), o);
-        int data = 0, reuse = 0;
+        int reuse = 0;
         long saved = 0;
+        List<SyncEvent> data = new java.util.ArrayList<>();
         for (SyncEvent e : streamPlan.sync().events()) {
-            if (e.reason() == SyncEvent.Reason.DATA) data++;
+            if (e.reason() == SyncEvent.Reason.DATA) data.add(e);
             else {
                 reuse++;
                 saved += e.bytesSaved();
             }
         }
+        long dataOnly = reuse == 0 ? streamPlan.arenaBytes()
+                : attempt(g, data, o, Planners.byName(o.planner(), o.plannerOptions())).arena();
         Problem p = streamPlan.problem();
         long pairs = 0;
         for (int i = 0; i < p.size(); i++) for (int j : p.extraConflicts(i)) if (j > i) pairs++;
         boolean widened = false;
         for (int i = 0; i < p.size() && !widened; i++) widened = p.lower(i) < streamPlan.storages().get(i).start();
-        return new ConcurrencyPrice(g.streams().size(), one.arenaBytes(), streamPlan.arenaBytes(), data, reuse, saved, pairs, widened);
+        return new ConcurrencyPrice(g.streams().size(), one.arenaBytes(), streamPlan.arenaBytes(), dataOnly, data.size(), reuse, saved, pairs, widened);
     }
 
     /** One planning pass under a given event list. */
