@@ -39,10 +39,14 @@ public final class StreamPlanner {
      * @param mode    whether events may be added to enable reuse
      */
     public static Plan plan(Graph g, int streams, SyncMode mode, ArenaPlanner.Options o) {
+        return plan(g, streams, mode, o, Planners.byName(o.planner(), o.plannerOptions()));
+    }
+
+    /** As {@link #plan(Graph, int, SyncMode, ArenaPlanner.Options)}, with a planner instance. */
+    public static Plan plan(Graph g, int streams, SyncMode mode, ArenaPlanner.Options o, Planner planner) {
         long t0 = System.nanoTime();
         Graph sg = streams > 0 ? StreamAssigner.assign(g, streams) : g;
-        if (sg.streams().size() <= 1) return ArenaPlanner.plan(sg, o);
-        Planner planner = Planners.byName(o.planner(), o.plannerOptions());
+        if (sg.streams().size() <= 1) return ArenaPlanner.plan(sg, o, planner);
         List<SyncEvent> data = DataSync.events(sg);
         Attempt base = attempt(sg, data, o, planner);
         List<SyncEvent> events = mode == SyncMode.ADD

@@ -36,6 +36,15 @@ class StreamPlannerTest {
     }
 
     @Test
+    void theArenaPlannerPlansAMultiStreamGraphWithItsDataEventsAndProvenReuse() {
+        Graph g = StreamsRegressionMatrixTest.viewChain(1);
+        Plan p = ArenaPlanner.plan(g, OPTS);
+        assertThat(p.sync().events()).extracting(SyncEvent::reason).containsExactly(SyncEvent.Reason.DATA);
+        assertThat(p.problem().hasExtraConflicts()).isTrue();
+        assertThat(PlanValidator.validate(p)).isEmpty();
+    }
+
+    @Test
     void withoutAddedEventsUnorderedStoragesStayApart() {
         Plan none = StreamPlanner.plan(reuseNeedsAnEdge(), 0, SyncMode.NONE, OPTS);
         assertThat(none.arenaBytes()).isEqualTo(1024 + 4096 + 256 + 4096);
