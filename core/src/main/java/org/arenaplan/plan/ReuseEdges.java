@@ -25,7 +25,8 @@ import java.util.function.Function;
  *       Every edge points forward in the schedule, so no edge can close a cycle.</li>
  *   <li>Keep the {@value #MAX_CANDIDATES} heaviest. Replan with all of them; if that does not
  *       shrink the arena, add none.</li>
- *   <li>Backward elimination, lightest first: drop an edge when the arena does not grow without it.</li>
+ *   <li>Backward elimination, lightest first: drop an edge when the arena does not grow without
+ *       it (with a capacity: when the arena still fits the capacity without it).</li>
  *   <li>Each kept edge's saving is what the arena grows by when only it is dropped; an edge whose
  *       saving is not positive is dropped too.</li>
  * </ol>
@@ -40,9 +41,15 @@ final class ReuseEdges {
 
     private ReuseEdges() { }
 
-    static List<SyncEvent> search(Graph g, List<SyncEvent> data, StreamPlanner.Attempt base, Planner planner,
+    /**
+     * @param capacity when not null, edges are only added until the arena fits it: an edge is
+     *                 dropped whenever the arena without it still fits, so concurrency is given
+     *                 up only as far as the capacity demands
+     */
+    static List<SyncEvent> search(Graph g, List<SyncEvent> data, StreamPlanner.Attempt base, Planner planner, Long capacity,
                                   Function<List<SyncEvent>, StreamPlanner.Attempt> replan) {
         if (base.conflicts().widened() || base.conflicts().pairs() == 0) return data;
+        if (capacity != null && base.arena() <= capacity) return data;
         List<Edge> edges = candidates(g, base, planner);
         if (edges.isEmpty()) return data;
         long current = replan.apply(with(data, edges, null)).arena();
@@ -53,7 +60,7 @@ final class ReuseEdges {
             List<Edge> trial = new ArrayList<>(kept);
             trial.remove(e);
             long a = replan.apply(with(data, trial, null)).arena();
-            if (a <= current) {
+            if (a <= limit(current, capacity)) {
                 kept = trial;
                 current = a;
             }
@@ -67,7 +74,7 @@ final class ReuseEdges {
                 List<Edge> without = new ArrayList<>(kept);
                 without.remove(e);
                 long a = replan.apply(with(data, without, null)).arena();
-                if (a <= current) {      // not needed after all: drop it and measure the others again
+                if (a <= limit(current, capacity)) {      // not needed after all: drop it and measure the others again
                     kept = without;
                     current = a;
                     dropped = true;
@@ -77,6 +84,11 @@ final class ReuseEdges {
             }
         }
         return with(data, kept, saved);
+    }
+
+    /** The arena an edge set may grow to when an edge is dropped. */
+    private static long limit(long current, Long capacity) {
+        return capacity == null ? current : Math.max(current, capacity);
     }
 
     /** The data events followed by one REUSE event per edge, numbered on. */

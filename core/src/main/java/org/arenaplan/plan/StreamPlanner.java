@@ -26,7 +26,8 @@ import java.util.List;
  *   <li>The placement problem: storages over their schedule intervals plus the pairs that
  *       happens-before leaves unordered ({@link HbConflicts}), so every planner works unchanged.</li>
  *   <li>{@link SyncMode#ADD}: {@link ReuseEdges} adds the events (last reader's stream to next
- *       writer's stream) that shrink the arena, each recorded with the bytes it saved.</li>
+ *       writer's stream) that shrink the arena, each recorded with the bytes it saved; with a
+ *       capacity in the planner options, only as many as it takes to fit.</li>
  * </ol>
  * Does not reorder the schedule or move ops between streams to save memory, and the reuse-edge
  * search is greedy (see {@link ReuseEdges}).
@@ -50,7 +51,7 @@ public final class StreamPlanner {
         List<SyncEvent> data = DataSync.events(sg);
         Attempt base = attempt(sg, data, o, planner);
         List<SyncEvent> events = mode == SyncMode.ADD
-                ? ReuseEdges.search(sg, data, base, planner, ev -> attempt(sg, ev, o, planner))
+                ? ReuseEdges.search(sg, data, base, planner, o.plannerOptions().capacity(), ev -> attempt(sg, ev, o, planner))
                 : data;
         Attempt fin = events == data ? base : attempt(sg, events, o, planner);
         double ms = (System.nanoTime() - t0) / 1e6;

@@ -71,6 +71,22 @@ class StreamPlannerTest {
     }
 
     @Test
+    void syncAddWithACapacityAddsOnlyTheEventsNeededToFit() {
+        Graph g = org.arenaplan.hb.StreamGraphsForTests.inceptionLike(3, 4);
+        Plan none = StreamPlanner.plan(g, 4, SyncMode.NONE, OPTS);
+        Plan all = StreamPlanner.plan(g, 4, SyncMode.ADD, OPTS);
+        long capacity = (none.arenaBytes() + all.arenaBytes()) / 2;
+        Plan fit = StreamPlanner.plan(g, 4, SyncMode.ADD, OPTS.withPlannerOptions(OPTS.plannerOptions().withCapacity(capacity)));
+        long reuse = fit.sync().events().stream().filter(e -> e.reason() == SyncEvent.Reason.REUSE).count();
+        long reuseAll = all.sync().events().stream().filter(e -> e.reason() == SyncEvent.Reason.REUSE).count();
+        assertThat(fit.arenaBytes()).isLessThanOrEqualTo(capacity).isGreaterThanOrEqualTo(all.arenaBytes());
+        assertThat(reuse).isPositive().isLessThan(reuseAll);
+        assertThat(PlanValidator.validate(fit)).isEmpty();
+        Plan roomy = StreamPlanner.plan(g, 4, SyncMode.ADD, OPTS.withPlannerOptions(OPTS.plannerOptions().withCapacity(none.arenaBytes())));
+        assertThat(roomy.sync().events()).as("it fits already: no event added").isEqualTo(none.sync().events());
+    }
+
+    @Test
     void inPlaceFoldingAcrossStreamsNeedsEveryEarlierReaderOrderedFirst() {
         Graph g = new GraphBuilder("in-place-across-streams")
                 .tensor("x", 1024).input("x").tensor("A", 1024).tensor("R", 1024).tensor("G", 1024)

@@ -50,7 +50,7 @@ public final class StreamsScaleBench {
                             + "liveness %.0f ms, unordered pairs %.0f ms (%,d pairs)%n"
                             + "  plan 1 stream %.0f ms, plan %d streams %.0f ms (x%.2f), validate %d streams %.0f ms (%d violations)%n",
                     g.opCount(), n, ms(t0, t1), ms(t1, t2), events.size(), ms(t2, t3), ms(t3, t4), ms(t4, t5), c.pairs(),
-                    ms(t5, t6), n, ms(t6, t7), ms(t6, t7) / ms(t5, t6), ms(t7, t8), v.size());
+                    ms(t5, t6), n, ms(t6, t7), ms(t6, t7) / ms(t5, t6), n, ms(t7, t8), v.size());
             if (rep == reps - 1) System.out.printf("  arena 1 stream %,d B, %d streams %,d B%n", one.arenaBytes(), n, many.arenaBytes());
         }
     }
