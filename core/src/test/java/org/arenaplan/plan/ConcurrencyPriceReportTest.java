@@ -20,8 +20,8 @@ class ConcurrencyPriceReportTest {
         ArenaPlanner.Options o = ArenaPlanner.Options.DEFAULT;
         List<Graph> graphs = List.of(StreamGraphsForTests.inceptionLike(3, 4), StreamGraphsForTests.transformerLike(2, 4),
                 StreamGraphsForTests.unetLike(4));
-        System.out.printf("%-17s %3s %12s %12s %12s %6s %6s %10s %7s%n", "graph", "N", "arena 1 str", "arena none", "arena add",
-                "data", "reuse", "saved B", "pairs");
+        System.out.printf("%-17s %3s %12s %12s %12s %6s %6s %10s %7s %12s %12s %6s%n", "graph", "N", "arena 1 str", "arena none", "arena add",
+                "data", "reuse", "saved B", "pairs", "capacity", "arena cap", "reuse");
         for (Graph g : graphs) {
             for (int n : new int[]{2, 4}) {
                 Plan none = StreamPlanner.plan(g, n, SyncMode.NONE, o);
@@ -33,8 +33,15 @@ class ConcurrencyPriceReportTest {
                 ConcurrencyPrice pa = StreamPlanner.price(add, o);
                 assertThat(pn.arenaStreams()).isGreaterThanOrEqualTo(none.stats().lowerBoundBytes());
                 assertThat(pa.arenaDataOnly()).isEqualTo(pn.arenaStreams());
-                System.out.printf("%-17s %3d %12d %12d %12d %6d %6d %10d %7d%n", g.name(), pn.streams(), pn.arenaOneStream(),
-                        pn.arenaStreams(), pa.arenaStreams(), pa.dataEvents(), pa.reuseEvents(), pa.bytesSaved(), pn.extraConflicts());
+                long capacity = (none.arenaBytes() + add.arenaBytes()) / 2;
+                Plan fit = StreamPlanner.plan(g, n, SyncMode.ADD, o.withPlannerOptions(o.plannerOptions().withCapacity(capacity)));
+                assertThat(PlanValidator.validate(fit)).isEmpty();
+                assertThat(fit.arenaBytes()).isLessThanOrEqualTo(Math.max(capacity, add.arenaBytes()));
+                ConcurrencyPrice pf = StreamPlanner.price(fit, o);
+                assertThat(pf.reuseEvents()).isLessThanOrEqualTo(pa.reuseEvents());
+                System.out.printf("%-17s %3d %12d %12d %12d %6d %6d %10d %7d %12d %12d %6d%n", g.name(), pn.streams(), pn.arenaOneStream(),
+                        pn.arenaStreams(), pa.arenaStreams(), pa.dataEvents(), pa.reuseEvents(), pa.bytesSaved(), pn.extraConflicts(),
+                        capacity, pf.arenaStreams(), pf.reuseEvents());
             }
         }
     }
