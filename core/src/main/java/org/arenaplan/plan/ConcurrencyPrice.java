@@ -7,9 +7,10 @@ package org.arenaplan.plan;
  * @param streams          compute streams used (the copy stream not counted)
  * @param arenaOneStream   arena bytes when every op runs on one stream
  * @param arenaStreams     arena bytes with the streams
- * @param arenaDataOnly    arena bytes with the streams and only the data events (equals
- *                         {@code arenaStreams} unless events were added for reuse)
- * @param dataEvents       events for cross-stream data dependencies, after transitive reduction
+ * @param arenaDataOnly    arena bytes with the streams and the data events alone (the
+ *                         {@code --sync none} plan; equals {@code arenaStreams} unless events were added)
+ * @param dataEvents       events for cross-stream data dependencies in the plan, after
+ *                         transitive reduction (added events can make some redundant)
  * @param reuseEvents      events added so that bytes can be reused ({@code --sync add})
  * @param bytesSaved       the added events' savings summed; each is what the arena grows by when
  *                         that event alone is dropped, so the sum may exceed

@@ -7,6 +7,7 @@ import org.arenaplan.hb.StreamAssigner;
 import org.arenaplan.hb.SyncEvent;
 import org.arenaplan.hb.SyncMode;
 import org.arenaplan.hb.SyncPlan;
+import org.arenaplan.hb.SyncReduction;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.liveness.Lifetimes;
 import org.arenaplan.liveness.Storage;
@@ -27,7 +28,9 @@ import java.util.List;
  *       happens-before leaves unordered ({@link HbConflicts}), so every planner works unchanged.</li>
  *   <li>{@link SyncMode#ADD}: {@link ReuseEdges} adds the events (last reader's stream to next
  *       writer's stream) that shrink the arena, each recorded with the bytes it saved; with a
- *       capacity in the planner options, only as many as it takes to fit.</li>
+ *       capacity in the planner options, only as many as it takes to fit. Then the events the
+ *       others imply are dropped ({@link SyncReduction}): an added event can make a data event
+ *       redundant.</li>
  * </ol>
  * Does not reorder the schedule or move ops between streams to save memory, and the reuse-edge
  * search is greedy (see {@link ReuseEdges}).
@@ -51,9 +54,9 @@ public final class StreamPlanner {
         List<SyncEvent> data = DataSync.events(sg);
         Attempt base = attempt(sg, data, o, planner);
         List<SyncEvent> events = mode == SyncMode.ADD
-                ? ReuseEdges.search(sg, data, base, planner, o.plannerOptions().capacity(), ev -> attempt(sg, ev, o, planner))
+                ? SyncReduction.reduce(sg, ReuseEdges.search(sg, data, base, planner, o.plannerOptions().capacity(), ev -> attempt(sg, ev, o, planner)))
                 : data;
-        Attempt fin = events == data ? base : attempt(sg, events, o, planner);
+        Attempt fin = events.equals(data) ? base : attempt(sg, events, o, planner);
         double ms = (System.nanoTime() - t0) / 1e6;
         return new Plan(sg, fin.lifetimes(), fin.problem(), fin.placement(),
                 ArenaPlanner.statsOf(fin.lifetimes(), fin.problem(), fin.placement(), ms), new SyncPlan(events));
@@ -66,24 +69,23 @@ public final class StreamPlanner {
     public static ConcurrencyPrice price(Plan streamPlan, ArenaPlanner.Options o) {
         Graph g = streamPlan.graph();
         Plan one = ArenaPlanner.plan(g.withStreams(p -> 0), o);
-        int reuse = 0;
+        int data = 0, reuse = 0;
         long saved = 0;
-        List<SyncEvent> data = new java.util.ArrayList<>();
         for (SyncEvent e : streamPlan.sync().events()) {
-            if (e.reason() == SyncEvent.Reason.DATA) data.add(e);
+            if (e.reason() == SyncEvent.Reason.DATA) data++;
             else {
                 reuse++;
                 saved += e.bytesSaved();
             }
         }
         long dataOnly = reuse == 0 ? streamPlan.arenaBytes()
-                : attempt(g, data, o, Planners.byName(o.planner(), o.plannerOptions())).arena();
+                : attempt(g, DataSync.events(g), o, Planners.byName(o.planner(), o.plannerOptions())).arena();
         Problem p = streamPlan.problem();
         long pairs = 0;
         for (int i = 0; i < p.size(); i++) for (int j : p.extraConflicts(i)) if (j > i) pairs++;
         boolean widened = false;
         for (int i = 0; i < p.size() && !widened; i++) widened = p.lower(i) < streamPlan.storages().get(i).start();
-        return new ConcurrencyPrice(g.streams().size(), one.arenaBytes(), streamPlan.arenaBytes(), dataOnly, data.size(), reuse, saved, pairs, widened);
+        return new ConcurrencyPrice(g.streams().size(), one.arenaBytes(), streamPlan.arenaBytes(), dataOnly, data, reuse, saved, pairs, widened);
     }
 
     /** One planning pass under a given event list. */

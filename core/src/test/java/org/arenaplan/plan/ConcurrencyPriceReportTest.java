@@ -20,8 +20,8 @@ class ConcurrencyPriceReportTest {
         ArenaPlanner.Options o = ArenaPlanner.Options.DEFAULT;
         List<Graph> graphs = List.of(StreamGraphsForTests.inceptionLike(3, 4), StreamGraphsForTests.transformerLike(2, 4),
                 StreamGraphsForTests.unetLike(4));
-        System.out.printf("%-17s %3s %12s %12s %12s %6s %6s %10s %7s %12s %12s %6s%n", "graph", "N", "arena 1 str", "arena none", "arena add",
-                "data", "reuse", "saved B", "pairs", "capacity", "arena cap", "reuse");
+        System.out.printf("%-17s %3s %12s %12s %12s %6s %6s %6s %10s %7s %12s %12s %6s%n", "graph", "N", "arena 1 str", "arena none", "arena add",
+                "data", "data+", "reuse", "saved B", "pairs", "capacity", "arena cap", "reuse");
         for (Graph g : graphs) {
             for (int n : new int[]{2, 4}) {
                 Plan none = StreamPlanner.plan(g, n, SyncMode.NONE, o);
@@ -39,8 +39,8 @@ class ConcurrencyPriceReportTest {
                 assertThat(fit.arenaBytes()).isLessThanOrEqualTo(Math.max(capacity, add.arenaBytes()));
                 ConcurrencyPrice pf = StreamPlanner.price(fit, o);
                 assertThat(pf.reuseEvents()).isLessThanOrEqualTo(pa.reuseEvents());
-                System.out.printf("%-17s %3d %12d %12d %12d %6d %6d %10d %7d %12d %12d %6d%n", g.name(), pn.streams(), pn.arenaOneStream(),
-                        pn.arenaStreams(), pa.arenaStreams(), pa.dataEvents(), pa.reuseEvents(), pa.bytesSaved(), pn.extraConflicts(),
+                System.out.printf("%-17s %3d %12d %12d %12d %6d %6d %6d %10d %7d %12d %12d %6d%n", g.name(), pn.streams(), pn.arenaOneStream(),
+                        pn.arenaStreams(), pa.arenaStreams(), pn.dataEvents(), pa.dataEvents(), pa.reuseEvents(), pa.bytesSaved(), pn.extraConflicts(),
                         capacity, pf.arenaStreams(), pf.reuseEvents());
             }
         }
