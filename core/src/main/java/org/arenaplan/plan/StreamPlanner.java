@@ -78,14 +78,15 @@ public final class StreamPlanner {
                 saved += e.bytesSaved();
             }
         }
-        long dataOnly = reuse == 0 ? streamPlan.arenaBytes()
-                : attempt(g, DataSync.events(g), o, Planners.byName(o.planner(), o.plannerOptions())).arena();
+        List<SyncEvent> dataSync = DataSync.events(g);
+        long syncNone = reuse == 0 ? streamPlan.arenaBytes()
+                : attempt(g, dataSync, o, Planners.byName(o.planner(), o.plannerOptions())).arena();
         Problem p = streamPlan.problem();
         long pairs = 0;
         for (int i = 0; i < p.size(); i++) for (int j : p.extraConflicts(i)) if (j > i) pairs++;
         boolean widened = false;
         for (int i = 0; i < p.size() && !widened; i++) widened = p.lower(i) < streamPlan.storages().get(i).start();
-        return new ConcurrencyPrice(g.streams().size(), one.arenaBytes(), streamPlan.arenaBytes(), dataOnly, data, reuse, saved, pairs, widened);
+        return new ConcurrencyPrice(g.streams().size(), one.arenaBytes(), streamPlan.arenaBytes(), syncNone, dataSync.size(), data, reuse, saved, pairs, widened);
     }
 
     /** One planning pass under a given event list. */

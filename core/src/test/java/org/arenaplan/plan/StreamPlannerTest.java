@@ -51,8 +51,8 @@ class StreamPlannerTest {
         assertThat(none.sync().events()).isEmpty();
         assertThat(PlanValidator.validate(none)).isEmpty();
         ConcurrencyPrice price = StreamPlanner.price(none, OPTS);
-        assertThat(price).isEqualTo(new ConcurrencyPrice(2, 1024 + 4096 + 256, 1024 + 4096 + 256 + 4096, 1024 + 4096 + 256 + 4096, 0, 0, 0, 1, false));
-        assertThat(price.summary()).contains("arena, 2 streams").contains("+4,096 B").contains("events, for reuse : 0");
+        assertThat(price).isEqualTo(new ConcurrencyPrice(2, 1024 + 4096 + 256, 1024 + 4096 + 256 + 4096, 1024 + 4096 + 256 + 4096, 0, 0, 0, 0, 1, false));
+        assertThat(price.summary()).contains("arena, 2 streams").contains("+4,096 B").contains("events, for reuse    : 0");
     }
 
     @Test
@@ -66,7 +66,7 @@ class StreamPlannerTest {
         ConcurrencyPrice price = StreamPlanner.price(add, OPTS);
         assertThat(price.reuseEvents()).isEqualTo(1);
         assertThat(price.bytesSaved()).isEqualTo(4096);
-        assertThat(price.arenaDataOnly()).isEqualTo(1024 + 4096 + 256 + 4096);
+        assertThat(price.arenaSyncNone()).isEqualTo(1024 + 4096 + 256 + 4096);
         assertThat(price.ratio()).isEqualTo(1.0);
     }
 
