@@ -65,6 +65,9 @@ public final class Kernels {
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, LAYERNORM, BATCHNORM,
             CONV2D, POOL2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE);
 
+    /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
+    public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY);
+
     /** {@link #UNARY} op codes. */
     public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4;
     /** {@link #BINARY} op codes. */

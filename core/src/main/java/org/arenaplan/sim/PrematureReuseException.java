@@ -35,6 +35,13 @@ public final class PrematureReuseException extends DeviceException {
         return new PrematureReuseException(m, mine.tensor(), mine.label(), mine.stream(), mine, other);
     }
 
+    /** One launch writes bytes it also reads, and its kernel does not work in place. */
+    static PrematureReuseException overlapInLaunch(String owner, long from, long to, String readTensor, WriteStamp write, String kernel) {
+        String m = "premature reuse: " + write.describe() + " overwrites bytes [" + from + ", " + to + ") of " + owner + " holding " + readTensor
+                + ", which the same launch reads (kernel " + kernel + " does not work in place there)";
+        return new PrematureReuseException(m, readTensor, write.label(), write.stream(), null, write);
+    }
+
     private static String message(String tensor, String owner, long from, long to, String reader, String readerStream,
                                   WriteStamp expected, WriteStamp found) {
         String what = found == null ? "missing dependency" : "premature reuse";

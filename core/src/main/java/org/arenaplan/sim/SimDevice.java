@@ -11,6 +11,7 @@ import org.arenaplan.device.DevicePointer;
 import org.arenaplan.device.DeviceStream;
 import org.arenaplan.device.KernelArg;
 import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -191,7 +192,7 @@ public final class SimDevice implements Device {
     public void launch(DeviceStream stream, KernelCall call) {
         SimQueue q = queue(stream);
         Runnable compute = trace != null ? () -> { } : SimKernels.bind(call);
-        submitWork(q, call.label(), call.pointers(), compute);
+        submitWork(q, call.label(), call.pointers(), compute, call.name());
         launches.incrementAndGet();
     }
 
@@ -206,7 +207,7 @@ public final class SimDevice implements Device {
         if (dst.bytes() != 4L * src.length) throw new DeviceException("copy of " + dst.tensor() + ": " + src.length + " values for " + dst.bytes() + " B");
         float[] copy = src.clone();
         DevicePointer p = dst.pointer();
-        submitWork(q, "copy to device", List.of(dst), () -> System.arraycopy(copy, 0, words(p), index(p), copy.length));
+        submitWork(q, "copy to device", List.of(dst), () -> System.arraycopy(copy, 0, words(p), index(p), copy.length), Kernels.COPY);
         q.synchronize();
         rethrow();
     }
@@ -221,7 +222,7 @@ public final class SimDevice implements Device {
         SimQueue q = queue(stream);
         if (src.bytes() != 4L * dst.length) throw new DeviceException("copy of " + src.tensor() + ": " + src.bytes() + " B into " + dst.length + " values");
         DevicePointer p = src.pointer();
-        submitWork(q, "copy to host", List.of(src), () -> System.arraycopy(words(p), index(p), dst, 0, dst.length));
+        submitWork(q, "copy to host", List.of(src), () -> System.arraycopy(words(p), index(p), dst, 0, dst.length), Kernels.COPY);
         q.synchronize();
         rethrow();
     }
@@ -232,7 +233,7 @@ public final class SimDevice implements Device {
         SimQueue q = queue(stream);
         List<KernelArg> args = List.of(KernelArg.read(src, bytes, tensor), KernelArg.write(dst, bytes, tensor));
         int n = (int) (bytes / 4);
-        submitWork(q, "copy on device", args, () -> System.arraycopy(words(src), index(src), words(dst), index(dst), n));
+        submitWork(q, "copy on device", args, () -> System.arraycopy(words(src), index(src), words(dst), index(dst), n), Kernels.COPY);
     }
 
     /**
@@ -240,7 +241,7 @@ public final class SimDevice implements Device {
      * source tensors (taken before this task's own writes); a write gets a fresh version and
      * becomes its tensor's latest write on those bytes.
      */
-    private void submitWork(SimQueue q, String label, List<KernelArg> args, Runnable compute) {
+    private void submitWork(SimQueue q, String label, List<KernelArg> args, Runnable compute, String kernel) {
         List<SimTask.Read> reads = new ArrayList<>();
         List<SimTask.Write> writes = new ArrayList<>();
         synchronized (lock) {
@@ -260,8 +261,26 @@ public final class SimDevice implements Device {
                 writes.add(new SimTask.Write(b.block, from, from + a.bytes(), stamp));
                 b.block.issuedBy.computeIfAbsent(a.sources().get(0), k -> new VersionMap()).write(from, from + a.bytes(), stamp);
             }
+            report(overlapInLaunch(reads, writes, kernel, args));
         }
         q.submit(new SimTask.Work(label, q.name(), reads, writes, compute));
+    }
+
+    /**
+     * A launch that writes bytes it reads is a hazard unless its kernel works in place and the
+     * write is exactly the read (same bytes): known at issue, whatever the timing.
+     */
+    private static PrematureReuseException overlapInLaunch(List<SimTask.Read> reads, List<SimTask.Write> writes, String kernel, List<KernelArg> args) {
+        for (SimTask.Write w : writes) {
+            for (SimTask.Read r : reads) {
+                if (r.block() != w.block() || r.to() <= w.from() || w.to() <= r.from()) continue;
+                boolean exact = r.from() == w.from() && r.to() == w.to();
+                if (exact && Kernels.IN_PLACE.contains(kernel)) continue;
+                String owner = r.owner();
+                return PrematureReuseException.overlapInLaunch(owner, Math.max(r.from(), w.from()), Math.min(r.to(), w.to()), r.tensor(), w.stamp(), kernel);
+            }
+        }
+        return null;
     }
 
     /** Per byte of [from, to), the most recent issued write among the source tensors. */

@@ -10,6 +10,7 @@ import org.arenaplan.exec.WeightRegion;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.PlanValidator;
 import org.arenaplan.plan.StreamPlanner;
 import org.arenaplan.hb.SyncMode;
 
@@ -21,7 +22,8 @@ import java.util.function.Function;
  * Stress runs: random graphs ({@link RandomGraphs}) planned by a planner under test and run
  * planned on the simulator, each with its own seed for graph and delays.
  *
- * <p>Per graph: generate; plan; run once live with random delays (or, exhaustive, trace the run
+ * <p>Per graph: generate; plan; check the plan with the static {@link PlanValidator} (for the
+ * report only); run once live with random delays (or, exhaustive, trace the run
  * and try every interleaving the events allow, {@link Interleavings}); count a premature reuse
  * when the detector fires; compare outputs to a single-stream per-tensor reference run and count
  * wrong outputs. Does not: shrink failing graphs (the seed reproduces one).
@@ -52,8 +54,12 @@ public final class Stress {
      * @param wrongOutputs    graphs whose outputs differ from the reference (live mode)
      * @param interleavings   complete interleavings checked (exhaustive mode)
      * @param truncated       graphs whose interleavings exceeded the limit (exhaustive mode)
+     * @param invalidPlans    plans the static {@link PlanValidator} rejects (the detector's sensitivity is
+     *                        how many of these it catches at run time)
+     * @param caughtInvalid   invalid plans the detector caught
      */
-    public record Result(int runs, int prematureReuses, int wrongOutputs, long interleavings, int truncated) { }
+    public record Result(int runs, int prematureReuses, int wrongOutputs, long interleavings, int truncated,
+                         int invalidPlans, int caughtInvalid) { }
 
     private Stress() { }
 
@@ -64,7 +70,7 @@ public final class Stress {
 
     /** Runs the stress test; prints up to 3 hazards and a summary to {@code out}. */
     public static Result run(Options o, Function<Graph, Plan> planner, PrintStream out) {
-        int hazards = 0, wrong = 0, truncated = 0;
+        int hazards = 0, wrong = 0, truncated = 0, invalid = 0, caughtInvalid = 0;
         long interleavings = 0;
         for (int i = 0; i < o.graphs(); i++) {
             long seed = o.seed() * 1_000_003L + i;
@@ -72,6 +78,8 @@ public final class Stress {
             int ops = o.exhaustive() ? 3 + r.nextInt(6) : 6 + r.nextInt(Math.max(1, o.maxOps() - 5));
             Graph g = RandomGraphs.generate(seed, ops, o.streams());
             Plan plan = planner.apply(g);
+            boolean planInvalid = !PlanValidator.validate(plan).isEmpty();
+            if (planInvalid) invalid++;
             PrematureReuseException hazard;
             if (o.exhaustive()) {
                 Interleavings.Result x = explore(plan);
@@ -88,10 +96,12 @@ public final class Stress {
             }
             if (hazard != null) {
                 hazards++;
+                if (planInvalid) caughtInvalid++;
                 if (hazards <= 3) out.println("graph seed " + seed + " (" + g.opCount() + " ops): " + hazard.getMessage());
             }
         }
-        Result res = new Result(o.graphs(), hazards, wrong, interleavings, truncated);
+        Result res = new Result(o.graphs(), hazards, wrong, interleavings, truncated, invalid, caughtInvalid);
+        out.println("plans rejected by the static validator: " + invalid + ", of which caught at run time: " + caughtInvalid);
         if (o.exhaustive()) out.println("interleavings=" + interleavings + " truncated_graphs=" + truncated);
         else out.println("wrong_outputs=" + wrong);
         out.println("premature_reuses=" + hazards + " runs=" + o.graphs());
@@ -125,8 +135,12 @@ public final class Stress {
         SimDevice d = SimDevice.tracing();
         try (d; WeightRegion w = new WeightRegion(d, plan.graph(), 1); PlannedExecutor e = new PlannedExecutor(d, plan, w)) {
             e.run(Inputs.of(plan.graph(), 1));
+        } catch (PrematureReuseException ignored) {
+            // known at issue (a launch overwriting its own input); kept in d.hazards()
         }
-        return Interleavings.explore(d.recorded(), 200_000);
+        Interleavings.Result r = Interleavings.explore(d.recorded(), 200_000);
+        if (r.hazard() == null && !d.hazards().isEmpty()) return new Interleavings.Result(r.interleavings(), d.hazards().get(0), r.complete());
+        return r;
     }
 
 }

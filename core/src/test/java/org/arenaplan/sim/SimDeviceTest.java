@@ -90,6 +90,25 @@ class SimDeviceTest {
     }
 
     @Test
+    void aLaunchMayOverwriteItsInputOnlyInPlaceAndExactly() {
+        try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
+            DeviceStream s = d.createStream("S");
+            DeviceBuffer buf = d.allocate(128, "buf");
+            d.copyToDevice(s, new float[32], KernelArg.write(buf.base(), 128, "x"));
+            d.launch(s, new KernelCall(Kernels.UNARY, List.of(KernelArg.read(buf.base(), 128, "x"), KernelArg.write(buf.base(), 128, "y")),
+                    new long[]{32, Kernels.RELU}, new double[0], "relu in place"));
+            d.synchronize();
+            assertThat(d.hazards()).isEmpty();
+            d.launch(s, new KernelCall(Kernels.GEMM, List.of(KernelArg.read(buf.base(), 64, "y"), KernelArg.read(buf.base(), 64, "y"),
+                    KernelArg.write(buf.at(32), 64, "z")), new long[]{1, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0}, new double[]{1, 0}, "gemm over its input"));
+            assertThatThrownBy(d::synchronize).isInstanceOf(PrematureReuseException.class)
+                    .hasMessageContaining("'gemm over its input' (writing z, stream S) overwrites bytes [32, 64)")
+                    .hasMessageContaining("which the same launch reads (kernel gemm");
+            buf.close();
+        }
+    }
+
+    @Test
     void poolReusesAcrossStreamsOnlyWhenOrdered() {
         try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
             DeviceStream a = d.createStream("A"), b = d.createStream("B");
