@@ -37,11 +37,13 @@ import java.util.concurrent.Callable;
  * print the table; exit 3 when the arena exceeds the capacity (nothing is written then);
  * otherwise write {@code --out}, {@code --svg}, {@code --html}.
  */
-@Command(name = "plan", sortOptions = false,
+@Command(name = "plan", sortOptions = false, mixinStandardHelpOptions = true,
         customSynopsis = {
-                "arenaplan plan (GRAPH.json | PROBLEM.csv | MODEL.onnx | --model NAME [--OPTION VALUE...])",
-                "               [--planner NAME] [--align BYTES] [--capacity BYTES] [--time-limit SECONDS]",
-                "               [--out FILE.json|FILE.csv] [--svg FILE] [--html FILE] [--debug]"},
+                "arenaplan plan (GRAPH.json | PROBLEM.csv | MODEL.onnx",
+                "                | --model NAME [--OPTION VALUE...])",
+                "               [--planner NAME] [--align BYTES] [--capacity BYTES]",
+                "               [--time-limit SECONDS] [--out FILE.json|FILE.csv]",
+                "               [--svg FILE] [--html FILE] [--debug]"},
         description = {"Plans one arena for a graph, a minimalloc CSV problem or a built-in model.",
                 "Exit codes: 0 planned (within --capacity when given), 2 bad input or usage, 3 no placement within the capacity."})
 final class PlanCommand implements Callable<Integer> {
@@ -54,7 +56,7 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "NAME", description = "Plan a built-in model; its options (e.g. --layers 4) follow.")
     String model;
 
-    @Option(names = "--planner", paramLabel = "NAME", defaultValue = "best", description = "Planner: ${COMPLETION-CANDIDATES}... (default: ${DEFAULT-VALUE}).",
+    @Option(names = "--planner", paramLabel = "NAME", defaultValue = "best", description = "Planner: one of ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).",
             completionCandidates = PlannerNames.class)
     String planner;
 

@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
  * {@code max(offset + size)}; run the validator with the capacity from {@code --capacity} or
  * the problem's {@code NAME.NUMBER.csv} name; print OK or every violation.
  */
-@Command(name = "validate", sortOptions = false,
+@Command(name = "validate", sortOptions = false, mixinStandardHelpOptions = true,
         description = {"Checks a minimalloc solution CSV (the problem's rows plus an offset column) against its problem.",
                 "Exit codes: 0 valid, 1 invalid, 2 bad input or usage."})
 final class ValidateCommand implements Callable<Integer> {

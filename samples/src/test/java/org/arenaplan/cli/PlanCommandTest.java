@@ -7,12 +7,23 @@ import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphBuilder;
 import org.arenaplan.plan.ArenaPlanner;
+import org.arenaplan.models.BuiltinModels;
+import org.arenaplan.plan.Placement;
 import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.Planner;
+import org.arenaplan.plan.PlannerOptions;
+import org.arenaplan.plan.Planners;
+import org.arenaplan.plan.PlanningException;
+import org.arenaplan.plan.Problem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,7 +62,7 @@ class PlanCommandTest {
     void plansAModelAndPrintsTheTable() {
         Cli r = Cli.run("plan", "--model", "chain");
         assertThat(r.code()).as(r.toString()).isZero();
-        Plan expected = ArenaPlanner.plan(org.arenaplan.models.BuiltinModels.build("chain", java.util.Map.of()));
+        Plan expected = ArenaPlanner.plan(BuiltinModels.build("chain", Map.of()));
         assertThat(r.out()).contains("plan of model chain by best")
                 .contains(String.format("%,d B", expected.stats().lowerBoundBytes()))
                 .contains(String.format("%,d B", expected.stats().sumBytes()))
@@ -136,6 +147,38 @@ class PlanCommandTest {
     void graphCapacityIsCheckedToo() {
         assertThat(Cli.run("plan", "--model", "chain", "--capacity", "1000").code()).isEqualTo(3);
         assertThat(Cli.run("plan", "--model", "chain", "--capacity", String.valueOf(1L << 40), "--time-limit", "0.5").code()).isZero();
+    }
+
+    @Test
+    void capacityAndTimeLimitReachThePlanner() throws Exception {
+        List<PlannerOptions> seen = new ArrayList<>();
+        Planners.register("test-probe", o -> {
+            seen.add(o);
+            return Planners.byName("naive", o);
+        });
+        Cli r = Cli.run("plan", csv("p.csv", THREE).toString(), "--planner", "test-probe", "--capacity", "100", "--time-limit", "2.5");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(seen).hasSize(1);
+        assertThat(seen.get(0).capacity()).isEqualTo(100L);
+        assertThat(seen.get(0).timeLimit()).isEqualTo(Duration.ofMillis(2500));
+    }
+
+    @Test
+    void aPlannerThatGivesUpMeansExitThree() throws Exception {
+        Planners.register("test-gives-up", o -> new Planner() {
+            @Override
+            public String name() {
+                return "test-gives-up";
+            }
+
+            @Override
+            public Placement place(Problem p) {
+                throw new PlanningException("no placement within " + o.capacity() + " bytes");
+            }
+        });
+        Cli r = Cli.run("plan", csv("p.csv", THREE).toString(), "--planner", "test-gives-up", "--capacity", "7");
+        assertThat(r.code()).as(r.toString()).isEqualTo(3);
+        assertThat(r.err()).contains("test-gives-up found no placement: no placement within 7 bytes");
     }
 
     @Test
