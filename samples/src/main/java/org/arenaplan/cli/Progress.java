@@ -80,6 +80,7 @@ public interface Progress extends AutoCloseable {
                 .setTaskName(task)
                 .setInitialMax(total)
                 .setStyle(ProgressBarStyle.ASCII)
+                .setUnit(" s", 1)
                 .setConsumer(new ConsoleProgressBarConsumer(System.err));
     }
 
