@@ -5,13 +5,16 @@ import org.arenaplan.io.PlanJson;
 import org.arenaplan.io.ProblemCsv;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Placement;
+import org.arenaplan.plan.PlacementValidator;
 import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.PlanValidator;
 import org.arenaplan.plan.PlanStats;
 import org.arenaplan.plan.Planner;
 import org.arenaplan.plan.PlannerOptions;
 import org.arenaplan.plan.Planners;
 import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
+import org.arenaplan.plan.Violation;
 import org.arenaplan.report.PlanPictures;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,7 +37,8 @@ import java.util.concurrent.Callable;
  *
  * <p>Steps: resolve the input; check the flags and output folders (before any long planning);
  * plan (a graph through {@link ArenaPlanner}, a CSV problem straight through the planner);
- * print the table; exit 3 when the arena exceeds the capacity (nothing is written then);
+ * re-check the result with the independent validator (a planner bug is an internal error,
+ * never a silently wrong file); print the table; exit 3 when the arena exceeds the capacity (nothing is written then);
  * otherwise write {@code --out}, {@code --svg}, {@code --html}.
  */
 @Command(name = "plan", sortOptions = false, mixinStandardHelpOptions = true,
@@ -98,7 +102,13 @@ final class PlanCommand implements Callable<Integer> {
         Planner chosen = Planners.byName(planner, options);
         Planner watched = new Watched(chosen, stderr);
 
-        Outcome outcome = input.isGraph() ? planGraph(input, watched) : planProblem(input, watched);
+        Outcome outcome = input.isGraph() ? planGraph(input, watched, options) : planProblem(input, watched);
+        List<Violation> violations = outcome.plan() != null ? PlanValidator.validate(outcome.plan())
+                : PlacementValidator.validate(outcome.problem(), outcome.placement());
+        if (!violations.isEmpty()) {
+            throw new IllegalStateException(outcome.stats().planner() + " produced an invalid plan (" + violations.size()
+                    + " violations), first: " + violations.get(0));
+        }
         SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
         if (cap != null && outcome.stats().arenaBytes() > cap) {
@@ -113,9 +123,9 @@ final class PlanCommand implements Callable<Integer> {
     /** A plan of either input: {@code plan} is null for a CSV problem. */
     private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats) { }
 
-    private Outcome planGraph(PlanInput input, Planner watched) {
+    private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
         long alignment = align == null ? ArenaPlanner.CUDA_ALIGNMENT : align;
-        ArenaPlanner.Options o = ArenaPlanner.Options.DEFAULT.withPlanner(planner).withAlignment(alignment);
+        ArenaPlanner.Options o = ArenaPlanner.Options.DEFAULT.withPlanner(planner).withAlignment(alignment).withPlannerOptions(options);
         Plan plan = ArenaPlanner.plan(input.graph(), o, watched);
         return new Outcome(plan, plan.problem(), plan.placement(), plan.stats());
     }

@@ -182,6 +182,26 @@ class PlanCommandTest {
     }
 
     @Test
+    void anInvalidPlacementIsAnInternalErrorNotAFile() throws Exception {
+        Planners.register("test-overlaps", o -> new Planner() {
+            @Override
+            public String name() {
+                return "test-overlaps";
+            }
+
+            @Override
+            public Placement place(Problem p) {
+                return Placement.of(p, new long[p.size()], name());
+            }
+        });
+        Path out = dir.resolve("s.csv");
+        Cli r = Cli.run("plan", csv("p.csv", THREE).toString(), "--planner", "test-overlaps", "--out", out.toString());
+        assertThat(r.code()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains("test-overlaps produced an invalid plan").contains("OVERLAP");
+        assertThat(out).doesNotExist();
+    }
+
+    @Test
     void writesPictures() throws Exception {
         Path svg = dir.resolve("p.svg");
         Path html = dir.resolve("p.html");
