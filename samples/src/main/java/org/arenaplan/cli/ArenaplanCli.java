@@ -14,7 +14,7 @@ import java.io.UncheckedIOException;
  * stderr and an exit code (2 bad input or usage, 3 no placement within the capacity, 1 an
  * internal error); {@code --debug} adds the stack trace.
  */
-@Command(name = "arenaplan", mixinStandardHelpOptions = true, version = "arenaplan 0.1.0",
+@Command(name = "arenaplan", mixinStandardHelpOptions = true, versionProvider = ArenaplanCli.Version.class,
         description = "GPU device-memory planner: one arena, a fixed offset per storage.",
         subcommands = {PlanCommand.class, ValidateCommand.class, CommandLine.HelpCommand.class})
 public final class ArenaplanCli implements Runnable {
@@ -71,6 +71,15 @@ public final class ArenaplanCli implements Runnable {
         if (debug(cmd)) e.printStackTrace(err);
         err.flush();
         return code;
+    }
+
+    /** The version the jar's manifest carries (set by the build). */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = ArenaplanCli.class.getPackage().getImplementationVersion();
+            return new String[]{"arenaplan " + (v == null ? "(not built as a jar)" : v)};
+        }
     }
 
     private static boolean debug(CommandLine cmd) {
