@@ -11,7 +11,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Typed access to a parsed JSON tree that names the file and the JSON path of every fault
@@ -38,8 +40,15 @@ final class JsonReading {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr();
-            throw new InputException(source + where + ": malformed JSON: " + e.getOriginalMessage(), e);
+            throw new InputException(source + where + ": malformed JSON: " + withoutSourceNote(e.getOriginalMessage()), e);
         }
+    }
+
+    /** Jackson appends where the enclosing array or object began; the line:column prefix says enough. */
+    private static String withoutSourceNote(String message) {
+        int at = message.indexOf("[Source:");
+        if (at < 0) return message;
+        return message.substring(0, at).replaceAll("\\s*\\(for \\w+ starting at\\s*$", "").trim();
     }
 
     InputException fail(String path, String what) {
@@ -52,7 +61,7 @@ final class JsonReading {
         Iterator<String> names = object.fieldNames();
         while (names.hasNext()) {
             String f = names.next();
-            if (!allowed.contains(f)) throw fail(path + "." + f, "unknown field (expected one of " + String.join(", ", allowed) + ")");
+            if (!allowed.contains(f)) throw fail(path + "." + f, "unknown field (expected one of " + String.join(", ", new TreeSet<>(allowed)) + ")");
         }
     }
 
@@ -68,14 +77,14 @@ final class JsonReading {
 
     String text(JsonNode object, String path, String field) {
         JsonNode v = required(object, path, field);
-        if (!v.isTextual()) throw fail(path + "." + field, "expected a string, found " + v.getNodeType().name().toLowerCase());
+        if (!v.isTextual()) throw fail(path + "." + field, "expected a string, found " + v.getNodeType().name().toLowerCase(Locale.ROOT));
         return v.asText();
     }
 
     String optionalText(JsonNode object, String path, String field) {
         JsonNode v = object.get(field);
         if (v == null || v.isNull()) return null;
-        if (!v.isTextual()) throw fail(path + "." + field, "expected a string, found " + v.getNodeType().name().toLowerCase());
+        if (!v.isTextual()) throw fail(path + "." + field, "expected a string, found " + v.getNodeType().name().toLowerCase(Locale.ROOT));
         return v.asText();
     }
 
