@@ -78,7 +78,7 @@ final class ArenaSvg {
                 .append(".tick{fill:#555555;font-size:11px}\n")
                 .append(".ytick{fill:#555555;font-size:11px;text-anchor:end}\n")
                 .append(".box-label{fill:#ffffff;font-size:10px;pointer-events:none}\n")
-                .append(".line-label{font-size:11px}\n")
+                .append(".line-label{font-size:11px;paint-order:stroke;stroke:#ffffff;stroke-width:3px}\n")
                 .append("</style>\n");
     }
 
