@@ -8,10 +8,11 @@ import java.util.List;
  * to compare the arena against.
  *
  * @param timeLabel  what the x axis counts ("schedule position" for graphs)
- * @param timeSpan   the end of the x axis: every box ends at or before it
+ * @param timeStart  the start of the x axis: no box starts before it
+ * @param timeEnd    the end of the x axis: every box ends at or before it
  * @param legend     the colour classes used by the boxes, in legend order
  */
-record ArenaChart(String title, String timeLabel, long timeSpan, List<Box> boxes, List<Legend> legend,
+record ArenaChart(String title, String timeLabel, long timeStart, long timeEnd, List<Box> boxes, List<Legend> legend,
                   long lowerBound, long arena, LiveCurve live) {
 
     /**

@@ -40,7 +40,7 @@ final class ArenaSvg {
         this.c = chart;
         this.out = new StringBuilder(4096 + chart.boxes().size() * 160);
         this.yMax = Math.max(1, Math.max(chart.arena(), chart.lowerBound())) * 1.08;
-        this.xSpan = Math.max(1, chart.timeSpan());
+        this.xSpan = Math.max(1, (double) chart.timeEnd() - chart.timeStart());
     }
 
     static String render(ArenaChart chart) {
@@ -129,9 +129,9 @@ final class ArenaSvg {
         long[] t = c.live().times();
         long[] v = c.live().bytes();
         double base = LIVE_TOP + LIVE_H;
-        StringBuilder d = new StringBuilder("M").append(num(xOf(t.length == 0 ? 0 : t[0]))).append(' ').append(num(base));
+        StringBuilder d = new StringBuilder("M").append(num(xOf(t.length == 0 ? c.timeStart() : t[0]))).append(' ').append(num(base));
         for (int i = 0; i < t.length; i++) {
-            double next = i + 1 < t.length ? xOf(t[i + 1]) : xOf(c.timeSpan());
+            double next = i + 1 < t.length ? xOf(t[i + 1]) : xOf(c.timeEnd());
             d.append(" V").append(num(yOf(LIVE_TOP, LIVE_H, v[i]))).append(" H").append(num(next));
         }
         d.append(" V").append(num(base)).append(" Z");
@@ -180,7 +180,7 @@ final class ArenaSvg {
 
     private void xTicks(double axisY) {
         long step = Ticks.decimalStep((long) xSpan, 12);
-        for (long t = 0; t <= xSpan; t += step) {
+        for (long t = Math.floorDiv(c.timeStart() + step - 1, step) * step; t <= c.timeEnd(); t += step) {
             double x = xOf(t);
             line("grid", x, axisY, x, axisY + 5, null);
             out.append("<text class=\"tick\" text-anchor=\"middle\" x=\"").append(num(x)).append("\" y=\"").append(num(axisY + 17))
@@ -207,7 +207,7 @@ final class ArenaSvg {
     }
 
     private double xOf(long t) {
-        return LEFT + t * PLOT_W / xSpan;
+        return LEFT + (t - c.timeStart()) * PLOT_W / xSpan;
     }
 
     private double yOf(double top, double height, long bytes) {

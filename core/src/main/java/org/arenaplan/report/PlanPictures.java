@@ -119,20 +119,22 @@ public final class PlanPictures {
                     colourOf.get(classOf[i]), tooltip(s, classOf[i], plan.storageOffset(i), p.alignedSize(i)), s.name()));
         }
         String title = g.name() + ": " + storages.size() + " storages, " + g.opCount() + " ops, planner " + plan.placement().planner();
-        return new ArenaChart(title, "schedule position", g.opCount(), boxes, legend, p.lowerBound(), plan.arenaBytes(), LiveCurve.of(p));
+        return new ArenaChart(title, "schedule position", 0, g.opCount(), boxes, legend, p.lowerBound(), plan.arenaBytes(), LiveCurve.of(p));
     }
 
     static ArenaChart chartOf(Problem p, Placement placement) {
         List<ArenaChart.Box> boxes = new ArrayList<>(p.size());
-        long span = 0;
+        long start = p.size() == 0 ? 0 : Long.MAX_VALUE;
+        long end = 0;
         for (int i = 0; i < p.size(); i++) {
-            span = Math.max(span, p.upper(i));
+            start = Math.min(start, p.lower(i));
+            end = Math.max(end, p.upper(i));
             String tip = p.id(i) + "\n" + ByteUnits.exact(p.bytes(i)) + " at offset " + placement.offset(i)
                     + "\nlive [" + p.lower(i) + ", " + p.upper(i) + ")";
             boxes.add(new ArenaChart.Box(p.lower(i), p.upper(i), placement.offset(i), p.alignedSize(i), 0, tip, p.id(i)));
         }
         String title = p.size() + " buffers, planner " + placement.planner();
-        return new ArenaChart(title, "time", span, boxes, List.of(new ArenaChart.Legend("buffer", Palette.PLAIN)),
+        return new ArenaChart(title, "time", start, end, boxes, List.of(new ArenaChart.Legend("buffer", Palette.PLAIN)),
                 p.lowerBound(), placement.arenaBytes(), LiveCurve.of(p));
     }
 

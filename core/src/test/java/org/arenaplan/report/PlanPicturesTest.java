@@ -148,6 +148,36 @@ class PlanPicturesTest {
     }
 
     @Test
+    void emptyAndLateStartingProblemsRenderInsideThePanel() throws Exception {
+        Problem empty = new Problem(new String[0], new long[0], new long[0], new long[0], 1);
+        parse(PlanPictures.svg(empty, new GreedySizePlanner().place(empty)));
+
+        Problem late = new Problem(new String[]{"a", "b"}, new long[]{1000, 1005}, new long[]{1010, 1020}, new long[]{8, 8}, 1);
+        Document d = parse(PlanPictures.svg(late, new GreedySizePlanner().place(late)));
+        Element frame = byClass(d, "rect", "frame").get(0);
+        double left = Double.parseDouble(frame.getAttribute("x"));
+        double right = left + Double.parseDouble(frame.getAttribute("width"));
+        List<Element> rects = byClass(d, "rect", "buf");
+        assertThat(Double.parseDouble(rects.get(0).getAttribute("x"))).isCloseTo(left, org.assertj.core.data.Offset.offset(0.11));
+        Element b = rects.get(1);
+        assertThat(Double.parseDouble(b.getAttribute("x")) + Double.parseDouble(b.getAttribute("width"))).isCloseTo(right, org.assertj.core.data.Offset.offset(0.11));
+    }
+
+    @Test
+    void axisStepsAreRoundAndBytesReadable() {
+        assertThat(Ticks.byteStep(192L << 20, 6)).isEqualTo(32L << 20);
+        assertThat(Ticks.byteStep(200L << 20, 6)).isEqualTo(64L << 20);
+        assertThat(Ticks.decimalStep(49, 12)).isEqualTo(5);
+        assertThat(Ticks.decimalStep(10_000, 12)).isEqualTo(1000);
+        assertThat(ByteUnits.format(1023)).isEqualTo("1023 B");
+        assertThat(ByteUnits.format(64L << 20)).isEqualTo("64 MiB");
+        assertThat(ByteUnits.format(1536)).isEqualTo("1.5 KiB");
+        assertThat(ByteUnits.format(1024 + 51)).isEqualTo("1.05 KiB");
+        assertThat(ByteUnits.format(2162688)).isEqualTo("2.06 MiB");
+        assertThat(ByteUnits.exact(65536)).isEqualTo("64 KiB (65536 B)");
+    }
+
+    @Test
     void fewStoragesGetLabelsWhereTheyFit() throws Exception {
         Document d = parse(PlanPictures.svg(ArenaPlanner.plan(sample())));
         assertThat(byClass(d, "text", "box-label")).isNotEmpty();
