@@ -106,13 +106,13 @@ class PlanPicturesTest {
     @Test
     void oneStreamColoursByKindAndSeveralByStream() {
         Plan one = ArenaPlanner.plan(sample());
-        assertThat(PlanPictures.chartOf(one).legend()).extracting(ArenaChart.Legend::name)
+        assertThat(Charts.of(one).legend()).extracting(ArenaChart.Legend::name)
                 .containsExactly("activation", "aliased", "output", "input", "donated-input");
 
         Plan two = ArenaPlanner.plan(sample().withStreams(p -> p % 2));
-        assertThat(PlanPictures.chartOf(two).legend()).extracting(ArenaChart.Legend::name)
+        assertThat(Charts.of(two).legend()).extracting(ArenaChart.Legend::name)
                 .containsExactly("stream 0", "stream 1", "graph input");
-        ArenaChart chart = PlanPictures.chartOf(two);
+        ArenaChart chart = Charts.of(two);
         int outputIndex = two.lifetimes().storageOf("y");
         assertThat(chart.legend().get(chart.boxes().get(outputIndex).colour()).name()).isEqualTo("stream 1");
     }
@@ -189,7 +189,7 @@ class PlanPicturesTest {
         String html = PlanPictures.html(plan);
 
         assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg", "</svg>", "arena / lower bound", "valid (no violations)",
-                "allocator calls per run, naive", "sample&lt;&amp;&gt;");
+                "allocator calls per run (naive → planned)", "sync events", "sample&lt;&amp;&gt;");
         assertThat(html).contains("in-place refused: op &#39;kk&#39;");
         assertThat(html).doesNotContain("<script", "src=", "href=", "@import");
     }
