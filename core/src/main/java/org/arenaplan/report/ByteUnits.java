@@ -21,7 +21,9 @@ final class ByteUnits {
         long frac = scaled % scale;
         if (frac != 0) {
             String f = Long.toString(scale + frac).substring(1);   // keeps leading zeros: 5 of 100 -> "05"
-            b.append('.').append(f.replaceAll("0+$", ""));
+            int len = f.length();
+            while (f.charAt(len - 1) == '0') len--;                  // frac != 0, so a digit stays
+            b.append('.').append(f, 0, len);
         }
         return b.append(' ').append(UNITS[u]).toString();
     }

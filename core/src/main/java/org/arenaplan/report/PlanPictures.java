@@ -33,6 +33,11 @@ public final class PlanPictures {
         return ArenaSvg.render(Charts.of(problem, placement));
     }
 
+    /** The plan as text: a summary line and a bar per storage over the schedule (see {@link AsciiTimeline}). */
+    public static String ascii(Plan plan) {
+        return AsciiTimeline.render(plan);
+    }
+
     public static String html(Plan plan) {
         PlanStats s = plan.stats();
         List<Violation> violations = PlanValidator.validate(plan);

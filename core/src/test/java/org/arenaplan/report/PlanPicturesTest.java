@@ -178,6 +178,35 @@ class PlanPicturesTest {
     }
 
     @Test
+    void asciiMarksEachStoragesLiveIntervalOneColumnPerPosition() {
+        Plan plan = ArenaPlanner.plan(sample());
+        String[] lines = PlanPictures.ascii(plan).split("\n");
+
+        assertThat(lines[0]).startsWith("sample<&>: arena ").contains("lower bound", "planner best");
+        assertThat(lines).hasSize(2 + plan.storages().size());
+        for (var st : plan.storages()) {
+            String row = java.util.Arrays.stream(lines).filter(l -> l.startsWith(st.name() + " ")).findFirst().orElseThrow();
+            String bar = row.substring(row.indexOf('|') + 1, row.lastIndexOf('|'));
+            assertThat(bar).hasSize(plan.graph().opCount());
+            assertThat(bar.indexOf('#')).as(st.name()).isEqualTo(st.start());
+            assertThat(bar.lastIndexOf('#') + 1).as(st.name()).isEqualTo(st.end());
+        }
+    }
+
+    @Test
+    void asciiListsOnlyTheLargestStoragesOfABigPlan() {
+        GraphBuilder b = new GraphBuilder("wide").tensor("x", 8).input("x");
+        String prev = "x";
+        for (int i = 0; i < 100; i++) {
+            b.tensor("t" + i, 256L * (i + 1)).op("t" + i, "Relu").in(prev).out("t" + i).add();
+            prev = "t" + i;
+        }
+        String text = PlanPictures.ascii(ArenaPlanner.plan(b.output(prev).build()));
+        assertThat(text.split("\n")).hasSize(2 + AsciiTimeline.MAX_ROWS + 1);
+        assertThat(text).contains("t99 ", "... 61 smaller storages not shown").doesNotContain("t0 ");
+    }
+
+    @Test
     void fewStoragesGetLabelsWhereTheyFit() throws Exception {
         Document d = parse(PlanPictures.svg(ArenaPlanner.plan(sample())));
         assertThat(byClass(d, "text", "box-label")).isNotEmpty();
