@@ -1,6 +1,7 @@
 package org.arenaplan.models;
 
 import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.GraphException;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +34,13 @@ public final class BuiltinModels {
      */
     public static Graph build(String name, Map<String, String> options) {
         Model m = model(name);
-        return m.build(ModelOptions.of(m.name(), defaults(m), options));
+        ModelOptions o = ModelOptions.of(m.name(), defaults(m), options);
+        try {
+            return m.build(o);
+        } catch (GraphException e) {
+            // Options too large for a tensor's byte size to fit in a long end here.
+            throw new IllegalArgumentException("model '" + name + "' cannot be built with these options: " + e.getMessage(), e);
+        }
     }
 
     /** Every option of the model with its default value, dtype last. */

@@ -201,6 +201,8 @@ class BuiltinModelsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("none, bias, all");
         assertThatThrownBy(() -> BuiltinModels.build("transformer", Map.of("hidden", "65")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--heads");
+        assertThatThrownBy(() -> BuiltinModels.build("mlp", Map.of("width", "2000000000", "batch", "2000000000")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'mlp'").hasMessageContaining("overflows");
         assertThatThrownBy(() -> BuiltinModels.build("unet", Map.of("image", "36")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--image");
     }
