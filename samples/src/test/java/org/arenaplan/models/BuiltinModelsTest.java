@@ -40,9 +40,8 @@ class BuiltinModelsTest {
         return BuiltinModels.names();
     }
 
-    /** The chain's default dim (4096) is the textbook size; 64 keeps these tests light. */
     private static Graph small(String name) {
-        return BuiltinModels.build(name, name.equals("chain") ? Map.of("dim", "64") : Map.of());
+        return BuiltinModels.build(name, Map.of());
     }
 
     @ParameterizedTest
@@ -77,7 +76,7 @@ class BuiltinModelsTest {
 
     @Test
     void chainWithoutInPlaceHasSevenActivationsAndALowerBoundOfThree() {
-        Plan plan = plan("chain", Map.of("inplace", "none"));
+        Plan plan = plan("chain", Map.of("dim", "4096", "inplace", "none"));
         assertThat(plan.storages()).hasSize(7);
         assertThat(plan.stats().sumBytes()).isEqualTo(448 * MIB);
         assertThat(plan.stats().lowerBoundBytes()).isEqualTo(192 * MIB);
@@ -85,7 +84,7 @@ class BuiltinModelsTest {
 
     @Test
     void chainWithTheTextbookBiasInPlaceHasSum384AndLowerBound192() {
-        Plan plan = plan("chain", Map.of("inplace", "bias"));
+        Plan plan = plan("chain", Map.of("dim", "4096", "inplace", "bias"));
         assertThat(plan.storages()).hasSize(6);
         assertThat(plan.stats().sumBytes()).isEqualTo(384 * MIB);
         assertThat(plan.stats().lowerBoundBytes()).isEqualTo(192 * MIB);
@@ -94,7 +93,7 @@ class BuiltinModelsTest {
 
     @Test
     void chainFullyInPlaceStillNeeds192MiBWhileTheCallerOwnsX() {
-        Plan plan = plan("chain", Map.of());
+        Plan plan = plan("chain", Map.of("dim", "4096"));
         assertThat(plan.storages()).hasSize(4);
         assertThat(plan.stats().sumBytes()).isEqualTo(256 * MIB);
         assertThat(plan.stats().lowerBoundBytes()).isEqualTo(192 * MIB);
@@ -103,7 +102,7 @@ class BuiltinModelsTest {
 
     @Test
     void chainFullyInPlaceWithXDonatedFitsIn128MiB() {
-        Plan plan = plan("chain", Map.of("donate", "true"));
+        Plan plan = plan("chain", Map.of("dim", "4096", "donate", "true"));
         assertThat(plan.stats().sumBytes()).isEqualTo(256 * MIB);
         assertThat(plan.stats().lowerBoundBytes()).isEqualTo(128 * MIB);
         assertThat(plan.arenaBytes()).isEqualTo(128 * MIB);
@@ -213,9 +212,7 @@ class BuiltinModelsTest {
             Map<String, String> d = BuiltinModels.defaults(name);
             assertThat(d).containsEntry("dtype", "float32");
             assertThat(BuiltinModels.summary(name)).isNotBlank();
-            Map<String, String> all = new HashMap<>(d);
-            if (name.equals("chain")) all.put("dim", "64");
-            assertThat(BuiltinModels.build(name, all).opCount()).isPositive();
+            assertThat(BuiltinModels.build(name, new HashMap<>(d)).opCount()).isPositive();
         }
     }
 
