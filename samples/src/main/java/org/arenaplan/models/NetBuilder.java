@@ -24,10 +24,6 @@ final class NetBuilder {
         this.dtype = dtype;
     }
 
-    DType dtype() {
-        return dtype;
-    }
-
     long[] shape(String tensor) {
         Tensor t = g.tensorOf(tensor);
         if (t == null) throw new IllegalStateException("no tensor '" + tensor + "'");
