@@ -28,7 +28,7 @@ import java.util.Map;
  * overwrite g and x stops being pinned.
  */
 final class ChainModel implements Model {
-    static final List<String> IN_PLACE = List.of("none", "bias", "all");
+    private static final List<String> IN_PLACE = List.of("none", "bias", "all");
 
     @Override
     public String name() {

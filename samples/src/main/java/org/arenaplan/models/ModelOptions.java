@@ -40,7 +40,7 @@ final class ModelOptions {
         return new ModelOptions(model, merged);
     }
 
-    static String describe(Map<String, String> defaults) {
+    private static String describe(Map<String, String> defaults) {
         StringBuilder b = new StringBuilder();
         for (Map.Entry<String, String> e : defaults.entrySet()) {
             if (b.length() > 0) b.append(", ");
