@@ -1,58 +1,67 @@
 package org.arenaplan.models;
 
-import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
-import org.arenaplan.ir.GraphBuilder;
-import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.GraphException;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The built-in models that {@code arenaplan plan --model NAME} builds. This build knows only the
- * textbook {@code chain}; the full registry (mlp, transformer, resnet...) replaces this body.
- * Unknown names and options are an {@link IllegalArgumentException} naming them.
+ * The models {@code --model NAME} builds. Each takes its options as strings (the command line's
+ * {@code --layers 4} as {@code layers -> "4"}, with or without the dashes); every model also
+ * takes {@code dtype} (float32 by default).
  */
 public final class BuiltinModels {
+    private static final Map<String, Model> MODELS = new LinkedHashMap<>();
+
+    static {
+        for (Model m : List.of(new ChainModel(), new MlpModel(), new TransformerModel(), new ResNetModel(),
+                new InceptionModel(), new UNetModel(), new TrainMlpModel())) {
+            MODELS.put(m.name(), m);
+        }
+    }
+
     private BuiltinModels() { }
 
     public static List<String> names() {
-        return List.of("chain");
+        return List.copyOf(MODELS.keySet());
     }
 
     /**
-     * @param options model options without their leading dashes ({@code dtype -> f16})
+     * @throws IllegalArgumentException for an unknown model, an unknown option, or a value that
+     *                                  cannot be read; the message names it and the valid choices
      */
     public static Graph build(String name, Map<String, String> options) {
-        if (!"chain".equals(name)) throw new IllegalArgumentException("unknown model '" + name + "'; known: " + String.join(", ", names()));
-        for (String k : options.keySet()) {
-            if (!k.equals("dtype")) throw new IllegalArgumentException("model 'chain' has no option --" + k + "; its options: --dtype");
+        Model m = model(name);
+        ModelOptions o = ModelOptions.of(m.name(), defaults(m), options);
+        try {
+            return m.build(o);
+        } catch (GraphException e) {
+            // Options too large for a tensor's byte size to fit in a long end here.
+            throw new IllegalArgumentException("model '" + name + "' cannot be built with these options: " + e.getMessage(), e);
         }
-        DType dtype = DType.F32;
-        if (options.containsKey("dtype")) {
-            dtype = DType.parse(options.get("dtype"));
-            if (dtype == null) throw new IllegalArgumentException("model 'chain': unknown --dtype '" + options.get("dtype") + "'");
-        }
-        return chain(dtype);
     }
 
-    /**
-     * x -> a = MatMul(x, w1) -> b = Add(a, bias) -> g = Gelu(b) -> c = Add(g, x) -> d = LayerNorm(c)
-     * -> y = MatMul(d, w2); activations [4096, 4096] (64 MiB in f32), elementwise ops may run in place.
-     */
-    private static Graph chain(DType dt) {
-        long n = 4096;
-        GraphBuilder b = new GraphBuilder("chain");
-        for (String t : List.of("x", "a", "b", "g", "c", "d", "y", "w1", "w2")) b.tensor(t, dt, n, n);
-        for (String t : List.of("bias", "ln_scale", "ln_bias")) b.tensor(t, dt, n);
-        b.input("x").output("y");
-        for (String w : List.of("w1", "w2", "bias", "ln_scale", "ln_bias")) b.weight(w);
-        return b.op("mm1", OpKinds.MATMUL).in("x", "w1").out("a").add()
-                .op("bias", OpKinds.ADD).in("a", "bias").out("b").inPlace().add()
-                .op("gelu", OpKinds.GELU).in("b").out("g").inPlace().add()
-                .op("residual", OpKinds.ADD).in("g", "x").out("c").inPlace().add()
-                .op("norm", OpKinds.LAYER_NORM).in("c", "ln_scale", "ln_bias").out("d").attr("axis", -1L).attr("epsilon", 1e-5).add()
-                .op("mm2", OpKinds.MATMUL).in("d", "w2").out("y").add()
-                .build();
+    /** Every option of the model with its default value, dtype last. */
+    public static Map<String, String> defaults(String name) {
+        return defaults(model(name));
+    }
+
+    /** One line saying what the model is. */
+    public static String summary(String name) {
+        return model(name).summary();
+    }
+
+    private static Map<String, String> defaults(Model m) {
+        Map<String, String> d = new LinkedHashMap<>(m.defaults());
+        d.put("dtype", "float32");
+        return d;
+    }
+
+    private static Model model(String name) {
+        Model m = MODELS.get(name);
+        if (m == null) throw new IllegalArgumentException("unknown model '" + name + "'; built-in models: " + String.join(", ", MODELS.keySet()));
+        return m;
     }
 }
