@@ -20,11 +20,14 @@ public final class PlannedExecutor extends AbstractExecutor {
 
     public PlannedExecutor(Device device, Plan plan, WeightRegion weights) {
         super(device, plan, weights, "planned");
+        DeviceBuffer a = null;
         try {
-            this.arena = plan.arenaBytes() == 0 ? null : device.allocate(plan.arenaBytes(), "arena of " + graph.name() + " (" + label + ")");
+            a = plan.arenaBytes() == 0 ? null : device.allocate(plan.arenaBytes(), "arena of " + graph.name() + " (" + label + ")");
+            this.arena = a;
             OpLowering lowering = lowering();
             for (int p = 0; p < graph.opCount(); p++) calls.add(lowering.lower(graph.ops().get(p)));
         } catch (RuntimeException e) {
+            if (a != null) a.close();   // a failed load releases everything it took
             super.close();
             throw e;
         }
