@@ -44,10 +44,6 @@ public final class PlannedExecutor extends AbstractExecutor {
         return calls.get(position);
     }
 
-    public long arenaBytes() {
-        return arena == null ? 0 : arena.bytes();
-    }
-
     @Override
     public void close() {
         try {

@@ -35,12 +35,4 @@ public final class SimTrace {
         }
         return out;
     }
-
-    /** Work items (kernels and copies) recorded. */
-    public synchronized int workCount() {
-        int n = 0;
-        for (Map<TraceStream, List<SimTask>> p : phases)
-            for (List<SimTask> l : p.values()) for (SimTask t : l) if (t instanceof SimTask.Work) n++;
-        return n;
-    }
 }

@@ -82,7 +82,7 @@ public final class Stress {
             if (planInvalid) invalid++;
             PrematureReuseException hazard;
             if (o.exhaustive()) {
-                Interleavings.Result x = explore(plan);
+                Interleavings.Result x = explore(plan, o.interleavingLimit());
                 interleavings += x.interleavings();
                 if (!x.complete()) truncated++;
                 hazard = x.hazard();
@@ -131,14 +131,14 @@ public final class Stress {
         }
     }
 
-    private static Interleavings.Result explore(Plan plan) {
+    private static Interleavings.Result explore(Plan plan, long limit) {
         SimDevice d = SimDevice.tracing();
         try (d; WeightRegion w = new WeightRegion(d, plan.graph(), 1); PlannedExecutor e = new PlannedExecutor(d, plan, w)) {
             e.run(Inputs.of(plan.graph(), 1));
         } catch (PrematureReuseException ignored) {
             // known at issue (a launch overwriting its own input); kept in d.hazards()
         }
-        Interleavings.Result r = Interleavings.explore(d.recorded(), 200_000);
+        Interleavings.Result r = Interleavings.explore(d.recorded(), limit);
         if (r.hazard() == null && !d.hazards().isEmpty()) return new Interleavings.Result(r.interleavings(), d.hazards().get(0), r.complete());
         return r;
     }

@@ -109,6 +109,24 @@ class SimDeviceTest {
     }
 
     @Test
+    void copiesMoveBytesBetweenHostAndDeviceAndWithinTheDevice() {
+        try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
+            DeviceStream s = d.createStream("S");
+            DeviceBuffer a = d.allocate(64, "a"), b = d.allocate(64, "b");
+            float[] in = new float[16];
+            for (int i = 0; i < 16; i++) in[i] = i * 0.5f;
+            d.copyToDevice(s, in, a.base(), "x");
+            d.copyOnDevice(s, a.base(), b.base(), 64, "x");
+            float[] out = new float[16];
+            d.copyToHost(s, b.base(), out, "x");
+            assertThat(out).containsExactly(in);
+            assertThat(d.hazards()).isEmpty();
+            a.close();
+            b.close();
+        }
+    }
+
+    @Test
     void poolReusesAcrossStreamsOnlyWhenOrdered() {
         try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
             DeviceStream a = d.createStream("A"), b = d.createStream("B");
