@@ -30,7 +30,8 @@ import java.util.function.Function;
  *   <li>Each kept edge's saving is what the arena grows by when only it is dropped; an edge whose
  *       saving is not positive is dropped too.</li>
  * </ol>
- * Cost: at most {@code 2 * MAX_CANDIDATES + 1} replans. Greedy: it does not guarantee the
+ * Cost: {@code 2k + 1} replans for k candidates (k at most {@value #MAX_CANDIDATES}), plus up to k
+ * more each time the last step finds an edge to drop after all (rare). Greedy: it does not guarantee the
  * fewest events or the smallest arena that events could reach. When the unordered pairs were
  * over budget (widened intervals) it adds nothing.
  */

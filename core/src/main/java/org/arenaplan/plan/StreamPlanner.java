@@ -37,7 +37,7 @@ import java.util.List;
  */
 public final class StreamPlanner {
     /**
-     * Planners cheap enough for the up to 65 replans of {@link ReuseEdges}; with any other
+     * Planners cheap enough for the dozens of replans of {@link ReuseEdges}; with any other
      * (a search with a time limit) the edges are chosen, and their savings measured, with
      * {@code best}, and only the final placement uses the chosen planner.
      */
