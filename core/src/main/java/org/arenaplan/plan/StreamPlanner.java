@@ -63,7 +63,7 @@ public final class StreamPlanner {
         Planner evaluator = GREEDY.contains(planner.name()) ? planner : Planners.byName("best");
         List<SyncEvent> events = mode == SyncMode.ADD
                 ? SyncReduction.reduce(sg, ReuseEdges.search(sg, data, evaluator == planner ? base : attempt(sg, data, o, evaluator), evaluator,
-                        o.plannerOptions().capacity(), ev -> attempt(sg, ev, o, evaluator)))
+                        o.plannerOptions().capacity(), t0 + o.plannerOptions().timeLimit().toNanos(), ev -> attempt(sg, ev, o, evaluator)))
                 : data;
         Attempt fin = events.equals(data) ? base : attempt(sg, events, o, planner);
         double ms = (System.nanoTime() - t0) / 1e6;
