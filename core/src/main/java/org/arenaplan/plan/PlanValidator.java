@@ -81,6 +81,14 @@ public final class PlanValidator {
             for (int p = 0; p < g.opCount(); p++) {
                 Op op = g.ops().get(p);
                 if (op.isStorageOnly()) continue;
+                // Reads are checked twice: before the op's writes (did an earlier op clobber the
+                // input?) and after them (does the op write over what it reads without a legal
+                // in-place declaration?). Checking only after would let an in-place write hide an
+                // earlier clobber.
+                for (int j = 0; j < op.inputs().size(); j++) {
+                    String t = op.inputs().get(j);
+                    if (op.readsAtRuntime(j) && plan.inArena(t)) checkRead(p, op, j, t);
+                }
                 for (int k = 0; k < op.outputs().size(); k++) {
                     String o = op.outputs().get(k);
                     if (!op.writesAtRuntime(k) || !plan.inArena(o)) continue;
