@@ -1,0 +1,53 @@
+package org.arenaplan.cuda;
+
+/**
+ * Whether CUDA can run arenaplan's kernels here, probed once, in the style of Netty's {@code Epoll}.
+ *
+ * <p>Invariant: no class outside {@link CudaProbe} touches a JCuda class before {@link #isAvailable()}
+ * says true. Where {@code libcuda.so.1} is missing, the first touch of {@code JCudaDriver} throws
+ * {@link UnsatisfiedLinkError} and every later one {@link NoClassDefFoundError}; the probe keeps the
+ * first as the cause. This class itself names no JCuda type, so loading it is always safe.
+ */
+public final class Cuda {
+    private static final CudaInfo INFO = probeOnce();
+
+    private Cuda() { }
+
+    private static CudaInfo probeOnce() {
+        String natives = NativeLibraries.jcudaDriverResource();
+        if (natives == null) {
+            return new CudaInfo(null, 0, 0, null, 0, null, false, "no CUDA", new CudaUnavailableException(
+                    "JCuda natives for " + NativeLibraries.platform() + " are not on the classpath (looked for "
+                            + NativeLibraries.expectedDriverResource() + ")"));
+        }
+        try {
+            return CudaProbe.probe(natives, KernelImage.load());
+        } catch (LinkageError e) {
+            return new CudaInfo(natives, 0, 0, null, 0, null, false, "no CUDA", new CudaUnavailableException(
+                    "the CUDA driver library (libcuda.so.1, installed with the NVIDIA driver) cannot be loaded: " + e.getMessage(), e));
+        } catch (RuntimeException e) {
+            return new CudaInfo(natives, 0, 0, null, 0, null, false, "no CUDA", new CudaUnavailableException(
+                    "the CUDA probe failed: " + e, e));
+        }
+    }
+
+    /** True when a CUDA device is present, its driver is new enough and the kernels load on it. */
+    public static boolean isAvailable() {
+        return INFO.available();
+    }
+
+    /** Why CUDA is unavailable, or null when it is available. */
+    public static Throwable unavailabilityCause() {
+        return INFO.cause();
+    }
+
+    /** Throws {@link CudaUnavailableException} with the cause when CUDA is unavailable. */
+    public static void ensureAvailability() {
+        if (!isAvailable()) throw new CudaUnavailableException(INFO.cause().getMessage(), INFO.cause());
+    }
+
+    /** Everything the probe found (for {@code doctor}). */
+    public static CudaInfo info() {
+        return INFO;
+    }
+}
