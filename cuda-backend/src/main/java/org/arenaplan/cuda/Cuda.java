@@ -16,19 +16,33 @@ public final class Cuda {
     private static CudaInfo probeOnce() {
         String natives = NativeLibraries.jcudaDriverResource();
         if (natives == null) {
-            return new CudaInfo(null, 0, 0, null, 0, null, false, "no CUDA", new CudaUnavailableException(
+            return new CudaInfo(null, 0, 0, null, 0, null, false, "not checked without CUDA", new CudaUnavailableException(
                     "JCuda natives for " + NativeLibraries.platform() + " are not on the classpath (looked for "
                             + NativeLibraries.expectedDriverResource() + ")"));
         }
         try {
             return CudaProbe.probe(natives, KernelImage.load());
         } catch (LinkageError e) {
-            return new CudaInfo(natives, 0, 0, null, 0, null, false, "no CUDA", new CudaUnavailableException(
-                    "the CUDA driver library (libcuda.so.1, installed with the NVIDIA driver) cannot be loaded: " + e.getMessage(), e));
+            return new CudaInfo(natives, 0, 0, null, 0, null, false, "not checked without CUDA", new CudaUnavailableException(
+                    "the CUDA driver library (libcuda.so.1, installed with the NVIDIA driver) cannot be loaded: " + linkFailure(e), e));
         } catch (RuntimeException e) {
-            return new CudaInfo(natives, 0, 0, null, 0, null, false, "no CUDA", new CudaUnavailableException(
+            return new CudaInfo(natives, 0, 0, null, 0, null, false, "not checked without CUDA", new CudaUnavailableException(
                     "the CUDA probe failed: " + e, e));
         }
+    }
+
+    /**
+     * The useful line of a JCuda link error: its message embeds whole stack traces of each load
+     * attempt; the last "UnsatisfiedLinkError: ..." line names the missing library.
+     */
+    static String linkFailure(Throwable e) {
+        String message = String.valueOf(e.getMessage());
+        String found = null;
+        for (String line : message.split("\\R")) {
+            int at = line.indexOf("UnsatisfiedLinkError: ");
+            if (at >= 0 && !line.contains("java.library.path")) found = line.substring(at + "UnsatisfiedLinkError: ".length());
+        }
+        return found != null ? found : e.getClass().getSimpleName() + ": " + message.lines().findFirst().orElse("");
     }
 
     /** True when a CUDA device is present, its driver is new enough and the kernels load on it. */

@@ -55,7 +55,7 @@ final class CudaProbe {
                 + attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
         String loadError = loadKernels(device, kernels);
         if (loadError != null) {
-            return new CudaInfo(natives, driver, count, deviceName, mem[0], cc, false, "no usable CUDA",
+            return new CudaInfo(natives, driver, count, deviceName, mem[0], cc, false, "not checked without usable CUDA",
                     new CudaUnavailableException("the kernels do not load on " + deviceName + " (compute capability " + cc
                             + ", driver " + KernelImage.driverVersionName(driver) + "; fatbin " + kernels.describe() + "): " + loadError));
         }
@@ -64,7 +64,7 @@ final class CudaProbe {
     }
 
     private static CudaInfo failed(String natives, int driver, int count, String why) {
-        return new CudaInfo(natives, driver, count, null, 0, null, false, "no CUDA", new CudaUnavailableException(why));
+        return new CudaInfo(natives, driver, count, null, 0, null, false, "not checked without CUDA", new CudaUnavailableException(why));
     }
 
     private static String loadKernels(CUdevice device, KernelImage kernels) {

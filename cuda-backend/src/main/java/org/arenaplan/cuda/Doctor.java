@@ -1,6 +1,8 @@
 package org.arenaplan.cuda;
 
 import java.io.PrintStream;
+import org.arenaplan.device.DeviceProvider;
+import org.arenaplan.device.Devices;
 
 /**
  * {@code arenaplan doctor}: what this machine offers for running plans. Reads only the probe's
@@ -29,8 +31,19 @@ public final class Doctor {
         } else {
             out.println("cuda:          unavailable: " + info.cause().getMessage());
         }
-        out.println("auto picks:    " + (info.available() ? "cuda" : "sim (the simulated device, since CUDA is unavailable)"));
+        out.println("auto picks:    " + autoPick());
         return info.available();
+    }
+
+    /** What {@code --device auto} would open: the available provider of highest priority, and why not the others. */
+    private static String autoPick() {
+        StringBuilder skipped = new StringBuilder();
+        for (DeviceProvider p : Devices.providers()) {
+            if (p.isAvailable()) return p.name() + (skipped.length() == 0 ? "" : " (" + skipped + ")");
+            if (skipped.length() > 0) skipped.append("; ");
+            skipped.append(p.name()).append(" unavailable");
+        }
+        return "nothing: no device provider is available" + (skipped.length() == 0 ? " on the classpath" : " (" + skipped + ")");
     }
 
     private static String kernels() {

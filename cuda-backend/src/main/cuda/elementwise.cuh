@@ -1,0 +1,57 @@
+// unary, binary_broadcast, copy: one thread per output element, so in-place calls are safe.
+#pragma once
+#include "common.cuh"
+
+// Transcendentals run in double and round once to f32, as Java's Math does for (float) Math.exp((double) x).
+__device__ __forceinline__ float apply_unary(int op, float v) {
+    switch (op) {
+        case 0: return v > 0.0f ? v : (v != v ? v : 0.0f);                        // relu, NaN stays NaN
+        case 1: return (float) (1.0 / (1.0 + exp(-(double) v)));                   // sigmoid
+        case 2: return (float) tanh((double) v);                                   // tanh
+        case 3: return (float) (0.5 * (double) v * (1.0 + erf((double) v / sqrt(2.0)))); // gelu (erf)
+        default: return v;                                                         // identity
+    }
+}
+
+extern "C" __global__ void unary(const float* x, float* y, Ints ints, Floats) {
+    long long n = ints.v[0];
+    int op = (int) ints.v[1];
+    FOR_EACH_ITEM(i, n) y[i] = apply_unary(op, x[i]);
+}
+
+__device__ __forceinline__ float apply_binary(int op, float a, float b) {
+    switch (op) {
+        case 0: return a + b;
+        case 1: return a - b;
+        case 2: return a * b;
+        case 3: return a / b;
+        default: return b > 0.0f ? a : 0.0f;                                       // relu_grad(dY = a, X = b)
+    }
+}
+
+// ints: op, rank, shape[rank] (of y), aStride[rank], bStride[rank]; a stride of 0 broadcasts.
+extern "C" __global__ void binary_broadcast(const float* a, const float* b, float* y, Ints ints, Floats) {
+    int op = (int) ints.v[0];
+    int rank = (int) ints.v[1];
+    const long long* shape = ints.v + 2;
+    const long long* as = shape + rank;
+    const long long* bs = as + rank;
+    long long n = 1;
+    for (int d = 0; d < rank; d++) n *= shape[d];
+    FOR_EACH_ITEM(i, n) {
+        long long rest = i, ai = 0, bi = 0;
+        for (int d = rank - 1; d >= 0; d--) {
+            long long c = rest % shape[d];
+            rest /= shape[d];
+            ai += c * as[d];
+            bi += c * bs[d];
+        }
+        y[i] = apply_binary(op, a[ai], b[bi]);
+    }
+}
+
+// ints: n.
+extern "C" __global__ void copy(const float* x, float* y, Ints ints, Floats) {
+    long long n = ints.v[0];
+    FOR_EACH_ITEM(i, n) y[i] = x[i];
+}
