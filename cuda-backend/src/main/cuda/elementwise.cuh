@@ -2,13 +2,22 @@
 #pragma once
 #include "common.cuh"
 
-// Transcendentals run in double and round once to f32, as Java's Math does for (float) Math.exp((double) x).
+// erf by Abramowitz and Stegun 7.1.26, exactly as the simulator computes it (SimKernels.erf).
+__device__ __forceinline__ double erf_as(double x) {
+    double t = 1.0 / (1.0 + 0.3275911 * fabs(x));
+    double p = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+    double r = 1.0 - p * exp(-x * x);
+    return x >= 0 ? r : -r;
+}
+
+// Same formulas as the simulator: transcendentals in double, rounded once to f32. Only exp/tanh
+// may differ from Java's Math in the last double bit, which rarely changes the f32 result.
 __device__ __forceinline__ float apply_unary(int op, float v) {
     switch (op) {
-        case 0: return v > 0.0f ? v : (v != v ? v : 0.0f);                        // relu, NaN stays NaN
+        case 0: return v > 0.0f ? v : 0.0f;                                        // relu
         case 1: return (float) (1.0 / (1.0 + exp(-(double) v)));                   // sigmoid
         case 2: return (float) tanh((double) v);                                   // tanh
-        case 3: return (float) (0.5 * (double) v * (1.0 + erf((double) v / sqrt(2.0)))); // gelu (erf)
+        case 3: return (float) (0.5 * (double) v * (1.0 + erf_as((double) v / sqrt(2.0)))); // gelu
         default: return v;                                                         // identity
     }
 }

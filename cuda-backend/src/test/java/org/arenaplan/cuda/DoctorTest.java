@@ -27,7 +27,7 @@ class DoctorTest {
         String report = bytes.toString(StandardCharsets.UTF_8);
         System.out.print(report);
         assertThat(available).isFalse();
-        assertThat(report).contains("java:", "jcuda natives:", "kernels:", "cuda driver:", "cuBLAS:", "auto picks:    sim")
+        assertThat(report).contains("java:", "jcuda natives:", "kernels:", "cuda driver:", "cuBLAS:", "auto picks:    sim (cuda unavailable)")
                 .contains("cuda:          unavailable: " + Cuda.unavailabilityCause().getMessage())
                 .contains("sm_90")
                 .doesNotContain("Exception", "\tat ");
