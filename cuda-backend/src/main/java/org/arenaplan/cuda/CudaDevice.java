@@ -48,6 +48,12 @@ import org.arenaplan.device.Kernels;
  * bit-identical to the tiled kernel.
  */
 public final class CudaDevice implements Device {
+    /**
+     * A test-only kernel beyond the convention: ptrs [x, y], ints [n, cycles]; busy-waits about
+     * {@code cycles} clock cycles, then copies n values (a deliberately slow reader).
+     */
+    public static final String SLOW_COPY = "slow_copy";
+
     private final CUdevice device = new CUdevice();
     private final CUcontext context = new CUcontext();
     private final CUmodule module = new CUmodule();

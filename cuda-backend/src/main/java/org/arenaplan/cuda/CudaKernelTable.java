@@ -18,8 +18,7 @@ final class CudaKernelTable {
     static final int MAX_FLOATS = 4;
     static final int BLOCK = 256;
     static final int GEMM_TILE = 16;
-    /** A test-only kernel: {@code copy} after a busy wait of ints[1] clock cycles. */
-    static final String SLOW_COPY = "slow_copy";
+    static final String SLOW_COPY = CudaDevice.SLOW_COPY;
 
     /**
      * @param slots        pointers in the CUDA signature
