@@ -126,6 +126,7 @@ class ExecutorsGpuTest {
         Plan plan = ArenaPlanner.plan(g);
         Map<String, float[]> inputs = Inputs.of(g, 1);
         try (CudaDevice cuda = new CudaDevice(0)) {
+            Executors.run(plan, cuda, List.of(Mode.values()), 1, inputs, 1);   // warm-up: lazy driver set-up is not a leak
             cuda.synchronize();
             long before = cuda.memoryInfo()[0];
             try (WeightRegion w = new WeightRegion(cuda, g, 1)) {
