@@ -58,6 +58,22 @@ public interface Device extends AutoCloseable {
     /** Copies {@code dst.length} f32 values from {@code src}, ordered on {@code stream}; returns once the copy completed. */
     void copyToHost(DeviceStream stream, DevicePointer src, float[] dst, String tensor);
 
+    /**
+     * The same as {@link #copyToDevice(DeviceStream, float[], DevicePointer, String)} with the
+     * written tensor described (the simulator checks reads against it).
+     */
+    default void copyToDevice(DeviceStream stream, float[] src, KernelArg dst) {
+        copyToDevice(stream, src, dst.pointer(), dst.tensor());
+    }
+
+    /**
+     * The same as {@link #copyToHost(DeviceStream, DevicePointer, float[], String)} with the tensors
+     * whose writes the bytes must hold (the simulator checks them).
+     */
+    default void copyToHost(DeviceStream stream, KernelArg src, float[] dst) {
+        copyToHost(stream, src.pointer(), dst, src.tensor());
+    }
+
     /** Queues a device-to-device copy of {@code bytes} on {@code stream}. */
     void copyOnDevice(DeviceStream stream, DevicePointer src, DevicePointer dst, long bytes, String tensor);
 

@@ -132,7 +132,8 @@ abstract class AbstractExecutor implements Executor {
         DeviceCounters before = device.counters();
         long t0 = System.nanoTime();
         beginIteration();
-        for (String in : graph.inputs()) device.copyToDevice(copyStream, inputs.get(in), pointer(in), display(in));
+        OpLowering args = lowering();
+        for (String in : graph.inputs()) device.copyToDevice(copyStream, inputs.get(in), args.write(in));
         for (int p = 0; p < graph.opCount(); p++) {
             DeviceStream s = streamOf(p);
             beforeOp(p);
@@ -145,7 +146,7 @@ abstract class AbstractExecutor implements Executor {
         Map<String, float[]> out = new LinkedHashMap<>();
         for (String o : graph.outputs()) {
             float[] v = new float[(int) (graph.tensor(o).bytes() / 4)];
-            device.copyToHost(copyStream, pointer(o), v, display(o));
+            device.copyToHost(copyStream, args.read(o), v);
             out.put(o, v);
         }
         endIteration();

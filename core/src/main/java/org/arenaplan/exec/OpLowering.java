@@ -26,6 +26,7 @@ public final class OpLowering {
     private final Graph graph;
     private final Function<String, DevicePointer> address;
     private final Function<String, String> display;
+    private final DataLineage lineage;
 
     /**
      * @param address where each tensor lives on the device
@@ -35,6 +36,7 @@ public final class OpLowering {
         this.graph = graph;
         this.address = address;
         this.display = display;
+        this.lineage = new DataLineage(graph);
     }
 
     /** The kernel calls of {@code op}, in the order they must run on its stream. */
@@ -354,20 +356,22 @@ public final class OpLowering {
         return new KernelCall(kernel, args, ints, floats, op.name());
     }
 
-    private KernelArg read(String t) {
-        return KernelArg.read(address.apply(t), bytes(t), display.apply(t));
+    /** Reads all of {@code t}: its bytes must hold the writes of its lineage. */
+    public KernelArg read(String t) {
+        return KernelArg.read(address.apply(t), bytes(t), display.apply(t), lineage.of(t));
     }
 
-    private KernelArg write(String t) {
-        return KernelArg.write(address.apply(t), bytes(t), display.apply(t));
+    /** Writes all of {@code t}. */
+    public KernelArg write(String t) {
+        return KernelArg.write(address.apply(t), bytes(t), display.apply(t), t);
     }
 
     private KernelArg readAt(String t, long elementOffset, long elements) {
-        return KernelArg.read(address.apply(t).plus(4 * elementOffset), 4 * elements, display.apply(t));
+        return KernelArg.read(address.apply(t).plus(4 * elementOffset), 4 * elements, display.apply(t), lineage.of(t));
     }
 
     private KernelArg writeAt(String t, long elementOffset, long elements) {
-        return KernelArg.write(address.apply(t).plus(4 * elementOffset), 4 * elements, display.apply(t));
+        return KernelArg.write(address.apply(t).plus(4 * elementOffset), 4 * elements, display.apply(t), t);
     }
 
     private static String out(Op op) {

@@ -4,6 +4,7 @@ import org.arenaplan.device.Device;
 import org.arenaplan.device.DeviceBuffer;
 import org.arenaplan.device.DevicePointer;
 import org.arenaplan.device.DeviceStream;
+import org.arenaplan.device.KernelArg;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Tensor;
 import org.arenaplan.plan.ArenaPlanner;
@@ -35,7 +36,7 @@ public final class WeightRegion implements AutoCloseable {
             for (String w : graph.weights()) {
                 Tensor t = graph.tensor(w);
                 if (t.bytes() == 0) continue;
-                device.copyToDevice(s, values(graph, t, seed), buffer.at(offsets.get(w)), "weight '" + w + "'");
+                device.copyToDevice(s, values(graph, t, seed), KernelArg.write(buffer.at(offsets.get(w)), t.bytes(), "weight '" + w + "'", w));
             }
         } catch (RuntimeException e) {
             buffer.close();

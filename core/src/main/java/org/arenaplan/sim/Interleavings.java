@@ -27,7 +27,7 @@ import java.util.Set;
 public final class Interleavings {
 
     /**
-     * @param interleavings complete orders checked
+     * @param interleavings complete orders checked, summed over phases and their start states
      * @param hazard        the first hazard found (exploration stops there), or null
      * @param complete      false when the limit stopped the search early
      */
@@ -46,16 +46,18 @@ public final class Interleavings {
         Interleavings x = new Interleavings(limit);
         Set<Map<SimBlock, VersionMap>> starts = new LinkedHashSet<>();
         starts.add(new HashMap<>());
+        long total = 0;
         for (List<List<SimTask>> phase : trace.phases()) {
             Set<Map<SimBlock, VersionMap>> ends = new LinkedHashSet<>();
             for (Map<SimBlock, VersionMap> s : starts) {
                 x.count = 0;
                 x.dfs(phase, new int[phase.size()], new HashMap<>(), s, ends);
-                if (x.hazard != null || x.count >= limit) return new Result(x.count, x.hazard, x.hazard != null);
+                total += x.count;
+                if (x.hazard != null || x.count >= limit) return new Result(total, x.hazard, x.hazard != null);
             }
             starts = ends;
         }
-        return new Result(x.count, null, true);
+        return new Result(total, null, true);
     }
 
     private void dfs(List<List<SimTask>> streams, int[] pos, Map<SimEvent, Long> done, Map<SimBlock, VersionMap> versions,

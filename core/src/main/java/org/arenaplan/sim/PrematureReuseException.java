@@ -16,7 +16,11 @@ public final class PrematureReuseException extends DeviceException {
 
     PrematureReuseException(String tensor, String owner, long from, long to, String reader, String readerStream,
                             WriteStamp expected, WriteStamp found) {
-        super(message(tensor, owner, from, to, reader, readerStream, expected, found));
+        this(message(tensor, owner, from, to, reader, readerStream, expected, found), tensor, reader, readerStream, expected, found);
+    }
+
+    private PrematureReuseException(String message, String tensor, String reader, String readerStream, WriteStamp expected, WriteStamp found) {
+        super(message);
         this.tensor = tensor;
         this.reader = reader;
         this.readerStream = readerStream;
@@ -24,11 +28,18 @@ public final class PrematureReuseException extends DeviceException {
         this.found = found;
     }
 
+    /** Two writes of the same bytes overlapped in time: the bytes hold a mix, whatever the versions say. */
+    static PrematureReuseException writeRace(String owner, long from, long to, WriteStamp mine, WriteStamp other) {
+        String m = "premature reuse: " + mine.describe() + " and " + other.describe() + " wrote bytes [" + from + ", " + to + ") of " + owner
+                + " at the same time";
+        return new PrematureReuseException(m, mine.tensor(), mine.label(), mine.stream(), mine, other);
+    }
+
     private static String message(String tensor, String owner, long from, long to, String reader, String readerStream,
                                   WriteStamp expected, WriteStamp found) {
         String what = found == null ? "missing dependency" : "premature reuse";
         String saw = found == null ? "finds them not yet written" : "finds them overwritten by " + found.describe();
-        String wanted = expected == null ? "bytes never written before it in issue order" : "the write of " + expected.describe();
+        String wanted = expected == null ? "no write issued before it" : "the write of " + expected.describe();
         return what + ": '" + reader + "' (stream " + readerStream + ") reads " + tensor + " at bytes [" + from + ", " + to
                 + ") of " + owner + " expecting " + wanted + " but " + saw;
     }

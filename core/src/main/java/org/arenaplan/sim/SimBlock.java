@@ -1,15 +1,16 @@
 package org.arenaplan.sim;
 
 /**
- * One piece of simulated device memory: f32 words, and two version maps. {@code issued} is what
- * each byte holds if the work ran in issue order (updated by the host at issue time); {@code
- * actual} is what it holds as the streams really run. A read whose two views differ is a hazard.
+ * One piece of simulated device memory: f32 words and version maps. {@code issuedBy} holds, per
+ * tensor, the last write of that tensor's data issued to each byte (updated by the host at issue
+ * time); {@code actual} holds what each byte holds as the streams really run. A read must find in
+ * {@code actual} the latest issued write of the tensors its data comes from.
  */
 final class SimBlock {
     final int id;
     final long bytes;
     final float[] words;
-    final VersionMap issued = new VersionMap();
+    final java.util.Map<String, VersionMap> issuedBy = new java.util.HashMap<>();
     final VersionMap actual = new VersionMap();
 
     SimBlock(int id, long bytes) {

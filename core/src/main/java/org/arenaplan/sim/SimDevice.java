@@ -24,12 +24,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Steps of every launch or copy:
  * <ol>
- *   <li>At issue (host thread): take, for each byte it reads, the write that issue order puts
- *       there ({@code issued} version map); give each byte it writes a fresh version.</li>
+ *   <li>At issue (host thread): take, for each byte it reads, the latest issued write of the
+ *       tensors its data comes from (the argument's sources: the tensor, a view's base, the
+ *       member slices of a concatenation); give each byte it writes a fresh version.</li>
  *   <li>On the stream's worker thread, after a seeded random delay: check that every byte read
  *       holds that same write in the {@code actual} map, stamp the writes, compute with the Java
  *       kernel ({@link SimKernels}), then check the reads again (a writer that started meanwhile
- *       is caught too).</li>
+ *       is caught too) and that no other write stamped this one's bytes meanwhile (two writes
+ *       racing on the same bytes leave a mix, whatever the last stamp says).</li>
  *   <li>A mismatch is recorded as a {@link PrematureReuseException} naming the tensor, the
  *       reader, the writer found and the one expected, with streams; the next host
  *       synchronization throws the first one.</li>
@@ -195,19 +197,31 @@ public final class SimDevice implements Device {
 
     @Override
     public void copyToDevice(DeviceStream stream, float[] src, DevicePointer dst, String tensor) {
+        copyToDevice(stream, src, KernelArg.write(dst, 4L * src.length, tensor));
+    }
+
+    @Override
+    public void copyToDevice(DeviceStream stream, float[] src, KernelArg dst) {
         SimQueue q = queue(stream);
-        KernelArg to = KernelArg.write(dst, 4L * src.length, tensor);
+        if (dst.bytes() != 4L * src.length) throw new DeviceException("copy of " + dst.tensor() + ": " + src.length + " values for " + dst.bytes() + " B");
         float[] copy = src.clone();
-        submitWork(q, "copy to device", List.of(to), () -> System.arraycopy(copy, 0, words(dst), index(dst), copy.length));
-        if (trace == null) q.synchronize();
+        DevicePointer p = dst.pointer();
+        submitWork(q, "copy to device", List.of(dst), () -> System.arraycopy(copy, 0, words(p), index(p), copy.length));
+        q.synchronize();
         rethrow();
     }
 
     @Override
     public void copyToHost(DeviceStream stream, DevicePointer src, float[] dst, String tensor) {
+        copyToHost(stream, KernelArg.read(src, 4L * dst.length, tensor), dst);
+    }
+
+    @Override
+    public void copyToHost(DeviceStream stream, KernelArg src, float[] dst) {
         SimQueue q = queue(stream);
-        KernelArg from = KernelArg.read(src, 4L * dst.length, tensor);
-        submitWork(q, "copy to host", List.of(from), () -> System.arraycopy(words(src), index(src), dst, 0, dst.length));
+        if (src.bytes() != 4L * dst.length) throw new DeviceException("copy of " + src.tensor() + ": " + src.bytes() + " B into " + dst.length + " values");
+        DevicePointer p = src.pointer();
+        submitWork(q, "copy to host", List.of(src), () -> System.arraycopy(words(p), index(p), dst, 0, dst.length));
         q.synchronize();
         rethrow();
     }
@@ -221,18 +235,22 @@ public final class SimDevice implements Device {
         submitWork(q, "copy on device", args, () -> System.arraycopy(words(src), index(src), words(dst), index(dst), n));
     }
 
-    /** Issue-time bookkeeping: expected writes for reads (before this task's own writes), fresh stamps for writes. */
+    /**
+     * Issue-time bookkeeping. A read expects, per byte, the latest issued write of any of its
+     * source tensors (taken before this task's own writes); a write gets a fresh version and
+     * becomes its tensor's latest write on those bytes.
+     */
     private void submitWork(SimQueue q, String label, List<KernelArg> args, Runnable compute) {
         List<SimTask.Read> reads = new ArrayList<>();
         List<SimTask.Write> writes = new ArrayList<>();
         synchronized (lock) {
             for (KernelArg a : args) {
                 SimBuffer b = own(a.pointer().buffer());
-                if (!b.isLive()) throw new DeviceException("'" + label + "' uses '" + a.tensor() + "' in a freed " + b);
+                if (!b.isLive()) throw new DeviceException("'" + label + "' uses " + a.tensor() + " in a freed " + b);
                 long from = a.pointer().offset();
                 long to = from + a.bytes();
                 if (a.access() == KernelArg.Access.READ)
-                    reads.add(new SimTask.Read(b.block, from, to, a.tensor(), b.owner(), b.block.issued.read(from, to)));
+                    reads.add(new SimTask.Read(b.block, from, to, a.tensor(), b.owner(), expected(b.block, a.sources(), from, to)));
             }
             for (KernelArg a : args) {
                 if (a.access() != KernelArg.Access.WRITE) continue;
@@ -240,10 +258,27 @@ public final class SimDevice implements Device {
                 long from = a.pointer().offset();
                 WriteStamp stamp = new WriteStamp(++nextVersion, a.tensor(), label, q.name());
                 writes.add(new SimTask.Write(b.block, from, from + a.bytes(), stamp));
-                b.block.issued.write(from, from + a.bytes(), stamp);
+                b.block.issuedBy.computeIfAbsent(a.sources().get(0), k -> new VersionMap()).write(from, from + a.bytes(), stamp);
             }
         }
         q.submit(new SimTask.Work(label, q.name(), reads, writes, compute));
+    }
+
+    /** Per byte of [from, to), the most recent issued write among the source tensors. */
+    private static List<VersionMap.Segment> expected(SimBlock block, List<String> sources, long from, long to) {
+        if (sources.size() == 1) {
+            VersionMap m = block.issuedBy.get(sources.get(0));
+            return m == null ? List.of() : m.read(from, to);
+        }
+        List<VersionMap.Segment> all = new ArrayList<>();
+        for (String s : sources) {
+            VersionMap m = block.issuedBy.get(s);
+            if (m != null) all.addAll(m.read(from, to));
+        }
+        all.sort(java.util.Comparator.comparingLong(seg -> seg.stamp().version()));
+        VersionMap merged = new VersionMap();
+        for (VersionMap.Segment seg : all) merged.write(seg.start(), seg.end(), seg.stamp());
+        return merged.read(from, to);
     }
 
     /** Runs one task on a live stream's worker thread. */
@@ -260,7 +295,8 @@ public final class SimDevice implements Device {
                 }
                 w.compute().run();
                 synchronized (lock) {
-                    report(VersionCheck.check(w, b -> b.actual, true));
+                    PrematureReuseException e = VersionCheck.check(w, b -> b.actual, true);
+                    report(e != null ? e : VersionCheck.checkWrites(w, b -> b.actual, "device memory"));
                 }
             }
         } catch (RuntimeException e) {

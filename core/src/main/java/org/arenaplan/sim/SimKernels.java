@@ -208,6 +208,7 @@ final class SimKernels {
         F bias = hasBias ? f(c, 2) : null;
         int cg = ch / group, mg = m / group;
         float[] acc = new float[oh * ow];
+        float[] xa = x.a, wa = wt.a;
         for (int img = 0; img < n; img++) {
             for (int g = 0; g < group; g++) {
                 for (int mo = g * mg; mo < (g + 1) * mg; mo++) {
@@ -217,7 +218,7 @@ final class SimKernels {
                         int wBase = wt.i + ((mo * cg) + ci) * kh * kw;
                         for (int a = 0; a < kh; a++) {
                             for (int bb = 0; bb < kw; bb++) {
-                                float wv = wt.a[wBase + a * kw + bb];
+                                float wv = wa[wBase + a * kw + bb];
                                 int colOff = bb * dw - pl;
                                 int lo = Math.max(0, ceilDiv(-colOff, sw));
                                 int hi = Math.min(ow, floorDiv(w - 1 - colOff, sw) + 1);
@@ -226,7 +227,11 @@ final class SimKernels {
                                     if (ih < 0 || ih >= h) continue;
                                     int xr = xPlane + ih * w + colOff;
                                     int ar = r * ow;
-                                    for (int q = lo; q < hi; q++) acc[ar + q] += wv * x.a[xr + q * sw];
+                                    if (sw == 1) {
+                                        for (int q = lo; q < hi; q++) acc[ar + q] += wv * xa[xr + q];
+                                    } else {
+                                        for (int q = lo; q < hi; q++) acc[ar + q] += wv * xa[xr + q * sw];
+                                    }
                                 }
                             }
                         }

@@ -21,7 +21,8 @@ final class TraceStream implements SimQueue {
 
     @Override public synchronized long issued() { return issued; }
 
-    @Override public long completed() { return 0; }
+    /** Nothing runs, so not even an empty queue counts as drained: no stream-ordered free is ever complete. */
+    @Override public long completed() { return -1; }
 
     /** Host synchronization ends a phase of the trace: everything before it completes first. */
     @Override

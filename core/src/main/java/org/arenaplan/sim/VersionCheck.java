@@ -24,6 +24,16 @@ final class VersionCheck {
         return null;
     }
 
+    /** After computing: a write whose bytes another write stamped meanwhile raced with it; null if none. */
+    static PrematureReuseException checkWrites(SimTask.Work w, Function<SimBlock, VersionMap> state, String owner) {
+        for (SimTask.Write x : w.writes()) {
+            for (VersionMap.Segment s : state.apply(x.block()).read(x.from(), x.to())) {
+                if (!s.stamp().equals(x.stamp())) return PrematureReuseException.writeRace(owner, s.start(), s.end(), x.stamp(), s.stamp());
+            }
+        }
+        return null;
+    }
+
     static void applyWrites(SimTask.Work w, Function<SimBlock, VersionMap> state) {
         for (SimTask.Write x : w.writes()) state.apply(x.block()).write(x.from(), x.to(), x.stamp());
     }

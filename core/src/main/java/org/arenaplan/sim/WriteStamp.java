@@ -8,6 +8,6 @@ package org.arenaplan.sim;
  */
 public record WriteStamp(long version, String tensor, String label, String stream) {
     public String describe() {
-        return "'" + label + "' (writing '" + tensor + "', stream " + stream + ")";
+        return "'" + label + "' (writing " + tensor + ", stream " + stream + ")";
     }
 }

@@ -55,6 +55,17 @@ class ExecutorsTest {
         }
     }
 
+    @Test
+    void viewsAndInPlaceConcatenationLaunchNothing() {
+        try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
+            // mlp: mm, bias, relu, fc, sm launch; the Identity view does not.
+            assertThat(Executors.runAllModes(ArenaPlanner.plan(TestGraphs.mlp()), d).last(Mode.PLANNED).counters().launches()).isEqualTo(5);
+            // convnet: 24 ops, of which the member concat and the Flatten view are storage-only; Sum of 3 is 2 launches,
+            // the non-member concat of 3 inputs is 3.
+            assertThat(Executors.runAllModes(ArenaPlanner.plan(TestGraphs.convNet()), d).last(Mode.PLANNED).counters().launches()).isEqualTo(22 + 1 + 2);
+        }
+    }
+
     private static void assertFinite(Map<String, float[]> outputs) {
         for (Map.Entry<String, float[]> e : outputs.entrySet()) {
             for (float v : e.getValue()) assertThat(Float.isFinite(v)).as(e.getKey()).isTrue();
