@@ -23,8 +23,11 @@ public final class Cuda {
         try {
             return CudaProbe.probe(natives, KernelImage.load());
         } catch (LinkageError e) {
-            return new CudaInfo(natives, 0, 0, null, 0, null, false, "not checked without CUDA", new CudaUnavailableException(
-                    "the CUDA driver library (libcuda.so.1, installed with the NVIDIA driver) cannot be loaded: " + linkFailure(e), e));
+            String line = linkFailure(e);
+            String why = line.contains("undefined symbol")
+                    ? "the CUDA driver is older than JCuda " + NativeLibraries.JCUDA_VERSION + " needs (the kernels need CUDA 13): "
+                    : "the CUDA driver library (libcuda.so.1, installed with the NVIDIA driver) cannot be loaded: ";
+            return new CudaInfo(natives, 0, 0, null, 0, null, false, "not checked without CUDA", new CudaUnavailableException(why + line, e));
         } catch (RuntimeException e) {
             return new CudaInfo(natives, 0, 0, null, 0, null, false, "not checked without CUDA", new CudaUnavailableException(
                     "the CUDA probe failed: " + e, e));

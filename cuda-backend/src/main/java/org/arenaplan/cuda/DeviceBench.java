@@ -1,6 +1,7 @@
 package org.arenaplan.cuda;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -27,7 +28,7 @@ import org.arenaplan.plan.Plan;
  * model: plan it (planner "best"); upload the weights once; per mode, open an executor, run
  * {@code warmup} iterations, then time {@code iterations} more (host wall time of each run, and
  * the device span from the {@link IterationTimer}); keep the medians, the allocator calls and
- * the peak live bytes of the last iteration, and whether the last outputs equal planned's bit for
+ * the peak device bytes of the last iteration, and whether the last outputs equal planned's bit for
  * bit. Ratios are against planned.
  *
  * <p>Does not: isolate kernel time from copies (each run copies inputs in and outputs out, in
@@ -42,8 +43,9 @@ public final class DeviceBench {
     }
 
     /**
-     * One model in one mode. {@code peakBytes}: the largest live device bytes during an iteration
-     * (weights included, in every mode); {@code arenaBytes}: the plan's arena.
+     * One model in one mode. {@code peakBytes}: the largest device bytes taken during an iteration
+     * ({@code peakReservedBytes}: weights included, in every mode, and a pool's cache where the
+     * device can see it); {@code arenaBytes}: the plan's arena.
      */
     public record Row(String model, String mode, double hostMillis, double deviceMillis, long allocatorCalls,
                       long peakBytes, long arenaBytes, boolean outputsEqualPlanned) { }
@@ -87,7 +89,7 @@ public final class DeviceBench {
             for (Mode mode : Mode.values()) {
                 RunResult r = last.get(mode);
                 rows.add(new Row(m.getKey(), mode.cliName(), medians.get(mode)[0], medians.get(mode)[1], r.counters().allocatorCalls(),
-                        r.counters().peakLiveBytes(), plan.arenaBytes(), Executors.difference(last.get(Mode.PLANNED), r) == null));
+                        r.counters().peakReservedBytes(), plan.arenaBytes(), Executors.difference(last.get(Mode.PLANNED), r) == null));
             }
             progress.println("bench: " + m.getKey() + " done");
         }
@@ -115,6 +117,7 @@ public final class DeviceBench {
     }
 
     public static void writeJson(List<Row> rows, Path file) throws IOException {
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), rows);
+        new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), rows);
     }
 }

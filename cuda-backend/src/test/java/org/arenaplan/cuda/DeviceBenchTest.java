@@ -58,6 +58,6 @@ class DeviceBenchTest {
         assertThat(table.toString(StandardCharsets.UTF_8)).contains("alloc/inf").contains("per-tensor").contains("1.00");
         Path json = dir.resolve("bench.json");
         DeviceBench.writeJson(rows, json);
-        assertThat(Files.readString(json)).contains("\"mode\" : \"pool\"").contains("\"outputsEqualPlanned\" : true");
+        assertThat(Files.readString(json)).contains("\"mode\" : \"pool\"").contains("\"outputs_equal_planned\" : true").contains("\"allocator_calls\" : 0");
     }
 }
