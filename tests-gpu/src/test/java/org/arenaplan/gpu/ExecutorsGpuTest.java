@@ -51,29 +51,33 @@ class ExecutorsGpuTest {
     }
 
     @Test
-    void everyModeGivesTheSameOutputsAsTheSimulator() {
+    void everyModeOnOneAndFourStreamsGivesTheSameOutputsAsTheSimulator() {
         for (Graph g : GpuGraphs.all()) {
-            Plan plan = ArenaPlanner.plan(g);
             Map<String, float[]> inputs = Inputs.of(g, 3);
-            Executors.Comparison onGpu;
-            try (CudaDevice cuda = new CudaDevice(0)) {
-                onGpu = Executors.run(plan, cuda, List.of(Mode.values()), 2, inputs, 5);
-            }
             Executors.Comparison onSim;
             try (SimDevice sim = SimDevice.open(DeviceOptions.DEFAULT)) {
-                onSim = Executors.run(plan, sim, List.of(Mode.PLANNED), 1, inputs, 5);
+                onSim = Executors.run(ArenaPlanner.plan(g), sim, List.of(Mode.PLANNED), 1, inputs, 5);
             }
-            if (!cublasOn()) assertThat(onGpu.outputsEqual()).as(g.name() + ": " + onGpu.firstDifference()).isTrue();
-            for (Mode m : Mode.values()) {
-                RunResult r = onGpu.last(m);
-                System.out.println("[gpu tests] " + g.name() + " " + m + ": allocator calls per iteration " + r.counters().allocatorCalls()
-                        + ", peak live bytes " + r.counters().peakLiveBytes());
-                close(g.name() + " " + m, onSim.last(Mode.PLANNED).outputs(), r.outputs());
+            // One stream: the plain plan. Four streams: ops dealt round-robin, a plan whose events order every reuse.
+            for (Plan plan : List.of(ArenaPlanner.plan(g), StandInStreamPlanner.plan(g.withStreams(p -> p % 4), "best"))) {
+                String what = g.name() + " on " + plan.graph().streams().size() + " stream(s)";
+                Executors.Comparison onGpu;
+                try (CudaDevice cuda = new CudaDevice(0)) {
+                    onGpu = Executors.run(plan, cuda, List.of(Mode.values()), 2, inputs, 5);
+                }
+                if (!cublasOn()) assertThat(onGpu.outputsEqual()).as(what + ": " + onGpu.firstDifference()).isTrue();
+                for (Mode m : Mode.values()) {
+                    RunResult r = onGpu.last(m);
+                    System.out.println("[gpu tests] " + what + " " + m + ": allocator calls per iteration " + r.counters().allocatorCalls()
+                            + ", peak live bytes " + r.counters().peakLiveBytes());
+                    close(what + " " + m, onSim.last(Mode.PLANNED).outputs(), r.outputs());
+                }
+                assertThat(onGpu.last(Mode.PLANNED).counters().allocatorCalls()).isZero();
+                DeviceCounters perTensor = onGpu.last(Mode.PER_TENSOR).counters(), pool = onGpu.last(Mode.POOL).counters();
+                assertThat(perTensor.allocations()).isEqualTo(perTensor.frees()).isPositive();
+                assertThat(pool.asyncAllocations()).isEqualTo(pool.asyncFrees()).isPositive();
+                assertThat(pool.allocations()).isZero();
             }
-            assertThat(onGpu.last(Mode.PLANNED).counters().allocatorCalls()).isZero();
-            assertThat(onGpu.last(Mode.PER_TENSOR).counters().allocations()).isEqualTo(onGpu.last(Mode.PER_TENSOR).counters().frees()).isPositive();
-            assertThat(onGpu.last(Mode.POOL).counters().asyncAllocations()).isEqualTo(onGpu.last(Mode.POOL).counters().asyncFrees()).isPositive();
-            assertThat(onGpu.last(Mode.POOL).counters().allocations()).isZero();
         }
     }
 
