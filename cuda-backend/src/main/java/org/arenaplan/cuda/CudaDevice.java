@@ -2,11 +2,8 @@ package org.arenaplan.cuda;
 
 import static org.arenaplan.cuda.Driver.check;
 
-import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
@@ -41,10 +38,11 @@ import org.arenaplan.device.Kernels;
  *       the context first, as the SPI requires. {@link #allocateAsync}/{@link #freeAsync}:
  *       {@code cuMemAllocAsync}/{@code cuMemFreeAsync} on the device's default pool.</li>
  *   <li>Streams are non-blocking; events have timing disabled except {@link #createTimingEvent()}.</li>
- *   <li>Host copies go through one pinned staging buffer (grown on demand), one copy at a time.</li>
+ *   <li>Host copies go through one {@link PinnedStaging} buffer, one copy at a time.</li>
  * </ul>
- * Not guaranteed: JCuda 12.6 cannot query a memory pool's attributes, so {@code reservedBytes}
- * equals the live bytes (what the pool caches beyond them is not seen). cuBLAS results are not
+ * Accounting is the {@link AllocationLedger}'s. Not guaranteed: JCuda 12.6 cannot query a memory
+ * pool's attributes, so {@code reservedBytes} equals the live bytes (what the pool caches beyond
+ * them is not seen). cuBLAS results are not
  * bit-identical to the tiled kernel.
  */
 public final class CudaDevice implements Device {
@@ -62,13 +60,10 @@ public final class CudaDevice implements Device {
     private final String description;
     private final CublasGemm cublas;
 
-    private final Set<CudaBuffer> live = new LinkedHashSet<>();
+    private final AllocationLedger ledger = new AllocationLedger();
     private final List<CudaStream> streams = new ArrayList<>();
     private final List<CudaEvent> events = new ArrayList<>();
-    private long allocations, frees, asyncAllocations, asyncFrees, launches, liveBytes, peakLiveBytes;
-    private final Object staging = new Object();
-    private Pointer pinned;
-    private long pinnedBytes;
+    private final PinnedStaging staging = new PinnedStaging();
     private boolean closed;
 
     /** Opens GPU {@code ordinal}; throws {@link CudaUnavailableException} where CUDA is unavailable. */
@@ -119,7 +114,9 @@ public final class CudaDevice implements Device {
         bind();
         CUdeviceptr p = new CUdeviceptr();
         check(JCudaDriver.cuMemAlloc(p, Math.max(bytes, 1)), "cuMemAlloc", bytes + " B for " + owner);
-        return track(new CudaBuffer(this, p, bytes, owner, false), false);
+        CudaBuffer b = new CudaBuffer(this, p, bytes, owner, false);
+        ledger.allocated(b);
+        return b;
     }
 
     @Override
@@ -127,14 +124,8 @@ public final class CudaDevice implements Device {
         bind();
         CUdeviceptr p = new CUdeviceptr();
         check(JCudaDriver.cuMemAllocAsync(p, Math.max(bytes, 1), cuda(stream).stream), "cuMemAllocAsync", bytes + " B for " + owner);
-        return track(new CudaBuffer(this, p, bytes, owner, true), true);
-    }
-
-    private synchronized CudaBuffer track(CudaBuffer b, boolean async) {
-        if (async) asyncAllocations++; else allocations++;
-        live.add(b);
-        liveBytes += b.bytes();
-        peakLiveBytes = Math.max(peakLiveBytes, liveBytes);
+        CudaBuffer b = new CudaBuffer(this, p, bytes, owner, true);
+        ledger.allocated(b);
         return b;
     }
 
@@ -146,7 +137,7 @@ public final class CudaDevice implements Device {
         check(JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize", "freeing " + b);   // the SPI's free waits for every stream
         check(b.async() ? JCudaDriver.cuMemFreeAsync(b.rawPointer(), null) : JCudaDriver.cuMemFree(b.rawPointer()),
                 b.async() ? "cuMemFreeAsync" : "cuMemFree", b.toString());
-        untrack(b, false);
+        ledger.freed(b, false);
     }
 
     @Override
@@ -155,13 +146,7 @@ public final class CudaDevice implements Device {
         CudaBuffer b = own(buffer);
         if (!b.markFreed()) throw new DeviceException("buffer " + b + " freed twice");
         check(JCudaDriver.cuMemFreeAsync(b.rawPointer(), cuda(stream).stream), "cuMemFreeAsync", b.toString());
-        untrack(b, true);
-    }
-
-    private synchronized void untrack(CudaBuffer b, boolean async) {
-        if (async) asyncFrees++; else frees++;
-        live.remove(b);
-        liveBytes -= b.bytes();
+        ledger.freed(b, true);
     }
 
     private CudaBuffer own(DeviceBuffer buffer) {
@@ -283,9 +268,7 @@ public final class CudaDevice implements Device {
         } else {
             launchKernel(s.stream, call, spec);
         }
-        synchronized (this) {
-            launches++;
-        }
+        ledger.launched();
     }
 
     /** Launches the fatbin's kernel for {@code call} (also used by the cuBLAS path to broadcast C). */
@@ -318,9 +301,8 @@ public final class CudaDevice implements Device {
         long bytes = 4L * src.length;
         checkExtent(dst, bytes, tensor);
         synchronized (staging) {
-            Pointer host = pinned(bytes);
-            host.getByteBuffer(0, bytes).order(ByteOrder.nativeOrder()).asFloatBuffer().put(src);
-            check(JCudaDriver.cuMemcpyHtoDAsync(address(dst), host, bytes, s.stream), "cuMemcpyHtoDAsync", "tensor " + tensor);
+            staging.floats(bytes).put(src);
+            check(JCudaDriver.cuMemcpyHtoDAsync(address(dst), staging.reserve(bytes), bytes, s.stream), "cuMemcpyHtoDAsync", "tensor " + tensor);
             check(JCudaDriver.cuStreamSynchronize(s.stream), "cuStreamSynchronize", "copying tensor " + tensor);
         }
     }
@@ -332,10 +314,9 @@ public final class CudaDevice implements Device {
         long bytes = 4L * dst.length;
         checkExtent(src, bytes, tensor);
         synchronized (staging) {
-            Pointer host = pinned(bytes);
-            check(JCudaDriver.cuMemcpyDtoHAsync(host, address(src), bytes, s.stream), "cuMemcpyDtoHAsync", "tensor " + tensor);
+            check(JCudaDriver.cuMemcpyDtoHAsync(staging.reserve(bytes), address(src), bytes, s.stream), "cuMemcpyDtoHAsync", "tensor " + tensor);
             check(JCudaDriver.cuStreamSynchronize(s.stream), "cuStreamSynchronize", "copying tensor " + tensor);
-            host.getByteBuffer(0, bytes).order(ByteOrder.nativeOrder()).asFloatBuffer().get(dst);
+            staging.floats(bytes).get(dst);
         }
     }
 
@@ -360,18 +341,6 @@ public final class CudaDevice implements Device {
         }
     }
 
-    /** The pinned staging buffer, at least {@code bytes} long; callers hold {@link #staging}. */
-    private Pointer pinned(long bytes) {
-        if (pinnedBytes < bytes) {
-            if (pinned != null) check(JCudaDriver.cuMemFreeHost(pinned), "cuMemFreeHost", "the staging buffer");
-            pinned = new Pointer();
-            long size = Math.max(bytes, 1 << 20);
-            check(JCudaDriver.cuMemAllocHost(pinned, size), "cuMemAllocHost", size + " B of pinned staging memory");
-            pinnedBytes = size;
-        }
-        return pinned;
-    }
-
     // ---- whole device ------------------------------------------------------------------------
 
     @Override
@@ -389,13 +358,13 @@ public final class CudaDevice implements Device {
     }
 
     @Override
-    public synchronized DeviceCounters counters() {
-        return new DeviceCounters(allocations, frees, asyncAllocations, asyncFrees, launches, liveBytes, peakLiveBytes, liveBytes, peakLiveBytes);
+    public DeviceCounters counters() {
+        return ledger.counters();
     }
 
     @Override
-    public synchronized void resetPeaks() {
-        peakLiveBytes = liveBytes;
+    public void resetPeaks() {
+        ledger.resetPeaks();
     }
 
     @Override
@@ -408,11 +377,7 @@ public final class CudaDevice implements Device {
         bind();
         try {
             JCudaDriver.cuCtxSynchronize();
-            List<CudaBuffer> left;
-            synchronized (this) {
-                left = new ArrayList<>(live);
-            }
-            for (CudaBuffer b : left) {
+            for (CudaBuffer b : ledger.live()) {
                 leaks.add(b.toString());
                 free(b);
             }
@@ -426,8 +391,7 @@ public final class CudaDevice implements Device {
             for (CudaEvent e : openEvents) e.close();
             if (cublas != null) cublas.close();
             synchronized (staging) {
-                if (pinned != null) JCudaDriver.cuMemFreeHost(pinned);
-                pinned = null;
+                staging.close();
             }
             JCudaDriver.cuModuleUnload(module);
         } finally {

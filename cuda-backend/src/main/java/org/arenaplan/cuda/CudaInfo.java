@@ -21,8 +21,4 @@ public record CudaInfo(String nativesResource, int driverVersion, int deviceCoun
     public boolean available() {
         return cause == null;
     }
-
-    CudaInfo withCause(Throwable t) {
-        return new CudaInfo(nativesResource, driverVersion, deviceCount, deviceName, totalMemory, computeCapability, cublas, cublasNote, t);
-    }
 }

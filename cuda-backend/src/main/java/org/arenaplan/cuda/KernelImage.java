@@ -59,10 +59,6 @@ public final class KernelImage {
         return stamp.getProperty("nvcc.version");
     }
 
-    public String nvccFlags() {
-        return stamp.getProperty("nvcc.flags");
-    }
-
     /**
      * The lowest driver API version ({@code cuDriverGetVersion} units, 1000 * major + 10 * minor)
      * that loads this fatbin: the CUDA version of the nvcc that built it, since nvcc 13 emits PTX
