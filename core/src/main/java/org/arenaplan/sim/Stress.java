@@ -10,6 +10,8 @@ import org.arenaplan.exec.WeightRegion;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.StreamPlanner;
+import org.arenaplan.hb.SyncMode;
 
 import java.io.PrintStream;
 import java.util.SplittableRandom;
@@ -55,9 +57,9 @@ public final class Stress {
 
     private Stress() { }
 
-    /** The safe planner stress runs use by default (until the streams planner is wired in). */
+    /** The planner under test by default: the streams planner, keeping the graph's streams, {@code --sync add}. */
     public static Plan defaultPlan(Graph g) {
-        return StandInStreamPlanner.plan(g, "best");
+        return StreamPlanner.plan(g, 0, SyncMode.ADD, ArenaPlanner.Options.DEFAULT);
     }
 
     /** Runs the stress test; prints up to 3 hazards and a summary to {@code out}. */

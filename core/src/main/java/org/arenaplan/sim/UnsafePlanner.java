@@ -1,5 +1,7 @@
 package org.arenaplan.sim;
 
+import org.arenaplan.hb.DataSync;
+import org.arenaplan.hb.SyncPlan;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.liveness.Lifetimes;
 import org.arenaplan.liveness.Storage;
@@ -15,14 +17,13 @@ import java.util.List;
  * A deliberately wrong planner, kept to measure the detector's sensitivity ({@code stress
  * --unsafe}): it reuses bytes by schedule position only. A storage is taken as dead after the last
  * direct read of its root tensor, ignoring readers through views or member slices and ignoring
- * that ops on other streams may still run. Events are the data events of {@link StreamOrder}, so
+ * that ops on other streams may still run. Events are the data events of {@link DataSync}, so
  * every hazard it causes is a premature reuse, not a missing dependency. Never use it to run.
  */
 public final class UnsafePlanner {
     private UnsafePlanner() { }
 
     public static Plan plan(Graph g) {
-        StreamOrder order = StreamOrder.of(g);
         Lifetimes l = Lifetimes.of(g);
         List<Storage> st = l.storages();
         int n = st.size();
@@ -37,6 +38,6 @@ public final class UnsafePlanner {
         }
         Problem problem = new Problem(ids, lo, hi, sz, ArenaPlanner.CUDA_ALIGNMENT);
         Placement placement = new GreedySizePlanner().place(problem);
-        return new Plan(g, l, problem, placement, ArenaPlanner.statsOf(l, problem, placement, 0), order.sync());
+        return new Plan(g, l, problem, placement, ArenaPlanner.statsOf(l, problem, placement, 0), new SyncPlan(DataSync.events(g)));
     }
 }

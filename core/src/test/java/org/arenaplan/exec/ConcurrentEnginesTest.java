@@ -2,9 +2,9 @@ package org.arenaplan.exec;
 
 import org.arenaplan.device.DeviceOptions;
 import org.arenaplan.ir.Graph;
+import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.sim.SimDevice;
-import org.arenaplan.sim.StandInStreamPlanner;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -21,7 +21,7 @@ class ConcurrentEnginesTest {
     @Test
     void twoEnginesAtOnceMatchSequentialRuns() throws Exception {
         Graph g = TestGraphs.branches().withStreams(p -> p % 2);
-        Plan plan = StandInStreamPlanner.plan(g, "best");
+        Plan plan = ArenaPlanner.plan(g);
         Map<String, float[]> in1 = Inputs.of(g, 1), in2 = Inputs.of(g, 2);
         try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT.withSeed(3).withMaxDelayNanos(100_000));
              WeightRegion w = new WeightRegion(d, g, 9)) {

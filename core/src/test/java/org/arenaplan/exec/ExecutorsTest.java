@@ -3,9 +3,10 @@ package org.arenaplan.exec;
 import org.arenaplan.device.DeviceOptions;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.plan.ArenaPlanner;
+import org.arenaplan.hb.SyncMode;
 import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.StreamPlanner;
 import org.arenaplan.sim.SimDevice;
-import org.arenaplan.sim.StandInStreamPlanner;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -33,9 +34,12 @@ class ExecutorsTest {
         for (Graph g : TestGraphs.all()) {
             Graph four = g.withStreams(p -> p % 4);
             try (SimDevice d = SimDevice.open(DELAYS)) {
-                Plan plan = StandInStreamPlanner.plan(four, "best");
-                Executors.Comparison c = Executors.run(plan, d, List.of(Mode.values()), 2, Inputs.of(g, 3), 5);
-                assertThat(c.outputsEqual()).as(g.name() + ": " + c.firstDifference()).isTrue();
+                for (SyncMode sync : SyncMode.values()) {
+                    Plan plan = StreamPlanner.plan(four, 0, sync, ArenaPlanner.Options.DEFAULT);
+                    Executors.Comparison c = Executors.run(plan, d, List.of(Mode.values()), 2, Inputs.of(g, 3), 5);
+                    assertThat(c.outputsEqual()).as(g.name() + " " + sync + ": " + c.firstDifference()).isTrue();
+                }
+                Executors.Comparison c = Executors.run(ArenaPlanner.plan(four), d, List.of(Mode.PLANNED), 1, Inputs.of(g, 3), 5);
                 Executors.Comparison one = Executors.run(ArenaPlanner.plan(g), d, List.of(Mode.PLANNED), 1, Inputs.of(g, 3), 5);
                 assertThat(Executors.difference(one.last(Mode.PLANNED), c.last(Mode.PLANNED))).as(g.name()).isNull();
                 assertThat(d.hazards()).as(g.name()).isEmpty();
