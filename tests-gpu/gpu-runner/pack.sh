@@ -10,7 +10,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${1:-$root/.devcarry/gpu-runner}"
 limit_mib=64
 cd "$root"
-mvn -B -ntp -q -pl tests-gpu -am package -DskipTests -Pgpu-runner
+mvn -B -ntp -q -pl tests-gpu -am clean package -DskipTests -Pgpu-runner
 rm -rf "$out"
 mkdir -p "$out/lib"
 cp tests-gpu/target/gpu-runner/*.jar "$out/lib/"

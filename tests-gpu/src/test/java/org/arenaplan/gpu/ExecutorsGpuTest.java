@@ -20,7 +20,6 @@ import org.arenaplan.ir.Graph;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.sim.SimDevice;
-import org.arenaplan.sim.StandInStreamPlanner;
 import org.arenaplan.sim.UnsafePlanner;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +58,7 @@ class ExecutorsGpuTest {
                 onSim = Executors.run(ArenaPlanner.plan(g), sim, List.of(Mode.PLANNED), 1, inputs, 5);
             }
             // One stream: the plain plan. Four streams: ops dealt round-robin, a plan whose events order every reuse.
-            for (Plan plan : List.of(ArenaPlanner.plan(g), StandInStreamPlanner.plan(g.withStreams(p -> p % 4), "best"))) {
+            for (Plan plan : List.of(ArenaPlanner.plan(g), ArenaPlanner.plan(g.withStreams(p -> p % 4)))) {
                 String what = g.name() + " on " + plan.graph().streams().size() + " stream(s)";
                 Executors.Comparison onGpu;
                 try (CudaDevice cuda = new CudaDevice(0)) {
@@ -107,7 +106,7 @@ class ExecutorsGpuTest {
         Map<String, float[]> inputs = Inputs.of(g, 9);
         float[] want = new float[n];
         for (int i = 0; i < n; i++) want[i] = inputs.get("x")[i] > 0f ? inputs.get("x")[i] : 0f;
-        float[] guarded = slowRun(StandInStreamPlanner.plan(g, "best"), inputs).outputs().get("y");
+        float[] guarded = slowRun(ArenaPlanner.plan(g), inputs).outputs().get("y");
         assertThat(guarded).as("guarded plan: y = relu(x)").containsExactly(want);
         float[] unsafe = slowRun(UnsafePlanner.plan(g), inputs).outputs().get("y");
         long wrong = 0;

@@ -11,7 +11,6 @@ import org.arenaplan.ir.Graph;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.sim.SimDevice;
-import org.arenaplan.sim.StandInStreamPlanner;
 import org.arenaplan.sim.UnsafePlanner;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +21,7 @@ class GpuGraphsTest {
     @Test
     void everyGraphRunsInEveryModeOnOneAndFourStreamsWithoutHazards() {
         for (Graph g : GpuGraphs.all()) {
-            for (Plan plan : List.of(ArenaPlanner.plan(g), StandInStreamPlanner.plan(g.withStreams(p -> p % 4), "best"))) {
+            for (Plan plan : List.of(ArenaPlanner.plan(g), ArenaPlanner.plan(g.withStreams(p -> p % 4)))) {
                 try (SimDevice sim = SimDevice.open(DELAYS)) {
                     Executors.Comparison c = Executors.run(plan, sim, List.of(Mode.values()), 1, Inputs.of(g, 3), 5);
                     assertThat(c.outputsEqual()).as(g.name() + ": " + c.firstDifference()).isTrue();
@@ -37,7 +36,7 @@ class GpuGraphsTest {
     void onlyTheUnsafeHazardPlanPutsTheWriterOnTheSlowReadersInput() {
         Graph g = GpuGraphs.hazard(1024);
         Plan unsafe = UnsafePlanner.plan(g);
-        Plan guarded = StandInStreamPlanner.plan(g, "best");
+        Plan guarded = ArenaPlanner.plan(g);
         assertThat(unsafe.addressOf("b")).as("unsafe: b reuses a").isEqualTo(unsafe.addressOf("a"));
         assertThat(guarded.addressOf("b")).as("guarded: b apart from a").isNotEqualTo(guarded.addressOf("a"));
         assertThat(guarded.sync().events()).as("guarded: relu -> slow event").isNotEmpty();
