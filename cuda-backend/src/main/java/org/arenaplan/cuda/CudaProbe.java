@@ -95,7 +95,7 @@ final class CudaProbe {
             JCublas2.cublasDestroy(handle);
             return null;
         } catch (LinkageError e) {
-            return "libcublas.so.12 cannot be loaded (" + e.getMessage() + ")";
+            return "JCublas2 " + NativeLibraries.JCUDA_VERSION + " cannot load libcublas.so.12 (" + Cuda.linkFailure(e) + ")";
         }
     }
 
