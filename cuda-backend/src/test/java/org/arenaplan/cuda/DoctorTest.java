@@ -34,6 +34,20 @@ class DoctorTest {
     }
 
     @Test
+    void aJCudaLinkErrorIsCutToTheLineNamingTheMissingLibrary() {
+        String message = "Error while loading native library \"JCublas2-12.6.0-linux-x86_64\"\n"
+                + "Stack trace from the attempt to load the library as a file:\n"
+                + "java.lang.UnsatisfiedLinkError: no JCublas2-12.6.0-linux-x86_64 in java.library.path: /usr/lib\n"
+                + "\tat java.base/java.lang.ClassLoader.loadLibrary(ClassLoader.java:2434)\n"
+                + "java.lang.UnsatisfiedLinkError: /tmp/libJCublas2-12.6.0-linux-x86_64.so: libcublas.so.12: cannot open shared object file\n"
+                + "\tat java.base/jdk.internal.loader.NativeLibraries.load(Native Method)\n";
+        assertThat(Cuda.linkFailure(new UnsatisfiedLinkError(message)))
+                .isEqualTo("/tmp/libJCublas2-12.6.0-linux-x86_64.so: libcublas.so.12: cannot open shared object file");
+        assertThat(Cuda.linkFailure(new NoClassDefFoundError("Could not initialize class jcuda.driver.JCudaDriver")))
+                .isEqualTo("NoClassDefFoundError: Could not initialize class jcuda.driver.JCudaDriver");
+    }
+
+    @Test
     void ensureAvailabilityThrowsTheCauseInWords() {
         assumeFalse(Cuda.isAvailable(), "a usable GPU is present; this test covers machines without one");
         try {
