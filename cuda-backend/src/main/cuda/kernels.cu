@@ -1,0 +1,7 @@
+// The one translation unit nvcc compiles into kernels.fatbin (see build-fatbin.sh).
+// Kernel names and argument layouts: org.arenaplan.device.Kernels.
+#include "elementwise.cuh"
+#include "gemm.cuh"
+#include "normalize.cuh"
+#include "image.cuh"
+#include "layout.cuh"

@@ -1,0 +1,402 @@
+package org.arenaplan.cuda;
+
+import static org.arenaplan.cuda.Driver.check;
+
+import java.util.ArrayList;
+import java.util.List;
+import jcuda.Pointer;
+import jcuda.driver.CUcontext;
+import jcuda.driver.CUdevice;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUevent_flags;
+import jcuda.driver.CUfunction;
+import jcuda.driver.CUmodule;
+import jcuda.driver.CUstream;
+import jcuda.driver.CUstream_flags;
+import jcuda.driver.JCudaDriver;
+import org.arenaplan.device.Device;
+import org.arenaplan.device.DeviceBuffer;
+import org.arenaplan.device.DeviceCounters;
+import org.arenaplan.device.DeviceEvent;
+import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.DeviceLeakException;
+import org.arenaplan.device.DevicePointer;
+import org.arenaplan.device.DeviceStream;
+import org.arenaplan.device.KernelArg;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+
+/**
+ * The device SPI over the CUDA driver API (JCuda). Steps at open: {@link Cuda#ensureAvailability()},
+ * retain device {@code ordinal}'s primary context, load the kernel fatbin with
+ * {@code cuModuleLoadData}, look up every kernel, and pick cuBLAS for {@code gemm} when it loads.
+ *
+ * <ul>
+ *   <li>Every public method first makes the primary context current on the calling thread.</li>
+ *   <li>{@link #allocate}/{@link #free}: {@code cuMemAlloc}/{@code cuMemFree}; free synchronises
+ *       the context first, as the SPI requires. {@link #allocateAsync}/{@link #freeAsync}:
+ *       {@code cuMemAllocAsync}/{@code cuMemFreeAsync} on the device's default pool.</li>
+ *   <li>Streams are non-blocking; events have timing disabled except {@link #createTimingEvent()}.</li>
+ *   <li>Host copies go through one {@link PinnedStaging} buffer, one copy at a time.</li>
+ * </ul>
+ * Accounting is the {@link AllocationLedger}'s. Not guaranteed: JCuda 12.6 cannot query a memory
+ * pool's attributes, so {@code reservedBytes} equals the live bytes (what the pool caches beyond
+ * them is not seen). cuBLAS results are not
+ * bit-identical to the tiled kernel.
+ */
+public final class CudaDevice implements Device {
+    /**
+     * A test-only kernel beyond the convention: ptrs [x, y], ints [n, cycles]; busy-waits about
+     * {@code cycles} clock cycles, then copies n values (a deliberately slow reader).
+     */
+    public static final String SLOW_COPY = "slow_copy";
+
+    private final CUdevice device = new CUdevice();
+    private final CUcontext context = new CUcontext();
+    private final CUmodule module = new CUmodule();
+    private final java.util.Map<String, CUfunction> functions = new java.util.HashMap<>();
+    private final ThreadLocal<Boolean> bound = ThreadLocal.withInitial(() -> false);
+    private final String description;
+    private final CublasGemm cublas;
+
+    private final AllocationLedger ledger = new AllocationLedger();
+    private final List<CudaStream> streams = new ArrayList<>();
+    private final List<CudaEvent> events = new ArrayList<>();
+    private final PinnedStaging staging = new PinnedStaging();
+    private boolean closed;
+
+    /** Opens GPU {@code ordinal}; throws {@link CudaUnavailableException} where CUDA is unavailable. */
+    public CudaDevice(int ordinal) {
+        Cuda.ensureAvailability();
+        JCudaDriver.setExceptionsEnabled(false);
+        check(JCudaDriver.cuInit(0), "cuInit", "the driver");
+        check(JCudaDriver.cuDeviceGet(device, ordinal), "cuDeviceGet", "GPU " + ordinal);
+        check(JCudaDriver.cuDevicePrimaryCtxRetain(context, device), "cuDevicePrimaryCtxRetain", "GPU " + ordinal);
+        try {
+            bind();
+            check(JCudaDriver.cuModuleLoadData(module, KernelImage.load().fatbin()), "cuModuleLoadData", "kernels.fatbin");
+            for (String name : CudaKernelTable.SPECS.keySet()) {
+                CUfunction f = new CUfunction();
+                check(JCudaDriver.cuModuleGetFunction(f, module, name), "cuModuleGetFunction", "kernel " + name);
+                functions.put(name, f);
+            }
+        } catch (RuntimeException e) {
+            JCudaDriver.cuDevicePrimaryCtxRelease(device);
+            throw e;
+        }
+        CudaInfo info = Cuda.info();
+        boolean useCublas = info.cublas() && !"false".equals(System.getProperty("arenaplan.cuda.cublas"));
+        this.cublas = useCublas ? new CublasGemm() : null;
+        this.description = info.deviceName() + " (GPU " + ordinal + ", compute capability " + info.computeCapability() + ", "
+                + (info.totalMemory() >> 20) + " MiB, driver CUDA " + KernelImage.driverVersionName(info.driverVersion()) + "), gemm: "
+                + (useCublas ? "cuBLAS" : "arenaplan tiled kernel" + (info.cublas() ? " (cuBLAS turned off)" : " (" + info.cublasNote() + ")"));
+    }
+
+    /** Makes the primary context current on this thread (once per thread). */
+    private void bind() {
+        if (!bound.get()) {
+            check(JCudaDriver.cuCtxSetCurrent(context), "cuCtxSetCurrent", "the primary context");
+            bound.set(true);
+        }
+    }
+
+    @Override
+    public String name() { return "cuda"; }
+
+    @Override
+    public String description() { return description; }
+
+    // ---- memory ------------------------------------------------------------------------------
+
+    @Override
+    public DeviceBuffer allocate(long bytes, String owner) {
+        bind();
+        CUdeviceptr p = new CUdeviceptr();
+        check(JCudaDriver.cuMemAlloc(p, Math.max(bytes, 1)), "cuMemAlloc", bytes + " B for " + owner);
+        CudaBuffer b = new CudaBuffer(this, p, bytes, owner, false);
+        ledger.allocated(b);
+        return b;
+    }
+
+    @Override
+    public DeviceBuffer allocateAsync(long bytes, DeviceStream stream, String owner) {
+        bind();
+        CUdeviceptr p = new CUdeviceptr();
+        check(JCudaDriver.cuMemAllocAsync(p, Math.max(bytes, 1), cuda(stream).stream), "cuMemAllocAsync", bytes + " B for " + owner);
+        CudaBuffer b = new CudaBuffer(this, p, bytes, owner, true);
+        ledger.allocated(b);
+        return b;
+    }
+
+    @Override
+    public void free(DeviceBuffer buffer) {
+        bind();
+        CudaBuffer b = own(buffer);
+        if (!b.markFreed()) throw new DeviceException("buffer " + b + " freed twice");
+        check(JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize", "freeing " + b);   // the SPI's free waits for every stream
+        check(b.async() ? JCudaDriver.cuMemFreeAsync(b.rawPointer(), null) : JCudaDriver.cuMemFree(b.rawPointer()),
+                b.async() ? "cuMemFreeAsync" : "cuMemFree", b.toString());
+        ledger.freed(b, false);
+    }
+
+    @Override
+    public void freeAsync(DeviceBuffer buffer, DeviceStream stream) {
+        bind();
+        CudaBuffer b = own(buffer);
+        if (!b.markFreed()) throw new DeviceException("buffer " + b + " freed twice");
+        check(JCudaDriver.cuMemFreeAsync(b.rawPointer(), cuda(stream).stream), "cuMemFreeAsync", b.toString());
+        ledger.freed(b, true);
+    }
+
+    private CudaBuffer own(DeviceBuffer buffer) {
+        if (buffer instanceof CudaBuffer b && b.device() == this) return b;
+        throw new DeviceException("buffer " + buffer + " does not belong to this CUDA device");
+    }
+
+    private CUdeviceptr address(DevicePointer p) {
+        return own(p.buffer()).address(p.offset());
+    }
+
+    // ---- streams and events ------------------------------------------------------------------
+
+    @Override
+    public DeviceStream createStream(String name) {
+        bind();
+        CUstream s = new CUstream();
+        check(JCudaDriver.cuStreamCreate(s, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate", "stream " + name);
+        CudaStream stream = new CudaStream(this, name, s);
+        synchronized (this) {
+            streams.add(stream);
+        }
+        return stream;
+    }
+
+    @Override
+    public DeviceEvent createEvent() {
+        return event(CUevent_flags.CU_EVENT_DISABLE_TIMING);
+    }
+
+    /** An event that records a time stamp, for {@link #elapsedMillis}. */
+    public DeviceEvent createTimingEvent() {
+        return event(CUevent_flags.CU_EVENT_DEFAULT);
+    }
+
+    private DeviceEvent event(int flags) {
+        bind();
+        CUevent e = new CUevent();
+        check(JCudaDriver.cuEventCreate(e, flags), "cuEventCreate", "an event");
+        CudaEvent event = new CudaEvent(this, e);
+        synchronized (this) {
+            events.add(event);
+        }
+        return event;
+    }
+
+    /** Milliseconds of device time between two completed timing events. */
+    public float elapsedMillis(DeviceEvent start, DeviceEvent end) {
+        bind();
+        float[] ms = new float[1];
+        check(JCudaDriver.cuEventElapsedTime(ms, cuda(start).event, cuda(end).event), "cuEventElapsedTime", "timing events");
+        return ms[0];
+    }
+
+    @Override
+    public void recordEvent(DeviceEvent event, DeviceStream stream) {
+        bind();
+        check(JCudaDriver.cuEventRecord(cuda(event).event, cuda(stream).stream), "cuEventRecord", "stream " + stream.name());
+    }
+
+    @Override
+    public void waitEvent(DeviceStream stream, DeviceEvent event) {
+        bind();
+        check(JCudaDriver.cuStreamWaitEvent(cuda(stream).stream, cuda(event).event, 0), "cuStreamWaitEvent", "stream " + stream.name());
+    }
+
+    void synchronize(CudaStream s) {
+        bind();
+        check(JCudaDriver.cuStreamSynchronize(s.stream), "cuStreamSynchronize", "stream " + s.name());
+    }
+
+    void synchronize(CudaEvent e) {
+        bind();
+        check(JCudaDriver.cuEventSynchronize(e.event), "cuEventSynchronize", "an event");
+    }
+
+    boolean query(CudaEvent e) {
+        bind();
+        return JCudaDriver.cuEventQuery(e.event) == jcuda.driver.CUresult.CUDA_SUCCESS;
+    }
+
+    void destroy(CudaStream s) {
+        bind();
+        check(JCudaDriver.cuStreamSynchronize(s.stream), "cuStreamSynchronize", "closing stream " + s.name());
+        if (cublas != null) cublas.forget(s.stream);
+        check(JCudaDriver.cuStreamDestroy(s.stream), "cuStreamDestroy", "stream " + s.name());
+        synchronized (this) {
+            streams.remove(s);
+        }
+    }
+
+    void destroy(CudaEvent e) {
+        bind();
+        check(JCudaDriver.cuEventDestroy(e.event), "cuEventDestroy", "an event");
+        synchronized (this) {
+            events.remove(e);
+        }
+    }
+
+    private CudaStream cuda(DeviceStream s) {
+        if (s instanceof CudaStream c && !c.isClosed()) return c;
+        throw new DeviceException("stream " + (s == null ? "null" : s.name()) + " is closed or not a CUDA stream");
+    }
+
+    private static CudaEvent cuda(DeviceEvent e) {
+        if (e instanceof CudaEvent c) return c;
+        throw new DeviceException("event " + e + " is not a CUDA event");
+    }
+
+    // ---- kernels and copies ------------------------------------------------------------------
+
+    @Override
+    public void launch(DeviceStream stream, KernelCall call) {
+        bind();
+        CudaStream s = cuda(stream);
+        CudaKernelTable.Spec spec = CudaKernelTable.spec(call);
+        if (cublas != null && call.name().equals(Kernels.GEMM)) {
+            cublas.gemm(this, s.stream, call, pointers(call, spec));
+        } else {
+            launchKernel(s.stream, call, spec);
+        }
+        ledger.launched();
+    }
+
+    /** Launches the fatbin's kernel for {@code call} (also used by the cuBLAS path to broadcast C). */
+    void launchKernel(CUstream stream, KernelCall call, CudaKernelTable.Spec spec) {
+        CUdeviceptr[] ptrs = pointers(call, spec);
+        Pointer[] params = new Pointer[spec.slots() + 2];
+        for (int i = 0; i < spec.slots(); i++) params[i] = Pointer.to(ptrs[i]);
+        long[] ints = java.util.Arrays.copyOf(call.ints(), CudaKernelTable.MAX_INTS);
+        double[] floats = java.util.Arrays.copyOf(call.floats(), CudaKernelTable.MAX_FLOATS);
+        params[spec.slots()] = Pointer.to(ints);
+        params[spec.slots() + 1] = Pointer.to(floats);
+        CudaKernelTable.Geometry g = CudaKernelTable.geometry(call, spec);
+        check(JCudaDriver.cuLaunchKernel(functions.get(call.name()), g.gridX(), g.gridY(), g.gridZ(), g.blockX(), g.blockY(), 1,
+                0, stream, Pointer.to(params), null), "cuLaunchKernel", "kernel " + call.name() + " of op " + call.label());
+    }
+
+    /** The driver addresses in the kernel's slot order; an omitted optional slot is a null pointer. */
+    private CUdeviceptr[] pointers(KernelCall call, CudaKernelTable.Spec spec) {
+        CUdeviceptr[] ptrs = new CUdeviceptr[spec.slots()];
+        List<KernelArg> args = call.pointers();
+        for (int i = 0; i < args.size(); i++) ptrs[CudaKernelTable.slotOf(spec, args.size(), i)] = address(args.get(i).pointer());
+        for (int i = 0; i < ptrs.length; i++) if (ptrs[i] == null) ptrs[i] = new CUdeviceptr();
+        return ptrs;
+    }
+
+    @Override
+    public void copyToDevice(DeviceStream stream, float[] src, DevicePointer dst, String tensor) {
+        bind();
+        CudaStream s = cuda(stream);
+        long bytes = 4L * src.length;
+        checkExtent(dst, bytes, tensor);
+        synchronized (staging) {
+            staging.floats(bytes).put(src);
+            check(JCudaDriver.cuMemcpyHtoDAsync(address(dst), staging.reserve(bytes), bytes, s.stream), "cuMemcpyHtoDAsync", "tensor " + tensor);
+            check(JCudaDriver.cuStreamSynchronize(s.stream), "cuStreamSynchronize", "copying tensor " + tensor);
+        }
+    }
+
+    @Override
+    public void copyToHost(DeviceStream stream, DevicePointer src, float[] dst, String tensor) {
+        bind();
+        CudaStream s = cuda(stream);
+        long bytes = 4L * dst.length;
+        checkExtent(src, bytes, tensor);
+        synchronized (staging) {
+            check(JCudaDriver.cuMemcpyDtoHAsync(staging.reserve(bytes), address(src), bytes, s.stream), "cuMemcpyDtoHAsync", "tensor " + tensor);
+            check(JCudaDriver.cuStreamSynchronize(s.stream), "cuStreamSynchronize", "copying tensor " + tensor);
+            staging.floats(bytes).get(dst);
+        }
+    }
+
+    @Override
+    public void copyOnDevice(DeviceStream stream, DevicePointer src, DevicePointer dst, long bytes, String tensor) {
+        bind();
+        checkExtent(src, bytes, tensor);
+        checkExtent(dst, bytes, tensor);
+        check(JCudaDriver.cuMemcpyDtoDAsync(address(dst), address(src), bytes, cuda(stream).stream), "cuMemcpyDtoDAsync", "tensor " + tensor);
+    }
+
+    /** Fills {@code bytes} from {@code dst} with the 32-bit pattern {@code bits}, ordered on {@code stream} (poisoning freed memory in tests). */
+    public void fill(DeviceStream stream, DevicePointer dst, long bytes, int bits) {
+        bind();
+        checkExtent(dst, bytes, "fill");
+        check(JCudaDriver.cuMemsetD32Async(address(dst), bits, bytes / 4, cuda(stream).stream), "cuMemsetD32Async", "fill of " + dst.buffer());
+    }
+
+    private static void checkExtent(DevicePointer p, long bytes, String tensor) {
+        if (p.offset() + bytes > p.buffer().bytes()) {
+            throw new DeviceException("copy of tensor " + tensor + " (" + bytes + " B at offset " + p.offset() + ") overruns buffer " + p.buffer());
+        }
+    }
+
+    // ---- whole device ------------------------------------------------------------------------
+
+    @Override
+    public void synchronize() {
+        bind();
+        check(JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize", "the device");
+    }
+
+    /** {@code cuMemGetInfo}: free and total device memory, in bytes. */
+    public long[] memoryInfo() {
+        bind();
+        long[] free = new long[1], total = new long[1];
+        check(JCudaDriver.cuMemGetInfo(free, total), "cuMemGetInfo", "the device");
+        return new long[] {free[0], total[0]};
+    }
+
+    @Override
+    public DeviceCounters counters() {
+        return ledger.counters();
+    }
+
+    @Override
+    public void resetPeaks() {
+        ledger.resetPeaks();
+    }
+
+    @Override
+    public void close() {
+        List<String> leaks = new ArrayList<>();
+        synchronized (this) {
+            if (closed) return;
+            closed = true;
+        }
+        bind();
+        try {
+            JCudaDriver.cuCtxSynchronize();
+            for (CudaBuffer b : ledger.live()) {
+                leaks.add(b.toString());
+                free(b);
+            }
+            List<CudaStream> openStreams;
+            List<CudaEvent> openEvents;
+            synchronized (this) {
+                openStreams = new ArrayList<>(streams);
+                openEvents = new ArrayList<>(events);
+            }
+            for (CudaStream s : openStreams) s.close();
+            for (CudaEvent e : openEvents) e.close();
+            if (cublas != null) cublas.close();
+            synchronized (staging) {
+                staging.close();
+            }
+            JCudaDriver.cuModuleUnload(module);
+        } finally {
+            JCudaDriver.cuDevicePrimaryCtxRelease(device);
+        }
+        if (!leaks.isEmpty()) throw new DeviceLeakException("cuda", leaks);
+    }
+}

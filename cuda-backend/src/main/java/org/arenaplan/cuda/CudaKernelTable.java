@@ -1,0 +1,90 @@
+package org.arenaplan.cuda;
+
+import java.util.Map;
+import java.util.function.ToLongFunction;
+import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+
+/**
+ * How each kernel of {@link Kernels} is launched from a {@link KernelCall}: its pointer slots in
+ * the CUDA signature (an optional pointer, absent from the call, is passed as null), and how many
+ * work items it covers. Every CUDA kernel takes its pointers, then one {@code Ints} struct of
+ * {@value #MAX_INTS} 64-bit integers and one {@code Floats} struct of {@value #MAX_FLOATS} doubles
+ * (common.cuh); the two constants must equal ARENAPLAN_MAX_INTS / ARENAPLAN_MAX_FLOATS there.
+ */
+final class CudaKernelTable {
+    static final int MAX_INTS = 40;
+    static final int MAX_FLOATS = 4;
+    static final int BLOCK = 256;
+    static final int GEMM_TILE = 16;
+    static final String SLOW_COPY = CudaDevice.SLOW_COPY;
+
+    /**
+     * @param slots        pointers in the CUDA signature
+     * @param optionalSlot the slot a call may leave out (gemm's C, conv2d's bias), or -1
+     * @param items        work items from the call's ints (null for gemm, launched in 2-D tiles)
+     */
+    record Spec(int slots, int optionalSlot, ToLongFunction<long[]> items) { }
+
+    static final Map<String, Spec> SPECS = Map.ofEntries(
+            Map.entry(Kernels.UNARY, new Spec(2, -1, i -> i[0])),
+            Map.entry(Kernels.BINARY, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
+            Map.entry(Kernels.GEMM, new Spec(4, 2, null)),
+            Map.entry(Kernels.SOFTMAX, new Spec(2, -1, i -> i[0])),
+            Map.entry(Kernels.LAYERNORM, new Spec(4, -1, i -> i[0])),
+            Map.entry(Kernels.BATCHNORM, new Spec(6, -1, i -> i[0] * i[1] * i[2])),
+            Map.entry(Kernels.CONV2D, new Spec(4, 2, i -> i[0] * i[4] * i[5] * i[6])),
+            Map.entry(Kernels.POOL2D, new Spec(2, -1, i -> i[0] * i[1] * i[4] * i[5])),
+            Map.entry(Kernels.LRN, new Spec(2, -1, i -> i[0] * i[1] * i[2])),
+            Map.entry(Kernels.TRANSPOSE, new Spec(2, -1, i -> product(i, 1, (int) i[0]))),
+            Map.entry(Kernels.COPY, new Spec(2, -1, i -> i[0])),
+            Map.entry(Kernels.CONCAT_SLICE, new Spec(2, -1, i -> i[0] * i[1])),
+            Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));
+
+    /** Grid and block sizes of one launch. */
+    record Geometry(int gridX, int gridY, int gridZ, int blockX, int blockY) { }
+
+    private CudaKernelTable() { }
+
+    static Spec spec(KernelCall call) {
+        Spec s = SPECS.get(call.name());
+        if (s == null) throw new DeviceException("unknown kernel '" + call.name() + "' (op " + call.label() + "); known: " + SPECS.keySet());
+        int n = call.pointers().size();
+        if (n != s.slots() && !(s.optionalSlot() >= 0 && n == s.slots() - 1)) {
+            throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") takes " + s.slots()
+                    + (s.optionalSlot() >= 0 ? " or " + (s.slots() - 1) : "") + " pointers, got " + n);
+        }
+        if (call.ints().length > MAX_INTS || call.floats().length > MAX_FLOATS) {
+            throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") got " + call.ints().length
+                    + " ints and " + call.floats().length + " floats; the CUDA kernels take at most " + MAX_INTS + " and " + MAX_FLOATS);
+        }
+        return s;
+    }
+
+    /** The pointer slot that call pointer {@code i} fills (skipping the optional slot when the call leaves it out). */
+    static int slotOf(Spec s, int callPointers, int i) {
+        boolean omitted = callPointers == s.slots() - 1;
+        return omitted && i >= s.optionalSlot() ? i + 1 : i;
+    }
+
+    static Geometry geometry(KernelCall call, Spec s) {
+        long[] ints = call.ints();
+        if (s.items() == null) {   // gemm: ints [batch, M, N, ...]
+            return new Geometry(blocks(ints[2], GEMM_TILE), blocks(ints[1], GEMM_TILE), (int) Math.max(1, Math.min(ints[0], 65_535)), GEMM_TILE, GEMM_TILE);
+        }
+        long items = s.items().applyAsLong(ints);
+        // Grid-stride loops make any grid correct; cap it so huge tensors loop instead.
+        return new Geometry((int) Math.max(1, Math.min(blocks(items, BLOCK), 1 << 20)), 1, 1, BLOCK, 1);
+    }
+
+    private static int blocks(long items, int per) {
+        return (int) Math.max(1, Math.min((items + per - 1) / per, Integer.MAX_VALUE));
+    }
+
+    private static long product(long[] ints, int from, int count) {
+        long p = 1;
+        for (int d = 0; d < count; d++) p *= ints[from + d];
+        return p;
+    }
+}

@@ -1,0 +1,112 @@
+// Runs arenaplan's CUDA kernels on the CPU, to check their index arithmetic and summation order
+// against the simulator without a GPU (KernelEmulationTest). Each block's threads are real
+// std::threads that meet at a std::barrier for __syncthreads(); blocks run one after another,
+// so __shared__ arrays (function statics) belong to one block at a time.
+//
+// Input (stdin), one case per line: NAME gx gy gz bx by SLOTS OUT [LEN v...]xSLOTS I0..I39 F0..F3
+// where every v is a float's bits in hex, every F a double's bits in hex, LEN 0 a null pointer.
+// Output: one line per case, the OUT slot's values as float bits in hex.
+#include <barrier>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+struct Dim { unsigned x = 0, y = 0, z = 0; };
+static thread_local Dim threadIdx, blockIdx;
+static Dim blockDim, gridDim;
+static std::barrier<>* block_barrier = nullptr;
+
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __shared__ static
+#define __syncthreads() block_barrier->arrive_and_wait()
+static long long clock64() { return 0; }   // slow_copy's wait is a no-op here
+
+#include "kernels.cu"
+
+static void launch(Dim grid, Dim block, const std::function<void()>& body) {
+    gridDim = grid;
+    blockDim = block;
+    unsigned threads = block.x * block.y;
+    for (unsigned bz = 0; bz < grid.z; bz++)
+        for (unsigned by = 0; by < grid.y; by++)
+            for (unsigned bx = 0; bx < grid.x; bx++) {
+                std::barrier<> bar(threads);
+                block_barrier = &bar;
+                std::vector<std::thread> pool;
+                for (unsigned ty = 0; ty < block.y; ty++)
+                    for (unsigned tx = 0; tx < block.x; tx++)
+                        pool.emplace_back([&, tx, ty] {
+                            threadIdx = Dim{tx, ty, 0};
+                            blockIdx = Dim{bx, by, bz};
+                            body();
+                        });
+                for (auto& t : pool) t.join();
+            }
+}
+
+int main() {
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        if (line.empty()) continue;
+        std::istringstream in(line);
+        std::string name;
+        Dim grid, block;
+        int slots, out;
+        in >> name >> grid.x >> grid.y >> grid.z >> block.x >> block.y >> slots >> out;
+        block.z = 1;
+        std::vector<std::vector<float>> data(slots);
+        for (int s = 0; s < slots; s++) {
+            size_t len;
+            in >> len;
+            data[s].resize(len);
+            for (size_t i = 0; i < len; i++) {
+                uint32_t bits;
+                in >> std::hex >> bits >> std::dec;
+                std::memcpy(&data[s][i], &bits, 4);
+            }
+        }
+        Ints ints;
+        Floats floats;
+        for (int i = 0; i < ARENAPLAN_MAX_INTS; i++) in >> ints.v[i];
+        for (int i = 0; i < ARENAPLAN_MAX_FLOATS; i++) {
+            uint64_t bits;
+            in >> std::hex >> bits >> std::dec;
+            std::memcpy(&floats.v[i], &bits, 8);
+        }
+        if (!in) { std::fprintf(stderr, "emulator: malformed case for %s\n", name.c_str()); return 2; }
+        auto p = [&](int s) { return data[s].empty() ? nullptr : data[s].data(); };
+        std::function<void()> body;
+        if (name == "unary") body = [&] { unary(p(0), p(1), ints, floats); };
+        else if (name == "binary_broadcast") body = [&] { binary_broadcast(p(0), p(1), p(2), ints, floats); };
+        else if (name == "gemm") body = [&] { gemm(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "softmax") body = [&] { softmax(p(0), p(1), ints, floats); };
+        else if (name == "layernorm") body = [&] { layernorm(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "batchnorm") body = [&] { batchnorm(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
+        else if (name == "conv2d") body = [&] { conv2d(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "pool2d") body = [&] { pool2d(p(0), p(1), ints, floats); };
+        else if (name == "lrn") body = [&] { lrn(p(0), p(1), ints, floats); };
+        else if (name == "transpose") body = [&] { transpose(p(0), p(1), ints, floats); };
+        else if (name == "copy") body = [&] { copy(p(0), p(1), ints, floats); };
+        else if (name == "concat_slice") body = [&] { concat_slice(p(0), p(1), ints, floats); };
+        else if (name == "slow_copy") body = [&] { slow_copy(p(0), p(1), ints, floats); };
+        else { std::fprintf(stderr, "emulator: unknown kernel %s\n", name.c_str()); return 2; }
+        launch(grid, block, body);
+        for (size_t i = 0; i < data[out].size(); i++) {
+            uint32_t bits;
+            std::memcpy(&bits, &data[out][i], 4);
+            std::printf(i == 0 ? "%08" PRIx32 : " %08" PRIx32, bits);
+        }
+        std::printf("\n");
+    }
+    return 0;
+}

@@ -1,0 +1,72 @@
+package org.arenaplan.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.arenaplan.device.DeviceBuffer;
+import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.KernelArg;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.junit.jupiter.api.Test;
+
+/** How kernel calls map onto the CUDA signatures; pure Java, no GPU needed. */
+class CudaKernelTableTest {
+
+    /** A host-only stand-in: the table never dereferences buffers. */
+    private record FakeBuffer(long bytes, String owner) implements DeviceBuffer {
+        @Override public boolean isLive() { return true; }
+        @Override public void close() { }
+    }
+
+    private static KernelCall call(String name, int pointers, long[] ints, double[] floats) {
+        List<KernelArg> args = new ArrayList<>();
+        for (int i = 0; i < pointers; i++) args.add(KernelArg.read(new FakeBuffer(1024, "t" + i).base(), 1024, "t" + i));
+        return new KernelCall(name, args, ints, floats, "op");
+    }
+
+    @Test
+    void everyKernelOfTheConventionHasASpec() {
+        assertThat(CudaKernelTable.SPECS.keySet()).containsAll(Kernels.ALL);
+    }
+
+    @Test
+    void gemmWithoutCPassesANullInTheCSlot() {
+        long[] ints = {1, 3, 5, 7, 0, 0, 21, 35, 0, 0, 0, 0};
+        KernelCall c = call(Kernels.GEMM, 3, ints, new double[] {1, 0});
+        CudaKernelTable.Spec s = CudaKernelTable.spec(c);
+        assertThat(List.of(CudaKernelTable.slotOf(s, 3, 0), CudaKernelTable.slotOf(s, 3, 1), CudaKernelTable.slotOf(s, 3, 2)))
+                .containsExactly(0, 1, 3);
+        assertThat(CudaKernelTable.slotOf(s, 4, 2)).isEqualTo(2);
+        CudaKernelTable.Geometry g = CudaKernelTable.geometry(c, s);
+        assertThat(g).isEqualTo(new CudaKernelTable.Geometry(1, 1, 1, 16, 16));
+    }
+
+    @Test
+    void gridCoversEveryWorkItemOfABroadcast() {
+        // y of shape [3, 1000], b broadcast over rows: 3000 items, 256 per block.
+        long[] ints = {0, 2, 3, 1000, 1000, 1, 0, 1};
+        KernelCall c = call(Kernels.BINARY, 3, ints, new double[0]);
+        CudaKernelTable.Geometry g = CudaKernelTable.geometry(c, CudaKernelTable.spec(c));
+        assertThat((long) g.gridX() * g.blockX()).isGreaterThanOrEqualTo(3000).isLessThan(3000 + 256);
+    }
+
+    @Test
+    void badCallsNameTheKernelAndOp() {
+        assertThatThrownBy(() -> CudaKernelTable.spec(call("nope", 2, new long[] {1}, new double[0])))
+                .isInstanceOf(DeviceException.class).hasMessageContaining("unknown kernel 'nope' (op op)");
+        assertThatThrownBy(() -> CudaKernelTable.spec(call(Kernels.UNARY, 3, new long[] {1, 0}, new double[0])))
+                .hasMessageContaining("kernel 'unary' (op op) takes 2 pointers, got 3");
+        assertThatThrownBy(() -> CudaKernelTable.spec(call(Kernels.COPY, 2, new long[CudaKernelTable.MAX_INTS + 1], new double[0])))
+                .hasMessageContaining("at most " + CudaKernelTable.MAX_INTS);
+    }
+
+    @Test
+    void javaStructSizesMatchTheCudaHeader() throws Exception {
+        String header = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/cuda/common.cuh"));
+        assertThat(header).contains("#define ARENAPLAN_MAX_INTS " + CudaKernelTable.MAX_INTS + "\n")
+                .contains("#define ARENAPLAN_MAX_FLOATS " + CudaKernelTable.MAX_FLOATS + "\n");
+    }
+}

@@ -1,0 +1,132 @@
+package org.arenaplan.gpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.function.Function;
+import org.arenaplan.cuda.Cuda;
+import org.arenaplan.cuda.CudaDevice;
+import org.arenaplan.device.DeviceOptions;
+import org.arenaplan.device.KernelArg;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.arenaplan.sim.SimDevice;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every kernel of the convention gives the simulator's result on the GPU: bit-identical where
+ * the kernel uses only +, -, *, /, sqrt and comparisons in the simulator's order; within 2 ulp
+ * where it calls exp, tanh or pow (CUDA's double versions may differ from Java's in the last
+ * double bit). With cuBLAS in use gemm is compared within 1e-5 relative instead.
+ */
+@GpuTest
+class KernelEquivalenceGpuTest {
+    private static CudaDevice cuda;
+    private static SimDevice sim;
+
+    @BeforeAll
+    static void open() {
+        cuda = new CudaDevice(0);
+        sim = SimDevice.open(DeviceOptions.DEFAULT);
+    }
+
+    @AfterAll
+    static void close() {
+        if (cuda != null) cuda.close();
+        if (sim != null) sim.close();
+    }
+
+    private static void same(List<float[]> inputs, int outputs, Function<List<KernelArg>, KernelCall> call, int ulps) {
+        float[] want = KernelRun.run(sim, inputs, outputs, call);
+        float[] got = KernelRun.run(cuda, inputs, outputs, call);
+        String name = call.apply(List.of()).name();
+        for (int i = 0; i < want.length; i++) {
+            if (ulps == 0) {
+                assertThat(Float.floatToIntBits(got[i])).as(name + " element " + i + ": cuda " + got[i] + " sim " + want[i])
+                        .isEqualTo(Float.floatToIntBits(want[i]));
+            } else {
+                assertThat(Math.abs(got[i] - want[i])).as(name + " element " + i + ": cuda " + got[i] + " sim " + want[i])
+                        .isLessThanOrEqualTo(ulps * Math.ulp(Math.max(Math.abs(want[i]), Float.MIN_NORMAL)));
+            }
+        }
+    }
+
+    private static Function<List<KernelArg>, KernelCall> call(String name, long[] ints, double... floats) {
+        return args -> new KernelCall(name, args, ints, floats, "test-" + name);
+    }
+
+    @Test
+    void unary() {
+        for (int op : new int[] {Kernels.RELU, Kernels.SIGMOID, Kernels.TANH, Kernels.GELU, Kernels.IDENTITY}) {
+            boolean exact = op == Kernels.RELU || op == Kernels.IDENTITY;
+            same(List.of(KernelRun.random(op, 1000)), 1000, call(Kernels.UNARY, new long[] {1000, op}), exact ? 0 : 2);
+        }
+    }
+
+    @Test
+    void binaryWithBroadcast() {
+        // y [4, 5, 6]; a full, b [5, 1] broadcast over the first and last axes.
+        for (int op : new int[] {Kernels.ADD, Kernels.SUB, Kernels.MUL, Kernels.DIV, Kernels.RELU_GRAD}) {
+            same(List.of(KernelRun.random(1, 120), KernelRun.positive(2, 5)), 120,
+                    call(Kernels.BINARY, new long[] {op, 3, 4, 5, 6, 30, 6, 1, 0, 1, 0}), 0);
+        }
+    }
+
+    @Test
+    void gemmEveryTransposeWithBroadcastC() {
+        int batch = 2, m = 17, n = 19, k = 23;
+        int ulps = Cuda.info().cublas() && !"false".equals(System.getProperty("arenaplan.cuda.cublas")) ? 64 : 0;
+        for (int ta = 0; ta <= 1; ta++) {
+            for (int tb = 0; tb <= 1; tb++) {
+                same(List.of(KernelRun.random(3, batch * m * k), KernelRun.random(4, batch * k * n), KernelRun.random(5, n)), batch * m * n,
+                        call(Kernels.GEMM, new long[] {batch, m, n, k, ta, tb, m * k, k * n, 1, 0, 0, 1}, 0.5, 2.0), ulps);
+                same(List.of(KernelRun.random(3, batch * m * k), KernelRun.random(4, batch * k * n)), batch * m * n,
+                        call(Kernels.GEMM, new long[] {batch, m, n, k, ta, tb, m * k, k * n, 0, 0, 0, 0}, 1.0, 0.0), ulps);
+            }
+        }
+    }
+
+    @Test
+    void softmaxLayernormBatchnormLrn() {
+        same(List.of(KernelRun.random(6, 7 * 33)), 7 * 33, call(Kernels.SOFTMAX, new long[] {7, 33}), 2);
+        same(List.of(KernelRun.random(7, 5 * 64), KernelRun.random(8, 64), KernelRun.random(9, 64)), 5 * 64,
+                call(Kernels.LAYERNORM, new long[] {5, 64}, 1e-5), 0);
+        same(List.of(KernelRun.random(10, 60), KernelRun.random(11, 3), KernelRun.random(12, 3), KernelRun.random(13, 3), KernelRun.positive(14, 3)), 60,
+                call(Kernels.BATCHNORM, new long[] {2, 3, 10}, 1e-5), 0);
+        same(List.of(KernelRun.random(15, 35)), 35, call(Kernels.LRN, new long[] {1, 7, 5, 5}, 1e-4, 0.75, 1.0), 2);
+    }
+
+    @Test
+    void convGroupedStridedPaddedWithAndWithoutBias() {
+        // x 1x4x9x9, w 6x2x3x3 (group 2), stride 2, pad 1, dilation 1 -> y 1x6x5x5.
+        long[] ints = {1, 4, 9, 9, 6, 5, 5, 3, 3, 2, 2, 1, 1, 1, 1, 2, 1};
+        same(List.of(KernelRun.random(16, 324), KernelRun.random(17, 108), KernelRun.random(18, 6)), 150, call(Kernels.CONV2D, ints), 0);
+        long[] noBias = ints.clone();
+        noBias[16] = 0;
+        same(List.of(KernelRun.random(16, 324), KernelRun.random(17, 108)), 150, call(Kernels.CONV2D, noBias), 0);
+    }
+
+    @Test
+    void poolMaxAndAverageWithPadding() {
+        // x 1x2x7x7, 3x3 window, stride 2, pads 1 each side -> 4x4.
+        for (int mode : new int[] {Kernels.MAX, Kernels.AVERAGE}) {
+            for (int include = 0; include <= 1; include++) {
+                same(List.of(KernelRun.random(19, 98)), 32,
+                        call(Kernels.POOL2D, new long[] {1, 2, 7, 7, 4, 4, 3, 3, 2, 2, 1, 1, 1, 1, mode, include}), 0);
+            }
+        }
+    }
+
+    @Test
+    void transposeCopyConcatSlice() {
+        // x [2, 3, 4] -> y [4, 2, 3] (perm 2, 0, 1): strides into x are 1, 12, 4.
+        same(List.of(KernelRun.random(20, 24)), 24, call(Kernels.TRANSPOSE, new long[] {3, 4, 2, 3, 1, 12, 4}), 0);
+        same(List.of(KernelRun.random(21, 50)), 50, call(Kernels.COPY, new long[] {50}), 0);
+        // x [2, 3] into the columns 4..6 of y [2, 8]: only those columns are compared meaningfully, the rest is as allocated.
+        float[] simY = KernelRun.run(sim, List.of(KernelRun.random(22, 6)), 16, call(Kernels.CONCAT_SLICE, new long[] {2, 3, 8, 4}));
+        float[] cudaY = KernelRun.run(cuda, List.of(KernelRun.random(22, 6)), 16, call(Kernels.CONCAT_SLICE, new long[] {2, 3, 8, 4}));
+        for (int o = 0; o < 2; o++) for (int i = 4; i < 7; i++) assertThat(cudaY[o * 8 + i]).isEqualTo(simY[o * 8 + i]);
+    }
+}

@@ -1,0 +1,55 @@
+package org.arenaplan.gpu;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.arenaplan.device.Device;
+import org.arenaplan.device.DeviceBuffer;
+import org.arenaplan.device.DeviceStream;
+import org.arenaplan.device.KernelArg;
+import org.arenaplan.device.KernelCall;
+
+/** Runs one kernel call on a device: copies the inputs in, launches, copies the output back, frees everything. */
+final class KernelRun {
+    private KernelRun() { }
+
+    /**
+     * @param inputs  the input arrays, in the call's pointer order
+     * @param outputs length of the output (the last pointer)
+     * @param call    builds the call from the pointer arguments (inputs, then output)
+     */
+    static float[] run(Device device, List<float[]> inputs, int outputs, Function<List<KernelArg>, KernelCall> call) {
+        List<DeviceBuffer> buffers = new ArrayList<>();
+        try (DeviceStream s = device.createStream("kernel-test")) {
+            List<KernelArg> args = new ArrayList<>();
+            for (int i = 0; i < inputs.size(); i++) {
+                DeviceBuffer b = device.allocate(4L * Math.max(1, inputs.get(i).length), "input" + i);
+                buffers.add(b);
+                device.copyToDevice(s, inputs.get(i), b.base(), "input" + i);
+                args.add(KernelArg.read(b.base(), 4L * inputs.get(i).length, "input" + i));
+            }
+            DeviceBuffer out = device.allocate(4L * outputs, "output");
+            buffers.add(out);
+            args.add(KernelArg.write(out.base(), 4L * outputs, "output"));
+            device.launch(s, call.apply(args));
+            float[] result = new float[outputs];
+            device.copyToHost(s, out.base(), result, "output");
+            return result;
+        } finally {
+            buffers.forEach(DeviceBuffer::close);
+        }
+    }
+
+    static float[] random(long seed, int n) {
+        java.util.Random r = new java.util.Random(seed);
+        float[] a = new float[n];
+        for (int i = 0; i < n; i++) a[i] = (float) (r.nextGaussian());
+        return a;
+    }
+
+    static float[] positive(long seed, int n) {
+        float[] a = random(seed, n);
+        for (int i = 0; i < n; i++) a[i] = Math.abs(a[i]) + 0.5f;
+        return a;
+    }
+}

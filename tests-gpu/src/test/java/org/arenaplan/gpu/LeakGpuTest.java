@@ -1,0 +1,40 @@
+package org.arenaplan.gpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.arenaplan.cuda.CudaDevice;
+import org.arenaplan.device.DeviceBuffer;
+import org.arenaplan.device.DeviceCounters;
+import org.arenaplan.device.DeviceStream;
+import org.junit.jupiter.api.Test;
+
+/** 1,000 rounds of every allocation mode leave the device's free memory ({@code cuMemGetInfo}) where it was. */
+@GpuTest
+class LeakGpuTest {
+
+    @Test
+    void thousandRoundsOfEveryAllocatorLeakNothing() {
+        try (CudaDevice device = new CudaDevice(0); DeviceStream s = device.createStream("leak")) {
+            round(device, s, 0);   // one round first: the driver sets up the pool and the kernels lazily
+            device.synchronize();
+            long before = device.memoryInfo()[0];
+            for (int i = 1; i <= 1000; i++) round(device, s, i);
+            device.synchronize();
+            DeviceCounters c = device.counters();
+            assertThat(c.liveBytes()).isZero();
+            assertThat(c.allocations()).isEqualTo(c.frees()).isEqualTo(2002);
+            assertThat(c.asyncAllocations()).isEqualTo(c.asyncFrees()).isEqualTo(1001);
+            long after = device.memoryInfo()[0];
+            System.out.println("[gpu tests] free device memory before " + before + " B, after 1,000 rounds " + after + " B");
+            assertThat(after).isEqualTo(before);
+        }
+    }
+
+    private static void round(CudaDevice device, DeviceStream s, int i) {
+        device.allocate(1 << 20, "arena").close();
+        DeviceBuffer a = device.allocate(4096 + i, "per-tensor");
+        device.free(a);
+        DeviceBuffer p = device.allocateAsync(8192 + i, s, "pool");
+        device.freeAsync(p, s);
+    }
+}
