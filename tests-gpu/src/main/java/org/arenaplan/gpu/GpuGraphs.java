@@ -13,9 +13,7 @@ public final class GpuGraphs {
 
     public static List<Graph> all() {
         List<Graph> graphs = new ArrayList<>(List.of(mlp(), convNet()));
-        // HOOK(models): once branch `models` is merged, add every built-in model here, e.g.
-        //   for (String m : org.arenaplan.models.BuiltinModels.names())
-        //       graphs.add(org.arenaplan.models.BuiltinModels.build(m, java.util.Map.of()));
+        for (String m : org.arenaplan.models.BuiltinModels.names()) graphs.add(org.arenaplan.models.BuiltinModels.build(m, java.util.Map.of()));
         return graphs;
     }
 

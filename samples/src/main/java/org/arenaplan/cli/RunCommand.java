@@ -1,0 +1,88 @@
+package org.arenaplan.cli;
+
+import org.arenaplan.exec.RunReport;
+import org.arenaplan.hb.SyncMode;
+import org.arenaplan.plan.ArenaPlanner;
+import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.StreamPlanner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code arenaplan run}: plans a graph or model, then runs it planned, per-tensor and with a
+ * stream-ordered pool on a device (CUDA when available, else the simulator, saying which) and
+ * prints peak bytes, allocator calls and time per iteration side by side.
+ */
+@Command(name = "run", sortOptions = false, mixinStandardHelpOptions = true,
+        customSynopsis = {
+                "arenaplan run (--model NAME [--OPTION VALUE...] | GRAPH.json | MODEL.onnx)",
+                "              [--device auto|sim|cuda] [--mode planned|per-tensor|pool|all]",
+                "              [--streams N] [--sync none|add] [--iterations K] [--json FILE]"},
+        description = {"Runs a plan on a device next to the per-tensor and pool baselines.",
+                "Exit codes: 0 outputs equal across modes, 1 outputs differ, 2 bad input or usage."})
+final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    Diagnostics diagnostics;
+
+    @Option(names = "--model", paramLabel = "NAME", description = "Run a built-in model; its options follow.")
+    String model;
+
+    @Option(names = "--device", paramLabel = "NAME", defaultValue = "auto", description = "auto (CUDA when available, else the simulator), sim or cuda (default: ${DEFAULT-VALUE}).")
+    String device;
+
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "all", description = "planned, per-tensor, pool or all (default: ${DEFAULT-VALUE}).")
+    String mode;
+
+    @Option(names = "--streams", paramLabel = "N", description = "Run on N compute streams (default: the graph's).")
+    Integer streams;
+
+    @Option(names = "--sync", paramLabel = "MODE", defaultValue = "none", description = "none or add (see plan --help).")
+    String sync;
+
+    @Option(names = "--planner", paramLabel = "NAME", defaultValue = "best", description = "Planner (default: ${DEFAULT-VALUE}).")
+    String planner;
+
+    @Option(names = "--iterations", paramLabel = "K", defaultValue = "3", description = "Iterations per mode (default: ${DEFAULT-VALUE}).")
+    int iterations;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as JSON (with outputs_equal).")
+    Path json;
+
+    @Unmatched
+    List<String> words = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+        PlanInput input = PlanInput.resolve(words, model);
+        if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
+        if (iterations < 1) throw new UsageException("--iterations must be at least 1, got " + iterations);
+        if (streams != null && streams < 1) throw new UsageException("--streams must be at least 1, got " + streams);
+        if (!List.of("auto", "sim", "cuda").contains(device)) throw new UsageException("--device " + device + ": expected auto, sim or cuda");
+        if (!List.of("planned", "per-tensor", "pool", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool or all");
+        SyncMode syncMode;
+        try {
+            syncMode = SyncMode.parse(sync);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--sync " + sync + ": expected none or add");
+        }
+        if (json != null) FileAccess.checkWritable(json, "--json");
+        Plan plan = StreamPlanner.plan(input.graph(), streams == null ? 0 : streams, syncMode, ArenaPlanner.Options.DEFAULT.withPlanner(planner));
+        PrintStream out = Streams.stdout(spec);
+        int code = RunReport.run(plan, device, mode, iterations, json, out);
+        out.flush();
+        return code;
+    }
+}

@@ -1,0 +1,33 @@
+package org.arenaplan.cli;
+
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+
+/** A PrintStream over a command's picocli stdout, for library code that prints to a stream. */
+final class Streams {
+    private Streams() { }
+
+    static PrintStream stdout(CommandSpec spec) {
+        PrintWriter w = spec.commandLine().getOut();
+        return new PrintStream(new OutputStream() {
+            @Override
+            public void write(int b) {
+                w.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                w.write(new String(b, off, len, StandardCharsets.UTF_8));
+            }
+
+            @Override
+            public void flush() {
+                w.flush();
+            }
+        }, true, StandardCharsets.UTF_8);
+    }
+}
