@@ -1,0 +1,305 @@
+package org.arenaplan.plan.search;
+
+import org.arenaplan.plan.Problem;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Decides whether the buffers of a problem fit within a capacity, by depth-first branch and
+ * bound over canonical placements (the scheme of Moffitt's MiniMalloc, written for any conflict
+ * relation: intervals plus the problem's extra conflicts).
+ *
+ * <p>Steps at each node of the search, over the unplaced buffers of the current partition:
+ * <ol>
+ *   <li>Order them by their lowest offset (the highest top of a placed buffer they conflict
+ *       with), ties by a static preorder rank.</li>
+ *   <li>Branch on each in that order, placing it at its lowest offset, except: non-canonical
+ *       placements (placements happen in non-decreasing (offset, rank) order, so each solution
+ *       is reached by one sequence) and dominated ones (an offset at or above the top another
+ *       unplaced buffer would have at its own lowest offset leaves a gap that buffer fills; the
+ *       solution with the gap filled is explored in another branch).</li>
+ *   <li>After placing, raise the lowest offsets of its unplaced conflicts and the floors of the
+ *       sections it covers. Prune when, in some section, the floor plus the bytes still to place
+ *       there exceeds the capacity; the floor there is at least the current offset and at least
+ *       the least lowest offset among its unplaced buffers.</li>
+ *   <li>When a placement leaves a time boundary no unplaced buffer crosses, the partition splits
+ *       there: the parts no longer interact, so each is solved on its own and a failing part
+ *       fails the node at once. Not done with extra conflicts, which link buffers across any
+ *       boundary.</li>
+ *   <li>Restarts: a node budget that doubles, rotated among three static preorders. Only a run
+ *       that completes within its budget proves infeasibility.</li>
+ * </ol>
+ *
+ * <p>Does not guarantee an answer before the deadline (the problem is NP-hard); it then reports
+ * {@link Result#TIMEOUT}. Zero-byte buffers are placed at offset 0 and take no part.
+ */
+final class CapacitySearch {
+    enum Result { FOUND, INFEASIBLE, TIMEOUT }
+
+    private static final int FOUND = 0;
+    private static final int NOT_FOUND = 1;
+    private static final int OUT_OF_NODES = 2;
+    private static final int OUT_OF_TIME = 3;
+    private static final long UNPLACED = -1;
+    private static final int CLOCK_EVERY = 256;
+
+    /** Static preorders, largest first on each key in turn (MiniMalloc's "WAT", "TAW", "TWA"). */
+    private static final List<String> PREORDERS = List.of("WAT", "TAW", "TWA");
+
+    private final Problem p;
+    private final long capacity;
+    private final long deadline;
+    private final int[] active;
+    private final Timeline time;
+    private final int[][] conflicts;
+    private final boolean decompose;
+
+    private final long[] offset;
+    private final long[] solution;
+    private final long[] lowest;
+    private final long[] floor;
+    private final long[] remaining;
+    private final int[] crossings;
+    /** Per section, its members with the unplaced ones first: {@code unplacedIn[s]} of them. */
+    private final int[] members;
+    private final int[] unplacedIn;
+    /** Where buffer b sits in the members of section s: {@code slotOf[slotStart[b] + s - first[b]]}. */
+    private final int[] slotOf;
+    private final int[] slotStart;
+    private final int[] rank;
+    private final UndoLog lowestLog = new UndoLog();
+    private final UndoLog floorLog = new UndoLog();
+    private long nodes;
+    private long nodesLeft;
+
+    /** @param deadline a {@link System#nanoTime()} value after which the search gives up */
+    CapacitySearch(Problem p, long capacity, long deadline) {
+        this.p = p;
+        this.capacity = capacity;
+        this.deadline = deadline;
+        int n = p.size();
+        this.active = java.util.stream.IntStream.range(0, n).filter(i -> p.alignedSize(i) > 0).toArray();
+        this.time = new Timeline(p, active);
+        this.conflicts = new int[n][];
+        for (int i : active) {
+            int[] list = new int[8];
+            int[] k = {0};
+            int[][] box = {list};
+            p.forEachConflict(i, j -> {
+                if (p.alignedSize(j) == 0) return;
+                if (k[0] == box[0].length) box[0] = Arrays.copyOf(box[0], k[0] * 2);
+                box[0][k[0]++] = j;
+            });
+            conflicts[i] = Arrays.copyOf(box[0], k[0]);
+        }
+        this.decompose = !p.hasExtraConflicts();
+        this.offset = new long[n];
+        this.solution = new long[n];
+        this.lowest = new long[n];
+        this.floor = new long[time.sections];
+        this.remaining = time.liveBytes.clone();
+        this.crossings = time.crossings.clone();
+        this.members = time.members.clone();
+        this.unplacedIn = new int[time.sections];
+        for (int s = 0; s < time.sections; s++) unplacedIn[s] = time.memberStart[s + 1] - time.memberStart[s];
+        this.slotStart = new int[n + 1];
+        for (int i = 0; i < n; i++) slotStart[i + 1] = Math.addExact(slotStart[i], time.end[i] - time.first[i]);
+        this.slotOf = new int[slotStart[n]];
+        for (int s = 0; s < time.sections; s++) {
+            for (int k = time.memberStart[s]; k < time.memberStart[s + 1]; k++) slotOf[slotStart[members[k]] + s - time.first[members[k]]] = k;
+        }
+        this.rank = new int[n];
+        Arrays.fill(offset, UNPLACED);
+    }
+
+    /** Nodes explored so far, over all restarts. */
+    long nodes() {
+        return nodes;
+    }
+
+    /** The offsets found; meaningful after {@link #run()} returned {@link Result#FOUND}. */
+    long[] solution() {
+        return solution.clone();
+    }
+
+    Result run() {
+        if (!fits(0, time.sections, 0)) return Result.INFEASIBLE;
+        long budget = Math.max(1024, 2L * active.length);
+        while (true) {
+            for (String preorder : PREORDERS) {
+                rankBy(preorder);
+                nodesLeft = budget;
+                int r = solveParts(active.clone(), active.length, 0, time.sections, initialCuts());
+                if (r == FOUND) return Result.FOUND;
+                if (r == NOT_FOUND) return Result.INFEASIBLE;
+                if (r == OUT_OF_TIME) return Result.TIMEOUT;
+            }
+            budget = budget > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : budget * 2;
+        }
+    }
+
+    private int[] initialCuts() {
+        if (!decompose) return new int[0];
+        return java.util.stream.IntStream.range(1, time.sections).filter(b -> crossings[b] == 0).toArray();
+    }
+
+    private int search(int[] order, int count, int from, int to, long minOffset, int minRank) {
+        if (count == 0) return FOUND;
+        if (--nodesLeft < 0) return OUT_OF_NODES;
+        if (++nodes % CLOCK_EVERY == 0 && System.nanoTime() - deadline > 0) return OUT_OF_TIME;
+        sortByLowestOffset(order, count);
+        long leastTop = Long.MAX_VALUE;
+        for (int k = 0; k < count; k++) leastTop = Math.min(leastTop, lowest[order[k]] + p.alignedSize(order[k]));
+        for (int k = 0; k < count; k++) {
+            int b = order[k];
+            long o = lowest[b];
+            if (o >= leastTop) break;   // dominated: some buffer fits entirely below o (order is by o)
+            if (o < minOffset || (o == minOffset && rank[b] < minRank)) continue;   // not canonical
+            if (o + p.alignedSize(b) > capacity) continue;
+            int[] rest = new int[count - 1];
+            System.arraycopy(order, 0, rest, 0, k);
+            System.arraycopy(order, k + 1, rest, k, count - 1 - k);
+            int lowestMark = lowestLog.mark();
+            int floorMark = floorLog.mark();
+            place(b, o);
+            int r = fits(from, to, o) ? descend(b, rest, from, to, o) : NOT_FOUND;
+            unplace(b, lowestMark, floorMark);
+            if (r != NOT_FOUND) return r;
+        }
+        return NOT_FOUND;
+    }
+
+    /** Continues below a node that just placed {@code b}, splitting where b was the last to cross. */
+    private int descend(int b, int[] rest, int from, int to, long o) {
+        if (!decompose) return search(rest, rest.length, from, to, o, rank[b]);
+        int[] cuts = new int[0];
+        int c = 0;
+        for (int k = time.first[b] + 1; k < time.end[b]; k++) {
+            if (--crossings[k] == 0) {
+                if (c == cuts.length) cuts = Arrays.copyOf(cuts, Math.max(4, c * 2));
+                cuts[c++] = k;
+            }
+        }
+        int r = c == 0 ? search(rest, rest.length, from, to, o, rank[b]) : solveParts(rest, rest.length, from, to, Arrays.copyOf(cuts, c));
+        for (int k = time.first[b] + 1; k < time.end[b]; k++) crossings[k]++;
+        return r;
+    }
+
+    /** Solves the parts of {@code [from, to)} between ascending cuts independently (each restarts canonical order). */
+    private int solveParts(int[] order, int count, int from, int to, int[] cuts) {
+        if (cuts.length == 0) return search(order, count, from, to, 0, Integer.MIN_VALUE);
+        int lo = from;
+        for (int c = 0; c <= cuts.length; c++) {
+            int hi = c < cuts.length ? cuts[c] : to;
+            int[] part = new int[count];
+            int k = 0;
+            for (int j = 0; j < count; j++) if (time.first[order[j]] >= lo && time.first[order[j]] < hi) part[k++] = order[j];
+            if (k > 0) {
+                int r = search(part, k, lo, hi, 0, Integer.MIN_VALUE);
+                if (r != FOUND) return r;
+            }
+            lo = hi;
+        }
+        return FOUND;
+    }
+
+    private void place(int b, long o) {
+        offset[b] = o;
+        solution[b] = o;   // the last write on the successful path is the answer
+        long top = o + p.alignedSize(b);
+        for (int j : conflicts[b]) {
+            if (offset[j] == UNPLACED && lowest[j] < top) lowestLog.set(lowest, j, top);
+        }
+        for (int s = time.first[b]; s < time.end[b]; s++) {
+            floorLog.set(floor, s, top);
+            remaining[s] -= p.alignedSize(b);
+            // Swap b just past the unplaced members of s; unplace() undoes this by counting it back in.
+            int at = slot(b, s);
+            int last = time.memberStart[s] + --unplacedIn[s];
+            int other = members[last];
+            members[at] = other;
+            slotOf[slotStart[other] + s - time.first[other]] = at;
+            members[last] = b;
+            slotOf[slotStart[b] + s - time.first[b]] = last;
+        }
+    }
+
+    private void unplace(int b, int lowestMark, int floorMark) {
+        floorLog.restore(floor, floorMark);
+        lowestLog.restore(lowest, lowestMark);
+        for (int s = time.first[b]; s < time.end[b]; s++) {
+            remaining[s] += p.alignedSize(b);
+            unplacedIn[s]++;   // b still sits right past the unplaced members: nested placements were undone first
+        }
+        offset[b] = UNPLACED;
+    }
+
+    private int slot(int b, int s) {
+        return slotOf[slotStart[b] + s - time.first[b]];
+    }
+
+    /**
+     * Section inference: in every section, the unplaced bytes must fit above the floor. The floor
+     * is the highest of the current offset (placements go upward), the top of what is placed
+     * there, and the least lowest offset of the unplaced buffers there; the last is scanned
+     * lazily, stopping at the first buffer low enough.
+     */
+    private boolean fits(int from, int to, long atLeast) {
+        for (int s = from; s < to; s++) {
+            long left = remaining[s];
+            if (left == 0) continue;
+            if (left > capacity - Math.max(atLeast, floor[s])) return false;
+            long highestFloor = capacity - left;
+            boolean someoneLowEnough = false;
+            for (int k = time.memberStart[s], stop = k + unplacedIn[s]; k < stop && !someoneLowEnough; k++) {
+                someoneLowEnough = lowest[members[k]] <= highestFloor;
+            }
+            if (!someoneLowEnough) return false;
+        }
+        return true;
+    }
+
+    /**
+     * Insertion sort by (lowest offset, rank): between siblings only a few lowest offsets rise,
+     * so the order is nearly sorted and this is close to linear.
+     */
+    private void sortByLowestOffset(int[] order, int count) {
+        for (int k = 1; k < count; k++) {
+            int b = order[k];
+            int j = k - 1;
+            while (j >= 0 && before(b, order[j])) {
+                order[j + 1] = order[j];
+                j--;
+            }
+            order[j + 1] = b;
+        }
+    }
+
+    private boolean before(int a, int b) {
+        return lowest[a] < lowest[b] || (lowest[a] == lowest[b] && rank[a] < rank[b]);
+    }
+
+    /**
+     * Ranks the active buffers by a preorder: each letter a key, largest first, ties by the next
+     * letter, then by index. W: lifetime width, A: area (bytes x width), T: the most bytes live
+     * in any section of its lifetime.
+     */
+    private void rankBy(String preorder) {
+        long[] most = new long[p.size()];
+        for (int i : active) for (int s = time.first[i]; s < time.end[i]; s++) most[i] = Math.max(most[i], time.liveBytes[s]);
+        Comparator<Integer> cmp = (a, b) -> 0;
+        for (char key : preorder.toCharArray()) {
+            Comparator<Integer> next = switch (key) {
+                case 'W' -> Comparator.comparingLong(i -> -(p.upper(i) - p.lower(i)));
+                case 'A' -> Comparator.comparingDouble(i -> -(double) p.alignedSize(i) * (p.upper(i) - p.lower(i)));
+                case 'T' -> Comparator.comparingLong(i -> -most[i]);
+                default -> throw new IllegalStateException("unknown preorder key " + key);
+            };
+            cmp = cmp.thenComparing(next);
+        }
+        Integer[] sorted = Arrays.stream(active).boxed().sorted(cmp.thenComparingInt(i -> i)).toArray(Integer[]::new);
+        for (int r = 0; r < sorted.length; r++) rank[sorted[r]] = r;
+    }
+}
