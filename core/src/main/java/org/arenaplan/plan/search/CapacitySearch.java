@@ -21,7 +21,7 @@ import java.util.List;
  *       unplaced buffer would have at its own lowest offset leaves a gap that buffer fills; the
  *       solution with the gap filled is explored in another branch).</li>
  *   <li>After placing, raise the lowest offsets of its unplaced conflicts and the floors of the
- *       sections it covers. Prune when, in some section, the floor plus the bytes still to place
+ *       sections it covers. Prune when a raised buffer no longer fits below the capacity, or when, in some section, the floor plus the bytes still to place
  *       there exceeds the capacity; the floor there is at least the current offset and at least
  *       the least lowest offset among its unplaced buffers.</li>
  *   <li>When a placement leaves a time boundary no unplaced buffer crosses, the partition splits
@@ -68,10 +68,13 @@ final class CapacitySearch {
     /** Where buffer b sits in the members of section s: {@code slotOf[slotStart[b] + s - first[b]]}. */
     private final int[] slotOf;
     private final int[] slotStart;
+    /** Per section, a hint: the unplaced member found low enough by the last check, or -1. */
+    private final int[] witness;
     private final int[] rank;
     private final UndoLog lowestLog = new UndoLog();
     private final UndoLog floorLog = new UndoLog();
     private long nodes;
+    private String preorder;
     private long nodesLeft;
 
     /** @param deadline a {@link System#nanoTime()} value after which the search gives up */
@@ -110,6 +113,8 @@ final class CapacitySearch {
         for (int s = 0; s < time.sections; s++) {
             for (int k = time.memberStart[s]; k < time.memberStart[s + 1]; k++) slotOf[slotStart[members[k]] + s - time.first[members[k]]] = k;
         }
+        this.witness = new int[time.sections];
+        Arrays.fill(witness, -1);
         this.rank = new int[n];
         Arrays.fill(offset, UNPLACED);
     }
@@ -128,8 +133,8 @@ final class CapacitySearch {
         if (!fits(0, time.sections, 0)) return Result.INFEASIBLE;
         long budget = Math.max(1024, 2L * active.length);
         while (true) {
-            for (String preorder : PREORDERS) {
-                rankBy(preorder);
+            for (String heuristic : PREORDERS) {
+                preorder = heuristic;
                 nodesLeft = budget;
                 int r = solveParts(active.clone(), active.length, 0, time.sections, initialCuts());
                 if (r == FOUND) return Result.FOUND;
@@ -163,8 +168,7 @@ final class CapacitySearch {
             System.arraycopy(order, k + 1, rest, k, count - 1 - k);
             int lowestMark = lowestLog.mark();
             int floorMark = floorLog.mark();
-            place(b, o);
-            int r = fits(from, to, o) ? descend(b, rest, from, to, o) : NOT_FOUND;
+            int r = place(b, o) && fits(from, to, o) ? descend(b, rest, from, to, o) : NOT_FOUND;
             unplace(b, lowestMark, floorMark);
             if (r != NOT_FOUND) return r;
         }
@@ -187,9 +191,12 @@ final class CapacitySearch {
         return r;
     }
 
-    /** Solves the parts of {@code [from, to)} between ascending cuts independently (each restarts canonical order). */
+    /**
+     * Solves the parts of {@code [from, to)} between ascending cuts independently. Each part
+     * restarts the canonical order and is ranked afresh by the preorder, with the bytes still
+     * unplaced (as MiniMalloc does); the enclosing node's ranks come back afterwards.
+     */
     private int solveParts(int[] order, int count, int from, int to, int[] cuts) {
-        if (cuts.length == 0) return search(order, count, from, to, 0, Integer.MIN_VALUE);
         int lo = from;
         for (int c = 0; c <= cuts.length; c++) {
             int hi = c < cuts.length ? cuts[c] : to;
@@ -197,7 +204,11 @@ final class CapacitySearch {
             int k = 0;
             for (int j = 0; j < count; j++) if (time.first[order[j]] >= lo && time.first[order[j]] < hi) part[k++] = order[j];
             if (k > 0) {
+                int[] saved = new int[k];
+                for (int j = 0; j < k; j++) saved[j] = rank[part[j]];
+                rankBy(part, k);
                 int r = search(part, k, lo, hi, 0, Integer.MIN_VALUE);
+                for (int j = 0; j < k; j++) rank[part[j]] = saved[j];
                 if (r != FOUND) return r;
             }
             lo = hi;
@@ -205,12 +216,17 @@ final class CapacitySearch {
         return FOUND;
     }
 
-    private void place(int b, long o) {
+    /** Places b at o; false when a conflict of b no longer fits below the capacity anywhere. */
+    private boolean place(int b, long o) {
         offset[b] = o;
         solution[b] = o;   // the last write on the successful path is the answer
         long top = o + p.alignedSize(b);
+        boolean raisedFit = true;
         for (int j : conflicts[b]) {
-            if (offset[j] == UNPLACED && lowest[j] < top) lowestLog.set(lowest, j, top);
+            if (offset[j] == UNPLACED && lowest[j] < top) {
+                lowestLog.set(lowest, j, top);
+                raisedFit &= top + p.alignedSize(j) <= capacity;
+            }
         }
         for (int s = time.first[b]; s < time.end[b]; s++) {
             floorLog.set(floor, s, top);
@@ -224,6 +240,7 @@ final class CapacitySearch {
             members[last] = b;
             slotOf[slotStart[b] + s - time.first[b]] = last;
         }
+        return raisedFit;
     }
 
     private void unplace(int b, int lowestMark, int floorMark) {
@@ -244,7 +261,7 @@ final class CapacitySearch {
      * Section inference: in every section, the unplaced bytes must fit above the floor. The floor
      * is the highest of the current offset (placements go upward), the top of what is placed
      * there, and the least lowest offset of the unplaced buffers there; the last is scanned
-     * lazily, stopping at the first buffer low enough.
+     * lazily, stopping at the first buffer low enough, and that buffer is tried first next time.
      */
     private boolean fits(int from, int to, long atLeast) {
         for (int s = from; s < to; s++) {
@@ -252,11 +269,14 @@ final class CapacitySearch {
             if (left == 0) continue;
             if (left > capacity - Math.max(atLeast, floor[s])) return false;
             long highestFloor = capacity - left;
-            boolean someoneLowEnough = false;
-            for (int k = time.memberStart[s], stop = k + unplacedIn[s]; k < stop && !someoneLowEnough; k++) {
-                someoneLowEnough = lowest[members[k]] <= highestFloor;
+            int w = witness[s];
+            if (w >= 0 && offset[w] == UNPLACED && lowest[w] <= highestFloor) continue;
+            w = -1;
+            for (int k = time.memberStart[s], stop = k + unplacedIn[s]; k < stop && w < 0; k++) {
+                if (lowest[members[k]] <= highestFloor) w = members[k];
             }
-            if (!someoneLowEnough) return false;
+            if (w < 0) return false;
+            witness[s] = w;
         }
         return true;
     }
@@ -282,24 +302,29 @@ final class CapacitySearch {
     }
 
     /**
-     * Ranks the active buffers by a preorder: each letter a key, largest first, ties by the next
-     * letter, then by index. W: lifetime width, A: area (bytes x width), T: the most bytes live
-     * in any section of its lifetime.
+     * Ranks buffers by the current preorder: each letter a key, largest first, ties by the next
+     * letter, then by index. W: lifetime width, A: area (bytes x width), T: the most bytes still
+     * unplaced in any section of its lifetime.
      */
-    private void rankBy(String preorder) {
-        long[] most = new long[p.size()];
-        for (int i : active) for (int s = time.first[i]; s < time.end[i]; s++) most[i] = Math.max(most[i], time.liveBytes[s]);
+    private void rankBy(int[] buffers, int count) {
+        long[] most = new long[count];
+        Integer[] at = new Integer[count];
+        for (int k = 0; k < count; k++) {
+            at[k] = k;
+            int i = buffers[k];
+            for (int s = time.first[i]; s < time.end[i]; s++) most[k] = Math.max(most[k], remaining[s]);
+        }
         Comparator<Integer> cmp = (a, b) -> 0;
         for (char key : preorder.toCharArray()) {
             Comparator<Integer> next = switch (key) {
-                case 'W' -> Comparator.comparingLong(i -> -(p.upper(i) - p.lower(i)));
-                case 'A' -> Comparator.comparingDouble(i -> -(double) p.alignedSize(i) * (p.upper(i) - p.lower(i)));
-                case 'T' -> Comparator.comparingLong(i -> -most[i]);
+                case 'W' -> Comparator.comparingLong(k -> -(p.upper(buffers[k]) - p.lower(buffers[k])));
+                case 'A' -> Comparator.comparingDouble(k -> -(double) p.alignedSize(buffers[k]) * (p.upper(buffers[k]) - p.lower(buffers[k])));
+                case 'T' -> Comparator.comparingLong(k -> -most[k]);
                 default -> throw new IllegalStateException("unknown preorder key " + key);
             };
             cmp = cmp.thenComparing(next);
         }
-        Integer[] sorted = Arrays.stream(active).boxed().sorted(cmp.thenComparingInt(i -> i)).toArray(Integer[]::new);
-        for (int r = 0; r < sorted.length; r++) rank[sorted[r]] = r;
+        Arrays.sort(at, cmp.thenComparingInt(k -> buffers[k]));
+        for (int r = 0; r < count; r++) rank[buffers[at[r]]] = r;
     }
 }
