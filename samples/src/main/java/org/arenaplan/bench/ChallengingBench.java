@@ -63,8 +63,8 @@ public final class ChallengingBench {
     }
 
     private static int challenging(PrintStream out, Path dir, Duration limit) throws IOException {
-        out.printf("%-9s %7s %9s %9s %6s %9s %-22s %8s %8s %10s %9s %s%n",
-                "instance", "buffers", "LB", "best", "b/cap", "search", "status", "time_s", "cpu_s", "minimalloc", "ours/mm", "valid");
+        out.printf("%-9s %7s %9s %9s %6s %9s %-22s %9s %8s %8s %10s %9s %s%n",
+                "instance", "buffers", "LB", "best", "b/cap", "search", "status", "nodes", "time_s", "cpu_s", "minimalloc", "ours/mm", "valid");
         int missed = 0;
         for (Path f : csvs(dir, ".1048576.csv")) {
             Problem p = ProblemCsv.read(f, 1);
@@ -74,9 +74,9 @@ public final class ChallengingBench {
             Double theirs = MINIMALLOC_SECONDS.get(name);
             boolean valid = valid(p, t.outcome.placement(), CHALLENGING_CAPACITY);
             if (!valid || !t.outcome.fits()) missed++;
-            out.printf(Locale.ROOT, "%-9s %7d %9d %9d %6.3f %9d %-22s %8.2f %8.2f %10s %9s %s%n",
+            out.printf(Locale.ROOT, "%-9s %7d %9d %9d %6.3f %9d %-22s %9d %8.2f %8.2f %10s %9s %s%n",
                     name, p.size(), p.lowerBound(), best, (double) best / CHALLENGING_CAPACITY, t.outcome.placement().arenaBytes(),
-                    t.outcome.status(), t.wallSeconds, t.cpuSeconds, theirs == null ? "-" : String.format(Locale.ROOT, "%.2f", theirs),
+                    t.outcome.status(), t.outcome.nodes(), t.wallSeconds, t.cpuSeconds, theirs == null ? "-" : String.format(Locale.ROOT, "%.2f", theirs),
                     theirs == null ? "-" : String.format(Locale.ROOT, "%.2f", t.wallSeconds / theirs), valid ? "yes" : "NO");
         }
         return missed;

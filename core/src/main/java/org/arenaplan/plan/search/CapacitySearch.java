@@ -70,6 +70,8 @@ final class CapacitySearch {
     private final int[] slotStart;
     /** Per section, a hint: the unplaced member found low enough by the last check, or -1. */
     private final int[] witness;
+    /** The section that failed the last check, tried first by the next; a hint only. */
+    private int lastFailed = -1;
     private final int[] rank;
     private final UndoLog lowestLog = new UndoLog();
     private final UndoLog floorLog = new UndoLog();
@@ -79,24 +81,17 @@ final class CapacitySearch {
 
     /** @param deadline a {@link System#nanoTime()} value after which the search gives up */
     CapacitySearch(Problem p, long capacity, long deadline) {
-        this.p = p;
+        this(new SearchInstance(p), capacity, deadline);
+    }
+
+    CapacitySearch(SearchInstance instance, long capacity, long deadline) {
+        this.p = instance.problem;
         this.capacity = capacity;
         this.deadline = deadline;
         int n = p.size();
-        this.active = java.util.stream.IntStream.range(0, n).filter(i -> p.alignedSize(i) > 0).toArray();
-        this.time = new Timeline(p, active);
-        this.conflicts = new int[n][];
-        for (int i : active) {
-            int[] list = new int[8];
-            int[] k = {0};
-            int[][] box = {list};
-            p.forEachConflict(i, j -> {
-                if (p.alignedSize(j) == 0) return;
-                if (k[0] == box[0].length) box[0] = Arrays.copyOf(box[0], k[0] * 2);
-                box[0][k[0]++] = j;
-            });
-            conflicts[i] = Arrays.copyOf(box[0], k[0]);
-        }
+        this.active = instance.active;
+        this.time = instance.time;
+        this.conflicts = instance.conflicts;
         this.decompose = !p.hasExtraConflicts();
         this.offset = new long[n];
         this.solution = new long[n];
@@ -153,7 +148,7 @@ final class CapacitySearch {
     private int search(int[] order, int count, int from, int to, long minOffset, int minRank) {
         if (count == 0) return FOUND;
         if (--nodesLeft < 0) return OUT_OF_NODES;
-        if (++nodes % CLOCK_EVERY == 0 && System.nanoTime() - deadline > 0) return OUT_OF_TIME;
+        if (++nodes % CLOCK_EVERY == 1 && System.nanoTime() - deadline > 0) return OUT_OF_TIME;   // the first node looks too
         sortByLowestOffset(order, count);
         long leastTop = Long.MAX_VALUE;
         for (int k = 0; k < count; k++) leastTop = Math.min(leastTop, lowest[order[k]] + p.alignedSize(order[k]));
@@ -264,20 +259,29 @@ final class CapacitySearch {
      * lazily, stopping at the first buffer low enough, and that buffer is tried first next time.
      */
     private boolean fits(int from, int to, long atLeast) {
+        if (lastFailed >= from && lastFailed < to && !sectionFits(lastFailed, atLeast)) return false;
         for (int s = from; s < to; s++) {
-            long left = remaining[s];
-            if (left == 0) continue;
-            if (left > capacity - Math.max(atLeast, floor[s])) return false;
-            long highestFloor = capacity - left;
-            int w = witness[s];
-            if (w >= 0 && offset[w] == UNPLACED && lowest[w] <= highestFloor) continue;
-            w = -1;
-            for (int k = time.memberStart[s], stop = k + unplacedIn[s]; k < stop && w < 0; k++) {
-                if (lowest[members[k]] <= highestFloor) w = members[k];
+            if (!sectionFits(s, atLeast)) {
+                lastFailed = s;   // siblings tend to fail at the same place: look there first
+                return false;
             }
-            if (w < 0) return false;
-            witness[s] = w;
         }
+        return true;
+    }
+
+    private boolean sectionFits(int s, long atLeast) {
+        long left = remaining[s];
+        if (left == 0) return true;
+        if (left > capacity - Math.max(atLeast, floor[s])) return false;
+        long highestFloor = capacity - left;
+        int w = witness[s];
+        if (w >= 0 && offset[w] == UNPLACED && lowest[w] <= highestFloor) return true;
+        w = -1;
+        for (int k = time.memberStart[s], stop = k + unplacedIn[s]; k < stop && w < 0; k++) {
+            if (lowest[members[k]] <= highestFloor) w = members[k];
+        }
+        if (w < 0) return false;
+        witness[s] = w;
         return true;
     }
 

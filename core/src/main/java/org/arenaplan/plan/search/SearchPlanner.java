@@ -65,7 +65,7 @@ public final class SearchPlanner implements Planner {
     private SearchOutcome fitWithin(Problem p, Placement incumbent, long lb, long deadline) {
         if (incumbent.arenaBytes() <= capacity) return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, incumbent, capacity, lb, 0);
         if (lb > capacity) return new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity, lb, 0);
-        CapacitySearch search = new CapacitySearch(p, capacity, deadline);
+        CapacitySearch search = new CapacitySearch(new SearchInstance(p), capacity, deadline);
         CapacitySearch.Result r = onBigStack(p, search::run);
         return switch (r) {
             case FOUND -> new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, Placement.of(p, search.solution(), name()), capacity, lb, search.nodes());
@@ -81,13 +81,16 @@ public final class SearchPlanner implements Planner {
         long probeFrom = proven;           // smallest capacity worth probing (raised by timeouts too)
         long nodes = 0;
         boolean first = true;
+        SearchInstance instance = null;   // built on the first probe, shared by the others
         while (incumbent.arenaBytes() > proven && probeFrom < incumbent.arenaBytes() && System.nanoTime() - deadline < 0) {
             long hi = incumbent.arenaBytes() - unit;   // the largest capacity that would improve
             long cap = first ? probeFrom : alignDown(probeFrom + (hi - probeFrom) / 2, unit);
             first = false;
             long probesLeft = 1 + (64 - Long.numberOfLeadingZeros((hi - probeFrom) / unit + 1));
-            long share = Math.max(1, (deadline - System.nanoTime()) / probesLeft);
-            CapacitySearch search = new CapacitySearch(p, cap, System.nanoTime() + share);
+            if (instance == null) instance = new SearchInstance(p);
+            long now = System.nanoTime();
+            long share = Math.max(1, (deadline - now) / probesLeft);
+            CapacitySearch search = new CapacitySearch(instance, cap, deadline - now < share ? deadline : now + share);
             CapacitySearch.Result r = onBigStack(p, search::run);
             nodes += search.nodes();
             switch (r) {
