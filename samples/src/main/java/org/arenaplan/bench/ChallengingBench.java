@@ -72,7 +72,7 @@ public final class ChallengingBench {
             Timed t = Timed.run(p, CHALLENGING_CAPACITY, limit);
             String name = f.getFileName().toString().replace(".1048576.csv", "");
             Double theirs = MINIMALLOC_SECONDS.get(name);
-            boolean valid = valid(p, t.outcome.placement(), CHALLENGING_CAPACITY);
+            boolean valid = valid(p, t.outcome.placement());
             if (!valid || !t.outcome.fits()) missed++;
             out.printf(Locale.ROOT, "%-9s %7d %9d %9d %6.3f %9d %-22s %9d %8.2f %8.2f %10s %9s %s%n",
                     name, p.size(), p.lowerBound(), best, (double) best / CHALLENGING_CAPACITY, t.outcome.placement().arenaBytes(),
@@ -90,7 +90,7 @@ public final class ChallengingBench {
             long lb = p.lowerBound();
             long best = new BestPlanner().place(p).arenaBytes();
             Timed t = Timed.run(p, null, limit);
-            boolean valid = valid(p, t.outcome.placement(), null);
+            boolean valid = valid(p, t.outcome.placement());
             double ratio = (double) t.outcome.placement().arenaBytes() / lb;
             if (!valid || ratio > 1.001) missed++;
             out.printf(Locale.ROOT, "%-16s %7d %14d %10.5f %10.5f %-20s %8.2f %8.2f %s%n", f.getFileName().toString().replace(".csv", ""),
@@ -107,7 +107,7 @@ public final class ChallengingBench {
                 Problem p = PerfectPackings.generate(seed, n, CHALLENGING_CAPACITY, 1000, 1024);
                 long best = new BestPlanner().place(p).arenaBytes();
                 Timed t = Timed.run(p, CHALLENGING_CAPACITY, limit);
-                boolean valid = valid(p, t.outcome.placement(), CHALLENGING_CAPACITY);
+                boolean valid = valid(p, t.outcome.placement());
                 if (!valid || !t.outcome.fits()) missed++;
                 out.printf(Locale.ROOT, "%-12s %7d %9d %9d %9d %-22s %8.2f %8.2f %s%n", "perfect-" + n + "-" + seed, p.size(), CHALLENGING_CAPACITY,
                         best, t.outcome.placement().arenaBytes(), t.outcome.status(), t.wallSeconds, t.cpuSeconds, valid ? "yes" : "NO");
@@ -116,8 +116,9 @@ public final class ChallengingBench {
         return missed;
     }
 
-    private static boolean valid(Problem p, Placement s, Long capacity) {
-        return PlacementValidator.validate(p, s.offsets(), s.arenaBytes(), capacity).isEmpty();
+    /** No overlap, alignment or arena violation (the capacity is judged apart, by the status). */
+    private static boolean valid(Problem p, Placement s) {
+        return PlacementValidator.validate(p, s).isEmpty();
     }
 
     private static List<Path> csvs(Path dir, String suffix) throws IOException {

@@ -5,35 +5,41 @@ import org.arenaplan.plan.Problem;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Decides whether the buffers of a problem fit within a capacity, by depth-first branch and
  * bound over canonical placements (the scheme of Moffitt's MiniMalloc, written for any conflict
  * relation: intervals plus the problem's extra conflicts).
  *
- * <p>Steps at each node of the search, over the unplaced buffers of the current partition:
+ * <p>Steps at each node of the search, over the unplaced buffers of the current part:
  * <ol>
  *   <li>Order them by their lowest offset (the highest top of a placed buffer they conflict
- *       with), ties by a static preorder rank.</li>
+ *       with), ties by the part's preorder rank.</li>
  *   <li>Branch on each in that order, placing it at its lowest offset, except: non-canonical
  *       placements (placements happen in non-decreasing (offset, rank) order, so each solution
  *       is reached by one sequence) and dominated ones (an offset at or above the top another
  *       unplaced buffer would have at its own lowest offset leaves a gap that buffer fills; the
  *       solution with the gap filled is explored in another branch).</li>
  *   <li>After placing, raise the lowest offsets of its unplaced conflicts and the floors of the
- *       sections it covers. Prune when a raised buffer no longer fits below the capacity, or when, in some section, the floor plus the bytes still to place
- *       there exceeds the capacity; the floor there is at least the current offset and at least
- *       the least lowest offset among its unplaced buffers.</li>
- *   <li>When a placement leaves a time boundary no unplaced buffer crosses, the partition splits
- *       there: the parts no longer interact, so each is solved on its own and a failing part
- *       fails the node at once. Not done with extra conflicts, which link buffers across any
- *       boundary.</li>
- *   <li>Restarts: a node budget that doubles, rotated among three static preorders. Only a run
- *       that completes within its budget proves infeasibility.</li>
+ *       sections it covers. Prune when a raised buffer no longer fits under the capacity, or
+ *       when in some section the floor plus the bytes still to place there exceeds it; that
+ *       floor is the highest of the current offset, the top of what is placed there and the
+ *       least lowest offset of the unplaced buffers there.</li>
+ *   <li>When a placement leaves a time boundary no unplaced buffer crosses, the part splits
+ *       there: the pieces no longer interact, so each is solved on its own and a failing piece
+ *       fails the node at once. Each piece is ranked afresh by the preorder, with the bytes
+ *       still unplaced (this is what solves MiniMalloc's E and I quickly). Not done with extra
+ *       conflicts, which link buffers across any boundary.</li>
+ *   <li>Restarts: a node budget that doubles, rotated among three preorders. Only a run that
+ *       completes within its budget proves infeasibility.</li>
  * </ol>
  *
- * <p>Does not guarantee an answer before the deadline (the problem is NP-hard); it then reports
- * {@link Result#TIMEOUT}. Zero-byte buffers are placed at offset 0 and take no part.
+ * <p>Does not guarantee an answer before the deadline (the problem is NP-hard; many equal,
+ * pairwise conflicting buffers are a weak spot, as no symmetry is broken); it then reports
+ * {@link Result#TIMEOUT}. Zero-byte buffers are placed at offset 0 and take no part. A node
+ * costs O(buffers + sections) at worst, so problems with tens of thousands of buffers get
+ * through few nodes per second.
  */
 final class CapacitySearch {
     enum Result { FOUND, INFEASIBLE, TIMEOUT }
@@ -142,7 +148,7 @@ final class CapacitySearch {
 
     private int[] initialCuts() {
         if (!decompose) return new int[0];
-        return java.util.stream.IntStream.range(1, time.sections).filter(b -> crossings[b] == 0).toArray();
+        return IntStream.range(1, time.sections).filter(b -> crossings[b] == 0).toArray();
     }
 
     private int search(int[] order, int count, int from, int to, long minOffset, int minRank) {

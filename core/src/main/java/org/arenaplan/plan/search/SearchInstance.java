@@ -16,13 +16,31 @@ final class SearchInstance {
     final Timeline time;
     final int[][] conflicts;
 
+    /** Thrown while building when the deadline passes: large problems take seconds to prepare. */
+    static final class OutOfTime extends RuntimeException {
+        OutOfTime() {
+            super("the time limit passed while preparing the search", null, false, false);
+        }
+    }
+
     SearchInstance(Problem p) {
+        this(p, Long.MAX_VALUE, false);
+    }
+
+    /** @param deadline a {@link System#nanoTime()} value; building past it throws {@link OutOfTime} */
+    SearchInstance(Problem p, long deadline) {
+        this(p, deadline, true);
+    }
+
+    private SearchInstance(Problem p, long deadline, boolean timed) {
         this.problem = p;
         this.active = IntStream.range(0, p.size()).filter(i -> p.alignedSize(i) > 0).toArray();
         this.time = new Timeline(p, active);
         this.conflicts = new int[p.size()][];
         int[] buf = new int[16];
+        int built = 0;
         for (int i : active) {
+            if (timed && ++built % 1024 == 0 && System.nanoTime() - deadline > 0) throw new OutOfTime();
             int[][] box = {buf};
             int[] k = {0};
             p.forEachConflict(i, j -> {

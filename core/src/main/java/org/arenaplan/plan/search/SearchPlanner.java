@@ -65,7 +65,12 @@ public final class SearchPlanner implements Planner {
     private SearchOutcome fitWithin(Problem p, Placement incumbent, long lb, long deadline) {
         if (incumbent.arenaBytes() <= capacity) return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, incumbent, capacity, lb, 0);
         if (lb > capacity) return new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity, lb, 0);
-        CapacitySearch search = new CapacitySearch(new SearchInstance(p), capacity, deadline);
+        CapacitySearch search;
+        try {
+            search = new CapacitySearch(new SearchInstance(p, deadline), capacity, deadline);
+        } catch (SearchInstance.OutOfTime e) {
+            return new SearchOutcome(SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, lb, 0);
+        }
         CapacitySearch.Result r = onBigStack(p, search::run);
         return switch (r) {
             case FOUND -> new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, Placement.of(p, search.solution(), name()), capacity, lb, search.nodes());
@@ -87,7 +92,13 @@ public final class SearchPlanner implements Planner {
             long cap = first ? probeFrom : alignDown(probeFrom + (hi - probeFrom) / 2, unit);
             first = false;
             long probesLeft = 1 + (64 - Long.numberOfLeadingZeros((hi - probeFrom) / unit + 1));
-            if (instance == null) instance = new SearchInstance(p);
+            if (instance == null) {
+                try {
+                    instance = new SearchInstance(p, deadline);
+                } catch (SearchInstance.OutOfTime e) {
+                    break;
+                }
+            }
             long now = System.nanoTime();
             long share = Math.max(1, (deadline - now) / probesLeft);
             CapacitySearch search = new CapacitySearch(instance, cap, deadline - now < share ? deadline : now + share);
