@@ -14,13 +14,12 @@ import java.util.stream.IntStream;
  *
  * <p>Steps at each node of the search, over the unplaced buffers of the current part:
  * <ol>
- *   <li>Order them by their lowest offset (the highest top of a placed buffer they conflict
- *       with), ties by the part's preorder rank.</li>
- *   <li>Branch on each in that order, placing it at its lowest offset, except: non-canonical
- *       placements (placements happen in non-decreasing (offset, rank) order, so each solution
- *       is reached by one sequence) and dominated ones (an offset at or above the top another
- *       unplaced buffer would have at its own lowest offset leaves a gap that buffer fills; the
- *       solution with the gap filled is explored in another branch).</li>
+ *   <li>Branch on each, placing it at its lowest offset (the highest top of a placed buffer it
+ *       conflicts with), in order of that offset, ties by the part's preorder rank. Skipped:
+ *       non-canonical placements (placements happen in non-decreasing (offset, rank) order, so
+ *       each solution is reached by one sequence) and dominated ones (an offset at or above the
+ *       top another unplaced buffer would have at its own lowest offset leaves a gap that buffer
+ *       fills; the solution with the gap filled is explored in another branch).</li>
  *   <li>After placing, raise the lowest offsets of its unplaced conflicts and the floors of the
  *       sections it covers. Prune when a raised buffer no longer fits under the capacity, or
  *       when in some section the floor plus the bytes still to place there exceeds it; that
@@ -155,21 +154,31 @@ final class CapacitySearch {
         if (count == 0) return FOUND;
         if (--nodesLeft < 0) return OUT_OF_NODES;
         if (++nodes % CLOCK_EVERY == 1 && System.nanoTime() - deadline > 0) return OUT_OF_TIME;   // the first node looks too
-        sortByLowestOffset(order, count);
         long leastTop = Long.MAX_VALUE;
         for (int k = 0; k < count; k++) leastTop = Math.min(leastTop, lowest[order[k]] + p.alignedSize(order[k]));
+        // Candidates: below leastTop (else dominated: some buffer fits entirely below), canonical
+        // (not before the last placement in (offset, rank) order) and under the capacity.
+        int[] at = new int[8];
+        int candidates = 0;
         for (int k = 0; k < count; k++) {
             int b = order[k];
             long o = lowest[b];
-            if (o >= leastTop) break;   // dominated: some buffer fits entirely below o (order is by o)
-            if (o < minOffset || (o == minOffset && rank[b] < minRank)) continue;   // not canonical
-            if (o + p.alignedSize(b) > capacity) continue;
-            int[] rest = new int[count - 1];
-            System.arraycopy(order, 0, rest, 0, k);
-            System.arraycopy(order, k + 1, rest, k, count - 1 - k);
+            if (o >= leastTop || o < minOffset || (o == minOffset && rank[b] < minRank) || o + p.alignedSize(b) > capacity) continue;
+            if (candidates == at.length) at = Arrays.copyOf(at, candidates * 2);
+            at[candidates++] = k;
+        }
+        // Tried in (lowest offset, rank) order off a heap: usually the first few succeed, so
+        // sorting them all would waste O(c log c) on a node with many candidates.
+        for (int c = candidates / 2 - 1; c >= 0; c--) siftDown(order, at, c, candidates);
+        while (candidates > 0) {
+            int k = at[0];
+            at[0] = at[--candidates];
+            siftDown(order, at, 0, candidates);
+            int b = order[k];
+            long o = lowest[b];
             int lowestMark = lowestLog.mark();
             int floorMark = floorLog.mark();
-            int r = place(b, o) && fits(from, to, o) ? descend(b, rest, from, to, o) : NOT_FOUND;
+            int r = place(b, o) && fits(from, to, o) ? descend(b, without(order, count, k), from, to, o) : NOT_FOUND;
             unplace(b, lowestMark, floorMark);
             if (r != NOT_FOUND) return r;
         }
@@ -291,20 +300,24 @@ final class CapacitySearch {
         return true;
     }
 
-    /**
-     * Insertion sort by (lowest offset, rank): between siblings only a few lowest offsets rise,
-     * so the order is nearly sorted and this is close to linear.
-     */
-    private void sortByLowestOffset(int[] order, int count) {
-        for (int k = 1; k < count; k++) {
-            int b = order[k];
-            int j = k - 1;
-            while (j >= 0 && before(b, order[j])) {
-                order[j + 1] = order[j];
-                j--;
-            }
-            order[j + 1] = b;
+    private static int[] without(int[] order, int count, int k) {
+        int[] rest = new int[count - 1];
+        System.arraycopy(order, 0, rest, 0, k);
+        System.arraycopy(order, k + 1, rest, k, count - 1 - k);
+        return rest;
+    }
+
+    /** Restores the min-heap (by (lowest offset, rank) of {@code order[at[i]]}) below {@code i}. */
+    private void siftDown(int[] order, int[] at, int i, int size) {
+        int x = at[i];
+        while (2 * i + 1 < size) {
+            int child = 2 * i + 1;
+            if (child + 1 < size && before(order[at[child + 1]], order[at[child]])) child++;
+            if (!before(order[at[child]], order[x])) break;
+            at[i] = at[child];
+            i = child;
         }
+        at[i] = x;
     }
 
     private boolean before(int a, int b) {
