@@ -81,6 +81,7 @@ final class CapacitySearch {
     private final UndoLog lowestLog = new UndoLog();
     private final UndoLog floorLog = new UndoLog();
     private long nodes;
+    private volatile boolean cancelled;
     private String preorder;
     private long nodesLeft;
 
@@ -119,6 +120,11 @@ final class CapacitySearch {
         Arrays.fill(offset, UNPLACED);
     }
 
+    /** Makes a running search give up soon, as if its deadline had passed. */
+    void cancel() {
+        cancelled = true;
+    }
+
     /** Nodes explored so far, over all restarts. */
     long nodes() {
         return nodes;
@@ -153,7 +159,7 @@ final class CapacitySearch {
     private int search(int[] order, int count, int from, int to, long minOffset, int minRank) {
         if (count == 0) return FOUND;
         if (--nodesLeft < 0) return OUT_OF_NODES;
-        if (++nodes % CLOCK_EVERY == 1 && System.nanoTime() - deadline > 0) return OUT_OF_TIME;   // the first node looks too
+        if (++nodes % CLOCK_EVERY == 1 && (cancelled || System.nanoTime() - deadline > 0)) return OUT_OF_TIME;   // the first node looks too
         long leastTop = Long.MAX_VALUE;
         for (int k = 0; k < count; k++) leastTop = Math.min(leastTop, lowest[order[k]] + p.alignedSize(order[k]));
         // Candidates: below leastTop (else dominated: some buffer fits entirely below), canonical

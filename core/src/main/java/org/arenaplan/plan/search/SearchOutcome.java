@@ -9,7 +9,8 @@ import org.arenaplan.plan.Placement;
  * @param placement   the best placement found; never null, and never worse than the {@code best} planner's.
  *                    With a capacity it may exceed it: see {@link #fits()}
  * @param capacity    the capacity asked for, or null when the arena was minimised
- * @param lowerBound  the largest arena proven too small, plus one alignment unit: no valid placement is smaller
+ * @param lowerBound  no valid placement has a smaller arena: the most bytes live at once, or a
+ *                    capacity the search refuted plus one alignment unit
  * @param nodes       search nodes explored, over all probes and restarts
  */
 public record SearchOutcome(SearchStatus status, Placement placement, Long capacity, long lowerBound, long nodes) {

@@ -9,7 +9,6 @@ import org.arenaplan.plan.Problem;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 
 /**
  * The {@code search} planner: tight placement by exact search, started from the {@code best}
@@ -71,7 +70,7 @@ public final class SearchPlanner implements Planner {
         } catch (SearchInstance.OutOfTime e) {
             return new SearchOutcome(SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, lb, 0);
         }
-        CapacitySearch.Result r = onBigStack(p, search::run);
+        CapacitySearch.Result r = onBigStack(p, search);
         return switch (r) {
             case FOUND -> new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, Placement.of(p, search.solution(), name()), capacity, lb, search.nodes());
             case INFEASIBLE -> new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity,
@@ -102,7 +101,7 @@ public final class SearchPlanner implements Planner {
             long now = System.nanoTime();
             long share = Math.max(1, (deadline - now) / probesLeft);
             CapacitySearch search = new CapacitySearch(instance, cap, deadline - now < share ? deadline : now + share);
-            CapacitySearch.Result r = onBigStack(p, search::run);
+            CapacitySearch.Result r = onBigStack(p, search);
             nodes += search.nodes();
             switch (r) {
                 case FOUND -> incumbent = Placement.of(p, search.solution(), name());
@@ -125,14 +124,17 @@ public final class SearchPlanner implements Planner {
         return nanos > Long.MAX_VALUE / 2 ? now + Long.MAX_VALUE / 2 : now + nanos;
     }
 
-    /** Runs the search on a thread whose stack holds one frame chain per buffer. */
-    private static <T> T onBigStack(Problem p, Supplier<T> work) {
-        AtomicReference<T> result = new AtomicReference<>();
+    /**
+     * Runs the search on a thread whose stack holds one frame chain per buffer. If the caller is
+     * interrupted, the search is cancelled and a {@link PlanningException} is thrown.
+     */
+    private static CapacitySearch.Result onBigStack(Problem p, CapacitySearch search) {
+        AtomicReference<CapacitySearch.Result> result = new AtomicReference<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         long stack = Math.max(16L << 20, 2048L * p.size());
         Thread t = new Thread(null, () -> {
             try {
-                result.set(work.get());
+                result.set(search.run());
             } catch (Throwable e) {
                 failure.set(e);
             }
@@ -141,7 +143,7 @@ public final class SearchPlanner implements Planner {
         try {
             t.join();
         } catch (InterruptedException e) {
-            t.interrupt();
+            search.cancel();
             Thread.currentThread().interrupt();
             throw new PlanningException("search interrupted");
         }
