@@ -106,9 +106,8 @@ class SearchPlannerTest {
 
     @Test
     void miniMallocsExampleFitsInTwelve() throws Exception {
-        Path file = Path.of("../../shared/problems/challenging/example.12.csv");
-        if (!Files.exists(file)) file = Path.of("../shared/problems/challenging/example.12.csv");
-        Assumptions.assumeTrue(Files.exists(file), "skipped: ../shared/problems/challenging/example.12.csv is absent");
+        Path file = shared("challenging/example.12.csv");
+        Assumptions.assumeTrue(file != null, "skipped: ../shared/problems/challenging/example.12.csv is absent");
         Problem p = ProblemCsv.read(file, 1);
         CapacitySearch search = new CapacitySearch(p, 12, Long.MAX_VALUE);
         assertThat(search.run()).isEqualTo(CapacitySearch.Result.FOUND);
@@ -116,6 +115,28 @@ class SearchPlannerTest {
         SearchOutcome out = solve(p, 12L, GENEROUS);
         assertThat(out.status()).isEqualTo(SearchStatus.FOUND_WITHIN_CAPACITY);
         assertThat(out.fits()).isTrue();
+    }
+
+    @Test
+    void miniMallocsChallengingKAndIFitInTheirCapacity() throws Exception {
+        for (String name : new String[]{"K", "I"}) {
+            Path file = shared("challenging/" + name + ".1048576.csv");
+            Assumptions.assumeTrue(file != null, "skipped: ../shared/problems/challenging/" + name + ".1048576.csv is absent");
+            Problem p = ProblemCsv.read(file, 1);
+            SearchOutcome out = solve(p, 1_048_576L, Duration.ofSeconds(60));
+            assertThat(out.status()).as(name).isEqualTo(SearchStatus.FOUND_WITHIN_CAPACITY);
+            assertThat(out.placement().arenaBytes()).as(name).isLessThanOrEqualTo(1_048_576L);
+            assertThat(new BestPlanner().place(p).arenaBytes()).as(name + ": the heuristics alone miss it").isGreaterThan(1_048_576L);
+        }
+    }
+
+    /** A file under ../shared/problems, seen from the module or the repository root; null when absent. */
+    private static Path shared(String relative) {
+        for (String root : new String[]{"../../shared/problems/", "../shared/problems/"}) {
+            Path f = Path.of(root + relative);
+            if (Files.exists(f)) return f;
+        }
+        return null;
     }
 
     @Test
