@@ -257,6 +257,24 @@ class SearchPlannerTest {
     }
 
     @Test
+    void plansAGraphThroughArenaPlanner() {
+        var g = new org.arenaplan.ir.GraphBuilder("chain")
+                .tensor("x", 4096).tensor("a", 8192).tensor("b", 1000).tensor("c", 8192).tensor("y", 4096)
+                .input("x").output("y")
+                .op("r1", "Relu").in("x").out("a").add()
+                .op("r2", "Relu").in("a").out("b").add()
+                .op("r3", "Add").in("a", "b").out("c").add()
+                .op("r4", "Relu").in("c").out("y").add()
+                .build();
+        var options = org.arenaplan.plan.ArenaPlanner.Options.DEFAULT.withPlanner("search")
+                .withPlannerOptions(new PlannerOptions(null, GENEROUS));
+        var plan = org.arenaplan.plan.ArenaPlanner.plan(g, options);
+        assertThat(org.arenaplan.plan.PlanValidator.validate(plan)).isEmpty();
+        assertThat(plan.placement().arenaBytes()).isEqualTo(plan.problem().lowerBound());
+        assertThat(plan.placement().provenOptimal()).isTrue();
+    }
+
+    @Test
     void anEmptyProblemNeedsNoBytes() {
         Problem p = new Problem(new String[0], new long[0], new long[0], new long[0], 1);
         assertThat(solve(p, null, GENEROUS).status()).isEqualTo(SearchStatus.OPTIMAL);
