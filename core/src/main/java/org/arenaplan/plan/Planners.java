@@ -14,6 +14,7 @@ public final class Planners {
         register("greedy-size", o -> new GreedySizePlanner());
         register("greedy-breadth", o -> new GreedyBreadthPlanner());
         register("naive", o -> new NaivePlanner());
+        register("search", org.arenaplan.plan.search.SearchPlanner::new);
     }
 
     private Planners() { }

@@ -1,0 +1,164 @@
+package org.arenaplan.plan.search;
+
+import org.arenaplan.plan.BestPlanner;
+import org.arenaplan.plan.Placement;
+import org.arenaplan.plan.Planner;
+import org.arenaplan.plan.PlannerOptions;
+import org.arenaplan.plan.PlanningException;
+import org.arenaplan.plan.Problem;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The {@code search} planner: tight placement by exact search, started from the {@code best}
+ * heuristics and never worse than them.
+ *
+ * <p>Steps:
+ * <ol>
+ *   <li>Run {@link BestPlanner}: the incumbent. The lower bound is the most bytes live at once.</li>
+ *   <li>With a capacity: the incumbent answers if it fits; a lower bound above the capacity
+ *       proves it infeasible; otherwise {@link CapacitySearch} decides the capacity itself.</li>
+ *   <li>Without one: probe capacities between the proven lower bound and the incumbent's arena,
+ *       the lower bound first (usually the optimum), then bisecting. A probe that finds a
+ *       placement lowers the incumbent to that placement's arena; one that is refuted raises the
+ *       proven lower bound; one that times out only narrows where later probes look. Each probe
+ *       gets a share of the time left. It stops when the incumbent meets the proven bound
+ *       (optimal) or the time is spent.</li>
+ * </ol>
+ *
+ * <p>Does not guarantee: an answer within the time limit (then the best placement found comes
+ * back with a timeout status and {@code provenOptimal=false}). The search recurses once per
+ * buffer, so it runs on its own thread with a stack sized to the problem.
+ */
+public final class SearchPlanner implements Planner {
+    private final Long capacity;
+    private final Duration timeLimit;
+
+    /** @param options capacity (null: minimise the arena) and time limit (null: none) */
+    public SearchPlanner(PlannerOptions options) {
+        this.capacity = options.capacity();
+        this.timeLimit = options.timeLimit();
+        if (capacity != null && capacity < 0) throw new PlanningException("capacity must not be negative, got " + capacity);
+    }
+
+    @Override
+    public String name() {
+        return "search";
+    }
+
+    /** The best placement found; {@link #solve} tells whether it fits the capacity and whether it is proven. */
+    @Override
+    public Placement place(Problem problem) {
+        return solve(problem).placement();
+    }
+
+    public SearchOutcome solve(Problem problem) {
+        long deadline = deadline();
+        Placement best = new BestPlanner().place(problem);
+        long lb = problem.lowerBound();
+        Placement incumbent = new Placement(best.offsets(), best.arenaBytes(), name(), best.arenaBytes() <= lb);
+        return capacity != null ? fitWithin(problem, incumbent, lb, deadline) : minimise(problem, incumbent, lb, deadline);
+    }
+
+    private SearchOutcome fitWithin(Problem p, Placement incumbent, long lb, long deadline) {
+        if (incumbent.arenaBytes() <= capacity) return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, incumbent, capacity, lb, 0);
+        if (lb > capacity) return new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity, lb, 0);
+        CapacitySearch search;
+        try {
+            search = new CapacitySearch(new SearchInstance(p, deadline), capacity, deadline);
+        } catch (SearchInstance.OutOfTime e) {
+            return new SearchOutcome(SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, lb, 0);
+        }
+        CapacitySearch.Result r = onBigStack(p, search);
+        return switch (r) {
+            case FOUND -> new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, Placement.of(p, search.solution(), name()), capacity, lb, search.nodes());
+            case INFEASIBLE -> new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity,
+                    Math.max(lb, alignUp(capacity + 1, p.alignment())), search.nodes());
+            case TIMEOUT -> new SearchOutcome(SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, lb, search.nodes());
+        };
+    }
+
+    private SearchOutcome minimise(Problem p, Placement incumbent, long lb, long deadline) {
+        long unit = p.alignment();
+        long proven = alignUp(lb, unit);   // no placement is smaller than this, proven
+        long probeFrom = proven;           // smallest capacity worth probing (raised by timeouts too)
+        long nodes = 0;
+        boolean first = true;
+        SearchInstance instance = null;   // built on the first probe, shared by the others
+        while (incumbent.arenaBytes() > proven && probeFrom < incumbent.arenaBytes() && System.nanoTime() - deadline < 0) {
+            long hi = incumbent.arenaBytes() - unit;   // the largest capacity that would improve
+            long cap = first ? probeFrom : alignDown(probeFrom + (hi - probeFrom) / 2, unit);
+            first = false;
+            long probesLeft = 1 + (64 - Long.numberOfLeadingZeros((hi - probeFrom) / unit + 1));
+            if (instance == null) {
+                try {
+                    instance = new SearchInstance(p, deadline);
+                } catch (SearchInstance.OutOfTime e) {
+                    break;
+                }
+            }
+            long now = System.nanoTime();
+            long share = Math.max(1, (deadline - now) / probesLeft);
+            CapacitySearch search = new CapacitySearch(instance, cap, deadline - now < share ? deadline : now + share);
+            CapacitySearch.Result r = onBigStack(p, search);
+            nodes += search.nodes();
+            switch (r) {
+                case FOUND -> incumbent = Placement.of(p, search.solution(), name());
+                case INFEASIBLE -> {
+                    proven = Math.max(proven, cap + unit);
+                    probeFrom = Math.max(probeFrom, cap + unit);
+                }
+                case TIMEOUT -> probeFrom = cap + unit;
+            }
+        }
+        boolean optimal = incumbent.arenaBytes() <= proven;
+        Placement out = new Placement(incumbent.offsets(), incumbent.arenaBytes(), name(), optimal);
+        return new SearchOutcome(optimal ? SearchStatus.OPTIMAL : SearchStatus.TIMEOUT_BEST_EFFORT, out, null, proven, nodes);
+    }
+
+    private long deadline() {
+        long now = System.nanoTime();
+        if (timeLimit == null) return now + Long.MAX_VALUE / 2;
+        long nanos = timeLimit.toNanos();
+        return nanos > Long.MAX_VALUE / 2 ? now + Long.MAX_VALUE / 2 : now + nanos;
+    }
+
+    /**
+     * Runs the search on a thread whose stack holds one frame chain per buffer. If the caller is
+     * interrupted, the search is cancelled and a {@link PlanningException} is thrown.
+     */
+    private static CapacitySearch.Result onBigStack(Problem p, CapacitySearch search) {
+        AtomicReference<CapacitySearch.Result> result = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        long stack = Math.max(16L << 20, 2048L * p.size());
+        Thread t = new Thread(null, () -> {
+            try {
+                result.set(search.run());
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        }, "arenaplan-search", stack);
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            search.cancel();
+            Thread.currentThread().interrupt();
+            throw new PlanningException("search interrupted");
+        }
+        Throwable e = failure.get();
+        if (e instanceof RuntimeException re) throw re;
+        if (e instanceof Error err) throw err;
+        return result.get();
+    }
+
+    private static long alignUp(long v, long unit) {
+        long r = v % unit;
+        return r == 0 ? v : v + unit - r;
+    }
+
+    private static long alignDown(long v, long unit) {
+        return v - v % unit;
+    }
+}

@@ -1,0 +1,151 @@
+package org.arenaplan.bench;
+
+import org.arenaplan.io.ProblemCsv;
+import org.arenaplan.plan.BestPlanner;
+import org.arenaplan.plan.Placement;
+import org.arenaplan.plan.PlacementValidator;
+import org.arenaplan.plan.PlannerOptions;
+import org.arenaplan.plan.Problem;
+import org.arenaplan.plan.search.PerfectPackings;
+import org.arenaplan.plan.search.SearchOutcome;
+import org.arenaplan.plan.search.SearchPlanner;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Benchmarks the {@code search} planner and prints a table, one row per instance:
+ * <ul>
+ *   <li>{@link Mode#CHALLENGING}: every {@code *.1048576.csv} under a directory (MiniMalloc's
+ *       challenging instances), searched with capacity 1048576, beside MiniMalloc's published
+ *       times;</li>
+ *   <li>{@link Mode#REAL}: every {@code *.csv} under a directory (real traces), arena minimised,
+ *       arena / lower bound for {@code best} and {@code search};</li>
+ *   <li>{@link Mode#PERFECT}: generated perfect packings (optimum = capacity by construction),
+ *       searched at their capacity.</li>
+ * </ul>
+ * Every placement is checked by {@link PlacementValidator}. Times are wall-clock for the whole
+ * planner (including its {@code best} start) and the process CPU time over the same span, which
+ * shows how much of the machine the run actually had.
+ */
+public final class ChallengingBench {
+    public enum Mode { CHALLENGING, REAL, PERFECT }
+
+    public static final long CHALLENGING_CAPACITY = 1_048_576L;
+    /** MiniMalloc's published solve times (seconds) on its challenging instances. */
+    public static final Map<String, Double> MINIMALLOC_SECONDS = Map.of("A", 4.91, "C", 0.64, "E", 3.72, "G", 1.18, "I", 3.91, "K", 0.63);
+    private static final int[] PERFECT_SIZES = {25, 50, 100, 200};
+    private static final int PERFECT_SEEDS = 5;
+
+    private ChallengingBench() { }
+
+    /**
+     * Runs one mode and prints its table.
+     *
+     * @param dir  the problems directory (ignored for {@link Mode#PERFECT})
+     * @return how many instances missed the target (within capacity, or arena/LB <= 1.001 for
+     *         real traces) or failed validation
+     */
+    public static int run(PrintStream out, Mode mode, Path dir, Duration timeLimit) throws IOException {
+        return switch (mode) {
+            case CHALLENGING -> challenging(out, dir, timeLimit);
+            case REAL -> real(out, dir, timeLimit);
+            case PERFECT -> perfect(out, timeLimit);
+        };
+    }
+
+    private static int challenging(PrintStream out, Path dir, Duration limit) throws IOException {
+        out.printf("%-9s %7s %9s %9s %6s %9s %-22s %9s %8s %8s %10s %9s %s%n",
+                "instance", "buffers", "LB", "best", "b/cap", "search", "status", "nodes", "time_s", "cpu_s", "minimalloc", "ours/mm", "valid");
+        int missed = 0;
+        for (Path f : csvs(dir, ".1048576.csv")) {
+            Problem p = ProblemCsv.read(f, 1);
+            long best = new BestPlanner().place(p).arenaBytes();
+            Timed t = Timed.run(p, CHALLENGING_CAPACITY, limit);
+            String name = f.getFileName().toString().replace(".1048576.csv", "");
+            Double theirs = MINIMALLOC_SECONDS.get(name);
+            boolean valid = valid(p, t.outcome.placement());
+            if (!valid || !t.outcome.fits()) missed++;
+            out.printf(Locale.ROOT, "%-9s %7d %9d %9d %6.3f %9d %-22s %9d %8.2f %8.2f %10s %9s %s%n",
+                    name, p.size(), p.lowerBound(), best, (double) best / CHALLENGING_CAPACITY, t.outcome.placement().arenaBytes(),
+                    t.outcome.status(), t.outcome.nodes(), t.wallSeconds, t.cpuSeconds, theirs == null ? "-" : String.format(Locale.ROOT, "%.2f", theirs),
+                    theirs == null ? "-" : String.format(Locale.ROOT, "%.2f", t.wallSeconds / theirs), valid ? "yes" : "NO");
+        }
+        return missed;
+    }
+
+    private static int real(PrintStream out, Path dir, Duration limit) throws IOException {
+        out.printf("%-16s %7s %14s %10s %10s %-20s %8s %8s %s%n", "trace", "buffers", "LB", "best/LB", "search/LB", "status", "time_s", "cpu_s", "valid");
+        int missed = 0;
+        for (Path f : csvs(dir, ".csv")) {
+            Problem p = ProblemCsv.read(f, 1);
+            long lb = p.lowerBound();
+            long best = new BestPlanner().place(p).arenaBytes();
+            Timed t = Timed.run(p, null, limit);
+            boolean valid = valid(p, t.outcome.placement());
+            double ratio = (double) t.outcome.placement().arenaBytes() / lb;
+            if (!valid || ratio > 1.001) missed++;
+            out.printf(Locale.ROOT, "%-16s %7d %14d %10.5f %10.5f %-20s %8.2f %8.2f %s%n", f.getFileName().toString().replace(".csv", ""),
+                    p.size(), lb, (double) best / lb, ratio, t.outcome.status(), t.wallSeconds, t.cpuSeconds, valid ? "yes" : "NO");
+        }
+        return missed;
+    }
+
+    private static int perfect(PrintStream out, Duration limit) {
+        out.printf("%-12s %7s %9s %9s %9s %-22s %8s %8s %s%n", "instance", "buffers", "capacity", "best", "search", "status", "time_s", "cpu_s", "valid");
+        int missed = 0;
+        for (int n : PERFECT_SIZES) {
+            for (int seed = 1; seed <= PERFECT_SEEDS; seed++) {
+                Problem p = PerfectPackings.generate(seed, n, CHALLENGING_CAPACITY, 1000, 1024);
+                long best = new BestPlanner().place(p).arenaBytes();
+                Timed t = Timed.run(p, CHALLENGING_CAPACITY, limit);
+                boolean valid = valid(p, t.outcome.placement());
+                if (!valid || !t.outcome.fits()) missed++;
+                out.printf(Locale.ROOT, "%-12s %7d %9d %9d %9d %-22s %8.2f %8.2f %s%n", "perfect-" + n + "-" + seed, p.size(), CHALLENGING_CAPACITY,
+                        best, t.outcome.placement().arenaBytes(), t.outcome.status(), t.wallSeconds, t.cpuSeconds, valid ? "yes" : "NO");
+            }
+        }
+        return missed;
+    }
+
+    /** No overlap, alignment or arena violation (the capacity is judged apart, by the status). */
+    private static boolean valid(Problem p, Placement s) {
+        return PlacementValidator.validate(p, s).isEmpty();
+    }
+
+    private static List<Path> csvs(Path dir, String suffix) throws IOException {
+        if (!Files.isDirectory(dir)) throw new IOException(dir + ": not a directory");
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(suffix)).sorted().toList();
+        }
+    }
+
+    /** One planner run with its wall and process CPU time. */
+    private record Timed(SearchOutcome outcome, double wallSeconds, double cpuSeconds) {
+        static Timed run(Problem p, Long capacity, Duration limit) {
+            var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            long cpu0 = os.getProcessCpuTime();
+            long t0 = System.nanoTime();
+            SearchOutcome o = new SearchPlanner(new PlannerOptions(capacity, limit)).solve(p);
+            return new Timed(o, (System.nanoTime() - t0) / 1e9, (os.getProcessCpuTime() - cpu0) / 1e9);
+        }
+    }
+
+    /** {@code challenging|real|perfect [dir] [seconds]}; dir defaults to ../shared/problems/{challenging,real}. */
+    public static void main(String[] args) throws IOException {
+        Mode mode = args.length > 0 ? Mode.valueOf(args[0].toUpperCase(Locale.ROOT)) : Mode.CHALLENGING;
+        Path dir = args.length > 1 ? Path.of(args[1]) : Path.of("../shared/problems", mode == Mode.REAL ? "real" : "challenging");
+        Duration limit = Duration.ofMillis((long) (1000 * (args.length > 2 ? Double.parseDouble(args[2]) : 10)));
+        int missed = run(System.out, mode, dir, limit);
+        System.out.println(missed == 0 ? "all instances met the target" : missed + " instance(s) missed the target");
+        System.exit(missed == 0 ? 0 : 1);
+    }
+}
