@@ -40,6 +40,17 @@ public final class DeviceBench {
         void begin();
 
         double endMillis();
+
+        /** No device clock (the simulator): device times are reported as NaN. */
+        IterationTimer NONE = new IterationTimer() {
+            @Override
+            public void begin() { }
+
+            @Override
+            public double endMillis() {
+                return Double.NaN;
+            }
+        };
     }
 
     /**

@@ -10,20 +10,20 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 
 /**
- * The {@code arenaplan} command: {@code plan}, {@code validate}, {@code run}, {@code stress}, {@code doctor}. Every failure is one line on
+ * The {@code arenaplan} command: {@code plan}, {@code validate}, {@code run}, {@code stress}, {@code doctor}, {@code bench}. Every failure is one line on
  * stderr and an exit code (2 bad input or usage, 3 no placement within the capacity, 1 an
  * internal error); {@code --debug} adds the stack trace.
  */
 @Command(name = "arenaplan", mixinStandardHelpOptions = true, versionProvider = ArenaplanCli.Version.class,
         description = "GPU device-memory planner: one arena, a fixed offset per storage.",
-        subcommands = {PlanCommand.class, ValidateCommand.class, RunCommand.class, StressCli.class, DoctorCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {PlanCommand.class, ValidateCommand.class, RunCommand.class, StressCli.class, DoctorCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class ArenaplanCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: plan, validate, run, stress or doctor");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: plan, validate, run, stress, doctor or bench");
     }
 
     public static void main(String[] args) {

@@ -1,0 +1,123 @@
+package org.arenaplan.cli;
+
+import org.arenaplan.bench.ChallengingBench;
+import org.arenaplan.cuda.Cuda;
+import org.arenaplan.cuda.DeviceBench;
+import org.arenaplan.device.Device;
+import org.arenaplan.device.DeviceOptions;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.models.BuiltinModels;
+import org.arenaplan.sim.SimDevice;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code arenaplan bench}: the measurements that go into the README, printed as ratios side by
+ * side in one run. {@code models} (default): every built-in model planned vs per-tensor vs pool
+ * on a device (CUDA events for device time on a GPU). {@code search}: the search planner on the
+ * challenging, real or perfect-packing placement problems.
+ */
+@Command(name = "bench", sortOptions = false, mixinStandardHelpOptions = true,
+        customSynopsis = {
+                "arenaplan bench [models] [--device cuda|sim] [--iterations K] [--warmup W] [--json FILE]",
+                "arenaplan bench search [--set challenging|real|perfect] [--dir DIR] [--time-limit SECONDS]"},
+        description = {"Benchmarks: built-in models planned vs per-tensor vs pool on a device, or the search planner on placement problems.",
+                "Exit codes: 0 done (search: every instance met its target), 1 search missed a target, 2 bad usage, 3 the asked-for device is unavailable."})
+final class BenchCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "WHAT", defaultValue = "models", description = "models or search (default: ${DEFAULT-VALUE}).")
+    String what;
+
+    @Option(names = "--device", paramLabel = "NAME", defaultValue = "cuda", description = "cuda or sim, for models (default: ${DEFAULT-VALUE}).")
+    String device;
+
+    @Option(names = "--iterations", paramLabel = "K", defaultValue = "20", description = "Timed iterations per model and mode (default: ${DEFAULT-VALUE}).")
+    int iterations;
+
+    @Option(names = "--warmup", paramLabel = "W", defaultValue = "3", description = "Untimed iterations first (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the models table as JSON.")
+    Path json;
+
+    @Option(names = "--set", paramLabel = "SET", defaultValue = "challenging", description = "For search: challenging, real or perfect (default: ${DEFAULT-VALUE}).")
+    String set;
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "For search: the folder of CSV problems (default: ../shared/problems/SET).")
+    Path dir;
+
+    @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "10", description = "For search: time limit per problem (default: ${DEFAULT-VALUE}).")
+    double timeLimit;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = Streams.stdout(spec);
+        try {
+            return switch (what) {
+                case "models" -> models(out);
+                case "search" -> search(out);
+                default -> throw new UsageException("bench " + what + ": expected models or search");
+            };
+        } finally {
+            out.flush();
+        }
+    }
+
+    private int models(PrintStream out) throws Exception {
+        if (iterations < 1 || warmup < 0) throw new UsageException("--iterations must be >= 1 and --warmup >= 0");
+        if (json != null) FileAccess.checkWritable(json, "--json");
+        Map<String, Graph> models = new LinkedHashMap<>();
+        for (String m : BuiltinModels.names()) models.put(m, BuiltinModels.build(m, Map.of()));
+        List<DeviceBench.Row> rows;
+        switch (device) {
+            case "cuda" -> {
+                if (!Cuda.isAvailable()) {
+                    out.println("bench: CUDA unavailable: " + Cuda.unavailabilityCause().getMessage());
+                    out.println("bench: run './arenaplan bench --device sim' for the simulator's figures (its times say nothing about a GPU)");
+                    return ExitCodes.NO_PLACEMENT;
+                }
+                rows = DeviceBench.onCuda(models, warmup, iterations, out);
+            }
+            case "sim" -> {
+                out.println("bench on the simulated device: allocator calls and peak bytes are real, times are the simulator's, not a GPU's");
+                try (Device d = SimDevice.open(DeviceOptions.DEFAULT)) {
+                    rows = DeviceBench.run(d, DeviceBench.IterationTimer.NONE, models, warmup, iterations, out);
+                }
+            }
+            default -> throw new UsageException("--device " + device + ": expected cuda or sim");
+        }
+        DeviceBench.printTable(rows, out);
+        if (json != null) DeviceBench.writeJson(rows, json);
+        return ExitCodes.OK;
+    }
+
+    private int search(PrintStream out) throws Exception {
+        ChallengingBench.Mode mode = switch (set) {
+            case "challenging" -> ChallengingBench.Mode.CHALLENGING;
+            case "real" -> ChallengingBench.Mode.REAL;
+            case "perfect" -> ChallengingBench.Mode.PERFECT;
+            default -> throw new UsageException("--set " + set + ": expected challenging, real or perfect");
+        };
+        if (!(timeLimit > 0)) throw new UsageException("--time-limit must be a positive number of seconds, got " + timeLimit);
+        Path folder = dir != null ? dir : Path.of("..", "shared", "problems", set);
+        if (mode != ChallengingBench.Mode.PERFECT && !Files.isDirectory(folder))
+            throw new UsageException("--dir " + folder + ": no such folder (the shared problems live in ../shared/problems beside the repository)");
+        int missed = ChallengingBench.run(out, mode, folder, Duration.ofMillis(Math.round(timeLimit * 1000)));
+        out.println(missed == 0 ? "all instances met the target" : missed + " instance(s) missed the target");
+        return missed == 0 ? ExitCodes.OK : ExitCodes.INVALID;
+    }
+}
