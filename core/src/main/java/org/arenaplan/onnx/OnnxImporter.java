@@ -273,6 +273,9 @@ public final class OnnxImporter {
             }
             for (Value v : s.op().outputs()) if (declared.add(v.name())) b.tensor(tensor(v));
         }
+        Set<String> members = new HashSet<>();      // an in-place hint on a member would be refused by liveness: a slice has a fixed home
+        for (Map.Entry<Integer, ConcatInPlace.Decision> e : concatDecisions.entrySet())
+            if (e.getValue().inPlace()) members.addAll(schedule.get(e.getKey()).op().inputs());
         for (int p = 0; p < schedule.size(); p++) {
             ConcatInPlace.Scheduled s = schedule.get(p);
             Lowered l = s.op();
@@ -281,7 +284,8 @@ public final class OnnxImporter {
                     .out(l.outputs().stream().map(Value::name).toArray(String[]::new));
             l.attrs().forEach(op::attr);
             if (l.view()) op.view();
-            if (options.elementwiseInPlace() && OpKinds.ELEMENTWISE.contains(l.kind()) && sameShape(l.outputs().get(0), values.get(l.inputs().get(0)))) op.inPlace();
+            if (options.elementwiseInPlace() && OpKinds.ELEMENTWISE.contains(l.kind()) && !members.contains(l.outputs().get(0).name())
+                    && sameShape(l.outputs().get(0), values.get(l.inputs().get(0)))) op.inPlace();
             ConcatInPlace.Decision d = concatDecisions.get(p);
             if (d != null && d.inPlace()) for (int j = 0; j < d.offsets().length; j++) op.member(j, 0, d.offsets()[j]);
             op.add();

@@ -80,7 +80,10 @@ public final class OnnxReader {
                 if (tag == 0) break;
                 switch (field(tag)) {
                     case 1 -> ir = in.readInt64();
-                    case 7 -> graph = message(in, tag, this::graph);
+                    case 7 -> {
+                        context = "the graph";
+                        graph = message(in, tag, this::graph);
+                    }
                     case 8 -> {
                         context = "opset_import";
                         String[] domain = {""};
