@@ -26,7 +26,10 @@ import java.util.TreeMap;
  *       sorted dim assignment, so asking twice plans once.</li>
  *   <li>{@link #worstCase}: plan the combination of every dim's largest value once, then for
  *       each combination report its own arena and the bytes the worst-case arena wastes on it,
- *       and check (with {@link PlacementValidator}) that the worst-case offsets really hold it.</li>
+ *       and check (with {@link PlacementValidator}) that the worst-case offsets really hold it.
+ *       One plan needs one set of storages at every shape: when concat in place decides
+ *       differently across shapes (it needs batch 1), the shared plan is made with Concats as
+ *       copies, and {@link WorstCase#concatsAsCopies()} says so.</li>
  * </ol>
  * Does not guarantee that tensor sizes grow with every dim (a model could shrink a tensor as a
  * dim grows); the fit check reports any combination the worst-case plan does not hold.
@@ -35,15 +38,18 @@ public final class ShapeSweep {
     private final Path model;
     private final OnnxImporter.Options importOptions;
     private final ArenaPlanner.Options planOptions;
-    private final Map<SortedMap<String, Long>, Plan> cache = new HashMap<>();
+    private final Map<OnnxImporter.Options, Map<SortedMap<String, Long>, Plan>> cache = new HashMap<>();
 
     /** One combination's own plan, and (in a worst-case sweep) what the shared plan costs it. */
     public record Row(SortedMap<String, Long> dims, Plan plan, long wastedBytes, boolean fitsWorstCase) {
         public long arenaBytes() { return plan.arenaBytes(); }
     }
 
-    /** The plan sized for the largest value of every dim, and each combination against it. */
-    public record WorstCase(SortedMap<String, Long> largest, Plan plan, List<Row> rows) { }
+    /**
+     * The plan sized for the largest value of every dim, and each combination against it (its
+     * own arena is that of its own best plan, {@link #plan}).
+     */
+    public record WorstCase(SortedMap<String, Long> largest, Plan plan, List<Row> rows, boolean concatsAsCopies) { }
 
     public ShapeSweep(Path model, OnnxImporter.Options importOptions, ArenaPlanner.Options planOptions) {
         this.model = model;
@@ -91,12 +97,20 @@ public final class ShapeSweep {
 
     /** The plan for one assignment of every dim, planned at most once. */
     public Plan plan(Map<String, Long> dims) {
-        SortedMap<String, Long> key = Collections.unmodifiableSortedMap(new TreeMap<>(dims));
-        return cache.computeIfAbsent(key, k -> ArenaPlanner.plan(OnnxImporter.load(model, importOptions.withDims(k)), planOptions));
+        return plan(importOptions, dims);
     }
 
+    private Plan plan(OnnxImporter.Options options, Map<String, Long> dims) {
+        SortedMap<String, Long> key = Collections.unmodifiableSortedMap(new TreeMap<>(dims));
+        return cache.computeIfAbsent(options, o -> new HashMap<>())
+                .computeIfAbsent(key, k -> ArenaPlanner.plan(OnnxImporter.load(model, options.withDims(k)), planOptions));
+    }
+
+    /** Plans made so far, over all import options. */
     public int cachedPlans() {
-        return cache.size();
+        int n = 0;
+        for (Map<SortedMap<String, Long>, Plan> m : cache.values()) n += m.size();
+        return n;
     }
 
     /** One plan per combination. */
@@ -109,13 +123,24 @@ public final class ShapeSweep {
     public WorstCase worstCase(Map<String, List<Long>> values) {
         SortedMap<String, Long> largest = new TreeMap<>();
         for (Map.Entry<String, List<Long>> e : values.entrySet()) largest.put(e.getKey(), Collections.max(e.getValue()));
-        Plan worst = plan(largest);
-        List<Row> rows = new ArrayList<>();
-        for (SortedMap<String, Long> dims : combinations(values)) {
-            Plan own = plan(dims);
-            rows.add(new Row(dims, own, worst.arenaBytes() - own.arenaBytes(), holds(worst, own.problem())));
+        List<SortedMap<String, Long>> all = combinations(values);
+        OnnxImporter.Options shared = importOptions;
+        for (SortedMap<String, Long> dims : all) {
+            if (!sameStorages(plan(largest).problem(), plan(dims).problem())) shared = importOptions.withConcatInPlace(false);
         }
-        return new WorstCase(Collections.unmodifiableSortedMap(largest), worst, rows);
+        Plan worst = plan(shared, largest);
+        List<Row> rows = new ArrayList<>();
+        for (SortedMap<String, Long> dims : all) {
+            Plan own = plan(dims);
+            rows.add(new Row(dims, own, worst.arenaBytes() - own.arenaBytes(), holds(worst, plan(shared, dims).problem())));
+        }
+        return new WorstCase(Collections.unmodifiableSortedMap(largest), worst, rows, shared != importOptions);
+    }
+
+    private static boolean sameStorages(Problem a, Problem b) {
+        if (a.size() != b.size()) return false;
+        for (int i = 0; i < a.size(); i++) if (!a.id(i).equals(b.id(i))) return false;
+        return true;
     }
 
     /** Whether the worst-case offsets place this shape's storages without overlap inside its arena. */
@@ -131,5 +156,29 @@ public final class ShapeSweep {
             offsets[i] = worst.placement().offset(j);
         }
         return PlacementValidator.validate(small, offsets, worst.arenaBytes(), null).isEmpty();
+    }
+
+    /** {@code MODEL [--worst-case] NAME=V1,V2,...}: prints one line per shape (what {@code --dim} does). */
+    public static void main(String[] args) {
+        boolean worst = false;
+        Map<String, List<Long>> values = new LinkedHashMap<>();
+        for (int i = 1; i < args.length; i++) {
+            if (args[i].equals("--worst-case")) worst = true;
+            else {
+                Map.Entry<String, List<Long>> e = parseDim(args[i]);
+                values.put(e.getKey(), e.getValue());
+            }
+        }
+        ShapeSweep sweep = new ShapeSweep(Path.of(args[0]), OnnxImporter.Options.DEFAULT, ArenaPlanner.Options.DEFAULT);
+        if (!worst) {
+            for (Row r : sweep.perShape(values))
+                System.out.printf("%s arena %d B, lower bound %d B%n", r.dims(), r.arenaBytes(), r.plan().stats().lowerBoundBytes());
+            return;
+        }
+        WorstCase w = sweep.worstCase(values);
+        System.out.printf("one plan for %s: arena %d B%s%n", w.largest(), w.plan().arenaBytes(), w.concatsAsCopies() ? " (Concats as copies: in place only at some shapes)" : "");
+        for (Row r : w.rows())
+            System.out.printf("%s own arena %d B, wasted by the worst-case plan %d B (%.1f%%), worst-case offsets hold it: %s%n", r.dims(), r.arenaBytes(),
+                    r.wastedBytes(), 100.0 * r.wastedBytes() / w.plan().arenaBytes(), r.fitsWorstCase() ? "yes" : "NO");
     }
 }

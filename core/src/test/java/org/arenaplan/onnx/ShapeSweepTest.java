@@ -82,4 +82,22 @@ class ShapeSweepTest {
         assertThat(w.rows().get(1).wastedBytes()).isZero();
         assertThat(w.rows().get(0).wastedBytes()).isPositive();
     }
+
+    @Test
+    void aConcatInPlaceOnlyAtBatchOneMakesTheSharedPlanUseCopies() throws Exception {
+        Path p = dir.resolve("cat.onnx");
+        Files.write(p, new TinyOnnx().input("x", "batch", 8L).output("y")
+                .node("r", "Relu", List.of("x"), List.of("a"))
+                .node("s", "Sigmoid", List.of("x"), List.of("b"))
+                .node("cat", "Concat", List.of("a", "b"), List.of("c"), "axis", 1L)
+                .node("t", "Tanh", List.of("c"), List.of("y")).bytes());
+        ShapeSweep sweep = new ShapeSweep(p, OnnxImporter.Options.DEFAULT, ArenaPlanner.Options.DEFAULT.withAlignment(1));
+        ShapeSweep.WorstCase w = sweep.worstCase(dims("batch", List.of(1L, 3L)));
+        assertThat(w.concatsAsCopies()).isTrue();
+        assertThat(w.rows()).allSatisfy(r -> assertThat(r.fitsWorstCase()).isTrue());
+        assertThat(w.rows().get(0).plan().graph().ops().get(2).members()).hasSize(2);
+        assertThat(w.plan().graph().ops().get(2).members()).isEmpty();
+        ShapeSweep.WorstCase same = sweep.worstCase(dims("batch", List.of(2L, 3L)));
+        assertThat(same.concatsAsCopies()).isFalse();
+    }
 }
