@@ -8,7 +8,6 @@ import org.arenaplan.plan.PlanValidator;
 import org.arenaplan.plan.Problem;
 
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * Measures ONNX models for the docs: each is imported with and without concat in place and
@@ -37,8 +36,9 @@ public final class ModelTable {
 
     private ModelTable() { }
 
-    public static Row measure(Path model, Map<String, Long> dims, ArenaPlanner.Options planOptions) {
-        OnnxImporter.Options opts = OnnxImporter.Options.DEFAULT.withDims(dims);
+    /** @param opts import options; concat in place is measured on and off from them */
+    public static Row measure(Path model, OnnxImporter.Options opts, ArenaPlanner.Options planOptions) {
+        opts = opts.withConcatInPlace(true);
         Graph g = OnnxImporter.load(model, opts);
         Plan plan = ArenaPlanner.plan(g, planOptions);
         Plan copies = ArenaPlanner.plan(OnnxImporter.load(model, opts.withConcatInPlace(false)), planOptions);
@@ -66,11 +66,17 @@ public final class ModelTable {
         return peak;
     }
 
+    /** {@code [--no-elementwise-in-place] MODEL...}: prints the Markdown table. */
     public static void main(String[] args) {
+        OnnxImporter.Options opts = OnnxImporter.Options.DEFAULT;
         System.out.println("| model | ops | tensors | storages | sum (naive) B | lower bound B | arena B | saving vs naive | planner | valid | concats in place | arena, concats as copies B | sum saved by concat in place B | live at worst Concat: copies -> in place B |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---|");
         for (String a : args) {
-            Row r = measure(Path.of(a), Map.of(), ArenaPlanner.Options.DEFAULT);
+            if (a.equals("--no-elementwise-in-place")) {
+                opts = opts.withElementwiseInPlace(false);
+                continue;
+            }
+            Row r = measure(Path.of(a), opts, ArenaPlanner.Options.DEFAULT);
             System.out.printf("| %s | %d | %d | %d | %d | %d | %d | %.1f%% | %s | %s | %d/%d | %d | %d | %s |%n", r.model(), r.ops(), r.tensors(), r.storages(),
                     r.sumBytes(), r.lowerBound(), r.arenaBytes(), 100 * r.savingVsNaive(), r.planner(), r.validates() ? "yes" : "NO",
                     r.concatsInPlace(), r.concats(), r.arenaAsCopies(), r.sumAsCopies() - r.sumBytes(),
