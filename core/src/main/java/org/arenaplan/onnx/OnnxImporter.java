@@ -192,7 +192,12 @@ public final class OnnxImporter {
             case "ConstantOfShape" -> constantOfShape(n);
             case "Constant" -> constant(n);
             default -> {
-                Lowered l = NodeLowering.lower(n);
+                Lowered l;
+                try {
+                    l = NodeLowering.lower(n);
+                } catch (ArithmeticException e) {
+                    throw n.error("a tensor size overflows a long (inputs " + n.shapes() + ")");
+                }
                 for (String d : l.dropped()) dropped.put(d, n.opName());
                 if (l.view() && weightFill.containsKey(l.inputs().get(0))) {
                     addWeight(l.outputs().get(0), weightFill.get(l.inputs().get(0)), constants.get(l.inputs().get(0)), n);
