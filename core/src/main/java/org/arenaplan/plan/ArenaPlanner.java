@@ -7,7 +7,11 @@ import org.arenaplan.liveness.Storage;
 
 import java.util.List;
 
-/** Graph in, plan out: liveness, then placement of the storages, then the stats. */
+/**
+ * Graph in, plan out: liveness, then placement of the storages, then the stats. A graph whose
+ * ops use several streams is planned by {@link StreamPlanner} (data events, reuse proven by
+ * happens-before, no events added), so every plan from here is safe to run as it says.
+ */
 public final class ArenaPlanner {
     /** Alignment that cudaMalloc guarantees, the default for graphs. */
     public static final long CUDA_ALIGNMENT = 256;
@@ -40,6 +44,7 @@ public final class ArenaPlanner {
     }
 
     public static Plan plan(Graph g, Options o, Planner planner) {
+        if (g.streams().size() > 1) return StreamPlanner.plan(g, 0, org.arenaplan.hb.SyncMode.NONE, o, planner);
         long t0 = System.nanoTime();
         Lifetimes lifetimes = Lifetimes.of(g, OpOrder.SCHEDULE, o.strictDonation());
         Problem problem = problemOf(lifetimes, o.alignment());

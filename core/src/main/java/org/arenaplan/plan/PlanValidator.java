@@ -27,8 +27,8 @@ import java.util.TreeMap;
  *       write and read touches O(log n) segments of a sorted map, so the replay is
  *       O((ops + tensors) log n) for a valid plan.</li>
  * </ol>
- * The replay follows the schedule order; ordering across streams is checked on top of it by the
- * happens-before validator.
+ * The replay follows the schedule order; ordering across streams is checked on top of it by
+ * {@link OrderValidator} (happens-before recomputed from the plan's events).
  */
 public final class PlanValidator {
     private PlanValidator() { }
@@ -36,6 +36,7 @@ public final class PlanValidator {
     public static List<Violation> validate(Plan plan) {
         List<Violation> out = new ArrayList<>(PlacementValidator.validate(plan.problem(), plan.placement()));
         out.addAll(new Replay(plan).run());
+        out.addAll(OrderValidator.validate(plan));
         return out;
     }
 

@@ -32,7 +32,9 @@ public record Violation(Kind kind, List<String> subjects, long position, long fr
         /** A graph output was overwritten before the run ended. */
         OUTPUT_CLOBBERED,
         /** Two storages share bytes but no happens-before order separates their accesses. */
-        UNORDERED_REUSE
+        UNORDERED_REUSE,
+        /** An op on one stream reads bytes written on another with no event ordering the write first. */
+        UNORDERED_READ
     }
 
     public Violation {

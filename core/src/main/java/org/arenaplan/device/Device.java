@@ -1,0 +1,95 @@
+package org.arenaplan.device;
+
+/**
+ * A GPU as the executors see it: memory, streams, events, kernel launches, copies and counters.
+ * Implementations: the simulator ({@code org.arenaplan.sim.SimDevice}) and CUDA (cuda-backend).
+ * Nothing above this interface knows which one runs; see {@code docs/device-spi.md}.
+ *
+ * <p>Ordering follows CUDA: work on one stream runs in issue order; work on different streams is
+ * ordered only by events. Host calls return once the work is queued, except where stated.
+ * Every handle is {@link AutoCloseable}; {@link #close()} reports allocations still live.
+ * Implementations are safe for use by several host threads (one per executor).
+ */
+public interface Device extends AutoCloseable {
+
+    /** Short name: "sim" or "cuda". */
+    String name();
+
+    /** One line for people: device model, memory, options. */
+    String description();
+
+    /** Synchronous allocation, like {@code cuMemAlloc}. {@code owner} is named in leak reports. */
+    DeviceBuffer allocate(long bytes, String owner);
+
+    /** Synchronous free, like {@code cuMemFree}: waits until every stream is idle, then frees. */
+    void free(DeviceBuffer buffer);
+
+    /**
+     * Stream-ordered allocation, like {@code cuMemAllocAsync} on the default pool: the memory may
+     * be used by work issued to {@code stream} after this call (other streams need an event).
+     */
+    DeviceBuffer allocateAsync(long bytes, DeviceStream stream, String owner);
+
+    /**
+     * Stream-ordered free, like {@code cuMemFreeAsync}: the bytes return to the pool once the work
+     * issued to {@code stream} before this call completes; the pool hands them out again only to
+     * work ordered after that point (same stream, or an event dependency, or a completed free).
+     */
+    void freeAsync(DeviceBuffer buffer, DeviceStream stream);
+
+    /** A new non-blocking stream. */
+    DeviceStream createStream(String name);
+
+    /** A new event (timing disabled). */
+    DeviceEvent createEvent();
+
+    /** {@code cuEventRecord}: the event completes when the work issued to {@code stream} so far completes. */
+    void recordEvent(DeviceEvent event, DeviceStream stream);
+
+    /** {@code cuStreamWaitEvent}: work issued to {@code stream} after this call starts after the event's last record completes. */
+    void waitEvent(DeviceStream stream, DeviceEvent event);
+
+    /** Queues one kernel on {@code stream}; see {@link KernelCall} and {@code docs/device-spi.md} for the names. */
+    void launch(DeviceStream stream, KernelCall call);
+
+    /** Copies {@code src} (f32) to {@code dst}, ordered on {@code stream}; returns once the copy completed. */
+    void copyToDevice(DeviceStream stream, float[] src, DevicePointer dst, String tensor);
+
+    /** Copies {@code dst.length} f32 values from {@code src}, ordered on {@code stream}; returns once the copy completed. */
+    void copyToHost(DeviceStream stream, DevicePointer src, float[] dst, String tensor);
+
+    /**
+     * The same as {@link #copyToDevice(DeviceStream, float[], DevicePointer, String)} with the
+     * written tensor described (the simulator checks reads against it).
+     */
+    default void copyToDevice(DeviceStream stream, float[] src, KernelArg dst) {
+        copyToDevice(stream, src, dst.pointer(), dst.tensor());
+    }
+
+    /**
+     * The same as {@link #copyToHost(DeviceStream, DevicePointer, float[], String)} with the tensors
+     * whose writes the bytes must hold (the simulator checks them).
+     */
+    default void copyToHost(DeviceStream stream, KernelArg src, float[] dst) {
+        copyToHost(stream, src.pointer(), dst, src.tensor());
+    }
+
+    /** Queues a device-to-device copy of {@code bytes} on {@code stream}. */
+    void copyOnDevice(DeviceStream stream, DevicePointer src, DevicePointer dst, long bytes, String tensor);
+
+    /** Blocks until every stream is idle ({@code cuCtxSynchronize}). */
+    void synchronize();
+
+    /** A snapshot of the counters since the device opened (peaks since the last {@link #resetPeaks()}). */
+    DeviceCounters counters();
+
+    /** Starts a new peak measurement at the current live and reserved bytes. */
+    void resetPeaks();
+
+    /**
+     * Waits for all streams, frees everything, closes streams and events. Throws
+     * {@link DeviceLeakException} naming every allocation that was still live (after freeing it).
+     */
+    @Override
+    void close();
+}

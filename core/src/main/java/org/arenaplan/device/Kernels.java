@@ -1,0 +1,76 @@
+package org.arenaplan.device;
+
+import java.util.List;
+
+/**
+ * The kernel names every device implements, with their argument layout. All data is f32,
+ * row-major; pointer arguments are listed inputs first, output last; {@code ints} are
+ * {@code long}s, {@code floats} are {@code double}s narrowed to f32 by the kernel where it
+ * computes. Element counts and strides are in elements, not bytes. Outputs may alias inputs only
+ * where stated ("in place allowed"). Results must not depend on how work is split across threads
+ * except where a note says the order of a reduction is fixed.
+ *
+ * <ul>
+ * <li>{@link #UNARY} ptrs [x, y]; ints [n, op]; op: 0 relu, 1 sigmoid 1/(1+exp(-x)), 2 tanh,
+ *     3 gelu 0.5*x*(1+erf(x/sqrt 2)), 4 identity. In place allowed.</li>
+ * <li>{@link #BINARY} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank]]
+ *     where shape is y's shape and a stride of 0 broadcasts; y is contiguous.
+ *     op: 0 add, 1 sub, 2 mul, 3 div, 4 relu_grad (a where b &gt; 0, else 0). In place allowed
+ *     (y may equal a or b when that operand is not broadcast).</li>
+ * <li>{@link #GEMM} ptrs [A, B, (C), Y]; ints [batch, M, N, K, transA, transB, batchStrideA,
+ *     batchStrideB, hasC, cBatchStride, cRowStride, cColStride]; floats [alpha, beta].
+ *     Y[b] (M x N, contiguous, batch stride M*N) = alpha * op(A[b]) op(B[b]) + beta * C[b].
+ *     op(A)(i,k) = A[i*K+k] or, transposed, A[k*M+i]; op(B)(k,j) = B[k*N+j] or, transposed,
+ *     B[j*K+k]; C(b,i,j) = C[b*cBatchStride + i*cRowStride + j*cColStride] (0 strides broadcast).
+ *     C is present only when hasC = 1. The sum over k runs k = 0..K-1 in f32.</li>
+ * <li>{@link #SOFTMAX} ptrs [x, y]; ints [rows, cols]: each contiguous row of cols values,
+ *     y = exp(x - max) / sum. In place allowed.</li>
+ * <li>{@link #LAYERNORM} ptrs [x, scale, bias, y]; ints [rows, cols]; floats [epsilon]:
+ *     per row, y = (x - mean) / sqrt(var + eps) * scale + bias (biased variance); scale and bias
+ *     have cols values.</li>
+ * <li>{@link #BATCHNORM} ptrs [x, scale, bias, mean, var, y]; ints [N, C, spatial]; floats
+ *     [epsilon]: y = (x - mean[c]) / sqrt(var[c] + eps) * scale[c] + bias[c]. In place allowed.</li>
+ * <li>{@link #CONV2D} ptrs [x, w, (b), y]; ints [N, C, H, W, M, OH, OW, KH, KW, strideH,
+ *     strideW, padTop, padLeft, dilationH, dilationW, group, hasBias]: x is N x C x H x W, w is
+ *     M x (C/group) x KH x KW, y is N x M x OH x OW; bias b has M values when hasBias = 1.
+ *     The sum runs over input channel, then kh, then kw, in f32, starting from 0; bias added last.</li>
+ * <li>{@link #POOL2D} ptrs [x, y]; ints [N, C, H, W, OH, OW, KH, KW, strideH, strideW, padTop,
+ *     padLeft, padBottom, padRight, mode, countIncludePad]; mode 0 max, 1 average. Average
+ *     divides by the window clipped to the padded image when countIncludePad = 1, else to the
+ *     image. Global average pooling is KH = H, KW = W, no padding.</li>
+ * <li>{@link #LRN} ptrs [x, y]; ints [N, C, spatial, size]; floats [alpha, beta, bias]:
+ *     y = x / (bias + alpha/size * sum over c' in [c - floor((size-1)/2), c + ceil((size-1)/2)] of x[c']^2)^beta.</li>
+ * <li>{@link #TRANSPOSE} ptrs [x, y]; ints [rank, shape[rank], stride[rank]]: y (contiguous,
+ *     given shape) at index (i0..ir) = x[sum i_d * stride[d]].</li>
+ * <li>{@link #COPY} ptrs [x, y]; ints [n]: y = x, n values.</li>
+ * <li>{@link #CONCAT_SLICE} ptrs [x, y]; ints [outer, xInner, yInner, yOffset]:
+ *     y[o*yInner + yOffset + i] = x[o*xInner + i] for o &lt; outer, i &lt; xInner
+ *     (one call per concatenated input).</li>
+ * </ul>
+ */
+public final class Kernels {
+    public static final String UNARY = "unary";
+    public static final String BINARY = "binary_broadcast";
+    public static final String GEMM = "gemm";
+    public static final String SOFTMAX = "softmax";
+    public static final String LAYERNORM = "layernorm";
+    public static final String BATCHNORM = "batchnorm";
+    public static final String CONV2D = "conv2d";
+    public static final String POOL2D = "pool2d";
+    public static final String LRN = "lrn";
+    public static final String TRANSPOSE = "transpose";
+    public static final String COPY = "copy";
+    public static final String CONCAT_SLICE = "concat_slice";
+
+    public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, LAYERNORM, BATCHNORM,
+            CONV2D, POOL2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE);
+
+    /** {@link #UNARY} op codes. */
+    public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4;
+    /** {@link #BINARY} op codes. */
+    public static final int ADD = 0, SUB = 1, MUL = 2, DIV = 3, RELU_GRAD = 4;
+    /** {@link #POOL2D} modes. */
+    public static final int MAX = 0, AVERAGE = 1;
+
+    private Kernels() { }
+}

@@ -1,0 +1,15 @@
+package org.arenaplan.exec;
+
+import java.util.Map;
+
+/** Runs a plan's graph on a device, one iteration per call. Closing releases its device memory and streams. */
+public interface Executor extends AutoCloseable {
+    /** "planned", "per-tensor" or "pool". */
+    String mode();
+
+    /** Copies the inputs in, runs every op, copies the graph outputs out. */
+    RunResult run(Map<String, float[]> inputs);
+
+    @Override
+    void close();
+}

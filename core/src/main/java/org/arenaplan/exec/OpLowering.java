@@ -1,0 +1,424 @@
+package org.arenaplan.exec;
+
+import org.arenaplan.device.DevicePointer;
+import org.arenaplan.device.KernelArg;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.Tensor;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The one mapping from an {@link Op} (kinds of {@link OpKinds}) and its tensors' shapes to kernel
+ * calls ({@link Kernels}). Every executor and device uses it, so they all run the same kernels.
+ * Storage-only ops (views, in-place concatenation) lower to nothing: they are addresses.
+ * Concat inputs that are member slices are skipped (their producer wrote them in place).
+ * Does not: support non-f32 data, 3-D convolution or pooling, or slices declared as copies.
+ */
+public final class OpLowering {
+    private final Graph graph;
+    private final Function<String, DevicePointer> address;
+    private final Function<String, String> display;
+    private final DataLineage lineage;
+
+    /**
+     * @param address where each tensor lives on the device
+     * @param display how messages name a tensor (e.g. with its storage)
+     */
+    public OpLowering(Graph graph, Function<String, DevicePointer> address, Function<String, String> display) {
+        this.graph = graph;
+        this.address = address;
+        this.display = display;
+        this.lineage = new DataLineage(graph);
+    }
+
+    /** The kernel calls of {@code op}, in the order they must run on its stream. */
+    public List<KernelCall> lower(Op op) {
+        if (op.isStorageOnly()) return List.of();
+        if (op.outputs().size() != 1) throw fail(op, "executors support ops with one output, this one has " + op.outputs().size());
+        for (String t : op.inputs()) requireF32(op, t);
+        requireF32(op, op.outputs().get(0));
+        switch (op.kind()) {
+            case OpKinds.RELU: return List.of(unary(op, Kernels.RELU));
+            case OpKinds.SIGMOID: return List.of(unary(op, Kernels.SIGMOID));
+            case OpKinds.TANH: return List.of(unary(op, Kernels.TANH));
+            case OpKinds.GELU: return List.of(unary(op, Kernels.GELU));
+            case OpKinds.COPY: return List.of(copy(op, op.inputs().get(0)));
+            case OpKinds.ADD: return List.of(binary(op, Kernels.ADD, op.inputs().get(0), op.inputs().get(1)));
+            case OpKinds.SUB: return List.of(binary(op, Kernels.SUB, op.inputs().get(0), op.inputs().get(1)));
+            case OpKinds.MUL: return List.of(binary(op, Kernels.MUL, op.inputs().get(0), op.inputs().get(1)));
+            case OpKinds.DIV: return List.of(binary(op, Kernels.DIV, op.inputs().get(0), op.inputs().get(1)));
+            case OpKinds.RELU_GRAD: return List.of(binary(op, Kernels.RELU_GRAD, op.inputs().get(0), op.inputs().get(1)));
+            case OpKinds.SUM: return sum(op);
+            case OpKinds.MATMUL: return matmul(op);
+            case OpKinds.GEMM: return List.of(gemm(op));
+            case OpKinds.SOFTMAX: return List.of(softmax(op));
+            case OpKinds.LAYER_NORM: return List.of(layerNorm(op));
+            case OpKinds.BATCH_NORM: return List.of(batchNorm(op));
+            case OpKinds.CONV: return List.of(conv(op));
+            case OpKinds.MAX_POOL: return List.of(pool(op, Kernels.MAX, false));
+            case OpKinds.AVERAGE_POOL: return List.of(pool(op, Kernels.AVERAGE, false));
+            case OpKinds.GLOBAL_AVERAGE_POOL: return List.of(pool(op, Kernels.AVERAGE, true));
+            case OpKinds.LRN: return List.of(lrn(op));
+            case OpKinds.CONCAT: return concat(op);
+            case OpKinds.TRANSPOSE: return List.of(transpose(op));
+            default:
+                if (OpKinds.VIEW_KINDS.contains(op.kind())) {
+                    if (bytes(op.inputs().get(0)) != bytes(out(op)))
+                        throw fail(op, op.kind() + " that is not declared a view changes the size; declare it a view");
+                    return List.of(copy(op, op.inputs().get(0)));
+                }
+                throw fail(op, "unknown op kind '" + op.kind() + "'; known kinds are those of org.arenaplan.ir.OpKinds");
+        }
+    }
+
+    // ---- elementwise ----
+
+    private KernelCall unary(Op op, int code) {
+        String x = op.inputs().get(0);
+        return call(op, Kernels.UNARY, List.of(read(x), write(out(op))), new long[]{elements(x), code});
+    }
+
+    private KernelCall copy(Op op, String x) {
+        return call(op, Kernels.COPY, List.of(read(x), write(out(op))), new long[]{elements(out(op))});
+    }
+
+    private KernelCall binary(Op op, int code, String a, String b) {
+        return binaryInto(op, code, a, b, out(op));
+    }
+
+    private KernelCall binaryInto(Op op, int code, String a, String b, String y) {
+        long[] ys = shapeOf(op, y, a, b);
+        long[] as = shapeOr(a, ys), bs = shapeOr(b, ys);
+        int rank = ys.length;
+        long[] ints = new long[2 + 3 * rank];
+        ints[0] = code;
+        ints[1] = rank;
+        long[] sa = broadcastStrides(op, a, as, ys), sb = broadcastStrides(op, b, bs, ys);
+        for (int d = 0; d < rank; d++) {
+            ints[2 + d] = ys[d];
+            ints[2 + rank + d] = sa[d];
+            ints[2 + 2 * rank + d] = sb[d];
+        }
+        return call(op, Kernels.BINARY, List.of(read(a), read(b), write(y)), ints);
+    }
+
+    /** Sum of n inputs: y = x0 + x1, then y = y + x2, ... (a fixed order). */
+    private List<KernelCall> sum(Op op) {
+        List<String> in = op.inputs();
+        if (in.size() == 1) return List.of(copy(op, in.get(0)));
+        List<KernelCall> calls = new ArrayList<>();
+        calls.add(binary(op, Kernels.ADD, in.get(0), in.get(1)));
+        for (int k = 2; k < in.size(); k++) calls.add(binaryInto(op, Kernels.ADD, out(op), in.get(k), out(op)));
+        return calls;
+    }
+
+    /** Numpy broadcasting: strides of {@code t} (shape {@code ts}) read as shape {@code ys}; 0 where broadcast. */
+    private long[] broadcastStrides(Op op, String t, long[] ts, long[] ys) {
+        int rank = ys.length;
+        long[] s = new long[rank];
+        long stride = 1;
+        for (int d = rank - 1, e = ts.length - 1; d >= 0; d--, e--) {
+            long dim = e >= 0 ? ts[e] : 1;
+            if (dim != ys[d] && dim != 1) throw fail(op, "'" + t + "' " + Arrays.toString(ts) + " does not broadcast to " + Arrays.toString(ys));
+            s[d] = dim == 1 && ys[d] != 1 ? 0 : stride;
+            stride *= dim;
+        }
+        return s;
+    }
+
+    // ---- linear algebra ----
+
+    private List<KernelCall> matmul(Op op) {
+        String a = op.inputs().get(0), b = op.inputs().get(1), y = out(op);
+        long[] as = shape(op, a), bs = shape(op, b);
+        if (as.length < 2 || bs.length < 2) throw fail(op, "MatMul needs inputs of rank 2 or more, got " + Arrays.toString(as) + " and " + Arrays.toString(bs));
+        long m = as[as.length - 2], k = as[as.length - 1], n = bs[bs.length - 1];
+        if (bs[bs.length - 2] != k) throw fail(op, "inner dimensions differ: " + Arrays.toString(as) + " x " + Arrays.toString(bs));
+        long[] ys = shape(op, y);
+        long[] lead = Arrays.copyOf(ys, ys.length - 2);
+        long batch = product(lead);
+        long batchA = product(Arrays.copyOf(as, as.length - 2)), batchB = product(Arrays.copyOf(bs, bs.length - 2));
+        if ((batchA == batch || batchA == 1) && (batchB == batch || batchB == 1) && sameLead(as, lead, batchA) && sameLead(bs, lead, batchB)) {
+            long[] ints = {batch, m, n, k, 0, 0, batchA == 1 ? 0 : m * k, batchB == 1 ? 0 : k * n, 0, 0, 0, 0};
+            return List.of(call(op, Kernels.GEMM, List.of(read(a), read(b), write(y)), ints, new double[]{1, 0}));
+        }
+        // General broadcast of leading dims: one call per output matrix.
+        long[] sa = broadcastStrides(op, a, Arrays.copyOf(as, as.length - 2), lead);
+        long[] sb = broadcastStrides(op, b, Arrays.copyOf(bs, bs.length - 2), lead);
+        List<KernelCall> calls = new ArrayList<>();
+        long[] idx = new long[lead.length];
+        for (long o = 0; o < batch; o++) {
+            long offA = 0, offB = 0;
+            for (int d = 0; d < lead.length; d++) { offA += idx[d] * sa[d] * m * k; offB += idx[d] * sb[d] * k * n; }
+            long[] ints = {1, m, n, k, 0, 0, 0, 0, 0, 0, 0, 0};
+            calls.add(call(op, Kernels.GEMM, List.of(readAt(a, offA, m * k), readAt(b, offB, k * n), writeAt(y, o * m * n, m * n)), ints, new double[]{1, 0}));
+            for (int d = lead.length - 1; d >= 0; d--) {
+                if (++idx[d] < lead[d]) break;
+                idx[d] = 0;
+            }
+        }
+        return calls;
+    }
+
+    private static boolean sameLead(long[] s, long[] lead, long batch) {
+        if (batch == 1) return true;
+        long[] own = Arrays.copyOf(s, s.length - 2);
+        int skip = lead.length - own.length;
+        if (skip < 0) return false;
+        for (int d = 0; d < own.length; d++) if (own[d] != lead[skip + d]) return false;
+        return true;
+    }
+
+    private KernelCall gemm(Op op) {
+        String a = op.inputs().get(0), b = op.inputs().get(1), y = out(op);
+        long[] as = shape(op, a), bs = shape(op, b);
+        if (as.length != 2 || bs.length != 2) throw fail(op, "Gemm needs 2-D A and B, got " + Arrays.toString(as) + " and " + Arrays.toString(bs));
+        boolean ta = op.longAttr("transA", 0) == 1, tb = op.longAttr("transB", 0) == 1;
+        long m = ta ? as[1] : as[0], k = ta ? as[0] : as[1], n = tb ? bs[0] : bs[1];
+        if ((tb ? bs[1] : bs[0]) != k) throw fail(op, "inner dimensions differ: " + Arrays.toString(as) + " x " + Arrays.toString(bs));
+        double alpha = op.doubleAttr("alpha", 1.0), beta = op.doubleAttr("beta", 1.0);
+        List<KernelArg> args = new ArrayList<>(List.of(read(a), read(b)));
+        long[] ints = {1, m, n, k, ta ? 1 : 0, tb ? 1 : 0, 0, 0, 0, 0, 0, 0};
+        if (op.inputs().size() > 2) {
+            String c = op.inputs().get(2);
+            long[] s = broadcastStrides(op, c, shapeOr(c, new long[]{m, n}), new long[]{m, n});
+            ints[8] = 1;
+            ints[10] = s[0];
+            ints[11] = s[1];
+            args.add(read(c));
+        }
+        args.add(write(y));
+        return call(op, Kernels.GEMM, args, ints, new double[]{alpha, beta});
+    }
+
+    // ---- normalisation ----
+
+    private KernelCall softmax(Op op) {
+        String x = op.inputs().get(0);
+        long[] rc = rowsCols(op, shape(op, x), op.longAttr("axis", -1));
+        return call(op, Kernels.SOFTMAX, List.of(read(x), write(out(op))), rc);
+    }
+
+    private KernelCall layerNorm(Op op) {
+        String x = op.inputs().get(0);
+        long[] rc = rowsCols(op, shape(op, x), op.longAttr("axis", -1));
+        for (int j = 1; j < 3; j++) {
+            if (elements(op.inputs().get(j)) != rc[1]) throw fail(op, "'" + op.inputs().get(j) + "' must have " + rc[1] + " values");
+        }
+        return call(op, Kernels.LAYERNORM, List.of(read(x), read(op.inputs().get(1)), read(op.inputs().get(2)), write(out(op))),
+                rc, new double[]{op.doubleAttr("epsilon", 1e-5)});
+    }
+
+    private long[] rowsCols(Op op, long[] s, long axis) {
+        int a = (int) (axis < 0 ? axis + s.length : axis);
+        if (a < 0 || a >= s.length) throw fail(op, "axis " + axis + " out of range for shape " + Arrays.toString(s));
+        return new long[]{product(Arrays.copyOf(s, a)), product(Arrays.copyOfRange(s, a, s.length))};
+    }
+
+    private KernelCall batchNorm(Op op) {
+        String x = op.inputs().get(0);
+        long[] s = shape(op, x);
+        if (s.length < 2) throw fail(op, "BatchNormalization needs rank 2 or more, got " + Arrays.toString(s));
+        List<KernelArg> args = new ArrayList<>();
+        for (String t : op.inputs()) args.add(read(t));
+        args.add(write(out(op)));
+        if (args.size() != 6) throw fail(op, "BatchNormalization takes X, scale, B, mean, var");
+        return call(op, Kernels.BATCHNORM, args, new long[]{s[0], s[1], product(Arrays.copyOfRange(s, 2, s.length))},
+                new double[]{op.doubleAttr("epsilon", 1e-5)});
+    }
+
+    private KernelCall lrn(Op op) {
+        String x = op.inputs().get(0);
+        long[] s = shape(op, x);
+        return call(op, Kernels.LRN, List.of(read(x), write(out(op))),
+                new long[]{s[0], s[1], product(Arrays.copyOfRange(s, 2, s.length)), op.longAttr("size", 5)},
+                new double[]{op.doubleAttr("alpha", 1e-4), op.doubleAttr("beta", 0.75), op.doubleAttr("bias", 1.0)});
+    }
+
+    // ---- images ----
+
+    private KernelCall conv(Op op) {
+        String x = op.inputs().get(0), w = op.inputs().get(1), y = out(op);
+        long[] xs = image(op, x), ws = image(op, w), ys = image(op, y);
+        long[] k = longs(op, "kernel_shape", new long[]{ws[2], ws[3]}, xs, 1);
+        long[] st = longs(op, "strides", new long[]{1, 1}, xs, 1);
+        long[] pads = longs(op, "pads", new long[]{0, 0, 0, 0}, xs, 2);
+        long[] dil = longs(op, "dilations", new long[]{1, 1}, xs, 1);
+        long group = op.longAttr("group", 1);
+        if (xs[1] % group != 0 || ys[1] % group != 0) throw fail(op, "group " + group + " does not divide the channels");
+        boolean bias = op.inputs().size() > 2;
+        List<KernelArg> args = new ArrayList<>(List.of(read(x), read(w)));
+        if (bias) args.add(read(op.inputs().get(2)));
+        args.add(write(y));
+        long[] ints = {xs[0], xs[1], xs[2], xs[3], ys[1], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], dil[0], dil[1], group, bias ? 1 : 0};
+        return call(op, Kernels.CONV2D, args, ints);
+    }
+
+    private KernelCall pool(Op op, int mode, boolean global) {
+        String x = op.inputs().get(0), y = out(op);
+        long[] xs = image(op, x), ys = image(op, y);
+        long[] k = global ? new long[]{xs[2], xs[3]} : longs(op, "kernel_shape", null, xs, 1);
+        long[] st = global ? new long[]{1, 1} : longs(op, "strides", new long[]{1, 1}, xs, 1);
+        long[] pads = global ? new long[4] : longs(op, "pads", new long[]{0, 0, 0, 0}, xs, 2);
+        long include = op.longAttr("count_include_pad", 0);
+        long[] ints = {xs[0], xs[1], xs[2], xs[3], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], pads[2], pads[3], mode, include};
+        return call(op, Kernels.POOL2D, List.of(read(x), write(y)), ints);
+    }
+
+    /** N x C x H x W; a 1-D image N x C x L is taken as H = 1. */
+    private long[] image(Op op, String t) {
+        long[] s = shape(op, t);
+        if (s.length == 4) return s;
+        if (s.length == 3) return new long[]{s[0], s[1], 1, s[2]};
+        throw fail(op, "'" + t + "' " + Arrays.toString(s) + " is not an N x C x H x W image (3-D images are not supported)");
+    }
+
+    /** A per-spatial-axis attribute; 1-D forms are widened to 2-D (H = 1). {@code per} values per axis. */
+    private long[] longs(Op op, String key, long[] dflt, long[] image, int per) {
+        Object v = op.attrs().get(key);
+        long[] r;
+        if (v == null) r = dflt;
+        else if (v instanceof long[] a) r = a.clone();
+        else if (v instanceof Number n) r = per == 1 ? new long[]{n.longValue(), n.longValue()} : new long[]{n.longValue(), n.longValue(), n.longValue(), n.longValue()};
+        else if (v instanceof int[] a) r = Arrays.stream(a).asLongStream().toArray();
+        else throw fail(op, "attribute " + key + " must be a list of integers, got " + v.getClass().getSimpleName());
+        if (r == null) throw fail(op, "attribute " + key + " is required");
+        if (r.length == per) {   // 1-D: H axis gets kernel 1, stride 1, pad 0, dilation 1
+            long neutral = key.equals("pads") ? 0 : 1;
+            r = per == 1 ? new long[]{neutral, r[0]} : new long[]{0, r[0], 0, r[1]};
+        }
+        if (r.length != 2 * per) throw fail(op, "attribute " + key + " " + Arrays.toString(r) + " must have " + 2 * per + " values for a 2-D image");
+        return r;
+    }
+
+    // ---- data movement ----
+
+    private List<KernelCall> concat(Op op) {
+        String y = out(op);
+        long[] ys = shape(op, y);
+        int axis = (int) op.longAttr("axis", 0);
+        if (axis < 0) axis += ys.length;
+        if (axis < 0 || axis >= ys.length) throw fail(op, "axis out of range for " + Arrays.toString(ys));
+        long outer = product(Arrays.copyOf(ys, axis));
+        long yInner = product(Arrays.copyOfRange(ys, axis, ys.length));
+        List<KernelCall> calls = new ArrayList<>();
+        long offset = 0;
+        for (int j = 0; j < op.inputs().size(); j++) {
+            String x = op.inputs().get(j);
+            long xInner = elements(x) / Math.max(1, outer);
+            if (op.readsAtRuntime(j)) {
+                calls.add(call(op, Kernels.CONCAT_SLICE, List.of(read(x), write(y)), new long[]{outer, xInner, yInner, offset}));
+            }
+            offset += xInner;
+        }
+        return calls;
+    }
+
+    private KernelCall transpose(Op op) {
+        String x = op.inputs().get(0), y = out(op);
+        long[] xs = shape(op, x);
+        int rank = xs.length;
+        long[] perm;
+        Object p = op.attrs().get("perm");
+        if (p instanceof long[] a) perm = a;
+        else {
+            perm = new long[rank];
+            for (int d = 0; d < rank; d++) perm[d] = rank - 1 - d;
+        }
+        if (perm.length != rank) throw fail(op, "perm " + Arrays.toString(perm) + " does not match rank " + rank);
+        long[] xStride = new long[rank];
+        long s = 1;
+        for (int d = rank - 1; d >= 0; d--) { xStride[d] = s; s *= xs[d]; }
+        long[] ints = new long[1 + 2 * rank];
+        ints[0] = rank;
+        for (int d = 0; d < rank; d++) {
+            ints[1 + d] = xs[(int) perm[d]];
+            ints[1 + rank + d] = xStride[(int) perm[d]];
+        }
+        return call(op, Kernels.TRANSPOSE, List.of(read(x), write(y)), ints);
+    }
+
+    // ---- helpers ----
+
+    private KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints) {
+        return call(op, kernel, args, ints, new double[0]);
+    }
+
+    private KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints, double[] floats) {
+        return new KernelCall(kernel, args, ints, floats, op.name());
+    }
+
+    /** Reads all of {@code t}: its bytes must hold the writes of its lineage. */
+    public KernelArg read(String t) {
+        return KernelArg.read(address.apply(t), bytes(t), display.apply(t), lineage.of(t));
+    }
+
+    /** Writes all of {@code t}. */
+    public KernelArg write(String t) {
+        return KernelArg.write(address.apply(t), bytes(t), display.apply(t), t);
+    }
+
+    private KernelArg readAt(String t, long elementOffset, long elements) {
+        return KernelArg.read(address.apply(t).plus(4 * elementOffset), 4 * elements, display.apply(t), lineage.of(t));
+    }
+
+    private KernelArg writeAt(String t, long elementOffset, long elements) {
+        return KernelArg.write(address.apply(t).plus(4 * elementOffset), 4 * elements, display.apply(t), t);
+    }
+
+    private static String out(Op op) {
+        return op.outputs().get(0);
+    }
+
+    private long bytes(String t) {
+        return graph.tensor(t).bytes();
+    }
+
+    private long elements(String t) {
+        return graph.tensor(t).bytes() / 4;
+    }
+
+    private long[] shape(Op op, String t) {
+        Tensor x = graph.tensor(t);
+        if (!x.hasShape()) throw fail(op, "tensor '" + t + "' has no shape; executors need shapes for " + op.kind());
+        return x.shape();
+    }
+
+    /** The output shape; a shapeless output of an elementwise op is taken flat. */
+    private long[] shapeOf(Op op, String y, String a, String b) {
+        Tensor t = graph.tensor(y);
+        if (t.hasShape()) return t.shape();
+        if (graph.tensor(a).hasShape() || graph.tensor(b).hasShape()) throw fail(op, "tensor '" + y + "' has no shape");
+        if (bytes(a) != bytes(y) || bytes(b) != bytes(y)) throw fail(op, "shapeless operands must have equal sizes");
+        return new long[]{elements(y)};
+    }
+
+    private long[] shapeOr(String t, long[] dflt) {
+        Tensor x = graph.tensor(t);
+        return x.hasShape() ? x.shape() : dflt;
+    }
+
+    private void requireF32(Op op, String t) {
+        DType d = graph.tensor(t).dtype();
+        if (d != null && d != DType.F32) throw fail(op, "tensor '" + t + "' is " + d.jsonName() + "; the device computes f32 only");
+        if (graph.tensor(t).bytes() % 4 != 0) throw fail(op, "tensor '" + t + "' (" + graph.tensor(t).bytes() + " B) is not a whole number of f32 values");
+    }
+
+    private static long product(long[] s) {
+        long p = 1;
+        for (long d : s) p *= d;
+        return p;
+    }
+
+    private static ExecutionException fail(Op op, String why) {
+        return new ExecutionException("op '" + op.name() + "' (" + op.kind() + "): " + why);
+    }
+}

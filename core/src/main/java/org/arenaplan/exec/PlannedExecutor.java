@@ -1,0 +1,56 @@
+package org.arenaplan.exec;
+
+import org.arenaplan.device.Device;
+import org.arenaplan.device.DeviceBuffer;
+import org.arenaplan.device.DevicePointer;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.plan.Plan;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs a plan as planned: one arena allocation at load, each tensor at arena base +
+ * {@code plan.addressOf(t)}, weights in a shared {@link WeightRegion}, kernels lowered once at
+ * load. An iteration makes no allocator call. Never re-decides an address or an event.
+ */
+public final class PlannedExecutor extends AbstractExecutor {
+    private final DeviceBuffer arena;
+    private final List<List<KernelCall>> calls = new ArrayList<>();
+
+    public PlannedExecutor(Device device, Plan plan, WeightRegion weights) {
+        super(device, plan, weights, "planned");
+        try {
+            this.arena = plan.arenaBytes() == 0 ? null : device.allocate(plan.arenaBytes(), "arena of " + graph.name() + " (" + label + ")");
+            OpLowering lowering = lowering();
+            for (int p = 0; p < graph.opCount(); p++) calls.add(lowering.lower(graph.ops().get(p)));
+        } catch (RuntimeException e) {
+            super.close();
+            throw e;
+        }
+    }
+
+    @Override
+    protected DevicePointer pointer(String t) {
+        if (weights.holds(t)) return weights.pointer(t);
+        return arena.at(plan.addressOf(t));
+    }
+
+    @Override
+    protected List<KernelCall> calls(int position) {
+        return calls.get(position);
+    }
+
+    public long arenaBytes() {
+        return arena == null ? 0 : arena.bytes();
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (arena != null) arena.close();
+        } finally {
+            super.close();
+        }
+    }
+}

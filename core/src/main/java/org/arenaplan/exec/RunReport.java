@@ -1,0 +1,117 @@
+package org.arenaplan.exec;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.arenaplan.device.Device;
+import org.arenaplan.device.DeviceOptions;
+import org.arenaplan.device.Devices;
+import org.arenaplan.plan.Plan;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The {@code run} command: runs a plan in the chosen modes on the chosen device and prints one
+ * table side by side (peak device bytes, allocator calls per iteration, time per iteration and
+ * its ratio to planned) and whether the outputs are bit-identical across modes and iterations;
+ * optionally the same as JSON with an {@code outputs_equal} boolean.
+ */
+public final class RunReport {
+    /** One mode's figures; time is the mean over iterations after the first (all if only one). */
+    public record Row(Mode mode, long peakDeviceBytes, double allocatorCallsPerIteration, double msPerIteration) { }
+
+    public record Report(String graph, String device, String deviceReason, int streams, int iterations,
+                         List<Row> rows, boolean outputsEqual, String firstDifference) { }
+
+    private RunReport() { }
+
+    /**
+     * Entry point of {@code ./arenaplan run}.
+     *
+     * @param plan       the plan to run (for several streams, one whose {@code sync()} orders every reuse)
+     * @param device     auto, sim or cuda
+     * @param mode       planned, per-tensor, pool or all
+     * @param iterations iterations per mode (at least 1)
+     * @param json       where to write the JSON report, or null
+     * @return the exit code: 0 when the outputs are equal across modes
+     */
+    public static int run(Plan plan, String device, String mode, int iterations, Path json, PrintStream out) {
+        if (iterations < 1) throw new IllegalArgumentException("--iterations must be at least 1, got " + iterations);
+        Devices.Choice choice = Devices.open(device, DeviceOptions.DEFAULT);
+        out.println("device: " + choice.device().description() + " — " + choice.reason());
+        Report r;
+        try (Device d = choice.device()) {
+            r = measure(plan, d, choice.reason(), Mode.parse(mode), iterations);
+        }
+        print(r, out);
+        if (json != null) writeJson(r, json);
+        return r.outputsEqual() ? 0 : 1;
+    }
+
+    public static Report measure(Plan plan, Device d, String reason, List<Mode> modes, int iterations) {
+        Executors.Comparison c = Executors.run(plan, d, modes, iterations, Inputs.of(plan.graph(), 1), 1);
+        List<Row> rows = new java.util.ArrayList<>();
+        for (Mode m : modes) {
+            List<RunResult> rs = c.results().get(m);
+            long peak = 0;
+            double calls = 0, nanos = 0;
+            int timed = 0;
+            for (int i = 0; i < rs.size(); i++) {
+                RunResult x = rs.get(i);
+                peak = Math.max(peak, x.counters().peakReservedBytes());
+                calls += x.counters().allocatorCalls();
+                if (i > 0 || rs.size() == 1) {
+                    nanos += x.nanos();
+                    timed++;
+                }
+            }
+            rows.add(new Row(m, peak, calls / rs.size(), nanos / timed / 1e6));
+        }
+        return new Report(plan.graph().name(), d.name(), reason, plan.graph().streams().size(), iterations, rows,
+                c.outputsEqual(), c.firstDifference());
+    }
+
+    public static void print(Report r, PrintStream out) {
+        out.printf(Locale.ROOT, "graph %s, %d stream(s), %d iteration(s) per mode%n", r.graph(), r.streams(), r.iterations());
+        out.printf(Locale.ROOT, "%-11s %18s %16s %14s %10s%n", "mode", "peak device B", "alloc calls/it", "ms/iteration", "vs planned");
+        Double planned = null;
+        for (Row row : r.rows()) if (row.mode() == Mode.PLANNED) planned = row.msPerIteration();
+        for (Row row : r.rows()) {
+            String ratio = planned == null || planned == 0 ? "-" : String.format(Locale.ROOT, "%.2fx", row.msPerIteration() / planned);
+            out.printf(Locale.ROOT, "%-11s %18d %16.1f %14.3f %10s%n", row.mode().cliName(), row.peakDeviceBytes(),
+                    row.allocatorCallsPerIteration(), row.msPerIteration(), ratio);
+        }
+        out.println("outputs equal across modes: " + (r.outputsEqual() ? "yes (bit-identical)" : "NO — " + r.firstDifference()));
+    }
+
+    public static void writeJson(Report r, Path file) {
+        ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode root = m.createObjectNode();
+        root.put("graph", r.graph());
+        root.put("device", r.device());
+        root.put("device_reason", r.deviceReason());
+        root.put("streams", r.streams());
+        root.put("iterations", r.iterations());
+        ArrayNode modes = root.putArray("modes");
+        for (Row row : r.rows()) {
+            ObjectNode o = modes.addObject();
+            o.put("mode", row.mode().cliName());
+            o.put("peak_device_bytes", row.peakDeviceBytes());
+            o.put("allocator_calls_per_iteration", row.allocatorCallsPerIteration());
+            o.put("ms_per_iteration", row.msPerIteration());
+        }
+        root.put("outputs_equal", r.outputsEqual());
+        if (r.firstDifference() != null) root.put("first_difference", r.firstDifference());
+        try {
+            m.writeValue(file.toFile(), root);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,12 @@
+package org.arenaplan.exec;
+
+import org.arenaplan.device.DeviceCounters;
+
+import java.util.Map;
+
+/**
+ * One iteration of an executor.
+ *
+ * @param counters device counters accrued during the iteration (peaks over the iteration)
+ */
+public record RunResult(String mode, Map<String, float[]> outputs, DeviceCounters counters, long nanos) { }

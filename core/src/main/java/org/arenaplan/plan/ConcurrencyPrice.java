@@ -1,0 +1,48 @@
+package org.arenaplan.plan;
+
+/**
+ * What running on several streams costs in memory: the arena with N streams next to the arena of
+ * the same graph on one stream, and the events the run records and waits on.
+ *
+ * @param streams          compute streams used (the copy stream not counted)
+ * @param arenaOneStream   arena bytes when every op runs on one stream
+ * @param arenaStreams     arena bytes with the streams
+ * @param arenaSyncNone    arena bytes of the {@code --sync none} plan: the streams with the data
+ *                         events alone (equals {@code arenaStreams} unless events were added)
+ * @param dataEventsSyncNone events of the {@code --sync none} plan
+ * @param dataEvents       events for cross-stream data dependencies in the plan, after
+ *                         transitive reduction (added events can make some redundant)
+ * @param reuseEvents      events added so that bytes can be reused ({@code --sync add})
+ * @param bytesSaved       the added events' savings summed; each is what the arena grows by when
+ *                         that event alone is dropped, so the sum may exceed
+ *                         {@code arenaSyncNone - arenaStreams} when events share the credit
+ * @param extraConflicts   storage pairs that do not overlap in schedule positions but may not
+ *                         share bytes, because no event orders them
+ * @param widened          true when those pairs exceeded the budget and intervals were widened instead
+ */
+public record ConcurrencyPrice(int streams, long arenaOneStream, long arenaStreams, long arenaSyncNone, int dataEventsSyncNone, int dataEvents, int reuseEvents,
+                               long bytesSaved, long extraConflicts, boolean widened) {
+
+    /** Arena with N streams over arena with one; 1.0 means concurrency is free. */
+    public double ratio() {
+        return arenaOneStream == 0 ? 1.0 : (double) arenaStreams / arenaOneStream;
+    }
+
+    /** Extra bytes that concurrency costs (negative when in-place folding or tie-breaking happen to favour it). */
+    public long extraBytes() {
+        return arenaStreams - arenaOneStream;
+    }
+
+    /** A few lines for the command line's report. */
+    public String summary() {
+        return String.format("price of concurrency: %d streams%n"
+                        + "  arena, 1 stream      : %,d B%n"
+                        + "  arena, %d streams     : %,d B (x%.3f, %+,d B)%n"
+                        + "  events, data deps    : %d%n"
+                        + "  events, for reuse    : %d (each one's saving, summed: %,d B)%n"
+                        + "  without added events : %,d B with %d data events%n"
+                        + "  unordered pairs      : %,d%s",
+                streams, arenaOneStream, streams, arenaStreams, ratio(), extraBytes(), dataEvents, reuseEvents, bytesSaved,
+                arenaSyncNone, dataEventsSyncNone, extraConflicts, widened ? " (over budget: intervals widened instead)" : "");
+    }
+}

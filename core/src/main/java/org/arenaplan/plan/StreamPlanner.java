@@ -1,0 +1,119 @@
+package org.arenaplan.plan;
+
+import org.arenaplan.hb.DataSync;
+import org.arenaplan.hb.HappensBefore;
+import org.arenaplan.hb.HbConflicts;
+import org.arenaplan.hb.StreamAssigner;
+import org.arenaplan.hb.SyncEvent;
+import org.arenaplan.hb.SyncMode;
+import org.arenaplan.hb.SyncPlan;
+import org.arenaplan.hb.SyncReduction;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.liveness.Lifetimes;
+import org.arenaplan.liveness.Storage;
+
+import java.util.List;
+
+/**
+ * Plans a graph over several streams and proves every reuse by happens-before.
+ *
+ * <p>Steps:
+ * <ol>
+ *   <li>Streams: keep the graph's own ({@code streams == 0}) or assign N
+ *       ({@link StreamAssigner}). One stream: the plain {@link ArenaPlanner} path, unchanged.</li>
+ *   <li>Data events ({@link DataSync}), transitively reduced; happens-before from stream order
+ *       plus those events ({@link HappensBefore}).</li>
+ *   <li>Liveness with in-place folding allowed only over readers that happen before the fold.</li>
+ *   <li>The placement problem: storages over their schedule intervals plus the pairs that
+ *       happens-before leaves unordered ({@link HbConflicts}), so every planner works unchanged.</li>
+ *   <li>{@link SyncMode#ADD}: {@link ReuseEdges} adds the events (last reader's stream to next
+ *       writer's stream) that shrink the arena, each recorded with the bytes it saved; with a
+ *       capacity in the planner options, only as many as it takes to fit. Then the events the
+ *       others imply are dropped ({@link SyncReduction}): an added event can make a data event
+ *       redundant.</li>
+ * </ol>
+ * Does not reorder the schedule or move ops between streams to save memory, and the reuse-edge
+ * search is greedy (see {@link ReuseEdges}).
+ */
+public final class StreamPlanner {
+    private StreamPlanner() { }
+
+    /**
+     * @param streams 0 keeps the graph's streams; N puts the ops on N compute streams
+     * @param mode    whether events may be added to enable reuse
+     */
+    public static Plan plan(Graph g, int streams, SyncMode mode, ArenaPlanner.Options o) {
+        return plan(g, streams, mode, o, Planners.byName(o.planner(), o.plannerOptions()));
+    }
+
+    /** As {@link #plan(Graph, int, SyncMode, ArenaPlanner.Options)}, with a planner instance. */
+    public static Plan plan(Graph g, int streams, SyncMode mode, ArenaPlanner.Options o, Planner planner) {
+        long t0 = System.nanoTime();
+        Graph sg = streams > 0 ? StreamAssigner.assign(g, streams) : g;
+        if (sg.streams().size() <= 1) return ArenaPlanner.plan(sg, o, planner);
+        List<SyncEvent> data = DataSync.events(sg);
+        Attempt base = attempt(sg, data, o, planner);
+        List<SyncEvent> events = mode == SyncMode.ADD
+                ? SyncReduction.reduce(sg, ReuseEdges.search(sg, data, base, planner, o.plannerOptions().capacity(), ev -> attempt(sg, ev, o, planner)))
+                : data;
+        Attempt fin = events.equals(data) ? base : attempt(sg, events, o, planner);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        return new Plan(sg, fin.lifetimes(), fin.problem(), fin.placement(),
+                ArenaPlanner.statsOf(fin.lifetimes(), fin.problem(), fin.placement(), ms), new SyncPlan(events));
+    }
+
+    /**
+     * The price of concurrency of a plan made by {@link #plan} with the same options: plans the
+     * same graph on one stream, and with the data events alone when events were added, to compare.
+     */
+    public static ConcurrencyPrice price(Plan streamPlan, ArenaPlanner.Options o) {
+        Graph g = streamPlan.graph();
+        Plan one = ArenaPlanner.plan(g.withStreams(p -> 0), o);
+        int data = 0, reuse = 0;
+        long saved = 0;
+        for (SyncEvent e : streamPlan.sync().events()) {
+            if (e.reason() == SyncEvent.Reason.DATA) data++;
+            else {
+                reuse++;
+                saved += e.bytesSaved();
+            }
+        }
+        List<SyncEvent> dataSync = DataSync.events(g);
+        long syncNone = reuse == 0 ? streamPlan.arenaBytes()
+                : attempt(g, dataSync, o, Planners.byName(o.planner(), o.plannerOptions())).arena();
+        Problem p = streamPlan.problem();
+        long pairs = 0;
+        for (int i = 0; i < p.size(); i++) for (int j : p.extraConflicts(i)) if (j > i) pairs++;
+        boolean widened = false;
+        for (int i = 0; i < p.size() && !widened; i++) widened = p.lower(i) < streamPlan.storages().get(i).start();
+        return new ConcurrencyPrice(g.streams().size(), one.arenaBytes(), streamPlan.arenaBytes(), syncNone, dataSync.size(), data, reuse, saved, pairs, widened);
+    }
+
+    /** One planning pass under a given event list. */
+    record Attempt(HappensBefore hb, Lifetimes lifetimes, HbConflicts conflicts, Problem problem, Placement placement) {
+        long arena() { return placement.arenaBytes(); }
+    }
+
+    static Attempt attempt(Graph g, List<SyncEvent> events, ArenaPlanner.Options o, Planner planner) {
+        HappensBefore hb = HappensBefore.of(g, events);
+        Lifetimes l = Lifetimes.of(g, hb, o.strictDonation());
+        HbConflicts c = HbConflicts.of(l, hb);
+        Problem problem = problemOf(l, c, o.alignment());
+        return new Attempt(hb, l, c, problem, planner.place(problem));
+    }
+
+    /** One buffer per storage, over its interval (widened when over budget), with the unordered pairs. */
+    static Problem problemOf(Lifetimes l, HbConflicts c, long alignment) {
+        List<Storage> st = l.storages();
+        int n = st.size();
+        String[] ids = new String[n];
+        long[] hi = new long[n];
+        long[] sz = new long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = st.get(i).name();
+            hi[i] = st.get(i).end();
+            sz[i] = st.get(i).bytes();
+        }
+        return new Problem(ids, c.lower(), hi, sz, alignment, c.extras());
+    }
+}

@@ -1,0 +1,198 @@
+package org.arenaplan.sim;
+
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.GraphBuilder;
+import org.arenaplan.ir.OpKinds;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Random executable graphs for stress runs: every tensor is {@code rows x n} f32 (rows 1 or 2),
+ * built from unary and binary elementwise ops (half of them declared in place), matmuls with
+ * weights, copies, view chains (reshape, identity, flatten), slices of 2-row tensors, in-place
+ * concatenations of two 1-row results (member slices), each op on a random stream.
+ * The same seed gives the same graph.
+ */
+public final class RandomGraphs {
+    private record T(String name, int rows, boolean memberCandidate) { }
+
+    private final SplittableRandom r;
+    private final int n;
+    private final int streams;
+    private final GraphBuilder b;
+    private final List<T> live = new ArrayList<>();
+    private int next;
+
+    private RandomGraphs(long seed, int streams) {
+        this.r = new SplittableRandom(seed);
+        this.n = 8 << r.nextInt(3);
+        this.streams = streams;
+        this.b = new GraphBuilder("random-" + seed);
+    }
+
+    /** A graph of {@code ops} ops (views included) on streams 0..streams-1. */
+    public static Graph generate(long seed, int ops, int streams) {
+        return new RandomGraphs(seed, Math.max(1, streams)).build(ops);
+    }
+
+    private Graph build(int ops) {
+        String x = "in0";
+        b.tensor(x, DType.F32, 2, n).input(x);
+        live.add(new T(x, 2, false));
+        if (r.nextBoolean()) {
+            String x1 = "in1";
+            b.tensor(x1, DType.F32, 1, n).input(x1, r.nextBoolean());
+            live.add(new T(x1, 1, false));
+        }
+        while (b.opCount() < ops) step();
+        List<String> outs = new ArrayList<>();
+        outs.add(live.get(live.size() - 1).name);
+        if (live.size() > 3 && r.nextBoolean()) {
+            String extra = live.get(r.nextInt(live.size() - 1)).name;
+            if (!extra.equals(outs.get(0)) && !extra.startsWith("in")) outs.add(extra);
+        }
+        for (String o : outs) b.output(o);
+        return b.build();
+    }
+
+    private void step() {
+        int k = r.nextInt(100);
+        if (k < 25) unary();
+        else if (k < 45) binary();
+        else if (k < 55) matmul();
+        else if (k < 70) view();
+        else if (k < 80) slice();
+        else if (k < 92) concat();
+        else copy();
+    }
+
+    private String tensor(int rows) {
+        String t = "t" + next++;
+        b.tensor(t, DType.F32, rows, n);
+        return t;
+    }
+
+    private T pick() {
+        // Prefer recent tensors so chains form, but reach back for branches.
+        int i = live.size() - 1 - Math.min(live.size() - 1, (int) Math.abs(r.nextGaussian() * 3));
+        return live.get(i);
+    }
+
+    private int stream() {
+        return r.nextInt(streams);
+    }
+
+    private String opName() {
+        return "op" + b.opCount();
+    }
+
+    private void unary() {
+        T a = pick();
+        String[] kinds = {OpKinds.RELU, OpKinds.SIGMOID, OpKinds.TANH, OpKinds.GELU};
+        String y = tensor(a.rows);
+        boolean inPlace = r.nextBoolean();
+        GraphBuilder.OpBuilder op = b.op(opName(), kinds[r.nextInt(kinds.length)]).in(a.name).out(y).stream(stream());
+        if (inPlace) op.inPlace();
+        op.add();
+        live.add(new T(y, a.rows, !inPlace));
+    }
+
+    private void binary() {
+        T a = pick();
+        T c = null;
+        for (int tries = 0; tries < 8 && c == null; tries++) {
+            T t = live.get(r.nextInt(live.size()));
+            if (t.rows == a.rows) c = t;
+        }
+        if (c == null) c = a;
+        String[] kinds = {OpKinds.ADD, OpKinds.MUL, OpKinds.SUB};
+        String y = tensor(a.rows);
+        boolean inPlace = r.nextBoolean() && !c.name.equals(a.name);
+        GraphBuilder.OpBuilder op = b.op(opName(), kinds[r.nextInt(kinds.length)]).in(a.name, c.name).out(y).stream(stream());
+        if (inPlace) op.inPlace();
+        op.add();
+        live.add(new T(y, a.rows, !inPlace));
+    }
+
+    private void matmul() {
+        T a = pick();
+        String w = "w" + next++;
+        b.tensor(w, DType.F32, n, n).weight(w);
+        String y = tensor(a.rows);
+        b.op(opName(), OpKinds.MATMUL).in(a.name, w).out(y).stream(stream()).add();
+        live.add(new T(y, a.rows, true));
+    }
+
+    private void copy() {
+        T a = pick();
+        String y = tensor(a.rows);
+        b.op(opName(), OpKinds.COPY).in(a.name).out(y).stream(stream()).add();
+        live.add(new T(y, a.rows, true));
+    }
+
+    /** A chain of one to three views. */
+    private void view() {
+        T a = pick();
+        String[] kinds = {OpKinds.RESHAPE, OpKinds.IDENTITY, OpKinds.FLATTEN};
+        int len = 1 + r.nextInt(3);
+        String cur = a.name;
+        for (int i = 0; i < len; i++) {
+            String y = tensor(a.rows);
+            b.op(opName(), kinds[r.nextInt(kinds.length)]).in(cur).out(y).view().stream(stream()).add();
+            cur = y;
+        }
+        live.add(new T(cur, a.rows, false));
+    }
+
+    private void slice() {
+        T a = null;
+        for (int i = live.size() - 1; i >= 0 && a == null; i--) if (live.get(i).rows == 2 && r.nextInt(3) > 0) a = live.get(i);
+        if (a == null) {
+            unary();
+            return;
+        }
+        String y = tensor(1);
+        long offset = r.nextBoolean() ? 0 : 4L * n;
+        b.op(opName(), OpKinds.SLICE).in(a.name).out(y).view(0, 0, offset).stream(stream()).add();
+        live.add(new T(y, 1, false));
+    }
+
+    /** Two fresh 1-row op results written in place into a 2-row tensor. */
+    private void concat() {
+        List<T> c = new ArrayList<>();
+        for (int i = live.size() - 1; i >= 0 && c.size() < 2; i--) {
+            T t = live.get(i);
+            if (t.memberCandidate && t.rows == 1) c.add(t);
+        }
+        if (c.size() < 2) {
+            matmulRows1();
+            return;
+        }
+        String y = tensor(2);
+        b.op(opName(), OpKinds.CONCAT).in(c.get(1).name, c.get(0).name).out(y).attr("axis", 0L)
+                .member(0, 0, 0).member(1, 0, 4L * n).stream(stream()).add();
+        live.removeIf(t -> t == c.get(0) || t == c.get(1));
+        live.add(new T(c.get(1).name, 1, false));
+        live.add(new T(c.get(0).name, 1, false));
+        live.add(new T(y, 2, false));
+    }
+
+    /** A 1-row result (so that concatenations find members). */
+    private void matmulRows1() {
+        T a = pick();
+        String src = a.name;
+        if (a.rows == 2) {
+            String s = tensor(1);
+            b.op(opName(), OpKinds.SLICE).in(a.name).out(s).view().stream(stream()).add();
+            src = s;
+        }
+        String w = "w" + next++;
+        b.tensor(w, DType.F32, n, n).weight(w);
+        String y = tensor(1);
+        b.op(opName(), OpKinds.MATMUL).in(src, w).out(y).stream(stream()).add();
+        live.add(new T(y, 1, true));
+    }
+}

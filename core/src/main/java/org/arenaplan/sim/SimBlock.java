@@ -1,0 +1,22 @@
+package org.arenaplan.sim;
+
+/**
+ * One piece of simulated device memory: f32 words and version maps. {@code issuedBy} holds, per
+ * tensor, the last write of that tensor's data issued to each byte (updated by the host at issue
+ * time); {@code actual} holds what each byte holds as the streams really run. A read must find in
+ * {@code actual} the latest issued write of the tensors its data comes from.
+ */
+final class SimBlock {
+    final int id;
+    final long bytes;
+    final float[] words;
+    final java.util.Map<String, VersionMap> issuedBy = new java.util.HashMap<>();
+    final VersionMap actual = new VersionMap();
+
+    SimBlock(int id, long bytes) {
+        if (bytes / 4 >= Integer.MAX_VALUE - 8) throw new org.arenaplan.device.DeviceException("simulated allocation of " + bytes + " B exceeds the simulator's 8 GiB per-allocation limit");
+        this.id = id;
+        this.bytes = bytes;
+        this.words = new float[(int) ((bytes + 3) / 4)];
+    }
+}

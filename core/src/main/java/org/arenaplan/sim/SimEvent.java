@@ -1,0 +1,52 @@
+package org.arenaplan.sim;
+
+import org.arenaplan.device.DeviceEvent;
+
+/** Records are numbered; the event is complete once its last issued record has run. */
+final class SimEvent implements DeviceEvent {
+    final int id;
+    private long recorded;
+    private long completed;
+
+    SimEvent(int id) {
+        this.id = id;
+    }
+
+    synchronized long nextRecord() {
+        return ++recorded;
+    }
+
+    synchronized long lastRecord() {
+        return recorded;
+    }
+
+    synchronized void complete(long serial) {
+        completed = Math.max(completed, serial);
+        notifyAll();
+    }
+
+    synchronized void await(long serial) {
+        boolean interrupted = false;
+        while (completed < serial) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
+    }
+
+    @Override
+    public void synchronize() {
+        await(lastRecord());
+    }
+
+    @Override
+    public synchronized boolean query() {
+        return completed >= recorded;
+    }
+
+    @Override
+    public void close() { }
+}

@@ -1,0 +1,31 @@
+package org.arenaplan.exec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.arenaplan.plan.ArenaPlanner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RunReportTest {
+    @Test
+    void printsOneRowPerModeAndWritesJson(@TempDir Path dir) throws Exception {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        Path json = dir.resolve("run.json");
+        int code = RunReport.run(ArenaPlanner.plan(TestGraphs.convNet()), "sim", "all", 2, json, new PrintStream(buf, true, StandardCharsets.UTF_8));
+        String text = buf.toString(StandardCharsets.UTF_8);
+        assertThat(code).isZero();
+        assertThat(text).contains("device 'sim' as requested").containsPattern("planned +\\d+ +0\\.0 ")
+                .contains("per-tensor").contains("pool").contains("outputs equal across modes: yes");
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertThat(root.get("outputs_equal").asBoolean()).isTrue();
+        assertThat(root.get("modes")).hasSize(3);
+        assertThat(root.get("modes").get(1).get("allocator_calls_per_iteration").asDouble()).isPositive();
+    }
+}

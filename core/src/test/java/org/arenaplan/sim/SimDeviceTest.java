@@ -1,0 +1,127 @@
+package org.arenaplan.sim;
+
+import org.arenaplan.device.DeviceBuffer;
+import org.arenaplan.device.DeviceEvent;
+import org.arenaplan.device.DeviceLeakException;
+import org.arenaplan.device.DeviceOptions;
+import org.arenaplan.device.DeviceStream;
+import org.arenaplan.device.Devices;
+import org.arenaplan.device.KernelArg;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SimDeviceTest {
+
+    private static KernelCall copy(String label, DeviceBuffer from, String src, DeviceBuffer to, String dst) {
+        return new KernelCall(Kernels.COPY, List.of(KernelArg.read(from.base(), 64, src), KernelArg.write(to.base(), 64, dst)),
+                new long[]{16}, new double[0], label);
+    }
+
+    @Test
+    void closingWithLiveAllocationsReportsEachOwner() {
+        SimDevice d = SimDevice.open(DeviceOptions.DEFAULT);
+        d.allocate(128, "arena of test");
+        DeviceBuffer freed = d.allocate(64, "freed one");
+        freed.close();
+        assertThatThrownBy(d::close).isInstanceOf(DeviceLeakException.class)
+                .hasMessageContaining("arena of test (128 B)").hasMessageNotContaining("freed one");
+    }
+
+    @Test
+    void aRaceIsNamedWithTensorReaderWritersAndStreams() {
+        // Stream A writes 'x' then, issued later, overwrites it with 'y'; stream B reads 'x' without waiting.
+        SimDevice d = SimDevice.tracing();
+        DeviceStream a = d.createStream("A"), b = d.createStream("B");
+        DeviceBuffer src = d.allocate(64, "src"), buf = d.allocate(64, "buf"), out = d.allocate(64, "out");
+        DeviceEvent e = d.createEvent();
+        d.launch(a, copy("produce", src, "s", buf, "x"));
+        d.recordEvent(e, a);
+        d.waitEvent(b, e);
+        d.launch(b, copy("consume", buf, "x", out, "o"));
+        d.launch(a, copy("overwrite", src, "s", buf, "y"));
+        Interleavings.Result r = Interleavings.explore(d.recorded(), 1000);
+        assertThat(r.hazard()).isNotNull();
+        assertThat(r.hazard().getMessage()).contains("premature reuse", "'consume' (stream B)", "reads x",
+                "expecting the write of 'produce' (writing x, stream A)", "overwritten by 'overwrite' (writing y, stream A)");
+        assertThat(r.hazard().found().tensor()).isEqualTo("y");
+    }
+
+    @Test
+    void theSameRaceOrderedByAnEventIsProvenSafe() {
+        SimDevice d = SimDevice.tracing();
+        DeviceStream a = d.createStream("A"), b = d.createStream("B");
+        DeviceBuffer src = d.allocate(64, "src"), buf = d.allocate(64, "buf"), out = d.allocate(64, "out");
+        DeviceEvent produced = d.createEvent(), consumed = d.createEvent();
+        d.launch(a, copy("produce", src, "s", buf, "x"));
+        d.recordEvent(produced, a);
+        d.waitEvent(b, produced);
+        d.launch(b, copy("consume", buf, "x", out, "o"));
+        d.recordEvent(consumed, b);
+        d.waitEvent(a, consumed);
+        d.launch(a, copy("overwrite", src, "s", buf, "y"));
+        Interleavings.Result r = Interleavings.explore(d.recorded(), 1000);
+        assertThat(r.hazard()).isNull();
+        assertThat(r.complete()).isTrue();
+    }
+
+    @Test
+    void aLiveRaceIsCaught() {
+        // B is busy with a long gemm when 'consume' is queued; A overwrites the bytes meanwhile.
+        try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
+            DeviceStream a = d.createStream("A"), b = d.createStream("B");
+            int n = 400;
+            DeviceBuffer big = d.allocate(4L * n * n, "big"), big2 = d.allocate(4L * n * n, "big2");
+            DeviceBuffer src = d.allocate(64, "src"), buf = d.allocate(64, "buf"), out = d.allocate(64, "out");
+            d.launch(a, copy("produce", src, "s", buf, "x"));
+            a.synchronize();
+            d.launch(b, new KernelCall(Kernels.GEMM, List.of(KernelArg.read(big.base(), 4L * n * n, "m"), KernelArg.read(big.base(), 4L * n * n, "m"),
+                    KernelArg.write(big2.base(), 4L * n * n, "m2")), new long[]{1, n, n, n, 0, 0, 0, 0, 0, 0, 0, 0}, new double[]{1, 0}, "slow"));
+            d.launch(b, copy("consume", buf, "x", out, "o"));
+            d.launch(a, copy("overwrite", src, "s", buf, "y"));
+            assertThatThrownBy(d::synchronize).isInstanceOf(PrematureReuseException.class).hasMessageContaining("'consume' (stream B)");
+            for (DeviceBuffer x : List.of(big, big2, src, buf, out)) x.close();
+        }
+    }
+
+    @Test
+    void poolReusesAcrossStreamsOnlyWhenOrdered() {
+        try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
+            DeviceStream a = d.createStream("A"), b = d.createStream("B");
+            DeviceBuffer x = d.allocateAsync(1000, a, "x");
+            d.freeAsync(x, a);
+            DeviceBuffer sameStream = d.allocateAsync(1000, a, "y");
+            d.freeAsync(sameStream, a);
+            a.synchronize();
+            DeviceBuffer otherStream = d.allocateAsync(1000, b, "z");   // the free completed: may reuse
+            d.freeAsync(otherStream, b);
+            assertThat(d.counters().peakReservedBytes()).isEqualTo(1024);
+            assertThat(d.counters().allocatorCalls()).isEqualTo(6);
+        }
+        SimDevice traced = SimDevice.tracing();   // nothing completes: another stream may not reuse
+        DeviceStream a = traced.createStream("A"), b = traced.createStream("B");
+        DeviceBuffer x = traced.allocateAsync(1000, a, "x");
+        traced.freeAsync(x, a);
+        DeviceBuffer y = traced.allocateAsync(1000, b, "y");
+        assertThat(traced.counters().peakReservedBytes()).isEqualTo(2048);
+        traced.freeAsync(y, b);
+    }
+
+    @Test
+    void autoPicksAnAvailableDeviceAndSaysWhich() {
+        Devices.Choice c = Devices.open("sim", DeviceOptions.DEFAULT);
+        try (var d = c.device()) {
+            assertThat(d.name()).isEqualTo("sim");
+        }
+        Devices.Choice auto = Devices.open("auto", DeviceOptions.DEFAULT);
+        try (var d = auto.device()) {
+            assertThat(auto.reason()).contains("auto picked '" + d.name() + "'");
+        }
+        assertThatThrownBy(() -> Devices.open("tpu", DeviceOptions.DEFAULT)).hasMessageContaining("unknown device 'tpu'");
+    }
+}
