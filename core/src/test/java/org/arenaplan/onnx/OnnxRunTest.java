@@ -9,6 +9,9 @@ import org.arenaplan.exec.Mode;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.PlanValidator;
+import org.arenaplan.plan.StreamPlanner;
+import org.arenaplan.hb.SyncMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,5 +58,22 @@ class OnnxRunTest {
         Path outputFile = dir.resolve("output_0.pb");
         OnnxTensorFile.write(outputFile, out, g.tensor(out).shape(), got);
         assertThat(OnnxTensorFile.read(outputFile).values()).containsExactly(got);
+    }
+
+    @Test
+    void squeezeNetOnTwoStreamsKeepsItsMemberSlicesSafe() {
+        Path model = OnnxModelsTest.model("light_squeezenet.onnx");
+        Graph g = OnnxImporter.load(model, Map.of());
+        Plan plan = StreamPlanner.plan(g, 2, SyncMode.ADD, ArenaPlanner.Options.DEFAULT);
+        assertThat(plan.graph().streams()).hasSize(2);
+        assertThat(PlanValidator.validate(plan)).isEmpty();
+        Executors.Comparison c;
+        try (Device device = Devices.open("sim", new DeviceOptions(3, 20_000, 0)).device()) {
+            c = Executors.run(plan, device, List.of(Mode.PLANNED, Mode.PER_TENSOR), 1, Inputs.of(g, 1), 1);
+        }
+        assertThat(c.outputsEqual()).as(c.firstDifference()).isTrue();
+        float[] reference = OnnxTensorFile.read(model.resolveSibling("light_squeezenet_output_0.pb")).values();
+        float[] got = c.last(Mode.PLANNED).outputs().get(g.outputs().get(0));
+        for (int i = 0; i < got.length; i++) assertThat(got[i]).isCloseTo(reference[i], within(1e-6f));
     }
 }
