@@ -32,7 +32,8 @@ import java.util.TreeSet;
  *       with a constant shape are weights (read-only region) filled with their value when all
  *       their elements are equal; view-like ops over a weight are folded into a weight too.</li>
  *   <li>Every other node is lowered ({@link NodeLowering}); view-like ops become views of
- *       their input.</li>
+ *       their input. Shapes the file declares (graph outputs, value_info) must equal the
+ *       inferred ones, unless an {@code INPUT.AXIS} override changed the input's shape.</li>
  *   <li>Concats are written in place where {@link ConcatInPlace} proves it legal.</li>
  * </ol>
  * Not kept: the data of non-uniform initializers (executors fill those weights with their
@@ -67,6 +68,7 @@ public final class OnnxImporter {
     private final List<ConcatInPlace.Scheduled> schedule = new ArrayList<>();
     private final List<String> graphInputs = new ArrayList<>();
     private final Set<String> usedDims = new HashSet<>();
+    private boolean axisOverridden;
     private Map<Integer, ConcatInPlace.Decision> concatDecisions = Map.of();
 
     private OnnxImporter(String file, Options options) {
@@ -129,6 +131,10 @@ public final class OnnxImporter {
         }
         checkDimsUsed();
         for (int i = 0; i < g.nodes().size(); i++) node(g.nodes().get(i), i, opset);
+        if (!axisOverridden) {
+            for (OnnxModel.ValueInfo v : g.outputs()) checkDeclared(v, "graph output");
+            for (OnnxModel.ValueInfo v : g.valueInfo()) checkDeclared(v, "value_info");
+        }
         if (options.concatInPlace()) {
             Set<String> outs = new HashSet<>();
             for (OnnxModel.ValueInfo o : g.outputs()) outs.add(o.name());
@@ -150,7 +156,10 @@ public final class OnnxImporter {
             OnnxModel.Dim d = in.dims().get(a);
             String axisKey = in.name() + "." + a;
             Long v = options.dims().get(axisKey);
-            if (v != null) usedDims.add(axisKey);
+            if (v != null) {
+                usedDims.add(axisKey);
+                axisOverridden = true;
+            }
             else if (d.value() != null) v = d.value();
             else if (!d.param().isEmpty() && options.dims().containsKey(d.param())) {
                 v = options.dims().get(d.param());
@@ -164,6 +173,22 @@ public final class OnnxImporter {
             shape[a] = v;
         }
         return shape;
+    }
+
+    /** A declared shape whose dims are all known (numbers, or symbols given in dims) must match the inferred one. */
+    private void checkDeclared(OnnxModel.ValueInfo declared, String what) {
+        Value inferred = values.get(declared.name());
+        if (!declared.hasShape() || inferred == null) return;
+        long[] want = new long[declared.dims().size()];
+        for (int a = 0; a < want.length; a++) {
+            OnnxModel.Dim d = declared.dims().get(a);
+            Long v = d.value() != null ? d.value() : options.dims().get(d.param());
+            if (v == null) return;
+            want[a] = v;
+        }
+        if (!Arrays.equals(want, inferred.shape()))
+            throw new OnnxException(file + ": " + what + " '" + declared.name() + "' is declared " + Arrays.toString(want) + " but infers to "
+                    + Arrays.toString(inferred.shape()) + " (from the nodes that compute it)");
     }
 
     private void checkDimsUsed() {

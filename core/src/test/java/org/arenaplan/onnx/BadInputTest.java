@@ -96,4 +96,16 @@ class BadInputTest {
         assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
                 .hasMessageContaining("truncated").hasMessageContaining("the graph");
     }
+
+    @Test
+    void aDeclaredOutputShapeThatDiffersFromTheInferredOne() throws Exception {
+        Path ok = write("ok.onnx", new TinyOnnx().input("x", 2L, 4L).output("y", 2L, 4L).node("act", "Relu", List.of("x"), List.of("y")).bytes());
+        assertThat(OnnxImporter.load(ok, Map.of()).tensor("y").shape()).containsExactly(2, 4);
+        Path p = write("lie.onnx", new TinyOnnx().input("x", 2L, 4L).output("y", 2L, 5L).node("act", "Relu", List.of("x"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("graph output 'y' is declared [2, 5] but infers to [2, 4]");
+        Path sym = write("sym.onnx", new TinyOnnx().input("x", "n", 4L).output("y", "n", 4L).node("act", "Relu", List.of("x"), List.of("y")).bytes());
+        assertThat(OnnxImporter.load(sym, Map.of("n", 3L)).tensor("y").shape()).containsExactly(3, 4);
+        assertThat(OnnxImporter.load(ok, Map.of("x.0", 6L)).tensor("y").shape()).containsExactly(6, 4);
+    }
 }

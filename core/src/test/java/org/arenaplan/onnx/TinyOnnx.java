@@ -19,9 +19,10 @@ final class TinyOnnx {
     TinyOnnx opset(long v) { opset = v; return this; }
 
     /** A float graph input; each dim is a Long or a String (symbolic). */
-    TinyOnnx input(String name, Object... dims) { inputs.add(valueInfo(name, dims)); return this; }
+    TinyOnnx input(String name, Object... dims) { inputs.add(valueInfo(name, true, dims)); return this; }
 
-    TinyOnnx output(String name) { outputs.add(valueInfo(name)); return this; }
+    /** A graph output; with dims its shape is declared too (and the importer checks it). */
+    TinyOnnx output(String name, Object... dims) { outputs.add(valueInfo(name, dims.length > 0, dims)); return this; }
 
     /** An int64 initializer. */
     TinyOnnx ints(String name, long... values) {
@@ -84,12 +85,12 @@ final class TinyOnnx {
         });
     }
 
-    private static byte[] valueInfo(String name, Object... dims) {
+    private static byte[] valueInfo(String name, boolean withShape, Object... dims) {
         return message(o -> {
             o.writeString(1, name);
             o.writeByteArray(2, message(type -> type.writeByteArray(1, message(t -> {
                 t.writeInt32(1, 1);
-                t.writeByteArray(2, message(shape -> {
+                if (withShape) t.writeByteArray(2, message(shape -> {
                     for (Object d : dims) {
                         shape.writeByteArray(1, message(dim -> {
                             if (d instanceof String s) dim.writeString(2, s);
