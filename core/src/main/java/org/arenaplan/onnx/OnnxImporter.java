@@ -150,7 +150,7 @@ public final class OnnxImporter {
     }
 
     private long[] inputShape(OnnxModel.ValueInfo in) {
-        if (!in.hasShape()) throw new OnnxException(file + ": graph input '" + in.name() + "' declares no shape; give one with --dim " + in.name() + ".AXIS=VALUE");
+        if (!in.hasShape()) throw new OnnxException(file + ": graph input '" + in.name() + "' declares no shape (not even its rank); the importer needs one in the file");
         long[] shape = new long[in.dims().size()];
         for (int a = 0; a < shape.length; a++) {
             OnnxModel.Dim d = in.dims().get(a);
@@ -159,9 +159,10 @@ public final class OnnxImporter {
             if (v != null) {
                 usedDims.add(axisKey);
                 axisOverridden = true;
+            } else if (d.value() != null) {
+                v = d.value();
             }
-            else if (d.value() != null) v = d.value();
-            else if (!d.param().isEmpty() && options.dims().containsKey(d.param())) {
+            if (v == null && !d.param().isEmpty() && options.dims().containsKey(d.param())) {
                 v = options.dims().get(d.param());
                 usedDims.add(d.param());
             }
