@@ -47,7 +47,8 @@ final class NodeLowering {
             case "Flatten" -> view(n, flatten(n));
             case "Unsqueeze" -> view(n, unsqueeze(n));
             case "Squeeze" -> view(n, squeeze(n));
-            case "Identity", "Dropout" -> view(n, n.input(0).shape());
+            case "Identity" -> view(n, n.input(0).shape());
+            case "Dropout" -> view(n, dropout(n));
             default -> throw n.error("unsupported op '" + n.opType() + "'; supported: " + String.join(", ", new java.util.TreeSet<>(SUPPORTED))
                     + ", ConstantOfShape and Constant (as weights)");
         };
@@ -304,6 +305,14 @@ final class NodeLowering {
             shape[unknown] = x.elements() / known;
         }
         return shape;
+    }
+
+    /** Dropout is the identity at inference; from opset 12 a constant training_mode input must be false. */
+    private static long[] dropout(NodeContext n) {
+        if (n.opset() >= 12 && n.hasInput(2)) {
+            for (long t : n.constantInts(2, "training_mode")) n.require(t == 0, "training_mode is true; only inference Dropout (an identity) is supported");
+        }
+        return n.input(0).shape();
     }
 
     private static long[] flatten(NodeContext n) {

@@ -297,19 +297,23 @@ public final class OnnxReader {
             }
         }
         long[] d = dims.stream().mapToLong(Long::longValue).toArray();
-        double[] values;
-        if (raw != null) values = decodeRaw(raw, type);
-        else if (!typed.isEmpty()) values = typed.stream().mapToDouble(Double::doubleValue).toArray();
-        else if (!ints.isEmpty()) values = ints.stream().mapToDouble(Long::doubleValue).toArray();
-        else values = null;
-        Double uniform = values == null || values.length == 0 ? null : values[0];
-        if (values != null) for (double v : values) if (Double.compare(v, uniform) != 0) { uniform = null; break; }
+        if (raw != null) return raw(name, type, d, raw);
+        double[] values = !typed.isEmpty() ? typed.stream().mapToDouble(Double::doubleValue).toArray()
+                : !ints.isEmpty() ? ints.stream().mapToDouble(Long::doubleValue).toArray() : null;
+        Double uniform = null;
+        if (values != null && values.length > 0) {
+            uniform = values[0];
+            for (double v : values) if (Double.compare(v, uniform) != 0) { uniform = null; break; }
+        }
         return new OnnxModel.TensorData(name, type, d, values == null || values.length > keepLimit ? null : values, uniform);
     }
 
-    /** Little-endian raw_data of the element types the importer understands; null for others. */
-    private static double[] decodeRaw(byte[] raw, int type) {
-        ByteBuffer b = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
+    /**
+     * Little-endian raw_data of the element types the importer understands (others keep no
+     * values). Values are kept up to {@link #keepLimit}; past it only uniformity is checked, in
+     * one pass without a copy, so real weights cost no extra memory.
+     */
+    private OnnxModel.TensorData raw(String name, int type, long[] dims, byte[] raw) {
         int width = switch (type) {
             case OnnxDTypes.FLOAT, OnnxDTypes.INT32 -> 4;
             case OnnxDTypes.INT64, OnnxDTypes.DOUBLE -> 8;
@@ -317,10 +321,13 @@ public final class OnnxReader {
             case OnnxDTypes.INT16 -> 2;
             default -> 0;
         };
-        if (width == 0) return null;
-        double[] v = new double[raw.length / width];
-        for (int k = 0; k < v.length; k++) {
-            v[k] = switch (type) {
+        if (width == 0) return new OnnxModel.TensorData(name, type, dims, null, null);
+        ByteBuffer b = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
+        int n = raw.length / width;
+        double[] kept = n <= keepLimit ? new double[n] : null;
+        Double uniform = null;
+        for (int k = 0; k < n; k++) {
+            double v = switch (type) {
                 case OnnxDTypes.FLOAT -> b.getFloat();
                 case OnnxDTypes.INT32 -> b.getInt();
                 case OnnxDTypes.INT64 -> b.getLong();
@@ -329,8 +336,14 @@ public final class OnnxReader {
                 case OnnxDTypes.INT16 -> b.getShort();
                 default -> b.get();
             };
+            if (kept != null) kept[k] = v;
+            if (k == 0) uniform = v;
+            else if (uniform != null && Double.compare(v, uniform) != 0) {
+                uniform = null;
+                if (kept == null) break;
+            }
         }
-        return v;
+        return new OnnxModel.TensorData(name, type, dims, kept, uniform);
     }
 
     private OnnxModel.ValueInfo valueInfo(CodedInputStream in, int tag, String what) throws IOException {

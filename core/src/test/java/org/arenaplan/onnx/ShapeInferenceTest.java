@@ -174,6 +174,12 @@ class ShapeInferenceTest {
         assertThat(op(g, "d").outputs()).containsExactly("y");
         assertThat(g.isView("y")).isTrue();
         assertThat(g.isView("z")).isTrue();
+        Graph v13 = load(new TinyOnnx().opset(13).input("x", 2L, 3L).ints("train", 0).output("y")
+                .node("d", "Dropout", List.of("x", "", "train"), List.of("y")));
+        assertThat(v13.isView("y")).isTrue();
+        TinyOnnx training = new TinyOnnx().opset(13).input("x", 2L, 3L).ints("train", 1).output("y")
+                .node("d", "Dropout", List.of("x", "", "train"), List.of("y"));
+        assertThatThrownBy(() -> load(training)).hasMessageContaining("node 'd' (Dropout").hasMessageContaining("training_mode is true");
         TinyOnnx readsMask = new TinyOnnx().opset(9).input("x", 2L, 3L).output("z")
                 .node("d", "Dropout", List.of("x"), List.of("y", "mask"))
                 .node("r", "Relu", List.of("mask"), List.of("z"));
@@ -195,5 +201,23 @@ class ShapeInferenceTest {
                 .node("r", "Reshape", List.of("w", "flat"), List.of("wt"))
                 .node("m", "MatMul", List.of("wt", "x"), List.of("y")));
         assertThat(h.weights()).containsExactly("wt");
+    }
+
+    @Test
+    void largeRawInitializersKeepOnlyWhetherTheyAreUniform() {
+        int n = OnnxReader.MAX_KEPT_VALUES + 5;
+        float[] same = new float[n], mixed = new float[n];
+        java.util.Arrays.fill(same, 0.25f);
+        java.util.Arrays.fill(mixed, 0.25f);
+        mixed[n - 1] = 1f;
+        Graph g = load(new TinyOnnx().input("x", (long) n).raw("a", same).raw("b", mixed).output("z")
+                .node("add", "Add", List.of("x", "a"), List.of("y"))
+                .node("mul", "Mul", List.of("y", "b"), List.of("z")));
+        assertThat(g.weightFill("a")).isEqualTo(0.25);
+        assertThat(g.weights()).contains("b");
+        assertThat(g.weightFill("b")).isNull();
+        OnnxModel m = OnnxReader.read(new TinyOnnx().raw("a", same).input("x", 1L).output("x").bytes(), "t");
+        assertThat(m.graph().initializers().get(0).values()).isNull();
+        assertThat(m.graph().initializers().get(0).uniform()).isEqualTo(0.25);
     }
 }

@@ -47,6 +47,19 @@ final class TinyOnnx {
         return this;
     }
 
+    /** A float initializer stored as little-endian raw_data, as exporters write real weights. */
+    TinyOnnx raw(String name, float[] values) {
+        inits.add(message(o -> {
+            o.writeInt64(1, values.length);
+            o.writeInt32(2, 1);
+            o.writeString(8, name);
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 * values.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            for (float v : values) b.putFloat(v);
+            o.writeByteArray(9, b.array());
+        }));
+        return this;
+    }
+
     /** A node; attrs alternate name, value (Long, Double, String, long[]). */
     TinyOnnx node(String name, String op, List<String> in, List<String> out, Object... attrs) {
         nodes.add(message(o -> {
