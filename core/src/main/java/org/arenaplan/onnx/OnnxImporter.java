@@ -304,7 +304,7 @@ public final class OnnxImporter {
             }
             for (Value v : s.op().outputs()) if (declared.add(v.name())) b.tensor(tensor(v));
         }
-        Set<String> members = new HashSet<>();      // an in-place hint on a member would be refused by liveness: a slice has a fixed home
+        Set<String> members = new HashSet<>();
         for (Map.Entry<Integer, ConcatInPlace.Decision> e : concatDecisions.entrySet())
             if (e.getValue().inPlace()) members.addAll(schedule.get(e.getKey()).op().inputs());
         for (int p = 0; p < schedule.size(); p++) {
@@ -315,8 +315,7 @@ public final class OnnxImporter {
                     .out(l.outputs().stream().map(Value::name).toArray(String[]::new));
             l.attrs().forEach(op::attr);
             if (l.view()) op.view();
-            if (options.elementwiseInPlace() && OpKinds.ELEMENTWISE.contains(l.kind()) && !members.contains(l.outputs().get(0).name())
-                    && sameShape(l.outputs().get(0), values.get(l.inputs().get(0)))) op.inPlace();
+            if (options.elementwiseInPlace() && mayOverwriteInput0(l, members)) op.inPlace();
             ConcatInPlace.Decision d = concatDecisions.get(p);
             if (d != null && d.inPlace()) for (int j = 0; j < d.offsets().length; j++) op.member(j, 0, d.offsets()[j]);
             op.add();
@@ -335,8 +334,16 @@ public final class OnnxImporter {
         }
     }
 
-    private static boolean sameShape(Value a, Value b) {
-        return a.dtype() == b.dtype() && Arrays.equals(a.shape(), b.shape());
+    /**
+     * Whether an elementwise op gets an in-place hint over input 0: same shape and type, and
+     * not a hint liveness always refuses (input 0 a weight or a caller-owned graph input, the
+     * output a Concat member slice with a fixed home).
+     */
+    private boolean mayOverwriteInput0(Lowered l, Set<String> members) {
+        if (!OpKinds.ELEMENTWISE.contains(l.kind())) return false;
+        Value out = l.outputs().get(0), in = values.get(l.inputs().get(0));
+        if (weightFill.containsKey(in.name()) || graphInputs.contains(in.name()) || members.contains(out.name())) return false;
+        return out.dtype() == in.dtype() && Arrays.equals(out.shape(), in.shape());
     }
 
     private Tensor tensor(Value v) {

@@ -51,6 +51,7 @@ class OnnxModelsTest {
         for (String w : g.weights()) assertThat(g.producer(w)).isNull();
         Plan plan = ArenaPlanner.plan(g);
         assertThat(PlanValidator.validate(plan)).isEmpty();
+        assertThat(plan.refusals()).isEmpty();
         assertThat(plan.arenaBytes()).isEqualTo(plan.stats().lowerBoundBytes());
         assertThat(plan.arenaBytes()).isLessThan(plan.stats().sumBytes());
     }
