@@ -156,6 +156,16 @@ public final class Lifetimes {
                 if (weight[root[t]]) continue;
                 membersOf.computeIfAbsent(root[t], k -> new ArrayList<>()).add(t);
             }
+            for (String in : g.donated()) {
+                int t = id.get(in);
+                for (int m : membersOf.get(root[t])) {   // before folding: only x's own views count
+                    if (g.isOutput(names[m])) {
+                        refusals.add(new Refusal(Refusal.Kind.DONATION, null, in, null,
+                                "its bytes escape as graph output '" + names[m] + "', so they are never free for reuse"));
+                        break;
+                    }
+                }
+            }
             for (int p = 0; p < opCount; p++) {
                 Op op = g.ops().get(p);
                 for (Op.InPlace h : op.inPlace()) {
@@ -177,16 +187,6 @@ public final class Lifetimes {
                         storageRoot[m] = into;
                         offsetIn[m] = base + offsetIn[m];
                         membersOf.get(into).add(m);
-                    }
-                }
-            }
-            for (String in : g.donated()) {
-                int t = id.get(in);
-                for (int m : membersOf.get(storageRoot[t])) {
-                    if (g.isOutput(names[m])) {
-                        refusals.add(new Refusal(Refusal.Kind.DONATION, null, in, null,
-                                "its bytes escape as graph output '" + names[m] + "', so they are never free for reuse"));
-                        break;
                     }
                 }
             }

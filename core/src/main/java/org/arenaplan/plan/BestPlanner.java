@@ -34,23 +34,27 @@ public final class BestPlanner implements Planner {
         return l;
     }
 
+    /**
+     * The candidates run in parallel (they are independent); the winner is the smallest arena,
+     * ties to the earlier candidate, so the result does not depend on thread timing.
+     */
     @Override
     public Placement place(Problem problem) {
+        if (problem.size() == 0) return new Placement(new long[0], 0, name(), true);
         long lb = problem.lowerBound();
-        long[] best = null;
+        problem.index();   // build the shared index once, before the threads use it
+        List<long[]> results = CANDIDATES.parallelStream()
+                .map(c -> GreedyPlacer.place(problem, c.order().apply(problem), c.fit()))
+                .toList();
+        int winner = 0;
         long bestArena = Long.MAX_VALUE;
-        String bestLabel = null;
-        for (Candidate c : CANDIDATES) {
-            long[] offsets = GreedyPlacer.place(problem, c.order().apply(problem), c.fit());
-            long arena = Placement.arenaOf(problem, offsets);
+        for (int c = 0; c < results.size(); c++) {
+            long arena = Placement.arenaOf(problem, results.get(c));
             if (arena < bestArena) {
                 bestArena = arena;
-                best = offsets;
-                bestLabel = c.label();
+                winner = c;
             }
-            if (bestArena <= lb) break;
         }
-        if (best == null) best = new long[0];
-        return new Placement(best, problem.size() == 0 ? 0 : bestArena, name() + "(" + bestLabel + ")", bestArena <= lb);
+        return new Placement(results.get(winner), bestArena, name() + "(" + CANDIDATES.get(winner).label() + ")", bestArena <= lb);
     }
 }

@@ -43,6 +43,38 @@ final class IntervalIndex {
         visit(0, order.length, lo, hi, sink);
     }
 
+    /**
+     * Writes every interval overlapping {@code [lo, hi)} except {@code skip} into
+     * {@code out[1..count]} with {@code out[0] = count}; iterative, no allocation unless out grows.
+     */
+    int[] overlapsInto(long lo, long hi, int skip, int[] out) {
+        int count = 0;
+        int[] stackA = new int[130];   // pending right subtrees: at most one per level
+        int[] stackB = new int[130];
+        int sp = 0;
+        stackA[sp] = 0;
+        stackB[sp++] = order.length;
+        while (sp > 0) {
+            int a = stackA[--sp];
+            int b = stackB[sp];
+            while (a < b) {
+                int mid = (a + b) >>> 1;
+                if (maxEnd[mid] <= lo) break;
+                if (start[mid] < hi) {
+                    if (end[mid] > lo && order[mid] != skip) {
+                        if (count + 1 >= out.length) out = java.util.Arrays.copyOf(out, out.length * 2);
+                        out[++count] = order[mid];
+                    }
+                    stackA[sp] = mid + 1;                  // right subtree later
+                    stackB[sp++] = b;
+                }
+                b = mid;                                  // left subtree now
+            }
+        }
+        out[0] = count;
+        return out;
+    }
+
     private void visit(int a, int b, long lo, long hi, IntConsumer sink) {
         while (a < b) {
             int mid = (a + b) >>> 1;

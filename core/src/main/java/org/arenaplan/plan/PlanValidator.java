@@ -209,8 +209,9 @@ public final class PlanValidator {
         }
 
         private boolean isLegalInPlace(Op op, int j, String writer) {
+            String read = op.inputs().get(j);      // the same tensor may be read through several inputs
             for (Op.InPlace h : op.inPlace()) {
-                if (h.input() == j && op.outputs().get(h.output()).equals(writer) && addr(writer) == addr(op.inputs().get(j))) return true;
+                if (op.inputs().get(h.input()).equals(read) && op.outputs().get(h.output()).equals(writer) && addr(writer) == addr(read)) return true;
             }
             return false;
         }

@@ -111,6 +111,23 @@ public final class Problem {
         }
     }
 
+    /**
+     * Writes the buffers that conflict with i into {@code out[1..count]}, {@code out[0] = count},
+     * growing the array when needed; returns the array used. The allocation-free twin of
+     * {@link #forEachConflict} for hot loops.
+     */
+    int[] conflictsInto(int i, int[] out) {
+        out = index().overlapsInto(lower[i], upper[i], i, out);
+        if (extraConflicts != null) {
+            for (int j : extraConflicts[i]) {
+                if (intervalsOverlap(i, j)) continue;
+                if (out[0] + 1 >= out.length) out = java.util.Arrays.copyOf(out, out.length * 2);
+                out[++out[0]] = j;
+            }
+        }
+        return out;
+    }
+
     public boolean conflicts(int i, int j) {
         if (i == j) return false;
         if (intervalsOverlap(i, j)) return true;

@@ -1,0 +1,312 @@
+package org.arenaplan.io;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.GraphBuilder;
+import org.arenaplan.ir.GraphException;
+import org.arenaplan.ir.Op;
+import org.arenaplan.ir.Tensor;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The graph file format {@code "arenaplan-graph/1"}: tensors (bytes and/or dtype and shape),
+ * ops in schedule order (kind, inputs, outputs, stream, attrs, views, members, in-place hints),
+ * graph inputs with a donated flag, outputs, and weights with an optional constant fill.
+ * Reading validates the graph with {@link GraphBuilder}; every fault is an
+ * {@link InputException} naming the file and the JSON path (or the op/tensor) at fault.
+ */
+public final class GraphJson {
+    public static final String FORMAT = "arenaplan-graph/1";
+
+    private static final Set<String> TOP = Set.of("format", "name", "tensors", "inputs", "outputs", "weights", "ops");
+    private static final Set<String> TENSOR = Set.of("name", "bytes", "dtype", "shape");
+    private static final Set<String> INPUT = Set.of("name", "donated");
+    private static final Set<String> WEIGHT = Set.of("name", "fill");
+    private static final Set<String> OP = Set.of("name", "kind", "inputs", "outputs", "stream", "attrs", "views", "members", "inplace");
+    private static final Set<String> VIEW = Set.of("output", "input", "byte_offset");
+    private static final Set<String> INPLACE = Set.of("output", "input");
+
+    private GraphJson() { }
+
+    public static Graph read(Path file) throws IOException {
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return read(in, file.toString());
+        }
+    }
+
+    /** @param source the name errors give for the text (a file name) */
+    public static Graph read(Reader in, String source) throws IOException {
+        JsonReading r = new JsonReading(source);
+        JsonNode root = r.parse(in);
+        r.requireFormat(root, FORMAT);
+        r.onlyFields(root, "$", TOP);
+        String name = r.optionalText(root, "$", "name");
+        GraphBuilder b = new GraphBuilder(name == null ? "graph" : name);
+        try {
+            readTensors(r, root, b);
+            JsonNode inputs = r.array(root, "$", "inputs", false);
+            for (int i = 0; i < inputs.size(); i++) {
+                String path = "$.inputs[" + i + "]";
+                r.onlyFields(inputs.get(i), path, INPUT);
+                b.input(r.text(inputs.get(i), path, "name"), r.flag(inputs.get(i), path, "donated", false));
+            }
+            JsonNode weights = r.array(root, "$", "weights", false);
+            for (int i = 0; i < weights.size(); i++) {
+                String path = "$.weights[" + i + "]";
+                JsonNode w = weights.get(i);
+                r.onlyFields(w, path, WEIGHT);
+                String t = r.text(w, path, "name");
+                if (w.hasNonNull("fill")) b.weight(t, r.number(w, path, "fill"));
+                else b.weight(t);
+            }
+            JsonNode outputs = r.array(root, "$", "outputs", false);
+            for (int i = 0; i < outputs.size(); i++) b.output(r.textAt(outputs, i, "$.outputs"));
+            JsonNode ops = r.array(root, "$", "ops", true);
+            for (int i = 0; i < ops.size(); i++) b.add(readOp(r, ops.get(i), "$.ops[" + i + "]"));
+            return b.build();
+        } catch (GraphException e) {
+            throw new InputException(source + ": " + e.getMessage(), e);
+        }
+    }
+
+    public static Graph parse(String json, String source) {
+        try {
+            return read(new StringReader(json), source);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static void readTensors(JsonReading r, JsonNode root, GraphBuilder b) {
+        JsonNode tensors = r.array(root, "$", "tensors", true);
+        for (int i = 0; i < tensors.size(); i++) {
+            String path = "$.tensors[" + i + "]";
+            JsonNode t = tensors.get(i);
+            r.onlyFields(t, path, TENSOR);
+            String name = r.text(t, path, "name");
+            String dtypeName = r.optionalText(t, path, "dtype");
+            DType dtype = null;
+            if (dtypeName != null) {
+                dtype = DType.parse(dtypeName);
+                if (dtype == null) throw r.fail(path + ".dtype", "unknown dtype '" + dtypeName + "' for tensor '" + name + "'");
+            }
+            long[] shape = t.has("shape") ? longs(r, t.get("shape"), path + ".shape") : null;
+            Long bytes = t.hasNonNull("bytes") ? r.whole(t, path, "bytes") : null;
+            if (bytes != null && bytes < 0) throw r.fail(path + ".bytes", "negative size " + bytes + " for tensor '" + name + "'");
+            Tensor tensor;
+            if (dtype != null && shape != null) {
+                try {
+                    tensor = Tensor.of(name, dtype, shape);
+                } catch (GraphException e) {
+                    throw r.fail(path + ".shape", e.getMessage());
+                }
+                if (bytes != null && bytes != tensor.bytes())
+                    throw r.fail(path + ".bytes", bytes + " does not match dtype " + dtype.jsonName() + " and shape "
+                            + java.util.Arrays.toString(shape) + " (" + tensor.bytes() + " B) for tensor '" + name + "'");
+            } else {
+                if (bytes == null) throw r.fail(path + ".bytes", "missing: tensor '" + name + "' needs bytes, or dtype and shape");
+                tensor = new Tensor(name, bytes, dtype, shape);
+            }
+            try {
+                b.tensor(tensor);
+            } catch (GraphException e) {
+                throw r.fail(path + ".name", e.getMessage());
+            }
+        }
+    }
+
+    private static Op readOp(JsonReading r, JsonNode o, String path) {
+        r.onlyFields(o, path, OP);
+        String name = r.text(o, path, "name");
+        String kind = r.text(o, path, "kind");
+        List<String> in = texts(r, r.array(o, path, "inputs", false), path + ".inputs");
+        List<String> out = texts(r, r.array(o, path, "outputs", false), path + ".outputs");
+        long stream = r.optionalWhole(o, path, "stream", 0);
+        if (stream < 0 || stream > Integer.MAX_VALUE) throw r.fail(path + ".stream", "stream must be in [0, " + Integer.MAX_VALUE + "], found " + stream);
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        JsonNode a = o.get("attrs");
+        if (a != null && !a.isNull()) {
+            r.requireObject(a, path + ".attrs");
+            Iterator<Map.Entry<String, JsonNode>> it = a.fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                attrs.put(e.getKey(), attrValue(r, e.getValue(), path + ".attrs." + e.getKey()));
+            }
+        }
+        List<Op.View> views = new ArrayList<>();
+        JsonNode vs = r.array(o, path, "views", false);
+        for (int i = 0; i < vs.size(); i++) {
+            String p = path + ".views[" + i + "]";
+            r.onlyFields(vs.get(i), p, VIEW);
+            views.add(new Op.View(index(r, vs.get(i), p, "output"), index(r, vs.get(i), p, "input"), r.optionalWhole(vs.get(i), p, "byte_offset", 0)));
+        }
+        List<Op.Member> members = new ArrayList<>();
+        JsonNode ms = r.array(o, path, "members", false);
+        for (int i = 0; i < ms.size(); i++) {
+            String p = path + ".members[" + i + "]";
+            r.onlyFields(ms.get(i), p, VIEW);
+            members.add(new Op.Member(index(r, ms.get(i), p, "input"), index(r, ms.get(i), p, "output"), r.optionalWhole(ms.get(i), p, "byte_offset", 0)));
+        }
+        List<Op.InPlace> inPlace = new ArrayList<>();
+        JsonNode ip = r.array(o, path, "inplace", false);
+        for (int i = 0; i < ip.size(); i++) {
+            String p = path + ".inplace[" + i + "]";
+            r.onlyFields(ip.get(i), p, INPLACE);
+            inPlace.add(new Op.InPlace(index(r, ip.get(i), p, "output"), index(r, ip.get(i), p, "input")));
+        }
+        return new Op(name, kind, in, out, (int) stream, attrs, views, members, inPlace);
+    }
+
+    private static int index(JsonReading r, JsonNode o, String path, String field) {
+        long v = r.whole(o, path, field);
+        if (v < 0 || v > Integer.MAX_VALUE) throw r.fail(path + "." + field, "index out of range: " + v);
+        return (int) v;
+    }
+
+    private static List<String> texts(JsonReading r, JsonNode array, String path) {
+        List<String> l = new ArrayList<>(array.size());
+        for (int i = 0; i < array.size(); i++) l.add(r.textAt(array, i, path));
+        return l;
+    }
+
+    private static long[] longs(JsonReading r, JsonNode array, String path) {
+        if (!array.isArray()) throw r.fail(path, "expected an array of whole numbers");
+        long[] v = new long[array.size()];
+        for (int i = 0; i < v.length; i++) v[i] = r.wholeValue(array.get(i), path + "[" + i + "]");
+        return v;
+    }
+
+    /** Attribute values as {@link org.arenaplan.ir.OpKinds} defines them: Long, Double, String, long[], double[]. */
+    private static Object attrValue(JsonReading r, JsonNode v, String path) {
+        if (v.isTextual()) return v.asText();
+        if (v.isIntegralNumber()) return r.wholeValue(v, path);
+        if (v.isFloatingPointNumber()) return v.doubleValue();
+        if (v.isArray()) {
+            boolean floating = false;
+            for (JsonNode e : v) {
+                if (!e.isNumber()) throw r.fail(path, "attribute arrays must hold numbers only, found " + e);
+                floating |= e.isFloatingPointNumber();
+            }
+            if (!floating) return longs(r, v, path);
+            double[] d = new double[v.size()];
+            for (int i = 0; i < d.length; i++) d[i] = v.get(i).doubleValue();
+            return d;
+        }
+        throw r.fail(path, "unsupported attribute value " + v + " (expected a number, string or array of numbers)");
+    }
+
+    public static void write(Graph g, Path file) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            write(g, w);
+        }
+    }
+
+    public static void write(Graph g, Writer w) throws IOException {
+        JsonReading.MAPPER.writerWithDefaultPrettyPrinter().writeValue(w, toJson(g));
+        w.write('\n');
+    }
+
+    public static String toString(Graph g) {
+        java.io.StringWriter w = new java.io.StringWriter();
+        try {
+            write(g, w);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return w.toString();
+    }
+
+    static ObjectNode toJson(Graph g) {
+        ObjectNode root = JsonReading.MAPPER.createObjectNode();
+        root.put("format", FORMAT);
+        root.put("name", g.name());
+        ArrayNode tensors = root.putArray("tensors");
+        for (Tensor t : g.tensors().values()) {
+            ObjectNode o = tensors.addObject();
+            o.put("name", t.name());
+            o.put("bytes", t.bytes());
+            if (t.dtype() != null) o.put("dtype", t.dtype().jsonName());
+            if (t.hasShape()) {
+                ArrayNode s = o.putArray("shape");
+                for (long d : t.shape()) s.add(d);
+            }
+        }
+        ArrayNode inputs = root.putArray("inputs");
+        for (String t : g.inputs()) {
+            ObjectNode o = inputs.addObject();
+            o.put("name", t);
+            if (g.isDonated(t)) o.put("donated", true);
+        }
+        ArrayNode weights = root.putArray("weights");
+        for (String t : g.weights()) {
+            ObjectNode o = weights.addObject();
+            o.put("name", t);
+            if (g.weightFill(t) != null) o.put("fill", g.weightFill(t));
+        }
+        ArrayNode outputs = root.putArray("outputs");
+        g.outputs().forEach(outputs::add);
+        ArrayNode ops = root.putArray("ops");
+        for (Op op : g.ops()) ops.add(opJson(op));
+        return root;
+    }
+
+    private static ObjectNode opJson(Op op) {
+        ObjectNode o = JsonReading.MAPPER.createObjectNode();
+        o.put("name", op.name());
+        o.put("kind", op.kind());
+        ArrayNode in = o.putArray("inputs");
+        op.inputs().forEach(in::add);
+        ArrayNode out = o.putArray("outputs");
+        op.outputs().forEach(out::add);
+        if (op.stream() != 0) o.put("stream", op.stream());
+        if (!op.attrs().isEmpty()) {
+            ObjectNode a = o.putObject("attrs");
+            for (Map.Entry<String, Object> e : op.attrs().entrySet()) putAttr(a, op, e.getKey(), e.getValue());
+        }
+        if (!op.views().isEmpty()) {
+            ArrayNode vs = o.putArray("views");
+            for (Op.View v : op.views()) vs.addObject().put("output", v.output()).put("input", v.input()).put("byte_offset", v.byteOffset());
+        }
+        if (!op.members().isEmpty()) {
+            ArrayNode ms = o.putArray("members");
+            for (Op.Member m : op.members()) ms.addObject().put("input", m.input()).put("output", m.output()).put("byte_offset", m.byteOffset());
+        }
+        if (!op.inPlace().isEmpty()) {
+            ArrayNode ip = o.putArray("inplace");
+            for (Op.InPlace h : op.inPlace()) ip.addObject().put("output", h.output()).put("input", h.input());
+        }
+        return o;
+    }
+
+    private static void putAttr(ObjectNode a, Op op, String key, Object v) {
+        if (v instanceof String s) a.put(key, s);
+        else if (v instanceof Double || v instanceof Float) a.put(key, ((Number) v).doubleValue());
+        else if (v instanceof Number n) a.put(key, n.longValue());
+        else if (v instanceof long[] l) {
+            ArrayNode arr = a.putArray(key);
+            for (long x : l) arr.add(x);
+        } else if (v instanceof double[] d) {
+            ArrayNode arr = a.putArray(key);
+            for (double x : d) arr.add(x);
+        } else {
+            throw new GraphException("op '" + op.name() + "': attribute '" + key + "' has a type the graph format cannot hold: "
+                    + (v == null ? "null" : v.getClass().getSimpleName()));
+        }
+    }
+}

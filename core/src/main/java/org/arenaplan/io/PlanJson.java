@@ -1,0 +1,321 @@
+package org.arenaplan.io;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.arenaplan.hb.SyncEvent;
+import org.arenaplan.liveness.Refusal;
+import org.arenaplan.liveness.Storage;
+import org.arenaplan.plan.Placement;
+import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.PlanStats;
+import org.arenaplan.plan.Problem;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The plan file format {@code "arenaplan-plan/1"}: the alignment, one entry per storage (offset,
+ * size, live interval, member tensors with their offsets), one entry per arena tensor (storage,
+ * offset inside it, address), refused in-place/donation requests, the sync events of a
+ * multi-stream plan, and the stats. Reading gives back the same offsets; it checks that every
+ * tensor's address is its storage's offset plus its offset inside it, so a hand-edited file
+ * that contradicts itself is refused.
+ */
+public final class PlanJson {
+    public static final String FORMAT = "arenaplan-plan/1";
+
+    private static final Set<String> TOP = Set.of("format", "graph", "alignment", "arena_bytes", "storages", "tensors", "refusals", "events", "stats");
+    private static final Set<String> STORAGE = Set.of("id", "name", "offset", "bytes", "aligned_bytes", "start", "end", "kind", "members");
+    private static final Set<String> TENSOR = Set.of("storage", "offset_in_storage", "address");
+    private static final Set<String> REFUSAL = Set.of("kind", "op", "tensor", "over", "reason");
+    private static final Set<String> EVENT = Set.of("id", "record_after", "wait_before", "reason", "bytes_saved");
+    private static final Set<String> STATS = Set.of("planner", "arena_bytes", "lower_bound_bytes", "sum_bytes", "storages", "tensors",
+            "alloc_calls_naive", "alloc_calls_planned", "ratio", "planning_ms", "proven_optimal");
+
+    private PlanJson() { }
+
+    /** One storage as the file records it. */
+    public record StorageEntry(int id, String name, long offset, long bytes, long start, long end, String kind, Map<String, Long> members) { }
+
+    /** Where one arena tensor lives: {@code address == storage offset + offsetInStorage}. */
+    public record TensorEntry(String name, int storage, long offsetInStorage, long address) { }
+
+    /** A plan file read back. {@code graph} is null for a plan of a CSV problem. */
+    public record PlanDocument(String graph, long alignment, long arenaBytes, List<StorageEntry> storages,
+                               Map<String, TensorEntry> tensors, List<Refusal> refusals, List<SyncEvent> events,
+                               PlanStats stats, boolean provenOptimal) {
+        /** Storage offsets by storage id. */
+        public long[] offsets() {
+            return storages.stream().mapToLong(StorageEntry::offset).toArray();
+        }
+
+        /** The placement problem the storages make, to re-check the offsets independently. */
+        public Problem problem() {
+            int n = storages.size();
+            String[] ids = new String[n];
+            long[] lo = new long[n], hi = new long[n], sz = new long[n];
+            for (int i = 0; i < n; i++) {
+                StorageEntry s = storages.get(i);
+                ids[i] = s.name();
+                lo[i] = s.start();
+                hi[i] = s.end();
+                sz[i] = s.bytes();
+            }
+            return new Problem(ids, lo, hi, sz, alignment);
+        }
+    }
+
+    // ---- writing ----
+
+    public static void write(Plan plan, Writer w) throws IOException {
+        JsonReading.MAPPER.writerWithDefaultPrettyPrinter().writeValue(w, toJson(plan));
+        w.write('\n');
+    }
+
+    /** The plan of a bare placement problem (a CSV file): every buffer is its own storage and tensor. */
+    public static void write(Problem problem, Placement placement, PlanStats stats, Writer w) throws IOException {
+        JsonReading.MAPPER.writerWithDefaultPrettyPrinter().writeValue(w, toJson(problem, placement, stats));
+        w.write('\n');
+    }
+
+    public static String toString(Plan plan) {
+        StringWriter w = new StringWriter();
+        try {
+            write(plan, w);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return w.toString();
+    }
+
+    static ObjectNode toJson(Plan plan) {
+        Problem p = plan.problem();
+        ObjectNode root = header(plan.graph().name(), p, plan.placement());
+        ArrayNode storages = root.putArray("storages");
+        ObjectNode tensors = JsonReading.MAPPER.createObjectNode();
+        for (Storage s : plan.storages()) {
+            ObjectNode o = storage(storages, s.id(), s.name(), plan.storageOffset(s.id()), s.bytes(), p.alignedSize(s.id()), s.start(), s.end(), s.kind());
+            ObjectNode members = o.putObject("members");
+            for (Map.Entry<String, Long> m : s.members().entrySet()) {
+                members.put(m.getKey(), m.getValue());
+                tensors.putObject(m.getKey())
+                        .put("storage", s.id())
+                        .put("offset_in_storage", m.getValue())
+                        .put("address", plan.storageOffset(s.id()) + m.getValue());
+            }
+        }
+        root.set("tensors", tensors);
+        ArrayNode refusals = root.putArray("refusals");
+        for (Refusal r : plan.refusals()) {
+            ObjectNode o = refusals.addObject().put("kind", r.kind().name().toLowerCase(Locale.ROOT));
+            if (r.op() != null) o.put("op", r.op());
+            o.put("tensor", r.tensor());
+            if (r.over() != null) o.put("over", r.over());
+            o.put("reason", r.reason());
+        }
+        ArrayNode events = root.putArray("events");
+        for (SyncEvent e : plan.sync().events()) {
+            events.addObject()
+                    .put("id", e.id())
+                    .put("record_after", e.recordAfter())
+                    .put("wait_before", e.waitBefore())
+                    .put("reason", e.reason().name().toLowerCase(Locale.ROOT))
+                    .put("bytes_saved", e.bytesSaved());
+        }
+        root.set("stats", stats(plan.stats(), plan.placement().provenOptimal()));
+        return root;
+    }
+
+    static ObjectNode toJson(Problem p, Placement placement, PlanStats stats) {
+        ObjectNode root = header(null, p, placement);
+        ArrayNode storages = root.putArray("storages");
+        ObjectNode tensors = JsonReading.MAPPER.createObjectNode();
+        for (int i = 0; i < p.size(); i++) {
+            ObjectNode o = storage(storages, i, p.id(i), placement.offset(i), p.bytes(i), p.alignedSize(i), p.lower(i), p.upper(i), "buffer");
+            o.putObject("members").put(p.id(i), 0L);
+            tensors.putObject(p.id(i)).put("storage", i).put("offset_in_storage", 0L).put("address", placement.offset(i));
+        }
+        root.set("tensors", tensors);
+        root.putArray("refusals");
+        root.putArray("events");
+        root.set("stats", stats(stats, placement.provenOptimal()));
+        return root;
+    }
+
+    private static ObjectNode header(String graph, Problem p, Placement placement) {
+        ObjectNode root = JsonReading.MAPPER.createObjectNode();
+        root.put("format", FORMAT);
+        if (graph != null) root.put("graph", graph);
+        root.put("alignment", p.alignment());
+        root.put("arena_bytes", placement.arenaBytes());
+        return root;
+    }
+
+    private static ObjectNode storage(ArrayNode storages, int id, String name, long offset, long bytes, long aligned,
+                                      long start, long end, String kind) {
+        return storages.addObject()
+                .put("id", id)
+                .put("name", name)
+                .put("offset", offset)
+                .put("bytes", bytes)
+                .put("aligned_bytes", aligned)
+                .put("start", start)
+                .put("end", end)
+                .put("kind", kind);
+    }
+
+    private static ObjectNode stats(PlanStats s, boolean provenOptimal) {
+        return JsonReading.MAPPER.createObjectNode()
+                .put("planner", s.planner())
+                .put("arena_bytes", s.arenaBytes())
+                .put("lower_bound_bytes", s.lowerBoundBytes())
+                .put("sum_bytes", s.sumBytes())
+                .put("storages", s.storages())
+                .put("tensors", s.tensors())
+                .put("alloc_calls_naive", s.allocCallsNaive())
+                .put("alloc_calls_planned", s.allocCallsPlanned())
+                .put("ratio", s.ratio())
+                .put("planning_ms", s.planningMs())
+                .put("proven_optimal", provenOptimal);
+    }
+
+    // ---- reading ----
+
+    public static PlanDocument read(Path file) throws IOException {
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return read(in, file.toString());
+        }
+    }
+
+    public static PlanDocument parse(String json, String source) {
+        try {
+            return read(new StringReader(json), source);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static PlanDocument read(Reader in, String source) throws IOException {
+        JsonReading r = new JsonReading(source);
+        JsonNode root = r.parse(in);
+        r.requireFormat(root, FORMAT);
+        r.onlyFields(root, "$", TOP);
+        long alignment = r.whole(root, "$", "alignment");
+        if (alignment < 1) throw r.fail("$.alignment", "must be at least 1, found " + alignment);
+        long arena = r.whole(root, "$", "arena_bytes");
+        List<StorageEntry> storages = readStorages(r, r.array(root, "$", "storages", true), alignment);
+        Map<String, TensorEntry> tensors = readTensors(r, root, storages);
+        List<Refusal> refusals = new ArrayList<>();
+        JsonNode rs = r.array(root, "$", "refusals", false);
+        for (int i = 0; i < rs.size(); i++) refusals.add(readRefusal(r, rs.get(i), "$.refusals[" + i + "]"));
+        List<SyncEvent> events = new ArrayList<>();
+        JsonNode es = r.array(root, "$", "events", false);
+        for (int i = 0; i < es.size(); i++) events.add(readEvent(r, es.get(i), "$.events[" + i + "]"));
+        JsonNode st = r.required(root, "$", "stats");
+        r.onlyFields(st, "$.stats", STATS);
+        PlanStats stats = new PlanStats(r.text(st, "$.stats", "planner"), r.whole(st, "$.stats", "arena_bytes"),
+                r.whole(st, "$.stats", "sum_bytes"), r.whole(st, "$.stats", "lower_bound_bytes"),
+                (int) r.whole(st, "$.stats", "storages"), (int) r.optionalWhole(st, "$.stats", "tensors", tensors.size()),
+                r.optionalWhole(st, "$.stats", "alloc_calls_naive", 0), r.optionalWhole(st, "$.stats", "alloc_calls_planned", 0),
+                r.number(st, "$.stats", "planning_ms"));
+        if (stats.arenaBytes() != arena)
+            throw r.fail("$.stats.arena_bytes", stats.arenaBytes() + " differs from $.arena_bytes " + arena);
+        return new PlanDocument(r.optionalText(root, "$", "graph"), alignment, arena, List.copyOf(storages),
+                java.util.Collections.unmodifiableMap(tensors), List.copyOf(refusals), List.copyOf(events), stats,
+                r.flag(st, "$.stats", "proven_optimal", false));
+    }
+
+    private static List<StorageEntry> readStorages(JsonReading r, JsonNode array, long alignment) {
+        List<StorageEntry> out = new ArrayList<>(array.size());
+        for (int i = 0; i < array.size(); i++) {
+            String path = "$.storages[" + i + "]";
+            JsonNode s = array.get(i);
+            r.onlyFields(s, path, STORAGE);
+            long id = r.whole(s, path, "id");
+            // Storage ids are positions in this list: the tensors refer to them.
+            if (id != i) throw r.fail(path + ".id", "expected " + i + " (storages are listed in id order), found " + id);
+            long offset = r.whole(s, path, "offset");
+            if (offset < 0) throw r.fail(path + ".offset", "negative offset " + offset);
+            if (offset % alignment != 0) throw r.fail(path + ".offset", offset + " is not a multiple of the alignment " + alignment);
+            long bytes = r.whole(s, path, "bytes");
+            if (bytes < 0) throw r.fail(path + ".bytes", "negative size " + bytes);
+            long start = r.whole(s, path, "start");
+            long end = r.whole(s, path, "end");
+            if (end <= start) throw r.fail(path + ".end", "end (" + end + ") must exceed start (" + start + ")");
+            Map<String, Long> members = new LinkedHashMap<>();
+            JsonNode m = r.required(s, path, "members");
+            r.requireObject(m, path + ".members");
+            Iterator<Map.Entry<String, JsonNode>> it = m.fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                members.put(e.getKey(), r.wholeValue(e.getValue(), path + ".members." + e.getKey()));
+            }
+            String kind = r.optionalText(s, path, "kind");
+            out.add(new StorageEntry(i, r.text(s, path, "name"), offset, bytes, start, end, kind == null ? "" : kind, members));
+        }
+        return out;
+    }
+
+    private static Map<String, TensorEntry> readTensors(JsonReading r, JsonNode root, List<StorageEntry> storages) {
+        Map<String, TensorEntry> out = new LinkedHashMap<>();
+        JsonNode ts = r.required(root, "$", "tensors");
+        r.requireObject(ts, "$.tensors");
+        Iterator<Map.Entry<String, JsonNode>> it = ts.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String path = "$.tensors." + e.getKey();
+            JsonNode t = e.getValue();
+            r.onlyFields(t, path, TENSOR);
+            long storage = r.whole(t, path, "storage");
+            if (storage < 0 || storage >= storages.size())
+                throw r.fail(path + ".storage", "no storage " + storage + " (the plan has " + storages.size() + ")");
+            long inside = r.whole(t, path, "offset_in_storage");
+            long address = r.whole(t, path, "address");
+            long expected = storages.get((int) storage).offset() + inside;
+            if (address != expected)
+                throw r.fail(path + ".address", address + " is not the storage's offset plus offset_in_storage (" + expected + ")");
+            out.put(e.getKey(), new TensorEntry(e.getKey(), (int) storage, inside, address));
+        }
+        return out;
+    }
+
+    private static Refusal readRefusal(JsonReading r, JsonNode o, String path) {
+        r.onlyFields(o, path, REFUSAL);
+        String kind = r.text(o, path, "kind");
+        Refusal.Kind k;
+        try {
+            k = Refusal.Kind.valueOf(kind.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw r.fail(path + ".kind", "expected in_place or donation, found '" + kind + "'");
+        }
+        return new Refusal(k, r.optionalText(o, path, "op"), r.text(o, path, "tensor"), r.optionalText(o, path, "over"), r.text(o, path, "reason"));
+    }
+
+    private static SyncEvent readEvent(JsonReading r, JsonNode o, String path) {
+        r.onlyFields(o, path, EVENT);
+        String reason = r.text(o, path, "reason");
+        SyncEvent.Reason why;
+        try {
+            why = SyncEvent.Reason.valueOf(reason.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw r.fail(path + ".reason", "expected data or reuse, found '" + reason + "'");
+        }
+        return new SyncEvent((int) r.whole(o, path, "id"), (int) r.whole(o, path, "record_after"), (int) r.whole(o, path, "wait_before"),
+                why, r.optionalWhole(o, path, "bytes_saved", 0));
+    }
+}

@@ -1,0 +1,223 @@
+package org.arenaplan.report;
+
+import java.util.List;
+
+/**
+ * Draws an {@link ArenaChart} as a standalone SVG, written by hand.
+ *
+ * <p>Steps: title and legend; the placement panel (x = time, y = byte offset growing upwards,
+ * one {@code rect} with a {@code <title>} tooltip per box, a dashed line at the lower bound and
+ * a red one at the arena top); below it, on the same axes, the live-bytes curve with the same two
+ * lines. Both panels share one byte scale, so the curve's peak meets the lower-bound line.
+ *
+ * <p>At scale: above {@link #LABEL_LIMIT} boxes no box gets a text label or an outline, and
+ * colours are CSS classes, so 10,000 boxes stay near 100 bytes each plus their tooltip. Boxes
+ * thinner than a pixel are drawn a pixel wide so every buffer stays visible; the picture does
+ * not promise to show byte-exact gaps at that zoom (the tooltips do).
+ */
+final class ArenaSvg {
+    static final int WIDTH = 1200;
+    /** Above this many boxes, boxes carry no text label and no outline. */
+    static final int LABEL_LIMIT = 300;
+
+    private static final int LEFT = 96;
+    private static final int RIGHT = 24;
+    private static final int TOP = 70;
+    private static final int PLOT_H = 460;
+    private static final int GAP = 46;
+    private static final int LIVE_H = 150;
+    private static final int BOTTOM = 46;
+    private static final int PLOT_W = WIDTH - LEFT - RIGHT;
+    private static final int LIVE_TOP = TOP + PLOT_H + GAP;
+    static final int HEIGHT = LIVE_TOP + LIVE_H + BOTTOM;
+
+    private final ArenaChart c;
+    private final StringBuilder out;
+    private final double yMax;
+    private final double xSpan;
+
+    private ArenaSvg(ArenaChart chart) {
+        this.c = chart;
+        this.out = new StringBuilder(4096 + chart.boxes().size() * 160);
+        this.yMax = Math.max(1, Math.max(chart.arena(), chart.lowerBound())) * 1.08;
+        this.xSpan = Math.max(1, (double) chart.timeEnd() - chart.timeStart());
+    }
+
+    static String render(ArenaChart chart) {
+        return new ArenaSvg(chart).draw();
+    }
+
+    private String draw() {
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH).append("\" height=\"").append(HEIGHT)
+                .append("\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(HEIGHT)
+                .append("\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n");
+        style();
+        out.append("<rect width=\"").append(WIDTH).append("\" height=\"").append(HEIGHT).append("\" fill=\"#ffffff\"/>\n");
+        text(LEFT, 24, "title", c.title());
+        legend();
+        placementPanel();
+        livePanel();
+        text(LEFT + PLOT_W / 2.0, HEIGHT - 12, "axis-title", c.timeLabel());
+        out.append("</svg>\n");
+        return out.toString();
+    }
+
+    private void style() {
+        boolean outlined = c.boxes().size() <= LABEL_LIMIT;
+        out.append("<style>\n");
+        out.append(".buf{stroke:").append(outlined ? "#ffffff;stroke-width:0.6" : "none").append("}\n");
+        List<ArenaChart.Legend> legend = c.legend();
+        for (int i = 0; i < legend.size(); i++) out.append(".c").append(i).append("{fill:").append(legend.get(i).colour()).append("}\n");
+        out.append(".lb{stroke:#222222;stroke-width:1.5;stroke-dasharray:7 4}\n")
+                .append(".top{stroke:#d62728;stroke-width:1.5}\n")
+                .append(".grid{stroke:#e4e4e4;stroke-width:1}\n")
+                .append(".frame{fill:none;stroke:#888888}\n")
+                .append(".curve{fill:#4e79a7;fill-opacity:0.25;stroke:#2f4b7c;stroke-width:1.2}\n")
+                .append(".title{font-size:16px;font-weight:bold}\n")
+                .append(".axis-title{text-anchor:middle;fill:#444444}\n")
+                .append(".tick{fill:#555555;font-size:11px}\n")
+                .append(".ytick{fill:#555555;font-size:11px;text-anchor:end}\n")
+                .append(".box-label{fill:#ffffff;font-size:10px;pointer-events:none}\n")
+                .append(".line-label{font-size:11px;paint-order:stroke;stroke:#ffffff;stroke-width:3px}\n")
+                .append("</style>\n");
+    }
+
+    private void legend() {
+        double x = LEFT;
+        double y = 46;
+        List<ArenaChart.Legend> legend = c.legend();
+        for (int i = 0; i < legend.size(); i++) {
+            out.append("<rect class=\"c").append(i).append("\" x=\"").append(num(x)).append("\" y=\"").append(num(y - 10))
+                    .append("\" width=\"12\" height=\"12\"/>");
+            text(x + 17, y, null, legend.get(i).name());
+            x += 30 + 7 * legend.get(i).name().length();
+        }
+        x += 10;
+        line("lb", x, y - 4, x + 28, y - 4, null);
+        text(x + 34, y, null, "lower bound " + ByteUnits.format(c.lowerBound()));
+        x += 64 + 7 * (12 + ByteUnits.format(c.lowerBound()).length());
+        line("top", x, y - 4, x + 28, y - 4, null);
+        text(x + 34, y, null, "arena " + ByteUnits.format(c.arena()));
+    }
+
+    private void placementPanel() {
+        out.append("<g id=\"placement\">\n");
+        yGrid(TOP, PLOT_H);
+        xTicks(TOP + PLOT_H);
+        boolean labelled = c.boxes().size() <= LABEL_LIMIT;
+        for (ArenaChart.Box b : c.boxes()) {
+            double x = xOf(b.start());
+            double w = Math.max(1, xOf(b.end()) - x);
+            double yTop = yOf(TOP, PLOT_H, b.offset() + b.size());
+            double h = Math.max(1, yOf(TOP, PLOT_H, b.offset()) - yTop);
+            out.append("<rect class=\"buf c").append(b.colour()).append("\" x=\"").append(num(x)).append("\" y=\"").append(num(yTop))
+                    .append("\" width=\"").append(num(w)).append("\" height=\"").append(num(h)).append("\"><title>")
+                    .append(Xml.escape(b.tooltip())).append("</title></rect>\n");
+            if (labelled) boxLabel(b.label(), x, yTop, w, h);
+        }
+        levelLine("lower-bound", "lb", TOP, PLOT_H, c.lowerBound(), "lower bound", false);
+        levelLine("arena-top", "top", TOP, PLOT_H, c.arena(), "arena", true);
+        frame(TOP, PLOT_H);
+        out.append("</g>\n");
+        out.append("<text class=\"axis-title\" transform=\"translate(18,").append(TOP + PLOT_H / 2).append(") rotate(-90)\">byte offset</text>\n");
+    }
+
+    private void livePanel() {
+        out.append("<g id=\"live-bytes\">\n");
+        yGrid(LIVE_TOP, LIVE_H);
+        xTicks(LIVE_TOP + LIVE_H);
+        long[] t = c.live().times();
+        long[] v = c.live().bytes();
+        double base = LIVE_TOP + LIVE_H;
+        StringBuilder d = new StringBuilder("M").append(num(xOf(t.length == 0 ? c.timeStart() : t[0]))).append(' ').append(num(base));
+        for (int i = 0; i < t.length; i++) {
+            double next = i + 1 < t.length ? xOf(t[i + 1]) : xOf(c.timeEnd());
+            d.append(" V").append(num(yOf(LIVE_TOP, LIVE_H, v[i]))).append(" H").append(num(next));
+        }
+        d.append(" V").append(num(base)).append(" Z");
+        out.append("<path class=\"curve\" d=\"").append(d).append("\"><title>bytes live at each time; peak ")
+                .append(Xml.escape(ByteUnits.exact(c.live().max()))).append("</title></path>\n");
+        levelLine("live-lower-bound", "lb", LIVE_TOP, LIVE_H, c.lowerBound(), null, false);
+        levelLine("live-arena-top", "top", LIVE_TOP, LIVE_H, c.arena(), null, true);
+        frame(LIVE_TOP, LIVE_H);
+        out.append("</g>\n");
+        out.append("<text class=\"axis-title\" transform=\"translate(18,").append(LIVE_TOP + LIVE_H / 2).append(") rotate(-90)\">live bytes</text>\n");
+    }
+
+    /** A horizontal line across the panel at {@code bytes}, labelled at the left or right end. */
+    private void levelLine(String id, String cls, double top, double height, long bytes, String label, boolean labelAbove) {
+        double y = yOf(top, height, bytes);
+        line(cls, LEFT, y, LEFT + PLOT_W, y, id);
+        if (label == null) return;
+        String s = label + " " + ByteUnits.format(bytes);
+        if (labelAbove) {
+            out.append("<text class=\"line-label\" fill=\"#d62728\" x=\"").append(num(LEFT + 4)).append("\" y=\"").append(num(y - 5))
+                    .append("\">").append(Xml.escape(s)).append("</text>\n");
+        } else {
+            out.append("<text class=\"line-label\" text-anchor=\"end\" x=\"").append(num(LEFT + PLOT_W - 4)).append("\" y=\"").append(num(y + 14))
+                    .append("\">").append(Xml.escape(s)).append("</text>\n");
+        }
+    }
+
+    private void boxLabel(String label, double x, double y, double w, double h) {
+        if (label == null || w < 30 || h < 13) return;
+        int fits = (int) ((w - 6) / 6);
+        if (fits < 3) return;
+        String s = label.length() <= fits ? label : label.substring(0, fits - 1) + "…";
+        out.append("<text class=\"box-label\" x=\"").append(num(x + 3)).append("\" y=\"").append(num(y + Math.min(h, 24) / 2 + 4))
+                .append("\">").append(Xml.escape(s)).append("</text>\n");
+    }
+
+    private void yGrid(double top, double height) {
+        long step = Ticks.byteStep((long) Math.ceil(yMax), height >= 300 ? 8 : 3);
+        for (long b = 0; b <= yMax; b += step) {
+            double y = yOf(top, height, b);
+            line("grid", LEFT, y, LEFT + PLOT_W, y, null);
+            out.append("<text class=\"ytick\" x=\"").append(LEFT - 6).append("\" y=\"").append(num(y + 4)).append("\">")
+                    .append(ByteUnits.format(b)).append("</text>\n");
+        }
+    }
+
+    private void xTicks(double axisY) {
+        long step = Ticks.decimalStep((long) xSpan, 12);
+        for (long t = Math.floorDiv(c.timeStart() + step - 1, step) * step; t <= c.timeEnd(); t += step) {
+            double x = xOf(t);
+            line("grid", x, axisY, x, axisY + 5, null);
+            out.append("<text class=\"tick\" text-anchor=\"middle\" x=\"").append(num(x)).append("\" y=\"").append(num(axisY + 17))
+                    .append("\">").append(t).append("</text>\n");
+        }
+    }
+
+    private void frame(double top, double height) {
+        out.append("<rect class=\"frame\" x=\"").append(LEFT).append("\" y=\"").append(num(top)).append("\" width=\"").append(PLOT_W)
+                .append("\" height=\"").append(num(height)).append("\"/>\n");
+    }
+
+    private void line(String cls, double x1, double y1, double x2, double y2, String id) {
+        out.append("<line ");
+        if (id != null) out.append("id=\"").append(id).append("\" ");
+        out.append("class=\"").append(cls).append("\" x1=\"").append(num(x1)).append("\" y1=\"").append(num(y1))
+                .append("\" x2=\"").append(num(x2)).append("\" y2=\"").append(num(y2)).append("\"/>\n");
+    }
+
+    private void text(double x, double y, String cls, String s) {
+        out.append("<text ");
+        if (cls != null) out.append("class=\"").append(cls).append("\" ");
+        out.append("x=\"").append(num(x)).append("\" y=\"").append(num(y)).append("\">").append(Xml.escape(s)).append("</text>\n");
+    }
+
+    private double xOf(long t) {
+        return LEFT + (t - c.timeStart()) * PLOT_W / xSpan;
+    }
+
+    private double yOf(double top, double height, long bytes) {
+        return top + height - bytes * height / yMax;
+    }
+
+    /** One decimal is finer than a pixel needs; integers print without one. */
+    private static String num(double v) {
+        long tenths = Math.round(Math.abs(v) * 10);
+        String s = tenths % 10 == 0 ? Long.toString(tenths / 10) : (tenths / 10) + "." + (tenths % 10);
+        return v < 0 && tenths != 0 ? "-" + s : s;
+    }
+}

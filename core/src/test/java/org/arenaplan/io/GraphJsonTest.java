@@ -1,0 +1,142 @@
+package org.arenaplan.io;
+
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.GraphBuilder;
+import org.arenaplan.ir.Op;
+import org.arenaplan.ir.Tensor;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class GraphJsonTest {
+
+    /** Every feature the format carries: dtype/shape and bytes-only tensors, donation, fills, views, members, in-place, streams, attrs. */
+    static Graph everything() {
+        return new GraphBuilder("everything")
+                .tensor("x", DType.F32, 4, 8).tensor("w", DType.F16, 8, 8).tensor("ones", 64)
+                .tensor("a", DType.F32, 4, 8).tensor("r", DType.F32, 32).tensor("b", DType.F32, 4, 8)
+                .tensor("c", DType.F32, 8, 8).tensor("p", 128).tensor("q", 128).tensor("y", DType.F32, 16)
+                .input("x", true).weight("w").weight("ones", 1.0).output("y")
+                .op("mm", "MatMul").in("x", "w").out("a").attr("alpha", 1.0).attr("transA", 0L).attr("perm", new long[]{1, 0})
+                    .attr("scales", new double[]{0.5, 2.0}).attr("mode", "exact").add()
+                .op("flat", "Reshape").in("a").out("r").view().add()
+                .op("relu", "Relu").in("r").out("b").inPlace().stream(1).add()
+                .op("p1", "Relu").in("b").out("p").add()
+                .op("q1", "Relu").in("b").out("q").add()
+                .op("cat", "Concat").in("p", "q").out("c").member(0, 0, 0).member(1, 0, 128).attr("axis", 0L).add()
+                .op("slice", "Slice").in("c").out("y").view(0, 0, 64).add()
+                .build();
+    }
+
+    @Test
+    void roundTripKeepsEveryField() {
+        Graph g = everything();
+        String json = GraphJson.toString(g);
+        Graph back = GraphJson.parse(json, "g.json");
+
+        assertThat(back.name()).isEqualTo("everything");
+        assertThat(back.tensors()).isEqualTo(g.tensors());
+        assertThat(back.tensor("ones").dtype()).isNull();
+        assertThat(back.inputs()).isEqualTo(g.inputs());
+        assertThat(back.donated()).containsExactly("x");
+        assertThat(back.weights()).isEqualTo(g.weights());
+        assertThat(back.weightFill("ones")).isEqualTo(1.0);
+        assertThat(back.weightFill("w")).isNull();
+        assertThat(back.outputs()).containsExactly("y");
+        assertThat(back.ops()).hasSameSizeAs(g.ops());
+        for (int i = 0; i < g.opCount(); i++) {
+            Op a = g.ops().get(i), b = back.ops().get(i);
+            assertThat(b.name()).isEqualTo(a.name());
+            assertThat(b.kind()).isEqualTo(a.kind());
+            assertThat(b.inputs()).isEqualTo(a.inputs());
+            assertThat(b.outputs()).isEqualTo(a.outputs());
+            assertThat(b.stream()).isEqualTo(a.stream());
+            assertThat(b.views()).isEqualTo(a.views());
+            assertThat(b.members()).isEqualTo(a.members());
+            assertThat(b.inPlace()).isEqualTo(a.inPlace());
+            assertThat(b.attrs().keySet()).isEqualTo(a.attrs().keySet());
+            for (String k : a.attrs().keySet()) assertThat(b.attrs().get(k)).as(a.name() + "." + k).isEqualTo(a.attrs().get(k));
+        }
+        assertThat(back.ops().get(0).attrs().get("alpha")).isInstanceOf(Double.class);
+        assertThat(back.ops().get(0).attrs().get("transA")).isInstanceOf(Long.class);
+        assertThat(GraphJson.toString(back)).isEqualTo(json);
+    }
+
+    @Test
+    void roundTripThroughAFile(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path f = dir.resolve("g.json");
+        GraphJson.write(everything(), f);
+        assertThat(GraphJson.read(f).tensors()).isEqualTo(everything().tensors());
+    }
+
+    @Test
+    void bytesMayComeFromDtypeAndShapeAlone() {
+        Graph g = GraphJson.parse("""
+                {"format": "arenaplan-graph/1",
+                 "tensors": [{"name": "x", "dtype": "float32", "shape": [2, 3]}, {"name": "y", "bytes": 24}],
+                 "inputs": [{"name": "x"}], "outputs": ["y"],
+                 "ops": [{"name": "r", "kind": "Relu", "inputs": ["x"], "outputs": ["y"]}]}""", "small.json");
+        assertThat(g.tensor("x")).isEqualTo(Tensor.of("x", DType.F32, 2, 3));
+        assertThat(g.tensor("y").bytes()).isEqualTo(24);
+    }
+
+    private static String withTensor(String tensor) {
+        return "{\"format\": \"arenaplan-graph/1\", \"tensors\": [" + tensor + "], \"ops\": []}";
+    }
+
+    @Test
+    void malformedJsonNamesFileLineAndColumn() {
+        assertThatThrownBy(() -> GraphJson.parse("{\"format\": \"arenaplan-graph/1\",\n  \"tensors\": [,]}", "bad.json"))
+                .isInstanceOf(InputException.class).hasMessageStartingWith("bad.json:2:").hasMessageContaining("malformed JSON");
+    }
+
+    @Test
+    void faultsNameTheJsonPath() {
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\", \"bytes\": \"ten\"}"), "g.json"))
+                .isInstanceOf(InputException.class).hasMessage("g.json: $.tensors[0].bytes: expected a whole number that fits in 64 bits, found \"ten\"");
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\", \"bytes\": -4}"), "g.json"))
+                .hasMessage("g.json: $.tensors[0].bytes: negative size -4 for tensor 'x'");
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\", \"bytes\": 4, \"dtyp\": \"f32\"}"), "g.json"))
+                .hasMessageStartingWith("g.json: $.tensors[0].dtyp: unknown field");
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\", \"dtype\": \"f33\", \"shape\": [1]}"), "g.json"))
+                .hasMessage("g.json: $.tensors[0].dtype: unknown dtype 'f33' for tensor 'x'");
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\", \"bytes\": 5, \"dtype\": \"f32\", \"shape\": [2]}"), "g.json"))
+                .hasMessageStartingWith("g.json: $.tensors[0].bytes: 5 does not match dtype f32");
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\"}"), "g.json"))
+                .hasMessageStartingWith("g.json: $.tensors[0].bytes: missing");
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\", \"bytes\": 99999999999999999999}"), "g.json"))
+                .hasMessageStartingWith("g.json: $.tensors[0].bytes: expected a whole number that fits in 64 bits");
+    }
+
+    @Test
+    void theFormatIsChecked() {
+        assertThatThrownBy(() -> GraphJson.parse("{\"tensors\": [], \"ops\": []}", "g.json")).hasMessageStartingWith("g.json: $.format: missing");
+        assertThatThrownBy(() -> GraphJson.parse("{\"format\": \"arenaplan-graph/9\", \"tensors\": [], \"ops\": []}", "g.json"))
+                .hasMessageContaining("unsupported format");
+        assertThatThrownBy(() -> GraphJson.parse("[1, 2]", "g.json")).hasMessage("g.json: $: expected an object");
+    }
+
+    @Test
+    void graphFaultsNameTheFileAndTheOp() {
+        String json = """
+                {"format": "arenaplan-graph/1",
+                 "tensors": [{"name": "x", "bytes": 4}, {"name": "y", "bytes": 4}],
+                 "inputs": [{"name": "x"}],
+                 "ops": [{"name": "r", "kind": "Relu", "inputs": ["z"], "outputs": ["y"]}]}""";
+        assertThatThrownBy(() -> GraphJson.parse(json, "g.json")).isInstanceOf(InputException.class)
+                .hasMessage("g.json: op 'r' (Relu, position 0) reads unknown tensor 'z'");
+        String badStream = json.replace("\"inputs\": [\"z\"]", "\"inputs\": [\"x\"], \"stream\": -1");
+        assertThatThrownBy(() -> GraphJson.parse(badStream, "g.json")).hasMessageStartingWith("g.json: $.ops[0].stream: stream must be in");
+    }
+
+    @Test
+    void missingFileIsAnIOException(@org.junit.jupiter.api.io.TempDir Path dir) {
+        assertThatThrownBy(() -> GraphJson.read(dir.resolve("none.json"))).isInstanceOf(java.nio.file.NoSuchFileException.class);
+        assertThat(Files.exists(dir.resolve("none.json"))).isFalse();
+    }
+}

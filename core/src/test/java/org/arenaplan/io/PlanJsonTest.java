@@ -1,0 +1,101 @@
+package org.arenaplan.io;
+
+import org.arenaplan.hb.SyncEvent;
+import org.arenaplan.hb.SyncPlan;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.GraphBuilder;
+import org.arenaplan.plan.ArenaPlanner;
+import org.arenaplan.plan.Placement;
+import org.arenaplan.plan.PlacementValidator;
+import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.PlanStats;
+import org.arenaplan.plan.Planners;
+import org.arenaplan.plan.Problem;
+import org.junit.jupiter.api.Test;
+
+import java.io.StringWriter;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PlanJsonTest {
+
+    /** A chain with views, a refused in-place hint (x is caller-owned) and one granted. */
+    static Graph graph() {
+        return new GraphBuilder("small")
+                .tensor("x", DType.F32, 64).tensor("a", DType.F32, 64).tensor("v", DType.F32, 64)
+                .tensor("b", DType.F32, 64).tensor("c", DType.F32, 64).tensor("y", DType.F32, 16)
+                .input("x").output("y")
+                .op("r0", "Relu").in("x").out("a").inPlace().add()
+                .op("view", "Reshape").in("a").out("v").view().add()
+                .op("r1", "Relu").in("v").out("b").inPlace().add()
+                .op("r2", "Relu").in("b").out("c").add()
+                .op("head", "Slice").in("c").out("y").view(0, 0, 0).add()
+                .build();
+    }
+
+    @Test
+    void roundTripGivesTheSameOffsetsAddressesStatsRefusalsAndEvents() {
+        Plan p0 = ArenaPlanner.plan(graph());
+        SyncPlan sync = new SyncPlan(List.of(new SyncEvent(0, 1, 3, SyncEvent.Reason.DATA, 0), new SyncEvent(1, 2, 4, SyncEvent.Reason.REUSE, 256)));
+        Plan plan = new Plan(p0.graph(), p0.lifetimes(), p0.problem(), p0.placement(), p0.stats(), sync);
+        assertThat(plan.refusals()).isNotEmpty();
+
+        PlanJson.PlanDocument doc = PlanJson.parse(PlanJson.toString(plan), "plan.json");
+
+        assertThat(doc.graph()).isEqualTo("small");
+        assertThat(doc.alignment()).isEqualTo(256);
+        assertThat(doc.arenaBytes()).isEqualTo(plan.arenaBytes());
+        assertThat(doc.offsets()).containsExactly(plan.placement().offsets());
+        for (String t : graph().tensors().keySet()) assertThat(doc.tensors().get(t).address()).as(t).isEqualTo(plan.addressOf(t));
+        assertThat(doc.storages()).hasSize(plan.storages().size());
+        assertThat(doc.storages().get(0).members()).isEqualTo(plan.storages().get(0).members());
+        assertThat(doc.refusals()).isEqualTo(plan.refusals());
+        assertThat(doc.events()).isEqualTo(sync.events());
+        assertThat(doc.stats()).isEqualTo(plan.stats());
+        assertThat(doc.provenOptimal()).isEqualTo(plan.placement().provenOptimal());
+        assertThat(PlacementValidator.validate(doc.problem(), doc.offsets(), doc.arenaBytes(), null)).isEmpty();
+    }
+
+    @Test
+    void aCsvProblemPlanRoundTrips() throws Exception {
+        Problem problem = new Problem(new String[]{"a", "b", "c"}, new long[]{0, 1, 2}, new long[]{2, 3, 4}, new long[]{10, 20, 10}, 1);
+        Placement placement = Planners.byName("greedy-size").place(problem);
+        PlanStats stats = new PlanStats(placement.planner(), placement.arenaBytes(), problem.sumBytes(), problem.lowerBound(), 3, 3, 6, 1, 0.5);
+        StringWriter w = new StringWriter();
+        PlanJson.write(problem, placement, stats, w);
+
+        PlanJson.PlanDocument doc = PlanJson.parse(w.toString(), "p.json");
+        assertThat(doc.graph()).isNull();
+        assertThat(doc.offsets()).containsExactly(placement.offsets());
+        assertThat(doc.stats()).isEqualTo(stats);
+        assertThat(doc.problem().lowerBound()).isEqualTo(problem.lowerBound());
+        assertThat(doc.tensors().get("b").address()).isEqualTo(placement.offset(1));
+    }
+
+    @Test
+    void aFileThatContradictsItselfIsRefusedNamingThePath() {
+        String json = PlanJson.toString(ArenaPlanner.plan(graph()));
+        String badAddress = json.replaceFirst("\"address\" : (\\d+)", "\"address\" : 7");
+        assertThatThrownBy(() -> PlanJson.parse(badAddress, "plan.json")).isInstanceOf(InputException.class)
+                .hasMessageStartingWith("plan.json: $.tensors.x.address: 7 is not the storage's offset plus offset_in_storage");
+        String misaligned = json.replaceFirst("\"offset\" : (\\d+)", "\"offset\" : 3");
+        assertThatThrownBy(() -> PlanJson.parse(misaligned, "plan.json")).hasMessage("plan.json: $.storages[0].offset: 3 is not a multiple of the alignment 256");
+        String noStats = json.replace("\"stats\"", "\"statz\"");
+        assertThatThrownBy(() -> PlanJson.parse(noStats, "plan.json")).hasMessageStartingWith("plan.json: $.statz: unknown field");
+        assertThatThrownBy(() -> PlanJson.parse(json.replace("arenaplan-plan/1", "arenaplan-graph/1"), "plan.json"))
+                .hasMessageContaining("$.format: unsupported format");
+    }
+
+    @Test
+    void statsCarryTheRequiredFields() throws Exception {
+        var root = JsonReading.MAPPER.readTree(PlanJson.toString(ArenaPlanner.plan(graph())));
+        assertThat(root.get("format").asText()).isEqualTo("arenaplan-plan/1");
+        for (String f : List.of("arena_bytes", "lower_bound_bytes", "sum_bytes", "storages", "planner", "planning_ms", "tensors",
+                "alloc_calls_naive", "alloc_calls_planned", "ratio")) {
+            assertThat(root.get("stats").has(f)).as(f).isTrue();
+        }
+    }
+}

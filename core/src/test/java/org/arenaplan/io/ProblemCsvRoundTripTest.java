@@ -1,0 +1,65 @@
+package org.arenaplan.io;
+
+import org.arenaplan.plan.Placement;
+import org.arenaplan.plan.Planners;
+import org.arenaplan.plan.Problem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ProblemCsvRoundTripTest {
+    @TempDir
+    Path dir;
+
+    private final Problem problem = new Problem(new String[]{"a", "b", "c", "d"}, new long[]{0, 1, 2, 0},
+            new long[]{2, 3, 4, 1}, new long[]{10, 20, 10, 0}, 1);
+
+    @Test
+    void problemRoundTrips() throws Exception {
+        Path f = dir.resolve("p.csv");
+        try (Writer w = Files.newBufferedWriter(f)) {
+            ProblemCsv.writeProblem(problem, w);
+        }
+        Problem back = ProblemCsv.read(f, 1);
+        assertThat(back.size()).isEqualTo(4);
+        for (int i = 0; i < 4; i++) {
+            assertThat(back.id(i)).isEqualTo(problem.id(i));
+            assertThat(back.lower(i)).isEqualTo(problem.lower(i));
+            assertThat(back.upper(i)).isEqualTo(problem.upper(i));
+            assertThat(back.bytes(i)).isEqualTo(problem.bytes(i));
+        }
+    }
+
+    @Test
+    void solutionRoundTrips() throws Exception {
+        Placement s = Planners.byName("best").place(problem);
+        Path f = dir.resolve("s.csv");
+        try (Writer w = Files.newBufferedWriter(f)) {
+            ProblemCsv.writeSolution(problem, s, w);
+        }
+        ProblemCsv.Parsed back = ProblemCsv.readSolution(f, 1);
+        assertThat(back.offsets()).containsExactly(s.offsets());
+        assertThat(back.problem().lowerBound()).isEqualTo(problem.lowerBound());
+        assertThat(Files.readAllLines(f).get(0)).isEqualTo("id,lower,upper,size,offset");
+    }
+
+    @Test
+    void capacityComesFromTheName() {
+        assertThat(ProblemCsv.capacityFromName(Path.of("A.1048576.csv"))).isEqualTo(1048576L);
+        assertThat(ProblemCsv.capacityFromName(Path.of("resnet50.csv"))).isNull();
+    }
+
+    @Test
+    void aProblemIsNotASolution() throws Exception {
+        Path f = dir.resolve("p.csv");
+        Files.writeString(f, "id,lower,upper,size\na,0,1,4\n");
+        assertThatThrownBy(() -> ProblemCsv.readSolution(f, 1)).isInstanceOf(InputException.class)
+                .hasMessage(f + ":1: missing column 'offset' in header 'id,lower,upper,size'");
+    }
+}

@@ -1,0 +1,170 @@
+package org.arenaplan.plan;
+
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.GraphBuilder;
+import org.arenaplan.liveness.Lifetimes;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.arenaplan.plan.Fixtures.MiB;
+import static org.arenaplan.plan.Fixtures.buf;
+import static org.arenaplan.plan.Fixtures.problem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Each violation kind, planted on purpose, is caught and named. */
+class ValidatorCatchesTest {
+    private static final Problem P = problem(4, buf("a", 8, 0, 2), buf("b", 8, 1, 3), buf("c", 4, 2, 4));
+
+    private static List<Violation.Kind> kinds(List<Violation> v) {
+        return v.stream().map(Violation::kind).toList();
+    }
+
+    @Test
+    void aValidPlacementHasNoViolations() {
+        assertThat(PlacementValidator.validate(P, new long[]{0, 8, 0}, 16, 16L)).isEmpty();
+    }
+
+    @Test
+    void overlap() {
+        List<Violation> v = PlacementValidator.validate(P, new long[]{0, 4, 0}, 16, null);
+        assertThat(kinds(v)).containsExactly(Violation.Kind.OVERLAP);
+        assertThat(v.get(0).subjects()).containsExactlyInAnyOrder("a", "b");
+        assertThat(v.get(0).fromByte()).isEqualTo(4);
+        assertThat(v.get(0).toByte()).isEqualTo(8);
+        assertThat(v.get(0).message()).contains("'a' [0, 2)").contains("'b' [1, 3)").contains("[4, 8)");
+    }
+
+    @Test
+    void anOverlapAtTheSameOffsetIsCaught() {
+        assertThat(kinds(PlacementValidator.validate(P, new long[]{0, 0, 8}, 16, null))).containsExactly(Violation.Kind.OVERLAP);
+    }
+
+    @Test
+    void touchingIntervalsMayShare() {
+        Problem p = problem(1, buf("a", 8, 0, 2), buf("b", 8, 2, 3));
+        assertThat(PlacementValidator.validate(p, new long[]{0, 0}, 8, null)).isEmpty();
+    }
+
+    @Test
+    void outOfArenaNegativeMisalignedOverCapacityMissing() {
+        assertThat(kinds(PlacementValidator.validate(P, new long[]{0, 8, 16}, 16, null))).containsExactly(Violation.Kind.OUT_OF_ARENA);
+        assertThat(kinds(PlacementValidator.validate(P, new long[]{-8, 8, 0}, 16, null))).contains(Violation.Kind.NEGATIVE_OFFSET);
+        assertThat(kinds(PlacementValidator.validate(P, new long[]{0, 10, 0}, 20, null))).contains(Violation.Kind.MISALIGNED);
+        assertThat(kinds(PlacementValidator.validate(P, new long[]{0, 8, 0}, 16, 12L))).containsExactly(Violation.Kind.OVER_CAPACITY);
+        assertThat(kinds(PlacementValidator.validate(P, new long[]{0, 8}, 16, null))).containsExactly(Violation.Kind.MISSING_BUFFER);
+    }
+
+    @Test
+    void anExtraConflictBetweenDisjointIntervalsIsChecked() {
+        Problem p = problem(1, buf("a", 8, 0, 2), buf("b", 8, 2, 3)).withExtraConflicts(new int[][]{{1}, {0}});
+        assertThat(kinds(PlacementValidator.validate(p, new long[]{0, 0}, 8, null))).containsExactly(Violation.Kind.OVERLAP);
+        assertThat(PlacementValidator.validate(p, new long[]{0, 8}, 16, null)).isEmpty();
+    }
+
+    // Graph plans: a broken liveness (the lifetimes of a slightly different graph) is planted
+    // under the real graph, and the replay must see what it breaks.
+
+    private static Plan planWithLivenessOf(Graph real, Graph wrong) {
+        Lifetimes l = Lifetimes.of(wrong);
+        Problem p = ArenaPlanner.problemOf(l, 256);
+        Placement s = new GreedySizePlanner().place(p);
+        Lifetimes lr = Lifetimes.of(real);
+        assertThat(lr.storages().size()).isGreaterThan(0);
+        return new Plan(real, l, p, s, ArenaPlanner.statsOf(l, p, s, 0));
+    }
+
+    /** x -> a -> b ; c reads a late when {@code lateRead}. */
+    private static Graph readLate(boolean lateRead, boolean inPlace) {
+        GraphBuilder g = new GraphBuilder();
+        g.tensor("x", MiB).tensor("a", MiB).tensor("b", MiB).tensor("c", MiB).tensor("d", MiB);
+        g.input("x");
+        g.op("make_a", "K").in("x").out("a").add();
+        GraphBuilder.OpBuilder relu = g.op("relu", "Relu").in("a").out("b");
+        if (inPlace) relu.inPlace();
+        relu.add();
+        g.op("make_c", "K").in("b").out("c").add();
+        g.op("late", "K").in(lateRead ? "a" : "b", "c").out("d").add();
+        g.output("d");
+        return g.build();
+    }
+
+    @Test
+    void clobberedRead() {
+        List<Violation> v = PlanValidator.validate(planWithLivenessOf(readLate(true, false), readLate(false, false)));
+        assertThat(kinds(v)).contains(Violation.Kind.CLOBBERED_READ);
+        Violation c = v.stream().filter(x -> x.kind() == Violation.Kind.CLOBBERED_READ).findFirst().orElseThrow();
+        assertThat(c.message()).contains("op 'late'").contains("reads 'a'").contains("overwritten by 'c'");
+        assertThat(c.position()).isEqualTo(3);
+    }
+
+    @Test
+    void illegalInPlace() {
+        List<Violation> v = PlanValidator.validate(planWithLivenessOf(readLate(true, true), readLate(false, true)));
+        assertThat(kinds(v)).contains(Violation.Kind.ILLEGAL_IN_PLACE);
+        assertThat(v.stream().filter(x -> x.kind() == Violation.Kind.ILLEGAL_IN_PLACE).findFirst().orElseThrow().message())
+                .contains("'b' was written in place over 'a' by op 'relu'").contains("reads 'a' later");
+    }
+
+    private static Graph relu(boolean donate, boolean output) {
+        GraphBuilder g = new GraphBuilder();
+        g.tensor("x", MiB).tensor("y", MiB).tensor("z", MiB);
+        g.input("x", donate);
+        g.op("relu", "Relu").in("x").out("y").inPlace().add();
+        g.op("next", "K").in("y").out("z").add();
+        g.output("z");
+        if (output) g.output("y");
+        return g.build();
+    }
+
+    @Test
+    void illegalDonation() {
+        List<Violation> v = PlanValidator.validate(planWithLivenessOf(relu(false, false), relu(true, false)));
+        assertThat(kinds(v)).contains(Violation.Kind.ILLEGAL_DONATION);
+        assertThat(v.stream().filter(x -> x.kind() == Violation.Kind.ILLEGAL_DONATION).findFirst().orElseThrow().message())
+                .contains("caller-owned input 'x' was overwritten").contains("by 'y'");
+    }
+
+    private static Graph outputEarly(boolean yIsOutput) {
+        GraphBuilder g = new GraphBuilder();
+        g.tensor("x", 256).tensor("y", MiB).tensor("t", MiB).tensor("z", 256);
+        g.input("x");
+        g.op("make_y", "K").in("x").out("y").add();
+        g.op("make_t", "K").in("x").out("t").add();
+        g.op("make_z", "K").in("t").out("z").add();
+        g.output("z");
+        if (yIsOutput) g.output("y");
+        return g.build();
+    }
+
+    @Test
+    void outputClobbered() {
+        List<Violation> v = PlanValidator.validate(planWithLivenessOf(outputEarly(true), outputEarly(false)));
+        assertThat(kinds(v)).contains(Violation.Kind.OUTPUT_CLOBBERED);
+    }
+
+    private static Graph slice(long offset) {
+        GraphBuilder g = new GraphBuilder();
+        g.tensor("x", 256).tensor("a", MiB).tensor("s", 1024).tensor("u", 256);
+        g.input("x");
+        g.op("make_a", "K").in("x").out("a").add();
+        g.op("slice", "Slice").in("a").out("s").view(0, 0, offset).add();
+        g.op("use", "K").in("s").out("u").add();
+        g.output("u");
+        return g.build();
+    }
+
+    @Test
+    void viewOutsideBase() {
+        List<Violation> v = PlanValidator.validate(planWithLivenessOf(slice(4096), slice(0)));
+        assertThat(kinds(v)).contains(Violation.Kind.VIEW_OUTSIDE_BASE);
+        assertThat(v.stream().filter(x -> x.kind() == Violation.Kind.VIEW_OUTSIDE_BASE).findFirst().orElseThrow().message())
+                .contains("view 's' of 'a'").contains("declared offset 4096");
+    }
+
+    @Test
+    void theSameHarnessOnTheRightLivenessFindsNothing() {
+        assertThat(PlanValidator.validate(planWithLivenessOf(readLate(true, true), readLate(true, true)))).isEmpty();
+        assertThat(PlanValidator.validate(planWithLivenessOf(slice(4096), slice(4096)))).isEmpty();
+    }
+}

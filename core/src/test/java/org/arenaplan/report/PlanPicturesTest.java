@@ -1,0 +1,252 @@
+package org.arenaplan.report;
+
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.GraphBuilder;
+import org.arenaplan.plan.ArenaPlanner;
+import org.arenaplan.plan.GreedySizePlanner;
+import org.arenaplan.plan.Placement;
+import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.Problem;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.SAXParserFactory;
+import org.xml.sax.Attributes;
+import org.xml.sax.helpers.DefaultHandler;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PlanPicturesTest {
+    private static final long KIB = 1024;
+
+    /**
+     * x (donated input) -> a = f(x) -> v = view(a) -> b = Relu(v) in place -> c = g(b, x) -> y (output),
+     * plus a caller-owned input k whose in-place request is refused.
+     */
+    private static Graph sample() {
+        return new GraphBuilder("sample<&>")
+                .tensor("x", 64 * KIB).tensor("k", 16 * KIB).tensor("a", 64 * KIB).tensor("v", 64 * KIB)
+                .tensor("b", 64 * KIB).tensor("kk", 16 * KIB).tensor("c", 32 * KIB).tensor("y", 32 * KIB)
+                .input("x", true).input("k")
+                .op("a", "Relu").in("x").out("a").add()
+                .op("v", "Reshape").in("a").out("v").view().add()
+                .op("b", "Relu").in("v").out("b").inPlace().add()
+                .op("kk", "Relu").in("k").out("kk").inPlace().add()
+                .op("c", "Add").in("b", "x").out("c").add()
+                .op("y", "Add").in("c", "kk").out("y").add()
+                .output("y")
+                .build();
+    }
+
+    private static Document parse(String xml) throws Exception {
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(true);
+        return f.newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static List<Element> byClass(Document d, String tag, String cls) {
+        List<Element> out = new ArrayList<>();
+        NodeList nodes = d.getElementsByTagName(tag);
+        for (int i = 0; i < nodes.getLength(); i++) {
+            Element e = (Element) nodes.item(i);
+            if (List.of(e.getAttribute("class").split(" ")).contains(cls)) out.add(e);
+        }
+        return out;
+    }
+
+    private static Element byId(Document d, String tag, String id) {
+        NodeList nodes = d.getElementsByTagName(tag);
+        for (int i = 0; i < nodes.getLength(); i++) {
+            Element e = (Element) nodes.item(i);
+            if (e.getAttribute("id").equals(id)) return e;
+        }
+        throw new AssertionError("no <" + tag + " id=\"" + id + "\">");
+    }
+
+    @Test
+    void svgIsWellFormedWithOneRectanglePerStorageAndTheTwoLines() throws Exception {
+        Plan plan = ArenaPlanner.plan(sample());
+        Document d = parse(PlanPictures.svg(plan));
+
+        List<Element> rects = byClass(d, "rect", "buf");
+        assertThat(rects).hasSize(plan.storages().size());
+        double lb = Double.parseDouble(byId(d, "line", "lower-bound").getAttribute("y1"));
+        double top = Double.parseDouble(byId(d, "line", "arena-top").getAttribute("y1"));
+        assertThat(lb).as("y grows downwards: the lower bound is never above the arena top").isGreaterThanOrEqualTo(top);
+        byId(d, "g", "live-bytes");
+        String tooltips = d.getDocumentElement().getTextContent();
+        assertThat(tooltips).contains("tensors: a v b", "64 KiB (65536 B)", "live [0, 6)");
+    }
+
+    @Test
+    void rectanglesSitAtTheirOffsetsScaledToTheArena() throws Exception {
+        Plan plan = ArenaPlanner.plan(sample());
+        Document d = parse(PlanPictures.svg(plan));
+        double top = Double.parseDouble(byId(d, "line", "arena-top").getAttribute("y1"));
+        double highest = Double.MAX_VALUE;
+        double lowest = 0;
+        for (Element r : byClass(d, "rect", "buf")) {
+            highest = Math.min(highest, Double.parseDouble(r.getAttribute("y")));
+            lowest = Math.max(lowest, Double.parseDouble(r.getAttribute("y")) + Double.parseDouble(r.getAttribute("height")));
+        }
+        Element frame = byClass(d, "rect", "frame").get(0);
+        double frameBottom = Double.parseDouble(frame.getAttribute("y")) + Double.parseDouble(frame.getAttribute("height"));
+        assertThat(highest).as("the highest storage touches the arena top").isCloseTo(top, org.assertj.core.data.Offset.offset(0.11));
+        assertThat(lowest).as("offset 0 is the panel's bottom").isCloseTo(frameBottom, org.assertj.core.data.Offset.offset(0.11));
+    }
+
+    @Test
+    void oneStreamColoursByKindAndSeveralByStream() {
+        Plan one = ArenaPlanner.plan(sample());
+        assertThat(Charts.of(one).legend()).extracting(ArenaChart.Legend::name)
+                .containsExactly("activation", "aliased", "output", "input", "donated-input");
+
+        Plan two = ArenaPlanner.plan(sample().withStreams(p -> p % 2));
+        assertThat(Charts.of(two).legend()).extracting(ArenaChart.Legend::name)
+                .containsExactly("stream 0", "stream 1", "graph input");
+        ArenaChart chart = Charts.of(two);
+        int outputIndex = two.lifetimes().storageOf("y");
+        assertThat(chart.legend().get(chart.boxes().get(outputIndex).colour()).name()).isEqualTo("stream 1");
+    }
+
+    @Test
+    void liveCurvePeaksAtTheLowerBoundAndStepsDownWhereBuffersEnd() {
+        Problem p = new Problem(new String[]{"a", "b", "c"}, new long[]{0, 1, 4}, new long[]{2, 3, 5}, new long[]{10, 20, 5}, 1);
+        LiveCurve c = LiveCurve.of(p);
+        assertThat(c.times()).containsExactly(0, 1, 2, 3, 4, 5);
+        assertThat(c.bytes()).containsExactly(10, 30, 20, 0, 5, 0);
+        assertThat(c.max()).isEqualTo(p.lowerBound());
+    }
+
+    @Test
+    void tenThousandStoragesRenderCompactlyWithoutLabels() throws Exception {
+        Problem p = randomProblem(10_000, 7);
+        Placement placement = new GreedySizePlanner().place(p);
+        String svg = PlanPictures.svg(p, placement);
+
+        int[] rectsAndLabels = new int[2];
+        SAXParserFactory.newInstance().newSAXParser().parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)), new DefaultHandler() {
+            @Override
+            public void startElement(String uri, String local, String qName, Attributes atts) {
+                String cls = atts.getValue("class");
+                if (qName.equals("rect") && cls != null && cls.startsWith("buf ")) rectsAndLabels[0]++;
+                if (qName.equals("text") && "box-label".equals(cls)) rectsAndLabels[1]++;
+            }
+        });
+        assertThat(rectsAndLabels[0]).as("storage rectangles").isEqualTo(10_000);
+        assertThat(rectsAndLabels[1]).as("box labels").isZero();
+        assertThat(svg.length()).as("bytes of SVG").isLessThan(2_500_000);
+        assertThat(LiveCurve.of(p).max()).isEqualTo(p.lowerBound());
+    }
+
+    @Test
+    void emptyAndLateStartingProblemsRenderInsideThePanel() throws Exception {
+        Problem empty = new Problem(new String[0], new long[0], new long[0], new long[0], 1);
+        parse(PlanPictures.svg(empty, new GreedySizePlanner().place(empty)));
+
+        Problem late = new Problem(new String[]{"a", "b"}, new long[]{1000, 1005}, new long[]{1010, 1020}, new long[]{8, 8}, 1);
+        Document d = parse(PlanPictures.svg(late, new GreedySizePlanner().place(late)));
+        Element frame = byClass(d, "rect", "frame").get(0);
+        double left = Double.parseDouble(frame.getAttribute("x"));
+        double right = left + Double.parseDouble(frame.getAttribute("width"));
+        List<Element> rects = byClass(d, "rect", "buf");
+        assertThat(Double.parseDouble(rects.get(0).getAttribute("x"))).isCloseTo(left, org.assertj.core.data.Offset.offset(0.11));
+        Element b = rects.get(1);
+        assertThat(Double.parseDouble(b.getAttribute("x")) + Double.parseDouble(b.getAttribute("width"))).isCloseTo(right, org.assertj.core.data.Offset.offset(0.11));
+    }
+
+    @Test
+    void axisStepsAreRoundAndBytesReadable() {
+        assertThat(Ticks.byteStep(192L << 20, 6)).isEqualTo(32L << 20);
+        assertThat(Ticks.byteStep(200L << 20, 6)).isEqualTo(64L << 20);
+        assertThat(Ticks.decimalStep(49, 12)).isEqualTo(5);
+        assertThat(Ticks.decimalStep(10_000, 12)).isEqualTo(1000);
+        assertThat(ByteUnits.format(1023)).isEqualTo("1023 B");
+        assertThat(ByteUnits.format(64L << 20)).isEqualTo("64 MiB");
+        assertThat(ByteUnits.format(1536)).isEqualTo("1.5 KiB");
+        assertThat(ByteUnits.format(1024 + 51)).isEqualTo("1.05 KiB");
+        assertThat(ByteUnits.format(2162688)).isEqualTo("2.06 MiB");
+        assertThat(ByteUnits.exact(65536)).isEqualTo("64 KiB (65536 B)");
+    }
+
+    @Test
+    void asciiMarksEachStoragesLiveIntervalOneColumnPerPosition() {
+        Plan plan = ArenaPlanner.plan(sample());
+        String[] lines = PlanPictures.ascii(plan).split("\n");
+
+        assertThat(lines[0]).startsWith("sample<&>: arena ").contains("lower bound", "planner best");
+        assertThat(lines).hasSize(2 + plan.storages().size());
+        for (var st : plan.storages()) {
+            String row = java.util.Arrays.stream(lines).filter(l -> l.startsWith(st.name() + " ")).findFirst().orElseThrow();
+            String bar = row.substring(row.indexOf('|') + 1, row.lastIndexOf('|'));
+            assertThat(bar).hasSize(plan.graph().opCount());
+            assertThat(bar.indexOf('#')).as(st.name()).isEqualTo(st.start());
+            assertThat(bar.lastIndexOf('#') + 1).as(st.name()).isEqualTo(st.end());
+        }
+    }
+
+    @Test
+    void asciiListsOnlyTheLargestStoragesOfABigPlan() {
+        GraphBuilder b = new GraphBuilder("wide").tensor("x", 8).input("x");
+        String prev = "x";
+        for (int i = 0; i < 100; i++) {
+            b.tensor("t" + i, 256L * (i + 1)).op("t" + i, "Relu").in(prev).out("t" + i).add();
+            prev = "t" + i;
+        }
+        String text = PlanPictures.ascii(ArenaPlanner.plan(b.output(prev).build()));
+        assertThat(text.split("\n")).hasSize(2 + AsciiTimeline.MAX_ROWS + 1);
+        assertThat(text).contains("t99 ", "... 61 smaller storages not shown").doesNotContain("t0 ");
+    }
+
+    @Test
+    void fewStoragesGetLabelsWhereTheyFit() throws Exception {
+        Document d = parse(PlanPictures.svg(ArenaPlanner.plan(sample())));
+        assertThat(byClass(d, "text", "box-label")).isNotEmpty();
+    }
+
+    @Test
+    void htmlIsSelfContainedWithStatsRefusalsAndPicture() {
+        Plan plan = ArenaPlanner.plan(sample());
+        String html = PlanPictures.html(plan);
+
+        assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg", "</svg>", "arena / lower bound", "valid (no violations)",
+                "allocator calls per run (naive → planned)", "sync events", "sample&lt;&amp;&gt;");
+        assertThat(html).contains("in-place refused: op &#39;kk&#39;");
+        assertThat(html).doesNotContain("<script", "src=", "href=", "@import");
+    }
+
+    @Test
+    void htmlOfAProblemShowsItsValidatorVerdict() {
+        Problem p = randomProblem(200, 3);
+        Placement good = new GreedySizePlanner().place(p);
+        assertThat(PlanPictures.html(p, good)).contains("valid (no violations)", "200 buffers");
+
+        long[] clash = good.offsets();
+        java.util.Arrays.fill(clash, 0);
+        Placement bad = new Placement(clash, Placement.arenaOf(p, clash), "all-at-zero", false);
+        assertThat(PlanPictures.html(p, bad)).contains("violation(s)", "OVERLAP");
+    }
+
+    private static Problem randomProblem(int n, long seed) {
+        Random r = new Random(seed);
+        String[] ids = new String[n];
+        long[] lo = new long[n];
+        long[] hi = new long[n];
+        long[] sz = new long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = "buf" + i;
+            lo[i] = r.nextInt(n);
+            hi[i] = lo[i] + 1 + r.nextInt(40);
+            sz[i] = 1 + r.nextInt(1 << 20);
+        }
+        return new Problem(ids, lo, hi, sz, 256);
+    }
+}

@@ -1,0 +1,91 @@
+package org.arenaplan.cli;
+
+import org.arenaplan.io.InputException;
+import org.arenaplan.ir.GraphException;
+import org.arenaplan.plan.PlanningException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+
+/**
+ * The {@code arenaplan} command: {@code plan} and {@code validate}. Every failure is one line on
+ * stderr and an exit code (2 bad input or usage, 3 no placement within the capacity, 1 an
+ * internal error); {@code --debug} adds the stack trace.
+ */
+@Command(name = "arenaplan", mixinStandardHelpOptions = true, versionProvider = ArenaplanCli.Version.class,
+        description = "GPU device-memory planner: one arena, a fixed offset per storage.",
+        subcommands = {PlanCommand.class, ValidateCommand.class, CommandLine.HelpCommand.class})
+public final class ArenaplanCli implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: plan or validate");
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line; tests call {@code execute} on it with their own out/err. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new ArenaplanCli());
+        cl.setParameterExceptionHandler(ArenaplanCli::usageError);
+        cl.setExecutionExceptionHandler(ArenaplanCli::failure);
+        return cl;
+    }
+
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine cmd = e.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        err.println("arenaplan: " + e.getMessage());
+        err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help'.");
+        err.flush();
+        return ExitCodes.BAD_INPUT;
+    }
+
+    private static int failure(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
+        PrintWriter err = cmd.getErr();
+        int code;
+        String message;
+        if (e instanceof NoPlacementException) {
+            code = ExitCodes.NO_PLACEMENT;
+            message = e.getMessage();
+        } else if (e instanceof UsageException) {
+            code = ExitCodes.BAD_INPUT;
+            message = e.getMessage() + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')";
+        } else if (e instanceof InputException || e instanceof GraphException || e instanceof PlanningException) {
+            code = ExitCodes.BAD_INPUT;
+            message = e.getMessage();
+        } else if (e instanceof UncheckedIOException u) {
+            code = ExitCodes.BAD_INPUT;
+            message = FileAccess.reason(u.getCause());
+        } else {
+            code = ExitCodes.INVALID;
+            message = "internal error: " + e + (debug(cmd) ? "" : " (run with --debug for the stack trace)");
+        }
+        err.println("arenaplan: " + message);
+        if (debug(cmd)) e.printStackTrace(err);
+        err.flush();
+        return code;
+    }
+
+    /** The version the jar's manifest carries (set by the build). */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = ArenaplanCli.class.getPackage().getImplementationVersion();
+            return new String[]{"arenaplan " + (v == null ? "(not built as a jar)" : v)};
+        }
+    }
+
+    private static boolean debug(CommandLine cmd) {
+        for (Object mixin : cmd.getMixins().values()) {
+            if (mixin instanceof Diagnostics d) return d.debug;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,55 @@
+package org.arenaplan.cli;
+
+import org.arenaplan.io.InputException;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/** File reading and writing whose failures are one line naming the file. */
+final class FileAccess {
+    private FileAccess() { }
+
+    interface Reading<T> {
+        T read(Path file) throws IOException;
+    }
+
+    interface Writing {
+        void write(Writer w) throws IOException;
+    }
+
+    static <T> T read(Path file, Reading<T> reader) {
+        try {
+            return reader.read(file);
+        } catch (IOException e) {
+            throw new InputException("cannot read " + file + ": " + reason(e), e);
+        }
+    }
+
+    static void write(Path file, Writing body) {
+        try (Writer w = java.nio.file.Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            body.write(w);
+        } catch (IOException e) {
+            throw new InputException("cannot write " + file + ": " + reason(e), e);
+        }
+    }
+
+    /** Fails early (before long planning) when the output's folder does not exist. */
+    static void checkWritable(Path file, String flag) {
+        Path dir = file.toAbsolutePath().getParent();
+        if (dir != null && !java.nio.file.Files.isDirectory(dir))
+            throw new InputException(flag + " " + file + ": cannot write: folder " + dir + " does not exist");
+        if (java.nio.file.Files.isDirectory(file)) throw new InputException(flag + " " + file + ": cannot write: it is a folder");
+    }
+
+    static String reason(IOException e) {
+        if (e instanceof NoSuchFileException) return "no such file or folder";
+        if (e instanceof AccessDeniedException) return "permission denied";
+        if (e instanceof FileSystemException f && f.getReason() != null) return f.getReason();
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+}

@@ -1,0 +1,242 @@
+package org.arenaplan.cli;
+
+import org.arenaplan.io.GraphJson;
+import org.arenaplan.io.PlanJson;
+import org.arenaplan.io.ProblemCsv;
+import org.arenaplan.plan.ArenaPlanner;
+import org.arenaplan.plan.Placement;
+import org.arenaplan.plan.PlacementValidator;
+import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.PlanValidator;
+import org.arenaplan.plan.PlanStats;
+import org.arenaplan.plan.Planner;
+import org.arenaplan.plan.PlannerOptions;
+import org.arenaplan.plan.Planners;
+import org.arenaplan.plan.PlanningException;
+import org.arenaplan.plan.Problem;
+import org.arenaplan.plan.Violation;
+import org.arenaplan.report.PlanPictures;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Unmatched;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code arenaplan plan}: reads a graph, a CSV problem or a built-in model, places it with the
+ * chosen planner, prints the summary table and writes the asked-for files.
+ *
+ * <p>Steps: resolve the input; check the flags and output folders (before any long planning);
+ * plan (a graph through {@link ArenaPlanner}, a CSV problem straight through the planner);
+ * re-check the result with the independent validator (a planner bug is an internal error,
+ * never a silently wrong file); print the table; exit 3 when the arena exceeds the capacity (nothing is written then);
+ * otherwise write {@code --out}, {@code --svg}, {@code --html}.
+ */
+@Command(name = "plan", sortOptions = false, mixinStandardHelpOptions = true,
+        customSynopsis = {
+                "arenaplan plan (GRAPH.json | PROBLEM.csv | MODEL.onnx",
+                "                | --model NAME [--OPTION VALUE...])",
+                "               [--planner NAME] [--align BYTES] [--capacity BYTES]",
+                "               [--time-limit SECONDS] [--out FILE.json|FILE.csv]",
+                "               [--svg FILE] [--html FILE] [--debug]"},
+        description = {"Plans one arena for a graph, a minimalloc CSV problem or a built-in model.",
+                "Exit codes: 0 planned (within --capacity when given), 2 bad input or usage, 3 no placement within the capacity."})
+final class PlanCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    Diagnostics diagnostics;
+
+    @Option(names = "--model", paramLabel = "NAME", description = "Plan a built-in model; its options (e.g. --layers 4) follow.")
+    String model;
+
+    @Option(names = "--planner", paramLabel = "NAME", defaultValue = "best", description = "Planner: one of ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).",
+            completionCandidates = PlannerNames.class)
+    String planner;
+
+    @Option(names = "--align", paramLabel = "BYTES", description = "Offset alignment (default: 256 for graphs and models, 1 for CSV problems).")
+    Long align;
+
+    @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (a CSV's NAME.NUMBER.csv name gives one too).")
+    Long capacity;
+
+    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of searching planners (default: 10).")
+    Double timeLimit;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution).")
+    Path out;
+
+    @Option(names = "--svg", paramLabel = "FILE", description = "Write a picture of the plan (graphs only).")
+    Path svg;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "Write a page with the picture and the stats (graphs only).")
+    Path html;
+
+    @Unmatched
+    List<String> words = new ArrayList<>();
+
+    /** Placement work longer than this shows progress. */
+    private static final Duration QUIET = Duration.ofSeconds(1);
+    private static final Duration LINE_EVERY = Duration.ofSeconds(5);
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter stdout = spec.commandLine().getOut();
+        PrintWriter stderr = spec.commandLine().getErr();
+        PlanInput input = PlanInput.resolve(words, model);
+        checkFlags(input);
+        Long cap = capacity;
+        if (cap == null && !input.isGraph()) cap = ProblemCsv.capacityFromName(input.csv());
+        PlannerOptions options = PlannerOptions.DEFAULT.withCapacity(cap);
+        if (timeLimit != null) options = options.withTimeLimit(Duration.ofMillis(Math.round(timeLimit * 1000)));
+        Planner chosen = Planners.byName(planner, options);
+        Planner watched = new Watched(chosen, stderr);
+
+        Outcome outcome = input.isGraph() ? planGraph(input, watched, options) : planProblem(input, watched);
+        List<Violation> violations = outcome.plan() != null ? PlanValidator.validate(outcome.plan())
+                : PlacementValidator.validate(outcome.problem(), outcome.placement());
+        if (!violations.isEmpty()) {
+            throw new IllegalStateException(outcome.stats().planner() + " produced an invalid plan (" + violations.size()
+                    + " violations), first: " + violations.get(0));
+        }
+        SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal(),
+                cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
+        if (cap != null && outcome.stats().arenaBytes() > cap) {
+            stderr.println("arenaplan: no placement within the capacity of " + cap + " B was found by " + outcome.stats().planner()
+                    + " (arena " + outcome.stats().arenaBytes() + " B); nothing written");
+            return ExitCodes.NO_PLACEMENT;
+        }
+        writeOutputs(outcome, stdout);
+        return ExitCodes.OK;
+    }
+
+    /** A plan of either input: {@code plan} is null for a CSV problem. */
+    private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats) { }
+
+    private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
+        long alignment = align == null ? ArenaPlanner.CUDA_ALIGNMENT : align;
+        ArenaPlanner.Options o = ArenaPlanner.Options.DEFAULT.withPlanner(planner).withAlignment(alignment).withPlannerOptions(options);
+        Plan plan = ArenaPlanner.plan(input.graph(), o, watched);
+        return new Outcome(plan, plan.problem(), plan.placement(), plan.stats());
+    }
+
+    private Outcome planProblem(PlanInput input, Planner watched) {
+        long alignment = align == null ? 1 : align;
+        Problem problem = FileAccess.read(input.csv(), f -> ProblemCsv.read(f, alignment));
+        long t0 = System.nanoTime();
+        Placement placement = watched.place(problem);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        int n = problem.size();
+        // A per-buffer allocator mallocs and frees every buffer once per run.
+        PlanStats stats = new PlanStats(placement.planner(), placement.arenaBytes(), problem.sumBytes(), problem.lowerBound(),
+                n, n, 2L * n, n == 0 ? 0 : 1, ms);
+        return new Outcome(null, problem, placement, stats);
+    }
+
+    private void checkFlags(PlanInput input) {
+        if (align != null && align < 1) throw new UsageException("--align must be at least 1, got " + align);
+        if (capacity != null && capacity < 0) throw new UsageException("--capacity must not be negative, got " + capacity);
+        if (timeLimit != null && !(timeLimit > 0)) throw new UsageException("--time-limit must be a positive number of seconds, got " + timeLimit);
+        if (out != null) {
+            String name = out.getFileName().toString().toLowerCase(Locale.ROOT);
+            if (!name.endsWith(".json") && !name.endsWith(".csv"))
+                throw new UsageException("--out " + out + ": the name must end in .json (plan JSON) or .csv (minimalloc solution)");
+            FileAccess.checkWritable(out, "--out");
+        }
+        for (Path picture : new Path[]{svg, html}) {
+            if (picture == null) continue;
+            String flag = picture == svg ? "--svg" : "--html";
+            if (!input.isGraph()) throw new UsageException(flag + " needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has none");
+            FileAccess.checkWritable(picture, flag);
+        }
+        if (!Planners.names().contains(planner))
+            throw new UsageException("unknown planner '" + planner + "'; known: " + String.join(", ", Planners.names()));
+    }
+
+    private void writeOutputs(Outcome o, PrintWriter stdout) {
+        if (out != null) {
+            boolean json = out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
+            if (json) {
+                FileAccess.write(out, w -> {
+                    if (o.plan() != null) PlanJson.write(o.plan(), w);
+                    else PlanJson.write(o.problem(), o.placement(), o.stats(), w);
+                });
+            } else {
+                checkCsvIds(o.problem());
+                FileAccess.write(out, w -> ProblemCsv.writeSolution(o.problem(), o.placement(), w));
+            }
+            stdout.println("wrote " + out);
+        }
+        if (svg != null) {
+            String picture = PlanPictures.svg(o.plan());
+            FileAccess.write(svg, w -> w.write(picture));
+            stdout.println("wrote " + svg);
+        }
+        if (html != null) {
+            String page = PlanPictures.html(o.plan());
+            FileAccess.write(html, w -> w.write(page));
+            stdout.println("wrote " + html);
+        }
+        stdout.flush();
+    }
+
+    /** A CSV id holding a comma or line break would break the file's rows. */
+    private void checkCsvIds(Problem p) {
+        for (int i = 0; i < p.size(); i++) {
+            String id = p.id(i);
+            if (id.indexOf(',') >= 0 || id.indexOf('\n') >= 0 || id.indexOf('\r') >= 0)
+                throw new UsageException("--out " + out + ": storage '" + id + "' has a comma or line break in its name, which a CSV row cannot hold; use --out FILE.json");
+        }
+    }
+
+    /** Lists the planner names for the help text. */
+    static final class PlannerNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Planners.names().iterator();
+        }
+    }
+
+    /**
+     * The chosen planner, showing progress when it runs long. A planner that gives up
+     * (a {@link PlanningException} from {@code place}) found no placement: exit 3.
+     */
+    private static final class Watched implements Planner {
+        private final Planner inner;
+        private final PrintWriter progress;
+
+        Watched(Planner inner, PrintWriter progress) {
+            this.inner = inner;
+            this.progress = progress;
+        }
+
+        @Override
+        public String name() {
+            return inner.name();
+        }
+
+        @Override
+        public Placement place(Problem problem) {
+            try {
+                return Progress.during("planning " + problem.size() + " buffers with " + inner.name(), QUIET, LINE_EVERY, progress,
+                        () -> inner.place(problem));
+            } catch (PlanningException e) {
+                throw new NoPlacementException(inner.name() + " found no placement: " + e.getMessage());
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}

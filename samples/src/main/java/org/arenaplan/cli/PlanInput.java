@@ -1,0 +1,75 @@
+package org.arenaplan.cli;
+
+import org.arenaplan.io.GraphJson;
+import org.arenaplan.io.InputException;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.GraphException;
+import org.arenaplan.models.BuiltinModels;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What {@code plan} was asked to plan: a graph (from a graph file, an ONNX model or a built-in
+ * model) or a bare placement problem (a CSV file, read later with the alignment it needs).
+ * Exactly one of {@code graph} and {@code csv} is set.
+ */
+record PlanInput(String label, Graph graph, Path csv) {
+
+    boolean isGraph() {
+        return graph != null;
+    }
+
+    /**
+     * @param words the command's free words: the input file, or the model's options after --model
+     * @param model the --model name, or null
+     */
+    static PlanInput resolve(List<String> words, String model) throws IOException {
+        if (model != null) {
+            Map<String, String> options = modelOptions(words);
+            Graph g;
+            try {
+                g = BuiltinModels.build(model, options);
+            } catch (IllegalArgumentException | GraphException e) {
+                throw new InputException("--model " + model + ": " + e.getMessage(), e);
+            }
+            return new PlanInput("model " + model + (options.isEmpty() ? "" : " " + options), g, null);
+        }
+        if (words.isEmpty()) throw new UsageException("missing input: give GRAPH.json, PROBLEM.csv, MODEL.onnx or --model NAME");
+        for (String w : words) if (w.startsWith("-")) throw new UsageException("unknown option '" + w + "'");
+        if (words.size() > 1) throw new UsageException("expected one input file, found " + words.size() + ": " + String.join(" ", words));
+        Path file = Path.of(words.get(0));
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".csv")) return new PlanInput(file.toString(), null, file);
+        if (name.endsWith(".json")) return new PlanInput(file.toString(), FileAccess.read(file, GraphJson::read), null);
+        if (name.endsWith(".onnx")) return new PlanInput(file.toString(), FileAccess.read(file, OnnxImport.find()::read), null);
+        throw new UsageException("cannot tell the type of '" + file + "': expected GRAPH.json, PROBLEM.csv or MODEL.onnx");
+    }
+
+    /** {@code --name value} and {@code --name=value} pairs; a name without a value is {@code true}. */
+    static Map<String, String> modelOptions(List<String> words) {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i < words.size(); i++) {
+            String w = words.get(i);
+            if (!w.startsWith("--") || w.length() == 2)
+                throw new UsageException("unexpected '" + w + "' after --model: model options are written --name value");
+            String key = w.substring(2);
+            String value;
+            int eq = key.indexOf('=');
+            if (eq >= 0) {
+                value = key.substring(eq + 1);
+                key = key.substring(0, eq);
+            } else if (i + 1 < words.size() && !words.get(i + 1).startsWith("--")) {
+                value = words.get(++i);
+            } else {
+                value = "true";
+            }
+            if (options.put(key, value) != null) throw new UsageException("model option --" + key + " given twice");
+        }
+        return options;
+    }
+}

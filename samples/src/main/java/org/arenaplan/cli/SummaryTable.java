@@ -1,0 +1,48 @@
+package org.arenaplan.cli;
+
+import org.arenaplan.liveness.Refusal;
+import org.arenaplan.plan.PlanStats;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+
+/** The short table {@code plan} prints: sizes, bounds, allocator calls, time, refusals. */
+final class SummaryTable {
+    private SummaryTable() { }
+
+    static void print(PrintWriter out, String label, long alignment, PlanStats s, boolean provenOptimal, Long capacity, List<Refusal> refusals) {
+        out.println("plan of " + label + " by " + s.planner() + ", alignment " + alignment);
+        row(out, "storages", String.valueOf(s.storages()));
+        row(out, "tensors", String.valueOf(s.tensors()));
+        row(out, "sum", bytes(s.sumBytes()));
+        row(out, "lower bound", bytes(s.lowerBoundBytes()));
+        row(out, "arena", bytes(s.arenaBytes()));
+        row(out, "arena / LB", String.format(Locale.ROOT, "%.4f", s.ratio()) + (provenOptimal ? "  (optimal: arena = lower bound)" : ""));
+        row(out, "saved vs sum", String.format(Locale.ROOT, "%.1f %%", 100 * s.savedFraction()));
+        if (capacity != null) row(out, "capacity", bytes(capacity) + (s.arenaBytes() <= capacity ? "  (fits)" : "  (EXCEEDED)"));
+        row(out, "alloc calls / run", "naive " + s.allocCallsNaive() + ", planned " + s.allocCallsPlanned() + " (the arena, allocated once)");
+        row(out, "planning", String.format(Locale.ROOT, "%.1f ms", s.planningMs()));
+        row(out, "refused", refusals.isEmpty() ? "none" : refusals.size() + (refusals.size() == 1 ? " request" : " requests"));
+        for (Refusal r : refusals) out.println("    " + r);
+        out.flush();
+    }
+
+    private static void row(PrintWriter out, String name, String value) {
+        out.printf(Locale.ROOT, "  %-18s %s%n", name, value);
+    }
+
+    /** {@code 201,326,592 B (192.0 MiB)}. */
+    static String bytes(long b) {
+        String exact = String.format(Locale.ROOT, "%,d B", b);
+        if (b < 1024) return exact;
+        String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+        double v = b;
+        int u = -1;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return exact + String.format(Locale.ROOT, " (%.1f %s)", v, units[u]);
+    }
+}

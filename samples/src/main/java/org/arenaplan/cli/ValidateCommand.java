@@ -1,0 +1,114 @@
+package org.arenaplan.cli;
+
+import org.arenaplan.io.ProblemCsv;
+import org.arenaplan.plan.PlacementValidator;
+import org.arenaplan.plan.Problem;
+import org.arenaplan.plan.Violation;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code arenaplan validate}: checks a minimalloc solution from any tool with the independent
+ * {@link PlacementValidator}.
+ *
+ * <p>Steps: read the problem and the solution; match the solution's rows to the problem's by id
+ * (each must appear once, with the problem's lower, upper and size); take the arena as
+ * {@code max(offset + size)}; run the validator with the capacity from {@code --capacity} or
+ * the problem's {@code NAME.NUMBER.csv} name; print OK or every violation.
+ */
+@Command(name = "validate", sortOptions = false, mixinStandardHelpOptions = true,
+        description = {"Checks a minimalloc solution CSV (the problem's rows plus an offset column) against its problem.",
+                "Exit codes: 0 valid, 1 invalid, 2 bad input or usage."})
+final class ValidateCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    Diagnostics diagnostics;
+
+    @Parameters(index = "0", paramLabel = "PROBLEM.csv", description = "The problem: id,lower,upper,size.")
+    Path problemFile;
+
+    @Parameters(index = "1", paramLabel = "SOLUTION.csv", description = "The solution: id,lower,upper,size,offset.")
+    Path solutionFile;
+
+    @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (default: the NUMBER of a NAME.NUMBER.csv problem).")
+    Long capacity;
+
+    @Option(names = "--align", paramLabel = "BYTES", defaultValue = "1", description = "Every offset must be a multiple of BYTES (default: ${DEFAULT-VALUE}).")
+    long align;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        if (align < 1) throw new UsageException("--align must be at least 1, got " + align);
+        if (capacity != null && capacity < 0) throw new UsageException("--capacity must not be negative, got " + capacity);
+        Problem problem = FileAccess.read(problemFile, f -> ProblemCsv.read(f, align));
+        ProblemCsv.Parsed solution = FileAccess.read(solutionFile, f -> ProblemCsv.readSolution(f, align));
+        Long cap = capacity != null ? capacity : ProblemCsv.capacityFromName(problemFile);
+
+        List<Violation> violations = new ArrayList<>();
+        long[] offsets = matchRows(problem, solution, violations);
+        long arena = 0;
+        if (violations.isEmpty()) {
+            for (int i = 0; i < problem.size(); i++) arena = Math.max(arena, offsets[i] + problem.alignedSize(i));
+            violations.addAll(PlacementValidator.validate(problem, offsets, arena, cap));
+        }
+
+        if (violations.isEmpty()) {
+            long lb = problem.lowerBound();
+            out.printf(Locale.ROOT, "OK: %d buffers, arena %d B, lower bound %d B, arena/LB %.4f%s%n", problem.size(), arena, lb,
+                    lb == 0 ? 1.0 : (double) arena / lb, cap == null ? "" : ", within capacity " + cap + " B");
+            out.flush();
+            return ExitCodes.OK;
+        }
+        out.println("INVALID: " + violations.size() + (violations.size() == 1 ? " violation" : " violations"));
+        for (Violation v : violations) out.println("  " + v);
+        out.flush();
+        return ExitCodes.INVALID;
+    }
+
+    /**
+     * The solution's offsets in the problem's row order. Rows the problem lacks, rows missing from
+     * the solution and rows whose interval or size differ are violations (and the placement is
+     * then not checked: it would not be the problem's).
+     */
+    private long[] matchRows(Problem problem, ProblemCsv.Parsed solution, List<Violation> violations) {
+        Problem sp = solution.problem();
+        Map<String, Integer> rowOf = new HashMap<>();
+        for (int j = 0; j < sp.size(); j++) rowOf.put(sp.id(j), j);
+        long[] offsets = new long[problem.size()];
+        for (int i = 0; i < problem.size(); i++) {
+            String id = problem.id(i);
+            Integer j = rowOf.remove(id);
+            if (j == null) {
+                violations.add(missing(id, "buffer '" + id + "' of the problem has no row in the solution"));
+                continue;
+            }
+            offsets[i] = solution.offsets()[j];
+            if (sp.lower(j) != problem.lower(i) || sp.upper(j) != problem.upper(i) || sp.bytes(j) != problem.bytes(i)) {
+                violations.add(missing(id, "buffer '" + id + "' is [" + sp.lower(j) + ", " + sp.upper(j) + ") " + sp.bytes(j) + " B in the solution but ["
+                        + problem.lower(i) + ", " + problem.upper(i) + ") " + problem.bytes(i) + " B in the problem"));
+            }
+        }
+        for (String extra : rowOf.keySet()) violations.add(missing(extra, "the solution names buffer '" + extra + "', which the problem does not have"));
+        return offsets;
+    }
+
+    private static Violation missing(String id, String message) {
+        return new Violation(Violation.Kind.MISSING_BUFFER, List.of(id), -1, 0, 0, message);
+    }
+}

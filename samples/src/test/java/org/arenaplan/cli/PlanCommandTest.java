@@ -1,0 +1,280 @@
+package org.arenaplan.cli;
+
+import org.arenaplan.io.GraphJson;
+import org.arenaplan.io.PlanJson;
+import org.arenaplan.io.ProblemCsv;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.GraphBuilder;
+import org.arenaplan.plan.ArenaPlanner;
+import org.arenaplan.models.BuiltinModels;
+import org.arenaplan.plan.Placement;
+import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.Planner;
+import org.arenaplan.plan.PlannerOptions;
+import org.arenaplan.plan.Planners;
+import org.arenaplan.plan.PlanningException;
+import org.arenaplan.plan.Problem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PlanCommandTest {
+    @TempDir
+    Path dir;
+
+    /** x is caller-owned, so the in-place hint of r0 is refused; r1's is granted. */
+    static Graph graph() {
+        return new GraphBuilder("small")
+                .tensor("x", DType.F32, 256).tensor("a", DType.F32, 256).tensor("b", DType.F32, 256)
+                .tensor("c", DType.F32, 256).tensor("y", DType.F32, 256)
+                .input("x").output("y")
+                .op("r0", "Relu").in("x").out("a").inPlace().add()
+                .op("r1", "Relu").in("a").out("b").inPlace().add()
+                .op("r2", "Relu").in("b").out("c").add()
+                .op("r3", "Relu").in("c").out("y").add()
+                .build();
+    }
+
+    private Path graphFile() throws Exception {
+        Path f = dir.resolve("small.json");
+        GraphJson.write(graph(), f);
+        return f;
+    }
+
+    private Path csv(String name, String body) throws Exception {
+        Path f = dir.resolve(name);
+        Files.writeString(f, body);
+        return f;
+    }
+
+    private static final String THREE = "id,lower,upper,size\na,0,2,4\nb,1,3,4\nc,2,4,4\n";
+
+    @Test
+    void plansAModelAndPrintsTheTable() {
+        Cli r = Cli.run("plan", "--model", "chain");
+        assertThat(r.code()).as(r.toString()).isZero();
+        Plan expected = ArenaPlanner.plan(BuiltinModels.build("chain", Map.of()));
+        assertThat(r.out()).contains("plan of model chain by best")
+                .contains(String.format("%,d B", expected.stats().lowerBoundBytes()))
+                .contains(String.format("%,d B", expected.stats().sumBytes()))
+                .contains("arena / LB").contains("alloc calls / run  naive " + expected.stats().allocCallsNaive() + ", planned 1")
+                .contains("planning").contains("alignment 256");
+        assertThat(r.err()).isEmpty();
+    }
+
+    @Test
+    void modelOptionsReachTheModel() {
+        Cli f32 = Cli.run("plan", "--model", "chain");
+        Cli f16 = Cli.run("plan", "--model", "chain", "--dtype", "f16", "--planner", "naive");
+        assertThat(f16.code()).as(f16.toString()).isZero();
+        assertThat(f16.out()).contains("{dtype=f16}").contains("by naive").contains("134,217,728 B");
+        assertThat(f32.out()).contains("268,435,456 B");
+    }
+
+    @Test
+    void printsEveryRefusalWithItsReason() throws Exception {
+        Cli r = Cli.run("plan", graphFile().toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("refused            1 request")
+                .contains("in-place refused: op 'r0' writing 'a' over 'x': 'x' is a caller-owned graph input (not donated)");
+    }
+
+    @Test
+    void writesAPlanJsonThatReadsBackToTheSameOffsets() throws Exception {
+        Path out = dir.resolve("plan.json");
+        Cli r = Cli.run("plan", graphFile().toString(), "--planner", "greedy-size", "--align", "512", "--out", out.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("wrote " + out);
+        Plan expected = ArenaPlanner.plan(graph(), ArenaPlanner.Options.DEFAULT.withPlanner("greedy-size").withAlignment(512));
+        PlanJson.PlanDocument doc = PlanJson.read(out);
+        assertThat(doc.alignment()).isEqualTo(512);
+        assertThat(doc.offsets()).containsExactly(expected.placement().offsets());
+        assertThat(doc.refusals()).isEqualTo(expected.refusals());
+        assertThat(doc.stats().planner()).isEqualTo("greedy-size");
+    }
+
+    @Test
+    void aGraphPlanAsCsvIsASolutionThatValidates() throws Exception {
+        Path out = dir.resolve("sol.csv");
+        assertThat(Cli.run("plan", graphFile().toString(), "--out", out.toString()).code()).isZero();
+        Path problem = dir.resolve("problem.csv");
+        Files.writeString(problem, String.join("\n", Files.readAllLines(out).stream().map(l -> l.substring(0, l.lastIndexOf(','))).toList()) + "\n");
+        Cli v = Cli.run("validate", problem.toString(), out.toString(), "--align", "256");
+        assertThat(v.code()).as(v.toString()).isZero();
+    }
+
+    @Test
+    void plansACsvProblemWithAlignmentOne() throws Exception {
+        Path out = dir.resolve("s.csv");
+        Cli r = Cli.run("plan", csv("p.csv", THREE).toString(), "--out", out.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("alignment 1").contains("storages           3").contains("arena              8 B");
+        ProblemCsv.Parsed s = ProblemCsv.readSolution(out, 1);
+        assertThat(s.offsets()).hasSize(3);
+        Path json = dir.resolve("s.json");
+        assertThat(Cli.run("plan", csv("p.csv", THREE).toString(), "--out", json.toString()).code()).isZero();
+        assertThat(PlanJson.read(json).arenaBytes()).isEqualTo(8);
+    }
+
+    @Test
+    void exitsThreeWhenNoPlacementFitsTheCapacity() throws Exception {
+        Path out = dir.resolve("s.csv");
+        Cli r = Cli.run("plan", csv("p.csv", THREE).toString(), "--capacity", "7", "--out", out.toString());
+        assertThat(r.code()).as(r.toString()).isEqualTo(3);
+        assertThat(r.err()).contains("no placement within the capacity of 7 B");
+        assertThat(out).doesNotExist();
+        assertThat(Cli.run("plan", csv("p.csv", THREE).toString(), "--capacity", "8").code()).isZero();
+    }
+
+    @Test
+    void theCapacityMayComeFromTheFileName() throws Exception {
+        assertThat(Cli.run("plan", csv("tight.7.csv", THREE).toString()).code()).isEqualTo(3);
+        Cli ok = Cli.run("plan", csv("roomy.8.csv", THREE).toString());
+        assertThat(ok.code()).as(ok.toString()).isZero();
+        assertThat(ok.out()).contains("capacity           8 B  (fits)");
+    }
+
+    @Test
+    void graphCapacityIsCheckedToo() {
+        assertThat(Cli.run("plan", "--model", "chain", "--capacity", "1000").code()).isEqualTo(3);
+        assertThat(Cli.run("plan", "--model", "chain", "--capacity", String.valueOf(1L << 40), "--time-limit", "0.5").code()).isZero();
+    }
+
+    @Test
+    void capacityAndTimeLimitReachThePlanner() throws Exception {
+        List<PlannerOptions> seen = new ArrayList<>();
+        Planners.register("test-probe", o -> {
+            seen.add(o);
+            return Planners.byName("naive", o);
+        });
+        Cli r = Cli.run("plan", csv("p.csv", THREE).toString(), "--planner", "test-probe", "--capacity", "100", "--time-limit", "2.5");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(seen).hasSize(1);
+        assertThat(seen.get(0).capacity()).isEqualTo(100L);
+        assertThat(seen.get(0).timeLimit()).isEqualTo(Duration.ofMillis(2500));
+    }
+
+    @Test
+    void aPlannerThatGivesUpMeansExitThree() throws Exception {
+        Planners.register("test-gives-up", o -> new Planner() {
+            @Override
+            public String name() {
+                return "test-gives-up";
+            }
+
+            @Override
+            public Placement place(Problem p) {
+                throw new PlanningException("no placement within " + o.capacity() + " bytes");
+            }
+        });
+        Cli r = Cli.run("plan", csv("p.csv", THREE).toString(), "--planner", "test-gives-up", "--capacity", "7");
+        assertThat(r.code()).as(r.toString()).isEqualTo(3);
+        assertThat(r.err()).contains("test-gives-up found no placement: no placement within 7 bytes");
+    }
+
+    @Test
+    void anInvalidPlacementIsAnInternalErrorNotAFile() throws Exception {
+        Planners.register("test-overlaps", o -> new Planner() {
+            @Override
+            public String name() {
+                return "test-overlaps";
+            }
+
+            @Override
+            public Placement place(Problem p) {
+                return Placement.of(p, new long[p.size()], name());
+            }
+        });
+        Path out = dir.resolve("s.csv");
+        Cli r = Cli.run("plan", csv("p.csv", THREE).toString(), "--planner", "test-overlaps", "--out", out.toString());
+        assertThat(r.code()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains("test-overlaps produced an invalid plan").contains("OVERLAP");
+        assertThat(out).doesNotExist();
+    }
+
+    @Test
+    void writesPictures() throws Exception {
+        Path svg = dir.resolve("p.svg");
+        Path html = dir.resolve("p.html");
+        Cli r = Cli.run("plan", "--model", "chain", "--svg", svg.toString(), "--html", html.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(Files.readString(svg)).contains("<svg");
+        assertThat(Files.readString(html)).contains("<svg").containsIgnoringCase("<html");
+    }
+
+    // ---- bad input: one line, exit 2 ----
+
+    private static void badInput(Cli r, String... fragments) {
+        assertThat(r.code()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).as(r.toString()).startsWith("arenaplan: ").doesNotContain("\tat ").doesNotContain("Exception");
+        for (String f : fragments) assertThat(r.err()).as(r.toString()).contains(f);
+    }
+
+    @Test
+    void malformedCsvNamesFileLineAndField() throws Exception {
+        badInput(Cli.run("plan", csv("m.csv", "id,lower,size\na,0,4\n").toString()), "m.csv:1: missing column 'upper'");
+        badInput(Cli.run("plan", csv("n.csv", "id,lower,upper,size\na,0,x,4\n").toString()), "n.csv:2: field 'upper' is not a whole number: 'x'");
+        badInput(Cli.run("plan", csv("s.csv", "id,lower,upper,size\na,0,1,4\nb,0,1,-4\n").toString()), "s.csv:3: field 'size' is negative");
+        badInput(Cli.run("plan", csv("u.csv", "id,lower,upper,size\na,3,3,4\n").toString()), "u.csv:2: field 'upper' (3) must exceed 'lower' (3)");
+        badInput(Cli.run("plan", csv("d.csv", "id,lower,upper,size\na,0,1,4\na,1,2,4\n").toString()), "d.csv:3: duplicate id 'a'");
+    }
+
+    @Test
+    void malformedGraphJsonNamesFileAndPath() throws Exception {
+        Path broken = dir.resolve("broken.json");
+        Files.writeString(broken, "{\"format\": \"arenaplan-graph/1\",\n \"tensors\": [}");
+        badInput(Cli.run("plan", broken.toString()), "broken.json:2:", "malformed JSON");
+        Path typo = dir.resolve("typo.json");
+        Files.writeString(typo, GraphJson.toString(graph()).replace("\"inputs\" : [ \"x\" ]", "\"inputs\" : [ 3 ]"));
+        badInput(Cli.run("plan", typo.toString()), "typo.json: $.ops[0].inputs[0]: expected a string");
+        Path cyclic = dir.resolve("order.json");
+        Files.writeString(cyclic, GraphJson.toString(graph()).replace("\"inputs\" : [ \"a\" ]", "\"inputs\" : [ \"c\" ]"));
+        badInput(Cli.run("plan", cyclic.toString()), "order.json: op 'r1'", "before it is written");
+    }
+
+    @Test
+    void unknownPlannerModelOrOptionIsBadInput() throws Exception {
+        badInput(Cli.run("plan", "--model", "chain", "--planner", "magic"), "unknown planner 'magic'", "best");
+        badInput(Cli.run("plan", "--model", "nosuch"), "unknown model 'nosuch'");
+        badInput(Cli.run("plan", "--model", "chain", "--layers", "3"), "--layers");
+        badInput(Cli.run("plan", csv("p.csv", THREE).toString(), "--planer", "best"), "unknown option '--planer'");
+        badInput(Cli.run("plan"), "missing input");
+        badInput(Cli.run("plan", dir.resolve("g.txt").toString()), "cannot tell the type");
+        badInput(Cli.run("plan", dir.resolve("none.json").toString()), "cannot read", "none.json", "no such file");
+        badInput(Cli.run("plan", csv("p.csv", THREE).toString(), "--align", "0"), "--align must be at least 1");
+        badInput(Cli.run("plan", csv("p.csv", THREE).toString(), "--align", "many"), "--align");
+        badInput(Cli.run("nosuchcommand"), "nosuchcommand");
+    }
+
+    @Test
+    void onnxImportIsRefusedClearlyWithoutAnImporter() throws Exception {
+        Path model = dir.resolve("m.onnx");
+        Files.write(model, new byte[]{8, 7});
+        badInput(Cli.run("plan", model.toString()), "m.onnx: ONNX import is not available in this build");
+    }
+
+    @Test
+    void unwritableOutputsAreBadInput() throws Exception {
+        Path p = csv("p.csv", THREE);
+        badInput(Cli.run("plan", p.toString(), "--out", dir.resolve("no/such/dir/s.csv").toString()), "--out", "does not exist");
+        badInput(Cli.run("plan", p.toString(), "--out", dir.resolve("s.txt").toString()), "must end in .json");
+        badInput(Cli.run("plan", p.toString(), "--out", dir.toString() + "/"), "--out");
+        badInput(Cli.run("plan", p.toString(), "--svg", dir.resolve("p.svg").toString()), "--svg needs a graph");
+    }
+
+    @Test
+    void debugAddsTheStackTrace() throws Exception {
+        Cli r = Cli.run("plan", csv("n.csv", "id,lower,upper,size\na,0,x,4\n").toString(), "--debug");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("n.csv:2: field 'upper'").contains("InputException").contains("\tat ");
+    }
+}
