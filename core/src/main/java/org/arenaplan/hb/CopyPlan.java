@@ -20,7 +20,8 @@ import java.util.List;
  *       each on its stream, make the copy stream wait on them, then copy device to host on the copy
  *       stream. An output that is a graph input passed through needs no wait: its upload came
  *       first on the same stream.</li>
- *   <li>Synchronize the copy stream before the run returns.</li>
+ *   <li>Before the run returns, synchronize every compute stream and the copy stream: events
+ *       order one run's ops only, so a next run on the same arena must not start earlier.</li>
  * </ol>
  * An input nothing touches and that is no output is not uploaded: no op could observe it, and
  * its bytes (when donated) may be reused from the start. The arena plan treats every uploaded

@@ -72,11 +72,6 @@ public final class HappensBefore implements OpOrder {
         return b.build();
     }
 
-    /** Plain stream order: no events. */
-    public static HappensBefore streamOrder(Graph g) {
-        return of(g, List.of());
-    }
-
     @Override
     public boolean completesBefore(int a, int b) {
         if (a >= b) return false;
@@ -89,9 +84,6 @@ public final class HappensBefore implements OpOrder {
 
     /** Number of lanes (distinct stream ids). */
     public int lanes() { return laneStream.length; }
-
-    /** The stream id of a lane. */
-    public int streamOfLane(int l) { return laneStream[l]; }
 
     /**
      * The latest position on lane {@code l} known complete when op p starts; -1 when none.

@@ -101,11 +101,6 @@ public record HbConflicts(int[][] extras, long[] lower, boolean widened, long pa
         return new HbConflicts(pairs.adjacency(n), lower, false, pairs.size());
     }
 
-    /** Number of extra conflicts of storage i (0 when widened). */
-    public int degree(int i) {
-        return extras == null ? 0 : extras[i].length;
-    }
-
     private static HbConflicts widened(List<Storage> st, int[][] bound, long[] lower, long budget) {
         long[] wide = lower.clone();
         for (int t = 0; t < st.size(); t++) {

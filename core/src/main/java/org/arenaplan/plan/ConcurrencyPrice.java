@@ -35,7 +35,7 @@ public record ConcurrencyPrice(int streams, long arenaOneStream, long arenaStrea
 
     /** A few lines for the command line's report. */
     public String summary() {
-        return String.format("price of concurrency: %d streams%n"
+        return String.format(java.util.Locale.ROOT, "price of concurrency: %d streams%n"
                         + "  arena, 1 stream      : %,d B%n"
                         + "  arena, %d streams     : %,d B (x%.3f, %+,d B)%n"
                         + "  events, data deps    : %d%n"

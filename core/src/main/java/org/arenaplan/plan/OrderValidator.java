@@ -6,7 +6,9 @@ import org.arenaplan.ir.Op;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -73,6 +75,7 @@ final class OrderValidator {
         private final TreeMap<Long, Seg> segs = new TreeMap<>();
         private final List<Violation> out = new ArrayList<>();
         private final Set<Long> reported = new HashSet<>();
+        private final Map<Seg, Long> starts = new IdentityHashMap<>();   // start of each segment that cover() returned
 
         Replay(Plan plan, HappensBefore hb) {
             this.plan = plan;
@@ -146,8 +149,6 @@ final class OrderValidator {
             segs.put(from, w);
         }
 
-        private final Map<Seg, Long> starts = new java.util.IdentityHashMap<>();
-
         private long segStart(Seg s) {
             return starts.get(s);
         }
@@ -204,10 +205,11 @@ final class OrderValidator {
             List<String> chain = new ArrayList<>();
             String cur = tensor;
             while (g.isView(cur)) {
-                chain.add(0, cur);
+                chain.add(cur);
                 cur = viewBase(cur);
             }
             if (chain.isEmpty()) return " as '" + tensor + "'";
+            Collections.reverse(chain);
             return " through view" + (chain.size() > 1 ? "s " : " ") + String.join(", ", chain);
         }
 

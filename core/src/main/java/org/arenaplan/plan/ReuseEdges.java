@@ -29,13 +29,23 @@ import java.util.function.Function;
  *       it (with a capacity: when the arena still fits the capacity without it).</li>
  *   <li>Each kept edge's saving is what the arena grows by when only it is dropped; an edge whose
  *       saving is not positive is dropped too.</li>
+ *   <li>Another round from the new plan, until a round adds nothing, the arena fits the
+ *       capacity, or the time limit has passed.</li>
  * </ol>
- * Cost: at most {@code 2 * MAX_CANDIDATES + 1} replans. Greedy: it does not guarantee the
+ * Cost per round: {@code 2k + 2} replans for k candidates, plus up to k more each time the last
+ * step finds an edge to drop after all (rare). The whole search may spend {@value #WORK} / ops
+ * replans (a fixed amount of work, so the same graph gets the same events on every machine): k
+ * is at most {@value #MAX_CANDIDATES} and at most what that budget leaves. The planner options'
+ * time limit is a safety net on top: no round starts and elimination stops after it (only then
+ * may the result depend on the machine's speed). An edge's saving is measured in the round that
+ * added it. Greedy: it does not guarantee the
  * fewest events or the smallest arena that events could reach. When the unordered pairs were
  * over budget (widened intervals) it adds nothing.
  */
 final class ReuseEdges {
-    static final int MAX_CANDIDATES = 32;
+    static final int MAX_CANDIDATES = 128;
+    /** Work budget in ops times replans: 100 replans of a 1,000-op graph, 1 of a 100,000-op one. */
+    static final long WORK = 100_000;
 
     private record Edge(int from, int to, long weight) { }
 
@@ -45,21 +55,39 @@ final class ReuseEdges {
      * @param capacity when not null, edges are only added until the arena fits it: an edge is
      *                 dropped whenever the arena without it still fits, so concurrency is given
      *                 up only as far as the capacity demands
+     * @param deadline {@link System#nanoTime()} after which no round starts and elimination stops
      */
     static List<SyncEvent> search(Graph g, List<SyncEvent> data, StreamPlanner.Attempt base, Planner planner, Long capacity,
-                                  Function<List<SyncEvent>, StreamPlanner.Attempt> replan) {
-        if (base.conflicts().widened() || base.conflicts().pairs() == 0) return data;
-        if (capacity != null && base.arena() <= capacity) return data;
+                                  long deadline, Function<List<SyncEvent>, StreamPlanner.Attempt> replan) {
+        Budget budget = new Budget(WORK / Math.max(1, g.opCount()), deadline, replan);
+        List<SyncEvent> events = data;
+        StreamPlanner.Attempt now = base;
+        while (budget.left() > 2) {
+            List<SyncEvent> next = round(g, events, now, planner, capacity, budget);
+            if (next == events) break;
+            events = next;
+            now = budget.replan(events);
+        }
+        return events;
+    }
+
+    /** One round: candidates from the current plan, all added, then eliminated; returns {@code events} itself when none helps. */
+    private static List<SyncEvent> round(Graph g, List<SyncEvent> events, StreamPlanner.Attempt base, Planner planner, Long capacity,
+                                         Budget budget) {
+        if (base.conflicts().widened() || base.conflicts().pairs() == 0) return events;
+        if (capacity != null && base.arena() <= capacity) return events;
         List<Edge> edges = candidates(g, base, planner);
-        if (edges.isEmpty()) return data;
-        long current = replan.apply(with(data, edges, null)).arena();
-        if (current >= base.arena()) return data;
+        int k = (int) Math.min(edges.size(), (budget.left() - 1) / 2);   // all, then 2k for elimination and savings
+        if (k < 1) return events;
+        edges = edges.subList(0, k);
+        long current = budget.replan(with(events, edges, null)).arena();
+        if (current >= base.arena()) return events;
         List<Edge> kept = new ArrayList<>(edges);
-        for (int i = edges.size() - 1; i >= 0; i--) {
+        for (int i = edges.size() - 1; i >= 0 && budget.inTime(); i--) {
             Edge e = edges.get(i);
             List<Edge> trial = new ArrayList<>(kept);
             trial.remove(e);
-            long a = replan.apply(with(data, trial, null)).arena();
+            long a = budget.replan(with(events, trial, null)).arena();
             if (a <= limit(current, capacity)) {
                 kept = trial;
                 current = a;
@@ -73,7 +101,7 @@ final class ReuseEdges {
             for (Edge e : kept) {
                 List<Edge> without = new ArrayList<>(kept);
                 without.remove(e);
-                long a = replan.apply(with(data, without, null)).arena();
+                long a = budget.replan(with(events, without, null)).arena();
                 if (a <= limit(current, capacity)) {      // not needed after all: drop it and measure the others again
                     kept = without;
                     current = a;
@@ -83,7 +111,29 @@ final class ReuseEdges {
                 saved.put(e, a - current);
             }
         }
-        return with(data, kept, saved);
+        return kept.isEmpty() ? events : with(events, kept, saved);
+    }
+
+    /** Replans left (a fixed amount of work, so the result does not depend on the machine) and the deadline. */
+    private static final class Budget {
+        private long left;
+        private final long deadline;
+        private final Function<List<SyncEvent>, StreamPlanner.Attempt> replan;
+
+        Budget(long replans, long deadline, Function<List<SyncEvent>, StreamPlanner.Attempt> replan) {
+            this.left = replans;
+            this.deadline = deadline;
+            this.replan = replan;
+        }
+
+        long left() { return inTime() ? left : 0; }
+
+        boolean inTime() { return System.nanoTime() < deadline; }
+
+        StreamPlanner.Attempt replan(List<SyncEvent> events) {
+            left--;
+            return replan.apply(events);
+        }
     }
 
     /** The arena an edge set may grow to when an edge is dropped. */

@@ -36,6 +36,13 @@ import java.util.List;
  * search is greedy (see {@link ReuseEdges}).
  */
 public final class StreamPlanner {
+    /**
+     * Planners cheap enough for the dozens of replans of {@link ReuseEdges}; with any other
+     * (a search with a time limit) the edges are chosen, and their savings measured, with
+     * {@code best}, and only the final placement uses the chosen planner.
+     */
+    private static final java.util.Set<String> GREEDY = java.util.Set.of("best", "greedy-size", "greedy-breadth", "naive");
+
     private StreamPlanner() { }
 
     /**
@@ -53,8 +60,10 @@ public final class StreamPlanner {
         if (sg.streams().size() <= 1) return ArenaPlanner.plan(sg, o, planner);
         List<SyncEvent> data = DataSync.events(sg);
         Attempt base = attempt(sg, data, o, planner);
+        Planner evaluator = GREEDY.contains(planner.name()) ? planner : Planners.byName("best");
         List<SyncEvent> events = mode == SyncMode.ADD
-                ? SyncReduction.reduce(sg, ReuseEdges.search(sg, data, base, planner, o.plannerOptions().capacity(), ev -> attempt(sg, ev, o, planner)))
+                ? SyncReduction.reduce(sg, ReuseEdges.search(sg, data, evaluator == planner ? base : attempt(sg, data, o, evaluator), evaluator,
+                        o.plannerOptions().capacity(), t0 + o.plannerOptions().timeLimit().toNanos(), ev -> attempt(sg, ev, o, evaluator)))
                 : data;
         Attempt fin = events.equals(data) ? base : attempt(sg, events, o, planner);
         double ms = (System.nanoTime() - t0) / 1e6;

@@ -24,6 +24,9 @@ class DataSyncTest {
         assertThat(events).extracting(SyncEvent::recordAfter, SyncEvent::waitBefore)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(0, 1), org.assertj.core.groups.Tuple.tuple(1, 3));
         assertThat(events).allMatch(e -> e.reason() == SyncEvent.Reason.DATA && e.bytesSaved() == 0);
+        assertThat(SyncText.line(g, events.get(1))).isEqualTo("event 1: after 'b' (#1, stream 1) -> before 'j' (#3, stream 0), DATA");
+        assertThat(SyncText.line(g, new SyncEvent(7, 1, 3, SyncEvent.Reason.REUSE, 4096)))
+                .isEqualTo("event 7: after 'b' (#1, stream 1) -> before 'j' (#3, stream 0), REUSE, saves 4,096 B");
     }
 
     @Test

@@ -56,6 +56,25 @@ class StreamPlanChecksTest {
         }
     }
 
+    @Test
+    void widenedIntervalsOverBudgetGiveValidPlansToo() {
+        int widened = 0;
+        for (long seed = 0; seed < 100; seed++) {
+            Graph g = RandomStreamGraphs.generate(seed, 3, 24);
+            java.util.List<SyncEvent> events = org.arenaplan.hb.DataSync.events(g);
+            org.arenaplan.hb.HappensBefore hb = org.arenaplan.hb.HappensBefore.of(g, events);
+            org.arenaplan.liveness.Lifetimes l = org.arenaplan.liveness.Lifetimes.of(g, hb, false);
+            org.arenaplan.hb.HbConflicts c = org.arenaplan.hb.HbConflicts.of(l, hb, 0);
+            if (c.widened()) widened++;
+            Problem p = StreamPlanner.problemOf(l, c, OPTS.alignment());
+            Placement placement = Planners.byName("best").place(p);
+            Plan plan = new Plan(g, l, p, placement, ArenaPlanner.statsOf(l, p, placement, 0), new SyncPlan(events));
+            assertThat(PlanValidator.validate(plan)).as("seed %d", seed).isEmpty();
+            assertThat(ByteOracle.unordered(plan)).as("seed %d", seed).isEmpty();
+        }
+        assertThat(widened).isGreaterThan(30);
+    }
+
     /** Deleting each event in turn: the validator flags exactly the deletions the oracle finds unsafe. */
     @Test
     void mutationDeletingAnyRequiredEventIsCaught() {

@@ -71,6 +71,22 @@ class StreamPlannerTest {
     }
 
     @Test
+    void syncAddChoosesEdgesWithBestWhenThePlannerIsNotAGreedyOne() {
+        int[] calls = {0};
+        Planner slow = new Planner() {
+            @Override public String name() { return "slow-search"; }
+            @Override public Placement place(Problem p) {
+                calls[0]++;
+                return new BestPlanner().place(p);
+            }
+        };
+        Plan add = StreamPlanner.plan(reuseNeedsAnEdge(), 0, SyncMode.ADD, OPTS, slow);
+        assertThat(calls[0]).as("the plan with data events, then the final one").isEqualTo(2);
+        assertThat(add.arenaBytes()).isEqualTo(1024 + 4096 + 256);
+        assertThat(PlanValidator.validate(add)).isEmpty();
+    }
+
+    @Test
     void syncAddWithACapacityAddsOnlyTheEventsNeededToFit() {
         Graph g = org.arenaplan.hb.StreamGraphsForTests.inceptionLike(3, 4);
         Plan none = StreamPlanner.plan(g, 4, SyncMode.NONE, OPTS);

@@ -1,5 +1,8 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.hb.SyncEvent;
+import org.arenaplan.hb.SyncMode;
+import org.arenaplan.hb.SyncText;
 import org.arenaplan.io.GraphJson;
 import org.arenaplan.io.PlanJson;
 import org.arenaplan.io.ProblemCsv;
@@ -14,6 +17,7 @@ import org.arenaplan.plan.PlannerOptions;
 import org.arenaplan.plan.Planners;
 import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
+import org.arenaplan.plan.StreamPlanner;
 import org.arenaplan.plan.Violation;
 import org.arenaplan.report.PlanPictures;
 import picocli.CommandLine.Command;
@@ -46,7 +50,8 @@ import java.util.concurrent.Callable;
                 "arenaplan plan (GRAPH.json | PROBLEM.csv | MODEL.onnx",
                 "                | --model NAME [--OPTION VALUE...])",
                 "               [--planner NAME] [--align BYTES] [--capacity BYTES]",
-                "               [--time-limit SECONDS] [--out FILE.json|FILE.csv]",
+                "               [--time-limit SECONDS] [--streams N] [--sync none|add]",
+                "               [--out FILE.json|FILE.csv]",
                 "               [--svg FILE] [--html FILE] [--debug]"},
         description = {"Plans one arena for a graph, a minimalloc CSV problem or a built-in model.",
                 "Exit codes: 0 planned (within --capacity when given), 2 bad input or usage, 3 no placement within the capacity."})
@@ -72,6 +77,13 @@ final class PlanCommand implements Callable<Integer> {
 
     @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of searching planners (default: 10).")
     Double timeLimit;
+
+    @Option(names = "--streams", paramLabel = "N", description = "Put the graph's ops on N compute streams (independent branches apart, chains together); default: the streams the graph names.")
+    Integer streams;
+
+    @Option(names = "--sync", paramLabel = "MODE", defaultValue = "none",
+            description = "With several streams: none = reuse bytes only where the data events already order the accesses; add = also add events that let bytes be reused (default: ${DEFAULT-VALUE}).")
+    String sync;
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution).")
     Path out;
@@ -111,6 +123,7 @@ final class PlanCommand implements Callable<Integer> {
         }
         SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
+        if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
         if (cap != null && outcome.stats().arenaBytes() > cap) {
             stderr.println("arenaplan: no placement within the capacity of " + cap + " B was found by " + outcome.stats().planner()
                     + " (arena " + outcome.stats().arenaBytes() + " B); nothing written");
@@ -123,11 +136,21 @@ final class PlanCommand implements Callable<Integer> {
     /** A plan of either input: {@code plan} is null for a CSV problem. */
     private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats) { }
 
-    private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
+    private ArenaPlanner.Options graphOptions(PlannerOptions options) {
         long alignment = align == null ? ArenaPlanner.CUDA_ALIGNMENT : align;
-        ArenaPlanner.Options o = ArenaPlanner.Options.DEFAULT.withPlanner(planner).withAlignment(alignment).withPlannerOptions(options);
-        Plan plan = ArenaPlanner.plan(input.graph(), o, watched);
+        return ArenaPlanner.Options.DEFAULT.withPlanner(planner).withAlignment(alignment).withPlannerOptions(options);
+    }
+
+    private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
+        Plan plan = StreamPlanner.plan(input.graph(), streams == null ? 0 : streams, SyncMode.parse(sync), graphOptions(options), watched);
         return new Outcome(plan, plan.problem(), plan.placement(), plan.stats());
+    }
+
+    /** The price of concurrency and every event, one line each. */
+    private void printStreams(Plan plan, PlannerOptions options, PrintWriter stdout) {
+        stdout.println(StreamPlanner.price(plan, graphOptions(options)).summary());
+        stdout.println("events (" + plan.sync().events().size() + "):");
+        for (SyncEvent e : plan.sync().events()) stdout.println("  " + SyncText.line(plan.graph(), e));
     }
 
     private Outcome planProblem(PlanInput input, Planner watched) {
@@ -158,6 +181,14 @@ final class PlanCommand implements Callable<Integer> {
             String flag = picture == svg ? "--svg" : "--html";
             if (!input.isGraph()) throw new UsageException(flag + " needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has none");
             FileAccess.checkWritable(picture, flag);
+        }
+        if (streams != null && streams < 1) throw new UsageException("--streams must be at least 1, got " + streams);
+        if ((streams != null || !"none".equals(sync)) && !input.isGraph())
+            throw new UsageException("--streams and --sync need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
+        try {
+            SyncMode.parse(sync);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--sync " + sync + ": expected none or add");
         }
         if (!Planners.names().contains(planner))
             throw new UsageException("unknown planner '" + planner + "'; known: " + String.join(", ", Planners.names()));

@@ -73,11 +73,32 @@ class PlanCommandTest {
 
     @Test
     void modelOptionsReachTheModel() {
+        long sum32 = ArenaPlanner.plan(BuiltinModels.build("chain", Map.of())).stats().sumBytes();
         Cli f32 = Cli.run("plan", "--model", "chain");
         Cli f16 = Cli.run("plan", "--model", "chain", "--dtype", "f16", "--planner", "naive");
         assertThat(f16.code()).as(f16.toString()).isZero();
-        assertThat(f16.out()).contains("{dtype=f16}").contains("by naive").contains("134,217,728 B");
-        assertThat(f32.out()).contains("268,435,456 B");
+        assertThat(f16.out()).contains("{dtype=f16}").contains("by naive").contains(String.format("%,d B", sum32 / 2));
+        assertThat(f32.out()).contains(String.format("%,d B", sum32));
+    }
+
+    @Test
+    void severalStreamsPrintThePriceOfConcurrencyAndTheEvents() throws Exception {
+        Path out = dir.resolve("streams.json");
+        Cli none = Cli.run("plan", "--model", "inception", "--streams", "4", "--out", out.toString());
+        assertThat(none.code()).as(none.toString()).isZero();
+        assertThat(none.out()).contains("price of concurrency: 4 streams").contains("events, data deps").contains(", DATA");
+        Cli add = Cli.run("plan", "--model", "inception", "--streams", "4", "--sync", "add");
+        assertThat(add.code()).as(add.toString()).isZero();
+        assertThat(add.out()).contains(", REUSE, saves ");
+        assertThat(java.nio.file.Files.readString(out)).contains("\"events\"").contains("\"wait_before\"");
+    }
+
+    @Test
+    void streamFlagsAreCheckedAsUsage() throws Exception {
+        Path problem = csv("p.csv", THREE);
+        badInput(Cli.run("plan", "--model", "chain", "--streams", "0"), "--streams must be at least 1");
+        badInput(Cli.run("plan", "--model", "chain", "--sync", "sometimes"), "--sync sometimes");
+        badInput(Cli.run("plan", problem.toString(), "--streams", "2"), "need a graph");
     }
 
     @Test
