@@ -1,0 +1,116 @@
+package org.arenaplan.onnx;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One ONNX node being lowered: its attributes, the shapes of its inputs, the constant values
+ * known at import time, and errors that name the file, node and op.
+ */
+final class NodeContext {
+    private final String file;
+    private final OnnxModel.Node node;
+    private final int index;
+    private final long opset;
+    private final List<Value> inputs;            // null entries: omitted optional inputs
+    private final Map<String, double[]> constants;
+
+    NodeContext(String file, OnnxModel.Node node, int index, long opset, List<Value> inputs, Map<String, double[]> constants) {
+        this.file = file;
+        this.node = node;
+        this.index = index;
+        this.opset = opset;
+        this.inputs = inputs;
+        this.constants = constants;
+    }
+
+    OnnxModel.Node node() { return node; }
+
+    String opType() { return node.opType(); }
+
+    long opset() { return opset; }
+
+    /** The ir op name: the node's name, or a stable one from its position when the file gave none. */
+    String opName() {
+        return node.name().isEmpty() ? node.opType() + "_" + index : node.name();
+    }
+
+    int inputCount() { return inputs.size(); }
+
+    boolean hasInput(int i) {
+        return i < inputs.size() && inputs.get(i) != null;
+    }
+
+    Value input(int i) {
+        require(hasInput(i), "input #" + i + " is missing");
+        return inputs.get(i);
+    }
+
+    /** The values of input i, which must be known at import time (an initializer or a Constant). */
+    long[] constantInts(int i, String what) {
+        Value v = input(i);
+        double[] c = constants.get(v.name());
+        if (c == null) throw error(what + " (input #" + i + " '" + v.name() + "') must be a constant known at import time; it is computed at run time");
+        long[] out = new long[c.length];
+        for (int k = 0; k < c.length; k++) out[k] = (long) c[k];
+        return out;
+    }
+
+    boolean hasAttr(String name) {
+        return node.attributes().containsKey(name);
+    }
+
+    long[] ints(String name, long[] dflt) {
+        return attr(name, OnnxModel.Attribute.INTS, long[].class, dflt);
+    }
+
+    long integer(String name, long dflt) {
+        return attr(name, OnnxModel.Attribute.INT, Long.class, dflt);
+    }
+
+    double real(String name, double dflt) {
+        return attr(name, OnnxModel.Attribute.FLOAT, Double.class, dflt);
+    }
+
+    String string(String name, String dflt) {
+        return attr(name, OnnxModel.Attribute.STRING, String.class, dflt);
+    }
+
+    OnnxModel.TensorData tensor(String name) {
+        return attr(name, OnnxModel.Attribute.TENSOR, OnnxModel.TensorData.class, null);
+    }
+
+    private <T> T attr(String name, int type, Class<T> cls, T dflt) {
+        OnnxModel.Attribute a = node.attributes().get(name);
+        if (a == null) return dflt;
+        if (a.type() != type || !cls.isInstance(a.value()))
+            throw error("attribute '" + name + "' has type " + a.type() + ", expected " + type + " (" + cls.getSimpleName() + ")");
+        return cls.cast(a.value());
+    }
+
+    /** Normalises a possibly negative axis against {@code rank}; negative axes exist from opset 11 on. */
+    int axis(long axis, int rank, String what) {
+        require(axis >= -rank && axis < rank, what + " " + axis + " is out of range for rank " + rank);
+        require(axis >= 0 || opset >= 11, what + " " + axis + " is negative, which opset " + opset + " does not allow (from opset 11)");
+        return (int) (axis < 0 ? axis + rank : axis);
+    }
+
+    void require(boolean ok, String what) {
+        if (!ok) throw error(what);
+    }
+
+    OnnxException error(String what) {
+        return new OnnxException(where() + ": " + what);
+    }
+
+    String where() {
+        return file + ": node '" + opName() + "' (" + node.opType() + ", #" + index + ", opset " + opset + ")";
+    }
+
+    String shapes() {
+        StringBuilder b = new StringBuilder();
+        for (Value v : inputs) b.append(b.length() == 0 ? "" : ", ").append(v == null ? "-" : v.name() + Arrays.toString(v.shape()));
+        return b.toString();
+    }
+}

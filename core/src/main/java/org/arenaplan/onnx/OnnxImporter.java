@@ -1,0 +1,356 @@
+package org.arenaplan.onnx;
+
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.GraphBuilder;
+import org.arenaplan.ir.GraphException;
+import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.Tensor;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Turns an ONNX model into an ir {@link Graph}.
+ *
+ * <p>Steps:
+ * <ol>
+ *   <li>Decode the file ({@link OnnxReader}); check the default-domain opset is within
+ *       {@link NodeLowering#MIN_OPSET}..{@link NodeLowering#MAX_OPSET}.</li>
+ *   <li>Graph inputs that are not initializers get their shapes, each symbolic dim taken from
+ *       {@code dims} (by its name, or {@code INPUT.AXIS} to override any axis of an input).</li>
+ *   <li>Nodes in file order are the schedule. Initializers, Constants and ConstantOfShape nodes
+ *       with a constant shape are weights (read-only region) filled with their value when all
+ *       their elements are equal; view-like ops over a weight are folded into a weight too.</li>
+ *   <li>Every other node is lowered ({@link NodeLowering}); view-like ops become views of
+ *       their input. Shapes the file declares (graph outputs, value_info) must equal the
+ *       inferred ones, unless an {@code INPUT.AXIS} override changed the input's shape.</li>
+ *   <li>Concats are written in place where {@link ConcatInPlace} proves it legal.</li>
+ * </ol>
+ * Not kept: the data of non-uniform initializers (executors fill those weights with their
+ * seeded default), ops from other domains, subgraphs.
+ */
+public final class OnnxImporter {
+
+    /**
+     * @param dims          values of symbolic dims by name, or {@code INPUT.AXIS} overrides
+     * @param concatInPlace write Concat inputs into slices of the output where legal
+     */
+    public record Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace) {
+        public static final Options DEFAULT = new Options(Map.of(), true, true);
+
+        public Options {
+            dims = Map.copyOf(dims);
+        }
+
+        public Options withDims(Map<String, Long> d) { return new Options(d, concatInPlace, elementwiseInPlace); }
+
+        public Options withConcatInPlace(boolean c) { return new Options(dims, c, elementwiseInPlace); }
+
+        public Options withElementwiseInPlace(boolean e) { return new Options(dims, concatInPlace, e); }
+    }
+
+    private final String file;
+    private final Options options;
+    private final Map<String, Value> values = new HashMap<>();
+    private final Map<String, double[]> constants = new HashMap<>();
+    private final Map<String, Double> weightFill = new HashMap<>();     // weights; null value: no uniform fill
+    private final Map<String, String> dropped = new HashMap<>();        // unproduced optional output -> producing node
+    private final List<ConcatInPlace.Scheduled> schedule = new ArrayList<>();
+    private final List<String> graphInputs = new ArrayList<>();
+    private final Set<String> usedDims = new HashSet<>();
+    private boolean axisOverridden;
+    private Map<Integer, ConcatInPlace.Decision> concatDecisions = Map.of();
+
+    private OnnxImporter(String file, Options options) {
+        this.file = file;
+        this.options = options;
+    }
+
+    /** Imports with concat in place on; {@code dims} gives every symbolic dim a value. */
+    public static Graph load(Path file, Map<String, Long> dims) {
+        return load(file, Options.DEFAULT.withDims(dims));
+    }
+
+    public static Graph load(Path file, Options options) {
+        return convert(OnnxReader.read(file), file.toString(), options);
+    }
+
+    /** @param file the name used in error messages */
+    public static Graph convert(OnnxModel model, String file, Options options) {
+        return new OnnxImporter(file, options).run(model).build(model);
+    }
+
+    /** What {@link ConcatInPlace} decided for each Concat of a model (a report for users). */
+    public static List<String> concatReport(Path file, Options options) {
+        OnnxImporter imp = new OnnxImporter(file.toString(), options).run(OnnxReader.read(file));
+        List<String> lines = new ArrayList<>();
+        for (ConcatInPlace.Decision d : imp.concatDecisions.values())
+            lines.add(d.concat() + ": " + (d.inPlace() ? "in place" : "copy (" + d.refusal() + ")"));
+        return lines;
+    }
+
+    /** The symbolic dim names of a model's graph inputs, in order of appearance. */
+    public static List<String> symbolicDims(Path file) {
+        OnnxModel m = OnnxReader.read(file);
+        Set<String> inits = new HashSet<>();
+        for (OnnxModel.TensorData t : m.graph().initializers()) inits.add(t.name());
+        Set<String> names = new LinkedHashSet<>();
+        for (OnnxModel.ValueInfo in : m.graph().inputs()) {
+            if (inits.contains(in.name())) continue;
+            for (OnnxModel.Dim d : in.dims()) if (d.value() == null && !d.param().isEmpty()) names.add(d.param());
+        }
+        return List.copyOf(names);
+    }
+
+    private OnnxImporter run(OnnxModel model) {
+        long opset = model.defaultOpset();
+        if (opset < NodeLowering.MIN_OPSET || opset > NodeLowering.MAX_OPSET)
+            throw new OnnxException(file + ": opset " + opset + " of the default ONNX domain is outside the supported range "
+                    + NodeLowering.MIN_OPSET + ".." + NodeLowering.MAX_OPSET);
+        OnnxModel.Graph g = model.graph();
+        for (OnnxModel.TensorData t : g.initializers()) {
+            DType dt = dtype(t.dataType(), "initializer '" + t.name() + "'");
+            values.put(t.name(), new Value(t.name(), dt, t.dims()));
+            weightFill.put(t.name(), t.uniform());
+            if (t.values() != null) constants.put(t.name(), t.values());
+        }
+        for (OnnxModel.ValueInfo in : g.inputs()) {
+            if (values.containsKey(in.name())) continue;             // IR < 4 lists initializers as inputs too
+            values.put(in.name(), new Value(in.name(), dtype(in.elemType(), "graph input '" + in.name() + "'"), inputShape(in)));
+            graphInputs.add(in.name());
+        }
+        checkDimsUsed();
+        for (int i = 0; i < g.nodes().size(); i++) node(g.nodes().get(i), i, opset);
+        if (!axisOverridden) {
+            for (OnnxModel.ValueInfo v : g.outputs()) checkDeclared(v, "graph output");
+            for (OnnxModel.ValueInfo v : g.valueInfo()) checkDeclared(v, "value_info");
+        }
+        if (options.concatInPlace()) {
+            Set<String> outs = new HashSet<>();
+            for (OnnxModel.ValueInfo o : g.outputs()) outs.add(o.name());
+            concatDecisions = ConcatInPlace.decide(schedule, outs);
+        }
+        return this;
+    }
+
+    private DType dtype(int code, String what) {
+        DType d = OnnxDTypes.of(code);
+        if (d == null) throw new OnnxException(file + ": " + what + " has ONNX element type " + code + ", which arenaplan does not support");
+        return d;
+    }
+
+    private long[] inputShape(OnnxModel.ValueInfo in) {
+        if (!in.hasShape()) throw new OnnxException(file + ": graph input '" + in.name() + "' declares no shape (not even its rank); the importer needs one in the file");
+        long[] shape = new long[in.dims().size()];
+        for (int a = 0; a < shape.length; a++) {
+            OnnxModel.Dim d = in.dims().get(a);
+            String axisKey = in.name() + "." + a;
+            Long v = options.dims().get(axisKey);
+            if (v != null) {
+                usedDims.add(axisKey);
+                axisOverridden = true;
+            } else if (d.value() != null) {
+                v = d.value();
+            }
+            if (v == null && !d.param().isEmpty() && options.dims().containsKey(d.param())) {
+                v = options.dims().get(d.param());
+                usedDims.add(d.param());
+            }
+            if (v == null) {
+                String name = d.param().isEmpty() ? axisKey : d.param();
+                throw new OnnxException(file + ": graph input '" + in.name() + "' axis " + a + " is symbolic ('" + name + "') and has no value; give one with --dim " + name + "=VALUE");
+            }
+            if (v < 0) throw new OnnxException(file + ": graph input '" + in.name() + "' axis " + a + " has negative extent " + v);
+            shape[a] = v;
+        }
+        return shape;
+    }
+
+    /** A declared shape whose dims are all known (numbers, or symbols given in dims) must match the inferred one. */
+    private void checkDeclared(OnnxModel.ValueInfo declared, String what) {
+        Value inferred = values.get(declared.name());
+        if (!declared.hasShape() || inferred == null) return;
+        long[] want = new long[declared.dims().size()];
+        for (int a = 0; a < want.length; a++) {
+            OnnxModel.Dim d = declared.dims().get(a);
+            Long v = d.value() != null ? d.value() : options.dims().get(d.param());
+            if (v == null) return;
+            want[a] = v;
+        }
+        if (!Arrays.equals(want, inferred.shape()))
+            throw new OnnxException(file + ": " + what + " '" + declared.name() + "' is declared " + Arrays.toString(want) + " but infers to "
+                    + Arrays.toString(inferred.shape()) + " (from the nodes that compute it)");
+    }
+
+    private void checkDimsUsed() {
+        Set<String> unused = new TreeSet<>(options.dims().keySet());
+        unused.removeAll(usedDims);
+        if (!unused.isEmpty())
+            throw new OnnxException(file + ": --dim names no symbolic dim or input axis of this model: " + unused + " (its graph inputs: "
+                    + graphInputs.stream().map(n -> n + Arrays.toString(values.get(n).shape())).toList() + ")");
+    }
+
+    private void node(OnnxModel.Node node, int index, long opset) {
+        List<Value> ins = new ArrayList<>();
+        NodeContext probe = new NodeContext(file, node, index, opset, List.of(), constants);
+        if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx"))
+            throw probe.error("op from domain '" + node.domain() + "' is not supported (only the default ONNX domain)");
+        for (String in : node.inputs()) {
+            if (in.isEmpty()) { ins.add(null); continue; }
+            Value v = values.get(in);
+            if (v == null && dropped.containsKey(in))
+                throw probe.error("reads '" + in + "', an optional output of node '" + dropped.get(in) + "' that inference does not produce");
+            if (v == null) throw probe.error("reads '" + in + "', which no earlier node, initializer or graph input defines");
+            ins.add(v);
+        }
+        NodeContext n = new NodeContext(file, node, index, opset, ins, constants);
+        switch (node.opType()) {
+            case "ConstantOfShape" -> constantOfShape(n);
+            case "Constant" -> constant(n);
+            default -> {
+                Lowered l;
+                try {
+                    l = NodeLowering.lower(n);
+                } catch (ArithmeticException e) {
+                    throw n.error("a tensor size overflows a long (inputs " + n.shapes() + ")");
+                }
+                for (String d : l.dropped()) dropped.put(d, n.opName());
+                if (l.view() && weightFill.containsKey(l.inputs().get(0))) {
+                    addWeight(l.outputs().get(0), weightFill.get(l.inputs().get(0)), constants.get(l.inputs().get(0)), n);
+                    return;
+                }
+                for (Value v : l.outputs()) define(v, n);
+                schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
+            }
+        }
+    }
+
+    private void define(Value v, NodeContext n) {
+        if (values.putIfAbsent(v.name(), v) != null) throw n.error("writes '" + v.name() + "', which is already defined");
+    }
+
+    private void addWeight(Value v, Double fill, double[] data, NodeContext n) {
+        define(v, n);
+        weightFill.put(v.name(), fill);
+        if (data != null) constants.put(v.name(), data);
+    }
+
+    /** A weight of the given shape, every element the 'value' attribute (0.0f by default). */
+    private void constantOfShape(NodeContext n) {
+        long[] shape = n.constantInts(0, "the shape");
+        OnnxModel.TensorData value = n.tensor("value");
+        DType dt = value == null ? DType.F32 : dtype(value.dataType(), "attribute 'value' of node '" + n.opName() + "'");
+        double fill = value == null ? 0.0 : value.uniform() == null ? Double.NaN : value.uniform();
+        n.require(!Double.isNaN(fill) && (value == null || value.elementCount() == 1), "attribute 'value' must hold exactly one element");
+        for (long d : shape) n.require(d >= 0, "shape " + Arrays.toString(shape) + " has a negative extent");
+        addWeight(new Value(n.node().outputs().get(0), dt, shape), fill, null, n);
+    }
+
+    private void constant(NodeContext n) {
+        OnnxModel.TensorData t = n.tensor("value");
+        if (t != null) {
+            addWeight(new Value(n.node().outputs().get(0), dtype(t.dataType(), "attribute 'value'"), t.dims()), t.uniform(), t.values(), n);
+            return;
+        }
+        if (n.hasAttr("value_ints") || n.hasAttr("value_int")) {
+            long[] v = n.hasAttr("value_ints") ? n.ints("value_ints", null) : new long[]{n.integer("value_int", 0)};
+            double[] d = Arrays.stream(v).asDoubleStream().toArray();
+            addWeight(new Value(n.node().outputs().get(0), DType.I64, n.hasAttr("value_ints") ? new long[]{v.length} : new long[0]), uniform(d), d, n);
+            return;
+        }
+        if (n.hasAttr("value_float")) {
+            double f = n.real("value_float", 0);
+            addWeight(new Value(n.node().outputs().get(0), DType.F32, new long[0]), f, new double[]{f}, n);
+            return;
+        }
+        throw n.error("only the attributes 'value', 'value_int', 'value_ints' and 'value_float' are supported");
+    }
+
+    private static Double uniform(double[] d) {
+        if (d.length == 0) return null;
+        for (double x : d) if (Double.compare(x, d[0]) != 0) return null;
+        return d[0];
+    }
+
+    private Graph build(OnnxModel model) {
+        GraphBuilder b = new GraphBuilder(model.graph().name().isEmpty() ? Path.of(file).getFileName().toString() : model.graph().name());
+        Set<String> read = new HashSet<>();
+        for (ConcatInPlace.Scheduled s : schedule) read.addAll(s.op().inputs());
+        for (OnnxModel.ValueInfo o : model.graph().outputs()) read.add(o.name());
+        graphInputs.removeIf(in -> !read.contains(in));     // inputs nothing reads take no memory and need no data
+        for (String in : graphInputs) {
+            b.tensor(tensor(values.get(in)));
+            b.input(in);
+        }
+        Set<String> declared = new HashSet<>(graphInputs);
+        for (ConcatInPlace.Scheduled s : schedule) {
+            for (String in : s.op().inputs()) {
+                if (weightFill.containsKey(in) && declared.add(in)) {
+                    b.tensor(tensor(values.get(in)));
+                    Double fill = weightFill.get(in);
+                    if (fill == null) b.weight(in);
+                    else b.weight(in, fill);
+                }
+            }
+            for (Value v : s.op().outputs()) if (declared.add(v.name())) b.tensor(tensor(v));
+        }
+        Set<String> members = new HashSet<>();
+        for (Map.Entry<Integer, ConcatInPlace.Decision> e : concatDecisions.entrySet())
+            if (e.getValue().inPlace()) members.addAll(schedule.get(e.getKey()).op().inputs());
+        for (int p = 0; p < schedule.size(); p++) {
+            ConcatInPlace.Scheduled s = schedule.get(p);
+            Lowered l = s.op();
+            GraphBuilder.OpBuilder op = b.op(s.name(), l.kind())
+                    .in(l.inputs().toArray(new String[0]))
+                    .out(l.outputs().stream().map(Value::name).toArray(String[]::new));
+            l.attrs().forEach(op::attr);
+            if (l.view()) op.view();
+            if (options.elementwiseInPlace() && mayOverwriteInput0(l, members)) op.inPlace();
+            ConcatInPlace.Decision d = concatDecisions.get(p);
+            if (d != null && d.inPlace()) for (int j = 0; j < d.offsets().length; j++) op.member(j, 0, d.offsets()[j]);
+            op.add();
+        }
+        for (OnnxModel.ValueInfo o : model.graph().outputs()) {
+            if (dropped.containsKey(o.name()))
+                throw new OnnxException(file + ": graph output '" + o.name() + "' is an optional output of node '" + dropped.get(o.name()) + "' that inference does not produce");
+            if (!values.containsKey(o.name())) throw new OnnxException(file + ": graph output '" + o.name() + "' is never written by any node");
+            if (weightFill.containsKey(o.name())) throw new OnnxException(file + ": graph output '" + o.name() + "' is a constant; arenaplan plans only computed outputs");
+            b.output(o.name());
+        }
+        try {
+            return b.build();
+        } catch (GraphException e) {
+            throw new OnnxException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Whether an elementwise op gets an in-place hint over input 0: same shape and type, and
+     * not a hint liveness always refuses (input 0 a weight or a caller-owned graph input, the
+     * output a Concat member slice with a fixed home).
+     */
+    private boolean mayOverwriteInput0(Lowered l, Set<String> members) {
+        if (!OpKinds.ELEMENTWISE.contains(l.kind())) return false;
+        Value out = l.outputs().get(0), in = values.get(l.inputs().get(0));
+        if (weightFill.containsKey(in.name()) || graphInputs.contains(in.name()) || members.contains(out.name())) return false;
+        return out.dtype() == in.dtype() && Arrays.equals(out.shape(), in.shape());
+    }
+
+    private Tensor tensor(Value v) {
+        try {
+            return Tensor.of(v.name(), v.dtype(), v.shape());
+        } catch (GraphException e) {
+            throw new OnnxException(file + ": " + e.getMessage(), e);
+        }
+    }
+}

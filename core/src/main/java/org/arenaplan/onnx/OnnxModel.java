@@ -1,0 +1,78 @@
+package org.arenaplan.onnx;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The part of an ONNX {@code ModelProto} the importer needs, as plain immutable values decoded
+ * by {@link OnnxReader}. Everything else in the file is skipped.
+ *
+ * @param opsets opset version per operator domain ({@code ""} is the default ONNX domain)
+ */
+public record OnnxModel(long irVersion, Map<String, Long> opsets, Graph graph) {
+
+    public OnnxModel {
+        opsets = Map.copyOf(opsets);
+    }
+
+    /** Opset of the default ONNX domain ({@code ""} or {@code "ai.onnx"}); 1 when the file names none. */
+    public long defaultOpset() {
+        Long v = opsets.get("");
+        if (v == null) v = opsets.get("ai.onnx");
+        return v == null ? 1 : v;
+    }
+
+    /** Nodes in file order (the schedule), constant tensors, and the graph's declared values. */
+    public record Graph(String name, List<Node> nodes, List<TensorData> initializers,
+                        List<ValueInfo> inputs, List<ValueInfo> outputs, List<ValueInfo> valueInfo) {
+        public Graph {
+            nodes = List.copyOf(nodes);
+            initializers = List.copyOf(initializers);
+            inputs = List.copyOf(inputs);
+            outputs = List.copyOf(outputs);
+            valueInfo = List.copyOf(valueInfo);
+        }
+    }
+
+    /** One NodeProto; an empty input name means an omitted optional input. */
+    public record Node(String name, String opType, String domain, List<String> inputs, List<String> outputs,
+                       Map<String, Attribute> attributes) {
+        public Node {
+            inputs = List.copyOf(inputs);
+            outputs = List.copyOf(outputs);
+            attributes = Map.copyOf(attributes);
+        }
+    }
+
+    /**
+     * One AttributeProto. {@code value} is a {@code Long} (INT), {@code Double} (FLOAT),
+     * {@code String} (STRING), {@code long[]} (INTS), {@code double[]} (FLOATS) or
+     * {@link TensorData} (TENSOR); other kinds are kept as null and rejected where used.
+     */
+    public record Attribute(String name, int type, Object value) {
+        public static final int FLOAT = 1, INT = 2, STRING = 3, TENSOR = 4, FLOATS = 6, INTS = 7;
+    }
+
+    /**
+     * One TensorProto: element type code (ONNX {@code TensorProto.DataType}), dims, its values
+     * widened to double (null when it carries none, e.g. external data, or when too large to
+     * keep), and {@code uniform}, the value every element holds when they are all equal.
+     */
+    public record TensorData(String name, int dataType, long[] dims, double[] values, Double uniform) {
+        public long elementCount() {
+            long n = 1;
+            for (long d : dims) n = Math.multiplyExact(n, d);
+            return n;
+        }
+    }
+
+    /** A declared value: element type and dims; a dim is a number or a symbolic name. */
+    public record ValueInfo(String name, int elemType, List<Dim> dims, boolean hasShape) {
+        public ValueInfo {
+            dims = List.copyOf(dims);
+        }
+    }
+
+    /** A dimension: {@code value} when known, else {@code param} (may be empty when unnamed). */
+    public record Dim(Long value, String param) { }
+}

@@ -1,0 +1,40 @@
+package org.arenaplan.onnx;
+
+import org.arenaplan.ir.DType;
+
+import java.util.Arrays;
+
+/** A named tensor during import: its element type and fully known shape. */
+record Value(String name, DType dtype, long[] shape) {
+    Value {
+        shape = shape.clone();
+    }
+
+    @Override
+    public long[] shape() {
+        return shape.clone();
+    }
+
+    int rank() {
+        return shape.length;
+    }
+
+    long dim(int axis) {
+        return shape[axis];
+    }
+
+    long elements() {
+        long n = 1;
+        for (long d : shape) n = Math.multiplyExact(n, d);
+        return n;
+    }
+
+    Value renamed(String newName, long[] newShape) {
+        return new Value(newName, dtype, newShape);
+    }
+
+    @Override
+    public String toString() {
+        return name + Arrays.toString(shape);
+    }
+}

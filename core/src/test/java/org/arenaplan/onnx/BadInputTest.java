@@ -1,0 +1,111 @@
+package org.arenaplan.onnx;
+
+import org.arenaplan.io.InputException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Each malformed input fails with one OnnxException naming the file, node, op and what is missing. */
+class BadInputTest {
+    @TempDir
+    Path dir;
+
+    private static TinyOnnx relu() {
+        return new TinyOnnx().input("x", 1L, 4L).output("y").node("act", "Relu", List.of("x"), List.of("y"));
+    }
+
+    private Path write(String name, byte[] bytes) throws Exception {
+        Path p = dir.resolve(name);
+        Files.write(p, bytes);
+        return p;
+    }
+
+    @Test
+    void truncatedFileNamesTheFileAndWhereItEnds() throws Exception {
+        byte[] full = relu().bytes();
+        for (int cut : new int[]{full.length - 1, full.length / 2, 3}) {
+            Path p = write("cut" + cut + ".onnx", Arrays.copyOf(full, cut));
+            assertThatThrownBy(() -> OnnxImporter.load(p, Map.of()))
+                    .isInstanceOf(OnnxException.class).isInstanceOf(InputException.class)
+                    .hasMessageContaining(p.toString()).hasMessageContaining("truncated");
+        }
+    }
+
+    @Test
+    void aTextFileIsNotAnOnnxModel() throws Exception {
+        Path p = write("notes.onnx", "hello, this is not a model\n".getBytes(StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining(p.toString()).hasMessageContaining("not an ONNX model");
+        Path empty = write("empty.onnx", new byte[0]);
+        assertThatThrownBy(() -> OnnxImporter.load(empty, Map.of())).hasMessageContaining("not an ONNX model (no graph");
+    }
+
+    @Test
+    void missingFileIsNamed() {
+        assertThatThrownBy(() -> OnnxImporter.load(dir.resolve("nope.onnx"), Map.of())).isInstanceOf(OnnxException.class).hasMessageContaining("no such file");
+    }
+
+    @Test
+    void unsupportedOpNamesNodeAndOp() throws Exception {
+        Path p = write("lstm.onnx", new TinyOnnx().input("x", 1L, 4L).output("y").node("rnn7", "LSTM", List.of("x"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining(p.toString()).hasMessageContaining("node 'rnn7' (LSTM").hasMessageContaining("unsupported op 'LSTM'");
+    }
+
+    @Test
+    void symbolicDimWithoutValueAsksForDim() throws Exception {
+        Path p = write("dyn.onnx", new TinyOnnx().input("x", "batch", 4L).output("y").node("act", "Relu", List.of("x"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("graph input 'x' axis 0 is symbolic ('batch')").hasMessageContaining("--dim batch=VALUE");
+        assertThat(OnnxImporter.load(p, Map.of("batch", 3L)).tensor("y").shape()).containsExactly(3, 4);
+        assertThat(OnnxImporter.load(p, Map.of("x.1", 5L, "batch", 2L)).tensor("y").shape()).containsExactly(2, 5);
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of("batch", 1L, "seq", 2L))).hasMessageContaining("--dim names no symbolic dim").hasMessageContaining("[seq]");
+    }
+
+    @Test
+    void opsetBeyondTheSupportedRange() throws Exception {
+        Path p = write("new.onnx", relu().opset(18).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("opset 18").hasMessageContaining("9..13");
+        Path old = write("old.onnx", relu().opset(7).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(old, Map.of())).hasMessageContaining("opset 7");
+    }
+
+    @Test
+    void readingAnUndefinedTensorOrAWrongAttributeType() throws Exception {
+        Path p = write("dangling.onnx", new TinyOnnx().input("x", 1L, 4L).output("y").node("add", "Add", List.of("x", "ghost"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).hasMessageContaining("node 'add' (Add").hasMessageContaining("'ghost'");
+        Path q = write("attr.onnx", new TinyOnnx().input("x", 1L, 2L, 4L).output("y").node("c", "Concat", List.of("x", "x"), List.of("y"), "axis", "one").bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(q, Map.of())).hasMessageContaining("node 'c' (Concat").hasMessageContaining("attribute 'axis'");
+    }
+
+    @Test
+    void truncatedRealModel() throws Exception {
+        Path real = OnnxModelsTest.model("light_squeezenet.onnx");
+        byte[] bytes = Files.readAllBytes(real);
+        Path p = write("squeeze_cut.onnx", Arrays.copyOf(bytes, bytes.length * 2 / 3));
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("truncated").hasMessageContaining("the graph");
+    }
+
+    @Test
+    void aDeclaredOutputShapeThatDiffersFromTheInferredOne() throws Exception {
+        Path ok = write("ok.onnx", new TinyOnnx().input("x", 2L, 4L).output("y", 2L, 4L).node("act", "Relu", List.of("x"), List.of("y")).bytes());
+        assertThat(OnnxImporter.load(ok, Map.of()).tensor("y").shape()).containsExactly(2, 4);
+        Path p = write("lie.onnx", new TinyOnnx().input("x", 2L, 4L).output("y", 2L, 5L).node("act", "Relu", List.of("x"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("graph output 'y' is declared [2, 5] but infers to [2, 4]");
+        Path sym = write("sym.onnx", new TinyOnnx().input("x", "n", 4L).output("y", "n", 4L).node("act", "Relu", List.of("x"), List.of("y")).bytes());
+        assertThat(OnnxImporter.load(sym, Map.of("n", 3L)).tensor("y").shape()).containsExactly(3, 4);
+        assertThat(OnnxImporter.load(ok, Map.of("x.0", 6L)).tensor("y").shape()).containsExactly(6, 4);
+    }
+}
