@@ -14,6 +14,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 /**
@@ -26,8 +27,9 @@ public final class RunReport {
     /** One mode's figures; time is the mean over iterations after the first (all if only one). */
     public record Row(Mode mode, long peakDeviceBytes, double allocatorCallsPerIteration, double msPerIteration) { }
 
+    /** {@code outputs}: the graph outputs of the first mode's last iteration. */
     public record Report(String graph, String device, String deviceReason, int streams, int iterations,
-                         List<Row> rows, boolean outputsEqual, String firstDifference) { }
+                         List<Row> rows, boolean outputsEqual, String firstDifference, Map<String, float[]> outputs) { }
 
     private RunReport() { }
 
@@ -42,20 +44,30 @@ public final class RunReport {
      * @return the exit code: 0 when the outputs are equal across modes
      */
     public static int run(Plan plan, String device, String mode, int iterations, Path json, PrintStream out) {
+        Report r = run(plan, device, mode, iterations, Inputs.of(plan.graph(), 1), out);
+        if (json != null) writeJson(r, json);
+        return r.outputsEqual() ? 0 : 1;
+    }
+
+    /** Runs with the given graph inputs, prints the table and returns the report (outputs included). */
+    public static Report run(Plan plan, String device, String mode, int iterations, Map<String, float[]> inputs, PrintStream out) {
         if (iterations < 1) throw new IllegalArgumentException("--iterations must be at least 1, got " + iterations);
         Devices.Choice choice = Devices.open(device, DeviceOptions.DEFAULT);
         out.println("device: " + choice.device().description() + " — " + choice.reason());
         Report r;
         try (Device d = choice.device()) {
-            r = measure(plan, d, choice.reason(), Mode.parse(mode), iterations);
+            r = measure(plan, d, choice.reason(), Mode.parse(mode), iterations, inputs);
         }
         print(r, out);
-        if (json != null) writeJson(r, json);
-        return r.outputsEqual() ? 0 : 1;
+        return r;
     }
 
     public static Report measure(Plan plan, Device d, String reason, List<Mode> modes, int iterations) {
-        Executors.Comparison c = Executors.run(plan, d, modes, iterations, Inputs.of(plan.graph(), 1), 1);
+        return measure(plan, d, reason, modes, iterations, Inputs.of(plan.graph(), 1));
+    }
+
+    public static Report measure(Plan plan, Device d, String reason, List<Mode> modes, int iterations, Map<String, float[]> inputs) {
+        Executors.Comparison c = Executors.run(plan, d, modes, iterations, inputs, 1);
         List<Row> rows = new java.util.ArrayList<>();
         for (Mode m : modes) {
             List<RunResult> rs = c.results().get(m);
@@ -74,7 +86,7 @@ public final class RunReport {
             rows.add(new Row(m, peak, calls / rs.size(), nanos / timed / 1e6));
         }
         return new Report(plan.graph().name(), d.name(), reason, plan.graph().streams().size(), iterations, rows,
-                c.outputsEqual(), c.firstDifference());
+                c.outputsEqual(), c.firstDifference(), c.last(modes.get(0)).outputs());
     }
 
     public static void print(Report r, PrintStream out) {

@@ -4,6 +4,8 @@ import org.arenaplan.hb.SyncEvent;
 import org.arenaplan.hb.SyncMode;
 import org.arenaplan.hb.SyncText;
 import org.arenaplan.io.GraphJson;
+import org.arenaplan.onnx.OnnxImporter;
+import org.arenaplan.onnx.ShapeSweep;
 import org.arenaplan.io.PlanJson;
 import org.arenaplan.io.ProblemCsv;
 import org.arenaplan.plan.ArenaPlanner;
@@ -33,6 +35,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -51,6 +54,7 @@ import java.util.concurrent.Callable;
                 "                | --model NAME [--OPTION VALUE...])",
                 "               [--planner NAME] [--align BYTES] [--capacity BYTES]",
                 "               [--time-limit SECONDS] [--streams N] [--sync none|add]",
+                "               [--dim NAME=V1,V2,...]... [--worst-case]",
                 "               [--out FILE.json|FILE.csv]",
                 "               [--svg FILE] [--html FILE] [--debug]"},
         description = {"Plans one arena for a graph, a minimalloc CSV problem or a built-in model.",
@@ -85,6 +89,12 @@ final class PlanCommand implements Callable<Integer> {
             description = "With several streams: none = reuse bytes only where the data events already order the accesses; add = also add events that let bytes be reused (default: ${DEFAULT-VALUE}).")
     String sync;
 
+    @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape).")
+    List<String> dims = new ArrayList<>();
+
+    @Option(names = "--worst-case", description = "With --dim values: one plan sized for the largest shape, and the bytes it wastes at each smaller one.")
+    boolean worstCase;
+
     @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution).")
     Path out;
 
@@ -105,7 +115,9 @@ final class PlanCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
-        PlanInput input = PlanInput.resolve(words, model);
+        Map<String, List<Long>> dimValues = Dims.parse(dims);
+        if (worstCase || Dims.sweeps(dimValues)) return sweep(dimValues, stdout);
+        PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues));
         checkFlags(input);
         Long cap = capacity;
         if (cap == null && !input.isGraph()) cap = ProblemCsv.capacityFromName(input.csv());
@@ -144,6 +156,28 @@ final class PlanCommand implements Callable<Integer> {
     private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
         Plan plan = StreamPlanner.plan(input.graph(), streams == null ? 0 : streams, SyncMode.parse(sync), graphOptions(options), watched);
         return new Outcome(plan, plan.problem(), plan.placement(), plan.stats());
+    }
+
+    /** {@code --dim NAME=V1,V2,...} on an ONNX model: one plan per shape, or one worst-case plan. */
+    private int sweep(Map<String, List<Long>> dimValues, PrintWriter stdout) {
+        if (model != null || words.size() != 1 || !words.get(0).toLowerCase(Locale.ROOT).endsWith(".onnx"))
+            throw new UsageException("several --dim values and --worst-case need one MODEL.onnx");
+        if (dimValues.isEmpty()) throw new UsageException("--worst-case needs --dim NAME=V1,V2,...");
+        ShapeSweep sweep = new ShapeSweep(Path.of(words.get(0)), OnnxImporter.Options.DEFAULT, graphOptions(PlannerOptions.DEFAULT));
+        if (!worstCase) {
+            for (ShapeSweep.Row r : sweep.perShape(dimValues))
+                stdout.printf(Locale.ROOT, "%s arena %,d B, lower bound %,d B%n", r.dims(), r.arenaBytes(), r.plan().stats().lowerBoundBytes());
+            stdout.println(sweep.cachedPlans() + " plans cached, one per shape");
+        } else {
+            ShapeSweep.WorstCase w = sweep.worstCase(dimValues);
+            stdout.printf(Locale.ROOT, "worst case %s: one arena of %,d B%s%n", w.largest(), w.plan().arenaBytes(),
+                    w.concatsAsCopies() ? " (concats as copies: in place depends on the shape)" : "");
+            for (ShapeSweep.Row r : w.rows())
+                stdout.printf(Locale.ROOT, "%s own arena %,d B, wasted by the worst-case plan %,d B%s%n", r.dims(), r.arenaBytes(), r.wastedBytes(),
+                        r.fitsWorstCase() ? "" : " — DOES NOT FIT the worst-case offsets");
+        }
+        stdout.flush();
+        return ExitCodes.OK;
     }
 
     /** The price of concurrency and every event, one line each. */

@@ -5,6 +5,7 @@ import org.arenaplan.io.InputException;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.models.BuiltinModels;
+import org.arenaplan.onnx.OnnxImporter;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -29,6 +30,12 @@ record PlanInput(String label, Graph graph, Path csv) {
      * @param model the --model name, or null
      */
     static PlanInput resolve(List<String> words, String model) throws IOException {
+        return resolve(words, model, Map.of());
+    }
+
+    /** As {@link #resolve(List, String)}; {@code dims} gives an ONNX model's dynamic dims. */
+    static PlanInput resolve(List<String> words, String model, Map<String, Long> dims) throws IOException {
+        if (model != null && !dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only (built-in models take --OPTION VALUE)");
         if (model != null) {
             Map<String, String> options = modelOptions(words);
             Graph g;
@@ -46,7 +53,8 @@ record PlanInput(String label, Graph graph, Path csv) {
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         if (name.endsWith(".csv")) return new PlanInput(file.toString(), null, file);
         if (name.endsWith(".json")) return new PlanInput(file.toString(), FileAccess.read(file, GraphJson::read), null);
-        if (name.endsWith(".onnx")) return new PlanInput(file.toString(), FileAccess.read(file, OnnxImport.find()::read), null);
+        if (name.endsWith(".onnx")) return new PlanInput(file.toString() + (dims.isEmpty() ? "" : " " + dims), OnnxImporter.load(file, dims), null);
+        if (!dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only");
         throw new UsageException("cannot tell the type of '" + file + "': expected GRAPH.json, PROBLEM.csv or MODEL.onnx");
     }
 

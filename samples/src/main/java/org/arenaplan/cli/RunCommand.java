@@ -16,6 +16,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -27,9 +28,11 @@ import java.util.concurrent.Callable;
         customSynopsis = {
                 "arenaplan run (--model NAME [--OPTION VALUE...] | GRAPH.json | MODEL.onnx)",
                 "              [--device auto|sim|cuda] [--mode planned|per-tensor|pool|all]",
-                "              [--streams N] [--sync none|add] [--iterations K] [--json FILE]"},
+                "              [--streams N] [--sync none|add] [--iterations K] [--json FILE]",
+                "              [--dim NAME=V]... [--input [NAME=]FILE.pb]... [--output PATH] [--expect REF.pb]"},
         description = {"Runs a plan on a device next to the per-tensor and pool baselines.",
-                "Exit codes: 0 outputs equal across modes, 1 outputs differ, 2 bad input or usage."})
+                "Inputs are seeded random values unless --input gives a TensorProto file.",
+                "Exit codes: 0 outputs equal across modes (and to --expect), 1 outputs differ, 2 bad input or usage."})
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -61,12 +64,24 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as JSON (with outputs_equal).")
     Path json;
 
+    @Option(names = "--dim", paramLabel = "NAME=V", description = "An ONNX model's dynamic dim (or INPUT.AXIS).")
+    List<String> dims = new ArrayList<>();
+
+    @Option(names = "--input", paramLabel = "[NAME=]FILE.pb", description = "A graph input from a TensorProto file (NAME= may be left out when the graph has one input).")
+    List<String> inputFiles = new ArrayList<>();
+
+    @Option(names = "--output", paramLabel = "PATH", description = "Write the outputs as TensorProto files: PATH itself for one output, PATH/NAME.pb for several.")
+    Path output;
+
+    @Option(names = "--expect", paramLabel = "REF.pb", description = "Compare the (single) output with a reference TensorProto (relative tolerance 1e-4).")
+    Path expect;
+
     @Unmatched
     List<String> words = new ArrayList<>();
 
     @Override
     public Integer call() throws Exception {
-        PlanInput input = PlanInput.resolve(words, model);
+        PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(dims)));
         if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (iterations < 1) throw new UsageException("--iterations must be at least 1, got " + iterations);
         if (streams != null && streams < 1) throw new UsageException("--streams must be at least 1, got " + streams);
@@ -80,9 +95,13 @@ final class RunCommand implements Callable<Integer> {
         }
         if (json != null) FileAccess.checkWritable(json, "--json");
         Plan plan = StreamPlanner.plan(input.graph(), streams == null ? 0 : streams, syncMode, ArenaPlanner.Options.DEFAULT.withPlanner(planner));
+        Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
-        int code = RunReport.run(plan, device, mode, iterations, json, out);
+        RunReport.Report report = RunReport.run(plan, device, mode, iterations, inputs, out);
+        if (json != null) RunReport.writeJson(report, json);
+        if (output != null) TensorFiles.writeOutputs(plan.graph(), report.outputs(), output, out);
+        boolean matches = expect == null || TensorFiles.matchesReference(plan.graph(), report.outputs(), expect, out);
         out.flush();
-        return code;
+        return report.outputsEqual() && matches ? ExitCodes.OK : ExitCodes.INVALID;
     }
 }

@@ -277,10 +277,12 @@ class PlanCommandTest {
     }
 
     @Test
-    void onnxImportIsRefusedClearlyWithoutAnImporter() throws Exception {
+    void aMalformedOnnxFileIsBadInputNamingTheFile() throws Exception {
         Path model = dir.resolve("m.onnx");
         Files.write(model, new byte[]{8, 7});
-        badInput(Cli.run("plan", model.toString()), "m.onnx: ONNX import is not available in this build");
+        badInput(Cli.run("plan", model.toString()), "m.onnx");
+        badInput(Cli.run("plan", "--model", "chain", "--dim", "batch=2"), "--dim applies to ONNX models only");
+        badInput(Cli.run("plan", "--model", "chain", "--dim", "batch=2,4"), "need one MODEL.onnx");
     }
 
     @Test

@@ -1,0 +1,80 @@
+package org.arenaplan.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The run, stress, doctor and bench commands through picocli, on the simulator. */
+class RunStressDoctorBenchTest {
+    @TempDir
+    Path dir;
+
+    private static final Path MODELS = Path.of("..", "..", "shared", "models", "onnx-light");
+
+    @Test
+    void runFallsBackToTheSimulatorSayingSoAndComparesModes() throws Exception {
+        Path json = dir.resolve("run.json");
+        Cli r = Cli.run("run", "--model", "mlp", "--streams", "2", "--iterations", "2", "--json", json.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("device: simulated device").contains("planned").contains("per-tensor").contains("pool")
+                .contains("outputs equal across modes: yes");
+        assertThat(Files.readString(json)).contains("\"outputs_equal\" : true");
+    }
+
+    @Test
+    void runIsCheckedAsUsage() {
+        assertThat(Cli.run("run", "--model", "mlp", "--device", "tpu").code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(Cli.run("run", "--model", "mlp", "--iterations", "0").code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(Cli.run("run", "--model", "mlp", "--device", "cuda").code()).as("no GPU here: cuda asked for explicitly is an error")
+                .isNotZero();
+    }
+
+    @Test
+    void runsAnOnnxModelAgainstItsReferenceOutput() throws Exception {
+        Path model = MODELS.resolve("light_squeezenet.onnx");
+        if (!Files.exists(model)) System.out.println("skipped: " + MODELS + " not found (a user's clone has no shared data)");
+        assumeTrue(Files.exists(model), "../shared/models/onnx-light not found");
+        Path out = dir.resolve("y.pb");
+        Cli r = Cli.run("run", model.toString(), "--mode", "planned", "--iterations", "1", "--output", out.toString(),
+                "--expect", MODELS.resolve("light_squeezenet_output_0.pb").toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("reference").contains(": matches");
+        Cli again = Cli.run("run", model.toString(), "--mode", "planned", "--iterations", "1", "--input", MODELS.resolve("light_squeezenet_output_0.pb").toString());
+        assertThat(again.code()).as("a 1000-value file is not a [1,3,224,224] input").isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(again.err()).contains("holds 1000 values");
+    }
+
+    @Test
+    void stressEndsWithTheContractLine() {
+        Cli safe = Cli.run("stress", "--graphs", "20", "--streams", "3", "--seed", "5");
+        assertThat(safe.code()).as(safe.toString()).isZero();
+        String[] lines = safe.out().strip().split("\\R");
+        assertThat(lines[lines.length - 1]).isEqualTo("premature_reuses=0 runs=20");
+        Cli unsafe = Cli.run("stress", "--graphs", "40", "--unsafe", "--seed", "5");
+        assertThat(unsafe.code()).isEqualTo(1);
+        String last = unsafe.out().strip().lines().reduce((a, b) -> b).orElseThrow();
+        assertThat(last).matches("premature_reuses=[1-9][0-9]* runs=40");
+    }
+
+    @Test
+    void doctorExplainsItselfWithoutAGpu() {
+        Cli r = Cli.run("doctor");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("java:").contains("cuda:").contains("auto picks:");
+        assertThat(r.err()).doesNotContain("Exception");
+    }
+
+    @Test
+    void benchOnTheSimulatorAndSearchOnAGeneratedSet() {
+        Cli sim = Cli.run("bench", "models", "--device", "sim", "--iterations", "1", "--warmup", "0");
+        assertThat(sim.code()).as(sim.toString()).isZero();
+        assertThat(sim.out()).contains("transformer").contains("per-tensor");
+        Cli bad = Cli.run("bench", "search", "--set", "nope");
+        assertThat(bad.code()).isEqualTo(ExitCodes.BAD_INPUT);
+    }
+}
