@@ -18,7 +18,7 @@ class ArenaplanCliTest {
     void noCommandIsAUsageError() {
         Cli r = Cli.run();
         assertThat(r.code()).isEqualTo(2);
-        assertThat(r.err()).contains("missing command: plan or validate");
+        assertThat(r.err()).contains("missing command: plan, validate, run, stress, doctor or bench");
     }
 
     @Test
