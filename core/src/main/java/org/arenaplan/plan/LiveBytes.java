@@ -18,16 +18,8 @@ public final class LiveBytes {
 
     public static LiveBytes of(Problem p) {
         int n = p.size();
-        long[] starts = new long[n];
-        long[] ends = new long[n];
-        Integer[] byStart = new Integer[n];
-        Integer[] byEnd = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            byStart[i] = i;
-            byEnd[i] = i;
-        }
-        Arrays.sort(byStart, (a, b) -> Long.compare(p.lower(a), p.lower(b)));
-        Arrays.sort(byEnd, (a, b) -> Long.compare(p.upper(a), p.upper(b)));
+        int[] byStart = p.byLower();
+        int[] byEnd = p.byUpper();
         long[] times = new long[n];
         long[] live = new long[n];
         int k = 0;

@@ -1,7 +1,6 @@
 package org.arenaplan.plan;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -63,14 +62,8 @@ public final class PlacementValidator {
 
     private static void sweep(Problem p, long[] offsets, List<Violation> out) {
         int n = p.size();
-        Integer[] byStart = new Integer[n];
-        Integer[] byEnd = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            byStart[i] = i;
-            byEnd[i] = i;
-        }
-        Arrays.sort(byStart, (a, b) -> Long.compare(p.lower(a), p.lower(b)));
-        Arrays.sort(byEnd, (a, b) -> Long.compare(p.upper(a), p.upper(b)));
+        int[] byStart = p.byLower();
+        int[] byEnd = p.byUpper();
         TreeMap<Long, Integer> live = new TreeMap<>();
         int e = 0;
         for (int s = 0; s < n; s++) {

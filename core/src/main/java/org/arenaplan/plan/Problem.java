@@ -147,6 +147,25 @@ public final class Problem {
         return ix;
     }
 
+    /** Buffer indices ordered by {@code lower} (ties by index): the order of a sweep's starts. */
+    public int[] byLower() {
+        return sortedBy(lower);
+    }
+
+    /** Buffer indices ordered by {@code upper} (ties by index): the order of a sweep's ends. */
+    public int[] byUpper() {
+        return sortedBy(upper);
+    }
+
+    private static int[] sortedBy(long[] key) {
+        Integer[] idx = new Integer[key.length];
+        for (int i = 0; i < idx.length; i++) idx[i] = i;
+        Arrays.sort(idx, (a, b) -> Long.compare(key[a], key[b]));   // stable: ties keep index order
+        int[] out = new int[idx.length];
+        for (int i = 0; i < out.length; i++) out[i] = idx[i];
+        return out;
+    }
+
     /** Sum of aligned sizes: the arena of a plan that shares nothing. */
     public long sumBytes() {
         long s = 0;

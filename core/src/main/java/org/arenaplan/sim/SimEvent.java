@@ -26,15 +26,7 @@ final class SimEvent implements DeviceEvent {
     }
 
     synchronized void await(long serial) {
-        boolean interrupted = false;
-        while (completed < serial) {
-            try {
-                wait();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) Thread.currentThread().interrupt();
+        Monitors.awaitUninterruptibly(this, () -> completed >= serial);
     }
 
     @Override

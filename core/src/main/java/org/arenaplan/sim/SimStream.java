@@ -49,15 +49,7 @@ final class SimStream implements SimQueue {
     public synchronized long completed() { return completed; }
 
     synchronized void awaitCompleted(long ticket) {
-        boolean interrupted = false;
-        while (completed < ticket) {
-            try {
-                wait();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) Thread.currentThread().interrupt();
+        Monitors.awaitUninterruptibly(this, () -> completed >= ticket);
     }
 
     @Override
