@@ -89,7 +89,7 @@ public final class Lifetimes {
         private final OpOrder order;
         private final int opCount;
         private final String[] names;
-        private final Map<String, Integer> id = new HashMap<>();
+        private final Map<String, Integer> id;
         private final int[] parent;        // alias parent id or -1
         private final long[] parentOffset;
         private final int[] def;
@@ -104,6 +104,7 @@ public final class Lifetimes {
             this.order = order;
             this.opCount = g.opCount();
             int n = g.tensors().size();
+            id = new HashMap<>(2 * n);
             names = new String[n];
             int i = 0;
             for (String t : g.tensors().keySet()) {
@@ -151,7 +152,7 @@ public final class Lifetimes {
             // Storages are keyed by root id; folding re-points a whole storage at another one.
             int[] storageRoot = root.clone();        // tensor -> storage key (a root id)
             long[] offsetIn = rootOffset.clone();
-            Map<Integer, List<Integer>> membersOf = new LinkedHashMap<>();
+            Map<Integer, List<Integer>> membersOf = new LinkedHashMap<>(2 * n);
             for (int t = 0; t < n; t++) {
                 if (weight[root[t]]) continue;
                 membersOf.computeIfAbsent(root[t], k -> new ArrayList<>()).add(t);
@@ -275,9 +276,10 @@ public final class Lifetimes {
 
         private Lifetimes assemble(int[] storageRoot, long[] offsetIn, Map<Integer, List<Integer>> membersOf) {
             List<Storage> storages = new ArrayList<>(membersOf.size());
-            Map<String, Integer> storageOf = new HashMap<>();
-            Map<String, Long> offsetOf = new HashMap<>();
-            Map<String, int[]> intervals = new HashMap<>();
+            int n = names.length;
+            Map<String, Integer> storageOf = new HashMap<>(2 * n);
+            Map<String, Long> offsetOf = new HashMap<>(2 * n);
+            Map<String, int[]> intervals = new HashMap<>(2 * n);
             int[] readsAt = new int[opCount];   // stamp buffer: last storage index that recorded a read at p
             int[] writesAt = new int[opCount];
             Arrays.fill(readsAt, -1);

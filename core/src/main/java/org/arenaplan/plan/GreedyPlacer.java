@@ -65,10 +65,11 @@ final class GreedyPlacer {
         long[] offset = new long[n];
         boolean[] placed = new boolean[n];
         int[] nb = new int[64];
+        int[] stack = IntervalIndex.newStack();
         long[] keys = new long[64];
         long[] ends = new long[64];
         for (int i : order) {
-            nb = p.conflictsInto(i, nb);
+            nb = p.conflictsInto(i, nb, stack);
             int count = nb[0];
             if (keys.length < count) {
                 keys = new long[Math.max(count, keys.length * 2)];

@@ -43,20 +43,24 @@ final class IntervalIndex {
         visit(0, order.length, lo, hi, sink);
     }
 
+    /** Scratch for {@link #overlapsInto}: pending right subtrees, at most one per level. */
+    static int[] newStack() {
+        return new int[2 * 66];
+    }
+
     /**
      * Writes every interval overlapping {@code [lo, hi)} except {@code skip} into
      * {@code out[1..count]} with {@code out[0] = count}; iterative, no allocation unless out grows.
+     * {@code stack} comes from {@link #newStack()} (one per thread).
      */
-    int[] overlapsInto(long lo, long hi, int skip, int[] out) {
+    int[] overlapsInto(long lo, long hi, int skip, int[] out, int[] stack) {
         int count = 0;
-        int[] stackA = new int[130];   // pending right subtrees: at most one per level
-        int[] stackB = new int[130];
         int sp = 0;
-        stackA[sp] = 0;
-        stackB[sp++] = order.length;
+        stack[sp++] = 0;
+        stack[sp++] = order.length;
         while (sp > 0) {
-            int a = stackA[--sp];
-            int b = stackB[sp];
+            int b = stack[--sp];
+            int a = stack[--sp];
             while (a < b) {
                 int mid = (a + b) >>> 1;
                 if (maxEnd[mid] <= lo) break;
@@ -65,8 +69,8 @@ final class IntervalIndex {
                         if (count + 1 >= out.length) out = java.util.Arrays.copyOf(out, out.length * 2);
                         out[++count] = order[mid];
                     }
-                    stackA[sp] = mid + 1;                  // right subtree later
-                    stackB[sp++] = b;
+                    stack[sp++] = mid + 1;                 // right subtree later
+                    stack[sp++] = b;
                 }
                 b = mid;                                  // left subtree now
             }

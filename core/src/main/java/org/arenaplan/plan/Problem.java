@@ -113,11 +113,12 @@ public final class Problem {
 
     /**
      * Writes the buffers that conflict with i into {@code out[1..count]}, {@code out[0] = count},
-     * growing the array when needed; returns the array used. The allocation-free twin of
+     * growing the array when needed; returns the array used; {@code stack} is scratch from
+     * {@link IntervalIndex#newStack()}. The allocation-free twin of
      * {@link #forEachConflict} for hot loops.
      */
-    int[] conflictsInto(int i, int[] out) {
-        out = index().overlapsInto(lower[i], upper[i], i, out);
+    int[] conflictsInto(int i, int[] out, int[] stack) {
+        out = index().overlapsInto(lower[i], upper[i], i, out, stack);
         if (extraConflicts != null) {
             for (int j : extraConflicts[i]) {
                 if (intervalsOverlap(i, j)) continue;
