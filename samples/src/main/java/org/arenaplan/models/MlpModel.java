@@ -3,7 +3,6 @@ package org.arenaplan.models;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.OpKinds;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -25,18 +24,15 @@ final class MlpModel implements Model {
 
     @Override
     public Map<String, String> defaults() {
-        Map<String, String> d = new LinkedHashMap<>();
-        d.put("layers", "3");
-        d.put("width", "256");
-        d.put("batch", "32");
-        return d;
+        return MlpShape.defaults(3, 256, 32);
     }
 
     @Override
     public Graph build(ModelOptions o) {
-        int layers = o.positiveInt("layers");
-        long width = o.positiveInt("width");
-        long batch = o.positiveInt("batch");
+        MlpShape shape = MlpShape.of(o);
+        int layers = shape.layers();
+        long width = shape.width();
+        long batch = shape.batch();
         NetBuilder net = new NetBuilder("mlp", o.dtype());
         String h = net.input("x", false, batch, width);
         for (int l = 1; l <= layers; l++) {
