@@ -17,19 +17,7 @@ final class TestGraphs {
 
     /** MatMul, broadcast Add, Relu in place, a view, Gemm, Softmax. */
     static Graph mlp() {
-        return new GraphBuilder("mlp")
-                .tensor("x", DType.F32, 4, 16).tensor("w1", DType.F32, 16, 32).tensor("b1", DType.F32, 32)
-                .tensor("h", DType.F32, 4, 32).tensor("hb", DType.F32, 4, 32).tensor("hr", DType.F32, 4, 32)
-                .tensor("hv", DType.F32, 4, 32).tensor("w2", DType.F32, 8, 32).tensor("b2", DType.F32, 8)
-                .tensor("z", DType.F32, 4, 8).tensor("y", DType.F32, 4, 8)
-                .input("x").weight("w1").weight("b1").weight("w2").weight("b2").output("y")
-                .op("mm", OpKinds.MATMUL).in("x", "w1").out("h").add()
-                .op("bias", OpKinds.ADD).in("h", "b1").out("hb").inPlace().add()
-                .op("relu", OpKinds.RELU).in("hb").out("hr").inPlace().add()
-                .op("id", OpKinds.IDENTITY).in("hr").out("hv").view().add()
-                .op("fc", OpKinds.GEMM).in("hv", "w2", "b2").out("z").attr("transB", 1L).add()
-                .op("sm", OpKinds.SOFTMAX).in("z").out("y").add()
-                .build();
+        return CoverageGraphs.mlp("mlp", 4, 16, 32, 8);
     }
 
     /** Conv, BatchNorm, pools, LRN, concat in place, transpose, LayerNorm, and the other elementwise kinds. */

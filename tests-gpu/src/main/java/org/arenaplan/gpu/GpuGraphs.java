@@ -19,19 +19,7 @@ public final class GpuGraphs {
 
     /** MatMul, broadcast Add and Relu in place, a view, Gemm with transposed B, Softmax. */
     public static Graph mlp() {
-        return new GraphBuilder("gpu-mlp")
-                .tensor("x", DType.F32, 64, 256).tensor("w1", DType.F32, 256, 512).tensor("b1", DType.F32, 512)
-                .tensor("h", DType.F32, 64, 512).tensor("hb", DType.F32, 64, 512).tensor("hr", DType.F32, 64, 512)
-                .tensor("hv", DType.F32, 64, 512).tensor("w2", DType.F32, 128, 512).tensor("b2", DType.F32, 128)
-                .tensor("z", DType.F32, 64, 128).tensor("y", DType.F32, 64, 128)
-                .input("x").weight("w1").weight("b1").weight("w2").weight("b2").output("y")
-                .op("mm", OpKinds.MATMUL).in("x", "w1").out("h").add()
-                .op("bias", OpKinds.ADD).in("h", "b1").out("hb").inPlace().add()
-                .op("relu", OpKinds.RELU).in("hb").out("hr").inPlace().add()
-                .op("id", OpKinds.IDENTITY).in("hr").out("hv").view().add()
-                .op("fc", OpKinds.GEMM).in("hv", "w2", "b2").out("z").attr("transB", 1L).add()
-                .op("sm", OpKinds.SOFTMAX).in("z").out("y").add()
-                .build();
+        return org.arenaplan.exec.CoverageGraphs.mlp("gpu-mlp", 64, 256, 512, 128);
     }
 
     /** Conv, BatchNorm, Relu, pools, LRN, concat in place, global pool, flatten, LayerNorm, Gelu. */
