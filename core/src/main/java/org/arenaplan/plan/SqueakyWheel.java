@@ -16,7 +16,7 @@ import java.util.Arrays;
  *       shows which buffers now pay for that.</li>
  *   <li>Repeat; keep the smallest arena seen. Stop when it is at most the target, when a round
  *       would probably not end before the deadline (it is assumed to last as long as the
- *       longest round so far), or after {@code stallLimit} rounds without a smaller arena.</li>
+ *       longest round so far, or as long as the caller's guess before the first), or after {@code stallLimit} rounds without a smaller arena.</li>
  * </ol>
  *
  * <p>Does not guarantee: any improvement (the orders may cycle), nor optimality. Never worse
@@ -34,13 +34,14 @@ public final class SqueakyWheel {
      * @param target     stop once the arena is at most this (a lower bound, or a capacity)
      * @param deadline   {@link System#nanoTime()} by which the last round must end
      * @param stallLimit rounds in a row without a smaller arena after which it gives up
+     * @param roundGuess nanoseconds one greedy round is expected to take, before one was timed
      */
-    public static Result improve(Problem p, long[] start, long target, long deadline, int stallLimit) {
+    public static Result improve(Problem p, long[] start, long target, long deadline, int stallLimit, long roundGuess) {
         long[] bestOffsets = start.clone();
         long bestArena = Placement.arenaOf(p, start);
         int[] order = p.size() == 0 ? new int[0] : Orders.byBreadth(p);
         int rounds = 0, stalled = 0;
-        long longestRound = 0;
+        long longestRound = roundGuess;
         while (bestArena > target && stalled < stallLimit && deadline - System.nanoTime() > longestRound) {
             long began = System.nanoTime();
             long[] offsets = GreedyPlacer.place(p, order, GreedyPlacer.Fit.BEST);

@@ -43,7 +43,7 @@ class SqueakyWheelTest {
 
     private static SqueakyWheel.Result improveBest(Problem p, long target, long deadline, int stall) {
         Placement start = new BestPlanner().place(p);
-        SqueakyWheel.Result r = SqueakyWheel.improve(p, start.offsets(), target, deadline, stall);
+        SqueakyWheel.Result r = SqueakyWheel.improve(p, start.offsets(), target, deadline, stall, 0);
         assertThat(r.arena()).isEqualTo(Placement.arenaOf(p, r.offsets()));
         assertThat(PlacementValidator.validate(p, r.offsets(), r.arena(), null)).isEmpty();
         assertThat(r.arena()).isLessThanOrEqualTo(start.arenaBytes());
@@ -81,16 +81,26 @@ class SqueakyWheelTest {
     void runsNoRoundOnceTheDeadlineHasPassedAndReturnsItsStart() {
         Problem p = PerfectPackings.generate(3, 60, 1 << 20, 1000, 1024);
         long[] start = new BestPlanner().place(p).offsets();
-        SqueakyWheel.Result r = SqueakyWheel.improve(p, start, 0, deadlineIn(-1), 16);
+        SqueakyWheel.Result r = SqueakyWheel.improve(p, start, 0, deadlineIn(-1), 16, 0);
         assertThat(r.rounds()).isZero();
         assertThat(r.offsets()).isEqualTo(start);
+    }
+
+    @Test
+    void runsNoRoundWhenTheGuessedRoundWouldEndAfterTheDeadline() {
+        Problem p = PerfectPackings.generate(3, 60, 1 << 20, 1000, 1024);
+        long[] start = new BestPlanner().place(p).offsets();
+        long hour = 3_600_000_000_000L;
+        SqueakyWheel.Result r = SqueakyWheel.improve(p, start, 0, deadlineIn(hour), 16, 2 * hour);
+        assertThat(r.rounds()).isZero();
+        assertThat(r.arena()).isEqualTo(Placement.arenaOf(p, start));
     }
 
     @Test
     void runsNoRoundWhenTheStartAlreadyMeetsTheTarget() {
         Problem p = random(new SplittableRandom(3), 30, false);
         long[] start = new BestPlanner().place(p).offsets();
-        SqueakyWheel.Result r = SqueakyWheel.improve(p, start, Placement.arenaOf(p, start), NO_DEADLINE, 16);
+        SqueakyWheel.Result r = SqueakyWheel.improve(p, start, Placement.arenaOf(p, start), NO_DEADLINE, 16, 0);
         assertThat(r.rounds()).isZero();
     }
 
@@ -108,8 +118,8 @@ class SqueakyWheelTest {
     void isDeterministic() {
         Problem p = PerfectPackings.generate(5, 80, 1 << 20, 1000, 1024);
         long[] start = new BestPlanner().place(p).offsets();
-        SqueakyWheel.Result a = SqueakyWheel.improve(p, start, 1 << 20, NO_DEADLINE, 10);
-        SqueakyWheel.Result b = SqueakyWheel.improve(p, start, 1 << 20, NO_DEADLINE, 10);
+        SqueakyWheel.Result a = SqueakyWheel.improve(p, start, 1 << 20, NO_DEADLINE, 10, 0);
+        SqueakyWheel.Result b = SqueakyWheel.improve(p, start, 1 << 20, NO_DEADLINE, 10, 0);
         assertThat(a.offsets()).isEqualTo(b.offsets());
         assertThat(a.rounds()).isEqualTo(b.rounds());
     }

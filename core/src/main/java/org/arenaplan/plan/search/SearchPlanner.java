@@ -60,16 +60,19 @@ public final class SearchPlanner implements Planner {
 
     public SearchOutcome solve(Problem problem) {
         long deadline = deadline();
+        long began = System.nanoTime();
         Placement best = new BestPlanner().place(problem);
+        long roundGuess = roundGuess(System.nanoTime() - began);
         long lb = problem.lowerBound();
         Placement incumbent = new Placement(best.offsets(), best.arenaBytes(), name(), best.arenaBytes() <= lb);
-        return capacity != null ? fitWithin(problem, incumbent, lb, deadline) : minimise(problem, incumbent, lb, deadline);
+        return capacity != null ? fitWithin(problem, incumbent, lb, deadline, roundGuess)
+                : minimise(problem, incumbent, lb, deadline, roundGuess);
     }
 
-    private SearchOutcome fitWithin(Problem p, Placement incumbent, long lb, long deadline) {
+    private SearchOutcome fitWithin(Problem p, Placement incumbent, long lb, long deadline, long roundGuess) {
         if (incumbent.arenaBytes() <= capacity) return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, incumbent, capacity, lb, 0);
         if (lb > capacity) return new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity, lb, 0);
-        incumbent = squeak(p, incumbent, capacity, deadline);
+        incumbent = squeak(p, incumbent, capacity, deadline, roundGuess);
         if (incumbent.arenaBytes() <= capacity) return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, incumbent, capacity, lb, 0);
         CapacitySearch search;
         try {
@@ -86,11 +89,11 @@ public final class SearchPlanner implements Planner {
         };
     }
 
-    private SearchOutcome minimise(Problem p, Placement incumbent, long lb, long deadline) {
+    private SearchOutcome minimise(Problem p, Placement incumbent, long lb, long deadline, long roundGuess) {
         long unit = p.alignment();
         long proven = alignUp(lb, unit);   // no placement is smaller than this, proven
         long probeFrom = proven;           // smallest capacity worth probing (raised by timeouts too)
-        if (incumbent.arenaBytes() > proven) incumbent = squeak(p, incumbent, proven, deadline);
+        if (incumbent.arenaBytes() > proven) incumbent = squeak(p, incumbent, proven, deadline, roundGuess);
         long nodes = 0;
         boolean first = true;
         SearchInstance instance = null;   // built on the first probe, shared by the others
@@ -128,9 +131,19 @@ public final class SearchPlanner implements Planner {
     /** Rounds of {@link SqueakyWheel} without a smaller arena after which the exact search takes over. */
     private static final int SQUEAKY_STALL_ROUNDS = 16;
 
+    /**
+     * How long one {@link SqueakyWheel} round (one greedy run) should take: {@link BestPlanner} ran
+     * its heuristics in parallel in {@code bestNanos}, so its time times the share of its runs one
+     * core did.
+     */
+    private static long roundGuess(long bestNanos) {
+        int runs = BestPlanner.heuristics().size();
+        return bestNanos * Math.min(runs, Runtime.getRuntime().availableProcessors()) / runs;
+    }
+
     /** The incumbent, or the smaller placement {@link SqueakyWheel} finds aiming at {@code target}. */
-    private Placement squeak(Problem p, Placement incumbent, long target, long deadline) {
-        SqueakyWheel.Result r = SqueakyWheel.improve(p, incumbent.offsets(), target, deadline, SQUEAKY_STALL_ROUNDS);
+    private Placement squeak(Problem p, Placement incumbent, long target, long deadline, long roundGuess) {
+        SqueakyWheel.Result r = SqueakyWheel.improve(p, incumbent.offsets(), target, deadline, SQUEAKY_STALL_ROUNDS, roundGuess);
         return r.arena() < incumbent.arenaBytes() ? Placement.of(p, r.offsets(), name()) : incumbent;
     }
 
