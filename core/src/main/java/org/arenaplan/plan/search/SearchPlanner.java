@@ -6,6 +6,7 @@ import org.arenaplan.plan.Planner;
 import org.arenaplan.plan.PlannerOptions;
 import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
+import org.arenaplan.plan.SqueakyWheel;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
@@ -18,8 +19,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * <ol>
  *   <li>Run {@link BestPlanner}: the incumbent. The lower bound is the most bytes live at once.</li>
  *   <li>With a capacity: the incumbent answers if it fits; a lower bound above the capacity
- *       proves it infeasible; otherwise {@link CapacitySearch} decides the capacity itself.</li>
- *   <li>Without one: probe capacities between the proven lower bound and the incumbent's arena,
+ *       proves it infeasible; otherwise {@link SqueakyWheel} tries to reach the capacity by
+ *       reordering the greedy placer, and if it stalls {@link CapacitySearch} decides the
+ *       capacity itself.</li>
+ *   <li>Without one: {@link SqueakyWheel} lowers the incumbent towards the lower bound until it
+ *       stalls (it is what reaches the bound on traces of tens of thousands of buffers, where
+ *       the exact search thrashes); then probe capacities between the proven lower bound and the incumbent's arena,
  *       the lower bound first (usually the optimum), then bisecting. A probe that finds a
  *       placement lowers the incumbent to that placement's arena; one that is refuted raises the
  *       proven lower bound; one that times out only narrows where later probes look. Each probe
@@ -55,15 +60,20 @@ public final class SearchPlanner implements Planner {
 
     public SearchOutcome solve(Problem problem) {
         long deadline = deadline();
+        long began = System.nanoTime();
         Placement best = new BestPlanner().place(problem);
+        long roundGuess = roundGuess(System.nanoTime() - began);
         long lb = problem.lowerBound();
         Placement incumbent = new Placement(best.offsets(), best.arenaBytes(), name(), best.arenaBytes() <= lb);
-        return capacity != null ? fitWithin(problem, incumbent, lb, deadline) : minimise(problem, incumbent, lb, deadline);
+        return capacity != null ? fitWithin(problem, incumbent, lb, deadline, roundGuess)
+                : minimise(problem, incumbent, lb, deadline, roundGuess);
     }
 
-    private SearchOutcome fitWithin(Problem p, Placement incumbent, long lb, long deadline) {
+    private SearchOutcome fitWithin(Problem p, Placement incumbent, long lb, long deadline, long roundGuess) {
         if (incumbent.arenaBytes() <= capacity) return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, incumbent, capacity, lb, 0);
         if (lb > capacity) return new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity, lb, 0);
+        incumbent = squeak(p, incumbent, capacity, deadline, roundGuess);
+        if (incumbent.arenaBytes() <= capacity) return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, incumbent, capacity, lb, 0);
         CapacitySearch search;
         try {
             search = new CapacitySearch(new SearchInstance(p, deadline), capacity, deadline);
@@ -79,10 +89,11 @@ public final class SearchPlanner implements Planner {
         };
     }
 
-    private SearchOutcome minimise(Problem p, Placement incumbent, long lb, long deadline) {
+    private SearchOutcome minimise(Problem p, Placement incumbent, long lb, long deadline, long roundGuess) {
         long unit = p.alignment();
         long proven = alignUp(lb, unit);   // no placement is smaller than this, proven
         long probeFrom = proven;           // smallest capacity worth probing (raised by timeouts too)
+        if (incumbent.arenaBytes() > proven) incumbent = squeak(p, incumbent, proven, deadline, roundGuess);
         long nodes = 0;
         boolean first = true;
         SearchInstance instance = null;   // built on the first probe, shared by the others
@@ -115,6 +126,25 @@ public final class SearchPlanner implements Planner {
         boolean optimal = incumbent.arenaBytes() <= proven;
         Placement out = new Placement(incumbent.offsets(), incumbent.arenaBytes(), name(), optimal);
         return new SearchOutcome(optimal ? SearchStatus.OPTIMAL : SearchStatus.TIMEOUT_BEST_EFFORT, out, null, proven, nodes);
+    }
+
+    /** Rounds of {@link SqueakyWheel} without a smaller arena after which the exact search takes over. */
+    private static final int SQUEAKY_STALL_ROUNDS = 16;
+
+    /**
+     * How long one {@link SqueakyWheel} round (one greedy run) should take: {@link BestPlanner} ran
+     * its heuristics in parallel in {@code bestNanos}, so its time times the share of its runs one
+     * core did.
+     */
+    private static long roundGuess(long bestNanos) {
+        int runs = BestPlanner.heuristics().size();
+        return bestNanos * Math.min(runs, Runtime.getRuntime().availableProcessors()) / runs;
+    }
+
+    /** The incumbent, or the smaller placement {@link SqueakyWheel} finds aiming at {@code target}. */
+    private Placement squeak(Problem p, Placement incumbent, long target, long deadline, long roundGuess) {
+        SqueakyWheel.Result r = SqueakyWheel.improve(p, incumbent.offsets(), target, deadline, SQUEAKY_STALL_ROUNDS, roundGuess);
+        return r.arena() < incumbent.arenaBytes() ? Placement.of(p, r.offsets(), name()) : incumbent;
     }
 
     private long deadline() {

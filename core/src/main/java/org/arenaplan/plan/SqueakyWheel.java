@@ -1,0 +1,78 @@
+package org.arenaplan.plan;
+
+import java.util.Arrays;
+
+/**
+ * Anytime improver for large problems, where the exact search thrashes: squeaky-wheel
+ * optimisation (Joslin and Clements, 1999) over the orders of the best-fit greedy placer.
+ *
+ * <p>Steps:
+ * <ol>
+ *   <li>Start from the greedy-by-breadth order.</li>
+ *   <li>Place every buffer in that order with best fit ({@link GreedyPlacer}).</li>
+ *   <li>The buffers whose top ends above the line halfway between the target and this round's
+ *       arena are the squeaky wheels: move them to the front of the order, highest first, the
+ *       others keeping their relative order. Placed early, they find low gaps; the next round
+ *       shows which buffers now pay for that.</li>
+ *   <li>Repeat; keep the smallest arena seen. Stop when it is at most the target, when a round
+ *       would probably not end before the deadline (it is assumed to last as long as the
+ *       longest round so far, or as long as the caller's guess before the first), or after {@code stallLimit} rounds without a smaller arena.</li>
+ * </ol>
+ *
+ * <p>Does not guarantee: any improvement (the orders may cycle), nor optimality. Never worse
+ * than the placement it starts from, which it returns when no round beats it. Deterministic:
+ * no randomness, only the number of rounds depends on the clock.
+ */
+public final class SqueakyWheel {
+    /** The best placement seen, and how many greedy rounds were run. */
+    public record Result(long[] offsets, long arena, int rounds) { }
+
+    private SqueakyWheel() { }
+
+    /**
+     * @param start      a valid placement: the incumbent to beat
+     * @param target     stop once the arena is at most this (a lower bound, or a capacity)
+     * @param deadline   {@link System#nanoTime()} by which the last round must end
+     * @param stallLimit rounds in a row without a smaller arena after which it gives up
+     * @param roundGuess nanoseconds one greedy round is expected to take, before one was timed
+     */
+    public static Result improve(Problem p, long[] start, long target, long deadline, int stallLimit, long roundGuess) {
+        long[] bestOffsets = start.clone();
+        long bestArena = Placement.arenaOf(p, start);
+        int[] order = p.size() == 0 ? new int[0] : Orders.byBreadth(p);
+        int rounds = 0, stalled = 0;
+        long longestRound = roundGuess;
+        while (bestArena > target && stalled < stallLimit && deadline - System.nanoTime() > longestRound) {
+            long began = System.nanoTime();
+            long[] offsets = GreedyPlacer.place(p, order, GreedyPlacer.Fit.BEST);
+            long arena = Placement.arenaOf(p, offsets);
+            rounds++;
+            if (arena < bestArena) {
+                bestArena = arena;
+                bestOffsets = offsets;
+                stalled = 0;
+            } else {
+                stalled++;
+            }
+            order = squeakyFirst(p, order, offsets, target + (arena - target) / 2);
+            longestRound = Math.max(longestRound, System.nanoTime() - began);
+        }
+        return new Result(bestOffsets, bestArena, rounds);
+    }
+
+    /** The buffers whose top is above {@code line}, highest first, then the others in their order. */
+    private static int[] squeakyFirst(Problem p, int[] order, long[] offsets, long line) {
+        int n = order.length;
+        int[] next = new int[n];
+        int k = 0;
+        for (int i : order) if (offsets[i] + p.alignedSize(i) > line) next[k++] = i;
+        int squeaky = k;
+        Integer[] front = new Integer[squeaky];
+        for (int a = 0; a < squeaky; a++) front[a] = next[a];
+        // Stable sort: among equal tops the former order stays.
+        Arrays.sort(front, (x, y) -> Long.compare(offsets[y] + p.alignedSize(y), offsets[x] + p.alignedSize(x)));
+        for (int a = 0; a < squeaky; a++) next[a] = front[a];
+        for (int i : order) if (offsets[i] + p.alignedSize(i) <= line) next[k++] = i;
+        return next;
+    }
+}
