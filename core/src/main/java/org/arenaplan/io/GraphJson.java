@@ -149,28 +149,26 @@ public final class GraphJson {
                 attrs.put(e.getKey(), attrValue(r, e.getValue(), path + ".attrs." + e.getKey()));
             }
         }
-        List<Op.View> views = new ArrayList<>();
-        JsonNode vs = r.array(o, path, "views", false);
-        for (int i = 0; i < vs.size(); i++) {
-            String p = path + ".views[" + i + "]";
-            r.onlyFields(vs.get(i), p, VIEW);
-            views.add(new Op.View(index(r, vs.get(i), p, "output"), index(r, vs.get(i), p, "input"), r.optionalWhole(vs.get(i), p, "byte_offset", 0)));
-        }
-        List<Op.Member> members = new ArrayList<>();
-        JsonNode ms = r.array(o, path, "members", false);
-        for (int i = 0; i < ms.size(); i++) {
-            String p = path + ".members[" + i + "]";
-            r.onlyFields(ms.get(i), p, VIEW);
-            members.add(new Op.Member(index(r, ms.get(i), p, "input"), index(r, ms.get(i), p, "output"), r.optionalWhole(ms.get(i), p, "byte_offset", 0)));
-        }
-        List<Op.InPlace> inPlace = new ArrayList<>();
-        JsonNode ip = r.array(o, path, "inplace", false);
-        for (int i = 0; i < ip.size(); i++) {
-            String p = path + ".inplace[" + i + "]";
-            r.onlyFields(ip.get(i), p, INPLACE);
-            inPlace.add(new Op.InPlace(index(r, ip.get(i), p, "output"), index(r, ip.get(i), p, "input")));
-        }
+        List<Op.View> views = entries(r, o, path, "views", VIEW,
+                (n, p) -> new Op.View(index(r, n, p, "output"), index(r, n, p, "input"), r.optionalWhole(n, p, "byte_offset", 0)));
+        List<Op.Member> members = entries(r, o, path, "members", VIEW,
+                (n, p) -> new Op.Member(index(r, n, p, "input"), index(r, n, p, "output"), r.optionalWhole(n, p, "byte_offset", 0)));
+        List<Op.InPlace> inPlace = entries(r, o, path, "inplace", INPLACE,
+                (n, p) -> new Op.InPlace(index(r, n, p, "output"), index(r, n, p, "input")));
         return new Op(name, kind, in, out, (int) stream, attrs, views, members, inPlace);
+    }
+
+    /** Decodes the optional array {@code field} of {@code o}, each element allowed only {@code fields}. */
+    private static <T> List<T> entries(JsonReading r, JsonNode o, String path, String field, java.util.Set<String> fields,
+                                       java.util.function.BiFunction<JsonNode, String, T> decode) {
+        List<T> out = new ArrayList<>();
+        JsonNode a = r.array(o, path, field, false);
+        for (int i = 0; i < a.size(); i++) {
+            String p = path + "." + field + "[" + i + "]";
+            r.onlyFields(a.get(i), p, fields);
+            out.add(decode.apply(a.get(i), p));
+        }
+        return out;
     }
 
     private static int index(JsonReading r, JsonNode o, String path, String field) {
