@@ -1,5 +1,6 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.exec.ExecutionException;
 import org.arenaplan.io.InputException;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.plan.PlanningException;
@@ -57,7 +58,8 @@ public final class ArenaplanCli implements Runnable {
         } else if (e instanceof UsageException) {
             code = ExitCodes.BAD_INPUT;
             message = e.getMessage() + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')";
-        } else if (e instanceof InputException || e instanceof GraphException || e instanceof PlanningException) {
+        } else if (e instanceof InputException || e instanceof GraphException || e instanceof PlanningException
+                || e instanceof ExecutionException) {   // a graph the executors cannot run (unknown op kind, wrong dtype...)
             code = ExitCodes.BAD_INPUT;
             message = e.getMessage();
         } else if (e instanceof UncheckedIOException u) {

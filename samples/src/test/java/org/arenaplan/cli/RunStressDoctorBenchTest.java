@@ -35,6 +35,17 @@ class RunStressDoctorBenchTest {
     }
 
     @Test
+    void anOpTheExecutorsCannotRunIsBadInputNamingIt() throws Exception {
+        Path g = dir.resolve("g.json");
+        Files.writeString(g, "{\"format\":\"arenaplan-graph/1\",\"tensors\":[{\"name\":\"x\",\"dtype\":\"float32\",\"shape\":[4]},"
+                + "{\"name\":\"y\",\"dtype\":\"float32\",\"shape\":[4]}],\"inputs\":[{\"name\":\"x\"}],\"outputs\":[\"y\"],"
+                + "\"ops\":[{\"name\":\"f\",\"kind\":\"Foo\",\"inputs\":[\"x\"],\"outputs\":[\"y\"]}]}");
+        Cli r = Cli.run("run", g.toString(), "--device", "sim");
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(r.err()).contains("op 'f' (Foo): unknown op kind 'Foo'").doesNotContain("internal error");
+    }
+
+    @Test
     void runsAnOnnxModelAgainstItsReferenceOutput() throws Exception {
         Path model = MODELS.resolve("light_squeezenet.onnx");
         if (!Files.exists(model)) System.out.println("skipped: " + MODELS + " not found (a user's clone has no shared data)");
