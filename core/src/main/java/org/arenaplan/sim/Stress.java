@@ -70,6 +70,11 @@ public final class Stress {
 
     /** Runs the stress test; prints up to 3 hazards and a summary to {@code out}. */
     public static Result run(Options o, Function<Graph, Plan> planner, PrintStream out) {
+        return run(o, planner, out, done -> { });
+    }
+
+    /** As {@link #run(Options, Function, PrintStream)}, telling {@code progress} how many graphs are done. */
+    public static Result run(Options o, Function<Graph, Plan> planner, PrintStream out, java.util.function.IntConsumer progress) {
         int hazards = 0, wrong = 0, truncated = 0, invalid = 0, caughtInvalid = 0;
         long interleavings = 0;
         for (int i = 0; i < o.graphs(); i++) {
@@ -99,6 +104,7 @@ public final class Stress {
                 if (planInvalid) caughtInvalid++;
                 if (hazards <= 3) out.println("graph seed " + seed + " (" + g.opCount() + " ops): " + hazard.getMessage());
             }
+            progress.accept(i + 1);
         }
         Result res = new Result(o.graphs(), hazards, wrong, interleavings, truncated, invalid, caughtInvalid);
         out.println("plans rejected by the static validator: " + invalid + ", of which caught at run time: " + caughtInvalid);

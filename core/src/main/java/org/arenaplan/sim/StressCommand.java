@@ -22,13 +22,19 @@ public final class StressCommand {
     /** The same with the safe planner under test given (e.g. the streams planner). */
     public static int run(int graphs, int streams, long seed, boolean unsafe, boolean exhaustive,
                           Function<Graph, Plan> safePlanner, PrintStream out) {
+        return run(graphs, streams, seed, unsafe, exhaustive, safePlanner, out, done -> { });
+    }
+
+    /** The same, reporting the graphs done to {@code progress} (the command line's progress bar). */
+    public static int run(int graphs, int streams, long seed, boolean unsafe, boolean exhaustive,
+                          Function<Graph, Plan> safePlanner, PrintStream out, java.util.function.IntConsumer progress) {
         if (graphs < 1) throw new IllegalArgumentException("--graphs must be at least 1, got " + graphs);
         if (streams < 1) throw new IllegalArgumentException("--streams must be at least 1, got " + streams);
         Stress.Options o = exhaustive ? Stress.Options.exhaustive(graphs, streams, seed) : Stress.Options.live(graphs, streams, seed);
         out.println("stress: " + graphs + " random graphs on " + o.streams() + " streams, seed " + seed + ", "
                 + (unsafe ? "UNSAFE planner (position-only reuse)" : "planner under test") + ", "
                 + (exhaustive ? "every interleaving" : "random delays up to " + o.maxDelayNanos() / 1000 + " us"));
-        Stress.Result r = Stress.run(o, unsafe ? UnsafePlanner::plan : safePlanner, out);
+        Stress.Result r = Stress.run(o, unsafe ? UnsafePlanner::plan : safePlanner, out, progress);
         return r.prematureReuses() == 0 && r.wrongOutputs() == 0 ? 0 : 1;
     }
 

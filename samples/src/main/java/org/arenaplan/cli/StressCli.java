@@ -1,5 +1,6 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.sim.Stress;
 import org.arenaplan.sim.StressCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,8 +47,11 @@ final class StressCli implements Callable<Integer> {
         if (graphs < 1) throw new UsageException("--graphs must be at least 1, got " + graphs);
         if (streams < 1) throw new UsageException("--streams must be at least 1, got " + streams);
         PrintStream out = Streams.stdout(spec);
-        int code = StressCommand.run(graphs, streams, seed, unsafe, exhaustive, out);
-        out.flush();
-        return code;
+        // Progress goes to stderr (a bar on a terminal, plain lines otherwise), so stdout still ends with the contract line.
+        try (Progress progress = Progress.open("stress", graphs, spec.commandLine().getErr())) {
+            int code = StressCommand.run(graphs, streams, seed, unsafe, exhaustive, Stress::defaultPlan, out, progress::stepTo);
+            out.flush();
+            return code;
+        }
     }
 }
