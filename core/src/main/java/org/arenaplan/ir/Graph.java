@@ -19,8 +19,10 @@ public final class Graph {
     private final Map<String, Tensor> tensors;
     private final List<Op> ops;
     private final List<String> inputs;
+    private final Set<String> inputSet;      // membership in O(1): liveness asks per tensor
     private final Set<String> donated;
     private final List<String> outputs;
+    private final Set<String> outputSet;
     private final Set<String> weights;
     private final Map<String, Double> weightFill;
     private final Map<String, Integer> producer;
@@ -32,8 +34,10 @@ public final class Graph {
         this.tensors = Collections.unmodifiableMap(new LinkedHashMap<>(tensors));
         this.ops = List.copyOf(ops);
         this.inputs = List.copyOf(inputs);
+        this.inputSet = Set.copyOf(inputs);
         this.donated = Collections.unmodifiableSet(new LinkedHashSet<>(donated));
         this.outputs = List.copyOf(outputs);
+        this.outputSet = Set.copyOf(outputs);
         this.weights = Collections.unmodifiableSet(new LinkedHashSet<>(weights));
         this.weightFill = Collections.unmodifiableMap(new LinkedHashMap<>(weightFill));
         this.producer = Collections.unmodifiableMap(new HashMap<>(producer));
@@ -58,7 +62,7 @@ public final class Graph {
 
     public List<String> inputs() { return inputs; }
 
-    public boolean isInput(String t) { return inputs.contains(t); }
+    public boolean isInput(String t) { return inputSet.contains(t); }
 
     public boolean isDonated(String t) { return donated.contains(t); }
 
@@ -66,7 +70,7 @@ public final class Graph {
 
     public List<String> outputs() { return outputs; }
 
-    public boolean isOutput(String t) { return outputs.contains(t); }
+    public boolean isOutput(String t) { return outputSet.contains(t); }
 
     public Set<String> weights() { return weights; }
 

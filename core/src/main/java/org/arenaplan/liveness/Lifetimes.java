@@ -339,7 +339,8 @@ public final class Lifetimes {
         }
 
         private static int[] sorted(List<Integer> l) {
-            int[] a = l.stream().mapToInt(Integer::intValue).toArray();
+            int[] a = new int[l.size()];
+            for (int i = 0; i < a.length; i++) a[i] = l.get(i);
             Arrays.sort(a);
             return a;
         }
