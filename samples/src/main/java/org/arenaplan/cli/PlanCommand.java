@@ -1,7 +1,6 @@
 package org.arenaplan.cli;
 
 import org.arenaplan.hb.SyncEvent;
-import org.arenaplan.hb.SyncMode;
 import org.arenaplan.hb.SyncText;
 import org.arenaplan.io.GraphJson;
 import org.arenaplan.onnx.OnnxImporter;
@@ -82,12 +81,8 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of searching planners (default: 10).")
     Double timeLimit;
 
-    @Option(names = "--streams", paramLabel = "N", description = "Put the graph's ops on N compute streams (independent branches apart, chains together); default: the streams the graph names.")
-    Integer streams;
-
-    @Option(names = "--sync", paramLabel = "MODE", defaultValue = "none",
-            description = "With several streams: none = reuse bytes only where the data events already order the accesses; add = also add events that let bytes be reused (default: ${DEFAULT-VALUE}).")
-    String sync;
+    @Mixin
+    StreamFlags streamFlags;
 
     @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape).")
     List<String> dims = new ArrayList<>();
@@ -154,7 +149,7 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
-        Plan plan = StreamPlanner.plan(input.graph(), streams == null ? 0 : streams, SyncMode.parse(sync), graphOptions(options), watched);
+        Plan plan = StreamPlanner.plan(input.graph(), streamFlags.count(), streamFlags.mode(), graphOptions(options), watched);
         return new Outcome(plan, plan.problem(), plan.placement(), plan.stats());
     }
 
@@ -216,14 +211,10 @@ final class PlanCommand implements Callable<Integer> {
             if (!input.isGraph()) throw new UsageException(flag + " needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has none");
             FileAccess.checkWritable(picture, flag);
         }
-        if (streams != null && streams < 1) throw new UsageException("--streams must be at least 1, got " + streams);
-        if ((streams != null || !"none".equals(sync)) && !input.isGraph())
+        streamFlags.count();
+        streamFlags.mode();
+        if (streamFlags.given() && !input.isGraph())
             throw new UsageException("--streams and --sync need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
-        try {
-            SyncMode.parse(sync);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--sync " + sync + ": expected none or add");
-        }
         if (!Planners.names().contains(planner))
             throw new UsageException("unknown planner '" + planner + "'; known: " + String.join(", ", Planners.names()));
     }

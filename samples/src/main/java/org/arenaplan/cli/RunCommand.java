@@ -1,7 +1,6 @@
 package org.arenaplan.cli;
 
 import org.arenaplan.exec.RunReport;
-import org.arenaplan.hb.SyncMode;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.StreamPlanner;
@@ -49,11 +48,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--mode", paramLabel = "MODE", defaultValue = "all", description = "planned, per-tensor, pool or all (default: ${DEFAULT-VALUE}).")
     String mode;
 
-    @Option(names = "--streams", paramLabel = "N", description = "Run on N compute streams (default: the graph's).")
-    Integer streams;
-
-    @Option(names = "--sync", paramLabel = "MODE", defaultValue = "none", description = "none or add (see plan --help).")
-    String sync;
+    @Mixin
+    StreamFlags streamFlags;
 
     @Option(names = "--planner", paramLabel = "NAME", defaultValue = "best", description = "Planner (default: ${DEFAULT-VALUE}).")
     String planner;
@@ -84,17 +80,10 @@ final class RunCommand implements Callable<Integer> {
         PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(dims)));
         if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (iterations < 1) throw new UsageException("--iterations must be at least 1, got " + iterations);
-        if (streams != null && streams < 1) throw new UsageException("--streams must be at least 1, got " + streams);
         if (!List.of("auto", "sim", "cuda").contains(device)) throw new UsageException("--device " + device + ": expected auto, sim or cuda");
         if (!List.of("planned", "per-tensor", "pool", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool or all");
-        SyncMode syncMode;
-        try {
-            syncMode = SyncMode.parse(sync);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--sync " + sync + ": expected none or add");
-        }
         if (json != null) FileAccess.checkWritable(json, "--json");
-        Plan plan = StreamPlanner.plan(input.graph(), streams == null ? 0 : streams, syncMode, ArenaPlanner.Options.DEFAULT.withPlanner(planner));
+        Plan plan = StreamPlanner.plan(input.graph(), streamFlags.count(), streamFlags.mode(), ArenaPlanner.Options.DEFAULT.withPlanner(planner));
         Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = RunReport.run(plan, device, mode, iterations, inputs, out);
