@@ -296,26 +296,24 @@ public final class PlanJson {
 
     private static Refusal readRefusal(JsonReading r, JsonNode o, String path) {
         r.onlyFields(o, path, REFUSAL);
-        String kind = r.text(o, path, "kind");
-        Refusal.Kind k;
-        try {
-            k = Refusal.Kind.valueOf(kind.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw r.fail(path + ".kind", "expected in_place or donation, found '" + kind + "'");
-        }
+        Refusal.Kind k = enumField(r, o, path, "kind", Refusal.Kind.class, "in_place or donation");
         return new Refusal(k, r.optionalText(o, path, "op"), r.text(o, path, "tensor"), r.optionalText(o, path, "over"), r.text(o, path, "reason"));
     }
 
     private static SyncEvent readEvent(JsonReading r, JsonNode o, String path) {
         r.onlyFields(o, path, EVENT);
-        String reason = r.text(o, path, "reason");
-        SyncEvent.Reason why;
-        try {
-            why = SyncEvent.Reason.valueOf(reason.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw r.fail(path + ".reason", "expected data or reuse, found '" + reason + "'");
-        }
+        SyncEvent.Reason why = enumField(r, o, path, "reason", SyncEvent.Reason.class, "data or reuse");
         return new SyncEvent((int) r.whole(o, path, "id"), (int) r.whole(o, path, "record_after"), (int) r.whole(o, path, "wait_before"),
                 why, r.optionalWhole(o, path, "bytes_saved", 0));
+    }
+
+    /** An enum written in lower case, e.g. {@code "in_place"} for {@code IN_PLACE}. */
+    private static <E extends Enum<E>> E enumField(JsonReading r, JsonNode o, String path, String field, Class<E> type, String expected) {
+        String text = r.text(o, path, field);
+        try {
+            return Enum.valueOf(type, text.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw r.fail(path + "." + field, "expected " + expected + ", found '" + text + "'");
+        }
     }
 }
