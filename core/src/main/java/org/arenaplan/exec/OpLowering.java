@@ -70,7 +70,7 @@ public final class OpLowering {
             case OpKinds.CONCAT: return concat(op);
             case OpKinds.TRANSPOSE: return List.of(transpose(op));
             default:
-                if (OpKinds.VIEW_KINDS.contains(op.kind())) {
+                if (org.arenaplan.ir.OpRegistry.viewKinds().contains(op.kind())) {
                     if (bytes(op.inputs().get(0)) != bytes(out(op)))
                         throw fail(op, op.kind() + " that is not declared a view changes the size; declare it a view");
                     return List.of(copy(op, op.inputs().get(0)));
