@@ -13,7 +13,8 @@ import java.util.Arrays;
  * (pads: 2 per axis, begins then ends, as ONNX orders them).
  *
  * @param required true when there is no default and the op must give the attribute
- * @param dflt     the default of a scalar attribute, or null
+ * @param dflt     the default of a scalar attribute; for a list, a description of its default for
+ *                 the docs (the passes derive it: {@link OpAttrs#perAxis}); null when required
  * @param min      smallest allowed value (integers, list elements); ignored for floats and strings
  * @param max      largest allowed value
  * @param perAxis  values per spatial axis of a per-axis list (1, or 2 for pads), 0 otherwise
@@ -63,12 +64,17 @@ public record AttrSpec(String name, Type type, boolean required, Object dflt, lo
 
     /** A per-spatial-axis list of integers (kernel_shape, strides, pads, dilations). */
     public static AttrSpec perAxis(String name, boolean required, long min, int perAxis, long fill) {
-        return new AttrSpec(name, Type.INTS, required, null, min, MAX_INT32, perAxis, fill);
+        return new AttrSpec(name, Type.INTS, required, required ? null : fill + (perAxis == 2 ? " at both ends of each axis" : " per axis"), min, MAX_INT32, perAxis, fill);
+    }
+
+    /** A per-axis list whose default is not a fill (Conv's kernel_shape: the weight's extents). */
+    public static AttrSpec perAxis(String name, long min, String dflt) {
+        return new AttrSpec(name, Type.INTS, false, dflt, min, MAX_INT32, 1, 0);
     }
 
     /** A list of integers whose default depends on the input (Transpose's perm: reversed axes). */
-    public static AttrSpec ints(String name, long min, long max) {
-        return new AttrSpec(name, Type.INTS, false, null, min, max, 0, 0);
+    public static AttrSpec ints(String name, long min, long max, String dflt) {
+        return new AttrSpec(name, Type.INTS, false, dflt, min, max, 0, 0);
     }
 
     /**

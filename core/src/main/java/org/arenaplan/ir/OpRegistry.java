@@ -48,7 +48,7 @@ public final class OpRegistry {
                     .doc("inputs X, scale, bias; over the axes from axis on"),
             op(OpKinds.BATCH_NORM, 5, 5).attrs(AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::batchNorm).inPlace(0).kernels(BATCHNORM)
                     .doc("inference: inputs X, scale, B, mean, var"),
-            op(OpKinds.CONV, 2, 3).attrs(AttrSpec.perAxis("kernel_shape", false, 1, 1, 1), strides(), pads(),
+            op(OpKinds.CONV, 2, 3).attrs(AttrSpec.perAxis("kernel_shape", 1, "the weight's extents"), strides(), pads(),
                             AttrSpec.perAxis("dilations", false, 1, 1, 1), AttrSpec.integer("group", 1, 1, MAX_INT32))
                     .shape(ShapeRules::conv).kernels(CONV2D)
                     .doc("inputs X, W, optional B; 1-D and 2-D images run (3-D is planned only)"),
@@ -58,7 +58,7 @@ public final class OpRegistry {
                     AttrSpec.real("bias", 1.0)).shape(ShapeRules::sameAsFirst).kernels(LRN).doc("across channels"),
             op(OpKinds.CONCAT, 1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::concat).members().kernels(CONCAT_SLICE)
                     .doc("inputs may be member slices of the output when every extent before axis is 1; then it does no work"),
-            op(OpKinds.TRANSPOSE, 1, 1).attrs(AttrSpec.ints("perm", 0, MAX_RANK - 1)).shape(ShapeRules::transpose).kernels(TRANSPOSE)
+            op(OpKinds.TRANSPOSE, 1, 1).attrs(AttrSpec.ints("perm", 0, MAX_RANK - 1, "the axes reversed")).shape(ShapeRules::transpose).kernels(TRANSPOSE)
                     .doc("perm defaults to the reversed axes"),
             op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(COPY).doc("a device-to-device copy"),
             op(OpKinds.RELU_GRAD, 2, 2).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(BINARY)
