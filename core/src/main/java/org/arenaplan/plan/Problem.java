@@ -19,6 +19,7 @@ public final class Problem {
     private final long alignment;
     private final int[][] extraConflicts;
     private volatile IntervalIndex index;
+    private volatile long lowerBound = -1;
 
     /**
      * @param extraConflicts symmetric adjacency lists of conflicts beyond interval overlap, or null
@@ -174,8 +175,14 @@ public final class Problem {
         return s;
     }
 
-    /** Max over instants of aligned bytes live at once: no valid placement uses less. */
+    /**
+     * No valid placement uses less: the max over instants of aligned bytes live at once, and
+     * with extra conflicts (several streams) the heaviest clique {@link CliqueBound} finds,
+     * which counts the buffers no event orders after the ones live at an instant. Computed once.
+     */
     public long lowerBound() {
-        return LiveBytes.of(this).max();
+        long b = lowerBound;
+        if (b < 0) lowerBound = b = CliqueBound.of(this);
+        return b;
     }
 }
