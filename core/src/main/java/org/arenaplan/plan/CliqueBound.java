@@ -11,6 +11,9 @@ import java.util.List;
  * below; the buffers live at one instant are such a clique, and on several streams the pairs
  * that no event orders extend it.
  *
+ * <p>{@link Problem#lowerBound()} stays the live-bytes maximum: the search planner's tests
+ * and pruning are stated against it. This is the bound the plan's stats report.
+ *
  * <p>Steps, per distinct start time t (all of them up to {@link #MAX_INSTANTS}, else the
  * heaviest): take the buffers live at t; the candidates are the buffers with an extra
  * conflict with one of them; add each candidate, heaviest first, that conflicts with every
@@ -18,14 +21,14 @@ import java.util.List;
  * K clique size and E extra conflicts per buffer. Greedy: the maximum clique is NP-hard, so
  * the bound may be below the best one; it is never below the live-bytes maximum.
  */
-final class CliqueBound {
+public final class CliqueBound {
     /** Instants examined at most; beyond, the heaviest by live bytes. */
     static final int MAX_INSTANTS = 2048;
 
     private CliqueBound() { }
 
     /** Aligned bytes of the heaviest clique found; the live-bytes maximum without extra conflicts. */
-    static long of(Problem p) {
+    public static long of(Problem p) {
         LiveBytes live = LiveBytes.of(p);
         long best = live.max();
         if (!p.hasExtraConflicts()) return best;

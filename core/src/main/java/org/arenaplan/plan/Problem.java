@@ -25,7 +25,6 @@ public final class Problem {
     private final int[][] extraConflicts;
     private final long sumBytes;
     private volatile IntervalIndex index;
-    private volatile long lowerBound = -1;
 
     /**
      * @param extraConflicts symmetric adjacency lists of conflicts beyond interval overlap, or null
@@ -186,13 +185,10 @@ public final class Problem {
     }
 
     /**
-     * No valid placement uses less: the max over instants of aligned bytes live at once, and
-     * with extra conflicts (several streams) the heaviest clique {@link CliqueBound} finds,
-     * which counts the buffers no event orders after the ones live at an instant. Computed once.
+     * Max over instants of aligned bytes live at once: no valid placement uses less. Extra
+     * conflicts are not counted (planners rely on that); {@link CliqueBound#of} counts them.
      */
     public long lowerBound() {
-        long b = lowerBound;
-        if (b < 0) lowerBound = b = CliqueBound.of(this);
-        return b;
+        return LiveBytes.of(this).max();
     }
 }

@@ -13,14 +13,14 @@ class CliqueBoundTest {
     @Test
     void withoutExtraConflictsItIsTheLiveBytesMaximum() {
         Problem p = new Problem(IDS, LO, HI, SIZE, 1);
-        assertThat(p.lowerBound()).isEqualTo(300).isEqualTo(LiveBytes.of(p).max());
+        assertThat(CliqueBound.of(p)).isEqualTo(300).isEqualTo(p.lowerBound());
     }
 
     /** Three buffers at disjoint positions, pairwise unordered (three streams, no event): they sit side by side. */
     @Test
     void unorderedBuffersAddUpAndThePlacementCannotBeatIt() {
         Problem p = new Problem(IDS, LO, HI, SIZE, 1, new int[][]{{1, 2}, {0, 2}, {0, 1}});
-        assertThat(p.lowerBound()).isEqualTo(600);
+        assertThat(CliqueBound.of(p)).isEqualTo(600);
         assertThat(Planners.byName("best").place(p).arenaBytes()).isEqualTo(600);
     }
 
@@ -28,7 +28,7 @@ class CliqueBoundTest {
     @Test
     void onlyAClique() {
         Problem p = new Problem(IDS, LO, HI, SIZE, 1, new int[][]{{1}, {0, 2}, {1}});
-        assertThat(p.lowerBound()).isEqualTo(500);
+        assertThat(CliqueBound.of(p)).isEqualTo(500);
         assertThat(Planners.byName("best").place(p).arenaBytes()).isEqualTo(500);
     }
 }

@@ -136,7 +136,7 @@ final class PlanCommand implements Callable<Integer> {
             throw new IllegalStateException(outcome.stats().planner() + " produced an invalid plan (" + violations.size()
                     + " violations), first: " + violations.get(0));
         }
-        SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal(),
+        SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal() || outcome.stats().arenaBytes() == outcome.stats().lowerBoundBytes(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
         if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
         if (cap != null && outcome.stats().arenaBytes() > cap) {
