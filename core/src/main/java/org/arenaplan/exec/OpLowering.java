@@ -48,6 +48,8 @@ public final class OpLowering {
     public List<KernelCall> lower(Op op) {
         List<KernelCall> calls = lowerKind(op);
         OpSpec spec = OpRegistry.get(op.kind());
+        if (spec == null && !calls.isEmpty())
+            throw new IllegalStateException("op kind '" + op.kind() + "' has a lowering but no entry in org.arenaplan.ir.OpRegistry; add one");
         for (KernelCall c : calls) {
             if (!spec.kernels().contains(c.name()))
                 throw new IllegalStateException(op.kind() + " lowered to kernel '" + c.name() + "', which its registry entry does not name: " + spec.kernels());
