@@ -5,46 +5,53 @@ import org.arenaplan.ir.Graph;
 import org.arenaplan.schedule.IrregularGraphs;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
  * An irregularly wired network (RandWire, Xie et al. 2019): {@link IrregularGraphs#randWire} with
- * the options as its {@link IrregularGraphs.Spec}. Only float32: the generator declares f32 tensors.
+ * the options as its {@link IrregularGraphs.Spec}, batch 1. {@code randwire} is Watts-Strogatz
+ * wired (the paper's WS(N, K, P)), {@code randwire-er} Erdős-Rényi (ER(N, P)). Only float32: the
+ * generator declares f32 tensors.
  */
 final class RandWireModel implements Model {
+    private final boolean ws;
+
+    /** @param ws Watts-Strogatz wiring; otherwise Erdős-Rényi */
+    RandWireModel(boolean ws) {
+        this.ws = ws;
+    }
+
     @Override
     public String name() {
-        return "randwire";
+        return ws ? "randwire" : "randwire-er";
     }
 
     @Override
     public String summary() {
-        return "a randomly wired network (Watts-Strogatz or Erdos-Renyi): per node Concat of its inputs, Relu, Conv 3x3 to C/2, C or 2C channels";
+        return "a randomly wired network (" + (ws ? "Watts-Strogatz WS(N, K, P)" : "Erdos-Renyi ER(N, P)")
+                + "): per node Concat of its inputs, Relu, Conv 3x3 to C/2, C or 2C channels";
     }
 
     @Override
     public Map<String, String> defaults() {
         Map<String, String> d = new LinkedHashMap<>();
-        d.put("wiring", "ws");
-        d.put("nodes", "32");
-        d.put("k", "4");
-        d.put("p", "0.75");
+        d.put("nodes", ws ? "32" : "16");
+        if (ws) d.put("k", "4");
+        d.put("p", ws ? "0.75" : "0.2");
         d.put("channels", "16");
         d.put("image", "14");
-        d.put("batch", "1");
         d.put("seed", "1");
         return d;
     }
 
     @Override
     public Graph build(ModelOptions o) {
-        if (o.dtype() != DType.F32) throw new IllegalArgumentException("model 'randwire': option --dtype must be float32 (the generator declares f32 tensors)");
+        if (o.dtype() != DType.F32) throw new IllegalArgumentException("model '" + name() + "': option --dtype must be float32 (the generator declares f32 tensors)");
         try {
-            return IrregularGraphs.randWire(new IrregularGraphs.Spec(o.choice("wiring", List.of("ws", "er")), o.positiveInt("nodes"),
-                    o.positiveInt("k"), o.fraction("p"), o.positiveInt("channels"), o.positiveInt("image"), o.positiveInt("batch"), o.positiveInt("seed")));
+            return IrregularGraphs.randWire(new IrregularGraphs.Spec(ws ? "ws" : "er", o.positiveInt("nodes"),
+                    ws ? o.positiveInt("k") : 2, o.fraction("p"), o.positiveInt("channels"), o.positiveInt("image"), 1, o.positiveInt("seed")));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("model 'randwire': " + e.getMessage(), e);
+            throw new IllegalArgumentException("model '" + name() + "': " + e.getMessage(), e);
         }
     }
 }
