@@ -4,6 +4,7 @@ import org.arenaplan.exec.RunReport;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.StreamPlanner;
+import org.arenaplan.schedule.Schedule;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,6 +29,7 @@ import java.util.concurrent.Callable;
                 "arenaplan run (--model NAME [--OPTION VALUE...] | GRAPH.json | MODEL.onnx)",
                 "              [--device auto|sim|cuda] [--mode planned|per-tensor|pool|all]",
                 "              [--streams N] [--sync none|add] [--iterations K] [--json FILE]",
+                "              [--schedule file|memory] [--schedule-time-limit SECONDS]",
                 "              [--dim NAME=V]... [--input [NAME=]FILE.pb]... [--output PATH] [--expect REF.pb]"},
         description = {"Runs a plan on a device next to the per-tensor and pool baselines.",
                 "Inputs are seeded random values unless --input gives a TensorProto file.",
@@ -50,6 +52,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Mixin
     StreamFlags streamFlags;
+
+    @Mixin
+    ScheduleFlags scheduleFlags;
 
     @Option(names = "--planner", paramLabel = "NAME", defaultValue = "best", description = "Planner (default: ${DEFAULT-VALUE}).")
     String planner;
@@ -84,10 +89,12 @@ final class RunCommand implements Callable<Integer> {
         if (!List.of("planned", "per-tensor", "pool", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
         ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner);
-        Plan plan = StreamPlanner.plan(input.graph(), streamFlags.count(), streamFlags.mode(), options);
+        Schedule schedule = scheduleFlags.apply(input.graph(), options.alignment());
+        Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options);
         Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = RunReport.run(plan, device, mode, iterations, inputs, out);
+        ScheduleFlags.print(schedule, out);
         if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());
         if (json != null) RunReport.writeJson(report, json);
         if (output != null) TensorFiles.writeOutputs(plan.graph(), report.outputs(), output, out);
