@@ -4,6 +4,7 @@ import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphBuilder;
 import org.arenaplan.ir.GraphException;
+import org.arenaplan.ir.LyingGraphs;
 import org.arenaplan.ir.OpKinds;
 import org.arenaplan.liveness.Lifetimes;
 import org.arenaplan.liveness.OpOrder;
@@ -99,12 +100,7 @@ class DeclaredAliasingTest {
     /** Case 3: members along axis 1 of a [2, 3, 4] output are not contiguous slices. */
     @Test
     void aPlanWithConcatMembersOnANonLeadingAxisIsRejected() {
-        GraphBuilder g = new GraphBuilder().tensor("x", DType.F32, 2, 1, 4).tensor("a", DType.F32, 2, 1, 4).tensor("b", DType.F32, 2, 2, 4)
-                .tensor("y", DType.F32, 2, 3, 4).input("x");
-        g.op("pa", OpKinds.RELU).in("x").out("a").add();
-        g.op("pb", OpKinds.CONCAT).in("x", "x").out("b").attr("axis", 1L).add();
-        g.op("cat", OpKinds.CONCAT).in("a", "b").out("y").attr("axis", 1L).member(0, 0, 0).member(1, 0, 32).add();
-        Plan plan = ArenaPlanner.plan(g.output("y").buildTrusting());
+        Plan plan = ArenaPlanner.plan(LyingGraphs.concatMembersOnAxis1().buildTrusting());
         List<Violation> v = PlanValidator.validate(plan);
         assertThat(kinds(v)).containsExactly(Violation.Kind.ILLEGAL_MEMBER);
         assertThat(v.get(0).message()).contains("writes input 'a' to 2 separate byte ranges ([0, 16), [48, 64))");
@@ -113,12 +109,7 @@ class DeclaredAliasingTest {
     /** Case 4: overlapping members; the validator names the overlap and the bytes left unwritten. */
     @Test
     void aPlanWithOverlappingMembersIsRejected() {
-        GraphBuilder g = new GraphBuilder().tensor("x", DType.F32, 1, 4).tensor("a", DType.F32, 1, 4).tensor("b", DType.F32, 1, 4)
-                .tensor("y", DType.F32, 2, 4).input("x");
-        g.op("pa", OpKinds.RELU).in("x").out("a").add();
-        g.op("pb", OpKinds.TANH).in("x").out("b").add();
-        g.op("cat", OpKinds.CONCAT).in("a", "b").out("y").attr("axis", 0L).member(0, 0, 0).member(1, 0, 8).add();
-        Graph lying = g.output("y").buildTrusting();
+        Graph lying = LyingGraphs.overlappingMembers().buildTrusting();
         Lifetimes l = Lifetimes.of(lying);
         Problem p = ArenaPlanner.problemOf(l, 256);
         Placement s = new GreedySizePlanner().place(p);
