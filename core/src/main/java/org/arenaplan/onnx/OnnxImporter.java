@@ -366,8 +366,8 @@ public final class OnnxImporter {
         String w = output + "#constant";
         while (values.containsKey(w) || declared.contains(w)) w += "_";
         Value v = values.get(output);
-        declareWeight(b, w, v.renamed(w, v.shape()));
         weights.put(w, weights.get(output));
+        declareWeight(b, w, v.renamed(w, v.shape()));
         b.tensor(tensor(v));
         declared.add(output);
         b.op("copy_constant_" + output, OpKinds.COPY).in(w).out(output).add();
