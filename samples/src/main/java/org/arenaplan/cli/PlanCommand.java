@@ -20,6 +20,7 @@ import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
 import org.arenaplan.plan.StreamPlanner;
 import org.arenaplan.plan.Violation;
+import org.arenaplan.plan.search.CapacityFallback;
 import org.arenaplan.report.PlanPictures;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,7 +45,9 @@ import java.util.concurrent.Callable;
  * <p>Steps: resolve the input; check the flags and output folders (before any long planning);
  * plan (a graph through {@link ArenaPlanner}, a CSV problem straight through the planner);
  * re-check the result with the independent validator (a planner bug is an internal error,
- * never a silently wrong file); print the table; exit 3 when the arena exceeds the capacity (nothing is written then);
+ * never a silently wrong file); print the table; exit 3 when the arena exceeds the capacity (nothing is written then;
+ * with a capacity, a planner other than {@code search} whose arena misses hands the problem to
+ * {@code search} within {@code --time-limit}, see {@link CapacityFallback});
  * otherwise write {@code --out}, {@code --svg}, {@code --html}.
  */
 @Command(name = "plan", sortOptions = false, mixinStandardHelpOptions = true,
@@ -75,10 +78,10 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--align", paramLabel = "BYTES", description = "Offset alignment (default: 256 for graphs and models, 1 for CSV problems).")
     Long align;
 
-    @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (a CSV's NAME.NUMBER.csv name gives one too).")
+    @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (a CSV's NAME.NUMBER.csv name gives one too); a planner other than search that misses hands over to search within --time-limit.")
     Long capacity;
 
-    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of searching planners (default: 10).")
+    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of searching planners, and of the search tried when --capacity is missed (default: 10).")
     Double timeLimit;
 
     @Mixin
@@ -122,6 +125,10 @@ final class PlanCommand implements Callable<Integer> {
         PlannerOptions options = PlannerOptions.DEFAULT.withCapacity(cap);
         if (timeLimit != null) options = options.withTimeLimit(Duration.ofMillis(Math.round(timeLimit * 1000)));
         Planner chosen = Planners.byName(planner, options);
+        if (cap != null && !"search".equals(planner)) chosen = new CapacityFallback(chosen, options, note -> {
+            stderr.println("arenaplan: " + note);
+            stderr.flush();
+        });
         Planner watched = new Watched(chosen, stderr);
 
         Outcome outcome = input.isGraph() ? planGraph(input, watched, options) : planProblem(input, watched);
@@ -135,8 +142,10 @@ final class PlanCommand implements Callable<Integer> {
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
         if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
         if (cap != null && outcome.stats().arenaBytes() > cap) {
+            long lb = outcome.stats().lowerBoundBytes();
             stderr.println("arenaplan: no placement within the capacity of " + cap + " B was found by " + outcome.stats().planner()
-                    + " (arena " + outcome.stats().arenaBytes() + " B); nothing written");
+                    + " (arena " + outcome.stats().arenaBytes() + " B)"
+                    + (lb > cap ? "; none exists: the lower bound (most bytes live at once) is " + lb + " B" : "") + "; nothing written");
             return ExitCodes.NO_PLACEMENT;
         }
         writeOutputs(outcome, stdout);
