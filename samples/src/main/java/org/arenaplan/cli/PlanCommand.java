@@ -78,7 +78,7 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (a CSV's NAME.NUMBER.csv name gives one too).")
     Long capacity;
 
-    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of searching planners (default: 10).")
+    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of every planner but naive (default: 10); past it the best placement so far comes back.")
     Double timeLimit;
 
     @Mixin

@@ -48,6 +48,7 @@ final class CapacitySearch {
     private static final int OUT_OF_NODES = 2;
     private static final int OUT_OF_TIME = 3;
     private static final long UNPLACED = -1;
+    /** The clock is read every this many nodes at most; fewer on large problems, where a node costs more. */
     private static final int CLOCK_EVERY = 256;
 
     /** Static preorders, largest first on each key in turn (MiniMalloc's "WAT", "TAW", "TWA"). */
@@ -84,12 +85,15 @@ final class CapacitySearch {
     private volatile boolean cancelled;
     private String preorder;
     private long nodesLeft;
+    /** {@link #CLOCK_EVERY}, or less so that about 2^18 buffer- or section-visits pass between reads. */
+    private final long clockEvery;
 
     /** @param deadline a {@link System#nanoTime()} value after which the search gives up */
     CapacitySearch(Problem p, long capacity, long deadline) {
         this(new SearchInstance(p), capacity, deadline);
     }
 
+    /** @throws SearchInstance.OutOfTime when the deadline passes while the tables are copied */
     CapacitySearch(SearchInstance instance, long capacity, long deadline) {
         this.p = instance.problem;
         this.capacity = capacity;
@@ -112,12 +116,14 @@ final class CapacitySearch {
         for (int i = 0; i < n; i++) slotStart[i + 1] = Math.addExact(slotStart[i], time.end[i] - time.first[i]);
         this.slotOf = new int[slotStart[n]];
         for (int s = 0; s < time.sections; s++) {
+            if (s % 1024 == 1023 && System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();
             for (int k = time.memberStart[s]; k < time.memberStart[s + 1]; k++) slotOf[slotStart[members[k]] + s - time.first[members[k]]] = k;
         }
         this.witness = new int[time.sections];
         Arrays.fill(witness, -1);
         this.rank = new int[n];
         Arrays.fill(offset, UNPLACED);
+        this.clockEvery = Math.max(1, Math.min(CLOCK_EVERY, Long.highestOneBit((1 << 18) / Math.max(1, active.length + time.sections))));
     }
 
     /** Makes a running search give up soon, as if its deadline had passed. */
@@ -159,7 +165,7 @@ final class CapacitySearch {
     private int search(int[] order, int count, int from, int to, long minOffset, int minRank) {
         if (count == 0) return FOUND;
         if (--nodesLeft < 0) return OUT_OF_NODES;
-        if (++nodes % CLOCK_EVERY == 1 && (cancelled || System.nanoTime() - deadline > 0)) return OUT_OF_TIME;   // the first node looks too
+        if (++nodes % clockEvery == 1 % clockEvery && (cancelled || System.nanoTime() - deadline > 0)) return OUT_OF_TIME;   // the first node looks too
         long leastTop = Long.MAX_VALUE;
         for (int k = 0; k < count; k++) leastTop = Math.min(leastTop, lowest[order[k]] + p.alignedSize(order[k]));
         // Candidates: below leastTop (else dominated: some buffer fits entirely below), canonical
