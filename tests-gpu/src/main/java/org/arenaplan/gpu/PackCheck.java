@@ -89,25 +89,27 @@ public final class PackCheck {
     }
 
     /**
-     * The JDK modules the runtime ships: what {@code jdeps --print-module-deps} says every jar in
-     * {@code lib} needs, less {@link #OPTIONAL_MODULES} when only their allowed packages refer to
-     * them, plus {@link #SERVICE_MODULES}.
+     * The JDK modules the runtime ships: every system module a package of a jar in {@code lib}
+     * refers to (one {@code jdeps -verbose:package} pass), less {@link #OPTIONAL_MODULES} when only
+     * their allowed packages refer to them, plus {@link #SERVICE_MODULES}. jlink adds what they
+     * require.
      */
     public static List<String> modules(Path lib) throws IOException {
-        List<String> jars = new ArrayList<>();
-        for (Path p : classPath(lib)) jars.add(p.toString());
-        jars.add(lib.resolve(TESTS_JAR).toString());
-        List<String> args = new ArrayList<>(List.of("--multi-release", "17", "--ignore-missing-deps", "--print-module-deps"));
-        args.addAll(jars);
-        Set<String> mods = new TreeSet<>(Arrays.asList(jdeps(args).strip().split(",")));
+        List<String> args = new ArrayList<>(List.of("--multi-release", "17", "--ignore-missing-deps", "-verbose:package"));
+        for (Path p : classPath(lib)) args.add(p.toString());
+        args.add(lib.resolve(TESTS_JAR).toString());
+        Set<String> mods = new TreeSet<>();
+        java.util.Map<String, Set<String>> users = new java.util.HashMap<>();
+        java.lang.module.ModuleFinder system = java.lang.module.ModuleFinder.ofSystem();
+        for (String line : jdeps(args).lines().toList()) {
+            if (!line.startsWith("   ")) continue;
+            String[] f = line.strip().split("\\s+");
+            if (f.length < 4 || !f[1].equals("->") || system.find(f[3]).isEmpty()) continue;
+            mods.add(f[3]);
+            users.computeIfAbsent(f[3], k -> new TreeSet<>()).add(f[0]);
+        }
         for (var e : OPTIONAL_MODULES.entrySet()) {
-            if (!mods.contains(e.getKey())) continue;
-            List<String> users = new ArrayList<>(List.of("--multi-release", "17", "--ignore-missing-deps", "-verbose:package"));
-            users.addAll(jars);
-            boolean onlyOptional = jdeps(users).lines().map(String::strip)
-                    .filter(l -> l.endsWith(" " + e.getKey()) && !l.contains(".jar"))
-                    .allMatch(l -> l.startsWith(e.getValue() + " "));
-            if (onlyOptional) mods.remove(e.getKey());
+            if (mods.contains(e.getKey()) && users.get(e.getKey()).stream().allMatch(pkg -> pkg.equals(e.getValue()))) mods.remove(e.getKey());
         }
         mods.addAll(SERVICE_MODULES);
         return List.copyOf(mods);
