@@ -4,6 +4,7 @@ import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphBuilder;
 import org.arenaplan.ir.GraphException;
+import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.OpRegistry;
 import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.Tensor;
