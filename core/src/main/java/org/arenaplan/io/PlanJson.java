@@ -9,6 +9,7 @@ import org.arenaplan.liveness.Storage;
 import org.arenaplan.plan.Placement;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.PlanStats;
+import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
 
 import java.io.IOException;
@@ -218,7 +219,8 @@ public final class PlanJson {
         long alignment = r.whole(root, "$", "alignment");
         if (alignment < 1) throw r.fail("$.alignment", "must be at least 1, found " + alignment);
         long arena = r.whole(root, "$", "arena_bytes");
-        List<StorageEntry> storages = readStorages(r, r.array(root, "$", "storages", true), alignment);
+        if (arena < 0) throw r.fail("$.arena_bytes", "negative size " + arena);
+        List<StorageEntry> storages = readStorages(r, r.array(root, "$", "storages", true), alignment, arena);
         Map<String, TensorEntry> tensors = readTensors(r, root, storages);
         List<Refusal> refusals = new ArrayList<>();
         JsonNode rs = r.array(root, "$", "refusals", false);
@@ -229,18 +231,24 @@ public final class PlanJson {
         JsonNode st = r.required(root, "$", "stats");
         r.onlyFields(st, "$.stats", STATS);
         PlanStats stats = new PlanStats(r.text(st, "$.stats", "planner"), r.whole(st, "$.stats", "arena_bytes"),
-                r.whole(st, "$.stats", "sum_bytes"), r.whole(st, "$.stats", "lower_bound_bytes"),
-                (int) r.whole(st, "$.stats", "storages"), (int) r.optionalWhole(st, "$.stats", "tensors", tensors.size()),
+                r.count(st, "$.stats", "sum_bytes"), r.count(st, "$.stats", "lower_bound_bytes"),
+                r.index(st, "$.stats", "storages"), st.hasNonNull("tensors") ? r.index(st, "$.stats", "tensors") : tensors.size(),
                 r.optionalWhole(st, "$.stats", "alloc_calls_naive", 0), r.optionalWhole(st, "$.stats", "alloc_calls_planned", 0),
                 r.number(st, "$.stats", "planning_ms"));
         if (stats.arenaBytes() != arena)
             throw r.fail("$.stats.arena_bytes", stats.arenaBytes() + " differs from $.arena_bytes " + arena);
-        return new PlanDocument(r.optionalText(root, "$", "graph"), alignment, arena, List.copyOf(storages),
+        PlanDocument doc = new PlanDocument(r.optionalText(root, "$", "graph"), alignment, arena, List.copyOf(storages),
                 java.util.Collections.unmodifiableMap(tensors), List.copyOf(refusals), List.copyOf(events), stats,
                 r.flag(st, "$.stats", "proven_optimal", false));
+        try {
+            doc.problem();   // the storages must make a placement problem (sizes that sum, aligned, within 2^63-1 B)
+        } catch (PlanningException e) {
+            throw r.fail("$.storages", e.getMessage());
+        }
+        return doc;
     }
 
-    private static List<StorageEntry> readStorages(JsonReading r, JsonNode array, long alignment) {
+    private static List<StorageEntry> readStorages(JsonReading r, JsonNode array, long alignment, long arena) {
         List<StorageEntry> out = new ArrayList<>(array.size());
         for (int i = 0; i < array.size(); i++) {
             String path = "$.storages[" + i + "]";
@@ -254,7 +262,10 @@ public final class PlanJson {
             if (offset % alignment != 0) throw r.fail(path + ".offset", offset + " is not a multiple of the alignment " + alignment);
             long bytes = r.whole(s, path, "bytes");
             if (bytes < 0) throw r.fail(path + ".bytes", "negative size " + bytes);
+            if (offset > arena - bytes)
+                throw r.fail(path + ".bytes", "the storage [" + offset + ", +" + bytes + " B) ends past $.arena_bytes " + arena);
             long start = r.whole(s, path, "start");
+            if (start < 0) throw r.fail(path + ".start", "negative position " + start);
             long end = r.whole(s, path, "end");
             if (end <= start) throw r.fail(path + ".end", "end (" + end + ") must exceed start (" + start + ")");
             Map<String, Long> members = new LinkedHashMap<>();
@@ -285,8 +296,11 @@ public final class PlanJson {
             if (storage < 0 || storage >= storages.size())
                 throw r.fail(path + ".storage", "no storage " + storage + " (the plan has " + storages.size() + ")");
             long inside = r.whole(t, path, "offset_in_storage");
+            StorageEntry home = storages.get((int) storage);
+            if (inside < 0 || inside > home.bytes())
+                throw r.fail(path + ".offset_in_storage", inside + " is outside storage " + storage + " of " + home.bytes() + " B");
             long address = r.whole(t, path, "address");
-            long expected = storages.get((int) storage).offset() + inside;
+            long expected = home.offset() + inside;   // <= the storage's end, checked against the arena above
             if (address != expected)
                 throw r.fail(path + ".address", address + " is not the storage's offset plus offset_in_storage (" + expected + ")");
             out.put(e.getKey(), new TensorEntry(e.getKey(), (int) storage, inside, address));
@@ -303,7 +317,7 @@ public final class PlanJson {
     private static SyncEvent readEvent(JsonReading r, JsonNode o, String path) {
         r.onlyFields(o, path, EVENT);
         SyncEvent.Reason why = enumField(r, o, path, "reason", SyncEvent.Reason.class, "data or reuse");
-        return new SyncEvent((int) r.whole(o, path, "id"), (int) r.whole(o, path, "record_after"), (int) r.whole(o, path, "wait_before"),
+        return new SyncEvent(r.index(o, path, "id"), r.index(o, path, "record_after"), r.index(o, path, "wait_before"),
                 why, r.optionalWhole(o, path, "bytes_saved", 0));
     }
 

@@ -20,6 +20,7 @@ import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
 import org.arenaplan.plan.StreamPlanner;
 import org.arenaplan.plan.Violation;
+import org.arenaplan.plan.search.CapacityFallback;
 import org.arenaplan.report.PlanPictures;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,7 +45,9 @@ import java.util.concurrent.Callable;
  * <p>Steps: resolve the input; check the flags and output folders (before any long planning);
  * plan (a graph through {@link ArenaPlanner}, a CSV problem straight through the planner);
  * re-check the result with the independent validator (a planner bug is an internal error,
- * never a silently wrong file); print the table; exit 3 when the arena exceeds the capacity (nothing is written then);
+ * never a silently wrong file); print the table; exit 3 when the arena exceeds the capacity (nothing is written then;
+ * with a capacity, a planner other than {@code search} whose arena misses hands the problem to
+ * {@code search} within {@code --time-limit}, see {@link CapacityFallback});
  * otherwise write {@code --out}, {@code --svg}, {@code --html}.
  */
 @Command(name = "plan", sortOptions = false, mixinStandardHelpOptions = true,
@@ -75,22 +78,22 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--align", paramLabel = "BYTES", description = "Offset alignment (default: 256 for graphs and models, 1 for CSV problems).")
     Long align;
 
-    @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (a CSV's NAME.NUMBER.csv name gives one too).")
+    @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (a CSV's NAME.NUMBER.csv name gives one too); a planner other than search that misses hands over to search within --time-limit.")
     Long capacity;
 
-    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of searching planners (default: 10).")
+    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of searching planners, and of the search tried when --capacity is missed (default: 10).")
     Double timeLimit;
 
     @Mixin
     StreamFlags streamFlags;
 
-    @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape).")
+    @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape). With --model, --dim V is the model's own option.")
     List<String> dims = new ArrayList<>();
 
     @Option(names = "--worst-case", description = "With --dim values: one plan sized for the largest shape, and the bytes it wastes at each smaller one.")
     boolean worstCase;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution).")
+    @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution); - writes to stdout (plan JSON, or the solution CSV for a CSV problem) and the report to stderr.")
     Path out;
 
     @Option(names = "--svg", paramLabel = "FILE", description = "Write a picture of the plan (graphs only).")
@@ -108,9 +111,10 @@ final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
-        Map<String, List<Long>> dimValues = Dims.parse(dims);
+        // With --out - the plan itself goes to stdout, so the report moves to stderr.
+        PrintWriter stdout = outToStdout() ? stderr : spec.commandLine().getOut();
+        Map<String, List<Long>> dimValues = Dims.parse(Dims.routeToModel(model, dims, words));
         if (worstCase || Dims.sweeps(dimValues)) return sweep(dimValues, stdout);
         PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues));
         checkFlags(input);
@@ -119,6 +123,10 @@ final class PlanCommand implements Callable<Integer> {
         PlannerOptions options = PlannerOptions.DEFAULT.withCapacity(cap);
         if (timeLimit != null) options = options.withTimeLimit(Duration.ofMillis(Math.round(timeLimit * 1000)));
         Planner chosen = Planners.byName(planner, options);
+        if (cap != null && !"search".equals(planner)) chosen = new CapacityFallback(chosen, options, note -> {
+            stderr.println("arenaplan: " + note);
+            stderr.flush();
+        });
         Planner watched = new Watched(chosen, stderr);
 
         Outcome outcome = input.isGraph() ? planGraph(input, watched, options) : planProblem(input, watched);
@@ -128,12 +136,14 @@ final class PlanCommand implements Callable<Integer> {
             throw new IllegalStateException(outcome.stats().planner() + " produced an invalid plan (" + violations.size()
                     + " violations), first: " + violations.get(0));
         }
-        SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal(),
+        SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal() || outcome.stats().arenaBytes() == outcome.stats().lowerBoundBytes(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
         if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
         if (cap != null && outcome.stats().arenaBytes() > cap) {
+            long lb = outcome.stats().lowerBoundBytes();
             stderr.println("arenaplan: no placement within the capacity of " + cap + " B was found by " + outcome.stats().planner()
-                    + " (arena " + outcome.stats().arenaBytes() + " B); nothing written");
+                    + " (arena " + outcome.stats().arenaBytes() + " B)"
+                    + (lb > cap ? "; none exists: the lower bound (most bytes live at once) is " + lb + " B" : "") + "; nothing written");
             return ExitCodes.NO_PLACEMENT;
         }
         writeOutputs(outcome, stdout);
@@ -199,7 +209,7 @@ final class PlanCommand implements Callable<Integer> {
         if (align != null && align < 1) throw new UsageException("--align must be at least 1, got " + align);
         if (capacity != null && capacity < 0) throw new UsageException("--capacity must not be negative, got " + capacity);
         if (timeLimit != null && !(timeLimit > 0)) throw new UsageException("--time-limit must be a positive number of seconds, got " + timeLimit);
-        if (out != null) {
+        if (out != null && !outToStdout()) {
             String name = out.getFileName().toString().toLowerCase(Locale.ROOT);
             if (!name.endsWith(".json") && !name.endsWith(".csv"))
                 throw new UsageException("--out " + out + ": the name must end in .json (plan JSON) or .csv (minimalloc solution)");
@@ -221,17 +231,21 @@ final class PlanCommand implements Callable<Integer> {
 
     private void writeOutputs(Outcome o, PrintWriter stdout) {
         if (out != null) {
-            boolean json = out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
-            if (json) {
-                FileAccess.write(out, w -> {
-                    if (o.plan() != null) PlanJson.write(o.plan(), w);
-                    else PlanJson.write(o.problem(), o.placement(), o.stats(), w);
-                });
+            // To stdout: plan JSON for a graph, the solution CSV for a CSV problem (the input's own kind).
+            boolean json = outToStdout() ? o.plan() != null : out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
+            if (!json) checkCsvIds(o.problem());
+            FileAccess.Writing body = json
+                    ? w -> {
+                        if (o.plan() != null) PlanJson.write(o.plan(), w);
+                        else PlanJson.write(o.problem(), o.placement(), o.stats(), w);
+                    }
+                    : w -> ProblemCsv.writeSolution(o.problem(), o.placement(), w);
+            if (outToStdout()) {
+                FileAccess.writeTo(spec.commandLine().getOut(), body);
             } else {
-                checkCsvIds(o.problem());
-                FileAccess.write(out, w -> ProblemCsv.writeSolution(o.problem(), o.placement(), w));
+                FileAccess.write(out, body);
+                stdout.println("wrote " + out);
             }
-            stdout.println("wrote " + out);
         }
         if (svg != null) {
             String picture = PlanPictures.svg(o.plan());
@@ -244,6 +258,10 @@ final class PlanCommand implements Callable<Integer> {
             stdout.println("wrote " + html);
         }
         stdout.flush();
+    }
+
+    private boolean outToStdout() {
+        return out != null && out.toString().equals("-");
     }
 
     /** A CSV id holding a comma or line break would break the file's rows. */
