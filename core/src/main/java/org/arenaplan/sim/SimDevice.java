@@ -429,6 +429,7 @@ public final class SimDevice implements Device {
         }
         for (SimQueue q : all) q.synchronize();
         rethrow();
+        afterSynchronize();
     }
 
     /** Throws the first kernel failure, or the first hazard not yet thrown. */
@@ -446,6 +447,21 @@ public final class SimDevice implements Device {
                 hazardsReported = hazards.size();
                 throw e;
             }
+        }
+    }
+
+    /** The held bytes of the allocator's model ({@link SimAllocator}). */
+    @Override
+    public long heldBytes() {
+        synchronized (lock) {
+            return allocator.held();
+        }
+    }
+
+    /** A stream or the device synchronized: the pool gives back what its release threshold (0) lets go. */
+    void afterSynchronize() {
+        synchronized (lock) {
+            allocator.trimPool();
         }
     }
 
