@@ -262,8 +262,13 @@ public final class PlanJson {
             if (offset % alignment != 0) throw r.fail(path + ".offset", offset + " is not a multiple of the alignment " + alignment);
             long bytes = r.whole(s, path, "bytes");
             if (bytes < 0) throw r.fail(path + ".bytes", "negative size " + bytes);
-            if (offset > arena - bytes)
-                throw r.fail(path + ".bytes", "the storage [" + offset + ", +" + bytes + " B) ends past $.arena_bytes " + arena);
+            long pad = (alignment - bytes % alignment) % alignment;
+            if (bytes > Long.MAX_VALUE - pad) throw r.fail(path + ".bytes", bytes + " overflows when rounded up to the alignment " + alignment);
+            long aligned = bytes + pad;
+            if (s.hasNonNull("aligned_bytes") && r.whole(s, path, "aligned_bytes") != aligned)
+                throw r.fail(path + ".aligned_bytes", s.get("aligned_bytes") + " is not bytes " + bytes + " rounded up to the alignment " + alignment + " (" + aligned + ")");
+            if (offset > arena - aligned)
+                throw r.fail(path + ".bytes", "the storage at offset " + offset + " with " + aligned + " B (aligned) ends past $.arena_bytes " + arena);
             long start = r.whole(s, path, "start");
             if (start < 0) throw r.fail(path + ".start", "negative position " + start);
             long end = r.whole(s, path, "end");

@@ -158,7 +158,7 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
-        Plan plan = StreamPlanner.plan(input.graph(), streamFlags.count(), streamFlags.mode(), graphOptions(options), watched);
+        Plan plan = input.plan(g -> StreamPlanner.plan(g, streamFlags.count(), streamFlags.mode(), graphOptions(options), watched));
         return new Outcome(plan, plan.problem(), plan.placement(), plan.stats());
     }
 
@@ -224,6 +224,11 @@ final class PlanCommand implements Callable<Integer> {
         streamFlags.mode();
         if (streamFlags.given() && !input.isGraph())
             throw new UsageException("--streams and --sync need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
+        checkPlannerName(planner);
+    }
+
+    /** A --planner value is usage: an unknown name is exit 2 before any work. */
+    static void checkPlannerName(String planner) {
         if (!Planners.names().contains(planner))
             throw new UsageException("unknown planner '" + planner + "'; known: " + String.join(", ", Planners.names()));
     }

@@ -6,6 +6,8 @@ import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.models.BuiltinModels;
 import org.arenaplan.onnx.OnnxImporter;
+import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.PlanningException;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * What {@code plan} was asked to plan: a graph (from a graph file, an ONNX model or a built-in
@@ -23,6 +26,19 @@ record PlanInput(String label, Graph graph, Path csv) {
 
     boolean isGraph() {
         return graph != null;
+    }
+
+    /**
+     * Plans the graph with {@code how}. A graph that cannot be planned as given (a size that
+     * overflows once rounded up to the alignment, say) is bad input naming the input; a
+     * placement that misses the capacity stays a {@link NoPlacementException}.
+     */
+    Plan plan(Function<Graph, Plan> how) {
+        try {
+            return how.apply(graph);
+        } catch (PlanningException e) {
+            throw new InputException(label + ": " + e.getMessage(), e);
+        }
     }
 
     /**

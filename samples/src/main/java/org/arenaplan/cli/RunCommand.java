@@ -83,7 +83,8 @@ final class RunCommand implements Callable<Integer> {
         if (!List.of("auto", "sim", "cuda").contains(device)) throw new UsageException("--device " + device + ": expected auto, sim or cuda");
         if (!List.of("planned", "per-tensor", "pool", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
-        Plan plan = StreamPlanner.plan(input.graph(), streamFlags.count(), streamFlags.mode(), ArenaPlanner.Options.DEFAULT.withPlanner(planner));
+        PlanCommand.checkPlannerName(planner);
+        Plan plan = input.plan(g -> StreamPlanner.plan(g, streamFlags.count(), streamFlags.mode(), ArenaPlanner.Options.DEFAULT.withPlanner(planner)));
         Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = RunReport.run(plan, device, mode, iterations, inputs, out);

@@ -300,6 +300,33 @@ class PlanCommandTest {
     }
 
     @Test
+    void aGraphWhoseSizeOverflowsOnceAlignedIsBadInputNamingTheFile() throws Exception {
+        Path g = dir.resolve("huge.json");
+        Files.writeString(g, "{\"format\":\"arenaplan-graph/1\",\"tensors\":[{\"name\":\"x\",\"bytes\":" + Long.MAX_VALUE + "},"
+                + "{\"name\":\"y\",\"bytes\":0}],\"inputs\":[{\"name\":\"x\"}],\"outputs\":[\"y\"],"
+                + "\"ops\":[{\"name\":\"c\",\"kind\":\"Copy\",\"inputs\":[\"x\"],\"outputs\":[\"y\"]}]}");
+        badInput(Cli.run("plan", g.toString()), "huge.json: buffer 'x': size " + Long.MAX_VALUE + " overflows when aligned to 256");
+    }
+
+    @Test
+    void textThatIsNotUtf8IsBadInputSayingSo() throws Exception {
+        Path f = dir.resolve("latin1.csv");
+        Files.write(f, "id,lower,upper,size\nb\u00e9,0,1,4\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        badInput(Cli.run("plan", f.toString()), "cannot read " + f, "not UTF-8 text");
+    }
+
+    @Test
+    void aByteOrderMarkBeforeAGraphOrPlanIsSkipped() throws Exception {
+        Path g = dir.resolve("bom.json");
+        Files.writeString(g, "\uFEFF" + GraphJson.toString(graph()));
+        Path plan = dir.resolve("plan.json");
+        Cli r = Cli.run("plan", g.toString(), "--out", plan.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        Files.writeString(plan, "\uFEFF" + Files.readString(plan));
+        assertThat(PlanJson.read(plan).storages()).isNotEmpty();
+    }
+
+    @Test
     void aByteOrderMarkBeforeTheHeaderIsSkipped() throws Exception {
         Cli r = Cli.run("plan", csv("bom.csv", "\uFEFF" + THREE).toString());
         assertThat(r.code()).as(r.toString()).isZero();
