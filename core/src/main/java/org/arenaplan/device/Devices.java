@@ -34,7 +34,7 @@ public final class Devices {
                     return new Choice(p.open(options), "auto picked '" + p.name() + "'" + (skipped.length() == 0 ? "" : " (" + skipped + ")"));
                 }
                 if (skipped.length() > 0) skipped.append("; ");
-                skipped.append(p.name()).append(" unavailable: ").append(p.unavailabilityCause());
+                skipped.append(p.name()).append(" unavailable: ").append(p.unavailabilityBrief());
             }
             throw new DeviceUnavailableException("no device available" + (skipped.length() == 0 ? "" : ": " + skipped));
         }

@@ -184,7 +184,10 @@ public final class Problem {
         return sumBytes;
     }
 
-    /** Max over instants of aligned bytes live at once: no valid placement uses less. */
+    /**
+     * Max over instants of aligned bytes live at once: no valid placement uses less. Extra
+     * conflicts are not counted (planners rely on that); {@link CliqueBound#of} counts them.
+     */
     public long lowerBound() {
         return LiveBytes.of(this).max();
     }

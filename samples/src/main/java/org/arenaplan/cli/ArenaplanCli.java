@@ -1,5 +1,6 @@
 package org.arenaplan.cli;
 
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,7 +13,8 @@ import java.io.PrintWriter;
  */
 @Command(name = "arenaplan", mixinStandardHelpOptions = true, versionProvider = ArenaplanCli.Version.class,
         description = "GPU device-memory planner: one arena, a fixed offset per storage.",
-        subcommands = {PlanCommand.class, ValidateCommand.class, RunCommand.class, StressCli.class, DoctorCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {PlanCommand.class, ValidateCommand.class, RunCommand.class, StressCli.class, DoctorCommand.class, BenchCommand.class,
+                CommandLine.HelpCommand.class, AutoComplete.GenerateCompletion.class})
 public final class ArenaplanCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -31,7 +33,31 @@ public final class ArenaplanCli implements Runnable {
         CommandLine cl = new CommandLine(new ArenaplanCli());
         cl.setParameterExceptionHandler(ArenaplanCli::usageError);
         cl.setExecutionExceptionHandler(ArenaplanCli::failure);
+        cl.setExecutionStrategy(ArenaplanCli::execute);
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            sub.getCommandSpec().versionProvider(new Version());   // --version on every subcommand
+            if (sub.getCommandSpec().findOption("--model") != null) sub.getCommandSpec().usageMessage().footer(ModelHelp.footer(sub.getCommandName()));
+        }
         return cl;
+    }
+
+    /** picocli's usual strategy, except that {@code plan|run --model NAME --help} describes that model. */
+    private static int execute(CommandLine.ParseResult parsed) {
+        CommandLine.ParseResult sub = parsed.subcommand();
+        if (sub != null && sub.isUsageHelpRequested() && sub.hasMatchedOption("--model")) {
+            CommandLine cmd = sub.commandSpec().commandLine();
+            String name = sub.matchedOptionValue("--model", "");
+            try {
+                cmd.getOut().print(ModelHelp.of(sub.commandSpec().name(), name));
+            } catch (IllegalArgumentException e) {
+                cmd.getErr().println("arenaplan: --model " + name + ": " + e.getMessage());
+                cmd.getErr().flush();
+                return ExitCodes.BAD_INPUT;
+            }
+            cmd.getOut().flush();
+            return ExitCodes.OK;
+        }
+        return new CommandLine.RunLast().execute(parsed);
     }
 
     private static int usageError(CommandLine.ParameterException e, String[] args) {

@@ -87,13 +87,13 @@ final class PlanCommand implements Callable<Integer> {
     @Mixin
     StreamFlags streamFlags;
 
-    @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape).")
+    @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape). With --model, --dim V is the model's own option.")
     List<String> dims = new ArrayList<>();
 
     @Option(names = "--worst-case", description = "With --dim values: one plan sized for the largest shape, and the bytes it wastes at each smaller one.")
     boolean worstCase;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution).")
+    @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution); - writes to stdout (plan JSON, or the solution CSV for a CSV problem) and the report to stderr.")
     Path out;
 
     @Option(names = "--svg", paramLabel = "FILE", description = "Write a picture of the plan (graphs only).")
@@ -111,9 +111,10 @@ final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
-        Map<String, List<Long>> dimValues = Dims.parse(dims);
+        // With --out - the plan itself goes to stdout, so the report moves to stderr.
+        PrintWriter stdout = outToStdout() ? stderr : spec.commandLine().getOut();
+        Map<String, List<Long>> dimValues = Dims.parse(Dims.routeToModel(model, dims, words));
         if (worstCase || Dims.sweeps(dimValues)) return sweep(dimValues, stdout);
         PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues));
         checkFlags(input);
@@ -135,7 +136,7 @@ final class PlanCommand implements Callable<Integer> {
             throw new IllegalStateException(outcome.stats().planner() + " produced an invalid plan (" + violations.size()
                     + " violations), first: " + violations.get(0));
         }
-        SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal(),
+        SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal() || outcome.stats().arenaBytes() == outcome.stats().lowerBoundBytes(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
         if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
         if (cap != null && outcome.stats().arenaBytes() > cap) {
@@ -208,7 +209,7 @@ final class PlanCommand implements Callable<Integer> {
         if (align != null && align < 1) throw new UsageException("--align must be at least 1, got " + align);
         if (capacity != null && capacity < 0) throw new UsageException("--capacity must not be negative, got " + capacity);
         if (timeLimit != null && !(timeLimit > 0)) throw new UsageException("--time-limit must be a positive number of seconds, got " + timeLimit);
-        if (out != null) {
+        if (out != null && !outToStdout()) {
             String name = out.getFileName().toString().toLowerCase(Locale.ROOT);
             if (!name.endsWith(".json") && !name.endsWith(".csv"))
                 throw new UsageException("--out " + out + ": the name must end in .json (plan JSON) or .csv (minimalloc solution)");
@@ -235,17 +236,21 @@ final class PlanCommand implements Callable<Integer> {
 
     private void writeOutputs(Outcome o, PrintWriter stdout) {
         if (out != null) {
-            boolean json = out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
-            if (json) {
-                FileAccess.write(out, w -> {
-                    if (o.plan() != null) PlanJson.write(o.plan(), w);
-                    else PlanJson.write(o.problem(), o.placement(), o.stats(), w);
-                });
+            // To stdout: plan JSON for a graph, the solution CSV for a CSV problem (the input's own kind).
+            boolean json = outToStdout() ? o.plan() != null : out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
+            if (!json) checkCsvIds(o.problem());
+            FileAccess.Writing body = json
+                    ? w -> {
+                        if (o.plan() != null) PlanJson.write(o.plan(), w);
+                        else PlanJson.write(o.problem(), o.placement(), o.stats(), w);
+                    }
+                    : w -> ProblemCsv.writeSolution(o.problem(), o.placement(), w);
+            if (outToStdout()) {
+                FileAccess.writeTo(spec.commandLine().getOut(), body);
             } else {
-                checkCsvIds(o.problem());
-                FileAccess.write(out, w -> ProblemCsv.writeSolution(o.problem(), o.placement(), w));
+                FileAccess.write(out, body);
+                stdout.println("wrote " + out);
             }
-            stdout.println("wrote " + out);
         }
         if (svg != null) {
             String picture = PlanPictures.svg(o.plan());
@@ -258,6 +263,10 @@ final class PlanCommand implements Callable<Integer> {
             stdout.println("wrote " + html);
         }
         stdout.flush();
+    }
+
+    private boolean outToStdout() {
+        return out != null && out.toString().equals("-");
     }
 
     /** A CSV id holding a comma or line break would break the file's rows. */

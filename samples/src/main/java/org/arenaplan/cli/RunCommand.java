@@ -60,7 +60,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as JSON (with outputs_equal).")
     Path json;
 
-    @Option(names = "--dim", paramLabel = "NAME=V", description = "An ONNX model's dynamic dim (or INPUT.AXIS).")
+    @Option(names = "--dim", paramLabel = "NAME=V", description = "An ONNX model's dynamic dim (or INPUT.AXIS). With --model, --dim V is the model's own option.")
     List<String> dims = new ArrayList<>();
 
     @Option(names = "--input", paramLabel = "[NAME=]FILE.pb", description = "A graph input from a TensorProto file (NAME= may be left out when the graph has one input).")
@@ -77,17 +77,19 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(dims)));
+        PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(Dims.routeToModel(model, dims, words))));
         if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (iterations < 1) throw new UsageException("--iterations must be at least 1, got " + iterations);
         if (!List.of("auto", "sim", "cuda").contains(device)) throw new UsageException("--device " + device + ": expected auto, sim or cuda");
         if (!List.of("planned", "per-tensor", "pool", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
         PlanCommand.checkPlannerName(planner);
-        Plan plan = input.plan(g -> StreamPlanner.plan(g, streamFlags.count(), streamFlags.mode(), ArenaPlanner.Options.DEFAULT.withPlanner(planner)));
+        ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner);
+        Plan plan = input.plan(g -> StreamPlanner.plan(g, streamFlags.count(), streamFlags.mode(), options));
         Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = RunReport.run(plan, device, mode, iterations, inputs, out);
+        if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());
         if (json != null) RunReport.writeJson(report, json);
         if (output != null) TensorFiles.writeOutputs(plan.graph(), report.outputs(), output, out);
         boolean matches = expect == null || TensorFiles.matchesReference(plan.graph(), report.outputs(), expect, out);
