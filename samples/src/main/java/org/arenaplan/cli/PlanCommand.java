@@ -159,7 +159,7 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
-        Plan plan = input.plan(g -> StreamPlanner.plan(g, streamFlags.count(), streamFlags.mode(), graphOptions(options), watched));
+        Plan plan = input.blamingInput(g -> StreamPlanner.plan(g, streamFlags.count(), streamFlags.mode(), graphOptions(options), watched));
         return new Outcome(plan, plan.problem(), plan.placement(), plan.stats());
     }
 

@@ -1,12 +1,12 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.exec.ExecutionException;
 import org.arenaplan.io.GraphJson;
 import org.arenaplan.io.InputException;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.models.BuiltinModels;
 import org.arenaplan.onnx.OnnxImporter;
-import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.PlanningException;
 
 import java.io.IOException;
@@ -29,14 +29,15 @@ record PlanInput(String label, Graph graph, Path csv) {
     }
 
     /**
-     * Plans the graph with {@code how}. A graph that cannot be planned as given (a size that
-     * overflows once rounded up to the alignment, say) is bad input naming the input; a
-     * placement that misses the capacity stays a {@link NoPlacementException}.
+     * Plans or runs this input's graph with {@code work}. A graph that cannot be planned or run as
+     * given (a size that overflows once rounded up to the alignment, an op the executors cannot
+     * run) is bad input naming the input; a placement that misses the capacity stays a
+     * {@link NoPlacementException}.
      */
-    Plan plan(Function<Graph, Plan> how) {
+    <T> T blamingInput(Function<Graph, T> work) {
         try {
-            return how.apply(graph);
-        } catch (PlanningException e) {
+            return work.apply(graph);
+        } catch (PlanningException | ExecutionException e) {
             throw new InputException(label + ": " + e.getMessage(), e);
         }
     }

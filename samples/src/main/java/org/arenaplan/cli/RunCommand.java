@@ -85,10 +85,10 @@ final class RunCommand implements Callable<Integer> {
         if (json != null) FileAccess.checkWritable(json, "--json");
         PlanCommand.checkPlannerName(planner);
         ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner);
-        Plan plan = input.plan(g -> StreamPlanner.plan(g, streamFlags.count(), streamFlags.mode(), options));
+        Plan plan = input.blamingInput(g -> StreamPlanner.plan(g, streamFlags.count(), streamFlags.mode(), options));
         Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
-        RunReport.Report report = RunReport.run(plan, device, mode, iterations, inputs, out);
+        RunReport.Report report = input.blamingInput(g -> RunReport.run(plan, device, mode, iterations, inputs, out));
         if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());
         if (json != null) RunReport.writeJson(report, json);
         if (output != null) TensorFiles.writeOutputs(plan.graph(), report.outputs(), output, out);

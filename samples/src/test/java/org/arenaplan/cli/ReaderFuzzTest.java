@@ -30,6 +30,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -245,7 +247,7 @@ class ReaderFuzzTest {
             Mutants.Mutant m = kind < 12 ? mu.json(text, ReaderFuzzTest::attrValue) : kind < 15 ? mu.jsonText(text)
                     : kind < 17 ? mu.bitFlips(seed) : kind < 19 ? mu.truncation(seed, true) : Mutants.byteOrderMark(seed);
             Path f = write("g" + i + ".json", m.bytes());
-            return judge(Cli.run("plan", f.toString()), f, m);
+            return planThenRun(f, m);
         });
     }
 
@@ -273,6 +275,25 @@ class ReaderFuzzTest {
             Path f = write("plan" + i + ".json", m.bytes());
             return readPlan(f, m);
         });
+    }
+
+    private static final Pattern ARENA = Pattern.compile("arena +([0-9,]+) B");
+    /** Accepted graphs whose arena is at most this are also run on the simulator (its memory is on this JVM's heap). */
+    private static final long RUN_UP_TO_BYTES = 16L << 20;
+
+    /**
+     * {@code plan}, then for an accepted graph small enough, {@code run} on the simulator: a graph
+     * that plans must also run, or be refused as bad input, never crash an executor.
+     */
+    private static Result planThenRun(Path f, Mutants.Mutant m) {
+        Cli planned = Cli.run("plan", f.toString());
+        Result r = judge(planned, f, m);
+        if (r.verdict() != Verdict.ACCEPTED) return r;
+        Matcher arena = ARENA.matcher(planned.out());
+        if (!arena.find() || Long.parseLong(arena.group(1).replace(",", "")) > RUN_UP_TO_BYTES) return r;
+        Cli ran = Cli.run("run", f.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1");
+        if (ran.code() == ExitCodes.OK) return r;
+        return ran.code() == ExitCodes.BAD_INPUT ? cleanError(ran.err(), f, "run: " + outcome(m, ran)) : new Result(Verdict.CRASH, "run: " + outcome(m, ran));
     }
 
     /** What a command reading a plan file would do: read it, rebuild its problem, validate its offsets. */
@@ -303,7 +324,7 @@ class ReaderFuzzTest {
             int kind = mu.nextInt(20);
             Mutants.Mutant m = kind < 13 ? mu.protobuf(seed) : kind < 17 ? mu.bitFlips(seed) : mu.truncation(seed, false);
             Path f = write("m" + i + ".onnx", m.bytes());
-            return judge(Cli.run("plan", f.toString()), f, m);
+            return planThenRun(f, m);
         });
     }
 
