@@ -20,7 +20,6 @@ import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
 import org.arenaplan.plan.StreamPlanner;
 import org.arenaplan.plan.Violation;
-import org.arenaplan.plan.search.CapacityFallback;
 import org.arenaplan.report.PlanPictures;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,8 +45,8 @@ import java.util.concurrent.Callable;
  * plan (a graph through {@link ArenaPlanner}, a CSV problem straight through the planner);
  * re-check the result with the independent validator (a planner bug is an internal error,
  * never a silently wrong file); print the table; exit 3 when the arena exceeds the capacity (nothing is written then;
- * with a capacity, a planner other than {@code search} whose arena misses hands the problem to
- * {@code search} within {@code --time-limit}, see {@link CapacityFallback});
+ * with a capacity that a planner other than {@code search} misses, and that the lower bound does
+ * not rule out, {@code plan} plans again with {@code search} within {@code --time-limit});
  * otherwise write {@code --out}, {@code --svg}, {@code --html}.
  */
 @Command(name = "plan", sortOptions = false, mixinStandardHelpOptions = true,
@@ -122,14 +121,9 @@ final class PlanCommand implements Callable<Integer> {
         if (cap == null && !input.isGraph()) cap = ProblemCsv.capacityFromName(input.csv());
         PlannerOptions options = PlannerOptions.DEFAULT.withCapacity(cap);
         if (timeLimit != null) options = options.withTimeLimit(Duration.ofMillis(Math.round(timeLimit * 1000)));
-        Planner chosen = Planners.byName(planner, options);
-        if (cap != null && !"search".equals(planner)) chosen = new CapacityFallback(chosen, options, note -> {
-            stderr.println("arenaplan: " + note);
-            stderr.flush();
-        });
-        Planner watched = new Watched(chosen, stderr);
-
-        Outcome outcome = input.isGraph() ? planGraph(input, watched, options) : planProblem(input, watched);
+        Outcome outcome = plan(input, planner, options, stderr);
+        if (cap != null && outcome.stats().arenaBytes() > cap && outcome.stats().lowerBoundBytes() <= cap && !"search".equals(planner))
+            outcome = trySearch(input, outcome, options, stderr);
         List<Violation> violations = outcome.plan() != null ? PlanValidator.validate(outcome.plan())
                 : PlacementValidator.validate(outcome.problem(), outcome.placement());
         if (!violations.isEmpty()) {
@@ -143,7 +137,7 @@ final class PlanCommand implements Callable<Integer> {
             long lb = outcome.stats().lowerBoundBytes();
             stderr.println("arenaplan: no placement within the capacity of " + cap + " B was found by " + outcome.stats().planner()
                     + " (arena " + outcome.stats().arenaBytes() + " B)"
-                    + (lb > cap ? "; none exists: the lower bound (most bytes live at once) is " + lb + " B" : "") + "; nothing written");
+                    + (lb > cap ? "; none exists: no placement is smaller than the lower bound of " + lb + " B" : "") + "; nothing written");
             return ExitCodes.NO_PLACEMENT;
         }
         writeOutputs(outcome, stdout);
@@ -156,6 +150,32 @@ final class PlanCommand implements Callable<Integer> {
     private ArenaPlanner.Options graphOptions(PlannerOptions options) {
         long alignment = align == null ? ArenaPlanner.CUDA_ALIGNMENT : align;
         return ArenaPlanner.Options.DEFAULT.withPlanner(planner).withAlignment(alignment).withPlannerOptions(options);
+    }
+
+    private Outcome plan(PlanInput input, String plannerName, PlannerOptions options, PrintWriter stderr) {
+        Planner watched = new Watched(Planners.byName(plannerName, options), stderr);
+        return input.isGraph() ? planGraph(input, watched, options) : planProblem(input, watched);
+    }
+
+    /**
+     * A heuristic's arena missed the capacity, which the lower bound does not rule out: plan
+     * again with {@code search} (same capacity, {@code --time-limit} per placement it is asked
+     * for), saying so on stderr, and keep the smaller arena.
+     */
+    private Outcome trySearch(PlanInput input, Outcome missed, PlannerOptions options, PrintWriter stderr) {
+        stderr.printf(Locale.ROOT, "arenaplan: %s's arena of %,d B misses the capacity of %,d B; trying --planner search (--time-limit %s s)%n",
+                missed.stats().planner(), missed.stats().arenaBytes(), options.capacity(), seconds(options.timeLimit()));
+        stderr.flush();
+        Outcome searched = plan(input, "search", options, stderr);
+        boolean fits = searched.stats().arenaBytes() <= options.capacity();
+        stderr.printf(Locale.ROOT, "arenaplan: search: arena %,d B, %s%n", searched.stats().arenaBytes(),
+                fits ? "within the capacity" : "still over the capacity");
+        stderr.flush();
+        return searched.stats().arenaBytes() < missed.stats().arenaBytes() ? searched : missed;
+    }
+
+    private static String seconds(Duration d) {
+        return String.format(Locale.ROOT, "%.3g", d.toMillis() / 1000.0);
     }
 
     private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
