@@ -21,6 +21,7 @@ import org.arenaplan.plan.Problem;
 import org.arenaplan.plan.StreamPlanner;
 import org.arenaplan.plan.Violation;
 import org.arenaplan.report.PlanPictures;
+import org.arenaplan.schedule.Schedule;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -55,6 +56,7 @@ import java.util.concurrent.Callable;
                 "                | --model NAME [--OPTION VALUE...])",
                 "               [--planner NAME] [--align BYTES] [--capacity BYTES]",
                 "               [--time-limit SECONDS] [--streams N] [--sync none|add]",
+                "               [--schedule file|memory] [--schedule-time-limit SECONDS]",
                 "               [--dim NAME=V1,V2,...]... [--worst-case]",
                 "               [--out FILE.json|FILE.csv]",
                 "               [--svg FILE] [--html FILE] [--debug]"},
@@ -86,6 +88,9 @@ final class PlanCommand implements Callable<Integer> {
     @Mixin
     StreamFlags streamFlags;
 
+    @Mixin
+    ScheduleFlags scheduleFlags;
+
     @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape). With --model, --dim V is the model's own option.")
     List<String> dims = new ArrayList<>();
 
@@ -114,7 +119,10 @@ final class PlanCommand implements Callable<Integer> {
         // With --out - the plan itself goes to stdout, so the report moves to stderr.
         PrintWriter stdout = outToStdout() ? stderr : spec.commandLine().getOut();
         Map<String, List<Long>> dimValues = Dims.parse(Dims.routeToModel(model, dims, words));
-        if (worstCase || Dims.sweeps(dimValues)) return sweep(dimValues, stdout);
+        if (worstCase || Dims.sweeps(dimValues)) {
+            if (scheduleFlags.given()) throw new UsageException("--schedule memory plans one graph; it does not apply to several --dim values or --worst-case");
+            return sweep(dimValues, stdout);
+        }
         PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues));
         checkFlags(input);
         Long cap = capacity;
@@ -132,6 +140,7 @@ final class PlanCommand implements Callable<Integer> {
         }
         SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal() || outcome.stats().arenaBytes() == outcome.stats().lowerBoundBytes(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
+        if (outcome.schedule() != null) ScheduleFlags.print(outcome.schedule(), stdout);
         if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
         if (cap != null && outcome.stats().arenaBytes() > cap) {
             long lb = outcome.stats().lowerBoundBytes();
@@ -144,8 +153,8 @@ final class PlanCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** A plan of either input: {@code plan} is null for a CSV problem. */
-    private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats) { }
+    /** A plan of either input: {@code plan} and {@code schedule} are null for a CSV problem. */
+    private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats, Schedule schedule) { }
 
     private ArenaPlanner.Options graphOptions(PlannerOptions options) {
         long alignment = align == null ? ArenaPlanner.CUDA_ALIGNMENT : align;
@@ -179,8 +188,12 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
-        Plan plan = input.blamingInput(g -> StreamPlanner.plan(g, streamFlags.count(), streamFlags.mode(), graphOptions(options), watched));
-        return new Outcome(plan, plan.problem(), plan.placement(), plan.stats());
+        ArenaPlanner.Options graphOptions = graphOptions(options);
+        return input.blamingInput(g -> {
+            Schedule schedule = scheduleFlags.apply(g, graphOptions.alignment());
+            Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), graphOptions, watched);
+            return new Outcome(plan, plan.problem(), plan.placement(), plan.stats(), schedule);
+        });
     }
 
     /** {@code --dim NAME=V1,V2,...} on an ONNX model: one plan per shape, or one worst-case plan. */
@@ -222,7 +235,7 @@ final class PlanCommand implements Callable<Integer> {
         // A per-buffer allocator mallocs and frees every buffer once per run.
         PlanStats stats = new PlanStats(placement.planner(), placement.arenaBytes(), problem.sumBytes(), problem.lowerBound(),
                 n, n, 2L * n, n == 0 ? 0 : 1, ms);
-        return new Outcome(null, problem, placement, stats);
+        return new Outcome(null, problem, placement, stats, null);
     }
 
     private void checkFlags(PlanInput input) {
@@ -243,6 +256,8 @@ final class PlanCommand implements Callable<Integer> {
         }
         streamFlags.count();
         streamFlags.mode();
+        if (scheduleFlags.given() && !input.isGraph())
+            throw new UsageException("--schedule needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (streamFlags.given() && !input.isGraph())
             throw new UsageException("--streams and --sync need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         checkPlannerName(planner);
@@ -261,7 +276,7 @@ final class PlanCommand implements Callable<Integer> {
             if (!json) checkCsvIds(o.problem());
             FileAccess.Writing body = json
                     ? w -> {
-                        if (o.plan() != null) PlanJson.write(o.plan(), w);
+                        if (o.plan() != null) PlanJson.write(o.plan(), o.schedule(), w);
                         else PlanJson.write(o.problem(), o.placement(), o.stats(), w);
                     }
                     : w -> ProblemCsv.writeSolution(o.problem(), o.placement(), w);

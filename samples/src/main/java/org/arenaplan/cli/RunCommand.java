@@ -4,6 +4,7 @@ import org.arenaplan.exec.RunReport;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.StreamPlanner;
+import org.arenaplan.schedule.Schedule;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,6 +29,7 @@ import java.util.concurrent.Callable;
                 "arenaplan run (--model NAME [--OPTION VALUE...] | GRAPH.json | MODEL.onnx)",
                 "              [--device auto|sim|cuda] [--mode planned|per-tensor|pool|all]",
                 "              [--streams N] [--sync none|add] [--iterations K] [--json FILE]",
+                "              [--schedule file|memory] [--schedule-time-limit SECONDS]",
                 "              [--dim NAME=V]... [--input [NAME=]FILE.pb]... [--output PATH] [--expect REF.pb]"},
         description = {"Runs a plan on a device next to the per-tensor and pool baselines.",
                 "Inputs are seeded random values unless --input gives a TensorProto file.",
@@ -50,6 +52,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Mixin
     StreamFlags streamFlags;
+
+    @Mixin
+    ScheduleFlags scheduleFlags;
 
     @Option(names = "--planner", paramLabel = "NAME", defaultValue = "best", description = "Planner (default: ${DEFAULT-VALUE}).")
     String planner;
@@ -85,10 +90,12 @@ final class RunCommand implements Callable<Integer> {
         if (json != null) FileAccess.checkWritable(json, "--json");
         PlanCommand.checkPlannerName(planner);
         ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner);
-        Plan plan = input.blamingInput(g -> StreamPlanner.plan(g, streamFlags.count(), streamFlags.mode(), options));
+        Schedule schedule = input.blamingInput(g -> scheduleFlags.apply(g, options.alignment()));
+        Plan plan = input.blamingInput(g -> StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options));
         Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = input.blamingInput(g -> RunReport.run(plan, device, mode, iterations, inputs, out));
+        ScheduleFlags.print(schedule, out);
         if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());
         if (json != null) RunReport.writeJson(report, json);
         if (output != null) TensorFiles.writeOutputs(plan.graph(), report.outputs(), output, out);
