@@ -265,6 +265,12 @@ public final class PlanJson {
         if (root.has("schedule")) {
             JsonNode sc = root.get("schedule");
             r.onlyFields(sc, "$.schedule", SCHEDULE);
+            // Not kept in the document, but a file that holds them holds them well typed.
+            r.optionalText(sc, "$.schedule", "mode");
+            r.optionalText(sc, "$.schedule", "method");
+            for (String bytes : new String[]{"file_lower_bound_bytes", "lower_bound_bytes"}) if (sc.hasNonNull(bytes)) r.count(sc, "$.schedule", bytes);
+            r.flag(sc, "$.schedule", "proven_optimal", false);
+            if (sc.hasNonNull("planning_ms")) r.number(sc, "$.schedule", "planning_ms");
             JsonNode os = r.array(sc, "$.schedule", "order", false);
             for (int i = 0; i < os.size(); i++) {
                 if (!os.get(i).isTextual()) throw r.fail("$.schedule.order[" + i + "]", "must be an op name");
