@@ -98,10 +98,8 @@ class ReaderFuzzTest {
             int index = i;
             Future<Result> f = runner.submit(() -> oneCase.apply(index));
             Result r;
-            long t0 = System.nanoTime();
             try {
                 r = f.get(PER_CASE_SECONDS, TimeUnit.SECONDS);
-                if (System.getenv("FUZZ_SLOW") != null && System.nanoTime() - t0 > 100_000_000L) System.out.println("SLOW " + reader + " #" + i + " " + (System.nanoTime() - t0) / 1000000 + " ms " + r.detail().lines().findFirst().orElse(""));
             } catch (TimeoutException e) {
                 f.cancel(true);
                 runner.shutdownNow();
@@ -111,10 +109,25 @@ class ReaderFuzzTest {
                 r = new Result(Verdict.CRASH, "escaped: " + e.getCause());
             }
             counts.merge(r.verdict(), 1, Integer::sum);
-            if (r.verdict().compareTo(Verdict.CRASH) >= 0) bad.add(reader + " #" + i + " " + r.verdict() + ": " + r.detail());
+            if (r.verdict().compareTo(Verdict.CRASH) >= 0) {
+                bad.add(reader + " #" + i + " " + r.verdict() + ": " + r.detail());
+                keep();
+            }
         }
         COUNTS.put(reader, counts);
         assertThat(bad).as(reader + " mutants that did not end as a clean error or a correct acceptance").isEmpty();
+    }
+
+    /** With FUZZ_KEEP=DIR, the files of failing cases are copied there to reproduce them by hand. */
+    private void keep() {
+        String to = System.getenv("FUZZ_KEEP");
+        if (to == null) return;
+        try (var files = Files.list(dir)) {
+            Files.createDirectories(Path.of(to));
+            for (Path f : files.toList()) Files.copy(f, Path.of(to).resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private Path write(String name, byte[] bytes) {
