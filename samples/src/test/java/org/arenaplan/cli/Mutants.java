@@ -156,14 +156,18 @@ final class Mutants {
 
     /**
      * A structural mutation of a graph or plan JSON file. {@code freeForm} tells which paths hold
-     * values the reader accepts in any type (op attributes, which the operator registry checks).
+     * values the reader accepts in any type (op attributes, which the operator registry checks);
+     * {@code checkedKind} which op kinds have their attribute names checked.
      */
-    Mutant json(String seed, Function<String, Boolean> freeForm) {
+    Mutant json(String seed, Function<String, Boolean> freeForm, java.util.function.Predicate<String> checkedKind) {
         JsonNode root = parse(seed);
         List<Slot> all = slots(root);
         Slot s = pick(all);
         boolean free = freeForm.apply(s.path());
-        switch (random.nextInt(6)) {
+        switch (random.nextInt(7)) {
+            case 6 -> {
+                return misspeltAttribute(root, checkedKind);
+            }
             case 0 -> {   // a number at the edges; a double's range overflowing is never a number
                 List<Slot> numbers = all.stream().filter(x -> x.node().isNumber()).toList();
                 if (!numbers.isEmpty()) s = pick(numbers);
@@ -204,6 +208,26 @@ final class Mutants {
                 return names(root, all);
             }
         }
+    }
+
+    /** An op attribute's name misspelt ("alpha" to "alpah"): a kind whose attributes are checked must refuse it. */
+    private Mutant misspeltAttribute(JsonNode root, java.util.function.Predicate<String> checkedKind) {
+        List<ObjectNode> withAttrs = new ArrayList<>();
+        JsonNode ops = root.get("ops");
+        if (ops != null) for (JsonNode op : ops) if (op.get("attrs") instanceof ObjectNode a && !a.isEmpty()) withAttrs.add((ObjectNode) op);
+        if (withAttrs.isEmpty()) return Mutant.of(print(root), "unchanged", false);
+        ObjectNode op = pick(withAttrs);
+        ObjectNode attrs = (ObjectNode) op.get("attrs");
+        List<String> names = new ArrayList<>();
+        attrs.fieldNames().forEachRemaining(names::add);
+        String name = pick(names);
+        String wrong = name.length() < 2 ? name + "x" : name.substring(0, name.length() - 2) + name.charAt(name.length() - 1) + name.charAt(name.length() - 2);
+        if (wrong.equals(name) || attrs.has(wrong)) wrong = name + "_";
+        JsonNode v = attrs.remove(name);
+        attrs.set(wrong, v);
+        String kind = op.path("kind").asText();
+        return Mutant.of(print(root), "attribute '" + name + "' of op '" + op.path("name").asText() + "' (" + kind + ") spelt '" + wrong + "'",
+                checkedKind.test(kind));
     }
 
     /** Op inputs pointing nowhere, at the op's own output, or at a later op's output. */

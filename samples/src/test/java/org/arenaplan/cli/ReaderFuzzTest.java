@@ -3,6 +3,7 @@ package org.arenaplan.cli;
 import org.arenaplan.io.GraphJson;
 import org.arenaplan.io.PlanJson;
 import org.arenaplan.io.ProblemCsv;
+import org.arenaplan.ir.OpRegistry;
 import org.arenaplan.models.BuiltinModels;
 import org.arenaplan.onnx.OnnxImporter;
 import org.arenaplan.plan.PlacementValidator;
@@ -257,7 +258,7 @@ class ReaderFuzzTest {
             String text = seeds.get(i % seeds.size());
             byte[] seed = text.getBytes(StandardCharsets.UTF_8);
             int kind = mu.nextInt(20);
-            Mutants.Mutant m = kind < 12 ? mu.json(text, ReaderFuzzTest::attrValue) : kind < 15 ? mu.jsonText(text)
+            Mutants.Mutant m = kind < 12 ? mu.json(text, ReaderFuzzTest::attrValue, OpRegistry::knows) : kind < 15 ? mu.jsonText(text)
                     : kind < 17 ? mu.bitFlips(seed) : kind < 19 ? mu.truncation(seed, true) : Mutants.byteOrderMark(seed);
             Path f = write("g" + i + ".json", m.bytes());
             return planThenRun(f, m);
@@ -283,7 +284,7 @@ class ReaderFuzzTest {
             String text = seeds.get(i % seeds.size());
             byte[] seed = text.getBytes(StandardCharsets.UTF_8);
             int kind = mu.nextInt(20);
-            Mutants.Mutant m = kind < 12 ? mu.json(text, path -> false) : kind < 15 ? mu.jsonText(text)
+            Mutants.Mutant m = kind < 12 ? mu.json(text, path -> false, k -> false) : kind < 15 ? mu.jsonText(text)
                     : kind < 17 ? mu.bitFlips(seed) : kind < 19 ? mu.truncation(seed, true) : Mutants.byteOrderMark(seed);
             Path f = write("plan" + i + ".json", m.bytes());
             return readPlan(f, m);
