@@ -22,7 +22,7 @@ final class NodeLowering {
     static final long MIN_OPSET = 9;
     static final long MAX_OPSET = 13;
 
-    /** Op types lowered by {@link #lower}; ConstantOfShape and Constant become weights in the importer. */
+    /** Op types lowered by {@link #lower}; ConstantOfShape and Constant become weights in the importer. Each needs its attribute list in {@link OnnxAttributes}. */
     static final Set<String> SUPPORTED = Set.of("Conv", "Relu", "Sigmoid", "Tanh", "LRN", "MaxPool", "AveragePool", "GlobalAveragePool",
             "Reshape", "Flatten", "Gemm", "MatMul", "Dropout", "Softmax", "BatchNormalization", "Unsqueeze", "Squeeze",
             "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Transpose", "Identity");

@@ -108,4 +108,20 @@ class BadInputTest {
         assertThat(OnnxImporter.load(sym, Map.of("n", 3L)).tensor("y").shape()).containsExactly(3, 4);
         assertThat(OnnxImporter.load(ok, Map.of("x.0", 6L)).tensor("y").shape()).containsExactly(6, 4);
     }
+
+    @Test
+    void aMisspeltOrUnknownAttributeIsAnErrorNotADefault() throws Exception {
+        Path gemm = write("gemm.onnx", new TinyOnnx().input("a", 2L, 3L).floats("b", 1f, 4, 3).output("y")
+                .node("fc", "Gemm", List.of("a", "b"), List.of("y"), "transB", 1L, "alpah", 2.0).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(gemm, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining(gemm.toString()).hasMessageContaining("node 'fc' (Gemm")
+                .hasMessageContaining("unknown attribute 'alpah'; Gemm takes alpha, beta, transA, transB");
+        Path relu = write("relu.onnx", new TinyOnnx().input("x", 1L, 4L).output("y").node("act", "Relu", List.of("x"), List.of("y"), "alpha", 0.1).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(relu, Map.of())).hasMessageContaining("unknown attribute 'alpha'; Relu takes no attributes");
+    }
+
+    @Test
+    void everyOpTypeTheImporterReadsHasItsAttributeList() {
+        assertThat(OnnxAttributes.opTypes()).containsAll(NodeLowering.SUPPORTED).contains("Constant", "ConstantOfShape", "Cast");
+    }
 }

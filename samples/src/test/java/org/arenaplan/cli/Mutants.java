@@ -461,6 +461,8 @@ final class Mutants {
 
     /** ONNX field paths (onnx.proto): ModelProto.graph = 7, GraphProto.node = 1, NodeProto.input = 1, output = 2. */
     private static final String NODE_INPUT = "7.1.1";
+    /** NodeProto.attribute = 5, AttributeProto.name = 1. */
+    private static final String ATTRIBUTE_NAME = "7.1.5.1";
     /**
      * GraphProto.initializer = 5; TensorProto dims = 1, float_data = 4, int32_data = 5, int64_data = 7,
      * raw_data = 9: one value or dim more or less makes the values disagree with the dims (the
@@ -474,7 +476,17 @@ final class Mutants {
         if (root == null) return bitFlips(seed);
         List<Located> all = new ArrayList<>();
         locate(root, "", all);
-        switch (random.nextInt(4)) {
+        switch (random.nextInt(5)) {
+            case 4 -> {   // an attribute's name misspelt: an importer must not run the op with defaults
+                List<Located> names = all.stream().filter(l -> l.path().equals(ATTRIBUTE_NAME) && l.field().value instanceof byte[] b && b.length > 1).toList();
+                if (names.isEmpty()) return bitFlips(seed);
+                Located l = pick(names);
+                String name = new String((byte[]) l.field().value, StandardCharsets.UTF_8);
+                String wrong = name.substring(0, name.length() - 2) + name.charAt(name.length() - 1) + name.charAt(name.length() - 2);
+                if (wrong.equals(name)) wrong = name + "_";
+                l.field().value = wrong.getBytes(StandardCharsets.UTF_8);
+                return new Mutant(write(root), "attribute '" + name + "' spelt '" + wrong + "'", true);
+            }
             case 0 -> {   // a varint (dims, attribute ints, types, opset) at an edge
                 List<Located> varints = all.stream().filter(l -> l.field().wireType == 0).toList();
                 if (varints.isEmpty()) return bitFlips(seed);
