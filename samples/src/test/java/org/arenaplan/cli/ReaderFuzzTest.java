@@ -52,7 +52,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ReaderFuzzTest {
     private static final long SEED = 20261130L;
     private static final int PER_CASE_SECONDS = 20;
-    private static final Path ONNX_LIGHT = Path.of("..", "..", "shared", "models", "onnx-light");
+    private static final Path ONNX_LIGHT = sharedModels();
 
     enum Verdict { CLEAN_ERROR, ACCEPTED, JUDGED_INVALID, CRASH, HANG, WRONGLY_ACCEPTED, WRONG_VERDICT, UNCLEAR_ERROR }
 
@@ -167,6 +167,15 @@ class ReaderFuzzTest {
     }
 
     // ---- seeds ----
+
+    /** The first {@code shared/models/onnx-light} walking up from the module (beside a worktree too), else {@code ../shared/...}. */
+    private static Path sharedModels() {
+        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+            Path candidate = d.resolve("shared").resolve("models").resolve("onnx-light");
+            if (Files.isDirectory(candidate)) return candidate;
+        }
+        return Path.of("..", "shared", "models", "onnx-light");
+    }
 
     /** A random valid problem of 12 buffers (seeded). */
     private static String problemCsv(Random r) {
@@ -331,7 +340,7 @@ class ReaderFuzzTest {
         for (String light : List.of("light_bvlc_alexnet.onnx", "light_zfnet512.onnx")) {
             if (Files.exists(ONNX_LIGHT.resolve(light))) seeds.add(Files.readAllBytes(ONNX_LIGHT.resolve(light)));
         }
-        if (seeds.size() == 2) System.out.println("onnx fuzz: " + ONNX_LIGHT + " not found, fuzzing the two committed seeds only");
+        System.out.println("onnx fuzz: " + seeds.size() + " seeds" + (seeds.size() == 2 ? " (" + ONNX_LIGHT + " not found: the two committed ones only)" : ""));
         fuzz("onnx", 220, i -> {
             Mutants mu = new Mutants(SEED + 4000 + i);
             byte[] seed = seeds.get(i % seeds.size());
