@@ -69,6 +69,20 @@ public final class OpLowering {
             case OpKinds.LRN: return List.of(lrn(op));
             case OpKinds.CONCAT: return concat(op);
             case OpKinds.TRANSPOSE: return List.of(transpose(op));
+            case OpKinds.REDUCE_SUM: return List.of(reduceSum(op));
+            case OpKinds.GELU_GRAD:
+                return List.of(call(op, Kernels.GELU_GRAD, List.of(read(op.inputs().get(0)), read(op.inputs().get(1)), write(out(op))), new long[]{elements(out(op))}));
+            case OpKinds.SOFTMAX_GRAD: {
+                long[] rc = rowsCols(op, shape(op, op.inputs().get(0)), op.longAttr("axis", -1));
+                return List.of(call(op, Kernels.SOFTMAX_GRAD, List.of(read(op.inputs().get(0)), read(op.inputs().get(1)), write(out(op))), rc));
+            }
+            case OpKinds.LAYER_NORM_GRAD: {
+                long[] rc = rowsCols(op, shape(op, op.inputs().get(1)), op.longAttr("axis", -1));
+                return List.of(call(op, Kernels.LAYERNORM_GRAD, List.of(read(op.inputs().get(0)), read(op.inputs().get(1)), read(op.inputs().get(2)), write(out(op))),
+                        rc, new double[]{op.doubleAttr("epsilon", 1e-5)}));
+            }
+            case OpKinds.CONV_BACKWARD_DATA: return List.of(convBackward(op, Kernels.CONV2D_BACKWARD_DATA, out(op), op.inputs().get(1), op.inputs().get(0)));
+            case OpKinds.CONV_BACKWARD_FILTER: return List.of(convBackward(op, Kernels.CONV2D_BACKWARD_FILTER, op.inputs().get(0), out(op), op.inputs().get(1)));
             default:
                 if (OpKinds.VIEW_KINDS.contains(op.kind())) {
                     if (bytes(op.inputs().get(0)) != bytes(out(op)))
@@ -260,6 +274,45 @@ public final class OpLowering {
         args.add(write(y));
         long[] ints = {xs[0], xs[1], xs[2], xs[3], ys[1], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], dil[0], dil[1], group, bias ? 1 : 0};
         return call(op, Kernels.CONV2D, args, ints);
+    }
+
+    /** Either conv2d gradient: the geometry of the forward Conv of x (N x C x H x W), w and dy. */
+    private KernelCall convBackward(Op op, String kernel, String x, String w, String dy) {
+        long[] xs = image(op, x), ws = image(op, w), ys = image(op, dy);
+        long[] k = longs(op, "kernel_shape", new long[]{ws[2], ws[3]}, xs, 1);
+        long[] st = longs(op, "strides", new long[]{1, 1}, xs, 1);
+        long[] pads = longs(op, "pads", new long[]{0, 0, 0, 0}, xs, 2);
+        long[] dil = longs(op, "dilations", new long[]{1, 1}, xs, 1);
+        if (op.longAttr("group", 1) != 1) throw fail(op, "convolution gradients support group 1 only");
+        List<KernelArg> args = new ArrayList<>();
+        for (String t : op.inputs()) args.add(read(t));
+        args.add(write(out(op)));
+        long[] ints = {xs[0], xs[1], xs[2], xs[3], ys[1], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], dil[0], dil[1], 1};
+        return call(op, kernel, args, ints);
+    }
+
+    /** ReduceSum over the axes before and after one contiguous block of kept axes: x viewed as A x B x C, y has B values. */
+    private KernelCall reduceSum(Op op) {
+        String x = op.inputs().get(0);
+        long[] s = shape(op, x);
+        Object a = op.attrs().get("axes");
+        if (!(a instanceof long[] axes)) throw fail(op, "ReduceSum needs attribute axes (a list of integers)");
+        boolean[] reduced = new boolean[s.length];
+        for (long ax : axes) {
+            int d = (int) (ax < 0 ? ax + s.length : ax);
+            if (d < 0 || d >= s.length) throw fail(op, "axis " + ax + " out of range for " + Arrays.toString(s));
+            reduced[d] = true;
+        }
+        int first = 0;
+        while (first < s.length && reduced[first]) first++;
+        int last = first;
+        while (last < s.length && !reduced[last]) last++;
+        for (int d = last; d < s.length; d++) {
+            if (!reduced[d]) throw fail(op, "ReduceSum keeps axes that are not contiguous: axes " + Arrays.toString(axes) + " of " + Arrays.toString(s));
+        }
+        long outer = product(Arrays.copyOf(s, first)), mid = product(Arrays.copyOfRange(s, first, last)), inner = product(Arrays.copyOfRange(s, last, s.length));
+        if (mid != elements(out(op))) throw fail(op, "output '" + out(op) + "' must have " + mid + " values");
+        return call(op, Kernels.REDUCE_SUM, List.of(read(x), write(out(op))), new long[]{outer, mid, inner});
     }
 
     private KernelCall pool(Op op, int mode, boolean global) {
