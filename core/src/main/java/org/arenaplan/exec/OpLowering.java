@@ -8,6 +8,8 @@ import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpRegistry;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.Tensor;
 
 import java.util.ArrayList;
@@ -39,8 +41,23 @@ public final class OpLowering {
         this.lineage = new DataLineage(graph);
     }
 
-    /** The kernel calls of {@code op}, in the order they must run on its stream. */
+    /**
+     * The kernel calls of {@code op}, in the order they must run on its stream; each is one of
+     * the kernels its {@link OpRegistry} entry names.
+     */
     public List<KernelCall> lower(Op op) {
+        List<KernelCall> calls = lowerKind(op);
+        OpSpec spec = OpRegistry.get(op.kind());
+        if (spec == null && !calls.isEmpty())
+            throw new IllegalStateException("op kind '" + op.kind() + "' has a lowering but no entry in org.arenaplan.ir.OpRegistry; add one");
+        for (KernelCall c : calls) {
+            if (!spec.kernels().contains(c.name()))
+                throw new IllegalStateException(op.kind() + " lowered to kernel '" + c.name() + "', which its registry entry does not name: " + spec.kernels());
+        }
+        return calls;
+    }
+
+    private List<KernelCall> lowerKind(Op op) {
         if (op.isStorageOnly()) return List.of();
         if (op.outputs().size() != 1) throw fail(op, "executors support ops with one output, this one has " + op.outputs().size());
         for (String t : op.inputs()) requireF32(op, t);
@@ -84,7 +101,7 @@ public final class OpLowering {
             case OpKinds.CONV_BACKWARD_DATA: return List.of(convBackward(op, Kernels.CONV2D_BACKWARD_DATA, out(op), op.inputs().get(1), op.inputs().get(0)));
             case OpKinds.CONV_BACKWARD_FILTER: return List.of(convBackward(op, Kernels.CONV2D_BACKWARD_FILTER, op.inputs().get(0), out(op), op.inputs().get(1)));
             default:
-                if (OpKinds.VIEW_KINDS.contains(op.kind())) {
+                if (OpRegistry.viewKinds().contains(op.kind())) {
                     if (bytes(op.inputs().get(0)) != bytes(out(op)))
                         throw fail(op, op.kind() + " that is not declared a view changes the size; declare it a view");
                     return List.of(copy(op, op.inputs().get(0)));

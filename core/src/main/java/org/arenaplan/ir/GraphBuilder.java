@@ -21,6 +21,7 @@ public final class GraphBuilder {
     private final List<String> outputs = new ArrayList<>();
     private final Set<String> weights = new LinkedHashSet<>();
     private final Map<String, Double> weightFill = new LinkedHashMap<>();
+    private final Map<String, WeightValues> weightValues = new LinkedHashMap<>();
 
     public GraphBuilder(String name) {
         this.name = name;
@@ -82,6 +83,13 @@ public final class GraphBuilder {
         return this;
     }
 
+    /** A weight holding the values {@code values} reads (e.g. an ONNX initializer's). */
+    public GraphBuilder weight(String t, WeightValues values) {
+        weights.add(t);
+        weightValues.put(t, values);
+        return this;
+    }
+
     public OpBuilder op(String opName, String kind) {
         return new OpBuilder(opName, kind);
     }
@@ -139,8 +147,21 @@ public final class GraphBuilder {
         }
     }
 
-    /** Validates and freezes the graph. */
+    /** Validates and freezes the graph: structure, then every op of a known kind against {@link OpRegistry} ({@link OpChecks}). */
     public Graph build() {
+        return build(true);
+    }
+
+    /**
+     * Validates the structure only, trusting every op's attributes, shapes and aliasing
+     * declarations. For tests and the mutation test that plant lying graphs to show that the
+     * plan validator and the simulator reject them; loaders never use it.
+     */
+    public Graph buildTrusting() {
+        return build(false);
+    }
+
+    private Graph build(boolean checkOps) {
         long sum = 0;
         for (Tensor t : tensors.values()) {
             if (t.bytes() < 0) throw new GraphException("tensor '" + t.name() + "' has negative size " + t.bytes());
@@ -207,6 +228,7 @@ public final class GraphBuilder {
                 checkIndex(where, "in-place hint", h.output(), op.outputs().size(), "output");
                 checkIndex(where, "in-place hint", h.input(), op.inputs().size(), "input");
             }
+            if (checkOps) OpChecks.check(op, where, tensors::get);
         }
         for (String t : outputs) {
             requireTensor(t, "graph output");
@@ -215,7 +237,7 @@ public final class GraphBuilder {
         for (String t : donated) {
             if (!inputs.contains(t)) throw new GraphException("donated tensor '" + t + "' is not a graph input");
         }
-        return new Graph(name, tensors, ops, inputs, donated, outputs, weights, weightFill, producer);
+        return new Graph(name, tensors, ops, inputs, donated, outputs, weights, weightFill, weightValues, producer);
     }
 
     private int indexOfProducer(String t, int from) {

@@ -71,7 +71,7 @@ public final class Flops {
             case OpKinds.LRN: return out * op.longAttr("size", 5);
             case OpKinds.TRANSPOSE: case OpKinds.COPY: case OpKinds.CONCAT: return 0;
             default:
-                return OpKinds.VIEW_KINDS.contains(op.kind()) ? 0 : out;
+                return org.arenaplan.ir.OpRegistry.viewKinds().contains(op.kind()) ? 0 : out;
         }
     }
 

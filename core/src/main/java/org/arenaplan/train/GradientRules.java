@@ -4,6 +4,7 @@ import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpRegistry;
 
 import java.util.Arrays;
 
@@ -83,7 +84,7 @@ final class GradientRules {
                 g.accumulate(in(op, 0), transpose(in(op, 0), dy, inv));
             }
             default -> {
-                if (OpKinds.VIEW_KINDS.contains(kind) && !kind.equals(OpKinds.SLICE) && op.isStorageOnly()) {
+                if (OpRegistry.viewKinds().contains(kind) && !kind.equals(OpKinds.SLICE) && op.isStorageOnly()) {
                     g.accumulate(in(op, 0), view(dy, in(op, 0), g.shape(in(op, 0))));
                     return;
                 }
@@ -124,9 +125,10 @@ final class GradientRules {
         System.arraycopy(ts, 0, padded, r - ts.length, ts.length);
         long[] axes = java.util.stream.IntStream.range(0, r).filter(a -> a < r - ts.length || (padded[a] == 1 && ds[a] != 1)).asLongStream().toArray();
         if (axes.length == 0) return view(d, target, ts);
-        String out = g.tensor(target, g.dtype(d), ts);
+        long[] kept = java.util.stream.IntStream.range(0, r).filter(a -> Arrays.stream(axes).noneMatch(x -> x == a)).mapToLong(a -> ds[a]).toArray();
+        String out = g.tensor(target, g.dtype(d), kept);
         g.op(OpKinds.REDUCE_SUM, out).in(d).attr("axes", axes).attr("keepdims", 0L).add();
-        return out;
+        return Arrays.equals(kept, ts) ? out : view(out, target, ts);
     }
 
     private String view(String x, String base, long[] shape) {
@@ -261,12 +263,13 @@ final class GradientRules {
         String x = in(op, 0), w = in(op, 1);
         if (g.needsGradient(x)) {
             String dx = g.tensor(x, g.dtype(dy), g.shape(x));
-            copyAttrs(op, g.op(OpKinds.CONV_BACKWARD_DATA, dx).in(dy, w)).add();
+            copyAttrs(op, g.op(OpKinds.CONV_BACKWARD_DATA, dx).in(dy, w)).attr("input_shape", g.shape(x)).add();
             g.accumulate(x, dx);
         }
         if (g.needsGradient(w)) {
             String dw = g.tensor(w, g.dtype(dy), g.shape(w));
-            copyAttrs(op, g.op(OpKinds.CONV_BACKWARD_FILTER, dw).in(x, dy)).add();
+            long[] ws = g.shape(w);
+            copyAttrs(op, g.op(OpKinds.CONV_BACKWARD_FILTER, dw).in(x, dy)).attr("kernel_shape", Arrays.copyOfRange(ws, 2, ws.length)).add();
             g.accumulate(w, dw);
         }
         if (op.inputs().size() > 2) g.accumulate(in(op, 2), reduceExcept(dy, in(op, 2), new long[]{1}, g.shape(in(op, 2))));

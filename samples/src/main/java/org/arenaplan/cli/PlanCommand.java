@@ -61,7 +61,7 @@ import java.util.concurrent.Callable;
                 "               [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
                 "               [--dim NAME=V1,V2,...]... [--worst-case]",
                 "               [--out FILE.json|FILE.csv]",
-                "               [--svg FILE] [--html FILE] [--debug]"},
+                "               [--svg FILE] [--html FILE] [--strict] [--debug]"},
         description = {"Plans one arena for a graph, a minimalloc CSV problem or a built-in model.",
                 "Exit codes: 0 planned (within --capacity when given), 2 bad input or usage, 3 no placement within the capacity."})
 final class PlanCommand implements Callable<Integer> {
@@ -84,7 +84,7 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (a CSV's NAME.NUMBER.csv name gives one too); a planner other than search that misses hands over to search within --time-limit.")
     Long capacity;
 
-    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of searching planners, and of the search tried when --capacity is missed (default: 10).")
+    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of every planner but naive, and of the search tried when --capacity is missed (default: 10); past it the best placement so far comes back.")
     Double timeLimit;
 
     @Mixin
@@ -99,11 +99,17 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape). With --model, --dim V is the model's own option.")
     List<String> dims = new ArrayList<>();
 
+    @Option(names = "--donate-inputs", description = "ONNX models: graph inputs are donated, so their bytes may be reused after their last read.")
+    boolean donateInputs;
+
     @Option(names = "--worst-case", description = "With --dim values: one plan sized for the largest shape, and the bytes it wastes at each smaller one.")
     boolean worstCase;
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution); - writes to stdout (plan JSON, or the solution CSV for a CSV problem) and the report to stderr.")
     Path out;
+
+    @Option(names = "--strict", description = "A refused donation, or an in-place hint the op's kernel cannot honour, is an error (exit 2) instead of a refusal.")
+    boolean strict;
 
     @Option(names = "--svg", paramLabel = "FILE", description = "Write a picture of the plan (graphs only).")
     Path svg;
@@ -129,7 +135,7 @@ final class PlanCommand implements Callable<Integer> {
                 throw new UsageException("--schedule memory and --train plan one graph; they do not apply to several --dim values or --worst-case");
             return sweep(dimValues, stdout);
         }
-        PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues));
+        PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues), donateInputs);
         checkFlags(input);
         Long cap = capacity;
         if (cap == null && !input.isGraph()) cap = ProblemCsv.capacityFromName(input.csv());
@@ -170,7 +176,7 @@ final class PlanCommand implements Callable<Integer> {
 
     private ArenaPlanner.Options graphOptions(PlannerOptions options) {
         long alignment = align == null ? ArenaPlanner.CUDA_ALIGNMENT : align;
-        return ArenaPlanner.Options.DEFAULT.withPlanner(planner).withAlignment(alignment).withPlannerOptions(options);
+        return ArenaPlanner.Options.DEFAULT.withPlanner(planner).withAlignment(alignment).withStrict(strict).withPlannerOptions(options);
     }
 
     private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
@@ -186,7 +192,7 @@ final class PlanCommand implements Callable<Integer> {
         if (model != null || words.size() != 1 || !words.get(0).toLowerCase(Locale.ROOT).endsWith(".onnx"))
             throw new UsageException("several --dim values and --worst-case need one MODEL.onnx");
         if (dimValues.isEmpty()) throw new UsageException("--worst-case needs --dim NAME=V1,V2,...");
-        ShapeSweep sweep = new ShapeSweep(Path.of(words.get(0)), OnnxImporter.Options.DEFAULT, graphOptions(PlannerOptions.DEFAULT));
+        ShapeSweep sweep = new ShapeSweep(Path.of(words.get(0)), OnnxImporter.Options.DEFAULT.withDonateInputs(donateInputs), graphOptions(PlannerOptions.DEFAULT));
         if (!worstCase) {
             for (ShapeSweep.Row r : sweep.perShape(dimValues))
                 stdout.printf(Locale.ROOT, "%s arena %,d B, lower bound %,d B%n", r.dims(), r.arenaBytes(), r.plan().stats().lowerBoundBytes());
