@@ -383,14 +383,7 @@ public final class Recompute {
                 if (base >= 0 && inR[base]) inR[q] = true;
             }
         }
-        GraphBuilder b = new GraphBuilder(g.name());
-        g.tensors().values().forEach(b::tensor);
-        for (String in : g.inputs()) b.input(in, g.isDonated(in));
-        for (String w : g.weights()) {
-            Double fill = g.weightFill(w);
-            if (fill == null) b.weight(w);
-            else b.weight(w, fill);
-        }
+        GraphBuilder b = GraphBuilder.declarationsOf(g);
         for (int q = 0; q < forwardOps; q++) b.add(g.ops().get(q));
         Map<String, String> clone = new HashMap<>();
         List<String> recomputed = new ArrayList<>();

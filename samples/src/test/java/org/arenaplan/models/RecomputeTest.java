@@ -104,14 +104,7 @@ class RecomputeTest {
     }
 
     private static Graph withOutputs(Graph g, List<String> extra) {
-        GraphBuilder b = new GraphBuilder(g.name());
-        g.tensors().values().forEach(b::tensor);
-        for (String in : g.inputs()) b.input(in, g.isDonated(in));
-        for (String w : g.weights()) {
-            Double fill = g.weightFill(w);
-            if (fill == null) b.weight(w);
-            else b.weight(w, fill);
-        }
+        GraphBuilder b = GraphBuilder.declarationsOf(g);
         g.ops().forEach(b::add);
         g.outputs().forEach(b::output);
         for (String x : extra) {
