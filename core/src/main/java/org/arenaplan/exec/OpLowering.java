@@ -91,13 +91,13 @@ public final class OpLowering {
             case OpKinds.GELU_GRAD:
                 return List.of(call(op, Kernels.GELU_GRAD, List.of(read(op.inputs().get(0)), read(op.inputs().get(1)), write(out(op))), new long[]{elements(out(op))}));
             case OpKinds.SOFTMAX_GRAD: {
-                long[] rc = rowsCols(op, shape(op, op.inputs().get(0)), op.longAttr("axis", -1));
+                long[] rc = rowsCols(op, shape(op, op.inputs().get(0)), OpAttrs.of(op).integer("axis"));
                 return List.of(call(op, Kernels.SOFTMAX_GRAD, List.of(read(op.inputs().get(0)), read(op.inputs().get(1)), write(out(op))), rc));
             }
             case OpKinds.LAYER_NORM_GRAD: {
-                long[] rc = rowsCols(op, shape(op, op.inputs().get(1)), op.longAttr("axis", -1));
+                long[] rc = rowsCols(op, shape(op, op.inputs().get(1)), OpAttrs.of(op).integer("axis"));
                 return List.of(call(op, Kernels.LAYERNORM_GRAD, List.of(read(op.inputs().get(0)), read(op.inputs().get(1)), read(op.inputs().get(2)), write(out(op))),
-                        rc, new double[]{op.doubleAttr("epsilon", 1e-5)}));
+                        rc, new double[]{OpAttrs.of(op).real("epsilon")}));
             }
             case OpKinds.CONV_BACKWARD_DATA: return List.of(convBackward(op, Kernels.CONV2D_BACKWARD_DATA, out(op), op.inputs().get(1), op.inputs().get(0)));
             case OpKinds.CONV_BACKWARD_FILTER: return List.of(convBackward(op, Kernels.CONV2D_BACKWARD_FILTER, op.inputs().get(0), out(op), op.inputs().get(1)));
@@ -280,6 +280,18 @@ public final class OpLowering {
 
     private KernelCall conv(Op op) {
         String x = op.inputs().get(0), w = op.inputs().get(1), y = out(op);
+        long[] geometry = convGeometry(op, x, w, y);
+        boolean bias = op.inputs().size() > 2;
+        List<KernelArg> args = new ArrayList<>(List.of(read(x), read(w)));
+        if (bias) args.add(read(op.inputs().get(2)));
+        args.add(write(y));
+        long[] ints = Arrays.copyOf(geometry, geometry.length + 1);
+        ints[geometry.length] = bias ? 1 : 0;
+        return call(op, Kernels.CONV2D, args, ints);
+    }
+
+    /** {@link Kernels#CONV2D}'s first 16 ints for a Conv (or a Conv gradient) of x by w giving y. */
+    private long[] convGeometry(Op op, String x, String w, String y) {
         long[] xs = image(op, x), ws = image(op, w), ys = image(op, y);
         OpAttrs at = OpAttrs.of(op);
         long[] k = at.has("kernel_shape") ? perAxis(op, "kernel_shape", x) : new long[]{ws[2], ws[3]};
@@ -288,26 +300,16 @@ public final class OpLowering {
         long[] dil = perAxis(op, "dilations", x);
         long group = at.integer("group");
         if (xs[1] % group != 0 || ys[1] % group != 0) throw fail(op, "group " + group + " does not divide the channels");
-        boolean bias = op.inputs().size() > 2;
-        List<KernelArg> args = new ArrayList<>(List.of(read(x), read(w)));
-        if (bias) args.add(read(op.inputs().get(2)));
-        args.add(write(y));
-        long[] ints = {xs[0], xs[1], xs[2], xs[3], ys[1], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], dil[0], dil[1], group, bias ? 1 : 0};
-        return call(op, Kernels.CONV2D, args, ints);
+        return new long[]{xs[0], xs[1], xs[2], xs[3], ys[1], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], dil[0], dil[1], group};
     }
 
-    /** Either conv2d gradient: the geometry of the forward Conv of x (N x C x H x W), w and dy. */
+    /** Either conv2d gradient: the geometry of the forward Conv of x (N x C x H x W) by w giving dy. */
     private KernelCall convBackward(Op op, String kernel, String x, String w, String dy) {
-        long[] xs = image(op, x), ws = image(op, w), ys = image(op, dy);
-        long[] k = longs(op, "kernel_shape", new long[]{ws[2], ws[3]}, xs, 1);
-        long[] st = longs(op, "strides", new long[]{1, 1}, xs, 1);
-        long[] pads = longs(op, "pads", new long[]{0, 0, 0, 0}, xs, 2);
-        long[] dil = longs(op, "dilations", new long[]{1, 1}, xs, 1);
-        if (op.longAttr("group", 1) != 1) throw fail(op, "convolution gradients support group 1 only");
+        long[] ints = convGeometry(op, x, w, dy);
+        if (ints[15] != 1) throw fail(op, "convolution gradients support group 1 only");
         List<KernelArg> args = new ArrayList<>();
         for (String t : op.inputs()) args.add(read(t));
         args.add(write(out(op)));
-        long[] ints = {xs[0], xs[1], xs[2], xs[3], ys[1], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], dil[0], dil[1], 1};
         return call(op, kernel, args, ints);
     }
 

@@ -2,6 +2,7 @@ package org.arenaplan.train;
 
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
 
 /**
@@ -40,7 +41,7 @@ public final class Flops {
             }
             case OpKinds.GEMM: {
                 long[] a = g.tensor(op.inputs().get(0)).shape();
-                long k = op.longAttr("transA", 0) == 1 ? a[0] : a[1];
+                long k = OpAttrs.of(op).integer("transA") == 1 ? a[0] : a[1];
                 return 2 * out * k + (op.inputs().size() > 2 ? out : 0);
             }
             case OpKinds.CONV: {
@@ -68,7 +69,7 @@ public final class Flops {
                 if (k instanceof long[] ks) for (long d : ks) window *= d;
                 return out * window;
             }
-            case OpKinds.LRN: return out * op.longAttr("size", 5);
+            case OpKinds.LRN: return out * OpAttrs.of(op).integer("size");
             case OpKinds.TRANSPOSE: case OpKinds.COPY: case OpKinds.CONCAT: return 0;
             default:
                 return org.arenaplan.ir.OpRegistry.viewKinds().contains(op.kind()) ? 0 : out;

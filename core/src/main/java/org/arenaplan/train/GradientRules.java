@@ -3,6 +3,7 @@ package org.arenaplan.train;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.OpRegistry;
 
@@ -62,7 +63,7 @@ final class GradientRules {
             case OpKinds.GELU -> g.accumulate(in(op, 0), inPlaceOverDy(OpKinds.GELU_GRAD, op, dy, in(op, 0)));
             case OpKinds.SOFTMAX -> {
                 String dx = g.tensor(in(op, 0), g.dtype(dy), g.shape(dy));
-                g.op(OpKinds.SOFTMAX_GRAD, dx).in(dy, op.outputs().get(0)).attr("axis", op.longAttr("axis", -1)).inPlace().add();
+                g.op(OpKinds.SOFTMAX_GRAD, dx).in(dy, op.outputs().get(0)).attr("axis", OpAttrs.of(op).integer("axis")).inPlace().add();
                 g.accumulate(in(op, 0), dx);
             }
             case OpKinds.MATMUL -> matmul(op, dy);
@@ -194,7 +195,8 @@ final class GradientRules {
     }
 
     private void gemm(Op op, String dy) {
-        if (op.longAttr("transA", 0) != 0 || op.longAttr("transB", 0) != 0 || op.doubleAttr("alpha", 1) != 1 || op.doubleAttr("beta", 1) != 1)
+        OpAttrs at = OpAttrs.of(op);
+        if (at.integer("transA") != 0 || at.integer("transB") != 0 || at.real("alpha") != 1 || at.real("beta") != 1)
             throw new GraphException("op '" + op.name() + "' (Gemm): gradients need transA = transB = 0 and alpha = beta = 1");
         String a = in(op, 0), b = in(op, 1);
         if (g.needsGradient(a)) g.accumulate(a, gemm(a, dy, b, false, true));
@@ -214,10 +216,10 @@ final class GradientRules {
     private void layerNorm(Op op, String dy) {
         String x = in(op, 0), scale = in(op, 1), bias = in(op, 2);
         long[] xs = g.shape(x);
-        long axis = op.longAttr("axis", -1);
+        long axis = OpAttrs.of(op).integer("axis");
         if (axis != -1 && axis != xs.length - 1)
             throw new GraphException("op '" + op.name() + "' (LayerNormalization): gradients need axis -1, got " + axis);
-        double eps = op.doubleAttr("epsilon", 1e-5);
+        double eps = OpAttrs.of(op).real("epsilon");
         DType t = g.dtype(dy);
         long cols = xs[xs.length - 1];
         long[] last = {xs.length - 1};
@@ -241,7 +243,7 @@ final class GradientRules {
             throw new GraphException("op '" + op.name() + "' (BatchNormalization): gradients need constant mean and var (the inference form)");
         long[] xs = g.shape(x);
         DType t = g.dtype(dy);
-        double eps = op.doubleAttr("epsilon", 1e-5);
+        double eps = OpAttrs.of(op).real("epsilon");
         long c = xs[1];
         String zeros = g.constant(0.0, t, c);
         if (g.needsGradient(x)) {
@@ -259,7 +261,7 @@ final class GradientRules {
     }
 
     private void conv(Op op, String dy) {
-        if (op.longAttr("group", 1) != 1) throw new GraphException("op '" + op.name() + "' (Conv): gradients need group 1");
+        if (OpAttrs.of(op).integer("group") != 1) throw new GraphException("op '" + op.name() + "' (Conv): gradients need group 1");
         String x = in(op, 0), w = in(op, 1);
         if (g.needsGradient(x)) {
             String dx = g.tensor(x, g.dtype(dy), g.shape(x));
