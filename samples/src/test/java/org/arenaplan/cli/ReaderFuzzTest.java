@@ -302,7 +302,7 @@ class ReaderFuzzTest {
 
     private static final Pattern ARENA = Pattern.compile("arena +([0-9,]+) B");
     /** Accepted graphs whose arena is at most this are also run on the simulator (its memory is on this JVM's heap). */
-    private static final long RUN_UP_TO_BYTES = 16L << 20;
+    private static final long RUN_UP_TO_BYTES = 1L << 20;
 
     /**
      * {@code plan}, then for an accepted graph small enough, {@code run} on the simulator: a graph
