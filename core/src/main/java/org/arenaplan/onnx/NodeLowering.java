@@ -140,7 +140,7 @@ final class NodeLowering {
         Value x = n.input(0), w = n.input(1);
         long[] in = spatial(n, x);
         n.require(w.rank() == x.rank(), "weight " + w + " must have the rank of the input " + x);
-        long group = n.integer("group", 1);
+        long group = n.integer("group");
         n.require(group >= 1 && x.dim(1) == w.dim(1) * group, "input channels " + x.dim(1) + " must equal weight channels " + w.dim(1) + " x group " + group);
         n.require(w.dim(0) % group == 0, "output channels " + w.dim(0) + " must be a multiple of group " + group);
         long[] kernel = n.ints("kernel_shape", Arrays.copyOfRange(w.shape(), 2, w.rank()));
@@ -175,7 +175,7 @@ final class NodeLowering {
         attrs.put("strides", r.strides());
         attrs.put("pads", r.pads());
         attrs.put("ceil_mode", ceil);
-        attrs.put("count_include_pad", max ? 0L : n.integer("count_include_pad", 0));
+        attrs.put("count_include_pad", max ? 0L : n.integer("count_include_pad"));
         return op(n, max ? OpKinds.MAX_POOL : OpKinds.AVERAGE_POOL, List.of(x.name()), concat(new long[]{x.dim(0), x.dim(1)}, r.out()), attrs);
     }
 
@@ -193,9 +193,9 @@ final class NodeLowering {
         n.require(n.hasAttr("size"), "attribute 'size' is required");
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("size", n.integer("size", 0));
-        attrs.put("alpha", n.real("alpha", 1e-4));
-        attrs.put("beta", n.real("beta", 0.75));
-        attrs.put("bias", n.real("bias", 1.0));
+        attrs.put("alpha", n.real("alpha"));
+        attrs.put("beta", n.real("beta"));
+        attrs.put("bias", n.real("bias"));
         return op(n, OpKinds.LRN, List.of(n.input(0).name()), n.input(0).shape(), attrs);
     }
 
@@ -208,7 +208,7 @@ final class NodeLowering {
             if (i > 0) n.require(p.rank() == 1 && p.dim(0) == x.dim(1), "input #" + i + " " + p + " must be [" + x.dim(1) + "]");
             inputs.add(p.name());
         }
-        return op(n, OpKinds.BATCH_NORM, inputs, x.shape(), Map.of("epsilon", n.real("epsilon", 1e-5)));
+        return op(n, OpKinds.BATCH_NORM, inputs, x.shape(), Map.of("epsilon", n.real("epsilon")));
     }
 
     private static Lowered broadcast(NodeContext n) {
@@ -238,7 +238,7 @@ final class NodeLowering {
     private static Lowered gemm(NodeContext n) {
         Value a = n.input(0), b = n.input(1);
         n.require(a.rank() == 2 && b.rank() == 2, "A " + a + " and B " + b + " must be matrices");
-        long transA = n.integer("transA", 0), transB = n.integer("transB", 0);
+        long transA = n.integer("transA"), transB = n.integer("transB");
         long m = transA != 0 ? a.dim(1) : a.dim(0), k = transA != 0 ? a.dim(0) : a.dim(1);
         long kb = transB != 0 ? b.dim(1) : b.dim(0), nn = transB != 0 ? b.dim(0) : b.dim(1);
         n.require(k == kb, "inner dimensions differ: op(A) is [" + m + ", " + k + "], op(B) is [" + kb + ", " + nn + "] (transA=" + transA + ", transB=" + transB + ")");
@@ -254,8 +254,8 @@ final class NodeLowering {
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("transA", transA != 0 ? 1L : 0L);
         attrs.put("transB", transB != 0 ? 1L : 0L);
-        attrs.put("alpha", n.real("alpha", 1.0));
-        attrs.put("beta", n.real("beta", 1.0));
+        attrs.put("alpha", n.real("alpha"));
+        attrs.put("beta", n.real("beta"));
         return op(n, OpKinds.GEMM, inputs, out, attrs);
     }
 
