@@ -29,7 +29,7 @@ final class NodeLowering {
     /** Op types lowered by {@link #lower}; ConstantOfShape and Constant become weights in the importer. */
     static final Set<String> SUPPORTED = Set.of("Conv", "Relu", "Sigmoid", "Tanh", "LRN", "MaxPool", "AveragePool", "GlobalAveragePool",
             "Reshape", "Flatten", "Gemm", "MatMul", "Dropout", "Softmax", "BatchNormalization", "Unsqueeze", "Squeeze",
-            "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Transpose", "Identity");
+            "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Split", "Transpose", "Identity");
 
     /**
      * ONNX attributes an op type may carry besides those of its registry kind: resolved or
@@ -68,6 +68,7 @@ final class NodeLowering {
             case "Softmax" -> softmax(n);
             case "Concat" -> concat(n);
             case "Transpose" -> transpose(n);
+            case "Split" -> split(n);
             case "Reshape" -> view(n, reshape(n));
             case "Flatten" -> view(n, flatten(n));
             case "Unsqueeze" -> view(n, unsqueeze(n));
@@ -303,6 +304,35 @@ final class NodeLowering {
             inputs.add(v.name());
         }
         return op(n, OpKinds.CONCAT, inputs, out, Map.of("axis", (long) axis));
+    }
+
+    /** Split: extents from the 'split' attribute before opset 13, from a constant input from 13; equal parts when absent. */
+    private static Lowered split(NodeContext n) {
+        Value x = n.input(0);
+        int axis = n.axis(n.integer("axis", 0), x.rank(), "axis");
+        List<String> names = n.node().outputs();
+        n.require(n.opset() < 13 || !n.hasAttr("split"), "attribute 'split' is input #1 from opset 13");
+        long[] parts = n.opset() >= 13 ? (n.hasInput(1) ? n.constantInts(1, "split") : null) : n.ints("split", null);
+        if (parts == null) {
+            n.require(!names.isEmpty() && x.dim(axis) % names.size() == 0, "axis " + axis + " of " + x + " does not split into " + names.size() + " equal parts");
+            parts = new long[names.size()];
+            Arrays.fill(parts, x.dim(axis) / names.size());
+        }
+        n.require(parts.length == names.size(), "split " + Arrays.toString(parts) + " must have one extent per output (" + names.size() + ")");
+        List<Value> outputs = new ArrayList<>();
+        long sum = 0;
+        for (int k = 0; k < parts.length; k++) {
+            n.require(!names.get(k).isEmpty() && parts[k] >= 0, "output #" + k + " must be named and its extent " + parts[k] + " not negative");
+            long[] shape = x.shape();
+            shape[axis] = parts[k];
+            outputs.add(x.renamed(names.get(k), shape));
+            sum += parts[k];
+        }
+        n.require(sum == x.dim(axis), "split " + Arrays.toString(parts) + " sums to " + sum + ", not to " + x.dim(axis));
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("axis", (long) axis);
+        attrs.put("split", parts);
+        return new Lowered(OpKinds.SPLIT, List.of(x.name()), outputs, attrs, false, List.of());
     }
 
     private static Lowered transpose(NodeContext n) {
