@@ -144,7 +144,7 @@ public final class OnnxImporter {
     }
 
     private DType dtype(int code, String what) {
-        DType d = OnnxDTypes.of(code);
+        DType d = DType.ofOnnx(code);
         if (d == null) throw new OnnxException(file + ": " + what + " has ONNX element type " + code + ", which arenaplan does not support");
         return d;
     }

@@ -19,10 +19,16 @@ final class TinyOnnx {
     TinyOnnx opset(long v) { opset = v; return this; }
 
     /** A float graph input; each dim is a Long or a String (symbolic). */
-    TinyOnnx input(String name, Object... dims) { inputs.add(valueInfo(name, true, dims)); return this; }
+    TinyOnnx input(String name, Object... dims) { inputs.add(valueInfo(name, 1, true, dims)); return this; }
+
+    /** A graph input of ONNX element type {@code elemType} (TensorProto.DataType). */
+    TinyOnnx typedInput(String name, int elemType, Object... dims) { inputs.add(valueInfo(name, elemType, true, dims)); return this; }
+
+    /** A graph output of ONNX element type {@code elemType}, its shape declared. */
+    TinyOnnx typedOutput(String name, int elemType, Object... dims) { outputs.add(valueInfo(name, elemType, true, dims)); return this; }
 
     /** A graph output; with dims its shape is declared too (and the importer checks it). */
-    TinyOnnx output(String name, Object... dims) { outputs.add(valueInfo(name, dims.length > 0, dims)); return this; }
+    TinyOnnx output(String name, Object... dims) { outputs.add(valueInfo(name, 1, dims.length > 0, dims)); return this; }
 
     /** An int64 initializer. */
     TinyOnnx ints(String name, long... values) {
@@ -98,11 +104,11 @@ final class TinyOnnx {
         });
     }
 
-    private static byte[] valueInfo(String name, boolean withShape, Object... dims) {
+    private static byte[] valueInfo(String name, int elemType, boolean withShape, Object... dims) {
         return message(o -> {
             o.writeString(1, name);
             o.writeByteArray(2, message(type -> type.writeByteArray(1, message(t -> {
-                t.writeInt32(1, 1);
+                t.writeInt32(1, elemType);
                 if (withShape) t.writeByteArray(2, message(shape -> {
                     for (Object d : dims) {
                         shape.writeByteArray(1, message(dim -> {

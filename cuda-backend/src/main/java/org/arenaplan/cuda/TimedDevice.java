@@ -111,13 +111,13 @@ public final class TimedDevice implements Device, DeviceBench.IterationTimer {
     }
 
     @Override
-    public void copyToDevice(DeviceStream stream, float[] src, DevicePointer dst, String tensor) {
+    public void copyToDevice(DeviceStream stream, byte[] src, DevicePointer dst, String tensor) {
         touch(stream);
         cuda.copyToDevice(stream, src, dst, tensor);
     }
 
     @Override
-    public void copyToHost(DeviceStream stream, DevicePointer src, float[] dst, String tensor) {
+    public void copyToHost(DeviceStream stream, DevicePointer src, byte[] dst, String tensor) {
         touch(stream);
         cuda.copyToHost(stream, src, dst, tensor);
     }

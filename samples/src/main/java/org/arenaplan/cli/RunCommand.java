@@ -1,6 +1,7 @@
 package org.arenaplan.cli;
 
 import org.arenaplan.exec.RunReport;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.StreamPlanner;
@@ -84,7 +85,7 @@ final class RunCommand implements Callable<Integer> {
         if (!List.of("planned", "per-tensor", "pool", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
         Plan plan = StreamPlanner.plan(input.graph(), streamFlags.count(), streamFlags.mode(), ArenaPlanner.Options.DEFAULT.withPlanner(planner));
-        Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
+        Map<String, TensorValue> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = RunReport.run(plan, device, mode, iterations, inputs, out);
         if (json != null) RunReport.writeJson(report, json);

@@ -1,8 +1,10 @@
 package org.arenaplan.cli;
 
 import org.arenaplan.exec.Inputs;
+import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Tensor;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.onnx.OnnxTensorFile;
 
 import java.io.PrintStream;
@@ -22,8 +24,8 @@ final class TensorFiles {
     private TensorFiles() { }
 
     /** Seeded random inputs, with the ones named in {@code specs} read from files. */
-    static Map<String, float[]> inputs(Graph g, List<String> specs) {
-        Map<String, float[]> inputs = new LinkedHashMap<>(Inputs.of(g, 1));
+    static Map<String, TensorValue> inputs(Graph g, List<String> specs) {
+        Map<String, TensorValue> inputs = new LinkedHashMap<>(Inputs.of(g, 1));
         for (String spec : specs) {
             int eq = spec.indexOf('=');
             String name;
@@ -38,47 +40,56 @@ final class TensorFiles {
                 file = Path.of(spec);
             }
             if (!g.isInput(name)) throw new UsageException("--input " + spec + ": '" + name + "' is not a graph input; inputs: " + g.inputs());
-            OnnxTensorFile.FloatTensor t = OnnxTensorFile.read(file);
-            long want = g.tensor(name).elements();
-            if (t.values().length != want)
-                throw new org.arenaplan.io.InputException(file + ": holds " + t.values().length + " values " + Arrays.toString(t.dims())
-                        + " but input '" + name + "' has " + want + " " + shape(g.tensor(name)));
-            inputs.put(name, t.values());
+            TensorValue t = OnnxTensorFile.read(file).value();
+            Tensor want = g.tensor(name);
+            DType type = want.dtype() == null ? DType.F32 : want.dtype();
+            if (t.dtype() != type)
+                throw new org.arenaplan.io.InputException(file + ": holds " + t.dtype().jsonName() + " values but input '" + name + "' is " + type.jsonName());
+            if (t.byteCount() != want.bytes())
+                throw new org.arenaplan.io.InputException(file + ": holds " + t.elements() + " values " + Arrays.toString(t.shape())
+                        + " but input '" + name + "' has " + want.bytes() / type.bytes() + " " + shape(want));
+            inputs.put(name, new TensorValue(t.dtype(), want.shape(), t.bytes()));
         }
         return inputs;
     }
 
-    static void writeOutputs(Graph g, Map<String, float[]> outputs, Path path, PrintStream out) throws java.io.IOException {
+    static void writeOutputs(Graph g, Map<String, TensorValue> outputs, Path path, PrintStream out) throws java.io.IOException {
         if (g.outputs().size() == 1) {
             String name = g.outputs().get(0);
-            OnnxTensorFile.write(path, name, g.tensor(name).shape(), outputs.get(name));
+            OnnxTensorFile.write(path, name, outputs.get(name));
             out.println("wrote " + path);
             return;
         }
         Files.createDirectories(path);
         for (String name : g.outputs()) {
             Path f = path.resolve(name.replaceAll("[^A-Za-z0-9_.-]", "_") + ".pb");
-            OnnxTensorFile.write(f, name, g.tensor(name).shape(), outputs.get(name));
+            OnnxTensorFile.write(f, name, outputs.get(name));
             out.println("wrote " + f);
         }
     }
 
-    /** Prints how the single output compares with the reference; true when within {@link #TOLERANCE}. */
-    static boolean matchesReference(Graph g, Map<String, float[]> outputs, Path reference, PrintStream out) {
+    /**
+     * Prints how the single output compares with the reference; true when of the same type and
+     * count and within {@link #TOLERANCE} (relative) for floating-point types, equal for integers and bool.
+     */
+    static boolean matchesReference(Graph g, Map<String, TensorValue> outputs, Path reference, PrintStream out) {
         if (g.outputs().size() != 1) throw new UsageException("--expect compares one output; the graph has " + g.outputs().size());
-        float[] got = outputs.get(g.outputs().get(0));
-        float[] want = OnnxTensorFile.read(reference).values();
-        if (got.length != want.length) {
-            out.println("reference " + reference + ": NO — " + want.length + " values, the output has " + got.length);
+        TensorValue got = outputs.get(g.outputs().get(0));
+        TensorValue want = OnnxTensorFile.read(reference).value();
+        if (got.dtype() != want.dtype() || got.elements() != want.elements()) {
+            out.println("reference " + reference + ": NO — " + want.elements() + " " + want.dtype().jsonName() + " values, the output has "
+                    + got.elements() + " " + got.dtype().jsonName());
             return false;
         }
         double worst = 0;
-        for (int i = 0; i < got.length; i++) {
-            double scale = Math.max(1e-6, Math.abs(want[i]));
-            worst = Math.max(worst, Math.abs(got[i] - want[i]) / scale);
+        for (int i = 0; i < got.elements(); i++) {
+            double w = want.getDouble(i), d = Math.abs(got.getDouble(i) - w);
+            worst = Math.max(worst, got.dtype().isIntegral() ? d : d / Math.max(1e-6, Math.abs(w)));
         }
-        boolean ok = worst <= TOLERANCE;
-        out.printf(Locale.ROOT, "reference %s: %s (largest relative difference %.3g, tolerance %.0e)%n", reference, ok ? "matches" : "NO", worst, TOLERANCE);
+        double tolerance = got.dtype().isIntegral() ? 0 : TOLERANCE;
+        boolean ok = worst <= tolerance;
+        out.printf(Locale.ROOT, "reference %s: %s (largest %s difference %.3g, tolerance %.0e)%n", reference, ok ? "matches" : "NO",
+                got.dtype().isIntegral() ? "absolute" : "relative", worst, tolerance);
         return ok;
     }
 
