@@ -17,5 +17,13 @@ public interface DeviceProvider {
     /** Why {@link #isAvailable()} is false; null when available. */
     String unavailabilityCause();
 
+    /**
+     * The cause in a few words, for the one line {@code auto} prints on every run (the full
+     * cause is for {@code doctor}); by default the full cause.
+     */
+    default String unavailabilityBrief() {
+        return unavailabilityCause();
+    }
+
     Device open(DeviceOptions options);
 }

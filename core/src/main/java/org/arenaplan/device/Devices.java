@@ -19,6 +19,12 @@ public final class Devices {
         return all;
     }
 
+    /**
+     * Opens the device called {@code name}, or for {@code auto} the available one of highest priority.
+     *
+     * @throws DeviceUnavailableException when the named device (or, for auto, every device) is unavailable; the message gives the probe's cause
+     * @throws DeviceException            for an unknown name
+     */
     public static Choice open(String name, DeviceOptions options) {
         List<DeviceProvider> all = providers();
         if ("auto".equals(name)) {
@@ -28,13 +34,13 @@ public final class Devices {
                     return new Choice(p.open(options), "auto picked '" + p.name() + "'" + (skipped.length() == 0 ? "" : " (" + skipped + ")"));
                 }
                 if (skipped.length() > 0) skipped.append("; ");
-                skipped.append(p.name()).append(" unavailable: ").append(p.unavailabilityCause());
+                skipped.append(p.name()).append(" unavailable: ").append(p.unavailabilityBrief());
             }
-            throw new DeviceException("no device available" + (skipped.length() == 0 ? "" : ": " + skipped));
+            throw new DeviceUnavailableException("no device available" + (skipped.length() == 0 ? "" : ": " + skipped));
         }
         for (DeviceProvider p : all) {
             if (!p.name().equals(name)) continue;
-            if (!p.isAvailable()) throw new DeviceException("device '" + name + "' is not available: " + p.unavailabilityCause());
+            if (!p.isAvailable()) throw new DeviceUnavailableException("device '" + name + "' is not available: " + p.unavailabilityCause());
             return new Choice(p.open(options), "device '" + name + "' as requested");
         }
         List<String> names = all.stream().map(DeviceProvider::name).toList();

@@ -150,11 +150,11 @@ public final class GraphJson {
             }
         }
         List<Op.View> views = entries(r, o, path, "views", VIEW,
-                (n, p) -> new Op.View(index(r, n, p, "output"), index(r, n, p, "input"), r.optionalWhole(n, p, "byte_offset", 0)));
+                (n, p) -> new Op.View(r.index(n, p, "output"), r.index(n, p, "input"), r.optionalWhole(n, p, "byte_offset", 0)));
         List<Op.Member> members = entries(r, o, path, "members", VIEW,
-                (n, p) -> new Op.Member(index(r, n, p, "input"), index(r, n, p, "output"), r.optionalWhole(n, p, "byte_offset", 0)));
+                (n, p) -> new Op.Member(r.index(n, p, "input"), r.index(n, p, "output"), r.optionalWhole(n, p, "byte_offset", 0)));
         List<Op.InPlace> inPlace = entries(r, o, path, "inplace", INPLACE,
-                (n, p) -> new Op.InPlace(index(r, n, p, "output"), index(r, n, p, "input")));
+                (n, p) -> new Op.InPlace(r.index(n, p, "output"), r.index(n, p, "input")));
         return new Op(name, kind, in, out, (int) stream, attrs, views, members, inPlace);
     }
 
@@ -169,12 +169,6 @@ public final class GraphJson {
             out.add(decode.apply(a.get(i), p));
         }
         return out;
-    }
-
-    private static int index(JsonReading r, JsonNode o, String path, String field) {
-        long v = r.whole(o, path, field);
-        if (v < 0 || v > Integer.MAX_VALUE) throw r.fail(path + "." + field, "index out of range: " + v);
-        return (int) v;
     }
 
     private static List<String> texts(JsonReading r, JsonNode array, String path) {
@@ -194,7 +188,7 @@ public final class GraphJson {
     private static Object attrValue(JsonReading r, JsonNode v, String path) {
         if (v.isTextual()) return v.asText();
         if (v.isIntegralNumber()) return r.wholeValue(v, path);
-        if (v.isFloatingPointNumber()) return v.doubleValue();
+        if (v.isFloatingPointNumber()) return finite(r, v, path);
         if (v.isArray()) {
             boolean floating = false;
             for (JsonNode e : v) {
@@ -203,10 +197,16 @@ public final class GraphJson {
             }
             if (!floating) return longs(r, v, path);
             double[] d = new double[v.size()];
-            for (int i = 0; i < d.length; i++) d[i] = v.get(i).doubleValue();
+            for (int i = 0; i < d.length; i++) d[i] = finite(r, v.get(i), path + "[" + i + "]");
             return d;
         }
         throw r.fail(path, "unsupported attribute value " + v + " (expected a number, string or array of numbers)");
+    }
+
+    private static double finite(JsonReading r, JsonNode v, String path) {
+        double d = v.doubleValue();
+        if (!Double.isFinite(d)) throw r.fail(path, "expected a finite number, found " + v);
+        return d;
     }
 
     public static void write(Graph g, Path file) throws IOException {

@@ -102,10 +102,27 @@ final class JsonReading {
         return v.longValue();
     }
 
+    /** A whole number in {@code [0, 2^63-1]}: a count or a size. */
+    long count(JsonNode object, String path, String field) {
+        long v = whole(object, path, field);
+        if (v < 0) throw fail(path + "." + field, "expected a number of at least 0, found " + v);
+        return v;
+    }
+
+    /** A whole number in {@code [0, 2^31-1]}: an index or a count of things held in memory. */
+    int index(JsonNode object, String path, String field) {
+        long v = whole(object, path, field);
+        if (v < 0 || v > Integer.MAX_VALUE) throw fail(path + "." + field, "expected a whole number in [0, " + Integer.MAX_VALUE + "], found " + v);
+        return (int) v;
+    }
+
+    /** A finite number (a literal too large for a double, which Jackson reads as infinity, is refused). */
     double number(JsonNode object, String path, String field) {
         JsonNode v = required(object, path, field);
         if (!v.isNumber()) throw fail(path + "." + field, "expected a number, found " + v);
-        return v.doubleValue();
+        double d = v.doubleValue();
+        if (!Double.isFinite(d)) throw fail(path + "." + field, "expected a finite number, found " + v);
+        return d;
     }
 
     boolean flag(JsonNode object, String path, String field, boolean dflt) {

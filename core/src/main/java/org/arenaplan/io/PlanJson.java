@@ -9,7 +9,9 @@ import org.arenaplan.liveness.Storage;
 import org.arenaplan.plan.Placement;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.PlanStats;
+import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
+import org.arenaplan.schedule.Schedule;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -34,16 +36,20 @@ import java.util.Set;
  * offset inside it, address), refused in-place/donation requests, the sync events of a
  * multi-stream plan, and the stats. Reading gives back the same offsets; it checks that every
  * tensor's address is its storage's offset plus its offset inside it, so a hand-edited file
- * that contradicts itself is refused.
+ * that contradicts itself is refused. A graph's plan also records its {@code schedule}: the op
+ * order its positions refer to and, when {@code --schedule} chose it, the mode, method and the
+ * lower bounds at the file order and at this order (absent from files written before it; the
+ * format name is unchanged, as only a field was added).
  */
 public final class PlanJson {
     public static final String FORMAT = "arenaplan-plan/1";
 
-    private static final Set<String> TOP = Set.of("format", "graph", "alignment", "arena_bytes", "storages", "tensors", "refusals", "events", "stats");
+    private static final Set<String> TOP = Set.of("format", "graph", "alignment", "arena_bytes", "storages", "tensors", "refusals", "events", "stats", "schedule");
     private static final Set<String> STORAGE = Set.of("id", "name", "offset", "bytes", "aligned_bytes", "start", "end", "kind", "members");
     private static final Set<String> TENSOR = Set.of("storage", "offset_in_storage", "address");
     private static final Set<String> REFUSAL = Set.of("kind", "op", "tensor", "over", "reason");
     private static final Set<String> EVENT = Set.of("id", "record_after", "wait_before", "reason", "bytes_saved");
+    private static final Set<String> SCHEDULE = Set.of("mode", "method", "file_lower_bound_bytes", "lower_bound_bytes", "proven_optimal", "planning_ms", "order");
     private static final Set<String> STATS = Set.of("planner", "arena_bytes", "lower_bound_bytes", "sum_bytes", "storages", "tensors",
             "alloc_calls_naive", "alloc_calls_planned", "ratio", "planning_ms", "proven_optimal");
 
@@ -58,7 +64,7 @@ public final class PlanJson {
     /** A plan file read back. {@code graph} is null for a plan of a CSV problem. */
     public record PlanDocument(String graph, long alignment, long arenaBytes, List<StorageEntry> storages,
                                Map<String, TensorEntry> tensors, List<Refusal> refusals, List<SyncEvent> events,
-                               PlanStats stats, boolean provenOptimal) {
+                               PlanStats stats, boolean provenOptimal, List<String> order) {
         /** Storage offsets by storage id. */
         public long[] offsets() {
             return storages.stream().mapToLong(StorageEntry::offset).toArray();
@@ -83,8 +89,27 @@ public final class PlanJson {
     // ---- writing ----
 
     public static void write(Plan plan, Writer w) throws IOException {
-        JsonReading.MAPPER.writerWithDefaultPrettyPrinter().writeValue(w, toJson(plan));
+        write(plan, null, w);
+    }
+
+    /** As {@link #write(Plan, Writer)}, recording how {@code schedule} chose the plan's op order (null: not said). */
+    public static void write(Plan plan, Schedule schedule, Writer w) throws IOException {
+        ObjectNode root = toJson(plan);
+        root.set("schedule", schedule(plan, schedule));
+        JsonReading.MAPPER.writerWithDefaultPrettyPrinter().writeValue(w, root);
         w.write('\n');
+    }
+
+    private static ObjectNode schedule(Plan plan, Schedule s) {
+        ObjectNode o = JsonReading.MAPPER.createObjectNode();
+        if (s != null) {
+            o.put("mode", s.mode().jsonName()).put("method", s.method())
+                    .put("file_lower_bound_bytes", s.fileLowerBound()).put("lower_bound_bytes", s.lowerBound())
+                    .put("proven_optimal", s.provenOptimal()).put("planning_ms", s.planningMs());
+        }
+        ArrayNode order = o.putArray("order");
+        plan.graph().ops().forEach(op -> order.add(op.name()));
+        return o;
     }
 
     /** The plan of a bare placement problem (a CSV file): every buffer is its own storage and tensor. */
@@ -218,7 +243,8 @@ public final class PlanJson {
         long alignment = r.whole(root, "$", "alignment");
         if (alignment < 1) throw r.fail("$.alignment", "must be at least 1, found " + alignment);
         long arena = r.whole(root, "$", "arena_bytes");
-        List<StorageEntry> storages = readStorages(r, r.array(root, "$", "storages", true), alignment);
+        if (arena < 0) throw r.fail("$.arena_bytes", "negative size " + arena);
+        List<StorageEntry> storages = readStorages(r, r.array(root, "$", "storages", true), alignment, arena);
         Map<String, TensorEntry> tensors = readTensors(r, root, storages);
         List<Refusal> refusals = new ArrayList<>();
         JsonNode rs = r.array(root, "$", "refusals", false);
@@ -229,18 +255,34 @@ public final class PlanJson {
         JsonNode st = r.required(root, "$", "stats");
         r.onlyFields(st, "$.stats", STATS);
         PlanStats stats = new PlanStats(r.text(st, "$.stats", "planner"), r.whole(st, "$.stats", "arena_bytes"),
-                r.whole(st, "$.stats", "sum_bytes"), r.whole(st, "$.stats", "lower_bound_bytes"),
-                (int) r.whole(st, "$.stats", "storages"), (int) r.optionalWhole(st, "$.stats", "tensors", tensors.size()),
+                r.count(st, "$.stats", "sum_bytes"), r.count(st, "$.stats", "lower_bound_bytes"),
+                r.index(st, "$.stats", "storages"), st.hasNonNull("tensors") ? r.index(st, "$.stats", "tensors") : tensors.size(),
                 r.optionalWhole(st, "$.stats", "alloc_calls_naive", 0), r.optionalWhole(st, "$.stats", "alloc_calls_planned", 0),
                 r.number(st, "$.stats", "planning_ms"));
         if (stats.arenaBytes() != arena)
             throw r.fail("$.stats.arena_bytes", stats.arenaBytes() + " differs from $.arena_bytes " + arena);
-        return new PlanDocument(r.optionalText(root, "$", "graph"), alignment, arena, List.copyOf(storages),
+        List<String> order = new ArrayList<>();
+        if (root.has("schedule")) {
+            JsonNode sc = root.get("schedule");
+            r.onlyFields(sc, "$.schedule", SCHEDULE);
+            JsonNode os = r.array(sc, "$.schedule", "order", false);
+            for (int i = 0; i < os.size(); i++) {
+                if (!os.get(i).isTextual()) throw r.fail("$.schedule.order[" + i + "]", "must be an op name");
+                order.add(os.get(i).asText());
+            }
+        }
+        PlanDocument doc = new PlanDocument(r.optionalText(root, "$", "graph"), alignment, arena, List.copyOf(storages),
                 java.util.Collections.unmodifiableMap(tensors), List.copyOf(refusals), List.copyOf(events), stats,
-                r.flag(st, "$.stats", "proven_optimal", false));
+                r.flag(st, "$.stats", "proven_optimal", false), List.copyOf(order));
+        try {
+            doc.problem();   // the storages must make a placement problem (sizes that sum, aligned, within 2^63-1 B)
+        } catch (PlanningException e) {
+            throw r.fail("$.storages", e.getMessage());
+        }
+        return doc;
     }
 
-    private static List<StorageEntry> readStorages(JsonReading r, JsonNode array, long alignment) {
+    private static List<StorageEntry> readStorages(JsonReading r, JsonNode array, long alignment, long arena) {
         List<StorageEntry> out = new ArrayList<>(array.size());
         for (int i = 0; i < array.size(); i++) {
             String path = "$.storages[" + i + "]";
@@ -254,7 +296,10 @@ public final class PlanJson {
             if (offset % alignment != 0) throw r.fail(path + ".offset", offset + " is not a multiple of the alignment " + alignment);
             long bytes = r.whole(s, path, "bytes");
             if (bytes < 0) throw r.fail(path + ".bytes", "negative size " + bytes);
+            if (offset > arena - bytes)
+                throw r.fail(path + ".bytes", "the storage [" + offset + ", +" + bytes + " B) ends past $.arena_bytes " + arena);
             long start = r.whole(s, path, "start");
+            if (start < 0) throw r.fail(path + ".start", "negative position " + start);
             long end = r.whole(s, path, "end");
             if (end <= start) throw r.fail(path + ".end", "end (" + end + ") must exceed start (" + start + ")");
             Map<String, Long> members = new LinkedHashMap<>();
@@ -285,8 +330,11 @@ public final class PlanJson {
             if (storage < 0 || storage >= storages.size())
                 throw r.fail(path + ".storage", "no storage " + storage + " (the plan has " + storages.size() + ")");
             long inside = r.whole(t, path, "offset_in_storage");
+            StorageEntry home = storages.get((int) storage);
+            if (inside < 0 || inside > home.bytes())
+                throw r.fail(path + ".offset_in_storage", inside + " is outside storage " + storage + " of " + home.bytes() + " B");
             long address = r.whole(t, path, "address");
-            long expected = storages.get((int) storage).offset() + inside;
+            long expected = home.offset() + inside;   // <= the storage's end, checked against the arena above
             if (address != expected)
                 throw r.fail(path + ".address", address + " is not the storage's offset plus offset_in_storage (" + expected + ")");
             out.put(e.getKey(), new TensorEntry(e.getKey(), (int) storage, inside, address));
@@ -303,7 +351,7 @@ public final class PlanJson {
     private static SyncEvent readEvent(JsonReading r, JsonNode o, String path) {
         r.onlyFields(o, path, EVENT);
         SyncEvent.Reason why = enumField(r, o, path, "reason", SyncEvent.Reason.class, "data or reuse");
-        return new SyncEvent((int) r.whole(o, path, "id"), (int) r.whole(o, path, "record_after"), (int) r.whole(o, path, "wait_before"),
+        return new SyncEvent(r.index(o, path, "id"), r.index(o, path, "record_after"), r.index(o, path, "wait_before"),
                 why, r.optionalWhole(o, path, "bytes_saved", 0));
     }
 

@@ -1,6 +1,7 @@
 package org.arenaplan.io;
 
 import org.arenaplan.plan.Placement;
+import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
 
 import java.io.BufferedReader;
@@ -20,10 +21,13 @@ import java.util.regex.Pattern;
  * The MiniMalloc / idealloc CSV format: header {@code id,lower,upper,size}, one buffer a row,
  * live over the half-open interval {@code [lower, upper)}. A solution is the same rows with an
  * {@code offset} column appended. Every parse error is an {@link InputException} naming the file,
- * line and field.
+ * line and field: a number that is not ASCII digits or does not fit in 64 bits, a column named
+ * twice, sizes whose sum (aligned) passes 2^63-1 bytes. A leading byte-order mark is skipped.
  */
 public final class ProblemCsv {
-    private static final Pattern CAPACITY_IN_NAME = Pattern.compile(".*\\.(\\d+)\\.csv$");
+    private static final Pattern CAPACITY_IN_NAME = Pattern.compile(".*\\.([0-9]+)\\.csv$");
+    private static final Pattern WHOLE = Pattern.compile("[+-]?[0-9]+");
+    private static final String BOM = "\uFEFF";
 
     private ProblemCsv() { }
 
@@ -39,10 +43,19 @@ public final class ProblemCsv {
         return parse(file, alignment, true);
     }
 
-    /** The capacity a {@code NAME.NUMBER.csv} file name carries, or null. */
+    /**
+     * The capacity a {@code NAME.NUMBER.csv} file name carries, or null.
+     *
+     * @throws InputException when NUMBER does not fit in 64 bits
+     */
     public static Long capacityFromName(Path file) {
         Matcher m = CAPACITY_IN_NAME.matcher(file.getFileName().toString());
-        return m.matches() ? Long.parseLong(m.group(1)) : null;
+        if (!m.matches()) return null;
+        try {
+            return Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            throw new InputException(file + ": the capacity " + m.group(1) + " in the file name does not fit in 64 bits");
+        }
     }
 
     private static Parsed parse(Path file, long alignment, boolean withOffsets) throws IOException {
@@ -52,6 +65,7 @@ public final class ProblemCsv {
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String header = r.readLine();
             if (header == null) throw new InputException(file + ": empty file; expected the header id,lower,upper,size");
+            if (header.startsWith(BOM)) header = header.substring(1);   // spreadsheets write one; it is not part of the first name
             String[] cols = header.trim().split(",", -1);
             int[] at = columns(file, cols, withOffsets);
             String line;
@@ -86,7 +100,11 @@ public final class ProblemCsv {
             sz[i] = row[2];
             off[i] = row[3];
         }
-        return new Parsed(new Problem(ids.toArray(new String[0]), lo, hi, sz, alignment), withOffsets ? off : null);
+        try {
+            return new Parsed(new Problem(ids.toArray(new String[0]), lo, hi, sz, alignment), withOffsets ? off : null);
+        } catch (PlanningException e) {   // sizes that overflow when aligned or summed
+            throw new InputException(file + ": field 'size': " + e.getMessage(), e);
+        }
     }
 
     private static int[] columns(Path file, String[] cols, boolean withOffsets) {
@@ -94,18 +112,25 @@ public final class ProblemCsv {
         int[] at = new int[need.length];
         for (int k = 0; k < need.length; k++) {
             at[k] = -1;
-            for (int c = 0; c < cols.length; c++) if (cols[c].trim().equalsIgnoreCase(need[k])) at[k] = c;
+            for (int c = 0; c < cols.length; c++) {
+                if (!cols[c].trim().equalsIgnoreCase(need[k])) continue;
+                if (at[k] >= 0) throw new InputException(file + ":1: column '" + need[k] + "' appears twice in header '" + String.join(",", cols) + "'");
+                at[k] = c;
+            }
             if (at[k] < 0) throw new InputException(file + ":1: missing column '" + need[k] + "' in header '" + String.join(",", cols) + "'");
         }
         return at;
     }
 
+    /** A whole number in ASCII digits ({@link Long#parseLong} alone also takes other scripts' digits). */
     private static long number(Path file, int line, String field, String text) {
         String t = text.trim();
+        if (!WHOLE.matcher(t).matches())
+            throw new InputException(file + ":" + line + ": field '" + field + "' is not a whole number: '" + t + "' (digits 0-9 only)");
         try {
             return Long.parseLong(t);
         } catch (NumberFormatException e) {
-            throw new InputException(file + ":" + line + ": field '" + field + "' is not a whole number: '" + t + "'");
+            throw new InputException(file + ":" + line + ": field '" + field + "' does not fit in 64 bits: '" + t + "'");
         }
     }
 

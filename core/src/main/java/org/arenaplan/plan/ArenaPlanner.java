@@ -80,7 +80,7 @@ public final class ArenaPlanner {
             arenaTensors++;
             if (!g.isView(t)) owning++;
         }
-        return new PlanStats(placement.planner(), placement.arenaBytes(), problem.sumBytes(), problem.lowerBound(),
+        return new PlanStats(placement.planner(), placement.arenaBytes(), problem.sumBytes(), CliqueBound.of(problem),
                 problem.size(), arenaTensors, 2 * owning, problem.size() == 0 ? 0 : 1, planningMs);
     }
 }

@@ -45,4 +45,13 @@ public record ConcurrencyPrice(int streams, long arenaOneStream, long arenaStrea
                 streams, arenaOneStream, streams, arenaStreams, ratio(), extraBytes(), dataEvents, reuseEvents, bytesSaved,
                 arenaSyncNone, dataEventsSyncNone, extraConflicts, widened ? " (over budget: intervals widened instead)" : "");
     }
+
+    /** One line for {@code run}: the arena with N streams against one stream, and what the added events bought. */
+    public String line() {
+        String added = reuseEvents == 0
+                ? "no events added for reuse"
+                : String.format(java.util.Locale.ROOT, "%d event(s) added for reuse (without them, maximum concurrency: %,d B)", reuseEvents, arenaSyncNone);
+        return String.format(java.util.Locale.ROOT, "price of concurrency: %d streams, arena %,d B vs %,d B on 1 stream (%+,d B); %s",
+                streams, arenaStreams, arenaOneStream, extraBytes(), added);
+    }
 }

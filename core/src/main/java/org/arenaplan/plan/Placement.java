@@ -17,9 +17,16 @@ public record Placement(long[] offsets, long arenaBytes, String planner, boolean
         return new Placement(offsets, arena, planner, arena == p.lowerBound());
     }
 
+    /**
+     * {@code max(offset + alignedSize)} of a planner's offsets.
+     *
+     * @throws ArithmeticException when an end passes 2^63-1: a planner bug (planners' offsets are
+     *                             ends of other buffers, bounded by {@link Problem#sumBytes()});
+     *                             untrusted offsets go through {@link PlacementValidator#topOf}
+     */
     public static long arenaOf(Problem p, long[] offsets) {
         long arena = 0;
-        for (int i = 0; i < offsets.length; i++) arena = Math.max(arena, offsets[i] + p.alignedSize(i));
+        for (int i = 0; i < offsets.length; i++) arena = Math.max(arena, Math.addExact(offsets[i], p.alignedSize(i)));
         return arena;
     }
 

@@ -9,6 +9,11 @@ import java.util.function.IntConsumer;
  * overlap, or when an extra conflict is listed between them (several streams make conflicts
  * that positions alone do not show). Every offset is a multiple of {@link #alignment()} and
  * every buffer occupies its size rounded up to it.
+ *
+ * <p>Invariants, enforced by the constructor (a {@link PlanningException} naming the buffer):
+ * sizes are not negative, {@code 0 <= lower < upper}, and the aligned sizes sum to at most
+ * {@code 2^63-1} bytes. So {@code upper - lower}, any sum of sizes, and {@code offset + size} for
+ * every offset a planner derives from other buffers' ends fit in a long.
  */
 public final class Problem {
     private final String[] ids;
@@ -18,6 +23,7 @@ public final class Problem {
     private final long[] aligned;
     private final long alignment;
     private final int[][] extraConflicts;
+    private final long sumBytes;
     private volatile IntervalIndex index;
 
     /**
@@ -36,12 +42,18 @@ public final class Problem {
         this.sizes = sizes.clone();
         this.alignment = alignment;
         this.aligned = new long[n];
+        long sum = 0;
         for (int i = 0; i < n; i++) {
             if (sizes[i] < 0) throw new PlanningException("buffer '" + ids[i] + "' has negative size " + sizes[i]);
+            if (lower[i] < 0) throw new PlanningException("buffer '" + ids[i] + "' has a negative lower " + lower[i]);
             if (upper[i] <= lower[i])
                 throw new PlanningException("buffer '" + ids[i] + "' has an empty interval [" + lower[i] + ", " + upper[i] + "): upper must exceed lower");
             aligned[i] = alignUp(sizes[i], alignment, ids[i]);
+            if (sum > Long.MAX_VALUE - aligned[i])
+                throw new PlanningException("buffer '" + ids[i] + "' (" + sizes[i] + " B): the sizes sum past 2^63-1 B, more than any arena can hold");
+            sum += aligned[i];
         }
+        this.sumBytes = sum;
         this.extraConflicts = extraConflicts == null ? null : Arrays.stream(extraConflicts).map(int[]::clone).toArray(int[][]::new);
     }
 
@@ -169,12 +181,13 @@ public final class Problem {
 
     /** Sum of aligned sizes: the arena of a plan that shares nothing. */
     public long sumBytes() {
-        long s = 0;
-        for (long a : aligned) s = Math.addExact(s, a);
-        return s;
+        return sumBytes;
     }
 
-    /** Max over instants of aligned bytes live at once: no valid placement uses less. */
+    /**
+     * Max over instants of aligned bytes live at once: no valid placement uses less. Extra
+     * conflicts are not counted (planners rely on that); {@link CliqueBound#of} counts them.
+     */
     public long lowerBound() {
         return LiveBytes.of(this).max();
     }

@@ -49,7 +49,7 @@ final class Charts {
                     colourOf.get(classOf[i]), tooltip(s, classOf[i], plan.storageOffset(i), p.alignedSize(i)), s.name()));
         }
         String title = g.name() + ": " + storages.size() + " storages, " + g.opCount() + " ops, planner " + plan.placement().planner();
-        return new ArenaChart(title, "schedule position", 0, g.opCount(), boxes, legend, p.lowerBound(), plan.arenaBytes(), LiveCurve.of(p));
+        return new ArenaChart(title, "schedule position", 0, g.opCount(), boxes, legend, plan.stats().lowerBoundBytes(), plan.arenaBytes(), LiveCurve.of(p));
     }
 
     static ArenaChart of(Problem p, Placement placement) {

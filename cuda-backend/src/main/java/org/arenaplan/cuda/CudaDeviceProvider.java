@@ -21,6 +21,16 @@ public final class CudaDeviceProvider implements DeviceProvider {
         return t == null ? null : t.getMessage();
     }
 
+    /** "no NVIDIA driver (libcuda.so.1 not found)" rather than the loader's paths; {@code doctor} prints them. */
+    @Override
+    public String unavailabilityBrief() {
+        String full = unavailabilityCause();
+        if (full == null) return null;
+        if (full.startsWith("the CUDA driver library") && full.contains("libcuda.so.1: cannot open shared object file"))
+            return "no NVIDIA driver here (libcuda.so.1 not found; 'arenaplan doctor' explains)";
+        return full.length() <= 120 ? full : full.substring(0, 117) + "... ('arenaplan doctor' explains)";
+    }
+
     @Override
     public Device open(DeviceOptions options) {
         return new CudaDevice(options.ordinal());

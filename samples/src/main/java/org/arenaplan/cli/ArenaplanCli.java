@@ -1,23 +1,20 @@
 package org.arenaplan.cli;
 
-import org.arenaplan.exec.ExecutionException;
-import org.arenaplan.io.InputException;
-import org.arenaplan.ir.GraphException;
-import org.arenaplan.plan.PlanningException;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 
 /**
  * The {@code arenaplan} command: {@code plan}, {@code validate}, {@code run}, {@code stress}, {@code doctor}, {@code bench}. Every failure is one line on
- * stderr and an exit code (2 bad input or usage, 3 no placement within the capacity, 1 an
- * internal error); {@code --debug} adds the stack trace.
+ * stderr and an exit code ({@link ExitCodes#of}: 2 bad input or usage, 3 no placement within the
+ * capacity or device unavailable, 1 an internal error); {@code --debug} adds the stack trace.
  */
 @Command(name = "arenaplan", mixinStandardHelpOptions = true, versionProvider = ArenaplanCli.Version.class,
         description = "GPU device-memory planner: one arena, a fixed offset per storage.",
-        subcommands = {PlanCommand.class, ValidateCommand.class, RunCommand.class, StressCli.class, DoctorCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {PlanCommand.class, ValidateCommand.class, RunCommand.class, StressCli.class, DoctorCommand.class, BenchCommand.class,
+                CommandLine.HelpCommand.class, AutoComplete.GenerateCompletion.class})
 public final class ArenaplanCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -36,7 +33,31 @@ public final class ArenaplanCli implements Runnable {
         CommandLine cl = new CommandLine(new ArenaplanCli());
         cl.setParameterExceptionHandler(ArenaplanCli::usageError);
         cl.setExecutionExceptionHandler(ArenaplanCli::failure);
+        cl.setExecutionStrategy(ArenaplanCli::execute);
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            sub.getCommandSpec().versionProvider(new Version());   // --version on every subcommand
+            if (sub.getCommandSpec().findOption("--model") != null) sub.getCommandSpec().usageMessage().footer(ModelHelp.footer(sub.getCommandName()));
+        }
         return cl;
+    }
+
+    /** picocli's usual strategy, except that {@code plan|run --model NAME --help} describes that model. */
+    private static int execute(CommandLine.ParseResult parsed) {
+        CommandLine.ParseResult sub = parsed.subcommand();
+        if (sub != null && sub.isUsageHelpRequested() && sub.hasMatchedOption("--model")) {
+            CommandLine cmd = sub.commandSpec().commandLine();
+            String name = sub.matchedOptionValue("--model", "");
+            try {
+                cmd.getOut().print(ModelHelp.of(sub.commandSpec().name(), name));
+            } catch (IllegalArgumentException e) {
+                cmd.getErr().println("arenaplan: --model " + name + ": " + e.getMessage());
+                cmd.getErr().flush();
+                return ExitCodes.BAD_INPUT;
+            }
+            cmd.getOut().flush();
+            return ExitCodes.OK;
+        }
+        return new CommandLine.RunLast().execute(parsed);
     }
 
     private static int usageError(CommandLine.ParameterException e, String[] args) {
@@ -50,29 +71,11 @@ public final class ArenaplanCli implements Runnable {
 
     private static int failure(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
         PrintWriter err = cmd.getErr();
-        int code;
-        String message;
-        if (e instanceof NoPlacementException) {
-            code = ExitCodes.NO_PLACEMENT;
-            message = e.getMessage();
-        } else if (e instanceof UsageException) {
-            code = ExitCodes.BAD_INPUT;
-            message = e.getMessage() + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')";
-        } else if (e instanceof InputException || e instanceof GraphException || e instanceof PlanningException
-                || e instanceof ExecutionException) {   // a graph the executors cannot run (unknown op kind, wrong dtype...)
-            code = ExitCodes.BAD_INPUT;
-            message = e.getMessage();
-        } else if (e instanceof UncheckedIOException u) {
-            code = ExitCodes.BAD_INPUT;
-            message = FileAccess.reason(u.getCause());
-        } else {
-            code = ExitCodes.INVALID;
-            message = "internal error: " + e + (debug(cmd) ? "" : " (run with --debug for the stack trace)");
-        }
-        err.println("arenaplan: " + message);
+        ExitCodes.Failure f = ExitCodes.of(e, cmd.getCommandSpec().qualifiedName());
+        err.println("arenaplan: " + f.message() + (f.internal() && !debug(cmd) ? " (run with --debug for the stack trace)" : ""));
         if (debug(cmd)) e.printStackTrace(err);
         err.flush();
-        return code;
+        return f.code();
     }
 
     /** The version the jar's manifest carries (set by the build). */

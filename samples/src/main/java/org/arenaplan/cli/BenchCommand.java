@@ -88,7 +88,7 @@ final class BenchCommand implements Callable<Integer> {
                 if (!Cuda.isAvailable()) {
                     out.println("bench: CUDA unavailable: " + Cuda.unavailabilityCause().getMessage());
                     out.println("bench: run './arenaplan bench --device sim' for the simulator's figures (its times say nothing about a GPU)");
-                    return ExitCodes.NO_PLACEMENT;
+                    return ExitCodes.DEVICE_UNAVAILABLE;
                 }
                 rows = DeviceBench.onCuda(models, warmup, iterations, out);
             }

@@ -3,6 +3,7 @@ package org.arenaplan.cli;
 import org.arenaplan.io.InputException;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -35,6 +36,16 @@ final class FileAccess {
             body.write(w);
         } catch (IOException e) {
             throw new InputException("cannot write " + file + ": " + reason(e), e);
+        }
+    }
+
+    /** Writes to an already open writer (standard output), which stays open. */
+    static void writeTo(Writer target, Writing body) {
+        try {
+            body.write(target);
+            target.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -20,7 +20,9 @@ import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
 import org.arenaplan.plan.StreamPlanner;
 import org.arenaplan.plan.Violation;
+import org.arenaplan.plan.search.CapacityFallback;
 import org.arenaplan.report.PlanPictures;
+import org.arenaplan.schedule.Schedule;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -44,7 +46,9 @@ import java.util.concurrent.Callable;
  * <p>Steps: resolve the input; check the flags and output folders (before any long planning);
  * plan (a graph through {@link ArenaPlanner}, a CSV problem straight through the planner);
  * re-check the result with the independent validator (a planner bug is an internal error,
- * never a silently wrong file); print the table; exit 3 when the arena exceeds the capacity (nothing is written then);
+ * never a silently wrong file); print the table; exit 3 when the arena exceeds the capacity (nothing is written then;
+ * with a capacity, a planner other than {@code search} whose arena misses hands the problem to
+ * {@code search} within {@code --time-limit}, see {@link CapacityFallback});
  * otherwise write {@code --out}, {@code --svg}, {@code --html}.
  */
 @Command(name = "plan", sortOptions = false, mixinStandardHelpOptions = true,
@@ -53,6 +57,7 @@ import java.util.concurrent.Callable;
                 "                | --model NAME [--OPTION VALUE...])",
                 "               [--planner NAME] [--align BYTES] [--capacity BYTES]",
                 "               [--time-limit SECONDS] [--streams N] [--sync none|add]",
+                "               [--schedule file|memory] [--schedule-time-limit SECONDS]",
                 "               [--dim NAME=V1,V2,...]... [--worst-case]",
                 "               [--out FILE.json|FILE.csv]",
                 "               [--svg FILE] [--html FILE] [--debug]"},
@@ -75,22 +80,25 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--align", paramLabel = "BYTES", description = "Offset alignment (default: 256 for graphs and models, 1 for CSV problems).")
     Long align;
 
-    @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (a CSV's NAME.NUMBER.csv name gives one too).")
+    @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (a CSV's NAME.NUMBER.csv name gives one too); a planner other than search that misses hands over to search within --time-limit.")
     Long capacity;
 
-    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of searching planners (default: 10).")
+    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of searching planners, and of the search tried when --capacity is missed (default: 10).")
     Double timeLimit;
 
     @Mixin
     StreamFlags streamFlags;
 
-    @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape).")
+    @Mixin
+    ScheduleFlags scheduleFlags;
+
+    @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape). With --model, --dim V is the model's own option.")
     List<String> dims = new ArrayList<>();
 
     @Option(names = "--worst-case", description = "With --dim values: one plan sized for the largest shape, and the bytes it wastes at each smaller one.")
     boolean worstCase;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution).")
+    @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution); - writes to stdout (plan JSON, or the solution CSV for a CSV problem) and the report to stderr.")
     Path out;
 
     @Option(names = "--svg", paramLabel = "FILE", description = "Write a picture of the plan (graphs only).")
@@ -108,10 +116,14 @@ final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
-        Map<String, List<Long>> dimValues = Dims.parse(dims);
-        if (worstCase || Dims.sweeps(dimValues)) return sweep(dimValues, stdout);
+        // With --out - the plan itself goes to stdout, so the report moves to stderr.
+        PrintWriter stdout = outToStdout() ? stderr : spec.commandLine().getOut();
+        Map<String, List<Long>> dimValues = Dims.parse(Dims.routeToModel(model, dims, words));
+        if (worstCase || Dims.sweeps(dimValues)) {
+            if (scheduleFlags.given()) throw new UsageException("--schedule memory plans one graph; it does not apply to several --dim values or --worst-case");
+            return sweep(dimValues, stdout);
+        }
         PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues));
         checkFlags(input);
         Long cap = capacity;
@@ -119,6 +131,10 @@ final class PlanCommand implements Callable<Integer> {
         PlannerOptions options = PlannerOptions.DEFAULT.withCapacity(cap);
         if (timeLimit != null) options = options.withTimeLimit(Duration.ofMillis(Math.round(timeLimit * 1000)));
         Planner chosen = Planners.byName(planner, options);
+        if (cap != null && !"search".equals(planner)) chosen = new CapacityFallback(chosen, options, note -> {
+            stderr.println("arenaplan: " + note);
+            stderr.flush();
+        });
         Planner watched = new Watched(chosen, stderr);
 
         Outcome outcome = input.isGraph() ? planGraph(input, watched, options) : planProblem(input, watched);
@@ -128,20 +144,23 @@ final class PlanCommand implements Callable<Integer> {
             throw new IllegalStateException(outcome.stats().planner() + " produced an invalid plan (" + violations.size()
                     + " violations), first: " + violations.get(0));
         }
-        SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal(),
+        SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal() || outcome.stats().arenaBytes() == outcome.stats().lowerBoundBytes(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
+        if (outcome.schedule() != null) ScheduleFlags.print(outcome.schedule(), stdout);
         if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
         if (cap != null && outcome.stats().arenaBytes() > cap) {
+            long lb = outcome.stats().lowerBoundBytes();
             stderr.println("arenaplan: no placement within the capacity of " + cap + " B was found by " + outcome.stats().planner()
-                    + " (arena " + outcome.stats().arenaBytes() + " B); nothing written");
+                    + " (arena " + outcome.stats().arenaBytes() + " B)"
+                    + (lb > cap ? "; none exists: the lower bound (most bytes live at once) is " + lb + " B" : "") + "; nothing written");
             return ExitCodes.NO_PLACEMENT;
         }
         writeOutputs(outcome, stdout);
         return ExitCodes.OK;
     }
 
-    /** A plan of either input: {@code plan} is null for a CSV problem. */
-    private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats) { }
+    /** A plan of either input: {@code plan} and {@code schedule} are null for a CSV problem. */
+    private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats, Schedule schedule) { }
 
     private ArenaPlanner.Options graphOptions(PlannerOptions options) {
         long alignment = align == null ? ArenaPlanner.CUDA_ALIGNMENT : align;
@@ -149,8 +168,10 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
-        Plan plan = StreamPlanner.plan(input.graph(), streamFlags.count(), streamFlags.mode(), graphOptions(options), watched);
-        return new Outcome(plan, plan.problem(), plan.placement(), plan.stats());
+        ArenaPlanner.Options graphOptions = graphOptions(options);
+        Schedule schedule = scheduleFlags.apply(input.graph(), graphOptions.alignment());
+        Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), graphOptions, watched);
+        return new Outcome(plan, plan.problem(), plan.placement(), plan.stats(), schedule);
     }
 
     /** {@code --dim NAME=V1,V2,...} on an ONNX model: one plan per shape, or one worst-case plan. */
@@ -192,14 +213,14 @@ final class PlanCommand implements Callable<Integer> {
         // A per-buffer allocator mallocs and frees every buffer once per run.
         PlanStats stats = new PlanStats(placement.planner(), placement.arenaBytes(), problem.sumBytes(), problem.lowerBound(),
                 n, n, 2L * n, n == 0 ? 0 : 1, ms);
-        return new Outcome(null, problem, placement, stats);
+        return new Outcome(null, problem, placement, stats, null);
     }
 
     private void checkFlags(PlanInput input) {
         if (align != null && align < 1) throw new UsageException("--align must be at least 1, got " + align);
         if (capacity != null && capacity < 0) throw new UsageException("--capacity must not be negative, got " + capacity);
         if (timeLimit != null && !(timeLimit > 0)) throw new UsageException("--time-limit must be a positive number of seconds, got " + timeLimit);
-        if (out != null) {
+        if (out != null && !outToStdout()) {
             String name = out.getFileName().toString().toLowerCase(Locale.ROOT);
             if (!name.endsWith(".json") && !name.endsWith(".csv"))
                 throw new UsageException("--out " + out + ": the name must end in .json (plan JSON) or .csv (minimalloc solution)");
@@ -213,6 +234,8 @@ final class PlanCommand implements Callable<Integer> {
         }
         streamFlags.count();
         streamFlags.mode();
+        if (scheduleFlags.given() && !input.isGraph())
+            throw new UsageException("--schedule needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (streamFlags.given() && !input.isGraph())
             throw new UsageException("--streams and --sync need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (!Planners.names().contains(planner))
@@ -221,17 +244,21 @@ final class PlanCommand implements Callable<Integer> {
 
     private void writeOutputs(Outcome o, PrintWriter stdout) {
         if (out != null) {
-            boolean json = out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
-            if (json) {
-                FileAccess.write(out, w -> {
-                    if (o.plan() != null) PlanJson.write(o.plan(), w);
-                    else PlanJson.write(o.problem(), o.placement(), o.stats(), w);
-                });
+            // To stdout: plan JSON for a graph, the solution CSV for a CSV problem (the input's own kind).
+            boolean json = outToStdout() ? o.plan() != null : out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
+            if (!json) checkCsvIds(o.problem());
+            FileAccess.Writing body = json
+                    ? w -> {
+                        if (o.plan() != null) PlanJson.write(o.plan(), o.schedule(), w);
+                        else PlanJson.write(o.problem(), o.placement(), o.stats(), w);
+                    }
+                    : w -> ProblemCsv.writeSolution(o.problem(), o.placement(), w);
+            if (outToStdout()) {
+                FileAccess.writeTo(spec.commandLine().getOut(), body);
             } else {
-                checkCsvIds(o.problem());
-                FileAccess.write(out, w -> ProblemCsv.writeSolution(o.problem(), o.placement(), w));
+                FileAccess.write(out, body);
+                stdout.println("wrote " + out);
             }
-            stdout.println("wrote " + out);
         }
         if (svg != null) {
             String picture = PlanPictures.svg(o.plan());
@@ -244,6 +271,10 @@ final class PlanCommand implements Callable<Integer> {
             stdout.println("wrote " + html);
         }
         stdout.flush();
+    }
+
+    private boolean outToStdout() {
+        return out != null && out.toString().equals("-");
     }
 
     /** A CSV id holding a comma or line break would break the file's rows. */

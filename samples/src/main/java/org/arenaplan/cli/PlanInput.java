@@ -44,7 +44,7 @@ record PlanInput(String label, Graph graph, Path csv) {
             } catch (IllegalArgumentException | GraphException e) {
                 throw new InputException("--model " + model + ": " + e.getMessage(), e);
             }
-            return new PlanInput("model " + model + (options.isEmpty() ? "" : " " + options), g, null);
+            return new PlanInput("model " + model + (options.isEmpty() ? "" : " " + inModelOrder(model, options)), g, null);
         }
         if (words.isEmpty()) throw new UsageException("missing input: give GRAPH.json, PROBLEM.csv, MODEL.onnx or --model NAME");
         for (String w : words) if (w.startsWith("-")) throw new UsageException("unknown option '" + w + "'");
@@ -56,6 +56,14 @@ record PlanInput(String label, Graph graph, Path csv) {
         if (name.endsWith(".onnx")) return new PlanInput(file.toString() + (dims.isEmpty() ? "" : " " + dims), OnnxImporter.load(file, dims), null);
         if (!dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only");
         throw new UsageException("cannot tell the type of '" + file + "': expected GRAPH.json, PROBLEM.csv or MODEL.onnx");
+    }
+
+    /** The given options in the order the model declares them (the label reads the same however they were typed). */
+    private static Map<String, String> inModelOrder(String model, Map<String, String> options) {
+        Map<String, String> ordered = new LinkedHashMap<>();
+        for (String k : BuiltinModels.defaults(model).keySet()) if (options.containsKey(k)) ordered.put(k, options.get(k));
+        ordered.putAll(options);
+        return ordered;
     }
 
     /** {@code --name value} and {@code --name=value} pairs; a name without a value is {@code true}. */

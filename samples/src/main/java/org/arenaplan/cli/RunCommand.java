@@ -5,6 +5,7 @@ import org.arenaplan.ir.TensorValue;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.StreamPlanner;
+import org.arenaplan.schedule.Schedule;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,6 +30,7 @@ import java.util.concurrent.Callable;
                 "arenaplan run (--model NAME [--OPTION VALUE...] | GRAPH.json | MODEL.onnx)",
                 "              [--device auto|sim|cuda] [--mode planned|per-tensor|pool|all]",
                 "              [--streams N] [--sync none|add] [--iterations K] [--json FILE]",
+                "              [--schedule file|memory] [--schedule-time-limit SECONDS]",
                 "              [--dim NAME=V]... [--input [NAME=]FILE.pb]... [--output PATH] [--expect REF.pb]"},
         description = {"Runs a plan on a device next to the per-tensor and pool baselines.",
                 "Inputs are seeded random values unless --input gives a TensorProto file.",
@@ -52,6 +54,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     StreamFlags streamFlags;
 
+    @Mixin
+    ScheduleFlags scheduleFlags;
+
     @Option(names = "--planner", paramLabel = "NAME", defaultValue = "best", description = "Planner (default: ${DEFAULT-VALUE}).")
     String planner;
 
@@ -61,7 +66,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as JSON (with outputs_equal).")
     Path json;
 
-    @Option(names = "--dim", paramLabel = "NAME=V", description = "An ONNX model's dynamic dim (or INPUT.AXIS).")
+    @Option(names = "--dim", paramLabel = "NAME=V", description = "An ONNX model's dynamic dim (or INPUT.AXIS). With --model, --dim V is the model's own option.")
     List<String> dims = new ArrayList<>();
 
     @Option(names = "--input", paramLabel = "[NAME=]FILE.pb", description = "A graph input from a TensorProto file (NAME= may be left out when the graph has one input).")
@@ -78,16 +83,20 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(dims)));
+        PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(Dims.routeToModel(model, dims, words))));
         if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (iterations < 1) throw new UsageException("--iterations must be at least 1, got " + iterations);
         if (!List.of("auto", "sim", "cuda").contains(device)) throw new UsageException("--device " + device + ": expected auto, sim or cuda");
         if (!List.of("planned", "per-tensor", "pool", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
-        Plan plan = StreamPlanner.plan(input.graph(), streamFlags.count(), streamFlags.mode(), ArenaPlanner.Options.DEFAULT.withPlanner(planner));
+        ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner);
+        Schedule schedule = scheduleFlags.apply(input.graph(), options.alignment());
+        Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options);
         Map<String, TensorValue> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = RunReport.run(plan, device, mode, iterations, inputs, out);
+        ScheduleFlags.print(schedule, out);
+        if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());
         if (json != null) RunReport.writeJson(report, json);
         if (output != null) TensorFiles.writeOutputs(plan.graph(), report.outputs(), output, out);
         boolean matches = expect == null || TensorFiles.matchesReference(plan.graph(), report.outputs(), expect, out);

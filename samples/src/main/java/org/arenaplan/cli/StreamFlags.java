@@ -9,13 +9,14 @@ final class StreamFlags {
             description = "Put the graph's ops on N compute streams (independent branches apart, chains together); default: the streams the graph names.")
     Integer streams;
 
-    @Option(names = "--sync", paramLabel = "MODE", defaultValue = "none",
-            description = "With several streams: none = reuse bytes only where the data events already order the accesses; add = also add events that let bytes be reused (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--sync", paramLabel = "MODE",
+            description = "With several streams: add (default) = the planner may add events that order branches so that their bytes can be reused (each reported with the bytes it saves);"
+                    + " none = maximum concurrency: reuse bytes only where the data events already order the accesses.")
     String sync;
 
-    /** True when either flag was given a non-default value. */
+    /** True when either flag was given. */
     boolean given() {
-        return streams != null || !"none".equals(sync);
+        return streams != null || sync != null;
     }
 
     /** The stream count for {@code StreamPlanner}: 0 keeps the graph's streams. */
@@ -24,7 +25,9 @@ final class StreamFlags {
         return streams == null ? 0 : streams;
     }
 
+    /** {@code add} unless {@code --sync none} asks for maximum concurrency. */
     SyncMode mode() {
+        if (sync == null) return SyncMode.ADD;
         try {
             return SyncMode.parse(sync);
         } catch (IllegalArgumentException e) {

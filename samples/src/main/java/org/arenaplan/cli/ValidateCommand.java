@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
  *
  * <p>Steps: read the problem and the solution; match the solution's rows to the problem's by id
  * (each must appear once, with the problem's lower, upper and size); take the arena as
- * {@code max(offset + size)}; run the validator with the capacity from {@code --capacity} or
+ * {@code max(offset + size)} (an end past 2^63-1 is a violation, never a wrapped number); run the validator with the capacity from {@code --capacity} or
  * the problem's {@code NAME.NUMBER.csv} name; print OK or every violation.
  */
 @Command(name = "validate", sortOptions = false, mixinStandardHelpOptions = true,
@@ -64,7 +64,7 @@ final class ValidateCommand implements Callable<Integer> {
         long[] offsets = matchRows(problem, solution, violations);
         long arena = 0;
         if (violations.isEmpty()) {
-            for (int i = 0; i < problem.size(); i++) arena = Math.max(arena, offsets[i] + problem.alignedSize(i));
+            arena = PlacementValidator.topOf(problem, offsets);
             violations.addAll(PlacementValidator.validate(problem, offsets, arena, cap));
         }
 

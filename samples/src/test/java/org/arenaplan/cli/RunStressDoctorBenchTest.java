@@ -1,5 +1,6 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.cuda.Cuda;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,8 +31,17 @@ class RunStressDoctorBenchTest {
     void runIsCheckedAsUsage() {
         assertThat(Cli.run("run", "--model", "mlp", "--device", "tpu").code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(Cli.run("run", "--model", "mlp", "--iterations", "0").code()).isEqualTo(ExitCodes.BAD_INPUT);
-        assertThat(Cli.run("run", "--model", "mlp", "--device", "cuda").code()).as("no GPU here: cuda asked for explicitly is an error")
-                .isNotZero();
+    }
+
+    @Test
+    void cudaAskedForWithoutCudaExitsThreeWithTheProbesCause() {
+        if (Cuda.isAvailable()) System.out.println("skipped: CUDA is available here");
+        assumeTrue(!Cuda.isAvailable(), "CUDA is available here");
+        Cli r = Cli.run("run", "--model", "mlp", "--device", "cuda");
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.DEVICE_UNAVAILABLE);
+        assertThat(r.err().lines()).as(r.toString()).hasSize(1);
+        assertThat(r.err()).contains("device 'cuda' is not available: " + Cuda.unavailabilityCause().getMessage())
+                .doesNotContain("internal error");
     }
 
     @Test

@@ -67,6 +67,24 @@ class ValidateCommandTest {
     }
 
     @Test
+    void anOffsetWhoseEndPasses2To63IsNeverCertified() throws Exception {
+        // Two 4 B buffers live together need 8 B; b's end 2^63+2 used to wrap to a negative number,
+        // dropping b out of every check ("OK ... arena 4 B, lower bound 8 B, arena/LB 0.5000").
+        Path p = file("p.csv", "id,lower,upper,size\na,0,1,4\nb,0,1,4\n");
+        for (long offset : new long[]{Long.MAX_VALUE - 1, Long.MAX_VALUE - 3, Long.MAX_VALUE}) {
+            Path s = file("s.csv", "id,lower,upper,size,offset\na,0,1,4,0\nb,0,1,4," + offset + "\n");
+            Cli r = Cli.run("validate", p.toString(), s.toString());
+            assertThat(r.code()).as(r.toString()).isEqualTo(1);
+            assertThat(r.out()).as(r.toString()).startsWith("INVALID").contains("OUT_OF_ARENA: buffer 'b' at offset " + offset).contains("ends past 2^63-1");
+        }
+        Path last = file("last.csv", "id,lower,upper,size,offset\na,0,1,4,0\nb,0,1,4," + (Long.MAX_VALUE - 4) + "\n");
+        Cli fits = Cli.run("validate", p.toString(), last.toString());
+        assertThat(fits.code()).as("b ends exactly at 2^63-1: representable, and valid without a capacity").isZero();
+        assertThat(fits.out()).contains("arena " + Long.MAX_VALUE + " B");
+        assertThat(Cli.run("validate", p.toString(), last.toString(), "--capacity", "8").code()).isEqualTo(1);
+    }
+
+    @Test
     void badInputIsExitTwo() throws Exception {
         Path p = file("p.csv", PROBLEM);
         Cli r = Cli.run("validate", p.toString(), file("bad.csv", "id,lower,upper,size,offset\na,0,2,4,zero\n").toString());

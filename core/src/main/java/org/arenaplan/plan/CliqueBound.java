@@ -1,0 +1,77 @@
+package org.arenaplan.plan;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The lower bound of a problem with extra conflicts (several streams): the heaviest clique of
+ * the conflict graph found from each instant. Buffers that pairwise may not share a byte sit
+ * side by side in any valid placement, so any clique's aligned bytes bound the arena from
+ * below; the buffers live at one instant are such a clique, and on several streams the pairs
+ * that no event orders extend it.
+ *
+ * <p>{@link Problem#lowerBound()} stays the live-bytes maximum: the search planner's tests
+ * and pruning are stated against it. This is the bound the plan's stats report.
+ *
+ * <p>Steps, per distinct start time t (all of them up to {@link #MAX_INSTANTS}, else the
+ * heaviest): take the buffers live at t; the candidates are the buffers with an extra
+ * conflict with one of them; add each candidate, heaviest first, that conflicts with every
+ * buffer taken so far. Cost O(T (L + C K E)) for T instants, L live buffers, C candidates,
+ * K clique size and E extra conflicts per buffer. Greedy: the maximum clique is NP-hard, so
+ * the bound may be below the best one; it is never below the live-bytes maximum.
+ */
+public final class CliqueBound {
+    /** Instants examined at most; beyond, the heaviest by live bytes. */
+    static final int MAX_INSTANTS = 2048;
+
+    private CliqueBound() { }
+
+    /** Aligned bytes of the heaviest clique found; the live-bytes maximum without extra conflicts. */
+    public static long of(Problem p) {
+        LiveBytes live = LiveBytes.of(p);
+        long best = live.max();
+        if (!p.hasExtraConflicts()) return best;
+        Integer[] order = new Integer[live.points()];
+        for (int i = 0; i < order.length; i++) order[i] = i;
+        Arrays.sort(order, (a, b) -> Long.compare(live.bytesAt(b), live.bytesAt(a)));
+        int instants = Math.min(order.length, MAX_INSTANTS);
+        for (int k = 0; k < instants; k++) best = Math.max(best, clique(p, live.time(order[k])));
+        return best;
+    }
+
+    private static long clique(Problem p, long t) {
+        List<Integer> members = new ArrayList<>();
+        p.index().forEachOverlap(t, t + 1, members::add);
+        boolean[] taken = new boolean[p.size()];
+        long bytes = 0;
+        for (int m : members) {
+            taken[m] = true;
+            bytes += p.alignedSize(m);
+        }
+        List<Integer> candidates = new ArrayList<>();
+        for (int m : members.toArray(Integer[]::new)) {
+            for (int c : p.extraConflicts(m)) {
+                if (!taken[c]) {
+                    taken[c] = true;
+                    candidates.add(c);
+                }
+            }
+        }
+        candidates.sort((a, b) -> Long.compare(p.alignedSize(b), p.alignedSize(a)));
+        for (int c : candidates) {
+            boolean all = true;
+            for (int m : members) {
+                if (!p.conflicts(c, m)) {
+                    all = false;
+                    break;
+                }
+            }
+            if (all) {
+                members.add(c);
+                bytes += p.alignedSize(c);
+            }
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,86 @@
+package org.arenaplan.cli;
+
+import org.arenaplan.io.PlanJson;
+import org.arenaplan.models.BuiltinModels;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.util.HashSet;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Discoverability: model options never collide with a command's flags, help lists the models, --version everywhere, completion, --out -. */
+class HelpAndOptionsTest {
+    @Test
+    void theChainsOwnDimReachesTheChain() {
+        Cli r = Cli.run("plan", "--model", "chain", "--dim", "4096", "--donate", "true");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("plan of model chain {dim=4096, donate=true}").contains("134,217,728 B (128.0 MiB)");
+        Cli eq = Cli.run("plan", "--model", "chain", "--dim=512");
+        assertThat(eq.code()).as(eq.toString()).isZero();
+        assertThat(eq.out()).contains("{dim=512}");
+    }
+
+    @Test
+    void anOnnxDimWithAModelIsRefusedInTheUsersTerms() {
+        Cli r = Cli.run("plan", "--model", "chain", "--dim", "batch=2");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("--dim batch=2").contains("built-in models take --OPTION VALUE").doesNotContain("Exception");
+    }
+
+    /** A model option named like a command flag would be swallowed by the command; only --dim is routed to the model. */
+    @Test
+    void noModelOptionCollidesWithACommandFlag() {
+        CommandLine cl = ArenaplanCli.commandLine();
+        for (String command : new String[]{"plan", "run"}) {
+            Set<String> flags = new HashSet<>();
+            for (CommandLine.Model.OptionSpec o : cl.getSubcommands().get(command).getCommandSpec().options()) flags.addAll(Set.of(o.names()));
+            for (String m : BuiltinModels.names()) {
+                for (String option : BuiltinModels.defaults(m).keySet()) {
+                    if (option.equals("dim")) continue;   // routed to the model by Dims.routeToModel
+                    assertThat(flags).as(command + " --model " + m + " --" + option).doesNotContain("--" + option);
+                }
+            }
+        }
+    }
+
+    @Test
+    void helpListsTheModelsAndOneModelsOptions() {
+        Cli all = Cli.run("plan", "--help");
+        assertThat(all.out()).contains("Built-in models");
+        for (String m : BuiltinModels.names()) assertThat(all.out()).contains("  " + m + "\n").contains(ModelHelp.options(m));
+        Cli mlp = Cli.run("plan", "--model", "mlp", "--help");
+        assertThat(mlp.code()).isZero();
+        assertThat(mlp.out()).startsWith("Usage: arenaplan plan --model mlp").contains("--layers     3").contains("--width      256")
+                .doesNotContain("--capacity");
+        assertThat(Cli.run("run", "--model", "chain", "--help").out()).contains("arenaplan run --model chain").contains("--dim        256");
+        Cli unknown = Cli.run("plan", "--model", "nope", "--help");
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err()).contains("unknown model 'nope'").contains("chain, mlp");
+    }
+
+    @Test
+    void everySubcommandPrintsTheVersion() {
+        for (String c : new String[]{"plan", "validate", "run", "stress", "doctor", "bench"}) {
+            Cli r = Cli.run(c, "--version");
+            assertThat(r.code()).as(c).isZero();
+            assertThat(r.out()).as(c).startsWith("arenaplan ");
+        }
+    }
+
+    @Test
+    void completionScriptIsGenerated() {
+        Cli r = Cli.run("generate-completion");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("complete -F").contains("arenaplan").contains("--planner");
+    }
+
+    @Test
+    void outDashWritesThePlanToStdoutAndTheReportToStderr() throws Exception {
+        Cli r = Cli.run("plan", "--model", "mlp", "--out", "-");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(PlanJson.parse(r.out(), "stdout").arenaBytes()).isEqualTo(98304);
+        assertThat(r.err()).contains("plan of model mlp").doesNotContain("wrote");
+    }
+}
