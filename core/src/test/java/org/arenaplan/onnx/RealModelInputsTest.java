@@ -21,7 +21,7 @@ class RealModelInputsTest {
     @ParameterizedTest
     @CsvSource({"bert_tiny_input_0.pb, 1000", "bert_tiny_input_1.pb, 2", "gpt2_tiny_input_0.pb, 500"})
     void tokenIdsAreInt64OfTheirTrueSize(String file, long bound) {
-        Path p = Path.of("..", "shared", "models", "real", file);
+        Path p = OnnxModelsTest.dir().resolveSibling("real").resolve(file);
         if (!Files.isRegularFile(p)) {
             System.out.println("shared input " + p.toAbsolutePath().normalize() + " is absent; skipping");
             Assumptions.abort("shared input " + p + " is absent");
