@@ -62,35 +62,17 @@ __device__ __forceinline__ long long apply_binary_int(int op, long long a, long 
     }
 }
 
-// Broadcast index: the output index i as a and b indices (strides 0 broadcast).
-__device__ __forceinline__ void broadcast_index(long long i, int rank, const long long* shape, const long long* as,
-                                                const long long* bs, long long* ai, long long* bi) {
-    long long rest = i, a = 0, b = 0;
-    for (int d = rank - 1; d >= 0; d--) {
-        long long c = rest % shape[d];
-        rest /= shape[d];
-        a += c * as[d];
-        b += c * bs[d];
-    }
-    *ai = a;
-    *bi = b;
-}
-
 // ints: op, rank, shape[rank] (of y), aStride[rank], bStride[rank], dtype; a stride of 0 broadcasts.
 extern "C" __global__ void binary_broadcast(const void* a, const void* b, void* y, Ints ints, Floats) {
-    int op = (int) ints.v[0];
-    int rank = (int) ints.v[1];
+    int op = (int) ints.v[0], rank = (int) ints.v[1];
     const long long* shape = ints.v + 2;
-    const long long* as = shape + rank;
-    const long long* bs = as + rank;
-    int code = (int) bs[rank];
-    long long n = 1;
-    for (int d = 0; d < rank; d++) n *= shape[d];
+    int code = (int) shape[3 * rank];
+    long long n = element_count(shape, rank);
     FOR_EACH_ITEM(i, n) {
-        long long ai, bi;
-        broadcast_index(i, rank, shape, as, bs, &ai, &bi);
-        if (is_integral(code)) store_int(y, i, code, apply_binary_int(op, load_int(a, ai, code), load_int(b, bi, code)));
-        else store_float(y, i, code, apply_binary(op, load_float(a, ai, code), load_float(b, bi, code)));
+        long long at[2];
+        broadcast_indices(i, rank, shape, 2, at);
+        if (is_integral(code)) store_int(y, i, code, apply_binary_int(op, load_int(a, at[0], code), load_int(b, at[1], code)));
+        else store_float(y, i, code, apply_binary(op, load_float(a, at[0], code), load_float(b, at[1], code)));
     }
 }
 
@@ -98,18 +80,15 @@ extern "C" __global__ void binary_broadcast(const void* a, const void* b, void* 
 extern "C" __global__ void compare(const void* a, const void* b, unsigned char* y, Ints ints, Floats) {
     int rank = (int) ints.v[1];
     const long long* shape = ints.v + 2;
-    const long long* as = shape + rank;
-    const long long* bs = as + rank;
-    int code = (int) bs[rank];
-    long long n = 1;
-    for (int d = 0; d < rank; d++) n *= shape[d];
+    int code = (int) shape[3 * rank];
+    long long n = element_count(shape, rank);
     FOR_EACH_ITEM(i, n) {
-        long long ai, bi;
-        broadcast_index(i, rank, shape, as, bs, &ai, &bi);
+        long long at[2];
+        broadcast_indices(i, rank, shape, 2, at);
         bool eq;
-        if (is_integral(code)) eq = load_int(a, ai, code) == load_int(b, bi, code);
-        else if (code == DT_DOUBLE) eq = ((const double*) a)[ai] == ((const double*) b)[bi];
-        else eq = load_float(a, ai, code) == load_float(b, bi, code);
+        if (is_integral(code)) eq = load_int(a, at[0], code) == load_int(b, at[1], code);
+        else if (code == DT_DOUBLE) eq = ((const double*) a)[at[0]] == ((const double*) b)[at[1]];
+        else eq = load_float(a, at[0], code) == load_float(b, at[1], code);
         y[i] = eq ? 1 : 0;
     }
 }

@@ -50,23 +50,13 @@ extern "C" __global__ void gather(const void* data, const void* indices, void* y
 extern "C" __global__ void where(const unsigned char* cond, const void* x, const void* y, void* out, Ints ints, Floats) {
     int rank = (int) ints.v[0];
     const long long* shape = ints.v + 1;
-    const long long* cs = shape + rank;
-    const long long* xs = cs + rank;
-    const long long* ys = xs + rank;
-    int es = (int) ys[rank];
-    long long n = 1;
-    for (int d = 0; d < rank; d++) n *= shape[d];
+    int es = (int) shape[4 * rank];
+    long long n = element_count(shape, rank);
     FOR_EACH_ITEM(i, n) {
-        long long rest = i, ci = 0, xi = 0, yi = 0;
-        for (int d = rank - 1; d >= 0; d--) {
-            long long c = rest % shape[d];
-            rest /= shape[d];
-            ci += c * cs[d];
-            xi += c * xs[d];
-            yi += c * ys[d];
-        }
-        if (cond[ci] != 0) move_element(x, xi, out, i, es);
-        else move_element(y, yi, out, i, es);
+        long long at[3];
+        broadcast_indices(i, rank, shape, 3, at);
+        if (cond[at[0]] != 0) move_element(x, at[1], out, i, es);
+        else move_element(y, at[2], out, i, es);
     }
 }
 
