@@ -60,17 +60,17 @@ class OnnxTensorFileTest {
     }
 
     @Test
-    void countsTypesAndExternalDataAreCheckedByName() throws Exception {
+    void countsAndTypesAreCheckedByName() throws Exception {
         Path p = dir.resolve("bad.pb");
         Files.write(p, OnnxMl.TensorProto.newBuilder().setDataType(7).addDims(4).addInt64Data(1).build().toByteArray());
         assertThatThrownBy(() -> OnnxTensorFile.read(p)).isInstanceOf(OnnxException.class)
-                .hasMessageContaining("bad.pb: dims [4] of i64 need 4 values but int64_data holds 1 values");
+                .hasMessageContaining("bad.pb").hasMessageContaining("holds 1 values in its typed field (int64_data), but dims [4] need 4");
         Files.write(p, OnnxMl.TensorProto.newBuilder().setDataType(7).addDims(4).setRawData(com.google.protobuf.ByteString.copyFrom(new byte[12])).build().toByteArray());
-        assertThatThrownBy(() -> OnnxTensorFile.read(p)).hasMessageContaining("need 4 values but raw_data holds 12 B");
+        assertThatThrownBy(() -> OnnxTensorFile.read(p)).hasMessageContaining("raw_data holds 12 B, but 4 elements of data_type 7 need 32 B");
         Files.write(p, OnnxMl.TensorProto.newBuilder().setDataType(8).addDims(1).build().toByteArray());
         assertThatThrownBy(() -> OnnxTensorFile.read(p)).hasMessageContaining("bad.pb: data_type 8 is not an element type arenaplan supports");
         Files.write(p, OnnxMl.TensorProto.newBuilder().setDataType(1).addDims(1).setDataLocation(OnnxMl.TensorProto.DataLocation.EXTERNAL).build().toByteArray());
-        assertThatThrownBy(() -> OnnxTensorFile.read(p)).hasMessageContaining("data_location is EXTERNAL");
+        assertThatThrownBy(() -> OnnxTensorFile.read(p)).hasMessageContaining("data_location is EXTERNAL but external_data has no 'location'");
     }
 
     @Test
@@ -87,6 +87,6 @@ class OnnxTensorFileTest {
         OnnxTensorFile.write(p, "x", TensorValue.ofFloats(new long[]{4}, 1, 2, 3, 4));
         byte[] b = Files.readAllBytes(p);
         Files.write(p, java.util.Arrays.copyOf(b, b.length - 3));
-        assertThatThrownBy(() -> OnnxTensorFile.read(p)).isInstanceOf(OnnxException.class).hasMessageContaining("t.pb: not a TensorProto");
+        assertThatThrownBy(() -> OnnxTensorFile.read(p)).isInstanceOf(OnnxException.class).hasMessageContaining("t.pb").hasMessageContaining("truncated");
     }
 }

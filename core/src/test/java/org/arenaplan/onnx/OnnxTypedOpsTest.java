@@ -33,7 +33,7 @@ class OnnxTypedOpsTest {
     /** ids -> Gather(emb) -> Where(ids == 0, -100, e) -> Cast f16 -> Cast bf16; ids -> Cast f32, int8, uint8; Gather on the last axis with int32 indices. */
     private static TinyOnnx tokenModel(long opset) {
         TinyOnnx t = new TinyOnnx().opset(opset)
-                .typedInput("ids", INT64, 2L, 5L).typedInput("emb", FLOAT, 10L, 4L).typedInput("cols", INT32, 3L)
+                .input(INT64, "ids", 2L, 5L).input(FLOAT, "emb", 10L, 4L).input(INT32, "cols", 3L)
                 .ints("zero", 0).floats("neg", -100f, 1)
                 .node("embed", "Gather", List.of("emb", "ids"), List.of("e"), "axis", 0L)
                 .node("is_pad", "Equal", List.of("ids", "zero"), List.of("pad"));
@@ -46,9 +46,9 @@ class OnnxTypedOpsTest {
                 .node("ids_i8", "Cast", List.of("ids"), List.of("ids8"), "to", (long) INT8)
                 .node("ids_u8", "Cast", List.of("ids"), List.of("idsu"), "to", (long) UINT8)
                 .node("pick", "Gather", List.of("emb", "cols"), List.of("c"), "axis", -1L)
-                .typedOutput("y", FLOAT, 2L, 5L, 4L).typedOutput("yh", FLOAT16, 2L, 5L, 4L).typedOutput("yb", BFLOAT16, 2L, 5L, 4L)
-                .typedOutput("pad", BOOL, 2L, 5L).typedOutput("idsf", FLOAT, 2L, 5L)
-                .typedOutput("ids8", INT8, 2L, 5L).typedOutput("idsu", UINT8, 2L, 5L).typedOutput("c", FLOAT, 10L, 3L);
+                .output(FLOAT, "y", 2L, 5L, 4L).output(FLOAT16, "yh", 2L, 5L, 4L).output(BFLOAT16, "yb", 2L, 5L, 4L)
+                .output(BOOL, "pad", 2L, 5L).output(FLOAT, "idsf", 2L, 5L)
+                .output(INT8, "ids8", 2L, 5L).output(UINT8, "idsu", 2L, 5L).output(FLOAT, "c", 10L, 3L);
     }
 
     private static Map<String, TensorValue> inputs() {
@@ -109,9 +109,9 @@ class OnnxTypedOpsTest {
         assertThatThrownBy(() -> OnnxImporter.load(m, Map.of())).hasMessageContaining("node 'w' (Where, #0, opset 13): condition x[2] is f32, not bool");
         Files.write(m, new TinyOnnx().input("x", 4L, 2L).input("i", 2L).node("g", "Gather", List.of("x", "i"), List.of("y")).output("y").bytes());
         assertThatThrownBy(() -> OnnxImporter.load(m, Map.of())).hasMessageContaining("node 'g' (Gather, #0, opset 13): indices i[2] are f32, not int64 or int32");
-        Files.write(m, new TinyOnnx().input("x", 2L).typedInput("k", INT64, 2L).node("e", "Equal", List.of("x", "k"), List.of("y")).output("y").bytes());
+        Files.write(m, new TinyOnnx().input("x", 2L).input(INT64, "k", 2L).node("e", "Equal", List.of("x", "k"), List.of("y")).output("y").bytes());
         assertThatThrownBy(() -> OnnxImporter.load(m, Map.of())).hasMessageContaining("node 'e' (Equal, #0, opset 13): input x[2] is f32 but k[2] is i64");
-        Files.write(m, new TinyOnnx().opset(9).input("x", 4L, 2L).typedInput("i", INT64, 2L).node("g", "Gather", List.of("x", "i"), List.of("y"), "axis", -1L).output("y").bytes());
+        Files.write(m, new TinyOnnx().opset(9).input("x", 4L, 2L).input(INT64, "i", 2L).node("g", "Gather", List.of("x", "i"), List.of("y"), "axis", -1L).output("y").bytes());
         assertThatThrownBy(() -> OnnxImporter.load(m, Map.of())).hasMessageContaining("axis -1 is negative, which opset 9 does not allow");
     }
 }

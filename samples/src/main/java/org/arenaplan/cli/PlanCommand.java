@@ -95,6 +95,9 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape). With --model, --dim V is the model's own option.")
     List<String> dims = new ArrayList<>();
 
+    @Option(names = "--donate-inputs", description = "ONNX models: graph inputs are donated, so their bytes may be reused after their last read.")
+    boolean donateInputs;
+
     @Option(names = "--worst-case", description = "With --dim values: one plan sized for the largest shape, and the bytes it wastes at each smaller one.")
     boolean worstCase;
 
@@ -124,7 +127,7 @@ final class PlanCommand implements Callable<Integer> {
             if (scheduleFlags.given()) throw new UsageException("--schedule memory plans one graph; it does not apply to several --dim values or --worst-case");
             return sweep(dimValues, stdout);
         }
-        PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues));
+        PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues), donateInputs);
         checkFlags(input);
         Long cap = capacity;
         if (cap == null && !input.isGraph()) cap = ProblemCsv.capacityFromName(input.csv());
@@ -179,7 +182,7 @@ final class PlanCommand implements Callable<Integer> {
         if (model != null || words.size() != 1 || !words.get(0).toLowerCase(Locale.ROOT).endsWith(".onnx"))
             throw new UsageException("several --dim values and --worst-case need one MODEL.onnx");
         if (dimValues.isEmpty()) throw new UsageException("--worst-case needs --dim NAME=V1,V2,...");
-        ShapeSweep sweep = new ShapeSweep(Path.of(words.get(0)), OnnxImporter.Options.DEFAULT, graphOptions(PlannerOptions.DEFAULT));
+        ShapeSweep sweep = new ShapeSweep(Path.of(words.get(0)), OnnxImporter.Options.DEFAULT.withDonateInputs(donateInputs), graphOptions(PlannerOptions.DEFAULT));
         if (!worstCase) {
             for (ShapeSweep.Row r : sweep.perShape(dimValues))
                 stdout.printf(Locale.ROOT, "%s arena %,d B, lower bound %,d B%n", r.dims(), r.arenaBytes(), r.plan().stats().lowerBoundBytes());

@@ -1,5 +1,6 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.exec.AllClose;
 import org.arenaplan.exec.Inputs;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
@@ -13,14 +14,10 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** Graph inputs and outputs as ONNX TensorProto ({@code .pb}) files, for {@code run}. */
 final class TensorFiles {
-    /** Relative tolerance of {@code --expect}: the simulator and the GPU may round differently. */
-    static final double TOLERANCE = 1e-4;
-
     private TensorFiles() { }
 
     /** Seeded random inputs, with the ones named in {@code specs} read from files. */
@@ -69,28 +66,49 @@ final class TensorFiles {
     }
 
     /**
-     * Prints how the single output compares with the reference; true when of the same type and
-     * count and within {@link #TOLERANCE} (relative) for floating-point types, equal for integers and bool.
+     * Compares outputs with references like numpy's allclose ({@link AllClose}) and prints one
+     * line per reference: {@code reference FILE: matches|NO (output 'NAME', worst element ...)}.
+     * A reference must have the output's element type; integer and bool outputs must equal it
+     * exactly (the tolerances apply to floating-point outputs).
+     *
+     * @param specs {@code NAME=FILE.pb}, or {@code FILE.pb} when the graph has one output
+     * @return true when every output named matches its reference
      */
-    static boolean matchesReference(Graph g, Map<String, TensorValue> outputs, Path reference, PrintStream out) {
-        if (g.outputs().size() != 1) throw new UsageException("--expect compares one output; the graph has " + g.outputs().size());
-        TensorValue got = outputs.get(g.outputs().get(0));
-        TensorValue want = OnnxTensorFile.read(reference).value();
-        if (got.dtype() != want.dtype() || got.elements() != want.elements()) {
-            out.println("reference " + reference + ": NO — " + want.elements() + " " + want.dtype().jsonName() + " values, the output has "
-                    + got.elements() + " " + got.dtype().jsonName());
-            return false;
+    static boolean matchReferences(Graph g, Map<String, TensorValue> outputs, List<String> specs, double rtol, double atol, PrintStream out) {
+        if (rtol < 0 || atol < 0 || Double.isNaN(rtol) || Double.isNaN(atol))
+            throw new UsageException("--rtol and --atol must be >= 0, got " + rtol + " and " + atol);
+        Map<String, Path> refs = new LinkedHashMap<>();
+        for (String spec : specs) {
+            int eq = spec.indexOf('=');
+            String name = eq > 0 ? spec.substring(0, eq) : null;
+            Path file;
+            if (name != null && g.isOutput(name)) {
+                file = Path.of(spec.substring(eq + 1));
+            } else if (g.outputs().size() == 1) {
+                name = g.outputs().get(0);
+                file = Path.of(spec);
+            } else {
+                throw new UsageException("--expect " + spec + ": the graph has " + g.outputs().size() + " outputs " + g.outputs() + "; write --expect NAME=FILE.pb");
+            }
+            if (refs.put(name, file) != null) throw new UsageException("--expect: output '" + name + "' is given two references");
         }
-        double worst = 0;
-        for (int i = 0; i < got.elements(); i++) {
-            double w = want.getDouble(i), d = Math.abs(got.getDouble(i) - w);
-            worst = Math.max(worst, got.dtype().isIntegral() ? d : d / Math.max(1e-6, Math.abs(w)));
+        boolean all = true;
+        for (Map.Entry<String, Path> e : refs.entrySet()) {
+            String name = e.getKey();
+            Path reference = e.getValue();
+            TensorValue got = outputs.get(name), want = OnnxTensorFile.read(reference).value();
+            if (got.dtype() != want.dtype() || got.elements() != want.elements()) {
+                out.println("reference " + reference + ": NO (output '" + name + "' " + shape(g.tensor(name)) + " has " + got.elements() + " " + got.dtype().jsonName()
+                        + " values, the reference " + Arrays.toString(want.shape()) + " " + want.elements() + " " + want.dtype().jsonName() + ")");
+                all = false;
+                continue;
+            }
+            boolean exact = got.dtype().isIntegral();
+            AllClose c = AllClose.compare(got.doubles(), want.doubles(), exact ? 0 : rtol, exact ? 0 : atol);
+            out.println("reference " + reference + ": " + (c.ok() ? "matches" : "NO") + " (output '" + name + "', " + c.describe(g.tensor(name).shape()) + ")");
+            all &= c.ok();
         }
-        double tolerance = got.dtype().isIntegral() ? 0 : TOLERANCE;
-        boolean ok = worst <= tolerance;
-        out.printf(Locale.ROOT, "reference %s: %s (largest %s difference %.3g, tolerance %.0e)%n", reference, ok ? "matches" : "NO",
-                got.dtype().isIntegral() ? "absolute" : "relative", worst, tolerance);
-        return ok;
+        return all;
     }
 
     private static String shape(Tensor t) {
