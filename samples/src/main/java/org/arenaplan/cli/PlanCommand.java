@@ -83,7 +83,7 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (a CSV's NAME.NUMBER.csv name gives one too); a planner other than search that misses hands over to search within --time-limit.")
     Long capacity;
 
-    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of searching planners, and of the search tried when --capacity is missed (default: 10).")
+    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of every planner but naive, and of the search tried when --capacity is missed (default: 10); past it the best placement so far comes back.")
     Double timeLimit;
 
     @Mixin
