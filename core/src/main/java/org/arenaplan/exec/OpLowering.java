@@ -7,7 +7,10 @@ import org.arenaplan.device.Kernels;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpRegistry;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.Tensor;
 
 import java.util.ArrayList;
@@ -41,8 +44,23 @@ public final class OpLowering {
         this.lineage = new DataLineage(graph);
     }
 
-    /** The kernel calls of {@code op}, in the order they must run on its stream. */
+    /**
+     * The kernel calls of {@code op}, in the order they must run on its stream; each is one of
+     * the kernels its {@link OpRegistry} entry names.
+     */
     public List<KernelCall> lower(Op op) {
+        List<KernelCall> calls = lowerKind(op);
+        OpSpec spec = OpRegistry.get(op.kind());
+        if (spec == null && !calls.isEmpty())
+            throw new IllegalStateException("op kind '" + op.kind() + "' has a lowering but no entry in org.arenaplan.ir.OpRegistry; add one");
+        for (KernelCall c : calls) {
+            if (!spec.kernels().contains(c.name()))
+                throw new IllegalStateException(op.kind() + " lowered to kernel '" + c.name() + "', which its registry entry does not name: " + spec.kernels());
+        }
+        return calls;
+    }
+
+    private List<KernelCall> lowerKind(Op op) {
         if (op.isStorageOnly()) return List.of();
         if (op.outputs().size() != 1) throw fail(op, "executors support ops with one output, this one has " + op.outputs().size());
         switch (op.kind()) {
@@ -64,7 +82,7 @@ public final class OpLowering {
             case OpKinds.GATHER: return List.of(gather(op));
             default: break;
         }
-        if (OpKinds.VIEW_KINDS.contains(op.kind())) {
+        if (OpRegistry.viewKinds().contains(op.kind())) {
             if (bytes(op.inputs().get(0)) != bytes(out(op)))
                 throw fail(op, op.kind() + " that is not declared a view changes the size; declare it a view");
             return List.of(copy(op, op.inputs().get(0)));
@@ -162,7 +180,7 @@ public final class OpLowering {
     private KernelCall cast(Op op) {
         String x = op.inputs().get(0), y = out(op);
         DType from = dtype(x), to = dtype(y);
-        long code = op.longAttr("to", to.onnxCode());
+        long code = OpAttrs.of(op).integer("to");
         if (code != to.onnxCode()) throw fail(op, "attribute to=" + code + " differs from the type of '" + y + "' (" + to.jsonName() + ")");
         if (elements(x) != elements(y)) throw fail(op, "'" + x + "' has " + elements(x) + " elements, '" + y + "' " + elements(y));
         return call(op, Kernels.CAST, List.of(read(x), write(y)), new long[]{elements(y), from.onnxCode(), to.onnxCode()});
@@ -200,7 +218,7 @@ public final class OpLowering {
         DType t = sameType(op, d, y), it = dtype(idx);
         if (it != DType.I64 && it != DType.I32) throw fail(op, "indices '" + idx + "' are " + it.jsonName() + "; Gather takes int64 or int32");
         long[] ds = shape(op, d);
-        long axis = op.longAttr("axis", 0);
+        long axis = OpAttrs.of(op).integer("axis");
         int a = (int) (axis < 0 ? axis + ds.length : axis);
         if (a < 0 || a >= ds.length) throw fail(op, "axis " + axis + " out of range for shape " + Arrays.toString(ds));
         long outer = product(Arrays.copyOf(ds, a)), inner = product(Arrays.copyOfRange(ds, a + 1, ds.length));
@@ -256,10 +274,11 @@ public final class OpLowering {
         String a = op.inputs().get(0), b = op.inputs().get(1), y = out(op);
         long[] as = shape(op, a), bs = shape(op, b);
         if (as.length != 2 || bs.length != 2) throw fail(op, "Gemm needs 2-D A and B, got " + Arrays.toString(as) + " and " + Arrays.toString(bs));
-        boolean ta = op.longAttr("transA", 0) == 1, tb = op.longAttr("transB", 0) == 1;
+        OpAttrs at = OpAttrs.of(op);
+        boolean ta = at.integer("transA") == 1, tb = at.integer("transB") == 1;
         long m = ta ? as[1] : as[0], k = ta ? as[0] : as[1], n = tb ? bs[0] : bs[1];
         if ((tb ? bs[1] : bs[0]) != k) throw fail(op, "inner dimensions differ: " + Arrays.toString(as) + " x " + Arrays.toString(bs));
-        double alpha = op.doubleAttr("alpha", 1.0), beta = op.doubleAttr("beta", 1.0);
+        double alpha = at.real("alpha"), beta = at.real("beta");
         List<KernelArg> args = new ArrayList<>(List.of(read(a), read(b)));
         long[] ints = {1, m, n, k, ta ? 1 : 0, tb ? 1 : 0, 0, 0, 0, 0, 0, 0};
         if (op.inputs().size() > 2) {
@@ -278,18 +297,18 @@ public final class OpLowering {
 
     private KernelCall softmax(Op op) {
         String x = op.inputs().get(0);
-        long[] rc = rowsCols(op, shape(op, x), op.longAttr("axis", -1));
+        long[] rc = rowsCols(op, shape(op, x), OpAttrs.of(op).integer("axis"));
         return call(op, Kernels.SOFTMAX, List.of(read(x), write(out(op))), rc);
     }
 
     private KernelCall layerNorm(Op op) {
         String x = op.inputs().get(0);
-        long[] rc = rowsCols(op, shape(op, x), op.longAttr("axis", -1));
+        long[] rc = rowsCols(op, shape(op, x), OpAttrs.of(op).integer("axis"));
         for (int j = 1; j < 3; j++) {
             if (elements(op.inputs().get(j)) != rc[1]) throw fail(op, "'" + op.inputs().get(j) + "' must have " + rc[1] + " values");
         }
         return call(op, Kernels.LAYERNORM, List.of(read(x), read(op.inputs().get(1)), read(op.inputs().get(2)), write(out(op))),
-                rc, new double[]{op.doubleAttr("epsilon", 1e-5)});
+                rc, new double[]{OpAttrs.of(op).real("epsilon")});
     }
 
     private long[] rowsCols(Op op, long[] s, long axis) {
@@ -307,15 +326,15 @@ public final class OpLowering {
         args.add(write(out(op)));
         if (args.size() != 6) throw fail(op, "BatchNormalization takes X, scale, B, mean, var");
         return call(op, Kernels.BATCHNORM, args, new long[]{s[0], s[1], product(Arrays.copyOfRange(s, 2, s.length))},
-                new double[]{op.doubleAttr("epsilon", 1e-5)});
+                new double[]{OpAttrs.of(op).real("epsilon")});
     }
 
     private KernelCall lrn(Op op) {
         String x = op.inputs().get(0);
         long[] s = shape(op, x);
         return call(op, Kernels.LRN, List.of(read(x), write(out(op))),
-                new long[]{s[0], s[1], product(Arrays.copyOfRange(s, 2, s.length)), op.longAttr("size", 5)},
-                new double[]{op.doubleAttr("alpha", 1e-4), op.doubleAttr("beta", 0.75), op.doubleAttr("bias", 1.0)});
+                new long[]{s[0], s[1], product(Arrays.copyOfRange(s, 2, s.length)), OpAttrs.of(op).integer("size")},
+                new double[]{OpAttrs.of(op).real("alpha"), OpAttrs.of(op).real("beta"), OpAttrs.of(op).real("bias")});
     }
 
     // ---- images ----
@@ -323,11 +342,12 @@ public final class OpLowering {
     private KernelCall conv(Op op) {
         String x = op.inputs().get(0), w = op.inputs().get(1), y = out(op);
         long[] xs = image(op, x), ws = image(op, w), ys = image(op, y);
-        long[] k = longs(op, "kernel_shape", new long[]{ws[2], ws[3]}, xs, 1);
-        long[] st = longs(op, "strides", new long[]{1, 1}, xs, 1);
-        long[] pads = longs(op, "pads", new long[]{0, 0, 0, 0}, xs, 2);
-        long[] dil = longs(op, "dilations", new long[]{1, 1}, xs, 1);
-        long group = op.longAttr("group", 1);
+        OpAttrs at = OpAttrs.of(op);
+        long[] k = at.has("kernel_shape") ? perAxis(op, "kernel_shape", x) : new long[]{ws[2], ws[3]};
+        long[] st = perAxis(op, "strides", x);
+        long[] pads = perAxis(op, "pads", x);
+        long[] dil = perAxis(op, "dilations", x);
+        long group = at.integer("group");
         if (xs[1] % group != 0 || ys[1] % group != 0) throw fail(op, "group " + group + " does not divide the channels");
         boolean bias = op.inputs().size() > 2;
         List<KernelArg> args = new ArrayList<>(List.of(read(x), read(w)));
@@ -340,10 +360,10 @@ public final class OpLowering {
     private KernelCall pool(Op op, int mode, boolean global) {
         String x = op.inputs().get(0), y = out(op);
         long[] xs = image(op, x), ys = image(op, y);
-        long[] k = global ? new long[]{xs[2], xs[3]} : longs(op, "kernel_shape", null, xs, 1);
-        long[] st = global ? new long[]{1, 1} : longs(op, "strides", new long[]{1, 1}, xs, 1);
-        long[] pads = global ? new long[4] : longs(op, "pads", new long[]{0, 0, 0, 0}, xs, 2);
-        long include = op.longAttr("count_include_pad", 0);
+        long[] k = global ? new long[]{xs[2], xs[3]} : perAxis(op, "kernel_shape", x);
+        long[] st = global ? new long[]{1, 1} : perAxis(op, "strides", x);
+        long[] pads = global ? new long[4] : perAxis(op, "pads", x);
+        long include = global ? 0 : OpAttrs.of(op).integer("count_include_pad");
         long[] ints = {xs[0], xs[1], xs[2], xs[3], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], pads[2], pads[3], mode, include};
         return call(op, Kernels.POOL2D, List.of(read(x), write(y)), ints);
     }
@@ -356,22 +376,21 @@ public final class OpLowering {
         throw fail(op, "'" + t + "' " + Arrays.toString(s) + " is not an N x C x H x W image (3-D images are not supported)");
     }
 
-    /** A per-spatial-axis attribute; 1-D forms are widened to 2-D (H = 1). {@code per} values per axis. */
-    private long[] longs(Op op, String key, long[] dflt, long[] image, int per) {
-        Object v = op.attrs().get(key);
+    /**
+     * A per-spatial-axis attribute of the image {@code x} (the registry's default when absent),
+     * widened from 1-D to 2-D (the H axis gets kernel 1, stride 1, pad 0, dilation 1).
+     */
+    private long[] perAxis(Op op, String key, String x) {
+        int spatial = shape(op, x).length - 2;
         long[] r;
-        if (v == null) r = dflt;
-        else if (v instanceof long[] a) r = a.clone();
-        else if (v instanceof Number n) r = per == 1 ? new long[]{n.longValue(), n.longValue()} : new long[]{n.longValue(), n.longValue(), n.longValue(), n.longValue()};
-        else if (v instanceof int[] a) r = Arrays.stream(a).asLongStream().toArray();
-        else throw fail(op, "attribute " + key + " must be a list of integers, got " + v.getClass().getSimpleName());
-        if (r == null) throw fail(op, "attribute " + key + " is required");
-        if (r.length == per) {   // 1-D: H axis gets kernel 1, stride 1, pad 0, dilation 1
-            long neutral = key.equals("pads") ? 0 : 1;
-            r = per == 1 ? new long[]{neutral, r[0]} : new long[]{0, r[0], 0, r[1]};
+        try {
+            r = OpAttrs.of(op).perAxis(key, spatial);
+        } catch (org.arenaplan.ir.GraphException e) {
+            throw fail(op, e.getMessage());
         }
-        if (r.length != 2 * per) throw fail(op, "attribute " + key + " " + Arrays.toString(r) + " must have " + 2 * per + " values for a 2-D image");
-        return r;
+        if (spatial == 2) return r;
+        long neutral = key.equals("pads") ? 0 : 1;
+        return r.length == 1 ? new long[]{neutral, r[0]} : new long[]{0, r[0], 0, r[1]};
     }
 
     // ---- data movement ----
@@ -379,7 +398,7 @@ public final class OpLowering {
     private List<KernelCall> concat(Op op) {
         String y = out(op);
         long[] ys = shape(op, y);
-        int axis = (int) op.longAttr("axis", 0);
+        int axis = (int) OpAttrs.of(op).integer("axis");
         if (axis < 0) axis += ys.length;
         if (axis < 0 || axis >= ys.length) throw fail(op, "axis out of range for " + Arrays.toString(ys));
         long outer = product(Arrays.copyOf(ys, axis));

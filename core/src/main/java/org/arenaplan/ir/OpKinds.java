@@ -1,12 +1,11 @@
 package org.arenaplan.ir;
 
-import java.util.Set;
-
 /**
- * The op vocabulary shared by model builders, the ONNX importer, the simulator's kernels and the
- * CUDA kernels. Names and attributes follow ONNX; tensors are row-major, float32 unless their
- * dtype says otherwise, images NCHW. Kinds marked "any type" run on every {@link DType} but f64
- * compute; the others compute f32 only (f16 and bf16 in f32, where marked). Attribute values are {@code Long}, {@code Double},
+ * The names of the op kinds of {@link OpRegistry}, which declares each kind's attributes, shape
+ * rule, aliasing and kernels; this list only says what they compute. Names and attributes follow
+ * ONNX; tensors are row-major, float32 unless their dtype says otherwise, images NCHW. Kinds
+ * marked "any type" run on every {@link DType} but f64 compute; the others compute f32 only (f16
+ * and bf16 in f32, where marked). Attribute values are {@code Long}, {@code Double},
  * {@code String}, {@code long[]} or {@code double[]}. Importers resolve defaults and
  * {@code auto_pad} into explicit attributes, so kernels never guess.
  *
@@ -34,7 +33,7 @@ import java.util.Set;
  *   <li>{@link #TRANSPOSE}: attr perm.</li>
  *   <li>{@link #COPY}: a device-to-device copy of the input; any type. {@link #CONCAT}, {@link #TRANSPOSE} and the view kinds: any type.</li>
  *   <li>{@link #RELU_GRAD}: inputs dY, X; dX = dY where X &gt; 0, else 0 (training graphs).</li>
- *   <li>View kinds ({@link #VIEW_KINDS}): Reshape, Flatten, Identity, Dropout (inference), Squeeze,
+ *   <li>View kinds ({@link OpRegistry#viewKinds()}): Reshape, Flatten, Identity, Dropout (inference), Squeeze,
  *       Unsqueeze, Slice along the outermost axis; declared as views, they issue no device work.</li>
  * </ul>
  */
@@ -75,11 +74,6 @@ public final class OpKinds {
     public static final String UNSQUEEZE = "Unsqueeze";
     public static final String SLICE = "Slice";
 
-    /** Kinds that are always views of their first input. */
-    public static final Set<String> VIEW_KINDS = Set.of(RESHAPE, FLATTEN, IDENTITY, DROPOUT, SQUEEZE, UNSQUEEZE, SLICE);
-
-    /** Elementwise kinds whose output may overwrite an input of the same size. */
-    public static final Set<String> ELEMENTWISE = Set.of(ADD, SUB, MUL, DIV, SUM, RELU, SIGMOID, TANH, GELU, RELU_GRAD);
 
     private OpKinds() { }
 }

@@ -33,6 +33,11 @@ class CudaKernelTableTest {
     }
 
     @Test
+    void everyKernelTheOpRegistryNamesHasASpec() {
+        assertThat(CudaKernelTable.SPECS.keySet()).containsAll(org.arenaplan.ir.OpRegistry.kernels());
+    }
+
+    @Test
     void gemmWithoutCPassesANullInTheCSlot() {
         long[] ints = {1, 3, 5, 7, 0, 0, 21, 35, 0, 0, 0, 0};
         KernelCall c = call(Kernels.GEMM, 3, ints, new double[] {1, 0});

@@ -60,7 +60,7 @@ import java.util.concurrent.Callable;
                 "               [--schedule file|memory] [--schedule-time-limit SECONDS]",
                 "               [--dim NAME=V1,V2,...]... [--worst-case]",
                 "               [--out FILE.json|FILE.csv]",
-                "               [--svg FILE] [--html FILE] [--debug]"},
+                "               [--svg FILE] [--html FILE] [--strict] [--debug]"},
         description = {"Plans one arena for a graph, a minimalloc CSV problem or a built-in model.",
                 "Exit codes: 0 planned (within --capacity when given), 2 bad input or usage, 3 no placement within the capacity."})
 final class PlanCommand implements Callable<Integer> {
@@ -103,6 +103,9 @@ final class PlanCommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution); - writes to stdout (plan JSON, or the solution CSV for a CSV problem) and the report to stderr.")
     Path out;
+
+    @Option(names = "--strict", description = "A refused donation, or an in-place hint the op's kernel cannot honour, is an error (exit 2) instead of a refusal.")
+    boolean strict;
 
     @Option(names = "--svg", paramLabel = "FILE", description = "Write a picture of the plan (graphs only).")
     Path svg;
@@ -167,7 +170,7 @@ final class PlanCommand implements Callable<Integer> {
 
     private ArenaPlanner.Options graphOptions(PlannerOptions options) {
         long alignment = align == null ? ArenaPlanner.CUDA_ALIGNMENT : align;
-        return ArenaPlanner.Options.DEFAULT.withPlanner(planner).withAlignment(alignment).withPlannerOptions(options);
+        return ArenaPlanner.Options.DEFAULT.withPlanner(planner).withAlignment(alignment).withStrict(strict).withPlannerOptions(options);
     }
 
     private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
