@@ -101,6 +101,20 @@ public final class OpLowering {
             case OpKinds.AVERAGE_POOL: return List.of(pool(op, Kernels.AVERAGE, false));
             case OpKinds.GLOBAL_AVERAGE_POOL: return List.of(pool(op, Kernels.AVERAGE, true));
             case OpKinds.LRN: return List.of(lrn(op));
+            case OpKinds.REDUCE_SUM: return List.of(reduceSum(op));
+            case OpKinds.GELU_GRAD:
+                return List.of(call(op, Kernels.GELU_GRAD, List.of(read(op.inputs().get(0)), read(op.inputs().get(1)), write(out(op))), new long[]{elements(out(op))}));
+            case OpKinds.SOFTMAX_GRAD: {
+                long[] rc = rowsCols(op, shape(op, op.inputs().get(0)), OpAttrs.of(op).integer("axis"));
+                return List.of(call(op, Kernels.SOFTMAX_GRAD, List.of(read(op.inputs().get(0)), read(op.inputs().get(1)), write(out(op))), rc));
+            }
+            case OpKinds.LAYER_NORM_GRAD: {
+                long[] rc = rowsCols(op, shape(op, op.inputs().get(1)), OpAttrs.of(op).integer("axis"));
+                return List.of(call(op, Kernels.LAYERNORM_GRAD, List.of(read(op.inputs().get(0)), read(op.inputs().get(1)), read(op.inputs().get(2)), write(out(op))),
+                        rc, new double[]{OpAttrs.of(op).real("epsilon")}));
+            }
+            case OpKinds.CONV_BACKWARD_DATA: return List.of(convBackward(op, Kernels.CONV2D_BACKWARD_DATA, out(op), op.inputs().get(1), op.inputs().get(0)));
+            case OpKinds.CONV_BACKWARD_FILTER: return List.of(convBackward(op, Kernels.CONV2D_BACKWARD_FILTER, op.inputs().get(0), out(op), op.inputs().get(1)));
             default: throw fail(op, "unknown op kind '" + op.kind() + "'; known kinds are those of org.arenaplan.ir.OpKinds");
         }
     }
@@ -341,6 +355,18 @@ public final class OpLowering {
 
     private KernelCall conv(Op op) {
         String x = op.inputs().get(0), w = op.inputs().get(1), y = out(op);
+        long[] geometry = convGeometry(op, x, w, y);
+        boolean bias = op.inputs().size() > 2;
+        List<KernelArg> args = new ArrayList<>(List.of(read(x), read(w)));
+        if (bias) args.add(read(op.inputs().get(2)));
+        args.add(write(y));
+        long[] ints = Arrays.copyOf(geometry, geometry.length + 1);
+        ints[geometry.length] = bias ? 1 : 0;
+        return call(op, Kernels.CONV2D, args, ints);
+    }
+
+    /** {@link Kernels#CONV2D}'s first 16 ints for a Conv (or a Conv gradient) of x by w giving y. */
+    private long[] convGeometry(Op op, String x, String w, String y) {
         long[] xs = image(op, x), ws = image(op, w), ys = image(op, y);
         OpAttrs at = OpAttrs.of(op);
         long[] k = at.has("kernel_shape") ? perAxis(op, "kernel_shape", x) : new long[]{ws[2], ws[3]};
@@ -349,12 +375,41 @@ public final class OpLowering {
         long[] dil = perAxis(op, "dilations", x);
         long group = at.integer("group");
         if (xs[1] % group != 0 || ys[1] % group != 0) throw fail(op, "group " + group + " does not divide the channels");
-        boolean bias = op.inputs().size() > 2;
-        List<KernelArg> args = new ArrayList<>(List.of(read(x), read(w)));
-        if (bias) args.add(read(op.inputs().get(2)));
-        args.add(write(y));
-        long[] ints = {xs[0], xs[1], xs[2], xs[3], ys[1], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], dil[0], dil[1], group, bias ? 1 : 0};
-        return call(op, Kernels.CONV2D, args, ints);
+        return new long[]{xs[0], xs[1], xs[2], xs[3], ys[1], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], dil[0], dil[1], group};
+    }
+
+    /** Either conv2d gradient: the geometry of the forward Conv of x (N x C x H x W) by w giving dy. */
+    private KernelCall convBackward(Op op, String kernel, String x, String w, String dy) {
+        long[] ints = convGeometry(op, x, w, dy);
+        if (ints[15] != 1) throw fail(op, "convolution gradients support group 1 only");
+        List<KernelArg> args = new ArrayList<>();
+        for (String t : op.inputs()) args.add(read(t));
+        args.add(write(out(op)));
+        return call(op, kernel, args, ints);
+    }
+
+    /** ReduceSum over the axes before and after one contiguous block of kept axes: x viewed as A x B x C, y has B values. */
+    private KernelCall reduceSum(Op op) {
+        String x = op.inputs().get(0);
+        long[] s = shape(op, x);
+        Object a = op.attrs().get("axes");
+        if (!(a instanceof long[] axes)) throw fail(op, "ReduceSum needs attribute axes (a list of integers)");
+        boolean[] reduced = new boolean[s.length];
+        for (long ax : axes) {
+            int d = (int) (ax < 0 ? ax + s.length : ax);
+            if (d < 0 || d >= s.length) throw fail(op, "axis " + ax + " out of range for " + Arrays.toString(s));
+            reduced[d] = true;
+        }
+        int first = 0;
+        while (first < s.length && reduced[first]) first++;
+        int last = first;
+        while (last < s.length && !reduced[last]) last++;
+        for (int d = last; d < s.length; d++) {
+            if (!reduced[d]) throw fail(op, "ReduceSum keeps axes that are not contiguous: axes " + Arrays.toString(axes) + " of " + Arrays.toString(s));
+        }
+        long outer = product(Arrays.copyOf(s, first)), mid = product(Arrays.copyOfRange(s, first, last)), inner = product(Arrays.copyOfRange(s, last, s.length));
+        if (mid != elements(out(op))) throw fail(op, "output '" + out(op) + "' must have " + mid + " values");
+        return call(op, Kernels.REDUCE_SUM, List.of(read(x), write(out(op))), new long[]{outer, mid, inner});
     }
 
     private KernelCall pool(Op op, int mode, boolean global) {

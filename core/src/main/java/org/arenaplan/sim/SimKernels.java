@@ -24,7 +24,7 @@ final class SimKernels {
     private SimKernels() { }
 
     /** A pointer argument decoded to f32 values (an index into them: always 0 here). */
-    private record F(float[] a, int i) { }
+    record F(float[] a, int i) { }
 
     /** Checks the call's shape now (at issue) and returns the computation to run later. */
     static Runnable bind(KernelCall c) {
@@ -71,7 +71,13 @@ final class SimKernels {
                 dtype(c, 2 + 3 * rank);
                 return () -> compare(c);
             }
-            default: throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL);
+            case Kernels.REDUCE_SUM: need(c, 2, 3); return onFloats(c, DType.F32, f -> TrainingKernels.reduceSum(c, f));
+            case Kernels.GELU_GRAD: need(c, 3, 1); return onFloats(c, DType.F32, f -> TrainingKernels.geluGrad(c, f));
+            case Kernels.SOFTMAX_GRAD: need(c, 3, 2); return onFloats(c, DType.F32, f -> TrainingKernels.softmaxGrad(c, f));
+            case Kernels.LAYERNORM_GRAD: need(c, 4, 2); return onFloats(c, DType.F32, f -> TrainingKernels.layerNormGrad(c, f));
+            case Kernels.CONV2D_BACKWARD_DATA: need(c, 3, 16); return onFloats(c, DType.F32, f -> TrainingKernels.convBackwardData(c, f));
+            case Kernels.CONV2D_BACKWARD_FILTER: need(c, 3, 16); return onFloats(c, DType.F32, f -> TrainingKernels.convBackwardFilter(c, f));
+            default: throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.TRAINING);
         }
     }
 
@@ -95,7 +101,7 @@ final class SimKernels {
         return (int) es;
     }
 
-    private static int i(KernelCall c, int k) {
+    static int i(KernelCall c, int k) {
         return Math.toIntExact(c.intArg(k));
     }
 
