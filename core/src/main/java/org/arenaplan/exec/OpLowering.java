@@ -62,6 +62,7 @@ public final class OpLowering {
 
     private List<KernelCall> lowerKind(Op op) {
         if (op.isStorageOnly()) return List.of();
+        if (op.kind().equals(OpKinds.SPLIT)) return split(op);
         if (op.outputs().size() != 1) throw fail(op, "executors support ops with one output, this one has " + op.outputs().size());
         switch (op.kind()) {
             case OpKinds.RELU: return List.of(unary(op, Kernels.RELU, true));
@@ -476,13 +477,11 @@ public final class OpLowering {
         long[] xs = shape(op, x);
         int rank = xs.length;
         long[] perm;
-        Object p = op.attrs().get("perm");
-        if (p instanceof long[] a) perm = a;
-        else {
-            perm = new long[rank];
-            for (int d = 0; d < rank; d++) perm[d] = rank - 1 - d;
+        try {
+            perm = OpAttrs.of(op).permutation(rank);
+        } catch (org.arenaplan.ir.GraphException e) {
+            throw fail(op, e.getMessage());
         }
-        if (perm.length != rank) throw fail(op, "perm " + Arrays.toString(perm) + " does not match rank " + rank);
         long[] xStride = new long[rank];
         long s = 1;
         for (int d = rank - 1; d >= 0; d--) { xStride[d] = s; s *= xs[d]; }
@@ -494,6 +493,33 @@ public final class OpLowering {
             ints[1 + rank + d] = xStride[(int) perm[d]];
         }
         return call(op, Kernels.TRANSPOSE, List.of(read(x), write(y)), ints);
+    }
+
+    /**
+     * Split: output k holds, for each of the {@code outer} indices before the axis, {@code yInner_k}
+     * consecutive elements starting {@code offset_k} into the input's row of {@code xInner}: one
+     * strided copy (the transpose kernel over shape [outer, yInner_k], strides [xInner, 1]) per
+     * computed output. Outputs declared views are not copied.
+     */
+    private List<KernelCall> split(Op op) {
+        String x = op.inputs().get(0);
+        long[] xs = shape(op, x);
+        long axis = OpAttrs.of(op).integer("axis");
+        int a = (int) (axis < 0 ? axis + xs.length : axis);
+        if (a < 0 || a >= xs.length) throw fail(op, "axis " + axis + " out of range for " + Arrays.toString(xs));
+        long outer = product(Arrays.copyOf(xs, a)), xInner = product(Arrays.copyOfRange(xs, a, xs.length));
+        List<KernelCall> calls = new ArrayList<>();
+        long offset = 0;
+        for (int k = 0; k < op.outputs().size(); k++) {
+            String y = op.outputs().get(k);
+            long yInner = outer == 0 ? 0 : elements(y) / outer;
+            if (op.writesAtRuntime(k) && yInner > 0) {
+                long span = (outer - 1) * xInner + yInner;
+                calls.add(call(op, Kernels.TRANSPOSE, List.of(readAt(x, offset, span), write(y)), new long[]{2, outer, yInner, xInner, 1, sameType(op, x, y).bytes()}));
+            }
+            offset += yInner;
+        }
+        return calls;
     }
 
     // ---- helpers ----
@@ -517,11 +543,13 @@ public final class OpLowering {
     }
 
     private KernelArg readAt(String t, long elementOffset, long elements) {
-        return KernelArg.read(address.apply(t).plus(4 * elementOffset), 4 * elements, display.apply(t), lineage.of(t));
+        int es = dtype(t).bytes();
+        return KernelArg.read(address.apply(t).plus(es * elementOffset), es * elements, display.apply(t), lineage.of(t));
     }
 
     private KernelArg writeAt(String t, long elementOffset, long elements) {
-        return KernelArg.write(address.apply(t).plus(4 * elementOffset), 4 * elements, display.apply(t), t);
+        int es = dtype(t).bytes();
+        return KernelArg.write(address.apply(t).plus(es * elementOffset), es * elements, display.apply(t), t);
     }
 
     private static String out(Op op) {

@@ -31,6 +31,8 @@ package org.arenaplan.ir;
  *   <li>{@link #LRN}: attrs size, alpha, beta, bias.</li>
  *   <li>{@link #CONCAT}: attr axis. With member declarations it does no work.</li>
  *   <li>{@link #TRANSPOSE}: attr perm.</li>
+ *   <li>{@link #SPLIT}: attrs axis, split (extents along axis, default equal parts); one output per part; any type.
+ *       Where every extent before axis is 1 its outputs may be declared views of the input.</li>
  *   <li>{@link #COPY}: a device-to-device copy of the input; any type. {@link #CONCAT}, {@link #TRANSPOSE} and the view kinds: any type.</li>
  *   <li>{@link #RELU_GRAD}: inputs dY, X; dX = dY where X &gt; 0, else 0 (training graphs).</li>
  *   <li>Training kinds (the gradient ops of {@code org.arenaplan.train.Gradients}; named as in ONNX
@@ -66,6 +68,7 @@ public final class OpKinds {
     public static final String LRN = "LRN";
     public static final String CONCAT = "Concat";
     public static final String TRANSPOSE = "Transpose";
+    public static final String SPLIT = "Split";
     public static final String COPY = "Copy";
     public static final String RELU_GRAD = "ReluGrad";
     public static final String CAST = "Cast";

@@ -2,6 +2,7 @@ package org.arenaplan.sim;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.arenaplan.device.DeviceOutOfMemoryException;
 
 /**
  * One piece of simulated device memory: its bytes (in pages of {@value #PAGE} B, so one block may
@@ -20,6 +21,10 @@ final class SimBlock {
     final VersionMap actual = new VersionMap();
 
     SimBlock(int id, long bytes) {
+        Runtime rt = Runtime.getRuntime();
+        long free = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
+        if (bytes > free)   // the bytes live on the Java heap: refuse rather than die of an OutOfMemoryError
+            throw new DeviceOutOfMemoryException("simulated allocation of " + bytes + " B exceeds the " + free + " B left on the Java heap that holds the simulator's memory (raise -Xmx)");
         this.id = id;
         this.bytes = bytes;
         int n = (int) Math.max(1, (bytes + PAGE - 1) / PAGE);
