@@ -13,7 +13,9 @@ import java.util.SplittableRandom;
 /**
  * Deterministic graph inputs, seeded from the seed and the input's name, each of its tensor's
  * type and size (a tensor without a dtype is f32): floating-point values in [-1, 1); integer and
- * bool values 0 or 1, which are valid as indices (into any non-empty axis) and as masks.
+ * bool values 0 or 1, which are valid as indices (into any non-empty axis) and as masks. An input
+ * larger than one host array (2 GiB) is left out: no device run could be fed it from the host, and
+ * the executor names it as not given (after the device has refused its memory, where it does).
  */
 public final class Inputs {
     private Inputs() { }
@@ -22,6 +24,7 @@ public final class Inputs {
         Map<String, TensorValue> in = new LinkedHashMap<>();
         for (String name : graph.inputs()) {
             Tensor t = graph.tensor(name);
+            if (t.bytes() > Integer.MAX_VALUE - 8) continue;
             DType d = t.dtype() == null ? DType.F32 : t.dtype();
             SplittableRandom r = new SplittableRandom(seed * 31 + name.hashCode());
             ByteBuffer b = TensorValue.allocate(t.bytes());
