@@ -19,13 +19,20 @@ import java.util.Set;
  * {@link #MIN_OPSET}..{@link #MAX_OPSET}. Each op maps to an {@link OpKinds} kind carrying
  * exactly the attributes that kind documents, defaults filled in, so kernels never guess.
  *
+ * <p>Version differences of the supported ops between opsets 9 and 21 (ONNX Changelog.md):
+ * Squeeze/Unsqueeze axes and Split sizes move from attribute to input at 13; Softmax normalises
+ * one axis from 13; Reshape gains {@code allowzero} at 14; BatchNormalization gains
+ * {@code training_mode} at 14; Split gains {@code num_outputs} at 18; AveragePool gains
+ * {@code dilations} at 19; Cast gains {@code saturate} at 19 (float8 only). The other changes in
+ * that range only widen type constraints.
+ *
  * <p>Not handled: ops outside {@link #SUPPORTED}, training-mode outputs (BatchNormalization's
  * running statistics, Dropout's mask when read), Softmax over one inner axis at opset 13
  * (the shared kind normalises over all axes from {@code axis} on), dilated pools.
  */
 final class NodeLowering {
     static final long MIN_OPSET = 9;
-    static final long MAX_OPSET = 13;
+    static final long MAX_OPSET = 21;
 
     /** Op types lowered by {@link #lower}; ConstantOfShape and Constant become weights in the importer. */
     static final Set<String> SUPPORTED = Set.of("Conv", "Relu", "Sigmoid", "Tanh", "LRN", "MaxPool", "AveragePool", "GlobalAveragePool",
@@ -42,7 +49,8 @@ final class NodeLowering {
     private static final Map<String, Set<String>> ONNX_ONLY_ATTRS = Map.ofEntries(
             Map.entry("Conv", Set.of("auto_pad")),
             Map.entry("MaxPool", Set.of("auto_pad", "dilations", "storage_order")),
-            Map.entry("AveragePool", Set.of("auto_pad")),
+            Map.entry("AveragePool", Set.of("auto_pad", "dilations")),
+            Map.entry("Split", Set.of("num_outputs")),
             Map.entry("BatchNormalization", Set.of("momentum", "spatial", "training_mode")),
             Map.entry("Flatten", Set.of("axis")),
             Map.entry("Squeeze", Set.of("axes")),
@@ -80,24 +88,39 @@ final class NodeLowering {
             case "Where" -> where(n);
             case "Equal" -> equal(n);
             case "Gather" -> gather(n);
-            default -> throw n.error("unsupported op '" + n.opType() + "'; supported: " + String.join(", ", new java.util.TreeSet<>(SUPPORTED))
-                    + ", ConstantOfShape and Constant (as weights)");
+            default -> throw n.error("unsupported op '" + n.opType() + "'");   // UnsupportedNodes lists these before any node is lowered
         };
     }
 
+    /** Op types the importer turns into weights rather than lowering. */
+    static final Set<String> AS_WEIGHTS = Set.of("Constant", "ConstantOfShape");
+
     /**
-     * Every attribute of the node is one its registry kind declares or one of {@link #ONNX_ONLY_ATTRS};
-     * checked for every node before it is lowered, folded or turned into a weight.
+     * The node's attributes that are neither one its registry kind declares nor one of
+     * {@link #ONNX_ONLY_ATTRS}, in file order (empty for op types outside both); checked for every
+     * node before any is lowered, folded or turned into a weight.
      */
-    static void checkAttributeNames(NodeContext n) {
-        OpSpec spec = OpRegistry.get(n.opType());
-        if (spec == null && !ONNX_ONLY_ATTRS.containsKey(n.opType())) return;   // unsupported: the dispatch in lower says so
+    static List<String> unknownAttributes(OnnxModel.Node node) {
+        Set<String> allowed = allowedAttributes(node.opType());
+        List<String> unknown = new ArrayList<>();
+        if (allowed == null) return unknown;                 // unsupported op: the dispatch in lower says so
+        for (String name : node.attributes().keySet()) if (!allowed.contains(name)) unknown.add(name);
+        return unknown;
+    }
+
+    /** The refusal of attribute {@code name} on an op of type {@code opType}, naming what the op takes (and the likely intended one). */
+    static String unknownAttributeMessage(String opType, String name) {
+        return OpChecks.unknownAttribute(name, allowedAttributes(opType), opType);
+    }
+
+    /** The attribute names op type {@code opType} takes, or null for an op type neither the registry nor the importer knows. */
+    private static Set<String> allowedAttributes(String opType) {
+        OpSpec spec = OpRegistry.get(opType);
+        if (spec == null && !ONNX_ONLY_ATTRS.containsKey(opType)) return null;
         Set<String> allowed = new java.util.LinkedHashSet<>();
         if (spec != null) for (AttrSpec a : spec.attrs()) allowed.add(a.name());
-        allowed.addAll(ONNX_ONLY_ATTRS.getOrDefault(n.opType(), Set.of()));
-        for (String name : n.node().attributes().keySet()) {
-            if (!allowed.contains(name)) throw n.error(OpChecks.unknownAttribute(name, allowed, n.opType()));
-        }
+        allowed.addAll(ONNX_ONLY_ATTRS.getOrDefault(opType, Set.of()));
+        return allowed;
     }
 
     private static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs) {
@@ -180,8 +203,8 @@ final class NodeLowering {
         n.require(n.hasAttr("kernel_shape"), "attribute 'kernel_shape' is required");
         boolean max = n.opType().equals("MaxPool");
         long ceil = n.opset() >= 10 ? n.integer("ceil_mode", 0) : 0;
-        if (max && n.opset() >= 10) {
-            for (long d : n.ints("dilations", Windows.ones(in.length))) n.require(d == 1, "dilated MaxPool is not supported (dilations must be 1)");
+        if ((max && n.opset() >= 10) || n.opset() >= 19) {
+            for (long d : n.ints("dilations", Windows.ones(in.length))) n.require(d == 1, "dilated " + n.opType() + " is not supported (dilations must be 1)");
         }
         Windows.Resolved r = Windows.resolve(n, in, n.ints("kernel_shape", null), false, ceil != 0);
         Map<String, Object> attrs = new LinkedHashMap<>();
@@ -216,6 +239,7 @@ final class NodeLowering {
     private static Lowered batchNorm(NodeContext n) {
         Value x = n.input(0);
         n.require(x.rank() >= 2, "input " + x + " must have a channel axis");
+        n.require(n.integer("training_mode", 0) == 0, "training_mode=1 (batch statistics) is not supported; only inference BatchNormalization");
         List<String> inputs = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             Value p = n.input(i);
@@ -376,6 +400,17 @@ final class NodeLowering {
         List<String> names = n.node().outputs();
         n.require(n.opset() < 13 || !n.hasAttr("split"), "attribute 'split' is input #1 from opset 13");
         long[] parts = n.opset() >= 13 ? (n.hasInput(1) ? n.constantInts(1, "split") : null) : n.ints("split", null);
+        n.require(n.opset() >= 18 || !n.hasAttr("num_outputs"), "attribute 'num_outputs' needs opset 18");
+        if (parts == null && n.hasAttr("num_outputs")) {
+            // opset 18: ceil(extent / num_outputs) each, the last one smaller when it does not divide
+            long k = n.integer("num_outputs", 0);
+            n.require(k >= 1 && k == names.size(), "num_outputs " + k + " must be at least 1 and equal the number of outputs (" + names.size() + ")");
+            long chunk = (x.dim(axis) + k - 1) / k;
+            parts = new long[(int) k];
+            for (int i = 0; i < k; i++) parts[i] = Math.max(0, Math.min(chunk, x.dim(axis) - i * chunk));
+        } else {
+            n.require(!n.hasAttr("num_outputs"), "give either input 'split' or attribute 'num_outputs', not both");
+        }
         if (parts == null) {
             n.require(!names.isEmpty() && x.dim(axis) % names.size() == 0, "axis " + axis + " of " + x + " does not split into " + names.size() + " equal parts");
             parts = new long[names.size()];
@@ -414,14 +449,15 @@ final class NodeLowering {
         return op(n, OpKinds.TRANSPOSE, List.of(x.name()), out, Map.of("perm", perm));
     }
 
-    /** Reshape's shape input: 0 copies the input's extent on that axis, one -1 takes the rest. */
+    /** Reshape's shape input: 0 copies the input's extent on that axis (unless allowzero, opset 14), one -1 takes the rest. */
     private static long[] reshape(NodeContext n) {
         Value x = n.input(0);
         long[] shape = n.constantInts(1, "the shape");
+        boolean allowZero = n.opset() >= 14 && n.integer("allowzero", 0) != 0;   // opset 14: 0 is an extent, not "copy"
         int unknown = -1;
         long known = 1;
         for (int i = 0; i < shape.length; i++) {
-            if (shape[i] == 0) {
+            if (shape[i] == 0 && !allowZero) {
                 n.require(i < x.rank(), "shape " + Arrays.toString(shape) + " copies axis " + i + " (0) but the input " + x + " has rank " + x.rank());
                 shape[i] = x.dim(i);
             }

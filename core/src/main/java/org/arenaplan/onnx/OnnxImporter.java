@@ -135,6 +135,8 @@ public final class OnnxImporter {
             throw new OnnxException(file + ": opset " + opset + " of the default ONNX domain is outside the supported range "
                     + NodeLowering.MIN_OPSET + ".." + NodeLowering.MAX_OPSET);
         OnnxModel.Graph g = model.graph();
+        String unsupported = UnsupportedNodes.describe(g.nodes());
+        if (unsupported != null) throw new OnnxException(file + ": " + unsupported);
         for (OnnxModel.TensorData t : g.initializers()) {
             DType dt = dtype(t.dataType(), "initializer '" + t.name() + "'");
             values.put(t.name(), new Value(t.name(), dt, t.dims()));
@@ -230,7 +232,6 @@ public final class OnnxImporter {
             ins.add(v);
         }
         NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues);
-        NodeLowering.checkAttributeNames(n);
         if (ConstantFolding.folds(n, weights.keySet())) {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;

@@ -58,7 +58,21 @@ class BadInputTest {
     void unsupportedOpNamesNodeAndOp() throws Exception {
         Path p = write("lstm.onnx", new TinyOnnx().input("x", 1L, 4L).output("y").node("rnn7", "LSTM", List.of("x"), List.of("y")).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
-                .hasMessageContaining(p.toString()).hasMessageContaining("node 'rnn7' (LSTM").hasMessageContaining("unsupported op 'LSTM'");
+                .hasMessageContaining(p.toString()).hasMessageContaining("1 unsupported op type: LSTM (1 node: rnn7)");
+    }
+
+    @Test
+    void oneRefusalListsEveryUnsupportedOpAndAttribute() throws Exception {
+        TinyOnnx m = new TinyOnnx().input("x", 1L, 4L).output("y");
+        for (int i = 0; i < 5; i++) m.node("erf" + i, "Erf", List.of(i == 0 ? "x" : "e" + (i - 1)), List.of("e" + i));
+        m.node("", "ReduceMean", List.of("e4"), List.of("r"))
+                .node("lrn", "LRN", List.of("r"), List.of("l"), "size", 3L, "alpah", 1e-3)
+                .node("other", "Relu", List.of("l"), List.of("y"));
+        Path p = write("many.onnx", m.bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageStartingWith(p + ": 2 unsupported op types: Erf (5 nodes: erf0, erf1, erf2, …), ReduceMean (1 node: ReduceMean_5) (supported: Add, ")
+                .hasMessageContaining("; unknown attribute 'alpah'; LRN takes size, alpha, beta, bias (did you mean 'alpha'?) (1 node: lrn)")
+                .hasMessageNotContaining("\n");
     }
 
     @Test
@@ -73,9 +87,10 @@ class BadInputTest {
 
     @Test
     void opsetBeyondTheSupportedRange() throws Exception {
-        Path p = write("new.onnx", relu().opset(18).bytes());
+        assertThat(OnnxImporter.load(write("v21.onnx", relu().opset(21).bytes()), Map.of()).ops()).hasSize(1);
+        Path p = write("new.onnx", relu().opset(22).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
-                .hasMessageContaining("opset 18").hasMessageContaining("9..13");
+                .hasMessageContaining("opset 22").hasMessageContaining("9..21");
         Path old = write("old.onnx", relu().opset(7).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(old, Map.of())).hasMessageContaining("opset 7");
     }
@@ -93,7 +108,7 @@ class BadInputTest {
         Path p = write("lrn.onnx", new TinyOnnx().input("x", 1L, 4L, 2L, 2L).output("y")
                 .node("lrn", "LRN", List.of("x"), List.of("y"), "size", 3L, "alpah", 1e-3).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
-                .hasMessageContaining("node 'lrn' (LRN").hasMessageContaining("unknown attribute 'alpah'; LRN takes size, alpha, beta, bias (did you mean 'alpha'?)");
+                .hasMessageContaining("unknown attribute 'alpah'; LRN takes size, alpha, beta, bias (did you mean 'alpha'?) (1 node: lrn)");
         Path q = write("mm.onnx", new TinyOnnx().input("a", 2L, 3L).input("b", 3L, 2L).output("y")
                 .node("mm", "MatMul", List.of("a", "b"), List.of("y"), "transB", 1L).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(q, Map.of())).hasMessageContaining("unknown attribute 'transB'; MatMul takes no attributes");
@@ -104,8 +119,8 @@ class BadInputTest {
         Path c = write("cos.onnx", new TinyOnnx().input("x", 2L).ints("s", 2).output("y")
                 .node("fill", "ConstantOfShape", List.of("s"), List.of("f"), "valeu", 3L)
                 .node("add", "Add", List.of("x", "f"), List.of("y")).bytes());
-        assertThatThrownBy(() -> OnnxImporter.load(c, Map.of())).hasMessageContaining("node 'fill' (ConstantOfShape")
-                .hasMessageContaining("unknown attribute 'valeu'; ConstantOfShape takes value (did you mean 'value'?)");
+        assertThatThrownBy(() -> OnnxImporter.load(c, Map.of()))
+                .hasMessageContaining("unknown attribute 'valeu'; ConstantOfShape takes value (did you mean 'value'?) (1 node: fill)");
     }
 
     @Test
@@ -122,6 +137,34 @@ class BadInputTest {
         Path v13 = write("split13.onnx", new TinyOnnx().input("x", 2L, 6L).output("a").output("b")
                 .node("s", "Split", List.of("x"), List.of("a", "b"), "axis", 1L, "split", new long[]{2, 4}).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(v13, Map.of())).hasMessageContaining("attribute 'split' is input #1 from opset 13");
+        // opset 18: num_outputs parts of ceil(extent / num_outputs), the last one smaller
+        Path v18 = write("split18.onnx", new TinyOnnx().opset(18).input("x", 2L, 7L).output("a").output("b").output("c")
+                .node("s", "Split", List.of("x"), List.of("a", "b", "c"), "axis", 1L, "num_outputs", 3L).bytes());
+        org.arenaplan.ir.Graph g18 = OnnxImporter.load(v18, Map.of());
+        assertThat(List.of(g18.tensor("a").shape()[1], g18.tensor("b").shape()[1], g18.tensor("c").shape()[1])).containsExactly(3L, 3L, 1L);
+        Path v17 = write("split17.onnx", new TinyOnnx().opset(17).input("x", 2L, 6L).output("a").output("b")
+                .node("s", "Split", List.of("x"), List.of("a", "b"), "axis", 1L, "num_outputs", 2L).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(v17, Map.of())).hasMessageContaining("attribute 'num_outputs' needs opset 18");
+    }
+
+    @Test
+    void versionDifferencesFromOpset14To21() throws Exception {
+        // Reshape allowzero (opset 14): a 0 in the shape is an extent, not a copy of the input's
+        Path z = write("allowzero.onnx", new TinyOnnx().opset(14).input("x", 0L, 3L).ints("s", 3, 0).output("y")
+                .node("r", "Reshape", List.of("x", "s"), List.of("y"), "allowzero", 1L).bytes());
+        assertThat(OnnxImporter.load(z, Map.of()).tensor("y").shape()).containsExactly(3, 0);
+        Path copy = write("copyzero.onnx", new TinyOnnx().opset(14).input("x", 2L, 3L).ints("s", 3, 0).output("y")
+                .node("r", "Reshape", List.of("x", "s"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(copy, Map.of())).hasMessageContaining("node 'r' (Reshape");
+        // AveragePool dilations (opset 19): only 1s
+        Path dil = write("avgdil.onnx", new TinyOnnx().opset(19).input("x", 1L, 1L, 6L, 6L).output("y")
+                .node("p", "AveragePool", List.of("x"), List.of("y"), "kernel_shape", new long[]{2, 2}, "dilations", new long[]{2, 2}).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(dil, Map.of())).hasMessageContaining("dilated AveragePool is not supported");
+        // BatchNormalization training_mode (opset 14): batch statistics are refused, never silently ignored
+        TinyOnnx bn = new TinyOnnx().opset(15).input("x", 1L, 2L, 2L, 2L).output("y");
+        for (String w : List.of("sc", "b", "m", "v")) bn.raw(w, new float[]{1, 1}, 2);
+        Path train = write("bn.onnx", bn.node("bn", "BatchNormalization", List.of("x", "sc", "b", "m", "v"), List.of("y"), "training_mode", 1L).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(train, Map.of())).hasMessageContaining("training_mode=1");
     }
 
     @Test

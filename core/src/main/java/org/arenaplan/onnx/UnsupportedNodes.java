@@ -1,0 +1,56 @@
+package org.arenaplan.onnx;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Every node of a graph the importer cannot lower, found before any node is imported, so one
+ * refusal names them all: op types outside {@link NodeLowering#SUPPORTED} (and the ops the importer
+ * turns into weights), ops of other domains, and attributes no supported op declares
+ * ({@link NodeLowering#unknownAttributes}). Cost: one pass over the nodes.
+ */
+final class UnsupportedNodes {
+    /** Node names listed per op type or attribute before "…". */
+    static final int NAMES_SHOWN = 3;
+
+    private UnsupportedNodes() { }
+
+    /**
+     * The one-line refusal, e.g. {@code 2 unsupported op types: Erf (2 nodes: /a/Erf, /b/Erf), ReduceMean (1 node: /ln/ReduceMean);
+     * unknown attribute 'alpah'; LRN takes size, alpha, beta, bias (did you mean 'alpha'?) (1 node: lrn)},
+     * or null when every node's op type and attributes are supported (shapes and values are checked later, node by node).
+     */
+    static String describe(List<OnnxModel.Node> nodes) {
+        Map<String, List<String>> ops = new LinkedHashMap<>(), attrs = new LinkedHashMap<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            OnnxModel.Node node = nodes.get(i);
+            String name = node.name().isEmpty() ? node.opType() + "_" + i : node.name();
+            if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx")) {
+                ops.computeIfAbsent(node.domain() + "." + node.opType(), k -> new ArrayList<>()).add(name);
+            } else if (!NodeLowering.SUPPORTED.contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())) {
+                ops.computeIfAbsent(node.opType(), k -> new ArrayList<>()).add(name);
+            } else {
+                for (String a : NodeLowering.unknownAttributes(node)) attrs.computeIfAbsent(NodeLowering.unknownAttributeMessage(node.opType(), a), k -> new ArrayList<>()).add(name);
+            }
+        }
+        if (ops.isEmpty() && attrs.isEmpty()) return null;
+        List<String> parts = new ArrayList<>();
+        if (!ops.isEmpty()) parts.add(ops.size() + " unsupported op type" + (ops.size() == 1 ? "" : "s") + ": " + list(ops)
+                + " (supported: " + String.join(", ", new TreeSet<>(NodeLowering.SUPPORTED)) + "; Constant and ConstantOfShape as weights)");
+        for (Map.Entry<String, List<String>> e : attrs.entrySet()) parts.add(list(Map.of(e.getKey(), e.getValue())));
+        return String.join("; ", parts);
+    }
+
+    private static String list(Map<String, List<String>> byKey) {
+        List<String> items = new ArrayList<>();
+        for (Map.Entry<String, List<String>> e : byKey.entrySet()) {
+            List<String> names = e.getValue();
+            String shown = String.join(", ", names.subList(0, Math.min(NAMES_SHOWN, names.size()))) + (names.size() > NAMES_SHOWN ? ", …" : "");
+            items.add(e.getKey() + " (" + names.size() + " node" + (names.size() == 1 ? "" : "s") + ": " + shown + ")");
+        }
+        return String.join(", ", items);
+    }
+}
