@@ -30,6 +30,9 @@ public final class OpRegistry {
     static final String UNARY = "unary", BINARY = "binary_broadcast", GEMM = "gemm", SOFTMAX = "softmax", LAYERNORM = "layernorm",
             BATCHNORM = "batchnorm", CONV2D = "conv2d", POOL2D = "pool2d", LRN = "lrn", TRANSPOSE = "transpose", COPY = "copy",
             CONCAT_SLICE = "concat_slice";
+    /** Training kernels: the simulator runs them, the CUDA fatbin does not have them ({@code Kernels.TRAINING}). */
+    static final String REDUCE_SUM = "reduce_sum", GELU_GRAD = "gelu_grad", SOFTMAX_GRAD = "softmax_grad", LAYERNORM_GRAD = "layernorm_grad",
+            CONV2D_BACKWARD_DATA = "conv2d_backward_data", CONV2D_BACKWARD_FILTER = "conv2d_backward_filter";
 
     private static final Map<String, OpSpec> SPECS = index(
             op(OpKinds.MATMUL, 2, 2).shape(ShapeRules::matmul).kernels(GEMM)
@@ -48,8 +51,7 @@ public final class OpRegistry {
                     .doc("inputs X, scale, bias; over the axes from axis on"),
             op(OpKinds.BATCH_NORM, 5, 5).attrs(AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::batchNorm).inPlace(0).kernels(BATCHNORM)
                     .doc("inference: inputs X, scale, B, mean, var"),
-            op(OpKinds.CONV, 2, 3).attrs(AttrSpec.perAxis("kernel_shape", 1, "the weight's extents"), strides(), pads(),
-                            AttrSpec.perAxis("dilations", false, 1, 1, 1), AttrSpec.integer("group", 1, 1, MAX_INT32))
+            op(OpKinds.CONV, 2, 3).attrs(convAttrs())
                     .shape(ShapeRules::conv).kernels(CONV2D)
                     .doc("inputs X, W, optional B; 1-D and 2-D images run (3-D is planned only)"),
             pool(OpKinds.MAX_POOL), pool(OpKinds.AVERAGE_POOL),
@@ -60,9 +62,27 @@ public final class OpRegistry {
                     .doc("inputs may be member slices of the output when every extent before axis is 1; then it does no work"),
             op(OpKinds.TRANSPOSE, 1, 1).attrs(AttrSpec.ints("perm", 0, MAX_RANK - 1, "the axes reversed")).shape(ShapeRules::transpose).kernels(TRANSPOSE)
                     .doc("perm defaults to the reversed axes"),
+            op(OpKinds.SPLIT, 1, 1).outputs(Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0), AttrSpec.ints("split", 0, Long.MAX_VALUE, "equal parts"))
+                    .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(TRANSPOSE)
+                    .doc("one strided copy per output; outputs may be views of the input where every extent before axis is 1"),
             op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(COPY).doc("a device-to-device copy"),
             op(OpKinds.RELU_GRAD, 2, 2).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(BINARY)
                     .doc("inputs dY, X: dX = dY where X > 0, else 0"),
+            op(OpKinds.REDUCE_SUM, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "every axis"), AttrSpec.integer("keepdims", 1, 0, 1))
+                    .shape(ShapeRules::reduceSum).kernels(REDUCE_SUM)
+                    .doc("ONNX ReduceSum (axes as an attribute); runs when the kept axes are contiguous; training kernel"),
+            op(OpKinds.GELU_GRAD, 2, 2).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(GELU_GRAD)
+                    .doc("inputs dY, X: dX = dY * Gelu'(X); training kernel"),
+            op(OpKinds.SOFTMAX_GRAD, 2, 2).attrs(AttrSpec.axis("axis", -1)).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(SOFTMAX_GRAD)
+                    .doc("inputs dY, Y (Softmax's output): dX = Y * (dY - sum(dY * Y)) over the axes from axis on; training kernel"),
+            op(OpKinds.LAYER_NORM_GRAD, 3, 3).attrs(AttrSpec.axis("axis", -1), AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::sameAsFirst)
+                    .kernels(LAYERNORM_GRAD).doc("inputs dY, X, scale: the gradient of LayerNormalization's X; training kernel"),
+            op(OpKinds.CONV_BACKWARD_DATA, 2, 2).attrs(convAttrs(AttrSpec.ints("input_shape", 1, Long.MAX_VALUE, "required: the forward X's shape")))
+                    .shape(ShapeRules::convBackwardData).kernels(CONV2D_BACKWARD_DATA)
+                    .doc("inputs dY, W: the gradient of Conv's X (group 1 runs); training kernel"),
+            op(OpKinds.CONV_BACKWARD_FILTER, 2, 2).attrs(convAttrs())
+                    .shape(ShapeRules::convBackwardFilter).kernels(CONV2D_BACKWARD_FILTER)
+                    .doc("inputs X, dY: the gradient of Conv's W (kernel_shape required; group 1 runs); training kernel"),
             view(OpKinds.RESHAPE), view(OpKinds.FLATTEN), view(OpKinds.IDENTITY), view(OpKinds.DROPOUT).doc("inference: the identity"),
             view(OpKinds.SQUEEZE), view(OpKinds.UNSQUEEZE),
             op(OpKinds.SLICE, 1, 1).view(OpSpec.ViewRule.LEADING_SLICE).kernels(COPY)
@@ -119,6 +139,14 @@ public final class OpRegistry {
                 .doc("same elements, new shape; as a view it issues no work, otherwise a copy");
     }
 
+    /** Conv's attributes (and its gradients'), plus {@code more}. */
+    private static AttrSpec[] convAttrs(AttrSpec... more) {
+        List<AttrSpec> a = new ArrayList<>(List.of(AttrSpec.perAxis("kernel_shape", 1, "the weight's extents"), strides(), pads(),
+                AttrSpec.perAxis("dilations", false, 1, 1, 1), AttrSpec.integer("group", 1, 1, MAX_INT32)));
+        a.addAll(List.of(more));
+        return a.toArray(new AttrSpec[0]);
+    }
+
     private static AttrSpec strides() {
         return AttrSpec.perAxis("strides", false, 1, 1, 1);
     }
@@ -140,10 +168,17 @@ public final class OpRegistry {
         return Collections.unmodifiableMap(m);
     }
 
+    /** The shape rule of a kind with one output. */
+    @FunctionalInterface
+    private interface OneShape {
+        long[] infer(OpAttrs attrs, long[][] inputs);
+    }
+
     /** Fluent construction of one entry. */
     private static final class E {
         private final String kind;
         private final int minInputs, maxInputs;
+        private int maxOutputs = 1;
         private final List<AttrSpec> attrs = new ArrayList<>();
         private OpSpec.ShapeRule shape;
         private OpSpec.ViewRule view = OpSpec.ViewRule.NONE;
@@ -160,7 +195,12 @@ public final class OpRegistry {
 
         E attrs(AttrSpec... a) { attrs.addAll(List.of(a)); return this; }
 
-        E shape(OpSpec.ShapeRule r) { shape = r; return this; }
+        /** A kind with one output: its shape. */
+        E shape(OneShape r) { shape = (a, in, n) -> new long[][]{r.infer(a, in)}; return this; }
+
+        E shapes(OpSpec.ShapeRule r) { shape = r; return this; }
+
+        E outputs(int max) { maxOutputs = max; return this; }
 
         E view(OpSpec.ViewRule v) { view = v; return this; }
 
@@ -173,7 +213,7 @@ public final class OpRegistry {
         E doc(String d) { doc = doc.isEmpty() ? d : doc + "; " + d; return this; }
 
         OpSpec spec() {
-            return new OpSpec(kind, minInputs, maxInputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, doc);
+            return new OpSpec(kind, minInputs, maxInputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, doc);
         }
     }
 }
