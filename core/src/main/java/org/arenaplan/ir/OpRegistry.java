@@ -29,7 +29,7 @@ import static org.arenaplan.ir.AttrSpec.MAX_RANK;
 public final class OpRegistry {
     static final String UNARY = "unary", BINARY = "binary_broadcast", GEMM = "gemm", SOFTMAX = "softmax", LAYERNORM = "layernorm",
             BATCHNORM = "batchnorm", CONV2D = "conv2d", POOL2D = "pool2d", LRN = "lrn", TRANSPOSE = "transpose", COPY = "copy",
-            CONCAT_SLICE = "concat_slice";
+            CONCAT_SLICE = "concat_slice", CAST = "cast", GATHER = "gather", WHERE = "where", COMPARE = "compare";
     /** Training kernels: the simulator runs them, the CUDA fatbin does not have them ({@code Kernels.TRAINING}). */
     static final String REDUCE_SUM = "reduce_sum", GELU_GRAD = "gelu_grad", SOFTMAX_GRAD = "softmax_grad", LAYERNORM_GRAD = "layernorm_grad",
             CONV2D_BACKWARD_DATA = "conv2d_backward_data", CONV2D_BACKWARD_FILTER = "conv2d_backward_filter";
@@ -68,6 +68,13 @@ public final class OpRegistry {
             op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(COPY).doc("a device-to-device copy"),
             op(OpKinds.RELU_GRAD, 2, 2).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(BINARY)
                     .doc("inputs dY, X: dX = dY where X > 0, else 0"),
+            op(OpKinds.CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 16)).shape(ShapeRules::sameAsFirst).kernels(CAST)
+                    .doc("to: the output's ONNX TensorProto.DataType; any type to any type by DType.cast"),
+            op(OpKinds.WHERE, 3, 3).shape(ShapeRules::broadcast).kernels(WHERE)
+                    .doc("condition (bool) ? X : Y, broadcast over all three; X, Y of any one type"),
+            op(OpKinds.EQUAL, 2, 2).shape(ShapeRules::broadcast).kernels(COMPARE).doc("A == B as bool, broadcasting; any one type"),
+            op(OpKinds.GATHER, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::gather).kernels(GATHER)
+                    .doc("data[:axis] + indices + data[axis+1:]; int64 or int32 indices, negative ones from the end"),
             op(OpKinds.REDUCE_SUM, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "every axis"), AttrSpec.integer("keepdims", 1, 0, 1))
                     .shape(ShapeRules::reduceSum).kernels(REDUCE_SUM)
                     .doc("ONNX ReduceSum (axes as an attribute); runs when the kept axes are contiguous; training kernel"),

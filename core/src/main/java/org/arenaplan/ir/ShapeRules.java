@@ -213,6 +213,18 @@ final class ShapeRules {
         return in[0].clone();
     }
 
+    /** ONNX Gather: data.shape[:axis] + indices.shape + data.shape[axis+1:]. */
+    static long[] gather(OpAttrs attrs, long[][] in) {
+        long[] d = in[0], idx = in[1];
+        if (d.length == 0) throw new GraphException("Gather's data must have rank 1 or more");
+        int a = axis(attrs.integer("axis"), d.length, "axis");
+        long[] out = new long[d.length - 1 + idx.length];
+        System.arraycopy(d, 0, out, 0, a);
+        System.arraycopy(idx, 0, out, a, idx.length);
+        System.arraycopy(d, a + 1, out, a + idx.length, d.length - a - 1);
+        return out;
+    }
+
     /** ReduceSum: the axes listed (every axis when none) summed away, or kept as 1 with keepdims = 1. */
     static long[] reduceSum(OpAttrs attrs, long[][] in) {
         long[] x = in[0];

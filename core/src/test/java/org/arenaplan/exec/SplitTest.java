@@ -23,10 +23,13 @@ class SplitTest {
         Plan plan = ArenaPlanner.plan(g);
         assertThat(PlanValidator.validate(plan)).isEmpty();
         try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
-            Executors.Comparison c = Executors.run(plan, d, List.of(Mode.values()), 1, Map.of("x", iota(24)), 1);
+            Executors.Comparison c = Executors.run(plan, d, List.of(Mode.values()), 1,
+                    Map.of("x", org.arenaplan.ir.TensorValue.ofFloats(plan.graph().tensor("x").shape(), iota(24))), 1);
             assertThat(c.outputsEqual()).as(c.firstDifference()).isTrue();
             assertThat(d.hazards()).isEmpty();
-            return c.last(Mode.PLANNED).outputs();
+            Map<String, float[]> out = new java.util.LinkedHashMap<>();
+            c.last(Mode.PLANNED).outputs().forEach((k, v) -> out.put(k, v.floats()));
+            return out;
         }
     }
 
