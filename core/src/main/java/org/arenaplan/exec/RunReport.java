@@ -99,7 +99,10 @@ public final class RunReport {
             out.printf(Locale.ROOT, "%-11s %18d %16.1f %14.3f %10s%n", row.mode().cliName(), row.peakDeviceBytes(),
                     row.allocatorCallsPerIteration(), row.msPerIteration(), ratio);
         }
-        out.println("outputs equal across modes: " + (r.outputsEqual() ? "yes (bit-identical)" : "NO — " + r.firstDifference()));
+        String verdict = r.outputsEqual() ? "yes (bit-identical" : "NO — " + r.firstDifference() + " (";
+        if (r.rows().size() > 1) out.println("outputs equal across modes: " + verdict + ")");
+        else if (r.iterations() > 1) out.println("outputs equal across iterations: " + verdict + (r.outputsEqual() ? "; " : "") + "one mode, so nothing compared across modes)");
+        else out.println("outputs: one mode, one iteration: nothing compared (--mode all compares the modes)");
     }
 
     public static void writeJson(Report r, Path file) {

@@ -18,8 +18,6 @@ import java.io.StringReader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -198,7 +196,7 @@ public final class PlanJson {
     // ---- reading ----
 
     public static PlanDocument read(Path file) throws IOException {
-        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (Reader in = TextFiles.open(file)) {
             return read(in, file.toString());
         }
     }

@@ -116,7 +116,7 @@ public final class OnnxReader {
     private OnnxException malformed(CodedInputStream in, Exception e) {
         String why = e instanceof InvalidProtocolBufferException && e.getMessage() != null && e.getMessage().contains("ended unexpectedly")
                 ? "truncated: the file ends in the middle of " + context
-                : "not an ONNX model (malformed protobuf at " + context + ": " + e.getMessage() + ")";
+                : "not an ONNX model: the bytes of " + context + " are not a protobuf message (an ONNX file is a binary ModelProto)";
         return new OnnxException(file + ": " + why + " (byte " + in.getTotalBytesRead() + ")", e);
     }
 

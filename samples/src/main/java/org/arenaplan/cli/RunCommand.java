@@ -75,6 +75,10 @@ final class RunCommand implements Callable<Integer> {
     @Unmatched
     List<String> words = new ArrayList<>();
 
+    /** Runs longer than this show progress on stderr. */
+    private static final java.time.Duration QUIET = java.time.Duration.ofSeconds(2);
+    private static final java.time.Duration LINE_EVERY = java.time.Duration.ofSeconds(5);
+
     @Override
     public Integer call() throws Exception {
         PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(Dims.routeToModel(model, dims, words))));
@@ -83,11 +87,13 @@ final class RunCommand implements Callable<Integer> {
         if (!List.of("auto", "sim", "cuda").contains(device)) throw new UsageException("--device " + device + ": expected auto, sim or cuda");
         if (!List.of("planned", "per-tensor", "pool", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
+        TensorFiles.checkPaths(input.graph(), output, expect);   // before planning and running, not after
         ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner);
         Plan plan = StreamPlanner.plan(input.graph(), streamFlags.count(), streamFlags.mode(), options);
         Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
-        RunReport.Report report = RunReport.run(plan, device, mode, iterations, inputs, out);
+        RunReport.Report report = Progress.during("run: " + plan.graph().name() + ", " + mode + " mode(s) x " + iterations + " iteration(s)",
+                QUIET, LINE_EVERY, spec.commandLine().getErr(), () -> RunReport.run(plan, device, mode, iterations, inputs, out));
         if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());
         if (json != null) RunReport.writeJson(report, json);
         if (output != null) TensorFiles.writeOutputs(plan.graph(), report.outputs(), output, out);

@@ -1,6 +1,7 @@
 package org.arenaplan.cli;
 
 import org.arenaplan.exec.Inputs;
+import org.arenaplan.io.InputException;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Tensor;
 import org.arenaplan.onnx.OnnxTensorFile;
@@ -46,6 +47,29 @@ final class TensorFiles {
             inputs.put(name, t.values());
         }
         return inputs;
+    }
+
+    /**
+     * Checks {@code --output} and {@code --expect} before any work: the output's folder exists
+     * (for several outputs PATH is, or can be made, a folder), and the reference is a readable
+     * TensorProto and the graph has the one output it is compared with.
+     */
+    static void checkPaths(Graph g, Path output, Path expect) {
+        if (output != null) {
+            if (g.outputs().size() == 1) FileAccess.checkWritable(output, "--output");
+            else if (Files.exists(output) && !Files.isDirectory(output))
+                throw new InputException("--output " + output + ": the graph has " + g.outputs().size() + " outputs, so PATH must be a folder, and this is a file");
+            else if (!Files.isDirectory(output.toAbsolutePath().getParent()))
+                throw new InputException("--output " + output + ": cannot write: folder " + output.toAbsolutePath().getParent() + " does not exist");
+        }
+        if (expect != null) {
+            if (g.outputs().size() != 1) throw new UsageException("--expect compares one output; the graph has " + g.outputs().size());
+            try {
+                OnnxTensorFile.read(expect);
+            } catch (InputException e) {
+                throw new InputException("--expect " + e.getMessage(), e);
+            }
+        }
     }
 
     static void writeOutputs(Graph g, Map<String, float[]> outputs, Path path, PrintStream out) throws java.io.IOException {
