@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.arenaplan.hb.SyncEvent;
 import org.arenaplan.liveness.Refusal;
 import org.arenaplan.liveness.Storage;
+import org.arenaplan.plan.PeakExplanation;
 import org.arenaplan.plan.Placement;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.PlanStats;
@@ -38,7 +39,8 @@ import java.util.Set;
 public final class PlanJson {
     public static final String FORMAT = "arenaplan-plan/1";
 
-    private static final Set<String> TOP = Set.of("format", "graph", "alignment", "arena_bytes", "storages", "tensors", "refusals", "events", "stats");
+    /** {@code peak} is derived from the rest ({@link PeakExplanation}); reading accepts and skips it. */
+    private static final Set<String> TOP = Set.of("format", "graph", "alignment", "arena_bytes", "storages", "tensors", "refusals", "events", "stats", "peak");
     private static final Set<String> STORAGE = Set.of("id", "name", "offset", "bytes", "aligned_bytes", "start", "end", "kind", "members");
     private static final Set<String> TENSOR = Set.of("storage", "offset_in_storage", "address");
     private static final Set<String> REFUSAL = Set.of("kind", "op", "tensor", "over", "reason");
@@ -137,7 +139,38 @@ public final class PlanJson {
                     .put("bytes_saved", e.bytesSaved());
         }
         root.set("stats", stats(plan.stats(), plan.placement().provenOptimal()));
+        root.set("peak", peak(PeakExplanation.of(plan)));
         return root;
+    }
+
+    /** Why the peak is what it is: the instant, the storages there and what keeps each, the split of the arena. */
+    private static ObjectNode peak(PeakExplanation x) {
+        ObjectNode o = JsonReading.MAPPER.createObjectNode();
+        o.put("position", x.instant());
+        if (x.op() != null) o.put("op", x.op()).put("stream", x.opStream());
+        o.put("lower_bound_bytes", x.lowerBound())
+                .put("needed_bytes", x.neededBytes())
+                .put("stream_bytes", x.streamBytes())
+                .put("alignment_bytes", x.alignmentBytes())
+                .put("fragmentation_bytes", x.fragmentationBytes());
+        if (x.top() != null) o.put("arena_top_storage", x.top().storage());
+        ArrayNode live = o.putArray("live");
+        for (PeakExplanation.Live l : x.live()) {
+            ObjectNode e = live.addObject()
+                    .put("storage", l.storage())
+                    .put("name", l.name())
+                    .put("bytes", l.bytes())
+                    .put("aligned_bytes", l.alignedBytes())
+                    .put("kept_by", l.keeper().jsonName());
+            if (l.reader() != null) e.put("last_reader", l.reader()).put("last_reader_position", l.readerPosition());
+            if (!l.through().isEmpty()) {
+                ArrayNode through = e.putArray("through");
+                l.through().forEach(through::add);
+            }
+            if (l.stream() >= 0) e.put("stream", l.stream());
+            e.put("reason", l.reason());
+        }
+        return o;
     }
 
     static ObjectNode toJson(Problem p, Placement placement, PlanStats stats) {
@@ -153,6 +186,7 @@ public final class PlanJson {
         root.putArray("refusals");
         root.putArray("events");
         root.set("stats", stats(stats, placement.provenOptimal()));
+        root.set("peak", peak(PeakExplanation.of(p, placement)));
         return root;
     }
 

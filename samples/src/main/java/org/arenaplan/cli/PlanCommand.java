@@ -8,6 +8,7 @@ import org.arenaplan.onnx.ShapeSweep;
 import org.arenaplan.io.PlanJson;
 import org.arenaplan.io.ProblemCsv;
 import org.arenaplan.plan.ArenaPlanner;
+import org.arenaplan.plan.PeakExplanation;
 import org.arenaplan.plan.Placement;
 import org.arenaplan.plan.PlacementValidator;
 import org.arenaplan.plan.Plan;
@@ -96,10 +97,10 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution); - writes to stdout (plan JSON, or the solution CSV for a CSV problem) and the report to stderr.")
     Path out;
 
-    @Option(names = "--svg", paramLabel = "FILE", description = "Write a picture of the plan (graphs only).")
+    @Option(names = "--svg", paramLabel = "FILE", description = "Write a picture of the plan (SVG).")
     Path svg;
 
-    @Option(names = "--html", paramLabel = "FILE", description = "Write a page with the picture and the stats (graphs only).")
+    @Option(names = "--html", paramLabel = "FILE", description = "Write a page with the picture, why the peak is what it is, and the stats (HTML).")
     Path html;
 
     @Unmatched
@@ -139,6 +140,8 @@ final class PlanCommand implements Callable<Integer> {
         SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal() || outcome.stats().arenaBytes() == outcome.stats().lowerBoundBytes(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
         if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
+        stdout.println(outcome.plan() != null ? PeakExplanation.of(outcome.plan()).text() : PeakExplanation.of(outcome.problem(), outcome.placement()).text());
+        stdout.flush();
         if (cap != null && outcome.stats().arenaBytes() > cap) {
             long lb = outcome.stats().lowerBoundBytes();
             stderr.println("arenaplan: no placement within the capacity of " + cap + " B was found by " + outcome.stats().planner()
@@ -218,7 +221,6 @@ final class PlanCommand implements Callable<Integer> {
         for (Path picture : new Path[]{svg, html}) {
             if (picture == null) continue;
             String flag = picture == svg ? "--svg" : "--html";
-            if (!input.isGraph()) throw new UsageException(flag + " needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has none");
             FileAccess.checkWritable(picture, flag);
         }
         streamFlags.count();
@@ -248,12 +250,12 @@ final class PlanCommand implements Callable<Integer> {
             }
         }
         if (svg != null) {
-            String picture = PlanPictures.svg(o.plan());
+            String picture = o.plan() != null ? PlanPictures.svg(o.plan()) : PlanPictures.svg(o.problem(), o.placement());
             FileAccess.write(svg, w -> w.write(picture));
             stdout.println("wrote " + svg);
         }
         if (html != null) {
-            String page = PlanPictures.html(o.plan());
+            String page = o.plan() != null ? PlanPictures.html(o.plan()) : PlanPictures.html(o.problem(), o.placement());
             FileAccess.write(html, w -> w.write(page));
             stdout.println("wrote " + html);
         }
