@@ -92,7 +92,7 @@ final class ArenaSvg {
                 .append(".ytick{fill:#555555;font-size:11px;text-anchor:end}\n")
                 .append(".box-label{fill:#ffffff;font-size:10px;pointer-events:none}\n")
                 .append(".line-label{font-size:11px;paint-order:stroke;stroke:#ffffff;stroke-width:3px}\n")
-                .append(".peak{fill:#ffd400;fill-opacity:0.22;stroke:#b38f00;stroke-width:1;stroke-dasharray:3 3}\n")
+                .append(".peak{fill:#ffe680;stroke:#b38f00;stroke-width:1;stroke-dasharray:3 3}\n")
                 .append(".peak-label{font-size:11px;fill:#7a6200;font-weight:bold;paint-order:stroke;stroke:#ffffff;stroke-width:3px}\n")
                 .append(".at-peak{fill:none;stroke:#111111;stroke-width:1.4}\n")
                 .append(".reader{fill:#111111;stroke:#ffffff;stroke-width:0.8}\n")
@@ -136,6 +136,7 @@ final class ArenaSvg {
         yGrid(TOP, PLOT_H);
         xTicks(TOP + PLOT_H);
         boolean labelled = c.boxes().size() <= LABEL_LIMIT;
+        peakColumn(TOP, PLOT_H, true);
         if (c.boxes().size() > RASTER_LIMIT) {
             rasterBoxes();
         } else {
@@ -191,15 +192,23 @@ final class ArenaSvg {
         }
     }
 
-    /** The peak column, the outline of every box live there, and a marker at the reader that keeps each. */
+    /** The peak's column, drawn under the boxes or the curve so that it hides neither. */
+    private void peakColumn(double top, double height, boolean withId) {
+        ArenaChart.Peak p = c.peak();
+        if (p == null) return;
+        double x = xOf(p.time());
+        double w = Math.max(2, xOf(p.time() + 1) - x);
+        out.append("<rect ").append(withId ? "id=\"peak\" " : "").append("class=\"peak\" x=\"").append(num(x)).append("\" y=\"").append(num(top))
+                .append("\" width=\"").append(num(w)).append("\" height=\"").append(num(height)).append("\"><title>")
+                .append(Xml.escape(p.label() + ": the instant of the lower bound")).append("</title></rect>\n");
+    }
+
+    /** The outline of every box live at the peak, a marker at the reader that keeps each, and the peak's label. */
     private void peakMarks() {
         ArenaChart.Peak p = c.peak();
         if (p == null) return;
         double x = xOf(p.time());
         double w = Math.max(2, xOf(p.time() + 1) - x);
-        out.append("<rect id=\"peak\" class=\"peak\" x=\"").append(num(x)).append("\" y=\"").append(TOP).append("\" width=\"").append(num(w))
-                .append("\" height=\"").append(PLOT_H).append("\"><title>").append(Xml.escape(p.label() + ": the instant of the lower bound"))
-                .append("</title></rect>\n");
         for (int i : p.boxes().size() <= OUTLINED_AT_PEAK ? p.boxes() : java.util.Set.<Integer>of()) {
             ArenaChart.Box b = c.boxes().get(i);
             double bx = xOf(b.start());
@@ -259,6 +268,7 @@ final class ArenaSvg {
             v = tv[1];
         }
         double base = liveTop + LIVE_H;
+        peakColumn(liveTop, LIVE_H, false);
         StringBuilder d = new StringBuilder("M").append(num(xOf(t.length == 0 ? c.timeStart() : t[0]))).append(' ').append(num(base));
         for (int i = 0; i < t.length; i++) {
             double next = i + 1 < t.length ? xOf(t[i + 1]) : xOf(c.timeEnd());
@@ -267,11 +277,6 @@ final class ArenaSvg {
         d.append(" V").append(num(base)).append(" Z");
         out.append("<path class=\"curve\" d=\"").append(d).append("\"><title>bytes live at each time; peak ")
                 .append(Xml.escape(ByteUnits.exact(c.live().max()))).append("</title></path>\n");
-        if (c.peak() != null) {
-            double px = xOf(c.peak().time());
-            out.append("<rect class=\"peak\" x=\"").append(num(px)).append("\" y=\"").append(liveTop).append("\" width=\"")
-                    .append(num(Math.max(2, xOf(c.peak().time() + 1) - px))).append("\" height=\"").append(LIVE_H).append("\"/>\n");
-        }
         levelLine("live-lower-bound", "lb", liveTop, LIVE_H, c.lowerBound(), null, false);
         levelLine("live-arena-top", "top", liveTop, LIVE_H, c.arena(), null, true);
         frame(liveTop, LIVE_H);

@@ -74,10 +74,13 @@ class DocCommandsTest {
             if (a.startsWith("../shared/")) Assumptions.assumeTrue(Files.exists(ROOT.resolve(a)), a + " is absent (../shared beside the repository)");
         boolean showsNoGpu = e.shown().stream().anyMatch(l -> l.contains("cuda unavailable") || l.contains("cuda driver:   not loaded"));
         Assumptions.assumeFalse(showsNoGpu && org.arenaplan.cuda.Cuda.isAvailable(), "the docs show a machine without a GPU; this one has CUDA");
-        Cli r = Cli.run(resolve(e.args()));
+        String[] resolved = resolve(e.args());
+        Cli r = Cli.run(resolved);
         assertThat(r.code()).as(e.where() + " " + e.line() + "\n" + r).isEqualTo(e.exit());
+        String all = r.out() + "\n" + r.err();
+        for (int i = 0; i < resolved.length; i++) all = all.replace(resolved[i], e.args().get(i));   // paths as the docs spell them
         List<String> printed = new ArrayList<>();
-        for (String l : (r.out() + "\n" + r.err()).split("\n")) printed.add(squeeze(l));
+        for (String l : all.split("\n")) printed.add(squeeze(l));
         for (String shown : e.shown()) {
             if (shown.isBlank() || shown.strip().equals("…")) continue;
             Pattern want = pattern(shown);
