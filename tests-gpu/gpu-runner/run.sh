@@ -1,32 +1,57 @@
 #!/usr/bin/env bash
 # On a Linux x86-64 machine with an NVIDIA GPU and a CUDA 13 driver (no Java, Maven or network
-# needed): runs doctor, the gpu-tagged tests and the benchmark, within ten minutes, and writes
-#   OUTDIR/run.log       everything printed
-#   OUTDIR/doctor.txt    what the probe found
-#   OUTDIR/junit/        the JUnit XML reports
-#   OUTDIR/bench.json    the benchmark's results (when it ran)
-#   OUTDIR/results.json  summary: probe, test counts, benchmark
-# Exit status: 0 when the tests passed (skips count as skipped, not passed) and the benchmark ran.
+# needed): doctor, the gpu-tagged tests, the benchmark of every mode and the real-weight models,
+# each step under its own timeout so that the whole call ends within 4 minutes (limits 5+15+100+50+35+10 s, plus 3 s to kill each: 3:50 at most)
+# even when a step hangs. Writes
+#   OUTDIR/run.log        everything printed
+#   OUTDIR/doctor.txt     what the probe found
+#   OUTDIR/junit/         the JUnit XML reports
+#   OUTDIR/bench.json     the benchmark (built-in models and GPU graphs, every mode)
+#   OUTDIR/real.json      the real-weight ONNX models against their reference outputs
+#   OUTDIR/results.json   the summary: probe, every test with its time, every figure, each step's exit status
+# Usage: run.sh OUTDIR [MODELS_DIR]   (MODELS_DIR: the real-weight models, e.g. shared/models/real;
+# device-check.sh finds them). Exit status: 0 when every step passed, 3 without CUDA, 1 otherwise.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-[ $# -eq 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 OUTDIR [MODELS_DIR]" >&2; exit 2; }
 mkdir -p "$1"
 out="$(cd "$1" && pwd)"
-java="$here/runtime/bin/java"
+models="${2:-}"
+# JCuda writes its native libraries to java.io.tmpdir before loading them: keep them in the runner.
+mkdir -p "$here/natives"
+java=("$here/runtime/bin/java" "-Djava.io.tmpdir=$here/natives" -Xmx6g)
 app="$here/lib/arenaplan-gpu.jar"
+testcp="$app:$here/lib/arenaplan-gpu-tests.jar"
+for j in "$here"/lib/test-lib/*.jar; do testcp="$testcp:$j"; done
+steps="$out/steps.tsv"
+: > "$steps"
 exec > >(tee -a "$out/run.log") 2>&1
+
+# step NAME LIMIT_S COMMAND...: runs it under timeout (TERM at the limit, KILL 3 s later), records exit status and seconds.
+step() {
+  local name="$1" limit="$2"; shift 2
+  echo "== $name (limit ${limit} s)"
+  local t0=$SECONDS
+  timeout -k 3 "$limit" "$@"
+  local rc=$?
+  [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && echo "== $name: TIMED OUT after ${limit} s"
+  printf '%s\t%s\t%s\t%s\n' "$name" "$rc" "$((SECONDS - t0))" "$limit" >> "$steps"
+}
+
 echo "== arenaplan GPU run, $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -srm)"
-command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-echo "== doctor"
-"$java" -jar "$app" doctor | tee "$out/doctor.txt"
-echo "== gpu tests (limit 6 min)"
-timeout 360 "$java" -Xmx4g -jar "$here/lib/junit-platform-console-standalone.jar" execute \
-  --class-path "$app:$here/lib/arenaplan-gpu-tests.jar" --scan-class-path "$here/lib/arenaplan-gpu-tests.jar" \
+command -v nvidia-smi >/dev/null 2>&1 && timeout 5 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+step doctor 15 bash -c '"$@" | tee "'"$out"'/doctor.txt"' _ "${java[@]}" -jar "$app" doctor
+step tests 100 "${java[@]}" -jar "$here/lib/junit-platform-console-standalone.jar" execute \
+  --class-path "$testcp" --scan-class-path "$here/lib/arenaplan-gpu-tests.jar" \
   --include-tag gpu --fail-if-no-tests --reports-dir "$out/junit" --details tree --disable-banner
-tests_rc=$?
-echo "== benchmark (limit 3 min)"
-timeout 180 "$java" -Xmx4g -jar "$app" bench --json "$out/bench.json"
-bench_rc=$?   # 3: CUDA unavailable
+step bench 50 "${java[@]}" -jar "$app" bench --json "$out/bench.json"
+if [ -n "$models" ]; then
+  step real-models 35 "${java[@]}" -jar "$app" bench-real "$models" --json "$out/real.json"
+else
+  echo "== real-models: no shared/models/real found (pass MODELS_DIR); skipped"
+fi
 echo "== summary"
-"$java" -jar "$app" summarize "$out" "$tests_rc" "$bench_rc"
-[ "$tests_rc" -eq 0 ] && [ "$bench_rc" -eq 0 ]
+timeout -k 2 10 "${java[@]}" -jar "$app" summarize "$out"
+rc=$?
+[ "$rc" -eq 0 ] && echo "== all steps passed" || echo "== some step failed (see results.json)"
+exit "$rc"

@@ -12,6 +12,7 @@ import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.PlanStats;
 import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
+import org.arenaplan.schedule.Schedule;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -34,17 +35,21 @@ import java.util.Set;
  * offset inside it, address), refused in-place/donation requests, the sync events of a
  * multi-stream plan, and the stats. Reading gives back the same offsets; it checks that every
  * tensor's address is its storage's offset plus its offset inside it, so a hand-edited file
- * that contradicts itself is refused.
+ * that contradicts itself is refused. A graph's plan also records its {@code schedule}: the op
+ * order its positions refer to and, when {@code --schedule} chose it, the mode, method and the
+ * lower bounds at the file order and at this order (absent from files written before it; the
+ * format name is unchanged, as only a field was added).
  */
 public final class PlanJson {
     public static final String FORMAT = "arenaplan-plan/1";
 
     /** {@code peak} is derived from the rest ({@link PeakExplanation}); reading accepts and skips it. */
-    private static final Set<String> TOP = Set.of("format", "graph", "alignment", "arena_bytes", "storages", "tensors", "refusals", "events", "stats", "peak");
+    private static final Set<String> TOP = Set.of("format", "graph", "alignment", "arena_bytes", "storages", "tensors", "refusals", "events", "stats", "schedule", "peak");
     private static final Set<String> STORAGE = Set.of("id", "name", "offset", "bytes", "aligned_bytes", "start", "end", "kind", "members");
     private static final Set<String> TENSOR = Set.of("storage", "offset_in_storage", "address");
     private static final Set<String> REFUSAL = Set.of("kind", "op", "tensor", "over", "reason");
     private static final Set<String> EVENT = Set.of("id", "record_after", "wait_before", "reason", "bytes_saved");
+    private static final Set<String> SCHEDULE = Set.of("mode", "method", "file_lower_bound_bytes", "lower_bound_bytes", "proven_optimal", "planning_ms", "order");
     private static final Set<String> STATS = Set.of("planner", "arena_bytes", "lower_bound_bytes", "sum_bytes", "storages", "tensors",
             "alloc_calls_naive", "alloc_calls_planned", "ratio", "planning_ms", "proven_optimal");
 
@@ -59,7 +64,7 @@ public final class PlanJson {
     /** A plan file read back. {@code graph} is null for a plan of a CSV problem. */
     public record PlanDocument(String graph, long alignment, long arenaBytes, List<StorageEntry> storages,
                                Map<String, TensorEntry> tensors, List<Refusal> refusals, List<SyncEvent> events,
-                               PlanStats stats, boolean provenOptimal) {
+                               PlanStats stats, boolean provenOptimal, List<String> order) {
         /** Storage offsets by storage id. */
         public long[] offsets() {
             return storages.stream().mapToLong(StorageEntry::offset).toArray();
@@ -84,8 +89,27 @@ public final class PlanJson {
     // ---- writing ----
 
     public static void write(Plan plan, Writer w) throws IOException {
-        JsonReading.MAPPER.writerWithDefaultPrettyPrinter().writeValue(w, toJson(plan));
+        write(plan, null, w);
+    }
+
+    /** As {@link #write(Plan, Writer)}, recording how {@code schedule} chose the plan's op order (null: not said). */
+    public static void write(Plan plan, Schedule schedule, Writer w) throws IOException {
+        ObjectNode root = toJson(plan);
+        root.set("schedule", schedule(plan, schedule));
+        JsonReading.MAPPER.writerWithDefaultPrettyPrinter().writeValue(w, root);
         w.write('\n');
+    }
+
+    private static ObjectNode schedule(Plan plan, Schedule s) {
+        ObjectNode o = JsonReading.MAPPER.createObjectNode();
+        if (s != null) {
+            o.put("mode", s.mode().jsonName()).put("method", s.method())
+                    .put("file_lower_bound_bytes", s.fileLowerBound()).put("lower_bound_bytes", s.lowerBound())
+                    .put("proven_optimal", s.provenOptimal()).put("planning_ms", s.planningMs());
+        }
+        ArrayNode order = o.putArray("order");
+        plan.graph().ops().forEach(op -> order.add(op.name()));
+        return o;
     }
 
     /** The plan of a bare placement problem (a CSV file): every buffer is its own storage and tensor. */
@@ -269,9 +293,19 @@ public final class PlanJson {
                 r.number(st, "$.stats", "planning_ms"));
         if (stats.arenaBytes() != arena)
             throw r.fail("$.stats.arena_bytes", stats.arenaBytes() + " differs from $.arena_bytes " + arena);
+        List<String> order = new ArrayList<>();
+        if (root.has("schedule")) {
+            JsonNode sc = root.get("schedule");
+            r.onlyFields(sc, "$.schedule", SCHEDULE);
+            JsonNode os = r.array(sc, "$.schedule", "order", false);
+            for (int i = 0; i < os.size(); i++) {
+                if (!os.get(i).isTextual()) throw r.fail("$.schedule.order[" + i + "]", "must be an op name");
+                order.add(os.get(i).asText());
+            }
+        }
         PlanDocument doc = new PlanDocument(r.optionalText(root, "$", "graph"), alignment, arena, List.copyOf(storages),
                 java.util.Collections.unmodifiableMap(tensors), List.copyOf(refusals), List.copyOf(events), stats,
-                r.flag(st, "$.stats", "proven_optimal", false));
+                r.flag(st, "$.stats", "proven_optimal", false), List.copyOf(order));
         try {
             doc.problem();   // the storages must make a placement problem (sizes that sum, aligned, within 2^63-1 B)
         } catch (PlanningException e) {

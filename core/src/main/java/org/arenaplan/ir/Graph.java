@@ -25,11 +25,13 @@ public final class Graph {
     private final Set<String> outputSet;
     private final Set<String> weights;
     private final Map<String, Double> weightFill;
+    private final Map<String, WeightValues> weightValues;
     private final Map<String, Integer> producer;
     private final Map<String, Op.View> viewOf;       // view tensor -> its declaration (input index is into producer's inputs)
 
     Graph(String name, Map<String, Tensor> tensors, List<Op> ops, List<String> inputs, Set<String> donated,
-          List<String> outputs, Set<String> weights, Map<String, Double> weightFill, Map<String, Integer> producer) {
+          List<String> outputs, Set<String> weights, Map<String, Double> weightFill, Map<String, WeightValues> weightValues,
+          Map<String, Integer> producer) {
         this.name = name;
         this.tensors = Collections.unmodifiableMap(new LinkedHashMap<>(tensors));
         this.ops = List.copyOf(ops);
@@ -40,6 +42,7 @@ public final class Graph {
         this.outputSet = Set.copyOf(outputs);
         this.weights = Collections.unmodifiableSet(new LinkedHashSet<>(weights));
         this.weightFill = Collections.unmodifiableMap(new LinkedHashMap<>(weightFill));
+        this.weightValues = Collections.unmodifiableMap(new LinkedHashMap<>(weightValues));
         this.producer = Collections.unmodifiableMap(new HashMap<>(producer));
         Map<String, Op.View> views = new HashMap<>();
         for (Op op : this.ops) for (Op.View v : op.views()) views.put(op.outputs().get(v.output()), v);
@@ -76,8 +79,11 @@ public final class Graph {
 
     public boolean isWeight(String t) { return weights.contains(t); }
 
-    /** The constant a weight is filled with, or null for the executors' seeded default. */
+    /** The constant a weight is filled with, or null (its values, or the executors' seeded default). */
     public Double weightFill(String t) { return weightFill.get(t); }
+
+    /** Where a weight's values are read from (an imported model's), or null (a fill, or the seeded default). */
+    public WeightValues weightValues(String t) { return weightValues.get(t); }
 
     public Map<String, Double> weightFills() { return weightFill; }
 
@@ -111,7 +117,7 @@ public final class Graph {
             Op o = ops.get(p);
             moved.add(new Op(o.name(), o.kind(), o.inputs(), o.outputs(), streamOf.applyAsInt(p), o.attrs(), o.views(), o.members(), o.inPlace()));
         }
-        return new Graph(name, tensors, moved, inputs, donated, outputs, weights, weightFill, producer);
+        return new Graph(name, tensors, moved, inputs, donated, outputs, weights, weightFill, weightValues, producer);
     }
 
     @Override

@@ -21,6 +21,7 @@ public final class GraphBuilder {
     private final List<String> outputs = new ArrayList<>();
     private final Set<String> weights = new LinkedHashSet<>();
     private final Map<String, Double> weightFill = new LinkedHashMap<>();
+    private final Map<String, WeightValues> weightValues = new LinkedHashMap<>();
 
     public GraphBuilder(String name) {
         this.name = name;
@@ -79,6 +80,13 @@ public final class GraphBuilder {
     public GraphBuilder weight(String t, double fill) {
         weights.add(t);
         weightFill.put(t, fill);
+        return this;
+    }
+
+    /** A weight holding the values {@code values} reads (e.g. an ONNX initializer's). */
+    public GraphBuilder weight(String t, WeightValues values) {
+        weights.add(t);
+        weightValues.put(t, values);
         return this;
     }
 
@@ -215,7 +223,7 @@ public final class GraphBuilder {
         for (String t : donated) {
             if (!inputs.contains(t)) throw new GraphException("donated tensor '" + t + "' is not a graph input");
         }
-        return new Graph(name, tensors, ops, inputs, donated, outputs, weights, weightFill, producer);
+        return new Graph(name, tensors, ops, inputs, donated, outputs, weights, weightFill, weightValues, producer);
     }
 
     private int indexOfProducer(String t, int from) {

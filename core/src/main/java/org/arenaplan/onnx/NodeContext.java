@@ -14,9 +14,9 @@ final class NodeContext {
     private final int index;
     private final long opset;
     private final List<Value> inputs;            // null entries: omitted optional inputs
-    private final Map<String, double[]> constants;
+    private final java.util.function.Function<String, double[]> constants;
 
-    NodeContext(String file, OnnxModel.Node node, int index, long opset, List<Value> inputs, Map<String, double[]> constants) {
+    NodeContext(String file, OnnxModel.Node node, int index, long opset, List<Value> inputs, java.util.function.Function<String, double[]> constants) {
         this.file = file;
         this.node = node;
         this.index = index;
@@ -50,7 +50,7 @@ final class NodeContext {
     /** The values of input i, which must be known at import time (an initializer or a Constant). */
     long[] constantInts(int i, String what) {
         Value v = input(i);
-        double[] c = constants.get(v.name());
+        double[] c = constants.apply(v.name());
         if (c == null) throw error(what + " (input #" + i + " '" + v.name() + "') must be a constant known at import time; it is computed at run time");
         long[] out = new long[c.length];
         for (int k = 0; k < c.length; k++) out[k] = (long) c[k];

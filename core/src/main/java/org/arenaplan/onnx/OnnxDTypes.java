@@ -4,7 +4,8 @@ import org.arenaplan.ir.DType;
 
 /** ONNX {@code TensorProto.DataType} codes and their {@link DType}. */
 final class OnnxDTypes {
-    static final int FLOAT = 1, UINT8 = 2, INT8 = 3, INT16 = 5, INT32 = 6, INT64 = 7, BOOL = 9, FLOAT16 = 10, DOUBLE = 11, BFLOAT16 = 16;
+    static final int FLOAT = 1, UINT8 = 2, INT8 = 3, UINT16 = 4, INT16 = 5, INT32 = 6, INT64 = 7, STRING = 8, BOOL = 9, FLOAT16 = 10, DOUBLE = 11,
+            UINT32 = 12, UINT64 = 13, BFLOAT16 = 16;
 
     private OnnxDTypes() { }
 

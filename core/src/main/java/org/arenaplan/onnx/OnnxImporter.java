@@ -6,7 +6,10 @@ import org.arenaplan.ir.GraphBuilder;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.Tensor;
+import org.arenaplan.ir.WeightValues;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,46 +27,58 @@ import java.util.TreeSet;
  *
  * <p>Steps:
  * <ol>
- *   <li>Decode the file ({@link OnnxReader}); check the default-domain opset is within
+ *   <li>Decode the file ({@link OnnxProtos}); check the default-domain opset is within
  *       {@link NodeLowering#MIN_OPSET}..{@link NodeLowering#MAX_OPSET}.</li>
  *   <li>Graph inputs that are not initializers get their shapes, each symbolic dim taken from
  *       {@code dims} (by its name, or {@code INPUT.AXIS} to override any axis of an input).</li>
  *   <li>Nodes in file order are the schedule. Initializers, Constants and ConstantOfShape nodes
- *       with a constant shape are weights (read-only region) filled with their value when all
- *       their elements are equal; view-like ops over a weight are folded into a weight too.</li>
+ *       with a constant shape are weights (read-only region): a fill when all their elements are
+ *       equal, else their values as the file holds them ({@link OnnxTensors}). Constant
+ *       subgraphs over weights are folded into weights: views (Reshape, Flatten, Squeeze,
+ *       Unsqueeze, Identity, Dropout) share the values, Transpose and Cast compute theirs when
+ *       the weight region is filled ({@link ConstantFolding}).</li>
  *   <li>Every other node is lowered ({@link NodeLowering}); view-like ops become views of
  *       their input. Shapes the file declares (graph outputs, value_info) must equal the
  *       inferred ones, unless an {@code INPUT.AXIS} override changed the input's shape.</li>
  *   <li>Concats are written in place where {@link ConcatInPlace} proves it legal.</li>
  * </ol>
- * Not kept: the data of non-uniform initializers (executors fill those weights with their
- * seeded default), ops from other domains, subgraphs.
+ * Declared graph inputs stay graph inputs even when no node reads them (a caller may feed them);
+ * a graph output that is a constant is copied out of the weight region by a {@code Copy} op.
+ * Not supported: ops from other domains, subgraphs.
  */
 public final class OnnxImporter {
 
     /**
      * @param dims          values of symbolic dims by name, or {@code INPUT.AXIS} overrides
      * @param concatInPlace write Concat inputs into slices of the output where legal
+     * @param elementwiseInPlace hint elementwise ops to overwrite input 0 where it dies
+     * @param donateInputs  graph inputs are donated (reusable after their last read)
      */
-    public record Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace) {
-        public static final Options DEFAULT = new Options(Map.of(), true, true);
+    public record Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs) {
+        public static final Options DEFAULT = new Options(Map.of(), true, true, false);
 
         public Options {
             dims = Map.copyOf(dims);
         }
 
-        public Options withDims(Map<String, Long> d) { return new Options(d, concatInPlace, elementwiseInPlace); }
+        public Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace) {
+            this(dims, concatInPlace, elementwiseInPlace, false);
+        }
 
-        public Options withConcatInPlace(boolean c) { return new Options(dims, c, elementwiseInPlace); }
+        public Options withDims(Map<String, Long> d) { return new Options(d, concatInPlace, elementwiseInPlace, donateInputs); }
 
-        public Options withElementwiseInPlace(boolean e) { return new Options(dims, concatInPlace, e); }
+        public Options withConcatInPlace(boolean c) { return new Options(dims, c, elementwiseInPlace, donateInputs); }
+
+        public Options withElementwiseInPlace(boolean e) { return new Options(dims, concatInPlace, e, donateInputs); }
+
+        /** Graph inputs donated: the runtime uploaded them, so their bytes may be reused after their last read. */
+        public Options withDonateInputs(boolean d) { return new Options(dims, concatInPlace, elementwiseInPlace, d); }
     }
 
     private final String file;
     private final Options options;
     private final Map<String, Value> values = new HashMap<>();
-    private final Map<String, double[]> constants = new HashMap<>();
-    private final Map<String, Double> weightFill = new HashMap<>();     // weights; null value: no uniform fill
+    private final Map<String, Constant> weights = new HashMap<>();
     private final Map<String, String> dropped = new HashMap<>();        // unproduced optional output -> producing node
     private final List<ConcatInPlace.Scheduled> schedule = new ArrayList<>();
     private final List<String> graphInputs = new ArrayList<>();
@@ -82,7 +97,7 @@ public final class OnnxImporter {
     }
 
     public static Graph load(Path file, Options options) {
-        return convert(OnnxReader.read(file), file.toString(), options);
+        return convert(OnnxProtos.read(file), file.toString(), options);
     }
 
     /** @param file the name used in error messages */
@@ -92,7 +107,7 @@ public final class OnnxImporter {
 
     /** What {@link ConcatInPlace} decided for each Concat of a model (a report for users). */
     public static List<String> concatReport(Path file, Options options) {
-        OnnxImporter imp = new OnnxImporter(file.toString(), options).run(OnnxReader.read(file));
+        OnnxImporter imp = new OnnxImporter(file.toString(), options).run(OnnxProtos.read(file));
         List<String> lines = new ArrayList<>();
         for (ConcatInPlace.Decision d : imp.concatDecisions.values())
             lines.add(d.concat() + ": " + (d.inPlace() ? "in place" : "copy (" + d.refusal() + ")"));
@@ -101,7 +116,7 @@ public final class OnnxImporter {
 
     /** The symbolic dim names of a model's graph inputs, in order of appearance. */
     public static List<String> symbolicDims(Path file) {
-        OnnxModel m = OnnxReader.read(file);
+        OnnxModel m = OnnxProtos.read(file);
         Set<String> inits = new HashSet<>();
         for (OnnxModel.TensorData t : m.graph().initializers()) inits.add(t.name());
         Set<String> names = new LinkedHashSet<>();
@@ -121,8 +136,7 @@ public final class OnnxImporter {
         for (OnnxModel.TensorData t : g.initializers()) {
             DType dt = dtype(t.dataType(), "initializer '" + t.name() + "'");
             values.put(t.name(), new Value(t.name(), dt, t.dims()));
-            weightFill.put(t.name(), t.uniform());
-            if (t.values() != null) constants.put(t.name(), t.values());
+            weights.put(t.name(), Constant.of(t.source(), dt));
         }
         for (OnnxModel.ValueInfo in : g.inputs()) {
             if (values.containsKey(in.name())) continue;             // IR < 4 lists initializers as inputs too
@@ -202,7 +216,7 @@ public final class OnnxImporter {
 
     private void node(OnnxModel.Node node, int index, long opset) {
         List<Value> ins = new ArrayList<>();
-        NodeContext probe = new NodeContext(file, node, index, opset, List.of(), constants);
+        NodeContext probe = new NodeContext(file, node, index, opset, List.of(), this::constantValues);
         if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx"))
             throw probe.error("op from domain '" + node.domain() + "' is not supported (only the default ONNX domain)");
         for (String in : node.inputs()) {
@@ -213,7 +227,11 @@ public final class OnnxImporter {
             if (v == null) throw probe.error("reads '" + in + "', which no earlier node, initializer or graph input defines");
             ins.add(v);
         }
-        NodeContext n = new NodeContext(file, node, index, opset, ins, constants);
+        NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues);
+        if (ConstantFolding.folds(n, weights.keySet())) {
+            for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
+            return;
+        }
         switch (node.opType()) {
             case "ConstantOfShape" -> constantOfShape(n);
             case "Constant" -> constant(n);
@@ -225,8 +243,8 @@ public final class OnnxImporter {
                     throw n.error("a tensor size overflows a long (inputs " + n.shapes() + ")");
                 }
                 for (String d : l.dropped()) dropped.put(d, n.opName());
-                if (l.view() && weightFill.containsKey(l.inputs().get(0))) {
-                    addWeight(l.outputs().get(0), weightFill.get(l.inputs().get(0)), constants.get(l.inputs().get(0)), n);
+                if (l.view() && weights.containsKey(l.inputs().get(0))) {
+                    addWeight(l.outputs().get(0), weights.get(l.inputs().get(0)), n);
                     return;
                 }
                 for (Value v : l.outputs()) define(v, n);
@@ -239,11 +257,26 @@ public final class OnnxImporter {
         if (values.putIfAbsent(v.name(), v) != null) throw n.error("writes '" + v.name() + "', which is already defined");
     }
 
-    private void addWeight(Value v, Double fill, double[] data, NodeContext n) {
+    private void addWeight(Value v, Constant c, NodeContext n) {
         define(v, n);
-        weightFill.put(v.name(), fill);
-        if (data != null) constants.put(v.name(), data);
+        weights.put(v.name(), c);
     }
+
+    /** The values of a constant known at import (a weight of at most {@link #MAX_CONSTANT_VALUES} elements), else null. */
+    private double[] constantValues(String name) {
+        Constant c = weights.get(name);
+        Value v = values.get(name);
+        if (c == null || v == null || v.elements() > MAX_CONSTANT_VALUES) return null;
+        if (c.fill() != null) {
+            double[] d = new double[(int) v.elements()];
+            Arrays.fill(d, c.fill());
+            return d;
+        }
+        return c.values() == null ? null : OnnxTensors.doubles(c.values(), v.dtype(), v.elements());
+    }
+
+    /** Constants with more elements are not read at import: operands such as shapes and axes are small. */
+    static final long MAX_CONSTANT_VALUES = 1 << 16;
 
     /** A weight of the given shape, every element the 'value' attribute (0.0f by default). */
     private void constantOfShape(NodeContext n) {
@@ -253,55 +286,39 @@ public final class OnnxImporter {
         double fill = value == null ? 0.0 : value.uniform() == null ? Double.NaN : value.uniform();
         n.require(!Double.isNaN(fill) && (value == null || value.elementCount() == 1), "attribute 'value' must hold exactly one element");
         for (long d : shape) n.require(d >= 0, "shape " + Arrays.toString(shape) + " has a negative extent");
-        addWeight(new Value(n.node().outputs().get(0), dt, shape), fill, null, n);
+        addWeight(new Value(n.node().outputs().get(0), dt, shape), Constant.fill(fill), n);
     }
 
     private void constant(NodeContext n) {
         OnnxModel.TensorData t = n.tensor("value");
         if (t != null) {
-            addWeight(new Value(n.node().outputs().get(0), dtype(t.dataType(), "attribute 'value'"), t.dims()), t.uniform(), t.values(), n);
+            DType dt = dtype(t.dataType(), "attribute 'value'");
+            addWeight(new Value(n.node().outputs().get(0), dt, t.dims()), Constant.of(t.source(), dt), n);
             return;
         }
         if (n.hasAttr("value_ints") || n.hasAttr("value_int")) {
             long[] v = n.hasAttr("value_ints") ? n.ints("value_ints", null) : new long[]{n.integer("value_int", 0)};
-            double[] d = Arrays.stream(v).asDoubleStream().toArray();
-            addWeight(new Value(n.node().outputs().get(0), DType.I64, n.hasAttr("value_ints") ? new long[]{v.length} : new long[0]), uniform(d), d, n);
+            ByteBuffer b = ByteBuffer.allocate(8 * v.length).order(ByteOrder.LITTLE_ENDIAN);
+            for (long x : v) b.putLong(x);
+            addWeight(new Value(n.node().outputs().get(0), DType.I64, n.hasAttr("value_ints") ? new long[]{v.length} : new long[0]), Constant.of(Constant.bytes(b.flip()), DType.I64), n);
             return;
         }
         if (n.hasAttr("value_float")) {
-            double f = n.real("value_float", 0);
-            addWeight(new Value(n.node().outputs().get(0), DType.F32, new long[0]), f, new double[]{f}, n);
+            addWeight(new Value(n.node().outputs().get(0), DType.F32, new long[0]), Constant.fill((float) n.real("value_float", 0)), n);
             return;
         }
         throw n.error("only the attributes 'value', 'value_int', 'value_ints' and 'value_float' are supported");
     }
 
-    private static Double uniform(double[] d) {
-        if (d.length == 0) return null;
-        for (double x : d) if (Double.compare(x, d[0]) != 0) return null;
-        return d[0];
-    }
-
     private Graph build(OnnxModel model) {
         GraphBuilder b = new GraphBuilder(model.graph().name().isEmpty() ? Path.of(file).getFileName().toString() : model.graph().name());
-        Set<String> read = new HashSet<>();
-        for (ConcatInPlace.Scheduled s : schedule) read.addAll(s.op().inputs());
-        for (OnnxModel.ValueInfo o : model.graph().outputs()) read.add(o.name());
-        graphInputs.removeIf(in -> !read.contains(in));     // inputs nothing reads take no memory and need no data
         for (String in : graphInputs) {
             b.tensor(tensor(values.get(in)));
-            b.input(in);
+            b.input(in, options.donateInputs());
         }
         Set<String> declared = new HashSet<>(graphInputs);
         for (ConcatInPlace.Scheduled s : schedule) {
-            for (String in : s.op().inputs()) {
-                if (weightFill.containsKey(in) && declared.add(in)) {
-                    b.tensor(tensor(values.get(in)));
-                    Double fill = weightFill.get(in);
-                    if (fill == null) b.weight(in);
-                    else b.weight(in, fill);
-                }
-            }
+            for (String in : s.op().inputs()) if (weights.containsKey(in) && declared.add(in)) declareWeight(b, in, values.get(in));
             for (Value v : s.op().outputs()) if (declared.add(v.name())) b.tensor(tensor(v));
         }
         Set<String> members = new HashSet<>();
@@ -324,7 +341,9 @@ public final class OnnxImporter {
             if (dropped.containsKey(o.name()))
                 throw new OnnxException(file + ": graph output '" + o.name() + "' is an optional output of node '" + dropped.get(o.name()) + "' that inference does not produce");
             if (!values.containsKey(o.name())) throw new OnnxException(file + ": graph output '" + o.name() + "' is never written by any node");
-            if (weightFill.containsKey(o.name())) throw new OnnxException(file + ": graph output '" + o.name() + "' is a constant; arenaplan plans only computed outputs");
+            if (weights.containsKey(o.name()) && !declared.contains(o.name())) copyConstantOut(b, o.name(), declared);
+            else if (weights.containsKey(o.name()))
+                throw new OnnxException(file + ": graph output '" + o.name() + "' is a constant that nodes also read; arenaplan needs a computed tensor there (an Identity node)");
             b.output(o.name());
         }
         try {
@@ -332,6 +351,26 @@ public final class OnnxImporter {
         } catch (GraphException e) {
             throw new OnnxException(file + ": " + e.getMessage(), e);
         }
+    }
+
+    private void declareWeight(GraphBuilder b, String name, Value v) {
+        b.tensor(tensor(v));
+        Constant c = weights.get(name);
+        if (c.fill() != null) b.weight(name, c.fill());
+        else if (c.values() != null) b.weight(name, c.values());
+        else b.weight(name);
+    }
+
+    /** A graph output that is a constant: a weight under another name, copied to the output by a Copy op at the end. */
+    private void copyConstantOut(GraphBuilder b, String output, Set<String> declared) {
+        String w = output + "#constant";
+        while (values.containsKey(w) || declared.contains(w)) w += "_";
+        Value v = values.get(output);
+        weights.put(w, weights.get(output));
+        declareWeight(b, w, v.renamed(w, v.shape()));
+        b.tensor(tensor(v));
+        declared.add(output);
+        b.op("copy_constant_" + output, OpKinds.COPY).in(w).out(output).add();
     }
 
     /**
@@ -342,7 +381,7 @@ public final class OnnxImporter {
     private boolean mayOverwriteInput0(Lowered l, Set<String> members) {
         if (!OpKinds.ELEMENTWISE.contains(l.kind())) return false;
         Value out = l.outputs().get(0), in = values.get(l.inputs().get(0));
-        if (weightFill.containsKey(in.name()) || graphInputs.contains(in.name()) || members.contains(out.name())) return false;
+        if (weights.containsKey(in.name()) || (graphInputs.contains(in.name()) && !options.donateInputs()) || members.contains(out.name())) return false;
         return out.dtype() == in.dtype() && Arrays.equals(out.shape(), in.shape());
     }
 

@@ -1,11 +1,15 @@
 package org.arenaplan.onnx;
 
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.WeightValues;
+
 import java.util.List;
 import java.util.Map;
 
 /**
- * The part of an ONNX {@code ModelProto} the importer needs, as plain immutable values decoded
- * by {@link OnnxReader}. Everything else in the file is skipped.
+ * The part of an ONNX {@code ModelProto} the importer needs, as plain immutable values converted
+ * from the generated schema classes by {@link OnnxProtos}. Tensor values stay where the file
+ * keeps them until read.
  *
  * @param opsets opset version per operator domain ({@code ""} is the default ONNX domain)
  */
@@ -54,15 +58,30 @@ public record OnnxModel(long irVersion, Map<String, Long> opsets, Graph graph) {
     }
 
     /**
-     * One TensorProto: element type code (ONNX {@code TensorProto.DataType}), dims, its values
-     * widened to double (null when it carries none, e.g. external data, or when too large to
-     * keep), and {@code uniform}, the value every element holds when they are all equal.
+     * One TensorProto: element type code (ONNX {@code TensorProto.DataType}), dims, and where its
+     * values are read from ({@code source}: little-endian bytes of the element type; null when the
+     * type has no fixed width, e.g. STRING). Nothing is read until asked.
      */
-    public record TensorData(String name, int dataType, long[] dims, double[] values, Double uniform) {
+    public record TensorData(String name, int dataType, long[] dims, WeightValues source) {
         public long elementCount() {
             long n = 1;
             for (long d : dims) n = Math.multiplyExact(n, d);
             return n;
+        }
+
+        /** arenaplan's element type, or null when it has none for {@link #dataType()}. */
+        public DType dtype() {
+            return OnnxDTypes.of(dataType);
+        }
+
+        /** Every element widened to a double (reads the values); null when they cannot be read. */
+        public double[] values() {
+            return source == null || dtype() == null ? null : OnnxTensors.doubles(source, dtype(), elementCount());
+        }
+
+        /** The value every element holds when all are equal (reads the values up to the first difference), else null. */
+        public Double uniform() {
+            return source == null || dtype() == null ? null : OnnxTensors.uniform(source, dtype());
         }
     }
 

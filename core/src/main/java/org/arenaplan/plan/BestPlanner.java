@@ -1,13 +1,25 @@
 package org.arenaplan.plan;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
 /**
  * Runs every greedy heuristic, with several deterministic tie orders and both fit rules, and
- * keeps the smallest arena (as XLA's and ExecuTorch's planners do). Stops early once one
- * reaches the lower bound. Never worse than any single heuristic it runs, by construction.
+ * keeps the smallest arena (as XLA's and ExecuTorch's planners do). Never worse than any single
+ * heuristic it runs to the end, by construction.
+ *
+ * <p>Steps: build the problem's interval index once; run the {@value #COUNT} candidates below on
+ * the common fork-join pool (they are independent); keep the smallest arena, ties to the earlier
+ * candidate, so the result does not depend on thread timing. Cost: the candidates' costs (see
+ * {@link GreedyPlacer}) divided among the cores, plus O(n log n) per order.
+ *
+ * <p>Time limit (null: none): every candidate reads the clock as it places (see
+ * {@link GreedyPlacer}); past the deadline each stacks its unplaced buffers on top, and
+ * candidates not yet started are skipped (the first always runs), so the call returns within
+ * the limit plus the sorts already under way and {@value GreedyPlacer#CLOCK_EVERY} placements. The winner is still the smallest
+ * arena; its label says "cut at the time limit" when it did not finish.
  */
 public final class BestPlanner implements Planner {
     private record Candidate(String label, Function<Problem, int[]> order, GreedyPlacer.Fit fit) { }
@@ -21,6 +33,19 @@ public final class BestPlanner implements Planner {
             new Candidate("duration", Orders::byDurationDesc, GreedyPlacer.Fit.BEST),
             new Candidate("size-first-fit", Orders::bySizeDesc, GreedyPlacer.Fit.FIRST),
             new Candidate("breadth-first-fit", Orders::byBreadth, GreedyPlacer.Fit.FIRST));
+    private static final int COUNT = 8;
+
+    private final Duration timeLimit;
+
+    /** No time limit. */
+    public BestPlanner() {
+        this(null);
+    }
+
+    /** @param timeLimit how long one {@link #place} may take, or null for no limit */
+    public BestPlanner(Duration timeLimit) {
+        this.timeLimit = timeLimit;
+    }
 
     @Override
     public String name() {
@@ -34,27 +59,34 @@ public final class BestPlanner implements Planner {
         return l;
     }
 
-    /**
-     * The candidates run in parallel (they are independent); the winner is the smallest arena,
-     * ties to the earlier candidate, so the result does not depend on thread timing.
-     */
     @Override
     public Placement place(Problem problem) {
+        return place(problem, GreedyPlacer.deadlineAfter(timeLimit));
+    }
+
+    /**
+     * @param deadline a {@link System#nanoTime()} value by which to return (the candidates cut
+     *                 short there), or {@link GreedyPlacer#NO_DEADLINE}
+     */
+    public Placement place(Problem problem, long deadline) {
         if (problem.size() == 0) return new Placement(new long[0], 0, name(), true);
         long lb = problem.lowerBound();
         problem.index();   // build the shared index once, before the threads use it
-        List<long[]> results = CANDIDATES.parallelStream()
-                .map(c -> GreedyPlacer.place(problem, c.order().apply(problem), c.fit()))
+        List<GreedyPlacer.Result> results = CANDIDATES.parallelStream()
+                .map(c -> c != CANDIDATES.get(0) && GreedyPlacer.passed(deadline) ? null
+                        : GreedyPlacer.place(problem, c.order().apply(problem), c.fit(), deadline))
                 .toList();
         int winner = 0;
         long bestArena = Long.MAX_VALUE;
         for (int c = 0; c < results.size(); c++) {
-            long arena = Placement.arenaOf(problem, results.get(c));
+            if (results.get(c) == null) continue;        // not started: the deadline had passed
+            long arena = Placement.arenaOf(problem, results.get(c).offsets());
             if (arena < bestArena) {
                 bestArena = arena;
                 winner = c;
             }
         }
-        return new Placement(results.get(winner), bestArena, name() + "(" + CANDIDATES.get(winner).label() + ")", bestArena <= lb);
+        String label = CANDIDATES.get(winner).label() + (results.get(winner).complete() ? "" : ", cut at the time limit");
+        return new Placement(results.get(winner).offsets(), bestArena, name() + "(" + label + ")", bestArena <= lb);
     }
 }

@@ -1,12 +1,30 @@
 package org.arenaplan.plan;
 
+import java.time.Duration;
+
 /**
  * Greedy by breadth (Pisarchyk and Lee, "Efficient Memory Management for Deep Neural Net
  * Inference", 2020): instants in decreasing order of live bytes; at each, its unplaced buffers
  * from largest to smallest, each into the smallest gap that holds it. It packs the widest
  * instants first, where the lower bound is decided. Valid always; optimal never promised.
+ *
+ * <p>Steps and cost: the live-bytes curve and a sparse table over it give each buffer its
+ * widest instant (O(n log n)); sort; place with {@link GreedyPlacer} (its comment gives the cost
+ * of finding each gap). With a time limit, buffers not placed by then are stacked on top and
+ * the planner's label says "cut at the time limit".
  */
 public final class GreedyBreadthPlanner implements Planner {
+    private final Duration timeLimit;
+
+    public GreedyBreadthPlanner() {
+        this(null);
+    }
+
+    /** @param timeLimit how long one {@link #place} may take, or null for no limit */
+    public GreedyBreadthPlanner(Duration timeLimit) {
+        this.timeLimit = timeLimit;
+    }
+
     @Override
     public String name() {
         return "greedy-breadth";
@@ -14,6 +32,7 @@ public final class GreedyBreadthPlanner implements Planner {
 
     @Override
     public Placement place(Problem problem) {
-        return Placement.of(problem, GreedyPlacer.place(problem, Orders.byBreadth(problem), GreedyPlacer.Fit.BEST), name());
+        long deadline = GreedyPlacer.deadlineAfter(timeLimit);
+        return GreedyPlacer.placement(problem, GreedyPlacer.place(problem, Orders.byBreadth(problem), GreedyPlacer.Fit.BEST, deadline), name());
     }
 }

@@ -8,59 +8,88 @@ import java.util.Arrays;
  *
  * <p>Fit rule: {@link Fit#BEST} takes the smallest gap that holds the buffer, ties to the lowest
  * offset; {@link Fit#FIRST} takes the lowest offset that holds it. A buffer that fits no gap goes
- * on top of its highest conflicting neighbour. Only conflicting neighbours are looked at (through
- * the problem's interval index), so the cost is O(n (log n + w log w)) for w neighbours at a time.
+ * on top of its highest conflicting neighbour.
+ *
+ * <p>Two ways to find the gaps, giving exactly the same offsets:
+ * <ul>
+ *   <li>narrow problems (at most {@value #WIDE_AVERAGE_OVERLAP} neighbours per buffer on
+ *       average): enumerate the placed neighbours through the problem's interval index and sort
+ *       their byte ranges: O(n (log n + w log w)) for w neighbours at a time;</li>
+ *   <li>wide ones: an {@link OccupancyTree} over time whose nodes hold merged byte ranges, walked
+ *       as a k-way merge that skips buried ranges: per buffer O(log T) sets, and a heap step per
+ *       passage between them (see its comment), not a visit per neighbour.</li>
+ * </ul>
+ *
+ * <p>Deadline: the clock is read every {@value #CLOCK_EVERY} buffers; past the deadline the
+ * buffers not yet placed are stacked above everything placed (valid, not tight) and the result
+ * says it was cut short.
  */
 final class GreedyPlacer {
     enum Fit { BEST, FIRST }
 
+    /** Offsets, and whether every buffer was placed by the fit rule (false: cut at the deadline). */
+    record Result(long[] offsets, boolean complete) { }
+
+    /** A deadline that never comes (for {@link System#nanoTime()} comparisons by difference). */
+    static final long NO_DEADLINE = Long.MAX_VALUE;
+    static final int CLOCK_EVERY = 64;
+    private static final int CLOCK_MASK = CLOCK_EVERY - 1;
+
     private GreedyPlacer() { }
 
     static long[] place(Problem p, int[] order, Fit fit) {
-        return isWide(p) ? placeWide(p, order, fit) : placeByNeighbours(p, order, fit);
+        return place(p, order, fit, NO_DEADLINE).offsets();
+    }
+
+    /** @param deadline a {@link System#nanoTime()} value, or {@link #NO_DEADLINE} */
+    static Result place(Problem p, int[] order, Fit fit, long deadline) {
+        if (deadline == NO_DEADLINE) deadline = System.nanoTime() + Long.MAX_VALUE / 2;
+        if (System.nanoTime() - deadline > 0) return stackRest(p, order, 0, new long[p.size()]);
+        return isWide(p) ? placeWide(p, order, fit, deadline) : placeByNeighbours(p, order, fit, deadline);
+    }
+
+    /** {@link System#nanoTime()} plus the limit, or {@link #NO_DEADLINE} for a null limit. */
+    static long deadlineAfter(java.time.Duration limit) {
+        if (limit == null) return NO_DEADLINE;
+        long nanos = limit.toNanos();
+        return System.nanoTime() + Math.min(nanos, Long.MAX_VALUE / 2);
+    }
+
+    /** True once {@code deadline} (a {@link System#nanoTime()} value or {@link #NO_DEADLINE}) has passed. */
+    static boolean passed(long deadline) {
+        return deadline != NO_DEADLINE && System.nanoTime() - deadline > 0;
+    }
+
+    /** The placement of a result, labelled "cut at the time limit" when it did not finish. */
+    static Placement placement(Problem p, Result r, String planner) {
+        return Placement.of(p, r.offsets(), r.complete() ? planner : planner + " (cut at the time limit)");
+    }
+
+    /** Places {@code order[from..]} one above the other, above every buffer placed so far. */
+    private static Result stackRest(Problem p, int[] order, int from, long[] offset) {
+        long top = 0;
+        for (int k = 0; k < from; k++) top = Math.max(top, offset[order[k]] + p.alignedSize(order[k]));
+        for (int k = from; k < order.length; k++) {
+            offset[order[k]] = top;
+            top += p.alignedSize(order[k]);
+        }
+        return new Result(offset, false);
     }
 
     /** Average buffers overlapping one buffer above which the occupancy tree wins. */
     static final long WIDE_AVERAGE_OVERLAP = 64;
 
-    /**
-     * Total number of overlapping (buffer, buffer) pairs, counted in O(n log n): for buffer i,
-     * those that start before it ends minus those that end before it starts, minus itself.
-     */
+    /** More than {@link #WIDE_AVERAGE_OVERLAP} neighbours per buffer on average (counted once per problem). */
     static boolean isWide(Problem p) {
-        int n = p.size();
-        if (n == 0) return false;
-        long[] lows = new long[n];
-        long[] ups = new long[n];
-        for (int i = 0; i < n; i++) {
-            lows[i] = p.lower(i);
-            ups[i] = p.upper(i);
-        }
-        Arrays.sort(lows);
-        Arrays.sort(ups);
-        long pairs = 0;
-        for (int i = 0; i < n; i++) {
-            pairs += countBelow(lows, p.upper(i)) - countAtOrBelow(ups, p.lower(i)) - 1;
-        }
-        return pairs / n > WIDE_AVERAGE_OVERLAP;
-    }
-
-    private static int countBelow(long[] sorted, long v) {
-        int lo = 0, hi = sorted.length;
-        while (lo < hi) {
-            int m = (lo + hi) >>> 1;
-            if (sorted[m] < v) lo = m + 1;
-            else hi = m;
-        }
-        return lo;
-    }
-
-    private static int countAtOrBelow(long[] sorted, long v) {
-        return countBelow(sorted, v + 1);
+        return p.size() > 0 && p.overlappingPairs() / p.size() > WIDE_AVERAGE_OVERLAP;
     }
 
     /** Enumerates each buffer's placed neighbours through the interval index. */
     static long[] placeByNeighbours(Problem p, int[] order, Fit fit) {
+        return placeByNeighbours(p, order, fit, System.nanoTime() + Long.MAX_VALUE / 2).offsets();
+    }
+
+    private static Result placeByNeighbours(Problem p, int[] order, Fit fit, long deadline) {
         int n = p.size();
         long[] offset = new long[n];
         boolean[] placed = new boolean[n];
@@ -68,7 +97,9 @@ final class GreedyPlacer {
         int[] stack = IntervalIndex.newStack();
         long[] keys = new long[64];
         long[] ends = new long[64];
-        for (int i : order) {
+        for (int o = 0; o < order.length; o++) {
+            if ((o & CLOCK_MASK) == CLOCK_MASK && System.nanoTime() - deadline > 0) return stackRest(p, order, o, offset);
+            int i = order[o];
             nb = p.conflictsInto(i, nb, stack);
             int count = nb[0];
             if (keys.length < count) {
@@ -85,37 +116,34 @@ final class GreedyPlacer {
             offset[i] = gap(keys, ends, k, p.alignedSize(i), fit);
             placed[i] = true;
         }
-        return offset;
+        return new Result(offset, true);
     }
 
-    /** Reads the occupied bytes of each buffer's window from an {@link OccupancyTree}. */
+    /** Asks the {@link OccupancyTree} for each buffer's gap. */
     static long[] placeWide(Problem p, int[] order, Fit fit) {
+        return placeWide(p, order, fit, System.nanoTime() + Long.MAX_VALUE / 2).offsets();
+    }
+
+    private static Result placeWide(Problem p, int[] order, Fit fit, long deadline) {
         int n = p.size();
         long[] offset = new long[n];
         boolean[] placed = new boolean[n];
         OccupancyTree tree = new OccupancyTree(p);
-        long[] keys = new long[64];
-        long[] ends = new long[64];
-        for (int i : order) {
-            int k = tree.collect(p.lower(i), p.upper(i));
-            int extra = 0;
-            int[] ex = p.extraConflicts(i);
-            if (keys.length < k + ex.length) {
-                keys = new long[Math.max(k + ex.length, keys.length * 2)];
-                ends = new long[keys.length];
+        ByteRanges extra = p.hasExtraConflicts() ? new ByteRanges() : null;
+        for (int k = 0; k < order.length; k++) {
+            if ((k & CLOCK_MASK) == CLOCK_MASK && System.nanoTime() - deadline > 0) return stackRest(p, order, k, offset);
+            int i = order[k];
+            if (extra != null) {
+                extra.size = 0;
+                for (int j : p.extraConflicts(i)) {
+                    if (placed[j] && p.alignedSize(j) > 0 && !p.intervalsOverlap(i, j)) extra.insert(offset[j], offset[j] + p.alignedSize(j));
+                }
             }
-            System.arraycopy(tree.starts(), 0, keys, 0, k);
-            System.arraycopy(tree.ends(), 0, ends, 0, k);
-            for (int j : ex) {
-                if (!placed[j] || p.alignedSize(j) == 0 || p.intervalsOverlap(i, j)) continue;
-                keys[k + extra] = offset[j];
-                ends[k + extra++] = offset[j] + p.alignedSize(j);
-            }
-            offset[i] = gap(keys, ends, k + extra, p.alignedSize(i), fit);
+            offset[i] = tree.gap(p.lower(i), p.upper(i), p.alignedSize(i), fit, extra);
             placed[i] = true;
             tree.add(p.lower(i), p.upper(i), offset[i], offset[i] + p.alignedSize(i));
         }
-        return offset;
+        return new Result(offset, true);
     }
 
     /**

@@ -1,12 +1,29 @@
 package org.arenaplan.plan;
 
+import java.time.Duration;
+
 /**
  * Best-fit decreasing (TFLite Micro's GreedyMemoryPlanner): buffers from largest to smallest
  * (ties: longer-lived, then earlier, then index), each into the smallest gap among its placed
  * conflicting neighbours that holds it (ties: lowest offset), else on top of them.
  * Guarantees a valid placement; no bound on its distance from the optimum.
+ *
+ * <p>Steps and cost: sort (O(n log n)); place in that order with {@link GreedyPlacer} (its
+ * comment gives the cost of finding each gap). With a time limit, buffers not placed by then
+ * are stacked on top and the planner's label says "cut at the time limit".
  */
 public final class GreedySizePlanner implements Planner {
+    private final Duration timeLimit;
+
+    public GreedySizePlanner() {
+        this(null);
+    }
+
+    /** @param timeLimit how long one {@link #place} may take, or null for no limit */
+    public GreedySizePlanner(Duration timeLimit) {
+        this.timeLimit = timeLimit;
+    }
+
     @Override
     public String name() {
         return "greedy-size";
@@ -14,6 +31,7 @@ public final class GreedySizePlanner implements Planner {
 
     @Override
     public Placement place(Problem problem) {
-        return Placement.of(problem, GreedyPlacer.place(problem, Orders.bySizeDesc(problem), GreedyPlacer.Fit.BEST), name());
+        long deadline = GreedyPlacer.deadlineAfter(timeLimit);
+        return GreedyPlacer.placement(problem, GreedyPlacer.place(problem, Orders.bySizeDesc(problem), GreedyPlacer.Fit.BEST, deadline), name());
     }
 }

@@ -1,31 +1,39 @@
 package org.arenaplan.plan;
 
 import java.util.Arrays;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
- * The bytes occupied over a time window, without visiting every buffer live in it.
+ * The bytes occupied over a time window, and the best gap in them, without visiting every
+ * buffer live in the window.
  *
  * <p>A segment tree over the problem's distinct time points. Placing a buffer adds its byte
  * range to {@code cover} of the O(log T) nodes that exactly tile its interval, and to
- * {@code sub} of every node it touches on the way (those and their ancestors). Both are sets of
- * disjoint, merged byte ranges. The bytes occupied somewhere in a window are then the
- * {@code sub} sets of the nodes tiling the window plus the {@code cover} sets of their
- * ancestors: O(log T) sets whose size is the number of separate byte segments, not the number
- * of buffers. Wide problems (thousands of buffers live at once, tightly packed) are where this
- * beats enumerating neighbours; it gives exactly the same gaps.
+ * {@code sub} of every node it touches on the way (those and their ancestors). Both are
+ * {@link ByteRanges}: disjoint, merged byte ranges. The bytes occupied somewhere in a window are
+ * the {@code sub} sets of the nodes tiling the window plus the {@code cover} sets of their
+ * ancestors: O(log T) sets, each sorted by offset.
+ *
+ * <p>{@link #gap} walks the union of those sets upward from offset 0 as a k-way merge: a heap
+ * holds each set's first range that ends above the walk's cursor; a range that starts at or
+ * below the cursor extends it, and each set skips the ranges buried under the cursor by a
+ * galloping search instead of visiting them. A range that starts above the cursor closes a
+ * free gap. First fit stops at the first gap that holds the buffer, best fit at the first exact
+ * fit (no smaller gap can exist; the walk goes upward, so it is also the lowest). Cost per
+ * query: O(log T) to find the sets, plus O(log T + log r) per heap step, one step per time the
+ * walk passes from one set's range to another's. Insert: O(log T) set inserts, each O(log r + r)
+ * for r ranges in the set (an array shift). Exactly the gaps of neighbour enumeration.
  */
 final class OccupancyTree {
     private final long[] points;          // distinct time points, ascending
     private final int leaves;             // elementary segments [points[k], points[k+1])
-    private final TreeMap<Long, Long>[] cover;
-    private final TreeMap<Long, Long>[] sub;
-    private long[] segStart = new long[64];
-    private long[] segEnd = new long[64];
-    private int segCount;
+    private final ByteRanges[] cover;
+    private final ByteRanges[] sub;
+    // Scratch for one query: the sets to merge, each one's position, and a heap of set numbers.
+    private ByteRanges[] sets = new ByteRanges[64];
+    private int[] pos = new int[64];
+    private int[] heap = new int[64];
+    private int setCount;
 
-    @SuppressWarnings("unchecked")
     OccupancyTree(Problem p) {
         long[] all = new long[2 * p.size()];
         for (int i = 0; i < p.size(); i++) {
@@ -37,8 +45,8 @@ final class OccupancyTree {
         for (int i = 0; i < all.length; i++) if (k == 0 || all[i] != all[k - 1]) all[k++] = all[i];
         points = Arrays.copyOf(all, k);
         leaves = Math.max(1, k - 1);
-        cover = new TreeMap[4 * leaves];
-        sub = new TreeMap[4 * leaves];
+        cover = new ByteRanges[4 * leaves];
+        sub = new ByteRanges[4 * leaves];
     }
 
     private int leafOf(long t) {
@@ -52,68 +60,125 @@ final class OccupancyTree {
     }
 
     private void add(int node, int a, int b, int lo, int hi, long from, long to) {
-        sub[node] = insert(sub[node], from, to);
-        if (lo <= a && b <= hi) {
-            cover[node] = insert(cover[node], from, to);
-            return;
+        while (true) {
+            if (sub[node] == null) sub[node] = new ByteRanges();
+            sub[node].insert(from, to);
+            if (lo <= a && b <= hi) {
+                if (cover[node] == null) cover[node] = new ByteRanges();
+                cover[node].insert(from, to);
+                return;
+            }
+            int mid = (a + b) >>> 1;
+            if (lo < mid && hi > mid) {
+                add(2 * node, a, mid, lo, hi, from, to);
+                node = 2 * node + 1;
+                a = mid;
+            } else if (lo < mid) {
+                node = 2 * node;
+                b = mid;
+            } else {
+                node = 2 * node + 1;
+                a = mid;
+            }
         }
-        int mid = (a + b) >>> 1;
-        if (lo < mid) add(2 * node, a, mid, lo, hi, from, to);
-        if (hi > mid) add(2 * node + 1, mid, b, lo, hi, from, to);
     }
 
-    /** Inserts [from, to) into a set of disjoint ranges, merging what it overlaps or touches. */
-    private static TreeMap<Long, Long> insert(TreeMap<Long, Long> set, long from, long to) {
-        if (set == null) set = new TreeMap<>();
-        Map.Entry<Long, Long> below = set.floorEntry(from);
-        if (below != null && below.getValue() >= from) {
-            if (below.getValue() >= to) return set;
-            from = below.getKey();
-        }
-        Map.Entry<Long, Long> e;
-        while ((e = set.ceilingEntry(from)) != null && e.getKey() <= to) {
-            to = Math.max(to, e.getValue());
-            set.remove(e.getKey());
-        }
-        set.put(from, to);
-        return set;
-    }
-
-    /** Collects the occupied byte segments over [lower, upper); read them with {@link #starts()}. */
-    int collect(long lower, long upper) {
-        segCount = 0;
+    /**
+     * The offset at which a buffer of {@code size} bytes live over [lower, upper) goes: the
+     * lowest gap that holds it ({@link GreedyPlacer.Fit#FIRST}) or the smallest, ties to the
+     * lowest ({@link GreedyPlacer.Fit#BEST}); else the top of what is occupied there.
+     * {@code extra} (may be null) holds more occupied ranges, from conflicts beyond time overlap.
+     */
+    long gap(long lower, long upper, long size, GreedyPlacer.Fit fit, ByteRanges extra) {
+        if (size == 0) return 0;
+        setCount = 0;
         collect(1, 0, leaves, leafOf(lower), leafOf(upper));
-        return segCount;
+        if (extra != null && extra.size > 0) push(extra);
+        int h = 0;
+        for (int s = 0; s < setCount; s++) {
+            pos[s] = 0;
+            heap[h++] = s;
+        }
+        for (int k = h / 2 - 1; k >= 0; k--) siftDown(k, h);
+        long cursor = 0;
+        long bestOffset = -1;
+        long bestGap = Long.MAX_VALUE;
+        while (h > 0) {
+            int s = heap[0];
+            ByteRanges r = sets[s];
+            long st = r.start[pos[s]];
+            if (st > cursor) {
+                long g = st - cursor;
+                if (g >= size) {
+                    if (fit == GreedyPlacer.Fit.FIRST || g == size) return cursor;
+                    if (g < bestGap) {
+                        bestGap = g;
+                        bestOffset = cursor;
+                    }
+                }
+            }
+            cursor = Math.max(cursor, r.end[pos[s]]);
+            int next = r.firstEndingAfter(pos[s] + 1, cursor);
+            if (next >= r.size) {
+                heap[0] = heap[--h];
+            } else {
+                pos[s] = next;
+            }
+            siftDown(0, h);
+        }
+        return bestOffset >= 0 ? bestOffset : cursor;
     }
 
     private void collect(int node, int a, int b, int lo, int hi) {
-        if (lo <= a && b <= hi) {
-            append(sub[node]);
-            return;
-        }
-        append(cover[node]);
-        int mid = (a + b) >>> 1;
-        if (lo < mid) collect(2 * node, a, mid, lo, hi);
-        if (hi > mid) collect(2 * node + 1, mid, b, lo, hi);
-    }
-
-    private void append(TreeMap<Long, Long> set) {
-        if (set == null) return;
-        for (Map.Entry<Long, Long> e : set.entrySet()) {
-            if (segCount == segStart.length) {
-                segStart = Arrays.copyOf(segStart, segCount * 2);
-                segEnd = Arrays.copyOf(segEnd, segCount * 2);
+        while (true) {
+            if (lo <= a && b <= hi) {
+                pushIfAny(sub[node]);
+                return;
             }
-            segStart[segCount] = e.getKey();
-            segEnd[segCount++] = e.getValue();
+            pushIfAny(cover[node]);
+            int mid = (a + b) >>> 1;
+            if (lo < mid && hi > mid) {
+                collect(2 * node, a, mid, lo, hi);
+                node = 2 * node + 1;
+                a = mid;
+            } else if (lo < mid) {
+                node = 2 * node;
+                b = mid;
+            } else {
+                node = 2 * node + 1;
+                a = mid;
+            }
         }
     }
 
-    long[] starts() {
-        return segStart;
+    private void pushIfAny(ByteRanges r) {
+        if (r != null && r.size > 0) push(r);
     }
 
-    long[] ends() {
-        return segEnd;
+    private void push(ByteRanges r) {
+        if (setCount == sets.length) {
+            sets = Arrays.copyOf(sets, setCount * 2);
+            pos = Arrays.copyOf(pos, setCount * 2);
+            heap = Arrays.copyOf(heap, setCount * 2);
+        }
+        sets[setCount++] = r;
+    }
+
+    private long key(int s) {
+        return sets[s].start[pos[s]];
+    }
+
+    private void siftDown(int i, int h) {
+        if (h == 0) return;
+        int x = heap[i];
+        long kx = key(x);
+        while (2 * i + 1 < h) {
+            int c = 2 * i + 1;
+            if (c + 1 < h && key(heap[c + 1]) < key(heap[c])) c++;
+            if (key(heap[c]) >= kx) break;
+            heap[i] = heap[c];
+            i = c;
+        }
+        heap[i] = x;
     }
 }

@@ -1,52 +1,88 @@
 package org.arenaplan.plan;
 
-import java.util.Arrays;
-import java.util.Comparator;
-
 /**
  * The placement orders the greedy planners use. Every order ends with the buffer index, so it
- * is total and the plans deterministic.
+ * is total and the plans deterministic. Each is a merge sort of buffer indices on primitive
+ * keys (no boxing): O(n log n).
  */
 final class Orders {
     private Orders() { }
 
-    static int[] sorted(Problem p, Comparator<Integer> cmp) {
-        int n = p.size();
-        Integer[] idx = new Integer[n];
+    /** Indices sorted by the keys in turn (ascending), then by index. */
+    static int[] sortedByKeys(int n, long[]... keys) {
+        int[] idx = new int[n];
         for (int i = 0; i < n; i++) idx[i] = i;
-        Arrays.sort(idx, cmp.thenComparingInt(i -> i));
-        int[] out = new int[n];
-        for (int i = 0; i < n; i++) out[i] = idx[i];
-        return out;
+        mergeSort(idx, new int[n], 0, n, keys);
+        return idx;
+    }
+
+    private static void mergeSort(int[] a, int[] tmp, int from, int to, long[][] keys) {
+        if (to - from < 24) {
+            for (int i = from + 1; i < to; i++) {
+                int x = a[i];
+                int j = i - 1;
+                while (j >= from && less(x, a[j], keys)) {
+                    a[j + 1] = a[j];
+                    j--;
+                }
+                a[j + 1] = x;
+            }
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        mergeSort(a, tmp, from, mid, keys);
+        mergeSort(a, tmp, mid, to, keys);
+        if (!less(a[mid], a[mid - 1], keys)) return;
+        System.arraycopy(a, from, tmp, from, to - from);
+        int i = from, j = mid, k = from;
+        while (i < mid && j < to) a[k++] = less(tmp[j], tmp[i], keys) ? tmp[j++] : tmp[i++];
+        while (i < mid) a[k++] = tmp[i++];
+        while (j < to) a[k++] = tmp[j++];
+    }
+
+    private static boolean less(int x, int y, long[][] keys) {
+        for (long[] k : keys) {
+            if (k[x] != k[y]) return k[x] < k[y];
+        }
+        return x < y;
+    }
+
+    private static long[] key(Problem p, java.util.function.IntToLongFunction f) {
+        long[] k = new long[p.size()];
+        for (int i = 0; i < k.length; i++) k[i] = f.applyAsLong(i);
+        return k;
     }
 
     /** Largest first; among equal sizes the longer-lived first, then the earlier. */
     static int[] bySizeDesc(Problem p) {
-        return sorted(p, Comparator.<Integer>comparingLong(i -> -p.alignedSize(i))
-                .thenComparingLong(i -> -(p.upper(i) - p.lower(i)))
-                .thenComparingLong(p::lower));
+        return sortedByKeys(p.size(), key(p, i -> -p.alignedSize(i)), key(p, i -> -(p.upper(i) - p.lower(i))), key(p, p::lower));
     }
 
     /** Largest first; among equal sizes the earlier first. */
     static int[] bySizeThenStart(Problem p) {
-        return sorted(p, Comparator.<Integer>comparingLong(i -> -p.alignedSize(i)).thenComparingLong(p::lower));
+        return sortedByKeys(p.size(), key(p, i -> -p.alignedSize(i)), key(p, p::lower));
     }
 
     /** Largest first; among equal sizes the one that ends last first. */
     static int[] bySizeThenEndDesc(Problem p) {
-        return sorted(p, Comparator.<Integer>comparingLong(i -> -p.alignedSize(i)).thenComparingLong(i -> -p.upper(i)));
+        return sortedByKeys(p.size(), key(p, i -> -p.alignedSize(i)), key(p, i -> -p.upper(i)));
     }
 
-    /** Largest size x duration first. */
+    /** Largest size x duration first (the product as a double, so it cannot overflow). */
     static int[] byAreaDesc(Problem p) {
-        return sorted(p, Comparator.<Integer>comparingDouble(i -> -(double) p.alignedSize(i) * (p.upper(i) - p.lower(i)))
-                .thenComparingLong(i -> -p.alignedSize(i)));
+        return sortedByKeys(p.size(), key(p, i -> sortable(-(double) p.alignedSize(i) * (p.upper(i) - p.lower(i)))),
+                key(p, i -> -p.alignedSize(i)));
     }
 
     /** Longest-lived first, then largest. */
     static int[] byDurationDesc(Problem p) {
-        return sorted(p, Comparator.<Integer>comparingLong(i -> -(p.upper(i) - p.lower(i)))
-                .thenComparingLong(i -> -p.alignedSize(i)));
+        return sortedByKeys(p.size(), key(p, i -> -(p.upper(i) - p.lower(i))), key(p, i -> -p.alignedSize(i)));
+    }
+
+    /** A long that orders as the double does (IEEE 754 bits, negatives flipped). */
+    private static long sortable(double d) {
+        long bits = Double.doubleToLongBits(d == 0.0 ? 0.0 : d);
+        return bits ^ ((bits >> 63) & Long.MAX_VALUE);
     }
 
     /**
@@ -68,9 +104,13 @@ final class Orders {
             width[i] = live.bytesAt(m);
             at[i] = m;
         }
-        return sorted(p, Comparator.<Integer>comparingLong(i -> -width[i])
-                .thenComparingInt(i -> at[i])
-                .thenComparingLong(i -> -p.alignedSize(i)));
+        long[] negWidth = new long[n];
+        long[] instant = new long[n];
+        for (int i = 0; i < n; i++) {
+            negWidth[i] = -width[i];
+            instant[i] = at[i];
+        }
+        return sortedByKeys(n, negWidth, instant, key(p, i -> -p.alignedSize(i)));
     }
 
     /** Sparse table over the live-bytes curve: arg-max of any index range in O(1). */

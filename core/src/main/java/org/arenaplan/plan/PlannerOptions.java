@@ -3,8 +3,10 @@ package org.arenaplan.plan;
 import java.time.Duration;
 
 /**
- * Knobs that some planners use: a capacity the arena must fit in (null: minimise) and a time
- * limit for search.
+ * Knobs that planners use: a capacity the arena must fit in (null: minimise; used by search)
+ * and a time limit (null: none) that every planner but {@code naive} honours: past it, search
+ * returns its best placement so far and the greedy heuristics stack what they have not placed
+ * (see {@link GreedyPlacer}). The default limit is 10 s.
  */
 public record PlannerOptions(Long capacity, Duration timeLimit) {
     public static final PlannerOptions DEFAULT = new PlannerOptions(null, Duration.ofSeconds(10));

@@ -10,9 +10,9 @@ public final class Planners {
     private static final Map<String, Function<PlannerOptions, Planner>> BY_NAME = new LinkedHashMap<>();
 
     static {
-        register("best", o -> new BestPlanner());
-        register("greedy-size", o -> new GreedySizePlanner());
-        register("greedy-breadth", o -> new GreedyBreadthPlanner());
+        register("best", o -> new BestPlanner(o.timeLimit()));
+        register("greedy-size", o -> new GreedySizePlanner(o.timeLimit()));
+        register("greedy-breadth", o -> new GreedyBreadthPlanner(o.timeLimit()));
         register("naive", o -> new NaivePlanner());
         register("search", org.arenaplan.plan.search.SearchPlanner::new);
     }

@@ -25,6 +25,8 @@ public final class Problem {
     private final int[][] extraConflicts;
     private final long sumBytes;
     private volatile IntervalIndex index;
+    private volatile long lowerBound = -1;   // computed once, on first use
+    private volatile long overlappingPairs = -1;
 
     /**
      * @param extraConflicts symmetric adjacency lists of conflicts beyond interval overlap, or null
@@ -185,10 +187,42 @@ public final class Problem {
     }
 
     /**
+     * Ordered pairs (i, j), i != j, whose intervals overlap, counted in O(n log n) once: for each
+     * buffer, those that start before it ends minus those that end at or before its start, minus
+     * itself. Extra conflicts are not counted.
+     */
+    public long overlappingPairs() {
+        long known = overlappingPairs;
+        if (known >= 0) return known;
+        int n = size();
+        long[] lows = lower.clone();
+        long[] ups = upper.clone();
+        Arrays.sort(lows);
+        Arrays.sort(ups);
+        long pairs = 0;
+        for (int i = 0; i < n; i++) pairs += countBelow(lows, upper[i]) - countBelow(ups, lower[i] + 1) - 1;
+        overlappingPairs = pairs;
+        return pairs;
+    }
+
+    private static int countBelow(long[] sorted, long v) {
+        int lo = 0, hi = sorted.length;
+        while (lo < hi) {
+            int m = (lo + hi) >>> 1;
+            if (sorted[m] < v) lo = m + 1;
+            else hi = m;
+        }
+        return lo;
+    }
+
+    /**
      * Max over instants of aligned bytes live at once: no valid placement uses less. Extra
      * conflicts are not counted (planners rely on that); {@link CliqueBound#of} counts them.
+     * Computed once.
      */
     public long lowerBound() {
-        return LiveBytes.of(this).max();
+        long lb = lowerBound;
+        if (lb < 0) lowerBound = lb = LiveBytes.of(this).max();
+        return lb;
     }
 }

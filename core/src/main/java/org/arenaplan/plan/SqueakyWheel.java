@@ -16,7 +16,8 @@ import java.util.Arrays;
  *       shows which buffers now pay for that.</li>
  *   <li>Repeat; keep the smallest arena seen. Stop when it is at most the target, when a round
  *       would probably not end before the deadline (it is assumed to last as long as the
- *       longest round so far, or as long as the caller's guess before the first), or after {@code stallLimit} rounds without a smaller arena.</li>
+ *       longest round so far, or as long as the caller's guess before the first), or after {@code stallLimit} rounds without a smaller arena.
+ *       A round still running at the deadline stops there and is thrown away.</li>
  * </ol>
  *
  * <p>Does not guarantee: any improvement (the orders may cycle), nor optimality. Never worse
@@ -39,12 +40,15 @@ public final class SqueakyWheel {
     public static Result improve(Problem p, long[] start, long target, long deadline, int stallLimit, long roundGuess) {
         long[] bestOffsets = start.clone();
         long bestArena = Placement.arenaOf(p, start);
+        if (bestArena <= target || deadline - System.nanoTime() <= roundGuess) return new Result(bestOffsets, bestArena, 0);
         int[] order = p.size() == 0 ? new int[0] : Orders.byBreadth(p);
         int rounds = 0, stalled = 0;
         long longestRound = roundGuess;
         while (bestArena > target && stalled < stallLimit && deadline - System.nanoTime() > longestRound) {
             long began = System.nanoTime();
-            long[] offsets = GreedyPlacer.place(p, order, GreedyPlacer.Fit.BEST);
+            GreedyPlacer.Result round = GreedyPlacer.place(p, order, GreedyPlacer.Fit.BEST, deadline);
+            if (!round.complete()) break;                 // cut at the deadline: stacked, not a real round
+            long[] offsets = round.offsets();
             long arena = Placement.arenaOf(p, offsets);
             rounds++;
             if (arena < bestArena) {

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ConcatInPlaceTest {
     private static Graph load(TinyOnnx m) {
-        return OnnxImporter.convert(OnnxReader.read(m.bytes(), "tiny.onnx"), "tiny.onnx", OnnxImporter.Options.DEFAULT.withElementwiseInPlace(false));
+        return OnnxImporter.convert(OnnxProtos.read(m.bytes(), "tiny.onnx"), "tiny.onnx", OnnxImporter.Options.DEFAULT.withElementwiseInPlace(false));
     }
 
     /** x -> a = Relu(x), b = Sigmoid(x) -> c = Concat(a, b) on axis 1 -> y = Tanh(c). */
@@ -53,7 +53,7 @@ class ConcatInPlaceTest {
     void aBatchAboveOneMakesSlicesNonContiguous() {
         Graph g = load(branches(2));
         assertThat(op(g, "cat").members()).isEmpty();
-        assertThat(OnnxImporter.convert(OnnxReader.read(branches(2).bytes(), "t"), "t", OnnxImporter.Options.DEFAULT).ops()).hasSize(4);
+        assertThat(OnnxImporter.convert(OnnxProtos.read(branches(2).bytes(), "t"), "t", OnnxImporter.Options.DEFAULT).ops()).hasSize(4);
     }
 
     @Test
@@ -110,7 +110,7 @@ class ConcatInPlaceTest {
 
     @Test
     void canBeTurnedOff() {
-        Graph g = OnnxImporter.convert(OnnxReader.read(branches(1).bytes(), "t"), "t", new OnnxImporter.Options(Map.of(), false, false));
+        Graph g = OnnxImporter.convert(OnnxProtos.read(branches(1).bytes(), "t"), "t", new OnnxImporter.Options(Map.of(), false, false));
         assertThat(op(g, "cat").members()).isEmpty();
         assertThat(op(g, "ra").inPlace()).isEmpty();
     }

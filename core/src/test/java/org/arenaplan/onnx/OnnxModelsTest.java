@@ -20,11 +20,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 class OnnxModelsTest {
     /** The first {@code shared/models/onnx-light} found walking up from the working directory (the module's). */
     static Path dir() {
+        return shared("models", "onnx-light");
+    }
+
+    /** The first {@code shared/PARTS...} folder found walking up from the working directory; else {@code ../shared/PARTS...}. */
+    static Path shared(String... parts) {
         for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-            Path candidate = d.resolve("shared").resolve("models").resolve("onnx-light");
+            Path candidate = d.resolve("shared").resolve(Path.of("", parts));
             if (Files.isDirectory(candidate)) return candidate;
         }
-        return Path.of("..", "shared", "models", "onnx-light");
+        return Path.of("..", "shared").resolve(Path.of("", parts));
     }
 
     /** A shared model, or the test is skipped (with the reason printed) when ../shared is absent. */

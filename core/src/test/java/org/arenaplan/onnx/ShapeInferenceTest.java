@@ -17,7 +17,7 @@ class ShapeInferenceTest {
     }
 
     static Graph load(TinyOnnx m, Map<String, Long> dims) {
-        return OnnxImporter.convert(OnnxReader.read(m.bytes(), "tiny.onnx"), "tiny.onnx", OnnxImporter.Options.DEFAULT.withDims(dims));
+        return OnnxImporter.convert(OnnxProtos.read(m.bytes(), "tiny.onnx"), "tiny.onnx", OnnxImporter.Options.DEFAULT.withDims(dims));
     }
 
     static long[] shape(Graph g, String t) {
@@ -204,8 +204,8 @@ class ShapeInferenceTest {
     }
 
     @Test
-    void largeRawInitializersKeepOnlyWhetherTheyAreUniform() {
-        int n = OnnxReader.MAX_KEPT_VALUES + 5;
+    void largeRawInitializersAreFillsWhenUniformElseTheirValues() {
+        int n = (int) OnnxImporter.MAX_CONSTANT_VALUES + 5;
         float[] same = new float[n], mixed = new float[n];
         java.util.Arrays.fill(same, 0.25f);
         java.util.Arrays.fill(mixed, 0.25f);
@@ -214,10 +214,12 @@ class ShapeInferenceTest {
                 .node("add", "Add", List.of("x", "a"), List.of("y"))
                 .node("mul", "Mul", List.of("y", "b"), List.of("z")));
         assertThat(g.weightFill("a")).isEqualTo(0.25);
+        assertThat(g.weightValues("a")).isNull();
         assertThat(g.weights()).contains("b");
         assertThat(g.weightFill("b")).isNull();
-        OnnxModel m = OnnxReader.read(new TinyOnnx().raw("a", same).input("x", 1L).output("x").bytes(), "t");
-        assertThat(m.graph().initializers().get(0).values()).isNull();
-        assertThat(m.graph().initializers().get(0).uniform()).isEqualTo(0.25);
+        java.nio.ByteBuffer b = g.weightValues("b").read();
+        assertThat(b.remaining()).isEqualTo(4 * n);
+        assertThat(b.getFloat(4 * (n - 1))).isEqualTo(1f);
+        assertThat(b.getFloat(0)).isEqualTo(0.25f);
     }
 }

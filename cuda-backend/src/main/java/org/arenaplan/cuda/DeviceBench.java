@@ -65,10 +65,20 @@ public final class DeviceBench {
 
     /** Opens GPU 0, runs every model, closes it. Throws {@link CudaUnavailableException} without CUDA. */
     public static List<Row> onCuda(Map<String, Graph> models, int warmup, int iterations, PrintStream progress) {
-        try (TimedDevice device = new TimedDevice(new CudaDevice(0))) {
+        try (TimedDevice device = openTimedCuda()) {
             progress.println("bench on " + device.description());
             return run(device, device, models, warmup, iterations, progress);
         }
+    }
+
+    /** GPU 0 with timing events; throws {@link CudaUnavailableException} without CUDA. */
+    public static TimedDevice openTimedCuda() {
+        return new TimedDevice(new CudaDevice(0));
+    }
+
+    /** The device's own clock where it has one ({@link TimedDevice}), else {@link IterationTimer#NONE}. */
+    public static IterationTimer timerOf(Device device) {
+        return device instanceof IterationTimer t ? t : IterationTimer.NONE;
     }
 
     public static List<Row> run(Device device, IterationTimer timer, Map<String, Graph> models, int warmup, int iterations,

@@ -29,7 +29,8 @@ import java.util.stream.Stream;
  *       times;</li>
  *   <li>{@link Mode#REAL}: every {@code *.csv} under a directory (real traces), arena minimised,
  *       arena / lower bound for {@code best} and {@code search};</li>
- *   <li>{@link Mode#PERFECT}: generated perfect packings (optimum = capacity by construction),
+ *   <li>{@link Mode#PERFECT}: {@value #PERFECT_COUNT} generated perfect packings of 150 to 395
+ *       buffers (instance k: 150 + 5k buffers, seed k + 1; optimum = capacity by construction),
  *       searched at their capacity.</li>
  * </ul>
  * Every placement is checked by {@link PlacementValidator}. Times are wall-clock for the whole
@@ -42,8 +43,7 @@ public final class ChallengingBench {
     public static final long CHALLENGING_CAPACITY = 1_048_576L;
     /** MiniMalloc's published solve times (seconds) on its challenging instances. */
     public static final Map<String, Double> MINIMALLOC_SECONDS = Map.of("A", 4.91, "C", 0.64, "E", 3.72, "G", 1.18, "I", 3.91, "K", 0.63);
-    private static final int[] PERFECT_SIZES = {25, 50, 100, 200};
-    private static final int PERFECT_SEEDS = 5;
+    static final int PERFECT_COUNT = 50;
 
     private ChallengingBench() { }
 
@@ -74,7 +74,7 @@ public final class ChallengingBench {
 
     /** How many instances {@link #run} would solve. */
     public static int instances(Mode mode, Path dir) throws IOException {
-        return mode == Mode.PERFECT ? PERFECT_SIZES.length * PERFECT_SEEDS : csvs(dir, suffix(mode)).size();
+        return mode == Mode.PERFECT ? PERFECT_COUNT : csvs(dir, suffix(mode)).size();
     }
 
     /** The files a mode takes from its folder, as a glob. */
@@ -132,19 +132,20 @@ public final class ChallengingBench {
     private static int perfect(PrintStream out, Duration limit, Starting starting) {
         out.printf("%-12s %7s %9s %9s %9s %-22s %8s %8s %s%n", "instance", "buffers", "capacity", "best", "search", "status", "time_s", "cpu_s", "valid");
         int missed = 0;
-        int k = 0;
-        for (int n : PERFECT_SIZES) {
-            for (int seed = 1; seed <= PERFECT_SEEDS; seed++) {
-                starting.instance(k++, "perfect-" + n + "-" + seed);
-                Problem p = PerfectPackings.generate(seed, n, CHALLENGING_CAPACITY, 1000, 1024);
-                long best = new BestPlanner().place(p).arenaBytes();
-                Timed t = Timed.run(p, CHALLENGING_CAPACITY, limit);
-                boolean valid = valid(p, t.outcome.placement());
-                if (!valid || !t.outcome.fits()) missed++;
-                out.printf(Locale.ROOT, "%-12s %7d %9d %9d %9d %-22s %8.2f %8.2f %s%n", "perfect-" + n + "-" + seed, p.size(), CHALLENGING_CAPACITY,
-                        best, t.outcome.placement().arenaBytes(), t.outcome.status(), t.wallSeconds, t.cpuSeconds, valid ? "yes" : "NO");
-            }
+        int fitted = 0;
+        for (int k = 0; k < PERFECT_COUNT; k++) {
+            int n = 150 + 5 * k;
+            starting.instance(k, "perfect-" + n + "-" + (k + 1));
+            Problem p = PerfectPackings.generate(k + 1, n, CHALLENGING_CAPACITY, 1000, 1024);
+            long best = new BestPlanner().place(p).arenaBytes();
+            Timed t = Timed.run(p, CHALLENGING_CAPACITY, limit);
+            boolean valid = valid(p, t.outcome.placement());
+            if (!valid || !t.outcome.fits()) missed++;
+            else fitted++;
+            out.printf(Locale.ROOT, "%-12s %7d %9d %9d %9d %-22s %8.2f %8.2f %s%n", "perfect-" + n + "-" + (k + 1), p.size(), CHALLENGING_CAPACITY,
+                    best, t.outcome.placement().arenaBytes(), t.outcome.status(), t.wallSeconds, t.cpuSeconds, valid ? "yes" : "NO");
         }
+        out.printf(Locale.ROOT, "fitted %d of %d perfect packings within %.1f s each%n", fitted, PERFECT_COUNT, limit.toMillis() / 1000.0);
         return missed;
     }
 

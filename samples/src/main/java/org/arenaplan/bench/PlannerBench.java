@@ -5,7 +5,10 @@ import org.arenaplan.ir.SyntheticGraphs;
 import org.arenaplan.io.ProblemCsv;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.Planner;
+import org.arenaplan.plan.PlannerOptions;
 import org.arenaplan.plan.Planners;
+import org.arenaplan.plan.WideTraces;
 import org.arenaplan.plan.Problem;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -18,17 +21,23 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Planning time at scale: whole graphs (liveness + placement) of 62,185 and 1,000,000 storages,
- * and the S_1 trace from ../shared (28,526 buffers, up to 3,218 live at once).
+ * the S_1 trace from ../shared (28,526 buffers, up to 3,218 live at once), and synthetic wide
+ * traces from {@link WideTraces} ({@code placeTrace}): 62,000 buffers about 9,000 live at once,
+ * the same shape ten times larger (620,000 / 90,000), and 1,000,000 buffers about 10,000 live.
+ * {@code placeTrace} prints each planner's arena / lower bound once per trial, next to JMH's
+ * time for it (lines starting {@code arena/LB}).
  *
- * <pre>java -cp samples/target/arenaplan.jar org.openjdk.jmh.Main PlannerBench</pre>
+ * <pre>java -cp samples/target/arenaplan.jar org.openjdk.jmh.Main PlannerBench.placeTrace -p trace=wide-62k-9k</pre>
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -36,6 +45,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 3)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx8g"})
 public class PlannerBench {
+    private static final PlannerOptions NO_LIMIT = new PlannerOptions(null, null);
 
     @State(Scope.Benchmark)
     public static class GraphState {
@@ -55,27 +65,52 @@ public class PlannerBench {
 
     @Benchmark
     public Plan planGraph(GraphState s) {
-        return ArenaPlanner.plan(s.graph, ArenaPlanner.Options.DEFAULT.withPlanner(s.planner));
+        return ArenaPlanner.plan(s.graph, ArenaPlanner.Options.DEFAULT.withPlanner(s.planner).withPlannerOptions(NO_LIMIT));
     }
 
+    /** ../shared/problems/real/S_1.csv, from the repository root or a module folder. */
+    static Problem readS1() throws Exception {
+        Path f = Path.of("..", "shared", "problems", "real", "S_1.csv");
+        if (!Files.exists(f)) f = Path.of("..", "..", "shared", "problems", "real", "S_1.csv");
+        if (!Files.exists(f)) throw new IllegalStateException("S_1.csv not found under ../shared/problems/real (run from the repo root)");
+        return ProblemCsv.read(f, 1);
+    }
+
+    /** A wide trace (or S_1) placed by one planner, without a time limit. */
     @State(Scope.Benchmark)
-    public static class TraceState {
+    public static class WideState {
+        @Param({"wide-62k-9k", "S_1", "wide-1m-10k", "wide-620k-90k"})
+        public String trace;
+
         @Param({"greedy-size", "greedy-breadth", "best"})
         public String planner;
 
         Problem problem;
+        Planner chosen;
+        long arena;
 
         @Setup(Level.Trial)
-        public void load() throws Exception {
-            Path f = Path.of("..", "shared", "problems", "real", "S_1.csv");
-            if (!Files.exists(f)) f = Path.of("..", "..", "shared", "problems", "real", "S_1.csv");
-            if (!Files.exists(f)) throw new IllegalStateException("S_1.csv not found under ../shared/problems/real (run from the repo root)");
-            problem = ProblemCsv.read(f, 1);
+        public void build() throws Exception {
+            problem = switch (trace) {
+                case "wide-62k-9k" -> WideTraces.generate(42, 62_000, 9_000);
+                case "wide-620k-90k" -> WideTraces.generate(42, 620_000, 90_000);
+                case "wide-1m-10k" -> WideTraces.generate(42, 1_000_000, 10_000);
+                case "S_1" -> readS1();
+                default -> throw new IllegalArgumentException("unknown trace " + trace);
+            };
+            chosen = Planners.byName(planner, NO_LIMIT);
+        }
+
+        @TearDown(Level.Trial)
+        public void report() {
+            System.out.printf(Locale.ROOT, "%narena/LB %s %s: %.5f (%d buffers, %d live at most)%n", trace, planner,
+                    (double) arena / problem.lowerBound(), problem.size(), WideTraces.maxLive(problem));
         }
     }
 
     @Benchmark
-    public long placeS1(TraceState s) {
-        return Planners.byName(s.planner).place(s.problem).arenaBytes();
+    public long placeTrace(WideState s) {
+        s.arena = s.chosen.place(s.problem).arenaBytes();
+        return s.arena;
     }
 }

@@ -23,6 +23,7 @@ import org.arenaplan.plan.StreamPlanner;
 import org.arenaplan.plan.Violation;
 import org.arenaplan.plan.search.CapacityFallback;
 import org.arenaplan.report.PlanPictures;
+import org.arenaplan.schedule.Schedule;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -57,6 +58,7 @@ import java.util.concurrent.Callable;
                 "                | --model NAME [--OPTION VALUE...])",
                 "               [--planner NAME] [--align BYTES] [--capacity BYTES]",
                 "               [--time-limit SECONDS] [--streams N] [--sync none|add]",
+                "               [--schedule file|memory] [--schedule-time-limit SECONDS]",
                 "               [--dim NAME=V1,V2,...]... [--worst-case]",
                 "               [--out FILE.json|FILE.csv]",
                 "               [--svg FILE] [--html FILE] [--debug]"},
@@ -82,14 +84,20 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (a CSV's NAME.NUMBER.csv name gives one too); a planner other than search that misses hands over to search within --time-limit.")
     Long capacity;
 
-    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of searching planners, and of the search tried when --capacity is missed (default: 10).")
+    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of every planner but naive, and of the search tried when --capacity is missed (default: 10); past it the best placement so far comes back.")
     Double timeLimit;
 
     @Mixin
     StreamFlags streamFlags;
 
+    @Mixin
+    ScheduleFlags scheduleFlags;
+
     @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape). With --model, --dim V is the model's own option.")
     List<String> dims = new ArrayList<>();
+
+    @Option(names = "--donate-inputs", description = "ONNX models: graph inputs are donated, so their bytes may be reused after their last read.")
+    boolean donateInputs;
 
     @Option(names = "--worst-case", description = "With --dim values: one plan sized for the largest shape, and the bytes it wastes at each smaller one.")
     boolean worstCase;
@@ -116,8 +124,11 @@ final class PlanCommand implements Callable<Integer> {
         // With --out - the plan itself goes to stdout, so the report moves to stderr.
         PrintWriter stdout = outToStdout() ? stderr : spec.commandLine().getOut();
         Map<String, List<Long>> dimValues = Dims.parse(Dims.routeToModel(model, dims, words));
-        if (worstCase || Dims.sweeps(dimValues)) return sweep(dimValues, stdout);
-        PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues));
+        if (worstCase || Dims.sweeps(dimValues)) {
+            if (scheduleFlags.given()) throw new UsageException("--schedule memory plans one graph; it does not apply to several --dim values or --worst-case");
+            return sweep(dimValues, stdout);
+        }
+        PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues), donateInputs);
         checkFlags(input);
         Long cap = capacity;
         if (cap == null && !input.isGraph()) cap = ProblemCsv.capacityFromName(input.csv());
@@ -139,6 +150,7 @@ final class PlanCommand implements Callable<Integer> {
         }
         SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal() || outcome.stats().arenaBytes() == outcome.stats().lowerBoundBytes(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
+        if (outcome.schedule() != null) ScheduleFlags.print(outcome.schedule(), stdout);
         if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
         stdout.println(outcome.plan() != null ? PeakExplanation.of(outcome.plan()).text() : PeakExplanation.of(outcome.problem(), outcome.placement()).text());
         stdout.flush();
@@ -153,8 +165,8 @@ final class PlanCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** A plan of either input: {@code plan} is null for a CSV problem. */
-    private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats) { }
+    /** A plan of either input: {@code plan} and {@code schedule} are null for a CSV problem. */
+    private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats, Schedule schedule) { }
 
     private ArenaPlanner.Options graphOptions(PlannerOptions options) {
         long alignment = align == null ? ArenaPlanner.CUDA_ALIGNMENT : align;
@@ -162,8 +174,10 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
-        Plan plan = StreamPlanner.plan(input.graph(), streamFlags.count(), streamFlags.mode(), graphOptions(options), watched);
-        return new Outcome(plan, plan.problem(), plan.placement(), plan.stats());
+        ArenaPlanner.Options graphOptions = graphOptions(options);
+        Schedule schedule = scheduleFlags.apply(input.graph(), graphOptions.alignment());
+        Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), graphOptions, watched);
+        return new Outcome(plan, plan.problem(), plan.placement(), plan.stats(), schedule);
     }
 
     /** {@code --dim NAME=V1,V2,...} on an ONNX model: one plan per shape, or one worst-case plan. */
@@ -171,7 +185,7 @@ final class PlanCommand implements Callable<Integer> {
         if (model != null || words.size() != 1 || !words.get(0).toLowerCase(Locale.ROOT).endsWith(".onnx"))
             throw new UsageException("several --dim values and --worst-case need one MODEL.onnx");
         if (dimValues.isEmpty()) throw new UsageException("--worst-case needs --dim NAME=V1,V2,...");
-        ShapeSweep sweep = new ShapeSweep(Path.of(words.get(0)), OnnxImporter.Options.DEFAULT, graphOptions(PlannerOptions.DEFAULT));
+        ShapeSweep sweep = new ShapeSweep(Path.of(words.get(0)), OnnxImporter.Options.DEFAULT.withDonateInputs(donateInputs), graphOptions(PlannerOptions.DEFAULT));
         if (!worstCase) {
             for (ShapeSweep.Row r : sweep.perShape(dimValues))
                 stdout.printf(Locale.ROOT, "%s arena %,d B, lower bound %,d B%n", r.dims(), r.arenaBytes(), r.plan().stats().lowerBoundBytes());
@@ -205,7 +219,7 @@ final class PlanCommand implements Callable<Integer> {
         // A per-buffer allocator mallocs and frees every buffer once per run.
         PlanStats stats = new PlanStats(placement.planner(), placement.arenaBytes(), problem.sumBytes(), problem.lowerBound(),
                 n, n, 2L * n, n == 0 ? 0 : 1, ms);
-        return new Outcome(null, problem, placement, stats);
+        return new Outcome(null, problem, placement, stats, null);
     }
 
     private void checkFlags(PlanInput input) {
@@ -225,6 +239,8 @@ final class PlanCommand implements Callable<Integer> {
         }
         streamFlags.count();
         streamFlags.mode();
+        if (scheduleFlags.given() && !input.isGraph())
+            throw new UsageException("--schedule needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (streamFlags.given() && !input.isGraph())
             throw new UsageException("--streams and --sync need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (!Planners.names().contains(planner))
@@ -238,7 +254,7 @@ final class PlanCommand implements Callable<Integer> {
             if (!json) checkCsvIds(o.problem());
             FileAccess.Writing body = json
                     ? w -> {
-                        if (o.plan() != null) PlanJson.write(o.plan(), w);
+                        if (o.plan() != null) PlanJson.write(o.plan(), o.schedule(), w);
                         else PlanJson.write(o.problem(), o.placement(), o.stats(), w);
                     }
                     : w -> ProblemCsv.writeSolution(o.problem(), o.placement(), w);

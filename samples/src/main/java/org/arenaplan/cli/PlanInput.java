@@ -35,7 +35,13 @@ record PlanInput(String label, Graph graph, Path csv) {
 
     /** As {@link #resolve(List, String)}; {@code dims} gives an ONNX model's dynamic dims. */
     static PlanInput resolve(List<String> words, String model, Map<String, Long> dims) throws IOException {
+        return resolve(words, model, dims, false);
+    }
+
+    /** As {@link #resolve(List, String, Map)}; {@code donateInputs} donates an ONNX model's graph inputs. */
+    static PlanInput resolve(List<String> words, String model, Map<String, Long> dims, boolean donateInputs) throws IOException {
         if (model != null && !dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only (built-in models take --OPTION VALUE)");
+        if (model != null && donateInputs) throw new UsageException("--donate-inputs applies to ONNX models only (built-in models take their own --donate option where they have one)");
         if (model != null) {
             Map<String, String> options = modelOptions(words);
             Graph g;
@@ -53,8 +59,11 @@ record PlanInput(String label, Graph graph, Path csv) {
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         if (name.endsWith(".csv")) return new PlanInput(file.toString(), null, file);
         if (name.endsWith(".json")) return new PlanInput(file.toString(), FileAccess.read(file, GraphJson::read), null);
-        if (name.endsWith(".onnx")) return new PlanInput(file.toString() + (dims.isEmpty() ? "" : " " + dims), OnnxImporter.load(file, dims), null);
+        if (name.endsWith(".onnx"))
+            return new PlanInput(file.toString() + (dims.isEmpty() ? "" : " " + dims) + (donateInputs ? " (inputs donated)" : ""),
+                    OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withDims(dims).withDonateInputs(donateInputs)), null);
         if (!dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only");
+        if (donateInputs) throw new UsageException("--donate-inputs applies to ONNX models only");
         throw new UsageException("cannot tell the type of '" + file + "': expected GRAPH.json, PROBLEM.csv or MODEL.onnx");
     }
 

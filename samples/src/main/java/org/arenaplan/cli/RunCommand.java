@@ -1,9 +1,11 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.exec.AllClose;
 import org.arenaplan.exec.RunReport;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.StreamPlanner;
+import org.arenaplan.schedule.Schedule;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,7 +30,9 @@ import java.util.concurrent.Callable;
                 "arenaplan run (--model NAME [--OPTION VALUE...] | GRAPH.json | MODEL.onnx)",
                 "              [--device auto|sim|cuda] [--mode planned|per-tensor|pool|all]",
                 "              [--streams N] [--sync none|add] [--iterations K] [--json FILE]",
-                "              [--dim NAME=V]... [--input [NAME=]FILE.pb]... [--output PATH] [--expect REF.pb]"},
+                "              [--schedule file|memory] [--schedule-time-limit SECONDS]",
+                "              [--dim NAME=V]... [--input [NAME=]FILE.pb]... [--output PATH]",
+                "              [--expect [NAME=]REF.pb]... [--rtol R] [--atol A] [--donate-inputs]"},
         description = {"Runs a plan on a device next to the per-tensor and pool baselines.",
                 "Inputs are seeded random values unless --input gives a TensorProto file.",
                 "Exit codes: 0 outputs equal across modes (and to --expect), 1 outputs differ, 2 bad input or usage."})
@@ -51,6 +55,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     StreamFlags streamFlags;
 
+    @Mixin
+    ScheduleFlags scheduleFlags;
+
     @Option(names = "--planner", paramLabel = "NAME", defaultValue = "best", description = "Planner (default: ${DEFAULT-VALUE}).")
     String planner;
 
@@ -69,8 +76,18 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--output", paramLabel = "PATH", description = "Write the outputs as TensorProto files: PATH itself for one output, PATH/NAME.pb for several.")
     Path output;
 
-    @Option(names = "--expect", paramLabel = "REF.pb", description = "Compare the (single) output with a reference TensorProto (relative tolerance 1e-4).")
-    Path expect;
+    @Option(names = "--expect", paramLabel = "[NAME=]REF.pb", description = "Compare output NAME (NAME= may be left out when the graph has one output) with a reference TensorProto "
+            + "like numpy's allclose: |a - r| <= atol + rtol*|r|. Repeat for several outputs.")
+    List<String> expect = new ArrayList<>();
+
+    @Option(names = "--rtol", paramLabel = "R", defaultValue = "" + AllClose.DEFAULT_RTOL, description = "Relative tolerance of --expect (default: ${DEFAULT-VALUE}).")
+    double rtol;
+
+    @Option(names = "--atol", paramLabel = "A", defaultValue = "" + AllClose.DEFAULT_ATOL, description = "Absolute tolerance of --expect (default: ${DEFAULT-VALUE}).")
+    double atol;
+
+    @Option(names = "--donate-inputs", description = "ONNX models: graph inputs are donated, so their bytes may be reused after their last read.")
+    boolean donateInputs;
 
     @Unmatched
     List<String> words = new ArrayList<>();
@@ -81,23 +98,25 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(Dims.routeToModel(model, dims, words))));
+        PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(Dims.routeToModel(model, dims, words))), donateInputs);
         if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (iterations < 1) throw new UsageException("--iterations must be at least 1, got " + iterations);
         if (!List.of("auto", "sim", "cuda").contains(device)) throw new UsageException("--device " + device + ": expected auto, sim or cuda");
         if (!List.of("planned", "per-tensor", "pool", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
-        TensorFiles.checkPaths(input.graph(), output, expect);   // before planning and running, not after
+        TensorFiles.checkPaths(input.graph(), output, expect, rtol, atol);   // before planning and running, not after
         ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner);
-        Plan plan = StreamPlanner.plan(input.graph(), streamFlags.count(), streamFlags.mode(), options);
+        Schedule schedule = scheduleFlags.apply(input.graph(), options.alignment());
+        Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options);
         Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = Progress.during("run: " + plan.graph().name() + ", " + mode + " mode(s) x " + iterations + " iteration(s)",
                 QUIET, LINE_EVERY, spec.commandLine().getErr(), () -> RunReport.run(plan, device, mode, iterations, inputs, out));
+        ScheduleFlags.print(schedule, out);
         if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());
         if (json != null) RunReport.writeJson(report, json);
         if (output != null) TensorFiles.writeOutputs(plan.graph(), report.outputs(), output, out);
-        boolean matches = expect == null || TensorFiles.matchesReference(plan.graph(), report.outputs(), expect, out);
+        boolean matches = TensorFiles.matchReferences(plan.graph(), report.outputs(), expect, rtol, atol, out);
         out.flush();
         return report.outputsEqual() && matches ? ExitCodes.OK : ExitCodes.INVALID;
     }

@@ -1,5 +1,6 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.exec.AllClose;
 import org.arenaplan.exec.Inputs;
 import org.arenaplan.io.InputException;
 import org.arenaplan.ir.Graph;
@@ -12,14 +13,10 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** Graph inputs and outputs as ONNX TensorProto ({@code .pb}) files, for {@code run}. */
 final class TensorFiles {
-    /** Relative tolerance of {@code --expect}: the simulator and the GPU may round differently. */
-    static final double TOLERANCE = 1e-4;
-
     private TensorFiles() { }
 
     /** Seeded random inputs, with the ones named in {@code specs} read from files. */
@@ -49,12 +46,34 @@ final class TensorFiles {
         return inputs;
     }
 
+    /** The {@code --expect} specs as output name -> reference file; checks the tolerances too. */
+    private static Map<String, Path> references(Graph g, List<String> specs, double rtol, double atol) {
+        if (rtol < 0 || atol < 0 || Double.isNaN(rtol) || Double.isNaN(atol))
+            throw new UsageException("--rtol and --atol must be >= 0, got " + rtol + " and " + atol);
+        Map<String, Path> refs = new LinkedHashMap<>();
+        for (String spec : specs) {
+            int eq = spec.indexOf('=');
+            String name = eq > 0 ? spec.substring(0, eq) : null;
+            Path file;
+            if (name != null && g.isOutput(name)) {
+                file = Path.of(spec.substring(eq + 1));
+            } else if (g.outputs().size() == 1) {
+                name = g.outputs().get(0);
+                file = Path.of(spec);
+            } else {
+                throw new UsageException("--expect " + spec + ": the graph has " + g.outputs().size() + " outputs " + g.outputs() + "; write --expect NAME=FILE.pb");
+            }
+            if (refs.put(name, file) != null) throw new UsageException("--expect: output '" + name + "' is given two references");
+        }
+        return refs;
+    }
+
     /**
      * Checks {@code --output} and {@code --expect} before any work: the output's folder exists
-     * (for several outputs PATH is, or can be made, a folder), and the reference is a readable
-     * TensorProto and the graph has the one output it is compared with.
+     * (for several outputs PATH is, or can be made, a folder), and every reference names an
+     * output and is a readable TensorProto.
      */
-    static void checkPaths(Graph g, Path output, Path expect) {
+    static void checkPaths(Graph g, Path output, List<String> expect, double rtol, double atol) {
         if (output != null) {
             if (g.outputs().size() == 1) FileAccess.checkWritable(output, "--output");
             else if (Files.exists(output) && !Files.isDirectory(output))
@@ -62,10 +81,9 @@ final class TensorFiles {
             else if (!Files.isDirectory(output.toAbsolutePath().getParent()))
                 throw new InputException("--output " + output + ": cannot write: folder " + output.toAbsolutePath().getParent() + " does not exist");
         }
-        if (expect != null) {
-            if (g.outputs().size() != 1) throw new UsageException("--expect compares one output; the graph has " + g.outputs().size());
+        for (Path reference : references(g, expect, rtol, atol).values()) {
             try {
-                OnnxTensorFile.read(expect);
+                OnnxTensorFile.read(reference);
             } catch (InputException e) {
                 throw new InputException("--expect " + e.getMessage(), e);
             }
@@ -87,23 +105,32 @@ final class TensorFiles {
         }
     }
 
-    /** Prints how the single output compares with the reference; true when within {@link #TOLERANCE}. */
-    static boolean matchesReference(Graph g, Map<String, float[]> outputs, Path reference, PrintStream out) {
-        if (g.outputs().size() != 1) throw new UsageException("--expect compares one output; the graph has " + g.outputs().size());
-        float[] got = outputs.get(g.outputs().get(0));
-        float[] want = OnnxTensorFile.read(reference).values();
-        if (got.length != want.length) {
-            out.println("reference " + reference + ": NO — " + want.length + " values, the output has " + got.length);
-            return false;
+    /**
+     * Compares outputs with references like numpy's allclose ({@link AllClose}) and prints one
+     * line per reference: {@code reference FILE: matches|NO (output 'NAME', worst element ...)}.
+     *
+     * @param specs {@code NAME=FILE.pb}, or {@code FILE.pb} when the graph has one output
+     * @return true when every output named matches its reference
+     */
+    static boolean matchReferences(Graph g, Map<String, float[]> outputs, List<String> specs, double rtol, double atol, PrintStream out) {
+        Map<String, Path> refs = references(g, specs, rtol, atol);
+        boolean all = true;
+        for (Map.Entry<String, Path> e : refs.entrySet()) {
+            String name = e.getKey();
+            Path reference = e.getValue();
+            float[] got = outputs.get(name);
+            OnnxTensorFile.FloatTensor want = OnnxTensorFile.read(reference);
+            if (got.length != want.values().length) {
+                out.println("reference " + reference + ": NO (output '" + name + "' " + shape(g.tensor(name)) + " has " + got.length + " values, the reference "
+                        + Arrays.toString(want.dims()) + " " + want.values().length + ")");
+                all = false;
+                continue;
+            }
+            AllClose c = AllClose.compare(got, want.values(), rtol, atol);
+            out.println("reference " + reference + ": " + (c.ok() ? "matches" : "NO") + " (output '" + name + "', " + c.describe(g.tensor(name).shape()) + ")");
+            all &= c.ok();
         }
-        double worst = 0;
-        for (int i = 0; i < got.length; i++) {
-            double scale = Math.max(1e-6, Math.abs(want[i]));
-            worst = Math.max(worst, Math.abs(got[i] - want[i]) / scale);
-        }
-        boolean ok = worst <= TOLERANCE;
-        out.printf(Locale.ROOT, "reference %s: %s (largest relative difference %.3g, tolerance %.0e)%n", reference, ok ? "matches" : "NO", worst, TOLERANCE);
-        return ok;
+        return all;
     }
 
     private static String shape(Tensor t) {

@@ -17,7 +17,7 @@ public final class BuiltinModels {
 
     static {
         for (Model m : List.of(new ChainModel(), new MlpModel(), new TransformerModel(), new ResNetModel(),
-                new InceptionModel(), new UNetModel(), new TrainMlpModel())) {
+                new InceptionModel(), new UNetModel(), new TrainMlpModel(), new RandWireModel(true), new RandWireModel(false))) {
             MODELS.put(m.name(), m);
         }
     }

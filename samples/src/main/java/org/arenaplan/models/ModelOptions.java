@@ -67,6 +67,18 @@ final class ModelOptions {
         throw new IllegalArgumentException("model '" + model + "': option --" + key + " must be a positive integer, got '" + v + "'");
     }
 
+    /** A number in [0, 1]. */
+    double fraction(String key) {
+        String v = raw(key);
+        try {
+            double d = Double.parseDouble(v);
+            if (d >= 0 && d <= 1) return d;
+        } catch (NumberFormatException e) {
+            // reported below with the option's name
+        }
+        throw new IllegalArgumentException("model '" + model + "': option --" + key + " must be a number from 0 to 1, got '" + v + "'");
+    }
+
     boolean bool(String key) {
         String v = raw(key).toLowerCase(Locale.ROOT);
         if (v.equals("true") || v.equals("yes") || v.equals("1")) return true;

@@ -5,6 +5,7 @@ import org.arenaplan.plan.Problem;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 
 /**
@@ -30,8 +31,14 @@ import java.util.stream.IntStream;
  *       fails the node at once. Each piece is ranked afresh by the preorder, with the bytes
  *       still unplaced (this is what solves MiniMalloc's E and I quickly). Not done with extra
  *       conflicts, which link buffers across any boundary.</li>
- *   <li>Restarts: a node budget that doubles, rotated among three preorders. Only a run that
- *       completes within its budget proves infeasibility.</li>
+ *   <li>No slack (every section holds exactly the capacity in live bytes, as in perfect
+ *       packings): {@link PerfectFill}'s bottom-left fill decides instead of the steps above.</li>
+ *   <li>Restarts: a node budget that doubles each round; a round runs the three static
+ *       preorders, then {@value #RANDOM_RUNS} randomised ones (a random order of the three keys,
+ *       each key perturbed, random final ties; seeded, so runs repeat). Randomised restarts cut
+ *       the heavy tail of a single order's run time (Gomes, Selman and Kautz, 1998); they help on
+ *       perfect packings, where every byte of every instant is used. Only a run that completes
+ *       within its budget proves infeasibility.</li>
  * </ol>
  *
  * <p>Does not guarantee an answer before the deadline (the problem is NP-hard; many equal,
@@ -48,10 +55,17 @@ final class CapacitySearch {
     private static final int OUT_OF_NODES = 2;
     private static final int OUT_OF_TIME = 3;
     private static final long UNPLACED = -1;
+    /** The clock is read every this many nodes at most; fewer on large problems, where a node costs more. */
     private static final int CLOCK_EVERY = 256;
 
     /** Static preorders, largest first on each key in turn (MiniMalloc's "WAT", "TAW", "TWA"). */
     private static final List<String> PREORDERS = List.of("WAT", "TAW", "TWA");
+    /** Every order of the three keys, for the randomised runs. */
+    private static final List<String> RANDOM_PREORDERS = List.of("WAT", "WTA", "AWT", "ATW", "TWA", "TAW");
+    /** Randomised runs per round, after the three static preorders (seeded: the same each time). */
+    private static final int RANDOM_RUNS = 3;
+    /** Spread of the multiplicative noise on a randomised run's keys (log-normal sigma). */
+    private static final double NOISE = 0.15;
 
     private final Problem p;
     private final long capacity;
@@ -83,13 +97,18 @@ final class CapacitySearch {
     private long nodes;
     private volatile boolean cancelled;
     private String preorder;
+    /** Non-null during a randomised run: perturbs the preorder's keys and breaks ties at random. */
+    private SplittableRandom noise;
     private long nodesLeft;
+    /** {@link #CLOCK_EVERY}, or less so that about 2^18 buffer- or section-visits pass between reads. */
+    private final long clockEvery;
 
     /** @param deadline a {@link System#nanoTime()} value after which the search gives up */
     CapacitySearch(Problem p, long capacity, long deadline) {
         this(new SearchInstance(p), capacity, deadline);
     }
 
+    /** @throws SearchInstance.OutOfTime when the deadline passes while the tables are copied */
     CapacitySearch(SearchInstance instance, long capacity, long deadline) {
         this.p = instance.problem;
         this.capacity = capacity;
@@ -112,12 +131,14 @@ final class CapacitySearch {
         for (int i = 0; i < n; i++) slotStart[i + 1] = Math.addExact(slotStart[i], time.end[i] - time.first[i]);
         this.slotOf = new int[slotStart[n]];
         for (int s = 0; s < time.sections; s++) {
+            if (s % 1024 == 1023 && System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();
             for (int k = time.memberStart[s]; k < time.memberStart[s + 1]; k++) slotOf[slotStart[members[k]] + s - time.first[members[k]]] = k;
         }
         this.witness = new int[time.sections];
         Arrays.fill(witness, -1);
         this.rank = new int[n];
         Arrays.fill(offset, UNPLACED);
+        this.clockEvery = Math.max(1, Math.min(CLOCK_EVERY, Long.highestOneBit((1 << 18) / Math.max(1, active.length + time.sections))));
     }
 
     /** Makes a running search give up soon, as if its deadline had passed. */
@@ -137,10 +158,13 @@ final class CapacitySearch {
 
     Result run() {
         if (!fits(0, time.sections, 0)) return Result.INFEASIBLE;
+        if (decompose && PerfectFill.applies(time, capacity)) return runPerfectFill();
         long budget = Math.max(1024, 2L * active.length);
-        while (true) {
-            for (String heuristic : PREORDERS) {
-                preorder = heuristic;
+        for (int round = 0; ; round++) {
+            for (int run = 0; run < PREORDERS.size() + RANDOM_RUNS; run++) {
+                boolean random = run >= PREORDERS.size();
+                preorder = random ? RANDOM_PREORDERS.get(Math.floorMod(round * 7 + run * 3, RANDOM_PREORDERS.size())) : PREORDERS.get(run);
+                noise = random ? new SplittableRandom(31L * round + run) : null;
                 nodesLeft = budget;
                 int r = solveParts(active.clone(), active.length, 0, time.sections, initialCuts());
                 if (r == FOUND) return Result.FOUND;
@@ -151,6 +175,18 @@ final class CapacitySearch {
         }
     }
 
+    /** No slack anywhere: the bottom-left fill of {@link PerfectFill} decides instead. */
+    private Result runPerfectFill() {
+        PerfectFill fill = new PerfectFill(p, time, active, capacity, deadline, () -> cancelled);
+        int r = fill.run();
+        nodes += fill.nodes();
+        if (r == PerfectFill.FOUND) {
+            for (int b : active) solution[b] = fill.offsets()[b];
+            return Result.FOUND;
+        }
+        return r == PerfectFill.NOT_FOUND ? Result.INFEASIBLE : Result.TIMEOUT;
+    }
+
     private int[] initialCuts() {
         if (!decompose) return new int[0];
         return IntStream.range(1, time.sections).filter(b -> crossings[b] == 0).toArray();
@@ -159,7 +195,7 @@ final class CapacitySearch {
     private int search(int[] order, int count, int from, int to, long minOffset, int minRank) {
         if (count == 0) return FOUND;
         if (--nodesLeft < 0) return OUT_OF_NODES;
-        if (++nodes % CLOCK_EVERY == 1 && (cancelled || System.nanoTime() - deadline > 0)) return OUT_OF_TIME;   // the first node looks too
+        if (++nodes % clockEvery == 1 % clockEvery && (cancelled || System.nanoTime() - deadline > 0)) return OUT_OF_TIME;   // the first node looks too
         long leastTop = Long.MAX_VALUE;
         for (int k = 0; k < count; k++) leastTop = Math.min(leastTop, lowest[order[k]] + p.alignedSize(order[k]));
         // Candidates: below leastTop (else dominated: some buffer fits entirely below), canonical
@@ -333,27 +369,39 @@ final class CapacitySearch {
     /**
      * Ranks buffers by the current preorder: each letter a key, largest first, ties by the next
      * letter, then by index. W: lifetime width, A: area (bytes x width), T: the most bytes still
-     * unplaced in any section of its lifetime.
+     * unplaced in any section of its lifetime. In a randomised run every key is multiplied by its
+     * own log-normal factor (sigma {@value #NOISE}) and the last tie goes by a random number.
      */
     private void rankBy(int[] buffers, int count) {
-        long[] most = new long[count];
+        double[][] keys = new double[3][count];
+        long[] tie = new long[count];
         Integer[] at = new Integer[count];
         for (int k = 0; k < count; k++) {
             at[k] = k;
             int i = buffers[k];
-            for (int s = time.first[i]; s < time.end[i]; s++) most[k] = Math.max(most[k], remaining[s]);
+            long most = 0;
+            for (int s = time.first[i]; s < time.end[i]; s++) most = Math.max(most, remaining[s]);
+            double width = p.upper(i) - p.lower(i);
+            keys[0][k] = width;
+            keys[1][k] = (double) p.alignedSize(i) * width;
+            keys[2][k] = most;
+            tie[k] = i;
+            if (noise != null) {
+                for (double[] key : keys) key[k] *= Math.exp(NOISE * noise.nextGaussian());
+                tie[k] = noise.nextLong();
+            }
         }
         Comparator<Integer> cmp = (a, b) -> 0;
-        for (char key : preorder.toCharArray()) {
-            Comparator<Integer> next = switch (key) {
-                case 'W' -> Comparator.comparingLong(k -> -(p.upper(buffers[k]) - p.lower(buffers[k])));
-                case 'A' -> Comparator.comparingDouble(k -> -(double) p.alignedSize(buffers[k]) * (p.upper(buffers[k]) - p.lower(buffers[k])));
-                case 'T' -> Comparator.comparingLong(k -> -most[k]);
-                default -> throw new IllegalStateException("unknown preorder key " + key);
+        for (char letter : preorder.toCharArray()) {
+            double[] key = switch (letter) {
+                case 'W' -> keys[0];
+                case 'A' -> keys[1];
+                case 'T' -> keys[2];
+                default -> throw new IllegalStateException("unknown preorder key " + letter);
             };
-            cmp = cmp.thenComparing(next);
+            cmp = cmp.thenComparingDouble(k -> -key[k]);
         }
-        Arrays.sort(at, cmp.thenComparingInt(k -> buffers[k]));
+        Arrays.sort(at, cmp.thenComparingLong(k -> tie[k]));
         for (int r = 0; r < count; r++) rank[buffers[at[r]]] = r;
     }
 }

@@ -9,12 +9,28 @@ import java.util.stream.IntStream;
  * What every capacity probe on one problem shares, built once: the buffers that occupy bytes,
  * the time axis cut into sections, and each buffer's conflicts (interval overlaps plus the
  * problem's extra conflicts), zero-byte buffers left out since they can share any byte.
+ *
+ * <p>Memory is one int per (buffer, conflicting buffer) pair and two per (buffer, section it
+ * spans) pair: about 740 MB for S_1 (86 M and 49 M pairs). Both counts are taken first, in
+ * O(n log n), and a problem over {@value #MAX_CONFLICT_PAIRS} or {@value #MAX_SECTION_PAIRS}
+ * is refused with {@link TooLarge} (wide traces of tens of thousands of buffers): the search
+ * then keeps the heuristics' placement.
  */
 final class SearchInstance {
     final Problem problem;
     final int[] active;
     final Timeline time;
     final int[][] conflicts;
+
+    static final long MAX_CONFLICT_PAIRS = 100_000_000L;
+    static final long MAX_SECTION_PAIRS = 60_000_000L;
+
+    /** Thrown before building when the tables would exceed the limits above. */
+    static final class TooLarge extends RuntimeException {
+        TooLarge(String what) {
+            super(what, null, false, false);
+        }
+    }
 
     /** Thrown while building when the deadline passes: large problems take seconds to prepare. */
     static final class OutOfTime extends RuntimeException {
@@ -35,7 +51,9 @@ final class SearchInstance {
     private SearchInstance(Problem p, long deadline, boolean timed) {
         this.problem = p;
         this.active = IntStream.range(0, p.size()).filter(i -> p.alignedSize(i) > 0).toArray();
-        this.time = new Timeline(p, active);
+        long pairs = p.overlappingPairs();   // zero-byte buffers included: an upper bound
+        if (pairs > MAX_CONFLICT_PAIRS) throw new TooLarge(pairs + " conflicting pairs");
+        this.time = new Timeline(p, active, MAX_SECTION_PAIRS, timed ? deadline : System.nanoTime() + Long.MAX_VALUE / 2);
         this.conflicts = new int[p.size()][];
         int[] buf = new int[16];
         int built = 0;

@@ -6,7 +6,8 @@ import org.arenaplan.plan.Placement;
  * What a {@link SearchPlanner} run found.
  *
  * @param status      how the run ended
- * @param placement   the best placement found; never null, and never worse than the {@code best} planner's.
+ * @param placement   the best placement found; never null, and never worse than the {@code best} planner's
+ *                    when that finished within the time limit (past the limit best is cut short too).
  *                    With a capacity it may exceed it: see {@link #fits()}
  * @param capacity    the capacity asked for, or null when the arena was minimised
  * @param lowerBound  no valid placement has a smaller arena: the most bytes live at once, or a

@@ -61,7 +61,7 @@ public final class SearchPlanner implements Planner {
     public SearchOutcome solve(Problem problem) {
         long deadline = deadline();
         long began = System.nanoTime();
-        Placement best = new BestPlanner().place(problem);
+        Placement best = new BestPlanner().place(problem, deadline);
         long roundGuess = roundGuess(System.nanoTime() - began);
         long lb = problem.lowerBound();
         Placement incumbent = new Placement(best.offsets(), best.arenaBytes(), name(), best.arenaBytes() <= lb);
@@ -76,8 +76,9 @@ public final class SearchPlanner implements Planner {
         if (incumbent.arenaBytes() <= capacity) return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, incumbent, capacity, lb, 0);
         CapacitySearch search;
         try {
+            if (System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();
             search = new CapacitySearch(new SearchInstance(p, deadline), capacity, deadline);
-        } catch (SearchInstance.OutOfTime e) {
+        } catch (SearchInstance.OutOfTime | SearchInstance.TooLarge e) {
             return new SearchOutcome(SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, lb, 0);
         }
         CapacitySearch.Result r = onBigStack(p, search);
@@ -105,13 +106,18 @@ public final class SearchPlanner implements Planner {
             if (instance == null) {
                 try {
                     instance = new SearchInstance(p, deadline);
-                } catch (SearchInstance.OutOfTime e) {
+                } catch (SearchInstance.OutOfTime | SearchInstance.TooLarge e) {
                     break;
                 }
             }
             long now = System.nanoTime();
             long share = Math.max(1, (deadline - now) / probesLeft);
-            CapacitySearch search = new CapacitySearch(instance, cap, deadline - now < share ? deadline : now + share);
+            CapacitySearch search;
+            try {
+                search = new CapacitySearch(instance, cap, deadline - now < share ? deadline : now + share);
+            } catch (SearchInstance.OutOfTime e) {
+                break;
+            }
             CapacitySearch.Result r = onBigStack(p, search);
             nodes += search.nodes();
             switch (r) {

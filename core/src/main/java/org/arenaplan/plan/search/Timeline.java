@@ -22,7 +22,11 @@ final class Timeline {
     /** How many buffers cross each boundary (index 0 and {@code sections} are never crossed). */
     final int[] crossings;
 
-    Timeline(Problem p, int[] active) {
+    /**
+     * @param maxPairs the most (buffer, section) pairs to hold; more throws {@link SearchInstance.TooLarge}
+     * @param deadline a {@link System#nanoTime()} value; building past it throws {@link SearchInstance.OutOfTime}
+     */
+    Timeline(Problem p, int[] active, long maxPairs, long deadline) {
         long[] points = new long[2 * active.length];
         int k = 0;
         for (int i : active) {
@@ -38,9 +42,16 @@ final class Timeline {
         int[] count = new int[sections];
         liveBytes = new long[sections];
         crossings = new int[sections + 1];
+        long pairs = 0;
         for (int i : active) {
             first[i] = Arrays.binarySearch(points, 0, distinct, p.lower(i));
             end[i] = Arrays.binarySearch(points, 0, distinct, p.upper(i));
+            pairs += end[i] - first[i];
+        }
+        if (pairs > maxPairs) throw new SearchInstance.TooLarge(pairs + " (buffer, section) pairs");
+        int done = 0;
+        for (int i : active) {
+            if (++done % 1024 == 0 && System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();
             for (int s = first[i]; s < end[i]; s++) {
                 count[s]++;
                 liveBytes[s] += p.alignedSize(i);
@@ -51,6 +62,10 @@ final class Timeline {
         for (int s = 0; s < sections; s++) memberStart[s + 1] = Math.addExact(memberStart[s], count[s]);
         members = new int[memberStart[sections]];
         Arrays.fill(count, 0);
-        for (int i : active) for (int s = first[i]; s < end[i]; s++) members[memberStart[s] + count[s]++] = i;
+        done = 0;
+        for (int i : active) {
+            if (++done % 1024 == 0 && System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();
+            for (int s = first[i]; s < end[i]; s++) members[memberStart[s] + count[s]++] = i;
+        }
     }
 }

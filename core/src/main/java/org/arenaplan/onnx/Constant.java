@@ -1,0 +1,31 @@
+package org.arenaplan.onnx;
+
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.WeightValues;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A weight during import: either one {@code fill} value for every element (ConstantOfShape, or a
+ * tensor whose elements are all equal) or the {@code values} read when the weight region is
+ * filled; both null only for a tensor whose values cannot be read (executors seed it).
+ */
+record Constant(Double fill, WeightValues values) {
+
+    static Constant fill(double v) {
+        return new Constant(v, null);
+    }
+
+    /** A fill when every element is equal (checked up to the first difference), else the values. */
+    static Constant of(WeightValues source, DType type) {
+        if (source == null) return new Constant(null, null);
+        Double u = OnnxTensors.uniform(source, type);
+        return u != null ? fill(u) : new Constant(null, source);
+    }
+
+    /** Values held in memory: each read gets its own read-only view. */
+    static WeightValues bytes(ByteBuffer b) {
+        ByteBuffer frozen = b.asReadOnlyBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        return () -> frozen.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    }
+}

@@ -1,0 +1,99 @@
+package org.arenaplan.onnx;
+
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.WeightValues;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Folds ops whose inputs are all weights into new weights at import, so they never run:
+ * {@code Transpose} (ONNX Operators, Transpose: attr perm, default reversed axes) and
+ * {@code Cast} (attr to; floats to integers truncate toward zero, anything non-zero to bool is 1,
+ * f16/bf16 round to nearest even). A fill stays a fill; other values are computed when the weight
+ * region reads them, one weight at a time, so folding adds no host copy at import.
+ * (View-like ops over weights share their input's values; {@link OnnxImporter} handles those.)
+ */
+final class ConstantFolding {
+    private ConstantFolding() { }
+
+    /** Whether node {@code n} is a foldable op whose every given input is a weight. */
+    static boolean folds(NodeContext n, Set<String> weights) {
+        if (!n.opType().equals("Transpose") && !n.opType().equals("Cast")) return false;
+        if (n.inputCount() == 0 || !n.hasInput(0)) return false;
+        return weights.contains(n.input(0).name());
+    }
+
+    /** The folded outputs and their values. */
+    static Map<Value, Constant> fold(NodeContext n, Map<String, Constant> weights) {
+        Value x = n.input(0);
+        Constant c = weights.get(x.name());
+        String out = n.node().outputs().get(0);
+        if (n.opType().equals("Transpose")) {
+            Lowered l = NodeLowering.lower(n);
+            long[] perm = (long[]) l.attrs().get("perm");
+            Value y = l.outputs().get(0);
+            WeightValues src = c.values();
+            return Map.of(y, c.values() == null ? c : new Constant(null, () -> transpose(src.read(), x.shape(), perm, x.dtype().bytes())));
+        }
+        long to = n.integer("to", -1);
+        DType target = OnnxDTypes.of((int) to);
+        if (target == null) throw n.error("attribute 'to' is ONNX element type " + to + ", which arenaplan does not support");
+        Value y = new Value(out, target, x.shape());
+        if (c.values() == null) return Map.of(y, c.fill() == null ? c : Constant.fill(convert(c.fill(), target)));
+        if (target == x.dtype()) return Map.of(y, c);
+        WeightValues src = c.values();
+        DType from = x.dtype();
+        long count = x.elements();
+        return Map.of(y, new Constant(null, () -> cast(src.read(), from, target, count)));
+    }
+
+    /** Row-major transpose of elements {@code width} bytes wide: output axis i is input axis perm[i]. */
+    static ByteBuffer transpose(ByteBuffer in, long[] shape, long[] perm, int width) {
+        int rank = shape.length;
+        long[] inStride = new long[rank];
+        long s = 1;
+        for (int a = rank - 1; a >= 0; a--) { inStride[a] = s; s *= shape[a]; }
+        long[] outShape = new long[rank], stride = new long[rank];
+        for (int i = 0; i < rank; i++) { outShape[i] = shape[(int) perm[i]]; stride[i] = inStride[(int) perm[i]]; }
+        ByteBuffer out = ByteBuffer.allocate(Math.toIntExact(s * width)).order(ByteOrder.LITTLE_ENDIAN);
+        long[] idx = new long[rank];
+        for (long k = 0; k < s; k++) {
+            long src = 0;
+            for (int i = 0; i < rank; i++) src += idx[i] * stride[i];
+            for (int b = 0; b < width; b++) out.put(in.get((int) (src * width + b)));
+            for (int i = rank - 1; i >= 0; i--) {
+                if (++idx[i] < outShape[i]) break;
+                idx[i] = 0;
+            }
+        }
+        return out.flip();
+    }
+
+    /** Elements of type {@code from} as type {@code to} (ONNX Cast, by {@link DType#put}); int64 to narrower integers wraps exactly. */
+    static ByteBuffer cast(ByteBuffer in, DType from, DType to, long count) {
+        ByteBuffer out = ByteBuffer.allocate(Math.toIntExact(count * to.bytes())).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < count; i++) {
+            if (from == DType.I64) {
+                long x = in.getLong(8 * i);
+                switch (to) {
+                    case I32 -> { out.putInt((int) x); continue; }
+                    case I16 -> { out.putShort((short) x); continue; }
+                    case I8, U8 -> { out.put((byte) x); continue; }
+                    default -> { }
+                }
+            }
+            to.put(out, from.get(in, i));
+        }
+        return out.flip();
+    }
+
+    /** A value as type {@code to} holds it, widened back to a double. */
+    static double convert(double v, DType to) {
+        ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        to.put(b, v);
+        return to.get(b, 0);
+    }
+}

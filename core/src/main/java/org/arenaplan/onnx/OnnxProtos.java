@@ -1,0 +1,147 @@
+package org.arenaplan.onnx;
+
+import ai.onnx.proto.OnnxMl;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnsafeByteOperations;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads ONNX files with the generated schema classes ({@code ai.onnx.proto.OnnxMl}, shipped by
+ * {@code org.tribuo:tribuo-util-onnx}) and converts the parts the importer needs into
+ * {@link OnnxModel}'s records.
+ *
+ * <p>A model file is memory-mapped and parsed with aliasing, so {@code raw_data} fields are
+ * views of the mapping: weights cost no heap until the weight region is filled, one at a time.
+ * The mapping lives as long as the graph that refers to it (the JVM unmaps it when unreachable).
+ * A truncated or foreign file fails with an {@link OnnxException} naming the file.
+ */
+public final class OnnxProtos {
+    private OnnxProtos() { }
+
+    /** Reads a model file; external tensor data resolves against its folder. */
+    public static OnnxModel read(Path path) {
+        ByteString bytes = map(path);
+        return convert(parse(bytes, path.toString(), OnnxMl.ModelProto.parser()), path.toString(), path.toAbsolutePath().getParent());
+    }
+
+    /**
+     * Reads a model held in memory; external data resolves against the working directory.
+     * @param file the name used in error messages
+     */
+    public static OnnxModel read(byte[] bytes, String file) {
+        return convert(parse(UnsafeByteOperations.unsafeWrap(bytes), file, OnnxMl.ModelProto.parser()), file, null);
+    }
+
+    /** Decodes a lone TensorProto (the {@code *.pb} input and output files); its values are checked to be all there. */
+    public static OnnxModel.TensorData readTensor(Path path) {
+        OnnxMl.TensorProto t = parse(map(path), path.toString(), OnnxMl.TensorProto.parser());
+        return tensor(t, path.toAbsolutePath().getParent(), path + ": the tensor");
+    }
+
+    private static ByteString map(Path path) {
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size > Integer.MAX_VALUE)
+                throw new OnnxException(path + ": " + size + " B; a protobuf file is at most 2 GiB (larger models keep their weights as external data)");
+            ByteBuffer mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
+            return UnsafeByteOperations.unsafeWrap(mapped);
+        } catch (NoSuchFileException e) {
+            throw new OnnxException(path + ": no such file");
+        } catch (IOException e) {
+            throw new OnnxException(path + ": cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    private static <T extends com.google.protobuf.MessageLite> T parse(ByteString bytes, String file, com.google.protobuf.Parser<T> parser) {
+        CodedInputStream in = bytes.newCodedInput();
+        in.enableAliasing(true);
+        in.setRecursionLimit(64);
+        try {
+            T m = parser.parseFrom(in);
+            in.checkLastTagWas(0);
+            return m;
+        } catch (InvalidProtocolBufferException e) {
+            String msg = String.valueOf(e.getMessage());
+            String why = msg.contains("ended unexpectedly") || msg.contains("truncated")
+                    ? "truncated: the file ends in the middle of a field"
+                    : "not an ONNX " + (parser == OnnxMl.ModelProto.parser() ? "model (an ONNX file is a binary ModelProto)" : "tensor (a .pb file is a binary TensorProto)")
+                    + ": its bytes are not a protobuf message";
+            throw new OnnxException(file + ": " + why + " (byte " + in.getTotalBytesRead() + " of " + bytes.size() + ")", e);
+        }
+    }
+
+    private static OnnxModel convert(OnnxMl.ModelProto m, String file, Path dir) {
+        if (!m.hasGraph() || (m.getIrVersion() == 0 && m.getOpsetImportCount() == 0))
+            throw new OnnxException(file + ": not an ONNX model (no " + (!m.hasGraph() ? "graph" : "ir_version or opset_import") + " field in the ModelProto)");
+        Map<String, Long> opsets = new LinkedHashMap<>();
+        for (OnnxMl.OperatorSetIdProto o : m.getOpsetImportList()) opsets.put(o.getDomain(), o.getVersion());
+        OnnxMl.GraphProto g = m.getGraph();
+        List<OnnxModel.Node> nodes = new ArrayList<>(g.getNodeCount());
+        for (OnnxMl.NodeProto n : g.getNodeList()) nodes.add(node(n, file, dir));
+        List<OnnxModel.TensorData> inits = new ArrayList<>(g.getInitializerCount());
+        for (OnnxMl.TensorProto t : g.getInitializerList()) inits.add(tensor(t, dir, file + ": initializer '" + t.getName() + "'"));
+        return new OnnxModel(m.getIrVersion(), opsets, new OnnxModel.Graph(g.getName(), nodes, inits,
+                valueInfos(g.getInputList()), valueInfos(g.getOutputList()), valueInfos(g.getValueInfoList())));
+    }
+
+    private static OnnxModel.TensorData tensor(OnnxMl.TensorProto t, Path dir, String what) {
+        long[] dims = new long[t.getDimsCount()];
+        for (int i = 0; i < dims.length; i++) dims[i] = t.getDims(i);
+        return new OnnxModel.TensorData(t.getName(), t.getDataType(), dims, OnnxTensors.check(t, dir, what));
+    }
+
+    private static OnnxModel.Node node(OnnxMl.NodeProto n, String file, Path dir) {
+        Map<String, OnnxModel.Attribute> attrs = new LinkedHashMap<>();
+        for (OnnxMl.AttributeProto a : n.getAttributeList())
+            attrs.put(a.getName(), attribute(a, dir, file + ": node '" + n.getName() + "' (" + n.getOpType() + ") attribute '" + a.getName() + "'"));
+        return new OnnxModel.Node(n.getName(), n.getOpType(), n.getDomain(), n.getInputList(), n.getOutputList(), attrs);
+    }
+
+    /** Writers older than IR 3 may leave {@code type} unset; it is then taken from the field that is set. */
+    private static OnnxModel.Attribute attribute(OnnxMl.AttributeProto a, Path dir, String what) {
+        OnnxMl.AttributeProto.AttributeType type = a.getType();
+        if (type == OnnxMl.AttributeProto.AttributeType.UNDEFINED) {
+            type = a.hasF() ? OnnxMl.AttributeProto.AttributeType.FLOAT
+                    : a.hasI() ? OnnxMl.AttributeProto.AttributeType.INT
+                    : a.hasS() ? OnnxMl.AttributeProto.AttributeType.STRING
+                    : a.hasT() ? OnnxMl.AttributeProto.AttributeType.TENSOR
+                    : a.getFloatsCount() > 0 ? OnnxMl.AttributeProto.AttributeType.FLOATS
+                    : a.getIntsCount() > 0 ? OnnxMl.AttributeProto.AttributeType.INTS : type;
+        }
+        Object value = switch (type) {
+            case FLOAT -> (double) a.getF();
+            case INT -> a.getI();
+            case STRING -> a.getS().toString(StandardCharsets.UTF_8);
+            case TENSOR -> tensor(a.getT(), dir, what);
+            case FLOATS -> a.getFloatsList().stream().mapToDouble(Float::doubleValue).toArray();
+            case INTS -> a.getIntsList().stream().mapToLong(Long::longValue).toArray();
+            default -> null;
+        };
+        return new OnnxModel.Attribute(a.getName(), type.getNumber(), value);
+    }
+
+    private static List<OnnxModel.ValueInfo> valueInfos(List<OnnxMl.ValueInfoProto> list) {
+        List<OnnxModel.ValueInfo> out = new ArrayList<>(list.size());
+        for (OnnxMl.ValueInfoProto v : list) {
+            OnnxMl.TypeProto.Tensor t = v.getType().getTensorType();
+            List<OnnxModel.Dim> dims = new ArrayList<>();
+            for (OnnxMl.TensorShapeProto.Dimension d : t.getShape().getDimList())
+                dims.add(new OnnxModel.Dim(d.hasDimValue() ? d.getDimValue() : null, d.getDimParam()));
+            out.add(new OnnxModel.ValueInfo(v.getName(), t.getElemType(), dims, t.hasShape()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,187 @@
+package org.arenaplan.onnx;
+
+import ai.onnx.proto.OnnxMl.StringStringEntryProto;
+import ai.onnx.proto.OnnxMl.TensorProto;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.WeightValues;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The values of an ONNX {@code TensorProto} as the little-endian bytes of its element type, from
+ * wherever the file keeps them (ONNX IR spec, "Tensor" and "External Tensor Data"):
+ * <ul>
+ *   <li>{@code raw_data}: used as is (a view, no copy, when the model was memory-mapped);</li>
+ *   <li>the typed fields: {@code float_data} (FLOAT), {@code int32_data} (INT32, INT16, INT8,
+ *       UINT8, BOOL, and FLOAT16/BFLOAT16 as bit patterns), {@code int64_data} (INT64),
+ *       {@code double_data} (DOUBLE), {@code uint64_data} (UINT32, UINT64), packed to bytes when read;</li>
+ *   <li>external data ({@code data_location = EXTERNAL}): {@code location} relative to the model's
+ *       folder, {@code offset} and {@code length} in bytes, mapped from that file when read.</li>
+ * </ul>
+ * {@link #check} verifies at import that the values are all there (element count, byte length,
+ * the external file's extent) without reading them; {@link #source} reads them later.
+ */
+final class OnnxTensors {
+    private OnnxTensors() { }
+
+    /** Bytes per element of an ONNX element type; 0 for types without a fixed width (STRING, 4-bit, unknown). */
+    static int width(int dataType) {
+        return switch (dataType) {
+            case OnnxDTypes.FLOAT, OnnxDTypes.INT32, OnnxDTypes.UINT32 -> 4;
+            case OnnxDTypes.INT64, OnnxDTypes.DOUBLE, OnnxDTypes.UINT64 -> 8;
+            case OnnxDTypes.UINT8, OnnxDTypes.INT8, OnnxDTypes.BOOL -> 1;
+            case OnnxDTypes.INT16, OnnxDTypes.UINT16, OnnxDTypes.FLOAT16, OnnxDTypes.BFLOAT16 -> 2;
+            default -> 0;
+        };
+    }
+
+    static long elementCount(TensorProto t) {
+        long n = 1;
+        for (long d : t.getDimsList()) {
+            if (d < 0) throw new OnnxException("dims " + t.getDimsList() + " have a negative extent");
+            n = Math.multiplyExact(n, d);
+        }
+        return n;
+    }
+
+    /**
+     * Checks that {@code t} carries all its values and returns where to read them; null when its
+     * element type has no fixed width (its values cannot be read).
+     *
+     * @param dir  the model's folder, against which external {@code location}s resolve
+     * @param what names the tensor in errors (file, initializer or attribute)
+     * @throws OnnxException naming {@code what} and the field or external file at fault
+     */
+    static WeightValues check(TensorProto t, Path dir, String what) {
+        int width = width(t.getDataType());
+        if (width == 0) return null;
+        long count;
+        try {
+            count = elementCount(t);
+        } catch (ArithmeticException e) {
+            throw new OnnxException(what + ": its element count " + t.getDimsList() + " overflows a long");
+        }
+        long bytes = Math.multiplyExact(count, width);
+        if (t.hasDataLocation() && t.getDataLocation() == TensorProto.DataLocation.EXTERNAL) return external(t, dir, what, bytes);
+        if (t.hasRawData()) {
+            ByteBuffer raw = t.getRawData().asReadOnlyByteBuffer();
+            if (raw.remaining() != bytes)
+                throw new OnnxException(what + ": raw_data holds " + raw.remaining() + " B, but " + count + " elements of data_type " + t.getDataType() + " need " + bytes + " B");
+            return () -> t.getRawData().asReadOnlyByteBuffer().slice().order(ByteOrder.LITTLE_ENDIAN);
+        }
+        int typed = typedCount(t);
+        if (typed != count && !(count == 0 && typed == 0))
+            throw new OnnxException(what + ": holds " + typed + " values in its typed field (" + typedField(t.getDataType()) + "), but dims " + t.getDimsList() + " need " + count);
+        return () -> packTyped(t, (int) bytes);
+    }
+
+    private static WeightValues external(TensorProto t, Path dir, String what, long bytes) {
+        String location = null;
+        long offset = 0, length = -1;
+        for (StringStringEntryProto e : t.getExternalDataList()) {
+            try {
+                switch (e.getKey()) {
+                    case "location" -> location = e.getValue();
+                    case "offset" -> offset = Long.parseLong(e.getValue());
+                    case "length" -> length = Long.parseLong(e.getValue());
+                    default -> { }
+                }
+            } catch (NumberFormatException x) {
+                throw new OnnxException(what + ": external_data '" + e.getKey() + "' is not a number: '" + e.getValue() + "'");
+            }
+        }
+        if (location == null || location.isEmpty()) throw new OnnxException(what + ": data_location is EXTERNAL but external_data has no 'location'");
+        if (offset < 0) throw new OnnxException(what + ": external_data offset " + offset + " is negative");
+        if (length >= 0 && length != bytes)
+            throw new OnnxException(what + ": external_data length " + length + " B, but its dims " + t.getDimsList() + " and data_type " + t.getDataType() + " need " + bytes + " B");
+        Path file = (dir == null ? Path.of(location) : dir.resolve(location)).normalize();
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (NoSuchFileException e) {
+            throw new OnnxException(file + ": no such file (external data of " + what + ")");
+        } catch (IOException e) {
+            throw new OnnxException(file + ": cannot read (external data of " + what + "): " + e.getMessage(), e);
+        }
+        if (offset + bytes > size)
+            throw new OnnxException(file + ": holds " + size + " B, but " + what + " needs bytes " + offset + ".." + (offset + bytes) + " (external data is short)");
+        long off = offset;
+        return () -> map(file, off, bytes, what);
+    }
+
+    private static ByteBuffer map(Path file, long offset, long bytes, String what) {
+        if (bytes == 0) return ByteBuffer.allocate(0).order(ByteOrder.LITTLE_ENDIAN);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            if (ch.size() < offset + bytes)
+                throw new OnnxException(file + ": holds " + ch.size() + " B, but " + what + " needs bytes " + offset + ".." + (offset + bytes) + " (external data is short)");
+            return ch.map(FileChannel.MapMode.READ_ONLY, offset, bytes).order(ByteOrder.LITTLE_ENDIAN);
+        } catch (IOException e) {
+            throw new OnnxException(file + ": cannot read (external data of " + what + "): " + e.getMessage(), e);
+        }
+    }
+
+    private static int typedCount(TensorProto t) {
+        return switch (t.getDataType()) {
+            case OnnxDTypes.FLOAT -> t.getFloatDataCount();
+            case OnnxDTypes.INT64 -> t.getInt64DataCount();
+            case OnnxDTypes.DOUBLE -> t.getDoubleDataCount();
+            case OnnxDTypes.UINT32, OnnxDTypes.UINT64 -> t.getUint64DataCount();
+            default -> t.getInt32DataCount();
+        };
+    }
+
+    private static String typedField(int dataType) {
+        return switch (dataType) {
+            case OnnxDTypes.FLOAT -> "float_data";
+            case OnnxDTypes.INT64 -> "int64_data";
+            case OnnxDTypes.DOUBLE -> "double_data";
+            case OnnxDTypes.UINT32, OnnxDTypes.UINT64 -> "uint64_data";
+            default -> "int32_data";
+        };
+    }
+
+    /** The typed field's values packed as the element type's little-endian bytes. */
+    private static ByteBuffer packTyped(TensorProto t, int bytes) {
+        ByteBuffer b = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        switch (t.getDataType()) {
+            case OnnxDTypes.FLOAT -> t.getFloatDataList().forEach(b::putFloat);
+            case OnnxDTypes.INT64, OnnxDTypes.UINT64 -> (t.getDataType() == OnnxDTypes.INT64 ? t.getInt64DataList() : t.getUint64DataList()).forEach(b::putLong);
+            case OnnxDTypes.UINT32 -> t.getUint64DataList().forEach(v -> b.putInt((int) (long) v));
+            case OnnxDTypes.DOUBLE -> t.getDoubleDataList().forEach(b::putDouble);
+            case OnnxDTypes.INT32 -> t.getInt32DataList().forEach(b::putInt);
+            case OnnxDTypes.INT16, OnnxDTypes.UINT16, OnnxDTypes.FLOAT16, OnnxDTypes.BFLOAT16 -> t.getInt32DataList().forEach(v -> b.putShort((short) (int) v));
+            default -> t.getInt32DataList().forEach(v -> b.put((byte) (int) v));
+        }
+        return b.flip();
+    }
+
+    /** All elements widened to doubles (for constants known at import: shapes, axes, scalars). */
+    static double[] doubles(WeightValues source, DType type, long count) {
+        ByteBuffer b = source.read();
+        double[] out = new double[Math.toIntExact(count)];
+        for (int i = 0; i < out.length; i++) out[i] = type.get(b, i);
+        return out;
+    }
+
+    /**
+     * The value every element holds when all are bitwise equal (compared as raw bytes, stopping
+     * at the first difference), else null; null also for an empty tensor.
+     */
+    static Double uniform(WeightValues source, DType type) {
+        ByteBuffer b = source.read();
+        int width = type.bytes();
+        int n = b.remaining() / width;
+        if (n == 0) return null;
+        for (int i = 1; i < n; i++)
+            for (int k = 0; k < width; k++)
+                if (b.get(i * width + k) != b.get(k)) return null;
+        return type.get(b, 0);
+    }
+}

@@ -1,0 +1,42 @@
+package org.arenaplan.exec;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@link AllClose} is numpy's allclose: |a - r| <= atol + rtol*|r|, with the worst element's index. */
+class AllCloseTest {
+    @Test
+    void aSmallValueOffByFloat32RoundingMatchesWithTheDefaults() {
+        // the case a per-element relative check rejected: -3.2e-4 off by 1.75e-7
+        AllClose c = AllClose.compare(new float[]{-3.2e-4f + 1.75e-7f, 10f}, new float[]{-3.2e-4f, 10.001f}, AllClose.DEFAULT_RTOL, AllClose.DEFAULT_ATOL);
+        assertThat(c.ok()).isTrue();
+        assertThat(c.mismatches()).isZero();
+    }
+
+    @Test
+    void theBoundIsAtolPlusRtolTimesTheReference() {
+        assertThat(AllClose.compare(new float[]{1.5f}, new float[]{1f}, 0.25, 0.25).ok()).isTrue();
+        assertThat(AllClose.compare(new float[]{1.5f}, new float[]{1f}, 0.25, 0.24).ok()).isFalse();
+        assertThat(AllClose.compare(new float[]{0f}, new float[]{1e-9f}, 0, 0).ok()).isFalse();
+    }
+
+    @Test
+    void theWorstElementIsReportedWithItsIndex() {
+        float[] want = new float[12], got = new float[12];
+        got[7] = 0.5f;
+        got[2] = 0.1f;
+        AllClose c = AllClose.compare(got, want, 1e-3, 1e-5);
+        assertThat(c.ok()).isFalse();
+        assertThat(c.mismatches()).isEqualTo(2);
+        assertThat(c.worstIndex()).isEqualTo(7);
+        assertThat(c.describe(new long[]{3, 4})).startsWith("worst element [1, 3]: 0.5").contains("2 of 12 outside");
+    }
+
+    @Test
+    void nanMatchesNanAndInfinitiesMustAgree() {
+        assertThat(AllClose.compare(new float[]{Float.NaN, Float.POSITIVE_INFINITY}, new float[]{Float.NaN, Float.POSITIVE_INFINITY}, 0, 0).ok()).isTrue();
+        assertThat(AllClose.compare(new float[]{Float.NEGATIVE_INFINITY}, new float[]{Float.POSITIVE_INFINITY}, 1, 1).ok()).isFalse();
+        assertThat(AllClose.compare(new float[]{1f}, new float[]{Float.NaN}, 1, 1).ok()).isFalse();
+    }
+}

@@ -1,0 +1,122 @@
+package org.arenaplan.onnx;
+
+import org.arenaplan.device.Device;
+import org.arenaplan.device.DeviceOptions;
+import org.arenaplan.device.Devices;
+import org.arenaplan.exec.AllClose;
+import org.arenaplan.exec.ExecutionException;
+import org.arenaplan.exec.Executors;
+import org.arenaplan.exec.Mode;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.plan.ArenaPlanner;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The ONNX backend node tests ({@code shared/onnx-backend/node/test_*}: {@code model.onnx} and
+ * {@code test_data_set_0/input_K.pb, output_K.pb}, from the onnx repository's
+ * {@code onnx/backend/test/data/node}). Each is imported, planned and run on the simulator; a
+ * model whose ops, opset or types arenaplan does not support is refused with one line (the
+ * importer's or executor's bad-input message), and every supported one must match its outputs
+ * like numpy's allclose with rtol 1e-3, atol 1e-5 (the backend runner's float32 rtol; its atol
+ * 1e-7 raised as {@link AllClose} explains). Prints the pass/refused/fail counts.
+ */
+class OnnxBackendNodeTest {
+    static final double RTOL = 1e-3, ATOL = 1e-5;
+
+    enum Outcome { PASS, REFUSED, FAIL }
+
+    record Result(String test, Outcome outcome, String line) { }
+
+    @Test
+    void everySupportedNodeTestPasses() throws IOException {
+        Path root = OnnxModelsTest.shared("onnx-backend", "node");
+        if (!Files.isDirectory(root)) {
+            String why = "ONNX backend node tests " + root.toAbsolutePath().normalize() + " are absent; skipping";
+            System.out.println(why);
+            Assumptions.abort(why);
+        }
+        List<Path> tests;
+        try (Stream<Path> s = Files.list(root)) {
+            tests = s.filter(p -> Files.isRegularFile(p.resolve("model.onnx"))).sorted().toList();
+        }
+        List<Result> results = new ArrayList<>();
+        try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
+            for (Path t : tests) results.add(run(t, device));
+        }
+        Map<Outcome, Integer> counts = new TreeMap<>();
+        Map<String, Integer> reasons = new TreeMap<>();
+        for (Result r : results) {
+            counts.merge(r.outcome(), 1, Integer::sum);
+            if (r.outcome() != Outcome.PASS) System.out.println(r.outcome().name().toLowerCase() + " " + r.test() + ": " + r.line());
+            if (r.outcome() == Outcome.REFUSED) reasons.merge(reason(r.line()), 1, Integer::sum);
+        }
+        System.out.println("refusals by reason: " + reasons);
+        System.out.printf("ONNX backend node tests: %d pass, %d refused, %d fail (of %d)%n", counts.getOrDefault(Outcome.PASS, 0),
+                counts.getOrDefault(Outcome.REFUSED, 0), counts.getOrDefault(Outcome.FAIL, 0), results.size());
+        assertThat(results).filteredOn(r -> r.outcome() == Outcome.REFUSED).allSatisfy(r -> assertThat(r.line()).doesNotContain("\n"));
+        assertThat(results).filteredOn(r -> r.outcome() == Outcome.FAIL).extracting(r -> r.test() + ": " + r.line()).isEmpty();
+        assertThat(counts.getOrDefault(Outcome.PASS, 0)).as("node tests passing").isPositive();
+    }
+
+    /** The refusal's kind, for the summary: the text after the node's location, numbers and names dropped. */
+    private static String reason(String line) {
+        String s = line.replaceFirst("^.*?\\): ", "").replaceFirst("^.*\\.onnx: ", "");
+        s = s.replaceAll("'[^']*'", "'…'").replaceAll("\\[[^]]*]", "[…]").replaceAll("\\d+", "N");
+        return s.length() > 80 ? s.substring(0, 80) : s;
+    }
+
+    static Result run(Path test, Device device) {
+        String name = test.getFileName().toString();
+        Graph g;
+        Map<String, float[]> inputs = new LinkedHashMap<>();
+        Path data = test.resolve("test_data_set_0");
+        try {
+            g = OnnxImporter.load(test.resolve("model.onnx"), Map.of());
+            for (int k = 0; k < g.inputs().size(); k++) {
+                Path f = data.resolve("input_" + k + ".pb");
+                if (!Files.isRegularFile(f)) return new Result(name, Outcome.REFUSED, "graph input '" + g.inputs().get(k) + "' has no " + f.getFileName() + " (an omitted optional input)");
+                inputs.put(g.inputs().get(k), OnnxTensorFile.read(f).values());
+            }
+        } catch (OnnxException e) {
+            return new Result(name, Outcome.REFUSED, e.getMessage());
+        }
+        Map<String, float[]> got;
+        try {
+            got = Executors.run(ArenaPlanner.plan(g), device, List.of(Mode.PLANNED), 1, inputs, 1).last(Mode.PLANNED).outputs();
+        } catch (ExecutionException e) {
+            return new Result(name, Outcome.REFUSED, e.getMessage());
+        } catch (RuntimeException e) {
+            return new Result(name, Outcome.FAIL, "run: " + e);
+        }
+        StringBuilder failed = new StringBuilder();
+        for (int k = 0; k < g.outputs().size(); k++) {
+            String out = g.outputs().get(k);
+            float[] want;
+            try {
+                want = OnnxTensorFile.read(data.resolve("output_" + k + ".pb")).values();
+            } catch (OnnxException e) {
+                return new Result(name, Outcome.REFUSED, e.getMessage());
+            }
+            if (want.length != got.get(out).length) {
+                failed.append("output '").append(out).append("' has ").append(got.get(out).length).append(" values, the reference ").append(want.length).append("; ");
+                continue;
+            }
+            AllClose c = AllClose.compare(got.get(out), want, RTOL, ATOL);
+            if (!c.ok()) failed.append("output '").append(out).append("' ").append(c.describe(g.tensor(out).shape())).append("; ");
+        }
+        return failed.length() == 0 ? new Result(name, Outcome.PASS, "") : new Result(name, Outcome.FAIL, failed.toString());
+    }
+}

@@ -1,0 +1,186 @@
+package org.arenaplan.onnx;
+
+import ai.onnx.proto.OnnxMl;
+import org.arenaplan.device.Device;
+import org.arenaplan.device.DeviceOptions;
+import org.arenaplan.device.Devices;
+import org.arenaplan.exec.Executors;
+import org.arenaplan.exec.Mode;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.OpKinds;
+import org.arenaplan.plan.ArenaPlanner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Initializers keep the values the file holds, wherever it holds them (raw_data, typed fields,
+ * external data), constant subgraphs over them fold into weights, and the simulator computes
+ * with them: y = x W^T + b checked against the same product computed here.
+ */
+class WeightsTest {
+    static final int M = 2, K = 5, N = 3;
+
+    @TempDir
+    Path dir;
+
+    static float[] random(int n, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) v[i] = (float) (2 * r.nextDouble() - 1);
+        return v;
+    }
+
+    /** x[M, K] times W^T (W is [N, K]) plus b[N], in double. */
+    static float[] gemm(float[] x, float[] w, float[] b) {
+        float[] y = new float[M * N];
+        for (int m = 0; m < M; m++)
+            for (int n = 0; n < N; n++) {
+                double s = b[n];
+                for (int k = 0; k < K; k++) s += (double) x[m * K + k] * w[n * K + k];
+                y[m * N + n] = (float) s;
+            }
+        return y;
+    }
+
+    static Map<String, float[]> run(Graph g, Map<String, float[]> inputs) {
+        try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
+            Executors.Comparison c = Executors.run(ArenaPlanner.plan(g), device, List.of(Mode.PLANNED, Mode.PER_TENSOR), 1, inputs, 1);
+            assertThat(c.outputsEqual()).as(c.firstDifference()).isTrue();
+            return c.last(Mode.PLANNED).outputs();
+        }
+    }
+
+    /** Graph input x and output y; {@link #gemm(TinyOnnx, String)} adds the node after any folded ones. */
+    static TinyOnnx gemmModel() {
+        return new TinyOnnx().input("x", (long) M, (long) K).output("y", (long) M, (long) N);
+    }
+
+    static TinyOnnx gemm(TinyOnnx m, String w) {
+        return m.node("fc", "Gemm", List.of("x", w, "b"), List.of("y"), "transB", 1L);
+    }
+
+    private Path save(TinyOnnx m) throws Exception {
+        Path p = dir.resolve("model.onnx");
+        Files.write(p, m.bytes());
+        return p;
+    }
+
+    private void assertGemm(Graph g, float[] w, float[] b) {
+        float[] x = random(M * K, 3);
+        float[] y = run(g, Map.of("x", x)).get("y");
+        float[] want = gemm(x, w, b);
+        for (int i = 0; i < want.length; i++) assertThat(y[i]).as("y[%d]", i).isCloseTo(want[i], within(1e-5f));
+    }
+
+    @Test
+    void rawDataWeightsAreUsedAsTheFileHoldsThem() throws Exception {
+        float[] w = random(N * K, 1), b = random(N, 2);
+        Graph g = OnnxImporter.load(save(gemm(gemmModel().raw("w", w, N, K).raw("b", b), "w")), Map.of());
+        assertThat(g.weightValues("w")).isNotNull();
+        assertGemm(g, w, b);
+    }
+
+    @Test
+    void typedFieldsAreRead() throws Exception {
+        float[] w = random(N * K, 4), b = random(N, 5);
+        OnnxMl.TensorProto.Builder wt = OnnxMl.TensorProto.newBuilder().setName("w").setDataType(OnnxDTypes.FLOAT).addDims(N).addDims(K);
+        for (float v : w) wt.addFloatData(v);
+        // b as double_data, cast to float by a Cast node that import folds into a weight
+        OnnxMl.TensorProto.Builder bd = OnnxMl.TensorProto.newBuilder().setName("b64").setDataType(OnnxDTypes.DOUBLE).addDims(N);
+        for (float v : b) bd.addDoubleData(v);
+        TinyOnnx m = gemm(gemmModel().initializer(wt.build()).initializer(bd.build())
+                .node("cast", "Cast", List.of("b64"), List.of("b"), "to", (long) OnnxDTypes.FLOAT), "w");
+        Graph g = OnnxImporter.load(save(m), Map.of());
+        assertThat(g.ops()).extracting(o -> o.kind()).containsExactly(OpKinds.GEMM);
+        assertThat(g.isWeight("b")).isTrue();
+        assertGemm(g, w, b);
+    }
+
+    @Test
+    void transposeOfAWeightIsFoldedAtImport() throws Exception {
+        float[] w = random(N * K, 6), b = random(N, 7);
+        float[] wt = new float[K * N];                        // stored [K, N]; Transpose gives [N, K]
+        for (int n = 0; n < N; n++) for (int k = 0; k < K; k++) wt[k * N + n] = w[n * K + k];
+        TinyOnnx m = gemm(gemmModel().raw("wkn", wt, K, N).raw("b", b).node("t", "Transpose", List.of("wkn"), List.of("w"), "perm", new long[]{1, 0}), "w");
+        Graph g = OnnxImporter.load(save(m), Map.of());
+        assertThat(g.ops()).extracting(o -> o.kind()).containsExactly(OpKinds.GEMM);
+        assertThat(g.tensor("w").shape()).containsExactly(N, K);
+        assertGemm(g, w, b);
+    }
+
+    @Test
+    void externalDataIsReadRelativeToTheModelsFolder() throws Exception {
+        float[] w = random(N * K, 8), b = random(N, 9);
+        ByteBuffer bin = ByteBuffer.allocate(16 + 4 * w.length).order(ByteOrder.LITTLE_ENDIAN);
+        bin.position(16);
+        for (float v : w) bin.putFloat(v);
+        Files.createDirectories(dir.resolve("data"));
+        Files.write(dir.resolve("data/weights.bin"), bin.array());
+        Graph g = OnnxImporter.load(save(gemm(gemmModel().initializer(external("w", "data/weights.bin", 16, 4L * w.length)).raw("b", b), "w")), Map.of());
+        assertGemm(g, w, b);
+    }
+
+    @Test
+    void missingOrShortExternalDataIsBadInputNamingTheFile() throws Exception {
+        Path model = save(gemm(gemmModel().initializer(external("w", "nope.bin", 0, 4L * N * K)).raw("b", random(N, 1)), "w"));
+        assertThatThrownBy(() -> OnnxImporter.load(model, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("nope.bin").hasMessageContaining("no such file").hasMessageContaining("initializer 'w'");
+        Files.write(dir.resolve("short.bin"), new byte[4 * N * K - 1]);
+        Path shortModel = save(gemm(gemmModel().initializer(external("w", "short.bin", 0, 4L * N * K)).raw("b", random(N, 1)), "w"));
+        assertThatThrownBy(() -> OnnxImporter.load(shortModel, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("short.bin").hasMessageContaining("external data is short");
+    }
+
+    @Test
+    void rawDataOfTheWrongLengthIsBadInput() throws Exception {
+        OnnxMl.TensorProto bad = TinyOnnx.rawTensor("w", random(N * K - 1, 1), N, K);
+        Path model = save(gemm(gemmModel().initializer(bad).raw("b", random(N, 1)), "w"));
+        assertThatThrownBy(() -> OnnxImporter.load(model, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("initializer 'w'").hasMessageContaining("raw_data holds 56 B").hasMessageContaining("need 60 B");
+    }
+
+    @Test
+    void anUnreadInputCanBeFedAndAConstantOutputIsCopiedOut() throws Exception {
+        float[] c = random(4, 10);
+        TinyOnnx m = new TinyOnnx().input("x", 2L).input("unused", 3L).raw("c", c).output("y").output("c")
+                .node("r", "Relu", List.of("x"), List.of("y"));
+        Graph g = OnnxImporter.load(save(m), Map.of());
+        assertThat(g.inputs()).containsExactly("x", "unused");
+        Map<String, float[]> out = run(g, Map.of("x", new float[]{-1, 2}, "unused", new float[]{7, 8, 9}));
+        assertThat(out.get("y")).containsExactly(0, 2);
+        assertThat(out.get("c")).containsExactly(c);
+    }
+
+    @Test
+    void int64TypedFieldsKeepTheirEightBytes() {
+        Graph g = ShapeInferenceTest.load(new TinyOnnx().input("x", 2L, 3L).ints("shape", 3, 2).output("y")
+                .node("r", "Reshape", List.of("x", "shape"), List.of("y")));
+        assertThat(g.tensor("y").shape()).containsExactly(3, 2);
+        OnnxModel m = OnnxProtos.read(new TinyOnnx().ints("big", Long.MAX_VALUE, -5).input("x", 1L).output("x").bytes(), "t");
+        ByteBuffer b = m.graph().initializers().get(0).source().read();
+        assertThat(b.remaining()).isEqualTo(16);
+        assertThat(b.getLong(0)).isEqualTo(Long.MAX_VALUE);
+        assertThat(b.getLong(8)).isEqualTo(-5);
+    }
+
+    static OnnxMl.TensorProto external(String name, String location, long offset, long length) {
+        return OnnxMl.TensorProto.newBuilder().setName(name).setDataType(OnnxDTypes.FLOAT).addDims(N).addDims(K)
+                .setDataLocation(OnnxMl.TensorProto.DataLocation.EXTERNAL)
+                .addExternalData(OnnxMl.StringStringEntryProto.newBuilder().setKey("location").setValue(location))
+                .addExternalData(OnnxMl.StringStringEntryProto.newBuilder().setKey("offset").setValue(Long.toString(offset)))
+                .addExternalData(OnnxMl.StringStringEntryProto.newBuilder().setKey("length").setValue(Long.toString(length)))
+                .build();
+    }
+}

@@ -1,0 +1,54 @@
+package org.arenaplan.cli;
+
+import org.arenaplan.ir.Graph;
+import org.arenaplan.schedule.MemoryScheduler;
+import org.arenaplan.schedule.Schedule;
+import org.arenaplan.schedule.ScheduleMode;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+
+/** The {@code --schedule} flags that {@code plan} and {@code run} share: which op order to plan, checked and applied in one place. */
+final class ScheduleFlags {
+    @Option(names = "--schedule", paramLabel = "MODE", defaultValue = "file",
+            description = "Op order: file = the graph's own; memory = reorder within the data (and stream) dependences to lower the peak of live bytes (default: ${DEFAULT-VALUE}).")
+    String schedule;
+
+    @Option(names = "--schedule-time-limit", paramLabel = "SECONDS", defaultValue = "5",
+            description = "Time limit of --schedule memory's search; an exact answer found sooner ends it (default: ${DEFAULT-VALUE}).")
+    double timeLimit;
+
+    ScheduleMode mode() {
+        try {
+            return ScheduleMode.parse(schedule);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--schedule " + schedule + ": expected file or memory");
+        }
+    }
+
+    /** True when an order other than the file's was asked for. */
+    boolean given() {
+        return mode() != ScheduleMode.FILE;
+    }
+
+    /** The graph in the order asked for (the graph itself for {@code file}). */
+    Schedule apply(Graph g, long alignment) {
+        if (!(timeLimit > 0)) throw new UsageException("--schedule-time-limit must be a positive number of seconds, got " + timeLimit);
+        return MemoryScheduler.schedule(g, MemoryScheduler.Options.DEFAULT.withMode(mode()).withAlignment(alignment)
+                .withTimeLimit(Duration.ofMillis(Math.max(1, Math.round(timeLimit * 1000)))));
+    }
+
+    /** The contract line {@code schedule: ...} when an order was searched for; nothing for the file order. */
+    static void print(Schedule s, java.io.PrintStream out) {
+        if (s.mode() != ScheduleMode.FILE) out.println(line(s));
+    }
+
+    static void print(Schedule s, PrintWriter out) {
+        if (s.mode() != ScheduleMode.FILE) out.println(line(s));
+    }
+
+    private static String line(Schedule s) {
+        return "schedule: " + s.summary();
+    }
+}
