@@ -130,8 +130,8 @@ final class BenchCommand implements Callable<Integer> {
         int missed;
         try (Progress progress = Progress.open("bench search", instances, spec.commandLine().getErr())) {
             missed = ChallengingBench.run(out, mode, folder, Duration.ofMillis(Math.round(timeLimit * 1000)), (i, name) -> {
-                progress.note(name + " (" + (i + 1) + "/" + instances + ", up to " + timeLimit + " s)");
                 progress.stepTo(i);
+                progress.note(name + " (" + (i + 1) + "/" + instances + ", up to " + timeLimit + " s)");
             });
             progress.stepTo(instances);
         }
