@@ -30,9 +30,9 @@ class MessagesTest {
     @Test
     void invalidUtf8NamesTheLineAndTheByte() throws Exception {
         Path csv = file("bad.csv", new byte[]{'i', 'd', ',', 'l', 'o', 'w', 'e', 'r', ',', 'u', 'p', 'p', 'e', 'r', ',', 's', 'i', 'z', 'e', '\n', 'x', (byte) 0xff, ',', '0', ',', '1', ',', '4', '\n'});
-        oneLine(Cli.run("plan", csv.toString()), 2, "bad.csv:2: not UTF-8 text (byte 0xFF at byte offset 21)");
+        oneLine(Cli.run("plan", csv.toString()), 2, "bad.csv: line 2 is not UTF-8 text (byte 0xFF at byte offset 21)");
         Path json = file("bad.json", new byte[]{'{', '"', (byte) 0xc3, '"'});
-        oneLine(Cli.run("plan", json.toString()), 2, "bad.json:1: not UTF-8 text (byte 0xC3");
+        oneLine(Cli.run("plan", json.toString()), 2, "bad.json: line 1 is not UTF-8 text (byte 0xC3");
     }
 
     @Test
