@@ -93,6 +93,7 @@ final class ArenaSvg {
                 .append(".box-label{fill:#ffffff;font-size:10px;pointer-events:none}\n")
                 .append(".line-label{font-size:11px;paint-order:stroke;stroke:#ffffff;stroke-width:3px}\n")
                 .append(".peak{fill:#ffe680;stroke:#b38f00;stroke-width:1;stroke-dasharray:3 3}\n")
+                .append(".peak-edge{fill:none;stroke:#b38f00;stroke-width:1.2;stroke-dasharray:3 3}\n")
                 .append(".peak-label{font-size:11px;fill:#7a6200;font-weight:bold;paint-order:stroke;stroke:#ffffff;stroke-width:3px}\n")
                 .append(".at-peak{fill:none;stroke:#111111;stroke-width:1.4}\n")
                 .append(".reader{fill:#111111;stroke:#ffffff;stroke-width:0.8}\n")
@@ -209,6 +210,8 @@ final class ArenaSvg {
         if (p == null) return;
         double x = xOf(p.time());
         double w = Math.max(2, xOf(p.time() + 1) - x);
+        out.append("<rect class=\"peak-edge\" x=\"").append(num(x)).append("\" y=\"").append(TOP).append("\" width=\"").append(num(w))
+                .append("\" height=\"").append(PLOT_H).append("\"/>\n");   // the column's edges over the boxes
         for (int i : p.boxes().size() <= OUTLINED_AT_PEAK ? p.boxes() : java.util.Set.<Integer>of()) {
             ArenaChart.Box b = c.boxes().get(i);
             double bx = xOf(b.start());

@@ -279,6 +279,21 @@ class PlanPicturesTest {
     }
 
     @Test
+    void theRasterIsAPaletteImageWithTransparentGaps() {
+        Raster r = new Raster(10, 4, List.of(new ArenaChart.Legend("buffer", "#4e79a7")));
+        r.fill(0, 0, 5, 2, 0, 0);
+        r.fill(5, 0, 0.2, 2, 0, 1);   // thinner than a pixel: still one pixel
+        assertThat(r.indexAt(4, 1)).isEqualTo(1);
+        assertThat(r.indexAt(5, 1)).isEqualTo(2);
+        assertThat(r.indexAt(6, 1)).isZero();
+        assertThat(r.indexAt(0, 3)).isZero();
+        byte[] png = r.png();
+        assertThat(java.util.Arrays.copyOf(png, 8)).containsExactly(0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n');
+        String text = new String(png, StandardCharsets.ISO_8859_1);
+        assertThat(text).contains("IHDR", "PLTE", "tRNS", "IDAT", "IEND");
+    }
+
+    @Test
     void exactBytesWhereUnitsWouldHideTheGap() {
         assertThat(ByteUnits.hidesGap(1_498_635_932L, 1_498_950_000L)).isTrue();
         assertThat(ByteUnits.hidesGap(1L << 30, 1L << 30)).isFalse();
