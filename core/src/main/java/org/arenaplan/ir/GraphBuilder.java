@@ -31,6 +31,22 @@ public final class GraphBuilder {
         this("graph");
     }
 
+    /**
+     * A builder holding {@code g}'s tensors, inputs (with donation) and weights (with fills), and
+     * no ops or outputs: the start of a graph derived from {@code g} (reordered, extended).
+     */
+    public static GraphBuilder declarationsOf(Graph g) {
+        GraphBuilder b = new GraphBuilder(g.name());
+        g.tensors().values().forEach(b::tensor);
+        for (String in : g.inputs()) b.input(in, g.isDonated(in));
+        for (String w : g.weights()) {
+            Double fill = g.weightFill(w);
+            if (fill == null) b.weight(w);
+            else b.weight(w, fill);
+        }
+        return b;
+    }
+
     public GraphBuilder tensor(String name, long bytes) {
         return tensor(new Tensor(name, bytes, null, null));
     }

@@ -52,7 +52,11 @@ public final class OpChecks {
     private static void checkAttrs(Op op, OpSpec spec) {
         for (var e : op.attrs().entrySet()) {
             AttrSpec a = spec.attr(e.getKey());
-            if (a == null) throw new GraphException("unknown attribute '" + e.getKey() + "'; " + spec.kind() + " takes " + attrNames(spec) + suggestion(e.getKey(), spec));
+            if (a == null) {
+                List<String> names = new ArrayList<>();
+                for (AttrSpec d : spec.attrs()) names.add(d.name());
+                throw new GraphException(unknownAttribute(e.getKey(), names, spec.kind()));
+            }
             String problem = a.problem(e.getValue());
             if (problem != null) throw new GraphException(problem);
         }
@@ -61,20 +65,16 @@ public final class OpChecks {
         }
     }
 
-    private static String attrNames(OpSpec spec) {
-        if (spec.attrs().isEmpty()) return "no attributes";
-        List<String> names = new ArrayList<>();
-        for (AttrSpec a : spec.attrs()) names.add(a.name());
-        return String.join(", ", names);
-    }
-
-    /** " (did you mean 'alpha'?)" when a declared name is one or two edits away. */
-    private static String suggestion(String name, OpSpec spec) {
-        for (AttrSpec a : spec.attrs()) {
-            if (editDistance(name.toLowerCase(java.util.Locale.ROOT), a.name().toLowerCase(java.util.Locale.ROOT)) <= 2)
-                return " (did you mean '" + a.name() + "'?)";
+    /**
+     * "unknown attribute 'alpah'; LRN takes size, alpha, beta, bias (did you mean 'alpha'?)": the
+     * suggestion when a name it takes is one or two edits away.
+     */
+    public static String unknownAttribute(String name, java.util.Collection<String> takes, String kind) {
+        String msg = "unknown attribute '" + name + "'; " + kind + " takes " + (takes.isEmpty() ? "no attributes" : String.join(", ", takes));
+        for (String t : takes) {
+            if (editDistance(name.toLowerCase(java.util.Locale.ROOT), t.toLowerCase(java.util.Locale.ROOT)) <= 2) return msg + " (did you mean '" + t + "'?)";
         }
-        return "";
+        return msg;
     }
 
     /** Levenshtein distance, with a transposition counted as one edit. */

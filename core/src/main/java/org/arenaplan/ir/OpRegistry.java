@@ -30,6 +30,9 @@ public final class OpRegistry {
     static final String UNARY = "unary", BINARY = "binary_broadcast", GEMM = "gemm", SOFTMAX = "softmax", LAYERNORM = "layernorm",
             BATCHNORM = "batchnorm", CONV2D = "conv2d", POOL2D = "pool2d", LRN = "lrn", TRANSPOSE = "transpose", COPY = "copy",
             CONCAT_SLICE = "concat_slice";
+    /** Training kernels: the simulator runs them, the CUDA fatbin does not have them ({@code Kernels.TRAINING}). */
+    static final String REDUCE_SUM = "reduce_sum", GELU_GRAD = "gelu_grad", SOFTMAX_GRAD = "softmax_grad", LAYERNORM_GRAD = "layernorm_grad",
+            CONV2D_BACKWARD_DATA = "conv2d_backward_data", CONV2D_BACKWARD_FILTER = "conv2d_backward_filter";
 
     private static final Map<String, OpSpec> SPECS = index(
             op(OpKinds.MATMUL, 2, 2).shape(ShapeRules::matmul).kernels(GEMM)
@@ -48,8 +51,7 @@ public final class OpRegistry {
                     .doc("inputs X, scale, bias; over the axes from axis on"),
             op(OpKinds.BATCH_NORM, 5, 5).attrs(AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::batchNorm).inPlace(0).kernels(BATCHNORM)
                     .doc("inference: inputs X, scale, B, mean, var"),
-            op(OpKinds.CONV, 2, 3).attrs(AttrSpec.perAxis("kernel_shape", 1, "the weight's extents"), strides(), pads(),
-                            AttrSpec.perAxis("dilations", false, 1, 1, 1), AttrSpec.integer("group", 1, 1, MAX_INT32))
+            op(OpKinds.CONV, 2, 3).attrs(convAttrs())
                     .shape(ShapeRules::conv).kernels(CONV2D)
                     .doc("inputs X, W, optional B; 1-D and 2-D images run (3-D is planned only)"),
             pool(OpKinds.MAX_POOL), pool(OpKinds.AVERAGE_POOL),
@@ -63,6 +65,21 @@ public final class OpRegistry {
             op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(COPY).doc("a device-to-device copy"),
             op(OpKinds.RELU_GRAD, 2, 2).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(BINARY)
                     .doc("inputs dY, X: dX = dY where X > 0, else 0"),
+            op(OpKinds.REDUCE_SUM, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "every axis"), AttrSpec.integer("keepdims", 1, 0, 1))
+                    .shape(ShapeRules::reduceSum).kernels(REDUCE_SUM)
+                    .doc("ONNX ReduceSum (axes as an attribute); runs when the kept axes are contiguous; training kernel"),
+            op(OpKinds.GELU_GRAD, 2, 2).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(GELU_GRAD)
+                    .doc("inputs dY, X: dX = dY * Gelu'(X); training kernel"),
+            op(OpKinds.SOFTMAX_GRAD, 2, 2).attrs(AttrSpec.axis("axis", -1)).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(SOFTMAX_GRAD)
+                    .doc("inputs dY, Y (Softmax's output): dX = Y * (dY - sum(dY * Y)) over the axes from axis on; training kernel"),
+            op(OpKinds.LAYER_NORM_GRAD, 3, 3).attrs(AttrSpec.axis("axis", -1), AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::sameAsFirst)
+                    .kernels(LAYERNORM_GRAD).doc("inputs dY, X, scale: the gradient of LayerNormalization's X; training kernel"),
+            op(OpKinds.CONV_BACKWARD_DATA, 2, 2).attrs(convAttrs(AttrSpec.ints("input_shape", 1, Long.MAX_VALUE, "required: the forward X's shape")))
+                    .shape(ShapeRules::convBackwardData).kernels(CONV2D_BACKWARD_DATA)
+                    .doc("inputs dY, W: the gradient of Conv's X (group 1 runs); training kernel"),
+            op(OpKinds.CONV_BACKWARD_FILTER, 2, 2).attrs(convAttrs())
+                    .shape(ShapeRules::convBackwardFilter).kernels(CONV2D_BACKWARD_FILTER)
+                    .doc("inputs X, dY: the gradient of Conv's W (kernel_shape required; group 1 runs); training kernel"),
             view(OpKinds.RESHAPE), view(OpKinds.FLATTEN), view(OpKinds.IDENTITY), view(OpKinds.DROPOUT).doc("inference: the identity"),
             view(OpKinds.SQUEEZE), view(OpKinds.UNSQUEEZE),
             op(OpKinds.SLICE, 1, 1).view(OpSpec.ViewRule.LEADING_SLICE).kernels(COPY)
@@ -117,6 +134,14 @@ public final class OpRegistry {
     private static E view(String kind) {
         return op(kind, 1, 1).view(OpSpec.ViewRule.WHOLE).inPlace(0).kernels(COPY)
                 .doc("same elements, new shape; as a view it issues no work, otherwise a copy");
+    }
+
+    /** Conv's attributes (and its gradients'), plus {@code more}. */
+    private static AttrSpec[] convAttrs(AttrSpec... more) {
+        List<AttrSpec> a = new ArrayList<>(List.of(AttrSpec.perAxis("kernel_shape", 1, "the weight's extents"), strides(), pads(),
+                AttrSpec.perAxis("dilations", false, 1, 1, 1), AttrSpec.integer("group", 1, 1, MAX_INT32)));
+        a.addAll(List.of(more));
+        return a.toArray(new AttrSpec[0]);
     }
 
     private static AttrSpec strides() {

@@ -185,6 +185,46 @@ final class ShapeRules {
         return in[0].clone();
     }
 
+    /** ReduceSum: the axes listed (every axis when none) summed away, or kept as 1 with keepdims = 1. */
+    static long[] reduceSum(OpAttrs attrs, long[][] in) {
+        long[] x = in[0];
+        long[] axes = attrs.intsOrNull("axes");
+        boolean[] reduced = new boolean[x.length];
+        if (axes == null) Arrays.fill(reduced, true);
+        else for (long a : axes) reduced[axis(a, x.length, "axis")] = true;
+        boolean keep = attrs.integer("keepdims") == 1;
+        long[] out = new long[x.length];
+        int n = 0;
+        for (int d = 0; d < x.length; d++) {
+            if (!reduced[d]) out[n++] = x[d];
+            else if (keep) out[n++] = 1;
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    /** ConvBackwardData (dY, W): the gradient of Conv's X, whose shape attribute input_shape gives; checked by Conv's rule. */
+    static long[] convBackwardData(OpAttrs attrs, long[][] in) {
+        long[] x = attrs.intsOrNull("input_shape");
+        if (x == null) throw new GraphException("attribute 'input_shape' (the forward Conv's X) is required");
+        long[] y = conv(attrs, new long[][]{x, in[1]});
+        if (!Arrays.equals(y, in[0])) throw new GraphException("dY " + Arrays.toString(in[0]) + " is not the Conv output " + Arrays.toString(y) + " of input_shape " + Arrays.toString(x));
+        return x.clone();
+    }
+
+    /** ConvBackwardFilter (X, dY): the gradient of Conv's W, [M, C/group, kernel_shape...]; checked by Conv's rule. */
+    static long[] convBackwardFilter(OpAttrs attrs, long[][] in) {
+        long[] x = in[0], dy = in[1];
+        long[] k = attrs.intsOrNull("kernel_shape");
+        if (k == null) throw new GraphException("attribute 'kernel_shape' is required");
+        long[] w = new long[2 + k.length];
+        w[0] = dy[1];
+        w[1] = x[1] / attrs.integer("group");
+        System.arraycopy(k, 0, w, 2, k.length);
+        long[] y = conv(attrs, new long[][]{x, w});
+        if (!Arrays.equals(y, dy)) throw new GraphException("dY " + Arrays.toString(dy) + " is not the Conv output " + Arrays.toString(y));
+        return w;
+    }
+
     /** An axis in [-rank, rank) as a non-negative index. */
     static int axis(long axis, int rank, String what) {
         if (axis < -rank || axis >= rank) throw new GraphException(what + " " + axis + " is out of range for rank " + rank);

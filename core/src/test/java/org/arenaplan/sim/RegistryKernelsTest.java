@@ -21,7 +21,9 @@ class RegistryKernelsTest {
 
     @Test
     void everyRegistryKernelIsInTheConventionAndTheSimulator() {
-        assertThat(Kernels.ALL).containsAll(OpRegistry.kernels());
+        List<String> known = new java.util.ArrayList<>(Kernels.ALL);
+        known.addAll(Kernels.TRAINING);
+        assertThat(known).containsAll(OpRegistry.kernels());
         for (String k : OpRegistry.kernels()) {
             // No arguments: a known kernel complains about its arguments, an unknown one about its name.
             KernelCall empty = new KernelCall(k, List.of(), new long[40], new double[4], "probe");

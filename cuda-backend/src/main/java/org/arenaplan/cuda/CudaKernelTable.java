@@ -51,6 +51,8 @@ final class CudaKernelTable {
 
     static Spec spec(KernelCall call) {
         Spec s = SPECS.get(call.name());
+        if (s == null && org.arenaplan.device.Kernels.TRAINING.contains(call.name()))
+            throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") is a training kernel the simulator runs; the CUDA fatbin does not have it yet (use --device sim)");
         if (s == null) throw new DeviceException("unknown kernel '" + call.name() + "' (op " + call.label() + "); known: " + SPECS.keySet());
         int n = call.pointers().size();
         if (n != s.slots() && !(s.optionalSlot() >= 0 && n == s.slots() - 1)) {

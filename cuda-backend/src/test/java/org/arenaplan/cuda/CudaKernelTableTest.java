@@ -34,7 +34,10 @@ class CudaKernelTableTest {
 
     @Test
     void everyKernelTheOpRegistryNamesHasASpec() {
-        assertThat(CudaKernelTable.SPECS.keySet()).containsAll(org.arenaplan.ir.OpRegistry.kernels());
+        // The training kernels (Kernels.TRAINING) run on the simulator only (docs/training.md).
+        java.util.Set<String> deployed = new java.util.TreeSet<>(org.arenaplan.ir.OpRegistry.kernels());
+        deployed.removeAll(Kernels.TRAINING);
+        assertThat(CudaKernelTable.SPECS.keySet()).containsAll(deployed);
     }
 
     @Test

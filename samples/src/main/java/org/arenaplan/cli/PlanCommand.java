@@ -58,6 +58,7 @@ import java.util.concurrent.Callable;
                 "               [--planner NAME] [--align BYTES] [--capacity BYTES]",
                 "               [--time-limit SECONDS] [--streams N] [--sync none|add]",
                 "               [--schedule file|memory] [--schedule-time-limit SECONDS]",
+                "               [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
                 "               [--dim NAME=V1,V2,...]... [--worst-case]",
                 "               [--out FILE.json|FILE.csv]",
                 "               [--svg FILE] [--html FILE] [--strict] [--debug]"},
@@ -91,6 +92,9 @@ final class PlanCommand implements Callable<Integer> {
 
     @Mixin
     ScheduleFlags scheduleFlags;
+
+    @Mixin
+    TrainingFlags trainingFlags;
 
     @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape). With --model, --dim V is the model's own option.")
     List<String> dims = new ArrayList<>();
@@ -127,7 +131,8 @@ final class PlanCommand implements Callable<Integer> {
         PrintWriter stdout = outToStdout() ? stderr : spec.commandLine().getOut();
         Map<String, List<Long>> dimValues = Dims.parse(Dims.routeToModel(model, dims, words));
         if (worstCase || Dims.sweeps(dimValues)) {
-            if (scheduleFlags.given()) throw new UsageException("--schedule memory plans one graph; it does not apply to several --dim values or --worst-case");
+            if (scheduleFlags.given() || trainingFlags.train)
+                throw new UsageException("--schedule memory and --train plan one graph; they do not apply to several --dim values or --worst-case");
             return sweep(dimValues, stdout);
         }
         PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues), donateInputs);
@@ -152,6 +157,7 @@ final class PlanCommand implements Callable<Integer> {
         }
         SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal() || outcome.stats().arenaBytes() == outcome.stats().lowerBoundBytes(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
+        if (outcome.training() != null) TrainingFlags.print(outcome.training(), stdout);
         if (outcome.schedule() != null) ScheduleFlags.print(outcome.schedule(), stdout);
         if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
         if (cap != null && outcome.stats().arenaBytes() > cap) {
@@ -166,7 +172,7 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     /** A plan of either input: {@code plan} and {@code schedule} are null for a CSV problem. */
-    private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats, Schedule schedule) { }
+    private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats, Schedule schedule, TrainingFlags.Outcome training) { }
 
     private ArenaPlanner.Options graphOptions(PlannerOptions options) {
         long alignment = align == null ? ArenaPlanner.CUDA_ALIGNMENT : align;
@@ -175,9 +181,10 @@ final class PlanCommand implements Callable<Integer> {
 
     private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
         ArenaPlanner.Options graphOptions = graphOptions(options);
-        Schedule schedule = scheduleFlags.apply(input.graph(), graphOptions.alignment());
+        TrainingFlags.Outcome training = trainingFlags.apply(input.graph(), graphOptions.alignment());
+        Schedule schedule = scheduleFlags.apply(training.graph(), graphOptions.alignment());
         Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), graphOptions, watched);
-        return new Outcome(plan, plan.problem(), plan.placement(), plan.stats(), schedule);
+        return new Outcome(plan, plan.problem(), plan.placement(), plan.stats(), schedule, training);
     }
 
     /** {@code --dim NAME=V1,V2,...} on an ONNX model: one plan per shape, or one worst-case plan. */
@@ -219,7 +226,7 @@ final class PlanCommand implements Callable<Integer> {
         // A per-buffer allocator mallocs and frees every buffer once per run.
         PlanStats stats = new PlanStats(placement.planner(), placement.arenaBytes(), problem.sumBytes(), problem.lowerBound(),
                 n, n, 2L * n, n == 0 ? 0 : 1, ms);
-        return new Outcome(null, problem, placement, stats, null);
+        return new Outcome(null, problem, placement, stats, null, null);
     }
 
     private void checkFlags(PlanInput input) {
@@ -240,8 +247,8 @@ final class PlanCommand implements Callable<Integer> {
         }
         streamFlags.count();
         streamFlags.mode();
-        if (scheduleFlags.given() && !input.isGraph())
-            throw new UsageException("--schedule needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
+        if ((scheduleFlags.given() || trainingFlags.train) && !input.isGraph())
+            throw new UsageException("--schedule and --train need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (streamFlags.given() && !input.isGraph())
             throw new UsageException("--streams and --sync need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (!Planners.names().contains(planner))

@@ -31,6 +31,7 @@ import java.util.concurrent.Callable;
                 "              [--device auto|sim|cuda] [--mode planned|per-tensor|pool|graph|all]",
                 "              [--streams N] [--sync none|add] [--iterations K] [--json FILE]",
                 "              [--schedule file|memory] [--schedule-time-limit SECONDS]",
+                "              [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
                 "              [--dim NAME=V]... [--input [NAME=]FILE.pb]... [--output PATH]",
                 "              [--expect [NAME=]REF.pb]... [--rtol R] [--atol A] [--donate-inputs]"},
         description = {"Runs a plan on a device next to the per-tensor and pool baselines.",
@@ -57,6 +58,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Mixin
     ScheduleFlags scheduleFlags;
+
+    @Mixin
+    TrainingFlags trainingFlags;
 
     @Option(names = "--planner", paramLabel = "NAME", defaultValue = "best", description = "Planner (default: ${DEFAULT-VALUE}).")
     String planner;
@@ -101,11 +105,13 @@ final class RunCommand implements Callable<Integer> {
         if (!List.of("planned", "per-tensor", "pool", "graph", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool, graph or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
         ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner);
-        Schedule schedule = scheduleFlags.apply(input.graph(), options.alignment());
+        TrainingFlags.Outcome training = trainingFlags.apply(input.graph(), options.alignment());
+        Schedule schedule = scheduleFlags.apply(training.graph(), options.alignment());
         Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options);
         Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = RunReport.run(plan, device, mode, iterations, inputs, out);
+        TrainingFlags.print(training, out);
         ScheduleFlags.print(schedule, out);
         if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());
         if (json != null) RunReport.writeJson(report, json);
