@@ -42,10 +42,11 @@ final class OnnxTensors {
         };
     }
 
-    static long elementCount(TensorProto t) {
+    /** The product of {@code t}'s dims; {@code what} names the tensor in errors. */
+    private static long elementCount(TensorProto t, String what) {
         long n = 1;
         for (long d : t.getDimsList()) {
-            if (d < 0) throw new OnnxException("dims " + t.getDimsList() + " have a negative extent");
+            if (d < 0) throw new OnnxException(what + ": dims " + t.getDimsList() + " have a negative extent");
             n = Math.multiplyExact(n, d);
         }
         return n;
@@ -63,12 +64,13 @@ final class OnnxTensors {
         int width = width(t.getDataType());
         if (width == 0) return null;
         long count;
+        long bytes;
         try {
-            count = elementCount(t);
+            count = elementCount(t, what);
+            bytes = Math.multiplyExact(count, width);
         } catch (ArithmeticException e) {
-            throw new OnnxException(what + ": its element count " + t.getDimsList() + " overflows a long");
+            throw new OnnxException(what + ": its size (dims " + t.getDimsList() + ", " + width + " B each) overflows a long");
         }
-        long bytes = Math.multiplyExact(count, width);
         if (t.hasDataLocation() && t.getDataLocation() == TensorProto.DataLocation.EXTERNAL) return external(t, dir, what, bytes);
         if (t.hasRawData()) {
             ByteBuffer raw = t.getRawData().asReadOnlyByteBuffer();
@@ -166,7 +168,7 @@ final class OnnxTensors {
     static double[] doubles(WeightValues source, DType type, long count) {
         ByteBuffer b = source.read();
         double[] out = new double[Math.toIntExact(count)];
-        for (int i = 0; i < out.length; i++) out[i] = type.get(b, i);
+        for (int i = 0; i < out.length; i++) out[i] = type.getDouble(b, i);
         return out;
     }
 
@@ -182,6 +184,6 @@ final class OnnxTensors {
         for (int i = 1; i < n; i++)
             for (int k = 0; k < width; k++)
                 if (b.get(i * width + k) != b.get(k)) return null;
-        return type.get(b, 0);
+        return type.getDouble(b, 0);
     }
 }

@@ -2,6 +2,7 @@ package org.arenaplan.cli;
 
 import org.arenaplan.exec.AllClose;
 import org.arenaplan.exec.RunReport;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.StreamPlanner;
@@ -104,13 +105,14 @@ final class RunCommand implements Callable<Integer> {
         if (!List.of("auto", "sim", "cuda").contains(device)) throw new UsageException("--device " + device + ": expected auto, sim or cuda");
         if (!List.of("planned", "per-tensor", "pool", "graph", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool, graph or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
+        PlanCommand.checkPlannerName(planner);
         ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner);
-        TrainingFlags.Outcome training = trainingFlags.apply(input.graph(), options.alignment());
-        Schedule schedule = scheduleFlags.apply(training.graph(), options.alignment());
-        Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options);
-        Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
+        TrainingFlags.Outcome training = input.blamingInput(g -> trainingFlags.apply(g, options.alignment()));
+        Schedule schedule = input.blamingInput(g -> scheduleFlags.apply(training.graph(), options.alignment()));
+        Plan plan = input.blamingInput(g -> StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options));
+        Map<String, TensorValue> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
-        RunReport.Report report = RunReport.run(plan, device, mode, iterations, inputs, out);
+        RunReport.Report report = input.blamingInput(g -> RunReport.run(plan, device, mode, iterations, inputs, out));
         TrainingFlags.print(training, out);
         ScheduleFlags.print(schedule, out);
         if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());
