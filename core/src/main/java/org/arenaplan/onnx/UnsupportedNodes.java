@@ -27,13 +27,13 @@ final class UnsupportedNodes {
         Map<String, List<String>> ops = new LinkedHashMap<>(), attrs = new LinkedHashMap<>();
         for (int i = 0; i < nodes.size(); i++) {
             OnnxModel.Node node = nodes.get(i);
-            String name = node.name().isEmpty() ? node.opType() + "_" + i : node.name();
+            String name = printable(node.name().isEmpty() ? node.opType() + "_" + i : node.name());
             if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx")) {
-                ops.computeIfAbsent(node.domain() + "." + node.opType(), k -> new ArrayList<>()).add(name);
+                ops.computeIfAbsent(printable(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
             } else if (!NodeLowering.SUPPORTED.contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())) {
-                ops.computeIfAbsent(node.opType(), k -> new ArrayList<>()).add(name);
+                ops.computeIfAbsent(printable(node.opType()), k -> new ArrayList<>()).add(name);
             } else {
-                for (String a : NodeLowering.unknownAttributes(node)) attrs.computeIfAbsent(NodeLowering.unknownAttributeMessage(node.opType(), a), k -> new ArrayList<>()).add(name);
+                for (String a : NodeLowering.unknownAttributes(node)) attrs.computeIfAbsent(printable(NodeLowering.unknownAttributeMessage(node.opType(), a)), k -> new ArrayList<>()).add(name);
             }
         }
         if (ops.isEmpty() && attrs.isEmpty()) return null;
@@ -42,6 +42,16 @@ final class UnsupportedNodes {
                 + " (supported: " + String.join(", ", new TreeSet<>(NodeLowering.SUPPORTED)) + "; Constant and ConstantOfShape as weights)");
         for (Map.Entry<String, List<String>> e : attrs.entrySet()) parts.add(list(Map.of(e.getKey(), e.getValue())));
         return String.join("; ", parts);
+    }
+
+    /** {@code s} with control characters written as {@code \\uXXXX}, so a name from the file cannot break the one-line refusal. */
+    static String printable(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            if (Character.isISOControl(c)) b.append(String.format("\\u%04x", (int) c));
+            else b.append(c);
+        }
+        return b.toString();
     }
 
     private static String list(Map<String, List<String>> byKey) {

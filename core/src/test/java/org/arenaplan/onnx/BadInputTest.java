@@ -73,6 +73,10 @@ class BadInputTest {
                 .hasMessageStartingWith(p + ": 2 unsupported op types: Erf (5 nodes: erf0, erf1, erf2, …), ReduceMean (1 node: ReduceMean_5) (supported: Add, ")
                 .hasMessageContaining("; unknown attribute 'alpah'; LRN takes size, alpha, beta, bias (did you mean 'alpha'?) (1 node: lrn)")
                 .hasMessageNotContaining("\n");
+        // names from the file cannot break the one line
+        Path q = write("ctl.onnx", new TinyOnnx().input("x", 1L, 4L).output("y").node("a\nb", "Gelu\r", List.of("x"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(q, Map.of())).hasMessageContaining("1 unsupported op type: Gelu\\u000d (1 node: a\\u000ab)")
+                .hasMessageNotContaining("\n").hasMessageNotContaining("\r");
     }
 
     @Test
