@@ -10,7 +10,8 @@ import java.util.Arrays;
  * exactly when both hold a common start point, so the starts are the only instants that
  * matter: half the leaves of all end points, and less memory). Placing a buffer adds its byte
  * range to {@code cover} of the O(log T) nodes that exactly tile its interval, and to
- * {@code sub} of every node it touches on the way (those and their ancestors). Both are
+ * {@code sub} of every node it touches on the way (those and their ancestors; a leaf's sub is its
+ * cover, kept once). Both are
  * {@link ByteRanges}: disjoint, merged byte ranges. The bytes occupied somewhere in a window are
  * the {@code sub} sets of the nodes tiling the window plus the {@code cover} sets of their
  * ancestors: O(log T) sets, each sorted by offset.
@@ -67,8 +68,10 @@ final class OccupancyTree {
 
     private void add(int node, int a, int b, int lo, int hi, long from, long to) {
         while (true) {
-            if (sub[node] == null) sub[node] = new ByteRanges();
-            sub[node].insert(from, to);
+            if (b - a > 1) {                              // a leaf's sub would equal its cover: kept once
+                if (sub[node] == null) sub[node] = new ByteRanges();
+                sub[node].insert(from, to);
+            }
             if (lo <= a && b <= hi) {
                 if (cover[node] == null) cover[node] = new ByteRanges();
                 cover[node].insert(from, to);
@@ -138,7 +141,7 @@ final class OccupancyTree {
     private void collect(int node, int a, int b, int lo, int hi) {
         while (true) {
             if (lo <= a && b <= hi) {
-                pushIfAny(sub[node]);
+                pushIfAny(b - a > 1 ? sub[node] : cover[node]);
                 return;
             }
             pushIfAny(cover[node]);
