@@ -51,13 +51,7 @@ final class OccupancyTree {
 
     /** The first start point at or after t: buffer [lower, upper) spans points [leafOf(lower), leafOf(upper)). */
     private int leafOf(long t) {
-        int lo = 0, hi = points.length;
-        while (lo < hi) {
-            int m = (lo + hi) >>> 1;
-            if (points[m] < t) lo = m + 1;
-            else hi = m;
-        }
-        return lo;
+        return Problem.countBelow(points, t);
     }
 
     /** Marks bytes [from, to) occupied over the time interval [lower, upper). */
