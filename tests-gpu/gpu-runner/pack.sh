@@ -40,7 +40,7 @@ mkdir -p "$out/natives"
 selfcheck="$(mktemp -d)"
 trap 'rm -rf "$selfcheck" "$out/natives"' EXIT
 "${java[@]}" -jar "$out/lib/arenaplan-gpu.jar" bench --device sim --models gpu-mlp --iterations 1 --warmup 0 --json "$selfcheck/bench.json" >/dev/null
-grep -q '"mode" : "planned"' "$selfcheck/bench.json" || { echo "pack: the packed runtime wrote no benchmark JSON" >&2; exit 1; }
+grep -q '"mode" : "graph"' "$selfcheck/bench.json" || { echo "pack: the packed runtime wrote no benchmark JSON" >&2; exit 1; }
 echo "pack: simulator benchmark JSON written by the packed runtime"
 testcp="$out/lib/arenaplan-gpu.jar:$out/lib/arenaplan-gpu-tests.jar"
 for j in "$out"/lib/test-lib/*.jar; do testcp="$testcp:$j"; done

@@ -44,9 +44,9 @@ step doctor 15 bash -c '"$@" | tee "'"$out"'/doctor.txt"' _ "${java[@]}" -jar "$
 step tests 100 "${java[@]}" -jar "$here/lib/junit-platform-console-standalone.jar" execute \
   --class-path "$testcp" --scan-class-path "$here/lib/arenaplan-gpu-tests.jar" \
   --include-tag gpu --fail-if-no-tests --reports-dir "$out/junit" --details tree --disable-banner
-step bench 50 "${java[@]}" -jar "$app" bench --json "$out/bench.json"
+step bench 50 "${java[@]}" -jar "$app" bench --iterations 10 --warmup 2 --json "$out/bench.json"
 if [ -n "$models" ]; then
-  step real-models 35 "${java[@]}" -jar "$app" bench-real "$models" --json "$out/real.json"
+  step real-models 35 "${java[@]}" -jar "$app" bench-real "$models" --iterations 3 --json "$out/real.json"
 else
   echo "== real-models: no shared/models/real found (pass MODELS_DIR); skipped"
 fi

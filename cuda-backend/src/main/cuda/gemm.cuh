@@ -1,11 +1,13 @@
-// gemm: Y[b] = alpha * op(A[b]) op(B[b]) + beta * C[b], tiled through shared memory.
+// gemm: Y[b] = alpha * op(A[b]) op(B[b]) + beta * C[b], register-tiled (below).
 // Each thread owns one Y element and adds the products for k = 0..K-1 in ascending order, one
 // f32 rounding per multiply and per add (the build passes --fmad=false), so the result does not
 // depend on the tiling and equals a plain sequential loop.
 #pragma once
 #include "common.cuh"
 
-#define GEMM_TILE 16
+#define GEMM_TILE 16   // threads per block side, and k per shared-memory step
+#define GEMM_REG 4     // outputs per thread per side
+#define GEMM_OUT 64    // outputs per block side: GEMM_TILE * GEMM_REG
 
 __device__ __forceinline__ float gemm_a(const float* A, int transA, long long M, long long K, long long i, long long k) {
     return transA ? A[k * M + i] : A[i * K + k];
@@ -15,7 +17,11 @@ __device__ __forceinline__ float gemm_b(const float* B, int transB, long long N,
     return transB ? B[j * K + k] : B[k * N + j];
 }
 
-// Grid: x over column tiles, y over row tiles, z strides over the batch. Block: 16 x 16.
+// Register tiling: a block of 16 x 16 threads computes a 64 x 64 tile of Y, each thread a 4 x 4
+// micro-tile (rows ty + 16 r, columns tx + 16 c, so that loads and stores stay coalesced) held in
+// registers; A and B pass through shared memory 16 values of k at a time. Every Y element is
+// still one accumulator over k ascending, so the result is the sequential loop's bit for bit.
+// Grid: x over column tiles of 64, y over row tiles of 64, z strides over the batch.
 // ints: batch, M, N, K, transA, transB, batchStrideA, batchStrideB, hasC, cBatchStride, cRowStride, cColStride.
 extern "C" __global__ void gemm(const float* A, const float* B, const float* C, float* Y, Ints ints, Floats floats) {
     long long batch = ints.v[0], M = ints.v[1], N = ints.v[2], K = ints.v[3];
@@ -24,27 +30,47 @@ extern "C" __global__ void gemm(const float* A, const float* B, const float* C, 
     int hasC = (int) ints.v[8];
     long long cb = ints.v[9], cr = ints.v[10], cc = ints.v[11];
     float alpha = (float) floats.v[0], beta = (float) floats.v[1];
-    __shared__ float As[GEMM_TILE][GEMM_TILE];
-    __shared__ float Bs[GEMM_TILE][GEMM_TILE];
-    long long i = blockIdx.y * (long long) GEMM_TILE + threadIdx.y;
-    long long j = blockIdx.x * (long long) GEMM_TILE + threadIdx.x;
+    __shared__ float As[GEMM_TILE][GEMM_OUT];   // [k][row]
+    __shared__ float Bs[GEMM_TILE][GEMM_OUT];   // [k][column]
+    int tx = threadIdx.x, ty = threadIdx.y, tid = ty * GEMM_TILE + tx;
+    long long row0 = blockIdx.y * (long long) GEMM_OUT, col0 = blockIdx.x * (long long) GEMM_OUT;
     for (long long b = blockIdx.z; b < batch; b += gridDim.z) {
         const float* a = A + b * strideA;
         const float* bm = B + b * strideB;
-        float acc = 0.0f;
+        float acc[GEMM_REG][GEMM_REG];
+        for (int r = 0; r < GEMM_REG; r++)
+            for (int c = 0; c < GEMM_REG; c++) acc[r][c] = 0.0f;
         for (long long k0 = 0; k0 < K; k0 += GEMM_TILE) {
-            long long ka = k0 + threadIdx.x, kb = k0 + threadIdx.y;
-            As[threadIdx.y][threadIdx.x] = (i < M && ka < K) ? gemm_a(a, transA, M, K, i, ka) : 0.0f;
-            Bs[threadIdx.y][threadIdx.x] = (kb < K && j < N) ? gemm_b(bm, transB, N, K, kb, j) : 0.0f;
+            for (int l = 0; l < GEMM_REG; l++) {
+                int idx = tid + l * GEMM_TILE * GEMM_TILE;   // 0 .. 1023
+                int ar = idx / GEMM_TILE, ak = idx % GEMM_TILE;
+                long long i = row0 + ar, ka = k0 + ak;
+                As[ak][ar] = (i < M && ka < K) ? gemm_a(a, transA, M, K, i, ka) : 0.0f;
+                int bk = idx / GEMM_OUT, bc = idx % GEMM_OUT;
+                long long kb = k0 + bk, j = col0 + bc;
+                Bs[bk][bc] = (kb < K && j < N) ? gemm_b(bm, transB, N, K, kb, j) : 0.0f;
+            }
             __syncthreads();
             long long kEnd = K - k0 < GEMM_TILE ? K - k0 : GEMM_TILE;   // padding never enters the sum
-            for (int kk = 0; kk < kEnd; kk++) acc = acc + As[threadIdx.y][kk] * Bs[kk][threadIdx.x];
+            for (int kk = 0; kk < kEnd; kk++) {
+                float av[GEMM_REG], bv[GEMM_REG];
+                for (int r = 0; r < GEMM_REG; r++) av[r] = As[kk][ty + GEMM_TILE * r];
+                for (int c = 0; c < GEMM_REG; c++) bv[c] = Bs[kk][tx + GEMM_TILE * c];
+                for (int r = 0; r < GEMM_REG; r++)
+                    for (int c = 0; c < GEMM_REG; c++) acc[r][c] = acc[r][c] + av[r] * bv[c];
+            }
             __syncthreads();
         }
-        if (i < M && j < N) {
-            float r = alpha * acc;
-            if (hasC) r = r + beta * C[b * cb + i * cr + j * cc];
-            Y[b * M * N + i * N + j] = r;
+        for (int r = 0; r < GEMM_REG; r++) {
+            long long i = row0 + ty + GEMM_TILE * r;
+            if (i >= M) continue;
+            for (int c = 0; c < GEMM_REG; c++) {
+                long long j = col0 + tx + GEMM_TILE * c;
+                if (j >= N) continue;
+                float v = alpha * acc[r][c];
+                if (hasC) v = v + beta * C[b * cb + i * cr + j * cc];
+                Y[b * M * N + i * N + j] = v;
+            }
         }
     }
 }

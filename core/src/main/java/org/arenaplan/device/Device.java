@@ -77,6 +77,51 @@ public interface Device extends AutoCloseable {
     /** Queues a device-to-device copy of {@code bytes} on {@code stream}. */
     void copyOnDevice(DeviceStream stream, DevicePointer src, DevicePointer dst, long bytes, String tensor);
 
+    /**
+     * Starts capturing {@code origin} ({@code cuStreamBeginCapture}, thread-local mode; CUDA
+     * Programming Guide, "CUDA Graphs", stream capture). From now on, work issued to a capturing
+     * stream is recorded, not run; a stream joins the capture when it waits on an event recorded
+     * on a capturing stream. Until {@link #endCapture}, the capturing thread may make no call that
+     * synchronises or allocates ({@link #allocate}, {@link #free}, the async pair, host copies,
+     * {@link #synchronize}): they throw {@link DeviceException}.
+     *
+     * @throws DeviceException where the device cannot capture (the default), or a capture is already running
+     */
+    default void beginCapture(DeviceStream origin) {
+        throw new DeviceException(name() + " device cannot capture streams into a graph");
+    }
+
+    /**
+     * Ends the capture begun on {@code origin} and instantiates it ({@code cuStreamEndCapture},
+     * {@code cuGraphInstantiate}). Every stream that joined must have been joined back: its last
+     * captured work is followed by an event record that {@code origin} waits on.
+     *
+     * @throws DeviceException when no capture runs on {@code origin}, or a joined stream was not joined back
+     *                         ({@code CUDA_ERROR_STREAM_CAPTURE_UNJOINED}); the capture is ended either way
+     */
+    default DeviceGraph endCapture(DeviceStream origin) {
+        throw new DeviceException(name() + " device cannot capture streams into a graph");
+    }
+
+    /**
+     * Queues one replay of {@code graph} on {@code stream} ({@code cuGraphLaunch}): it starts after
+     * the work issued to {@code stream} before, and work issued to {@code stream} after it starts
+     * after all of the graph's work. Replays of one graph run one after the other.
+     */
+    default void launchGraph(DeviceGraph graph, DeviceStream stream) {
+        throw new DeviceException(name() + " device cannot launch graphs");
+    }
+
+    /**
+     * Device memory this process holds now, in bytes, as the device sees it: on CUDA the fall of
+     * free memory ({@code cuMemGetInfo}) since the device opened, which includes the driver's
+     * rounding, pool caches and driver-internal allocations; on the simulator its model of them.
+     * -1 where not known. May cost a driver call: not for timed loops.
+     */
+    default long heldBytes() {
+        return -1;
+    }
+
     /** Blocks until every stream is idle ({@code cuCtxSynchronize}). */
     void synchronize();
 

@@ -1,8 +1,10 @@
 package org.arenaplan.device;
 
 /**
- * Counter snapshot. {@code liveBytes} is what callers hold; {@code reservedBytes} adds what
- * stream-ordered pools keep cached (the device memory actually taken).
+ * Counter snapshot. {@code liveBytes} is what callers asked for and hold (requested bytes);
+ * {@code reservedBytes} is the device memory held for them where the device accounts for it: the
+ * simulator's model of the driver's rounding and the pool's cache ({@code SimAllocator}); the CUDA
+ * device reports its live bytes there and measures held memory with {@link Device#heldBytes()}.
  */
 public record DeviceCounters(long allocations, long frees, long asyncAllocations, long asyncFrees,
                              long launches, long liveBytes, long peakLiveBytes,

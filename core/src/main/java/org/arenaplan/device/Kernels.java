@@ -47,6 +47,24 @@ import java.util.List;
  *     y[o*yInner + yOffset + i] = x[o*xInner + i] for o &lt; outer, i &lt; xInner
  *     (one call per concatenated input).</li>
  * </ul>
+ *
+ * <p>Training kernels ({@link #TRAINING}; the simulator runs them, the CUDA device does not have
+ * them yet and refuses a graph that needs them):
+ * <ul>
+ * <li>{@link #REDUCE_SUM} ptrs [x, y]; ints [A, B, C]: x is A x B x C, y[b] = sum over a, then c,
+ *     of x[(a*B + b)*C + c] (a outer, c inner, in f32 from 0).</li>
+ * <li>{@link #GELU_GRAD} ptrs [dy, x, dx]; ints [n]: dx = dy * (Phi(x) + x * phi(x)), Phi the
+ *     normal CDF (erf based), phi its density. In place allowed (dx = dy).</li>
+ * <li>{@link #SOFTMAX_GRAD} ptrs [dy, y, dx]; ints [rows, cols]: per row, dx = y * (dy - sum(dy * y)).
+ *     In place allowed (dx = dy).</li>
+ * <li>{@link #LAYERNORM_GRAD} ptrs [dy, x, scale, dx]; ints [rows, cols]; floats [epsilon]: per row,
+ *     with xhat = (x - mean) / sqrt(var + eps) and g = dy * scale,
+ *     dx = (g - mean(g) - xhat * mean(g * xhat)) / sqrt(var + eps).</li>
+ * <li>{@link #CONV2D_BACKWARD_DATA} ptrs [dy, w, dx]; ints as {@link #CONV2D}'s first 16 (N, C, H, W,
+ *     M, OH, OW, ...): dx = the gradient of conv2d's x, summed over m, then kh, then kw.</li>
+ * <li>{@link #CONV2D_BACKWARD_FILTER} ptrs [x, dy, dw]; ints as {@link #CONV2D}'s first 16: dw =
+ *     the gradient of conv2d's w, summed over n, then oh, then ow.</li>
+ * </ul>
  */
 public final class Kernels {
     public static final String UNARY = "unary";
@@ -62,11 +80,23 @@ public final class Kernels {
     public static final String COPY = "copy";
     public static final String CONCAT_SLICE = "concat_slice";
 
+    public static final String REDUCE_SUM = "reduce_sum";
+    public static final String GELU_GRAD = "gelu_grad";
+    public static final String SOFTMAX_GRAD = "softmax_grad";
+    public static final String LAYERNORM_GRAD = "layernorm_grad";
+    public static final String CONV2D_BACKWARD_DATA = "conv2d_backward_data";
+    public static final String CONV2D_BACKWARD_FILTER = "conv2d_backward_filter";
+
+    /** Kernels of training graphs: the simulator implements them, the CUDA fatbin does not (yet). */
+    public static final List<String> TRAINING = List.of(REDUCE_SUM, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD,
+            CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
+
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, LAYERNORM, BATCHNORM,
             CONV2D, POOL2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
-    public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY);
+    public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
+            GELU_GRAD, SOFTMAX_GRAD);
 
     /** {@link #UNARY} op codes. */
     public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4;

@@ -23,10 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * schedule order, inputs copied in on the first stream and outputs copied out after every stream
  * is idle. Subclasses decide where tensors live.
  *
- * <p>Per iteration: {@link #beginIteration()}, inputs in, then for each op: {@link #beforeOp},
- * waits of events whose {@code waitBefore} is the op, its kernels, records of events whose
- * {@code recordAfter} is the op, {@link #afterOp}; then all streams synchronized, outputs out,
- * {@link #endIteration()}.
+ * <p>Per iteration: {@link #beginIteration()}, inputs in, then {@link #issueOps()} (for each op:
+ * {@link #beforeOp}, waits of events whose {@code waitBefore} is the op, its kernels, records of
+ * events whose {@code recordAfter} is the op, {@link #afterOp}); then all streams synchronized,
+ * outputs out, {@link #endIteration()}.
  */
 abstract class AbstractExecutor implements Executor {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
@@ -120,6 +120,21 @@ abstract class AbstractExecutor implements Executor {
         return root.equals(t) ? "'" + t + "'" : "'" + t + "' (storage '" + root + "')";
     }
 
+    /**
+     * Issues every op in schedule order: {@link #beforeOp}, waits of the plan's events due before
+     * it, its kernels on its stream, records of the events due after it, {@link #afterOp}.
+     */
+    protected void issueOps() {
+        for (int p = 0; p < graph.opCount(); p++) {
+            DeviceStream s = streamOf(p);
+            beforeOp(p);
+            for (DeviceEvent e : waitsBefore.get(p)) device.waitEvent(s, e);
+            for (KernelCall c : calls(p)) device.launch(s, c);
+            for (DeviceEvent e : recordsAfter.get(p)) device.recordEvent(e, s);
+            afterOp(p);
+        }
+    }
+
     @Override
     public final RunResult run(Map<String, float[]> inputs) {
         for (String in : graph.inputs()) {
@@ -134,14 +149,7 @@ abstract class AbstractExecutor implements Executor {
         beginIteration();
         OpLowering args = lowering();
         for (String in : graph.inputs()) device.copyToDevice(copyStream, inputs.get(in), args.write(in));
-        for (int p = 0; p < graph.opCount(); p++) {
-            DeviceStream s = streamOf(p);
-            beforeOp(p);
-            for (DeviceEvent e : waitsBefore.get(p)) device.waitEvent(s, e);
-            for (KernelCall c : calls(p)) device.launch(s, c);
-            for (DeviceEvent e : recordsAfter.get(p)) device.recordEvent(e, s);
-            afterOp(p);
-        }
+        issueOps();
         for (DeviceStream s : streams.values()) s.synchronize();
         Map<String, float[]> out = new LinkedHashMap<>();
         for (String o : graph.outputs()) {

@@ -1,6 +1,7 @@
 package org.arenaplan.exec;
 
 import org.arenaplan.device.Device;
+import org.arenaplan.device.HeldMemoryMeter;
 import org.arenaplan.plan.Plan;
 
 import java.util.ArrayList;
@@ -17,7 +18,12 @@ public final class Executors {
      * Per mode, the results of each iteration, and whether every mode's every iteration gave the
      * same bits as the first mode's first iteration.
      */
-    public record Comparison(Map<Mode, List<RunResult>> results, boolean outputsEqual, String firstDifference) {
+    public record Comparison(Map<Mode, List<RunResult>> results, boolean outputsEqual, String firstDifference, Map<Mode, Long> heldPeaks) {
+        /** The peak device memory held during one metered run of mode {@code m}; -1 where not measured or not known. */
+        public long heldPeak(Mode m) {
+            return heldPeaks.getOrDefault(m, -1L);
+        }
+
         public RunResult last(Mode m) {
             List<RunResult> r = results.get(m);
             return r.get(r.size() - 1);
@@ -31,7 +37,18 @@ public final class Executors {
 
     /** Runs each mode {@code iterations} times on the same inputs; one weight region for all. */
     public static Comparison run(Plan plan, Device device, List<Mode> modes, int iterations, Map<String, float[]> inputs, long weightSeed) {
+        return run(plan, device, modes, iterations, inputs, weightSeed, false);
+    }
+
+    /**
+     * As {@link #run(Plan, Device, List, int, Map, long)}; with {@code meterHeld}, each mode then
+     * runs once more, untimed, through a {@link HeldMemoryMeter} (from opening its executor to
+     * closing it) for the peak device memory held ({@link Device#heldBytes()}, weights included).
+     */
+    public static Comparison run(Plan plan, Device device, List<Mode> modes, int iterations, Map<String, float[]> inputs, long weightSeed,
+                                 boolean meterHeld) {
         Map<Mode, List<RunResult>> all = new LinkedHashMap<>();
+        Map<Mode, Long> held = new LinkedHashMap<>();
         try (WeightRegion w = new WeightRegion(device, plan.graph(), weightSeed)) {
             for (Mode m : modes) {
                 List<RunResult> rs = new ArrayList<>();
@@ -39,6 +56,7 @@ public final class Executors {
                     for (int i = 0; i < iterations; i++) rs.add(e.run(inputs));
                 }
                 all.put(m, rs);
+                if (meterHeld) held.put(m, heldPeak(device, m, plan, w, inputs));
             }
         }
         String diff = null;
@@ -48,7 +66,22 @@ public final class Executors {
                 if (diff == null) diff = difference(ref, r);
             }
         }
-        return new Comparison(all, diff == null, diff);
+        return new Comparison(all, diff == null, diff, held);
+    }
+
+    /**
+     * The peak device memory held ({@link Device#heldBytes()}, weights included) during one untimed
+     * run of {@code m} through a {@link HeldMemoryMeter}, from opening the executor to closing it,
+     * after a synchronization that lets the pool release what earlier runs cached; -1 where the
+     * device cannot tell.
+     */
+    public static long heldPeak(Device device, Mode m, Plan plan, WeightRegion w, Map<String, float[]> inputs) {
+        device.synchronize();
+        HeldMemoryMeter meter = new HeldMemoryMeter(device);
+        try (Executor e = m.open(meter, plan, w)) {
+            e.run(inputs);
+        }
+        return meter.peakHeldBytes();
     }
 
     /** Null when both results have bit-identical outputs, else which output differs where. */

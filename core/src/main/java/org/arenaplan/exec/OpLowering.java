@@ -7,7 +7,10 @@ import org.arenaplan.device.Kernels;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpRegistry;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.Tensor;
 
 import java.util.ArrayList;
@@ -39,8 +42,23 @@ public final class OpLowering {
         this.lineage = new DataLineage(graph);
     }
 
-    /** The kernel calls of {@code op}, in the order they must run on its stream. */
+    /**
+     * The kernel calls of {@code op}, in the order they must run on its stream; each is one of
+     * the kernels its {@link OpRegistry} entry names.
+     */
     public List<KernelCall> lower(Op op) {
+        List<KernelCall> calls = lowerKind(op);
+        OpSpec spec = OpRegistry.get(op.kind());
+        if (spec == null && !calls.isEmpty())
+            throw new IllegalStateException("op kind '" + op.kind() + "' has a lowering but no entry in org.arenaplan.ir.OpRegistry; add one");
+        for (KernelCall c : calls) {
+            if (!spec.kernels().contains(c.name()))
+                throw new IllegalStateException(op.kind() + " lowered to kernel '" + c.name() + "', which its registry entry does not name: " + spec.kernels());
+        }
+        return calls;
+    }
+
+    private List<KernelCall> lowerKind(Op op) {
         if (op.isStorageOnly()) return List.of();
         if (op.outputs().size() != 1) throw fail(op, "executors support ops with one output, this one has " + op.outputs().size());
         for (String t : op.inputs()) requireF32(op, t);
@@ -69,8 +87,22 @@ public final class OpLowering {
             case OpKinds.LRN: return List.of(lrn(op));
             case OpKinds.CONCAT: return concat(op);
             case OpKinds.TRANSPOSE: return List.of(transpose(op));
+            case OpKinds.REDUCE_SUM: return List.of(reduceSum(op));
+            case OpKinds.GELU_GRAD:
+                return List.of(call(op, Kernels.GELU_GRAD, List.of(read(op.inputs().get(0)), read(op.inputs().get(1)), write(out(op))), new long[]{elements(out(op))}));
+            case OpKinds.SOFTMAX_GRAD: {
+                long[] rc = rowsCols(op, shape(op, op.inputs().get(0)), OpAttrs.of(op).integer("axis"));
+                return List.of(call(op, Kernels.SOFTMAX_GRAD, List.of(read(op.inputs().get(0)), read(op.inputs().get(1)), write(out(op))), rc));
+            }
+            case OpKinds.LAYER_NORM_GRAD: {
+                long[] rc = rowsCols(op, shape(op, op.inputs().get(1)), OpAttrs.of(op).integer("axis"));
+                return List.of(call(op, Kernels.LAYERNORM_GRAD, List.of(read(op.inputs().get(0)), read(op.inputs().get(1)), read(op.inputs().get(2)), write(out(op))),
+                        rc, new double[]{OpAttrs.of(op).real("epsilon")}));
+            }
+            case OpKinds.CONV_BACKWARD_DATA: return List.of(convBackward(op, Kernels.CONV2D_BACKWARD_DATA, out(op), op.inputs().get(1), op.inputs().get(0)));
+            case OpKinds.CONV_BACKWARD_FILTER: return List.of(convBackward(op, Kernels.CONV2D_BACKWARD_FILTER, op.inputs().get(0), out(op), op.inputs().get(1)));
             default:
-                if (OpKinds.VIEW_KINDS.contains(op.kind())) {
+                if (OpRegistry.viewKinds().contains(op.kind())) {
                     if (bytes(op.inputs().get(0)) != bytes(out(op)))
                         throw fail(op, op.kind() + " that is not declared a view changes the size; declare it a view");
                     return List.of(copy(op, op.inputs().get(0)));
@@ -181,10 +213,11 @@ public final class OpLowering {
         String a = op.inputs().get(0), b = op.inputs().get(1), y = out(op);
         long[] as = shape(op, a), bs = shape(op, b);
         if (as.length != 2 || bs.length != 2) throw fail(op, "Gemm needs 2-D A and B, got " + Arrays.toString(as) + " and " + Arrays.toString(bs));
-        boolean ta = op.longAttr("transA", 0) == 1, tb = op.longAttr("transB", 0) == 1;
+        OpAttrs at = OpAttrs.of(op);
+        boolean ta = at.integer("transA") == 1, tb = at.integer("transB") == 1;
         long m = ta ? as[1] : as[0], k = ta ? as[0] : as[1], n = tb ? bs[0] : bs[1];
         if ((tb ? bs[1] : bs[0]) != k) throw fail(op, "inner dimensions differ: " + Arrays.toString(as) + " x " + Arrays.toString(bs));
-        double alpha = op.doubleAttr("alpha", 1.0), beta = op.doubleAttr("beta", 1.0);
+        double alpha = at.real("alpha"), beta = at.real("beta");
         List<KernelArg> args = new ArrayList<>(List.of(read(a), read(b)));
         long[] ints = {1, m, n, k, ta ? 1 : 0, tb ? 1 : 0, 0, 0, 0, 0, 0, 0};
         if (op.inputs().size() > 2) {
@@ -203,18 +236,18 @@ public final class OpLowering {
 
     private KernelCall softmax(Op op) {
         String x = op.inputs().get(0);
-        long[] rc = rowsCols(op, shape(op, x), op.longAttr("axis", -1));
+        long[] rc = rowsCols(op, shape(op, x), OpAttrs.of(op).integer("axis"));
         return call(op, Kernels.SOFTMAX, List.of(read(x), write(out(op))), rc);
     }
 
     private KernelCall layerNorm(Op op) {
         String x = op.inputs().get(0);
-        long[] rc = rowsCols(op, shape(op, x), op.longAttr("axis", -1));
+        long[] rc = rowsCols(op, shape(op, x), OpAttrs.of(op).integer("axis"));
         for (int j = 1; j < 3; j++) {
             if (elements(op.inputs().get(j)) != rc[1]) throw fail(op, "'" + op.inputs().get(j) + "' must have " + rc[1] + " values");
         }
         return call(op, Kernels.LAYERNORM, List.of(read(x), read(op.inputs().get(1)), read(op.inputs().get(2)), write(out(op))),
-                rc, new double[]{op.doubleAttr("epsilon", 1e-5)});
+                rc, new double[]{OpAttrs.of(op).real("epsilon")});
     }
 
     private long[] rowsCols(Op op, long[] s, long axis) {
@@ -232,43 +265,85 @@ public final class OpLowering {
         args.add(write(out(op)));
         if (args.size() != 6) throw fail(op, "BatchNormalization takes X, scale, B, mean, var");
         return call(op, Kernels.BATCHNORM, args, new long[]{s[0], s[1], product(Arrays.copyOfRange(s, 2, s.length))},
-                new double[]{op.doubleAttr("epsilon", 1e-5)});
+                new double[]{OpAttrs.of(op).real("epsilon")});
     }
 
     private KernelCall lrn(Op op) {
         String x = op.inputs().get(0);
         long[] s = shape(op, x);
         return call(op, Kernels.LRN, List.of(read(x), write(out(op))),
-                new long[]{s[0], s[1], product(Arrays.copyOfRange(s, 2, s.length)), op.longAttr("size", 5)},
-                new double[]{op.doubleAttr("alpha", 1e-4), op.doubleAttr("beta", 0.75), op.doubleAttr("bias", 1.0)});
+                new long[]{s[0], s[1], product(Arrays.copyOfRange(s, 2, s.length)), OpAttrs.of(op).integer("size")},
+                new double[]{OpAttrs.of(op).real("alpha"), OpAttrs.of(op).real("beta"), OpAttrs.of(op).real("bias")});
     }
 
     // ---- images ----
 
     private KernelCall conv(Op op) {
         String x = op.inputs().get(0), w = op.inputs().get(1), y = out(op);
-        long[] xs = image(op, x), ws = image(op, w), ys = image(op, y);
-        long[] k = longs(op, "kernel_shape", new long[]{ws[2], ws[3]}, xs, 1);
-        long[] st = longs(op, "strides", new long[]{1, 1}, xs, 1);
-        long[] pads = longs(op, "pads", new long[]{0, 0, 0, 0}, xs, 2);
-        long[] dil = longs(op, "dilations", new long[]{1, 1}, xs, 1);
-        long group = op.longAttr("group", 1);
-        if (xs[1] % group != 0 || ys[1] % group != 0) throw fail(op, "group " + group + " does not divide the channels");
+        long[] geometry = convGeometry(op, x, w, y);
         boolean bias = op.inputs().size() > 2;
         List<KernelArg> args = new ArrayList<>(List.of(read(x), read(w)));
         if (bias) args.add(read(op.inputs().get(2)));
         args.add(write(y));
-        long[] ints = {xs[0], xs[1], xs[2], xs[3], ys[1], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], dil[0], dil[1], group, bias ? 1 : 0};
+        long[] ints = Arrays.copyOf(geometry, geometry.length + 1);
+        ints[geometry.length] = bias ? 1 : 0;
         return call(op, Kernels.CONV2D, args, ints);
+    }
+
+    /** {@link Kernels#CONV2D}'s first 16 ints for a Conv (or a Conv gradient) of x by w giving y. */
+    private long[] convGeometry(Op op, String x, String w, String y) {
+        long[] xs = image(op, x), ws = image(op, w), ys = image(op, y);
+        OpAttrs at = OpAttrs.of(op);
+        long[] k = at.has("kernel_shape") ? perAxis(op, "kernel_shape", x) : new long[]{ws[2], ws[3]};
+        long[] st = perAxis(op, "strides", x);
+        long[] pads = perAxis(op, "pads", x);
+        long[] dil = perAxis(op, "dilations", x);
+        long group = at.integer("group");
+        if (xs[1] % group != 0 || ys[1] % group != 0) throw fail(op, "group " + group + " does not divide the channels");
+        return new long[]{xs[0], xs[1], xs[2], xs[3], ys[1], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], dil[0], dil[1], group};
+    }
+
+    /** Either conv2d gradient: the geometry of the forward Conv of x (N x C x H x W) by w giving dy. */
+    private KernelCall convBackward(Op op, String kernel, String x, String w, String dy) {
+        long[] ints = convGeometry(op, x, w, dy);
+        if (ints[15] != 1) throw fail(op, "convolution gradients support group 1 only");
+        List<KernelArg> args = new ArrayList<>();
+        for (String t : op.inputs()) args.add(read(t));
+        args.add(write(out(op)));
+        return call(op, kernel, args, ints);
+    }
+
+    /** ReduceSum over the axes before and after one contiguous block of kept axes: x viewed as A x B x C, y has B values. */
+    private KernelCall reduceSum(Op op) {
+        String x = op.inputs().get(0);
+        long[] s = shape(op, x);
+        Object a = op.attrs().get("axes");
+        if (!(a instanceof long[] axes)) throw fail(op, "ReduceSum needs attribute axes (a list of integers)");
+        boolean[] reduced = new boolean[s.length];
+        for (long ax : axes) {
+            int d = (int) (ax < 0 ? ax + s.length : ax);
+            if (d < 0 || d >= s.length) throw fail(op, "axis " + ax + " out of range for " + Arrays.toString(s));
+            reduced[d] = true;
+        }
+        int first = 0;
+        while (first < s.length && reduced[first]) first++;
+        int last = first;
+        while (last < s.length && !reduced[last]) last++;
+        for (int d = last; d < s.length; d++) {
+            if (!reduced[d]) throw fail(op, "ReduceSum keeps axes that are not contiguous: axes " + Arrays.toString(axes) + " of " + Arrays.toString(s));
+        }
+        long outer = product(Arrays.copyOf(s, first)), mid = product(Arrays.copyOfRange(s, first, last)), inner = product(Arrays.copyOfRange(s, last, s.length));
+        if (mid != elements(out(op))) throw fail(op, "output '" + out(op) + "' must have " + mid + " values");
+        return call(op, Kernels.REDUCE_SUM, List.of(read(x), write(out(op))), new long[]{outer, mid, inner});
     }
 
     private KernelCall pool(Op op, int mode, boolean global) {
         String x = op.inputs().get(0), y = out(op);
         long[] xs = image(op, x), ys = image(op, y);
-        long[] k = global ? new long[]{xs[2], xs[3]} : longs(op, "kernel_shape", null, xs, 1);
-        long[] st = global ? new long[]{1, 1} : longs(op, "strides", new long[]{1, 1}, xs, 1);
-        long[] pads = global ? new long[4] : longs(op, "pads", new long[]{0, 0, 0, 0}, xs, 2);
-        long include = op.longAttr("count_include_pad", 0);
+        long[] k = global ? new long[]{xs[2], xs[3]} : perAxis(op, "kernel_shape", x);
+        long[] st = global ? new long[]{1, 1} : perAxis(op, "strides", x);
+        long[] pads = global ? new long[4] : perAxis(op, "pads", x);
+        long include = global ? 0 : OpAttrs.of(op).integer("count_include_pad");
         long[] ints = {xs[0], xs[1], xs[2], xs[3], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], pads[2], pads[3], mode, include};
         return call(op, Kernels.POOL2D, List.of(read(x), write(y)), ints);
     }
@@ -281,22 +356,21 @@ public final class OpLowering {
         throw fail(op, "'" + t + "' " + Arrays.toString(s) + " is not an N x C x H x W image (3-D images are not supported)");
     }
 
-    /** A per-spatial-axis attribute; 1-D forms are widened to 2-D (H = 1). {@code per} values per axis. */
-    private long[] longs(Op op, String key, long[] dflt, long[] image, int per) {
-        Object v = op.attrs().get(key);
+    /**
+     * A per-spatial-axis attribute of the image {@code x} (the registry's default when absent),
+     * widened from 1-D to 2-D (the H axis gets kernel 1, stride 1, pad 0, dilation 1).
+     */
+    private long[] perAxis(Op op, String key, String x) {
+        int spatial = shape(op, x).length - 2;
         long[] r;
-        if (v == null) r = dflt;
-        else if (v instanceof long[] a) r = a.clone();
-        else if (v instanceof Number n) r = per == 1 ? new long[]{n.longValue(), n.longValue()} : new long[]{n.longValue(), n.longValue(), n.longValue(), n.longValue()};
-        else if (v instanceof int[] a) r = Arrays.stream(a).asLongStream().toArray();
-        else throw fail(op, "attribute " + key + " must be a list of integers, got " + v.getClass().getSimpleName());
-        if (r == null) throw fail(op, "attribute " + key + " is required");
-        if (r.length == per) {   // 1-D: H axis gets kernel 1, stride 1, pad 0, dilation 1
-            long neutral = key.equals("pads") ? 0 : 1;
-            r = per == 1 ? new long[]{neutral, r[0]} : new long[]{0, r[0], 0, r[1]};
+        try {
+            r = OpAttrs.of(op).perAxis(key, spatial);
+        } catch (org.arenaplan.ir.GraphException e) {
+            throw fail(op, e.getMessage());
         }
-        if (r.length != 2 * per) throw fail(op, "attribute " + key + " " + Arrays.toString(r) + " must have " + 2 * per + " values for a 2-D image");
-        return r;
+        if (spatial == 2) return r;
+        long neutral = key.equals("pads") ? 0 : 1;
+        return r.length == 1 ? new long[]{neutral, r[0]} : new long[]{0, r[0], 0, r[1]};
     }
 
     // ---- data movement ----
@@ -304,7 +378,7 @@ public final class OpLowering {
     private List<KernelCall> concat(Op op) {
         String y = out(op);
         long[] ys = shape(op, y);
-        int axis = (int) op.longAttr("axis", 0);
+        int axis = (int) OpAttrs.of(op).integer("axis");
         if (axis < 0) axis += ys.length;
         if (axis < 0 || axis >= ys.length) throw fail(op, "axis out of range for " + Arrays.toString(ys));
         long outer = product(Arrays.copyOf(ys, axis));

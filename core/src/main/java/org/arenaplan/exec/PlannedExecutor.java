@@ -14,12 +14,16 @@ import java.util.List;
  * {@code plan.addressOf(t)}, weights in a shared {@link WeightRegion}, kernels lowered once at
  * load. An iteration makes no allocator call. Never re-decides an address or an event.
  */
-public final class PlannedExecutor extends AbstractExecutor {
+public class PlannedExecutor extends AbstractExecutor {
     private final DeviceBuffer arena;
     private final List<List<KernelCall>> calls = new ArrayList<>();
 
     public PlannedExecutor(Device device, Plan plan, WeightRegion weights) {
-        super(device, plan, weights, "planned");
+        this(device, plan, weights, "planned");
+    }
+
+    PlannedExecutor(Device device, Plan plan, WeightRegion weights, String mode) {
+        super(device, plan, weights, mode);
         DeviceBuffer a = null;
         try {
             a = plan.arenaBytes() == 0 ? null : device.allocate(plan.arenaBytes(), "arena of " + graph.name() + " (" + label + ")");
@@ -40,7 +44,7 @@ public final class PlannedExecutor extends AbstractExecutor {
     }
 
     @Override
-    protected List<KernelCall> calls(int position) {
+    protected final List<KernelCall> calls(int position) {
         return calls.get(position);
     }
 

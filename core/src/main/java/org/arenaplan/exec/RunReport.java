@@ -25,7 +25,13 @@ import java.util.Locale;
  */
 public final class RunReport {
     /** One mode's figures; time is the mean over iterations after the first (all if only one). */
-    public record Row(Mode mode, long peakDeviceBytes, double allocatorCallsPerIteration, double msPerIteration) { }
+    /**
+     * One mode's figures. {@code peakDeviceBytes}: the most bytes the executor asked for at once
+     * (weights included; requested, not rounded); {@code heldDeviceBytes}: the most device memory
+     * held meanwhile in one metered run ({@link Device#heldBytes()}: the driver's rounding, pool
+     * caches and, on CUDA, anything else the process took), -1 where the device cannot tell.
+     */
+    public record Row(Mode mode, long peakDeviceBytes, long heldDeviceBytes, double allocatorCallsPerIteration, double msPerIteration) { }
 
     /** {@code outputs}: the graph outputs of the first mode's last iteration. */
     public record Report(String graph, String device, String deviceReason, int streams, int iterations,
@@ -67,7 +73,7 @@ public final class RunReport {
     }
 
     public static Report measure(Plan plan, Device d, String reason, List<Mode> modes, int iterations, Map<String, float[]> inputs) {
-        Executors.Comparison c = Executors.run(plan, d, modes, iterations, inputs, 1);
+        Executors.Comparison c = Executors.run(plan, d, modes, iterations, inputs, 1, true);
         List<Row> rows = new java.util.ArrayList<>();
         for (Mode m : modes) {
             List<RunResult> rs = c.results().get(m);
@@ -76,14 +82,14 @@ public final class RunReport {
             int timed = 0;
             for (int i = 0; i < rs.size(); i++) {
                 RunResult x = rs.get(i);
-                peak = Math.max(peak, x.counters().peakReservedBytes());
+                peak = Math.max(peak, x.counters().peakLiveBytes());
                 calls += x.counters().allocatorCalls();
                 if (i > 0 || rs.size() == 1) {
                     nanos += x.nanos();
                     timed++;
                 }
             }
-            rows.add(new Row(m, peak, calls / rs.size(), nanos / timed / 1e6));
+            rows.add(new Row(m, peak, c.heldPeak(m), calls / rs.size(), nanos / timed / 1e6));
         }
         return new Report(plan.graph().name(), d.name(), reason, plan.graph().streams().size(), iterations, rows,
                 c.outputsEqual(), c.firstDifference(), c.last(modes.get(0)).outputs());
@@ -91,12 +97,13 @@ public final class RunReport {
 
     public static void print(Report r, PrintStream out) {
         out.printf(Locale.ROOT, "graph %s, %d stream(s), %d iteration(s) per mode%n", r.graph(), r.streams(), r.iterations());
-        out.printf(Locale.ROOT, "%-11s %18s %16s %14s %10s%n", "mode", "peak device B", "alloc calls/it", "ms/iteration", "vs planned");
+        out.printf(Locale.ROOT, "%-11s %18s %14s %16s %14s %10s%n", "mode", "peak device B", "held B", "alloc calls/it", "ms/iteration", "vs planned");
         Double planned = null;
         for (Row row : r.rows()) if (row.mode() == Mode.PLANNED) planned = row.msPerIteration();
         for (Row row : r.rows()) {
             String ratio = planned == null || planned == 0 ? "-" : String.format(Locale.ROOT, "%.2fx", row.msPerIteration() / planned);
-            out.printf(Locale.ROOT, "%-11s %18d %16.1f %14.3f %10s%n", row.mode().cliName(), row.peakDeviceBytes(),
+            out.printf(Locale.ROOT, "%-11s %18d %14s %16.1f %14.3f %10s%n", row.mode().cliName(), row.peakDeviceBytes(),
+                    row.heldDeviceBytes() < 0 ? "-" : Long.toString(row.heldDeviceBytes()),
                     row.allocatorCallsPerIteration(), row.msPerIteration(), ratio);
         }
         out.println("outputs equal across modes: " + (r.outputsEqual() ? "yes (bit-identical)" : "NO — " + r.firstDifference()));
@@ -115,6 +122,7 @@ public final class RunReport {
             ObjectNode o = modes.addObject();
             o.put("mode", row.mode().cliName());
             o.put("peak_device_bytes", row.peakDeviceBytes());
+            o.put("held_device_bytes", row.heldDeviceBytes());
             o.put("allocator_calls_per_iteration", row.allocatorCallsPerIteration());
             o.put("ms_per_iteration", row.msPerIteration());
         }

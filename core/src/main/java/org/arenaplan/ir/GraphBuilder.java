@@ -31,6 +31,22 @@ public final class GraphBuilder {
         this("graph");
     }
 
+    /**
+     * A builder holding {@code g}'s tensors, inputs (with donation) and weights (with fills), and
+     * no ops or outputs: the start of a graph derived from {@code g} (reordered, extended).
+     */
+    public static GraphBuilder declarationsOf(Graph g) {
+        GraphBuilder b = new GraphBuilder(g.name());
+        g.tensors().values().forEach(b::tensor);
+        for (String in : g.inputs()) b.input(in, g.isDonated(in));
+        for (String w : g.weights()) {
+            Double fill = g.weightFill(w);
+            if (fill == null) b.weight(w);
+            else b.weight(w, fill);
+        }
+        return b;
+    }
+
     public GraphBuilder tensor(String name, long bytes) {
         return tensor(new Tensor(name, bytes, null, null));
     }
@@ -147,8 +163,21 @@ public final class GraphBuilder {
         }
     }
 
-    /** Validates and freezes the graph. */
+    /** Validates and freezes the graph: structure, then every op of a known kind against {@link OpRegistry} ({@link OpChecks}). */
     public Graph build() {
+        return build(true);
+    }
+
+    /**
+     * Validates the structure only, trusting every op's attributes, shapes and aliasing
+     * declarations. For tests and the mutation test that plant lying graphs to show that the
+     * plan validator and the simulator reject them; loaders never use it.
+     */
+    public Graph buildTrusting() {
+        return build(false);
+    }
+
+    private Graph build(boolean checkOps) {
         long sum = 0;
         for (Tensor t : tensors.values()) {
             if (t.bytes() < 0) throw new GraphException("tensor '" + t.name() + "' has negative size " + t.bytes());
@@ -215,6 +244,7 @@ public final class GraphBuilder {
                 checkIndex(where, "in-place hint", h.output(), op.outputs().size(), "output");
                 checkIndex(where, "in-place hint", h.input(), op.inputs().size(), "input");
             }
+            if (checkOps) OpChecks.check(op, where, tensors::get);
         }
         for (String t : outputs) {
             requireTensor(t, "graph output");

@@ -13,6 +13,8 @@ import java.util.Objects;
  *       place): one allocation with several member slices.</li>
  *   <li>{@link InPlace}: output k may be written over input j; the planner folds it only where legal.</li>
  * </ul>
+ * Which of these a kind allows, its attributes and their defaults are its {@link OpRegistry}
+ * entry's ({@link OpChecks}, {@link OpAttrs}).
  */
 public record Op(String name, String kind, List<String> inputs, List<String> outputs, int stream,
                  Map<String, Object> attrs, List<View> views, List<Member> members, List<InPlace> inPlace) {
@@ -57,16 +59,6 @@ public record Op(String name, String kind, List<String> inputs, List<String> out
     public boolean writesAtRuntime(int outputIndex) {
         for (View v : views) if (v.output() == outputIndex) return false;
         return true;
-    }
-
-    public long longAttr(String key, long dflt) {
-        Object v = attrs.get(key);
-        return v instanceof Number n ? n.longValue() : dflt;
-    }
-
-    public double doubleAttr(String key, double dflt) {
-        Object v = attrs.get(key);
-        return v instanceof Number n ? n.doubleValue() : dflt;
     }
 
     @Override

@@ -1,10 +1,8 @@
 package org.arenaplan.ir;
 
-import java.util.Set;
-
 /**
- * The op vocabulary shared by model builders, the ONNX importer, the simulator's kernels and the
- * CUDA kernels. Names and attributes follow ONNX; tensors are row-major, float32 unless their
+ * The names of the op kinds of {@link OpRegistry}, which declares each kind's attributes, shape
+ * rule, aliasing and kernels; this list only says what they compute. Names and attributes follow ONNX; tensors are row-major, float32 unless their
  * dtype says otherwise, images NCHW. Attribute values are {@code Long}, {@code Double},
  * {@code String}, {@code long[]} or {@code double[]}. Importers resolve defaults and
  * {@code auto_pad} into explicit attributes, so kernels never guess.
@@ -25,7 +23,14 @@ import java.util.Set;
  *   <li>{@link #TRANSPOSE}: attr perm.</li>
  *   <li>{@link #COPY}: a device-to-device copy of the input.</li>
  *   <li>{@link #RELU_GRAD}: inputs dY, X; dX = dY where X &gt; 0, else 0 (training graphs).</li>
- *   <li>View kinds ({@link #VIEW_KINDS}): Reshape, Flatten, Identity, Dropout (inference), Squeeze,
+ *   <li>Training kinds (the gradient ops of {@code org.arenaplan.train.Gradients}; named as in ONNX
+ *       Runtime's training ops or cuDNN's backward calls; their kernels run on the simulator only):
+ *       {@link #REDUCE_SUM} (ONNX ReduceSum: attr axes, keepdims; the kept axes must be contiguous),
+ *       {@link #GELU_GRAD} (dY, X), {@link #SOFTMAX_GRAD} (dY, Y; attr axis),
+ *       {@link #LAYER_NORM_GRAD} (dY, X, scale; attrs axis, epsilon; the gradient of X),
+ *       {@link #CONV_BACKWARD_DATA} (dY, W; Conv's attrs; the gradient of X, group 1) and
+ *       {@link #CONV_BACKWARD_FILTER} (X, dY; Conv's attrs; the gradient of W, group 1).</li>
+ *   <li>View kinds ({@link OpRegistry#viewKinds()}): Reshape, Flatten, Identity, Dropout (inference), Squeeze,
  *       Unsqueeze, Slice along the outermost axis; declared as views, they issue no device work.</li>
  * </ul>
  */
@@ -53,6 +58,12 @@ public final class OpKinds {
     public static final String TRANSPOSE = "Transpose";
     public static final String COPY = "Copy";
     public static final String RELU_GRAD = "ReluGrad";
+    public static final String REDUCE_SUM = "ReduceSum";
+    public static final String GELU_GRAD = "GeluGrad";
+    public static final String SOFTMAX_GRAD = "SoftmaxGrad";
+    public static final String LAYER_NORM_GRAD = "LayerNormalizationGrad";
+    public static final String CONV_BACKWARD_DATA = "ConvBackwardData";
+    public static final String CONV_BACKWARD_FILTER = "ConvBackwardFilter";
 
     public static final String RESHAPE = "Reshape";
     public static final String FLATTEN = "Flatten";
@@ -62,11 +73,6 @@ public final class OpKinds {
     public static final String UNSQUEEZE = "Unsqueeze";
     public static final String SLICE = "Slice";
 
-    /** Kinds that are always views of their first input. */
-    public static final Set<String> VIEW_KINDS = Set.of(RESHAPE, FLATTEN, IDENTITY, DROPOUT, SQUEEZE, UNSQUEEZE, SLICE);
-
-    /** Elementwise kinds whose output may overwrite an input of the same size. */
-    public static final Set<String> ELEMENTWISE = Set.of(ADD, SUB, MUL, DIV, SUM, RELU, SIGMOID, TANH, GELU, RELU_GRAD);
 
     private OpKinds() { }
 }

@@ -3,6 +3,7 @@ package org.arenaplan.liveness;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpChecks;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,9 +25,10 @@ import java.util.Map;
  *   <li>Per storage: {@code [min def, max(def + 1, lastRuntimeRead + 1))} over all members, so
  *       a storage lives until the last runtime reader reached through any chain of views.
  *       A member that is a graph output, or a non-donated graph input, pins it to opCount.</li>
- *   <li>In-place folding, in schedule order: output k joins input j's storage only when no
- *       other access of that storage is still to come (see {@link #refusalReason}); otherwise
- *       the request is recorded as a {@link Refusal}.</li>
+ *   <li>In-place folding, in schedule order: a hint the op's kernels cannot honour
+ *       ({@link OpChecks#inPlaceRefusal}, from the op registry) is refused; otherwise output k
+ *       joins input j's storage only when no other access of that storage is still to come (see
+ *       {@link #refusalReason}). Every refused request is recorded as a {@link Refusal}.</li>
  * </ol>
  */
 public final class Lifetimes {
@@ -52,11 +54,12 @@ public final class Lifetimes {
     }
 
     /**
-     * @param order          which earlier accesses are known to complete before a later op starts
-     * @param strictDonation when true a refused donation is a {@link GraphException}
+     * @param order  which earlier accesses are known to complete before a later op starts
+     * @param strict when true a refused donation, and an in-place hint that the op's kernels
+     *               cannot honour, are a {@link GraphException} instead of a refusal
      */
-    public static Lifetimes of(Graph graph, OpOrder order, boolean strictDonation) {
-        return new Builder(graph, order).build(strictDonation);
+    public static Lifetimes of(Graph graph, OpOrder order, boolean strict) {
+        return new Builder(graph, order).build(strict);
     }
 
     public Graph graph() { return graph; }
@@ -121,7 +124,7 @@ public final class Lifetimes {
             isView = new boolean[n];
         }
 
-        Lifetimes build(boolean strictDonation) {
+        Lifetimes build(boolean strict) {
             for (String w : g.weights()) weight[id.get(w)] = true;
             for (int p = 0; p < opCount; p++) {
                 Op op = g.ops().get(p);
@@ -172,6 +175,13 @@ public final class Lifetimes {
                 for (Op.InPlace h : op.inPlace()) {
                     int out = id.get(op.outputs().get(h.output()));
                     int in = id.get(op.inputs().get(h.input()));
+                    String unsupported = OpChecks.inPlaceRefusal(op, h, g::tensor);
+                    if (unsupported != null) {
+                        Refusal r = new Refusal(Refusal.Kind.IN_PLACE, op.name(), names[out], names[in], unsupported);
+                        if (strict) throw new GraphException(r.toString());
+                        refusals.add(r);
+                        continue;
+                    }
                     if (weight[root[in]]) {
                         refusals.add(new Refusal(Refusal.Kind.IN_PLACE, op.name(), names[out], names[in], "'" + names[in] + "' is a read-only weight"));
                         continue;
@@ -191,7 +201,7 @@ public final class Lifetimes {
                     }
                 }
             }
-            if (strictDonation) {
+            if (strict) {
                 for (Refusal r : refusals) if (r.kind() == Refusal.Kind.DONATION) throw new GraphException(r.toString());
             }
             return assemble(storageRoot, offsetIn, membersOf);

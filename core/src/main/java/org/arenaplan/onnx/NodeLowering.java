@@ -1,6 +1,10 @@
 package org.arenaplan.onnx;
 
+import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.OpChecks;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpRegistry;
+import org.arenaplan.ir.OpSpec;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,6 +31,27 @@ final class NodeLowering {
             "Reshape", "Flatten", "Gemm", "MatMul", "Dropout", "Softmax", "BatchNormalization", "Unsqueeze", "Squeeze",
             "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Transpose", "Identity");
 
+    /**
+     * ONNX attributes an op type may carry besides those of its registry kind: resolved or
+     * consumed at import (auto_pad into pads, Flatten's axis into the shape), or training-time
+     * settings inference ignores; and those of the op types the importer turns into weights
+     * (ConstantOfShape, Constant, and Cast of a weight, folded). Any other attribute is an error,
+     * never silently dropped.
+     */
+    private static final Map<String, Set<String>> ONNX_ONLY_ATTRS = Map.ofEntries(
+            Map.entry("Conv", Set.of("auto_pad")),
+            Map.entry("MaxPool", Set.of("auto_pad", "dilations", "storage_order")),
+            Map.entry("AveragePool", Set.of("auto_pad")),
+            Map.entry("BatchNormalization", Set.of("momentum", "spatial", "training_mode")),
+            Map.entry("Flatten", Set.of("axis")),
+            Map.entry("Squeeze", Set.of("axes")),
+            Map.entry("Unsqueeze", Set.of("axes")),
+            Map.entry("Reshape", Set.of("allowzero")),
+            Map.entry("Dropout", Set.of("ratio", "seed", "is_test")),
+            Map.entry("ConstantOfShape", Set.of("value")),
+            Map.entry("Constant", Set.of("value", "value_int", "value_ints", "value_float", "value_floats", "value_string", "value_strings", "sparse_value")),
+            Map.entry("Cast", Set.of("to")));
+
     private NodeLowering() { }
 
     static Lowered lower(NodeContext n) {
@@ -52,6 +77,21 @@ final class NodeLowering {
             default -> throw n.error("unsupported op '" + n.opType() + "'; supported: " + String.join(", ", new java.util.TreeSet<>(SUPPORTED))
                     + ", ConstantOfShape and Constant (as weights)");
         };
+    }
+
+    /**
+     * Every attribute of the node is one its registry kind declares or one of {@link #ONNX_ONLY_ATTRS};
+     * checked for every node before it is lowered, folded or turned into a weight.
+     */
+    static void checkAttributeNames(NodeContext n) {
+        OpSpec spec = OpRegistry.get(n.opType());
+        if (spec == null && !ONNX_ONLY_ATTRS.containsKey(n.opType())) return;   // unsupported: the dispatch in lower says so
+        Set<String> allowed = new java.util.LinkedHashSet<>();
+        if (spec != null) for (AttrSpec a : spec.attrs()) allowed.add(a.name());
+        allowed.addAll(ONNX_ONLY_ATTRS.getOrDefault(n.opType(), Set.of()));
+        for (String name : n.node().attributes().keySet()) {
+            if (!allowed.contains(name)) throw n.error(OpChecks.unknownAttribute(name, allowed, n.opType()));
+        }
     }
 
     private static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs) {

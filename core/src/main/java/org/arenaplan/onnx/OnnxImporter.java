@@ -5,6 +5,8 @@ import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphBuilder;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpRegistry;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.Tensor;
 import org.arenaplan.ir.WeightValues;
 
@@ -228,6 +230,7 @@ public final class OnnxImporter {
             ins.add(v);
         }
         NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues);
+        NodeLowering.checkAttributeNames(n);
         if (ConstantFolding.folds(n, weights.keySet())) {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
@@ -379,7 +382,8 @@ public final class OnnxImporter {
      * output a Concat member slice with a fixed home).
      */
     private boolean mayOverwriteInput0(Lowered l, Set<String> members) {
-        if (!OpKinds.ELEMENTWISE.contains(l.kind())) return false;
+        OpSpec spec = OpRegistry.get(l.kind());
+        if (spec == null || !spec.elementwise() || !spec.mayRunInPlace(0)) return false;
         Value out = l.outputs().get(0), in = values.get(l.inputs().get(0));
         if (weights.containsKey(in.name()) || (graphInputs.contains(in.name()) && !options.donateInputs()) || members.contains(out.name())) return false;
         return out.dtype() == in.dtype() && Arrays.equals(out.shape(), in.shape());

@@ -19,18 +19,19 @@ public final class ArenaPlanner {
     /**
      * @param planner        a name known to {@link Planners}
      * @param alignment      byte alignment of every storage offset
-     * @param strictDonation fail when a donation request is refused
+     * @param strict         fail (a {@link org.arenaplan.ir.GraphException}) when a donation is refused
+     *                       or an in-place hint asks what the op's kernels cannot do
      */
-    public record Options(String planner, long alignment, boolean strictDonation, PlannerOptions plannerOptions) {
+    public record Options(String planner, long alignment, boolean strict, PlannerOptions plannerOptions) {
         public static final Options DEFAULT = new Options("best", CUDA_ALIGNMENT, false, PlannerOptions.DEFAULT);
 
-        public Options withPlanner(String p) { return new Options(p, alignment, strictDonation, plannerOptions); }
+        public Options withPlanner(String p) { return new Options(p, alignment, strict, plannerOptions); }
 
-        public Options withAlignment(long a) { return new Options(planner, a, strictDonation, plannerOptions); }
+        public Options withAlignment(long a) { return new Options(planner, a, strict, plannerOptions); }
 
-        public Options withStrictDonation(boolean s) { return new Options(planner, alignment, s, plannerOptions); }
+        public Options withStrict(boolean s) { return new Options(planner, alignment, s, plannerOptions); }
 
-        public Options withPlannerOptions(PlannerOptions po) { return new Options(planner, alignment, strictDonation, po); }
+        public Options withPlannerOptions(PlannerOptions po) { return new Options(planner, alignment, strict, po); }
     }
 
     private ArenaPlanner() { }
@@ -46,7 +47,7 @@ public final class ArenaPlanner {
     public static Plan plan(Graph g, Options o, Planner planner) {
         if (g.streams().size() > 1) return StreamPlanner.plan(g, 0, org.arenaplan.hb.SyncMode.NONE, o, planner);
         long t0 = System.nanoTime();
-        Lifetimes lifetimes = Lifetimes.of(g, OpOrder.SCHEDULE, o.strictDonation());
+        Lifetimes lifetimes = Lifetimes.of(g, OpOrder.SCHEDULE, o.strict());
         Problem problem = problemOf(lifetimes, o.alignment());
         Placement placement = planner.place(problem);
         double ms = (System.nanoTime() - t0) / 1e6;

@@ -2,6 +2,7 @@ package org.arenaplan.plan;
 
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpChecks;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,11 +19,15 @@ import java.util.TreeMap;
  *   <li>The placement of the plan's storages: the O(n log n) sweep of {@link PlacementValidator}
  *       (disjoint bytes for conflicting storages, inside the arena, aligned).</li>
  *   <li>Declared aliases: every view and member slice sits at its base's address plus its
- *       declared offset.</li>
+ *       declared offset, and is one the op's kernels honour (the op registry's facts, read
+ *       through {@link OpChecks#aliasProblems}: no view on an op that computes its output, member
+ *       slices exactly where Concat writes each input), whether or not the graph was checked
+ *       when it was built.</li>
  *   <li>A replay of the schedule over the arena's bytes: every device write records its writer
  *       on the byte range it covers; every runtime read must find only bytes written by the
  *       tensor it reads or by a tensor that is declared to share its data (a view, a base, a
- *       member slice), or by an in-place output of the same op over exactly that input. At the
+ *       member slice), or by an in-place output of the same op over exactly that input, where
+ *       the op's kernels run in place over it ({@link OpChecks#inPlaceRefusal}). At the
  *       end, graph outputs and caller-owned inputs must still hold their own bytes. Each
  *       write and read touches O(log n) segments of a sorted map, so the replay is
  *       O((ops + tensors) log n) for a valid plan.</li>
@@ -117,7 +122,12 @@ public final class PlanValidator {
         }
 
         private void checkDeclaredAliases() {
-            for (Op op : g.ops()) {
+            for (int p = 0; p < g.opCount(); p++) {
+                Op op = g.ops().get(p);
+                for (OpChecks.AliasProblem a : OpChecks.aliasProblems(op, g::tensor)) {
+                    out.add(new Violation(a.member() ? Violation.Kind.ILLEGAL_MEMBER : Violation.Kind.ILLEGAL_VIEW, a.tensors(),
+                            p, a.fromByte(), a.toByte(), "op '" + op.name() + "' (" + op.kind() + "): " + a.message()));
+                }
                 for (Op.View v : op.views()) checkAlias(op, op.outputs().get(v.output()), op.inputs().get(v.input()), v.byteOffset(), "view");
                 for (Op.Member m : op.members()) checkAlias(op, op.inputs().get(m.input()), op.outputs().get(m.output()), m.byteOffset(), "member slice");
             }
@@ -201,9 +211,10 @@ public final class PlanValidator {
                 int q = g.producerPosition(by);
                 long[] r = overlapRange(t, by);
                 if (q == p) {
+                    String kernel = kernelRefusal(op, t, by);
                     out.add(new Violation(Violation.Kind.ILLEGAL_IN_PLACE, List.of(t, by), p, r[0], r[1],
                             "op '" + op.name() + "' at position " + p + " writes '" + by + "' over bytes [" + r[0] + ", " + r[1] + ") of '" + t
-                                    + "', which it also reads, without an in-place declaration for that input"));
+                                    + "', which it also reads, " + (kernel != null ? "but " + kernel : "without an in-place declaration for that input")));
                 } else if (declaresInPlaceOver(g.ops().get(q), by, t)) {
                     out.add(new Violation(Violation.Kind.ILLEGAL_IN_PLACE, List.of(t, by), p, r[0], r[1],
                             "'" + by + "' was written in place over '" + t + "' by op '" + g.ops().get(q).name() + "' at position " + q
@@ -219,9 +230,21 @@ public final class PlanValidator {
         private boolean isLegalInPlace(Op op, int j, String writer) {
             String read = op.inputs().get(j);      // the same tensor may be read through several inputs
             for (Op.InPlace h : op.inPlace()) {
-                if (op.inputs().get(h.input()).equals(read) && op.outputs().get(h.output()).equals(writer) && addr(writer) == addr(read)) return true;
+                if (op.inputs().get(h.input()).equals(read) && op.outputs().get(h.output()).equals(writer) && addr(writer) == addr(read))
+                    return OpChecks.inPlaceRefusal(op, h, g::tensor) == null;
             }
             return false;
+        }
+
+        /** The registry's reason against a declared in-place write of {@code writer} over {@code read}, or null. */
+        private String kernelRefusal(Op op, String read, String writer) {
+            for (Op.InPlace h : op.inPlace()) {
+                if (op.inputs().get(h.input()).equals(read) && op.outputs().get(h.output()).equals(writer)) {
+                    String why = OpChecks.inPlaceRefusal(op, h, g::tensor);
+                    if (why != null) return why;
+                }
+            }
+            return null;
         }
 
         private boolean declaresInPlaceOver(Op op, String out, String in) {

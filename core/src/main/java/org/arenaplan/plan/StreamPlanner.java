@@ -105,7 +105,7 @@ public final class StreamPlanner {
 
     static Attempt attempt(Graph g, List<SyncEvent> events, ArenaPlanner.Options o, Planner planner) {
         HappensBefore hb = HappensBefore.of(g, events);
-        Lifetimes l = Lifetimes.of(g, hb, o.strictDonation());
+        Lifetimes l = Lifetimes.of(g, hb, o.strict());
         HbConflicts c = HbConflicts.of(l, hb);
         Problem problem = problemOf(l, c, o.alignment());
         return new Attempt(hb, l, c, problem, planner.place(problem));

@@ -25,8 +25,12 @@ public record Violation(Kind kind, List<String> subjects, long position, long fr
         CLOBBERED_READ,
         /** A view or member slice is not where its declaration puts it, or lies outside its base. */
         VIEW_OUTSIDE_BASE,
-        /** An output was written over an input without a legal in-place declaration. */
+        /** An output was written over an input without a legal in-place declaration, or one the op's kernels cannot honour. */
         ILLEGAL_IN_PLACE,
+        /** A view declared on an op that computes its output, or not where the op's view rule puts it (op registry). */
+        ILLEGAL_VIEW,
+        /** Member slices that are not exactly where the op writes its inputs (op registry): a non-leading axis, overlaps, gaps. */
+        ILLEGAL_MEMBER,
         /** A caller-owned (non-donated) graph input was overwritten. */
         ILLEGAL_DONATION,
         /** A graph output was overwritten before the run ended. */

@@ -2,6 +2,7 @@ package org.arenaplan.schedule;
 
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpChecks;
 import org.arenaplan.liveness.Lifetimes;
 import org.arenaplan.liveness.Storage;
 import org.arenaplan.plan.ArenaPlanner;
@@ -114,6 +115,7 @@ final class LiveModel {
                 boolean ok = outGroup != null && inGroup != null
                         && !g.isView(out) && !memberChildren.contains(out)
                         && g.tensor(out).bytes() <= g.tensor(in).bytes()
+                        && OpChecks.inPlaceRefusal(op, h, g::tensor) == null   // the op registry: can its kernels run in place?
                         && !holdsEarlierMember(st.get(outGroup), out, op);
                 Set<Integer> others = new LinkedHashSet<>();
                 for (int j = 0; j < op.inputs().size(); j++) {

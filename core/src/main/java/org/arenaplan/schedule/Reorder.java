@@ -30,14 +30,7 @@ public final class Reorder {
 
     /** The graph with {@code ops} in place of its own (same tensors, inputs, weights, outputs). */
     static Graph rebuild(Graph g, int[] order, List<Op> ops) {
-        GraphBuilder b = new GraphBuilder(g.name());
-        g.tensors().values().forEach(b::tensor);
-        for (String in : g.inputs()) b.input(in, g.isDonated(in));
-        for (String w : g.weights()) {
-            Double fill = g.weightFill(w);
-            if (fill == null) b.weight(w);
-            else b.weight(w, fill);
-        }
+        GraphBuilder b = GraphBuilder.declarationsOf(g);
         for (int p : order) b.add(ops.get(p));
         for (String out : g.outputs()) b.output(out);
         return b.build();

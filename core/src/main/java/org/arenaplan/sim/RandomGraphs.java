@@ -10,10 +10,15 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * Random executable graphs for stress runs: every tensor is {@code rows x n} f32 (rows 1 or 2),
- * built from unary and binary elementwise ops (half of them declared in place), matmuls with
- * weights, copies, view chains (reshape, identity, flatten), slices of 2-row tensors, in-place
- * concatenations of two 1-row results (member slices), each op on a random stream.
+ * Random executable graphs for stress runs: every live tensor is {@code rows x n} f32 (rows 1 or
+ * 2), built from unary and binary elementwise ops (half of them declared in place), matmuls with
+ * weights, copies, view chains (reshape, identity, flatten), slices of 2-row tensors and
+ * splits of one into both its rows next to a view of all of it (overlapping views), in-place
+ * concatenations of two 1-row results (member slices on axis 0), concatenations on the last
+ * axis (member slices when the outer extent is 1, a copy otherwise), transposes (through
+ * 3-D views) and 1-D convolutions (through N x C x L views), each op on a random stream.
+ * Matmuls, transposes and convolutions carry an in-place hint a third of the time; their
+ * kernels cannot run in place, so liveness must refuse every one of those hints.
  * The same seed gives the same graph.
  */
 public final class RandomGraphs {
@@ -60,19 +65,32 @@ public final class RandomGraphs {
 
     private void step() {
         int k = r.nextInt(100);
-        if (k < 25) unary();
-        else if (k < 45) binary();
-        else if (k < 55) matmul();
-        else if (k < 70) view();
-        else if (k < 80) slice();
-        else if (k < 92) concat();
+        if (k < 20) unary();
+        else if (k < 35) binary();
+        else if (k < 43) matmul();
+        else if (k < 53) view();
+        else if (k < 60) slice();
+        else if (k < 69) concat();
+        else if (k < 75) concatLastAxis();
+        else if (k < 81) transpose();
+        else if (k < 87) conv();
+        else if (k < 92) split();
         else copy();
     }
 
     private String tensor(int rows) {
+        return tensor(new long[]{rows, n});
+    }
+
+    private String tensor(long[] shape) {
         String t = "t" + next++;
-        b.tensor(t, DType.F32, rows, n);
+        b.tensor(t, DType.F32, shape);
         return t;
+    }
+
+    /** A third of the time, an in-place hint that liveness must refuse (the op's kernel cannot run in place). */
+    private GraphBuilder.OpBuilder maybeWrongHint(GraphBuilder.OpBuilder op) {
+        return r.nextInt(3) == 0 ? op.inPlace() : op;
     }
 
     private T pick() {
@@ -122,8 +140,76 @@ public final class RandomGraphs {
         String w = "w" + next++;
         b.tensor(w, DType.F32, n, n).weight(w);
         String y = tensor(a.rows);
-        b.op(opName(), OpKinds.MATMUL).in(a.name, w).out(y).stream(stream()).add();
+        maybeWrongHint(b.op(opName(), OpKinds.MATMUL).in(a.name, w).out(y).stream(stream())).add();
         live.add(new T(y, a.rows, true));
+    }
+
+    /** A view of {@code x} with another shape (same elements). */
+    private String reshaped(String x, long... shape) {
+        String v = tensor(shape);
+        b.op(opName(), OpKinds.RESHAPE).in(x).out(v).view().stream(stream()).add();
+        return v;
+    }
+
+    /** [rows, n] viewed as [rows, 2, n/2], transposed to [rows, n/2, 2], viewed as [rows, n]. */
+    private void transpose() {
+        T a = pick();
+        String v = reshaped(a.name, a.rows, 2, n / 2);
+        String t = tensor(new long[]{a.rows, n / 2, 2});
+        maybeWrongHint(b.op(opName(), OpKinds.TRANSPOSE).in(v).out(t).attr("perm", new long[]{0, 2, 1}).stream(stream())).add();
+        live.add(new T(reshaped(t, a.rows, n), a.rows, false));
+    }
+
+    /** [rows, n] viewed as an image 1 x rows x n, a 1-D convolution (kernel 3, padding 1), viewed back. */
+    private void conv() {
+        T a = pick();
+        String v = reshaped(a.name, 1, a.rows, n);
+        String w = "w" + next++;
+        b.tensor(w, DType.F32, a.rows, a.rows, 3).weight(w);
+        String c = tensor(new long[]{1, a.rows, n});
+        maybeWrongHint(b.op(opName(), OpKinds.CONV).in(v, w).out(c).attr("kernel_shape", new long[]{3}).attr("pads", new long[]{1, 1})
+                .stream(stream())).add();
+        live.add(new T(reshaped(c, a.rows, n), a.rows, false));
+    }
+
+    /**
+     * Two fresh [rows, n/2] matmul results concatenated along the last axis (axis 1 or -1): member
+     * slices when rows is 1 (the outer extent is 1, so each input is one contiguous run of the
+     * output), a copying Concat when rows is 2.
+     */
+    private void concatLastAxis() {
+        T a = pick();
+        String[] parts = new String[2];
+        for (int i = 0; i < 2; i++) {
+            String w = "w" + next++;
+            b.tensor(w, DType.F32, n, n / 2).weight(w);
+            parts[i] = tensor(new long[]{a.rows, n / 2});
+            T src = i == 0 ? a : pick();
+            b.op(opName(), OpKinds.MATMUL).in(src.rows == a.rows ? src.name : a.name, w).out(parts[i]).stream(stream()).add();
+        }
+        String y = tensor(a.rows);
+        GraphBuilder.OpBuilder cat = b.op(opName(), OpKinds.CONCAT).in(parts).out(y).attr("axis", r.nextBoolean() ? 1L : -1L).stream(stream());
+        if (a.rows == 1) cat.member(0, 0, 0).member(1, 0, 4L * (n / 2));
+        cat.add();
+        live.add(new T(y, a.rows, a.rows == 2));
+    }
+
+    /** A 2-row tensor split into its two rows (slice views) while a view of all of it stays live: three overlapping views. */
+    private void split() {
+        T a = null;
+        for (int i = live.size() - 1; i >= 0 && a == null; i--) if (live.get(i).rows == 2) a = live.get(i);
+        if (a == null) {
+            copy();
+            return;
+        }
+        String whole = tensor(2);
+        b.op(opName(), OpKinds.IDENTITY).in(a.name).out(whole).view().stream(stream()).add();
+        for (int row = 0; row < 2; row++) {
+            String s = tensor(1);
+            b.op(opName(), OpKinds.SLICE).in(a.name).out(s).view(0, 0, 4L * n * row).stream(stream()).add();
+            live.add(new T(s, 1, false));
+        }
+        live.add(new T(whole, 2, false));
     }
 
     private void copy() {

@@ -5,6 +5,7 @@ import org.arenaplan.device.DeviceBuffer;
 import org.arenaplan.device.DeviceCounters;
 import org.arenaplan.device.DeviceEvent;
 import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.DeviceGraph;
 import org.arenaplan.device.DeviceLeakException;
 import org.arenaplan.device.DeviceOptions;
 import org.arenaplan.device.DevicePointer;
@@ -38,7 +39,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       synchronization throws the first one.</li>
  * </ol>
  * In tracing mode ({@link #tracing}) nothing runs: the work is recorded for {@link Interleavings}
- * to try every order the events allow. Does not model: device memory limits, kernel concurrency
+ * to try every order the events allow. Stream capture follows CUDA's rules ({@link SimCapture});
+ * a captured graph replays the captured calls with their stream and event structure
+ * ({@link SimGraph}), through the same checks. Does not model: device memory limits, kernel concurrency
  * within one stream, timing.
  */
 public final class SimDevice implements Device {
@@ -55,6 +58,8 @@ public final class SimDevice implements Device {
     private int nextStream;                    // guarded by lock
     private int nextEvent;                     // guarded by lock
     private int hazardsReported;               // guarded by hazards
+    private SimCapture capture;                // guarded by lock; null when no capture runs
+    private int nextGraph;                     // guarded by lock
     private boolean closed;
 
     private SimDevice(DeviceOptions options, boolean tracing) {
@@ -102,6 +107,7 @@ public final class SimDevice implements Device {
     public DeviceBuffer allocate(long bytes, String owner) {
         requirePositive(bytes, owner);
         synchronized (lock) {
+            forbidInCapture("cuMemAlloc of " + owner);
             return track(new SimBuffer(this, allocator.allocate(bytes), bytes, owner));
         }
     }
@@ -109,6 +115,9 @@ public final class SimDevice implements Device {
     @Override
     public void free(DeviceBuffer buffer) {
         SimBuffer b = own(buffer);
+        synchronized (lock) {
+            forbidInCapture("cuMemFree of " + b.owner());
+        }
         synchronize();   // cuMemFree waits for the whole device
         synchronized (lock) {
             if (!b.isLive()) throw new DeviceException("double free of " + b);
@@ -123,6 +132,7 @@ public final class SimDevice implements Device {
         requirePositive(bytes, owner);
         SimQueue q = queue(stream);
         synchronized (lock) {
+            forbidInCapture("cuMemAllocAsync of " + owner);
             return track(new SimBuffer(this, allocator.allocateAsync(bytes, q), bytes, owner));
         }
     }
@@ -132,6 +142,7 @@ public final class SimDevice implements Device {
         SimBuffer b = own(buffer);
         SimQueue q = queue(stream);
         synchronized (lock) {
+            forbidInCapture("cuMemFreeAsync of " + b.owner());
             if (!b.isLive()) throw new DeviceException("double free of " + b);
             b.kill();
             live.remove(b);
@@ -177,13 +188,71 @@ public final class SimDevice implements Device {
     @Override
     public void recordEvent(DeviceEvent event, DeviceStream stream) {
         SimEvent e = event(event);
-        queue(stream).submit(new SimTask.Record(e, e.nextRecord()));
+        SimQueue q = queue(stream);
+        synchronized (lock) {
+            if (capture != null && capture.captures(q)) {
+                capture.record(q, e);
+                return;
+            }
+        }
+        q.submit(new SimTask.Record(e, e.nextRecord()));
     }
 
     @Override
     public void waitEvent(DeviceStream stream, DeviceEvent event) {
         SimEvent e = event(event);
-        queue(stream).submit(new SimTask.Wait(e, e.lastRecord()));
+        SimQueue q = queue(stream);
+        synchronized (lock) {
+            if (capture != null && capture.recorded(e)) {
+                capture.await(q, e);
+                return;
+            }
+            if (capture != null && capture.captures(q))
+                throw new DeviceException("capturing stream " + q.name() + " waits on an event recorded outside the capture (CUDA: CUDA_ERROR_STREAM_CAPTURE_ISOLATION)");
+        }
+        q.submit(new SimTask.Wait(e, e.lastRecord()));
+    }
+
+    // ---- graphs ----
+
+    @Override
+    public void beginCapture(DeviceStream origin) {
+        SimQueue q = queue(origin);
+        synchronized (lock) {
+            if (capture != null) throw new DeviceException("stream " + capture.origin.name() + " is already capturing; one capture at a time");
+            capture = new SimCapture(q, Thread.currentThread());
+        }
+    }
+
+    @Override
+    public DeviceGraph endCapture(DeviceStream origin) {
+        SimQueue q = queue(origin);
+        SimCapture c;
+        int id;
+        synchronized (lock) {
+            if (capture == null || capture.origin != q) throw new DeviceException("no capture was begun on stream " + q.name());
+            c = capture;
+            capture = null;
+            id = nextGraph++;
+        }
+        c.checkJoined();
+        return new SimGraph(this, c, id);
+    }
+
+    @Override
+    public void launchGraph(DeviceGraph graph, DeviceStream stream) {
+        if (!(graph instanceof SimGraph g) || g.device() != this) throw new DeviceException("graph does not belong to this simulator");
+        SimQueue q = queue(stream);
+        synchronized (lock) {
+            if (capture != null && capture.captures(q)) throw new DeviceException("launching a graph into a capture is not supported");
+        }
+        g.replay(q);
+    }
+
+    /** CUDA forbids a capturing thread calls that allocate or synchronise (thread-local capture mode). */
+    private void forbidInCapture(String call) {
+        if (capture != null && capture.thread == Thread.currentThread())
+            throw new DeviceException(call + " while stream " + capture.origin.name() + " is capturing (CUDA: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)");
     }
 
     // ---- work ----
@@ -191,6 +260,12 @@ public final class SimDevice implements Device {
     @Override
     public void launch(DeviceStream stream, KernelCall call) {
         SimQueue q = queue(stream);
+        synchronized (lock) {
+            if (capture != null && capture.captures(q)) {
+                capture.launch(q, call);
+                return;
+            }
+        }
         Runnable compute = trace != null ? () -> { } : SimKernels.bind(call);
         submitWork(q, call.label(), call.pointers(), compute, call.name());
         launches.incrementAndGet();
@@ -204,6 +279,9 @@ public final class SimDevice implements Device {
     @Override
     public void copyToDevice(DeviceStream stream, float[] src, KernelArg dst) {
         SimQueue q = queue(stream);
+        synchronized (lock) {
+            forbidInCapture("copy of " + dst.tensor() + " to the device");
+        }
         if (dst.bytes() != 4L * src.length) throw new DeviceException("copy of " + dst.tensor() + ": " + src.length + " values for " + dst.bytes() + " B");
         float[] copy = src.clone();
         DevicePointer p = dst.pointer();
@@ -220,6 +298,9 @@ public final class SimDevice implements Device {
     @Override
     public void copyToHost(DeviceStream stream, KernelArg src, float[] dst) {
         SimQueue q = queue(stream);
+        synchronized (lock) {
+            forbidInCapture("copy of " + src.tensor() + " to the host");
+        }
         if (src.bytes() != 4L * dst.length) throw new DeviceException("copy of " + src.tensor() + ": " + src.bytes() + " B into " + dst.length + " values");
         DevicePointer p = src.pointer();
         submitWork(q, "copy to host", List.of(src), () -> System.arraycopy(words(p), index(p), dst, 0, dst.length), Kernels.COPY);
@@ -231,6 +312,12 @@ public final class SimDevice implements Device {
     public void copyOnDevice(DeviceStream stream, DevicePointer src, DevicePointer dst, long bytes, String tensor) {
         if (bytes % 4 != 0) throw new DeviceException("copy of '" + tensor + "': " + bytes + " B is not a whole number of f32 words");
         SimQueue q = queue(stream);
+        synchronized (lock) {
+            if (capture != null && capture.captures(q)) {
+                capture.copy(q, src, dst, bytes, tensor);
+                return;
+            }
+        }
         List<KernelArg> args = List.of(KernelArg.read(src, bytes, tensor), KernelArg.write(dst, bytes, tensor));
         int n = (int) (bytes / 4);
         submitWork(q, "copy on device", args, () -> System.arraycopy(words(src), index(src), words(dst), index(dst), n), Kernels.COPY);
@@ -329,6 +416,9 @@ public final class SimDevice implements Device {
 
     @Override
     public void synchronize() {
+        synchronized (lock) {
+            forbidInCapture("cuCtxSynchronize");
+        }
         if (trace != null) {
             trace.barrier();
             return;
@@ -339,6 +429,7 @@ public final class SimDevice implements Device {
         }
         for (SimQueue q : all) q.synchronize();
         rethrow();
+        afterSynchronize();
     }
 
     /** Throws the first kernel failure, or the first hazard not yet thrown. */
@@ -356,6 +447,21 @@ public final class SimDevice implements Device {
                 hazardsReported = hazards.size();
                 throw e;
             }
+        }
+    }
+
+    /** The held bytes of the allocator's model ({@link SimAllocator}). */
+    @Override
+    public long heldBytes() {
+        synchronized (lock) {
+            return allocator.held();
+        }
+    }
+
+    /** A stream or the device synchronized: the pool gives back what its release threshold (0) lets go. */
+    void afterSynchronize() {
+        synchronized (lock) {
+            allocator.trimPool();
         }
     }
 

@@ -15,7 +15,7 @@ final class SimKernels {
     private SimKernels() { }
 
     /** A pointer argument resolved to the backing array and an element index. */
-    private record F(float[] a, int i) { }
+    record F(float[] a, int i) { }
 
     /** Checks the call's shape now (at issue) and returns the computation to run later. */
     static Runnable bind(KernelCall c) {
@@ -33,7 +33,13 @@ final class SimKernels {
             case Kernels.TRANSPOSE: need(c, 2, 1 + 2 * (int) c.intArg(0)); return () -> transpose(c, f(c, 0), f(c, 1));
             case Kernels.COPY: need(c, 2, 1); return () -> copy(c, f(c, 0), f(c, 1));
             case Kernels.CONCAT_SLICE: need(c, 2, 4); return () -> concatSlice(c, f(c, 0), f(c, 1));
-            default: throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL);
+            case Kernels.REDUCE_SUM: need(c, 2, 3); return () -> TrainingKernels.reduceSum(c);
+            case Kernels.GELU_GRAD: need(c, 3, 1); return () -> TrainingKernels.geluGrad(c);
+            case Kernels.SOFTMAX_GRAD: need(c, 3, 2); return () -> TrainingKernels.softmaxGrad(c);
+            case Kernels.LAYERNORM_GRAD: need(c, 4, 2); return () -> TrainingKernels.layerNormGrad(c);
+            case Kernels.CONV2D_BACKWARD_DATA: need(c, 3, 16); return () -> TrainingKernels.convBackwardData(c);
+            case Kernels.CONV2D_BACKWARD_FILTER: need(c, 3, 16); return () -> TrainingKernels.convBackwardFilter(c);
+            default: throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.TRAINING);
         }
     }
 
@@ -43,12 +49,12 @@ final class SimKernels {
                     + " ints, got " + c.pointers().size() + " and " + c.ints().length);
     }
 
-    private static F f(KernelCall c, int k) {
+    static F f(KernelCall c, int k) {
         KernelArg a = c.pointer(k);
         return new F(SimDevice.words(a.pointer()), SimDevice.index(a.pointer()));
     }
 
-    private static int i(KernelCall c, int k) {
+    static int i(KernelCall c, int k) {
         return Math.toIntExact(c.intArg(k));
     }
 

@@ -55,6 +55,7 @@ final class SimStream implements SimQueue {
     @Override
     public void synchronize() {
         awaitCompleted(issued());
+        device.afterSynchronize();
     }
 
     @Override

@@ -74,7 +74,7 @@ class HappensBeforeTest {
         int n = 100_000;
         for (int p = 0; p < n; p++) {
             String in = p < 8 ? "x" : "t" + (p - 8);
-            GraphBuilder.OpBuilder op = b.tensor("t" + p, 4).op("o" + p, "Add").in(in);
+            GraphBuilder.OpBuilder op = b.tensor("t" + p, 4).op("o" + p, p >= 9 ? "Add" : "Relu").in(in);
             if (p >= 9) op.in("t" + (p - 9));   // also reads the previous stream's op: a cross-stream dependency
             op.out("t" + p).stream(p % 8).add();
         }

@@ -19,10 +19,10 @@ class GraphJsonTest {
     static Graph everything() {
         return new GraphBuilder("everything")
                 .tensor("x", DType.F32, 4, 8).tensor("w", DType.F16, 8, 8).tensor("ones", 64)
-                .tensor("a", DType.F32, 4, 8).tensor("r", DType.F32, 32).tensor("b", DType.F32, 4, 8)
-                .tensor("c", DType.F32, 8, 8).tensor("p", 128).tensor("q", 128).tensor("y", DType.F32, 16)
+                .tensor("a", DType.F32, 4, 8).tensor("r", DType.F32, 32).tensor("b", DType.F32, 32)
+                .tensor("c", DType.F32, 8, 8).tensor("p", 128).tensor("q", 128).tensor("y", DType.F32, 2, 8)
                 .input("x", true).weight("w").weight("ones", 1.0).output("y")
-                .op("mm", "MatMul").in("x", "w").out("a").attr("alpha", 1.0).attr("transA", 0L).attr("perm", new long[]{1, 0})
+                .op("mm", "FusedMatMul").in("x", "w").out("a").attr("alpha", 1.0).attr("transA", 0L).attr("perm", new long[]{1, 0})
                     .attr("scales", new double[]{0.5, 2.0}).attr("mode", "exact").add()
                 .op("flat", "Reshape").in("a").out("r").view().add()
                 .op("relu", "Relu").in("r").out("b").inPlace().stream(1).add()

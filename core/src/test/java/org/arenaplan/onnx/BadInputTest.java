@@ -89,6 +89,26 @@ class BadInputTest {
     }
 
     @Test
+    void aMisspeltOrUnknownOnnxAttributeIsAnErrorNotADefault() throws Exception {
+        Path p = write("lrn.onnx", new TinyOnnx().input("x", 1L, 4L, 2L, 2L).output("y")
+                .node("lrn", "LRN", List.of("x"), List.of("y"), "size", 3L, "alpah", 1e-3).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("node 'lrn' (LRN").hasMessageContaining("unknown attribute 'alpah'; LRN takes size, alpha, beta, bias (did you mean 'alpha'?)");
+        Path q = write("mm.onnx", new TinyOnnx().input("a", 2L, 3L).input("b", 3L, 2L).output("y")
+                .node("mm", "MatMul", List.of("a", "b"), List.of("y"), "transB", 1L).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(q, Map.of())).hasMessageContaining("unknown attribute 'transB'; MatMul takes no attributes");
+        Path r = write("conv.onnx", new TinyOnnx().input("x", 1L, 1L, 4L, 4L).output("y").raw("w", new float[9], 1, 1, 3, 3)
+                .node("conv", "Conv", List.of("x", "w"), List.of("y"), "auto_pad", "SAME_UPPER").bytes());
+        assertThat(OnnxImporter.load(r, Map.of()).tensor("y").shape()).containsExactly(1, 1, 4, 4);
+        // Nodes that become weights or are folded are checked too: a misspelt 'value' would fill zeros.
+        Path c = write("cos.onnx", new TinyOnnx().input("x", 2L).ints("s", 2).output("y")
+                .node("fill", "ConstantOfShape", List.of("s"), List.of("f"), "valeu", 3L)
+                .node("add", "Add", List.of("x", "f"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(c, Map.of())).hasMessageContaining("node 'fill' (ConstantOfShape")
+                .hasMessageContaining("unknown attribute 'valeu'; ConstantOfShape takes value (did you mean 'value'?)");
+    }
+
+    @Test
     void truncatedRealModel() throws Exception {
         Path real = OnnxModelsTest.model("light_squeezenet.onnx");
         byte[] bytes = Files.readAllBytes(real);

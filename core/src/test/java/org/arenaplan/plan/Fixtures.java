@@ -35,6 +35,7 @@ public final class Fixtures {
         GraphBuilder g = new GraphBuilder("chain");
         for (String t : new String[]{"x", "a", "b", "c", "d", "y"}) g.tensor(t, 64 * MiB);
         g.tensor("w1", 1024).tensor("bias", 1024).tensor("w2", 1024).weight("w1").weight("bias").weight("w2");
+        g.tensor("scale", 1024).tensor("shift", 1024).weight("scale").weight("shift");
         g.input("x", donateX);
         g.op("matmul1", "MatMul").in("x", "w1").out("a").add();
         GraphBuilder.OpBuilder bias = g.op("bias", "Add").in("a", "bias").out("b");
@@ -43,7 +44,7 @@ public final class Fixtures {
         GraphBuilder.OpBuilder gelu = g.op("gelu_add", "GeluAdd").in("b", "x").out("c");
         if (inPlace) gelu.inPlace();
         gelu.add();
-        g.op("norm", "LayerNormalization").in("c").out("d").add();
+        g.op("norm", "LayerNormalization").in("c", "scale", "shift").out("d").add();
         g.op("matmul2", "MatMul").in("d", "w2").out("y").add();
         g.output("y");
         return g.build();

@@ -133,11 +133,11 @@ class SimDeviceTest {
             DeviceBuffer x = d.allocateAsync(1000, a, "x");
             d.freeAsync(x, a);
             DeviceBuffer sameStream = d.allocateAsync(1000, a, "y");
+            assertThat(block(sameStream)).as("same stream: the cached block at once").isSameAs(block(x));
             d.freeAsync(sameStream, a);
             a.synchronize();
             DeviceBuffer otherStream = d.allocateAsync(1000, b, "z");   // the free completed: may reuse
             d.freeAsync(otherStream, b);
-            assertThat(d.counters().peakReservedBytes()).isEqualTo(1024);
             assertThat(d.counters().allocatorCalls()).isEqualTo(6);
         }
         SimDevice traced = SimDevice.tracing();   // nothing completes: another stream may not reuse
@@ -145,8 +145,37 @@ class SimDeviceTest {
         DeviceBuffer x = traced.allocateAsync(1000, a, "x");
         traced.freeAsync(x, a);
         DeviceBuffer y = traced.allocateAsync(1000, b, "y");
-        assertThat(traced.counters().peakReservedBytes()).isEqualTo(2048);
+        assertThat(block(y)).isNotSameAs(block(x));
         traced.freeAsync(y, b);
+    }
+
+    private static SimBlock block(DeviceBuffer b) {
+        return ((SimBuffer) b).block;
+    }
+
+    @Test
+    void heldBytesModelTheDriversPagesAndThePoolsCache() {
+        long mib = 1 << 20;
+        try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
+            DeviceStream s = d.createStream("s");
+            DeviceBuffer small1 = d.allocate(1000, "small1"), small2 = d.allocate(3000, "small2");
+            assertThat(d.heldBytes()).as("two small allocations share one 2 MiB page").isEqualTo(2 * mib);
+            DeviceBuffer large = d.allocate(3 * mib + 1, "large");
+            assertThat(d.heldBytes()).as("a large one rounds up to 2 MiB pages").isEqualTo(2 * mib + 4 * mib);
+            assertThat(d.counters().liveBytes()).isEqualTo(1000 + 3000 + 3 * mib + 1);
+            small1.close();
+            assertThat(d.heldBytes()).as("the page stays while small2 lives").isEqualTo(6 * mib);
+            small2.close();
+            large.close();
+            assertThat(d.heldBytes()).isZero();
+            DeviceBuffer p = d.allocateAsync(5000, s, "pooled");
+            d.freeAsync(p, s);
+            assertThat(d.heldBytes()).as("the pool caches the freed block").isEqualTo(2 * mib);
+            assertThat(d.counters().liveBytes()).isZero();
+            s.synchronize();
+            assertThat(d.heldBytes()).as("release threshold 0: given back at the synchronization").isZero();
+            assertThat(d.counters().peakReservedBytes()).isEqualTo(6 * mib);
+        }
     }
 
     @Test

@@ -34,6 +34,10 @@ final class AllocationLedger {
         launches++;
     }
 
+    synchronized void launched(int n) {
+        launches += n;
+    }
+
     /** The CUDA device cannot see a pool's cache, so reserved bytes are the live bytes. */
     synchronized DeviceCounters counters() {
         return new DeviceCounters(allocations, frees, asyncAllocations, asyncFrees, launches, liveBytes, peakLiveBytes, liveBytes, peakLiveBytes);

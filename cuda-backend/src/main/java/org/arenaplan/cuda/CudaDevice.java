@@ -20,6 +20,7 @@ import org.arenaplan.device.DeviceBuffer;
 import org.arenaplan.device.DeviceCounters;
 import org.arenaplan.device.DeviceEvent;
 import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.DeviceGraph;
 import org.arenaplan.device.DeviceLeakException;
 import org.arenaplan.device.DevicePointer;
 import org.arenaplan.device.DeviceStream;
@@ -40,10 +41,11 @@ import org.arenaplan.device.Kernels;
  *   <li>Streams are non-blocking; events have timing disabled except {@link #createTimingEvent()}.</li>
  *   <li>Host copies go through one {@link PinnedStaging} buffer, one copy at a time.</li>
  * </ul>
- * Accounting is the {@link AllocationLedger}'s. Not guaranteed: JCuda 12.6 cannot query a memory
- * pool's attributes, so {@code reservedBytes} equals the live bytes (what the pool caches beyond
- * them is not seen). cuBLAS results are not
- * bit-identical to the tiled kernel.
+ * <p>Stream capture ({@link #beginCapture}) is thread-local; kernels and copies captured are counted
+ * as launches when the graph is launched. Accounting is the {@link AllocationLedger}'s: its
+ * {@code reservedBytes} equal the live bytes (JCuda 12.6 cannot query a memory pool's attributes);
+ * what the device really holds is {@link #heldBytes()}, the fall of free memory since open.
+ * cuBLAS results are not bit-identical to the tiled kernel.
  */
 public final class CudaDevice implements Device {
     /**
@@ -64,7 +66,24 @@ public final class CudaDevice implements Device {
     private final List<CudaStream> streams = new ArrayList<>();
     private final List<CudaEvent> events = new ArrayList<>();
     private final PinnedStaging staging = new PinnedStaging();
+    private final List<CudaGraph> graphs = new ArrayList<>();
+    private final long granularity;
+    private final long freeAtOpen;
     private boolean closed;
+
+    /** The capture begun on this thread: its origin, streams that joined, kernels and copies captured. */
+    private static final class Capture {
+        final CudaStream origin;
+        final java.util.Set<CudaStream> streams = new java.util.LinkedHashSet<>();
+        int work;
+
+        Capture(CudaStream origin) {
+            this.origin = origin;
+            streams.add(origin);
+        }
+    }
+
+    private final ThreadLocal<Capture> capture = new ThreadLocal<>();
 
     /** Opens GPU {@code ordinal}; throws {@link CudaUnavailableException} where CUDA is unavailable. */
     public CudaDevice(int ordinal) {
@@ -85,11 +104,14 @@ public final class CudaDevice implements Device {
             JCudaDriver.cuDevicePrimaryCtxRelease(device);
             throw e;
         }
+        this.granularity = allocationGranularity(ordinal);
+        this.freeAtOpen = memoryInfo()[0];
         CudaInfo info = Cuda.info();
         boolean useCublas = info.cublas() && !"false".equals(System.getProperty("arenaplan.cuda.cublas"));
         this.cublas = useCublas ? new CublasGemm() : null;
         this.description = info.deviceName() + " (GPU " + ordinal + ", compute capability " + info.computeCapability() + ", "
-                + (info.totalMemory() >> 20) + " MiB, driver CUDA " + KernelImage.driverVersionName(info.driverVersion()) + "), gemm: "
+                + (info.totalMemory() >> 20) + " MiB, driver CUDA " + KernelImage.driverVersionName(info.driverVersion())
+                + ", allocation granularity " + (granularity >= 1 << 20 ? (granularity >> 20) + " MiB" : granularity + " B") + "), gemm: "
                 + (useCublas ? "cuBLAS" : "arenaplan tiled kernel" + (info.cublas() ? " (cuBLAS turned off)" : " (" + info.cublasNote() + ")"));
     }
 
@@ -99,6 +121,33 @@ public final class CudaDevice implements Device {
             check(JCudaDriver.cuCtxSetCurrent(context), "cuCtxSetCurrent", "the primary context");
             bound.set(true);
         }
+    }
+
+    /** {@code cuMemGetAllocationGranularity} (minimum) of device memory on GPU {@code ordinal}: the driver's physical page. */
+    private static long allocationGranularity(int ordinal) {
+        jcuda.driver.CUmemAllocationProp prop = new jcuda.driver.CUmemAllocationProp();
+        prop.type = jcuda.driver.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED;
+        prop.location = new jcuda.driver.CUmemLocation(jcuda.driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_DEVICE, ordinal);
+        long[] g = new long[1];
+        check(JCudaDriver.cuMemGetAllocationGranularity(g, prop, jcuda.driver.CUmemAllocationGranularity_flags.CU_MEM_ALLOC_GRANULARITY_MINIMUM),
+                "cuMemGetAllocationGranularity", "GPU " + ordinal);
+        return g[0];
+    }
+
+    /** The driver's allocation granularity in bytes ({@code cuMemGetAllocationGranularity}, minimum). */
+    public long allocationGranularity() {
+        return granularity;
+    }
+
+    /**
+     * The fall of free device memory ({@code cuMemGetInfo}) since this device opened (after its
+     * context and kernels were loaded): what the process took since, as the driver rounds and
+     * caches it, including driver-internal allocations (graph instantiation, lazy kernel set-up) and
+     * any other process's use of the same GPU meanwhile. One driver call.
+     */
+    @Override
+    public long heldBytes() {
+        return freeAtOpen - memoryInfo()[0];
     }
 
     @Override
@@ -112,6 +161,7 @@ public final class CudaDevice implements Device {
     @Override
     public DeviceBuffer allocate(long bytes, String owner) {
         bind();
+        forbidInCapture("cuMemAlloc of " + owner);
         CUdeviceptr p = new CUdeviceptr();
         check(JCudaDriver.cuMemAlloc(p, Math.max(bytes, 1)), "cuMemAlloc", bytes + " B for " + owner);
         CudaBuffer b = new CudaBuffer(this, p, bytes, owner, false);
@@ -122,6 +172,7 @@ public final class CudaDevice implements Device {
     @Override
     public DeviceBuffer allocateAsync(long bytes, DeviceStream stream, String owner) {
         bind();
+        forbidInCapture("cuMemAllocAsync of " + owner);
         CUdeviceptr p = new CUdeviceptr();
         check(JCudaDriver.cuMemAllocAsync(p, Math.max(bytes, 1), cuda(stream).stream), "cuMemAllocAsync", bytes + " B for " + owner);
         CudaBuffer b = new CudaBuffer(this, p, bytes, owner, true);
@@ -133,6 +184,7 @@ public final class CudaDevice implements Device {
     public void free(DeviceBuffer buffer) {
         bind();
         CudaBuffer b = own(buffer);
+        forbidInCapture("cuMemFree of " + b);
         if (!b.markFreed()) throw new DeviceException("buffer " + b + " freed twice");
         check(JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize", "freeing " + b);   // the SPI's free waits for every stream
         check(b.async() ? JCudaDriver.cuMemFreeAsync(b.rawPointer(), null) : JCudaDriver.cuMemFree(b.rawPointer()),
@@ -144,6 +196,7 @@ public final class CudaDevice implements Device {
     public void freeAsync(DeviceBuffer buffer, DeviceStream stream) {
         bind();
         CudaBuffer b = own(buffer);
+        forbidInCapture("cuMemFreeAsync of " + b);
         if (!b.markFreed()) throw new DeviceException("buffer " + b + " freed twice");
         check(JCudaDriver.cuMemFreeAsync(b.rawPointer(), cuda(stream).stream), "cuMemFreeAsync", b.toString());
         ledger.freed(b, true);
@@ -210,7 +263,78 @@ public final class CudaDevice implements Device {
     @Override
     public void waitEvent(DeviceStream stream, DeviceEvent event) {
         bind();
-        check(JCudaDriver.cuStreamWaitEvent(cuda(stream).stream, cuda(event).event, 0), "cuStreamWaitEvent", "stream " + stream.name());
+        CudaStream s = cuda(stream);
+        check(JCudaDriver.cuStreamWaitEvent(s.stream, cuda(event).event, 0), "cuStreamWaitEvent", "stream " + stream.name());
+        Capture c = capture.get();
+        if (c != null && isCapturing(s)) c.streams.add(s);   // waiting on a captured event joined it
+    }
+
+    // ---- graphs ------------------------------------------------------------------------------
+
+    /** {@code cuStreamBeginCapture} in thread-local mode: only this thread's unsafe calls are refused meanwhile. */
+    @Override
+    public void beginCapture(DeviceStream origin) {
+        bind();
+        if (capture.get() != null) throw new DeviceException("this thread is already capturing stream " + capture.get().origin.name());
+        CudaStream s = cuda(origin);
+        check(JCudaDriver.cuStreamBeginCapture(s.stream, jcuda.driver.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                "cuStreamBeginCapture", "stream " + origin.name());
+        capture.set(new Capture(s));
+    }
+
+    /** {@code cuStreamEndCapture}, then {@code cuGraphInstantiate}; the capture ends even when either fails. */
+    @Override
+    public DeviceGraph endCapture(DeviceStream origin) {
+        bind();
+        Capture c = capture.get();
+        CudaStream s = cuda(origin);
+        if (c == null || c.origin != s) throw new DeviceException("no capture was begun on stream " + origin.name() + " by this thread");
+        capture.remove();
+        jcuda.driver.CUgraph graph = new jcuda.driver.CUgraph();
+        check(JCudaDriver.cuStreamEndCapture(s.stream, graph), "cuStreamEndCapture",
+                "stream " + origin.name() + " (every stream that joined must be joined back)");
+        jcuda.driver.CUgraphExec exec = new jcuda.driver.CUgraphExec();
+        int r = JCudaDriver.cuGraphInstantiate(exec, graph, 0);
+        if (r != jcuda.driver.CUresult.CUDA_SUCCESS) {
+            JCudaDriver.cuGraphDestroy(graph);
+            check(r, "cuGraphInstantiate", "the graph captured on stream " + origin.name());
+        }
+        CudaGraph g = new CudaGraph(this, graph, exec, c.work, c.streams.size());
+        synchronized (this) {
+            graphs.add(g);
+        }
+        return g;
+    }
+
+    /** {@code cuGraphLaunch}; counts the graph's kernels and copies as launches. */
+    @Override
+    public void launchGraph(DeviceGraph graph, DeviceStream stream) {
+        bind();
+        if (!(graph instanceof CudaGraph g) || g.device != this || g.isClosed())
+            throw new DeviceException("graph is closed or does not belong to this CUDA device");
+        check(JCudaDriver.cuGraphLaunch(g.exec, cuda(stream).stream), "cuGraphLaunch", "stream " + stream.name());
+        ledger.launched(g.workNodes());
+    }
+
+    void destroy(CudaGraph g) {
+        bind();
+        check(JCudaDriver.cuGraphExecDestroy(g.exec), "cuGraphExecDestroy", "a graph");
+        check(JCudaDriver.cuGraphDestroy(g.graph), "cuGraphDestroy", "a graph");
+        synchronized (this) {
+            graphs.remove(g);
+        }
+    }
+
+    private static boolean isCapturing(CudaStream s) {
+        int[] status = new int[1];
+        check(JCudaDriver.cuStreamIsCapturing(s.stream, status), "cuStreamIsCapturing", "stream " + s.name());
+        return status[0] == jcuda.driver.CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_ACTIVE;
+    }
+
+    /** Thread-local capture forbids this thread calls that allocate or synchronise; say which instead of the driver's code. */
+    private void forbidInCapture(String call) {
+        Capture c = capture.get();
+        if (c != null) throw new DeviceException(call + " while stream " + c.origin.name() + " is capturing (CUDA: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)");
     }
 
     void synchronize(CudaStream s) {
@@ -268,7 +392,14 @@ public final class CudaDevice implements Device {
         } else {
             launchKernel(s.stream, call, spec);
         }
-        ledger.launched();
+        countLaunch();
+    }
+
+    /** A launch issued during this thread's capture is a node of the graph, counted when the graph launches. */
+    private void countLaunch() {
+        Capture c = capture.get();
+        if (c != null) c.work++;
+        else ledger.launched();
     }
 
     /** Launches the fatbin's kernel for {@code call} (also used by the cuBLAS path to broadcast C). */
@@ -297,6 +428,7 @@ public final class CudaDevice implements Device {
     @Override
     public void copyToDevice(DeviceStream stream, float[] src, DevicePointer dst, String tensor) {
         bind();
+        forbidInCapture("copy of " + tensor + " to the device");
         CudaStream s = cuda(stream);
         long bytes = 4L * src.length;
         checkExtent(dst, bytes, tensor);
@@ -310,6 +442,7 @@ public final class CudaDevice implements Device {
     @Override
     public void copyToHost(DeviceStream stream, DevicePointer src, float[] dst, String tensor) {
         bind();
+        forbidInCapture("copy of " + tensor + " to the host");
         CudaStream s = cuda(stream);
         long bytes = 4L * dst.length;
         checkExtent(src, bytes, tensor);
@@ -326,6 +459,8 @@ public final class CudaDevice implements Device {
         checkExtent(src, bytes, tensor);
         checkExtent(dst, bytes, tensor);
         check(JCudaDriver.cuMemcpyDtoDAsync(address(dst), address(src), bytes, cuda(stream).stream), "cuMemcpyDtoDAsync", "tensor " + tensor);
+        Capture c = capture.get();
+        if (c != null) c.work++;
     }
 
     /** Fills {@code bytes} from {@code dst} with the 32-bit pattern {@code bits}, ordered on {@code stream} (poisoning freed memory in tests). */
@@ -346,6 +481,7 @@ public final class CudaDevice implements Device {
     @Override
     public void synchronize() {
         bind();
+        forbidInCapture("cuCtxSynchronize");
         check(JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize", "the device");
     }
 
@@ -381,6 +517,11 @@ public final class CudaDevice implements Device {
                 leaks.add(b.toString());
                 free(b);
             }
+            List<CudaGraph> openGraphs;
+            synchronized (this) {
+                openGraphs = new ArrayList<>(graphs);
+            }
+            for (CudaGraph g : openGraphs) g.close();
             List<CudaStream> openStreams;
             List<CudaEvent> openEvents;
             synchronized (this) {

@@ -18,6 +18,8 @@ final class CudaKernelTable {
     static final int MAX_FLOATS = 4;
     static final int BLOCK = 256;
     static final int GEMM_TILE = 16;
+    /** Outputs per gemm block side (16 x 16 threads, 4 x 4 outputs each: gemm.cuh's GEMM_OUT). */
+    static final int GEMM_OUT = 64;
     static final String SLOW_COPY = CudaDevice.SLOW_COPY;
 
     /**
@@ -49,6 +51,8 @@ final class CudaKernelTable {
 
     static Spec spec(KernelCall call) {
         Spec s = SPECS.get(call.name());
+        if (s == null && org.arenaplan.device.Kernels.TRAINING.contains(call.name()))
+            throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") is a training kernel the simulator runs; the CUDA fatbin does not have it yet (use --device sim)");
         if (s == null) throw new DeviceException("unknown kernel '" + call.name() + "' (op " + call.label() + "); known: " + SPECS.keySet());
         int n = call.pointers().size();
         if (n != s.slots() && !(s.optionalSlot() >= 0 && n == s.slots() - 1)) {
@@ -71,7 +75,7 @@ final class CudaKernelTable {
     static Geometry geometry(KernelCall call, Spec s) {
         long[] ints = call.ints();
         if (s.items() == null) {   // gemm: ints [batch, M, N, ...]
-            return new Geometry(blocks(ints[2], GEMM_TILE), blocks(ints[1], GEMM_TILE), (int) Math.max(1, Math.min(ints[0], 65_535)), GEMM_TILE, GEMM_TILE);
+            return new Geometry(blocks(ints[2], GEMM_OUT), blocks(ints[1], GEMM_OUT), (int) Math.max(1, Math.min(ints[0], 65_535)), GEMM_TILE, GEMM_TILE);
         }
         long items = s.items().applyAsLong(ints);
         // Grid-stride loops make any grid correct; cap it so huge tensors loop instead.

@@ -24,15 +24,16 @@ import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
 
 /**
- * {@code bench --device cuda}: per model, planned vs per-tensor vs pool, side by side. Steps per
- * model: plan it (planner "best"); upload the weights once; per mode, open an executor, run
- * {@code warmup} iterations, then time {@code iterations} more (host wall time of each run, and
- * the device span from the {@link IterationTimer}); keep the medians, the allocator calls and
- * the peak device bytes of the last iteration, and whether the last outputs equal planned's bit for
- * bit. Ratios are against planned.
+ * {@code bench --device cuda}: per model, every mode (planned, per-tensor, pool, graph) side by
+ * side. Steps per model: plan it (planner "best"); upload the weights once; per mode, open an
+ * executor, run {@code warmup} iterations, then time {@code iterations} more (host wall time of
+ * each run, and the device span from the {@link IterationTimer}); keep the medians, the allocator
+ * calls and the peak requested device bytes of the last iteration, and whether the last outputs
+ * equal planned's bit for bit; then the device memory held in one more, untimed, metered run.
+ * Ratios are against planned.
  *
  * <p>Does not: isolate kernel time from copies (each run copies inputs in and outputs out, in
- * every mode alike), or count what a stream-ordered pool caches beyond live bytes.
+ * every mode alike).
  */
 public final class DeviceBench {
     /** Times one iteration on the device; {@link Double#NaN} where the device has no clock. */
@@ -54,12 +55,14 @@ public final class DeviceBench {
     }
 
     /**
-     * One model in one mode. {@code peakBytes}: the largest device bytes taken during an iteration
-     * ({@code peakReservedBytes}: weights included, in every mode, and a pool's cache where the
-     * device can see it); {@code arenaBytes}: the plan's arena.
+     * One model in one mode. {@code peakBytes}: the most bytes the executor asked for at once
+     * during an iteration (requested, weights included); {@code heldBytes}: the most device memory
+     * held in one untimed metered run ({@link Executors#heldPeak}: on CUDA the fall of free memory
+     * since the device opened, so the driver's rounding and the pool's cache count; -1 where the
+     * device cannot tell); {@code arenaBytes}: the plan's arena.
      */
     public record Row(String model, String mode, double hostMillis, double deviceMillis, long allocatorCalls,
-                      long peakBytes, long arenaBytes, boolean outputsEqualPlanned) { }
+                      long peakBytes, long heldBytes, long arenaBytes, boolean outputsEqualPlanned) { }
 
     private DeviceBench() { }
 
@@ -104,13 +107,13 @@ public final class DeviceBench {
                             last.put(mode, r);
                         }
                     }
-                    medians.put(mode, new double[] {median(host), median(dev)});
+                    medians.put(mode, new double[] {median(host), median(dev), Executors.heldPeak(device, mode, plan, weights, inputs)});
                 }
             }
             for (Mode mode : Mode.values()) {
                 RunResult r = last.get(mode);
                 rows.add(new Row(m.getKey(), mode.cliName(), medians.get(mode)[0], medians.get(mode)[1], r.counters().allocatorCalls(),
-                        r.counters().peakReservedBytes(), plan.arenaBytes(), Executors.difference(last.get(Mode.PLANNED), r) == null));
+                        r.counters().peakLiveBytes(), (long) medians.get(mode)[2], plan.arenaBytes(), Executors.difference(last.get(Mode.PLANNED), r) == null));
             }
             progress.println("bench: " + m.getKey() + " done");
         }
@@ -125,15 +128,16 @@ public final class DeviceBench {
 
     /** The side-by-side table: each mode's time, allocator calls and peak bytes, with ratios to planned. */
     public static void printTable(List<Row> rows, PrintStream out) {
-        out.printf("%-16s %-10s %10s %8s %10s %8s %10s %14s %8s %6s%n", "model", "mode", "host ms", "x plan", "device ms", "x plan",
-                "alloc/inf", "peak bytes", "x plan", "equal");
+        out.printf("%-16s %-10s %10s %8s %10s %8s %10s %14s %8s %14s %8s %6s%n", "model", "mode", "host ms", "x plan", "device ms", "x plan",
+                "alloc/inf", "peak bytes", "x plan", "held bytes", "x plan", "equal");
         Map<String, Row> planned = new LinkedHashMap<>();
         for (Row r : rows) if (r.mode().equals(Mode.PLANNED.cliName())) planned.put(r.model(), r);
         for (Row r : rows) {
             Row p = planned.get(r.model());
-            out.printf("%-16s %-10s %10.3f %8.2f %10.3f %8.2f %10d %14d %8.2f %6s%n", r.model(), r.mode(), r.hostMillis(),
+            out.printf("%-16s %-10s %10.3f %8.2f %10.3f %8.2f %10d %14d %8.2f %14d %8.2f %6s%n", r.model(), r.mode(), r.hostMillis(),
                     r.hostMillis() / p.hostMillis(), r.deviceMillis(), r.deviceMillis() / p.deviceMillis(), r.allocatorCalls(),
-                    r.peakBytes(), (double) r.peakBytes() / p.peakBytes(), r.outputsEqualPlanned() ? "yes" : "NO");
+                    r.peakBytes(), (double) r.peakBytes() / p.peakBytes(), r.heldBytes(), (double) r.heldBytes() / p.heldBytes(),
+                    r.outputsEqualPlanned() ? "yes" : "NO");
         }
     }
 

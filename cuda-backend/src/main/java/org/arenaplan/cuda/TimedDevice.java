@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.arenaplan.device.Device;
 import org.arenaplan.device.DeviceBuffer;
-import org.arenaplan.device.DeviceCounters;
+import org.arenaplan.device.DeviceGraph;
+import org.arenaplan.device.ForwardingDevice;
+import org.arenaplan.device.KernelArg;
 import org.arenaplan.device.DeviceEvent;
 import org.arenaplan.device.DevicePointer;
 import org.arenaplan.device.DeviceStream;
@@ -21,13 +22,14 @@ import org.arenaplan.device.KernelCall;
  * <p>Does not: separate kernels from copies (both count), or exclude time the GPU waits for the
  * host to issue work (it is part of the span).
  */
-public final class TimedDevice implements Device, DeviceBench.IterationTimer {
+public final class TimedDevice extends ForwardingDevice implements DeviceBench.IterationTimer {
     private final CudaDevice cuda;
     private final Map<DeviceStream, DeviceEvent> starts = new LinkedHashMap<>();   // in the order recorded
     private final List<DeviceEvent> pool = new ArrayList<>();
     private boolean timing;
 
     public TimedDevice(CudaDevice cuda) {
+        super(cuda);
         this.cuda = cuda;
     }
 
@@ -72,11 +74,6 @@ public final class TimedDevice implements Device, DeviceBench.IterationTimer {
         starts.put(s, start);
     }
 
-    @Override public String name() { return cuda.name(); }
-    @Override public String description() { return cuda.description(); }
-    @Override public DeviceBuffer allocate(long bytes, String owner) { return cuda.allocate(bytes, owner); }
-    @Override public void free(DeviceBuffer buffer) { cuda.free(buffer); }
-
     @Override
     public DeviceBuffer allocateAsync(long bytes, DeviceStream stream, String owner) {
         touch(stream);
@@ -88,9 +85,6 @@ public final class TimedDevice implements Device, DeviceBench.IterationTimer {
         touch(stream);
         cuda.freeAsync(buffer, stream);
     }
-
-    @Override public DeviceStream createStream(String name) { return cuda.createStream(name); }
-    @Override public DeviceEvent createEvent() { return cuda.createEvent(); }
 
     @Override
     public void recordEvent(DeviceEvent event, DeviceStream stream) {
@@ -111,9 +105,21 @@ public final class TimedDevice implements Device, DeviceBench.IterationTimer {
     }
 
     @Override
+    public void launchGraph(DeviceGraph graph, DeviceStream stream) {
+        touch(stream);
+        cuda.launchGraph(graph, stream);
+    }
+
+    @Override
     public void copyToDevice(DeviceStream stream, float[] src, DevicePointer dst, String tensor) {
         touch(stream);
         cuda.copyToDevice(stream, src, dst, tensor);
+    }
+
+    @Override
+    public void copyToDevice(DeviceStream stream, float[] src, KernelArg dst) {
+        touch(stream);
+        cuda.copyToDevice(stream, src, dst);
     }
 
     @Override
@@ -123,14 +129,16 @@ public final class TimedDevice implements Device, DeviceBench.IterationTimer {
     }
 
     @Override
+    public void copyToHost(DeviceStream stream, KernelArg src, float[] dst) {
+        touch(stream);
+        cuda.copyToHost(stream, src, dst);
+    }
+
+    @Override
     public void copyOnDevice(DeviceStream stream, DevicePointer src, DevicePointer dst, long bytes, String tensor) {
         touch(stream);
         cuda.copyOnDevice(stream, src, dst, bytes, tensor);
     }
-
-    @Override public void synchronize() { cuda.synchronize(); }
-    @Override public DeviceCounters counters() { return cuda.counters(); }
-    @Override public void resetPeaks() { cuda.resetPeaks(); }
 
     /** Closes the timing events, then the device. */
     @Override
@@ -138,7 +146,7 @@ public final class TimedDevice implements Device, DeviceBench.IterationTimer {
         try {
             pool.forEach(DeviceEvent::close);
         } finally {
-            cuda.close();
+            super.close();
         }
     }
 }

@@ -33,6 +33,14 @@ class CudaKernelTableTest {
     }
 
     @Test
+    void everyKernelTheOpRegistryNamesHasASpec() {
+        // The training kernels (Kernels.TRAINING) run on the simulator only (docs/training.md).
+        java.util.Set<String> deployed = new java.util.TreeSet<>(org.arenaplan.ir.OpRegistry.kernels());
+        deployed.removeAll(Kernels.TRAINING);
+        assertThat(CudaKernelTable.SPECS.keySet()).containsAll(deployed);
+    }
+
+    @Test
     void gemmWithoutCPassesANullInTheCSlot() {
         long[] ints = {1, 3, 5, 7, 0, 0, 21, 35, 0, 0, 0, 0};
         KernelCall c = call(Kernels.GEMM, 3, ints, new double[] {1, 0});

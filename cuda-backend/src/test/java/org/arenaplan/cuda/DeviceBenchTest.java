@@ -40,21 +40,28 @@ class DeviceBenchTest {
         try (SimDevice sim = SimDevice.open(DeviceOptions.DEFAULT)) {
             rows = DeviceBench.run(sim, NO_CLOCK, Map.of("chain", chain()), 1, 3, new PrintStream(new ByteArrayOutputStream()));
         }
-        assertThat(rows).extracting(DeviceBench.Row::mode).containsExactly("planned", "per-tensor", "pool");
+        assertThat(rows).extracting(DeviceBench.Row::mode).containsExactly("planned", "per-tensor", "pool", "graph");
         DeviceBench.Row planned = rows.get(0), perTensor = rows.get(1), pool = rows.get(2);
         assertThat(planned.allocatorCalls()).isZero();
         assertThat(perTensor.allocatorCalls()).isPositive().isEven();
         assertThat(pool.allocatorCalls()).isPositive();
         assertThat(rows).allMatch(DeviceBench.Row::outputsEqualPlanned);
         assertThat(planned.peakBytes()).isGreaterThanOrEqualTo(planned.arenaBytes()).isPositive();
+        assertThat(rows.get(3).allocatorCalls()).as("graph replay").isZero();
+        for (DeviceBench.Row r : rows) {
+            // the simulator's held-memory model: whole 2 MiB pages, never less than requested
+            assertThat(r.heldBytes()).as(r.mode()).isGreaterThanOrEqualTo(r.peakBytes());
+            assertThat(r.heldBytes() % (2L << 20)).as(r.mode()).isZero();
+        }
         assertThat(planned.hostMillis()).isPositive();
         assertThat(planned.deviceMillis()).isNaN();
 
         ByteArrayOutputStream table = new ByteArrayOutputStream();
         DeviceBench.printTable(rows, new PrintStream(table, true, StandardCharsets.UTF_8));
-        assertThat(table.toString(StandardCharsets.UTF_8)).contains("alloc/inf").contains("per-tensor").contains("1.00");
+        assertThat(table.toString(StandardCharsets.UTF_8)).contains("alloc/inf").contains("held bytes").contains("per-tensor").contains("graph").contains("1.00");
         Path json = dir.resolve("bench.json");
         DeviceBench.writeJson(rows, json);
-        assertThat(Files.readString(json)).contains("\"mode\" : \"pool\"").contains("\"outputs_equal_planned\" : true").contains("\"allocator_calls\" : 0");
+        assertThat(Files.readString(json)).contains("\"mode\" : \"pool\"").contains("\"outputs_equal_planned\" : true").contains("\"allocator_calls\" : 0")
+                .contains("\"mode\" : \"graph\"").contains("\"held_bytes\" : ");
     }
 }

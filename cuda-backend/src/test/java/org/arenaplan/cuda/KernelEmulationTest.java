@@ -80,6 +80,12 @@ class KernelEmulationTest {
                         new long[] {batch, m, n, k, ta, tb, m * k, k * n, 0, 0, 0, 0}, new double[] {1.0, 0.0}, 0));
             }
         }
+        // Several 64 x 64 register tiles in both directions, ragged edges, k not a multiple of 16.
+        int bm = 70, bn = 130, bk = 37;
+        for (int t = 0; t <= 1; t++) {
+            c.add(new Case(Kernels.GEMM, List.of(random(6, 2 * bm * bk), random(7, 2 * bk * bn), random(8, bn)), 2 * bm * bn,
+                    new long[] {2, bm, bn, bk, t, t, bm * bk, bk * bn, 1, 0, 0, 1}, new double[] {1.0, 1.0}, 0));
+        }
         c.add(new Case(Kernels.SOFTMAX, List.of(random(6, 7 * 33)), 7 * 33, new long[] {7, 33}, new double[0], 2));
         c.add(new Case(Kernels.LAYERNORM, List.of(random(7, 5 * 64), random(8, 64), random(9, 64)), 5 * 64, new long[] {5, 64}, new double[] {1e-5}, 0));
         c.add(new Case(Kernels.BATCHNORM, List.of(random(10, 60), random(11, 3), random(12, 3), random(13, 3), random(14, 3, true)), 60,

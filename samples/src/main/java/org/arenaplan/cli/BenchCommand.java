@@ -1,6 +1,8 @@
 package org.arenaplan.cli;
 
 import org.arenaplan.bench.ChallengingBench;
+import org.arenaplan.bench.RecomputeBench;
+import org.arenaplan.bench.ScheduleBench;
 import org.arenaplan.cuda.Cuda;
 import org.arenaplan.cuda.DeviceBench;
 import org.arenaplan.device.Device;
@@ -27,19 +29,23 @@ import java.util.concurrent.Callable;
  * {@code arenaplan bench}: the measurements that go into the README, printed as ratios side by
  * side in one run. {@code models} (default): every built-in model planned vs per-tensor vs pool
  * on a device (CUDA events for device time on a GPU). {@code search}: the search planner on the
- * challenging, real or perfect-packing placement problems.
+ * challenging, real or perfect-packing placement problems. {@code schedule}: the lower bound at
+ * the file order vs the memory-aware order ({@link ScheduleBench}). {@code recompute}: training
+ * steps without recomputation, with √n checkpointing and under a 50 % budget ({@link RecomputeBench}).
  */
 @Command(name = "bench", sortOptions = false, mixinStandardHelpOptions = true,
         customSynopsis = {
                 "arenaplan bench [models] [--device cuda|sim] [--iterations K] [--warmup W] [--json FILE]",
-                "arenaplan bench search [--set challenging|real|perfect] [--dir DIR] [--time-limit SECONDS]"},
+                "arenaplan bench search [--set challenging|real|perfect] [--dir DIR] [--time-limit SECONDS]",
+                "arenaplan bench schedule [--dir DIR] [--time-limit SECONDS]",
+                "arenaplan bench recompute [--time-limit SECONDS]"},
         description = {"Benchmarks: built-in models planned vs per-tensor vs pool on a device, or the search planner on placement problems.",
                 "Exit codes: 0 done (search: every instance met its target), 1 search missed a target, 2 bad usage, 3 the asked-for device is unavailable."})
 final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "WHAT", defaultValue = "models", description = "models or search (default: ${DEFAULT-VALUE}).")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "WHAT", defaultValue = "models", description = "models, search, schedule or recompute (default: ${DEFAULT-VALUE}).")
     String what;
 
     @Option(names = "--device", paramLabel = "NAME", defaultValue = "cuda", description = "cuda or sim, for models (default: ${DEFAULT-VALUE}).")
@@ -57,10 +63,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--set", paramLabel = "SET", defaultValue = "challenging", description = "For search: challenging, real or perfect (default: ${DEFAULT-VALUE}).")
     String set;
 
-    @Option(names = "--dir", paramLabel = "DIR", description = "For search: the folder of CSV problems (default: ../shared/problems/SET).")
+    @Option(names = "--dir", paramLabel = "DIR", description = "For search: the folder of CSV problems (default: ../shared/problems/SET); for schedule: of ONNX models (default: ../shared/models).")
     Path dir;
 
-    @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "10", description = "For search: time limit per problem (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "10", description = "For search: time limit per problem; for schedule and recompute: per graph (default: ${DEFAULT-VALUE}).")
     double timeLimit;
 
     @Override
@@ -70,7 +76,15 @@ final class BenchCommand implements Callable<Integer> {
             return switch (what) {
                 case "models" -> models(out);
                 case "search" -> search(out);
-                default -> throw new UsageException("bench " + what + ": expected models or search");
+                case "schedule" -> {
+                    ScheduleBench.run(out, dir != null ? dir : Path.of("..", "shared", "models"), limit());
+                    yield ExitCodes.OK;
+                }
+                case "recompute" -> {
+                    RecomputeBench.run(out, new int[]{8, 24, 48}, limit());
+                    yield ExitCodes.OK;
+                }
+                default -> throw new UsageException("bench " + what + ": expected models, search, schedule or recompute");
             };
         } finally {
             out.flush();
@@ -103,6 +117,11 @@ final class BenchCommand implements Callable<Integer> {
         DeviceBench.printTable(rows, out);
         if (json != null) DeviceBench.writeJson(rows, json);
         return ExitCodes.OK;
+    }
+
+    private Duration limit() {
+        if (!(timeLimit > 0)) throw new UsageException("--time-limit must be a positive number of seconds, got " + timeLimit);
+        return Duration.ofMillis(Math.round(timeLimit * 1000));
     }
 
     private int search(PrintStream out) throws Exception {

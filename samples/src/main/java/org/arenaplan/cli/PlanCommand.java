@@ -20,7 +20,6 @@ import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
 import org.arenaplan.plan.StreamPlanner;
 import org.arenaplan.plan.Violation;
-import org.arenaplan.plan.search.CapacityFallback;
 import org.arenaplan.report.PlanPictures;
 import org.arenaplan.schedule.Schedule;
 import picocli.CommandLine.Command;
@@ -47,8 +46,8 @@ import java.util.concurrent.Callable;
  * plan (a graph through {@link ArenaPlanner}, a CSV problem straight through the planner);
  * re-check the result with the independent validator (a planner bug is an internal error,
  * never a silently wrong file); print the table; exit 3 when the arena exceeds the capacity (nothing is written then;
- * with a capacity, a planner other than {@code search} whose arena misses hands the problem to
- * {@code search} within {@code --time-limit}, see {@link CapacityFallback});
+ * with a capacity that a planner other than {@code search} misses, and that the lower bound does
+ * not rule out, {@code plan} plans again with {@code search} within {@code --time-limit});
  * otherwise write {@code --out}, {@code --svg}, {@code --html}.
  */
 @Command(name = "plan", sortOptions = false, mixinStandardHelpOptions = true,
@@ -58,9 +57,10 @@ import java.util.concurrent.Callable;
                 "               [--planner NAME] [--align BYTES] [--capacity BYTES]",
                 "               [--time-limit SECONDS] [--streams N] [--sync none|add]",
                 "               [--schedule file|memory] [--schedule-time-limit SECONDS]",
+                "               [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
                 "               [--dim NAME=V1,V2,...]... [--worst-case]",
                 "               [--out FILE.json|FILE.csv]",
-                "               [--svg FILE] [--html FILE] [--debug]"},
+                "               [--svg FILE] [--html FILE] [--strict] [--debug]"},
         description = {"Plans one arena for a graph, a minimalloc CSV problem or a built-in model.",
                 "Exit codes: 0 planned (within --capacity when given), 2 bad input or usage, 3 no placement within the capacity."})
 final class PlanCommand implements Callable<Integer> {
@@ -92,6 +92,9 @@ final class PlanCommand implements Callable<Integer> {
     @Mixin
     ScheduleFlags scheduleFlags;
 
+    @Mixin
+    TrainingFlags trainingFlags;
+
     @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape). With --model, --dim V is the model's own option.")
     List<String> dims = new ArrayList<>();
 
@@ -103,6 +106,9 @@ final class PlanCommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution); - writes to stdout (plan JSON, or the solution CSV for a CSV problem) and the report to stderr.")
     Path out;
+
+    @Option(names = "--strict", description = "A refused donation, or an in-place hint the op's kernel cannot honour, is an error (exit 2) instead of a refusal.")
+    boolean strict;
 
     @Option(names = "--svg", paramLabel = "FILE", description = "Write a picture of the plan (graphs only).")
     Path svg;
@@ -124,7 +130,8 @@ final class PlanCommand implements Callable<Integer> {
         PrintWriter stdout = outToStdout() ? stderr : spec.commandLine().getOut();
         Map<String, List<Long>> dimValues = Dims.parse(Dims.routeToModel(model, dims, words));
         if (worstCase || Dims.sweeps(dimValues)) {
-            if (scheduleFlags.given()) throw new UsageException("--schedule memory plans one graph; it does not apply to several --dim values or --worst-case");
+            if (scheduleFlags.given() || trainingFlags.train)
+                throw new UsageException("--schedule memory and --train plan one graph; they do not apply to several --dim values or --worst-case");
             return sweep(dimValues, stdout);
         }
         PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues), donateInputs);
@@ -133,14 +140,9 @@ final class PlanCommand implements Callable<Integer> {
         if (cap == null && !input.isGraph()) cap = ProblemCsv.capacityFromName(input.csv());
         PlannerOptions options = PlannerOptions.DEFAULT.withCapacity(cap);
         if (timeLimit != null) options = options.withTimeLimit(Duration.ofMillis(Math.round(timeLimit * 1000)));
-        Planner chosen = Planners.byName(planner, options);
-        if (cap != null && !"search".equals(planner)) chosen = new CapacityFallback(chosen, options, note -> {
-            stderr.println("arenaplan: " + note);
-            stderr.flush();
-        });
-        Planner watched = new Watched(chosen, stderr);
-
-        Outcome outcome = input.isGraph() ? planGraph(input, watched, options) : planProblem(input, watched);
+        Outcome outcome = plan(input, planner, options, stderr);
+        if (cap != null && outcome.stats().arenaBytes() > cap && outcome.stats().lowerBoundBytes() <= cap && !"search".equals(planner))
+            outcome = trySearch(input, outcome, options, stderr);
         List<Violation> violations = outcome.plan() != null ? PlanValidator.validate(outcome.plan())
                 : PlacementValidator.validate(outcome.problem(), outcome.placement());
         if (!violations.isEmpty()) {
@@ -149,13 +151,14 @@ final class PlanCommand implements Callable<Integer> {
         }
         SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal() || outcome.stats().arenaBytes() == outcome.stats().lowerBoundBytes(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
+        if (outcome.training() != null) TrainingFlags.print(outcome.training(), stdout);
         if (outcome.schedule() != null) ScheduleFlags.print(outcome.schedule(), stdout);
         if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
         if (cap != null && outcome.stats().arenaBytes() > cap) {
             long lb = outcome.stats().lowerBoundBytes();
             stderr.println("arenaplan: no placement within the capacity of " + cap + " B was found by " + outcome.stats().planner()
                     + " (arena " + outcome.stats().arenaBytes() + " B)"
-                    + (lb > cap ? "; none exists: the lower bound (most bytes live at once) is " + lb + " B" : "") + "; nothing written");
+                    + (lb > cap ? "; none exists: no placement is smaller than the lower bound of " + lb + " B" : "") + "; nothing written");
             return ExitCodes.NO_PLACEMENT;
         }
         writeOutputs(outcome, stdout);
@@ -163,18 +166,47 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     /** A plan of either input: {@code plan} and {@code schedule} are null for a CSV problem. */
-    private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats, Schedule schedule) { }
+    private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats, Schedule schedule, TrainingFlags.Outcome training) { }
 
     private ArenaPlanner.Options graphOptions(PlannerOptions options) {
         long alignment = align == null ? ArenaPlanner.CUDA_ALIGNMENT : align;
-        return ArenaPlanner.Options.DEFAULT.withPlanner(planner).withAlignment(alignment).withPlannerOptions(options);
+        return ArenaPlanner.Options.DEFAULT.withPlanner(planner).withAlignment(alignment).withStrict(strict).withPlannerOptions(options);
+    }
+
+    private Outcome plan(PlanInput input, String plannerName, PlannerOptions options, PrintWriter stderr) {
+        Planner watched = new Watched(Planners.byName(plannerName, options), stderr);
+        return input.isGraph() ? planGraph(input, watched, options) : planProblem(input, watched);
+    }
+
+    /**
+     * A heuristic's arena missed the capacity, which the lower bound does not rule out: plan
+     * again with {@code search} (same capacity, {@code --time-limit} per placement it is asked
+     * for), saying so on stderr, and keep the smaller arena.
+     */
+    private Outcome trySearch(PlanInput input, Outcome missed, PlannerOptions options, PrintWriter stderr) {
+        stderr.printf(Locale.ROOT, "arenaplan: %s's arena of %,d B misses the capacity of %,d B; trying --planner search (--time-limit %s s)%n",
+                missed.stats().planner(), missed.stats().arenaBytes(), options.capacity(), seconds(options.timeLimit()));
+        stderr.flush();
+        Outcome searched = plan(input, "search", options, stderr);
+        boolean fits = searched.stats().arenaBytes() <= options.capacity();
+        stderr.printf(Locale.ROOT, "arenaplan: search: arena %,d B, %s%n", searched.stats().arenaBytes(),
+                fits ? "within the capacity" : "still over the capacity");
+        stderr.flush();
+        return searched.stats().arenaBytes() < missed.stats().arenaBytes() ? searched : missed;
+    }
+
+    private static String seconds(Duration d) {
+        return String.format(Locale.ROOT, "%.3g", d.toMillis() / 1000.0);
     }
 
     private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
         ArenaPlanner.Options graphOptions = graphOptions(options);
-        Schedule schedule = scheduleFlags.apply(input.graph(), graphOptions.alignment());
-        Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), graphOptions, watched);
-        return new Outcome(plan, plan.problem(), plan.placement(), plan.stats(), schedule);
+        return input.blamingInput(g -> {
+            TrainingFlags.Outcome training = trainingFlags.apply(g, graphOptions.alignment());
+            Schedule schedule = scheduleFlags.apply(training.graph(), graphOptions.alignment());
+            Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), graphOptions, watched);
+            return new Outcome(plan, plan.problem(), plan.placement(), plan.stats(), schedule, training);
+        });
     }
 
     /** {@code --dim NAME=V1,V2,...} on an ONNX model: one plan per shape, or one worst-case plan. */
@@ -216,7 +248,7 @@ final class PlanCommand implements Callable<Integer> {
         // A per-buffer allocator mallocs and frees every buffer once per run.
         PlanStats stats = new PlanStats(placement.planner(), placement.arenaBytes(), problem.sumBytes(), problem.lowerBound(),
                 n, n, 2L * n, n == 0 ? 0 : 1, ms);
-        return new Outcome(null, problem, placement, stats, null);
+        return new Outcome(null, problem, placement, stats, null, null);
     }
 
     private void checkFlags(PlanInput input) {
@@ -237,10 +269,15 @@ final class PlanCommand implements Callable<Integer> {
         }
         streamFlags.count();
         streamFlags.mode();
-        if (scheduleFlags.given() && !input.isGraph())
-            throw new UsageException("--schedule needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
+        if ((scheduleFlags.given() || trainingFlags.train) && !input.isGraph())
+            throw new UsageException("--schedule and --train need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (streamFlags.given() && !input.isGraph())
             throw new UsageException("--streams and --sync need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
+        checkPlannerName(planner);
+    }
+
+    /** A --planner value is usage: an unknown name is exit 2 before any work. */
+    static void checkPlannerName(String planner) {
         if (!Planners.names().contains(planner))
             throw new UsageException("unknown planner '" + planner + "'; known: " + String.join(", ", Planners.names()));
     }

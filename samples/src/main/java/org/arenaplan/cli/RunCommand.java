@@ -21,16 +21,17 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * {@code arenaplan run}: plans a graph or model, then runs it planned, per-tensor and with a
+ * {@code arenaplan run}: plans a graph or model, then runs it planned, replayed from a captured graph, per-tensor and with a
  * stream-ordered pool on a device (CUDA when available, else the simulator, saying which) and
  * prints peak bytes, allocator calls and time per iteration side by side.
  */
 @Command(name = "run", sortOptions = false, mixinStandardHelpOptions = true,
         customSynopsis = {
                 "arenaplan run (--model NAME [--OPTION VALUE...] | GRAPH.json | MODEL.onnx)",
-                "              [--device auto|sim|cuda] [--mode planned|per-tensor|pool|all]",
+                "              [--device auto|sim|cuda] [--mode planned|per-tensor|pool|graph|all]",
                 "              [--streams N] [--sync none|add] [--iterations K] [--json FILE]",
                 "              [--schedule file|memory] [--schedule-time-limit SECONDS]",
+                "              [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
                 "              [--dim NAME=V]... [--input [NAME=]FILE.pb]... [--output PATH]",
                 "              [--expect [NAME=]REF.pb]... [--rtol R] [--atol A] [--donate-inputs]"},
         description = {"Runs a plan on a device next to the per-tensor and pool baselines.",
@@ -49,7 +50,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--device", paramLabel = "NAME", defaultValue = "auto", description = "auto (CUDA when available, else the simulator), sim or cuda (default: ${DEFAULT-VALUE}).")
     String device;
 
-    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "all", description = "planned, per-tensor, pool or all (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "all", description = "planned, per-tensor, pool, graph (the planned run replayed from a captured graph) or all (default: ${DEFAULT-VALUE}).")
     String mode;
 
     @Mixin
@@ -57,6 +58,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Mixin
     ScheduleFlags scheduleFlags;
+
+    @Mixin
+    TrainingFlags trainingFlags;
 
     @Option(names = "--planner", paramLabel = "NAME", defaultValue = "best", description = "Planner (default: ${DEFAULT-VALUE}).")
     String planner;
@@ -98,14 +102,17 @@ final class RunCommand implements Callable<Integer> {
         if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (iterations < 1) throw new UsageException("--iterations must be at least 1, got " + iterations);
         if (!List.of("auto", "sim", "cuda").contains(device)) throw new UsageException("--device " + device + ": expected auto, sim or cuda");
-        if (!List.of("planned", "per-tensor", "pool", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool or all");
+        if (!List.of("planned", "per-tensor", "pool", "graph", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool, graph or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
+        PlanCommand.checkPlannerName(planner);
         ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner);
-        Schedule schedule = scheduleFlags.apply(input.graph(), options.alignment());
-        Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options);
+        TrainingFlags.Outcome training = input.blamingInput(g -> trainingFlags.apply(g, options.alignment()));
+        Schedule schedule = input.blamingInput(g -> scheduleFlags.apply(training.graph(), options.alignment()));
+        Plan plan = input.blamingInput(g -> StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options));
         Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
-        RunReport.Report report = RunReport.run(plan, device, mode, iterations, inputs, out);
+        RunReport.Report report = input.blamingInput(g -> RunReport.run(plan, device, mode, iterations, inputs, out));
+        TrainingFlags.print(training, out);
         ScheduleFlags.print(schedule, out);
         if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());
         if (json != null) RunReport.writeJson(report, json);

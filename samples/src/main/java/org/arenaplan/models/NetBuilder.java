@@ -223,7 +223,7 @@ final class NetBuilder {
 
     // ---- views: no device work, the output shares its input's bytes ---------------------------
 
-    /** A view kind ({@link OpKinds#VIEW_KINDS}) that only reinterprets the shape. */
+    /** A view kind ({@link org.arenaplan.ir.OpRegistry#viewKinds()}) that only reinterprets the shape. */
     String view(String kind, String name, String x, long... newShape) {
         Tensor out = Tensor.of(name, dtype, newShape);
         if (out.bytes() != g.tensorOf(x).bytes())

@@ -104,9 +104,11 @@ public final class PackCheck {
         for (String line : jdeps(args).lines().toList()) {
             if (!line.startsWith("   ")) continue;
             String[] f = line.strip().split("\\s+");
-            if (f.length < 4 || !f[1].equals("->") || system.find(f[3]).isEmpty()) continue;
-            mods.add(f[3]);
-            users.computeIfAbsent(f[3], k -> new TreeSet<>()).add(f[0]);
+            if (f.length < 4 || !f[1].equals("->")) continue;
+            String module = where(f);
+            if (system.find(module).isEmpty()) continue;
+            mods.add(module);
+            users.computeIfAbsent(module, k -> new TreeSet<>()).add(f[0]);
         }
         for (var e : OPTIONAL_MODULES.entrySet()) {
             if (mods.contains(e.getKey()) && users.get(e.getKey()).stream().allMatch(pkg -> pkg.equals(e.getValue()))) mods.remove(e.getKey());
@@ -129,12 +131,22 @@ public final class PackCheck {
             if (!line.startsWith("   ")) continue;
             String[] f = line.strip().split("\\s+");
             if (f.length < 4 || !f[1].equals("->")) continue;
-            String where = String.join(" ", Arrays.copyOfRange(f, 3, f.length));
+            String where = where(f);
             boolean ok = where.endsWith(".jar") || where.equals(tests.getFileName().toString())
                     || (!where.equals("not found") && shipped.contains(where));
             if (!ok) missing.add(new Missing(f[0], f[2], where.equals("not found") ? "not in the pack" : "JDK module " + where + " not in the runtime"));
         }
         return missing;
+    }
+
+    /**
+     * Where jdeps found a dependence: a jar, a module, "not found", or for a JDK-internal API
+     * ("JDK internal API (jdk.unsupported)") the module in parentheses.
+     */
+    private static String where(String[] f) {
+        String w = String.join(" ", Arrays.copyOfRange(f, 3, f.length));
+        int open = w.lastIndexOf('(');
+        return open >= 0 && w.endsWith(")") ? w.substring(open + 1, w.length() - 1) : w;
     }
 
     /** The modules and everything they require, transitively (what jlink --add-modules puts in). */

@@ -1,6 +1,7 @@
 package org.arenaplan.gpu;
 
 import org.arenaplan.cuda.CudaDevice;
+import org.arenaplan.device.ForwardingDevice;
 import org.arenaplan.device.DeviceBuffer;
 import org.arenaplan.device.DeviceStream;
 
@@ -9,7 +10,7 @@ import org.arenaplan.device.DeviceStream;
  * it is freed (ordered on the freeing stream), so that a read of memory a run does not own shows
  * up as NaN in the outputs instead of a plausible stale value.
  */
-final class PoisoningDevice extends DelegatingDevice {
+final class PoisoningDevice extends ForwardingDevice {
     static final int NAN_BITS = Float.floatToRawIntBits(Float.NaN);
     private final CudaDevice cuda;
     private final DeviceStream poisonStream;

@@ -1,12 +1,13 @@
 package org.arenaplan.gpu;
 
 import org.arenaplan.cuda.CudaDevice;
+import org.arenaplan.device.ForwardingDevice;
 import org.arenaplan.device.DeviceStream;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 
 /** A CUDA device that runs the {@code copy} of the op named {@code slowOp} as the slow test kernel (same result, much later). */
-final class SlowReaderDevice extends DelegatingDevice {
+final class SlowReaderDevice extends ForwardingDevice {
     private final String slowOp;
     private final long cycles;
 

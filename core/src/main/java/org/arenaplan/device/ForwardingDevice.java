@@ -1,18 +1,13 @@
-package org.arenaplan.gpu;
+package org.arenaplan.device;
 
-import org.arenaplan.device.Device;
-import org.arenaplan.device.DeviceBuffer;
-import org.arenaplan.device.DeviceCounters;
-import org.arenaplan.device.DeviceEvent;
-import org.arenaplan.device.DevicePointer;
-import org.arenaplan.device.DeviceStream;
-import org.arenaplan.device.KernelCall;
-
-/** A device that forwards every call; test devices override the few calls they change. */
-abstract class DelegatingDevice implements Device {
+/**
+ * A device that forwards every call to another; wrappers (timing, memory metering, test devices
+ * that delay or poison) override the few calls they change. Closing closes the inner device.
+ */
+public abstract class ForwardingDevice implements Device {
     protected final Device inner;
 
-    DelegatingDevice(Device inner) {
+    protected ForwardingDevice(Device inner) {
         this.inner = inner;
     }
 
@@ -28,8 +23,14 @@ abstract class DelegatingDevice implements Device {
     @Override public void waitEvent(DeviceStream stream, DeviceEvent event) { inner.waitEvent(stream, event); }
     @Override public void launch(DeviceStream stream, KernelCall call) { inner.launch(stream, call); }
     @Override public void copyToDevice(DeviceStream s, float[] src, DevicePointer dst, String t) { inner.copyToDevice(s, src, dst, t); }
+    @Override public void copyToDevice(DeviceStream s, float[] src, KernelArg dst) { inner.copyToDevice(s, src, dst); }
     @Override public void copyToHost(DeviceStream s, DevicePointer src, float[] dst, String t) { inner.copyToHost(s, src, dst, t); }
+    @Override public void copyToHost(DeviceStream s, KernelArg src, float[] dst) { inner.copyToHost(s, src, dst); }
     @Override public void copyOnDevice(DeviceStream s, DevicePointer src, DevicePointer dst, long bytes, String t) { inner.copyOnDevice(s, src, dst, bytes, t); }
+    @Override public void beginCapture(DeviceStream origin) { inner.beginCapture(origin); }
+    @Override public DeviceGraph endCapture(DeviceStream origin) { return inner.endCapture(origin); }
+    @Override public void launchGraph(DeviceGraph graph, DeviceStream stream) { inner.launchGraph(graph, stream); }
+    @Override public long heldBytes() { return inner.heldBytes(); }
     @Override public void synchronize() { inner.synchronize(); }
     @Override public DeviceCounters counters() { return inner.counters(); }
     @Override public void resetPeaks() { inner.resetPeaks(); }

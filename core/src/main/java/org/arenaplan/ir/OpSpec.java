@@ -1,0 +1,68 @@
+package org.arenaplan.ir;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Everything the passes know about one op kind, declared once in {@link OpRegistry}: how many
+ * inputs it takes (it always has one output), its attributes, its shape rule, which aliasing
+ * declarations its kernels honour, and the kernels it lowers to (names of
+ * {@code org.arenaplan.device.Kernels}; the simulator and the CUDA backend each map a name to
+ * an implementation, and tests fail when one is missing).
+ *
+ * @param kind          the ONNX op name (or arenaplan's own: Copy, ReluGrad)
+ * @param minInputs     fewest inputs
+ * @param maxInputs     most inputs ({@link Integer#MAX_VALUE}: variadic)
+ * @param attrs         every attribute the kind takes; any other name is an error
+ * @param shape         the output shape from the attributes and the input shapes
+ * @param view          whether output 0 may be declared a view of input 0, and where
+ * @param inPlaceInputs inputs that output 0 may overwrite (same shape, same bytes): its kernels
+ *                      read each element before writing the element at the same index
+ * @param members       whether the inputs may be declared member slices of the output (Concat)
+ * @param kernels       the kernels its lowering may launch
+ * @param summary       one line for the docs: semantics and inputs
+ */
+public record OpSpec(String kind, int minInputs, int maxInputs, List<AttrSpec> attrs, ShapeRule shape,
+                     ViewRule view, Set<Integer> inPlaceInputs, boolean members, List<String> kernels, String summary) {
+
+    /** Where a view declaration may put output 0 inside input 0. */
+    public enum ViewRule {
+        /** The output is computed: no view. */
+        NONE,
+        /** The output reinterprets all of the input's bytes: offset 0, same size. */
+        WHOLE,
+        /** A contiguous run of whole rows along the leading axis: same trailing extents, offset a multiple of a row. */
+        LEADING_SLICE
+    }
+
+    /** The output shape; throws {@link GraphException} with the reason when the inputs do not fit the rule. */
+    @FunctionalInterface
+    public interface ShapeRule {
+        long[] infer(OpAttrs attrs, long[][] inputs);
+    }
+
+    public OpSpec {
+        attrs = List.copyOf(attrs);
+        inPlaceInputs = Set.copyOf(inPlaceInputs);
+        kernels = List.copyOf(kernels);
+    }
+
+    /** The declaration of attribute {@code name}, or null when the kind takes no such attribute. */
+    public AttrSpec attr(String name) {
+        for (AttrSpec a : attrs) if (a.name().equals(name)) return a;
+        return null;
+    }
+
+    /** Every kernel maps element i of the inputs to element i of the output (unary, binary_broadcast, copy) and the output is computed. */
+    public boolean elementwise() {
+        return view == ViewRule.NONE && Set.of(OpRegistry.UNARY, OpRegistry.BINARY, OpRegistry.COPY).containsAll(kernels);
+    }
+
+    public boolean mayBeView() {
+        return view != ViewRule.NONE;
+    }
+
+    public boolean mayRunInPlace(int input) {
+        return inPlaceInputs.contains(input);
+    }
+}

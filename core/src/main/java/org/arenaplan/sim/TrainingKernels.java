@@ -1,0 +1,134 @@
+package org.arenaplan.sim;
+
+import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+
+import static org.arenaplan.sim.SimKernels.f;
+import static org.arenaplan.sim.SimKernels.i;
+
+/**
+ * The simulator's training kernels ({@link Kernels#TRAINING}, layouts documented there). Every sum
+ * runs in the documented order in f32, so results are the same bits whatever the addresses.
+ */
+final class TrainingKernels {
+    private TrainingKernels() { }
+
+    static void reduceSum(KernelCall c) {
+        int a = i(c, 0), b = i(c, 1), cc = i(c, 2);
+        SimKernels.F x = f(c, 0), y = f(c, 1);
+        float[] acc = new float[b];
+        for (int p = 0; p < a; p++)
+            for (int q = 0; q < b; q++)
+                for (int r = 0; r < cc; r++) acc[q] += x.a()[x.i() + (p * b + q) * cc + r];
+        System.arraycopy(acc, 0, y.a(), y.i(), b);
+    }
+
+    static void geluGrad(KernelCall c) {
+        int n = i(c, 0);
+        SimKernels.F dy = f(c, 0), x = f(c, 1), dx = f(c, 2);
+        for (int k = 0; k < n; k++) {
+            double v = x.a()[x.i() + k];
+            double cdf = 0.5 * (1.0 + SimKernels.erf(v / Math.sqrt(2.0)));
+            double pdf = Math.exp(-0.5 * v * v) / Math.sqrt(2 * Math.PI);
+            dx.a()[dx.i() + k] = (float) (dy.a()[dy.i() + k] * (cdf + v * pdf));
+        }
+    }
+
+    static void softmaxGrad(KernelCall c) {
+        int rows = i(c, 0), cols = i(c, 1);
+        SimKernels.F dy = f(c, 0), y = f(c, 1), dx = f(c, 2);
+        for (int r = 0; r < rows; r++) {
+            int o = r * cols;
+            float dot = 0f;
+            for (int k = 0; k < cols; k++) dot += dy.a()[dy.i() + o + k] * y.a()[y.i() + o + k];
+            for (int k = 0; k < cols; k++) dx.a()[dx.i() + o + k] = y.a()[y.i() + o + k] * (dy.a()[dy.i() + o + k] - dot);
+        }
+    }
+
+    static void layerNormGrad(KernelCall c) {
+        int rows = i(c, 0), cols = i(c, 1);
+        double eps = c.floats()[0];
+        SimKernels.F dy = f(c, 0), x = f(c, 1), scale = f(c, 2), dx = f(c, 3);
+        float[] xhat = new float[cols], g = new float[cols];
+        for (int r = 0; r < rows; r++) {
+            int o = r * cols;
+            float mean = 0f;
+            for (int k = 0; k < cols; k++) mean += x.a()[x.i() + o + k];
+            mean /= cols;
+            float var = 0f;
+            for (int k = 0; k < cols; k++) {
+                float d = x.a()[x.i() + o + k] - mean;
+                var += d * d;
+            }
+            var /= cols;
+            float inv = (float) (1.0 / Math.sqrt(var + eps));
+            float meanG = 0f, meanGx = 0f;
+            for (int k = 0; k < cols; k++) {
+                xhat[k] = (x.a()[x.i() + o + k] - mean) * inv;
+                g[k] = dy.a()[dy.i() + o + k] * scale.a()[scale.i() + k];
+                meanG += g[k];
+                meanGx += g[k] * xhat[k];
+            }
+            meanG /= cols;
+            meanGx /= cols;
+            for (int k = 0; k < cols; k++) dx.a()[dx.i() + o + k] = (g[k] - meanG - xhat[k] * meanGx) * inv;
+        }
+    }
+
+    /** The conv2d geometry shared by both backward kernels (ints 0..15 of {@link Kernels#CONV2D}). */
+    private record Geometry(int n, int ch, int h, int w, int m, int oh, int ow, int kh, int kw, int sh, int sw, int pt, int pl, int dh, int dw) {
+        static Geometry of(KernelCall c) {
+            if (i(c, 15) != 1) throw new DeviceException("'" + c.label() + "': " + c.name() + " supports group 1 only, got group " + i(c, 15));
+            return new Geometry(i(c, 0), i(c, 1), i(c, 2), i(c, 3), i(c, 4), i(c, 5), i(c, 6), i(c, 7), i(c, 8),
+                    i(c, 9), i(c, 10), i(c, 11), i(c, 12), i(c, 13), i(c, 14));
+        }
+    }
+
+    static void convBackwardData(KernelCall c) {
+        Geometry g = Geometry.of(c);
+        SimKernels.F dy = f(c, 0), wt = f(c, 1), dx = f(c, 2);
+        float[] acc = new float[g.ch * g.h * g.w];
+        for (int img = 0; img < g.n; img++) {
+            java.util.Arrays.fill(acc, 0f);
+            for (int mo = 0; mo < g.m; mo++)
+                for (int a = 0; a < g.kh; a++)
+                    for (int b = 0; b < g.kw; b++)
+                        for (int y = 0; y < g.oh; y++) {
+                            int hy = y * g.sh - g.pt + a * g.dh;
+                            if (hy < 0 || hy >= g.h) continue;
+                            for (int xo = 0; xo < g.ow; xo++) {
+                                int wx = xo * g.sw - g.pl + b * g.dw;
+                                if (wx < 0 || wx >= g.w) continue;
+                                float d = dy.a()[dy.i() + ((img * g.m + mo) * g.oh + y) * g.ow + xo];
+                                for (int ci = 0; ci < g.ch; ci++)
+                                    acc[(ci * g.h + hy) * g.w + wx] += d * wt.a()[wt.i() + ((mo * g.ch + ci) * g.kh + a) * g.kw + b];
+                            }
+                        }
+            System.arraycopy(acc, 0, dx.a(), dx.i() + img * acc.length, acc.length);
+        }
+    }
+
+    static void convBackwardFilter(KernelCall c) {
+        Geometry g = Geometry.of(c);
+        SimKernels.F x = f(c, 0), dy = f(c, 1), dw = f(c, 2);
+        float[] acc = new float[g.m * g.ch * g.kh * g.kw];
+        for (int img = 0; img < g.n; img++)
+            for (int mo = 0; mo < g.m; mo++)
+                for (int y = 0; y < g.oh; y++)
+                    for (int xo = 0; xo < g.ow; xo++) {
+                        float d = dy.a()[dy.i() + ((img * g.m + mo) * g.oh + y) * g.ow + xo];
+                        for (int ci = 0; ci < g.ch; ci++)
+                            for (int a = 0; a < g.kh; a++) {
+                                int hy = y * g.sh - g.pt + a * g.dh;
+                                if (hy < 0 || hy >= g.h) continue;
+                                for (int b = 0; b < g.kw; b++) {
+                                    int wx = xo * g.sw - g.pl + b * g.dw;
+                                    if (wx < 0 || wx >= g.w) continue;
+                                    acc[((mo * g.ch + ci) * g.kh + a) * g.kw + b] += d * x.a()[x.i() + ((img * g.ch + ci) * g.h + hy) * g.w + wx];
+                                }
+                            }
+                    }
+        System.arraycopy(acc, 0, dw.a(), dw.i(), acc.length);
+    }
+}

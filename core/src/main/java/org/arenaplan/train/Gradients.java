@@ -1,0 +1,161 @@
+package org.arenaplan.train;
+
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.GraphBuilder;
+import org.arenaplan.ir.GraphException;
+import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.Tensor;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A training step from a forward graph: the forward ops as they are, then a reverse-mode backward
+ * pass that computes the gradient of every trainable weight (a weight without a constant fill).
+ *
+ * <p>Steps:
+ * <ol>
+ *   <li>Which tensors need a gradient: those computed from a trainable weight.</li>
+ *   <li>Seeds: every forward output y gets a graph input {@code grad.y} (dL/dy, donated), so the
+ *       step computes the gradients of L = sum(grad.y * y); the outputs stay outputs.</li>
+ *   <li>The forward ops in reverse; each op with a gradient rule ({@link GradientRules}) appends
+ *       the ops that turn the gradient of its output into contributions to its inputs'; several
+ *       contributions to one tensor are summed by Add, in place where liveness allows.</li>
+ *   <li>Every trainable weight's gradient becomes a graph output {@code grad.W}... (the tensor
+ *       the rules produced; see {@link Training#weightGradients()}).</li>
+ * </ol>
+ * Cost O(ops + tensors). Throws {@link GraphException} naming the op for a kind without a rule
+ * (see {@link GradientRules} for the kinds that have one).
+ */
+public final class Gradients {
+    /**
+     * @param graph           forward ops at positions {@code 0..forwardOps-1}, then the backward pass
+     * @param weightGradients trainable weight -> the output tensor holding its gradient
+     */
+    public record Training(Graph graph, int forwardOps, Map<String, String> weightGradients) { }
+
+    private final Graph fwd;
+    private final GraphBuilder b;
+    private final Map<String, String> grad = new HashMap<>();
+    private final Set<String> needs = new HashSet<>();
+    private final Map<String, String> constants = new HashMap<>();
+    private int next;
+
+    private Gradients(Graph fwd) {
+        this.fwd = fwd;
+        this.b = new GraphBuilder(fwd.name() + "-train");
+    }
+
+    /** The training step of {@code forward}. */
+    public static Training of(Graph forward) {
+        return new Gradients(forward).build();
+    }
+
+    private Training build() {
+        fwd.tensors().values().forEach(b::tensor);
+        for (String in : fwd.inputs()) b.input(in, fwd.isDonated(in));
+        for (String w : fwd.weights()) {
+            Double fill = fwd.weightFill(w);
+            if (fill == null) {
+                b.weight(w);
+                needs.add(w);
+            } else {
+                b.weight(w, fill);
+            }
+        }
+        for (Op op : fwd.ops()) {
+            b.add(op);
+            boolean any = false;
+            for (String t : op.inputs()) any |= needs.contains(t);
+            if (any) needs.addAll(op.outputs());
+        }
+        for (String y : fwd.outputs()) {
+            b.output(y);
+            if (!needs.contains(y)) continue;
+            String seed = "grad." + y;
+            b.tensor(rename(fwd.tensor(y), seed)).input(seed, true);
+            grad.put(y, seed);
+        }
+        GradientRules rules = new GradientRules(this);
+        for (int p = fwd.opCount() - 1; p >= 0; p--) {
+            Op op = fwd.ops().get(p);
+            String out = op.outputs().isEmpty() ? null : op.outputs().get(0);
+            if (out == null || !grad.containsKey(out)) continue;
+            if (op.outputs().size() != 1) throw new GraphException("op '" + op.name() + "' (" + op.kind() + "): gradients need ops with one output");
+            rules.apply(op, grad.get(out));
+        }
+        Map<String, String> weightGrads = new LinkedHashMap<>();
+        for (String w : fwd.weights()) {
+            String g = grad.get(w);
+            if (g == null || !needs.contains(w)) continue;
+            b.output(g);
+            weightGrads.put(w, g);
+        }
+        return new Training(b.build(), fwd.opCount(), weightGrads);
+    }
+
+    // ---- used by the rules ----
+
+    Graph forward() { return fwd; }
+
+    boolean needsGradient(String t) { return needs.contains(t); }
+
+    long[] shape(String t) {
+        Tensor x = b.tensorOf(t);
+        if (x == null || !x.hasShape()) throw new GraphException("tensor '" + t + "' has no shape; gradients need shapes");
+        return x.shape();
+    }
+
+    DType dtype(String t) {
+        DType d = b.tensorOf(t).dtype();
+        return d == null ? DType.F32 : d;
+    }
+
+    /** A fresh tensor of {@code shape}, named after {@code base}. */
+    String tensor(String base, DType dtype, long[] shape) {
+        String name = "grad." + base + (b.hasTensor("grad." + base) ? "." + (next++) : "");
+        while (b.hasTensor(name)) name = "grad." + base + "." + (next++);
+        b.tensor(name, dtype, shape);
+        return name;
+    }
+
+    GraphBuilder.OpBuilder op(String kind, String out) {
+        return b.op("bwd." + out.substring("grad.".length()), kind).out(out);
+    }
+
+    /** A constant weight of {@code shape} filled with {@code value} (one per value and shape). */
+    String constant(double value, DType dtype, long... shape) {
+        String key = value + "@" + Arrays.toString(shape);
+        return constants.computeIfAbsent(key, k -> {
+            String name = "const." + value + "." + String.join("x", Arrays.stream(shape).mapToObj(Long::toString).toList());
+            b.tensor(name, dtype, shape).weight(name, value);
+            return name;
+        });
+    }
+
+    /** Adds {@code g} to the gradient of {@code t} (a Sum by Add, in place over the earlier gradient). */
+    void accumulate(String t, String g) {
+        if (!needs.contains(t)) return;
+        String old = grad.get(t);
+        if (old == null) {
+            grad.put(t, g);
+            return;
+        }
+        String sum = tensor(t + ".sum", dtype(old), shape(old));
+        op(OpKinds.ADD, sum).in(old, g).inPlace().add();
+        grad.put(t, sum);
+    }
+
+    private static Tensor rename(Tensor t, String name) {
+        return new Tensor(name, t.bytes(), t.dtype(), t.shape());
+    }
+
+    static List<String> list(String... s) { return List.of(s); }
+}

@@ -1,0 +1,43 @@
+package org.arenaplan.sim;
+
+import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.arenaplan.ir.OpRegistry;
+import org.arenaplan.ir.OpSpec;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The registry's kernel names are real: each is a kernel of the device convention that the
+ * simulator implements (the CUDA backend's tests check its table and fatbin the same way), and
+ * an op kind may run in place exactly when every kernel it lowers to works in place.
+ */
+class RegistryKernelsTest {
+
+    @Test
+    void everyRegistryKernelIsInTheConventionAndTheSimulator() {
+        List<String> known = new java.util.ArrayList<>(Kernels.ALL);
+        known.addAll(Kernels.TRAINING);
+        assertThat(known).containsAll(OpRegistry.kernels());
+        for (String k : OpRegistry.kernels()) {
+            // No arguments: a known kernel complains about its arguments, an unknown one about its name.
+            KernelCall empty = new KernelCall(k, List.of(), new long[40], new double[4], "probe");
+            assertThatThrownBy(() -> SimKernels.bind(empty)).as(k).isInstanceOf(DeviceException.class)
+                    .hasMessageNotContaining("unknown kernel");
+        }
+    }
+
+    @Test
+    void aKindRunsInPlaceExactlyWhenItsKernelsDo() {
+        for (OpSpec o : OpRegistry.all()) {
+            boolean kernelsInPlace = Kernels.IN_PLACE.containsAll(o.kernels());
+            if (!o.inPlaceInputs().isEmpty()) assertThat(kernelsInPlace).as(o.kind()).isTrue();
+            if (o.view() == OpSpec.ViewRule.NONE) assertThat(o.inPlaceInputs().isEmpty()).as(o.kind()).isEqualTo(!kernelsInPlace);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package org.arenaplan.bench;
+
+import org.arenaplan.ir.Graph;
+import org.arenaplan.models.BuiltinModels;
+import org.arenaplan.onnx.OnnxImporter;
+import org.arenaplan.schedule.MemoryScheduler;
+import org.arenaplan.schedule.Schedule;
+import org.arenaplan.schedule.ScheduleMode;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * {@code bench schedule}: the lower bound at the file order and at the memory-aware order, side by
+ * side, with the method and the time it took, for the branchy built-in models, RandWire graphs
+ * (WS and ER, several sizes and seeds) and the ONNX models in {@code ../shared/models} that import.
+ */
+public final class ScheduleBench {
+    private ScheduleBench() { }
+
+    /** @param models folder of ONNX models searched recursively (skipped, saying so, when absent) */
+    public static void run(PrintStream out, Path models, Duration timeLimit) throws Exception {
+        Map<String, Graph> graphs = new LinkedHashMap<>();
+        graphs.put("inception", BuiltinModels.build("inception", Map.of()));
+        graphs.put("unet", BuiltinModels.build("unet", Map.of()));
+        for (int nodes : new int[]{16, 32, 64})
+            for (int seed = 1; seed <= 3; seed++)
+                graphs.put("randwire ws n=" + nodes + " seed " + seed, BuiltinModels.build("randwire", Map.of("nodes", "" + nodes, "seed", "" + seed)));
+        for (int nodes : new int[]{16, 32})
+            for (int seed = 1; seed <= 2; seed++)
+                graphs.put("randwire er n=" + nodes + " seed " + seed, BuiltinModels.build("randwire-er", Map.of("nodes", "" + nodes, "seed", "" + seed)));
+        if (Files.isDirectory(models)) {
+            try (Stream<Path> files = Files.walk(models)) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".onnx")).sorted().toList()) {
+                    try {
+                        graphs.put(f.getFileName().toString(), OnnxImporter.load(f, Map.of()));
+                    } catch (Exception e) {
+                        String why = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+                        int cut = why.indexOf("; supported");
+                        out.println("skipped " + f.getFileName() + ": " + (cut > 0 ? why.substring(0, cut) : why));
+                    }
+                }
+            }
+        } else {
+            out.println("skipped ONNX models: no folder " + models);
+        }
+        MemoryScheduler.Options o = MemoryScheduler.Options.DEFAULT.withMode(ScheduleMode.MEMORY).withTimeLimit(timeLimit);
+        out.printf(Locale.ROOT, "%-32s %6s %14s %14s %7s %-10s %10s%n", "graph", "ops", "LB file B", "LB memory B", "ratio", "method", "time ms");
+        for (Map.Entry<String, Graph> e : graphs.entrySet()) {
+            Schedule s = MemoryScheduler.schedule(e.getValue(), o);
+            out.printf(Locale.ROOT, "%-32s %6d %,14d %,14d %7.3f %-10s %10.1f%n", e.getKey(), e.getValue().opCount(), s.fileLowerBound(),
+                    s.lowerBound(), s.ratio(), s.method() + (s.provenOptimal() && !s.method().equals("exact") ? "*" : ""), s.planningMs());
+        }
+        out.println("method: exact = proven least peak; heuristic = best found in the time limit; file = nothing lower found (* proven: the file order is optimal)");
+    }
+}

@@ -1,0 +1,98 @@
+package org.arenaplan.cli;
+
+import ai.onnx.proto.OnnxMl;
+import org.arenaplan.onnx.OnnxTensorFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** {@code run} on ONNX models: --expect as allclose (one per output), --rtol/--atol, --donate-inputs; the real SqueezeNet 1.1. */
+class RunOnnxTest {
+    @TempDir
+    Path dir;
+
+    private static final Path REAL = Path.of("..", "..", "shared", "models", "real");
+
+    /** x[2, 3] -> Relu -> y1, x -> Sigmoid -> y2. */
+    private Path twoOutputs() throws Exception {
+        OnnxMl.GraphProto.Builder g = OnnxMl.GraphProto.newBuilder().setName("two")
+                .addInput(info("x", 2, 3)).addOutput(info("y1", 2, 3)).addOutput(info("y2", 2, 3))
+                .addNode(OnnxMl.NodeProto.newBuilder().setName("r").setOpType("Relu").addInput("x").addOutput("y1"))
+                .addNode(OnnxMl.NodeProto.newBuilder().setName("s").setOpType("Sigmoid").addInput("x").addOutput("y2"));
+        Path p = dir.resolve("two.onnx");
+        Files.write(p, OnnxMl.ModelProto.newBuilder().setIrVersion(7).setGraph(g)
+                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setVersion(13)).build().toByteArray());
+        return p;
+    }
+
+    private static OnnxMl.ValueInfoProto info(String name, long... dims) {
+        OnnxMl.TensorShapeProto.Builder s = OnnxMl.TensorShapeProto.newBuilder();
+        for (long d : dims) s.addDim(OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimValue(d));
+        return OnnxMl.ValueInfoProto.newBuilder().setName(name)
+                .setType(OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(1).setShape(s))).build();
+    }
+
+    @Test
+    void oneExpectPerOutputComparedLikeAllclose() throws Exception {
+        Path model = twoOutputs();
+        Path outs = dir.resolve("outs");
+        Cli first = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--output", outs.toString());
+        assertThat(first.code()).as(first.toString()).isZero();
+        Cli both = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1",
+                "--expect", "y1=" + outs.resolve("y1.pb"), "--expect", "y2=" + outs.resolve("y2.pb"));
+        assertThat(both.code()).as(both.toString()).isZero();
+        assertThat(both.out()).contains("(output 'y1', worst element").contains("(output 'y2', worst element").contains("0 of 6 outside");
+
+        float[] y1 = OnnxTensorFile.read(outs.resolve("y1.pb")).values();
+        y1[5] += 0.5f;
+        Path off = dir.resolve("off.pb");
+        OnnxTensorFile.write(off, "y1", new long[]{2, 3}, y1);
+        Cli differs = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--expect", "y1=" + off);
+        assertThat(differs.code()).as(differs.toString()).isEqualTo(ExitCodes.INVALID);
+        assertThat(differs.out()).contains(": NO (output 'y1', worst element [1, 2]:").contains("1 of 6 outside");
+        Cli loose = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--expect", "y1=" + off, "--atol", "0.6");
+        assertThat(loose.code()).as(loose.toString()).isZero();
+    }
+
+    @Test
+    void expectMistakesAreUsageErrors() throws Exception {
+        Path model = twoOutputs();
+        Cli unnamed = Cli.run("run", model.toString(), "--device", "sim", "--expect", dir.resolve("y.pb").toString());
+        assertThat(unnamed.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(unnamed.err()).contains("the graph has 2 outputs [y1, y2]; write --expect NAME=FILE.pb");
+        Cli negative = Cli.run("run", model.toString(), "--device", "sim", "--rtol", "-1");
+        assertThat(negative.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        Cli missing = Cli.run("run", model.toString(), "--device", "sim", "--expect", "y1=" + dir.resolve("nope.pb"));
+        assertThat(missing.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(missing.err()).contains("nope.pb: no such file");
+        assertThat(Cli.run("plan", "--model", "mlp", "--donate-inputs").code()).isEqualTo(ExitCodes.BAD_INPUT);
+    }
+
+    @Test
+    void donatedInputsLowerTheLowerBound() throws Exception {
+        Path model = twoOutputs();
+        Cli kept = Cli.run("plan", model.toString(), "--align", "1");
+        Cli donated = Cli.run("plan", model.toString(), "--align", "1", "--donate-inputs");
+        assertThat(kept.code()).as(kept.toString()).isZero();
+        assertThat(donated.code()).as(donated.toString()).isZero();
+        // x (24 B) lives to the end unless donated; then Sigmoid may overwrite it in place
+        assertThat(kept.out()).containsPattern("lower bound +72 B");
+        assertThat(donated.out()).containsPattern("lower bound +48 B");
+    }
+
+    @Test
+    void realSqueezeNetWithItsWeightsMatchesOnnxRuntime() {
+        Path model = REAL.resolve("squeezenet1_1.onnx");
+        if (!Files.exists(model)) System.out.println("skipped: " + REAL + " not found (a user's clone has no shared data)");
+        assumeTrue(Files.exists(model), "../shared/models/real not found");
+        Cli r = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1",
+                "--input", REAL.resolve("squeezenet1_1_input_0.pb").toString(), "--expect", REAL.resolve("squeezenet1_1_output_0.pb").toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(": matches (output 'output', worst element").contains("0 of 1000 outside");
+    }
+}
