@@ -1,6 +1,7 @@
 package org.arenaplan.onnx;
 
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.DType;
 import org.arenaplan.ir.OpChecks;
 import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.OpRegistry;
@@ -29,7 +30,7 @@ final class NodeLowering {
     /** Op types lowered by {@link #lower}; ConstantOfShape and Constant become weights in the importer. */
     static final Set<String> SUPPORTED = Set.of("Conv", "Relu", "Sigmoid", "Tanh", "LRN", "MaxPool", "AveragePool", "GlobalAveragePool",
             "Reshape", "Flatten", "Gemm", "MatMul", "Dropout", "Softmax", "BatchNormalization", "Unsqueeze", "Squeeze",
-            "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Transpose", "Identity");
+            "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Split", "Transpose", "Identity", "Cast", "Where", "Equal", "Gather");
 
     /**
      * ONNX attributes an op type may carry besides those of its registry kind: resolved or
@@ -50,7 +51,7 @@ final class NodeLowering {
             Map.entry("Dropout", Set.of("ratio", "seed", "is_test")),
             Map.entry("ConstantOfShape", Set.of("value")),
             Map.entry("Constant", Set.of("value", "value_int", "value_ints", "value_float", "value_floats", "value_string", "value_strings", "sparse_value")),
-            Map.entry("Cast", Set.of("to")));
+            Map.entry("Cast", Set.of("to", "saturate")));
 
     private NodeLowering() { }
 
@@ -68,12 +69,17 @@ final class NodeLowering {
             case "Softmax" -> softmax(n);
             case "Concat" -> concat(n);
             case "Transpose" -> transpose(n);
+            case "Split" -> split(n);
             case "Reshape" -> view(n, reshape(n));
             case "Flatten" -> view(n, flatten(n));
             case "Unsqueeze" -> view(n, unsqueeze(n));
             case "Squeeze" -> view(n, squeeze(n));
             case "Identity" -> view(n, n.input(0).shape());
             case "Dropout" -> view(n, dropout(n));
+            case "Cast" -> cast(n);
+            case "Where" -> where(n);
+            case "Equal" -> equal(n);
+            case "Gather" -> gather(n);
             default -> throw n.error("unsupported op '" + n.opType() + "'; supported: " + String.join(", ", new java.util.TreeSet<>(SUPPORTED))
                     + ", ConstantOfShape and Constant (as weights)");
         };
@@ -95,13 +101,21 @@ final class NodeLowering {
     }
 
     private static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs) {
-        return new Lowered(kind, inputs, List.of(output(n, shape)), attrs, false, extraOutputs(n));
+        return op(n, kind, inputs, shape, attrs, n.input(0).dtype());
+    }
+
+    private static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs, DType dtype) {
+        return new Lowered(kind, inputs, List.of(output(n, shape, dtype)), attrs, false, extraOutputs(n));
     }
 
     private static Value output(NodeContext n, long[] shape) {
+        return output(n, shape, n.input(0).dtype());
+    }
+
+    private static Value output(NodeContext n, long[] shape, DType dtype) {
         n.require(!n.node().outputs().isEmpty() && !n.node().outputs().get(0).isEmpty(), "has no output");
         for (long d : shape) n.require(d >= 0, "inferred a negative dimension in shape " + Arrays.toString(shape) + " from inputs " + n.shapes());
-        return n.input(0).renamed(n.node().outputs().get(0), shape);
+        return new Value(n.node().outputs().get(0), dtype, shape);
     }
 
     /** Outputs past the first: optional training-time outputs this importer does not produce. */
@@ -140,7 +154,7 @@ final class NodeLowering {
         Value x = n.input(0), w = n.input(1);
         long[] in = spatial(n, x);
         n.require(w.rank() == x.rank(), "weight " + w + " must have the rank of the input " + x);
-        long group = n.integer("group", 1);
+        long group = n.integer("group");
         n.require(group >= 1 && x.dim(1) == w.dim(1) * group, "input channels " + x.dim(1) + " must equal weight channels " + w.dim(1) + " x group " + group);
         n.require(w.dim(0) % group == 0, "output channels " + w.dim(0) + " must be a multiple of group " + group);
         long[] kernel = n.ints("kernel_shape", Arrays.copyOfRange(w.shape(), 2, w.rank()));
@@ -175,7 +189,7 @@ final class NodeLowering {
         attrs.put("strides", r.strides());
         attrs.put("pads", r.pads());
         attrs.put("ceil_mode", ceil);
-        attrs.put("count_include_pad", max ? 0L : n.integer("count_include_pad", 0));
+        attrs.put("count_include_pad", max ? 0L : n.integer("count_include_pad"));
         return op(n, max ? OpKinds.MAX_POOL : OpKinds.AVERAGE_POOL, List.of(x.name()), concat(new long[]{x.dim(0), x.dim(1)}, r.out()), attrs);
     }
 
@@ -193,9 +207,9 @@ final class NodeLowering {
         n.require(n.hasAttr("size"), "attribute 'size' is required");
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("size", n.integer("size", 0));
-        attrs.put("alpha", n.real("alpha", 1e-4));
-        attrs.put("beta", n.real("beta", 0.75));
-        attrs.put("bias", n.real("bias", 1.0));
+        attrs.put("alpha", n.real("alpha"));
+        attrs.put("beta", n.real("beta"));
+        attrs.put("bias", n.real("bias"));
         return op(n, OpKinds.LRN, List.of(n.input(0).name()), n.input(0).shape(), attrs);
     }
 
@@ -208,18 +222,68 @@ final class NodeLowering {
             if (i > 0) n.require(p.rank() == 1 && p.dim(0) == x.dim(1), "input #" + i + " " + p + " must be [" + x.dim(1) + "]");
             inputs.add(p.name());
         }
-        return op(n, OpKinds.BATCH_NORM, inputs, x.shape(), Map.of("epsilon", n.real("epsilon", 1e-5)));
+        return op(n, OpKinds.BATCH_NORM, inputs, x.shape(), Map.of("epsilon", n.real("epsilon")));
     }
 
     private static Lowered broadcast(NodeContext n) {
         n.require(n.inputCount() >= (n.opType().equals("Sum") ? 1 : 2), "needs " + (n.opType().equals("Sum") ? "at least one input" : "two inputs"));
-        long[] shape = n.input(0).shape();
+        return op(n, n.opType(), names(n, 0, n.inputCount()), broadcastAll(n, 0, n.inputCount()), Map.of());
+    }
+
+    /** The names of inputs from..to-1, which must share input {@code from}'s element type (ONNX type constraint T). */
+    private static List<String> names(NodeContext n, int from, int to) {
         List<String> inputs = new ArrayList<>();
-        for (int i = 0; i < n.inputCount(); i++) {
-            shape = broadcast(n, shape, n.input(i).shape());
+        for (int i = from; i < to; i++) {
+            n.require(n.input(i).dtype() == n.input(from).dtype(), "input " + n.input(from) + " is " + n.input(from).dtype().jsonName()
+                    + " but " + n.input(i) + " is " + n.input(i).dtype().jsonName() + "; they must have one type");
             inputs.add(n.input(i).name());
         }
-        return op(n, n.opType(), inputs, shape, Map.of());
+        return inputs;
+    }
+
+    /** The broadcast shape of inputs from..to-1. */
+    private static long[] broadcastAll(NodeContext n, int from, int to) {
+        long[] shape = n.input(from).shape();
+        for (int i = from + 1; i < to; i++) shape = broadcast(n, shape, n.input(i).shape());
+        return shape;
+    }
+
+    /** ONNX Cast: attribute 'to' (a TensorProto.DataType) is the output's type; 'saturate' (opset 19) concerns float8 only. */
+    private static Lowered cast(NodeContext n) {
+        n.require(n.hasAttr("to"), "attribute 'to' is required");
+        long to = n.integer("to", 0);
+        DType t = DType.ofOnnx((int) to);
+        n.require(t != null, "attribute to=" + to + " is an element type arenaplan does not support");
+        return op(n, OpKinds.CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) t.onnxCode()), t);
+    }
+
+    /** ONNX Where(condition: bool, X, Y): broadcast over all three; X's type. */
+    private static Lowered where(NodeContext n) {
+        n.require(n.inputCount() == 3, "needs three inputs (condition, X, Y)");
+        n.require(n.input(0).dtype() == DType.BOOL, "condition " + n.input(0) + " is " + n.input(0).dtype().jsonName() + ", not bool");
+        List<String> inputs = new ArrayList<>(List.of(n.input(0).name()));
+        inputs.addAll(names(n, 1, 3));
+        return op(n, OpKinds.WHERE, inputs, broadcastAll(n, 0, 3), Map.of(), n.input(1).dtype());
+    }
+
+    /** ONNX Equal(A, B) to bool, broadcasting. */
+    private static Lowered equal(NodeContext n) {
+        n.require(n.inputCount() == 2, "needs two inputs");
+        return op(n, OpKinds.EQUAL, names(n, 0, 2), broadcastAll(n, 0, 2), Map.of(), DType.BOOL);
+    }
+
+    /** ONNX Gather: output data.shape[:axis] + indices.shape + data.shape[axis+1:]; axis may be negative from opset 11. */
+    private static Lowered gather(NodeContext n) {
+        Value data = n.input(0), idx = n.input(1);
+        n.require(data.rank() >= 1, "data " + data + " must have rank 1 or more");
+        n.require(idx.dtype() == DType.I64 || idx.dtype() == DType.I32, "indices " + idx + " are " + idx.dtype().jsonName() + ", not int64 or int32");
+        int axis = n.axis(n.integer("axis", 0), data.rank(), "axis");
+        long[] ds = data.shape(), is = idx.shape();
+        long[] out = new long[ds.length - 1 + is.length];
+        System.arraycopy(ds, 0, out, 0, axis);
+        System.arraycopy(is, 0, out, axis, is.length);
+        System.arraycopy(ds, axis + 1, out, axis + is.length, ds.length - axis - 1);
+        return op(n, OpKinds.GATHER, List.of(data.name(), idx.name()), out, Map.of("axis", (long) axis));
     }
 
     /** Numpy (multidirectional) broadcasting. */
@@ -238,7 +302,7 @@ final class NodeLowering {
     private static Lowered gemm(NodeContext n) {
         Value a = n.input(0), b = n.input(1);
         n.require(a.rank() == 2 && b.rank() == 2, "A " + a + " and B " + b + " must be matrices");
-        long transA = n.integer("transA", 0), transB = n.integer("transB", 0);
+        long transA = n.integer("transA"), transB = n.integer("transB");
         long m = transA != 0 ? a.dim(1) : a.dim(0), k = transA != 0 ? a.dim(0) : a.dim(1);
         long kb = transB != 0 ? b.dim(1) : b.dim(0), nn = transB != 0 ? b.dim(0) : b.dim(1);
         n.require(k == kb, "inner dimensions differ: op(A) is [" + m + ", " + k + "], op(B) is [" + kb + ", " + nn + "] (transA=" + transA + ", transB=" + transB + ")");
@@ -254,8 +318,8 @@ final class NodeLowering {
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("transA", transA != 0 ? 1L : 0L);
         attrs.put("transB", transB != 0 ? 1L : 0L);
-        attrs.put("alpha", n.real("alpha", 1.0));
-        attrs.put("beta", n.real("beta", 1.0));
+        attrs.put("alpha", n.real("alpha"));
+        attrs.put("beta", n.real("beta"));
         return op(n, OpKinds.GEMM, inputs, out, attrs);
     }
 
@@ -303,6 +367,35 @@ final class NodeLowering {
             inputs.add(v.name());
         }
         return op(n, OpKinds.CONCAT, inputs, out, Map.of("axis", (long) axis));
+    }
+
+    /** Split: extents from the 'split' attribute before opset 13, from a constant input from 13; equal parts when absent. */
+    private static Lowered split(NodeContext n) {
+        Value x = n.input(0);
+        int axis = n.axis(n.integer("axis", 0), x.rank(), "axis");
+        List<String> names = n.node().outputs();
+        n.require(n.opset() < 13 || !n.hasAttr("split"), "attribute 'split' is input #1 from opset 13");
+        long[] parts = n.opset() >= 13 ? (n.hasInput(1) ? n.constantInts(1, "split") : null) : n.ints("split", null);
+        if (parts == null) {
+            n.require(!names.isEmpty() && x.dim(axis) % names.size() == 0, "axis " + axis + " of " + x + " does not split into " + names.size() + " equal parts");
+            parts = new long[names.size()];
+            Arrays.fill(parts, x.dim(axis) / names.size());
+        }
+        n.require(parts.length == names.size(), "split " + Arrays.toString(parts) + " must have one extent per output (" + names.size() + ")");
+        List<Value> outputs = new ArrayList<>();
+        long sum = 0;
+        for (int k = 0; k < parts.length; k++) {
+            n.require(!names.get(k).isEmpty() && parts[k] >= 0, "output #" + k + " must be named and its extent " + parts[k] + " not negative");
+            long[] shape = x.shape();
+            shape[axis] = parts[k];
+            outputs.add(new Value(names.get(k), x.dtype(), shape));
+            sum += parts[k];
+        }
+        n.require(sum == x.dim(axis), "split " + Arrays.toString(parts) + " sums to " + sum + ", not to " + x.dim(axis));
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("axis", (long) axis);
+        attrs.put("split", parts);
+        return new Lowered(OpKinds.SPLIT, List.of(x.name()), outputs, attrs, false, List.of());
     }
 
     private static Lowered transpose(NodeContext n) {
