@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
+import java.io.PushbackReader;
 import java.io.Reader;
 import java.util.Iterator;
 import java.util.Locale;
@@ -31,10 +32,13 @@ final class JsonReading {
         this.source = source;
     }
 
-    /** Parses the whole text; a syntax error names the line and column. */
+    /** Parses the whole text, skipping a leading byte-order mark; a syntax error names the line and column. */
     JsonNode parse(Reader in) throws IOException {
+        PushbackReader text = new PushbackReader(in, 1);
+        int first = text.read();
+        if (first >= 0 && first != '\uFEFF') text.unread(first);
         try {
-            JsonNode root = MAPPER.readTree(in);
+            JsonNode root = MAPPER.readTree(text);
             if (root == null || root.isMissingNode()) throw fail("$", "empty document");
             return root;
         } catch (JsonProcessingException e) {

@@ -265,6 +265,12 @@ public final class PlanJson {
         if (root.has("schedule")) {
             JsonNode sc = root.get("schedule");
             r.onlyFields(sc, "$.schedule", SCHEDULE);
+            // Not kept in the document, but a file that holds them holds them well typed.
+            r.optionalText(sc, "$.schedule", "mode");
+            r.optionalText(sc, "$.schedule", "method");
+            for (String bytes : new String[]{"file_lower_bound_bytes", "lower_bound_bytes"}) if (sc.hasNonNull(bytes)) r.count(sc, "$.schedule", bytes);
+            r.flag(sc, "$.schedule", "proven_optimal", false);
+            if (sc.hasNonNull("planning_ms")) r.number(sc, "$.schedule", "planning_ms");
             JsonNode os = r.array(sc, "$.schedule", "order", false);
             for (int i = 0; i < os.size(); i++) {
                 if (!os.get(i).isTextual()) throw r.fail("$.schedule.order[" + i + "]", "must be an op name");
@@ -296,8 +302,13 @@ public final class PlanJson {
             if (offset % alignment != 0) throw r.fail(path + ".offset", offset + " is not a multiple of the alignment " + alignment);
             long bytes = r.whole(s, path, "bytes");
             if (bytes < 0) throw r.fail(path + ".bytes", "negative size " + bytes);
-            if (offset > arena - bytes)
-                throw r.fail(path + ".bytes", "the storage [" + offset + ", +" + bytes + " B) ends past $.arena_bytes " + arena);
+            long pad = (alignment - bytes % alignment) % alignment;
+            if (bytes > Long.MAX_VALUE - pad) throw r.fail(path + ".bytes", bytes + " overflows when rounded up to the alignment " + alignment);
+            long aligned = bytes + pad;
+            if (s.hasNonNull("aligned_bytes") && r.whole(s, path, "aligned_bytes") != aligned)
+                throw r.fail(path + ".aligned_bytes", s.get("aligned_bytes") + " is not bytes " + bytes + " rounded up to the alignment " + alignment + " (" + aligned + ")");
+            if (offset > arena - aligned)
+                throw r.fail(path + ".bytes", "the storage at offset " + offset + " with " + aligned + " B (aligned) ends past $.arena_bytes " + arena);
             long start = r.whole(s, path, "start");
             if (start < 0) throw r.fail(path + ".start", "negative position " + start);
             long end = r.whole(s, path, "end");

@@ -34,7 +34,9 @@ final class NodeLowering {
     /**
      * ONNX attributes an op type may carry besides those of its registry kind: resolved or
      * consumed at import (auto_pad into pads, Flatten's axis into the shape), or training-time
-     * settings inference ignores. Any other attribute is an error, never silently dropped.
+     * settings inference ignores; and those of the op types the importer turns into weights
+     * (ConstantOfShape, Constant, and Cast of a weight, folded). Any other attribute is an error,
+     * never silently dropped.
      */
     private static final Map<String, Set<String>> ONNX_ONLY_ATTRS = Map.ofEntries(
             Map.entry("Conv", Set.of("auto_pad")),
@@ -45,12 +47,14 @@ final class NodeLowering {
             Map.entry("Squeeze", Set.of("axes")),
             Map.entry("Unsqueeze", Set.of("axes")),
             Map.entry("Reshape", Set.of("allowzero")),
-            Map.entry("Dropout", Set.of("ratio", "seed", "is_test")));
+            Map.entry("Dropout", Set.of("ratio", "seed", "is_test")),
+            Map.entry("ConstantOfShape", Set.of("value")),
+            Map.entry("Constant", Set.of("value", "value_int", "value_ints", "value_float", "value_floats", "value_string", "value_strings", "sparse_value")),
+            Map.entry("Cast", Set.of("to")));
 
     private NodeLowering() { }
 
     static Lowered lower(NodeContext n) {
-        checkAttributeNames(n);
         return switch (n.opType()) {
             case "Conv" -> conv(n);
             case "MaxPool", "AveragePool" -> pool(n);
@@ -75,12 +79,15 @@ final class NodeLowering {
         };
     }
 
-    /** Every attribute of the node is one its registry kind declares or one of {@link #ONNX_ONLY_ATTRS}. */
-    private static void checkAttributeNames(NodeContext n) {
+    /**
+     * Every attribute of the node is one its registry kind declares or one of {@link #ONNX_ONLY_ATTRS};
+     * checked for every node before it is lowered, folded or turned into a weight.
+     */
+    static void checkAttributeNames(NodeContext n) {
         OpSpec spec = OpRegistry.get(n.opType());
-        if (spec == null) return;   // unsupported: the dispatch below says so
+        if (spec == null && !ONNX_ONLY_ATTRS.containsKey(n.opType())) return;   // unsupported: the dispatch in lower says so
         Set<String> allowed = new java.util.LinkedHashSet<>();
-        for (AttrSpec a : spec.attrs()) allowed.add(a.name());
+        if (spec != null) for (AttrSpec a : spec.attrs()) allowed.add(a.name());
         allowed.addAll(ONNX_ONLY_ATTRS.getOrDefault(n.opType(), Set.of()));
         for (String name : n.node().attributes().keySet()) {
             if (!allowed.contains(name)) throw n.error(OpChecks.unknownAttribute(name, allowed, n.opType()));

@@ -230,6 +230,7 @@ public final class OnnxImporter {
             ins.add(v);
         }
         NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues);
+        NodeLowering.checkAttributeNames(n);
         if (ConstantFolding.folds(n, weights.keySet())) {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;

@@ -42,10 +42,11 @@ final class OnnxTensors {
         };
     }
 
-    static long elementCount(TensorProto t) {
+    /** The product of {@code t}'s dims; {@code what} names the tensor in errors. */
+    private static long elementCount(TensorProto t, String what) {
         long n = 1;
         for (long d : t.getDimsList()) {
-            if (d < 0) throw new OnnxException("dims " + t.getDimsList() + " have a negative extent");
+            if (d < 0) throw new OnnxException(what + ": dims " + t.getDimsList() + " have a negative extent");
             n = Math.multiplyExact(n, d);
         }
         return n;
@@ -63,12 +64,13 @@ final class OnnxTensors {
         int width = width(t.getDataType());
         if (width == 0) return null;
         long count;
+        long bytes;
         try {
-            count = elementCount(t);
+            count = elementCount(t, what);
+            bytes = Math.multiplyExact(count, width);
         } catch (ArithmeticException e) {
-            throw new OnnxException(what + ": its element count " + t.getDimsList() + " overflows a long");
+            throw new OnnxException(what + ": its size (dims " + t.getDimsList() + ", " + width + " B each) overflows a long");
         }
-        long bytes = Math.multiplyExact(count, width);
         if (t.hasDataLocation() && t.getDataLocation() == TensorProto.DataLocation.EXTERNAL) return external(t, dir, what, bytes);
         if (t.hasRawData()) {
             ByteBuffer raw = t.getRawData().asReadOnlyByteBuffer();

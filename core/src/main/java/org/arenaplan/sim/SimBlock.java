@@ -1,5 +1,7 @@
 package org.arenaplan.sim;
 
+import org.arenaplan.device.DeviceOutOfMemoryException;
+
 /**
  * One piece of simulated device memory: f32 words and version maps. {@code issuedBy} holds, per
  * tensor, the last write of that tensor's data issued to each byte (updated by the host at issue
@@ -14,7 +16,12 @@ final class SimBlock {
     final VersionMap actual = new VersionMap();
 
     SimBlock(int id, long bytes) {
-        if (bytes / 4 >= Integer.MAX_VALUE - 8) throw new org.arenaplan.device.DeviceException("simulated allocation of " + bytes + " B exceeds the simulator's 8 GiB per-allocation limit");
+        if (bytes / 4 >= Integer.MAX_VALUE - 8)
+            throw new DeviceOutOfMemoryException("simulated allocation of " + bytes + " B exceeds the simulator's 8 GiB per-allocation limit");
+        Runtime rt = Runtime.getRuntime();
+        long free = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
+        if (bytes > free)   // the words live on the Java heap: refuse rather than die of an OutOfMemoryError
+            throw new DeviceOutOfMemoryException("simulated allocation of " + bytes + " B exceeds the " + free + " B left on the Java heap that holds the simulator's memory (raise -Xmx)");
         this.id = id;
         this.bytes = bytes;
         this.words = new float[(int) ((bytes + 3) / 4)];

@@ -100,6 +100,12 @@ class BadInputTest {
         Path r = write("conv.onnx", new TinyOnnx().input("x", 1L, 1L, 4L, 4L).output("y").raw("w", new float[9], 1, 1, 3, 3)
                 .node("conv", "Conv", List.of("x", "w"), List.of("y"), "auto_pad", "SAME_UPPER").bytes());
         assertThat(OnnxImporter.load(r, Map.of()).tensor("y").shape()).containsExactly(1, 1, 4, 4);
+        // Nodes that become weights or are folded are checked too: a misspelt 'value' would fill zeros.
+        Path c = write("cos.onnx", new TinyOnnx().input("x", 2L).ints("s", 2).output("y")
+                .node("fill", "ConstantOfShape", List.of("s"), List.of("f"), "valeu", 3L)
+                .node("add", "Add", List.of("x", "f"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(c, Map.of())).hasMessageContaining("node 'fill' (ConstantOfShape")
+                .hasMessageContaining("unknown attribute 'valeu'; ConstantOfShape takes value (did you mean 'value'?)");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.device.DeviceOutOfMemoryException;
 import org.arenaplan.device.DeviceUnavailableException;
 import org.arenaplan.exec.ExecutionException;
 import org.arenaplan.io.InputException;
@@ -19,7 +20,7 @@ final class ExitCodes {
     static final int INVALID = 1;
     /** Bad input or usage: malformed file, unknown planner or model, unwritable output. */
     static final int BAD_INPUT = 2;
-    /** No placement within the capacity was found; for {@code run}/{@code bench} on a device: the device is unavailable. */
+    /** No placement within the capacity was found; for {@code run}/{@code bench}: the device is unavailable or has too little memory. */
     static final int NO_PLACEMENT = 3;
     /** The device asked for (e.g. {@code --device cuda}) cannot be used here; the same code as {@link #NO_PLACEMENT}. */
     static final int DEVICE_UNAVAILABLE = NO_PLACEMENT;
@@ -34,7 +35,8 @@ final class ExitCodes {
     private ExitCodes() { }
 
     /**
-     * Maps an exception that escaped a command: 3 for no placement or an unavailable device; 2 for
+     * Maps an exception that escaped a command: 3 for no placement, an unavailable device or one
+     * with too little memory (its memory is a capacity too); 2 for
      * bad input or usage (the exception's message names the file and the field, op or tensor);
      * anything else is an internal error, exit 1 (a bug: bad input must never end here).
      *
@@ -42,6 +44,7 @@ final class ExitCodes {
      */
     static Failure of(Exception e, String command) {
         if (e instanceof NoPlacementException || e instanceof DeviceUnavailableException) return new Failure(NO_PLACEMENT, e.getMessage());
+        if (e instanceof DeviceOutOfMemoryException) return new Failure(NO_PLACEMENT, "the device cannot hold the run: " + e.getMessage());
         if (e instanceof UsageException) return new Failure(BAD_INPUT, e.getMessage() + " (see '" + command + " --help')");
         if (e instanceof InputException || e instanceof GraphException || e instanceof PlanningException
                 || e instanceof ExecutionException)   // a graph the executors cannot run (unknown op kind, wrong dtype...)

@@ -5,6 +5,7 @@ import org.arenaplan.io.InputException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -58,6 +59,7 @@ final class FileAccess {
     }
 
     static String reason(IOException e) {
+        if (e instanceof CharacterCodingException) return "not UTF-8 text (a malformed byte sequence)";
         if (e instanceof NoSuchFileException) return "no such file or folder";
         if (e instanceof AccessDeniedException) return "permission denied";
         if (e instanceof FileSystemException f && f.getReason() != null) return f.getReason();

@@ -20,7 +20,6 @@ import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
 import org.arenaplan.plan.StreamPlanner;
 import org.arenaplan.plan.Violation;
-import org.arenaplan.plan.search.CapacityFallback;
 import org.arenaplan.report.PlanPictures;
 import org.arenaplan.schedule.Schedule;
 import picocli.CommandLine.Command;
@@ -47,8 +46,8 @@ import java.util.concurrent.Callable;
  * plan (a graph through {@link ArenaPlanner}, a CSV problem straight through the planner);
  * re-check the result with the independent validator (a planner bug is an internal error,
  * never a silently wrong file); print the table; exit 3 when the arena exceeds the capacity (nothing is written then;
- * with a capacity, a planner other than {@code search} whose arena misses hands the problem to
- * {@code search} within {@code --time-limit}, see {@link CapacityFallback});
+ * with a capacity that a planner other than {@code search} misses, and that the lower bound does
+ * not rule out, {@code plan} plans again with {@code search} within {@code --time-limit});
  * otherwise write {@code --out}, {@code --svg}, {@code --html}.
  */
 @Command(name = "plan", sortOptions = false, mixinStandardHelpOptions = true,
@@ -141,14 +140,9 @@ final class PlanCommand implements Callable<Integer> {
         if (cap == null && !input.isGraph()) cap = ProblemCsv.capacityFromName(input.csv());
         PlannerOptions options = PlannerOptions.DEFAULT.withCapacity(cap);
         if (timeLimit != null) options = options.withTimeLimit(Duration.ofMillis(Math.round(timeLimit * 1000)));
-        Planner chosen = Planners.byName(planner, options);
-        if (cap != null && !"search".equals(planner)) chosen = new CapacityFallback(chosen, options, note -> {
-            stderr.println("arenaplan: " + note);
-            stderr.flush();
-        });
-        Planner watched = new Watched(chosen, stderr);
-
-        Outcome outcome = input.isGraph() ? planGraph(input, watched, options) : planProblem(input, watched);
+        Outcome outcome = plan(input, planner, options, stderr);
+        if (cap != null && outcome.stats().arenaBytes() > cap && outcome.stats().lowerBoundBytes() <= cap && !"search".equals(planner))
+            outcome = trySearch(input, outcome, options, stderr);
         List<Violation> violations = outcome.plan() != null ? PlanValidator.validate(outcome.plan())
                 : PlacementValidator.validate(outcome.problem(), outcome.placement());
         if (!violations.isEmpty()) {
@@ -164,7 +158,7 @@ final class PlanCommand implements Callable<Integer> {
             long lb = outcome.stats().lowerBoundBytes();
             stderr.println("arenaplan: no placement within the capacity of " + cap + " B was found by " + outcome.stats().planner()
                     + " (arena " + outcome.stats().arenaBytes() + " B)"
-                    + (lb > cap ? "; none exists: the lower bound (most bytes live at once) is " + lb + " B" : "") + "; nothing written");
+                    + (lb > cap ? "; none exists: no placement is smaller than the lower bound of " + lb + " B" : "") + "; nothing written");
             return ExitCodes.NO_PLACEMENT;
         }
         writeOutputs(outcome, stdout);
@@ -179,12 +173,40 @@ final class PlanCommand implements Callable<Integer> {
         return ArenaPlanner.Options.DEFAULT.withPlanner(planner).withAlignment(alignment).withStrict(strict).withPlannerOptions(options);
     }
 
+    private Outcome plan(PlanInput input, String plannerName, PlannerOptions options, PrintWriter stderr) {
+        Planner watched = new Watched(Planners.byName(plannerName, options), stderr);
+        return input.isGraph() ? planGraph(input, watched, options) : planProblem(input, watched);
+    }
+
+    /**
+     * A heuristic's arena missed the capacity, which the lower bound does not rule out: plan
+     * again with {@code search} (same capacity, {@code --time-limit} per placement it is asked
+     * for), saying so on stderr, and keep the smaller arena.
+     */
+    private Outcome trySearch(PlanInput input, Outcome missed, PlannerOptions options, PrintWriter stderr) {
+        stderr.printf(Locale.ROOT, "arenaplan: %s's arena of %,d B misses the capacity of %,d B; trying --planner search (--time-limit %s s)%n",
+                missed.stats().planner(), missed.stats().arenaBytes(), options.capacity(), seconds(options.timeLimit()));
+        stderr.flush();
+        Outcome searched = plan(input, "search", options, stderr);
+        boolean fits = searched.stats().arenaBytes() <= options.capacity();
+        stderr.printf(Locale.ROOT, "arenaplan: search: arena %,d B, %s%n", searched.stats().arenaBytes(),
+                fits ? "within the capacity" : "still over the capacity");
+        stderr.flush();
+        return searched.stats().arenaBytes() < missed.stats().arenaBytes() ? searched : missed;
+    }
+
+    private static String seconds(Duration d) {
+        return String.format(Locale.ROOT, "%.3g", d.toMillis() / 1000.0);
+    }
+
     private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
         ArenaPlanner.Options graphOptions = graphOptions(options);
-        TrainingFlags.Outcome training = trainingFlags.apply(input.graph(), graphOptions.alignment());
-        Schedule schedule = scheduleFlags.apply(training.graph(), graphOptions.alignment());
-        Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), graphOptions, watched);
-        return new Outcome(plan, plan.problem(), plan.placement(), plan.stats(), schedule, training);
+        return input.blamingInput(g -> {
+            TrainingFlags.Outcome training = trainingFlags.apply(g, graphOptions.alignment());
+            Schedule schedule = scheduleFlags.apply(training.graph(), graphOptions.alignment());
+            Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), graphOptions, watched);
+            return new Outcome(plan, plan.problem(), plan.placement(), plan.stats(), schedule, training);
+        });
     }
 
     /** {@code --dim NAME=V1,V2,...} on an ONNX model: one plan per shape, or one worst-case plan. */
@@ -251,6 +273,11 @@ final class PlanCommand implements Callable<Integer> {
             throw new UsageException("--schedule and --train need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (streamFlags.given() && !input.isGraph())
             throw new UsageException("--streams and --sync need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
+        checkPlannerName(planner);
+    }
+
+    /** A --planner value is usage: an unknown name is exit 2 before any work. */
+    static void checkPlannerName(String planner) {
         if (!Planners.names().contains(planner))
             throw new UsageException("unknown planner '" + planner + "'; known: " + String.join(", ", Planners.names()));
     }

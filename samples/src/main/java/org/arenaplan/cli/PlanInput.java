@@ -1,11 +1,13 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.exec.ExecutionException;
 import org.arenaplan.io.GraphJson;
 import org.arenaplan.io.InputException;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.models.BuiltinModels;
 import org.arenaplan.onnx.OnnxImporter;
+import org.arenaplan.plan.PlanningException;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * What {@code plan} was asked to plan: a graph (from a graph file, an ONNX model or a built-in
@@ -23,6 +26,20 @@ record PlanInput(String label, Graph graph, Path csv) {
 
     boolean isGraph() {
         return graph != null;
+    }
+
+    /**
+     * Plans or runs this input's graph with {@code work}. A graph that cannot be planned or run as
+     * given (a size that overflows once rounded up to the alignment, an op the executors cannot
+     * run) is bad input naming the input; a placement that misses the capacity stays a
+     * {@link NoPlacementException}.
+     */
+    <T> T blamingInput(Function<Graph, T> work) {
+        try {
+            return work.apply(graph);
+        } catch (PlanningException | ExecutionException e) {
+            throw new InputException(label + ": " + e.getMessage(), e);
+        }
     }
 
     /**

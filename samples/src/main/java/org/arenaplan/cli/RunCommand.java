@@ -105,13 +105,14 @@ final class RunCommand implements Callable<Integer> {
         String runOn = trainingFlags.deviceFor(device);
         if (!List.of("planned", "per-tensor", "pool", "graph", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool, graph or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
+        PlanCommand.checkPlannerName(planner);
         ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner);
-        TrainingFlags.Outcome training = trainingFlags.apply(input.graph(), options.alignment());
-        Schedule schedule = scheduleFlags.apply(training.graph(), options.alignment());
-        Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options);
+        TrainingFlags.Outcome training = input.blamingInput(g -> trainingFlags.apply(g, options.alignment()));
+        Schedule schedule = input.blamingInput(g -> scheduleFlags.apply(training.graph(), options.alignment()));
+        Plan plan = input.blamingInput(g -> StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options));
         Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
-        RunReport.Report report = RunReport.run(plan, runOn, mode, iterations, inputs, out);
+        RunReport.Report report = input.blamingInput(g -> RunReport.run(plan, runOn, mode, iterations, inputs, out));
         if (!runOn.equals(device)) out.println("--train: ran on the simulator, as the CUDA fatbin does not have the training kernels yet");
         TrainingFlags.print(training, out);
         ScheduleFlags.print(schedule, out);

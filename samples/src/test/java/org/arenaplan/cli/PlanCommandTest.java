@@ -168,8 +168,8 @@ class PlanCommandTest {
         Cli r = Cli.run("plan", problem.toString(), "--capacity", "9", "--out", out.toString());
         assertThat(r.code()).as(r.toString()).isZero();
         assertThat(r.out()).contains("by search").contains("capacity           9 B  (fits)");
-        assertThat(r.err()).contains("best(greedy-size)'s arena of 10 B misses the capacity of 9 B; trying --planner search for up to 10.0 s")
-                .contains("search: found a placement within the capacity, arena 9 B");
+        assertThat(r.err()).contains("best(greedy-size)'s arena of 10 B misses the capacity of 9 B; trying --planner search (--time-limit 10.0 s)")
+                .contains("search: arena 9 B, within the capacity");
         Cli check = Cli.run("validate", problem.toString(), out.toString(), "--capacity", "9");
         assertThat(check.code()).as(check.toString()).isZero();
         Cli naive = Cli.run("plan", problem.toString(), "--capacity", "9", "--planner", "naive");
@@ -180,17 +180,26 @@ class PlanCommandTest {
     }
 
     @Test
+    void aGraphPlannedOnSeveralStreamsTriesSearchOnceAtMostAndOnlyForTheFinalPlan() {
+        // Planning on several streams places many problems on the way (one per attempt of --sync add);
+        // only the final plan's arena is held against the capacity, so no search is tried here.
+        Cli r = Cli.run("plan", "--model", "inception", "--streams", "4", "--capacity", "602112");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.err()).doesNotContain("trying");
+    }
+
+    @Test
     void theSearchTriedIsBoundedByTheTimeLimit() throws Exception {
         Cli r = Cli.run("plan", csv("tight.csv", TIGHT).toString(), "--capacity", "9", "--time-limit", "0.0001");
         assertThat(r.code()).as(r.toString()).isEqualTo(3);
-        assertThat(r.err()).contains("search: ran out of time").contains("no placement within the capacity of 9 B");
+        assertThat(r.err()).contains(", still over the capacity").contains("no placement within the capacity of 9 B");
     }
 
     @Test
     void noSearchIsTriedWhenTheLowerBoundExceedsTheCapacity() throws Exception {
         Cli r = Cli.run("plan", csv("tight.csv", TIGHT).toString(), "--capacity", "8");
         assertThat(r.code()).as(r.toString()).isEqualTo(3);
-        assertThat(r.err()).contains("none exists: the lower bound (most bytes live at once) is 9 B").doesNotContain("trying");
+        assertThat(r.err()).contains("none exists: no placement is smaller than the lower bound of 9 B").doesNotContain("trying");
     }
 
     @Test
@@ -297,6 +306,33 @@ class PlanCommandTest {
         badInput(Cli.run("plan", csv("q.csv", "id,lower,upper,size\na,0,1," + max + "\n").toString(), "--align", "256"),
                 "q.csv: field 'size': buffer 'a'", "overflows when aligned to 256");
         badInput(Cli.run("plan", csv("r.99999999999999999999.csv", THREE).toString()), "does not fit in 64 bits");
+    }
+
+    @Test
+    void aGraphWhoseSizeOverflowsOnceAlignedIsBadInputNamingTheFile() throws Exception {
+        Path g = dir.resolve("huge.json");
+        Files.writeString(g, "{\"format\":\"arenaplan-graph/1\",\"tensors\":[{\"name\":\"x\",\"bytes\":" + Long.MAX_VALUE + "},"
+                + "{\"name\":\"y\",\"bytes\":0}],\"inputs\":[{\"name\":\"x\"}],\"outputs\":[\"y\"],"
+                + "\"ops\":[{\"name\":\"c\",\"kind\":\"Copy\",\"inputs\":[\"x\"],\"outputs\":[\"y\"]}]}");
+        badInput(Cli.run("plan", g.toString()), "huge.json: buffer 'x': size " + Long.MAX_VALUE + " overflows when aligned to 256");
+    }
+
+    @Test
+    void textThatIsNotUtf8IsBadInputSayingSo() throws Exception {
+        Path f = dir.resolve("latin1.csv");
+        Files.write(f, "id,lower,upper,size\nb\u00e9,0,1,4\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        badInput(Cli.run("plan", f.toString()), "cannot read " + f, "not UTF-8 text");
+    }
+
+    @Test
+    void aByteOrderMarkBeforeAGraphOrPlanIsSkipped() throws Exception {
+        Path g = dir.resolve("bom.json");
+        Files.writeString(g, "\uFEFF" + GraphJson.toString(graph()));
+        Path plan = dir.resolve("plan.json");
+        Cli r = Cli.run("plan", g.toString(), "--out", plan.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        Files.writeString(plan, "\uFEFF" + Files.readString(plan));
+        assertThat(PlanJson.read(plan).storages()).isNotEmpty();
     }
 
     @Test

@@ -56,6 +56,19 @@ class RunStressDoctorBenchTest {
     }
 
     @Test
+    void aGraphTooBigForTheDeviceExitsThreeNotAnInternalError() throws Exception {
+        Path g = dir.resolve("big.json");
+        long half = 1L << 61;   // two tensors of 2 EiB: plannable, but no device holds them
+        Files.writeString(g, "{\"format\":\"arenaplan-graph/1\",\"tensors\":[{\"name\":\"x\",\"dtype\":\"float32\",\"shape\":[" + half / 4 + "]},"
+                + "{\"name\":\"y\",\"dtype\":\"float32\",\"shape\":[" + half / 4 + "]}],\"inputs\":[{\"name\":\"x\"}],\"outputs\":[\"y\"],"
+                + "\"ops\":[{\"name\":\"r\",\"kind\":\"Relu\",\"inputs\":[\"x\"],\"outputs\":[\"y\"]}]}");
+        Cli r = Cli.run("run", g.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1");
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.NO_PLACEMENT);
+        assertThat(r.err().strip().lines()).as(r.toString()).hasSize(1);
+        assertThat(r.err()).contains("the device cannot hold the run").contains("simulated allocation of").doesNotContain("internal error");
+    }
+
+    @Test
     void runsAnOnnxModelAgainstItsReferenceOutput() throws Exception {
         Path model = MODELS.resolve("light_squeezenet.onnx");
         if (!Files.exists(model)) System.out.println("skipped: " + MODELS + " not found (a user's clone has no shared data)");
