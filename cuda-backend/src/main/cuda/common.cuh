@@ -14,3 +14,23 @@ struct Floats { double v[ARENAPLAN_MAX_FLOATS]; };
 // Every kernel but gemm covers its work items with a grid-stride loop, so any grid size is correct.
 #define FOR_EACH_ITEM(i, n) \
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)
+
+// Numpy broadcasting: for output element i of a contiguous tensor of the given shape, operand j's
+// element index (j < k), from the k stride arrays of rank values that follow shape in the ints
+// (a stride of 0 broadcasts).
+__device__ __forceinline__ void broadcast_indices(long long i, int rank, const long long* shape, int k, long long* at) {
+    const long long* strides = shape + rank;
+    for (int j = 0; j < k; j++) at[j] = 0;
+    long long rest = i;
+    for (int d = rank - 1; d >= 0; d--) {
+        long long c = rest % shape[d];
+        rest /= shape[d];
+        for (int j = 0; j < k; j++) at[j] += c * strides[j * rank + d];
+    }
+}
+
+__device__ __forceinline__ long long element_count(const long long* shape, int rank) {
+    long long n = 1;
+    for (int d = 0; d < rank; d++) n *= shape[d];
+    return n;
+}

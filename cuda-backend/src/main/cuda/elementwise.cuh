@@ -1,6 +1,8 @@
-// unary, binary_broadcast, copy: one thread per output element, so in-place calls are safe.
+// unary, binary_broadcast, compare, copy: one thread per output element, so in-place calls are
+// safe. Element types as dtypes.cuh: f16/bf16 computed in f32, integers in 64 bits.
 #pragma once
 #include "common.cuh"
+#include "dtypes.cuh"
 
 // erf by Abramowitz and Stegun 7.1.26, exactly as the simulator computes it (SimKernels.erf).
 __device__ __forceinline__ double erf_as(double x) {
@@ -22,10 +24,18 @@ __device__ __forceinline__ float apply_unary(int op, float v) {
     }
 }
 
-extern "C" __global__ void unary(const float* x, float* y, Ints ints, Floats) {
+// ints: n, op, dtype. Integers: relu and identity only (OpLowering checks).
+extern "C" __global__ void unary(const void* x, void* y, Ints ints, Floats) {
     long long n = ints.v[0];
-    int op = (int) ints.v[1];
-    FOR_EACH_ITEM(i, n) y[i] = apply_unary(op, x[i]);
+    int op = (int) ints.v[1], code = (int) ints.v[2];
+    if (is_integral(code)) {
+        FOR_EACH_ITEM(i, n) {
+            long long v = load_int(x, i, code);
+            store_int(y, i, code, op == 0 && v < 0 ? 0 : v);
+        }
+    } else {
+        FOR_EACH_ITEM(i, n) store_float(y, i, code, apply_unary(op, load_float(x, i, code)));
+    }
 }
 
 __device__ __forceinline__ float apply_binary(int op, float a, float b) {
@@ -38,29 +48,54 @@ __device__ __forceinline__ float apply_binary(int op, float a, float b) {
     }
 }
 
-// ints: op, rank, shape[rank] (of y), aStride[rank], bStride[rank]; a stride of 0 broadcasts.
-extern "C" __global__ void binary_broadcast(const float* a, const float* b, float* y, Ints ints, Floats) {
-    int op = (int) ints.v[0];
-    int rank = (int) ints.v[1];
-    const long long* shape = ints.v + 2;
-    const long long* as = shape + rank;
-    const long long* bs = as + rank;
-    long long n = 1;
-    for (int d = 0; d < rank; d++) n *= shape[d];
-    FOR_EACH_ITEM(i, n) {
-        long long rest = i, ai = 0, bi = 0;
-        for (int d = rank - 1; d >= 0; d--) {
-            long long c = rest % shape[d];
-            rest /= shape[d];
-            ai += c * as[d];
-            bi += c * bs[d];
-        }
-        y[i] = apply_binary(op, a[ai], b[bi]);
+// Wrapping 64-bit add, sub, mul; div truncates toward zero, traps on a zero divisor.
+__device__ __forceinline__ long long apply_binary_int(int op, long long a, long long b) {
+    unsigned long long ua = (unsigned long long) a, ub = (unsigned long long) b;
+    switch (op) {
+        case 0: return (long long) (ua + ub);
+        case 1: return (long long) (ua - ub);
+        case 2: return (long long) (ua * ub);
+        default:
+            if (b == 0) __trap();
+            if (b == -1) return (long long) (0ULL - ua);                          // no overflow trap on INT64_MIN / -1
+            return a / b;
     }
 }
 
-// ints: n.
-extern "C" __global__ void copy(const float* x, float* y, Ints ints, Floats) {
+// ints: op, rank, shape[rank] (of y), aStride[rank], bStride[rank], dtype; a stride of 0 broadcasts.
+extern "C" __global__ void binary_broadcast(const void* a, const void* b, void* y, Ints ints, Floats) {
+    int op = (int) ints.v[0], rank = (int) ints.v[1];
+    const long long* shape = ints.v + 2;
+    int code = (int) shape[3 * rank];
+    long long n = element_count(shape, rank);
+    FOR_EACH_ITEM(i, n) {
+        long long at[2];
+        broadcast_indices(i, rank, shape, 2, at);
+        if (is_integral(code)) store_int(y, i, code, apply_binary_int(op, load_int(a, at[0], code), load_int(b, at[1], code)));
+        else store_float(y, i, code, apply_binary(op, load_float(a, at[0], code), load_float(b, at[1], code)));
+    }
+}
+
+// ints: op (0 equal), rank, shape[rank] (of y), aStride[rank], bStride[rank], dtype; y is bool.
+extern "C" __global__ void compare(const void* a, const void* b, unsigned char* y, Ints ints, Floats) {
+    int rank = (int) ints.v[1];
+    const long long* shape = ints.v + 2;
+    int code = (int) shape[3 * rank];
+    long long n = element_count(shape, rank);
+    FOR_EACH_ITEM(i, n) {
+        long long at[2];
+        broadcast_indices(i, rank, shape, 2, at);
+        bool eq;
+        if (is_integral(code)) eq = load_int(a, at[0], code) == load_int(b, at[1], code);
+        else if (code == DT_DOUBLE) eq = ((const double*) a)[at[0]] == ((const double*) b)[at[1]];
+        else eq = load_float(a, at[0], code) == load_float(b, at[1], code);
+        y[i] = eq ? 1 : 0;
+    }
+}
+
+// ints: n, es.
+extern "C" __global__ void copy(const void* x, void* y, Ints ints, Floats) {
     long long n = ints.v[0];
-    FOR_EACH_ITEM(i, n) y[i] = x[i];
+    int es = (int) ints.v[1];
+    FOR_EACH_ITEM(i, n) move_element(x, i, y, i, es);
 }

@@ -3,14 +3,16 @@
 // std::threads that meet at a std::barrier for __syncthreads(); blocks run one after another,
 // so __shared__ arrays (function statics) belong to one block at a time.
 //
-// Input (stdin), one case per line: NAME gx gy gz bx by SLOTS OUT [LEN v...]xSLOTS I0..I39 F0..F3
-// where every v is a float's bits in hex, every F a double's bits in hex, LEN 0 a null pointer.
-// Output: one line per case, the OUT slot's values as float bits in hex.
+// Input (stdin), one case per line: NAME gx gy gz bx by SLOTS OUT [LEN HEX]xSLOTS I0..I39 F0..F3
+// where LEN is a slot's size in bytes and HEX its bytes (two hex digits each, memory order; "-"
+// when LEN is 0, a null pointer), every F a double's bits in hex.
+// Output: one line per case, the OUT slot's bytes in hex, memory order.
 #include <barrier>
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <iostream>
@@ -29,6 +31,7 @@ static std::barrier<>* block_barrier = nullptr;
 #define __forceinline__ inline
 #define __shared__ static
 #define __syncthreads() block_barrier->arrive_and_wait()
+#define __trap() std::abort()   // an index or divisor the kernel refuses; the cases never do it
 static long long clock64() { return 0; }   // slow_copy's wait is a no-op here
 
 #include "kernels.cu"
@@ -64,16 +67,15 @@ int main() {
         int slots, out;
         in >> name >> grid.x >> grid.y >> grid.z >> block.x >> block.y >> slots >> out;
         block.z = 1;
-        std::vector<std::vector<float>> data(slots);
+        std::vector<std::vector<unsigned char>> data(slots);
         for (int s = 0; s < slots; s++) {
             size_t len;
-            in >> len;
+            std::string hex;
+            in >> len >> hex;
+            if (len == 0) continue;
+            if (hex.size() != 2 * len) { std::fprintf(stderr, "emulator: slot %d of %s: %zu bytes, %zu hex digits\n", s, name.c_str(), len, hex.size()); return 2; }
             data[s].resize(len);
-            for (size_t i = 0; i < len; i++) {
-                uint32_t bits;
-                in >> std::hex >> bits >> std::dec;
-                std::memcpy(&data[s][i], &bits, 4);
-            }
+            for (size_t i = 0; i < len; i++) data[s][i] = (unsigned char) std::stoul(hex.substr(2 * i, 2), nullptr, 16);
         }
         Ints ints;
         Floats floats;
@@ -84,7 +86,8 @@ int main() {
             std::memcpy(&floats.v[i], &bits, 8);
         }
         if (!in) { std::fprintf(stderr, "emulator: malformed case for %s\n", name.c_str()); return 2; }
-        auto p = [&](int s) { return data[s].empty() ? nullptr : data[s].data(); };
+        auto p = [&](int s) { return data[s].empty() ? nullptr : (float*) data[s].data(); };   // new[] storage: aligned for any element
+        auto u8 = [&](int s) { return (unsigned char*) p(s); };
         std::function<void()> body;
         if (name == "unary") body = [&] { unary(p(0), p(1), ints, floats); };
         else if (name == "binary_broadcast") body = [&] { binary_broadcast(p(0), p(1), p(2), ints, floats); };
@@ -98,14 +101,14 @@ int main() {
         else if (name == "transpose") body = [&] { transpose(p(0), p(1), ints, floats); };
         else if (name == "copy") body = [&] { copy(p(0), p(1), ints, floats); };
         else if (name == "concat_slice") body = [&] { concat_slice(p(0), p(1), ints, floats); };
+        else if (name == "cast") body = [&] { cast(p(0), p(1), ints, floats); };
+        else if (name == "gather") body = [&] { gather(p(0), p(1), p(2), ints, floats); };
+        else if (name == "where") body = [&] { where(u8(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "compare") body = [&] { compare(p(0), p(1), u8(2), ints, floats); };
         else if (name == "slow_copy") body = [&] { slow_copy(p(0), p(1), ints, floats); };
         else { std::fprintf(stderr, "emulator: unknown kernel %s\n", name.c_str()); return 2; }
         launch(grid, block, body);
-        for (size_t i = 0; i < data[out].size(); i++) {
-            uint32_t bits;
-            std::memcpy(&bits, &data[out][i], 4);
-            std::printf(i == 0 ? "%08" PRIx32 : " %08" PRIx32, bits);
-        }
+        for (unsigned char b : data[out]) std::printf("%02x", b);
         std::printf("\n");
     }
     return 0;

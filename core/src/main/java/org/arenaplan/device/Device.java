@@ -52,26 +52,52 @@ public interface Device extends AutoCloseable {
     /** Queues one kernel on {@code stream}; see {@link KernelCall} and {@code docs/device-spi.md} for the names. */
     void launch(DeviceStream stream, KernelCall call);
 
-    /** Copies {@code src} (f32) to {@code dst}, ordered on {@code stream}; returns once the copy completed. */
-    void copyToDevice(DeviceStream stream, float[] src, DevicePointer dst, String tensor);
+    /**
+     * Copies {@code src} to {@code dst}, ordered on {@code stream}; returns once the copy completed.
+     * The bytes are the tensor's elements exactly as the device holds them (little-endian,
+     * {@link org.arenaplan.ir.DType} per element; see {@link org.arenaplan.ir.TensorValue}).
+     */
+    void copyToDevice(DeviceStream stream, byte[] src, DevicePointer dst, String tensor);
 
-    /** Copies {@code dst.length} f32 values from {@code src}, ordered on {@code stream}; returns once the copy completed. */
-    void copyToHost(DeviceStream stream, DevicePointer src, float[] dst, String tensor);
+    /** Copies {@code dst.length} bytes from {@code src}, ordered on {@code stream}; returns once the copy completed. */
+    void copyToHost(DeviceStream stream, DevicePointer src, byte[] dst, String tensor);
 
     /**
-     * The same as {@link #copyToDevice(DeviceStream, float[], DevicePointer, String)} with the
+     * The same as {@link #copyToDevice(DeviceStream, byte[], DevicePointer, String)} with the
      * written tensor described (the simulator checks reads against it).
      */
-    default void copyToDevice(DeviceStream stream, float[] src, KernelArg dst) {
+    default void copyToDevice(DeviceStream stream, byte[] src, KernelArg dst) {
         copyToDevice(stream, src, dst.pointer(), dst.tensor());
     }
 
     /**
-     * The same as {@link #copyToHost(DeviceStream, DevicePointer, float[], String)} with the tensors
+     * The same as {@link #copyToHost(DeviceStream, DevicePointer, byte[], String)} with the tensors
      * whose writes the bytes must hold (the simulator checks them).
      */
-    default void copyToHost(DeviceStream stream, KernelArg src, float[] dst) {
+    default void copyToHost(DeviceStream stream, KernelArg src, byte[] dst) {
         copyToHost(stream, src.pointer(), dst, src.tensor());
+    }
+
+    /** f32 values to the device: {@link #copyToDevice(DeviceStream, byte[], KernelArg)} of their bytes. */
+    default void copyToDevice(DeviceStream stream, float[] src, KernelArg dst) {
+        copyToDevice(stream, org.arenaplan.ir.TensorValue.ofFloats(null, src).bytes(), dst);
+    }
+
+    /** {@code dst.length} f32 values from the device: {@link #copyToHost(DeviceStream, KernelArg, byte[])} of their bytes. */
+    default void copyToHost(DeviceStream stream, KernelArg src, float[] dst) {
+        byte[] b = new byte[Math.multiplyExact(4, dst.length)];
+        copyToHost(stream, src, b);
+        java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(dst);
+    }
+
+    /** f32 values to the device (see {@link #copyToDevice(DeviceStream, float[], KernelArg)}). */
+    default void copyToDevice(DeviceStream stream, float[] src, DevicePointer dst, String tensor) {
+        copyToDevice(stream, src, KernelArg.write(dst, 4L * src.length, tensor));
+    }
+
+    /** f32 values from the device (see {@link #copyToHost(DeviceStream, KernelArg, float[])}). */
+    default void copyToHost(DeviceStream stream, DevicePointer src, float[] dst, String tensor) {
+        copyToHost(stream, KernelArg.read(src, 4L * dst.length, tensor), dst);
     }
 
     /** Queues a device-to-device copy of {@code bytes} on {@code stream}. */

@@ -22,10 +22,10 @@ public abstract class ForwardingDevice implements Device {
     @Override public void recordEvent(DeviceEvent event, DeviceStream stream) { inner.recordEvent(event, stream); }
     @Override public void waitEvent(DeviceStream stream, DeviceEvent event) { inner.waitEvent(stream, event); }
     @Override public void launch(DeviceStream stream, KernelCall call) { inner.launch(stream, call); }
-    @Override public void copyToDevice(DeviceStream s, float[] src, DevicePointer dst, String t) { inner.copyToDevice(s, src, dst, t); }
-    @Override public void copyToDevice(DeviceStream s, float[] src, KernelArg dst) { inner.copyToDevice(s, src, dst); }
-    @Override public void copyToHost(DeviceStream s, DevicePointer src, float[] dst, String t) { inner.copyToHost(s, src, dst, t); }
-    @Override public void copyToHost(DeviceStream s, KernelArg src, float[] dst) { inner.copyToHost(s, src, dst); }
+    @Override public void copyToDevice(DeviceStream s, byte[] src, DevicePointer dst, String t) { inner.copyToDevice(s, src, dst, t); }
+    @Override public void copyToDevice(DeviceStream s, byte[] src, KernelArg dst) { inner.copyToDevice(s, src, dst); }
+    @Override public void copyToHost(DeviceStream s, DevicePointer src, byte[] dst, String t) { inner.copyToHost(s, src, dst, t); }
+    @Override public void copyToHost(DeviceStream s, KernelArg src, byte[] dst) { inner.copyToHost(s, src, dst); }
     @Override public void copyOnDevice(DeviceStream s, DevicePointer src, DevicePointer dst, long bytes, String t) { inner.copyOnDevice(s, src, dst, bytes, t); }
     @Override public void beginCapture(DeviceStream origin) { inner.beginCapture(origin); }
     @Override public DeviceGraph endCapture(DeviceStream origin) { return inner.endCapture(origin); }

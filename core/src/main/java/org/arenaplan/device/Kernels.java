@@ -3,20 +3,26 @@ package org.arenaplan.device;
 import java.util.List;
 
 /**
- * The kernel names every device implements, with their argument layout. All data is f32,
- * row-major; pointer arguments are listed inputs first, output last; {@code ints} are
- * {@code long}s, {@code floats} are {@code double}s narrowed to f32 by the kernel where it
- * computes. Element counts and strides are in elements, not bytes. Outputs may alias inputs only
- * where stated ("in place allowed"). Results must not depend on how work is split across threads
- * except where a note says the order of a reduction is fixed.
+ * The kernel names every device implements, with their argument layout. Data is row-major and
+ * f32 unless the call names an element type: {@code dtype} is an ONNX {@code TensorProto.DataType}
+ * code ({@link org.arenaplan.ir.DType#onnxCode()}), {@code es} an element size in bytes (1, 2, 4
+ * or 8) for kernels that only move elements. f16 and bf16 are computed in f32 and rounded back;
+ * integers in 64 bits and stored in their width (wrapping); element conversions are
+ * {@link org.arenaplan.ir.DType}'s. Pointer arguments are listed inputs first, output last;
+ * {@code ints} are {@code long}s, {@code floats} are {@code double}s narrowed to f32 by the
+ * kernel where it computes. Element counts and strides are in elements, not bytes. Outputs may
+ * alias inputs only where stated ("in place allowed"). Results must not depend on how work is
+ * split across threads except where a note says the order of a reduction is fixed.
  *
  * <ul>
- * <li>{@link #UNARY} ptrs [x, y]; ints [n, op]; op: 0 relu, 1 sigmoid 1/(1+exp(-x)), 2 tanh,
- *     3 gelu 0.5*x*(1+erf(x/sqrt 2)), 4 identity. In place allowed.</li>
- * <li>{@link #BINARY} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank]]
- *     where shape is y's shape and a stride of 0 broadcasts; y is contiguous.
- *     op: 0 add, 1 sub, 2 mul, 3 div, 4 relu_grad (a where b &gt; 0, else 0). In place allowed
- *     (y may equal a or b when that operand is not broadcast).</li>
+ * <li>{@link #UNARY} ptrs [x, y]; ints [n, op, dtype]; op: 0 relu, 1 sigmoid 1/(1+exp(-x)), 2 tanh,
+ *     3 gelu 0.5*x*(1+erf(x/sqrt 2)), 4 identity; dtype f32, f16, bf16, or (relu and identity
+ *     only) an integer type. In place allowed.</li>
+ * <li>{@link #BINARY} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank], dtype]
+ *     where shape is y's shape and a stride of 0 broadcasts; y is contiguous; a, b and y have
+ *     type dtype. op: 0 add, 1 sub, 2 mul, 3 div, 4 relu_grad (a where b &gt; 0, else 0; floats
+ *     only). Integer div truncates toward zero; dividing by zero is an error (the simulator
+ *     throws, CUDA traps). In place allowed (y may equal a or b when that operand is not broadcast).</li>
  * <li>{@link #GEMM} ptrs [A, B, (C), Y]; ints [batch, M, N, K, transA, transB, batchStrideA,
  *     batchStrideB, hasC, cBatchStride, cRowStride, cColStride]; floats [alpha, beta].
  *     Y[b] (M x N, contiguous, batch stride M*N) = alpha * op(A[b]) op(B[b]) + beta * C[b].
@@ -40,12 +46,24 @@ import java.util.List;
  *     image. Global average pooling is KH = H, KW = W, no padding.</li>
  * <li>{@link #LRN} ptrs [x, y]; ints [N, C, spatial, size]; floats [alpha, beta, bias]:
  *     y = x / (bias + alpha/size * sum over c' in [c - floor((size-1)/2), c + ceil((size-1)/2)] of x[c']^2)^beta.</li>
- * <li>{@link #TRANSPOSE} ptrs [x, y]; ints [rank, shape[rank], stride[rank]]: y (contiguous,
+ * <li>{@link #TRANSPOSE} ptrs [x, y]; ints [rank, shape[rank], stride[rank], es]: y (contiguous,
  *     given shape) at index (i0..ir) = x[sum i_d * stride[d]].</li>
- * <li>{@link #COPY} ptrs [x, y]; ints [n]: y = x, n values.</li>
- * <li>{@link #CONCAT_SLICE} ptrs [x, y]; ints [outer, xInner, yInner, yOffset]:
+ * <li>{@link #COPY} ptrs [x, y]; ints [n, es]: y = x, n elements. In place allowed.</li>
+ * <li>{@link #CONCAT_SLICE} ptrs [x, y]; ints [outer, xInner, yInner, yOffset, es]:
  *     y[o*yInner + yOffset + i] = x[o*xInner + i] for o &lt; outer, i &lt; xInner
- *     (one call per concatenated input).</li>
+ *     (one call per concatenated input; writes only those elements of y).</li>
+ * <li>{@link #CAST} ptrs [x, y]; ints [n, fromDtype, toDtype]: y[i] = x[i] converted
+ *     ({@link org.arenaplan.ir.DType#cast}; ONNX Cast).</li>
+ * <li>{@link #GATHER} ptrs [data, indices, y]; ints [outer, axis, inner, n, es, indexDtype]:
+ *     data is [outer, axis, inner], indices n values of int64 or int32, y [outer, n, inner]:
+ *     y[o, j, k] = data[o, idx, k] with idx = indices[j], plus axis when negative (ONNX Gather).
+ *     An index outside [-axis, axis) is an error (the simulator throws, CUDA traps).</li>
+ * <li>{@link #WHERE} ptrs [cond, x, y, out]; ints [rank, shape[rank], condStride[rank],
+ *     xStride[rank], yStride[rank], es]: out = cond != 0 ? x : y, broadcast as {@link #BINARY};
+ *     cond is bool; x, y and out share one element type.</li>
+ * <li>{@link #COMPARE} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank],
+ *     dtype]: y (bool) = a op b, broadcast as {@link #BINARY}; op: 0 equal. f16/bf16 compare
+ *     as f32, NaN equals nothing.</li>
  * </ul>
  *
  * <p>Training kernels ({@link #TRAINING}; the simulator runs them, the CUDA device does not have
@@ -79,6 +97,10 @@ public final class Kernels {
     public static final String TRANSPOSE = "transpose";
     public static final String COPY = "copy";
     public static final String CONCAT_SLICE = "concat_slice";
+    public static final String CAST = "cast";
+    public static final String GATHER = "gather";
+    public static final String WHERE = "where";
+    public static final String COMPARE = "compare";
 
     public static final String REDUCE_SUM = "reduce_sum";
     public static final String GELU_GRAD = "gelu_grad";
@@ -92,7 +114,7 @@ public final class Kernels {
             CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, LAYERNORM, BATCHNORM,
-            CONV2D, POOL2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE);
+            CONV2D, POOL2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
@@ -102,6 +124,8 @@ public final class Kernels {
     public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4;
     /** {@link #BINARY} op codes. */
     public static final int ADD = 0, SUB = 1, MUL = 2, DIV = 3, RELU_GRAD = 4;
+    /** {@link #COMPARE} op codes. */
+    public static final int EQUAL = 0;
     /** {@link #POOL2D} modes. */
     public static final int MAX = 0, AVERAGE = 1;
 

@@ -7,7 +7,10 @@ import org.arenaplan.device.DevicePointer;
 import org.arenaplan.device.DeviceStream;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.hb.SyncEvent;
+import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.Tensor;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.plan.Plan;
 
 import java.util.ArrayList;
@@ -136,26 +139,31 @@ abstract class AbstractExecutor implements Executor {
     }
 
     @Override
-    public final RunResult run(Map<String, float[]> inputs) {
+    public final RunResult run(Map<String, TensorValue> inputs) {
         for (String in : graph.inputs()) {
-            float[] v = inputs.get(in);
+            TensorValue v = inputs.get(in);
             if (v == null) throw new ExecutionException("graph input '" + in + "' was not given");
-            if (4L * v.length != graph.tensor(in).bytes())
-                throw new ExecutionException("graph input '" + in + "': " + v.length + " values given, " + graph.tensor(in).bytes() / 4 + " expected");
+            Tensor t = graph.tensor(in);
+            DType want = t.dtype() == null ? DType.F32 : t.dtype();
+            if (v.dtype() != want)
+                throw new ExecutionException("graph input '" + in + "': " + v.dtype().jsonName() + " values given, " + want.jsonName() + " expected");
+            if (v.byteCount() != t.bytes())
+                throw new ExecutionException("graph input '" + in + "': " + v.elements() + " values given, " + t.bytes() / want.bytes() + " expected");
         }
         device.resetPeaks();
         DeviceCounters before = device.counters();
         long t0 = System.nanoTime();
         beginIteration();
         OpLowering args = lowering();
-        for (String in : graph.inputs()) device.copyToDevice(copyStream, inputs.get(in), args.write(in));
+        for (String in : graph.inputs()) device.copyToDevice(copyStream, inputs.get(in).bytes(), args.write(in));
         issueOps();
         for (DeviceStream s : streams.values()) s.synchronize();
-        Map<String, float[]> out = new LinkedHashMap<>();
+        Map<String, TensorValue> out = new LinkedHashMap<>();
         for (String o : graph.outputs()) {
-            float[] v = new float[(int) (graph.tensor(o).bytes() / 4)];
+            Tensor t = graph.tensor(o);
+            byte[] v = new byte[Math.toIntExact(t.bytes())];
             device.copyToHost(copyStream, args.read(o), v);
-            out.put(o, v);
+            out.put(o, new TensorValue(t.dtype() == null ? DType.F32 : t.dtype(), t.shape(), v));
         }
         endIteration();
         long nanos = System.nanoTime() - t0;

@@ -23,6 +23,14 @@ public record AllClose(boolean ok, long count, long mismatches, int worstIndex, 
 
     /** Compares {@code got} with the reference {@code want} (same length). */
     public static AllClose compare(float[] got, float[] want, double rtol, double atol) {
+        double[] g = new double[got.length], w = new double[want.length];
+        for (int i = 0; i < g.length; i++) g[i] = got[i];
+        for (int i = 0; i < w.length; i++) w[i] = want[i];
+        return compare(g, w, rtol, atol);
+    }
+
+    /** Compares {@code got} with the reference {@code want} (same length), elements of any type widened to double. */
+    public static AllClose compare(double[] got, double[] want, double rtol, double atol) {
         if (got.length != want.length) throw new IllegalArgumentException(got.length + " values vs " + want.length);
         if (rtol < 0 || atol < 0 || Double.isNaN(rtol) || Double.isNaN(atol)) throw new IllegalArgumentException("tolerances must be >= 0: rtol " + rtol + ", atol " + atol);
         int worst = -1;
@@ -47,7 +55,7 @@ public record AllClose(boolean ok, long count, long mismatches, int worstIndex, 
             }
         }
         return worst < 0 ? new AllClose(true, 0, 0, -1, 0, 0, 0, rtol, atol)
-                : new AllClose(bad == 0, got.length, bad, worst, got[worst], want[worst], Math.abs((double) got[worst] - want[worst]), rtol, atol);
+                : new AllClose(bad == 0, got.length, bad, worst, got[worst], want[worst], Math.abs(got[worst] - want[worst]), rtol, atol);
     }
 
     /** The multi-dimensional index of flat element {@code flat} in row-major {@code dims}, e.g. {@code [0, 17]}. */

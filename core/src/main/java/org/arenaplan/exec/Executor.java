@@ -1,5 +1,7 @@
 package org.arenaplan.exec;
 
+import org.arenaplan.ir.TensorValue;
+
 import java.util.Map;
 
 /** Runs a plan's graph on a device, one iteration per call. Closing releases its device memory and streams. */
@@ -7,8 +9,8 @@ public interface Executor extends AutoCloseable {
     /** "planned", "per-tensor" or "pool". */
     String mode();
 
-    /** Copies the inputs in, runs every op, copies the graph outputs out. */
-    RunResult run(Map<String, float[]> inputs);
+    /** Copies the inputs in (each of its tensor's type and size), runs every op, copies the graph outputs out. */
+    RunResult run(Map<String, TensorValue> inputs);
 
     @Override
     void close();

@@ -1,11 +1,11 @@
 package org.arenaplan.exec;
 
 import org.arenaplan.device.Device;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.device.HeldMemoryMeter;
 import org.arenaplan.plan.Plan;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +36,7 @@ public final class Executors {
     }
 
     /** Runs each mode {@code iterations} times on the same inputs; one weight region for all. */
-    public static Comparison run(Plan plan, Device device, List<Mode> modes, int iterations, Map<String, float[]> inputs, long weightSeed) {
+    public static Comparison run(Plan plan, Device device, List<Mode> modes, int iterations, Map<String, TensorValue> inputs, long weightSeed) {
         return run(plan, device, modes, iterations, inputs, weightSeed, false);
     }
 
@@ -45,7 +45,7 @@ public final class Executors {
      * runs once more, untimed, through a {@link HeldMemoryMeter} (from opening its executor to
      * closing it) for the peak device memory held ({@link Device#heldBytes()}, weights included).
      */
-    public static Comparison run(Plan plan, Device device, List<Mode> modes, int iterations, Map<String, float[]> inputs, long weightSeed,
+    public static Comparison run(Plan plan, Device device, List<Mode> modes, int iterations, Map<String, TensorValue> inputs, long weightSeed,
                                  boolean meterHeld) {
         Map<Mode, List<RunResult>> all = new LinkedHashMap<>();
         Map<Mode, Long> held = new LinkedHashMap<>();
@@ -75,7 +75,7 @@ public final class Executors {
      * after a synchronization that lets the pool release what earlier runs cached; -1 where the
      * device cannot tell.
      */
-    public static long heldPeak(Device device, Mode m, Plan plan, WeightRegion w, Map<String, float[]> inputs) {
+    public static long heldPeak(Device device, Mode m, Plan plan, WeightRegion w, Map<String, TensorValue> inputs) {
         device.synchronize();
         HeldMemoryMeter meter = new HeldMemoryMeter(device);
         try (Executor e = m.open(meter, plan, w)) {
@@ -86,14 +86,13 @@ public final class Executors {
 
     /** Null when both results have bit-identical outputs, else which output differs where. */
     public static String difference(RunResult a, RunResult b) {
-        for (Map.Entry<String, float[]> e : a.outputs().entrySet()) {
-            float[] x = e.getValue(), y = b.outputs().get(e.getKey());
+        for (Map.Entry<String, TensorValue> e : a.outputs().entrySet()) {
+            TensorValue x = e.getValue(), y = b.outputs().get(e.getKey());
             if (y == null) return "output '" + e.getKey() + "' missing in " + b.mode();
-            if (Arrays.equals(x, y)) continue;
-            for (int i = 0; i < x.length; i++) {
-                if (Float.floatToRawIntBits(x[i]) != Float.floatToRawIntBits(y[i]))
-                    return "output '" + e.getKey() + "' [" + i + "]: " + a.mode() + " " + x[i] + " vs " + b.mode() + " " + y[i];
-            }
+            int i = x.firstDifference(y);
+            if (i == -1) continue;
+            if (i == -2) return "output '" + e.getKey() + "': " + a.mode() + " " + x + " vs " + b.mode() + " " + y;
+            return "output '" + e.getKey() + "' [" + i + "]: " + a.mode() + " " + x.format(i) + " vs " + b.mode() + " " + y.format(i);
         }
         return null;
     }

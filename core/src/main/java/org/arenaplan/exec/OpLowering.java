@@ -23,7 +23,9 @@ import java.util.function.Function;
  * calls ({@link Kernels}). Every executor and device uses it, so they all run the same kernels.
  * Storage-only ops (views, in-place concatenation) lower to nothing: they are addresses.
  * Concat inputs that are member slices are skipped (their producer wrote them in place).
- * Does not: support non-f32 data, 3-D convolution or pooling, or slices declared as copies.
+ * Element types: each kind's in {@link OpKinds}; a tensor without a dtype is f32. Checks them
+ * here, so a device never sees a type its kernel does not take.
+ * Does not: compute in f64, support 3-D convolution or pooling, or slices declared as copies.
  */
 public final class OpLowering {
     private final Graph graph;
@@ -60,21 +62,36 @@ public final class OpLowering {
 
     private List<KernelCall> lowerKind(Op op) {
         if (op.isStorageOnly()) return List.of();
+        if (op.kind().equals(OpKinds.SPLIT)) return split(op);
         if (op.outputs().size() != 1) throw fail(op, "executors support ops with one output, this one has " + op.outputs().size());
-        for (String t : op.inputs()) requireF32(op, t);
-        requireF32(op, op.outputs().get(0));
         switch (op.kind()) {
-            case OpKinds.RELU: return List.of(unary(op, Kernels.RELU));
-            case OpKinds.SIGMOID: return List.of(unary(op, Kernels.SIGMOID));
-            case OpKinds.TANH: return List.of(unary(op, Kernels.TANH));
-            case OpKinds.GELU: return List.of(unary(op, Kernels.GELU));
+            case OpKinds.RELU: return List.of(unary(op, Kernels.RELU, true));
+            case OpKinds.SIGMOID: return List.of(unary(op, Kernels.SIGMOID, false));
+            case OpKinds.TANH: return List.of(unary(op, Kernels.TANH, false));
+            case OpKinds.GELU: return List.of(unary(op, Kernels.GELU, false));
             case OpKinds.COPY: return List.of(copy(op, op.inputs().get(0)));
             case OpKinds.ADD: return List.of(binary(op, Kernels.ADD, op.inputs().get(0), op.inputs().get(1)));
             case OpKinds.SUB: return List.of(binary(op, Kernels.SUB, op.inputs().get(0), op.inputs().get(1)));
             case OpKinds.MUL: return List.of(binary(op, Kernels.MUL, op.inputs().get(0), op.inputs().get(1)));
             case OpKinds.DIV: return List.of(binary(op, Kernels.DIV, op.inputs().get(0), op.inputs().get(1)));
-            case OpKinds.RELU_GRAD: return List.of(binary(op, Kernels.RELU_GRAD, op.inputs().get(0), op.inputs().get(1)));
             case OpKinds.SUM: return sum(op);
+            case OpKinds.CONCAT: return concat(op);
+            case OpKinds.TRANSPOSE: return List.of(transpose(op));
+            case OpKinds.CAST: return List.of(cast(op));
+            case OpKinds.WHERE: return List.of(where(op));
+            case OpKinds.EQUAL: return List.of(equal(op));
+            case OpKinds.GATHER: return List.of(gather(op));
+            default: break;
+        }
+        if (OpRegistry.viewKinds().contains(op.kind())) {
+            if (bytes(op.inputs().get(0)) != bytes(out(op)))
+                throw fail(op, op.kind() + " that is not declared a view changes the size; declare it a view");
+            return List.of(copy(op, op.inputs().get(0)));
+        }
+        for (String t : op.inputs()) requireF32(op, t);
+        requireF32(op, op.outputs().get(0));
+        switch (op.kind()) {
+            case OpKinds.RELU_GRAD: return List.of(binary(op, Kernels.RELU_GRAD, op.inputs().get(0), op.inputs().get(1)));
             case OpKinds.MATMUL: return matmul(op);
             case OpKinds.GEMM: return List.of(gemm(op));
             case OpKinds.SOFTMAX: return List.of(softmax(op));
@@ -85,8 +102,6 @@ public final class OpLowering {
             case OpKinds.AVERAGE_POOL: return List.of(pool(op, Kernels.AVERAGE, false));
             case OpKinds.GLOBAL_AVERAGE_POOL: return List.of(pool(op, Kernels.AVERAGE, true));
             case OpKinds.LRN: return List.of(lrn(op));
-            case OpKinds.CONCAT: return concat(op);
-            case OpKinds.TRANSPOSE: return List.of(transpose(op));
             case OpKinds.REDUCE_SUM: return List.of(reduceSum(op));
             case OpKinds.GELU_GRAD:
                 return List.of(call(op, Kernels.GELU_GRAD, List.of(read(op.inputs().get(0)), read(op.inputs().get(1)), write(out(op))), new long[]{elements(out(op))}));
@@ -101,25 +116,24 @@ public final class OpLowering {
             }
             case OpKinds.CONV_BACKWARD_DATA: return List.of(convBackward(op, Kernels.CONV2D_BACKWARD_DATA, out(op), op.inputs().get(1), op.inputs().get(0)));
             case OpKinds.CONV_BACKWARD_FILTER: return List.of(convBackward(op, Kernels.CONV2D_BACKWARD_FILTER, op.inputs().get(0), out(op), op.inputs().get(1)));
-            default:
-                if (OpRegistry.viewKinds().contains(op.kind())) {
-                    if (bytes(op.inputs().get(0)) != bytes(out(op)))
-                        throw fail(op, op.kind() + " that is not declared a view changes the size; declare it a view");
-                    return List.of(copy(op, op.inputs().get(0)));
-                }
-                throw fail(op, "unknown op kind '" + op.kind() + "'; known kinds are those of org.arenaplan.ir.OpKinds");
+            default: throw fail(op, "unknown op kind '" + op.kind() + "'; known kinds are those of org.arenaplan.ir.OpKinds");
         }
     }
 
     // ---- elementwise ----
 
-    private KernelCall unary(Op op, int code) {
+    /** Integers allowed for relu only; f32, f16, bf16 always. */
+    private KernelCall unary(Op op, int code, boolean integers) {
         String x = op.inputs().get(0);
-        return call(op, Kernels.UNARY, List.of(read(x), write(out(op))), new long[]{elements(x), code});
+        DType t = sameType(op, x, out(op));
+        if (!t.isFloat32Compute() && !(integers && t.isIntegral() && t != DType.BOOL))
+            throw fail(op, "tensor '" + x + "' is " + t.jsonName() + "; " + op.kind() + " takes f32, f16 or bf16" + (integers ? " or an integer type" : ""));
+        return call(op, Kernels.UNARY, List.of(read(x), write(out(op))), new long[]{elements(x), code, t.onnxCode()});
     }
 
     private KernelCall copy(Op op, String x) {
-        return call(op, Kernels.COPY, List.of(read(x), write(out(op))), new long[]{elements(out(op))});
+        DType t = sameType(op, x, out(op));
+        return call(op, Kernels.COPY, List.of(read(x), write(out(op))), new long[]{elements(out(op)), t.bytes()});
     }
 
     private KernelCall binary(Op op, int code, String a, String b) {
@@ -127,19 +141,28 @@ public final class OpLowering {
     }
 
     private KernelCall binaryInto(Op op, int code, String a, String b, String y) {
+        DType t = sameType(op, a, b, y);
+        if (!t.isFloat32Compute() && !(t.isIntegral() && t != DType.BOOL && code != Kernels.RELU_GRAD))
+            throw fail(op, "operands are " + t.jsonName() + "; " + op.kind() + " takes f32, f16, bf16" + (code == Kernels.RELU_GRAD ? "" : " or an integer type"));
         long[] ys = shapeOf(op, y, a, b);
-        long[] as = shapeOr(a, ys), bs = shapeOr(b, ys);
-        int rank = ys.length;
-        long[] ints = new long[2 + 3 * rank];
-        ints[0] = code;
-        ints[1] = rank;
-        long[] sa = broadcastStrides(op, a, as, ys), sb = broadcastStrides(op, b, bs, ys);
-        for (int d = 0; d < rank; d++) {
-            ints[2 + d] = ys[d];
-            ints[2 + rank + d] = sa[d];
-            ints[2 + 2 * rank + d] = sb[d];
-        }
+        long[] bc = broadcast(op, ys, a, b);
+        long[] ints = Arrays.copyOf(new long[]{code}, 1 + bc.length + 1);
+        System.arraycopy(bc, 0, ints, 1, bc.length);
+        ints[ints.length - 1] = t.onnxCode();
         return call(op, Kernels.BINARY, List.of(read(a), read(b), write(y)), ints);
+    }
+
+    /** [rank, shape[rank] (ys), then per operand its broadcast strides[rank]]. */
+    private long[] broadcast(Op op, long[] ys, String... operands) {
+        int rank = ys.length;
+        long[] ints = new long[1 + rank * (1 + operands.length)];
+        ints[0] = rank;
+        System.arraycopy(ys, 0, ints, 1, rank);
+        for (int k = 0; k < operands.length; k++) {
+            long[] s = broadcastStrides(op, operands[k], shapeOr(operands[k], ys), ys);
+            System.arraycopy(s, 0, ints, 1 + rank * (k + 1), rank);
+        }
+        return ints;
     }
 
     /** Sum of n inputs: y = x0 + x1, then y = y + x2, ... (a fixed order). */
@@ -164,6 +187,59 @@ public final class OpLowering {
             stride *= dim;
         }
         return s;
+    }
+
+    // ---- element types ----
+
+    /** ONNX Cast: attr to, an ONNX element type code that must be the output's type. */
+    private KernelCall cast(Op op) {
+        String x = op.inputs().get(0), y = out(op);
+        DType from = dtype(x), to = dtype(y);
+        long code = OpAttrs.of(op).integer("to");
+        if (code != to.onnxCode()) throw fail(op, "attribute to=" + code + " differs from the type of '" + y + "' (" + to.jsonName() + ")");
+        if (elements(x) != elements(y)) throw fail(op, "'" + x + "' has " + elements(x) + " elements, '" + y + "' " + elements(y));
+        return call(op, Kernels.CAST, List.of(read(x), write(y)), new long[]{elements(y), from.onnxCode(), to.onnxCode()});
+    }
+
+    /** ONNX Where(condition, X, Y), broadcasting. */
+    private KernelCall where(Op op) {
+        if (op.inputs().size() != 3) throw fail(op, "Where takes condition, X and Y");
+        String c = op.inputs().get(0), x = op.inputs().get(1), y = op.inputs().get(2), o = out(op);
+        if (dtype(c) != DType.BOOL) throw fail(op, "condition '" + c + "' is " + dtype(c).jsonName() + ", not bool");
+        DType t = sameType(op, x, y, o);
+        long[] ints = broadcast(op, shape(op, o), c, x, y);
+        ints = Arrays.copyOf(ints, ints.length + 1);
+        ints[ints.length - 1] = t.bytes();
+        return call(op, Kernels.WHERE, List.of(read(c), read(x), read(y), write(o)), ints);
+    }
+
+    /** ONNX Equal(A, B) to bool, broadcasting. */
+    private KernelCall equal(Op op) {
+        String a = op.inputs().get(0), b = op.inputs().get(1), y = out(op);
+        DType t = sameType(op, a, b);
+        if (t == DType.F64) throw fail(op, "f64 compute is not supported");
+        if (dtype(y) != DType.BOOL) throw fail(op, "output '" + y + "' is " + dtype(y).jsonName() + ", not bool");
+        long[] bc = broadcast(op, shape(op, y), a, b);
+        long[] ints = new long[bc.length + 2];
+        ints[0] = Kernels.EQUAL;
+        System.arraycopy(bc, 0, ints, 1, bc.length);
+        ints[ints.length - 1] = t.onnxCode();
+        return call(op, Kernels.COMPARE, List.of(read(a), read(b), write(y)), ints);
+    }
+
+    /** ONNX Gather(data, indices) along attr axis (negative counts from the end). */
+    private KernelCall gather(Op op) {
+        String d = op.inputs().get(0), idx = op.inputs().get(1), y = out(op);
+        DType t = sameType(op, d, y), it = dtype(idx);
+        if (it != DType.I64 && it != DType.I32) throw fail(op, "indices '" + idx + "' are " + it.jsonName() + "; Gather takes int64 or int32");
+        long[] ds = shape(op, d);
+        long axis = OpAttrs.of(op).integer("axis");
+        int a = (int) (axis < 0 ? axis + ds.length : axis);
+        if (a < 0 || a >= ds.length) throw fail(op, "axis " + axis + " out of range for shape " + Arrays.toString(ds));
+        long outer = product(Arrays.copyOf(ds, a)), inner = product(Arrays.copyOfRange(ds, a + 1, ds.length));
+        long n = elements(idx);
+        if (elements(y) != outer * n * inner) throw fail(op, "output '" + y + "' must have " + outer * n * inner + " elements, has " + elements(y));
+        return call(op, Kernels.GATHER, List.of(read(d), read(idx), write(y)), new long[]{outer, ds[a], inner, n, t.bytes(), it.onnxCode()});
     }
 
     // ---- linear algebra ----
@@ -389,7 +465,7 @@ public final class OpLowering {
             String x = op.inputs().get(j);
             long xInner = elements(x) / Math.max(1, outer);
             if (op.readsAtRuntime(j)) {
-                calls.add(call(op, Kernels.CONCAT_SLICE, List.of(read(x), write(y)), new long[]{outer, xInner, yInner, offset}));
+                calls.add(call(op, Kernels.CONCAT_SLICE, List.of(read(x), write(y)), new long[]{outer, xInner, yInner, offset, sameType(op, x, y).bytes()}));
             }
             offset += xInner;
         }
@@ -401,23 +477,49 @@ public final class OpLowering {
         long[] xs = shape(op, x);
         int rank = xs.length;
         long[] perm;
-        Object p = op.attrs().get("perm");
-        if (p instanceof long[] a) perm = a;
-        else {
-            perm = new long[rank];
-            for (int d = 0; d < rank; d++) perm[d] = rank - 1 - d;
+        try {
+            perm = OpAttrs.of(op).permutation(rank);
+        } catch (org.arenaplan.ir.GraphException e) {
+            throw fail(op, e.getMessage());
         }
-        if (perm.length != rank) throw fail(op, "perm " + Arrays.toString(perm) + " does not match rank " + rank);
         long[] xStride = new long[rank];
         long s = 1;
         for (int d = rank - 1; d >= 0; d--) { xStride[d] = s; s *= xs[d]; }
-        long[] ints = new long[1 + 2 * rank];
+        long[] ints = new long[2 + 2 * rank];
         ints[0] = rank;
+        ints[1 + 2 * rank] = sameType(op, x, y).bytes();
         for (int d = 0; d < rank; d++) {
             ints[1 + d] = xs[(int) perm[d]];
             ints[1 + rank + d] = xStride[(int) perm[d]];
         }
         return call(op, Kernels.TRANSPOSE, List.of(read(x), write(y)), ints);
+    }
+
+    /**
+     * Split: output k holds, for each of the {@code outer} indices before the axis, {@code yInner_k}
+     * consecutive elements starting {@code offset_k} into the input's row of {@code xInner}: one
+     * strided copy (the transpose kernel over shape [outer, yInner_k], strides [xInner, 1]) per
+     * computed output. Outputs declared views are not copied.
+     */
+    private List<KernelCall> split(Op op) {
+        String x = op.inputs().get(0);
+        long[] xs = shape(op, x);
+        long axis = OpAttrs.of(op).integer("axis");
+        int a = (int) (axis < 0 ? axis + xs.length : axis);
+        if (a < 0 || a >= xs.length) throw fail(op, "axis " + axis + " out of range for " + Arrays.toString(xs));
+        long outer = product(Arrays.copyOf(xs, a)), xInner = product(Arrays.copyOfRange(xs, a, xs.length));
+        List<KernelCall> calls = new ArrayList<>();
+        long offset = 0;
+        for (int k = 0; k < op.outputs().size(); k++) {
+            String y = op.outputs().get(k);
+            long yInner = outer == 0 ? 0 : elements(y) / outer;
+            if (op.writesAtRuntime(k) && yInner > 0) {
+                long span = (outer - 1) * xInner + yInner;
+                calls.add(call(op, Kernels.TRANSPOSE, List.of(readAt(x, offset, span), write(y)), new long[]{2, outer, yInner, xInner, 1, sameType(op, x, y).bytes()}));
+            }
+            offset += yInner;
+        }
+        return calls;
     }
 
     // ---- helpers ----
@@ -441,11 +543,13 @@ public final class OpLowering {
     }
 
     private KernelArg readAt(String t, long elementOffset, long elements) {
-        return KernelArg.read(address.apply(t).plus(4 * elementOffset), 4 * elements, display.apply(t), lineage.of(t));
+        int es = dtype(t).bytes();
+        return KernelArg.read(address.apply(t).plus(es * elementOffset), es * elements, display.apply(t), lineage.of(t));
     }
 
     private KernelArg writeAt(String t, long elementOffset, long elements) {
-        return KernelArg.write(address.apply(t).plus(4 * elementOffset), 4 * elements, display.apply(t), t);
+        int es = dtype(t).bytes();
+        return KernelArg.write(address.apply(t).plus(es * elementOffset), es * elements, display.apply(t), t);
     }
 
     private static String out(Op op) {
@@ -457,7 +561,23 @@ public final class OpLowering {
     }
 
     private long elements(String t) {
-        return graph.tensor(t).bytes() / 4;
+        return graph.tensor(t).bytes() / dtype(t).bytes();
+    }
+
+    /** The tensor's element type; f32 when the graph gave none. */
+    private DType dtype(String t) {
+        DType d = graph.tensor(t).dtype();
+        return d == null ? DType.F32 : d;
+    }
+
+    /** The one element type all of {@code tensors} share; whole elements each. */
+    private DType sameType(Op op, String... tensors) {
+        DType t = dtype(tensors[0]);
+        for (String x : tensors) {
+            if (dtype(x) != t) throw fail(op, "'" + tensors[0] + "' is " + t.jsonName() + " but '" + x + "' is " + dtype(x).jsonName() + "; they must have one type");
+            if (bytes(x) % t.bytes() != 0) throw fail(op, "tensor '" + x + "' (" + bytes(x) + " B) is not a whole number of " + t.jsonName() + " values");
+        }
+        return t;
     }
 
     private long[] shape(Op op, String t) {
@@ -482,7 +602,7 @@ public final class OpLowering {
 
     private void requireF32(Op op, String t) {
         DType d = graph.tensor(t).dtype();
-        if (d != null && d != DType.F32) throw fail(op, "tensor '" + t + "' is " + d.jsonName() + "; the device computes f32 only");
+        if (d != null && d != DType.F32) throw fail(op, "tensor '" + t + "' is " + d.jsonName() + "; " + op.kind() + " computes f32 only");
         if (graph.tensor(t).bytes() % 4 != 0) throw fail(op, "tensor '" + t + "' (" + graph.tensor(t).bytes() + " B) is not a whole number of f32 values");
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.arenaplan.device.Device;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.device.DeviceOptions;
 import org.arenaplan.device.Devices;
 import org.arenaplan.plan.Plan;
@@ -35,7 +36,7 @@ public final class RunReport {
 
     /** {@code outputs}: the graph outputs of the first mode's last iteration. */
     public record Report(String graph, String device, String deviceReason, int streams, int iterations,
-                         List<Row> rows, boolean outputsEqual, String firstDifference, Map<String, float[]> outputs) { }
+                         List<Row> rows, boolean outputsEqual, String firstDifference, Map<String, TensorValue> outputs) { }
 
     private RunReport() { }
 
@@ -56,7 +57,7 @@ public final class RunReport {
     }
 
     /** Runs with the given graph inputs, prints the table and returns the report (outputs included). */
-    public static Report run(Plan plan, String device, String mode, int iterations, Map<String, float[]> inputs, PrintStream out) {
+    public static Report run(Plan plan, String device, String mode, int iterations, Map<String, TensorValue> inputs, PrintStream out) {
         if (iterations < 1) throw new IllegalArgumentException("--iterations must be at least 1, got " + iterations);
         Devices.Choice choice = Devices.open(device, DeviceOptions.DEFAULT);
         out.println("device: " + choice.device().description() + " — " + choice.reason());
@@ -72,7 +73,7 @@ public final class RunReport {
         return measure(plan, d, reason, modes, iterations, Inputs.of(plan.graph(), 1));
     }
 
-    public static Report measure(Plan plan, Device d, String reason, List<Mode> modes, int iterations, Map<String, float[]> inputs) {
+    public static Report measure(Plan plan, Device d, String reason, List<Mode> modes, int iterations, Map<String, TensorValue> inputs) {
         Executors.Comparison c = Executors.run(plan, d, modes, iterations, inputs, 1, true);
         List<Row> rows = new java.util.ArrayList<>();
         for (Mode m : modes) {

@@ -1,6 +1,7 @@
 package org.arenaplan.exec;
 
 import org.arenaplan.device.DeviceCounters;
+import org.arenaplan.ir.TensorValue;
 
 import java.util.Map;
 
@@ -9,4 +10,4 @@ import java.util.Map;
  *
  * @param counters device counters accrued during the iteration (peaks over the iteration)
  */
-public record RunResult(String mode, Map<String, float[]> outputs, DeviceCounters counters, long nanos) { }
+public record RunResult(String mode, Map<String, TensorValue> outputs, DeviceCounters counters, long nanos) { }

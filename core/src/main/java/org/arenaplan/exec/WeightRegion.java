@@ -8,11 +8,11 @@ import org.arenaplan.device.KernelArg;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Tensor;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.ir.WeightValues;
 import org.arenaplan.plan.ArenaPlanner;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -23,13 +23,15 @@ import java.util.SplittableRandom;
  * <ol>
  *   <li>{@code graph.weightValues(t)}: the model's own bytes (an ONNX initializer), uploaded bit
  *       for bit; read one weight at a time, so the host holds at most one weight's copy;</li>
- *   <li>{@code graph.weightFill(t)}: every element that constant, in the tensor's dtype;</li>
+ *   <li>{@code graph.weightFill(t)}: every element that constant, in the tensor's dtype
+ *       ({@link DType#cast} from f64);</li>
  *   <li>otherwise seeded from the tensor's name, so they do not depend on the order of weights:
  *       rank-1 weights (biases, scales, statistics) in [0.5, 1), others in +-1/sqrt(fan-in),
- *       fan-in being the product of all dims but the first (f32 only).</li>
+ *       fan-in being the product of all dims but the first, in the tensor's floating-point type;
+ *       integer and bool weights 0 (valid indices and masks).</li>
  * </ol>
- * The device takes 4-byte words: a tensor of another width is uploaded as its bytes packed into
- * words (the last one zero-padded).
+ * Each weight is uploaded as its own bytes (its true element size, no padding); the host holds
+ * one copy of one weight at a time.
  */
 public final class WeightRegion implements AutoCloseable {
     private final DeviceBuffer buffer;
@@ -47,8 +49,7 @@ public final class WeightRegion implements AutoCloseable {
             for (String w : graph.weights()) {
                 Tensor t = graph.tensor(w);
                 if (t.bytes() == 0) continue;
-                float[] words = values(graph, t, seed);
-                device.copyToDevice(s, words, KernelArg.write(buffer.at(offsets.get(w)), 4L * words.length, "weight '" + w + "'", w));
+                device.copyToDevice(s, bytes(graph, t, seed), KernelArg.write(buffer.at(offsets.get(w)), t.bytes(), "weight '" + w + "'", w));
             }
         } catch (RuntimeException e) {
             buffer.close();
@@ -56,49 +57,47 @@ public final class WeightRegion implements AutoCloseable {
         }
     }
 
-    /** The values of weight {@code t} as the device's 4-byte words. */
-    public static float[] values(Graph graph, Tensor t, long seed) {
-        WeightValues data = graph.weightValues(t.name());
-        if (data != null) return words(data.read(), t);
-        Double fill = graph.weightFill(t.name());
-        if (fill != null && t.dtype() != null && t.dtype() != DType.F32) {
-            ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(t.bytes())).order(ByteOrder.LITTLE_ENDIAN);
-            while (b.hasRemaining()) t.dtype().put(b, fill);
-            return words(b.flip(), t);
-        }
-        if (t.bytes() % 4 != 0) throw new ExecutionException("weight '" + t.name() + "' (" + t.bytes() + " B) is not a whole number of f32 values");
-        float[] v = new float[(int) (t.bytes() / 4)];
-        if (fill != null) {
-            java.util.Arrays.fill(v, fill.floatValue());
-            return v;
-        }
-        SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L ^ t.name().hashCode());
-        long[] shape = t.shape();
-        if (shape == null || shape.length <= 1) {
-            for (int i = 0; i < v.length; i++) v[i] = (float) (0.5 + 0.5 * r.nextDouble());
-        } else {
-            long fanIn = 1;
-            for (int d = 1; d < shape.length; d++) fanIn *= shape[d];
-            double s = 1.0 / Math.sqrt(Math.max(1, fanIn));
-            for (int i = 0; i < v.length; i++) v[i] = (float) ((2 * r.nextDouble() - 1) * s);
-        }
-        return v;
+    /** The values of weight {@code t}, of its type (f32 when it has none). */
+    public static TensorValue values(Graph graph, Tensor t, long seed) {
+        return new TensorValue(t.dtype() == null ? DType.F32 : t.dtype(), t.shape(), bytes(graph, t, seed));
     }
 
-    /** Little-endian bytes packed into 4-byte words, bit for bit; the last word zero-padded. */
-    private static float[] words(ByteBuffer le, Tensor t) {
-        if (le.remaining() != t.bytes())
-            throw new ExecutionException("weight '" + t.name() + "': its values hold " + le.remaining() + " B, the tensor " + t.bytes() + " B");
-        float[] v = new float[Math.toIntExact((t.bytes() + 3) / 4)];
-        le = le.slice().order(ByteOrder.LITTLE_ENDIAN);
-        int whole = (int) (t.bytes() / 4);
-        le.asFloatBuffer().get(v, 0, whole);
-        if (whole < v.length) {
-            ByteBuffer last = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-            for (int i = 4 * whole; i < le.limit(); i++) last.put(le.get(i));
-            v[whole] = last.getFloat(0);
+    /** The bytes of weight {@code t} as the device holds them: the only host copy made. */
+    private static byte[] bytes(Graph graph, Tensor t, long seed) {
+        DType d = t.dtype() == null ? DType.F32 : t.dtype();
+        if (t.bytes() % d.bytes() != 0) throw new ExecutionException("weight '" + t.name() + "' (" + t.bytes() + " B) is not a whole number of " + d.jsonName() + " values");
+        WeightValues data = graph.weightValues(t.name());
+        if (data != null) {
+            ByteBuffer le = data.read();
+            if (le.remaining() != t.bytes())
+                throw new ExecutionException("weight '" + t.name() + "': its values hold " + le.remaining() + " B, the tensor " + t.bytes() + " B");
+            byte[] out = new byte[le.remaining()];
+            le.duplicate().get(out);
+            return out;
         }
-        return v;
+        ByteBuffer out = TensorValue.allocate(t.bytes());
+        int n = Math.toIntExact(t.bytes() / d.bytes());
+        ByteBuffer one = TensorValue.allocate(8);
+        Double fill = graph.weightFill(t.name());
+        if (fill != null) {
+            DType.F64.cast(one.putDouble(0, fill), 0, d, out, 0);
+            for (int i = 1; i < n; i++) out.put(i * d.bytes(), out, 0, d.bytes());
+            return out.array();
+        }
+        if (!d.isFloatingPoint()) return out.array();
+        SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L ^ t.name().hashCode());
+        long[] shape = t.shape();
+        double scale = 0;
+        if (shape != null && shape.length > 1) {
+            long fanIn = 1;
+            for (int dim = 1; dim < shape.length; dim++) fanIn *= shape[dim];
+            scale = 1.0 / Math.sqrt(Math.max(1, fanIn));
+        }
+        for (int i = 0; i < n; i++) {
+            double v = scale == 0 ? (float) (0.5 + 0.5 * r.nextDouble()) : (float) ((2 * r.nextDouble() - 1) * scale);
+            DType.F64.cast(one.putDouble(0, v), 0, d, out, i);
+        }
+        return out.array();
     }
 
     private static long alignUp(long b) {

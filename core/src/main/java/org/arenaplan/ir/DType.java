@@ -1,23 +1,71 @@
 package org.arenaplan.ir;
 
-/** Element types a tensor may carry; only the width matters to planning. */
+import java.nio.ByteBuffer;
+import java.util.Locale;
+
+/**
+ * Element types a tensor may carry: the element size in bytes, the ONNX {@code TensorProto.DataType}
+ * code, and the one definition of how elements are read, written and converted (every device and
+ * file reader uses these; the CUDA kernels implement the same rules in {@code dtypes.cuh}).
+ *
+ * <p>Elements are stored little-endian; {@link #BOOL} is one byte, 0 or 1. Conversions (ONNX
+ * {@code Cast}, numpy {@code astype}):
+ * <ul>
+ *   <li>float to f16/bf16: round to nearest even; overflow gives infinity; NaN stays a (quiet) NaN.
+ *       f64 to f16/bf16 rounds to f32 first (as ONNX Runtime does).</li>
+ *   <li>float to integer: truncate toward zero into int64, saturating at its limits, NaN giving 0
+ *       (Java's {@code (long)} and CUDA's {@code cvt.rzi.s64}); then, like integer to integer,
+ *       keep the low bits of the destination width (two's complement wrap-around).</li>
+ *   <li>integer to float: round to nearest (int64 to f16/bf16 through f32).</li>
+ *   <li>to bool: any non-zero value (NaN included) is true; bool to a number is 0 or 1.</li>
+ * </ul>
+ */
 public enum DType {
-    F64(8), F32(4), F16(2), BF16(2), I64(8), I32(4), I16(2), I8(1), U8(1), BOOL(1);
+    F64(8, 11), F32(4, 1), F16(2, 10), BF16(2, 16), I64(8, 7), I32(4, 6), I16(2, 5), I8(1, 3), U8(1, 2), BOOL(1, 9);
 
     private final int bytes;
+    private final int onnxCode;
 
-    DType(int bytes) {
+    DType(int bytes, int onnxCode) {
         this.bytes = bytes;
+        this.onnxCode = onnxCode;
     }
 
+    /** Element size in bytes. */
     public int bytes() {
         return bytes;
+    }
+
+    /** The ONNX {@code TensorProto.DataType} code (FLOAT = 1, ..., BFLOAT16 = 16); kernels take element types as these codes. */
+    public int onnxCode() {
+        return onnxCode;
+    }
+
+    /** The type of an ONNX {@code TensorProto.DataType} code; null when arenaplan has none for it. */
+    public static DType ofOnnx(int code) {
+        for (DType d : values()) if (d.onnxCode == code) return d;
+        return null;
+    }
+
+    /** f32, f16 and bf16: computed in f32. */
+    public boolean isFloat32Compute() {
+        return this == F32 || this == F16 || this == BF16;
+    }
+
+    /** f64, f32, f16, bf16. */
+    public boolean isFloatingPoint() {
+        return this == F64 || isFloat32Compute();
+    }
+
+    /** Signed and unsigned integers and bool: held as {@code long}s by {@link #getLong}. */
+    public boolean isIntegral() {
+        return !isFloatingPoint();
     }
 
     /** Parses names like {@code float32}, {@code f32}, {@code FLOAT}, {@code int64}; null when unknown. */
     public static DType parse(String s) {
         if (s == null) return null;
-        switch (s.toLowerCase(java.util.Locale.ROOT)) {
+        switch (s.toLowerCase(Locale.ROOT)) {
             case "f64": case "float64": case "double": return F64;
             case "f32": case "float32": case "float": return F32;
             case "f16": case "float16": case "half": return F16;
@@ -33,84 +81,136 @@ public enum DType {
     }
 
     public String jsonName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
-    /**
-     * Element {@code index} of little-endian {@code b} (absolute, from position 0) widened to a
-     * double: integers exactly up to 2^53, f16 (IEEE 754 binary16) and bf16 (the high half of
-     * an f32) exactly, bool as 0 or 1.
-     */
-    public double get(java.nio.ByteBuffer b, int index) {
+    // ---- element access (b is little-endian; index counts elements) ----
+
+    /** Element {@code i} of an integral type, sign-extended (uint8 and bool zero-extended). */
+    public long getLong(ByteBuffer b, int i) {
+        int at = i * bytes;
         return switch (this) {
-            case F32 -> b.getFloat(4 * index);
-            case F64 -> b.getDouble(8 * index);
-            case I64 -> b.getLong(8 * index);
-            case I32 -> b.getInt(4 * index);
-            case I16 -> b.getShort(2 * index);
-            case F16 -> halfToFloat(b.getShort(2 * index));
-            case BF16 -> Float.intBitsToFloat((b.getShort(2 * index) & 0xffff) << 16);
-            case U8 -> b.get(index) & 0xff;
-            case BOOL -> b.get(index) != 0 ? 1 : 0;
-            case I8 -> b.get(index);
+            case I64 -> b.getLong(at);
+            case I32 -> b.getInt(at);
+            case I16 -> b.getShort(at);
+            case I8 -> b.get(at);
+            case U8 -> b.get(at) & 0xFF;
+            case BOOL -> b.get(at) != 0 ? 1 : 0;
+            default -> throw new IllegalStateException(this + " is not integral");
         };
     }
 
-    /**
-     * Appends {@code v} to little-endian {@code b} as this type holds it (ONNX Cast's rules):
-     * floats to integers truncate toward zero and wrap like C; non-zero to bool is 1; f32, f16
-     * and bf16 round to nearest even.
-     */
-    public void put(java.nio.ByteBuffer b, double v) {
+    /** Stores the low bits of {@code v} (bool: {@code v != 0}). */
+    public void putLong(ByteBuffer b, int i, long v) {
+        int at = i * bytes;
         switch (this) {
-            case F32 -> b.putFloat((float) v);
-            case F64 -> b.putDouble(v);
-            case F16 -> b.putShort(floatToHalf((float) v));
-            case BF16 -> b.putShort(floatToBfloat16((float) v));
-            case I64 -> b.putLong((long) v);
-            case I32 -> b.putInt((int) (long) v);
-            case I16 -> b.putShort((short) (long) v);
-            case I8, U8 -> b.put((byte) (long) v);
-            case BOOL -> b.put((byte) (v != 0 ? 1 : 0));
+            case I64 -> b.putLong(at, v);
+            case I32 -> b.putInt(at, (int) v);
+            case I16 -> b.putShort(at, (short) v);
+            case I8, U8 -> b.put(at, (byte) v);
+            case BOOL -> b.put(at, (byte) (v != 0 ? 1 : 0));
+            default -> throw new IllegalStateException(this + " is not integral");
         }
     }
 
-    /** IEEE 754 binary16 bits to a float (subnormals, infinities and NaN included). */
-    public static float halfToFloat(short bits) {
-        int h = bits & 0xffff, sign = (h & 0x8000) << 16, exp = (h >>> 10) & 0x1f, mant = h & 0x3ff;
-        if (exp == 0x1f) return Float.intBitsToFloat(sign | 0x7f800000 | (mant << 13));
+    /** Element {@code i} of f32, f16 or bf16, widened to f32 (exact). */
+    public float getFloat(ByteBuffer b, int i) {
+        int at = i * bytes;
+        return switch (this) {
+            case F32 -> b.getFloat(at);
+            case F16 -> halfToFloat(b.getShort(at));
+            case BF16 -> Float.intBitsToFloat((b.getShort(at) & 0xFFFF) << 16);
+            default -> throw new IllegalStateException(this + " is not computed in f32");
+        };
+    }
+
+    /** Stores {@code v} in f32, f16 or bf16, rounding to nearest even. */
+    public void putFloat(ByteBuffer b, int i, float v) {
+        int at = i * bytes;
+        switch (this) {
+            case F32 -> b.putFloat(at, v);
+            case F16 -> b.putShort(at, floatToHalf(v));
+            case BF16 -> b.putShort(at, floatToBfloat16(v));
+            default -> throw new IllegalStateException(this + " is not computed in f32");
+        }
+    }
+
+    /** Element {@code i} as a double: exact for every type but int64 beyond 2^53 (for messages and tolerances). */
+    public double getDouble(ByteBuffer b, int i) {
+        if (this == F64) return b.getDouble(i * bytes);
+        return isFloat32Compute() ? getFloat(b, i) : getLong(b, i);
+    }
+
+    /**
+     * ONNX {@code Cast}: element {@code i} of {@code src} (of this type) converted to {@code to}
+     * and stored as element {@code j} of {@code dst}, by the rules in the class comment.
+     */
+    public void cast(ByteBuffer src, int i, DType to, ByteBuffer dst, int j) {
+        if (isIntegral()) {
+            long v = getLong(src, i);
+            if (to.isIntegral()) to.putLong(dst, j, v);
+            else if (to == F64) dst.putDouble(j * 8, (double) v);
+            else to.putFloat(dst, j, (float) v);
+        } else if (this == F64) {
+            double v = src.getDouble(i * 8);
+            if (to == BOOL) to.putLong(dst, j, v != 0 || v != v ? 1 : 0);
+            else if (to.isIntegral()) to.putLong(dst, j, (long) v);
+            else if (to == F64) dst.putDouble(j * 8, v);
+            else to.putFloat(dst, j, (float) v);
+        } else {
+            float v = getFloat(src, i);
+            if (to == BOOL) to.putLong(dst, j, v != 0 || v != v ? 1 : 0);
+            else if (to.isIntegral()) to.putLong(dst, j, (long) v);
+            else if (to == F64) dst.putDouble(j * 8, v);
+            else to.putFloat(dst, j, v);
+        }
+    }
+
+    // ---- IEEE half and bfloat16 (Java 17 has no Float.floatToFloat16) ----
+
+    /** f16 bits to f32, exact (subnormals, infinities and NaN payloads kept). */
+    public static float halfToFloat(short h) {
+        int bits = h & 0xFFFF;
+        int sign = (bits & 0x8000) << 16;
+        int exp = (bits >>> 10) & 0x1F;
+        int mant = bits & 0x3FF;
+        if (exp == 0x1F) return Float.intBitsToFloat(sign | 0x7F800000 | (mant << 13));
         if (exp == 0) {
-            float v = mant * 0x1p-24f;
-            return sign == 0 ? v : -v;
+            if (mant == 0) return Float.intBitsToFloat(sign);
+            float v = mant * 0x1p-24f;   // subnormal: mant * 2^-24, exact in f32
+            return sign != 0 ? -v : v;
         }
         return Float.intBitsToFloat(sign | ((exp + 112) << 23) | (mant << 13));
     }
 
-    /** IEEE 754 binary16 bits of {@code f}, rounded to nearest even (overflow to infinity). */
+    /** f32 to f16 bits, round to nearest even; overflow gives infinity; NaN gives a quiet NaN. */
     public static short floatToHalf(float f) {
-        int bits = Float.floatToRawIntBits(f);
-        int sign = (bits >>> 16) & 0x8000;
-        int exp = (bits >>> 23) & 0xff, mant = bits & 0x7fffff;
-        if (exp == 0xff) return (short) (sign | 0x7c00 | (mant != 0 ? 0x200 : 0));
-        int e = exp - 127 + 15;
-        if (e >= 0x1f) return (short) (sign | 0x7c00);
-        if (e <= 0) {
+        int x = Float.floatToRawIntBits(f);
+        int sign = (x >>> 16) & 0x8000;
+        int exp = (x >>> 23) & 0xFF;
+        int mant = x & 0x7FFFFF;
+        if (exp == 0xFF) return (short) (sign | 0x7C00 | (mant != 0 ? 0x200 | (mant >>> 13) : 0));
+        int e = exp - 112;                       // rebias 127 -> 15
+        if (e >= 0x1F) return (short) (sign | 0x7C00);
+        if (e <= 0) {                            // subnormal half, or zero
             if (e < -10) return (short) sign;
-            mant |= 0x800000;
+            int m = mant | 0x800000;
             int shift = 14 - e;
-            int half = mant >> shift, rem = mant & ((1 << shift) - 1), mid = 1 << (shift - 1);
-            if (rem > mid || (rem == mid && (half & 1) == 1)) half++;
+            int half = m >>> shift;
+            int rest = m & ((1 << shift) - 1), mid = 1 << (shift - 1);
+            if (rest > mid || (rest == mid && (half & 1) != 0)) half++;
             return (short) (sign | half);
         }
-        int half = (e << 10) | (mant >> 13), rem = mant & 0x1fff;
-        if (rem > 0x1000 || (rem == 0x1000 && (half & 1) == 1)) half++;
+        int half = (e << 10) | (mant >>> 13);
+        int rest = mant & 0x1FFF;
+        if (rest > 0x1000 || (rest == 0x1000 && (half & 1) != 0)) half++;   // may carry into the exponent: still right
         return (short) (sign | half);
     }
 
-    /** bfloat16 bits of {@code f}, rounded to nearest even; NaN stays NaN. */
+    /** f32 to bfloat16 bits, round to nearest even; NaN gives a quiet NaN. */
     public static short floatToBfloat16(float f) {
-        int bits = Float.floatToRawIntBits(f);
-        if (Float.isNaN(f)) return (short) ((bits >>> 16) | 0x40);
-        return (short) ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16);
+        int x = Float.floatToRawIntBits(f);
+        if ((x & 0x7FFFFFFF) > 0x7F800000) return (short) ((x >>> 16) | 0x40);
+        return (short) ((x + 0x7FFF + ((x >>> 16) & 1)) >>> 16);
     }
 }

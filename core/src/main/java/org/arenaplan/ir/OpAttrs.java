@@ -45,6 +45,11 @@ public final class OpAttrs {
         return AttrSpec.asLongs(op.attrs().get(name));
     }
 
+    /** Transpose's perm for an input of {@code rank} axes (the axes reversed when absent); {@link GraphException} when it is not a permutation. */
+    public long[] permutation(int rank) {
+        return ShapeRules.permutation(this, rank);
+    }
+
     /**
      * A per-spatial-axis list for an image with {@code spatial} spatial axes: the value given, or
      * the declared fill repeated. Throws {@link GraphException} when a required one is missing or

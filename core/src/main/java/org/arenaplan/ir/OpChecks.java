@@ -46,7 +46,9 @@ public final class OpChecks {
                     : spec.maxInputs() == Integer.MAX_VALUE ? "at least " + spec.minInputs() : spec.minInputs() + " to " + spec.maxInputs();
             throw new GraphException("has " + n + " input" + (n == 1 ? "" : "s") + "; " + spec.kind() + " takes " + takes);
         }
-        if (op.outputs().size() != 1) throw new GraphException("has " + op.outputs().size() + " outputs; " + spec.kind() + " has exactly 1");
+        int m = op.outputs().size();
+        if (m < 1 || m > spec.maxOutputs())
+            throw new GraphException("has " + m + " output" + (m == 1 ? "" : "s") + "; " + spec.kind() + " has " + (spec.maxOutputs() == 1 ? "exactly 1" : "at least 1"));
     }
 
     private static void checkAttrs(Op op, OpSpec spec) {
@@ -95,37 +97,34 @@ public final class OpChecks {
 
     /** The shape rule, or the view rule's element count, when every tensor of the op has a shape. */
     private static void checkShape(Op op, OpSpec spec, Function<String, Tensor> tensors) {
-        Tensor out = tensors.apply(op.outputs().get(0));
         long[][] in = new long[op.inputs().size()][];
         for (int j = 0; j < in.length; j++) {
             Tensor t = tensors.apply(op.inputs().get(j));
             if (!t.hasShape()) return;
             in[j] = t.shape();
         }
-        if (!out.hasShape()) {
-            if (spec.shape() != null) spec.shape().infer(OpAttrs.of(op), in);   // the inputs must still fit the rule
+        if (spec.shape() != null) {
+            long[][] inferred = spec.shape().infer(OpAttrs.of(op), in, op.outputs().size());
+            for (int k = 0; k < inferred.length; k++) {
+                Tensor out = tensors.apply(op.outputs().get(k));
+                if (out.hasShape() && !Arrays.equals(inferred[k], out.shape()))
+                    throw new GraphException("output '" + out.name() + "' is declared " + Arrays.toString(out.shape()) + " but " + spec.kind()
+                            + " of " + shapes(in) + " gives " + Arrays.toString(inferred[k]));
+            }
             return;
         }
+        Tensor out = tensors.apply(op.outputs().get(0));
+        if (!out.hasShape()) return;
         long[] declared = out.shape();
-        switch (spec.view()) {
-            case WHOLE -> {
-                if (product(declared) != product(in[0]))
-                    throw new GraphException("output '" + out.name() + "' " + Arrays.toString(declared) + " does not hold the "
-                            + product(in[0]) + " elements of input '" + op.inputs().get(0) + "' " + Arrays.toString(in[0]));
-            }
-            case LEADING_SLICE -> {
-                long[] x = in[0];
-                boolean rows = declared.length == x.length && declared.length > 0 && declared[0] <= x[0]
-                        && Arrays.equals(Arrays.copyOfRange(declared, 1, declared.length), Arrays.copyOfRange(x, 1, x.length));
-                if (!rows) throw new GraphException("output '" + out.name() + "' " + Arrays.toString(declared)
-                        + " is not a run of whole rows of input '" + op.inputs().get(0) + "' " + Arrays.toString(x) + " along the leading axis");
-            }
-            case NONE -> {
-                long[] inferred = spec.shape().infer(OpAttrs.of(op), in);
-                if (!Arrays.equals(inferred, declared))
-                    throw new GraphException("output '" + out.name() + "' is declared " + Arrays.toString(declared) + " but " + spec.kind()
-                            + " of " + shapes(in) + " gives " + Arrays.toString(inferred));
-            }
+        if (spec.view() == OpSpec.ViewRule.WHOLE && product(declared) != product(in[0]))
+            throw new GraphException("output '" + out.name() + "' " + Arrays.toString(declared) + " does not hold the "
+                    + product(in[0]) + " elements of input '" + op.inputs().get(0) + "' " + Arrays.toString(in[0]));
+        if (spec.view() == OpSpec.ViewRule.LEADING_SLICE) {
+            long[] x = in[0];
+            boolean rows = declared.length == x.length && declared.length > 0 && declared[0] <= x[0]
+                    && Arrays.equals(Arrays.copyOfRange(declared, 1, declared.length), Arrays.copyOfRange(x, 1, x.length));
+            if (!rows) throw new GraphException("output '" + out.name() + "' " + Arrays.toString(declared)
+                    + " is not a run of whole rows of input '" + op.inputs().get(0) + "' " + Arrays.toString(x) + " along the leading axis");
         }
     }
 
@@ -161,6 +160,7 @@ public final class OpChecks {
         if (!spec.mayBeView())
             return spec.kind() + " computes its output (kernel" + (spec.kernels().size() > 1 ? "s " : " ") + quoted(spec.kernels())
                     + "); only " + String.join(", ", OpRegistry.viewKinds()) + " may be views";
+        if (spec.view() == OpSpec.ViewRule.SPLIT) return splitViewProblem(op, v, tensors);
         if (v.output() != 0 || v.input() != 0) return "a " + spec.kind() + " view is its output #0 of its input #0";
         Tensor y = tensors.apply(op.outputs().get(0)), x = tensors.apply(op.inputs().get(0));
         if (spec.view() == OpSpec.ViewRule.WHOLE) {
@@ -173,6 +173,24 @@ public final class OpChecks {
             if (rowBytes > 0 && v.byteOffset() % rowBytes != 0)
                 return "a " + spec.kind() + " view starts on a whole row of " + rowBytes + " B along the leading axis";
         }
+        return null;
+    }
+
+    /** Split: output k is read from [offset_k + o * rowIn, ... + rowOut_k) of the input for each outer index o. */
+    private static String splitViewProblem(Op op, Op.View v, Function<String, Tensor> tensors) {
+        if (v.input() != 0) return "a Split view is of its input #0";
+        Tensor x = tensors.apply(op.inputs().get(0));
+        long expected = 0;
+        for (int k = 0; k < v.output(); k++) expected = Math.addExact(expected, tensors.apply(op.outputs().get(k)).bytes());
+        long yb = tensors.apply(op.outputs().get(v.output())).bytes();
+        long outer = x.hasShape() && x.shape().length > 0 ? outerExtent(op, x) : 1;
+        if (outer > 1) {
+            long rowIn = x.bytes() / outer, rowOut = yb / outer, first = expected / outer;
+            return "the extents of '" + x.name() + "' " + Arrays.toString(x.shape()) + " before the split axis multiply to " + outer
+                    + ", so Split reads that output from " + outer + " separate byte ranges ([" + first + ", " + (first + rowOut) + "), ["
+                    + (first + rowIn) + ", " + (first + rowIn + rowOut) + ")" + (outer > 2 ? ", ..." : "") + "), not one slice";
+        }
+        if (v.byteOffset() != expected) return "Split reads that output from bytes [" + expected + ", " + (expected + yb) + ") of it";
         return null;
     }
 
@@ -198,7 +216,7 @@ public final class OpChecks {
             expected[j] = at;
             at = Math.addExact(at, bytes[j]);
         }
-        long outer = outerExtent(op, yt, tensors);
+        long outer = outerExtent(op, yt);
         if (outer > 1) {
             int axis = ShapeRules.axis(OpAttrs.of(op).integer("axis"), yt.shape().length, "axis");
             Op.Member m = op.members().get(0);
@@ -247,8 +265,8 @@ public final class OpChecks {
         out.add(new AliasProblem(true, named, from == Long.MAX_VALUE ? 0 : from, to, msg));
     }
 
-    /** The product of the output's extents before the concat axis; 1 when shapes are unknown. */
-    private static long outerExtent(Op op, Tensor y, Function<String, Tensor> tensors) {
+    /** The product of {@code y}'s extents before the op's axis (Concat's output, Split's input); 1 when shapes are unknown. */
+    private static long outerExtent(Op op, Tensor y) {
         if (!y.hasShape() || y.shape().length == 0 || !op.attrs().containsKey("axis")) return 1;
         long axis = OpAttrs.of(op).integer("axis");
         int rank = y.shape().length;

@@ -2,16 +2,26 @@ package org.arenaplan.ir;
 
 /**
  * The names of the op kinds of {@link OpRegistry}, which declares each kind's attributes, shape
- * rule, aliasing and kernels; this list only says what they compute. Names and attributes follow ONNX; tensors are row-major, float32 unless their
- * dtype says otherwise, images NCHW. Attribute values are {@code Long}, {@code Double},
+ * rule, aliasing and kernels; this list only says what they compute. Names and attributes follow
+ * ONNX; tensors are row-major, float32 unless their dtype says otherwise, images NCHW. Kinds
+ * marked "any type" run on every {@link DType} but f64 compute; the others compute f32 only (f16
+ * and bf16 in f32, where marked). Attribute values are {@code Long}, {@code Double},
  * {@code String}, {@code long[]} or {@code double[]}. Importers resolve defaults and
  * {@code auto_pad} into explicit attributes, so kernels never guess.
  *
  * <ul>
  *   <li>{@link #MATMUL}: A[..., M, K] x B[..., K, N], leading dims broadcast.</li>
  *   <li>{@link #GEMM}: Y = alpha * op(A) * op(B) + beta * C; attrs transA, transB (0/1), alpha, beta; C optional, broadcast to [M, N].</li>
- *   <li>{@link #ADD}, {@link #SUB}, {@link #MUL}, {@link #DIV}: numpy broadcasting; {@link #SUM}: n-ary add, broadcasting.</li>
- *   <li>{@link #RELU}, {@link #SIGMOID}, {@link #TANH}, {@link #GELU} (exact, erf based).</li>
+ *   <li>{@link #ADD}, {@link #SUB}, {@link #MUL}, {@link #DIV}: numpy broadcasting; {@link #SUM}: n-ary add, broadcasting.
+ *       f32, f16, bf16 and the integer types (integer Div truncates toward zero); operands and output share one type.</li>
+ *   <li>{@link #RELU} (also integers), {@link #SIGMOID}, {@link #TANH}, {@link #GELU} (exact, erf based): f32, f16, bf16.</li>
+ *   <li>{@link #CAST}: attr to (a {@link DType} ONNX code); any type to any type by {@link DType#cast} (ONNX Cast).</li>
+ *   <li>{@link #WHERE}: inputs condition (bool), X, Y; output X where the condition holds, else Y;
+ *       numpy broadcasting over all three; any type.</li>
+ *   <li>{@link #EQUAL}: inputs A, B of one type, output bool; numpy broadcasting; any type.</li>
+ *   <li>{@link #GATHER}: inputs data, indices (int64 or int32); attr axis (non-negative after import);
+ *       output data.shape[:axis] + indices.shape + data.shape[axis+1:]; a negative index counts
+ *       from the end of the axis; any type.</li>
  *   <li>{@link #SOFTMAX}: attr axis (default -1); normalises over the dims from axis to the end, taken together.</li>
  *   <li>{@link #LAYER_NORM}: inputs X, scale, bias; attrs axis (default -1), epsilon (1e-5).</li>
  *   <li>{@link #BATCH_NORM}: inputs X, scale, B, mean, var (inference); attr epsilon.</li>
@@ -21,7 +31,9 @@ package org.arenaplan.ir;
  *   <li>{@link #LRN}: attrs size, alpha, beta, bias.</li>
  *   <li>{@link #CONCAT}: attr axis. With member declarations it does no work.</li>
  *   <li>{@link #TRANSPOSE}: attr perm.</li>
- *   <li>{@link #COPY}: a device-to-device copy of the input.</li>
+ *   <li>{@link #SPLIT}: attrs axis, split (extents along axis, default equal parts); one output per part; any type.
+ *       Where every extent before axis is 1 its outputs may be declared views of the input.</li>
+ *   <li>{@link #COPY}: a device-to-device copy of the input; any type. {@link #CONCAT}, {@link #TRANSPOSE} and the view kinds: any type.</li>
  *   <li>{@link #RELU_GRAD}: inputs dY, X; dX = dY where X &gt; 0, else 0 (training graphs).</li>
  *   <li>Training kinds (the gradient ops of {@code org.arenaplan.train.Gradients}; named as in ONNX
  *       Runtime's training ops or cuDNN's backward calls; their kernels run on the simulator only):
@@ -56,8 +68,13 @@ public final class OpKinds {
     public static final String LRN = "LRN";
     public static final String CONCAT = "Concat";
     public static final String TRANSPOSE = "Transpose";
+    public static final String SPLIT = "Split";
     public static final String COPY = "Copy";
     public static final String RELU_GRAD = "ReluGrad";
+    public static final String CAST = "Cast";
+    public static final String WHERE = "Where";
+    public static final String EQUAL = "Equal";
+    public static final String GATHER = "Gather";
     public static final String REDUCE_SUM = "ReduceSum";
     public static final String GELU_GRAD = "GeluGrad";
     public static final String SOFTMAX_GRAD = "SoftmaxGrad";

@@ -29,7 +29,7 @@ import static org.arenaplan.ir.AttrSpec.MAX_RANK;
 public final class OpRegistry {
     static final String UNARY = "unary", BINARY = "binary_broadcast", GEMM = "gemm", SOFTMAX = "softmax", LAYERNORM = "layernorm",
             BATCHNORM = "batchnorm", CONV2D = "conv2d", POOL2D = "pool2d", LRN = "lrn", TRANSPOSE = "transpose", COPY = "copy",
-            CONCAT_SLICE = "concat_slice";
+            CONCAT_SLICE = "concat_slice", CAST = "cast", GATHER = "gather", WHERE = "where", COMPARE = "compare";
     /** Training kernels: the simulator runs them, the CUDA fatbin does not have them ({@code Kernels.TRAINING}). */
     static final String REDUCE_SUM = "reduce_sum", GELU_GRAD = "gelu_grad", SOFTMAX_GRAD = "softmax_grad", LAYERNORM_GRAD = "layernorm_grad",
             CONV2D_BACKWARD_DATA = "conv2d_backward_data", CONV2D_BACKWARD_FILTER = "conv2d_backward_filter";
@@ -62,9 +62,19 @@ public final class OpRegistry {
                     .doc("inputs may be member slices of the output when every extent before axis is 1; then it does no work"),
             op(OpKinds.TRANSPOSE, 1, 1).attrs(AttrSpec.ints("perm", 0, MAX_RANK - 1, "the axes reversed")).shape(ShapeRules::transpose).kernels(TRANSPOSE)
                     .doc("perm defaults to the reversed axes"),
+            op(OpKinds.SPLIT, 1, 1).outputs(Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0), AttrSpec.ints("split", 0, Long.MAX_VALUE, "equal parts"))
+                    .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(TRANSPOSE)
+                    .doc("one strided copy per output; outputs may be views of the input where every extent before axis is 1"),
             op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(COPY).doc("a device-to-device copy"),
             op(OpKinds.RELU_GRAD, 2, 2).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(BINARY)
                     .doc("inputs dY, X: dX = dY where X > 0, else 0"),
+            op(OpKinds.CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 16)).shape(ShapeRules::sameAsFirst).kernels(CAST)
+                    .doc("to: the output's ONNX TensorProto.DataType; any type to any type by DType.cast"),
+            op(OpKinds.WHERE, 3, 3).shape(ShapeRules::broadcast).kernels(WHERE)
+                    .doc("condition (bool) ? X : Y, broadcast over all three; X, Y of any one type"),
+            op(OpKinds.EQUAL, 2, 2).shape(ShapeRules::broadcast).kernels(COMPARE).doc("A == B as bool, broadcasting; any one type"),
+            op(OpKinds.GATHER, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::gather).kernels(GATHER)
+                    .doc("data[:axis] + indices + data[axis+1:]; int64 or int32 indices, negative ones from the end"),
             op(OpKinds.REDUCE_SUM, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "every axis"), AttrSpec.integer("keepdims", 1, 0, 1))
                     .shape(ShapeRules::reduceSum).kernels(REDUCE_SUM)
                     .doc("ONNX ReduceSum (axes as an attribute); runs when the kept axes are contiguous; training kernel"),
@@ -165,10 +175,17 @@ public final class OpRegistry {
         return Collections.unmodifiableMap(m);
     }
 
+    /** The shape rule of a kind with one output. */
+    @FunctionalInterface
+    private interface OneShape {
+        long[] infer(OpAttrs attrs, long[][] inputs);
+    }
+
     /** Fluent construction of one entry. */
     private static final class E {
         private final String kind;
         private final int minInputs, maxInputs;
+        private int maxOutputs = 1;
         private final List<AttrSpec> attrs = new ArrayList<>();
         private OpSpec.ShapeRule shape;
         private OpSpec.ViewRule view = OpSpec.ViewRule.NONE;
@@ -185,7 +202,12 @@ public final class OpRegistry {
 
         E attrs(AttrSpec... a) { attrs.addAll(List.of(a)); return this; }
 
-        E shape(OpSpec.ShapeRule r) { shape = r; return this; }
+        /** A kind with one output: its shape. */
+        E shape(OneShape r) { shape = (a, in, n) -> new long[][]{r.infer(a, in)}; return this; }
+
+        E shapes(OpSpec.ShapeRule r) { shape = r; return this; }
+
+        E outputs(int max) { maxOutputs = max; return this; }
 
         E view(OpSpec.ViewRule v) { view = v; return this; }
 
@@ -198,7 +220,7 @@ public final class OpRegistry {
         E doc(String d) { doc = doc.isEmpty() ? d : doc + "; " + d; return this; }
 
         OpSpec spec() {
-            return new OpSpec(kind, minInputs, maxInputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, doc);
+            return new OpSpec(kind, minInputs, maxInputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, doc);
         }
     }
 }

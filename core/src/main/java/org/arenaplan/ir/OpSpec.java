@@ -5,7 +5,7 @@ import java.util.Set;
 
 /**
  * Everything the passes know about one op kind, declared once in {@link OpRegistry}: how many
- * inputs it takes (it always has one output), its attributes, its shape rule, which aliasing
+ * inputs and outputs it takes, its attributes, its shape rule, which aliasing
  * declarations its kernels honour, and the kernels it lowers to (names of
  * {@code org.arenaplan.device.Kernels}; the simulator and the CUDA backend each map a name to
  * an implementation, and tests fail when one is missing).
@@ -13,16 +13,18 @@ import java.util.Set;
  * @param kind          the ONNX op name (or arenaplan's own: Copy, ReluGrad)
  * @param minInputs     fewest inputs
  * @param maxInputs     most inputs ({@link Integer#MAX_VALUE}: variadic)
+ * @param maxOutputs    most outputs (at least 1 always; more only for Split)
  * @param attrs         every attribute the kind takes; any other name is an error
- * @param shape         the output shape from the attributes and the input shapes
- * @param view          whether output 0 may be declared a view of input 0, and where
+ * @param shape         the output shapes from the attributes and the input shapes (null for the
+ *                      view kinds, whose output shape is free within {@code view})
+ * @param view          whether outputs may be declared views of input 0, and where
  * @param inPlaceInputs inputs that output 0 may overwrite (same shape, same bytes): its kernels
  *                      read each element before writing the element at the same index
  * @param members       whether the inputs may be declared member slices of the output (Concat)
  * @param kernels       the kernels its lowering may launch
  * @param summary       one line for the docs: semantics and inputs
  */
-public record OpSpec(String kind, int minInputs, int maxInputs, List<AttrSpec> attrs, ShapeRule shape,
+public record OpSpec(String kind, int minInputs, int maxInputs, int maxOutputs, List<AttrSpec> attrs, ShapeRule shape,
                      ViewRule view, Set<Integer> inPlaceInputs, boolean members, List<String> kernels, String summary) {
 
     /** Where a view declaration may put output 0 inside input 0. */
@@ -32,13 +34,18 @@ public record OpSpec(String kind, int minInputs, int maxInputs, List<AttrSpec> a
         /** The output reinterprets all of the input's bytes: offset 0, same size. */
         WHOLE,
         /** A contiguous run of whole rows along the leading axis: same trailing extents, offset a multiple of a row. */
-        LEADING_SLICE
+        LEADING_SLICE,
+        /** Output k is the bytes Split copies it from: at the summed sizes of outputs 0..k-1, only when every extent before axis is 1. */
+        SPLIT
     }
 
-    /** The output shape; throws {@link GraphException} with the reason when the inputs do not fit the rule. */
+    /**
+     * The shapes of the op's {@code outputs} outputs; throws {@link GraphException} with the
+     * reason when the inputs or attributes do not fit the rule.
+     */
     @FunctionalInterface
     public interface ShapeRule {
-        long[] infer(OpAttrs attrs, long[][] inputs);
+        long[][] infer(OpAttrs attrs, long[][] inputs, int outputs);
     }
 
     public OpSpec {

@@ -179,10 +179,50 @@ final class ShapeRules {
         return perm;
     }
 
+    /** Split: the input cut along {@code axis} into {@code split} extents, or {@code outputs} equal parts. */
+    static long[][] split(OpAttrs attrs, long[][] in, int outputs) {
+        long[] x = in[0];
+        int axis = axis(attrs.integer("axis"), x.length, "axis");
+        long[] parts = splitExtents(attrs, x, axis, outputs);
+        long[][] out = new long[outputs][];
+        for (int k = 0; k < outputs; k++) {
+            out[k] = x.clone();
+            out[k][axis] = parts[k];
+        }
+        return out;
+    }
+
+    /** The extents of Split's outputs along {@code axis}. */
+    static long[] splitExtents(OpAttrs attrs, long[] x, int axis, int outputs) {
+        long[] parts = attrs.intsOrNull("split");
+        if (parts == null) {
+            if (x[axis] % outputs != 0) throw new GraphException("axis " + axis + " of " + Arrays.toString(x) + " does not split into " + outputs + " equal parts");
+            parts = new long[outputs];
+            Arrays.fill(parts, x[axis] / outputs);
+        }
+        if (parts.length != outputs) throw new GraphException("split " + Arrays.toString(parts) + " must have one extent per output (" + outputs + ")");
+        long sum = 0;
+        for (long p : parts) sum = Math.addExact(sum, p);
+        if (sum != x[axis]) throw new GraphException("split " + Arrays.toString(parts) + " sums to " + sum + ", not to extent " + x[axis] + " of axis " + axis + " of " + Arrays.toString(x));
+        return parts;
+    }
+
     /** ReluGrad: dY and X have the output's shape. */
     static long[] sameShapes(OpAttrs attrs, long[][] in) {
         for (long[] s : in) if (!Arrays.equals(s, in[0])) throw new GraphException("inputs " + Arrays.toString(in[0]) + " and " + Arrays.toString(s) + " must have one shape");
         return in[0].clone();
+    }
+
+    /** ONNX Gather: data.shape[:axis] + indices.shape + data.shape[axis+1:]. */
+    static long[] gather(OpAttrs attrs, long[][] in) {
+        long[] d = in[0], idx = in[1];
+        if (d.length == 0) throw new GraphException("Gather's data must have rank 1 or more");
+        int a = axis(attrs.integer("axis"), d.length, "axis");
+        long[] out = new long[d.length - 1 + idx.length];
+        System.arraycopy(d, 0, out, 0, a);
+        System.arraycopy(idx, 0, out, a, idx.length);
+        System.arraycopy(d, a + 1, out, a + idx.length, d.length - a - 1);
+        return out;
     }
 
     /** ReduceSum: the axes listed (every axis when none) summed away, or kept as 1 with keepdims = 1. */

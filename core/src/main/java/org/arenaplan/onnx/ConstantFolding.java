@@ -39,7 +39,7 @@ final class ConstantFolding {
             return Map.of(y, c.values() == null ? c : new Constant(null, () -> transpose(src.read(), x.shape(), perm, x.dtype().bytes())));
         }
         long to = n.integer("to", -1);
-        DType target = OnnxDTypes.of((int) to);
+        DType target = DType.ofOnnx((int) to);
         if (target == null) throw n.error("attribute 'to' is ONNX element type " + to + ", which arenaplan does not support");
         Value y = new Value(out, target, x.shape());
         if (c.values() == null) return Map.of(y, c.fill() == null ? c : Constant.fill(convert(c.fill(), target)));
@@ -72,28 +72,18 @@ final class ConstantFolding {
         return out.flip();
     }
 
-    /** Elements of type {@code from} as type {@code to} (ONNX Cast, by {@link DType#put}); int64 to narrower integers wraps exactly. */
+    /** Elements of type {@code from} as type {@code to} (ONNX Cast, by {@link DType#cast}). */
     static ByteBuffer cast(ByteBuffer in, DType from, DType to, long count) {
         ByteBuffer out = ByteBuffer.allocate(Math.toIntExact(count * to.bytes())).order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < count; i++) {
-            if (from == DType.I64) {
-                long x = in.getLong(8 * i);
-                switch (to) {
-                    case I32 -> { out.putInt((int) x); continue; }
-                    case I16 -> { out.putShort((short) x); continue; }
-                    case I8, U8 -> { out.put((byte) x); continue; }
-                    default -> { }
-                }
-            }
-            to.put(out, from.get(in, i));
-        }
-        return out.flip();
+        in = in.order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < count; i++) from.cast(in, i, to, out, i);
+        return out;
     }
 
-    /** A value as type {@code to} holds it, widened back to a double. */
+    /** A value as type {@code to} holds it (by {@link DType#cast} from f64), widened back to a double. */
     static double convert(double v, DType to) {
-        ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-        to.put(b, v);
-        return to.get(b, 0);
+        ByteBuffer in = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putDouble(0, v), out = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        DType.F64.cast(in, 0, to, out, 0);
+        return to.getDouble(out, 0);
     }
 }

@@ -1,6 +1,7 @@
 package org.arenaplan.onnx;
 
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.DType;
 import org.arenaplan.ir.OpChecks;
 import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.OpRegistry;
@@ -29,7 +30,7 @@ final class NodeLowering {
     /** Op types lowered by {@link #lower}; ConstantOfShape and Constant become weights in the importer. */
     static final Set<String> SUPPORTED = Set.of("Conv", "Relu", "Sigmoid", "Tanh", "LRN", "MaxPool", "AveragePool", "GlobalAveragePool",
             "Reshape", "Flatten", "Gemm", "MatMul", "Dropout", "Softmax", "BatchNormalization", "Unsqueeze", "Squeeze",
-            "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Transpose", "Identity");
+            "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Transpose", "Identity", "Cast", "Where", "Equal", "Gather");
 
     /**
      * ONNX attributes an op type may carry besides those of its registry kind: resolved or
@@ -50,7 +51,7 @@ final class NodeLowering {
             Map.entry("Dropout", Set.of("ratio", "seed", "is_test")),
             Map.entry("ConstantOfShape", Set.of("value")),
             Map.entry("Constant", Set.of("value", "value_int", "value_ints", "value_float", "value_floats", "value_string", "value_strings", "sparse_value")),
-            Map.entry("Cast", Set.of("to")));
+            Map.entry("Cast", Set.of("to", "saturate")));
 
     private NodeLowering() { }
 
@@ -74,6 +75,10 @@ final class NodeLowering {
             case "Squeeze" -> view(n, squeeze(n));
             case "Identity" -> view(n, n.input(0).shape());
             case "Dropout" -> view(n, dropout(n));
+            case "Cast" -> cast(n);
+            case "Where" -> where(n);
+            case "Equal" -> equal(n);
+            case "Gather" -> gather(n);
             default -> throw n.error("unsupported op '" + n.opType() + "'; supported: " + String.join(", ", new java.util.TreeSet<>(SUPPORTED))
                     + ", ConstantOfShape and Constant (as weights)");
         };
@@ -95,13 +100,21 @@ final class NodeLowering {
     }
 
     private static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs) {
-        return new Lowered(kind, inputs, List.of(output(n, shape)), attrs, false, extraOutputs(n));
+        return op(n, kind, inputs, shape, attrs, n.input(0).dtype());
+    }
+
+    private static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs, DType dtype) {
+        return new Lowered(kind, inputs, List.of(output(n, shape, dtype)), attrs, false, extraOutputs(n));
     }
 
     private static Value output(NodeContext n, long[] shape) {
+        return output(n, shape, n.input(0).dtype());
+    }
+
+    private static Value output(NodeContext n, long[] shape, DType dtype) {
         n.require(!n.node().outputs().isEmpty() && !n.node().outputs().get(0).isEmpty(), "has no output");
         for (long d : shape) n.require(d >= 0, "inferred a negative dimension in shape " + Arrays.toString(shape) + " from inputs " + n.shapes());
-        return n.input(0).renamed(n.node().outputs().get(0), shape);
+        return new Value(n.node().outputs().get(0), dtype, shape);
     }
 
     /** Outputs past the first: optional training-time outputs this importer does not produce. */
@@ -213,13 +226,63 @@ final class NodeLowering {
 
     private static Lowered broadcast(NodeContext n) {
         n.require(n.inputCount() >= (n.opType().equals("Sum") ? 1 : 2), "needs " + (n.opType().equals("Sum") ? "at least one input" : "two inputs"));
-        long[] shape = n.input(0).shape();
+        return op(n, n.opType(), names(n, 0, n.inputCount()), broadcastAll(n, 0, n.inputCount()), Map.of());
+    }
+
+    /** The names of inputs from..to-1, which must share input {@code from}'s element type (ONNX type constraint T). */
+    private static List<String> names(NodeContext n, int from, int to) {
         List<String> inputs = new ArrayList<>();
-        for (int i = 0; i < n.inputCount(); i++) {
-            shape = broadcast(n, shape, n.input(i).shape());
+        for (int i = from; i < to; i++) {
+            n.require(n.input(i).dtype() == n.input(from).dtype(), "input " + n.input(from) + " is " + n.input(from).dtype().jsonName()
+                    + " but " + n.input(i) + " is " + n.input(i).dtype().jsonName() + "; they must have one type");
             inputs.add(n.input(i).name());
         }
-        return op(n, n.opType(), inputs, shape, Map.of());
+        return inputs;
+    }
+
+    /** The broadcast shape of inputs from..to-1. */
+    private static long[] broadcastAll(NodeContext n, int from, int to) {
+        long[] shape = n.input(from).shape();
+        for (int i = from + 1; i < to; i++) shape = broadcast(n, shape, n.input(i).shape());
+        return shape;
+    }
+
+    /** ONNX Cast: attribute 'to' (a TensorProto.DataType) is the output's type; 'saturate' (opset 19) concerns float8 only. */
+    private static Lowered cast(NodeContext n) {
+        n.require(n.hasAttr("to"), "attribute 'to' is required");
+        long to = n.integer("to", 0);
+        DType t = DType.ofOnnx((int) to);
+        n.require(t != null, "attribute to=" + to + " is an element type arenaplan does not support");
+        return op(n, OpKinds.CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) t.onnxCode()), t);
+    }
+
+    /** ONNX Where(condition: bool, X, Y): broadcast over all three; X's type. */
+    private static Lowered where(NodeContext n) {
+        n.require(n.inputCount() == 3, "needs three inputs (condition, X, Y)");
+        n.require(n.input(0).dtype() == DType.BOOL, "condition " + n.input(0) + " is " + n.input(0).dtype().jsonName() + ", not bool");
+        List<String> inputs = new ArrayList<>(List.of(n.input(0).name()));
+        inputs.addAll(names(n, 1, 3));
+        return op(n, OpKinds.WHERE, inputs, broadcastAll(n, 0, 3), Map.of(), n.input(1).dtype());
+    }
+
+    /** ONNX Equal(A, B) to bool, broadcasting. */
+    private static Lowered equal(NodeContext n) {
+        n.require(n.inputCount() == 2, "needs two inputs");
+        return op(n, OpKinds.EQUAL, names(n, 0, 2), broadcastAll(n, 0, 2), Map.of(), DType.BOOL);
+    }
+
+    /** ONNX Gather: output data.shape[:axis] + indices.shape + data.shape[axis+1:]; axis may be negative from opset 11. */
+    private static Lowered gather(NodeContext n) {
+        Value data = n.input(0), idx = n.input(1);
+        n.require(data.rank() >= 1, "data " + data + " must have rank 1 or more");
+        n.require(idx.dtype() == DType.I64 || idx.dtype() == DType.I32, "indices " + idx + " are " + idx.dtype().jsonName() + ", not int64 or int32");
+        int axis = n.axis(n.integer("axis", 0), data.rank(), "axis");
+        long[] ds = data.shape(), is = idx.shape();
+        long[] out = new long[ds.length - 1 + is.length];
+        System.arraycopy(ds, 0, out, 0, axis);
+        System.arraycopy(is, 0, out, axis, is.length);
+        System.arraycopy(ds, axis + 1, out, axis + is.length, ds.length - axis - 1);
+        return op(n, OpKinds.GATHER, List.of(data.name(), idx.name()), out, Map.of("axis", (long) axis));
     }
 
     /** Numpy (multidirectional) broadcasting. */

@@ -160,7 +160,7 @@ public final class OnnxImporter {
     }
 
     private DType dtype(int code, String what) {
-        DType d = OnnxDTypes.of(code);
+        DType d = DType.ofOnnx(code);
         if (d == null) throw new OnnxException(file + ": " + what + " has ONNX element type " + code + ", which arenaplan does not support");
         return d;
     }
@@ -370,7 +370,7 @@ public final class OnnxImporter {
         while (values.containsKey(w) || declared.contains(w)) w += "_";
         Value v = values.get(output);
         weights.put(w, weights.get(output));
-        declareWeight(b, w, v.renamed(w, v.shape()));
+        declareWeight(b, w, new Value(w, v.dtype(), v.shape()));
         b.tensor(tensor(v));
         declared.add(output);
         b.op("copy_constant_" + output, OpKinds.COPY).in(w).out(output).add();

@@ -71,7 +71,7 @@ public record OnnxModel(long irVersion, Map<String, Long> opsets, Graph graph) {
 
         /** arenaplan's element type, or null when it has none for {@link #dataType()}. */
         public DType dtype() {
-            return OnnxDTypes.of(dataType);
+            return org.arenaplan.ir.DType.ofOnnx(dataType);
         }
 
         /** Every element widened to a double (reads the values); null when they cannot be read. */

@@ -2,41 +2,44 @@ package org.arenaplan.onnx;
 
 import ai.onnx.proto.OnnxMl;
 import com.google.protobuf.UnsafeByteOperations;
+import org.arenaplan.ir.TensorValue;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A float tensor in a {@code .pb} file: one serialized ONNX TensorProto, as the model zoo's
+ * A tensor in a {@code .pb} file: one serialized ONNX {@code TensorProto}, as the model zoo's
  * {@code input_0.pb} / {@code output_0.pb} files are, read and written with the generated schema
- * classes. Written with dims, data_type FLOAT, name and little-endian raw_data.
+ * classes. Reads every element type {@link org.arenaplan.ir.DType} has, with its true element
+ * size, from wherever the TensorProto keeps the values ({@link OnnxTensors}: {@code raw_data},
+ * the typed fields, or external data beside the file); writes dims, data_type, name and
+ * little-endian {@code raw_data}.
  */
 public final class OnnxTensorFile {
-    /** A decoded tensor: its name (may be empty), dims and values. */
-    public record FloatTensor(String name, long[] dims, float[] values) { }
+    /** A decoded tensor: its name (may be empty) and value (dims as the file gives them). */
+    public record NamedTensor(String name, TensorValue value) { }
 
     private OnnxTensorFile() { }
 
-    /** Reads a TensorProto file of any element type arenaplan knows, its values widened to float. */
-    public static FloatTensor read(Path file) {
+    /** @throws OnnxException naming the file and the field when it is missing, malformed, short or of an unsupported type */
+    public static NamedTensor read(Path file) {
         OnnxModel.TensorData t = OnnxProtos.readTensor(file);
         if (t.dtype() == null || t.source() == null)
-            throw new OnnxException(file + ": TensorProto of data_type " + t.dataType() + ", which arenaplan does not read");
-        double[] d = t.values();
-        float[] v = new float[d.length];
-        for (int i = 0; i < v.length; i++) v[i] = (float) d[i];
-        return new FloatTensor(t.name(), t.dims(), v);
+            throw new OnnxException(file + ": data_type " + t.dataType() + " is not an element type arenaplan supports");
+        ByteBuffer b = t.source().read();
+        byte[] bytes = new byte[b.remaining()];
+        b.duplicate().get(bytes);
+        return new NamedTensor(t.name(), new TensorValue(t.dtype(), t.dims(), bytes));
     }
 
-    public static void write(Path file, String name, long[] dims, float[] values) {
-        ByteBuffer raw = ByteBuffer.allocate(4 * values.length).order(ByteOrder.LITTLE_ENDIAN);
-        for (float f : values) raw.putFloat(f);
-        OnnxMl.TensorProto.Builder t = OnnxMl.TensorProto.newBuilder().setName(name).setDataType(OnnxDTypes.FLOAT)
-                .setRawData(UnsafeByteOperations.unsafeWrap(raw.flip()));
+    /** Writes {@code value} (a flat value as one dim) named {@code name}, its bytes as raw_data. */
+    public static void write(Path file, String name, TensorValue value) {
+        long[] dims = value.shape() == null ? new long[]{value.elements()} : value.shape();
+        OnnxMl.TensorProto.Builder t = OnnxMl.TensorProto.newBuilder().setName(name).setDataType(value.dtype().onnxCode())
+                .setRawData(UnsafeByteOperations.unsafeWrap(value.bytes()));
         for (long d : dims) t.addDims(d);
         try (OutputStream os = Files.newOutputStream(file)) {
             t.build().writeTo(os);

@@ -168,7 +168,7 @@ final class OnnxTensors {
     static double[] doubles(WeightValues source, DType type, long count) {
         ByteBuffer b = source.read();
         double[] out = new double[Math.toIntExact(count)];
-        for (int i = 0; i < out.length; i++) out[i] = type.get(b, i);
+        for (int i = 0; i < out.length; i++) out[i] = type.getDouble(b, i);
         return out;
     }
 
@@ -184,6 +184,6 @@ final class OnnxTensors {
         for (int i = 1; i < n; i++)
             for (int k = 0; k < width; k++)
                 if (b.get(i * width + k) != b.get(k)) return null;
-        return type.get(b, 0);
+        return type.getDouble(b, 0);
     }
 }

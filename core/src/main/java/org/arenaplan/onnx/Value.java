@@ -29,10 +29,6 @@ record Value(String name, DType dtype, long[] shape) {
         return n;
     }
 
-    Value renamed(String newName, long[] newShape) {
-        return new Value(newName, dtype, newShape);
-    }
-
     @Override
     public String toString() {
         return name + Arrays.toString(shape);

@@ -15,7 +15,8 @@ import java.util.SplittableRandom;
  * weights, copies, view chains (reshape, identity, flatten), slices of 2-row tensors and
  * splits of one into both its rows next to a view of all of it (overlapping views), in-place
  * concatenations of two 1-row results (member slices on axis 0), concatenations on the last
- * axis (member slices when the outer extent is 1, a copy otherwise), transposes (through
+ * axis (member slices when the outer extent is 1, a copy otherwise), splits along the leading
+ * axis (views) and the last axis (views where contiguous, copies otherwise), transposes (through
  * 3-D views) and 1-D convolutions (through N x C x L views), each op on a random stream.
  * Matmuls, transposes and convolutions carry an in-place hint a third of the time; their
  * kernels cannot run in place, so liveness must refuse every one of those hints.
@@ -66,15 +67,16 @@ public final class RandomGraphs {
     private void step() {
         int k = r.nextInt(100);
         if (k < 20) unary();
-        else if (k < 35) binary();
-        else if (k < 43) matmul();
-        else if (k < 53) view();
-        else if (k < 60) slice();
-        else if (k < 69) concat();
-        else if (k < 75) concatLastAxis();
-        else if (k < 81) transpose();
-        else if (k < 87) conv();
-        else if (k < 92) split();
+        else if (k < 33) binary();
+        else if (k < 41) matmul();
+        else if (k < 50) view();
+        else if (k < 57) slice();
+        else if (k < 65) concat();
+        else if (k < 71) concatLastAxis();
+        else if (k < 77) transpose();
+        else if (k < 83) conv();
+        else if (k < 88) split();
+        else if (k < 95) splitJoin();
         else copy();
     }
 
@@ -192,6 +194,29 @@ public final class RandomGraphs {
         if (a.rows == 1) cat.member(0, 0, 0).member(1, 0, 4L * (n / 2));
         cat.add();
         live.add(new T(y, a.rows, a.rows == 2));
+    }
+
+    /**
+     * A Split: a 2-row tensor into its rows along axis 0 (outputs declared views), or any tensor
+     * into two halves along the last axis (views half the time when it has one row, where the
+     * halves are contiguous; computed otherwise), the halves then concatenated back swapped.
+     */
+    private void splitJoin() {
+        T a = pick();
+        if (a.rows == 2 && r.nextBoolean()) {
+            String s0 = tensor(1), s1 = tensor(1);
+            b.op(opName(), OpKinds.SPLIT).in(a.name).out(s0, s1).attr("axis", 0L).view(0, 0, 0).view(1, 0, 4L * n).stream(stream()).add();
+            live.add(new T(s0, 1, false));
+            live.add(new T(s1, 1, false));
+            return;
+        }
+        String h0 = tensor(new long[]{a.rows, n / 2}), h1 = tensor(new long[]{a.rows, n / 2});
+        GraphBuilder.OpBuilder split = b.op(opName(), OpKinds.SPLIT).in(a.name).out(h0, h1).attr("axis", r.nextBoolean() ? 1L : -1L).stream(stream());
+        if (a.rows == 1 && r.nextBoolean()) split.view(0, 0, 0).view(1, 0, 4L * (n / 2));
+        split.add();
+        String y = tensor(a.rows);
+        b.op(opName(), OpKinds.CONCAT).in(h1, h0).out(y).attr("axis", 1L).stream(stream()).add();
+        live.add(new T(y, a.rows, true));
     }
 
     /** A 2-row tensor split into its two rows (slice views) while a view of all of it stays live: three overlapping views. */

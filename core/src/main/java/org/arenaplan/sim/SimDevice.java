@@ -272,45 +272,44 @@ public final class SimDevice implements Device {
     }
 
     @Override
-    public void copyToDevice(DeviceStream stream, float[] src, DevicePointer dst, String tensor) {
-        copyToDevice(stream, src, KernelArg.write(dst, 4L * src.length, tensor));
+    public void copyToDevice(DeviceStream stream, byte[] src, DevicePointer dst, String tensor) {
+        copyToDevice(stream, src, KernelArg.write(dst, src.length, tensor));
     }
 
     @Override
-    public void copyToDevice(DeviceStream stream, float[] src, KernelArg dst) {
+    public void copyToDevice(DeviceStream stream, byte[] src, KernelArg dst) {
         SimQueue q = queue(stream);
         synchronized (lock) {
             forbidInCapture("copy of " + dst.tensor() + " to the device");
         }
-        if (dst.bytes() != 4L * src.length) throw new DeviceException("copy of " + dst.tensor() + ": " + src.length + " values for " + dst.bytes() + " B");
-        float[] copy = src.clone();
+        if (dst.bytes() != src.length) throw new DeviceException("copy of " + dst.tensor() + ": " + src.length + " B for " + dst.bytes() + " B");
+        byte[] copy = src.clone();
         DevicePointer p = dst.pointer();
-        submitWork(q, "copy to device", List.of(dst), () -> System.arraycopy(copy, 0, words(p), index(p), copy.length), Kernels.COPY);
+        submitWork(q, "copy to device", List.of(dst), () -> block(p).write(p.offset(), copy, 0, copy.length), Kernels.COPY);
         q.synchronize();
         rethrow();
     }
 
     @Override
-    public void copyToHost(DeviceStream stream, DevicePointer src, float[] dst, String tensor) {
-        copyToHost(stream, KernelArg.read(src, 4L * dst.length, tensor), dst);
+    public void copyToHost(DeviceStream stream, DevicePointer src, byte[] dst, String tensor) {
+        copyToHost(stream, KernelArg.read(src, dst.length, tensor), dst);
     }
 
     @Override
-    public void copyToHost(DeviceStream stream, KernelArg src, float[] dst) {
+    public void copyToHost(DeviceStream stream, KernelArg src, byte[] dst) {
         SimQueue q = queue(stream);
         synchronized (lock) {
             forbidInCapture("copy of " + src.tensor() + " to the host");
         }
-        if (src.bytes() != 4L * dst.length) throw new DeviceException("copy of " + src.tensor() + ": " + src.bytes() + " B into " + dst.length + " values");
+        if (src.bytes() != dst.length) throw new DeviceException("copy of " + src.tensor() + ": " + src.bytes() + " B into " + dst.length + " B");
         DevicePointer p = src.pointer();
-        submitWork(q, "copy to host", List.of(src), () -> System.arraycopy(words(p), index(p), dst, 0, dst.length), Kernels.COPY);
+        submitWork(q, "copy to host", List.of(src), () -> block(p).read(p.offset(), dst.length).get(dst), Kernels.COPY);
         q.synchronize();
         rethrow();
     }
 
     @Override
     public void copyOnDevice(DeviceStream stream, DevicePointer src, DevicePointer dst, long bytes, String tensor) {
-        if (bytes % 4 != 0) throw new DeviceException("copy of '" + tensor + "': " + bytes + " B is not a whole number of f32 words");
         SimQueue q = queue(stream);
         synchronized (lock) {
             if (capture != null && capture.captures(q)) {
@@ -319,8 +318,7 @@ public final class SimDevice implements Device {
             }
         }
         List<KernelArg> args = List.of(KernelArg.read(src, bytes, tensor), KernelArg.write(dst, bytes, tensor));
-        int n = (int) (bytes / 4);
-        submitWork(q, "copy on device", args, () -> System.arraycopy(words(src), index(src), words(dst), index(dst), n), Kernels.COPY);
+        submitWork(q, "copy on device", args, () -> block(src).copyTo(src.offset(), block(dst), dst.offset(), bytes), Kernels.COPY);
     }
 
     /**
@@ -516,12 +514,8 @@ public final class SimDevice implements Device {
         return se;
     }
 
-    static float[] words(DevicePointer p) {
-        return ((SimBuffer) p.buffer()).block.words;
-    }
-
-    static int index(DevicePointer p) {
-        if (p.offset() % 4 != 0) throw new DeviceException("pointer at byte offset " + p.offset() + " of " + p.buffer() + " is not f32-aligned");
-        return (int) (p.offset() / 4);
+    /** The memory a pointer points into; its {@code offset()} is also the offset into the block. */
+    static SimBlock block(DevicePointer p) {
+        return ((SimBuffer) p.buffer()).block;
     }
 }

@@ -4,41 +4,79 @@ import org.arenaplan.device.DeviceException;
 import org.arenaplan.device.KernelArg;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
+import org.arenaplan.ir.DType;
+
+import java.nio.ByteBuffer;
+import java.util.function.Consumer;
 
 /**
  * The simulator's kernels, one Java method per name of {@link Kernels}, with the argument layout
  * documented there. Deterministic: every reduction runs in the documented order, so the same
  * inputs give the same bits whatever the addresses. Transcendentals are computed in double and
- * rounded to f32 (CUDA's may differ in the last bits).
+ * rounded to f32 (CUDA's may differ in the last bits). Element types and their conversions are
+ * {@link DType}'s.
+ *
+ * <p>A kernel reads copies of its pointer arguments' bytes when it runs, and stores each output
+ * argument whole when done (every kernel writes all of its output argument, except
+ * {@link Kernels#CONCAT_SLICE}, which copies row by row into the simulated memory).
  */
 final class SimKernels {
     private SimKernels() { }
 
-    /** A pointer argument resolved to the backing array and an element index. */
+    /** A pointer argument decoded to f32 values (an index into them: always 0 here). */
     record F(float[] a, int i) { }
 
     /** Checks the call's shape now (at issue) and returns the computation to run later. */
     static Runnable bind(KernelCall c) {
         int ptrs = c.pointers().size();
         switch (c.name()) {
-            case Kernels.UNARY: need(c, 2, 2); return () -> unary(c, f(c, 0), f(c, 1));
-            case Kernels.BINARY: need(c, 3, 2 + 3 * (int) c.intArg(1)); return () -> binary(c, f(c, 0), f(c, 1), f(c, 2));
-            case Kernels.GEMM: need(c, c.intArg(8) == 1 ? 4 : 3, 12); return () -> gemm(c, ptrs);
-            case Kernels.SOFTMAX: need(c, 2, 2); return () -> softmax(c, f(c, 0), f(c, 1));
-            case Kernels.LAYERNORM: need(c, 4, 2); return () -> layernorm(c);
-            case Kernels.BATCHNORM: need(c, 6, 3); return () -> batchnorm(c);
-            case Kernels.CONV2D: need(c, c.intArg(16) == 1 ? 4 : 3, 17); return () -> conv2d(c);
-            case Kernels.POOL2D: need(c, 2, 16); return () -> pool2d(c, f(c, 0), f(c, 1));
-            case Kernels.LRN: need(c, 2, 4); return () -> lrn(c, f(c, 0), f(c, 1));
-            case Kernels.TRANSPOSE: need(c, 2, 1 + 2 * (int) c.intArg(0)); return () -> transpose(c, f(c, 0), f(c, 1));
-            case Kernels.COPY: need(c, 2, 1); return () -> copy(c, f(c, 0), f(c, 1));
-            case Kernels.CONCAT_SLICE: need(c, 2, 4); return () -> concatSlice(c, f(c, 0), f(c, 1));
-            case Kernels.REDUCE_SUM: need(c, 2, 3); return () -> TrainingKernels.reduceSum(c);
-            case Kernels.GELU_GRAD: need(c, 3, 1); return () -> TrainingKernels.geluGrad(c);
-            case Kernels.SOFTMAX_GRAD: need(c, 3, 2); return () -> TrainingKernels.softmaxGrad(c);
-            case Kernels.LAYERNORM_GRAD: need(c, 4, 2); return () -> TrainingKernels.layerNormGrad(c);
-            case Kernels.CONV2D_BACKWARD_DATA: need(c, 3, 16); return () -> TrainingKernels.convBackwardData(c);
-            case Kernels.CONV2D_BACKWARD_FILTER: need(c, 3, 16); return () -> TrainingKernels.convBackwardFilter(c);
+            case Kernels.UNARY: {
+                need(c, 2, 3);
+                DType t = dtype(c, 2);
+                return t.isFloat32Compute() ? onFloats(c, t, f -> unary(c, f[0], f[1])) : onLongs(c, t, l -> unaryIntegral(c, l[0], l[1]));
+            }
+            case Kernels.BINARY: {
+                int rank = (int) c.intArg(1);
+                need(c, 3, 3 + 3 * rank);
+                DType t = dtype(c, 2 + 3 * rank);
+                return t.isFloat32Compute() ? onFloats(c, t, f -> binary(c, f[0], f[1], f[2])) : onLongs(c, t, l -> binaryIntegral(c, l[0], l[1], l[2]));
+            }
+            case Kernels.GEMM: need(c, c.intArg(8) == 1 ? 4 : 3, 12); return onFloats(c, DType.F32, f -> gemm(c, f));
+            case Kernels.SOFTMAX: need(c, 2, 2); return onFloats(c, DType.F32, f -> softmax(c, f[0], f[1]));
+            case Kernels.LAYERNORM: need(c, 4, 2); return onFloats(c, DType.F32, f -> layernorm(c, f));
+            case Kernels.BATCHNORM: need(c, 6, 3); return onFloats(c, DType.F32, f -> batchnorm(c, f));
+            case Kernels.CONV2D: need(c, c.intArg(16) == 1 ? 4 : 3, 17); return onFloats(c, DType.F32, f -> conv2d(c, f));
+            case Kernels.POOL2D: need(c, 2, 16); return onFloats(c, DType.F32, f -> pool2d(c, f[0], f[1]));
+            case Kernels.LRN: need(c, 2, 4); return onFloats(c, DType.F32, f -> lrn(c, f[0], f[1]));
+            case Kernels.TRANSPOSE: need(c, 2, 2 + 2 * (int) c.intArg(0)); elementBytes(c, 1 + 2 * (int) c.intArg(0)); return () -> transpose(c);
+            case Kernels.COPY: need(c, 2, 2); elementBytes(c, 1); return () -> copy(c);
+            case Kernels.CONCAT_SLICE: need(c, 2, 5); elementBytes(c, 4); return () -> concatSlice(c);
+            case Kernels.CAST: need(c, 2, 3); dtype(c, 1); dtype(c, 2); return () -> cast(c);
+            case Kernels.GATHER: {
+                need(c, 3, 6);
+                elementBytes(c, 4);
+                DType idx = dtype(c, 5);
+                if (idx != DType.I64 && idx != DType.I32) throw new DeviceException("'" + c.label() + "': gather indices must be int64 or int32, not " + idx.jsonName());
+                return () -> gather(c);
+            }
+            case Kernels.WHERE: {
+                int rank = (int) c.intArg(0);
+                need(c, 4, 2 + 4 * rank);
+                elementBytes(c, 1 + 4 * rank);
+                return () -> where(c);
+            }
+            case Kernels.COMPARE: {
+                int rank = (int) c.intArg(1);
+                need(c, 3, 3 + 3 * rank);
+                dtype(c, 2 + 3 * rank);
+                return () -> compare(c);
+            }
+            case Kernels.REDUCE_SUM: need(c, 2, 3); return onFloats(c, DType.F32, f -> TrainingKernels.reduceSum(c, f));
+            case Kernels.GELU_GRAD: need(c, 3, 1); return onFloats(c, DType.F32, f -> TrainingKernels.geluGrad(c, f));
+            case Kernels.SOFTMAX_GRAD: need(c, 3, 2); return onFloats(c, DType.F32, f -> TrainingKernels.softmaxGrad(c, f));
+            case Kernels.LAYERNORM_GRAD: need(c, 4, 2); return onFloats(c, DType.F32, f -> TrainingKernels.layerNormGrad(c, f));
+            case Kernels.CONV2D_BACKWARD_DATA: need(c, 3, 16); return onFloats(c, DType.F32, f -> TrainingKernels.convBackwardData(c, f));
+            case Kernels.CONV2D_BACKWARD_FILTER: need(c, 3, 16); return onFloats(c, DType.F32, f -> TrainingKernels.convBackwardFilter(c, f));
             default: throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.TRAINING);
         }
     }
@@ -49,14 +87,155 @@ final class SimKernels {
                     + " ints, got " + c.pointers().size() + " and " + c.ints().length);
     }
 
-    static F f(KernelCall c, int k) {
-        KernelArg a = c.pointer(k);
-        return new F(SimDevice.words(a.pointer()), SimDevice.index(a.pointer()));
+    /** The element type whose ONNX code is int {@code k}. */
+    private static DType dtype(KernelCall c, int k) {
+        DType t = DType.ofOnnx((int) c.intArg(k));
+        if (t == null) throw new DeviceException("'" + c.label() + "': kernel " + c.name() + ": unknown element type code " + c.intArg(k));
+        return t;
+    }
+
+    /** Int {@code k}, an element size: 1, 2, 4 or 8 bytes. */
+    private static int elementBytes(KernelCall c, int k) {
+        long es = c.intArg(k);
+        if (es != 1 && es != 2 && es != 4 && es != 8) throw new DeviceException("'" + c.label() + "': kernel " + c.name() + ": element size " + es + " B is not 1, 2, 4 or 8");
+        return (int) es;
     }
 
     static int i(KernelCall c, int k) {
         return Math.toIntExact(c.intArg(k));
     }
+
+    // ---- argument bytes ----
+
+    /** A copy of argument {@code k}'s bytes. */
+    private static ByteBuffer in(KernelCall c, int k) {
+        KernelArg a = c.pointer(k);
+        return SimDevice.block(a.pointer()).read(a.pointer().offset(), Math.toIntExact(a.bytes()));
+    }
+
+    /** A zeroed buffer the size of argument {@code k}, to be {@link #store}d. */
+    private static ByteBuffer out(KernelCall c, int k) {
+        return org.arenaplan.ir.TensorValue.allocate(c.pointer(k).bytes());
+    }
+
+    private static void store(KernelCall c, int k, ByteBuffer b) {
+        KernelArg a = c.pointer(k);
+        SimDevice.block(a.pointer()).write(a.pointer().offset(), b.array(), 0, b.capacity());
+    }
+
+    private static int count(KernelCall c, int k, DType t) {
+        long bytes = c.pointer(k).bytes();
+        if (bytes % t.bytes() != 0) throw new DeviceException("'" + c.label() + "': argument " + c.pointer(k).tensor() + " (" + bytes + " B) is not a whole number of " + t.jsonName() + " elements");
+        return Math.toIntExact(bytes / t.bytes());
+    }
+
+    /** Every argument decoded from {@code t} to f32, the body, then every written argument encoded back to {@code t}. */
+    private static Runnable onFloats(KernelCall c, DType t, Consumer<F[]> body) {
+        for (int k = 0; k < c.pointers().size(); k++) count(c, k, t);
+        return () -> {
+            F[] f = new F[c.pointers().size()];
+            for (int k = 0; k < f.length; k++) {
+                float[] v = new float[count(c, k, t)];
+                f[k] = new F(v, 0);
+                if (c.pointer(k).access() == KernelArg.Access.WRITE) continue;   // every kernel writes all of its output
+                ByteBuffer b = in(c, k);
+                if (t == DType.F32) b.asFloatBuffer().get(v);
+                else for (int e = 0; e < v.length; e++) v[e] = t.getFloat(b, e);
+            }
+            body.accept(f);
+            for (int k = 0; k < f.length; k++) {
+                if (c.pointer(k).access() != KernelArg.Access.WRITE) continue;
+                ByteBuffer b = out(c, k);
+                float[] v = f[k].a;
+                if (t == DType.F32) b.asFloatBuffer().put(v);
+                else for (int e = 0; e < v.length; e++) t.putFloat(b, e, v[e]);
+                store(c, k, b);
+            }
+        };
+    }
+
+    /** Every argument decoded from integral {@code t} to longs, the body, then every written argument stored in {@code t}'s width. */
+    private static Runnable onLongs(KernelCall c, DType t, Consumer<long[][]> body) {
+        if (!t.isIntegral()) throw new DeviceException("'" + c.label() + "': kernel " + c.name() + " does not compute " + t.jsonName());
+        for (int k = 0; k < c.pointers().size(); k++) count(c, k, t);
+        return () -> {
+            long[][] l = new long[c.pointers().size()][];
+            for (int k = 0; k < l.length; k++) {
+                l[k] = new long[count(c, k, t)];
+                if (c.pointer(k).access() == KernelArg.Access.WRITE) continue;
+                ByteBuffer b = in(c, k);
+                for (int e = 0; e < l[k].length; e++) l[k][e] = t.getLong(b, e);
+            }
+            body.accept(l);
+            for (int k = 0; k < l.length; k++) {
+                if (c.pointer(k).access() != KernelArg.Access.WRITE) continue;
+                ByteBuffer b = out(c, k);
+                for (int e = 0; e < l[k].length; e++) t.putLong(b, e, l[k][e]);
+                store(c, k, b);
+            }
+        };
+    }
+
+    /** Moves one element of {@code es} bytes. */
+    private static void move(ByteBuffer src, int si, ByteBuffer dst, int di, int es) {
+        switch (es) {
+            case 1 -> dst.put(di, src.get(si));
+            case 2 -> dst.putShort(di * 2, src.getShort(si * 2));
+            case 4 -> dst.putInt(di * 4, src.getInt(si * 4));
+            default -> dst.putLong(di * 8, src.getLong(si * 8));
+        }
+    }
+
+    // ---- broadcasting ----
+
+    /** Visits one innermost row of a broadcast: output index of its first element, each operand's index of it. */
+    private interface Row {
+        void visit(int out, int[] at, int inner, int[] innerStride);
+    }
+
+    /**
+     * Numpy broadcasting over {@code shape} (the output's, contiguous) with each operand's strides
+     * (0 where it is broadcast): calls {@code row} once per innermost row, in output order.
+     */
+    private static void forEachRow(int[] shape, int[][] strides, Row row) {
+        int rank = shape.length, ops = strides.length;
+        long n = 1;
+        for (int d : shape) n *= d;
+        if (n == 0) return;
+        if (rank == 0) {
+            row.visit(0, new int[ops], 1, new int[ops]);
+            return;
+        }
+        int inner = shape[rank - 1];
+        int[] innerStride = new int[ops];
+        for (int k = 0; k < ops; k++) innerStride[k] = strides[k][rank - 1];
+        int[] idx = new int[rank];
+        int[] at = new int[ops];
+        for (long done = 0, out = 0; done < n; done += inner, out += inner) {
+            for (int k = 0; k < ops; k++) {
+                int p = 0;
+                for (int d = 0; d < rank - 1; d++) p += idx[d] * strides[k][d];
+                at[k] = p;
+            }
+            row.visit((int) out, at, inner, innerStride);
+            for (int d = rank - 2; d >= 0; d--) {
+                if (++idx[d] < shape[d]) break;
+                idx[d] = 0;
+            }
+        }
+    }
+
+    /** ints from {@code from}: shape[rank], then {@code operands} stride arrays of rank values. */
+    private static int[][] shapeAndStrides(KernelCall c, int from, int rank, int operands, int[] shape) {
+        int[][] strides = new int[operands][rank];
+        for (int d = 0; d < rank; d++) {
+            shape[d] = i(c, from + d);
+            for (int k = 0; k < operands; k++) strides[k][d] = i(c, from + (k + 1) * rank + d);
+        }
+        return strides;
+    }
+
+    // ---- elementwise ----
 
     static void unary(KernelCall c, F x, F y) {
         int n = i(c, 0);
@@ -77,42 +256,23 @@ final class SimKernels {
         }
     }
 
-    /** erf by Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7). */
-    static double erf(double x) {
-        double t = 1.0 / (1.0 + 0.3275911 * Math.abs(x));
-        double p = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-        double r = 1.0 - p * Math.exp(-x * x);
-        return x >= 0 ? r : -r;
+    static void unaryIntegral(KernelCall c, long[] x, long[] y) {
+        int n = i(c, 0);
+        int op = i(c, 1);
+        if (op != Kernels.RELU && op != Kernels.IDENTITY) throw new DeviceException("'" + c.label() + "': unary op " + op + " is not defined on integers");
+        for (int k = 0; k < n; k++) y[k] = op == Kernels.RELU ? Math.max(x[k], 0) : x[k];
     }
 
     static void binary(KernelCall c, F a, F b, F y) {
         int op = i(c, 0);
         int rank = i(c, 1);
-        int[] shape = new int[rank], sa = new int[rank], sb = new int[rank];
-        long n = 1;
-        for (int d = 0; d < rank; d++) {
-            shape[d] = i(c, 2 + d);
-            sa[d] = i(c, 2 + rank + d);
-            sb[d] = i(c, 2 + 2 * rank + d);
-            n *= shape[d];
-        }
-        if (n == 0) return;
-        if (rank == 0) {
-            y.a[y.i] = apply(c, op, a.a[a.i], b.a[b.i]);
-            return;
-        }
-        int inner = shape[rank - 1], ia = sa[rank - 1], ib = sb[rank - 1];
-        int[] idx = new int[rank];
-        int out = y.i;
-        for (long done = 0; done < n; done += inner) {
-            int pa = a.i, pb = b.i;
-            for (int d = 0; d < rank - 1; d++) { pa += idx[d] * sa[d]; pb += idx[d] * sb[d]; }
-            for (int k = 0; k < inner; k++) y.a[out++] = apply(c, op, a.a[pa + k * ia], b.a[pb + k * ib]);
-            for (int d = rank - 2; d >= 0; d--) {
-                if (++idx[d] < shape[d]) break;
-                idx[d] = 0;
-            }
-        }
+        int[] shape = new int[rank];
+        int[][] s = shapeAndStrides(c, 2, rank, 2, shape);
+        float[] aa = a.a, ba = b.a, ya = y.a;
+        forEachRow(shape, s, (out, at, inner, st) -> {
+            int pa = a.i + at[0], pb = b.i + at[1], ia = st[0], ib = st[1];
+            for (int k = 0; k < inner; k++) ya[y.i + out + k] = apply(c, op, aa[pa + k * ia], ba[pb + k * ib]);
+        });
     }
 
     private static float apply(KernelCall c, int op, float x, float z) {
@@ -126,15 +286,142 @@ final class SimKernels {
         }
     }
 
-    static void gemm(KernelCall c, int ptrs) {
+    /** Integer add, sub, mul in 64 bits (wrapping), div truncating toward zero; the result is stored in the type's width. */
+    static void binaryIntegral(KernelCall c, long[] a, long[] b, long[] y) {
+        int op = i(c, 0);
+        int rank = i(c, 1);
+        int[] shape = new int[rank];
+        int[][] s = shapeAndStrides(c, 2, rank, 2, shape);
+        forEachRow(shape, s, (out, at, inner, st) -> {
+            for (int k = 0; k < inner; k++) {
+                long x = a[at[0] + k * st[0]], z = b[at[1] + k * st[1]];
+                y[out + k] = switch (op) {
+                    case Kernels.ADD -> x + z;
+                    case Kernels.SUB -> x - z;
+                    case Kernels.MUL -> x * z;
+                    case Kernels.DIV -> {
+                        if (z == 0) throw new DeviceException("'" + c.label() + "': integer division by zero (element " + (out + k) + ")");
+                        yield x / z;
+                    }
+                    default -> throw new DeviceException("'" + c.label() + "': binary op " + op + " is not defined on integers");
+                };
+            }
+        });
+    }
+
+    /** Where: out = cond ? x : y, broadcast; elements moved bit for bit. */
+    static void where(KernelCall c) {
+        int rank = i(c, 0);
+        int[] shape = new int[rank];
+        int[][] s = shapeAndStrides(c, 1, rank, 3, shape);
+        int es = elementBytes(c, 1 + 4 * rank);
+        ByteBuffer cond = in(c, 0), x = in(c, 1), y = in(c, 2), o = out(c, 3);
+        forEachRow(shape, s, (out, at, inner, st) -> {
+            for (int k = 0; k < inner; k++) {
+                boolean pick = cond.get(at[0] + k * st[0]) != 0;
+                if (pick) move(x, at[1] + k * st[1], o, out + k, es);
+                else move(y, at[2] + k * st[2], o, out + k, es);
+            }
+        });
+        store(c, 3, o);
+    }
+
+    /** Compare (Equal): y = a op b as bool; floats compare as f32 (f64 as f64; NaN equals nothing), integers as longs. */
+    static void compare(KernelCall c) {
+        int op = i(c, 0);
+        if (op != Kernels.EQUAL) throw new DeviceException("'" + c.label() + "': unknown compare op " + op);
+        int rank = i(c, 1);
+        int[] shape = new int[rank];
+        int[][] s = shapeAndStrides(c, 2, rank, 2, shape);
+        DType t = dtype(c, 2 + 3 * rank);
+        ByteBuffer a = in(c, 0), b = in(c, 1), y = out(c, 2);
+        forEachRow(shape, s, (out, at, inner, st) -> {
+            for (int k = 0; k < inner; k++) {
+                int ia = at[0] + k * st[0], ib = at[1] + k * st[1];
+                boolean eq = t.isIntegral() ? t.getLong(a, ia) == t.getLong(b, ib)
+                        : t == DType.F64 ? a.getDouble(ia * 8) == b.getDouble(ib * 8) : t.getFloat(a, ia) == t.getFloat(b, ib);
+                y.put(out + k, (byte) (eq ? 1 : 0));
+            }
+        });
+        store(c, 2, y);
+    }
+
+    static void cast(KernelCall c) {
+        int n = i(c, 0);
+        DType from = dtype(c, 1), to = dtype(c, 2);
+        ByteBuffer x = in(c, 0), y = out(c, 1);
+        for (int k = 0; k < n; k++) from.cast(x, k, to, y, k);
+        store(c, 1, y);
+    }
+
+    /** Gather: y[o, j, k] = data[o, idx[j], k], a negative index counting from the end of the axis. */
+    static void gather(KernelCall c) {
+        int outer = i(c, 0), axis = i(c, 1), inner = i(c, 2), n = i(c, 3), es = elementBytes(c, 4);
+        DType it = dtype(c, 5);
+        ByteBuffer data = in(c, 0), idx = in(c, 1), y = out(c, 2);
+        for (int j = 0; j < n; j++) {
+            long v = it.getLong(idx, j);
+            long at = v < 0 ? v + axis : v;
+            if (at < 0 || at >= axis)
+                throw new DeviceException("'" + c.label() + "': gather index " + v + " (element " + j + ") is out of range for an axis of " + axis);
+            for (int o = 0; o < outer; o++) {
+                for (int k = 0; k < inner; k++) move(data, (int) ((o * (long) axis + at) * inner + k), y, (o * n + j) * inner + k, es);
+            }
+        }
+        store(c, 2, y);
+    }
+
+    // ---- data movement ----
+
+    static void transpose(KernelCall c) {
+        int rank = i(c, 0);
+        int es = elementBytes(c, 1 + 2 * rank);
+        int[] shape = new int[rank], stride = new int[rank];
+        long total = 1;
+        for (int d = 0; d < rank; d++) {
+            shape[d] = i(c, 1 + d);
+            stride[d] = i(c, 1 + rank + d);
+            total *= shape[d];
+        }
+        ByteBuffer x = in(c, 0), y = out(c, 1);
+        int[] idx = new int[rank];
+        for (long o = 0; o < total; o++) {
+            int src = 0;
+            for (int d = 0; d < rank; d++) src += idx[d] * stride[d];
+            move(x, src, y, (int) o, es);
+            for (int d = rank - 1; d >= 0; d--) {
+                if (++idx[d] < shape[d]) break;
+                idx[d] = 0;
+            }
+        }
+        store(c, 1, y);
+    }
+
+    static void copy(KernelCall c) {
+        KernelArg x = c.pointer(0), y = c.pointer(1);
+        long bytes = c.intArg(0) * elementBytes(c, 1);
+        SimDevice.block(x.pointer()).copyTo(x.pointer().offset(), SimDevice.block(y.pointer()), y.pointer().offset(), bytes);
+    }
+
+    static void concatSlice(KernelCall c) {
+        long outer = c.intArg(0), xi = c.intArg(1), yi = c.intArg(2), off = c.intArg(3), es = elementBytes(c, 4);
+        KernelArg x = c.pointer(0), y = c.pointer(1);
+        SimBlock xb = SimDevice.block(x.pointer()), yb = SimDevice.block(y.pointer());
+        for (long o = 0; o < outer; o++)
+            xb.copyTo(x.pointer().offset() + o * xi * es, yb, y.pointer().offset() + (o * yi + off) * es, xi * es);
+    }
+
+    // ---- f32 compute ----
+
+    static void gemm(KernelCall c, F[] f) {
         int batch = i(c, 0), m = i(c, 1), n = i(c, 2), kk = i(c, 3);
         boolean ta = c.intArg(4) == 1, tb = c.intArg(5) == 1;
         int bsa = i(c, 6), bsb = i(c, 7);
         boolean hasC = c.intArg(8) == 1;
         int cb = i(c, 9), cr = i(c, 10), cc = i(c, 11);
         float alpha = (float) c.floatArg(0), beta = (float) c.floatArg(1);
-        F a = f(c, 0), b = f(c, 1), y = f(c, ptrs - 1);
-        F cm = hasC ? f(c, 2) : null;
+        F a = f[0], b = f[1], y = f[f.length - 1];
+        F cm = hasC ? f[2] : null;
         float[] acc = new float[n];
         for (int bt = 0; bt < batch; bt++) {
             int a0 = a.i + bt * bsa, b0 = b.i + bt * bsb, y0 = y.i + bt * m * n;
@@ -174,8 +461,8 @@ final class SimKernels {
         }
     }
 
-    static void layernorm(KernelCall c) {
-        F x = f(c, 0), s = f(c, 1), b = f(c, 2), y = f(c, 3);
+    static void layernorm(KernelCall c, F[] f) {
+        F x = f[0], s = f[1], b = f[2], y = f[3];
         int rows = i(c, 0), cols = i(c, 1);
         double eps = c.floatArg(0);
         for (int r = 0; r < rows; r++) {
@@ -191,8 +478,8 @@ final class SimKernels {
         }
     }
 
-    static void batchnorm(KernelCall c) {
-        F x = f(c, 0), s = f(c, 1), b = f(c, 2), mean = f(c, 3), var = f(c, 4), y = f(c, 5);
+    static void batchnorm(KernelCall c, F[] f) {
+        F x = f[0], s = f[1], b = f[2], mean = f[3], var = f[4], y = f[5];
         int n = i(c, 0), ch = i(c, 1), sp = i(c, 2);
         double eps = c.floatArg(0);
         for (int q = 0; q < ch; q++) {
@@ -205,13 +492,13 @@ final class SimKernels {
         }
     }
 
-    static void conv2d(KernelCall c) {
+    static void conv2d(KernelCall c, F[] f) {
         int n = i(c, 0), ch = i(c, 1), h = i(c, 2), w = i(c, 3), m = i(c, 4), oh = i(c, 5), ow = i(c, 6);
         int kh = i(c, 7), kw = i(c, 8), sh = i(c, 9), sw = i(c, 10), pt = i(c, 11), pl = i(c, 12);
         int dh = i(c, 13), dw = i(c, 14), group = i(c, 15);
         boolean hasBias = c.intArg(16) == 1;
-        F x = f(c, 0), wt = f(c, 1), y = f(c, hasBias ? 3 : 2);
-        F bias = hasBias ? f(c, 2) : null;
+        F x = f[0], wt = f[1], y = f[hasBias ? 3 : 2];
+        F bias = hasBias ? f[2] : null;
         int cg = ch / group, mg = m / group;
         float[] acc = new float[oh * ow];
         float[] xa = x.a, wa = wt.a;
@@ -257,6 +544,7 @@ final class SimKernels {
     private static int floorDiv(int a, int b) {
         return Math.floorDiv(a, b);
     }
+
 
     static void pool2d(KernelCall c, F x, F y) {
         int n = i(c, 0), ch = i(c, 1), h = i(c, 2), w = i(c, 3), oh = i(c, 4), ow = i(c, 5);
@@ -305,33 +593,11 @@ final class SimKernels {
         }
     }
 
-    static void transpose(KernelCall c, F x, F y) {
-        int rank = i(c, 0);
-        int[] shape = new int[rank], stride = new int[rank];
-        long total = 1;
-        for (int d = 0; d < rank; d++) {
-            shape[d] = i(c, 1 + d);
-            stride[d] = i(c, 1 + rank + d);
-            total *= shape[d];
-        }
-        int[] idx = new int[rank];
-        for (long o = 0; o < total; o++) {
-            int src = x.i;
-            for (int d = 0; d < rank; d++) src += idx[d] * stride[d];
-            y.a[y.i + (int) o] = x.a[src];
-            for (int d = rank - 1; d >= 0; d--) {
-                if (++idx[d] < shape[d]) break;
-                idx[d] = 0;
-            }
-        }
-    }
-
-    static void copy(KernelCall c, F x, F y) {
-        System.arraycopy(x.a, x.i, y.a, y.i, i(c, 0));
-    }
-
-    static void concatSlice(KernelCall c, F x, F y) {
-        int outer = i(c, 0), xi = i(c, 1), yi = i(c, 2), off = i(c, 3);
-        for (int o = 0; o < outer; o++) System.arraycopy(x.a, x.i + o * xi, y.a, y.i + o * yi + off, xi);
+    /** erf by Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7). */
+    static double erf(double x) {
+        double t = 1.0 / (1.0 + 0.3275911 * Math.abs(x));
+        double p = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+        double r = 1.0 - p * Math.exp(-x * x);
+        return x >= 0 ? r : -r;
     }
 }

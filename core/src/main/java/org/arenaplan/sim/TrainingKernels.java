@@ -4,7 +4,6 @@ import org.arenaplan.device.DeviceException;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 
-import static org.arenaplan.sim.SimKernels.f;
 import static org.arenaplan.sim.SimKernels.i;
 
 /**
@@ -14,9 +13,9 @@ import static org.arenaplan.sim.SimKernels.i;
 final class TrainingKernels {
     private TrainingKernels() { }
 
-    static void reduceSum(KernelCall c) {
+    static void reduceSum(KernelCall c, SimKernels.F[] f) {
         int a = i(c, 0), b = i(c, 1), cc = i(c, 2);
-        SimKernels.F x = f(c, 0), y = f(c, 1);
+        SimKernels.F x = f[0], y = f[1];
         float[] acc = new float[b];
         for (int p = 0; p < a; p++)
             for (int q = 0; q < b; q++)
@@ -24,9 +23,9 @@ final class TrainingKernels {
         System.arraycopy(acc, 0, y.a(), y.i(), b);
     }
 
-    static void geluGrad(KernelCall c) {
+    static void geluGrad(KernelCall c, SimKernels.F[] f) {
         int n = i(c, 0);
-        SimKernels.F dy = f(c, 0), x = f(c, 1), dx = f(c, 2);
+        SimKernels.F dy = f[0], x = f[1], dx = f[2];
         for (int k = 0; k < n; k++) {
             double v = x.a()[x.i() + k];
             double cdf = 0.5 * (1.0 + SimKernels.erf(v / Math.sqrt(2.0)));
@@ -35,9 +34,9 @@ final class TrainingKernels {
         }
     }
 
-    static void softmaxGrad(KernelCall c) {
+    static void softmaxGrad(KernelCall c, SimKernels.F[] f) {
         int rows = i(c, 0), cols = i(c, 1);
-        SimKernels.F dy = f(c, 0), y = f(c, 1), dx = f(c, 2);
+        SimKernels.F dy = f[0], y = f[1], dx = f[2];
         for (int r = 0; r < rows; r++) {
             int o = r * cols;
             float dot = 0f;
@@ -46,10 +45,10 @@ final class TrainingKernels {
         }
     }
 
-    static void layerNormGrad(KernelCall c) {
+    static void layerNormGrad(KernelCall c, SimKernels.F[] f) {
         int rows = i(c, 0), cols = i(c, 1);
         double eps = c.floats()[0];
-        SimKernels.F dy = f(c, 0), x = f(c, 1), scale = f(c, 2), dx = f(c, 3);
+        SimKernels.F dy = f[0], x = f[1], scale = f[2], dx = f[3];
         float[] xhat = new float[cols], g = new float[cols];
         for (int r = 0; r < rows; r++) {
             int o = r * cols;
@@ -85,9 +84,9 @@ final class TrainingKernels {
         }
     }
 
-    static void convBackwardData(KernelCall c) {
+    static void convBackwardData(KernelCall c, SimKernels.F[] f) {
         Geometry g = Geometry.of(c);
-        SimKernels.F dy = f(c, 0), wt = f(c, 1), dx = f(c, 2);
+        SimKernels.F dy = f[0], wt = f[1], dx = f[2];
         float[] acc = new float[g.ch * g.h * g.w];
         for (int img = 0; img < g.n; img++) {
             java.util.Arrays.fill(acc, 0f);
@@ -109,9 +108,9 @@ final class TrainingKernels {
         }
     }
 
-    static void convBackwardFilter(KernelCall c) {
+    static void convBackwardFilter(KernelCall c, SimKernels.F[] f) {
         Geometry g = Geometry.of(c);
-        SimKernels.F x = f(c, 0), dy = f(c, 1), dw = f(c, 2);
+        SimKernels.F x = f[0], dy = f[1], dw = f[2];
         float[] acc = new float[g.m * g.ch * g.kh * g.kw];
         for (int img = 0; img < g.n; img++)
             for (int mo = 0; mo < g.m; mo++)

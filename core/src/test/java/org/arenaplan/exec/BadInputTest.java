@@ -4,7 +4,9 @@ import org.arenaplan.device.DeviceOptions;
 import org.arenaplan.hb.SyncEvent;
 import org.arenaplan.hb.SyncPlan;
 import org.arenaplan.ir.DType;
+import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.ir.GraphBuilder;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
@@ -37,7 +39,9 @@ class BadInputTest {
         try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT); WeightRegion w = new WeightRegion(d, g, 1);
              PlannedExecutor e = new PlannedExecutor(d, ArenaPlanner.plan(g), w)) {
             assertThatThrownBy(() -> e.run(Map.of())).hasMessageContaining("graph input 'x' was not given");
-            assertThatThrownBy(() -> e.run(Map.of("x", new float[3]))).hasMessageContaining("graph input 'x': 3 values given, 8 expected");
+            assertThatThrownBy(() -> e.run(Map.of("x", TensorValue.ofFloats(null, new float[3])))).hasMessageContaining("graph input 'x': 3 values given, 8 expected");
+            assertThatThrownBy(() -> e.run(Map.of("x", TensorValue.ofLongs(DType.I64, null, new long[8]))))
+                    .hasMessageContaining("graph input 'x': i64 values given, f32 expected");
         }
     }
 

@@ -22,7 +22,7 @@ class ConcurrentEnginesTest {
     void twoEnginesAtOnceMatchSequentialRuns() throws Exception {
         Graph g = TestGraphs.branches().withStreams(p -> p % 2);
         Plan plan = ArenaPlanner.plan(g);
-        Map<String, float[]> in1 = Inputs.of(g, 1), in2 = Inputs.of(g, 2);
+        Map<String, org.arenaplan.ir.TensorValue> in1 = Inputs.of(g, 1), in2 = Inputs.of(g, 2);
         try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT.withSeed(3).withMaxDelayNanos(100_000));
              WeightRegion w = new WeightRegion(d, g, 9)) {
             RunResult seq1, seq2;

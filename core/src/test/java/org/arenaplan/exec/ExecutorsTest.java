@@ -70,9 +70,9 @@ class ExecutorsTest {
         }
     }
 
-    private static void assertFinite(Map<String, float[]> outputs) {
-        for (Map.Entry<String, float[]> e : outputs.entrySet()) {
-            for (float v : e.getValue()) assertThat(Float.isFinite(v)).as(e.getKey()).isTrue();
+    private static void assertFinite(Map<String, org.arenaplan.ir.TensorValue> outputs) {
+        for (Map.Entry<String, org.arenaplan.ir.TensorValue> e : outputs.entrySet()) {
+            for (double v : e.getValue().doubles()) assertThat(Double.isFinite(v)).as(e.getKey()).isTrue();
         }
     }
 }

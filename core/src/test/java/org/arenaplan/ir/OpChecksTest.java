@@ -111,7 +111,7 @@ class OpChecksTest {
         GraphBuilder g = new GraphBuilder().tensor("x", DType.F32, 4, 8).tensor("y", DType.F32, 8, 4).input("x");
         g.op("t", OpKinds.TRANSPOSE).in("x").out("y").attr("perm", new long[]{1, 0}).view().add();
         assertThat(fault(g.output("y"))).isEqualTo("op 't' (Transpose, position 0): 'y' is declared a view of 'x' (bytes [0, 128) of it), but Transpose computes"
-                + " its output (kernel 'transpose'); only Reshape, Flatten, Identity, Dropout, Squeeze, Unsqueeze, Slice may be views");
+                + " its output (kernel 'transpose'); only Split, Reshape, Flatten, Identity, Dropout, Squeeze, Unsqueeze, Slice may be views");
     }
 
     @Test
@@ -153,6 +153,27 @@ class OpChecksTest {
         o.op("pb", "K").in("x").out("b").add();
         o.op("cat", OpKinds.CONCAT).in("a", "b").out("y").member(0, 0, 0).member(1, 0, 24).add();
         assertThat(fault(o.output("y"))).contains("member slice 'b' of 'y' at byte offset 24 (16 B) does not lie inside its base (32 B)");
+    }
+
+    /** Split of [2, 6] along axis 1: each output is two runs of the input, so it cannot be a view; along axis 0 it can. */
+    @Test
+    void splitOutputsAreViewsOnlyWhereSplitReadsOneSlice() {
+        GraphBuilder g = new GraphBuilder().tensor("x", DType.F32, 2, 6).tensor("a", DType.F32, 2, 2).tensor("b", DType.F32, 2, 4).input("x");
+        g.op("s", OpKinds.SPLIT).in("x").out("a", "b").attr("axis", 1L).attr("split", new long[]{2, 4}).view(0, 0, 0).view(1, 0, 16).add();
+        assertThat(fault(g.output("a").output("b"))).isEqualTo("op 's' (Split, position 0): 'a' is declared a view of 'x' (bytes [0, 16) of it), but the extents"
+                + " of 'x' [2, 6] before the split axis multiply to 2, so Split reads that output from 2 separate byte ranges ([0, 8), [24, 32)), not one slice");
+        GraphBuilder rows = new GraphBuilder().tensor("x", DType.F32, 3, 4).tensor("a", DType.F32, 1, 4).tensor("b", DType.F32, 2, 4).input("x");
+        rows.op("s", OpKinds.SPLIT).in("x").out("a", "b").attr("split", new long[]{1, 2}).view(0, 0, 0).view(1, 0, 16).add();
+        assertThat(rows.output("a").output("b").build().isView("b")).isTrue();
+        GraphBuilder off = new GraphBuilder().tensor("x", DType.F32, 3, 4).tensor("a", DType.F32, 1, 4).tensor("b", DType.F32, 2, 4).input("x");
+        off.op("s", OpKinds.SPLIT).in("x").out("a", "b").attr("split", new long[]{1, 2}).view(0, 0, 0).view(1, 0, 8).add();
+        assertThat(fault(off.output("a").output("b"))).contains("'b' is declared a view of 'x' (bytes [8, 40) of it), but Split reads that output from bytes [16, 48) of it");
+        GraphBuilder sum = new GraphBuilder().tensor("x", DType.F32, 3, 4).tensor("a", DType.F32, 1, 4).tensor("b", DType.F32, 2, 4).input("x");
+        sum.op("s", OpKinds.SPLIT).in("x").out("a", "b").attr("split", new long[]{1, 1}).add();
+        assertThat(fault(sum.output("a").output("b"))).contains("split [1, 1] sums to 2, not to extent 3 of axis 0 of [3, 4]");
+        GraphBuilder two = new GraphBuilder().tensor("x", DType.F32, 2, 4).tensor("a", DType.F32, 2, 4).tensor("b", DType.F32, 2, 4).input("x");
+        two.op("r", OpKinds.RELU).in("x").out("a", "b").add();
+        assertThat(fault(two.output("a"))).contains("has 2 outputs; Relu has exactly 1");
     }
 
     @Test

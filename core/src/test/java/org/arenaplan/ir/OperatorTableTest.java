@@ -19,12 +19,14 @@ class OperatorTableTest {
         for (OpSpec o : OpRegistry.all()) {
             String inputs = o.minInputs() == o.maxInputs() ? "" + o.minInputs()
                     : o.maxInputs() == Integer.MAX_VALUE ? o.minInputs() + "+" : o.minInputs() + "-" + o.maxInputs();
+            if (o.maxOutputs() > 1) inputs += " (outputs: 1+)";
             List<String> attrs = new ArrayList<>();
             for (AttrSpec a : o.attrs()) attrs.add("`" + a.name() + "`" + (a.required() ? " (required)" : a.dflt() != null ? " (" + a.dflt() + ")" : ""));
             String view = switch (o.view()) {
                 case NONE -> "no";
                 case WHOLE -> "all of input 0";
                 case LEADING_SLICE -> "whole leading rows of input 0";
+                case SPLIT -> "output k at its part of input 0, when every extent before `axis` is 1";
             };
             List<String> inPlace = new ArrayList<>();
             for (int j : new TreeSet<>(o.inPlaceInputs())) inPlace.add("" + j);

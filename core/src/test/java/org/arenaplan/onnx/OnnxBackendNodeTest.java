@@ -8,6 +8,7 @@ import org.arenaplan.exec.ExecutionException;
 import org.arenaplan.exec.Executors;
 import org.arenaplan.exec.Mode;
 import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.plan.ArenaPlanner;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -81,19 +82,19 @@ class OnnxBackendNodeTest {
     static Result run(Path test, Device device) {
         String name = test.getFileName().toString();
         Graph g;
-        Map<String, float[]> inputs = new LinkedHashMap<>();
+        Map<String, TensorValue> inputs = new LinkedHashMap<>();
         Path data = test.resolve("test_data_set_0");
         try {
             g = OnnxImporter.load(test.resolve("model.onnx"), Map.of());
             for (int k = 0; k < g.inputs().size(); k++) {
                 Path f = data.resolve("input_" + k + ".pb");
                 if (!Files.isRegularFile(f)) return new Result(name, Outcome.REFUSED, "graph input '" + g.inputs().get(k) + "' has no " + f.getFileName() + " (an omitted optional input)");
-                inputs.put(g.inputs().get(k), OnnxTensorFile.read(f).values());
+                inputs.put(g.inputs().get(k), OnnxTensorFile.read(f).value());
             }
         } catch (OnnxException e) {
             return new Result(name, Outcome.REFUSED, e.getMessage());
         }
-        Map<String, float[]> got;
+        Map<String, TensorValue> got;
         try {
             got = Executors.run(ArenaPlanner.plan(g), device, List.of(Mode.PLANNED), 1, inputs, 1).last(Mode.PLANNED).outputs();
         } catch (ExecutionException e) {
@@ -104,17 +105,20 @@ class OnnxBackendNodeTest {
         StringBuilder failed = new StringBuilder();
         for (int k = 0; k < g.outputs().size(); k++) {
             String out = g.outputs().get(k);
-            float[] want;
+            TensorValue want;
             try {
-                want = OnnxTensorFile.read(data.resolve("output_" + k + ".pb")).values();
+                want = OnnxTensorFile.read(data.resolve("output_" + k + ".pb")).value();
             } catch (OnnxException e) {
                 return new Result(name, Outcome.REFUSED, e.getMessage());
             }
-            if (want.length != got.get(out).length) {
-                failed.append("output '").append(out).append("' has ").append(got.get(out).length).append(" values, the reference ").append(want.length).append("; ");
+            TensorValue mine = got.get(out);
+            if (want.dtype() != mine.dtype() || want.elements() != mine.elements()) {
+                failed.append("output '").append(out).append("' has ").append(mine.elements()).append(" ").append(mine.dtype().jsonName())
+                        .append(" values, the reference ").append(want.elements()).append(" ").append(want.dtype().jsonName()).append("; ");
                 continue;
             }
-            AllClose c = AllClose.compare(got.get(out), want, RTOL, ATOL);
+            boolean exact = mine.dtype().isIntegral();
+            AllClose c = AllClose.compare(mine.doubles(), want.doubles(), exact ? 0 : RTOL, exact ? 0 : ATOL);
             if (!c.ok()) failed.append("output '").append(out).append("' ").append(c.describe(g.tensor(out).shape())).append("; ");
         }
         return failed.length() == 0 ? new Result(name, Outcome.PASS, "") : new Result(name, Outcome.FAIL, failed.toString());

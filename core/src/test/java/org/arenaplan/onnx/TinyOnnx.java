@@ -23,6 +23,9 @@ final class TinyOnnx {
     /** A graph output; with dims its shape is declared too (and the importer checks it). */
     TinyOnnx output(String name, Object... dims) { graph.addOutput(valueInfo(name, OnnxDTypes.FLOAT, dims.length > 0, dims)); return this; }
 
+    /** A graph output of an ONNX element type, its shape declared. */
+    TinyOnnx output(int elemType, String name, Object... dims) { graph.addOutput(valueInfo(name, elemType, true, dims)); return this; }
+
     /** An int64 initializer (int64_data). */
     TinyOnnx ints(String name, long... values) {
         OnnxMl.TensorProto.Builder t = OnnxMl.TensorProto.newBuilder().setName(name).setDataType(OnnxDTypes.INT64).addDims(values.length);

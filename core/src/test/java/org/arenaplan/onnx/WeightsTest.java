@@ -54,11 +54,16 @@ class WeightsTest {
         return y;
     }
 
+    /** Runs f32 inputs through planned and per-tensor (equal bits), returns the f32 outputs. */
     static Map<String, float[]> run(Graph g, Map<String, float[]> inputs) {
+        Map<String, org.arenaplan.ir.TensorValue> in = new java.util.LinkedHashMap<>();
+        inputs.forEach((k, v) -> in.put(k, org.arenaplan.ir.TensorValue.ofFloats(g.tensor(k).shape(), v)));
         try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
-            Executors.Comparison c = Executors.run(ArenaPlanner.plan(g), device, List.of(Mode.PLANNED, Mode.PER_TENSOR), 1, inputs, 1);
+            Executors.Comparison c = Executors.run(ArenaPlanner.plan(g), device, List.of(Mode.PLANNED, Mode.PER_TENSOR), 1, in, 1);
             assertThat(c.outputsEqual()).as(c.firstDifference()).isTrue();
-            return c.last(Mode.PLANNED).outputs();
+            Map<String, float[]> out = new java.util.LinkedHashMap<>();
+            c.last(Mode.PLANNED).outputs().forEach((k, v) -> out.put(k, v.floats()));
+            return out;
         }
     }
 

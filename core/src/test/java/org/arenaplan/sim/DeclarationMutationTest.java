@@ -51,7 +51,9 @@ class DeclarationMutationTest {
         /** The second member slice moved to overlap the first. */
         OVERLAPPING_MEMBERS,
         /** Member slices swapped: each input declared where the other is written. */
-        SWAPPED_MEMBERS
+        SWAPPED_MEMBERS,
+        /** Split outputs declared views on a non-leading axis with an outer extent above 1. */
+        SPLIT_VIEWS_ON_NON_LEADING_AXIS
     }
 
     /** Per mutation: planted, rejected by the static checks, caught by the simulator. */
@@ -127,6 +129,7 @@ class DeclarationMutationTest {
         return switch (m) {
             case IN_PLACE_ON_NON_IN_PLACE_KERNEL -> Violation.Kind.ILLEGAL_IN_PLACE;
             case VIEW_ON_COMPUTING_OP -> Violation.Kind.ILLEGAL_VIEW;
+            case SPLIT_VIEWS_ON_NON_LEADING_AXIS -> Violation.Kind.ILLEGAL_VIEW;
             default -> Violation.Kind.ILLEGAL_MEMBER;
         };
     }
@@ -160,6 +163,16 @@ class DeclarationMutationTest {
                 if (op.members().size() != 2) return null;
                 long a = op.members().get(0).byteOffset(), b = op.members().get(1).byteOffset();
                 return with(op, List.of(), List.of(new Op.Member(0, 0, b), new Op.Member(1, 0, a)), List.of());
+            }
+            case SPLIT_VIEWS_ON_NON_LEADING_AXIS: {
+                if (!op.kind().equals(OpKinds.SPLIT) || !op.views().isEmpty() || g.tensor(op.inputs().get(0)).shape()[0] == 1) return null;
+                List<Op.View> views = new ArrayList<>();
+                long at = 0;
+                for (int k = 0; k < op.outputs().size(); k++) {
+                    views.add(new Op.View(k, 0, at));
+                    at += g.tensor(op.outputs().get(k)).bytes();
+                }
+                return with(op, views, List.of(), List.of());
             }
             default:
                 throw new IllegalStateException(m.toString());

@@ -20,7 +20,7 @@ class SimDeviceTest {
 
     private static KernelCall copy(String label, DeviceBuffer from, String src, DeviceBuffer to, String dst) {
         return new KernelCall(Kernels.COPY, List.of(KernelArg.read(from.base(), 64, src), KernelArg.write(to.base(), 64, dst)),
-                new long[]{16}, new double[0], label);
+                new long[]{16, 4}, new double[0], label);
     }
 
     @Test
@@ -96,7 +96,7 @@ class SimDeviceTest {
             DeviceBuffer buf = d.allocate(128, "buf");
             d.copyToDevice(s, new float[32], KernelArg.write(buf.base(), 128, "x"));
             d.launch(s, new KernelCall(Kernels.UNARY, List.of(KernelArg.read(buf.base(), 128, "x"), KernelArg.write(buf.base(), 128, "y")),
-                    new long[]{32, Kernels.RELU}, new double[0], "relu in place"));
+                    new long[]{32, Kernels.RELU, 1}, new double[0], "relu in place"));
             d.synchronize();
             assertThat(d.hazards()).isEmpty();
             d.launch(s, new KernelCall(Kernels.GEMM, List.of(KernelArg.read(buf.base(), 64, "y"), KernelArg.read(buf.base(), 64, "y"),

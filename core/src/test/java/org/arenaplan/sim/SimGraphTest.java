@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class SimGraphTest {
     private static KernelCall relu(DeviceBuffer from, DeviceBuffer to, int n) {
         return new KernelCall(Kernels.UNARY, List.of(KernelArg.read(from.base(), 4L * n, "x"), KernelArg.write(to.base(), 4L * n, "y")),
-                new long[] {n, Kernels.RELU}, new double[0], "relu");
+                new long[] {n, Kernels.RELU, 1}, new double[0], "relu");
     }
 
     @Test

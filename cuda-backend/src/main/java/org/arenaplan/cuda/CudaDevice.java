@@ -426,30 +426,30 @@ public final class CudaDevice implements Device {
     }
 
     @Override
-    public void copyToDevice(DeviceStream stream, float[] src, DevicePointer dst, String tensor) {
+    public void copyToDevice(DeviceStream stream, byte[] src, DevicePointer dst, String tensor) {
         bind();
         forbidInCapture("copy of " + tensor + " to the device");
         CudaStream s = cuda(stream);
-        long bytes = 4L * src.length;
+        long bytes = src.length;
         checkExtent(dst, bytes, tensor);
         synchronized (staging) {
-            staging.floats(bytes).put(src);
+            staging.bytes(bytes).put(src);
             check(JCudaDriver.cuMemcpyHtoDAsync(address(dst), staging.reserve(bytes), bytes, s.stream), "cuMemcpyHtoDAsync", "tensor " + tensor);
             check(JCudaDriver.cuStreamSynchronize(s.stream), "cuStreamSynchronize", "copying tensor " + tensor);
         }
     }
 
     @Override
-    public void copyToHost(DeviceStream stream, DevicePointer src, float[] dst, String tensor) {
+    public void copyToHost(DeviceStream stream, DevicePointer src, byte[] dst, String tensor) {
         bind();
         forbidInCapture("copy of " + tensor + " to the host");
         CudaStream s = cuda(stream);
-        long bytes = 4L * dst.length;
+        long bytes = dst.length;
         checkExtent(src, bytes, tensor);
         synchronized (staging) {
             check(JCudaDriver.cuMemcpyDtoHAsync(staging.reserve(bytes), address(src), bytes, s.stream), "cuMemcpyDtoHAsync", "tensor " + tensor);
             check(JCudaDriver.cuStreamSynchronize(s.stream), "cuStreamSynchronize", "copying tensor " + tensor);
-            staging.floats(bytes).get(dst);
+            staging.bytes(bytes).get(dst);
         }
     }
 

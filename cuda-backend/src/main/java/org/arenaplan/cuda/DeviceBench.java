@@ -91,7 +91,7 @@ public final class DeviceBench {
         for (Map.Entry<String, Graph> m : models.entrySet()) {
             Graph g = m.getValue();
             Plan plan = ArenaPlanner.plan(g);
-            Map<String, float[]> inputs = Inputs.of(g, 1);
+            Map<String, org.arenaplan.ir.TensorValue> inputs = Inputs.of(g, 1);
             Map<Mode, RunResult> last = new EnumMap<>(Mode.class);
             Map<Mode, double[]> medians = new EnumMap<>(Mode.class);
             try (WeightRegion weights = new WeightRegion(device, g, 1)) {

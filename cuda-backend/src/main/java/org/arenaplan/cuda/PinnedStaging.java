@@ -2,8 +2,7 @@ package org.arenaplan.cuda;
 
 import static org.arenaplan.cuda.Driver.check;
 
-import java.nio.ByteOrder;
-import java.nio.FloatBuffer;
+import java.nio.ByteBuffer;
 import jcuda.Pointer;
 import jcuda.driver.JCudaDriver;
 
@@ -16,7 +15,7 @@ final class PinnedStaging implements AutoCloseable {
     private Pointer pinned;
     private long bytes;
 
-    /** The pinned memory, at least {@code need} bytes, and a float view of its first {@code need} bytes. */
+    /** The pinned memory, at least {@code need} bytes. */
     Pointer reserve(long need) {
         if (bytes < need) {
             release();
@@ -29,8 +28,9 @@ final class PinnedStaging implements AutoCloseable {
         return pinned;
     }
 
-    FloatBuffer floats(long need) {
-        return reserve(need).getByteBuffer(0, need).order(ByteOrder.nativeOrder()).asFloatBuffer();
+    /** A view of the first {@code need} bytes of the pinned memory. */
+    ByteBuffer bytes(long need) {
+        return reserve(need).getByteBuffer(0, need);
     }
 
     private void release() {

@@ -111,25 +111,25 @@ public final class TimedDevice extends ForwardingDevice implements DeviceBench.I
     }
 
     @Override
-    public void copyToDevice(DeviceStream stream, float[] src, DevicePointer dst, String tensor) {
+    public void copyToDevice(DeviceStream stream, byte[] src, DevicePointer dst, String tensor) {
         touch(stream);
         cuda.copyToDevice(stream, src, dst, tensor);
     }
 
     @Override
-    public void copyToDevice(DeviceStream stream, float[] src, KernelArg dst) {
+    public void copyToDevice(DeviceStream stream, byte[] src, KernelArg dst) {
         touch(stream);
         cuda.copyToDevice(stream, src, dst);
     }
 
     @Override
-    public void copyToHost(DeviceStream stream, DevicePointer src, float[] dst, String tensor) {
+    public void copyToHost(DeviceStream stream, DevicePointer src, byte[] dst, String tensor) {
         touch(stream);
         cuda.copyToHost(stream, src, dst, tensor);
     }
 
     @Override
-    public void copyToHost(DeviceStream stream, KernelArg src, float[] dst) {
+    public void copyToHost(DeviceStream stream, KernelArg src, byte[] dst) {
         touch(stream);
         cuda.copyToHost(stream, src, dst);
     }

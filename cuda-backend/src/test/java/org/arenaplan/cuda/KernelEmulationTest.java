@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,8 @@ import org.arenaplan.device.DeviceStream;
 import org.arenaplan.device.KernelArg;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.sim.SimDevice;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,8 +27,12 @@ import org.junit.jupiter.api.Test;
 /**
  * The CUDA kernels, compiled for the CPU by g++ (src/test/cuda/emulator.cpp: real threads per
  * block, a barrier for __syncthreads) and launched with {@link CudaKernelTable}'s slots and grid,
- * give the simulator's results: bit for bit where only +, -, *, /, sqrt and comparisons are
- * involved, within 2 ulp where exp, tanh or pow are (the C library's may differ from Java's).
+ * give the simulator's results: bit for bit where only +, -, *, /, sqrt, comparisons, data
+ * movement and element conversions are involved, within 2 ulp (of the output type) where exp,
+ * tanh or pow are (the C library's may differ from Java's). Every element type of
+ * {@link DType}: casts between all pairs over special values (NaN, infinities, f16 overflow and
+ * subnormals, int64 beyond 2^53, out-of-range floats), integer arithmetic with wrap-around,
+ * gather with negative int64/int32 indices, where and equal with broadcasting.
  * Checks index arithmetic, summation order and launch geometry without a GPU; not the GPU's own
  * math library or memory model. Skipped where g++ is not installed.
  */
@@ -33,8 +40,13 @@ class KernelEmulationTest {
     private static final Path EMULATOR = Path.of("target/kernel-emulator/emulator");
     private static String skip;
 
-    /** One kernel call: inputs, output length, ints, floats, and how close the results must be. */
-    private record Case(String kernel, List<float[]> inputs, int outputs, long[] ints, double[] floats, int ulps) { }
+    /** One kernel call: inputs, output type and length, ints, floats, and how close the results must be (ulps of the output type). */
+    private record Case(String kernel, List<TensorValue> inputs, DType out, int outputs, long[] ints, double[] floats, int ulps) {
+        /** An all-f32 case. */
+        static Case f32(String kernel, List<float[]> inputs, int outputs, long[] ints, double[] floats, int ulps) {
+            return new Case(kernel, inputs.stream().map(v -> TensorValue.ofFloats(null, v)).toList(), DType.F32, outputs, ints, floats, ulps);
+        }
+    }
 
     @BeforeAll
     static void compile() throws Exception {
@@ -64,52 +76,146 @@ class KernelEmulationTest {
         List<Case> c = new ArrayList<>();
         for (int op : new int[] {Kernels.RELU, Kernels.SIGMOID, Kernels.TANH, Kernels.GELU, Kernels.IDENTITY}) {
             boolean exact = op == Kernels.RELU || op == Kernels.IDENTITY;
-            c.add(new Case(Kernels.UNARY, List.of(random(op, 700)), 700, new long[] {700, op}, new double[0], exact ? 0 : 2));
+            c.add(Case.f32(Kernels.UNARY, List.of(random(op, 700)), 700, new long[] {700, op, 1}, new double[0], exact ? 0 : 2));
         }
         for (int op : new int[] {Kernels.ADD, Kernels.SUB, Kernels.MUL, Kernels.DIV, Kernels.RELU_GRAD}) {
             // y [4, 5, 6]; a full; b [5, 1] broadcast over the first and last axes.
-            c.add(new Case(Kernels.BINARY, List.of(random(1, 120), random(2, 5, true)), 120,
-                    new long[] {op, 3, 4, 5, 6, 30, 6, 1, 0, 1, 0}, new double[0], 0));
+            c.add(Case.f32(Kernels.BINARY, List.of(random(1, 120), random(2, 5, true)), 120,
+                    new long[] {op, 3, 4, 5, 6, 30, 6, 1, 0, 1, 0, 1}, new double[0], 0));
         }
         int batch = 2, m = 17, n = 19, k = 23;
         for (int ta = 0; ta <= 1; ta++) {
             for (int tb = 0; tb <= 1; tb++) {
-                c.add(new Case(Kernels.GEMM, List.of(random(3, batch * m * k), random(4, batch * k * n), random(5, n)), batch * m * n,
+                c.add(Case.f32(Kernels.GEMM, List.of(random(3, batch * m * k), random(4, batch * k * n), random(5, n)), batch * m * n,
                         new long[] {batch, m, n, k, ta, tb, m * k, k * n, 1, 0, 0, 1}, new double[] {0.5, 2.0}, 0));
-                c.add(new Case(Kernels.GEMM, List.of(random(3, batch * m * k), random(4, batch * k * n)), batch * m * n,
+                c.add(Case.f32(Kernels.GEMM, List.of(random(3, batch * m * k), random(4, batch * k * n)), batch * m * n,
                         new long[] {batch, m, n, k, ta, tb, m * k, k * n, 0, 0, 0, 0}, new double[] {1.0, 0.0}, 0));
             }
         }
         // Several 64 x 64 register tiles in both directions, ragged edges, k not a multiple of 16.
         int bm = 70, bn = 130, bk = 37;
         for (int t = 0; t <= 1; t++) {
-            c.add(new Case(Kernels.GEMM, List.of(random(6, 2 * bm * bk), random(7, 2 * bk * bn), random(8, bn)), 2 * bm * bn,
+            c.add(Case.f32(Kernels.GEMM, List.of(random(6, 2 * bm * bk), random(7, 2 * bk * bn), random(8, bn)), 2 * bm * bn,
                     new long[] {2, bm, bn, bk, t, t, bm * bk, bk * bn, 1, 0, 0, 1}, new double[] {1.0, 1.0}, 0));
         }
-        c.add(new Case(Kernels.SOFTMAX, List.of(random(6, 7 * 33)), 7 * 33, new long[] {7, 33}, new double[0], 2));
-        c.add(new Case(Kernels.LAYERNORM, List.of(random(7, 5 * 64), random(8, 64), random(9, 64)), 5 * 64, new long[] {5, 64}, new double[] {1e-5}, 0));
-        c.add(new Case(Kernels.BATCHNORM, List.of(random(10, 60), random(11, 3), random(12, 3), random(13, 3), random(14, 3, true)), 60,
+        c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 7 * 33)), 7 * 33, new long[] {7, 33}, new double[0], 2));
+        c.add(Case.f32(Kernels.LAYERNORM, List.of(random(7, 5 * 64), random(8, 64), random(9, 64)), 5 * 64, new long[] {5, 64}, new double[] {1e-5}, 0));
+        c.add(Case.f32(Kernels.BATCHNORM, List.of(random(10, 60), random(11, 3), random(12, 3), random(13, 3), random(14, 3, true)), 60,
                 new long[] {2, 3, 10}, new double[] {1e-5}, 0));
-        c.add(new Case(Kernels.LRN, List.of(random(15, 35)), 35, new long[] {1, 7, 5, 5}, new double[] {1e-4, 0.75, 1.0}, 2));
+        c.add(Case.f32(Kernels.LRN, List.of(random(15, 35)), 35, new long[] {1, 7, 5, 5}, new double[] {1e-4, 0.75, 1.0}, 2));
         // x 1x4x9x9, w 6x2x3x3 (group 2), stride 2, pad 1 -> y 1x6x5x5; with and without bias.
         long[] conv = {1, 4, 9, 9, 6, 5, 5, 3, 3, 2, 2, 1, 1, 1, 1, 2, 1};
-        c.add(new Case(Kernels.CONV2D, List.of(random(16, 324), random(17, 108), random(18, 6)), 150, conv, new double[0], 0));
+        c.add(Case.f32(Kernels.CONV2D, List.of(random(16, 324), random(17, 108), random(18, 6)), 150, conv, new double[0], 0));
         long[] noBias = conv.clone();
         noBias[16] = 0;
-        c.add(new Case(Kernels.CONV2D, List.of(random(16, 324), random(17, 108)), 150, noBias, new double[0], 0));
+        c.add(Case.f32(Kernels.CONV2D, List.of(random(16, 324), random(17, 108)), 150, noBias, new double[0], 0));
         // x 1x2x7x7, 3x3 window, stride 2, pads 1 -> 4x4; max and average, with and without the padding counted.
         for (int mode : new int[] {Kernels.MAX, Kernels.AVERAGE}) {
             for (int include = 0; include <= 1; include++) {
-                c.add(new Case(Kernels.POOL2D, List.of(random(19, 98)), 32,
+                c.add(Case.f32(Kernels.POOL2D, List.of(random(19, 98)), 32,
                         new long[] {1, 2, 7, 7, 4, 4, 3, 3, 2, 2, 1, 1, 1, 1, mode, include}, new double[0], 0));
             }
         }
         // x [2, 3, 4] -> y [4, 2, 3] (perm 2, 0, 1): strides into x are 1, 12, 4.
-        c.add(new Case(Kernels.TRANSPOSE, List.of(random(20, 24)), 24, new long[] {3, 4, 2, 3, 1, 12, 4}, new double[0], 0));
-        c.add(new Case(Kernels.COPY, List.of(random(21, 600)), 600, new long[] {600}, new double[0], 0));
+        c.add(Case.f32(Kernels.TRANSPOSE, List.of(random(20, 24)), 24, new long[] {3, 4, 2, 3, 1, 12, 4, 4}, new double[0], 0));
+        c.add(Case.f32(Kernels.COPY, List.of(random(21, 600)), 600, new long[] {600, 4}, new double[0], 0));
         // x [2, 3] into columns 4..6 of y [2, 8]; the rest of y stays as both initialise it (zero).
-        c.add(new Case(Kernels.CONCAT_SLICE, List.of(random(22, 6)), 16, new long[] {2, 3, 8, 4}, new double[0], 0));
+        c.add(Case.f32(Kernels.CONCAT_SLICE, List.of(random(22, 6)), 16, new long[] {2, 3, 8, 4, 4}, new double[0], 0));
+        c.addAll(typedCases());
         return c;
+    }
+
+    /** Doubles over the cases that break conversions: NaN, infinities, signed zeros, f16 limits and subnormals, ties, out-of-range. */
+    private static final double[] SPECIAL = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 0.0, -0.0, 0.5, -1.5, 2.5, 3.5,
+        65504, 65519.99, 65520, 1e-8, -3e-5, 6.0e-8, 2.9802322387695312e-8, 1.00048828125, 1.0009765625, 300.7, -129.9, 255.5, -1,
+        3e9, -3e9, 1e20, -1e20, 9.3e18, 1.7e308, 3.4028235677973366e38, 1 + 0x1p-9, 1 + 0x1p-8 + 0x1p-9};
+    /** Longs over the cases that break conversions: beyond 2^53, beyond 2^31, negative, the limits. */
+    private static final long[] SPECIAL_LONGS = {0, 1, -1, 127, 128, 255, 256, -128, -129, 32767, 65535, 65536, 2147483647L, 2147483648L, -2147483649L,
+        (1L << 53) + 1, (1L << 24) + 1, Long.MAX_VALUE, Long.MIN_VALUE, 123456789012345L, -987654321098L, 2049, 16777217};
+
+    private static final DType[] TYPES = {DType.F32, DType.F16, DType.BF16, DType.F64, DType.I64, DType.I32, DType.I16, DType.I8, DType.U8, DType.BOOL};
+
+    private static TensorValue specials(DType t) {
+        if (t.isIntegral()) return TensorValue.ofLongs(t, null, SPECIAL_LONGS);
+        return TensorValue.ofDoubles(t, null, SPECIAL);
+    }
+
+    private static TensorValue longs(DType t, long seed, int n, long bound) {
+        Random r = new Random(seed);
+        long[] v = new long[n];
+        for (int i = 0; i < n; i++) v[i] = r.nextLong() % bound;
+        return TensorValue.ofLongs(t, null, v);
+    }
+
+    private static TensorValue floats(DType t, long seed, int n) {
+        Random r = new Random(seed);
+        double[] v = new double[n];
+        for (int i = 0; i < n; i++) v[i] = r.nextGaussian() * 4;
+        return TensorValue.ofDoubles(t, null, v);
+    }
+
+    private static List<Case> typedCases() {
+        List<Case> c = new ArrayList<>();
+        for (DType from : TYPES) {
+            for (DType to : TYPES) {
+                TensorValue x = specials(from);
+                c.add(new Case(Kernels.CAST, List.of(x), to, x.elements(), new long[] {x.elements(), from.onnxCode(), to.onnxCode()}, new double[0], 0));
+            }
+        }
+        for (DType t : new DType[] {DType.F16, DType.BF16}) {
+            for (int op : new int[] {Kernels.RELU, Kernels.SIGMOID, Kernels.TANH, Kernels.GELU, Kernels.IDENTITY}) {
+                boolean exact = op == Kernels.RELU || op == Kernels.IDENTITY;
+                c.add(new Case(Kernels.UNARY, List.of(floats(t, op, 300)), t, 300, new long[] {300, op, t.onnxCode()}, new double[0], exact ? 0 : 2));
+            }
+            for (int op : new int[] {Kernels.ADD, Kernels.SUB, Kernels.MUL, Kernels.DIV, Kernels.RELU_GRAD}) {
+                c.add(new Case(Kernels.BINARY, List.of(floats(t, 1, 120), floats(t, 2, 5)), t, 120,
+                        new long[] {op, 3, 4, 5, 6, 30, 6, 1, 0, 1, 0, t.onnxCode()}, new double[0], 0));
+            }
+        }
+        for (DType t : new DType[] {DType.I64, DType.I32, DType.I16, DType.I8, DType.U8}) {
+            c.add(new Case(Kernels.UNARY, List.of(longs(t, 3, 100, Long.MAX_VALUE)), t, 100, new long[] {100, Kernels.RELU, t.onnxCode()}, new double[0], 0));
+            for (int op : new int[] {Kernels.ADD, Kernels.SUB, Kernels.MUL, Kernels.DIV}) {
+                // y [4, 5, 6]; b [5, 1] of non-zero divisors (with -1: INT_MIN / -1 wraps), broadcast.
+                TensorValue b = TensorValue.ofLongs(t, null, 7, -1, 3, t == DType.U8 ? 200 : -100, 1);
+                c.add(new Case(Kernels.BINARY, List.of(longs(t, 4, 120, Long.MAX_VALUE), b), t, 120,
+                        new long[] {op, 3, 4, 5, 6, 30, 6, 1, 0, 1, 0, t.onnxCode()}, new double[0], 0));
+            }
+        }
+        c.add(new Case(Kernels.BINARY, List.of(TensorValue.ofLongs(DType.I64, null, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE),
+                TensorValue.ofLongs(DType.I64, null, -1, 1, 1)), DType.I64, 3, new long[] {Kernels.DIV, 1, 3, 1, 1, DType.I64.onnxCode()}, new double[0], 0));
+        // data [2, 5, 3] gathered on axis 1 by [4, -1, 0, -5, 2]: y [2, 5, 3]; every element size, both index types.
+        for (DType t : new DType[] {DType.F32, DType.I64, DType.F16, DType.U8, DType.BOOL}) {
+            TensorValue data = t.isIntegral() ? longs(t, 5, 30, 1000) : floats(t, 5, 30);
+            for (DType it : new DType[] {DType.I64, DType.I32}) {
+                c.add(new Case(Kernels.GATHER, List.of(data, TensorValue.ofLongs(it, null, 4, -1, 0, -5, 2)), t, 30,
+                        new long[] {2, 5, 3, 5, t.bytes(), it.onnxCode()}, new double[0], 0));
+            }
+        }
+        // out [3, 4] = cond [3, 1] ? x [1, 4] : y [3, 4].
+        for (DType t : new DType[] {DType.F32, DType.I64, DType.BF16, DType.BOOL, DType.I8}) {
+            TensorValue x = t.isIntegral() ? longs(t, 6, 4, 1000) : floats(t, 6, 4), y = t.isIntegral() ? longs(t, 7, 12, 1000) : floats(t, 7, 12);
+            c.add(new Case(Kernels.WHERE, List.of(TensorValue.ofLongs(DType.BOOL, null, 1, 0, 1), x, y), t, 12,
+                    new long[] {2, 3, 4, 1, 0, 0, 1, 4, 1, t.bytes()}, new double[0], 0));
+        }
+        // y [4, 3] = a [4, 3] == b [3] (broadcast over rows), with equal, unequal, NaN and signed-zero pairs.
+        for (DType t : TYPES) {
+            TensorValue a = t.isIntegral() ? TensorValue.ofLongs(t, null, 1, 2, 3, 0, 2, 4, 1, 1, 1, -1, 2, 3)
+                    : TensorValue.ofDoubles(t, null, 1, 2, 3, -0.0, 2, Double.NaN, 1, 1, 1, Double.NaN, 2, 3.0001);
+            TensorValue b = t.isIntegral() ? TensorValue.ofLongs(t, null, 1, 2, 3) : TensorValue.ofDoubles(t, null, 0.0, 2, Double.NaN);
+            c.add(new Case(Kernels.COMPARE, List.of(a, b), DType.BOOL, 12, new long[] {Kernels.EQUAL, 2, 4, 3, 3, 1, 0, 1, t.onnxCode()}, new double[0], 0));
+        }
+        // copy, transpose and concat_slice of 1-, 2- and 8-byte elements.
+        for (DType t : new DType[] {DType.I8, DType.F16, DType.I64}) {
+            TensorValue x = longsOrFloats(t, 24);
+            c.add(new Case(Kernels.COPY, List.of(x), t, 24, new long[] {24, t.bytes()}, new double[0], 0));
+            c.add(new Case(Kernels.TRANSPOSE, List.of(x), t, 24, new long[] {3, 4, 2, 3, 1, 12, 4, t.bytes()}, new double[0], 0));
+            c.add(new Case(Kernels.CONCAT_SLICE, List.of(longsOrFloats(t, 6)), t, 16, new long[] {2, 3, 8, 4, t.bytes()}, new double[0], 0));
+        }
+        return c;
+    }
+
+    private static TensorValue longsOrFloats(DType t, int n) {
+        return t.isIntegral() ? longs(t, n, n, Long.MAX_VALUE) : floats(t, n, n);
     }
 
     @Test
@@ -117,25 +223,22 @@ class KernelEmulationTest {
         assumeTrue(skip == null, skip);
         List<Case> cases = cases();
         StringBuilder input = new StringBuilder();
-        List<float[]> want = new ArrayList<>();
+        List<TensorValue> want = new ArrayList<>();
         try (SimDevice sim = SimDevice.open(DeviceOptions.DEFAULT)) {
             for (Case c : cases) {
-                float[][] args = new float[c.inputs().size() + 1][];
-                for (int i = 0; i < c.inputs().size(); i++) args[i] = c.inputs().get(i);
-                args[args.length - 1] = new float[c.outputs()];
-                want.add(onSimulator(sim, c));
+                byte[][] args = new byte[c.inputs().size() + 1][];
+                for (int i = 0; i < c.inputs().size(); i++) args[i] = c.inputs().get(i).bytes();
+                args[args.length - 1] = new byte[c.outputs() * c.out().bytes()];
+                want.add(new TensorValue(c.out(), null, onSimulator(sim, c, args)));
                 KernelCall shape = new KernelCall(c.kernel(), List.of(), c.ints(), c.floats(), "shape");
                 CudaKernelTable.Spec spec = CudaKernelTable.SPECS.get(c.kernel());
                 CudaKernelTable.Geometry g = CudaKernelTable.geometry(shape, spec);
-                float[][] slots = new float[spec.slots()][];
+                byte[][] slots = new byte[spec.slots()][];
                 for (int i = 0; i < args.length; i++) slots[CudaKernelTable.slotOf(spec, args.length, i)] = args[i];
                 input.append(c.kernel()).append(' ').append(g.gridX()).append(' ').append(g.gridY()).append(' ').append(g.gridZ())
                         .append(' ').append(g.blockX()).append(' ').append(g.blockY()).append(' ').append(spec.slots())
                         .append(' ').append(spec.slots() - 1);
-                for (float[] s : slots) {
-                    input.append(' ').append(s == null ? 0 : s.length);
-                    if (s != null) for (float v : s) input.append(' ').append(Integer.toHexString(Float.floatToRawIntBits(v)));
-                }
+                for (byte[] s : slots) input.append(' ').append(s == null ? 0 : s.length).append(' ').append(s == null || s.length == 0 ? "-" : HexFormat.of().formatHex(s));
                 long[] ints = java.util.Arrays.copyOf(c.ints(), CudaKernelTable.MAX_INTS);
                 for (long v : ints) input.append(' ').append(v);
                 double[] floats = java.util.Arrays.copyOf(c.floats(), CudaKernelTable.MAX_FLOATS);
@@ -147,36 +250,47 @@ class KernelEmulationTest {
         assertThat(lines).hasSize(cases.size());
         for (int k = 0; k < cases.size(); k++) {
             Case c = cases.get(k);
-            String[] hex = lines.get(k).trim().split(" ");
-            assertThat(hex).hasSize(c.outputs());
-            for (int i = 0; i < hex.length; i++) {
-                float got = Float.intBitsToFloat(Integer.parseUnsignedInt(hex[i], 16)), w = want.get(k)[i];
-                String what = "case " + k + " " + c.kernel() + " " + java.util.Arrays.toString(c.ints()) + " element " + i + ": emulated " + got + " sim " + w;
-                if (c.ulps() == 0) assertThat(Float.floatToRawIntBits(got)).as(what).isEqualTo(Float.floatToRawIntBits(w));
-                else assertThat(Math.abs(got - w)).as(what).isLessThanOrEqualTo(c.ulps() * Math.ulp(Math.max(Math.abs(w), Float.MIN_NORMAL)));
+            TensorValue got = new TensorValue(c.out(), null, HexFormat.of().parseHex(lines.get(k).trim())), w = want.get(k);
+            assertThat(got.elements()).isEqualTo(c.outputs());
+            String what = "case " + k + " " + c.kernel() + " " + c.inputs() + " -> " + c.out().jsonName() + " " + java.util.Arrays.toString(c.ints());
+            if (c.ulps() == 0) {
+                int i = got.firstDifference(w);
+                assertThat(i).as(what + (i >= 0 ? " element " + i + ": emulated " + got.format(i) + " sim " + w.format(i) : "")).isEqualTo(-1);
+                continue;
+            }
+            float[] g = got.floats(), s = w.floats();
+            for (int i = 0; i < g.length; i++) {
+                assertThat((double) Math.abs(g[i] - s[i])).as(what + " element " + i + ": emulated " + g[i] + " sim " + s[i])
+                        .isLessThanOrEqualTo(c.ulps() * ulp(c.out(), s[i]));
             }
         }
     }
 
-    /** The simulator's result for the case; the output buffer starts as zeros, like the emulator's. */
-    private static float[] onSimulator(SimDevice sim, Case c) {
+    /** One unit in the last place of {@code v} in type {@code t} (f32, f16 or bf16). */
+    private static double ulp(DType t, float v) {
+        int e = Math.getExponent(Math.max(Math.abs(v), Float.MIN_NORMAL));
+        return switch (t) {
+            case F16 -> Math.scalb(1.0, Math.max(e, -14) - 10);
+            case BF16 -> Math.scalb(1.0, e - 7);
+            default -> Math.ulp(Math.max(Math.abs(v), Float.MIN_NORMAL));
+        };
+    }
+
+    /** The simulator's result for the call over {@code args} (inputs, then the output, which starts as zeros like the emulator's). */
+    private static byte[] onSimulator(SimDevice sim, Case c, byte[][] data) {
         List<DeviceBuffer> buffers = new ArrayList<>();
         try (DeviceStream s = sim.createStream("emulation")) {
             List<KernelArg> args = new ArrayList<>();
-            for (int i = 0; i < c.inputs().size(); i++) {
-                float[] in = c.inputs().get(i);
-                DeviceBuffer b = sim.allocate(4L * in.length, "in" + i);
+            for (int i = 0; i < data.length; i++) {
+                String name = i < data.length - 1 ? "in" + i : "out";
+                DeviceBuffer b = sim.allocate(Math.max(1, data[i].length), name);
                 buffers.add(b);
-                sim.copyToDevice(s, in, b.base(), "in" + i);
-                args.add(KernelArg.read(b.base(), 4L * in.length, "in" + i));
+                sim.copyToDevice(s, data[i], b.base(), name);
+                args.add(i < data.length - 1 ? KernelArg.read(b.base(), data[i].length, name) : KernelArg.write(b.base(), data[i].length, name));
             }
-            DeviceBuffer out = sim.allocate(4L * c.outputs(), "out");
-            buffers.add(out);
-            sim.copyToDevice(s, new float[c.outputs()], out.base(), "out");
-            args.add(KernelArg.write(out.base(), 4L * c.outputs(), "out"));
             sim.launch(s, new KernelCall(c.kernel(), args, c.ints(), c.floats(), "emulation"));
-            float[] result = new float[c.outputs()];
-            sim.copyToHost(s, out.base(), result, "out");
+            byte[] result = new byte[data[data.length - 1].length];
+            sim.copyToHost(s, args.get(args.size() - 1), result);
             return result;
         } finally {
             buffers.forEach(DeviceBuffer::close);

@@ -2,6 +2,7 @@ package org.arenaplan.cli;
 
 import org.arenaplan.exec.AllClose;
 import org.arenaplan.exec.RunReport;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.StreamPlanner;
@@ -110,7 +111,7 @@ final class RunCommand implements Callable<Integer> {
         TrainingFlags.Outcome training = input.blamingInput(g -> trainingFlags.apply(g, options.alignment()));
         Schedule schedule = input.blamingInput(g -> scheduleFlags.apply(training.graph(), options.alignment()));
         Plan plan = input.blamingInput(g -> StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options));
-        Map<String, float[]> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
+        Map<String, TensorValue> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = input.blamingInput(g -> RunReport.run(plan, runOn, mode, iterations, inputs, out));
         if (!runOn.equals(device)) out.println("--train: ran on the simulator, as the CUDA fatbin does not have the training kernels yet");

@@ -2,8 +2,10 @@ package org.arenaplan.cli;
 
 import org.arenaplan.exec.AllClose;
 import org.arenaplan.exec.Inputs;
+import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Tensor;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.onnx.OnnxTensorFile;
 
 import java.io.PrintStream;
@@ -19,8 +21,8 @@ final class TensorFiles {
     private TensorFiles() { }
 
     /** Seeded random inputs, with the ones named in {@code specs} read from files. */
-    static Map<String, float[]> inputs(Graph g, List<String> specs) {
-        Map<String, float[]> inputs = new LinkedHashMap<>(Inputs.of(g, 1));
+    static Map<String, TensorValue> inputs(Graph g, List<String> specs) {
+        Map<String, TensorValue> inputs = new LinkedHashMap<>(Inputs.of(g, 1));
         for (String spec : specs) {
             int eq = spec.indexOf('=');
             String name;
@@ -35,27 +37,30 @@ final class TensorFiles {
                 file = Path.of(spec);
             }
             if (!g.isInput(name)) throw new UsageException("--input " + spec + ": '" + name + "' is not a graph input; inputs: " + g.inputs());
-            OnnxTensorFile.FloatTensor t = OnnxTensorFile.read(file);
-            long want = g.tensor(name).elements();
-            if (t.values().length != want)
-                throw new org.arenaplan.io.InputException(file + ": holds " + t.values().length + " values " + Arrays.toString(t.dims())
-                        + " but input '" + name + "' has " + want + " " + shape(g.tensor(name)));
-            inputs.put(name, t.values());
+            TensorValue t = OnnxTensorFile.read(file).value();
+            Tensor want = g.tensor(name);
+            DType type = want.dtype() == null ? DType.F32 : want.dtype();
+            if (t.dtype() != type)
+                throw new org.arenaplan.io.InputException(file + ": holds " + t.dtype().jsonName() + " values but input '" + name + "' is " + type.jsonName());
+            if (t.byteCount() != want.bytes())
+                throw new org.arenaplan.io.InputException(file + ": holds " + t.elements() + " values " + Arrays.toString(t.shape())
+                        + " but input '" + name + "' has " + want.bytes() / type.bytes() + " " + shape(want));
+            inputs.put(name, new TensorValue(t.dtype(), want.shape(), t.bytes()));
         }
         return inputs;
     }
 
-    static void writeOutputs(Graph g, Map<String, float[]> outputs, Path path, PrintStream out) throws java.io.IOException {
+    static void writeOutputs(Graph g, Map<String, TensorValue> outputs, Path path, PrintStream out) throws java.io.IOException {
         if (g.outputs().size() == 1) {
             String name = g.outputs().get(0);
-            OnnxTensorFile.write(path, name, g.tensor(name).shape(), outputs.get(name));
+            OnnxTensorFile.write(path, name, outputs.get(name));
             out.println("wrote " + path);
             return;
         }
         Files.createDirectories(path);
         for (String name : g.outputs()) {
             Path f = path.resolve(name.replaceAll("[^A-Za-z0-9_.-]", "_") + ".pb");
-            OnnxTensorFile.write(f, name, g.tensor(name).shape(), outputs.get(name));
+            OnnxTensorFile.write(f, name, outputs.get(name));
             out.println("wrote " + f);
         }
     }
@@ -63,11 +68,13 @@ final class TensorFiles {
     /**
      * Compares outputs with references like numpy's allclose ({@link AllClose}) and prints one
      * line per reference: {@code reference FILE: matches|NO (output 'NAME', worst element ...)}.
+     * A reference must have the output's element type; integer and bool outputs must equal it
+     * exactly (the tolerances apply to floating-point outputs).
      *
      * @param specs {@code NAME=FILE.pb}, or {@code FILE.pb} when the graph has one output
      * @return true when every output named matches its reference
      */
-    static boolean matchReferences(Graph g, Map<String, float[]> outputs, List<String> specs, double rtol, double atol, PrintStream out) {
+    static boolean matchReferences(Graph g, Map<String, TensorValue> outputs, List<String> specs, double rtol, double atol, PrintStream out) {
         if (rtol < 0 || atol < 0 || Double.isNaN(rtol) || Double.isNaN(atol))
             throw new UsageException("--rtol and --atol must be >= 0, got " + rtol + " and " + atol);
         Map<String, Path> refs = new LinkedHashMap<>();
@@ -89,15 +96,15 @@ final class TensorFiles {
         for (Map.Entry<String, Path> e : refs.entrySet()) {
             String name = e.getKey();
             Path reference = e.getValue();
-            float[] got = outputs.get(name);
-            OnnxTensorFile.FloatTensor want = OnnxTensorFile.read(reference);
-            if (got.length != want.values().length) {
-                out.println("reference " + reference + ": NO (output '" + name + "' " + shape(g.tensor(name)) + " has " + got.length + " values, the reference "
-                        + Arrays.toString(want.dims()) + " " + want.values().length + ")");
+            TensorValue got = outputs.get(name), want = OnnxTensorFile.read(reference).value();
+            if (got.dtype() != want.dtype() || got.elements() != want.elements()) {
+                out.println("reference " + reference + ": NO (output '" + name + "' " + shape(g.tensor(name)) + " has " + got.elements() + " " + got.dtype().jsonName()
+                        + " values, the reference " + Arrays.toString(want.shape()) + " " + want.elements() + " " + want.dtype().jsonName() + ")");
                 all = false;
                 continue;
             }
-            AllClose c = AllClose.compare(got, want.values(), rtol, atol);
+            boolean exact = got.dtype().isIntegral();
+            AllClose c = AllClose.compare(got.doubles(), want.doubles(), exact ? 0 : rtol, exact ? 0 : atol);
             out.println("reference " + reference + ": " + (c.ok() ? "matches" : "NO") + " (output '" + name + "', " + c.describe(g.tensor(name).shape()) + ")");
             all &= c.ok();
         }

@@ -48,10 +48,10 @@ class RunOnnxTest {
         assertThat(both.code()).as(both.toString()).isZero();
         assertThat(both.out()).contains("(output 'y1', worst element").contains("(output 'y2', worst element").contains("0 of 6 outside");
 
-        float[] y1 = OnnxTensorFile.read(outs.resolve("y1.pb")).values();
+        float[] y1 = OnnxTensorFile.read(outs.resolve("y1.pb")).value().floats();
         y1[5] += 0.5f;
         Path off = dir.resolve("off.pb");
-        OnnxTensorFile.write(off, "y1", new long[]{2, 3}, y1);
+        OnnxTensorFile.write(off, "y1", org.arenaplan.ir.TensorValue.ofFloats(new long[]{2, 3}, y1));
         Cli differs = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--expect", "y1=" + off);
         assertThat(differs.code()).as(differs.toString()).isEqualTo(ExitCodes.INVALID);
         assertThat(differs.out()).contains(": NO (output 'y1', worst element [1, 2]:").contains("1 of 6 outside");

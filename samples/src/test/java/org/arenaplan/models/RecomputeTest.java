@@ -74,7 +74,7 @@ class RecomputeTest {
             for (Recompute.Result r : List.of(sqrt, auto)) {
                 assertThat(r.recomputed()).as(c[0] + " " + r.method()).isNotEmpty();
                 assertThat(PlanValidator.validate(ArenaPlanner.plan(r.graph()))).isEmpty();
-                Map<String, float[]> inputs = Inputs.of(t.graph(), 4);
+                Map<String, org.arenaplan.ir.TensorValue> inputs = Inputs.of(t.graph(), 4);
                 try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT.withSeed(3).withMaxDelayNanos(20_000))) {
                     var base = Executors.run(ArenaPlanner.plan(t.graph()), d, List.of(Mode.PLANNED), 1, inputs, 7);
                     var re = Executors.run(ArenaPlanner.plan(r.graph()), d, List.of(Mode.values()), 1, inputs, 7);

@@ -6,6 +6,7 @@ import org.arenaplan.exec.Inputs;
 import org.arenaplan.exec.Mode;
 import org.arenaplan.exec.WeightRegion;
 import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.ir.GraphBuilder;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.PlanValidator;
@@ -44,18 +45,18 @@ class TrainingGraphsTest {
         Gradients.Training t = Gradients.of(fwd);
         assertThat(t.weightGradients()).isNotEmpty();
         assertThat(PlanValidator.validate(ArenaPlanner.plan(t.graph()))).isEmpty();
-        Map<String, float[]> inputs = Inputs.of(t.graph(), 3);
+        Map<String, TensorValue> inputs = Inputs.of(t.graph(), 3);
         try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT.withSeed(2).withMaxDelayNanos(20_000))) {
             Executors.Comparison c = Executors.run(ArenaPlanner.plan(t.graph()), d, List.of(Mode.values()), 1, inputs, WEIGHT_SEED);
             assertThat(c.outputsEqual()).as(c.firstDifference()).isTrue();
             assertThat(d.hazards()).isEmpty();
-            Map<String, float[]> grads = c.last(Mode.PLANNED).outputs();
+            Map<String, TensorValue> grads = c.last(Mode.PLANNED).outputs();
             SplittableRandom r = new SplittableRandom(11);
             int checked = 0;
             for (Map.Entry<String, String> e : t.weightGradients().entrySet()) {
                 String w = e.getKey();
-                float[] g = grads.get(e.getValue());
-                float[] w0 = WeightRegion.values(fwd, fwd.tensor(w), WEIGHT_SEED);
+                float[] g = grads.get(e.getValue()).floats();
+                float[] w0 = WeightRegion.values(fwd, fwd.tensor(w), WEIGHT_SEED).floats();
                 Graph asInput = weightAsInput(fwd, w);
                 for (int k = 0; k < 2; k++) {
                     int i = r.nextInt(w0.length);
@@ -72,16 +73,16 @@ class TrainingGraphsTest {
     }
 
     /** L = sum(grad.y * y) of the forward graph with weight {@code w}'s element i moved by h. */
-    private static double loss(Graph g, SimDevice d, Map<String, float[]> trainInputs, String w, float[] w0, int i, double h) {
-        Map<String, float[]> in = new LinkedHashMap<>();
+    private static double loss(Graph g, SimDevice d, Map<String, TensorValue> trainInputs, String w, float[] w0, int i, double h) {
+        Map<String, TensorValue> in = new LinkedHashMap<>();
         for (String x : g.inputs()) if (!x.equals(w)) in.put(x, trainInputs.get(x));
         float[] wv = w0.clone();
         wv[i] += (float) h;
-        in.put(w, wv);
-        Map<String, float[]> out = Executors.run(ArenaPlanner.plan(g), d, List.of(Mode.PLANNED), 1, in, WEIGHT_SEED).last(Mode.PLANNED).outputs();
+        in.put(w, TensorValue.ofFloats(g.tensor(w).shape(), wv));
+        Map<String, TensorValue> out = Executors.run(ArenaPlanner.plan(g), d, List.of(Mode.PLANNED), 1, in, WEIGHT_SEED).last(Mode.PLANNED).outputs();
         double l = 0;
         for (String y : g.outputs()) {
-            float[] yv = out.get(y), seed = trainInputs.get("grad." + y);
+            float[] yv = out.get(y).floats(), seed = trainInputs.get("grad." + y).floats();
             for (int k = 0; k < yv.length; k++) l += (double) yv[k] * seed[k];
         }
         return l;

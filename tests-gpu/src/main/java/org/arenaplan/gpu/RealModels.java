@@ -73,11 +73,11 @@ final class RealModels {
         String name = m.path("name").asText(meta.getFileName().toString());
         Path dir = meta.getParent();
         Graph g;
-        Map<String, float[]> inputs = new LinkedHashMap<>();
+        Map<String, org.arenaplan.ir.TensorValue> inputs = new LinkedHashMap<>();
         try {
             g = OnnxImporter.load(dir.resolve(m.path("file").asText()), Map.of());
             for (var in : (Iterable<Map.Entry<String, JsonNode>>) m.path("inputs")::fields) {
-                inputs.put(in.getKey(), OnnxTensorFile.read(dir.resolve(in.getValue().path("file").asText())).values());
+                inputs.put(in.getKey(), OnnxTensorFile.read(dir.resolve(in.getValue().path("file").asText())).value());
             }
         } catch (RuntimeException e) {
             String why = String.valueOf(e.getMessage());
@@ -90,14 +90,15 @@ final class RealModels {
             double worst = 0;
             boolean matches = true;
             for (JsonNode o : m.path("outputs")) {
-                float[] want = OnnxTensorFile.read(dir.resolve(o.path("file").asText())).values();
-                float[] got = rep.outputs().get(o.path("name").asText());
+                double[] want = OnnxTensorFile.read(dir.resolve(o.path("file").asText())).value().doubles();
+                org.arenaplan.ir.TensorValue out = rep.outputs().get(o.path("name").asText());
+                double[] got = out == null ? null : out.doubles();
                 if (got == null || got.length != want.length) {
                     matches = false;
                     continue;
                 }
                 for (int i = 0; i < want.length; i++) {
-                    double diff = Math.abs((double) got[i] - want[i]);
+                    double diff = Math.abs(got[i] - want[i]);
                     worst = Math.max(worst, diff);
                     if (!(diff <= ABS + REL * Math.abs(want[i]))) matches = false;
                 }

@@ -30,12 +30,12 @@ final class SimSmoke {
             KernelArg ka = KernelArg.read(arena.at(0), 24, "a"), kb = KernelArg.read(arena.at(32), 24, "b");
             d.copyToDevice(s1, a, arena.at(0), "a");
             d.copyToDevice(s2, b, arena.at(32), "b");
-            d.launch(s1, new KernelCall(Kernels.UNARY, List.of(ka, KernelArg.write(arena.at(64), 24, "y")), new long[] {6, Kernels.RELU}, new double[0], "relu"));
+            d.launch(s1, new KernelCall(Kernels.UNARY, List.of(ka, KernelArg.write(arena.at(64), 24, "y")), new long[] {6, Kernels.RELU, 1}, new double[0], "relu"));
             d.recordEvent(relued, s1);
             d.waitEvent(s2, relued);
             // z overwrites a's slot: a's last reader (relu) is ordered before it by the event.
             d.launch(s2, new KernelCall(Kernels.BINARY, List.of(KernelArg.read(arena.at(64), 24, "y"), kb, KernelArg.write(arena.at(0), 24, "z")),
-                    new long[] {Kernels.ADD, 1, 6, 1, 1}, new double[0], "add"));
+                    new long[] {Kernels.ADD, 1, 6, 1, 1, 1}, new double[0], "add"));
             d.copyToHost(s2, arena.at(0), got, "z");
             arena.close();
             out.println("sim run on " + d.description() + " (" + choice.reason() + "): z = " + java.util.Arrays.toString(got));

@@ -17,6 +17,7 @@ import org.arenaplan.exec.PlannedExecutor;
 import org.arenaplan.exec.RunResult;
 import org.arenaplan.exec.WeightRegion;
 import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.hb.SyncEvent;
 import org.arenaplan.hb.SyncMode;
 import org.arenaplan.plan.ArenaPlanner;
@@ -55,7 +56,7 @@ class ExecutorsGpuTest {
     @Test
     void everyModeOnOneAndFourStreamsGivesTheSameOutputsAsTheSimulator() {
         for (Graph g : GpuGraphs.all()) {
-            Map<String, float[]> inputs = Inputs.of(g, 3);
+            Map<String, TensorValue> inputs = Inputs.of(g, 3);
             Executors.Comparison onSim;
             try (SimDevice sim = SimDevice.open(DeviceOptions.DEFAULT)) {
                 onSim = Executors.run(ArenaPlanner.plan(g), sim, List.of(Mode.PLANNED), 1, inputs, 5);
@@ -93,7 +94,7 @@ class ExecutorsGpuTest {
     void perTensorWithPoisonedFreesEqualsThePlannedRun() {
         for (Graph g : GpuGraphs.all()) {
             Plan plan = ArenaPlanner.plan(g);
-            Map<String, float[]> inputs = Inputs.of(g, 4);
+            Map<String, TensorValue> inputs = Inputs.of(g, 4);
             RunResult planned;
             try (CudaDevice cuda = new CudaDevice(0)) {
                 planned = Executors.run(plan, cuda, List.of(Mode.PLANNED), 1, inputs, 6).last(Mode.PLANNED);
@@ -112,12 +113,12 @@ class ExecutorsGpuTest {
     void slowReaderOnAnotherStreamIsSafeUnderTheGuardedPlanAndCorruptedUnderTheUnsafeOne() {
         int n = 1 << 16;
         Graph g = GpuGraphs.hazard(n);
-        Map<String, float[]> inputs = Inputs.of(g, 9);
-        float[] want = new float[n];
-        for (int i = 0; i < n; i++) want[i] = inputs.get("x")[i] > 0f ? inputs.get("x")[i] : 0f;
-        float[] guarded = slowRun(ArenaPlanner.plan(g), inputs).outputs().get("y");
+        Map<String, TensorValue> inputs = Inputs.of(g, 9);
+        float[] want = new float[n], x = inputs.get("x").floats();
+        for (int i = 0; i < n; i++) want[i] = x[i] > 0f ? x[i] : 0f;
+        float[] guarded = slowRun(ArenaPlanner.plan(g), inputs).outputs().get("y").floats();
         assertThat(guarded).as("guarded plan: y = relu(x)").containsExactly(want);
-        float[] unsafe = slowRun(UnsafePlanner.plan(g), inputs).outputs().get("y");
+        float[] unsafe = slowRun(UnsafePlanner.plan(g), inputs).outputs().get("y").floats();
         long wrong = 0;
         for (int i = 0; i < n; i++) if (Float.floatToRawIntBits(unsafe[i]) != Float.floatToRawIntBits(want[i])) wrong++;
         System.out.println("[gpu tests] unsafe plan: " + wrong + " of " + n + " values of y corrupted by the early reuse");
@@ -132,19 +133,19 @@ class ExecutorsGpuTest {
         // the fixture (checked on the simulator by GpuGraphsTest): b reuses a's bytes only because of a REUSE event slow -> tanh
         assertThat(added.addressOf("b")).isEqualTo(added.addressOf("a"));
         assertThat(added.sync().events()).anyMatch(e -> e.reason() == SyncEvent.Reason.REUSE);
-        Map<String, float[]> inputs = Inputs.of(g, 9);
-        float[] want = new float[n];
-        for (int i = 0; i < n; i++) want[i] = inputs.get("x")[i] > 0f ? inputs.get("x")[i] : 0f;
+        Map<String, TensorValue> inputs = Inputs.of(g, 9);
+        float[] want = new float[n], x = inputs.get("x").floats();
+        for (int i = 0; i < n; i++) want[i] = x[i] > 0f ? x[i] : 0f;
         for (Mode m : List.of(Mode.PLANNED, Mode.GRAPH)) {
-            assertThat(slowRun(added, inputs, m).outputs().get("y")).as(m + ": y = relu(x) although b reuses a's bytes").containsExactly(want);
+            assertThat(slowRun(added, inputs, m).outputs().get("y").floats()).as(m + ": y = relu(x) although b reuses a's bytes").containsExactly(want);
         }
     }
 
-    private static RunResult slowRun(Plan plan, Map<String, float[]> inputs) {
+    private static RunResult slowRun(Plan plan, Map<String, TensorValue> inputs) {
         return slowRun(plan, inputs, Mode.PLANNED);
     }
 
-    private static RunResult slowRun(Plan plan, Map<String, float[]> inputs, Mode mode) {
+    private static RunResult slowRun(Plan plan, Map<String, TensorValue> inputs, Mode mode) {
         try (Device d = new SlowReaderDevice(new CudaDevice(0), "slow", 400_000_000L);
              WeightRegion w = new WeightRegion(d, plan.graph(), 1);
              Executor e = mode.open(d, plan, w)) {
@@ -156,7 +157,7 @@ class ExecutorsGpuTest {
     void thousandRunsLeakNoDeviceMemory() {
         Graph g = GpuGraphs.mlp();
         Plan plan = ArenaPlanner.plan(g);
-        Map<String, float[]> inputs = Inputs.of(g, 1);
+        Map<String, TensorValue> inputs = Inputs.of(g, 1);
         try (CudaDevice cuda = new CudaDevice(0)) {
             Executors.run(plan, cuda, List.of(Mode.values()), 1, inputs, 1);   // warm-up: lazy driver set-up is not a leak
             LeakWatch watch = new LeakWatch(cuda);
@@ -173,9 +174,9 @@ class ExecutorsGpuTest {
         }
     }
 
-    private static void close(String what, Map<String, float[]> want, Map<String, float[]> got) {
-        for (Map.Entry<String, float[]> e : want.entrySet()) {
-            float[] w = e.getValue(), x = got.get(e.getKey());
+    private static void close(String what, Map<String, TensorValue> want, Map<String, TensorValue> got) {
+        for (Map.Entry<String, TensorValue> e : want.entrySet()) {
+            float[] w = e.getValue().floats(), x = got.get(e.getKey()).floats();
             assertThat(x).as(what + " output " + e.getKey()).hasSameSizeAs(w);
             for (int i = 0; i < w.length; i++) {
                 assertThat(Math.abs(x[i] - w[i])).as(what + " output " + e.getKey() + "[" + i + "]: " + x[i] + " vs " + w[i])

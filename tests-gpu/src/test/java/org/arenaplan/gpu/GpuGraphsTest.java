@@ -33,7 +33,7 @@ class GpuGraphsTest {
                     Executors.Comparison c = Executors.run(plan, sim, List.of(Mode.values()), 1, Inputs.of(g, 3), 5);
                     assertThat(c.outputsEqual()).as(g.name() + ": " + c.firstDifference()).isTrue();
                     assertThat(sim.hazards()).as(g.name()).isEmpty();
-                    for (float[] out : c.last(Mode.PLANNED).outputs().values()) for (float v : out) assertThat(v).isFinite();
+                    for (org.arenaplan.ir.TensorValue out : c.last(Mode.PLANNED).outputs().values()) for (double v : out.doubles()) assertThat(v).isFinite();
                 }
             }
         }

@@ -10,6 +10,8 @@ import org.arenaplan.device.DeviceOptions;
 import org.arenaplan.device.KernelArg;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.sim.SimDevice;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,7 +63,7 @@ class KernelEquivalenceGpuTest {
     void unary() {
         for (int op : new int[] {Kernels.RELU, Kernels.SIGMOID, Kernels.TANH, Kernels.GELU, Kernels.IDENTITY}) {
             boolean exact = op == Kernels.RELU || op == Kernels.IDENTITY;
-            same(List.of(KernelRun.random(op, 1000)), 1000, call(Kernels.UNARY, new long[] {1000, op}), exact ? 0 : 2);
+            same(List.of(KernelRun.random(op, 1000)), 1000, call(Kernels.UNARY, new long[] {1000, op, 1}), exact ? 0 : 2);
         }
     }
 
@@ -70,7 +72,7 @@ class KernelEquivalenceGpuTest {
         // y [4, 5, 6]; a full, b [5, 1] broadcast over the first and last axes.
         for (int op : new int[] {Kernels.ADD, Kernels.SUB, Kernels.MUL, Kernels.DIV, Kernels.RELU_GRAD}) {
             same(List.of(KernelRun.random(1, 120), KernelRun.positive(2, 5)), 120,
-                    call(Kernels.BINARY, new long[] {op, 3, 4, 5, 6, 30, 6, 1, 0, 1, 0}), 0);
+                    call(Kernels.BINARY, new long[] {op, 3, 4, 5, 6, 30, 6, 1, 0, 1, 0, 1}), 0);
         }
     }
 
@@ -122,11 +124,54 @@ class KernelEquivalenceGpuTest {
     @Test
     void transposeCopyConcatSlice() {
         // x [2, 3, 4] -> y [4, 2, 3] (perm 2, 0, 1): strides into x are 1, 12, 4.
-        same(List.of(KernelRun.random(20, 24)), 24, call(Kernels.TRANSPOSE, new long[] {3, 4, 2, 3, 1, 12, 4}), 0);
-        same(List.of(KernelRun.random(21, 50)), 50, call(Kernels.COPY, new long[] {50}), 0);
+        same(List.of(KernelRun.random(20, 24)), 24, call(Kernels.TRANSPOSE, new long[] {3, 4, 2, 3, 1, 12, 4, 4}), 0);
+        same(List.of(KernelRun.random(21, 50)), 50, call(Kernels.COPY, new long[] {50, 4}), 0);
         // x [2, 3] into the columns 4..6 of y [2, 8]: only those columns are compared meaningfully, the rest is as allocated.
-        float[] simY = KernelRun.run(sim, List.of(KernelRun.random(22, 6)), 16, call(Kernels.CONCAT_SLICE, new long[] {2, 3, 8, 4}));
-        float[] cudaY = KernelRun.run(cuda, List.of(KernelRun.random(22, 6)), 16, call(Kernels.CONCAT_SLICE, new long[] {2, 3, 8, 4}));
+        float[] simY = KernelRun.run(sim, List.of(KernelRun.random(22, 6)), 16, call(Kernels.CONCAT_SLICE, new long[] {2, 3, 8, 4, 4}));
+        float[] cudaY = KernelRun.run(cuda, List.of(KernelRun.random(22, 6)), 16, call(Kernels.CONCAT_SLICE, new long[] {2, 3, 8, 4, 4}));
         for (int o = 0; o < 2; o++) for (int i = 4; i < 7; i++) assertThat(cudaY[o * 8 + i]).isEqualTo(simY[o * 8 + i]);
+    }
+
+    /** Inputs as device bytes, output of {@code out} x n: bit for bit equal on the GPU and the simulator. */
+    private static void sameBits(List<TensorValue> inputs, DType out, int n, Function<List<KernelArg>, KernelCall> call) {
+        List<byte[]> in = inputs.stream().map(TensorValue::bytes).toList();
+        TensorValue want = new TensorValue(out, null, KernelRun.runBytes(sim, in, n * out.bytes(), call));
+        TensorValue got = new TensorValue(out, null, KernelRun.runBytes(cuda, in, n * out.bytes(), call));
+        int i = got.firstDifference(want);
+        assertThat(i).as(call.apply(List.of()) + " -> " + out.jsonName() + (i >= 0 ? " element " + i + ": cuda " + got.format(i) + " sim " + want.format(i) : "")).isEqualTo(-1);
+    }
+
+    private static final DType[] TYPES = {DType.F32, DType.F16, DType.BF16, DType.F64, DType.I64, DType.I32, DType.I16, DType.I8, DType.U8, DType.BOOL};
+
+    @Test
+    void castBetweenEveryPairOfTypes() {
+        double[] special = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, -0.0, 0.5, -1.5, 2.5, 65504, 65520, 1e-8, 300.7, -129.9,
+            3e9, -3e9, 1e20, 9.3e18, 1 + 0x1p-9};
+        long[] specialLongs = {0, -1, 128, 255, -129, 65536, 2147483648L, (1L << 53) + 1, Long.MAX_VALUE, Long.MIN_VALUE, 16777217};
+        for (DType from : TYPES) {
+            TensorValue x = from.isIntegral() ? TensorValue.ofLongs(from, null, specialLongs) : TensorValue.ofDoubles(from, null, special);
+            for (DType to : TYPES) sameBits(List.of(x), to, x.elements(), call(Kernels.CAST, new long[] {x.elements(), from.onnxCode(), to.onnxCode()}));
+        }
+    }
+
+    @Test
+    void gatherWhereCompareAndIntegerArithmetic() {
+        TensorValue data = TensorValue.ofDoubles(DType.F16, null, java.util.stream.IntStream.range(0, 30).mapToDouble(i -> i * 0.37 - 4).toArray());
+        for (DType it : new DType[] {DType.I64, DType.I32}) {
+            sameBits(List.of(data, TensorValue.ofLongs(it, null, 4, -1, 0, -5, 2)), DType.F16, 30, call(Kernels.GATHER, new long[] {2, 5, 3, 5, 2, it.onnxCode()}));
+        }
+        TensorValue x = TensorValue.ofLongs(DType.I64, null, 1, -2, 3, Long.MIN_VALUE), y = TensorValue.ofLongs(DType.I64, null, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        sameBits(List.of(TensorValue.ofLongs(DType.BOOL, null, 1, 0, 1), x, y), DType.I64, 12, call(Kernels.WHERE, new long[] {2, 3, 4, 1, 0, 0, 1, 4, 1, 8}));
+        TensorValue a = TensorValue.ofDoubles(DType.F32, null, 1, 2, 3, -0.0, 2, Double.NaN, 1, 1, 1, Double.NaN, 2, 3.0001);
+        sameBits(List.of(a, TensorValue.ofDoubles(DType.F32, null, 0.0, 2, Double.NaN)), DType.BOOL, 12,
+                call(Kernels.COMPARE, new long[] {Kernels.EQUAL, 2, 4, 3, 3, 1, 0, 1, DType.F32.onnxCode()}));
+        for (int op : new int[] {Kernels.ADD, Kernels.SUB, Kernels.MUL, Kernels.DIV}) {
+            TensorValue p = TensorValue.ofLongs(DType.I32, null, java.util.stream.LongStream.range(0, 120).map(i -> i * 40_000_003L - 2_000_000_000L).toArray());
+            sameBits(List.of(p, TensorValue.ofLongs(DType.I32, null, 7, -1, 3, -100, 1)), DType.I32, 120,
+                    call(Kernels.BINARY, new long[] {op, 3, 4, 5, 6, 30, 6, 1, 0, 1, 0, DType.I32.onnxCode()}));
+            TensorValue h = TensorValue.ofDoubles(DType.BF16, null, java.util.stream.IntStream.range(0, 120).mapToDouble(i -> Math.sin(i) * 30).toArray());
+            sameBits(List.of(h, TensorValue.ofDoubles(DType.BF16, null, 0.7, -1.3, 3, 2e-3, 9)), DType.BF16, 120,
+                    call(Kernels.BINARY, new long[] {op, 3, 4, 5, 6, 30, 6, 1, 0, 1, 0, DType.BF16.onnxCode()}));
+        }
     }
 }

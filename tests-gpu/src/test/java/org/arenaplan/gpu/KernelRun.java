@@ -8,6 +8,8 @@ import org.arenaplan.device.DeviceBuffer;
 import org.arenaplan.device.DeviceStream;
 import org.arenaplan.device.KernelArg;
 import org.arenaplan.device.KernelCall;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.TensorValue;
 
 /** Runs one kernel call on a device: copies the inputs in, launches, copies the output back, frees everything. */
 final class KernelRun {
@@ -19,20 +21,27 @@ final class KernelRun {
      * @param call    builds the call from the pointer arguments (inputs, then output)
      */
     static float[] run(Device device, List<float[]> inputs, int outputs, Function<List<KernelArg>, KernelCall> call) {
+        List<byte[]> in = inputs.stream().map(v -> TensorValue.ofFloats(null, v).bytes()).toList();
+        return new TensorValue(DType.F32, null, runBytes(device, in, 4 * outputs, call)).floats();
+    }
+
+    /** The same with inputs and output as device bytes (any element type); the output starts as zeros. */
+    static byte[] runBytes(Device device, List<byte[]> inputs, int outputBytes, Function<List<KernelArg>, KernelCall> call) {
         List<DeviceBuffer> buffers = new ArrayList<>();
         try (DeviceStream s = device.createStream("kernel-test")) {
             List<KernelArg> args = new ArrayList<>();
             for (int i = 0; i < inputs.size(); i++) {
-                DeviceBuffer b = device.allocate(4L * Math.max(1, inputs.get(i).length), "input" + i);
+                DeviceBuffer b = device.allocate(Math.max(1, inputs.get(i).length), "input" + i);
                 buffers.add(b);
                 device.copyToDevice(s, inputs.get(i), b.base(), "input" + i);
-                args.add(KernelArg.read(b.base(), 4L * inputs.get(i).length, "input" + i));
+                args.add(KernelArg.read(b.base(), inputs.get(i).length, "input" + i));
             }
-            DeviceBuffer out = device.allocate(4L * outputs, "output");
+            DeviceBuffer out = device.allocate(outputBytes, "output");
             buffers.add(out);
-            args.add(KernelArg.write(out.base(), 4L * outputs, "output"));
+            device.copyToDevice(s, new byte[outputBytes], out.base(), "output");
+            args.add(KernelArg.write(out.base(), outputBytes, "output"));
             device.launch(s, call.apply(args));
-            float[] result = new float[outputs];
+            byte[] result = new byte[outputBytes];
             device.copyToHost(s, out.base(), result, "output");
             return result;
         } finally {

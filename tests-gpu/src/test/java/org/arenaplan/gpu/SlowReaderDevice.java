@@ -19,7 +19,7 @@ final class SlowReaderDevice extends ForwardingDevice {
 
     @Override
     public void launch(DeviceStream stream, KernelCall call) {
-        if (call.label().equals(slowOp) && call.name().equals(Kernels.COPY)) {
+        if (call.label().equals(slowOp) && call.name().equals(Kernels.COPY) && call.intArg(1) == 4) {   // slow_copy moves f32
             call = new KernelCall(CudaDevice.SLOW_COPY, call.pointers(), new long[] {call.intArg(0), cycles}, new double[0], call.label());
         }
         super.launch(stream, call);

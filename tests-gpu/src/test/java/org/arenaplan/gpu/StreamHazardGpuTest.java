@@ -44,7 +44,7 @@ class StreamHazardGpuTest {
                 device.waitEvent(writerStream, readDone);
             }
             device.launch(writerStream, new KernelCall(Kernels.COPY,
-                    List.of(KernelArg.read(z.base(), 4L * N, "z"), KernelArg.write(x.base(), 4L * N, "x reused")), new long[] {N}, new double[0], "writer"));
+                    List.of(KernelArg.read(z.base(), 4L * N, "z"), KernelArg.write(x.base(), 4L * N, "x reused")), new long[] {N, 4}, new double[0], "writer"));
             float[] out = new float[N];
             device.copyToHost(readerStream, y.base(), out, "y");
             device.synchronize();
