@@ -73,6 +73,23 @@ final class NodeContext {
         return attr(name, OnnxModel.Attribute.FLOAT, Double.class, dflt);
     }
 
+    /** An integer attribute, or the default its {@link org.arenaplan.ir.OpRegistry} entry declares (the same as ONNX's). */
+    long integer(String name) {
+        return integer(name, ((Number) registered(name).dflt()).longValue());
+    }
+
+    /** A float attribute, or the default its {@link org.arenaplan.ir.OpRegistry} entry declares (the same as ONNX's). */
+    double real(String name) {
+        return real(name, ((Number) registered(name).dflt()).doubleValue());
+    }
+
+    private org.arenaplan.ir.AttrSpec registered(String name) {
+        org.arenaplan.ir.OpSpec spec = org.arenaplan.ir.OpRegistry.get(opType());
+        org.arenaplan.ir.AttrSpec a = spec == null ? null : spec.attr(name);
+        if (a == null || !(a.dflt() instanceof Number)) throw new IllegalStateException(opType() + " registers no default for '" + name + "'");
+        return a;
+    }
+
     String string(String name, String dflt) {
         return attr(name, OnnxModel.Attribute.STRING, String.class, dflt);
     }

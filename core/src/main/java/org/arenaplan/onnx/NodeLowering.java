@@ -30,7 +30,7 @@ final class NodeLowering {
     /** Op types lowered by {@link #lower}; ConstantOfShape and Constant become weights in the importer. */
     static final Set<String> SUPPORTED = Set.of("Conv", "Relu", "Sigmoid", "Tanh", "LRN", "MaxPool", "AveragePool", "GlobalAveragePool",
             "Reshape", "Flatten", "Gemm", "MatMul", "Dropout", "Softmax", "BatchNormalization", "Unsqueeze", "Squeeze",
-            "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Transpose", "Identity", "Cast", "Where", "Equal", "Gather");
+            "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Split", "Transpose", "Identity", "Cast", "Where", "Equal", "Gather");
 
     /**
      * ONNX attributes an op type may carry besides those of its registry kind: resolved or
@@ -69,6 +69,7 @@ final class NodeLowering {
             case "Softmax" -> softmax(n);
             case "Concat" -> concat(n);
             case "Transpose" -> transpose(n);
+            case "Split" -> split(n);
             case "Reshape" -> view(n, reshape(n));
             case "Flatten" -> view(n, flatten(n));
             case "Unsqueeze" -> view(n, unsqueeze(n));
@@ -153,7 +154,7 @@ final class NodeLowering {
         Value x = n.input(0), w = n.input(1);
         long[] in = spatial(n, x);
         n.require(w.rank() == x.rank(), "weight " + w + " must have the rank of the input " + x);
-        long group = n.integer("group", 1);
+        long group = n.integer("group");
         n.require(group >= 1 && x.dim(1) == w.dim(1) * group, "input channels " + x.dim(1) + " must equal weight channels " + w.dim(1) + " x group " + group);
         n.require(w.dim(0) % group == 0, "output channels " + w.dim(0) + " must be a multiple of group " + group);
         long[] kernel = n.ints("kernel_shape", Arrays.copyOfRange(w.shape(), 2, w.rank()));
@@ -188,7 +189,7 @@ final class NodeLowering {
         attrs.put("strides", r.strides());
         attrs.put("pads", r.pads());
         attrs.put("ceil_mode", ceil);
-        attrs.put("count_include_pad", max ? 0L : n.integer("count_include_pad", 0));
+        attrs.put("count_include_pad", max ? 0L : n.integer("count_include_pad"));
         return op(n, max ? OpKinds.MAX_POOL : OpKinds.AVERAGE_POOL, List.of(x.name()), concat(new long[]{x.dim(0), x.dim(1)}, r.out()), attrs);
     }
 
@@ -206,9 +207,9 @@ final class NodeLowering {
         n.require(n.hasAttr("size"), "attribute 'size' is required");
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("size", n.integer("size", 0));
-        attrs.put("alpha", n.real("alpha", 1e-4));
-        attrs.put("beta", n.real("beta", 0.75));
-        attrs.put("bias", n.real("bias", 1.0));
+        attrs.put("alpha", n.real("alpha"));
+        attrs.put("beta", n.real("beta"));
+        attrs.put("bias", n.real("bias"));
         return op(n, OpKinds.LRN, List.of(n.input(0).name()), n.input(0).shape(), attrs);
     }
 
@@ -221,7 +222,7 @@ final class NodeLowering {
             if (i > 0) n.require(p.rank() == 1 && p.dim(0) == x.dim(1), "input #" + i + " " + p + " must be [" + x.dim(1) + "]");
             inputs.add(p.name());
         }
-        return op(n, OpKinds.BATCH_NORM, inputs, x.shape(), Map.of("epsilon", n.real("epsilon", 1e-5)));
+        return op(n, OpKinds.BATCH_NORM, inputs, x.shape(), Map.of("epsilon", n.real("epsilon")));
     }
 
     private static Lowered broadcast(NodeContext n) {
@@ -301,7 +302,7 @@ final class NodeLowering {
     private static Lowered gemm(NodeContext n) {
         Value a = n.input(0), b = n.input(1);
         n.require(a.rank() == 2 && b.rank() == 2, "A " + a + " and B " + b + " must be matrices");
-        long transA = n.integer("transA", 0), transB = n.integer("transB", 0);
+        long transA = n.integer("transA"), transB = n.integer("transB");
         long m = transA != 0 ? a.dim(1) : a.dim(0), k = transA != 0 ? a.dim(0) : a.dim(1);
         long kb = transB != 0 ? b.dim(1) : b.dim(0), nn = transB != 0 ? b.dim(0) : b.dim(1);
         n.require(k == kb, "inner dimensions differ: op(A) is [" + m + ", " + k + "], op(B) is [" + kb + ", " + nn + "] (transA=" + transA + ", transB=" + transB + ")");
@@ -317,8 +318,8 @@ final class NodeLowering {
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("transA", transA != 0 ? 1L : 0L);
         attrs.put("transB", transB != 0 ? 1L : 0L);
-        attrs.put("alpha", n.real("alpha", 1.0));
-        attrs.put("beta", n.real("beta", 1.0));
+        attrs.put("alpha", n.real("alpha"));
+        attrs.put("beta", n.real("beta"));
         return op(n, OpKinds.GEMM, inputs, out, attrs);
     }
 
@@ -366,6 +367,35 @@ final class NodeLowering {
             inputs.add(v.name());
         }
         return op(n, OpKinds.CONCAT, inputs, out, Map.of("axis", (long) axis));
+    }
+
+    /** Split: extents from the 'split' attribute before opset 13, from a constant input from 13; equal parts when absent. */
+    private static Lowered split(NodeContext n) {
+        Value x = n.input(0);
+        int axis = n.axis(n.integer("axis", 0), x.rank(), "axis");
+        List<String> names = n.node().outputs();
+        n.require(n.opset() < 13 || !n.hasAttr("split"), "attribute 'split' is input #1 from opset 13");
+        long[] parts = n.opset() >= 13 ? (n.hasInput(1) ? n.constantInts(1, "split") : null) : n.ints("split", null);
+        if (parts == null) {
+            n.require(!names.isEmpty() && x.dim(axis) % names.size() == 0, "axis " + axis + " of " + x + " does not split into " + names.size() + " equal parts");
+            parts = new long[names.size()];
+            Arrays.fill(parts, x.dim(axis) / names.size());
+        }
+        n.require(parts.length == names.size(), "split " + Arrays.toString(parts) + " must have one extent per output (" + names.size() + ")");
+        List<Value> outputs = new ArrayList<>();
+        long sum = 0;
+        for (int k = 0; k < parts.length; k++) {
+            n.require(!names.get(k).isEmpty() && parts[k] >= 0, "output #" + k + " must be named and its extent " + parts[k] + " not negative");
+            long[] shape = x.shape();
+            shape[axis] = parts[k];
+            outputs.add(new Value(names.get(k), x.dtype(), shape));
+            sum += parts[k];
+        }
+        n.require(sum == x.dim(axis), "split " + Arrays.toString(parts) + " sums to " + sum + ", not to " + x.dim(axis));
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("axis", (long) axis);
+        attrs.put("split", parts);
+        return new Lowered(OpKinds.SPLIT, List.of(x.name()), outputs, attrs, false, List.of());
     }
 
     private static Lowered transpose(NodeContext n) {

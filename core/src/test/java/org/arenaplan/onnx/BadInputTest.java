@@ -109,6 +109,22 @@ class BadInputTest {
     }
 
     @Test
+    void splitImportsAsStridedCopiesWithItsExtentsChecked() throws Exception {
+        Path ok = write("split.onnx", new TinyOnnx().opset(11).input("x", 2L, 6L).output("a").output("b")
+                .node("s", "Split", List.of("x"), List.of("a", "b"), "axis", 1L, "split", new long[]{2, 4}).bytes());
+        org.arenaplan.ir.Graph g = OnnxImporter.load(ok, Map.of());
+        assertThat(g.tensor("a").shape()).containsExactly(2, 2);
+        assertThat(g.tensor("b").shape()).containsExactly(2, 4);
+        assertThat(g.ops().get(0).kind()).isEqualTo("Split");
+        Path bad = write("split_bad.onnx", new TinyOnnx().opset(11).input("x", 2L, 6L).output("a").output("b")
+                .node("s", "Split", List.of("x"), List.of("a", "b"), "axis", 1L, "split", new long[]{2, 3}).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(bad, Map.of())).hasMessageContaining("node 's' (Split").hasMessageContaining("split [2, 3] sums to 5, not to 6");
+        Path v13 = write("split13.onnx", new TinyOnnx().input("x", 2L, 6L).output("a").output("b")
+                .node("s", "Split", List.of("x"), List.of("a", "b"), "axis", 1L, "split", new long[]{2, 4}).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(v13, Map.of())).hasMessageContaining("attribute 'split' is input #1 from opset 13");
+    }
+
+    @Test
     void truncatedRealModel() throws Exception {
         Path real = OnnxModelsTest.model("light_squeezenet.onnx");
         byte[] bytes = Files.readAllBytes(real);
