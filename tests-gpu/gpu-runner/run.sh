@@ -9,6 +9,9 @@
 #   OUTDIR/bench.json     the benchmark (built-in models and GPU graphs, every mode)
 #   OUTDIR/real.json      the real-weight ONNX models against their reference outputs
 #   OUTDIR/results.json   the summary: probe, every test with its time, every figure, each step's exit status
+# A test method that runs past 60 s fails on its own (JUnit's default timeout, run in a separate
+# thread so that even a method stuck in a driver call is abandoned), so that a hang still leaves
+# the XML reports of the others before the step's limit.
 # Usage: run.sh OUTDIR [MODELS_DIR]   (MODELS_DIR: the real-weight models, e.g. shared/models/real;
 # device-check.sh finds them). Exit status: 0 when every step passed, 3 without CUDA, 1 otherwise.
 set -uo pipefail
@@ -43,7 +46,8 @@ command -v nvidia-smi >/dev/null 2>&1 && timeout 5 nvidia-smi --query-gpu=name,d
 step doctor 15 bash -c '"$@" | tee "'"$out"'/doctor.txt"' _ "${java[@]}" -jar "$app" doctor
 step tests 100 "${java[@]}" -jar "$here/lib/junit-platform-console-standalone.jar" execute \
   --class-path "$testcp" --scan-class-path "$here/lib/arenaplan-gpu-tests.jar" \
-  --include-tag gpu --fail-if-no-tests --reports-dir "$out/junit" --details tree --disable-banner
+  --include-tag gpu --fail-if-no-tests --reports-dir "$out/junit" --details tree --disable-banner \
+  --config=junit.jupiter.execution.timeout.default=60s --config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD
 step bench 50 "${java[@]}" -jar "$app" bench --iterations 10 --warmup 2 --json "$out/bench.json"
 if [ -n "$models" ]; then
   step real-models 35 "${java[@]}" -jar "$app" bench-real "$models" --iterations 3 --json "$out/real.json"

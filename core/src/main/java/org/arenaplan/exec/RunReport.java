@@ -107,7 +107,10 @@ public final class RunReport {
                     row.heldDeviceBytes() < 0 ? "-" : Long.toString(row.heldDeviceBytes()),
                     row.allocatorCallsPerIteration(), row.msPerIteration(), ratio);
         }
-        out.println("outputs equal across modes: " + (r.outputsEqual() ? "yes (bit-identical)" : "NO — " + r.firstDifference()));
+        String verdict = r.outputsEqual() ? "yes (bit-identical" : "NO — " + r.firstDifference() + " (";
+        if (r.rows().size() > 1) out.println("outputs equal across modes: " + verdict + ")");
+        else if (r.iterations() > 1) out.println("outputs equal across iterations: " + verdict + (r.outputsEqual() ? "; " : "") + "one mode, so nothing compared across modes)");
+        else out.println("outputs: one mode, one iteration: nothing compared (--mode all compares the modes)");
     }
 
     public static void writeJson(Report r, Path file) {

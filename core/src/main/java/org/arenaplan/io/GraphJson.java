@@ -45,7 +45,7 @@ public final class GraphJson {
     private GraphJson() { }
 
     public static Graph read(Path file) throws IOException {
-        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (Reader in = TextFiles.open(file)) {
             return read(in, file.toString());
         }
     }

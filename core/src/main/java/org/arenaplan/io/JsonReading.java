@@ -44,15 +44,45 @@ final class JsonReading {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr();
-            throw new InputException(source + where + ": malformed JSON: " + withoutSourceNote(e.getOriginalMessage()), e);
+            throw new InputException(source + where + ": malformed JSON: " + inUsersTerms(e.getOriginalMessage()), e);
         }
     }
 
-    /** Jackson appends where the enclosing array or object began; the line:column prefix says enough. */
-    private static String withoutSourceNote(String message) {
-        int at = message.indexOf("[Source:");
-        if (at < 0) return message;
-        return message.substring(0, at).replaceAll("\\s*\\(for \\w+ starting at\\s*$", "").trim();
+    private static final java.util.regex.Pattern UNEXPECTED = java.util.regex.Pattern.compile(
+            "Unexpected character \\('(.*?)' \\(code \\d+[^)]*\\)\\):\\s*(.*)", java.util.regex.Pattern.DOTALL);
+
+    /**
+     * Jackson's syntax messages in JSON's own words: what was found and what the syntax needs
+     * there (RFC 8259 grammar), without the parser's internals (character codes, token
+     * classes, source notes). Unknown messages keep their first sentence.
+     */
+    static String inUsersTerms(String jackson) {
+        String m = jackson.strip();
+        int note = m.indexOf("[Source:");
+        if (note >= 0) m = m.substring(0, note).strip();
+        if (m.startsWith("Unexpected end-of-input")) return "the file ends before the JSON is complete (an object or array is not closed)";
+        var close = java.util.regex.Pattern.compile("Unexpected close marker '(.)': expected '(.)'").matcher(m);
+        if (close.find())
+            return "'" + close.group(1) + "' where '" + close.group(2) + "' should close the " + (close.group(2).equals("]") ? "array" : "object") + " opened before it";
+        var dup = java.util.regex.Pattern.compile("Duplicate field '(.*)'").matcher(m);
+        if (dup.find()) return "field '" + dup.group(1) + "' given twice in one object";
+        var token = java.util.regex.Pattern.compile("Unrecognized token '(.*?)'").matcher(m);
+        if (token.find()) return "unknown word '" + token.group(1) + "' (a string needs double quotes; the words JSON knows are true, false and null)";
+        if (m.startsWith("Trailing token")) return "more text after the end of the JSON document";
+        var u = UNEXPECTED.matcher(m);
+        if (u.matches()) {
+            String found = u.group(1), rest = u.group(2);
+            String want = rest.contains("double-quote to start field name") ? "a field name in double quotes"
+                    : rest.contains("comma to separate Object") ? "',' between fields or '}' to end the object"
+                    : rest.contains("comma to separate Array") ? "',' between items or ']' to end the array"
+                    : rest.contains("colon to separate field name") ? "':' after the field name"
+                    : rest.contains("valid value") ? "a value (a string in double quotes, a number, an object, an array, true, false or null)"
+                    : null;
+            if (want != null) return "expected " + want + ", found '" + found + "'";
+        }
+        m = m.replaceAll("\\s*\\(code \\d+[^)]*\\)", "").replaceAll("\\s*\\(for \\w+ starting at\\s*$", "");
+        int end = m.indexOf('\n');
+        return (end >= 0 ? m.substring(0, end) : m).strip();
     }
 
     InputException fail(String path, String what) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.arenaplan.hb.SyncEvent;
 import org.arenaplan.liveness.Refusal;
 import org.arenaplan.liveness.Storage;
+import org.arenaplan.plan.PeakExplanation;
 import org.arenaplan.plan.Placement;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.PlanStats;
@@ -19,8 +20,6 @@ import java.io.StringReader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -44,7 +43,12 @@ import java.util.Set;
 public final class PlanJson {
     public static final String FORMAT = "arenaplan-plan/1";
 
-    private static final Set<String> TOP = Set.of("format", "graph", "alignment", "arena_bytes", "storages", "tensors", "refusals", "events", "stats", "schedule");
+    /** {@code peak} is derived from the rest ({@link PeakExplanation}); reading checks it and does not keep it. */
+    private static final Set<String> TOP = Set.of("format", "graph", "alignment", "arena_bytes", "storages", "tensors", "refusals", "events", "stats", "schedule", "peak");
+    private static final Set<String> PEAK = Set.of("position", "op", "stream", "lower_bound_bytes", "needed_bytes", "stream_bytes", "alignment_bytes",
+            "fragmentation_bytes", "arena_top_storage", "live");
+    private static final Set<String> PEAK_LIVE = Set.of("storage", "name", "bytes", "aligned_bytes", "kept_by", "last_reader", "last_reader_position",
+            "through", "stream", "reason");
     private static final Set<String> STORAGE = Set.of("id", "name", "offset", "bytes", "aligned_bytes", "start", "end", "kind", "members");
     private static final Set<String> TENSOR = Set.of("storage", "offset_in_storage", "address");
     private static final Set<String> REFUSAL = Set.of("kind", "op", "tensor", "over", "reason");
@@ -163,7 +167,80 @@ public final class PlanJson {
                     .put("bytes_saved", e.bytesSaved());
         }
         root.set("stats", stats(plan.stats(), plan.placement().provenOptimal()));
+        root.set("peak", peak(PeakExplanation.of(plan)));
         return root;
+    }
+
+    /** Why the peak is what it is: the instant, the storages there and what keeps each, the split of the arena. */
+    private static ObjectNode peak(PeakExplanation x) {
+        ObjectNode o = JsonReading.MAPPER.createObjectNode();
+        o.put("position", x.instant());
+        if (x.op() != null) o.put("op", x.op()).put("stream", x.opStream());
+        o.put("lower_bound_bytes", x.lowerBound())
+                .put("needed_bytes", x.neededBytes())
+                .put("stream_bytes", x.streamBytes())
+                .put("alignment_bytes", x.alignmentBytes())
+                .put("fragmentation_bytes", x.fragmentationBytes());
+        if (x.top() != null) o.put("arena_top_storage", x.top().storage());
+        ArrayNode live = o.putArray("live");
+        for (PeakExplanation.Live l : x.live()) {
+            ObjectNode e = live.addObject()
+                    .put("storage", l.storage())
+                    .put("name", l.name())
+                    .put("bytes", l.bytes())
+                    .put("aligned_bytes", l.alignedBytes())
+                    .put("kept_by", l.keeper().jsonName());
+            if (l.reader() != null) e.put("last_reader", l.reader()).put("last_reader_position", l.readerPosition());
+            if (!l.through().isEmpty()) {
+                ArrayNode through = e.putArray("through");
+                l.through().forEach(through::add);
+            }
+            if (l.stream() >= 0) e.put("stream", l.stream());
+            e.put("reason", l.reason());
+        }
+        return o;
+    }
+
+    /**
+     * A file that holds {@code peak} holds it well formed and true to its storages: known fields,
+     * the storages it names with their own name and sizes, a known {@code kept_by}, and the
+     * split adding up (lower bound = the storages' aligned bytes; needed + streams + alignment +
+     * fragmentation = the arena).
+     */
+    private static void checkPeak(JsonReading r, JsonNode pk, List<StorageEntry> storages, long arena) {
+        r.onlyFields(pk, "$.peak", PEAK);
+        r.whole(pk, "$.peak", "position");
+        r.optionalText(pk, "$.peak", "op");
+        if (pk.has("stream")) r.index(pk, "$.peak", "stream");
+        long lb = r.count(pk, "$.peak", "lower_bound_bytes");
+        long split = 0;
+        for (String f : new String[]{"needed_bytes", "stream_bytes", "alignment_bytes", "fragmentation_bytes"}) split += r.count(pk, "$.peak", f);
+        if (split != arena) throw r.fail("$.peak", "needed + stream + alignment + fragmentation bytes make " + split + ", not the arena " + arena);
+        if (pk.has("arena_top_storage") && r.index(pk, "$.peak", "arena_top_storage") >= storages.size())
+            throw r.fail("$.peak.arena_top_storage", "no such storage");
+        JsonNode live = r.array(pk, "$.peak", "live", true);
+        long sum = 0;
+        Set<String> keepers = new java.util.HashSet<>();
+        for (PeakExplanation.Keeper k : PeakExplanation.Keeper.values()) keepers.add(k.jsonName());
+        for (int i = 0; i < live.size(); i++) {
+            String at = "$.peak.live[" + i + "]";
+            JsonNode l = live.get(i);
+            r.onlyFields(l, at, PEAK_LIVE);
+            int id = r.index(l, at, "storage");
+            if (id >= storages.size()) throw r.fail(at + ".storage", "no such storage: " + id);
+            StorageEntry st = storages.get(id);
+            if (!r.text(l, at, "name").equals(st.name())) throw r.fail(at + ".name", "differs from storage " + id + "'s name '" + st.name() + "'");
+            if (r.count(l, at, "bytes") != st.bytes()) throw r.fail(at + ".bytes", "differs from storage " + id + "'s bytes " + st.bytes());
+            sum += r.count(l, at, "aligned_bytes");
+            if (!keepers.contains(r.text(l, at, "kept_by"))) throw r.fail(at + ".kept_by", "expected one of " + new java.util.TreeSet<>(keepers));
+            r.optionalText(l, at, "last_reader");
+            if (l.has("last_reader_position")) r.index(l, at, "last_reader_position");
+            JsonNode th = r.array(l, at, "through", false);
+            for (int j = 0; j < th.size(); j++) r.textAt(th, j, at + ".through");
+            if (l.has("stream")) r.index(l, at, "stream");
+            r.text(l, at, "reason");
+        }
+        if (sum != lb) throw r.fail("$.peak.live", "aligned bytes sum to " + sum + ", not the lower bound " + lb);
     }
 
     static ObjectNode toJson(Problem p, Placement placement, PlanStats stats) {
@@ -179,6 +256,7 @@ public final class PlanJson {
         root.putArray("refusals");
         root.putArray("events");
         root.set("stats", stats(stats, placement.provenOptimal()));
+        root.set("peak", peak(PeakExplanation.of(p, placement)));
         return root;
     }
 
@@ -222,7 +300,7 @@ public final class PlanJson {
     // ---- reading ----
 
     public static PlanDocument read(Path file) throws IOException {
-        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (Reader in = TextFiles.open(file)) {
             return read(in, file.toString());
         }
     }
@@ -261,6 +339,7 @@ public final class PlanJson {
                 r.number(st, "$.stats", "planning_ms"));
         if (stats.arenaBytes() != arena)
             throw r.fail("$.stats.arena_bytes", stats.arenaBytes() + " differs from $.arena_bytes " + arena);
+        if (root.has("peak")) checkPeak(r, root.get("peak"), storages, arena);
         List<String> order = new ArrayList<>();
         if (root.has("schedule")) {
             JsonNode sc = root.get("schedule");

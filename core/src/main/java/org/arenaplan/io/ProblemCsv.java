@@ -7,8 +7,6 @@ import org.arenaplan.plan.Problem;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,7 +25,6 @@ import java.util.regex.Pattern;
 public final class ProblemCsv {
     private static final Pattern CAPACITY_IN_NAME = Pattern.compile(".*\\.([0-9]+)\\.csv$");
     private static final Pattern WHOLE = Pattern.compile("[+-]?[0-9]+");
-    private static final String BOM = "\uFEFF";
 
     private ProblemCsv() { }
 
@@ -62,10 +59,9 @@ public final class ProblemCsv {
         List<String> ids = new ArrayList<>();
         List<long[]> rows = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (BufferedReader r = TextFiles.open(file)) {
             String header = r.readLine();
             if (header == null) throw new InputException(file + ": empty file; expected the header id,lower,upper,size");
-            if (header.startsWith(BOM)) header = header.substring(1);   // spreadsheets write one; it is not part of the first name
             String[] cols = header.trim().split(",", -1);
             int[] at = columns(file, cols, withOffsets);
             String line;

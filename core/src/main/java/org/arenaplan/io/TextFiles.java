@@ -51,7 +51,7 @@ public final class TextFiles {
         int bad = in.position();
         int line = 1;
         for (int i = 0; i < bad; i++) if (bytes[i] == '\n') line++;
-        return new InputException(String.format("%s:%d: not UTF-8 text (byte 0x%02X at byte offset %d); save the file as UTF-8",
+        return new InputException(String.format("cannot read %s: line %d is not UTF-8 text (byte 0x%02X at byte offset %d); save the file as UTF-8",
                 file, line, bytes[bad] & 0xff, bad));
     }
 }

@@ -247,7 +247,11 @@ public final class OnnxImporter {
                 }
                 for (String d : l.dropped()) dropped.put(d, n.opName());
                 if (l.view() && weights.containsKey(l.inputs().get(0))) {
-                    addWeight(l.outputs().get(0), weights.get(l.inputs().get(0)), n);
+                    Value base = values.get(l.inputs().get(0)), view = l.outputs().get(0);
+                    // the view shares its base's values: only a whole-tensor view may (a slice would need an offset)
+                    n.require(view.elements() == base.elements() && view.dtype() == base.dtype(),
+                            "a view of weight '" + base.name() + "' that is not all of it cannot be folded into a weight");
+                    addWeight(view, weights.get(base.name()), n);
                     return;
                 }
                 for (Value v : l.outputs()) define(v, n);

@@ -77,7 +77,8 @@ public final class OnnxProtos {
             String msg = String.valueOf(e.getMessage());
             String why = msg.contains("ended unexpectedly") || msg.contains("truncated")
                     ? "truncated: the file ends in the middle of a field"
-                    : "not an ONNX " + (parser == OnnxMl.ModelProto.parser() ? "model" : "tensor") + " (malformed protobuf: " + msg + ")";
+                    : "not an ONNX " + (parser == OnnxMl.ModelProto.parser() ? "model (an ONNX file is a binary ModelProto)" : "tensor (a .pb file is a binary TensorProto)")
+                    + ": its bytes are not a protobuf message";
             throw new OnnxException(file + ": " + why + " (byte " + in.getTotalBytesRead() + " of " + bytes.size() + ")", e);
         }
     }

@@ -29,20 +29,41 @@ public final class CliqueBound {
 
     /** Aligned bytes of the heaviest clique found; the live-bytes maximum without extra conflicts. */
     public static long of(Problem p) {
+        return p.hasExtraConflicts() ? best(p).bytes() : p.lowerBound();
+    }
+
+    /**
+     * The heaviest clique found and where: {@code instant} is the time it was grown from,
+     * {@code members} the buffers (those live at the instant first, then those added through
+     * extra conflicts). Without extra conflicts: the buffers live at the first instant of the
+     * live-bytes maximum.
+     */
+    public record Clique(long instant, int[] members, long bytes) { }
+
+    public static Clique best(Problem p) {
         LiveBytes live = LiveBytes.of(p);
-        long best = live.max();
-        if (!p.hasExtraConflicts()) return best;
+        if (live.points() == 0) return new Clique(0, new int[0], 0);
+        if (!p.hasExtraConflicts()) {
+            int at = 0;
+            for (int i = 1; i < live.points(); i++) if (live.bytesAt(i) > live.bytesAt(at)) at = i;
+            return clique(p, live.time(at));
+        }
         Integer[] order = new Integer[live.points()];
         for (int i = 0; i < order.length; i++) order[i] = i;
-        Arrays.sort(order, (a, b) -> Long.compare(live.bytesAt(b), live.bytesAt(a)));
+        Arrays.sort(order, (a, b) -> Long.compare(live.bytesAt(b), live.bytesAt(a)));   // stable: ties keep time order
         int instants = Math.min(order.length, MAX_INSTANTS);
-        for (int k = 0; k < instants; k++) best = Math.max(best, clique(p, live.time(order[k])));
+        Clique best = null;
+        for (int k = 0; k < instants; k++) {
+            Clique c = clique(p, live.time(order[k]));
+            if (best == null || c.bytes() > best.bytes()) best = c;
+        }
         return best;
     }
 
-    private static long clique(Problem p, long t) {
+    private static Clique clique(Problem p, long t) {
         List<Integer> members = new ArrayList<>();
         p.index().forEachOverlap(t, t + 1, members::add);
+        members.sort(null);
         boolean[] taken = new boolean[p.size()];
         long bytes = 0;
         for (int m : members) {
@@ -50,11 +71,13 @@ public final class CliqueBound {
             bytes += p.alignedSize(m);
         }
         List<Integer> candidates = new ArrayList<>();
-        for (int m : members.toArray(Integer[]::new)) {
-            for (int c : p.extraConflicts(m)) {
-                if (!taken[c]) {
-                    taken[c] = true;
-                    candidates.add(c);
+        if (p.hasExtraConflicts()) {
+            for (int m : members.toArray(Integer[]::new)) {
+                for (int c : p.extraConflicts(m)) {
+                    if (!taken[c]) {
+                        taken[c] = true;
+                        candidates.add(c);
+                    }
                 }
             }
         }
@@ -72,6 +95,6 @@ public final class CliqueBound {
                 bytes += p.alignedSize(c);
             }
         }
-        return bytes;
+        return new Clique(t, members.stream().mapToInt(Integer::intValue).toArray(), bytes);
     }
 }

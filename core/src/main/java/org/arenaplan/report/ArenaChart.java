@@ -11,9 +11,24 @@ import java.util.List;
  * @param timeStart  the start of the x axis: no box starts before it
  * @param timeEnd    the end of the x axis: every box ends at or before it
  * @param legend     the colour classes used by the boxes, in legend order
+ * @param peak       the instant of the lower bound and what keeps its bytes, or null
+ * @param lanes      the streams' names, one lane each in the events strip; empty when there are no events
+ * @param events     the sync events, drawn between the lanes
  */
 record ArenaChart(String title, String timeLabel, long timeStart, long timeEnd, List<Box> boxes, List<Legend> legend,
-                  long lowerBound, long arena, LiveCurve live) {
+                  long lowerBound, long arena, LiveCurve live, Peak peak, List<String> lanes, List<Event> events) {
+
+    /**
+     * The peak: a column at {@code [time, time + 1)}, the boxes live there outlined, and a marker
+     * on each at the reader that keeps it (the reader that prevents release).
+     */
+    record Peak(long time, String label, java.util.Set<Integer> boxes, List<Marker> readers) { }
+
+    /** A marker inside a box at {@code time}, over the box's bytes. */
+    record Marker(long time, long offset, long size, String tooltip) { }
+
+    /** An event: recorded after the op at {@code from} on lane {@code fromLane}, waited on before {@code to} on {@code toLane}. */
+    record Event(long from, int fromLane, long to, int toLane, boolean reuse, String tooltip) { }
 
     /**
      * One buffer: live over {@code [start, end)}, occupying {@code [offset, offset + size)}.

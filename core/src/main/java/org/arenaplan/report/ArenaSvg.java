@@ -28,19 +28,31 @@ final class ArenaSvg {
     private static final int LIVE_H = 150;
     private static final int BOTTOM = 46;
     private static final int PLOT_W = WIDTH - LEFT - RIGHT;
-    private static final int LIVE_TOP = TOP + PLOT_H + GAP;
-    static final int HEIGHT = LIVE_TOP + LIVE_H + BOTTOM;
+    /** Above this many boxes the placement panel is a raster image (see {@link Raster}), so the file stays small. */
+    static final int RASTER_LIMIT = 10_000;
+    /** Boxes that keep a hover tooltip over a raster: the largest ones (and every one live at the peak). */
+    static final int RASTER_TOOLTIPS = 300;
+    private static final int LANE_H = 16;
+    /** Up to this many boxes live at the peak are outlined; more would hide the picture (the column still marks the peak). */
+    static final int OUTLINED_AT_PEAK = 60;
 
     private final ArenaChart c;
     private final StringBuilder out;
     private final double yMax;
     private final double xSpan;
+    private final int eventsTop;
+    private final int liveTop;
+    private final int height;
 
     private ArenaSvg(ArenaChart chart) {
         this.c = chart;
-        this.out = new StringBuilder(4096 + chart.boxes().size() * 160);
+        this.out = new StringBuilder(4096 + Math.min(chart.boxes().size(), RASTER_LIMIT) * 160);
         this.yMax = Math.max(1, Math.max(chart.arena(), chart.lowerBound())) * 1.08;
         this.xSpan = Math.max(1, (double) chart.timeEnd() - chart.timeStart());
+        this.eventsTop = TOP + PLOT_H + GAP;
+        int eventsH = chart.events().isEmpty() ? 0 : 28 + LANE_H * chart.lanes().size();
+        this.liveTop = eventsTop + eventsH;
+        this.height = liveTop + LIVE_H + BOTTOM;
     }
 
     static String render(ArenaChart chart) {
@@ -48,16 +60,17 @@ final class ArenaSvg {
     }
 
     private String draw() {
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH).append("\" height=\"").append(HEIGHT)
-                .append("\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(HEIGHT)
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH).append("\" height=\"").append(height)
+                .append("\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(height)
                 .append("\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n");
         style();
-        out.append("<rect width=\"").append(WIDTH).append("\" height=\"").append(HEIGHT).append("\" fill=\"#ffffff\"/>\n");
+        out.append("<rect width=\"").append(WIDTH).append("\" height=\"").append(height).append("\" fill=\"#ffffff\"/>\n");
         text(LEFT, 24, "title", c.title());
         legend();
         placementPanel();
+        eventsPanel();
         livePanel();
-        text(LEFT + PLOT_W / 2.0, HEIGHT - 12, "axis-title", c.timeLabel());
+        text(LEFT + PLOT_W / 2.0, height - 12, "axis-title", c.timeLabel());
         out.append("</svg>\n");
         return out.toString();
     }
@@ -79,6 +92,14 @@ final class ArenaSvg {
                 .append(".ytick{fill:#555555;font-size:11px;text-anchor:end}\n")
                 .append(".box-label{fill:#ffffff;font-size:10px;pointer-events:none}\n")
                 .append(".line-label{font-size:11px;paint-order:stroke;stroke:#ffffff;stroke-width:3px}\n")
+                .append(".peak{fill:#ffe680;stroke:#b38f00;stroke-width:1;stroke-dasharray:3 3}\n")
+                .append(".peak-edge{fill:none;stroke:#b38f00;stroke-width:1.2;stroke-dasharray:3 3}\n")
+                .append(".peak-label{font-size:11px;fill:#7a6200;font-weight:bold;paint-order:stroke;stroke:#ffffff;stroke-width:3px}\n")
+                .append(".at-peak{fill:none;stroke:#111111;stroke-width:1.4}\n")
+                .append(".reader{fill:#111111;stroke:#ffffff;stroke-width:0.8}\n")
+                .append(".lane{stroke:#cccccc;stroke-width:1}\n.lane-label{fill:#555555;font-size:10px;text-anchor:end}\n")
+                .append(".ev-data{stroke:#777777;stroke-width:1.2;fill:none}\n.ev-reuse{stroke:#d62728;stroke-width:1.4;fill:none}\n")
+                .append(".ev-dot{fill:#333333}\n.hover{fill:#000000;fill-opacity:0}\n")
                 .append("</style>\n");
     }
 
@@ -94,10 +115,21 @@ final class ArenaSvg {
         }
         x += 10;
         line("lb", x, y - 4, x + 28, y - 4, null);
-        text(x + 34, y, null, "lower bound " + ByteUnits.format(c.lowerBound()));
-        x += 64 + 7 * (12 + ByteUnits.format(c.lowerBound()).length());
+        text(x + 34, y, null, "lower bound " + bytes(c.lowerBound()));
+        x += 64 + 7 * (12 + bytes(c.lowerBound()).length());
         line("top", x, y - 4, x + 28, y - 4, null);
-        text(x + 34, y, null, "arena " + ByteUnits.format(c.arena()));
+        text(x + 34, y, null, "arena " + bytes(c.arena()) + gap());
+    }
+
+    /** Short units, unless they would show the lower bound and the arena alike while they differ: then exact bytes. */
+    private String bytes(long b) {
+        return ByteUnits.hidesGap(c.lowerBound(), c.arena()) ? String.format(java.util.Locale.ROOT, "%,d B", b) : ByteUnits.format(b);
+    }
+
+    private String gap() {
+        long g = c.arena() - c.lowerBound();
+        return g == 0 ? "" : String.format(java.util.Locale.ROOT, " (+%s)", ByteUnits.hidesGap(c.lowerBound(), c.arena())
+                ? String.format(java.util.Locale.ROOT, "%,d B", g) : ByteUnits.format(g));
     }
 
     private void placementPanel() {
@@ -105,16 +137,22 @@ final class ArenaSvg {
         yGrid(TOP, PLOT_H);
         xTicks(TOP + PLOT_H);
         boolean labelled = c.boxes().size() <= LABEL_LIMIT;
-        for (ArenaChart.Box b : c.boxes()) {
-            double x = xOf(b.start());
-            double w = Math.max(1, xOf(b.end()) - x);
-            double yTop = yOf(TOP, PLOT_H, b.offset() + b.size());
-            double h = Math.max(1, yOf(TOP, PLOT_H, b.offset()) - yTop);
-            out.append("<rect class=\"buf c").append(b.colour()).append("\" x=\"").append(num(x)).append("\" y=\"").append(num(yTop))
-                    .append("\" width=\"").append(num(w)).append("\" height=\"").append(num(h)).append("\"><title>")
-                    .append(Xml.escape(b.tooltip())).append("</title></rect>\n");
-            if (labelled) boxLabel(b.label(), x, yTop, w, h);
+        peakColumn(TOP, PLOT_H, true);
+        if (c.boxes().size() > RASTER_LIMIT) {
+            rasterBoxes();
+        } else {
+            for (ArenaChart.Box b : c.boxes()) {
+                double x = xOf(b.start());
+                double w = Math.max(1, xOf(b.end()) - x);
+                double yTop = yOf(TOP, PLOT_H, b.offset() + b.size());
+                double h = Math.max(1, yOf(TOP, PLOT_H, b.offset()) - yTop);
+                out.append("<rect class=\"buf c").append(b.colour()).append("\" x=\"").append(num(x)).append("\" y=\"").append(num(yTop))
+                        .append("\" width=\"").append(num(w)).append("\" height=\"").append(num(h)).append("\"><title>")
+                        .append(Xml.escape(b.tooltip())).append("</title></rect>\n");
+                if (labelled) boxLabel(b.label(), x, yTop, w, h);
+            }
         }
+        peakMarks();
         levelLine("lower-bound", "lb", TOP, PLOT_H, c.lowerBound(), "lower bound", false);
         levelLine("arena-top", "top", TOP, PLOT_H, c.arena(), "arena", true);
         frame(TOP, PLOT_H);
@@ -122,26 +160,150 @@ final class ArenaSvg {
         out.append("<text class=\"axis-title\" transform=\"translate(18,").append(TOP + PLOT_H / 2).append(") rotate(-90)\">byte offset</text>\n");
     }
 
+    /**
+     * Above {@link #RASTER_LIMIT} boxes: the boxes as one PNG (one pixel per pixel of the panel,
+     * so nothing is lost that the vector form would show), with invisible hover rectangles for
+     * the {@link #RASTER_TOOLTIPS} largest boxes and every box live at the peak.
+     */
+    private void rasterBoxes() {
+        Raster r = new Raster(PLOT_W, PLOT_H, c.legend());
+        for (int i = 0; i < c.boxes().size(); i++) {
+            ArenaChart.Box b = c.boxes().get(i);
+            double x = xOf(b.start()) - LEFT;
+            double w = Math.max(1, xOf(b.end()) - LEFT - x);
+            double yTop = yOf(TOP, PLOT_H, b.offset() + b.size()) - TOP;
+            double h = Math.max(1, yOf(TOP, PLOT_H, b.offset()) - TOP - yTop);
+            r.fill(x, yTop, w, h, b.colour(), i & 1);
+        }
+        out.append("<image x=\"").append(LEFT).append("\" y=\"").append(TOP).append("\" width=\"").append(PLOT_W).append("\" height=\"").append(PLOT_H)
+                .append("\" preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64,").append(r.pngBase64())
+                .append("\"><title>").append(c.boxes().size()).append(" boxes drawn as an image; hover the largest for details</title></image>\n");
+        Integer[] bySize = new Integer[c.boxes().size()];
+        for (int i = 0; i < bySize.length; i++) bySize[i] = i;
+        java.util.Arrays.sort(bySize, (a, b) -> Long.compare(c.boxes().get(b).size(), c.boxes().get(a).size()));
+        java.util.Set<Integer> hover = new java.util.LinkedHashSet<>(java.util.Arrays.asList(bySize).subList(0, Math.min(RASTER_TOOLTIPS, bySize.length)));
+        if (c.peak() != null) hover.addAll(c.peak().boxes());
+        for (int i : hover) {
+            ArenaChart.Box b = c.boxes().get(i);
+            double x = xOf(b.start());
+            double yTop = yOf(TOP, PLOT_H, b.offset() + b.size());
+            out.append("<rect class=\"hover\" x=\"").append(num(x)).append("\" y=\"").append(num(yTop)).append("\" width=\"")
+                    .append(num(Math.max(1, xOf(b.end()) - x))).append("\" height=\"").append(num(Math.max(1, yOf(TOP, PLOT_H, b.offset()) - yTop)))
+                    .append("\"><title>").append(Xml.escape(b.tooltip())).append("</title></rect>\n");
+        }
+    }
+
+    /** The peak's column, drawn under the boxes or the curve so that it hides neither. */
+    private void peakColumn(double top, double height, boolean withId) {
+        ArenaChart.Peak p = c.peak();
+        if (p == null) return;
+        double x = xOf(p.time());
+        double w = Math.max(2, xOf(p.time() + 1) - x);
+        out.append("<rect ").append(withId ? "id=\"peak\" " : "").append("class=\"peak\" x=\"").append(num(x)).append("\" y=\"").append(num(top))
+                .append("\" width=\"").append(num(w)).append("\" height=\"").append(num(height)).append("\"><title>")
+                .append(Xml.escape(p.label() + ": the instant of the lower bound")).append("</title></rect>\n");
+    }
+
+    /** The outline of every box live at the peak, a marker at the reader that keeps each, and the peak's label. */
+    private void peakMarks() {
+        ArenaChart.Peak p = c.peak();
+        if (p == null) return;
+        double x = xOf(p.time());
+        double w = Math.max(2, xOf(p.time() + 1) - x);
+        out.append("<rect class=\"peak-edge\" x=\"").append(num(x)).append("\" y=\"").append(TOP).append("\" width=\"").append(num(w))
+                .append("\" height=\"").append(PLOT_H).append("\"/>\n");   // the column's edges over the boxes
+        for (int i : p.boxes().size() <= OUTLINED_AT_PEAK ? p.boxes() : java.util.Set.<Integer>of()) {
+            ArenaChart.Box b = c.boxes().get(i);
+            double bx = xOf(b.start());
+            double yTop = yOf(TOP, PLOT_H, b.offset() + b.size());
+            out.append("<rect class=\"at-peak\" x=\"").append(num(bx)).append("\" y=\"").append(num(yTop)).append("\" width=\"")
+                    .append(num(Math.max(1, xOf(b.end()) - bx))).append("\" height=\"").append(num(Math.max(1, yOf(TOP, PLOT_H, b.offset()) - yTop)))
+                    .append("\"/>\n");
+        }
+        for (ArenaChart.Marker m : p.readers()) {
+            double mx = (xOf(m.time()) + xOf(m.time() + 1)) / 2;
+            double my = (yOf(TOP, PLOT_H, m.offset()) + yOf(TOP, PLOT_H, m.offset() + m.size())) / 2;
+            out.append("<path class=\"reader\" d=\"M").append(num(mx)).append(' ').append(num(my - 6)).append(" L").append(num(mx + 5)).append(' ')
+                    .append(num(my)).append(" L").append(num(mx)).append(' ').append(num(my + 6)).append(" L").append(num(mx - 5)).append(' ').append(num(my))
+                    .append(" Z\"><title>").append(Xml.escape(m.tooltip())).append("</title></path>\n");
+        }
+        double lx = Math.min(x + w + 4, LEFT + PLOT_W - 7 * p.label().length());
+        out.append("<text class=\"peak-label\" x=\"").append(num(lx)).append("\" y=\"").append(TOP + 14).append("\">")
+                .append(Xml.escape(p.label())).append("</text>\n");
+    }
+
+    /** One lane per stream; an arrow per event from after its recording op to before its waiting op. */
+    private void eventsPanel() {
+        if (c.events().isEmpty()) return;
+        out.append("<g id=\"events\">\n");
+        text(LEFT, eventsTop + 10, null, "events (" + c.events().size() + "): grey = data dependency, red = added for reuse");
+        for (int k = 0; k < c.lanes().size(); k++) {
+            double y = laneY(k);
+            line("lane", LEFT, y, LEFT + PLOT_W, y, null);
+            out.append("<text class=\"lane-label\" x=\"").append(LEFT - 6).append("\" y=\"").append(num(y + 3)).append("\">")
+                    .append(Xml.escape(c.lanes().get(k))).append("</text>\n");
+        }
+        for (ArenaChart.Event e : c.events()) {
+            double x1 = xOf(e.from() + 1), y1 = laneY(e.fromLane());
+            double x2 = xOf(e.to()), y2 = laneY(e.toLane());
+            out.append("<g><title>").append(Xml.escape(e.tooltip())).append("</title><path class=\"").append(e.reuse() ? "ev-reuse" : "ev-data")
+                    .append("\" d=\"M").append(num(x1)).append(' ').append(num(y1)).append(" L").append(num(x2)).append(' ').append(num(y2))
+                    .append("\"/><circle class=\"ev-dot\" cx=\"").append(num(x1)).append("\" cy=\"").append(num(y1)).append("\" r=\"2.5\"/>")
+                    .append("<path class=\"ev-dot\" d=\"M").append(num(x2)).append(' ').append(num(y2)).append(" l-6 -3.5 v7 Z\"/></g>\n");
+        }
+        out.append("</g>\n");
+    }
+
+    private double laneY(int lane) {
+        return eventsTop + 24 + LANE_H * lane;
+    }
+
+    /** The live-bytes curve; above four points a pixel, each pixel column keeps its highest value (the peak survives). */
     private void livePanel() {
         out.append("<g id=\"live-bytes\">\n");
-        yGrid(LIVE_TOP, LIVE_H);
-        xTicks(LIVE_TOP + LIVE_H);
+        yGrid(liveTop, LIVE_H);
+        xTicks(liveTop + LIVE_H);
         long[] t = c.live().times();
         long[] v = c.live().bytes();
-        double base = LIVE_TOP + LIVE_H;
+        if (t.length > 4 * PLOT_W) {
+            long[][] tv = perPixel(t, v);
+            t = tv[0];
+            v = tv[1];
+        }
+        double base = liveTop + LIVE_H;
+        peakColumn(liveTop, LIVE_H, false);
         StringBuilder d = new StringBuilder("M").append(num(xOf(t.length == 0 ? c.timeStart() : t[0]))).append(' ').append(num(base));
         for (int i = 0; i < t.length; i++) {
             double next = i + 1 < t.length ? xOf(t[i + 1]) : xOf(c.timeEnd());
-            d.append(" V").append(num(yOf(LIVE_TOP, LIVE_H, v[i]))).append(" H").append(num(next));
+            d.append(" V").append(num(yOf(liveTop, LIVE_H, v[i]))).append(" H").append(num(next));
         }
         d.append(" V").append(num(base)).append(" Z");
         out.append("<path class=\"curve\" d=\"").append(d).append("\"><title>bytes live at each time; peak ")
                 .append(Xml.escape(ByteUnits.exact(c.live().max()))).append("</title></path>\n");
-        levelLine("live-lower-bound", "lb", LIVE_TOP, LIVE_H, c.lowerBound(), null, false);
-        levelLine("live-arena-top", "top", LIVE_TOP, LIVE_H, c.arena(), null, true);
-        frame(LIVE_TOP, LIVE_H);
+        levelLine("live-lower-bound", "lb", liveTop, LIVE_H, c.lowerBound(), null, false);
+        levelLine("live-arena-top", "top", liveTop, LIVE_H, c.arena(), null, true);
+        frame(liveTop, LIVE_H);
         out.append("</g>\n");
-        out.append("<text class=\"axis-title\" transform=\"translate(18,").append(LIVE_TOP + LIVE_H / 2).append(") rotate(-90)\">live bytes</text>\n");
+        out.append("<text class=\"axis-title\" transform=\"translate(18,").append(liveTop + LIVE_H / 2).append(") rotate(-90)\">live bytes</text>\n");
+    }
+
+    /** The step curve resampled to one point per pixel column, each the column's maximum. */
+    private long[][] perPixel(long[] t, long[] v) {
+        long[] times = new long[PLOT_W + 1];
+        long[] bytes = new long[PLOT_W + 1];
+        int k = 0;
+        int col = -1;
+        for (int i = 0; i < t.length; i++) {
+            int cx = (int) Math.min(PLOT_W, Math.floor(xOf(t[i]) - LEFT));
+            if (cx != col) {
+                col = cx;
+                times[k] = t[i];
+                bytes[k++] = v[i];
+            } else {
+                bytes[k - 1] = Math.max(bytes[k - 1], v[i]);
+            }
+        }
+        return new long[][]{java.util.Arrays.copyOf(times, k), java.util.Arrays.copyOf(bytes, k)};
     }
 
     /** A horizontal line across the panel at {@code bytes}, labelled at the left or right end. */
@@ -149,7 +311,7 @@ final class ArenaSvg {
         double y = yOf(top, height, bytes);
         line(cls, LEFT, y, LEFT + PLOT_W, y, id);
         if (label == null) return;
-        String s = label + " " + ByteUnits.format(bytes);
+        String s = label + " " + bytes(bytes);
         if (labelAbove) {
             out.append("<text class=\"line-label\" fill=\"#d62728\" x=\"").append(num(LEFT + 4)).append("\" y=\"").append(num(y - 5))
                     .append("\">").append(Xml.escape(s)).append("</text>\n");

@@ -32,4 +32,9 @@ final class ByteUnits {
     static String exact(long bytes) {
         return bytes < 1024 ? bytes + " B" : format(bytes) + " (" + bytes + " B)";
     }
+
+    /** True when the short forms of two different counts read the same ("1.4 GiB" and "1.4 GiB"): show exact bytes then. */
+    static boolean hidesGap(long a, long b) {
+        return a != b && format(a).equals(format(b));
+    }
 }

@@ -2,6 +2,9 @@ package org.arenaplan.report;
 
 import org.arenaplan.ir.Graph;
 import org.arenaplan.liveness.Storage;
+import org.arenaplan.hb.SyncEvent;
+import org.arenaplan.hb.SyncText;
+import org.arenaplan.plan.PeakExplanation;
 import org.arenaplan.plan.Placement;
 import org.arenaplan.plan.Plan;
 import org.arenaplan.plan.Problem;
@@ -49,7 +52,34 @@ final class Charts {
                     colourOf.get(classOf[i]), tooltip(s, classOf[i], plan.storageOffset(i), p.alignedSize(i)), s.name()));
         }
         String title = g.name() + ": " + storages.size() + " storages, " + g.opCount() + " ops, planner " + plan.placement().planner();
-        return new ArenaChart(title, "schedule position", 0, g.opCount(), boxes, legend, plan.stats().lowerBoundBytes(), plan.arenaBytes(), LiveCurve.of(p));
+        List<String> lanes = new ArrayList<>();
+        List<ArenaChart.Event> events = new ArrayList<>();
+        if (!plan.sync().events().isEmpty()) {
+            List<Integer> streams = g.streams();
+            for (int st : streams) lanes.add("stream " + st);
+            for (SyncEvent e : plan.sync().events()) {
+                events.add(new ArenaChart.Event(e.recordAfter(), streams.indexOf(g.ops().get(e.recordAfter()).stream()), e.waitBefore(),
+                        streams.indexOf(g.ops().get(e.waitBefore()).stream()), e.reason() == SyncEvent.Reason.REUSE, SyncText.line(g, e)));
+            }
+        }
+        return new ArenaChart(title, "schedule position", 0, g.opCount(), boxes, legend, plan.stats().lowerBoundBytes(), plan.arenaBytes(), LiveCurve.of(p),
+                storages.isEmpty() ? null : peak(PeakExplanation.of(plan), plan.problem()), lanes, events);
+    }
+
+    /** The peak column, its boxes, and a marker at each last reader that keeps one of them. */
+    static ArenaChart.Peak peak(PeakExplanation x, Problem p) {
+        java.util.Set<Integer> at = new java.util.HashSet<>();
+        List<ArenaChart.Marker> readers = new ArrayList<>();
+        for (PeakExplanation.Live l : x.live()) {
+            at.add(l.storage());
+            if (l.keeper() == PeakExplanation.Keeper.LAST_READER)
+                readers.add(new ArenaChart.Marker(l.readerPosition(), l.offset(), p.alignedSize(l.storage()),
+                        "'" + l.reader() + "' (#" + l.readerPosition() + ") is the last reader of " + l.name()
+                                + (l.through().isEmpty() ? "" : " (through " + String.join(" -> ", l.through()) + ")")
+                                + ": it keeps these bytes from being reused until it runs"));
+        }
+        String label = "peak " + (x.op() == null ? "at " + x.instant() : "#" + x.instant() + " '" + x.op() + "'");
+        return new ArenaChart.Peak(x.instant(), label, at, readers);
     }
 
     static ArenaChart of(Problem p, Placement placement) {
@@ -68,7 +98,7 @@ final class Charts {
         }
         String title = p.size() + " buffers, planner " + placement.planner();
         return new ArenaChart(title, "time", start, end, boxes, List.of(new ArenaChart.Legend("buffer", Palette.PLAIN)),
-                p.lowerBound(), placement.arenaBytes(), LiveCurve.of(p));
+                p.lowerBound(), placement.arenaBytes(), LiveCurve.of(p), p.size() == 0 ? null : peak(PeakExplanation.of(p, placement), p), List.of(), List.of());
     }
 
     /** The stream of the storage's first writer; graph inputs have no writer. */

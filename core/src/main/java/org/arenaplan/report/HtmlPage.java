@@ -13,6 +13,11 @@ final class HtmlPage {
     private HtmlPage() { }
 
     static String render(String title, List<Row> headline, String svg, List<Row> table, String listTitle, List<String> list) {
+        return render(title, headline, svg, "", table, listTitle, list);
+    }
+
+    /** @param afterPicture HTML placed right after the picture (already escaped) */
+    static String render(String title, List<Row> headline, String svg, String afterPicture, List<Row> table, String listTitle, List<String> list) {
         StringBuilder b = new StringBuilder(svg.length() + 4096);
         b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
                 .append(Xml.escape(title)).append("</title>\n<style>\n")
@@ -23,11 +28,12 @@ final class HtmlPage {
                 .append(".fig b{display:block;font-size:15px}\n.fig span{font-size:11px;color:#666}\n")
                 .append("table{border-collapse:collapse}\ntd,th{border:1px solid #ddd;padding:3px 10px;text-align:left;font-size:13px}\n")
                 .append("th{background:#f3f3f3;font-weight:normal;color:#444}\n")
+                .append("td.num{text-align:right;font-variant-numeric:tabular-nums}\n.mark{font-weight:bold}\n")
                 .append("</style>\n</head>\n<body>\n<h1>").append(Xml.escape(title)).append("</h1>\n<div class=\"headline\">\n");
         for (Row r : headline) {
             b.append("<div class=\"fig\"><b>").append(Xml.escape(r.value())).append("</b><span>").append(Xml.escape(r.label())).append("</span></div>\n");
         }
-        b.append("</div>\n<div class=\"picture\">\n").append(svg).append("</div>\n<h2>Stats</h2>\n<table>\n");
+        b.append("</div>\n<div class=\"picture\">\n").append(svg).append("</div>\n").append(afterPicture).append("<h2>Stats</h2>\n<table>\n");
         for (Row r : table) {
             b.append("<tr><th>").append(Xml.escape(r.label())).append("</th><td>").append(Xml.escape(r.value())).append("</td></tr>\n");
         }

@@ -2,6 +2,7 @@ package org.arenaplan.report;
 
 import org.arenaplan.liveness.Refusal;
 import org.arenaplan.liveness.Storage;
+import org.arenaplan.plan.PeakExplanation;
 import org.arenaplan.plan.Placement;
 import org.arenaplan.plan.PlacementValidator;
 import org.arenaplan.plan.Plan;
@@ -56,7 +57,8 @@ public final class PlanPictures {
         List<String> notes = new ArrayList<>();
         for (Refusal r : plan.refusals()) notes.add(r.toString());
         for (Violation v : violations) notes.add(v.toString());
-        return HtmlPage.render("arenaplan: " + plan.graph().name(), head, svg(plan), table, "Refused requests and violations", notes);
+        return HtmlPage.render("arenaplan: " + plan.graph().name(), head, svg(plan), peakSection(PeakExplanation.of(plan)), table,
+                "Refused requests and violations", notes);
     }
 
     public static String html(Problem problem, Placement placement) {
@@ -70,14 +72,49 @@ public final class PlanPictures {
         table.add(new HtmlPage.Row("validator", verdict(violations)));
         List<String> notes = new ArrayList<>();
         for (Violation v : violations) notes.add(v.toString());
-        return HtmlPage.render("arenaplan: " + problem.size() + " buffers", head, svg(problem, placement), table, "Violations", notes);
+        return HtmlPage.render("arenaplan: " + problem.size() + " buffers", head, svg(problem, placement),
+                problem.size() == 0 ? "" : peakSection(PeakExplanation.of(problem, placement)), table, "Violations", notes);
+    }
+
+    /** Rows of the peak table before "... and N more". */
+    static final int PEAK_ROWS = 60;
+
+    /** "Why the peak is what it is": the instant, each storage there with what keeps it, and the split of the arena. */
+    static String peakSection(PeakExplanation x) {
+        StringBuilder b = new StringBuilder("<h2 id=\"why-peak\">Why the peak is what it is</h2>\n<p>");
+        b.append(Xml.escape(String.format(Locale.ROOT, "At %s %d%s, %,d B are live in %d %s: the lower bound (the yellow column in the picture).",
+                x.op() == null ? "time" : "schedule position", x.instant(), x.op() == null ? "" : " (op '" + x.op() + "', stream " + x.opStream() + ")",
+                x.lowerBound(), x.live().size(), x.op() == null ? "buffers" : "storages")));
+        b.append(" Each is outlined in black; ◆ marks the reader that keeps it from being released.</p>\n");
+        b.append("<table>\n<tr><th>storage</th><th>bytes</th><th>offset</th><th>kept alive by</th></tr>\n");
+        long rest = 0;
+        for (int i = 0; i < x.live().size(); i++) {
+            PeakExplanation.Live l = x.live().get(i);
+            if (i >= PEAK_ROWS) {
+                rest += l.alignedBytes();
+                continue;
+            }
+            b.append("<tr><td>").append(Xml.escape(l.name())).append("</td><td class=\"num\">").append(String.format(Locale.ROOT, "%,d", l.bytes()))
+                    .append("</td><td class=\"num\">").append(String.format(Locale.ROOT, "%,d", l.offset())).append("</td><td>")
+                    .append(l.keeper() == PeakExplanation.Keeper.LAST_READER ? "<span class=\"mark\">◆</span> " : "")
+                    .append(Xml.escape(l.reason())).append("</td></tr>\n");
+        }
+        if (x.live().size() > PEAK_ROWS)
+            b.append("<tr><td colspan=\"4\">").append(Xml.escape(String.format(Locale.ROOT, "... and %,d more (%,d B)", x.live().size() - PEAK_ROWS, rest)))
+                    .append("</td></tr>\n");
+        b.append("</table>\n<p>").append(Xml.escape(String.format(Locale.ROOT,
+                "arena %,d B = needed at the peak %,d B + streams %,d B + alignment %,d B + fragmentation %,d B.", x.arena(), x.neededBytes(),
+                x.streamBytes(), x.alignmentBytes(), x.fragmentationBytes()))).append("<br>\n").append(Xml.escape(x.gapCause())).append(".</p>\n");
+        return b.toString();
     }
 
     private static List<HtmlPage.Row> headline(long arena, long lowerBound, long sum) {
         List<HtmlPage.Row> rows = new ArrayList<>();
-        rows.add(new HtmlPage.Row("arena", ByteUnits.format(arena)));
-        rows.add(new HtmlPage.Row("lower bound", ByteUnits.format(lowerBound)));
+        boolean exact = ByteUnits.hidesGap(lowerBound, arena);
+        rows.add(new HtmlPage.Row("arena", exact ? String.format(Locale.ROOT, "%,d B", arena) : ByteUnits.format(arena)));
+        rows.add(new HtmlPage.Row("lower bound", exact ? String.format(Locale.ROOT, "%,d B", lowerBound) : ByteUnits.format(lowerBound)));
         rows.add(new HtmlPage.Row("arena / lower bound", lowerBound == 0 ? "1.000" : String.format(Locale.ROOT, "%.3f", (double) arena / lowerBound)));
+        if (arena != lowerBound) rows.add(new HtmlPage.Row("arena − lower bound", String.format(Locale.ROOT, "%,d B", arena - lowerBound)));
         rows.add(new HtmlPage.Row("sum of sizes (no reuse)", ByteUnits.format(sum)));
         rows.add(new HtmlPage.Row("saved vs. sum", sum == 0 ? "0%" : String.format(Locale.ROOT, "%.1f%%", 100.0 * (sum - arena) / sum)));
         return rows;

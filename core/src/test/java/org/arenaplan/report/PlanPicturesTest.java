@@ -235,6 +235,75 @@ class PlanPicturesTest {
         assertThat(PlanPictures.html(p, bad)).contains("violation(s)", "OVERLAP");
     }
 
+    @Test
+    void thePeakIsMarkedWithItsStoragesAndTheReadersThatKeepThem() throws Exception {
+        Plan plan = ArenaPlanner.plan(sample());
+        var x = org.arenaplan.plan.PeakExplanation.of(plan);
+        Document d = parse(PlanPictures.svg(plan));
+        assertThat(d.getElementById("peak") == null ? byClass(d, "rect", "peak") : List.of(d.getElementById("peak"))).isNotEmpty();
+        assertThat(byClass(d, "rect", "at-peak")).hasSize(x.live().size());
+        long readers = x.live().stream().filter(l -> l.keeper() == org.arenaplan.plan.PeakExplanation.Keeper.LAST_READER).count();
+        assertThat(byClass(d, "path", "reader")).hasSize((int) readers).isNotEmpty();
+        String html = PlanPictures.html(plan);
+        assertThat(html).contains("Why the peak is what it is", "◆", "arena " + String.format(java.util.Locale.ROOT, "%,d", plan.arenaBytes()) + " B = needed at the peak");
+    }
+
+    @Test
+    void eventsOfSeveralStreamsAreDrawnOnTheirLanes() throws Exception {
+        Graph g = new GraphBuilder("two")
+                .tensor("x", 4 * KIB).tensor("a", 4 * KIB).tensor("b", 4 * KIB).tensor("y", 4 * KIB)
+                .input("x")
+                .op("a", "Relu").in("x").out("a").stream(0).add()
+                .op("b", "Relu").in("x").out("b").stream(1).add()
+                .op("y", "Add").in("a", "b").out("y").stream(0).add()
+                .output("y").build();
+        Plan plan = org.arenaplan.plan.StreamPlanner.plan(g, 0, org.arenaplan.hb.SyncMode.NONE, ArenaPlanner.Options.DEFAULT);
+        assertThat(plan.sync().events()).isNotEmpty();
+        Document d = parse(PlanPictures.svg(plan));
+        assertThat(d.getElementById("events") == null ? byClass(d, "g", "x") : List.of()).isEmpty();
+        assertThat(byClass(d, "path", "ev-data").size() + byClass(d, "path", "ev-reuse").size()).isEqualTo(plan.sync().events().size());
+        assertThat(byClass(d, "text", "lane-label")).hasSize(2);
+    }
+
+    /** 30,000 buffers: the placement panel becomes one image, the file stays small, the largest boxes keep tooltips. */
+    @Test
+    void thirtyThousandBuffersSwitchToARasterAndStaySmall() throws Exception {
+        Problem p = randomProblem(30_000, 11);
+        String svg = PlanPictures.svg(p, new GreedySizePlanner().place(p));
+        assertThat(svg.length()).as("bytes of SVG").isLessThan(1_500_000);
+        Document d = parse(svg);
+        assertThat(d.getElementsByTagName("image").getLength()).isEqualTo(1);
+        assertThat(byClass(d, "rect", "buf")).isEmpty();
+        assertThat(byClass(d, "rect", "hover")).hasSizeGreaterThanOrEqualTo(ArenaSvg.RASTER_TOOLTIPS);
+        assertThat(byClass(d, "path", "curve")).hasSize(1);
+    }
+
+    @Test
+    void theRasterIsAPaletteImageWithTransparentGaps() {
+        Raster r = new Raster(10, 4, List.of(new ArenaChart.Legend("buffer", "#4e79a7")));
+        r.fill(0, 0, 5, 2, 0, 0);
+        r.fill(5, 0, 0.2, 2, 0, 1);   // thinner than a pixel: still one pixel
+        assertThat(r.indexAt(4, 1)).isEqualTo(1);
+        assertThat(r.indexAt(5, 1)).isEqualTo(2);
+        assertThat(r.indexAt(6, 1)).isZero();
+        assertThat(r.indexAt(0, 3)).isZero();
+        byte[] png = r.png();
+        assertThat(java.util.Arrays.copyOf(png, 8)).containsExactly(0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n');
+        String text = new String(png, StandardCharsets.ISO_8859_1);
+        assertThat(text).contains("IHDR", "PLTE", "tRNS", "IDAT", "IEND");
+    }
+
+    @Test
+    void exactBytesWhereUnitsWouldHideTheGap() {
+        assertThat(ByteUnits.hidesGap(1_498_635_932L, 1_498_950_000L)).isTrue();
+        assertThat(ByteUnits.hidesGap(1L << 30, 1L << 30)).isFalse();
+        Problem p = new Problem(new String[]{"a", "b"}, new long[]{0, 0}, new long[]{1, 1}, new long[]{749_317_966L, 749_317_966L}, 1);
+        Placement off = new Placement(new long[]{0, 749_632_034L}, 1_498_950_000L, "by hand", false);
+        String svg = PlanPictures.svg(p, off);
+        assertThat(svg).contains("lower bound 1,498,635,932 B", "arena 1,498,950,000 B (+314,068 B)");
+        assertThat(PlanPictures.html(p, off)).contains("1,498,635,932 B", "314,068 B", "arena − lower bound");
+    }
+
     private static Problem randomProblem(int n, long seed) {
         Random r = new Random(seed);
         String[] ids = new String[n];

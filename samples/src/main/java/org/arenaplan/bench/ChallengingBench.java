@@ -55,18 +55,45 @@ public final class ChallengingBench {
      *         real traces) or failed validation
      */
     public static int run(PrintStream out, Mode mode, Path dir, Duration timeLimit) throws IOException {
+        return run(out, mode, dir, timeLimit, (i, name) -> { });
+    }
+
+    /** Told before each instance is solved: its index (from 0) and name. */
+    public interface Starting {
+        void instance(int index, String name);
+    }
+
+    /** As {@link #run(PrintStream, Mode, Path, Duration)}, telling {@code starting} before each instance. */
+    public static int run(PrintStream out, Mode mode, Path dir, Duration timeLimit, Starting starting) throws IOException {
         return switch (mode) {
-            case CHALLENGING -> challenging(out, dir, timeLimit);
-            case REAL -> real(out, dir, timeLimit);
-            case PERFECT -> perfect(out, timeLimit);
+            case CHALLENGING -> challenging(out, dir, timeLimit, starting);
+            case REAL -> real(out, dir, timeLimit, starting);
+            case PERFECT -> perfect(out, timeLimit, starting);
         };
     }
 
-    private static int challenging(PrintStream out, Path dir, Duration limit) throws IOException {
+    /** How many instances {@link #run} would solve. */
+    public static int instances(Mode mode, Path dir) throws IOException {
+        return mode == Mode.PERFECT ? PERFECT_COUNT : csvs(dir, suffix(mode)).size();
+    }
+
+    /** The files a mode takes from its folder, as a glob. */
+    public static String pattern(Mode mode) {
+        return "*" + suffix(mode);
+    }
+
+    private static String suffix(Mode mode) {
+        return mode == Mode.CHALLENGING ? ".1048576.csv" : ".csv";
+    }
+
+    private static int challenging(PrintStream out, Path dir, Duration limit, Starting starting) throws IOException {
         out.printf("%-9s %7s %9s %9s %6s %9s %-22s %9s %8s %8s %10s %9s %s%n",
                 "instance", "buffers", "LB", "best", "b/cap", "search", "status", "nodes", "time_s", "cpu_s", "minimalloc", "ours/mm", "valid");
         int missed = 0;
-        for (Path f : csvs(dir, ".1048576.csv")) {
+        List<Path> files = csvs(dir, suffix(Mode.CHALLENGING));
+        for (int k = 0; k < files.size(); k++) {
+            Path f = files.get(k);
+            starting.instance(k, f.getFileName().toString());
             Problem p = ProblemCsv.read(f, 1);
             long best = new BestPlanner().place(p).arenaBytes();
             Timed t = Timed.run(p, CHALLENGING_CAPACITY, limit);
@@ -82,10 +109,13 @@ public final class ChallengingBench {
         return missed;
     }
 
-    private static int real(PrintStream out, Path dir, Duration limit) throws IOException {
+    private static int real(PrintStream out, Path dir, Duration limit, Starting starting) throws IOException {
         out.printf("%-16s %7s %14s %10s %10s %-20s %8s %8s %s%n", "trace", "buffers", "LB", "best/LB", "search/LB", "status", "time_s", "cpu_s", "valid");
         int missed = 0;
-        for (Path f : csvs(dir, ".csv")) {
+        List<Path> files = csvs(dir, suffix(Mode.REAL));
+        for (int k = 0; k < files.size(); k++) {
+            Path f = files.get(k);
+            starting.instance(k, f.getFileName().toString());
             Problem p = ProblemCsv.read(f, 1);
             long lb = p.lowerBound();
             long best = new BestPlanner().place(p).arenaBytes();
@@ -99,12 +129,13 @@ public final class ChallengingBench {
         return missed;
     }
 
-    private static int perfect(PrintStream out, Duration limit) {
+    private static int perfect(PrintStream out, Duration limit, Starting starting) {
         out.printf("%-12s %7s %9s %9s %9s %-22s %8s %8s %s%n", "instance", "buffers", "capacity", "best", "search", "status", "time_s", "cpu_s", "valid");
         int missed = 0;
         int fitted = 0;
         for (int k = 0; k < PERFECT_COUNT; k++) {
             int n = 150 + 5 * k;
+            starting.instance(k, "perfect-" + n + "-" + (k + 1));
             Problem p = PerfectPackings.generate(k + 1, n, CHALLENGING_CAPACITY, 1000, 1024);
             long best = new BestPlanner().place(p).arenaBytes();
             Timed t = Timed.run(p, CHALLENGING_CAPACITY, limit);

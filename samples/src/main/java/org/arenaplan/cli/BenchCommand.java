@@ -4,6 +4,7 @@ import org.arenaplan.bench.ChallengingBench;
 import org.arenaplan.bench.RecomputeBench;
 import org.arenaplan.bench.ScheduleBench;
 import org.arenaplan.cuda.Cuda;
+import org.arenaplan.cuda.CudaDeviceProvider;
 import org.arenaplan.cuda.DeviceBench;
 import org.arenaplan.device.Device;
 import org.arenaplan.device.DeviceOptions;
@@ -35,7 +36,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "bench", sortOptions = false, mixinStandardHelpOptions = true,
         customSynopsis = {
-                "arenaplan bench [models] [--device cuda|sim] [--iterations K] [--warmup W] [--json FILE]",
+                "arenaplan bench [models] [--device auto|cuda|sim] [--iterations K] [--warmup W] [--json FILE]",
                 "arenaplan bench search [--set challenging|real|perfect] [--dir DIR] [--time-limit SECONDS]",
                 "arenaplan bench schedule [--dir DIR] [--time-limit SECONDS]",
                 "arenaplan bench recompute [--time-limit SECONDS]"},
@@ -48,7 +49,8 @@ final class BenchCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "WHAT", defaultValue = "models", description = "models, search, schedule or recompute (default: ${DEFAULT-VALUE}).")
     String what;
 
-    @Option(names = "--device", paramLabel = "NAME", defaultValue = "cuda", description = "cuda or sim, for models (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--device", paramLabel = "NAME", defaultValue = "auto",
+            description = "auto (CUDA when usable, else the simulator, saying so), cuda (exit 3 without CUDA) or sim, for models (default: ${DEFAULT-VALUE}).")
     String device;
 
     @Option(names = "--iterations", paramLabel = "K", defaultValue = "20", description = "Timed iterations per model and mode (default: ${DEFAULT-VALUE}).")
@@ -97,22 +99,28 @@ final class BenchCommand implements Callable<Integer> {
         Map<String, Graph> models = new LinkedHashMap<>();
         for (String m : BuiltinModels.names()) models.put(m, BuiltinModels.build(m, Map.of()));
         List<DeviceBench.Row> rows;
-        switch (device) {
+        PrintStream progress = Streams.stderr(spec);
+        String chosen = device;
+        if (device.equals("auto")) {
+            chosen = Cuda.isAvailable() ? "cuda" : "sim";
+            if (!Cuda.isAvailable()) out.println("bench: auto picked the simulator (cuda unavailable: " + new CudaDeviceProvider().unavailabilityBrief() + ")");
+        }
+        switch (chosen) {
             case "cuda" -> {
                 if (!Cuda.isAvailable()) {
                     out.println("bench: CUDA unavailable: " + Cuda.unavailabilityCause().getMessage());
                     out.println("bench: run './arenaplan bench --device sim' for the simulator's figures (its times say nothing about a GPU)");
                     return ExitCodes.DEVICE_UNAVAILABLE;
                 }
-                rows = DeviceBench.onCuda(models, warmup, iterations, out);
+                rows = DeviceBench.onCuda(models, warmup, iterations, progress);
             }
             case "sim" -> {
                 out.println("bench on the simulated device: allocator calls and peak bytes are real, times are the simulator's, not a GPU's");
                 try (Device d = SimDevice.open(DeviceOptions.DEFAULT)) {
-                    rows = DeviceBench.run(d, DeviceBench.IterationTimer.NONE, models, warmup, iterations, out);
+                    rows = DeviceBench.run(d, DeviceBench.IterationTimer.NONE, models, warmup, iterations, progress);
                 }
             }
-            default -> throw new UsageException("--device " + device + ": expected cuda or sim");
+            default -> throw new UsageException("--device " + device + ": expected auto, cuda or sim");
         }
         DeviceBench.printTable(rows, out);
         if (json != null) DeviceBench.writeJson(rows, json);
@@ -135,7 +143,17 @@ final class BenchCommand implements Callable<Integer> {
         Path folder = dir != null ? dir : Path.of("..", "shared", "problems", set);
         if (mode != ChallengingBench.Mode.PERFECT && !Files.isDirectory(folder))
             throw new UsageException("--dir " + folder + ": no such folder (the shared problems live in ../shared/problems beside the repository)");
-        int missed = ChallengingBench.run(out, mode, folder, Duration.ofMillis(Math.round(timeLimit * 1000)));
+        int instances = ChallengingBench.instances(mode, folder);
+        if (instances == 0)
+            throw new UsageException("--dir " + folder + ": no problems in it (" + ChallengingBench.pattern(mode) + "); nothing to search");
+        int missed;
+        try (Progress progress = Progress.open("bench search", instances, spec.commandLine().getErr())) {
+            missed = ChallengingBench.run(out, mode, folder, Duration.ofMillis(Math.round(timeLimit * 1000)), (i, name) -> {
+                progress.stepTo(i);
+                progress.note(name + " (" + (i + 1) + "/" + instances + ", up to " + timeLimit + " s)");
+            });
+            progress.stepTo(instances);
+        }
         out.println(missed == 0 ? "all instances met the target" : missed + " instance(s) missed the target");
         return missed == 0 ? ExitCodes.OK : ExitCodes.INVALID;
     }

@@ -8,6 +8,7 @@ import org.arenaplan.onnx.ShapeSweep;
 import org.arenaplan.io.PlanJson;
 import org.arenaplan.io.ProblemCsv;
 import org.arenaplan.plan.ArenaPlanner;
+import org.arenaplan.plan.PeakExplanation;
 import org.arenaplan.plan.Placement;
 import org.arenaplan.plan.PlacementValidator;
 import org.arenaplan.plan.Plan;
@@ -110,10 +111,10 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--strict", description = "A refused donation, or an in-place hint the op's kernel cannot honour, is an error (exit 2) instead of a refusal.")
     boolean strict;
 
-    @Option(names = "--svg", paramLabel = "FILE", description = "Write a picture of the plan (graphs only).")
+    @Option(names = "--svg", paramLabel = "FILE", description = "Write a picture of the plan (SVG).")
     Path svg;
 
-    @Option(names = "--html", paramLabel = "FILE", description = "Write a page with the picture and the stats (graphs only).")
+    @Option(names = "--html", paramLabel = "FILE", description = "Write a page with the picture, why the peak is what it is, and the stats (HTML).")
     Path html;
 
     @Unmatched
@@ -154,6 +155,8 @@ final class PlanCommand implements Callable<Integer> {
         if (outcome.training() != null) TrainingFlags.print(outcome.training(), stdout);
         if (outcome.schedule() != null) ScheduleFlags.print(outcome.schedule(), stdout);
         if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
+        stdout.println(outcome.plan() != null ? PeakExplanation.of(outcome.plan()).text() : PeakExplanation.of(outcome.problem(), outcome.placement()).text());
+        stdout.flush();
         if (cap != null && outcome.stats().arenaBytes() > cap) {
             long lb = outcome.stats().lowerBoundBytes();
             stderr.println("arenaplan: no placement within the capacity of " + cap + " B was found by " + outcome.stats().planner()
@@ -264,7 +267,6 @@ final class PlanCommand implements Callable<Integer> {
         for (Path picture : new Path[]{svg, html}) {
             if (picture == null) continue;
             String flag = picture == svg ? "--svg" : "--html";
-            if (!input.isGraph()) throw new UsageException(flag + " needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has none");
             FileAccess.checkWritable(picture, flag);
         }
         streamFlags.count();
@@ -301,12 +303,12 @@ final class PlanCommand implements Callable<Integer> {
             }
         }
         if (svg != null) {
-            String picture = PlanPictures.svg(o.plan());
+            String picture = o.plan() != null ? PlanPictures.svg(o.plan()) : PlanPictures.svg(o.problem(), o.placement());
             FileAccess.write(svg, w -> w.write(picture));
             stdout.println("wrote " + svg);
         }
         if (html != null) {
-            String page = PlanPictures.html(o.plan());
+            String page = o.plan() != null ? PlanPictures.html(o.plan()) : PlanPictures.html(o.problem(), o.placement());
             FileAccess.write(html, w -> w.write(page));
             stdout.println("wrote " + html);
         }

@@ -23,6 +23,9 @@ public interface Progress extends AutoCloseable {
     /** Marks {@code done} of the total steps as finished. */
     void stepTo(long done);
 
+    /** Says what the current step is (a bar shows it beside the count; lines print it). */
+    void note(String what);
+
     /** Finishes the display. */
     @Override
     void close();
@@ -98,6 +101,11 @@ public interface Progress extends AutoCloseable {
         }
 
         @Override
+        public void note(String what) {
+            bar.setExtraMessage(" " + what);
+        }
+
+        @Override
         public void close() {
             bar.close();
         }
@@ -127,6 +135,12 @@ public interface Progress extends AutoCloseable {
                 out.println(task + ": " + d + "/" + total + " (" + tenths * 10 + " %)");
                 out.flush();
             }
+        }
+
+        @Override
+        public void note(String what) {
+            out.println(task + ": " + what);
+            out.flush();
         }
 
         @Override

@@ -7,12 +7,20 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 
-/** A PrintStream over a command's picocli stdout, for library code that prints to a stream. */
+/** A PrintStream over a command's picocli stdout or stderr, for library code that prints to a stream. */
 final class Streams {
     private Streams() { }
 
     static PrintStream stdout(CommandSpec spec) {
-        PrintWriter w = spec.commandLine().getOut();
+        return over(spec.commandLine().getOut());
+    }
+
+    /** The same over the command's stderr (progress, notes). */
+    static PrintStream stderr(CommandSpec spec) {
+        return over(spec.commandLine().getErr());
+    }
+
+    private static PrintStream over(PrintWriter w) {
         return new PrintStream(new OutputStream() {
             @Override
             public void write(int b) {

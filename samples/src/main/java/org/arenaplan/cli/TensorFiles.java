@@ -2,6 +2,7 @@ package org.arenaplan.cli;
 
 import org.arenaplan.exec.AllClose;
 import org.arenaplan.exec.Inputs;
+import org.arenaplan.io.InputException;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Tensor;
@@ -50,7 +51,51 @@ final class TensorFiles {
         return inputs;
     }
 
-    static void writeOutputs(Graph g, Map<String, TensorValue> outputs, Path path, PrintStream out) throws java.io.IOException {
+    /** The {@code --expect} specs as output name -> reference file; checks the tolerances too. */
+    private static Map<String, Path> references(Graph g, List<String> specs, double rtol, double atol) {
+        if (rtol < 0 || atol < 0 || Double.isNaN(rtol) || Double.isNaN(atol))
+            throw new UsageException("--rtol and --atol must be >= 0, got " + rtol + " and " + atol);
+        Map<String, Path> refs = new LinkedHashMap<>();
+        for (String spec : specs) {
+            int eq = spec.indexOf('=');
+            String name = eq > 0 ? spec.substring(0, eq) : null;
+            Path file;
+            if (name != null && g.isOutput(name)) {
+                file = Path.of(spec.substring(eq + 1));
+            } else if (g.outputs().size() == 1) {
+                name = g.outputs().get(0);
+                file = Path.of(spec);
+            } else {
+                throw new UsageException("--expect " + spec + ": the graph has " + g.outputs().size() + " outputs " + g.outputs() + "; write --expect NAME=FILE.pb");
+            }
+            if (refs.put(name, file) != null) throw new UsageException("--expect: output '" + name + "' is given two references");
+        }
+        return refs;
+    }
+
+    /**
+     * Checks {@code --output} and {@code --expect} before any work: the output's folder exists
+     * (for several outputs PATH is, or can be made, a folder), and every reference names an
+     * output and is a readable TensorProto.
+     */
+    static void checkPaths(Graph g, Path output, List<String> expect, double rtol, double atol) {
+        if (output != null) {
+            if (g.outputs().size() == 1) FileAccess.checkWritable(output, "--output");
+            else if (Files.exists(output) && !Files.isDirectory(output))
+                throw new InputException("--output " + output + ": the graph has " + g.outputs().size() + " outputs, so PATH must be a folder, and this is a file");
+            else if (!Files.isDirectory(output.toAbsolutePath().getParent()))
+                throw new InputException("--output " + output + ": cannot write: folder " + output.toAbsolutePath().getParent() + " does not exist");
+        }
+        for (Path reference : references(g, expect, rtol, atol).values()) {
+            try {
+                OnnxTensorFile.read(reference);
+            } catch (InputException e) {
+                throw new InputException("--expect " + e.getMessage(), e);
+            }
+        }
+    }
+
+        static void writeOutputs(Graph g, Map<String, TensorValue> outputs, Path path, PrintStream out) throws java.io.IOException {
         if (g.outputs().size() == 1) {
             String name = g.outputs().get(0);
             OnnxTensorFile.write(path, name, outputs.get(name));
@@ -75,23 +120,7 @@ final class TensorFiles {
      * @return true when every output named matches its reference
      */
     static boolean matchReferences(Graph g, Map<String, TensorValue> outputs, List<String> specs, double rtol, double atol, PrintStream out) {
-        if (rtol < 0 || atol < 0 || Double.isNaN(rtol) || Double.isNaN(atol))
-            throw new UsageException("--rtol and --atol must be >= 0, got " + rtol + " and " + atol);
-        Map<String, Path> refs = new LinkedHashMap<>();
-        for (String spec : specs) {
-            int eq = spec.indexOf('=');
-            String name = eq > 0 ? spec.substring(0, eq) : null;
-            Path file;
-            if (name != null && g.isOutput(name)) {
-                file = Path.of(spec.substring(eq + 1));
-            } else if (g.outputs().size() == 1) {
-                name = g.outputs().get(0);
-                file = Path.of(spec);
-            } else {
-                throw new UsageException("--expect " + spec + ": the graph has " + g.outputs().size() + " outputs " + g.outputs() + "; write --expect NAME=FILE.pb");
-            }
-            if (refs.put(name, file) != null) throw new UsageException("--expect: output '" + name + "' is given two references");
-        }
+        Map<String, Path> refs = references(g, specs, rtol, atol);
         boolean all = true;
         for (Map.Entry<String, Path> e : refs.entrySet()) {
             String name = e.getKey();

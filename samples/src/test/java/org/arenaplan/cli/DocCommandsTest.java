@@ -27,13 +27,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * later command can read a file an earlier one wrote. Paths: {@code ../shared/...} and files of
  * the repository resolve against the repository root; the values of {@code --out},
  * {@code --svg}, {@code --html}, {@code --json} and {@code --output}, and any file an earlier
- * command wrote, go to a temporary folder. The exit code must be 0, or N when the line ends
- * with {@code # exit N}. Every shown output line must appear in what the command printed
+ * command wrote, go to a temporary folder. The exit code must be 0, or N when the line's
+ * comment starts {@code # exit N}. Every shown output line must appear in what the command printed
  * (stdout and stderr), with runs of spaces collapsed, every decimal number (times, ratios)
  * matching any decimal number, and {@code …} matching anything.
  *
- * <p>Skipped, each with its reason: commands that read ../shared when it is absent, and the
- * expensive ones ({@link #EXPENSIVE}: long searches and benchmarks measured for the README).
+ * <p>Skipped, each with its reason: commands that read ../shared when it is absent, output
+ * shown from a machine without a GPU when this one has CUDA, and the expensive ones ({@link #EXPENSIVE}: long searches and benchmarks measured for the README).
  */
 class DocCommandsTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -72,10 +72,15 @@ class DocCommandsTest {
             Assumptions.assumeFalse(p.matcher(joined).find(), "expensive (minutes), run by hand for the docs: " + joined);
         for (String a : e.args())
             if (a.startsWith("../shared/")) Assumptions.assumeTrue(Files.exists(ROOT.resolve(a)), a + " is absent (../shared beside the repository)");
-        Cli r = Cli.run(resolve(e.args()));
+        boolean showsNoGpu = e.shown().stream().anyMatch(l -> l.contains("cuda unavailable") || l.contains("cuda driver:   not loaded"));
+        Assumptions.assumeFalse(showsNoGpu && org.arenaplan.cuda.Cuda.isAvailable(), "the docs show a machine without a GPU; this one has CUDA");
+        String[] resolved = resolve(e.args());
+        Cli r = Cli.run(resolved);
         assertThat(r.code()).as(e.where() + " " + e.line() + "\n" + r).isEqualTo(e.exit());
+        String all = r.out() + "\n" + r.err();
+        for (int i = 0; i < resolved.length; i++) all = all.replace(resolved[i], e.args().get(i));   // paths as the docs spell them
         List<String> printed = new ArrayList<>();
-        for (String l : (r.out() + "\n" + r.err()).split("\n")) printed.add(squeeze(l));
+        for (String l : all.split("\n")) printed.add(squeeze(l));
         for (String shown : e.shown()) {
             if (shown.isBlank() || shown.strip().equals("…")) continue;
             Pattern want = pattern(shown);

@@ -384,7 +384,18 @@ class PlanCommandTest {
         badInput(Cli.run("plan", p.toString(), "--out", dir.resolve("no/such/dir/s.csv").toString()), "--out", "does not exist");
         badInput(Cli.run("plan", p.toString(), "--out", dir.resolve("s.txt").toString()), "must end in .json");
         badInput(Cli.run("plan", p.toString(), "--out", dir.toString() + "/"), "--out");
-        badInput(Cli.run("plan", p.toString(), "--svg", dir.resolve("p.svg").toString()), "--svg needs a graph");
+        badInput(Cli.run("plan", p.toString(), "--svg", dir.resolve("no/dir/p.svg").toString()), "--svg", "does not exist");
+    }
+
+    /** docs/pictures.md promises pictures of every input, CSV problems included. */
+    @Test
+    void aCsvProblemGetsPictures() throws Exception {
+        Path p = csv("p.csv", THREE);
+        Cli r = Cli.run("plan", p.toString(), "--svg", dir.resolve("p.svg").toString(), "--html", dir.resolve("p.html").toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(Files.readString(dir.resolve("p.svg"))).startsWith("<svg").contains("id=\"peak\"");
+        assertThat(Files.readString(dir.resolve("p.html"))).contains("Why the peak is what it is", "3 buffers");
+        assertThat(r.out()).contains("peak: time ", "buffer(s) = the lower bound");
     }
 
     @Test

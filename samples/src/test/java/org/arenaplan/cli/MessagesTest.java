@@ -1,0 +1,108 @@
+package org.arenaplan.cli;
+
+import org.arenaplan.cuda.Cuda;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every message says what went wrong in the user's terms: no decoder, parser or protobuf internals. */
+class MessagesTest {
+    @TempDir
+    Path dir;
+
+    private Path file(String name, byte[] bytes) throws Exception {
+        Path f = dir.resolve(name);
+        Files.write(f, bytes);
+        return f;
+    }
+
+    private static void oneLine(Cli r, int code, String... parts) {
+        assertThat(r.code()).as(r.toString()).isEqualTo(code);
+        assertThat(r.err().strip()).as(r.toString()).doesNotContain("\n").contains(parts)
+                .doesNotContain("Input length", "Exception", "code 98", "(code", "wire type", "Unexpected");
+    }
+
+    @Test
+    void invalidUtf8NamesTheLineAndTheByte() throws Exception {
+        Path csv = file("bad.csv", new byte[]{'i', 'd', ',', 'l', 'o', 'w', 'e', 'r', ',', 'u', 'p', 'p', 'e', 'r', ',', 's', 'i', 'z', 'e', '\n', 'x', (byte) 0xff, ',', '0', ',', '1', ',', '4', '\n'});
+        oneLine(Cli.run("plan", csv.toString()), 2, "bad.csv: line 2 is not UTF-8 text (byte 0xFF at byte offset 21)");
+        Path json = file("bad.json", new byte[]{'{', '"', (byte) 0xc3, '"'});
+        oneLine(Cli.run("plan", json.toString()), 2, "bad.json: line 1 is not UTF-8 text (byte 0xC3");
+    }
+
+    @Test
+    void aByteOrderMarkIsNotPartOfTheFirstName() throws Exception {
+        byte[] bom = {(byte) 0xef, (byte) 0xbb, (byte) 0xbf};
+        Path csv = file("bom.csv", concat(bom, "id,lower,upper,size\nx,0,1,4\n".getBytes()));
+        Cli r = Cli.run("plan", csv.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        Path json = file("bom.json", concat(bom, "{\"format\": \"arenaplan-graph/1\", \"name\": \"g\", \"tensors\": [], \"ops\": [], \"outputs\": []}".getBytes()));
+        assertThat(Cli.run("plan", json.toString()).err()).doesNotContain("0xfeff").doesNotContain("malformed");
+    }
+
+    @Test
+    void jsonSyntaxErrorsSayWhatJsonNeeds() throws Exception {
+        oneLine(Cli.run("plan", file("a.json", "{\"tensors\": [}".getBytes()).toString()), 2, "a.json:1:14: malformed JSON: '}' where ']' should close the array");
+        oneLine(Cli.run("plan", file("b.json", "{\"tensors\": [{\"name\": 1".getBytes()).toString()), 2, "the file ends before the JSON is complete");
+        oneLine(Cli.run("plan", file("c.json", "{tensors: []}".getBytes()).toString()), 2, "expected a field name in double quotes, found 't'");
+        oneLine(Cli.run("plan", file("d.json", "{\"a\": nope}".getBytes()).toString()), 2, "unknown word 'nope'");
+    }
+
+    @Test
+    void aFileThatIsNotOnnxSaysSo() throws Exception {
+        oneLine(Cli.run("plan", file("m.onnx", "garbage".getBytes()).toString()), 2, "m.onnx: not an ONNX model");
+    }
+
+    @Test
+    void oneModeDoesNotClaimTheModesAgree() {
+        Cli one = Cli.run("run", "--model", "mlp", "--mode", "planned", "--device", "sim", "--iterations", "2");
+        assertThat(one.code()).as(one.toString()).isZero();
+        assertThat(one.out()).doesNotContain("across modes: yes").contains("outputs equal across iterations: yes (bit-identical; one mode, so nothing compared across modes)");
+        Cli single = Cli.run("run", "--model", "mlp", "--mode", "planned", "--device", "sim", "--iterations", "1");
+        assertThat(single.out()).contains("outputs: one mode, one iteration: nothing compared");
+    }
+
+    @Test
+    void benchWithoutArgumentsRunsWhereverItIs() {
+        Assumptions.assumeFalse(Cuda.isAvailable(), "this machine has CUDA; the fallback is for machines without");
+        Cli r = Cli.run("bench", "--iterations", "1", "--warmup", "0");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("bench: auto picked the simulator (cuda unavailable: ").contains("mlp");
+        assertThat(Cli.run("bench", "--device", "cuda").code()).isEqualTo(3);
+    }
+
+    @Test
+    void benchSearchOnAnEmptyFolderIsNotASuccess() throws Exception {
+        Path empty = Files.createDirectory(dir.resolve("empty"));
+        Cli r = Cli.run("bench", "search", "--dir", empty.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.out()).doesNotContain("met the target");
+        assertThat(r.err()).contains("no problems in it (*.1048576.csv)");
+    }
+
+    @Test
+    void theDeviceLineIsShortAndDoctorHasTheDetails() {
+        Assumptions.assumeFalse(Cuda.isAvailable(), "this machine has CUDA");
+        Cli r = Cli.run("run", "--model", "mlp", "--iterations", "1");
+        String first = r.out().lines().findFirst().orElseThrow();
+        assertThat(first).startsWith("device: simulated device").contains("'arenaplan doctor' explains").hasSizeLessThan(200);
+    }
+
+    @Test
+    void runChecksItsPathsBeforeWork() {
+        oneLine(Cli.run("run", "--model", "mlp", "--expect", dir.resolve("none.pb").toString()), 2, "--expect", "none.pb");
+        oneLine(Cli.run("run", "--model", "mlp", "--output", dir.resolve("no/dir/y.pb").toString()), 2, "--output", "does not exist");
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] c = new byte[a.length + b.length];
+        System.arraycopy(a, 0, c, 0, a.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
+    }
+}
