@@ -8,8 +8,8 @@ import java.util.Arrays;
  * (a binary search and one array shift); {@link #firstEndingAfter} is a galloping search.
  */
 final class ByteRanges {
-    long[] start = new long[4];
-    long[] end = new long[4];
+    long[] start = new long[2];
+    long[] end = new long[2];
     int size;
 
     /** Adds {@code [from, to)}, merging what it overlaps or touches. */

@@ -6,9 +6,12 @@ import java.util.Arrays;
  * The bytes occupied over a time window, and the best gap in them, without visiting every
  * buffer live in the window.
  *
- * <p>A segment tree over the problem's distinct time points. Placing a buffer adds its byte
+ * <p>A segment tree over the problem's distinct start points (two half-open intervals overlap
+ * exactly when both hold a common start point, so the starts are the only instants that
+ * matter: half the leaves of all end points, and less memory). Placing a buffer adds its byte
  * range to {@code cover} of the O(log T) nodes that exactly tile its interval, and to
- * {@code sub} of every node it touches on the way (those and their ancestors). Both are
+ * {@code sub} of every node it touches on the way (those and their ancestors; a leaf's sub is its
+ * cover, kept once). Both are
  * {@link ByteRanges}: disjoint, merged byte ranges. The bytes occupied somewhere in a window are
  * the {@code sub} sets of the nodes tiling the window plus the {@code cover} sets of their
  * ancestors: O(log T) sets, each sorted by offset.
@@ -24,8 +27,8 @@ import java.util.Arrays;
  * for r ranges in the set (an array shift). Exactly the gaps of neighbour enumeration.
  */
 final class OccupancyTree {
-    private final long[] points;          // distinct time points, ascending
-    private final int leaves;             // elementary segments [points[k], points[k+1])
+    private final long[] points;          // distinct start points, ascending
+    private final int leaves;             // one per start point
     private final ByteRanges[] cover;
     private final ByteRanges[] sub;
     // Scratch for one query: the sets to merge, each one's position, and a heap of set numbers.
@@ -35,22 +38,20 @@ final class OccupancyTree {
     private int setCount;
 
     OccupancyTree(Problem p) {
-        long[] all = new long[2 * p.size()];
-        for (int i = 0; i < p.size(); i++) {
-            all[2 * i] = p.lower(i);
-            all[2 * i + 1] = p.upper(i);
-        }
+        long[] all = new long[p.size()];
+        for (int i = 0; i < p.size(); i++) all[i] = p.lower(i);
         Arrays.sort(all);
         int k = 0;
         for (int i = 0; i < all.length; i++) if (k == 0 || all[i] != all[k - 1]) all[k++] = all[i];
         points = Arrays.copyOf(all, k);
-        leaves = Math.max(1, k - 1);
+        leaves = Math.max(1, k);
         cover = new ByteRanges[4 * leaves];
         sub = new ByteRanges[4 * leaves];
     }
 
+    /** The first start point at or after t: buffer [lower, upper) spans points [leafOf(lower), leafOf(upper)). */
     private int leafOf(long t) {
-        return Arrays.binarySearch(points, t);
+        return Problem.countBelow(points, t);
     }
 
     /** Marks bytes [from, to) occupied over the time interval [lower, upper). */
@@ -61,8 +62,10 @@ final class OccupancyTree {
 
     private void add(int node, int a, int b, int lo, int hi, long from, long to) {
         while (true) {
-            if (sub[node] == null) sub[node] = new ByteRanges();
-            sub[node].insert(from, to);
+            if (b - a > 1) {                              // a leaf's sub would equal its cover: kept once
+                if (sub[node] == null) sub[node] = new ByteRanges();
+                sub[node].insert(from, to);
+            }
             if (lo <= a && b <= hi) {
                 if (cover[node] == null) cover[node] = new ByteRanges();
                 cover[node].insert(from, to);
@@ -132,7 +135,7 @@ final class OccupancyTree {
     private void collect(int node, int a, int b, int lo, int hi) {
         while (true) {
             if (lo <= a && b <= hi) {
-                pushIfAny(sub[node]);
+                pushIfAny(b - a > 1 ? sub[node] : cover[node]);
                 return;
             }
             pushIfAny(cover[node]);

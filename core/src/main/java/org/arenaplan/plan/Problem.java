@@ -205,7 +205,8 @@ public final class Problem {
         return pairs;
     }
 
-    private static int countBelow(long[] sorted, long v) {
+    /** How many of the ascending {@code sorted} are below {@code v} (a lower-bound binary search). */
+    static int countBelow(long[] sorted, long v) {
         int lo = 0, hi = sorted.length;
         while (lo < hi) {
             int m = (lo + hi) >>> 1;

@@ -54,5 +54,42 @@ public final class RecomputeBench {
             }
         }
         out.println("bytes: lower bound of the arena (alignment 256); extra: recomputed FLOPs over the training step's; auto's budget: 50 % of no recompute");
+        exact(out, timeLimit);
+    }
+
+    /**
+     * Small training steps whose candidate units (at most 12) can all be enumerated: auto's extra
+     * FLOPs beside the least possible ({@link Recompute#exact}) at 90, 75 and 60 % of the bound.
+     */
+    private static void exact(PrintStream out, Duration timeLimit) {
+        Map<String, Map<String, String>> small = new LinkedHashMap<>();
+        small.put("mlp", Map.of("layers", "6", "width", "16", "batch", "64"));
+        small.put("mlp ", Map.of("layers", "8", "width", "16", "batch", "512"));
+        small.put("resnet", Map.of("blocks", "1", "channels", "4", "image", "16", "classes", "3"));
+        small.put("resnet ", Map.of("blocks", "2", "channels", "4", "image", "16", "classes", "3", "batch", "4"));
+        out.printf(Locale.ROOT, "%n%-12s %-40s %7s %14s %14s%n", "small model", "options", "budget", "exact extra", "auto extra");
+        for (Map.Entry<String, Map<String, String>> e : small.entrySet()) {
+            Gradients.Training t = Gradients.of(BuiltinModels.build(e.getKey().trim(), e.getValue()));
+            long a = ArenaPlanner.CUDA_ALIGNMENT;
+            long without = Recompute.none(t, a).peak();
+            for (int pct : new int[]{90, 75, 60}) {
+                long budget = without * pct / 100;
+                String exact, auto;
+                try {
+                    Recompute.Result x = Recompute.exact(t, budget, a, 12);
+                    exact = String.format(Locale.ROOT, "%,d", x.extraFlops());
+                } catch (Recompute.BudgetException x) {
+                    exact = "none fits";
+                } catch (IllegalArgumentException x) {
+                    exact = "too many units";
+                }
+                try {
+                    auto = String.format(Locale.ROOT, "%,d", Recompute.forBudget(t, budget, a, timeLimit).extraFlops());
+                } catch (Recompute.BudgetException x) {
+                    auto = "none fits";
+                }
+                out.printf(Locale.ROOT, "%-12s %-40s %6d%% %14s %14s%n", e.getKey().trim(), new java.util.TreeMap<>(e.getValue()), pct, exact, auto);
+            }
+        }
     }
 }

@@ -107,6 +107,7 @@ final class RunCommand implements Callable<Integer> {
         if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (iterations < 1) throw new UsageException("--iterations must be at least 1, got " + iterations);
         if (!List.of("auto", "sim", "cuda").contains(device)) throw new UsageException("--device " + device + ": expected auto, sim or cuda");
+        String runOn = trainingFlags.deviceFor(device);
         if (!List.of("planned", "per-tensor", "pool", "graph", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool, graph or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
         TensorFiles.checkPaths(input.graph(), output, expect, rtol, atol);   // before planning and running, not after
@@ -118,7 +119,8 @@ final class RunCommand implements Callable<Integer> {
         Map<String, TensorValue> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = Progress.during("run: " + plan.graph().name() + ", " + mode + " mode(s) x " + iterations + " iteration(s)",
-                QUIET, LINE_EVERY, spec.commandLine().getErr(), () -> input.blamingInput(g -> RunReport.run(plan, device, mode, iterations, inputs, out)));
+                QUIET, LINE_EVERY, spec.commandLine().getErr(), () -> input.blamingInput(g -> RunReport.run(plan, runOn, mode, iterations, inputs, out)));
+        if (!runOn.equals(device)) out.println("--train: ran on the simulator, as the CUDA fatbin does not have the training kernels yet");
         TrainingFlags.print(training, out);
         ScheduleFlags.print(schedule, out);
         if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());

@@ -58,6 +58,9 @@ class TrainingCommandTest {
         assertThat(Cli.run(args("plan", "--train", "--recompute", "auto")).code()).isEqualTo(2);
         assertThat(Cli.run(args("plan", "--train", "--memory-budget", "100")).code()).isEqualTo(2);
         assertThat(Cli.run(args("plan", "--train", "--recompute", "most")).code()).isEqualTo(2);
+        Cli cuda = Cli.run(args("run", "--train", "--device", "cuda"));
+        assertThat(cuda.code()).isEqualTo(2);
+        assertThat(cuda.err()).contains("--train needs --device sim");
         Cli noRule = Cli.run("plan", "--model", "inception", "--train");   // MaxPool and Concat have no gradient rule
         assertThat(noRule.code()).as(noRule.toString()).isEqualTo(2);
         assertThat(noRule.err()).contains("no gradient rule");

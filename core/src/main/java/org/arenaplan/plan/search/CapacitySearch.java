@@ -5,7 +5,6 @@ import org.arenaplan.plan.Problem;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 
 /**
@@ -33,12 +32,10 @@ import java.util.stream.IntStream;
  *       conflicts, which link buffers across any boundary.</li>
  *   <li>No slack (every section holds exactly the capacity in live bytes, as in perfect
  *       packings): {@link PerfectFill}'s bottom-left fill decides instead of the steps above.</li>
- *   <li>Restarts: a node budget that doubles each round; a round runs the three static
- *       preorders, then {@value #RANDOM_RUNS} randomised ones (a random order of the three keys,
- *       each key perturbed, random final ties; seeded, so runs repeat). Randomised restarts cut
- *       the heavy tail of a single order's run time (Gomes, Selman and Kautz, 1998); they help on
- *       perfect packings, where every byte of every instant is used. Only a run that completes
- *       within its budget proves infeasibility.</li>
+ *   <li>Restarts: a node budget that doubles, rotated among three preorders. Only a run that
+ *       completes within its budget proves infeasibility. (Seeded randomised runs added to each
+ *       round were tried: no perfect packing more was found, and MiniMalloc's A and E took half
+ *       as many nodes again, so they were left out; {@link PerfectFill} randomises its own.)</li>
  * </ol>
  *
  * <p>Does not guarantee an answer before the deadline (the problem is NP-hard; many equal,
@@ -60,12 +57,6 @@ final class CapacitySearch {
 
     /** Static preorders, largest first on each key in turn (MiniMalloc's "WAT", "TAW", "TWA"). */
     private static final List<String> PREORDERS = List.of("WAT", "TAW", "TWA");
-    /** Every order of the three keys, for the randomised runs. */
-    private static final List<String> RANDOM_PREORDERS = List.of("WAT", "WTA", "AWT", "ATW", "TWA", "TAW");
-    /** Randomised runs per round, after the three static preorders (seeded: the same each time). */
-    private static final int RANDOM_RUNS = 3;
-    /** Spread of the multiplicative noise on a randomised run's keys (log-normal sigma). */
-    private static final double NOISE = 0.15;
 
     private final Problem p;
     private final long capacity;
@@ -97,8 +88,6 @@ final class CapacitySearch {
     private long nodes;
     private volatile boolean cancelled;
     private String preorder;
-    /** Non-null during a randomised run: perturbs the preorder's keys and breaks ties at random. */
-    private SplittableRandom noise;
     private long nodesLeft;
     /** {@link #CLOCK_EVERY}, or less so that about 2^18 buffer- or section-visits pass between reads. */
     private final long clockEvery;
@@ -160,11 +149,9 @@ final class CapacitySearch {
         if (!fits(0, time.sections, 0)) return Result.INFEASIBLE;
         if (decompose && PerfectFill.applies(time, capacity)) return runPerfectFill();
         long budget = Math.max(1024, 2L * active.length);
-        for (int round = 0; ; round++) {
-            for (int run = 0; run < PREORDERS.size() + RANDOM_RUNS; run++) {
-                boolean random = run >= PREORDERS.size();
-                preorder = random ? RANDOM_PREORDERS.get(Math.floorMod(round * 7 + run * 3, RANDOM_PREORDERS.size())) : PREORDERS.get(run);
-                noise = random ? new SplittableRandom(31L * round + run) : null;
+        while (true) {
+            for (String heuristic : PREORDERS) {
+                preorder = heuristic;
                 nodesLeft = budget;
                 int r = solveParts(active.clone(), active.length, 0, time.sections, initialCuts());
                 if (r == FOUND) return Result.FOUND;
@@ -369,39 +356,27 @@ final class CapacitySearch {
     /**
      * Ranks buffers by the current preorder: each letter a key, largest first, ties by the next
      * letter, then by index. W: lifetime width, A: area (bytes x width), T: the most bytes still
-     * unplaced in any section of its lifetime. In a randomised run every key is multiplied by its
-     * own log-normal factor (sigma {@value #NOISE}) and the last tie goes by a random number.
+     * unplaced in any section of its lifetime.
      */
     private void rankBy(int[] buffers, int count) {
-        double[][] keys = new double[3][count];
-        long[] tie = new long[count];
+        long[] most = new long[count];
         Integer[] at = new Integer[count];
         for (int k = 0; k < count; k++) {
             at[k] = k;
             int i = buffers[k];
-            long most = 0;
-            for (int s = time.first[i]; s < time.end[i]; s++) most = Math.max(most, remaining[s]);
-            double width = p.upper(i) - p.lower(i);
-            keys[0][k] = width;
-            keys[1][k] = (double) p.alignedSize(i) * width;
-            keys[2][k] = most;
-            tie[k] = i;
-            if (noise != null) {
-                for (double[] key : keys) key[k] *= Math.exp(NOISE * noise.nextGaussian());
-                tie[k] = noise.nextLong();
-            }
+            for (int s = time.first[i]; s < time.end[i]; s++) most[k] = Math.max(most[k], remaining[s]);
         }
         Comparator<Integer> cmp = (a, b) -> 0;
-        for (char letter : preorder.toCharArray()) {
-            double[] key = switch (letter) {
-                case 'W' -> keys[0];
-                case 'A' -> keys[1];
-                case 'T' -> keys[2];
-                default -> throw new IllegalStateException("unknown preorder key " + letter);
+        for (char key : preorder.toCharArray()) {
+            Comparator<Integer> next = switch (key) {
+                case 'W' -> Comparator.comparingLong(k -> -(p.upper(buffers[k]) - p.lower(buffers[k])));
+                case 'A' -> Comparator.comparingDouble(k -> -(double) p.alignedSize(buffers[k]) * (p.upper(buffers[k]) - p.lower(buffers[k])));
+                case 'T' -> Comparator.comparingLong(k -> -most[k]);
+                default -> throw new IllegalStateException("unknown preorder key " + key);
             };
-            cmp = cmp.thenComparingDouble(k -> -key[k]);
+            cmp = cmp.thenComparing(next);
         }
-        Arrays.sort(at, cmp.thenComparingLong(k -> tie[k]));
+        Arrays.sort(at, cmp.thenComparingInt(k -> buffers[k]));
         for (int r = 0; r < count; r++) rank[buffers[at[r]]] = r;
     }
 }

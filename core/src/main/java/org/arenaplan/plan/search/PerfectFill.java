@@ -14,18 +14,20 @@ import java.util.function.BooleanSupplier;
  * <p>Steps at each node (bottom-left fill, as in exact perfect rectangle packing):
  * <ol>
  *   <li>Every section is filled from 0 without holes, so its state is one number, its floor.
- *       Take the lowest floor f, leftmost: section s. The byte f of section s must be covered,
- *       by a buffer placed at exactly f; the section left of s is already filled above f, so
- *       that buffer starts at s. Branch on the unplaced buffers that start at s, fit under the
- *       capacity and find every section they span at floor f; equal ones (same end and size)
- *       once. No candidate: dead end.</li>
+ *       At a left wall (section s at floor f whose left neighbour is filled higher, or the
+ *       first section) the byte f of section s must be covered, by a buffer placed at exactly f
+ *       that starts at s. Branch on those fillers at the wall with the fewest of them (fail
+ *       first; one filler is a forced move), among the walls whose fillers can all be placed
+ *       now (every section they span at floor f: the lowest wall always qualifies, so branching
+ *       stays complete); equal fillers (same end and size) once. No filler: dead end.</li>
  *   <li>Lookahead: every "left wall" (a section whose left neighbour's floor is higher, or the
  *       first section) must keep a buffer able to fill its lowest byte later: one that starts
  *       there, fits under the capacity from that floor, and spans no section already higher.
  *       Where the wall opens a flat pit (one floor, higher on both sides), the pit's bottom row
  *       must be tiled end to end by such buffers (a reachability sweep). Else prune.</li>
- *   <li>Restarts: a node budget that doubles; the first run tries candidates longest-lived
- *       first (then largest), later runs in a seeded random order (Gomes, Selman and Kautz,
+ *   <li>Restarts: a node budget that doubles; the first run tries candidates whose top meets a neighbour's
+ *       floor first (no new wall; the left one counts more), then the longest-lived, then the
+ *       largest; later runs in a seeded random order (Gomes, Selman and Kautz,
  *       1998: randomised restarts cut the heavy tail). Only a run that ends within its budget
  *       proves infeasibility.</li>
  * </ol>
@@ -105,10 +107,9 @@ final class PerfectFill {
         if (placedCount == count) return FOUND;
         if (--nodesLeft < 0) return OUT_OF_NODES;
         if (++nodes % CLOCK_EVERY == 1 && (cancelled.getAsBoolean() || System.nanoTime() - deadline > 0)) return OUT_OF_TIME;
-        int s = 0;
-        for (int k = 1; k < time.sections; k++) if (floor[k] < floor[s]) s = k;
+        int s = chooseWall();
+        if (s < 0) return NOT_FOUND;                      // no wall left open yet buffers left: cannot be (sizes sum to capacity)
         long f = floor[s];
-        if (f >= capacity) return NOT_FOUND;              // full everywhere yet buffers left: cannot be (sizes sum to capacity)
         int[] cand = candidates(s, f);
         for (int c = 0; c < cand.length; c++) {
             int b = cand[c];
@@ -127,6 +128,42 @@ final class PerfectFill {
         return NOT_FOUND;
     }
 
+    /**
+     * The wall to branch on: among the left walls whose every possible filler can be placed now
+     * (each section it spans already at the wall's floor; always true of the lowest, leftmost
+     * wall), the one with the fewest fillers, ties to the lower floor, then the left. Branching on
+     * who covers that wall's lowest byte is then complete, and a wall with one filler is a forced
+     * move. -1 when no section is open.
+     */
+    private int chooseWall() {
+        int best = -1;
+        int bestCount = Integer.MAX_VALUE;
+        for (int s = 0; s < time.sections; s++) {
+            long f = floor[s];
+            if (f >= capacity || (s > 0 && floor[s - 1] <= f)) continue;
+            int fillers = 0;
+            boolean allNow = true;
+            for (int b : starters[s]) {
+                if (placed[b] || f + p.alignedSize(b) > capacity) continue;
+                boolean eventually = true, now = true;
+                for (int k = time.first[b]; k < time.end[b] && eventually; k++) {
+                    eventually = floor[k] <= f;
+                    now &= floor[k] == f;
+                }
+                if (!eventually) continue;
+                fillers++;
+                allNow &= now;
+            }
+            if (!allNow) continue;
+            if (fillers < bestCount || (fillers == bestCount && f < floor[best])) {
+                best = s;
+                bestCount = fillers;
+                if (fillers <= 1) break;
+            }
+        }
+        return best;
+    }
+
     /** Unplaced buffers starting at s that fit at f: every section they span at floor f. */
     private int[] candidates(int s, long f) {
         int[] out = new int[starters[s].length];
@@ -134,7 +171,8 @@ final class PerfectFill {
         for (int b : starters[s]) if (!placed[b] && fitsAt(b, f)) out[k++] = b;
         out = Arrays.copyOf(out, k);
         if (random == null) {
-            sortBy(out, b -> -((long) (time.end[b] - time.first[b]) << 20) - Math.min(p.alignedSize(b) / Math.max(1, p.alignment()), (1 << 20) - 1));
+            sortBy(out, b -> -((long) flush(b, s, f) << 40) - ((long) (time.end[b] - time.first[b]) << 20)
+                    - Math.min(p.alignedSize(b) / Math.max(1, p.alignment()), (1 << 20) - 1));
         } else {
             for (int i = out.length - 1; i > 0; i--) {
                 int j = random.nextInt(i + 1);
@@ -144,6 +182,18 @@ final class PerfectFill {
             }
         }
         return out;
+    }
+
+    /**
+     * How flush b's top would be with its neighbours: 2 when it meets the left neighbour's floor
+     * (no new wall on the left), plus 1 when it meets the right one's or ends the timeline.
+     */
+    private int flush(int b, int s, long f) {
+        long top = f + p.alignedSize(b);
+        int score = s > 0 && floor[s - 1] == top ? 2 : 0;
+        int e = time.end[b];
+        if (e == time.sections || floor[e] == top) score++;
+        return score;
     }
 
     private boolean fitsAt(int b, long f) {
