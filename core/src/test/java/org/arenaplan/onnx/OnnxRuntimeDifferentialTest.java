@@ -1,15 +1,11 @@
 package org.arenaplan.onnx;
 
-import ai.onnxruntime.OnnxTensor;
-import ai.onnxruntime.OrtEnvironment;
-import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
 import org.arenaplan.exec.AllClose;
 import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.TensorValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.FloatBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -42,30 +38,10 @@ class OnnxRuntimeDifferentialTest {
             for (long d : e.getValue()) n *= d;
             inputs.put(e.getKey(), random((int) n, seed++));
         }
+        Map<String, TensorValue> feed = new LinkedHashMap<>();
+        inputs.forEach((name, v) -> feed.put(name, TensorValue.ofFloats(inputShapes.get(name), v)));
         Map<String, float[]> reference = new LinkedHashMap<>();
-        OrtEnvironment env = OrtEnvironment.getEnvironment();
-        try (OrtSession.SessionOptions so = new OrtSession.SessionOptions()) {
-            so.setIntraOpNumThreads(1);
-            try (OrtSession session = env.createSession(file.toString(), so)) {
-                Map<String, OnnxTensor> feed = new LinkedHashMap<>();
-                try {
-                    for (Map.Entry<String, float[]> e : inputs.entrySet())
-                        feed.put(e.getKey(), OnnxTensor.createTensor(env, FloatBuffer.wrap(e.getValue()), inputShapes.get(e.getKey())));
-                    try (OrtSession.Result r = session.run(feed)) {
-                        for (Map.Entry<String, ai.onnxruntime.OnnxValue> e : r) {
-                            FloatBuffer fb = ((OnnxTensor) e.getValue()).getFloatBuffer();
-                            float[] v = new float[fb.remaining()];
-                            fb.get(v);
-                            reference.put(e.getKey(), v);
-                        }
-                    }
-                } finally {
-                    for (OnnxTensor t : feed.values()) t.close();
-                }
-            }
-        } catch (OrtException e) {
-            throw new AssertionError("ONNX Runtime refused the test model: " + e.getMessage(), e);
-        }
+        OrtOracle.run(model.bytes(), feed).forEach((name, v) -> reference.put(name, v.floats()));
         Graph g = OnnxImporter.load(file, Map.of());
         Map<String, float[]> got = WeightsTest.run(g, inputs);
         assertThat(got.keySet()).containsExactlyInAnyOrderElementsOf(reference.keySet());

@@ -22,7 +22,8 @@ final class OrtOracle {
     static Map<String, TensorValue> run(byte[] model, Map<String, TensorValue> inputs) {
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         List<OnnxTensor> tensors = new ArrayList<>();
-        try (OrtSession s = env.createSession(model, new OrtSession.SessionOptions())) {
+        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+             OrtSession s = env.createSession(model, withOneThread(options))) {
             Map<String, OnnxTensor> in = new LinkedHashMap<>();
             for (Map.Entry<String, TensorValue> e : inputs.entrySet()) {
                 TensorValue v = e.getValue();
@@ -57,6 +58,12 @@ final class OrtOracle {
         } finally {
             tensors.forEach(OnnxTensor::close);
         }
+    }
+
+    /** One intra-op thread: the reference does not depend on how ONNX Runtime splits its sums. */
+    private static OrtSession.SessionOptions withOneThread(OrtSession.SessionOptions options) throws OrtException {
+        options.setIntraOpNumThreads(1);
+        return options;
     }
 
     /** The Java API numbers element types its own way; by name. */
