@@ -33,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * importer's or executor's bad-input message), and every supported one must match its outputs
  * like numpy's allclose with rtol 1e-3, atol 1e-5 (the backend runner's float32 rtol; its atol
  * 1e-7 raised as {@link AllClose} explains). Prints the pass/refused/fail counts.
+ * {@code -Darenaplan.nodeTests=test_reduce_} runs only the tests whose folder name starts so.
  */
 class OnnxBackendNodeTest {
     static final double RTOL = 1e-3, ATOL = 1e-5;
@@ -51,7 +52,9 @@ class OnnxBackendNodeTest {
         }
         List<Path> tests;
         try (Stream<Path> s = Files.list(root)) {
-            tests = s.filter(p -> Files.isRegularFile(p.resolve("model.onnx"))).sorted().toList();
+            String only = System.getProperty("arenaplan.nodeTests", "");
+            tests = s.filter(p -> Files.isRegularFile(p.resolve("model.onnx")))
+                    .filter(p -> only.isEmpty() || p.getFileName().toString().startsWith(only)).sorted().toList();
         }
         List<Result> results = new ArrayList<>();
         try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
