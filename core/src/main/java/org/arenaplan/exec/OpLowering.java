@@ -24,7 +24,9 @@ import java.util.function.Function;
  * Storage-only ops (views, in-place concatenation) lower to nothing: they are addresses.
  * Concat inputs that are member slices are skipped (their producer wrote them in place).
  * Element types: each kind's in {@link OpKinds}; a tensor without a dtype is f32. Checks them
- * here, so a device never sees a type its kernel does not take.
+ * here, so a device never sees a type its kernel does not take. An op with several outputs is
+ * lowered to calls that write every output it lists ({@link #lower} checks it), also those
+ * nothing reads.
  * Does not: compute in f64, support 3-D convolution or pooling, or slices declared as copies.
  */
 public final class OpLowering {
@@ -57,13 +59,30 @@ public final class OpLowering {
             if (!spec.kernels().contains(c.name()))
                 throw new IllegalStateException(op.kind() + " lowered to kernel '" + c.name() + "', which its registry entry does not name: " + spec.kernels());
         }
+        requireEveryOutputWritten(op, calls);
         return calls;
+    }
+
+    /**
+     * Every output the op computes (not a view; not empty) is written by one of its calls: an
+     * op with several outputs never leaves one unwritten, whether or not anything reads it.
+     * Views and member slices are addresses, not writes.
+     */
+    private void requireEveryOutputWritten(Op op, List<KernelCall> calls) {
+        if (op.isStorageOnly()) return;
+        java.util.Set<String> written = new java.util.HashSet<>();
+        for (KernelCall c : calls)
+            for (KernelArg a : c.pointers()) if (a.access() == KernelArg.Access.WRITE) written.add(a.sources().get(0));
+        for (int k = 0; k < op.outputs().size(); k++) {
+            String y = op.outputs().get(k);
+            if (op.writesAtRuntime(k) && bytes(y) > 0 && !written.contains(y))
+                throw new IllegalStateException(op.kind() + " '" + op.name() + "' lowered to calls that never write its output #" + k + " '" + y + "'");
+        }
     }
 
     private List<KernelCall> lowerKind(Op op) {
         if (op.isStorageOnly()) return List.of();
         if (op.kind().equals(OpKinds.SPLIT)) return split(op);
-        if (op.outputs().size() != 1) throw fail(op, "executors support ops with one output, this one has " + op.outputs().size());
         switch (op.kind()) {
             case OpKinds.RELU: return List.of(unary(op, Kernels.RELU, true));
             case OpKinds.SIGMOID: return List.of(unary(op, Kernels.SIGMOID, false));

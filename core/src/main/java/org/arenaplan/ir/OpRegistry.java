@@ -62,7 +62,7 @@ public final class OpRegistry {
                     .doc("inputs may be member slices of the output when every extent before axis is 1; then it does no work"),
             op(OpKinds.TRANSPOSE, 1, 1).attrs(AttrSpec.ints("perm", 0, MAX_RANK - 1, "the axes reversed")).shape(ShapeRules::transpose).kernels(TRANSPOSE)
                     .doc("perm defaults to the reversed axes"),
-            op(OpKinds.SPLIT, 1, 1).outputs(Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0), AttrSpec.ints("split", 0, Long.MAX_VALUE, "equal parts"))
+            op(OpKinds.SPLIT, 1, 1).outputs(1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0), AttrSpec.ints("split", 0, Long.MAX_VALUE, "equal parts"))
                     .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(TRANSPOSE)
                     .doc("one strided copy per output; outputs may be views of the input where every extent before axis is 1"),
             op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(COPY).doc("a device-to-device copy"),
@@ -185,7 +185,7 @@ public final class OpRegistry {
     private static final class E {
         private final String kind;
         private final int minInputs, maxInputs;
-        private int maxOutputs = 1;
+        private int minOutputs = 1, maxOutputs = 1;
         private final List<AttrSpec> attrs = new ArrayList<>();
         private OpSpec.ShapeRule shape;
         private OpSpec.ViewRule view = OpSpec.ViewRule.NONE;
@@ -207,7 +207,8 @@ public final class OpRegistry {
 
         E shapes(OpSpec.ShapeRule r) { shape = r; return this; }
 
-        E outputs(int max) { maxOutputs = max; return this; }
+        /** Outputs min..max: positional, the trailing ones optional; max {@link Integer#MAX_VALUE}: variadic. */
+        E outputs(int min, int max) { minOutputs = min; maxOutputs = max; return this; }
 
         E view(OpSpec.ViewRule v) { view = v; return this; }
 
@@ -220,7 +221,7 @@ public final class OpRegistry {
         E doc(String d) { doc = doc.isEmpty() ? d : doc + "; " + d; return this; }
 
         OpSpec spec() {
-            return new OpSpec(kind, minInputs, maxInputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, doc);
+            return new OpSpec(kind, minInputs, maxInputs, minOutputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, doc);
         }
     }
 }
