@@ -64,6 +64,24 @@ import java.util.List;
  * <li>{@link #COMPARE} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank],
  *     dtype]: y (bool) = a op b, broadcast as {@link #BINARY}; op: 0 equal. f16/bf16 compare
  *     as f32, NaN equals nothing.</li>
+ * <li>{@link #RECURRENT} (ONNX LSTM, GRU, RNN; {@code ir.RecurrentOps}) ptrs [X, W, R, (B),
+ *     (sequence_lens), (initial_h), (initial_c), (P), (Y), (Y_h), (Y_c)], each optional one there
+ *     only when its presence flag is 1; ints [cell, seq, batch, input, H, dirs, reverse, layout,
+ *     linearBeforeReset, inputForget, hasClip, act[6], present[8]]; floats [clip, alpha[6],
+ *     beta[6]]. cell: 0 RNN, 1 GRU, 2 LSTM (G = 1, 3, 4 gates); dirs 1 or 2 (reverse = 1: the one
+ *     direction runs backwards); layout 0: X [seq, batch, input], Y [seq, dirs, batch, H],
+ *     states [dirs, batch, H]; layout 1: X [batch, seq, input], Y [batch, seq, dirs, H], states
+ *     [batch, dirs, H]; present[k] flags B, sequence_lens (int32), initial_h, initial_c, P, Y, Y_h,
+ *     Y_c; act[a*G' + i] is direction a's i-th activation code ({@code ir.RecurrentOps#ACTIVATIONS};
+ *     G' = 3, 2, 1 per cell), with alpha[..], beta[..] at the same index. Per direction d and batch
+ *     row b, the steps t = 0..len-1 (backwards for d = 1 or reverse; len = sequence_lens[b], else
+ *     seq) compute from h (initial_h or 0) and, for LSTM, c (initial_c or 0) the ONNX equations:
+ *     each gate's pre-activation is, in this order and in f32, sum_k x[k]*W[d][gate*H+j][k] +
+ *     sum_k h[k]*R[d][gate*H+j][k] + Wb + Rb (LSTM: + P*c for i and f with the old c, for o with
+ *     the new c); GRU's h gate uses r*h in R's sum, or with linearBeforeReset r*(sum + Rb); each
+ *     clipped to [-clip, clip] when hasClip, then activated. Y at steps len..seq-1 is 0; Y_h (Y_c)
+ *     is the state after the last step. A length outside [0, seq] is an error (the simulator
+ *     throws, CUDA traps). One kernel for the whole sequence: no workspace in device memory.</li>
  * </ul>
  *
  * <p>Training kernels ({@link #TRAINING}; the simulator runs them, the CUDA device does not have
@@ -101,6 +119,7 @@ public final class Kernels {
     public static final String GATHER = "gather";
     public static final String WHERE = "where";
     public static final String COMPARE = "compare";
+    public static final String RECURRENT = "recurrent";
 
     public static final String REDUCE_SUM = "reduce_sum";
     public static final String GELU_GRAD = "gelu_grad";
@@ -114,7 +133,7 @@ public final class Kernels {
             CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, LAYERNORM, BATCHNORM,
-            CONV2D, POOL2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE);
+            CONV2D, POOL2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE, RECURRENT);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
@@ -126,6 +145,8 @@ public final class Kernels {
     public static final int ADD = 0, SUB = 1, MUL = 2, DIV = 3, RELU_GRAD = 4;
     /** {@link #COMPARE} op codes. */
     public static final int EQUAL = 0;
+    /** {@link #RECURRENT} cells. */
+    public static final int CELL_RNN = 0, CELL_GRU = 1, CELL_LSTM = 2;
     /** {@link #POOL2D} modes. */
     public static final int MAX = 0, AVERAGE = 1;
 

@@ -100,6 +100,7 @@ public final class OpLowering {
             case OpKinds.WHERE: return List.of(where(op));
             case OpKinds.EQUAL: return List.of(equal(op));
             case OpKinds.GATHER: return List.of(gather(op));
+            case OpKinds.LSTM, OpKinds.GRU, OpKinds.RNN: return List.of(RecurrentLowering.lower(this, op));
             default: break;
         }
         if (OpRegistry.viewKinds().contains(op.kind())) {
@@ -547,7 +548,7 @@ public final class OpLowering {
         return call(op, kernel, args, ints, new double[0]);
     }
 
-    private KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints, double[] floats) {
+    KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints, double[] floats) {
         return new KernelCall(kernel, args, ints, floats, op.name());
     }
 
@@ -575,7 +576,7 @@ public final class OpLowering {
         return op.outputs().get(0);
     }
 
-    private long bytes(String t) {
+    long bytes(String t) {
         return graph.tensor(t).bytes();
     }
 
@@ -584,7 +585,7 @@ public final class OpLowering {
     }
 
     /** The tensor's element type; f32 when the graph gave none. */
-    private DType dtype(String t) {
+    DType dtype(String t) {
         DType d = graph.tensor(t).dtype();
         return d == null ? DType.F32 : d;
     }
@@ -599,7 +600,7 @@ public final class OpLowering {
         return t;
     }
 
-    private long[] shape(Op op, String t) {
+    long[] shape(Op op, String t) {
         Tensor x = graph.tensor(t);
         if (!x.hasShape()) throw fail(op, "tensor '" + t + "' has no shape; executors need shapes for " + op.kind());
         return x.shape();
@@ -631,7 +632,7 @@ public final class OpLowering {
         return p;
     }
 
-    private static ExecutionException fail(Op op, String why) {
+    static ExecutionException fail(Op op, String why) {
         return new ExecutionException("op '" + op.name() + "' (" + op.kind() + "): " + why);
     }
 }

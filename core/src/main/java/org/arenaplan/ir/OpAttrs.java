@@ -40,6 +40,24 @@ public final class OpAttrs {
         return ((Number) declared(name).dflt()).doubleValue();
     }
 
+    /** A string attribute, or its declared default. */
+    public String string(String name) {
+        Object v = op.attrs().get(name);
+        return v instanceof String s ? s : (String) declared(name).dflt();
+    }
+
+    /** A list of strings, or null when absent (the caller derives the default). */
+    public String[] stringsOrNull(String name) {
+        Object v = op.attrs().get(name);
+        return v instanceof String[] s ? s.clone() : null;
+    }
+
+    /** A list of numbers, or null when absent (the caller derives the default). */
+    public double[] realsOrNull(String name) {
+        Object v = op.attrs().get(name);
+        return v instanceof double[] d ? d.clone() : null;
+    }
+
     /** A list of integers, or null when absent (the caller derives the default, e.g. Transpose's perm). */
     public long[] intsOrNull(String name) {
         return AttrSpec.asLongs(op.attrs().get(name));

@@ -162,11 +162,13 @@ public final class OpRegistry {
         return AttrSpec.perAxis("pads", false, 0, 2, 0);
     }
 
-    private static E op(String kind, int minInputs, int maxInputs) {
+    static E op(String kind, int minInputs, int maxInputs) {
         return new E(kind, minInputs, maxInputs);
     }
 
-    private static Map<String, OpSpec> index(E... entries) {
+    private static Map<String, OpSpec> index(E... table) {
+        List<E> entries = new ArrayList<>(List.of(table));
+        entries.addAll(RecurrentOps.entries());
         Map<String, OpSpec> m = new LinkedHashMap<>();
         for (E e : entries) {
             OpSpec s = e.spec();
@@ -182,7 +184,7 @@ public final class OpRegistry {
     }
 
     /** Fluent construction of one entry. */
-    private static final class E {
+    static final class E {
         private final String kind;
         private final int minInputs, maxInputs;
         private int minOutputs = 1, maxOutputs = 1;

@@ -90,6 +90,14 @@ final class NodeContext {
         return a;
     }
 
+    double[] reals(String name, double[] dflt) {
+        return attr(name, OnnxModel.Attribute.FLOATS, double[].class, dflt);
+    }
+
+    String[] strings(String name, String[] dflt) {
+        return attr(name, OnnxModel.Attribute.STRINGS, String[].class, dflt);
+    }
+
     String string(String name, String dflt) {
         return attr(name, OnnxModel.Attribute.STRING, String.class, dflt);
     }

@@ -37,7 +37,8 @@ final class NodeLowering {
     /** Op types lowered by {@link #lower}; ConstantOfShape and Constant become weights in the importer. */
     static final Set<String> SUPPORTED = Set.of("Conv", "Relu", "Sigmoid", "Tanh", "LRN", "MaxPool", "AveragePool", "GlobalAveragePool",
             "Reshape", "Flatten", "Gemm", "MatMul", "Dropout", "Softmax", "BatchNormalization", "Unsqueeze", "Squeeze",
-            "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Split", "Transpose", "Identity", "Cast", "Where", "Equal", "Gather");
+            "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Split", "Transpose", "Identity", "Cast", "Where", "Equal", "Gather",
+            "LSTM", "GRU", "RNN");
 
     /**
      * ONNX attributes an op type may carry besides those of its registry kind: resolved or
@@ -88,6 +89,7 @@ final class NodeLowering {
             case "Where" -> where(n);
             case "Equal" -> equal(n);
             case "Gather" -> gather(n);
+            case "LSTM", "GRU", "RNN" -> RecurrentNodes.lower(n);
             default -> throw n.error("unsupported op '" + n.opType() + "'");   // UnsupportedNodes lists these before any node is lowered
         };
     }

@@ -71,6 +71,7 @@ final class SimKernels {
                 dtype(c, 2 + 3 * rank);
                 return () -> compare(c);
             }
+            case Kernels.RECURRENT: return RecurrentKernels.bind(c);
             case Kernels.REDUCE_SUM: need(c, 2, 3); return onFloats(c, DType.F32, f -> TrainingKernels.reduceSum(c, f));
             case Kernels.GELU_GRAD: need(c, 3, 1); return onFloats(c, DType.F32, f -> TrainingKernels.geluGrad(c, f));
             case Kernels.SOFTMAX_GRAD: need(c, 3, 2); return onFloats(c, DType.F32, f -> TrainingKernels.softmaxGrad(c, f));
@@ -108,17 +109,17 @@ final class SimKernels {
     // ---- argument bytes ----
 
     /** A copy of argument {@code k}'s bytes. */
-    private static ByteBuffer in(KernelCall c, int k) {
+    static ByteBuffer in(KernelCall c, int k) {
         KernelArg a = c.pointer(k);
         return SimDevice.block(a.pointer()).read(a.pointer().offset(), Math.toIntExact(a.bytes()));
     }
 
     /** A zeroed buffer the size of argument {@code k}, to be {@link #store}d. */
-    private static ByteBuffer out(KernelCall c, int k) {
+    static ByteBuffer out(KernelCall c, int k) {
         return org.arenaplan.ir.TensorValue.allocate(c.pointer(k).bytes());
     }
 
-    private static void store(KernelCall c, int k, ByteBuffer b) {
+    static void store(KernelCall c, int k, ByteBuffer b) {
         KernelArg a = c.pointer(k);
         SimDevice.block(a.pointer()).write(a.pointer().offset(), b.array(), 0, b.capacity());
     }
