@@ -183,14 +183,17 @@ final class RecurrentKernels {
     static float activate(int code, float alpha, float beta, float v) {
         double x = v;
         return (float) switch (code) {
-            case 0 -> Math.max(x, 0.0);
+            case 0 -> x < 0.0 ? 0.0 : x;
             case 1 -> Math.tanh(x);
             case 2 -> 1.0 / (1.0 + Math.exp(-x));
             case 3 -> (double) (alpha * v + beta);
             case 4 -> x >= 0 ? x : (double) (alpha * v);
             case 5 -> x >= alpha ? x : 0.0;
             case 6 -> alpha * Math.tanh((double) (beta * v));
-            case 7 -> Math.min(Math.max((double) (alpha * v + beta), 0.0), 1.0);
+            case 7 -> {
+                double a = alpha * v + beta;
+                yield a < 0.0 ? 0.0 : a > 1.0 ? 1.0 : a;
+            }
             case 8 -> x >= 0 ? x : alpha * (Math.exp(x) - 1.0);
             case 9 -> x / (1.0 + Math.abs(x));
             case 10 -> Math.log1p(Math.exp(x));

@@ -1,6 +1,7 @@
 package org.arenaplan.cuda;
 
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.arenaplan.device.DeviceException;
 import org.arenaplan.device.KernelCall;
@@ -15,7 +16,7 @@ import org.arenaplan.device.Kernels;
  */
 final class CudaKernelTable {
     static final int MAX_INTS = 40;
-    static final int MAX_FLOATS = 4;
+    static final int MAX_FLOATS = 16;
     static final int BLOCK = 256;
     static final int GEMM_TILE = 16;
     /** Outputs per gemm block side (16 x 16 threads, 4 x 4 outputs each: gemm.cuh's GEMM_OUT). */
@@ -26,8 +27,17 @@ final class CudaKernelTable {
      * @param slots        pointers in the CUDA signature
      * @param optionalSlot the slot a call may leave out (gemm's C, conv2d's bias), or -1
      * @param items        work items from the call's ints (null for gemm, launched in 2-D tiles)
+     * @param present      for a kernel with several optional slots (recurrent): which slots the
+     *                     call fills, from its ints; null otherwise
      */
-    record Spec(int slots, int optionalSlot, ToLongFunction<long[]> items) { }
+    record Spec(int slots, int optionalSlot, ToLongFunction<long[]> items, Function<long[], boolean[]> present) {
+        Spec(int slots, int optionalSlot, ToLongFunction<long[]> items) {
+            this(slots, optionalSlot, items, null);
+        }
+    }
+
+    /** Largest hidden_size of the recurrent kernel: its state lives in shared memory (recurrent.cuh's RECURRENT_MAX_HIDDEN). */
+    static final long RECURRENT_MAX_HIDDEN = 3072;
 
     static final Map<String, Spec> SPECS = Map.ofEntries(
             Map.entry(Kernels.UNARY, new Spec(2, -1, i -> i[0])),
@@ -46,6 +56,8 @@ final class CudaKernelTable {
             Map.entry(Kernels.GATHER, new Spec(3, -1, i -> i[0] * i[3] * i[2])),
             Map.entry(Kernels.WHERE, new Spec(4, -1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.COMPARE, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
+            // one block of BLOCK threads per (direction, batch row); X, W, R always, then the flagged ones
+            Map.entry(Kernels.RECURRENT, new Spec(11, -1, i -> i[5] * i[2] * BLOCK, CudaKernelTable::recurrentSlots)),
             Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));
 
     /** Grid and block sizes of one launch. */
@@ -59,15 +71,37 @@ final class CudaKernelTable {
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") is a training kernel the simulator runs; the CUDA fatbin does not have it yet (use --device sim)");
         if (s == null) throw new DeviceException("unknown kernel '" + call.name() + "' (op " + call.label() + "); known: " + SPECS.keySet());
         int n = call.pointers().size();
-        if (n != s.slots() && !(s.optionalSlot() >= 0 && n == s.slots() - 1)) {
+        if (s.present() != null) {
+            int want = 0;
+            for (boolean p : s.present().apply(call.ints())) if (p) want++;
+            if (n != want) throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") flags " + want + " pointers, got " + n);
+        } else if (n != s.slots() && !(s.optionalSlot() >= 0 && n == s.slots() - 1)) {
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") takes " + s.slots()
                     + (s.optionalSlot() >= 0 ? " or " + (s.slots() - 1) : "") + " pointers, got " + n);
         }
+        if (call.name().equals(Kernels.RECURRENT) && call.ints()[4] > RECURRENT_MAX_HIDDEN)
+            throw new DeviceException("op " + call.label() + ": hidden_size " + call.ints()[4] + " exceeds the " + RECURRENT_MAX_HIDDEN
+                    + " units the CUDA recurrent kernel keeps on chip (use --device sim)");
         if (call.ints().length > MAX_INTS || call.floats().length > MAX_FLOATS) {
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") got " + call.ints().length
                     + " ints and " + call.floats().length + " floats; the CUDA kernels take at most " + MAX_INTS + " and " + MAX_FLOATS);
         }
         return s;
+    }
+
+    /** X, W, R, then B, sequence_lens, initial_h, initial_c, P, Y, Y_h, Y_c where ints 17..24 flag them. */
+    private static boolean[] recurrentSlots(long[] ints) {
+        boolean[] p = new boolean[11];
+        for (int k = 0; k < 11; k++) p[k] = k < 3 || ints[17 + k - 3] == 1;
+        return p;
+    }
+
+    /** The pointer slot that call pointer {@code i} fills, for a kernel whose spec says which slots from the ints. */
+    static int slotOf(Spec s, long[] ints, int callPointers, int i) {
+        if (s.present() == null) return slotOf(s, callPointers, i);
+        boolean[] p = s.present().apply(ints);
+        for (int k = 0, seen = 0; k < p.length; k++) if (p[k] && seen++ == i) return k;
+        throw new IllegalArgumentException("pointer " + i + " has no slot");
     }
 
     /** The pointer slot that call pointer {@code i} fills (skipping the optional slot when the call leaves it out). */
