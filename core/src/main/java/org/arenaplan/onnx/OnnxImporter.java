@@ -221,8 +221,6 @@ public final class OnnxImporter {
     private void node(OnnxModel.Node node, int index, long opset) {
         List<Value> ins = new ArrayList<>();
         NodeContext probe = new NodeContext(file, node, index, opset, List.of(), this::constantValues);
-        if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx"))
-            throw probe.error("op from domain '" + node.domain() + "' is not supported (only the default ONNX domain)");
         for (String in : node.inputs()) {
             if (in.isEmpty()) { ins.add(null); continue; }
             Value v = values.get(in);
