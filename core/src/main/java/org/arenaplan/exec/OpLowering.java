@@ -27,7 +27,9 @@ import java.util.function.Function;
  * entry; the rules build their calls with the helpers here (addresses, shapes, element types).
  * Storage-only ops (views, in-place concatenation) lower to nothing: they are addresses.
  * Element types: each kind's in {@code ir.OpKinds}; a tensor without a dtype is f32. The rules
- * check them, so a device never sees a type its kernel does not take.
+ * check them, so a device never sees a type its kernel does not take. An op with several outputs
+ * is lowered to calls that write every output it lists ({@link #lower} checks it), also those
+ * nothing reads.
  */
 public final class OpLowering {
     private final Graph graph;
@@ -67,8 +69,6 @@ public final class OpLowering {
         if (op.isStorageOnly()) return List.of();
         OpSpec spec = OpRegistry.get(op.kind());
         KernelRule rule = Rules.RULES.get(op.kind());
-        if (op.outputs().size() != 1 && (spec == null || rule == null || spec.maxOutputs() == 1))
-            throw fail(op, "executors support ops with one output, this one has " + op.outputs().size());
         if (rule == null) throw fail(op, "unknown op kind '" + op.kind() + "'; known kinds are those of org.arenaplan.ir.OpKinds");
         if (spec == null)
             throw new IllegalStateException("op kind '" + op.kind() + "' has a lowering but no entry in org.arenaplan.ir.OpRegistry; add one");
@@ -77,7 +77,24 @@ public final class OpLowering {
             if (!spec.kernels().contains(c.name()))
                 throw new IllegalStateException(op.kind() + " lowered to kernel '" + c.name() + "', which its registry entry does not name: " + spec.kernels());
         }
+        requireEveryOutputWritten(op, calls);
         return calls;
+    }
+
+    /**
+     * Every output the op computes (not a view; not empty) is written by one of its calls: an
+     * op with several outputs never leaves one unwritten, whether or not anything reads it.
+     * Views and member slices are addresses, not writes.
+     */
+    private void requireEveryOutputWritten(Op op, List<KernelCall> calls) {
+        java.util.Set<String> written = new java.util.HashSet<>();
+        for (KernelCall c : calls)
+            for (KernelArg a : c.pointers()) if (a.access() == KernelArg.Access.WRITE) written.add(a.sources().get(0));
+        for (int k = 0; k < op.outputs().size(); k++) {
+            String y = op.outputs().get(k);
+            if (op.writesAtRuntime(k) && bytes(y) > 0 && !written.contains(y))
+                throw new IllegalStateException(op.kind() + " '" + op.name() + "' lowered to calls that never write its output #" + k + " '" + y + "'");
+        }
     }
 
     /** [rank, shape[rank] (ys), then per operand its broadcast strides[rank]]. */

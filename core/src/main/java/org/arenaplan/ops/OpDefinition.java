@@ -43,7 +43,7 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, List<OnnxImport> im
     public static final class Builder {
         private final String kind;
         private final int minInputs, maxInputs;
-        private int maxOutputs = 1;
+        private int minOutputs = 1, maxOutputs = 1;
         private final List<AttrSpec> attrs = new ArrayList<>();
         private OpSpec.ShapeRule shape;
         private OpSpec.ViewRule view = OpSpec.ViewRule.NONE;
@@ -73,8 +73,8 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, List<OnnxImport> im
         /** A kind with several outputs ({@link #outputs}): their shapes. */
         public Builder shapes(OpSpec.ShapeRule r) { shape = r; return this; }
 
-        /** The most outputs (default 1). */
-        public Builder outputs(int max) { maxOutputs = max; return this; }
+        /** Outputs min..max (default 1..1): positional, the trailing ones optional; max {@link Integer#MAX_VALUE}: variadic. */
+        public Builder outputs(int min, int max) { minOutputs = min; maxOutputs = max; return this; }
 
         public Builder view(OpSpec.ViewRule v) { view = v; return this; }
 
@@ -119,7 +119,7 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, List<OnnxImport> im
 
         public OpDefinition build() {
             if (lowering == null) throw new IllegalStateException(kind + " has no lowering");
-            OpSpec spec = new OpSpec(kind, minInputs, maxInputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, doc);
+            OpSpec spec = new OpSpec(kind, minInputs, maxInputs, minOutputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, doc);
             List<OnnxImport> onnx = new ArrayList<>();
             for (PendingImport p : imports) {
                 Set<String> allowed = new LinkedHashSet<>();
