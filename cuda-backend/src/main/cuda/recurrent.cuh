@@ -10,7 +10,7 @@
 // CudaKernelTable refuses a larger one before launch.
 #define RECURRENT_MAX_HIDDEN 3072
 
-// ONNX's activation functions by code (org.arenaplan.ir.RecurrentOps#ACTIVATIONS).
+// ONNX's activation functions by code (org.arenaplan.ops.RecurrentOps#ACTIVATIONS).
 __device__ __forceinline__ float recurrent_activate(long long code, float alpha, float beta, float v) {
     double x = v;
     switch (code) {

@@ -64,7 +64,7 @@ import java.util.List;
  * <li>{@link #COMPARE} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank],
  *     dtype]: y (bool) = a op b, broadcast as {@link #BINARY}; op: 0 equal. f16/bf16 compare
  *     as f32, NaN equals nothing.</li>
- * <li>{@link #RECURRENT} (ONNX LSTM, GRU, RNN; {@code ir.RecurrentOps}) ptrs [X, W, R, (B),
+ * <li>{@link #RECURRENT} (ONNX LSTM, GRU, RNN; {@code ops.RecurrentOps}) ptrs [X, W, R, (B),
  *     (sequence_lens), (initial_h), (initial_c), (P), (Y), (Y_h), (Y_c)], each optional one there
  *     only when its presence flag is 1; ints [cell, seq, batch, input, H, dirs, reverse, layout,
  *     linearBeforeReset, inputForget, hasClip, act[6], present[8]]; floats [clip, alpha[6],
@@ -72,7 +72,7 @@ import java.util.List;
  *     direction runs backwards); layout 0: X [seq, batch, input], Y [seq, dirs, batch, H],
  *     states [dirs, batch, H]; layout 1: X [batch, seq, input], Y [batch, seq, dirs, H], states
  *     [batch, dirs, H]; present[k] flags B, sequence_lens (int32), initial_h, initial_c, P, Y, Y_h,
- *     Y_c; act[a*G' + i] is direction a's i-th activation code ({@code ir.RecurrentOps#ACTIVATIONS};
+ *     Y_c; act[a*G' + i] is direction a's i-th activation code ({@code ops.RecurrentOps#ACTIVATIONS};
  *     G' = 3, 2, 1 per cell), with alpha[..], beta[..] at the same index. Per direction d and batch
  *     row b, the steps t = 0..len-1 (backwards for d = 1 or reverse; len = sequence_lens[b], else
  *     seq) compute from h (initial_h or 0) and, for LSTM, c (initial_c or 0) the ONNX equations:

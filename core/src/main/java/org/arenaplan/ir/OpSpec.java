@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Everything the passes know about one op kind, declared once in {@link OpRegistry}: how many
+ * Everything the passes know about one op kind, declared once (with its lowering and ONNX import,
+ * in {@code org.arenaplan.ops}) and looked up in {@link OpRegistry}: how many
  * inputs and outputs it takes, its attributes, its shape rule, which aliasing
  * declarations its kernels honour, and the kernels it lowers to (names of
  * {@code org.arenaplan.device.Kernels}; the simulator and the CUDA backend each map a name to

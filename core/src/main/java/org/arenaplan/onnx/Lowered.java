@@ -8,12 +8,12 @@ import java.util.Map;
  * reads at run time (constant operands such as Reshape's shape are consumed at import), its
  * outputs with inferred shapes, its resolved attributes, whether output 0 is a view of input 0,
  * the optional outputs it does not produce (e.g. Dropout's mask), and the constants it reads
- * that the file does not hold (an optional input left out before a present one, given its ONNX
- * default: the importer adds them as weights).
+ * that the file does not hold, each one value for every element (an optional input left out
+ * before a present one, given its ONNX default: the importer adds them as weights).
  */
-record Lowered(String kind, List<String> inputs, List<Value> outputs, Map<String, Object> attrs, boolean view,
-               List<String> dropped, Map<Value, Constant> constants) {
-    Lowered {
+public record Lowered(String kind, List<String> inputs, List<Value> outputs, Map<String, Object> attrs, boolean view,
+               List<String> dropped, Map<Value, Double> constants) {
+    public Lowered {
         inputs = List.copyOf(inputs);
         outputs = List.copyOf(outputs);
         attrs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(attrs));
@@ -21,7 +21,7 @@ record Lowered(String kind, List<String> inputs, List<Value> outputs, Map<String
         constants = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(constants));
     }
 
-    Lowered(String kind, List<String> inputs, List<Value> outputs, Map<String, Object> attrs, boolean view, List<String> dropped) {
+    public Lowered(String kind, List<String> inputs, List<Value> outputs, Map<String, Object> attrs, boolean view, List<String> dropped) {
         this(kind, inputs, outputs, attrs, view, dropped, Map.of());
     }
 }

@@ -229,8 +229,6 @@ public final class OnnxImporter {
     private void node(OnnxModel.Node node, int index, long opset) {
         List<Value> ins = new ArrayList<>();
         NodeContext probe = new NodeContext(file, node, index, opset, List.of(), this::constantValues);
-        if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx"))
-            throw probe.error("op from domain '" + node.domain() + "' is not supported (only the default ONNX domain)");
         for (String in : node.inputs()) {
             if (in.isEmpty()) { ins.add(null); continue; }
             Value v = values.get(in);
@@ -255,7 +253,7 @@ public final class OnnxImporter {
                     throw n.error("a tensor size overflows a long (inputs " + n.shapes() + ")");
                 }
                 l = namedStandIns(l, n);
-                for (Map.Entry<Value, Constant> c : l.constants().entrySet()) addWeight(c.getKey(), c.getValue(), n);
+                for (Map.Entry<Value, Double> c : l.constants().entrySet()) addWeight(c.getKey(), Constant.fill(c.getValue()), n);
                 for (String d : l.dropped()) dropped.put(d, n.opName());
                 if (l.view() && weights.containsKey(l.inputs().get(0))) {
                     Value base = values.get(l.inputs().get(0)), view = l.outputs().get(0);

@@ -179,7 +179,7 @@ final class RecurrentKernels {
         return on ? Math.max(-bound, Math.min(bound, v)) : v;
     }
 
-    /** ONNX's activation {@code code} ({@code ir.RecurrentOps#ACTIVATIONS}), in double, rounded to f32. */
+    /** ONNX's activation {@code code} ({@code ops.RecurrentOps#ACTIVATIONS}), in double, rounded to f32. */
     static float activate(int code, float alpha, float beta, float v) {
         double x = v;
         return (float) switch (code) {
