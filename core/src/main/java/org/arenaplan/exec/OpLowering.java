@@ -25,7 +25,8 @@ import java.util.function.Function;
  * Concat inputs that are member slices are skipped (their producer wrote them in place).
  * Element types: each kind's in {@link OpKinds}; a tensor without a dtype is f32. Checks them
  * here, so a device never sees a type its kernel does not take.
- * Does not: compute in f64, support 3-D convolution or pooling, or slices declared as copies.
+ * The elementwise kinds lower through {@link ElementwiseCalls}.
+ * Does not: compute in f64 outside the elementwise kinds, support 3-D convolution or pooling, or slices declared as copies.
  */
 public final class OpLowering {
     private final Graph graph;
@@ -65,24 +66,15 @@ public final class OpLowering {
         if (op.kind().equals(OpKinds.SPLIT)) return split(op);
         if (op.outputs().size() != 1) throw fail(op, "executors support ops with one output, this one has " + op.outputs().size());
         switch (op.kind()) {
-            case OpKinds.RELU: return List.of(unary(op, Kernels.RELU, true));
-            case OpKinds.SIGMOID: return List.of(unary(op, Kernels.SIGMOID, false));
-            case OpKinds.TANH: return List.of(unary(op, Kernels.TANH, false));
-            case OpKinds.GELU: return List.of(unary(op, Kernels.GELU, false));
             case OpKinds.COPY: return List.of(copy(op, op.inputs().get(0)));
-            case OpKinds.ADD: return List.of(binary(op, Kernels.ADD, op.inputs().get(0), op.inputs().get(1)));
-            case OpKinds.SUB: return List.of(binary(op, Kernels.SUB, op.inputs().get(0), op.inputs().get(1)));
-            case OpKinds.MUL: return List.of(binary(op, Kernels.MUL, op.inputs().get(0), op.inputs().get(1)));
-            case OpKinds.DIV: return List.of(binary(op, Kernels.DIV, op.inputs().get(0), op.inputs().get(1)));
-            case OpKinds.SUM: return sum(op);
             case OpKinds.CONCAT: return concat(op);
             case OpKinds.TRANSPOSE: return List.of(transpose(op));
             case OpKinds.CAST: return List.of(cast(op));
             case OpKinds.WHERE: return List.of(where(op));
-            case OpKinds.EQUAL: return List.of(equal(op));
             case OpKinds.GATHER: return List.of(gather(op));
             default: break;
         }
+        if (ElementwiseCalls.handles(op.kind())) return new ElementwiseCalls(this).lower(op);
         if (OpRegistry.viewKinds().contains(op.kind())) {
             if (bytes(op.inputs().get(0)) != bytes(out(op)))
                 throw fail(op, op.kind() + " that is not declared a view changes the size; declare it a view");
@@ -91,7 +83,6 @@ public final class OpLowering {
         for (String t : op.inputs()) requireF32(op, t);
         requireF32(op, op.outputs().get(0));
         switch (op.kind()) {
-            case OpKinds.RELU_GRAD: return List.of(binary(op, Kernels.RELU_GRAD, op.inputs().get(0), op.inputs().get(1)));
             case OpKinds.MATMUL: return matmul(op);
             case OpKinds.GEMM: return List.of(gemm(op));
             case OpKinds.SOFTMAX: return List.of(softmax(op));
@@ -122,38 +113,13 @@ public final class OpLowering {
 
     // ---- elementwise ----
 
-    /** Integers allowed for relu only; f32, f16, bf16 always. */
-    private KernelCall unary(Op op, int code, boolean integers) {
-        String x = op.inputs().get(0);
-        DType t = sameType(op, x, out(op));
-        if (!t.isFloat32Compute() && !(integers && t.isIntegral() && t != DType.BOOL))
-            throw fail(op, "tensor '" + x + "' is " + t.jsonName() + "; " + op.kind() + " takes f32, f16 or bf16" + (integers ? " or an integer type" : ""));
-        return call(op, Kernels.UNARY, List.of(read(x), write(out(op))), new long[]{elements(x), code, t.onnxCode()});
-    }
-
-    private KernelCall copy(Op op, String x) {
+    KernelCall copy(Op op, String x) {
         DType t = sameType(op, x, out(op));
         return call(op, Kernels.COPY, List.of(read(x), write(out(op))), new long[]{elements(out(op)), t.bytes()});
     }
 
-    private KernelCall binary(Op op, int code, String a, String b) {
-        return binaryInto(op, code, a, b, out(op));
-    }
-
-    private KernelCall binaryInto(Op op, int code, String a, String b, String y) {
-        DType t = sameType(op, a, b, y);
-        if (!t.isFloat32Compute() && !(t.isIntegral() && t != DType.BOOL && code != Kernels.RELU_GRAD))
-            throw fail(op, "operands are " + t.jsonName() + "; " + op.kind() + " takes f32, f16, bf16" + (code == Kernels.RELU_GRAD ? "" : " or an integer type"));
-        long[] ys = shapeOf(op, y, a, b);
-        long[] bc = broadcast(op, ys, a, b);
-        long[] ints = Arrays.copyOf(new long[]{code}, 1 + bc.length + 1);
-        System.arraycopy(bc, 0, ints, 1, bc.length);
-        ints[ints.length - 1] = t.onnxCode();
-        return call(op, Kernels.BINARY, List.of(read(a), read(b), write(y)), ints);
-    }
-
     /** [rank, shape[rank] (ys), then per operand its broadcast strides[rank]]. */
-    private long[] broadcast(Op op, long[] ys, String... operands) {
+    long[] broadcast(Op op, long[] ys, String... operands) {
         int rank = ys.length;
         long[] ints = new long[1 + rank * (1 + operands.length)];
         ints[0] = rank;
@@ -163,16 +129,6 @@ public final class OpLowering {
             System.arraycopy(s, 0, ints, 1 + rank * (k + 1), rank);
         }
         return ints;
-    }
-
-    /** Sum of n inputs: y = x0 + x1, then y = y + x2, ... (a fixed order). */
-    private List<KernelCall> sum(Op op) {
-        List<String> in = op.inputs();
-        if (in.size() == 1) return List.of(copy(op, in.get(0)));
-        List<KernelCall> calls = new ArrayList<>();
-        calls.add(binary(op, Kernels.ADD, in.get(0), in.get(1)));
-        for (int k = 2; k < in.size(); k++) calls.add(binaryInto(op, Kernels.ADD, out(op), in.get(k), out(op)));
-        return calls;
     }
 
     /** Numpy broadcasting: strides of {@code t} (shape {@code ts}) read as shape {@code ys}; 0 where broadcast. */
@@ -211,20 +167,6 @@ public final class OpLowering {
         ints = Arrays.copyOf(ints, ints.length + 1);
         ints[ints.length - 1] = t.bytes();
         return call(op, Kernels.WHERE, List.of(read(c), read(x), read(y), write(o)), ints);
-    }
-
-    /** ONNX Equal(A, B) to bool, broadcasting. */
-    private KernelCall equal(Op op) {
-        String a = op.inputs().get(0), b = op.inputs().get(1), y = out(op);
-        DType t = sameType(op, a, b);
-        if (t == DType.F64) throw fail(op, "f64 compute is not supported");
-        if (dtype(y) != DType.BOOL) throw fail(op, "output '" + y + "' is " + dtype(y).jsonName() + ", not bool");
-        long[] bc = broadcast(op, shape(op, y), a, b);
-        long[] ints = new long[bc.length + 2];
-        ints[0] = Kernels.EQUAL;
-        System.arraycopy(bc, 0, ints, 1, bc.length);
-        ints[ints.length - 1] = t.onnxCode();
-        return call(op, Kernels.COMPARE, List.of(read(a), read(b), write(y)), ints);
     }
 
     /** ONNX Gather(data, indices) along attr axis (negative counts from the end). */
@@ -528,7 +470,7 @@ public final class OpLowering {
         return call(op, kernel, args, ints, new double[0]);
     }
 
-    private KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints, double[] floats) {
+    KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints, double[] floats) {
         return new KernelCall(kernel, args, ints, floats, op.name());
     }
 
@@ -560,18 +502,18 @@ public final class OpLowering {
         return graph.tensor(t).bytes();
     }
 
-    private long elements(String t) {
+    long elements(String t) {
         return graph.tensor(t).bytes() / dtype(t).bytes();
     }
 
     /** The tensor's element type; f32 when the graph gave none. */
-    private DType dtype(String t) {
+    DType dtype(String t) {
         DType d = graph.tensor(t).dtype();
         return d == null ? DType.F32 : d;
     }
 
     /** The one element type all of {@code tensors} share; whole elements each. */
-    private DType sameType(Op op, String... tensors) {
+    DType sameType(Op op, String... tensors) {
         DType t = dtype(tensors[0]);
         for (String x : tensors) {
             if (dtype(x) != t) throw fail(op, "'" + tensors[0] + "' is " + t.jsonName() + " but '" + x + "' is " + dtype(x).jsonName() + "; they must have one type");
@@ -580,14 +522,14 @@ public final class OpLowering {
         return t;
     }
 
-    private long[] shape(Op op, String t) {
+    long[] shape(Op op, String t) {
         Tensor x = graph.tensor(t);
         if (!x.hasShape()) throw fail(op, "tensor '" + t + "' has no shape; executors need shapes for " + op.kind());
         return x.shape();
     }
 
     /** The output shape; a shapeless output of an elementwise op is taken flat. */
-    private long[] shapeOf(Op op, String y, String a, String b) {
+    long[] shapeOf(Op op, String y, String a, String b) {
         Tensor t = graph.tensor(y);
         if (t.hasShape()) return t.shape();
         if (graph.tensor(a).hasShape() || graph.tensor(b).hasShape()) throw fail(op, "tensor '" + y + "' has no shape");
@@ -612,7 +554,7 @@ public final class OpLowering {
         return p;
     }
 
-    private static ExecutionException fail(Op op, String why) {
+    static ExecutionException fail(Op op, String why) {
         return new ExecutionException("op '" + op.name() + "' (" + op.kind() + "): " + why);
     }
 }

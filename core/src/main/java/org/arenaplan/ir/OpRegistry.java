@@ -34,7 +34,7 @@ public final class OpRegistry {
     static final String REDUCE_SUM = "reduce_sum", GELU_GRAD = "gelu_grad", SOFTMAX_GRAD = "softmax_grad", LAYERNORM_GRAD = "layernorm_grad",
             CONV2D_BACKWARD_DATA = "conv2d_backward_data", CONV2D_BACKWARD_FILTER = "conv2d_backward_filter";
 
-    private static final Map<String, OpSpec> SPECS = index(
+    private static final Map<String, OpSpec> SPECS = index(ElementwiseOps.entries(),
             op(OpKinds.MATMUL, 2, 2).shape(ShapeRules::matmul).kernels(GEMM)
                     .doc("A[..., M, K] x B[..., K, N], leading axes broadcast (numpy.matmul)"),
             op(OpKinds.GEMM, 2, 3).attrs(AttrSpec.flag("transA"), AttrSpec.flag("transB"), AttrSpec.real("alpha", 1.0), AttrSpec.real("beta", 1.0))
@@ -43,8 +43,9 @@ public final class OpRegistry {
             elementwise(OpKinds.ADD), elementwise(OpKinds.SUB), elementwise(OpKinds.MUL), elementwise(OpKinds.DIV),
             op(OpKinds.SUM, 1, Integer.MAX_VALUE).shape(ShapeRules::broadcast).inPlace(0, 1).kernels(BINARY, COPY)
                     .doc("n-ary add, broadcasting; y = x0 + x1, then y += x2, ... (so only inputs 0 and 1 may be overwritten)"),
-            unary(OpKinds.RELU), unary(OpKinds.SIGMOID), unary(OpKinds.TANH),
-            unary(OpKinds.GELU).doc("exact (erf based)"),
+            unary(OpKinds.RELU).doc("max(x, 0); floats and integers"), unary(OpKinds.SIGMOID).doc("floats"), unary(OpKinds.TANH).doc("floats"),
+            unary(OpKinds.GELU).attrs(new AttrSpec("approximate", AttrSpec.Type.STRING, false, "none", 0, 0, 0, 0))
+                    .doc("approximate none: exact (erf based); tanh: ONNX Gelu-20's tanh formula; floats"),
             op(OpKinds.SOFTMAX, 1, 1).attrs(AttrSpec.axis("axis", -1)).shape(ShapeRules::overAxis).inPlace(0).kernels(SOFTMAX)
                     .doc("normalises over the axes from axis to the end, taken together"),
             op(OpKinds.LAYER_NORM, 3, 3).attrs(AttrSpec.axis("axis", -1), AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::overAxis).kernels(LAYERNORM)
@@ -127,12 +128,12 @@ public final class OpRegistry {
 
     // ---- the table's vocabulary ----
 
-    private static E elementwise(String kind) {
+    static E elementwise(String kind) {
         return op(kind, 2, 2).shape(ShapeRules::broadcast).inPlace(0, 1).kernels(BINARY)
                 .doc("numpy broadcasting; in place only over an input of the output's shape");
     }
 
-    private static E unary(String kind) {
+    static E unary(String kind) {
         return op(kind, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(UNARY);
     }
 
@@ -162,13 +163,15 @@ public final class OpRegistry {
         return AttrSpec.perAxis("pads", false, 0, 2, 0);
     }
 
-    private static E op(String kind, int minInputs, int maxInputs) {
+    static E op(String kind, int minInputs, int maxInputs) {
         return new E(kind, minInputs, maxInputs);
     }
 
-    private static Map<String, OpSpec> index(E... entries) {
+    private static Map<String, OpSpec> index(List<E> more, E... entries) {
         Map<String, OpSpec> m = new LinkedHashMap<>();
-        for (E e : entries) {
+        List<E> all = new ArrayList<>(List.of(entries));
+        all.addAll(more);
+        for (E e : all) {
             OpSpec s = e.spec();
             if (m.put(s.kind(), s) != null) throw new IllegalStateException("op kind " + s.kind() + " registered twice");
         }
@@ -177,12 +180,12 @@ public final class OpRegistry {
 
     /** The shape rule of a kind with one output. */
     @FunctionalInterface
-    private interface OneShape {
+    interface OneShape {
         long[] infer(OpAttrs attrs, long[][] inputs);
     }
 
     /** Fluent construction of one entry. */
-    private static final class E {
+    static final class E {
         private final String kind;
         private final int minInputs, maxInputs;
         private int maxOutputs = 1;

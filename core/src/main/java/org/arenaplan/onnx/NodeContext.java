@@ -57,6 +57,11 @@ final class NodeContext {
         return out;
     }
 
+    /** The values of input i when known at import time (an initializer or a Constant), else null. */
+    double[] constantValues(int i) {
+        return constants.apply(input(i).name());
+    }
+
     boolean hasAttr(String name) {
         return node.attributes().containsKey(name);
     }

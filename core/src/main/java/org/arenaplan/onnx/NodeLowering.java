@@ -39,6 +39,18 @@ final class NodeLowering {
             "Reshape", "Flatten", "Gemm", "MatMul", "Dropout", "Softmax", "BatchNormalization", "Unsqueeze", "Squeeze",
             "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Split", "Transpose", "Identity", "Cast", "Where", "Equal", "Gather");
 
+    /** {@link #SUPPORTED} and the elementwise family's op types ({@link ElementwiseLowering}). */
+    static boolean supports(String opType) {
+        return SUPPORTED.contains(opType) || ElementwiseLowering.SINCE.containsKey(opType);
+    }
+
+    /** Every op type {@link #supports}, sorted. */
+    static java.util.SortedSet<String> supportedOpTypes() {
+        java.util.SortedSet<String> all = new java.util.TreeSet<>(SUPPORTED);
+        all.addAll(ElementwiseLowering.SINCE.keySet());
+        return all;
+    }
+
     /**
      * ONNX attributes an op type may carry besides those of its registry kind: resolved or
      * consumed at import (auto_pad into pads, Flatten's axis into the shape), or training-time
@@ -59,7 +71,8 @@ final class NodeLowering {
             Map.entry("Dropout", Set.of("ratio", "seed", "is_test")),
             Map.entry("ConstantOfShape", Set.of("value")),
             Map.entry("Constant", Set.of("value", "value_int", "value_ints", "value_float", "value_floats", "value_string", "value_strings", "sparse_value")),
-            Map.entry("Cast", Set.of("to", "saturate")));
+            Map.entry("Cast", Set.of("to", "saturate")),
+            Map.entry("CastLike", Set.of("saturate")));
 
     private NodeLowering() { }
 
@@ -88,7 +101,10 @@ final class NodeLowering {
             case "Where" -> where(n);
             case "Equal" -> equal(n);
             case "Gather" -> gather(n);
-            default -> throw n.error("unsupported op '" + n.opType() + "'");   // UnsupportedNodes lists these before any node is lowered
+            default -> {
+                if (ElementwiseLowering.SINCE.containsKey(n.opType())) yield ElementwiseLowering.lower(n);
+                throw n.error("unsupported op '" + n.opType() + "'");
+            }   // UnsupportedNodes lists these before any node is lowered
         };
     }
 
@@ -127,7 +143,7 @@ final class NodeLowering {
         return op(n, kind, inputs, shape, attrs, n.input(0).dtype());
     }
 
-    private static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs, DType dtype) {
+    static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs, DType dtype) {
         return new Lowered(kind, inputs, List.of(output(n, shape, dtype)), attrs, false, extraOutputs(n));
     }
 
@@ -149,7 +165,7 @@ final class NodeLowering {
         return dropped;
     }
 
-    private static Lowered view(NodeContext n, long[] shape) {
+    static Lowered view(NodeContext n, long[] shape) {
         Value in = n.input(0);
         Value out = output(n, shape);
         n.require(out.elements() == in.elements(), "output shape " + Arrays.toString(shape) + " holds " + out.elements()
@@ -255,7 +271,7 @@ final class NodeLowering {
     }
 
     /** The names of inputs from..to-1, which must share input {@code from}'s element type (ONNX type constraint T). */
-    private static List<String> names(NodeContext n, int from, int to) {
+    static List<String> names(NodeContext n, int from, int to) {
         List<String> inputs = new ArrayList<>();
         for (int i = from; i < to; i++) {
             n.require(n.input(i).dtype() == n.input(from).dtype(), "input " + n.input(from) + " is " + n.input(from).dtype().jsonName()
@@ -266,7 +282,7 @@ final class NodeLowering {
     }
 
     /** The broadcast shape of inputs from..to-1. */
-    private static long[] broadcastAll(NodeContext n, int from, int to) {
+    static long[] broadcastAll(NodeContext n, int from, int to) {
         long[] shape = n.input(from).shape();
         for (int i = from + 1; i < to; i++) shape = broadcast(n, shape, n.input(i).shape());
         return shape;
