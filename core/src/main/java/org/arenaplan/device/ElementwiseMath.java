@@ -210,24 +210,23 @@ public final class ElementwiseMath {
 
     // ---- compare ----
 
+    /** Compare op {@code op} on float values: a NaN compares false (unequal to everything). */
     public static boolean compare(int op, double a, double b) {
-        switch (op) {
-            case Kernels.EQUAL: return a == b;
-            case Kernels.LESS: return a < b;
-            case Kernels.GREATER: return a > b;
-            case Kernels.LESS_OR_EQUAL: return a <= b;
-            case Kernels.GREATER_OR_EQUAL: return a >= b;
-            default: throw new IllegalArgumentException("unknown compare op " + op);
-        }
+        return a == a && b == b && holds(op, a < b ? -1 : a > b ? 1 : 0);
     }
 
     public static boolean compare(int op, long a, long b) {
+        return holds(op, Long.compare(a, b));
+    }
+
+    /** Whether compare op {@code op} holds for operands whose order is {@code sign} (-1 less, 0 equal, 1 greater). */
+    private static boolean holds(int op, int sign) {
         switch (op) {
-            case Kernels.EQUAL: return a == b;
-            case Kernels.LESS: return a < b;
-            case Kernels.GREATER: return a > b;
-            case Kernels.LESS_OR_EQUAL: return a <= b;
-            case Kernels.GREATER_OR_EQUAL: return a >= b;
+            case Kernels.EQUAL: return sign == 0;
+            case Kernels.LESS: return sign < 0;
+            case Kernels.GREATER: return sign > 0;
+            case Kernels.LESS_OR_EQUAL: return sign <= 0;
+            case Kernels.GREATER_OR_EQUAL: return sign >= 0;
             default: throw new IllegalArgumentException("unknown compare op " + op);
         }
     }
