@@ -1,10 +1,14 @@
-package org.arenaplan.onnx;
+package org.arenaplan.ops;
 
 import org.arenaplan.ir.AttrSpec;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.OpRegistry;
 import org.arenaplan.ir.OpSpec;
+import org.arenaplan.onnx.Lowered;
+import org.arenaplan.onnx.NodeContext;
+import org.arenaplan.onnx.NodeLowering;
+import org.arenaplan.onnx.Value;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -13,8 +17,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * ONNX import of the elementwise family (registry entries: {@code ir.ElementwiseOps}): each op
- * type maps to the kind of the same name with its attributes copied, except
+ * ONNX import of the elementwise family ({@link ElementwiseOps}): each op type maps to the kind
+ * of the same name with its attributes copied, except
  * <ul>
  *   <li>Clip: before opset 11 min/max are attributes; from 11 they are optional scalar inputs:
  *       constants (or absent) over a float X become the attributes (one kernel), otherwise the
@@ -23,43 +27,21 @@ import java.util.Set;
  *   <li>Pow: base and exponent of one type before opset 12, mixed from 12.</li>
  *   <li>Mod: fmod must be 1 for floats (ONNX Mod: "fmod=0 is not supported for floats").</li>
  * </ul>
- * Each op type is refused below the opset that introduced it ({@link #SINCE}, ONNX Changelog.md).
  * Element types are checked when the graph runs ({@code exec.ElementwiseCalls}); here only what
  * fixes the output's type: comparisons, IsNaN and IsInf write bool, And/Or/Xor/Not take bool.
  */
-final class ElementwiseLowering {
-    /** Op types lowered here, with the opset each first appeared in (at most 9: older than the supported range). */
-    static final Map<String, Integer> SINCE = Map.ofEntries(
-            Map.entry("Abs", 9), Map.entry("Neg", 9), Map.entry("Exp", 9), Map.entry("Log", 9), Map.entry("Sqrt", 9), Map.entry("Reciprocal", 9),
-            Map.entry("Floor", 9), Map.entry("Ceil", 9), Map.entry("Round", 11), Map.entry("Sign", 9), Map.entry("Erf", 9), Map.entry("Sin", 9),
-            Map.entry("Cos", 9), Map.entry("Tan", 9), Map.entry("Asin", 9), Map.entry("Acos", 9), Map.entry("Atan", 9), Map.entry("Sinh", 9),
-            Map.entry("Cosh", 9), Map.entry("Asinh", 9), Map.entry("Acosh", 9), Map.entry("Atanh", 9), Map.entry("Softplus", 9),
-            Map.entry("Softsign", 9), Map.entry("HardSigmoid", 9), Map.entry("HardSwish", 14), Map.entry("LeakyRelu", 9), Map.entry("Elu", 9),
-            Map.entry("Selu", 9), Map.entry("Celu", 12), Map.entry("ThresholdedRelu", 10), Map.entry("Mish", 18), Map.entry("Gelu", 20),
-            Map.entry("Shrink", 9), Map.entry("IsNaN", 9), Map.entry("IsInf", 10), Map.entry("Not", 9), Map.entry("BitwiseNot", 18),
-            Map.entry("Clip", 9), Map.entry("Pow", 9), Map.entry("Mod", 10), Map.entry("Max", 9), Map.entry("Min", 9), Map.entry("Mean", 9),
-            Map.entry("Less", 9), Map.entry("Greater", 9), Map.entry("LessOrEqual", 12), Map.entry("GreaterOrEqual", 12), Map.entry("And", 9),
-            Map.entry("Or", 9), Map.entry("Xor", 9), Map.entry("BitShift", 11), Map.entry("BitwiseAnd", 18), Map.entry("BitwiseOr", 18),
-            Map.entry("BitwiseXor", 18), Map.entry("PRelu", 9), Map.entry("CastLike", 15));
-
+final class ElementwiseImport {
     /** The largest finite f32: Clip-6's default bounds (numeric_limits<float>::lowest() and max()). */
     static final double FLOAT_MAX = 3.4028234663852886e38;
     private static final Set<String> BOOL_OUT = Set.of("Less", "Greater", "LessOrEqual", "GreaterOrEqual", "IsNaN", "IsInf");
     private static final Set<String> BOOL_IN = Set.of("And", "Or", "Xor", "Not");
-    private static final Set<String> NARY = Set.of("Max", "Min", "Mean");
+    private static final Set<String> NARY = Set.of("Sum", "Max", "Min", "Mean");
 
-    private ElementwiseLowering() { }
+    private ElementwiseImport() { }
 
+    /** The op types whose kind has the node's op type as its name and its input 0's element type (bool for comparisons and tests). */
     static Lowered lower(NodeContext n) {
         String t = n.opType();
-        n.require(n.opset() >= SINCE.get(t), t + " needs opset " + SINCE.get(t) + " or later");
-        switch (t) {
-            case "Clip": return clip(n);
-            case "CastLike": return castLike(n);
-            case "Pow": return pow(n);
-            case "PRelu": return prelu(n);
-            default: break;
-        }
         if (t.equals("Mod") && n.input(0).dtype().isFloatingPoint())
             n.require(n.integer("fmod", 0) == 1, "fmod=0 is not defined for floating-point inputs (ONNX Mod); set fmod=1");
         int inputs = NARY.contains(t) ? n.inputCount() : OpRegistry.get(t).minInputs();
@@ -94,14 +76,14 @@ final class ElementwiseLowering {
         return attrs;
     }
 
-    private static Lowered clip(NodeContext n) {
+    static Lowered clip(NodeContext n) {
         Value x = n.input(0);
         if (n.opset() < 11) {
             n.require(n.inputCount() == 1, "takes one input before opset 11 (min and max are attributes)");
             // ONNX Clip-6: absent bounds are the type's lowest and largest finite values
             Map<String, Object> attrs = new LinkedHashMap<>();
-            attrs.put("min", n.real("min", -ElementwiseLowering.FLOAT_MAX));
-            attrs.put("max", n.real("max", ElementwiseLowering.FLOAT_MAX));
+            attrs.put("min", n.real("min", -FLOAT_MAX));
+            attrs.put("max", n.real("max", FLOAT_MAX));
             return NodeLowering.op(n, OpKinds.CLIP, List.of(x.name()), x.shape(), attrs, x.dtype());
         }
         n.require(!n.hasAttr("min") && !n.hasAttr("max"), "attributes min and max were replaced by inputs in opset 11");
@@ -113,7 +95,7 @@ final class ElementwiseLowering {
             n.require(b.dtype() == x.dtype(), "bound " + b + " is " + b.dtype().jsonName() + " but the input " + x + " is " + x.dtype().jsonName());
             n.require(b.elements() == 1 && b.rank() <= Math.max(1, x.rank()), "bound " + b + " must be a scalar");
         }
-        if (!hasMin && !hasMax) return NodeLowering.view(n, x.shape());
+        if (!hasMin && !hasMax) return NodeLowering.view(n, OpKinds.IDENTITY, x.shape());
         double[] lo = hasMin ? n.constantValues(1) : new double[] {Double.NEGATIVE_INFINITY};
         double[] hi = hasMax ? n.constantValues(2) : new double[] {Double.POSITIVE_INFINITY};
         // constant bounds over floats: one unary kernel; an infinite bound on its own side is no bound
@@ -131,14 +113,15 @@ final class ElementwiseLowering {
     }
 
     /** CastLike(input, target_type): Cast to the element type of input 1. */
-    private static Lowered castLike(NodeContext n) {
+    static Lowered castLike(NodeContext n) {
         n.require(n.inputCount() == 2, "takes two inputs (input, target_type)");
+        n.require(!n.hasAttr("to"), "takes no attribute 'to' (the target type is input 1's)");
         DType to = n.input(1).dtype();
         return NodeLowering.op(n, OpKinds.CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) to.onnxCode()), to);
     }
 
     /** Pow(X, Y): output X's type; Y of another number type from opset 12. */
-    private static Lowered pow(NodeContext n) {
+    static Lowered pow(NodeContext n) {
         n.require(n.inputCount() == 2, "takes two inputs");
         Value x = n.input(0), y = n.input(1);
         n.require(n.opset() >= 12 || x.dtype() == y.dtype(), "base " + x + " is " + x.dtype().jsonName() + " but exponent " + y + " is "
@@ -147,7 +130,7 @@ final class ElementwiseLowering {
     }
 
     /** PRelu(X, slope): slope broadcasts to X (unidirectionally). */
-    private static Lowered prelu(NodeContext n) {
+    static Lowered prelu(NodeContext n) {
         n.require(n.inputCount() == 2, "takes two inputs (X, slope)");
         long[] out = NodeLowering.broadcastAll(n, 0, 2);
         n.require(Arrays.equals(out, n.input(0).shape()), "slope " + n.input(1) + " does not broadcast to X " + n.input(0));
