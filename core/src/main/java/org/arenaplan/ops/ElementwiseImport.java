@@ -27,7 +27,7 @@ import java.util.Set;
  *   <li>Pow: base and exponent of one type before opset 12, mixed from 12.</li>
  *   <li>Mod: fmod must be 1 for floats (ONNX Mod: "fmod=0 is not supported for floats").</li>
  * </ul>
- * Element types are checked when the graph runs ({@code exec.ElementwiseCalls}); here only what
+ * Element types are checked when the graph runs ({@link ElementwiseLowering}); here only what
  * fixes the output's type: comparisons, IsNaN and IsInf write bool, And/Or/Xor/Not take bool.
  */
 final class ElementwiseImport {
