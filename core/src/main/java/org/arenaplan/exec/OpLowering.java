@@ -25,13 +25,14 @@ import java.util.function.Function;
  * Concat inputs that are member slices are skipped (their producer wrote them in place).
  * Element types: each kind's in {@link OpKinds}; a tensor without a dtype is f32. Checks them
  * here, so a device never sees a type its kernel does not take.
- * Does not: compute in f64, support 3-D convolution or pooling, or slices declared as copies.
+ * Does not: compute in f64, or slices declared as copies. The N-d image kinds lower in {@link ImageCalls}.
  */
 public final class OpLowering {
     private final Graph graph;
     private final Function<String, DevicePointer> address;
     private final Function<String, String> display;
     private final DataLineage lineage;
+    private final ImageCalls images = new ImageCalls(this);
 
     /**
      * @param address where each tensor lives on the device
@@ -98,9 +99,10 @@ public final class OpLowering {
             case OpKinds.LAYER_NORM: return List.of(layerNorm(op));
             case OpKinds.BATCH_NORM: return List.of(batchNorm(op));
             case OpKinds.CONV: return List.of(conv(op));
-            case OpKinds.MAX_POOL: return List.of(pool(op, Kernels.MAX, false));
-            case OpKinds.AVERAGE_POOL: return List.of(pool(op, Kernels.AVERAGE, false));
-            case OpKinds.GLOBAL_AVERAGE_POOL: return List.of(pool(op, Kernels.AVERAGE, true));
+            case OpKinds.CONV_TRANSPOSE: return List.of(images.conv(op, true));
+            case OpKinds.MAX_POOL, OpKinds.AVERAGE_POOL, OpKinds.LP_POOL, OpKinds.GLOBAL_AVERAGE_POOL, OpKinds.GLOBAL_MAX_POOL, OpKinds.GLOBAL_LP_POOL:
+                return List.of(images.pool(op));
+            case OpKinds.RESIZE: return List.of(images.resize(op));
             case OpKinds.LRN: return List.of(lrn(op));
             case OpKinds.REDUCE_SUM: return List.of(reduceSum(op));
             case OpKinds.GELU_GRAD:
@@ -356,6 +358,7 @@ public final class OpLowering {
 
     private KernelCall conv(Op op) {
         String x = op.inputs().get(0), w = op.inputs().get(1), y = out(op);
+        if (shape(op, x).length == 5) return images.conv(op, false);
         long[] geometry = convGeometry(op, x, w, y);
         boolean bias = op.inputs().size() > 2;
         List<KernelArg> args = new ArrayList<>(List.of(read(x), read(w)));
@@ -413,23 +416,12 @@ public final class OpLowering {
         return call(op, Kernels.REDUCE_SUM, List.of(read(x), write(out(op))), new long[]{outer, mid, inner});
     }
 
-    private KernelCall pool(Op op, int mode, boolean global) {
-        String x = op.inputs().get(0), y = out(op);
-        long[] xs = image(op, x), ys = image(op, y);
-        long[] k = global ? new long[]{xs[2], xs[3]} : perAxis(op, "kernel_shape", x);
-        long[] st = global ? new long[]{1, 1} : perAxis(op, "strides", x);
-        long[] pads = global ? new long[4] : perAxis(op, "pads", x);
-        long include = global ? 0 : OpAttrs.of(op).integer("count_include_pad");
-        long[] ints = {xs[0], xs[1], xs[2], xs[3], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], pads[2], pads[3], mode, include};
-        return call(op, Kernels.POOL2D, List.of(read(x), write(y)), ints);
-    }
-
     /** N x C x H x W; a 1-D image N x C x L is taken as H = 1. */
     private long[] image(Op op, String t) {
         long[] s = shape(op, t);
         if (s.length == 4) return s;
         if (s.length == 3) return new long[]{s[0], s[1], 1, s[2]};
-        throw fail(op, "'" + t + "' " + Arrays.toString(s) + " is not an N x C x H x W image (3-D images are not supported)");
+        throw fail(op, "'" + t + "' " + Arrays.toString(s) + " is not an N x C x H x W image (3-D images lower to conv_nd)");
     }
 
     /**
@@ -580,7 +572,7 @@ public final class OpLowering {
         return t;
     }
 
-    private long[] shape(Op op, String t) {
+    long[] shape(Op op, String t) {
         Tensor x = graph.tensor(t);
         if (!x.hasShape()) throw fail(op, "tensor '" + t + "' has no shape; executors need shapes for " + op.kind());
         return x.shape();

@@ -28,8 +28,9 @@ import static org.arenaplan.ir.AttrSpec.MAX_RANK;
  */
 public final class OpRegistry {
     static final String UNARY = "unary", BINARY = "binary_broadcast", GEMM = "gemm", SOFTMAX = "softmax", LAYERNORM = "layernorm",
-            BATCHNORM = "batchnorm", CONV2D = "conv2d", POOL2D = "pool2d", LRN = "lrn", TRANSPOSE = "transpose", COPY = "copy",
-            CONCAT_SLICE = "concat_slice", CAST = "cast", GATHER = "gather", WHERE = "where", COMPARE = "compare";
+            BATCHNORM = "batchnorm", CONV2D = "conv2d", LRN = "lrn", TRANSPOSE = "transpose", COPY = "copy",
+            CONCAT_SLICE = "concat_slice", CAST = "cast", GATHER = "gather", WHERE = "where", COMPARE = "compare",
+            CONV_ND = "conv_nd", POOL = "pool", RESIZE = "resize";
     /** Training kernels: the simulator runs them, the CUDA fatbin does not have them ({@code Kernels.TRAINING}). */
     static final String REDUCE_SUM = "reduce_sum", GELU_GRAD = "gelu_grad", SOFTMAX_GRAD = "softmax_grad", LAYERNORM_GRAD = "layernorm_grad",
             CONV2D_BACKWARD_DATA = "conv2d_backward_data", CONV2D_BACKWARD_FILTER = "conv2d_backward_filter";
@@ -52,10 +53,22 @@ public final class OpRegistry {
             op(OpKinds.BATCH_NORM, 5, 5).attrs(AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::batchNorm).inPlace(0).kernels(BATCHNORM)
                     .doc("inference: inputs X, scale, B, mean, var"),
             op(OpKinds.CONV, 2, 3).attrs(convAttrs())
-                    .shape(ShapeRules::conv).kernels(CONV2D)
-                    .doc("inputs X, W, optional B; 1-D and 2-D images run (3-D is planned only)"),
-            pool(OpKinds.MAX_POOL), pool(OpKinds.AVERAGE_POOL),
-            op(OpKinds.GLOBAL_AVERAGE_POOL, 1, 1).shape(ShapeRules::globalPool).kernels(POOL2D).doc("mean over the spatial axes"),
+                    .shape(ShapeRules::conv).kernels(CONV2D, CONV_ND)
+                    .doc("inputs X, W, optional B; 1-D to 3-D images (conv2d up to 2-D, conv_nd for 3-D)"),
+            op(OpKinds.CONV_TRANSPOSE, 2, 3).attrs(convAttrs(AttrSpec.perAxis("output_padding", false, 0, 1, 0)))
+                    .shape(ImageShapes::convTranspose).kernels(CONV_ND)
+                    .doc("inputs X, W (C x M/group x kernel...), optional B; 1-D to 3-D images"),
+            pool(OpKinds.MAX_POOL, AttrSpec.flag("count_include_pad")), pool(OpKinds.AVERAGE_POOL, AttrSpec.flag("count_include_pad")),
+            pool(OpKinds.LP_POOL, lpNorm()).doc("(sum of |x|^p)^(1/p) over the window"),
+            op(OpKinds.GLOBAL_AVERAGE_POOL, 1, 1).shape(ShapeRules::globalPool).kernels(POOL).doc("mean over the spatial axes"),
+            op(OpKinds.GLOBAL_MAX_POOL, 1, 1).shape(ShapeRules::globalPool).kernels(POOL).doc("maximum over the spatial axes"),
+            op(OpKinds.GLOBAL_LP_POOL, 1, 1).attrs(lpNorm()).shape(ShapeRules::globalPool).kernels(POOL).doc("Lp norm over the spatial axes"),
+            op(OpKinds.RESIZE, 1, 1).attrs(AttrSpec.string("mode", "nearest"), AttrSpec.string("coordinate_transformation_mode", "half_pixel"),
+                    AttrSpec.string("nearest_mode", "round_prefer_floor"), AttrSpec.real("cubic_coeff_a", -0.75), AttrSpec.flag("exclude_outside"),
+                    AttrSpec.real("extrapolation_value", 0.0), AttrSpec.flag("antialias"), AttrSpec.reals("scales", null),
+                    AttrSpec.reals("roi", "0 then 1 per axis"), AttrSpec.ints("sizes", 0, MAX_INT32, "required: the output's shape"))
+                    .shape(ImageShapes::resize).kernels(RESIZE)
+                    .doc("ONNX Resize of X to sizes; scales (one per axis) and roi resolved at import"),
             op(OpKinds.LRN, 1, 1).attrs(AttrSpec.requiredInteger("size", 1, MAX_INT32), AttrSpec.real("alpha", 1e-4), AttrSpec.real("beta", 0.75),
                     AttrSpec.real("bias", 1.0)).shape(ShapeRules::sameAsFirst).kernels(LRN).doc("across channels"),
             op(OpKinds.CONCAT, 1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::concat).members().kernels(CONCAT_SLICE)
@@ -136,9 +149,14 @@ public final class OpRegistry {
         return op(kind, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(UNARY);
     }
 
-    private static E pool(String kind) {
-        return op(kind, 1, 1).attrs(AttrSpec.perAxis("kernel_shape", true, 1, 1, 1), strides(), pads(), AttrSpec.flag("ceil_mode"),
-                AttrSpec.flag("count_include_pad")).shape(ShapeRules::pool).kernels(POOL2D).doc("1-D and 2-D images");
+    private static E pool(String kind, AttrSpec more) {
+        return op(kind, 1, 1).attrs(AttrSpec.perAxis("kernel_shape", true, 1, 1, 1), strides(), pads(), AttrSpec.perAxis("dilations", false, 1, 1, 1),
+                AttrSpec.flag("ceil_mode"), more).shape(ShapeRules::pool).kernels(POOL).doc("1-D to 3-D images");
+    }
+
+    /** LpPool's and GlobalLpPool's p. */
+    private static AttrSpec lpNorm() {
+        return AttrSpec.integer("p", 2, 1, 64);
     }
 
     private static E view(String kind) {

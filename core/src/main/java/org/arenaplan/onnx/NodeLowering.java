@@ -22,13 +22,13 @@ import java.util.Set;
  * <p>Version differences of the supported ops between opsets 9 and 21 (ONNX Changelog.md):
  * Squeeze/Unsqueeze axes and Split sizes move from attribute to input at 13; Softmax normalises
  * one axis from 13; Reshape gains {@code allowzero} at 14; BatchNormalization gains
- * {@code training_mode} at 14; Split gains {@code num_outputs} at 18; AveragePool gains
- * {@code dilations} at 19; Cast gains {@code saturate} at 19 (float8 only). The other changes in
+ * {@code training_mode} at 14; Split gains {@code num_outputs} at 18; Cast gains {@code saturate}
+ * at 19 (float8 only). The image ops' differences are {@link ImageNodes}'. The other changes in
  * that range only widen type constraints.
  *
  * <p>Not handled: ops outside {@link #SUPPORTED}, training-mode outputs (BatchNormalization's
  * running statistics, Dropout's mask when read), Softmax over one inner axis at opset 13
- * (the shared kind normalises over all axes from {@code axis} on), dilated pools.
+ * (the shared kind normalises over all axes from {@code axis} on).
  */
 final class NodeLowering {
     static final long MIN_OPSET = 9;
@@ -37,7 +37,8 @@ final class NodeLowering {
     /** Op types lowered by {@link #lower}; ConstantOfShape and Constant become weights in the importer. */
     static final Set<String> SUPPORTED = Set.of("Conv", "Relu", "Sigmoid", "Tanh", "LRN", "MaxPool", "AveragePool", "GlobalAveragePool",
             "Reshape", "Flatten", "Gemm", "MatMul", "Dropout", "Softmax", "BatchNormalization", "Unsqueeze", "Squeeze",
-            "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Split", "Transpose", "Identity", "Cast", "Where", "Equal", "Gather");
+            "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Split", "Transpose", "Identity", "Cast", "Where", "Equal", "Gather",
+            "ConvTranspose", "LpPool", "GlobalMaxPool", "GlobalLpPool", "Resize", "Upsample");
 
     /**
      * ONNX attributes an op type may carry besides those of its registry kind: resolved or
@@ -48,8 +49,12 @@ final class NodeLowering {
      */
     private static final Map<String, Set<String>> ONNX_ONLY_ATTRS = Map.ofEntries(
             Map.entry("Conv", Set.of("auto_pad")),
-            Map.entry("MaxPool", Set.of("auto_pad", "dilations", "storage_order")),
-            Map.entry("AveragePool", Set.of("auto_pad", "dilations")),
+            Map.entry("ConvTranspose", Set.of("auto_pad", "output_shape")),
+            Map.entry("MaxPool", Set.of("auto_pad", "storage_order")),
+            Map.entry("AveragePool", Set.of("auto_pad")),
+            Map.entry("LpPool", Set.of("auto_pad")),
+            Map.entry("Resize", Set.of("axes", "keep_aspect_ratio_policy")),
+            Map.entry("Upsample", Set.of("mode")),
             Map.entry("Split", Set.of("num_outputs")),
             Map.entry("BatchNormalization", Set.of("momentum", "spatial", "training_mode")),
             Map.entry("Flatten", Set.of("axis")),
@@ -66,8 +71,10 @@ final class NodeLowering {
     static Lowered lower(NodeContext n) {
         return switch (n.opType()) {
             case "Conv" -> conv(n);
-            case "MaxPool", "AveragePool" -> pool(n);
-            case "GlobalAveragePool" -> globalPool(n);
+            case "MaxPool", "AveragePool", "LpPool" -> ImageNodes.pool(n);
+            case "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool" -> ImageNodes.globalPool(n);
+            case "ConvTranspose" -> ImageNodes.convTranspose(n);
+            case "Resize", "Upsample" -> ImageNodes.resize(n);
             case "Relu", "Sigmoid", "Tanh" -> op(n, n.opType(), List.of(n.input(0).name()), n.input(0).shape(), Map.of());
             case "LRN" -> lrn(n);
             case "BatchNormalization" -> batchNorm(n);
@@ -123,7 +130,7 @@ final class NodeLowering {
         return allowed;
     }
 
-    private static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs) {
+    static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs) {
         return op(n, kind, inputs, shape, attrs, n.input(0).dtype());
     }
 
@@ -168,7 +175,7 @@ final class NodeLowering {
         };
     }
 
-    private static long[] spatial(NodeContext n, Value x) {
+    static long[] spatial(NodeContext n, Value x) {
         n.require(x.rank() >= 3, "input " + x + " must be N, C and at least one spatial dimension");
         return Arrays.copyOfRange(x.shape(), 2, x.rank());
     }
@@ -195,35 +202,6 @@ final class NodeLowering {
         attrs.put("dilations", r.dilations());
         attrs.put("group", group);
         return op(n, OpKinds.CONV, inputs, concat(new long[]{x.dim(0), w.dim(0)}, r.out()), attrs);
-    }
-
-    private static Lowered pool(NodeContext n) {
-        Value x = n.input(0);
-        long[] in = spatial(n, x);
-        n.require(n.hasAttr("kernel_shape"), "attribute 'kernel_shape' is required");
-        boolean max = n.opType().equals("MaxPool");
-        long ceil = n.opset() >= 10 ? n.integer("ceil_mode", 0) : 0;
-        if ((max && n.opset() >= 10) || n.opset() >= 19) {
-            for (long d : n.ints("dilations", Windows.ones(in.length))) n.require(d == 1, "dilated " + n.opType() + " is not supported (dilations must be 1)");
-        }
-        Windows.Resolved r = Windows.resolve(n, in, n.ints("kernel_shape", null), false, ceil != 0);
-        Map<String, Object> attrs = new LinkedHashMap<>();
-        attrs.put("kernel_shape", r.kernel());
-        attrs.put("strides", r.strides());
-        attrs.put("pads", r.pads());
-        attrs.put("ceil_mode", ceil);
-        attrs.put("count_include_pad", max ? 0L : n.integer("count_include_pad"));
-        return op(n, max ? OpKinds.MAX_POOL : OpKinds.AVERAGE_POOL, List.of(x.name()), concat(new long[]{x.dim(0), x.dim(1)}, r.out()), attrs);
-    }
-
-    private static Lowered globalPool(NodeContext n) {
-        Value x = n.input(0);
-        long[] out = new long[x.rank()];
-        Arrays.fill(out, 1);
-        spatial(n, x);
-        out[0] = x.dim(0);
-        out[1] = x.dim(1);
-        return op(n, OpKinds.GLOBAL_AVERAGE_POOL, List.of(x.name()), out, Map.of());
     }
 
     private static Lowered lrn(NodeContext n) {
@@ -543,7 +521,7 @@ final class NodeLowering {
         return out.stream().mapToLong(Long::longValue).toArray();
     }
 
-    private static long[] concat(long[] a, long[] b) {
+    static long[] concat(long[] a, long[] b) {
         long[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
