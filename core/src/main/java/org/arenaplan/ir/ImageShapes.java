@@ -7,7 +7,7 @@ import java.util.Arrays;
  * and Resize. Each returns the output shape or throws {@link GraphException} naming what does
  * not fit.
  */
-final class ImageShapes {
+public final class ImageShapes {
     private ImageShapes() { }
 
     /**
@@ -15,7 +15,7 @@ final class ImageShapes {
      * output [N, M, out...] with {@code out = stride * (in - 1) + output_padding + (k - 1) * dilation + 1
      * - padBegin - padEnd}.
      */
-    static long[] convTranspose(OpAttrs attrs, long[][] in) {
+    public static long[] convTranspose(OpAttrs attrs, long[][] in) {
         long[] x = in[0], w = in[1];
         int spatial = ShapeRules.image(x);
         if (w.length != x.length) throw new GraphException("weight " + Arrays.toString(w) + " must have the rank of the input " + Arrays.toString(x));
@@ -42,7 +42,7 @@ final class ImageShapes {
     }
 
     /** Resize: the output is {@code sizes}; scales (positive) and roi (when given) have one value, two for roi, per axis. */
-    static long[] resize(OpAttrs attrs, long[][] in) {
+    public static long[] resize(OpAttrs attrs, long[][] in) {
         long[] x = in[0];
         long[] sizes = attrs.intsOrNull("sizes");
         if (sizes == null) throw new GraphException("attribute 'sizes' (the output's shape) is required");

@@ -1,7 +1,12 @@
-package org.arenaplan.onnx;
+package org.arenaplan.ops;
 
 import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.ResizeModes;
+import org.arenaplan.onnx.Lowered;
+import org.arenaplan.onnx.NodeContext;
+import org.arenaplan.onnx.NodeLowering;
+import org.arenaplan.onnx.Value;
+import org.arenaplan.onnx.Windows;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The ONNX image ops beyond Conv, lowered for {@link NodeLowering}: the pools (windowed and
+ * The ONNX import of the image ops beyond Conv ({@link ImageOps}): the pools (windowed and
  * global, max, average and Lp), ConvTranspose, Resize and Upsample, with their version
  * differences between opsets 9 and 21 (ONNX Changelog.md):
  * <ul>
@@ -30,8 +35,8 @@ import java.util.Map;
  * <p>Not handled: MaxPool's Indices output, ConvTranspose with SAME padding that comes out
  * negative (stride larger than the dilated kernel), images with more than 3 spatial axes.
  */
-final class ImageNodes {
-    private ImageNodes() { }
+final class ImageImports {
+    private ImageImports() { }
 
     static Lowered pool(NodeContext n) {
         Value x = n.input(0);
@@ -67,7 +72,7 @@ final class ImageNodes {
                 attrs.put("p", n.integer("p", 2));
             }
         }
-        return NodeLowering.op(n, kind, List.of(x.name()), NodeLowering.concat(new long[]{x.dim(0), x.dim(1)}, r.out()), attrs);
+        return NodeLowering.op(n, kind, List.of(x.name()), ImageOps.concat(new long[]{x.dim(0), x.dim(1)}, r.out()), attrs);
     }
 
     static Lowered globalPool(NodeContext n) {
@@ -154,7 +159,7 @@ final class ImageNodes {
         attrs.put("dilations", dil);
         attrs.put("group", group);
         attrs.put("output_padding", extra);
-        return NodeLowering.op(n, OpKinds.CONV_TRANSPOSE, inputs, NodeLowering.concat(new long[]{x.dim(0), m}, out), attrs);
+        return NodeLowering.op(n, OpKinds.CONV_TRANSPOSE, inputs, ImageOps.concat(new long[]{x.dim(0), m}, out), attrs);
     }
 
     /** Resize (opsets 10 to 19) and Upsample (9). */
@@ -174,6 +179,8 @@ final class ImageNodes {
         long[] axes = null;
         String policy = "stretch";
         if (v10) {
+            for (String a : n.node().attributes().keySet())
+                n.require(a.equals("mode"), "attribute '" + a + "' is not one of " + n.opType() + "'s at opset " + n.opset() + " (only mode)");
             n.require(mode.equals("nearest") || mode.equals("linear"), "mode '" + mode + "' is not nearest or linear (opset " + n.opset() + ")");
             scales = n.constantReals(1, "scales");
             attrs.put("mode", mode);
@@ -288,7 +295,7 @@ final class ImageNodes {
 
     /** The spatial extents of image {@code x}: 1 to 3 axes. */
     private static long[] image(NodeContext n, Value x) {
-        long[] in = NodeLowering.spatial(n, x);
+        long[] in = ImageOps.spatial(n, x);
         n.require(in.length <= 3, "input " + x + " has " + in.length + " spatial axes; 1 to 3 are supported");
         return in;
     }

@@ -1,8 +1,10 @@
-package org.arenaplan.exec;
+package org.arenaplan.ops;
 
 import org.arenaplan.device.KernelArg;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
+import org.arenaplan.exec.ExecutionException;
+import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
@@ -14,20 +16,16 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The kernel calls of the N-d image kinds, for {@link OpLowering}: Conv on 3-D images and
+ * The kernel calls of the N-d image kinds ({@link ImageOps}): Conv on 3-D images and
  * ConvTranspose ({@link Kernels#CONV_ND}), every pooling kind ({@link Kernels#POOL}) and Resize
- * ({@link Kernels#RESIZE}), with the layouts documented in {@link Kernels}. f32 only (the caller
- * checks).
+ * ({@link Kernels#RESIZE}), with the layouts documented in {@link Kernels}. f32 only (the
+ * definitions lower with {@code lowerF32}).
  */
 final class ImageCalls {
-    private final OpLowering lowering;
-
-    ImageCalls(OpLowering lowering) {
-        this.lowering = lowering;
-    }
+    private ImageCalls() { }
 
     /** Conv ({@code transposed} false; W is M x C/group x k...) or ConvTranspose (true; W is C x M/group x k...). */
-    KernelCall conv(Op op, boolean transposed) {
+    static KernelCall conv(Op op, OpLowering lowering, boolean transposed) {
         String x = op.inputs().get(0), w = op.inputs().get(1), y = op.outputs().get(0);
         long[] xs = lowering.shape(op, x), ys = lowering.shape(op, y), ws = lowering.shape(op, w);
         int rank = spatial(op, xs);
@@ -48,7 +46,7 @@ final class ImageCalls {
     }
 
     /** MaxPool, AveragePool, LpPool and their global forms. */
-    KernelCall pool(Op op) {
+    static KernelCall pool(Op op, OpLowering lowering) {
         String x = op.inputs().get(0), y = op.outputs().get(0);
         long[] xs = lowering.shape(op, x), ys = lowering.shape(op, y);
         int rank = spatial(op, xs);
@@ -78,7 +76,7 @@ final class ImageCalls {
     }
 
     /** Resize: ints [rank, mode, coordinate mode, nearest mode, excludeOutside, antialias, per axis in, out, scale, roi start, roi end (double bits)]. */
-    KernelCall resize(Op op) {
+    static KernelCall resize(Op op, OpLowering lowering) {
         String x = op.inputs().get(0), y = op.outputs().get(0);
         long[] xs = lowering.shape(op, x), ys = lowering.shape(op, y);
         int rank = xs.length;
@@ -103,14 +101,14 @@ final class ImageCalls {
                 new double[]{at.real("cubic_coeff_a"), at.real("extrapolation_value")}, op.name());
     }
 
-    private int code(Op op, String attr, String dflt) {
+    private static int code(Op op, String attr, String dflt) {
         Object v = op.attrs().get(attr);
         int c = ResizeModes.code(attr, v == null ? dflt : v.toString());
         if (c < 0) throw fail(op, "attribute '" + attr + "' = '" + v + "' is not one of " + ResizeModes.names(attr));
         return c;
     }
 
-    private double[] reals(Op op, String attr, int n, double[] dflt) {
+    private static double[] reals(Op op, String attr, int n, double[] dflt) {
         Object v = op.attrs().get(attr);
         if (v == null && dflt != null) return dflt;
         if (!(v instanceof double[] d) || d.length != n) throw fail(op, "attribute '" + attr + "' must be " + n + " numbers");
@@ -118,12 +116,12 @@ final class ImageCalls {
     }
 
     /** The number of spatial axes of image shape {@code xs}: 1 to 3. */
-    private int spatial(Op op, long[] xs) {
+    private static int spatial(Op op, long[] xs) {
         if (xs.length < 3 || xs.length > 5) throw fail(op, "input " + Arrays.toString(xs) + " is not an N x C x spatial image with 1 to 3 spatial axes");
         return xs.length - 2;
     }
 
-    private long[] perAxis(Op op, String name, int rank, long[] dflt) {
+    private static long[] perAxis(Op op, String name, int rank, long[] dflt) {
         if (dflt != null && !OpAttrs.of(op).has(name)) return dflt;
         try {
             return OpAttrs.of(op).perAxis(name, rank);
@@ -133,6 +131,6 @@ final class ImageCalls {
     }
 
     private static ExecutionException fail(Op op, String why) {
-        return new ExecutionException("op '" + op.name() + "' (" + op.kind() + "): " + why);
+        return OpLowering.fail(op, why);
     }
 }

@@ -1,0 +1,162 @@
+package org.arenaplan.ops;
+
+import org.arenaplan.device.KernelArg;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.arenaplan.exec.OpLowering;
+import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.ImageShapes;
+import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpAttrs;
+import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.ShapeRules;
+import org.arenaplan.onnx.Lowered;
+import org.arenaplan.onnx.NodeContext;
+import org.arenaplan.onnx.Value;
+import org.arenaplan.onnx.Windows;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.arenaplan.exec.OpLowering.fail;
+import static org.arenaplan.exec.OpLowering.out;
+import static org.arenaplan.ir.AttrSpec.MAX_INT32;
+import static org.arenaplan.onnx.NodeLowering.op;
+
+/**
+ * The image ops, f32: Conv ({@link Kernels#CONV2D} up to 2-D images, 1-D as H = 1;
+ * {@link Kernels#CONV_ND} on 3-D), ConvTranspose ({@link Kernels#CONV_ND}, 1-D to 3-D), the
+ * pools MaxPool, AveragePool, LpPool, GlobalMaxPool, GlobalAveragePool, GlobalLpPool
+ * ({@link Kernels#POOL}, 1-D to 3-D, dilated), Resize and Upsample ({@link Kernels#RESIZE}).
+ * {@code auto_pad} becomes explicit pads at import ({@link Windows}); the other ONNX version
+ * differences are listed in {@link ImageImports}, the kernel calls built in {@link ImageCalls}.
+ */
+final class ImageOps implements OpFamily {
+    @Override
+    public List<OpDefinition> definitions() {
+        return List.of(
+                OpDefinition.op(OpKinds.CONV, 2, 3).attrs(convAttrs()).shape(ShapeRules::conv).kernels(Kernels.CONV2D, Kernels.CONV_ND)
+                        .doc("inputs X, W, optional B; 1-D to 3-D images (conv2d up to 2-D, conv_nd for 3-D)")
+                        .lowerF32((op, l) -> List.of(l.shape(op, op.inputs().get(0)).length == 5 ? ImageCalls.conv(op, l, false) : conv(op, l)))
+                        .onnx(ImageOps::importConv, "auto_pad").build(),
+                OpDefinition.op(OpKinds.CONV_TRANSPOSE, 2, 3).attrs(convAttrs(AttrSpec.perAxis("output_padding", false, 0, 1, 0)))
+                        .shape(ImageShapes::convTranspose).kernels(Kernels.CONV_ND)
+                        .doc("inputs X, W (C x M/group x kernel...), optional B; 1-D to 3-D images")
+                        .lowerF32((op, l) -> List.of(ImageCalls.conv(op, l, true))).onnx(ImageImports::convTranspose, "auto_pad", "output_shape").build(),
+                pool(OpKinds.MAX_POOL, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad", "storage_order").build(),
+                pool(OpKinds.AVERAGE_POOL, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad").build(),
+                pool(OpKinds.LP_POOL, lpNorm()).doc("(sum of |x|^p)^(1/p) over the window").onnx(ImageImports::pool, "auto_pad").build(),
+                globalPool(OpKinds.GLOBAL_AVERAGE_POOL).doc("mean over the spatial axes").build(),
+                globalPool(OpKinds.GLOBAL_MAX_POOL).doc("maximum over the spatial axes").build(),
+                globalPool(OpKinds.GLOBAL_LP_POOL).attrs(lpNorm()).doc("Lp norm over the spatial axes").build(),
+                OpDefinition.op(OpKinds.RESIZE, 1, 1).attrs(AttrSpec.string("mode", "nearest"), AttrSpec.string("coordinate_transformation_mode", "half_pixel"),
+                                AttrSpec.string("nearest_mode", "round_prefer_floor"), AttrSpec.real("cubic_coeff_a", -0.75), AttrSpec.flag("exclude_outside"),
+                                AttrSpec.real("extrapolation_value", 0.0), AttrSpec.flag("antialias"), AttrSpec.reals("scales", null),
+                                AttrSpec.reals("roi", "0 then 1 per axis"), AttrSpec.ints("sizes", 0, MAX_INT32, "required: the output's shape"))
+                        .shape(ImageShapes::resize).kernels(Kernels.RESIZE)
+                        .doc("ONNX Resize of X to sizes; scales (one per axis) and roi resolved at import")
+                        .lowerF32((op, l) -> List.of(ImageCalls.resize(op, l)))
+                        .onnx(ImageImports::resize, "axes", "keep_aspect_ratio_policy")
+                        .onnx("Upsample", 9, ImageImports::resize, "mode").build());
+    }
+
+    /** A windowed pool: its attributes, shape rule, kernel and lowering, plus attribute {@code more}. */
+    private static OpDefinition.Builder pool(String kind, AttrSpec more) {
+        return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.perAxis("kernel_shape", true, 1, 1, 1), strides(), pads(),
+                AttrSpec.perAxis("dilations", false, 1, 1, 1), AttrSpec.flag("ceil_mode"), more)
+                .shape(ShapeRules::pool).kernels(Kernels.POOL).doc("1-D to 3-D images").lowerF32((op, l) -> List.of(ImageCalls.pool(op, l)));
+    }
+
+    private static OpDefinition.Builder globalPool(String kind) {
+        return OpDefinition.op(kind, 1, 1).shape(ShapeRules::globalPool).kernels(Kernels.POOL)
+                .lowerF32((op, l) -> List.of(ImageCalls.pool(op, l))).onnx(ImageImports::globalPool);
+    }
+
+    /** LpPool's and GlobalLpPool's p. */
+    private static AttrSpec lpNorm() {
+        return AttrSpec.integer("p", 2, 1, 64);
+    }
+
+    /** Conv's attributes (and its gradients'), plus {@code more}. */
+    static AttrSpec[] convAttrs(AttrSpec... more) {
+        List<AttrSpec> a = new ArrayList<>(List.of(AttrSpec.perAxis("kernel_shape", 1, "the weight's extents"), strides(), pads(),
+                AttrSpec.perAxis("dilations", false, 1, 1, 1), AttrSpec.integer("group", 1, 1, MAX_INT32)));
+        a.addAll(List.of(more));
+        return a.toArray(new AttrSpec[0]);
+    }
+
+    private static AttrSpec strides() {
+        return AttrSpec.perAxis("strides", false, 1, 1, 1);
+    }
+
+    private static AttrSpec pads() {
+        return AttrSpec.perAxis("pads", false, 0, 2, 0);
+    }
+
+    // ---- lowering ----
+
+    private static KernelCall conv(Op op, OpLowering l) {
+        String x = op.inputs().get(0), w = op.inputs().get(1), y = out(op);
+        long[] geometry = convGeometry(op, l, x, w, y);
+        boolean bias = op.inputs().size() > 2;
+        List<KernelArg> args = new ArrayList<>(List.of(l.read(x), l.read(w)));
+        if (bias) args.add(l.read(op.inputs().get(2)));
+        args.add(l.write(y));
+        long[] ints = Arrays.copyOf(geometry, geometry.length + 1);
+        ints[geometry.length] = bias ? 1 : 0;
+        return l.call(op, Kernels.CONV2D, args, ints);
+    }
+
+    /** {@link Kernels#CONV2D}'s first 16 ints for a Conv (or a Conv gradient) of x by w giving y. */
+    static long[] convGeometry(Op op, OpLowering l, String x, String w, String y) {
+        long[] xs = l.image(op, x), ws = l.image(op, w), ys = l.image(op, y);
+        OpAttrs at = OpAttrs.of(op);
+        long[] k = at.has("kernel_shape") ? l.perAxis(op, "kernel_shape", x) : new long[]{ws[2], ws[3]};
+        long[] st = l.perAxis(op, "strides", x);
+        long[] pads = l.perAxis(op, "pads", x);
+        long[] dil = l.perAxis(op, "dilations", x);
+        long group = at.integer("group");
+        if (xs[1] % group != 0 || ys[1] % group != 0) throw fail(op, "group " + group + " does not divide the channels");
+        return new long[]{xs[0], xs[1], xs[2], xs[3], ys[1], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], dil[0], dil[1], group};
+    }
+
+    // ---- ONNX ----
+
+    static long[] spatial(NodeContext n, Value x) {
+        n.require(x.rank() >= 3, "input " + x + " must be N, C and at least one spatial dimension");
+        return Arrays.copyOfRange(x.shape(), 2, x.rank());
+    }
+
+    private static Lowered importConv(NodeContext n) {
+        Value x = n.input(0), w = n.input(1);
+        long[] in = spatial(n, x);
+        n.require(w.rank() == x.rank(), "weight " + w + " must have the rank of the input " + x);
+        long group = n.integer("group");
+        n.require(group >= 1 && x.dim(1) == w.dim(1) * group, "input channels " + x.dim(1) + " must equal weight channels " + w.dim(1) + " x group " + group);
+        n.require(w.dim(0) % group == 0, "output channels " + w.dim(0) + " must be a multiple of group " + group);
+        long[] kernel = n.ints("kernel_shape", Arrays.copyOfRange(w.shape(), 2, w.rank()));
+        n.require(Arrays.equals(kernel, Arrays.copyOfRange(w.shape(), 2, w.rank())), "kernel_shape " + Arrays.toString(kernel) + " differs from the weight " + w);
+        Windows.Resolved r = Windows.resolve(n, in, kernel, true, false);
+        List<String> inputs = new ArrayList<>(List.of(x.name(), w.name()));
+        if (n.hasInput(2)) {
+            n.require(n.input(2).rank() == 1 && n.input(2).dim(0) == w.dim(0), "bias " + n.input(2) + " must be [" + w.dim(0) + "]");
+            inputs.add(n.input(2).name());
+        }
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("kernel_shape", r.kernel());
+        attrs.put("strides", r.strides());
+        attrs.put("pads", r.pads());
+        attrs.put("dilations", r.dilations());
+        attrs.put("group", group);
+        return op(n, OpKinds.CONV, inputs, concat(new long[]{x.dim(0), w.dim(0)}, r.out()), attrs);
+    }
+
+    static long[] concat(long[] a, long[] b) {
+        long[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}
