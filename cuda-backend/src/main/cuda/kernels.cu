@@ -4,4 +4,5 @@
 #include "gemm.cuh"
 #include "normalize.cuh"
 #include "image.cuh"
+#include "image_nd.cuh"
 #include "layout.cuh"
