@@ -68,6 +68,7 @@ public record AttrSpec(String name, Type type, boolean required, Object dflt, lo
         return new AttrSpec(name, Type.FLOAT, false, dflt, 0, 0, 0, 0);
     }
 
+    /** A string (Resize's mode); the values it may take are checked where it is read. */
     public static AttrSpec string(String name, String dflt) {
         return new AttrSpec(name, Type.STRING, false, dflt, 0, 0, 0, 0);
     }
@@ -77,9 +78,9 @@ public record AttrSpec(String name, Type type, boolean required, Object dflt, lo
         return new AttrSpec(name, Type.STRINGS, false, dflt, 0, 0, 0, 0);
     }
 
-    /** A list of numbers whose default the op derives ({@code dflt} describes it). */
+    /** A list of numbers; {@code dflt} describes the default, or null when it is required. */
     public static AttrSpec reals(String name, String dflt) {
-        return new AttrSpec(name, Type.FLOATS, false, dflt, 0, 0, 0, 0);
+        return new AttrSpec(name, Type.FLOATS, dflt == null, dflt, 0, 0, 0, 0);
     }
 
     /** A per-spatial-axis list of integers (kernel_shape, strides, pads, dilations). */

@@ -40,10 +40,11 @@ public final class OpAttrs {
         return ((Number) declared(name).dflt()).doubleValue();
     }
 
-    /** A string attribute, or its declared default. */
+    /** A string attribute, or its declared default (null when it has none). */
     public String string(String name) {
         Object v = op.attrs().get(name);
-        return v instanceof String s ? s : (String) declared(name).dflt();
+        if (v instanceof String str) return str;
+        return (String) declared(name).dflt();
     }
 
     /** A list of strings, or null when absent (the caller derives the default). */
