@@ -64,6 +64,7 @@ public final class OpLowering {
         if (op.isStorageOnly()) return List.of();
         if (op.kind().equals(OpKinds.SPLIT)) return split(op);
         if (op.outputs().size() != 1) throw fail(op, "executors support ops with one output, this one has " + op.outputs().size());
+        if (IndexLowering.handles(op)) return new IndexLowering(this).lower(op);
         switch (op.kind()) {
             case OpKinds.RELU: return List.of(unary(op, Kernels.RELU, true));
             case OpKinds.SIGMOID: return List.of(unary(op, Kernels.SIGMOID, false));
@@ -131,7 +132,7 @@ public final class OpLowering {
         return call(op, Kernels.UNARY, List.of(read(x), write(out(op))), new long[]{elements(x), code, t.onnxCode()});
     }
 
-    private KernelCall copy(Op op, String x) {
+    KernelCall copy(Op op, String x) {
         DType t = sameType(op, x, out(op));
         return call(op, Kernels.COPY, List.of(read(x), write(out(op))), new long[]{elements(out(op)), t.bytes()});
     }
@@ -246,12 +247,14 @@ public final class OpLowering {
 
     private List<KernelCall> matmul(Op op) {
         String a = op.inputs().get(0), b = op.inputs().get(1), y = out(op);
-        long[] as = shape(op, a), bs = shape(op, b);
-        if (as.length < 2 || bs.length < 2) throw fail(op, "MatMul needs inputs of rank 2 or more, got " + Arrays.toString(as) + " and " + Arrays.toString(bs));
+        long[] a0 = shape(op, a), b0 = shape(op, b);
+        if (a0.length < 1 || b0.length < 1) throw fail(op, "MatMul operands must not be scalars, got " + Arrays.toString(a0) + " and " + Arrays.toString(b0));
+        // numpy.matmul: a 1-D A is a row [1, K], a 1-D B a column [K, 1]; the added axis is not in y
+        long[] as = a0.length == 1 ? new long[]{1, a0[0]} : a0, bs = b0.length == 1 ? new long[]{b0[0], 1} : b0;
         long m = as[as.length - 2], k = as[as.length - 1], n = bs[bs.length - 1];
-        if (bs[bs.length - 2] != k) throw fail(op, "inner dimensions differ: " + Arrays.toString(as) + " x " + Arrays.toString(bs));
-        long[] ys = shape(op, y);
-        long[] lead = Arrays.copyOf(ys, ys.length - 2);
+        if (bs[bs.length - 2] != k) throw fail(op, "inner dimensions differ: " + Arrays.toString(a0) + " x " + Arrays.toString(b0));
+        long[] lead = leadingBroadcast(op, Arrays.copyOf(as, as.length - 2), Arrays.copyOf(bs, bs.length - 2));
+        if (product(lead) * m * n != elements(y)) throw fail(op, "output '" + y + "' must have " + product(lead) * m * n + " elements, has " + elements(y));
         long batch = product(lead);
         long batchA = product(Arrays.copyOf(as, as.length - 2)), batchB = product(Arrays.copyOf(bs, bs.length - 2));
         if ((batchA == batch || batchA == 1) && (batchB == batch || batchB == 1) && sameLead(as, lead, batchA) && sameLead(bs, lead, batchB)) {
@@ -274,6 +277,18 @@ public final class OpLowering {
             }
         }
         return calls;
+    }
+
+    /** The numpy broadcast of two leading shapes. */
+    private static long[] leadingBroadcast(Op op, long[] a, long[] b) {
+        int r = Math.max(a.length, b.length);
+        long[] out = new long[r];
+        for (int i = 0; i < r; i++) {
+            long da = i < r - a.length ? 1 : a[i - (r - a.length)], db = i < r - b.length ? 1 : b[i - (r - b.length)];
+            if (da != db && da != 1 && db != 1) throw fail(op, "leading axes " + Arrays.toString(a) + " and " + Arrays.toString(b) + " do not broadcast");
+            out[i] = da == 1 ? db : da;
+        }
+        return out;
     }
 
     private static boolean sameLead(long[] s, long[] lead, long batch) {
@@ -524,7 +539,7 @@ public final class OpLowering {
 
     // ---- helpers ----
 
-    private KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints) {
+    KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints) {
         return call(op, kernel, args, ints, new double[0]);
     }
 
@@ -542,7 +557,7 @@ public final class OpLowering {
         return KernelArg.write(address.apply(t), bytes(t), display.apply(t), t);
     }
 
-    private KernelArg readAt(String t, long elementOffset, long elements) {
+    KernelArg readAt(String t, long elementOffset, long elements) {
         int es = dtype(t).bytes();
         return KernelArg.read(address.apply(t).plus(es * elementOffset), es * elements, display.apply(t), lineage.of(t));
     }
@@ -552,7 +567,7 @@ public final class OpLowering {
         return KernelArg.write(address.apply(t).plus(es * elementOffset), es * elements, display.apply(t), t);
     }
 
-    private static String out(Op op) {
+    static String out(Op op) {
         return op.outputs().get(0);
     }
 
@@ -560,18 +575,18 @@ public final class OpLowering {
         return graph.tensor(t).bytes();
     }
 
-    private long elements(String t) {
+    long elements(String t) {
         return graph.tensor(t).bytes() / dtype(t).bytes();
     }
 
     /** The tensor's element type; f32 when the graph gave none. */
-    private DType dtype(String t) {
+    DType dtype(String t) {
         DType d = graph.tensor(t).dtype();
         return d == null ? DType.F32 : d;
     }
 
     /** The one element type all of {@code tensors} share; whole elements each. */
-    private DType sameType(Op op, String... tensors) {
+    DType sameType(Op op, String... tensors) {
         DType t = dtype(tensors[0]);
         for (String x : tensors) {
             if (dtype(x) != t) throw fail(op, "'" + tensors[0] + "' is " + t.jsonName() + " but '" + x + "' is " + dtype(x).jsonName() + "; they must have one type");
@@ -580,7 +595,7 @@ public final class OpLowering {
         return t;
     }
 
-    private long[] shape(Op op, String t) {
+    long[] shape(Op op, String t) {
         Tensor x = graph.tensor(t);
         if (!x.hasShape()) throw fail(op, "tensor '" + t + "' has no shape; executors need shapes for " + op.kind());
         return x.shape();
@@ -606,13 +621,13 @@ public final class OpLowering {
         if (graph.tensor(t).bytes() % 4 != 0) throw fail(op, "tensor '" + t + "' (" + graph.tensor(t).bytes() + " B) is not a whole number of f32 values");
     }
 
-    private static long product(long[] s) {
+    static long product(long[] s) {
         long p = 1;
         for (long d : s) p *= d;
         return p;
     }
 
-    private static ExecutionException fail(Op op, String why) {
+    static ExecutionException fail(Op op, String why) {
         return new ExecutionException("op '" + op.name() + "' (" + op.kind() + "): " + why);
     }
 }

@@ -58,6 +58,11 @@ public record AttrSpec(String name, Type type, boolean required, Object dflt, lo
         return requiredInteger(name, -MAX_RANK, MAX_RANK - 1);
     }
 
+    /** A string (Pad's mode, the scatter reductions); its allowed values are checked by the shape rule. */
+    public static AttrSpec string(String name, String dflt) {
+        return new AttrSpec(name, Type.STRING, false, dflt, 0, 0, 0, 0);
+    }
+
     public static AttrSpec real(String name, double dflt) {
         return new AttrSpec(name, Type.FLOAT, false, dflt, 0, 0, 0, 0);
     }

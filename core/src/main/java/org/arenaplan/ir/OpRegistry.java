@@ -30,6 +30,9 @@ public final class OpRegistry {
     static final String UNARY = "unary", BINARY = "binary_broadcast", GEMM = "gemm", SOFTMAX = "softmax", LAYERNORM = "layernorm",
             BATCHNORM = "batchnorm", CONV2D = "conv2d", POOL2D = "pool2d", LRN = "lrn", TRANSPOSE = "transpose", COPY = "copy",
             CONCAT_SLICE = "concat_slice", CAST = "cast", GATHER = "gather", WHERE = "where", COMPARE = "compare";
+    /** Shape and index kernels ({@code Kernels.INDEX}). */
+    static final String STRIDED_COPY = "strided_copy", PAD = "pad", TRILU = "trilu", GATHER_ELEMENTS = "gather_elements",
+            SCATTER_ELEMENTS = "scatter_elements", GATHER_ND = "gather_nd", SCATTER_ND = "scatter_nd", ONEHOT = "onehot";
     /** Training kernels: the simulator runs them, the CUDA fatbin does not have them ({@code Kernels.TRAINING}). */
     static final String REDUCE_SUM = "reduce_sum", GELU_GRAD = "gelu_grad", SOFTMAX_GRAD = "softmax_grad", LAYERNORM_GRAD = "layernorm_grad",
             CONV2D_BACKWARD_DATA = "conv2d_backward_data", CONV2D_BACKWARD_FILTER = "conv2d_backward_filter";
@@ -92,8 +95,35 @@ public final class OpRegistry {
                     .doc("inputs X, dY: the gradient of Conv's W (kernel_shape required; group 1 runs); training kernel"),
             view(OpKinds.RESHAPE), view(OpKinds.FLATTEN), view(OpKinds.IDENTITY), view(OpKinds.DROPOUT).doc("inference: the identity"),
             view(OpKinds.SQUEEZE), view(OpKinds.UNSQUEEZE),
-            op(OpKinds.SLICE, 1, 1).view(OpSpec.ViewRule.LEADING_SLICE).kernels(COPY)
-                    .doc("whole rows along the leading axis; as a view it issues no work"));
+            op(OpKinds.SLICE, 1, 1).attrs(AttrSpec.ints("starts", Long.MIN_VALUE, Long.MAX_VALUE, "none: a declared view"),
+                    AttrSpec.ints("ends", Long.MIN_VALUE, Long.MAX_VALUE, "none: a declared view"), AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "0, 1, ..."),
+                    AttrSpec.ints("steps", Long.MIN_VALUE, Long.MAX_VALUE, "1 per axis")).shape(IndexShapeRules::sliceShape)
+                    .view(OpSpec.ViewRule.LEADING_SLICE).kernels(COPY, STRIDED_COPY)
+                    .doc("ONNX Slice (negative steps, clamping) as a strided copy; whole rows along the leading axis may be a view, which issues no work"),
+            op(OpKinds.EXPAND, 1, 1).attrs(AttrSpec.ints("shape", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::expand).kernels(STRIDED_COPY)
+                    .doc("numpy broadcast of the input with shape"),
+            op(OpKinds.TILE, 1, 1).attrs(AttrSpec.ints("repeats", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::tile).kernels(STRIDED_COPY)
+                    .doc("the input repeated repeats[d] times along axis d"),
+            op(OpKinds.PAD, 1, 2).attrs(AttrSpec.ints("pads", Long.MIN_VALUE, Long.MAX_VALUE, "required: begins, then ends"), AttrSpec.string("mode", "constant"))
+                    .shape(IndexShapeRules::pad).kernels(PAD)
+                    .doc("modes constant (optional input 1, one element; else zeros), reflect, edge, wrap; negative pads crop"),
+            op(OpKinds.TRILU, 1, 1).attrs(AttrSpec.integer("upper", 1, 0, 1), AttrSpec.integer("k", 0, Long.MIN_VALUE, Long.MAX_VALUE))
+                    .shape(IndexShapeRules::trilu).kernels(TRILU).doc("upper or lower triangle of the last two axes from diagonal k, zeros elsewhere"),
+            op(OpKinds.GATHER_ELEMENTS, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(IndexShapeRules::gatherElements).kernels(GATHER_ELEMENTS)
+                    .doc("inputs data, indices (int64 or int32, negative from the end) of one rank; output indices' shape"),
+            op(OpKinds.SCATTER_ELEMENTS, 3, 3).attrs(AttrSpec.axis("axis", 0), AttrSpec.string("reduction", "none"))
+                    .shape(IndexShapeRules::scatterElements).inPlace(0).kernels(COPY, SCATTER_ELEMENTS)
+                    .doc("inputs data, indices, updates; reduction none, add, mul, max, min; updates applied in order"),
+            op(OpKinds.GATHER_ND, 2, 2).attrs(AttrSpec.integer("batch_dims", 0, 0, MAX_RANK)).shape(IndexShapeRules::gatherNd).kernels(GATHER_ND)
+                    .doc("inputs data, indices (int64 or int32) whose last axis indexes the leading axes of data after batch_dims"),
+            op(OpKinds.SCATTER_ND, 3, 3).attrs(AttrSpec.string("reduction", "none")).shape(IndexShapeRules::scatterNd).inPlace(0).kernels(COPY, SCATTER_ND)
+                    .doc("inputs data, indices, updates; reduction none, add, mul, max, min; updates applied in order"),
+            op(OpKinds.ONE_HOT, 2, 2).attrs(AttrSpec.axis("axis", -1), AttrSpec.requiredInteger("depth", 1, MAX_INT32))
+                    .shape(IndexShapeRules::oneHot).kernels(ONEHOT).doc("inputs indices (any numeric type), values [off, on]; depth inserted at axis"),
+            op(OpKinds.DEPTH_TO_SPACE, 1, 1).attrs(AttrSpec.requiredInteger("blocksize", 1, MAX_INT32), AttrSpec.string("mode", "DCR"))
+                    .shape(IndexShapeRules::depthToSpace).kernels(STRIDED_COPY).doc("N x C x H x W; mode DCR or CRD"),
+            op(OpKinds.SPACE_TO_DEPTH, 1, 1).attrs(AttrSpec.requiredInteger("blocksize", 1, MAX_INT32))
+                    .shape(IndexShapeRules::spaceToDepth).kernels(STRIDED_COPY).doc("N x C x H x W"));
 
     private OpRegistry() { }
 
@@ -203,7 +233,14 @@ public final class OpRegistry {
         E attrs(AttrSpec... a) { attrs.addAll(List.of(a)); return this; }
 
         /** A kind with one output: its shape. */
-        E shape(OneShape r) { shape = (a, in, n) -> new long[][]{r.infer(a, in)}; return this; }
+        /** A kind with one output: its shape (a rule may return null: not inferable, the declared shape is checked by the view rule). */
+        E shape(OneShape r) {
+            shape = (a, in, n) -> {
+                long[] s = r.infer(a, in);
+                return s == null ? null : new long[][]{s};
+            };
+            return this;
+        }
 
         E shapes(OpSpec.ShapeRule r) { shape = r; return this; }
 

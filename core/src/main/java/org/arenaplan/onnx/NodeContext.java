@@ -57,6 +57,14 @@ final class NodeContext {
         return out;
     }
 
+    /** The values of input i as doubles, which must be known at import time (see {@link #constantInts}). */
+    double[] constantDoubles(int i, String what) {
+        Value v = input(i);
+        double[] c = constants.apply(v.name());
+        if (c == null) throw error(what + " (input #" + i + " '" + v.name() + "') must be a constant known at import time; it is computed at run time");
+        return c;
+    }
+
     boolean hasAttr(String name) {
         return node.attributes().containsKey(name);
     }

@@ -35,9 +35,10 @@ final class NodeLowering {
     static final long MAX_OPSET = 21;
 
     /** Op types lowered by {@link #lower}; ConstantOfShape and Constant become weights in the importer. */
-    static final Set<String> SUPPORTED = Set.of("Conv", "Relu", "Sigmoid", "Tanh", "LRN", "MaxPool", "AveragePool", "GlobalAveragePool",
+    static final Set<String> SUPPORTED = union("Conv", "Relu", "Sigmoid", "Tanh", "LRN", "MaxPool", "AveragePool", "GlobalAveragePool",
             "Reshape", "Flatten", "Gemm", "MatMul", "Dropout", "Softmax", "BatchNormalization", "Unsqueeze", "Squeeze",
-            "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Split", "Transpose", "Identity", "Cast", "Where", "Equal", "Gather");
+            "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Split", "Transpose", "Identity", "Cast", "Where", "Equal", "Gather",
+            ShapeIndexLowering.TYPES);
 
     /**
      * ONNX attributes an op type may carry besides those of its registry kind: resolved or
@@ -46,7 +47,7 @@ final class NodeLowering {
      * (ConstantOfShape, Constant, and Cast of a weight, folded). Any other attribute is an error,
      * never silently dropped.
      */
-    private static final Map<String, Set<String>> ONNX_ONLY_ATTRS = Map.ofEntries(
+    private static final Map<String, Set<String>> ONNX_ONLY_ATTRS = merge(
             Map.entry("Conv", Set.of("auto_pad")),
             Map.entry("MaxPool", Set.of("auto_pad", "dilations", "storage_order")),
             Map.entry("AveragePool", Set.of("auto_pad", "dilations")),
@@ -59,11 +60,13 @@ final class NodeLowering {
             Map.entry("Dropout", Set.of("ratio", "seed", "is_test")),
             Map.entry("ConstantOfShape", Set.of("value")),
             Map.entry("Constant", Set.of("value", "value_int", "value_ints", "value_float", "value_floats", "value_string", "value_strings", "sparse_value")),
-            Map.entry("Cast", Set.of("to", "saturate")));
+            Map.entry("Cast", Set.of("to", "saturate")),
+            ShapeIndexLowering.ONNX_ONLY_ATTRS, ImportTimeOps.ATTRS);
 
     private NodeLowering() { }
 
     static Lowered lower(NodeContext n) {
+        if (ShapeIndexLowering.TYPES.contains(n.opType())) return ShapeIndexLowering.lower(n);
         return switch (n.opType()) {
             case "Conv" -> conv(n);
             case "MaxPool", "AveragePool" -> pool(n);
@@ -92,8 +95,30 @@ final class NodeLowering {
         };
     }
 
-    /** Op types the importer turns into weights rather than lowering. */
-    static final Set<String> AS_WEIGHTS = Set.of("Constant", "ConstantOfShape");
+    /** Op types the importer turns into weights rather than lowering (their values are known at import: {@link ImportTimeOps}). */
+    static final Set<String> AS_WEIGHTS = union("Constant", "ConstantOfShape", ImportTimeOps.TYPES);
+
+    /** The strings and the members of the sets among {@code items}, as one set. */
+    @SuppressWarnings("unchecked")
+    private static Set<String> union(Object... items) {
+        Set<String> s = new java.util.LinkedHashSet<>();
+        for (Object o : items) {
+            if (o instanceof String t) s.add(t);
+            else s.addAll((Set<String>) o);
+        }
+        return java.util.Collections.unmodifiableSet(s);
+    }
+
+    /** Map entries and the entries of maps among {@code items}, as one map. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Set<String>> merge(Object... items) {
+        Map<String, Set<String>> m = new java.util.HashMap<>();
+        for (Object o : items) {
+            if (o instanceof Map.Entry<?, ?> e) m.put((String) e.getKey(), (Set<String>) e.getValue());
+            else m.putAll((Map<String, Set<String>>) o);
+        }
+        return java.util.Collections.unmodifiableMap(m);
+    }
 
     /**
      * The node's attributes that are neither one its registry kind declares nor one of
@@ -123,11 +148,11 @@ final class NodeLowering {
         return allowed;
     }
 
-    private static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs) {
+    static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs) {
         return op(n, kind, inputs, shape, attrs, n.input(0).dtype());
     }
 
-    private static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs, DType dtype) {
+    static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs, DType dtype) {
         return new Lowered(kind, inputs, List.of(output(n, shape, dtype)), attrs, false, extraOutputs(n));
     }
 
@@ -135,14 +160,14 @@ final class NodeLowering {
         return output(n, shape, n.input(0).dtype());
     }
 
-    private static Value output(NodeContext n, long[] shape, DType dtype) {
+    static Value output(NodeContext n, long[] shape, DType dtype) {
         n.require(!n.node().outputs().isEmpty() && !n.node().outputs().get(0).isEmpty(), "has no output");
         for (long d : shape) n.require(d >= 0, "inferred a negative dimension in shape " + Arrays.toString(shape) + " from inputs " + n.shapes());
         return new Value(n.node().outputs().get(0), dtype, shape);
     }
 
     /** Outputs past the first: optional training-time outputs this importer does not produce. */
-    private static List<String> extraOutputs(NodeContext n) {
+    static List<String> extraOutputs(NodeContext n) {
         List<String> out = n.node().outputs();
         List<String> dropped = new ArrayList<>();
         for (int k = 1; k < out.size(); k++) if (!out.get(k).isEmpty()) dropped.add(out.get(k));

@@ -8,6 +8,7 @@ import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.OpRegistry;
 import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.Tensor;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.ir.WeightValues;
 
 import java.nio.ByteBuffer;
@@ -56,25 +57,40 @@ public final class OnnxImporter {
      * @param elementwiseInPlace hint elementwise ops to overwrite input 0 where it dies
      * @param donateInputs  graph inputs are donated (reusable after their last read)
      */
-    public record Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs) {
-        public static final Options DEFAULT = new Options(Map.of(), true, true, false);
+    public record Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs,
+                          Map<String, TensorValue> shapeInputs) {
+        public static final Options DEFAULT = new Options(Map.of(), true, true, false, Map.of());
 
         public Options {
             dims = Map.copyOf(dims);
+            shapeInputs = Map.copyOf(shapeInputs);
+        }
+
+        public Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs) {
+            this(dims, concatInPlace, elementwiseInPlace, donateInputs, Map.of());
         }
 
         public Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace) {
             this(dims, concatInPlace, elementwiseInPlace, false);
         }
 
-        public Options withDims(Map<String, Long> d) { return new Options(d, concatInPlace, elementwiseInPlace, donateInputs); }
+        public Options withDims(Map<String, Long> d) { return new Options(d, concatInPlace, elementwiseInPlace, donateInputs, shapeInputs); }
 
-        public Options withConcatInPlace(boolean c) { return new Options(dims, c, elementwiseInPlace, donateInputs); }
+        public Options withConcatInPlace(boolean c) { return new Options(dims, c, elementwiseInPlace, donateInputs, shapeInputs); }
 
-        public Options withElementwiseInPlace(boolean e) { return new Options(dims, concatInPlace, e, donateInputs); }
+        public Options withElementwiseInPlace(boolean e) { return new Options(dims, concatInPlace, e, donateInputs, shapeInputs); }
 
         /** Graph inputs donated: the runtime uploaded them, so their bytes may be reused after their last read. */
-        public Options withDonateInputs(boolean d) { return new Options(dims, concatInPlace, elementwiseInPlace, d); }
+        public Options withDonateInputs(boolean d) { return new Options(dims, concatInPlace, elementwiseInPlace, d, shapeInputs); }
+
+        /**
+         * Values of graph inputs that shape operands read (Reshape's shape, Slice's starts, Expand's
+         * shape, Split's sizes, ... given as graph inputs): like {@code --dim}, the imported graph
+         * and its plan hold for exactly these values, which the caller must also feed at run time.
+         * Only shape operands read them; data operands stay runtime inputs (nothing is folded
+         * through them).
+         */
+        public Options withShapeInputs(Map<String, TensorValue> v) { return new Options(dims, concatInPlace, elementwiseInPlace, donateInputs, v); }
     }
 
     private final String file;
@@ -86,6 +102,7 @@ public final class OnnxImporter {
     private final List<String> graphInputs = new ArrayList<>();
     private final Set<String> usedDims = new HashSet<>();
     private boolean axisOverridden;
+    private final ImportFolding folding = new ImportFolding();
     private Map<Integer, ConcatInPlace.Decision> concatDecisions = Map.of();
 
     private OnnxImporter(String file, Options options) {
@@ -148,7 +165,11 @@ public final class OnnxImporter {
             graphInputs.add(in.name());
         }
         checkDimsUsed();
-        for (int i = 0; i < g.nodes().size(); i++) node(g.nodes().get(i), i, opset);
+        try {
+            for (int i = 0; i < g.nodes().size(); i++) node(g.nodes().get(i), i, opset);
+        } finally {
+            folding.close();
+        }
         if (!axisOverridden) {
             for (OnnxModel.ValueInfo v : g.outputs()) checkDeclared(v, "graph output");
             for (OnnxModel.ValueInfo v : g.valueInfo()) checkDeclared(v, "value_info");
@@ -236,6 +257,10 @@ public final class OnnxImporter {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
         }
+        if (ImportTimeOps.TYPES.contains(node.opType())) {
+            for (Map.Entry<Value, Constant> e : ImportTimeOps.evaluate(n).entrySet()) addWeight(e.getKey(), e.getValue(), n);
+            return;
+        }
         switch (node.opType()) {
             case "ConstantOfShape" -> constantOfShape(n);
             case "Constant" -> constant(n);
@@ -249,10 +274,15 @@ public final class OnnxImporter {
                 for (String d : l.dropped()) dropped.put(d, n.opName());
                 if (l.view() && weights.containsKey(l.inputs().get(0))) {
                     Value base = values.get(l.inputs().get(0)), view = l.outputs().get(0);
-                    // the view shares its base's values: only a whole-tensor view may (a slice would need an offset)
-                    n.require(view.elements() == base.elements() && view.dtype() == base.dtype(),
-                            "a view of weight '" + base.name() + "' that is not all of it cannot be folded into a weight");
-                    addWeight(view, weights.get(base.name()), n);
+                    if (view.elements() == base.elements() && view.dtype() == base.dtype()) {
+                        addWeight(view, weights.get(base.name()), n);   // the view shares its base's values
+                        return;
+                    }
+                    l = new Lowered(l.kind(), l.inputs(), l.outputs(), l.attrs(), false, l.dropped());   // part of a weight: computed
+                }
+                Map<Value, Constant> folded = folding.fold(l, values, this::constantTensor);
+                if (folded != null) {
+                    for (Map.Entry<Value, Constant> e : folded.entrySet()) addWeight(e.getKey(), e.getValue(), n);
                     return;
                 }
                 for (Value v : l.outputs()) define(v, n);
@@ -274,6 +304,13 @@ public final class OnnxImporter {
     private double[] constantValues(String name) {
         Constant c = weights.get(name);
         Value v = values.get(name);
+        TensorValue given = options.shapeInputs().get(name);
+        if (c == null && v != null && given != null && graphInputs.contains(name)) {
+            if (given.dtype() != v.dtype() || given.elements() != v.elements())
+                throw new OnnxException(file + ": graph input '" + name + "' is " + v.dtype().jsonName() + " " + Arrays.toString(v.shape())
+                        + " but its given value holds " + given.elements() + " " + given.dtype().jsonName() + " values");
+            return given.doubles();
+        }
         if (c == null || v == null || v.elements() > MAX_CONSTANT_VALUES) return null;
         if (c.fill() != null) {
             double[] d = new double[(int) v.elements()];
@@ -281,6 +318,23 @@ public final class OnnxImporter {
             return d;
         }
         return c.values() == null ? null : OnnxTensors.doubles(c.values(), v.dtype(), v.elements());
+    }
+
+    /** The values of a constant known at import, with its type and shape (as {@link #constantValues} limits them), else null. */
+    private TensorValue constantTensor(String name) {
+        Constant c = weights.get(name);
+        Value v = values.get(name);
+        if (c == null || v == null || v.elements() > MAX_CONSTANT_VALUES) return null;
+        if (c.fill() != null) {
+            double[] d = new double[(int) v.elements()];
+            Arrays.fill(d, c.fill());
+            return TensorValue.ofDoubles(v.dtype(), v.shape(), d);
+        }
+        if (c.values() == null) return null;
+        ByteBuffer b = c.values().read().order(ByteOrder.LITTLE_ENDIAN);
+        byte[] bytes = new byte[Math.toIntExact(v.elements() * v.dtype().bytes())];
+        b.get(bytes);
+        return new TensorValue(v.dtype(), v.shape(), bytes);
     }
 
     /** Constants with more elements are not read at import: operands such as shapes and axes are small. */
@@ -339,7 +393,7 @@ public final class OnnxImporter {
                     .in(l.inputs().toArray(new String[0]))
                     .out(l.outputs().stream().map(Value::name).toArray(String[]::new));
             l.attrs().forEach(op::attr);
-            if (l.view()) op.view();
+            if (l.view()) op.view(0, 0, ShapeIndexLowering.viewOffset(l, values.get(l.inputs().get(0))));
             if (options.elementwiseInPlace() && mayOverwriteInput0(l, members)) op.inPlace();
             ConcatInPlace.Decision d = concatDecisions.get(p);
             if (d != null && d.inPlace()) for (int j = 0; j < d.offsets().length; j++) op.member(j, 0, d.offsets()[j]);

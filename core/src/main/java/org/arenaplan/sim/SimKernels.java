@@ -77,25 +77,27 @@ final class SimKernels {
             case Kernels.LAYERNORM_GRAD: need(c, 4, 2); return onFloats(c, DType.F32, f -> TrainingKernels.layerNormGrad(c, f));
             case Kernels.CONV2D_BACKWARD_DATA: need(c, 3, 16); return onFloats(c, DType.F32, f -> TrainingKernels.convBackwardData(c, f));
             case Kernels.CONV2D_BACKWARD_FILTER: need(c, 3, 16); return onFloats(c, DType.F32, f -> TrainingKernels.convBackwardFilter(c, f));
-            default: throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.TRAINING);
+            default:
+                if (IndexKernels.handles(c.name())) return IndexKernels.bind(c);
+                throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.TRAINING);
         }
     }
 
-    private static void need(KernelCall c, int pointers, int ints) {
+    static void need(KernelCall c, int pointers, int ints) {
         if (c.pointers().size() != pointers || c.ints().length < ints)
             throw new DeviceException("'" + c.label() + "': kernel " + c.name() + " takes " + pointers + " pointers and " + ints
                     + " ints, got " + c.pointers().size() + " and " + c.ints().length);
     }
 
     /** The element type whose ONNX code is int {@code k}. */
-    private static DType dtype(KernelCall c, int k) {
+    static DType dtype(KernelCall c, int k) {
         DType t = DType.ofOnnx((int) c.intArg(k));
         if (t == null) throw new DeviceException("'" + c.label() + "': kernel " + c.name() + ": unknown element type code " + c.intArg(k));
         return t;
     }
 
     /** Int {@code k}, an element size: 1, 2, 4 or 8 bytes. */
-    private static int elementBytes(KernelCall c, int k) {
+    static int elementBytes(KernelCall c, int k) {
         long es = c.intArg(k);
         if (es != 1 && es != 2 && es != 4 && es != 8) throw new DeviceException("'" + c.label() + "': kernel " + c.name() + ": element size " + es + " B is not 1, 2, 4 or 8");
         return (int) es;
@@ -108,17 +110,17 @@ final class SimKernels {
     // ---- argument bytes ----
 
     /** A copy of argument {@code k}'s bytes. */
-    private static ByteBuffer in(KernelCall c, int k) {
+    static ByteBuffer in(KernelCall c, int k) {
         KernelArg a = c.pointer(k);
         return SimDevice.block(a.pointer()).read(a.pointer().offset(), Math.toIntExact(a.bytes()));
     }
 
     /** A zeroed buffer the size of argument {@code k}, to be {@link #store}d. */
-    private static ByteBuffer out(KernelCall c, int k) {
+    static ByteBuffer out(KernelCall c, int k) {
         return org.arenaplan.ir.TensorValue.allocate(c.pointer(k).bytes());
     }
 
-    private static void store(KernelCall c, int k, ByteBuffer b) {
+    static void store(KernelCall c, int k, ByteBuffer b) {
         KernelArg a = c.pointer(k);
         SimDevice.block(a.pointer()).write(a.pointer().offset(), b.array(), 0, b.capacity());
     }
@@ -177,7 +179,7 @@ final class SimKernels {
     }
 
     /** Moves one element of {@code es} bytes. */
-    private static void move(ByteBuffer src, int si, ByteBuffer dst, int di, int es) {
+    static void move(ByteBuffer src, int si, ByteBuffer dst, int di, int es) {
         switch (es) {
             case 1 -> dst.put(di, src.get(si));
             case 2 -> dst.putShort(di * 2, src.getShort(si * 2));
