@@ -64,7 +64,7 @@ public final class IndexShapeRules {
     }
 
     /** Slice: the output extents of {@link #slice}; null for a Slice without starts (a declared view, shaped by its declaration). */
-    static long[] sliceShape(OpAttrs a, long[][] in) {
+    public static long[] sliceShape(OpAttrs a, long[][] in) {
         if (!a.has("starts") && !a.has("ends")) return null;
         Range[] r = slice(a, in[0]);
         long[] out = new long[r.length];
@@ -77,7 +77,7 @@ public final class IndexShapeRules {
      * must be whole rows along the leading axis (every other axis whole, step 1 on axis 0) at
      * the first sliced row.
      */
-    static String sliceViewProblem(OpAttrs a, Tensor x, long byteOffset) {
+    public static String sliceViewProblem(OpAttrs a, Tensor x, long byteOffset) {
         Range[] r = slice(a, x.shape());
         long rows = x.shape()[0], rowBytes = rows == 0 ? 0 : x.bytes() / rows;
         for (int d = 1; d < r.length; d++)
@@ -89,14 +89,14 @@ public final class IndexShapeRules {
     }
 
     /** Expand: the input broadcast with attribute 'shape' (numpy rules; the result may have the higher rank of the two). */
-    static long[] expand(OpAttrs a, long[][] in) {
+    public static long[] expand(OpAttrs a, long[][] in) {
         long[] shape = a.intsOrNull("shape");
         if (shape == null) throw new GraphException("attribute 'shape' is required");
         return ShapeRules.broadcast(in[0], shape);
     }
 
     /** Tile: extent d times repeats[d]. */
-    static long[] tile(OpAttrs a, long[][] in) {
+    public static long[] tile(OpAttrs a, long[][] in) {
         long[] x = in[0], rep = a.intsOrNull("repeats");
         if (rep == null || rep.length != x.length) throw new GraphException("attribute 'repeats' must have one value per axis of " + Arrays.toString(x));
         long[] out = new long[x.length];
@@ -116,7 +116,7 @@ public final class IndexShapeRules {
     }
 
     /** Pad: extent d plus pads[d] (begin) and pads[d + rank] (end); negative pads crop. Optional input 1: the constant, one element. */
-    static long[] pad(OpAttrs a, long[][] in) {
+    public static long[] pad(OpAttrs a, long[][] in) {
         long[] x = in[0], pads = a.intsOrNull("pads");
         if (pads == null || pads.length != 2 * x.length) throw new GraphException("attribute 'pads' must have 2 x " + x.length + " values (begins, then ends)");
         int mode = padMode(string(a, "mode", "constant"));
@@ -131,19 +131,19 @@ public final class IndexShapeRules {
     }
 
     /** Trilu: the input's shape, rank 2 or more. */
-    static long[] trilu(OpAttrs a, long[][] in) {
+    public static long[] trilu(OpAttrs a, long[][] in) {
         if (in[0].length < 2) throw new GraphException("input " + Arrays.toString(in[0]) + " must have rank 2 or more");
         return in[0].clone();
     }
 
     /** GatherElements: indices' shape; data and indices of one rank. */
-    static long[] gatherElements(OpAttrs a, long[][] in) {
+    public static long[] gatherElements(OpAttrs a, long[][] in) {
         sameRank(in[0], in[1], a);
         return in[1].clone();
     }
 
     /** ScatterElements: data's shape; indices and updates of one shape, data's rank. */
-    static long[] scatterElements(OpAttrs a, long[][] in) {
+    public static long[] scatterElements(OpAttrs a, long[][] in) {
         sameRank(in[0], in[1], a);
         if (!Arrays.equals(in[1], in[2])) throw new GraphException("indices " + Arrays.toString(in[1]) + " and updates " + Arrays.toString(in[2]) + " must have one shape");
         reduction(a);
@@ -172,7 +172,7 @@ public final class IndexShapeRules {
     }
 
     /** GatherND (batch_dims b): data[:b] + indices[b:-1] + data[b + k:], k = indices' last extent. */
-    static long[] gatherNd(OpAttrs a, long[][] in) {
+    public static long[] gatherNd(OpAttrs a, long[][] in) {
         long[] data = in[0], idx = in[1];
         int b = (int) a.integer("batch_dims");
         int k = ndDepth(data, idx, b);
@@ -193,7 +193,7 @@ public final class IndexShapeRules {
     }
 
     /** ScatterND: data's shape; updates = indices[:-1] + data[k:]. */
-    static long[] scatterNd(OpAttrs a, long[][] in) {
+    public static long[] scatterNd(OpAttrs a, long[][] in) {
         long[] data = in[0], idx = in[1], upd = in[2];
         int k = ndDepth(data, idx, 0);
         long[] want = new long[idx.length - 1 + data.length - k];
@@ -205,7 +205,7 @@ public final class IndexShapeRules {
     }
 
     /** OneHot: indices' shape with 'depth' inserted at 'axis' (of the output's rank); values hold [off, on]. */
-    static long[] oneHot(OpAttrs a, long[][] in) {
+    public static long[] oneHot(OpAttrs a, long[][] in) {
         long[] idx = in[0];
         if (product(in[1]) != 2) throw new GraphException("values " + Arrays.toString(in[1]) + " must hold two elements (off, on)");
         int axis = ShapeRules.axis(a.integer("axis"), idx.length + 1, "axis");
@@ -215,7 +215,7 @@ public final class IndexShapeRules {
     }
 
     /** DepthToSpace: [N, C, H, W] to [N, C / b^2, H b, W b]. */
-    static long[] depthToSpace(OpAttrs a, long[][] in) {
+    public static long[] depthToSpace(OpAttrs a, long[][] in) {
         long[] x = image(in[0]);
         long b = a.integer("blocksize"), bb = Math.multiplyExact(b, b);
         if (x[1] % bb != 0) throw new GraphException("channels " + x[1] + " are not a multiple of blocksize^2 " + bb);
@@ -225,7 +225,7 @@ public final class IndexShapeRules {
     }
 
     /** SpaceToDepth: [N, C, H, W] to [N, C b^2, H / b, W / b]. */
-    static long[] spaceToDepth(OpAttrs a, long[][] in) {
+    public static long[] spaceToDepth(OpAttrs a, long[][] in) {
         long[] x = image(in[0]);
         long b = a.integer("blocksize");
         if (x[2] % b != 0 || x[3] % b != 0) throw new GraphException("height and width of " + Arrays.toString(x) + " are not multiples of blocksize " + b);

@@ -42,7 +42,9 @@ import java.util.TreeSet;
  *       the weight region is filled ({@link ConstantFolding}).</li>
  *   <li>Every other node is lowered ({@link NodeLowering}); view-like ops become views of
  *       their input. Shapes the file declares (graph outputs, value_info) must equal the
- *       inferred ones, unless an {@code INPUT.AXIS} override changed the input's shape.</li>
+ *       inferred ones, unless an {@code INPUT.AXIS} override changed the input's shape. Ops with
+ *       several outputs list them as {@link OptionalOutputs} says: absent trailing ones and
+ *       trailing ones nothing reads are not computed.</li>
  *   <li>Concats are written in place where {@link ConcatInPlace} proves it legal.</li>
  * </ol>
  * Declared graph inputs stay graph inputs even when no node reads them (a caller may feed them);
@@ -100,6 +102,7 @@ public final class OnnxImporter {
     private final Map<String, String> dropped = new HashMap<>();        // unproduced optional output -> producing node
     private final List<ConcatInPlace.Scheduled> schedule = new ArrayList<>();
     private final List<String> graphInputs = new ArrayList<>();
+    private final Set<String> fileNames = new HashSet<>();             // every tensor name the file uses
     private final Set<String> usedDims = new HashSet<>();
     private boolean axisOverridden;
     private final ImportFolding folding = new ImportFolding();
@@ -165,11 +168,16 @@ public final class OnnxImporter {
             graphInputs.add(in.name());
         }
         checkDimsUsed();
+        fileNames.addAll(values.keySet());
+        for (OnnxModel.Node node : g.nodes()) fileNames.addAll(node.outputs());
         try {
             for (int i = 0; i < g.nodes().size(); i++) node(g.nodes().get(i), i, opset);
         } finally {
             folding.close();
         }
+        Set<String> outputNames = new HashSet<>();
+        for (OnnxModel.ValueInfo o : g.outputs()) outputNames.add(o.name());
+        OptionalOutputs.prune(schedule, outputNames);
         if (!axisOverridden) {
             for (OnnxModel.ValueInfo v : g.outputs()) checkDeclared(v, "graph output");
             for (OnnxModel.ValueInfo v : g.valueInfo()) checkDeclared(v, "value_info");
@@ -242,8 +250,6 @@ public final class OnnxImporter {
     private void node(OnnxModel.Node node, int index, long opset) {
         List<Value> ins = new ArrayList<>();
         NodeContext probe = new NodeContext(file, node, index, opset, List.of(), this::constantValues);
-        if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx"))
-            throw probe.error("op from domain '" + node.domain() + "' is not supported (only the default ONNX domain)");
         for (String in : node.inputs()) {
             if (in.isEmpty()) { ins.add(null); continue; }
             Value v = values.get(in);
@@ -271,6 +277,7 @@ public final class OnnxImporter {
                 } catch (ArithmeticException e) {
                     throw n.error("a tensor size overflows a long (inputs " + n.shapes() + ")");
                 }
+                l = namedStandIns(l, n);
                 for (String d : l.dropped()) dropped.put(d, n.opName());
                 if (l.view() && weights.containsKey(l.inputs().get(0))) {
                     Value base = values.get(l.inputs().get(0)), view = l.outputs().get(0);
@@ -289,6 +296,21 @@ public final class OnnxImporter {
                 schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
             }
         }
+    }
+
+    /** {@code l} with each output the file left out before a present one named ({@link OptionalOutputs#standIn}). */
+    private Lowered namedStandIns(Lowered l, NodeContext n) {
+        if (l.outputs().stream().noneMatch(v -> v.name().isEmpty())) return l;
+        List<Value> outs = new ArrayList<>();
+        for (int k = 0; k < l.outputs().size(); k++) {
+            Value v = l.outputs().get(k);
+            if (v.name().isEmpty()) {
+                v = new Value(OptionalOutputs.standIn(n.opName(), k, fileNames), v.dtype(), v.shape());
+                fileNames.add(v.name());
+            }
+            outs.add(v);
+        }
+        return new Lowered(l.kind(), l.inputs(), outs, l.attrs(), l.view(), l.dropped());
     }
 
     private void define(Value v, NodeContext n) {
@@ -393,7 +415,7 @@ public final class OnnxImporter {
                     .in(l.inputs().toArray(new String[0]))
                     .out(l.outputs().stream().map(Value::name).toArray(String[]::new));
             l.attrs().forEach(op::attr);
-            if (l.view()) op.view(0, 0, ShapeIndexLowering.viewOffset(l, values.get(l.inputs().get(0))));
+            if (l.view()) op.view(0, 0, Shapes.viewOffset(l, values.get(l.inputs().get(0))));
             if (options.elementwiseInPlace() && mayOverwriteInput0(l, members)) op.inPlace();
             ConcatInPlace.Decision d = concatDecisions.get(p);
             if (d != null && d.inPlace()) for (int j = 0; j < d.offsets().length; j++) op.member(j, 0, d.offsets()[j]);

@@ -16,11 +16,23 @@ import java.util.Map;
  * against the kind's {@link AttrSpec}s and its shape rule is applied to the input shapes, so the
  * importer and the graph checks share one rule per kind. A problem is the node's error.
  */
-final class Shapes {
+public final class Shapes {
     private Shapes() { }
 
+    /** The byte offset of a Slice view in its input {@code x}: its first row (0 for the other view kinds). */
+    static long viewOffset(Lowered l, Value x) {
+        if (!l.kind().equals(org.arenaplan.ir.OpKinds.SLICE) || x.rank() == 0) return 0;
+        long[] starts = (long[]) l.attrs().get("starts"), axes = (long[]) l.attrs().get("axes");
+        for (int i = 0; i < axes.length; i++) {
+            if (axes[i] != 0) continue;
+            long s = starts[i] < 0 ? starts[i] + x.dim(0) : starts[i];
+            return Math.max(0, Math.min(x.dim(0), s)) * (x.elements() / Math.max(1, x.dim(0))) * x.dtype().bytes();
+        }
+        return 0;
+    }
+
     /** The shape of output 0 of {@code kind} with {@code attrs} over {@code inputs}. */
-    static long[] infer(NodeContext n, String kind, Map<String, Object> attrs, Value... inputs) {
+    public static long[] infer(NodeContext n, String kind, Map<String, Object> attrs, Value... inputs) {
         OpSpec spec = OpRegistry.get(kind);
         List<String> names = new ArrayList<>();
         long[][] shapes = new long[inputs.length][];
