@@ -13,14 +13,14 @@ import java.util.Set;
  * (weights: no arena bytes, no kernels, never an op). Shape and Size read only the input's
  * static shape (with {@code --dim} values: one import per value of a sweep); EyeLike only its
  * shape; Range and the window generators (HannWindow, HammingWindow, BlackmanWindow) only
- * constant operands, since their output shape is an operand's value. A Range or window whose
+ * constant operands, since their output shape is an operand's value; so does MelWeightMatrix. A Range or window whose
  * operand is computed at run time has a data-dependent shape and is refused with the node named.
  *
  * <p>Version differences: Shape gains start and end at opset 15 (negative from the end,
- * clamped). Range is 11, EyeLike 9, the windows 17.
+ * clamped). Range is 11, EyeLike 9, the windows and MelWeightMatrix 17.
  */
 final class ImportTimeOps {
-    static final Set<String> TYPES = Set.of("Shape", "Size", "Range", "EyeLike", "HannWindow", "HammingWindow", "BlackmanWindow");
+    static final Set<String> TYPES = Set.of("Shape", "Size", "Range", "EyeLike", "HannWindow", "HammingWindow", "BlackmanWindow", "MelWeightMatrix");
 
     /** Attributes of these op types (none is a registry kind). */
     static final Map<String, Set<String>> ATTRS = Map.of(
@@ -30,7 +30,8 @@ final class ImportTimeOps {
             "EyeLike", Set.of("dtype", "k"),
             "HannWindow", Set.of("periodic", "output_datatype"),
             "HammingWindow", Set.of("periodic", "output_datatype"),
-            "BlackmanWindow", Set.of("periodic", "output_datatype"));
+            "BlackmanWindow", Set.of("periodic", "output_datatype"),
+            "MelWeightMatrix", Set.of("output_datatype"));
 
     private ImportTimeOps() { }
 
@@ -43,6 +44,7 @@ final class ImportTimeOps {
             case "Size" -> TensorValue.ofLongs(DType.I64, new long[0], n.input(0).elements());
             case "Range" -> range(n);
             case "EyeLike" -> eyeLike(n);
+            case "MelWeightMatrix" -> melWeightMatrix(n);
             default -> window(n);
         };
         return Map.of(new Value(out, t.dtype(), t.shape()), Constant.of(Constant.bytes(ByteBuffer.wrap(t.bytes())), t.dtype()));
@@ -96,6 +98,37 @@ final class ImportTimeOps {
             if (j >= 0 && j < x.dim(1)) v[(int) (i * x.dim(1) + j)] = 1;
         }
         return TensorValue.ofDoubles(t, x.shape(), v);
+    }
+
+    /**
+     * MelWeightMatrix (17), after the ONNX reference: [dft_length / 2 + 1, num_mel_bins] triangular
+     * filters between num_mel_bins + 2 points evenly spaced on the mel scale (2595 log10(1 + f / 700))
+     * from lower_edge_hertz to upper_edge_hertz, mapped to DFT bins as floor((dft_length + 1) f / sample_rate).
+     */
+    private static TensorValue melWeightMatrix(NodeContext n) {
+        long bins = (long) one(n, 0, "num_mel_bins"), dft = (long) one(n, 1, "dft_length"), rate = (long) one(n, 2, "sample_rate");
+        double lower = one(n, 3, "lower_edge_hertz"), upper = one(n, 4, "upper_edge_hertz");
+        n.require(bins >= 1 && dft >= 1 && rate >= 1, "num_mel_bins, dft_length and sample_rate must be positive");
+        long rows = dft / 2 + 1;
+        n.require(rows * bins <= ImportFolding.MAX_ELEMENTS, "a [" + rows + ", " + bins + "] matrix exceeds the import-time limit of " + ImportFolding.MAX_ELEMENTS + " elements");
+        DType t = DType.ofOnnx((int) n.integer("output_datatype", 1));
+        n.require(t != null, "attribute 'output_datatype' is an element type arenaplan does not support");
+        float lowMel = (float) (2595 * Math.log10(1 + (float) lower / 700f)), highMel = (float) (2595 * Math.log10(1 + (float) upper / 700f));
+        double step = (highMel - lowMel) / (double) (bins + 2);
+        long[] edge = new long[(int) bins + 2];
+        for (int i = 0; i < edge.length; i++) {
+            double hz = 700 * (Math.pow(10, (i * step + lowMel) / 2595) - 1);
+            edge[i] = (long) Math.floor((dft + 1) * hz / rate);
+        }
+        double[] v = new double[(int) (rows * bins)];
+        for (int i = 0; i < bins; i++) {
+            long lo = edge[i], mid = edge[i + 1], hi = edge[i + 2];
+            n.require(lo >= 0 && hi < rows + 1 && mid < rows, "the mel filters reach past the " + rows + " DFT bins");
+            if (mid == lo) v[(int) (mid * bins + i)] = 1;
+            else for (long j = lo; j <= mid; j++) v[(int) (j * bins + i)] = (double) (j - lo) / (mid - lo);
+            for (long j = mid; j < hi && j < rows; j++) v[(int) (j * bins + i)] = (double) (hi - j) / (hi - mid);
+        }
+        return TensorValue.ofDoubles(t, new long[]{rows, bins}, v);
     }
 
     /** HannWindow, HammingWindow, BlackmanWindow (17), after the ONNX reference: cosine sums over n / N, N = size (periodic) or size - 1. */
