@@ -4,5 +4,6 @@
 #include "gemm.cuh"
 #include "normalize.cuh"
 #include "image.cuh"
+#include "image_nd.cuh"
 #include "layout.cuh"
 #include "index.cuh"

@@ -15,14 +15,20 @@ import java.util.List;
  * split across threads except where a note says the order of a reduction is fixed.
  *
  * <ul>
- * <li>{@link #UNARY} ptrs [x, y]; ints [n, op, dtype]; op: 0 relu, 1 sigmoid 1/(1+exp(-x)), 2 tanh,
- *     3 gelu 0.5*x*(1+erf(x/sqrt 2)), 4 identity; dtype f32, f16, bf16, or (relu and identity
- *     only) an integer type. In place allowed.</li>
- * <li>{@link #BINARY} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank], dtype]
- *     where shape is y's shape and a stride of 0 broadcasts; y is contiguous; a, b and y have
- *     type dtype. op: 0 add, 1 sub, 2 mul, 3 div, 4 relu_grad (a where b &gt; 0, else 0; floats
- *     only). Integer div truncates toward zero; dividing by zero is an error (the simulator
- *     throws, CUDA traps). In place allowed (y may equal a or b when that operand is not broadcast).</li>
+ * <li>{@link #UNARY} ptrs [x, y]; ints [n, op, dtype, (ydtype)]; floats [(alpha), (beta)]: y = op(x),
+ *     elementwise; ydtype (0 or absent: dtype) is y's type, bool for is_nan and is_inf. Floats
+ *     (f64, f32, f16, bf16) are computed in double and rounded once to y's type; integers in 64
+ *     bits, stored in their width. The op codes ({@link #RELU} ...; the ONNX operator of the same
+ *     name unless said) and the types each takes: {@code sim.ElementwiseMath}, which defines them
+ *     once for the simulator (the CUDA kernels implement the same formulas in elementwise_math.cuh).
+ *     In place allowed.</li>
+ * <li>{@link #BINARY} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank], dtype, (bDtype)]
+ *     where shape is y's shape and a stride of 0 broadcasts; y is contiguous; a and y have
+ *     type dtype, b has bDtype (0 or absent: dtype; differs only for pow). op: {@link #ADD} ...
+ *     {@link #SHIFT_RIGHT} ({@code sim.ElementwiseMath} defines each once). Floats are computed
+ *     in double and rounded once; integers in 64 bits (wrapping); a zero integer divisor (div,
+ *     mod) is an error (the simulator throws, CUDA traps). In place allowed (y may equal a or b
+ *     when that operand is not broadcast).</li>
  * <li>{@link #GEMM} ptrs [A, B, (C), Y]; ints [batch, M, N, K, transA, transB, batchStrideA,
  *     batchStrideB, hasC, cBatchStride, cRowStride, cColStride]; floats [alpha, beta].
  *     Y[b] (M x N, contiguous, batch stride M*N) = alpha * op(A[b]) op(B[b]) + beta * C[b].
@@ -40,10 +46,34 @@ import java.util.List;
  *     strideW, padTop, padLeft, dilationH, dilationW, group, hasBias]: x is N x C x H x W, w is
  *     M x (C/group) x KH x KW, y is N x M x OH x OW; bias b has M values when hasBias = 1.
  *     The sum runs over input channel, then kh, then kw, in f32, starting from 0; bias added last.</li>
- * <li>{@link #POOL2D} ptrs [x, y]; ints [N, C, H, W, OH, OW, KH, KW, strideH, strideW, padTop,
- *     padLeft, padBottom, padRight, mode, countIncludePad]; mode 0 max, 1 average. Average
- *     divides by the window clipped to the padded image when countIncludePad = 1, else to the
- *     image. Global average pooling is KH = H, KW = W, no padding.</li>
+ * <li>{@link #CONV_ND} ptrs [x, w, (b), y]; ints [rank, N, C, M, group, hasBias, transposed, then per
+ *     spatial axis d (rank of them, 1 to 3): in_d, out_d, k_d, stride_d, padBegin_d, dilation_d]: x is
+ *     N x C x in..., y is N x M x out...; bias b has M values when hasBias = 1. transposed = 0 (ONNX
+ *     Conv): w is M x C/group x k..., y[n, m, o] = sum over the group's c, then the kernel positions
+ *     (row-major), of x[n, c, o*stride - padBegin + k*dilation] * w[m, c', k]. transposed = 1 (ONNX
+ *     ConvTranspose): w is C x M/group x k..., y[n, m, o] = the same sum of x[n, c, i] * w[c, m', k]
+ *     over the i with i*stride - padBegin + k*dilation = o. Positions outside x contribute nothing;
+ *     the sum runs in f32 from 0, the bias added last.</li>
+ * <li>{@link #POOL} ptrs [x, y]; ints [rank, planes, mode, countIncludePad, p, then per spatial axis
+ *     (1 to 3): in_d, out_d, k_d, stride_d, padBegin_d, padEnd_d, dilation_d]: x is planes x in...,
+ *     y planes x out...; the window of output o on axis d holds the positions o*stride - padBegin +
+ *     j*dilation, j &lt; k. mode 0 max (-inf over an empty window), 1 average: the sum over the
+ *     positions inside x divided by their count, or with countIncludePad = 1 by the count of
+ *     positions inside [-padBegin, in + padEnd); 2 Lp: (sum of |x|^p over the positions inside x)^(1/p).
+ *     Global pooling is k = in, no padding. Sums run over the window in row-major order, in f32.</li>
+ * <li>{@link #RESIZE} ptrs [x, y]; ints [rank, mode, coordinateMode, nearestMode, excludeOutside,
+ *     antialias, then per axis: in_d, out_d, scale_d, roiStart_d, roiEnd_d] where scale and roi are
+ *     IEEE-754 double bits ({@link Double#doubleToRawLongBits}); floats [cubicCoeffA,
+ *     extrapolationValue]. ONNX Resize (opset 19) of x (shape in...) to y (shape out...): mode 0
+ *     nearest, 1 linear, 2 cubic; coordinateMode 0 half_pixel, 1 half_pixel_symmetric,
+ *     2 pytorch_half_pixel, 3 align_corners, 4 asymmetric, 5 tf_half_pixel_for_nn,
+ *     6 tf_crop_and_resize; nearestMode 0 round_prefer_floor, 1 round_prefer_ceil, 2 floor, 3 ceil.
+ *     Per axis the output coordinate maps to an input coordinate and taps with weights (as onnx's
+ *     reference op_resize.py: the taps left of a whole coordinate are preferred, indices clamp to
+ *     the edge, excludeOutside drops taps outside x and renormalises, antialias widens linear and
+ *     cubic filters by 1/scale when downsampling); y = sum over the taps' product of
+ *     weight * x, in f64, rounded to f32 once. With tf_crop_and_resize a coordinate outside
+ *     [0, in - 1] on any axis gives extrapolationValue.</li>
  * <li>{@link #LRN} ptrs [x, y]; ints [N, C, spatial, size]; floats [alpha, beta, bias]:
  *     y = x / (bias + alpha/size * sum over c' in [c - floor((size-1)/2), c + ceil((size-1)/2)] of x[c']^2)^beta.</li>
  * <li>{@link #TRANSPOSE} ptrs [x, y]; ints [rank, shape[rank], stride[rank], es]: y (contiguous,
@@ -62,8 +92,10 @@ import java.util.List;
  *     xStride[rank], yStride[rank], es]: out = cond != 0 ? x : y, broadcast as {@link #BINARY};
  *     cond is bool; x, y and out share one element type.</li>
  * <li>{@link #COMPARE} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank],
- *     dtype]: y (bool) = a op b, broadcast as {@link #BINARY}; op: 0 equal. f16/bf16 compare
- *     as f32, NaN equals nothing.</li>
+ *     dtype]: y (bool) = a op b, broadcast as {@link #BINARY}; op: {@link #EQUAL}, {@link #LESS},
+ *     {@link #GREATER}, {@link #LESS_OR_EQUAL}, {@link #GREATER_OR_EQUAL}. Floats compare as
+ *     doubles (f16/bf16/f32 widened exactly), so a NaN is unequal to everything; integers as
+ *     64-bit values.</li>
  * </ul>
  *
  * <p>Shape and index kernels ({@link #INDEX}; {@code sim.IndexKernels}, {@code index.cuh}):
@@ -121,8 +153,10 @@ public final class Kernels {
     public static final String LAYERNORM = "layernorm";
     public static final String BATCHNORM = "batchnorm";
     public static final String CONV2D = "conv2d";
-    public static final String POOL2D = "pool2d";
     public static final String LRN = "lrn";
+    public static final String CONV_ND = "conv_nd";
+    public static final String POOL = "pool";
+    public static final String RESIZE = "resize";
     public static final String TRANSPOSE = "transpose";
     public static final String COPY = "copy";
     public static final String CONCAT_SLICE = "concat_slice";
@@ -155,21 +189,27 @@ public final class Kernels {
             CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, LAYERNORM, BATCHNORM,
-            CONV2D, POOL2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
+            CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
+            CONV_ND, POOL, RESIZE,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
             GELU_GRAD, SOFTMAX_GRAD, SCATTER_ELEMENTS, SCATTER_ND);
 
-    /** {@link #UNARY} op codes. */
-    public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4;
-    /** {@link #BINARY} op codes. */
-    public static final int ADD = 0, SUB = 1, MUL = 2, DIV = 3, RELU_GRAD = 4;
+    /** {@link #UNARY} op codes (formulas and types: {@link ElementwiseMath}). */
+    public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4, ABS = 5, NEG = 6, EXP = 7, LOG = 8, SQRT = 9,
+            RECIPROCAL = 10, FLOOR = 11, CEIL = 12, ROUND = 13, SIGN = 14, ERF = 15, SIN = 16, COS = 17, TAN = 18, ASIN = 19, ACOS = 20,
+            ATAN = 21, SINH = 22, COSH = 23, ASINH = 24, ACOSH = 25, ATANH = 26, SOFTPLUS = 27, SOFTSIGN = 28, HARD_SIGMOID = 29,
+            HARD_SWISH = 30, LEAKY_RELU = 31, ELU = 32, SELU = 33, CELU = 34, THRESHOLDED_RELU = 35, MISH = 36, GELU_TANH = 37,
+            SHRINK = 38, CLIP = 39, NOT = 40, BITWISE_NOT = 41, IS_NAN = 42, IS_INF = 43, DIV_BY = 44;
+    /** {@link #BINARY} op codes (formulas and types: {@link ElementwiseMath}). */
+    public static final int ADD = 0, SUB = 1, MUL = 2, DIV = 3, RELU_GRAD = 4, POW = 5, MOD = 6, FMOD = 7, MAXIMUM = 8, MINIMUM = 9,
+            PRELU = 10, AND = 11, OR = 12, XOR = 13, BITWISE_AND = 14, BITWISE_OR = 15, BITWISE_XOR = 16, SHIFT_LEFT = 17, SHIFT_RIGHT = 18;
     /** {@link #COMPARE} op codes. */
-    public static final int EQUAL = 0;
-    /** {@link #POOL2D} modes. */
-    public static final int MAX = 0, AVERAGE = 1;
+    public static final int EQUAL = 0, LESS = 1, GREATER = 2, LESS_OR_EQUAL = 3, GREATER_OR_EQUAL = 4;
+    /** {@link #POOL} modes. */
+    public static final int MAX = 0, AVERAGE = 1, LP = 2;
 
     private Kernels() { }
 }

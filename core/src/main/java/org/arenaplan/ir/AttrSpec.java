@@ -58,13 +58,18 @@ public record AttrSpec(String name, Type type, boolean required, Object dflt, lo
         return requiredInteger(name, -MAX_RANK, MAX_RANK - 1);
     }
 
-    /** A string (Pad's mode, the scatter reductions); its allowed values are checked by the shape rule. */
+    public static AttrSpec real(String name, double dflt) {
+        return new AttrSpec(name, Type.FLOAT, false, dflt, 0, 0, 0, 0);
+    }
+
+    /** A string (Resize's mode, Pad's mode, the scatter reductions); the values it may take are checked where it is read. */
     public static AttrSpec string(String name, String dflt) {
         return new AttrSpec(name, Type.STRING, false, dflt, 0, 0, 0, 0);
     }
 
-    public static AttrSpec real(String name, double dflt) {
-        return new AttrSpec(name, Type.FLOAT, false, dflt, 0, 0, 0, 0);
+    /** A list of numbers; {@code dflt} describes the default, or null when it is required. */
+    public static AttrSpec reals(String name, String dflt) {
+        return new AttrSpec(name, Type.FLOATS, dflt == null, dflt, 0, 0, 0, 0);
     }
 
     /** A per-spatial-axis list of integers (kernel_shape, strides, pads, dilations). */

@@ -14,8 +14,10 @@ package org.arenaplan.ir;
  *   <li>{@link #MATMUL}: A[..., M, K] x B[..., K, N], leading dims broadcast.</li>
  *   <li>{@link #GEMM}: Y = alpha * op(A) * op(B) + beta * C; attrs transA, transB (0/1), alpha, beta; C optional, broadcast to [M, N].</li>
  *   <li>{@link #ADD}, {@link #SUB}, {@link #MUL}, {@link #DIV}: numpy broadcasting; {@link #SUM}: n-ary add, broadcasting.
- *       f32, f16, bf16 and the integer types (integer Div truncates toward zero); operands and output share one type.</li>
- *   <li>{@link #RELU} (also integers), {@link #SIGMOID}, {@link #TANH}, {@link #GELU} (exact, erf based): f32, f16, bf16.</li>
+ *       floats (f64, f32, f16, bf16) and the integer types (integer Div truncates toward zero); operands and output share one type.</li>
+ *   <li>{@link #RELU} (also integers), {@link #SIGMOID}, {@link #TANH}, {@link #GELU} (attr approximate: none, erf based, or tanh): floats.</li>
+ *   <li>The rest of the elementwise family ({@link #ABS} ... {@link #PRELU}): each documented in its registry entry
+ *       ({@code ElementwiseOps}); its formula and element types in {@code device.ElementwiseMath}.</li>
  *   <li>{@link #CAST}: attr to (a {@link DType} ONNX code); any type to any type by {@link DType#cast} (ONNX Cast).</li>
  *   <li>{@link #WHERE}: inputs condition (bool), X, Y; output X where the condition holds, else Y;
  *       numpy broadcasting over all three; any type.</li>
@@ -27,8 +29,13 @@ package org.arenaplan.ir;
  *   <li>{@link #LAYER_NORM}: inputs X, scale, bias; attrs axis (default -1), epsilon (1e-5).</li>
  *   <li>{@link #BATCH_NORM}: inputs X, scale, B, mean, var (inference); attr epsilon.</li>
  *   <li>{@link #CONV}: inputs X, W, optional B; attrs kernel_shape, strides, pads (begin..., end...), dilations, group.</li>
- *   <li>{@link #MAX_POOL}, {@link #AVERAGE_POOL}: attrs kernel_shape, strides, pads, ceil_mode, count_include_pad;
- *       {@link #GLOBAL_AVERAGE_POOL}.</li>
+ *   <li>{@link #CONV_TRANSPOSE}: inputs X, W (C x M/group x kernel...), optional B; Conv's attrs plus output_padding
+ *       (extra extent at the end of each axis); 1-D to 3-D images.</li>
+ *   <li>{@link #MAX_POOL}, {@link #AVERAGE_POOL}, {@link #LP_POOL} (attr p): attrs kernel_shape, strides, pads, dilations,
+ *       ceil_mode, count_include_pad; {@link #GLOBAL_AVERAGE_POOL}, {@link #GLOBAL_MAX_POOL}, {@link #GLOBAL_LP_POOL}
+ *       (attr p); 1-D to 3-D images.</li>
+ *   <li>{@link #RESIZE}: ONNX Resize (opset 19 semantics) with its scales, roi and output sizes resolved into attrs
+ *       scales, roi, sizes (one per axis; roi starts then ends).</li>
  *   <li>{@link #LRN}: attrs size, alpha, beta, bias.</li>
  *   <li>{@link #CONCAT}: attr axis. With member declarations it does no work.</li>
  *   <li>{@link #TRANSPOSE}: attr perm.</li>
@@ -73,6 +80,11 @@ public final class OpKinds {
     public static final String MAX_POOL = "MaxPool";
     public static final String AVERAGE_POOL = "AveragePool";
     public static final String GLOBAL_AVERAGE_POOL = "GlobalAveragePool";
+    public static final String CONV_TRANSPOSE = "ConvTranspose";
+    public static final String LP_POOL = "LpPool";
+    public static final String GLOBAL_MAX_POOL = "GlobalMaxPool";
+    public static final String GLOBAL_LP_POOL = "GlobalLpPool";
+    public static final String RESIZE = "Resize";
     public static final String LRN = "LRN";
     public static final String CONCAT = "Concat";
     public static final String TRANSPOSE = "Transpose";
@@ -83,6 +95,16 @@ public final class OpKinds {
     public static final String WHERE = "Where";
     public static final String EQUAL = "Equal";
     public static final String GATHER = "Gather";
+    // The elementwise family beyond the above: each documented in its registry entry (ElementwiseOps).
+    public static final String ABS = "Abs", NEG = "Neg", EXP = "Exp", LOG = "Log", SQRT = "Sqrt", RECIPROCAL = "Reciprocal", FLOOR = "Floor",
+            CEIL = "Ceil", ROUND = "Round", SIGN = "Sign", ERF = "Erf", SIN = "Sin", COS = "Cos", TAN = "Tan", ASIN = "Asin", ACOS = "Acos",
+            ATAN = "Atan", SINH = "Sinh", COSH = "Cosh", ASINH = "Asinh", ACOSH = "Acosh", ATANH = "Atanh", SOFTPLUS = "Softplus",
+            SOFTSIGN = "Softsign", HARD_SIGMOID = "HardSigmoid", HARD_SWISH = "HardSwish", LEAKY_RELU = "LeakyRelu", ELU = "Elu",
+            SELU = "Selu", CELU = "Celu", THRESHOLDED_RELU = "ThresholdedRelu", MISH = "Mish", SHRINK = "Shrink", IS_NAN = "IsNaN",
+            IS_INF = "IsInf", NOT = "Not", BITWISE_NOT = "BitwiseNot", CLIP = "Clip", POW = "Pow", MOD = "Mod", MAX = "Max", MIN = "Min",
+            MEAN = "Mean", LESS = "Less", GREATER = "Greater", LESS_OR_EQUAL = "LessOrEqual", GREATER_OR_EQUAL = "GreaterOrEqual",
+            AND = "And", OR = "Or", XOR = "Xor", BIT_SHIFT = "BitShift", BITWISE_AND = "BitwiseAnd", BITWISE_OR = "BitwiseOr",
+            BITWISE_XOR = "BitwiseXor", PRELU = "PRelu";
     public static final String REDUCE_SUM = "ReduceSum";
     public static final String GELU_GRAD = "GeluGrad";
     public static final String SOFTMAX_GRAD = "SoftmaxGrad";

@@ -79,7 +79,7 @@ final class ImportTimeOps {
     }
 
     private static double one(NodeContext n, int i, String what) {
-        double[] v = n.constantDoubles(i, what + " (a Range's length depends on its value)");
+        double[] v = n.constantReals(i, what + " (a Range's length depends on its value)");
         n.require(v.length == 1, what + " must be a scalar");
         return v[0];
     }

@@ -57,12 +57,17 @@ public final class NodeContext {
         return out;
     }
 
-    /** The values of input i as doubles, which must be known at import time (see {@link #constantInts}). */
-    public double[] constantDoubles(int i, String what) {
+    /** The values of input i when known at import time (an initializer or a Constant), else null. */
+    public double[] constantValues(int i) {
+        return constants.apply(input(i).name());
+    }
+
+    /** The values of input i as numbers, which must be known at import time (an initializer or a Constant). */
+    public double[] constantReals(int i, String what) {
         Value v = input(i);
         double[] c = constants.apply(v.name());
         if (c == null) throw error(what + " (input #" + i + " '" + v.name() + "') must be a constant known at import time; it is computed at run time");
-        return c;
+        return c.clone();
     }
 
     public boolean hasAttr(String name) {

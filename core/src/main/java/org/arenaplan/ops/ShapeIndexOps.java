@@ -463,7 +463,7 @@ final class ShapeIndexOps implements OpFamily {
 
     /** OneHot: inputs indices, depth (constant, any numeric type), values [off, on]; attr axis (default -1). */
     private static Lowered importOneHot(NodeContext n) {
-        double[] depth = n.constantDoubles(1, "depth");
+        double[] depth = n.constantReals(1, "depth");
         n.require(depth.length == 1 && depth[0] >= 1, "depth must be one value of at least 1, got " + Arrays.toString(depth));
         Value idx = n.input(0);
         Map<String, Object> attrs = new LinkedHashMap<>();

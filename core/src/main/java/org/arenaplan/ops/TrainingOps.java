@@ -30,7 +30,7 @@ final class TrainingOps implements OpFamily {
         return List.of(
                 OpDefinition.op(OpKinds.RELU_GRAD, 2, 2).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(Kernels.BINARY)
                         .doc("inputs dY, X: dX = dY where X > 0, else 0")
-                        .lowerF32((op, l) -> List.of(ElementwiseOps.binary(op, l, Kernels.RELU_GRAD, op.inputs().get(0), op.inputs().get(1), out(op)))).build(),
+                        .lowerF32((op, l) -> List.of(ElementwiseLowering.binary(op, l, Kernels.RELU_GRAD, op.inputs().get(0), op.inputs().get(1), out(op)))).build(),
                 OpDefinition.op(OpKinds.REDUCE_SUM, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "every axis"), AttrSpec.integer("keepdims", 1, 0, 1))
                         .shape(ShapeRules::reduceSum).kernels(Kernels.REDUCE_SUM)
                         .doc("ONNX ReduceSum (axes as an attribute); runs when the kept axes are contiguous; training kernel")
