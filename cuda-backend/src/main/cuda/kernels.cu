@@ -5,3 +5,4 @@
 #include "normalize.cuh"
 #include "image.cuh"
 #include "layout.cuh"
+#include "reduce.cuh"

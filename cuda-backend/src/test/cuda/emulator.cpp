@@ -105,6 +105,7 @@ int main() {
         else if (name == "gather") body = [&] { gather(p(0), p(1), p(2), ints, floats); };
         else if (name == "where") body = [&] { where(u8(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "compare") body = [&] { compare(p(0), p(1), u8(2), ints, floats); };
+        else if (name == "reduce") body = [&] { reduce(p(0), p(1), ints, floats); };
         else if (name == "slow_copy") body = [&] { slow_copy(p(0), p(1), ints, floats); };
         else { std::fprintf(stderr, "emulator: unknown kernel %s\n", name.c_str()); return 2; }
         launch(grid, block, body);

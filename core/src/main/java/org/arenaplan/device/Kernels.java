@@ -29,8 +29,20 @@ import java.util.List;
  *     op(A)(i,k) = A[i*K+k] or, transposed, A[k*M+i]; op(B)(k,j) = B[k*N+j] or, transposed,
  *     B[j*K+k]; C(b,i,j) = C[b*cBatchStride + i*cRowStride + j*cColStride] (0 strides broadcast).
  *     C is present only when hasC = 1. The sum over k runs k = 0..K-1 in f32.</li>
- * <li>{@link #SOFTMAX} ptrs [x, y]; ints [rows, cols]: each contiguous row of cols values,
- *     y = exp(x - max) / sum. In place allowed.</li>
+ * <li>{@link #SOFTMAX} ptrs [x, y]; ints [outer, n, inner, mode]: x and y are outer x n x inner;
+ *     each of the outer * inner lanes of n values (stride inner) is normalised on its own, in
+ *     index order: mode 0 softmax y = exp(x - max) / sum (the sum in f32), 1 log-softmax
+ *     y = x - max - log(sum) (the sum in double), 2 hardmax y = 1 at the first largest element, else 0.
+ *     In place allowed.</li>
+ * <li>{@link #REDUCE} ptrs [x, y]; ints [op, dtype, selectLast, K, R, keptShape[K], keptStride[K],
+ *     redShape[R], redStride[R]]: y (contiguous, one element per index of keptShape) =
+ *     the reduction of the x elements at sum(kept_d * keptStride[d]) + sum(red_d * redStride[d]),
+ *     visited in row-major order of redShape. op: 0 sum, 1 mean, 2 max, 3 min, 4 prod, 5 L1,
+ *     6 L2, 7 log-sum, 8 log-sum-exp (max + log(sum(exp(x - max)))), 9 sum of squares,
+ *     10 argmax, 11 argmin (y int64, the first extreme index along the one reduced axis, or
+ *     the last when selectLast = 1). x and y have type dtype (y int64 for 10, 11); floats
+ *     accumulate in double from the empty value (0; 1 for prod; -inf/+inf for max/min, where a
+ *     NaN wins) and round once; integers (ops 0, 2, 3, 4, 10, 11) in 64 bits, wrapping.</li>
  * <li>{@link #LAYERNORM} ptrs [x, scale, bias, y]; ints [rows, cols]; floats [epsilon]:
  *     per row, y = (x - mean) / sqrt(var + eps) * scale + bias (biased variance); scale and bias
  *     have cols values.</li>
@@ -69,8 +81,6 @@ import java.util.List;
  * <p>Training kernels ({@link #TRAINING}; the simulator runs them, the CUDA device does not have
  * them yet and refuses a graph that needs them):
  * <ul>
- * <li>{@link #REDUCE_SUM} ptrs [x, y]; ints [A, B, C]: x is A x B x C, y[b] = sum over a, then c,
- *     of x[(a*B + b)*C + c] (a outer, c inner, in f32 from 0).</li>
  * <li>{@link #GELU_GRAD} ptrs [dy, x, dx]; ints [n]: dx = dy * (Phi(x) + x * phi(x)), Phi the
  *     normal CDF (erf based), phi its density. In place allowed (dx = dy).</li>
  * <li>{@link #SOFTMAX_GRAD} ptrs [dy, y, dx]; ints [rows, cols]: per row, dx = y * (dy - sum(dy * y)).
@@ -101,8 +111,8 @@ public final class Kernels {
     public static final String GATHER = "gather";
     public static final String WHERE = "where";
     public static final String COMPARE = "compare";
+    public static final String REDUCE = "reduce";
 
-    public static final String REDUCE_SUM = "reduce_sum";
     public static final String GELU_GRAD = "gelu_grad";
     public static final String SOFTMAX_GRAD = "softmax_grad";
     public static final String LAYERNORM_GRAD = "layernorm_grad";
@@ -110,11 +120,11 @@ public final class Kernels {
     public static final String CONV2D_BACKWARD_FILTER = "conv2d_backward_filter";
 
     /** Kernels of training graphs: the simulator implements them, the CUDA fatbin does not (yet). */
-    public static final List<String> TRAINING = List.of(REDUCE_SUM, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD,
+    public static final List<String> TRAINING = List.of(GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD,
             CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, LAYERNORM, BATCHNORM,
-            CONV2D, POOL2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE);
+            CONV2D, POOL2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE, REDUCE);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
@@ -126,6 +136,11 @@ public final class Kernels {
     public static final int ADD = 0, SUB = 1, MUL = 2, DIV = 3, RELU_GRAD = 4;
     /** {@link #COMPARE} op codes. */
     public static final int EQUAL = 0;
+    /** {@link #REDUCE} op codes. */
+    public static final int R_SUM = 0, R_MEAN = 1, R_MAX = 2, R_MIN = 3, R_PROD = 4, R_L1 = 5, R_L2 = 6, R_LOG_SUM = 7, R_LOG_SUM_EXP = 8,
+            R_SUM_SQUARE = 9, R_ARGMAX = 10, R_ARGMIN = 11;
+    /** {@link #SOFTMAX} modes. */
+    public static final int SOFTMAX_MODE = 0, LOG_SOFTMAX_MODE = 1, HARDMAX_MODE = 2;
     /** {@link #POOL2D} modes. */
     public static final int MAX = 0, AVERAGE = 1;
 

@@ -63,6 +63,8 @@ public final class OpLowering {
     private List<KernelCall> lowerKind(Op op) {
         if (op.isStorageOnly()) return List.of();
         if (op.kind().equals(OpKinds.SPLIT)) return split(op);
+        List<KernelCall> family = ReductionLowering.lower(this, op);
+        if (family != null) return family;
         if (op.outputs().size() != 1) throw fail(op, "executors support ops with one output, this one has " + op.outputs().size());
         switch (op.kind()) {
             case OpKinds.RELU: return List.of(unary(op, Kernels.RELU, true));
@@ -94,7 +96,6 @@ public final class OpLowering {
             case OpKinds.RELU_GRAD: return List.of(binary(op, Kernels.RELU_GRAD, op.inputs().get(0), op.inputs().get(1)));
             case OpKinds.MATMUL: return matmul(op);
             case OpKinds.GEMM: return List.of(gemm(op));
-            case OpKinds.SOFTMAX: return List.of(softmax(op));
             case OpKinds.LAYER_NORM: return List.of(layerNorm(op));
             case OpKinds.BATCH_NORM: return List.of(batchNorm(op));
             case OpKinds.CONV: return List.of(conv(op));
@@ -102,7 +103,6 @@ public final class OpLowering {
             case OpKinds.AVERAGE_POOL: return List.of(pool(op, Kernels.AVERAGE, false));
             case OpKinds.GLOBAL_AVERAGE_POOL: return List.of(pool(op, Kernels.AVERAGE, true));
             case OpKinds.LRN: return List.of(lrn(op));
-            case OpKinds.REDUCE_SUM: return List.of(reduceSum(op));
             case OpKinds.GELU_GRAD:
                 return List.of(call(op, Kernels.GELU_GRAD, List.of(read(op.inputs().get(0)), read(op.inputs().get(1)), write(out(op))), new long[]{elements(out(op))}));
             case OpKinds.SOFTMAX_GRAD: {
@@ -310,12 +310,6 @@ public final class OpLowering {
 
     // ---- normalisation ----
 
-    private KernelCall softmax(Op op) {
-        String x = op.inputs().get(0);
-        long[] rc = rowsCols(op, shape(op, x), OpAttrs.of(op).integer("axis"));
-        return call(op, Kernels.SOFTMAX, List.of(read(x), write(out(op))), rc);
-    }
-
     private KernelCall layerNorm(Op op) {
         String x = op.inputs().get(0);
         long[] rc = rowsCols(op, shape(op, x), OpAttrs.of(op).integer("axis"));
@@ -387,30 +381,6 @@ public final class OpLowering {
         for (String t : op.inputs()) args.add(read(t));
         args.add(write(out(op)));
         return call(op, kernel, args, ints);
-    }
-
-    /** ReduceSum over the axes before and after one contiguous block of kept axes: x viewed as A x B x C, y has B values. */
-    private KernelCall reduceSum(Op op) {
-        String x = op.inputs().get(0);
-        long[] s = shape(op, x);
-        Object a = op.attrs().get("axes");
-        if (!(a instanceof long[] axes)) throw fail(op, "ReduceSum needs attribute axes (a list of integers)");
-        boolean[] reduced = new boolean[s.length];
-        for (long ax : axes) {
-            int d = (int) (ax < 0 ? ax + s.length : ax);
-            if (d < 0 || d >= s.length) throw fail(op, "axis " + ax + " out of range for " + Arrays.toString(s));
-            reduced[d] = true;
-        }
-        int first = 0;
-        while (first < s.length && reduced[first]) first++;
-        int last = first;
-        while (last < s.length && !reduced[last]) last++;
-        for (int d = last; d < s.length; d++) {
-            if (!reduced[d]) throw fail(op, "ReduceSum keeps axes that are not contiguous: axes " + Arrays.toString(axes) + " of " + Arrays.toString(s));
-        }
-        long outer = product(Arrays.copyOf(s, first)), mid = product(Arrays.copyOfRange(s, first, last)), inner = product(Arrays.copyOfRange(s, last, s.length));
-        if (mid != elements(out(op))) throw fail(op, "output '" + out(op) + "' must have " + mid + " values");
-        return call(op, Kernels.REDUCE_SUM, List.of(read(x), write(out(op))), new long[]{outer, mid, inner});
     }
 
     private KernelCall pool(Op op, int mode, boolean global) {
@@ -524,11 +494,11 @@ public final class OpLowering {
 
     // ---- helpers ----
 
-    private KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints) {
+    KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints) {
         return call(op, kernel, args, ints, new double[0]);
     }
 
-    private KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints, double[] floats) {
+    KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints, double[] floats) {
         return new KernelCall(kernel, args, ints, floats, op.name());
     }
 
@@ -560,18 +530,18 @@ public final class OpLowering {
         return graph.tensor(t).bytes();
     }
 
-    private long elements(String t) {
+    long elements(String t) {
         return graph.tensor(t).bytes() / dtype(t).bytes();
     }
 
     /** The tensor's element type; f32 when the graph gave none. */
-    private DType dtype(String t) {
+    DType dtype(String t) {
         DType d = graph.tensor(t).dtype();
         return d == null ? DType.F32 : d;
     }
 
     /** The one element type all of {@code tensors} share; whole elements each. */
-    private DType sameType(Op op, String... tensors) {
+    DType sameType(Op op, String... tensors) {
         DType t = dtype(tensors[0]);
         for (String x : tensors) {
             if (dtype(x) != t) throw fail(op, "'" + tensors[0] + "' is " + t.jsonName() + " but '" + x + "' is " + dtype(x).jsonName() + "; they must have one type");
@@ -580,7 +550,7 @@ public final class OpLowering {
         return t;
     }
 
-    private long[] shape(Op op, String t) {
+    long[] shape(Op op, String t) {
         Tensor x = graph.tensor(t);
         if (!x.hasShape()) throw fail(op, "tensor '" + t + "' has no shape; executors need shapes for " + op.kind());
         return x.shape();
@@ -600,19 +570,19 @@ public final class OpLowering {
         return x.hasShape() ? x.shape() : dflt;
     }
 
-    private void requireF32(Op op, String t) {
+    void requireF32(Op op, String t) {
         DType d = graph.tensor(t).dtype();
         if (d != null && d != DType.F32) throw fail(op, "tensor '" + t + "' is " + d.jsonName() + "; " + op.kind() + " computes f32 only");
         if (graph.tensor(t).bytes() % 4 != 0) throw fail(op, "tensor '" + t + "' (" + graph.tensor(t).bytes() + " B) is not a whole number of f32 values");
     }
 
-    private static long product(long[] s) {
+    static long product(long[] s) {
         long p = 1;
         for (long d : s) p *= d;
         return p;
     }
 
-    private static ExecutionException fail(Op op, String why) {
+    static ExecutionException fail(Op op, String why) {
         return new ExecutionException("op '" + op.name() + "' (" + op.kind() + "): " + why);
     }
 }

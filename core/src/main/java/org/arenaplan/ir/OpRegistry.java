@@ -31,10 +31,10 @@ public final class OpRegistry {
             BATCHNORM = "batchnorm", CONV2D = "conv2d", POOL2D = "pool2d", LRN = "lrn", TRANSPOSE = "transpose", COPY = "copy",
             CONCAT_SLICE = "concat_slice", CAST = "cast", GATHER = "gather", WHERE = "where", COMPARE = "compare";
     /** Training kernels: the simulator runs them, the CUDA fatbin does not have them ({@code Kernels.TRAINING}). */
-    static final String REDUCE_SUM = "reduce_sum", GELU_GRAD = "gelu_grad", SOFTMAX_GRAD = "softmax_grad", LAYERNORM_GRAD = "layernorm_grad",
+    static final String GELU_GRAD = "gelu_grad", SOFTMAX_GRAD = "softmax_grad", LAYERNORM_GRAD = "layernorm_grad",
             CONV2D_BACKWARD_DATA = "conv2d_backward_data", CONV2D_BACKWARD_FILTER = "conv2d_backward_filter";
 
-    private static final Map<String, OpSpec> SPECS = index(
+    private static final Map<String, OpSpec> SPECS = index(ReductionOps.entries(),
             op(OpKinds.MATMUL, 2, 2).shape(ShapeRules::matmul).kernels(GEMM)
                     .doc("A[..., M, K] x B[..., K, N], leading axes broadcast (numpy.matmul)"),
             op(OpKinds.GEMM, 2, 3).attrs(AttrSpec.flag("transA"), AttrSpec.flag("transB"), AttrSpec.real("alpha", 1.0), AttrSpec.real("beta", 1.0))
@@ -45,8 +45,6 @@ public final class OpRegistry {
                     .doc("n-ary add, broadcasting; y = x0 + x1, then y += x2, ... (so only inputs 0 and 1 may be overwritten)"),
             unary(OpKinds.RELU), unary(OpKinds.SIGMOID), unary(OpKinds.TANH),
             unary(OpKinds.GELU).doc("exact (erf based)"),
-            op(OpKinds.SOFTMAX, 1, 1).attrs(AttrSpec.axis("axis", -1)).shape(ShapeRules::overAxis).inPlace(0).kernels(SOFTMAX)
-                    .doc("normalises over the axes from axis to the end, taken together"),
             op(OpKinds.LAYER_NORM, 3, 3).attrs(AttrSpec.axis("axis", -1), AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::overAxis).kernels(LAYERNORM)
                     .doc("inputs X, scale, bias; over the axes from axis on"),
             op(OpKinds.BATCH_NORM, 5, 5).attrs(AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::batchNorm).inPlace(0).kernels(BATCHNORM)
@@ -75,9 +73,6 @@ public final class OpRegistry {
             op(OpKinds.EQUAL, 2, 2).shape(ShapeRules::broadcast).kernels(COMPARE).doc("A == B as bool, broadcasting; any one type"),
             op(OpKinds.GATHER, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::gather).kernels(GATHER)
                     .doc("data[:axis] + indices + data[axis+1:]; int64 or int32 indices, negative ones from the end"),
-            op(OpKinds.REDUCE_SUM, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "every axis"), AttrSpec.integer("keepdims", 1, 0, 1))
-                    .shape(ShapeRules::reduceSum).kernels(REDUCE_SUM)
-                    .doc("ONNX ReduceSum (axes as an attribute); runs when the kept axes are contiguous; training kernel"),
             op(OpKinds.GELU_GRAD, 2, 2).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(GELU_GRAD)
                     .doc("inputs dY, X: dX = dY * Gelu'(X); training kernel"),
             op(OpKinds.SOFTMAX_GRAD, 2, 2).attrs(AttrSpec.axis("axis", -1)).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(SOFTMAX_GRAD)
@@ -162,13 +157,16 @@ public final class OpRegistry {
         return AttrSpec.perAxis("pads", false, 0, 2, 0);
     }
 
-    private static E op(String kind, int minInputs, int maxInputs) {
+    static E op(String kind, int minInputs, int maxInputs) {
         return new E(kind, minInputs, maxInputs);
     }
 
-    private static Map<String, OpSpec> index(E... entries) {
+    /** The table: the entries of the op families in other files ({@code more}), then {@code entries}. */
+    private static Map<String, OpSpec> index(List<E> more, E... entries) {
         Map<String, OpSpec> m = new LinkedHashMap<>();
-        for (E e : entries) {
+        List<E> all = new ArrayList<>(List.of(entries));
+        all.addAll(more);
+        for (E e : all) {
             OpSpec s = e.spec();
             if (m.put(s.kind(), s) != null) throw new IllegalStateException("op kind " + s.kind() + " registered twice");
         }
@@ -177,12 +175,12 @@ public final class OpRegistry {
 
     /** The shape rule of a kind with one output. */
     @FunctionalInterface
-    private interface OneShape {
+    interface OneShape {
         long[] infer(OpAttrs attrs, long[][] inputs);
     }
 
     /** Fluent construction of one entry. */
-    private static final class E {
+    static final class E {
         private final String kind;
         private final int minInputs, maxInputs;
         private int maxOutputs = 1;

@@ -225,23 +225,6 @@ final class ShapeRules {
         return out;
     }
 
-    /** ReduceSum: the axes listed (every axis when none) summed away, or kept as 1 with keepdims = 1. */
-    static long[] reduceSum(OpAttrs attrs, long[][] in) {
-        long[] x = in[0];
-        long[] axes = attrs.intsOrNull("axes");
-        boolean[] reduced = new boolean[x.length];
-        if (axes == null) Arrays.fill(reduced, true);
-        else for (long a : axes) reduced[axis(a, x.length, "axis")] = true;
-        boolean keep = attrs.integer("keepdims") == 1;
-        long[] out = new long[x.length];
-        int n = 0;
-        for (int d = 0; d < x.length; d++) {
-            if (!reduced[d]) out[n++] = x[d];
-            else if (keep) out[n++] = 1;
-        }
-        return Arrays.copyOf(out, n);
-    }
-
     /** ConvBackwardData (dY, W): the gradient of Conv's X, whose shape attribute input_shape gives; checked by Conv's rule. */
     static long[] convBackwardData(OpAttrs attrs, long[][] in) {
         long[] x = attrs.intsOrNull("input_shape");

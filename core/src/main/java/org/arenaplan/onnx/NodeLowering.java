@@ -35,9 +35,15 @@ final class NodeLowering {
     static final long MAX_OPSET = 21;
 
     /** Op types lowered by {@link #lower}; ConstantOfShape and Constant become weights in the importer. */
-    static final Set<String> SUPPORTED = Set.of("Conv", "Relu", "Sigmoid", "Tanh", "LRN", "MaxPool", "AveragePool", "GlobalAveragePool",
+    static final Set<String> SUPPORTED = union(ReductionNodes.SUPPORTED, "Conv", "Relu", "Sigmoid", "Tanh", "LRN", "MaxPool", "AveragePool", "GlobalAveragePool",
             "Reshape", "Flatten", "Gemm", "MatMul", "Dropout", "Softmax", "BatchNormalization", "Unsqueeze", "Squeeze",
             "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Split", "Transpose", "Identity", "Cast", "Where", "Equal", "Gather");
+
+    private static Set<String> union(Set<String> family, String... types) {
+        Set<String> s = new java.util.HashSet<>(family);
+        s.addAll(List.of(types));
+        return Set.copyOf(s);
+    }
 
     /**
      * ONNX attributes an op type may carry besides those of its registry kind: resolved or
@@ -46,7 +52,7 @@ final class NodeLowering {
      * (ConstantOfShape, Constant, and Cast of a weight, folded). Any other attribute is an error,
      * never silently dropped.
      */
-    private static final Map<String, Set<String>> ONNX_ONLY_ATTRS = Map.ofEntries(
+    private static final Map<String, Set<String>> ONNX_ONLY_ATTRS = withFamilies(ReductionNodes.ONNX_ONLY_ATTRS,
             Map.entry("Conv", Set.of("auto_pad")),
             Map.entry("MaxPool", Set.of("auto_pad", "dilations", "storage_order")),
             Map.entry("AveragePool", Set.of("auto_pad", "dilations")),
@@ -61,6 +67,13 @@ final class NodeLowering {
             Map.entry("Constant", Set.of("value", "value_int", "value_ints", "value_float", "value_floats", "value_string", "value_strings", "sparse_value")),
             Map.entry("Cast", Set.of("to", "saturate")));
 
+    @SafeVarargs
+    private static Map<String, Set<String>> withFamilies(Map<String, Set<String>> family, Map.Entry<String, Set<String>>... entries) {
+        Map<String, Set<String>> m = new java.util.HashMap<>(family);
+        for (Map.Entry<String, Set<String>> e : entries) m.put(e.getKey(), e.getValue());
+        return Map.copyOf(m);
+    }
+
     private NodeLowering() { }
 
     static Lowered lower(NodeContext n) {
@@ -74,7 +87,6 @@ final class NodeLowering {
             case "Add", "Sub", "Mul", "Div", "Sum" -> broadcast(n);
             case "Gemm" -> gemm(n);
             case "MatMul" -> matmul(n);
-            case "Softmax" -> softmax(n);
             case "Concat" -> concat(n);
             case "Transpose" -> transpose(n);
             case "Split" -> split(n);
@@ -88,7 +100,10 @@ final class NodeLowering {
             case "Where" -> where(n);
             case "Equal" -> equal(n);
             case "Gather" -> gather(n);
-            default -> throw n.error("unsupported op '" + n.opType() + "'");   // UnsupportedNodes lists these before any node is lowered
+            default -> {
+                if (ReductionNodes.SUPPORTED.contains(n.opType())) yield ReductionNodes.lower(n);
+                throw n.error("unsupported op '" + n.opType() + "'");
+            }   // UnsupportedNodes lists these before any node is lowered
         };
     }
 
@@ -127,7 +142,7 @@ final class NodeLowering {
         return op(n, kind, inputs, shape, attrs, n.input(0).dtype());
     }
 
-    private static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs, DType dtype) {
+    static Lowered op(NodeContext n, String kind, List<String> inputs, long[] shape, Map<String, Object> attrs, DType dtype) {
         return new Lowered(kind, inputs, List.of(output(n, shape, dtype)), attrs, false, extraOutputs(n));
     }
 
@@ -147,6 +162,17 @@ final class NodeLowering {
         List<String> dropped = new ArrayList<>();
         for (int k = 1; k < out.size(); k++) if (!out.get(k).isEmpty()) dropped.add(out.get(k));
         return dropped;
+    }
+
+    /** The node as an Identity: output 0 a view of input 0. */
+    static Lowered identity(NodeContext n) {
+        return new Lowered(OpKinds.IDENTITY, List.of(n.input(0).name()), List.of(output(n, n.input(0).shape())), Map.of(), true, extraOutputs(n));
+    }
+
+    /** Requires between {@code min} and {@code max} inputs (omitted optional ones counted). */
+    static void requireInputs(NodeContext n, int min, int max) {
+        n.require(n.inputCount() >= min && n.inputCount() <= max, "has " + n.inputCount() + " inputs; " + n.opType() + " takes "
+                + (min == max ? "" + min : min + " to " + max));
     }
 
     private static Lowered view(NodeContext n, long[] shape) {
@@ -360,19 +386,6 @@ final class NodeLowering {
         if (a.length > 1) out.add(pa[pa.length - 2]);
         if (b.length > 1) out.add(pb[pb.length - 1]);
         return op(n, OpKinds.MATMUL, List.of(n.input(0).name(), n.input(1).name()), out.stream().mapToLong(Long::longValue).toArray(), Map.of());
-    }
-
-    /** Before opset 13 Softmax normalises over all axes from {@code axis} on (default 1); from 13 over one axis (default -1). */
-    private static Lowered softmax(NodeContext n) {
-        Value x = n.input(0);
-        boolean v13 = n.opset() >= 13;
-        int axis = n.axis(n.integer("axis", v13 ? -1 : 1), x.rank(), "axis");
-        if (v13) {
-            long inner = 1;
-            for (int i = axis + 1; i < x.rank(); i++) inner *= x.dim(i);
-            n.require(inner == 1, "Softmax over axis " + axis + " alone of " + x + " is not supported (opset 13 normalises one axis; only the last, or one followed by 1s, maps to the shared kind)");
-        }
-        return op(n, OpKinds.SOFTMAX, List.of(x.name()), x.shape(), Map.of("axis", (long) axis));
     }
 
     private static Lowered concat(NodeContext n) {

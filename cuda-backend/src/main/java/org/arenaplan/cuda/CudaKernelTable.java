@@ -33,7 +33,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.UNARY, new Spec(2, -1, i -> i[0])),
             Map.entry(Kernels.BINARY, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
             Map.entry(Kernels.GEMM, new Spec(4, 2, null)),
-            Map.entry(Kernels.SOFTMAX, new Spec(2, -1, i -> i[0])),
+            Map.entry(Kernels.SOFTMAX, new Spec(2, -1, i -> i[0] * i[2])),
             Map.entry(Kernels.LAYERNORM, new Spec(4, -1, i -> i[0])),
             Map.entry(Kernels.BATCHNORM, new Spec(6, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.CONV2D, new Spec(4, 2, i -> i[0] * i[4] * i[5] * i[6])),
@@ -46,6 +46,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.GATHER, new Spec(3, -1, i -> i[0] * i[3] * i[2])),
             Map.entry(Kernels.WHERE, new Spec(4, -1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.COMPARE, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
+            Map.entry(Kernels.REDUCE, new Spec(2, -1, i -> product(i, 5, (int) i[3]))),
             Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));
 
     /** Grid and block sizes of one launch. */

@@ -98,7 +98,11 @@ class KernelEmulationTest {
             c.add(Case.f32(Kernels.GEMM, List.of(random(6, 2 * bm * bk), random(7, 2 * bk * bn), random(8, bn)), 2 * bm * bn,
                     new long[] {2, bm, bn, bk, t, t, bm * bk, bk * bn, 1, 0, 0, 1}, new double[] {1.0, 1.0}, 0));
         }
-        c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 7 * 33)), 7 * 33, new long[] {7, 33}, new double[0], 2));
+        for (int mode = Kernels.SOFTMAX_MODE; mode <= Kernels.HARDMAX_MODE; mode++) {
+            c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 7 * 33)), 7 * 33, new long[] {7, 33, 1, mode}, new double[0], 2));
+            // axis 1 of [3, 11, 7]: lanes of 11 values with stride 7
+            c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 3 * 11 * 7)), 3 * 11 * 7, new long[] {3, 11, 7, mode}, new double[0], 2));
+        }
         c.add(Case.f32(Kernels.LAYERNORM, List.of(random(7, 5 * 64), random(8, 64), random(9, 64)), 5 * 64, new long[] {5, 64}, new double[] {1e-5}, 0));
         c.add(Case.f32(Kernels.BATCHNORM, List.of(random(10, 60), random(11, 3), random(12, 3), random(13, 3), random(14, 3, true)), 60,
                 new long[] {2, 3, 10}, new double[] {1e-5}, 0));
@@ -122,7 +126,60 @@ class KernelEmulationTest {
         // x [2, 3] into columns 4..6 of y [2, 8]; the rest of y stays as both initialise it (zero).
         c.add(Case.f32(Kernels.CONCAT_SLICE, List.of(random(22, 6)), 16, new long[] {2, 3, 8, 4, 4}, new double[0], 0));
         c.addAll(typedCases());
+        c.addAll(reduceCases());
         return c;
+    }
+
+    /**
+     * The reduce kernel: x [4, 5, 6] reduced over axes 0 and 2 (kept: axis 1, stride 6; reduced:
+     * extents 4 and 6, strides 30 and 1), every op on f32, f16 and bf16, the integer ops on int64,
+     * int32 and uint8 (wrapping), argmax/argmin with first and last ties, and an empty reduction.
+     */
+    private static List<Case> reduceCases() {
+        List<Case> c = new ArrayList<>();
+        long[] geometry = {1, 2, 5, 6, 4, 6, 30, 1};   // K, R, keptShape, keptStride, redShape[2], redStride[2]
+        for (DType t : new DType[] {DType.F32, DType.F16, DType.BF16}) {
+            for (int op = Kernels.R_SUM; op <= Kernels.R_SUM_SQUARE; op++) {
+                TensorValue x = op == Kernels.R_LOG_SUM || op == Kernels.R_PROD ? positive(t, op, 120) : floats(t, op, 120);
+                c.add(new Case(Kernels.REDUCE, List.of(x), t, 5, reduceInts(op, t, 0, geometry), new double[0], 2));
+            }
+        }
+        for (DType t : new DType[] {DType.I64, DType.I32, DType.U8}) {
+            for (int op : new int[] {Kernels.R_SUM, Kernels.R_MAX, Kernels.R_MIN, Kernels.R_PROD}) {
+                c.add(new Case(Kernels.REDUCE, List.of(longs(t, op, 120, 1000)), t, 5, reduceInts(op, t, 0, geometry), new double[0], 0));
+            }
+        }
+        // argmax/argmin along axis 1 of [2, 6, 3] with repeated values (ties), first and last.
+        long[] along = {2, 1, 2, 3, 18, 1, 6, 3};
+        for (DType t : new DType[] {DType.F32, DType.I64, DType.F16}) {
+            TensorValue x = t.isIntegral() ? longs(t, 9, 36, 3) : TensorValue.ofDoubles(t, null, new double[] {
+                1, 2, 3, 3, 2, 1, 1, 1, 1, 0, 5, 5, 3, 5, 0, -1, 5, 0, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 7, 0, 7, 7, 0, 7});
+            for (int op : new int[] {Kernels.R_ARGMAX, Kernels.R_ARGMIN}) {
+                for (int last = 0; last <= 1; last++) c.add(new Case(Kernels.REDUCE, List.of(x), DType.I64, 6, reduceInts(op, t, last, along), new double[0], 0));
+            }
+        }
+        // an empty reduction (extent 0): the empty value of each op
+        for (int op = Kernels.R_SUM; op <= Kernels.R_SUM_SQUARE; op++) {
+            c.add(new Case(Kernels.REDUCE, List.of(TensorValue.ofDoubles(DType.F32, null, new double[0])), DType.F32, 3,
+                    reduceInts(op, DType.F32, 0, new long[] {1, 1, 3, 0, 0, 1}), new double[0], 0));
+        }
+        return c;
+    }
+
+    private static long[] reduceInts(int op, DType t, int last, long[] geometry) {
+        long[] ints = new long[3 + geometry.length];
+        ints[0] = op;
+        ints[1] = t.onnxCode();
+        ints[2] = last;
+        System.arraycopy(geometry, 0, ints, 3, geometry.length);
+        return ints;
+    }
+
+    private static TensorValue positive(DType t, long seed, int n) {
+        Random r = new Random(seed);
+        double[] v = new double[n];
+        for (int i = 0; i < n; i++) v[i] = 0.9 + r.nextDouble() * 0.2;
+        return TensorValue.ofDoubles(t, null, v);
     }
 
     /** Doubles over the cases that break conversions: NaN, infinities, signed zeros, f16 limits and subnormals, ties, out-of-range. */

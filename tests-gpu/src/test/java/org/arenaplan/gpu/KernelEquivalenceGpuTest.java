@@ -92,7 +92,10 @@ class KernelEquivalenceGpuTest {
 
     @Test
     void softmaxLayernormBatchnormLrn() {
-        same(List.of(KernelRun.random(6, 7 * 33)), 7 * 33, call(Kernels.SOFTMAX, new long[] {7, 33}), 2);
+        for (int mode = Kernels.SOFTMAX_MODE; mode <= Kernels.HARDMAX_MODE; mode++) {
+            same(List.of(KernelRun.random(6, 7 * 33)), 7 * 33, call(Kernels.SOFTMAX, new long[] {7, 33, 1, mode}), 2);
+            same(List.of(KernelRun.random(6, 3 * 11 * 7)), 3 * 11 * 7, call(Kernels.SOFTMAX, new long[] {3, 11, 7, mode}), 2);
+        }
         same(List.of(KernelRun.random(7, 5 * 64), KernelRun.random(8, 64), KernelRun.random(9, 64)), 5 * 64,
                 call(Kernels.LAYERNORM, new long[] {5, 64}, 1e-5), 0);
         same(List.of(KernelRun.random(10, 60), KernelRun.random(11, 3), KernelRun.random(12, 3), KernelRun.random(13, 3), KernelRun.positive(14, 3)), 60,
