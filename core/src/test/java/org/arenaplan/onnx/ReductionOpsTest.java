@@ -179,6 +179,23 @@ class ReductionOpsTest {
     }
 
     @Test
+    void axesGivenAsAGraphInputAreReadFromTheValuesKnownBeforeImport() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(18).input("x", 2L, 3L).input(OnnxDTypes.INT64, "axes", 1L).output("y")
+                .node("r", "ReduceSum", List.of("x", "axes"), List.of("y"), "keepdims", 0L);
+        Path file = dir.resolve("axes.onnx");
+        Files.write(file, m.bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).hasMessageContaining("axes (input #1 'axes') must be a constant known at import time");
+        TensorValue axes = TensorValue.ofLongs(DType.I64, new long[]{1}, 1);
+        Graph g = OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withInputValues(Map.of("axes", axes)));
+        assertThat(g.tensor("y").shape()).containsExactly(2);
+        assertThat(g.inputs()).containsExactly("x", "axes");
+        // a value of another shape is not taken
+        TensorValue wrong = TensorValue.ofLongs(DType.I64, new long[]{2}, 0, 1);
+        assertThatThrownBy(() -> OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withInputValues(Map.of("axes", wrong))))
+                .hasMessageContaining("must be a constant known at import time");
+    }
+
+    @Test
     void refusalsNameTheNodeAndTheReason() throws Exception {
         refused(new TinyOnnx().opset(18).input("x", 2L, 3L).output("y").node("r", "ReduceMean", List.of("x"), List.of("y"), "axes", new long[]{1}),
                 "node 'r' (ReduceMean, #0, opset 18): attribute 'axes' is input #1 from opset 18");
