@@ -6,3 +6,4 @@
 #include "image.cuh"
 #include "layout.cuh"
 #include "reduce.cuh"
+#include "normalization.cuh"

@@ -1,4 +1,4 @@
-// softmax, layernorm, batchnorm, lrn: the simulator's formulas (SimKernels) in the same order and
+// softmax, batchnorm, lrn: the simulator's formulas (SimKernels) in the same order and
 // precision. Row reductions run in one thread per row, in index order, so their order is fixed
 // (and in-place softmax is safe: a row is read before it is rewritten).
 #pragma once
@@ -34,27 +34,6 @@ extern "C" __global__ void softmax(const float* x, float* y, Ints ints, Floats) 
             }
             for (long long k = 0; k < n; k++) y[base + k * inner] = y[base + k * inner] / sum;
         }
-    }
-}
-
-// ints: rows, cols; floats: epsilon. Biased variance. Statistics and the result in double, as the simulator.
-extern "C" __global__ void layernorm(const float* x, const float* scale, const float* bias, float* y, Ints ints, Floats floats) {
-    long long rows = ints.v[0], cols = ints.v[1];
-    double eps = floats.v[0];
-    FOR_EACH_ITEM(r, rows) {
-        const float* xr = x + r * cols;
-        float* yr = y + r * cols;
-        double mean = 0.0;
-        for (long long c = 0; c < cols; c++) mean += xr[c];
-        mean /= cols;
-        double var = 0.0;
-        for (long long c = 0; c < cols; c++) {
-            double d = xr[c] - mean;
-            var += d * d;
-        }
-        var /= cols;
-        double inv = 1.0 / sqrt(var + eps);
-        for (long long c = 0; c < cols; c++) yr[c] = (float) ((xr[c] - mean) * inv * scale[c] + bias[c]);
     }
 }
 

@@ -18,6 +18,16 @@
 #define R_ARGMAX 10
 #define R_ARGMIN 11
 
+// A floating element (f32, f16, bf16 widened exactly; f64 as is) and its store (rounded once, or as is in f64).
+__device__ __forceinline__ double load_real(const void* p, long long i, int code) {
+    return code == DT_DOUBLE ? ((const double*) p)[i] : (double) load_float(p, i, code);
+}
+
+__device__ __forceinline__ void store_real(void* p, long long i, int code, double v) {
+    if (code == DT_DOUBLE) ((double*) p)[i] = v;
+    else store_float(p, i, code, (float) v);
+}
+
 // The offset from an output's base of reduced element j (row-major over redShape).
 __device__ __forceinline__ long long reduced_offset(long long j, int R, const long long* shape, const long long* stride) {
     long long off = 0;
@@ -55,7 +65,7 @@ extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
                     long long va = load_int(x, a, code), vb = load_int(x, b, code);
                     cmp = va > vb ? 1 : va < vb ? -1 : 0;
                 } else {
-                    float va = load_float(x, a, code), vb = load_float(x, b, code);
+                    double va = load_real(x, a, code), vb = load_real(x, b, code);
                     cmp = va > vb ? 1 : va < vb ? -1 : 0;
                     unordered = va != va || vb != vb;
                 }
@@ -79,14 +89,14 @@ extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
             bool done = false;
             if (op == R_LOG_SUM_EXP) {
                 for (long long j = 0; j < redN; j++) {
-                    double v = load_float(x, base + reduced_offset(j, R, rs, rst), code);
+                    double v = load_real(x, base + reduced_offset(j, R, rs, rst), code);
                     if (v > max || v != v) max = v;
                 }
                 if (max == INFINITY || max == -INFINITY || max != max) { acc = max; done = true; }
             }
             if (!done) {
                 for (long long j = 0; j < redN; j++) {
-                    double v = load_float(x, base + reduced_offset(j, R, rs, rst), code);
+                    double v = load_real(x, base + reduced_offset(j, R, rs, rst), code);
                     switch (op) {
                         case R_MAX: if (v > acc || v != v) acc = v; break;
                         case R_MIN: if (v < acc || v != v) acc = v; break;
@@ -102,7 +112,70 @@ extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
                 else if (op == R_LOG_SUM) acc = log(acc);
                 else if (op == R_LOG_SUM_EXP) acc = max + log(acc);
             }
-            store_float(y, o, code, (float) acc);
+            store_real(y, o, code, acc);
+        }
+    }
+}
+
+// ints: outer, n, inner, exclusive, reverse, dtype: one thread per lane of n values (stride inner);
+// floats accumulate in double (each output rounded once), integers in 64 bits (wrapping).
+extern "C" __global__ void cumsum(const void* x, void* y, Ints ints, Floats) {
+    long long outer = ints.v[0], n = ints.v[1], inner = ints.v[2];
+    bool exclusive = ints.v[3] == 1, reverse = ints.v[4] == 1;
+    int code = (int) ints.v[5];
+    bool integral = is_integral(code);
+    FOR_EACH_ITEM(lane, outer * inner) {
+        long long base = (lane / inner) * n * inner + lane % inner;
+        double acc = 0.0;
+        long long iacc = 0;
+        for (long long s = 0; s < n; s++) {
+            long long at = base + (reverse ? n - 1 - s : s) * inner;
+            if (integral) {
+                long long v = load_int(x, at, code);
+                if (!exclusive) iacc = (long long) ((unsigned long long) iacc + (unsigned long long) v);
+                store_int(y, at, code, iacc);
+                if (exclusive) iacc = (long long) ((unsigned long long) iacc + (unsigned long long) v);
+            } else {
+                double v = load_real(x, at, code);
+                if (!exclusive) acc = acc + v;
+                store_real(y, at, code, acc);
+                if (exclusive) acc = acc + v;
+            }
+        }
+    }
+}
+
+// Whether element (v, i) comes before (w, j) in TopK's order: larger (or, for smallest, smaller) value first, then lower index.
+__device__ __forceinline__ bool topk_before(double v, long long i, double w, long long j, bool largest) {
+    if (v != w) return largest ? v > w : v < w;
+    return i < j;
+}
+
+// ptrs: x, values, indices; ints: outer, n, inner, k, largest, dtype, es. Per lane, the k first elements in
+// TopK's order (sorted), each found as the first element after the previous one: O(n * k), no scratch memory.
+extern "C" __global__ void topk(const void* x, void* values, long long* indices, Ints ints, Floats) {
+    long long outer = ints.v[0], n = ints.v[1], inner = ints.v[2], k = ints.v[3];
+    bool largest = ints.v[4] == 1;
+    int code = (int) ints.v[5], es = (int) ints.v[6];
+    bool integral = is_integral(code);
+    FOR_EACH_ITEM(lane, outer * inner) {
+        long long o = lane / inner, q = lane % inner;
+        long long base = o * n * inner + q;
+        double prevV = 0.0;
+        long long prevI = -1;
+        for (long long s = 0; s < k; s++) {
+            long long best = -1;
+            double bestV = 0.0;
+            for (long long i = 0; i < n; i++) {
+                double v = integral ? (double) load_int(x, base + i * inner, code) : (double) load_float(x, base + i * inner, code);
+                if (prevI >= 0 && !topk_before(prevV, prevI, v, i, largest)) continue;
+                if (best < 0 || topk_before(v, i, bestV, best, largest)) { best = i; bestV = v; }
+            }
+            long long out = (o * k + s) * inner + q;
+            indices[out] = best;
+            move_element(x, base + best * inner, values, out, es);
+            prevV = bestV;
+            prevI = best;
         }
     }
 }

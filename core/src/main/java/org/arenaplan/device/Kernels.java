@@ -43,9 +43,29 @@ import java.util.List;
  *     the last when selectLast = 1). x and y have type dtype (y int64 for 10, 11); floats
  *     accumulate in double from the empty value (0; 1 for prod; -inf/+inf for max/min, where a
  *     NaN wins) and round once; integers (ops 0, 2, 3, 4, 10, 11) in 64 bits, wrapping.</li>
- * <li>{@link #LAYERNORM} ptrs [x, scale, bias, y]; ints [rows, cols]; floats [epsilon]:
- *     per row, y = (x - mean) / sqrt(var + eps) * scale + bias (biased variance); scale and bias
- *     have cols values.</li>
+ * <li>{@link #NORMALIZE} ptrs [x, (scale), (bias), y, (mean), (invstd)], present as the has* ints
+ *     say; ints [mode, hasScale, hasBias, hasMean, hasInvStd, K, R, keptShape[K], keptStride[K],
+ *     scaleKeptStride[K], biasKeptStride[K], redShape[R], redStride[R], scaleRedStride[R],
+ *     biasRedStride[R]]; floats [epsilon]. For each index of keptShape (one group), its elements
+ *     are those of {@link #REDUCE}'s walk (row-major over redShape); y has x's layout. In double,
+ *     in index order: mode 0 y = (x - mean) / sqrt(var + eps) (biased variance, two passes),
+ *     1 y = (x - mean) / (sqrt(var) + eps) (MeanVarianceNormalization), 2 y = x / sum|x|,
+ *     3 y = x / sqrt(sum x^2) (LpNormalization); then times scale and plus bias where present
+ *     (their elements at the strides given; 0 broadcasts). mean and invstd (modes 0, 1: the mean
+ *     and the factor applied) are contiguous over the groups.</li>
+ * <li>{@link #CUMSUM} ptrs [x, y]; ints [outer, n, inner, exclusive, reverse, dtype]: along each lane
+ *     of n values (stride inner), y = the running sum (excluding the element itself when exclusive;
+ *     from the end when reverse); floats in double rounded per output, integers in 64 bits.</li>
+ * <li>{@link #TOPK} ptrs [x, values, indices]; ints [outer, n, inner, k, largest, dtype, es]: per lane
+ *     of n values (stride inner), the k first in the order larger (smallest: smaller) value first,
+ *     then lower index; values [outer, k, inner] of x's type, indices int64.</li>
+ * <li>{@link #NLL_LOSS} ptrs [x, target, (weight), loss, (logprob)]; ints [softmax, N, C, D, reduction,
+ *     hasIgnore, ignoreIndex, hasWeight, hasLogProb, targetDtype]: x is [N, C, D] log-probabilities
+ *     or, with softmax = 1, scores whose log-softmax over C (in double; written to logprob when
+ *     present) is taken; target [N, D] int64/int32; per sample loss = -logp[target] * weight[target]
+ *     (0 with weight 0 where target = ignoreIndex; a target outside [0, C) is an error: the
+ *     simulator throws, CUDA traps). reduction 0 none (loss [N, D]), 1 sum, 2 mean (sum over the
+ *     summed weights), the sums in double over n, then d.</li>
  * <li>{@link #BATCHNORM} ptrs [x, scale, bias, mean, var, y]; ints [N, C, spatial]; floats
  *     [epsilon]: y = (x - mean[c]) / sqrt(var[c] + eps) * scale[c] + bias[c]. In place allowed.</li>
  * <li>{@link #CONV2D} ptrs [x, w, (b), y]; ints [N, C, H, W, M, OH, OW, KH, KW, strideH,
@@ -99,7 +119,6 @@ public final class Kernels {
     public static final String BINARY = "binary_broadcast";
     public static final String GEMM = "gemm";
     public static final String SOFTMAX = "softmax";
-    public static final String LAYERNORM = "layernorm";
     public static final String BATCHNORM = "batchnorm";
     public static final String CONV2D = "conv2d";
     public static final String POOL2D = "pool2d";
@@ -112,6 +131,10 @@ public final class Kernels {
     public static final String WHERE = "where";
     public static final String COMPARE = "compare";
     public static final String REDUCE = "reduce";
+    public static final String NORMALIZE = "normalize";
+    public static final String CUMSUM = "cumsum";
+    public static final String TOPK = "topk";
+    public static final String NLL_LOSS = "nll_loss";
 
     public static final String GELU_GRAD = "gelu_grad";
     public static final String SOFTMAX_GRAD = "softmax_grad";
@@ -123,8 +146,9 @@ public final class Kernels {
     public static final List<String> TRAINING = List.of(GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD,
             CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
-    public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, LAYERNORM, BATCHNORM,
-            CONV2D, POOL2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE, REDUCE);
+    public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
+            CONV2D, POOL2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE, REDUCE,
+            NORMALIZE, CUMSUM, TOPK, NLL_LOSS);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
@@ -139,6 +163,10 @@ public final class Kernels {
     /** {@link #REDUCE} op codes. */
     public static final int R_SUM = 0, R_MEAN = 1, R_MAX = 2, R_MIN = 3, R_PROD = 4, R_L1 = 5, R_L2 = 6, R_LOG_SUM = 7, R_LOG_SUM_EXP = 8,
             R_SUM_SQUARE = 9, R_ARGMAX = 10, R_ARGMIN = 11;
+    /** {@link #NORMALIZE} modes. */
+    public static final int N_STANDARDIZE = 0, N_MVN = 1, N_L1 = 2, N_L2 = 3;
+    /** {@link #NLL_LOSS} reductions. */
+    public static final int LOSS_NONE = 0, LOSS_SUM = 1, LOSS_MEAN = 2;
     /** {@link #SOFTMAX} modes. */
     public static final int SOFTMAX_MODE = 0, LOG_SOFTMAX_MODE = 1, HARDMAX_MODE = 2;
     /** {@link #POOL2D} modes. */

@@ -96,7 +96,6 @@ public final class OpLowering {
             case OpKinds.RELU_GRAD: return List.of(binary(op, Kernels.RELU_GRAD, op.inputs().get(0), op.inputs().get(1)));
             case OpKinds.MATMUL: return matmul(op);
             case OpKinds.GEMM: return List.of(gemm(op));
-            case OpKinds.LAYER_NORM: return List.of(layerNorm(op));
             case OpKinds.BATCH_NORM: return List.of(batchNorm(op));
             case OpKinds.CONV: return List.of(conv(op));
             case OpKinds.MAX_POOL: return List.of(pool(op, Kernels.MAX, false));
@@ -309,16 +308,6 @@ public final class OpLowering {
     }
 
     // ---- normalisation ----
-
-    private KernelCall layerNorm(Op op) {
-        String x = op.inputs().get(0);
-        long[] rc = rowsCols(op, shape(op, x), OpAttrs.of(op).integer("axis"));
-        for (int j = 1; j < 3; j++) {
-            if (elements(op.inputs().get(j)) != rc[1]) throw fail(op, "'" + op.inputs().get(j) + "' must have " + rc[1] + " values");
-        }
-        return call(op, Kernels.LAYERNORM, List.of(read(x), read(op.inputs().get(1)), read(op.inputs().get(2)), write(out(op))),
-                rc, new double[]{OpAttrs.of(op).real("epsilon")});
-    }
 
     private long[] rowsCols(Op op, long[] s, long axis) {
         int a = (int) (axis < 0 ? axis + s.length : axis);

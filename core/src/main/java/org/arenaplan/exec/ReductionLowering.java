@@ -42,7 +42,7 @@ final class ReductionLowering {
         if (code != null) return List.of(reduce(l, op, code));
         Integer mode = SOFTMAX_MODES.get(op.kind());
         if (mode != null) return List.of(softmax(l, op, mode));
-        return null;
+        return NormalizationLowering.lower(l, op);
     }
 
     private static KernelCall reduce(OpLowering l, Op op, int code) {
@@ -68,42 +68,22 @@ final class ReductionLowering {
         }
         boolean integral = t.isIntegral();
         boolean integralOp = code == Kernels.R_SUM || code == Kernels.R_MAX || code == Kernels.R_MIN || code == Kernels.R_PROD || arg;
-        if (t == DType.F64 || (integral && !integralOp))
-            throw fail(op, "'" + x + "' is " + t.jsonName() + "; " + op.kind() + " takes f32, f16, bf16" + (integralOp ? " or an integer type" : ""));
+        if (integral && !integralOp)
+            throw fail(op, "'" + x + "' is " + t.jsonName() + "; " + op.kind() + " takes f32, f16, bf16, f64" + (integralOp ? " or an integer type" : ""));
         if (arg && l.dtype(y) != DType.I64) throw fail(op, "output '" + y + "' is " + l.dtype(y).jsonName() + ", not int64");
         if (!arg) l.sameType(op, x, y);
-        // dims of extent 1 are dropped; neighbours of one kind whose strides chain are merged
-        List<long[]> kept = new ArrayList<>(), red = new ArrayList<>();   // {extent, stride}
-        long stride = 1;
-        long[] strides = new long[xs.length];
-        for (int d = xs.length - 1; d >= 0; d--) { strides[d] = stride; stride *= xs[d]; }
-        Boolean prev = null;
-        for (int d = 0; d < xs.length; d++) {
-            if (xs[d] == 1) continue;
-            List<long[]> into = reduced[d] ? red : kept;
-            long[] last = into.isEmpty() ? null : into.get(into.size() - 1);
-            if (!arg && prev != null && prev == reduced[d] && last != null && last[1] == xs[d] * strides[d]) {
-                last[0] *= xs[d];
-                last[1] = strides[d];
-            } else {
-                into.add(new long[]{xs[d], strides[d]});
-            }
-            prev = reduced[d];
-        }
-        int k = kept.size(), r = red.size();
+        StridedWalk walk = new StridedWalk(xs, reduced, StridedWalk.contiguous(xs));
+        int k = walk.keptDims(), r = walk.reducedDims();
         if (k + r > MAX_REDUCE_DIMS) throw fail(op, "input " + Arrays.toString(xs) + " has " + (k + r) + " dims to walk after merging; the reduce kernel takes at most " + MAX_REDUCE_DIMS);
-        long outN = 1;
-        for (long[] e : kept) outN *= e[0];
-        if (l.elements(y) != outN) throw fail(op, "output '" + y + "' must have " + outN + " elements, has " + l.elements(y));
-        long[] ints = new long[5 + 2 * (k + r)];
-        ints[0] = code;
-        ints[1] = t.onnxCode();
-        ints[2] = arg ? at.integer("select_last_index") : 0;
-        ints[3] = k;
-        ints[4] = r;
-        for (int d = 0; d < k; d++) { ints[5 + d] = kept.get(d)[0]; ints[5 + k + d] = kept.get(d)[1]; }
-        for (int d = 0; d < r; d++) { ints[5 + 2 * k + d] = red.get(d)[0]; ints[5 + 2 * k + r + d] = red.get(d)[1]; }
-        return l.call(op, Kernels.REDUCE, List.of(l.read(x), l.write(y)), ints);
+        if (l.elements(y) != walk.keptCount()) throw fail(op, "output '" + y + "' must have " + walk.keptCount() + " elements, has " + l.elements(y));
+        List<Long> ints = new ArrayList<>(List.of((long) code, (long) t.onnxCode(), arg ? at.integer("select_last_index") : 0L, (long) k, (long) r));
+        walk.appendKept(ints);
+        walk.appendReduced(ints);
+        return l.call(op, Kernels.REDUCE, List.of(l.read(x), l.write(y)), longs(ints));
+    }
+
+    static long[] longs(List<Long> v) {
+        return v.stream().mapToLong(Long::longValue).toArray();
     }
 
     private static KernelCall softmax(OpLowering l, Op op, int mode) {

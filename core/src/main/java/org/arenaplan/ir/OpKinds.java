@@ -24,7 +24,7 @@ package org.arenaplan.ir;
  *       from the end of the axis; any type.</li>
  *   <li>{@link #SOFTMAX}, {@link #LOG_SOFTMAX}, {@link #HARDMAX}: attr axis (default -1); normalise over the dims from axis
  *       to the end, taken together (ONNX before opset 13), or over axis alone with single_axis = 1 (ONNX from 13).</li>
- *   <li>{@link #LAYER_NORM}: inputs X, scale, bias; attrs axis (default -1), epsilon (1e-5).</li>
+ *   <li>{@link #LAYER_NORM}: inputs X, scale, optional bias; attrs axis (default -1), epsilon (1e-5); outputs Y, optional Mean, InvStdDev.</li>
  *   <li>{@link #BATCH_NORM}: inputs X, scale, B, mean, var (inference); attr epsilon.</li>
  *   <li>{@link #CONV}: inputs X, W, optional B; attrs kernel_shape, strides, pads (begin..., end...), dilations, group.</li>
  *   <li>{@link #MAX_POOL}, {@link #AVERAGE_POOL}: attrs kernel_shape, strides, pads, ceil_mode, count_include_pad;
@@ -94,7 +94,10 @@ public final class OpKinds {
     // Reductions, normalisations, the softmax family and losses: documented in their registry entries (ReductionOps).
     public static final String REDUCE_MEAN = "ReduceMean", REDUCE_MAX = "ReduceMax", REDUCE_MIN = "ReduceMin", REDUCE_PROD = "ReduceProd",
             REDUCE_L1 = "ReduceL1", REDUCE_L2 = "ReduceL2", REDUCE_LOG_SUM = "ReduceLogSum", REDUCE_LOG_SUM_EXP = "ReduceLogSumExp",
-            REDUCE_SUM_SQUARE = "ReduceSumSquare", ARG_MAX = "ArgMax", ARG_MIN = "ArgMin", LOG_SOFTMAX = "LogSoftmax", HARDMAX = "Hardmax";
+            REDUCE_SUM_SQUARE = "ReduceSumSquare", ARG_MAX = "ArgMax", ARG_MIN = "ArgMin", LOG_SOFTMAX = "LogSoftmax", HARDMAX = "Hardmax",
+            INSTANCE_NORM = "InstanceNormalization", GROUP_NORM = "GroupNormalization", MEAN_VARIANCE_NORM = "MeanVarianceNormalization",
+            LP_NORM = "LpNormalization", CUMSUM = "CumSum", TOP_K = "TopK", SOFTMAX_CROSS_ENTROPY_LOSS = "SoftmaxCrossEntropyLoss",
+            NLL_LOSS = "NegativeLogLikelihoodLoss";
 
 
     private OpKinds() { }

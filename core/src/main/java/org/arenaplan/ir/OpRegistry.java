@@ -27,7 +27,7 @@ import static org.arenaplan.ir.AttrSpec.MAX_RANK;
  * lowers to is one of {@code Kernels.IN_PLACE} (checked by a test).
  */
 public final class OpRegistry {
-    static final String UNARY = "unary", BINARY = "binary_broadcast", GEMM = "gemm", SOFTMAX = "softmax", LAYERNORM = "layernorm",
+    static final String UNARY = "unary", BINARY = "binary_broadcast", GEMM = "gemm", SOFTMAX = "softmax",
             BATCHNORM = "batchnorm", CONV2D = "conv2d", POOL2D = "pool2d", LRN = "lrn", TRANSPOSE = "transpose", COPY = "copy",
             CONCAT_SLICE = "concat_slice", CAST = "cast", GATHER = "gather", WHERE = "where", COMPARE = "compare";
     /** Training kernels: the simulator runs them, the CUDA fatbin does not have them ({@code Kernels.TRAINING}). */
@@ -45,8 +45,6 @@ public final class OpRegistry {
                     .doc("n-ary add, broadcasting; y = x0 + x1, then y += x2, ... (so only inputs 0 and 1 may be overwritten)"),
             unary(OpKinds.RELU), unary(OpKinds.SIGMOID), unary(OpKinds.TANH),
             unary(OpKinds.GELU).doc("exact (erf based)"),
-            op(OpKinds.LAYER_NORM, 3, 3).attrs(AttrSpec.axis("axis", -1), AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::overAxis).kernels(LAYERNORM)
-                    .doc("inputs X, scale, bias; over the axes from axis on"),
             op(OpKinds.BATCH_NORM, 5, 5).attrs(AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::batchNorm).inPlace(0).kernels(BATCHNORM)
                     .doc("inference: inputs X, scale, B, mean, var"),
             op(OpKinds.CONV, 2, 3).attrs(convAttrs())

@@ -36,6 +36,7 @@ final class ReductionOps {
         e.add(softmax(OpKinds.SOFTMAX, "exp(x - max) / sum(exp(x - max))"));
         e.add(softmax(OpKinds.LOG_SOFTMAX, "x - max - log(sum(exp(x - max)))"));
         e.add(softmax(OpKinds.HARDMAX, "1 at the first largest element, 0 elsewhere"));
+        e.addAll(NormalizationOps.entries());
         return e;
     }
 

@@ -63,12 +63,6 @@ final class ShapeRules {
         return out;
     }
 
-    /** Softmax and LayerNormalization: the output has the input's shape; {@code axis} must name one of its axes. */
-    static long[] overAxis(OpAttrs attrs, long[][] in) {
-        axis(attrs.integer("axis"), in[0].length, "axis");
-        return in[0].clone();
-    }
-
     static long[] batchNorm(OpAttrs attrs, long[][] in) {
         long[] x = in[0];
         if (x.length < 2) throw new GraphException("input " + Arrays.toString(x) + " has no channel axis");

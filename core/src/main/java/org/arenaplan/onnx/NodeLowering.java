@@ -35,12 +35,13 @@ final class NodeLowering {
     static final long MAX_OPSET = 21;
 
     /** Op types lowered by {@link #lower}; ConstantOfShape and Constant become weights in the importer. */
-    static final Set<String> SUPPORTED = union(ReductionNodes.SUPPORTED, "Conv", "Relu", "Sigmoid", "Tanh", "LRN", "MaxPool", "AveragePool", "GlobalAveragePool",
+    static final Set<String> SUPPORTED = union(List.of(ReductionNodes.SUPPORTED, NormalizationNodes.SUPPORTED), "Conv", "Relu", "Sigmoid", "Tanh", "LRN", "MaxPool", "AveragePool", "GlobalAveragePool",
             "Reshape", "Flatten", "Gemm", "MatMul", "Dropout", "Softmax", "BatchNormalization", "Unsqueeze", "Squeeze",
             "Add", "Sub", "Mul", "Div", "Sum", "Concat", "Split", "Transpose", "Identity", "Cast", "Where", "Equal", "Gather");
 
-    private static Set<String> union(Set<String> family, String... types) {
-        Set<String> s = new java.util.HashSet<>(family);
+    private static Set<String> union(List<Set<String>> families, String... types) {
+        Set<String> s = new java.util.HashSet<>();
+        families.forEach(s::addAll);
         s.addAll(List.of(types));
         return Set.copyOf(s);
     }
@@ -52,7 +53,7 @@ final class NodeLowering {
      * (ConstantOfShape, Constant, and Cast of a weight, folded). Any other attribute is an error,
      * never silently dropped.
      */
-    private static final Map<String, Set<String>> ONNX_ONLY_ATTRS = withFamilies(ReductionNodes.ONNX_ONLY_ATTRS,
+    private static final Map<String, Set<String>> ONNX_ONLY_ATTRS = withFamilies(List.of(ReductionNodes.ONNX_ONLY_ATTRS, NormalizationNodes.ONNX_ONLY_ATTRS),
             Map.entry("Conv", Set.of("auto_pad")),
             Map.entry("MaxPool", Set.of("auto_pad", "dilations", "storage_order")),
             Map.entry("AveragePool", Set.of("auto_pad", "dilations")),
@@ -68,8 +69,9 @@ final class NodeLowering {
             Map.entry("Cast", Set.of("to", "saturate")));
 
     @SafeVarargs
-    private static Map<String, Set<String>> withFamilies(Map<String, Set<String>> family, Map.Entry<String, Set<String>>... entries) {
-        Map<String, Set<String>> m = new java.util.HashMap<>(family);
+    private static Map<String, Set<String>> withFamilies(List<Map<String, Set<String>>> families, Map.Entry<String, Set<String>>... entries) {
+        Map<String, Set<String>> m = new java.util.HashMap<>();
+        families.forEach(m::putAll);
         for (Map.Entry<String, Set<String>> e : entries) m.put(e.getKey(), e.getValue());
         return Map.copyOf(m);
     }
@@ -102,6 +104,7 @@ final class NodeLowering {
             case "Gather" -> gather(n);
             default -> {
                 if (ReductionNodes.SUPPORTED.contains(n.opType())) yield ReductionNodes.lower(n);
+                if (NormalizationNodes.SUPPORTED.contains(n.opType())) yield NormalizationNodes.lower(n);
                 throw n.error("unsupported op '" + n.opType() + "'");
             }   // UnsupportedNodes lists these before any node is lowered
         };

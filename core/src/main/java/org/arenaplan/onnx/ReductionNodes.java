@@ -121,8 +121,8 @@ final class ReductionNodes {
         DType t = x.dtype();
         boolean integralOk = kind.equals(OpKinds.REDUCE_SUM) || kind.equals(OpKinds.REDUCE_MAX) || kind.equals(OpKinds.REDUCE_MIN)
                 || kind.equals(OpKinds.REDUCE_PROD) || kind.equals(OpKinds.ARG_MAX) || kind.equals(OpKinds.ARG_MIN);
-        n.require(t == DType.F32 || t == DType.F16 || t == DType.BF16 || (t.isIntegral() && integralOk),
-                "input " + x + " is " + t.jsonName() + "; " + n.opType() + " computes f32, f16, bf16" + (integralOk ? " and the integer types" : ""));
+        n.require(t.isFloat32Compute() || t == DType.F64 || (t.isIntegral() && integralOk),
+                "input " + x + " is " + t.jsonName() + "; " + n.opType() + " computes f32, f16, bf16, f64" + (integralOk ? " and the integer types" : ""));
     }
 
     private static long[] shape(long[] x, boolean[] reduced, boolean keep) {

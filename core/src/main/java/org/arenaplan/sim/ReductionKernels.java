@@ -32,13 +32,89 @@ final class ReductionKernels {
                 int op = i(c, 0);
                 DType t = SimKernels.dtype(c, 1);
                 if (op < Kernels.R_SUM || op > Kernels.R_ARGMIN) throw new DeviceException("'" + c.label() + "': unknown reduce op " + op);
-                if (t == DType.F64 || (t.isIntegral() && !integral(op)))
+                if (t.isIntegral() && !integral(op))
                     throw new DeviceException("'" + c.label() + "': reduce op " + op + " does not compute " + t.jsonName());
                 return () -> reduce(c, op, t);
+            }
+            case Kernels.CUMSUM: {
+                SimKernels.need(c, 2, 6);
+                DType t = SimKernels.dtype(c, 5);
+                if (t == DType.BOOL) throw new DeviceException("'" + c.label() + "': cumsum does not compute " + t.jsonName());
+                return () -> cumsum(c, t);
+            }
+            case Kernels.TOPK: {
+                SimKernels.need(c, 3, 7);
+                DType t = SimKernels.dtype(c, 5);
+                if (t == DType.F64 || t.bytes() != c.intArg(6)) throw new DeviceException("'" + c.label() + "': topk does not compute " + t.jsonName());
+                return () -> topk(c, t);
             }
             default:
                 return null;
         }
+    }
+
+    static void cumsum(KernelCall c, DType t) {
+        int outer = i(c, 0), n = i(c, 1), inner = i(c, 2);
+        boolean exclusive = c.intArg(3) == 1, reverse = c.intArg(4) == 1;
+        ByteBuffer x = SimKernels.in(c, 0), y = SimKernels.out(c, 1);
+        for (int o = 0; o < outer; o++) {
+            for (int q = 0; q < inner; q++) {
+                int base = o * n * inner + q;
+                double acc = 0;
+                long iacc = 0;
+                for (int s = 0; s < n; s++) {
+                    int at = base + (reverse ? n - 1 - s : s) * inner;
+                    if (t.isIntegral()) {
+                        long v = t.getLong(x, at);
+                        if (!exclusive) iacc += v;
+                        t.putLong(y, at, iacc);
+                        if (exclusive) iacc += v;
+                    } else {
+                        double v = t.getDouble(x, at);
+                        if (!exclusive) acc += v;
+                        putReal(y, t, at, acc);
+                        if (exclusive) acc += v;
+                    }
+                }
+            }
+        }
+        SimKernels.store(c, 1, y);
+    }
+
+    /** Whether (v, i) comes before (w, j) in TopK's order: the larger (smallest: smaller) value, then the lower index. */
+    private static boolean before(double v, long i, double w, long j, boolean largest) {
+        if (v != w) return largest ? v > w : v < w;
+        return i < j;
+    }
+
+    static void topk(KernelCall c, DType t) {
+        int outer = i(c, 0), n = i(c, 1), inner = i(c, 2), k = i(c, 3);
+        boolean largest = c.intArg(4) == 1;
+        int es = t.bytes();
+        ByteBuffer x = SimKernels.in(c, 0), values = SimKernels.out(c, 1), indices = SimKernels.out(c, 2);
+        for (int o = 0; o < outer; o++) {
+            for (int q = 0; q < inner; q++) {
+                int base = o * n * inner + q;
+                double prevV = 0;
+                long prevI = -1;
+                for (int s = 0; s < k; s++) {
+                    int best = -1;
+                    double bestV = 0;
+                    for (int e = 0; e < n; e++) {
+                        double v = t.isIntegral() ? (double) t.getLong(x, base + e * inner) : t.getFloat(x, base + e * inner);
+                        if (prevI >= 0 && !before(prevV, prevI, v, e, largest)) continue;
+                        if (best < 0 || before(v, e, bestV, best, largest)) { best = e; bestV = v; }
+                    }
+                    int out = (o * k + s) * inner + q;
+                    DType.I64.putLong(indices, out, best);
+                    for (int b = 0; b < es; b++) values.put(out * es + b, x.get((base + best * inner) * es + b));
+                    prevV = bestV;
+                    prevI = best;
+                }
+            }
+        }
+        SimKernels.store(c, 1, values);
+        SimKernels.store(c, 2, indices);
     }
 
     /** Ops the reduce kernel runs on integer types. */
@@ -102,7 +178,7 @@ final class ReductionKernels {
             for (int d = 0; d < kr; d++) base += kidx[d] * kst[d];
             if (arg) DType.I64.putLong(y, o, argReduce(x, t, base, offsets, op == Kernels.R_ARGMAX, last));
             else if (t.isIntegral()) t.putLong(y, o, integral(x, t, base, offsets, op));
-            else t.putFloat(y, o, (float) floating(x, t, base, offsets, op));
+            else putReal(y, t, o, floating(x, t, base, offsets, op));
             for (int d = kr - 1; d >= 0; d--) {
                 if (++kidx[d] < ks[d]) break;
                 kidx[d] = 0;
@@ -137,13 +213,13 @@ final class ReductionKernels {
         double max = Double.NEGATIVE_INFINITY;
         if (op == Kernels.R_LOG_SUM_EXP) {
             for (int j : off) {
-                double v = t.getFloat(x, base + j);
+                double v = t.getDouble(x, base + j);
                 if (v > max || v != v) max = v;
             }
             if (Double.isInfinite(max) || Double.isNaN(max)) return max;
         }
         for (int j : off) {
-            double v = t.getFloat(x, base + j);
+            double v = t.getDouble(x, base + j);
             switch (op) {
                 case Kernels.R_MAX -> { if (v > acc || v != v) acc = v; }
                 case Kernels.R_MIN -> { if (v < acc || v != v) acc = v; }
@@ -187,7 +263,7 @@ final class ReductionKernels {
         int best = 0;
         for (int j = 1; j < off.length; j++) {
             int cmp = t.isIntegral() ? Long.compare(t.getLong(x, base + off[j]), t.getLong(x, base + off[best]))
-                    : compare(t.getFloat(x, base + off[j]), t.getFloat(x, base + off[best]));
+                    : compare(t.getDouble(x, base + off[j]), t.getDouble(x, base + off[best]));
             if (!max) cmp = -cmp;
             if (cmp > 0 || (last && cmp == 0 && !unordered(t, x, base + off[j], base + off[best]))) best = j;
         }
@@ -195,11 +271,17 @@ final class ReductionKernels {
     }
 
     /** -1, 0 or 1 as a &lt; b, a == b, a &gt; b; 0 when either is NaN. */
-    private static int compare(float a, float b) {
+    private static int compare(double a, double b) {
         return a > b ? 1 : a < b ? -1 : 0;
     }
 
     private static boolean unordered(DType t, ByteBuffer x, int a, int b) {
-        return !t.isIntegral() && (Float.isNaN(t.getFloat(x, a)) || Float.isNaN(t.getFloat(x, b)));
+        return !t.isIntegral() && (Double.isNaN(t.getDouble(x, a)) || Double.isNaN(t.getDouble(x, b)));
+    }
+
+    /** Stores {@code v}: as is in f64, rounded once to f32, f16 or bf16. */
+    private static void putReal(ByteBuffer y, DType t, int i, double v) {
+        if (t == DType.F64) y.putDouble(i * 8, v);
+        else t.putFloat(y, i, (float) v);
     }
 }

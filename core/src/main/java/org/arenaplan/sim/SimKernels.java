@@ -42,7 +42,6 @@ final class SimKernels {
                 return t.isFloat32Compute() ? onFloats(c, t, f -> binary(c, f[0], f[1], f[2])) : onLongs(c, t, l -> binaryIntegral(c, l[0], l[1], l[2]));
             }
             case Kernels.GEMM: need(c, c.intArg(8) == 1 ? 4 : 3, 12); return onFloats(c, DType.F32, f -> gemm(c, f));
-            case Kernels.LAYERNORM: need(c, 4, 2); return onFloats(c, DType.F32, f -> layernorm(c, f));
             case Kernels.BATCHNORM: need(c, 6, 3); return onFloats(c, DType.F32, f -> batchnorm(c, f));
             case Kernels.CONV2D: need(c, c.intArg(16) == 1 ? 4 : 3, 17); return onFloats(c, DType.F32, f -> conv2d(c, f));
             case Kernels.POOL2D: need(c, 2, 16); return onFloats(c, DType.F32, f -> pool2d(c, f[0], f[1]));
@@ -77,6 +76,7 @@ final class SimKernels {
             case Kernels.CONV2D_BACKWARD_FILTER: need(c, 3, 16); return onFloats(c, DType.F32, f -> TrainingKernels.convBackwardFilter(c, f));
             default: {
                 Runnable r = ReductionKernels.bind(c);
+                if (r == null) r = NormalizationKernels.bind(c);
                 if (r != null) return r;
                 throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.TRAINING);
             }
@@ -444,23 +444,6 @@ final class SimKernels {
                     y.a[y0 + r * n + j] = v;
                 }
             }
-        }
-    }
-
-    static void layernorm(KernelCall c, F[] f) {
-        F x = f[0], s = f[1], b = f[2], y = f[3];
-        int rows = i(c, 0), cols = i(c, 1);
-        double eps = c.floatArg(0);
-        for (int r = 0; r < rows; r++) {
-            int xo = x.i + r * cols, yo = y.i + r * cols;
-            double mean = 0;
-            for (int k = 0; k < cols; k++) mean += x.a[xo + k];
-            mean /= cols;
-            double var = 0;
-            for (int k = 0; k < cols; k++) { double d = x.a[xo + k] - mean; var += d * d; }
-            var /= cols;
-            double inv = 1.0 / Math.sqrt(var + eps);
-            for (int k = 0; k < cols; k++) y.a[yo + k] = (float) ((x.a[xo + k] - mean) * inv * s.a[s.i + k] + b.a[b.i + k]);
         }
     }
 
