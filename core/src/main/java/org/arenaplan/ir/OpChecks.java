@@ -42,13 +42,15 @@ public final class OpChecks {
     private static void checkArity(Op op, OpSpec spec) {
         int n = op.inputs().size();
         if (n < spec.minInputs() || n > spec.maxInputs()) {
-            String takes = spec.minInputs() == spec.maxInputs() ? "exactly " + spec.minInputs()
-                    : spec.maxInputs() == Integer.MAX_VALUE ? "at least " + spec.minInputs() : spec.minInputs() + " to " + spec.maxInputs();
-            throw new GraphException("has " + n + " input" + (n == 1 ? "" : "s") + "; " + spec.kind() + " takes " + takes);
+            throw new GraphException("has " + n + " input" + (n == 1 ? "" : "s") + "; " + spec.kind() + " takes " + count(spec.minInputs(), spec.maxInputs()));
         }
         int m = op.outputs().size();
-        if (m < 1 || m > spec.maxOutputs())
-            throw new GraphException("has " + m + " output" + (m == 1 ? "" : "s") + "; " + spec.kind() + " has " + (spec.maxOutputs() == 1 ? "exactly 1" : "at least 1"));
+        if (m < spec.minOutputs() || m > spec.maxOutputs())
+            throw new GraphException("has " + m + " output" + (m == 1 ? "" : "s") + "; " + spec.kind() + " has " + count(spec.minOutputs(), spec.maxOutputs()));
+    }
+
+    private static String count(int min, int max) {
+        return min == max ? "exactly " + min : max == Integer.MAX_VALUE ? "at least " + min : min + " to " + max;
     }
 
     private static void checkAttrs(Op op, OpSpec spec) {
@@ -105,7 +107,7 @@ public final class OpChecks {
         }
         if (spec.shape() != null) {
             long[][] inferred = spec.shape().infer(OpAttrs.of(op), in, op.outputs().size());
-            for (int k = 0; k < inferred.length; k++) {
+            for (int k = 0; k < Math.min(inferred.length, op.outputs().size()); k++) {
                 Tensor out = tensors.apply(op.outputs().get(k));
                 if (out.hasShape() && !Arrays.equals(inferred[k], out.shape()))
                     throw new GraphException("output '" + out.name() + "' is declared " + Arrays.toString(out.shape()) + " but " + spec.kind()

@@ -1,8 +1,9 @@
 package org.arenaplan.ir;
 
 /**
- * The names of the op kinds of {@link OpRegistry}, which declares each kind's attributes, shape
- * rule, aliasing and kernels; this list only says what they compute. Names and attributes follow
+ * The names of the op kinds of {@link OpRegistry} that code outside their definition refers to
+ * (each kind's attributes, shape rule, aliasing, kernels, lowering and ONNX import are declared
+ * in {@code org.arenaplan.ops}); this list only says what they compute. Names and attributes follow
  * ONNX; tensors are row-major, float32 unless their dtype says otherwise, images NCHW. Kinds
  * marked "any type" run on every {@link DType} but f64 compute; the others compute f32 only (f16
  * and bf16 in f32, where marked). Attribute values are {@code Long}, {@code Double},

@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Everything the passes know about one op kind, declared once in {@link OpRegistry}: how many
+ * Everything the passes know about one op kind, declared once (with its lowering and ONNX import,
+ * in {@code org.arenaplan.ops}) and looked up in {@link OpRegistry}: how many
  * inputs and outputs it takes, its attributes, its shape rule, which aliasing
  * declarations its kernels honour, and the kernels it lowers to (names of
  * {@code org.arenaplan.device.Kernels}; the simulator and the CUDA backend each map a name to
@@ -13,7 +14,13 @@ import java.util.Set;
  * @param kind          the ONNX op name (or arenaplan's own: Copy, ReluGrad)
  * @param minInputs     fewest inputs
  * @param maxInputs     most inputs ({@link Integer#MAX_VALUE}: variadic)
- * @param maxOutputs    most outputs (at least 1 always; more only for Split)
+ * @param minOutputs    fewest outputs (at least 1)
+ * @param maxOutputs    most outputs ({@link Integer#MAX_VALUE}: variadic, as Split, whose output
+ *                      count is part of its meaning). Between the two, outputs are positional and
+ *                      the trailing ones optional (ONNX's optional outputs: LSTM's Y_h, Y_c): an op
+ *                      that lists fewer does not compute the others. Every listed output is a
+ *                      tensor of its own, written by the op's kernels, with its own lifetime (one
+ *                      that nothing reads lives only at its op's position).
  * @param attrs         every attribute the kind takes; any other name is an error
  * @param shape         the output shapes from the attributes and the input shapes (null for the
  *                      view kinds, whose output shape is free within {@code view})
@@ -24,7 +31,7 @@ import java.util.Set;
  * @param kernels       the kernels its lowering may launch
  * @param summary       one line for the docs: semantics and inputs
  */
-public record OpSpec(String kind, int minInputs, int maxInputs, int maxOutputs, List<AttrSpec> attrs, ShapeRule shape,
+public record OpSpec(String kind, int minInputs, int maxInputs, int minOutputs, int maxOutputs, List<AttrSpec> attrs, ShapeRule shape,
                      ViewRule view, Set<Integer> inPlaceInputs, boolean members, List<String> kernels, String summary) {
 
     /** Where a view declaration may put output 0 inside input 0. */
@@ -49,6 +56,7 @@ public record OpSpec(String kind, int minInputs, int maxInputs, int maxOutputs, 
     }
 
     public OpSpec {
+        if (minOutputs < 1 || maxOutputs < minOutputs) throw new IllegalArgumentException(kind + ": outputs " + minOutputs + ".." + maxOutputs);
         attrs = List.copyOf(attrs);
         inPlaceInputs = Set.copyOf(inPlaceInputs);
         kernels = List.copyOf(kernels);
@@ -63,6 +71,11 @@ public record OpSpec(String kind, int minInputs, int maxInputs, int maxOutputs, 
     /** Every kernel maps element i of the inputs to element i of the output (unary, binary_broadcast, copy) and the output is computed. */
     public boolean elementwise() {
         return view == ViewRule.NONE && Set.of(OpRegistry.UNARY, OpRegistry.BINARY, OpRegistry.COPY).containsAll(kernels);
+    }
+
+    /** Whether trailing outputs past {@link #minOutputs} may be left out (not computed): fixed positional outputs, not a variadic list. */
+    public boolean hasOptionalOutputs() {
+        return maxOutputs != Integer.MAX_VALUE && maxOutputs > minOutputs;
     }
 
     public boolean mayBeView() {

@@ -9,21 +9,21 @@ import java.util.Arrays;
  * {@link GraphException} with the reason (without the op's name; {@link OpChecks} adds it).
  * Arithmetic is overflow-checked.
  */
-final class ShapeRules {
+public final class ShapeRules {
     private ShapeRules() { }
 
-    static long[] sameAsFirst(OpAttrs a, long[][] in) {
+    public static long[] sameAsFirst(OpAttrs a, long[][] in) {
         return in[0].clone();
     }
 
     /** Numpy (multidirectional) broadcasting over all inputs. */
-    static long[] broadcast(OpAttrs a, long[][] in) {
+    public static long[] broadcast(OpAttrs a, long[][] in) {
         long[] out = in[0].clone();
         for (int i = 1; i < in.length; i++) out = broadcast(out, in[i]);
         return out;
     }
 
-    static long[] broadcast(long[] a, long[] b) {
+    public static long[] broadcast(long[] a, long[] b) {
         int r = Math.max(a.length, b.length);
         long[] out = new long[r];
         for (int i = 0; i < r; i++) {
@@ -36,7 +36,7 @@ final class ShapeRules {
     }
 
     /** numpy.matmul: 1-D operands are promoted and the added axis removed; leading axes broadcast. */
-    static long[] matmul(OpAttrs attrs, long[][] in) {
+    public static long[] matmul(OpAttrs attrs, long[][] in) {
         long[] a = in[0], b = in[1];
         if (a.length == 0 || b.length == 0) throw new GraphException("MatMul operands must not be scalars, got " + Arrays.toString(a) + " and " + Arrays.toString(b));
         long[] pa = a.length == 1 ? new long[]{1, a[0]} : a;
@@ -51,7 +51,7 @@ final class ShapeRules {
         return out;
     }
 
-    static long[] gemm(OpAttrs attrs, long[][] in) {
+    public static long[] gemm(OpAttrs attrs, long[][] in) {
         long[] a = in[0], b = in[1];
         if (a.length != 2 || b.length != 2) throw new GraphException("Gemm needs 2-D A and B, got " + Arrays.toString(a) + " and " + Arrays.toString(b));
         boolean ta = attrs.integer("transA") == 1, tb = attrs.integer("transB") == 1;
@@ -63,7 +63,8 @@ final class ShapeRules {
         return out;
     }
 
-    static long[] batchNorm(OpAttrs attrs, long[][] in) {
+
+    public static long[] batchNorm(OpAttrs attrs, long[][] in) {
         long[] x = in[0];
         if (x.length < 2) throw new GraphException("input " + Arrays.toString(x) + " has no channel axis");
         for (int i = 1; i < in.length; i++) {
@@ -74,7 +75,7 @@ final class ShapeRules {
     }
 
     /** Conv: X [N, C, spatial...], W [M, C/group, kernel...]; output [N, M, out...] by the window formula. */
-    static long[] conv(OpAttrs attrs, long[][] in) {
+    public static long[] conv(OpAttrs attrs, long[][] in) {
         long[] x = in[0], w = in[1];
         int spatial = image(x);
         if (w.length != x.length) throw new GraphException("weight " + Arrays.toString(w) + " must have the rank of the input " + Arrays.toString(x));
@@ -92,7 +93,7 @@ final class ShapeRules {
         return out;
     }
 
-    static long[] pool(OpAttrs attrs, long[][] in) {
+    public static long[] pool(OpAttrs attrs, long[][] in) {
         long[] x = in[0];
         int spatial = image(x);
         long[] ones = new long[spatial];
@@ -100,7 +101,7 @@ final class ShapeRules {
         return windows(attrs, x, attrs.perAxis("kernel_shape", spatial), ones, attrs.integer("ceil_mode") == 1);
     }
 
-    static long[] globalPool(OpAttrs attrs, long[][] in) {
+    public static long[] globalPool(OpAttrs attrs, long[][] in) {
         long[] x = in[0];
         image(x);
         long[] out = new long[x.length];
@@ -135,7 +136,7 @@ final class ShapeRules {
         return x.length - 2;
     }
 
-    static long[] concat(OpAttrs attrs, long[][] in) {
+    public static long[] concat(OpAttrs attrs, long[][] in) {
         long[] first = in[0];
         int axis = axis(attrs.integer("axis"), first.length, "axis");
         long[] out = first.clone();
@@ -149,7 +150,7 @@ final class ShapeRules {
         return out;
     }
 
-    static long[] transpose(OpAttrs attrs, long[][] in) {
+    public static long[] transpose(OpAttrs attrs, long[][] in) {
         long[] x = in[0];
         long[] perm = permutation(attrs, x.length);
         long[] out = new long[x.length];
@@ -158,7 +159,7 @@ final class ShapeRules {
     }
 
     /** Transpose's perm, checked to be a permutation of 0..rank-1; default reverses the axes. */
-    static long[] permutation(OpAttrs attrs, int rank) {
+    public static long[] permutation(OpAttrs attrs, int rank) {
         long[] perm = attrs.intsOrNull("perm");
         if (perm == null) {
             perm = new long[rank];
@@ -174,7 +175,7 @@ final class ShapeRules {
     }
 
     /** Split: the input cut along {@code axis} into {@code split} extents, or {@code outputs} equal parts. */
-    static long[][] split(OpAttrs attrs, long[][] in, int outputs) {
+    public static long[][] split(OpAttrs attrs, long[][] in, int outputs) {
         long[] x = in[0];
         int axis = axis(attrs.integer("axis"), x.length, "axis");
         long[] parts = splitExtents(attrs, x, axis, outputs);
@@ -187,7 +188,7 @@ final class ShapeRules {
     }
 
     /** The extents of Split's outputs along {@code axis}. */
-    static long[] splitExtents(OpAttrs attrs, long[] x, int axis, int outputs) {
+    public static long[] splitExtents(OpAttrs attrs, long[] x, int axis, int outputs) {
         long[] parts = attrs.intsOrNull("split");
         if (parts == null) {
             if (x[axis] % outputs != 0) throw new GraphException("axis " + axis + " of " + Arrays.toString(x) + " does not split into " + outputs + " equal parts");
@@ -202,13 +203,13 @@ final class ShapeRules {
     }
 
     /** ReluGrad: dY and X have the output's shape. */
-    static long[] sameShapes(OpAttrs attrs, long[][] in) {
+    public static long[] sameShapes(OpAttrs attrs, long[][] in) {
         for (long[] s : in) if (!Arrays.equals(s, in[0])) throw new GraphException("inputs " + Arrays.toString(in[0]) + " and " + Arrays.toString(s) + " must have one shape");
         return in[0].clone();
     }
 
     /** ONNX Gather: data.shape[:axis] + indices.shape + data.shape[axis+1:]. */
-    static long[] gather(OpAttrs attrs, long[][] in) {
+    public static long[] gather(OpAttrs attrs, long[][] in) {
         long[] d = in[0], idx = in[1];
         if (d.length == 0) throw new GraphException("Gather's data must have rank 1 or more");
         int a = axis(attrs.integer("axis"), d.length, "axis");
@@ -219,8 +220,9 @@ final class ShapeRules {
         return out;
     }
 
+
     /** ConvBackwardData (dY, W): the gradient of Conv's X, whose shape attribute input_shape gives; checked by Conv's rule. */
-    static long[] convBackwardData(OpAttrs attrs, long[][] in) {
+    public static long[] convBackwardData(OpAttrs attrs, long[][] in) {
         long[] x = attrs.intsOrNull("input_shape");
         if (x == null) throw new GraphException("attribute 'input_shape' (the forward Conv's X) is required");
         long[] y = conv(attrs, new long[][]{x, in[1]});
@@ -229,7 +231,7 @@ final class ShapeRules {
     }
 
     /** ConvBackwardFilter (X, dY): the gradient of Conv's W, [M, C/group, kernel_shape...]; checked by Conv's rule. */
-    static long[] convBackwardFilter(OpAttrs attrs, long[][] in) {
+    public static long[] convBackwardFilter(OpAttrs attrs, long[][] in) {
         long[] x = in[0], dy = in[1];
         long[] k = attrs.intsOrNull("kernel_shape");
         if (k == null) throw new GraphException("attribute 'kernel_shape' is required");
@@ -243,7 +245,7 @@ final class ShapeRules {
     }
 
     /** An axis in [-rank, rank) as a non-negative index. */
-    static int axis(long axis, int rank, String what) {
+    public static int axis(long axis, int rank, String what) {
         if (axis < -rank || axis >= rank) throw new GraphException(what + " " + axis + " is out of range for rank " + rank);
         return (int) (axis < 0 ? axis + rank : axis);
     }

@@ -9,9 +9,9 @@ import java.util.Map;
  * outputs with inferred shapes, its resolved attributes, whether output 0 is a view of input 0,
  * and the optional outputs it does not produce (e.g. Dropout's mask).
  */
-record Lowered(String kind, List<String> inputs, List<Value> outputs, Map<String, Object> attrs, boolean view,
+public record Lowered(String kind, List<String> inputs, List<Value> outputs, Map<String, Object> attrs, boolean view,
                List<String> dropped) {
-    Lowered {
+    public Lowered {
         inputs = List.copyOf(inputs);
         outputs = List.copyOf(outputs);
         attrs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(attrs));

@@ -8,7 +8,7 @@ import java.util.Map;
  * One ONNX node being lowered: its attributes, the shapes of its inputs, the constant values
  * known at import time, and errors that name the file, node and op.
  */
-final class NodeContext {
+public final class NodeContext {
     private final String file;
     private final OnnxModel.Node node;
     private final int index;
@@ -25,30 +25,30 @@ final class NodeContext {
         this.constants = constants;
     }
 
-    OnnxModel.Node node() { return node; }
+    public OnnxModel.Node node() { return node; }
 
-    String opType() { return node.opType(); }
+    public String opType() { return node.opType(); }
 
-    long opset() { return opset; }
+    public long opset() { return opset; }
 
     /** The ir op name: the node's name, or a stable one from its position when the file gave none. */
-    String opName() {
+    public String opName() {
         return node.name().isEmpty() ? node.opType() + "_" + index : node.name();
     }
 
-    int inputCount() { return inputs.size(); }
+    public int inputCount() { return inputs.size(); }
 
-    boolean hasInput(int i) {
+    public boolean hasInput(int i) {
         return i < inputs.size() && inputs.get(i) != null;
     }
 
-    Value input(int i) {
+    public Value input(int i) {
         require(hasInput(i), "input #" + i + " is missing");
         return inputs.get(i);
     }
 
     /** The values of input i, which must be known at import time (an initializer or a Constant). */
-    long[] constantInts(int i, String what) {
+    public long[] constantInts(int i, String what) {
         Value v = input(i);
         double[] c = constants.apply(v.name());
         if (c == null) throw error(what + " (input #" + i + " '" + v.name() + "') must be a constant known at import time; it is computed at run time");
@@ -57,29 +57,29 @@ final class NodeContext {
         return out;
     }
 
-    boolean hasAttr(String name) {
+    public boolean hasAttr(String name) {
         return node.attributes().containsKey(name);
     }
 
-    long[] ints(String name, long[] dflt) {
+    public long[] ints(String name, long[] dflt) {
         return attr(name, OnnxModel.Attribute.INTS, long[].class, dflt);
     }
 
-    long integer(String name, long dflt) {
+    public long integer(String name, long dflt) {
         return attr(name, OnnxModel.Attribute.INT, Long.class, dflt);
     }
 
-    double real(String name, double dflt) {
+    public double real(String name, double dflt) {
         return attr(name, OnnxModel.Attribute.FLOAT, Double.class, dflt);
     }
 
     /** An integer attribute, or the default its {@link org.arenaplan.ir.OpRegistry} entry declares (the same as ONNX's). */
-    long integer(String name) {
+    public long integer(String name) {
         return integer(name, ((Number) registered(name).dflt()).longValue());
     }
 
     /** A float attribute, or the default its {@link org.arenaplan.ir.OpRegistry} entry declares (the same as ONNX's). */
-    double real(String name) {
+    public double real(String name) {
         return real(name, ((Number) registered(name).dflt()).doubleValue());
     }
 
@@ -90,11 +90,11 @@ final class NodeContext {
         return a;
     }
 
-    String string(String name, String dflt) {
+    public String string(String name, String dflt) {
         return attr(name, OnnxModel.Attribute.STRING, String.class, dflt);
     }
 
-    OnnxModel.TensorData tensor(String name) {
+    public OnnxModel.TensorData tensor(String name) {
         return attr(name, OnnxModel.Attribute.TENSOR, OnnxModel.TensorData.class, null);
     }
 
@@ -107,25 +107,25 @@ final class NodeContext {
     }
 
     /** Normalises a possibly negative axis against {@code rank}; negative axes exist from opset 11 on. */
-    int axis(long axis, int rank, String what) {
+    public int axis(long axis, int rank, String what) {
         require(axis >= -rank && axis < rank, what + " " + axis + " is out of range for rank " + rank);
         require(axis >= 0 || opset >= 11, what + " " + axis + " is negative, which opset " + opset + " does not allow (from opset 11)");
         return (int) (axis < 0 ? axis + rank : axis);
     }
 
-    void require(boolean ok, String what) {
+    public void require(boolean ok, String what) {
         if (!ok) throw error(what);
     }
 
-    OnnxException error(String what) {
+    public OnnxException error(String what) {
         return new OnnxException(where() + ": " + what);
     }
 
-    String where() {
+    public String where() {
         return file + ": node '" + opName() + "' (" + node.opType() + ", #" + index + ", opset " + opset + ")";
     }
 
-    String shapes() {
+    public String shapes() {
         StringBuilder b = new StringBuilder();
         for (Value v : inputs) b.append(b.length() == 0 ? "" : ", ").append(v == null ? "-" : v.name() + Arrays.toString(v.shape()));
         return b.toString();

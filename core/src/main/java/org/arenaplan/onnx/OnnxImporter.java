@@ -42,7 +42,9 @@ import java.util.TreeSet;
  *       the weight region is filled ({@link ConstantFolding}).</li>
  *   <li>Every other node is lowered ({@link NodeLowering}); view-like ops become views of
  *       their input. Shapes the file declares (graph outputs, value_info) must equal the
- *       inferred ones, unless an {@code INPUT.AXIS} override changed the input's shape.</li>
+ *       inferred ones, unless an {@code INPUT.AXIS} override changed the input's shape. Ops with
+ *       several outputs list them as {@link OptionalOutputs} says: absent trailing ones and
+ *       trailing ones nothing reads are not computed.</li>
  *   <li>Concats are written in place where {@link ConcatInPlace} proves it legal.</li>
  * </ol>
  * Declared graph inputs stay graph inputs even when no node reads them (a caller may feed them);
@@ -98,6 +100,7 @@ public final class OnnxImporter {
     private final Map<String, String> dropped = new HashMap<>();        // unproduced optional output -> producing node
     private final List<ConcatInPlace.Scheduled> schedule = new ArrayList<>();
     private final List<String> graphInputs = new ArrayList<>();
+    private final Set<String> fileNames = new HashSet<>();             // every tensor name the file uses
     private final Set<String> usedDims = new HashSet<>();
     private boolean axisOverridden;
     private Map<Integer, ConcatInPlace.Decision> concatDecisions = Map.of();
@@ -162,7 +165,12 @@ public final class OnnxImporter {
             graphInputs.add(in.name());
         }
         checkDimsUsed();
+        fileNames.addAll(values.keySet());
+        for (OnnxModel.Node node : g.nodes()) fileNames.addAll(node.outputs());
         for (int i = 0; i < g.nodes().size(); i++) node(g.nodes().get(i), i, opset);
+        Set<String> outputNames = new HashSet<>();
+        for (OnnxModel.ValueInfo o : g.outputs()) outputNames.add(o.name());
+        OptionalOutputs.prune(schedule, outputNames);
         if (!axisOverridden) {
             for (OnnxModel.ValueInfo v : g.outputs()) checkDeclared(v, "graph output");
             for (OnnxModel.ValueInfo v : g.valueInfo()) checkDeclared(v, "value_info");
@@ -235,8 +243,6 @@ public final class OnnxImporter {
     private void node(OnnxModel.Node node, int index, long opset) {
         List<Value> ins = new ArrayList<>();
         NodeContext probe = new NodeContext(file, node, index, opset, List.of(), this::constantValues);
-        if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx"))
-            throw probe.error("op from domain '" + node.domain() + "' is not supported (only the default ONNX domain)");
         for (String in : node.inputs()) {
             if (in.isEmpty()) { ins.add(null); continue; }
             Value v = values.get(in);
@@ -260,6 +266,7 @@ public final class OnnxImporter {
                 } catch (ArithmeticException e) {
                     throw n.error("a tensor size overflows a long (inputs " + n.shapes() + ")");
                 }
+                l = namedStandIns(l, n);
                 for (String d : l.dropped()) dropped.put(d, n.opName());
                 if (l.view() && weights.containsKey(l.inputs().get(0))) {
                     Value base = values.get(l.inputs().get(0)), view = l.outputs().get(0);
@@ -273,6 +280,21 @@ public final class OnnxImporter {
                 schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
             }
         }
+    }
+
+    /** {@code l} with each output the file left out before a present one named ({@link OptionalOutputs#standIn}). */
+    private Lowered namedStandIns(Lowered l, NodeContext n) {
+        if (l.outputs().stream().noneMatch(v -> v.name().isEmpty())) return l;
+        List<Value> outs = new ArrayList<>();
+        for (int k = 0; k < l.outputs().size(); k++) {
+            Value v = l.outputs().get(k);
+            if (v.name().isEmpty()) {
+                v = new Value(OptionalOutputs.standIn(n.opName(), k, fileNames), v.dtype(), v.shape());
+                fileNames.add(v.name());
+            }
+            outs.add(v);
+        }
+        return new Lowered(l.kind(), l.inputs(), outs, l.attrs(), l.view(), l.dropped());
     }
 
     private void define(Value v, NodeContext n) {

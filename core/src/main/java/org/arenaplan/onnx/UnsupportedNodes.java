@@ -8,7 +8,7 @@ import java.util.TreeSet;
 
 /**
  * Every node of a graph the importer cannot lower, found before any node is imported, so one
- * refusal names them all: op types outside {@link NodeLowering#SUPPORTED} (and the ops the importer
+ * refusal names them all: op types outside {@link NodeLowering#supported()} (and the ops the importer
  * turns into weights), ops of other domains, and attributes no supported op declares
  * ({@link NodeLowering#unknownAttributes}). Cost: one pass over the nodes.
  */
@@ -30,7 +30,7 @@ final class UnsupportedNodes {
             String name = printable(node.name().isEmpty() ? node.opType() + "_" + i : node.name());
             if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx")) {
                 ops.computeIfAbsent(printable(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
-            } else if (!NodeLowering.SUPPORTED.contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())) {
+            } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())) {
                 ops.computeIfAbsent(printable(node.opType()), k -> new ArrayList<>()).add(name);
             } else {
                 for (String a : NodeLowering.unknownAttributes(node)) attrs.computeIfAbsent(printable(NodeLowering.unknownAttributeMessage(node.opType(), a)), k -> new ArrayList<>()).add(name);
@@ -39,7 +39,7 @@ final class UnsupportedNodes {
         if (ops.isEmpty() && attrs.isEmpty()) return null;
         List<String> parts = new ArrayList<>();
         if (!ops.isEmpty()) parts.add(ops.size() + " unsupported op type" + (ops.size() == 1 ? "" : "s") + ": " + list(ops)
-                + " (supported: " + String.join(", ", new TreeSet<>(NodeLowering.SUPPORTED)) + "; Constant and ConstantOfShape as weights)");
+                + " (supported: " + String.join(", ", new TreeSet<>(NodeLowering.supported())) + "; Constant and ConstantOfShape as weights)");
         for (Map.Entry<String, List<String>> e : attrs.entrySet()) parts.add(list(Map.of(e.getKey(), e.getValue())));
         return String.join("; ", parts);
     }

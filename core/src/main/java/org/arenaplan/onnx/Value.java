@@ -5,8 +5,8 @@ import org.arenaplan.ir.DType;
 import java.util.Arrays;
 
 /** A named tensor during import: its element type and fully known shape. */
-record Value(String name, DType dtype, long[] shape) {
-    Value {
+public record Value(String name, DType dtype, long[] shape) {
+    public Value {
         shape = shape.clone();
     }
 
@@ -15,15 +15,15 @@ record Value(String name, DType dtype, long[] shape) {
         return shape.clone();
     }
 
-    int rank() {
+    public int rank() {
         return shape.length;
     }
 
-    long dim(int axis) {
+    public long dim(int axis) {
         return shape[axis];
     }
 
-    long elements() {
+    public long elements() {
         long n = 1;
         for (long d : shape) n = Math.multiplyExact(n, d);
         return n;

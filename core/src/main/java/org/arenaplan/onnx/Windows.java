@@ -7,9 +7,9 @@ package org.arenaplan.onnx;
  * {@code floor or ceil((in + padBegin + padEnd - ((k - 1) * d + 1)) / s) + 1}; with
  * {@code ceil_mode} a last window that would start in the end padding is dropped.
  */
-final class Windows {
+public final class Windows {
     /** Explicit attributes and the output spatial extents. */
-    record Resolved(long[] kernel, long[] strides, long[] pads, long[] dilations, long[] out) { }
+    public record Resolved(long[] kernel, long[] strides, long[] pads, long[] dilations, long[] out) { }
 
     private Windows() { }
 
@@ -19,7 +19,7 @@ final class Windows {
      * @param node        attribute source
      * @param allowDilate whether {@code dilations} is an attribute of this op at this opset
      */
-    static Resolved resolve(NodeContext node, long[] in, long[] kernel, boolean allowDilate, boolean ceilMode) {
+    public static Resolved resolve(NodeContext node, long[] in, long[] kernel, boolean allowDilate, boolean ceilMode) {
         int r = in.length;
         long[] strides = node.ints("strides", ones(r));
         long[] dil = allowDilate ? node.ints("dilations", ones(r)) : ones(r);
@@ -61,7 +61,7 @@ final class Windows {
         return new Resolved(kernel, strides, pads, dil, out);
     }
 
-    static long[] ones(int n) {
+    public static long[] ones(int n) {
         long[] a = new long[n];
         java.util.Arrays.fill(a, 1);
         return a;

@@ -28,7 +28,18 @@ public final class SqueakyWheel {
     /** The best placement seen, and how many greedy rounds were run. */
     public record Result(long[] offsets, long arena, int rounds) { }
 
+    /** Told after each complete round: how many so far, this round's arena and the best one (bytes). */
+    @FunctionalInterface
+    public interface RoundListener {
+        void round(int rounds, long arena, long bestArena);
+    }
+
     private SqueakyWheel() { }
+
+    /** {@link #improve(Problem, long[], long, long, int, long, RoundListener)} telling no one of its rounds. */
+    public static Result improve(Problem p, long[] start, long target, long deadline, int stallLimit, long roundGuess) {
+        return improve(p, start, target, deadline, stallLimit, roundGuess, (r, a, b) -> { });
+    }
 
     /**
      * @param start      a valid placement: the incumbent to beat
@@ -36,8 +47,9 @@ public final class SqueakyWheel {
      * @param deadline   {@link System#nanoTime()} by which the last round must end
      * @param stallLimit rounds in a row without a smaller arena after which it gives up
      * @param roundGuess nanoseconds one greedy round is expected to take, before one was timed
+     * @param listener   told after each complete round (on the calling thread)
      */
-    public static Result improve(Problem p, long[] start, long target, long deadline, int stallLimit, long roundGuess) {
+    public static Result improve(Problem p, long[] start, long target, long deadline, int stallLimit, long roundGuess, RoundListener listener) {
         long[] bestOffsets = start.clone();
         long bestArena = Placement.arenaOf(p, start);
         if (bestArena <= target || deadline - System.nanoTime() <= roundGuess) return new Result(bestOffsets, bestArena, 0);
@@ -58,6 +70,7 @@ public final class SqueakyWheel {
             } else {
                 stalled++;
             }
+            listener.round(rounds, arena, bestArena);
             order = squeakyFirst(p, order, offsets, target + (arena - target) / 2);
             longestRound = Math.max(longestRound, System.nanoTime() - began);
         }

@@ -19,7 +19,7 @@ class OperatorTableTest {
         for (OpSpec o : OpRegistry.all()) {
             String inputs = o.minInputs() == o.maxInputs() ? "" + o.minInputs()
                     : o.maxInputs() == Integer.MAX_VALUE ? o.minInputs() + "+" : o.minInputs() + "-" + o.maxInputs();
-            if (o.maxOutputs() > 1) inputs += " (outputs: 1+)";
+            if (o.maxOutputs() > 1) inputs += " (outputs: " + (o.maxOutputs() == Integer.MAX_VALUE ? o.minOutputs() + "+" : o.minOutputs() + "-" + o.maxOutputs()) + ")";
             List<String> attrs = new ArrayList<>();
             for (AttrSpec a : o.attrs()) attrs.add("`" + a.name() + "`" + (a.required() ? " (required)" : a.dflt() != null ? " (" + a.dflt() + ")" : ""));
             String view = switch (o.view()) {

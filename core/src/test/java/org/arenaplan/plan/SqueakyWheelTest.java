@@ -43,7 +43,15 @@ class SqueakyWheelTest {
 
     private static SqueakyWheel.Result improveBest(Problem p, long target, long deadline, int stall) {
         Placement start = new BestPlanner().place(p);
-        SqueakyWheel.Result r = SqueakyWheel.improve(p, start.offsets(), target, deadline, stall, 0);
+        java.util.List<long[]> told = new java.util.ArrayList<>();
+        SqueakyWheel.Result r = SqueakyWheel.improve(p, start.offsets(), target, deadline, stall, 0,
+                (rounds, arena, best) -> told.add(new long[]{rounds, arena, best}));
+        assertThat(told).as("the listener hears every round, in order").hasSize(r.rounds());
+        for (int k = 0; k < told.size(); k++) {
+            assertThat(told.get(k)[0]).isEqualTo(k + 1);
+            assertThat(told.get(k)[2]).isLessThanOrEqualTo(told.get(k)[1]);
+        }
+        if (!told.isEmpty()) assertThat(told.get(told.size() - 1)[2]).as("the last best told is the result").isEqualTo(r.arena());
         assertThat(r.arena()).isEqualTo(Placement.arenaOf(p, r.offsets()));
         assertThat(PlacementValidator.validate(p, r.offsets(), r.arena(), null)).isEmpty();
         assertThat(r.arena()).isLessThanOrEqualTo(start.arenaBytes());

@@ -126,6 +126,49 @@ class KernelEmulationTest {
         c.add(Case.f32(Kernels.CONCAT_SLICE, List.of(random(22, 6)), 16, new long[] {2, 3, 8, 4, 4}, new double[0], 0));
         c.addAll(typedCases());
         c.addAll(reduceCases());
+        c.addAll(normalizationCases());
+        return c;
+    }
+
+    /**
+     * normalize (layer norm with scale and bias, its InvStdDev output, mean-variance over axes 0
+     * and 2 of [2, 3, 4], L1 and L2 along an axis), cumsum (every exclusive/reverse pair; f32,
+     * int32, f64), topk (largest and smallest with ties; the Indices output) and nll_loss (softmax
+     * cross-entropy with weights and an ignored target, mean; per sample with log_prob).
+     */
+    private static List<Case> normalizationCases() {
+        List<Case> c = new ArrayList<>();
+        long[] ln = {Kernels.N_STANDARDIZE, 1, 1, 0, 0, 1, 1, 5, 64, 0, 0, 64, 1, 1, 1};
+        c.add(Case.f32(Kernels.NORMALIZE, List.of(random(7, 5 * 64), random(8, 64), random(9, 64)), 5 * 64, ln, new double[] {1e-5}, 0));
+        long[] stats = ln.clone();
+        stats[3] = 1;
+        stats[4] = 1;
+        c.add(Case.f32(Kernels.NORMALIZE, List.of(random(7, 5 * 64), random(8, 64), random(9, 64), new float[5 * 64], new float[5]), 5, stats, new double[] {1e-5}, 0));
+        long[] mvn = {Kernels.N_MVN, 0, 0, 0, 0, 1, 2, 3, 4, 0, 0, 2, 4, 12, 1, 0, 0, 0, 0};
+        c.add(Case.f32(Kernels.NORMALIZE, List.of(random(10, 24)), 24, mvn, new double[] {1e-9}, 0));
+        for (int mode : new int[] {Kernels.N_L1, Kernels.N_L2}) {
+            c.add(Case.f32(Kernels.NORMALIZE, List.of(random(11, 24)), 24, new long[] {mode, 0, 0, 0, 0, 1, 1, 6, 4, 0, 0, 4, 1, 0, 0}, new double[] {0}, 0));
+        }
+        for (DType t : new DType[] {DType.F32, DType.I32, DType.F64}) {
+            TensorValue x = t.isIntegral() ? longs(t, 12, 60, 1000) : floats(t, 12, 60);
+            for (int exclusive = 0; exclusive <= 1; exclusive++) {
+                for (int reverse = 0; reverse <= 1; reverse++) {
+                    c.add(new Case(Kernels.CUMSUM, List.of(x), t, 60, new long[] {3, 5, 4, exclusive, reverse, t.onnxCode()}, new double[0], 0));
+                }
+            }
+        }
+        TensorValue ties = TensorValue.ofDoubles(DType.F32, null, new double[] {
+            3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8, 4, 1, 9, 7, 1, 6});
+        for (int largest = 0; largest <= 1; largest++) {
+            c.add(new Case(Kernels.TOPK, List.of(ties, TensorValue.ofDoubles(DType.F32, null, new double[18])), DType.I64, 18,
+                    new long[] {3, 7, 2, 3, largest, DType.F32.onnxCode(), 4}, new double[0], 0));
+        }
+        // scores [2, 4, 3] (N, C, D), targets [2, 3] with one ignored (-1), weights [4]
+        TensorValue targets = TensorValue.ofLongs(DType.I64, null, 0, 3, -1, 2, 1, 1);
+        c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, random(14, 4, true))),
+                DType.F32, 1, new long[] {1, 2, 4, 3, Kernels.LOSS_MEAN, 1, -1, 1, 0, DType.I64.onnxCode()}, new double[0], 2));
+        c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, new float[6])),
+                DType.F32, 24, new long[] {1, 2, 4, 3, Kernels.LOSS_NONE, 1, -1, 0, 1, DType.I64.onnxCode()}, new double[0], 2));
         return c;
     }
 

@@ -355,10 +355,15 @@ final class PlanCommand implements Callable<Integer> {
         }
 
         @Override
+        public String progressNote() {
+            return inner.progressNote();
+        }
+
+        @Override
         public Placement place(Problem problem) {
             try {
                 return Progress.during("planning " + problem.size() + " buffers with " + inner.name(), QUIET, LINE_EVERY, progress,
-                        () -> inner.place(problem));
+                        inner::progressNote, () -> inner.place(problem));
             } catch (PlanningException e) {
                 throw new NoPlacementException(inner.name() + " found no placement: " + e.getMessage());
             } catch (RuntimeException e) {

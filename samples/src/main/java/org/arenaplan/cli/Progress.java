@@ -50,6 +50,16 @@ public interface Progress extends AutoCloseable {
      * indefinite bar on a terminal, else one line every {@code every}) until it ends.
      */
     static <T> T during(String task, Duration quiet, Duration every, PrintWriter lines, Callable<T> work) throws Exception {
+        return during(task, quiet, every, lines, () -> "", work);
+    }
+
+    /**
+     * {@link #during(String, Duration, Duration, PrintWriter, Callable)}, each line (or the bar)
+     * also saying {@code detail}'s current text where it is not empty (e.g. a planner's
+     * {@link org.arenaplan.plan.Planner#progressNote()}).
+     */
+    static <T> T during(String task, Duration quiet, Duration every, PrintWriter lines, java.util.function.Supplier<String> detail,
+                        Callable<T> work) throws Exception {
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "arenaplan-progress");
             t.setDaemon(true);
@@ -60,11 +70,13 @@ public interface Progress extends AutoCloseable {
         try {
             Runnable tick = () -> {
                 long secs = (System.nanoTime() - t0) / 1_000_000_000L;
+                String now = detail.get();
                 if (interactive()) {
                     if (bar[0] == null) bar[0] = builder(task, -1).build();
                     bar[0].stepTo(secs);
+                    if (!now.isEmpty()) bar[0].setExtraMessage(" " + now);
                 } else {
-                    lines.println(task + ": still running after " + secs + " s");
+                    lines.println(task + ": still running after " + secs + " s" + (now.isEmpty() ? "" : " (" + now + ")"));
                     lines.flush();
                 }
             };

@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every command the docs print runs as written and prints what the docs show, so a doc cannot
  * rot. Commands are the lines of fenced blocks in README.md and docs/*.md that start with
  * {@code $ ./arenaplan} (the lines after one, up to the next {@code $} line or the fence, are
- * its output) or with {@code ./arenaplan} and hold no synopsis placeholder ({@code [ ( | ...}).
+ * its output) or with {@code ./arenaplan} and hold no synopsis placeholder ({@code [ ( | ...}),
+ * and the commands written inline in prose ({@link #inline}).
  *
  * <p>Each runs in-process through {@link ArenaplanCli#commandLine()}, in doc order, so a
  * later command can read a file an earlier one wrote. Paths: {@code ../shared/...} and files of
@@ -40,7 +41,7 @@ class DocCommandsTest {
     private static final Set<String> OUTPUT_FLAGS = Set.of("--out", "--svg", "--html", "--json", "--output");
     /** Commands a CI run should not repeat: they take minutes (each was run by hand for the docs). */
     private static final List<Pattern> EXPENSIVE = List.of(
-            Pattern.compile("^bench search(?! --set perfect)"),
+            Pattern.compile("^bench search"),
             Pattern.compile("^bench( models)? --device cuda"),
             Pattern.compile("--time-limit (?:[2-9]\\d|\\d{3,})"),
             Pattern.compile("--graphs \\d{4,}"));
@@ -55,13 +56,8 @@ class DocCommandsTest {
     @TestFactory
     Stream<DynamicTest> everyDocumentedCommandRuns() throws IOException {
         Assumptions.assumeTrue(Files.exists(ROOT.resolve("README.md")), "README.md is not beside this module");
-        List<Path> docs = new ArrayList<>();
-        docs.add(ROOT.resolve("README.md"));
-        try (Stream<Path> s = Files.list(ROOT.resolve("docs"))) {
-            s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
-        }
         List<Example> examples = new ArrayList<>();
-        for (Path doc : docs) examples.addAll(examples(doc));
+        for (Path doc : docs()) examples.addAll(examples(doc));
         assertThat(examples).as("documented commands").hasSizeGreaterThan(10);
         return examples.stream().map(e -> DynamicTest.dynamicTest(e.where() + ": " + e.line(), () -> check(e)));
     }
@@ -121,6 +117,42 @@ class DocCommandsTest {
         return out;
     }
 
+    /** A fenced block right after {@code <!-- file: PATH -->} shows PATH (from the repository root) exactly. */
+    @TestFactory
+    Stream<DynamicTest> everyShownFileIsTheCommittedOne() throws IOException {
+        Assumptions.assumeTrue(Files.exists(ROOT.resolve("README.md")), "README.md is not beside this module");
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Path doc : docs()) {
+            List<String> lines = Files.readAllLines(doc);
+            for (int i = 0; i + 1 < lines.size(); i++) {
+                Matcher m = SHOWN_FILE.matcher(lines.get(i).strip());
+                if (!m.matches()) continue;
+                int open = i + 1, close = open + 1;
+                while (close < lines.size() && !lines.get(close).strip().startsWith("```")) close++;
+                String shown = String.join("\n", lines.subList(open + 1, close)) + "\n";
+                Path file = ROOT.resolve(m.group(1));
+                String where = ROOT.relativize(doc) + ":" + (i + 1);
+                tests.add(DynamicTest.dynamicTest(where + " shows " + m.group(1), () -> {
+                    assertThat(lines.get(open).strip()).as(where + ": a fenced block follows the marker").startsWith("```");
+                    assertThat(Files.readString(file)).as(where + " shows " + file).isEqualTo(shown);
+                }));
+            }
+        }
+        assertThat(tests).as("file markers in the docs").isNotEmpty();
+        return tests.stream();
+    }
+
+    private static final Pattern SHOWN_FILE = Pattern.compile("<!-- file: (\\S+) -->");
+
+    static List<Path> docs() throws IOException {
+        List<Path> docs = new ArrayList<>();
+        docs.add(ROOT.resolve("README.md"));
+        try (Stream<Path> s = Files.list(ROOT.resolve("docs"))) {
+            s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
+        }
+        return docs;
+    }
+
     /** The commands of one markdown file, in order. */
     static List<Example> examples(Path doc) throws IOException {
         List<String> lines = Files.readAllLines(doc);
@@ -133,7 +165,10 @@ class DocCommandsTest {
                 fenced = !fenced;
                 continue;
             }
-            if (!fenced) continue;
+            if (!fenced) {
+                out.addAll(inline(name, i + 1, l));
+                continue;
+            }
             boolean dollar = l.startsWith("$ ./arenaplan ");
             if (!dollar && !l.startsWith("./arenaplan ")) continue;
             String command = l.substring(l.indexOf("./arenaplan ") + "./arenaplan ".length());
@@ -157,4 +192,26 @@ class DocCommandsTest {
         }
         return out;
     }
+
+    /**
+     * The commands written inline in prose ({@code `./arenaplan …`}), except synopses (a
+     * placeholder such as {@code M.onnx}, {@code N} or {@code none|add}): each must exit 0, or 3
+     * where it names {@code --device cuda} and this machine has no CUDA (the documented exit).
+     */
+    static List<Example> inline(String doc, int lineNo, String line) {
+        List<Example> out = new ArrayList<>();
+        Matcher m = INLINE.matcher(line);
+        while (m.find()) {
+            String command = m.group(1).strip();
+            List<String> args = List.of(command.split("\\s+"));
+            if (PLACEHOLDER.matcher(command).find() || args.stream().anyMatch(a -> INLINE_PLACEHOLDER.matcher(a).matches())) continue;
+            int exit = args.contains("cuda") && !org.arenaplan.cuda.Cuda.isAvailable() ? 3 : 0;
+            out.add(new Example(doc + ":" + lineNo + " (inline)", command, args, exit, List.of()));
+        }
+        return out;
+    }
+
+    private static final Pattern INLINE = Pattern.compile("`\\./arenaplan ([^`]+)`");
+    /** A word that stands for a value the reader picks: {@code N}, {@code M}, {@code F.csv}, {@code M.onnx}. */
+    private static final Pattern INLINE_PLACEHOLDER = Pattern.compile("[A-Z]{1,2}(\\.[a-z]+)?");
 }

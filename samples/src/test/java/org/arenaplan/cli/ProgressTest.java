@@ -34,4 +34,18 @@ class ProgressTest {
         });
         assertThat(slow.toString()).startsWith("slow: still running after ");
     }
+
+    @Test
+    void linesSayWhatTheWorkIsDoingNow() throws Exception {
+        StringWriter out = new StringWriter();
+        String[] phase = {"squeaky-wheel round 1"};
+        Progress.during("search", Duration.ofMillis(20), Duration.ofMillis(20), new PrintWriter(out), () -> phase[0], () -> {
+            Thread.sleep(150);
+            phase[0] = "probing capacity 1024 B";
+            Thread.sleep(150);
+            return null;
+        });
+        assertThat(out.toString()).contains("search: still running after 0 s (squeaky-wheel round 1)")
+                .contains("(probing capacity 1024 B)");
+    }
 }

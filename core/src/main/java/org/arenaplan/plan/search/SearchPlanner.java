@@ -39,6 +39,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class SearchPlanner implements Planner {
     private final Long capacity;
     private final Duration timeLimit;
+    /** {@link #progressNote()}: set by the thread running {@link #solve}, read by any. */
+    private volatile String note = "";
 
     /** @param options capacity (null: minimise the arena) and time limit (null: none) */
     public SearchPlanner(PlannerOptions options) {
@@ -58,13 +60,21 @@ public final class SearchPlanner implements Planner {
         return solve(problem).placement();
     }
 
+    /** The phase (heuristics, squeaky-wheel round, capacity probe) and the incumbent's arena against the lower bound. */
+    @Override
+    public String progressNote() {
+        return note;
+    }
+
     public SearchOutcome solve(Problem problem) {
         long deadline = deadline();
         long began = System.nanoTime();
+        long lb = problem.lowerBound();
+        note = "best heuristics, lower bound " + lb + " B";
         Placement best = new BestPlanner().place(problem, deadline);
         long roundGuess = roundGuess(System.nanoTime() - began);
-        long lb = problem.lowerBound();
         Placement incumbent = new Placement(best.offsets(), best.arenaBytes(), name(), best.arenaBytes() <= lb);
+        note = "best heuristics: " + versus(best.arenaBytes(), lb);
         return capacity != null ? fitWithin(problem, incumbent, lb, deadline, roundGuess)
                 : minimise(problem, incumbent, lb, deadline, roundGuess);
     }
@@ -74,6 +84,7 @@ public final class SearchPlanner implements Planner {
         if (lb > capacity) return new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity, lb, 0);
         incumbent = squeak(p, incumbent, capacity, deadline, roundGuess);
         if (incumbent.arenaBytes() <= capacity) return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, incumbent, capacity, lb, 0);
+        note = "exact search for capacity " + capacity + " B; incumbent " + versus(incumbent.arenaBytes(), lb);
         CapacitySearch search;
         try {
             if (System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();
@@ -112,6 +123,7 @@ public final class SearchPlanner implements Planner {
             }
             long now = System.nanoTime();
             long share = Math.max(1, (deadline - now) / probesLeft);
+            note = "probing capacity " + cap + " B (" + probesLeft + " probe(s) left at most); incumbent " + versus(incumbent.arenaBytes(), proven);
             CapacitySearch search;
             try {
                 search = new CapacitySearch(instance, cap, deadline - now < share ? deadline : now + share);
@@ -149,8 +161,15 @@ public final class SearchPlanner implements Planner {
 
     /** The incumbent, or the smaller placement {@link SqueakyWheel} finds aiming at {@code target}. */
     private Placement squeak(Problem p, Placement incumbent, long target, long deadline, long roundGuess) {
-        SqueakyWheel.Result r = SqueakyWheel.improve(p, incumbent.offsets(), target, deadline, SQUEAKY_STALL_ROUNDS, roundGuess);
+        long lb = p.lowerBound();
+        SqueakyWheel.Result r = SqueakyWheel.improve(p, incumbent.offsets(), target, deadline, SQUEAKY_STALL_ROUNDS, roundGuess,
+                (rounds, arena, bestArena) -> note = "squeaky-wheel round " + rounds + ": best " + versus(Math.min(bestArena, incumbent.arenaBytes()), lb));
         return r.arena() < incumbent.arenaBytes() ? Placement.of(p, r.offsets(), name()) : incumbent;
+    }
+
+    /** "A B (r x lower bound)". */
+    private static String versus(long arena, long lb) {
+        return arena + " B (" + (lb == 0 ? "lower bound 0" : String.format(java.util.Locale.ROOT, "%.5f x lower bound", (double) arena / lb)) + ")";
     }
 
     private long deadline() {

@@ -295,4 +295,14 @@ class SearchPlannerTest {
     }
 
 
+
+    @Test
+    void saysWhatItIsDoingAgainstTheLowerBound() {
+        SearchPlanner planner = new SearchPlanner(new PlannerOptions(null, GENEROUS));
+        assertThat(planner.progressNote()).isEmpty();
+        Problem p = random(new SplittableRandom(3), 40, true);
+        planner.solve(p);
+        assertThat(planner.progressNote()).as("the last phase, with the incumbent against the bound")
+                .matches("(best heuristics|squeaky-wheel round \\d+|probing capacity \\d+ B).*\\d+ B \\(\\d\\.\\d{5} x lower bound\\)");
+    }
 }

@@ -1,4 +1,4 @@
-package org.arenaplan.exec;
+package org.arenaplan.ops;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -63,6 +63,10 @@ final class StridedWalk {
         for (Dim d : group) ints.add(d.extent());
         int operands = group.isEmpty() ? 0 : group.get(0).strides().length;
         for (int k = 0; k < operands; k++) for (Dim d : group) ints.add(d.strides()[k]);
+    }
+
+    static long[] longs(List<Long> v) {
+        return v.stream().mapToLong(Long::longValue).toArray();
     }
 
     /** Row-major strides of a contiguous tensor of {@code shape}. */

@@ -1,0 +1,326 @@
+package org.arenaplan.ops;
+
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.arenaplan.exec.OpLowering;
+import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.GraphException;
+import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpAttrs;
+import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpSpec;
+import org.arenaplan.ir.ShapeRules;
+import org.arenaplan.onnx.Lowered;
+import org.arenaplan.onnx.NodeContext;
+import org.arenaplan.onnx.Value;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.arenaplan.exec.OpLowering.fail;
+import static org.arenaplan.exec.OpLowering.out;
+import static org.arenaplan.exec.OpLowering.product;
+import static org.arenaplan.ir.AttrSpec.MAX_RANK;
+import static org.arenaplan.onnx.NodeLowering.op;
+import static org.arenaplan.onnx.NodeLowering.view;
+
+/**
+ * Data movement: Concat, Transpose, Split, Copy and the view kinds (Reshape, Flatten, Identity,
+ * Dropout at inference, Squeeze, Unsqueeze, a leading-axis Slice), on the {@link Kernels#CONCAT_SLICE},
+ * {@link Kernels#TRANSPOSE} and {@link Kernels#COPY} kernels; any element type. Declared as views
+ * or members they issue no work. ONNX version differences: Squeeze/Unsqueeze axes and Split
+ * sizes move from attribute to input at 13; Reshape gains {@code allowzero} at 14; Split gains
+ * {@code num_outputs} at 18; Flatten takes a negative axis from 11; Dropout's
+ * {@code training_mode} input from 12 must be false.
+ */
+final class LayoutOps implements OpFamily {
+    @Override
+    public List<OpDefinition> definitions() {
+        return List.of(
+                OpDefinition.op(OpKinds.CONCAT, 1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::concat).members().kernels(Kernels.CONCAT_SLICE)
+                        .doc("inputs may be member slices of the output when every extent before axis is 1; then it does no work")
+                        .lower(LayoutOps::concat).onnx(LayoutOps::importConcat).build(),
+                OpDefinition.op(OpKinds.TRANSPOSE, 1, 1).attrs(AttrSpec.ints("perm", 0, MAX_RANK - 1, "the axes reversed")).shape(ShapeRules::transpose)
+                        .kernels(Kernels.TRANSPOSE).doc("perm defaults to the reversed axes")
+                        .lower((op, l) -> List.of(transpose(op, l))).onnx(LayoutOps::importTranspose).build(),
+                OpDefinition.op(OpKinds.SPLIT, 1, 1).outputs(1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0), AttrSpec.ints("split", 0, Long.MAX_VALUE, "equal parts"))
+                        .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(Kernels.TRANSPOSE)
+                        .doc("one strided copy per output; outputs may be views of the input where every extent before axis is 1")
+                        .lower(LayoutOps::split).onnx(LayoutOps::importSplit, "num_outputs").build(),
+                OpDefinition.op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY).doc("a device-to-device copy")
+                        .lower((op, l) -> List.of(copy(op, l, op.inputs().get(0)))).build(),
+                viewKind(OpKinds.RESHAPE).onnx(n -> view(n, OpKinds.RESHAPE, reshape(n)), "allowzero").build(),
+                viewKind(OpKinds.FLATTEN).onnx(n -> view(n, OpKinds.FLATTEN, flatten(n)), "axis").build(),
+                viewKind(OpKinds.IDENTITY).onnx(n -> view(n, OpKinds.IDENTITY, n.input(0).shape())).build(),
+                viewKind(OpKinds.DROPOUT).doc("inference: the identity").onnx(n -> view(n, OpKinds.DROPOUT, dropout(n)), "ratio", "seed", "is_test").build(),
+                viewKind(OpKinds.SQUEEZE).onnx(n -> view(n, OpKinds.SQUEEZE, squeeze(n)), "axes").build(),
+                viewKind(OpKinds.UNSQUEEZE).onnx(n -> view(n, OpKinds.UNSQUEEZE, unsqueeze(n)), "axes").build(),
+                OpDefinition.op(OpKinds.SLICE, 1, 1).view(OpSpec.ViewRule.LEADING_SLICE).kernels(Kernels.COPY)
+                        .doc("whole rows along the leading axis; as a view it issues no work").lower(LayoutOps::viewAsCopy).build());
+    }
+
+    private static OpDefinition.Builder viewKind(String kind) {
+        return OpDefinition.op(kind, 1, 1).view(OpSpec.ViewRule.WHOLE).inPlace(0).kernels(Kernels.COPY)
+                .doc("same elements, new shape; as a view it issues no work, otherwise a copy").lower(LayoutOps::viewAsCopy);
+    }
+
+    // ---- lowering ----
+
+    /** {@link Kernels#COPY} of all of {@code x} into output 0 (same type). */
+    static KernelCall copy(Op op, OpLowering l, String x) {
+        DType t = l.sameType(op, x, out(op));
+        return l.call(op, Kernels.COPY, List.of(l.read(x), l.write(out(op))), new long[]{l.elements(out(op)), t.bytes()});
+    }
+
+    /** A view kind not declared a view: a copy, when the size does not change. */
+    private static List<KernelCall> viewAsCopy(Op op, OpLowering l) {
+        if (l.bytes(op.inputs().get(0)) != l.bytes(out(op)))
+            throw fail(op, op.kind() + " that is not declared a view changes the size; declare it a view");
+        return List.of(copy(op, l, op.inputs().get(0)));
+    }
+
+    private static List<KernelCall> concat(Op op, OpLowering l) {
+        String y = out(op);
+        long[] ys = l.shape(op, y);
+        int axis = (int) OpAttrs.of(op).integer("axis");
+        if (axis < 0) axis += ys.length;
+        if (axis < 0 || axis >= ys.length) throw fail(op, "axis out of range for " + Arrays.toString(ys));
+        long outer = product(Arrays.copyOf(ys, axis));
+        long yInner = product(Arrays.copyOfRange(ys, axis, ys.length));
+        List<KernelCall> calls = new ArrayList<>();
+        long offset = 0;
+        for (int j = 0; j < op.inputs().size(); j++) {
+            String x = op.inputs().get(j);
+            long xInner = l.elements(x) / Math.max(1, outer);
+            if (op.readsAtRuntime(j)) {
+                calls.add(l.call(op, Kernels.CONCAT_SLICE, List.of(l.read(x), l.write(y)), new long[]{outer, xInner, yInner, offset, l.sameType(op, x, y).bytes()}));
+            }
+            offset += xInner;
+        }
+        return calls;
+    }
+
+    private static KernelCall transpose(Op op, OpLowering l) {
+        String x = op.inputs().get(0), y = out(op);
+        long[] xs = l.shape(op, x);
+        int rank = xs.length;
+        long[] perm;
+        try {
+            perm = OpAttrs.of(op).permutation(rank);
+        } catch (GraphException e) {
+            throw fail(op, e.getMessage());
+        }
+        long[] xStride = new long[rank];
+        long s = 1;
+        for (int d = rank - 1; d >= 0; d--) { xStride[d] = s; s *= xs[d]; }
+        long[] ints = new long[2 + 2 * rank];
+        ints[0] = rank;
+        ints[1 + 2 * rank] = l.sameType(op, x, y).bytes();
+        for (int d = 0; d < rank; d++) {
+            ints[1 + d] = xs[(int) perm[d]];
+            ints[1 + rank + d] = xStride[(int) perm[d]];
+        }
+        return l.call(op, Kernels.TRANSPOSE, List.of(l.read(x), l.write(y)), ints);
+    }
+
+    /**
+     * Split: output k holds, for each of the {@code outer} indices before the axis, {@code yInner_k}
+     * consecutive elements starting {@code offset_k} into the input's row of {@code xInner}: one
+     * strided copy (the transpose kernel over shape [outer, yInner_k], strides [xInner, 1]) per
+     * computed output. Outputs declared views are not copied.
+     */
+    private static List<KernelCall> split(Op op, OpLowering l) {
+        String x = op.inputs().get(0);
+        long[] xs = l.shape(op, x);
+        long axis = OpAttrs.of(op).integer("axis");
+        int a = (int) (axis < 0 ? axis + xs.length : axis);
+        if (a < 0 || a >= xs.length) throw fail(op, "axis " + axis + " out of range for " + Arrays.toString(xs));
+        long outer = product(Arrays.copyOf(xs, a)), xInner = product(Arrays.copyOfRange(xs, a, xs.length));
+        List<KernelCall> calls = new ArrayList<>();
+        long offset = 0;
+        for (int k = 0; k < op.outputs().size(); k++) {
+            String y = op.outputs().get(k);
+            long yInner = outer == 0 ? 0 : l.elements(y) / outer;
+            if (op.writesAtRuntime(k) && yInner > 0) {
+                long span = (outer - 1) * xInner + yInner;
+                calls.add(l.call(op, Kernels.TRANSPOSE, List.of(l.readAt(x, offset, span), l.write(y)), new long[]{2, outer, yInner, xInner, 1, l.sameType(op, x, y).bytes()}));
+            }
+            offset += yInner;
+        }
+        return calls;
+    }
+
+    // ---- ONNX ----
+
+    private static Lowered importConcat(NodeContext n) {
+        n.require(n.hasAttr("axis"), "attribute 'axis' is required");
+        Value first = n.input(0);
+        int axis = n.axis(n.integer("axis", 0), first.rank(), "axis");
+        long[] out = first.shape();
+        out[axis] = 0;
+        List<String> inputs = new ArrayList<>();
+        for (int i = 0; i < n.inputCount(); i++) {
+            Value v = n.input(i);
+            n.require(v.rank() == first.rank(), "input " + v + " has another rank than " + first);
+            for (int d = 0; d < v.rank(); d++)
+                n.require(d == axis || v.dim(d) == first.dim(d), "input " + v + " differs from " + first + " outside axis " + axis);
+            out[axis] += v.dim(axis);
+            inputs.add(v.name());
+        }
+        return op(n, OpKinds.CONCAT, inputs, out, Map.of("axis", (long) axis));
+    }
+
+    /** Split: extents from the 'split' attribute before opset 13, from a constant input from 13; equal parts when absent. */
+    private static Lowered importSplit(NodeContext n) {
+        Value x = n.input(0);
+        int axis = n.axis(n.integer("axis", 0), x.rank(), "axis");
+        List<String> names = n.node().outputs();
+        n.require(n.opset() < 13 || !n.hasAttr("split"), "attribute 'split' is input #1 from opset 13");
+        long[] parts = n.opset() >= 13 ? (n.hasInput(1) ? n.constantInts(1, "split") : null) : n.ints("split", null);
+        n.require(n.opset() >= 18 || !n.hasAttr("num_outputs"), "attribute 'num_outputs' needs opset 18");
+        if (parts == null && n.hasAttr("num_outputs")) {
+            // opset 18: ceil(extent / num_outputs) each, the last one smaller when it does not divide
+            long k = n.integer("num_outputs", 0);
+            n.require(k >= 1 && k == names.size(), "num_outputs " + k + " must be at least 1 and equal the number of outputs (" + names.size() + ")");
+            long chunk = (x.dim(axis) + k - 1) / k;
+            parts = new long[(int) k];
+            for (int i = 0; i < k; i++) parts[i] = Math.max(0, Math.min(chunk, x.dim(axis) - i * chunk));
+        } else {
+            n.require(!n.hasAttr("num_outputs"), "give either input 'split' or attribute 'num_outputs', not both");
+        }
+        if (parts == null) {
+            n.require(!names.isEmpty() && x.dim(axis) % names.size() == 0, "axis " + axis + " of " + x + " does not split into " + names.size() + " equal parts");
+            parts = new long[names.size()];
+            Arrays.fill(parts, x.dim(axis) / names.size());
+        }
+        n.require(parts.length == names.size(), "split " + Arrays.toString(parts) + " must have one extent per output (" + names.size() + ")");
+        List<Value> outputs = new ArrayList<>();
+        long sum = 0;
+        for (int k = 0; k < parts.length; k++) {
+            n.require(!names.get(k).isEmpty() && parts[k] >= 0, "output #" + k + " must be named and its extent " + parts[k] + " not negative");
+            long[] shape = x.shape();
+            shape[axis] = parts[k];
+            outputs.add(new Value(names.get(k), x.dtype(), shape));
+            sum += parts[k];
+        }
+        n.require(sum == x.dim(axis), "split " + Arrays.toString(parts) + " sums to " + sum + ", not to " + x.dim(axis));
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("axis", (long) axis);
+        attrs.put("split", parts);
+        return new Lowered(OpKinds.SPLIT, List.of(x.name()), outputs, attrs, false, List.of());
+    }
+
+    private static Lowered importTranspose(NodeContext n) {
+        Value x = n.input(0);
+        long[] perm = new long[x.rank()];
+        for (int i = 0; i < perm.length; i++) perm[i] = perm.length - 1 - i;
+        perm = n.ints("perm", perm);
+        n.require(perm.length == x.rank(), "perm " + Arrays.toString(perm) + " must have " + x.rank() + " entries");
+        boolean[] seen = new boolean[perm.length];
+        long[] out = new long[perm.length];
+        for (int i = 0; i < perm.length; i++) {
+            n.require(perm[i] >= 0 && perm[i] < perm.length && !seen[(int) perm[i]], "perm " + Arrays.toString(perm) + " is not a permutation");
+            seen[(int) perm[i]] = true;
+            out[i] = x.dim((int) perm[i]);
+        }
+        return op(n, OpKinds.TRANSPOSE, List.of(x.name()), out, Map.of("perm", perm));
+    }
+
+    /** Reshape's shape input: 0 copies the input's extent on that axis (unless allowzero, opset 14), one -1 takes the rest. */
+    private static long[] reshape(NodeContext n) {
+        Value x = n.input(0);
+        long[] shape = n.constantInts(1, "the shape");
+        boolean allowZero = n.opset() >= 14 && n.integer("allowzero", 0) != 0;   // opset 14: 0 is an extent, not "copy"
+        int unknown = -1;
+        long known = 1;
+        for (int i = 0; i < shape.length; i++) {
+            if (shape[i] == 0 && !allowZero) {
+                n.require(i < x.rank(), "shape " + Arrays.toString(shape) + " copies axis " + i + " (0) but the input " + x + " has rank " + x.rank());
+                shape[i] = x.dim(i);
+            }
+            if (shape[i] == -1) {
+                n.require(unknown < 0, "shape " + Arrays.toString(shape) + " has more than one -1");
+                unknown = i;
+            } else {
+                n.require(shape[i] > 0 || (shape[i] == 0 && x.elements() == 0), "shape " + Arrays.toString(shape) + " has invalid extent " + shape[i]);
+                known = Math.multiplyExact(known, shape[i]);
+            }
+        }
+        if (unknown >= 0) {
+            n.require(known > 0 && x.elements() % known == 0, "shape " + Arrays.toString(shape) + " does not divide the " + x.elements() + " elements of " + x);
+            shape[unknown] = x.elements() / known;
+        }
+        return shape;
+    }
+
+    /** Dropout is the identity at inference; from opset 12 a constant training_mode input must be false. */
+    private static long[] dropout(NodeContext n) {
+        if (n.opset() >= 12 && n.hasInput(2)) {
+            for (long t : n.constantInts(2, "training_mode")) n.require(t == 0, "training_mode is true; only inference Dropout (an identity) is supported");
+        }
+        return n.input(0).shape();
+    }
+
+    private static long[] flatten(NodeContext n) {
+        Value x = n.input(0);
+        long axis = n.integer("axis", 1);
+        n.require(axis >= -x.rank() && axis <= x.rank(), "axis " + axis + " is out of range for rank " + x.rank());
+        n.require(axis >= 0 || n.opset() >= 11, "negative axis needs opset 11");
+        int a = (int) (axis < 0 ? axis + x.rank() : axis);
+        long outer = 1, inner = 1;
+        for (int i = 0; i < x.rank(); i++) {
+            if (i < a) outer *= x.dim(i);
+            else inner *= x.dim(i);
+        }
+        return new long[]{outer, inner};
+    }
+
+    /** Axes come from the attribute before opset 13 and from input #1 from opset 13 on. */
+    private static long[] axes(NodeContext n, boolean required) {
+        if (n.opset() >= 13) {
+            if (n.hasInput(1)) return n.constantInts(1, "axes");
+            n.require(!required, "input 'axes' is required");
+            return null;
+        }
+        long[] axes = n.ints("axes", null);
+        n.require(axes != null || !required, "attribute 'axes' is required");
+        return axes;
+    }
+
+    private static long[] unsqueeze(NodeContext n) {
+        Value x = n.input(0);
+        long[] axes = axes(n, true);
+        int rank = x.rank() + axes.length;
+        boolean[] inserted = new boolean[rank];
+        for (long a : axes) {
+            int ax = n.axis(a, rank, "axis");
+            n.require(!inserted[ax], "axis " + a + " is listed twice");
+            inserted[ax] = true;
+        }
+        long[] out = new long[rank];
+        for (int i = 0, j = 0; i < rank; i++) out[i] = inserted[i] ? 1 : x.dim(j++);
+        return out;
+    }
+
+    private static long[] squeeze(NodeContext n) {
+        Value x = n.input(0);
+        long[] axes = axes(n, false);
+        boolean[] removed = new boolean[x.rank()];
+        if (axes == null) {
+            for (int i = 0; i < x.rank(); i++) removed[i] = x.dim(i) == 1;
+        } else {
+            for (long a : axes) {
+                int ax = n.axis(a, x.rank(), "axis");
+                n.require(x.dim(ax) == 1, "axis " + a + " of " + x + " has extent " + x.dim(ax) + ", not 1");
+                removed[ax] = true;
+            }
+        }
+        List<Long> out = new ArrayList<>();
+        for (int i = 0; i < x.rank(); i++) if (!removed[i]) out.add(x.dim(i));
+        return out.stream().mapToLong(Long::longValue).toArray();
+    }
+}

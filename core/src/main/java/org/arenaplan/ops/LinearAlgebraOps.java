@@ -1,0 +1,151 @@
+package org.arenaplan.ops;
+
+import org.arenaplan.device.KernelArg;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.arenaplan.exec.OpLowering;
+import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpAttrs;
+import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.ShapeRules;
+import org.arenaplan.onnx.Lowered;
+import org.arenaplan.onnx.NodeContext;
+import org.arenaplan.onnx.Value;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.arenaplan.exec.OpLowering.fail;
+import static org.arenaplan.exec.OpLowering.out;
+import static org.arenaplan.exec.OpLowering.product;
+import static org.arenaplan.onnx.NodeLowering.broadcast;
+import static org.arenaplan.onnx.NodeLowering.op;
+
+/**
+ * MatMul and Gemm, on the {@link Kernels#GEMM} kernel (f32). ONNX version differences: Gemm's
+ * C is optional from opset 11.
+ */
+final class LinearAlgebraOps implements OpFamily {
+    @Override
+    public List<OpDefinition> definitions() {
+        return List.of(
+                OpDefinition.op(OpKinds.MATMUL, 2, 2).shape(ShapeRules::matmul).kernels(Kernels.GEMM)
+                        .doc("A[..., M, K] x B[..., K, N], leading axes broadcast (numpy.matmul)")
+                        .lowerF32(LinearAlgebraOps::matmul).onnx(LinearAlgebraOps::importMatmul).build(),
+                OpDefinition.op(OpKinds.GEMM, 2, 3).attrs(AttrSpec.flag("transA"), AttrSpec.flag("transB"), AttrSpec.real("alpha", 1.0), AttrSpec.real("beta", 1.0))
+                        .shape(ShapeRules::gemm).kernels(Kernels.GEMM)
+                        .doc("Y = alpha * op(A) * op(B) + beta * C; C optional, broadcast to [M, N]")
+                        .lowerF32((op, l) -> List.of(gemm(op, l))).onnx(LinearAlgebraOps::importGemm).build());
+    }
+
+    // ---- lowering ----
+
+    private static List<KernelCall> matmul(Op op, OpLowering l) {
+        String a = op.inputs().get(0), b = op.inputs().get(1), y = out(op);
+        long[] as = l.shape(op, a), bs = l.shape(op, b);
+        if (as.length < 2 || bs.length < 2) throw fail(op, "MatMul needs inputs of rank 2 or more, got " + Arrays.toString(as) + " and " + Arrays.toString(bs));
+        long m = as[as.length - 2], k = as[as.length - 1], n = bs[bs.length - 1];
+        if (bs[bs.length - 2] != k) throw fail(op, "inner dimensions differ: " + Arrays.toString(as) + " x " + Arrays.toString(bs));
+        long[] ys = l.shape(op, y);
+        long[] lead = Arrays.copyOf(ys, ys.length - 2);
+        long batch = product(lead);
+        long batchA = product(Arrays.copyOf(as, as.length - 2)), batchB = product(Arrays.copyOf(bs, bs.length - 2));
+        if ((batchA == batch || batchA == 1) && (batchB == batch || batchB == 1) && sameLead(as, lead, batchA) && sameLead(bs, lead, batchB)) {
+            long[] ints = {batch, m, n, k, 0, 0, batchA == 1 ? 0 : m * k, batchB == 1 ? 0 : k * n, 0, 0, 0, 0};
+            return List.of(l.call(op, Kernels.GEMM, List.of(l.read(a), l.read(b), l.write(y)), ints, new double[]{1, 0}));
+        }
+        // General broadcast of leading dims: one call per output matrix.
+        long[] sa = l.broadcastStrides(op, a, Arrays.copyOf(as, as.length - 2), lead);
+        long[] sb = l.broadcastStrides(op, b, Arrays.copyOf(bs, bs.length - 2), lead);
+        List<KernelCall> calls = new ArrayList<>();
+        long[] idx = new long[lead.length];
+        for (long o = 0; o < batch; o++) {
+            long offA = 0, offB = 0;
+            for (int d = 0; d < lead.length; d++) { offA += idx[d] * sa[d] * m * k; offB += idx[d] * sb[d] * k * n; }
+            long[] ints = {1, m, n, k, 0, 0, 0, 0, 0, 0, 0, 0};
+            calls.add(l.call(op, Kernels.GEMM, List.of(l.readAt(a, offA, m * k), l.readAt(b, offB, k * n), l.writeAt(y, o * m * n, m * n)), ints, new double[]{1, 0}));
+            for (int d = lead.length - 1; d >= 0; d--) {
+                if (++idx[d] < lead[d]) break;
+                idx[d] = 0;
+            }
+        }
+        return calls;
+    }
+
+    private static boolean sameLead(long[] s, long[] lead, long batch) {
+        if (batch == 1) return true;
+        long[] own = Arrays.copyOf(s, s.length - 2);
+        int skip = lead.length - own.length;
+        if (skip < 0) return false;
+        for (int d = 0; d < own.length; d++) if (own[d] != lead[skip + d]) return false;
+        return true;
+    }
+
+    private static KernelCall gemm(Op op, OpLowering l) {
+        String a = op.inputs().get(0), b = op.inputs().get(1), y = out(op);
+        long[] as = l.shape(op, a), bs = l.shape(op, b);
+        if (as.length != 2 || bs.length != 2) throw fail(op, "Gemm needs 2-D A and B, got " + Arrays.toString(as) + " and " + Arrays.toString(bs));
+        OpAttrs at = OpAttrs.of(op);
+        boolean ta = at.integer("transA") == 1, tb = at.integer("transB") == 1;
+        long m = ta ? as[1] : as[0], k = ta ? as[0] : as[1], n = tb ? bs[0] : bs[1];
+        if ((tb ? bs[1] : bs[0]) != k) throw fail(op, "inner dimensions differ: " + Arrays.toString(as) + " x " + Arrays.toString(bs));
+        double alpha = at.real("alpha"), beta = at.real("beta");
+        List<KernelArg> args = new ArrayList<>(List.of(l.read(a), l.read(b)));
+        long[] ints = {1, m, n, k, ta ? 1 : 0, tb ? 1 : 0, 0, 0, 0, 0, 0, 0};
+        if (op.inputs().size() > 2) {
+            String c = op.inputs().get(2);
+            long[] s = l.broadcastStrides(op, c, l.shapeOr(c, new long[]{m, n}), new long[]{m, n});
+            ints[8] = 1;
+            ints[10] = s[0];
+            ints[11] = s[1];
+            args.add(l.read(c));
+        }
+        args.add(l.write(y));
+        return l.call(op, Kernels.GEMM, args, ints, new double[]{alpha, beta});
+    }
+
+    // ---- ONNX ----
+
+    private static Lowered importGemm(NodeContext n) {
+        Value a = n.input(0), b = n.input(1);
+        n.require(a.rank() == 2 && b.rank() == 2, "A " + a + " and B " + b + " must be matrices");
+        long transA = n.integer("transA"), transB = n.integer("transB");
+        long m = transA != 0 ? a.dim(1) : a.dim(0), k = transA != 0 ? a.dim(0) : a.dim(1);
+        long kb = transB != 0 ? b.dim(1) : b.dim(0), nn = transB != 0 ? b.dim(0) : b.dim(1);
+        n.require(k == kb, "inner dimensions differ: op(A) is [" + m + ", " + k + "], op(B) is [" + kb + ", " + nn + "] (transA=" + transA + ", transB=" + transB + ")");
+        List<String> inputs = new ArrayList<>(List.of(a.name(), b.name()));
+        long[] out = {m, nn};
+        if (n.hasInput(2)) {
+            long[] c = n.input(2).shape();
+            n.require(Arrays.equals(broadcast(n, out, c), out), "C " + n.input(2) + " does not broadcast to [" + m + ", " + nn + "]");
+            inputs.add(n.input(2).name());
+        } else {
+            n.require(n.opset() >= 11, "input C is required before opset 11");
+        }
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("transA", transA != 0 ? 1L : 0L);
+        attrs.put("transB", transB != 0 ? 1L : 0L);
+        attrs.put("alpha", n.real("alpha"));
+        attrs.put("beta", n.real("beta"));
+        return op(n, OpKinds.GEMM, inputs, out, attrs);
+    }
+
+    private static Lowered importMatmul(NodeContext n) {
+        long[] a = n.input(0).shape(), b = n.input(1).shape();
+        n.require(a.length >= 1 && b.length >= 1, "inputs must not be scalars (" + n.shapes() + ")");
+        long[] pa = a.length == 1 ? new long[]{1, a[0]} : a;
+        long[] pb = b.length == 1 ? new long[]{b[0], 1} : b;
+        long k = pa[pa.length - 1];
+        n.require(k == pb[pb.length - 2], "inner dimensions differ (" + n.shapes() + ")");
+        long[] batch = broadcast(n, Arrays.copyOf(pa, pa.length - 2), Arrays.copyOf(pb, pb.length - 2));
+        List<Long> out = new ArrayList<>();
+        for (long d : batch) out.add(d);
+        if (a.length > 1) out.add(pa[pa.length - 2]);
+        if (b.length > 1) out.add(pb[pb.length - 1]);
+        return op(n, OpKinds.MATMUL, List.of(n.input(0).name(), n.input(1).name()), out.stream().mapToLong(Long::longValue).toArray(), Map.of());
+    }
+}

@@ -1,0 +1,143 @@
+package org.arenaplan.ops;
+
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.arenaplan.exec.OpLowering;
+import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpAttrs;
+import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.ShapeRules;
+import org.arenaplan.onnx.Lowered;
+import org.arenaplan.onnx.NodeContext;
+import org.arenaplan.onnx.Value;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import static org.arenaplan.exec.OpLowering.fail;
+import static org.arenaplan.exec.OpLowering.out;
+import static org.arenaplan.exec.OpLowering.product;
+import static org.arenaplan.onnx.NodeLowering.broadcastAll;
+import static org.arenaplan.onnx.NodeLowering.names;
+import static org.arenaplan.onnx.NodeLowering.op;
+
+/**
+ * Element types and indexing: Cast, Where, Equal and Gather, on the {@link Kernels#CAST},
+ * {@link Kernels#WHERE}, {@link Kernels#COMPARE} and {@link Kernels#GATHER} kernels; any element
+ * type. ONNX version differences: Cast gains {@code saturate} at 19 (float8 only, which arenaplan
+ * does not take, so it is accepted and has no effect); Gather takes a negative axis from 11.
+ */
+final class TypeAndIndexOps implements OpFamily {
+    @Override
+    public List<OpDefinition> definitions() {
+        return List.of(
+                OpDefinition.op(OpKinds.CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 16)).shape(ShapeRules::sameAsFirst).kernels(Kernels.CAST)
+                        .doc("to: the output's ONNX TensorProto.DataType; any type to any type by DType.cast")
+                        .lower((op, l) -> List.of(cast(op, l))).onnx(TypeAndIndexOps::importCast, "saturate").build(),
+                OpDefinition.op(OpKinds.WHERE, 3, 3).shape(ShapeRules::broadcast).kernels(Kernels.WHERE)
+                        .doc("condition (bool) ? X : Y, broadcast over all three; X, Y of any one type")
+                        .lower((op, l) -> List.of(where(op, l))).onnx(TypeAndIndexOps::importWhere).build(),
+                OpDefinition.op(OpKinds.EQUAL, 2, 2).shape(ShapeRules::broadcast).kernels(Kernels.COMPARE).doc("A == B as bool, broadcasting; any one type")
+                        .lower((op, l) -> List.of(equal(op, l))).onnx(TypeAndIndexOps::importEqual).build(),
+                OpDefinition.op(OpKinds.GATHER, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::gather).kernels(Kernels.GATHER)
+                        .doc("data[:axis] + indices + data[axis+1:]; int64 or int32 indices, negative ones from the end")
+                        .lower((op, l) -> List.of(gather(op, l))).onnx(TypeAndIndexOps::importGather).build());
+    }
+
+    // ---- lowering ----
+
+    /** ONNX Cast: attr to, an ONNX element type code that must be the output's type. */
+    private static KernelCall cast(Op op, OpLowering l) {
+        String x = op.inputs().get(0), y = out(op);
+        DType from = l.dtype(x), to = l.dtype(y);
+        long code = OpAttrs.of(op).integer("to");
+        if (code != to.onnxCode()) throw fail(op, "attribute to=" + code + " differs from the type of '" + y + "' (" + to.jsonName() + ")");
+        if (l.elements(x) != l.elements(y)) throw fail(op, "'" + x + "' has " + l.elements(x) + " elements, '" + y + "' " + l.elements(y));
+        return l.call(op, Kernels.CAST, List.of(l.read(x), l.write(y)), new long[]{l.elements(y), from.onnxCode(), to.onnxCode()});
+    }
+
+    /** ONNX Where(condition, X, Y), broadcasting. */
+    private static KernelCall where(Op op, OpLowering l) {
+        if (op.inputs().size() != 3) throw fail(op, "Where takes condition, X and Y");
+        String c = op.inputs().get(0), x = op.inputs().get(1), y = op.inputs().get(2), o = out(op);
+        if (l.dtype(c) != DType.BOOL) throw fail(op, "condition '" + c + "' is " + l.dtype(c).jsonName() + ", not bool");
+        DType t = l.sameType(op, x, y, o);
+        long[] ints = l.broadcast(op, l.shape(op, o), c, x, y);
+        ints = Arrays.copyOf(ints, ints.length + 1);
+        ints[ints.length - 1] = t.bytes();
+        return l.call(op, Kernels.WHERE, List.of(l.read(c), l.read(x), l.read(y), l.write(o)), ints);
+    }
+
+    /** ONNX Equal(A, B) to bool, broadcasting. */
+    private static KernelCall equal(Op op, OpLowering l) {
+        String a = op.inputs().get(0), b = op.inputs().get(1), y = out(op);
+        DType t = l.sameType(op, a, b);
+        if (t == DType.F64) throw fail(op, "f64 compute is not supported");
+        if (l.dtype(y) != DType.BOOL) throw fail(op, "output '" + y + "' is " + l.dtype(y).jsonName() + ", not bool");
+        long[] bc = l.broadcast(op, l.shape(op, y), a, b);
+        long[] ints = new long[bc.length + 2];
+        ints[0] = Kernels.EQUAL;
+        System.arraycopy(bc, 0, ints, 1, bc.length);
+        ints[ints.length - 1] = t.onnxCode();
+        return l.call(op, Kernels.COMPARE, List.of(l.read(a), l.read(b), l.write(y)), ints);
+    }
+
+    /** ONNX Gather(data, indices) along attr axis (negative counts from the end). */
+    private static KernelCall gather(Op op, OpLowering l) {
+        String d = op.inputs().get(0), idx = op.inputs().get(1), y = out(op);
+        DType t = l.sameType(op, d, y), it = l.dtype(idx);
+        if (it != DType.I64 && it != DType.I32) throw fail(op, "indices '" + idx + "' are " + it.jsonName() + "; Gather takes int64 or int32");
+        long[] ds = l.shape(op, d);
+        long axis = OpAttrs.of(op).integer("axis");
+        int a = (int) (axis < 0 ? axis + ds.length : axis);
+        if (a < 0 || a >= ds.length) throw fail(op, "axis " + axis + " out of range for shape " + Arrays.toString(ds));
+        long outer = product(Arrays.copyOf(ds, a)), inner = product(Arrays.copyOfRange(ds, a + 1, ds.length));
+        long n = l.elements(idx);
+        if (l.elements(y) != outer * n * inner) throw fail(op, "output '" + y + "' must have " + outer * n * inner + " elements, has " + l.elements(y));
+        return l.call(op, Kernels.GATHER, List.of(l.read(d), l.read(idx), l.write(y)), new long[]{outer, ds[a], inner, n, t.bytes(), it.onnxCode()});
+    }
+
+    // ---- ONNX ----
+
+    /** ONNX Cast: attribute 'to' (a TensorProto.DataType) is the output's type; 'saturate' (opset 19) concerns float8 only. */
+    private static Lowered importCast(NodeContext n) {
+        n.require(n.hasAttr("to"), "attribute 'to' is required");
+        long to = n.integer("to", 0);
+        DType t = DType.ofOnnx((int) to);
+        n.require(t != null, "attribute to=" + to + " is an element type arenaplan does not support");
+        return op(n, OpKinds.CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) t.onnxCode()), t);
+    }
+
+    /** ONNX Where(condition: bool, X, Y): broadcast over all three; X's type. */
+    private static Lowered importWhere(NodeContext n) {
+        n.require(n.inputCount() == 3, "needs three inputs (condition, X, Y)");
+        n.require(n.input(0).dtype() == DType.BOOL, "condition " + n.input(0) + " is " + n.input(0).dtype().jsonName() + ", not bool");
+        List<String> inputs = new ArrayList<>(List.of(n.input(0).name()));
+        inputs.addAll(names(n, 1, 3));
+        return op(n, OpKinds.WHERE, inputs, broadcastAll(n, 0, 3), Map.of(), n.input(1).dtype());
+    }
+
+    /** ONNX Equal(A, B) to bool, broadcasting. */
+    private static Lowered importEqual(NodeContext n) {
+        n.require(n.inputCount() == 2, "needs two inputs");
+        return op(n, OpKinds.EQUAL, names(n, 0, 2), broadcastAll(n, 0, 2), Map.of(), DType.BOOL);
+    }
+
+    /** ONNX Gather: output data.shape[:axis] + indices.shape + data.shape[axis+1:]; axis may be negative from opset 11. */
+    private static Lowered importGather(NodeContext n) {
+        Value data = n.input(0), idx = n.input(1);
+        n.require(data.rank() >= 1, "data " + data + " must have rank 1 or more");
+        n.require(idx.dtype() == DType.I64 || idx.dtype() == DType.I32, "indices " + idx + " are " + idx.dtype().jsonName() + ", not int64 or int32");
+        int axis = n.axis(n.integer("axis", 0), data.rank(), "axis");
+        long[] ds = data.shape(), is = idx.shape();
+        long[] out = new long[ds.length - 1 + is.length];
+        System.arraycopy(ds, 0, out, 0, axis);
+        System.arraycopy(is, 0, out, axis, is.length);
+        System.arraycopy(ds, axis + 1, out, axis + is.length, ds.length - axis - 1);
+        return op(n, OpKinds.GATHER, List.of(data.name(), idx.name()), out, Map.of("axis", (long) axis));
+    }
+}

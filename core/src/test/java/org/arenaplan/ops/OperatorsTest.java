@@ -1,0 +1,50 @@
+package org.arenaplan.ops;
+
+import org.arenaplan.ir.OpRegistry;
+import org.arenaplan.ir.OpSpec;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The one list of definitions is what every table reads, and the layers below never import it. */
+class OperatorsTest {
+    private static final Path SRC = Path.of("src", "main", "java", "org", "arenaplan");
+
+    @Test
+    void theRegistryIsTheDefinitionsInOrder() {
+        List<String> defined = Operators.definitions().stream().map(d -> d.spec().kind()).toList();
+        assertThat(OpRegistry.all().stream().map(OpSpec::kind).toList()).isEqualTo(defined);
+        assertThat(new Operators().rules().keySet()).containsExactlyElementsOf(defined);
+    }
+
+    @Test
+    void everyOnnxImportTakesItsKindsAttributes() {
+        for (OpDefinition d : Operators.definitions()) {
+            for (var i : d.imports()) {
+                for (var a : d.spec().attrs()) assertThat(i.attributes()).as(i.opType()).contains(a.name());
+            }
+        }
+    }
+
+    @Test
+    void irExecAndOnnxDoNotImportOpsAndIrHasNoDeviceCode() throws IOException {
+        List<String> offenders = new ArrayList<>();
+        for (String pkg : List.of("ir", "exec", "onnx", "device", "liveness", "plan", "io")) {
+            try (Stream<Path> files = Files.walk(SRC.resolve(pkg))) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    String text = Files.readString(f);
+                    if (text.contains("import org.arenaplan.ops.")) offenders.add(f + " imports org.arenaplan.ops");
+                    if (pkg.equals("ir") && text.contains("import org.arenaplan.device.")) offenders.add(f + " imports device code");
+                }
+            }
+        }
+        assertThat(offenders).isEmpty();
+    }
+}
