@@ -4,16 +4,6 @@
 #include "common.cuh"
 #include "dtypes.cuh"
 
-// The offset of element j (row-major over shape[0..n)) given per-dim strides.
-__device__ __forceinline__ long long strided_offset(long long j, int n, const long long* shape, const long long* stride) {
-    long long off = 0;
-    for (int d = n - 1; d >= 0; d--) {
-        off += (j % shape[d]) * stride[d];
-        j /= shape[d];
-    }
-    return off;
-}
-
 // ptrs: x, scale, bias, y, mean, invstd (the present ones, by the has* flags).
 // ints: mode, hasScale, hasBias, hasMean, hasInvStd, K, R, keptShape[K], keptStride[K], scaleKeptStride[K],
 //       biasKeptStride[K], redShape[R], redStride[R], scaleRedStride[R], biasRedStride[R]; floats: epsilon.

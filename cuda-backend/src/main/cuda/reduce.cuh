@@ -28,16 +28,6 @@ __device__ __forceinline__ void store_real(void* p, long long i, int code, doubl
     else store_float(p, i, code, (float) v);
 }
 
-// The offset from an output's base of reduced element j (row-major over redShape).
-__device__ __forceinline__ long long reduced_offset(long long j, int R, const long long* shape, const long long* stride) {
-    long long off = 0;
-    for (int d = R - 1; d >= 0; d--) {
-        off += (j % shape[d]) * stride[d];
-        j /= shape[d];
-    }
-    return off;
-}
-
 // ints: op, dtype, selectLast, K, R, keptShape[K], keptStride[K], redShape[R], redStride[R].
 extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
     int op = (int) ints.v[0], code = (int) ints.v[1];
@@ -50,15 +40,11 @@ extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
     long long outN = element_count(ks, K), redN = element_count(rs, R);
     bool integral = is_integral(code);
     FOR_EACH_ITEM(o, outN) {
-        long long base = 0, rest = o;
-        for (int d = K - 1; d >= 0; d--) {
-            base += (rest % ks[d]) * kst[d];
-            rest /= ks[d];
-        }
+        long long base = strided_offset(o, K, ks, kst);
         if (op == R_ARGMAX || op == R_ARGMIN) {
             long long best = 0;
             for (long long j = 1; j < redN; j++) {
-                long long a = base + reduced_offset(j, R, rs, rst), b = base + reduced_offset(best, R, rs, rst);
+                long long a = base + strided_offset(j, R, rs, rst), b = base + strided_offset(best, R, rs, rst);
                 int cmp;
                 bool unordered = false;
                 if (integral) {
@@ -76,7 +62,7 @@ extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
         } else if (integral) {
             long long acc = op == R_PROD ? 1 : op == R_MAX ? (long long) 0x8000000000000000ULL : op == R_MIN ? 0x7FFFFFFFFFFFFFFFLL : 0;
             for (long long j = 0; j < redN; j++) {
-                long long v = load_int(x, base + reduced_offset(j, R, rs, rst), code);
+                long long v = load_int(x, base + strided_offset(j, R, rs, rst), code);
                 if (op == R_MAX) acc = v > acc ? v : acc;
                 else if (op == R_MIN) acc = v < acc ? v : acc;
                 else if (op == R_PROD) acc = (long long) ((unsigned long long) acc * (unsigned long long) v);
@@ -89,14 +75,14 @@ extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
             bool done = false;
             if (op == R_LOG_SUM_EXP) {
                 for (long long j = 0; j < redN; j++) {
-                    double v = load_real(x, base + reduced_offset(j, R, rs, rst), code);
+                    double v = load_real(x, base + strided_offset(j, R, rs, rst), code);
                     if (v > max || v != v) max = v;
                 }
                 if (max == INFINITY || max == -INFINITY || max != max) { acc = max; done = true; }
             }
             if (!done) {
                 for (long long j = 0; j < redN; j++) {
-                    double v = load_real(x, base + reduced_offset(j, R, rs, rst), code);
+                    double v = load_real(x, base + strided_offset(j, R, rs, rst), code);
                     switch (op) {
                         case R_MAX: if (v > acc || v != v) acc = v; break;
                         case R_MIN: if (v < acc || v != v) acc = v; break;

@@ -1,15 +1,9 @@
 package org.arenaplan.onnx;
 
-import org.arenaplan.device.Device;
-import org.arenaplan.device.DeviceOptions;
-import org.arenaplan.device.Devices;
 import org.arenaplan.exec.AllClose;
-import org.arenaplan.exec.Executors;
-import org.arenaplan.exec.Mode;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.TensorValue;
-import org.arenaplan.plan.ArenaPlanner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,26 +27,11 @@ class NormalizationOpsTest {
     Path dir;
 
     private Map<String, TensorValue> run(TinyOnnx model, Map<String, TensorValue> inputs) throws Exception {
-        Path file = dir.resolve("m.onnx");
-        Files.write(file, model.bytes());
-        Graph g = OnnxImporter.load(file, Map.of());
-        try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
-            return Executors.run(ArenaPlanner.plan(g), device, List.of(Mode.PLANNED), 1, inputs, 1).last(Mode.PLANNED).outputs();
-        }
+        return OnnxOpRuns.run(dir, model, inputs);
     }
 
     private void agree(TinyOnnx model, Map<String, TensorValue> inputs) throws Exception {
-        Map<String, TensorValue> want = OrtOracle.run(model.bytes(), inputs);
-        Map<String, TensorValue> got = run(model, inputs);
-        assertThat(got.keySet()).containsExactlyInAnyOrderElementsOf(want.keySet());
-        for (String out : want.keySet()) {
-            TensorValue w = want.get(out), m = got.get(out);
-            assertThat(m.dtype()).as(out).isEqualTo(w.dtype());
-            assertThat(m.shape()).as(out).isEqualTo(w.shape());
-            boolean exact = w.dtype().isIntegral();
-            AllClose c = AllClose.compare(m.doubles(), w.doubles(), exact ? 0 : 1e-4, exact ? 0 : 1e-5);
-            assertThat(c.ok()).as("output '%s': %s", out, c.describe(w.shape())).isTrue();
-        }
+        OnnxOpRuns.agree(dir, model, inputs, 1e-4, 1e-5);
     }
 
     private static TensorValue x(long... shape) {
