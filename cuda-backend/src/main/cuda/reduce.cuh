@@ -165,3 +165,23 @@ extern "C" __global__ void topk(const void* x, void* values, long long* indices,
         }
     }
 }
+
+// ptrs: a, (b), y; ints: operands, dtype, L, O, extents[L], aStride[L], bStride[L] (Kernels#EINSUM).
+// One thread per output element; the summed letters walked row-major; in double from 0, rounded once.
+extern "C" __global__ void einsum(const void* a, const void* b, void* y, Ints ints, Floats) {
+    int ops = (int) ints.v[0], code = (int) ints.v[1], L = (int) ints.v[2], O = (int) ints.v[3];
+    const long long* ext = ints.v + 4;
+    const long long* sa = ext + L;
+    const long long* sb = sa + L;
+    long long outN = element_count(ext, O), sumN = element_count(ext + O, L - O);
+    FOR_EACH_ITEM(o, outN) {
+        long long baseA = strided_offset(o, O, ext, sa), baseB = strided_offset(o, O, ext, sb);
+        double acc = 0.0;
+        for (long long j = 0; j < sumN; j++) {
+            double p = load_real(a, baseA + strided_offset(j, L - O, ext + O, sa + O), code);
+            if (ops == 2) p = p * load_real(b, baseB + strided_offset(j, L - O, ext + O, sb + O), code);
+            acc = acc + p;
+        }
+        store_real(y, o, code, acc);
+    }
+}

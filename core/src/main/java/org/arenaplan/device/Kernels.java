@@ -59,6 +59,11 @@ import java.util.List;
  * <li>{@link #TOPK} ptrs [x, values, indices]; ints [outer, n, inner, k, largest, dtype, es]: per lane
  *     of n values (stride inner), the k first in the order larger (smallest: smaller) value first,
  *     then lower index; values [outer, k, inner] of x's type, indices int64.</li>
+ * <li>{@link #EINSUM} ptrs [a, (b), y]; ints [operands, dtype, L, O, extents[L], aStride[L], bStride[L]]:
+ *     y (contiguous over the first O letters) = for each index of them, the sum over the other
+ *     L - O letters (row-major) of the product of a[sum idx_l * aStride[l]] and, with two
+ *     operands, b[...]; a repeated letter's strides add up (the diagonal), 0 broadcasts. In double
+ *     from 0, rounded once; f32, f16, bf16 or f64.</li>
  * <li>{@link #NLL_LOSS} ptrs [x, target, (weight), loss, (logprob)]; ints [softmax, N, C, D, reduction,
  *     hasIgnore, ignoreIndex, hasWeight, hasLogProb, targetDtype]: x is [N, C, D] log-probabilities
  *     or, with softmax = 1, scores whose log-softmax over C (in double; written to logprob when
@@ -135,6 +140,7 @@ public final class Kernels {
     public static final String CUMSUM = "cumsum";
     public static final String TOPK = "topk";
     public static final String NLL_LOSS = "nll_loss";
+    public static final String EINSUM = "einsum";
 
     public static final String GELU_GRAD = "gelu_grad";
     public static final String SOFTMAX_GRAD = "softmax_grad";
@@ -148,7 +154,7 @@ public final class Kernels {
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
             CONV2D, POOL2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE, REDUCE,
-            NORMALIZE, CUMSUM, TOPK, NLL_LOSS);
+            NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

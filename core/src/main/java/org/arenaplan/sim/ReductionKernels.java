@@ -42,6 +42,13 @@ final class ReductionKernels {
                 if (t == DType.BOOL) throw new DeviceException("'" + c.label() + "': cumsum does not compute " + t.jsonName());
                 return () -> cumsum(c, t);
             }
+            case Kernels.EINSUM: {
+                SimKernels.need(c, 1 + i(c, 0), 4);
+                SimKernels.need(c, 1 + i(c, 0), 4 + 3 * i(c, 2));
+                DType t = SimKernels.dtype(c, 1);
+                if (!t.isFloat32Compute() && t != DType.F64) throw new DeviceException("'" + c.label() + "': einsum does not compute " + t.jsonName());
+                return () -> einsum(c, t);
+            }
             case Kernels.TOPK: {
                 SimKernels.need(c, 3, 7);
                 DType t = SimKernels.dtype(c, 5);
@@ -79,6 +86,45 @@ final class ReductionKernels {
             }
         }
         SimKernels.store(c, 1, y);
+    }
+
+    static void einsum(KernelCall c, DType t) {
+        int ops = i(c, 0), letters = i(c, 2), outs = i(c, 3);
+        long[] ext = new long[letters];
+        long[][] stride = new long[ops][letters];
+        for (int d = 0; d < letters; d++) {
+            ext[d] = c.intArg(4 + d);
+            for (int k = 0; k < ops; k++) stride[k][d] = c.intArg(4 + letters * (k + 1) + d);
+        }
+        long outN = 1, sumN = 1;
+        for (int d = 0; d < outs; d++) outN *= ext[d];
+        for (int d = outs; d < letters; d++) sumN *= ext[d];
+        ByteBuffer[] x = new ByteBuffer[ops];
+        for (int k = 0; k < ops; k++) x[k] = SimKernels.in(c, k);
+        ByteBuffer y = SimKernels.out(c, ops);
+        for (long o = 0; o < outN; o++) {
+            double acc = 0;
+            for (long j = 0; j < sumN; j++) {
+                double p = 1;
+                for (int k = 0; k < ops; k++) {
+                    long at = offset(o, ext, stride[k], 0, outs) + offset(j, ext, stride[k], outs, letters);
+                    p *= t.getDouble(x[k], (int) at);
+                }
+                acc += p;
+            }
+            putReal(y, t, (int) o, acc);
+        }
+        SimKernels.store(c, ops, y);
+    }
+
+    /** The offset of index j of a row-major walk over the letters from..to-1, with the given strides. */
+    private static long offset(long j, long[] ext, long[] stride, int from, int to) {
+        long off = 0;
+        for (int d = to - 1; d >= from; d--) {
+            off += (j % ext[d]) * stride[d];
+            j /= ext[d];
+        }
+        return off;
     }
 
     /** Whether (v, i) comes before (w, j) in TopK's order: the larger (smallest: smaller) value, then the lower index. */

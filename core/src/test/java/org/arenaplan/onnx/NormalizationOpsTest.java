@@ -179,6 +179,28 @@ class NormalizationOpsTest {
     }
 
     @Test
+    void einsumContractionsDiagonalsEllipsesAndImplicitOutputsAgreeWithOnnxRuntime() throws Exception {
+        Object[][] cases = {
+            {"ij,jk->ik", new long[]{3, 4}, new long[]{4, 5}}, {"bij,bjk->bik", new long[]{2, 3, 4}, new long[]{2, 4, 5}},
+            {"ij,jk", new long[]{3, 4}, new long[]{4, 5}}, {"i,i", new long[]{6}, new long[]{6}}, {"ij->ji", new long[]{3, 4}, null},
+            {"ij->i", new long[]{3, 4}, null}, {"ii->i", new long[]{4, 4}, null}, {"...ii->...i", new long[]{2, 3, 3}, null},
+            {"...ij,...jk->...ik", new long[]{2, 1, 3, 4}, new long[]{2, 5, 4, 2}}, {"i,j->ij", new long[]{3}, new long[]{4}}, {"ij->", new long[]{3, 4}, null}};
+        for (Object[] c : cases) {
+            long[] a = (long[]) c[1], b = (long[]) c[2];
+            TinyOnnx m = new TinyOnnx().opset(12).input("a", java.util.Arrays.stream(a).boxed().toArray()).output("y");
+            Map<String, TensorValue> in = feed("a", x(a));
+            if (b != null) {
+                m.input("b", java.util.Arrays.stream(b).boxed().toArray());
+                in.put("b", x(b));
+            }
+            m.node("e", "Einsum", b == null ? List.of("a") : List.of("a", "b"), List.of("y"), "equation", c[0]);
+            agree(m, in);
+        }
+        refused(new TinyOnnx().opset(12).input("a", 3L, 4L).input("b", 5L, 6L).output("y").node("e", "Einsum", List.of("a", "b"), List.of("y"), "equation", "ij,jk->ik"),
+                "equation 'ij,jk->ik': 'j' has extents 4 and 5");
+    }
+
+    @Test
     void refusalsNameTheNodeAndTheReason() throws Exception {
         refused(new TinyOnnx().opset(17).input("x", 2L, 3L).input("s", 3L).output("y")
                 .node("ln", "LayerNormalization", List.of("x", "s"), List.of("y"), "stash_type", 10L), "stash_type 10 is not supported");

@@ -163,6 +163,12 @@ class KernelEmulationTest {
             c.add(new Case(Kernels.TOPK, List.of(ties, TensorValue.ofDoubles(DType.F32, null, new double[18])), DType.I64, 18,
                     new long[] {3, 7, 2, 3, largest, DType.F32.onnxCode(), 4}, new double[0], 0));
         }
+        // einsum: batched matmul bij,bjk->bik over [2, 3, 4] x [2, 4, 5] (letters b, i, k out; j summed), and the diagonal ii->i of [4, 4]
+        for (DType t : new DType[] {DType.F32, DType.F64}) {
+            c.add(new Case(Kernels.EINSUM, List.of(floats(t, 15, 24), floats(t, 16, 40)), t, 30,
+                    new long[] {2, t.onnxCode(), 4, 3, 2, 3, 5, 4, 12, 4, 0, 1, 20, 0, 1, 5}, new double[0], 0));
+        }
+        c.add(new Case(Kernels.EINSUM, List.of(floats(DType.F32, 17, 16)), DType.F32, 4, new long[] {1, DType.F32.onnxCode(), 1, 1, 4, 5}, new double[0], 0));
         // scores [2, 4, 3] (N, C, D), targets [2, 3] with one ignored (-1), weights [4]
         TensorValue targets = TensorValue.ofLongs(DType.I64, null, 0, 3, -1, 2, 1, 1);
         c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, random(14, 4, true))),
