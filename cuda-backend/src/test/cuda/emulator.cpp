@@ -33,6 +33,7 @@ static std::barrier<>* block_barrier = nullptr;
 #define __syncthreads() block_barrier->arrive_and_wait()
 #define __trap() std::abort()   // an index or divisor the kernel refuses; the cases never do it
 static long long clock64() { return 0; }   // slow_copy's wait is a no-op here
+static double __longlong_as_double(long long v) { double d; std::memcpy(&d, &v, 8); return d; }
 
 #include "kernels.cu"
 
@@ -95,7 +96,9 @@ int main() {
         else if (name == "softmax") body = [&] { softmax(p(0), p(1), ints, floats); };
         else if (name == "batchnorm") body = [&] { batchnorm(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
         else if (name == "conv2d") body = [&] { conv2d(p(0), p(1), p(2), p(3), ints, floats); };
-        else if (name == "pool2d") body = [&] { pool2d(p(0), p(1), ints, floats); };
+        else if (name == "conv_nd") body = [&] { conv_nd(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "pool") body = [&] { pool(p(0), p(1), ints, floats); };
+        else if (name == "resize") body = [&] { resize(p(0), p(1), ints, floats); };
         else if (name == "lrn") body = [&] { lrn(p(0), p(1), ints, floats); };
         else if (name == "transpose") body = [&] { transpose(p(0), p(1), ints, floats); };
         else if (name == "copy") body = [&] { copy(p(0), p(1), ints, floats); };

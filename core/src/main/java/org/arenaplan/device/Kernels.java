@@ -77,10 +77,34 @@ import java.util.List;
  *     strideW, padTop, padLeft, dilationH, dilationW, group, hasBias]: x is N x C x H x W, w is
  *     M x (C/group) x KH x KW, y is N x M x OH x OW; bias b has M values when hasBias = 1.
  *     The sum runs over input channel, then kh, then kw, in f32, starting from 0; bias added last.</li>
- * <li>{@link #POOL2D} ptrs [x, y]; ints [N, C, H, W, OH, OW, KH, KW, strideH, strideW, padTop,
- *     padLeft, padBottom, padRight, mode, countIncludePad]; mode 0 max, 1 average. Average
- *     divides by the window clipped to the padded image when countIncludePad = 1, else to the
- *     image. Global average pooling is KH = H, KW = W, no padding.</li>
+ * <li>{@link #CONV_ND} ptrs [x, w, (b), y]; ints [rank, N, C, M, group, hasBias, transposed, then per
+ *     spatial axis d (rank of them, 1 to 3): in_d, out_d, k_d, stride_d, padBegin_d, dilation_d]: x is
+ *     N x C x in..., y is N x M x out...; bias b has M values when hasBias = 1. transposed = 0 (ONNX
+ *     Conv): w is M x C/group x k..., y[n, m, o] = sum over the group's c, then the kernel positions
+ *     (row-major), of x[n, c, o*stride - padBegin + k*dilation] * w[m, c', k]. transposed = 1 (ONNX
+ *     ConvTranspose): w is C x M/group x k..., y[n, m, o] = the same sum of x[n, c, i] * w[c, m', k]
+ *     over the i with i*stride - padBegin + k*dilation = o. Positions outside x contribute nothing;
+ *     the sum runs in f32 from 0, the bias added last.</li>
+ * <li>{@link #POOL} ptrs [x, y]; ints [rank, planes, mode, countIncludePad, p, then per spatial axis
+ *     (1 to 3): in_d, out_d, k_d, stride_d, padBegin_d, padEnd_d, dilation_d]: x is planes x in...,
+ *     y planes x out...; the window of output o on axis d holds the positions o*stride - padBegin +
+ *     j*dilation, j &lt; k. mode 0 max (-inf over an empty window), 1 average: the sum over the
+ *     positions inside x divided by their count, or with countIncludePad = 1 by the count of
+ *     positions inside [-padBegin, in + padEnd); 2 Lp: (sum of |x|^p over the positions inside x)^(1/p).
+ *     Global pooling is k = in, no padding. Sums run over the window in row-major order, in f32.</li>
+ * <li>{@link #RESIZE} ptrs [x, y]; ints [rank, mode, coordinateMode, nearestMode, excludeOutside,
+ *     antialias, then per axis: in_d, out_d, scale_d, roiStart_d, roiEnd_d] where scale and roi are
+ *     IEEE-754 double bits ({@link Double#doubleToRawLongBits}); floats [cubicCoeffA,
+ *     extrapolationValue]. ONNX Resize (opset 19) of x (shape in...) to y (shape out...): mode 0
+ *     nearest, 1 linear, 2 cubic; coordinateMode 0 half_pixel, 1 half_pixel_symmetric,
+ *     2 pytorch_half_pixel, 3 align_corners, 4 asymmetric, 5 tf_half_pixel_for_nn,
+ *     6 tf_crop_and_resize; nearestMode 0 round_prefer_floor, 1 round_prefer_ceil, 2 floor, 3 ceil.
+ *     Per axis the output coordinate maps to an input coordinate and taps with weights (as onnx's
+ *     reference op_resize.py: the taps left of a whole coordinate are preferred, indices clamp to
+ *     the edge, excludeOutside drops taps outside x and renormalises, antialias widens linear and
+ *     cubic filters by 1/scale when downsampling); y = sum over the taps' product of
+ *     weight * x, in f64, rounded to f32 once. With tf_crop_and_resize a coordinate outside
+ *     [0, in - 1] on any axis gives extrapolationValue.</li>
  * <li>{@link #LRN} ptrs [x, y]; ints [N, C, spatial, size]; floats [alpha, beta, bias]:
  *     y = x / (bias + alpha/size * sum over c' in [c - floor((size-1)/2), c + ceil((size-1)/2)] of x[c']^2)^beta.</li>
  * <li>{@link #TRANSPOSE} ptrs [x, y]; ints [rank, shape[rank], stride[rank], es]: y (contiguous,
@@ -126,8 +150,10 @@ public final class Kernels {
     public static final String SOFTMAX = "softmax";
     public static final String BATCHNORM = "batchnorm";
     public static final String CONV2D = "conv2d";
-    public static final String POOL2D = "pool2d";
     public static final String LRN = "lrn";
+    public static final String CONV_ND = "conv_nd";
+    public static final String POOL = "pool";
+    public static final String RESIZE = "resize";
     public static final String TRANSPOSE = "transpose";
     public static final String COPY = "copy";
     public static final String CONCAT_SLICE = "concat_slice";
@@ -153,8 +179,8 @@ public final class Kernels {
             CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
-            CONV2D, POOL2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE, REDUCE,
-            NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM);
+            CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
+            CONV_ND, POOL, RESIZE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
@@ -175,8 +201,8 @@ public final class Kernels {
     public static final int LOSS_NONE = 0, LOSS_SUM = 1, LOSS_MEAN = 2;
     /** {@link #SOFTMAX} modes. */
     public static final int SOFTMAX_MODE = 0, LOG_SOFTMAX_MODE = 1, HARDMAX_MODE = 2;
-    /** {@link #POOL2D} modes. */
-    public static final int MAX = 0, AVERAGE = 1;
+    /** {@link #POOL} modes. */
+    public static final int MAX = 0, AVERAGE = 1, LP = 2;
 
     private Kernels() { }
 }

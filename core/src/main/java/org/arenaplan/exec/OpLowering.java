@@ -136,7 +136,7 @@ public final class OpLowering {
         long[] s = shape(op, t);
         if (s.length == 4) return s;
         if (s.length == 3) return new long[]{s[0], s[1], 1, s[2]};
-        throw fail(op, "'" + t + "' " + Arrays.toString(s) + " is not an N x C x H x W image (3-D images are not supported)");
+        throw fail(op, "'" + t + "' " + Arrays.toString(s) + " is not an N x C x H x W image (3-D images lower to conv_nd)");
     }
 
     /**

@@ -62,6 +62,16 @@ public record AttrSpec(String name, Type type, boolean required, Object dflt, lo
         return new AttrSpec(name, Type.FLOAT, false, dflt, 0, 0, 0, 0);
     }
 
+    /** A string (Resize's mode); the values it may take are checked where it is read. */
+    public static AttrSpec string(String name, String dflt) {
+        return new AttrSpec(name, Type.STRING, false, dflt, 0, 0, 0, 0);
+    }
+
+    /** A list of numbers; {@code dflt} describes the default, or null when it is required. */
+    public static AttrSpec reals(String name, String dflt) {
+        return new AttrSpec(name, Type.FLOATS, dflt == null, dflt, 0, 0, 0, 0);
+    }
+
     /** A per-spatial-axis list of integers (kernel_shape, strides, pads, dilations). */
     public static AttrSpec perAxis(String name, boolean required, long min, int perAxis, long fill) {
         return new AttrSpec(name, Type.INTS, required, required ? null : fill + (perAxis == 2 ? " at both ends of each axis" : " per axis"), min, MAX_INT32, perAxis, fill);

@@ -28,8 +28,13 @@ package org.arenaplan.ir;
  *   <li>{@link #LAYER_NORM}: inputs X, scale, optional bias; attrs axis (default -1), epsilon (1e-5); outputs Y, optional Mean, InvStdDev.</li>
  *   <li>{@link #BATCH_NORM}: inputs X, scale, B, mean, var (inference); attr epsilon.</li>
  *   <li>{@link #CONV}: inputs X, W, optional B; attrs kernel_shape, strides, pads (begin..., end...), dilations, group.</li>
- *   <li>{@link #MAX_POOL}, {@link #AVERAGE_POOL}: attrs kernel_shape, strides, pads, ceil_mode, count_include_pad;
- *       {@link #GLOBAL_AVERAGE_POOL}.</li>
+ *   <li>{@link #CONV_TRANSPOSE}: inputs X, W (C x M/group x kernel...), optional B; Conv's attrs plus output_padding
+ *       (extra extent at the end of each axis); 1-D to 3-D images.</li>
+ *   <li>{@link #MAX_POOL}, {@link #AVERAGE_POOL}, {@link #LP_POOL} (attr p): attrs kernel_shape, strides, pads, dilations,
+ *       ceil_mode, count_include_pad; {@link #GLOBAL_AVERAGE_POOL}, {@link #GLOBAL_MAX_POOL}, {@link #GLOBAL_LP_POOL}
+ *       (attr p); 1-D to 3-D images.</li>
+ *   <li>{@link #RESIZE}: ONNX Resize (opset 19 semantics) with its scales, roi and output sizes resolved into attrs
+ *       scales, roi, sizes (one per axis; roi starts then ends).</li>
  *   <li>{@link #LRN}: attrs size, alpha, beta, bias.</li>
  *   <li>{@link #CONCAT}: attr axis. With member declarations it does no work.</li>
  *   <li>{@link #TRANSPOSE}: attr perm.</li>
@@ -67,6 +72,11 @@ public final class OpKinds {
     public static final String MAX_POOL = "MaxPool";
     public static final String AVERAGE_POOL = "AveragePool";
     public static final String GLOBAL_AVERAGE_POOL = "GlobalAveragePool";
+    public static final String CONV_TRANSPOSE = "ConvTranspose";
+    public static final String LP_POOL = "LpPool";
+    public static final String GLOBAL_MAX_POOL = "GlobalMaxPool";
+    public static final String GLOBAL_LP_POOL = "GlobalLpPool";
+    public static final String RESIZE = "Resize";
     public static final String LRN = "LRN";
     public static final String CONCAT = "Concat";
     public static final String TRANSPOSE = "Transpose";

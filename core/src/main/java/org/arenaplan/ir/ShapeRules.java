@@ -96,9 +96,7 @@ public final class ShapeRules {
     public static long[] pool(OpAttrs attrs, long[][] in) {
         long[] x = in[0];
         int spatial = image(x);
-        long[] ones = new long[spatial];
-        Arrays.fill(ones, 1);
-        return windows(attrs, x, attrs.perAxis("kernel_shape", spatial), ones, attrs.integer("ceil_mode") == 1);
+        return windows(attrs, x, attrs.perAxis("kernel_shape", spatial), attrs.perAxis("dilations", spatial), attrs.integer("ceil_mode") == 1);
     }
 
     public static long[] globalPool(OpAttrs attrs, long[][] in) {
@@ -131,7 +129,7 @@ public final class ShapeRules {
     }
 
     /** N x C x spatial...: the number of spatial axes. */
-    private static int image(long[] x) {
+    static int image(long[] x) {
         if (x.length < 3) throw new GraphException("input " + Arrays.toString(x) + " must be N x C x spatial axes");
         return x.length - 2;
     }

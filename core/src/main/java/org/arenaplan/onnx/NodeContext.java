@@ -57,6 +57,14 @@ public final class NodeContext {
         return out;
     }
 
+    /** The values of input i as numbers, which must be known at import time (an initializer or a Constant). */
+    public double[] constantReals(int i, String what) {
+        Value v = input(i);
+        double[] c = constants.apply(v.name());
+        if (c == null) throw error(what + " (input #" + i + " '" + v.name() + "') must be a constant known at import time; it is computed at run time");
+        return c.clone();
+    }
+
     public boolean hasAttr(String name) {
         return node.attributes().containsKey(name);
     }

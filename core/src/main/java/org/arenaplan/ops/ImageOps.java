@@ -5,6 +5,7 @@ import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.ImageShapes;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
@@ -26,30 +27,57 @@ import static org.arenaplan.ir.AttrSpec.MAX_INT32;
 import static org.arenaplan.onnx.NodeLowering.op;
 
 /**
- * Conv, MaxPool, AveragePool and GlobalAveragePool on the {@link Kernels#CONV2D} and
- * {@link Kernels#POOL2D} kernels (f32; 1-D images run as H = 1; 3-D are planned only). ONNX
- * version differences: MaxPool and AveragePool gain {@code ceil_mode} at 10, MaxPool
- * {@code dilations} at 10 and AveragePool at 19 (only 1 is supported); {@code auto_pad} becomes
- * explicit pads at import ({@link Windows}).
+ * The image ops, f32: Conv ({@link Kernels#CONV2D} up to 2-D images, 1-D as H = 1;
+ * {@link Kernels#CONV_ND} on 3-D), ConvTranspose ({@link Kernels#CONV_ND}, 1-D to 3-D), the
+ * pools MaxPool, AveragePool, LpPool, GlobalMaxPool, GlobalAveragePool, GlobalLpPool
+ * ({@link Kernels#POOL}, 1-D to 3-D, dilated), Resize and Upsample ({@link Kernels#RESIZE}).
+ * {@code auto_pad} becomes explicit pads at import ({@link Windows}); the other ONNX version
+ * differences are listed in {@link ImageImports}, the kernel calls built in {@link ImageCalls}.
  */
 final class ImageOps implements OpFamily {
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                OpDefinition.op(OpKinds.CONV, 2, 3).attrs(convAttrs()).shape(ShapeRules::conv).kernels(Kernels.CONV2D)
-                        .doc("inputs X, W, optional B; 1-D and 2-D images run (3-D is planned only)")
-                        .lowerF32((op, l) -> List.of(conv(op, l))).onnx(ImageOps::importConv, "auto_pad").build(),
-                pool(OpKinds.MAX_POOL).lowerF32((op, l) -> List.of(pool(op, l, Kernels.MAX, false)))
-                        .onnx(ImageOps::importPool, "auto_pad", "dilations", "storage_order").build(),
-                pool(OpKinds.AVERAGE_POOL).lowerF32((op, l) -> List.of(pool(op, l, Kernels.AVERAGE, false)))
-                        .onnx(ImageOps::importPool, "auto_pad", "dilations").build(),
-                OpDefinition.op(OpKinds.GLOBAL_AVERAGE_POOL, 1, 1).shape(ShapeRules::globalPool).kernels(Kernels.POOL2D).doc("mean over the spatial axes")
-                        .lowerF32((op, l) -> List.of(pool(op, l, Kernels.AVERAGE, true))).onnx(ImageOps::importGlobalPool).build());
+                OpDefinition.op(OpKinds.CONV, 2, 3).attrs(convAttrs()).shape(ShapeRules::conv).kernels(Kernels.CONV2D, Kernels.CONV_ND)
+                        .doc("inputs X, W, optional B; 1-D to 3-D images (conv2d up to 2-D, conv_nd for 3-D)")
+                        .lowerF32((op, l) -> List.of(l.shape(op, op.inputs().get(0)).length == 5 ? ImageCalls.conv(op, l, false) : conv(op, l)))
+                        .onnx(ImageOps::importConv, "auto_pad").build(),
+                OpDefinition.op(OpKinds.CONV_TRANSPOSE, 2, 3).attrs(convAttrs(AttrSpec.perAxis("output_padding", false, 0, 1, 0)))
+                        .shape(ImageShapes::convTranspose).kernels(Kernels.CONV_ND)
+                        .doc("inputs X, W (C x M/group x kernel...), optional B; 1-D to 3-D images")
+                        .lowerF32((op, l) -> List.of(ImageCalls.conv(op, l, true))).onnx(ImageImports::convTranspose, "auto_pad", "output_shape").build(),
+                pool(OpKinds.MAX_POOL, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad", "storage_order").build(),
+                pool(OpKinds.AVERAGE_POOL, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad").build(),
+                pool(OpKinds.LP_POOL, lpNorm()).doc("(sum of |x|^p)^(1/p) over the window").onnx(ImageImports::pool, "auto_pad").build(),
+                globalPool(OpKinds.GLOBAL_AVERAGE_POOL).doc("mean over the spatial axes").build(),
+                globalPool(OpKinds.GLOBAL_MAX_POOL).doc("maximum over the spatial axes").build(),
+                globalPool(OpKinds.GLOBAL_LP_POOL).attrs(lpNorm()).doc("Lp norm over the spatial axes").build(),
+                OpDefinition.op(OpKinds.RESIZE, 1, 1).attrs(AttrSpec.string("mode", "nearest"), AttrSpec.string("coordinate_transformation_mode", "half_pixel"),
+                                AttrSpec.string("nearest_mode", "round_prefer_floor"), AttrSpec.real("cubic_coeff_a", -0.75), AttrSpec.flag("exclude_outside"),
+                                AttrSpec.real("extrapolation_value", 0.0), AttrSpec.flag("antialias"), AttrSpec.reals("scales", null),
+                                AttrSpec.reals("roi", "0 then 1 per axis"), AttrSpec.ints("sizes", 0, MAX_INT32, "required: the output's shape"))
+                        .shape(ImageShapes::resize).kernels(Kernels.RESIZE)
+                        .doc("ONNX Resize of X to sizes; scales (one per axis) and roi resolved at import")
+                        .lowerF32((op, l) -> List.of(ImageCalls.resize(op, l)))
+                        .onnx(ImageImports::resize, "axes", "keep_aspect_ratio_policy")
+                        .onnx("Upsample", 9, ImageImports::resize, "mode").build());
     }
 
-    private static OpDefinition.Builder pool(String kind) {
-        return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.perAxis("kernel_shape", true, 1, 1, 1), strides(), pads(), AttrSpec.flag("ceil_mode"),
-                AttrSpec.flag("count_include_pad")).shape(ShapeRules::pool).kernels(Kernels.POOL2D).doc("1-D and 2-D images");
+    /** A windowed pool: its attributes, shape rule, kernel and lowering, plus attribute {@code more}. */
+    private static OpDefinition.Builder pool(String kind, AttrSpec more) {
+        return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.perAxis("kernel_shape", true, 1, 1, 1), strides(), pads(),
+                AttrSpec.perAxis("dilations", false, 1, 1, 1), AttrSpec.flag("ceil_mode"), more)
+                .shape(ShapeRules::pool).kernels(Kernels.POOL).doc("1-D to 3-D images").lowerF32((op, l) -> List.of(ImageCalls.pool(op, l)));
+    }
+
+    private static OpDefinition.Builder globalPool(String kind) {
+        return OpDefinition.op(kind, 1, 1).shape(ShapeRules::globalPool).kernels(Kernels.POOL)
+                .lowerF32((op, l) -> List.of(ImageCalls.pool(op, l))).onnx(ImageImports::globalPool);
+    }
+
+    /** LpPool's and GlobalLpPool's p. */
+    private static AttrSpec lpNorm() {
+        return AttrSpec.integer("p", 2, 1, 64);
     }
 
     /** Conv's attributes (and its gradients'), plus {@code more}. */
@@ -95,20 +123,9 @@ final class ImageOps implements OpFamily {
         return new long[]{xs[0], xs[1], xs[2], xs[3], ys[1], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], dil[0], dil[1], group};
     }
 
-    private static KernelCall pool(Op op, OpLowering l, int mode, boolean global) {
-        String x = op.inputs().get(0), y = out(op);
-        long[] xs = l.image(op, x), ys = l.image(op, y);
-        long[] k = global ? new long[]{xs[2], xs[3]} : l.perAxis(op, "kernel_shape", x);
-        long[] st = global ? new long[]{1, 1} : l.perAxis(op, "strides", x);
-        long[] pads = global ? new long[4] : l.perAxis(op, "pads", x);
-        long include = global ? 0 : OpAttrs.of(op).integer("count_include_pad");
-        long[] ints = {xs[0], xs[1], xs[2], xs[3], ys[2], ys[3], k[0], k[1], st[0], st[1], pads[0], pads[1], pads[2], pads[3], mode, include};
-        return l.call(op, Kernels.POOL2D, List.of(l.read(x), l.write(y)), ints);
-    }
-
     // ---- ONNX ----
 
-    private static long[] spatial(NodeContext n, Value x) {
+    static long[] spatial(NodeContext n, Value x) {
         n.require(x.rank() >= 3, "input " + x + " must be N, C and at least one spatial dimension");
         return Arrays.copyOfRange(x.shape(), 2, x.rank());
     }
@@ -137,36 +154,7 @@ final class ImageOps implements OpFamily {
         return op(n, OpKinds.CONV, inputs, concat(new long[]{x.dim(0), w.dim(0)}, r.out()), attrs);
     }
 
-    private static Lowered importPool(NodeContext n) {
-        Value x = n.input(0);
-        long[] in = spatial(n, x);
-        n.require(n.hasAttr("kernel_shape"), "attribute 'kernel_shape' is required");
-        boolean max = n.opType().equals("MaxPool");
-        long ceil = n.opset() >= 10 ? n.integer("ceil_mode", 0) : 0;
-        if ((max && n.opset() >= 10) || n.opset() >= 19) {
-            for (long d : n.ints("dilations", Windows.ones(in.length))) n.require(d == 1, "dilated " + n.opType() + " is not supported (dilations must be 1)");
-        }
-        Windows.Resolved r = Windows.resolve(n, in, n.ints("kernel_shape", null), false, ceil != 0);
-        Map<String, Object> attrs = new LinkedHashMap<>();
-        attrs.put("kernel_shape", r.kernel());
-        attrs.put("strides", r.strides());
-        attrs.put("pads", r.pads());
-        attrs.put("ceil_mode", ceil);
-        attrs.put("count_include_pad", max ? 0L : n.integer("count_include_pad"));
-        return op(n, max ? OpKinds.MAX_POOL : OpKinds.AVERAGE_POOL, List.of(x.name()), concat(new long[]{x.dim(0), x.dim(1)}, r.out()), attrs);
-    }
-
-    private static Lowered importGlobalPool(NodeContext n) {
-        Value x = n.input(0);
-        long[] out = new long[x.rank()];
-        Arrays.fill(out, 1);
-        spatial(n, x);
-        out[0] = x.dim(0);
-        out[1] = x.dim(1);
-        return op(n, OpKinds.GLOBAL_AVERAGE_POOL, List.of(x.name()), out, Map.of());
-    }
-
-    private static long[] concat(long[] a, long[] b) {
+    static long[] concat(long[] a, long[] b) {
         long[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;

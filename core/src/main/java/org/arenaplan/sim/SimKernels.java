@@ -44,7 +44,9 @@ final class SimKernels {
             case Kernels.GEMM: need(c, c.intArg(8) == 1 ? 4 : 3, 12); return onFloats(c, DType.F32, f -> gemm(c, f));
             case Kernels.BATCHNORM: need(c, 6, 3); return onFloats(c, DType.F32, f -> batchnorm(c, f));
             case Kernels.CONV2D: need(c, c.intArg(16) == 1 ? 4 : 3, 17); return onFloats(c, DType.F32, f -> conv2d(c, f));
-            case Kernels.POOL2D: need(c, 2, 16); return onFloats(c, DType.F32, f -> pool2d(c, f[0], f[1]));
+            case Kernels.CONV_ND: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.convNd(c, f));
+            case Kernels.POOL: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.pool(c, f[0], f[1]));
+            case Kernels.RESIZE: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.resize(c, f[0], f[1]));
             case Kernels.LRN: need(c, 2, 4); return onFloats(c, DType.F32, f -> lrn(c, f[0], f[1]));
             case Kernels.TRANSPOSE: need(c, 2, 2 + 2 * (int) c.intArg(0)); elementBytes(c, 1 + 2 * (int) c.intArg(0)); return () -> transpose(c);
             case Kernels.COPY: need(c, 2, 2); elementBytes(c, 1); return () -> copy(c);
@@ -514,33 +516,6 @@ final class SimKernels {
         return Math.floorDiv(a, b);
     }
 
-
-    static void pool2d(KernelCall c, F x, F y) {
-        int n = i(c, 0), ch = i(c, 1), h = i(c, 2), w = i(c, 3), oh = i(c, 4), ow = i(c, 5);
-        int kh = i(c, 6), kw = i(c, 7), sh = i(c, 8), sw = i(c, 9), pt = i(c, 10), pl = i(c, 11), pb = i(c, 12), pr = i(c, 13);
-        boolean max = c.intArg(14) == Kernels.MAX;
-        boolean includePad = c.intArg(15) == 1;
-        for (int plane = 0; plane < n * ch; plane++) {
-            int xo = x.i + plane * h * w, yo = y.i + plane * oh * ow;
-            for (int r = 0; r < oh; r++) {
-                for (int q = 0; q < ow; q++) {
-                    int h0 = r * sh - pt, w0 = q * sw - pl;
-                    int h1 = Math.min(h0 + kh, h + pb), w1 = Math.min(w0 + kw, w + pr);
-                    int padCount = (h1 - h0) * (w1 - w0);
-                    int hs = Math.max(h0, 0), ws = Math.max(w0, 0), he = Math.min(h1, h), we = Math.min(w1, w);
-                    float v = max ? Float.NEGATIVE_INFINITY : 0f;
-                    for (int a = hs; a < he; a++) {
-                        for (int b = ws; b < we; b++) {
-                            float e = x.a[xo + a * w + b];
-                            v = max ? Math.max(v, e) : v + e;
-                        }
-                    }
-                    if (!max) v /= includePad ? padCount : (he - hs) * (we - ws);
-                    y.a[yo + r * ow + q] = v;
-                }
-            }
-        }
-    }
 
     static void lrn(KernelCall c, F x, F y) {
         int n = i(c, 0), ch = i(c, 1), sp = i(c, 2), size = i(c, 3);

@@ -96,7 +96,7 @@ public final class StreamGraphsForTests {
         for (int l = depth - 1; l >= 0; l--) {
             long sz = base >> l;
             String up = "up" + l, side = "side" + l, cat = "cat" + l, d1 = "dec" + l;
-            b.tensor(up, sz).op(up, "ConvTranspose").in(in).out(up).add();
+            b.tensor(up, sz).op(up, "ConvTranspose").in(in, "w").out(up).add();
             b.tensor(side, sz).op(side, "Conv").in(skips[l], "w").out(side).add();
             b.tensor(cat, 2 * sz).op(cat, "Concat").in(up, side).out(cat).add();
             b.tensor(d1, sz).op(d1, "Conv").in(cat, "w").out(d1).add();

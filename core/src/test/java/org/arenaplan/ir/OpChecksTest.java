@@ -45,8 +45,8 @@ class OpChecksTest {
 
     @Test
     void attributesAKindDoesNotTakeAreErrors() {
-        assertThat(poolFault(op -> op.attr("kernel_shape", new long[]{2, 2}).attr("dilations", new long[]{1, 1}), 1, 2, 7, 7))
-                .contains("unknown attribute 'dilations'; MaxPool takes kernel_shape, strides, pads, ceil_mode, count_include_pad");
+        assertThat(poolFault(op -> op.attr("kernel_shape", new long[]{2, 2}).attr("p", 2L), 1, 2, 7, 7))
+                .contains("unknown attribute 'p'; MaxPool takes kernel_shape, strides, pads, dilations, ceil_mode, count_include_pad");
         GraphBuilder g = new GraphBuilder().tensor("a", DType.F32, 2, 3).tensor("b", DType.F32, 3, 2).tensor("y", DType.F32, 2, 2).input("a").input("b");
         g.op("mm", OpKinds.MATMUL).in("a", "b").out("y").attr("transB", 1L).add();
         assertThat(fault(g.output("y"))).contains("op 'mm' (MatMul, position 0): unknown attribute 'transB'; MatMul takes no attributes");

@@ -160,10 +160,13 @@ class BadInputTest {
         Path copy = write("copyzero.onnx", new TinyOnnx().opset(14).input("x", 2L, 3L).ints("s", 3, 0).output("y")
                 .node("r", "Reshape", List.of("x", "s"), List.of("y")).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(copy, Map.of())).hasMessageContaining("node 'r' (Reshape");
-        // AveragePool dilations (opset 19): only 1s
+        // AveragePool dilations (opset 19): a window of 2 dilated by 2 spans 3
         Path dil = write("avgdil.onnx", new TinyOnnx().opset(19).input("x", 1L, 1L, 6L, 6L).output("y")
                 .node("p", "AveragePool", List.of("x"), List.of("y"), "kernel_shape", new long[]{2, 2}, "dilations", new long[]{2, 2}).bytes());
-        assertThatThrownBy(() -> OnnxImporter.load(dil, Map.of())).hasMessageContaining("dilated AveragePool is not supported");
+        assertThat(OnnxImporter.load(dil, Map.of()).tensor("y").shape()).containsExactly(1, 1, 4, 4);
+        Path dil18 = write("avgdil18.onnx", new TinyOnnx().opset(18).input("x", 1L, 1L, 6L, 6L).output("y")
+                .node("p", "AveragePool", List.of("x"), List.of("y"), "kernel_shape", new long[]{2, 2}, "dilations", new long[]{2, 2}).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(dil18, Map.of())).hasMessageContaining("attribute 'dilations' needs opset 19");
         // BatchNormalization training_mode (opset 14): batch statistics are refused, never silently ignored
         TinyOnnx bn = new TinyOnnx().opset(15).input("x", 1L, 2L, 2L, 2L).output("y");
         for (String w : List.of("sc", "b", "m", "v")) bn.raw(w, new float[]{1, 1}, 2);

@@ -27,8 +27,12 @@ class OnnxRuntimeDifferentialTest {
         return WeightsTest.random(n, seed);
     }
 
-    /** Runs {@code model} in ONNX Runtime and in arenaplan on the same inputs; compares every output. */
     private void agree(TinyOnnx model, Map<String, long[]> inputShapes) throws Exception {
+        agree(dir, model, inputShapes);
+    }
+
+    /** Runs {@code model} in ONNX Runtime and in arenaplan (written to {@code dir}) on the same random inputs; compares every output. */
+    static void agree(Path dir, TinyOnnx model, Map<String, long[]> inputShapes) throws Exception {
         Path file = dir.resolve("m.onnx");
         Files.write(file, model.bytes());
         Map<String, float[]> inputs = new LinkedHashMap<>();

@@ -57,7 +57,7 @@ class ShapeInferenceTest {
         Graph floor = load(new TinyOnnx().opset(10).input("x", 1L, 2L, 6L, 6L).output("y")
                 .node("p", "MaxPool", List.of("x"), List.of("y"), "kernel_shape", new long[]{3, 3}, "strides", new long[]{2, 2}));
         assertThat(shape(floor, "y")).containsExactly(1, 2, 2, 2);
-        assertThat(op(floor, "p").attrs()).containsOnlyKeys("kernel_shape", "strides", "pads", "ceil_mode", "count_include_pad");
+        assertThat(op(floor, "p").attrs()).containsOnlyKeys("kernel_shape", "strides", "pads", "dilations", "ceil_mode");
     }
 
     @Test

@@ -42,7 +42,9 @@ final class CudaKernelTable {
             Map.entry(Kernels.SOFTMAX, new Spec(2, -1, i -> i[0] * i[2])),
             Map.entry(Kernels.BATCHNORM, new Spec(6, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.CONV2D, new Spec(4, 2, i -> i[0] * i[4] * i[5] * i[6])),
-            Map.entry(Kernels.POOL2D, new Spec(2, -1, i -> i[0] * i[1] * i[4] * i[5])),
+            Map.entry(Kernels.CONV_ND, new Spec(4, 2, i -> i[1] * i[3] * strided(i, 8, 6, (int) i[0]))),
+            Map.entry(Kernels.POOL, new Spec(2, -1, i -> i[1] * strided(i, 6, 7, (int) i[0]))),
+            Map.entry(Kernels.RESIZE, new Spec(2, -1, i -> strided(i, 7, 5, (int) i[0]))),
             Map.entry(Kernels.LRN, new Spec(2, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.TRANSPOSE, new Spec(2, -1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.COPY, new Spec(2, -1, i -> i[0])),
@@ -110,6 +112,13 @@ final class CudaKernelTable {
 
     private static int blocks(long items, int per) {
         return (int) Math.max(1, Math.min((items + per - 1) / per, Integer.MAX_VALUE));
+    }
+
+    /** The product of {@code count} ints, {@code step} apart from {@code from} (one field of per-axis groups). */
+    private static long strided(long[] ints, int from, int step, int count) {
+        long p = 1;
+        for (int d = 0; d < count; d++) p *= ints[from + d * step];
+        return p;
     }
 
     private static long product(long[] ints, int from, int count) {

@@ -112,13 +112,21 @@ class KernelEmulationTest {
         long[] noBias = conv.clone();
         noBias[16] = 0;
         c.add(Case.f32(Kernels.CONV2D, List.of(random(16, 324), random(17, 108)), 150, noBias, new double[0], 0));
-        // x 1x2x7x7, 3x3 window, stride 2, pads 1 -> 4x4; max and average, with and without the padding counted.
-        for (int mode : new int[] {Kernels.MAX, Kernels.AVERAGE}) {
-            for (int include = 0; include <= 1; include++) {
-                c.add(Case.f32(Kernels.POOL2D, List.of(random(19, 98)), 32,
-                        new long[] {1, 2, 7, 7, 4, 4, 3, 3, 2, 2, 1, 1, 1, 1, mode, include}, new double[0], 0));
+        // conv_nd: a 3-D Conv, x 1x4x5x6x7, w 6x2x3x3x3 (group 2), strides 2,1,2, pads 1,0,1, dilations 1,2,1 -> y 1x6x3x2x4;
+        // a 2-D ConvTranspose, x 1x4x3x3, w 4x3x3x3 (group 2), stride 2, pad 1, one extra row and column -> y 1x6x6x6.
+        c.add(Case.f32(Kernels.CONV_ND, List.of(random(16, 840), random(17, 324), random(18, 6)), 144,
+                new long[] {3, 1, 4, 6, 2, 1, 0, 5, 3, 3, 2, 1, 1, 6, 2, 3, 1, 0, 2, 7, 4, 3, 2, 1, 1}, new double[0], 0));
+        c.add(Case.f32(Kernels.CONV_ND, List.of(random(16, 36), random(17, 108)), 216,
+                new long[] {2, 1, 4, 6, 2, 0, 1, 3, 6, 3, 2, 1, 1, 3, 6, 3, 2, 1, 1}, new double[0], 0));
+        // pool: 2 planes of 4x5x6, window 2x2x3, strides 1,2,2, pads (1,0,1) and (0,1,1), dilations 1,2,1 -> 4x2x3;
+        // max, average with and without the padding counted, L3.
+        for (int mode : new int[] {Kernels.MAX, Kernels.AVERAGE, Kernels.LP}) {
+            for (int include = 0; include <= (mode == Kernels.AVERAGE ? 1 : 0); include++) {
+                c.add(Case.f32(Kernels.POOL, List.of(random(19, 240)), 48, new long[] {3, 2, mode, include, 3,
+                    4, 4, 2, 1, 1, 0, 1, 5, 2, 2, 2, 0, 1, 2, 6, 3, 3, 2, 1, 1, 1}, new double[0], mode == Kernels.LP ? 2 : 0));
             }
         }
+        c.addAll(resizeCases());
         // x [2, 3, 4] -> y [4, 2, 3] (perm 2, 0, 1): strides into x are 1, 12, 4.
         c.add(Case.f32(Kernels.TRANSPOSE, List.of(random(20, 24)), 24, new long[] {3, 4, 2, 3, 1, 12, 4, 4}, new double[0], 0));
         c.add(Case.f32(Kernels.COPY, List.of(random(21, 600)), 600, new long[] {600, 4}, new double[0], 0));
@@ -129,7 +137,6 @@ class KernelEmulationTest {
         c.addAll(normalizationCases());
         return c;
     }
-
     /**
      * normalize (layer norm with scale and bias, its InvStdDev output, mean-variance over axes 0
      * and 2 of [2, 3, 4], L1 and L2 along an axis), cumsum (every exclusive/reverse pair; f32,
@@ -168,7 +175,7 @@ class KernelEmulationTest {
             c.add(new Case(Kernels.EINSUM, List.of(floats(t, 15, 24), floats(t, 16, 40)), t, 30,
                     new long[] {2, t.onnxCode(), 4, 3, 2, 3, 5, 4, 12, 4, 0, 1, 20, 0, 1, 5}, new double[0], 0));
         }
-        c.add(new Case(Kernels.EINSUM, List.of(floats(DType.F32, 17, 16)), DType.F32, 4, new long[] {1, DType.F32.onnxCode(), 1, 1, 4, 5}, new double[0], 0));
+        c.add(new Case(Kernels.EINSUM, List.of(floats(DType.F32, 17, 16)), DType.F32, 4, new long[] {1, DType.F32.onnxCode(), 1, 1, 4, 5, 0}, new double[0], 0));
         // scores [2, 4, 3] (N, C, D), targets [2, 3] with one ignored (-1), weights [4]
         TensorValue targets = TensorValue.ofLongs(DType.I64, null, 0, 3, -1, 2, 1, 1);
         c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, random(14, 4, true))),
@@ -228,6 +235,33 @@ class KernelEmulationTest {
         double[] v = new double[n];
         for (int i = 0; i < n; i++) v[i] = 0.9 + r.nextDouble() * 0.2;
         return TensorValue.ofDoubles(t, null, v);
+    }
+
+
+    /**
+     * resize of x [2, 4, 5] to [2, 7, 3] (and, shrinking with antialias, to [2, 3, 2]) in each mode, several coordinate
+     * modes, the four nearest modes, exclude_outside, antialias and tf_crop_and_resize with a roi and an extrapolation value.
+     */
+    private static List<Case> resizeCases() {
+        List<Case> c = new ArrayList<>();
+        long[][] variants = {   // mode, coordinate mode, nearest mode, exclude, antialias
+            {0, 0, 0, 0, 0}, {0, 0, 1, 0, 0}, {0, 4, 2, 0, 0}, {0, 3, 3, 0, 0}, {1, 0, 0, 0, 0}, {1, 3, 0, 0, 0}, {1, 1, 0, 0, 0},
+            {2, 2, 0, 0, 0}, {2, 0, 0, 1, 0}, {2, 5, 0, 0, 0}, {1, 0, 0, 0, 1}, {2, 0, 0, 0, 1}, {1, 6, 0, 0, 0}, {2, 6, 0, 1, 0}};
+        for (long[] v : variants) {
+            boolean shrink = v[4] == 1;
+            long[] in = {2, 4, 5}, out = shrink ? new long[] {2, 3, 2} : new long[] {2, 7, 3};
+            double[] roi = v[1] == 6 ? new double[] {0, 0.2, -0.1, 1, 0.9, 1.2} : new double[] {0, 0, 0, 1, 1, 1};
+            long[] ints = new long[6 + 15];
+            System.arraycopy(v, 0, ints, 1, 5);
+            ints[0] = 3;
+            for (int d = 0; d < 3; d++) {
+                long[] a = {in[d], out[d], Double.doubleToRawLongBits((double) out[d] / in[d]), Double.doubleToRawLongBits(roi[d]),
+                    Double.doubleToRawLongBits(roi[3 + d])};
+                System.arraycopy(a, 0, ints, 6 + 5 * d, 5);
+            }
+            c.add(Case.f32(Kernels.RESIZE, List.of(random(40, 40)), (int) (out[0] * out[1] * out[2]), ints, new double[] {-0.5, 10.0}, 0));
+        }
+        return c;
     }
 
     /** Doubles over the cases that break conversions: NaN, infinities, signed zeros, f16 limits and subnormals, ties, out-of-range. */

@@ -15,8 +15,9 @@ import java.util.Map;
  *                                 Concat(skip_l, up) -> Conv 3x3 -> Relu  [C*2^l channels]
  *   head:                         Conv 1x1 + bias -> y[batch, classes, image, image]
  * </pre>
- * The op vocabulary has no Resize or ConvTranspose, so upsampling is a learned separable linear
- * map: MatMul by a [w, 2w] weight along the width, then by a [2h, h] weight along the height
+ * Written before the op vocabulary had Resize and ConvTranspose (kept so its published figures
+ * stay comparable; ONNX U-Nets with both run, e.g. shared/models/real/unet_tiny), upsampling is a
+ * learned separable linear map: MatMul by a [w, 2w] weight along the width, then by a [2h, h] weight along the height
  * (broadcast over batch and channels). The concat copies: skip_l lives from its encoder level
  * to its decoder level, which is what makes U-Nets hard to plan.
  */

@@ -115,13 +115,41 @@ class KernelEquivalenceGpuTest {
     }
 
     @Test
-    void poolMaxAndAverageWithPadding() {
-        // x 1x2x7x7, 3x3 window, stride 2, pads 1 each side -> 4x4.
-        for (int mode : new int[] {Kernels.MAX, Kernels.AVERAGE}) {
+    void poolMaxAverageLpDilatedPadded3d() {
+        // 2 planes of 4x5x6, window 2x2x3, strides 1,2,2, pads (1,0,1) and (0,1,1), dilations 1,2,1 -> 4x2x3.
+        for (int mode : new int[] {Kernels.MAX, Kernels.AVERAGE, Kernels.LP}) {
             for (int include = 0; include <= 1; include++) {
-                same(List.of(KernelRun.random(19, 98)), 32,
-                        call(Kernels.POOL2D, new long[] {1, 2, 7, 7, 4, 4, 3, 3, 2, 2, 1, 1, 1, 1, mode, include}), 0);
+                same(List.of(KernelRun.random(19, 240)), 48, call(Kernels.POOL, new long[] {3, 2, mode, include, 3,
+                    4, 4, 2, 1, 1, 0, 1, 5, 2, 2, 2, 0, 1, 2, 6, 3, 3, 2, 1, 1, 1}), mode == Kernels.LP ? 2 : 0);
             }
+        }
+    }
+
+    @Test
+    void convNd3dAndTransposed() {
+        // a 3-D Conv, x 1x4x5x6x7, w 6x2x3x3x3 (group 2) -> y 1x6x3x2x4; a 2-D ConvTranspose x 1x4x3x3, w 4x3x3x3 -> y 1x6x6x6.
+        same(List.of(KernelRun.random(16, 840), KernelRun.random(17, 324), KernelRun.random(18, 6)), 144,
+                call(Kernels.CONV_ND, new long[] {3, 1, 4, 6, 2, 1, 0, 5, 3, 3, 2, 1, 1, 6, 2, 3, 1, 0, 2, 7, 4, 3, 2, 1, 1}), 0);
+        same(List.of(KernelRun.random(16, 36), KernelRun.random(17, 108)), 216,
+                call(Kernels.CONV_ND, new long[] {2, 1, 4, 6, 2, 0, 1, 3, 6, 3, 2, 1, 1, 3, 6, 3, 2, 1, 1}), 0);
+    }
+
+    @Test
+    void resizeCubicAntialiasedAndCropped() {
+        // x [2, 4, 5] -> [2, 3, 2] cubic with antialias; -> [2, 7, 3] linear tf_crop_and_resize, extrapolation 10.
+        long[][] variants = {{2, 0, 0, 0, 1}, {1, 6, 0, 0, 0}};
+        for (long[] v : variants) {
+            long[] in = {2, 4, 5}, out = v[4] == 1 ? new long[] {2, 3, 2} : new long[] {2, 7, 3};
+            double[] roi = {0, 0.2, -0.1, 1, 0.9, 1.2};
+            long[] ints = new long[21];
+            ints[0] = 3;
+            System.arraycopy(v, 0, ints, 1, 5);
+            for (int d = 0; d < 3; d++) {
+                long[] a = {in[d], out[d], Double.doubleToRawLongBits((double) out[d] / in[d]), Double.doubleToRawLongBits(roi[d]),
+                    Double.doubleToRawLongBits(roi[3 + d])};
+                System.arraycopy(a, 0, ints, 6 + 5 * d, 5);
+            }
+            same(List.of(KernelRun.random(40, 40)), (int) (out[0] * out[1] * out[2]), call(Kernels.RESIZE, ints, -0.5, 10.0), 0);
         }
     }
 

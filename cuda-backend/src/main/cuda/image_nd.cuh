@@ -1,0 +1,236 @@
+// N-d image kernels: conv_nd (Conv on any of 1 to 3 spatial axes, and ConvTranspose), pool (max,
+// average and Lp pooling, windowed or global, dilated) and resize (ONNX Resize), one thread per
+// output element. Argument layouts: org.arenaplan.device.Kernels; the simulator's ImageKernels
+// computes the same values in the same order.
+#pragma once
+#include "common.cuh"
+
+#define IMAGE_MAX_SPATIAL 3
+#define RESIZE_MAX_RANK 6
+#define RESIZE_MAX_TAPS 64
+
+// ints: rank, N, C, M, group, hasBias, transposed, then per spatial axis: in, out, k, stride, padBegin, dilation.
+// The sum runs over the group's input channels, then the kernel positions (row-major), from 0 in f32; bias last.
+extern "C" __global__ void conv_nd(const float* x, const float* w, const float* b, float* y, Ints ints, Floats) {
+    int rank = (int) ints.v[0];
+    long long N = ints.v[1], C = ints.v[2], M = ints.v[3], group = ints.v[4];
+    int hasBias = (int) ints.v[5], transposed = (int) ints.v[6];
+    long long in[IMAGE_MAX_SPATIAL], out[IMAGE_MAX_SPATIAL], k[IMAGE_MAX_SPATIAL], st[IMAGE_MAX_SPATIAL], pad[IMAGE_MAX_SPATIAL], dil[IMAGE_MAX_SPATIAL];
+    long long inSize = 1, outSize = 1, kSize = 1;
+    for (int d = 0; d < rank; d++) {
+        const long long* a = ints.v + 7 + 6 * d;
+        in[d] = a[0]; out[d] = a[1]; k[d] = a[2]; st[d] = a[3]; pad[d] = a[4]; dil[d] = a[5];
+        inSize *= in[d]; outSize *= out[d]; kSize *= k[d];
+    }
+    long long cg = C / group, mg = M / group;
+    FOR_EACH_ITEM(i, N * M * outSize) {
+        long long e = i % outSize, m = (i / outSize) % M, n = i / (outSize * M);
+        long long o[IMAGE_MAX_SPATIAL];
+        long long rest = e;
+        for (int d = rank - 1; d >= 0; d--) { o[d] = rest % out[d]; rest /= out[d]; }
+        long long g = m / mg;
+        float acc = 0.0f;
+        for (long long ci = 0; ci < cg; ci++) {
+            long long cIn = g * cg + ci;
+            const float* xp = x + (n * C + cIn) * inSize;
+            const float* wp = w + (transposed ? (cIn * mg + m % mg) : (m * cg + ci)) * kSize;
+            for (long long q = 0; q < kSize; q++) {
+                long long r = q, at = 0, stride = 1;
+                bool ok = true;
+                for (int d = rank - 1; d >= 0 && ok; d--) {
+                    long long kk = r % k[d];
+                    r /= k[d];
+                    long long p;
+                    if (transposed) {
+                        long long t = o[d] + pad[d] - kk * dil[d];
+                        if (t < 0 || t % st[d] != 0) { ok = false; break; }
+                        p = t / st[d];
+                    } else {
+                        p = o[d] * st[d] - pad[d] + kk * dil[d];
+                    }
+                    if (p < 0 || p >= in[d]) { ok = false; break; }
+                    at += p * stride;
+                    stride *= in[d];
+                }
+                if (ok) acc = acc + xp[at] * wp[q];
+            }
+        }
+        if (hasBias) acc = acc + b[m];
+        y[i] = acc;
+    }
+}
+
+// ints: rank, planes, mode (0 max, 1 average, 2 Lp), countIncludePad, p, then per spatial axis:
+// in, out, k, stride, padBegin, padEnd, dilation. The window is visited in row-major order.
+extern "C" __global__ void pool(const float* x, float* y, Ints ints, Floats) {
+    int rank = (int) ints.v[0];
+    long long planes = ints.v[1];
+    int mode = (int) ints.v[2], includePad = (int) ints.v[3];
+    long long p = ints.v[4];
+    long long in[IMAGE_MAX_SPATIAL], out[IMAGE_MAX_SPATIAL], k[IMAGE_MAX_SPATIAL], st[IMAGE_MAX_SPATIAL];
+    long long pb[IMAGE_MAX_SPATIAL], pe[IMAGE_MAX_SPATIAL], dil[IMAGE_MAX_SPATIAL];
+    long long inSize = 1, outSize = 1, kSize = 1;
+    for (int d = 0; d < rank; d++) {
+        const long long* a = ints.v + 5 + 7 * d;
+        in[d] = a[0]; out[d] = a[1]; k[d] = a[2]; st[d] = a[3]; pb[d] = a[4]; pe[d] = a[5]; dil[d] = a[6];
+        inSize *= in[d]; outSize *= out[d]; kSize *= k[d];
+    }
+    FOR_EACH_ITEM(i, planes * outSize) {
+        long long e = i % outSize, plane = i / outSize;
+        long long o[IMAGE_MAX_SPATIAL];
+        long long rest = e;
+        for (int d = rank - 1; d >= 0; d--) { o[d] = rest % out[d]; rest /= out[d]; }
+        float acc = mode == 0 ? -INFINITY : 0.0f;
+        long long inside = 0, padded = 0;
+        for (long long q = 0; q < kSize; q++) {
+            long long r = q, at = 0, stride = 1;
+            bool in1 = true, inPad = true;
+            for (int d = rank - 1; d >= 0; d--) {
+                long long kk = r % k[d];
+                r /= k[d];
+                long long pos = o[d] * st[d] - pb[d] + kk * dil[d];
+                if (pos < -pb[d] || pos >= in[d] + pe[d]) inPad = false;
+                if (pos < 0 || pos >= in[d]) in1 = false;
+                else at += pos * stride;
+                stride *= in[d];
+            }
+            if (inPad) padded++;
+            if (!in1) continue;
+            inside++;
+            float v = x[plane * inSize + at];
+            if (mode == 0) acc = v > acc ? v : acc;
+            else if (mode == 1) acc = acc + v;
+            else acc = acc + (float) pow((double) fabsf(v), (double) p);
+        }
+        if (mode == 1) acc = acc / (float) (includePad ? padded : inside);
+        else if (mode == 2) acc = (float) pow((double) acc, 1.0 / (double) p);
+        y[i] = acc;
+    }
+}
+
+__device__ __forceinline__ double resize_cubic(double x, double a) {
+    if (x <= 1) return (a + 2) * x * x * x - (a + 3) * x * x + 1;
+    if (x < 2) return a * x * x * x - 5 * a * x * x + 8 * a * x - 4 * a;
+    return 0;
+}
+
+// The taps of output coordinate xr on axis d: clamped input indices and weights; returns their
+// count, 0 when the coordinate falls outside the roi's image (extrapolate). As onnx's reference
+// op_resize.py (_interpolate_1d_with_x); every step mirrors ImageKernels.axisTaps.
+__device__ int resize_taps(const Ints& ints, const Floats& floats, int d, long long xr, long long* index, double* weight) {
+    int mode = (int) ints.v[1], coord = (int) ints.v[2], nearest = (int) ints.v[3];
+    int exclude = (int) ints.v[4], antialias = (int) ints.v[5];
+    const long long* a5 = ints.v + 6 + 5 * d;
+    long long inW = a5[0], outW = a5[1];
+    double scale = __longlong_as_double(a5[2]), r0 = __longlong_as_double(a5[3]), r1 = __longlong_as_double(a5[4]);
+    double a = floats.v[0];
+    double width = scale * inW;
+    double xo;
+    switch (coord) {
+        case 0: xo = (xr + 0.5) / scale - 0.5; break;
+        case 1: {
+            double adjustment = outW / width, center = inW / 2.0;
+            xo = center * (1 - adjustment) + (xr + 0.5) / scale - 0.5;
+            break;
+        }
+        case 2: xo = width == 1 ? -0.5 : (xr + 0.5) / scale - 0.5; break;
+        case 3: xo = width == 1 ? 0 : xr * (double) (inW - 1) / (width - 1); break;
+        case 4: xo = xr / scale; break;
+        case 5: xo = (xr + 0.5) / scale; break;
+        default:
+            xo = width == 1 ? (r1 - r0) * (inW - 1) / 2 : xr * (r1 - r0) * (inW - 1) / (width - 1);
+            xo += r0 * (inW - 1);
+            if (xo < 0 || xo > inW - 1) return 0;
+    }
+    double fl = floor(xo);
+    bool whole = xo == fl;
+    double ratio = whole ? 1 : xo - fl;
+    long long left = whole ? (long long) fl - 1 : (long long) fl;
+    if (mode == 0) {
+        bool right = whole || (nearest == 0 ? ratio > 0.5 : nearest == 1 ? ratio >= 0.5 : nearest == 2 ? false : true);
+        long long idx = left + (right ? 1 : 0);
+        index[0] = idx < 0 ? 0 : idx > inW - 1 ? inW - 1 : idx;
+        weight[0] = 1;
+        return 1;
+    }
+    double s = antialias ? (scale < 1.0 ? scale : 1.0) : 1.0;
+    int n;
+    long long first;
+    if (mode == 1) {
+        long long start = antialias ? (long long) floor(-1.0 / s) + 1 : 0;
+        n = (int) (2 - 2 * start);
+        first = start;
+        if (n > RESIZE_MAX_TAPS) __trap();
+        for (int j = 0; j < n; j++) {
+            weight[j] = antialias ? fmin(1.0, fmax(0.0, 1 - fabs((first + j - ratio) * s))) : (j == 0 ? 1 - ratio : ratio);
+        }
+    } else if (antialias) {
+        long long start = (long long) floor(-2.0 / s) + 1;
+        n = (int) (2 - 2 * start);
+        first = start;
+        if (n > RESIZE_MAX_TAPS) __trap();
+        for (int j = 0; j < n; j++) weight[j] = resize_cubic(fabs(s * (first + j - ratio)), a);
+    } else {
+        n = 4;
+        first = -1;
+        double r = ratio, q = 1 - ratio;
+        weight[0] = ((a * (r + 1) - 5 * a) * (r + 1) + 8 * a) * (r + 1) - 4 * a;
+        weight[1] = ((a + 2) * r - (a + 3)) * r * r + 1;
+        weight[2] = ((a + 2) * q - (a + 3)) * q * q + 1;
+        weight[3] = ((a * (q + 1) - 5 * a) * (q + 1) + 8 * a) * (q + 1) - 4 * a;
+    }
+    double sum = 0;
+    for (int j = 0; j < n; j++) {
+        long long idx = left + first + j;
+        if (exclude && (idx < 0 || idx >= inW)) weight[j] = 0;
+        sum += weight[j];
+        index[j] = idx < 0 ? 0 : idx > inW - 1 ? inW - 1 : idx;
+    }
+    if (antialias || exclude) for (int j = 0; j < n; j++) weight[j] /= sum;
+    return n;
+}
+
+// ints: rank, mode, coordinateMode, nearestMode, excludeOutside, antialias, then per axis: in, out,
+// scale, roiStart, roiEnd (doubles' bits); floats: cubicCoeffA, extrapolationValue.
+// y = sum over the taps' product (last axis fastest) of weight * x, in f64.
+extern "C" __global__ void resize(const float* x, float* y, Ints ints, Floats floats) {
+    int rank = (int) ints.v[0];
+    long long in[RESIZE_MAX_RANK], out[RESIZE_MAX_RANK];
+    long long outSize = 1;
+    for (int d = 0; d < rank; d++) {
+        in[d] = ints.v[6 + 5 * d];
+        out[d] = ints.v[7 + 5 * d];
+        outSize *= out[d];
+    }
+    FOR_EACH_ITEM(i, outSize) {
+        long long index[RESIZE_MAX_RANK][RESIZE_MAX_TAPS];
+        double weight[RESIZE_MAX_RANK][RESIZE_MAX_TAPS];
+        int count[RESIZE_MAX_RANK], t[RESIZE_MAX_RANK];
+        long long rest = i;
+        bool outside = false;
+        for (int d = rank - 1; d >= 0; d--) {
+            count[d] = resize_taps(ints, floats, d, rest % out[d], index[d], weight[d]);
+            rest /= out[d];
+            if (count[d] == 0) outside = true;
+            t[d] = 0;
+        }
+        if (outside) {
+            y[i] = (float) floats.v[1];
+            continue;
+        }
+        double acc = 0;
+        while (true) {
+            double wgt = 1;
+            long long at = 0;
+            for (int d = 0; d < rank; d++) {
+                wgt *= weight[d][t[d]];
+                at = at * in[d] + index[d][t[d]];
+            }
+            acc += wgt * x[at];
+            int d = rank - 1;
+            while (d >= 0 && ++t[d] == count[d]) t[d--] = 0;
+            if (d < 0) break;
+        }
+        y[i] = (float) acc;
+    }
+}
