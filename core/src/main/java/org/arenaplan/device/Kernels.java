@@ -15,14 +15,20 @@ import java.util.List;
  * split across threads except where a note says the order of a reduction is fixed.
  *
  * <ul>
- * <li>{@link #UNARY} ptrs [x, y]; ints [n, op, dtype]; op: 0 relu, 1 sigmoid 1/(1+exp(-x)), 2 tanh,
- *     3 gelu 0.5*x*(1+erf(x/sqrt 2)), 4 identity; dtype f32, f16, bf16, or (relu and identity
- *     only) an integer type. In place allowed.</li>
- * <li>{@link #BINARY} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank], dtype]
- *     where shape is y's shape and a stride of 0 broadcasts; y is contiguous; a, b and y have
- *     type dtype. op: 0 add, 1 sub, 2 mul, 3 div, 4 relu_grad (a where b &gt; 0, else 0; floats
- *     only). Integer div truncates toward zero; dividing by zero is an error (the simulator
- *     throws, CUDA traps). In place allowed (y may equal a or b when that operand is not broadcast).</li>
+ * <li>{@link #UNARY} ptrs [x, y]; ints [n, op, dtype, (ydtype)]; floats [(alpha), (beta)]: y = op(x),
+ *     elementwise; ydtype (0 or absent: dtype) is y's type, bool for is_nan and is_inf. Floats
+ *     (f64, f32, f16, bf16) are computed in double and rounded once to y's type; integers in 64
+ *     bits, stored in their width. The op codes ({@link #RELU} ...; the ONNX operator of the same
+ *     name unless said) and the types each takes: {@code sim.ElementwiseMath}, which defines them
+ *     once for the simulator (the CUDA kernels implement the same formulas in elementwise_math.cuh).
+ *     In place allowed.</li>
+ * <li>{@link #BINARY} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank], dtype, (bDtype)]
+ *     where shape is y's shape and a stride of 0 broadcasts; y is contiguous; a and y have
+ *     type dtype, b has bDtype (0 or absent: dtype; differs only for pow). op: {@link #ADD} ...
+ *     {@link #SHIFT_RIGHT} ({@code sim.ElementwiseMath} defines each once). Floats are computed
+ *     in double and rounded once; integers in 64 bits (wrapping); a zero integer divisor (div,
+ *     mod) is an error (the simulator throws, CUDA traps). In place allowed (y may equal a or b
+ *     when that operand is not broadcast).</li>
  * <li>{@link #GEMM} ptrs [A, B, (C), Y]; ints [batch, M, N, K, transA, transB, batchStrideA,
  *     batchStrideB, hasC, cBatchStride, cRowStride, cColStride]; floats [alpha, beta].
  *     Y[b] (M x N, contiguous, batch stride M*N) = alpha * op(A[b]) op(B[b]) + beta * C[b].
@@ -123,8 +129,10 @@ import java.util.List;
  *     xStride[rank], yStride[rank], es]: out = cond != 0 ? x : y, broadcast as {@link #BINARY};
  *     cond is bool; x, y and out share one element type.</li>
  * <li>{@link #COMPARE} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank],
- *     dtype]: y (bool) = a op b, broadcast as {@link #BINARY}; op: 0 equal. f16/bf16 compare
- *     as f32, NaN equals nothing.</li>
+ *     dtype]: y (bool) = a op b, broadcast as {@link #BINARY}; op: {@link #EQUAL}, {@link #LESS},
+ *     {@link #GREATER}, {@link #LESS_OR_EQUAL}, {@link #GREATER_OR_EQUAL}. Floats compare as
+ *     doubles (f16/bf16/f32 widened exactly), so a NaN is unequal to everything; integers as
+ *     64-bit values.</li>
  * </ul>
  *
  * <p>Training kernels ({@link #TRAINING}; the simulator runs them, the CUDA device does not have
@@ -186,12 +194,17 @@ public final class Kernels {
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
             GELU_GRAD, SOFTMAX_GRAD);
 
-    /** {@link #UNARY} op codes. */
-    public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4;
-    /** {@link #BINARY} op codes. */
-    public static final int ADD = 0, SUB = 1, MUL = 2, DIV = 3, RELU_GRAD = 4;
+    /** {@link #UNARY} op codes (formulas and types: {@link ElementwiseMath}). */
+    public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4, ABS = 5, NEG = 6, EXP = 7, LOG = 8, SQRT = 9,
+            RECIPROCAL = 10, FLOOR = 11, CEIL = 12, ROUND = 13, SIGN = 14, ERF = 15, SIN = 16, COS = 17, TAN = 18, ASIN = 19, ACOS = 20,
+            ATAN = 21, SINH = 22, COSH = 23, ASINH = 24, ACOSH = 25, ATANH = 26, SOFTPLUS = 27, SOFTSIGN = 28, HARD_SIGMOID = 29,
+            HARD_SWISH = 30, LEAKY_RELU = 31, ELU = 32, SELU = 33, CELU = 34, THRESHOLDED_RELU = 35, MISH = 36, GELU_TANH = 37,
+            SHRINK = 38, CLIP = 39, NOT = 40, BITWISE_NOT = 41, IS_NAN = 42, IS_INF = 43, DIV_BY = 44;
+    /** {@link #BINARY} op codes (formulas and types: {@link ElementwiseMath}). */
+    public static final int ADD = 0, SUB = 1, MUL = 2, DIV = 3, RELU_GRAD = 4, POW = 5, MOD = 6, FMOD = 7, MAXIMUM = 8, MINIMUM = 9,
+            PRELU = 10, AND = 11, OR = 12, XOR = 13, BITWISE_AND = 14, BITWISE_OR = 15, BITWISE_XOR = 16, SHIFT_LEFT = 17, SHIFT_RIGHT = 18;
     /** {@link #COMPARE} op codes. */
-    public static final int EQUAL = 0;
+    public static final int EQUAL = 0, LESS = 1, GREATER = 2, LESS_OR_EQUAL = 3, GREATER_OR_EQUAL = 4;
     /** {@link #REDUCE} op codes. */
     public static final int R_SUM = 0, R_MEAN = 1, R_MAX = 2, R_MIN = 3, R_PROD = 4, R_L1 = 5, R_L2 = 6, R_LOG_SUM = 7, R_LOG_SUM_EXP = 8,
             R_SUM_SQUARE = 9, R_ARGMAX = 10, R_ARGMIN = 11;

@@ -14,8 +14,10 @@ package org.arenaplan.ir;
  *   <li>{@link #MATMUL}: A[..., M, K] x B[..., K, N], leading dims broadcast.</li>
  *   <li>{@link #GEMM}: Y = alpha * op(A) * op(B) + beta * C; attrs transA, transB (0/1), alpha, beta; C optional, broadcast to [M, N].</li>
  *   <li>{@link #ADD}, {@link #SUB}, {@link #MUL}, {@link #DIV}: numpy broadcasting; {@link #SUM}: n-ary add, broadcasting.
- *       f32, f16, bf16 and the integer types (integer Div truncates toward zero); operands and output share one type.</li>
- *   <li>{@link #RELU} (also integers), {@link #SIGMOID}, {@link #TANH}, {@link #GELU} (exact, erf based): f32, f16, bf16.</li>
+ *       floats (f64, f32, f16, bf16) and the integer types (integer Div truncates toward zero); operands and output share one type.</li>
+ *   <li>{@link #RELU} (also integers), {@link #SIGMOID}, {@link #TANH}, {@link #GELU} (attr approximate: none, erf based, or tanh): floats.</li>
+ *   <li>The rest of the elementwise family ({@link #ABS} ... {@link #PRELU}): each documented in its registry entry
+ *       ({@code ElementwiseOps}); its formula and element types in {@code device.ElementwiseMath}.</li>
  *   <li>{@link #CAST}: attr to (a {@link DType} ONNX code); any type to any type by {@link DType#cast} (ONNX Cast).</li>
  *   <li>{@link #WHERE}: inputs condition (bool), X, Y; output X where the condition holds, else Y;
  *       numpy broadcasting over all three; any type.</li>
@@ -87,6 +89,16 @@ public final class OpKinds {
     public static final String WHERE = "Where";
     public static final String EQUAL = "Equal";
     public static final String GATHER = "Gather";
+    // The elementwise family beyond the above: each documented in its registry entry (ElementwiseOps).
+    public static final String ABS = "Abs", NEG = "Neg", EXP = "Exp", LOG = "Log", SQRT = "Sqrt", RECIPROCAL = "Reciprocal", FLOOR = "Floor",
+            CEIL = "Ceil", ROUND = "Round", SIGN = "Sign", ERF = "Erf", SIN = "Sin", COS = "Cos", TAN = "Tan", ASIN = "Asin", ACOS = "Acos",
+            ATAN = "Atan", SINH = "Sinh", COSH = "Cosh", ASINH = "Asinh", ACOSH = "Acosh", ATANH = "Atanh", SOFTPLUS = "Softplus",
+            SOFTSIGN = "Softsign", HARD_SIGMOID = "HardSigmoid", HARD_SWISH = "HardSwish", LEAKY_RELU = "LeakyRelu", ELU = "Elu",
+            SELU = "Selu", CELU = "Celu", THRESHOLDED_RELU = "ThresholdedRelu", MISH = "Mish", SHRINK = "Shrink", IS_NAN = "IsNaN",
+            IS_INF = "IsInf", NOT = "Not", BITWISE_NOT = "BitwiseNot", CLIP = "Clip", POW = "Pow", MOD = "Mod", MAX = "Max", MIN = "Min",
+            MEAN = "Mean", LESS = "Less", GREATER = "Greater", LESS_OR_EQUAL = "LessOrEqual", GREATER_OR_EQUAL = "GreaterOrEqual",
+            AND = "And", OR = "Or", XOR = "Xor", BIT_SHIFT = "BitShift", BITWISE_AND = "BitwiseAnd", BITWISE_OR = "BitwiseOr",
+            BITWISE_XOR = "BitwiseXor", PRELU = "PRelu";
     public static final String REDUCE_SUM = "ReduceSum";
     public static final String GELU_GRAD = "GeluGrad";
     public static final String SOFTMAX_GRAD = "SoftmaxGrad";

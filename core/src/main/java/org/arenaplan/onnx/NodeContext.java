@@ -57,6 +57,11 @@ public final class NodeContext {
         return out;
     }
 
+    /** The values of input i when known at import time (an initializer or a Constant), else null. */
+    public double[] constantValues(int i) {
+        return constants.apply(input(i).name());
+    }
+
     /** The values of input i as numbers, which must be known at import time (an initializer or a Constant). */
     public double[] constantReals(int i, String what) {
         Value v = input(i);

@@ -27,7 +27,7 @@ final class TrainingOps implements OpFamily {
         return List.of(
                 OpDefinition.op(OpKinds.RELU_GRAD, 2, 2).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(Kernels.BINARY)
                         .doc("inputs dY, X: dX = dY where X > 0, else 0")
-                        .lowerF32((op, l) -> List.of(ElementwiseOps.binary(op, l, Kernels.RELU_GRAD, op.inputs().get(0), op.inputs().get(1), out(op)))).build(),
+                        .lowerF32((op, l) -> List.of(ElementwiseLowering.binary(op, l, Kernels.RELU_GRAD, op.inputs().get(0), op.inputs().get(1), out(op)))).build(),
                 OpDefinition.op(OpKinds.GELU_GRAD, 2, 2).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(Kernels.GELU_GRAD)
                         .doc("inputs dY, X: dX = dY * Gelu'(X); training kernel")
                         .lowerF32((op, l) -> List.of(l.call(op, Kernels.GELU_GRAD, List.of(l.read(op.inputs().get(0)), l.read(op.inputs().get(1)), l.write(out(op))),

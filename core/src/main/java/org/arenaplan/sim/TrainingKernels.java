@@ -18,7 +18,7 @@ final class TrainingKernels {
         SimKernels.F dy = f[0], x = f[1], dx = f[2];
         for (int k = 0; k < n; k++) {
             double v = x.a()[x.i() + k];
-            double cdf = 0.5 * (1.0 + SimKernels.erf(v / Math.sqrt(2.0)));
+            double cdf = 0.5 * (1.0 + org.arenaplan.device.ElementwiseMath.erf(v / Math.sqrt(2.0)));
             double pdf = Math.exp(-0.5 * v * v) / Math.sqrt(2 * Math.PI);
             dx.a()[dx.i() + k] = (float) (dy.a()[dy.i() + k] * (cdf + v * pdf));
         }

@@ -135,6 +135,81 @@ class KernelEmulationTest {
         c.addAll(typedCases());
         c.addAll(reduceCases());
         c.addAll(normalizationCases());
+        c.addAll(elementwiseCases());
+        return c;
+    }
+
+    /** Unary float op codes, with the floats [alpha, beta] each reads (Kernels' codes 0..39 but not, bitwise_not; 44). */
+    private static final int[] UNARY_FLOAT_OPS = java.util.stream.IntStream.rangeClosed(0, 44)
+            .filter(op -> op != Kernels.NOT && op != Kernels.BITWISE_NOT && op != Kernels.IS_NAN && op != Kernels.IS_INF && op < 40 || op == Kernels.DIV_BY).toArray();
+
+    /** Every op code of unary, binary_broadcast and compare over the types it takes (ElementwiseMath), special values included. */
+    private static List<Case> elementwiseCases() {
+        List<Case> c = new ArrayList<>();
+        double[] params = {0.3, 0.7};
+        for (DType t : new DType[] {DType.F32, DType.F16, DType.BF16, DType.F64}) {
+            TensorValue x = TensorValue.ofDoubles(t, null, java.util.stream.DoubleStream.concat(java.util.Arrays.stream(SPECIAL),
+                    java.util.Arrays.stream(floats(t, 9, 64).doubles()).map(v -> v / 4)).toArray());
+            int n = (int) x.elements();
+            for (int op : UNARY_FLOAT_OPS) {
+                boolean exact = op == Kernels.RELU || op == Kernels.IDENTITY || op == Kernels.ABS || op == Kernels.NEG || (op >= Kernels.FLOOR && op <= Kernels.SIGN)
+                        || op == Kernels.CLIP || op == Kernels.LEAKY_RELU || op == Kernels.THRESHOLDED_RELU || op == Kernels.SHRINK;
+                c.add(new Case(Kernels.UNARY, List.of(x), t, n, new long[] {n, op, t.onnxCode()}, params, exact ? 0 : 2));
+            }
+            for (int op : new int[] {Kernels.IS_NAN, Kernels.IS_INF}) {
+                c.add(new Case(Kernels.UNARY, List.of(x), DType.BOOL, n, new long[] {n, op, t.onnxCode(), DType.BOOL.onnxCode()}, new double[] {1, 0}, 0));
+                c.add(new Case(Kernels.UNARY, List.of(x), DType.BOOL, n, new long[] {n, op, t.onnxCode(), DType.BOOL.onnxCode()}, new double[] {0, 1}, 0));
+            }
+            for (int op : new int[] {Kernels.POW, Kernels.FMOD, Kernels.MAXIMUM, Kernels.MINIMUM, Kernels.PRELU}) {
+                // y [4, 5, 6]; b [5, 1] broadcast, with a NaN and a zero
+                TensorValue b = TensorValue.ofDoubles(t, null, 1.5, Double.NaN, -2, 0.0, 3);
+                c.add(new Case(Kernels.BINARY, List.of(floats(t, 1, 120), b), t, 120,
+                        new long[] {op, 3, 4, 5, 6, 30, 6, 1, 0, 1, 0, t.onnxCode()}, new double[0], op == Kernels.POW ? 2 : 0));
+            }
+            // pow with an integer exponent
+            c.add(new Case(Kernels.BINARY, List.of(floats(t, 2, 6), TensorValue.ofLongs(DType.I64, null, 3, -2, 0)), t, 6,
+                    new long[] {Kernels.POW, 2, 2, 3, 3, 1, 0, 1, t.onnxCode(), DType.I64.onnxCode()}, new double[0], 2));
+            for (int op = Kernels.EQUAL; op <= Kernels.GREATER_OR_EQUAL; op++) {
+                TensorValue a = TensorValue.ofDoubles(t, null, 1, 2, 3, -0.0, 2, Double.NaN, 1, 1, 1, Double.NaN, 2, 3.0001);
+                c.add(new Case(Kernels.COMPARE, List.of(a, TensorValue.ofDoubles(t, null, 0.0, 2, Double.NaN)), DType.BOOL, 12,
+                        new long[] {op, 2, 4, 3, 3, 1, 0, 1, t.onnxCode()}, new double[0], 0));
+            }
+        }
+        for (DType t : new DType[] {DType.I64, DType.I32, DType.I16, DType.I8, DType.U8}) {
+            TensorValue x = TensorValue.ofLongs(t, null, SPECIAL_LONGS);
+            int n = (int) x.elements();
+            for (int op : new int[] {Kernels.RELU, Kernels.ABS, Kernels.NEG, Kernels.SIGN, Kernels.BITWISE_NOT}) {
+                if (!org.arenaplan.device.ElementwiseMath.unaryTakes(op, t)) continue;
+                c.add(new Case(Kernels.UNARY, List.of(x), t, n, new long[] {n, op, t.onnxCode()}, new double[0], 0));
+            }
+            TensorValue b = TensorValue.ofLongs(t, null, 7, -1, 3, t == DType.U8 ? 200 : -100, 1);
+            for (int op : new int[] {Kernels.MOD, Kernels.FMOD, Kernels.MAXIMUM, Kernels.MINIMUM, Kernels.PRELU, Kernels.BITWISE_AND,
+                    Kernels.BITWISE_OR, Kernels.BITWISE_XOR, Kernels.POW}) {
+                if (!org.arenaplan.device.ElementwiseMath.binaryTakes(op, t, t)) continue;
+                c.add(new Case(Kernels.BINARY, List.of(longs(t, 4, 120, Long.MAX_VALUE), b), t, 120,
+                        new long[] {op, 3, 4, 5, 6, 30, 6, 1, 0, 1, 0, t.onnxCode()}, new double[0], 0));
+            }
+            for (int op = Kernels.EQUAL; op <= Kernels.GREATER_OR_EQUAL; op++) {
+                c.add(new Case(Kernels.COMPARE, List.of(longs(t, 5, 12, 3), longs(t, 6, 3, 3)), DType.BOOL, 12,
+                        new long[] {op, 2, 4, 3, 3, 1, 0, 1, t.onnxCode()}, new double[0], 0));
+            }
+        }
+        for (DType t : new DType[] {DType.I64, DType.I32}) {
+            // integer base, float exponent: the real power truncated
+            c.add(new Case(Kernels.BINARY, List.of(TensorValue.ofLongs(t, null, 2, -3, 7, 0, 5, 9), TensorValue.ofDoubles(DType.F32, null, 0.5, 3, -1)), t, 6,
+                    new long[] {Kernels.POW, 2, 2, 3, 3, 1, 0, 1, t.onnxCode(), DType.F32.onnxCode()}, new double[0], 0));
+        }
+        TensorValue bools = TensorValue.ofLongs(DType.BOOL, null, 0, 1, 1, 0, 1, 0);
+        c.add(new Case(Kernels.UNARY, List.of(bools), DType.BOOL, 6, new long[] {6, Kernels.NOT, DType.BOOL.onnxCode()}, new double[0], 0));
+        for (int op : new int[] {Kernels.AND, Kernels.OR, Kernels.XOR}) {
+            c.add(new Case(Kernels.BINARY, List.of(bools, TensorValue.ofLongs(DType.BOOL, null, 0, 1, 1)), DType.BOOL, 6,
+                    new long[] {op, 2, 2, 3, 3, 1, 0, 1, DType.BOOL.onnxCode()}, new double[0], 0));
+        }
+        TensorValue shifts = TensorValue.ofLongs(DType.U8, null, 0, 1, 3, 7, 8, 200);
+        for (int op : new int[] {Kernels.SHIFT_LEFT, Kernels.SHIFT_RIGHT}) {
+            c.add(new Case(Kernels.BINARY, List.of(TensorValue.ofLongs(DType.U8, null, 255, 16, 1, 128, 3, 9), shifts), DType.U8, 6,
+                    new long[] {op, 1, 6, 1, 1, DType.U8.onnxCode()}, new double[0], 0));
+        }
         return c;
     }
     /**
@@ -397,21 +472,23 @@ class KernelEmulationTest {
                 assertThat(i).as(what + (i >= 0 ? " element " + i + ": emulated " + got.format(i) + " sim " + w.format(i) : "")).isEqualTo(-1);
                 continue;
             }
-            float[] g = got.floats(), s = w.floats();
+            double[] g = got.doubles(), s = w.doubles();
             for (int i = 0; i < g.length; i++) {
-                assertThat((double) Math.abs(g[i] - s[i])).as(what + " element " + i + ": emulated " + g[i] + " sim " + s[i])
+                if (Double.compare(g[i], s[i]) == 0 || (Double.isNaN(g[i]) && Double.isNaN(s[i]))) continue;
+                assertThat(Math.abs(g[i] - s[i])).as(what + " element " + i + ": emulated " + g[i] + " sim " + s[i])
                         .isLessThanOrEqualTo(c.ulps() * ulp(c.out(), s[i]));
             }
         }
     }
 
-    /** One unit in the last place of {@code v} in type {@code t} (f32, f16 or bf16). */
-    private static double ulp(DType t, float v) {
-        int e = Math.getExponent(Math.max(Math.abs(v), Float.MIN_NORMAL));
+    /** One unit in the last place of {@code v} in type {@code t} (f64, f32, f16 or bf16). */
+    private static double ulp(DType t, double v) {
+        if (t == DType.F64) return Math.ulp(Math.max(Math.abs(v), Double.MIN_NORMAL));
+        int e = Math.getExponent((float) Math.max(Math.abs(v), Float.MIN_NORMAL));
         return switch (t) {
             case F16 -> Math.scalb(1.0, Math.max(e, -14) - 10);
             case BF16 -> Math.scalb(1.0, e - 7);
-            default -> Math.ulp(Math.max(Math.abs(v), Float.MIN_NORMAL));
+            default -> Math.ulp((float) Math.max(Math.abs(v), Float.MIN_NORMAL));
         };
     }
 
