@@ -7,3 +7,5 @@
 #include "image_nd.cuh"
 #include "layout.cuh"
 #include "index.cuh"
+#include "reduce.cuh"
+#include "normalization.cuh"

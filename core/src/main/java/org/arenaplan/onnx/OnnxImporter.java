@@ -58,14 +58,20 @@ public final class OnnxImporter {
      * @param concatInPlace write Concat inputs into slices of the output where legal
      * @param elementwiseInPlace hint elementwise ops to overwrite input 0 where it dies
      * @param donateInputs  graph inputs are donated (reusable after their last read)
+     * @param inputValues   values of graph inputs known before import (e.g. the files a run will feed): an
+     *                      input of at most {@link #MAX_CONSTANT_VALUES} elements that a node needs as a
+     *                      constant operand (Reduce axes, Reshape's shape, Split's extents, Slice's starts,
+     *                      Expand's shape, OneHot's depth, a Range's limit) is read from here (only there:
+     *                      nothing is folded through a graph input, so data operands still run on the kernels),
+     *                      so the graph is specialised to these values; the input stays a graph input
      */
     public record Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs,
-                          Map<String, TensorValue> shapeInputs) {
-        public static final Options DEFAULT = new Options(Map.of(), true, true, false, Map.of());
+                          Map<String, TensorValue> inputValues) {
+        public static final Options DEFAULT = new Options(Map.of(), true, true, false);
 
         public Options {
             dims = Map.copyOf(dims);
-            shapeInputs = Map.copyOf(shapeInputs);
+            inputValues = Map.copyOf(inputValues);
         }
 
         public Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs) {
@@ -76,23 +82,17 @@ public final class OnnxImporter {
             this(dims, concatInPlace, elementwiseInPlace, false);
         }
 
-        public Options withDims(Map<String, Long> d) { return new Options(d, concatInPlace, elementwiseInPlace, donateInputs, shapeInputs); }
+        public Options withDims(Map<String, Long> d) { return new Options(d, concatInPlace, elementwiseInPlace, donateInputs, inputValues); }
 
-        public Options withConcatInPlace(boolean c) { return new Options(dims, c, elementwiseInPlace, donateInputs, shapeInputs); }
+        public Options withConcatInPlace(boolean c) { return new Options(dims, c, elementwiseInPlace, donateInputs, inputValues); }
 
-        public Options withElementwiseInPlace(boolean e) { return new Options(dims, concatInPlace, e, donateInputs, shapeInputs); }
+        public Options withElementwiseInPlace(boolean e) { return new Options(dims, concatInPlace, e, donateInputs, inputValues); }
 
         /** Graph inputs donated: the runtime uploaded them, so their bytes may be reused after their last read. */
-        public Options withDonateInputs(boolean d) { return new Options(dims, concatInPlace, elementwiseInPlace, d, shapeInputs); }
+        public Options withDonateInputs(boolean d) { return new Options(dims, concatInPlace, elementwiseInPlace, d, inputValues); }
 
-        /**
-         * Values of graph inputs that shape operands read (Reshape's shape, Slice's starts, Expand's
-         * shape, Split's sizes, ... given as graph inputs): like {@code --dim}, the imported graph
-         * and its plan hold for exactly these values, which the caller must also feed at run time.
-         * Only shape operands read them; data operands stay runtime inputs (nothing is folded
-         * through them).
-         */
-        public Options withShapeInputs(Map<String, TensorValue> v) { return new Options(dims, concatInPlace, elementwiseInPlace, donateInputs, v); }
+        /** Values of graph inputs known before import (see {@code inputValues}). */
+        public Options withInputValues(Map<String, TensorValue> v) { return new Options(dims, concatInPlace, elementwiseInPlace, donateInputs, v); }
     }
 
     private final String file;
@@ -322,17 +322,16 @@ public final class OnnxImporter {
         weights.put(v.name(), c);
     }
 
-    /** The values of a constant known at import (a weight of at most {@link #MAX_CONSTANT_VALUES} elements), else null. */
+    /**
+     * The values of a constant known at import (a weight of at most {@link #MAX_CONSTANT_VALUES}
+     * elements, or an integer graph input of that size whose value the caller gave), else null.
+     */
     private double[] constantValues(String name) {
         Constant c = weights.get(name);
         Value v = values.get(name);
-        TensorValue given = options.shapeInputs().get(name);
-        if (c == null && v != null && given != null && graphInputs.contains(name)) {
-            if (given.dtype() != v.dtype() || given.elements() != v.elements())
-                throw new OnnxException(file + ": graph input '" + name + "' is " + v.dtype().jsonName() + " " + Arrays.toString(v.shape())
-                        + " but its given value holds " + given.elements() + " " + given.dtype().jsonName() + " values");
-            return given.doubles();
-        }
+        TensorValue given = options.inputValues().get(name);
+        if (c == null && v != null && given != null && graphInputs.contains(name) && v.elements() <= MAX_CONSTANT_VALUES
+                && given.dtype() == v.dtype() && Arrays.equals(given.shape(), v.shape())) return given.doubles();
         if (c == null || v == null || v.elements() > MAX_CONSTANT_VALUES) return null;
         if (c.fill() != null) {
             double[] d = new double[(int) v.elements()];

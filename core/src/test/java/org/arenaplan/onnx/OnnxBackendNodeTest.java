@@ -82,36 +82,19 @@ class OnnxBackendNodeTest {
         return s.length() > 80 ? s.substring(0, 80) : s;
     }
 
-    /**
-     * The test's input values by graph input name (the k-th declared input that is not an
-     * initializer reads input_k.pb), for shape operands given as graph inputs (Slice's starts,
-     * Expand's shape, ...): the suite feeds the same values at run time.
-     */
-    static Map<String, TensorValue> shapeInputs(Path model, Path data) {
-        OnnxModel m = OnnxProtos.read(model);
-        java.util.Set<String> inits = new java.util.HashSet<>();
-        for (OnnxModel.TensorData t : m.graph().initializers()) inits.add(t.name());
-        Map<String, TensorValue> values = new LinkedHashMap<>();
-        int k = 0;
-        for (OnnxModel.ValueInfo in : m.graph().inputs()) {
-            if (inits.contains(in.name())) continue;
-            Path f = data.resolve("input_" + k++ + ".pb");
-            try {
-                if (Files.isRegularFile(f)) values.put(in.name(), OnnxTensorFile.read(f).value());
-            } catch (OnnxException e) {
-                // not a tensor arenaplan reads (a sequence, an optional): the import refuses the model on its own terms
-            }
-        }
-        return values;
-    }
-
     static Result run(Path test, Device device) {
         String name = test.getFileName().toString();
         Graph g;
         Map<String, TensorValue> inputs = new LinkedHashMap<>();
         Path data = test.resolve("test_data_set_0");
         try {
-            g = OnnxImporter.load(test.resolve("model.onnx"), OnnxImporter.Options.DEFAULT.withShapeInputs(shapeInputs(test.resolve("model.onnx"), data)));
+            // the inputs are known before import, as for `run --input`: shape operands among them (axes, shapes) are read then
+            Map<String, TensorValue> given = new LinkedHashMap<>();
+            for (int k = 0; Files.isRegularFile(data.resolve("input_" + k + ".pb")); k++) {
+                OnnxTensorFile.NamedTensor r = OnnxTensorFile.read(data.resolve("input_" + k + ".pb"));
+                if (!r.name().isEmpty()) given.put(r.name(), r.value());
+            }
+            g = OnnxImporter.load(test.resolve("model.onnx"), OnnxImporter.Options.DEFAULT.withInputValues(given));
             for (int k = 0; k < g.inputs().size(); k++) {
                 Path f = data.resolve("input_" + k + ".pb");
                 if (!Files.isRegularFile(f)) return new Result(name, Outcome.REFUSED, "graph input '" + g.inputs().get(k) + "' has no " + f.getFileName() + " (an omitted optional input)");

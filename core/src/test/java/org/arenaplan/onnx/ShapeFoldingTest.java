@@ -159,7 +159,7 @@ class ShapeFoldingTest {
         TinyOnnx slice = new TinyOnnx().input("x", 6L).input(OnnxDTypes.INT64, "s", 1L).output("y").ints("e", 5)
                 .node("sl", "Slice", List.of("x", "s", "e"), List.of("y"));
         TensorValue s = TensorValue.ofLongs(DType.I64, new long[]{1}, 2);
-        Graph g = OnnxImporter.convert(OnnxProtos.read(slice.bytes(), "tiny.onnx"), "tiny.onnx", OnnxImporter.Options.DEFAULT.withShapeInputs(Map.of("s", s)));
+        Graph g = OnnxImporter.convert(OnnxProtos.read(slice.bytes(), "tiny.onnx"), "tiny.onnx", OnnxImporter.Options.DEFAULT.withInputValues(Map.of("s", s)));
         assertThat(g.tensor("y").shape()).containsExactly(3);
         TensorValue x = TensorValue.ofFloats(new long[]{6}, 0, 1, 2, 3, 4, 5);
         assertThat(run(g, Map.of("x", x, "s", s)).get("y").floats()).containsExactly(2, 3, 4);
