@@ -14,7 +14,7 @@ import java.util.TreeSet;
  */
 final class UnsupportedNodes {
     /** Op types whose output shape depends on their input values (data-dependent shapes): never planned ahead. */
-    static final java.util.Set<String> DATA_DEPENDENT = java.util.Set.of("NonZero", "Unique", "Compress", "NonMaxSuppression", "StringSplit");
+    static final java.util.Set<String> DATA_DEPENDENT = java.util.Set.of("NonZero", "Unique", "Compress", "NonMaxSuppression");
 
     /** Node names listed per op type or attribute before "…". */
     static final int NAMES_SHOWN = 3;
