@@ -35,11 +35,48 @@ import java.util.List;
  *     op(A)(i,k) = A[i*K+k] or, transposed, A[k*M+i]; op(B)(k,j) = B[k*N+j] or, transposed,
  *     B[j*K+k]; C(b,i,j) = C[b*cBatchStride + i*cRowStride + j*cColStride] (0 strides broadcast).
  *     C is present only when hasC = 1. The sum over k runs k = 0..K-1 in f32.</li>
- * <li>{@link #SOFTMAX} ptrs [x, y]; ints [rows, cols]: each contiguous row of cols values,
- *     y = exp(x - max) / sum. In place allowed.</li>
- * <li>{@link #LAYERNORM} ptrs [x, scale, bias, y]; ints [rows, cols]; floats [epsilon]:
- *     per row, y = (x - mean) / sqrt(var + eps) * scale + bias (biased variance); scale and bias
- *     have cols values.</li>
+ * <li>{@link #SOFTMAX} ptrs [x, y]; ints [outer, n, inner, mode]: x and y are outer x n x inner;
+ *     each of the outer * inner lanes of n values (stride inner) is normalised on its own, in
+ *     index order: mode 0 softmax y = exp(x - max) / sum (the sum in f32), 1 log-softmax
+ *     y = x - max - log(sum) (the sum in double), 2 hardmax y = 1 at the first largest element, else 0.
+ *     In place allowed.</li>
+ * <li>{@link #REDUCE} ptrs [x, y]; ints [op, dtype, selectLast, K, R, keptShape[K], keptStride[K],
+ *     redShape[R], redStride[R]]: y (contiguous, one element per index of keptShape) =
+ *     the reduction of the x elements at sum(kept_d * keptStride[d]) + sum(red_d * redStride[d]),
+ *     visited in row-major order of redShape. op: 0 sum, 1 mean, 2 max, 3 min, 4 prod, 5 L1,
+ *     6 L2, 7 log-sum, 8 log-sum-exp (max + log(sum(exp(x - max)))), 9 sum of squares,
+ *     10 argmax, 11 argmin (y int64, the first extreme index along the one reduced axis, or
+ *     the last when selectLast = 1). x and y have type dtype (y int64 for 10, 11); floats
+ *     accumulate in double from the empty value (0; 1 for prod; -inf/+inf for max/min, where a
+ *     NaN wins) and round once; integers (ops 0, 2, 3, 4, 10, 11) in 64 bits, wrapping.</li>
+ * <li>{@link #NORMALIZE} ptrs [x, (scale), (bias), y, (mean), (invstd)], present as the has* ints
+ *     say; ints [mode, hasScale, hasBias, hasMean, hasInvStd, K, R, keptShape[K], keptStride[K],
+ *     scaleKeptStride[K], biasKeptStride[K], redShape[R], redStride[R], scaleRedStride[R],
+ *     biasRedStride[R]]; floats [epsilon]. For each index of keptShape (one group), its elements
+ *     are those of {@link #REDUCE}'s walk (row-major over redShape); y has x's layout. In double,
+ *     in index order: mode 0 y = (x - mean) / sqrt(var + eps) (biased variance, two passes),
+ *     1 y = (x - mean) / (sqrt(var) + eps) (MeanVarianceNormalization), 2 y = x / sum|x|,
+ *     3 y = x / sqrt(sum x^2) (LpNormalization); then times scale and plus bias where present
+ *     (their elements at the strides given; 0 broadcasts). mean and invstd (modes 0, 1: the mean
+ *     and the factor applied) are contiguous over the groups.</li>
+ * <li>{@link #CUMSUM} ptrs [x, y]; ints [outer, n, inner, exclusive, reverse, dtype]: along each lane
+ *     of n values (stride inner), y = the running sum (excluding the element itself when exclusive;
+ *     from the end when reverse); floats in double rounded per output, integers in 64 bits.</li>
+ * <li>{@link #TOPK} ptrs [x, values, indices]; ints [outer, n, inner, k, largest, dtype, es]: per lane
+ *     of n values (stride inner), the k first in the order larger (smallest: smaller) value first,
+ *     then lower index; values [outer, k, inner] of x's type, indices int64.</li>
+ * <li>{@link #EINSUM} ptrs [a, (b), y]; ints [operands, dtype, L, O, extents[L], aStride[L], bStride[L]]:
+ *     y (contiguous over the first O letters) = for each index of them, the sum over the other
+ *     L - O letters (row-major) of the product of a[sum idx_l * aStride[l]] and, with two
+ *     operands, b[...]; a repeated letter's strides add up (the diagonal), 0 broadcasts. In double
+ *     from 0, rounded once; f32, f16, bf16 or f64.</li>
+ * <li>{@link #NLL_LOSS} ptrs [x, target, (weight), loss, (logprob)]; ints [softmax, N, C, D, reduction,
+ *     hasIgnore, ignoreIndex, hasWeight, hasLogProb, targetDtype]: x is [N, C, D] log-probabilities
+ *     or, with softmax = 1, scores whose log-softmax over C (in double; written to logprob when
+ *     present) is taken; target [N, D] int64/int32; per sample loss = -logp[target] * weight[target]
+ *     (0 with weight 0 where target = ignoreIndex; a target outside [0, C) is an error: the
+ *     simulator throws, CUDA traps). reduction 0 none (loss [N, D]), 1 sum, 2 mean (sum over the
+ *     summed weights), the sums in double over n, then d.</li>
  * <li>{@link #BATCHNORM} ptrs [x, scale, bias, mean, var, y]; ints [N, C, spatial]; floats
  *     [epsilon]: y = (x - mean[c]) / sqrt(var[c] + eps) * scale[c] + bias[c]. In place allowed.</li>
  * <li>{@link #CONV2D} ptrs [x, w, (b), y]; ints [N, C, H, W, M, OH, OW, KH, KW, strideH,
@@ -116,11 +153,38 @@ import java.util.List;
  *     throws, CUDA traps). One kernel for the whole sequence: no workspace in device memory.</li>
  * </ul>
  *
+ * <p>Shape and index kernels ({@link #INDEX}; {@code sim.IndexKernels}, {@code index.cuh}):
+ * <ul>
+ * <li>{@link #STRIDED_COPY} ptrs [x, y]; ints [rank (at most 16), shape[rank], stride[rank], offset, es]:
+ *     y (contiguous, given shape) at index (i0..ir) = x[offset + sum i_d * stride[d]]; strides may
+ *     be negative (Slice with negative steps) or 0 (Expand, Tile's repeats).</li>
+ * <li>{@link #PAD} ptrs [x, (value), y]; ints [rank (at most 8), yShape[rank], xShape[rank],
+ *     begin[rank], mode, es]: y[i] = x[i - begin] where that is inside x; elsewhere by mode:
+ *     0 constant (value[0], or zero bits when value is absent), 1 reflect (numpy 'reflect'),
+ *     2 edge, 3 wrap. A negative begin crops.</li>
+ * <li>{@link #TRILU} ptrs [x, y]; ints [batch, rows, cols, k, upper, es]: y = x where
+ *     col - row &gt;= k (upper = 1) or col - row &lt;= k (upper = 0), else zero bits.</li>
+ * <li>{@link #GATHER_ELEMENTS} ptrs [data, indices, y]; ints [rank, iShape[rank], dShape[rank],
+ *     axis, es, indexDtype]: y (iShape) at c = data[c with c_axis = indices[c]] (negative from the end).</li>
+ * <li>{@link #SCATTER_ELEMENTS} ptrs [y, indices, updates, y]; ints [rank, iShape[rank],
+ *     dShape[rank], axis, reduction, es, dtype, indexDtype]: for each update c in order,
+ *     y[c with c_axis = indices[c]] = y[...] (reduction) updates[c]; reduction 0 none, 1 add,
+ *     2 mul, 3 max, 4 min (f16/bf16 in f32, integers in 64 bits; a NaN operand wins max and
+ *     min). y is read and written (the lowering copies data into it first). In place allowed.</li>
+ * <li>{@link #GATHER_ND} ptrs [data, indices, y]; ints [batch, n, k, slice, dShape[k], es,
+ *     indexDtype]: data is [batch, dShape..., slice], indices [batch, n, k], y [batch, n, slice].</li>
+ * <li>{@link #SCATTER_ND} ptrs [y, indices, updates, y]; ints [n, k, slice, dShape[k], reduction,
+ *     es, dtype, indexDtype]: y is [dShape..., slice], indices [n, k], updates [n, slice];
+ *     reductions as {@link #SCATTER_ELEMENTS}, updates applied in order. In place allowed.</li>
+ * <li>{@link #ONEHOT} ptrs [indices, values, y]; ints [outer, depth, inner, indexDtype, es]:
+ *     indices [outer, inner] of any numeric type (floats truncate), values [off, on], y [outer,
+ *     depth, inner] = on where d equals the index (negative from the end), off elsewhere (also
+ *     for every d of an index out of range).</li>
+ * </ul>
+ *
  * <p>Training kernels ({@link #TRAINING}; the simulator runs them, the CUDA device does not have
  * them yet and refuses a graph that needs them):
  * <ul>
- * <li>{@link #REDUCE_SUM} ptrs [x, y]; ints [A, B, C]: x is A x B x C, y[b] = sum over a, then c,
- *     of x[(a*B + b)*C + c] (a outer, c inner, in f32 from 0).</li>
  * <li>{@link #GELU_GRAD} ptrs [dy, x, dx]; ints [n]: dx = dy * (Phi(x) + x * phi(x)), Phi the
  *     normal CDF (erf based), phi its density. In place allowed (dx = dy).</li>
  * <li>{@link #SOFTMAX_GRAD} ptrs [dy, y, dx]; ints [rows, cols]: per row, dx = y * (dy - sum(dy * y)).
@@ -139,7 +203,6 @@ public final class Kernels {
     public static final String BINARY = "binary_broadcast";
     public static final String GEMM = "gemm";
     public static final String SOFTMAX = "softmax";
-    public static final String LAYERNORM = "layernorm";
     public static final String BATCHNORM = "batchnorm";
     public static final String CONV2D = "conv2d";
     public static final String LRN = "lrn";
@@ -154,6 +217,24 @@ public final class Kernels {
     public static final String WHERE = "where";
     public static final String COMPARE = "compare";
     public static final String RECURRENT = "recurrent";
+    public static final String REDUCE = "reduce";
+    public static final String NORMALIZE = "normalize";
+    public static final String CUMSUM = "cumsum";
+    public static final String TOPK = "topk";
+    public static final String NLL_LOSS = "nll_loss";
+    public static final String EINSUM = "einsum";
+
+    public static final String STRIDED_COPY = "strided_copy";
+    public static final String PAD = "pad";
+    public static final String TRILU = "trilu";
+    public static final String GATHER_ELEMENTS = "gather_elements";
+    public static final String SCATTER_ELEMENTS = "scatter_elements";
+    public static final String GATHER_ND = "gather_nd";
+    public static final String SCATTER_ND = "scatter_nd";
+    public static final String ONEHOT = "onehot";
+
+    /** Shape and index kernels: the simulator's {@code sim.IndexKernels}, CUDA's {@code index.cuh}. */
+    public static final List<String> INDEX = List.of(STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT);
 
     public static final String REDUCE_SUM = "reduce_sum";
     public static final String GELU_GRAD = "gelu_grad";
@@ -163,16 +244,17 @@ public final class Kernels {
     public static final String CONV2D_BACKWARD_FILTER = "conv2d_backward_filter";
 
     /** Kernels of training graphs: the simulator implements them, the CUDA fatbin does not (yet). */
-    public static final List<String> TRAINING = List.of(REDUCE_SUM, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD,
+    public static final List<String> TRAINING = List.of(GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD,
             CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
-    public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, LAYERNORM, BATCHNORM,
+    public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
-            CONV_ND, POOL, RESIZE, RECURRENT);
+            CONV_ND, POOL, RESIZE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
+            STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
-            GELU_GRAD, SOFTMAX_GRAD);
+            GELU_GRAD, SOFTMAX_GRAD, SCATTER_ELEMENTS, SCATTER_ND);
 
     /** {@link #UNARY} op codes (formulas and types: {@link ElementwiseMath}). */
     public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4, ABS = 5, NEG = 6, EXP = 7, LOG = 8, SQRT = 9,
@@ -187,6 +269,15 @@ public final class Kernels {
     public static final int EQUAL = 0, LESS = 1, GREATER = 2, LESS_OR_EQUAL = 3, GREATER_OR_EQUAL = 4;
     /** {@link #RECURRENT} cells. */
     public static final int CELL_RNN = 0, CELL_GRU = 1, CELL_LSTM = 2;
+    /** {@link #REDUCE} op codes. */
+    public static final int R_SUM = 0, R_MEAN = 1, R_MAX = 2, R_MIN = 3, R_PROD = 4, R_L1 = 5, R_L2 = 6, R_LOG_SUM = 7, R_LOG_SUM_EXP = 8,
+            R_SUM_SQUARE = 9, R_ARGMAX = 10, R_ARGMIN = 11;
+    /** {@link #NORMALIZE} modes. */
+    public static final int N_STANDARDIZE = 0, N_MVN = 1, N_L1 = 2, N_L2 = 3;
+    /** {@link #NLL_LOSS} reductions. */
+    public static final int LOSS_NONE = 0, LOSS_SUM = 1, LOSS_MEAN = 2;
+    /** {@link #SOFTMAX} modes. */
+    public static final int SOFTMAX_MODE = 0, LOG_SOFTMAX_MODE = 1, HARDMAX_MODE = 2;
     /** {@link #POOL} modes. */
     public static final int MAX = 0, AVERAGE = 1, LP = 2;
 

@@ -8,6 +8,7 @@ import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.OpRegistry;
 import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.Tensor;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.ir.WeightValues;
 
 import java.nio.ByteBuffer;
@@ -57,26 +58,41 @@ public final class OnnxImporter {
      * @param concatInPlace write Concat inputs into slices of the output where legal
      * @param elementwiseInPlace hint elementwise ops to overwrite input 0 where it dies
      * @param donateInputs  graph inputs are donated (reusable after their last read)
+     * @param inputValues   values of graph inputs known before import (e.g. the files a run will feed): an
+     *                      input of at most {@link #MAX_CONSTANT_VALUES} elements that a node needs as a
+     *                      constant operand (Reduce axes, Reshape's shape, Split's extents, Slice's starts,
+     *                      Expand's shape, OneHot's depth, a Range's limit) is read from here (only there:
+     *                      nothing is folded through a graph input, so data operands still run on the kernels),
+     *                      so the graph is specialised to these values; the input stays a graph input
      */
-    public record Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs) {
+    public record Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs,
+                          Map<String, TensorValue> inputValues) {
         public static final Options DEFAULT = new Options(Map.of(), true, true, false);
 
         public Options {
             dims = Map.copyOf(dims);
+            inputValues = Map.copyOf(inputValues);
+        }
+
+        public Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs) {
+            this(dims, concatInPlace, elementwiseInPlace, donateInputs, Map.of());
         }
 
         public Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace) {
             this(dims, concatInPlace, elementwiseInPlace, false);
         }
 
-        public Options withDims(Map<String, Long> d) { return new Options(d, concatInPlace, elementwiseInPlace, donateInputs); }
+        public Options withDims(Map<String, Long> d) { return new Options(d, concatInPlace, elementwiseInPlace, donateInputs, inputValues); }
 
-        public Options withConcatInPlace(boolean c) { return new Options(dims, c, elementwiseInPlace, donateInputs); }
+        public Options withConcatInPlace(boolean c) { return new Options(dims, c, elementwiseInPlace, donateInputs, inputValues); }
 
-        public Options withElementwiseInPlace(boolean e) { return new Options(dims, concatInPlace, e, donateInputs); }
+        public Options withElementwiseInPlace(boolean e) { return new Options(dims, concatInPlace, e, donateInputs, inputValues); }
 
         /** Graph inputs donated: the runtime uploaded them, so their bytes may be reused after their last read. */
-        public Options withDonateInputs(boolean d) { return new Options(dims, concatInPlace, elementwiseInPlace, d); }
+        public Options withDonateInputs(boolean d) { return new Options(dims, concatInPlace, elementwiseInPlace, d, inputValues); }
+
+        /** Values of graph inputs known before import (see {@code inputValues}). */
+        public Options withInputValues(Map<String, TensorValue> v) { return new Options(dims, concatInPlace, elementwiseInPlace, donateInputs, v); }
     }
 
     private final String file;
@@ -89,6 +105,7 @@ public final class OnnxImporter {
     private final Set<String> fileNames = new HashSet<>();             // every tensor name the file uses
     private final Set<String> usedDims = new HashSet<>();
     private boolean axisOverridden;
+    private final ImportFolding folding = new ImportFolding();
     private Map<Integer, ConcatInPlace.Decision> concatDecisions = Map.of();
 
     private OnnxImporter(String file, Options options) {
@@ -153,7 +170,11 @@ public final class OnnxImporter {
         checkDimsUsed();
         fileNames.addAll(values.keySet());
         for (OnnxModel.Node node : g.nodes()) fileNames.addAll(node.outputs());
-        for (int i = 0; i < g.nodes().size(); i++) node(g.nodes().get(i), i, opset);
+        try {
+            for (int i = 0; i < g.nodes().size(); i++) node(g.nodes().get(i), i, opset);
+        } finally {
+            folding.close();
+        }
         Set<String> outputNames = new HashSet<>();
         for (OnnxModel.ValueInfo o : g.outputs()) outputNames.add(o.name());
         OptionalOutputs.prune(schedule, outputNames);
@@ -242,6 +263,10 @@ public final class OnnxImporter {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
         }
+        if (ImportTimeOps.TYPES.contains(node.opType())) {
+            for (Map.Entry<Value, Constant> e : ImportTimeOps.evaluate(n).entrySet()) addWeight(e.getKey(), e.getValue(), n);
+            return;
+        }
         switch (node.opType()) {
             case "ConstantOfShape" -> constantOfShape(n);
             case "Constant" -> constant(n);
@@ -257,10 +282,15 @@ public final class OnnxImporter {
                 for (String d : l.dropped()) dropped.put(d, n.opName());
                 if (l.view() && weights.containsKey(l.inputs().get(0))) {
                     Value base = values.get(l.inputs().get(0)), view = l.outputs().get(0);
-                    // the view shares its base's values: only a whole-tensor view may (a slice would need an offset)
-                    n.require(view.elements() == base.elements() && view.dtype() == base.dtype(),
-                            "a view of weight '" + base.name() + "' that is not all of it cannot be folded into a weight");
-                    addWeight(view, weights.get(base.name()), n);
+                    if (view.elements() == base.elements() && view.dtype() == base.dtype()) {
+                        addWeight(view, weights.get(base.name()), n);   // the view shares its base's values
+                        return;
+                    }
+                    l = new Lowered(l.kind(), l.inputs(), l.outputs(), l.attrs(), false, l.dropped());   // part of a weight: computed
+                }
+                Map<Value, Constant> folded = folding.fold(l, values, this::constantTensor);
+                if (folded != null) {
+                    for (Map.Entry<Value, Constant> e : folded.entrySet()) addWeight(e.getKey(), e.getValue(), n);
                     return;
                 }
                 for (Value v : l.outputs()) define(v, n);
@@ -293,10 +323,16 @@ public final class OnnxImporter {
         weights.put(v.name(), c);
     }
 
-    /** The values of a constant known at import (a weight of at most {@link #MAX_CONSTANT_VALUES} elements), else null. */
+    /**
+     * The values of a constant known at import (a weight of at most {@link #MAX_CONSTANT_VALUES}
+     * elements, or an integer graph input of that size whose value the caller gave), else null.
+     */
     private double[] constantValues(String name) {
         Constant c = weights.get(name);
         Value v = values.get(name);
+        TensorValue given = options.inputValues().get(name);
+        if (c == null && v != null && given != null && graphInputs.contains(name) && v.elements() <= MAX_CONSTANT_VALUES
+                && given.dtype() == v.dtype() && Arrays.equals(given.shape(), v.shape())) return given.doubles();
         if (c == null || v == null || v.elements() > MAX_CONSTANT_VALUES) return null;
         if (c.fill() != null) {
             double[] d = new double[(int) v.elements()];
@@ -304,6 +340,23 @@ public final class OnnxImporter {
             return d;
         }
         return c.values() == null ? null : OnnxTensors.doubles(c.values(), v.dtype(), v.elements());
+    }
+
+    /** The values of a constant known at import, with its type and shape (as {@link #constantValues} limits them), else null. */
+    private TensorValue constantTensor(String name) {
+        Constant c = weights.get(name);
+        Value v = values.get(name);
+        if (c == null || v == null || v.elements() > MAX_CONSTANT_VALUES) return null;
+        if (c.fill() != null) {
+            double[] d = new double[(int) v.elements()];
+            Arrays.fill(d, c.fill());
+            return TensorValue.ofDoubles(v.dtype(), v.shape(), d);
+        }
+        if (c.values() == null) return null;
+        ByteBuffer b = c.values().read().order(ByteOrder.LITTLE_ENDIAN);
+        byte[] bytes = new byte[Math.toIntExact(v.elements() * v.dtype().bytes())];
+        b.get(bytes);
+        return new TensorValue(v.dtype(), v.shape(), bytes);
     }
 
     /** Constants with more elements are not read at import: operands such as shapes and axes are small. */
@@ -362,7 +415,7 @@ public final class OnnxImporter {
                     .in(l.inputs().toArray(new String[0]))
                     .out(l.outputs().stream().map(Value::name).toArray(String[]::new));
             l.attrs().forEach(op::attr);
-            if (l.view()) op.view();
+            if (l.view()) op.view(0, 0, Shapes.viewOffset(l, values.get(l.inputs().get(0))));
             if (options.elementwiseInPlace() && mayOverwriteInput0(l, members)) op.inPlace();
             ConcatInPlace.Decision d = concatDecisions.get(p);
             if (d != null && d.inPlace()) for (int j = 0; j < d.offsets().length; j++) op.member(j, 0, d.offsets()[j]);

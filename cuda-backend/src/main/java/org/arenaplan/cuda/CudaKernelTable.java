@@ -27,10 +27,10 @@ final class CudaKernelTable {
      * @param slots        pointers in the CUDA signature
      * @param optionalSlot the slot a call may leave out (gemm's C, conv2d's bias), or -1
      * @param items        work items from the call's ints (null for gemm, launched in 2-D tiles)
-     * @param present      for a kernel with several optional slots (recurrent): which slots the
-     *                     call fills, from its ints; null otherwise
+     * @param present      for kernels with several optional pointers: the bit mask of the slots a call
+     *                     fills, from its ints (the call lists those pointers in slot order); null otherwise
      */
-    record Spec(int slots, int optionalSlot, ToLongFunction<long[]> items, Function<long[], boolean[]> present) {
+    record Spec(int slots, int optionalSlot, ToLongFunction<long[]> items, ToLongFunction<long[]> present) {
         Spec(int slots, int optionalSlot, ToLongFunction<long[]> items) {
             this(slots, optionalSlot, items, null);
         }
@@ -43,8 +43,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.UNARY, new Spec(2, -1, i -> i[0])),
             Map.entry(Kernels.BINARY, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
             Map.entry(Kernels.GEMM, new Spec(4, 2, null)),
-            Map.entry(Kernels.SOFTMAX, new Spec(2, -1, i -> i[0])),
-            Map.entry(Kernels.LAYERNORM, new Spec(4, -1, i -> i[0])),
+            Map.entry(Kernels.SOFTMAX, new Spec(2, -1, i -> i[0] * i[2])),
             Map.entry(Kernels.BATCHNORM, new Spec(6, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.CONV2D, new Spec(4, 2, i -> i[0] * i[4] * i[5] * i[6])),
             Map.entry(Kernels.CONV_ND, new Spec(4, 2, i -> i[1] * i[3] * strided(i, 8, 6, (int) i[0]))),
@@ -60,6 +59,20 @@ final class CudaKernelTable {
             Map.entry(Kernels.COMPARE, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
             // one block of BLOCK threads per (direction, batch row); X, W, R always, then the flagged ones
             Map.entry(Kernels.RECURRENT, new Spec(11, -1, i -> i[5] * i[2] * BLOCK, CudaKernelTable::recurrentSlots)),
+            Map.entry(Kernels.STRIDED_COPY, new Spec(2, -1, i -> product(i, 1, (int) i[0]))),
+            Map.entry(Kernels.PAD, new Spec(3, 1, i -> product(i, 1, (int) i[0]))),
+            Map.entry(Kernels.TRILU, new Spec(2, -1, i -> i[0] * i[1] * i[2])),
+            Map.entry(Kernels.GATHER_ELEMENTS, new Spec(3, -1, i -> product(i, 1, (int) i[0]))),
+            Map.entry(Kernels.SCATTER_ELEMENTS, new Spec(4, -1, i -> 1)),    // serial: updates in order
+            Map.entry(Kernels.GATHER_ND, new Spec(3, -1, i -> i[0] * i[1] * i[3])),
+            Map.entry(Kernels.SCATTER_ND, new Spec(4, -1, i -> 1)),          // serial: updates in order
+            Map.entry(Kernels.ONEHOT, new Spec(3, -1, i -> i[0] * i[1] * i[2])),
+            Map.entry(Kernels.REDUCE, new Spec(2, -1, i -> product(i, 5, (int) i[3]))),
+            Map.entry(Kernels.NORMALIZE, new Spec(6, -1, i -> product(i, 7, (int) i[5]), i -> 1 | i[1] << 1 | i[2] << 2 | 8 | i[3] << 4 | i[4] << 5)),
+            Map.entry(Kernels.CUMSUM, new Spec(2, -1, i -> i[0] * i[2])),
+            Map.entry(Kernels.TOPK, new Spec(3, -1, i -> i[0] * i[2])),
+            Map.entry(Kernels.NLL_LOSS, new Spec(5, -1, i -> i[4] == 0 ? i[1] * i[3] : 1, i -> 3 | i[7] << 2 | 8 | i[8] << 4)),
+            Map.entry(Kernels.EINSUM, new Spec(3, 1, i -> product(i, 4, (int) i[3]))),
             Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));
 
     /** Grid and block sizes of one launch. */
@@ -74,9 +87,8 @@ final class CudaKernelTable {
         if (s == null) throw new DeviceException("unknown kernel '" + call.name() + "' (op " + call.label() + "); known: " + SPECS.keySet());
         int n = call.pointers().size();
         if (s.present() != null) {
-            int want = 0;
-            for (boolean p : s.present().apply(call.ints())) if (p) want++;
-            if (n != want) throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") flags " + want + " pointers, got " + n);
+            int want = Long.bitCount(s.present().applyAsLong(call.ints()));
+            if (n != want) throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") takes " + want + " pointers for its ints, got " + n);
         } else if (n != s.slots() && !(s.optionalSlot() >= 0 && n == s.slots() - 1)) {
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") takes " + s.slots()
                     + (s.optionalSlot() >= 0 ? " or " + (s.slots() - 1) : "") + " pointers, got " + n);
@@ -92,22 +104,22 @@ final class CudaKernelTable {
     }
 
     /** X, W, R, then B, sequence_lens, initial_h, initial_c, P, Y, Y_h, Y_c where ints 17..24 flag them. */
-    private static boolean[] recurrentSlots(long[] ints) {
-        boolean[] p = new boolean[11];
-        for (int k = 0; k < 11; k++) p[k] = k < 3 || ints[17 + k - 3] == 1;
-        return p;
+    private static long recurrentSlots(long[] ints) {
+        long mask = 0b111;
+        for (int k = 0; k < 8; k++) if (ints[17 + k] == 1) mask |= 1L << (3 + k);
+        return mask;
     }
 
-    /** The pointer slot that call pointer {@code i} fills, for a kernel whose spec says which slots from the ints. */
+    /** The pointer slot that call pointer {@code i} fills (skipping the optional slots the call leaves out). */
     static int slotOf(Spec s, long[] ints, int callPointers, int i) {
-        if (s.present() == null) return slotOf(s, callPointers, i);
-        boolean[] p = s.present().apply(ints);
-        for (int k = 0, seen = 0; k < p.length; k++) if (p[k] && seen++ == i) return k;
-        throw new IllegalArgumentException("pointer " + i + " has no slot");
-    }
-
-    /** The pointer slot that call pointer {@code i} fills (skipping the optional slot when the call leaves it out). */
-    static int slotOf(Spec s, int callPointers, int i) {
+        if (s.present() != null) {
+            long mask = s.present().applyAsLong(ints);
+            for (int slot = 0, k = 0; slot < s.slots(); slot++) {
+                if ((mask >> slot & 1) == 0) continue;
+                if (k++ == i) return slot;
+            }
+            throw new DeviceException("pointer " + i + " has no slot in mask " + Long.toBinaryString(mask));
+        }
         boolean omitted = callPointers == s.slots() - 1;
         return omitted && i >= s.optionalSlot() ? i + 1 : i;
     }
