@@ -235,6 +235,21 @@ class RecurrentOnnxTest {
         }
     }
 
+    /** The real model lstm_tiny (PyTorch's nn.LSTM + Linear, shape arithmetic folded at import) gives its reference output. */
+    @Test
+    void lstmTinyMatchesItsReferenceOutput() throws Exception {
+        Path real = OnnxModelsTest.shared("models", "real");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(real.resolve("lstm_tiny.onnx")), "../shared/models/real/lstm_tiny.onnx is absent; skipping");
+        Path t = Files.createDirectories(dir.resolve("lstm_tiny").resolve("test_data_set_0"));
+        Files.copy(real.resolve("lstm_tiny.onnx"), t.getParent().resolve("model.onnx"));
+        Files.copy(real.resolve("lstm_tiny_input_0.pb"), t.resolve("input_0.pb"));
+        Files.copy(real.resolve("lstm_tiny_output_0.pb"), t.resolve("output_0.pb"));
+        try (org.arenaplan.device.Device device = org.arenaplan.device.Devices.open("sim", org.arenaplan.device.DeviceOptions.DEFAULT).device()) {
+            OnnxBackendNodeTest.Result r = OnnxBackendNodeTest.run(t.getParent(), device);
+            assertThat(r.outcome()).as(r.line()).isEqualTo(OnnxBackendNodeTest.Outcome.PASS);
+        }
+    }
+
     @Test
     void badAttributesAreOneLineNamingTheNode() throws Exception {
         Path file = dir.resolve("bad.onnx");
