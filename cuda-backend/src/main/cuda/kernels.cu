@@ -10,3 +10,4 @@
 #include "reduce.cuh"
 #include "normalization.cuh"
 #include "recurrent.cuh"
+#include "signal.cuh"

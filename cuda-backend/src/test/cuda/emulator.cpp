@@ -117,6 +117,7 @@ int main() {
         else if (name == "onehot") body = [&] { onehot(p(0), p(1), p(2), ints, floats); };
         else if (name == "reduce") body = [&] { reduce(p(0), p(1), ints, floats); };
         else if (name == "einsum") body = [&] { einsum(p(0), p(1), p(2), ints, floats); };
+        else if (name == "dft") body = [&] { dft(p(0), p(1), p(2), ints, floats); };
         else if (name == "cumsum") body = [&] { cumsum(p(0), p(1), ints, floats); };
         else if (name == "topk") body = [&] { topk(p(0), p(1), (long long*) p(2), ints, floats); };
         else if (name == "normalize") body = [&] { normalize(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };

@@ -70,6 +70,14 @@ import java.util.List;
  *     L - O letters (row-major) of the product of a[sum idx_l * aStride[l]] and, with two
  *     operands, b[...]; a repeated letter's strides add up (the diagonal), 0 broadcasts. In double
  *     from 0, rounded once; f32, f16, bf16 or f64.</li>
+ * <li>{@link #DFT} ptrs [x, (window), y]; ints [outer, n, inner, inC, L, bins, mode, frames, frameStep,
+ *     frameLength, hasWindow, dtype]: x is [outer, n, inner, inC] (inC 1: real, 2: complex), y is
+ *     [outer, frames, bins, inner, 2] (mode {@link #DFT_IRFFT}: [outer, L, inner, 1]). Modes
+ *     {@link #DFT_FORWARD} and {@link #DFT_INVERSE}: bin k of frame f = sum over t &lt; L of
+ *     x[f frameStep + t] (zero where t &ge; frameLength or past n) times window[t] (when hasWindow)
+ *     times e^(-+2 pi i k t / L), the inverse scaled by 1/L. {@link #DFT_IRFFT} (numpy irfft):
+ *     y[t] = (1/L) sum over k &lt; min(n, L/2 + 1) of c_k Re(x[k] e^(2 pi i k t / L)), c_k = 1 at k = 0
+ *     and k = L/2, else 2. In double, angles from (k t mod L), rounded once; f32, f16, bf16, f64.</li>
  * <li>{@link #NLL_LOSS} ptrs [x, target, (weight), loss, (logprob)]; ints [softmax, N, C, D, reduction,
  *     hasIgnore, ignoreIndex, hasWeight, hasLogProb, targetDtype]: x is [N, C, D] log-probabilities
  *     or, with softmax = 1, scores whose log-softmax over C (in double; written to logprob when
@@ -223,6 +231,9 @@ public final class Kernels {
     public static final String TOPK = "topk";
     public static final String NLL_LOSS = "nll_loss";
     public static final String EINSUM = "einsum";
+    public static final String DFT = "dft";
+    /** {@link #DFT} modes. */
+    public static final int DFT_FORWARD = 0, DFT_INVERSE = 1, DFT_IRFFT = 2;
 
     public static final String STRIDED_COPY = "strided_copy";
     public static final String PAD = "pad";
@@ -249,7 +260,7 @@ public final class Kernels {
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
-            CONV_ND, POOL, RESIZE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
+            CONV_ND, POOL, RESIZE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM, DFT,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */

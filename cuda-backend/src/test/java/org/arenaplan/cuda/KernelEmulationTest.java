@@ -252,6 +252,19 @@ class KernelEmulationTest {
                     new long[] {2, t.onnxCode(), 4, 3, 2, 3, 5, 4, 12, 4, 0, 1, 20, 0, 1, 5}, new double[0], 0));
         }
         c.add(new Case(Kernels.EINSUM, List.of(floats(DType.F32, 17, 16)), DType.F32, 4, new long[] {1, DType.F32.onnxCode(), 1, 1, 4, 5, 0}, new double[0], 0));
+        // dft: forward and inverse of a complex [2, 5, 3, 2] along n = 5 cut/padded to L = 6, onesided real forward,
+        // irfft of 4 bins to L = 6, and a windowed STFT ([1, 9, 1], frames of 4 every 2 samples)
+        for (DType t : new DType[] {DType.F32, DType.F64}) {
+            for (int mode = Kernels.DFT_FORWARD; mode <= Kernels.DFT_INVERSE; mode++)
+                c.add(new Case(Kernels.DFT, List.of(floats(t, 31, 60)), t, 2 * 6 * 3 * 2,
+                        new long[] {2, 5, 3, 2, 6, 6, mode, 1, 0, 6, 0, t.onnxCode()}, new double[0], 64));
+        }
+        c.add(new Case(Kernels.DFT, List.of(floats(DType.F32, 32, 30)), DType.F32, 2 * 4 * 3 * 2,
+                new long[] {2, 5, 3, 1, 6, 4, Kernels.DFT_FORWARD, 1, 0, 6, 0, DType.F32.onnxCode()}, new double[0], 64));
+        c.add(new Case(Kernels.DFT, List.of(floats(DType.F32, 33, 2 * 4 * 3 * 2)), DType.F32, 2 * 6 * 3,
+                new long[] {2, 4, 3, 2, 6, 6, Kernels.DFT_IRFFT, 1, 0, 6, 0, DType.F32.onnxCode()}, new double[0], 64));
+        c.add(new Case(Kernels.DFT, List.of(floats(DType.F32, 34, 9), floats(DType.F32, 35, 4)), DType.F32, 3 * 3 * 2,
+                new long[] {1, 9, 1, 1, 4, 3, Kernels.DFT_FORWARD, 3, 2, 4, 1, DType.F32.onnxCode()}, new double[0], 64));
         // scores [2, 4, 3] (N, C, D), targets [2, 3] with one ignored (-1), weights [4]
         TensorValue targets = TensorValue.ofLongs(DType.I64, null, 0, 3, -1, 2, 1, 1);
         c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, random(14, 4, true))),

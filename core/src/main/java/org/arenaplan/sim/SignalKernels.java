@@ -1,0 +1,79 @@
+package org.arenaplan.sim;
+
+import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.arenaplan.ir.DType;
+
+import java.nio.ByteBuffer;
+
+import static org.arenaplan.sim.SimKernels.i;
+
+/**
+ * The simulator's signal kernel {@link Kernels#DFT} (layout and formula documented there), which
+ * CUDA's signal.cuh follows step for step: a direct sum per output element in double, the angle
+ * from {@code (k t) mod L}, rounded once.
+ */
+final class SignalKernels {
+    private SignalKernels() { }
+
+    /** The computation of {@code c}, or null when it is not one of these kernels. */
+    static Runnable bind(KernelCall c) {
+        if (!c.name().equals(Kernels.DFT)) return null;
+        SimKernels.need(c, c.ints().length > 10 && c.intArg(10) == 1 ? 3 : 2, 12);
+        DType t = SimKernels.dtype(c, 11);
+        int mode = i(c, 6);
+        if (!t.isFloat32Compute() && t != DType.F64) throw new DeviceException("'" + c.label() + "': dft does not compute " + t.jsonName());
+        if (mode < Kernels.DFT_FORWARD || mode > Kernels.DFT_IRFFT) throw new DeviceException("'" + c.label() + "': unknown dft mode " + mode);
+        if (i(c, 3) != 1 && i(c, 3) != 2) throw new DeviceException("'" + c.label() + "': dft input's last dim " + i(c, 3) + " is not 1 or 2");
+        return () -> dft(c, t);
+    }
+
+    static void dft(KernelCall c, DType t) {
+        int outer = i(c, 0), n = i(c, 1), inner = i(c, 2), inC = i(c, 3), length = i(c, 4), bins = i(c, 5), mode = i(c, 6);
+        int frames = i(c, 7), step = i(c, 8), frameLength = i(c, 9);
+        boolean windowed = c.intArg(10) == 1;
+        ByteBuffer x = SimKernels.in(c, 0), w = windowed ? SimKernels.in(c, 1) : null;
+        int yk = windowed ? 2 : 1;
+        ByteBuffer y = SimKernels.out(c, yk);
+        int outC = mode == Kernels.DFT_IRFFT ? 1 : 2;
+        for (int o = 0; o < outer; o++)
+            for (int f = 0; f < frames; f++)
+                for (int k = 0; k < bins; k++)
+                    for (int q = 0; q < inner; q++) {
+                        double re = 0, im = 0;
+                        if (mode == Kernels.DFT_IRFFT) {
+                            int top = Math.min(n, length / 2 + 1);
+                            for (int j = 0; j < top; j++) {
+                                int at = ((o * n + j) * inner + q) * inC;
+                                double xr = t.getDouble(x, at), xi = inC == 2 ? t.getDouble(x, at + 1) : 0;
+                                double theta = 2 * Math.PI * (double) ((long) j * k % length) / length;
+                                double weight = j == 0 || 2 * j == length ? 1 : 2;
+                                re += weight * (xr * Math.cos(theta) - xi * Math.sin(theta));
+                            }
+                            re /= length;
+                        } else {
+                            double sign = mode == Kernels.DFT_INVERSE ? 1 : -1;
+                            for (int s = 0; s < length; s++) {
+                                int sample = f * step + s;
+                                if (s >= frameLength || sample >= n) continue;
+                                int at = ((o * n + sample) * inner + q) * inC;
+                                double wt = windowed ? t.getDouble(w, s) : 1;
+                                double xr = wt * t.getDouble(x, at), xi = inC == 2 ? wt * t.getDouble(x, at + 1) : 0;
+                                double theta = 2 * Math.PI * (double) ((long) k * s % length) / length;
+                                double cos = Math.cos(theta), sin = sign * Math.sin(theta);
+                                re += xr * cos - xi * sin;
+                                im += xi * cos + xr * sin;
+                            }
+                            if (mode == Kernels.DFT_INVERSE) {
+                                re /= length;
+                                im /= length;
+                            }
+                        }
+                        int out = (((o * frames + f) * bins + k) * inner + q) * outC;
+                        ReductionKernels.putReal(y, t, out, re);
+                        if (outC == 2) ReductionKernels.putReal(y, t, out + 1, im);
+                    }
+        SimKernels.store(c, yk, y);
+    }
+}

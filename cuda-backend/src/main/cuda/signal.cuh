@@ -1,0 +1,55 @@
+// dft: the simulator's SignalKernels.dft step for step (org.arenaplan.device.Kernels#DFT): one
+// thread per output element, a direct sum in double with the angle from (k t) mod L, rounded once.
+#pragma once
+#include "common.cuh"
+#include "dtypes.cuh"
+#include "reduce.cuh"
+
+#define DFT_INVERSE 1
+#define DFT_IRFFT 2
+
+// ptrs: x, (window), y; ints: outer, n, inner, inC, L, bins, mode, frames, frameStep, frameLength, hasWindow, dtype.
+extern "C" __global__ void dft(const void* x, const void* w, void* y, Ints ints, Floats) {
+    long long outer = ints.v[0], n = ints.v[1], inner = ints.v[2], inC = ints.v[3], L = ints.v[4], bins = ints.v[5];
+    int mode = (int) ints.v[6];
+    long long frames = ints.v[7], step = ints.v[8], frameLength = ints.v[9];
+    bool windowed = ints.v[10] == 1;
+    int code = (int) ints.v[11];
+    int outC = mode == DFT_IRFFT ? 1 : 2;
+    const double twoPi = 6.283185307179586;
+    FOR_EACH_ITEM(e, outer * frames * bins * inner) {
+        long long q = e % inner, k = (e / inner) % bins, f = (e / (inner * bins)) % frames, o = e / (inner * bins * frames);
+        double re = 0.0, im = 0.0;
+        if (mode == DFT_IRFFT) {
+            long long top = n < L / 2 + 1 ? n : L / 2 + 1;
+            for (long long j = 0; j < top; j++) {
+                long long at = ((o * n + j) * inner + q) * inC;
+                double xr = load_real(x, at, code), xi = inC == 2 ? load_real(x, at + 1, code) : 0.0;
+                double theta = twoPi * (double) (j * k % L) / (double) L;
+                double weight = (j == 0 || 2 * j == L) ? 1.0 : 2.0;
+                re = re + weight * (xr * cos(theta) - xi * sin(theta));
+            }
+            re = re / (double) L;
+        } else {
+            double sign = mode == DFT_INVERSE ? 1.0 : -1.0;
+            for (long long s = 0; s < L; s++) {
+                long long sample = f * step + s;
+                if (s >= frameLength || sample >= n) continue;
+                long long at = ((o * n + sample) * inner + q) * inC;
+                double wt = windowed ? load_real(w, s, code) : 1.0;
+                double xr = wt * load_real(x, at, code), xi = inC == 2 ? wt * load_real(x, at + 1, code) : 0.0;
+                double theta = twoPi * (double) (k * s % L) / (double) L;
+                double c = cos(theta), sn = sign * sin(theta);
+                re = re + (xr * c - xi * sn);
+                im = im + (xi * c + xr * sn);
+            }
+            if (mode == DFT_INVERSE) {
+                re = re / (double) L;
+                im = im / (double) L;
+            }
+        }
+        long long out = e * outC;
+        store_real(y, out, code, re);
+        if (outC == 2) store_real(y, out + 1, code, im);
+    }
+}
