@@ -11,3 +11,4 @@
 #include "normalization.cuh"
 #include "recurrent.cuh"
 #include "signal.cuh"
+#include "quantized.cuh"

@@ -78,6 +78,18 @@ import java.util.List;
  *     times e^(-+2 pi i k t / L), the inverse scaled by 1/L. {@link #DFT_IRFFT} (numpy irfft):
  *     y[t] = (1/L) sum over k &lt; min(n, L/2 + 1) of c_k Re(x[k] e^(2 pi i k t / L)), c_k = 1 at k = 0
  *     and k = L/2, else 2. In double, angles from (k t mod L), rounded once; f32, f16, bf16, f64.</li>
+ * <li>{@link #QMATMUL} ptrs [a, b, aZp, bZp, (aScale, bScale, yScale, yZp), y]; ints [batch, M, K, N,
+ *     aBatched, bBatched, then the 9 quantization ints]: a is [batch or 1, M, K], b [batch or 1, K, N],
+ *     y [batch, M, N]; acc = sum over k of (a[m, k] - aZp[m or 0]) (b[k, n] - bZp[n or 0]) in 64 bits.
+ *     The quantization ints: [aType, bType, yType, requantize, aZpPerRow, bZpPerColumn, aScalePerRow,
+ *     bScalePerColumn, scaleType]; a and b uint8 or int8 (their zero points likewise). requantize = 0:
+ *     y = acc as int32 (wrapping). requantize = 1 (the scale pointers present): s = aScale * bScale,
+ *     rounded to scaleType (f32, f16, bf16), then s / yScale rounded likewise; y = acc s + yZp (in
+ *     double), rounded half to even, saturated to yType (uint8 or int8).</li>
+ * <li>{@link #QCONV} ptrs [x, w, xZp, wZp, (xScale, wScale, yScale, yZp), (bias), y]; ints [the 9
+ *     quantization ints of {@link #QMATMUL} (rows: 1, columns: the output channels M), then
+ *     {@link #CONV_ND}'s ints with transposed = 0]: acc = the Conv sum of (x - xZp) (w - wZp[m or 0])
+ *     in 64 bits, plus bias[m] (int32, when hasBias), then y as {@link #QMATMUL}'s.</li>
  * <li>{@link #NLL_LOSS} ptrs [x, target, (weight), loss, (logprob)]; ints [softmax, N, C, D, reduction,
  *     hasIgnore, ignoreIndex, hasWeight, hasLogProb, targetDtype]: x is [N, C, D] log-probabilities
  *     or, with softmax = 1, scores whose log-softmax over C (in double; written to logprob when
@@ -232,6 +244,8 @@ public final class Kernels {
     public static final String NLL_LOSS = "nll_loss";
     public static final String EINSUM = "einsum";
     public static final String DFT = "dft";
+    public static final String QMATMUL = "qmatmul";
+    public static final String QCONV = "qconv";
     /** {@link #DFT} modes. */
     public static final int DFT_FORWARD = 0, DFT_INVERSE = 1, DFT_IRFFT = 2;
 
@@ -260,7 +274,7 @@ public final class Kernels {
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
-            CONV_ND, POOL, RESIZE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM, DFT,
+            CONV_ND, POOL, RESIZE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM, DFT, QMATMUL, QCONV,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */

@@ -161,7 +161,7 @@ final class SignalOps implements OpFamily {
         long length = n.hasInput(1) ? single(n, n.constantInts(1, "dft_length"), "dft_length") : irfft ? 2 * (x.dim(a) - 1) : x.dim(a);
         n.require(length >= 1, "dft_length " + length + " must be at least 1");
         Map<String, Object> attrs = Map.of("axis", (long) a, "inverse", n.integer("inverse", 0), "onesided", n.integer("onesided", 0), "dft_length", length);
-        return NodeLowering.op(n, DFT, List.of(x.name()), shape(n, () -> dftShape(x.shape(), a, length, n.integer("inverse", 0) == 1, n.integer("onesided", 0) == 1)), attrs, x.dtype());
+        return NodeLowering.op(n, DFT, List.of(x.name()), FamilyImports.shape(n, () -> dftShape(x.shape(), a, length, n.integer("inverse", 0) == 1, n.integer("onesided", 0) == 1)), attrs, x.dtype());
     }
 
     private static Lowered importStft(NodeContext n) {
@@ -182,7 +182,7 @@ final class SignalOps implements OpFamily {
         }
         Map<String, Object> attrs = Map.of("frame_step", step, "frame_length", length, "onesided", n.integer("onesided", 1));
         long[][] shapes = window ? new long[][] {x.shape(), n.input(2).shape()} : new long[][] {x.shape()};
-        return NodeLowering.op(n, STFT, ins, shape(n, () -> stftShape(shapes, step, length, n.integer("onesided", 1) == 1)), attrs, x.dtype());
+        return NodeLowering.op(n, STFT, ins, FamilyImports.shape(n, () -> stftShape(shapes, step, length, n.integer("onesided", 1) == 1)), attrs, x.dtype());
     }
 
     private static void floating(NodeContext n, Value x) {
@@ -192,13 +192,5 @@ final class SignalOps implements OpFamily {
     private static long single(NodeContext n, long[] v, String what) {
         n.require(v.length == 1, what + " must be a scalar, not " + v.length + " values");
         return v[0];
-    }
-
-    private static long[] shape(NodeContext n, java.util.function.Supplier<long[]> rule) {
-        try {
-            return rule.get();
-        } catch (GraphException e) {
-            throw n.error(e.getMessage());
-        }
     }
 }

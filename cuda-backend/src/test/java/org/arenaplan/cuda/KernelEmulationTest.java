@@ -265,6 +265,22 @@ class KernelEmulationTest {
                 new long[] {2, 4, 3, 2, 6, 6, Kernels.DFT_IRFFT, 1, 0, 6, 0, DType.F32.onnxCode()}, new double[0], 64));
         c.add(new Case(Kernels.DFT, List.of(floats(DType.F32, 34, 9), floats(DType.F32, 35, 4)), DType.F32, 3 * 3 * 2,
                 new long[] {1, 9, 1, 1, 4, 3, Kernels.DFT_FORWARD, 3, 2, 4, 1, DType.F32.onnxCode()}, new double[0], 64));
+        // qmatmul: uint8 [2, 3, 4] (batched) x int8 [4, 5] with per-row and per-column zero points: int32, and requantized
+        // to int8 with per-column b scales in f32 and f16; qconv: uint8 [1, 2, 4, 4] by [3, 2, 3, 3], pads 1, bias, per-channel w
+        long u8 = DType.U8.onnxCode(), i8 = DType.I8.onnxCode();
+        List<TensorValue> mm = List.of(small(DType.U8, 41, 24, 0, 255), small(DType.I8, 42, 20, -128, 127), small(DType.U8, 43, 3, 0, 255), small(DType.I8, 44, 5, -128, 127));
+        c.add(new Case(Kernels.QMATMUL, mm, DType.I32, 30, new long[] {2, 3, 4, 5, 1, 0, u8, i8, DType.I32.onnxCode(), 0, 1, 1, 0, 0, DType.F32.onnxCode()}, new double[0], 0));
+        for (DType scale : new DType[] {DType.F32, DType.F16}) {
+            List<TensorValue> q = new ArrayList<>(mm);
+            q.addAll(List.of(TensorValue.ofDoubles(scale, null, new double[] {0.05}), TensorValue.ofDoubles(scale, null, new double[] {0.01, 0.02, 0.03, 0.015, 0.5}),
+                    TensorValue.ofDoubles(scale, null, new double[] {0.7}), small(DType.I8, 45, 1, -10, 10)));
+            c.add(new Case(Kernels.QMATMUL, q, DType.I8, 30, new long[] {2, 3, 4, 5, 1, 0, u8, i8, i8, 1, 1, 1, 0, 1, scale.onnxCode()}, new double[0], 0));
+        }
+        c.add(new Case(Kernels.QCONV, List.of(small(DType.U8, 46, 32, 0, 255), small(DType.U8, 47, 54, 0, 255), small(DType.U8, 48, 1, 0, 255),
+                small(DType.U8, 49, 3, 0, 255), TensorValue.ofDoubles(DType.F32, null, new double[] {0.02}),
+                TensorValue.ofDoubles(DType.F32, null, new double[] {0.01, 0.003, 0.02}), TensorValue.ofDoubles(DType.F32, null, new double[] {0.9}),
+                small(DType.U8, 50, 1, 100, 140), small(DType.I32, 51, 3, -5000, 5000)), DType.U8, 48,
+                new long[] {u8, u8, u8, 1, 0, 1, 0, 1, DType.F32.onnxCode(), 2, 1, 2, 3, 1, 1, 0, 4, 4, 3, 1, 1, 1, 4, 4, 3, 1, 1, 1}, new double[0], 0));
         // scores [2, 4, 3] (N, C, D), targets [2, 3] with one ignored (-1), weights [4]
         TensorValue targets = TensorValue.ofLongs(DType.I64, null, 0, 3, -1, 2, 1, 1);
         c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, random(14, 4, true))),
@@ -419,6 +435,14 @@ class KernelEmulationTest {
         Random r = new Random(seed);
         long[] v = new long[n];
         for (int i = 0; i < n; i++) v[i] = r.nextLong() % bound;
+        return TensorValue.ofLongs(t, null, v);
+    }
+
+    /** n integers of type t, uniform in [lo, hi]. */
+    private static TensorValue small(DType t, long seed, int n, long lo, long hi) {
+        Random r = new Random(seed);
+        long[] v = new long[n];
+        for (int i = 0; i < n; i++) v[i] = lo + (long) (r.nextDouble() * (hi - lo + 1));
         return TensorValue.ofLongs(t, null, v);
     }
 
