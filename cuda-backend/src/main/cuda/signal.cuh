@@ -53,3 +53,19 @@ extern "C" __global__ void dft(const void* x, const void* w, void* y, Ints ints,
         if (outC == 2) store_real(y, out + 1, code, im);
     }
 }
+
+// ptrs: x, lens (int64), y; ints: d0, d1, inner, timeAxis, es, lensDtype (Kernels#REVERSE_SEQUENCE).
+// One thread per element; a length outside [0, steps] traps.
+extern "C" __global__ void reverse_sequence(const void* x, const long long* lens, void* y, Ints ints, Floats) {
+    long long d0 = ints.v[0], d1 = ints.v[1], inner = ints.v[2];
+    int time = (int) ints.v[3], es = (int) ints.v[4];
+    long long steps = time == 0 ? d0 : d1;
+    FOR_EACH_ITEM(e, d0 * d1 * inner) {
+        long long q = e % inner, i1 = (e / inner) % d1, i0 = e / (inner * d1);
+        long long t = time == 0 ? i0 : i1, b = time == 0 ? i1 : i0;
+        long long len = lens[b];
+        if (len < 0 || len > steps) __trap();
+        long long src = t < len ? len - 1 - t : t;
+        move_element(x, (time == 0 ? src * d1 + b : b * d1 + src) * inner + q, y, e, es);
+    }
+}

@@ -90,6 +90,10 @@ import java.util.List;
  *     quantization ints of {@link #QMATMUL} (rows: 1, columns: the output channels M), then
  *     {@link #CONV_ND}'s ints with transposed = 0]: acc = the Conv sum of (x - xZp) (w - wZp[m or 0])
  *     in 64 bits, plus bias[m] (int32, when hasBias), then y as {@link #QMATMUL}'s.</li>
+ * <li>{@link #REVERSE_SEQUENCE} ptrs [x, lens, y]; ints [d0, d1, inner, timeAxis, es, lensDtype]: x and y
+ *     are d0 x d1 x inner elements of es bytes; the batch axis is the other of 0 and 1; y[t, b] =
+ *     x[lens[b] - 1 - t, b] for t &lt; lens[b], else x[t, b] (with t on timeAxis). lens int64, each in
+ *     [0, steps]: outside is an error (CUDA: a trap).</li>
  * <li>{@link #NLL_LOSS} ptrs [x, target, (weight), loss, (logprob)]; ints [softmax, N, C, D, reduction,
  *     hasIgnore, ignoreIndex, hasWeight, hasLogProb, targetDtype]: x is [N, C, D] log-probabilities
  *     or, with softmax = 1, scores whose log-softmax over C (in double; written to logprob when
@@ -246,6 +250,7 @@ public final class Kernels {
     public static final String DFT = "dft";
     public static final String QMATMUL = "qmatmul";
     public static final String QCONV = "qconv";
+    public static final String REVERSE_SEQUENCE = "reverse_sequence";
     /** {@link #DFT} modes. */
     public static final int DFT_FORWARD = 0, DFT_INVERSE = 1, DFT_IRFFT = 2;
 
@@ -274,7 +279,7 @@ public final class Kernels {
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
-            CONV_ND, POOL, RESIZE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM, DFT, QMATMUL, QCONV,
+            CONV_ND, POOL, RESIZE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM, DFT, QMATMUL, QCONV, REVERSE_SEQUENCE,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */

@@ -10,15 +10,21 @@ import java.nio.ByteBuffer;
 import static org.arenaplan.sim.SimKernels.i;
 
 /**
- * The simulator's signal kernel {@link Kernels#DFT} (layout and formula documented there), which
- * CUDA's signal.cuh follows step for step: a direct sum per output element in double, the angle
- * from {@code (k t) mod L}, rounded once.
+ * The simulator's signal and sequence kernels {@link Kernels#DFT} and {@link Kernels#REVERSE_SEQUENCE}
+ * (layouts and formulas documented there), which CUDA's signal.cuh follows step for step: the DFT
+ * a direct sum per output element in double, the angle from {@code (k t) mod L}, rounded once.
  */
 final class SignalKernels {
     private SignalKernels() { }
 
     /** The computation of {@code c}, or null when it is not one of these kernels. */
     static Runnable bind(KernelCall c) {
+        if (c.name().equals(Kernels.REVERSE_SEQUENCE)) {
+            SimKernels.need(c, 3, 6);
+            SimKernels.elementBytes(c, 4);
+            if (SimKernels.dtype(c, 5) != DType.I64) throw new DeviceException("'" + c.label() + "': reverse_sequence lengths must be int64");
+            return () -> reverseSequence(c);
+        }
         if (!c.name().equals(Kernels.DFT)) return null;
         SimKernels.need(c, c.ints().length > 10 && c.intArg(10) == 1 ? 3 : 2, 12);
         DType t = SimKernels.dtype(c, 11);
@@ -75,5 +81,25 @@ final class SignalKernels {
                         if (outC == 2) ReductionKernels.putReal(y, t, out + 1, im);
                     }
         SimKernels.store(c, yk, y);
+    }
+
+    static void reverseSequence(KernelCall c) {
+        long d0 = c.intArg(0), d1 = c.intArg(1), inner = c.intArg(2);
+        int time = i(c, 3), es = i(c, 4);
+        ByteBuffer x = SimKernels.in(c, 0), lens = SimKernels.in(c, 1), y = SimKernels.out(c, 2);
+        long steps = time == 0 ? d0 : d1, batch = time == 0 ? d1 : d0;
+        for (long b = 0; b < batch; b++) {
+            long len = DType.I64.getLong(lens, (int) b);
+            if (len < 0 || len > steps) throw new DeviceException("'" + c.label() + "': sequence_lens[" + b + "] = " + len + " is outside [0, " + steps + "]");
+        }
+        for (long e = 0; e < d0 * d1 * inner; e++) {
+            long q = e % inner, i1 = (e / inner) % d1, i0 = e / (inner * d1);
+            long t = time == 0 ? i0 : i1, b = time == 0 ? i1 : i0;
+            long len = DType.I64.getLong(lens, (int) b);
+            long src = t < len ? len - 1 - t : t;
+            long from = ((time == 0 ? src * d1 + b : b * d1 + src) * inner + q) * es;
+            for (int k = 0; k < es; k++) y.put((int) (e * es + k), x.get((int) (from + k)));
+        }
+        SimKernels.store(c, 2, y);
     }
 }

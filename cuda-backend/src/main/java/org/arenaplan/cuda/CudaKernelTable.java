@@ -74,6 +74,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.NLL_LOSS, new Spec(5, -1, i -> i[4] == 0 ? i[1] * i[3] : 1, i -> 3 | i[7] << 2 | 8 | i[8] << 4)),
             Map.entry(Kernels.EINSUM, new Spec(3, 1, i -> product(i, 4, (int) i[3]))),
             Map.entry(Kernels.DFT, new Spec(3, 1, i -> i[0] * i[7] * i[5] * i[2])),
+            Map.entry(Kernels.REVERSE_SEQUENCE, new Spec(3, -1, i -> i[0] * i[1] * i[2])),
             // a, b, their zero points, the scales and y's zero point when requantizing (int 9), y
             Map.entry(Kernels.QMATMUL, new Spec(9, -1, i -> i[0] * i[1] * i[3], i -> 0b1111 | (i[9] == 1 ? 0b11110000 : 0) | 1 << 8)),
             // x, w, their zero points, the scales and y's zero point when requantizing (int 3), the bias (int 14), y

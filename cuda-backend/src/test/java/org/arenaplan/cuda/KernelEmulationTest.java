@@ -281,6 +281,10 @@ class KernelEmulationTest {
                 TensorValue.ofDoubles(DType.F32, null, new double[] {0.01, 0.003, 0.02}), TensorValue.ofDoubles(DType.F32, null, new double[] {0.9}),
                 small(DType.U8, 50, 1, 100, 140), small(DType.I32, 51, 3, -5000, 5000)), DType.U8, 48,
                 new long[] {u8, u8, u8, 1, 0, 1, 0, 1, DType.F32.onnxCode(), 2, 1, 2, 3, 1, 1, 0, 4, 4, 3, 1, 1, 1, 4, 4, 3, 1, 1, 1}, new double[0], 0));
+        // reverse_sequence: [4 steps, 3 batch, 2] f32 with time axis 0, and [3 batch, 4 steps, 2] with time axis 1; lengths 4, 0, 2
+        for (int time = 0; time <= 1; time++)
+            c.add(new Case(Kernels.REVERSE_SEQUENCE, List.of(floats(DType.F32, 52, 24), TensorValue.ofLongs(DType.I64, null, 4, 0, 2)), DType.F32, 24,
+                    new long[] {time == 0 ? 4 : 3, time == 0 ? 3 : 4, 2, time, 4, DType.I64.onnxCode()}, new double[0], 0));
         // scores [2, 4, 3] (N, C, D), targets [2, 3] with one ignored (-1), weights [4]
         TensorValue targets = TensorValue.ofLongs(DType.I64, null, 0, 3, -1, 2, 1, 1);
         c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, random(14, 4, true))),
