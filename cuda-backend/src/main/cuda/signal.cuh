@@ -69,3 +69,28 @@ extern "C" __global__ void reverse_sequence(const void* x, const long long* lens
         move_element(x, (time == 0 ? src * d1 + b : b * d1 + src) * inner + q, y, e, es);
     }
 }
+
+// ptrs: x (int64 or int32 tokens), y (f32); ints: rows, C, dtype, outSize, mode, maxSkip, hasWeights, G, then per
+// n-gram: size, index, items...; floats: weights (Kernels#TFIDF). One thread per output element.
+extern "C" __global__ void tfidf(const void* x, float* y, Ints ints, Floats floats) {
+    long long rows = ints.v[0], cols = ints.v[1], outSize = ints.v[3], maxSkip = ints.v[5], grams = ints.v[7];
+    int code = (int) ints.v[2], mode = (int) ints.v[4];
+    bool weighted = ints.v[6] == 1;
+    FOR_EACH_ITEM(e, rows * outSize) {
+        long long o = e % outSize, r = e / outSize;
+        long long count = 0;
+        for (long long g = 0, at = 8; g < grams; g++, at += 2 + ints.v[at]) {
+            long long size = ints.v[at];
+            if (ints.v[at + 1] != o) continue;
+            for (long long d = 1; d <= (size == 1 ? 1 : maxSkip + 1); d++)
+                for (long long s = 0; s + (size - 1) * d < cols; s++) {
+                    bool match = true;
+                    for (long long j = 0; j < size && match; j++) match = load_int(x, r * cols + s + j * d, code) == ints.v[at + 2 + j];
+                    if (match) count++;
+                }
+        }
+        double w = weighted ? floats.v[o] : 1.0;
+        double v = mode == 0 ? (double) count : mode == 1 ? (count > 0 ? w : 0.0) : w * (double) count;
+        y[e] = (float) v;
+    }
+}

@@ -121,6 +121,7 @@ int main() {
         else if (name == "qmatmul") body = [&] { qmatmul(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), ints, floats); };
         else if (name == "qconv") body = [&] { qconv(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), (const int*) p(8), p(9), ints, floats); };
         else if (name == "reverse_sequence") body = [&] { reverse_sequence(p(0), (const long long*) p(1), p(2), ints, floats); };
+        else if (name == "tfidf") body = [&] { tfidf(p(0), p(1), ints, floats); };
         else if (name == "cumsum") body = [&] { cumsum(p(0), p(1), ints, floats); };
         else if (name == "topk") body = [&] { topk(p(0), p(1), (long long*) p(2), ints, floats); };
         else if (name == "normalize") body = [&] { normalize(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };

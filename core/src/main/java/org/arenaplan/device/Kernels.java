@@ -94,6 +94,12 @@ import java.util.List;
  *     are d0 x d1 x inner elements of es bytes; the batch axis is the other of 0 and 1; y[t, b] =
  *     x[lens[b] - 1 - t, b] for t &lt; lens[b], else x[t, b] (with t on timeAxis). lens int64, each in
  *     [0, steps]: outside is an error (CUDA: a trap).</li>
+ * <li>{@link #TFIDF} ptrs [x, y]; ints [rows, C, dtype, outSize, mode, maxSkip, hasWeights, G, then per
+ *     n-gram g: size_g, index_g, items_g...]; floats: weights[outSize] when hasWeights: x is rows x C
+ *     int64 or int32 tokens, y rows x outSize f32. count[r, o] = over the n-grams g with index_g = o,
+ *     the number of (start s, gap d) with items_g[j] = x[r, s + j d] for every j and s + (size_g - 1) d
+ *     &lt; C, d from 1 to maxSkip + 1 (only d = 1 for size 1). y = count (mode 0, TF), count &gt; 0 ?
+ *     weight : 0 (1, IDF), weight count (2, TFIDF), weight = weights[o] or 1.</li>
  * <li>{@link #NLL_LOSS} ptrs [x, target, (weight), loss, (logprob)]; ints [softmax, N, C, D, reduction,
  *     hasIgnore, ignoreIndex, hasWeight, hasLogProb, targetDtype]: x is [N, C, D] log-probabilities
  *     or, with softmax = 1, scores whose log-softmax over C (in double; written to logprob when
@@ -251,6 +257,7 @@ public final class Kernels {
     public static final String QMATMUL = "qmatmul";
     public static final String QCONV = "qconv";
     public static final String REVERSE_SEQUENCE = "reverse_sequence";
+    public static final String TFIDF = "tfidf";
     /** {@link #DFT} modes. */
     public static final int DFT_FORWARD = 0, DFT_INVERSE = 1, DFT_IRFFT = 2;
 
@@ -279,7 +286,7 @@ public final class Kernels {
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
-            CONV_ND, POOL, RESIZE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM, DFT, QMATMUL, QCONV, REVERSE_SEQUENCE,
+            CONV_ND, POOL, RESIZE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM, DFT, QMATMUL, QCONV, REVERSE_SEQUENCE, TFIDF,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */

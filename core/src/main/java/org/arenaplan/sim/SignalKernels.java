@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
 import static org.arenaplan.sim.SimKernels.i;
 
 /**
- * The simulator's signal and sequence kernels {@link Kernels#DFT} and {@link Kernels#REVERSE_SEQUENCE}
+ * The simulator's signal and sequence kernels {@link Kernels#DFT}, {@link Kernels#REVERSE_SEQUENCE} and {@link Kernels#TFIDF}
  * (layouts and formulas documented there), which CUDA's signal.cuh follows step for step: the DFT
  * a direct sum per output element in double, the angle from {@code (k t) mod L}, rounded once.
  */
@@ -24,6 +24,12 @@ final class SignalKernels {
             SimKernels.elementBytes(c, 4);
             if (SimKernels.dtype(c, 5) != DType.I64) throw new DeviceException("'" + c.label() + "': reverse_sequence lengths must be int64");
             return () -> reverseSequence(c);
+        }
+        if (c.name().equals(Kernels.TFIDF)) {
+            SimKernels.need(c, 2, 8);
+            DType t = SimKernels.dtype(c, 2);
+            if (t != DType.I64 && t != DType.I32) throw new DeviceException("'" + c.label() + "': tfidf tokens must be int64 or int32");
+            return () -> tfidf(c, t);
         }
         if (!c.name().equals(Kernels.DFT)) return null;
         SimKernels.need(c, c.ints().length > 10 && c.intArg(10) == 1 ? 3 : 2, 12);
@@ -101,5 +107,29 @@ final class SignalKernels {
             for (int k = 0; k < es; k++) y.put((int) (e * es + k), x.get((int) (from + k)));
         }
         SimKernels.store(c, 2, y);
+    }
+
+    static void tfidf(KernelCall c, DType t) {
+        int rows = i(c, 0), cols = i(c, 1), outSize = i(c, 3), mode = i(c, 4), maxSkip = i(c, 5), grams = i(c, 7);
+        boolean weighted = c.intArg(6) == 1;
+        ByteBuffer x = SimKernels.in(c, 0), y = SimKernels.out(c, 1);
+        for (int r = 0; r < rows; r++)
+            for (int o = 0; o < outSize; o++) {
+                long count = 0;
+                for (int g = 0, at = 8; g < grams; g++, at += 2 + i(c, at)) {
+                    int size = i(c, at);
+                    if (c.intArg(at + 1) != o) continue;
+                    for (int d = 1; d <= (size == 1 ? 1 : maxSkip + 1); d++)
+                        for (int s = 0; s + (size - 1) * d < cols; s++) {
+                            boolean match = true;
+                            for (int j = 0; j < size && match; j++) match = t.getLong(x, r * cols + s + j * d) == c.intArg(at + 2 + j);
+                            if (match) count++;
+                        }
+                }
+                double w = weighted ? c.floats()[o] : 1;
+                double v = mode == 0 ? count : mode == 1 ? (count > 0 ? w : 0) : w * count;
+                y.putFloat((r * outSize + o) * 4, (float) v);
+            }
+        SimKernels.store(c, 1, y);
     }
 }

@@ -75,6 +75,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.EINSUM, new Spec(3, 1, i -> product(i, 4, (int) i[3]))),
             Map.entry(Kernels.DFT, new Spec(3, 1, i -> i[0] * i[7] * i[5] * i[2])),
             Map.entry(Kernels.REVERSE_SEQUENCE, new Spec(3, -1, i -> i[0] * i[1] * i[2])),
+            Map.entry(Kernels.TFIDF, new Spec(2, -1, i -> i[0] * i[3])),   // the pool travels in the ints: at most MAX_INTS in all
             // a, b, their zero points, the scales and y's zero point when requantizing (int 9), y
             Map.entry(Kernels.QMATMUL, new Spec(9, -1, i -> i[0] * i[1] * i[3], i -> 0b1111 | (i[9] == 1 ? 0b11110000 : 0) | 1 << 8)),
             // x, w, their zero points, the scales and y's zero point when requantizing (int 3), the bias (int 14), y

@@ -285,6 +285,15 @@ class KernelEmulationTest {
         for (int time = 0; time <= 1; time++)
             c.add(new Case(Kernels.REVERSE_SEQUENCE, List.of(floats(DType.F32, 52, 24), TensorValue.ofLongs(DType.I64, null, 4, 0, 2)), DType.F32, 24,
                     new long[] {time == 0 ? 4 : 3, time == 0 ? 3 : 4, 2, time, 4, DType.I64.onnxCode()}, new double[0], 0));
+        // tfidf: 2 rows of 8 int32 tokens from {1, 2, 3}; unigram 2 -> 0, bigrams (1, 2) -> 1, (2, 3) -> 2, (3, 3) -> 1; skips up to 2; TF and weighted TFIDF
+        TensorValue tokens = TensorValue.ofLongs(DType.I32, null, 1, 2, 3, 3, 2, 1, 2, 3, 3, 3, 1, 1, 2, 2, 3, 1);
+        long[] pool = {4, 1, 0, 2, 2, 1, 1, 2, 2, 2, 2, 3, 2, 1, 3, 3};
+        for (int mode = 0; mode <= 2; mode += 2) {
+            long[] head = {2, 8, DType.I32.onnxCode(), 3, mode, 2, mode == 2 ? 1 : 0};
+            long[] ints = java.util.Arrays.copyOf(head, head.length + pool.length);
+            System.arraycopy(pool, 0, ints, head.length, pool.length);
+            c.add(new Case(Kernels.TFIDF, List.of(tokens), DType.F32, 6, ints, mode == 2 ? new double[] {0.5, 1.25, 2} : new double[0], 0));
+        }
         // scores [2, 4, 3] (N, C, D), targets [2, 3] with one ignored (-1), weights [4]
         TensorValue targets = TensorValue.ofLongs(DType.I64, null, 0, 3, -1, 2, 1, 1);
         c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, random(14, 4, true))),
