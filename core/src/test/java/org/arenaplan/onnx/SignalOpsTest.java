@@ -4,13 +4,11 @@ import org.arenaplan.ir.TensorValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 /** DFT and STFT through import, planning and the simulator: hand-worked transforms, ONNX Runtime, and refusals. */
