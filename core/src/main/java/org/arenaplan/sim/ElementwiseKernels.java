@@ -30,7 +30,7 @@ final class ElementwiseKernels {
         return () -> {
             ByteBuffer x = SimKernels.in(c, 0), y = SimKernels.out(c, 1);
             for (int k = 0; k < n; k++) {
-                if (t.isIntegral()) yt.putLong(y, k, ElementwiseMath.unary(op, t.getLong(x, k)));
+                if (t.isIntegral()) yt.putLong(y, k, ElementwiseMath.unary(op, t.getLong(x, k), t.isUnsigned()));
                 else if (yt == DType.BOOL) yt.putLong(y, k, ElementwiseMath.unaryTest(op, getDouble(t, x, k), alpha, beta) ? 1 : 0);
                 else putDouble(yt, y, k, ElementwiseMath.unary(op, getDouble(t, x, k), alpha, beta));
             }
@@ -55,9 +55,9 @@ final class ElementwiseKernels {
                 for (int k = 0; k < inner; k++) {
                     int ia = at[0] + k * st[0], ib = at[1] + k * st[1];
                     try {
-                        if (t.isFloatingPoint()) putDouble(t, y, out + k, ElementwiseMath.binary(op, getDouble(t, a, ia), getNumber(bt, b, ib)));
+                        if (t.isFloatingPoint()) putDouble(t, y, out + k, ElementwiseMath.binary(op, getDouble(t, a, ia), getDouble(bt, b, ib)));
                         else if (bt.isFloatingPoint()) t.putLong(y, out + k, ElementwiseMath.powIntFloat(t.getLong(a, ia), getDouble(bt, b, ib)));
-                        else t.putLong(y, out + k, ElementwiseMath.binary(op, t.getLong(a, ia), bt.getLong(b, ib)));
+                        else t.putLong(y, out + k, ElementwiseMath.binary(op, t.getLong(a, ia), bt.getLong(b, ib), t.isUnsigned()));
                     } catch (ArithmeticException e) {
                         throw new DeviceException("'" + c.label() + "': " + e.getMessage() + " (element " + (out + k) + ")");
                     }
@@ -81,7 +81,7 @@ final class ElementwiseKernels {
             SimKernels.forEachRow(shape, s, (out, at, inner, st) -> {
                 for (int k = 0; k < inner; k++) {
                     int ia = at[0] + k * st[0], ib = at[1] + k * st[1];
-                    boolean r = t.isIntegral() ? ElementwiseMath.compare(op, t.getLong(a, ia), t.getLong(b, ib))
+                    boolean r = t.isIntegral() ? ElementwiseMath.compare(op, t.getLong(a, ia), t.getLong(b, ib), t.isUnsigned())
                             : ElementwiseMath.compare(op, getDouble(t, a, ia), getDouble(t, b, ib));
                     y.put(out + k, (byte) (r ? 1 : 0));
                 }
@@ -109,13 +109,9 @@ final class ElementwiseKernels {
         return p;
     }
 
+    /** A float element exactly, or an integer one as the nearest double (pow's exponent; uint64 unsigned). */
     private static double getDouble(DType t, ByteBuffer b, int i) {
-        return t == DType.F64 ? b.getDouble(i * 8) : t.getFloat(b, i);
-    }
-
-    /** A float element exactly, or an integer one as the nearest double (pow's exponent). */
-    private static double getNumber(DType t, ByteBuffer b, int i) {
-        return t.isFloatingPoint() ? getDouble(t, b, i) : (double) t.getLong(b, i);
+        return t.getDouble(b, i);
     }
 
     /** Stores {@code v} rounded once to {@code t} (f16/bf16 through f32, as {@link DType#cast} does). */
