@@ -25,8 +25,9 @@ package org.arenaplan.ir;
  *   <li>{@link #GATHER}: inputs data, indices (int64 or int32); attr axis (non-negative after import);
  *       output data.shape[:axis] + indices.shape + data.shape[axis+1:]; a negative index counts
  *       from the end of the axis; any type.</li>
- *   <li>{@link #SOFTMAX}: attr axis (default -1); normalises over the dims from axis to the end, taken together.</li>
- *   <li>{@link #LAYER_NORM}: inputs X, scale, bias; attrs axis (default -1), epsilon (1e-5).</li>
+ *   <li>{@link #SOFTMAX}, {@link #LOG_SOFTMAX}, {@link #HARDMAX}: attr axis (default -1); normalise over the dims from axis
+ *       to the end, taken together (ONNX before opset 13), or over axis alone with single_axis = 1 (ONNX from 13).</li>
+ *   <li>{@link #LAYER_NORM}: inputs X, scale, optional bias; attrs axis (default -1), epsilon (1e-5); outputs Y, optional Mean, InvStdDev.</li>
  *   <li>{@link #BATCH_NORM}: inputs X, scale, B, mean, var (inference); attr epsilon.</li>
  *   <li>{@link #CONV}: inputs X, W, optional B; attrs kernel_shape, strides, pads (begin..., end...), dilations, group.</li>
  *   <li>{@link #CONV_TRANSPOSE}: inputs X, W (C x M/group x kernel...), optional B; Conv's attrs plus output_padding
@@ -45,7 +46,7 @@ package org.arenaplan.ir;
  *   <li>{@link #RELU_GRAD}: inputs dY, X; dX = dY where X &gt; 0, else 0 (training graphs).</li>
  *   <li>Training kinds (the gradient ops of {@code org.arenaplan.train.Gradients}; named as in ONNX
  *       Runtime's training ops or cuDNN's backward calls; their kernels run on the simulator only):
- *       {@link #REDUCE_SUM} (ONNX ReduceSum: attr axes, keepdims; the kept axes must be contiguous),
+ *       {@link #REDUCE_SUM} (ONNX ReduceSum: attr axes, keepdims; runs on every device, like the other reductions),
  *       {@link #GELU_GRAD} (dY, X), {@link #SOFTMAX_GRAD} (dY, Y; attr axis),
  *       {@link #LAYER_NORM_GRAD} (dY, X, scale; attrs axis, epsilon; the gradient of X),
  *       {@link #CONV_BACKWARD_DATA} (dY, W; Conv's attrs; the gradient of X, group 1) and
@@ -112,6 +113,14 @@ public final class OpKinds {
     public static final String SQUEEZE = "Squeeze";
     public static final String UNSQUEEZE = "Unsqueeze";
     public static final String SLICE = "Slice";
+
+    // Reductions, normalisations, the softmax family and losses: documented in their registry entries (ReductionOps).
+    public static final String REDUCE_MEAN = "ReduceMean", REDUCE_MAX = "ReduceMax", REDUCE_MIN = "ReduceMin", REDUCE_PROD = "ReduceProd",
+            REDUCE_L1 = "ReduceL1", REDUCE_L2 = "ReduceL2", REDUCE_LOG_SUM = "ReduceLogSum", REDUCE_LOG_SUM_EXP = "ReduceLogSumExp",
+            REDUCE_SUM_SQUARE = "ReduceSumSquare", ARG_MAX = "ArgMax", ARG_MIN = "ArgMin", LOG_SOFTMAX = "LogSoftmax", HARDMAX = "Hardmax",
+            INSTANCE_NORM = "InstanceNormalization", GROUP_NORM = "GroupNormalization", MEAN_VARIANCE_NORM = "MeanVarianceNormalization",
+            LP_NORM = "LpNormalization", CUMSUM = "CumSum", TOP_K = "TopK", SOFTMAX_CROSS_ENTROPY_LOSS = "SoftmaxCrossEntropyLoss",
+            NLL_LOSS = "NegativeLogLikelihoodLoss";
 
 
     private OpKinds() { }

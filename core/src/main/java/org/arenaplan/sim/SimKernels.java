@@ -33,8 +33,6 @@ final class SimKernels {
             case Kernels.UNARY: return ElementwiseKernels.unary(c);
             case Kernels.BINARY: return ElementwiseKernels.binary(c);
             case Kernels.GEMM: need(c, c.intArg(8) == 1 ? 4 : 3, 12); return onFloats(c, DType.F32, f -> gemm(c, f));
-            case Kernels.SOFTMAX: need(c, 2, 2); return onFloats(c, DType.F32, f -> softmax(c, f[0], f[1]));
-            case Kernels.LAYERNORM: need(c, 4, 2); return onFloats(c, DType.F32, f -> layernorm(c, f));
             case Kernels.BATCHNORM: need(c, 6, 3); return onFloats(c, DType.F32, f -> batchnorm(c, f));
             case Kernels.CONV2D: need(c, c.intArg(16) == 1 ? 4 : 3, 17); return onFloats(c, DType.F32, f -> conv2d(c, f));
             case Kernels.CONV_ND: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.convNd(c, f));
@@ -59,17 +57,21 @@ final class SimKernels {
                 return () -> where(c);
             }
             case Kernels.COMPARE: return ElementwiseKernels.compare(c);
-            case Kernels.REDUCE_SUM: need(c, 2, 3); return onFloats(c, DType.F32, f -> TrainingKernels.reduceSum(c, f));
             case Kernels.GELU_GRAD: need(c, 3, 1); return onFloats(c, DType.F32, f -> TrainingKernels.geluGrad(c, f));
             case Kernels.SOFTMAX_GRAD: need(c, 3, 2); return onFloats(c, DType.F32, f -> TrainingKernels.softmaxGrad(c, f));
             case Kernels.LAYERNORM_GRAD: need(c, 4, 2); return onFloats(c, DType.F32, f -> TrainingKernels.layerNormGrad(c, f));
             case Kernels.CONV2D_BACKWARD_DATA: need(c, 3, 16); return onFloats(c, DType.F32, f -> TrainingKernels.convBackwardData(c, f));
             case Kernels.CONV2D_BACKWARD_FILTER: need(c, 3, 16); return onFloats(c, DType.F32, f -> TrainingKernels.convBackwardFilter(c, f));
-            default: throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.TRAINING);
+            default: {
+                Runnable r = ReductionKernels.bind(c);
+                if (r == null) r = NormalizationKernels.bind(c);
+                if (r != null) return r;
+                throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.TRAINING);
+            }
         }
     }
 
-    private static void need(KernelCall c, int pointers, int ints) {
+    static void need(KernelCall c, int pointers, int ints) {
         if (c.pointers().size() != pointers || c.ints().length < ints)
             throw new DeviceException("'" + c.label() + "': kernel " + c.name() + " takes " + pointers + " pointers and " + ints
                     + " ints, got " + c.pointers().size() + " and " + c.ints().length);
@@ -111,14 +113,14 @@ final class SimKernels {
         SimDevice.block(a.pointer()).write(a.pointer().offset(), b.array(), 0, b.capacity());
     }
 
-    private static int count(KernelCall c, int k, DType t) {
+    static int count(KernelCall c, int k, DType t) {
         long bytes = c.pointer(k).bytes();
         if (bytes % t.bytes() != 0) throw new DeviceException("'" + c.label() + "': argument " + c.pointer(k).tensor() + " (" + bytes + " B) is not a whole number of " + t.jsonName() + " elements");
         return Math.toIntExact(bytes / t.bytes());
     }
 
     /** Every argument decoded from {@code t} to f32, the body, then every written argument encoded back to {@code t}. */
-    private static Runnable onFloats(KernelCall c, DType t, Consumer<F[]> body) {
+    static Runnable onFloats(KernelCall c, DType t, Consumer<F[]> body) {
         for (int k = 0; k < c.pointers().size(); k++) count(c, k, t);
         return () -> {
             F[] f = new F[c.pointers().size()];
@@ -316,39 +318,6 @@ final class SimKernels {
                     y.a[y0 + r * n + j] = v;
                 }
             }
-        }
-    }
-
-    static void softmax(KernelCall c, F x, F y) {
-        int rows = i(c, 0), cols = i(c, 1);
-        for (int r = 0; r < rows; r++) {
-            int xo = x.i + r * cols, yo = y.i + r * cols;
-            float max = Float.NEGATIVE_INFINITY;
-            for (int k = 0; k < cols; k++) max = Math.max(max, x.a[xo + k]);
-            float sum = 0f;
-            for (int k = 0; k < cols; k++) {
-                float e = (float) Math.exp(x.a[xo + k] - max);
-                y.a[yo + k] = e;
-                sum += e;
-            }
-            for (int k = 0; k < cols; k++) y.a[yo + k] /= sum;
-        }
-    }
-
-    static void layernorm(KernelCall c, F[] f) {
-        F x = f[0], s = f[1], b = f[2], y = f[3];
-        int rows = i(c, 0), cols = i(c, 1);
-        double eps = c.floatArg(0);
-        for (int r = 0; r < rows; r++) {
-            int xo = x.i + r * cols, yo = y.i + r * cols;
-            double mean = 0;
-            for (int k = 0; k < cols; k++) mean += x.a[xo + k];
-            mean /= cols;
-            double var = 0;
-            for (int k = 0; k < cols; k++) { double d = x.a[xo + k] - mean; var += d * d; }
-            var /= cols;
-            double inv = 1.0 / Math.sqrt(var + eps);
-            for (int k = 0; k < cols; k++) y.a[yo + k] = (float) ((x.a[xo + k] - mean) * inv * s.a[s.i + k] + b.a[b.i + k]);
         }
     }
 

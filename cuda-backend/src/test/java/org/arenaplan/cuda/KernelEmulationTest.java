@@ -98,8 +98,11 @@ class KernelEmulationTest {
             c.add(Case.f32(Kernels.GEMM, List.of(random(6, 2 * bm * bk), random(7, 2 * bk * bn), random(8, bn)), 2 * bm * bn,
                     new long[] {2, bm, bn, bk, t, t, bm * bk, bk * bn, 1, 0, 0, 1}, new double[] {1.0, 1.0}, 0));
         }
-        c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 7 * 33)), 7 * 33, new long[] {7, 33}, new double[0], 2));
-        c.add(Case.f32(Kernels.LAYERNORM, List.of(random(7, 5 * 64), random(8, 64), random(9, 64)), 5 * 64, new long[] {5, 64}, new double[] {1e-5}, 0));
+        for (int mode = Kernels.SOFTMAX_MODE; mode <= Kernels.HARDMAX_MODE; mode++) {
+            c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 7 * 33)), 7 * 33, new long[] {7, 33, 1, mode}, new double[0], 2));
+            // axis 1 of [3, 11, 7]: lanes of 11 values with stride 7
+            c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 3 * 11 * 7)), 3 * 11 * 7, new long[] {3, 11, 7, mode}, new double[0], 2));
+        }
         c.add(Case.f32(Kernels.BATCHNORM, List.of(random(10, 60), random(11, 3), random(12, 3), random(13, 3), random(14, 3, true)), 60,
                 new long[] {2, 3, 10}, new double[] {1e-5}, 0));
         c.add(Case.f32(Kernels.LRN, List.of(random(15, 35)), 35, new long[] {1, 7, 5, 5}, new double[] {1e-4, 0.75, 1.0}, 2));
@@ -130,6 +133,8 @@ class KernelEmulationTest {
         // x [2, 3] into columns 4..6 of y [2, 8]; the rest of y stays as both initialise it (zero).
         c.add(Case.f32(Kernels.CONCAT_SLICE, List.of(random(22, 6)), 16, new long[] {2, 3, 8, 4, 4}, new double[0], 0));
         c.addAll(typedCases());
+        c.addAll(reduceCases());
+        c.addAll(normalizationCases());
         c.addAll(elementwiseCases());
         return c;
     }
@@ -212,6 +217,106 @@ class KernelEmulationTest {
                 new long[] {Kernels.POW, 1, 3, 1, 1, DType.F64.onnxCode(), DType.U64.onnxCode()}, new double[0], 0));
         return c;
     }
+    /**
+     * normalize (layer norm with scale and bias, its InvStdDev output, mean-variance over axes 0
+     * and 2 of [2, 3, 4], L1 and L2 along an axis), cumsum (every exclusive/reverse pair; f32,
+     * int32, f64), topk (largest and smallest with ties; the Indices output) and nll_loss (softmax
+     * cross-entropy with weights and an ignored target, mean; per sample with log_prob).
+     */
+    private static List<Case> normalizationCases() {
+        List<Case> c = new ArrayList<>();
+        long[] ln = {Kernels.N_STANDARDIZE, 1, 1, 0, 0, 1, 1, 5, 64, 0, 0, 64, 1, 1, 1};
+        c.add(Case.f32(Kernels.NORMALIZE, List.of(random(7, 5 * 64), random(8, 64), random(9, 64)), 5 * 64, ln, new double[] {1e-5}, 0));
+        long[] stats = ln.clone();
+        stats[3] = 1;
+        stats[4] = 1;
+        c.add(Case.f32(Kernels.NORMALIZE, List.of(random(7, 5 * 64), random(8, 64), random(9, 64), new float[5 * 64], new float[5]), 5, stats, new double[] {1e-5}, 0));
+        long[] mvn = {Kernels.N_MVN, 0, 0, 0, 0, 1, 2, 3, 4, 0, 0, 2, 4, 12, 1, 0, 0, 0, 0};
+        c.add(Case.f32(Kernels.NORMALIZE, List.of(random(10, 24)), 24, mvn, new double[] {1e-9}, 0));
+        for (int mode : new int[] {Kernels.N_L1, Kernels.N_L2}) {
+            c.add(Case.f32(Kernels.NORMALIZE, List.of(random(11, 24)), 24, new long[] {mode, 0, 0, 0, 0, 1, 1, 6, 4, 0, 0, 4, 1, 0, 0}, new double[] {0}, 0));
+        }
+        for (DType t : new DType[] {DType.F32, DType.I32, DType.F64}) {
+            TensorValue x = t.isIntegral() ? longs(t, 12, 60, 1000) : floats(t, 12, 60);
+            for (int exclusive = 0; exclusive <= 1; exclusive++) {
+                for (int reverse = 0; reverse <= 1; reverse++) {
+                    c.add(new Case(Kernels.CUMSUM, List.of(x), t, 60, new long[] {3, 5, 4, exclusive, reverse, t.onnxCode()}, new double[0], 0));
+                }
+            }
+        }
+        TensorValue ties = TensorValue.ofDoubles(DType.F32, null, new double[] {
+            3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8, 4, 1, 9, 7, 1, 6});
+        for (int largest = 0; largest <= 1; largest++) {
+            c.add(new Case(Kernels.TOPK, List.of(ties, TensorValue.ofDoubles(DType.F32, null, new double[18])), DType.I64, 18,
+                    new long[] {3, 7, 2, 3, largest, DType.F32.onnxCode(), 4}, new double[0], 0));
+        }
+        // einsum: batched matmul bij,bjk->bik over [2, 3, 4] x [2, 4, 5] (letters b, i, k out; j summed), and the diagonal ii->i of [4, 4]
+        for (DType t : new DType[] {DType.F32, DType.F64}) {
+            c.add(new Case(Kernels.EINSUM, List.of(floats(t, 15, 24), floats(t, 16, 40)), t, 30,
+                    new long[] {2, t.onnxCode(), 4, 3, 2, 3, 5, 4, 12, 4, 0, 1, 20, 0, 1, 5}, new double[0], 0));
+        }
+        c.add(new Case(Kernels.EINSUM, List.of(floats(DType.F32, 17, 16)), DType.F32, 4, new long[] {1, DType.F32.onnxCode(), 1, 1, 4, 5, 0}, new double[0], 0));
+        // scores [2, 4, 3] (N, C, D), targets [2, 3] with one ignored (-1), weights [4]
+        TensorValue targets = TensorValue.ofLongs(DType.I64, null, 0, 3, -1, 2, 1, 1);
+        c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, random(14, 4, true))),
+                DType.F32, 1, new long[] {1, 2, 4, 3, Kernels.LOSS_MEAN, 1, -1, 1, 0, DType.I64.onnxCode()}, new double[0], 2));
+        c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, new float[6])),
+                DType.F32, 24, new long[] {1, 2, 4, 3, Kernels.LOSS_NONE, 1, -1, 0, 1, DType.I64.onnxCode()}, new double[0], 2));
+        return c;
+    }
+
+    /**
+     * The reduce kernel: x [4, 5, 6] reduced over axes 0 and 2 (kept: axis 1, stride 6; reduced:
+     * extents 4 and 6, strides 30 and 1), every op on f32, f16 and bf16, the integer ops on int64,
+     * int32 and uint8 (wrapping), argmax/argmin with first and last ties, and an empty reduction.
+     */
+    private static List<Case> reduceCases() {
+        List<Case> c = new ArrayList<>();
+        long[] geometry = {1, 2, 5, 6, 4, 6, 30, 1};   // K, R, keptShape, keptStride, redShape[2], redStride[2]
+        for (DType t : new DType[] {DType.F32, DType.F16, DType.BF16}) {
+            for (int op = Kernels.R_SUM; op <= Kernels.R_SUM_SQUARE; op++) {
+                TensorValue x = op == Kernels.R_LOG_SUM || op == Kernels.R_PROD ? positive(t, op, 120) : floats(t, op, 120);
+                c.add(new Case(Kernels.REDUCE, List.of(x), t, 5, reduceInts(op, t, 0, geometry), new double[0], 2));
+            }
+        }
+        for (DType t : new DType[] {DType.I64, DType.I32, DType.U8}) {
+            for (int op : new int[] {Kernels.R_SUM, Kernels.R_MAX, Kernels.R_MIN, Kernels.R_PROD}) {
+                c.add(new Case(Kernels.REDUCE, List.of(longs(t, op, 120, 1000)), t, 5, reduceInts(op, t, 0, geometry), new double[0], 0));
+            }
+        }
+        // argmax/argmin along axis 1 of [2, 6, 3] with repeated values (ties), first and last.
+        long[] along = {2, 1, 2, 3, 18, 1, 6, 3};
+        for (DType t : new DType[] {DType.F32, DType.I64, DType.F16}) {
+            TensorValue x = t.isIntegral() ? longs(t, 9, 36, 3) : TensorValue.ofDoubles(t, null, new double[] {
+                1, 2, 3, 3, 2, 1, 1, 1, 1, 0, 5, 5, 3, 5, 0, -1, 5, 0, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 7, 0, 7, 7, 0, 7});
+            for (int op : new int[] {Kernels.R_ARGMAX, Kernels.R_ARGMIN}) {
+                for (int last = 0; last <= 1; last++) c.add(new Case(Kernels.REDUCE, List.of(x), DType.I64, 6, reduceInts(op, t, last, along), new double[0], 0));
+            }
+        }
+        // an empty reduction (extent 0): the empty value of each op
+        for (int op = Kernels.R_SUM; op <= Kernels.R_SUM_SQUARE; op++) {
+            c.add(new Case(Kernels.REDUCE, List.of(TensorValue.ofDoubles(DType.F32, null, new double[0])), DType.F32, 3,
+                    reduceInts(op, DType.F32, 0, new long[] {1, 1, 3, 0, 0, 1}), new double[0], 0));
+        }
+        return c;
+    }
+
+    private static long[] reduceInts(int op, DType t, int last, long[] geometry) {
+        long[] ints = new long[3 + geometry.length];
+        ints[0] = op;
+        ints[1] = t.onnxCode();
+        ints[2] = last;
+        System.arraycopy(geometry, 0, ints, 3, geometry.length);
+        return ints;
+    }
+
+    private static TensorValue positive(DType t, long seed, int n) {
+        Random r = new Random(seed);
+        double[] v = new double[n];
+        for (int i = 0; i < n; i++) v[i] = 0.9 + r.nextDouble() * 0.2;
+        return TensorValue.ofDoubles(t, null, v);
+    }
+
 
     /**
      * resize of x [2, 4, 5] to [2, 7, 3] (and, shrinking with antialias, to [2, 3, 2]) in each mode, several coordinate
@@ -349,10 +454,10 @@ class KernelEmulationTest {
                 CudaKernelTable.Spec spec = CudaKernelTable.SPECS.get(c.kernel());
                 CudaKernelTable.Geometry g = CudaKernelTable.geometry(shape, spec);
                 byte[][] slots = new byte[spec.slots()][];
-                for (int i = 0; i < args.length; i++) slots[CudaKernelTable.slotOf(spec, args.length, i)] = args[i];
+                for (int i = 0; i < args.length; i++) slots[CudaKernelTable.slotOf(spec, c.ints(), args.length, i)] = args[i];
                 input.append(c.kernel()).append(' ').append(g.gridX()).append(' ').append(g.gridY()).append(' ').append(g.gridZ())
                         .append(' ').append(g.blockX()).append(' ').append(g.blockY()).append(' ').append(spec.slots())
-                        .append(' ').append(spec.slots() - 1);
+                        .append(' ').append(CudaKernelTable.slotOf(spec, c.ints(), args.length, args.length - 1));
                 for (byte[] s : slots) input.append(' ').append(s == null ? 0 : s.length).append(' ').append(s == null || s.length == 0 ? "-" : HexFormat.of().formatHex(s));
                 long[] ints = java.util.Arrays.copyOf(c.ints(), CudaKernelTable.MAX_INTS);
                 for (long v : ints) input.append(' ').append(v);
