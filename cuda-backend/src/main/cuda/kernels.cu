@@ -6,5 +6,7 @@
 #include "image.cuh"
 #include "image_nd.cuh"
 #include "layout.cuh"
+#include "index.cuh"
 #include "reduce.cuh"
 #include "normalization.cuh"
+#include "recurrent.cuh"

@@ -59,8 +59,10 @@ public final class OnnxImporter {
      * @param elementwiseInPlace hint elementwise ops to overwrite input 0 where it dies
      * @param donateInputs  graph inputs are donated (reusable after their last read)
      * @param inputValues   values of graph inputs known before import (e.g. the files a run will feed): an
-     *                      integer input of at most {@link #MAX_CONSTANT_VALUES} elements that a node needs as a
-     *                      constant operand (Reduce axes, Reshape's shape, Split's extents) is read from here,
+     *                      input of at most {@link #MAX_CONSTANT_VALUES} elements that a node needs as a
+     *                      constant operand (Reduce axes, Reshape's shape, Split's extents, Slice's starts,
+     *                      Expand's shape, OneHot's depth, a Range's limit) is read from here (only there:
+     *                      nothing is folded through a graph input, so data operands still run on the kernels),
      *                      so the graph is specialised to these values; the input stays a graph input
      */
     public record Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs,
@@ -103,6 +105,7 @@ public final class OnnxImporter {
     private final Set<String> fileNames = new HashSet<>();             // every tensor name the file uses
     private final Set<String> usedDims = new HashSet<>();
     private boolean axisOverridden;
+    private final ImportFolding folding = new ImportFolding();
     private Map<Integer, ConcatInPlace.Decision> concatDecisions = Map.of();
 
     private OnnxImporter(String file, Options options) {
@@ -167,7 +170,11 @@ public final class OnnxImporter {
         checkDimsUsed();
         fileNames.addAll(values.keySet());
         for (OnnxModel.Node node : g.nodes()) fileNames.addAll(node.outputs());
-        for (int i = 0; i < g.nodes().size(); i++) node(g.nodes().get(i), i, opset);
+        try {
+            for (int i = 0; i < g.nodes().size(); i++) node(g.nodes().get(i), i, opset);
+        } finally {
+            folding.close();
+        }
         Set<String> outputNames = new HashSet<>();
         for (OnnxModel.ValueInfo o : g.outputs()) outputNames.add(o.name());
         OptionalOutputs.prune(schedule, outputNames);
@@ -256,6 +263,10 @@ public final class OnnxImporter {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
         }
+        if (ImportTimeOps.TYPES.contains(node.opType())) {
+            for (Map.Entry<Value, Constant> e : ImportTimeOps.evaluate(n).entrySet()) addWeight(e.getKey(), e.getValue(), n);
+            return;
+        }
         switch (node.opType()) {
             case "ConstantOfShape" -> constantOfShape(n);
             case "Constant" -> constant(n);
@@ -267,15 +278,23 @@ public final class OnnxImporter {
                     throw n.error("a tensor size overflows a long (inputs " + n.shapes() + ")");
                 }
                 l = namedStandIns(l, n);
+                for (Map.Entry<Value, Double> c : l.constants().entrySet()) addWeight(c.getKey(), Constant.fill(c.getValue()), n);
                 for (String d : l.dropped()) dropped.put(d, n.opName());
                 if (l.view() && weights.containsKey(l.inputs().get(0))) {
                     Value base = values.get(l.inputs().get(0)), view = l.outputs().get(0);
-                    // the view shares its base's values: only a whole-tensor view may (a slice would need an offset)
-                    n.require(view.elements() == base.elements() && view.dtype() == base.dtype(),
-                            "a view of weight '" + base.name() + "' that is not all of it cannot be folded into a weight");
-                    addWeight(view, weights.get(base.name()), n);
+                    if (view.elements() == base.elements() && view.dtype() == base.dtype()) {
+                        addWeight(view, weights.get(base.name()), n);   // the view shares its base's values
+                        return;
+                    }
+                    l = new Lowered(l.kind(), l.inputs(), l.outputs(), l.attrs(), false, l.dropped());   // part of a weight: computed
+                }
+                Map<Value, Constant> folded = folding.fold(l, values, this::constantTensor);
+                if (folded != null) {
+                    for (Map.Entry<Value, Constant> e : folded.entrySet()) addWeight(e.getKey(), e.getValue(), n);
                     return;
                 }
+                Map<String, TensorValue> derived = options.inputValues().isEmpty() ? null : folding.evaluate(l, values, this::knownValue, MAX_DERIVED_VALUES);
+                if (derived != null) known.putAll(derived);      // for shape operands downstream; the op still runs
                 for (Value v : l.outputs()) define(v, n);
                 schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
             }
@@ -294,7 +313,7 @@ public final class OnnxImporter {
             }
             outs.add(v);
         }
-        return new Lowered(l.kind(), l.inputs(), outs, l.attrs(), l.view(), l.dropped());
+        return new Lowered(l.kind(), l.inputs(), outs, l.attrs(), l.view(), l.dropped(), l.constants());
     }
 
     private void define(Value v, NodeContext n) {
@@ -313,8 +332,9 @@ public final class OnnxImporter {
     private double[] constantValues(String name) {
         Constant c = weights.get(name);
         Value v = values.get(name);
+        if (c == null && known.containsKey(name)) return known.get(name).doubles();
         TensorValue given = options.inputValues().get(name);
-        if (c == null && v != null && given != null && graphInputs.contains(name) && v.dtype().isIntegral() && v.elements() <= MAX_CONSTANT_VALUES
+        if (c == null && v != null && given != null && graphInputs.contains(name) && v.elements() <= MAX_CONSTANT_VALUES
                 && given.dtype() == v.dtype() && Arrays.equals(given.shape(), v.shape())) return given.doubles();
         if (c == null || v == null || v.elements() > MAX_CONSTANT_VALUES) return null;
         if (c.fill() != null) {
@@ -323,6 +343,46 @@ public final class OnnxImporter {
             return d;
         }
         return c.values() == null ? null : OnnxTensors.doubles(c.values(), v.dtype(), v.elements());
+    }
+
+    /**
+     * Values known at import for a tensor that is not a constant: a graph input given in
+     * {@link Options#inputValues}, or what an op computes from such values (evaluated at import
+     * as {@link ImportFolding} folds, while the op itself still runs). Shape operands read them
+     * (an expanded CenterCropPad computes its Pad's pads from the input 'shape'); only tensors of
+     * at most {@link #MAX_DERIVED_VALUES} elements are carried, so data never runs twice.
+     */
+    private final Map<String, TensorValue> known = new HashMap<>();
+
+    /** The most elements of a tensor whose value is derived at import from given graph inputs (shape-sized: a rank's worth of pads or extents). */
+    static final long MAX_DERIVED_VALUES = 16;
+
+    /** A constant's values, a derived value, or a given graph input's value. */
+    private TensorValue knownValue(String name) {
+        TensorValue t = constantTensor(name);
+        if (t != null) return t;
+        if (known.containsKey(name)) return known.get(name);
+        Value v = values.get(name);
+        TensorValue given = options.inputValues().get(name);
+        if (v == null || given == null || !graphInputs.contains(name) || weights.containsKey(name)) return null;
+        return given.dtype() == v.dtype() && Arrays.equals(given.shape(), v.shape()) ? given : null;
+    }
+
+    /** The values of a constant known at import, with its type and shape (as {@link #constantValues} limits them), else null. */
+    private TensorValue constantTensor(String name) {
+        Constant c = weights.get(name);
+        Value v = values.get(name);
+        if (c == null || v == null || v.elements() > MAX_CONSTANT_VALUES) return null;
+        if (c.fill() != null) {
+            double[] d = new double[(int) v.elements()];
+            Arrays.fill(d, c.fill());
+            return TensorValue.ofDoubles(v.dtype(), v.shape(), d);
+        }
+        if (c.values() == null) return null;
+        ByteBuffer b = c.values().read().order(ByteOrder.LITTLE_ENDIAN);
+        byte[] bytes = new byte[Math.toIntExact(v.elements() * v.dtype().bytes())];
+        b.get(bytes);
+        return new TensorValue(v.dtype(), v.shape(), bytes);
     }
 
     /** Constants with more elements are not read at import: operands such as shapes and axes are small. */
@@ -381,7 +441,7 @@ public final class OnnxImporter {
                     .in(l.inputs().toArray(new String[0]))
                     .out(l.outputs().stream().map(Value::name).toArray(String[]::new));
             l.attrs().forEach(op::attr);
-            if (l.view()) op.view();
+            if (l.view()) op.view(0, 0, Shapes.viewOffset(l, values.get(l.inputs().get(0))));
             if (options.elementwiseInPlace() && mayOverwriteInput0(l, members)) op.inPlace();
             ConcatInPlace.Decision d = concatDecisions.get(p);
             if (d != null && d.inPlace()) for (int j = 0; j < d.offsets().length; j++) op.member(j, 0, d.offsets()[j]);
