@@ -153,6 +153,14 @@ __device__ __forceinline__ long long binary_int(int op, long long a, long long b
     }
 }
 
+// ElementwiseMath.quantize: rint(x / scale) in f32 (half to even) + zero point, saturated (NaN to the low end).
+__device__ __forceinline__ long long quantize_value(float x, float scale, long long zp, bool u8) {
+    float q = rintf(x / scale);
+    double v = (double) q + (double) zp;
+    double lo = u8 ? 0.0 : -128.0, hi = u8 ? 255.0 : 127.0;
+    return (long long) (v >= hi ? hi : v >= lo ? v : lo);
+}
+
 // ElementwiseMath.compare: 0 equal, 1 less, 2 greater, 3 less or equal, 4 greater or equal.
 template <typename T>
 __device__ __forceinline__ bool compare_values(int op, T a, T b) {

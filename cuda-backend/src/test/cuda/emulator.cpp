@@ -107,6 +107,7 @@ int main() {
         else if (name == "gather") body = [&] { gather(p(0), p(1), p(2), ints, floats); };
         else if (name == "where") body = [&] { where(u8(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "compare") body = [&] { compare(p(0), p(1), u8(2), ints, floats); };
+        else if (name == "quantize") body = [&] { quantize(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "strided_copy") body = [&] { strided_copy(p(0), p(1), ints, floats); };
         else if (name == "pad") body = [&] { pad(p(0), p(1), p(2), ints, floats); };
         else if (name == "trilu") body = [&] { trilu(p(0), p(1), ints, floats); };

@@ -241,6 +241,21 @@ public final class ElementwiseMath {
         }
     }
 
+    // ---- quantization ({@link Kernels#QUANTIZE}) ----
+
+    /** ONNX QuantizeLinear: rint(x / scale) (in f32, half to even) + zeroPoint, saturated to uint8 or int8. */
+    public static long quantize(float x, float scale, long zeroPoint, boolean unsigned8) {
+        float q = (float) Math.rint(x / scale);
+        double v = (double) q + zeroPoint;                              // NaN saturates to the low end below
+        double lo = unsigned8 ? 0 : -128, hi = unsigned8 ? 255 : 127;
+        return (long) (v >= hi ? hi : v >= lo ? v : lo);
+    }
+
+    /** ONNX DequantizeLinear: (x - zeroPoint) * scale in f32. */
+    public static float dequantize(long x, float scale, long zeroPoint) {
+        return (float) (x - zeroPoint) * scale;
+    }
+
     // ---- helpers ----
 
     /** log(1 + exp(v)) without overflow for large v. */

@@ -128,6 +128,13 @@ import java.util.List;
  * <li>{@link #WHERE} ptrs [cond, x, y, out]; ints [rank, shape[rank], condStride[rank],
  *     xStride[rank], yStride[rank], es]: out = cond != 0 ? x : y, broadcast as {@link #BINARY};
  *     cond is bool; x, y and out share one element type.</li>
+ * <li>{@link #QUANTIZE} ptrs [x, scale, (zeroPoint), y]; ints [outer, axis, inner, mode, xDtype, yDtype, hasZeroPoint]:
+ *     x and y are outer x axis x inner; scale (and the zero point, when hasZeroPoint = 1) hold axis
+ *     values, element (o, a, i) using entry a. mode 0 quantizes (ONNX QuantizeLinear): x float
+ *     (f32, f16, bf16; scale of x's type), y int8 or uint8 (the zero point's type):
+ *     y = clamp(rint(x / scale) + zeroPoint) to y's range, x / scale computed in f32 and rounded
+ *     half to even. mode 1 dequantizes (DequantizeLinear): x int8, uint8 or int32, y f32 (scale's
+ *     type): y = (x - zeroPoint) * scale in f32.</li>
  * <li>{@link #COMPARE} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank],
  *     dtype]: y (bool) = a op b, broadcast as {@link #BINARY}; op: {@link #EQUAL}, {@link #LESS},
  *     {@link #GREATER}, {@link #LESS_OR_EQUAL}, {@link #GREATER_OR_EQUAL}. Floats compare as
@@ -216,6 +223,7 @@ public final class Kernels {
     public static final String GATHER = "gather";
     public static final String WHERE = "where";
     public static final String COMPARE = "compare";
+    public static final String QUANTIZE = "quantize";
     public static final String RECURRENT = "recurrent";
     public static final String REDUCE = "reduce";
     public static final String NORMALIZE = "normalize";
@@ -250,7 +258,7 @@ public final class Kernels {
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
             CONV_ND, POOL, RESIZE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
-            STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT);
+            STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT, QUANTIZE);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

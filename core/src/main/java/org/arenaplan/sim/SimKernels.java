@@ -57,6 +57,7 @@ final class SimKernels {
                 return () -> where(c);
             }
             case Kernels.COMPARE: return ElementwiseKernels.compare(c);
+            case Kernels.QUANTIZE: return ElementwiseKernels.quantize(c);
             case Kernels.RECURRENT: return RecurrentKernels.bind(c);
             case Kernels.GELU_GRAD: need(c, 3, 1); return onFloats(c, DType.F32, f -> TrainingKernels.geluGrad(c, f));
             case Kernels.SOFTMAX_GRAD: need(c, 3, 2); return onFloats(c, DType.F32, f -> TrainingKernels.softmaxGrad(c, f));

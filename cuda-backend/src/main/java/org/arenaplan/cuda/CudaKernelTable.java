@@ -57,6 +57,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.GATHER, new Spec(3, -1, i -> i[0] * i[3] * i[2])),
             Map.entry(Kernels.WHERE, new Spec(4, -1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.COMPARE, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
+            Map.entry(Kernels.QUANTIZE, new Spec(4, 2, i -> i[0] * i[1] * i[2])),
             // one block of BLOCK threads per (direction, batch row); X, W, R always, then the flagged ones
             Map.entry(Kernels.RECURRENT, new Spec(11, -1, i -> i[5] * i[2] * BLOCK, CudaKernelTable::recurrentSlots)),
             Map.entry(Kernels.STRIDED_COPY, new Spec(2, -1, i -> product(i, 1, (int) i[0]))),
