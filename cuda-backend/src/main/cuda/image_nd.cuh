@@ -234,3 +234,62 @@ extern "C" __global__ void resize(const float* x, float* y, Ints ints, Floats fl
         y[i] = (float) acc;
     }
 }
+
+// ints: rank, N, C, then per spatial axis: image, blocks, k, stride, padBegin, dilation (ONNX Col2Im).
+// The sum runs over the block positions, row-major, from 0 in f32.
+extern "C" __global__ void col2im(const float* x, float* y, Ints ints, Floats) {
+    int rank = (int) ints.v[0];
+    long long N = ints.v[1], C = ints.v[2];
+    long long image[IMAGE_MAX_SPATIAL], blocks[IMAGE_MAX_SPATIAL], k[IMAGE_MAX_SPATIAL], st[IMAGE_MAX_SPATIAL], pad[IMAGE_MAX_SPATIAL], dil[IMAGE_MAX_SPATIAL];
+    long long outSize = 1, kSize = 1, L = 1;
+    for (int d = 0; d < rank; d++) {
+        const long long* a = ints.v + 3 + 6 * d;
+        image[d] = a[0]; blocks[d] = a[1]; k[d] = a[2]; st[d] = a[3]; pad[d] = a[4]; dil[d] = a[5];
+        outSize *= image[d]; kSize *= k[d]; L *= blocks[d];
+    }
+    FOR_EACH_ITEM(i, N * C * outSize) {
+        long long e = i % outSize, plane = i / outSize;
+        long long o[IMAGE_MAX_SPATIAL];
+        long long rest = e;
+        for (int d = rank - 1; d >= 0; d--) { o[d] = rest % image[d]; rest /= image[d]; }
+        float acc = 0.0f;
+        for (long long q = 0; q < kSize; q++) {
+            long long r = q, at = 0, stride = 1;
+            bool ok = true;
+            for (int d = rank - 1; d >= 0; d--) {
+                long long kk = r % k[d];
+                r /= k[d];
+                long long t = o[d] + pad[d] - kk * dil[d];
+                if (t < 0 || t % st[d] != 0 || t / st[d] >= blocks[d]) { ok = false; break; }
+                at += (t / st[d]) * stride;
+                stride *= blocks[d];
+            }
+            if (ok) acc = acc + x[(plane * kSize + q) * L + at];
+        }
+        y[i] = acc;
+    }
+}
+
+// ints: N, rank (2 or 3), the spatial extents (H, W or D, H, W), alignCorners (ONNX AffineGrid).
+extern "C" __global__ void affine_grid(const float* theta, float* grid, Ints ints, Floats) {
+    long long N = ints.v[0];
+    int r = (int) ints.v[1];
+    long long ext[3];
+    long long positions = 1;
+    for (int d = 0; d < r; d++) { ext[d] = ints.v[2 + d]; positions *= ext[d]; }
+    int align = (int) ints.v[2 + r];
+    FOR_EACH_ITEM(i, N * positions * r) {
+        long long q = i % r, e = (i / r) % positions, img = i / (r * positions);
+        long long at[3];
+        long long rest = e;
+        for (int d = r - 1; d >= 0; d--) { at[d] = rest % ext[d]; rest /= ext[d]; }
+        const float* t = theta + (img * r + q) * (r + 1);
+        double v = 0;
+        for (int j = 0; j < r; j++) {
+            int d = r - 1 - j;
+            double base = align ? (ext[d] == 1 ? 0 : -1 + 2.0 * at[d] / (ext[d] - 1)) : -1 + (2.0 * at[d] + 1) / ext[d];
+            v += t[j] * base;
+        }
+        grid[i] = (float) (v + t[r]);
+    }
+}

@@ -100,6 +100,8 @@ int main() {
         else if (name == "conv_nd") body = [&] { conv_nd(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "pool") body = [&] { pool(p(0), p(1), ints, floats); };
         else if (name == "resize") body = [&] { resize(p(0), p(1), ints, floats); };
+        else if (name == "col2im") body = [&] { col2im(p(0), p(1), ints, floats); };
+        else if (name == "affine_grid") body = [&] { affine_grid(p(0), p(1), ints, floats); };
         else if (name == "lrn") body = [&] { lrn(p(0), p(1), ints, floats); };
         else if (name == "transpose") body = [&] { transpose(p(0), p(1), ints, floats); };
         else if (name == "copy") body = [&] { copy(p(0), p(1), ints, floats); };

@@ -68,6 +68,15 @@ import java.util.List;
  *     cubic filters by 1/scale when downsampling); y = sum over the taps' product of
  *     weight * x, in f64, rounded to f32 once. With tf_crop_and_resize a coordinate outside
  *     [0, in - 1] on any axis gives extrapolationValue.</li>
+ * <li>{@link #COL2IM} ptrs [x, y]; ints [rank, N, C, then per spatial axis (1 to 3): image_d, blocks_d,
+ *     k_d, stride_d, padBegin_d, dilation_d]: ONNX Col2Im. x is N x (C * prod k) x prod blocks, y is
+ *     N x C x image...; y[n, c, o] = sum over the block positions q (row-major) and the blocks b with
+ *     b*stride - padBegin + q*dilation = o of x[n, c * prod k + q, b], in f32 from 0.</li>
+ * <li>{@link #AFFINE_GRID} ptrs [theta, grid]; ints [N, rank (2 or 3), then the spatial extents
+ *     (H, W or D, H, W), alignCorners]: ONNX AffineGrid. theta is N x rank x (rank + 1); grid is
+ *     N x spatial... x rank with grid[n, ..., k] = sum over j of theta[n, k, j] * base_j + theta[n, k, rank],
+ *     base = (x, y[, z]) for the position's width, height[, depth] index i of extent e:
+ *     -1 + 2i/(e - 1) with alignCorners (0 where e = 1), else -1 + (2i + 1)/e; in f64, rounded to f32.</li>
  * <li>{@link #LRN} ptrs [x, y]; ints [N, C, spatial, size]; floats [alpha, beta, bias]:
  *     y = x / (bias + alpha/size * sum over c' in [c - floor((size-1)/2), c + ceil((size-1)/2)] of x[c']^2)^beta.</li>
  * <li>{@link #TRANSPOSE} ptrs [x, y]; ints [rank, shape[rank], stride[rank], es]: y (contiguous,
@@ -120,6 +129,8 @@ public final class Kernels {
     public static final String CONV_ND = "conv_nd";
     public static final String POOL = "pool";
     public static final String RESIZE = "resize";
+    public static final String COL2IM = "col2im";
+    public static final String AFFINE_GRID = "affine_grid";
     public static final String TRANSPOSE = "transpose";
     public static final String COPY = "copy";
     public static final String CONCAT_SLICE = "concat_slice";
@@ -141,7 +152,7 @@ public final class Kernels {
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, LAYERNORM, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
-            CONV_ND, POOL, RESIZE);
+            CONV_ND, POOL, RESIZE, COL2IM, AFFINE_GRID);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

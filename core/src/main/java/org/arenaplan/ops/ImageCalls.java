@@ -133,4 +133,38 @@ final class ImageCalls {
     private static ExecutionException fail(Op op, String why) {
         return OpLowering.fail(op, why);
     }
+
+    /** Col2Im: ints [rank, N, C, per axis image, blocks, k, stride, padBegin, dilation]. */
+    static KernelCall col2im(Op op, OpLowering lowering) {
+        String x = op.inputs().get(0), y = op.outputs().get(0);
+        long[] xs = lowering.shape(op, x), ys = lowering.shape(op, y);
+        OpAttrs at = OpAttrs.of(op);
+        long[] image = at.intsOrNull("image_shape"), k = at.intsOrNull("block_shape");
+        int rank = image.length;
+        if (rank > 3) throw fail(op, "Col2Im runs on 1 to 3 spatial axes, not " + rank);
+        long[] st = perAxis(op, "strides", rank, null), pads = perAxis(op, "pads", rank, null), dil = perAxis(op, "dilations", rank, null);
+        long[] ints = new long[3 + 6 * rank];
+        ints[0] = rank;
+        ints[1] = xs[0];
+        ints[2] = ys[1];
+        for (int d = 0; d < rank; d++) {
+            long blocks = (image[d] + pads[d] + pads[rank + d] - (k[d] - 1) * dil[d] - 1) / st[d] + 1;
+            long[] a = {image[d], blocks, k[d], st[d], pads[d], dil[d]};
+            System.arraycopy(a, 0, ints, 3 + 6 * d, a.length);
+        }
+        return new KernelCall(Kernels.COL2IM, List.of(lowering.read(x), lowering.write(y)), ints, new double[0], op.name());
+    }
+
+    /** AffineGrid: ints [N, rank, spatial extents, alignCorners]. */
+    static KernelCall affineGrid(Op op, OpLowering lowering) {
+        String t = op.inputs().get(0), y = op.outputs().get(0);
+        long[] size = OpAttrs.of(op).intsOrNull("size");
+        int r = size.length - 2;
+        long[] ints = new long[3 + r];
+        ints[0] = size[0];
+        ints[1] = r;
+        System.arraycopy(size, 2, ints, 2, r);
+        ints[2 + r] = OpAttrs.of(op).integer("align_corners");
+        return new KernelCall(Kernels.AFFINE_GRID, List.of(lowering.read(t), lowering.write(y)), ints, new double[0], op.name());
+    }
 }

@@ -32,6 +32,8 @@ import java.util.Map;
  * output extent and one roi interval per axis (as onnx's reference op_resize.py: sizes give
  * scale = size / extent; scales give extent floor(scale * extent)).
  *
+ * <p>Col2Im (18) and AffineGrid (20) take their shapes as constant inputs.
+ *
  * <p>Not handled: MaxPool's Indices output, ConvTranspose with SAME padding that comes out
  * negative (stride larger than the dilated kernel), images with more than 3 spatial axes.
  */
@@ -258,6 +260,55 @@ final class ImageImports {
         }
         attrs.put("sizes", out);
         return NodeLowering.op(n, OpKinds.RESIZE, List.of(x.name()), out, attrs);
+    }
+
+    /** Col2Im (opset 18): image_shape and block_shape are constant inputs; dilations, pads, strides per spatial axis. */
+    static Lowered col2im(NodeContext n) {
+        Value x = n.input(0);
+        long[] image = n.constantInts(1, "image_shape"), block = n.constantInts(2, "block_shape");
+        int r = image.length;
+        n.require(r >= 1 && r <= 3 && block.length == r, "image_shape " + Arrays.toString(image) + " and block_shape " + Arrays.toString(block)
+                + " must have one extent per spatial axis, 1 to 3 of them");
+        n.require(x.rank() == 3, "input " + x + " must be [N, C x block size, blocks]");
+        long[] st = perAxis(n, "strides", r, 1), dil = perAxis(n, "dilations", r, 1);
+        long[] pads = n.ints("pads", new long[2 * r]);
+        n.require(pads.length == 2 * r, "pads " + Arrays.toString(pads) + " must have " + 2 * r + " entries");
+        long k = 1, blocks = 1;
+        for (int i = 0; i < r; i++) {
+            n.require(image[i] >= 1 && block[i] >= 1 && st[i] >= 1 && dil[i] >= 1 && pads[i] >= 0 && pads[i + r] >= 0,
+                    "image_shape, block_shape, strides and dilations must be positive, pads not negative");
+            long span = image[i] + pads[i] + pads[i + r] - (block[i] - 1) * dil[i] - 1;
+            n.require(span >= 0, "block " + block[i] + " does not fit the padded image on spatial axis " + i);
+            k *= block[i];
+            blocks *= span / st[i] + 1;
+        }
+        n.require(x.dim(1) % k == 0 && x.dim(2) == blocks, "input " + x + " must have a multiple of " + k + " channels and " + blocks + " blocks");
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("image_shape", image);
+        attrs.put("block_shape", block);
+        attrs.put("dilations", dil);
+        attrs.put("pads", pads);
+        attrs.put("strides", st);
+        return NodeLowering.op(n, ImageOps.COL2IM, List.of(x.name()), ImageOps.concat(new long[]{x.dim(0), x.dim(1) / k}, image), attrs);
+    }
+
+    /** AffineGrid (opset 20): size is a constant input [N, C, H, W] or [N, C, D, H, W]; align_corners. */
+    static Lowered affineGrid(NodeContext n) {
+        Value theta = n.input(0);
+        long[] size = n.constantInts(1, "size");
+        n.require(size.length == 4 || size.length == 5, "size " + Arrays.toString(size) + " must be [N, C, H, W] or [N, C, D, H, W]");
+        int r = size.length - 2;
+        n.require(theta.rank() == 3 && theta.dim(0) == size[0] && theta.dim(1) == r && theta.dim(2) == r + 1,
+                "theta " + theta + " must be [" + size[0] + ", " + r + ", " + (r + 1) + "] for size " + Arrays.toString(size));
+        for (long d : size) n.require(d >= 1, "size " + Arrays.toString(size) + " must be positive");
+        long[] out = new long[r + 2];
+        out[0] = size[0];
+        System.arraycopy(size, 2, out, 1, r);
+        out[r + 1] = r;
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("align_corners", n.integer("align_corners", 0));
+        attrs.put("size", size);
+        return NodeLowering.op(n, ImageOps.AFFINE_GRID, List.of(theta.name()), out, attrs);
     }
 
     /** Upsample and Resize-10 round nearest down when enlarging and up when shrinking (ONNX Runtime's "simple" mode). */

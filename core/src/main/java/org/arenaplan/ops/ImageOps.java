@@ -60,8 +60,20 @@ final class ImageOps implements OpFamily {
                         .doc("ONNX Resize of X to sizes; scales (one per axis) and roi resolved at import")
                         .lowerF32((op, l) -> List.of(ImageCalls.resize(op, l)))
                         .onnx(ImageImports::resize, "axes", "keep_aspect_ratio_policy")
-                        .onnx("Upsample", 9, ImageImports::resize, "mode").build());
+                        .onnx("Upsample", 9, ImageImports::resize, "mode").build(),
+                OpDefinition.op(COL2IM, 1, 1).attrs(AttrSpec.ints("image_shape", 1, MAX_INT32, "required"), AttrSpec.ints("block_shape", 1, MAX_INT32, "required"),
+                                AttrSpec.perAxis("dilations", false, 1, 1, 1), pads(), strides())
+                        .shape(ImageShapes::col2im).kernels(Kernels.COL2IM)
+                        .doc("X [N, C x prod(block_shape), blocks] to [N, C, image_shape...], overlapping blocks summed; 1 to 3 spatial axes")
+                        .lowerF32((op, l) -> List.of(ImageCalls.col2im(op, l))).onnx(COL2IM, 18, ImageImports::col2im).build(),
+                OpDefinition.op(AFFINE_GRID, 1, 1).attrs(AttrSpec.flag("align_corners"), AttrSpec.ints("size", 1, MAX_INT32, "required"))
+                        .shape(ImageShapes::affineGrid).kernels(Kernels.AFFINE_GRID)
+                        .doc("theta [N, 2, 3] or [N, 3, 4] to the sampling grid [N, H, W, 2] or [N, D, H, W, 3] of size")
+                        .lowerF32((op, l) -> List.of(ImageCalls.affineGrid(op, l))).onnx(AFFINE_GRID, 20, ImageImports::affineGrid).build());
     }
+
+    /** Kinds only this family names. */
+    static final String COL2IM = "Col2Im", AFFINE_GRID = "AffineGrid";
 
     /** A windowed pool: its attributes, shape rule, kernel and lowering, plus attribute {@code more}. */
     private static OpDefinition.Builder pool(String kind, AttrSpec more) {

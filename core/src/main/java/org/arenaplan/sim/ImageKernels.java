@@ -8,7 +8,8 @@ import org.arenaplan.sim.SimKernels.F;
 /**
  * The simulator's N-d image kernels: {@link Kernels#CONV_ND} (Conv and ConvTranspose),
  * {@link Kernels#POOL} (max, average and Lp pooling, global or windowed, dilated) and
- * {@link Kernels#RESIZE} (ONNX Resize), with the argument layouts documented in {@link Kernels}.
+ * {@link Kernels#RESIZE} (ONNX Resize), {@link Kernels#COL2IM} and {@link Kernels#AFFINE_GRID}, with
+ * the argument layouts documented in {@link Kernels}.
  * One output element at a time, in the documented summation order, so the CUDA kernels
  * (image_nd.cuh, one thread per output element) give the same bits.
  */
@@ -39,6 +40,15 @@ final class ImageKernels {
                         + (6 + 5 * rank) + " ints and 2 floats");
                 need(c, c.intArg(1) >= 0 && c.intArg(1) <= 2 && c.intArg(2) >= 0 && c.intArg(2) <= 6 && c.intArg(3) >= 0 && c.intArg(3) <= 3,
                         "mode, coordinate mode or nearest mode out of range");
+            }
+            case Kernels.COL2IM -> {
+                need(c, rank >= 1 && rank <= MAX_SPATIAL, "rank " + rank + " is not 1 to " + MAX_SPATIAL);
+                need(c, c.ints().length >= 3 + 6 * rank && c.pointers().size() == 2, "takes 2 pointers and " + (3 + 6 * rank) + " ints");
+            }
+            case Kernels.AFFINE_GRID -> {
+                int r = (int) c.intArg(1);
+                need(c, r == 2 || r == 3, "rank " + r + " is not 2 or 3");
+                need(c, c.ints().length >= 3 + r && c.pointers().size() == 2, "takes 2 pointers and " + (3 + r) + " ints");
             }
             default -> throw new IllegalArgumentException(c.name());
         }
@@ -140,6 +150,54 @@ final class ImageKernels {
                 if (mode == Kernels.AVERAGE) acc /= includePad ? padded : inside;
                 else if (mode == Kernels.LP) acc = (float) Math.pow(acc, 1.0 / p);
                 y[plane * outSize + e] = acc;
+            }
+        }
+    }
+
+    // ---- col2im, affine_grid ----
+
+    static void col2im(KernelCall c, F xs, F ys) {
+        int rank = i(c, 0), n = i(c, 1), ch = i(c, 2);
+        int[] image = axis(c, 3, 6, 0, rank), blocks = axis(c, 3, 6, 1, rank), k = axis(c, 3, 6, 2, rank);
+        int[] st = axis(c, 3, 6, 3, rank), pad = axis(c, 3, 6, 4, rank), dil = axis(c, 3, 6, 5, rank);
+        float[] x = xs.a(), y = ys.a();
+        int outSize = product(image), kSize = product(k), l = product(blocks);
+        int[] o = new int[rank], kk = new int[rank], pos = new int[rank];
+        for (int plane = 0; plane < n * ch; plane++) {
+            for (int e = 0; e < outSize; e++) {
+                unravel(e, image, o);
+                float acc = 0f;
+                for (int q = 0; q < kSize; q++) {
+                    unravel(q, k, kk);
+                    if (!source(o, kk, blocks, st, pad, dil, true, pos)) continue;
+                    acc += x[(plane * kSize + q) * l + ravel(pos, blocks)];
+                }
+                y[plane * outSize + e] = acc;
+            }
+        }
+    }
+
+    static void affineGrid(KernelCall c, F thetas, F grids) {
+        int n = i(c, 0), r = i(c, 1);
+        int[] ext = axis(c, 2, 1, 0, r);
+        boolean align = c.intArg(2 + r) == 1;
+        float[] theta = thetas.a(), grid = grids.a();
+        int positions = product(ext);
+        int[] at = new int[r];
+        double[] base = new double[r];
+        for (int img = 0; img < n; img++) {
+            for (int e = 0; e < positions; e++) {
+                unravel(e, ext, at);
+                for (int j = 0; j < r; j++) {   // base j runs over width, height[, depth]: the axes from the last
+                    int d = r - 1 - j;
+                    base[j] = align ? (ext[d] == 1 ? 0 : -1 + 2.0 * at[d] / (ext[d] - 1)) : -1 + (2.0 * at[d] + 1) / ext[d];
+                }
+                for (int q = 0; q < r; q++) {
+                    int t = (img * r + q) * (r + 1);
+                    double v = 0;
+                    for (int j = 0; j < r; j++) v += theta[t + j] * base[j];
+                    grid[(img * positions + e) * r + q] = (float) (v + theta[t + r]);
+                }
             }
         }
     }

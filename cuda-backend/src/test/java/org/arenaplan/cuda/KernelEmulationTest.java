@@ -124,6 +124,14 @@ class KernelEmulationTest {
             }
         }
         c.addAll(resizeCases());
+        // col2im: N 1, C 2, image 5x6, blocks of 2x3, strides 1,2, pads (1, 1) at the start, dilations 2,1 -> blocks 3x3.
+        c.add(Case.f32(Kernels.COL2IM, List.of(random(41, 2 * 6 * 9)), 60,
+                new long[] {2, 1, 2, 5, 3, 2, 1, 1, 2, 6, 3, 3, 2, 1, 1}, new double[0], 0));
+        // affine_grid: 2 thetas of 2 x 3 to 3 x 4 grids, and 1 theta of 3 x 4 to a 2 x 3 x 1 grid; with and without align_corners.
+        for (int align = 0; align <= 1; align++) {
+            c.add(Case.f32(Kernels.AFFINE_GRID, List.of(random(42, 12)), 48, new long[] {2, 2, 3, 4, align}, new double[0], 0));
+            c.add(Case.f32(Kernels.AFFINE_GRID, List.of(random(43, 12)), 18, new long[] {1, 3, 2, 3, 1, align}, new double[0], 0));
+        }
         // x [2, 3, 4] -> y [4, 2, 3] (perm 2, 0, 1): strides into x are 1, 12, 4.
         c.add(Case.f32(Kernels.TRANSPOSE, List.of(random(20, 24)), 24, new long[] {3, 4, 2, 3, 1, 12, 4, 4}, new double[0], 0));
         c.add(Case.f32(Kernels.COPY, List.of(random(21, 600)), 600, new long[] {600, 4}, new double[0], 0));
