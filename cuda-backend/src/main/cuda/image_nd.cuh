@@ -61,50 +61,88 @@ extern "C" __global__ void conv_nd(const float* x, const float* w, const float* 
 }
 
 // ints: rank, planes, mode (0 max, 1 average, 2 Lp), countIncludePad, p, then per spatial axis:
-// in, out, k, stride, padBegin, padEnd, dilation. The window is visited in row-major order.
-extern "C" __global__ void pool(const float* x, float* y, Ints ints, Floats) {
+// in, out, k, stride, padBegin, padEnd, dilation. Output e of plane; the window is visited in
+// row-major order. With arg, the first maximum's index within the plane goes there (column-major
+// when columnMajor). Mirrors ImageKernels.Pool.at.
+__device__ float pool_at(const float* x, const Ints& ints, long long plane, long long e, int columnMajor, long long* arg) {
     int rank = (int) ints.v[0];
-    long long planes = ints.v[1];
     int mode = (int) ints.v[2], includePad = (int) ints.v[3];
     long long p = ints.v[4];
     long long in[IMAGE_MAX_SPATIAL], out[IMAGE_MAX_SPATIAL], k[IMAGE_MAX_SPATIAL], st[IMAGE_MAX_SPATIAL];
     long long pb[IMAGE_MAX_SPATIAL], pe[IMAGE_MAX_SPATIAL], dil[IMAGE_MAX_SPATIAL];
-    long long inSize = 1, outSize = 1, kSize = 1;
+    long long inSize = 1, kSize = 1;
     for (int d = 0; d < rank; d++) {
         const long long* a = ints.v + 5 + 7 * d;
         in[d] = a[0]; out[d] = a[1]; k[d] = a[2]; st[d] = a[3]; pb[d] = a[4]; pe[d] = a[5]; dil[d] = a[6];
-        inSize *= in[d]; outSize *= out[d]; kSize *= k[d];
+        inSize *= in[d]; kSize *= k[d];
     }
-    FOR_EACH_ITEM(i, planes * outSize) {
-        long long e = i % outSize, plane = i / outSize;
-        long long o[IMAGE_MAX_SPATIAL];
-        long long rest = e;
-        for (int d = rank - 1; d >= 0; d--) { o[d] = rest % out[d]; rest /= out[d]; }
-        float acc = mode == 0 ? -INFINITY : 0.0f;
-        long long inside = 0, padded = 0;
-        for (long long q = 0; q < kSize; q++) {
-            long long r = q, at = 0, stride = 1;
-            bool in1 = true, inPad = true;
-            for (int d = rank - 1; d >= 0; d--) {
-                long long kk = r % k[d];
-                r /= k[d];
-                long long pos = o[d] * st[d] - pb[d] + kk * dil[d];
-                if (pos < -pb[d] || pos >= in[d] + pe[d]) inPad = false;
-                if (pos < 0 || pos >= in[d]) in1 = false;
-                else at += pos * stride;
-                stride *= in[d];
-            }
-            if (inPad) padded++;
-            if (!in1) continue;
-            inside++;
-            float v = x[plane * inSize + at];
-            if (mode == 0) acc = v > acc ? v : acc;
-            else if (mode == 1) acc = acc + v;
-            else acc = acc + (float) pow((double) fabsf(v), (double) p);
+    long long o[IMAGE_MAX_SPATIAL];
+    long long rest = e;
+    for (int d = rank - 1; d >= 0; d--) { o[d] = rest % out[d]; rest /= out[d]; }
+    float acc = mode == 0 ? -INFINITY : 0.0f;
+    long long inside = 0, padded = 0, best = -1;
+    for (long long q = 0; q < kSize; q++) {
+        long long r = q, at = 0, stride = 1;
+        long long pos[IMAGE_MAX_SPATIAL];
+        bool in1 = true, inPad = true;
+        for (int d = rank - 1; d >= 0; d--) {
+            long long kk = r % k[d];
+            r /= k[d];
+            pos[d] = o[d] * st[d] - pb[d] + kk * dil[d];
+            if (pos[d] < -pb[d] || pos[d] >= in[d] + pe[d]) inPad = false;
+            if (pos[d] < 0 || pos[d] >= in[d]) in1 = false;
+            else at += pos[d] * stride;
+            stride *= in[d];
         }
-        if (mode == 1) acc = acc / (float) (includePad ? padded : inside);
-        else if (mode == 2) acc = (float) pow((double) acc, 1.0 / (double) p);
-        y[i] = acc;
+        if (inPad) padded++;
+        if (!in1) continue;
+        inside++;
+        float v = x[plane * inSize + at];
+        if (mode == 0) {
+            if (v > acc || best < 0) {
+                if (columnMajor) {
+                    long long c = 0, s2 = 1;
+                    for (int d = 0; d < rank; d++) { c += pos[d] * s2; s2 *= in[d]; }
+                    best = c;
+                } else {
+                    best = at;
+                }
+            }
+            acc = v > acc ? v : acc;
+        } else if (mode == 1) {
+            acc = acc + v;
+        } else {
+            acc = acc + (float) pow((double) fabsf(v), (double) p);
+        }
+    }
+    if (arg) *arg = best;
+    if (mode == 1) acc = acc / (float) (includePad ? padded : inside);
+    else if (mode == 2) acc = (float) pow((double) acc, 1.0 / (double) p);
+    return acc;
+}
+
+__device__ __forceinline__ long long pool_out_size(const Ints& ints) {
+    long long n = 1;
+    for (int d = 0; d < (int) ints.v[0]; d++) n *= ints.v[5 + 7 * d + 1];
+    return n;
+}
+
+extern "C" __global__ void pool(const float* x, float* y, Ints ints, Floats) {
+    long long outSize = pool_out_size(ints);
+    FOR_EACH_ITEM(i, ints.v[1] * outSize) y[i] = pool_at(x, ints, i / outSize, i % outSize, 0, nullptr);
+}
+
+// ints: as pool's (mode 0), then storageOrder (1: column-major). ONNX MaxPool's Indices: the flat
+// index into x of each window's first maximum.
+extern "C" __global__ void pool_indices(const float* x, long long* indices, Ints ints, Floats) {
+    int rank = (int) ints.v[0];
+    long long outSize = pool_out_size(ints), inSize = 1;
+    for (int d = 0; d < rank; d++) inSize *= ints.v[5 + 7 * d];
+    int columnMajor = (int) ints.v[5 + 7 * rank];
+    FOR_EACH_ITEM(i, ints.v[1] * outSize) {
+        long long plane = i / outSize, arg;
+        pool_at(x, ints, plane, i % outSize, columnMajor, &arg);
+        indices[i] = plane * inSize + arg;
     }
 }
 

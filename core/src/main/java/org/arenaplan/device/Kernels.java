@@ -55,6 +55,10 @@ import java.util.List;
  *     positions inside x divided by their count, or with countIncludePad = 1 by the count of
  *     positions inside [-padBegin, in + padEnd); 2 Lp: (sum of |x|^p over the positions inside x)^(1/p).
  *     Global pooling is k = in, no padding. Sums run over the window in row-major order, in f32.</li>
+ * <li>{@link #POOL_INDICES} ptrs [x, indices]; ints as {@link #POOL}'s (mode 0) then storageOrder:
+ *     ONNX MaxPool's Indices (int64): for each window, the flat index into x (plane * plane size +
+ *     the position in the plane, row-major, or column-major with storageOrder = 1) of its first
+ *     maximum in window order.</li>
  * <li>{@link #RESIZE} ptrs [x, y]; ints [rank, mode, coordinateMode, nearestMode, excludeOutside,
  *     antialias, then per axis: in_d, out_d, scale_d, roiStart_d, roiEnd_d] where scale and roi are
  *     IEEE-754 double bits ({@link Double#doubleToRawLongBits}); floats [cubicCoeffA,
@@ -130,6 +134,7 @@ public final class Kernels {
     public static final String POOL = "pool";
     public static final String RESIZE = "resize";
     public static final String COL2IM = "col2im";
+    public static final String POOL_INDICES = "pool_indices";
     public static final String AFFINE_GRID = "affine_grid";
     public static final String TRANSPOSE = "transpose";
     public static final String COPY = "copy";
@@ -152,7 +157,7 @@ public final class Kernels {
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, LAYERNORM, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
-            CONV_ND, POOL, RESIZE, COL2IM, AFFINE_GRID);
+            CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

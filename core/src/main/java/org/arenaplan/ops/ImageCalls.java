@@ -45,6 +45,20 @@ final class ImageCalls {
         return new KernelCall(Kernels.CONV_ND, args, ints, new double[0], op.name());
     }
 
+    /** MaxPool: the maxima (f32) and, when output 1 is read, their int64 Indices. */
+    static List<KernelCall> maxPool(Op op, OpLowering lowering) {
+        lowering.requireF32(op, op.inputs().get(0));
+        lowering.requireF32(op, op.outputs().get(0));
+        KernelCall values = pool(op, lowering);
+        if (op.outputs().size() < 2 || !op.writesAtRuntime(1)) return List.of(values);
+        String indices = op.outputs().get(1);
+        if (lowering.dtype(indices) != org.arenaplan.ir.DType.I64) throw fail(op, "Indices '" + indices + "' must be int64");
+        long[] ints = java.util.Arrays.copyOf(values.ints(), values.ints().length + 1);
+        ints[ints.length - 1] = OpAttrs.of(op).integer("storage_order");
+        return List.of(values, new KernelCall(Kernels.POOL_INDICES, List.of(lowering.read(op.inputs().get(0)), lowering.write(indices)), ints,
+                new double[0], op.name()));
+    }
+
     /** MaxPool, AveragePool, LpPool and their global forms. */
     static KernelCall pool(Op op, OpLowering lowering) {
         String x = op.inputs().get(0), y = op.outputs().get(0);

@@ -1,5 +1,6 @@
 package org.arenaplan.ops;
 
+import org.arenaplan.ir.DType;
 import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.ResizeModes;
 import org.arenaplan.onnx.Lowered;
@@ -34,7 +35,7 @@ import java.util.Map;
  *
  * <p>Col2Im (18) and AffineGrid (20) take their shapes as constant inputs.
  *
- * <p>Not handled: MaxPool's Indices output, ConvTranspose with SAME padding that comes out
+ * <p>Not handled: ConvTranspose with SAME padding that comes out
  * negative (stride larger than the dilated kernel), images with more than 3 spatial axes.
  */
 final class ImageImports {
@@ -53,7 +54,6 @@ final class ImageImports {
         long ceilFrom = type.equals("LpPool") ? 18 : 10;
         n.require(n.opset() >= dilationsFrom || !n.hasAttr("dilations"), "attribute 'dilations' needs opset " + dilationsFrom);
         n.require(n.opset() >= ceilFrom || !n.hasAttr("ceil_mode"), "attribute 'ceil_mode' needs opset " + ceilFrom);
-        n.require(n.node().outputs().size() < 2 || n.node().outputs().get(1).isEmpty(), "MaxPool's Indices output is not supported");
         long ceil = n.integer("ceil_mode", 0);
         Windows.Resolved r = Windows.resolve(n, in, n.ints("kernel_shape", null), true, ceil != 0);
         Map<String, Object> attrs = new LinkedHashMap<>();
@@ -64,7 +64,18 @@ final class ImageImports {
         attrs.put("ceil_mode", ceil);
         String kind;
         switch (type) {
-            case "MaxPool" -> kind = OpKinds.MAX_POOL;
+            case "MaxPool" -> {
+                kind = OpKinds.MAX_POOL;
+                List<String> outs = n.node().outputs();
+                if (outs.size() > 1 && !outs.get(1).isEmpty()) {   // Indices
+                    long order = n.integer("storage_order", 0);
+                    n.require(order == 0 || order == 1, "storage_order " + order + " is not 0 or 1");
+                    attrs.put("storage_order", order);
+                    long[] shape = ImageOps.concat(new long[]{x.dim(0), x.dim(1)}, r.out());
+                    return new Lowered(kind, List.of(x.name()), List.of(NodeLowering.output(n, shape),
+                            new Value(outs.get(1), DType.I64, shape)), attrs, false, List.of());
+                }
+            }
             case "AveragePool" -> {
                 kind = OpKinds.AVERAGE_POOL;
                 attrs.put("count_include_pad", n.integer("count_include_pad", 0));

@@ -46,7 +46,10 @@ final class ImageOps implements OpFamily {
                         .shape(ImageShapes::convTranspose).kernels(Kernels.CONV_ND)
                         .doc("inputs X, W (C x M/group x kernel...), optional B; 1-D to 3-D images")
                         .lowerF32((op, l) -> List.of(ImageCalls.conv(op, l, true))).onnx(ImageImports::convTranspose, "auto_pad", "output_shape").build(),
-                pool(OpKinds.MAX_POOL, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad", "storage_order").build(),
+                pool(OpKinds.MAX_POOL, AttrSpec.flag("count_include_pad")).attrs(AttrSpec.flag("storage_order")).outputs(1, 2)
+                        .shapes((a, in, n) -> n == 1 ? new long[][]{ShapeRules.pool(a, in)} : new long[][]{ShapeRules.pool(a, in), ShapeRules.pool(a, in)})
+                        .kernels(Kernels.POOL_INDICES).doc("optional output 1: the int64 Indices of the maxima (storage_order 0 row-major, 1 column-major)")
+                        .lower(ImageCalls::maxPool).onnx(ImageImports::pool, "auto_pad").build(),
                 pool(OpKinds.AVERAGE_POOL, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad").build(),
                 pool(OpKinds.LP_POOL, lpNorm()).doc("(sum of |x|^p)^(1/p) over the window").onnx(ImageImports::pool, "auto_pad").build(),
                 globalPool(OpKinds.GLOBAL_AVERAGE_POOL).doc("mean over the spatial axes").build(),

@@ -29,9 +29,10 @@ final class ImageKernels {
                 need(c, c.pointers().size() == (c.intArg(5) == 1 ? 4 : 3), "takes " + (c.intArg(5) == 1 ? 4 : 3) + " pointers");
                 need(c, c.intArg(4) >= 1 && c.intArg(2) % c.intArg(4) == 0 && c.intArg(3) % c.intArg(4) == 0, "group " + c.intArg(4) + " does not divide the channels");
             }
-            case Kernels.POOL -> {
+            case Kernels.POOL, Kernels.POOL_INDICES -> {
                 need(c, rank >= 1 && rank <= MAX_SPATIAL, "rank " + rank + " is not 1 to " + MAX_SPATIAL);
-                need(c, c.ints().length >= 5 + 7 * rank && c.pointers().size() == 2, "takes 2 pointers and " + (5 + 7 * rank) + " ints");
+                int ints = 5 + 7 * rank + (c.name().equals(Kernels.POOL) ? 0 : 1);
+                need(c, c.ints().length >= ints && c.pointers().size() == 2, "takes 2 pointers and " + ints + " ints");
                 need(c, c.intArg(2) >= Kernels.MAX && c.intArg(2) <= Kernels.LP, "mode " + c.intArg(2) + " is not 0, 1 or 2");
             }
             case Kernels.RESIZE -> {
@@ -116,41 +117,87 @@ final class ImageKernels {
     // ---- pool ----
 
     static void pool(KernelCall c, F xs, F ys) {
-        int rank = i(c, 0), planes = i(c, 1), mode = i(c, 2);
-        boolean includePad = c.intArg(3) == 1;
-        int p = i(c, 4);
-        int[] in = axis(c, 5, 7, 0, rank), out = axis(c, 5, 7, 1, rank), k = axis(c, 5, 7, 2, rank), st = axis(c, 5, 7, 3, rank);
-        int[] pb = axis(c, 5, 7, 4, rank), pe = axis(c, 5, 7, 5, rank), dil = axis(c, 5, 7, 6, rank);
-        float[] x = xs.a(), y = ys.a();
-        int inSize = product(in), outSize = product(out), kSize = product(k);
-        int[] o = new int[rank], kk = new int[rank];
-        for (int plane = 0; plane < planes; plane++) {
-            for (int e = 0; e < outSize; e++) {
-                unravel(e, out, o);
-                float acc = mode == Kernels.MAX ? Float.NEGATIVE_INFINITY : 0f;
-                long inside = 0, padded = 0;
-                for (int q = 0; q < kSize; q++) {
-                    unravel(q, k, kk);
-                    int at = 0;
-                    boolean in1 = true, inPad = true;
-                    for (int d = 0; d < rank; d++) {
-                        long pos = (long) o[d] * st[d] - pb[d] + (long) kk[d] * dil[d];
-                        if (pos < -pb[d] || pos >= (long) in[d] + pe[d]) inPad = false;
-                        if (pos < 0 || pos >= in[d]) in1 = false;
-                        else at = at * in[d] + (int) pos;
-                    }
-                    if (inPad) padded++;
-                    if (!in1) continue;
-                    inside++;
-                    float v = x[plane * inSize + at];
-                    if (mode == Kernels.MAX) acc = v > acc ? v : acc;   // as CUDA's: a NaN does not win
-                    else if (mode == Kernels.AVERAGE) acc += v;
-                    else acc += (float) Math.pow(Math.abs(v), p);   // pow in f64, rounded, as CUDA's
-                }
-                if (mode == Kernels.AVERAGE) acc /= includePad ? padded : inside;
-                else if (mode == Kernels.LP) acc = (float) Math.pow(acc, 1.0 / p);
-                y[plane * outSize + e] = acc;
+        Pool p = new Pool(c);
+        for (int plane = 0; plane < p.planes; plane++)
+            for (int e = 0; e < p.outSize; e++) ys.a()[plane * p.outSize + e] = p.at(xs.a(), plane, e, null);
+    }
+
+    /** {@link Kernels#POOL_INDICES}: the flat index into x of each window's maximum (the first one, in window order). */
+    static void poolIndices(KernelCall c, float[] x, java.nio.LongBuffer y) {
+        Pool p = new Pool(c);
+        long[] arg = new long[1];
+        for (int plane = 0; plane < p.planes; plane++) {
+            for (int e = 0; e < p.outSize; e++) {
+                p.at(x, plane, e, arg);
+                y.put(plane * p.outSize + e, (long) plane * p.inSize + arg[0]);
             }
+        }
+    }
+
+    /** One pool call's geometry (ints as {@link Kernels#POOL}; {@link Kernels#POOL_INDICES} adds storageOrder). */
+    private static final class Pool {
+        final int rank, planes, mode, p, inSize, outSize, kSize;
+        final boolean includePad, columnMajor;
+        final int[] in, out, k, st, pb, pe, dil, o, kk;
+
+        Pool(KernelCall c) {
+            rank = i(c, 0);
+            planes = i(c, 1);
+            mode = i(c, 2);
+            includePad = c.intArg(3) == 1;
+            p = i(c, 4);
+            in = axis(c, 5, 7, 0, rank);
+            out = axis(c, 5, 7, 1, rank);
+            k = axis(c, 5, 7, 2, rank);
+            st = axis(c, 5, 7, 3, rank);
+            pb = axis(c, 5, 7, 4, rank);
+            pe = axis(c, 5, 7, 5, rank);
+            dil = axis(c, 5, 7, 6, rank);
+            columnMajor = c.name().equals(Kernels.POOL_INDICES) && c.intArg(5 + 7 * rank) == 1;
+            inSize = product(in);
+            outSize = product(out);
+            kSize = product(k);
+            o = new int[rank];
+            kk = new int[rank];
+        }
+
+        /** Output {@code e} of {@code plane}; with {@code arg}, the maximum's index within the plane (storage order) goes to arg[0]. */
+        float at(float[] x, int plane, int e, long[] arg) {
+            unravel(e, out, o);
+            float acc = mode == Kernels.MAX ? Float.NEGATIVE_INFINITY : 0f;
+            long inside = 0, padded = 0, best = -1;
+            for (int q = 0; q < kSize; q++) {
+                unravel(q, k, kk);
+                int at = 0, atColumn = 0, stride = 1;
+                boolean in1 = true, inPad = true;
+                for (int d = 0; d < rank; d++) {
+                    long pos = (long) o[d] * st[d] - pb[d] + (long) kk[d] * dil[d];
+                    if (pos < -pb[d] || pos >= (long) in[d] + pe[d]) inPad = false;
+                    if (pos < 0 || pos >= in[d]) {
+                        in1 = false;
+                    } else {
+                        at = at * in[d] + (int) pos;
+                        atColumn += (int) pos * stride;
+                        stride *= in[d];
+                    }
+                }
+                if (inPad) padded++;
+                if (!in1) continue;
+                inside++;
+                float v = x[plane * inSize + at];
+                if (mode == Kernels.MAX) {
+                    if (v > acc || best < 0) best = columnMajor ? atColumn : at;   // as CUDA's: a NaN does not win
+                    acc = v > acc ? v : acc;
+                } else if (mode == Kernels.AVERAGE) {
+                    acc += v;
+                } else {
+                    acc += (float) Math.pow(Math.abs(v), p);   // pow in f64, rounded, as CUDA's
+                }
+            }
+            if (arg != null) arg[0] = best;
+            if (mode == Kernels.AVERAGE) acc /= includePad ? padded : inside;
+            else if (mode == Kernels.LP) acc = (float) Math.pow(acc, 1.0 / p);
+            return acc;
         }
     }
 

@@ -123,6 +123,11 @@ class KernelEmulationTest {
                     4, 4, 2, 1, 1, 0, 1, 5, 2, 2, 2, 0, 1, 2, 6, 3, 3, 2, 1, 1, 1}, new double[0], mode == Kernels.LP ? 2 : 0));
             }
         }
+        // pool_indices: the same max windows' argmax, row- and column-major.
+        for (int order = 0; order <= 1; order++) {
+            c.add(new Case(Kernels.POOL_INDICES, List.of(TensorValue.ofFloats(null, random(19, 240))), DType.I64, 48, new long[] {3, 2, 0, 0, 0,
+                4, 4, 2, 1, 1, 0, 1, 5, 2, 2, 2, 0, 1, 2, 6, 3, 3, 2, 1, 1, 1, order}, new double[0], 0));
+        }
         c.addAll(resizeCases());
         // col2im: N 1, C 2, image 5x6, blocks of 2x3, strides 1,2, pads (1, 1) at the start, dilations 2,1 -> blocks 3x3.
         c.add(Case.f32(Kernels.COL2IM, List.of(random(41, 2 * 6 * 9)), 60,
