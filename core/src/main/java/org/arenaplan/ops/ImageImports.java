@@ -56,11 +56,7 @@ final class ImageImports {
         n.require(n.opset() >= ceilFrom || !n.hasAttr("ceil_mode"), "attribute 'ceil_mode' needs opset " + ceilFrom);
         long ceil = n.integer("ceil_mode", 0);
         Windows.Resolved r = Windows.resolve(n, in, n.ints("kernel_shape", null), true, ceil != 0);
-        Map<String, Object> attrs = new LinkedHashMap<>();
-        attrs.put("kernel_shape", r.kernel());
-        attrs.put("strides", r.strides());
-        attrs.put("pads", r.pads());
-        attrs.put("dilations", r.dilations());
+        Map<String, Object> attrs = ImageOps.windowAttrs(r);
         attrs.put("ceil_mode", ceil);
         String kind;
         switch (type) {

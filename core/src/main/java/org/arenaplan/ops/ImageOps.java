@@ -160,13 +160,19 @@ final class ImageOps implements OpFamily {
             n.require(n.input(2).rank() == 1 && n.input(2).dim(0) == w.dim(0), "bias " + n.input(2) + " must be [" + w.dim(0) + "]");
             inputs.add(n.input(2).name());
         }
+        Map<String, Object> attrs = windowAttrs(r);
+        attrs.put("group", group);
+        return op(n, OpKinds.CONV, inputs, concat(new long[]{x.dim(0), w.dim(0)}, r.out()), attrs);
+    }
+
+    /** A sliding window's resolved attributes, in a map the caller may add to. */
+    static Map<String, Object> windowAttrs(Windows.Resolved r) {
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("kernel_shape", r.kernel());
         attrs.put("strides", r.strides());
         attrs.put("pads", r.pads());
         attrs.put("dilations", r.dilations());
-        attrs.put("group", group);
-        return op(n, OpKinds.CONV, inputs, concat(new long[]{x.dim(0), w.dim(0)}, r.out()), attrs);
+        return attrs;
     }
 
     static long[] concat(long[] a, long[] b) {
