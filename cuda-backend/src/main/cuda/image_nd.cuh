@@ -331,3 +331,98 @@ extern "C" __global__ void affine_grid(const float* theta, float* grid, Ints int
         grid[i] = (float) (v + t[r]);
     }
 }
+
+// Reflects x by the nearer border until it lies within [lo, hi] (onnx's reference _gs_reflect).
+__device__ double grid_reflect(double x, double lo, double hi) {
+    double range = hi - lo;
+    if (x < lo) {
+        double dx = lo - x;
+        long long k = (long long) (dx / range);
+        double rest = dx - k * range;
+        return k % 2 == 0 ? lo + rest : hi - rest;
+    }
+    if (x > hi) {
+        double dx = x - hi;
+        long long k = (long long) (dx / range);
+        double rest = dx - k * range;
+        return k % 2 == 0 ? hi - rest : lo + rest;
+    }
+    return x;
+}
+
+// Index i under the padding mode: inside, -1 (zeros), clamped (border) or reflected (reflection).
+__device__ long long grid_index(long long i, long long len, int padding, double lo, double hi) {
+    if (padding == 0) return i >= 0 && i < len ? i : -1;
+    if (padding == 1) return i < 0 ? 0 : i > len - 1 ? len - 1 : i;
+    long long r = (long long) grid_reflect((double) i, lo, hi);
+    return r < 0 ? 0 : r > len - 1 ? len - 1 : r;
+}
+
+// The taps of normalised grid coordinate g on an axis of len; mirrors ImageKernels.gridTaps.
+__device__ int grid_taps(double g, long long len, int mode, int padding, int align, long long* index, double* weight) {
+    double lo = align ? 0 : -0.5, hi = align ? len - 1 : len - 0.5;
+    double v = align ? (g + 1) / 2.0 * (len - 1) : ((g + 1) * len - 1) / 2.0;
+    if (mode == 0) v = rint(v);   // half to even
+    if (v < lo || v > hi) {
+        if (padding == 1) v = fmax(0.0, fmin((double) (len - 1), v));
+        else if (padding == 2) v = grid_reflect(v, lo, hi);
+    }
+    if (mode == 0) {
+        index[0] = grid_index((long long) v, len, padding, lo, hi);
+        weight[0] = 1;
+        return 1;
+    }
+    long long x0 = (long long) floor(v);
+    double f = v - x0;
+    if (mode == 1) {
+        weight[0] = 1 - f;
+        weight[1] = f;
+        for (int j = 0; j < 2; j++) index[j] = grid_index(x0 + j, len, padding, lo, hi);
+        return 2;
+    }
+    double a = -0.75, q = 1 - f;
+    weight[0] = ((a * (f + 1) - 5 * a) * (f + 1) + 8 * a) * (f + 1) - 4 * a;
+    weight[1] = ((a + 2) * f - (a + 3)) * f * f + 1;
+    weight[2] = ((a + 2) * q - (a + 3)) * q * q + 1;
+    weight[3] = ((a * (2 - f) - 5 * a) * (2 - f) + 8 * a) * (2 - f) - 4 * a;
+    for (int j = 0; j < 4; j++) index[j] = grid_index(x0 - 1 + j, len, padding, lo, hi);
+    return 4;
+}
+
+// ints: rank (2 or 3), N, C, in (rank), out (rank), mode (0 nearest, 1 linear, 2 cubic),
+// padding (0 zeros, 1 border, 2 reflection), alignCorners (ONNX GridSample-20).
+extern "C" __global__ void grid_sample(const float* x, const float* grid, float* y, Ints ints, Floats) {
+    int r = (int) ints.v[0];
+    long long N = ints.v[1], C = ints.v[2];
+    long long in[3], out[3], inSize = 1, outSize = 1;
+    for (int d = 0; d < r; d++) { in[d] = ints.v[3 + d]; out[d] = ints.v[3 + r + d]; inSize *= in[d]; outSize *= out[d]; }
+    int mode = (int) ints.v[3 + 2 * r], padding = (int) ints.v[4 + 2 * r], align = (int) ints.v[5 + 2 * r];
+    FOR_EACH_ITEM(i, N * C * outSize) {
+        long long e = i % outSize, q = (i / outSize) % C, img = i / (outSize * C);
+        long long index[3][4];
+        double weight[3][4];
+        int count[3], t[3];
+        for (int d = 0; d < r; d++) {
+            count[d] = grid_taps(grid[(img * outSize + e) * r + (r - 1 - d)], in[d], mode, padding, align, index[d], weight[d]);
+            t[d] = 0;
+        }
+        const float* plane = x + (img * C + q) * inSize;
+        double acc = 0;
+        while (true) {
+            double wgt = 1;
+            long long at = 0;
+            bool zero = false;
+            for (int d = 0; d < r; d++) {
+                wgt *= weight[d][t[d]];
+                long long idx = index[d][t[d]];
+                if (idx < 0) zero = true;
+                at = at * in[d] + (idx < 0 ? 0 : idx);
+            }
+            if (!zero) acc += wgt * plane[at];
+            int d = r - 1;
+            while (d >= 0 && ++t[d] == count[d]) t[d--] = 0;
+            if (d < 0) break;
+        }
+        y[i] = (float) acc;
+    }
+}

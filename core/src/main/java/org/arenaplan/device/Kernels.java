@@ -81,6 +81,12 @@ import java.util.List;
  *     N x spatial... x rank with grid[n, ..., k] = sum over j of theta[n, k, j] * base_j + theta[n, k, rank],
  *     base = (x, y[, z]) for the position's width, height[, depth] index i of extent e:
  *     -1 + 2i/(e - 1) with alignCorners (0 where e = 1), else -1 + (2i + 1)/e; in f64, rounded to f32.</li>
+ * <li>{@link #GRID_SAMPLE} ptrs [x, grid, y]; ints [rank (2 or 3), N, C, in_d (rank of them), out_d
+ *     (rank of them), mode (0 nearest, 1 linear, 2 cubic), padding (0 zeros, 1 border, 2 reflection),
+ *     alignCorners]: ONNX GridSample-20. x is N x C x in..., grid N x out... x rank (the last entry
+ *     indexes the first spatial axis), y N x C x out...; as onnx's reference op_grid_sample.py
+ *     (nearest rounds half to even, as the ONNX node tests' outputs; cubic with a = -0.75), in f64,
+ *     rounded to f32.</li>
  * <li>{@link #LRN} ptrs [x, y]; ints [N, C, spatial, size]; floats [alpha, beta, bias]:
  *     y = x / (bias + alpha/size * sum over c' in [c - floor((size-1)/2), c + ceil((size-1)/2)] of x[c']^2)^beta.</li>
  * <li>{@link #TRANSPOSE} ptrs [x, y]; ints [rank, shape[rank], stride[rank], es]: y (contiguous,
@@ -135,6 +141,7 @@ public final class Kernels {
     public static final String RESIZE = "resize";
     public static final String COL2IM = "col2im";
     public static final String POOL_INDICES = "pool_indices";
+    public static final String GRID_SAMPLE = "grid_sample";
     public static final String AFFINE_GRID = "affine_grid";
     public static final String TRANSPOSE = "transpose";
     public static final String COPY = "copy";
@@ -157,7 +164,7 @@ public final class Kernels {
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, LAYERNORM, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
-            CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID);
+            CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

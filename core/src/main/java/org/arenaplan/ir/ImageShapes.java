@@ -97,4 +97,15 @@ public final class ImageShapes {
         out[r + 1] = r;
         return out;
     }
+
+    /** GridSample: X [N, C, in...] (2 or 3 spatial axes) and grid [N, out..., spatial] give [N, C, out...]. */
+    public static long[] gridSample(OpAttrs attrs, long[][] in) {
+        long[] x = in[0], g = in[1];
+        int r = x.length - 2;
+        if ((r != 2 && r != 3) || g.length != x.length || g[0] != x[0] || g[g.length - 1] != r)
+            throw new GraphException("X " + Arrays.toString(x) + " and grid " + Arrays.toString(g) + " must be [N, C, 2 or 3 spatial axes] and [N, out..., that many]");
+        long[] out = x.clone();
+        System.arraycopy(g, 1, out, 2, r);
+        return out;
+    }
 }

@@ -181,4 +181,29 @@ final class ImageCalls {
         ints[2 + r] = OpAttrs.of(op).integer("align_corners");
         return new KernelCall(Kernels.AFFINE_GRID, List.of(lowering.read(t), lowering.write(y)), ints, new double[0], op.name());
     }
+
+    /** GridSample: ints [rank, N, C, in (rank), out (rank), mode, padding, alignCorners]. */
+    static KernelCall gridSample(Op op, OpLowering lowering) {
+        String x = op.inputs().get(0), g = op.inputs().get(1), y = op.outputs().get(0);
+        long[] xs = lowering.shape(op, x), ys = lowering.shape(op, y);
+        int r = xs.length - 2;
+        if (r != 2 && r != 3) throw fail(op, "GridSample runs on 2 or 3 spatial axes, not " + r);
+        long[] ints = new long[6 + 2 * r];
+        ints[0] = r;
+        ints[1] = xs[0];
+        ints[2] = xs[1];
+        System.arraycopy(xs, 2, ints, 3, r);
+        System.arraycopy(ys, 2, ints, 3 + r, r);
+        ints[3 + 2 * r] = gridCode(op, "mode", "linear", ImageOps.GRID_MODES);
+        ints[4 + 2 * r] = gridCode(op, "padding_mode", "zeros", ImageOps.GRID_PADDINGS);
+        ints[5 + 2 * r] = OpAttrs.of(op).integer("align_corners");
+        return new KernelCall(Kernels.GRID_SAMPLE, List.of(lowering.read(x), lowering.read(g), lowering.write(y)), ints, new double[0], op.name());
+    }
+
+    private static int gridCode(Op op, String attr, String dflt, List<String> values) {
+        Object v = op.attrs().get(attr);
+        int c = values.indexOf(v == null ? dflt : v.toString());
+        if (c < 0) throw fail(op, "attribute '" + attr + "' = '" + v + "' is not one of " + values);
+        return c;
+    }
 }

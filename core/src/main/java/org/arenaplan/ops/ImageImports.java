@@ -33,7 +33,9 @@ import java.util.Map;
  * output extent and one roi interval per axis (as onnx's reference op_resize.py: sizes give
  * scale = size / extent; scales give extent floor(scale * extent)).
  *
- * <p>Col2Im (18) and AffineGrid (20) take their shapes as constant inputs.
+ * <p>Col2Im (18) and AffineGrid (20) take their shapes as constant inputs. GridSample (16) is
+ * 4-D with modes bilinear, nearest, bicubic; from 20 N-D (2 or 3 spatial axes here) with modes
+ * linear, nearest, cubic (cubic on 2 spatial axes only, as ONNX Runtime).
  *
  * <p>Not handled: ConvTranspose with SAME padding that comes out
  * negative (stride larger than the dilated kernel), images with more than 3 spatial axes.
@@ -316,6 +318,35 @@ final class ImageImports {
         attrs.put("align_corners", n.integer("align_corners", 0));
         attrs.put("size", size);
         return NodeLowering.op(n, ImageOps.AFFINE_GRID, List.of(theta.name()), out, attrs);
+    }
+
+    /** GridSample: opsets 16 to 19 name the modes bilinear and bicubic and take 4-D X only; 20 names them linear and cubic, 4-D or 5-D. */
+    static Lowered gridSample(NodeContext n) {
+        Value x = n.input(0), g = n.input(1);
+        int r = x.rank() - 2;
+        n.require(r == 2 || (r == 3 && n.opset() >= 20), "X " + x + " must have 2 spatial axes" + (n.opset() >= 20 ? " or 3" : " before opset 20"));
+        n.require(g.rank() == x.rank() && g.dim(0) == x.dim(0) && g.dim(g.rank() - 1) == r, "grid " + g + " must be [" + x.dim(0) + ", out..., " + r + "]");
+        boolean v20 = n.opset() >= 20;
+        String mode = n.string("mode", v20 ? "linear" : "bilinear");
+        if (!v20) mode = switch (mode) {
+            case "bilinear" -> "linear";
+            case "bicubic" -> "cubic";
+            case "nearest" -> mode;
+            default -> throw n.error("mode '" + mode + "' is not bilinear, nearest or bicubic (opset " + n.opset() + ")");
+        };
+        n.require(ImageOps.GRID_MODES.contains(mode) && !(r == 3 && mode.equals("cubic")), "mode '" + mode + "' is not one of " + ImageOps.GRID_MODES
+                + (r == 3 ? " (cubic is 2-D only)" : ""));
+        String padding = n.string("padding_mode", "zeros");
+        n.require(ImageOps.GRID_PADDINGS.contains(padding), "padding_mode '" + padding + "' is not one of " + ImageOps.GRID_PADDINGS);
+        long align = n.integer("align_corners", 0);
+        n.require(align == 0 || align == 1, "align_corners must be 0 or 1");
+        long[] out = x.shape();
+        System.arraycopy(g.shape(), 1, out, 2, r);
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("mode", mode);
+        attrs.put("padding_mode", padding);
+        attrs.put("align_corners", align);
+        return NodeLowering.op(n, ImageOps.GRID_SAMPLE, List.of(x.name(), g.name()), out, attrs);
     }
 
     /** Upsample and Resize-10 round nearest down when enlarging and up when shrinking (ONNX Runtime's "simple" mode). */

@@ -72,11 +72,17 @@ final class ImageOps implements OpFamily {
                 OpDefinition.op(AFFINE_GRID, 1, 1).attrs(AttrSpec.flag("align_corners"), AttrSpec.ints("size", 1, MAX_INT32, "required"))
                         .shape(ImageShapes::affineGrid).kernels(Kernels.AFFINE_GRID)
                         .doc("theta [N, 2, 3] or [N, 3, 4] to the sampling grid [N, H, W, 2] or [N, D, H, W, 3] of size")
-                        .lowerF32((op, l) -> List.of(ImageCalls.affineGrid(op, l))).onnx(AFFINE_GRID, 20, ImageImports::affineGrid).build());
+                        .lowerF32((op, l) -> List.of(ImageCalls.affineGrid(op, l))).onnx(AFFINE_GRID, 20, ImageImports::affineGrid).build(),
+                OpDefinition.op(GRID_SAMPLE, 2, 2).attrs(AttrSpec.string("mode", "linear"), AttrSpec.string("padding_mode", "zeros"), AttrSpec.flag("align_corners"))
+                        .shape(ImageShapes::gridSample).kernels(Kernels.GRID_SAMPLE)
+                        .doc("X [N, C, in...] sampled at grid [N, out..., 2 or 3] (normalised, last entry the first spatial axis) to [N, C, out...]")
+                        .lowerF32((op, l) -> List.of(ImageCalls.gridSample(op, l))).onnx(GRID_SAMPLE, 16, ImageImports::gridSample).build());
     }
 
     /** Kinds only this family names. */
-    static final String COL2IM = "Col2Im", AFFINE_GRID = "AffineGrid";
+    static final String COL2IM = "Col2Im", AFFINE_GRID = "AffineGrid", GRID_SAMPLE = "GridSample";
+    /** GridSample's modes and padding modes, in the order of the grid_sample kernel's codes. */
+    static final List<String> GRID_MODES = List.of("nearest", "linear", "cubic"), GRID_PADDINGS = List.of("zeros", "border", "reflection");
 
     /** A windowed pool: its attributes, shape rule, kernel and lowering, plus attribute {@code more}. */
     private static OpDefinition.Builder pool(String kind, AttrSpec more) {

@@ -46,6 +46,10 @@ final class ImageKernels {
                 need(c, rank >= 1 && rank <= MAX_SPATIAL, "rank " + rank + " is not 1 to " + MAX_SPATIAL);
                 need(c, c.ints().length >= 3 + 6 * rank && c.pointers().size() == 2, "takes 2 pointers and " + (3 + 6 * rank) + " ints");
             }
+            case Kernels.GRID_SAMPLE -> {
+                need(c, rank == 2 || rank == 3, "rank " + rank + " is not 2 or 3");
+                need(c, c.ints().length >= 6 + 2 * rank && c.pointers().size() == 3, "takes 3 pointers and " + (6 + 2 * rank) + " ints");
+            }
             case Kernels.AFFINE_GRID -> {
                 int r = (int) c.intArg(1);
                 need(c, r == 2 || r == 3, "rank " + r + " is not 2 or 3");
@@ -247,6 +251,104 @@ final class ImageKernels {
                 }
             }
         }
+    }
+
+    // ---- grid_sample ----
+
+    static void gridSample(KernelCall c, F xs, F gs, F ys) {
+        int r = i(c, 0), n = i(c, 1), ch = i(c, 2);
+        int[] in = axis(c, 3, 1, 0, r), out = axis(c, 3 + r, 1, 0, r);
+        int mode = i(c, 3 + 2 * r), padding = i(c, 4 + 2 * r);
+        boolean align = c.intArg(5 + 2 * r) == 1;
+        float[] x = xs.a(), grid = gs.a(), y = ys.a();
+        int inSize = product(in), outSize = product(out);
+        Taps[] taps = new Taps[r];
+        for (int d = 0; d < r; d++) taps[d] = new Taps();
+        int[] t = new int[r];
+        for (int img = 0; img < n; img++) {
+            for (int e = 0; e < outSize; e++) {
+                for (int d = 0; d < r; d++) gridTaps(grid[(img * outSize + e) * r + (r - 1 - d)], in[d], mode, padding, align, taps[d]);
+                for (int q = 0; q < ch; q++) {
+                    int plane = (img * ch + q) * inSize;
+                    double acc = 0;
+                    java.util.Arrays.fill(t, 0);
+                    while (true) {
+                        double wgt = 1;
+                        int at = 0;
+                        boolean zero = false;
+                        for (int d = 0; d < r; d++) {
+                            wgt *= taps[d].weight[t[d]];
+                            int idx = taps[d].index[t[d]];
+                            if (idx < 0) zero = true;
+                            at = at * in[d] + Math.max(idx, 0);
+                        }
+                        if (!zero) acc += wgt * x[plane + at];
+                        int d = r - 1;
+                        while (d >= 0 && ++t[d] == taps[d].count) t[d--] = 0;
+                        if (d < 0) break;
+                    }
+                    y[(img * ch + q) * outSize + e] = (float) acc;
+                }
+            }
+        }
+    }
+
+    /** The taps of normalised grid coordinate {@code g} on an axis of {@code len}: indices after padding (-1: a zero), weights. */
+    static void gridTaps(double g, int len, int mode, int padding, boolean align, Taps taps) {
+        double lo = align ? 0 : -0.5, hi = align ? len - 1 : len - 0.5;
+        double v = align ? (g + 1) / 2.0 * (len - 1) : ((g + 1) * len - 1) / 2.0;
+        if (mode == 0) v = Math.rint(v);   // half to even, as the node tests' outputs (2-D and 3-D)
+        if (v < lo || v > hi) {
+            if (padding == 1) v = Math.max(0, Math.min(len - 1, v));
+            else if (padding == 2) v = reflect(v, lo, hi);
+        }
+        if (mode == 0) {
+            taps.count = 1;
+            taps.index[0] = gridIndex((long) v, len, padding, lo, hi);
+            taps.weight[0] = 1;
+            return;
+        }
+        long x0 = (long) Math.floor(v);
+        double f = v - x0;
+        if (mode == 1) {
+            taps.count = 2;
+            taps.weight[0] = 1 - f;
+            taps.weight[1] = f;
+            for (int j = 0; j < 2; j++) taps.index[j] = gridIndex(x0 + j, len, padding, lo, hi);
+            return;
+        }
+        double a = -0.75, q = 1 - f;
+        taps.count = 4;
+        taps.weight[0] = ((a * (f + 1) - 5 * a) * (f + 1) + 8 * a) * (f + 1) - 4 * a;
+        taps.weight[1] = ((a + 2) * f - (a + 3)) * f * f + 1;
+        taps.weight[2] = ((a + 2) * q - (a + 3)) * q * q + 1;
+        taps.weight[3] = ((a * (2 - f) - 5 * a) * (2 - f) + 8 * a) * (2 - f) - 4 * a;
+        for (int j = 0; j < 4; j++) taps.index[j] = gridIndex(x0 - 1 + j, len, padding, lo, hi);
+    }
+
+    /** Index {@code i} under the padding mode: inside, -1 (zeros), clamped (border) or reflected (reflection). */
+    private static int gridIndex(long i, int len, int padding, double lo, double hi) {
+        if (padding == 0) return i >= 0 && i < len ? (int) i : -1;
+        if (padding == 1) return (int) Math.max(0, Math.min(len - 1, i));
+        return (int) Math.max(0, Math.min(len - 1, (long) reflect(i, lo, hi)));
+    }
+
+    /** Reflects {@code x} by the nearer border until it lies within [lo, hi] (onnx's reference _gs_reflect). */
+    private static double reflect(double x, double lo, double hi) {
+        double range = hi - lo;
+        if (x < lo) {
+            double dx = lo - x;
+            long k = (long) (dx / range);
+            double rest = dx - k * range;
+            return k % 2 == 0 ? lo + rest : hi - rest;
+        }
+        if (x > hi) {
+            double dx = x - hi;
+            long k = (long) (dx / range);
+            double rest = dx - k * range;
+            return k % 2 == 0 ? hi - rest : lo + rest;
+        }
+        return x;
     }
 
     // ---- resize ----

@@ -61,6 +61,7 @@ final class SimKernels {
                     store(c, 1, y);
                 };
             }
+            case Kernels.GRID_SAMPLE: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.gridSample(c, f[0], f[1], f[2]));
             case Kernels.COL2IM: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.col2im(c, f[0], f[1]));
             case Kernels.AFFINE_GRID: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.affineGrid(c, f[0], f[1]));
             case Kernels.LRN: need(c, 2, 4); return onFloats(c, DType.F32, f -> lrn(c, f[0], f[1]));

@@ -183,4 +183,23 @@ class ImageOpsDifferentialTest {
                     .node("a", "AffineGrid", List.of("t", "size"), List.of("y"), "align_corners", align), "t", 1, 3, 4);
         }
     }
+
+    @Test
+    void gridSampleEveryModePaddingAndAlignment() throws Exception {
+        // OnnxRuntimeDifferentialTest.random draws grid coordinates beyond [-1, 1] too, so every padding mode matters.
+        for (String pad : List.of("zeros", "border", "reflection")) {
+            for (long align = 0; align <= 1; align++) {
+                for (String mode : List.of("bilinear", "nearest", "bicubic")) {
+                    OnnxRuntimeDifferentialTest.agree(dir, new TinyOnnx().opset(16).input("x", 1L, 2L, 4L, 5L).input("g", 1L, 3L, 6L, 2L).output("y")
+                            .node("s", "GridSample", List.of("x", "g"), List.of("y"), "mode", mode, "padding_mode", pad, "align_corners", align),
+                            Map.of("x", new long[]{1, 2, 4, 5}, "g", new long[]{1, 3, 6, 2}));
+                }
+                for (String mode : List.of("linear", "nearest")) {
+                    OnnxRuntimeDifferentialTest.agree(dir, new TinyOnnx().opset(20).input("x", 1L, 1L, 3L, 4L, 2L).input("g", 1L, 2L, 2L, 3L, 3L).output("y")
+                            .node("s", "GridSample", List.of("x", "g"), List.of("y"), "mode", mode, "padding_mode", pad, "align_corners", align),
+                            Map.of("x", new long[]{1, 1, 3, 4, 2}, "g", new long[]{1, 2, 2, 3, 3}));
+                }
+            }
+        }
+    }
 }

@@ -41,6 +41,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.POOL, new Spec(2, -1, i -> i[1] * strided(i, 6, 7, (int) i[0]))),
             Map.entry(Kernels.POOL_INDICES, new Spec(2, -1, i -> i[1] * strided(i, 6, 7, (int) i[0]))),
             Map.entry(Kernels.RESIZE, new Spec(2, -1, i -> strided(i, 7, 5, (int) i[0]))),
+            Map.entry(Kernels.GRID_SAMPLE, new Spec(3, -1, i -> i[1] * i[2] * product(i, 3 + (int) i[0], (int) i[0]))),
             Map.entry(Kernels.COL2IM, new Spec(2, -1, i -> i[1] * i[2] * strided(i, 3, 6, (int) i[0]))),
             Map.entry(Kernels.AFFINE_GRID, new Spec(2, -1, i -> i[0] * i[1] * strided(i, 2, 1, (int) i[1]))),
             Map.entry(Kernels.LRN, new Spec(2, -1, i -> i[0] * i[1] * i[2])),
