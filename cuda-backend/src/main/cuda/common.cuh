@@ -34,3 +34,13 @@ __device__ __forceinline__ long long element_count(const long long* shape, int r
     for (int d = 0; d < rank; d++) n *= shape[d];
     return n;
 }
+
+// The offset of element j of a walk row-major over shape[0..n), given a stride per dim.
+__device__ __forceinline__ long long strided_offset(long long j, int n, const long long* shape, const long long* stride) {
+    long long off = 0;
+    for (int d = n - 1; d >= 0; d--) {
+        off += (j % shape[d]) * stride[d];
+        j /= shape[d];
+    }
+    return off;
+}

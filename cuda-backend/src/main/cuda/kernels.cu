@@ -6,3 +6,5 @@
 #include "image.cuh"
 #include "image_nd.cuh"
 #include "layout.cuh"
+#include "reduce.cuh"
+#include "normalization.cuh"

@@ -1,45 +1,39 @@
-// softmax, layernorm, batchnorm, lrn: the simulator's formulas (SimKernels) in the same order and
+// softmax, batchnorm, lrn: the simulator's formulas (SimKernels) in the same order and
 // precision. Row reductions run in one thread per row, in index order, so their order is fixed
 // (and in-place softmax is safe: a row is read before it is rewritten).
 #pragma once
 #include "common.cuh"
 
-// ints: rows, cols.
+// ints: outer, n, inner, mode (0 softmax, 1 log-softmax, 2 hardmax); one thread per lane of n values
+// with stride inner. A NaN wins the max.
 extern "C" __global__ void softmax(const float* x, float* y, Ints ints, Floats) {
-    long long rows = ints.v[0], cols = ints.v[1];
-    FOR_EACH_ITEM(r, rows) {
-        const float* xr = x + r * cols;
-        float* yr = y + r * cols;
+    long long outer = ints.v[0], n = ints.v[1], inner = ints.v[2];
+    int mode = (int) ints.v[3];
+    FOR_EACH_ITEM(lane, outer * inner) {
+        long long base = (lane / inner) * n * inner + lane % inner;
         float max = -INFINITY;
-        for (long long c = 0; c < cols; c++) max = fmaxf(max, xr[c]);
-        float sum = 0.0f;
-        for (long long c = 0; c < cols; c++) {
-            float e = (float) exp((double) (xr[c] - max));
-            yr[c] = e;
-            sum = sum + e;
+        for (long long k = 0; k < n; k++) {
+            float v = x[base + k * inner];
+            if (v > max || v != v) max = v;
         }
-        for (long long c = 0; c < cols; c++) yr[c] = yr[c] / sum;
-    }
-}
-
-// ints: rows, cols; floats: epsilon. Biased variance. Statistics and the result in double, as the simulator.
-extern "C" __global__ void layernorm(const float* x, const float* scale, const float* bias, float* y, Ints ints, Floats floats) {
-    long long rows = ints.v[0], cols = ints.v[1];
-    double eps = floats.v[0];
-    FOR_EACH_ITEM(r, rows) {
-        const float* xr = x + r * cols;
-        float* yr = y + r * cols;
-        double mean = 0.0;
-        for (long long c = 0; c < cols; c++) mean += xr[c];
-        mean /= cols;
-        double var = 0.0;
-        for (long long c = 0; c < cols; c++) {
-            double d = xr[c] - mean;
-            var += d * d;
+        if (mode == 2) {
+            long long arg = 0;
+            for (long long k = 1; k < n; k++) if (x[base + k * inner] > x[base + arg * inner]) arg = k;
+            for (long long k = 0; k < n; k++) y[base + k * inner] = k == arg ? 1.0f : 0.0f;
+        } else if (mode == 1) {
+            double sum = 0.0;
+            for (long long k = 0; k < n; k++) sum += exp((double) (x[base + k * inner] - max));
+            double lg = log(sum);
+            for (long long k = 0; k < n; k++) y[base + k * inner] = (float) ((double) (x[base + k * inner] - max) - lg);
+        } else {
+            float sum = 0.0f;
+            for (long long k = 0; k < n; k++) {
+                float e = (float) exp((double) (x[base + k * inner] - max));
+                y[base + k * inner] = e;
+                sum = sum + e;
+            }
+            for (long long k = 0; k < n; k++) y[base + k * inner] = y[base + k * inner] / sum;
         }
-        var /= cols;
-        double inv = 1.0 / sqrt(var + eps);
-        for (long long c = 0; c < cols; c++) yr[c] = (float) ((xr[c] - mean) * inv * scale[c] + bias[c]);
     }
 }
 

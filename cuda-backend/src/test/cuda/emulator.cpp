@@ -94,7 +94,6 @@ int main() {
         else if (name == "binary_broadcast") body = [&] { binary_broadcast(p(0), p(1), p(2), ints, floats); };
         else if (name == "gemm") body = [&] { gemm(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "softmax") body = [&] { softmax(p(0), p(1), ints, floats); };
-        else if (name == "layernorm") body = [&] { layernorm(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "batchnorm") body = [&] { batchnorm(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
         else if (name == "conv2d") body = [&] { conv2d(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "conv_nd") body = [&] { conv_nd(p(0), p(1), p(2), p(3), ints, floats); };
@@ -112,6 +111,12 @@ int main() {
         else if (name == "gather") body = [&] { gather(p(0), p(1), p(2), ints, floats); };
         else if (name == "where") body = [&] { where(u8(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "compare") body = [&] { compare(p(0), p(1), u8(2), ints, floats); };
+        else if (name == "reduce") body = [&] { reduce(p(0), p(1), ints, floats); };
+        else if (name == "einsum") body = [&] { einsum(p(0), p(1), p(2), ints, floats); };
+        else if (name == "cumsum") body = [&] { cumsum(p(0), p(1), ints, floats); };
+        else if (name == "topk") body = [&] { topk(p(0), p(1), (long long*) p(2), ints, floats); };
+        else if (name == "normalize") body = [&] { normalize(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
+        else if (name == "nll_loss") body = [&] { nll_loss(p(0), p(1), p(2), p(3), p(4), ints, floats); };
         else if (name == "slow_copy") body = [&] { slow_copy(p(0), p(1), ints, floats); };
         else { std::fprintf(stderr, "emulator: unknown kernel %s\n", name.c_str()); return 2; }
         launch(grid, block, body);

@@ -15,25 +15,68 @@ import java.util.List;
  * split across threads except where a note says the order of a reduction is fixed.
  *
  * <ul>
- * <li>{@link #UNARY} ptrs [x, y]; ints [n, op, dtype]; op: 0 relu, 1 sigmoid 1/(1+exp(-x)), 2 tanh,
- *     3 gelu 0.5*x*(1+erf(x/sqrt 2)), 4 identity; dtype f32, f16, bf16, or (relu and identity
- *     only) an integer type. In place allowed.</li>
- * <li>{@link #BINARY} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank], dtype]
- *     where shape is y's shape and a stride of 0 broadcasts; y is contiguous; a, b and y have
- *     type dtype. op: 0 add, 1 sub, 2 mul, 3 div, 4 relu_grad (a where b &gt; 0, else 0; floats
- *     only). Integer div truncates toward zero; dividing by zero is an error (the simulator
- *     throws, CUDA traps). In place allowed (y may equal a or b when that operand is not broadcast).</li>
+ * <li>{@link #UNARY} ptrs [x, y]; ints [n, op, dtype, (ydtype)]; floats [(alpha), (beta)]: y = op(x),
+ *     elementwise; ydtype (0 or absent: dtype) is y's type, bool for is_nan and is_inf. Floats
+ *     (f64, f32, f16, bf16) are computed in double and rounded once to y's type; integers in 64
+ *     bits, stored in their width. The op codes ({@link #RELU} ...; the ONNX operator of the same
+ *     name unless said) and the types each takes: {@code sim.ElementwiseMath}, which defines them
+ *     once for the simulator (the CUDA kernels implement the same formulas in elementwise_math.cuh).
+ *     In place allowed.</li>
+ * <li>{@link #BINARY} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank], dtype, (bDtype)]
+ *     where shape is y's shape and a stride of 0 broadcasts; y is contiguous; a and y have
+ *     type dtype, b has bDtype (0 or absent: dtype; differs only for pow). op: {@link #ADD} ...
+ *     {@link #SHIFT_RIGHT} ({@code sim.ElementwiseMath} defines each once). Floats are computed
+ *     in double and rounded once; integers in 64 bits (wrapping); a zero integer divisor (div,
+ *     mod) is an error (the simulator throws, CUDA traps). In place allowed (y may equal a or b
+ *     when that operand is not broadcast).</li>
  * <li>{@link #GEMM} ptrs [A, B, (C), Y]; ints [batch, M, N, K, transA, transB, batchStrideA,
  *     batchStrideB, hasC, cBatchStride, cRowStride, cColStride]; floats [alpha, beta].
  *     Y[b] (M x N, contiguous, batch stride M*N) = alpha * op(A[b]) op(B[b]) + beta * C[b].
  *     op(A)(i,k) = A[i*K+k] or, transposed, A[k*M+i]; op(B)(k,j) = B[k*N+j] or, transposed,
  *     B[j*K+k]; C(b,i,j) = C[b*cBatchStride + i*cRowStride + j*cColStride] (0 strides broadcast).
  *     C is present only when hasC = 1. The sum over k runs k = 0..K-1 in f32.</li>
- * <li>{@link #SOFTMAX} ptrs [x, y]; ints [rows, cols]: each contiguous row of cols values,
- *     y = exp(x - max) / sum. In place allowed.</li>
- * <li>{@link #LAYERNORM} ptrs [x, scale, bias, y]; ints [rows, cols]; floats [epsilon]:
- *     per row, y = (x - mean) / sqrt(var + eps) * scale + bias (biased variance); scale and bias
- *     have cols values.</li>
+ * <li>{@link #SOFTMAX} ptrs [x, y]; ints [outer, n, inner, mode]: x and y are outer x n x inner;
+ *     each of the outer * inner lanes of n values (stride inner) is normalised on its own, in
+ *     index order: mode 0 softmax y = exp(x - max) / sum (the sum in f32), 1 log-softmax
+ *     y = x - max - log(sum) (the sum in double), 2 hardmax y = 1 at the first largest element, else 0.
+ *     In place allowed.</li>
+ * <li>{@link #REDUCE} ptrs [x, y]; ints [op, dtype, selectLast, K, R, keptShape[K], keptStride[K],
+ *     redShape[R], redStride[R]]: y (contiguous, one element per index of keptShape) =
+ *     the reduction of the x elements at sum(kept_d * keptStride[d]) + sum(red_d * redStride[d]),
+ *     visited in row-major order of redShape. op: 0 sum, 1 mean, 2 max, 3 min, 4 prod, 5 L1,
+ *     6 L2, 7 log-sum, 8 log-sum-exp (max + log(sum(exp(x - max)))), 9 sum of squares,
+ *     10 argmax, 11 argmin (y int64, the first extreme index along the one reduced axis, or
+ *     the last when selectLast = 1). x and y have type dtype (y int64 for 10, 11); floats
+ *     accumulate in double from the empty value (0; 1 for prod; -inf/+inf for max/min, where a
+ *     NaN wins) and round once; integers (ops 0, 2, 3, 4, 10, 11) in 64 bits, wrapping.</li>
+ * <li>{@link #NORMALIZE} ptrs [x, (scale), (bias), y, (mean), (invstd)], present as the has* ints
+ *     say; ints [mode, hasScale, hasBias, hasMean, hasInvStd, K, R, keptShape[K], keptStride[K],
+ *     scaleKeptStride[K], biasKeptStride[K], redShape[R], redStride[R], scaleRedStride[R],
+ *     biasRedStride[R]]; floats [epsilon]. For each index of keptShape (one group), its elements
+ *     are those of {@link #REDUCE}'s walk (row-major over redShape); y has x's layout. In double,
+ *     in index order: mode 0 y = (x - mean) / sqrt(var + eps) (biased variance, two passes),
+ *     1 y = (x - mean) / (sqrt(var) + eps) (MeanVarianceNormalization), 2 y = x / sum|x|,
+ *     3 y = x / sqrt(sum x^2) (LpNormalization); then times scale and plus bias where present
+ *     (their elements at the strides given; 0 broadcasts). mean and invstd (modes 0, 1: the mean
+ *     and the factor applied) are contiguous over the groups.</li>
+ * <li>{@link #CUMSUM} ptrs [x, y]; ints [outer, n, inner, exclusive, reverse, dtype]: along each lane
+ *     of n values (stride inner), y = the running sum (excluding the element itself when exclusive;
+ *     from the end when reverse); floats in double rounded per output, integers in 64 bits.</li>
+ * <li>{@link #TOPK} ptrs [x, values, indices]; ints [outer, n, inner, k, largest, dtype, es]: per lane
+ *     of n values (stride inner), the k first in the order larger (smallest: smaller) value first,
+ *     then lower index; values [outer, k, inner] of x's type, indices int64.</li>
+ * <li>{@link #EINSUM} ptrs [a, (b), y]; ints [operands, dtype, L, O, extents[L], aStride[L], bStride[L]]:
+ *     y (contiguous over the first O letters) = for each index of them, the sum over the other
+ *     L - O letters (row-major) of the product of a[sum idx_l * aStride[l]] and, with two
+ *     operands, b[...]; a repeated letter's strides add up (the diagonal), 0 broadcasts. In double
+ *     from 0, rounded once; f32, f16, bf16 or f64.</li>
+ * <li>{@link #NLL_LOSS} ptrs [x, target, (weight), loss, (logprob)]; ints [softmax, N, C, D, reduction,
+ *     hasIgnore, ignoreIndex, hasWeight, hasLogProb, targetDtype]: x is [N, C, D] log-probabilities
+ *     or, with softmax = 1, scores whose log-softmax over C (in double; written to logprob when
+ *     present) is taken; target [N, D] int64/int32; per sample loss = -logp[target] * weight[target]
+ *     (0 with weight 0 where target = ignoreIndex; a target outside [0, C) is an error: the
+ *     simulator throws, CUDA traps). reduction 0 none (loss [N, D]), 1 sum, 2 mean (sum over the
+ *     summed weights), the sums in double over n, then d.</li>
  * <li>{@link #BATCHNORM} ptrs [x, scale, bias, mean, var, y]; ints [N, C, spatial]; floats
  *     [epsilon]: y = (x - mean[c]) / sqrt(var[c] + eps) * scale[c] + bias[c]. In place allowed.</li>
  * <li>{@link #CONV2D} ptrs [x, w, (b), y]; ints [N, C, H, W, M, OH, OW, KH, KW, strideH,
@@ -105,15 +148,15 @@ import java.util.List;
  *     xStride[rank], yStride[rank], es]: out = cond != 0 ? x : y, broadcast as {@link #BINARY};
  *     cond is bool; x, y and out share one element type.</li>
  * <li>{@link #COMPARE} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank],
- *     dtype]: y (bool) = a op b, broadcast as {@link #BINARY}; op: 0 equal. f16/bf16 compare
- *     as f32, NaN equals nothing.</li>
+ *     dtype]: y (bool) = a op b, broadcast as {@link #BINARY}; op: {@link #EQUAL}, {@link #LESS},
+ *     {@link #GREATER}, {@link #LESS_OR_EQUAL}, {@link #GREATER_OR_EQUAL}. Floats compare as
+ *     doubles (f16/bf16/f32 widened exactly), so a NaN is unequal to everything; integers as
+ *     64-bit values.</li>
  * </ul>
  *
  * <p>Training kernels ({@link #TRAINING}; the simulator runs them, the CUDA device does not have
  * them yet and refuses a graph that needs them):
  * <ul>
- * <li>{@link #REDUCE_SUM} ptrs [x, y]; ints [A, B, C]: x is A x B x C, y[b] = sum over a, then c,
- *     of x[(a*B + b)*C + c] (a outer, c inner, in f32 from 0).</li>
  * <li>{@link #GELU_GRAD} ptrs [dy, x, dx]; ints [n]: dx = dy * (Phi(x) + x * phi(x)), Phi the
  *     normal CDF (erf based), phi its density. In place allowed (dx = dy).</li>
  * <li>{@link #SOFTMAX_GRAD} ptrs [dy, y, dx]; ints [rows, cols]: per row, dx = y * (dy - sum(dy * y)).
@@ -132,7 +175,6 @@ public final class Kernels {
     public static final String BINARY = "binary_broadcast";
     public static final String GEMM = "gemm";
     public static final String SOFTMAX = "softmax";
-    public static final String LAYERNORM = "layernorm";
     public static final String BATCHNORM = "batchnorm";
     public static final String CONV2D = "conv2d";
     public static final String LRN = "lrn";
@@ -150,8 +192,13 @@ public final class Kernels {
     public static final String GATHER = "gather";
     public static final String WHERE = "where";
     public static final String COMPARE = "compare";
+    public static final String REDUCE = "reduce";
+    public static final String NORMALIZE = "normalize";
+    public static final String CUMSUM = "cumsum";
+    public static final String TOPK = "topk";
+    public static final String NLL_LOSS = "nll_loss";
+    public static final String EINSUM = "einsum";
 
-    public static final String REDUCE_SUM = "reduce_sum";
     public static final String GELU_GRAD = "gelu_grad";
     public static final String SOFTMAX_GRAD = "softmax_grad";
     public static final String LAYERNORM_GRAD = "layernorm_grad";
@@ -159,23 +206,37 @@ public final class Kernels {
     public static final String CONV2D_BACKWARD_FILTER = "conv2d_backward_filter";
 
     /** Kernels of training graphs: the simulator implements them, the CUDA fatbin does not (yet). */
-    public static final List<String> TRAINING = List.of(REDUCE_SUM, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD,
+    public static final List<String> TRAINING = List.of(GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD,
             CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
-    public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, LAYERNORM, BATCHNORM,
+    public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
-            CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE);
+            CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
             GELU_GRAD, SOFTMAX_GRAD);
 
-    /** {@link #UNARY} op codes. */
-    public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4;
-    /** {@link #BINARY} op codes. */
-    public static final int ADD = 0, SUB = 1, MUL = 2, DIV = 3, RELU_GRAD = 4;
+    /** {@link #UNARY} op codes (formulas and types: {@link ElementwiseMath}). */
+    public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4, ABS = 5, NEG = 6, EXP = 7, LOG = 8, SQRT = 9,
+            RECIPROCAL = 10, FLOOR = 11, CEIL = 12, ROUND = 13, SIGN = 14, ERF = 15, SIN = 16, COS = 17, TAN = 18, ASIN = 19, ACOS = 20,
+            ATAN = 21, SINH = 22, COSH = 23, ASINH = 24, ACOSH = 25, ATANH = 26, SOFTPLUS = 27, SOFTSIGN = 28, HARD_SIGMOID = 29,
+            HARD_SWISH = 30, LEAKY_RELU = 31, ELU = 32, SELU = 33, CELU = 34, THRESHOLDED_RELU = 35, MISH = 36, GELU_TANH = 37,
+            SHRINK = 38, CLIP = 39, NOT = 40, BITWISE_NOT = 41, IS_NAN = 42, IS_INF = 43, DIV_BY = 44;
+    /** {@link #BINARY} op codes (formulas and types: {@link ElementwiseMath}). */
+    public static final int ADD = 0, SUB = 1, MUL = 2, DIV = 3, RELU_GRAD = 4, POW = 5, MOD = 6, FMOD = 7, MAXIMUM = 8, MINIMUM = 9,
+            PRELU = 10, AND = 11, OR = 12, XOR = 13, BITWISE_AND = 14, BITWISE_OR = 15, BITWISE_XOR = 16, SHIFT_LEFT = 17, SHIFT_RIGHT = 18;
     /** {@link #COMPARE} op codes. */
-    public static final int EQUAL = 0;
+    public static final int EQUAL = 0, LESS = 1, GREATER = 2, LESS_OR_EQUAL = 3, GREATER_OR_EQUAL = 4;
+    /** {@link #REDUCE} op codes. */
+    public static final int R_SUM = 0, R_MEAN = 1, R_MAX = 2, R_MIN = 3, R_PROD = 4, R_L1 = 5, R_L2 = 6, R_LOG_SUM = 7, R_LOG_SUM_EXP = 8,
+            R_SUM_SQUARE = 9, R_ARGMAX = 10, R_ARGMIN = 11;
+    /** {@link #NORMALIZE} modes. */
+    public static final int N_STANDARDIZE = 0, N_MVN = 1, N_L1 = 2, N_L2 = 3;
+    /** {@link #NLL_LOSS} reductions. */
+    public static final int LOSS_NONE = 0, LOSS_SUM = 1, LOSS_MEAN = 2;
+    /** {@link #SOFTMAX} modes. */
+    public static final int SOFTMAX_MODE = 0, LOG_SOFTMAX_MODE = 1, HARDMAX_MODE = 2;
     /** {@link #POOL} modes. */
     public static final int MAX = 0, AVERAGE = 1, LP = 2;
 

@@ -40,6 +40,13 @@ public final class OpAttrs {
         return ((Number) declared(name).dflt()).doubleValue();
     }
 
+    /** A string attribute, or its declared default (null when it has none). */
+    public String string(String name) {
+        Object v = op.attrs().get(name);
+        if (v instanceof String str) return str;
+        return (String) declared(name).dflt();
+    }
+
     /** A list of integers, or null when absent (the caller derives the default, e.g. Transpose's perm). */
     public long[] intsOrNull(String name) {
         return AttrSpec.asLongs(op.attrs().get(name));

@@ -14,8 +14,10 @@ package org.arenaplan.ir;
  *   <li>{@link #MATMUL}: A[..., M, K] x B[..., K, N], leading dims broadcast.</li>
  *   <li>{@link #GEMM}: Y = alpha * op(A) * op(B) + beta * C; attrs transA, transB (0/1), alpha, beta; C optional, broadcast to [M, N].</li>
  *   <li>{@link #ADD}, {@link #SUB}, {@link #MUL}, {@link #DIV}: numpy broadcasting; {@link #SUM}: n-ary add, broadcasting.
- *       f32, f16, bf16 and the integer types (integer Div truncates toward zero); operands and output share one type.</li>
- *   <li>{@link #RELU} (also integers), {@link #SIGMOID}, {@link #TANH}, {@link #GELU} (exact, erf based): f32, f16, bf16.</li>
+ *       floats (f64, f32, f16, bf16) and the integer types (integer Div truncates toward zero); operands and output share one type.</li>
+ *   <li>{@link #RELU} (also integers), {@link #SIGMOID}, {@link #TANH}, {@link #GELU} (attr approximate: none, erf based, or tanh): floats.</li>
+ *   <li>The rest of the elementwise family ({@link #ABS} ... {@link #PRELU}): each documented in its registry entry
+ *       ({@code ElementwiseOps}); its formula and element types in {@code device.ElementwiseMath}.</li>
  *   <li>{@link #CAST}: attr to (a {@link DType} ONNX code); any type to any type by {@link DType#cast} (ONNX Cast).</li>
  *   <li>{@link #WHERE}: inputs condition (bool), X, Y; output X where the condition holds, else Y;
  *       numpy broadcasting over all three; any type.</li>
@@ -23,8 +25,9 @@ package org.arenaplan.ir;
  *   <li>{@link #GATHER}: inputs data, indices (int64 or int32); attr axis (non-negative after import);
  *       output data.shape[:axis] + indices.shape + data.shape[axis+1:]; a negative index counts
  *       from the end of the axis; any type.</li>
- *   <li>{@link #SOFTMAX}: attr axis (default -1); normalises over the dims from axis to the end, taken together.</li>
- *   <li>{@link #LAYER_NORM}: inputs X, scale, bias; attrs axis (default -1), epsilon (1e-5).</li>
+ *   <li>{@link #SOFTMAX}, {@link #LOG_SOFTMAX}, {@link #HARDMAX}: attr axis (default -1); normalise over the dims from axis
+ *       to the end, taken together (ONNX before opset 13), or over axis alone with single_axis = 1 (ONNX from 13).</li>
+ *   <li>{@link #LAYER_NORM}: inputs X, scale, optional bias; attrs axis (default -1), epsilon (1e-5); outputs Y, optional Mean, InvStdDev.</li>
  *   <li>{@link #BATCH_NORM}: inputs X, scale, B, mean, var (inference); attr epsilon.</li>
  *   <li>{@link #CONV}: inputs X, W, optional B; attrs kernel_shape, strides, pads (begin..., end...), dilations, group.</li>
  *   <li>{@link #CONV_TRANSPOSE}: inputs X, W (C x M/group x kernel...), optional B; Conv's attrs plus output_padding
@@ -43,7 +46,7 @@ package org.arenaplan.ir;
  *   <li>{@link #RELU_GRAD}: inputs dY, X; dX = dY where X &gt; 0, else 0 (training graphs).</li>
  *   <li>Training kinds (the gradient ops of {@code org.arenaplan.train.Gradients}; named as in ONNX
  *       Runtime's training ops or cuDNN's backward calls; their kernels run on the simulator only):
- *       {@link #REDUCE_SUM} (ONNX ReduceSum: attr axes, keepdims; the kept axes must be contiguous),
+ *       {@link #REDUCE_SUM} (ONNX ReduceSum: attr axes, keepdims; runs on every device, like the other reductions),
  *       {@link #GELU_GRAD} (dY, X), {@link #SOFTMAX_GRAD} (dY, Y; attr axis),
  *       {@link #LAYER_NORM_GRAD} (dY, X, scale; attrs axis, epsilon; the gradient of X),
  *       {@link #CONV_BACKWARD_DATA} (dY, W; Conv's attrs; the gradient of X, group 1) and
@@ -86,6 +89,16 @@ public final class OpKinds {
     public static final String WHERE = "Where";
     public static final String EQUAL = "Equal";
     public static final String GATHER = "Gather";
+    // The elementwise family beyond the above: each documented in its registry entry (ElementwiseOps).
+    public static final String ABS = "Abs", NEG = "Neg", EXP = "Exp", LOG = "Log", SQRT = "Sqrt", RECIPROCAL = "Reciprocal", FLOOR = "Floor",
+            CEIL = "Ceil", ROUND = "Round", SIGN = "Sign", ERF = "Erf", SIN = "Sin", COS = "Cos", TAN = "Tan", ASIN = "Asin", ACOS = "Acos",
+            ATAN = "Atan", SINH = "Sinh", COSH = "Cosh", ASINH = "Asinh", ACOSH = "Acosh", ATANH = "Atanh", SOFTPLUS = "Softplus",
+            SOFTSIGN = "Softsign", HARD_SIGMOID = "HardSigmoid", HARD_SWISH = "HardSwish", LEAKY_RELU = "LeakyRelu", ELU = "Elu",
+            SELU = "Selu", CELU = "Celu", THRESHOLDED_RELU = "ThresholdedRelu", MISH = "Mish", SHRINK = "Shrink", IS_NAN = "IsNaN",
+            IS_INF = "IsInf", NOT = "Not", BITWISE_NOT = "BitwiseNot", CLIP = "Clip", POW = "Pow", MOD = "Mod", MAX = "Max", MIN = "Min",
+            MEAN = "Mean", LESS = "Less", GREATER = "Greater", LESS_OR_EQUAL = "LessOrEqual", GREATER_OR_EQUAL = "GreaterOrEqual",
+            AND = "And", OR = "Or", XOR = "Xor", BIT_SHIFT = "BitShift", BITWISE_AND = "BitwiseAnd", BITWISE_OR = "BitwiseOr",
+            BITWISE_XOR = "BitwiseXor", PRELU = "PRelu";
     public static final String REDUCE_SUM = "ReduceSum";
     public static final String GELU_GRAD = "GeluGrad";
     public static final String SOFTMAX_GRAD = "SoftmaxGrad";
@@ -100,6 +113,14 @@ public final class OpKinds {
     public static final String SQUEEZE = "Squeeze";
     public static final String UNSQUEEZE = "Unsqueeze";
     public static final String SLICE = "Slice";
+
+    // Reductions, normalisations, the softmax family and losses: documented in their registry entries (ReductionOps).
+    public static final String REDUCE_MEAN = "ReduceMean", REDUCE_MAX = "ReduceMax", REDUCE_MIN = "ReduceMin", REDUCE_PROD = "ReduceProd",
+            REDUCE_L1 = "ReduceL1", REDUCE_L2 = "ReduceL2", REDUCE_LOG_SUM = "ReduceLogSum", REDUCE_LOG_SUM_EXP = "ReduceLogSumExp",
+            REDUCE_SUM_SQUARE = "ReduceSumSquare", ARG_MAX = "ArgMax", ARG_MIN = "ArgMin", LOG_SOFTMAX = "LogSoftmax", HARDMAX = "Hardmax",
+            INSTANCE_NORM = "InstanceNormalization", GROUP_NORM = "GroupNormalization", MEAN_VARIANCE_NORM = "MeanVarianceNormalization",
+            LP_NORM = "LpNormalization", CUMSUM = "CumSum", TOP_K = "TopK", SOFTMAX_CROSS_ENTROPY_LOSS = "SoftmaxCrossEntropyLoss",
+            NLL_LOSS = "NegativeLogLikelihoodLoss";
 
 
     private OpKinds() { }

@@ -63,11 +63,6 @@ public final class ShapeRules {
         return out;
     }
 
-    /** Softmax and LayerNormalization: the output has the input's shape; {@code axis} must name one of its axes. */
-    public static long[] overAxis(OpAttrs attrs, long[][] in) {
-        axis(attrs.integer("axis"), in[0].length, "axis");
-        return in[0].clone();
-    }
 
     public static long[] batchNorm(OpAttrs attrs, long[][] in) {
         long[] x = in[0];
@@ -223,22 +218,6 @@ public final class ShapeRules {
         return out;
     }
 
-    /** ReduceSum: the axes listed (every axis when none) summed away, or kept as 1 with keepdims = 1. */
-    public static long[] reduceSum(OpAttrs attrs, long[][] in) {
-        long[] x = in[0];
-        long[] axes = attrs.intsOrNull("axes");
-        boolean[] reduced = new boolean[x.length];
-        if (axes == null) Arrays.fill(reduced, true);
-        else for (long a : axes) reduced[axis(a, x.length, "axis")] = true;
-        boolean keep = attrs.integer("keepdims") == 1;
-        long[] out = new long[x.length];
-        int n = 0;
-        for (int d = 0; d < x.length; d++) {
-            if (!reduced[d]) out[n++] = x[d];
-            else if (keep) out[n++] = 1;
-        }
-        return Arrays.copyOf(out, n);
-    }
 
     /** ConvBackwardData (dY, W): the gradient of Conv's X, whose shape attribute input_shape gives; checked by Conv's rule. */
     public static long[] convBackwardData(OpAttrs attrs, long[][] in) {

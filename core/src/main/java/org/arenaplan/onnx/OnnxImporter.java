@@ -8,6 +8,7 @@ import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.OpRegistry;
 import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.Tensor;
+import org.arenaplan.ir.TensorValue;
 import org.arenaplan.ir.WeightValues;
 
 import java.nio.ByteBuffer;
@@ -57,26 +58,39 @@ public final class OnnxImporter {
      * @param concatInPlace write Concat inputs into slices of the output where legal
      * @param elementwiseInPlace hint elementwise ops to overwrite input 0 where it dies
      * @param donateInputs  graph inputs are donated (reusable after their last read)
+     * @param inputValues   values of graph inputs known before import (e.g. the files a run will feed): an
+     *                      integer input of at most {@link #MAX_CONSTANT_VALUES} elements that a node needs as a
+     *                      constant operand (Reduce axes, Reshape's shape, Split's extents) is read from here,
+     *                      so the graph is specialised to these values; the input stays a graph input
      */
-    public record Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs) {
+    public record Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs,
+                          Map<String, TensorValue> inputValues) {
         public static final Options DEFAULT = new Options(Map.of(), true, true, false);
 
         public Options {
             dims = Map.copyOf(dims);
+            inputValues = Map.copyOf(inputValues);
+        }
+
+        public Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs) {
+            this(dims, concatInPlace, elementwiseInPlace, donateInputs, Map.of());
         }
 
         public Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace) {
             this(dims, concatInPlace, elementwiseInPlace, false);
         }
 
-        public Options withDims(Map<String, Long> d) { return new Options(d, concatInPlace, elementwiseInPlace, donateInputs); }
+        public Options withDims(Map<String, Long> d) { return new Options(d, concatInPlace, elementwiseInPlace, donateInputs, inputValues); }
 
-        public Options withConcatInPlace(boolean c) { return new Options(dims, c, elementwiseInPlace, donateInputs); }
+        public Options withConcatInPlace(boolean c) { return new Options(dims, c, elementwiseInPlace, donateInputs, inputValues); }
 
-        public Options withElementwiseInPlace(boolean e) { return new Options(dims, concatInPlace, e, donateInputs); }
+        public Options withElementwiseInPlace(boolean e) { return new Options(dims, concatInPlace, e, donateInputs, inputValues); }
 
         /** Graph inputs donated: the runtime uploaded them, so their bytes may be reused after their last read. */
-        public Options withDonateInputs(boolean d) { return new Options(dims, concatInPlace, elementwiseInPlace, d); }
+        public Options withDonateInputs(boolean d) { return new Options(dims, concatInPlace, elementwiseInPlace, d, inputValues); }
+
+        /** Values of graph inputs known before import (see {@code inputValues}). */
+        public Options withInputValues(Map<String, TensorValue> v) { return new Options(dims, concatInPlace, elementwiseInPlace, donateInputs, v); }
     }
 
     private final String file;
@@ -237,7 +251,7 @@ public final class OnnxImporter {
             if (v == null) throw probe.error("reads '" + in + "', which no earlier node, initializer or graph input defines");
             ins.add(v);
         }
-        NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues);
+        NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues, this::givenValues);
         if (ConstantFolding.folds(n, weights.keySet())) {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
@@ -292,10 +306,14 @@ public final class OnnxImporter {
         weights.put(v.name(), c);
     }
 
-    /** The values of a constant known at import (a weight of at most {@link #MAX_CONSTANT_VALUES} elements), else null. */
+    /**
+     * The values of a constant known at import (a weight of at most {@link #MAX_CONSTANT_VALUES}
+     * elements, or an integer graph input of that size whose value the caller gave), else null.
+     */
     private double[] constantValues(String name) {
         Constant c = weights.get(name);
         Value v = values.get(name);
+        if (c == null && v != null && v.dtype().isIntegral() && givenValues(name) != null) return givenValues(name);
         if (c == null || v == null || v.elements() > MAX_CONSTANT_VALUES) return null;
         if (c.fill() != null) {
             double[] d = new double[(int) v.elements()];
@@ -303,6 +321,15 @@ public final class OnnxImporter {
             return d;
         }
         return c.values() == null ? null : OnnxTensors.doubles(c.values(), v.dtype(), v.elements());
+    }
+
+    /** The values the caller gave for graph input {@code name} (of at most {@link #MAX_CONSTANT_VALUES} elements, of its type and shape), else null. */
+    private double[] givenValues(String name) {
+        Value v = values.get(name);
+        TensorValue given = options.inputValues().get(name);
+        if (v == null || given == null || !graphInputs.contains(name) || v.elements() > MAX_CONSTANT_VALUES
+                || given.dtype() != v.dtype() || !Arrays.equals(given.shape(), v.shape())) return null;
+        return given.doubles();
     }
 
     /** Constants with more elements are not read at import: operands such as shapes and axes are small. */

@@ -1,99 +1,163 @@
 package org.arenaplan.ops;
 
-import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
-import org.arenaplan.exec.OpLowering;
-import org.arenaplan.ir.DType;
-import org.arenaplan.ir.Op;
+import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.GraphException;
+import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.ShapeRules;
-import org.arenaplan.onnx.Lowered;
-import org.arenaplan.onnx.NodeContext;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-
-import static org.arenaplan.exec.OpLowering.fail;
-import static org.arenaplan.exec.OpLowering.out;
-import static org.arenaplan.onnx.NodeLowering.broadcastAll;
-import static org.arenaplan.onnx.NodeLowering.names;
-import static org.arenaplan.onnx.NodeLowering.op;
 
 /**
- * Elementwise ops on the {@link Kernels#UNARY} and {@link Kernels#BINARY} kernels: Add, Sub, Mul,
- * Div, Sum (numpy broadcasting; f32, f16, bf16 and the integer types) and Relu (also integers),
- * Sigmoid, Tanh, Gelu (f32, f16, bf16). No ONNX version difference in opsets 9..21 changes
- * what these compute (later versions only widen the types).
+ * The elementwise family, on the {@link Kernels#UNARY}, {@link Kernels#BINARY} and
+ * {@link Kernels#COMPARE} kernels with one op code per kind: Add, Sub, Mul, Div, Pow, Mod, PRelu,
+ * the n-ary Sum, Max, Min, Mean (numpy broadcasting), the unary math and activations (attributes
+ * and defaults ONNX's), IsNaN/IsInf, Clip, the orderings, the logical and bitwise ops, and
+ * CastLike (imported as Cast). Formulas and the element types each op code takes:
+ * {@code device.ElementwiseMath}; the kernel calls: {@link ElementwiseLowering}; the ONNX import:
+ * {@link ElementwiseImport}.
+ *
+ * <p>ONNX version differences in opsets 9..21 (Changelog.md): Clip's min/max move from attributes
+ * to optional inputs at 11; Pow's exponent may have its own type from 12; the op types that
+ * appear in the range are refused in older models (Round, BitShift 11; Mod, IsInf,
+ * ThresholdedRelu 10; Celu, LessOrEqual, GreaterOrEqual 12; HardSwish 14; CastLike 15; Mish,
+ * BitwiseNot/And/Or/Xor 18; Gelu 20). The other versions only widen the type constraints.
  */
 final class ElementwiseOps implements OpFamily {
+    private static final String FLOATS = "floats (f64, f32, f16, bf16)";
+
     @Override
     public List<OpDefinition> definitions() {
-        return List.of(binary(OpKinds.ADD, Kernels.ADD), binary(OpKinds.SUB, Kernels.SUB), binary(OpKinds.MUL, Kernels.MUL), binary(OpKinds.DIV, Kernels.DIV),
-                OpDefinition.op(OpKinds.SUM, 1, Integer.MAX_VALUE).shape(ShapeRules::broadcast).inPlace(0, 1).kernels(Kernels.BINARY, Kernels.COPY)
-                        .doc("n-ary add, broadcasting; y = x0 + x1, then y += x2, ... (so only inputs 0 and 1 may be overwritten)")
-                        .lower(ElementwiseOps::sum).onnx(ElementwiseOps::importBroadcast).build(),
-                unary(OpKinds.RELU, Kernels.RELU, true).onnx(ElementwiseOps::importUnary).build(),
-                unary(OpKinds.SIGMOID, Kernels.SIGMOID, false).onnx(ElementwiseOps::importUnary).build(),
-                unary(OpKinds.TANH, Kernels.TANH, false).onnx(ElementwiseOps::importUnary).build(),
-                unary(OpKinds.GELU, Kernels.GELU, false).doc("exact (erf based)").build());
+        List<OpDefinition> d = new ArrayList<>();
+        for (Object[] b : new Object[][] {{OpKinds.ADD, Kernels.ADD}, {OpKinds.SUB, Kernels.SUB}, {OpKinds.MUL, Kernels.MUL}, {OpKinds.DIV, Kernels.DIV}}) {
+            int code = (Integer) b[1];
+            d.add(elementwise((String) b[0]).doc("floats and integers (integer Div truncates toward zero)")
+                    .lower((op, l) -> ElementwiseLowering.binary(op, l, code)).onnx(ElementwiseImport::lower).build());
+        }
+        d.add(nary(OpKinds.SUM, Kernels.ADD, "n-ary add", 9));
+        d.add(unary(OpKinds.RELU, Kernels.RELU, 9).doc("max(x, 0); floats and integers").build());
+        d.add(unary(OpKinds.SIGMOID, Kernels.SIGMOID, 9).doc(FLOATS).build());
+        d.add(unary(OpKinds.TANH, Kernels.TANH, 9).doc(FLOATS).build());
+        d.add(OpDefinition.op(OpKinds.GELU, 1, 1).attrs(new AttrSpec("approximate", AttrSpec.Type.STRING, false, "none", 0, 0, 0, 0))
+                .shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.UNARY)
+                .doc("approximate none: exact (erf based); tanh: Gelu-20's tanh formula; " + FLOATS)
+                .lower((op, l) -> List.of(ElementwiseLowering.gelu(op, l))).onnx(OpKinds.GELU, 20, ElementwiseImport::lower).build());
+        for (Object[] u : new Object[][] {
+                {OpKinds.EXP, Kernels.EXP, "e^x", 9}, {OpKinds.LOG, Kernels.LOG, "natural log", 9}, {OpKinds.SQRT, Kernels.SQRT, "square root", 9},
+                {OpKinds.RECIPROCAL, Kernels.RECIPROCAL, "1/x", 9}, {OpKinds.FLOOR, Kernels.FLOOR, "floor", 9}, {OpKinds.CEIL, Kernels.CEIL, "ceiling", 9},
+                {OpKinds.ROUND, Kernels.ROUND, "round half to even", 11}, {OpKinds.ERF, Kernels.ERF, "erf (Abramowitz-Stegun 7.1.26, |error| < 1.5e-7)", 9},
+                {OpKinds.SIN, Kernels.SIN, "sine", 9}, {OpKinds.COS, Kernels.COS, "cosine", 9}, {OpKinds.TAN, Kernels.TAN, "tangent", 9},
+                {OpKinds.ASIN, Kernels.ASIN, "arcsine", 9}, {OpKinds.ACOS, Kernels.ACOS, "arccosine", 9}, {OpKinds.ATAN, Kernels.ATAN, "arctangent", 9},
+                {OpKinds.SINH, Kernels.SINH, "hyperbolic sine", 9}, {OpKinds.COSH, Kernels.COSH, "hyperbolic cosine", 9},
+                {OpKinds.ASINH, Kernels.ASINH, "inverse hyperbolic sine", 9}, {OpKinds.ACOSH, Kernels.ACOSH, "inverse hyperbolic cosine", 9},
+                {OpKinds.ATANH, Kernels.ATANH, "inverse hyperbolic tangent", 9}, {OpKinds.SOFTPLUS, Kernels.SOFTPLUS, "log(1 + e^x)", 9},
+                {OpKinds.SOFTSIGN, Kernels.SOFTSIGN, "x / (1 + |x|)", 9}, {OpKinds.HARD_SWISH, Kernels.HARD_SWISH, "x * max(0, min(1, x/6 + 1/2))", 14},
+                {OpKinds.MISH, Kernels.MISH, "x * tanh(softplus(x))", 18}}) {
+            d.add(unary((String) u[0], (Integer) u[1], (Integer) u[3]).doc(u[2] + "; " + FLOATS).build());
+        }
+        d.add(unary(OpKinds.ABS, Kernels.ABS, 9).doc("|x|; floats and integers").build());
+        d.add(unary(OpKinds.NEG, Kernels.NEG, 9).doc("-x; floats and signed integers (wrapping)").build());
+        d.add(unary(OpKinds.SIGN, Kernels.SIGN, 9).doc("-1, 0 or 1 (NaN stays); floats and integers").build());
+        d.add(unary(OpKinds.NOT, Kernels.NOT, 9).doc("logical not; bool").build());
+        d.add(unary(OpKinds.BITWISE_NOT, Kernels.BITWISE_NOT, 18).doc("~x; integers").build());
+        d.add(unary(OpKinds.HARD_SIGMOID, Kernels.HARD_SIGMOID, 9, "alpha", "beta").attrs(AttrSpec.real("alpha", 0.2), AttrSpec.real("beta", 0.5))
+                .doc("max(0, min(1, alpha*x + beta)); " + FLOATS).build());
+        d.add(unary(OpKinds.LEAKY_RELU, Kernels.LEAKY_RELU, 9, "alpha").attrs(AttrSpec.real("alpha", 0.01)).doc("x < 0 ? alpha*x : x; " + FLOATS).build());
+        d.add(unary(OpKinds.ELU, Kernels.ELU, 9, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("x < 0 ? alpha*(e^x - 1) : x; " + FLOATS).build());
+        d.add(unary(OpKinds.SELU, Kernels.SELU, 9, "alpha", "gamma").attrs(AttrSpec.real("alpha", 1.6732632423543772), AttrSpec.real("gamma", 1.0507009873554805))
+                .doc("gamma * (x <= 0 ? alpha*e^x - alpha : x); " + FLOATS).build());
+        d.add(unary(OpKinds.CELU, Kernels.CELU, 12, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("max(0, x) + min(0, alpha*(e^(x/alpha) - 1)); " + FLOATS).build());
+        d.add(unary(OpKinds.THRESHOLDED_RELU, Kernels.THRESHOLDED_RELU, 10, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("x > alpha ? x : 0; " + FLOATS).build());
+        d.add(unary(OpKinds.SHRINK, Kernels.SHRINK, 9, "bias", "lambd").attrs(AttrSpec.real("bias", 0.0), AttrSpec.real("lambd", 0.5))
+                .doc("x < -lambd ? x + bias : x > lambd ? x - bias : 0; " + FLOATS).build());
+        d.add(OpDefinition.op(OpKinds.IS_NAN, 1, 1).shape(ShapeRules::sameAsFirst).kernels(Kernels.UNARY).doc("bool: x is NaN; " + FLOATS)
+                .lower((op, l) -> List.of(ElementwiseLowering.unary(op, l, Kernels.IS_NAN))).onnx(ElementwiseImport::lower).build());
+        d.add(OpDefinition.op(OpKinds.IS_INF, 1, 1).attrs(AttrSpec.integer("detect_negative", 1, 0, 1), AttrSpec.integer("detect_positive", 1, 0, 1))
+                .shape(ShapeRules::sameAsFirst).kernels(Kernels.UNARY).doc("bool: x is an infinity of a detected sign; " + FLOATS)
+                .lower((op, l) -> List.of(ElementwiseLowering.unary(op, l, Kernels.IS_INF, "detect_negative", "detect_positive")))
+                .onnx(OpKinds.IS_INF, 10, ElementwiseImport::lower).build());
+        d.add(OpDefinition.op(OpKinds.CLIP, 1, 3).attrs(unbounded("min"), unbounded("max"))
+                .shape(ElementwiseOps::clipShape).inPlace(0).kernels(Kernels.UNARY, Kernels.BINARY)
+                .doc("min(max(x, min), max) (so max wins when min > max); bounds from the attributes (one kernel, floats; absent: none), "
+                        + "or from scalar inputs 1 and 2 (two binary calls, floats and integers)")
+                .lower(ElementwiseLowering::clip).onnx(ElementwiseImport::clip).build());
+        d.add(OpDefinition.op(OpKinds.POW, 2, 2).shape(ShapeRules::broadcast).inPlace(0).kernels(Kernels.BINARY)
+                .doc("x^y, broadcasting; x float, int32 or int64 and y any number type (ONNX Pow-12); an integer result truncates; "
+                        + "in place only over an input of the output's shape")
+                .lower((op, l) -> ElementwiseLowering.binary(op, l, Kernels.POW)).onnx(ElementwiseImport::pow).build());
+        d.add(elementwise(OpKinds.MOD).attrs(AttrSpec.flag("fmod"))
+                .doc("fmod 0: remainder with the divisor's sign (integers); 1: with the dividend's (floats and integers)")
+                .lower((op, l) -> ElementwiseLowering.binary(op, l, OpAttrs.of(op).integer("fmod") == 1 ? Kernels.FMOD : Kernels.MOD))
+                .onnx(OpKinds.MOD, 10, ElementwiseImport::lower).build());
+        d.add(nary(OpKinds.MAX, Kernels.MAXIMUM, "element-wise maximum (NaN propagates)", 9));
+        d.add(nary(OpKinds.MIN, Kernels.MINIMUM, "element-wise minimum (NaN propagates)", 9));
+        d.add(nary(OpKinds.MEAN, Kernels.ADD, "sum, then divided by the input count; floats", 9));
+        for (Object[] c : new Object[][] {{OpKinds.LESS, Kernels.LESS, 9}, {OpKinds.GREATER, Kernels.GREATER, 9},
+                {OpKinds.LESS_OR_EQUAL, Kernels.LESS_OR_EQUAL, 12}, {OpKinds.GREATER_OR_EQUAL, Kernels.GREATER_OR_EQUAL, 12}}) {
+            int code = (Integer) c[1];
+            d.add(OpDefinition.op((String) c[0], 2, 2).shape(ShapeRules::broadcast).kernels(Kernels.COMPARE)
+                    .doc("bool, broadcasting; floats and integers (NaN compares false)")
+                    .lower((op, l) -> List.of(ElementwiseLowering.compare(op, l, code))).onnx((String) c[0], (Integer) c[2], ElementwiseImport::lower).build());
+        }
+        for (Object[] b : new Object[][] {{OpKinds.AND, Kernels.AND, "bool", 9}, {OpKinds.OR, Kernels.OR, "bool", 9}, {OpKinds.XOR, Kernels.XOR, "bool", 9},
+                {OpKinds.BITWISE_AND, Kernels.BITWISE_AND, "integers", 18}, {OpKinds.BITWISE_OR, Kernels.BITWISE_OR, "integers", 18},
+                {OpKinds.BITWISE_XOR, Kernels.BITWISE_XOR, "integers", 18}}) {
+            int code = (Integer) b[1];
+            d.add(elementwise((String) b[0]).doc((String) b[2]).lower((op, l) -> ElementwiseLowering.binary(op, l, code))
+                    .onnx((String) b[0], (Integer) b[3], ElementwiseImport::lower).build());
+        }
+        d.add(elementwise(OpKinds.BIT_SHIFT).attrs(new AttrSpec("direction", AttrSpec.Type.STRING, true, null, 0, 0, 0, 0))
+                .doc("direction LEFT or RIGHT; uint8 (ONNX's other unsigned types are not element types here)")
+                .lower((op, l) -> ElementwiseLowering.binary(op, l, "LEFT".equals(OpAttrs.of(op).string("direction")) ? Kernels.SHIFT_LEFT : Kernels.SHIFT_RIGHT))
+                .onnx(OpKinds.BIT_SHIFT, 11, ElementwiseImport::lower).build());
+        d.add(OpDefinition.op(OpKinds.PRELU, 2, 2).shape(ElementwiseOps::preluShape).inPlace(0, 1).kernels(Kernels.BINARY)
+                .doc("x < 0 ? slope*x : x, slope broadcast to x's shape; floats and integers")
+                .lower((op, l) -> ElementwiseLowering.binary(op, l, Kernels.PRELU)).onnx(ElementwiseImport::prelu).build());
+        return d;
     }
 
-    private static OpDefinition binary(String kind, int code) {
+    /** {@link Kernels#BINARY} over two inputs: broadcasting, in place over either. */
+    private static OpDefinition.Builder elementwise(String kind) {
         return OpDefinition.op(kind, 2, 2).shape(ShapeRules::broadcast).inPlace(0, 1).kernels(Kernels.BINARY)
-                .doc("numpy broadcasting; in place only over an input of the output's shape")
-                .lower((op, l) -> List.of(binary(op, l, code, op.inputs().get(0), op.inputs().get(1), out(op))))
-                .onnx(ElementwiseOps::importBroadcast).build();
+                .doc("numpy broadcasting; in place only over an input of the output's shape");
     }
 
-    /** Integers allowed for {@code integers} kinds; f32, f16, bf16 always. */
-    private static OpDefinition.Builder unary(String kind, int code, boolean integers) {
+    /** A unary kind on op code {@code code}, its attributes {@code params} passed as the kernel's floats; ONNX from opset {@code since}. */
+    private static OpDefinition.Builder unary(String kind, int code, int since, String... params) {
         return OpDefinition.op(kind, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.UNARY)
-                .lower((op, l) -> List.of(unary(op, l, code, integers)));
+                .lower((op, l) -> List.of(ElementwiseLowering.unary(op, l, code, params))).onnx(kind, since, ElementwiseImport::lower);
     }
 
-    // ---- lowering ----
-
-    private static KernelCall unary(Op op, OpLowering l, int code, boolean integers) {
-        String x = op.inputs().get(0);
-        DType t = l.sameType(op, x, out(op));
-        if (!t.isFloat32Compute() && !(integers && t.isIntegral() && t != DType.BOOL))
-            throw fail(op, "tensor '" + x + "' is " + t.jsonName() + "; " + op.kind() + " takes f32, f16 or bf16" + (integers ? " or an integer type" : ""));
-        return l.call(op, Kernels.UNARY, List.of(l.read(x), l.write(out(op))), new long[]{l.elements(x), code, t.onnxCode()});
+    /** An n-ary kind like Sum: y = f(x0, x1), then y = f(y, x2), ... (so only inputs 0 and 1 may be overwritten). */
+    private static OpDefinition nary(String kind, int code, String what, int since) {
+        OpDefinition.Builder b = OpDefinition.op(kind, 1, Integer.MAX_VALUE).shape(ShapeRules::broadcast).inPlace(0, 1)
+                .doc(what + ", broadcasting; n-ary, pairwise from the left (only inputs 0 and 1 may be overwritten)")
+                .lower((op, l) -> ElementwiseLowering.nary(op, l, code)).onnx(kind, since, ElementwiseImport::lower);
+        return (kind.equals(OpKinds.MEAN) ? b.kernels(Kernels.BINARY, Kernels.COPY, Kernels.UNARY) : b.kernels(Kernels.BINARY, Kernels.COPY)).build();
     }
 
-    /** {@link Kernels#BINARY} with op code {@code code}: y = a (op) b, broadcasting; integers except for {@link Kernels#RELU_GRAD}. */
-    static KernelCall binary(Op op, OpLowering l, int code, String a, String b, String y) {
-        DType t = l.sameType(op, a, b, y);
-        if (!t.isFloat32Compute() && !(t.isIntegral() && t != DType.BOOL && code != Kernels.RELU_GRAD))
-            throw fail(op, "operands are " + t.jsonName() + "; " + op.kind() + " takes f32, f16, bf16" + (code == Kernels.RELU_GRAD ? "" : " or an integer type"));
-        long[] ys = l.shapeOf(op, y, a, b);
-        long[] bc = l.broadcast(op, ys, a, b);
-        long[] ints = Arrays.copyOf(new long[]{code}, 1 + bc.length + 1);
-        System.arraycopy(bc, 0, ints, 1, bc.length);
-        ints[ints.length - 1] = t.onnxCode();
-        return l.call(op, Kernels.BINARY, List.of(l.read(a), l.read(b), l.write(y)), ints);
+    /** A float attribute whose absence means no bound (Clip's min and max). */
+    private static AttrSpec unbounded(String name) {
+        return new AttrSpec(name, AttrSpec.Type.FLOAT, false, null, 0, 0, 0, 0);
     }
 
-    /** Sum of n inputs: y = x0 + x1, then y = y + x2, ... (a fixed order). */
-    private static List<KernelCall> sum(Op op, OpLowering l) {
-        List<String> in = op.inputs();
-        if (in.size() == 1) return List.of(LayoutOps.copy(op, l, in.get(0)));
-        List<KernelCall> calls = new ArrayList<>();
-        calls.add(binary(op, l, Kernels.ADD, in.get(0), in.get(1), out(op)));
-        for (int k = 2; k < in.size(); k++) calls.add(binary(op, l, Kernels.ADD, out(op), in.get(k), out(op)));
-        return calls;
+    /** Clip: x's shape; the bounds, when given as inputs, are scalars (ONNX Clip-11: "tensor(T) ... must be a scalar"). */
+    static long[] clipShape(OpAttrs a, long[][] in) {
+        for (int i = 1; i < in.length; i++) {
+            long n = 1;
+            for (long d : in[i]) n *= d;
+            if (n != 1) throw new GraphException("bound #" + i + " " + Arrays.toString(in[i]) + " must be a scalar (one element)");
+        }
+        return in[0].clone();
     }
 
-    // ---- ONNX ----
-
-    private static Lowered importUnary(NodeContext n) {
-        return op(n, n.opType(), List.of(n.input(0).name()), n.input(0).shape(), Map.of());
-    }
-
-    private static Lowered importBroadcast(NodeContext n) {
-        n.require(n.inputCount() >= (n.opType().equals("Sum") ? 1 : 2), "needs " + (n.opType().equals("Sum") ? "at least one input" : "two inputs"));
-        return op(n, n.opType(), names(n, 0, n.inputCount()), broadcastAll(n, 0, n.inputCount()), Map.of());
+    /** PRelu: slope broadcasts to X (unidirectionally); the output has X's shape. */
+    static long[] preluShape(OpAttrs a, long[][] in) {
+        long[] out = ShapeRules.broadcast(in[0], in[1]);
+        if (!Arrays.equals(out, in[0])) throw new GraphException("slope " + Arrays.toString(in[1]) + " does not broadcast to X " + Arrays.toString(in[0]));
+        return out;
     }
 }

@@ -5,12 +5,15 @@ import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.ShapeRules;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
+import org.arenaplan.onnx.NodeLowering;
 import org.arenaplan.onnx.Value;
 
 import java.util.ArrayList;
@@ -23,51 +26,179 @@ import static org.arenaplan.exec.OpLowering.fail;
 import static org.arenaplan.exec.OpLowering.out;
 import static org.arenaplan.exec.OpLowering.product;
 import static org.arenaplan.ir.AttrSpec.MAX_INT32;
+import static org.arenaplan.ir.AttrSpec.MAX_RANK;
 import static org.arenaplan.onnx.NodeLowering.op;
 
 /**
- * Softmax, LayerNormalization, BatchNormalization (inference) and LRN (f32). ONNX version
- * differences: Softmax normalises one axis from opset 13 (default -1; before, all axes from
- * {@code axis} on, default 1); BatchNormalization gains {@code training_mode} at 14 (only 0 is
- * supported); {@code spatial} and {@code momentum} are accepted and ignored at inference.
- * Not handled: Softmax over one inner axis at opset 13 (the kind normalises over all axes from
- * {@code axis} on).
+ * BatchNormalization (inference), LRN, LayerNormalization, InstanceNormalization,
+ * GroupNormalization, MeanVarianceNormalization and LpNormalization (f32), after the ONNX
+ * operator specifications. All but BatchNormalization and LRN run {@link Kernels#NORMALIZE}:
+ * statistics in double, in index order. ONNX version differences (Changelog.md):
+ * BatchNormalization gains {@code training_mode} at 14 (only 0 is supported); {@code spatial}
+ * and {@code momentum} are accepted and ignored at inference; LayerNormalization exists from 17
+ * (stash_type 1 only: statistics in double, stored as f32); GroupNormalization's scale and bias
+ * are per group at 18..20 and per channel from 21 (which adds stash_type);
+ * MeanVarianceNormalization's axes default to [0, 2, 3].
  */
 final class NormalizationOps implements OpFamily {
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                OpDefinition.op(OpKinds.SOFTMAX, 1, 1).attrs(AttrSpec.axis("axis", -1)).shape(ShapeRules::overAxis).inPlace(0).kernels(Kernels.SOFTMAX)
-                        .doc("normalises over the axes from axis to the end, taken together")
-                        .lowerF32((op, l) -> List.of(softmax(op, l))).onnx(NormalizationOps::importSoftmax).build(),
-                OpDefinition.op(OpKinds.LAYER_NORM, 3, 3).attrs(AttrSpec.axis("axis", -1), AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::overAxis)
-                        .kernels(Kernels.LAYERNORM).doc("inputs X, scale, bias; over the axes from axis on")
-                        .lowerF32((op, l) -> List.of(layerNorm(op, l))).build(),
                 OpDefinition.op(OpKinds.BATCH_NORM, 5, 5).attrs(AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::batchNorm).inPlace(0).kernels(Kernels.BATCHNORM)
                         .doc("inference: inputs X, scale, B, mean, var")
                         .lowerF32((op, l) -> List.of(batchNorm(op, l))).onnx(NormalizationOps::importBatchNorm, "momentum", "spatial", "training_mode").build(),
                 OpDefinition.op(OpKinds.LRN, 1, 1).attrs(AttrSpec.requiredInteger("size", 1, MAX_INT32), AttrSpec.real("alpha", 1e-4), AttrSpec.real("beta", 0.75),
                         AttrSpec.real("bias", 1.0)).shape(ShapeRules::sameAsFirst).kernels(Kernels.LRN).doc("across channels")
-                        .lowerF32((op, l) -> List.of(lrn(op, l))).onnx(NormalizationOps::importLrn).build());
+                        .lowerF32((op, l) -> List.of(lrn(op, l))).onnx(NormalizationOps::importLrn).build(),
+                OpDefinition.op(OpKinds.LAYER_NORM, 2, 3).outputs(1, 3).attrs(AttrSpec.axis("axis", -1), AttrSpec.real("epsilon", 1e-5))
+                        .shapes(NormalizationOps::layerNormShapes).kernels(Kernels.NORMALIZE)
+                        .doc("inputs X, scale, optional bias (each broadcast to X's axes from axis on); outputs Y, optional Mean and InvStdDev "
+                                + "(X's shape with 1s from axis on); y = (x - mean) / sqrt(var + epsilon) * scale + bias over the axes from axis on")
+                        .lowerF32((op, l) -> List.of(layerNorm(op, l))).onnx("LayerNormalization", 17, NormalizationOps::importLayerNorm, "stash_type").build(),
+                OpDefinition.op(OpKinds.INSTANCE_NORM, 3, 3).attrs(AttrSpec.real("epsilon", 1e-5)).shape(NormalizationOps::instanceNormShape)
+                        .kernels(Kernels.NORMALIZE).doc("inputs X [N, C, spatial...], scale [C], B [C]: each (n, c) normalised over its spatial axes")
+                        .lowerF32((op, l) -> List.of(groupNorm(op, l))).onnx(n -> importGroupNorm(n, OpKinds.INSTANCE_NORM)).build(),
+                OpDefinition.op(OpKinds.GROUP_NORM, 3, 3).attrs(AttrSpec.requiredInteger("num_groups", 1, MAX_INT32), AttrSpec.real("epsilon", 1e-5))
+                        .shape(NormalizationOps::groupNormShape).kernels(Kernels.NORMALIZE)
+                        .doc("inputs X [N, C, spatial...], scale and bias [C] (per channel, ONNX 21) or [num_groups] (per group, ONNX 18): "
+                                + "each (n, group) normalised over its C/num_groups channels and the spatial axes")
+                        .lowerF32((op, l) -> List.of(groupNorm(op, l))).onnx("GroupNormalization", 18, n -> importGroupNorm(n, OpKinds.GROUP_NORM), "stash_type")
+                        .build(),
+                OpDefinition.op(OpKinds.MEAN_VARIANCE_NORM, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "[0, 2, 3]"))
+                        .shape(ReductionOps::sameShape).kernels(Kernels.NORMALIZE).doc("(x - mean) / (sqrt(var) + 1e-9) over axes")
+                        .lowerF32((op, l) -> List.of(overAxes(op, l, Kernels.N_MVN, mvnAxes(op), 1e-9))).onnx(NormalizationOps::importMvn).build(),
+                OpDefinition.op(OpKinds.LP_NORM, 1, 1).attrs(AttrSpec.axis("axis", -1), AttrSpec.integer("p", 2, 1, 2))
+                        .shape(ReductionOps::sameShape).kernels(Kernels.NORMALIZE).doc("x / (the L1 or L2 norm along axis)")
+                        .lowerF32((op, l) -> List.of(overAxes(op, l, OpAttrs.of(op).integer("p") == 1 ? Kernels.N_L1 : Kernels.N_L2,
+                                new long[]{OpAttrs.of(op).integer("axis")}, 0))).onnx(NormalizationOps::importLpNorm).build());
+    }
+
+    /** The most dims (kept plus reduced, after merging) a normalize call may carry: CUDA takes 40 ints. */
+    static final int MAX_NORMALIZE_DIMS = 8;
+
+    // ---- shape rules ----
+
+    static long[][] layerNormShapes(OpAttrs attrs, long[][] in, int outputs) {
+        long[] x = in[0];
+        int axis = ShapeRules.axis(attrs.integer("axis"), x.length, "axis");
+        long[] normalized = Arrays.copyOfRange(x, axis, x.length);
+        for (int j = 1; j < in.length; j++) {
+            if (in[j].length > normalized.length || !Arrays.equals(ShapeRules.broadcast(normalized, in[j]), normalized))
+                throw new GraphException((j == 1 ? "scale " : "bias ") + Arrays.toString(in[j]) + " does not broadcast to the normalised axes "
+                        + Arrays.toString(normalized));
+        }
+        long[] stats = x.clone();
+        Arrays.fill(stats, axis, stats.length, 1);
+        long[][] out = new long[outputs][];
+        out[0] = x.clone();
+        for (int k = 1; k < outputs; k++) out[k] = stats.clone();
+        return out;
+    }
+
+    /** X [N, C, spatial...] (rank 3 or more). */
+    private static void image(long[] x) {
+        if (x.length < 3) throw new GraphException("input " + Arrays.toString(x) + " must be N x C x spatial axes");
+    }
+
+    static long[] instanceNormShape(OpAttrs attrs, long[][] in) {
+        long[] x = in[0];
+        image(x);
+        for (int j = 1; j < 3; j++)
+            if (in[j].length != 1 || in[j][0] != x[1]) throw new GraphException("input #" + j + " " + Arrays.toString(in[j]) + " must be [" + x[1] + "]");
+        return x.clone();
+    }
+
+    static long[] groupNormShape(OpAttrs attrs, long[][] in) {
+        long[] x = in[0];
+        image(x);
+        long g = attrs.integer("num_groups");
+        if (x[1] % g != 0) throw new GraphException("num_groups " + g + " does not divide the " + x[1] + " channels of " + Arrays.toString(x));
+        for (int j = 1; j < 3; j++)
+            if (in[j].length != 1 || (in[j][0] != x[1] && in[j][0] != g))
+                throw new GraphException("input #" + j + " " + Arrays.toString(in[j]) + " must be [" + x[1] + "] (per channel) or [" + g + "] (per group)");
+        if (in[1][0] != in[2][0]) throw new GraphException("scale " + Arrays.toString(in[1]) + " and bias " + Arrays.toString(in[2]) + " must have one shape");
+        return x.clone();
+    }
+
+    // ---- lowering to normalize ----
+
+    /** LayerNormalization: the axes from axis on reduced, scale and bias broadcast over them; Mean and InvStdDev where listed. */
+    private static KernelCall layerNorm(Op op, OpLowering l) {
+        long[] xs = l.shape(op, op.inputs().get(0));
+        int a = ReductionOps.axis(op, OpAttrs.of(op).integer("axis"), xs.length);
+        boolean[] reduce = new boolean[xs.length];
+        Arrays.fill(reduce, a, xs.length, true);
+        long[] normalized = Arrays.copyOfRange(xs, a, xs.length);
+        long[][] strides = {StridedWalk.contiguous(xs), scaleStrides(op, l, 1, normalized, a), scaleStrides(op, l, 2, normalized, a)};
+        return normalize(op, l, Kernels.N_STANDARDIZE, new StridedWalk(xs, reduce, strides), op.inputs().size() > 1, op.inputs().size() > 2,
+                OpAttrs.of(op).real("epsilon"));
+    }
+
+    /** Strides of input j (scale or bias) broadcast over the normalised axes, 0 over the axes before them; zeros when absent. */
+    private static long[] scaleStrides(Op op, OpLowering l, int j, long[] normalized, int before) {
+        long[] s = new long[before + normalized.length];
+        if (op.inputs().size() <= j) return s;
+        long[] b = StridedWalk.broadcast(l.shape(op, op.inputs().get(j)), normalized);
+        System.arraycopy(b, 0, s, before, b.length);
+        return s;
+    }
+
+    /**
+     * InstanceNormalization (groups of one channel) and GroupNormalization: X [N, C, spatial...]
+     * walked as [N, G, C/G, spatial], N and G kept; scale and bias per channel ([C]) or per group ([G]).
+     */
+    private static KernelCall groupNorm(Op op, OpLowering l) {
+        String x = op.inputs().get(0);
+        long[] xs = l.shape(op, x);
+        if (xs.length < 3) throw fail(op, "input '" + x + "' " + Arrays.toString(xs) + " must be N x C x spatial axes");
+        long c = xs[1], g = op.kind().equals(OpKinds.GROUP_NORM) ? OpAttrs.of(op).integer("num_groups") : c;
+        if (c % g != 0) throw fail(op, "num_groups " + g + " does not divide the " + c + " channels");
+        long spatial = product(Arrays.copyOfRange(xs, 2, xs.length));
+        boolean perChannel = l.elements(op.inputs().get(1)) == c;
+        for (int j = 1; j < 3; j++) {
+            long n = l.elements(op.inputs().get(j));
+            if (n != (perChannel ? c : g)) throw fail(op, "'" + op.inputs().get(j) + "' must have " + (perChannel ? c : g) + " values, has " + n);
+        }
+        long[] shape = {xs[0], g, c / g, spatial};
+        long[] xStrides = {c * spatial, c / g * spatial, spatial, 1};
+        long[] scale = perChannel ? new long[]{0, c / g, 1, 0} : new long[]{0, 1, 0, 0};
+        StridedWalk walk = new StridedWalk(shape, new boolean[]{false, false, true, true}, xStrides, scale, scale);
+        return normalize(op, l, Kernels.N_STANDARDIZE, walk, true, true, OpAttrs.of(op).real("epsilon"));
+    }
+
+    private static long[] mvnAxes(Op op) {
+        long[] a = OpAttrs.of(op).intsOrNull("axes");
+        return a == null ? new long[]{0, 2, 3} : a;
+    }
+
+    /** MeanVarianceNormalization and LpNormalization: the listed axes reduced, no scale or bias. */
+    private static KernelCall overAxes(Op op, OpLowering l, int mode, long[] axes, double epsilon) {
+        long[] xs = l.shape(op, op.inputs().get(0));
+        boolean[] reduce = new boolean[xs.length];
+        for (long a : axes) reduce[ReductionOps.axis(op, a, xs.length)] = true;
+        long[] zero = new long[xs.length];
+        return normalize(op, l, mode, new StridedWalk(xs, reduce, StridedWalk.contiguous(xs), zero, zero), false, false, epsilon);
+    }
+
+    private static KernelCall normalize(Op op, OpLowering l, int mode, StridedWalk walk, boolean scale, boolean bias, double epsilon) {
+        int k = walk.keptDims(), r = walk.reducedDims();
+        if (k + r > MAX_NORMALIZE_DIMS) throw fail(op, "the input has " + (k + r) + " dims to walk after merging; the normalize kernel takes at most " + MAX_NORMALIZE_DIMS);
+        boolean mean = op.outputs().size() > 1, invStd = op.outputs().size() > 2;
+        List<Long> ints = new ArrayList<>(List.of((long) mode, scale ? 1L : 0L, bias ? 1L : 0L, mean ? 1L : 0L, invStd ? 1L : 0L, (long) k, (long) r));
+        walk.appendKept(ints);
+        walk.appendReduced(ints);
+        List<KernelArg> args = new ArrayList<>(List.of(l.read(op.inputs().get(0))));
+        if (scale) args.add(l.read(op.inputs().get(1)));
+        if (bias) args.add(l.read(op.inputs().get(2)));
+        args.add(l.write(op.outputs().get(0)));
+        for (int j = 1; j < op.outputs().size(); j++) {
+            if (l.elements(op.outputs().get(j)) != walk.keptCount()) throw fail(op, "output '" + op.outputs().get(j) + "' must have " + walk.keptCount() + " values");
+            args.add(l.write(op.outputs().get(j)));
+        }
+        return l.call(op, Kernels.NORMALIZE, args, StridedWalk.longs(ints), new double[]{epsilon});
     }
 
     // ---- lowering ----
-
-    private static KernelCall softmax(Op op, OpLowering l) {
-        String x = op.inputs().get(0);
-        long[] rc = l.rowsCols(op, l.shape(op, x), OpAttrs.of(op).integer("axis"));
-        return l.call(op, Kernels.SOFTMAX, List.of(l.read(x), l.write(out(op))), rc);
-    }
-
-    private static KernelCall layerNorm(Op op, OpLowering l) {
-        String x = op.inputs().get(0);
-        long[] rc = l.rowsCols(op, l.shape(op, x), OpAttrs.of(op).integer("axis"));
-        for (int j = 1; j < 3; j++) {
-            if (l.elements(op.inputs().get(j)) != rc[1]) throw fail(op, "'" + op.inputs().get(j) + "' must have " + rc[1] + " values");
-        }
-        return l.call(op, Kernels.LAYERNORM, List.of(l.read(x), l.read(op.inputs().get(1)), l.read(op.inputs().get(2)), l.write(out(op))),
-                rc, new double[]{OpAttrs.of(op).real("epsilon")});
-    }
 
     private static KernelCall batchNorm(Op op, OpLowering l) {
         String x = op.inputs().get(0);
@@ -91,17 +222,90 @@ final class NormalizationOps implements OpFamily {
 
     // ---- ONNX ----
 
-    /** Before opset 13 Softmax normalises over all axes from {@code axis} on (default 1); from 13 over one axis (default -1). */
-    private static Lowered importSoftmax(NodeContext n) {
-        Value x = n.input(0);
-        boolean v13 = n.opset() >= 13;
-        int axis = n.axis(n.integer("axis", v13 ? -1 : 1), x.rank(), "axis");
-        if (v13) {
-            long inner = 1;
-            for (int i = axis + 1; i < x.rank(); i++) inner *= x.dim(i);
-            n.require(inner == 1, "Softmax over axis " + axis + " alone of " + x + " is not supported (opset 13 normalises one axis; only the last, or one followed by 1s, maps to the shared kind)");
+    private static void requireStashFloat(NodeContext n) {
+        long stash = n.integer("stash_type", 1);
+        n.require(stash == 1, "stash_type " + stash + " is not supported (only 1, float; statistics are computed in double)");
+    }
+
+    private static List<String> f32Inputs(NodeContext n, int count) {
+        List<String> in = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            if (!n.hasInput(i)) continue;
+            FamilyImports.requireF32(n, n.input(i));
+            in.add(n.input(i).name());
         }
-        return op(n, OpKinds.SOFTMAX, List.of(x.name()), x.shape(), Map.of("axis", (long) axis));
+        return in;
+    }
+
+    private static Lowered importLayerNorm(NodeContext n) {
+        FamilyImports.requireInputs(n, 2, 3);
+        Value x = n.input(0);
+        requireStashFloat(n);
+        int axis = n.axis(n.integer("axis", -1), x.rank(), "axis");
+        long[] normalized = Arrays.copyOfRange(x.shape(), axis, x.rank());
+        for (int j = 1; j < 3; j++) {
+            if (!n.hasInput(j)) continue;
+            long[] s = n.input(j).shape();
+            n.require(s.length <= normalized.length && Arrays.equals(NodeLowering.broadcast(n, normalized, s), normalized),
+                    (j == 1 ? "scale " : "bias ") + n.input(j) + " does not broadcast to the normalised axes " + Arrays.toString(normalized));
+        }
+        List<Value> outs = new ArrayList<>(List.of(new Value(FamilyImports.outputName(n, 0), x.dtype(), x.shape())));
+        long[] stats = x.shape();
+        Arrays.fill(stats, axis, stats.length, 1);
+        int last = FamilyImports.hasOutput(n, 2) ? 2 : FamilyImports.hasOutput(n, 1) ? 1 : 0;
+        for (int k = 1; k <= last; k++) outs.add(new Value(FamilyImports.outputName(n, k), DType.F32, stats));
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("axis", (long) axis);
+        attrs.put("epsilon", n.real("epsilon", 1e-5));
+        n.require(FamilyImports.hasOutput(n, 0), "has no output Y");
+        return new Lowered(OpKinds.LAYER_NORM, f32Inputs(n, 3), outs, attrs, false, List.of());
+    }
+
+    private static Lowered importGroupNorm(NodeContext n, String kind) {
+        FamilyImports.requireInputs(n, 3, 3);
+        Value x = n.input(0);
+        n.require(x.rank() >= 3, "input " + x + " must be N x C x spatial axes");
+        long c = x.dim(1);
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        long per = c;
+        if (kind.equals(OpKinds.GROUP_NORM)) {
+            n.require(n.hasAttr("num_groups"), "attribute 'num_groups' is required");
+            requireStashFloat(n);
+            long g = n.integer("num_groups", 0);
+            n.require(g >= 1 && c % g == 0, "num_groups " + g + " must divide the " + c + " channels of " + x);
+            attrs.put("num_groups", g);
+            per = n.opset() >= 21 ? c : g;        // GroupNormalization-18: scale and bias per group; -21: per channel
+        }
+        for (int j = 1; j < 3; j++)
+            n.require(n.input(j).rank() == 1 && n.input(j).dim(0) == per, "input " + n.input(j) + " must be [" + per + "]"
+                    + (kind.equals(OpKinds.GROUP_NORM) ? (n.opset() >= 21 ? " (per channel from opset 21)" : " (per group before opset 21)") : ""));
+        attrs.put("epsilon", n.real("epsilon", 1e-5));
+        return NodeLowering.op(n, kind, f32Inputs(n, 3), x.shape(), attrs, x.dtype());
+    }
+
+    private static Lowered importMvn(NodeContext n) {
+        FamilyImports.requireInputs(n, 1, 1);
+        Value x = n.input(0);
+        long[] axes = n.ints("axes", new long[]{0, 2, 3});
+        long[] resolved = new long[axes.length];
+        boolean[] seen = new boolean[x.rank()];
+        for (int i = 0; i < axes.length; i++) {
+            int a = n.axis(axes[i], x.rank(), "axis");
+            n.require(!seen[a], "axes " + Arrays.toString(axes) + " name axis " + a + " twice");
+            seen[a] = true;
+            resolved[i] = a;
+        }
+        return NodeLowering.op(n, OpKinds.MEAN_VARIANCE_NORM, f32Inputs(n, 1), x.shape(), Map.of("axes", resolved), x.dtype());
+    }
+
+    private static Lowered importLpNorm(NodeContext n) {
+        FamilyImports.requireInputs(n, 1, 1);
+        Value x = n.input(0);
+        n.require(x.rank() >= 1, "input " + x + " must have rank 1 or more");
+        int axis = n.axis(n.integer("axis", -1), x.rank(), "axis");
+        long p = n.integer("p", 2);
+        n.require(p == 1 || p == 2, "p = " + p + " must be 1 or 2");
+        return NodeLowering.op(n, OpKinds.LP_NORM, f32Inputs(n, 1), x.shape(), Map.of("axis", (long) axis, "p", p), x.dtype());
     }
 
     private static Lowered importLrn(NodeContext n) {

@@ -11,17 +11,14 @@ import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.ShapeRules;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import static org.arenaplan.exec.OpLowering.fail;
 import static org.arenaplan.exec.OpLowering.out;
-import static org.arenaplan.exec.OpLowering.product;
-import static org.arenaplan.ir.AttrSpec.MAX_RANK;
 
 /**
- * The kinds of training graphs ({@code org.arenaplan.train.Gradients}): ReluGrad, ReduceSum and
- * the gradient kernels, f32. Their kernels ({@link Kernels#TRAINING}, except ReluGrad's) run on
+ * The kinds of training graphs ({@code org.arenaplan.train.Gradients}): ReluGrad and
+ * the gradient kernels (ReduceSum, which they also use, is ReductionOps'), f32. Their kernels ({@link Kernels#TRAINING}, except ReluGrad's) run on
  * the simulator only; the CUDA device refuses them with the reason. No ONNX import.
  */
 final class TrainingOps implements OpFamily {
@@ -30,11 +27,7 @@ final class TrainingOps implements OpFamily {
         return List.of(
                 OpDefinition.op(OpKinds.RELU_GRAD, 2, 2).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(Kernels.BINARY)
                         .doc("inputs dY, X: dX = dY where X > 0, else 0")
-                        .lowerF32((op, l) -> List.of(ElementwiseOps.binary(op, l, Kernels.RELU_GRAD, op.inputs().get(0), op.inputs().get(1), out(op)))).build(),
-                OpDefinition.op(OpKinds.REDUCE_SUM, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "every axis"), AttrSpec.integer("keepdims", 1, 0, 1))
-                        .shape(ShapeRules::reduceSum).kernels(Kernels.REDUCE_SUM)
-                        .doc("ONNX ReduceSum (axes as an attribute); runs when the kept axes are contiguous; training kernel")
-                        .lowerF32((op, l) -> List.of(reduceSum(op, l))).build(),
+                        .lowerF32((op, l) -> List.of(ElementwiseLowering.binary(op, l, Kernels.RELU_GRAD, op.inputs().get(0), op.inputs().get(1), out(op)))).build(),
                 OpDefinition.op(OpKinds.GELU_GRAD, 2, 2).shape(ShapeRules::sameShapes).inPlace(0, 1).kernels(Kernels.GELU_GRAD)
                         .doc("inputs dY, X: dX = dY * Gelu'(X); training kernel")
                         .lowerF32((op, l) -> List.of(l.call(op, Kernels.GELU_GRAD, List.of(l.read(op.inputs().get(0)), l.read(op.inputs().get(1)), l.write(out(op))),
@@ -72,27 +65,4 @@ final class TrainingOps implements OpFamily {
         return l.call(op, kernel, args, ints);
     }
 
-    /** ReduceSum over the axes before and after one contiguous block of kept axes: x viewed as A x B x C, y has B values. */
-    private static KernelCall reduceSum(Op op, OpLowering l) {
-        String x = op.inputs().get(0);
-        long[] s = l.shape(op, x);
-        Object a = op.attrs().get("axes");
-        if (!(a instanceof long[] axes)) throw fail(op, "ReduceSum needs attribute axes (a list of integers)");
-        boolean[] reduced = new boolean[s.length];
-        for (long ax : axes) {
-            int d = (int) (ax < 0 ? ax + s.length : ax);
-            if (d < 0 || d >= s.length) throw fail(op, "axis " + ax + " out of range for " + Arrays.toString(s));
-            reduced[d] = true;
-        }
-        int first = 0;
-        while (first < s.length && reduced[first]) first++;
-        int last = first;
-        while (last < s.length && !reduced[last]) last++;
-        for (int d = last; d < s.length; d++) {
-            if (!reduced[d]) throw fail(op, "ReduceSum keeps axes that are not contiguous: axes " + Arrays.toString(axes) + " of " + Arrays.toString(s));
-        }
-        long outer = product(Arrays.copyOf(s, first)), mid = product(Arrays.copyOfRange(s, first, last)), inner = product(Arrays.copyOfRange(s, last, s.length));
-        if (mid != l.elements(out(op))) throw fail(op, "output '" + out(op) + "' must have " + mid + " values");
-        return l.call(op, Kernels.REDUCE_SUM, List.of(l.read(x), l.write(out(op))), new long[]{outer, mid, inner});
-    }
 }

@@ -28,7 +28,7 @@ import static org.arenaplan.onnx.NodeLowering.op;
 /**
  * Element types and indexing: Cast, Where, Equal and Gather, on the {@link Kernels#CAST},
  * {@link Kernels#WHERE}, {@link Kernels#COMPARE} and {@link Kernels#GATHER} kernels; any element
- * type. ONNX version differences: Cast gains {@code saturate} at 19 (float8 only, which arenaplan
+ * type. CastLike (opset 15) imports as a Cast to input 1's type. ONNX version differences: Cast gains {@code saturate} at 19 (float8 only, which arenaplan
  * does not take, so it is accepted and has no effect); Gather takes a negative axis from 11.
  */
 final class TypeAndIndexOps implements OpFamily {
@@ -37,12 +37,13 @@ final class TypeAndIndexOps implements OpFamily {
         return List.of(
                 OpDefinition.op(OpKinds.CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 16)).shape(ShapeRules::sameAsFirst).kernels(Kernels.CAST)
                         .doc("to: the output's ONNX TensorProto.DataType; any type to any type by DType.cast")
-                        .lower((op, l) -> List.of(cast(op, l))).onnx(TypeAndIndexOps::importCast, "saturate").build(),
+                        .lower((op, l) -> List.of(cast(op, l))).onnx(TypeAndIndexOps::importCast, "saturate")
+                        .onnx("CastLike", 15, ElementwiseImport::castLike, "saturate").build(),
                 OpDefinition.op(OpKinds.WHERE, 3, 3).shape(ShapeRules::broadcast).kernels(Kernels.WHERE)
                         .doc("condition (bool) ? X : Y, broadcast over all three; X, Y of any one type")
                         .lower((op, l) -> List.of(where(op, l))).onnx(TypeAndIndexOps::importWhere).build(),
                 OpDefinition.op(OpKinds.EQUAL, 2, 2).shape(ShapeRules::broadcast).kernels(Kernels.COMPARE).doc("A == B as bool, broadcasting; any one type")
-                        .lower((op, l) -> List.of(equal(op, l))).onnx(TypeAndIndexOps::importEqual).build(),
+                        .lower((op, l) -> List.of(ElementwiseLowering.compare(op, l, Kernels.EQUAL))).onnx(TypeAndIndexOps::importEqual).build(),
                 OpDefinition.op(OpKinds.GATHER, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::gather).kernels(Kernels.GATHER)
                         .doc("data[:axis] + indices + data[axis+1:]; int64 or int32 indices, negative ones from the end")
                         .lower((op, l) -> List.of(gather(op, l))).onnx(TypeAndIndexOps::importGather).build());
@@ -70,20 +71,6 @@ final class TypeAndIndexOps implements OpFamily {
         ints = Arrays.copyOf(ints, ints.length + 1);
         ints[ints.length - 1] = t.bytes();
         return l.call(op, Kernels.WHERE, List.of(l.read(c), l.read(x), l.read(y), l.write(o)), ints);
-    }
-
-    /** ONNX Equal(A, B) to bool, broadcasting. */
-    private static KernelCall equal(Op op, OpLowering l) {
-        String a = op.inputs().get(0), b = op.inputs().get(1), y = out(op);
-        DType t = l.sameType(op, a, b);
-        if (t == DType.F64) throw fail(op, "f64 compute is not supported");
-        if (l.dtype(y) != DType.BOOL) throw fail(op, "output '" + y + "' is " + l.dtype(y).jsonName() + ", not bool");
-        long[] bc = l.broadcast(op, l.shape(op, y), a, b);
-        long[] ints = new long[bc.length + 2];
-        ints[0] = Kernels.EQUAL;
-        System.arraycopy(bc, 0, ints, 1, bc.length);
-        ints[ints.length - 1] = t.onnxCode();
-        return l.call(op, Kernels.COMPARE, List.of(l.read(a), l.read(b), l.write(y)), ints);
     }
 
     /** ONNX Gather(data, indices) along attr axis (negative counts from the end). */

@@ -30,20 +30,9 @@ final class SimKernels {
     static Runnable bind(KernelCall c) {
         int ptrs = c.pointers().size();
         switch (c.name()) {
-            case Kernels.UNARY: {
-                need(c, 2, 3);
-                DType t = dtype(c, 2);
-                return t.isFloat32Compute() ? onFloats(c, t, f -> unary(c, f[0], f[1])) : onLongs(c, t, l -> unaryIntegral(c, l[0], l[1]));
-            }
-            case Kernels.BINARY: {
-                int rank = (int) c.intArg(1);
-                need(c, 3, 3 + 3 * rank);
-                DType t = dtype(c, 2 + 3 * rank);
-                return t.isFloat32Compute() ? onFloats(c, t, f -> binary(c, f[0], f[1], f[2])) : onLongs(c, t, l -> binaryIntegral(c, l[0], l[1], l[2]));
-            }
+            case Kernels.UNARY: return ElementwiseKernels.unary(c);
+            case Kernels.BINARY: return ElementwiseKernels.binary(c);
             case Kernels.GEMM: need(c, c.intArg(8) == 1 ? 4 : 3, 12); return onFloats(c, DType.F32, f -> gemm(c, f));
-            case Kernels.SOFTMAX: need(c, 2, 2); return onFloats(c, DType.F32, f -> softmax(c, f[0], f[1]));
-            case Kernels.LAYERNORM: need(c, 4, 2); return onFloats(c, DType.F32, f -> layernorm(c, f));
             case Kernels.BATCHNORM: need(c, 6, 3); return onFloats(c, DType.F32, f -> batchnorm(c, f));
             case Kernels.CONV2D: need(c, c.intArg(16) == 1 ? 4 : 3, 17); return onFloats(c, DType.F32, f -> conv2d(c, f));
             case Kernels.CONV_ND: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.convNd(c, f));
@@ -82,30 +71,29 @@ final class SimKernels {
                 elementBytes(c, 1 + 4 * rank);
                 return () -> where(c);
             }
-            case Kernels.COMPARE: {
-                int rank = (int) c.intArg(1);
-                need(c, 3, 3 + 3 * rank);
-                dtype(c, 2 + 3 * rank);
-                return () -> compare(c);
-            }
-            case Kernels.REDUCE_SUM: need(c, 2, 3); return onFloats(c, DType.F32, f -> TrainingKernels.reduceSum(c, f));
+            case Kernels.COMPARE: return ElementwiseKernels.compare(c);
             case Kernels.GELU_GRAD: need(c, 3, 1); return onFloats(c, DType.F32, f -> TrainingKernels.geluGrad(c, f));
             case Kernels.SOFTMAX_GRAD: need(c, 3, 2); return onFloats(c, DType.F32, f -> TrainingKernels.softmaxGrad(c, f));
             case Kernels.LAYERNORM_GRAD: need(c, 4, 2); return onFloats(c, DType.F32, f -> TrainingKernels.layerNormGrad(c, f));
             case Kernels.CONV2D_BACKWARD_DATA: need(c, 3, 16); return onFloats(c, DType.F32, f -> TrainingKernels.convBackwardData(c, f));
             case Kernels.CONV2D_BACKWARD_FILTER: need(c, 3, 16); return onFloats(c, DType.F32, f -> TrainingKernels.convBackwardFilter(c, f));
-            default: throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.TRAINING);
+            default: {
+                Runnable r = ReductionKernels.bind(c);
+                if (r == null) r = NormalizationKernels.bind(c);
+                if (r != null) return r;
+                throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.TRAINING);
+            }
         }
     }
 
-    private static void need(KernelCall c, int pointers, int ints) {
+    static void need(KernelCall c, int pointers, int ints) {
         if (c.pointers().size() != pointers || c.ints().length < ints)
             throw new DeviceException("'" + c.label() + "': kernel " + c.name() + " takes " + pointers + " pointers and " + ints
                     + " ints, got " + c.pointers().size() + " and " + c.ints().length);
     }
 
     /** The element type whose ONNX code is int {@code k}. */
-    private static DType dtype(KernelCall c, int k) {
+    static DType dtype(KernelCall c, int k) {
         DType t = DType.ofOnnx((int) c.intArg(k));
         if (t == null) throw new DeviceException("'" + c.label() + "': kernel " + c.name() + ": unknown element type code " + c.intArg(k));
         return t;
@@ -125,29 +113,29 @@ final class SimKernels {
     // ---- argument bytes ----
 
     /** A copy of argument {@code k}'s bytes. */
-    private static ByteBuffer in(KernelCall c, int k) {
+    static ByteBuffer in(KernelCall c, int k) {
         KernelArg a = c.pointer(k);
         return SimDevice.block(a.pointer()).read(a.pointer().offset(), Math.toIntExact(a.bytes()));
     }
 
     /** A zeroed buffer the size of argument {@code k}, to be {@link #store}d. */
-    private static ByteBuffer out(KernelCall c, int k) {
+    static ByteBuffer out(KernelCall c, int k) {
         return org.arenaplan.ir.TensorValue.allocate(c.pointer(k).bytes());
     }
 
-    private static void store(KernelCall c, int k, ByteBuffer b) {
+    static void store(KernelCall c, int k, ByteBuffer b) {
         KernelArg a = c.pointer(k);
         SimDevice.block(a.pointer()).write(a.pointer().offset(), b.array(), 0, b.capacity());
     }
 
-    private static int count(KernelCall c, int k, DType t) {
+    static int count(KernelCall c, int k, DType t) {
         long bytes = c.pointer(k).bytes();
         if (bytes % t.bytes() != 0) throw new DeviceException("'" + c.label() + "': argument " + c.pointer(k).tensor() + " (" + bytes + " B) is not a whole number of " + t.jsonName() + " elements");
         return Math.toIntExact(bytes / t.bytes());
     }
 
     /** Every argument decoded from {@code t} to f32, the body, then every written argument encoded back to {@code t}. */
-    private static Runnable onFloats(KernelCall c, DType t, Consumer<F[]> body) {
+    static Runnable onFloats(KernelCall c, DType t, Consumer<F[]> body) {
         for (int k = 0; k < c.pointers().size(); k++) count(c, k, t);
         return () -> {
             F[] f = new F[c.pointers().size()];
@@ -171,28 +159,6 @@ final class SimKernels {
         };
     }
 
-    /** Every argument decoded from integral {@code t} to longs, the body, then every written argument stored in {@code t}'s width. */
-    private static Runnable onLongs(KernelCall c, DType t, Consumer<long[][]> body) {
-        if (!t.isIntegral()) throw new DeviceException("'" + c.label() + "': kernel " + c.name() + " does not compute " + t.jsonName());
-        for (int k = 0; k < c.pointers().size(); k++) count(c, k, t);
-        return () -> {
-            long[][] l = new long[c.pointers().size()][];
-            for (int k = 0; k < l.length; k++) {
-                l[k] = new long[count(c, k, t)];
-                if (c.pointer(k).access() == KernelArg.Access.WRITE) continue;
-                ByteBuffer b = in(c, k);
-                for (int e = 0; e < l[k].length; e++) l[k][e] = t.getLong(b, e);
-            }
-            body.accept(l);
-            for (int k = 0; k < l.length; k++) {
-                if (c.pointer(k).access() != KernelArg.Access.WRITE) continue;
-                ByteBuffer b = out(c, k);
-                for (int e = 0; e < l[k].length; e++) t.putLong(b, e, l[k][e]);
-                store(c, k, b);
-            }
-        };
-    }
-
     /** Moves one element of {@code es} bytes. */
     private static void move(ByteBuffer src, int si, ByteBuffer dst, int di, int es) {
         switch (es) {
@@ -206,7 +172,7 @@ final class SimKernels {
     // ---- broadcasting ----
 
     /** Visits one innermost row of a broadcast: output index of its first element, each operand's index of it. */
-    private interface Row {
+    interface Row {
         void visit(int out, int[] at, int inner, int[] innerStride);
     }
 
@@ -214,7 +180,7 @@ final class SimKernels {
      * Numpy broadcasting over {@code shape} (the output's, contiguous) with each operand's strides
      * (0 where it is broadcast): calls {@code row} once per innermost row, in output order.
      */
-    private static void forEachRow(int[] shape, int[][] strides, Row row) {
+    static void forEachRow(int[] shape, int[][] strides, Row row) {
         int rank = shape.length, ops = strides.length;
         long n = 1;
         for (int d : shape) n *= d;
@@ -243,7 +209,7 @@ final class SimKernels {
     }
 
     /** ints from {@code from}: shape[rank], then {@code operands} stride arrays of rank values. */
-    private static int[][] shapeAndStrides(KernelCall c, int from, int rank, int operands, int[] shape) {
+    static int[][] shapeAndStrides(KernelCall c, int from, int rank, int operands, int[] shape) {
         int[][] strides = new int[operands][rank];
         for (int d = 0; d < rank; d++) {
             shape[d] = i(c, from + d);
@@ -252,79 +218,7 @@ final class SimKernels {
         return strides;
     }
 
-    // ---- elementwise ----
-
-    static void unary(KernelCall c, F x, F y) {
-        int n = i(c, 0);
-        int op = i(c, 1);
-        float[] xa = x.a, ya = y.a;
-        for (int k = 0; k < n; k++) {
-            float v = xa[x.i + k];
-            float r;
-            switch (op) {
-                case Kernels.RELU: r = v > 0 ? v : 0f; break;
-                case Kernels.SIGMOID: r = (float) (1.0 / (1.0 + Math.exp(-v))); break;
-                case Kernels.TANH: r = (float) Math.tanh(v); break;
-                case Kernels.GELU: r = (float) (0.5 * v * (1.0 + erf(v / Math.sqrt(2.0)))); break;
-                case Kernels.IDENTITY: r = v; break;
-                default: throw new DeviceException("'" + c.label() + "': unknown unary op " + op);
-            }
-            ya[y.i + k] = r;
-        }
-    }
-
-    static void unaryIntegral(KernelCall c, long[] x, long[] y) {
-        int n = i(c, 0);
-        int op = i(c, 1);
-        if (op != Kernels.RELU && op != Kernels.IDENTITY) throw new DeviceException("'" + c.label() + "': unary op " + op + " is not defined on integers");
-        for (int k = 0; k < n; k++) y[k] = op == Kernels.RELU ? Math.max(x[k], 0) : x[k];
-    }
-
-    static void binary(KernelCall c, F a, F b, F y) {
-        int op = i(c, 0);
-        int rank = i(c, 1);
-        int[] shape = new int[rank];
-        int[][] s = shapeAndStrides(c, 2, rank, 2, shape);
-        float[] aa = a.a, ba = b.a, ya = y.a;
-        forEachRow(shape, s, (out, at, inner, st) -> {
-            int pa = a.i + at[0], pb = b.i + at[1], ia = st[0], ib = st[1];
-            for (int k = 0; k < inner; k++) ya[y.i + out + k] = apply(c, op, aa[pa + k * ia], ba[pb + k * ib]);
-        });
-    }
-
-    private static float apply(KernelCall c, int op, float x, float z) {
-        switch (op) {
-            case Kernels.ADD: return x + z;
-            case Kernels.SUB: return x - z;
-            case Kernels.MUL: return x * z;
-            case Kernels.DIV: return x / z;
-            case Kernels.RELU_GRAD: return z > 0 ? x : 0f;
-            default: throw new DeviceException("'" + c.label() + "': unknown binary op " + op);
-        }
-    }
-
-    /** Integer add, sub, mul in 64 bits (wrapping), div truncating toward zero; the result is stored in the type's width. */
-    static void binaryIntegral(KernelCall c, long[] a, long[] b, long[] y) {
-        int op = i(c, 0);
-        int rank = i(c, 1);
-        int[] shape = new int[rank];
-        int[][] s = shapeAndStrides(c, 2, rank, 2, shape);
-        forEachRow(shape, s, (out, at, inner, st) -> {
-            for (int k = 0; k < inner; k++) {
-                long x = a[at[0] + k * st[0]], z = b[at[1] + k * st[1]];
-                y[out + k] = switch (op) {
-                    case Kernels.ADD -> x + z;
-                    case Kernels.SUB -> x - z;
-                    case Kernels.MUL -> x * z;
-                    case Kernels.DIV -> {
-                        if (z == 0) throw new DeviceException("'" + c.label() + "': integer division by zero (element " + (out + k) + ")");
-                        yield x / z;
-                    }
-                    default -> throw new DeviceException("'" + c.label() + "': binary op " + op + " is not defined on integers");
-                };
-            }
-        });
-    }
+    // ---- elementwise (unary, binary, compare: ElementwiseKernels) ----
 
     /** Where: out = cond ? x : y, broadcast; elements moved bit for bit. */
     static void where(KernelCall c) {
@@ -341,26 +235,6 @@ final class SimKernels {
             }
         });
         store(c, 3, o);
-    }
-
-    /** Compare (Equal): y = a op b as bool; floats compare as f32 (f64 as f64; NaN equals nothing), integers as longs. */
-    static void compare(KernelCall c) {
-        int op = i(c, 0);
-        if (op != Kernels.EQUAL) throw new DeviceException("'" + c.label() + "': unknown compare op " + op);
-        int rank = i(c, 1);
-        int[] shape = new int[rank];
-        int[][] s = shapeAndStrides(c, 2, rank, 2, shape);
-        DType t = dtype(c, 2 + 3 * rank);
-        ByteBuffer a = in(c, 0), b = in(c, 1), y = out(c, 2);
-        forEachRow(shape, s, (out, at, inner, st) -> {
-            for (int k = 0; k < inner; k++) {
-                int ia = at[0] + k * st[0], ib = at[1] + k * st[1];
-                boolean eq = t.isIntegral() ? t.getLong(a, ia) == t.getLong(b, ib)
-                        : t == DType.F64 ? a.getDouble(ia * 8) == b.getDouble(ib * 8) : t.getFloat(a, ia) == t.getFloat(b, ib);
-                y.put(out + k, (byte) (eq ? 1 : 0));
-            }
-        });
-        store(c, 2, y);
     }
 
     static void cast(KernelCall c) {
@@ -462,39 +336,6 @@ final class SimKernels {
         }
     }
 
-    static void softmax(KernelCall c, F x, F y) {
-        int rows = i(c, 0), cols = i(c, 1);
-        for (int r = 0; r < rows; r++) {
-            int xo = x.i + r * cols, yo = y.i + r * cols;
-            float max = Float.NEGATIVE_INFINITY;
-            for (int k = 0; k < cols; k++) max = Math.max(max, x.a[xo + k]);
-            float sum = 0f;
-            for (int k = 0; k < cols; k++) {
-                float e = (float) Math.exp(x.a[xo + k] - max);
-                y.a[yo + k] = e;
-                sum += e;
-            }
-            for (int k = 0; k < cols; k++) y.a[yo + k] /= sum;
-        }
-    }
-
-    static void layernorm(KernelCall c, F[] f) {
-        F x = f[0], s = f[1], b = f[2], y = f[3];
-        int rows = i(c, 0), cols = i(c, 1);
-        double eps = c.floatArg(0);
-        for (int r = 0; r < rows; r++) {
-            int xo = x.i + r * cols, yo = y.i + r * cols;
-            double mean = 0;
-            for (int k = 0; k < cols; k++) mean += x.a[xo + k];
-            mean /= cols;
-            double var = 0;
-            for (int k = 0; k < cols; k++) { double d = x.a[xo + k] - mean; var += d * d; }
-            var /= cols;
-            double inv = 1.0 / Math.sqrt(var + eps);
-            for (int k = 0; k < cols; k++) y.a[yo + k] = (float) ((x.a[xo + k] - mean) * inv * s.a[s.i + k] + b.a[b.i + k]);
-        }
-    }
-
     static void batchnorm(KernelCall c, F[] f) {
         F x = f[0], s = f[1], b = f[2], mean = f[3], var = f[4], y = f[5];
         int n = i(c, 0), ch = i(c, 1), sp = i(c, 2);
@@ -583,11 +424,4 @@ final class SimKernels {
         }
     }
 
-    /** erf by Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7). */
-    static double erf(double x) {
-        double t = 1.0 / (1.0 + 0.3275911 * Math.abs(x));
-        double p = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-        double r = 1.0 - p * Math.exp(-x * x);
-        return x >= 0 ? r : -r;
-    }
 }

@@ -13,22 +13,12 @@ import static org.arenaplan.sim.SimKernels.i;
 final class TrainingKernels {
     private TrainingKernels() { }
 
-    static void reduceSum(KernelCall c, SimKernels.F[] f) {
-        int a = i(c, 0), b = i(c, 1), cc = i(c, 2);
-        SimKernels.F x = f[0], y = f[1];
-        float[] acc = new float[b];
-        for (int p = 0; p < a; p++)
-            for (int q = 0; q < b; q++)
-                for (int r = 0; r < cc; r++) acc[q] += x.a()[x.i() + (p * b + q) * cc + r];
-        System.arraycopy(acc, 0, y.a(), y.i(), b);
-    }
-
     static void geluGrad(KernelCall c, SimKernels.F[] f) {
         int n = i(c, 0);
         SimKernels.F dy = f[0], x = f[1], dx = f[2];
         for (int k = 0; k < n; k++) {
             double v = x.a()[x.i() + k];
-            double cdf = 0.5 * (1.0 + SimKernels.erf(v / Math.sqrt(2.0)));
+            double cdf = 0.5 * (1.0 + org.arenaplan.device.ElementwiseMath.erf(v / Math.sqrt(2.0)));
             double pdf = Math.exp(-0.5 * v * v) / Math.sqrt(2 * Math.PI);
             dx.a()[dx.i() + k] = (float) (dy.a()[dy.i() + k] * (cdf + v * pdf));
         }

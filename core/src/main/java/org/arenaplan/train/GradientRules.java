@@ -62,6 +62,13 @@ final class GradientRules {
             case OpKinds.RELU -> g.accumulate(in(op, 0), inPlaceOverDy(OpKinds.RELU_GRAD, op, dy, op.outputs().get(0)));
             case OpKinds.GELU -> g.accumulate(in(op, 0), inPlaceOverDy(OpKinds.GELU_GRAD, op, dy, in(op, 0)));
             case OpKinds.SOFTMAX -> {
+                long[] ys = g.shape(op.outputs().get(0));
+                long axis = OpAttrs.of(op).integer("axis");
+                int a = (int) (axis < 0 ? axis + ys.length : axis);
+                boolean innerOnes = true;
+                for (int d = a + 1; d < ys.length; d++) innerOnes &= ys[d] == 1;
+                if (OpAttrs.of(op).integer("single_axis") == 1 && !innerOnes)
+                    throw new GraphException("op '" + op.name() + "' (Softmax): gradients need the axes from axis on taken together (single_axis = 0), or a last axis");
                 String dx = g.tensor(in(op, 0), g.dtype(dy), g.shape(dy));
                 g.op(OpKinds.SOFTMAX_GRAD, dx).in(dy, op.outputs().get(0)).attr("axis", OpAttrs.of(op).integer("axis")).inPlace().add();
                 g.accumulate(in(op, 0), dx);

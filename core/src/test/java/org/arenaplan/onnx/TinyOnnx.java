@@ -24,6 +24,9 @@ final class TinyOnnx {
     TinyOnnx output(String name, Object... dims) { graph.addOutput(valueInfo(name, OnnxDTypes.FLOAT, dims.length > 0, dims)); return this; }
 
     /** A graph output of an ONNX element type, its shape declared. */
+    /** An output of that element type whose shape the file leaves open. */
+    TinyOnnx outputOfType(int elemType, String name) { graph.addOutput(valueInfo(name, elemType, false)); return this; }
+
     TinyOnnx output(int elemType, String name, Object... dims) { graph.addOutput(valueInfo(name, elemType, true, dims)); return this; }
 
     /** An int64 initializer (int64_data). */

@@ -420,7 +420,7 @@ public final class CudaDevice implements Device {
     private CUdeviceptr[] pointers(KernelCall call, CudaKernelTable.Spec spec) {
         CUdeviceptr[] ptrs = new CUdeviceptr[spec.slots()];
         List<KernelArg> args = call.pointers();
-        for (int i = 0; i < args.size(); i++) ptrs[CudaKernelTable.slotOf(spec, args.size(), i)] = address(args.get(i).pointer());
+        for (int i = 0; i < args.size(); i++) ptrs[CudaKernelTable.slotOf(spec, call.ints(), args.size(), i)] = address(args.get(i).pointer());
         for (int i = 0; i < ptrs.length; i++) if (ptrs[i] == null) ptrs[i] = new CUdeviceptr();
         return ptrs;
     }

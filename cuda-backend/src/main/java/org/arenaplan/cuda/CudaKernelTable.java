@@ -26,15 +26,20 @@ final class CudaKernelTable {
      * @param slots        pointers in the CUDA signature
      * @param optionalSlot the slot a call may leave out (gemm's C, conv2d's bias), or -1
      * @param items        work items from the call's ints (null for gemm, launched in 2-D tiles)
+     * @param present      for kernels with several optional pointers: the bit mask of the slots a call
+     *                     fills, from its ints (the call lists those pointers in slot order); null otherwise
      */
-    record Spec(int slots, int optionalSlot, ToLongFunction<long[]> items) { }
+    record Spec(int slots, int optionalSlot, ToLongFunction<long[]> items, ToLongFunction<long[]> present) {
+        Spec(int slots, int optionalSlot, ToLongFunction<long[]> items) {
+            this(slots, optionalSlot, items, null);
+        }
+    }
 
     static final Map<String, Spec> SPECS = Map.ofEntries(
             Map.entry(Kernels.UNARY, new Spec(2, -1, i -> i[0])),
             Map.entry(Kernels.BINARY, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
             Map.entry(Kernels.GEMM, new Spec(4, 2, null)),
-            Map.entry(Kernels.SOFTMAX, new Spec(2, -1, i -> i[0])),
-            Map.entry(Kernels.LAYERNORM, new Spec(4, -1, i -> i[0])),
+            Map.entry(Kernels.SOFTMAX, new Spec(2, -1, i -> i[0] * i[2])),
             Map.entry(Kernels.BATCHNORM, new Spec(6, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.CONV2D, new Spec(4, 2, i -> i[0] * i[4] * i[5] * i[6])),
             Map.entry(Kernels.CONV_ND, new Spec(4, 2, i -> i[1] * i[3] * strided(i, 8, 6, (int) i[0]))),
@@ -52,6 +57,12 @@ final class CudaKernelTable {
             Map.entry(Kernels.GATHER, new Spec(3, -1, i -> i[0] * i[3] * i[2])),
             Map.entry(Kernels.WHERE, new Spec(4, -1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.COMPARE, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
+            Map.entry(Kernels.REDUCE, new Spec(2, -1, i -> product(i, 5, (int) i[3]))),
+            Map.entry(Kernels.NORMALIZE, new Spec(6, -1, i -> product(i, 7, (int) i[5]), i -> 1 | i[1] << 1 | i[2] << 2 | 8 | i[3] << 4 | i[4] << 5)),
+            Map.entry(Kernels.CUMSUM, new Spec(2, -1, i -> i[0] * i[2])),
+            Map.entry(Kernels.TOPK, new Spec(3, -1, i -> i[0] * i[2])),
+            Map.entry(Kernels.NLL_LOSS, new Spec(5, -1, i -> i[4] == 0 ? i[1] * i[3] : 1, i -> 3 | i[7] << 2 | 8 | i[8] << 4)),
+            Map.entry(Kernels.EINSUM, new Spec(3, 1, i -> product(i, 4, (int) i[3]))),
             Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));
 
     /** Grid and block sizes of one launch. */
@@ -65,7 +76,10 @@ final class CudaKernelTable {
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") is a training kernel the simulator runs; the CUDA fatbin does not have it yet (use --device sim)");
         if (s == null) throw new DeviceException("unknown kernel '" + call.name() + "' (op " + call.label() + "); known: " + SPECS.keySet());
         int n = call.pointers().size();
-        if (n != s.slots() && !(s.optionalSlot() >= 0 && n == s.slots() - 1)) {
+        if (s.present() != null) {
+            int want = Long.bitCount(s.present().applyAsLong(call.ints()));
+            if (n != want) throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") takes " + want + " pointers for its ints, got " + n);
+        } else if (n != s.slots() && !(s.optionalSlot() >= 0 && n == s.slots() - 1)) {
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") takes " + s.slots()
                     + (s.optionalSlot() >= 0 ? " or " + (s.slots() - 1) : "") + " pointers, got " + n);
         }
@@ -76,8 +90,16 @@ final class CudaKernelTable {
         return s;
     }
 
-    /** The pointer slot that call pointer {@code i} fills (skipping the optional slot when the call leaves it out). */
-    static int slotOf(Spec s, int callPointers, int i) {
+    /** The pointer slot that call pointer {@code i} fills (skipping the optional slots the call leaves out). */
+    static int slotOf(Spec s, long[] ints, int callPointers, int i) {
+        if (s.present() != null) {
+            long mask = s.present().applyAsLong(ints);
+            for (int slot = 0, k = 0; slot < s.slots(); slot++) {
+                if ((mask >> slot & 1) == 0) continue;
+                if (k++ == i) return slot;
+            }
+            throw new DeviceException("pointer " + i + " has no slot in mask " + Long.toBinaryString(mask));
+        }
         boolean omitted = callPointers == s.slots() - 1;
         return omitted && i >= s.optionalSlot() ? i + 1 : i;
     }

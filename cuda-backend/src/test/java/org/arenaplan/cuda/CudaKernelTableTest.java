@@ -45,9 +45,9 @@ class CudaKernelTableTest {
         long[] ints = {1, 3, 5, 7, 0, 0, 21, 35, 0, 0, 0, 0};
         KernelCall c = call(Kernels.GEMM, 3, ints, new double[] {1, 0});
         CudaKernelTable.Spec s = CudaKernelTable.spec(c);
-        assertThat(List.of(CudaKernelTable.slotOf(s, 3, 0), CudaKernelTable.slotOf(s, 3, 1), CudaKernelTable.slotOf(s, 3, 2)))
+        assertThat(List.of(CudaKernelTable.slotOf(s, new long[0], 3, 0), CudaKernelTable.slotOf(s, new long[0], 3, 1), CudaKernelTable.slotOf(s, new long[0], 3, 2)))
                 .containsExactly(0, 1, 3);
-        assertThat(CudaKernelTable.slotOf(s, 4, 2)).isEqualTo(2);
+        assertThat(CudaKernelTable.slotOf(s, new long[0], 4, 2)).isEqualTo(2);
         CudaKernelTable.Geometry g = CudaKernelTable.geometry(c, s);
         assertThat(g).isEqualTo(new CudaKernelTable.Geometry(1, 1, 1, 16, 16));
     }

@@ -104,8 +104,11 @@ class KernelEmulationTest {
             c.add(Case.f32(Kernels.GEMM, List.of(random(6, 2 * bm * bk), random(7, 2 * bk * bn), random(8, bn)), 2 * bm * bn,
                     new long[] {2, bm, bn, bk, t, t, bm * bk, bk * bn, 1, 0, 0, 1}, new double[] {1.0, 1.0}, 0));
         }
-        c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 7 * 33)), 7 * 33, new long[] {7, 33}, new double[0], 2));
-        c.add(Case.f32(Kernels.LAYERNORM, List.of(random(7, 5 * 64), random(8, 64), random(9, 64)), 5 * 64, new long[] {5, 64}, new double[] {1e-5}, 0));
+        for (int mode = Kernels.SOFTMAX_MODE; mode <= Kernels.HARDMAX_MODE; mode++) {
+            c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 7 * 33)), 7 * 33, new long[] {7, 33, 1, mode}, new double[0], 2));
+            // axis 1 of [3, 11, 7]: lanes of 11 values with stride 7
+            c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 3 * 11 * 7)), 3 * 11 * 7, new long[] {3, 11, 7, mode}, new double[0], 2));
+        }
         c.add(Case.f32(Kernels.BATCHNORM, List.of(random(10, 60), random(11, 3), random(12, 3), random(13, 3), random(14, 3, true)), 60,
                 new long[] {2, 3, 10}, new double[] {1e-5}, 0));
         c.add(Case.f32(Kernels.LRN, List.of(random(15, 35)), 35, new long[] {1, 7, 5, 5}, new double[] {1e-4, 0.75, 1.0}, 2));
@@ -161,8 +164,185 @@ class KernelEmulationTest {
         // x [2, 3] into columns 4..6 of y [2, 8]; the rest of y stays as both initialise it (zero).
         c.add(Case.f32(Kernels.CONCAT_SLICE, List.of(random(22, 6)), 16, new long[] {2, 3, 8, 4, 4}, new double[0], 0));
         c.addAll(typedCases());
+        c.addAll(reduceCases());
+        c.addAll(normalizationCases());
+        c.addAll(elementwiseCases());
         return c;
     }
+
+    /** Unary float op codes, with the floats [alpha, beta] each reads (Kernels' codes 0..39 but not, bitwise_not; 44). */
+    private static final int[] UNARY_FLOAT_OPS = java.util.stream.IntStream.rangeClosed(0, 44)
+            .filter(op -> op != Kernels.NOT && op != Kernels.BITWISE_NOT && op != Kernels.IS_NAN && op != Kernels.IS_INF && op < 40 || op == Kernels.DIV_BY).toArray();
+
+    /** Every op code of unary, binary_broadcast and compare over the types it takes (ElementwiseMath), special values included. */
+    private static List<Case> elementwiseCases() {
+        List<Case> c = new ArrayList<>();
+        double[] params = {0.3, 0.7};
+        for (DType t : new DType[] {DType.F32, DType.F16, DType.BF16, DType.F64}) {
+            TensorValue x = TensorValue.ofDoubles(t, null, java.util.stream.DoubleStream.concat(java.util.Arrays.stream(SPECIAL),
+                    java.util.Arrays.stream(floats(t, 9, 64).doubles()).map(v -> v / 4)).toArray());
+            int n = (int) x.elements();
+            for (int op : UNARY_FLOAT_OPS) {
+                boolean exact = op == Kernels.RELU || op == Kernels.IDENTITY || op == Kernels.ABS || op == Kernels.NEG || (op >= Kernels.FLOOR && op <= Kernels.SIGN)
+                        || op == Kernels.CLIP || op == Kernels.LEAKY_RELU || op == Kernels.THRESHOLDED_RELU || op == Kernels.SHRINK;
+                c.add(new Case(Kernels.UNARY, List.of(x), t, n, new long[] {n, op, t.onnxCode()}, params, exact ? 0 : 2));
+            }
+            for (int op : new int[] {Kernels.IS_NAN, Kernels.IS_INF}) {
+                c.add(new Case(Kernels.UNARY, List.of(x), DType.BOOL, n, new long[] {n, op, t.onnxCode(), DType.BOOL.onnxCode()}, new double[] {1, 0}, 0));
+                c.add(new Case(Kernels.UNARY, List.of(x), DType.BOOL, n, new long[] {n, op, t.onnxCode(), DType.BOOL.onnxCode()}, new double[] {0, 1}, 0));
+            }
+            for (int op : new int[] {Kernels.POW, Kernels.FMOD, Kernels.MAXIMUM, Kernels.MINIMUM, Kernels.PRELU}) {
+                // y [4, 5, 6]; b [5, 1] broadcast, with a NaN and a zero
+                TensorValue b = TensorValue.ofDoubles(t, null, 1.5, Double.NaN, -2, 0.0, 3);
+                c.add(new Case(Kernels.BINARY, List.of(floats(t, 1, 120), b), t, 120,
+                        new long[] {op, 3, 4, 5, 6, 30, 6, 1, 0, 1, 0, t.onnxCode()}, new double[0], op == Kernels.POW ? 2 : 0));
+            }
+            // pow with an integer exponent
+            c.add(new Case(Kernels.BINARY, List.of(floats(t, 2, 6), TensorValue.ofLongs(DType.I64, null, 3, -2, 0)), t, 6,
+                    new long[] {Kernels.POW, 2, 2, 3, 3, 1, 0, 1, t.onnxCode(), DType.I64.onnxCode()}, new double[0], 2));
+            for (int op = Kernels.EQUAL; op <= Kernels.GREATER_OR_EQUAL; op++) {
+                TensorValue a = TensorValue.ofDoubles(t, null, 1, 2, 3, -0.0, 2, Double.NaN, 1, 1, 1, Double.NaN, 2, 3.0001);
+                c.add(new Case(Kernels.COMPARE, List.of(a, TensorValue.ofDoubles(t, null, 0.0, 2, Double.NaN)), DType.BOOL, 12,
+                        new long[] {op, 2, 4, 3, 3, 1, 0, 1, t.onnxCode()}, new double[0], 0));
+            }
+        }
+        for (DType t : new DType[] {DType.I64, DType.I32, DType.I16, DType.I8, DType.U8}) {
+            TensorValue x = TensorValue.ofLongs(t, null, SPECIAL_LONGS);
+            int n = (int) x.elements();
+            for (int op : new int[] {Kernels.RELU, Kernels.ABS, Kernels.NEG, Kernels.SIGN, Kernels.BITWISE_NOT}) {
+                if (!org.arenaplan.device.ElementwiseMath.unaryTakes(op, t)) continue;
+                c.add(new Case(Kernels.UNARY, List.of(x), t, n, new long[] {n, op, t.onnxCode()}, new double[0], 0));
+            }
+            TensorValue b = TensorValue.ofLongs(t, null, 7, -1, 3, t == DType.U8 ? 200 : -100, 1);
+            for (int op : new int[] {Kernels.MOD, Kernels.FMOD, Kernels.MAXIMUM, Kernels.MINIMUM, Kernels.PRELU, Kernels.BITWISE_AND,
+                    Kernels.BITWISE_OR, Kernels.BITWISE_XOR, Kernels.POW}) {
+                if (!org.arenaplan.device.ElementwiseMath.binaryTakes(op, t, t)) continue;
+                c.add(new Case(Kernels.BINARY, List.of(longs(t, 4, 120, Long.MAX_VALUE), b), t, 120,
+                        new long[] {op, 3, 4, 5, 6, 30, 6, 1, 0, 1, 0, t.onnxCode()}, new double[0], 0));
+            }
+            for (int op = Kernels.EQUAL; op <= Kernels.GREATER_OR_EQUAL; op++) {
+                c.add(new Case(Kernels.COMPARE, List.of(longs(t, 5, 12, 3), longs(t, 6, 3, 3)), DType.BOOL, 12,
+                        new long[] {op, 2, 4, 3, 3, 1, 0, 1, t.onnxCode()}, new double[0], 0));
+            }
+        }
+        for (DType t : new DType[] {DType.I64, DType.I32}) {
+            // integer base, float exponent: the real power truncated
+            c.add(new Case(Kernels.BINARY, List.of(TensorValue.ofLongs(t, null, 2, -3, 7, 0, 5, 9), TensorValue.ofDoubles(DType.F32, null, 0.5, 3, -1)), t, 6,
+                    new long[] {Kernels.POW, 2, 2, 3, 3, 1, 0, 1, t.onnxCode(), DType.F32.onnxCode()}, new double[0], 0));
+        }
+        TensorValue bools = TensorValue.ofLongs(DType.BOOL, null, 0, 1, 1, 0, 1, 0);
+        c.add(new Case(Kernels.UNARY, List.of(bools), DType.BOOL, 6, new long[] {6, Kernels.NOT, DType.BOOL.onnxCode()}, new double[0], 0));
+        for (int op : new int[] {Kernels.AND, Kernels.OR, Kernels.XOR}) {
+            c.add(new Case(Kernels.BINARY, List.of(bools, TensorValue.ofLongs(DType.BOOL, null, 0, 1, 1)), DType.BOOL, 6,
+                    new long[] {op, 2, 2, 3, 3, 1, 0, 1, DType.BOOL.onnxCode()}, new double[0], 0));
+        }
+        TensorValue shifts = TensorValue.ofLongs(DType.U8, null, 0, 1, 3, 7, 8, 200);
+        for (int op : new int[] {Kernels.SHIFT_LEFT, Kernels.SHIFT_RIGHT}) {
+            c.add(new Case(Kernels.BINARY, List.of(TensorValue.ofLongs(DType.U8, null, 255, 16, 1, 128, 3, 9), shifts), DType.U8, 6,
+                    new long[] {op, 1, 6, 1, 1, DType.U8.onnxCode()}, new double[0], 0));
+        }
+        return c;
+    }
+    /**
+     * normalize (layer norm with scale and bias, its InvStdDev output, mean-variance over axes 0
+     * and 2 of [2, 3, 4], L1 and L2 along an axis), cumsum (every exclusive/reverse pair; f32,
+     * int32, f64), topk (largest and smallest with ties; the Indices output) and nll_loss (softmax
+     * cross-entropy with weights and an ignored target, mean; per sample with log_prob).
+     */
+    private static List<Case> normalizationCases() {
+        List<Case> c = new ArrayList<>();
+        long[] ln = {Kernels.N_STANDARDIZE, 1, 1, 0, 0, 1, 1, 5, 64, 0, 0, 64, 1, 1, 1};
+        c.add(Case.f32(Kernels.NORMALIZE, List.of(random(7, 5 * 64), random(8, 64), random(9, 64)), 5 * 64, ln, new double[] {1e-5}, 0));
+        long[] stats = ln.clone();
+        stats[3] = 1;
+        stats[4] = 1;
+        c.add(Case.f32(Kernels.NORMALIZE, List.of(random(7, 5 * 64), random(8, 64), random(9, 64), new float[5 * 64], new float[5]), 5, stats, new double[] {1e-5}, 0));
+        long[] mvn = {Kernels.N_MVN, 0, 0, 0, 0, 1, 2, 3, 4, 0, 0, 2, 4, 12, 1, 0, 0, 0, 0};
+        c.add(Case.f32(Kernels.NORMALIZE, List.of(random(10, 24)), 24, mvn, new double[] {1e-9}, 0));
+        for (int mode : new int[] {Kernels.N_L1, Kernels.N_L2}) {
+            c.add(Case.f32(Kernels.NORMALIZE, List.of(random(11, 24)), 24, new long[] {mode, 0, 0, 0, 0, 1, 1, 6, 4, 0, 0, 4, 1, 0, 0}, new double[] {0}, 0));
+        }
+        for (DType t : new DType[] {DType.F32, DType.I32, DType.F64}) {
+            TensorValue x = t.isIntegral() ? longs(t, 12, 60, 1000) : floats(t, 12, 60);
+            for (int exclusive = 0; exclusive <= 1; exclusive++) {
+                for (int reverse = 0; reverse <= 1; reverse++) {
+                    c.add(new Case(Kernels.CUMSUM, List.of(x), t, 60, new long[] {3, 5, 4, exclusive, reverse, t.onnxCode()}, new double[0], 0));
+                }
+            }
+        }
+        TensorValue ties = TensorValue.ofDoubles(DType.F32, null, new double[] {
+            3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8, 4, 1, 9, 7, 1, 6});
+        for (int largest = 0; largest <= 1; largest++) {
+            c.add(new Case(Kernels.TOPK, List.of(ties, TensorValue.ofDoubles(DType.F32, null, new double[18])), DType.I64, 18,
+                    new long[] {3, 7, 2, 3, largest, DType.F32.onnxCode(), 4}, new double[0], 0));
+        }
+        // einsum: batched matmul bij,bjk->bik over [2, 3, 4] x [2, 4, 5] (letters b, i, k out; j summed), and the diagonal ii->i of [4, 4]
+        for (DType t : new DType[] {DType.F32, DType.F64}) {
+            c.add(new Case(Kernels.EINSUM, List.of(floats(t, 15, 24), floats(t, 16, 40)), t, 30,
+                    new long[] {2, t.onnxCode(), 4, 3, 2, 3, 5, 4, 12, 4, 0, 1, 20, 0, 1, 5}, new double[0], 0));
+        }
+        c.add(new Case(Kernels.EINSUM, List.of(floats(DType.F32, 17, 16)), DType.F32, 4, new long[] {1, DType.F32.onnxCode(), 1, 1, 4, 5, 0}, new double[0], 0));
+        // scores [2, 4, 3] (N, C, D), targets [2, 3] with one ignored (-1), weights [4]
+        TensorValue targets = TensorValue.ofLongs(DType.I64, null, 0, 3, -1, 2, 1, 1);
+        c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, random(14, 4, true))),
+                DType.F32, 1, new long[] {1, 2, 4, 3, Kernels.LOSS_MEAN, 1, -1, 1, 0, DType.I64.onnxCode()}, new double[0], 2));
+        c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, new float[6])),
+                DType.F32, 24, new long[] {1, 2, 4, 3, Kernels.LOSS_NONE, 1, -1, 0, 1, DType.I64.onnxCode()}, new double[0], 2));
+        return c;
+    }
+
+    /**
+     * The reduce kernel: x [4, 5, 6] reduced over axes 0 and 2 (kept: axis 1, stride 6; reduced:
+     * extents 4 and 6, strides 30 and 1), every op on f32, f16 and bf16, the integer ops on int64,
+     * int32 and uint8 (wrapping), argmax/argmin with first and last ties, and an empty reduction.
+     */
+    private static List<Case> reduceCases() {
+        List<Case> c = new ArrayList<>();
+        long[] geometry = {1, 2, 5, 6, 4, 6, 30, 1};   // K, R, keptShape, keptStride, redShape[2], redStride[2]
+        for (DType t : new DType[] {DType.F32, DType.F16, DType.BF16}) {
+            for (int op = Kernels.R_SUM; op <= Kernels.R_SUM_SQUARE; op++) {
+                TensorValue x = op == Kernels.R_LOG_SUM || op == Kernels.R_PROD ? positive(t, op, 120) : floats(t, op, 120);
+                c.add(new Case(Kernels.REDUCE, List.of(x), t, 5, reduceInts(op, t, 0, geometry), new double[0], 2));
+            }
+        }
+        for (DType t : new DType[] {DType.I64, DType.I32, DType.U8}) {
+            for (int op : new int[] {Kernels.R_SUM, Kernels.R_MAX, Kernels.R_MIN, Kernels.R_PROD}) {
+                c.add(new Case(Kernels.REDUCE, List.of(longs(t, op, 120, 1000)), t, 5, reduceInts(op, t, 0, geometry), new double[0], 0));
+            }
+        }
+        // argmax/argmin along axis 1 of [2, 6, 3] with repeated values (ties), first and last.
+        long[] along = {2, 1, 2, 3, 18, 1, 6, 3};
+        for (DType t : new DType[] {DType.F32, DType.I64, DType.F16}) {
+            TensorValue x = t.isIntegral() ? longs(t, 9, 36, 3) : TensorValue.ofDoubles(t, null, new double[] {
+                1, 2, 3, 3, 2, 1, 1, 1, 1, 0, 5, 5, 3, 5, 0, -1, 5, 0, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 7, 0, 7, 7, 0, 7});
+            for (int op : new int[] {Kernels.R_ARGMAX, Kernels.R_ARGMIN}) {
+                for (int last = 0; last <= 1; last++) c.add(new Case(Kernels.REDUCE, List.of(x), DType.I64, 6, reduceInts(op, t, last, along), new double[0], 0));
+            }
+        }
+        // an empty reduction (extent 0): the empty value of each op
+        for (int op = Kernels.R_SUM; op <= Kernels.R_SUM_SQUARE; op++) {
+            c.add(new Case(Kernels.REDUCE, List.of(TensorValue.ofDoubles(DType.F32, null, new double[0])), DType.F32, 3,
+                    reduceInts(op, DType.F32, 0, new long[] {1, 1, 3, 0, 0, 1}), new double[0], 0));
+        }
+        return c;
+    }
+
+    private static long[] reduceInts(int op, DType t, int last, long[] geometry) {
+        long[] ints = new long[3 + geometry.length];
+        ints[0] = op;
+        ints[1] = t.onnxCode();
+        ints[2] = last;
+        System.arraycopy(geometry, 0, ints, 3, geometry.length);
+        return ints;
+    }
+
+    private static TensorValue positive(DType t, long seed, int n) {
+        Random r = new Random(seed);
+        double[] v = new double[n];
+        for (int i = 0; i < n; i++) v[i] = 0.9 + r.nextDouble() * 0.2;
+        return TensorValue.ofDoubles(t, null, v);
+    }
+
 
     /**
      * resize of x [2, 4, 5] to [2, 7, 3] (and, shrinking with antialias, to [2, 3, 2]) in each mode, several coordinate
@@ -299,10 +479,10 @@ class KernelEmulationTest {
                 CudaKernelTable.Spec spec = CudaKernelTable.SPECS.get(c.kernel());
                 CudaKernelTable.Geometry g = CudaKernelTable.geometry(shape, spec);
                 byte[][] slots = new byte[spec.slots()][];
-                for (int i = 0; i < args.length; i++) slots[CudaKernelTable.slotOf(spec, args.length, i)] = args[i];
+                for (int i = 0; i < args.length; i++) slots[CudaKernelTable.slotOf(spec, c.ints(), args.length, i)] = args[i];
                 input.append(c.kernel()).append(' ').append(g.gridX()).append(' ').append(g.gridY()).append(' ').append(g.gridZ())
                         .append(' ').append(g.blockX()).append(' ').append(g.blockY()).append(' ').append(spec.slots())
-                        .append(' ').append(spec.slots() - 1);
+                        .append(' ').append(CudaKernelTable.slotOf(spec, c.ints(), args.length, args.length - 1));
                 for (byte[] s : slots) input.append(' ').append(s == null ? 0 : s.length).append(' ').append(s == null || s.length == 0 ? "-" : HexFormat.of().formatHex(s));
                 long[] ints = java.util.Arrays.copyOf(c.ints(), CudaKernelTable.MAX_INTS);
                 for (long v : ints) input.append(' ').append(v);
@@ -323,21 +503,23 @@ class KernelEmulationTest {
                 assertThat(i).as(what + (i >= 0 ? " element " + i + ": emulated " + got.format(i) + " sim " + w.format(i) : "")).isEqualTo(-1);
                 continue;
             }
-            float[] g = got.floats(), s = w.floats();
+            double[] g = got.doubles(), s = w.doubles();
             for (int i = 0; i < g.length; i++) {
-                assertThat((double) Math.abs(g[i] - s[i])).as(what + " element " + i + ": emulated " + g[i] + " sim " + s[i])
+                if (Double.compare(g[i], s[i]) == 0 || (Double.isNaN(g[i]) && Double.isNaN(s[i]))) continue;
+                assertThat(Math.abs(g[i] - s[i])).as(what + " element " + i + ": emulated " + g[i] + " sim " + s[i])
                         .isLessThanOrEqualTo(c.ulps() * ulp(c.out(), s[i]));
             }
         }
     }
 
-    /** One unit in the last place of {@code v} in type {@code t} (f32, f16 or bf16). */
-    private static double ulp(DType t, float v) {
-        int e = Math.getExponent(Math.max(Math.abs(v), Float.MIN_NORMAL));
+    /** One unit in the last place of {@code v} in type {@code t} (f64, f32, f16 or bf16). */
+    private static double ulp(DType t, double v) {
+        if (t == DType.F64) return Math.ulp(Math.max(Math.abs(v), Double.MIN_NORMAL));
+        int e = Math.getExponent((float) Math.max(Math.abs(v), Float.MIN_NORMAL));
         return switch (t) {
             case F16 -> Math.scalb(1.0, Math.max(e, -14) - 10);
             case BF16 -> Math.scalb(1.0, e - 7);
-            default -> Math.ulp(Math.max(Math.abs(v), Float.MIN_NORMAL));
+            default -> Math.ulp((float) Math.max(Math.abs(v), Float.MIN_NORMAL));
         };
     }
 

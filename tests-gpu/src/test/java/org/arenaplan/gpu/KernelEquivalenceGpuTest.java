@@ -92,9 +92,13 @@ class KernelEquivalenceGpuTest {
 
     @Test
     void softmaxLayernormBatchnormLrn() {
-        same(List.of(KernelRun.random(6, 7 * 33)), 7 * 33, call(Kernels.SOFTMAX, new long[] {7, 33}), 2);
+        for (int mode = Kernels.SOFTMAX_MODE; mode <= Kernels.HARDMAX_MODE; mode++) {
+            same(List.of(KernelRun.random(6, 7 * 33)), 7 * 33, call(Kernels.SOFTMAX, new long[] {7, 33, 1, mode}), 2);
+            same(List.of(KernelRun.random(6, 3 * 11 * 7)), 3 * 11 * 7, call(Kernels.SOFTMAX, new long[] {3, 11, 7, mode}), 2);
+        }
+        // layer normalisation over the last axis of [5, 64]: normalize mode 0 with scale and bias per column
         same(List.of(KernelRun.random(7, 5 * 64), KernelRun.random(8, 64), KernelRun.random(9, 64)), 5 * 64,
-                call(Kernels.LAYERNORM, new long[] {5, 64}, 1e-5), 0);
+                call(Kernels.NORMALIZE, new long[] {Kernels.N_STANDARDIZE, 1, 1, 0, 0, 1, 1, 5, 64, 0, 0, 64, 1, 1, 1}, 1e-5), 0);
         same(List.of(KernelRun.random(10, 60), KernelRun.random(11, 3), KernelRun.random(12, 3), KernelRun.random(13, 3), KernelRun.positive(14, 3)), 60,
                 call(Kernels.BATCHNORM, new long[] {2, 3, 10}, 1e-5), 0);
         same(List.of(KernelRun.random(15, 35)), 35, call(Kernels.LRN, new long[] {1, 7, 5, 5}, 1e-4, 0.75, 1.0), 2);

@@ -1,0 +1,139 @@
+package org.arenaplan.ops;
+
+import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpRegistry;
+import org.arenaplan.ir.OpSpec;
+import org.arenaplan.onnx.Lowered;
+import org.arenaplan.onnx.NodeContext;
+import org.arenaplan.onnx.NodeLowering;
+import org.arenaplan.onnx.Value;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * ONNX import of the elementwise family ({@link ElementwiseOps}): each op type maps to the kind
+ * of the same name with its attributes copied, except
+ * <ul>
+ *   <li>Clip: before opset 11 min/max are attributes; from 11 they are optional scalar inputs:
+ *       constants (or absent) over a float X become the attributes (one kernel), otherwise the
+ *       given inputs stay inputs (a lone bound becomes Max or Min); none at all is an Identity.</li>
+ *   <li>CastLike (opset 15): a Cast to input 1's element type; 'saturate' concerns float8 only.</li>
+ *   <li>Pow: base and exponent of one type before opset 12, mixed from 12.</li>
+ *   <li>Mod: fmod must be 1 for floats (ONNX Mod: "fmod=0 is not supported for floats").</li>
+ * </ul>
+ * Element types are checked when the graph runs ({@link ElementwiseLowering}); here only what
+ * fixes the output's type: comparisons, IsNaN and IsInf write bool, And/Or/Xor/Not take bool.
+ */
+final class ElementwiseImport {
+    /** The largest finite f32: Clip-6's default bounds (numeric_limits<float>::lowest() and max()). */
+    static final double FLOAT_MAX = 3.4028234663852886e38;
+    private static final Set<String> BOOL_OUT = Set.of("Less", "Greater", "LessOrEqual", "GreaterOrEqual", "IsNaN", "IsInf");
+    private static final Set<String> BOOL_IN = Set.of("And", "Or", "Xor", "Not");
+    private static final Set<String> NARY = Set.of("Sum", "Max", "Min", "Mean");
+
+    private ElementwiseImport() { }
+
+    /** The op types whose kind has the node's op type as its name and its input 0's element type (bool for comparisons and tests). */
+    static Lowered lower(NodeContext n) {
+        String t = n.opType();
+        if (t.equals("Mod") && n.input(0).dtype().isFloatingPoint())
+            n.require(n.integer("fmod", 0) == 1, "fmod=0 is not defined for floating-point inputs (ONNX Mod); set fmod=1");
+        int inputs = NARY.contains(t) ? n.inputCount() : OpRegistry.get(t).minInputs();
+        n.require(n.inputCount() == inputs && inputs >= 1, "takes " + (NARY.contains(t) ? "at least one input" : inputs + " input(s)") + ", got " + n.inputCount());
+        if (BOOL_IN.contains(t))
+            for (int i = 0; i < inputs; i++) n.require(n.input(i).dtype() == DType.BOOL, "input " + n.input(i) + " is " + n.input(i).dtype().jsonName() + ", not bool");
+        if (t.equals("BitShift")) {
+            String d = n.string("direction", "");
+            n.require(d.equals("LEFT") || d.equals("RIGHT"), "attribute direction='" + d + "' must be LEFT or RIGHT");
+        }
+        if (t.equals("Gelu")) {
+            String a = n.string("approximate", "none");
+            n.require(a.equals("none") || a.equals("tanh"), "attribute approximate='" + a + "' must be none or tanh");
+        }
+        DType out = BOOL_OUT.contains(t) ? DType.BOOL : n.input(0).dtype();
+        return NodeLowering.op(n, t, NodeLowering.names(n, 0, inputs), NodeLowering.broadcastAll(n, 0, inputs), attributes(n, t), out);
+    }
+
+    /** The node's attributes that the kind declares, as given (the kernels read the registry's defaults for the rest). */
+    private static Map<String, Object> attributes(NodeContext n, String kind) {
+        OpSpec spec = OpRegistry.get(kind);
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        for (AttrSpec a : spec.attrs()) {
+            if (!n.hasAttr(a.name())) continue;
+            switch (a.type()) {
+                case FLOAT -> attrs.put(a.name(), n.real(a.name(), 0));
+                case INT -> attrs.put(a.name(), n.integer(a.name(), 0));
+                case STRING -> attrs.put(a.name(), n.string(a.name(), ""));
+                default -> throw new IllegalStateException(kind + " declares list attribute " + a.name());
+            }
+        }
+        return attrs;
+    }
+
+    static Lowered clip(NodeContext n) {
+        Value x = n.input(0);
+        if (n.opset() < 11) {
+            n.require(n.inputCount() == 1, "takes one input before opset 11 (min and max are attributes)");
+            // ONNX Clip-6: absent bounds are the type's lowest and largest finite values
+            Map<String, Object> attrs = new LinkedHashMap<>();
+            attrs.put("min", n.real("min", -FLOAT_MAX));
+            attrs.put("max", n.real("max", FLOAT_MAX));
+            return NodeLowering.op(n, OpKinds.CLIP, List.of(x.name()), x.shape(), attrs, x.dtype());
+        }
+        n.require(!n.hasAttr("min") && !n.hasAttr("max"), "attributes min and max were replaced by inputs in opset 11");
+        n.require(n.inputCount() <= 3, "takes at most three inputs (input, min, max)");
+        boolean hasMin = n.hasInput(1), hasMax = n.hasInput(2);
+        for (int i = 1; i <= 2; i++) {
+            if (!n.hasInput(i)) continue;
+            Value b = n.input(i);
+            n.require(b.dtype() == x.dtype(), "bound " + b + " is " + b.dtype().jsonName() + " but the input " + x + " is " + x.dtype().jsonName());
+            n.require(b.elements() == 1 && b.rank() <= Math.max(1, x.rank()), "bound " + b + " must be a scalar");
+        }
+        if (!hasMin && !hasMax) return NodeLowering.view(n, OpKinds.IDENTITY, x.shape());
+        double[] lo = hasMin ? n.constantValues(1) : new double[] {Double.NEGATIVE_INFINITY};
+        double[] hi = hasMax ? n.constantValues(2) : new double[] {Double.POSITIVE_INFINITY};
+        // constant bounds over floats: one unary kernel; an infinite bound on its own side is no bound
+        if (x.dtype().isFloatingPoint() && lo != null && hi != null && (Double.isFinite(lo[0]) || lo[0] == Double.NEGATIVE_INFINITY)
+                && (Double.isFinite(hi[0]) || hi[0] == Double.POSITIVE_INFINITY)) {
+            Map<String, Object> attrs = new LinkedHashMap<>();
+            if (Double.isFinite(lo[0])) attrs.put("min", lo[0]);
+            if (Double.isFinite(hi[0])) attrs.put("max", hi[0]);
+            return NodeLowering.op(n, OpKinds.CLIP, List.of(x.name()), x.shape(), attrs, x.dtype());
+        }
+        if (hasMin && hasMax) return NodeLowering.op(n, OpKinds.CLIP, List.of(x.name(), n.input(1).name(), n.input(2).name()), x.shape(), Map.of(), x.dtype());
+        // one bound: Max(x, min) or Min(x, max), which keeps x's shape (the bound is a scalar)
+        n.require(x.rank() >= 1 || n.input(hasMin ? 1 : 2).rank() == 0, "bound " + n.input(hasMin ? 1 : 2) + " has a higher rank than the input " + x);
+        return NodeLowering.op(n, hasMin ? OpKinds.MAX : OpKinds.MIN, List.of(x.name(), n.input(hasMin ? 1 : 2).name()), x.shape(), Map.of(), x.dtype());
+    }
+
+    /** CastLike(input, target_type): Cast to the element type of input 1. */
+    static Lowered castLike(NodeContext n) {
+        n.require(n.inputCount() == 2, "takes two inputs (input, target_type)");
+        n.require(!n.hasAttr("to"), "takes no attribute 'to' (the target type is input 1's)");
+        DType to = n.input(1).dtype();
+        return NodeLowering.op(n, OpKinds.CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) to.onnxCode()), to);
+    }
+
+    /** Pow(X, Y): output X's type; Y of another number type from opset 12. */
+    static Lowered pow(NodeContext n) {
+        n.require(n.inputCount() == 2, "takes two inputs");
+        Value x = n.input(0), y = n.input(1);
+        n.require(n.opset() >= 12 || x.dtype() == y.dtype(), "base " + x + " is " + x.dtype().jsonName() + " but exponent " + y + " is "
+                + y.dtype().jsonName() + "; mixed types need opset 12");
+        return NodeLowering.op(n, OpKinds.POW, List.of(x.name(), y.name()), NodeLowering.broadcastAll(n, 0, 2), Map.of(), x.dtype());
+    }
+
+    /** PRelu(X, slope): slope broadcasts to X (unidirectionally). */
+    static Lowered prelu(NodeContext n) {
+        n.require(n.inputCount() == 2, "takes two inputs (X, slope)");
+        long[] out = NodeLowering.broadcastAll(n, 0, 2);
+        n.require(Arrays.equals(out, n.input(0).shape()), "slope " + n.input(1) + " does not broadcast to X " + n.input(0));
+        return NodeLowering.op(n, OpKinds.PRELU, NodeLowering.names(n, 0, 2), out, Map.of(), n.input(0).dtype());
+    }
+}

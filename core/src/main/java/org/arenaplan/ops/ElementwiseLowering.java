@@ -1,0 +1,130 @@
+package org.arenaplan.ops;
+
+import org.arenaplan.device.ElementwiseMath;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.arenaplan.exec.OpLowering;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpAttrs;
+import org.arenaplan.ir.OpKinds;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Predicate;
+
+import static org.arenaplan.exec.OpLowering.fail;
+import static org.arenaplan.exec.OpLowering.out;
+
+/**
+ * The kernel calls of the elementwise family ({@link ElementwiseOps}): {@link Kernels#UNARY},
+ * {@link Kernels#BINARY} and {@link Kernels#COMPARE} with an op code, the attributes as the
+ * call's floats, element types checked against {@link ElementwiseMath} so a device never sees a
+ * type its op code does not take. n-ary kinds (Sum, Max, Min, Mean) run pairwise from the left
+ * into the output; Clip with bound inputs runs max then min (so the upper bound wins when the
+ * bounds cross, as numpy.clip).
+ */
+final class ElementwiseLowering {
+    private ElementwiseLowering() { }
+
+    /** y = op(x) over input 0 and output 0; {@code params} name the attributes passed as the floats [alpha, beta]. */
+    static KernelCall unary(Op op, OpLowering l, int code, String... params) {
+        OpAttrs a = OpAttrs.of(op);
+        double[] f = new double[params.length];
+        for (int i = 0; i < f.length; i++) f[i] = a.real(params[i]);
+        return unaryOn(op, l, code, in(op, 0), out(op), f);
+    }
+
+    /** Gelu: approximate 'none' (erf) or 'tanh'. */
+    static KernelCall gelu(Op op, OpLowering l) {
+        String approx = OpAttrs.of(op).string("approximate");
+        if (!approx.equals("none") && !approx.equals("tanh")) throw fail(op, "attribute approximate='" + approx + "' is neither 'none' nor 'tanh'");
+        return unaryOn(op, l, approx.equals("tanh") ? Kernels.GELU_TANH : Kernels.GELU, in(op, 0), out(op), new double[0]);
+    }
+
+    static KernelCall unaryOn(Op op, OpLowering l, int code, String x, String y, double[] floats) {
+        DType t = l.dtype(x), yt = l.dtype(y);
+        if (!ElementwiseMath.unaryTakes(code, t))
+            throw fail(op, "tensor '" + x + "' is " + t.jsonName() + ", which " + op.kind() + " does not take (it takes " + types(d -> ElementwiseMath.unaryTakes(code, d)) + ")");
+        DType want = ElementwiseMath.unaryYieldsBool(code) ? DType.BOOL : t;
+        if (yt != want) throw fail(op, "output '" + y + "' is " + yt.jsonName() + "; " + op.kind() + " of " + t.jsonName() + " writes " + want.jsonName());
+        long n = l.elements(x);
+        if (l.elements(y) != n) throw fail(op, "'" + x + "' has " + n + " elements, '" + y + "' " + l.elements(y));
+        return l.call(op, Kernels.UNARY, List.of(l.read(x), l.write(y)), new long[] {n, code, t.onnxCode(), yt.onnxCode()}, floats);
+    }
+
+    /** y = a op b with numpy broadcasting; b may have another type only for pow. */
+    static KernelCall binary(Op op, OpLowering l, int code, String a, String b, String y) {
+        DType t = l.dtype(a), bt = l.dtype(b);
+        if (code != Kernels.POW && bt != t) throw fail(op, "'" + a + "' is " + t.jsonName() + " but '" + b + "' is " + bt.jsonName() + "; they must have one type");
+        if (!ElementwiseMath.binaryTakes(code, t, bt))
+            throw fail(op, "operands are " + t.jsonName() + (bt == t ? "" : " and " + bt.jsonName()) + ", which " + op.kind()
+                    + " does not take (it takes " + types(d -> ElementwiseMath.binaryTakes(code, d, code == Kernels.POW ? bt : d)) + ")");
+        if (l.dtype(y) != t) throw fail(op, "output '" + y + "' is " + l.dtype(y).jsonName() + ", not " + t.jsonName());
+        long[] bc = l.broadcast(op, l.shapeOf(op, y, a, b), a, b);
+        long[] ints = Arrays.copyOf(new long[] {code}, 1 + bc.length + 2);
+        System.arraycopy(bc, 0, ints, 1, bc.length);
+        ints[ints.length - 2] = t.onnxCode();
+        ints[ints.length - 1] = bt.onnxCode();
+        return l.call(op, Kernels.BINARY, List.of(l.read(a), l.read(b), l.write(y)), ints);
+    }
+
+    /** The two-input kinds: y = x0 op x1. */
+    static List<KernelCall> binary(Op op, OpLowering l, int code) {
+        return List.of(binary(op, l, code, in(op, 0), in(op, 1), out(op)));
+    }
+
+    /** y = x0 op x1, then y = y op x2, ... (a fixed order); Mean then divides by the count. One input: a copy. */
+    static List<KernelCall> nary(Op op, OpLowering l, int code) {
+        List<String> in = op.inputs();
+        String y = out(op);
+        List<KernelCall> calls = new ArrayList<>();
+        if (in.size() == 1) calls.add(LayoutOps.copy(op, l, in.get(0)));
+        else calls.add(binary(op, l, code, in.get(0), in.get(1), y));
+        for (int k = 2; k < in.size(); k++) calls.add(binary(op, l, code, y, in.get(k), y));
+        if (op.kind().equals(OpKinds.MEAN)) calls.add(unaryOn(op, l, Kernels.DIV_BY, y, y, new double[] {in.size()}));
+        return calls;
+    }
+
+    /** Clip: bounds from the attributes (one unary call; an absent one is no bound), else from inputs 1 and 2 (max then min). */
+    static List<KernelCall> clip(Op op, OpLowering l) {
+        OpAttrs a = OpAttrs.of(op);
+        String x = in(op, 0), y = out(op);
+        if (op.inputs().size() == 1) {
+            double lo = a.has("min") ? a.real("min") : Double.NEGATIVE_INFINITY, hi = a.has("max") ? a.real("max") : Double.POSITIVE_INFINITY;
+            return List.of(unaryOn(op, l, Kernels.CLIP, x, y, new double[] {lo, hi}));
+        }
+        if (a.has("min") || a.has("max")) throw fail(op, "give the bounds either as attributes or as inputs, not both");
+        List<KernelCall> calls = new ArrayList<>();
+        calls.add(binary(op, l, Kernels.MAXIMUM, x, in(op, 1), y));
+        if (op.inputs().size() > 2) calls.add(binary(op, l, Kernels.MINIMUM, y, in(op, 2), y));
+        return calls;
+    }
+
+    /** y (bool) = a op b, broadcasting. */
+    static KernelCall compare(Op op, OpLowering l, int code) {
+        String a = in(op, 0), b = in(op, 1), y = out(op);
+        DType t = l.sameType(op, a, b);
+        if (!ElementwiseMath.compareTakes(code, t)) throw fail(op, "operands are " + t.jsonName() + ", which " + op.kind() + " does not take (numbers only)");
+        if (l.dtype(y) != DType.BOOL) throw fail(op, "output '" + y + "' is " + l.dtype(y).jsonName() + ", not bool");
+        long[] bc = l.broadcast(op, l.shape(op, y), a, b);
+        long[] ints = new long[bc.length + 2];
+        ints[0] = code;
+        System.arraycopy(bc, 0, ints, 1, bc.length);
+        ints[ints.length - 1] = t.onnxCode();
+        return l.call(op, Kernels.COMPARE, List.of(l.read(a), l.read(b), l.write(y)), ints);
+    }
+
+    /** The element types {@code takes} accepts, for messages. */
+    private static String types(Predicate<DType> takes) {
+        List<String> names = new ArrayList<>();
+        for (DType d : DType.values()) if (takes.test(d)) names.add(d.jsonName());
+        return String.join(", ", names);
+    }
+
+    private static String in(Op op, int i) {
+        if (i >= op.inputs().size()) throw fail(op, op.kind() + " needs input #" + i);
+        return op.inputs().get(i);
+    }
+}

@@ -1,0 +1,126 @@
+package org.arenaplan.sim;
+
+import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.ElementwiseMath;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.arenaplan.ir.DType;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The simulator's {@link Kernels#UNARY}, {@link Kernels#BINARY} and {@link Kernels#COMPARE}:
+ * each element is decoded by its {@link DType} (floats to double, integers and bool to long),
+ * computed by {@link ElementwiseMath} and encoded back, so every type the op takes runs the one
+ * formula. Checks the call at bind (argument sizes, op code against the types) and runs later.
+ */
+final class ElementwiseKernels {
+    private ElementwiseKernels() { }
+
+    static Runnable unary(KernelCall c) {
+        need(c, 2, 3);
+        int n = SimKernels.i(c, 0), op = SimKernels.i(c, 1);
+        DType t = SimKernels.dtype(c, 2);
+        DType yt = c.ints().length > 3 && c.intArg(3) != 0 ? SimKernels.dtype(c, 3) : t;
+        if (!ElementwiseMath.unaryTakes(op, t) || (ElementwiseMath.unaryYieldsBool(op) ? yt != DType.BOOL : yt != t))
+            throw new DeviceException("'" + c.label() + "': unary op " + op + " does not take " + t.jsonName() + " to " + yt.jsonName());
+        elements(c, 0, t, n);
+        elements(c, 1, yt, n);
+        double alpha = c.floats().length > 0 ? c.floatArg(0) : 0, beta = c.floats().length > 1 ? c.floatArg(1) : 0;
+        return () -> {
+            ByteBuffer x = SimKernels.in(c, 0), y = SimKernels.out(c, 1);
+            for (int k = 0; k < n; k++) {
+                if (t.isIntegral()) yt.putLong(y, k, ElementwiseMath.unary(op, t.getLong(x, k)));
+                else if (yt == DType.BOOL) yt.putLong(y, k, ElementwiseMath.unaryTest(op, getDouble(t, x, k), alpha, beta) ? 1 : 0);
+                else putDouble(yt, y, k, ElementwiseMath.unary(op, getDouble(t, x, k), alpha, beta));
+            }
+            SimKernels.store(c, 1, y);
+        };
+    }
+
+    static Runnable binary(KernelCall c) {
+        int rank = SimKernels.i(c, 1);
+        need(c, 3, 3 + 3 * rank);
+        int op = SimKernels.i(c, 0);
+        DType t = SimKernels.dtype(c, 2 + 3 * rank);
+        DType bt = c.ints().length > 3 + 3 * rank && c.intArg(3 + 3 * rank) != 0 ? SimKernels.dtype(c, 3 + 3 * rank) : t;
+        if (!ElementwiseMath.binaryTakes(op, t, bt))
+            throw new DeviceException("'" + c.label() + "': binary op " + op + " does not take " + t.jsonName() + " and " + bt.jsonName());
+        int[] shape = new int[rank];
+        int[][] s = SimKernels.shapeAndStrides(c, 2, rank, 2, shape);
+        elements(c, 2, t, product(shape));
+        return () -> {
+            ByteBuffer a = SimKernels.in(c, 0), b = SimKernels.in(c, 1), y = SimKernels.out(c, 2);
+            SimKernels.forEachRow(shape, s, (out, at, inner, st) -> {
+                for (int k = 0; k < inner; k++) {
+                    int ia = at[0] + k * st[0], ib = at[1] + k * st[1];
+                    try {
+                        if (t.isFloatingPoint()) putDouble(t, y, out + k, ElementwiseMath.binary(op, getDouble(t, a, ia), getNumber(bt, b, ib)));
+                        else if (bt.isFloatingPoint()) t.putLong(y, out + k, ElementwiseMath.powIntFloat(t.getLong(a, ia), getDouble(bt, b, ib)));
+                        else t.putLong(y, out + k, ElementwiseMath.binary(op, t.getLong(a, ia), bt.getLong(b, ib)));
+                    } catch (ArithmeticException e) {
+                        throw new DeviceException("'" + c.label() + "': " + e.getMessage() + " (element " + (out + k) + ")");
+                    }
+                }
+            });
+            SimKernels.store(c, 2, y);
+        };
+    }
+
+    static Runnable compare(KernelCall c) {
+        int rank = SimKernels.i(c, 1);
+        need(c, 3, 3 + 3 * rank);
+        int op = SimKernels.i(c, 0);
+        DType t = SimKernels.dtype(c, 2 + 3 * rank);
+        if (!ElementwiseMath.compareTakes(op, t)) throw new DeviceException("'" + c.label() + "': compare op " + op + " does not take " + t.jsonName());
+        int[] shape = new int[rank];
+        int[][] s = SimKernels.shapeAndStrides(c, 2, rank, 2, shape);
+        elements(c, 2, DType.BOOL, product(shape));
+        return () -> {
+            ByteBuffer a = SimKernels.in(c, 0), b = SimKernels.in(c, 1), y = SimKernels.out(c, 2);
+            SimKernels.forEachRow(shape, s, (out, at, inner, st) -> {
+                for (int k = 0; k < inner; k++) {
+                    int ia = at[0] + k * st[0], ib = at[1] + k * st[1];
+                    boolean r = t.isIntegral() ? ElementwiseMath.compare(op, t.getLong(a, ia), t.getLong(b, ib))
+                            : ElementwiseMath.compare(op, getDouble(t, a, ia), getDouble(t, b, ib));
+                    y.put(out + k, (byte) (r ? 1 : 0));
+                }
+            });
+            SimKernels.store(c, 2, y);
+        };
+    }
+
+    private static void need(KernelCall c, int pointers, int ints) {
+        if (c.pointers().size() != pointers || c.ints().length < ints)
+            throw new DeviceException("'" + c.label() + "': kernel " + c.name() + " takes " + pointers + " pointers and " + ints
+                    + " ints, got " + c.pointers().size() + " and " + c.ints().length);
+    }
+
+    /** Argument {@code k} must hold at least {@code n} elements of {@code t}. */
+    private static void elements(KernelCall c, int k, DType t, long n) {
+        long bytes = c.pointer(k).bytes();
+        if (bytes % t.bytes() != 0 || bytes / t.bytes() < n)
+            throw new DeviceException("'" + c.label() + "': argument " + c.pointer(k).tensor() + " (" + bytes + " B) does not hold " + n + " " + t.jsonName() + " elements");
+    }
+
+    private static long product(int[] shape) {
+        long p = 1;
+        for (int d : shape) p *= d;
+        return p;
+    }
+
+    private static double getDouble(DType t, ByteBuffer b, int i) {
+        return t == DType.F64 ? b.getDouble(i * 8) : t.getFloat(b, i);
+    }
+
+    /** A float element exactly, or an integer one as the nearest double (pow's exponent). */
+    private static double getNumber(DType t, ByteBuffer b, int i) {
+        return t.isFloatingPoint() ? getDouble(t, b, i) : (double) t.getLong(b, i);
+    }
+
+    /** Stores {@code v} rounded once to {@code t} (f16/bf16 through f32, as {@link DType#cast} does). */
+    private static void putDouble(DType t, ByteBuffer b, int i, double v) {
+        if (t == DType.F64) b.putDouble(i * 8, v);
+        else t.putFloat(b, i, (float) v);
+    }
+}

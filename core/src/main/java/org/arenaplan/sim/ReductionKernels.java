@@ -1,0 +1,333 @@
+package org.arenaplan.sim;
+
+import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.arenaplan.ir.DType;
+
+import java.nio.ByteBuffer;
+
+import static org.arenaplan.sim.SimKernels.i;
+
+/**
+ * The simulator's reduction and softmax-family kernels ({@link Kernels#REDUCE},
+ * {@link Kernels#SOFTMAX}; layouts documented there), in the documented order and precision,
+ * which the CUDA kernels (reduce.cuh, normalize.cuh) follow step for step.
+ */
+final class ReductionKernels {
+    private ReductionKernels() { }
+
+    /** The computation of {@code c}, or null when it is not one of these kernels. */
+    static Runnable bind(KernelCall c) {
+        switch (c.name()) {
+            case Kernels.SOFTMAX: {
+                SimKernels.need(c, 2, 4);
+                int mode = i(c, 3);
+                if (mode < Kernels.SOFTMAX_MODE || mode > Kernels.HARDMAX_MODE) throw new DeviceException("'" + c.label() + "': unknown softmax mode " + mode);
+                return SimKernels.onFloats(c, DType.F32, f -> softmax(c, f[0].a(), f[1].a()));
+            }
+            case Kernels.REDUCE: {
+                SimKernels.need(c, 2, 5);
+                SimKernels.need(c, 2, 5 + 2 * (i(c, 3) + i(c, 4)));
+                int op = i(c, 0);
+                DType t = SimKernels.dtype(c, 1);
+                if (op < Kernels.R_SUM || op > Kernels.R_ARGMIN) throw new DeviceException("'" + c.label() + "': unknown reduce op " + op);
+                if (t.isIntegral() && !integral(op))
+                    throw new DeviceException("'" + c.label() + "': reduce op " + op + " does not compute " + t.jsonName());
+                return () -> reduce(c, op, t);
+            }
+            case Kernels.CUMSUM: {
+                SimKernels.need(c, 2, 6);
+                DType t = SimKernels.dtype(c, 5);
+                if (t == DType.BOOL) throw new DeviceException("'" + c.label() + "': cumsum does not compute " + t.jsonName());
+                return () -> cumsum(c, t);
+            }
+            case Kernels.EINSUM: {
+                SimKernels.need(c, 1 + i(c, 0), 4);
+                SimKernels.need(c, 1 + i(c, 0), 4 + 3 * i(c, 2));
+                DType t = SimKernels.dtype(c, 1);
+                if (!t.isFloat32Compute() && t != DType.F64) throw new DeviceException("'" + c.label() + "': einsum does not compute " + t.jsonName());
+                return () -> einsum(c, t);
+            }
+            case Kernels.TOPK: {
+                SimKernels.need(c, 3, 7);
+                DType t = SimKernels.dtype(c, 5);
+                if (t == DType.F64 || t.bytes() != c.intArg(6)) throw new DeviceException("'" + c.label() + "': topk does not compute " + t.jsonName());
+                return () -> topk(c, t);
+            }
+            default:
+                return null;
+        }
+    }
+
+    static void cumsum(KernelCall c, DType t) {
+        int outer = i(c, 0), n = i(c, 1), inner = i(c, 2);
+        boolean exclusive = c.intArg(3) == 1, reverse = c.intArg(4) == 1;
+        ByteBuffer x = SimKernels.in(c, 0), y = SimKernels.out(c, 1);
+        for (int o = 0; o < outer; o++) {
+            for (int q = 0; q < inner; q++) {
+                int base = o * n * inner + q;
+                double acc = 0;
+                long iacc = 0;
+                for (int s = 0; s < n; s++) {
+                    int at = base + (reverse ? n - 1 - s : s) * inner;
+                    if (t.isIntegral()) {
+                        long v = t.getLong(x, at);
+                        if (!exclusive) iacc += v;
+                        t.putLong(y, at, iacc);
+                        if (exclusive) iacc += v;
+                    } else {
+                        double v = t.getDouble(x, at);
+                        if (!exclusive) acc += v;
+                        putReal(y, t, at, acc);
+                        if (exclusive) acc += v;
+                    }
+                }
+            }
+        }
+        SimKernels.store(c, 1, y);
+    }
+
+    static void einsum(KernelCall c, DType t) {
+        int ops = i(c, 0), letters = i(c, 2), outs = i(c, 3);
+        long[] ext = new long[letters];
+        long[][] stride = new long[ops][letters];
+        for (int d = 0; d < letters; d++) {
+            ext[d] = c.intArg(4 + d);
+            for (int k = 0; k < ops; k++) stride[k][d] = c.intArg(4 + letters * (k + 1) + d);
+        }
+        long outN = 1, sumN = 1;
+        for (int d = 0; d < outs; d++) outN *= ext[d];
+        for (int d = outs; d < letters; d++) sumN *= ext[d];
+        ByteBuffer[] x = new ByteBuffer[ops];
+        for (int k = 0; k < ops; k++) x[k] = SimKernels.in(c, k);
+        ByteBuffer y = SimKernels.out(c, ops);
+        for (long o = 0; o < outN; o++) {
+            double acc = 0;
+            for (long j = 0; j < sumN; j++) {
+                double p = 1;
+                for (int k = 0; k < ops; k++) {
+                    long at = offset(o, ext, stride[k], 0, outs) + offset(j, ext, stride[k], outs, letters);
+                    p *= t.getDouble(x[k], (int) at);
+                }
+                acc += p;
+            }
+            putReal(y, t, (int) o, acc);
+        }
+        SimKernels.store(c, ops, y);
+    }
+
+    /** The offset of index j of a row-major walk over the letters from..to-1, with the given strides. */
+    private static long offset(long j, long[] ext, long[] stride, int from, int to) {
+        long off = 0;
+        for (int d = to - 1; d >= from; d--) {
+            off += (j % ext[d]) * stride[d];
+            j /= ext[d];
+        }
+        return off;
+    }
+
+    /** Whether (v, i) comes before (w, j) in TopK's order: the larger (smallest: smaller) value, then the lower index. */
+    private static boolean before(double v, long i, double w, long j, boolean largest) {
+        if (v != w) return largest ? v > w : v < w;
+        return i < j;
+    }
+
+    static void topk(KernelCall c, DType t) {
+        int outer = i(c, 0), n = i(c, 1), inner = i(c, 2), k = i(c, 3);
+        boolean largest = c.intArg(4) == 1;
+        int es = t.bytes();
+        ByteBuffer x = SimKernels.in(c, 0), values = SimKernels.out(c, 1), indices = SimKernels.out(c, 2);
+        for (int o = 0; o < outer; o++) {
+            for (int q = 0; q < inner; q++) {
+                int base = o * n * inner + q;
+                double prevV = 0;
+                long prevI = -1;
+                for (int s = 0; s < k; s++) {
+                    int best = -1;
+                    double bestV = 0;
+                    for (int e = 0; e < n; e++) {
+                        double v = t.isIntegral() ? (double) t.getLong(x, base + e * inner) : t.getFloat(x, base + e * inner);
+                        if (prevI >= 0 && !before(prevV, prevI, v, e, largest)) continue;
+                        if (best < 0 || before(v, e, bestV, best, largest)) { best = e; bestV = v; }
+                    }
+                    int out = (o * k + s) * inner + q;
+                    DType.I64.putLong(indices, out, best);
+                    for (int b = 0; b < es; b++) values.put(out * es + b, x.get((base + best * inner) * es + b));
+                    prevV = bestV;
+                    prevI = best;
+                }
+            }
+        }
+        SimKernels.store(c, 1, values);
+        SimKernels.store(c, 2, indices);
+    }
+
+    /** Ops the reduce kernel runs on integer types. */
+    static boolean integral(int op) {
+        return op == Kernels.R_SUM || op == Kernels.R_MAX || op == Kernels.R_MIN || op == Kernels.R_PROD || op == Kernels.R_ARGMAX || op == Kernels.R_ARGMIN;
+    }
+
+    static void softmax(KernelCall c, float[] x, float[] y) {
+        int outer = i(c, 0), n = i(c, 1), inner = i(c, 2), mode = i(c, 3);
+        for (int o = 0; o < outer; o++) {
+            for (int q = 0; q < inner; q++) {
+                int base = o * n * inner + q;
+                float max = Float.NEGATIVE_INFINITY;
+                for (int k = 0; k < n; k++) {
+                    float v = x[base + k * inner];
+                    if (v > max || v != v) max = v;   // a NaN wins
+                }
+                if (mode == Kernels.HARDMAX_MODE) {
+                    int arg = firstMax(x, base, n, inner);
+                    for (int k = 0; k < n; k++) y[base + k * inner] = k == arg ? 1f : 0f;
+                } else if (mode == Kernels.LOG_SOFTMAX_MODE) {
+                    double sum = 0;
+                    for (int k = 0; k < n; k++) sum += Math.exp((double) (x[base + k * inner] - max));
+                    double log = Math.log(sum);
+                    for (int k = 0; k < n; k++) y[base + k * inner] = (float) ((double) (x[base + k * inner] - max) - log);
+                } else {
+                    float sum = 0f;
+                    for (int k = 0; k < n; k++) {
+                        float e = (float) Math.exp(x[base + k * inner] - max);
+                        y[base + k * inner] = e;
+                        sum += e;
+                    }
+                    for (int k = 0; k < n; k++) y[base + k * inner] /= sum;
+                }
+            }
+        }
+    }
+
+    /** The index of the first largest of the n values at base, base + inner, ...; as the loop of max does with fmaxf. */
+    private static int firstMax(float[] x, int base, int n, int inner) {
+        int arg = 0;
+        for (int k = 1; k < n; k++) if (x[base + k * inner] > x[base + arg * inner]) arg = k;
+        return arg;
+    }
+
+    static void reduce(KernelCall c, int op, DType t) {
+        boolean last = c.intArg(2) == 1;
+        int kr = i(c, 3), rr = i(c, 4);
+        int[] ks = new int[kr], kst = new int[kr], rs = new int[rr], rst = new int[rr];
+        for (int d = 0; d < kr; d++) { ks[d] = i(c, 5 + d); kst[d] = i(c, 5 + kr + d); }
+        for (int d = 0; d < rr; d++) { rs[d] = i(c, 5 + 2 * kr + d); rst[d] = i(c, 5 + 2 * kr + rr + d); }
+        long outN = 1, redN = 1;
+        for (int v : ks) outN *= v;
+        for (int v : rs) redN *= v;
+        int[] offsets = offsets(rs, rst, redN);
+        ByteBuffer x = SimKernels.in(c, 0), y = SimKernels.out(c, 1);
+        boolean arg = op == Kernels.R_ARGMAX || op == Kernels.R_ARGMIN;
+        int[] kidx = new int[kr];
+        for (int o = 0; o < outN; o++) {
+            int base = 0;
+            for (int d = 0; d < kr; d++) base += kidx[d] * kst[d];
+            if (arg) DType.I64.putLong(y, o, argReduce(x, t, base, offsets, op == Kernels.R_ARGMAX, last));
+            else if (t.isIntegral()) t.putLong(y, o, integral(x, t, base, offsets, op));
+            else putReal(y, t, o, floating(x, t, base, offsets, op));
+            for (int d = kr - 1; d >= 0; d--) {
+                if (++kidx[d] < ks[d]) break;
+                kidx[d] = 0;
+            }
+        }
+        SimKernels.store(c, 1, y);
+    }
+
+    /** The offsets of the reduced elements from an output's base, in row-major order of the reduced shape. */
+    private static int[] offsets(int[] rs, int[] rst, long redN) {
+        int[] off = new int[Math.toIntExact(redN)];
+        int[] idx = new int[rs.length];
+        for (int j = 0; j < off.length; j++) {
+            int p = 0;
+            for (int d = 0; d < rs.length; d++) p += idx[d] * rst[d];
+            off[j] = p;
+            for (int d = rs.length - 1; d >= 0; d--) {
+                if (++idx[d] < rs[d]) break;
+                idx[d] = 0;
+            }
+        }
+        return off;
+    }
+
+    private static double floating(ByteBuffer x, DType t, int base, int[] off, int op) {
+        double acc = switch (op) {
+            case Kernels.R_PROD -> 1.0;
+            case Kernels.R_MAX -> Double.NEGATIVE_INFINITY;
+            case Kernels.R_MIN -> Double.POSITIVE_INFINITY;
+            default -> 0.0;
+        };
+        double max = Double.NEGATIVE_INFINITY;
+        if (op == Kernels.R_LOG_SUM_EXP) {
+            for (int j : off) {
+                double v = t.getDouble(x, base + j);
+                if (v > max || v != v) max = v;
+            }
+            if (Double.isInfinite(max) || Double.isNaN(max)) return max;
+        }
+        for (int j : off) {
+            double v = t.getDouble(x, base + j);
+            switch (op) {
+                case Kernels.R_MAX -> { if (v > acc || v != v) acc = v; }
+                case Kernels.R_MIN -> { if (v < acc || v != v) acc = v; }
+                case Kernels.R_PROD -> acc *= v;
+                case Kernels.R_L1 -> acc += Math.abs(v);
+                case Kernels.R_L2, Kernels.R_SUM_SQUARE -> acc += v * v;
+                case Kernels.R_LOG_SUM_EXP -> acc += Math.exp(v - max);
+                default -> acc += v;
+            }
+        }
+        return switch (op) {
+            case Kernels.R_MEAN -> acc / off.length;
+            case Kernels.R_L2 -> Math.sqrt(acc);
+            case Kernels.R_LOG_SUM -> Math.log(acc);
+            case Kernels.R_LOG_SUM_EXP -> max + Math.log(acc);
+            default -> acc;
+        };
+    }
+
+    private static long integral(ByteBuffer x, DType t, int base, int[] off, int op) {
+        long acc = switch (op) {
+            case Kernels.R_PROD -> 1;
+            case Kernels.R_MAX -> Long.MIN_VALUE;
+            case Kernels.R_MIN -> Long.MAX_VALUE;
+            default -> 0;
+        };
+        for (int j : off) {
+            long v = t.getLong(x, base + j);
+            switch (op) {
+                case Kernels.R_MAX -> acc = Math.max(acc, v);
+                case Kernels.R_MIN -> acc = Math.min(acc, v);
+                case Kernels.R_PROD -> acc *= v;
+                default -> acc += v;
+            }
+        }
+        return acc;
+    }
+
+    /** The index (in reduction order) of the first (or, with {@code last}, the last) largest or smallest element; NaNs are skipped. */
+    private static long argReduce(ByteBuffer x, DType t, int base, int[] off, boolean max, boolean last) {
+        int best = 0;
+        for (int j = 1; j < off.length; j++) {
+            int cmp = t.isIntegral() ? Long.compare(t.getLong(x, base + off[j]), t.getLong(x, base + off[best]))
+                    : compare(t.getDouble(x, base + off[j]), t.getDouble(x, base + off[best]));
+            if (!max) cmp = -cmp;
+            if (cmp > 0 || (last && cmp == 0 && !unordered(t, x, base + off[j], base + off[best]))) best = j;
+        }
+        return best;
+    }
+
+    /** -1, 0 or 1 as a &lt; b, a == b, a &gt; b; 0 when either is NaN. */
+    private static int compare(double a, double b) {
+        return a > b ? 1 : a < b ? -1 : 0;
+    }
+
+    private static boolean unordered(DType t, ByteBuffer x, int a, int b) {
+        return !t.isIntegral() && (Double.isNaN(t.getDouble(x, a)) || Double.isNaN(t.getDouble(x, b)));
+    }
+
+    /** Stores {@code v}: as is in f64, rounded once to f32, f16 or bf16. */
+    private static void putReal(ByteBuffer y, DType t, int i, double v) {
+        if (t == DType.F64) y.putDouble(i * 8, v);
+        else t.putFloat(y, i, (float) v);
+    }
+}

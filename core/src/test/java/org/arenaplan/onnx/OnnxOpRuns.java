@@ -1,0 +1,48 @@
+package org.arenaplan.onnx;
+
+import org.arenaplan.device.Device;
+import org.arenaplan.device.DeviceOptions;
+import org.arenaplan.device.Devices;
+import org.arenaplan.exec.AllClose;
+import org.arenaplan.exec.Executors;
+import org.arenaplan.exec.Mode;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.TensorValue;
+import org.arenaplan.plan.ArenaPlanner;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Runs small models of single ops through import, planning and the simulator, and compares them with ONNX Runtime. */
+final class OnnxOpRuns {
+    private OnnxOpRuns() { }
+
+    /** Imports {@code model} (written into {@code dir}), plans it and runs it on the simulator: every graph output. */
+    static Map<String, TensorValue> run(Path dir, TinyOnnx model, Map<String, TensorValue> inputs) throws Exception {
+        Path file = dir.resolve("m.onnx");
+        Files.write(file, model.bytes());
+        Graph g = OnnxImporter.load(file, Map.of());
+        try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
+            return Executors.run(ArenaPlanner.plan(g), device, List.of(Mode.PLANNED), 1, inputs, 1).last(Mode.PLANNED).outputs();
+        }
+    }
+
+    /** arenaplan and ONNX Runtime agree on every output: types and shapes equal, integers exactly, floats within rtol/atol. */
+    static void agree(Path dir, TinyOnnx model, Map<String, TensorValue> inputs, double rtol, double atol) throws Exception {
+        Map<String, TensorValue> want = OrtOracle.run(model.bytes(), inputs);
+        Map<String, TensorValue> got = run(dir, model, inputs);
+        assertThat(got.keySet()).containsExactlyInAnyOrderElementsOf(want.keySet());
+        for (String out : want.keySet()) {
+            TensorValue w = want.get(out), m = got.get(out);
+            assertThat(m.dtype()).as(out).isEqualTo(w.dtype());
+            assertThat(m.shape()).as(out).isEqualTo(w.shape());
+            boolean exact = w.dtype().isIntegral();
+            AllClose c = AllClose.compare(m.doubles(), w.doubles(), exact ? 0 : rtol, exact ? 0 : atol);
+            assertThat(c.ok()).as("output '%s': %s", out, c.describe(w.shape())).isTrue();
+        }
+    }
+}

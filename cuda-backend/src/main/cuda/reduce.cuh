@@ -1,0 +1,187 @@
+// reduce: the simulator's ReductionKernels.reduce step for step (org.arenaplan.device.Kernels#REDUCE):
+// one thread per output element, the reduced elements visited in row-major order of the reduced
+// shape, floats accumulated in double and rounded once, integers in 64 bits (wrapping).
+#pragma once
+#include "common.cuh"
+#include "dtypes.cuh"
+
+#define R_SUM 0
+#define R_MEAN 1
+#define R_MAX 2
+#define R_MIN 3
+#define R_PROD 4
+#define R_L1 5
+#define R_L2 6
+#define R_LOG_SUM 7
+#define R_LOG_SUM_EXP 8
+#define R_SUM_SQUARE 9
+#define R_ARGMAX 10
+#define R_ARGMIN 11
+
+// A floating element (f32, f16, bf16 widened exactly; f64 as is) and its store (rounded once, or as is in f64).
+__device__ __forceinline__ double load_real(const void* p, long long i, int code) {
+    return code == DT_DOUBLE ? ((const double*) p)[i] : (double) load_float(p, i, code);
+}
+
+__device__ __forceinline__ void store_real(void* p, long long i, int code, double v) {
+    if (code == DT_DOUBLE) ((double*) p)[i] = v;
+    else store_float(p, i, code, (float) v);
+}
+
+// ints: op, dtype, selectLast, K, R, keptShape[K], keptStride[K], redShape[R], redStride[R].
+extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
+    int op = (int) ints.v[0], code = (int) ints.v[1];
+    bool last = ints.v[2] == 1;
+    int K = (int) ints.v[3], R = (int) ints.v[4];
+    const long long* ks = ints.v + 5;
+    const long long* kst = ks + K;
+    const long long* rs = kst + K;
+    const long long* rst = rs + R;
+    long long outN = element_count(ks, K), redN = element_count(rs, R);
+    bool integral = is_integral(code);
+    FOR_EACH_ITEM(o, outN) {
+        long long base = strided_offset(o, K, ks, kst);
+        if (op == R_ARGMAX || op == R_ARGMIN) {
+            long long best = 0;
+            for (long long j = 1; j < redN; j++) {
+                long long a = base + strided_offset(j, R, rs, rst), b = base + strided_offset(best, R, rs, rst);
+                int cmp;
+                bool unordered = false;
+                if (integral) {
+                    long long va = load_int(x, a, code), vb = load_int(x, b, code);
+                    cmp = va > vb ? 1 : va < vb ? -1 : 0;
+                } else {
+                    double va = load_real(x, a, code), vb = load_real(x, b, code);
+                    cmp = va > vb ? 1 : va < vb ? -1 : 0;
+                    unordered = va != va || vb != vb;
+                }
+                if (op == R_ARGMIN) cmp = -cmp;
+                if (cmp > 0 || (last && cmp == 0 && !unordered)) best = j;
+            }
+            ((long long*) y)[o] = best;
+        } else if (integral) {
+            long long acc = op == R_PROD ? 1 : op == R_MAX ? (long long) 0x8000000000000000ULL : op == R_MIN ? 0x7FFFFFFFFFFFFFFFLL : 0;
+            for (long long j = 0; j < redN; j++) {
+                long long v = load_int(x, base + strided_offset(j, R, rs, rst), code);
+                if (op == R_MAX) acc = v > acc ? v : acc;
+                else if (op == R_MIN) acc = v < acc ? v : acc;
+                else if (op == R_PROD) acc = (long long) ((unsigned long long) acc * (unsigned long long) v);
+                else acc = (long long) ((unsigned long long) acc + (unsigned long long) v);
+            }
+            store_int(y, o, code, acc);
+        } else {
+            double acc = op == R_PROD ? 1.0 : op == R_MAX ? -INFINITY : op == R_MIN ? INFINITY : 0.0;
+            double max = -INFINITY;
+            bool done = false;
+            if (op == R_LOG_SUM_EXP) {
+                for (long long j = 0; j < redN; j++) {
+                    double v = load_real(x, base + strided_offset(j, R, rs, rst), code);
+                    if (v > max || v != v) max = v;
+                }
+                if (max == INFINITY || max == -INFINITY || max != max) { acc = max; done = true; }
+            }
+            if (!done) {
+                for (long long j = 0; j < redN; j++) {
+                    double v = load_real(x, base + strided_offset(j, R, rs, rst), code);
+                    switch (op) {
+                        case R_MAX: if (v > acc || v != v) acc = v; break;
+                        case R_MIN: if (v < acc || v != v) acc = v; break;
+                        case R_PROD: acc = acc * v; break;
+                        case R_L1: acc = acc + fabs(v); break;
+                        case R_L2: case R_SUM_SQUARE: acc = acc + v * v; break;
+                        case R_LOG_SUM_EXP: acc = acc + exp(v - max); break;
+                        default: acc = acc + v; break;
+                    }
+                }
+                if (op == R_MEAN) acc = acc / (double) redN;
+                else if (op == R_L2) acc = sqrt(acc);
+                else if (op == R_LOG_SUM) acc = log(acc);
+                else if (op == R_LOG_SUM_EXP) acc = max + log(acc);
+            }
+            store_real(y, o, code, acc);
+        }
+    }
+}
+
+// ints: outer, n, inner, exclusive, reverse, dtype: one thread per lane of n values (stride inner);
+// floats accumulate in double (each output rounded once), integers in 64 bits (wrapping).
+extern "C" __global__ void cumsum(const void* x, void* y, Ints ints, Floats) {
+    long long outer = ints.v[0], n = ints.v[1], inner = ints.v[2];
+    bool exclusive = ints.v[3] == 1, reverse = ints.v[4] == 1;
+    int code = (int) ints.v[5];
+    bool integral = is_integral(code);
+    FOR_EACH_ITEM(lane, outer * inner) {
+        long long base = (lane / inner) * n * inner + lane % inner;
+        double acc = 0.0;
+        long long iacc = 0;
+        for (long long s = 0; s < n; s++) {
+            long long at = base + (reverse ? n - 1 - s : s) * inner;
+            if (integral) {
+                long long v = load_int(x, at, code);
+                if (!exclusive) iacc = (long long) ((unsigned long long) iacc + (unsigned long long) v);
+                store_int(y, at, code, iacc);
+                if (exclusive) iacc = (long long) ((unsigned long long) iacc + (unsigned long long) v);
+            } else {
+                double v = load_real(x, at, code);
+                if (!exclusive) acc = acc + v;
+                store_real(y, at, code, acc);
+                if (exclusive) acc = acc + v;
+            }
+        }
+    }
+}
+
+// Whether element (v, i) comes before (w, j) in TopK's order: larger (or, for smallest, smaller) value first, then lower index.
+__device__ __forceinline__ bool topk_before(double v, long long i, double w, long long j, bool largest) {
+    if (v != w) return largest ? v > w : v < w;
+    return i < j;
+}
+
+// ptrs: x, values, indices; ints: outer, n, inner, k, largest, dtype, es. Per lane, the k first elements in
+// TopK's order (sorted), each found as the first element after the previous one: O(n * k), no scratch memory.
+extern "C" __global__ void topk(const void* x, void* values, long long* indices, Ints ints, Floats) {
+    long long outer = ints.v[0], n = ints.v[1], inner = ints.v[2], k = ints.v[3];
+    bool largest = ints.v[4] == 1;
+    int code = (int) ints.v[5], es = (int) ints.v[6];
+    bool integral = is_integral(code);
+    FOR_EACH_ITEM(lane, outer * inner) {
+        long long o = lane / inner, q = lane % inner;
+        long long base = o * n * inner + q;
+        double prevV = 0.0;
+        long long prevI = -1;
+        for (long long s = 0; s < k; s++) {
+            long long best = -1;
+            double bestV = 0.0;
+            for (long long i = 0; i < n; i++) {
+                double v = integral ? (double) load_int(x, base + i * inner, code) : (double) load_float(x, base + i * inner, code);
+                if (prevI >= 0 && !topk_before(prevV, prevI, v, i, largest)) continue;
+                if (best < 0 || topk_before(v, i, bestV, best, largest)) { best = i; bestV = v; }
+            }
+            long long out = (o * k + s) * inner + q;
+            indices[out] = best;
+            move_element(x, base + best * inner, values, out, es);
+            prevV = bestV;
+            prevI = best;
+        }
+    }
+}
+
+// ptrs: a, (b), y; ints: operands, dtype, L, O, extents[L], aStride[L], bStride[L] (Kernels#EINSUM).
+// One thread per output element; the summed letters walked row-major; in double from 0, rounded once.
+extern "C" __global__ void einsum(const void* a, const void* b, void* y, Ints ints, Floats) {
+    int ops = (int) ints.v[0], code = (int) ints.v[1], L = (int) ints.v[2], O = (int) ints.v[3];
+    const long long* ext = ints.v + 4;
+    const long long* sa = ext + L;
+    const long long* sb = sa + L;
+    long long outN = element_count(ext, O), sumN = element_count(ext + O, L - O);
+    FOR_EACH_ITEM(o, outN) {
+        long long baseA = strided_offset(o, O, ext, sa), baseB = strided_offset(o, O, ext, sb);
+        double acc = 0.0;
+        for (long long j = 0; j < sumN; j++) {
+            double p = load_real(a, baseA + strided_offset(j, L - O, ext + O, sa + O), code);
+            if (ops == 2) p = p * load_real(b, baseB + strided_offset(j, L - O, ext + O, sb + O), code);
+            acc = acc + p;
+        }
+        store_real(y, o, code, acc);
+    }
+}
