@@ -6,5 +6,6 @@
 #include "image.cuh"
 #include "image_nd.cuh"
 #include "layout.cuh"
+#include "index.cuh"
 #include "reduce.cuh"
 #include "normalization.cuh"

@@ -111,6 +111,14 @@ int main() {
         else if (name == "gather") body = [&] { gather(p(0), p(1), p(2), ints, floats); };
         else if (name == "where") body = [&] { where(u8(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "compare") body = [&] { compare(p(0), p(1), u8(2), ints, floats); };
+        else if (name == "strided_copy") body = [&] { strided_copy(p(0), p(1), ints, floats); };
+        else if (name == "pad") body = [&] { pad(p(0), p(1), p(2), ints, floats); };
+        else if (name == "trilu") body = [&] { trilu(p(0), p(1), ints, floats); };
+        else if (name == "gather_elements") body = [&] { gather_elements(p(0), p(1), p(2), ints, floats); };
+        else if (name == "scatter_elements") body = [&] { scatter_elements(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "gather_nd") body = [&] { gather_nd(p(0), p(1), p(2), ints, floats); };
+        else if (name == "scatter_nd") body = [&] { scatter_nd(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "onehot") body = [&] { onehot(p(0), p(1), p(2), ints, floats); };
         else if (name == "reduce") body = [&] { reduce(p(0), p(1), ints, floats); };
         else if (name == "einsum") body = [&] { einsum(p(0), p(1), p(2), ints, floats); };
         else if (name == "cumsum") body = [&] { cumsum(p(0), p(1), ints, floats); };

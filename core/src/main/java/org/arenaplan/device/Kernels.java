@@ -154,6 +154,35 @@ import java.util.List;
  *     64-bit values.</li>
  * </ul>
  *
+ * <p>Shape and index kernels ({@link #INDEX}; {@code sim.IndexKernels}, {@code index.cuh}):
+ * <ul>
+ * <li>{@link #STRIDED_COPY} ptrs [x, y]; ints [rank (at most 16), shape[rank], stride[rank], offset, es]:
+ *     y (contiguous, given shape) at index (i0..ir) = x[offset + sum i_d * stride[d]]; strides may
+ *     be negative (Slice with negative steps) or 0 (Expand, Tile's repeats).</li>
+ * <li>{@link #PAD} ptrs [x, (value), y]; ints [rank (at most 8), yShape[rank], xShape[rank],
+ *     begin[rank], mode, es]: y[i] = x[i - begin] where that is inside x; elsewhere by mode:
+ *     0 constant (value[0], or zero bits when value is absent), 1 reflect (numpy 'reflect'),
+ *     2 edge, 3 wrap. A negative begin crops.</li>
+ * <li>{@link #TRILU} ptrs [x, y]; ints [batch, rows, cols, k, upper, es]: y = x where
+ *     col - row &gt;= k (upper = 1) or col - row &lt;= k (upper = 0), else zero bits.</li>
+ * <li>{@link #GATHER_ELEMENTS} ptrs [data, indices, y]; ints [rank, iShape[rank], dShape[rank],
+ *     axis, es, indexDtype]: y (iShape) at c = data[c with c_axis = indices[c]] (negative from the end).</li>
+ * <li>{@link #SCATTER_ELEMENTS} ptrs [y, indices, updates, y]; ints [rank, iShape[rank],
+ *     dShape[rank], axis, reduction, es, dtype, indexDtype]: for each update c in order,
+ *     y[c with c_axis = indices[c]] = y[...] (reduction) updates[c]; reduction 0 none, 1 add,
+ *     2 mul, 3 max, 4 min (f16/bf16 in f32, integers in 64 bits; a NaN operand wins max and
+ *     min). y is read and written (the lowering copies data into it first). In place allowed.</li>
+ * <li>{@link #GATHER_ND} ptrs [data, indices, y]; ints [batch, n, k, slice, dShape[k], es,
+ *     indexDtype]: data is [batch, dShape..., slice], indices [batch, n, k], y [batch, n, slice].</li>
+ * <li>{@link #SCATTER_ND} ptrs [y, indices, updates, y]; ints [n, k, slice, dShape[k], reduction,
+ *     es, dtype, indexDtype]: y is [dShape..., slice], indices [n, k], updates [n, slice];
+ *     reductions as {@link #SCATTER_ELEMENTS}, updates applied in order. In place allowed.</li>
+ * <li>{@link #ONEHOT} ptrs [indices, values, y]; ints [outer, depth, inner, indexDtype, es]:
+ *     indices [outer, inner] of any numeric type (floats truncate), values [off, on], y [outer,
+ *     depth, inner] = on where d equals the index (negative from the end), off elsewhere (also
+ *     for every d of an index out of range).</li>
+ * </ul>
+ *
  * <p>Training kernels ({@link #TRAINING}; the simulator runs them, the CUDA device does not have
  * them yet and refuses a graph that needs them):
  * <ul>
@@ -199,6 +228,19 @@ public final class Kernels {
     public static final String NLL_LOSS = "nll_loss";
     public static final String EINSUM = "einsum";
 
+    public static final String STRIDED_COPY = "strided_copy";
+    public static final String PAD = "pad";
+    public static final String TRILU = "trilu";
+    public static final String GATHER_ELEMENTS = "gather_elements";
+    public static final String SCATTER_ELEMENTS = "scatter_elements";
+    public static final String GATHER_ND = "gather_nd";
+    public static final String SCATTER_ND = "scatter_nd";
+    public static final String ONEHOT = "onehot";
+
+    /** Shape and index kernels: the simulator's {@code sim.IndexKernels}, CUDA's {@code index.cuh}. */
+    public static final List<String> INDEX = List.of(STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT);
+
+    public static final String REDUCE_SUM = "reduce_sum";
     public static final String GELU_GRAD = "gelu_grad";
     public static final String SOFTMAX_GRAD = "softmax_grad";
     public static final String LAYERNORM_GRAD = "layernorm_grad";
@@ -211,11 +253,12 @@ public final class Kernels {
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
-            CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM);
+            CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
+            STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
-            GELU_GRAD, SOFTMAX_GRAD);
+            GELU_GRAD, SOFTMAX_GRAD, SCATTER_ELEMENTS, SCATTER_ND);
 
     /** {@link #UNARY} op codes (formulas and types: {@link ElementwiseMath}). */
     public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4, ABS = 5, NEG = 6, EXP = 7, LOG = 8, SQRT = 9,

@@ -62,7 +62,7 @@ public record AttrSpec(String name, Type type, boolean required, Object dflt, lo
         return new AttrSpec(name, Type.FLOAT, false, dflt, 0, 0, 0, 0);
     }
 
-    /** A string (Resize's mode); the values it may take are checked where it is read. */
+    /** A string (Resize's mode, Pad's mode, the scatter reductions); the values it may take are checked where it is read. */
     public static AttrSpec string(String name, String dflt) {
         return new AttrSpec(name, Type.STRING, false, dflt, 0, 0, 0, 0);
     }

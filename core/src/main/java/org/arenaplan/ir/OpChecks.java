@@ -105,8 +105,8 @@ public final class OpChecks {
             if (!t.hasShape()) return;
             in[j] = t.shape();
         }
-        if (spec.shape() != null) {
-            long[][] inferred = spec.shape().infer(OpAttrs.of(op), in, op.outputs().size());
+        long[][] inferred = spec.shape() == null ? null : spec.shape().infer(OpAttrs.of(op), in, op.outputs().size());
+        if (inferred != null) {
             for (int k = 0; k < Math.min(inferred.length, op.outputs().size()); k++) {
                 Tensor out = tensors.apply(op.outputs().get(k));
                 if (out.hasShape() && !Arrays.equals(inferred[k], out.shape()))
@@ -170,6 +170,7 @@ public final class OpChecks {
                 return spec.kind() + " reinterprets all " + x.bytes() + " B of its input, so the view must be at offset 0 with the same size";
             return null;
         }
+        if (x.hasShape() && op.attrs().containsKey("starts")) return IndexShapeRules.sliceViewProblem(OpAttrs.of(op), x, v.byteOffset());
         if (y.hasShape() && x.hasShape() && x.shape().length > 0) {
             long rowBytes = x.shape()[0] == 0 ? 0 : x.bytes() / x.shape()[0];
             if (rowBytes > 0 && v.byteOffset() % rowBytes != 0)

@@ -53,6 +53,13 @@ package org.arenaplan.ir;
  *       {@link #CONV_BACKWARD_FILTER} (X, dY; Conv's attrs; the gradient of W, group 1).</li>
  *   <li>View kinds ({@link OpRegistry#viewKinds()}): Reshape, Flatten, Identity, Dropout (inference), Squeeze,
  *       Unsqueeze, Slice along the outermost axis; declared as views, they issue no device work.</li>
+ *   <li>Shape and index kinds, any type (ONNX semantics; attributes resolved at import): {@link #SLICE} (attrs starts,
+ *       ends, axes, steps; any slice is a strided copy, whole leading rows may be a view), {@link #EXPAND} (attr shape),
+ *       {@link #TILE} (repeats), {@link #PAD} (pads, negative ones crop; mode constant, reflect, edge, wrap; optional
+ *       input constant_value), {@link #TRILU} (upper, k), {@link #GATHER_ELEMENTS} (axis), {@link #SCATTER_ELEMENTS}
+ *       (axis, reduction), {@link #GATHER_ND} (batch_dims), {@link #SCATTER_ND} (reduction), {@link #ONE_HOT}
+ *       (inputs indices, values [off, on]; attrs axis, depth), {@link #DEPTH_TO_SPACE} (blocksize, mode DCR or CRD),
+ *       {@link #SPACE_TO_DEPTH} (blocksize).</li>
  * </ul>
  */
 public final class OpKinds {
@@ -114,6 +121,18 @@ public final class OpKinds {
     public static final String UNSQUEEZE = "Unsqueeze";
     public static final String SLICE = "Slice";
 
+    // shape and index kinds (IndexShapeRules; kernels sim.IndexKernels, index.cuh)
+    public static final String EXPAND = "Expand";
+    public static final String TILE = "Tile";
+    public static final String PAD = "Pad";
+    public static final String TRILU = "Trilu";
+    public static final String GATHER_ELEMENTS = "GatherElements";
+    public static final String SCATTER_ELEMENTS = "ScatterElements";
+    public static final String GATHER_ND = "GatherND";
+    public static final String SCATTER_ND = "ScatterND";
+    public static final String ONE_HOT = "OneHot";
+    public static final String DEPTH_TO_SPACE = "DepthToSpace";
+    public static final String SPACE_TO_DEPTH = "SpaceToDepth";
     // Reductions, normalisations, the softmax family and losses: documented in their registry entries (ReductionOps).
     public static final String REDUCE_MEAN = "ReduceMean", REDUCE_MAX = "ReduceMax", REDUCE_MIN = "ReduceMin", REDUCE_PROD = "ReduceProd",
             REDUCE_L1 = "ReduceL1", REDUCE_L2 = "ReduceL2", REDUCE_LOG_SUM = "ReduceLogSum", REDUCE_LOG_SUM_EXP = "ReduceLogSumExp",

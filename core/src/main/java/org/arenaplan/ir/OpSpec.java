@@ -23,7 +23,8 @@ import java.util.Set;
  *                      that nothing reads lives only at its op's position).
  * @param attrs         every attribute the kind takes; any other name is an error
  * @param shape         the output shapes from the attributes and the input shapes (null for the
- *                      view kinds, whose output shape is free within {@code view})
+ *                      view kinds, whose output shape is free within {@code view}; a rule returns null
+ *                      where the attributes leave the shape to a view declaration, e.g. Slice without starts)
  * @param view          whether outputs may be declared views of input 0, and where
  * @param inPlaceInputs inputs that output 0 may overwrite (same shape, same bytes): its kernels
  *                      read each element before writing the element at the same index

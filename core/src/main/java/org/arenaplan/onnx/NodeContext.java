@@ -16,22 +16,13 @@ public final class NodeContext {
     private final List<Value> inputs;            // null entries: omitted optional inputs
     private final java.util.function.Function<String, double[]> constants;
 
-    /** Values of graph inputs of any element type that the caller gave before import (see {@link #constantReals}); null: none. */
-    private final java.util.function.Function<String, double[]> given;
-
     NodeContext(String file, OnnxModel.Node node, int index, long opset, List<Value> inputs, java.util.function.Function<String, double[]> constants) {
-        this(file, node, index, opset, inputs, constants, name -> null);
-    }
-
-    NodeContext(String file, OnnxModel.Node node, int index, long opset, List<Value> inputs, java.util.function.Function<String, double[]> constants,
-                java.util.function.Function<String, double[]> given) {
         this.file = file;
         this.node = node;
         this.index = index;
         this.opset = opset;
         this.inputs = inputs;
         this.constants = constants;
-        this.given = given;
     }
 
     public OnnxModel.Node node() { return node; }
@@ -71,16 +62,10 @@ public final class NodeContext {
         return constants.apply(input(i).name());
     }
 
-    /**
-     * The values of input i as numbers, which must be known at import time: an initializer, a
-     * Constant, or a graph input of any element type whose values the caller gave
-     * ({@code OnnxImporter.Options.withInputValues}; a float one only here, for operands read as
-     * numbers such as Resize's scales and roi, never for folding).
-     */
+    /** The values of input i as numbers, which must be known at import time (an initializer, a Constant or a graph input whose values were given). */
     public double[] constantReals(int i, String what) {
         Value v = input(i);
         double[] c = constants.apply(v.name());
-        if (c == null) c = given.apply(v.name());
         if (c == null) throw error(what + " (input #" + i + " '" + v.name() + "') must be a constant known at import time; it is computed at run time");
         return c.clone();
     }

@@ -48,11 +48,16 @@ public final class NodeLowering {
      * Attributes of the op types the importer turns into weights (ConstantOfShape, Constant);
      * any other attribute is an error, never silently dropped.
      */
-    private static final Map<String, Set<String>> WEIGHT_ATTRS = Map.of(
-            "ConstantOfShape", Set.of("value"),
-            "Constant", Set.of("value", "value_int", "value_ints", "value_float", "value_floats", "value_string", "value_strings", "sparse_value"));
+    private static final Map<String, Set<String>> WEIGHT_ATTRS = weightAttrs();
 
-    /** Op types the importer turns into weights rather than lowering. */
+    private static Map<String, Set<String>> weightAttrs() {
+        Map<String, Set<String>> m = new LinkedHashMap<>(ImportTimeOps.ATTRS);
+        m.put("ConstantOfShape", Set.of("value"));
+        m.put("Constant", Set.of("value", "value_int", "value_ints", "value_float", "value_floats", "value_string", "value_strings", "sparse_value"));
+        return Collections.unmodifiableMap(m);
+    }
+
+    /** Op types the importer turns into weights rather than lowering (Constant, ConstantOfShape and {@link ImportTimeOps}: their values are known at import). */
     static final Set<String> AS_WEIGHTS = WEIGHT_ATTRS.keySet();
 
     private NodeLowering() { }

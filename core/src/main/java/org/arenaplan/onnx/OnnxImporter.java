@@ -59,8 +59,10 @@ public final class OnnxImporter {
      * @param elementwiseInPlace hint elementwise ops to overwrite input 0 where it dies
      * @param donateInputs  graph inputs are donated (reusable after their last read)
      * @param inputValues   values of graph inputs known before import (e.g. the files a run will feed): an
-     *                      integer input of at most {@link #MAX_CONSTANT_VALUES} elements that a node needs as a
-     *                      constant operand (Reduce axes, Reshape's shape, Split's extents) is read from here,
+     *                      input of at most {@link #MAX_CONSTANT_VALUES} elements that a node needs as a
+     *                      constant operand (Reduce axes, Reshape's shape, Split's extents, Slice's starts,
+     *                      Expand's shape, OneHot's depth, a Range's limit) is read from here (only there:
+     *                      nothing is folded through a graph input, so data operands still run on the kernels),
      *                      so the graph is specialised to these values; the input stays a graph input
      */
     public record Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs,
@@ -103,6 +105,7 @@ public final class OnnxImporter {
     private final Set<String> fileNames = new HashSet<>();             // every tensor name the file uses
     private final Set<String> usedDims = new HashSet<>();
     private boolean axisOverridden;
+    private final ImportFolding folding = new ImportFolding();
     private Map<Integer, ConcatInPlace.Decision> concatDecisions = Map.of();
 
     private OnnxImporter(String file, Options options) {
@@ -167,7 +170,11 @@ public final class OnnxImporter {
         checkDimsUsed();
         fileNames.addAll(values.keySet());
         for (OnnxModel.Node node : g.nodes()) fileNames.addAll(node.outputs());
-        for (int i = 0; i < g.nodes().size(); i++) node(g.nodes().get(i), i, opset);
+        try {
+            for (int i = 0; i < g.nodes().size(); i++) node(g.nodes().get(i), i, opset);
+        } finally {
+            folding.close();
+        }
         Set<String> outputNames = new HashSet<>();
         for (OnnxModel.ValueInfo o : g.outputs()) outputNames.add(o.name());
         OptionalOutputs.prune(schedule, outputNames);
@@ -251,9 +258,13 @@ public final class OnnxImporter {
             if (v == null) throw probe.error("reads '" + in + "', which no earlier node, initializer or graph input defines");
             ins.add(v);
         }
-        NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues, this::givenValues);
+        NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues);
         if (ConstantFolding.folds(n, weights.keySet())) {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
+            return;
+        }
+        if (ImportTimeOps.TYPES.contains(node.opType())) {
+            for (Map.Entry<Value, Constant> e : ImportTimeOps.evaluate(n).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
         }
         switch (node.opType()) {
@@ -270,10 +281,15 @@ public final class OnnxImporter {
                 for (String d : l.dropped()) dropped.put(d, n.opName());
                 if (l.view() && weights.containsKey(l.inputs().get(0))) {
                     Value base = values.get(l.inputs().get(0)), view = l.outputs().get(0);
-                    // the view shares its base's values: only a whole-tensor view may (a slice would need an offset)
-                    n.require(view.elements() == base.elements() && view.dtype() == base.dtype(),
-                            "a view of weight '" + base.name() + "' that is not all of it cannot be folded into a weight");
-                    addWeight(view, weights.get(base.name()), n);
+                    if (view.elements() == base.elements() && view.dtype() == base.dtype()) {
+                        addWeight(view, weights.get(base.name()), n);   // the view shares its base's values
+                        return;
+                    }
+                    l = new Lowered(l.kind(), l.inputs(), l.outputs(), l.attrs(), false, l.dropped());   // part of a weight: computed
+                }
+                Map<Value, Constant> folded = folding.fold(l, values, this::constantTensor);
+                if (folded != null) {
+                    for (Map.Entry<Value, Constant> e : folded.entrySet()) addWeight(e.getKey(), e.getValue(), n);
                     return;
                 }
                 for (Value v : l.outputs()) define(v, n);
@@ -313,7 +329,9 @@ public final class OnnxImporter {
     private double[] constantValues(String name) {
         Constant c = weights.get(name);
         Value v = values.get(name);
-        if (c == null && v != null && v.dtype().isIntegral() && givenValues(name) != null) return givenValues(name);
+        TensorValue given = options.inputValues().get(name);
+        if (c == null && v != null && given != null && graphInputs.contains(name) && v.elements() <= MAX_CONSTANT_VALUES
+                && given.dtype() == v.dtype() && Arrays.equals(given.shape(), v.shape())) return given.doubles();
         if (c == null || v == null || v.elements() > MAX_CONSTANT_VALUES) return null;
         if (c.fill() != null) {
             double[] d = new double[(int) v.elements()];
@@ -323,13 +341,21 @@ public final class OnnxImporter {
         return c.values() == null ? null : OnnxTensors.doubles(c.values(), v.dtype(), v.elements());
     }
 
-    /** The values the caller gave for graph input {@code name} (of at most {@link #MAX_CONSTANT_VALUES} elements, of its type and shape), else null. */
-    private double[] givenValues(String name) {
+    /** The values of a constant known at import, with its type and shape (as {@link #constantValues} limits them), else null. */
+    private TensorValue constantTensor(String name) {
+        Constant c = weights.get(name);
         Value v = values.get(name);
-        TensorValue given = options.inputValues().get(name);
-        if (v == null || given == null || !graphInputs.contains(name) || v.elements() > MAX_CONSTANT_VALUES
-                || given.dtype() != v.dtype() || !Arrays.equals(given.shape(), v.shape())) return null;
-        return given.doubles();
+        if (c == null || v == null || v.elements() > MAX_CONSTANT_VALUES) return null;
+        if (c.fill() != null) {
+            double[] d = new double[(int) v.elements()];
+            Arrays.fill(d, c.fill());
+            return TensorValue.ofDoubles(v.dtype(), v.shape(), d);
+        }
+        if (c.values() == null) return null;
+        ByteBuffer b = c.values().read().order(ByteOrder.LITTLE_ENDIAN);
+        byte[] bytes = new byte[Math.toIntExact(v.elements() * v.dtype().bytes())];
+        b.get(bytes);
+        return new TensorValue(v.dtype(), v.shape(), bytes);
     }
 
     /** Constants with more elements are not read at import: operands such as shapes and axes are small. */
@@ -388,7 +414,7 @@ public final class OnnxImporter {
                     .in(l.inputs().toArray(new String[0]))
                     .out(l.outputs().stream().map(Value::name).toArray(String[]::new));
             l.attrs().forEach(op::attr);
-            if (l.view()) op.view();
+            if (l.view()) op.view(0, 0, Shapes.viewOffset(l, values.get(l.inputs().get(0))));
             if (options.elementwiseInPlace() && mayOverwriteInput0(l, members)) op.inPlace();
             ConcatInPlace.Decision d = concatDecisions.get(p);
             if (d != null && d.inPlace()) for (int j = 0; j < d.offsets().length; j++) op.member(j, 0, d.offsets()[j]);

@@ -13,6 +13,9 @@ import java.util.TreeSet;
  * ({@link NodeLowering#unknownAttributes}). Cost: one pass over the nodes.
  */
 final class UnsupportedNodes {
+    /** Op types whose output shape depends on their input values (data-dependent shapes): never planned ahead. */
+    static final java.util.Set<String> DATA_DEPENDENT = java.util.Set.of("NonZero", "Unique", "Compress", "NonMaxSuppression");
+
     /** Node names listed per op type or attribute before "…". */
     static final int NAMES_SHOWN = 3;
 
@@ -39,7 +42,8 @@ final class UnsupportedNodes {
         if (ops.isEmpty() && attrs.isEmpty()) return null;
         List<String> parts = new ArrayList<>();
         if (!ops.isEmpty()) parts.add(ops.size() + " unsupported op type" + (ops.size() == 1 ? "" : "s") + ": " + list(ops)
-                + " (supported: " + String.join(", ", new TreeSet<>(NodeLowering.supported())) + "; Constant and ConstantOfShape as weights)");
+                + " (supported: " + String.join(", ", new TreeSet<>(NodeLowering.supported())) + "; computed at import: "
+                + String.join(", ", new TreeSet<>(NodeLowering.AS_WEIGHTS)) + ")");
         for (Map.Entry<String, List<String>> e : attrs.entrySet()) parts.add(list(Map.of(e.getKey(), e.getValue())));
         return String.join("; ", parts);
     }
@@ -59,7 +63,8 @@ final class UnsupportedNodes {
         for (Map.Entry<String, List<String>> e : byKey.entrySet()) {
             List<String> names = e.getValue();
             String shown = String.join(", ", names.subList(0, Math.min(NAMES_SHOWN, names.size()))) + (names.size() > NAMES_SHOWN ? ", …" : "");
-            items.add(e.getKey() + " (" + names.size() + " node" + (names.size() == 1 ? "" : "s") + ": " + shown + ")");
+            String why = DATA_DEPENDENT.contains(e.getKey()) ? "; its output shape depends on its input values, which a plan made before the run cannot know" : "";
+            items.add(e.getKey() + " (" + names.size() + " node" + (names.size() == 1 ? "" : "s") + ": " + shown + why + ")");
         }
         return String.join(", ", items);
     }

@@ -30,7 +30,7 @@ import static org.arenaplan.onnx.NodeLowering.view;
 
 /**
  * Data movement: Concat, Transpose, Split, Copy and the view kinds (Reshape, Flatten, Identity,
- * Dropout at inference, Squeeze, Unsqueeze, a leading-axis Slice), on the {@link Kernels#CONCAT_SLICE},
+ * Dropout at inference, Squeeze, Unsqueeze; Slice is {@link ShapeIndexOps}'), on the {@link Kernels#CONCAT_SLICE},
  * {@link Kernels#TRANSPOSE} and {@link Kernels#COPY} kernels; any element type. Declared as views
  * or members they issue no work. ONNX version differences: Squeeze/Unsqueeze axes and Split
  * sizes move from attribute to input at 13; Reshape gains {@code allowzero} at 14; Split gains
@@ -58,9 +58,7 @@ final class LayoutOps implements OpFamily {
                 viewKind(OpKinds.IDENTITY).onnx(n -> view(n, OpKinds.IDENTITY, n.input(0).shape())).build(),
                 viewKind(OpKinds.DROPOUT).doc("inference: the identity").onnx(n -> view(n, OpKinds.DROPOUT, dropout(n)), "ratio", "seed", "is_test").build(),
                 viewKind(OpKinds.SQUEEZE).onnx(n -> view(n, OpKinds.SQUEEZE, squeeze(n)), "axes").build(),
-                viewKind(OpKinds.UNSQUEEZE).onnx(n -> view(n, OpKinds.UNSQUEEZE, unsqueeze(n)), "axes").build(),
-                OpDefinition.op(OpKinds.SLICE, 1, 1).view(OpSpec.ViewRule.LEADING_SLICE).kernels(Kernels.COPY)
-                        .doc("whole rows along the leading axis; as a view it issues no work").lower(LayoutOps::viewAsCopy).build());
+                viewKind(OpKinds.UNSQUEEZE).onnx(n -> view(n, OpKinds.UNSQUEEZE, unsqueeze(n)), "axes").build());
     }
 
     private static OpDefinition.Builder viewKind(String kind) {
@@ -77,7 +75,7 @@ final class LayoutOps implements OpFamily {
     }
 
     /** A view kind not declared a view: a copy, when the size does not change. */
-    private static List<KernelCall> viewAsCopy(Op op, OpLowering l) {
+    static List<KernelCall> viewAsCopy(Op op, OpLowering l) {
         if (l.bytes(op.inputs().get(0)) != l.bytes(out(op)))
             throw fail(op, op.kind() + " that is not declared a view changes the size; declare it a view");
         return List.of(copy(op, l, op.inputs().get(0)));

@@ -46,12 +46,19 @@ final class LinearAlgebraOps implements OpFamily {
 
     private static List<KernelCall> matmul(Op op, OpLowering l) {
         String a = op.inputs().get(0), b = op.inputs().get(1), y = out(op);
-        long[] as = l.shape(op, a), bs = l.shape(op, b);
-        if (as.length < 2 || bs.length < 2) throw fail(op, "MatMul needs inputs of rank 2 or more, got " + Arrays.toString(as) + " and " + Arrays.toString(bs));
+        long[] a0 = l.shape(op, a), b0 = l.shape(op, b);
+        if (a0.length < 1 || b0.length < 1) throw fail(op, "MatMul operands must not be scalars, got " + Arrays.toString(a0) + " and " + Arrays.toString(b0));
+        // numpy.matmul: a 1-D A is a row [1, K], a 1-D B a column [K, 1]; the added axis is not in y
+        long[] as = a0.length == 1 ? new long[]{1, a0[0]} : a0, bs = b0.length == 1 ? new long[]{b0[0], 1} : b0;
         long m = as[as.length - 2], k = as[as.length - 1], n = bs[bs.length - 1];
-        if (bs[bs.length - 2] != k) throw fail(op, "inner dimensions differ: " + Arrays.toString(as) + " x " + Arrays.toString(bs));
-        long[] ys = l.shape(op, y);
-        long[] lead = Arrays.copyOf(ys, ys.length - 2);
+        if (bs[bs.length - 2] != k) throw fail(op, "inner dimensions differ: " + Arrays.toString(a0) + " x " + Arrays.toString(b0));
+        long[] lead;
+        try {
+            lead = ShapeRules.broadcast(Arrays.copyOf(as, as.length - 2), Arrays.copyOf(bs, bs.length - 2));
+        } catch (org.arenaplan.ir.GraphException e) {
+            throw fail(op, e.getMessage());
+        }
+        if (product(lead) * m * n != l.elements(y)) throw fail(op, "output '" + y + "' must have " + product(lead) * m * n + " elements, has " + l.elements(y));
         long batch = product(lead);
         long batchA = product(Arrays.copyOf(as, as.length - 2)), batchB = product(Arrays.copyOf(bs, bs.length - 2));
         if ((batchA == batch || batchA == 1) && (batchB == batch || batchB == 1) && sameLead(as, lead, batchA) && sameLead(bs, lead, batchB)) {

@@ -67,8 +67,14 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, List<OnnxImport> im
         /** Every attribute the kind takes; any other name is an error. */
         public Builder attrs(AttrSpec... a) { attrs.addAll(List.of(a)); return this; }
 
-        /** A kind with one output: its shape. */
-        public Builder shape(OneShape r) { shape = (a, in, n) -> new long[][]{r.infer(a, in)}; return this; }
+        /** A kind with one output: its shape (a rule returns null where the attributes leave it to a view declaration: Slice without starts). */
+        public Builder shape(OneShape r) {
+            shape = (a, in, n) -> {
+                long[] s = r.infer(a, in);
+                return s == null ? null : new long[][]{s};
+            };
+            return this;
+        }
 
         /** A kind with several outputs ({@link #outputs}): their shapes. */
         public Builder shapes(OpSpec.ShapeRule r) { shape = r; return this; }

@@ -80,6 +80,7 @@ final class SimKernels {
             default: {
                 Runnable r = ReductionKernels.bind(c);
                 if (r == null) r = NormalizationKernels.bind(c);
+                if (r == null && IndexKernels.handles(c.name())) r = IndexKernels.bind(c);
                 if (r != null) return r;
                 throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.TRAINING);
             }
@@ -100,7 +101,7 @@ final class SimKernels {
     }
 
     /** Int {@code k}, an element size: 1, 2, 4 or 8 bytes. */
-    private static int elementBytes(KernelCall c, int k) {
+    static int elementBytes(KernelCall c, int k) {
         long es = c.intArg(k);
         if (es != 1 && es != 2 && es != 4 && es != 8) throw new DeviceException("'" + c.label() + "': kernel " + c.name() + ": element size " + es + " B is not 1, 2, 4 or 8");
         return (int) es;
@@ -160,7 +161,7 @@ final class SimKernels {
     }
 
     /** Moves one element of {@code es} bytes. */
-    private static void move(ByteBuffer src, int si, ByteBuffer dst, int di, int es) {
+    static void move(ByteBuffer src, int si, ByteBuffer dst, int di, int es) {
         switch (es) {
             case 1 -> dst.put(di, src.get(si));
             case 2 -> dst.putShort(di * 2, src.getShort(si * 2));

@@ -57,6 +57,14 @@ final class CudaKernelTable {
             Map.entry(Kernels.GATHER, new Spec(3, -1, i -> i[0] * i[3] * i[2])),
             Map.entry(Kernels.WHERE, new Spec(4, -1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.COMPARE, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
+            Map.entry(Kernels.STRIDED_COPY, new Spec(2, -1, i -> product(i, 1, (int) i[0]))),
+            Map.entry(Kernels.PAD, new Spec(3, 1, i -> product(i, 1, (int) i[0]))),
+            Map.entry(Kernels.TRILU, new Spec(2, -1, i -> i[0] * i[1] * i[2])),
+            Map.entry(Kernels.GATHER_ELEMENTS, new Spec(3, -1, i -> product(i, 1, (int) i[0]))),
+            Map.entry(Kernels.SCATTER_ELEMENTS, new Spec(4, -1, i -> 1)),    // serial: updates in order
+            Map.entry(Kernels.GATHER_ND, new Spec(3, -1, i -> i[0] * i[1] * i[3])),
+            Map.entry(Kernels.SCATTER_ND, new Spec(4, -1, i -> 1)),          // serial: updates in order
+            Map.entry(Kernels.ONEHOT, new Spec(3, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.REDUCE, new Spec(2, -1, i -> product(i, 5, (int) i[3]))),
             Map.entry(Kernels.NORMALIZE, new Spec(6, -1, i -> product(i, 7, (int) i[5]), i -> 1 | i[1] << 1 | i[2] << 2 | 8 | i[3] << 4 | i[4] << 5)),
             Map.entry(Kernels.CUMSUM, new Spec(2, -1, i -> i[0] * i[2])),

@@ -456,7 +456,42 @@ class KernelEmulationTest {
             c.add(new Case(Kernels.TRANSPOSE, List.of(x), t, 24, new long[] {3, 4, 2, 3, 1, 12, 4, t.bytes()}, new double[0], 0));
             c.add(new Case(Kernels.CONCAT_SLICE, List.of(longsOrFloats(t, 6)), t, 16, new long[] {2, 3, 8, 4, t.bytes()}, new double[0], 0));
         }
+        indexCases(c);
         return c;
+    }
+
+    /** The shape and index kernels (index.cuh) on 1-, 2-, 4- and 8-byte elements: negative and zero strides, every pad mode, reductions over duplicate indices. */
+    private static void indexCases(List<Case> c) {
+        for (DType t : new DType[] {DType.I8, DType.F16, DType.F32, DType.I64}) {
+            TensorValue x = longsOrFloats(t, 24);
+            // x [4, 6]: rows reversed, columns 1, 3, 5; then broadcast to [2, 4, 6]
+            c.add(new Case(Kernels.STRIDED_COPY, List.of(x), t, 12, new long[] {2, 4, 3, -6, 2, 19, t.bytes()}, new double[0], 0));
+            c.add(new Case(Kernels.STRIDED_COPY, List.of(x), t, 48, new long[] {3, 2, 4, 6, 0, 6, 1, 0, t.bytes()}, new double[0], 0));
+            // x [2, 3] into y [4, 7], begin [1, 2]: every mode; constant with and without a value
+            TensorValue six = longsOrFloats(t, 6);
+            for (int mode = 0; mode < 4; mode++)
+                c.add(new Case(Kernels.PAD, List.of(six), t, 28, new long[] {2, 4, 7, 2, 3, 1, 2, mode, t.bytes()}, new double[0], 0));
+            c.add(new Case(Kernels.PAD, List.of(six, longsOrFloats(t, 1)), t, 28, new long[] {2, 4, 7, 2, 3, -1, 2, 0, t.bytes()}, new double[0], 0));
+            c.add(new Case(Kernels.TRILU, List.of(x), t, 24, new long[] {2, 3, 4, 1, 1, t.bytes()}, new double[0], 0));
+            c.add(new Case(Kernels.TRILU, List.of(x), t, 24, new long[] {2, 3, 4, -1, 0, t.bytes()}, new double[0], 0));
+            for (DType it : new DType[] {DType.I64, DType.I32}) {
+                TensorValue idx = TensorValue.ofLongs(it, null, 0, -1, 2, 1, 2, 0, -3, 1);   // [2, 4] into axis 0 of [3, 4]
+                c.add(new Case(Kernels.GATHER_ELEMENTS, List.of(longsOrFloats(t, 12), idx), t, 8, new long[] {2, 2, 4, 3, 4, 0, t.bytes(), it.onnxCode()}, new double[0], 0));
+                for (int red = 0; red < 5; red++)
+                    c.add(new Case(Kernels.SCATTER_ELEMENTS, List.of(longsOrFloats(t, 12), idx, longsOrFloats(t, 8)), t, 12,
+                            new long[] {2, 2, 4, 3, 4, 0, red, t.bytes(), t.onnxCode(), it.onnxCode()}, new double[0], 0));
+                // data [3, 4, 2], indices [2, 2] (k = 2), slices of 2
+                c.add(new Case(Kernels.GATHER_ND, List.of(longsOrFloats(t, 24), TensorValue.ofLongs(it, null, 2, -1, 0, 1)), t, 4,
+                        new long[] {1, 2, 2, 2, 3, 4, t.bytes(), it.onnxCode()}, new double[0], 0));
+                // data [4, 3], indices [3, 1] with a duplicate, updates [3, 3]
+                for (int red = 0; red < 5; red++)
+                    c.add(new Case(Kernels.SCATTER_ND, List.of(longsOrFloats(t, 12), TensorValue.ofLongs(it, null, 1, -1, 1), longsOrFloats(t, 9)), t, 12,
+                            new long[] {3, 1, 3, 4, red, t.bytes(), t.onnxCode(), it.onnxCode()}, new double[0], 0));
+            }
+            // indices [2, 2] of f32 (truncated, one out of range), depth 5 at axis 1: y [2, 5, 2]
+            c.add(new Case(Kernels.ONEHOT, List.of(TensorValue.ofFloats(null, 1.7f, -1, 7, 0), longsOrFloats(t, 2)), t, 20,
+                    new long[] {2, 5, 2, DType.F32.onnxCode(), t.bytes()}, new double[0], 0));
+        }
     }
 
     private static TensorValue longsOrFloats(DType t, int n) {

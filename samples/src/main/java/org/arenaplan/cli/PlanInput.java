@@ -57,6 +57,16 @@ record PlanInput(String label, Graph graph, Path csv) {
 
     /** As {@link #resolve(List, String, Map)}; {@code donateInputs} donates an ONNX model's graph inputs. */
     static PlanInput resolve(List<String> words, String model, Map<String, Long> dims, boolean donateInputs) throws IOException {
+        return resolve(words, model, dims, donateInputs, Map.of());
+    }
+
+    /**
+     * As {@link #resolve(List, String, Map, boolean)}; {@code inputValues}: values of an ONNX
+     * model's graph inputs (from {@code run --input NAME=FILE}) that its shape operands may read
+     * at import ({@link OnnxImporter.Options#withInputValues}).
+     */
+    static PlanInput resolve(List<String> words, String model, Map<String, Long> dims, boolean donateInputs,
+                             Map<String, org.arenaplan.ir.TensorValue> inputValues) throws IOException {
         if (model != null && !dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only (built-in models take --OPTION VALUE)");
         if (model != null && donateInputs) throw new UsageException("--donate-inputs applies to ONNX models only (built-in models take their own --donate option where they have one)");
         if (model != null) {
@@ -78,7 +88,7 @@ record PlanInput(String label, Graph graph, Path csv) {
         if (name.endsWith(".json")) return new PlanInput(file.toString(), FileAccess.read(file, GraphJson::read), null);
         if (name.endsWith(".onnx"))
             return new PlanInput(file.toString() + (dims.isEmpty() ? "" : " " + dims) + (donateInputs ? " (inputs donated)" : ""),
-                    OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withDims(dims).withDonateInputs(donateInputs)), null);
+                    OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withDims(dims).withDonateInputs(donateInputs).withInputValues(inputValues)), null);
         if (!dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only");
         if (donateInputs) throw new UsageException("--donate-inputs applies to ONNX models only");
         throw new UsageException("cannot tell the type of '" + file + "': expected GRAPH.json, PROBLEM.csv or MODEL.onnx");

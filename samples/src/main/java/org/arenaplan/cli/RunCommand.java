@@ -103,7 +103,8 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(Dims.routeToModel(model, dims, words))), donateInputs);
+        Map<String, TensorValue> inputValues = model == null ? TensorFiles.named(inputFiles) : Map.of();   // an ONNX model's shape operands may read them
+        PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(Dims.routeToModel(model, dims, words))), donateInputs, inputValues);
         if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (iterations < 1) throw new UsageException("--iterations must be at least 1, got " + iterations);
         if (!List.of("auto", "sim", "cuda").contains(device)) throw new UsageException("--device " + device + ": expected auto, sim or cuda");

@@ -21,6 +21,16 @@ import java.util.Map;
 final class TensorFiles {
     private TensorFiles() { }
 
+    /** The values of the {@code --input NAME=FILE} specs that name their input (before any graph exists: for an ONNX model's shape operands). */
+    static Map<String, TensorValue> named(List<String> specs) {
+        Map<String, TensorValue> values = new LinkedHashMap<>();
+        for (String spec : specs) {
+            int eq = spec.indexOf('=');
+            if (eq > 0) values.put(spec.substring(0, eq), OnnxTensorFile.read(Path.of(spec.substring(eq + 1))).value());
+        }
+        return values;
+    }
+
     /** Seeded random inputs, with the ones named in {@code specs} read from files. */
     static Map<String, TensorValue> inputs(Graph g, List<String> specs) {
         Map<String, TensorValue> inputs = new LinkedHashMap<>(Inputs.of(g, 1));

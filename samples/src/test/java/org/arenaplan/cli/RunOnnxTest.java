@@ -60,6 +60,31 @@ class RunOnnxTest {
     }
 
     @Test
+    void aShapeOperandGivenAsAGraphInputTakesItsValueFromInput() throws Exception {
+        // y = Slice(x[6], starts, ends = [5]): starts is a graph input, so y's shape is the --input value's
+        OnnxMl.TensorProto ends = OnnxMl.TensorProto.newBuilder().setName("ends").setDataType(7).addDims(1).addInt64Data(5).build();
+        OnnxMl.ValueInfoProto starts = OnnxMl.ValueInfoProto.newBuilder().setName("starts").setType(OnnxMl.TypeProto.newBuilder()
+                .setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(7).setShape(OnnxMl.TensorShapeProto.newBuilder()
+                        .addDim(OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimValue(1))))).build();
+        OnnxMl.GraphProto.Builder g = OnnxMl.GraphProto.newBuilder().setName("slice").addInput(info("x", 6)).addInput(starts)
+                .addInitializer(ends).addOutput(OnnxMl.ValueInfoProto.newBuilder().setName("y"))
+                .addNode(OnnxMl.NodeProto.newBuilder().setName("sl").setOpType("Slice").addInput("x").addInput("starts").addInput("ends").addOutput("y"));
+        Path model = dir.resolve("slice.onnx");
+        Files.write(model, OnnxMl.ModelProto.newBuilder().setIrVersion(7).setGraph(g)
+                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setVersion(13)).build().toByteArray());
+        Path x = dir.resolve("x.pb"), s = dir.resolve("s.pb"), want = dir.resolve("want.pb");
+        OnnxTensorFile.write(x, "x", org.arenaplan.ir.TensorValue.ofFloats(new long[]{6}, 0, 1, 2, 3, 4, 5));
+        OnnxTensorFile.write(s, "starts", org.arenaplan.ir.TensorValue.ofLongs(org.arenaplan.ir.DType.I64, new long[]{1}, 2));
+        OnnxTensorFile.write(want, "y", org.arenaplan.ir.TensorValue.ofFloats(new long[]{3}, 2, 3, 4));
+        Cli run = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1",
+                "--input", "x=" + x, "--input", "starts=" + s, "--expect", "y=" + want);
+        assertThat(run.code()).as(run.toString()).isZero();
+        Cli without = Cli.run("run", model.toString(), "--device", "sim", "--input", "x=" + x);
+        assertThat(without.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(without.err()).contains("node 'sl' (Slice").contains("starts (input #1 'starts') must be a constant known at import time");
+    }
+
+    @Test
     void expectMistakesAreUsageErrors() throws Exception {
         Path model = twoOutputs();
         Cli unnamed = Cli.run("run", model.toString(), "--device", "sim", "--expect", dir.resolve("y.pb").toString());

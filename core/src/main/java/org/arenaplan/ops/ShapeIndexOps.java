@@ -1,0 +1,476 @@
+package org.arenaplan.ops;
+
+import org.arenaplan.device.KernelArg;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.arenaplan.exec.OpLowering;
+import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.GraphException;
+import org.arenaplan.ir.IndexShapeRules;
+import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpAttrs;
+import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpSpec;
+import org.arenaplan.onnx.Lowered;
+import org.arenaplan.onnx.NodeContext;
+import org.arenaplan.onnx.Shapes;
+import org.arenaplan.onnx.Value;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.arenaplan.exec.OpLowering.fail;
+import static org.arenaplan.exec.OpLowering.out;
+import static org.arenaplan.exec.OpLowering.product;
+import static org.arenaplan.ir.AttrSpec.MAX_INT32;
+import static org.arenaplan.ir.AttrSpec.MAX_RANK;
+import static org.arenaplan.onnx.NodeLowering.op;
+
+/**
+ * Shape and index ops: Slice, Expand, Tile, Pad (and CenterCropPad onto it), Trilu,
+ * GatherElements, ScatterElements (and Scatter), GatherND, ScatterND, OneHot, DepthToSpace,
+ * SpaceToDepth, on the kernels of {@link Kernels#INDEX} ({@code sim.IndexKernels}, CUDA
+ * {@code index.cuh}); any element type; shape rules in {@link IndexShapeRules}. Slice, Expand,
+ * Tile and the two block rearrangements are one {@link Kernels#STRIDED_COPY} each: a view of the
+ * input with computed strides (0 where broadcast, negative for negative steps) copied into the
+ * contiguous output; a Slice of whole leading rows with step 1 is a view (no kernel).
+ *
+ * <p>Import: shape operands (Slice's starts/ends/axes/steps, Expand's shape, Tile's repeats,
+ * Pad's pads and axes, Trilu's k, OneHot's depth, CenterCropPad's shape) must be constants at
+ * import (after folding, {@code onnx.ImportFolding}) and become attributes; data operands stay
+ * op inputs. ONNX version differences (Changelog.md): Slice takes starts/ends/axes as attributes
+ * before 10 and as inputs (with steps) from 10, negative axes from 11; Pad takes pads and a
+ * float 'value' as attributes before 11, pads and constant_value as inputs from 11, axes from
+ * 18, mode 'wrap' from 19; DepthToSpace gains mode (CRD) at 11; GatherND gains batch_dims at 12;
+ * ScatterElements (11; Scatter before, the same op) and ScatterND gain reduction add/mul at 16,
+ * max/min at 18; Trilu is 14, CenterCropPad 18. The other versions in 9..21 widen types only.
+ * Not handled: Pad's float 'value' other than 0 before opset 11 (refused by name).
+ */
+final class ShapeIndexOps implements OpFamily {
+    private static final int MAX_STRIDED_RANK = 16, MAX_KERNEL_RANK = 8;
+
+    @Override
+    public List<OpDefinition> definitions() {
+        return List.of(
+                OpDefinition.op(OpKinds.SLICE, 1, 1).attrs(AttrSpec.ints("starts", Long.MIN_VALUE, Long.MAX_VALUE, "none: a declared view"),
+                                AttrSpec.ints("ends", Long.MIN_VALUE, Long.MAX_VALUE, "none: a declared view"), AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "0, 1, ..."),
+                                AttrSpec.ints("steps", Long.MIN_VALUE, Long.MAX_VALUE, "1 per axis"))
+                        .shape(IndexShapeRules::sliceShape).view(OpSpec.ViewRule.LEADING_SLICE).kernels(Kernels.COPY, Kernels.STRIDED_COPY)
+                        .doc("ONNX Slice (negative steps, clamping) as a strided copy; whole rows along the leading axis may be a view, which issues no work")
+                        .lower((op, l) -> op.attrs().containsKey("starts") ? List.of(slice(op, l)) : LayoutOps.viewAsCopy(op, l))
+                        .onnx(ShapeIndexOps::importSlice).build(),
+                OpDefinition.op(OpKinds.EXPAND, 1, 1).attrs(AttrSpec.ints("shape", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::expand)
+                        .kernels(Kernels.STRIDED_COPY).doc("numpy broadcast of the input with shape")
+                        .lower((op, l) -> List.of(expand(op, l))).onnx("Expand", 8, n -> simple(n, OpKinds.EXPAND, Map.of("shape", n.constantInts(1, "the shape")))).build(),
+                OpDefinition.op(OpKinds.TILE, 1, 1).attrs(AttrSpec.ints("repeats", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::tile)
+                        .kernels(Kernels.STRIDED_COPY).doc("the input repeated repeats[d] times along axis d")
+                        .lower((op, l) -> List.of(tile(op, l))).onnx(n -> simple(n, OpKinds.TILE, Map.of("repeats", n.constantInts(1, "repeats")))).build(),
+                OpDefinition.op(OpKinds.PAD, 1, 2).attrs(AttrSpec.ints("pads", Long.MIN_VALUE, Long.MAX_VALUE, "required: begins, then ends"), AttrSpec.string("mode", "constant"))
+                        .shape(IndexShapeRules::pad).kernels(Kernels.PAD)
+                        .doc("modes constant (optional input 1, one element; else zeros), reflect, edge, wrap; negative pads crop")
+                        .lower((op, l) -> List.of(pad(op, l))).onnx(ShapeIndexOps::importPad, "value")
+                        .onnx("CenterCropPad", 18, ShapeIndexOps::importCenterCropPad, "axes").build(),
+                OpDefinition.op(OpKinds.TRILU, 1, 1).attrs(AttrSpec.integer("upper", 1, 0, 1), AttrSpec.integer("k", 0, Long.MIN_VALUE, Long.MAX_VALUE))
+                        .shape(IndexShapeRules::trilu).kernels(Kernels.TRILU).doc("upper or lower triangle of the last two axes from diagonal k, zeros elsewhere")
+                        .lower((op, l) -> List.of(trilu(op, l))).onnx("Trilu", 14, n -> simple(n, OpKinds.TRILU, Map.of("upper", n.integer("upper", 1) != 0 ? 1L : 0L,
+                                "k", n.hasInput(1) ? scalar(n, 1, "k") : 0L))).build(),
+                OpDefinition.op(OpKinds.GATHER_ELEMENTS, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(IndexShapeRules::gatherElements).kernels(Kernels.GATHER_ELEMENTS)
+                        .doc("inputs data, indices (int64 or int32, negative from the end) of one rank; output indices' shape")
+                        .lower((op, l) -> List.of(gatherElements(op, l)))
+                        .onnx("GatherElements", 11, n -> indexed(n, OpKinds.GATHER_ELEMENTS, 2, Map.of("axis", (long) n.axis(n.integer("axis", 0), n.input(0).rank(), "axis")))).build(),
+                OpDefinition.op(OpKinds.SCATTER_ELEMENTS, 3, 3).attrs(AttrSpec.axis("axis", 0), AttrSpec.string("reduction", "none"))
+                        .shape(IndexShapeRules::scatterElements).inPlace(0).kernels(Kernels.COPY, Kernels.SCATTER_ELEMENTS)
+                        .doc("inputs data, indices, updates; reduction none, add, mul, max, min; updates applied in order")
+                        .lower(ShapeIndexOps::scatterElements).onnx("ScatterElements", 11, ShapeIndexOps::importScatterElements)
+                        .onnx("Scatter", 9, ShapeIndexOps::importScatterElements).build(),
+                OpDefinition.op(OpKinds.GATHER_ND, 2, 2).attrs(AttrSpec.integer("batch_dims", 0, 0, MAX_RANK)).shape(IndexShapeRules::gatherNd).kernels(Kernels.GATHER_ND)
+                        .doc("inputs data, indices (int64 or int32) whose last axis indexes the leading axes of data after batch_dims")
+                        .lower((op, l) -> List.of(gatherNd(op, l))).onnx("GatherND", 11, n -> indexed(n, OpKinds.GATHER_ND, 2, Map.of("batch_dims", n.integer("batch_dims", 0)))).build(),
+                OpDefinition.op(OpKinds.SCATTER_ND, 3, 3).attrs(AttrSpec.string("reduction", "none")).shape(IndexShapeRules::scatterNd).inPlace(0)
+                        .kernels(Kernels.COPY, Kernels.SCATTER_ND).doc("inputs data, indices, updates; reduction none, add, mul, max, min; updates applied in order")
+                        .lower(ShapeIndexOps::scatterNd).onnx("ScatterND", 11, n -> indexed(n, OpKinds.SCATTER_ND, 3, Map.of("reduction", reduction(n)))).build(),
+                OpDefinition.op(OpKinds.ONE_HOT, 2, 2).attrs(AttrSpec.axis("axis", -1), AttrSpec.requiredInteger("depth", 1, MAX_INT32))
+                        .shape(IndexShapeRules::oneHot).kernels(Kernels.ONEHOT).doc("inputs indices (any numeric type), values [off, on]; depth inserted at axis")
+                        .lower((op, l) -> List.of(oneHot(op, l))).onnx(ShapeIndexOps::importOneHot).build(),
+                OpDefinition.op(OpKinds.DEPTH_TO_SPACE, 1, 1).attrs(AttrSpec.requiredInteger("blocksize", 1, MAX_INT32), AttrSpec.string("mode", "DCR"))
+                        .shape(IndexShapeRules::depthToSpace).kernels(Kernels.STRIDED_COPY).doc("N x C x H x W; mode DCR or CRD")
+                        .lower((op, l) -> List.of(depthToSpace(op, l)))
+                        .onnx(n -> simple(n, OpKinds.DEPTH_TO_SPACE, Map.of("blocksize", blocksize(n), "mode", n.string("mode", "DCR")))).build(),
+                OpDefinition.op(OpKinds.SPACE_TO_DEPTH, 1, 1).attrs(AttrSpec.requiredInteger("blocksize", 1, MAX_INT32))
+                        .shape(IndexShapeRules::spaceToDepth).kernels(Kernels.STRIDED_COPY).doc("N x C x H x W")
+                        .lower((op, l) -> List.of(spaceToDepth(op, l))).onnx(n -> simple(n, OpKinds.SPACE_TO_DEPTH, Map.of("blocksize", blocksize(n)))).build());
+    }
+
+    // ---- lowering ----
+
+    /** y (contiguous, {@code shape}) = x[offset + sum i_d * stride_d]. */
+    private static KernelCall strided(Op op, OpLowering lo, long[] shape, long[] stride, long offset) {
+        String x = op.inputs().get(0), y = out(op);
+        int rank = shape.length;
+        if (rank > MAX_STRIDED_RANK) throw fail(op, "rank " + rank + " exceeds the strided copy's " + MAX_STRIDED_RANK);
+        if (product(shape) != lo.elements(y)) throw fail(op, "output '" + y + "' must have " + product(shape) + " elements, has " + lo.elements(y));
+        long[] ints = new long[3 + 2 * rank];
+        ints[0] = rank;
+        System.arraycopy(shape, 0, ints, 1, rank);
+        System.arraycopy(stride, 0, ints, 1 + rank, rank);
+        ints[1 + 2 * rank] = offset;
+        ints[2 + 2 * rank] = lo.sameType(op, x, y).bytes();
+        return lo.call(op, Kernels.STRIDED_COPY, List.of(lo.read(x), lo.write(y)), ints);
+    }
+
+    private static long[] strides(long[] s) {
+        long[] st = new long[s.length];
+        long p = 1;
+        for (int d = s.length - 1; d >= 0; d--) { st[d] = p; p *= s[d]; }
+        return st;
+    }
+
+    private static KernelCall slice(Op op, OpLowering lo) {
+        long[] xs = lo.shape(op, op.inputs().get(0)), xst = strides(xs);
+        IndexShapeRules.Range[] r = IndexShapeRules.slice(OpAttrs.of(op), xs);
+        long[] shape = new long[xs.length], stride = new long[xs.length];
+        long offset = 0;
+        for (int d = 0; d < xs.length; d++) {
+            shape[d] = r[d].count();
+            stride[d] = r[d].step() * xst[d];
+            offset += r[d].start() * xst[d];
+        }
+        return strided(op, lo, shape, stride, product(shape) == 0 ? 0 : offset);
+    }
+
+    private static KernelCall expand(Op op, OpLowering lo) {
+        long[] xs = lo.shape(op, op.inputs().get(0)), ys = lo.shape(op, out(op)), xst = strides(xs);
+        long[] stride = new long[ys.length];
+        for (int d = ys.length - 1, e = xs.length - 1; d >= 0; d--, e--) {
+            if (e < 0) continue;
+            if (xs[e] != ys[d] && xs[e] != 1) throw fail(op, Arrays.toString(xs) + " does not broadcast to " + Arrays.toString(ys));
+            stride[d] = xs[e] == 1 ? 0 : xst[e];
+        }
+        return strided(op, lo, ys, stride, 0);
+    }
+
+    /** Tile as [r0, x0, r1, x1, ...] with stride 0 on the repeats: row-major, that is the tiled output. */
+    private static KernelCall tile(Op op, OpLowering lo) {
+        long[] xs = lo.shape(op, op.inputs().get(0)), xst = strides(xs), rep = OpAttrs.of(op).intsOrNull("repeats");
+        if (rep == null || rep.length != xs.length) throw fail(op, "attribute 'repeats' must have one value per axis");
+        long[] shape = new long[2 * xs.length], stride = new long[2 * xs.length];
+        for (int d = 0; d < xs.length; d++) {
+            shape[2 * d] = rep[d];
+            shape[2 * d + 1] = xs[d];
+            stride[2 * d + 1] = xst[d];
+        }
+        return strided(op, lo, shape, stride, 0);
+    }
+
+    /** ONNX DepthToSpace: DCR reads channel (i b + j) C' + c, CRD reads c b^2 + i b + j, for y[n, c, h b + i, w b + j]. */
+    private static KernelCall depthToSpace(Op op, OpLowering lo) {
+        long[] xs = lo.shape(op, op.inputs().get(0));
+        long b = OpAttrs.of(op).integer("blocksize"), n = xs[0], c = xs[1] / (b * b), h = xs[2], w = xs[3], hw = h * w;
+        boolean crd = IndexShapeRules.string(OpAttrs.of(op), "mode", "DCR").equals("CRD");
+        long[] shape = {n, c, h, b, w, b};
+        long[] stride = crd ? new long[]{xs[1] * hw, b * b * hw, w, b * hw, 1, hw} : new long[]{xs[1] * hw, hw, w, b * c * hw, 1, c * hw};
+        return strided(op, lo, shape, stride, 0);
+    }
+
+    /** ONNX SpaceToDepth: y[n, (i b + j) C + c, h', w'] = x[n, c, h' b + i, w' b + j]. */
+    private static KernelCall spaceToDepth(Op op, OpLowering lo) {
+        long[] xs = lo.shape(op, op.inputs().get(0));
+        long b = OpAttrs.of(op).integer("blocksize"), n = xs[0], c = xs[1], h = xs[2], w = xs[3];
+        return strided(op, lo, new long[]{n, b, b, c, h / b, w / b}, new long[]{c * h * w, w, 1, h * w, b * w, b}, 0);
+    }
+
+    private static KernelCall pad(Op op, OpLowering lo) {
+        String x = op.inputs().get(0), y = out(op);
+        long[] xs = lo.shape(op, x), ys = lo.shape(op, y), pads = OpAttrs.of(op).intsOrNull("pads");
+        int rank = xs.length;
+        if (rank > MAX_KERNEL_RANK) throw fail(op, "rank " + rank + " exceeds the pad kernel's " + MAX_KERNEL_RANK);
+        long[] ints = new long[3 + 3 * rank];
+        ints[0] = rank;
+        System.arraycopy(ys, 0, ints, 1, rank);
+        System.arraycopy(xs, 0, ints, 1 + rank, rank);
+        System.arraycopy(pads, 0, ints, 1 + 2 * rank, rank);
+        ints[1 + 3 * rank] = IndexShapeRules.padMode(IndexShapeRules.string(OpAttrs.of(op), "mode", "constant"));
+        List<KernelArg> args = new ArrayList<>(List.of(lo.read(x)));
+        if (op.inputs().size() > 1) {
+            lo.sameType(op, x, op.inputs().get(1));
+            args.add(lo.read(op.inputs().get(1)));
+        }
+        args.add(lo.write(y));
+        ints[2 + 3 * rank] = lo.sameType(op, x, y).bytes();
+        return lo.call(op, Kernels.PAD, args, ints);
+    }
+
+    private static KernelCall trilu(Op op, OpLowering lo) {
+        String x = op.inputs().get(0), y = out(op);
+        long[] xs = lo.shape(op, x);
+        long rows = xs[xs.length - 2], cols = xs[xs.length - 1];
+        OpAttrs a = OpAttrs.of(op);
+        return lo.call(op, Kernels.TRILU, List.of(lo.read(x), lo.write(y)),
+                new long[]{product(xs) / Math.max(1, rows * cols), rows, cols, a.integer("k"), a.integer("upper"), lo.sameType(op, x, y).bytes()});
+    }
+
+    private static DType indexType(Op op, OpLowering lo, String idx) {
+        DType t = lo.dtype(idx);
+        if (t != DType.I64 && t != DType.I32) throw fail(op, "indices '" + idx + "' are " + t.jsonName() + "; " + op.kind() + " takes int64 or int32");
+        return t;
+    }
+
+    /** [rank, iShape, dShape, axis] of GatherElements and ScatterElements. */
+    private static long[] elementsGeometry(Op op, OpLowering lo, String data, String idx, int extra) {
+        long[] ds = lo.shape(op, data), is = lo.shape(op, idx);
+        int rank = ds.length;
+        if (rank > MAX_KERNEL_RANK) throw fail(op, "rank " + rank + " exceeds the kernel's " + MAX_KERNEL_RANK);
+        long axis = OpAttrs.of(op).integer("axis");
+        long[] ints = new long[2 + 2 * rank + extra];
+        ints[0] = rank;
+        System.arraycopy(is, 0, ints, 1, rank);
+        System.arraycopy(ds, 0, ints, 1 + rank, rank);
+        ints[1 + 2 * rank] = axis < 0 ? axis + rank : axis;
+        return ints;
+    }
+
+    private static KernelCall gatherElements(Op op, OpLowering lo) {
+        String d = op.inputs().get(0), idx = op.inputs().get(1), y = out(op);
+        long[] ints = elementsGeometry(op, lo, d, idx, 2);
+        ints[ints.length - 2] = lo.sameType(op, d, y).bytes();
+        ints[ints.length - 1] = indexType(op, lo, idx).onnxCode();
+        return lo.call(op, Kernels.GATHER_ELEMENTS, List.of(lo.read(d), lo.read(idx), lo.write(y)), ints);
+    }
+
+    private static List<KernelCall> scatterElements(Op op, OpLowering lo) {
+        String d = op.inputs().get(0), idx = op.inputs().get(1), u = op.inputs().get(2), y = out(op);
+        long[] ints = elementsGeometry(op, lo, d, idx, 4);
+        DType t = lo.sameType(op, d, u, y);
+        ints[ints.length - 4] = IndexShapeRules.reduction(OpAttrs.of(op));
+        ints[ints.length - 3] = t.bytes();
+        ints[ints.length - 2] = t.onnxCode();
+        ints[ints.length - 1] = indexType(op, lo, idx).onnxCode();
+        return List.of(LayoutOps.copy(op, lo, d), lo.call(op, Kernels.SCATTER_ELEMENTS, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.write(y)), ints));
+    }
+
+    private static KernelCall gatherNd(Op op, OpLowering lo) {
+        String d = op.inputs().get(0), idx = op.inputs().get(1), y = out(op);
+        long[] ds = lo.shape(op, d), is = lo.shape(op, idx);
+        int b = (int) OpAttrs.of(op).integer("batch_dims");
+        int k = IndexShapeRules.ndDepth(ds, is, b);
+        long[] ints = new long[6 + k];
+        ints[0] = product(Arrays.copyOf(ds, b));
+        ints[1] = product(Arrays.copyOfRange(is, b, is.length - 1));
+        ints[2] = k;
+        ints[3] = product(Arrays.copyOfRange(ds, b + k, ds.length));
+        System.arraycopy(ds, b, ints, 4, k);
+        ints[4 + k] = lo.sameType(op, d, y).bytes();
+        ints[5 + k] = indexType(op, lo, idx).onnxCode();
+        return lo.call(op, Kernels.GATHER_ND, List.of(lo.read(d), lo.read(idx), lo.write(y)), ints);
+    }
+
+    private static List<KernelCall> scatterNd(Op op, OpLowering lo) {
+        String d = op.inputs().get(0), idx = op.inputs().get(1), u = op.inputs().get(2), y = out(op);
+        long[] ds = lo.shape(op, d), is = lo.shape(op, idx);
+        int k = IndexShapeRules.ndDepth(ds, is, 0);
+        DType t = lo.sameType(op, d, u, y);
+        long[] ints = new long[7 + k];
+        ints[0] = product(Arrays.copyOf(is, is.length - 1));
+        ints[1] = k;
+        ints[2] = product(Arrays.copyOfRange(ds, k, ds.length));
+        System.arraycopy(ds, 0, ints, 3, k);
+        ints[3 + k] = IndexShapeRules.reduction(OpAttrs.of(op));
+        ints[4 + k] = t.bytes();
+        ints[5 + k] = t.onnxCode();
+        ints[6 + k] = indexType(op, lo, idx).onnxCode();
+        return List.of(LayoutOps.copy(op, lo, d), lo.call(op, Kernels.SCATTER_ND, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.write(y)), ints));
+    }
+
+    private static KernelCall oneHot(Op op, OpLowering lo) {
+        String idx = op.inputs().get(0), values = op.inputs().get(1), y = out(op);
+        long[] is = lo.shape(op, idx);
+        OpAttrs a = OpAttrs.of(op);
+        long axis = a.integer("axis");
+        int at = (int) (axis < 0 ? axis + is.length + 1 : axis);
+        DType it = lo.dtype(idx);
+        if (it == DType.BOOL) throw fail(op, "indices '" + idx + "' are bool; OneHot takes a numeric type");
+        long[] ints = {product(Arrays.copyOf(is, at)), a.integer("depth"), product(Arrays.copyOfRange(is, at, is.length)), it.onnxCode(),
+                lo.sameType(op, values, y).bytes()};
+        return lo.call(op, Kernels.ONEHOT, List.of(lo.read(idx), lo.read(values), lo.write(y)), ints);
+    }
+
+    // ---- ONNX import ----
+
+    private static Lowered importScatterElements(NodeContext n) {
+        return indexed(n, OpKinds.SCATTER_ELEMENTS, 3, Map.of("axis", (long) n.axis(n.integer("axis", 0), n.input(0).rank(), "axis"), "reduction", reduction(n)));
+    }
+
+    /** The registry kind of {@code kind} computes the output shape from input 0 and {@code attrs}. */
+    private static Lowered simple(NodeContext n, String kind, Map<String, Object> attrs) {
+        return op(n, kind, List.of(n.input(0).name()), Shapes.infer(n, kind, attrs, n.input(0)), attrs);
+    }
+
+    private static Lowered indexed(NodeContext n, String kind, int inputs, Map<String, Object> attrs) {
+        List<String> names = new ArrayList<>();
+        Value[] in = new Value[inputs];
+        for (int i = 0; i < inputs; i++) {
+            in[i] = n.input(i);
+            names.add(in[i].name());
+        }
+        return op(n, kind, names, Shapes.infer(n, kind, attrs, in), attrs, kind.equals(OpKinds.ONE_HOT) ? n.input(1).dtype() : n.input(0).dtype());
+    }
+
+    private static long blocksize(NodeContext n) {
+        n.require(n.hasAttr("blocksize"), "attribute 'blocksize' is required");
+        return n.integer("blocksize", 0);
+    }
+
+    /** ScatterElements/ScatterND 'reduction': add and mul from opset 16, max and min from 18. */
+    private static String reduction(NodeContext n) {
+        String r = n.string("reduction", "none");
+        n.require(r.equals("none") || n.opset() >= 16, "attribute 'reduction' needs opset 16");
+        n.require(!(r.equals("max") || r.equals("min")) || n.opset() >= 18, "reduction '" + r + "' needs opset 18");
+        return r;
+    }
+
+    /** The one integer of constant input {@code i} (a scalar or a one-element tensor). */
+    private static long scalar(NodeContext n, int i, String what) {
+        long[] v = n.constantInts(i, what);
+        n.require(v.length == 1, what + " must hold one value, got " + Arrays.toString(v));
+        return v[0];
+    }
+
+    /** Slice: attributes starts, ends, axes before opset 10; constant inputs starts, ends, axes, steps from 10. */
+    private static Lowered importSlice(NodeContext n) {
+        Value x = n.input(0);
+        long[] starts, ends, axes, steps;
+        if (n.opset() < 10) {
+            n.require(n.hasAttr("starts") && n.hasAttr("ends"), "attributes 'starts' and 'ends' are required before opset 10");
+            starts = n.ints("starts", null);
+            ends = n.ints("ends", null);
+            axes = n.ints("axes", null);
+            steps = null;
+        } else {
+            n.require(!n.hasAttr("starts") && !n.hasAttr("ends") && !n.hasAttr("axes"), "starts, ends and axes are inputs from opset 10, not attributes");
+            starts = n.constantInts(1, "starts");
+            ends = n.constantInts(2, "ends");
+            axes = n.hasInput(3) ? n.constantInts(3, "axes") : null;
+            steps = n.hasInput(4) ? n.constantInts(4, "steps") : null;
+        }
+        n.require(starts.length == ends.length, "starts " + Arrays.toString(starts) + " and ends " + Arrays.toString(ends) + " differ in length");
+        if (axes == null) {
+            axes = new long[starts.length];
+            for (int i = 0; i < axes.length; i++) axes[i] = i;
+        }
+        for (int i = 0; i < axes.length; i++) axes[i] = n.axis(axes[i], x.rank(), "axis");
+        if (steps == null) {
+            steps = new long[starts.length];
+            Arrays.fill(steps, 1);
+        }
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("starts", starts);
+        attrs.put("ends", ends);
+        attrs.put("axes", axes);
+        attrs.put("steps", steps);
+        long[] shape = Shapes.infer(n, OpKinds.SLICE, attrs, x);
+        Lowered l = op(n, OpKinds.SLICE, List.of(x.name()), shape, attrs);
+        if (!leadingRows(x.shape(), starts, ends, axes, steps, shape)) return l;
+        return new Lowered(l.kind(), l.inputs(), l.outputs(), l.attrs(), true, l.dropped());
+    }
+
+    /** Whether a Slice takes whole rows along axis 0 with step 1 (every other axis whole): a view of its input. */
+    private static boolean leadingRows(long[] x, long[] starts, long[] ends, long[] axes, long[] steps, long[] out) {
+        if (x.length == 0 || out[0] == 0) return false;
+        for (int d = 1; d < x.length; d++) if (out[d] != x[d]) return false;
+        for (int i = 0; i < axes.length; i++) {
+            if (axes[i] != 0 && !(steps[i] == 1 && clampedStart(starts[i], x[(int) axes[i]]) == 0)) return false;
+            if (axes[i] == 0 && steps[i] != 1 && out[0] > 1) return false;
+        }
+        return true;
+    }
+
+    private static long clampedStart(long s, long n) {
+        return Math.max(0, Math.min(n, s < 0 ? s + n : s));
+    }
+
+    /**
+     * Pad: before opset 11 attributes pads, mode, value (a float; only 0 is supported); from 11
+     * input pads (constant), optional input constant_value (a one-element tensor, read at run
+     * time), from 18 optional input axes (constant); mode constant, reflect, edge, and wrap from 19.
+     */
+    private static Lowered importPad(NodeContext n) {
+        Value x = n.input(0);
+        int r = x.rank();
+        long[] pads;
+        List<String> inputs = new ArrayList<>(List.of(x.name()));
+        if (n.opset() < 11) {
+            n.require(n.hasAttr("pads"), "attribute 'pads' is required before opset 11");
+            pads = n.ints("pads", null);
+            n.require(n.real("value", 0) == 0, "attribute 'value' " + n.real("value", 0) + " is not supported (only 0; from opset 11 constant_value is an input)");
+        } else {
+            n.require(!n.hasAttr("pads") && !n.hasAttr("value"), "pads and value are inputs from opset 11, not attributes");
+            pads = n.constantInts(1, "pads");
+            if (n.hasInput(2)) {
+                n.require(n.input(2).elements() == 1 && n.input(2).dtype() == x.dtype(), "constant_value " + n.input(2) + " must be one " + x.dtype().jsonName() + " element");
+                inputs.add(n.input(2).name());
+            }
+            if (n.hasInput(3)) {
+                n.require(n.opset() >= 18, "input 'axes' needs opset 18");
+                long[] axes = n.constantInts(3, "axes");
+                n.require(pads.length == 2 * axes.length, "pads " + Arrays.toString(pads) + " must have 2 x " + axes.length + " values for axes " + Arrays.toString(axes));
+                long[] full = new long[2 * r];
+                for (int i = 0; i < axes.length; i++) {
+                    int a = n.axis(axes[i], r, "axis");
+                    full[a] = pads[i];
+                    full[a + r] = pads[i + axes.length];
+                }
+                pads = full;
+            }
+        }
+        String mode = n.string("mode", "constant");
+        n.require(!mode.equals("wrap") || n.opset() >= 19, "mode 'wrap' needs opset 19");
+        n.require(pads.length == 2 * r, "pads " + Arrays.toString(pads) + " must have 2 x " + r + " values");
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("pads", pads);
+        attrs.put("mode", mode);
+        Value[] in = inputs.size() == 2 ? new Value[]{x, n.input(2)} : new Value[]{x};
+        return op(n, OpKinds.PAD, inputs, Shapes.infer(n, OpKinds.PAD, attrs, in), attrs);
+    }
+
+    /** CenterCropPad (18): per listed axis, crop or zero-pad to the target extent, centred (the extra element at the end); a Pad with negative pads where it crops. */
+    private static Lowered importCenterCropPad(NodeContext n) {
+        Value x = n.input(0);
+        int r = x.rank();
+        long[] shape = n.constantInts(1, "the shape");
+        long[] axes = n.ints("axes", null);
+        if (axes == null) {
+            axes = new long[r];
+            for (int i = 0; i < r; i++) axes[i] = i;
+        }
+        n.require(axes.length == shape.length, "shape " + Arrays.toString(shape) + " must have one extent per axis " + Arrays.toString(axes));
+        long[] pads = new long[2 * r];
+        for (int i = 0; i < axes.length; i++) {
+            int a = n.axis(axes[i], r, "axis");
+            n.require(shape[i] >= 0, "shape " + Arrays.toString(shape) + " has a negative extent");
+            long d = shape[i] - x.dim(a), half = Math.floorDiv(Math.abs(d), 2);
+            pads[a] = d >= 0 ? half : -half;
+            pads[a + r] = d >= 0 ? d - half : -(-d - half);
+        }
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("pads", pads);
+        attrs.put("mode", "constant");
+        return op(n, OpKinds.PAD, List.of(x.name()), Shapes.infer(n, OpKinds.PAD, attrs, x), attrs);
+    }
+
+    /** OneHot: inputs indices, depth (constant, any numeric type), values [off, on]; attr axis (default -1). */
+    private static Lowered importOneHot(NodeContext n) {
+        double[] depth = n.constantReals(1, "depth");
+        n.require(depth.length == 1 && depth[0] >= 1, "depth must be one value of at least 1, got " + Arrays.toString(depth));
+        Value idx = n.input(0);
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("axis", (long) n.axis(n.integer("axis", -1), idx.rank() + 1, "axis"));
+        attrs.put("depth", (long) depth[0]);
+        Value values = n.input(2);
+        Lowered l = op(n, OpKinds.ONE_HOT, List.of(idx.name(), values.name()), Shapes.infer(n, OpKinds.ONE_HOT, attrs, idx, values), attrs, values.dtype());
+        return l;
+    }
+}
