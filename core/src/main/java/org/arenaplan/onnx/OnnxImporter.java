@@ -278,6 +278,7 @@ public final class OnnxImporter {
                     throw n.error("a tensor size overflows a long (inputs " + n.shapes() + ")");
                 }
                 l = namedStandIns(l, n);
+                for (Map.Entry<Value, Double> c : l.constants().entrySet()) addWeight(c.getKey(), Constant.fill(c.getValue()), n);
                 for (String d : l.dropped()) dropped.put(d, n.opName());
                 if (l.view() && weights.containsKey(l.inputs().get(0))) {
                     Value base = values.get(l.inputs().get(0)), view = l.outputs().get(0);
@@ -292,6 +293,8 @@ public final class OnnxImporter {
                     for (Map.Entry<Value, Constant> e : folded.entrySet()) addWeight(e.getKey(), e.getValue(), n);
                     return;
                 }
+                Map<String, TensorValue> derived = options.inputValues().isEmpty() ? null : folding.evaluate(l, values, this::knownValue, MAX_DERIVED_VALUES);
+                if (derived != null) known.putAll(derived);      // for shape operands downstream; the op still runs
                 for (Value v : l.outputs()) define(v, n);
                 schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
             }
@@ -310,7 +313,7 @@ public final class OnnxImporter {
             }
             outs.add(v);
         }
-        return new Lowered(l.kind(), l.inputs(), outs, l.attrs(), l.view(), l.dropped());
+        return new Lowered(l.kind(), l.inputs(), outs, l.attrs(), l.view(), l.dropped(), l.constants());
     }
 
     private void define(Value v, NodeContext n) {
@@ -329,6 +332,7 @@ public final class OnnxImporter {
     private double[] constantValues(String name) {
         Constant c = weights.get(name);
         Value v = values.get(name);
+        if (c == null && known.containsKey(name)) return known.get(name).doubles();
         TensorValue given = options.inputValues().get(name);
         if (c == null && v != null && given != null && graphInputs.contains(name) && v.elements() <= MAX_CONSTANT_VALUES
                 && given.dtype() == v.dtype() && Arrays.equals(given.shape(), v.shape())) return given.doubles();
@@ -339,6 +343,29 @@ public final class OnnxImporter {
             return d;
         }
         return c.values() == null ? null : OnnxTensors.doubles(c.values(), v.dtype(), v.elements());
+    }
+
+    /**
+     * Values known at import for a tensor that is not a constant: a graph input given in
+     * {@link Options#inputValues}, or what an op computes from such values (evaluated at import
+     * as {@link ImportFolding} folds, while the op itself still runs). Shape operands read them
+     * (an expanded CenterCropPad computes its Pad's pads from the input 'shape'); only tensors of
+     * at most {@link #MAX_DERIVED_VALUES} elements are carried, so data never runs twice.
+     */
+    private final Map<String, TensorValue> known = new HashMap<>();
+
+    /** The most elements of a tensor whose value is derived at import from given graph inputs (shape-sized: a rank's worth of pads or extents). */
+    static final long MAX_DERIVED_VALUES = 16;
+
+    /** A constant's values, a derived value, or a given graph input's value. */
+    private TensorValue knownValue(String name) {
+        TensorValue t = constantTensor(name);
+        if (t != null) return t;
+        if (known.containsKey(name)) return known.get(name);
+        Value v = values.get(name);
+        TensorValue given = options.inputValues().get(name);
+        if (v == null || given == null || !graphInputs.contains(name) || weights.containsKey(name)) return null;
+        return given.dtype() == v.dtype() && Arrays.equals(given.shape(), v.shape()) ? given : null;
     }
 
     /** The values of a constant known at import, with its type and shape (as {@link #constantValues} limits them), else null. */
