@@ -166,6 +166,24 @@ class ShapeFoldingTest {
     }
 
     @Test
+    void aShapeOperandComputedFromAGivenInputIsKnownAtImportWhileItsOpsStillRun() {
+        // y = Range(0, n + 1, 1), n a graph input: the Add runs at run time, and its value at import sizes y
+        TinyOnnx m = new TinyOnnx().input(OnnxDTypes.INT64, "n").output("y").output("m")
+                .node("z", "Constant", List.of(), List.of("zero"), "value", int64s("zero", new long[0], 0))
+                .node("o", "Constant", List.of(), List.of("one"), "value", int64s("one", new long[0], 1))
+                .node("add", "Add", List.of("n", "one"), List.of("m"))
+                .node("range", "Range", List.of("zero", "m", "one"), List.of("y"));
+        TensorValue n = TensorValue.ofLongs(DType.I64, new long[0], 3);
+        Graph g = OnnxImporter.convert(OnnxProtos.read(m.bytes(), "tiny.onnx"), "tiny.onnx", OnnxImporter.Options.DEFAULT.withInputValues(Map.of("n", n)));
+        assertThat(g.tensor("y").shape()).containsExactly(4);
+        assertThat(kinds(g)).contains(OpKinds.ADD);
+        Map<String, TensorValue> out = run(g, Map.of("n", n));
+        assertThat(out.get("y").longs()).containsExactly(0, 1, 2, 3);
+        assertThat(out.get("m").longs()).containsExactly(4);
+        assertThatThrownBy(() -> load(m, Map.of())).isInstanceOf(OnnxException.class).hasMessageContaining("node 'range' (Range");
+    }
+
+    @Test
     void aLeadingRowSliceIsAViewAndAStridedSliceACopy() {
         TinyOnnx rows = new TinyOnnx().input("x", 4L, 3L).output("y").output("z").ints("s", 1).ints("e", 3).ints("a", 0)
                 .ints("s2", -1).ints("e2", -100).ints("a2", 1).ints("st2", -2)

@@ -276,8 +276,9 @@ class KernelEmulationTest {
             }
         }
         for (DType t : new DType[] {DType.I64, DType.I32, DType.U8}) {
-            for (int op : new int[] {Kernels.R_SUM, Kernels.R_MAX, Kernels.R_MIN, Kernels.R_PROD}) {
-                c.add(new Case(Kernels.REDUCE, List.of(longs(t, op, 120, 1000)), t, 5, reduceInts(op, t, 0, geometry), new double[0], 0));
+            for (int op = Kernels.R_SUM; op <= Kernels.R_SUM_SQUARE; op++) {
+                long bound = op == Kernels.R_LOG_SUM || op == Kernels.R_LOG_SUM_EXP ? 4 : 1000;
+                c.add(new Case(Kernels.REDUCE, List.of(longs(t, op, 120, bound)), t, 5, reduceInts(op, t, 0, geometry), new double[0], 0));
             }
         }
         // argmax/argmin along axis 1 of [2, 6, 3] with repeated values (ties), first and last.
