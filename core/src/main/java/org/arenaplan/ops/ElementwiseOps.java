@@ -110,7 +110,7 @@ final class ElementwiseOps implements OpFamily {
                     .onnx((String) b[0], (Integer) b[3], ElementwiseImport::lower).build());
         }
         d.add(elementwise(OpKinds.BIT_SHIFT).attrs(new AttrSpec("direction", AttrSpec.Type.STRING, true, null, 0, 0, 0, 0))
-                .doc("direction LEFT or RIGHT; uint8 (ONNX's other unsigned types are not element types here)")
+                .doc("direction LEFT or RIGHT; unsigned integers")
                 .lower((op, l) -> ElementwiseLowering.binary(op, l, "LEFT".equals(OpAttrs.of(op).string("direction")) ? Kernels.SHIFT_LEFT : Kernels.SHIFT_RIGHT))
                 .onnx(OpKinds.BIT_SHIFT, 11, ElementwiseImport::lower).build());
         d.add(OpDefinition.op(OpKinds.PRELU, 2, 2).shape(ElementwiseOps::preluShape).inPlace(0, 1).kernels(Kernels.BINARY)

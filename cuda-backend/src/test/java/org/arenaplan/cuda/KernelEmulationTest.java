@@ -207,7 +207,7 @@ class KernelEmulationTest {
                         new long[] {op, 2, 4, 3, 3, 1, 0, 1, t.onnxCode()}, new double[0], 0));
             }
         }
-        for (DType t : new DType[] {DType.I64, DType.I32, DType.I16, DType.I8, DType.U8}) {
+        for (DType t : new DType[] {DType.I64, DType.I32, DType.I16, DType.I8, DType.U64, DType.U32, DType.U16, DType.U8}) {
             TensorValue x = TensorValue.ofLongs(t, null, SPECIAL_LONGS);
             int n = (int) x.elements();
             for (int op : new int[] {Kernels.RELU, Kernels.ABS, Kernels.NEG, Kernels.SIGN, Kernels.BITWISE_NOT}) {
@@ -237,11 +237,16 @@ class KernelEmulationTest {
             c.add(new Case(Kernels.BINARY, List.of(bools, TensorValue.ofLongs(DType.BOOL, null, 0, 1, 1)), DType.BOOL, 6,
                     new long[] {op, 2, 2, 3, 3, 1, 0, 1, DType.BOOL.onnxCode()}, new double[0], 0));
         }
-        TensorValue shifts = TensorValue.ofLongs(DType.U8, null, 0, 1, 3, 7, 8, 200);
-        for (int op : new int[] {Kernels.SHIFT_LEFT, Kernels.SHIFT_RIGHT}) {
-            c.add(new Case(Kernels.BINARY, List.of(TensorValue.ofLongs(DType.U8, null, 255, 16, 1, 128, 3, 9), shifts), DType.U8, 6,
-                    new long[] {op, 1, 6, 1, 1, DType.U8.onnxCode()}, new double[0], 0));
+        for (DType t : new DType[] {DType.U8, DType.U16, DType.U32, DType.U64}) {
+            TensorValue shifts = TensorValue.ofLongs(t, null, 0, 1, 3, 7, 63, 200);
+            for (int op : new int[] {Kernels.SHIFT_LEFT, Kernels.SHIFT_RIGHT}) {
+                c.add(new Case(Kernels.BINARY, List.of(TensorValue.ofLongs(t, null, 255, 16, 1, 128, -1, 9), shifts), t, 6,
+                        new long[] {op, 1, 6, 1, 1, t.onnxCode()}, new double[0], 0));
+            }
         }
+        // pow of a float to uint64 exponents past 2^63 (read unsigned)
+        c.add(new Case(Kernels.BINARY, List.of(TensorValue.ofDoubles(DType.F64, null, 1, 0.5, 2), TensorValue.ofLongs(DType.U64, null, -1, 3, 10)), DType.F64, 3,
+                new long[] {Kernels.POW, 1, 3, 1, 1, DType.F64.onnxCode(), DType.U64.onnxCode()}, new double[0], 0));
         return c;
     }
     /**
@@ -307,8 +312,9 @@ class KernelEmulationTest {
             }
         }
         for (DType t : new DType[] {DType.I64, DType.I32, DType.U8}) {
-            for (int op : new int[] {Kernels.R_SUM, Kernels.R_MAX, Kernels.R_MIN, Kernels.R_PROD}) {
-                c.add(new Case(Kernels.REDUCE, List.of(longs(t, op, 120, 1000)), t, 5, reduceInts(op, t, 0, geometry), new double[0], 0));
+            for (int op = Kernels.R_SUM; op <= Kernels.R_SUM_SQUARE; op++) {
+                long bound = op == Kernels.R_LOG_SUM || op == Kernels.R_LOG_SUM_EXP ? 4 : 1000;
+                c.add(new Case(Kernels.REDUCE, List.of(longs(t, op, 120, bound)), t, 5, reduceInts(op, t, 0, geometry), new double[0], 0));
             }
         }
         // argmax/argmin along axis 1 of [2, 6, 3] with repeated values (ties), first and last.
@@ -426,7 +432,8 @@ class KernelEmulationTest {
     private static final long[] SPECIAL_LONGS = {0, 1, -1, 127, 128, 255, 256, -128, -129, 32767, 65535, 65536, 2147483647L, 2147483648L, -2147483649L,
         (1L << 53) + 1, (1L << 24) + 1, Long.MAX_VALUE, Long.MIN_VALUE, 123456789012345L, -987654321098L, 2049, 16777217};
 
-    private static final DType[] TYPES = {DType.F32, DType.F16, DType.BF16, DType.F64, DType.I64, DType.I32, DType.I16, DType.I8, DType.U8, DType.BOOL};
+    private static final DType[] TYPES = {DType.F32, DType.F16, DType.BF16, DType.F64, DType.I64, DType.I32, DType.I16, DType.I8, DType.U64, DType.U32,
+        DType.U16, DType.U8, DType.BOOL};
 
     private static TensorValue specials(DType t) {
         if (t.isIntegral()) return TensorValue.ofLongs(t, null, SPECIAL_LONGS);
