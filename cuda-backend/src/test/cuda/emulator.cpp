@@ -98,7 +98,11 @@ int main() {
         else if (name == "conv2d") body = [&] { conv2d(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "conv_nd") body = [&] { conv_nd(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "pool") body = [&] { pool(p(0), p(1), ints, floats); };
+        else if (name == "pool_indices") body = [&] { pool_indices(p(0), (long long*) p(1), ints, floats); };
         else if (name == "resize") body = [&] { resize(p(0), p(1), ints, floats); };
+        else if (name == "grid_sample") body = [&] { grid_sample(p(0), p(1), p(2), ints, floats); };
+        else if (name == "col2im") body = [&] { col2im(p(0), p(1), ints, floats); };
+        else if (name == "affine_grid") body = [&] { affine_grid(p(0), p(1), ints, floats); };
         else if (name == "lrn") body = [&] { lrn(p(0), p(1), ints, floats); };
         else if (name == "transpose") body = [&] { transpose(p(0), p(1), ints, floats); };
         else if (name == "copy") body = [&] { copy(p(0), p(1), ints, floats); };

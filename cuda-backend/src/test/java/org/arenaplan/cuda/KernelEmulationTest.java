@@ -68,6 +68,12 @@ class KernelEmulationTest {
         return a;
     }
 
+    /** {@code v} with every element times {@code k}. */
+    private static float[] scaled(float[] v, float k) {
+        for (int i = 0; i < v.length; i++) v[i] *= k;
+        return v;
+    }
+
     private static float[] random(long seed, int n) {
         return random(seed, n, false);
     }
@@ -126,7 +132,32 @@ class KernelEmulationTest {
                     4, 4, 2, 1, 1, 0, 1, 5, 2, 2, 2, 0, 1, 2, 6, 3, 3, 2, 1, 1, 1}, new double[0], mode == Kernels.LP ? 2 : 0));
             }
         }
+        // pool_indices: the same max windows' argmax, row- and column-major.
+        for (int order = 0; order <= 1; order++) {
+            c.add(new Case(Kernels.POOL_INDICES, List.of(TensorValue.ofFloats(null, random(19, 240))), DType.I64, 48, new long[] {3, 2, 0, 0, 0,
+                4, 4, 2, 1, 1, 0, 1, 5, 2, 2, 2, 0, 1, 2, 6, 3, 3, 2, 1, 1, 1, order}, new double[0], 0));
+        }
         c.addAll(resizeCases());
+        // grid_sample: x 1x2x4x5 sampled at a 3x2 grid of coordinates up to 1.4 outside [-1, 1] (2-D), and x 1x1x3x4x2 at
+        // 2x2x2 (3-D); every mode, padding mode and alignment.
+        for (int mode = 0; mode <= 2; mode++) {
+            for (int padding = 0; padding <= 2; padding++) {
+                for (int align = 0; align <= 1; align++) {
+                    c.add(Case.f32(Kernels.GRID_SAMPLE, List.of(random(44, 40), scaled(random(45, 12), 1.4f)), 12,
+                            new long[] {2, 1, 2, 4, 5, 3, 2, mode, padding, align}, new double[0], 0));
+                    if (mode < 2) c.add(Case.f32(Kernels.GRID_SAMPLE, List.of(random(46, 24), scaled(random(47, 24), 1.4f)), 8,
+                            new long[] {3, 1, 1, 3, 4, 2, 2, 2, 2, mode, padding, align}, new double[0], 0));
+                }
+            }
+        }
+        // col2im: N 1, C 2, image 5x6, blocks of 2x3, strides 1,2, pads (1, 1) at the start, dilations 2,1 -> blocks 3x3.
+        c.add(Case.f32(Kernels.COL2IM, List.of(random(41, 2 * 6 * 9)), 60,
+                new long[] {2, 1, 2, 5, 3, 2, 1, 1, 2, 6, 3, 3, 2, 1, 1}, new double[0], 0));
+        // affine_grid: 2 thetas of 2 x 3 to 3 x 4 grids, and 1 theta of 3 x 4 to a 2 x 3 x 1 grid; with and without align_corners.
+        for (int align = 0; align <= 1; align++) {
+            c.add(Case.f32(Kernels.AFFINE_GRID, List.of(random(42, 12)), 48, new long[] {2, 2, 3, 4, align}, new double[0], 0));
+            c.add(Case.f32(Kernels.AFFINE_GRID, List.of(random(43, 12)), 18, new long[] {1, 3, 2, 3, 1, align}, new double[0], 0));
+        }
         // x [2, 3, 4] -> y [4, 2, 3] (perm 2, 0, 1): strides into x are 1, 12, 4.
         c.add(Case.f32(Kernels.TRANSPOSE, List.of(random(20, 24)), 24, new long[] {3, 4, 2, 3, 1, 12, 4, 4}, new double[0], 0));
         c.add(Case.f32(Kernels.COPY, List.of(random(21, 600)), 600, new long[] {600, 4}, new double[0], 0));
