@@ -184,6 +184,23 @@ class ShapeFoldingTest {
     }
 
     @Test
+    void reshapeZeroCopiesUnlessAllowzeroAndSqueezeWithoutAxesDropsEveryOne() {
+        TinyOnnx copy = new TinyOnnx().opset(14).input("x", 2L, 3L, 4L).output("y").ints("s", 0, -1)
+                .node("r", "Reshape", List.of("x", "s"), List.of("y"));
+        assertThat(load(copy, Map.of()).tensor("y").shape()).containsExactly(2, 12);
+        TinyOnnx allow = new TinyOnnx().opset(14).input("x", 2L, 3L, 4L).output("y").ints("s", 0, -1)
+                .node("r", "Reshape", List.of("x", "s"), List.of("y"), "allowzero", 1L);
+        assertThatThrownBy(() -> load(allow, Map.of())).isInstanceOf(OnnxException.class).hasMessageContaining("node 'r' (Reshape")
+                .hasMessageContaining("shape [0, -1] has invalid extent 0");         // 0 is an extent with allowzero: 24 elements cannot fit
+        TinyOnnx squeeze = new TinyOnnx().opset(13).input("x", 1L, 3L, 1L, 2L).output("y")
+                .node("q", "Squeeze", List.of("x"), List.of("y"));
+        assertThat(load(squeeze, Map.of()).tensor("y").shape()).containsExactly(3, 2);
+        TinyOnnx unsq = new TinyOnnx().opset(13).input("x", 3L, 2L).output("y").ints("a", -1, 0)
+                .node("u", "Unsqueeze", List.of("x", "a"), List.of("y"));
+        assertThat(load(unsq, Map.of()).tensor("y").shape()).containsExactly(1, 3, 2, 1);
+    }
+
+    @Test
     void aLeadingRowSliceIsAViewAndAStridedSliceACopy() {
         TinyOnnx rows = new TinyOnnx().input("x", 4L, 3L).output("y").output("z").ints("s", 1).ints("e", 3).ints("a", 0)
                 .ints("s2", -1).ints("e2", -100).ints("a2", 1).ints("st2", -2)

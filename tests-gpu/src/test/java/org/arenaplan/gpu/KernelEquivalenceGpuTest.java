@@ -135,6 +135,16 @@ class KernelEquivalenceGpuTest {
     }
 
     @Test
+    void col2imAndAffineGrid() {
+        // col2im: N 1, C 2, image 5x6, blocks 2x3, strides 1,2, pads 1 at the start, dilations 2,1 -> 3x3 blocks.
+        same(List.of(KernelRun.random(41, 108)), 60, call(Kernels.COL2IM, new long[] {2, 1, 2, 5, 3, 2, 1, 1, 2, 6, 3, 3, 2, 1, 1}), 0);
+        for (int align = 0; align <= 1; align++) {
+            same(List.of(KernelRun.random(42, 12)), 48, call(Kernels.AFFINE_GRID, new long[] {2, 2, 3, 4, align}), 0);
+            same(List.of(KernelRun.random(43, 12)), 18, call(Kernels.AFFINE_GRID, new long[] {1, 3, 2, 3, 1, align}), 0);
+        }
+    }
+
+    @Test
     void resizeCubicAntialiasedAndCropped() {
         // x [2, 4, 5] -> [2, 3, 2] cubic with antialias; -> [2, 7, 3] linear tf_crop_and_resize, extrapolation 10.
         long[][] variants = {{2, 0, 0, 0, 1}, {1, 6, 0, 0, 0}};
