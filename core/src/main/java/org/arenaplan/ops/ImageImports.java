@@ -54,11 +54,7 @@ final class ImageImports {
         n.require(n.node().outputs().size() < 2 || n.node().outputs().get(1).isEmpty(), "MaxPool's Indices output is not supported");
         long ceil = n.integer("ceil_mode", 0);
         Windows.Resolved r = Windows.resolve(n, in, n.ints("kernel_shape", null), true, ceil != 0);
-        Map<String, Object> attrs = new LinkedHashMap<>();
-        attrs.put("kernel_shape", r.kernel());
-        attrs.put("strides", r.strides());
-        attrs.put("pads", r.pads());
-        attrs.put("dilations", r.dilations());
+        Map<String, Object> attrs = r.attrs();
         attrs.put("ceil_mode", ceil);
         String kind;
         switch (type) {

@@ -17,7 +17,6 @@ import org.arenaplan.onnx.Windows;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -145,11 +144,7 @@ final class ImageOps implements OpFamily {
             n.require(n.input(2).rank() == 1 && n.input(2).dim(0) == w.dim(0), "bias " + n.input(2) + " must be [" + w.dim(0) + "]");
             inputs.add(n.input(2).name());
         }
-        Map<String, Object> attrs = new LinkedHashMap<>();
-        attrs.put("kernel_shape", r.kernel());
-        attrs.put("strides", r.strides());
-        attrs.put("pads", r.pads());
-        attrs.put("dilations", r.dilations());
+        Map<String, Object> attrs = r.attrs();
         attrs.put("group", group);
         return op(n, OpKinds.CONV, inputs, concat(new long[]{x.dim(0), w.dim(0)}, r.out()), attrs);
     }
