@@ -5,7 +5,7 @@
 #pragma once
 
 #define ARENAPLAN_MAX_INTS 40
-#define ARENAPLAN_MAX_FLOATS 4
+#define ARENAPLAN_MAX_FLOATS 16
 #define ARENAPLAN_MAX_RANK 8
 
 struct Ints { long long v[ARENAPLAN_MAX_INTS]; };

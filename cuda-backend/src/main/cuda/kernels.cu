@@ -9,3 +9,4 @@
 #include "index.cuh"
 #include "reduce.cuh"
 #include "normalization.cuh"
+#include "recurrent.cuh"

@@ -3,7 +3,7 @@
 // std::threads that meet at a std::barrier for __syncthreads(); blocks run one after another,
 // so __shared__ arrays (function statics) belong to one block at a time.
 //
-// Input (stdin), one case per line: NAME gx gy gz bx by SLOTS OUT [LEN HEX]xSLOTS I0..I39 F0..F3
+// Input (stdin), one case per line: NAME gx gy gz bx by SLOTS OUT [LEN HEX]xSLOTS I0..I39 F0..F15
 // where LEN is a slot's size in bytes and HEX its bytes (two hex digits each, memory order; "-"
 // when LEN is 0, a null pointer), every F a double's bits in hex.
 // Output: one line per case, the OUT slot's bytes in hex, memory order.
@@ -121,6 +121,7 @@ int main() {
         else if (name == "topk") body = [&] { topk(p(0), p(1), (long long*) p(2), ints, floats); };
         else if (name == "normalize") body = [&] { normalize(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
         else if (name == "nll_loss") body = [&] { nll_loss(p(0), p(1), p(2), p(3), p(4), ints, floats); };
+        else if (name == "recurrent") body = [&] { recurrent(p(0), p(1), p(2), p(3), (const int*) p(4), p(5), p(6), p(7), p(8), p(9), p(10), ints, floats); };
         else if (name == "slow_copy") body = [&] { slow_copy(p(0), p(1), ints, floats); };
         else { std::fprintf(stderr, "emulator: unknown kernel %s\n", name.c_str()); return 2; }
         launch(grid, block, body);

@@ -133,6 +133,24 @@ import java.util.List;
  *     {@link #GREATER}, {@link #LESS_OR_EQUAL}, {@link #GREATER_OR_EQUAL}. Floats compare as
  *     doubles (f16/bf16/f32 widened exactly), so a NaN is unequal to everything; integers as
  *     64-bit values.</li>
+ * <li>{@link #RECURRENT} (ONNX LSTM, GRU, RNN; {@code ops.RecurrentOps}) ptrs [X, W, R, (B),
+ *     (sequence_lens), (initial_h), (initial_c), (P), (Y), (Y_h), (Y_c)], each optional one there
+ *     only when its presence flag is 1; ints [cell, seq, batch, input, H, dirs, reverse, layout,
+ *     linearBeforeReset, inputForget, hasClip, act[6], present[8]]; floats [clip, alpha[6],
+ *     beta[6]]. cell: 0 RNN, 1 GRU, 2 LSTM (G = 1, 3, 4 gates); dirs 1 or 2 (reverse = 1: the one
+ *     direction runs backwards); layout 0: X [seq, batch, input], Y [seq, dirs, batch, H],
+ *     states [dirs, batch, H]; layout 1: X [batch, seq, input], Y [batch, seq, dirs, H], states
+ *     [batch, dirs, H]; present[k] flags B, sequence_lens (int32), initial_h, initial_c, P, Y, Y_h,
+ *     Y_c; act[a*G' + i] is direction a's i-th activation code ({@code ops.RecurrentOps#ACTIVATIONS};
+ *     G' = 3, 2, 1 per cell), with alpha[..], beta[..] at the same index. Per direction d and batch
+ *     row b, the steps t = 0..len-1 (backwards for d = 1 or reverse; len = sequence_lens[b], else
+ *     seq) compute from h (initial_h or 0) and, for LSTM, c (initial_c or 0) the ONNX equations:
+ *     each gate's pre-activation is, in this order and in f32, sum_k x[k]*W[d][gate*H+j][k] +
+ *     sum_k h[k]*R[d][gate*H+j][k] + Wb + Rb (LSTM: + P*c for i and f with the old c, for o with
+ *     the new c); GRU's h gate uses r*h in R's sum, or with linearBeforeReset r*(sum + Rb); each
+ *     clipped to [-clip, clip] when hasClip, then activated. Y at steps len..seq-1 is 0; Y_h (Y_c)
+ *     is the state after the last step. A length outside [0, seq] is an error (the simulator
+ *     throws, CUDA traps). One kernel for the whole sequence: no workspace in device memory.</li>
  * </ul>
  *
  * <p>Shape and index kernels ({@link #INDEX}; {@code sim.IndexKernels}, {@code index.cuh}):
@@ -198,6 +216,7 @@ public final class Kernels {
     public static final String GATHER = "gather";
     public static final String WHERE = "where";
     public static final String COMPARE = "compare";
+    public static final String RECURRENT = "recurrent";
     public static final String REDUCE = "reduce";
     public static final String NORMALIZE = "normalize";
     public static final String CUMSUM = "cumsum";
@@ -231,7 +250,7 @@ public final class Kernels {
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
             CONV_ND, POOL, RESIZE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
-            STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT);
+            STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
@@ -248,6 +267,8 @@ public final class Kernels {
             PRELU = 10, AND = 11, OR = 12, XOR = 13, BITWISE_AND = 14, BITWISE_OR = 15, BITWISE_XOR = 16, SHIFT_LEFT = 17, SHIFT_RIGHT = 18;
     /** {@link #COMPARE} op codes. */
     public static final int EQUAL = 0, LESS = 1, GREATER = 2, LESS_OR_EQUAL = 3, GREATER_OR_EQUAL = 4;
+    /** {@link #RECURRENT} cells. */
+    public static final int CELL_RNN = 0, CELL_GRU = 1, CELL_LSTM = 2;
     /** {@link #REDUCE} op codes. */
     public static final int R_SUM = 0, R_MEAN = 1, R_MAX = 2, R_MIN = 3, R_PROD = 4, R_L1 = 5, R_L2 = 6, R_LOG_SUM = 7, R_LOG_SUM_EXP = 8,
             R_SUM_SQUARE = 9, R_ARGMAX = 10, R_ARGMIN = 11;

@@ -184,15 +184,23 @@ public final class GraphJson {
         return v;
     }
 
-    /** Attribute values as {@link org.arenaplan.ir.OpKinds} defines them: Long, Double, String, long[], double[]. */
+    /** Attribute values as {@link org.arenaplan.ir.OpKinds} defines them: Long, Double, String, long[], double[], String[]. */
     private static Object attrValue(JsonReading r, JsonNode v, String path) {
         if (v.isTextual()) return v.asText();
         if (v.isIntegralNumber()) return r.wholeValue(v, path);
         if (v.isFloatingPointNumber()) return finite(r, v, path);
+        if (v.isArray() && v.size() > 0 && v.get(0).isTextual()) {
+            String[] out = new String[v.size()];
+            for (int i = 0; i < out.length; i++) {
+                if (!v.get(i).isTextual()) throw r.fail(path + "[" + i + "]", "an array of strings must hold strings only, found " + v.get(i));
+                out[i] = v.get(i).asText();
+            }
+            return out;
+        }
         if (v.isArray()) {
             boolean floating = false;
             for (JsonNode e : v) {
-                if (!e.isNumber()) throw r.fail(path, "attribute arrays must hold numbers only, found " + e);
+                if (!e.isNumber()) throw r.fail(path, "attribute arrays must hold numbers only (or strings only), found " + e);
                 floating |= e.isFloatingPointNumber();
             }
             if (!floating) return longs(r, v, path);
@@ -200,7 +208,7 @@ public final class GraphJson {
             for (int i = 0; i < d.length; i++) d[i] = finite(r, v.get(i), path + "[" + i + "]");
             return d;
         }
-        throw r.fail(path, "unsupported attribute value " + v + " (expected a number, string or array of numbers)");
+        throw r.fail(path, "unsupported attribute value " + v + " (expected a number, string, array of numbers or array of strings)");
     }
 
     private static double finite(JsonReading r, JsonNode v, String path) {
@@ -302,6 +310,9 @@ public final class GraphJson {
         } else if (v instanceof double[] d) {
             ArrayNode arr = a.putArray(key);
             for (double x : d) arr.add(x);
+        } else if (v instanceof String[] ss) {
+            ArrayNode arr = a.putArray(key);
+            for (String x : ss) arr.add(x);
         } else {
             throw new GraphException("op '" + op.name() + "': attribute '" + key + "' has a type the graph format cannot hold: "
                     + (v == null ? "null" : v.getClass().getSimpleName()));

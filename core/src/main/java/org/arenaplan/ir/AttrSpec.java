@@ -7,7 +7,7 @@ import java.util.Arrays;
  * type, default, and the range every value (every element of a list) must lie in.
  *
  * <p>Values in an {@link Op} are {@code Long} (also {@code Integer}), {@code Double},
- * {@code String}, {@code long[]} (also {@code int[]}) or {@code double[]}. A {@link Type#FLOAT}
+ * {@code String}, {@code String[]}, {@code long[]} (also {@code int[]}) or {@code double[]}. A {@link Type#FLOAT}
  * attribute accepts a whole number too (JSON writes 1.0 as 1). Per-axis lists
  * ({@link #perAxis} > 0) default to {@link #fill} repeated {@code perAxis} times per spatial axis
  * (pads: 2 per axis, begins then ends, as ONNX orders them).
@@ -22,7 +22,8 @@ import java.util.Arrays;
  */
 public record AttrSpec(String name, Type type, boolean required, Object dflt, long min, long max, int perAxis, long fill) {
     public enum Type {
-        INT("an integer"), FLOAT("a number"), STRING("a string"), INTS("a list of integers"), FLOATS("a list of numbers");
+        INT("an integer"), FLOAT("a number"), STRING("a string"), INTS("a list of integers"), FLOATS("a list of numbers"),
+        STRINGS("a list of strings");
 
         private final String words;
 
@@ -62,9 +63,19 @@ public record AttrSpec(String name, Type type, boolean required, Object dflt, lo
         return new AttrSpec(name, Type.FLOAT, false, dflt, 0, 0, 0, 0);
     }
 
+    /** A float with no default: absent means the feature is off ({@code dflt} says so in the docs). */
+    public static AttrSpec optionalReal(String name, String dflt) {
+        return new AttrSpec(name, Type.FLOAT, false, dflt, 0, 0, 0, 0);
+    }
+
     /** A string (Resize's mode, Pad's mode, the scatter reductions); the values it may take are checked where it is read. */
     public static AttrSpec string(String name, String dflt) {
         return new AttrSpec(name, Type.STRING, false, dflt, 0, 0, 0, 0);
+    }
+
+    /** A list of strings whose default the op derives ({@code dflt} describes it). */
+    public static AttrSpec strings(String name, String dflt) {
+        return new AttrSpec(name, Type.STRINGS, false, dflt, 0, 0, 0, 0);
     }
 
     /** A list of numbers; {@code dflt} describes the default, or null when it is required. */
@@ -111,6 +122,8 @@ public record AttrSpec(String name, Type type, boolean required, Object dflt, lo
                 for (long x : a) if (x < min || x > max) return head + Arrays.toString(a) + " holds " + x + ", out of range [" + min + ", " + max + "]";
                 return null;
             }
+            case STRINGS:
+                return v instanceof String[] ? null : head + "must be " + type.words() + ", got " + show(v);
             case FLOATS: {
                 if (!(v instanceof double[] d)) return head + "must be " + type.words() + ", got " + show(v);
                 for (double x : d) if (!Double.isFinite(x)) return head + "must hold finite numbers, got " + x;
@@ -134,6 +147,7 @@ public record AttrSpec(String name, Type type, boolean required, Object dflt, lo
         if (v instanceof long[] a) return "the list " + Arrays.toString(a);
         if (v instanceof int[] a) return "the list " + Arrays.toString(a);
         if (v instanceof double[] a) return "the list " + Arrays.toString(a);
+        if (v instanceof String[] a) return "the list " + Arrays.toString(a);
         if (v instanceof Double || v instanceof Float) return "the number " + v;
         if (v instanceof Number) return "the integer " + v;
         return "a " + v.getClass().getSimpleName();

@@ -47,6 +47,18 @@ public final class OpAttrs {
         return (String) declared(name).dflt();
     }
 
+    /** A list of strings, or null when absent (the caller derives the default). */
+    public String[] stringsOrNull(String name) {
+        Object v = op.attrs().get(name);
+        return v instanceof String[] s ? s.clone() : null;
+    }
+
+    /** A list of numbers, or null when absent (the caller derives the default). */
+    public double[] realsOrNull(String name) {
+        Object v = op.attrs().get(name);
+        return v instanceof double[] d ? d.clone() : null;
+    }
+
     /** A list of integers, or null when absent (the caller derives the default, e.g. Transpose's perm). */
     public long[] intsOrNull(String name) {
         return AttrSpec.asLongs(op.attrs().get(name));

@@ -7,7 +7,7 @@ package org.arenaplan.ir;
  * ONNX; tensors are row-major, float32 unless their dtype says otherwise, images NCHW. Kinds
  * marked "any type" run on every {@link DType} but f64 compute; the others compute f32 only (f16
  * and bf16 in f32, where marked). Attribute values are {@code Long}, {@code Double},
- * {@code String}, {@code long[]} or {@code double[]}. Importers resolve defaults and
+ * {@code String}, {@code String[]}, {@code long[]} or {@code double[]}. Importers resolve defaults and
  * {@code auto_pad} into explicit attributes, so kernels never guess.
  *
  * <ul>
@@ -112,6 +112,11 @@ public final class OpKinds {
     public static final String LAYER_NORM_GRAD = "LayerNormalizationGrad";
     public static final String CONV_BACKWARD_DATA = "ConvBackwardData";
     public static final String CONV_BACKWARD_FILTER = "ConvBackwardFilter";
+
+    /** ONNX's recurrent layers ({@code ops.RecurrentOps}): several outputs, each optional. */
+    public static final String LSTM = "LSTM";
+    public static final String GRU = "GRU";
+    public static final String RNN = "RNN";
 
     public static final String RESHAPE = "Reshape";
     public static final String FLATTEN = "Flatten";

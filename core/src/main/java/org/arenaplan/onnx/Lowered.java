@@ -7,14 +7,21 @@ import java.util.Map;
  * An ONNX node lowered to one ir op: the {@link org.arenaplan.ir.OpKinds} kind, the inputs it
  * reads at run time (constant operands such as Reshape's shape are consumed at import), its
  * outputs with inferred shapes, its resolved attributes, whether output 0 is a view of input 0,
- * and the optional outputs it does not produce (e.g. Dropout's mask).
+ * the optional outputs it does not produce (e.g. Dropout's mask), and the constants it reads
+ * that the file does not hold, each one value for every element (an optional input left out
+ * before a present one, given its ONNX default: the importer adds them as weights).
  */
 public record Lowered(String kind, List<String> inputs, List<Value> outputs, Map<String, Object> attrs, boolean view,
-               List<String> dropped) {
+               List<String> dropped, Map<Value, Double> constants) {
     public Lowered {
         inputs = List.copyOf(inputs);
         outputs = List.copyOf(outputs);
         attrs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(attrs));
         dropped = List.copyOf(dropped);
+        constants = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(constants));
+    }
+
+    public Lowered(String kind, List<String> inputs, List<Value> outputs, Map<String, Object> attrs, boolean view, List<String> dropped) {
+        this(kind, inputs, outputs, attrs, view, dropped, Map.of());
     }
 }

@@ -103,6 +103,14 @@ public final class NodeContext {
         return a;
     }
 
+    public double[] reals(String name, double[] dflt) {
+        return attr(name, OnnxModel.Attribute.FLOATS, double[].class, dflt);
+    }
+
+    public String[] strings(String name, String[] dflt) {
+        return attr(name, OnnxModel.Attribute.STRINGS, String[].class, dflt);
+    }
+
     public String string(String name, String dflt) {
         return attr(name, OnnxModel.Attribute.STRING, String.class, dflt);
     }

@@ -278,6 +278,7 @@ public final class OnnxImporter {
                     throw n.error("a tensor size overflows a long (inputs " + n.shapes() + ")");
                 }
                 l = namedStandIns(l, n);
+                for (Map.Entry<Value, Double> c : l.constants().entrySet()) addWeight(c.getKey(), Constant.fill(c.getValue()), n);
                 for (String d : l.dropped()) dropped.put(d, n.opName());
                 if (l.view() && weights.containsKey(l.inputs().get(0))) {
                     Value base = values.get(l.inputs().get(0)), view = l.outputs().get(0);
@@ -310,7 +311,7 @@ public final class OnnxImporter {
             }
             outs.add(v);
         }
-        return new Lowered(l.kind(), l.inputs(), outs, l.attrs(), l.view(), l.dropped());
+        return new Lowered(l.kind(), l.inputs(), outs, l.attrs(), l.view(), l.dropped(), l.constants());
     }
 
     private void define(Value v, NodeContext n) {

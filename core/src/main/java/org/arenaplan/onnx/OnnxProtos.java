@@ -119,7 +119,8 @@ public final class OnnxProtos {
                     : a.hasS() ? OnnxMl.AttributeProto.AttributeType.STRING
                     : a.hasT() ? OnnxMl.AttributeProto.AttributeType.TENSOR
                     : a.getFloatsCount() > 0 ? OnnxMl.AttributeProto.AttributeType.FLOATS
-                    : a.getIntsCount() > 0 ? OnnxMl.AttributeProto.AttributeType.INTS : type;
+                    : a.getIntsCount() > 0 ? OnnxMl.AttributeProto.AttributeType.INTS
+                    : a.getStringsCount() > 0 ? OnnxMl.AttributeProto.AttributeType.STRINGS : type;
         }
         Object value = switch (type) {
             case FLOAT -> (double) a.getF();
@@ -128,6 +129,7 @@ public final class OnnxProtos {
             case TENSOR -> tensor(a.getT(), dir, what);
             case FLOATS -> a.getFloatsList().stream().mapToDouble(Float::doubleValue).toArray();
             case INTS -> a.getIntsList().stream().mapToLong(Long::longValue).toArray();
+            case STRINGS -> a.getStringsList().stream().map(b -> b.toString(StandardCharsets.UTF_8)).toArray(String[]::new);
             default -> null;
         };
         return new OnnxModel.Attribute(a.getName(), type.getNumber(), value);

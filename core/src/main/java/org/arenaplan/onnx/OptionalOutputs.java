@@ -27,18 +27,18 @@ import java.util.Set;
  * </ol>
  * Variadic kinds (Split, whose output count is its meaning) are never pruned.
  */
-final class OptionalOutputs {
+public final class OptionalOutputs {
     private OptionalOutputs() { }
 
     /** One output position: its element type and shape, as the op's shape rule gives them. */
-    record Slot(DType dtype, long[] shape) { }
+    public record Slot(DType dtype, long[] shape) { }
 
     /**
      * The outputs to list for {@code slots} (one per position the op kind has): the node's name
      * where it gives one, an empty name where it leaves out an output before a present one;
      * trailing absent ones left off. The first {@code required} outputs must be named.
      */
-    static List<Value> of(NodeContext n, int required, List<Slot> slots) {
+    public static List<Value> of(NodeContext n, int required, List<Slot> slots) {
         List<String> names = n.node().outputs();
         n.require(names.size() <= slots.size(), "has " + names.size() + " outputs; " + n.opType() + " has at most " + slots.size());
         int last = -1;
@@ -77,7 +77,7 @@ final class OptionalOutputs {
             while (keep > spec.minOutputs() && !read.contains(l.outputs().get(keep - 1).name())) keep--;
             if (keep == l.outputs().size()) continue;
             schedule.set(p, new ConcatInPlace.Scheduled(schedule.get(p).name(),
-                    new Lowered(l.kind(), l.inputs(), l.outputs().subList(0, keep), l.attrs(), l.view(), l.dropped())));
+                    new Lowered(l.kind(), l.inputs(), l.outputs().subList(0, keep), l.attrs(), l.view(), l.dropped(), l.constants())));
         }
     }
 }

@@ -57,6 +57,7 @@ final class SimKernels {
                 return () -> where(c);
             }
             case Kernels.COMPARE: return ElementwiseKernels.compare(c);
+            case Kernels.RECURRENT: return RecurrentKernels.bind(c);
             case Kernels.GELU_GRAD: need(c, 3, 1); return onFloats(c, DType.F32, f -> TrainingKernels.geluGrad(c, f));
             case Kernels.SOFTMAX_GRAD: need(c, 3, 2); return onFloats(c, DType.F32, f -> TrainingKernels.softmaxGrad(c, f));
             case Kernels.LAYERNORM_GRAD: need(c, 4, 2); return onFloats(c, DType.F32, f -> TrainingKernels.layerNormGrad(c, f));

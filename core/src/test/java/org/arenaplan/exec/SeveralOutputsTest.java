@@ -43,6 +43,7 @@ class SeveralOutputsTest {
     /** Graphs whose ops have several outputs, one at least never read. */
     static List<Graph> graphs() {
         List<Graph> all = new ArrayList<>(List.of(splitWithADeadOutput()));
+        all.addAll(RecurrentGraphs.all());
         return all;
     }
 
@@ -54,6 +55,19 @@ class SeveralOutputsTest {
         assertThat(plan.lifetimes().tensorInterval("b")).containsExactly(0, 1);
         assertThat(plan.lifetimes().tensorInterval("a")).containsExactly(0, 2);
         assertThat(plan.lifetimes().tensorInterval("c")).containsExactly(0, 3);
+    }
+
+    @Test
+    void recurrentOutputsNothingReadsAreWrittenAndLiveAtTheirOpOnly() {
+        Graph g = RecurrentGraphs.lstm();
+        Plan plan = ArenaPlanner.plan(g);
+        assertThat(PlanValidator.validate(plan)).isEmpty();
+        assertThat(plan.lifetimes().tensorInterval("Y_c")).containsExactly(0, 1);
+        try (SimDevice d = SimDevice.open(DELAYS)) {
+            Executors.Comparison c = Executors.run(plan, d, List.of(Mode.PLANNED), 1, Inputs.of(g, 3), 5);
+            assertThat(c.last(Mode.PLANNED).counters().launches()).isEqualTo(3);
+            assertThat(d.hazards()).isEmpty();
+        }
     }
 
     @Test

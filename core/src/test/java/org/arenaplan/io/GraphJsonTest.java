@@ -23,7 +23,7 @@ class GraphJsonTest {
                 .tensor("c", DType.F32, 8, 8).tensor("p", 128).tensor("q", 128).tensor("y", DType.F32, 2, 8)
                 .input("x", true).weight("w").weight("ones", 1.0).output("y")
                 .op("mm", "FusedMatMul").in("x", "w").out("a").attr("alpha", 1.0).attr("transA", 0L).attr("perm", new long[]{1, 0})
-                    .attr("scales", new double[]{0.5, 2.0}).attr("mode", "exact").add()
+                    .attr("scales", new double[]{0.5, 2.0}).attr("mode", "exact").attr("names", new String[]{"Tanh", "Relu"}).add()
                 .op("flat", "Reshape").in("a").out("r").view().add()
                 .op("relu", "Relu").in("r").out("b").inPlace().stream(1).add()
                 .op("p1", "Relu").in("b").out("p").add()

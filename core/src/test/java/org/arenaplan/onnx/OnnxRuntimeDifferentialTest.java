@@ -31,8 +31,8 @@ class OnnxRuntimeDifferentialTest {
         agree(dir, model, inputShapes);
     }
 
-    /** Runs {@code model} in ONNX Runtime and in arenaplan (written to {@code dir}) on the same random inputs; compares every output. */
-    static void agree(Path dir, TinyOnnx model, Map<String, long[]> inputShapes) throws Exception {
+    /** Runs {@code model} in ONNX Runtime and in arenaplan on the same inputs (random f32); compares every output; returns the graph. */
+    static Graph agree(Path dir, TinyOnnx model, Map<String, long[]> inputShapes) throws Exception {
         Path file = dir.resolve("m.onnx");
         Files.write(file, model.bytes());
         Map<String, float[]> inputs = new LinkedHashMap<>();
@@ -53,6 +53,7 @@ class OnnxRuntimeDifferentialTest {
             AllClose c = AllClose.compare(got.get(out), reference.get(out), AllClose.DEFAULT_RTOL, AllClose.DEFAULT_ATOL);
             assertThat(c.ok()).as("output '%s': %s", out, c.describe(g.tensor(out).shape())).isTrue();
         }
+        return g;
     }
 
     @Test

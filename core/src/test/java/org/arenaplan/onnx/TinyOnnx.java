@@ -37,6 +37,14 @@ final class TinyOnnx {
         return this;
     }
 
+    /** An int32 initializer (int32_data). */
+    TinyOnnx int32s(String name, int... values) {
+        OnnxMl.TensorProto.Builder t = OnnxMl.TensorProto.newBuilder().setName(name).setDataType(OnnxDTypes.INT32).addDims(values.length);
+        for (int v : values) t.addInt32Data(v);
+        graph.addInitializer(t);
+        return this;
+    }
+
     /** A float initializer of the given dims, every element {@code fill} (float_data). */
     TinyOnnx floats(String name, float fill, long... dims) {
         OnnxMl.TensorProto.Builder t = OnnxMl.TensorProto.newBuilder().setName(name).setDataType(OnnxDTypes.FLOAT);
@@ -67,7 +75,7 @@ final class TinyOnnx {
         return t.build();
     }
 
-    /** A node; attrs alternate name, value (Long, Double, String, long[], OnnxMl.TensorProto). */
+    /** A node; attrs alternate name, value (Long, Double, String, long[], double[], String[], OnnxMl.TensorProto). */
     TinyOnnx node(String name, String op, List<String> in, List<String> out, Object... attrs) {
         OnnxMl.NodeProto.Builder n = OnnxMl.NodeProto.newBuilder().setName(name).setOpType(op).addAllInput(in).addAllOutput(out);
         for (int i = 0; i < attrs.length; i += 2) {
@@ -77,6 +85,8 @@ final class TinyOnnx {
             else if (v instanceof Double d) a.setF(d.floatValue()).setType(OnnxMl.AttributeProto.AttributeType.FLOAT);
             else if (v instanceof String s) a.setS(ByteString.copyFromUtf8(s)).setType(OnnxMl.AttributeProto.AttributeType.STRING);
             else if (v instanceof long[] ls) { for (long x : ls) a.addInts(x); a.setType(OnnxMl.AttributeProto.AttributeType.INTS); }
+            else if (v instanceof double[] ds) { for (double x : ds) a.addFloats((float) x); a.setType(OnnxMl.AttributeProto.AttributeType.FLOATS); }
+            else if (v instanceof String[] ss) { for (String x : ss) a.addStrings(ByteString.copyFromUtf8(x)); a.setType(OnnxMl.AttributeProto.AttributeType.STRINGS); }
             else if (v instanceof OnnxMl.TensorProto t) a.setT(t).setType(OnnxMl.AttributeProto.AttributeType.TENSOR);
             else throw new IllegalArgumentException(String.valueOf(v));
             n.addAttribute(a);

@@ -1,6 +1,7 @@
 package org.arenaplan.cuda;
 
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.arenaplan.device.DeviceException;
 import org.arenaplan.device.KernelCall;
@@ -15,7 +16,7 @@ import org.arenaplan.device.Kernels;
  */
 final class CudaKernelTable {
     static final int MAX_INTS = 40;
-    static final int MAX_FLOATS = 4;
+    static final int MAX_FLOATS = 16;
     static final int BLOCK = 256;
     static final int GEMM_TILE = 16;
     /** Outputs per gemm block side (16 x 16 threads, 4 x 4 outputs each: gemm.cuh's GEMM_OUT). */
@@ -35,6 +36,9 @@ final class CudaKernelTable {
         }
     }
 
+    /** Largest hidden_size of the recurrent kernel: its state lives in shared memory (recurrent.cuh's RECURRENT_MAX_HIDDEN). */
+    static final long RECURRENT_MAX_HIDDEN = 3072;
+
     static final Map<String, Spec> SPECS = Map.ofEntries(
             Map.entry(Kernels.UNARY, new Spec(2, -1, i -> i[0])),
             Map.entry(Kernels.BINARY, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
@@ -53,6 +57,8 @@ final class CudaKernelTable {
             Map.entry(Kernels.GATHER, new Spec(3, -1, i -> i[0] * i[3] * i[2])),
             Map.entry(Kernels.WHERE, new Spec(4, -1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.COMPARE, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
+            // one block of BLOCK threads per (direction, batch row); X, W, R always, then the flagged ones
+            Map.entry(Kernels.RECURRENT, new Spec(11, -1, i -> i[5] * i[2] * BLOCK, CudaKernelTable::recurrentSlots)),
             Map.entry(Kernels.STRIDED_COPY, new Spec(2, -1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.PAD, new Spec(3, 1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.TRILU, new Spec(2, -1, i -> i[0] * i[1] * i[2])),
@@ -87,11 +93,21 @@ final class CudaKernelTable {
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") takes " + s.slots()
                     + (s.optionalSlot() >= 0 ? " or " + (s.slots() - 1) : "") + " pointers, got " + n);
         }
+        if (call.name().equals(Kernels.RECURRENT) && call.ints()[4] > RECURRENT_MAX_HIDDEN)
+            throw new DeviceException("op " + call.label() + ": hidden_size " + call.ints()[4] + " exceeds the " + RECURRENT_MAX_HIDDEN
+                    + " units the CUDA recurrent kernel keeps on chip (use --device sim)");
         if (call.ints().length > MAX_INTS || call.floats().length > MAX_FLOATS) {
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") got " + call.ints().length
                     + " ints and " + call.floats().length + " floats; the CUDA kernels take at most " + MAX_INTS + " and " + MAX_FLOATS);
         }
         return s;
+    }
+
+    /** X, W, R, then B, sequence_lens, initial_h, initial_c, P, Y, Y_h, Y_c where ints 17..24 flag them. */
+    private static long recurrentSlots(long[] ints) {
+        long mask = 0b111;
+        for (int k = 0; k < 8; k++) if (ints[17 + k] == 1) mask |= 1L << (3 + k);
+        return mask;
     }
 
     /** The pointer slot that call pointer {@code i} fills (skipping the optional slots the call leaves out). */

@@ -135,6 +135,7 @@ class KernelEmulationTest {
         c.addAll(typedCases());
         c.addAll(reduceCases());
         c.addAll(normalizationCases());
+        c.addAll(recurrentCases());
         c.addAll(elementwiseCases());
         return c;
     }
@@ -312,6 +313,53 @@ class KernelEmulationTest {
         return TensorValue.ofDoubles(t, null, v);
     }
 
+
+    /**
+     * LSTM (peepholes, initial states, input_forget, clip), GRU (both reset variants) and RNN
+     * (several activations) over 2 directions or one reversed, both layouts, sequence_lens; one
+     * output per case (the others left out, as an op may). 8 ulps: the state passes through
+     * 4 steps of exp and tanh.
+     */
+    private static List<Case> recurrentCases() {
+        List<Case> c = new ArrayList<>();
+        int seq = 4, batch = 3, input = 5, hidden = 7;
+        for (int cell = 0; cell <= 2; cell++) {
+            int gates = cell == 2 ? 4 : cell == 1 ? 3 : 1, acts = cell == 2 ? 3 : cell == 1 ? 2 : 1;
+            for (int variant = 0; variant < 2; variant++) {
+                int dirs = variant == 0 ? 2 : 1;
+                for (int out = 0; out < (cell == 2 ? 3 : 2); out++) {
+                    List<TensorValue> in = new ArrayList<>();
+                    in.add(TensorValue.ofFloats(null, random(40 + cell, seq * batch * input)));
+                    in.add(TensorValue.ofFloats(null, random(41 + cell, dirs * gates * hidden * input)));
+                    in.add(TensorValue.ofFloats(null, random(42 + cell, dirs * gates * hidden * hidden)));
+                    in.add(TensorValue.ofFloats(null, random(43 + cell, dirs * 2 * gates * hidden)));
+                    in.add(TensorValue.ofLongs(DType.I32, null, 4, 0, 2));
+                    in.add(TensorValue.ofFloats(null, random(44 + cell, dirs * batch * hidden)));
+                    if (cell == 2) {
+                        in.add(TensorValue.ofFloats(null, random(45, dirs * batch * hidden)));
+                        in.add(TensorValue.ofFloats(null, random(46, dirs * 3 * hidden)));
+                    }
+                    long[] ints = new long[25];
+                    long[] head = {cell, seq, batch, input, hidden, dirs, variant, variant, variant, variant, variant};
+                    System.arraycopy(head, 0, ints, 0, head.length);
+                    double[] floats = new double[13];
+                    floats[0] = 1.5;
+                    for (int a = 0; a < dirs * acts; a++) {
+                        // direction 1 (or the reversed one) gets other functions: HardSigmoid, LeakyRelu, Elu, Softsign
+                        ints[11 + a] = variant == 0 && a < acts ? (a == 0 && cell > 0 ? 2 : 1) : new long[]{7, 4, 8, 9, 10, 0}[a % 6];
+                        floats[1 + a] = 0.3;
+                        floats[7 + a] = 0.4;
+                    }
+                    int inputs = cell == 2 ? 5 : 3;
+                    for (int k = 0; k < inputs; k++) ints[17 + k] = 1;
+                    ints[17 + 5 + out] = 1;
+                    int n = out == 0 ? seq * dirs * batch * hidden : dirs * batch * hidden;
+                    c.add(new Case(Kernels.RECURRENT, in, DType.F32, n, ints, floats, 8));
+                }
+            }
+        }
+        return c;
+    }
 
     /**
      * resize of x [2, 4, 5] to [2, 7, 3] (and, shrinking with antialias, to [2, 3, 2]) in each mode, several coordinate
