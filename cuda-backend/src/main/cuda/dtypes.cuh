@@ -9,12 +9,15 @@
 #define DT_FLOAT 1
 #define DT_UINT8 2
 #define DT_INT8 3
+#define DT_UINT16 4
 #define DT_INT16 5
 #define DT_INT32 6
 #define DT_INT64 7
 #define DT_BOOL 9
 #define DT_FLOAT16 10
 #define DT_DOUBLE 11
+#define DT_UINT32 12
+#define DT_UINT64 13
 #define DT_BFLOAT16 16
 
 __device__ __forceinline__ unsigned int f32_bits(float f) { unsigned int u; memcpy(&u, &f, 4); return u; }
@@ -68,7 +71,12 @@ __device__ __forceinline__ bool is_integral(int code) {
     return code != DT_FLOAT && code != DT_FLOAT16 && code != DT_BFLOAT16 && code != DT_DOUBLE;
 }
 
-// DType.getLong: sign-extended (uint8 and bool zero-extended, bool 0 or 1).
+// DType.isUnsigned: uint8, uint16, uint32, uint64.
+__device__ __forceinline__ bool is_unsigned(int code) {
+    return code == DT_UINT8 || code == DT_UINT16 || code == DT_UINT32 || code == DT_UINT64;
+}
+
+// DType.getLong: sign-extended (uint8/16/32 and bool zero-extended, bool 0 or 1; uint64 its bits).
 __device__ __forceinline__ long long load_int(const void* p, long long i, int code) {
     switch (code) {
         case DT_INT64: return ((const long long*) p)[i];
@@ -76,6 +84,9 @@ __device__ __forceinline__ long long load_int(const void* p, long long i, int co
         case DT_INT16: return ((const short*) p)[i];
         case DT_INT8: return ((const signed char*) p)[i];
         case DT_UINT8: return ((const unsigned char*) p)[i];
+        case DT_UINT16: return ((const unsigned short*) p)[i];
+        case DT_UINT32: return ((const unsigned int*) p)[i];
+        case DT_UINT64: return (long long) ((const unsigned long long*) p)[i];
         default: return ((const unsigned char*) p)[i] != 0;   // bool
     }
 }
@@ -83,9 +94,9 @@ __device__ __forceinline__ long long load_int(const void* p, long long i, int co
 // DType.putLong: the low bits of v (bool: v != 0).
 __device__ __forceinline__ void store_int(void* p, long long i, int code, long long v) {
     switch (code) {
-        case DT_INT64: ((long long*) p)[i] = v; break;
-        case DT_INT32: ((int*) p)[i] = (int) v; break;
-        case DT_INT16: ((short*) p)[i] = (short) v; break;
+        case DT_INT64: case DT_UINT64: ((long long*) p)[i] = v; break;
+        case DT_INT32: case DT_UINT32: ((unsigned int*) p)[i] = (unsigned int) (unsigned long long) v; break;
+        case DT_INT16: case DT_UINT16: ((unsigned short*) p)[i] = (unsigned short) (unsigned long long) v; break;
         case DT_INT8: ((signed char*) p)[i] = (signed char) v; break;
         case DT_UINT8: ((unsigned char*) p)[i] = (unsigned char) v; break;
         default: ((unsigned char*) p)[i] = v != 0; break;   // bool
@@ -118,6 +129,22 @@ __device__ __forceinline__ long long to_int64(double x) {
     return (long long) x;
 }
 
+// DType.cast to uint64: 2^63 and above truncate into [2^63, 2^64), saturating at 2^64 - 1 (cvt.rzi.u64).
+__device__ __forceinline__ long long to_integral(double x, int to) {
+    if (to == DT_UINT64 && x >= 9223372036854775808.0)
+        return x >= 18446744073709551616.0 ? -1LL : (long long) ((unsigned long long) (long long) (x - 9223372036854775808.0) ^ 0x8000000000000000ULL);
+    return to_int64(x);
+}
+
+// An integer element (load_int's value) as the nearest double; uint64 read unsigned.
+__device__ __forceinline__ double int_to_double(long long v, int code) {
+    return code == DT_UINT64 ? (double) (unsigned long long) v : (double) v;
+}
+
+__device__ __forceinline__ float int_to_float(long long v, int code) {
+    return code == DT_UINT64 ? (float) (unsigned long long) v : (float) v;
+}
+
 // Moves one element of es bytes (1, 2, 4 or 8), bit for bit.
 __device__ __forceinline__ void move_element(const void* src, long long si, void* dst, long long di, int es) {
     switch (es) {
@@ -136,12 +163,12 @@ extern "C" __global__ void cast(const void* x, void* y, Ints ints, Floats) {
         if (is_integral(from)) {
             long long v = load_int(x, i, from);
             if (is_integral(to)) store_int(y, i, to, v);
-            else if (to == DT_DOUBLE) ((double*) y)[i] = (double) v;
-            else store_float(y, i, to, (float) v);
+            else if (to == DT_DOUBLE) ((double*) y)[i] = int_to_double(v, from);
+            else store_float(y, i, to, int_to_float(v, from));
         } else {
             double v = from == DT_DOUBLE ? ((const double*) x)[i] : (double) load_float(x, i, from);
             if (to == DT_BOOL) store_int(y, i, to, v != 0 || v != v);
-            else if (is_integral(to)) store_int(y, i, to, to_int64(v));
+            else if (is_integral(to)) store_int(y, i, to, to_integral(v, to));
             else if (to == DT_DOUBLE) ((double*) y)[i] = v;
             else store_float(y, i, to, (float) v);
         }

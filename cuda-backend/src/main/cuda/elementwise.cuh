@@ -22,7 +22,7 @@ extern "C" __global__ void unary(const void* x, void* y, Ints ints, Floats float
     int op = (int) ints.v[1], code = (int) ints.v[2], ycode = ints.v[3] != 0 ? (int) ints.v[3] : code;
     double alpha = floats.v[0], beta = floats.v[1];
     FOR_EACH_ITEM(i, n) {
-        if (is_integral(code)) store_int(y, i, ycode, unary_int(op, load_int(x, i, code)));
+        if (is_integral(code)) store_int(y, i, ycode, unary_int(op, load_int(x, i, code), is_unsigned(code)));
         else if (ycode == DT_BOOL) store_int(y, i, ycode, unary_test(op, load_double(x, i, code), alpha, beta));
         else store_double(y, i, ycode, unary_float(op, load_double(x, i, code), alpha, beta));
     }
@@ -38,12 +38,12 @@ extern "C" __global__ void binary_broadcast(const void* a, const void* b, void* 
         long long at[2];
         broadcast_indices(i, rank, shape, 2, at);
         if (!is_integral(code)) {
-            double e = is_integral(bcode) ? (double) load_int(b, at[1], bcode) : load_double(b, at[1], bcode);
+            double e = is_integral(bcode) ? int_to_double(load_int(b, at[1], bcode), bcode) : load_double(b, at[1], bcode);
             store_double(y, i, code, binary_float(op, load_double(a, at[0], code), e));
         } else if (!is_integral(bcode)) {
             store_int(y, i, code, to_int64(pow((double) load_int(a, at[0], code), load_double(b, at[1], bcode))));   // pow only
         } else {
-            store_int(y, i, code, binary_int(op, load_int(a, at[0], code), load_int(b, at[1], bcode)));
+            store_int(y, i, code, binary_int(op, load_int(a, at[0], code), load_int(b, at[1], bcode), is_unsigned(code)));
         }
     }
 }
@@ -58,9 +58,25 @@ extern "C" __global__ void compare(const void* a, const void* b, unsigned char* 
         long long at[2];
         broadcast_indices(i, rank, shape, 2, at);
         bool r;
-        if (is_integral(code)) r = compare_values<long long>(op, load_int(a, at[0], code), load_int(b, at[1], code));
+        if (is_unsigned(code)) r = compare_values<unsigned long long>(op, load_int(a, at[0], code), load_int(b, at[1], code));
+        else if (is_integral(code)) r = compare_values<long long>(op, load_int(a, at[0], code), load_int(b, at[1], code));
         else r = compare_values<double>(op, load_double(a, at[0], code), load_double(b, at[1], code));
         y[i] = r ? 1 : 0;
+    }
+}
+
+// ints: outer, axis, inner, mode (0 quantize, 1 dequantize), xDtype, yDtype, hasZeroPoint; zp may be null.
+extern "C" __global__ void quantize(const void* x, const void* scale, const void* zp, void* y, Ints ints, Floats) {
+    long long outer = ints.v[0], axis = ints.v[1], inner = ints.v[2];
+    int mode = (int) ints.v[3], xcode = (int) ints.v[4], ycode = (int) ints.v[5];
+    bool has_zp = ints.v[6] == 1;
+    int scode = mode == 0 ? xcode : ycode, zcode = mode == 0 ? ycode : xcode;
+    FOR_EACH_ITEM(i, outer * axis * inner) {
+        long long a = (i / inner) % axis;
+        float s = load_float(scale, a, scode);
+        long long z = has_zp ? load_int(zp, a, zcode) : 0;
+        if (mode == 0) store_int(y, i, ycode, quantize_value(load_float(x, i, xcode), s, z, ycode == DT_UINT8));
+        else store_float(y, i, ycode, (float) (load_int(x, i, xcode) - z) * s);
     }
 }
 

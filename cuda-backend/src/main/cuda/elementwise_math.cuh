@@ -23,7 +23,7 @@ __device__ __forceinline__ double dmin(double a, double b) { return a < b ? a : 
 // ElementwiseMath.unary(int, double, double, double); codes as org.arenaplan.device.Kernels.
 __device__ __forceinline__ double unary_float(int op, double v, double alpha, double beta) {
     switch (op) {
-        case 0: return v > 0 ? v : 0.0;                                            // relu
+        case 0: return v > 0 || v != v ? v : 0.0;                                  // relu (a NaN stays)
         case 1: return 1.0 / (1.0 + exp(-v));                                      // sigmoid
         case 2: return tanh(v);
         case 3: return 0.5 * v * (1.0 + erf_as(v / sqrt(2.0)));                    // gelu
@@ -73,14 +73,14 @@ __device__ __forceinline__ bool unary_test(int op, double v, double alpha, doubl
     return (v > 1.7976931348623157e308 && beta != 0) || (v < -1.7976931348623157e308 && alpha != 0);
 }
 
-// ElementwiseMath.unary(int, long).
-__device__ __forceinline__ long long unary_int(int op, long long v) {
+// ElementwiseMath.unary(int, long, boolean): uns for the unsigned types (uint64's bits may look negative).
+__device__ __forceinline__ long long unary_int(int op, long long v, bool uns) {
     unsigned long long u = (unsigned long long) v;
     switch (op) {
-        case 0: return v > 0 ? v : 0;                                              // relu
-        case 5: return v < 0 ? (long long) (0ULL - u) : v;                         // abs
+        case 0: return uns || v > 0 ? v : 0;                                       // relu
+        case 5: return uns || v >= 0 ? v : (long long) (0ULL - u);                 // abs
         case 6: return (long long) (0ULL - u);                                     // neg
-        case 14: return v > 0 ? 1 : v < 0 ? -1 : 0;                                // sign
+        case 14: return uns ? (v != 0 ? 1 : 0) : v > 0 ? 1 : v < 0 ? -1 : 0;       // sign
         case 40: return v == 0 ? 1 : 0;                                            // not
         case 41: return (long long) ~u;                                            // bitwise_not
         default: return v;                                                         // identity
@@ -117,35 +117,48 @@ __device__ __forceinline__ long long pow_int(long long a, long long b) {
     return (long long) r;
 }
 
-// ElementwiseMath.binary(int, long, long): a zero divisor traps; INT64_MIN / -1 wraps.
-__device__ __forceinline__ long long binary_int(int op, long long a, long long b) {
+// ElementwiseMath.binary(int, long, long, boolean): a zero divisor traps; INT64_MIN / -1 wraps;
+// uns: the operands are unsigned (uint64 divided and ordered as unsigned).
+__device__ __forceinline__ long long binary_int(int op, long long a, long long b, bool uns) {
     unsigned long long ua = (unsigned long long) a, ub = (unsigned long long) b;
+    bool a_first = uns ? ua >= ub : a >= b, a_last = uns ? ua <= ub : a <= b;
     switch (op) {
         case 0: return (long long) (ua + ub);
         case 1: return (long long) (ua - ub);
         case 2: return (long long) (ua * ub);
         case 3:
             if (b == 0) __trap();
+            if (uns) return (long long) (ua / ub);
             if (b == -1) return (long long) (0ULL - ua);
             return a / b;
         case 6: {                                                                  // mod: the divisor's sign
             if (b == 0) __trap();
+            if (uns) return (long long) (ua % ub);
             long long r = b == -1 ? 0 : a % b;
             return r != 0 && ((r ^ b) < 0) ? r + b : r;
         }
         case 7:                                                                    // fmod: the dividend's sign
             if (b == 0) __trap();
+            if (uns) return (long long) (ua % ub);
             return b == -1 ? 0 : a % b;
         case 5: return pow_int(a, b);
-        case 8: return a > b ? a : b;
-        case 9: return a < b ? a : b;
-        case 10: return a < 0 ? (long long) (ua * ub) : a;                         // prelu
+        case 8: return a_first ? a : b;                                            // maximum
+        case 9: return a_last ? a : b;                                             // minimum
+        case 10: return !uns && a < 0 ? (long long) (ua * ub) : a;                 // prelu
         case 11: case 14: return a & b;
         case 12: case 15: return a | b;
         case 13: case 16: return a ^ b;
         case 17: return b < 0 || b >= 64 ? 0 : (long long) (ua << b);              // shift left
         default: return b < 0 || b >= 64 ? 0 : (long long) (ua >> b);              // 18 shift right (logical)
     }
+}
+
+// ElementwiseMath.quantize: rint(x / scale) in f32 (half to even) + zero point, saturated (NaN to the low end).
+__device__ __forceinline__ long long quantize_value(float x, float scale, long long zp, bool u8) {
+    float q = rintf(x / scale);
+    double v = (double) q + (double) zp;
+    double lo = u8 ? 0.0 : -128.0, hi = u8 ? 255.0 : 127.0;
+    return (long long) (v >= hi ? hi : v >= lo ? v : lo);
 }
 
 // ElementwiseMath.compare: 0 equal, 1 less, 2 greater, 3 less or equal, 4 greater or equal.

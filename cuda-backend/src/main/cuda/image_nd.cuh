@@ -61,50 +61,88 @@ extern "C" __global__ void conv_nd(const float* x, const float* w, const float* 
 }
 
 // ints: rank, planes, mode (0 max, 1 average, 2 Lp), countIncludePad, p, then per spatial axis:
-// in, out, k, stride, padBegin, padEnd, dilation. The window is visited in row-major order.
-extern "C" __global__ void pool(const float* x, float* y, Ints ints, Floats) {
+// in, out, k, stride, padBegin, padEnd, dilation. Output e of plane; the window is visited in
+// row-major order. With arg, the first maximum's index within the plane goes there (column-major
+// when columnMajor). Mirrors ImageKernels.Pool.at.
+__device__ float pool_at(const float* x, const Ints& ints, long long plane, long long e, int columnMajor, long long* arg) {
     int rank = (int) ints.v[0];
-    long long planes = ints.v[1];
     int mode = (int) ints.v[2], includePad = (int) ints.v[3];
     long long p = ints.v[4];
     long long in[IMAGE_MAX_SPATIAL], out[IMAGE_MAX_SPATIAL], k[IMAGE_MAX_SPATIAL], st[IMAGE_MAX_SPATIAL];
     long long pb[IMAGE_MAX_SPATIAL], pe[IMAGE_MAX_SPATIAL], dil[IMAGE_MAX_SPATIAL];
-    long long inSize = 1, outSize = 1, kSize = 1;
+    long long inSize = 1, kSize = 1;
     for (int d = 0; d < rank; d++) {
         const long long* a = ints.v + 5 + 7 * d;
         in[d] = a[0]; out[d] = a[1]; k[d] = a[2]; st[d] = a[3]; pb[d] = a[4]; pe[d] = a[5]; dil[d] = a[6];
-        inSize *= in[d]; outSize *= out[d]; kSize *= k[d];
+        inSize *= in[d]; kSize *= k[d];
     }
-    FOR_EACH_ITEM(i, planes * outSize) {
-        long long e = i % outSize, plane = i / outSize;
-        long long o[IMAGE_MAX_SPATIAL];
-        long long rest = e;
-        for (int d = rank - 1; d >= 0; d--) { o[d] = rest % out[d]; rest /= out[d]; }
-        float acc = mode == 0 ? -INFINITY : 0.0f;
-        long long inside = 0, padded = 0;
-        for (long long q = 0; q < kSize; q++) {
-            long long r = q, at = 0, stride = 1;
-            bool in1 = true, inPad = true;
-            for (int d = rank - 1; d >= 0; d--) {
-                long long kk = r % k[d];
-                r /= k[d];
-                long long pos = o[d] * st[d] - pb[d] + kk * dil[d];
-                if (pos < -pb[d] || pos >= in[d] + pe[d]) inPad = false;
-                if (pos < 0 || pos >= in[d]) in1 = false;
-                else at += pos * stride;
-                stride *= in[d];
-            }
-            if (inPad) padded++;
-            if (!in1) continue;
-            inside++;
-            float v = x[plane * inSize + at];
-            if (mode == 0) acc = v > acc ? v : acc;
-            else if (mode == 1) acc = acc + v;
-            else acc = acc + (float) pow((double) fabsf(v), (double) p);
+    long long o[IMAGE_MAX_SPATIAL];
+    long long rest = e;
+    for (int d = rank - 1; d >= 0; d--) { o[d] = rest % out[d]; rest /= out[d]; }
+    float acc = mode == 0 ? -INFINITY : 0.0f;
+    long long inside = 0, padded = 0, best = -1;
+    for (long long q = 0; q < kSize; q++) {
+        long long r = q, at = 0, stride = 1;
+        long long pos[IMAGE_MAX_SPATIAL];
+        bool in1 = true, inPad = true;
+        for (int d = rank - 1; d >= 0; d--) {
+            long long kk = r % k[d];
+            r /= k[d];
+            pos[d] = o[d] * st[d] - pb[d] + kk * dil[d];
+            if (pos[d] < -pb[d] || pos[d] >= in[d] + pe[d]) inPad = false;
+            if (pos[d] < 0 || pos[d] >= in[d]) in1 = false;
+            else at += pos[d] * stride;
+            stride *= in[d];
         }
-        if (mode == 1) acc = acc / (float) (includePad ? padded : inside);
-        else if (mode == 2) acc = (float) pow((double) acc, 1.0 / (double) p);
-        y[i] = acc;
+        if (inPad) padded++;
+        if (!in1) continue;
+        inside++;
+        float v = x[plane * inSize + at];
+        if (mode == 0) {
+            if (v > acc || best < 0) {
+                if (columnMajor) {
+                    long long c = 0, s2 = 1;
+                    for (int d = 0; d < rank; d++) { c += pos[d] * s2; s2 *= in[d]; }
+                    best = c;
+                } else {
+                    best = at;
+                }
+            }
+            acc = v > acc ? v : acc;
+        } else if (mode == 1) {
+            acc = acc + v;
+        } else {
+            acc = acc + (float) pow((double) fabsf(v), (double) p);
+        }
+    }
+    if (arg) *arg = best;
+    if (mode == 1) acc = acc / (float) (includePad ? padded : inside);
+    else if (mode == 2) acc = (float) pow((double) acc, 1.0 / (double) p);
+    return acc;
+}
+
+__device__ __forceinline__ long long pool_out_size(const Ints& ints) {
+    long long n = 1;
+    for (int d = 0; d < (int) ints.v[0]; d++) n *= ints.v[5 + 7 * d + 1];
+    return n;
+}
+
+extern "C" __global__ void pool(const float* x, float* y, Ints ints, Floats) {
+    long long outSize = pool_out_size(ints);
+    FOR_EACH_ITEM(i, ints.v[1] * outSize) y[i] = pool_at(x, ints, i / outSize, i % outSize, 0, nullptr);
+}
+
+// ints: as pool's (mode 0), then storageOrder (1: column-major). ONNX MaxPool's Indices: the flat
+// index into x of each window's first maximum.
+extern "C" __global__ void pool_indices(const float* x, long long* indices, Ints ints, Floats) {
+    int rank = (int) ints.v[0];
+    long long outSize = pool_out_size(ints), inSize = 1;
+    for (int d = 0; d < rank; d++) inSize *= ints.v[5 + 7 * d];
+    int columnMajor = (int) ints.v[5 + 7 * rank];
+    FOR_EACH_ITEM(i, ints.v[1] * outSize) {
+        long long plane = i / outSize, arg;
+        pool_at(x, ints, plane, i % outSize, columnMajor, &arg);
+        indices[i] = plane * inSize + arg;
     }
 }
 
@@ -228,6 +266,160 @@ extern "C" __global__ void resize(const float* x, float* y, Ints ints, Floats fl
             }
             acc += wgt * x[at];
             int d = rank - 1;
+            while (d >= 0 && ++t[d] == count[d]) t[d--] = 0;
+            if (d < 0) break;
+        }
+        y[i] = (float) acc;
+    }
+}
+
+// ints: rank, N, C, then per spatial axis: image, blocks, k, stride, padBegin, dilation (ONNX Col2Im).
+// The sum runs over the block positions, row-major, from 0 in f32.
+extern "C" __global__ void col2im(const float* x, float* y, Ints ints, Floats) {
+    int rank = (int) ints.v[0];
+    long long N = ints.v[1], C = ints.v[2];
+    long long image[IMAGE_MAX_SPATIAL], blocks[IMAGE_MAX_SPATIAL], k[IMAGE_MAX_SPATIAL], st[IMAGE_MAX_SPATIAL], pad[IMAGE_MAX_SPATIAL], dil[IMAGE_MAX_SPATIAL];
+    long long outSize = 1, kSize = 1, L = 1;
+    for (int d = 0; d < rank; d++) {
+        const long long* a = ints.v + 3 + 6 * d;
+        image[d] = a[0]; blocks[d] = a[1]; k[d] = a[2]; st[d] = a[3]; pad[d] = a[4]; dil[d] = a[5];
+        outSize *= image[d]; kSize *= k[d]; L *= blocks[d];
+    }
+    FOR_EACH_ITEM(i, N * C * outSize) {
+        long long e = i % outSize, plane = i / outSize;
+        long long o[IMAGE_MAX_SPATIAL];
+        long long rest = e;
+        for (int d = rank - 1; d >= 0; d--) { o[d] = rest % image[d]; rest /= image[d]; }
+        float acc = 0.0f;
+        for (long long q = 0; q < kSize; q++) {
+            long long r = q, at = 0, stride = 1;
+            bool ok = true;
+            for (int d = rank - 1; d >= 0; d--) {
+                long long kk = r % k[d];
+                r /= k[d];
+                long long t = o[d] + pad[d] - kk * dil[d];
+                if (t < 0 || t % st[d] != 0 || t / st[d] >= blocks[d]) { ok = false; break; }
+                at += (t / st[d]) * stride;
+                stride *= blocks[d];
+            }
+            if (ok) acc = acc + x[(plane * kSize + q) * L + at];
+        }
+        y[i] = acc;
+    }
+}
+
+// ints: N, rank (2 or 3), the spatial extents (H, W or D, H, W), alignCorners (ONNX AffineGrid).
+extern "C" __global__ void affine_grid(const float* theta, float* grid, Ints ints, Floats) {
+    long long N = ints.v[0];
+    int r = (int) ints.v[1];
+    long long ext[3];
+    long long positions = 1;
+    for (int d = 0; d < r; d++) { ext[d] = ints.v[2 + d]; positions *= ext[d]; }
+    int align = (int) ints.v[2 + r];
+    FOR_EACH_ITEM(i, N * positions * r) {
+        long long q = i % r, e = (i / r) % positions, img = i / (r * positions);
+        long long at[3];
+        long long rest = e;
+        for (int d = r - 1; d >= 0; d--) { at[d] = rest % ext[d]; rest /= ext[d]; }
+        const float* t = theta + (img * r + q) * (r + 1);
+        double v = 0;
+        for (int j = 0; j < r; j++) {
+            int d = r - 1 - j;
+            double base = align ? (ext[d] == 1 ? 0 : -1 + 2.0 * at[d] / (ext[d] - 1)) : -1 + (2.0 * at[d] + 1) / ext[d];
+            v += t[j] * base;
+        }
+        grid[i] = (float) (v + t[r]);
+    }
+}
+
+// Reflects x by the nearer border until it lies within [lo, hi] (onnx's reference _gs_reflect).
+__device__ double grid_reflect(double x, double lo, double hi) {
+    double range = hi - lo;
+    if (x < lo) {
+        double dx = lo - x;
+        long long k = (long long) (dx / range);
+        double rest = dx - k * range;
+        return k % 2 == 0 ? lo + rest : hi - rest;
+    }
+    if (x > hi) {
+        double dx = x - hi;
+        long long k = (long long) (dx / range);
+        double rest = dx - k * range;
+        return k % 2 == 0 ? hi - rest : lo + rest;
+    }
+    return x;
+}
+
+// Index i under the padding mode: inside, -1 (zeros), clamped (border) or reflected (reflection).
+__device__ long long grid_index(long long i, long long len, int padding, double lo, double hi) {
+    if (padding == 0) return i >= 0 && i < len ? i : -1;
+    if (padding == 1) return i < 0 ? 0 : i > len - 1 ? len - 1 : i;
+    long long r = (long long) grid_reflect((double) i, lo, hi);
+    return r < 0 ? 0 : r > len - 1 ? len - 1 : r;
+}
+
+// The taps of normalised grid coordinate g on an axis of len; mirrors ImageKernels.gridTaps.
+__device__ int grid_taps(double g, long long len, int mode, int padding, int align, long long* index, double* weight) {
+    double lo = align ? 0 : -0.5, hi = align ? len - 1 : len - 0.5;
+    double v = align ? (g + 1) / 2.0 * (len - 1) : ((g + 1) * len - 1) / 2.0;
+    if (mode == 0) v = rint(v);   // half to even
+    if (v < lo || v > hi) {
+        if (padding == 1) v = fmax(0.0, fmin((double) (len - 1), v));
+        else if (padding == 2) v = grid_reflect(v, lo, hi);
+    }
+    if (mode == 0) {
+        index[0] = grid_index((long long) v, len, padding, lo, hi);
+        weight[0] = 1;
+        return 1;
+    }
+    long long x0 = (long long) floor(v);
+    double f = v - x0;
+    if (mode == 1) {
+        weight[0] = 1 - f;
+        weight[1] = f;
+        for (int j = 0; j < 2; j++) index[j] = grid_index(x0 + j, len, padding, lo, hi);
+        return 2;
+    }
+    double a = -0.75, q = 1 - f;
+    weight[0] = ((a * (f + 1) - 5 * a) * (f + 1) + 8 * a) * (f + 1) - 4 * a;
+    weight[1] = ((a + 2) * f - (a + 3)) * f * f + 1;
+    weight[2] = ((a + 2) * q - (a + 3)) * q * q + 1;
+    weight[3] = ((a * (2 - f) - 5 * a) * (2 - f) + 8 * a) * (2 - f) - 4 * a;
+    for (int j = 0; j < 4; j++) index[j] = grid_index(x0 - 1 + j, len, padding, lo, hi);
+    return 4;
+}
+
+// ints: rank (2 or 3), N, C, in (rank), out (rank), mode (0 nearest, 1 linear, 2 cubic),
+// padding (0 zeros, 1 border, 2 reflection), alignCorners (ONNX GridSample-20).
+extern "C" __global__ void grid_sample(const float* x, const float* grid, float* y, Ints ints, Floats) {
+    int r = (int) ints.v[0];
+    long long N = ints.v[1], C = ints.v[2];
+    long long in[3], out[3], inSize = 1, outSize = 1;
+    for (int d = 0; d < r; d++) { in[d] = ints.v[3 + d]; out[d] = ints.v[3 + r + d]; inSize *= in[d]; outSize *= out[d]; }
+    int mode = (int) ints.v[3 + 2 * r], padding = (int) ints.v[4 + 2 * r], align = (int) ints.v[5 + 2 * r];
+    FOR_EACH_ITEM(i, N * C * outSize) {
+        long long e = i % outSize, q = (i / outSize) % C, img = i / (outSize * C);
+        long long index[3][4];
+        double weight[3][4];
+        int count[3], t[3];
+        for (int d = 0; d < r; d++) {
+            count[d] = grid_taps(grid[(img * outSize + e) * r + (r - 1 - d)], in[d], mode, padding, align, index[d], weight[d]);
+            t[d] = 0;
+        }
+        const float* plane = x + (img * C + q) * inSize;
+        double acc = 0;
+        while (true) {
+            double wgt = 1;
+            long long at = 0;
+            bool zero = false;
+            for (int d = 0; d < r; d++) {
+                wgt *= weight[d][t[d]];
+                long long idx = index[d][t[d]];
+                if (idx < 0) zero = true;
+                at = at * in[d] + (idx < 0 ? 0 : idx);
+            }
+            if (!zero) acc += wgt * plane[at];
+            int d = r - 1;
             while (d >= 0 && ++t[d] == count[d]) t[d--] = 0;
             if (d < 0) break;
         }

@@ -19,12 +19,15 @@
 #define R_ARGMIN 11
 
 // A floating element (f32, f16, bf16 widened exactly; f64 as is) and its store (rounded once, or as is in f64).
+// Integer elements convert to double, and back truncated toward zero (DType.cast).
 __device__ __forceinline__ double load_real(const void* p, long long i, int code) {
+    if (is_integral(code)) return (double) load_int(p, i, code);
     return code == DT_DOUBLE ? ((const double*) p)[i] : (double) load_float(p, i, code);
 }
 
 __device__ __forceinline__ void store_real(void* p, long long i, int code, double v) {
-    if (code == DT_DOUBLE) ((double*) p)[i] = v;
+    if (is_integral(code)) store_int(p, i, code, to_int64(v));
+    else if (code == DT_DOUBLE) ((double*) p)[i] = v;
     else store_float(p, i, code, (float) v);
 }
 
@@ -59,7 +62,7 @@ extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
                 if (cmp > 0 || (last && cmp == 0 && !unordered)) best = j;
             }
             ((long long*) y)[o] = best;
-        } else if (integral) {
+        } else if (integral && (op == R_SUM || op == R_MAX || op == R_MIN || op == R_PROD)) {
             long long acc = op == R_PROD ? 1 : op == R_MAX ? (long long) 0x8000000000000000ULL : op == R_MIN ? 0x7FFFFFFFFFFFFFFFLL : 0;
             for (long long j = 0; j < redN; j++) {
                 long long v = load_int(x, base + strided_offset(j, R, rs, rst), code);

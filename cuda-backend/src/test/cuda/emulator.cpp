@@ -98,7 +98,11 @@ int main() {
         else if (name == "conv2d") body = [&] { conv2d(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "conv_nd") body = [&] { conv_nd(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "pool") body = [&] { pool(p(0), p(1), ints, floats); };
+        else if (name == "pool_indices") body = [&] { pool_indices(p(0), (long long*) p(1), ints, floats); };
         else if (name == "resize") body = [&] { resize(p(0), p(1), ints, floats); };
+        else if (name == "grid_sample") body = [&] { grid_sample(p(0), p(1), p(2), ints, floats); };
+        else if (name == "col2im") body = [&] { col2im(p(0), p(1), ints, floats); };
+        else if (name == "affine_grid") body = [&] { affine_grid(p(0), p(1), ints, floats); };
         else if (name == "lrn") body = [&] { lrn(p(0), p(1), ints, floats); };
         else if (name == "transpose") body = [&] { transpose(p(0), p(1), ints, floats); };
         else if (name == "copy") body = [&] { copy(p(0), p(1), ints, floats); };
@@ -107,6 +111,7 @@ int main() {
         else if (name == "gather") body = [&] { gather(p(0), p(1), p(2), ints, floats); };
         else if (name == "where") body = [&] { where(u8(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "compare") body = [&] { compare(p(0), p(1), u8(2), ints, floats); };
+        else if (name == "quantize") body = [&] { quantize(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "strided_copy") body = [&] { strided_copy(p(0), p(1), ints, floats); };
         else if (name == "pad") body = [&] { pad(p(0), p(1), p(2), ints, floats); };
         else if (name == "trilu") body = [&] { trilu(p(0), p(1), ints, floats); };

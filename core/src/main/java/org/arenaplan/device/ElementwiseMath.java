@@ -55,7 +55,7 @@ public final class ElementwiseMath {
             case Kernels.RELU_GRAD: return isFloat(a);
             case Kernels.MOD: case Kernels.BITWISE_AND: case Kernels.BITWISE_OR: case Kernels.BITWISE_XOR: return isInteger(a);
             case Kernels.AND: case Kernels.OR: case Kernels.XOR: return a == DType.BOOL;
-            case Kernels.SHIFT_LEFT: case Kernels.SHIFT_RIGHT: return a == DType.U8;
+            case Kernels.SHIFT_LEFT: case Kernels.SHIFT_RIGHT: return a.isUnsigned();
             default: return false;
         }
     }
@@ -71,7 +71,7 @@ public final class ElementwiseMath {
     /** Unary op {@code op} on a float value; alpha and beta are the call's floats (op's attributes). */
     public static double unary(int op, double v, double alpha, double beta) {
         switch (op) {
-            case Kernels.RELU: return v > 0 ? v : 0.0;
+            case Kernels.RELU: return v > 0 || v != v ? v : 0.0;                           // a NaN stays (ONNX: max(x, 0))
             case Kernels.SIGMOID: return 1.0 / (1.0 + Math.exp(-v));
             case Kernels.TANH: return Math.tanh(v);
             case Kernels.GELU: return 0.5 * v * (1.0 + erf(v / Math.sqrt(2.0)));
@@ -123,14 +123,14 @@ public final class ElementwiseMath {
         throw new IllegalArgumentException("unary op " + op + " does not yield bool");
     }
 
-    /** Unary op {@code op} on an integer (or bool, 0 or 1) value in 64 bits. */
-    public static long unary(int op, long v) {
+    /** Unary op {@code op} on an integer (or bool, 0 or 1) value in 64 bits; {@code unsigned}: of an unsigned type (uint64's bits may look negative). */
+    public static long unary(int op, long v, boolean unsigned) {
         switch (op) {
-            case Kernels.RELU: return Math.max(v, 0);
+            case Kernels.RELU: return unsigned ? v : Math.max(v, 0);
             case Kernels.IDENTITY: return v;
-            case Kernels.ABS: return v < 0 ? -v : v;
+            case Kernels.ABS: return unsigned || v >= 0 ? v : -v;
             case Kernels.NEG: return -v;
-            case Kernels.SIGN: return Long.signum(v);
+            case Kernels.SIGN: return unsigned ? (v != 0 ? 1 : 0) : Long.signum(v);
             case Kernels.NOT: return v == 0 ? 1 : 0;
             case Kernels.BITWISE_NOT: return ~v;
             default: throw new IllegalArgumentException("unary op " + op + " is not defined on integers");
@@ -160,26 +160,32 @@ public final class ElementwiseMath {
      * Binary op {@code op} on integer (or bool) values in 64 bits. div truncates toward zero;
      * mod takes the divisor's sign (Python's %, ONNX Mod fmod=0), fmod the dividend's (C's %);
      * a shift by a negative amount or by 64 or more gives 0; shift right is logical (the
-     * operands are unsigned).
+     * operands are unsigned). {@code unsigned}: the operands are of an unsigned type, so uint64's
+     * bits are compared, divided and ordered as unsigned values.
      *
      * @throws ArithmeticException for a zero divisor (div, mod, fmod; pow of 0 to a negative power)
      */
-    public static long binary(int op, long a, long b) {
+    public static long binary(int op, long a, long b, boolean unsigned) {
         switch (op) {
             case Kernels.ADD: return a + b;
             case Kernels.SUB: return a - b;
             case Kernels.MUL: return a * b;
-            case Kernels.DIV: if (b == 0) throw new ArithmeticException("integer division by zero"); return b == -1 ? -a : a / b;
+            case Kernels.DIV:
+                if (b == 0) throw new ArithmeticException("integer division by zero");
+                return unsigned ? Long.divideUnsigned(a, b) : b == -1 ? -a : a / b;
             case Kernels.MOD: {
                 if (b == 0) throw new ArithmeticException("integer modulo by zero");
+                if (unsigned) return Long.remainderUnsigned(a, b);
                 long r = b == -1 ? 0 : a % b;
                 return r != 0 && (r ^ b) < 0 ? r + b : r;
             }
-            case Kernels.FMOD: if (b == 0) throw new ArithmeticException("integer modulo by zero"); return b == -1 ? 0 : a % b;
+            case Kernels.FMOD:
+                if (b == 0) throw new ArithmeticException("integer modulo by zero");
+                return unsigned ? Long.remainderUnsigned(a, b) : b == -1 ? 0 : a % b;
             case Kernels.POW: return powInt(a, b);
-            case Kernels.MAXIMUM: return Math.max(a, b);
-            case Kernels.MINIMUM: return Math.min(a, b);
-            case Kernels.PRELU: return a < 0 ? a * b : a;
+            case Kernels.MAXIMUM: return order(a, b, unsigned) >= 0 ? a : b;
+            case Kernels.MINIMUM: return order(a, b, unsigned) <= 0 ? a : b;
+            case Kernels.PRELU: return !unsigned && a < 0 ? a * b : a;
             case Kernels.AND: case Kernels.BITWISE_AND: return a & b;
             case Kernels.OR: case Kernels.BITWISE_OR: return a | b;
             case Kernels.XOR: case Kernels.BITWISE_XOR: return a ^ b;
@@ -215,8 +221,12 @@ public final class ElementwiseMath {
         return a == a && b == b && holds(op, a < b ? -1 : a > b ? 1 : 0);
     }
 
-    public static boolean compare(int op, long a, long b) {
-        return holds(op, Long.compare(a, b));
+    public static boolean compare(int op, long a, long b, boolean unsigned) {
+        return holds(op, order(a, b, unsigned));
+    }
+
+    private static int order(long a, long b, boolean unsigned) {
+        return unsigned ? Long.compareUnsigned(a, b) : Long.compare(a, b);
     }
 
     /** Whether compare op {@code op} holds for operands whose order is {@code sign} (-1 less, 0 equal, 1 greater). */
@@ -229,6 +239,21 @@ public final class ElementwiseMath {
             case Kernels.GREATER_OR_EQUAL: return sign >= 0;
             default: throw new IllegalArgumentException("unknown compare op " + op);
         }
+    }
+
+    // ---- quantization ({@link Kernels#QUANTIZE}) ----
+
+    /** ONNX QuantizeLinear: rint(x / scale) (in f32, half to even) + zeroPoint, saturated to uint8 or int8. */
+    public static long quantize(float x, float scale, long zeroPoint, boolean unsigned8) {
+        float q = (float) Math.rint(x / scale);
+        double v = (double) q + zeroPoint;                              // NaN saturates to the low end below
+        double lo = unsigned8 ? 0 : -128, hi = unsigned8 ? 255 : 127;
+        return (long) (v >= hi ? hi : v >= lo ? v : lo);
+    }
+
+    /** ONNX DequantizeLinear: (x - zeroPoint) * scale in f32. */
+    public static float dequantize(long x, float scale, long zeroPoint) {
+        return (float) (x - zeroPoint) * scale;
     }
 
     // ---- helpers ----

@@ -98,6 +98,10 @@ import java.util.List;
  *     positions inside x divided by their count, or with countIncludePad = 1 by the count of
  *     positions inside [-padBegin, in + padEnd); 2 Lp: (sum of |x|^p over the positions inside x)^(1/p).
  *     Global pooling is k = in, no padding. Sums run over the window in row-major order, in f32.</li>
+ * <li>{@link #POOL_INDICES} ptrs [x, indices]; ints as {@link #POOL}'s (mode 0) then storageOrder:
+ *     ONNX MaxPool's Indices (int64): for each window, the flat index into x (plane * plane size +
+ *     the position in the plane, row-major, or column-major with storageOrder = 1) of its first
+ *     maximum in window order.</li>
  * <li>{@link #RESIZE} ptrs [x, y]; ints [rank, mode, coordinateMode, nearestMode, excludeOutside,
  *     antialias, then per axis: in_d, out_d, scale_d, roiStart_d, roiEnd_d] where scale and roi are
  *     IEEE-754 double bits ({@link Double#doubleToRawLongBits}); floats [cubicCoeffA,
@@ -111,6 +115,21 @@ import java.util.List;
  *     cubic filters by 1/scale when downsampling); y = sum over the taps' product of
  *     weight * x, in f64, rounded to f32 once. With tf_crop_and_resize a coordinate outside
  *     [0, in - 1] on any axis gives extrapolationValue.</li>
+ * <li>{@link #COL2IM} ptrs [x, y]; ints [rank, N, C, then per spatial axis (1 to 3): image_d, blocks_d,
+ *     k_d, stride_d, padBegin_d, dilation_d]: ONNX Col2Im. x is N x (C * prod k) x prod blocks, y is
+ *     N x C x image...; y[n, c, o] = sum over the block positions q (row-major) and the blocks b with
+ *     b*stride - padBegin + q*dilation = o of x[n, c * prod k + q, b], in f32 from 0.</li>
+ * <li>{@link #AFFINE_GRID} ptrs [theta, grid]; ints [N, rank (2 or 3), then the spatial extents
+ *     (H, W or D, H, W), alignCorners]: ONNX AffineGrid. theta is N x rank x (rank + 1); grid is
+ *     N x spatial... x rank with grid[n, ..., k] = sum over j of theta[n, k, j] * base_j + theta[n, k, rank],
+ *     base = (x, y[, z]) for the position's width, height[, depth] index i of extent e:
+ *     -1 + 2i/(e - 1) with alignCorners (0 where e = 1), else -1 + (2i + 1)/e; in f64, rounded to f32.</li>
+ * <li>{@link #GRID_SAMPLE} ptrs [x, grid, y]; ints [rank (2 or 3), N, C, in_d (rank of them), out_d
+ *     (rank of them), mode (0 nearest, 1 linear, 2 cubic), padding (0 zeros, 1 border, 2 reflection),
+ *     alignCorners]: ONNX GridSample-20. x is N x C x in..., grid N x out... x rank (the last entry
+ *     indexes the first spatial axis), y N x C x out...; as onnx's reference op_grid_sample.py
+ *     (nearest rounds half to even, as the ONNX node tests' outputs; cubic with a = -0.75), in f64,
+ *     rounded to f32.</li>
  * <li>{@link #LRN} ptrs [x, y]; ints [N, C, spatial, size]; floats [alpha, beta, bias]:
  *     y = x / (bias + alpha/size * sum over c' in [c - floor((size-1)/2), c + ceil((size-1)/2)] of x[c']^2)^beta.</li>
  * <li>{@link #TRANSPOSE} ptrs [x, y]; ints [rank, shape[rank], stride[rank], es]: y (contiguous,
@@ -128,6 +147,13 @@ import java.util.List;
  * <li>{@link #WHERE} ptrs [cond, x, y, out]; ints [rank, shape[rank], condStride[rank],
  *     xStride[rank], yStride[rank], es]: out = cond != 0 ? x : y, broadcast as {@link #BINARY};
  *     cond is bool; x, y and out share one element type.</li>
+ * <li>{@link #QUANTIZE} ptrs [x, scale, (zeroPoint), y]; ints [outer, axis, inner, mode, xDtype, yDtype, hasZeroPoint]:
+ *     x and y are outer x axis x inner; scale (and the zero point, when hasZeroPoint = 1) hold axis
+ *     values, element (o, a, i) using entry a. mode 0 quantizes (ONNX QuantizeLinear): x float
+ *     (f32, f16, bf16; scale of x's type), y int8 or uint8 (the zero point's type):
+ *     y = clamp(rint(x / scale) + zeroPoint) to y's range, x / scale computed in f32 and rounded
+ *     half to even. mode 1 dequantizes (DequantizeLinear): x int8, uint8 or int32, y f32 (scale's
+ *     type): y = (x - zeroPoint) * scale in f32.</li>
  * <li>{@link #COMPARE} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank],
  *     dtype]: y (bool) = a op b, broadcast as {@link #BINARY}; op: {@link #EQUAL}, {@link #LESS},
  *     {@link #GREATER}, {@link #LESS_OR_EQUAL}, {@link #GREATER_OR_EQUAL}. Floats compare as
@@ -209,6 +235,10 @@ public final class Kernels {
     public static final String CONV_ND = "conv_nd";
     public static final String POOL = "pool";
     public static final String RESIZE = "resize";
+    public static final String COL2IM = "col2im";
+    public static final String POOL_INDICES = "pool_indices";
+    public static final String GRID_SAMPLE = "grid_sample";
+    public static final String AFFINE_GRID = "affine_grid";
     public static final String TRANSPOSE = "transpose";
     public static final String COPY = "copy";
     public static final String CONCAT_SLICE = "concat_slice";
@@ -216,6 +246,7 @@ public final class Kernels {
     public static final String GATHER = "gather";
     public static final String WHERE = "where";
     public static final String COMPARE = "compare";
+    public static final String QUANTIZE = "quantize";
     public static final String RECURRENT = "recurrent";
     public static final String REDUCE = "reduce";
     public static final String NORMALIZE = "normalize";
@@ -249,8 +280,8 @@ public final class Kernels {
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
-            CONV_ND, POOL, RESIZE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
-            STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT);
+            CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
+            STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT, QUANTIZE);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

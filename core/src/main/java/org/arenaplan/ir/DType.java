@@ -15,13 +15,17 @@ import java.util.Locale;
  *       f64 to f16/bf16 rounds to f32 first (as ONNX Runtime does).</li>
  *   <li>float to integer: truncate toward zero into int64, saturating at its limits, NaN giving 0
  *       (Java's {@code (long)} and CUDA's {@code cvt.rzi.s64}); then, like integer to integer,
- *       keep the low bits of the destination width (two's complement wrap-around).</li>
- *   <li>integer to float: round to nearest (int64 to f16/bf16 through f32).</li>
+ *       keep the low bits of the destination width (two's complement wrap-around). To uint64, a
+ *       value of 2^63 or more truncates into [2^63, 2^64) instead, saturating at 2^64 - 1
+ *       (CUDA's {@code cvt.rzi.u64}).</li>
+ *   <li>integer to float: round to nearest (int64 and uint64 to f16/bf16 through f32); uint64
+ *       values are read unsigned.</li>
  *   <li>to bool: any non-zero value (NaN included) is true; bool to a number is 0 or 1.</li>
  * </ul>
  */
 public enum DType {
-    F64(8, 11), F32(4, 1), F16(2, 10), BF16(2, 16), I64(8, 7), I32(4, 6), I16(2, 5), I8(1, 3), U8(1, 2), BOOL(1, 9);
+    F64(8, 11), F32(4, 1), F16(2, 10), BF16(2, 16), I64(8, 7), I32(4, 6), I16(2, 5), I8(1, 3), U64(8, 13), U32(4, 12), U16(2, 4), U8(1, 2),
+    BOOL(1, 9);
 
     private final int bytes;
     private final int onnxCode;
@@ -57,7 +61,12 @@ public enum DType {
         return this == F64 || isFloat32Compute();
     }
 
-    /** Signed and unsigned integers and bool: held as {@code long}s by {@link #getLong}. */
+    /** uint8, uint16, uint32, uint64 (not bool). */
+    public boolean isUnsigned() {
+        return this == U8 || this == U16 || this == U32 || this == U64;
+    }
+
+    /** Signed and unsigned integers and bool: held as {@code long}s by {@link #getLong} (uint64 as its bits). */
     public boolean isIntegral() {
         return !isFloatingPoint();
     }
@@ -75,6 +84,9 @@ public enum DType {
             case "i16": case "int16": return I16;
             case "i8": case "int8": return I8;
             case "u8": case "uint8": return U8;
+            case "u16": case "uint16": return U16;
+            case "u32": case "uint32": return U32;
+            case "u64": case "uint64": return U64;
             case "bool": return BOOL;
             default: return null;
         }
@@ -86,7 +98,7 @@ public enum DType {
 
     // ---- element access (b is little-endian; index counts elements) ----
 
-    /** Element {@code i} of an integral type, sign-extended (uint8 and bool zero-extended). */
+    /** Element {@code i} of an integral type, sign-extended (uint8/16/32 and bool zero-extended; uint64 its bits, so past 2^63 negative). */
     public long getLong(ByteBuffer b, int i) {
         int at = i * bytes;
         return switch (this) {
@@ -95,6 +107,9 @@ public enum DType {
             case I16 -> b.getShort(at);
             case I8 -> b.get(at);
             case U8 -> b.get(at) & 0xFF;
+            case U16 -> b.getShort(at) & 0xFFFF;
+            case U32 -> b.getInt(at) & 0xFFFFFFFFL;
+            case U64 -> b.getLong(at);
             case BOOL -> b.get(at) != 0 ? 1 : 0;
             default -> throw new IllegalStateException(this + " is not integral");
         };
@@ -104,9 +119,9 @@ public enum DType {
     public void putLong(ByteBuffer b, int i, long v) {
         int at = i * bytes;
         switch (this) {
-            case I64 -> b.putLong(at, v);
-            case I32 -> b.putInt(at, (int) v);
-            case I16 -> b.putShort(at, (short) v);
+            case I64, U64 -> b.putLong(at, v);
+            case I32, U32 -> b.putInt(at, (int) v);
+            case I16, U16 -> b.putShort(at, (short) v);
             case I8, U8 -> b.put(at, (byte) v);
             case BOOL -> b.put(at, (byte) (v != 0 ? 1 : 0));
             default -> throw new IllegalStateException(this + " is not integral");
@@ -138,7 +153,26 @@ public enum DType {
     /** Element {@code i} as a double: exact for every type but int64 beyond 2^53 (for messages and tolerances). */
     public double getDouble(ByteBuffer b, int i) {
         if (this == F64) return b.getDouble(i * bytes);
+        if (this == U64) return unsignedToDouble(getLong(b, i));
         return isFloat32Compute() ? getFloat(b, i) : getLong(b, i);
+    }
+
+    /** The uint64 {@code v} (its bits) as the nearest double. */
+    public static double unsignedToDouble(long v) {
+        if (v >= 0) return v;
+        return ((v >>> 1) | (v & 1)) * 2.0;           // halve with the lost bit kept sticky: one rounding
+    }
+
+    /** The uint64 {@code v} (its bits) as the nearest float. */
+    public static float unsignedToFloat(long v) {
+        if (v >= 0) return v;
+        return ((v >>> 1) | (v & 1)) * 2.0f;
+    }
+
+    /** A float to integer {@code to} by the rules in the class comment (uint64: unsigned above 2^63). */
+    private static long toIntegral(double v, DType to) {
+        if (to == U64 && v >= 0x1p63) return v >= 0x1p64 ? -1L : (long) (v - 0x1p63) ^ Long.MIN_VALUE;
+        return (long) v;
     }
 
     /**
@@ -149,18 +183,18 @@ public enum DType {
         if (isIntegral()) {
             long v = getLong(src, i);
             if (to.isIntegral()) to.putLong(dst, j, v);
-            else if (to == F64) dst.putDouble(j * 8, (double) v);
-            else to.putFloat(dst, j, (float) v);
+            else if (to == F64) dst.putDouble(j * 8, this == U64 ? unsignedToDouble(v) : (double) v);
+            else to.putFloat(dst, j, this == U64 ? unsignedToFloat(v) : (float) v);
         } else if (this == F64) {
             double v = src.getDouble(i * 8);
             if (to == BOOL) to.putLong(dst, j, v != 0 || v != v ? 1 : 0);
-            else if (to.isIntegral()) to.putLong(dst, j, (long) v);
+            else if (to.isIntegral()) to.putLong(dst, j, toIntegral(v, to));
             else if (to == F64) dst.putDouble(j * 8, v);
             else to.putFloat(dst, j, (float) v);
         } else {
             float v = getFloat(src, i);
             if (to == BOOL) to.putLong(dst, j, v != 0 || v != v ? 1 : 0);
-            else if (to.isIntegral()) to.putLong(dst, j, (long) v);
+            else if (to.isIntegral()) to.putLong(dst, j, toIntegral(v, to));
             else if (to == F64) dst.putDouble(j * 8, v);
             else to.putFloat(dst, j, v);
         }

@@ -59,4 +59,53 @@ public final class ImageShapes {
         }
         return sizes.clone();
     }
+
+    /** Col2Im: X [N, C * prod(block_shape), prod(blocks)] to [N, C, image_shape...]; blocks per axis by the window formula. */
+    public static long[] col2im(OpAttrs attrs, long[][] in) {
+        long[] x = in[0], image = attrs.intsOrNull("image_shape"), block = attrs.intsOrNull("block_shape");
+        if (image == null || block == null || image.length != block.length || image.length < 1)
+            throw new GraphException("attributes 'image_shape' and 'block_shape' are required, one extent per spatial axis each");
+        int r = image.length;
+        if (x.length != 3) throw new GraphException("input " + Arrays.toString(x) + " must be [N, C x block size, blocks]");
+        long k = 1, blocks = 1;
+        long[] st = attrs.perAxis("strides", r), pads = attrs.perAxis("pads", r), dil = attrs.perAxis("dilations", r);
+        for (int i = 0; i < r; i++) {
+            k = Math.multiplyExact(k, block[i]);
+            long span = Math.addExact(image[i], pads[i] + pads[i + r]) - Math.addExact(Math.multiplyExact(block[i] - 1, dil[i]), 1);
+            if (span < 0) throw new GraphException("block " + block[i] + " (dilation " + dil[i] + ") is larger than the padded image on spatial axis " + i);
+            blocks = Math.multiplyExact(blocks, span / st[i] + 1);
+        }
+        if (x[1] % k != 0 || x[2] != blocks)
+            throw new GraphException("input " + Arrays.toString(x) + " must have a multiple of " + k + " channels and " + blocks + " blocks");
+        long[] out = new long[2 + r];
+        out[0] = x[0];
+        out[1] = x[1] / k;
+        System.arraycopy(image, 0, out, 2, r);
+        return out;
+    }
+
+    /** AffineGrid: theta [N, 2, 3] with size [N, C, H, W] gives [N, H, W, 2]; theta [N, 3, 4] with size [N, C, D, H, W] gives [N, D, H, W, 3]. */
+    public static long[] affineGrid(OpAttrs attrs, long[][] in) {
+        long[] t = in[0], size = attrs.intsOrNull("size");
+        if (size == null || (size.length != 4 && size.length != 5)) throw new GraphException("attribute 'size' must be [N, C, H, W] or [N, C, D, H, W]");
+        int r = size.length - 2;
+        if (t.length != 3 || t[0] != size[0] || t[1] != r || t[2] != r + 1)
+            throw new GraphException("theta " + Arrays.toString(t) + " must be [" + size[0] + ", " + r + ", " + (r + 1) + "] for size " + Arrays.toString(size));
+        long[] out = new long[r + 2];
+        out[0] = size[0];
+        System.arraycopy(size, 2, out, 1, r);
+        out[r + 1] = r;
+        return out;
+    }
+
+    /** GridSample: X [N, C, in...] (2 or 3 spatial axes) and grid [N, out..., spatial] give [N, C, out...]. */
+    public static long[] gridSample(OpAttrs attrs, long[][] in) {
+        long[] x = in[0], g = in[1];
+        int r = x.length - 2;
+        if ((r != 2 && r != 3) || g.length != x.length || g[0] != x[0] || g[g.length - 1] != r)
+            throw new GraphException("X " + Arrays.toString(x) + " and grid " + Arrays.toString(g) + " must be [N, C, 2 or 3 spatial axes] and [N, out..., that many]");
+        long[] out = x.clone();
+        System.arraycopy(g, 1, out, 2, r);
+        return out;
+    }
 }

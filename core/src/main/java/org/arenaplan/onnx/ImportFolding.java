@@ -69,6 +69,36 @@ final class ImportFolding implements AutoCloseable {
         }
         Map<String, TensorValue> results = run(l, values, in);
         if (results == null) return null;
+        return constants(l, results);
+    }
+
+    /**
+     * The outputs of {@code l} computed from known input values ({@code known}: a constant's, or
+     * a value derived from a graph input given at import), or null when an input is not known,
+     * a tensor has more than {@code limit} elements, or the kernel refuses it. A whole view's
+     * output is its input's bytes under the new shape.
+     */
+    Map<String, TensorValue> evaluate(Lowered l, Map<String, Value> values, Function<String, TensorValue> known, long limit) {
+        if (l.outputs().isEmpty()) return null;
+        for (Value v : l.outputs()) if (v.elements() > limit || v.elements() == 0) return null;
+        Map<String, TensorValue> in = new LinkedHashMap<>();
+        for (String name : l.inputs()) {
+            Value v = values.get(name);
+            TensorValue t = v == null || v.elements() > limit ? null : known.apply(name);
+            if (t == null) return null;
+            in.put(name, t);
+        }
+        if (l.view()) {
+            Value y = l.outputs().get(0);
+            TensorValue x = in.get(l.inputs().get(0));
+            if (x.elements() == y.elements()) return Map.of(y.name(), new TensorValue(y.dtype(), y.shape(), x.bytes()));
+            l = new Lowered(l.kind(), l.inputs(), l.outputs(), l.attrs(), false, l.dropped());   // a Slice view: computed here
+        }
+        return run(l, values, in);
+    }
+
+    private static Map<Value, Constant> constants(Lowered l, Map<String, TensorValue> results) {
+        Map<Value, Constant> out = new LinkedHashMap<>();
         for (Value v : l.outputs()) {
             TensorValue t = results.get(v.name());
             out.put(v, Constant.of(Constant.bytes(ByteBuffer.wrap(t.bytes())), v.dtype()));
@@ -77,6 +107,9 @@ final class ImportFolding implements AutoCloseable {
     }
 
     private Map<String, TensorValue> run(Lowered l, Map<String, Value> values, Map<String, TensorValue> in) {
+        long total = 0;
+        for (TensorValue t : in.values()) total += t.byteCount();
+        if (!in.isEmpty() && total == 0) return null;   // only empty operands (ReduceSum's axes): no weight region to point into; left to the run
         GraphBuilder b = new GraphBuilder("fold");
         try {
             for (Map.Entry<String, TensorValue> e : in.entrySet()) {

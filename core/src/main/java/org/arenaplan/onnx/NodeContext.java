@@ -62,7 +62,7 @@ public final class NodeContext {
         return constants.apply(input(i).name());
     }
 
-    /** The values of input i as numbers, which must be known at import time (an initializer or a Constant). */
+    /** The values of input i as numbers, which must be known at import time (an initializer, a Constant or a graph input whose values were given). */
     public double[] constantReals(int i, String what) {
         Value v = input(i);
         double[] c = constants.apply(v.name());

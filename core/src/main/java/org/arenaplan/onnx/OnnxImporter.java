@@ -293,6 +293,8 @@ public final class OnnxImporter {
                     for (Map.Entry<Value, Constant> e : folded.entrySet()) addWeight(e.getKey(), e.getValue(), n);
                     return;
                 }
+                Map<String, TensorValue> derived = options.inputValues().isEmpty() ? null : folding.evaluate(l, values, this::knownValue, MAX_DERIVED_VALUES);
+                if (derived != null) known.putAll(derived);      // for shape operands downstream; the op still runs
                 for (Value v : l.outputs()) define(v, n);
                 schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
             }
@@ -330,6 +332,7 @@ public final class OnnxImporter {
     private double[] constantValues(String name) {
         Constant c = weights.get(name);
         Value v = values.get(name);
+        if (c == null && known.containsKey(name)) return known.get(name).doubles();
         TensorValue given = options.inputValues().get(name);
         if (c == null && v != null && given != null && graphInputs.contains(name) && v.elements() <= MAX_CONSTANT_VALUES
                 && given.dtype() == v.dtype() && Arrays.equals(given.shape(), v.shape())) return given.doubles();
@@ -340,6 +343,29 @@ public final class OnnxImporter {
             return d;
         }
         return c.values() == null ? null : OnnxTensors.doubles(c.values(), v.dtype(), v.elements());
+    }
+
+    /**
+     * Values known at import for a tensor that is not a constant: a graph input given in
+     * {@link Options#inputValues}, or what an op computes from such values (evaluated at import
+     * as {@link ImportFolding} folds, while the op itself still runs). Shape operands read them
+     * (an expanded CenterCropPad computes its Pad's pads from the input 'shape'); only tensors of
+     * at most {@link #MAX_DERIVED_VALUES} elements are carried, so data never runs twice.
+     */
+    private final Map<String, TensorValue> known = new HashMap<>();
+
+    /** The most elements of a tensor whose value is derived at import from given graph inputs (shape-sized: a rank's worth of pads or extents). */
+    static final long MAX_DERIVED_VALUES = 16;
+
+    /** A constant's values, a derived value, or a given graph input's value. */
+    private TensorValue knownValue(String name) {
+        TensorValue t = constantTensor(name);
+        if (t != null) return t;
+        if (known.containsKey(name)) return known.get(name);
+        Value v = values.get(name);
+        TensorValue given = options.inputValues().get(name);
+        if (v == null || given == null || !graphInputs.contains(name) || weights.containsKey(name)) return null;
+        return given.dtype() == v.dtype() && Arrays.equals(given.shape(), v.shape()) ? given : null;
     }
 
     /** The values of a constant known at import, with its type and shape (as {@link #constantValues} limits them), else null. */

@@ -9,17 +9,7 @@ package org.arenaplan.onnx;
  */
 public final class Windows {
     /** Explicit attributes and the output spatial extents. */
-    public record Resolved(long[] kernel, long[] strides, long[] pads, long[] dilations, long[] out) {
-        /** The window attributes as a kind carries them: kernel_shape, strides, pads, dilations (in that order, mutable for more). */
-        public java.util.Map<String, Object> attrs() {
-            java.util.Map<String, Object> a = new java.util.LinkedHashMap<>();
-            a.put("kernel_shape", kernel);
-            a.put("strides", strides);
-            a.put("pads", pads);
-            a.put("dilations", dilations);
-            return a;
-        }
-    }
+    public record Resolved(long[] kernel, long[] strides, long[] pads, long[] dilations, long[] out) { }
 
     private Windows() { }
 

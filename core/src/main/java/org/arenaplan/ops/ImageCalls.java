@@ -45,6 +45,20 @@ final class ImageCalls {
         return new KernelCall(Kernels.CONV_ND, args, ints, new double[0], op.name());
     }
 
+    /** MaxPool: the maxima (f32) and, when output 1 is read, their int64 Indices. */
+    static List<KernelCall> maxPool(Op op, OpLowering lowering) {
+        lowering.requireF32(op, op.inputs().get(0));
+        lowering.requireF32(op, op.outputs().get(0));
+        KernelCall values = pool(op, lowering);
+        if (op.outputs().size() < 2 || !op.writesAtRuntime(1)) return List.of(values);
+        String indices = op.outputs().get(1);
+        if (lowering.dtype(indices) != org.arenaplan.ir.DType.I64) throw fail(op, "Indices '" + indices + "' must be int64");
+        long[] ints = java.util.Arrays.copyOf(values.ints(), values.ints().length + 1);
+        ints[ints.length - 1] = OpAttrs.of(op).integer("storage_order");
+        return List.of(values, new KernelCall(Kernels.POOL_INDICES, List.of(lowering.read(op.inputs().get(0)), lowering.write(indices)), ints,
+                new double[0], op.name()));
+    }
+
     /** MaxPool, AveragePool, LpPool and their global forms. */
     static KernelCall pool(Op op, OpLowering lowering) {
         String x = op.inputs().get(0), y = op.outputs().get(0);
@@ -132,5 +146,64 @@ final class ImageCalls {
 
     private static ExecutionException fail(Op op, String why) {
         return OpLowering.fail(op, why);
+    }
+
+    /** Col2Im: ints [rank, N, C, per axis image, blocks, k, stride, padBegin, dilation]. */
+    static KernelCall col2im(Op op, OpLowering lowering) {
+        String x = op.inputs().get(0), y = op.outputs().get(0);
+        long[] xs = lowering.shape(op, x), ys = lowering.shape(op, y);
+        OpAttrs at = OpAttrs.of(op);
+        long[] image = at.intsOrNull("image_shape"), k = at.intsOrNull("block_shape");
+        int rank = image.length;
+        if (rank > 3) throw fail(op, "Col2Im runs on 1 to 3 spatial axes, not " + rank);
+        long[] st = perAxis(op, "strides", rank, null), pads = perAxis(op, "pads", rank, null), dil = perAxis(op, "dilations", rank, null);
+        long[] ints = new long[3 + 6 * rank];
+        ints[0] = rank;
+        ints[1] = xs[0];
+        ints[2] = ys[1];
+        for (int d = 0; d < rank; d++) {
+            long blocks = (image[d] + pads[d] + pads[rank + d] - (k[d] - 1) * dil[d] - 1) / st[d] + 1;
+            long[] a = {image[d], blocks, k[d], st[d], pads[d], dil[d]};
+            System.arraycopy(a, 0, ints, 3 + 6 * d, a.length);
+        }
+        return new KernelCall(Kernels.COL2IM, List.of(lowering.read(x), lowering.write(y)), ints, new double[0], op.name());
+    }
+
+    /** AffineGrid: ints [N, rank, spatial extents, alignCorners]. */
+    static KernelCall affineGrid(Op op, OpLowering lowering) {
+        String t = op.inputs().get(0), y = op.outputs().get(0);
+        long[] size = OpAttrs.of(op).intsOrNull("size");
+        int r = size.length - 2;
+        long[] ints = new long[3 + r];
+        ints[0] = size[0];
+        ints[1] = r;
+        System.arraycopy(size, 2, ints, 2, r);
+        ints[2 + r] = OpAttrs.of(op).integer("align_corners");
+        return new KernelCall(Kernels.AFFINE_GRID, List.of(lowering.read(t), lowering.write(y)), ints, new double[0], op.name());
+    }
+
+    /** GridSample: ints [rank, N, C, in (rank), out (rank), mode, padding, alignCorners]. */
+    static KernelCall gridSample(Op op, OpLowering lowering) {
+        String x = op.inputs().get(0), g = op.inputs().get(1), y = op.outputs().get(0);
+        long[] xs = lowering.shape(op, x), ys = lowering.shape(op, y);
+        int r = xs.length - 2;
+        if (r != 2 && r != 3) throw fail(op, "GridSample runs on 2 or 3 spatial axes, not " + r);
+        long[] ints = new long[6 + 2 * r];
+        ints[0] = r;
+        ints[1] = xs[0];
+        ints[2] = xs[1];
+        System.arraycopy(xs, 2, ints, 3, r);
+        System.arraycopy(ys, 2, ints, 3 + r, r);
+        ints[3 + 2 * r] = gridCode(op, "mode", "linear", ImageOps.GRID_MODES);
+        ints[4 + 2 * r] = gridCode(op, "padding_mode", "zeros", ImageOps.GRID_PADDINGS);
+        ints[5 + 2 * r] = OpAttrs.of(op).integer("align_corners");
+        return new KernelCall(Kernels.GRID_SAMPLE, List.of(lowering.read(x), lowering.read(g), lowering.write(y)), ints, new double[0], op.name());
+    }
+
+    private static int gridCode(Op op, String attr, String dflt, List<String> values) {
+        Object v = op.attrs().get(attr);
+        int c = values.indexOf(v == null ? dflt : v.toString());
+        if (c < 0) throw fail(op, "attribute '" + attr + "' = '" + v + "' is not one of " + values);
+        return c;
     }
 }

@@ -1,5 +1,6 @@
 package org.arenaplan.ops;
 
+import org.arenaplan.ir.DType;
 import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.ResizeModes;
 import org.arenaplan.onnx.Lowered;
@@ -32,7 +33,11 @@ import java.util.Map;
  * output extent and one roi interval per axis (as onnx's reference op_resize.py: sizes give
  * scale = size / extent; scales give extent floor(scale * extent)).
  *
- * <p>Not handled: MaxPool's Indices output, ConvTranspose with SAME padding that comes out
+ * <p>Col2Im (18) and AffineGrid (20) take their shapes as constant inputs. GridSample (16) is
+ * 4-D with modes bilinear, nearest, bicubic; from 20 N-D (2 or 3 spatial axes here) with modes
+ * linear, nearest, cubic (cubic on 2 spatial axes only, as ONNX Runtime).
+ *
+ * <p>Not handled: ConvTranspose with SAME padding that comes out
  * negative (stride larger than the dilated kernel), images with more than 3 spatial axes.
  */
 final class ImageImports {
@@ -51,14 +56,24 @@ final class ImageImports {
         long ceilFrom = type.equals("LpPool") ? 18 : 10;
         n.require(n.opset() >= dilationsFrom || !n.hasAttr("dilations"), "attribute 'dilations' needs opset " + dilationsFrom);
         n.require(n.opset() >= ceilFrom || !n.hasAttr("ceil_mode"), "attribute 'ceil_mode' needs opset " + ceilFrom);
-        n.require(n.node().outputs().size() < 2 || n.node().outputs().get(1).isEmpty(), "MaxPool's Indices output is not supported");
         long ceil = n.integer("ceil_mode", 0);
         Windows.Resolved r = Windows.resolve(n, in, n.ints("kernel_shape", null), true, ceil != 0);
-        Map<String, Object> attrs = r.attrs();
+        Map<String, Object> attrs = ImageOps.windowAttrs(r);
         attrs.put("ceil_mode", ceil);
         String kind;
         switch (type) {
-            case "MaxPool" -> kind = OpKinds.MAX_POOL;
+            case "MaxPool" -> {
+                kind = OpKinds.MAX_POOL;
+                List<String> outs = n.node().outputs();
+                if (outs.size() > 1 && !outs.get(1).isEmpty()) {   // Indices
+                    long order = n.integer("storage_order", 0);
+                    n.require(order == 0 || order == 1, "storage_order " + order + " is not 0 or 1");
+                    attrs.put("storage_order", order);
+                    long[] shape = ImageOps.concat(new long[]{x.dim(0), x.dim(1)}, r.out());
+                    return new Lowered(kind, List.of(x.name()), List.of(NodeLowering.output(n, shape),
+                            new Value(outs.get(1), DType.I64, shape)), attrs, false, List.of());
+                }
+            }
             case "AveragePool" -> {
                 kind = OpKinds.AVERAGE_POOL;
                 attrs.put("count_include_pad", n.integer("count_include_pad", 0));
@@ -254,6 +269,84 @@ final class ImageImports {
         }
         attrs.put("sizes", out);
         return NodeLowering.op(n, OpKinds.RESIZE, List.of(x.name()), out, attrs);
+    }
+
+    /** Col2Im (opset 18): image_shape and block_shape are constant inputs; dilations, pads, strides per spatial axis. */
+    static Lowered col2im(NodeContext n) {
+        Value x = n.input(0);
+        long[] image = n.constantInts(1, "image_shape"), block = n.constantInts(2, "block_shape");
+        int r = image.length;
+        n.require(r >= 1 && r <= 3 && block.length == r, "image_shape " + Arrays.toString(image) + " and block_shape " + Arrays.toString(block)
+                + " must have one extent per spatial axis, 1 to 3 of them");
+        n.require(x.rank() == 3, "input " + x + " must be [N, C x block size, blocks]");
+        long[] st = perAxis(n, "strides", r, 1), dil = perAxis(n, "dilations", r, 1);
+        long[] pads = n.ints("pads", new long[2 * r]);
+        n.require(pads.length == 2 * r, "pads " + Arrays.toString(pads) + " must have " + 2 * r + " entries");
+        long k = 1, blocks = 1;
+        for (int i = 0; i < r; i++) {
+            n.require(image[i] >= 1 && block[i] >= 1 && st[i] >= 1 && dil[i] >= 1 && pads[i] >= 0 && pads[i + r] >= 0,
+                    "image_shape, block_shape, strides and dilations must be positive, pads not negative");
+            long span = image[i] + pads[i] + pads[i + r] - (block[i] - 1) * dil[i] - 1;
+            n.require(span >= 0, "block " + block[i] + " does not fit the padded image on spatial axis " + i);
+            k *= block[i];
+            blocks *= span / st[i] + 1;
+        }
+        n.require(x.dim(1) % k == 0 && x.dim(2) == blocks, "input " + x + " must have a multiple of " + k + " channels and " + blocks + " blocks");
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("image_shape", image);
+        attrs.put("block_shape", block);
+        attrs.put("dilations", dil);
+        attrs.put("pads", pads);
+        attrs.put("strides", st);
+        return NodeLowering.op(n, ImageOps.COL2IM, List.of(x.name()), ImageOps.concat(new long[]{x.dim(0), x.dim(1) / k}, image), attrs);
+    }
+
+    /** AffineGrid (opset 20): size is a constant input [N, C, H, W] or [N, C, D, H, W]; align_corners. */
+    static Lowered affineGrid(NodeContext n) {
+        Value theta = n.input(0);
+        long[] size = n.constantInts(1, "size");
+        n.require(size.length == 4 || size.length == 5, "size " + Arrays.toString(size) + " must be [N, C, H, W] or [N, C, D, H, W]");
+        int r = size.length - 2;
+        n.require(theta.rank() == 3 && theta.dim(0) == size[0] && theta.dim(1) == r && theta.dim(2) == r + 1,
+                "theta " + theta + " must be [" + size[0] + ", " + r + ", " + (r + 1) + "] for size " + Arrays.toString(size));
+        for (long d : size) n.require(d >= 1, "size " + Arrays.toString(size) + " must be positive");
+        long[] out = new long[r + 2];
+        out[0] = size[0];
+        System.arraycopy(size, 2, out, 1, r);
+        out[r + 1] = r;
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("align_corners", n.integer("align_corners", 0));
+        attrs.put("size", size);
+        return NodeLowering.op(n, ImageOps.AFFINE_GRID, List.of(theta.name()), out, attrs);
+    }
+
+    /** GridSample: opsets 16 to 19 name the modes bilinear and bicubic and take 4-D X only; 20 names them linear and cubic, 4-D or 5-D. */
+    static Lowered gridSample(NodeContext n) {
+        Value x = n.input(0), g = n.input(1);
+        int r = x.rank() - 2;
+        n.require(r == 2 || (r == 3 && n.opset() >= 20), "X " + x + " must have 2 spatial axes" + (n.opset() >= 20 ? " or 3" : " before opset 20"));
+        n.require(g.rank() == x.rank() && g.dim(0) == x.dim(0) && g.dim(g.rank() - 1) == r, "grid " + g + " must be [" + x.dim(0) + ", out..., " + r + "]");
+        boolean v20 = n.opset() >= 20;
+        String mode = n.string("mode", v20 ? "linear" : "bilinear");
+        if (!v20) mode = switch (mode) {
+            case "bilinear" -> "linear";
+            case "bicubic" -> "cubic";
+            case "nearest" -> mode;
+            default -> throw n.error("mode '" + mode + "' is not bilinear, nearest or bicubic (opset " + n.opset() + ")");
+        };
+        n.require(ImageOps.GRID_MODES.contains(mode) && !(r == 3 && mode.equals("cubic")), "mode '" + mode + "' is not one of " + ImageOps.GRID_MODES
+                + (r == 3 ? " (cubic is 2-D only)" : ""));
+        String padding = n.string("padding_mode", "zeros");
+        n.require(ImageOps.GRID_PADDINGS.contains(padding), "padding_mode '" + padding + "' is not one of " + ImageOps.GRID_PADDINGS);
+        long align = n.integer("align_corners", 0);
+        n.require(align == 0 || align == 1, "align_corners must be 0 or 1");
+        long[] out = x.shape();
+        System.arraycopy(g.shape(), 1, out, 2, r);
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("mode", mode);
+        attrs.put("padding_mode", padding);
+        attrs.put("align_corners", align);
+        return NodeLowering.op(n, ImageOps.GRID_SAMPLE, List.of(x.name(), g.name()), out, attrs);
     }
 
     /** Upsample and Resize-10 round nearest down when enlarging and up when shrinking (ONNX Runtime's "simple" mode). */

@@ -17,6 +17,7 @@ import org.arenaplan.onnx.Windows;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -45,7 +46,10 @@ final class ImageOps implements OpFamily {
                         .shape(ImageShapes::convTranspose).kernels(Kernels.CONV_ND)
                         .doc("inputs X, W (C x M/group x kernel...), optional B; 1-D to 3-D images")
                         .lowerF32((op, l) -> List.of(ImageCalls.conv(op, l, true))).onnx(ImageImports::convTranspose, "auto_pad", "output_shape").build(),
-                pool(OpKinds.MAX_POOL, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad", "storage_order").build(),
+                pool(OpKinds.MAX_POOL, AttrSpec.flag("count_include_pad")).attrs(AttrSpec.flag("storage_order")).outputs(1, 2)
+                        .shapes((a, in, n) -> n == 1 ? new long[][]{ShapeRules.pool(a, in)} : new long[][]{ShapeRules.pool(a, in), ShapeRules.pool(a, in)})
+                        .kernels(Kernels.POOL_INDICES).doc("optional output 1: the int64 Indices of the maxima (storage_order 0 row-major, 1 column-major)")
+                        .lower(ImageCalls::maxPool).onnx(ImageImports::pool, "auto_pad").build(),
                 pool(OpKinds.AVERAGE_POOL, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad").build(),
                 pool(OpKinds.LP_POOL, lpNorm()).doc("(sum of |x|^p)^(1/p) over the window").onnx(ImageImports::pool, "auto_pad").build(),
                 globalPool(OpKinds.GLOBAL_AVERAGE_POOL).doc("mean over the spatial axes").build(),
@@ -59,8 +63,26 @@ final class ImageOps implements OpFamily {
                         .doc("ONNX Resize of X to sizes; scales (one per axis) and roi resolved at import")
                         .lowerF32((op, l) -> List.of(ImageCalls.resize(op, l)))
                         .onnx(ImageImports::resize, "axes", "keep_aspect_ratio_policy")
-                        .onnx("Upsample", 9, ImageImports::resize, "mode").build());
+                        .onnx("Upsample", 9, ImageImports::resize, "mode").build(),
+                OpDefinition.op(COL2IM, 1, 1).attrs(AttrSpec.ints("image_shape", 1, MAX_INT32, "required"), AttrSpec.ints("block_shape", 1, MAX_INT32, "required"),
+                                AttrSpec.perAxis("dilations", false, 1, 1, 1), pads(), strides())
+                        .shape(ImageShapes::col2im).kernels(Kernels.COL2IM)
+                        .doc("X [N, C x prod(block_shape), blocks] to [N, C, image_shape...], overlapping blocks summed; 1 to 3 spatial axes")
+                        .lowerF32((op, l) -> List.of(ImageCalls.col2im(op, l))).onnx(COL2IM, 18, ImageImports::col2im).build(),
+                OpDefinition.op(AFFINE_GRID, 1, 1).attrs(AttrSpec.flag("align_corners"), AttrSpec.ints("size", 1, MAX_INT32, "required"))
+                        .shape(ImageShapes::affineGrid).kernels(Kernels.AFFINE_GRID)
+                        .doc("theta [N, 2, 3] or [N, 3, 4] to the sampling grid [N, H, W, 2] or [N, D, H, W, 3] of size")
+                        .lowerF32((op, l) -> List.of(ImageCalls.affineGrid(op, l))).onnx(AFFINE_GRID, 20, ImageImports::affineGrid).build(),
+                OpDefinition.op(GRID_SAMPLE, 2, 2).attrs(AttrSpec.string("mode", "linear"), AttrSpec.string("padding_mode", "zeros"), AttrSpec.flag("align_corners"))
+                        .shape(ImageShapes::gridSample).kernels(Kernels.GRID_SAMPLE)
+                        .doc("X [N, C, in...] sampled at grid [N, out..., 2 or 3] (normalised, last entry the first spatial axis) to [N, C, out...]")
+                        .lowerF32((op, l) -> List.of(ImageCalls.gridSample(op, l))).onnx(GRID_SAMPLE, 16, ImageImports::gridSample).build());
     }
+
+    /** Kinds only this family names. */
+    static final String COL2IM = "Col2Im", AFFINE_GRID = "AffineGrid", GRID_SAMPLE = "GridSample";
+    /** GridSample's modes and padding modes, in the order of the grid_sample kernel's codes. */
+    static final List<String> GRID_MODES = List.of("nearest", "linear", "cubic"), GRID_PADDINGS = List.of("zeros", "border", "reflection");
 
     /** A windowed pool: its attributes, shape rule, kernel and lowering, plus attribute {@code more}. */
     private static OpDefinition.Builder pool(String kind, AttrSpec more) {
@@ -144,9 +166,19 @@ final class ImageOps implements OpFamily {
             n.require(n.input(2).rank() == 1 && n.input(2).dim(0) == w.dim(0), "bias " + n.input(2) + " must be [" + w.dim(0) + "]");
             inputs.add(n.input(2).name());
         }
-        Map<String, Object> attrs = r.attrs();
+        Map<String, Object> attrs = windowAttrs(r);
         attrs.put("group", group);
         return op(n, OpKinds.CONV, inputs, concat(new long[]{x.dim(0), w.dim(0)}, r.out()), attrs);
+    }
+
+    /** A sliding window's resolved attributes, in a map the caller may add to. */
+    static Map<String, Object> windowAttrs(Windows.Resolved r) {
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("kernel_shape", r.kernel());
+        attrs.put("strides", r.strides());
+        attrs.put("pads", r.pads());
+        attrs.put("dilations", r.dilations());
+        return attrs;
     }
 
     static long[] concat(long[] a, long[] b) {

@@ -128,7 +128,8 @@ final class RecurrentOps implements OpFamily {
      * with alpha and beta consumed from the lists in that order by the activations that take them
      * (as ONNX Runtime reads them: {@code activation_alpha} "consumed in the order of activation
      * functions"). Names are case-insensitive. Throws {@link GraphException} for an unknown name,
-     * a list of the wrong length, or a needed alpha (beta) with no default and none left in the list.
+     * a list of the wrong length, a needed alpha (beta) with no default and none left in the list,
+     * or an RNN whose lists ONNX Runtime's RNN would read another way (it reads them by position).
      */
     public static List<Activation> activations(OpAttrs a, String kind) {
         int dirs = directions(a);
@@ -144,6 +145,9 @@ final class RecurrentOps implements OpFamily {
         List<Activation> out = new ArrayList<>();
         for (String n : names) {
             int code = code(n);
+            if (kind.equals(OpKinds.RNN) && (TAKES_ALPHA[code] && alphas.length > 0 && ia != out.size() || TAKES_BETA[code] && betas.length > 0 && ib != out.size()))
+                throw new GraphException("activation_alpha/activation_beta are ambiguous for RNN activations " + names
+                        + ": ONNX Runtime's RNN reads them by activation position, ONNX and its LSTM and GRU in order of the activations that take them");
             double alpha = 0, beta = 0;
             if (TAKES_ALPHA[code]) alpha = ia < alphas.length ? alphas[ia++] : ALPHA[code];
             if (TAKES_BETA[code]) beta = ib < betas.length ? betas[ib++] : BETA[code];

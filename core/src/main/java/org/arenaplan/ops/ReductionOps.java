@@ -78,10 +78,11 @@ final class ReductionOps implements OpFamily {
     }
 
     private static OpDefinition reduce(String kind, int code, String what) {
-        boolean integers = code == Kernels.R_SUM || code == Kernels.R_MAX || code == Kernels.R_MIN || code == Kernels.R_PROD;
+        boolean exact = code == Kernels.R_SUM || code == Kernels.R_MAX || code == Kernels.R_MIN || code == Kernels.R_PROD;
         return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "every axis"), AttrSpec.integer("keepdims", 1, 0, 1))
                 .shape(ReductionOps::reduceShape).kernels(Kernels.REDUCE)
-                .doc(what + " over axes (all when absent), each kept as 1 with keepdims; f32, f16, bf16, f64" + (integers ? " and integer types" : ""))
+                .doc(what + " over axes (all when absent), each kept as 1 with keepdims; f32, f16, bf16, f64 and integer types ("
+                        + (exact ? "in 64 bits, wrapping" : "in double, truncated toward zero") + ")")
                 .lower((op, l) -> List.of(reduce(op, l, code))).onnx(ReductionOps::importReduce, "noop_with_empty_axes").build();
     }
 
@@ -182,9 +183,6 @@ final class ReductionOps implements OpFamily {
         long[] axes = arg ? new long[]{at.integer("axis")} : at.intsOrNull("axes");
         if (axes == null || axes.length == 0) Arrays.fill(reduced, true);
         else for (long a : axes) reduced[axis(op, a, xs.length)] = true;
-        boolean integralOp = code == Kernels.R_SUM || code == Kernels.R_MAX || code == Kernels.R_MIN || code == Kernels.R_PROD || arg;
-        if (t.isIntegral() && !integralOp)
-            throw fail(op, "'" + x + "' is " + t.jsonName() + "; " + op.kind() + " takes f32, f16, bf16 or f64");
         if (arg && l.dtype(y) != DType.I64) throw fail(op, "output '" + y + "' is " + l.dtype(y).jsonName() + ", not int64");
         if (!arg) l.sameType(op, x, y);
         StridedWalk walk = new StridedWalk(xs, reduced, StridedWalk.contiguous(xs));
@@ -318,14 +316,11 @@ final class ReductionOps implements OpFamily {
         return NodeLowering.op(n, n.opType(), List.of(x.name()), x.shape(), attrs, x.dtype());
     }
 
-    /** Floats always; integer types only where the kernel computes them. */
+    /** Every numeric type (bool too: ReduceMax/ReduceMin of bool are any/all). */
     private static void checkType(NodeContext n, Value x) {
         DType t = x.dtype();
-        String op = n.opType();
-        boolean integralOk = op.equals("ReduceSum") || op.equals("ReduceMax") || op.equals("ReduceMin") || op.equals("ReduceProd")
-                || op.equals("ArgMax") || op.equals("ArgMin");
-        n.require(t.isFloat32Compute() || t == DType.F64 || (t.isIntegral() && integralOk),
-                "input " + x + " is " + t.jsonName() + "; " + op + " computes f32, f16, bf16, f64" + (integralOk ? " and the integer types" : ""));
+        n.require(t.isFloat32Compute() || t == DType.F64 || t.isIntegral(),
+                "input " + x + " is " + t.jsonName() + "; " + n.opType() + " computes f32, f16, bf16, f64 and the integer types");
     }
 
     private static Lowered importCumSum(NodeContext n) {

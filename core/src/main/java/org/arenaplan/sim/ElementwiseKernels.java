@@ -30,7 +30,7 @@ final class ElementwiseKernels {
         return () -> {
             ByteBuffer x = SimKernels.in(c, 0), y = SimKernels.out(c, 1);
             for (int k = 0; k < n; k++) {
-                if (t.isIntegral()) yt.putLong(y, k, ElementwiseMath.unary(op, t.getLong(x, k)));
+                if (t.isIntegral()) yt.putLong(y, k, ElementwiseMath.unary(op, t.getLong(x, k), t.isUnsigned()));
                 else if (yt == DType.BOOL) yt.putLong(y, k, ElementwiseMath.unaryTest(op, getDouble(t, x, k), alpha, beta) ? 1 : 0);
                 else putDouble(yt, y, k, ElementwiseMath.unary(op, getDouble(t, x, k), alpha, beta));
             }
@@ -46,25 +46,15 @@ final class ElementwiseKernels {
         DType bt = c.ints().length > 3 + 3 * rank && c.intArg(3 + 3 * rank) != 0 ? SimKernels.dtype(c, 3 + 3 * rank) : t;
         if (!ElementwiseMath.binaryTakes(op, t, bt))
             throw new DeviceException("'" + c.label() + "': binary op " + op + " does not take " + t.jsonName() + " and " + bt.jsonName());
-        int[] shape = new int[rank];
-        int[][] s = SimKernels.shapeAndStrides(c, 2, rank, 2, shape);
-        elements(c, 2, t, product(shape));
-        return () -> {
-            ByteBuffer a = SimKernels.in(c, 0), b = SimKernels.in(c, 1), y = SimKernels.out(c, 2);
-            SimKernels.forEachRow(shape, s, (out, at, inner, st) -> {
-                for (int k = 0; k < inner; k++) {
-                    int ia = at[0] + k * st[0], ib = at[1] + k * st[1];
-                    try {
-                        if (t.isFloatingPoint()) putDouble(t, y, out + k, ElementwiseMath.binary(op, getDouble(t, a, ia), getNumber(bt, b, ib)));
-                        else if (bt.isFloatingPoint()) t.putLong(y, out + k, ElementwiseMath.powIntFloat(t.getLong(a, ia), getDouble(bt, b, ib)));
-                        else t.putLong(y, out + k, ElementwiseMath.binary(op, t.getLong(a, ia), bt.getLong(b, ib)));
-                    } catch (ArithmeticException e) {
-                        throw new DeviceException("'" + c.label() + "': " + e.getMessage() + " (element " + (out + k) + ")");
-                    }
-                }
-            });
-            SimKernels.store(c, 2, y);
-        };
+        return broadcast(c, rank, t, (a, b, y, out, ia, ib) -> {
+            try {
+                if (t.isFloatingPoint()) putDouble(t, y, out, ElementwiseMath.binary(op, getDouble(t, a, ia), getDouble(bt, b, ib)));
+                else if (bt.isFloatingPoint()) t.putLong(y, out, ElementwiseMath.powIntFloat(t.getLong(a, ia), getDouble(bt, b, ib)));
+                else t.putLong(y, out, ElementwiseMath.binary(op, t.getLong(a, ia), bt.getLong(b, ib), t.isUnsigned()));
+            } catch (ArithmeticException e) {
+                throw new DeviceException("'" + c.label() + "': " + e.getMessage() + " (element " + out + ")");
+            }
+        });
     }
 
     static Runnable compare(KernelCall c) {
@@ -73,18 +63,56 @@ final class ElementwiseKernels {
         int op = SimKernels.i(c, 0);
         DType t = SimKernels.dtype(c, 2 + 3 * rank);
         if (!ElementwiseMath.compareTakes(op, t)) throw new DeviceException("'" + c.label() + "': compare op " + op + " does not take " + t.jsonName());
+        return broadcast(c, rank, DType.BOOL, (a, b, y, out, ia, ib) -> y.put(out, (byte) ((t.isIntegral()
+                ? ElementwiseMath.compare(op, t.getLong(a, ia), t.getLong(b, ib), t.isUnsigned())
+                : ElementwiseMath.compare(op, getDouble(t, a, ia), getDouble(t, b, ib))) ? 1 : 0)));
+    }
+
+    /** {@link Kernels#QUANTIZE}: QuantizeLinear (mode 0) and DequantizeLinear (mode 1), per tensor or per axis. */
+    static Runnable quantize(KernelCall c) {
+        boolean hasZp = c.ints().length > 6 && c.intArg(6) == 1;
+        need(c, hasZp ? 4 : 3, 7);
+        int outer = SimKernels.i(c, 0), axis = SimKernels.i(c, 1), inner = SimKernels.i(c, 2), mode = SimKernels.i(c, 3);
+        DType xt = SimKernels.dtype(c, 4), yt = SimKernels.dtype(c, 5);
+        DType st = mode == 0 ? xt : yt, zt = mode == 0 ? yt : xt;
+        if (mode == 0 ? !xt.isFloat32Compute() || (yt != DType.I8 && yt != DType.U8) : (xt != DType.I8 && xt != DType.U8 && xt != DType.I32) || yt != DType.F32)
+            throw new DeviceException("'" + c.label() + "': quantize mode " + mode + " does not take " + xt.jsonName() + " to " + yt.jsonName());
+        int y = c.pointers().size() - 1;
+        long n = (long) outer * axis * inner;
+        elements(c, 0, xt, n);
+        elements(c, 1, st, axis);
+        if (hasZp) elements(c, 2, zt, axis);
+        elements(c, y, yt, n);
+        return () -> {
+            ByteBuffer x = SimKernels.in(c, 0), s = SimKernels.in(c, 1), z = hasZp ? SimKernels.in(c, 2) : null, out = SimKernels.out(c, y);
+            for (int o = 0, k = 0; o < outer; o++) {
+                for (int a = 0; a < axis; a++) {
+                    float scale = st.getFloat(s, a);
+                    long zp = hasZp ? zt.getLong(z, a) : 0;
+                    for (int i = 0; i < inner; i++, k++) {
+                        if (mode == 0) yt.putLong(out, k, ElementwiseMath.quantize(xt.getFloat(x, k), scale, zp, yt == DType.U8));
+                        else yt.putFloat(out, k, ElementwiseMath.dequantize(xt.getLong(x, k), scale, zp));
+                    }
+                }
+            }
+            SimKernels.store(c, y, out);
+        };
+    }
+
+    /** One output element from element ia of a and ib of b. */
+    private interface Element {
+        void compute(ByteBuffer a, ByteBuffer b, ByteBuffer y, int out, int ia, int ib);
+    }
+
+    /** A two-operand broadcast call (ints from 2: shape[rank], aStride[rank], bStride[rank]) writing y of type {@code yt}. */
+    private static Runnable broadcast(KernelCall c, int rank, DType yt, Element e) {
         int[] shape = new int[rank];
         int[][] s = SimKernels.shapeAndStrides(c, 2, rank, 2, shape);
-        elements(c, 2, DType.BOOL, product(shape));
+        elements(c, 2, yt, product(shape));
         return () -> {
             ByteBuffer a = SimKernels.in(c, 0), b = SimKernels.in(c, 1), y = SimKernels.out(c, 2);
             SimKernels.forEachRow(shape, s, (out, at, inner, st) -> {
-                for (int k = 0; k < inner; k++) {
-                    int ia = at[0] + k * st[0], ib = at[1] + k * st[1];
-                    boolean r = t.isIntegral() ? ElementwiseMath.compare(op, t.getLong(a, ia), t.getLong(b, ib))
-                            : ElementwiseMath.compare(op, getDouble(t, a, ia), getDouble(t, b, ib));
-                    y.put(out + k, (byte) (r ? 1 : 0));
-                }
+                for (int k = 0; k < inner; k++) e.compute(a, b, y, out + k, at[0] + k * st[0], at[1] + k * st[1]);
             });
             SimKernels.store(c, 2, y);
         };
@@ -109,13 +137,9 @@ final class ElementwiseKernels {
         return p;
     }
 
+    /** A float element exactly, or an integer one as the nearest double (pow's exponent; uint64 unsigned). */
     private static double getDouble(DType t, ByteBuffer b, int i) {
-        return t == DType.F64 ? b.getDouble(i * 8) : t.getFloat(b, i);
-    }
-
-    /** A float element exactly, or an integer one as the nearest double (pow's exponent). */
-    private static double getNumber(DType t, ByteBuffer b, int i) {
-        return t.isFloatingPoint() ? getDouble(t, b, i) : (double) t.getLong(b, i);
+        return t.getDouble(b, i);
     }
 
     /** Stores {@code v} rounded once to {@code t} (f16/bf16 through f32, as {@link DType#cast} does). */

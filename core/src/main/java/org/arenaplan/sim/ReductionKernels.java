@@ -32,8 +32,6 @@ final class ReductionKernels {
                 int op = i(c, 0);
                 DType t = SimKernels.dtype(c, 1);
                 if (op < Kernels.R_SUM || op > Kernels.R_ARGMIN) throw new DeviceException("'" + c.label() + "': unknown reduce op " + op);
-                if (t.isIntegral() && !integral(op))
-                    throw new DeviceException("'" + c.label() + "': reduce op " + op + " does not compute " + t.jsonName());
                 return () -> reduce(c, op, t);
             }
             case Kernels.CUMSUM: {
@@ -163,7 +161,7 @@ final class ReductionKernels {
         SimKernels.store(c, 2, indices);
     }
 
-    /** Ops the reduce kernel runs on integer types. */
+    /** Ops the reduce kernel computes in 64-bit integers on integer types (the others in double, truncated). */
     static boolean integral(int op) {
         return op == Kernels.R_SUM || op == Kernels.R_MAX || op == Kernels.R_MIN || op == Kernels.R_PROD || op == Kernels.R_ARGMAX || op == Kernels.R_ARGMIN;
     }
@@ -223,7 +221,8 @@ final class ReductionKernels {
             int base = 0;
             for (int d = 0; d < kr; d++) base += kidx[d] * kst[d];
             if (arg) DType.I64.putLong(y, o, argReduce(x, t, base, offsets, op == Kernels.R_ARGMAX, last));
-            else if (t.isIntegral()) t.putLong(y, o, integral(x, t, base, offsets, op));
+            else if (t.isIntegral() && integral(op)) t.putLong(y, o, integral(x, t, base, offsets, op));
+            else if (t.isIntegral()) t.putLong(y, o, (long) floating(x, t, base, offsets, op));   // in double, truncated toward zero
             else putReal(y, t, o, floating(x, t, base, offsets, op));
             for (int d = kr - 1; d >= 0; d--) {
                 if (++kidx[d] < ks[d]) break;

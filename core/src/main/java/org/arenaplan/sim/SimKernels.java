@@ -38,6 +38,21 @@ final class SimKernels {
             case Kernels.CONV_ND: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.convNd(c, f));
             case Kernels.POOL: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.pool(c, f[0], f[1]));
             case Kernels.RESIZE: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.resize(c, f[0], f[1]));
+            case Kernels.POOL_INDICES: {
+                ImageKernels.check(c);
+                count(c, 0, DType.F32);
+                count(c, 1, DType.I64);
+                return () -> {
+                    float[] x = new float[count(c, 0, DType.F32)];
+                    in(c, 0).asFloatBuffer().get(x);
+                    ByteBuffer y = out(c, 1);
+                    ImageKernels.poolIndices(c, x, y.asLongBuffer());
+                    store(c, 1, y);
+                };
+            }
+            case Kernels.GRID_SAMPLE: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.gridSample(c, f[0], f[1], f[2]));
+            case Kernels.COL2IM: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.col2im(c, f[0], f[1]));
+            case Kernels.AFFINE_GRID: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.affineGrid(c, f[0], f[1]));
             case Kernels.LRN: need(c, 2, 4); return onFloats(c, DType.F32, f -> lrn(c, f[0], f[1]));
             case Kernels.TRANSPOSE: need(c, 2, 2 + 2 * (int) c.intArg(0)); elementBytes(c, 1 + 2 * (int) c.intArg(0)); return () -> transpose(c);
             case Kernels.COPY: need(c, 2, 2); elementBytes(c, 1); return () -> copy(c);
@@ -57,6 +72,7 @@ final class SimKernels {
                 return () -> where(c);
             }
             case Kernels.COMPARE: return ElementwiseKernels.compare(c);
+            case Kernels.QUANTIZE: return ElementwiseKernels.quantize(c);
             case Kernels.RECURRENT: return RecurrentKernels.bind(c);
             case Kernels.GELU_GRAD: need(c, 3, 1); return onFloats(c, DType.F32, f -> TrainingKernels.geluGrad(c, f));
             case Kernels.SOFTMAX_GRAD: need(c, 3, 2); return onFloats(c, DType.F32, f -> TrainingKernels.softmaxGrad(c, f));

@@ -70,6 +70,26 @@ class SeveralOutputsTest {
         }
     }
 
+    /**
+     * A plan that puts an output nothing reads (Y_c) on the bytes of an output written by the same
+     * op (Y) is rejected by the validator, and caught by the simulator when run anyway.
+     */
+    @Test
+    void aPlanOverlappingAnUnreadOutputWithALiveOneIsRejectedAndCaught() {
+        Graph g = RecurrentGraphs.lstm();
+        Plan good = ArenaPlanner.plan(g);
+        int y = good.lifetimes().storageOf("Y"), yc = good.lifetimes().storageOf("Y_c");
+        long[] offsets = good.placement().offsets();
+        offsets[yc] = offsets[y];
+        Plan bad = new Plan(g, good.lifetimes(), good.problem(),
+                org.arenaplan.plan.Placement.of(good.problem(), offsets, "overlapping"), good.stats(), good.sync());
+        assertThat(PlanValidator.validate(bad)).extracting(v -> v.kind().name()).contains("OVERLAP");
+        try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Executors.run(bad, d, List.of(Mode.PLANNED), 1, Inputs.of(g, 3), 5))
+                    .hasMessageContaining("premature reuse").hasMessageContaining("writing 'Y_c'");
+        }
+    }
+
     @Test
     void everyExecutorGivesTheSameBitsOnOneAndFourStreams() {
         for (Graph g : graphs()) {

@@ -94,6 +94,29 @@ class DTypeTest {
     }
 
     @Test
+    void unsignedTypesReadZeroExtendedAndUint64Unsigned() {
+        assertThat(DType.U16.onnxCode()).isEqualTo(4);
+        assertThat(DType.U32.onnxCode()).isEqualTo(12);
+        assertThat(DType.U64.onnxCode()).isEqualTo(13);
+        assertThat(castLong(DType.I64, -1, DType.U16)).isEqualTo(65535);
+        assertThat(castLong(DType.I64, -1, DType.U32)).isEqualTo(4294967295L);
+        assertThat(castLong(DType.F32, 70000.9, DType.U16)).isEqualTo(4464);               // 70000 wraps past 65535
+        // uint64: the bits of a long; past 2^63 it reads unsigned into floats, and floats that large cast back unsigned
+        ByteBuffer src = TensorValue.allocate(8).putLong(0, -1L), dst = TensorValue.allocate(8);
+        DType.U64.cast(src, 0, DType.F64, dst, 0);
+        assertThat(dst.getDouble(0)).isEqualTo(0x1p64);
+        DType.U64.cast(src.putLong(0, 0x8000_0000_0000_0401L), 0, DType.F64, dst, 0);     // 2^63 + 1025: nearest is 2^63 + 2048
+        assertThat(dst.getDouble(0)).isEqualTo(0x1p63 + 2048);
+        DType.U64.cast(src.putLong(0, 0x8000_0080_0000_0000L), 0, DType.F32, dst, 0);     // 2^63 + 2^39: a tie between 2^63 and 2^63 + 2^40: even
+        assertThat(dst.getFloat(0)).isEqualTo(0x1p63f);
+        assertThat(castLong(DType.F64, 0x1p63 + 4096, DType.U64)).isEqualTo(0x8000_0000_0000_1000L);
+        assertThat(castLong(DType.F64, 1e30, DType.U64)).isEqualTo(-1L);                 // saturates at 2^64 - 1
+        assertThat(castLong(DType.F64, 1e30, DType.I64)).isEqualTo(Long.MAX_VALUE);
+        assertThat(DType.U64.getDouble(TensorValue.allocate(8).putLong(0, -2L), 0)).isEqualTo(0x1p64);
+        assertThat(DType.parse("uint32")).isEqualTo(DType.U32);
+    }
+
+    @Test
     void tensorValuesKeepTheirBytesAndTypes() {
         TensorValue ids = TensorValue.ofLongs(DType.I64, new long[]{3}, 1, -2, (1L << 53) + 1);
         assertThat(ids.byteCount()).isEqualTo(24);

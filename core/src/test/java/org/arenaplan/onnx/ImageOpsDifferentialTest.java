@@ -161,4 +161,45 @@ class ImageOpsDifferentialTest {
                     .node("u", "Upsample", List.of("x", "scales"), List.of("y"), "mode", mode), "x", 1, 2, 3, 4);
         }
     }
+
+    // ---- Col2Im and AffineGrid ----
+
+    @Test
+    void col2imWithStridesPadsAndDilations() throws Exception {
+        // image 5 x 6, blocks 2 x 3, strides 1, 2, pads (1, 0) at the start and (1, 1) at the end, dilations 2, 1: 5 x 3 blocks
+        agree(new TinyOnnx().opset(18).input("x", 2L, 12L, 15L).ints("image", 5, 6).ints("block", 2, 3).output("y")
+                .node("c", "Col2Im", List.of("x", "image", "block"), List.of("y"), "strides", new long[]{1, 2}, "pads", new long[]{1, 0, 1, 1},
+                        "dilations", new long[]{2, 1}), "x", 2, 12, 15);
+        agree(new TinyOnnx().opset(18).input("x", 1L, 6L, 3L).ints("image", 5).ints("block", 3).output("y")
+                .node("c", "Col2Im", List.of("x", "image", "block"), List.of("y"), "strides", new long[]{1}), "x", 1, 6, 3);
+    }
+
+    @Test
+    void affineGrid2dAnd3d() throws Exception {
+        for (long align = 0; align <= 1; align++) {
+            agree(new TinyOnnx().opset(20).input("t", 2L, 2L, 3L).ints("size", 2, 3, 4, 5).output("y")
+                    .node("a", "AffineGrid", List.of("t", "size"), List.of("y"), "align_corners", align), "t", 2, 2, 3);
+            agree(new TinyOnnx().opset(20).input("t", 1L, 3L, 4L).ints("size", 1, 1, 2, 3, 4).output("y")
+                    .node("a", "AffineGrid", List.of("t", "size"), List.of("y"), "align_corners", align), "t", 1, 3, 4);
+        }
+    }
+
+    @Test
+    void gridSampleEveryModePaddingAndAlignment() throws Exception {
+        // OnnxRuntimeDifferentialTest.random draws grid coordinates beyond [-1, 1] too, so every padding mode matters.
+        for (String pad : List.of("zeros", "border", "reflection")) {
+            for (long align = 0; align <= 1; align++) {
+                for (String mode : List.of("bilinear", "nearest", "bicubic")) {
+                    OnnxRuntimeDifferentialTest.agree(dir, new TinyOnnx().opset(16).input("x", 1L, 2L, 4L, 5L).input("g", 1L, 3L, 6L, 2L).output("y")
+                            .node("s", "GridSample", List.of("x", "g"), List.of("y"), "mode", mode, "padding_mode", pad, "align_corners", align),
+                            Map.of("x", new long[]{1, 2, 4, 5}, "g", new long[]{1, 3, 6, 2}));
+                }
+                for (String mode : List.of("linear", "nearest")) {
+                    OnnxRuntimeDifferentialTest.agree(dir, new TinyOnnx().opset(20).input("x", 1L, 1L, 3L, 4L, 2L).input("g", 1L, 2L, 2L, 3L, 3L).output("y")
+                            .node("s", "GridSample", List.of("x", "g"), List.of("y"), "mode", mode, "padding_mode", pad, "align_corners", align),
+                            Map.of("x", new long[]{1, 1, 3, 4, 2}, "g", new long[]{1, 2, 2, 3, 3}));
+                }
+            }
+        }
+    }
 }

@@ -1,6 +1,14 @@
 package org.arenaplan.onnx;
 
+import org.arenaplan.device.Device;
+import org.arenaplan.device.DeviceOptions;
+import org.arenaplan.device.Devices;
+import org.arenaplan.exec.Executors;
+import org.arenaplan.exec.Mode;
+import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.TensorValue;
+import org.arenaplan.plan.ArenaPlanner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,6 +74,25 @@ class ImageOpsTest {
         assertThat(run(l2, 3, -4, 0, 1)).containsExactly(5, 1);
         TinyOnnx g1 = new TinyOnnx().input("x", 1L, 1L, 2L, 2L).output("y").node("g", "GlobalLpPool", List.of("x"), List.of("y"), "p", 1L);
         assertThat(run(g1, 1, -2, 3, -4)).containsExactly(10);
+    }
+
+    @Test
+    void maxPoolIndicesRowAndColumnMajor() throws Exception {
+        // x [[1, 5, 2], [7, 3, 4]], 2 x 2 windows: maxima 7 at (1, 0) and 5 at (0, 1); flat indices 3 and 1 row-major,
+        // 1 + 0 * 2 = 1 and 0 + 1 * 2 = 2 column-major (h + w * H).
+        for (long order = 0; order <= 1; order++) {
+            TinyOnnx m = new TinyOnnx().opset(12).input("x", 1L, 1L, 2L, 3L).output("y").output(OnnxDTypes.INT64, "i", 1L, 1L, 1L, 2L)
+                    .node("p", "MaxPool", List.of("x"), List.of("y", "i"), "kernel_shape", new long[]{2, 2}, "storage_order", order);
+            Graph g = load(m);
+            Map<String, TensorValue> out;
+            try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
+                out = Executors.run(ArenaPlanner.plan(g), device, List.of(Mode.PLANNED), 1,
+                        Map.of("x", TensorValue.ofFloats(new long[]{1, 1, 2, 3}, new float[]{1, 5, 2, 7, 3, 4})), 1).last(Mode.PLANNED).outputs();
+            }
+            assertThat(out.get("y").floats()).containsExactly(7, 5);
+            assertThat(out.get("i").dtype()).isEqualTo(DType.I64);
+            assertThat(out.get("i").doubles()).containsExactly(order == 0 ? new double[]{3, 1} : new double[]{1, 2});
+        }
     }
 
     @Test

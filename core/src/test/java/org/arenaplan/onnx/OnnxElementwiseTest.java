@@ -11,6 +11,7 @@ import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.TensorValue;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.sim.SimDevice;
+import ai.onnx.proto.OnnxMl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * the refusals (types an op does not take, fmod=0 on floats) as one line naming the node.
  */
 class OnnxElementwiseTest {
-    private static final int FLOAT = 1, UINT8 = 2, INT8 = 3, INT16 = 5, INT32 = 6, INT64 = 7, BOOL = 9, DOUBLE = 11;
+    private static final int FLOAT = 1, UINT8 = 2, INT8 = 3, UINT16 = 4, INT16 = 5, INT32 = 6, INT64 = 7, BOOL = 9, DOUBLE = 11, UINT32 = 12, UINT64 = 13;
 
     @TempDir
     Path dir;
@@ -70,6 +71,7 @@ class OnnxElementwiseTest {
             c.add(new Case("Sign", 13, new Object[0], new int[] {t}, new long[][] {{6}}, -3, 3));
         }
         c.add(new Case("BitwiseNot", 18, new Object[0], new int[] {INT16}, new long[][] {{6}}, -100, 100));
+
         c.add(new Case("Not", 13, new Object[0], new int[] {BOOL}, new long[][] {{6}}, 0, 1));
         for (String op : List.of("Add", "Sub", "Mul", "Div", "Max", "Min", "Mean", "Sum")) {
             c.add(new Case(op, 13, new Object[0], new int[] {FLOAT, FLOAT}, new long[][] {{2, 3, 4}, {3, 1}}, -3, 3));
@@ -90,6 +92,7 @@ class OnnxElementwiseTest {
             c.add(new Case(op, 18, new Object[0], new int[] {INT32, INT32}, new long[][] {{3, 4}, {4}}, -1000, 1000));
         }
         c.add(new Case("BitShift", 13, new Object[] {"direction", "LEFT"}, new int[] {UINT8, UINT8}, new long[][] {{6}, {6}}, 0, 9));
+
         c.add(new Case("BitShift", 13, new Object[] {"direction", "RIGHT"}, new int[] {UINT8, UINT8}, new long[][] {{6}, {1}}, 0, 9));
         c.add(new Case("Mod", 13, new Object[0], new int[] {INT32, INT32}, new long[][] {{3, 4}, {4}}, -20, 20));
         c.add(new Case("Mod", 13, new Object[] {"fmod", 1L}, new int[] {INT64, INT64}, new long[][] {{3, 4}, {4}}, -20, 20));
@@ -186,6 +189,125 @@ class OnnxElementwiseTest {
             ran++;
         }
         assertThat(ran).isEqualTo(cases().size());
+    }
+
+    /** Values of an unsigned type that break signed arithmetic: past 2^63 (uint64), past 2^31 (uint32), the limits. */
+    private static long[] unsignedValues(DType t, boolean nonZero) {
+        long top = t == DType.U64 ? -1L : t == DType.U32 ? 0xFFFF_FFFFL : t == DType.U16 ? 0xFFFF : 0xFF;
+        long half = top >>> 1;
+        long[] v = {7, half, half + 1, half + 6, top, top - 3, 1, 0, 300, 65537};
+        for (int i = 0; i < v.length; i++) {
+            v[i] = t == DType.U64 ? v[i] : v[i] & top;
+            if (nonZero && v[i] == 0) v[i] = 3;
+        }
+        return v;
+    }
+
+    private static OnnxMl.TensorProto initializer(String name, TensorValue v) {
+        OnnxMl.TensorProto.Builder t = OnnxMl.TensorProto.newBuilder().setName(name).setDataType(v.dtype().onnxCode())
+                .setRawData(com.google.protobuf.ByteString.copyFrom(v.bytes()));
+        for (long d : v.shape()) t.addDims(d);
+        return t.build();
+    }
+
+    /**
+     * uint16/32/64 through ONNX Runtime, whose Java API has neither tensors of them to feed nor
+     * to read: the operands are initializers and the result is cast to int64 (bits kept) in the
+     * model, so both run the same graph. Values past 2^63 and 2^31 check the unsigned division,
+     * remainder, ordering and shifts.
+     */
+    @Test
+    void unsignedOpsMatchOnnxRuntime() throws Exception {
+        int compared = 0;
+        for (DType t : new DType[] {DType.U16, DType.U32, DType.U64}) {
+            for (Object[] k : new Object[][] {{"Max", new Object[0]}, {"Min", new Object[0]}, {"Add", new Object[0]}, {"Sub", new Object[0]},
+                    {"Mul", new Object[0]}, {"Div", new Object[0]}, {"Mod", new Object[0]}, {"Mod", new Object[] {"fmod", 1L}}, {"Less", new Object[0]},
+                    {"GreaterOrEqual", new Object[0]}, {"Equal", new Object[0]}, {"BitwiseAnd", new Object[0]}, {"BitwiseXor", new Object[0]},
+                    {"BitShift", new Object[] {"direction", "LEFT"}}, {"BitShift", new Object[] {"direction", "RIGHT"}}, {"BitwiseNot", new Object[0]},
+                    {"Clip", new Object[0]}}) {
+                String op = (String) k[0];
+                if (op.equals("Mod") && t == DType.U64 && ((Object[]) k[1]).length > 0) continue;   // ONNX Runtime's fmod goes through double: checked by hand below
+                boolean shift = op.equals("BitShift"), unary = op.equals("BitwiseNot");
+                TensorValue a = TensorValue.ofLongs(t, new long[] {10}, unsignedValues(t, false));
+                long[] divisors = unsignedValues(t, true);
+                TensorValue b = TensorValue.ofLongs(t, new long[] {10}, shift ? new long[] {0, 1, 3, 7, 15, 2, 5, 9, 11, 4}
+                        : new long[] {divisors[4], divisors[2], 5, 7, divisors[1], 9, 2, 65535 & (t == DType.U16 ? 0xFFFF : -1L), 11, 13});
+                TinyOnnx m = new TinyOnnx().opset(18).initializer(initializer("a", a));
+                List<String> in = List.of("a");
+                if (op.equals("Clip")) {
+                    m.initializer(initializer("lo", TensorValue.ofLongs(t, new long[0], 5))).initializer(initializer("hi", TensorValue.ofLongs(t, new long[0], unsignedValues(t, false)[2])));
+                    in = List.of("a", "lo", "hi");
+                } else if (!unary) {
+                    m.initializer(initializer("b", b));
+                    in = List.of("a", "b");
+                }
+                byte[] model = m.node("n", op, in, List.of("r"), (Object[]) k[1]).node("c", "Cast", List.of("r"), List.of("y"), "to", (long) INT64)
+                        .outputOfType(INT64, "y").bytes();
+                String what = op + " " + java.util.Arrays.toString((Object[]) k[1]) + " on " + t.jsonName();
+                TensorValue want;
+                try {
+                    want = OrtOracle.run(model, Map.of()).get("y");
+                } catch (AssertionError e) {
+                    if (!String.valueOf(e.getMessage()).contains("NOT_IMPLEMENTED")) throw e;
+                    continue;                                             // ONNX Runtime's CPU kernels lack some op/type pairs (Max on uint16)
+                }
+                TensorValue got = runHere(model, Map.of(), what).get("y");
+                assertThat(got.longs()).as(what).containsExactly(want.longs());
+                compared++;
+            }
+        }
+        System.out.println("unsigned op/type pairs compared with ONNX Runtime: " + compared);
+        assertThat(compared).as("op/type pairs ONNX Runtime could run").isGreaterThanOrEqualTo(30);
+        // uint64 fmod past 2^53, by hand: (2^63 - 1) % 2^63, (2^63 + 5) % 7 (2^63 = 8^21 leaves 1), (2^64 - 1) % (2^63 - 1)
+        byte[] mod = new TinyOnnx().opset(18).initializer(initializer("a", TensorValue.ofLongs(DType.U64, new long[] {3}, Long.MAX_VALUE, Long.MIN_VALUE + 5, -1L)))
+                .initializer(initializer("b", TensorValue.ofLongs(DType.U64, new long[] {3}, Long.MIN_VALUE, 7, Long.MAX_VALUE)))
+                .node("n", "Mod", List.of("a", "b"), List.of("r"), "fmod", 1L).node("c", "Cast", List.of("r"), List.of("y"), "to", (long) INT64)
+                .outputOfType(INT64, "y").bytes();
+        assertThat(runHere(mod, Map.of(), "uint64 fmod").get("y").longs()).containsExactly(Long.MAX_VALUE, 6, 1);
+        // a shift by the width or more: 0, as numpy (ONNX's reference) computes it; ONNX Runtime's CPU kernel masks the count instead
+        byte[] wide = new TinyOnnx().opset(18).initializer(initializer("a", TensorValue.ofLongs(DType.U32, new long[] {3}, 1, 5, 0xFFFF_FFFFL)))
+                .initializer(initializer("b", TensorValue.ofLongs(DType.U32, new long[] {3}, 31, 32, 40)))
+                .node("n", "BitShift", List.of("a", "b"), List.of("r"), "direction", "LEFT").node("c", "Cast", List.of("r"), List.of("y"), "to", (long) INT64)
+                .outputOfType(INT64, "y").bytes();
+        assertThat(runHere(wide, Map.of(), "wide shifts").get("y").longs()).containsExactly(0x8000_0000L, 0, 0);
+    }
+
+    /** QuantizeLinear and DequantizeLinear, per tensor and per axis, with and without a zero point, against ONNX Runtime exactly (ties round to even). */
+    @Test
+    void quantizeAndDequantizeMatchOnnxRuntime() throws Exception {
+        Random r = new Random(5);
+        double[] xv = new double[24];
+        for (int i = 0; i < xv.length; i++) xv[i] = r.nextGaussian() * 60;
+        xv[0] = 1.25;                                                   // / 0.5 = 2.5: even, 2
+        xv[1] = -0.25;                                                  // / 0.5 = -0.5: even, -0
+        TensorValue x = TensorValue.ofDoubles(DType.F32, new long[] {2, 3, 4}, xv);
+        List<Object[]> cases = List.of(
+                new Object[] {"QuantizeLinear", 13L, UINT8, new long[0], new Object[0]},
+                new Object[] {"QuantizeLinear", 13L, INT8, new long[] {3}, new Object[] {"axis", 1L}},
+                new Object[] {"QuantizeLinear", 10L, UINT8, null, new Object[0]},
+                new Object[] {"DequantizeLinear", 13L, UINT8, new long[0], new Object[0]},
+                new Object[] {"DequantizeLinear", 13L, INT8, new long[] {3}, new Object[] {"axis", -2L}},
+                new Object[] {"DequantizeLinear", 13L, INT32, null, new Object[0]});
+        for (Object[] k : cases) {
+            String op = (String) k[0];
+            int qType = (Integer) k[2];
+            long[] sShape = k[3] == null ? new long[0] : (long[]) k[3];
+            boolean q = op.equals("QuantizeLinear"), zp = k[3] != null;
+            long per = sShape.length == 0 ? 1 : sShape[0];
+            Map<String, TensorValue> in = new LinkedHashMap<>();
+            in.put("x", q ? x : random(r, qType, new long[] {2, 3, 4}, qType == UINT8 ? 0 : -128, qType == UINT8 ? 255 : 127));
+            in.put("s", TensorValue.ofDoubles(DType.F32, sShape, per == 1 ? new double[] {0.5} : new double[] {0.5, 1, 2}));
+            if (zp) in.put("z", TensorValue.ofLongs(DType.ofOnnx(qType), sShape, per == 1 ? new long[] {qType == UINT8 ? 128 : -3} : new long[] {-3, 0, 5}));
+            TinyOnnx m = new TinyOnnx().opset((Long) k[1]).input(q ? FLOAT : qType, "x", 2L, 3L, 4L).input(FLOAT, "s", (Object[]) box(sShape));
+            if (zp) m.input(qType, "z", (Object[]) box(sShape));
+            byte[] model = m.node("n", op, zp ? List.of("x", "s", "z") : List.of("x", "s"), List.of("y"), (Object[]) k[4])
+                    .outputOfType(q ? qType : FLOAT, "y").bytes();
+            String what = op + " opset " + k[1] + " " + DType.ofOnnx(qType).jsonName() + " scale " + java.util.Arrays.toString(sShape) + (zp ? "" : " without zero point");
+            TensorValue want = OrtOracle.run(model, in).get("y"), got = runHere(model, in, what).get("y");
+            assertThat(got.dtype()).as(what).isEqualTo(want.dtype());
+            assertThat(got.firstDifference(want)).as(what).isEqualTo(-1);
+            if (q && per == 1 && zp) assertThat(got.longs()[0]).as(what + ": 2.5 + 128 rounds to even").isEqualTo(130);
+        }
     }
 
     @Test

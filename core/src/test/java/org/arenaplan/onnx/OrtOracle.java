@@ -84,6 +84,7 @@ final class OrtOracle {
             case I8 -> OnnxJavaType.INT8;
             case U8 -> OnnxJavaType.UINT8;
             case BOOL -> OnnxJavaType.BOOL;
+            case U16, U32, U64 -> OnnxJavaType.UNKNOWN;   // the Java API has no such tensors: feed them as initializers, read them cast
         };
     }
 }

@@ -265,6 +265,12 @@ class RecurrentOnnxTest {
                 .node("rnn", "RNN", List.of("X", "W", "R"), List.of("Y"), "hidden_size", (long) HIDDEN, "activations", new String[]{"Affine"}).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).isInstanceOf(OnnxException.class)
                 .hasMessageContaining("rnn").hasMessageContaining("Affine needs its alpha");
+        Files.write(file, new TinyOnnx().opset(13).input("X", (long) SEQ, (long) BATCH, (long) INPUT).raw("W", random(2 * HIDDEN * INPUT, 1), 2, HIDDEN, INPUT)
+                .raw("R", random(2 * HIDDEN * HIDDEN, 2), 2, HIDDEN, HIDDEN).output("Y")
+                .node("rnn", "RNN", List.of("X", "W", "R"), List.of("Y"), "hidden_size", (long) HIDDEN, "direction", "bidirectional",
+                        "activations", new String[]{"Tanh", "LeakyRelu"}, "activation_alpha", new double[]{0.3}).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("rnn").hasMessageContaining("ambiguous for RNN activations [Tanh, LeakyRelu]");
         Files.write(file, model(13, 4, 1, false).output("Y")
                 .node("lstm", "LSTM", List.of("X", "W", "R"), List.of("Y"), "hidden_size", (long) HIDDEN, "direction", "sideways").bytes());
         assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).isInstanceOf(OnnxException.class)

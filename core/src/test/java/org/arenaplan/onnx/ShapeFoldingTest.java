@@ -166,6 +166,41 @@ class ShapeFoldingTest {
     }
 
     @Test
+    void aShapeOperandComputedFromAGivenInputIsKnownAtImportWhileItsOpsStillRun() {
+        // y = Range(0, n + 1, 1), n a graph input: the Add runs at run time, and its value at import sizes y
+        TinyOnnx m = new TinyOnnx().input(OnnxDTypes.INT64, "n").output("y").output("m")
+                .node("z", "Constant", List.of(), List.of("zero"), "value", int64s("zero", new long[0], 0))
+                .node("o", "Constant", List.of(), List.of("one"), "value", int64s("one", new long[0], 1))
+                .node("add", "Add", List.of("n", "one"), List.of("m"))
+                .node("range", "Range", List.of("zero", "m", "one"), List.of("y"));
+        TensorValue n = TensorValue.ofLongs(DType.I64, new long[0], 3);
+        Graph g = OnnxImporter.convert(OnnxProtos.read(m.bytes(), "tiny.onnx"), "tiny.onnx", OnnxImporter.Options.DEFAULT.withInputValues(Map.of("n", n)));
+        assertThat(g.tensor("y").shape()).containsExactly(4);
+        assertThat(kinds(g)).contains(OpKinds.ADD);
+        Map<String, TensorValue> out = run(g, Map.of("n", n));
+        assertThat(out.get("y").longs()).containsExactly(0, 1, 2, 3);
+        assertThat(out.get("m").longs()).containsExactly(4);
+        assertThatThrownBy(() -> load(m, Map.of())).isInstanceOf(OnnxException.class).hasMessageContaining("node 'range' (Range");
+    }
+
+    @Test
+    void reshapeZeroCopiesUnlessAllowzeroAndSqueezeWithoutAxesDropsEveryOne() {
+        TinyOnnx copy = new TinyOnnx().opset(14).input("x", 2L, 3L, 4L).output("y").ints("s", 0, -1)
+                .node("r", "Reshape", List.of("x", "s"), List.of("y"));
+        assertThat(load(copy, Map.of()).tensor("y").shape()).containsExactly(2, 12);
+        TinyOnnx allow = new TinyOnnx().opset(14).input("x", 2L, 3L, 4L).output("y").ints("s", 0, -1)
+                .node("r", "Reshape", List.of("x", "s"), List.of("y"), "allowzero", 1L);
+        assertThatThrownBy(() -> load(allow, Map.of())).isInstanceOf(OnnxException.class).hasMessageContaining("node 'r' (Reshape")
+                .hasMessageContaining("shape [0, -1] has invalid extent 0");         // 0 is an extent with allowzero: 24 elements cannot fit
+        TinyOnnx squeeze = new TinyOnnx().opset(13).input("x", 1L, 3L, 1L, 2L).output("y")
+                .node("q", "Squeeze", List.of("x"), List.of("y"));
+        assertThat(load(squeeze, Map.of()).tensor("y").shape()).containsExactly(3, 2);
+        TinyOnnx unsq = new TinyOnnx().opset(13).input("x", 3L, 2L).output("y").ints("a", -1, 0)
+                .node("u", "Unsqueeze", List.of("x", "a"), List.of("y"));
+        assertThat(load(unsq, Map.of()).tensor("y").shape()).containsExactly(1, 3, 2, 1);
+    }
+
+    @Test
     void aLeadingRowSliceIsAViewAndAStridedSliceACopy() {
         TinyOnnx rows = new TinyOnnx().input("x", 4L, 3L).output("y").output("z").ints("s", 1).ints("e", 3).ints("a", 0)
                 .ints("s2", -1).ints("e2", -100).ints("a2", 1).ints("st2", -2)

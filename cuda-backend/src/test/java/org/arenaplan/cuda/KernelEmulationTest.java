@@ -68,6 +68,12 @@ class KernelEmulationTest {
         return a;
     }
 
+    /** {@code v} with every element times {@code k}. */
+    private static float[] scaled(float[] v, float k) {
+        for (int i = 0; i < v.length; i++) v[i] *= k;
+        return v;
+    }
+
     private static float[] random(long seed, int n) {
         return random(seed, n, false);
     }
@@ -126,7 +132,32 @@ class KernelEmulationTest {
                     4, 4, 2, 1, 1, 0, 1, 5, 2, 2, 2, 0, 1, 2, 6, 3, 3, 2, 1, 1, 1}, new double[0], mode == Kernels.LP ? 2 : 0));
             }
         }
+        // pool_indices: the same max windows' argmax, row- and column-major.
+        for (int order = 0; order <= 1; order++) {
+            c.add(new Case(Kernels.POOL_INDICES, List.of(TensorValue.ofFloats(null, random(19, 240))), DType.I64, 48, new long[] {3, 2, 0, 0, 0,
+                4, 4, 2, 1, 1, 0, 1, 5, 2, 2, 2, 0, 1, 2, 6, 3, 3, 2, 1, 1, 1, order}, new double[0], 0));
+        }
         c.addAll(resizeCases());
+        // grid_sample: x 1x2x4x5 sampled at a 3x2 grid of coordinates up to 1.4 outside [-1, 1] (2-D), and x 1x1x3x4x2 at
+        // 2x2x2 (3-D); every mode, padding mode and alignment.
+        for (int mode = 0; mode <= 2; mode++) {
+            for (int padding = 0; padding <= 2; padding++) {
+                for (int align = 0; align <= 1; align++) {
+                    c.add(Case.f32(Kernels.GRID_SAMPLE, List.of(random(44, 40), scaled(random(45, 12), 1.4f)), 12,
+                            new long[] {2, 1, 2, 4, 5, 3, 2, mode, padding, align}, new double[0], 0));
+                    if (mode < 2) c.add(Case.f32(Kernels.GRID_SAMPLE, List.of(random(46, 24), scaled(random(47, 24), 1.4f)), 8,
+                            new long[] {3, 1, 1, 3, 4, 2, 2, 2, 2, mode, padding, align}, new double[0], 0));
+                }
+            }
+        }
+        // col2im: N 1, C 2, image 5x6, blocks of 2x3, strides 1,2, pads (1, 1) at the start, dilations 2,1 -> blocks 3x3.
+        c.add(Case.f32(Kernels.COL2IM, List.of(random(41, 2 * 6 * 9)), 60,
+                new long[] {2, 1, 2, 5, 3, 2, 1, 1, 2, 6, 3, 3, 2, 1, 1}, new double[0], 0));
+        // affine_grid: 2 thetas of 2 x 3 to 3 x 4 grids, and 1 theta of 3 x 4 to a 2 x 3 x 1 grid; with and without align_corners.
+        for (int align = 0; align <= 1; align++) {
+            c.add(Case.f32(Kernels.AFFINE_GRID, List.of(random(42, 12)), 48, new long[] {2, 2, 3, 4, align}, new double[0], 0));
+            c.add(Case.f32(Kernels.AFFINE_GRID, List.of(random(43, 12)), 18, new long[] {1, 3, 2, 3, 1, align}, new double[0], 0));
+        }
         // x [2, 3, 4] -> y [4, 2, 3] (perm 2, 0, 1): strides into x are 1, 12, 4.
         c.add(Case.f32(Kernels.TRANSPOSE, List.of(random(20, 24)), 24, new long[] {3, 4, 2, 3, 1, 12, 4, 4}, new double[0], 0));
         c.add(Case.f32(Kernels.COPY, List.of(random(21, 600)), 600, new long[] {600, 4}, new double[0], 0));
@@ -176,7 +207,7 @@ class KernelEmulationTest {
                         new long[] {op, 2, 4, 3, 3, 1, 0, 1, t.onnxCode()}, new double[0], 0));
             }
         }
-        for (DType t : new DType[] {DType.I64, DType.I32, DType.I16, DType.I8, DType.U8}) {
+        for (DType t : new DType[] {DType.I64, DType.I32, DType.I16, DType.I8, DType.U64, DType.U32, DType.U16, DType.U8}) {
             TensorValue x = TensorValue.ofLongs(t, null, SPECIAL_LONGS);
             int n = (int) x.elements();
             for (int op : new int[] {Kernels.RELU, Kernels.ABS, Kernels.NEG, Kernels.SIGN, Kernels.BITWISE_NOT}) {
@@ -206,11 +237,16 @@ class KernelEmulationTest {
             c.add(new Case(Kernels.BINARY, List.of(bools, TensorValue.ofLongs(DType.BOOL, null, 0, 1, 1)), DType.BOOL, 6,
                     new long[] {op, 2, 2, 3, 3, 1, 0, 1, DType.BOOL.onnxCode()}, new double[0], 0));
         }
-        TensorValue shifts = TensorValue.ofLongs(DType.U8, null, 0, 1, 3, 7, 8, 200);
-        for (int op : new int[] {Kernels.SHIFT_LEFT, Kernels.SHIFT_RIGHT}) {
-            c.add(new Case(Kernels.BINARY, List.of(TensorValue.ofLongs(DType.U8, null, 255, 16, 1, 128, 3, 9), shifts), DType.U8, 6,
-                    new long[] {op, 1, 6, 1, 1, DType.U8.onnxCode()}, new double[0], 0));
+        for (DType t : new DType[] {DType.U8, DType.U16, DType.U32, DType.U64}) {
+            TensorValue shifts = TensorValue.ofLongs(t, null, 0, 1, 3, 7, 63, 200);
+            for (int op : new int[] {Kernels.SHIFT_LEFT, Kernels.SHIFT_RIGHT}) {
+                c.add(new Case(Kernels.BINARY, List.of(TensorValue.ofLongs(t, null, 255, 16, 1, 128, -1, 9), shifts), t, 6,
+                        new long[] {op, 1, 6, 1, 1, t.onnxCode()}, new double[0], 0));
+            }
         }
+        // pow of a float to uint64 exponents past 2^63 (read unsigned)
+        c.add(new Case(Kernels.BINARY, List.of(TensorValue.ofDoubles(DType.F64, null, 1, 0.5, 2), TensorValue.ofLongs(DType.U64, null, -1, 3, 10)), DType.F64, 3,
+                new long[] {Kernels.POW, 1, 3, 1, 1, DType.F64.onnxCode(), DType.U64.onnxCode()}, new double[0], 0));
         return c;
     }
     /**
@@ -276,8 +312,9 @@ class KernelEmulationTest {
             }
         }
         for (DType t : new DType[] {DType.I64, DType.I32, DType.U8}) {
-            for (int op : new int[] {Kernels.R_SUM, Kernels.R_MAX, Kernels.R_MIN, Kernels.R_PROD}) {
-                c.add(new Case(Kernels.REDUCE, List.of(longs(t, op, 120, 1000)), t, 5, reduceInts(op, t, 0, geometry), new double[0], 0));
+            for (int op = Kernels.R_SUM; op <= Kernels.R_SUM_SQUARE; op++) {
+                long bound = op == Kernels.R_LOG_SUM || op == Kernels.R_LOG_SUM_EXP ? 4 : 1000;
+                c.add(new Case(Kernels.REDUCE, List.of(longs(t, op, 120, bound)), t, 5, reduceInts(op, t, 0, geometry), new double[0], 0));
             }
         }
         // argmax/argmin along axis 1 of [2, 6, 3] with repeated values (ties), first and last.
@@ -384,6 +421,20 @@ class KernelEmulationTest {
             }
             c.add(Case.f32(Kernels.RESIZE, List.of(random(40, 40)), (int) (out[0] * out[1] * out[2]), ints, new double[] {-0.5, 10.0}, 0));
         }
+        // quantize: x [2, 3, 4] per axis 1 (scale and zero point [3]) and per tensor; ties (x / scale = 2.5, -0.5) round to even
+        for (DType yt : new DType[] {DType.U8, DType.I8}) {
+            TensorValue x = TensorValue.ofDoubles(DType.F32, null, java.util.stream.DoubleStream.concat(java.util.Arrays.stream(floats(DType.F32, 30, 20).doubles())
+                    .map(v -> v * 40), java.util.stream.DoubleStream.of(2.5, -0.5, 1e9, Double.NaN)).toArray());
+            TensorValue zp = TensorValue.ofLongs(yt, null, 3, 0, yt == DType.U8 ? 250 : -120);
+            c.add(new Case(Kernels.QUANTIZE, List.of(x, TensorValue.ofDoubles(DType.F32, null, 0.5, 1, 2), zp), yt, 24,
+                    new long[] {2, 3, 4, 0, DType.F32.onnxCode(), yt.onnxCode(), 1}, new double[0], 0));
+            c.add(new Case(Kernels.QUANTIZE, List.of(x, TensorValue.ofDoubles(DType.F32, null, 1)), yt, 24,
+                    new long[] {1, 1, 24, 0, DType.F32.onnxCode(), yt.onnxCode(), 0}, new double[0], 0));
+            c.add(new Case(Kernels.QUANTIZE, List.of(longs(yt, 31, 24, 1000), TensorValue.ofDoubles(DType.F32, null, 0.5, 1, 2), zp), DType.F32, 24,
+                    new long[] {2, 3, 4, 1, yt.onnxCode(), DType.F32.onnxCode(), 1}, new double[0], 0));
+        }
+        c.add(new Case(Kernels.QUANTIZE, List.of(longs(DType.I32, 32, 24, 100000), TensorValue.ofDoubles(DType.F32, null, 0.25)), DType.F32, 24,
+                new long[] {1, 1, 24, 1, DType.I32.onnxCode(), DType.F32.onnxCode(), 0}, new double[0], 0));
         return c;
     }
 
@@ -395,7 +446,8 @@ class KernelEmulationTest {
     private static final long[] SPECIAL_LONGS = {0, 1, -1, 127, 128, 255, 256, -128, -129, 32767, 65535, 65536, 2147483647L, 2147483648L, -2147483649L,
         (1L << 53) + 1, (1L << 24) + 1, Long.MAX_VALUE, Long.MIN_VALUE, 123456789012345L, -987654321098L, 2049, 16777217};
 
-    private static final DType[] TYPES = {DType.F32, DType.F16, DType.BF16, DType.F64, DType.I64, DType.I32, DType.I16, DType.I8, DType.U8, DType.BOOL};
+    private static final DType[] TYPES = {DType.F32, DType.F16, DType.BF16, DType.F64, DType.I64, DType.I32, DType.I16, DType.I8, DType.U64, DType.U32,
+        DType.U16, DType.U8, DType.BOOL};
 
     private static TensorValue specials(DType t) {
         if (t.isIntegral()) return TensorValue.ofLongs(t, null, SPECIAL_LONGS);

@@ -135,6 +135,16 @@ class KernelEquivalenceGpuTest {
     }
 
     @Test
+    void col2imAndAffineGrid() {
+        // col2im: N 1, C 2, image 5x6, blocks 2x3, strides 1,2, pads 1 at the start, dilations 2,1 -> 3x3 blocks.
+        same(List.of(KernelRun.random(41, 108)), 60, call(Kernels.COL2IM, new long[] {2, 1, 2, 5, 3, 2, 1, 1, 2, 6, 3, 3, 2, 1, 1}), 0);
+        for (int align = 0; align <= 1; align++) {
+            same(List.of(KernelRun.random(42, 12)), 48, call(Kernels.AFFINE_GRID, new long[] {2, 2, 3, 4, align}), 0);
+            same(List.of(KernelRun.random(43, 12)), 18, call(Kernels.AFFINE_GRID, new long[] {1, 3, 2, 3, 1, align}), 0);
+        }
+    }
+
+    @Test
     void resizeCubicAntialiasedAndCropped() {
         // x [2, 4, 5] -> [2, 3, 2] cubic with antialias; -> [2, 7, 3] linear tf_crop_and_resize, extrapolation 10.
         long[][] variants = {{2, 0, 0, 0, 1}, {1, 6, 0, 0, 0}};
@@ -174,6 +184,40 @@ class KernelEquivalenceGpuTest {
     }
 
     private static final DType[] TYPES = {DType.F32, DType.F16, DType.BF16, DType.F64, DType.I64, DType.I32, DType.I16, DType.I8, DType.U8, DType.BOOL};
+
+    /**
+     * The reduction family's kernels on the GPU and the simulator: every reduce op over axes 0 and
+     * 2 of [4, 5, 6] (exact where only sums, extrema and products are involved, 2 ulp with log,
+     * exp, sqrt), argmax with ties, integer sums, normalize (layer norm with InvStdDev), cumsum,
+     * topk's indices, einsum (a batched matmul) and nll_loss (softmax cross-entropy, mean).
+     */
+    @Test
+    void reductionNormalizationAndLossKernels() {
+        long[] geometry = {1, 2, 5, 6, 4, 6, 30, 1};
+        for (int op = Kernels.R_SUM; op <= Kernels.R_SUM_SQUARE; op++) {
+            long[] ints = new long[3 + geometry.length];
+            ints[0] = op;
+            ints[1] = DType.F32.onnxCode();
+            System.arraycopy(geometry, 0, ints, 3, geometry.length);
+            boolean exact = op == Kernels.R_SUM || op == Kernels.R_MEAN || op == Kernels.R_MAX || op == Kernels.R_MIN || op == Kernels.R_PROD
+                    || op == Kernels.R_L1 || op == Kernels.R_SUM_SQUARE;
+            same(List.of(op == Kernels.R_LOG_SUM ? KernelRun.positive(op, 120) : KernelRun.random(op, 120)), 5, call(Kernels.REDUCE, ints), exact ? 0 : 2);
+        }
+        TensorValue ties = TensorValue.ofDoubles(DType.F32, null, 1, 2, 3, 3, 2, 1, 1, 1, 1, 0, 5, 5, 3, 5, 0, -1, 5, 0);
+        sameBits(List.of(ties), DType.I64, 3, call(Kernels.REDUCE, new long[] {Kernels.R_ARGMAX, DType.F32.onnxCode(), 1, 1, 1, 3, 1, 6, 3}));
+        TensorValue ints = TensorValue.ofLongs(DType.I64, null, java.util.stream.LongStream.range(0, 120).map(i -> i * 7919 % 1000 - 500).toArray());
+        sameBits(List.of(ints), DType.I64, 5, call(Kernels.REDUCE, new long[] {Kernels.R_SUM, DType.I64.onnxCode(), 0, 1, 2, 5, 6, 4, 6, 30, 1}));
+        same(List.of(KernelRun.random(7, 5 * 64), KernelRun.random(8, 64), KernelRun.random(9, 64), new float[5 * 64], new float[5]), 5,
+                call(Kernels.NORMALIZE, new long[] {Kernels.N_STANDARDIZE, 1, 1, 1, 1, 1, 1, 5, 64, 0, 0, 64, 1, 1, 1}, 1e-5), 0);
+        same(List.of(KernelRun.random(12, 60)), 60, call(Kernels.CUMSUM, new long[] {3, 5, 4, 1, 1, DType.F32.onnxCode()}), 0);
+        sameBits(List.of(ties, TensorValue.ofDoubles(DType.F32, null, new double[6])), DType.I64, 6,
+                call(Kernels.TOPK, new long[] {1, 18, 1, 6, 1, DType.F32.onnxCode(), 4}));
+        same(List.of(KernelRun.random(15, 24), KernelRun.random(16, 40)), 30,
+                call(Kernels.EINSUM, new long[] {2, DType.F32.onnxCode(), 4, 3, 2, 3, 5, 4, 12, 4, 0, 1, 20, 0, 1, 5}), 0);
+        sameBits(List.of(TensorValue.ofFloats(null, KernelRun.random(13, 24)), TensorValue.ofLongs(DType.I64, null, 0, 3, -1, 2, 1, 1),
+                TensorValue.ofFloats(null, KernelRun.positive(14, 4))), DType.F32, 1,
+                call(Kernels.NLL_LOSS, new long[] {1, 2, 4, 3, Kernels.LOSS_MEAN, 1, -1, 1, 0, DType.I64.onnxCode()}));
+    }
 
     @Test
     void castBetweenEveryPairOfTypes() {
