@@ -426,3 +426,51 @@ extern "C" __global__ void grid_sample(const float* x, const float* grid, float*
         y[i] = (float) acc;
     }
 }
+
+// ints: as conv_nd's (no bias, not transposed), then xDtype, wDtype (2 uint8, 3 int8), xZeroPoint,
+// count (1 or M), wZeroPoint[count] (ONNX ConvInteger): y (int32) = sum of (x - xZeroPoint) *
+// (w - wZeroPoint[m or 0]) in 64 bits.
+extern "C" __global__ void conv_integer(const unsigned char* x, const unsigned char* w, int* y, Ints ints, Floats) {
+    int rank = (int) ints.v[0];
+    long long N = ints.v[1], C = ints.v[2], M = ints.v[3], group = ints.v[4];
+    long long in[IMAGE_MAX_SPATIAL], out[IMAGE_MAX_SPATIAL], k[IMAGE_MAX_SPATIAL], st[IMAGE_MAX_SPATIAL], pad[IMAGE_MAX_SPATIAL], dil[IMAGE_MAX_SPATIAL];
+    long long inSize = 1, outSize = 1, kSize = 1;
+    for (int d = 0; d < rank; d++) {
+        const long long* a = ints.v + 7 + 6 * d;
+        in[d] = a[0]; out[d] = a[1]; k[d] = a[2]; st[d] = a[3]; pad[d] = a[4]; dil[d] = a[5];
+        inSize *= in[d]; outSize *= out[d]; kSize *= k[d];
+    }
+    const long long* z = ints.v + 7 + 6 * rank;
+    int xSigned = z[0] == 3, wSigned = z[1] == 3;
+    long long xz = z[2], zeroPoints = z[3];
+    long long cg = C / group, mg = M / group;
+    FOR_EACH_ITEM(i, N * M * outSize) {
+        long long e = i % outSize, m = (i / outSize) % M, n = i / (outSize * M);
+        long long o[IMAGE_MAX_SPATIAL];
+        long long rest = e;
+        for (int d = rank - 1; d >= 0; d--) { o[d] = rest % out[d]; rest /= out[d]; }
+        long long wz = z[4 + (zeroPoints == 1 ? 0 : m)];
+        long long acc = 0;
+        for (long long ci = 0; ci < cg; ci++) {
+            const unsigned char* xp = x + (n * C + (m / mg) * cg + ci) * inSize;
+            const unsigned char* wp = w + (m * cg + ci) * kSize;
+            for (long long q = 0; q < kSize; q++) {
+                long long r = q, at = 0, stride = 1;
+                bool ok = true;
+                for (int d = rank - 1; d >= 0; d--) {
+                    long long kk = r % k[d];
+                    r /= k[d];
+                    long long p = o[d] * st[d] - pad[d] + kk * dil[d];
+                    if (p < 0 || p >= in[d]) { ok = false; break; }
+                    at += p * stride;
+                    stride *= in[d];
+                }
+                if (!ok) continue;
+                long long xv = xSigned ? (long long) (signed char) xp[at] : (long long) xp[at];
+                long long wv = wSigned ? (long long) (signed char) wp[q] : (long long) wp[q];
+                acc += (xv - xz) * (wv - wz);
+            }
+        }
+        y[i] = (int) (unsigned int) (unsigned long long) acc;
+    }
+}
