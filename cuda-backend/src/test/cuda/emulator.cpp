@@ -97,7 +97,6 @@ int main() {
         else if (name == "batchnorm") body = [&] { batchnorm(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
         else if (name == "conv2d") body = [&] { conv2d(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "conv_nd") body = [&] { conv_nd(p(0), p(1), p(2), p(3), ints, floats); };
-        else if (name == "conv_integer") body = [&] { conv_integer(u8(0), u8(1), (int*) p(2), ints, floats); };
         else if (name == "pool") body = [&] { pool(p(0), p(1), ints, floats); };
         else if (name == "pool_indices") body = [&] { pool_indices(p(0), (long long*) p(1), ints, floats); };
         else if (name == "resize") body = [&] { resize(p(0), p(1), ints, floats); };

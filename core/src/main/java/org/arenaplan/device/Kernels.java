@@ -98,9 +98,6 @@ import java.util.List;
  *     positions inside x divided by their count, or with countIncludePad = 1 by the count of
  *     positions inside [-padBegin, in + padEnd); 2 Lp: (sum of |x|^p over the positions inside x)^(1/p).
  *     Global pooling is k = in, no padding. Sums run over the window in row-major order, in f32.</li>
- * <li>{@link #CONV_INTEGER} ptrs [x, w, y]; ints as {@link #CONV_ND}'s (no bias, not transposed), then
- *     xDtype, wDtype (uint8 or int8), xZeroPoint, count (1 or M), wZeroPoint[count]: ONNX ConvInteger,
- *     y[n, m] (int32) = the sum of (x - xZeroPoint) * (w - wZeroPoint[m or 0]) in 64 bits, stored wrapping.</li>
  * <li>{@link #POOL_INDICES} ptrs [x, indices]; ints as {@link #POOL}'s (mode 0) then storageOrder:
  *     ONNX MaxPool's Indices (int64): for each window, the flat index into x (plane * plane size +
  *     the position in the plane, row-major, or column-major with storageOrder = 1) of its first
@@ -233,7 +230,6 @@ public final class Kernels {
     public static final String RESIZE = "resize";
     public static final String COL2IM = "col2im";
     public static final String POOL_INDICES = "pool_indices";
-    public static final String CONV_INTEGER = "conv_integer";
     public static final String GRID_SAMPLE = "grid_sample";
     public static final String AFFINE_GRID = "affine_grid";
     public static final String TRANSPOSE = "transpose";
@@ -276,7 +272,7 @@ public final class Kernels {
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
-            CONV_ND, CONV_INTEGER, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
+            CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */

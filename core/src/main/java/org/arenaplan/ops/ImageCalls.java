@@ -206,25 +206,4 @@ final class ImageCalls {
         if (c < 0) throw fail(op, "attribute '" + attr + "' = '" + v + "' is not one of " + values);
         return c;
     }
-
-    /** ConvInteger: conv_nd's geometry, then the element types, X's zero point, the count of W's and W's (one, or one per output channel). */
-    static KernelCall convInteger(Op op, OpLowering lowering) {
-        String x = op.inputs().get(0), w = op.inputs().get(1), y = op.outputs().get(0);
-        org.arenaplan.ir.DType xt = lowering.dtype(x), wt = lowering.dtype(w);
-        for (org.arenaplan.ir.DType t : new org.arenaplan.ir.DType[]{xt, wt})
-            if (t != org.arenaplan.ir.DType.U8 && t != org.arenaplan.ir.DType.I8) throw fail(op, "ConvInteger takes uint8 or int8, not " + t.jsonName());
-        if (lowering.dtype(y) != org.arenaplan.ir.DType.I32) throw fail(op, "ConvInteger's output '" + y + "' must be int32");
-        KernelCall geometry = conv(op, lowering, false);
-        long[] wz = OpAttrs.of(op).intsOrNull("w_zero_point");
-        if (wz == null) wz = new long[]{0};
-        int at = geometry.ints().length;
-        if (at + 4 + wz.length > 40) throw fail(op, wz.length + " per-channel zero points do not fit the kernel's 40 integer arguments");
-        long[] ints = java.util.Arrays.copyOf(geometry.ints(), at + 4 + wz.length);
-        ints[at] = xt.onnxCode();
-        ints[at + 1] = wt.onnxCode();
-        ints[at + 2] = OpAttrs.of(op).integer("x_zero_point");
-        ints[at + 3] = wz.length;
-        System.arraycopy(wz, 0, ints, at + 4, wz.length);
-        return new KernelCall(Kernels.CONV_INTEGER, List.of(lowering.read(x), lowering.read(w), lowering.write(y)), ints, new double[0], op.name());
-    }
 }

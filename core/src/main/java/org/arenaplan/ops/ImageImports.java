@@ -271,32 +271,6 @@ final class ImageImports {
         return NodeLowering.op(n, OpKinds.RESIZE, List.of(x.name()), out, attrs);
     }
 
-    /**
-     * ConvInteger (opset 10): X and W uint8 or int8, Conv's attributes, optional zero points (constant
-     * inputs: one for X; one for W or one per output channel); output int32.
-     */
-    static Lowered convInteger(NodeContext n) {
-        Value x = n.input(0), w = n.input(1);
-        for (Value v : new Value[]{x, w})
-            n.require(v.dtype() == DType.U8 || v.dtype() == DType.I8, "input " + v + " is " + v.dtype().jsonName() + ", not uint8 or int8");
-        long[] xz = zeroPoint(n, 2, x.dtype()), wz = zeroPoint(n, 3, w.dtype());
-        n.require(xz.length == 1, "x_zero_point " + java.util.Arrays.toString(xz) + " must be one value");
-        n.require(wz.length == 1 || wz.length == w.dim(0), "w_zero_point " + java.util.Arrays.toString(wz) + " must be one value or one per output channel (" + w.dim(0) + ")");
-        Lowered conv = ImageOps.importConv(n, false);
-        Map<String, Object> attrs = new LinkedHashMap<>(conv.attrs());
-        attrs.put("x_zero_point", xz[0]);
-        attrs.put("w_zero_point", wz);
-        return new Lowered(ImageOps.CONV_INTEGER, conv.inputs(), List.of(new Value(conv.outputs().get(0).name(), DType.I32, conv.outputs().get(0).shape())),
-                attrs, false, conv.dropped());
-    }
-
-    /** A ConvInteger zero point: input {@code i} of X's or W's type, its values ({0} when absent). */
-    private static long[] zeroPoint(NodeContext n, int i, DType type) {
-        if (!n.hasInput(i)) return new long[]{0};
-        n.require(n.input(i).dtype() == type, "zero point " + n.input(i) + " must have its tensor's type " + type.jsonName());
-        return n.constantInts(i, "zero point");
-    }
-
     /** Col2Im (opset 18): image_shape and block_shape are constant inputs; dilations, pads, strides per spatial axis. */
     static Lowered col2im(NodeContext n) {
         Value x = n.input(0);

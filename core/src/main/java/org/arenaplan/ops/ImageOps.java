@@ -42,10 +42,6 @@ final class ImageOps implements OpFamily {
                         .doc("inputs X, W, optional B; 1-D to 3-D images (conv2d up to 2-D, conv_nd for 3-D)")
                         .lowerF32((op, l) -> List.of(l.shape(op, op.inputs().get(0)).length == 5 ? ImageCalls.conv(op, l, false) : conv(op, l)))
                         .onnx(ImageOps::importConv, "auto_pad").build(),
-                OpDefinition.op(CONV_INTEGER, 2, 2).attrs(convAttrs(AttrSpec.integer("x_zero_point", 0, -128, 255), AttrSpec.ints("w_zero_point", -128, 255, "0; one value, or one per output channel")))
-                        .shape(ShapeRules::conv).kernels(Kernels.CONV_INTEGER)
-                        .doc("uint8/int8 X and W, int32 output: the sum of (x - x_zero_point) * (w - w_zero_point[m]); 1-D to 3-D images")
-                        .lower((op, l) -> List.of(ImageCalls.convInteger(op, l))).onnx(CONV_INTEGER, 10, ImageImports::convInteger, "auto_pad").build(),
                 OpDefinition.op(OpKinds.CONV_TRANSPOSE, 2, 3).attrs(convAttrs(AttrSpec.perAxis("output_padding", false, 0, 1, 0)))
                         .shape(ImageShapes::convTranspose).kernels(Kernels.CONV_ND)
                         .doc("inputs X, W (C x M/group x kernel...), optional B; 1-D to 3-D images")
@@ -84,7 +80,7 @@ final class ImageOps implements OpFamily {
     }
 
     /** Kinds only this family names. */
-    static final String CONV_INTEGER = "ConvInteger", COL2IM = "Col2Im", AFFINE_GRID = "AffineGrid", GRID_SAMPLE = "GridSample";
+    static final String COL2IM = "Col2Im", AFFINE_GRID = "AffineGrid", GRID_SAMPLE = "GridSample";
     /** GridSample's modes and padding modes, in the order of the grid_sample kernel's codes. */
     static final List<String> GRID_MODES = List.of("nearest", "linear", "cubic"), GRID_PADDINGS = List.of("zeros", "border", "reflection");
 
@@ -156,11 +152,6 @@ final class ImageOps implements OpFamily {
     }
 
     private static Lowered importConv(NodeContext n) {
-        return importConv(n, true);
-    }
-
-    /** Conv's import; {@code bias}: whether input 2 is Conv's bias (ConvInteger's is a zero point, read by the caller). */
-    static Lowered importConv(NodeContext n, boolean bias) {
         Value x = n.input(0), w = n.input(1);
         long[] in = spatial(n, x);
         n.require(w.rank() == x.rank(), "weight " + w + " must have the rank of the input " + x);
@@ -171,7 +162,7 @@ final class ImageOps implements OpFamily {
         n.require(Arrays.equals(kernel, Arrays.copyOfRange(w.shape(), 2, w.rank())), "kernel_shape " + Arrays.toString(kernel) + " differs from the weight " + w);
         Windows.Resolved r = Windows.resolve(n, in, kernel, true, false);
         List<String> inputs = new ArrayList<>(List.of(x.name(), w.name()));
-        if (bias && n.hasInput(2)) {
+        if (n.hasInput(2)) {
             n.require(n.input(2).rank() == 1 && n.input(2).dim(0) == w.dim(0), "bias " + n.input(2) + " must be [" + w.dim(0) + "]");
             inputs.add(n.input(2).name());
         }

@@ -23,15 +23,10 @@ final class ImageKernels {
     static void check(KernelCall c) {
         int rank = (int) c.intArg(0);
         switch (c.name()) {
-            case Kernels.CONV_ND, Kernels.CONV_INTEGER -> {
+            case Kernels.CONV_ND -> {
                 need(c, rank >= 1 && rank <= MAX_SPATIAL, "rank " + rank + " is not 1 to " + MAX_SPATIAL);
                 need(c, c.ints().length >= 7 + 6 * rank, "takes " + (7 + 6 * rank) + " ints");
                 need(c, c.pointers().size() == (c.intArg(5) == 1 ? 4 : 3), "takes " + (c.intArg(5) == 1 ? 4 : 3) + " pointers");
-                if (c.name().equals(Kernels.CONV_INTEGER)) {
-                    long zeroPoints = c.ints().length > 10 + 6 * rank ? c.intArg(10 + 6 * rank) : 0;
-                    need(c, (zeroPoints == 1 || zeroPoints == c.intArg(3)) && c.ints().length >= 11 + 6 * rank + zeroPoints && c.intArg(5) == 0 && c.intArg(6) == 0,
-                            "takes " + (11 + 6 * rank) + " ints and 1 or M zero points for W, no bias, not transposed");
-                }
                 need(c, c.intArg(4) >= 1 && c.intArg(2) % c.intArg(4) == 0 && c.intArg(3) % c.intArg(4) == 0, "group " + c.intArg(4) + " does not divide the channels");
             }
             case Kernels.POOL, Kernels.POOL_INDICES -> {
@@ -64,7 +59,6 @@ final class ImageKernels {
         }
         for (int k = 0; k < c.ints().length; k++) {
             if (c.name().equals(Kernels.RESIZE) && k >= 6 && (k - 6) % 5 >= 2) continue;   // double bits
-            if (c.name().equals(Kernels.CONV_INTEGER) && k >= 9 + 6 * rank && k != 10 + 6 * rank) continue;   // zero points may be negative
             need(c, c.intArg(k) >= 0 && c.intArg(k) <= Integer.MAX_VALUE, "int #" + k + " = " + c.intArg(k) + " is not in [0, 2^31)");
         }
     }
@@ -76,88 +70,32 @@ final class ImageKernels {
     // ---- conv_nd ----
 
     static void convNd(KernelCall c, F[] f) {
-        Conv g = new Conv(c);
-        boolean hasBias = c.intArg(5) == 1;
+        int rank = i(c, 0), n = i(c, 1), ch = i(c, 2), m = i(c, 3), group = i(c, 4);
+        boolean hasBias = c.intArg(5) == 1, transposed = c.intArg(6) == 1;
+        int[] in = axis(c, 7, 6, 0, rank), out = axis(c, 7, 6, 1, rank), k = axis(c, 7, 6, 2, rank);
+        int[] st = axis(c, 7, 6, 3, rank), pad = axis(c, 7, 6, 4, rank), dil = axis(c, 7, 6, 5, rank);
         float[] x = f[0].a(), w = f[1].a(), y = f[hasBias ? 3 : 2].a();
         float[] b = hasBias ? f[2].a() : null;
-        float[] acc = new float[1];
-        for (int img = 0; img < g.n; img++) {
-            for (int mo = 0; mo < g.m; mo++) {
-                for (int e = 0; e < g.outSize; e++) {
-                    acc[0] = 0f;
-                    g.taps(img, mo, e, (xi, wi) -> acc[0] += x[xi] * w[wi]);
-                    y[(img * g.m + mo) * g.outSize + e] = hasBias ? acc[0] + b[mo] : acc[0];
-                }
-            }
-        }
-    }
-
-    /** {@link Kernels#CONV_INTEGER}: ONNX ConvInteger, sum of (x - xZeroPoint) * (w - wZeroPoint) in 64 bits, stored as int32 (wrapping). */
-    static void convInteger(KernelCall c, java.nio.ByteBuffer xs, java.nio.ByteBuffer ws, java.nio.ByteBuffer ys) {
-        Conv g = new Conv(c);
-        int at = 7 + 6 * g.rank;
-        org.arenaplan.ir.DType xt = org.arenaplan.ir.DType.ofOnnx((int) c.intArg(at)), wt = org.arenaplan.ir.DType.ofOnnx((int) c.intArg(at + 1));
-        long xz = c.intArg(at + 2);
-        int zeroPoints = i(c, at + 3);
-        long[] acc = new long[1];
-        for (int img = 0; img < g.n; img++) {
-            for (int mo = 0; mo < g.m; mo++) {
-                long wz = c.intArg(at + 4 + (zeroPoints == 1 ? 0 : mo));
-                for (int e = 0; e < g.outSize; e++) {
-                    acc[0] = 0;
-                    g.taps(img, mo, e, (xi, wi) -> acc[0] += (xt.getLong(xs, xi) - xz) * (wt.getLong(ws, wi) - wz));
-                    ys.putInt(4 * ((img * g.m + mo) * g.outSize + e), (int) acc[0]);
-                }
-            }
-        }
-    }
-
-    /** Receives the x and w element indices of one product of a convolution sum. */
-    @FunctionalInterface
-    private interface Tap {
-        void at(int xIndex, int wIndex);
-    }
-
-    /** One conv_nd call's geometry (ints as {@link Kernels#CONV_ND}). */
-    private static final class Conv {
-        final int rank, n, ch, m, cg, mg, inSize, outSize, kSize;
-        final boolean transposed;
-        final int[] in, out, k, st, pad, dil, o, kk, pos;
-
-        Conv(KernelCall c) {
-            rank = i(c, 0);
-            n = i(c, 1);
-            ch = i(c, 2);
-            m = i(c, 3);
-            int group = i(c, 4);
-            transposed = c.intArg(6) == 1;
-            in = axis(c, 7, 6, 0, rank);
-            out = axis(c, 7, 6, 1, rank);
-            k = axis(c, 7, 6, 2, rank);
-            st = axis(c, 7, 6, 3, rank);
-            pad = axis(c, 7, 6, 4, rank);
-            dil = axis(c, 7, 6, 5, rank);
-            cg = ch / group;
-            mg = m / group;
-            inSize = product(in);
-            outSize = product(out);
-            kSize = product(k);
-            o = new int[rank];
-            kk = new int[rank];
-            pos = new int[rank];
-        }
-
-        /** Every product of output {@code e} of channel {@code mo} of image {@code img}: the group's channels, then the kernel positions. */
-        void taps(int img, int mo, int e, Tap tap) {
-            unravel(e, out, o);
-            int g = mo / mg;
-            for (int ci = 0; ci < cg; ci++) {
-                int cIn = g * cg + ci;
-                int xPlane = (img * ch + cIn) * inSize;
-                int wBase = transposed ? (cIn * mg + mo % mg) * kSize : (mo * cg + ci) * kSize;
-                for (int q = 0; q < kSize; q++) {
-                    unravel(q, k, kk);
-                    if (source(o, kk, in, st, pad, dil, transposed, pos)) tap.at(xPlane + ravel(pos, in), wBase + q);
+        int cg = ch / group, mg = m / group;
+        int inSize = product(in), outSize = product(out), kSize = product(k);
+        int[] o = new int[rank], kk = new int[rank], pos = new int[rank];
+        for (int img = 0; img < n; img++) {
+            for (int mo = 0; mo < m; mo++) {
+                int g = mo / mg;
+                for (int e = 0; e < outSize; e++) {
+                    unravel(e, out, o);
+                    float acc = 0f;
+                    for (int ci = 0; ci < cg; ci++) {
+                        int cIn = g * cg + ci;
+                        int xPlane = (img * ch + cIn) * inSize;
+                        int wBase = transposed ? (cIn * mg + mo % mg) * kSize : (mo * cg + ci) * kSize;
+                        for (int q = 0; q < kSize; q++) {
+                            unravel(q, k, kk);
+                            if (!source(o, kk, in, st, pad, dil, transposed, pos)) continue;
+                            acc += x[xPlane + ravel(pos, in)] * w[wBase + q];
+                        }
+                    }
+                    y[(img * m + mo) * outSize + e] = hasBias ? acc + b[mo] : acc;
                 }
             }
         }

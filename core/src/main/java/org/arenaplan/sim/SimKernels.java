@@ -50,20 +50,6 @@ final class SimKernels {
                     store(c, 1, y);
                 };
             }
-            case Kernels.CONV_INTEGER: {
-                ImageKernels.check(c);
-                for (int k = 0; k < 2; k++) {
-                    DType t = dtype(c, 7 + 6 * (int) c.intArg(0) + k);
-                    if (t != DType.U8 && t != DType.I8) throw new DeviceException("'" + c.label() + "': conv_integer takes uint8 or int8, not " + t.jsonName());
-                    count(c, k, t);
-                }
-                count(c, 2, DType.I32);
-                return () -> {
-                    ByteBuffer y = out(c, 2);
-                    ImageKernels.convInteger(c, in(c, 0), in(c, 1), y);
-                    store(c, 2, y);
-                };
-            }
             case Kernels.GRID_SAMPLE: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.gridSample(c, f[0], f[1], f[2]));
             case Kernels.COL2IM: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.col2im(c, f[0], f[1]));
             case Kernels.AFFINE_GRID: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.affineGrid(c, f[0], f[1]));

@@ -47,7 +47,6 @@ final class CudaKernelTable {
             Map.entry(Kernels.BATCHNORM, new Spec(6, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.CONV2D, new Spec(4, 2, i -> i[0] * i[4] * i[5] * i[6])),
             Map.entry(Kernels.CONV_ND, new Spec(4, 2, i -> i[1] * i[3] * strided(i, 8, 6, (int) i[0]))),
-            Map.entry(Kernels.CONV_INTEGER, new Spec(3, -1, i -> i[1] * i[3] * strided(i, 8, 6, (int) i[0]))),
             Map.entry(Kernels.POOL, new Spec(2, -1, i -> i[1] * strided(i, 6, 7, (int) i[0]))),
             Map.entry(Kernels.POOL_INDICES, new Spec(2, -1, i -> i[1] * strided(i, 6, 7, (int) i[0]))),
             Map.entry(Kernels.RESIZE, new Spec(2, -1, i -> strided(i, 7, 5, (int) i[0]))),

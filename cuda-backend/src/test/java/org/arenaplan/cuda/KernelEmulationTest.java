@@ -132,20 +132,6 @@ class KernelEmulationTest {
                     4, 4, 2, 1, 1, 0, 1, 5, 2, 2, 2, 0, 1, 2, 6, 3, 3, 2, 1, 1, 1}, new double[0], mode == Kernels.LP ? 2 : 0));
             }
         }
-        // conv_integer: the 3-D conv_nd case on uint8 x (zero point 100) and int8 w, and on int8 x (zero point -7) and uint8 w.
-        long[] convGeometry = {3, 1, 4, 6, 2, 0, 0, 5, 3, 3, 2, 1, 1, 6, 2, 3, 1, 0, 2, 7, 4, 3, 2, 1, 1};
-        for (DType[] t : new DType[][] {{DType.U8, DType.I8}, {DType.I8, DType.U8}}) {
-            // one zero point for W with uint8 x, one per output channel (6) with int8 x
-            long[] wz = t[0] == DType.U8 ? new long[] {-3} : new long[] {200, 0, 1, 255, 17, 9};
-            long[] ints = java.util.Arrays.copyOf(convGeometry, convGeometry.length + 4 + wz.length);
-            ints[convGeometry.length] = t[0].onnxCode();
-            ints[convGeometry.length + 1] = t[1].onnxCode();
-            ints[convGeometry.length + 2] = t[0] == DType.U8 ? 100 : -7;
-            ints[convGeometry.length + 3] = wz.length;
-            System.arraycopy(wz, 0, ints, convGeometry.length + 4, wz.length);
-            c.add(new Case(Kernels.CONV_INTEGER, List.of(longs(t[0], 48, 840, t[0] == DType.U8 ? 256 : 128), longs(t[1], 49, 324, t[1] == DType.U8 ? 256 : 128)),
-                    DType.I32, 144, ints, new double[0], 0));
-        }
         // pool_indices: the same max windows' argmax, row- and column-major.
         for (int order = 0; order <= 1; order++) {
             c.add(new Case(Kernels.POOL_INDICES, List.of(TensorValue.ofFloats(null, random(19, 240))), DType.I64, 48, new long[] {3, 2, 0, 0, 0,
