@@ -23,7 +23,7 @@ __device__ __forceinline__ double dmin(double a, double b) { return a < b ? a : 
 // ElementwiseMath.unary(int, double, double, double); codes as org.arenaplan.device.Kernels.
 __device__ __forceinline__ double unary_float(int op, double v, double alpha, double beta) {
     switch (op) {
-        case 0: return v > 0 ? v : 0.0;                                            // relu
+        case 0: return v > 0 || v != v ? v : 0.0;                                  // relu (a NaN stays)
         case 1: return 1.0 / (1.0 + exp(-v));                                      // sigmoid
         case 2: return tanh(v);
         case 3: return 0.5 * v * (1.0 + erf_as(v / sqrt(2.0)));                    // gelu
@@ -151,6 +151,14 @@ __device__ __forceinline__ long long binary_int(int op, long long a, long long b
         case 17: return b < 0 || b >= 64 ? 0 : (long long) (ua << b);              // shift left
         default: return b < 0 || b >= 64 ? 0 : (long long) (ua >> b);              // 18 shift right (logical)
     }
+}
+
+// ElementwiseMath.quantize: rint(x / scale) in f32 (half to even) + zero point, saturated (NaN to the low end).
+__device__ __forceinline__ long long quantize_value(float x, float scale, long long zp, bool u8) {
+    float q = rintf(x / scale);
+    double v = (double) q + (double) zp;
+    double lo = u8 ? 0.0 : -128.0, hi = u8 ? 255.0 : 127.0;
+    return (long long) (v >= hi ? hi : v >= lo ? v : lo);
 }
 
 // ElementwiseMath.compare: 0 equal, 1 less, 2 greater, 3 less or equal, 4 greater or equal.

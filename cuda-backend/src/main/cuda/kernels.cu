@@ -10,3 +10,5 @@
 #include "reduce.cuh"
 #include "normalization.cuh"
 #include "recurrent.cuh"
+#include "signal.cuh"
+#include "quantized.cuh"

@@ -111,6 +111,7 @@ int main() {
         else if (name == "gather") body = [&] { gather(p(0), p(1), p(2), ints, floats); };
         else if (name == "where") body = [&] { where(u8(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "compare") body = [&] { compare(p(0), p(1), u8(2), ints, floats); };
+        else if (name == "quantize") body = [&] { quantize(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "strided_copy") body = [&] { strided_copy(p(0), p(1), ints, floats); };
         else if (name == "pad") body = [&] { pad(p(0), p(1), p(2), ints, floats); };
         else if (name == "trilu") body = [&] { trilu(p(0), p(1), ints, floats); };
@@ -121,6 +122,11 @@ int main() {
         else if (name == "onehot") body = [&] { onehot(p(0), p(1), p(2), ints, floats); };
         else if (name == "reduce") body = [&] { reduce(p(0), p(1), ints, floats); };
         else if (name == "einsum") body = [&] { einsum(p(0), p(1), p(2), ints, floats); };
+        else if (name == "dft") body = [&] { dft(p(0), p(1), p(2), ints, floats); };
+        else if (name == "qmatmul") body = [&] { qmatmul(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), ints, floats); };
+        else if (name == "qconv") body = [&] { qconv(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), (const int*) p(8), p(9), ints, floats); };
+        else if (name == "reverse_sequence") body = [&] { reverse_sequence(p(0), (const long long*) p(1), p(2), ints, floats); };
+        else if (name == "tfidf") body = [&] { tfidf(p(0), p(1), ints, floats); };
         else if (name == "cumsum") body = [&] { cumsum(p(0), p(1), ints, floats); };
         else if (name == "topk") body = [&] { topk(p(0), p(1), (long long*) p(2), ints, floats); };
         else if (name == "normalize") body = [&] { normalize(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };

@@ -71,7 +71,7 @@ public final class ElementwiseMath {
     /** Unary op {@code op} on a float value; alpha and beta are the call's floats (op's attributes). */
     public static double unary(int op, double v, double alpha, double beta) {
         switch (op) {
-            case Kernels.RELU: return v > 0 ? v : 0.0;
+            case Kernels.RELU: return v > 0 || v != v ? v : 0.0;                           // a NaN stays (ONNX: max(x, 0))
             case Kernels.SIGMOID: return 1.0 / (1.0 + Math.exp(-v));
             case Kernels.TANH: return Math.tanh(v);
             case Kernels.GELU: return 0.5 * v * (1.0 + erf(v / Math.sqrt(2.0)));
@@ -239,6 +239,21 @@ public final class ElementwiseMath {
             case Kernels.GREATER_OR_EQUAL: return sign >= 0;
             default: throw new IllegalArgumentException("unknown compare op " + op);
         }
+    }
+
+    // ---- quantization ({@link Kernels#QUANTIZE}) ----
+
+    /** ONNX QuantizeLinear: rint(x / scale) (in f32, half to even) + zeroPoint, saturated to uint8 or int8. */
+    public static long quantize(float x, float scale, long zeroPoint, boolean unsigned8) {
+        float q = (float) Math.rint(x / scale);
+        double v = (double) q + zeroPoint;                              // NaN saturates to the low end below
+        double lo = unsigned8 ? 0 : -128, hi = unsigned8 ? 255 : 127;
+        return (long) (v >= hi ? hi : v >= lo ? v : lo);
+    }
+
+    /** ONNX DequantizeLinear: (x - zeroPoint) * scale in f32. */
+    public static float dequantize(long x, float scale, long zeroPoint) {
+        return (float) (x - zeroPoint) * scale;
     }
 
     // ---- helpers ----

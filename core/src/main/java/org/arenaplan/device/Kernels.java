@@ -70,6 +70,36 @@ import java.util.List;
  *     L - O letters (row-major) of the product of a[sum idx_l * aStride[l]] and, with two
  *     operands, b[...]; a repeated letter's strides add up (the diagonal), 0 broadcasts. In double
  *     from 0, rounded once; f32, f16, bf16 or f64.</li>
+ * <li>{@link #DFT} ptrs [x, (window), y]; ints [outer, n, inner, inC, L, bins, mode, frames, frameStep,
+ *     frameLength, hasWindow, dtype]: x is [outer, n, inner, inC] (inC 1: real, 2: complex), y is
+ *     [outer, frames, bins, inner, 2] (mode {@link #DFT_IRFFT}: [outer, L, inner, 1]). Modes
+ *     {@link #DFT_FORWARD} and {@link #DFT_INVERSE}: bin k of frame f = sum over t &lt; L of
+ *     x[f frameStep + t] (zero where t &ge; frameLength or past n) times window[t] (when hasWindow)
+ *     times e^(-+2 pi i k t / L), the inverse scaled by 1/L. {@link #DFT_IRFFT} (numpy irfft):
+ *     y[t] = (1/L) sum over k &lt; min(n, L/2 + 1) of c_k Re(x[k] e^(2 pi i k t / L)), c_k = 1 at k = 0
+ *     and k = L/2, else 2. In double, angles from (k t mod L), rounded once; f32, f16, bf16, f64.</li>
+ * <li>{@link #QMATMUL} ptrs [a, b, aZp, bZp, (aScale, bScale, yScale, yZp), y]; ints [batch, M, K, N,
+ *     aBatched, bBatched, then the 9 quantization ints]: a is [batch or 1, M, K], b [batch or 1, K, N],
+ *     y [batch, M, N]; acc = sum over k of (a[m, k] - aZp[m or 0]) (b[k, n] - bZp[n or 0]) in 64 bits.
+ *     The quantization ints: [aType, bType, yType, requantize, aZpPerRow, bZpPerColumn, aScalePerRow,
+ *     bScalePerColumn, scaleType]; a and b uint8 or int8 (their zero points likewise). requantize = 0:
+ *     y = acc as int32 (wrapping). requantize = 1 (the scale pointers present): s = aScale * bScale,
+ *     rounded to scaleType (f32, f16, bf16), then s / yScale rounded likewise; y = acc s + yZp (in
+ *     double), rounded half to even, saturated to yType (uint8 or int8).</li>
+ * <li>{@link #QCONV} ptrs [x, w, xZp, wZp, (xScale, wScale, yScale, yZp), (bias), y]; ints [the 9
+ *     quantization ints of {@link #QMATMUL} (rows: 1, columns: the output channels M), then
+ *     {@link #CONV_ND}'s ints with transposed = 0]: acc = the Conv sum of (x - xZp) (w - wZp[m or 0])
+ *     in 64 bits, plus bias[m] (int32, when hasBias), then y as {@link #QMATMUL}'s.</li>
+ * <li>{@link #REVERSE_SEQUENCE} ptrs [x, lens, y]; ints [d0, d1, inner, timeAxis, es, lensDtype]: x and y
+ *     are d0 x d1 x inner elements of es bytes; the batch axis is the other of 0 and 1; y[t, b] =
+ *     x[lens[b] - 1 - t, b] for t &lt; lens[b], else x[t, b] (with t on timeAxis). lens int64, each in
+ *     [0, steps]: outside is an error (CUDA: a trap).</li>
+ * <li>{@link #TFIDF} ptrs [x, y]; ints [rows, C, dtype, outSize, mode, maxSkip, hasWeights, G, then per
+ *     n-gram g: size_g, index_g, items_g...]; floats: weights[outSize] when hasWeights: x is rows x C
+ *     int64 or int32 tokens, y rows x outSize f32. count[r, o] = over the n-grams g with index_g = o,
+ *     the number of (start s, gap d) with items_g[j] = x[r, s + j d] for every j and s + (size_g - 1) d
+ *     &lt; C, d from 1 to maxSkip + 1 (only d = 1 for size 1). y = count (mode 0, TF), count &gt; 0 ?
+ *     weight : 0 (1, IDF), weight count (2, TFIDF), weight = weights[o] or 1.</li>
  * <li>{@link #NLL_LOSS} ptrs [x, target, (weight), loss, (logprob)]; ints [softmax, N, C, D, reduction,
  *     hasIgnore, ignoreIndex, hasWeight, hasLogProb, targetDtype]: x is [N, C, D] log-probabilities
  *     or, with softmax = 1, scores whose log-softmax over C (in double; written to logprob when
@@ -147,6 +177,13 @@ import java.util.List;
  * <li>{@link #WHERE} ptrs [cond, x, y, out]; ints [rank, shape[rank], condStride[rank],
  *     xStride[rank], yStride[rank], es]: out = cond != 0 ? x : y, broadcast as {@link #BINARY};
  *     cond is bool; x, y and out share one element type.</li>
+ * <li>{@link #QUANTIZE} ptrs [x, scale, (zeroPoint), y]; ints [outer, axis, inner, mode, xDtype, yDtype, hasZeroPoint]:
+ *     x and y are outer x axis x inner; scale (and the zero point, when hasZeroPoint = 1) hold axis
+ *     values, element (o, a, i) using entry a. mode 0 quantizes (ONNX QuantizeLinear): x float
+ *     (f32, f16, bf16; scale of x's type), y int8 or uint8 (the zero point's type):
+ *     y = clamp(rint(x / scale) + zeroPoint) to y's range, x / scale computed in f32 and rounded
+ *     half to even. mode 1 dequantizes (DequantizeLinear): x int8, uint8 or int32, y f32 (scale's
+ *     type): y = (x - zeroPoint) * scale in f32.</li>
  * <li>{@link #COMPARE} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank],
  *     dtype]: y (bool) = a op b, broadcast as {@link #BINARY}; op: {@link #EQUAL}, {@link #LESS},
  *     {@link #GREATER}, {@link #LESS_OR_EQUAL}, {@link #GREATER_OR_EQUAL}. Floats compare as
@@ -239,6 +276,7 @@ public final class Kernels {
     public static final String GATHER = "gather";
     public static final String WHERE = "where";
     public static final String COMPARE = "compare";
+    public static final String QUANTIZE = "quantize";
     public static final String RECURRENT = "recurrent";
     public static final String REDUCE = "reduce";
     public static final String NORMALIZE = "normalize";
@@ -246,6 +284,13 @@ public final class Kernels {
     public static final String TOPK = "topk";
     public static final String NLL_LOSS = "nll_loss";
     public static final String EINSUM = "einsum";
+    public static final String DFT = "dft";
+    public static final String QMATMUL = "qmatmul";
+    public static final String QCONV = "qconv";
+    public static final String REVERSE_SEQUENCE = "reverse_sequence";
+    public static final String TFIDF = "tfidf";
+    /** {@link #DFT} modes. */
+    public static final int DFT_FORWARD = 0, DFT_INVERSE = 1, DFT_IRFFT = 2;
 
     public static final String STRIDED_COPY = "strided_copy";
     public static final String PAD = "pad";
@@ -273,7 +318,8 @@ public final class Kernels {
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
             CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
-            STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT);
+            DFT, QMATMUL, QCONV, REVERSE_SEQUENCE, TFIDF,
+            STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT, QUANTIZE);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

@@ -112,6 +112,40 @@ final class ElementwiseImport {
         return NodeLowering.op(n, hasMin ? OpKinds.MAX : OpKinds.MIN, List.of(x.name(), n.input(hasMin ? 1 : 2).name()), x.shape(), Map.of(), x.dtype());
     }
 
+    /**
+     * QuantizeLinear and DequantizeLinear: axis from opset 13 (before, scale and zero point are one
+     * value); block_size (21) must be 0; QuantizeLinear's output is the zero point's type, else
+     * output_dtype (21), else uint8; saturate (19) concerns float8 only. DequantizeLinear's output
+     * is the scale's type.
+     */
+    static Lowered quantize(NodeContext n) {
+        boolean q = n.opType().equals("QuantizeLinear");
+        n.require(n.inputCount() >= 2 && n.inputCount() <= 3, "takes x, scale and an optional zero point");
+        n.require(n.opset() >= 13 || !n.hasAttr("axis"), "attribute 'axis' needs opset 13");
+        n.require(n.opset() >= 19 || !n.hasAttr("saturate"), "attribute 'saturate' needs opset 19");
+        n.require(n.opset() >= 21 || (!n.hasAttr("block_size") && !n.hasAttr("output_dtype")), "attributes 'block_size' and 'output_dtype' need opset 21");
+        n.require(n.integer("block_size", 0) == 0, "blocked quantization (block_size " + n.integer("block_size", 0) + ") is not supported");
+        Value x = n.input(0), s = n.input(1);
+        n.require(n.opset() >= 13 || s.elements() == 1, "scale " + s + " must be one value before opset 13");
+        List<String> inputs = new java.util.ArrayList<>(List.of(x.name(), s.name()));
+        DType out = q ? DType.U8 : s.dtype();
+        if (q && n.hasAttr("output_dtype")) {
+            DType o = DType.ofOnnx((int) n.integer("output_dtype", 0));
+            n.require(o == DType.U8 || o == DType.I8, "output_dtype " + n.integer("output_dtype", 0) + " is not int8 or uint8, the types quantized to here");
+            out = o;
+        }
+        if (n.hasInput(2)) {
+            inputs.add(n.input(2).name());
+            if (q) {
+                n.require(!n.hasAttr("output_dtype") || n.input(2).dtype() == out, "output_dtype differs from the zero point's type " + n.input(2).dtype().jsonName());
+                out = n.input(2).dtype();
+            }
+        }
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        if (n.hasAttr("axis")) attrs.put("axis", (long) n.axis(n.integer("axis", 1), x.rank(), "axis"));
+        return NodeLowering.op(n, n.opType(), inputs, x.shape(), attrs, out);
+    }
+
     /** CastLike(input, target_type): Cast to the element type of input 1. */
     static Lowered castLike(NodeContext n) {
         n.require(n.inputCount() == 2, "takes two inputs (input, target_type)");

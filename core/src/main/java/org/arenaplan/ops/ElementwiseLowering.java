@@ -116,6 +116,32 @@ final class ElementwiseLowering {
         return l.call(op, Kernels.COMPARE, List.of(l.read(a), l.read(b), l.write(y)), ints);
     }
 
+    /** {@link Kernels#QUANTIZE}: mode 0 QuantizeLinear, 1 DequantizeLinear; per tensor, or per index of attr axis. */
+    static KernelCall quantize(Op op, OpLowering l, int mode) {
+        String x = in(op, 0), s = in(op, 1), z = op.inputs().size() > 2 ? op.inputs().get(2) : null, y = out(op);
+        DType xt = l.dtype(x), st = l.dtype(s), yt = l.dtype(y);
+        if (mode == 0 && (!xt.isFloat32Compute() || st != xt || (yt != DType.U8 && yt != DType.I8) || (z != null && l.dtype(z) != yt)))
+            throw fail(op, "quantizes " + xt.jsonName() + " by a " + st.jsonName() + " scale to " + yt.jsonName()
+                    + (z != null ? " with a " + l.dtype(z).jsonName() + " zero point" : "") + "; it takes f32, f16 or bf16 x, a scale of x's type, and int8 or uint8 y and zero point");
+        if (mode == 1 && ((xt != DType.U8 && xt != DType.I8 && xt != DType.I32) || st != DType.F32 || yt != DType.F32 || (z != null && l.dtype(z) != xt)))
+            throw fail(op, "dequantizes " + xt.jsonName() + " by a " + st.jsonName() + " scale to " + yt.jsonName()
+                    + "; it takes int8, uint8 or int32 x (and zero point) and an f32 scale and y");
+        long[] xs = l.shape(op, x);
+        long n = l.elements(x), per = l.elements(s), outer = 1, inner = n;
+        if (per != 1) {
+            int a = (int) OpAttrs.of(op).integer("axis");
+            if (a < 0) a += xs.length;
+            if (a < 0 || a >= xs.length || xs[a] != per) throw fail(op, "scale '" + s + "' has " + per + " values, not one per index of axis " + a + " of " + Arrays.toString(xs));
+            outer = OpLowering.product(Arrays.copyOf(xs, a));
+            inner = OpLowering.product(Arrays.copyOfRange(xs, a + 1, xs.length));
+        }
+        if (z != null && l.elements(z) != per) throw fail(op, "zero point '" + z + "' has " + l.elements(z) + " values, the scale " + per);
+        List<org.arenaplan.device.KernelArg> args = new ArrayList<>(List.of(l.read(x), l.read(s)));
+        if (z != null) args.add(l.read(z));
+        args.add(l.write(y));
+        return l.call(op, Kernels.QUANTIZE, args, new long[] {outer, per, inner, mode, xt.onnxCode(), yt.onnxCode(), z != null ? 1 : 0});
+    }
+
     /** The element types {@code takes} accepts, for messages. */
     private static String types(Predicate<DType> takes) {
         List<String> names = new ArrayList<>();

@@ -16,7 +16,7 @@ import java.util.List;
  * {@link Kernels#COMPARE} kernels with one op code per kind: Add, Sub, Mul, Div, Pow, Mod, PRelu,
  * the n-ary Sum, Max, Min, Mean (numpy broadcasting), the unary math and activations (attributes
  * and defaults ONNX's), IsNaN/IsInf, Clip, the orderings, the logical and bitwise ops, and
- * CastLike (imported as Cast). Formulas and the element types each op code takes:
+ * CastLike (imported as Cast), QuantizeLinear and DequantizeLinear ({@link Kernels#QUANTIZE}). Formulas and the element types each op code takes:
  * {@code device.ElementwiseMath}; the kernel calls: {@link ElementwiseLowering}; the ONNX import:
  * {@link ElementwiseImport}.
  *
@@ -28,6 +28,7 @@ import java.util.List;
  */
 final class ElementwiseOps implements OpFamily {
     private static final String FLOATS = "floats (f64, f32, f16, bf16)";
+    static final String QUANTIZE_LINEAR = "QuantizeLinear", DEQUANTIZE_LINEAR = "DequantizeLinear";
 
     @Override
     public List<OpDefinition> definitions() {
@@ -116,7 +117,30 @@ final class ElementwiseOps implements OpFamily {
         d.add(OpDefinition.op(OpKinds.PRELU, 2, 2).shape(ElementwiseOps::preluShape).inPlace(0, 1).kernels(Kernels.BINARY)
                 .doc("x < 0 ? slope*x : x, slope broadcast to x's shape; floats and integers")
                 .lower((op, l) -> ElementwiseLowering.binary(op, l, Kernels.PRELU)).onnx(ElementwiseImport::prelu).build());
+        for (String k : List.of(QUANTIZE_LINEAR, DEQUANTIZE_LINEAR)) {
+            boolean q = k.equals(QUANTIZE_LINEAR);
+            d.add(OpDefinition.op(k, 2, 3).attrs(AttrSpec.axis("axis", 1)).shape(ElementwiseOps::quantizeShape).kernels(Kernels.QUANTIZE)
+                    .doc(q ? "saturate(rint(x / scale) + zero_point) to int8 or uint8 (the zero point's type, uint8 without one); x f32, f16 or bf16"
+                            : "(x - zero_point) * scale as f32; x int8, uint8 or int32"
+                            + "; scale and zero point one value, or one per index of axis")
+                    .lower((op, l) -> List.of(ElementwiseLowering.quantize(op, l, q ? 0 : 1)))
+                    .onnx(k, 10, ElementwiseImport::quantize, q ? new String[] {"saturate", "block_size", "output_dtype"} : new String[] {"block_size"}).build());
+        }
         return d;
+    }
+
+    /** Quantize's and dequantize's shape: x's; scale and zero point one value, or a 1-D tensor along axis (ONNX QuantizeLinear-13). */
+    static long[] quantizeShape(OpAttrs a, long[][] in) {
+        long n = 1;
+        for (long e : in[1]) n *= e;
+        if (n != 1) {
+            int axis = ShapeRules.axis(a.integer("axis"), in[0].length, "axis");
+            if (in[1].length != 1 || in[1][0] != in[0][axis])
+                throw new GraphException("scale " + Arrays.toString(in[1]) + " must be one value or one per index of axis " + axis + " of " + Arrays.toString(in[0]));
+        }
+        if (in.length > 2 && !Arrays.equals(in[2], in[1]) && !(n == 1 && in[2].length <= 1))
+            throw new GraphException("zero point " + Arrays.toString(in[2]) + " must have the scale's shape " + Arrays.toString(in[1]));
+        return in[0].clone();
     }
 
     /** {@link Kernels#BINARY} over two inputs: broadcasting, in place over either. */

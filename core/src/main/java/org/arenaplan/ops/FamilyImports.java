@@ -27,6 +27,15 @@ final class FamilyImports {
         return hasOutput(n, k) ? n.node().outputs().get(k) : n.opName() + "#" + k;
     }
 
+    /** The shape a rule computes, its {@link org.arenaplan.ir.GraphException} turned into the node's one-line error. */
+    static long[] shape(NodeContext n, java.util.function.Supplier<long[]> rule) {
+        try {
+            return rule.get();
+        } catch (org.arenaplan.ir.GraphException e) {
+            throw n.error(e.getMessage());
+        }
+    }
+
     static void requireF32(NodeContext n, Value v) {
         n.require(v.dtype() == DType.F32, "input " + v + " is " + v.dtype().jsonName() + "; " + n.opType() + " computes f32 only");
     }

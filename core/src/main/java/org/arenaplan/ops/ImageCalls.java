@@ -27,11 +27,20 @@ final class ImageCalls {
     /** Conv ({@code transposed} false; W is M x C/group x k...) or ConvTranspose (true; W is C x M/group x k...). */
     static KernelCall conv(Op op, OpLowering lowering, boolean transposed) {
         String x = op.inputs().get(0), w = op.inputs().get(1), y = op.outputs().get(0);
+        boolean bias = op.inputs().size() > 2;
+        long[] ints = convGeometry(op, lowering, x, w, y, bias, transposed);
+        List<KernelArg> args = new ArrayList<>(List.of(lowering.read(x), lowering.read(w)));
+        if (bias) args.add(lowering.read(op.inputs().get(2)));
+        args.add(lowering.write(y));
+        return new KernelCall(Kernels.CONV_ND, args, ints, new double[0], op.name());
+    }
+
+    /** {@link Kernels#CONV_ND}'s ints for x by w giving y (also the tail of {@link Kernels#QCONV}'s). */
+    static long[] convGeometry(Op op, OpLowering lowering, String x, String w, String y, boolean bias, boolean transposed) {
         long[] xs = lowering.shape(op, x), ys = lowering.shape(op, y), ws = lowering.shape(op, w);
         int rank = spatial(op, xs);
         long[] k = perAxis(op, "kernel_shape", rank, Arrays.copyOfRange(ws, 2, ws.length));
         long[] st = perAxis(op, "strides", rank, null), pads = perAxis(op, "pads", rank, null), dil = perAxis(op, "dilations", rank, null);
-        boolean bias = op.inputs().size() > 2;
         long[] ints = new long[7 + 6 * rank];
         long[] head = {rank, xs[0], xs[1], ys[1], OpAttrs.of(op).integer("group"), bias ? 1 : 0, transposed ? 1 : 0};
         System.arraycopy(head, 0, ints, 0, head.length);
@@ -39,10 +48,7 @@ final class ImageCalls {
             long[] a = {xs[2 + d], ys[2 + d], k[d], st[d], pads[d], dil[d]};
             System.arraycopy(a, 0, ints, 7 + 6 * d, a.length);
         }
-        List<KernelArg> args = new ArrayList<>(List.of(lowering.read(x), lowering.read(w)));
-        if (bias) args.add(lowering.read(op.inputs().get(2)));
-        args.add(lowering.write(y));
-        return new KernelCall(Kernels.CONV_ND, args, ints, new double[0], op.name());
+        return ints;
     }
 
     /** MaxPool: the maxima (f32) and, when output 1 is read, their int64 Indices. */

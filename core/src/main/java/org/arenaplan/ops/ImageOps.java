@@ -153,6 +153,20 @@ final class ImageOps implements OpFamily {
 
     private static Lowered importConv(NodeContext n) {
         Value x = n.input(0), w = n.input(1);
+        ConvWindows c = convWindows(n, x, w);
+        List<String> inputs = new ArrayList<>(List.of(x.name(), w.name()));
+        if (n.hasInput(2)) {
+            n.require(n.input(2).rank() == 1 && n.input(2).dim(0) == w.dim(0), "bias " + n.input(2) + " must be [" + w.dim(0) + "]");
+            inputs.add(n.input(2).name());
+        }
+        return op(n, OpKinds.CONV, inputs, c.out(), c.attrs());
+    }
+
+    /** A Conv-like node's resolved window attributes (kernel_shape, strides, pads, dilations, group) and its output shape. */
+    record ConvWindows(Map<String, Object> attrs, long[] out) { }
+
+    /** Checks x and w as Conv's X [N, C, spatial...] and W [M, C/group, k...] and resolves auto_pad and the windows. */
+    static ConvWindows convWindows(NodeContext n, Value x, Value w) {
         long[] in = spatial(n, x);
         n.require(w.rank() == x.rank(), "weight " + w + " must have the rank of the input " + x);
         long group = n.integer("group");
@@ -161,14 +175,9 @@ final class ImageOps implements OpFamily {
         long[] kernel = n.ints("kernel_shape", Arrays.copyOfRange(w.shape(), 2, w.rank()));
         n.require(Arrays.equals(kernel, Arrays.copyOfRange(w.shape(), 2, w.rank())), "kernel_shape " + Arrays.toString(kernel) + " differs from the weight " + w);
         Windows.Resolved r = Windows.resolve(n, in, kernel, true, false);
-        List<String> inputs = new ArrayList<>(List.of(x.name(), w.name()));
-        if (n.hasInput(2)) {
-            n.require(n.input(2).rank() == 1 && n.input(2).dim(0) == w.dim(0), "bias " + n.input(2) + " must be [" + w.dim(0) + "]");
-            inputs.add(n.input(2).name());
-        }
         Map<String, Object> attrs = windowAttrs(r);
         attrs.put("group", group);
-        return op(n, OpKinds.CONV, inputs, concat(new long[]{x.dim(0), w.dim(0)}, r.out()), attrs);
+        return new ConvWindows(attrs, concat(new long[]{x.dim(0), w.dim(0)}, r.out()));
     }
 
     /** A sliding window's resolved attributes, in a map the caller may add to. */

@@ -68,6 +68,37 @@ final class ElementwiseKernels {
                 : ElementwiseMath.compare(op, getDouble(t, a, ia), getDouble(t, b, ib))) ? 1 : 0)));
     }
 
+    /** {@link Kernels#QUANTIZE}: QuantizeLinear (mode 0) and DequantizeLinear (mode 1), per tensor or per axis. */
+    static Runnable quantize(KernelCall c) {
+        boolean hasZp = c.ints().length > 6 && c.intArg(6) == 1;
+        need(c, hasZp ? 4 : 3, 7);
+        int outer = SimKernels.i(c, 0), axis = SimKernels.i(c, 1), inner = SimKernels.i(c, 2), mode = SimKernels.i(c, 3);
+        DType xt = SimKernels.dtype(c, 4), yt = SimKernels.dtype(c, 5);
+        DType st = mode == 0 ? xt : yt, zt = mode == 0 ? yt : xt;
+        if (mode == 0 ? !xt.isFloat32Compute() || (yt != DType.I8 && yt != DType.U8) : (xt != DType.I8 && xt != DType.U8 && xt != DType.I32) || yt != DType.F32)
+            throw new DeviceException("'" + c.label() + "': quantize mode " + mode + " does not take " + xt.jsonName() + " to " + yt.jsonName());
+        int y = c.pointers().size() - 1;
+        long n = (long) outer * axis * inner;
+        elements(c, 0, xt, n);
+        elements(c, 1, st, axis);
+        if (hasZp) elements(c, 2, zt, axis);
+        elements(c, y, yt, n);
+        return () -> {
+            ByteBuffer x = SimKernels.in(c, 0), s = SimKernels.in(c, 1), z = hasZp ? SimKernels.in(c, 2) : null, out = SimKernels.out(c, y);
+            for (int o = 0, k = 0; o < outer; o++) {
+                for (int a = 0; a < axis; a++) {
+                    float scale = st.getFloat(s, a);
+                    long zp = hasZp ? zt.getLong(z, a) : 0;
+                    for (int i = 0; i < inner; i++, k++) {
+                        if (mode == 0) yt.putLong(out, k, ElementwiseMath.quantize(xt.getFloat(x, k), scale, zp, yt == DType.U8));
+                        else yt.putFloat(out, k, ElementwiseMath.dequantize(xt.getLong(x, k), scale, zp));
+                    }
+                }
+            }
+            SimKernels.store(c, y, out);
+        };
+    }
+
     /** One output element from element ia of a and ib of b. */
     private interface Element {
         void compute(ByteBuffer a, ByteBuffer b, ByteBuffer y, int out, int ia, int ib);

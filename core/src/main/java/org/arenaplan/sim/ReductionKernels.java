@@ -325,7 +325,7 @@ final class ReductionKernels {
     }
 
     /** Stores {@code v}: as is in f64, rounded once to f32, f16 or bf16. */
-    private static void putReal(ByteBuffer y, DType t, int i, double v) {
+    static void putReal(ByteBuffer y, DType t, int i, double v) {
         if (t == DType.F64) y.putDouble(i * 8, v);
         else t.putFloat(y, i, (float) v);
     }

@@ -72,6 +72,7 @@ final class SimKernels {
                 return () -> where(c);
             }
             case Kernels.COMPARE: return ElementwiseKernels.compare(c);
+            case Kernels.QUANTIZE: return ElementwiseKernels.quantize(c);
             case Kernels.RECURRENT: return RecurrentKernels.bind(c);
             case Kernels.GELU_GRAD: need(c, 3, 1); return onFloats(c, DType.F32, f -> TrainingKernels.geluGrad(c, f));
             case Kernels.SOFTMAX_GRAD: need(c, 3, 2); return onFloats(c, DType.F32, f -> TrainingKernels.softmaxGrad(c, f));
@@ -81,6 +82,8 @@ final class SimKernels {
             default: {
                 Runnable r = ReductionKernels.bind(c);
                 if (r == null) r = NormalizationKernels.bind(c);
+                if (r == null) r = SignalKernels.bind(c);
+                if (r == null) r = QuantizedKernels.bind(c);
                 if (r == null && IndexKernels.handles(c.name())) r = IndexKernels.bind(c);
                 if (r != null) return r;
                 throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.TRAINING);

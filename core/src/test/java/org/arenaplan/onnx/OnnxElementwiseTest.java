@@ -272,6 +272,44 @@ class OnnxElementwiseTest {
         assertThat(runHere(wide, Map.of(), "wide shifts").get("y").longs()).containsExactly(0x8000_0000L, 0, 0);
     }
 
+    /** QuantizeLinear and DequantizeLinear, per tensor and per axis, with and without a zero point, against ONNX Runtime exactly (ties round to even). */
+    @Test
+    void quantizeAndDequantizeMatchOnnxRuntime() throws Exception {
+        Random r = new Random(5);
+        double[] xv = new double[24];
+        for (int i = 0; i < xv.length; i++) xv[i] = r.nextGaussian() * 60;
+        xv[0] = 1.25;                                                   // / 0.5 = 2.5: even, 2
+        xv[1] = -0.25;                                                  // / 0.5 = -0.5: even, -0
+        TensorValue x = TensorValue.ofDoubles(DType.F32, new long[] {2, 3, 4}, xv);
+        List<Object[]> cases = List.of(
+                new Object[] {"QuantizeLinear", 13L, UINT8, new long[0], new Object[0]},
+                new Object[] {"QuantizeLinear", 13L, INT8, new long[] {3}, new Object[] {"axis", 1L}},
+                new Object[] {"QuantizeLinear", 10L, UINT8, null, new Object[0]},
+                new Object[] {"DequantizeLinear", 13L, UINT8, new long[0], new Object[0]},
+                new Object[] {"DequantizeLinear", 13L, INT8, new long[] {3}, new Object[] {"axis", -2L}},
+                new Object[] {"DequantizeLinear", 13L, INT32, null, new Object[0]});
+        for (Object[] k : cases) {
+            String op = (String) k[0];
+            int qType = (Integer) k[2];
+            long[] sShape = k[3] == null ? new long[0] : (long[]) k[3];
+            boolean q = op.equals("QuantizeLinear"), zp = k[3] != null;
+            long per = sShape.length == 0 ? 1 : sShape[0];
+            Map<String, TensorValue> in = new LinkedHashMap<>();
+            in.put("x", q ? x : random(r, qType, new long[] {2, 3, 4}, qType == UINT8 ? 0 : -128, qType == UINT8 ? 255 : 127));
+            in.put("s", TensorValue.ofDoubles(DType.F32, sShape, per == 1 ? new double[] {0.5} : new double[] {0.5, 1, 2}));
+            if (zp) in.put("z", TensorValue.ofLongs(DType.ofOnnx(qType), sShape, per == 1 ? new long[] {qType == UINT8 ? 128 : -3} : new long[] {-3, 0, 5}));
+            TinyOnnx m = new TinyOnnx().opset((Long) k[1]).input(q ? FLOAT : qType, "x", 2L, 3L, 4L).input(FLOAT, "s", (Object[]) box(sShape));
+            if (zp) m.input(qType, "z", (Object[]) box(sShape));
+            byte[] model = m.node("n", op, zp ? List.of("x", "s", "z") : List.of("x", "s"), List.of("y"), (Object[]) k[4])
+                    .outputOfType(q ? qType : FLOAT, "y").bytes();
+            String what = op + " opset " + k[1] + " " + DType.ofOnnx(qType).jsonName() + " scale " + java.util.Arrays.toString(sShape) + (zp ? "" : " without zero point");
+            TensorValue want = OrtOracle.run(model, in).get("y"), got = runHere(model, in, what).get("y");
+            assertThat(got.dtype()).as(what).isEqualTo(want.dtype());
+            assertThat(got.firstDifference(want)).as(what).isEqualTo(-1);
+            if (q && per == 1 && zp) assertThat(got.longs()[0]).as(what + ": 2.5 + 128 rounds to even").isEqualTo(130);
+        }
+    }
+
     @Test
     void clipBoundsThatCrossGiveTheUpperOneAndInfiniteBoundsAreNone() throws Exception {
         TinyOnnx m = new TinyOnnx().input("x", 4L).input("lo", 1L).input("hi", 1L)

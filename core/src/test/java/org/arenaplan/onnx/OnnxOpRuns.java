@@ -45,4 +45,12 @@ final class OnnxOpRuns {
             assertThat(c.ok()).as("output '%s': %s", out, c.describe(w.shape())).isTrue();
         }
     }
+
+    /** Importing {@code model} (written into {@code dir}) is refused with one line containing {@code message}. */
+    static void refused(Path dir, TinyOnnx model, String message) throws Exception {
+        Path file = dir.resolve("refused.onnx");
+        Files.write(file, model.bytes());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining(message).satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
 }

@@ -37,6 +37,12 @@ final class TinyOnnx {
         return this;
     }
 
+    /** A scalar (rank 0) int64 initializer. */
+    TinyOnnx scalar(String name, long value) {
+        graph.addInitializer(OnnxMl.TensorProto.newBuilder().setName(name).setDataType(OnnxDTypes.INT64).addInt64Data(value));
+        return this;
+    }
+
     /** An int32 initializer (int32_data). */
     TinyOnnx int32s(String name, int... values) {
         OnnxMl.TensorProto.Builder t = OnnxMl.TensorProto.newBuilder().setName(name).setDataType(OnnxDTypes.INT32).addDims(values.length);

@@ -61,6 +61,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.GATHER, new Spec(3, -1, i -> i[0] * i[3] * i[2])),
             Map.entry(Kernels.WHERE, new Spec(4, -1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.COMPARE, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
+            Map.entry(Kernels.QUANTIZE, new Spec(4, 2, i -> i[0] * i[1] * i[2])),
             // one block of BLOCK threads per (direction, batch row); X, W, R always, then the flagged ones
             Map.entry(Kernels.RECURRENT, new Spec(11, -1, i -> i[5] * i[2] * BLOCK, CudaKernelTable::recurrentSlots)),
             Map.entry(Kernels.STRIDED_COPY, new Spec(2, -1, i -> product(i, 1, (int) i[0]))),
@@ -77,6 +78,14 @@ final class CudaKernelTable {
             Map.entry(Kernels.TOPK, new Spec(3, -1, i -> i[0] * i[2])),
             Map.entry(Kernels.NLL_LOSS, new Spec(5, -1, i -> i[4] == 0 ? i[1] * i[3] : 1, i -> 3 | i[7] << 2 | 8 | i[8] << 4)),
             Map.entry(Kernels.EINSUM, new Spec(3, 1, i -> product(i, 4, (int) i[3]))),
+            Map.entry(Kernels.DFT, new Spec(3, 1, i -> i[0] * i[7] * i[5] * i[2])),
+            Map.entry(Kernels.REVERSE_SEQUENCE, new Spec(3, -1, i -> i[0] * i[1] * i[2])),
+            Map.entry(Kernels.TFIDF, new Spec(2, -1, i -> i[0] * i[3])),   // the pool travels in the ints: at most MAX_INTS in all
+            // a, b, their zero points, the scales and y's zero point when requantizing (int 9), y
+            Map.entry(Kernels.QMATMUL, new Spec(9, -1, i -> i[0] * i[1] * i[3], i -> 0b1111 | (i[9] == 1 ? 0b11110000 : 0) | 1 << 8)),
+            // x, w, their zero points, the scales and y's zero point when requantizing (int 3), the bias (int 14), y
+            Map.entry(Kernels.QCONV, new Spec(10, -1, i -> i[10] * i[12] * strided(i, 17, 6, (int) i[9]),
+                    i -> 0b1111 | (i[3] == 1 ? 0b11110000 : 0) | i[14] << 8 | 1 << 9)),
             Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));
 
     /** Grid and block sizes of one launch. */

@@ -288,6 +288,48 @@ class KernelEmulationTest {
                     new long[] {2, t.onnxCode(), 4, 3, 2, 3, 5, 4, 12, 4, 0, 1, 20, 0, 1, 5}, new double[0], 0));
         }
         c.add(new Case(Kernels.EINSUM, List.of(floats(DType.F32, 17, 16)), DType.F32, 4, new long[] {1, DType.F32.onnxCode(), 1, 1, 4, 5, 0}, new double[0], 0));
+        // dft: forward and inverse of a complex [2, 5, 3, 2] along n = 5 cut/padded to L = 6, onesided real forward,
+        // irfft of 4 bins to L = 6, and a windowed STFT ([1, 9, 1], frames of 4 every 2 samples)
+        for (DType t : new DType[] {DType.F32, DType.F64}) {
+            for (int mode = Kernels.DFT_FORWARD; mode <= Kernels.DFT_INVERSE; mode++)
+                c.add(new Case(Kernels.DFT, List.of(floats(t, 31, 60)), t, 2 * 6 * 3 * 2,
+                        new long[] {2, 5, 3, 2, 6, 6, mode, 1, 0, 6, 0, t.onnxCode()}, new double[0], 64));
+        }
+        c.add(new Case(Kernels.DFT, List.of(floats(DType.F32, 32, 30)), DType.F32, 2 * 4 * 3 * 2,
+                new long[] {2, 5, 3, 1, 6, 4, Kernels.DFT_FORWARD, 1, 0, 6, 0, DType.F32.onnxCode()}, new double[0], 64));
+        c.add(new Case(Kernels.DFT, List.of(floats(DType.F32, 33, 2 * 4 * 3 * 2)), DType.F32, 2 * 6 * 3,
+                new long[] {2, 4, 3, 2, 6, 6, Kernels.DFT_IRFFT, 1, 0, 6, 0, DType.F32.onnxCode()}, new double[0], 64));
+        c.add(new Case(Kernels.DFT, List.of(floats(DType.F32, 34, 9), floats(DType.F32, 35, 4)), DType.F32, 3 * 3 * 2,
+                new long[] {1, 9, 1, 1, 4, 3, Kernels.DFT_FORWARD, 3, 2, 4, 1, DType.F32.onnxCode()}, new double[0], 64));
+        // qmatmul: uint8 [2, 3, 4] (batched) x int8 [4, 5] with per-row and per-column zero points: int32, and requantized
+        // to int8 with per-column b scales in f32 and f16; qconv: uint8 [1, 2, 4, 4] by [3, 2, 3, 3], pads 1, bias, per-channel w
+        long u8 = DType.U8.onnxCode(), i8 = DType.I8.onnxCode();
+        List<TensorValue> mm = List.of(small(DType.U8, 41, 24, 0, 255), small(DType.I8, 42, 20, -128, 127), small(DType.U8, 43, 3, 0, 255), small(DType.I8, 44, 5, -128, 127));
+        c.add(new Case(Kernels.QMATMUL, mm, DType.I32, 30, new long[] {2, 3, 4, 5, 1, 0, u8, i8, DType.I32.onnxCode(), 0, 1, 1, 0, 0, DType.F32.onnxCode()}, new double[0], 0));
+        for (DType scale : new DType[] {DType.F32, DType.F16}) {
+            List<TensorValue> q = new ArrayList<>(mm);
+            q.addAll(List.of(TensorValue.ofDoubles(scale, null, new double[] {0.05}), TensorValue.ofDoubles(scale, null, new double[] {0.01, 0.02, 0.03, 0.015, 0.5}),
+                    TensorValue.ofDoubles(scale, null, new double[] {0.7}), small(DType.I8, 45, 1, -10, 10)));
+            c.add(new Case(Kernels.QMATMUL, q, DType.I8, 30, new long[] {2, 3, 4, 5, 1, 0, u8, i8, i8, 1, 1, 1, 0, 1, scale.onnxCode()}, new double[0], 0));
+        }
+        c.add(new Case(Kernels.QCONV, List.of(small(DType.U8, 46, 32, 0, 255), small(DType.U8, 47, 54, 0, 255), small(DType.U8, 48, 1, 0, 255),
+                small(DType.U8, 49, 3, 0, 255), TensorValue.ofDoubles(DType.F32, null, new double[] {0.02}),
+                TensorValue.ofDoubles(DType.F32, null, new double[] {0.01, 0.003, 0.02}), TensorValue.ofDoubles(DType.F32, null, new double[] {0.9}),
+                small(DType.U8, 50, 1, 100, 140), small(DType.I32, 51, 3, -5000, 5000)), DType.U8, 48,
+                new long[] {u8, u8, u8, 1, 0, 1, 0, 1, DType.F32.onnxCode(), 2, 1, 2, 3, 1, 1, 0, 4, 4, 3, 1, 1, 1, 4, 4, 3, 1, 1, 1}, new double[0], 0));
+        // reverse_sequence: [4 steps, 3 batch, 2] f32 with time axis 0, and [3 batch, 4 steps, 2] with time axis 1; lengths 4, 0, 2
+        for (int time = 0; time <= 1; time++)
+            c.add(new Case(Kernels.REVERSE_SEQUENCE, List.of(floats(DType.F32, 52, 24), TensorValue.ofLongs(DType.I64, null, 4, 0, 2)), DType.F32, 24,
+                    new long[] {time == 0 ? 4 : 3, time == 0 ? 3 : 4, 2, time, 4, DType.I64.onnxCode()}, new double[0], 0));
+        // tfidf: 2 rows of 8 int32 tokens from {1, 2, 3}; unigram 2 -> 0, bigrams (1, 2) -> 1, (2, 3) -> 2, (3, 3) -> 1; skips up to 2; TF and weighted TFIDF
+        TensorValue tokens = TensorValue.ofLongs(DType.I32, null, 1, 2, 3, 3, 2, 1, 2, 3, 3, 3, 1, 1, 2, 2, 3, 1);
+        long[] pool = {4, 1, 0, 2, 2, 1, 1, 2, 2, 2, 2, 3, 2, 1, 3, 3};
+        for (int mode = 0; mode <= 2; mode += 2) {
+            long[] head = {2, 8, DType.I32.onnxCode(), 3, mode, 2, mode == 2 ? 1 : 0};
+            long[] ints = java.util.Arrays.copyOf(head, head.length + pool.length);
+            System.arraycopy(pool, 0, ints, head.length, pool.length);
+            c.add(new Case(Kernels.TFIDF, List.of(tokens), DType.F32, 6, ints, mode == 2 ? new double[] {0.5, 1.25, 2} : new double[0], 0));
+        }
         // scores [2, 4, 3] (N, C, D), targets [2, 3] with one ignored (-1), weights [4]
         TensorValue targets = TensorValue.ofLongs(DType.I64, null, 0, 3, -1, 2, 1, 1);
         c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, random(14, 4, true))),
@@ -421,6 +463,20 @@ class KernelEmulationTest {
             }
             c.add(Case.f32(Kernels.RESIZE, List.of(random(40, 40)), (int) (out[0] * out[1] * out[2]), ints, new double[] {-0.5, 10.0}, 0));
         }
+        // quantize: x [2, 3, 4] per axis 1 (scale and zero point [3]) and per tensor; ties (x / scale = 2.5, -0.5) round to even
+        for (DType yt : new DType[] {DType.U8, DType.I8}) {
+            TensorValue x = TensorValue.ofDoubles(DType.F32, null, java.util.stream.DoubleStream.concat(java.util.Arrays.stream(floats(DType.F32, 30, 20).doubles())
+                    .map(v -> v * 40), java.util.stream.DoubleStream.of(2.5, -0.5, 1e9, Double.NaN)).toArray());
+            TensorValue zp = TensorValue.ofLongs(yt, null, 3, 0, yt == DType.U8 ? 250 : -120);
+            c.add(new Case(Kernels.QUANTIZE, List.of(x, TensorValue.ofDoubles(DType.F32, null, 0.5, 1, 2), zp), yt, 24,
+                    new long[] {2, 3, 4, 0, DType.F32.onnxCode(), yt.onnxCode(), 1}, new double[0], 0));
+            c.add(new Case(Kernels.QUANTIZE, List.of(x, TensorValue.ofDoubles(DType.F32, null, 1)), yt, 24,
+                    new long[] {1, 1, 24, 0, DType.F32.onnxCode(), yt.onnxCode(), 0}, new double[0], 0));
+            c.add(new Case(Kernels.QUANTIZE, List.of(longs(yt, 31, 24, 1000), TensorValue.ofDoubles(DType.F32, null, 0.5, 1, 2), zp), DType.F32, 24,
+                    new long[] {2, 3, 4, 1, yt.onnxCode(), DType.F32.onnxCode(), 1}, new double[0], 0));
+        }
+        c.add(new Case(Kernels.QUANTIZE, List.of(longs(DType.I32, 32, 24, 100000), TensorValue.ofDoubles(DType.F32, null, 0.25)), DType.F32, 24,
+                new long[] {1, 1, 24, 1, DType.I32.onnxCode(), DType.F32.onnxCode(), 0}, new double[0], 0));
         return c;
     }
 
@@ -444,6 +500,14 @@ class KernelEmulationTest {
         Random r = new Random(seed);
         long[] v = new long[n];
         for (int i = 0; i < n; i++) v[i] = r.nextLong() % bound;
+        return TensorValue.ofLongs(t, null, v);
+    }
+
+    /** n integers of type t, uniform in [lo, hi]. */
+    private static TensorValue small(DType t, long seed, int n, long lo, long hi) {
+        Random r = new Random(seed);
+        long[] v = new long[n];
+        for (int i = 0; i < n; i++) v[i] = lo + (long) (r.nextDouble() * (hi - lo + 1));
         return TensorValue.ofLongs(t, null, v);
     }
 
