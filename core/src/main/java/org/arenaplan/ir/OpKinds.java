@@ -30,6 +30,9 @@ package org.arenaplan.ir;
  *   <li>{@link #LAYER_NORM}: inputs X, scale, optional bias; attrs axis (default -1), epsilon (1e-5); outputs Y, optional Mean, InvStdDev.</li>
  *   <li>{@link #BATCH_NORM}: inputs X, scale, B, mean, var (inference); attr epsilon.</li>
  *   <li>{@link #CONV}: inputs X, W, optional B; attrs kernel_shape, strides, pads (begin..., end...), dilations, group.</li>
+ *   <li>{@link #FUSED_CONV}, {@link #FUSED_GEMM} (ONNX Runtime's com.microsoft contrib ops of those names): Conv
+ *       (1-D and 2-D images) or Gemm with attr activation (Relu) applied to each output; made by the epilogue
+ *       fusion before planning ({@code ops.EpilogueFusion}), never imported.</li>
  *   <li>{@link #CONV_TRANSPOSE}: inputs X, W (C x M/group x kernel...), optional B; Conv's attrs plus output_padding
  *       (extra extent at the end of each axis); 1-D to 3-D images.</li>
  *   <li>{@link #MAX_POOL}, {@link #AVERAGE_POOL}, {@link #LP_POOL} (attr p): attrs kernel_shape, strides, pads, dilations,
@@ -78,6 +81,8 @@ public final class OpKinds {
     public static final String LAYER_NORM = "LayerNormalization";
     public static final String BATCH_NORM = "BatchNormalization";
     public static final String CONV = "Conv";
+    public static final String FUSED_CONV = "FusedConv";
+    public static final String FUSED_GEMM = "FusedGemm";
     public static final String MAX_POOL = "MaxPool";
     public static final String AVERAGE_POOL = "AveragePool";
     public static final String GLOBAL_AVERAGE_POOL = "GlobalAveragePool";

@@ -42,6 +42,9 @@ final class ImageOps implements OpFamily {
                         .doc("inputs X, W, optional B; 1-D to 3-D images (conv2d up to 2-D, conv_nd for 3-D)")
                         .lowerF32((op, l) -> List.of(l.shape(op, op.inputs().get(0)).length == 5 ? ImageCalls.conv(op, l, false) : conv(op, l)))
                         .onnx(ImageOps::importConv, "auto_pad").build(),
+                OpDefinition.op(OpKinds.FUSED_CONV, 2, 3).attrs(convAttrs(EpilogueFusion.activationAttr())).shape(ShapeRules::conv).kernels(Kernels.CONV2D)
+                        .doc("Conv of 1-D or 2-D images, then activation (Relu) on each output in the kernel's epilogue; made by EpilogueFusion")
+                        .lowerF32((op, l) -> List.of(conv(op, l))).build(),
                 OpDefinition.op(OpKinds.CONV_TRANSPOSE, 2, 3).attrs(convAttrs(AttrSpec.perAxis("output_padding", false, 0, 1, 0)))
                         .shape(ImageShapes::convTranspose).kernels(Kernels.CONV_ND)
                         .doc("inputs X, W (C x M/group x kernel...), optional B; 1-D to 3-D images")
@@ -128,7 +131,7 @@ final class ImageOps implements OpFamily {
         args.add(l.write(y));
         long[] ints = Arrays.copyOf(geometry, geometry.length + 1);
         ints[geometry.length] = bias ? 1 : 0;
-        return l.call(op, Kernels.CONV2D, args, ints);
+        return l.call(op, Kernels.CONV2D, args, EpilogueFusion.withActivation(op, ints));
     }
 
     /** {@link Kernels#CONV2D}'s first 16 ints for a Conv (or a Conv gradient) of x by w giving y. */

@@ -39,7 +39,12 @@ final class LinearAlgebraOps implements OpFamily {
                 OpDefinition.op(OpKinds.GEMM, 2, 3).attrs(AttrSpec.flag("transA"), AttrSpec.flag("transB"), AttrSpec.real("alpha", 1.0), AttrSpec.real("beta", 1.0))
                         .shape(ShapeRules::gemm).kernels(Kernels.GEMM)
                         .doc("Y = alpha * op(A) * op(B) + beta * C; C optional, broadcast to [M, N]")
-                        .lowerF32((op, l) -> List.of(gemm(op, l))).onnx(LinearAlgebraOps::importGemm).build());
+                        .lowerF32((op, l) -> List.of(gemm(op, l))).onnx(LinearAlgebraOps::importGemm).build(),
+                OpDefinition.op(OpKinds.FUSED_GEMM, 2, 3).attrs(AttrSpec.flag("transA"), AttrSpec.flag("transB"), AttrSpec.real("alpha", 1.0),
+                                AttrSpec.real("beta", 1.0), EpilogueFusion.activationAttr())
+                        .shape(ShapeRules::gemm).kernels(Kernels.GEMM)
+                        .doc("Gemm, then activation (Relu) on each output in the kernel's epilogue; made by EpilogueFusion")
+                        .lowerF32((op, l) -> List.of(gemm(op, l))).build());
     }
 
     // ---- lowering ----
@@ -112,7 +117,7 @@ final class LinearAlgebraOps implements OpFamily {
             args.add(l.read(c));
         }
         args.add(l.write(y));
-        return l.call(op, Kernels.GEMM, args, ints, new double[]{alpha, beta});
+        return l.call(op, Kernels.GEMM, args, EpilogueFusion.withActivation(op, ints), new double[]{alpha, beta});
     }
 
     // ---- ONNX ----
