@@ -53,18 +53,32 @@ __device__ __forceinline__ void tf32_step(const Tf32Tiles& t, int warpRow, int w
     }
 }
 
-// Stores this warp's accumulators into the block's C tile.
-__device__ __forceinline__ void tf32_store(Tf32Tiles& t, int warpRow, int warpCol,
-        nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 8, float> (&acc)[2][2]) {
+// One 64 x 64 tile of the block: for each step of 16 values of k, stage(k0) fills t.a (rows x k)
+// and t.b (k x columns) with TF32 values, zero beyond the edges; the warps multiply them; then
+// the accumulators pass through t.c and epilogue(row, column, sum) writes each output (FP32).
+template <typename Stage, typename Epilogue>
+__device__ __forceinline__ void tf32_tile(Tf32Tiles& t, long long K, Stage stage, Epilogue epilogue) {
     using namespace nvcuda;
+    int tid = threadIdx.x, warp = tid / 32, warpRow = warp / 2, warpCol = warp % 2;
+    wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[2][2];
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) wmma::fill_fragment(acc[i][j], 0.0f);
+    for (long long k0 = 0; k0 < K; k0 += TF32_K) {
+        stage(k0);
+        __syncthreads();
+        tf32_step(t, warpRow, warpCol, acc);
+        __syncthreads();
+    }
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++)
             wmma::store_matrix_sync(t.c + (warpRow * 32 + i * 16) * TF32_LDB + warpCol * 32 + j * 16, acc[i][j], TF32_LDB, wmma::mem_row_major);
+    __syncthreads();
+    for (int idx = tid; idx < TF32_OUT * TF32_OUT; idx += TF32_THREADS) epilogue(idx / TF32_OUT, idx % TF32_OUT, t.c[(idx / TF32_OUT) * TF32_LDB + idx % TF32_OUT]);
+    __syncthreads();
 }
 
 // ints and floats: gemm's (gemm.cuh), activation included.
 extern "C" __global__ void gemm_tf32(const float* A, const float* B, const float* C, float* Y, Ints ints, Floats floats) {
-    using namespace nvcuda;
     long long batch = ints.v[0], M = ints.v[1], N = ints.v[2], K = ints.v[3];
     int transA = (int) ints.v[4], transB = (int) ints.v[5];
     long long strideA = ints.v[6], strideB = ints.v[7];
@@ -72,82 +86,54 @@ extern "C" __global__ void gemm_tf32(const float* A, const float* B, const float
     long long cb = ints.v[9], cr = ints.v[10], cc = ints.v[11];
     float alpha = (float) floats.v[0], beta = (float) floats.v[1];
     __shared__ __align__(32) Tf32Tiles t;
-    int tid = threadIdx.x, warp = tid / 32, warpRow = warp / 2, warpCol = warp % 2;
     long long row0 = blockIdx.y * (long long) TF32_OUT, col0 = blockIdx.x * (long long) TF32_OUT;
     for (long long bt = blockIdx.z; bt < batch; bt += gridDim.z) {
         const float* a = A + bt * strideA;
         const float* bm = B + bt * strideB;
-        wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[2][2];
-        for (int i = 0; i < 2; i++)
-            for (int j = 0; j < 2; j++) wmma::fill_fragment(acc[i][j], 0.0f);
-        for (long long k0 = 0; k0 < K; k0 += TF32_K) {
-            for (int idx = tid; idx < TF32_OUT * TF32_K; idx += TF32_THREADS) {
-                int ar = idx / TF32_K, ak = idx % TF32_K;
-                long long i = row0 + ar, ka = k0 + ak;
-                t.a[ar * TF32_LDA + ak] = wmma::__float_to_tf32((i < M && ka < K) ? gemm_a(a, transA, M, K, i, ka) : 0.0f);
-                int bk = idx / TF32_OUT, bc = idx % TF32_OUT;
-                long long kb = k0 + bk, j = col0 + bc;
-                t.b[bk * TF32_LDB + bc] = wmma::__float_to_tf32((kb < K && j < N) ? gemm_b(bm, transB, N, K, kb, j) : 0.0f);
+        tf32_tile(t, K, [&](long long k0) {
+            for (int idx = threadIdx.x; idx < TF32_OUT * TF32_K; idx += TF32_THREADS) {
+                int ar = idx / TF32_K, ak = idx % TF32_K, bk = idx / TF32_OUT, bc = idx % TF32_OUT;
+                long long i = row0 + ar, ka = k0 + ak, kb = k0 + bk, j = col0 + bc;
+                t.a[ar * TF32_LDA + ak] = nvcuda::wmma::__float_to_tf32((i < M && ka < K) ? gemm_a(a, transA, M, K, i, ka) : 0.0f);
+                t.b[bk * TF32_LDB + bc] = nvcuda::wmma::__float_to_tf32((kb < K && j < N) ? gemm_b(bm, transB, N, K, kb, j) : 0.0f);
             }
-            __syncthreads();
-            tf32_step(t, warpRow, warpCol, acc);
-            __syncthreads();
-        }
-        tf32_store(t, warpRow, warpCol, acc);
-        __syncthreads();
-        for (int idx = tid; idx < TF32_OUT * TF32_OUT; idx += TF32_THREADS) {
-            int r = idx / TF32_OUT, c = idx % TF32_OUT;
+        }, [&](int r, int c, float sum) {
             long long i = row0 + r, j = col0 + c;
-            if (i >= M || j >= N) continue;
-            float v = alpha * t.c[r * TF32_LDB + c];
+            if (i >= M || j >= N) return;
+            float v = alpha * sum;
             if (hasC) v = v + beta * C[bt * cb + i * cr + j * cc];
             Y[bt * M * N + i * N + j] = apply_activation(v, activation);
-        }
-        __syncthreads();
+        });
     }
 }
 
 // ints: conv2d's (image.cuh), group 1, activation included. The GEMM view of conv_igemm.cuh.
 extern "C" __global__ void conv2d_igemm_tf32(const float* x, const float* w, const float* b, float* y, Ints ints, Floats) {
-    using namespace nvcuda;
     long long N = ints.v[0], C = ints.v[1], H = ints.v[2], W = ints.v[3], M = ints.v[4];
     long long OH = ints.v[5], OW = ints.v[6], KH = ints.v[7], KW = ints.v[8];
     long long sh = ints.v[9], sw = ints.v[10], pt = ints.v[11], pl = ints.v[12], dh = ints.v[13], dw = ints.v[14];
     int hasBias = (int) ints.v[16], activation = (int) ints.v[17];
     long long taps = KH * KW, K = C * taps, OHW = OH * OW, P = N * OHW;
     __shared__ __align__(32) Tf32Tiles t;
-    int tid = threadIdx.x, warp = tid / 32, warpRow = warp / 2, warpCol = warp % 2;
     long long m0 = blockIdx.y * (long long) TF32_OUT, p0 = blockIdx.x * (long long) TF32_OUT;
-    wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[2][2];
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++) wmma::fill_fragment(acc[i][j], 0.0f);
-    for (long long k0 = 0; k0 < K; k0 += TF32_K) {
-        for (int idx = tid; idx < TF32_OUT * TF32_K; idx += TF32_THREADS) {
-            int wr = idx / TF32_K, wk = idx % TF32_K;
-            long long m = m0 + wr, kw_ = k0 + wk;
-            t.a[wr * TF32_LDA + wk] = wmma::__float_to_tf32((m < M && kw_ < K) ? w[m * K + kw_] : 0.0f);
-            int xk = idx / TF32_OUT, xc = idx % TF32_OUT;
-            long long k = k0 + xk, p = p0 + xc;
+    tf32_tile(t, K, [&](long long k0) {
+        for (int idx = threadIdx.x; idx < TF32_OUT * TF32_K; idx += TF32_THREADS) {
+            int wr = idx / TF32_K, wk = idx % TF32_K, xk = idx / TF32_OUT, xc = idx % TF32_OUT;
+            long long m = m0 + wr, kw_ = k0 + wk, k = k0 + xk, p = p0 + xc;
+            t.a[wr * TF32_LDA + wk] = nvcuda::wmma::__float_to_tf32((m < M && kw_ < K) ? w[m * K + kw_] : 0.0f);
             float v = 0.0f;
             if (p < P && k < K) {
                 long long pn = p / OHW, prest = p % OHW, c = k / taps, tap = k % taps;
                 long long ih = (prest / OW) * sh - pt + (tap / KW) * dh, iw = (prest % OW) * sw - pl + (tap % KW) * dw;
                 if (ih >= 0 && ih < H && iw >= 0 && iw < W) v = x[((pn * C + c) * H + ih) * W + iw];
             }
-            t.b[xk * TF32_LDB + xc] = wmma::__float_to_tf32(v);
+            t.b[xk * TF32_LDB + xc] = nvcuda::wmma::__float_to_tf32(v);
         }
-        __syncthreads();
-        tf32_step(t, warpRow, warpCol, acc);
-        __syncthreads();
-    }
-    tf32_store(t, warpRow, warpCol, acc);
-    __syncthreads();
-    for (int idx = tid; idx < TF32_OUT * TF32_OUT; idx += TF32_THREADS) {
-        int r = idx / TF32_OUT, c = idx % TF32_OUT;
+    }, [&](int r, int c, float sum) {
         long long m = m0 + r, q = p0 + c;
-        if (m >= M || q >= P) continue;
-        float v = t.c[r * TF32_LDB + c];
+        if (m >= M || q >= P) return;
+        float v = sum;
         if (hasBias) v = v + b[m];
         y[((q / OHW) * M + m) * OHW + q % OHW] = apply_activation(v, activation);
-    }
+    });
 }
