@@ -38,7 +38,7 @@ final class ElementwiseOps implements OpFamily {
             d.add(elementwise((String) b[0]).doc("floats and integers (integer Div truncates toward zero)")
                     .lower((op, l) -> ElementwiseLowering.binary(op, l, code)).onnx(ElementwiseImport::lower).build());
         }
-        d.add(nary(OpKinds.SUM, Kernels.ADD, "n-ary add", 9));
+        d.add(nary(OpKinds.SUM, Kernels.ADD, false, "n-ary add", 9));
         d.add(unary(OpKinds.RELU, Kernels.RELU, 9).doc("max(x, 0); floats and integers").build());
         d.add(unary(OpKinds.SIGMOID, Kernels.SIGMOID, 9).doc(FLOATS).build());
         d.add(unary(OpKinds.TANH, Kernels.TANH, 9).doc(FLOATS).build());
@@ -93,9 +93,9 @@ final class ElementwiseOps implements OpFamily {
                 .doc("fmod 0: remainder with the divisor's sign (integers); 1: with the dividend's (floats and integers)")
                 .lower((op, l) -> ElementwiseLowering.binary(op, l, OpAttrs.of(op).integer("fmod") == 1 ? Kernels.FMOD : Kernels.MOD))
                 .onnx(OpKinds.MOD, 10, ElementwiseImport::lower).build());
-        d.add(nary(OpKinds.MAX, Kernels.MAXIMUM, "element-wise maximum (NaN propagates)", 9));
-        d.add(nary(OpKinds.MIN, Kernels.MINIMUM, "element-wise minimum (NaN propagates)", 9));
-        d.add(nary(OpKinds.MEAN, Kernels.ADD, "sum, then divided by the input count; floats", 9));
+        d.add(nary(OpKinds.MAX, Kernels.MAXIMUM, false, "element-wise maximum (NaN propagates)", 9));
+        d.add(nary(OpKinds.MIN, Kernels.MINIMUM, false, "element-wise minimum (NaN propagates)", 9));
+        d.add(nary(OpKinds.MEAN, Kernels.ADD, true, "sum, then divided by the input count; floats", 9));
         for (Object[] c : new Object[][] {{OpKinds.LESS, Kernels.LESS, 9}, {OpKinds.GREATER, Kernels.GREATER, 9},
                 {OpKinds.LESS_OR_EQUAL, Kernels.LESS_OR_EQUAL, 12}, {OpKinds.GREATER_OR_EQUAL, Kernels.GREATER_OR_EQUAL, 12}}) {
             int code = (Integer) c[1];
@@ -155,12 +155,12 @@ final class ElementwiseOps implements OpFamily {
                 .lower((op, l) -> List.of(ElementwiseLowering.unary(op, l, code, params))).onnx(kind, since, ElementwiseImport::lower);
     }
 
-    /** An n-ary kind like Sum: y = f(x0, x1), then y = f(y, x2), ... (so only inputs 0 and 1 may be overwritten). */
-    private static OpDefinition nary(String kind, int code, String what, int since) {
+    /** An n-ary kind like Sum: y = f(x0, x1), then y = f(y, x2), ... (so only inputs 0 and 1 may be overwritten); {@code mean}: then divided by the count. */
+    private static OpDefinition nary(String kind, int code, boolean mean, String what, int since) {
         OpDefinition.Builder b = OpDefinition.op(kind, 1, Integer.MAX_VALUE).shape(ShapeRules::broadcast).inPlace(0, 1)
                 .doc(what + ", broadcasting; n-ary, pairwise from the left (only inputs 0 and 1 may be overwritten)")
-                .lower((op, l) -> ElementwiseLowering.nary(op, l, code)).onnx(kind, since, ElementwiseImport::lower);
-        return (kind.equals(OpKinds.MEAN) ? b.kernels(Kernels.BINARY, Kernels.COPY, Kernels.UNARY) : b.kernels(Kernels.BINARY, Kernels.COPY)).build();
+                .lower((op, l) -> ElementwiseLowering.nary(op, l, code, mean)).onnx(kind, since, ElementwiseImport::lower);
+        return (mean ? b.kernels(Kernels.BINARY, Kernels.COPY, Kernels.UNARY) : b.kernels(Kernels.BINARY, Kernels.COPY)).build();
     }
 
     /** A float attribute whose absence means no bound (Clip's min and max). */

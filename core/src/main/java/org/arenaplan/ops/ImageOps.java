@@ -46,15 +46,15 @@ final class ImageOps implements OpFamily {
                         .shape(ImageShapes::convTranspose).kernels(Kernels.CONV_ND)
                         .doc("inputs X, W (C x M/group x kernel...), optional B; 1-D to 3-D images")
                         .lowerF32((op, l) -> List.of(ImageCalls.conv(op, l, true))).onnx(ImageImports::convTranspose, "auto_pad", "output_shape").build(),
-                pool(OpKinds.MAX_POOL, AttrSpec.flag("count_include_pad")).attrs(AttrSpec.flag("storage_order")).outputs(1, 2)
+                pool(OpKinds.MAX_POOL, Kernels.MAX, AttrSpec.flag("count_include_pad")).attrs(AttrSpec.flag("storage_order")).outputs(1, 2)
                         .shapes((a, in, n) -> n == 1 ? new long[][]{ShapeRules.pool(a, in)} : new long[][]{ShapeRules.pool(a, in), ShapeRules.pool(a, in)})
                         .kernels(Kernels.POOL_INDICES).doc("optional output 1: the int64 Indices of the maxima (storage_order 0 row-major, 1 column-major)")
                         .lower(ImageCalls::maxPool).onnx(ImageImports::pool, "auto_pad").build(),
-                pool(OpKinds.AVERAGE_POOL, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad").build(),
-                pool(OpKinds.LP_POOL, lpNorm()).doc("(sum of |x|^p)^(1/p) over the window").onnx(ImageImports::pool, "auto_pad").build(),
-                globalPool(OpKinds.GLOBAL_AVERAGE_POOL).doc("mean over the spatial axes").build(),
-                globalPool(OpKinds.GLOBAL_MAX_POOL).doc("maximum over the spatial axes").build(),
-                globalPool(OpKinds.GLOBAL_LP_POOL).attrs(lpNorm()).doc("Lp norm over the spatial axes").build(),
+                pool(OpKinds.AVERAGE_POOL, Kernels.AVERAGE, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad").build(),
+                pool(OpKinds.LP_POOL, Kernels.LP, lpNorm()).doc("(sum of |x|^p)^(1/p) over the window").onnx(ImageImports::pool, "auto_pad").build(),
+                globalPool(OpKinds.GLOBAL_AVERAGE_POOL, Kernels.AVERAGE).doc("mean over the spatial axes").build(),
+                globalPool(OpKinds.GLOBAL_MAX_POOL, Kernels.MAX).doc("maximum over the spatial axes").build(),
+                globalPool(OpKinds.GLOBAL_LP_POOL, Kernels.LP).attrs(lpNorm()).doc("Lp norm over the spatial axes").build(),
                 OpDefinition.op(OpKinds.RESIZE, 1, 1).attrs(AttrSpec.string("mode", "nearest"), AttrSpec.string("coordinate_transformation_mode", "half_pixel"),
                                 AttrSpec.string("nearest_mode", "round_prefer_floor"), AttrSpec.real("cubic_coeff_a", -0.75), AttrSpec.flag("exclude_outside"),
                                 AttrSpec.real("extrapolation_value", 0.0), AttrSpec.flag("antialias"), AttrSpec.reals("scales", null),
@@ -84,16 +84,17 @@ final class ImageOps implements OpFamily {
     /** GridSample's modes and padding modes, in the order of the grid_sample kernel's codes. */
     static final List<String> GRID_MODES = List.of("nearest", "linear", "cubic"), GRID_PADDINGS = List.of("zeros", "border", "reflection");
 
-    /** A windowed pool: its attributes, shape rule, kernel and lowering, plus attribute {@code more}. */
-    private static OpDefinition.Builder pool(String kind, AttrSpec more) {
+    /** A windowed pool of {@code mode} (a pool kernel's {@code Kernels.MAX}, {@code AVERAGE}, {@code LP}): its attributes, shape rule, kernel and lowering, plus attribute {@code more}. */
+    private static OpDefinition.Builder pool(String kind, int mode, AttrSpec more) {
         return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.perAxis("kernel_shape", true, 1, 1, 1), strides(), pads(),
                 AttrSpec.perAxis("dilations", false, 1, 1, 1), AttrSpec.flag("ceil_mode"), more)
-                .shape(ShapeRules::pool).kernels(Kernels.POOL).doc("1-D to 3-D images").lowerF32((op, l) -> List.of(ImageCalls.pool(op, l)));
+                .shape(ShapeRules::pool).kernels(Kernels.POOL).doc("1-D to 3-D images").lowerF32((op, l) -> List.of(ImageCalls.pool(op, l, mode, false)));
     }
 
-    private static OpDefinition.Builder globalPool(String kind) {
+    /** A pool of {@code mode} over all spatial axes. */
+    private static OpDefinition.Builder globalPool(String kind, int mode) {
         return OpDefinition.op(kind, 1, 1).shape(ShapeRules::globalPool).kernels(Kernels.POOL)
-                .lowerF32((op, l) -> List.of(ImageCalls.pool(op, l))).onnx(ImageImports::globalPool);
+                .lowerF32((op, l) -> List.of(ImageCalls.pool(op, l, mode, true))).onnx(ImageImports::globalPool);
     }
 
     /** LpPool's and GlobalLpPool's p. */

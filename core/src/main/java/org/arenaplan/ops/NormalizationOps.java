@@ -57,12 +57,12 @@ final class NormalizationOps implements OpFamily {
                         .lowerF32((op, l) -> List.of(layerNorm(op, l))).onnx("LayerNormalization", 17, NormalizationOps::importLayerNorm, "stash_type").build(),
                 OpDefinition.op(OpKinds.INSTANCE_NORM, 3, 3).attrs(AttrSpec.real("epsilon", 1e-5)).shape(NormalizationOps::instanceNormShape)
                         .kernels(Kernels.NORMALIZE).doc("inputs X [N, C, spatial...], scale [C], B [C]: each (n, c) normalised over its spatial axes")
-                        .lowerF32((op, l) -> List.of(groupNorm(op, l))).onnx(n -> importGroupNorm(n, OpKinds.INSTANCE_NORM)).build(),
+                        .lowerF32((op, l) -> List.of(groupNorm(op, l, false))).onnx(n -> importGroupNorm(n, OpKinds.INSTANCE_NORM)).build(),
                 OpDefinition.op(OpKinds.GROUP_NORM, 3, 3).attrs(AttrSpec.requiredInteger("num_groups", 1, MAX_INT32), AttrSpec.real("epsilon", 1e-5))
                         .shape(NormalizationOps::groupNormShape).kernels(Kernels.NORMALIZE)
                         .doc("inputs X [N, C, spatial...], scale and bias [C] (per channel, ONNX 21) or [num_groups] (per group, ONNX 18): "
                                 + "each (n, group) normalised over its C/num_groups channels and the spatial axes")
-                        .lowerF32((op, l) -> List.of(groupNorm(op, l))).onnx("GroupNormalization", 18, n -> importGroupNorm(n, OpKinds.GROUP_NORM), "stash_type")
+                        .lowerF32((op, l) -> List.of(groupNorm(op, l, true))).onnx("GroupNormalization", 18, n -> importGroupNorm(n, OpKinds.GROUP_NORM), "stash_type")
                         .build(),
                 OpDefinition.op(OpKinds.MEAN_VARIANCE_NORM, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "[0, 2, 3]"))
                         .shape(ReductionOps::sameShape).kernels(Kernels.NORMALIZE).doc("(x - mean) / (sqrt(var) + 1e-9) over axes")
@@ -146,12 +146,13 @@ final class NormalizationOps implements OpFamily {
     /**
      * InstanceNormalization (groups of one channel) and GroupNormalization: X [N, C, spatial...]
      * walked as [N, G, C/G, spatial], N and G kept; scale and bias per channel ([C]) or per group ([G]).
+     * {@code grouped}: G is attribute num_groups (GroupNormalization), else C (InstanceNormalization).
      */
-    private static KernelCall groupNorm(Op op, OpLowering l) {
+    private static KernelCall groupNorm(Op op, OpLowering l, boolean grouped) {
         String x = op.inputs().get(0);
         long[] xs = l.shape(op, x);
         if (xs.length < 3) throw fail(op, "input '" + x + "' " + Arrays.toString(xs) + " must be N x C x spatial axes");
-        long c = xs[1], g = op.kind().equals(OpKinds.GROUP_NORM) ? OpAttrs.of(op).integer("num_groups") : c;
+        long c = xs[1], g = grouped ? OpAttrs.of(op).integer("num_groups") : c;
         if (c % g != 0) throw fail(op, "num_groups " + g + " does not divide the " + c + " channels");
         long spatial = product(Arrays.copyOfRange(xs, 2, xs.length));
         boolean perChannel = l.elements(op.inputs().get(1)) == c;

@@ -131,7 +131,7 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, List<OnnxImport> im
                 Set<String> allowed = new LinkedHashSet<>();
                 for (AttrSpec a : attrs) allowed.add(a.name());
                 allowed.addAll(p.onnxOnly());
-                onnx.add(new OnnxImport(p.opType(), p.since(), allowed, p.importer()));
+                onnx.add(new OnnxImport(p.opType(), kind, p.since(), allowed, p.importer()));
             }
             return new OpDefinition(spec, lowering, onnx);
         }

@@ -33,6 +33,25 @@ class OperatorsTest {
         }
     }
 
+    /**
+     * A definition's lowering, shape rule and importer read the facts the definition declares
+     * (a pool's mode, a cell's gates), never the op's kind name: a kind renamed or a second kind
+     * sharing the code cannot silently take another branch.
+     */
+    @Test
+    void noDefinitionDispatchesOnTheKindName() throws IOException {
+        java.util.regex.Pattern byName = java.util.regex.Pattern.compile(
+                "\\.kind\\(\\)\\s*\\.(equals|startsWith|endsWith|contains)\\(|switch\\s*\\([^)]*\\.kind\\(\\)\\)|String \\w+ = [^;]*\\bop\\(\\)\\.kind\\(\\);|String \\w+ = op\\.kind\\(\\);");
+        List<String> offenders = new ArrayList<>();
+        try (Stream<Path> files = Files.list(SRC.resolve("ops"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                List<String> lines = Files.readAllLines(f);
+                for (int i = 0; i < lines.size(); i++) if (byName.matcher(lines.get(i)).find()) offenders.add(f.getFileName() + ":" + (i + 1) + ": " + lines.get(i).strip());
+            }
+        }
+        assertThat(offenders).isEmpty();
+    }
+
     @Test
     void irExecAndOnnxDoNotImportOpsAndIrHasNoDeviceCode() throws IOException {
         List<String> offenders = new ArrayList<>();
