@@ -3,9 +3,13 @@ package org.arenaplan.ops;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.ir.AttrSpec;
 import org.arenaplan.ir.GraphException;
+import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.ShapeRules;
+import org.arenaplan.train.Backward;
+import org.arenaplan.train.GradientRule;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,19 +37,24 @@ final class ElementwiseOps implements OpFamily {
     @Override
     public List<OpDefinition> definitions() {
         List<OpDefinition> d = new ArrayList<>();
-        for (Object[] b : new Object[][] {{OpKinds.ADD, Kernels.ADD}, {OpKinds.SUB, Kernels.SUB}, {OpKinds.MUL, Kernels.MUL}, {OpKinds.DIV, Kernels.DIV}}) {
+        for (Object[] b : new Object[][] {{OpKinds.ADD, Kernels.ADD, (GradientRule) ElementwiseOps::addGradient},
+                {OpKinds.SUB, Kernels.SUB, (GradientRule) ElementwiseOps::subGradient}, {OpKinds.MUL, Kernels.MUL, (GradientRule) ElementwiseOps::mulGradient},
+                {OpKinds.DIV, Kernels.DIV, null}}) {
             int code = (Integer) b[1];
             d.add(elementwise((String) b[0]).doc("floats and integers (integer Div truncates toward zero)")
-                    .lower((op, l) -> ElementwiseLowering.binary(op, l, code)).onnx(ElementwiseImport::lower).build());
+                    .lower((op, l) -> ElementwiseLowering.binary(op, l, code)).gradient((GradientRule) b[2]).onnx(ElementwiseImport::lower).build());
         }
         d.add(nary(OpKinds.SUM, Kernels.ADD, false, "n-ary add", 9));
-        d.add(unary(OpKinds.RELU, Kernels.RELU, 9).doc("max(x, 0); floats and integers").build());
+        d.add(unary(OpKinds.RELU, Kernels.RELU, 9).doc("max(x, 0); floats and integers")
+                .gradient((op, dy, b) -> b.accumulate(op.inputs().get(0), b.inPlaceOverDy(OpKinds.RELU_GRAD, op, dy, op.outputs().get(0)))).build());
         d.add(unary(OpKinds.SIGMOID, Kernels.SIGMOID, 9).doc(FLOATS).build());
         d.add(unary(OpKinds.TANH, Kernels.TANH, 9).doc(FLOATS).build());
         d.add(OpDefinition.op(OpKinds.GELU, 1, 1).attrs(new AttrSpec("approximate", AttrSpec.Type.STRING, false, "none", 0, 0, 0, 0))
                 .shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.UNARY)
                 .doc("approximate none: exact (erf based); tanh: Gelu-20's tanh formula; " + FLOATS)
-                .lower((op, l) -> List.of(ElementwiseLowering.gelu(op, l))).onnx(OpKinds.GELU, 20, ElementwiseImport::lower).build());
+                .lower((op, l) -> List.of(ElementwiseLowering.gelu(op, l)))
+                .gradient((op, dy, b) -> b.accumulate(op.inputs().get(0), b.inPlaceOverDy(OpKinds.GELU_GRAD, op, dy, op.inputs().get(0))))
+                .onnx(OpKinds.GELU, 20, ElementwiseImport::lower).build());
         for (Object[] u : new Object[][] {
                 {OpKinds.EXP, Kernels.EXP, "e^x", 9}, {OpKinds.LOG, Kernels.LOG, "natural log", 9}, {OpKinds.SQRT, Kernels.SQRT, "square root", 9},
                 {OpKinds.RECIPROCAL, Kernels.RECIPROCAL, "1/x", 9}, {OpKinds.FLOOR, Kernels.FLOOR, "floor", 9}, {OpKinds.CEIL, Kernels.CEIL, "ceiling", 9},
@@ -158,9 +167,35 @@ final class ElementwiseOps implements OpFamily {
     /** An n-ary kind like Sum: y = f(x0, x1), then y = f(y, x2), ... (so only inputs 0 and 1 may be overwritten); {@code mean}: then divided by the count. */
     private static OpDefinition nary(String kind, int code, boolean mean, String what, int since) {
         OpDefinition.Builder b = OpDefinition.op(kind, 1, Integer.MAX_VALUE).shape(ShapeRules::broadcast).inPlace(0, 1)
+                .flops((a, in, out) -> OpSpec.FlopRule.elements(out[0]) * (Math.max(1, in.length - 1) + (mean ? 1 : 0)))
                 .doc(what + ", broadcasting; n-ary, pairwise from the left (only inputs 0 and 1 may be overwritten)")
                 .lower((op, l) -> ElementwiseLowering.nary(op, l, code, mean)).onnx(kind, since, ElementwiseImport::lower);
         return (mean ? b.kernels(Kernels.BINARY, Kernels.COPY, Kernels.UNARY) : b.kernels(Kernels.BINARY, Kernels.COPY)).build();
+    }
+
+    // ---- gradient rules (numpy broadcasting: a contribution is summed over the axes its operand was broadcast along) ----
+
+    /** Add: dY to each operand. */
+    private static void addGradient(Op op, String dy, Backward b) {
+        for (String x : op.inputs()) b.accumulate(x, b.reduceTo(dy, x));
+    }
+
+    /** Sub: dY to A, -dY to B. */
+    private static void subGradient(Op op, String dy, Backward b) {
+        String a = op.inputs().get(0), c = op.inputs().get(1);
+        b.accumulate(a, b.reduceTo(dy, a));
+        if (!b.needsGradient(c)) return;
+        String neg = b.elementwise(OpKinds.MUL, dy + ".neg", dy, b.constant(-1.0, b.dtype(dy), 1));
+        b.accumulate(c, b.reduceTo(neg, c));
+    }
+
+    /** Mul: dY times the other operand. */
+    private static void mulGradient(Op op, String dy, Backward b) {
+        for (int j = 0; j < 2; j++) {
+            String x = op.inputs().get(j);
+            if (!b.needsGradient(x)) continue;
+            b.accumulate(x, b.reduceTo(b.elementwise(OpKinds.MUL, x + ".mul", dy, op.inputs().get(1 - j)), x));
+        }
     }
 
     /** A float attribute whose absence means no bound (Clip's min and max). */

@@ -5,15 +5,18 @@ import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.ImageShapes;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.ShapeRules;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.Value;
 import org.arenaplan.onnx.Windows;
+import org.arenaplan.train.Backward;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,7 +43,9 @@ final class ImageOps implements OpFamily {
         return List.of(
                 OpDefinition.op(OpKinds.CONV, 2, 3).attrs(convAttrs()).shape(ShapeRules::conv).kernels(Kernels.CONV2D, Kernels.CONV_ND)
                         .doc("inputs X, W, optional B; 1-D to 3-D images (conv2d up to 2-D, conv_nd for 3-D)")
+                        .flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(out[0]) * perOutput(in[1]) + (in.length > 2 ? OpSpec.FlopRule.elements(out[0]) : 0))
                         .lowerF32((op, l) -> List.of(l.shape(op, op.inputs().get(0)).length == 5 ? ImageCalls.conv(op, l, false) : conv(op, l)))
+                        .gradient(ImageOps::convGradient)
                         .onnx(ImageOps::importConv, "auto_pad").build(),
                 OpDefinition.op(OpKinds.CONV_TRANSPOSE, 2, 3).attrs(convAttrs(AttrSpec.perAxis("output_padding", false, 0, 1, 0)))
                         .shape(ImageShapes::convTranspose).kernels(Kernels.CONV_ND)
@@ -52,7 +57,7 @@ final class ImageOps implements OpFamily {
                         .lower(ImageCalls::maxPool).onnx(ImageImports::pool, "auto_pad").build(),
                 pool(OpKinds.AVERAGE_POOL, Kernels.AVERAGE, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad").build(),
                 pool(OpKinds.LP_POOL, Kernels.LP, lpNorm()).doc("(sum of |x|^p)^(1/p) over the window").onnx(ImageImports::pool, "auto_pad").build(),
-                globalPool(OpKinds.GLOBAL_AVERAGE_POOL, Kernels.AVERAGE).doc("mean over the spatial axes").build(),
+                globalPool(OpKinds.GLOBAL_AVERAGE_POOL, Kernels.AVERAGE).doc("mean over the spatial axes").gradient(ImageOps::globalAveragePoolGradient).build(),
                 globalPool(OpKinds.GLOBAL_MAX_POOL, Kernels.MAX).doc("maximum over the spatial axes").build(),
                 globalPool(OpKinds.GLOBAL_LP_POOL, Kernels.LP).attrs(lpNorm()).doc("Lp norm over the spatial axes").build(),
                 OpDefinition.op(OpKinds.RESIZE, 1, 1).attrs(AttrSpec.string("mode", "nearest"), AttrSpec.string("coordinate_transformation_mode", "half_pixel"),
@@ -88,12 +93,13 @@ final class ImageOps implements OpFamily {
     private static OpDefinition.Builder pool(String kind, int mode, AttrSpec more) {
         return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.perAxis("kernel_shape", true, 1, 1, 1), strides(), pads(),
                 AttrSpec.perAxis("dilations", false, 1, 1, 1), AttrSpec.flag("ceil_mode"), more)
-                .shape(ShapeRules::pool).kernels(Kernels.POOL).doc("1-D to 3-D images").lowerF32((op, l) -> List.of(ImageCalls.pool(op, l, mode, false)));
+                .shape(ShapeRules::pool).kernels(Kernels.POOL).doc("1-D to 3-D images")
+                .flops((a, in, out) -> OpSpec.FlopRule.elements(out[0]) * OpSpec.FlopRule.elements(a.intsOrNull("kernel_shape"))).lowerF32((op, l) -> List.of(ImageCalls.pool(op, l, mode, false)));
     }
 
     /** A pool of {@code mode} over all spatial axes. */
     private static OpDefinition.Builder globalPool(String kind, int mode) {
-        return OpDefinition.op(kind, 1, 1).shape(ShapeRules::globalPool).kernels(Kernels.POOL)
+        return OpDefinition.op(kind, 1, 1).shape(ShapeRules::globalPool).kernels(Kernels.POOL).flops(OpSpec.PER_INPUT_ELEMENT)
                 .lowerF32((op, l) -> List.of(ImageCalls.pool(op, l, mode, true))).onnx(ImageImports::globalPool);
     }
 
@@ -195,5 +201,44 @@ final class ImageOps implements OpFamily {
         long[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
+    }
+
+    // ---- FLOPs and gradient rules ----
+
+    /** Multiply-adds per output element of a convolution with weight {@code w} [M, C/group, kernel...]: C/group x kernel. */
+    static long perOutput(long[] w) {
+        return OpSpec.FlopRule.elements(Arrays.copyOfRange(w, 1, w.length));
+    }
+
+    /** Conv (group 1): dX = ConvBackwardData(dY, W), dW = ConvBackwardFilter(X, dY) with the forward geometry, dB = ReduceSum over N and the spatial axes. */
+    private static void convGradient(Op op, String dy, Backward g) {
+        if (OpAttrs.of(op).integer("group") != 1) throw new GraphException("op '" + op.name() + "' (Conv): gradients need group 1");
+        String x = op.inputs().get(0), w = op.inputs().get(1);
+        if (g.needsGradient(x)) {
+            String dx = g.tensor(x, g.dtype(dy), g.shape(x));
+            g.opWithAttrs(OpKinds.CONV_BACKWARD_DATA, dx, op).in(dy, w).attr("input_shape", g.shape(x)).add();
+            g.accumulate(x, dx);
+        }
+        if (g.needsGradient(w)) {
+            long[] ws = g.shape(w);
+            String dw = g.tensor(w, g.dtype(dy), ws);
+            g.opWithAttrs(OpKinds.CONV_BACKWARD_FILTER, dw, op).in(x, dy).attr("kernel_shape", Arrays.copyOfRange(ws, 2, ws.length)).add();
+            g.accumulate(w, dw);
+        }
+        if (op.inputs().size() > 2) {
+            String b = op.inputs().get(2);
+            g.accumulate(b, g.reduceExcept(dy, b, new long[]{1}, g.shape(b)));
+        }
+    }
+
+    /** GlobalAveragePool (N x C x H x W): dX = dY * 1/(H*W), broadcast over H and W. */
+    private static void globalAveragePoolGradient(Op op, String dy, Backward g) {
+        String x = op.inputs().get(0);
+        long[] xs = g.shape(x);
+        if (xs.length != 4) throw new GraphException("op '" + op.name() + "' (GlobalAveragePool): gradients need N x C x H x W, got " + Arrays.toString(xs));
+        String scale = g.constant(1.0 / (xs[2] * xs[3]), g.dtype(dy), 1, 1, xs[2], xs[3]);
+        String dx = g.tensor(x, g.dtype(dy), xs);
+        g.op(OpKinds.MUL, dx).in(dy, scale).add();
+        g.accumulate(x, dx);
     }
 }

@@ -10,11 +10,13 @@ import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.ShapeRules;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.NodeLowering;
 import org.arenaplan.onnx.Value;
+import org.arenaplan.train.Backward;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,15 +48,16 @@ final class NormalizationOps implements OpFamily {
         return List.of(
                 OpDefinition.op(OpKinds.BATCH_NORM, 5, 5).attrs(AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::batchNorm).inPlace(0).kernels(Kernels.BATCHNORM)
                         .doc("inference: inputs X, scale, B, mean, var")
-                        .lowerF32((op, l) -> List.of(batchNorm(op, l))).onnx(NormalizationOps::importBatchNorm, "momentum", "spatial", "training_mode").build(),
+                        .lowerF32((op, l) -> List.of(batchNorm(op, l))).gradient(NormalizationOps::batchNormGradient).onnx(NormalizationOps::importBatchNorm, "momentum", "spatial", "training_mode").build(),
                 OpDefinition.op(OpKinds.LRN, 1, 1).attrs(AttrSpec.requiredInteger("size", 1, MAX_INT32), AttrSpec.real("alpha", 1e-4), AttrSpec.real("beta", 0.75),
                         AttrSpec.real("bias", 1.0)).shape(ShapeRules::sameAsFirst).kernels(Kernels.LRN).doc("across channels")
+                        .flops((a, in, out) -> OpSpec.FlopRule.elements(out[0]) * a.integer("size"))
                         .lowerF32((op, l) -> List.of(lrn(op, l))).onnx(NormalizationOps::importLrn).build(),
                 OpDefinition.op(OpKinds.LAYER_NORM, 2, 3).outputs(1, 3).attrs(AttrSpec.axis("axis", -1), AttrSpec.real("epsilon", 1e-5))
-                        .shapes(NormalizationOps::layerNormShapes).kernels(Kernels.NORMALIZE)
+                        .shapes(NormalizationOps::layerNormShapes).kernels(Kernels.NORMALIZE).flops((a, in, out) -> 5 * OpSpec.FlopRule.elements(out[0]))
                         .doc("inputs X, scale, optional bias (each broadcast to X's axes from axis on); outputs Y, optional Mean and InvStdDev "
                                 + "(X's shape with 1s from axis on); y = (x - mean) / sqrt(var + epsilon) * scale + bias over the axes from axis on")
-                        .lowerF32((op, l) -> List.of(layerNorm(op, l))).onnx("LayerNormalization", 17, NormalizationOps::importLayerNorm, "stash_type").build(),
+                        .lowerF32((op, l) -> List.of(layerNorm(op, l))).gradient(NormalizationOps::layerNormGradient).onnx("LayerNormalization", 17, NormalizationOps::importLayerNorm, "stash_type").build(),
                 OpDefinition.op(OpKinds.INSTANCE_NORM, 3, 3).attrs(AttrSpec.real("epsilon", 1e-5)).shape(NormalizationOps::instanceNormShape)
                         .kernels(Kernels.NORMALIZE).doc("inputs X [N, C, spatial...], scale [C], B [C]: each (n, c) normalised over its spatial axes")
                         .lowerF32((op, l) -> List.of(groupNorm(op, l, false))).onnx(n -> importGroupNorm(n, OpKinds.INSTANCE_NORM)).build(),
@@ -330,5 +333,66 @@ final class NormalizationOps implements OpFamily {
             inputs.add(p.name());
         }
         return op(n, OpKinds.BATCH_NORM, inputs, x.shape(), Map.of("epsilon", n.real("epsilon")));
+    }
+
+    // ---- gradient rules ----
+
+    /**
+     * LayerNormalization (axis -1): dX = LayerNormalizationGrad(dY, X, scale); dscale =
+     * ReduceSum(dY * LayerNormalization(X, 1, 0)); dbias = ReduceSum(dY), over the leading axes.
+     */
+    private static void layerNormGradient(Op op, String dy, Backward g) {
+        String x = op.inputs().get(0), scale = op.inputs().get(1);
+        long[] xs = g.shape(x);
+        long axis = OpAttrs.of(op).integer("axis");
+        if (axis != -1 && axis != xs.length - 1)
+            throw new GraphException("op '" + op.name() + "' (LayerNormalization): gradients need axis -1, got " + axis);
+        double eps = OpAttrs.of(op).real("epsilon");
+        DType t = g.dtype(dy);
+        long cols = xs[xs.length - 1];
+        long[] last = {xs.length - 1};
+        if (g.needsGradient(x)) {
+            String dx = g.tensor(x, t, xs);
+            g.op(OpKinds.LAYER_NORM_GRAD, dx).in(dy, x, scale).attr("axis", -1L).attr("epsilon", eps).add();
+            g.accumulate(x, dx);
+        }
+        if (g.needsGradient(scale)) {
+            String xhat = g.tensor(x + ".xhat", t, xs);
+            g.op(OpKinds.LAYER_NORM, xhat).in(x, g.constant(1.0, t, cols), g.constant(0.0, t, cols)).attr("axis", -1L).attr("epsilon", eps).add();
+            String prod = g.elementwise(OpKinds.MUL, scale + ".mul", dy, xhat);
+            g.accumulate(scale, g.reduceExcept(prod, scale, last, g.shape(scale)));
+        }
+        if (op.inputs().size() > 2 && g.needsGradient(op.inputs().get(2))) {
+            String bias = op.inputs().get(2);
+            g.accumulate(bias, g.reduceExcept(dy, bias, last, g.shape(bias)));
+        }
+    }
+
+    /**
+     * BatchNormalization (inference form: mean and var constant): dX = BatchNormalization(dY,
+     * scale, 0, 0, var), i.e. dY * scale / sqrt(var + eps); dscale and dB as LayerNormalization's,
+     * over N, H, W.
+     */
+    private static void batchNormGradient(Op op, String dy, Backward g) {
+        String x = op.inputs().get(0), scale = op.inputs().get(1), bias = op.inputs().get(2), mean = op.inputs().get(3), var = op.inputs().get(4);
+        if (g.needsGradient(mean) || g.needsGradient(var))
+            throw new GraphException("op '" + op.name() + "' (BatchNormalization): gradients need constant mean and var (the inference form)");
+        long[] xs = g.shape(x);
+        DType t = g.dtype(dy);
+        double eps = OpAttrs.of(op).real("epsilon");
+        long c = xs[1];
+        String zeros = g.constant(0.0, t, c);
+        if (g.needsGradient(x)) {
+            String dx = g.tensor(x, t, xs);
+            g.op(OpKinds.BATCH_NORM, dx).in(dy, scale, zeros, zeros, var).attr("epsilon", eps).add();
+            g.accumulate(x, dx);
+        }
+        if (g.needsGradient(scale)) {
+            String xhat = g.tensor(x + ".xhat", t, xs);
+            g.op(OpKinds.BATCH_NORM, xhat).in(x, g.constant(1.0, t, c), zeros, mean, var).attr("epsilon", eps).add();
+            String prod = g.elementwise(OpKinds.MUL, scale + ".mul", dy, xhat);
+            g.accumulate(scale, g.reduceExcept(prod, scale, new long[]{1}, g.shape(scale)));
+        }
+        if (g.needsGradient(bias)) g.accumulate(bias, g.reduceExcept(dy, bias, new long[]{1}, g.shape(bias)));
     }
 }

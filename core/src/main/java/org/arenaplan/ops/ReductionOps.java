@@ -9,11 +9,13 @@ import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.ShapeRules;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.NodeLowering;
 import org.arenaplan.onnx.Value;
+import org.arenaplan.train.Backward;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -62,9 +64,9 @@ final class ReductionOps implements OpFamily {
                 reduce(OpKinds.REDUCE_SUM_SQUARE, Kernels.R_SUM_SQUARE, "sum of x^2"),
                 arg(OpKinds.ARG_MAX, Kernels.R_ARGMAX, "largest"),
                 arg(OpKinds.ARG_MIN, Kernels.R_ARGMIN, "smallest"),
-                softmax(OpKinds.SOFTMAX, Kernels.SOFTMAX_MODE, "exp(x - max) / sum(exp(x - max))"),
-                softmax(OpKinds.LOG_SOFTMAX, Kernels.LOG_SOFTMAX_MODE, "x - max - log(sum(exp(x - max)))"),
-                softmax(OpKinds.HARDMAX, Kernels.HARDMAX_MODE, "1 at the first largest element, 0 elsewhere"),
+                softmax(OpKinds.SOFTMAX, Kernels.SOFTMAX_MODE, "exp(x - max) / sum(exp(x - max))").gradient(ReductionOps::softmaxGradient).build(),
+                softmax(OpKinds.LOG_SOFTMAX, Kernels.LOG_SOFTMAX_MODE, "x - max - log(sum(exp(x - max)))").build(),
+                softmax(OpKinds.HARDMAX, Kernels.HARDMAX_MODE, "1 at the first largest element, 0 elsewhere").build(),
                 OpDefinition.op(OpKinds.CUMSUM, 1, 1).attrs(AttrSpec.requiredAxis("axis"), AttrSpec.flag("exclusive"), AttrSpec.flag("reverse"))
                         .shape(ReductionOps::sameShape).kernels(Kernels.CUMSUM)
                         .doc("running sum along axis (exclusive: without the element itself; reverse: from the end); f32, f16, bf16, f64 and integer types")
@@ -80,7 +82,7 @@ final class ReductionOps implements OpFamily {
     private static OpDefinition reduce(String kind, int code, String what) {
         boolean exact = code == Kernels.R_SUM || code == Kernels.R_MAX || code == Kernels.R_MIN || code == Kernels.R_PROD;
         return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "every axis"), AttrSpec.integer("keepdims", 1, 0, 1))
-                .shape(ReductionOps::reduceShape).kernels(Kernels.REDUCE)
+                .shape(ReductionOps::reduceShape).kernels(Kernels.REDUCE).flops(OpSpec.PER_INPUT_ELEMENT)
                 .doc(what + " over axes (all when absent), each kept as 1 with keepdims; f32, f16, bf16, f64 and integer types ("
                         + (exact ? "in 64 bits, wrapping" : "in double, truncated toward zero") + ")")
                 .lower((op, l) -> List.of(reduce(op, l, code))).onnx(ReductionOps::importReduce, "noop_with_empty_axes").build();
@@ -93,11 +95,12 @@ final class ReductionOps implements OpFamily {
                 .lower((op, l) -> List.of(reduce(op, l, code))).onnx(ReductionOps::importArg).build();
     }
 
-    private static OpDefinition softmax(String kind, int mode, String what) {
+    /** A kind of the softmax family (3 FLOPs per element: the maximum, the exponential and sum, the division); finished with {@code build()}. */
+    private static OpDefinition.Builder softmax(String kind, int mode, String what) {
         return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.axis("axis", -1), AttrSpec.flag("single_axis"))
-                .shape(ReductionOps::softmaxShape).inPlace(0).kernels(Kernels.SOFTMAX)
+                .shape(ReductionOps::softmaxShape).inPlace(0).kernels(Kernels.SOFTMAX).flops((a, in, out) -> 3 * OpSpec.FlopRule.elements(out[0]))
                 .doc(what + " over the axes from axis to the end taken together (ONNX before opset 13), or over axis alone with single_axis = 1 (from 13); f32")
-                .lowerF32((op, l) -> List.of(softmax(op, l, mode))).onnx(ReductionOps::importSoftmax).build();
+                .lowerF32((op, l) -> List.of(softmax(op, l, mode))).onnx(ReductionOps::importSoftmax);
     }
 
     // ---- shape rules ----
@@ -370,5 +373,20 @@ final class ReductionOps implements OpFamily {
         attrs.put("sorted", n.integer("sorted", 1) != 0 ? 1L : 0L);
         return new Lowered(OpKinds.TOP_K, List.of(x.name()),
                 List.of(new Value(FamilyImports.outputName(n, 0), t, shape), new Value(FamilyImports.outputName(n, 1), DType.I64, shape)), attrs, false, List.of());
+    }
+
+    /** Softmax: dX = SoftmaxGrad(dY, Y) over the same axes, in place over dY (single_axis only over a last axis). */
+    private static void softmaxGradient(Op op, String dy, Backward g) {
+        long[] ys = g.shape(op.outputs().get(0));
+        long axis = OpAttrs.of(op).integer("axis");
+        int a = (int) (axis < 0 ? axis + ys.length : axis);
+        boolean innerOnes = true;
+        for (int d = a + 1; d < ys.length; d++) innerOnes &= ys[d] == 1;
+        if (OpAttrs.of(op).integer("single_axis") == 1 && !innerOnes)
+            throw new GraphException("op '" + op.name() + "' (Softmax): gradients need the axes from axis on taken together (single_axis = 0), or a last axis");
+        String x = op.inputs().get(0);
+        String dx = g.tensor(x, g.dtype(dy), g.shape(dy));
+        g.op(OpKinds.SOFTMAX_GRAD, dx).in(dy, op.outputs().get(0)).attr("axis", axis).inPlace().add();
+        g.accumulate(x, dx);
     }
 }
