@@ -29,6 +29,9 @@ public final class NodeContext {
 
     public String opType() { return node.opType(); }
 
+    /** The registry kind this node's op type imports as (its {@link OnnxImport#kind()}; null for an op type without an import). */
+    public String kind() { return NodeLowering.kindOf(opType()); }
+
     public long opset() { return opset; }
 
     /** The ir op name: the node's name, or a stable one from its position when the file gave none. */
@@ -102,7 +105,7 @@ public final class NodeContext {
     }
 
     private org.arenaplan.ir.AttrSpec registered(String name) {
-        String kind = NodeLowering.kindOf(opType());
+        String kind = kind();
         org.arenaplan.ir.OpSpec spec = kind == null ? null : org.arenaplan.ir.OpRegistry.get(kind);
         org.arenaplan.ir.AttrSpec a = spec == null ? null : spec.attr(name);
         if (a == null || !(a.dflt() instanceof Number))

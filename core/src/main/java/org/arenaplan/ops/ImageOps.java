@@ -38,6 +38,10 @@ import static org.arenaplan.onnx.NodeLowering.op;
  * differences are listed in {@link ImageImports}, the kernel calls built in {@link ImageCalls}.
  */
 final class ImageOps implements OpFamily {
+    /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
+    static final String CONV_TRANSPOSE = "ConvTranspose", LP_POOL = "LpPool", GLOBAL_MAX_POOL = "GlobalMaxPool", GLOBAL_LP_POOL = "GlobalLpPool",
+            RESIZE = "Resize";
+
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
@@ -47,7 +51,7 @@ final class ImageOps implements OpFamily {
                         .lowerF32((op, l) -> List.of(l.shape(op, op.inputs().get(0)).length == 5 ? ImageCalls.conv(op, l, false) : conv(op, l)))
                         .gradient(ImageOps::convGradient)
                         .onnx(ImageOps::importConv, "auto_pad").build(),
-                OpDefinition.op(OpKinds.CONV_TRANSPOSE, 2, 3).attrs(convAttrs(AttrSpec.perAxis("output_padding", false, 0, 1, 0)))
+                OpDefinition.op(CONV_TRANSPOSE, 2, 3).attrs(convAttrs(AttrSpec.perAxis("output_padding", false, 0, 1, 0)))
                         .shape(ImageShapes::convTranspose).kernels(Kernels.CONV_ND)
                         .doc("inputs X, W (C x M/group x kernel...), optional B; 1-D to 3-D images")
                         .lowerF32((op, l) -> List.of(ImageCalls.conv(op, l, true))).onnx(ImageImports::convTranspose, "auto_pad", "output_shape").build(),
@@ -56,11 +60,11 @@ final class ImageOps implements OpFamily {
                         .kernels(Kernels.POOL_INDICES).doc("optional output 1: the int64 Indices of the maxima (storage_order 0 row-major, 1 column-major)")
                         .lower(ImageCalls::maxPool).onnx(ImageImports::pool, "auto_pad").build(),
                 pool(OpKinds.AVERAGE_POOL, Kernels.AVERAGE, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad").build(),
-                pool(OpKinds.LP_POOL, Kernels.LP, lpNorm()).doc("(sum of |x|^p)^(1/p) over the window").onnx(ImageImports::pool, "auto_pad").build(),
+                pool(LP_POOL, Kernels.LP, lpNorm()).doc("(sum of |x|^p)^(1/p) over the window").onnx(ImageImports::pool, "auto_pad").build(),
                 globalPool(OpKinds.GLOBAL_AVERAGE_POOL, Kernels.AVERAGE).doc("mean over the spatial axes").gradient(ImageOps::globalAveragePoolGradient).build(),
-                globalPool(OpKinds.GLOBAL_MAX_POOL, Kernels.MAX).doc("maximum over the spatial axes").build(),
-                globalPool(OpKinds.GLOBAL_LP_POOL, Kernels.LP).attrs(lpNorm()).doc("Lp norm over the spatial axes").build(),
-                OpDefinition.op(OpKinds.RESIZE, 1, 1).attrs(AttrSpec.string("mode", "nearest"), AttrSpec.string("coordinate_transformation_mode", "half_pixel"),
+                globalPool(GLOBAL_MAX_POOL, Kernels.MAX).doc("maximum over the spatial axes").build(),
+                globalPool(GLOBAL_LP_POOL, Kernels.LP).attrs(lpNorm()).doc("Lp norm over the spatial axes").build(),
+                OpDefinition.op(RESIZE, 1, 1).attrs(AttrSpec.string("mode", "nearest"), AttrSpec.string("coordinate_transformation_mode", "half_pixel"),
                                 AttrSpec.string("nearest_mode", "round_prefer_floor"), AttrSpec.real("cubic_coeff_a", -0.75), AttrSpec.flag("exclude_outside"),
                                 AttrSpec.real("extrapolation_value", 0.0), AttrSpec.flag("antialias"), AttrSpec.reals("scales", null),
                                 AttrSpec.reals("roi", "0 then 1 per axis"), AttrSpec.ints("sizes", 0, MAX_INT32, "required: the output's shape"))
@@ -216,13 +220,13 @@ final class ImageOps implements OpFamily {
         String x = op.inputs().get(0), w = op.inputs().get(1);
         if (g.needsGradient(x)) {
             String dx = g.tensor(x, g.dtype(dy), g.shape(x));
-            g.opWithAttrs(OpKinds.CONV_BACKWARD_DATA, dx, op).in(dy, w).attr("input_shape", g.shape(x)).add();
+            g.opWithAttrs(TrainingOps.CONV_BACKWARD_DATA, dx, op).in(dy, w).attr("input_shape", g.shape(x)).add();
             g.accumulate(x, dx);
         }
         if (g.needsGradient(w)) {
             long[] ws = g.shape(w);
             String dw = g.tensor(w, g.dtype(dy), ws);
-            g.opWithAttrs(OpKinds.CONV_BACKWARD_FILTER, dw, op).in(x, dy).attr("kernel_shape", Arrays.copyOfRange(ws, 2, ws.length)).add();
+            g.opWithAttrs(TrainingOps.CONV_BACKWARD_FILTER, dw, op).in(x, dy).attr("kernel_shape", Arrays.copyOfRange(ws, 2, ws.length)).add();
             g.accumulate(w, dw);
         }
         if (op.inputs().size() > 2) {

@@ -39,6 +39,9 @@ import static org.arenaplan.onnx.NodeLowering.view;
  * {@code training_mode} input from 12 must be false.
  */
 final class LayoutOps implements OpFamily {
+    /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
+    static final String DROPOUT = "Dropout", SQUEEZE = "Squeeze", UNSQUEEZE = "Unsqueeze";
+
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
@@ -57,9 +60,9 @@ final class LayoutOps implements OpFamily {
                 viewKind(OpKinds.RESHAPE).onnx(n -> view(n, OpKinds.RESHAPE, reshape(n)), "allowzero").build(),
                 viewKind(OpKinds.FLATTEN).onnx(n -> view(n, OpKinds.FLATTEN, flatten(n)), "axis").build(),
                 viewKind(OpKinds.IDENTITY).onnx(n -> view(n, OpKinds.IDENTITY, n.input(0).shape())).build(),
-                viewKind(OpKinds.DROPOUT).doc("inference: the identity").onnx(n -> view(n, OpKinds.DROPOUT, dropout(n)), "ratio", "seed", "is_test").build(),
-                viewKind(OpKinds.SQUEEZE).onnx(n -> view(n, OpKinds.SQUEEZE, squeeze(n)), "axes").build(),
-                viewKind(OpKinds.UNSQUEEZE).onnx(n -> view(n, OpKinds.UNSQUEEZE, unsqueeze(n)), "axes").build());
+                viewKind(DROPOUT).doc("inference: the identity").onnx(n -> view(n, DROPOUT, dropout(n)), "ratio", "seed", "is_test").build(),
+                viewKind(SQUEEZE).onnx(n -> view(n, SQUEEZE, squeeze(n)), "axes").build(),
+                viewKind(UNSQUEEZE).onnx(n -> view(n, UNSQUEEZE, unsqueeze(n)), "axes").build());
     }
 
     private static OpDefinition.Builder viewKind(String kind) {

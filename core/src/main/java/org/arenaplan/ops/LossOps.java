@@ -9,7 +9,6 @@ import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
-import org.arenaplan.ir.OpKinds;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.Value;
@@ -31,17 +30,20 @@ import static org.arenaplan.exec.OpLowering.product;
  * the log-softmax of its scores over C (optional output log_prob) first.
  */
 final class LossOps implements OpFamily {
+    /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
+    static final String SOFTMAX_CROSS_ENTROPY_LOSS = "SoftmaxCrossEntropyLoss", NLL_LOSS = "NegativeLogLikelihoodLoss";
+
     /** The loss reductions ONNX defines. */
     static final List<String> REDUCTIONS = List.of("none", "sum", "mean");
 
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                loss(OpKinds.SOFTMAX_CROSS_ENTROPY_LOSS, true).doc("inputs scores [N, C, d...], labels [N, d...] (int64/int32), optional weights [C]; "
+                loss(SOFTMAX_CROSS_ENTROPY_LOSS, true).doc("inputs scores [N, C, d...], labels [N, d...] (int64/int32), optional weights [C]; "
                         + "outputs loss and optional log_prob (log-softmax of scores over C): loss = -log_prob[label] * weight[label]")
-                        .onnx("SoftmaxCrossEntropyLoss", 12, n -> importLoss(n, OpKinds.SOFTMAX_CROSS_ENTROPY_LOSS, true)).build(),
-                loss(OpKinds.NLL_LOSS, false).doc("inputs log-probabilities [N, C, d...], target [N, d...] (int64/int32), optional weight [C]: "
-                        + "loss = -input[target] * weight[target]").onnx("NegativeLogLikelihoodLoss", 12, n -> importLoss(n, OpKinds.NLL_LOSS, false)).build());
+                        .onnx("SoftmaxCrossEntropyLoss", 12, n -> importLoss(n, SOFTMAX_CROSS_ENTROPY_LOSS, true)).build(),
+                loss(NLL_LOSS, false).doc("inputs log-probabilities [N, C, d...], target [N, d...] (int64/int32), optional weight [C]: "
+                        + "loss = -input[target] * weight[target]").onnx("NegativeLogLikelihoodLoss", 12, n -> importLoss(n, NLL_LOSS, false)).build());
     }
 
     /** A loss kind; {@code softmax}: the scores go through log-softmax first, which is output 1 (SoftmaxCrossEntropyLoss). */

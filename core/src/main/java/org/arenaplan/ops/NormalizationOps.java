@@ -43,6 +43,10 @@ import static org.arenaplan.onnx.NodeLowering.op;
  * MeanVarianceNormalization's axes default to [0, 2, 3].
  */
 final class NormalizationOps implements OpFamily {
+    /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
+    static final String INSTANCE_NORM = "InstanceNormalization", GROUP_NORM = "GroupNormalization", MEAN_VARIANCE_NORM = "MeanVarianceNormalization",
+            LP_NORM = "LpNormalization";
+
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
@@ -58,19 +62,19 @@ final class NormalizationOps implements OpFamily {
                         .doc("inputs X, scale, optional bias (each broadcast to X's axes from axis on); outputs Y, optional Mean and InvStdDev "
                                 + "(X's shape with 1s from axis on); y = (x - mean) / sqrt(var + epsilon) * scale + bias over the axes from axis on")
                         .lowerF32((op, l) -> List.of(layerNorm(op, l))).gradient(NormalizationOps::layerNormGradient).onnx("LayerNormalization", 17, NormalizationOps::importLayerNorm, "stash_type").build(),
-                OpDefinition.op(OpKinds.INSTANCE_NORM, 3, 3).attrs(AttrSpec.real("epsilon", 1e-5)).shape(NormalizationOps::instanceNormShape)
+                OpDefinition.op(INSTANCE_NORM, 3, 3).attrs(AttrSpec.real("epsilon", 1e-5)).shape(NormalizationOps::instanceNormShape)
                         .kernels(Kernels.NORMALIZE).doc("inputs X [N, C, spatial...], scale [C], B [C]: each (n, c) normalised over its spatial axes")
-                        .lowerF32((op, l) -> List.of(groupNorm(op, l, false))).onnx(n -> importGroupNorm(n, OpKinds.INSTANCE_NORM)).build(),
-                OpDefinition.op(OpKinds.GROUP_NORM, 3, 3).attrs(AttrSpec.requiredInteger("num_groups", 1, MAX_INT32), AttrSpec.real("epsilon", 1e-5))
+                        .lowerF32((op, l) -> List.of(groupNorm(op, l, false))).onnx(n -> importGroupNorm(n, INSTANCE_NORM)).build(),
+                OpDefinition.op(GROUP_NORM, 3, 3).attrs(AttrSpec.requiredInteger("num_groups", 1, MAX_INT32), AttrSpec.real("epsilon", 1e-5))
                         .shape(NormalizationOps::groupNormShape).kernels(Kernels.NORMALIZE)
                         .doc("inputs X [N, C, spatial...], scale and bias [C] (per channel, ONNX 21) or [num_groups] (per group, ONNX 18): "
                                 + "each (n, group) normalised over its C/num_groups channels and the spatial axes")
-                        .lowerF32((op, l) -> List.of(groupNorm(op, l, true))).onnx("GroupNormalization", 18, n -> importGroupNorm(n, OpKinds.GROUP_NORM), "stash_type")
+                        .lowerF32((op, l) -> List.of(groupNorm(op, l, true))).onnx("GroupNormalization", 18, n -> importGroupNorm(n, GROUP_NORM), "stash_type")
                         .build(),
-                OpDefinition.op(OpKinds.MEAN_VARIANCE_NORM, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "[0, 2, 3]"))
+                OpDefinition.op(MEAN_VARIANCE_NORM, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "[0, 2, 3]"))
                         .shape(ReductionOps::sameShape).kernels(Kernels.NORMALIZE).doc("(x - mean) / (sqrt(var) + 1e-9) over axes")
                         .lowerF32((op, l) -> List.of(overAxes(op, l, Kernels.N_MVN, mvnAxes(op), 1e-9))).onnx(NormalizationOps::importMvn).build(),
-                OpDefinition.op(OpKinds.LP_NORM, 1, 1).attrs(AttrSpec.axis("axis", -1), AttrSpec.integer("p", 2, 1, 2))
+                OpDefinition.op(LP_NORM, 1, 1).attrs(AttrSpec.axis("axis", -1), AttrSpec.integer("p", 2, 1, 2))
                         .shape(ReductionOps::sameShape).kernels(Kernels.NORMALIZE).doc("x / (the L1 or L2 norm along axis)")
                         .lowerF32((op, l) -> List.of(overAxes(op, l, OpAttrs.of(op).integer("p") == 1 ? Kernels.N_L1 : Kernels.N_L2,
                                 new long[]{OpAttrs.of(op).integer("axis")}, 0))).onnx(NormalizationOps::importLpNorm).build());
@@ -272,7 +276,7 @@ final class NormalizationOps implements OpFamily {
         long c = x.dim(1);
         Map<String, Object> attrs = new LinkedHashMap<>();
         long per = c;
-        if (kind.equals(OpKinds.GROUP_NORM)) {
+        if (kind.equals(GROUP_NORM)) {
             n.require(n.hasAttr("num_groups"), "attribute 'num_groups' is required");
             requireStashFloat(n);
             long g = n.integer("num_groups", 0);
@@ -282,7 +286,7 @@ final class NormalizationOps implements OpFamily {
         }
         for (int j = 1; j < 3; j++)
             n.require(n.input(j).rank() == 1 && n.input(j).dim(0) == per, "input " + n.input(j) + " must be [" + per + "]"
-                    + (kind.equals(OpKinds.GROUP_NORM) ? (n.opset() >= 21 ? " (per channel from opset 21)" : " (per group before opset 21)") : ""));
+                    + (kind.equals(GROUP_NORM) ? (n.opset() >= 21 ? " (per channel from opset 21)" : " (per group before opset 21)") : ""));
         attrs.put("epsilon", n.real("epsilon", 1e-5));
         return NodeLowering.op(n, kind, f32Inputs(n, 3), x.shape(), attrs, x.dtype());
     }
@@ -299,7 +303,7 @@ final class NormalizationOps implements OpFamily {
             seen[a] = true;
             resolved[i] = a;
         }
-        return NodeLowering.op(n, OpKinds.MEAN_VARIANCE_NORM, f32Inputs(n, 1), x.shape(), Map.of("axes", resolved), x.dtype());
+        return NodeLowering.op(n, MEAN_VARIANCE_NORM, f32Inputs(n, 1), x.shape(), Map.of("axes", resolved), x.dtype());
     }
 
     private static Lowered importLpNorm(NodeContext n) {
@@ -309,7 +313,7 @@ final class NormalizationOps implements OpFamily {
         int axis = n.axis(n.integer("axis", -1), x.rank(), "axis");
         long p = n.integer("p", 2);
         n.require(p == 1 || p == 2, "p = " + p + " must be 1 or 2");
-        return NodeLowering.op(n, OpKinds.LP_NORM, f32Inputs(n, 1), x.shape(), Map.of("axis", (long) axis, "p", p), x.dtype());
+        return NodeLowering.op(n, LP_NORM, f32Inputs(n, 1), x.shape(), Map.of("axis", (long) axis, "p", p), x.dtype());
     }
 
     private static Lowered importLrn(NodeContext n) {
@@ -353,7 +357,7 @@ final class NormalizationOps implements OpFamily {
         long[] last = {xs.length - 1};
         if (g.needsGradient(x)) {
             String dx = g.tensor(x, t, xs);
-            g.op(OpKinds.LAYER_NORM_GRAD, dx).in(dy, x, scale).attr("axis", -1L).attr("epsilon", eps).add();
+            g.op(TrainingOps.LAYER_NORM_GRAD, dx).in(dy, x, scale).attr("axis", -1L).attr("epsilon", eps).add();
             g.accumulate(x, dx);
         }
         if (g.needsGradient(scale)) {

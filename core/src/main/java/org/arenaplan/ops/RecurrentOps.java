@@ -9,7 +9,6 @@ import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
-import org.arenaplan.ir.OpKinds;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.OptionalOutputs;
@@ -56,9 +55,9 @@ final class RecurrentOps implements OpFamily {
      * direction when a node gives none.
      */
     enum Cell {
-        LSTM(OpKinds.LSTM, 4, Kernels.CELL_LSTM, 5, 3, List.of("Sigmoid", "Tanh", "Tanh")),
-        GRU(OpKinds.GRU, 3, Kernels.CELL_GRU, 3, 2, List.of("Sigmoid", "Tanh")),
-        RNN(OpKinds.RNN, 1, Kernels.CELL_RNN, 3, 2, List.of("Tanh"));
+        LSTM("LSTM", 4, Kernels.CELL_LSTM, 5, 3, List.of("Sigmoid", "Tanh", "Tanh")),
+        GRU("GRU", 3, Kernels.CELL_GRU, 3, 2, List.of("Sigmoid", "Tanh")),
+        RNN("RNN", 1, Kernels.CELL_RNN, 3, 2, List.of("Tanh"));
 
         final String kind;
         final int gates, code, optionalInputs, outputs;

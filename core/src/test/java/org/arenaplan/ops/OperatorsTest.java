@@ -52,6 +52,30 @@ class OperatorsTest {
         assertThat(offenders).isEmpty();
     }
 
+    /**
+     * {@code ir.OpKinds} names only registry kinds, and only those that code outside the
+     * definitions refers to (core passes, the backward pass, built-in models, the CUDA backend and GPU runner);
+     * a kind only its family names is declared there, so adding an op never touches OpKinds.
+     */
+    @Test
+    void opKindsHoldsTheRegistryKindsNamedOutsideTheDefinitions() throws Exception {
+        StringBuilder outside = new StringBuilder();
+        for (Path root : List.of(SRC, Path.of("..", "samples", "src", "main", "java"), Path.of("..", "cuda-backend", "src", "main", "java"), Path.of("..", "tests-gpu", "src", "main", "java"))) {
+            if (!Files.isDirectory(root)) continue;
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".java") && !p.startsWith(SRC.resolve("ops"))).toList()) outside.append(Files.readString(f));
+            }
+        }
+        List<String> wrong = new ArrayList<>();
+        for (java.lang.reflect.Field f : org.arenaplan.ir.OpKinds.class.getFields()) {
+            String kind = (String) f.get(null);
+            if (!OpRegistry.knows(kind)) wrong.add(f.getName() + " = \"" + kind + "\" is no registry kind");
+            if (!java.util.regex.Pattern.compile("OpKinds\\." + f.getName() + "\\b").matcher(outside).find())
+                wrong.add(f.getName() + ": only op definitions name it; declare it in its family class");
+        }
+        assertThat(wrong).isEmpty();
+    }
+
     @Test
     void irExecAndOnnxDoNotImportOpsAndIrHasNoDeviceCode() throws IOException {
         List<String> offenders = new ArrayList<>();
