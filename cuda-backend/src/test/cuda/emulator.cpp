@@ -125,11 +125,13 @@ int main() {
         else if (name == "dft") body = [&] { dft(p(0), p(1), p(2), ints, floats); };
         else if (name == "qmatmul") body = [&] { qmatmul(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), ints, floats); };
         else if (name == "qconv") body = [&] { qconv(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), (const int*) p(8), p(9), ints, floats); };
+        else if (name == "quantize_range") body = [&] { quantize_range(p(0), p(1), u8(2), ints, floats); };
         else if (name == "reverse_sequence") body = [&] { reverse_sequence(p(0), (const long long*) p(1), p(2), ints, floats); };
         else if (name == "tfidf") body = [&] { tfidf(p(0), p(1), ints, floats); };
         else if (name == "cumsum") body = [&] { cumsum(p(0), p(1), ints, floats); };
         else if (name == "topk") body = [&] { topk(p(0), p(1), (long long*) p(2), ints, floats); };
         else if (name == "normalize") body = [&] { normalize(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
+        else if (name == "batchnorm_running") body = [&] { batchnorm_running(p(0), p(1), p(2), p(3), p(4), ints, floats); };
         else if (name == "nll_loss") body = [&] { nll_loss(p(0), p(1), p(2), p(3), p(4), ints, floats); };
         else if (name == "recurrent") body = [&] { recurrent(p(0), p(1), p(2), p(3), (const int*) p(4), p(5), p(6), p(7), p(8), p(9), p(10), ints, floats); };
         else if (name == "slow_copy") body = [&] { slow_copy(p(0), p(1), ints, floats); };

@@ -15,6 +15,7 @@ import org.arenaplan.ir.ShapeRules;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.NodeLowering;
+import org.arenaplan.onnx.OptionalOutputs;
 import org.arenaplan.onnx.Value;
 import org.arenaplan.train.Backward;
 
@@ -32,12 +33,17 @@ import static org.arenaplan.ir.AttrSpec.MAX_RANK;
 import static org.arenaplan.onnx.NodeLowering.op;
 
 /**
- * BatchNormalization (inference), LRN, LayerNormalization, InstanceNormalization,
- * GroupNormalization, MeanVarianceNormalization and LpNormalization (f32), after the ONNX
- * operator specifications. All but BatchNormalization and LRN run {@link Kernels#NORMALIZE}:
- * statistics in double, in index order. ONNX version differences (Changelog.md):
- * BatchNormalization gains {@code training_mode} at 14 (only 0 is supported); {@code spatial}
- * and {@code momentum} are accepted and ignored at inference; LayerNormalization exists from 17
+ * BatchNormalization (inference, and training mode as {@value #BATCH_NORM_TRAINING}), LRN,
+ * LayerNormalization, InstanceNormalization, GroupNormalization, MeanVarianceNormalization and
+ * LpNormalization (f32), after the ONNX operator specifications. All but inference
+ * BatchNormalization and LRN run {@link Kernels#NORMALIZE}: statistics in double, in index order.
+ * ONNX version differences (Changelog.md): BatchNormalization gains {@code training_mode} at 14
+ * (BatchNormalization-14/15: with 1, Y is normalised by the batch's own mean and biased variance
+ * over every axis but 1, and the optional outputs running_mean and running_var are
+ * {@code input * momentum + batch statistic * (1 - momentum)}, as onnx/reference/ops/
+ * op_batch_normalization.py); before 14 the training outputs (mean, var, saved_mean, saved_var of
+ * BatchNormalization-9) are not produced and reading one is an error; {@code spatial} and
+ * {@code momentum} are accepted and ignored at inference; LayerNormalization exists from 17
  * (stash_type 1 only: statistics in double, stored as f32); GroupNormalization's scale and bias
  * are per group at 18..20 and per channel from 21 (which adds stash_type);
  * MeanVarianceNormalization's axes default to [0, 2, 3].
@@ -46,6 +52,8 @@ final class NormalizationOps implements OpFamily {
     /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
     static final String INSTANCE_NORM = "InstanceNormalization", GROUP_NORM = "GroupNormalization", MEAN_VARIANCE_NORM = "MeanVarianceNormalization",
             LP_NORM = "LpNormalization";
+    /** ONNX BatchNormalization with training_mode = 1 (opset 14 on): arenaplan's own kind, as it is never in place and has three outputs. */
+    static final String BATCH_NORM_TRAINING = "BatchNormalizationTraining";
 
     @Override
     public List<OpDefinition> definitions() {
@@ -53,6 +61,13 @@ final class NormalizationOps implements OpFamily {
                 OpDefinition.op(OpKinds.BATCH_NORM, 5, 5).attrs(AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::batchNorm).inPlace(0).kernels(Kernels.BATCHNORM)
                         .doc("inference: inputs X, scale, B, mean, var")
                         .lowerF32((op, l) -> List.of(batchNorm(op, l))).gradient(NormalizationOps::batchNormGradient).onnx(NormalizationOps::importBatchNorm, "momentum", "spatial", "training_mode").build(),
+                // Not in place: Y's every element depends on its whole channel of X (the statistics), and batchnorm_running reads X too.
+                OpDefinition.op(BATCH_NORM_TRAINING, 5, 5).outputs(1, 3).attrs(AttrSpec.real("epsilon", 1e-5), AttrSpec.real("momentum", 0.9))
+                        .shapes(NormalizationOps::batchNormTrainingShapes).kernels(Kernels.BATCHNORM_RUNNING, Kernels.NORMALIZE)
+                        .doc("ONNX BatchNormalization with training_mode 1: inputs X [N, C, ...], scale, B, input_mean, input_var [C]; outputs Y "
+                                + "(normalised by the batch's mean and biased variance over every axis but 1), optional running_mean and running_var "
+                                + "[C] = input * momentum + batch statistic * (1 - momentum)")
+                        .lowerF32(NormalizationOps::batchNormTraining).build(),
                 OpDefinition.op(OpKinds.LRN, 1, 1).attrs(AttrSpec.requiredInteger("size", 1, MAX_INT32), AttrSpec.real("alpha", 1e-4), AttrSpec.real("beta", 0.75),
                         AttrSpec.real("bias", 1.0)).shape(ShapeRules::sameAsFirst).kernels(Kernels.LRN).doc("across channels")
                         .flops((a, in, out) -> OpSpec.FlopRule.elements(out[0]) * a.integer("size"))
@@ -102,6 +117,15 @@ final class NormalizationOps implements OpFamily {
         return out;
     }
 
+    /** Y as X; running_mean and running_var [C]. */
+    static long[][] batchNormTrainingShapes(OpAttrs attrs, long[][] in, int outputs) {
+        long[] x = ShapeRules.batchNorm(attrs, in);
+        long[][] out = new long[outputs][];
+        out[0] = x;
+        for (int k = 1; k < outputs; k++) out[k] = new long[]{x[1]};
+        return out;
+    }
+
     /** X [N, C, spatial...] (rank 3 or more). */
     private static void image(long[] x) {
         if (x.length < 3) throw new GraphException("input " + Arrays.toString(x) + " must be N x C x spatial axes");
@@ -138,7 +162,7 @@ final class NormalizationOps implements OpFamily {
         long[] normalized = Arrays.copyOfRange(xs, a, xs.length);
         long[][] strides = {StridedWalk.contiguous(xs), scaleStrides(op, l, 1, normalized, a), scaleStrides(op, l, 2, normalized, a)};
         return normalize(op, l, Kernels.N_STANDARDIZE, new StridedWalk(xs, reduce, strides), op.inputs().size() > 1, op.inputs().size() > 2,
-                OpAttrs.of(op).real("epsilon"));
+                OpAttrs.of(op).real("epsilon"), op.outputs().size() - 1);
     }
 
     /** Strides of input j (scale or bias) broadcast over the normalised axes, 0 over the axes before them; zeros when absent. */
@@ -171,7 +195,7 @@ final class NormalizationOps implements OpFamily {
         long[] xStrides = {c * spatial, c / g * spatial, spatial, 1};
         long[] scale = perChannel ? new long[]{0, c / g, 1, 0} : new long[]{0, 1, 0, 0};
         StridedWalk walk = new StridedWalk(shape, new boolean[]{false, false, true, true}, xStrides, scale, scale);
-        return normalize(op, l, Kernels.N_STANDARDIZE, walk, true, true, OpAttrs.of(op).real("epsilon"));
+        return normalize(op, l, Kernels.N_STANDARDIZE, walk, true, true, OpAttrs.of(op).real("epsilon"), 0);
     }
 
     private static long[] mvnAxes(Op op) {
@@ -185,13 +209,14 @@ final class NormalizationOps implements OpFamily {
         boolean[] reduce = new boolean[xs.length];
         for (long a : axes) reduce[ReductionOps.axis(op, a, xs.length)] = true;
         long[] zero = new long[xs.length];
-        return normalize(op, l, mode, new StridedWalk(xs, reduce, StridedWalk.contiguous(xs), zero, zero), false, false, epsilon);
+        return normalize(op, l, mode, new StridedWalk(xs, reduce, StridedWalk.contiguous(xs), zero, zero), false, false, epsilon, 0);
     }
 
-    private static KernelCall normalize(Op op, OpLowering l, int mode, StridedWalk walk, boolean scale, boolean bias, double epsilon) {
+    /** One normalize call writing output 0 and, when {@code stats} is 1 or 2, outputs 1 (Mean) and 2 (InvStdDev). */
+    private static KernelCall normalize(Op op, OpLowering l, int mode, StridedWalk walk, boolean scale, boolean bias, double epsilon, int stats) {
         int k = walk.keptDims(), r = walk.reducedDims();
         if (k + r > MAX_NORMALIZE_DIMS) throw fail(op, "the input has " + (k + r) + " dims to walk after merging; the normalize kernel takes at most " + MAX_NORMALIZE_DIMS);
-        boolean mean = op.outputs().size() > 1, invStd = op.outputs().size() > 2;
+        boolean mean = stats >= 1, invStd = stats >= 2;
         List<Long> ints = new ArrayList<>(List.of((long) mode, scale ? 1L : 0L, bias ? 1L : 0L, mean ? 1L : 0L, invStd ? 1L : 0L, (long) k, (long) r));
         walk.appendKept(ints);
         walk.appendReduced(ints);
@@ -199,7 +224,7 @@ final class NormalizationOps implements OpFamily {
         if (scale) args.add(l.read(op.inputs().get(1)));
         if (bias) args.add(l.read(op.inputs().get(2)));
         args.add(l.write(op.outputs().get(0)));
-        for (int j = 1; j < op.outputs().size(); j++) {
+        for (int j = 1; j <= stats; j++) {
             if (l.elements(op.outputs().get(j)) != walk.keptCount()) throw fail(op, "output '" + op.outputs().get(j) + "' must have " + walk.keptCount() + " values");
             args.add(l.write(op.outputs().get(j)));
         }
@@ -218,6 +243,33 @@ final class NormalizationOps implements OpFamily {
         if (args.size() != 6) throw fail(op, "BatchNormalization takes X, scale, B, mean, var");
         return l.call(op, Kernels.BATCHNORM, args, new long[]{s[0], s[1], product(Arrays.copyOfRange(s, 2, s.length))},
                 new double[]{OpAttrs.of(op).real("epsilon")});
+    }
+
+    /**
+     * Training-mode BatchNormalization: {@link Kernels#BATCHNORM_RUNNING} for running_mean and
+     * running_var when listed (it computes the batch statistics itself), then
+     * {@link Kernels#NORMALIZE} for Y over X walked as [N, C, spatial] with C kept (scale and B per
+     * channel). Both read all of X, each in one thread per channel: two passes over X for the
+     * statistics, one more to write Y.
+     */
+    private static List<KernelCall> batchNormTraining(Op op, OpLowering l) {
+        String x = op.inputs().get(0);
+        long[] s = l.shape(op, x);
+        if (s.length < 2) throw fail(op, "BatchNormalization needs rank 2 or more, got " + Arrays.toString(s));
+        for (int j = 1; j < 5; j++)
+            if (l.elements(op.inputs().get(j)) != s[1]) throw fail(op, "'" + op.inputs().get(j) + "' must have " + s[1] + " values, one per channel");
+        long n = s[0], c = s[1], spatial = product(Arrays.copyOfRange(s, 2, s.length));
+        List<KernelCall> calls = new ArrayList<>();
+        if (op.outputs().size() > 1) {
+            List<KernelArg> args = new ArrayList<>(List.of(l.read(x), l.read(op.inputs().get(3)), l.read(op.inputs().get(4))));
+            for (int j = 1; j < op.outputs().size(); j++) args.add(l.write(op.outputs().get(j)));
+            calls.add(l.call(op, Kernels.BATCHNORM_RUNNING, args, new long[]{n, c, spatial}, new double[]{OpAttrs.of(op).real("momentum")}));
+        }
+        long[] walkShape = {n, c, spatial};
+        long[] perChannel = {0, 1, 0};
+        StridedWalk walk = new StridedWalk(walkShape, new boolean[]{true, false, true}, new long[]{c * spatial, spatial, 1}, perChannel, perChannel);
+        calls.add(normalize(op, l, Kernels.N_STANDARDIZE, walk, true, true, OpAttrs.of(op).real("epsilon"), 0));
+        return calls;
     }
 
     private static KernelCall lrn(Op op, OpLowering l) {
@@ -327,16 +379,23 @@ final class NormalizationOps implements OpFamily {
     }
 
     private static Lowered importBatchNorm(NodeContext n) {
+        FamilyImports.requireInputs(n, 5, 5);
         Value x = n.input(0);
         n.require(x.rank() >= 2, "input " + x + " must have a channel axis");
-        n.require(n.integer("training_mode", 0) == 0, "training_mode=1 (batch statistics) is not supported; only inference BatchNormalization");
+        long training = n.integer("training_mode", 0);
+        n.require(training == 0 || training == 1, "training_mode " + training + " must be 0 or 1");
+        n.require(training == 0 || n.opset() >= 14, "training_mode exists from opset 14 of the default domain");
         List<String> inputs = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             Value p = n.input(i);
             if (i > 0) n.require(p.rank() == 1 && p.dim(0) == x.dim(1), "input #" + i + " " + p + " must be [" + x.dim(1) + "]");
             inputs.add(p.name());
         }
-        return op(n, OpKinds.BATCH_NORM, inputs, x.shape(), Map.of("epsilon", n.real("epsilon")));
+        if (training == 0) return op(n, OpKinds.BATCH_NORM, inputs, x.shape(), Map.of("epsilon", n.real("epsilon")));
+        for (int i = 0; i < 5; i++) FamilyImports.requireF32(n, n.input(i));
+        OptionalOutputs.Slot stat = new OptionalOutputs.Slot(DType.F32, new long[]{x.dim(1)});
+        List<Value> outs = OptionalOutputs.of(n, 1, List.of(new OptionalOutputs.Slot(x.dtype(), x.shape()), stat, stat));
+        return new Lowered(BATCH_NORM_TRAINING, inputs, outs, Map.of("epsilon", n.real("epsilon"), "momentum", n.real("momentum", 0.9)), false, List.of());
     }
 
     // ---- gradient rules ----

@@ -45,6 +45,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.GEMM, new Spec(4, 2, null)),
             Map.entry(Kernels.SOFTMAX, new Spec(2, -1, i -> i[0] * i[2])),
             Map.entry(Kernels.BATCHNORM, new Spec(6, -1, i -> i[0] * i[1] * i[2])),
+            Map.entry(Kernels.BATCHNORM_RUNNING, new Spec(5, 4, i -> i[1])),                // one thread per channel; running_var optional
             Map.entry(Kernels.CONV2D, new Spec(4, 2, i -> i[0] * i[4] * i[5] * i[6])),
             Map.entry(Kernels.CONV_ND, new Spec(4, 2, i -> i[1] * i[3] * strided(i, 8, 6, (int) i[0]))),
             Map.entry(Kernels.POOL, new Spec(2, -1, i -> i[1] * strided(i, 6, 7, (int) i[0]))),
@@ -86,6 +87,7 @@ final class CudaKernelTable {
             // x, w, their zero points, the scales and y's zero point when requantizing (int 3), the bias (int 14), y
             Map.entry(Kernels.QCONV, new Spec(10, -1, i -> i[10] * i[12] * strided(i, 17, 6, (int) i[9]),
                     i -> 0b1111 | (i[3] == 1 ? 0b11110000 : 0) | i[14] << 8 | 1 << 9)),
+            Map.entry(Kernels.QUANTIZE_RANGE, new Spec(3, -1, i -> BLOCK)),                 // one block: a whole-tensor min and max
             Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));
 
     /** Grid and block sizes of one launch. */

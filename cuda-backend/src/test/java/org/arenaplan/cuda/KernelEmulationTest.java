@@ -263,6 +263,18 @@ class KernelEmulationTest {
         stats[3] = 1;
         stats[4] = 1;
         c.add(Case.f32(Kernels.NORMALIZE, List.of(random(7, 5 * 64), random(8, 64), random(9, 64), new float[5 * 64], new float[5]), 5, stats, new double[] {1e-5}, 0));
+        // batchnorm_running: x [3, 4, 5], momentum 0.9; running_mean alone, then running_var (running_mean passed as zeros)
+        c.add(Case.f32(Kernels.BATCHNORM_RUNNING, List.of(random(12, 60), random(13, 4), random(14, 4, true)), 4, new long[] {3, 4, 5}, new double[] {0.9}, 0));
+        c.add(Case.f32(Kernels.BATCHNORM_RUNNING, List.of(random(12, 60), random(13, 4), random(14, 4, true), new float[4]), 4, new long[] {3, 4, 5},
+                new double[] {0.9}, 0));
+        // quantize_range over 1000 values (more than its 256 slots), the zero point compared (y_scale passed in as zeros): it depends on both
+        // the min and the scale; then a NaN among them
+        float[] wide = scaled(random(15, 1000), 3f);
+        c.add(new Case(Kernels.QUANTIZE_RANGE, List.of(TensorValue.ofFloats(null, wide), TensorValue.ofFloats(null, 0f)), DType.U8, 1, new long[] {1000},
+                new double[0], 0));
+        wide[777] = Float.NaN;
+        c.add(new Case(Kernels.QUANTIZE_RANGE, List.of(TensorValue.ofFloats(null, wide), TensorValue.ofFloats(null, 0f)), DType.U8, 1, new long[] {1000},
+                new double[0], 0));
         long[] mvn = {Kernels.N_MVN, 0, 0, 0, 0, 1, 2, 3, 4, 0, 0, 2, 4, 12, 1, 0, 0, 0, 0};
         c.add(Case.f32(Kernels.NORMALIZE, List.of(random(10, 24)), 24, mvn, new double[] {1e-9}, 0));
         for (int mode : new int[] {Kernels.N_L1, Kernels.N_L2}) {
