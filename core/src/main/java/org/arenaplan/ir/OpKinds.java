@@ -2,8 +2,9 @@ package org.arenaplan.ir;
 
 /**
  * The names of the op kinds that code outside their definitions refers to: the executors'
- * coverage graphs and the GPU runner's, the ONNX importer's Concat and Slice handling, the simulator's random graphs,
- * the schedulers' test graphs, the backward pass ({@code train.Backward}) and the built-in models.
+ * coverage graphs and the GPU runner's, the ONNX importer's Concat and Slice handling, the
+ * simulator's random graphs, the schedulers' test graphs, the backward pass
+ * ({@code train.Backward}), the epilogue fusion ({@code ops.EpilogueFusion}) and the built-in models.
  * Every kind is declared, with its name, attributes, shape rule, aliasing, kernels, FLOPs,
  * lowering, gradient rule and ONNX import, by its definition in {@code org.arenaplan.ops}
  * (docs/adding-an-op.md); what each computes is its {@link OpSpec#summary()}, rendered in the
@@ -31,6 +32,8 @@ public final class OpKinds {
     public static final String LAYER_NORM = "LayerNormalization";
     public static final String BATCH_NORM = "BatchNormalization";
     public static final String LRN = "LRN";
+    public static final String FUSED_CONV = "FusedConv";
+    public static final String FUSED_GEMM = "FusedGemm";
     public static final String MAX_POOL = "MaxPool";
     public static final String AVERAGE_POOL = "AveragePool";
     public static final String GLOBAL_AVERAGE_POOL = "GlobalAveragePool";

@@ -47,10 +47,14 @@ final class ImageOps implements OpFamily {
         return List.of(
                 OpDefinition.op(OpKinds.CONV, 2, 3).attrs(convAttrs()).shape(ShapeRules::conv).kernels(Kernels.CONV2D, Kernels.CONV_ND)
                         .doc("inputs X, W, optional B; 1-D to 3-D images (conv2d up to 2-D, conv_nd for 3-D)")
-                        .flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(out[0]) * perOutput(in[1]) + (in.length > 2 ? OpSpec.FlopRule.elements(out[0]) : 0))
-                        .lowerF32((op, l) -> List.of(l.shape(op, op.inputs().get(0)).length == 5 ? ImageCalls.conv(op, l, false) : conv(op, l)))
+                        .flops(ImageOps::convFlops)
+                        .lowerF32((op, l) -> List.of(l.shape(op, op.inputs().get(0)).length == 5 ? ImageCalls.conv(op, l, false) : conv(op, l, false)))
                         .gradient(ImageOps::convGradient)
                         .onnx(ImageOps::importConv, "auto_pad").build(),
+                OpDefinition.op(OpKinds.FUSED_CONV, 2, 3).attrs(convAttrs(EpilogueFusion.activationAttr())).shape(ShapeRules::conv).kernels(Kernels.CONV2D)
+                        .doc("Conv of 1-D or 2-D images, then activation (Relu) on each output in the kernel's epilogue; made by EpilogueFusion")
+                        .flops((a, in, out) -> convFlops(a, in, out) + OpSpec.FlopRule.elements(out[0]))
+                        .lowerF32((op, l) -> List.of(conv(op, l, true))).build(),
                 OpDefinition.op(CONV_TRANSPOSE, 2, 3).attrs(convAttrs(AttrSpec.perAxis("output_padding", false, 0, 1, 0)))
                         .shape(ImageShapes::convTranspose).kernels(Kernels.CONV_ND)
                         .doc("inputs X, W (C x M/group x kernel...), optional B; 1-D to 3-D images")
@@ -130,7 +134,7 @@ final class ImageOps implements OpFamily {
 
     // ---- lowering ----
 
-    private static KernelCall conv(Op op, OpLowering l) {
+    private static KernelCall conv(Op op, OpLowering l, boolean fused) {
         String x = op.inputs().get(0), w = op.inputs().get(1), y = out(op);
         long[] geometry = convGeometry(op, l, x, w, y);
         boolean bias = op.inputs().size() > 2;
@@ -139,7 +143,7 @@ final class ImageOps implements OpFamily {
         args.add(l.write(y));
         long[] ints = Arrays.copyOf(geometry, geometry.length + 1);
         ints[geometry.length] = bias ? 1 : 0;
-        return l.call(op, Kernels.CONV2D, args, ints);
+        return l.call(op, Kernels.CONV2D, args, fused ? EpilogueFusion.withActivation(op, ints) : ints);
     }
 
     /** {@link Kernels#CONV2D}'s first 16 ints for a Conv (or a Conv gradient) of x by w giving y. */
@@ -208,6 +212,12 @@ final class ImageOps implements OpFamily {
     }
 
     // ---- FLOPs and gradient rules ----
+
+    /** Conv: 2 x output elements x C/group x kernel, plus one per output element for a bias. */
+    private static long convFlops(OpAttrs a, long[][] in, long[][] out) {
+        long y = OpSpec.FlopRule.elements(out[0]);
+        return 2 * y * perOutput(in[1]) + (in.length > 2 ? y : 0);
+    }
 
     /** Multiply-adds per output element of a convolution with weight {@code w} [M, C/group, kernel...]: C/group x kernel. */
     static long perOutput(long[] w) {

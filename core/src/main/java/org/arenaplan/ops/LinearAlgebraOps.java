@@ -43,11 +43,20 @@ final class LinearAlgebraOps implements OpFamily {
                 OpDefinition.op(OpKinds.GEMM, 2, 3).attrs(AttrSpec.flag("transA"), AttrSpec.flag("transB"), AttrSpec.real("alpha", 1.0), AttrSpec.real("beta", 1.0))
                         .shape(ShapeRules::gemm).kernels(Kernels.GEMM)
                         .doc("Y = alpha * op(A) * op(B) + beta * C; C optional, broadcast to [M, N]")
-                        .flops((a, in, out) -> {
-                            long y = OpSpec.FlopRule.elements(out[0]), k = a.integer("transA") == 1 ? in[0][0] : in[0][1];
-                            return 2 * y * k + (in.length > 2 ? y : 0);
-                        })
-                        .lowerF32((op, l) -> List.of(gemm(op, l))).gradient(LinearAlgebraOps::gemmGradient).onnx(LinearAlgebraOps::importGemm).build());
+                        .flops(LinearAlgebraOps::gemmFlops)
+                        .lowerF32((op, l) -> List.of(gemm(op, l, false))).gradient(LinearAlgebraOps::gemmGradient).onnx(LinearAlgebraOps::importGemm).build(),
+                OpDefinition.op(OpKinds.FUSED_GEMM, 2, 3).attrs(AttrSpec.flag("transA"), AttrSpec.flag("transB"), AttrSpec.real("alpha", 1.0),
+                                AttrSpec.real("beta", 1.0), EpilogueFusion.activationAttr())
+                        .shape(ShapeRules::gemm).kernels(Kernels.GEMM)
+                        .doc("Gemm, then activation (Relu) on each output in the kernel's epilogue; made by EpilogueFusion")
+                        .flops((a, in, out) -> gemmFlops(a, in, out) + OpSpec.FlopRule.elements(out[0]))
+                        .lowerF32((op, l) -> List.of(gemm(op, l, true))).build());
+    }
+
+    /** 2 x M x N x K, plus M x N for C. */
+    private static long gemmFlops(OpAttrs a, long[][] in, long[][] out) {
+        long y = OpSpec.FlopRule.elements(out[0]), k = a.integer("transA") == 1 ? in[0][0] : in[0][1];
+        return 2 * y * k + (in.length > 2 ? y : 0);
     }
 
     // ---- gradient rules ----
@@ -147,7 +156,7 @@ final class LinearAlgebraOps implements OpFamily {
         return true;
     }
 
-    private static KernelCall gemm(Op op, OpLowering l) {
+    private static KernelCall gemm(Op op, OpLowering l, boolean fused) {
         String a = op.inputs().get(0), b = op.inputs().get(1), y = out(op);
         long[] as = l.shape(op, a), bs = l.shape(op, b);
         if (as.length != 2 || bs.length != 2) throw fail(op, "Gemm needs 2-D A and B, got " + Arrays.toString(as) + " and " + Arrays.toString(bs));
@@ -167,7 +176,7 @@ final class LinearAlgebraOps implements OpFamily {
             args.add(l.read(c));
         }
         args.add(l.write(y));
-        return l.call(op, Kernels.GEMM, args, ints, new double[]{alpha, beta});
+        return l.call(op, Kernels.GEMM, args, fused ? EpilogueFusion.withActivation(op, ints) : ints, new double[]{alpha, beta});
     }
 
     // ---- ONNX ----
