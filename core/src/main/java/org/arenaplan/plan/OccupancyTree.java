@@ -16,8 +16,9 @@ import java.util.Arrays;
  * the {@code sub} sets of the nodes tiling the window plus the {@code cover} sets of their
  * ancestors: O(log T) sets, each sorted by offset.
  *
- * <p>{@link #gap} walks the union of those sets upward from offset 0 as a k-way merge: a heap
- * holds each set's first range that ends above the walk's cursor; a range that starts at or
+ * <p>{@link #gap} walks the union of those sets upward from offset 0 as a k-way merge: a binary
+ * heap of (start, set) pairs in two primitive arrays holds each set's first range that ends
+ * above the walk's cursor, keyed by its start; a range that starts at or
  * below the cursor extends it, and each set skips the ranges buried under the cursor by a
  * galloping search instead of visiting them. A range that starts above the cursor closes a
  * free gap. First fit stops at the first gap that holds the buffer, best fit at the first exact
