@@ -56,13 +56,12 @@ public final class EpilogueFusion {
     }
 
     /**
-     * {@code ints} with the epilogue activation of a FusedConv or FusedGemm appended; {@code ints}
-     * itself for Conv and Gemm (their calls keep their length).
+     * {@code ints} with the epilogue activation of a FusedConv or FusedGemm appended (their
+     * definitions call this; Conv and Gemm keep their calls' length).
      *
      * @throws org.arenaplan.exec.ExecutionException naming the op when its activation is not Relu
      */
     static long[] withActivation(Op op, long[] ints) {
-        if (!op.kind().equals(OpKinds.FUSED_CONV) && !op.kind().equals(OpKinds.FUSED_GEMM)) return ints;
         String a = OpAttrs.of(op).string("activation");
         if (!a.equals(OpKinds.RELU)) throw fail(op, "activation '" + a + "' is not supported (Relu is)");
         long[] out = Arrays.copyOf(ints, ints.length + 1);
