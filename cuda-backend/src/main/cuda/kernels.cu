@@ -4,6 +4,8 @@
 #include "gemm.cuh"
 #include "normalize.cuh"
 #include "image.cuh"
+#include "conv_igemm.cuh"
+#include "tf32.cuh"
 #include "image_nd.cuh"
 #include "layout.cuh"
 #include "index.cuh"

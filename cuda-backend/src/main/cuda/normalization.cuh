@@ -1,5 +1,5 @@
-// normalize and nll_loss: the simulator's NormalizationKernels step for step
-// (org.arenaplan.device.Kernels#NORMALIZE, #NLL_LOSS): statistics in double, in index order.
+// normalize, batchnorm_running and nll_loss: the simulator's NormalizationKernels step for step
+// (org.arenaplan.device.Kernels#NORMALIZE, #BATCHNORM_RUNNING, #NLL_LOSS): statistics in double, in index order.
 #pragma once
 #include "common.cuh"
 #include "dtypes.cuh"
@@ -110,5 +110,29 @@ extern "C" __global__ void nll_loss(const float* x, const void* target, const fl
             }
             loss[0] = (float) (reduction == 2 ? total / weights : total);
         }
+    }
+}
+
+// ptrs: x, mean, var, running_mean, running_var (absent: null); ints: N, C, spatial; floats: momentum.
+// One thread per channel, two passes over its N x spatial values in index order (the mean, then the
+// squared deviations): the simulator's batchnormRunning. Cost: C threads, 2 N spatial reads each.
+extern "C" __global__ void batchnorm_running(const float* x, const float* mean, const float* var, float* running_mean,
+                                             float* running_var, Ints ints, Floats floats) {
+    long long N = ints.v[0], C = ints.v[1], S = ints.v[2];
+    double momentum = floats.v[0], count = (double) N * (double) S;
+    FOR_EACH_ITEM(c, C) {
+        double m = 0.0;
+        for (long long n = 0; n < N; n++) for (long long k = 0; k < S; k++) m += x[(n * C + c) * S + k];
+        m /= count;
+        double v = 0.0;
+        for (long long n = 0; n < N; n++) {
+            for (long long k = 0; k < S; k++) {
+                double d = x[(n * C + c) * S + k] - m;
+                v += d * d;
+            }
+        }
+        v /= count;
+        running_mean[c] = (float) (mean[c] * momentum + m * (1.0 - momentum));
+        if (running_var != nullptr) running_var[c] = (float) (var[c] * momentum + v * (1.0 - momentum));
     }
 }

@@ -90,3 +90,48 @@ extern "C" __global__ void qconv(const void* x, const void* w, const void* xz, c
         quant_store(y, e, acc, q, xs, ws, ys, yz, 0, m);
     }
 }
+
+// The smaller (lo) or larger of a and b; a NaN in either wins (the simulator's QuantizedKernels.pick).
+__device__ __forceinline__ float range_pick(float a, float b, bool lo) {
+    return ((lo ? b < a : b > a) || b != b) ? b : a;
+}
+
+#define QUANTIZE_RANGE_THREADS 256
+
+// ptrs: x (n f32), y_scale (one f32), y_zero_point (one uint8); ints: n. DynamicQuantizeLinear's
+// whole-tensor min and max (0 included), in ONE block (the table launches 256 items): 256 slots each
+// fold a strided share of x, then a tree in shared memory; min and
+// max are exact, so the result does not depend on the order. Cost: n / 256 loads per thread on one
+// SM, a single pass over x; then y_scale and y_zero_point as the simulator's quantizeRange.
+extern "C" __global__ void quantize_range(const float* x, float* y_scale, unsigned char* y_zero_point, Ints ints, Floats) {
+    __shared__ float lo[QUANTIZE_RANGE_THREADS], hi[QUANTIZE_RANGE_THREADS];
+    if (blockIdx.x != 0 || blockIdx.y != 0 || blockIdx.z != 0) return;
+    long long n = ints.v[0];
+    int t = threadIdx.x;
+    // slot k folds x[k], x[k + 256], ...; a block of any size fills every slot
+    for (int k = t; k < QUANTIZE_RANGE_THREADS; k += blockDim.x) {
+        float l = 0.0f, h = 0.0f;
+        for (long long i = k; i < n; i += QUANTIZE_RANGE_THREADS) {
+            l = range_pick(l, x[i], true);
+            h = range_pick(h, x[i], false);
+        }
+        lo[k] = l;
+        hi[k] = h;
+    }
+    __syncthreads();
+    for (int width = QUANTIZE_RANGE_THREADS / 2; width > 0; width /= 2) {
+        for (int k = t; k < width; k += blockDim.x) {
+            lo[k] = range_pick(lo[k], lo[k + width], true);
+            hi[k] = range_pick(hi[k], hi[k + width], false);
+        }
+        __syncthreads();
+    }
+    if (t == 0) {
+        float scale = (hi[0] == lo[0] ? 1.0f : hi[0] - lo[0]) / 255.0f;
+        float zp = 0.0f - lo[0] / scale;
+        if (!(zp >= 0.0f)) zp = 0.0f;
+        if (zp > 255.0f) zp = 255.0f;
+        y_scale[0] = scale;
+        y_zero_point[0] = (unsigned char) rintf(zp);
+    }
+}

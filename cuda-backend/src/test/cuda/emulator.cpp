@@ -4,7 +4,8 @@
 // so __shared__ arrays (function statics) belong to one block at a time.
 //
 // Input (stdin), one case per line: NAME gx gy gz bx by SLOTS OUT [LEN HEX]xSLOTS I0..I39 F0..F15
-// where LEN is a slot's size in bytes and HEX its bytes (two hex digits each, memory order; "-"
+// where NAME is an entry function, optionally followed by "@SHIFT": every slot then starts SHIFT
+// bytes past a 16-byte boundary (to run the vectorized kernels' unaligned paths); LEN is a slot's size in bytes and HEX its bytes (two hex digits each, memory order; "-"
 // when LEN is 0, a null pointer), every F a double's bits in hex.
 // Output: one line per case, the OUT slot's bytes in hex, memory order.
 #include <barrier>
@@ -19,6 +20,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 struct Dim { unsigned x = 0, y = 0, z = 0; };
@@ -33,9 +35,57 @@ static std::barrier<>* block_barrier = nullptr;
 #define __syncthreads() block_barrier->arrive_and_wait()
 #define __trap() std::abort()   // an index or divisor the kernel refuses; the cases never do it
 static long long clock64() { return 0; }   // slow_copy's wait is a no-op here
+struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(16) uint4 { unsigned x, y, z, w; };
+// The wmma API of <mma.h> that tf32.cuh uses, for one thread: every thread of a warp holds the
+// whole tile (the warp's collective loads and mma compute the same values in each thread), and
+// only lane 0 stores it. __float_to_tf32 rounds as cvt.rna.tf32.f32 (nearest, ties away from
+// zero, 10-bit mantissa); mma_sync adds the exact TF32 products to the accumulator in FP32, k
+// ascending (the hardware's order is unspecified, so the tests compare TF32 results within a bound).
+namespace nvcuda { namespace wmma {
+struct matrix_a { }; struct matrix_b { }; struct accumulator { }; struct row_major { };
+namespace precision { struct tf32 { }; }
+enum layout_t { mem_row_major };
+template <typename Use, int M, int N, int K, typename T, typename Layout = void> struct fragment {
+    static constexpr int rows = std::is_same_v<Use, matrix_b> ? K : M;
+    static constexpr int cols = std::is_same_v<Use, matrix_a> ? K : N;
+    float x[rows * cols];
+};
+template <typename F> void fill_fragment(F& f, float v) { for (float& e : f.x) e = v; }
+template <typename F> void load_matrix_sync(F& f, const float* p, unsigned ldm) {
+    for (int r = 0; r < F::rows; r++) for (int c = 0; c < F::cols; c++) f.x[r * F::cols + c] = p[r * ldm + c];
+}
+template <typename D, typename A, typename B> void mma_sync(D& d, const A& a, const B& b, const D& c) {
+    float out[D::rows * D::cols];
+    for (int i = 0; i < D::rows; i++)
+        for (int j = 0; j < D::cols; j++) {
+            float acc = c.x[i * D::cols + j];
+            for (int k = 0; k < A::cols; k++) acc = acc + a.x[i * A::cols + k] * b.x[k * B::cols + j];
+            out[i * D::cols + j] = acc;
+        }
+    std::memcpy(d.x, out, sizeof out);
+}
+inline float __float_to_tf32(float v) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0x1000u) & ~0x1fffu;   // NaN and infinities pass
+    std::memcpy(&v, &bits, 4);
+    return v;
+}
+} }
+static bool lane0();
+namespace nvcuda { namespace wmma {
+template <typename F> void store_matrix_sync(float* p, const F& f, unsigned ldm, layout_t) {
+    if (!lane0()) return;
+    for (int r = 0; r < F::rows; r++) for (int c = 0; c < F::cols; c++) p[r * ldm + c] = f.x[r * F::cols + c];
+}
+} }
+#define __align__(n) __attribute__((aligned(n)))
 static double __longlong_as_double(long long v) { double d; std::memcpy(&d, &v, 8); return d; }
 
 #include "kernels.cu"
+
+static bool lane0() { return (threadIdx.y * blockDim.x + threadIdx.x) % 32 == 0; }
 
 static void launch(Dim grid, Dim block, const std::function<void()>& body) {
     gridDim = grid;
@@ -68,6 +118,11 @@ int main() {
         int slots, out;
         in >> name >> grid.x >> grid.y >> grid.z >> block.x >> block.y >> slots >> out;
         block.z = 1;
+        size_t shift = 0;
+        if (size_t at = name.find('@'); at != std::string::npos) {
+            shift = std::stoul(name.substr(at + 1));
+            name = name.substr(0, at);
+        }
         std::vector<std::vector<unsigned char>> data(slots);
         for (int s = 0; s < slots; s++) {
             size_t len;
@@ -75,8 +130,8 @@ int main() {
             in >> len >> hex;
             if (len == 0) continue;
             if (hex.size() != 2 * len) { std::fprintf(stderr, "emulator: slot %d of %s: %zu bytes, %zu hex digits\n", s, name.c_str(), len, hex.size()); return 2; }
-            data[s].resize(len);
-            for (size_t i = 0; i < len; i++) data[s][i] = (unsigned char) std::stoul(hex.substr(2 * i, 2), nullptr, 16);
+            data[s].resize(len + shift);
+            for (size_t i = 0; i < len; i++) data[s][shift + i] = (unsigned char) std::stoul(hex.substr(2 * i, 2), nullptr, 16);
         }
         Ints ints;
         Floats floats;
@@ -87,7 +142,7 @@ int main() {
             std::memcpy(&floats.v[i], &bits, 8);
         }
         if (!in) { std::fprintf(stderr, "emulator: malformed case for %s\n", name.c_str()); return 2; }
-        auto p = [&](int s) { return data[s].empty() ? nullptr : (float*) data[s].data(); };   // new[] storage: aligned for any element
+        auto p = [&](int s) { return data[s].empty() ? nullptr : (float*) (data[s].data() + shift); };   // new[] storage: 16-byte aligned
         auto u8 = [&](int s) { return (unsigned char*) p(s); };
         std::function<void()> body;
         if (name == "unary") body = [&] { unary(p(0), p(1), ints, floats); };
@@ -95,6 +150,9 @@ int main() {
         else if (name == "gemm") body = [&] { gemm(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "softmax") body = [&] { softmax(p(0), p(1), ints, floats); };
         else if (name == "batchnorm") body = [&] { batchnorm(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
+        else if (name == "conv2d_igemm_tf32") body = [&] { conv2d_igemm_tf32(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "gemm_tf32") body = [&] { gemm_tf32(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "conv2d_igemm") body = [&] { conv2d_igemm(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "conv2d") body = [&] { conv2d(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "conv_nd") body = [&] { conv_nd(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "pool") body = [&] { pool(p(0), p(1), ints, floats); };
@@ -125,17 +183,19 @@ int main() {
         else if (name == "dft") body = [&] { dft(p(0), p(1), p(2), ints, floats); };
         else if (name == "qmatmul") body = [&] { qmatmul(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), ints, floats); };
         else if (name == "qconv") body = [&] { qconv(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), (const int*) p(8), p(9), ints, floats); };
+        else if (name == "quantize_range") body = [&] { quantize_range(p(0), p(1), u8(2), ints, floats); };
         else if (name == "reverse_sequence") body = [&] { reverse_sequence(p(0), (const long long*) p(1), p(2), ints, floats); };
         else if (name == "tfidf") body = [&] { tfidf(p(0), p(1), ints, floats); };
         else if (name == "cumsum") body = [&] { cumsum(p(0), p(1), ints, floats); };
         else if (name == "topk") body = [&] { topk(p(0), p(1), (long long*) p(2), ints, floats); };
         else if (name == "normalize") body = [&] { normalize(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
+        else if (name == "batchnorm_running") body = [&] { batchnorm_running(p(0), p(1), p(2), p(3), p(4), ints, floats); };
         else if (name == "nll_loss") body = [&] { nll_loss(p(0), p(1), p(2), p(3), p(4), ints, floats); };
         else if (name == "recurrent") body = [&] { recurrent(p(0), p(1), p(2), p(3), (const int*) p(4), p(5), p(6), p(7), p(8), p(9), p(10), ints, floats); };
         else if (name == "slow_copy") body = [&] { slow_copy(p(0), p(1), ints, floats); };
         else { std::fprintf(stderr, "emulator: unknown kernel %s\n", name.c_str()); return 2; }
         launch(grid, block, body);
-        for (unsigned char b : data[out]) std::printf("%02x", b);
+        for (size_t i = shift; i < data[out].size(); i++) std::printf("%02x", data[out][i]);
         std::printf("\n");
     }
     return 0;

@@ -30,8 +30,9 @@ import java.util.List;
  *     mod) is an error (the simulator throws, CUDA traps). In place allowed (y may equal a or b
  *     when that operand is not broadcast).</li>
  * <li>{@link #GEMM} ptrs [A, B, (C), Y]; ints [batch, M, N, K, transA, transB, batchStrideA,
- *     batchStrideB, hasC, cBatchStride, cRowStride, cColStride]; floats [alpha, beta].
- *     Y[b] (M x N, contiguous, batch stride M*N) = alpha * op(A[b]) op(B[b]) + beta * C[b].
+ *     batchStrideB, hasC, cBatchStride, cRowStride, cColStride, (activation)]; floats [alpha, beta].
+ *     Y[b] (M x N, contiguous, batch stride M*N) = act(alpha * op(A[b]) op(B[b]) + beta * C[b]),
+ *     act the fused epilogue's {@code ACTIVATION_*} (absent: none).
  *     op(A)(i,k) = A[i*K+k] or, transposed, A[k*M+i]; op(B)(k,j) = B[k*N+j] or, transposed,
  *     B[j*K+k]; C(b,i,j) = C[b*cBatchStride + i*cRowStride + j*cColStride] (0 strides broadcast).
  *     C is present only when hasC = 1. The sum over k runs k = 0..K-1 in f32.</li>
@@ -90,6 +91,12 @@ import java.util.List;
  *     quantization ints of {@link #QMATMUL} (rows: 1, columns: the output channels M), then
  *     {@link #CONV_ND}'s ints with transposed = 0]: acc = the Conv sum of (x - xZp) (w - wZp[m or 0])
  *     in 64 bits, plus bias[m] (int32, when hasBias), then y as {@link #QMATMUL}'s.</li>
+ * <li>{@link #QUANTIZE_RANGE} ptrs [x, yScale, yZeroPoint]; ints [n]: x is n f32 values, yScale one
+ *     f32, yZeroPoint one uint8 (ONNX DynamicQuantizeLinear-11, as onnx/reference/ops/
+ *     op_dynamic_quantize_linear.py): max = max(0, max(x)), min = min(0, min(x)) (a NaN wins both);
+ *     yScale = (max == min ? 1 : max - min) / 255 in f32; yZeroPoint = rint(0 - min / yScale) (f32,
+ *     half to even), clamped to [0, 255] first (NaN to 0). A whole-tensor reduction: CUDA runs it in
+ *     one block (min and max are exact, so any order gives the same bits).</li>
  * <li>{@link #REVERSE_SEQUENCE} ptrs [x, lens, y]; ints [d0, d1, inner, timeAxis, es, lensDtype]: x and y
  *     are d0 x d1 x inner elements of es bytes; the batch axis is the other of 0 and 1; y[t, b] =
  *     x[lens[b] - 1 - t, b] for t &lt; lens[b], else x[t, b] (with t on timeAxis). lens int64, each in
@@ -109,10 +116,17 @@ import java.util.List;
  *     summed weights), the sums in double over n, then d.</li>
  * <li>{@link #BATCHNORM} ptrs [x, scale, bias, mean, var, y]; ints [N, C, spatial]; floats
  *     [epsilon]: y = (x - mean[c]) / sqrt(var[c] + eps) * scale[c] + bias[c]. In place allowed.</li>
+ * <li>{@link #BATCHNORM_RUNNING} ptrs [x, mean, var, runningMean, (runningVar)]; ints [N, C, spatial];
+ *     floats [momentum]: per channel c, the batch mean m and biased variance v of x's N x spatial
+ *     values of c (in double, in index order, two passes: the mean, then the squared deviations
+ *     from it); runningMean[c] = mean[c] * momentum + m * (1 - momentum), runningVar[c] = var[c] *
+ *     momentum + v * (1 - momentum), in double, stored as f32 (ONNX BatchNormalization-15 in
+ *     training mode). One thread per channel.</li>
  * <li>{@link #CONV2D} ptrs [x, w, (b), y]; ints [N, C, H, W, M, OH, OW, KH, KW, strideH,
- *     strideW, padTop, padLeft, dilationH, dilationW, group, hasBias]: x is N x C x H x W, w is
+ *     strideW, padTop, padLeft, dilationH, dilationW, group, hasBias, (activation)]: x is N x C x H x W, w is
  *     M x (C/group) x KH x KW, y is N x M x OH x OW; bias b has M values when hasBias = 1.
- *     The sum runs over input channel, then kh, then kw, in f32, starting from 0; bias added last.</li>
+ *     The sum runs over input channel, then kh, then kw, in f32, starting from 0 (a tap in the
+ *     padding is no term); bias added last, then the fused epilogue's {@code ACTIVATION_*} (absent: none).</li>
  * <li>{@link #CONV_ND} ptrs [x, w, (b), y]; ints [rank, N, C, M, group, hasBias, transposed, then per
  *     spatial axis d (rank of them, 1 to 3): in_d, out_d, k_d, stride_d, padBegin_d, dilation_d]: x is
  *     N x C x in..., y is N x M x out...; bias b has M values when hasBias = 1. transposed = 0 (ONNX
@@ -260,6 +274,7 @@ public final class Kernels {
     public static final String GEMM = "gemm";
     public static final String SOFTMAX = "softmax";
     public static final String BATCHNORM = "batchnorm";
+    public static final String BATCHNORM_RUNNING = "batchnorm_running";
     public static final String CONV2D = "conv2d";
     public static final String LRN = "lrn";
     public static final String CONV_ND = "conv_nd";
@@ -287,6 +302,7 @@ public final class Kernels {
     public static final String DFT = "dft";
     public static final String QMATMUL = "qmatmul";
     public static final String QCONV = "qconv";
+    public static final String QUANTIZE_RANGE = "quantize_range";
     public static final String REVERSE_SEQUENCE = "reverse_sequence";
     public static final String TFIDF = "tfidf";
     /** {@link #DFT} modes. */
@@ -315,10 +331,10 @@ public final class Kernels {
     public static final List<String> TRAINING = List.of(GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD,
             CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
-    public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM,
+    public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM, BATCHNORM_RUNNING,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
             CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
-            DFT, QMATMUL, QCONV, REVERSE_SEQUENCE, TFIDF,
+            DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT, QUANTIZE);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
@@ -331,6 +347,23 @@ public final class Kernels {
             ATAN = 21, SINH = 22, COSH = 23, ASINH = 24, ACOSH = 25, ATANH = 26, SOFTPLUS = 27, SOFTSIGN = 28, HARD_SIGMOID = 29,
             HARD_SWISH = 30, LEAKY_RELU = 31, ELU = 32, SELU = 33, CELU = 34, THRESHOLDED_RELU = 35, MISH = 36, GELU_TANH = 37,
             SHRINK = 38, CLIP = 39, NOT = 40, BITWISE_NOT = 41, IS_NAN = 42, IS_INF = 43, DIV_BY = 44;
+    /**
+     * The fused epilogue of {@link #CONV2D} and {@link #GEMM} (their last int): the activation applied
+     * to each finished output, by the formula of {@link #UNARY}'s op of the same name, so that a
+     * fused call equals the unfused op followed by that unary op bit for bit. The lowering picks it
+     * ({@code exec.EpilogueFusion}); devices only apply it.
+     */
+    public static final int ACTIVATION_NONE = 0, ACTIVATION_RELU = 1;
+
+    /** {@code v} after the epilogue activation {@code code} ({@link #ACTIVATION_NONE} or {@link #ACTIVATION_RELU}). */
+    public static float activation(int code, float v) {
+        return switch (code) {
+            case ACTIVATION_NONE -> v;
+            case ACTIVATION_RELU -> (float) ElementwiseMath.unary(RELU, v, 0, 0);
+            default -> throw new DeviceException("unknown epilogue activation " + code);
+        };
+    }
+
     /** {@link #BINARY} op codes (formulas and types: {@link ElementwiseMath}). */
     public static final int ADD = 0, SUB = 1, MUL = 2, DIV = 3, RELU_GRAD = 4, POW = 5, MOD = 6, FMOD = 7, MAXIMUM = 8, MINIMUM = 9,
             PRELU = 10, AND = 11, OR = 12, XOR = 13, BITWISE_AND = 14, BITWISE_OR = 15, BITWISE_XOR = 16, SHIFT_LEFT = 17, SHIFT_RIGHT = 18;

@@ -22,8 +22,9 @@ import java.util.Set;
  * class there lists the version differences it handles (ONNX Changelog.md). The helpers here
  * build the {@link Lowered} result the importers share.
  *
- * <p>Not handled: op types without an {@link OnnxImport}, training-mode outputs
- * (BatchNormalization's running statistics, Dropout's mask when read).
+ * <p>Not handled: op types without an {@link OnnxImport}, and training-time outputs:
+ * BatchNormalization-9's mean, var, saved_mean and saved_var (opsets 9..13; training_mode 1 from
+ * 14 is imported), Dropout's mask when read.
  */
 public final class NodeLowering {
     static final long MIN_OPSET = 9;
@@ -65,6 +66,12 @@ public final class NodeLowering {
     /** Op types lowered by {@link #lower} (Constant and ConstantOfShape become weights in the importer). */
     static Set<String> supported() {
         return Table.IMPORTS.keySet();
+    }
+
+    /** The registry kind op type {@code opType} imports as, or null for an op type without an import. */
+    static String kindOf(String opType) {
+        OnnxImport i = Table.IMPORTS.get(opType);
+        return i == null ? null : i.kind();
     }
 
     static Lowered lower(NodeContext n) {

@@ -8,9 +8,11 @@ import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.NodeLowering;
+import org.arenaplan.onnx.OptionalOutputs;
 import org.arenaplan.onnx.Value;
 
 import java.util.ArrayList;
@@ -38,28 +40,68 @@ import static org.arenaplan.exec.OpLowering.fail;
  * [..., M, K] and [..., K, N] of rank 2 or more, their batch dims equal or one side without any
  * (numpy's broadcasting of a 2-D operand); the conv ops take Conv's attributes and 1 to 3 spatial
  * axes. Version differences: QLinearMatMul-21 adds float16 and bfloat16 scales (f32 only before).
+ *
+ * <p>DynamicQuantizeLinear (opset 11; x f32): {@link Kernels#QUANTIZE_RANGE} finds y_scale and
+ * y_zero_point from the whole tensor's min and max (0 included; as onnx/reference/ops/
+ * op_dynamic_quantize_linear.py, an all-zero x gets y_scale 1/255 rather than 0), then
+ * {@link Kernels#QUANTIZE} writes y = saturate(rint(x / y_scale) + y_zero_point) as uint8, reading
+ * the two outputs the first call wrote: two passes over x.
  */
 final class QuantizedOps implements OpFamily {
     static final String MATMUL_INTEGER = "MatMulInteger", QLINEAR_MATMUL = "QLinearMatMul";
     static final String CONV_INTEGER = "ConvInteger", QLINEAR_CONV = "QLinearConv";
+    static final String DYNAMIC_QUANTIZE_LINEAR = "DynamicQuantizeLinear";
 
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
                 OpDefinition.op(MATMUL_INTEGER, 4, 4).shape(QuantizedOps::matmulShape).kernels(Kernels.QMATMUL)
+                        .flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(out[0]) * in[0][in[0].length - 1])
                         .doc("inputs A, B (uint8/int8), a_zero_point, b_zero_point; int32 (A - a_zp) x (B - b_zp), batch dims as MatMul")
                         .lower((op, l) -> List.of(matmul(op, l, false))).onnx(MATMUL_INTEGER, 10, QuantizedOps::importMatMulInteger).build(),
                 OpDefinition.op(QLINEAR_MATMUL, 8, 8).shape((a, in) -> matmulShape(a, new long[][] {in[0], in[3]})).kernels(Kernels.QMATMUL)
+                        .flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(out[0]) * in[0][in[0].length - 1])
                         .doc("inputs a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp; the integer product requantized to y_zp's type "
                                 + "(rounded half to even, saturated)")
                         .lower((op, l) -> List.of(matmul(op, l, true))).onnx(QLINEAR_MATMUL, 10, QuantizedOps::importQLinearMatMul).build(),
                 OpDefinition.op(CONV_INTEGER, 4, 4).attrs(ImageOps.convAttrs()).shape(QuantizedOps::convShape).kernels(Kernels.QCONV)
+                        .flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(out[0]) * ImageOps.perOutput(in[1]))
                         .doc("inputs x, w (uint8/int8), x_zero_point, w_zero_point; int32 Conv of (x - x_zp) by (w - w_zp); 1-D to 3-D images")
                         .lower((op, l) -> List.of(conv(op, l, false))).onnx(CONV_INTEGER, 10, QuantizedOps::importConvInteger, "auto_pad").build(),
                 OpDefinition.op(QLINEAR_CONV, 8, 9).attrs(ImageOps.convAttrs()).shape((a, in) -> convShape(a, new long[][] {in[0], in[3]}))
-                        .kernels(Kernels.QCONV)
+                        .kernels(Kernels.QCONV).flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(out[0]) * ImageOps.perOutput(in[3]))
                         .doc("inputs x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, optional int32 B; the integer Conv requantized to y_zp's type")
-                        .lower((op, l) -> List.of(conv(op, l, true))).onnx(QLINEAR_CONV, 10, QuantizedOps::importQLinearConv, "auto_pad").build());
+                        .lower((op, l) -> List.of(conv(op, l, true))).onnx(QLINEAR_CONV, 10, QuantizedOps::importQLinearConv, "auto_pad").build(),
+                OpDefinition.op(DYNAMIC_QUANTIZE_LINEAR, 1, 1).outputs(3, 3).shapes((a, in, k) -> new long[][] {in[0].clone(), {}, {}})
+                        .kernels(Kernels.QUANTIZE_RANGE, Kernels.QUANTIZE)
+                        .doc("input x (f32); outputs y (uint8, x's shape), y_scale (f32 scalar) = (max(0, max x) - min(0, min x)) / 255, "
+                                + "y_zero_point (uint8 scalar) = saturate(rint(-min / y_scale)); y = saturate(rint(x / y_scale) + y_zero_point)")
+                        .lower(QuantizedOps::dynamicQuantize).onnx(DYNAMIC_QUANTIZE_LINEAR, 11, QuantizedOps::importDynamicQuantize).build());
+    }
+
+    /** {@link Kernels#QUANTIZE_RANGE} into y_scale and y_zero_point, then {@link Kernels#QUANTIZE} of x by them into y. */
+    private static List<KernelCall> dynamicQuantize(Op op, OpLowering l) {
+        String x = op.inputs().get(0), y = op.outputs().get(0), scale = op.outputs().get(1), zp = op.outputs().get(2);
+        l.requireF32(op, x);
+        l.requireF32(op, scale);
+        if (l.dtype(y) != DType.U8 || l.dtype(zp) != DType.U8)
+            throw fail(op, "outputs '" + y + "' and '" + zp + "' must be uint8, are " + l.dtype(y).jsonName() + " and " + l.dtype(zp).jsonName());
+        long n = l.elements(x);
+        if (l.elements(y) != n || l.elements(scale) != 1 || l.elements(zp) != 1)
+            throw fail(op, "y must have x's " + n + " values, y_scale and y_zero_point one each");
+        return List.of(l.call(op, Kernels.QUANTIZE_RANGE, List.of(l.read(x), l.write(scale), l.write(zp)), new long[] {n}),
+                l.call(op, Kernels.QUANTIZE, List.of(l.read(x), l.read(scale), l.read(zp), l.write(y)),
+                        new long[] {1, 1, n, 0, DType.F32.onnxCode(), DType.U8.onnxCode(), 1}));
+    }
+
+    private static Lowered importDynamicQuantize(NodeContext n) {
+        FamilyImports.requireInputs(n, 1, 1);
+        Value x = n.input(0);
+        FamilyImports.requireF32(n, x);
+        List<Value> outs = OptionalOutputs.of(n, 3, List.of(new OptionalOutputs.Slot(DType.U8, x.shape()),
+                new OptionalOutputs.Slot(DType.F32, new long[0]), new OptionalOutputs.Slot(DType.U8, new long[0])));
+        n.require(outs.size() == 3, "has " + outs.size() + " outputs; DynamicQuantizeLinear has y, y_scale and y_zero_point");
+        return new Lowered(DYNAMIC_QUANTIZE_LINEAR, List.of(x.name()), outs, Map.of(), false, List.of());
     }
 
     // ---- shapes ----

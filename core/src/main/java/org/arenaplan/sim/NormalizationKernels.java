@@ -11,7 +11,7 @@ import java.nio.FloatBuffer;
 import static org.arenaplan.sim.SimKernels.i;
 
 /**
- * The simulator's {@link Kernels#NORMALIZE} and {@link Kernels#NLL_LOSS} (layouts documented
+ * The simulator's {@link Kernels#NORMALIZE}, {@link Kernels#BATCHNORM_RUNNING} and {@link Kernels#NLL_LOSS} (layouts documented
  * there), which normalization.cuh repeats step for step: statistics in double, in index order.
  * Optional pointers are absent from the call; each present one is found by the has* flags.
  */
@@ -28,6 +28,14 @@ final class NormalizationKernels {
                 if (mode < Kernels.N_STANDARDIZE || mode > Kernels.N_L2) throw new DeviceException("'" + c.label() + "': unknown normalize mode " + mode);
                 for (int k = 0; k < c.pointers().size(); k++) SimKernels.count(c, k, DType.F32);
                 return () -> normalize(c);
+            }
+            case Kernels.BATCHNORM_RUNNING: {
+                SimKernels.need(c, c.pointers().size() == 4 ? 4 : 5, 3);
+                int n = i(c, 0), ch = i(c, 1), sp = i(c, 2);
+                for (int k = 0; k < c.pointers().size(); k++)
+                    if (SimKernels.count(c, k, DType.F32) != (k == 0 ? (long) n * ch * sp : ch))
+                        throw new DeviceException("'" + c.label() + "': batchnorm_running argument " + k + " must hold " + (k == 0 ? (long) n * ch * sp : ch) + " f32 values");
+                return () -> batchnormRunning(c);
             }
             case Kernels.NLL_LOSS: {
                 SimKernels.need(c, 3 + present(c, 7, 8), 10);
@@ -129,6 +137,32 @@ final class NormalizationKernels {
         store(c, yArg, y);
         if (meanArg >= 0) store(c, meanArg, means);
         if (invArg >= 0) store(c, invArg, invs);
+    }
+
+    static void batchnormRunning(KernelCall c) {
+        int n = i(c, 0), ch = i(c, 1), sp = i(c, 2);
+        double momentum = c.floatArg(0);
+        float[] x = floats(c, 0), mean = floats(c, 1), var = floats(c, 2);
+        boolean hasVar = c.pointers().size() == 5;
+        float[] runMean = new float[ch], runVar = new float[ch];
+        double count = (double) n * sp;
+        for (int q = 0; q < ch; q++) {
+            double m = 0;
+            for (int img = 0; img < n; img++) for (int k = 0; k < sp; k++) m += x[(img * ch + q) * sp + k];
+            m /= count;
+            double v = 0;
+            for (int img = 0; img < n; img++) {
+                for (int k = 0; k < sp; k++) {
+                    double d = x[(img * ch + q) * sp + k] - m;
+                    v += d * d;
+                }
+            }
+            v /= count;
+            runMean[q] = (float) (mean[q] * momentum + m * (1 - momentum));
+            runVar[q] = (float) (var[q] * momentum + v * (1 - momentum));
+        }
+        store(c, 3, runMean);
+        if (hasVar) store(c, 4, runVar);
     }
 
     static void nllLoss(KernelCall c) {

@@ -11,8 +11,9 @@ import static org.arenaplan.sim.SimKernels.i;
 
 /**
  * The simulator's integer and quantized linear algebra, {@link Kernels#QMATMUL} and
- * {@link Kernels#QCONV} (layouts and arithmetic documented there), which CUDA's quantized.cuh
- * follows step for step: 64-bit integer sums, then the requantization in double.
+ * {@link Kernels#QCONV}, and DynamicQuantizeLinear's {@link Kernels#QUANTIZE_RANGE} (layouts and
+ * arithmetic documented there), which CUDA's quantized.cuh follows step for step: 64-bit integer
+ * sums, then the requantization in double.
  */
 final class QuantizedKernels {
     private QuantizedKernels() { }
@@ -32,9 +33,39 @@ final class QuantizedKernels {
                 SimKernels.need(c, (q.requantize ? 9 : 5) + (int) c.intArg(14), 16 + 6 * rank);
                 return () -> qconv(c, q, rank);
             }
+            case Kernels.QUANTIZE_RANGE: {
+                SimKernels.need(c, 3, 1);
+                if (SimKernels.count(c, 0, DType.F32) != c.intArg(0) || SimKernels.count(c, 1, DType.F32) != 1 || SimKernels.count(c, 2, DType.U8) != 1)
+                    throw new DeviceException("'" + c.label() + "': quantize_range takes " + c.intArg(0) + " f32 values to one f32 scale and one uint8 zero point");
+                return () -> quantizeRange(c);
+            }
             default:
                 return null;
         }
+    }
+
+    /** The smaller (min) or larger of a and b; a NaN in either wins. */
+    private static float pick(float a, float b, boolean min) {
+        return (min ? b < a : b > a) || b != b ? b : a;
+    }
+
+    static void quantizeRange(KernelCall c) {
+        float[] x = new float[i(c, 0)];
+        SimKernels.in(c, 0).asFloatBuffer().get(x);
+        float lo = 0, hi = 0;
+        for (float v : x) {
+            lo = pick(lo, v, true);
+            hi = pick(hi, v, false);
+        }
+        float scale = (hi == lo ? 1f : hi - lo) / 255f;
+        float zp = 0f - lo / scale;
+        if (!(zp >= 0f)) zp = 0f;
+        if (zp > 255f) zp = 255f;
+        ByteBuffer s = SimKernels.out(c, 1), z = SimKernels.out(c, 2);
+        s.putFloat(0, scale);
+        z.put(0, (byte) Math.rint(zp));
+        SimKernels.store(c, 1, s);
+        SimKernels.store(c, 2, z);
     }
 
     /** The 9 quantization ints from {@code at}. */

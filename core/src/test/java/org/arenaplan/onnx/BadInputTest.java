@@ -167,11 +167,14 @@ class BadInputTest {
         Path dil18 = write("avgdil18.onnx", new TinyOnnx().opset(18).input("x", 1L, 1L, 6L, 6L).output("y")
                 .node("p", "AveragePool", List.of("x"), List.of("y"), "kernel_shape", new long[]{2, 2}, "dilations", new long[]{2, 2}).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(dil18, Map.of())).hasMessageContaining("attribute 'dilations' needs opset 19");
-        // BatchNormalization training_mode (opset 14): batch statistics are refused, never silently ignored
-        TinyOnnx bn = new TinyOnnx().opset(15).input("x", 1L, 2L, 2L, 2L).output("y");
-        for (String w : List.of("sc", "b", "m", "v")) bn.raw(w, new float[]{1, 1}, 2);
-        Path train = write("bn.onnx", bn.node("bn", "BatchNormalization", List.of("x", "sc", "b", "m", "v"), List.of("y"), "training_mode", 1L).bytes());
-        assertThatThrownBy(() -> OnnxImporter.load(train, Map.of())).hasMessageContaining("training_mode=1");
+        // BatchNormalization training_mode (opset 14): 1 takes the batch statistics (never silently the inference form); 2 is refused
+        for (long mode = 1; mode <= 2; mode++) {
+            TinyOnnx bn = new TinyOnnx().opset(15).input("x", 1L, 2L, 2L, 2L).output("y");
+            for (String w : List.of("sc", "b", "m", "v")) bn.raw(w, new float[]{1, 1}, 2);
+            Path train = write("bn.onnx", bn.node("bn", "BatchNormalization", List.of("x", "sc", "b", "m", "v"), List.of("y"), "training_mode", mode).bytes());
+            if (mode == 1) assertThat(OnnxImporter.load(train, Map.of()).ops()).extracting(org.arenaplan.ir.Op::kind).containsExactly("BatchNormalizationTraining");
+            else assertThatThrownBy(() -> OnnxImporter.load(train, Map.of())).hasMessageContaining("training_mode 2 must be 0 or 1");
+        }
     }
 
     @Test

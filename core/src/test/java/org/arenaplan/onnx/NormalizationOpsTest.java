@@ -85,6 +85,29 @@ class NormalizationOpsTest {
     }
 
     @Test
+    void batchNormalizationInTrainingModeByHand() throws Exception {
+        // x [N 2, C 2, 1]: channel 0 holds 1, 3 (mean 2, biased variance 1; unbiased would be 2), channel 1 holds 2, 4 (mean 3, variance 1)
+        Map<String, TensorValue> in = feed("x", TensorValue.ofFloats(new long[]{2, 2, 1}, new float[]{1, 2, 3, 4}),
+                "s", TensorValue.ofFloats(new long[]{2}, new float[]{1, 2}), "b", TensorValue.ofFloats(new long[]{2}, new float[]{0, 1}),
+                "mean", TensorValue.ofFloats(new long[]{2}, new float[]{0, 10}), "var", TensorValue.ofFloats(new long[]{2}, new float[]{3, 5}));
+        for (int outputs = 1; outputs <= 3; outputs++) {
+            List<String> names = List.of("y", "running_mean", "running_var").subList(0, outputs);
+            TinyOnnx m = new TinyOnnx().opset(15).input("x", 2L, 2L, 1L).input("s", 2L).input("b", 2L).input("mean", 2L).input("var", 2L).output("y");
+            if (outputs > 1) m.output("running_mean", 2L);
+            if (outputs > 2) m.output("running_var", 2L);
+            m.node("bn", "BatchNormalization", List.of("x", "s", "b", "mean", "var"), names, "epsilon", 0.0, "momentum", 0.5, "training_mode", 1L);
+            Map<String, TensorValue> out = run(m, in);
+            // y normalised by the batch's statistics, not by the inputs mean and var
+            assertThat(out.get("y").floats()).containsExactly(-1, -1, 1, 3);
+            if (outputs > 1) assertThat(out.get("running_mean").floats()).containsExactly(1, 6.5f);
+            if (outputs > 2) assertThat(out.get("running_var").floats()).containsExactly(2, 3);
+        }
+        refused(new TinyOnnx().opset(13).input("x", 2L, 2L, 1L).input("s", 2L).input("b", 2L).input("mean", 2L).input("var", 2L).output("y")
+                .node("bn", "BatchNormalization", List.of("x", "s", "b", "mean", "var"), List.of("y"), "training_mode", 1L),
+                "training_mode exists from opset 14");
+    }
+
+    @Test
     void instanceMeanVarianceAndLpNormalization() throws Exception {
         agree(new TinyOnnx().opset(13).input("x", 2L, 3L, 4L, 5L).input("s", 3L).input("b", 3L).output("y")
                 .node("in", "InstanceNormalization", List.of("x", "s", "b"), List.of("y"), "epsilon", 1e-4), feed("x", x(2, 3, 4, 5), "s", x(3), "b", x(3)));

@@ -34,6 +34,40 @@ class QuantizedOpsTest {
         return TensorValue.ofDoubles(t, new long[0], v);
     }
 
+    private static TinyOnnx dynamicQuantize(long... shape) {
+        Object[] dims = java.util.Arrays.stream(shape).boxed().toArray();
+        return new TinyOnnx().opset(11).input("x", dims).output(OnnxDTypes.UINT8, "y", dims).output("s").output(OnnxDTypes.UINT8, "z")
+                .node("dq", "DynamicQuantizeLinear", List.of("x"), List.of("y", "s", "z"));
+    }
+
+    @Test
+    void dynamicQuantizeLinearByHandAndAgainstOnnxRuntime() throws Exception {
+        // range [min(0, -1), max(0, 1.55)] = [-1, 1.55]: scale 2.55 / 255 = 0.01, zero point rint(100) = 100;
+        // y = rint(x / 0.01) + 100: -1 -> 0, 0.005 -> rint(0.5) = 0 (half to even) + 100, 0.015 -> 2 + 100, 1.55 -> 255
+        TensorValue x = TensorValue.ofFloats(new long[] {4}, new float[] {-1, 0.005f, 0.015f, 1.55f});
+        Map<String, TensorValue> out = OnnxOpRuns.run(dir, dynamicQuantize(4), Map.of("x", x));
+        float scale = (1.55f - -1f) / 255f;
+        assertThat(out.get("s").floats()).containsExactly(scale);
+        assertThat(out.get("z").doubles()).containsExactly(Math.rint(0f - -1f / scale));
+        long[] want = new long[4];
+        for (int i = 0; i < 4; i++) want[i] = Math.max(0, Math.min(255, (long) Math.rint(x.floats()[i] / scale) + (long) Math.rint(0f - -1f / scale)));
+        assertThat(out.get("y").dtype()).isEqualTo(DType.U8);
+        assertThat(out.get("y").doubles()).containsExactly(java.util.Arrays.stream(want).asDoubleStream().toArray());
+        // every value positive: the range still starts at 0, zero point 0
+        out = OnnxOpRuns.run(dir, dynamicQuantize(2), Map.of("x", TensorValue.ofFloats(new long[] {2}, new float[] {2.55f, 5.1f})));
+        assertThat(out.get("s").floats()).containsExactly(5.1f / 255f);
+        assertThat(out.get("z").doubles()).containsExactly(0);
+        // all zeros: scale 1/255 as the ONNX reference (not 0, which would divide by zero)
+        out = OnnxOpRuns.run(dir, dynamicQuantize(3), Map.of("x", TensorValue.ofFloats(new long[] {3}, new float[3])));
+        assertThat(out.get("s").floats()).containsExactly(1f / 255f);
+        assertThat(out.get("y").doubles()).containsExactly(0, 0, 0);
+        // a larger tensor (more values than the CUDA kernel's 256 slots), against ONNX Runtime: uint8 outputs exactly
+        float[] v = new float[3 * 7 * 29];
+        Random r = new Random(5);
+        for (int i = 0; i < v.length; i++) v[i] = (float) (r.nextGaussian() * 3 + 1);
+        OnnxOpRuns.agree(dir, dynamicQuantize(3, 7, 29), Map.of("x", TensorValue.ofFloats(new long[] {3, 7, 29}, v)), 0, 0);
+    }
+
     @Test
     void matMulIntegerByHand() throws Exception {
         // A = [[1, 2], [3, 4]] - [1, 2] per row, B = [[5, 6], [7, 8]] - 5: [[0, 1], [1, 2]] x [[0, 1], [2, 3]] = [[2, 3], [4, 7]]

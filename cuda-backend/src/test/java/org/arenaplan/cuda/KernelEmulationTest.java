@@ -40,11 +40,23 @@ class KernelEmulationTest {
     private static final Path EMULATOR = Path.of("target/kernel-emulator/emulator");
     private static String skip;
 
-    /** One kernel call: inputs, output type and length, ints, floats, and how close the results must be (ulps of the output type). */
-    private record Case(String kernel, List<TensorValue> inputs, DType out, int outputs, long[] ints, double[] floats, int ulps) {
+    /**
+     * One kernel call: inputs, output type and length, ints, floats, how close the results must be
+     * (ulps of the output type), and how many bytes past a 16-byte boundary every buffer starts in
+     * the emulator (0: aligned; else the vectorized kernels take their scalar path).
+     */
+    private record Case(String kernel, List<TensorValue> inputs, DType out, int outputs, long[] ints, double[] floats, int ulps, int shift) {
+        Case(String kernel, List<TensorValue> inputs, DType out, int outputs, long[] ints, double[] floats, int ulps) {
+            this(kernel, inputs, out, outputs, ints, floats, ulps, 0);
+        }
+
         /** An all-f32 case. */
         static Case f32(String kernel, List<float[]> inputs, int outputs, long[] ints, double[] floats, int ulps) {
             return new Case(kernel, inputs.stream().map(v -> TensorValue.ofFloats(null, v)).toList(), DType.F32, outputs, ints, floats, ulps);
+        }
+
+        Case shifted(int bytes) {
+            return new Case(kernel, inputs, out, outputs, ints, floats, ulps, bytes);
         }
     }
 
@@ -168,6 +180,121 @@ class KernelEmulationTest {
         c.addAll(normalizationCases());
         c.addAll(recurrentCases());
         c.addAll(elementwiseCases());
+        c.addAll(implicitGemmCases());
+        c.addAll(vectorizedCases());
+        c.addAll(tf32Cases());
+        return c;
+    }
+
+    /** The ulps of a case run on the TF32 kernels (--tf32): compared within the TF32 bound instead (see {@link #tf32Bound}). */
+    private static final int TF32 = -1;
+
+    /**
+     * gemm_tf32 and conv2d_igemm_tf32 (entry(call, true)): the FP32 cases' edges (ragged 64 x 64
+     * tiles, k not a multiple of 16, both transposes, a batch, broadcast C, strides, padding,
+     * dilation, 1 x 1 kernels, the relu epilogue), compared with the simulator's FP32 within the bound.
+     */
+    private static List<Case> tf32Cases() {
+        List<Case> c = new ArrayList<>();
+        int bm = 70, bn = 130, bk = 37;
+        for (int t = 0; t <= 1; t++) {
+            c.add(Case.f32(Kernels.GEMM, List.of(random(90, 2 * bm * bk), random(91, 2 * bk * bn), random(92, bn)), 2 * bm * bn,
+                    new long[] {2, bm, bn, bk, t, 1 - t, bm * bk, bk * bn, 1, 0, 0, 1}, new double[] {0.5, 2.0}, TF32));
+        }
+        c.add(Case.f32(Kernels.GEMM, List.of(random(93, 17 * 23), random(94, 23 * 19)), 17 * 19,
+                new long[] {1, 17, 19, 23, 0, 0, 0, 0, 0, 0, 0, 0, Kernels.ACTIVATION_RELU}, new double[] {1.0, 0.0}, TF32));
+        for (long[] ints : List.of(convInts(2, 3, 17, 21, 70, 3, 3, 2, 2, 1, 1, 1, 1, 1, true, Kernels.ACTIVATION_RELU),
+                convInts(1, 5, 9, 11, 7, 3, 2, 1, 1, 2, 0, 2, 1, 1, false, Kernels.ACTIVATION_NONE),
+                convInts(3, 17, 6, 5, 33, 1, 1, 2, 1, 0, 0, 1, 1, 1, true, Kernels.ACTIVATION_NONE))) {
+            Case f = conv(95, ints);
+            c.add(new Case(f.kernel(), f.inputs(), f.out(), f.outputs(), f.ints(), f.floats(), TF32));
+        }
+        return c;
+    }
+
+    /**
+     * The TF32 bound of each output: 2^-9 times the sum of the absolute products (the simulator's
+     * result on |inputs|; each input rounded to a 10-bit mantissa is off by at most 2^-11 relative,
+     * a product by about 2^-10, the FP32 sums add less), plus 2^-20.
+     */
+    private static double[] tf32Bound(SimDevice sim, Case c, byte[][] args) {
+        byte[][] abs = new byte[args.length][];
+        for (int i = 0; i < args.length - 1; i++) {
+            float[] v = c.inputs().get(i).floats();
+            for (int j = 0; j < v.length; j++) v[j] = Math.abs(v[j]);
+            abs[i] = TensorValue.ofFloats(null, v).bytes();
+        }
+        abs[args.length - 1] = new byte[args[args.length - 1].length];
+        double[] sums = new TensorValue(DType.F32, null, onSimulator(sim, c, abs)).doubles();
+        for (int i = 0; i < sums.length; i++) sums[i] = Math.scalb(sums[i], -9) + Math.scalb(1.0, -20);
+        return sums;
+    }
+
+    /** conv2d's ints: x n x c x h x w, m filters of kh x kw, strides, pads (top, left), dilations, group, bias, activation; OH and OW from them. */
+    private static long[] convInts(int n, int ch, int h, int w, int m, int kh, int kw, int sh, int sw, int pt, int pl, int dh, int dw, int group, boolean bias, int act) {
+        int oh = (h + 2 * pt - dh * (kh - 1) - 1) / sh + 1, ow = (w + 2 * pl - dw * (kw - 1) - 1) / sw + 1;
+        return new long[] {n, ch, h, w, m, oh, ow, kh, kw, sh, sw, pt, pl, dh, dw, group, bias ? 1 : 0, act};
+    }
+
+    private static Case conv(long seed, long[] ints) {
+        int n = (int) ints[0], ch = (int) ints[1], m = (int) ints[4], g = (int) ints[15];
+        List<float[]> in = new ArrayList<>(List.of(random(seed, n * ch * (int) (ints[2] * ints[3])), random(seed + 1, m * ch / g * (int) (ints[7] * ints[8]))));
+        if (ints[16] == 1) in.add(random(seed + 2, m));
+        return Case.f32(Kernels.CONV2D, in, (int) (n * m * ints[5] * ints[6]), ints, new double[0], 0);
+    }
+
+    /**
+     * conv2d with group 1 runs as conv2d_igemm (CudaKernelTable.entry): channel and pixel tiles of
+     * 64 with ragged edges (70 channels, 2 x 9 x 11 pixels), K = C x KH x KW not a multiple of 16,
+     * strides, padding (also more at the bottom than at the top), dilation, 1 x 1 and 1-D kernels, bias and the fused relu; and
+     * an infinite weight whose tap lies in the padding for the border outputs (no term there, so
+     * those outputs stay finite as the simulator's do). The fused relu also on the group-2
+     * fallback and on gemm.
+     */
+    private static List<Case> implicitGemmCases() {
+        List<Case> c = new ArrayList<>();
+        c.add(conv(60, convInts(2, 3, 17, 21, 70, 3, 3, 2, 2, 1, 1, 1, 1, 1, true, Kernels.ACTIVATION_RELU)));
+        long[] bottom = convInts(1, 5, 9, 11, 7, 3, 2, 1, 1, 2, 0, 2, 1, 1, false, Kernels.ACTIVATION_NONE);
+        bottom[5]++;   // one more output row: 2 rows of padding at the top, 4 at the bottom
+        c.add(conv(61, bottom));
+        c.add(conv(62, convInts(3, 17, 6, 5, 33, 1, 1, 2, 1, 0, 0, 1, 1, 1, true, Kernels.ACTIVATION_NONE)));
+        c.add(conv(63, convInts(1, 4, 1, 40, 9, 1, 5, 1, 3, 0, 2, 1, 2, 1, true, Kernels.ACTIVATION_RELU)));   // 1-D as H = 1
+        c.add(conv(64, convInts(1, 64, 7, 7, 65, 3, 3, 1, 1, 1, 1, 1, 1, 1, false, Kernels.ACTIVATION_RELU)));
+        c.add(conv(65, convInts(1, 4, 9, 9, 6, 3, 3, 2, 2, 1, 1, 1, 1, 2, true, Kernels.ACTIVATION_RELU)));    // group 2: conv2d
+        long[] inf = convInts(1, 2, 6, 7, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, false, Kernels.ACTIVATION_NONE);
+        float[] x = random(66, 2 * 6 * 7, true), w = random(67, 3 * 2 * 9, true);
+        w[0] = Float.POSITIVE_INFINITY;   // filter 0, channel 0, tap (0, 0): in the padding for the top row and left column
+        c.add(Case.f32(Kernels.CONV2D, List.of(x, w), 3 * 6 * 7, inf, new double[0], 0));
+        int bm = 70, bn = 45, bk = 29;
+        c.add(Case.f32(Kernels.GEMM, List.of(random(68, bm * bk), random(69, bk * bn), random(70, bn)), bm * bn,
+                new long[] {1, bm, bn, bk, 0, 1, 0, 0, 1, 0, 0, 1, Kernels.ACTIVATION_RELU}, new double[] {1.0, 1.0}, 0));
+        return c;
+    }
+
+    /**
+     * The vectorized paths (float4 / 16-byte moves where every pointer is 16-byte aligned, the
+     * n % 4 tail scalar) and, with buffers shifted off the boundary, the scalar path: unary and
+     * same-shape binary f32 with counts that leave tails of 1 to 3, a broadcast binary (scalar path
+     * only), copies of 1-, 2-, 4- and 8-byte elements.
+     */
+    private static List<Case> vectorizedCases() {
+        List<Case> c = new ArrayList<>();
+        for (int n : new int[] {1, 3, 4, 703, 1024}) {
+            for (int shift : new int[] {0, 4}) {
+                c.add(Case.f32(Kernels.UNARY, List.of(random(80 + n, n)), n, new long[] {n, Kernels.TANH, 1}, new double[0], 2).shifted(shift));
+                c.add(Case.f32(Kernels.UNARY, List.of(random(80 + n, n)), n, new long[] {n, Kernels.RELU, 1}, new double[0], 0).shifted(shift));
+                c.add(Case.f32(Kernels.BINARY, List.of(random(81 + n, n), random(82 + n, n)), n,
+                        new long[] {Kernels.MUL, 1, n, 1, 1, 1}, new double[0], 0).shifted(shift));
+            }
+        }
+        // y [5, 7] = a [5, 7] - b [1, 7]: b broadcast over rows, so the scalar path
+        c.add(Case.f32(Kernels.BINARY, List.of(random(83, 35), random(84, 7)), 35, new long[] {Kernels.SUB, 2, 5, 7, 7, 1, 0, 1, 1}, new double[0], 0));
+        for (DType t : new DType[] {DType.I8, DType.F16, DType.F32, DType.I64}) {
+            for (int n : new int[] {5, 37, 603}) {
+                c.add(new Case(Kernels.COPY, List.of(longsOrFloats(t, n)), t, n, new long[] {n, t.bytes()}, new double[0], 0));
+                c.add(new Case(Kernels.COPY, List.of(longsOrFloats(t, n)), t, n, new long[] {n, t.bytes()}, new double[0], 0, t.bytes() == 8 ? 8 : 4));
+            }
+        }
         return c;
     }
 
@@ -263,6 +390,18 @@ class KernelEmulationTest {
         stats[3] = 1;
         stats[4] = 1;
         c.add(Case.f32(Kernels.NORMALIZE, List.of(random(7, 5 * 64), random(8, 64), random(9, 64), new float[5 * 64], new float[5]), 5, stats, new double[] {1e-5}, 0));
+        // batchnorm_running: x [3, 4, 5], momentum 0.9; running_mean alone, then running_var (running_mean passed as zeros)
+        c.add(Case.f32(Kernels.BATCHNORM_RUNNING, List.of(random(12, 60), random(13, 4), random(14, 4, true)), 4, new long[] {3, 4, 5}, new double[] {0.9}, 0));
+        c.add(Case.f32(Kernels.BATCHNORM_RUNNING, List.of(random(12, 60), random(13, 4), random(14, 4, true), new float[4]), 4, new long[] {3, 4, 5},
+                new double[] {0.9}, 0));
+        // quantize_range over 1000 values (more than its 256 slots), the zero point compared (y_scale passed in as zeros): it depends on both
+        // the min and the scale; then a NaN among them
+        float[] wide = scaled(random(15, 1000), 3f);
+        c.add(new Case(Kernels.QUANTIZE_RANGE, List.of(TensorValue.ofFloats(null, wide), TensorValue.ofFloats(null, 0f)), DType.U8, 1, new long[] {1000},
+                new double[0], 0));
+        wide[777] = Float.NaN;
+        c.add(new Case(Kernels.QUANTIZE_RANGE, List.of(TensorValue.ofFloats(null, wide), TensorValue.ofFloats(null, 0f)), DType.U8, 1, new long[] {1000},
+                new double[0], 0));
         long[] mvn = {Kernels.N_MVN, 0, 0, 0, 0, 1, 2, 3, 4, 0, 0, 2, 4, 12, 1, 0, 0, 0, 0};
         c.add(Case.f32(Kernels.NORMALIZE, List.of(random(10, 24)), 24, mvn, new double[] {1e-9}, 0));
         for (int mode : new int[] {Kernels.N_L1, Kernels.N_L2}) {
@@ -623,18 +762,21 @@ class KernelEmulationTest {
         List<Case> cases = cases();
         StringBuilder input = new StringBuilder();
         List<TensorValue> want = new ArrayList<>();
+        List<double[]> bounds = new ArrayList<>();
         try (SimDevice sim = SimDevice.open(DeviceOptions.DEFAULT)) {
             for (Case c : cases) {
                 byte[][] args = new byte[c.inputs().size() + 1][];
                 for (int i = 0; i < c.inputs().size(); i++) args[i] = c.inputs().get(i).bytes();
                 args[args.length - 1] = new byte[c.outputs() * c.out().bytes()];
                 want.add(new TensorValue(c.out(), null, onSimulator(sim, c, args)));
+                bounds.add(c.ulps() == TF32 ? tf32Bound(sim, c, args) : null);
                 KernelCall shape = new KernelCall(c.kernel(), List.of(), c.ints(), c.floats(), "shape");
                 CudaKernelTable.Spec spec = CudaKernelTable.SPECS.get(c.kernel());
-                CudaKernelTable.Geometry g = CudaKernelTable.geometry(shape, spec);
+                String entry = CudaKernelTable.entry(shape, c.ulps() == TF32);
+                CudaKernelTable.Geometry g = CudaKernelTable.geometry(entry, shape, spec);
                 byte[][] slots = new byte[spec.slots()][];
                 for (int i = 0; i < args.length; i++) slots[CudaKernelTable.slotOf(spec, c.ints(), args.length, i)] = args[i];
-                input.append(c.kernel()).append(' ').append(g.gridX()).append(' ').append(g.gridY()).append(' ').append(g.gridZ())
+                input.append(entry).append(c.shift() > 0 ? "@" + c.shift() : "").append(' ').append(g.gridX()).append(' ').append(g.gridY()).append(' ').append(g.gridZ())
                         .append(' ').append(g.blockX()).append(' ').append(g.blockY()).append(' ').append(spec.slots())
                         .append(' ').append(CudaKernelTable.slotOf(spec, c.ints(), args.length, args.length - 1));
                 for (byte[] s : slots) input.append(' ').append(s == null ? 0 : s.length).append(' ').append(s == null || s.length == 0 ? "-" : HexFormat.of().formatHex(s));
@@ -647,11 +789,20 @@ class KernelEmulationTest {
         }
         List<String> lines = emulate(input.toString());
         assertThat(lines).hasSize(cases.size());
+        long tf32Rounded = 0;
         for (int k = 0; k < cases.size(); k++) {
             Case c = cases.get(k);
             TensorValue got = new TensorValue(c.out(), null, HexFormat.of().parseHex(lines.get(k).trim())), w = want.get(k);
             assertThat(got.elements()).isEqualTo(c.outputs());
             String what = "case " + k + " " + c.kernel() + " " + c.inputs() + " -> " + c.out().jsonName() + " " + java.util.Arrays.toString(c.ints());
+            if (c.ulps() == TF32) {
+                double[] g = got.doubles(), s = w.doubles(), bound = bounds.get(k);
+                for (int i = 0; i < g.length; i++) {
+                    assertThat(Math.abs(g[i] - s[i])).as(what + " (tf32) element " + i + ": emulated " + g[i] + " sim " + s[i]).isLessThanOrEqualTo(bound[i]);
+                    if (g[i] != s[i]) tf32Rounded++;
+                }
+                continue;
+            }
             if (c.ulps() == 0) {
                 int i = got.firstDifference(w);
                 assertThat(i).as(what + (i >= 0 ? " element " + i + ": emulated " + got.format(i) + " sim " + w.format(i) : "")).isEqualTo(-1);
@@ -664,6 +815,7 @@ class KernelEmulationTest {
                         .isLessThanOrEqualTo(c.ulps() * ulp(c.out(), s[i]));
             }
         }
+        assertThat(tf32Rounded).as("outputs of the TF32 kernels that differ from FP32 (their inputs were rounded)").isPositive();
     }
 
     /** One unit in the last place of {@code v} in type {@code t} (f64, f32, f16 or bf16). */
