@@ -44,7 +44,9 @@ import static org.arenaplan.onnx.NodeLowering.op;
  * {@code momentum} are accepted and ignored at inference; LayerNormalization exists from 17
  * (stash_type 1 only: statistics in double, stored as f32); GroupNormalization's scale and bias
  * are per group at 18..20 and per channel from 21 (which adds stash_type);
- * MeanVarianceNormalization's axes default to [0, 2, 3].
+ * MeanVarianceNormalization's axes default to [0, 2, 3]; version 22 of InstanceNormalization and
+ * LpNormalization adds bfloat16 only. LpNormalization of an all-zero group is 0, not 0/0 (as
+ * onnx/reference/ops/op_lp_normalization.py and test_l2normalization_axis_0).
  */
 final class NormalizationOps implements OpFamily {
     /** ONNX BatchNormalization with training_mode = 1 (opset 14 on): arenaplan's own kind, as it is never in place and has three outputs. */

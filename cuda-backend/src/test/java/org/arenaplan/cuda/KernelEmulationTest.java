@@ -279,6 +279,9 @@ class KernelEmulationTest {
         c.add(Case.f32(Kernels.NORMALIZE, List.of(random(10, 24)), 24, mvn, new double[] {1e-9}, 0));
         for (int mode : new int[] {Kernels.N_L1, Kernels.N_L2}) {
             c.add(Case.f32(Kernels.NORMALIZE, List.of(random(11, 24)), 24, new long[] {mode, 0, 0, 0, 0, 1, 1, 6, 4, 0, 0, 4, 1, 0, 0}, new double[] {0}, 0));
+            float[] zeroRow = random(11, 24);
+            java.util.Arrays.fill(zeroRow, 8, 12, 0f);   // row 2's norm is 0: it stays 0
+            c.add(Case.f32(Kernels.NORMALIZE, List.of(zeroRow), 24, new long[] {mode, 0, 0, 0, 0, 1, 1, 6, 4, 0, 0, 4, 1, 0, 0}, new double[] {0}, 0));
         }
         for (DType t : new DType[] {DType.F32, DType.I32, DType.F64}) {
             TensorValue x = t.isIntegral() ? longs(t, 12, 60, 1000) : floats(t, 12, 60);
