@@ -4,6 +4,7 @@
 // depend on the tiling and equals a plain sequential loop.
 #pragma once
 #include "common.cuh"
+#include "epilogue.cuh"
 
 #define GEMM_TILE 16   // threads per block side, and k per shared-memory step
 #define GEMM_REG 4     // outputs per thread per side
@@ -22,13 +23,15 @@ __device__ __forceinline__ float gemm_b(const float* B, int transB, long long N,
 // registers; A and B pass through shared memory 16 values of k at a time. Every Y element is
 // still one accumulator over k ascending, so the result is the sequential loop's bit for bit.
 // Grid: x over column tiles of 64, y over row tiles of 64, z strides over the batch.
-// ints: batch, M, N, K, transA, transB, batchStrideA, batchStrideB, hasC, cBatchStride, cRowStride, cColStride.
+// ints: batch, M, N, K, transA, transB, batchStrideA, batchStrideB, hasC, cBatchStride, cRowStride, cColStride,
+// activation (epilogue.cuh: applied to alpha * AB + beta * C).
 extern "C" __global__ void gemm(const float* A, const float* B, const float* C, float* Y, Ints ints, Floats floats) {
     long long batch = ints.v[0], M = ints.v[1], N = ints.v[2], K = ints.v[3];
     int transA = (int) ints.v[4], transB = (int) ints.v[5];
     long long strideA = ints.v[6], strideB = ints.v[7];
     int hasC = (int) ints.v[8];
     long long cb = ints.v[9], cr = ints.v[10], cc = ints.v[11];
+    int activation = (int) ints.v[12];
     float alpha = (float) floats.v[0], beta = (float) floats.v[1];
     __shared__ float As[GEMM_TILE][GEMM_OUT];   // [k][row]
     __shared__ float Bs[GEMM_TILE][GEMM_OUT];   // [k][column]
@@ -69,7 +72,7 @@ extern "C" __global__ void gemm(const float* A, const float* B, const float* C, 
                 if (j >= N) continue;
                 float v = alpha * acc[r][c];
                 if (hasC) v = v + beta * C[b * cb + i * cr + j * cc];
-                Y[b * M * N + i * N + j] = v;
+                Y[b * M * N + i * N + j] = apply_activation(v, activation);
             }
         }
     }

@@ -1,15 +1,17 @@
 // conv2d over NCHW images (1-D as H = 1), one thread per output element.
 #pragma once
 #include "common.cuh"
+#include "epilogue.cuh"
 
-// ints: N, C, H, W, M, OH, OW, KH, KW, strideH, strideW, padTop, padLeft, dilationH, dilationW, group, hasBias.
-// The sum runs over input channel, then kh, then kw, from 0 in f32; the bias is added last.
+// ints: N, C, H, W, M, OH, OW, KH, KW, strideH, strideW, padTop, padLeft, dilationH, dilationW, group, hasBias,
+// activation (epilogue.cuh). The sum runs over input channel, then kh, then kw, from 0 in f32; the bias is
+// added last, then the activation. For group 1 CudaKernelTable launches conv2d_igemm (conv_igemm.cuh) instead.
 extern "C" __global__ void conv2d(const float* x, const float* w, const float* b, float* y, Ints ints, Floats) {
     long long N = ints.v[0], C = ints.v[1], H = ints.v[2], W = ints.v[3], M = ints.v[4];
     long long OH = ints.v[5], OW = ints.v[6], KH = ints.v[7], KW = ints.v[8];
     long long sh = ints.v[9], sw = ints.v[10], pt = ints.v[11], pl = ints.v[12], dh = ints.v[13], dw = ints.v[14];
     long long group = ints.v[15];
-    int hasBias = (int) ints.v[16];
+    int hasBias = (int) ints.v[16], activation = (int) ints.v[17];
     long long cPerGroup = C / group, mPerGroup = M / group;
     FOR_EACH_ITEM(i, N * M * OH * OW) {
         long long ow = i % OW, oh = (i / OW) % OH, m = (i / (OW * OH)) % M, n = i / (OW * OH * M);
@@ -27,6 +29,6 @@ extern "C" __global__ void conv2d(const float* x, const float* w, const float* b
             }
         }
         if (hasBias) acc = acc + b[m];
-        y[i] = acc;
+        y[i] = apply_activation(acc, activation);
     }
 }

@@ -4,6 +4,7 @@
 #include "gemm.cuh"
 #include "normalize.cuh"
 #include "image.cuh"
+#include "conv_igemm.cuh"
 #include "image_nd.cuh"
 #include "layout.cuh"
 #include "index.cuh"

@@ -4,7 +4,8 @@
 // so __shared__ arrays (function statics) belong to one block at a time.
 //
 // Input (stdin), one case per line: NAME gx gy gz bx by SLOTS OUT [LEN HEX]xSLOTS I0..I39 F0..F15
-// where LEN is a slot's size in bytes and HEX its bytes (two hex digits each, memory order; "-"
+// where NAME is an entry function, optionally followed by "@SHIFT": every slot then starts SHIFT
+// bytes past a 16-byte boundary (to run the vectorized kernels' unaligned paths); LEN is a slot's size in bytes and HEX its bytes (two hex digits each, memory order; "-"
 // when LEN is 0, a null pointer), every F a double's bits in hex.
 // Output: one line per case, the OUT slot's bytes in hex, memory order.
 #include <barrier>
@@ -33,6 +34,8 @@ static std::barrier<>* block_barrier = nullptr;
 #define __syncthreads() block_barrier->arrive_and_wait()
 #define __trap() std::abort()   // an index or divisor the kernel refuses; the cases never do it
 static long long clock64() { return 0; }   // slow_copy's wait is a no-op here
+struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(16) uint4 { unsigned x, y, z, w; };
 static double __longlong_as_double(long long v) { double d; std::memcpy(&d, &v, 8); return d; }
 
 #include "kernels.cu"
@@ -68,6 +71,11 @@ int main() {
         int slots, out;
         in >> name >> grid.x >> grid.y >> grid.z >> block.x >> block.y >> slots >> out;
         block.z = 1;
+        size_t shift = 0;
+        if (size_t at = name.find('@'); at != std::string::npos) {
+            shift = std::stoul(name.substr(at + 1));
+            name = name.substr(0, at);
+        }
         std::vector<std::vector<unsigned char>> data(slots);
         for (int s = 0; s < slots; s++) {
             size_t len;
@@ -75,8 +83,8 @@ int main() {
             in >> len >> hex;
             if (len == 0) continue;
             if (hex.size() != 2 * len) { std::fprintf(stderr, "emulator: slot %d of %s: %zu bytes, %zu hex digits\n", s, name.c_str(), len, hex.size()); return 2; }
-            data[s].resize(len);
-            for (size_t i = 0; i < len; i++) data[s][i] = (unsigned char) std::stoul(hex.substr(2 * i, 2), nullptr, 16);
+            data[s].resize(len + shift);
+            for (size_t i = 0; i < len; i++) data[s][shift + i] = (unsigned char) std::stoul(hex.substr(2 * i, 2), nullptr, 16);
         }
         Ints ints;
         Floats floats;
@@ -87,7 +95,7 @@ int main() {
             std::memcpy(&floats.v[i], &bits, 8);
         }
         if (!in) { std::fprintf(stderr, "emulator: malformed case for %s\n", name.c_str()); return 2; }
-        auto p = [&](int s) { return data[s].empty() ? nullptr : (float*) data[s].data(); };   // new[] storage: aligned for any element
+        auto p = [&](int s) { return data[s].empty() ? nullptr : (float*) (data[s].data() + shift); };   // new[] storage: 16-byte aligned
         auto u8 = [&](int s) { return (unsigned char*) p(s); };
         std::function<void()> body;
         if (name == "unary") body = [&] { unary(p(0), p(1), ints, floats); };
@@ -95,6 +103,7 @@ int main() {
         else if (name == "gemm") body = [&] { gemm(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "softmax") body = [&] { softmax(p(0), p(1), ints, floats); };
         else if (name == "batchnorm") body = [&] { batchnorm(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
+        else if (name == "conv2d_igemm") body = [&] { conv2d_igemm(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "conv2d") body = [&] { conv2d(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "conv_nd") body = [&] { conv_nd(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "pool") body = [&] { pool(p(0), p(1), ints, floats); };
@@ -137,7 +146,7 @@ int main() {
         else if (name == "slow_copy") body = [&] { slow_copy(p(0), p(1), ints, floats); };
         else { std::fprintf(stderr, "emulator: unknown kernel %s\n", name.c_str()); return 2; }
         launch(grid, block, body);
-        for (unsigned char b : data[out]) std::printf("%02x", b);
+        for (size_t i = shift; i < data[out].size(); i++) std::printf("%02x", data[out][i]);
         std::printf("\n");
     }
     return 0;

@@ -30,8 +30,9 @@ import java.util.List;
  *     mod) is an error (the simulator throws, CUDA traps). In place allowed (y may equal a or b
  *     when that operand is not broadcast).</li>
  * <li>{@link #GEMM} ptrs [A, B, (C), Y]; ints [batch, M, N, K, transA, transB, batchStrideA,
- *     batchStrideB, hasC, cBatchStride, cRowStride, cColStride]; floats [alpha, beta].
- *     Y[b] (M x N, contiguous, batch stride M*N) = alpha * op(A[b]) op(B[b]) + beta * C[b].
+ *     batchStrideB, hasC, cBatchStride, cRowStride, cColStride, (activation)]; floats [alpha, beta].
+ *     Y[b] (M x N, contiguous, batch stride M*N) = act(alpha * op(A[b]) op(B[b]) + beta * C[b]),
+ *     act the fused epilogue's {@code ACTIVATION_*} (absent: none).
  *     op(A)(i,k) = A[i*K+k] or, transposed, A[k*M+i]; op(B)(k,j) = B[k*N+j] or, transposed,
  *     B[j*K+k]; C(b,i,j) = C[b*cBatchStride + i*cRowStride + j*cColStride] (0 strides broadcast).
  *     C is present only when hasC = 1. The sum over k runs k = 0..K-1 in f32.</li>
@@ -123,9 +124,10 @@ import java.util.List;
  *     momentum + v * (1 - momentum), in double, stored as f32 (ONNX BatchNormalization-15 in
  *     training mode). One thread per channel.</li>
  * <li>{@link #CONV2D} ptrs [x, w, (b), y]; ints [N, C, H, W, M, OH, OW, KH, KW, strideH,
- *     strideW, padTop, padLeft, dilationH, dilationW, group, hasBias]: x is N x C x H x W, w is
+ *     strideW, padTop, padLeft, dilationH, dilationW, group, hasBias, (activation)]: x is N x C x H x W, w is
  *     M x (C/group) x KH x KW, y is N x M x OH x OW; bias b has M values when hasBias = 1.
- *     The sum runs over input channel, then kh, then kw, in f32, starting from 0; bias added last.</li>
+ *     The sum runs over input channel, then kh, then kw, in f32, starting from 0 (a tap in the
+ *     padding is no term); bias added last, then the fused epilogue's {@code ACTIVATION_*} (absent: none).</li>
  * <li>{@link #CONV_ND} ptrs [x, w, (b), y]; ints [rank, N, C, M, group, hasBias, transposed, then per
  *     spatial axis d (rank of them, 1 to 3): in_d, out_d, k_d, stride_d, padBegin_d, dilation_d]: x is
  *     N x C x in..., y is N x M x out...; bias b has M values when hasBias = 1. transposed = 0 (ONNX
@@ -346,6 +348,23 @@ public final class Kernels {
             ATAN = 21, SINH = 22, COSH = 23, ASINH = 24, ACOSH = 25, ATANH = 26, SOFTPLUS = 27, SOFTSIGN = 28, HARD_SIGMOID = 29,
             HARD_SWISH = 30, LEAKY_RELU = 31, ELU = 32, SELU = 33, CELU = 34, THRESHOLDED_RELU = 35, MISH = 36, GELU_TANH = 37,
             SHRINK = 38, CLIP = 39, NOT = 40, BITWISE_NOT = 41, IS_NAN = 42, IS_INF = 43, DIV_BY = 44;
+    /**
+     * The fused epilogue of {@link #CONV2D} and {@link #GEMM} (their last int): the activation applied
+     * to each finished output, by the formula of {@link #UNARY}'s op of the same name, so that a
+     * fused call equals the unfused op followed by that unary op bit for bit. The lowering picks it
+     * ({@code exec.EpilogueFusion}); devices only apply it.
+     */
+    public static final int ACTIVATION_NONE = 0, ACTIVATION_RELU = 1;
+
+    /** {@code v} after the epilogue activation {@code code} ({@link #ACTIVATION_NONE} or {@link #ACTIVATION_RELU}). */
+    public static float activation(int code, float v) {
+        return switch (code) {
+            case ACTIVATION_NONE -> v;
+            case ACTIVATION_RELU -> (float) ElementwiseMath.unary(RELU, v, 0, 0);
+            default -> throw new DeviceException("unknown epilogue activation " + code);
+        };
+    }
+
     /** {@link #BINARY} op codes (formulas and types: {@link ElementwiseMath}). */
     public static final int ADD = 0, SUB = 1, MUL = 2, DIV = 3, RELU_GRAD = 4, POW = 5, MOD = 6, FMOD = 7, MAXIMUM = 8, MINIMUM = 9,
             PRELU = 10, AND = 11, OR = 12, XOR = 13, BITWISE_AND = 14, BITWISE_OR = 15, BITWISE_XOR = 16, SHIFT_LEFT = 17, SHIFT_RIGHT = 18;

@@ -26,7 +26,7 @@ import java.util.function.Function;
  * through the {@link LoweringTable} service) and checks that each call names a kernel of that
  * entry; the rules build their calls with the helpers here (addresses, shapes, element types).
  * Storage-only ops (views, in-place concatenation) lower to nothing: they are addresses.
- * Element types: each kind's in {@code ir.OpKinds}; a tensor without a dtype is f32. The rules
+ * Element types: each kind's in its registry entry's summary; a tensor without a dtype is f32. The rules
  * check them, so a device never sees a type its kernel does not take. An op with several outputs
  * is lowered to calls that write every output it lists ({@link #lower} checks it), also those
  * nothing reads.
@@ -69,7 +69,7 @@ public final class OpLowering {
         if (op.isStorageOnly()) return List.of();
         OpSpec spec = OpRegistry.get(op.kind());
         KernelRule rule = Rules.RULES.get(op.kind());
-        if (rule == null) throw fail(op, "unknown op kind '" + op.kind() + "'; known kinds are those of org.arenaplan.ir.OpKinds");
+        if (rule == null) throw fail(op, "unknown op kind '" + op.kind() + "'; known kinds are those of org.arenaplan.ir.OpRegistry (the README's operator table)");
         if (spec == null)
             throw new IllegalStateException("op kind '" + op.kind() + "' has a lowering but no entry in org.arenaplan.ir.OpRegistry; add one");
         List<KernelCall> calls = rule.lower(op, this);

@@ -76,9 +76,9 @@ abstract class PerStorageExecutor extends AbstractExecutor {
         release(s, b, position);
     }
 
-    /** Allocation size: a storage of 0 bytes still gets 4 so that it has an address. */
+    /** Allocation size: a storage of 0 bytes still gets {@link WeightRegion#MIN_ALLOCATION} so that it has an address. */
     protected static long sizeOf(Storage s) {
-        return Math.max(4, s.bytes());
+        return Math.max(WeightRegion.MIN_ALLOCATION, s.bytes());
     }
 
     @Override

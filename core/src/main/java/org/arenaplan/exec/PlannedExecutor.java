@@ -26,7 +26,7 @@ public class PlannedExecutor extends AbstractExecutor {
         super(device, plan, weights, mode);
         DeviceBuffer a = null;
         try {
-            a = plan.arenaBytes() == 0 ? null : device.allocate(plan.arenaBytes(), "arena of " + graph.name() + " (" + label + ")");
+            a = device.allocate(Math.max(WeightRegion.MIN_ALLOCATION, plan.arenaBytes()), "arena of " + graph.name() + " (" + label + ")");
             this.arena = a;
             OpLowering lowering = lowering();
             for (int p = 0; p < graph.opCount(); p++) calls.add(lowering.lower(graph.ops().get(p)));
@@ -51,7 +51,7 @@ public class PlannedExecutor extends AbstractExecutor {
     @Override
     public void close() {
         try {
-            if (arena != null) arena.close();
+            arena.close();
         } finally {
             super.close();
         }

@@ -34,6 +34,12 @@ import java.util.SplittableRandom;
  * one copy of one weight at a time.
  */
 public final class WeightRegion implements AutoCloseable {
+    /**
+     * Bytes allocated for a request of 0 (weights or an arena of empty tensors only): every tensor,
+     * even an empty one, gets an address inside a buffer (cuMemAlloc refuses 0 bytes).
+     */
+    static final long MIN_ALLOCATION = 4;
+
     private final DeviceBuffer buffer;
     private final Map<String, Long> offsets = new LinkedHashMap<>();
 
@@ -43,7 +49,7 @@ public final class WeightRegion implements AutoCloseable {
             offsets.put(w, total);
             total += alignUp(graph.tensor(w).bytes());
         }
-        this.buffer = total == 0 ? null : device.allocate(total, "weights of " + graph.name());
+        this.buffer = graph.weights().isEmpty() ? null : device.allocate(Math.max(MIN_ALLOCATION, total), "weights of " + graph.name());
         if (buffer == null) return;
         try (DeviceStream s = device.createStream("weight-upload")) {
             for (String w : graph.weights()) {

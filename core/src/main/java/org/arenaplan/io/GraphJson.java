@@ -184,7 +184,7 @@ public final class GraphJson {
         return v;
     }
 
-    /** Attribute values as {@link org.arenaplan.ir.OpKinds} defines them: Long, Double, String, long[], double[], String[]. */
+    /** Attribute values as {@link org.arenaplan.ir.OpAttrs} reads them: Long, Double, String, long[], double[], String[]. */
     private static Object attrValue(JsonReading r, JsonNode v, String path) {
         if (v.isTextual()) return v.asText();
         if (v.isIntegralNumber()) return r.wholeValue(v, path);

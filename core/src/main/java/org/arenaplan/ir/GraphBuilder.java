@@ -32,16 +32,22 @@ public final class GraphBuilder {
     }
 
     /**
-     * A builder holding {@code g}'s tensors, inputs (with donation) and weights (with fills), and
+     * A builder holding {@code g}'s tensors, inputs (with donation) and weights (with fills or values), and
      * no ops or outputs: the start of a graph derived from {@code g} (reordered, extended).
      */
     public static GraphBuilder declarationsOf(Graph g) {
+        return declarationsOf(g, Set.of());
+    }
+
+    /** As {@link #declarationsOf(Graph)}, leaving out the tensors {@code dropped} (fused away: no op defines them any more). */
+    public static GraphBuilder declarationsOf(Graph g, Set<String> dropped) {
         GraphBuilder b = new GraphBuilder(g.name());
-        g.tensors().values().forEach(b::tensor);
+        for (Tensor t : g.tensors().values()) if (!dropped.contains(t.name())) b.tensor(t);
         for (String in : g.inputs()) b.input(in, g.isDonated(in));
         for (String w : g.weights()) {
             Double fill = g.weightFill(w);
-            if (fill == null) b.weight(w);
+            if (g.weightValues(w) != null) b.weight(w, g.weightValues(w));
+            else if (fill == null) b.weight(w);
             else b.weight(w, fill);
         }
         return b;

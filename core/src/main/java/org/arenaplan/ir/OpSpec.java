@@ -30,10 +30,11 @@ import java.util.Set;
  *                      read each element before writing the element at the same index
  * @param members       whether the inputs may be declared member slices of the output (Concat)
  * @param kernels       the kernels its lowering may launch
+ * @param flops         its floating-point operations, for the cost of recomputation ({@code train.Recompute})
  * @param summary       one line for the docs: semantics and inputs
  */
 public record OpSpec(String kind, int minInputs, int maxInputs, int minOutputs, int maxOutputs, List<AttrSpec> attrs, ShapeRule shape,
-                     ViewRule view, Set<Integer> inPlaceInputs, boolean members, List<String> kernels, String summary) {
+                     ViewRule view, Set<Integer> inPlaceInputs, boolean members, List<String> kernels, FlopRule flops, String summary) {
 
     /** Where a view declaration may put output 0 inside input 0. */
     public enum ViewRule {
@@ -55,6 +56,31 @@ public record OpSpec(String kind, int minInputs, int maxInputs, int minOutputs, 
     public interface ShapeRule {
         long[][] infer(OpAttrs attrs, long[][] inputs, int outputs);
     }
+
+    /**
+     * Floating-point operations of one op from its attributes and its tensors' shapes (a
+     * multiply-add counts 2, a transcendental 1; a tensor without a shape comes as its element
+     * count, flat). Declared per kind in its definition; the default
+     * ({@link #PER_OUTPUT_ELEMENT}, or {@link #NO_ARITHMETIC} for the view kinds) where it says none.
+     */
+    @FunctionalInterface
+    public interface FlopRule {
+        long count(OpAttrs attrs, long[][] inputs, long[][] outputs);
+
+        /** The element count of {@code shape} (1 for a scalar). */
+        static long elements(long[] shape) {
+            long n = 1;
+            for (long d : shape) n *= d;
+            return n;
+        }
+    }
+
+    /** One operation per element of output 0. */
+    public static final FlopRule PER_OUTPUT_ELEMENT = (a, in, out) -> FlopRule.elements(out[0]);
+    /** One operation per element of input 0 (a reduction reads each once). */
+    public static final FlopRule PER_INPUT_ELEMENT = (a, in, out) -> FlopRule.elements(in[0]);
+    /** Moves bytes, computes nothing (Transpose, Copy, Concat, the views). */
+    public static final FlopRule NO_ARITHMETIC = (a, in, out) -> 0;
 
     public OpSpec {
         if (minOutputs < 1 || maxOutputs < minOutputs) throw new IllegalArgumentException(kind + ": outputs " + minOutputs + ".." + maxOutputs);

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An ONNX node lowered to one ir op: the {@link org.arenaplan.ir.OpKinds} kind, the inputs it
+ * An ONNX node lowered to one ir op: the {@link org.arenaplan.ir.OpRegistry} kind, the inputs it
  * reads at run time (constant operands such as Reshape's shape are consumed at import), its
  * outputs with inferred shapes, its resolved attributes, whether output 0 is a view of input 0,
  * the optional outputs it does not produce (e.g. Dropout's mask), and the constants it reads

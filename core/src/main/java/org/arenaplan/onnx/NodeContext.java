@@ -29,6 +29,9 @@ public final class NodeContext {
 
     public String opType() { return node.opType(); }
 
+    /** The registry kind this node's op type imports as (its {@link OnnxImport#kind()}; null for an op type without an import). */
+    public String kind() { return NodeLowering.kindOf(opType()); }
+
     public long opset() { return opset; }
 
     /** The ir op name: the node's name, or a stable one from its position when the file gave none. */
@@ -86,20 +89,27 @@ public final class NodeContext {
         return attr(name, OnnxModel.Attribute.FLOAT, Double.class, dflt);
     }
 
-    /** An integer attribute, or the default its {@link org.arenaplan.ir.OpRegistry} entry declares (the same as ONNX's). */
+    /**
+     * An integer attribute, or the default the {@link org.arenaplan.ir.OpRegistry} entry of the
+     * kind this op type imports as declares (the same as ONNX's; Upsample reads Resize's).
+     * {@link IllegalStateException} when that entry declares no numeric default for {@code name}:
+     * an importer's mistake, not the model's.
+     */
     public long integer(String name) {
         return integer(name, ((Number) registered(name).dflt()).longValue());
     }
 
-    /** A float attribute, or the default its {@link org.arenaplan.ir.OpRegistry} entry declares (the same as ONNX's). */
+    /** A float attribute, or the default of the kind this op type imports as (see {@link #integer(String)}). */
     public double real(String name) {
         return real(name, ((Number) registered(name).dflt()).doubleValue());
     }
 
     private org.arenaplan.ir.AttrSpec registered(String name) {
-        org.arenaplan.ir.OpSpec spec = org.arenaplan.ir.OpRegistry.get(opType());
+        String kind = kind();
+        org.arenaplan.ir.OpSpec spec = kind == null ? null : org.arenaplan.ir.OpRegistry.get(kind);
         org.arenaplan.ir.AttrSpec a = spec == null ? null : spec.attr(name);
-        if (a == null || !(a.dflt() instanceof Number)) throw new IllegalStateException(opType() + " registers no default for '" + name + "'");
+        if (a == null || !(a.dflt() instanceof Number))
+            throw new IllegalStateException(opType() + " (imported as " + kind + ") registers no default for '" + name + "'");
         return a;
     }
 

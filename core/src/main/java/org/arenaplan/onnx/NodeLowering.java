@@ -70,6 +70,12 @@ public final class NodeLowering {
         return Table.IMPORTS.keySet();
     }
 
+    /** The registry kind op type {@code opType} imports as, or null for an op type without an import. */
+    static String kindOf(String opType) {
+        OnnxImport i = Table.IMPORTS.get(opType);
+        return i == null ? null : i.kind();
+    }
+
     static Lowered lower(NodeContext n) {
         OnnxImport i = Table.IMPORTS.get(n.opType());
         if (i == null) throw n.error("unsupported op '" + n.opType() + "'");   // UnsupportedNodes lists these before any node is lowered

@@ -7,13 +7,15 @@ import java.util.Set;
  * it becomes, in {@code org.arenaplan.ops}.
  *
  * @param opType     the ONNX op type
+ * @param kind       the registry kind it imports as ({@code org.arenaplan.ir.OpRegistry}); its
+ *                   attribute defaults are the ones {@link NodeContext#integer(String)} reads
  * @param sinceOpset the first opset of the default domain that has the op type (ONNX
  *                   Operators.md, "since version"); older models are refused with that reason
  * @param attributes every ONNX attribute the op type may carry: its kind's registry attributes
  *                   plus those consumed at import (e.g. auto_pad); any other is refused
  * @param importer   attribute and version handling and shape inference
  */
-public record OnnxImport(String opType, long sinceOpset, Set<String> attributes, Importer importer) {
+public record OnnxImport(String opType, String kind, long sinceOpset, Set<String> attributes, Importer importer) {
     public OnnxImport {
         attributes = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(attributes));   // file order for messages
     }

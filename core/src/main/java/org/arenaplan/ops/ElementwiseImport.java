@@ -44,7 +44,7 @@ final class ElementwiseImport {
         String t = n.opType();
         if (t.equals("Mod") && n.input(0).dtype().isFloatingPoint())
             n.require(n.integer("fmod", 0) == 1, "fmod=0 is not defined for floating-point inputs (ONNX Mod); set fmod=1");
-        int inputs = NARY.contains(t) ? n.inputCount() : OpRegistry.get(t).minInputs();
+        int inputs = NARY.contains(t) ? n.inputCount() : OpRegistry.get(n.kind()).minInputs();
         n.require(n.inputCount() == inputs && inputs >= 1, "takes " + (NARY.contains(t) ? "at least one input" : inputs + " input(s)") + ", got " + n.inputCount());
         if (BOOL_IN.contains(t))
             for (int i = 0; i < inputs; i++) n.require(n.input(i).dtype() == DType.BOOL, "input " + n.input(i) + " is " + n.input(i).dtype().jsonName() + ", not bool");
@@ -57,7 +57,7 @@ final class ElementwiseImport {
             n.require(a.equals("none") || a.equals("tanh"), "attribute approximate='" + a + "' must be none or tanh");
         }
         DType out = BOOL_OUT.contains(t) ? DType.BOOL : n.input(0).dtype();
-        return NodeLowering.op(n, t, NodeLowering.names(n, 0, inputs), NodeLowering.broadcastAll(n, 0, inputs), attributes(n, t), out);
+        return NodeLowering.op(n, n.kind(), NodeLowering.names(n, 0, inputs), NodeLowering.broadcastAll(n, 0, inputs), attributes(n, n.kind()), out);
     }
 
     /** The node's attributes that the kind declares, as given (the kernels read the registry's defaults for the rest). */
@@ -84,7 +84,7 @@ final class ElementwiseImport {
             Map<String, Object> attrs = new LinkedHashMap<>();
             attrs.put("min", n.real("min", -FLOAT_MAX));
             attrs.put("max", n.real("max", FLOAT_MAX));
-            return NodeLowering.op(n, OpKinds.CLIP, List.of(x.name()), x.shape(), attrs, x.dtype());
+            return NodeLowering.op(n, ElementwiseOps.CLIP, List.of(x.name()), x.shape(), attrs, x.dtype());
         }
         n.require(!n.hasAttr("min") && !n.hasAttr("max"), "attributes min and max were replaced by inputs in opset 11");
         n.require(n.inputCount() <= 3, "takes at most three inputs (input, min, max)");
@@ -104,12 +104,12 @@ final class ElementwiseImport {
             Map<String, Object> attrs = new LinkedHashMap<>();
             if (Double.isFinite(lo[0])) attrs.put("min", lo[0]);
             if (Double.isFinite(hi[0])) attrs.put("max", hi[0]);
-            return NodeLowering.op(n, OpKinds.CLIP, List.of(x.name()), x.shape(), attrs, x.dtype());
+            return NodeLowering.op(n, ElementwiseOps.CLIP, List.of(x.name()), x.shape(), attrs, x.dtype());
         }
-        if (hasMin && hasMax) return NodeLowering.op(n, OpKinds.CLIP, List.of(x.name(), n.input(1).name(), n.input(2).name()), x.shape(), Map.of(), x.dtype());
+        if (hasMin && hasMax) return NodeLowering.op(n, ElementwiseOps.CLIP, List.of(x.name(), n.input(1).name(), n.input(2).name()), x.shape(), Map.of(), x.dtype());
         // one bound: Max(x, min) or Min(x, max), which keeps x's shape (the bound is a scalar)
         n.require(x.rank() >= 1 || n.input(hasMin ? 1 : 2).rank() == 0, "bound " + n.input(hasMin ? 1 : 2) + " has a higher rank than the input " + x);
-        return NodeLowering.op(n, hasMin ? OpKinds.MAX : OpKinds.MIN, List.of(x.name(), n.input(hasMin ? 1 : 2).name()), x.shape(), Map.of(), x.dtype());
+        return NodeLowering.op(n, hasMin ? ElementwiseOps.MAX : ElementwiseOps.MIN, List.of(x.name(), n.input(hasMin ? 1 : 2).name()), x.shape(), Map.of(), x.dtype());
     }
 
     /**
@@ -143,7 +143,7 @@ final class ElementwiseImport {
         }
         Map<String, Object> attrs = new LinkedHashMap<>();
         if (n.hasAttr("axis")) attrs.put("axis", (long) n.axis(n.integer("axis", 1), x.rank(), "axis"));
-        return NodeLowering.op(n, n.opType(), inputs, x.shape(), attrs, out);
+        return NodeLowering.op(n, n.kind(), inputs, x.shape(), attrs, out);
     }
 
     /** CastLike(input, target_type): Cast to the element type of input 1. */
@@ -151,7 +151,7 @@ final class ElementwiseImport {
         n.require(n.inputCount() == 2, "takes two inputs (input, target_type)");
         n.require(!n.hasAttr("to"), "takes no attribute 'to' (the target type is input 1's)");
         DType to = n.input(1).dtype();
-        return NodeLowering.op(n, OpKinds.CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) to.onnxCode()), to);
+        return NodeLowering.op(n, TypeAndIndexOps.CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) to.onnxCode()), to);
     }
 
     /** Pow(X, Y): output X's type; Y of another number type from opset 12. */
@@ -160,7 +160,7 @@ final class ElementwiseImport {
         Value x = n.input(0), y = n.input(1);
         n.require(n.opset() >= 12 || x.dtype() == y.dtype(), "base " + x + " is " + x.dtype().jsonName() + " but exponent " + y + " is "
                 + y.dtype().jsonName() + "; mixed types need opset 12");
-        return NodeLowering.op(n, OpKinds.POW, List.of(x.name(), y.name()), NodeLowering.broadcastAll(n, 0, 2), Map.of(), x.dtype());
+        return NodeLowering.op(n, ElementwiseOps.POW, List.of(x.name(), y.name()), NodeLowering.broadcastAll(n, 0, 2), Map.of(), x.dtype());
     }
 
     /** PRelu(X, slope): slope broadcasts to X (unidirectionally). */
@@ -168,6 +168,6 @@ final class ElementwiseImport {
         n.require(n.inputCount() == 2, "takes two inputs (X, slope)");
         long[] out = NodeLowering.broadcastAll(n, 0, 2);
         n.require(Arrays.equals(out, n.input(0).shape()), "slope " + n.input(1) + " does not broadcast to X " + n.input(0));
-        return NodeLowering.op(n, OpKinds.PRELU, NodeLowering.names(n, 0, 2), out, Map.of(), n.input(0).dtype());
+        return NodeLowering.op(n, ElementwiseOps.PRELU, NodeLowering.names(n, 0, 2), out, Map.of(), n.input(0).dtype());
     }
 }

@@ -7,7 +7,6 @@ import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
-import org.arenaplan.ir.OpKinds;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,15 +74,15 @@ final class ElementwiseLowering {
         return List.of(binary(op, l, code, in(op, 0), in(op, 1), out(op)));
     }
 
-    /** y = x0 op x1, then y = y op x2, ... (a fixed order); Mean then divides by the count. One input: a copy. */
-    static List<KernelCall> nary(Op op, OpLowering l, int code) {
+    /** y = x0 op x1, then y = y op x2, ... (a fixed order); {@code mean}: then divided by the count. One input: a copy. */
+    static List<KernelCall> nary(Op op, OpLowering l, int code, boolean mean) {
         List<String> in = op.inputs();
         String y = out(op);
         List<KernelCall> calls = new ArrayList<>();
         if (in.size() == 1) calls.add(LayoutOps.copy(op, l, in.get(0)));
         else calls.add(binary(op, l, code, in.get(0), in.get(1), y));
         for (int k = 2; k < in.size(); k++) calls.add(binary(op, l, code, y, in.get(k), y));
-        if (op.kind().equals(OpKinds.MEAN)) calls.add(unaryOn(op, l, Kernels.DIV_BY, y, y, new double[] {in.size()}));
+        if (mean) calls.add(unaryOn(op, l, Kernels.DIV_BY, y, y, new double[] {in.size()}));
         return calls;
     }
 

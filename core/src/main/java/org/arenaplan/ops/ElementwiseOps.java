@@ -3,9 +3,13 @@ package org.arenaplan.ops;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.ir.AttrSpec;
 import org.arenaplan.ir.GraphException;
+import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.ShapeRules;
+import org.arenaplan.train.Backward;
+import org.arenaplan.train.GradientRule;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,94 +33,102 @@ import java.util.List;
  * Round, Softplus, Softsign, ThresholdedRelu).
  */
 final class ElementwiseOps implements OpFamily {
+    /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
+    static final String IS_INF = "IsInf", CLIP = "Clip", POW = "Pow", MOD = "Mod", MAX = "Max", MIN = "Min", BIT_SHIFT = "BitShift", PRELU = "PRelu";
+
     private static final String FLOATS = "floats (f64, f32, f16, bf16)";
     static final String QUANTIZE_LINEAR = "QuantizeLinear", DEQUANTIZE_LINEAR = "DequantizeLinear";
 
     @Override
     public List<OpDefinition> definitions() {
         List<OpDefinition> d = new ArrayList<>();
-        for (Object[] b : new Object[][] {{OpKinds.ADD, Kernels.ADD}, {OpKinds.SUB, Kernels.SUB}, {OpKinds.MUL, Kernels.MUL}, {OpKinds.DIV, Kernels.DIV}}) {
+        for (Object[] b : new Object[][] {{OpKinds.ADD, Kernels.ADD, (GradientRule) ElementwiseOps::addGradient},
+                {OpKinds.SUB, Kernels.SUB, (GradientRule) ElementwiseOps::subGradient}, {OpKinds.MUL, Kernels.MUL, (GradientRule) ElementwiseOps::mulGradient},
+                {"Div", Kernels.DIV, null}}) {
             int code = (Integer) b[1];
             d.add(elementwise((String) b[0]).doc("floats and integers (integer Div truncates toward zero)")
-                    .lower((op, l) -> ElementwiseLowering.binary(op, l, code)).onnx(ElementwiseImport::lower).build());
+                    .lower((op, l) -> ElementwiseLowering.binary(op, l, code)).gradient((GradientRule) b[2]).onnx(ElementwiseImport::lower).build());
         }
-        d.add(nary(OpKinds.SUM, Kernels.ADD, "n-ary add", 9));
-        d.add(unary(OpKinds.RELU, Kernels.RELU, 9).doc("max(x, 0); floats and integers").build());
+        d.add(nary("Sum", Kernels.ADD, false, "n-ary add", 9));
+        d.add(unary(OpKinds.RELU, Kernels.RELU, 9).doc("max(x, 0); floats and integers")
+                .gradient((op, dy, b) -> b.accumulate(op.inputs().get(0), b.inPlaceOverDy(OpKinds.RELU_GRAD, op, dy, op.outputs().get(0)))).build());
         d.add(unary(OpKinds.SIGMOID, Kernels.SIGMOID, 9).doc(FLOATS).build());
         d.add(unary(OpKinds.TANH, Kernels.TANH, 9).doc(FLOATS).build());
         d.add(OpDefinition.op(OpKinds.GELU, 1, 1).attrs(new AttrSpec("approximate", AttrSpec.Type.STRING, false, "none", 0, 0, 0, 0))
                 .shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.UNARY)
                 .doc("approximate none: exact (erf based); tanh: Gelu-20's tanh formula; " + FLOATS)
-                .lower((op, l) -> List.of(ElementwiseLowering.gelu(op, l))).onnx(OpKinds.GELU, 20, ElementwiseImport::lower).build());
+                .lower((op, l) -> List.of(ElementwiseLowering.gelu(op, l)))
+                .gradient((op, dy, b) -> b.accumulate(op.inputs().get(0), b.inPlaceOverDy(TrainingOps.GELU_GRAD, op, dy, op.inputs().get(0))))
+                .onnx(OpKinds.GELU, 20, ElementwiseImport::lower).build());
         for (Object[] u : new Object[][] {
-                {OpKinds.EXP, Kernels.EXP, "e^x", 9}, {OpKinds.LOG, Kernels.LOG, "natural log", 9}, {OpKinds.SQRT, Kernels.SQRT, "square root", 9},
-                {OpKinds.RECIPROCAL, Kernels.RECIPROCAL, "1/x", 9}, {OpKinds.FLOOR, Kernels.FLOOR, "floor", 9}, {OpKinds.CEIL, Kernels.CEIL, "ceiling", 9},
-                {OpKinds.ROUND, Kernels.ROUND, "round half to even", 11}, {OpKinds.ERF, Kernels.ERF, "erf (Abramowitz-Stegun 7.1.26, |error| < 1.5e-7)", 9},
-                {OpKinds.SIN, Kernels.SIN, "sine", 9}, {OpKinds.COS, Kernels.COS, "cosine", 9}, {OpKinds.TAN, Kernels.TAN, "tangent", 9},
-                {OpKinds.ASIN, Kernels.ASIN, "arcsine", 9}, {OpKinds.ACOS, Kernels.ACOS, "arccosine", 9}, {OpKinds.ATAN, Kernels.ATAN, "arctangent", 9},
-                {OpKinds.SINH, Kernels.SINH, "hyperbolic sine", 9}, {OpKinds.COSH, Kernels.COSH, "hyperbolic cosine", 9},
-                {OpKinds.ASINH, Kernels.ASINH, "inverse hyperbolic sine", 9}, {OpKinds.ACOSH, Kernels.ACOSH, "inverse hyperbolic cosine", 9},
-                {OpKinds.ATANH, Kernels.ATANH, "inverse hyperbolic tangent", 9}, {OpKinds.SOFTPLUS, Kernels.SOFTPLUS, "log(1 + e^x)", 9},
-                {OpKinds.SOFTSIGN, Kernels.SOFTSIGN, "x / (1 + |x|)", 9}, {OpKinds.HARD_SWISH, Kernels.HARD_SWISH, "x * max(0, min(1, x/6 + 1/2))", 14},
-                {OpKinds.MISH, Kernels.MISH, "x * tanh(softplus(x))", 18}}) {
+                {"Exp", Kernels.EXP, "e^x", 9}, {"Log", Kernels.LOG, "natural log", 9}, {"Sqrt", Kernels.SQRT, "square root", 9},
+                {"Reciprocal", Kernels.RECIPROCAL, "1/x", 9}, {"Floor", Kernels.FLOOR, "floor", 9}, {"Ceil", Kernels.CEIL, "ceiling", 9},
+                {"Round", Kernels.ROUND, "round half to even", 11}, {"Erf", Kernels.ERF, "erf (Abramowitz-Stegun 7.1.26, |error| < 1.5e-7)", 9},
+                {"Sin", Kernels.SIN, "sine", 9}, {"Cos", Kernels.COS, "cosine", 9}, {"Tan", Kernels.TAN, "tangent", 9},
+                {"Asin", Kernels.ASIN, "arcsine", 9}, {"Acos", Kernels.ACOS, "arccosine", 9}, {"Atan", Kernels.ATAN, "arctangent", 9},
+                {"Sinh", Kernels.SINH, "hyperbolic sine", 9}, {"Cosh", Kernels.COSH, "hyperbolic cosine", 9},
+                {"Asinh", Kernels.ASINH, "inverse hyperbolic sine", 9}, {"Acosh", Kernels.ACOSH, "inverse hyperbolic cosine", 9},
+                {"Atanh", Kernels.ATANH, "inverse hyperbolic tangent", 9}, {"Softplus", Kernels.SOFTPLUS, "log(1 + e^x)", 9},
+                {"Softsign", Kernels.SOFTSIGN, "x / (1 + |x|)", 9}, {"HardSwish", Kernels.HARD_SWISH, "x * max(0, min(1, x/6 + 1/2))", 14},
+                {"Mish", Kernels.MISH, "x * tanh(softplus(x))", 18}}) {
             d.add(unary((String) u[0], (Integer) u[1], (Integer) u[3]).doc(u[2] + "; " + FLOATS).build());
         }
-        d.add(unary(OpKinds.ABS, Kernels.ABS, 9).doc("|x|; floats and integers").build());
-        d.add(unary(OpKinds.NEG, Kernels.NEG, 9).doc("-x; floats and signed integers (wrapping)").build());
-        d.add(unary(OpKinds.SIGN, Kernels.SIGN, 9).doc("-1, 0 or 1 (NaN stays); floats and integers").build());
-        d.add(unary(OpKinds.NOT, Kernels.NOT, 9).doc("logical not; bool").build());
-        d.add(unary(OpKinds.BITWISE_NOT, Kernels.BITWISE_NOT, 18).doc("~x; integers").build());
-        d.add(unary(OpKinds.HARD_SIGMOID, Kernels.HARD_SIGMOID, 9, "alpha", "beta").attrs(AttrSpec.real("alpha", 0.2), AttrSpec.real("beta", 0.5))
+        d.add(unary("Abs", Kernels.ABS, 9).doc("|x|; floats and integers").build());
+        d.add(unary("Neg", Kernels.NEG, 9).doc("-x; floats and signed integers (wrapping)").build());
+        d.add(unary("Sign", Kernels.SIGN, 9).doc("-1, 0 or 1 (NaN stays); floats and integers").build());
+        d.add(unary("Not", Kernels.NOT, 9).doc("logical not; bool").build());
+        d.add(unary("BitwiseNot", Kernels.BITWISE_NOT, 18).doc("~x; integers").build());
+        d.add(unary("HardSigmoid", Kernels.HARD_SIGMOID, 9, "alpha", "beta").attrs(AttrSpec.real("alpha", 0.2), AttrSpec.real("beta", 0.5))
                 .doc("max(0, min(1, alpha*x + beta)); " + FLOATS).build());
-        d.add(unary(OpKinds.LEAKY_RELU, Kernels.LEAKY_RELU, 9, "alpha").attrs(AttrSpec.real("alpha", 0.01)).doc("x < 0 ? alpha*x : x; " + FLOATS).build());
-        d.add(unary(OpKinds.ELU, Kernels.ELU, 9, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("x < 0 ? alpha*(e^x - 1) : x; " + FLOATS).build());
-        d.add(unary(OpKinds.SELU, Kernels.SELU, 9, "alpha", "gamma").attrs(AttrSpec.real("alpha", 1.6732632423543772), AttrSpec.real("gamma", 1.0507009873554805))
+        d.add(unary("LeakyRelu", Kernels.LEAKY_RELU, 9, "alpha").attrs(AttrSpec.real("alpha", 0.01)).doc("x < 0 ? alpha*x : x; " + FLOATS).build());
+        d.add(unary("Elu", Kernels.ELU, 9, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("x < 0 ? alpha*(e^x - 1) : x; " + FLOATS).build());
+        d.add(unary("Selu", Kernels.SELU, 9, "alpha", "gamma").attrs(AttrSpec.real("alpha", 1.6732632423543772), AttrSpec.real("gamma", 1.0507009873554805))
                 .doc("gamma * (x <= 0 ? alpha*e^x - alpha : x); " + FLOATS).build());
-        d.add(unary(OpKinds.CELU, Kernels.CELU, 12, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("max(0, x) + min(0, alpha*(e^(x/alpha) - 1)); " + FLOATS).build());
-        d.add(unary(OpKinds.THRESHOLDED_RELU, Kernels.THRESHOLDED_RELU, 10, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("x > alpha ? x : 0; " + FLOATS).build());
-        d.add(unary(OpKinds.SHRINK, Kernels.SHRINK, 9, "bias", "lambd").attrs(AttrSpec.real("bias", 0.0), AttrSpec.real("lambd", 0.5))
+        d.add(unary("Celu", Kernels.CELU, 12, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("max(0, x) + min(0, alpha*(e^(x/alpha) - 1)); " + FLOATS).build());
+        d.add(unary("ThresholdedRelu", Kernels.THRESHOLDED_RELU, 10, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("x > alpha ? x : 0; " + FLOATS).build());
+        d.add(unary("Shrink", Kernels.SHRINK, 9, "bias", "lambd").attrs(AttrSpec.real("bias", 0.0), AttrSpec.real("lambd", 0.5))
                 .doc("x < -lambd ? x + bias : x > lambd ? x - bias : 0; " + FLOATS).build());
-        d.add(OpDefinition.op(OpKinds.IS_NAN, 1, 1).shape(ShapeRules::sameAsFirst).kernels(Kernels.UNARY).doc("bool: x is NaN; " + FLOATS)
+        d.add(OpDefinition.op("IsNaN", 1, 1).shape(ShapeRules::sameAsFirst).kernels(Kernels.UNARY).doc("bool: x is NaN; " + FLOATS)
                 .lower((op, l) -> List.of(ElementwiseLowering.unary(op, l, Kernels.IS_NAN))).onnx(ElementwiseImport::lower).build());
-        d.add(OpDefinition.op(OpKinds.IS_INF, 1, 1).attrs(AttrSpec.integer("detect_negative", 1, 0, 1), AttrSpec.integer("detect_positive", 1, 0, 1))
+        d.add(OpDefinition.op(IS_INF, 1, 1).attrs(AttrSpec.integer("detect_negative", 1, 0, 1), AttrSpec.integer("detect_positive", 1, 0, 1))
                 .shape(ShapeRules::sameAsFirst).kernels(Kernels.UNARY).doc("bool: x is an infinity of a detected sign; " + FLOATS)
                 .lower((op, l) -> List.of(ElementwiseLowering.unary(op, l, Kernels.IS_INF, "detect_negative", "detect_positive")))
-                .onnx(OpKinds.IS_INF, 10, ElementwiseImport::lower).build());
-        d.add(OpDefinition.op(OpKinds.CLIP, 1, 3).attrs(unbounded("min"), unbounded("max"))
+                .onnx(IS_INF, 10, ElementwiseImport::lower).build());
+        d.add(OpDefinition.op(CLIP, 1, 3).attrs(unbounded("min"), unbounded("max"))
                 .shape(ElementwiseOps::clipShape).inPlace(0).kernels(Kernels.UNARY, Kernels.BINARY)
                 .doc("min(max(x, min), max) (so max wins when min > max); bounds from the attributes (one kernel, floats; absent: none), "
                         + "or from scalar inputs 1 and 2 (two binary calls, floats and integers)")
                 .lower(ElementwiseLowering::clip).onnx(ElementwiseImport::clip).build());
-        d.add(OpDefinition.op(OpKinds.POW, 2, 2).shape(ShapeRules::broadcast).inPlace(0).kernels(Kernels.BINARY)
+        d.add(OpDefinition.op(POW, 2, 2).shape(ShapeRules::broadcast).inPlace(0).kernels(Kernels.BINARY)
                 .doc("x^y, broadcasting; x float, int32 or int64 and y any number type (ONNX Pow-12); an integer result truncates; "
                         + "in place only over an input of the output's shape")
                 .lower((op, l) -> ElementwiseLowering.binary(op, l, Kernels.POW)).onnx(ElementwiseImport::pow).build());
-        d.add(elementwise(OpKinds.MOD).attrs(AttrSpec.flag("fmod"))
+        d.add(elementwise(MOD).attrs(AttrSpec.flag("fmod"))
                 .doc("fmod 0: remainder with the divisor's sign (integers); 1: with the dividend's (floats and integers)")
                 .lower((op, l) -> ElementwiseLowering.binary(op, l, OpAttrs.of(op).integer("fmod") == 1 ? Kernels.FMOD : Kernels.MOD))
-                .onnx(OpKinds.MOD, 10, ElementwiseImport::lower).build());
-        d.add(nary(OpKinds.MAX, Kernels.MAXIMUM, "element-wise maximum (NaN propagates)", 9));
-        d.add(nary(OpKinds.MIN, Kernels.MINIMUM, "element-wise minimum (NaN propagates)", 9));
-        d.add(nary(OpKinds.MEAN, Kernels.ADD, "sum, then divided by the input count; floats", 9));
-        for (Object[] c : new Object[][] {{OpKinds.LESS, Kernels.LESS, 9}, {OpKinds.GREATER, Kernels.GREATER, 9},
-                {OpKinds.LESS_OR_EQUAL, Kernels.LESS_OR_EQUAL, 12}, {OpKinds.GREATER_OR_EQUAL, Kernels.GREATER_OR_EQUAL, 12}}) {
+                .onnx(MOD, 10, ElementwiseImport::lower).build());
+        d.add(nary(MAX, Kernels.MAXIMUM, false, "element-wise maximum (NaN propagates)", 9));
+        d.add(nary(MIN, Kernels.MINIMUM, false, "element-wise minimum (NaN propagates)", 9));
+        d.add(nary("Mean", Kernels.ADD, true, "sum, then divided by the input count; floats", 9));
+        for (Object[] c : new Object[][] {{"Less", Kernels.LESS, 9}, {"Greater", Kernels.GREATER, 9},
+                {"LessOrEqual", Kernels.LESS_OR_EQUAL, 12}, {"GreaterOrEqual", Kernels.GREATER_OR_EQUAL, 12}}) {
             int code = (Integer) c[1];
             d.add(OpDefinition.op((String) c[0], 2, 2).shape(ShapeRules::broadcast).kernels(Kernels.COMPARE)
                     .doc("bool, broadcasting; floats and integers (NaN compares false)")
                     .lower((op, l) -> List.of(ElementwiseLowering.compare(op, l, code))).onnx((String) c[0], (Integer) c[2], ElementwiseImport::lower).build());
         }
-        for (Object[] b : new Object[][] {{OpKinds.AND, Kernels.AND, "bool", 9}, {OpKinds.OR, Kernels.OR, "bool", 9}, {OpKinds.XOR, Kernels.XOR, "bool", 9},
-                {OpKinds.BITWISE_AND, Kernels.BITWISE_AND, "integers", 18}, {OpKinds.BITWISE_OR, Kernels.BITWISE_OR, "integers", 18},
-                {OpKinds.BITWISE_XOR, Kernels.BITWISE_XOR, "integers", 18}}) {
+        for (Object[] b : new Object[][] {{"And", Kernels.AND, "bool", 9}, {"Or", Kernels.OR, "bool", 9}, {"Xor", Kernels.XOR, "bool", 9},
+                {"BitwiseAnd", Kernels.BITWISE_AND, "integers", 18}, {"BitwiseOr", Kernels.BITWISE_OR, "integers", 18},
+                {"BitwiseXor", Kernels.BITWISE_XOR, "integers", 18}}) {
             int code = (Integer) b[1];
             d.add(elementwise((String) b[0]).doc((String) b[2]).lower((op, l) -> ElementwiseLowering.binary(op, l, code))
                     .onnx((String) b[0], (Integer) b[3], ElementwiseImport::lower).build());
         }
-        d.add(elementwise(OpKinds.BIT_SHIFT).attrs(new AttrSpec("direction", AttrSpec.Type.STRING, true, null, 0, 0, 0, 0))
+        d.add(elementwise(BIT_SHIFT).attrs(new AttrSpec("direction", AttrSpec.Type.STRING, true, null, 0, 0, 0, 0))
                 .doc("direction LEFT or RIGHT; unsigned integers")
                 .lower((op, l) -> ElementwiseLowering.binary(op, l, "LEFT".equals(OpAttrs.of(op).string("direction")) ? Kernels.SHIFT_LEFT : Kernels.SHIFT_RIGHT))
-                .onnx(OpKinds.BIT_SHIFT, 11, ElementwiseImport::lower).build());
-        d.add(OpDefinition.op(OpKinds.PRELU, 2, 2).shape(ElementwiseOps::preluShape).inPlace(0, 1).kernels(Kernels.BINARY)
+                .onnx(BIT_SHIFT, 11, ElementwiseImport::lower).build());
+        d.add(OpDefinition.op(PRELU, 2, 2).shape(ElementwiseOps::preluShape).inPlace(0, 1).kernels(Kernels.BINARY)
                 .doc("x < 0 ? slope*x : x, slope broadcast to x's shape; floats and integers")
                 .lower((op, l) -> ElementwiseLowering.binary(op, l, Kernels.PRELU)).onnx(ElementwiseImport::prelu).build());
         for (String k : List.of(QUANTIZE_LINEAR, DEQUANTIZE_LINEAR)) {
@@ -157,12 +169,38 @@ final class ElementwiseOps implements OpFamily {
                 .lower((op, l) -> List.of(ElementwiseLowering.unary(op, l, code, params))).onnx(kind, since, ElementwiseImport::lower);
     }
 
-    /** An n-ary kind like Sum: y = f(x0, x1), then y = f(y, x2), ... (so only inputs 0 and 1 may be overwritten). */
-    private static OpDefinition nary(String kind, int code, String what, int since) {
+    /** An n-ary kind like Sum: y = f(x0, x1), then y = f(y, x2), ... (so only inputs 0 and 1 may be overwritten); {@code mean}: then divided by the count. */
+    private static OpDefinition nary(String kind, int code, boolean mean, String what, int since) {
         OpDefinition.Builder b = OpDefinition.op(kind, 1, Integer.MAX_VALUE).shape(ShapeRules::broadcast).inPlace(0, 1)
+                .flops((a, in, out) -> OpSpec.FlopRule.elements(out[0]) * (Math.max(1, in.length - 1) + (mean ? 1 : 0)))
                 .doc(what + ", broadcasting; n-ary, pairwise from the left (only inputs 0 and 1 may be overwritten)")
-                .lower((op, l) -> ElementwiseLowering.nary(op, l, code)).onnx(kind, since, ElementwiseImport::lower);
-        return (kind.equals(OpKinds.MEAN) ? b.kernels(Kernels.BINARY, Kernels.COPY, Kernels.UNARY) : b.kernels(Kernels.BINARY, Kernels.COPY)).build();
+                .lower((op, l) -> ElementwiseLowering.nary(op, l, code, mean)).onnx(kind, since, ElementwiseImport::lower);
+        return (mean ? b.kernels(Kernels.BINARY, Kernels.COPY, Kernels.UNARY) : b.kernels(Kernels.BINARY, Kernels.COPY)).build();
+    }
+
+    // ---- gradient rules (numpy broadcasting: a contribution is summed over the axes its operand was broadcast along) ----
+
+    /** Add: dY to each operand. */
+    private static void addGradient(Op op, String dy, Backward b) {
+        for (String x : op.inputs()) b.accumulate(x, b.reduceTo(dy, x));
+    }
+
+    /** Sub: dY to A, -dY to B. */
+    private static void subGradient(Op op, String dy, Backward b) {
+        String a = op.inputs().get(0), c = op.inputs().get(1);
+        b.accumulate(a, b.reduceTo(dy, a));
+        if (!b.needsGradient(c)) return;
+        String neg = b.elementwise(OpKinds.MUL, dy + ".neg", dy, b.constant(-1.0, b.dtype(dy), 1));
+        b.accumulate(c, b.reduceTo(neg, c));
+    }
+
+    /** Mul: dY times the other operand. */
+    private static void mulGradient(Op op, String dy, Backward b) {
+        for (int j = 0; j < 2; j++) {
+            String x = op.inputs().get(j);
+            if (!b.needsGradient(x)) continue;
+            b.accumulate(x, b.reduceTo(b.elementwise(OpKinds.MUL, x + ".mul", dy, op.inputs().get(1 - j)), x));
+        }
     }
 
     /** A float attribute whose absence means no bound (Clip's min and max). */

@@ -8,7 +8,6 @@ import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
-import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.ResizeModes;
 
 import java.util.ArrayList;
@@ -55,7 +54,7 @@ final class ImageCalls {
     static List<KernelCall> maxPool(Op op, OpLowering lowering) {
         lowering.requireF32(op, op.inputs().get(0));
         lowering.requireF32(op, op.outputs().get(0));
-        KernelCall values = pool(op, lowering);
+        KernelCall values = pool(op, lowering, Kernels.MAX, false);
         if (op.outputs().size() < 2 || !op.writesAtRuntime(1)) return List.of(values);
         String indices = op.outputs().get(1);
         if (lowering.dtype(indices) != org.arenaplan.ir.DType.I64) throw fail(op, "Indices '" + indices + "' must be int64");
@@ -65,17 +64,15 @@ final class ImageCalls {
                 new double[0], op.name()));
     }
 
-    /** MaxPool, AveragePool, LpPool and their global forms. */
-    static KernelCall pool(Op op, OpLowering lowering) {
+    /**
+     * MaxPool, AveragePool, LpPool and their global forms: {@code mode} ({@link Kernels#MAX},
+     * {@link Kernels#AVERAGE} or {@link Kernels#LP}) and {@code global} are declared by the
+     * kind's definition ({@code ImageOps}), never read from its name.
+     */
+    static KernelCall pool(Op op, OpLowering lowering, int mode, boolean global) {
         String x = op.inputs().get(0), y = op.outputs().get(0);
         long[] xs = lowering.shape(op, x), ys = lowering.shape(op, y);
         int rank = spatial(op, xs);
-        boolean global = op.kind().startsWith("Global");
-        int mode = switch (op.kind()) {
-            case OpKinds.MAX_POOL, OpKinds.GLOBAL_MAX_POOL -> Kernels.MAX;
-            case OpKinds.AVERAGE_POOL, OpKinds.GLOBAL_AVERAGE_POOL -> Kernels.AVERAGE;
-            default -> Kernels.LP;
-        };
         long[] in = Arrays.copyOfRange(xs, 2, xs.length);
         long[] k = global ? in : perAxis(op, "kernel_shape", rank, null);
         long[] ones = new long[rank];

@@ -79,7 +79,7 @@ final class ImageImports {
                 attrs.put("count_include_pad", n.integer("count_include_pad", 0));
             }
             default -> {
-                kind = OpKinds.LP_POOL;
+                kind = ImageOps.LP_POOL;
                 attrs.put("p", n.integer("p", 2));
             }
         }
@@ -94,11 +94,11 @@ final class ImageImports {
         out[0] = x.dim(0);
         out[1] = x.dim(1);
         String kind = switch (n.opType()) {
-            case "GlobalMaxPool" -> OpKinds.GLOBAL_MAX_POOL;
-            case "GlobalLpPool" -> OpKinds.GLOBAL_LP_POOL;
+            case "GlobalMaxPool" -> ImageOps.GLOBAL_MAX_POOL;
+            case "GlobalLpPool" -> ImageOps.GLOBAL_LP_POOL;
             default -> OpKinds.GLOBAL_AVERAGE_POOL;
         };
-        Map<String, Object> attrs = kind.equals(OpKinds.GLOBAL_LP_POOL) ? Map.of("p", n.integer("p", 2)) : Map.of();
+        Map<String, Object> attrs = kind.equals(ImageOps.GLOBAL_LP_POOL) ? Map.of("p", n.integer("p", 2)) : Map.of();
         return NodeLowering.op(n, kind, List.of(x.name()), out, attrs);
     }
 
@@ -170,7 +170,7 @@ final class ImageImports {
         attrs.put("dilations", dil);
         attrs.put("group", group);
         attrs.put("output_padding", extra);
-        return NodeLowering.op(n, OpKinds.CONV_TRANSPOSE, inputs, ImageOps.concat(new long[]{x.dim(0), m}, out), attrs);
+        return NodeLowering.op(n, ImageOps.CONV_TRANSPOSE, inputs, ImageOps.concat(new long[]{x.dim(0), m}, out), attrs);
     }
 
     /** Resize (opsets 10 to 19) and Upsample (9). */
@@ -268,7 +268,7 @@ final class ImageImports {
             attrs.put("roi", full);
         }
         attrs.put("sizes", out);
-        return NodeLowering.op(n, OpKinds.RESIZE, List.of(x.name()), out, attrs);
+        return NodeLowering.op(n, ImageOps.RESIZE, List.of(x.name()), out, attrs);
     }
 
     /** Col2Im (opset 18): image_shape and block_shape are constant inputs; dilations, pads, strides per spatial axis. */

@@ -5,15 +5,18 @@ import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.ImageShapes;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.ShapeRules;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.Value;
 import org.arenaplan.onnx.Windows;
+import org.arenaplan.train.Backward;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,27 +38,37 @@ import static org.arenaplan.onnx.NodeLowering.op;
  * differences are listed in {@link ImageImports}, the kernel calls built in {@link ImageCalls}.
  */
 final class ImageOps implements OpFamily {
+    /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
+    static final String CONV_TRANSPOSE = "ConvTranspose", LP_POOL = "LpPool", GLOBAL_MAX_POOL = "GlobalMaxPool", GLOBAL_LP_POOL = "GlobalLpPool",
+            RESIZE = "Resize";
+
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
                 OpDefinition.op(OpKinds.CONV, 2, 3).attrs(convAttrs()).shape(ShapeRules::conv).kernels(Kernels.CONV2D, Kernels.CONV_ND)
                         .doc("inputs X, W, optional B; 1-D to 3-D images (conv2d up to 2-D, conv_nd for 3-D)")
-                        .lowerF32((op, l) -> List.of(l.shape(op, op.inputs().get(0)).length == 5 ? ImageCalls.conv(op, l, false) : conv(op, l)))
+                        .flops(ImageOps::convFlops)
+                        .lowerF32((op, l) -> List.of(l.shape(op, op.inputs().get(0)).length == 5 ? ImageCalls.conv(op, l, false) : conv(op, l, false)))
+                        .gradient(ImageOps::convGradient)
                         .onnx(ImageOps::importConv, "auto_pad").build(),
-                OpDefinition.op(OpKinds.CONV_TRANSPOSE, 2, 3).attrs(convAttrs(AttrSpec.perAxis("output_padding", false, 0, 1, 0)))
+                OpDefinition.op(OpKinds.FUSED_CONV, 2, 3).attrs(convAttrs(EpilogueFusion.activationAttr())).shape(ShapeRules::conv).kernels(Kernels.CONV2D)
+                        .doc("Conv of 1-D or 2-D images, then activation (Relu) on each output in the kernel's epilogue; made by EpilogueFusion")
+                        .flops((a, in, out) -> convFlops(a, in, out) + OpSpec.FlopRule.elements(out[0]))
+                        .lowerF32((op, l) -> List.of(conv(op, l, true))).build(),
+                OpDefinition.op(CONV_TRANSPOSE, 2, 3).attrs(convAttrs(AttrSpec.perAxis("output_padding", false, 0, 1, 0)))
                         .shape(ImageShapes::convTranspose).kernels(Kernels.CONV_ND)
                         .doc("inputs X, W (C x M/group x kernel...), optional B; 1-D to 3-D images")
                         .lowerF32((op, l) -> List.of(ImageCalls.conv(op, l, true))).onnx(ImageImports::convTranspose, "auto_pad", "output_shape").build(),
-                pool(OpKinds.MAX_POOL, AttrSpec.flag("count_include_pad")).attrs(AttrSpec.flag("storage_order")).outputs(1, 2)
+                pool(OpKinds.MAX_POOL, Kernels.MAX, AttrSpec.flag("count_include_pad")).attrs(AttrSpec.flag("storage_order")).outputs(1, 2)
                         .shapes((a, in, n) -> n == 1 ? new long[][]{ShapeRules.pool(a, in)} : new long[][]{ShapeRules.pool(a, in), ShapeRules.pool(a, in)})
                         .kernels(Kernels.POOL_INDICES).doc("optional output 1: the int64 Indices of the maxima (storage_order 0 row-major, 1 column-major)")
                         .lower(ImageCalls::maxPool).onnx(ImageImports::pool, "auto_pad").build(),
-                pool(OpKinds.AVERAGE_POOL, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad").build(),
-                pool(OpKinds.LP_POOL, lpNorm()).doc("(sum of |x|^p)^(1/p) over the window").onnx(ImageImports::pool, "auto_pad").build(),
-                globalPool(OpKinds.GLOBAL_AVERAGE_POOL).doc("mean over the spatial axes").build(),
-                globalPool(OpKinds.GLOBAL_MAX_POOL).doc("maximum over the spatial axes").build(),
-                globalPool(OpKinds.GLOBAL_LP_POOL).attrs(lpNorm()).doc("Lp norm over the spatial axes").build(),
-                OpDefinition.op(OpKinds.RESIZE, 1, 1).attrs(AttrSpec.string("mode", "nearest"), AttrSpec.string("coordinate_transformation_mode", "half_pixel"),
+                pool(OpKinds.AVERAGE_POOL, Kernels.AVERAGE, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad").build(),
+                pool(LP_POOL, Kernels.LP, lpNorm()).doc("(sum of |x|^p)^(1/p) over the window").onnx(ImageImports::pool, "auto_pad").build(),
+                globalPool(OpKinds.GLOBAL_AVERAGE_POOL, Kernels.AVERAGE).doc("mean over the spatial axes").gradient(ImageOps::globalAveragePoolGradient).build(),
+                globalPool(GLOBAL_MAX_POOL, Kernels.MAX).doc("maximum over the spatial axes").build(),
+                globalPool(GLOBAL_LP_POOL, Kernels.LP).attrs(lpNorm()).doc("Lp norm over the spatial axes").build(),
+                OpDefinition.op(RESIZE, 1, 1).attrs(AttrSpec.string("mode", "nearest"), AttrSpec.string("coordinate_transformation_mode", "half_pixel"),
                                 AttrSpec.string("nearest_mode", "round_prefer_floor"), AttrSpec.real("cubic_coeff_a", -0.75), AttrSpec.flag("exclude_outside"),
                                 AttrSpec.real("extrapolation_value", 0.0), AttrSpec.flag("antialias"), AttrSpec.reals("scales", null),
                                 AttrSpec.reals("roi", "0 then 1 per axis"), AttrSpec.ints("sizes", 0, MAX_INT32, "required: the output's shape"))
@@ -84,16 +97,18 @@ final class ImageOps implements OpFamily {
     /** GridSample's modes and padding modes, in the order of the grid_sample kernel's codes. */
     static final List<String> GRID_MODES = List.of("nearest", "linear", "cubic"), GRID_PADDINGS = List.of("zeros", "border", "reflection");
 
-    /** A windowed pool: its attributes, shape rule, kernel and lowering, plus attribute {@code more}. */
-    private static OpDefinition.Builder pool(String kind, AttrSpec more) {
+    /** A windowed pool of {@code mode} (a pool kernel's {@code Kernels.MAX}, {@code AVERAGE}, {@code LP}): its attributes, shape rule, kernel and lowering, plus attribute {@code more}. */
+    private static OpDefinition.Builder pool(String kind, int mode, AttrSpec more) {
         return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.perAxis("kernel_shape", true, 1, 1, 1), strides(), pads(),
                 AttrSpec.perAxis("dilations", false, 1, 1, 1), AttrSpec.flag("ceil_mode"), more)
-                .shape(ShapeRules::pool).kernels(Kernels.POOL).doc("1-D to 3-D images").lowerF32((op, l) -> List.of(ImageCalls.pool(op, l)));
+                .shape(ShapeRules::pool).kernels(Kernels.POOL).doc("1-D to 3-D images")
+                .flops((a, in, out) -> OpSpec.FlopRule.elements(out[0]) * OpSpec.FlopRule.elements(a.intsOrNull("kernel_shape"))).lowerF32((op, l) -> List.of(ImageCalls.pool(op, l, mode, false)));
     }
 
-    private static OpDefinition.Builder globalPool(String kind) {
-        return OpDefinition.op(kind, 1, 1).shape(ShapeRules::globalPool).kernels(Kernels.POOL)
-                .lowerF32((op, l) -> List.of(ImageCalls.pool(op, l))).onnx(ImageImports::globalPool);
+    /** A pool of {@code mode} over all spatial axes. */
+    private static OpDefinition.Builder globalPool(String kind, int mode) {
+        return OpDefinition.op(kind, 1, 1).shape(ShapeRules::globalPool).kernels(Kernels.POOL).flops(OpSpec.PER_INPUT_ELEMENT)
+                .lowerF32((op, l) -> List.of(ImageCalls.pool(op, l, mode, true))).onnx(ImageImports::globalPool);
     }
 
     /** LpPool's and GlobalLpPool's p. */
@@ -119,7 +134,7 @@ final class ImageOps implements OpFamily {
 
     // ---- lowering ----
 
-    private static KernelCall conv(Op op, OpLowering l) {
+    private static KernelCall conv(Op op, OpLowering l, boolean fused) {
         String x = op.inputs().get(0), w = op.inputs().get(1), y = out(op);
         long[] geometry = convGeometry(op, l, x, w, y);
         boolean bias = op.inputs().size() > 2;
@@ -128,7 +143,7 @@ final class ImageOps implements OpFamily {
         args.add(l.write(y));
         long[] ints = Arrays.copyOf(geometry, geometry.length + 1);
         ints[geometry.length] = bias ? 1 : 0;
-        return l.call(op, Kernels.CONV2D, args, ints);
+        return l.call(op, Kernels.CONV2D, args, fused ? EpilogueFusion.withActivation(op, ints) : ints);
     }
 
     /** {@link Kernels#CONV2D}'s first 16 ints for a Conv (or a Conv gradient) of x by w giving y. */
@@ -194,5 +209,50 @@ final class ImageOps implements OpFamily {
         long[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
+    }
+
+    // ---- FLOPs and gradient rules ----
+
+    /** Conv: 2 x output elements x C/group x kernel, plus one per output element for a bias. */
+    private static long convFlops(OpAttrs a, long[][] in, long[][] out) {
+        long y = OpSpec.FlopRule.elements(out[0]);
+        return 2 * y * perOutput(in[1]) + (in.length > 2 ? y : 0);
+    }
+
+    /** Multiply-adds per output element of a convolution with weight {@code w} [M, C/group, kernel...]: C/group x kernel. */
+    static long perOutput(long[] w) {
+        return OpSpec.FlopRule.elements(Arrays.copyOfRange(w, 1, w.length));
+    }
+
+    /** Conv (group 1): dX = ConvBackwardData(dY, W), dW = ConvBackwardFilter(X, dY) with the forward geometry, dB = ReduceSum over N and the spatial axes. */
+    private static void convGradient(Op op, String dy, Backward g) {
+        if (OpAttrs.of(op).integer("group") != 1) throw new GraphException("op '" + op.name() + "' (Conv): gradients need group 1");
+        String x = op.inputs().get(0), w = op.inputs().get(1);
+        if (g.needsGradient(x)) {
+            String dx = g.tensor(x, g.dtype(dy), g.shape(x));
+            g.opWithAttrs(TrainingOps.CONV_BACKWARD_DATA, dx, op).in(dy, w).attr("input_shape", g.shape(x)).add();
+            g.accumulate(x, dx);
+        }
+        if (g.needsGradient(w)) {
+            long[] ws = g.shape(w);
+            String dw = g.tensor(w, g.dtype(dy), ws);
+            g.opWithAttrs(TrainingOps.CONV_BACKWARD_FILTER, dw, op).in(x, dy).attr("kernel_shape", Arrays.copyOfRange(ws, 2, ws.length)).add();
+            g.accumulate(w, dw);
+        }
+        if (op.inputs().size() > 2) {
+            String b = op.inputs().get(2);
+            g.accumulate(b, g.reduceExcept(dy, b, new long[]{1}, g.shape(b)));
+        }
+    }
+
+    /** GlobalAveragePool (N x C x H x W): dX = dY * 1/(H*W), broadcast over H and W. */
+    private static void globalAveragePoolGradient(Op op, String dy, Backward g) {
+        String x = op.inputs().get(0);
+        long[] xs = g.shape(x);
+        if (xs.length != 4) throw new GraphException("op '" + op.name() + "' (GlobalAveragePool): gradients need N x C x H x W, got " + Arrays.toString(xs));
+        String scale = g.constant(1.0 / (xs[2] * xs[3]), g.dtype(dy), 1, 1, xs[2], xs[3]);
+        String dx = g.tensor(x, g.dtype(dy), xs);
+        g.op(OpKinds.MUL, dx).in(dy, scale).add();
+        g.accumulate(x, dx);
     }
 }

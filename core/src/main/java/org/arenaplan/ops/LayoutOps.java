@@ -14,6 +14,7 @@ import org.arenaplan.ir.ShapeRules;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.Value;
+import org.arenaplan.train.Backward;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,27 +39,30 @@ import static org.arenaplan.onnx.NodeLowering.view;
  * {@code training_mode} input from 12 must be false.
  */
 final class LayoutOps implements OpFamily {
+    /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
+    static final String DROPOUT = "Dropout", SQUEEZE = "Squeeze", UNSQUEEZE = "Unsqueeze";
+
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                OpDefinition.op(OpKinds.CONCAT, 1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::concat).members().kernels(Kernels.CONCAT_SLICE)
+                OpDefinition.op(OpKinds.CONCAT, 1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::concat).members().kernels(Kernels.CONCAT_SLICE).flops(OpSpec.NO_ARITHMETIC)
                         .doc("inputs may be member slices of the output when every extent before axis is 1; then it does no work")
                         .lower(LayoutOps::concat).onnx(LayoutOps::importConcat).build(),
                 OpDefinition.op(OpKinds.TRANSPOSE, 1, 1).attrs(AttrSpec.ints("perm", 0, MAX_RANK - 1, "the axes reversed")).shape(ShapeRules::transpose)
-                        .kernels(Kernels.TRANSPOSE).doc("perm defaults to the reversed axes")
-                        .lower((op, l) -> List.of(transpose(op, l))).onnx(LayoutOps::importTranspose).build(),
+                        .kernels(Kernels.TRANSPOSE).flops(OpSpec.NO_ARITHMETIC).doc("perm defaults to the reversed axes")
+                        .lower((op, l) -> List.of(transpose(op, l))).gradient(LayoutOps::transposeGradient).onnx(LayoutOps::importTranspose).build(),
                 OpDefinition.op(OpKinds.SPLIT, 1, 1).outputs(1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0), AttrSpec.ints("split", 0, Long.MAX_VALUE, "equal parts"))
                         .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(Kernels.TRANSPOSE)
                         .doc("one strided copy per output; outputs may be views of the input where every extent before axis is 1")
                         .lower(LayoutOps::split).onnx(LayoutOps::importSplit, "num_outputs").build(),
-                OpDefinition.op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY).doc("a device-to-device copy")
+                OpDefinition.op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY).flops(OpSpec.NO_ARITHMETIC).doc("a device-to-device copy")
                         .lower((op, l) -> List.of(copy(op, l, op.inputs().get(0)))).build(),
                 viewKind(OpKinds.RESHAPE).onnx(n -> view(n, OpKinds.RESHAPE, reshape(n)), "allowzero").build(),
                 viewKind(OpKinds.FLATTEN).onnx(n -> view(n, OpKinds.FLATTEN, flatten(n)), "axis").build(),
                 viewKind(OpKinds.IDENTITY).onnx(n -> view(n, OpKinds.IDENTITY, n.input(0).shape())).build(),
-                viewKind(OpKinds.DROPOUT).doc("inference: the identity").onnx(n -> view(n, OpKinds.DROPOUT, dropout(n)), "ratio", "seed", "is_test").build(),
-                viewKind(OpKinds.SQUEEZE).onnx(n -> view(n, OpKinds.SQUEEZE, squeeze(n)), "axes").build(),
-                viewKind(OpKinds.UNSQUEEZE).onnx(n -> view(n, OpKinds.UNSQUEEZE, unsqueeze(n)), "axes").build());
+                viewKind(DROPOUT).doc("inference: the identity").onnx(n -> view(n, DROPOUT, dropout(n)), "ratio", "seed", "is_test").build(),
+                viewKind(SQUEEZE).onnx(n -> view(n, SQUEEZE, squeeze(n)), "axes").build(),
+                viewKind(UNSQUEEZE).onnx(n -> view(n, UNSQUEEZE, unsqueeze(n)), "axes").build());
     }
 
     private static OpDefinition.Builder viewKind(String kind) {
@@ -320,5 +324,18 @@ final class LayoutOps implements OpFamily {
         List<Long> out = new ArrayList<>();
         for (int i = 0; i < x.rank(); i++) if (!removed[i]) out.add(x.dim(i));
         return out.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** Transpose: dX = Transpose(dY) by the inverse permutation (perm absent: the reversed axes, its own inverse). */
+    private static void transposeGradient(Op op, String dy, Backward b) {
+        String x = op.inputs().get(0);
+        long[] perm = OpAttrs.of(op).intsOrNull("perm");
+        int r = b.shape(x).length;
+        long[] inv = new long[r];
+        for (int d = 0; d < r; d++) {
+            if (perm == null) inv[d] = r - 1 - d;
+            else inv[(int) perm[d]] = d;
+        }
+        b.accumulate(x, b.transpose(x, dy, inv));
     }
 }

@@ -5,13 +5,16 @@ import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.ShapeRules;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.Value;
+import org.arenaplan.train.Backward;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,11 +38,72 @@ final class LinearAlgebraOps implements OpFamily {
         return List.of(
                 OpDefinition.op(OpKinds.MATMUL, 2, 2).shape(ShapeRules::matmul).kernels(Kernels.GEMM)
                         .doc("A[..., M, K] x B[..., K, N], leading axes broadcast (numpy.matmul)")
-                        .lowerF32(LinearAlgebraOps::matmul).onnx(LinearAlgebraOps::importMatmul).build(),
+                        .flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(out[0]) * in[0][in[0].length - 1])
+                        .lowerF32(LinearAlgebraOps::matmul).gradient(LinearAlgebraOps::matmulGradient).onnx(LinearAlgebraOps::importMatmul).build(),
                 OpDefinition.op(OpKinds.GEMM, 2, 3).attrs(AttrSpec.flag("transA"), AttrSpec.flag("transB"), AttrSpec.real("alpha", 1.0), AttrSpec.real("beta", 1.0))
                         .shape(ShapeRules::gemm).kernels(Kernels.GEMM)
                         .doc("Y = alpha * op(A) * op(B) + beta * C; C optional, broadcast to [M, N]")
-                        .lowerF32((op, l) -> List.of(gemm(op, l))).onnx(LinearAlgebraOps::importGemm).build());
+                        .flops(LinearAlgebraOps::gemmFlops)
+                        .lowerF32((op, l) -> List.of(gemm(op, l, false))).gradient(LinearAlgebraOps::gemmGradient).onnx(LinearAlgebraOps::importGemm).build(),
+                OpDefinition.op(OpKinds.FUSED_GEMM, 2, 3).attrs(AttrSpec.flag("transA"), AttrSpec.flag("transB"), AttrSpec.real("alpha", 1.0),
+                                AttrSpec.real("beta", 1.0), EpilogueFusion.activationAttr())
+                        .shape(ShapeRules::gemm).kernels(Kernels.GEMM)
+                        .doc("Gemm, then activation (Relu) on each output in the kernel's epilogue; made by EpilogueFusion")
+                        .flops((a, in, out) -> gemmFlops(a, in, out) + OpSpec.FlopRule.elements(out[0]))
+                        .lowerF32((op, l) -> List.of(gemm(op, l, true))).build());
+    }
+
+    /** 2 x M x N x K, plus M x N for C. */
+    private static long gemmFlops(OpAttrs a, long[][] in, long[][] out) {
+        long y = OpSpec.FlopRule.elements(out[0]), k = a.integer("transA") == 1 ? in[0][0] : in[0][1];
+        return 2 * y * k + (in.length > 2 ? y : 0);
+    }
+
+    // ---- gradient rules ----
+
+    /**
+     * MatMul: with a 2-D B (leading dims of A flattened by Reshape views) dA = Gemm(dY, B, transB),
+     * dB = Gemm(A, dY, transA); batched with equal leading dims, dA = MatMul(dY, B^T) and
+     * dB = MatMul(A^T, dY), the last two axes transposed by Transpose.
+     */
+    private static void matmulGradient(Op op, String dy, Backward g) {
+        String a = op.inputs().get(0), b = op.inputs().get(1);
+        long[] sa = g.shape(a), sb = g.shape(b);
+        if (sb.length == 2 && sa.length >= 2) {
+            long k = sa[sa.length - 1], n = sb[1];
+            long rows = 1;
+            for (int d = 0; d < sa.length - 1; d++) rows *= sa[d];
+            String dy2 = sa.length == 2 ? dy : g.view(dy, a + ".dy2", new long[]{rows, n});
+            if (g.needsGradient(a)) {
+                String da = g.gemm(a + ".mm", dy2, b, false, true);
+                g.accumulate(a, sa.length == 2 ? da : g.view(da, a, sa));
+            }
+            if (g.needsGradient(b)) {
+                String a2 = sa.length == 2 ? a : g.view(a, a + ".2d", new long[]{rows, k});
+                g.accumulate(b, g.gemm(b, a2, dy2, true, false));
+            }
+            return;
+        }
+        if (sa.length != sb.length || !Arrays.equals(Arrays.copyOf(sa, sa.length - 2), Arrays.copyOf(sb, sb.length - 2)))
+            throw new GraphException("op '" + op.name() + "' (MatMul): gradients need a 2-D B or equal leading dims, got "
+                    + Arrays.toString(sa) + " x " + Arrays.toString(sb));
+        long[] swap = new long[sa.length];
+        for (int d = 0; d < swap.length; d++) swap[d] = d;
+        swap[swap.length - 1] = swap.length - 2;
+        swap[swap.length - 2] = swap.length - 1;
+        if (g.needsGradient(a)) g.accumulate(a, g.matmul(a, dy, g.transpose(b, b, swap)));
+        if (g.needsGradient(b)) g.accumulate(b, g.matmul(b, g.transpose(a, a, swap), dy));
+    }
+
+    /** Gemm (alpha 1, beta 1, no transposes): as MatMul's 2-D case, and dC = dY summed to C's shape. */
+    private static void gemmGradient(Op op, String dy, Backward g) {
+        OpAttrs at = OpAttrs.of(op);
+        if (at.integer("transA") != 0 || at.integer("transB") != 0 || at.real("alpha") != 1 || at.real("beta") != 1)
+            throw new GraphException("op '" + op.name() + "' (Gemm): gradients need transA = transB = 0 and alpha = beta = 1");
+        String a = op.inputs().get(0), b = op.inputs().get(1);
+        if (g.needsGradient(a)) g.accumulate(a, g.gemm(a, dy, b, false, true));
+        if (g.needsGradient(b)) g.accumulate(b, g.gemm(b, a, dy, true, false));
+        if (op.inputs().size() > 2) g.accumulate(op.inputs().get(2), g.reduceTo(dy, op.inputs().get(2)));
     }
 
     // ---- lowering ----
@@ -92,7 +156,7 @@ final class LinearAlgebraOps implements OpFamily {
         return true;
     }
 
-    private static KernelCall gemm(Op op, OpLowering l) {
+    private static KernelCall gemm(Op op, OpLowering l, boolean fused) {
         String a = op.inputs().get(0), b = op.inputs().get(1), y = out(op);
         long[] as = l.shape(op, a), bs = l.shape(op, b);
         if (as.length != 2 || bs.length != 2) throw fail(op, "Gemm needs 2-D A and B, got " + Arrays.toString(as) + " and " + Arrays.toString(bs));
@@ -112,7 +176,7 @@ final class LinearAlgebraOps implements OpFamily {
             args.add(l.read(c));
         }
         args.add(l.write(y));
-        return l.call(op, Kernels.GEMM, args, ints, new double[]{alpha, beta});
+        return l.call(op, Kernels.GEMM, args, fused ? EpilogueFusion.withActivation(op, ints) : ints, new double[]{alpha, beta});
     }
 
     // ---- ONNX ----

@@ -9,7 +9,6 @@ import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
-import org.arenaplan.ir.OpKinds;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.Value;
@@ -31,26 +30,30 @@ import static org.arenaplan.exec.OpLowering.product;
  * the log-softmax of its scores over C (optional output log_prob) first.
  */
 final class LossOps implements OpFamily {
+    /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
+    static final String SOFTMAX_CROSS_ENTROPY_LOSS = "SoftmaxCrossEntropyLoss", NLL_LOSS = "NegativeLogLikelihoodLoss";
+
     /** The loss reductions ONNX defines. */
     static final List<String> REDUCTIONS = List.of("none", "sum", "mean");
 
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                loss(OpKinds.SOFTMAX_CROSS_ENTROPY_LOSS, 2).doc("inputs scores [N, C, d...], labels [N, d...] (int64/int32), optional weights [C]; "
+                loss(SOFTMAX_CROSS_ENTROPY_LOSS, true).doc("inputs scores [N, C, d...], labels [N, d...] (int64/int32), optional weights [C]; "
                         + "outputs loss and optional log_prob (log-softmax of scores over C): loss = -log_prob[label] * weight[label]")
-                        .onnx("SoftmaxCrossEntropyLoss", 12, LossOps::importLoss).build(),
-                loss(OpKinds.NLL_LOSS, 1).doc("inputs log-probabilities [N, C, d...], target [N, d...] (int64/int32), optional weight [C]: "
-                        + "loss = -input[target] * weight[target]").onnx("NegativeLogLikelihoodLoss", 12, LossOps::importLoss).build());
+                        .onnx("SoftmaxCrossEntropyLoss", 12, n -> importLoss(n, SOFTMAX_CROSS_ENTROPY_LOSS, true)).build(),
+                loss(NLL_LOSS, false).doc("inputs log-probabilities [N, C, d...], target [N, d...] (int64/int32), optional weight [C]: "
+                        + "loss = -input[target] * weight[target]").onnx("NegativeLogLikelihoodLoss", 12, n -> importLoss(n, NLL_LOSS, false)).build());
     }
 
-    private static OpDefinition.Builder loss(String kind, int outputs) {
-        return OpDefinition.op(kind, 2, 3).outputs(1, outputs)
+    /** A loss kind; {@code softmax}: the scores go through log-softmax first, which is output 1 (SoftmaxCrossEntropyLoss). */
+    private static OpDefinition.Builder loss(String kind, boolean softmax) {
+        return OpDefinition.op(kind, 2, 3).outputs(1, softmax ? 2 : 1)
                 .attrs(new AttrSpec("reduction", AttrSpec.Type.STRING, false, "mean", 0, 0, 0, 0),
                         new AttrSpec("ignore_index", AttrSpec.Type.INT, false, null, Long.MIN_VALUE, Long.MAX_VALUE, 0, 0))
                 .shapes(LossOps::lossShapes).kernels(Kernels.NLL_LOSS)
                 .doc("reduction none ([N, d...]), sum or mean (over the summed weights); a label equal to ignore_index counts with weight 0; f32")
-                .lower(LossOps::lower);
+                .lower((op, l) -> lower(op, l, softmax));
     }
 
     static long[][] lossShapes(OpAttrs attrs, long[][] in, int outputs) {
@@ -76,7 +79,7 @@ final class LossOps implements OpFamily {
         return want;
     }
 
-    private static List<KernelCall> lower(Op op, OpLowering l) {
+    private static List<KernelCall> lower(Op op, OpLowering l, boolean softmax) {
         String x = op.inputs().get(0), target = op.inputs().get(1);
         l.requireF32(op, x);
         for (String o : op.outputs()) l.requireF32(op, o);
@@ -95,7 +98,6 @@ final class LossOps implements OpFamily {
         };
         Object ignore = op.attrs().get("ignore_index");
         boolean weight = op.inputs().size() > 2, logProb = op.outputs().size() > 1;
-        boolean softmax = op.kind().equals(OpKinds.SOFTMAX_CROSS_ENTROPY_LOSS);
         if (l.elements(target) != xs[0] * d) throw fail(op, "target '" + target + "' must have " + xs[0] * d + " values");
         List<KernelArg> args = new ArrayList<>(List.of(l.read(x), l.read(target)));
         if (weight) args.add(l.read(op.inputs().get(2)));
@@ -106,9 +108,8 @@ final class LossOps implements OpFamily {
         return List.of(l.call(op, Kernels.NLL_LOSS, args, ints));
     }
 
-    private static Lowered importLoss(NodeContext n) {
+    private static Lowered importLoss(NodeContext n, String kind, boolean sce) {
         FamilyImports.requireInputs(n, 2, 3);
-        boolean sce = n.opType().equals("SoftmaxCrossEntropyLoss");
         Value x = n.input(0), target = n.input(1);
         FamilyImports.requireF32(n, x);
         n.require(x.rank() >= 2, "input " + x + " must be N x C x d...");
@@ -131,6 +132,6 @@ final class LossOps implements OpFamily {
         if (n.hasAttr("ignore_index")) attrs.put("ignore_index", n.integer("ignore_index", 0));
         List<Value> outs = new ArrayList<>(List.of(new Value(FamilyImports.outputName(n, 0), x.dtype(), reduction.equals("none") ? want : new long[0])));
         if (sce && FamilyImports.hasOutput(n, 1)) outs.add(new Value(FamilyImports.outputName(n, 1), x.dtype(), x.shape()));
-        return new Lowered(sce ? OpKinds.SOFTMAX_CROSS_ENTROPY_LOSS : OpKinds.NLL_LOSS, ins, outs, attrs, false, List.of());
+        return new Lowered(kind, ins, outs, attrs, false, List.of());
     }
 }

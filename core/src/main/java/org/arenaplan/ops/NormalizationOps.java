@@ -10,12 +10,14 @@ import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.ShapeRules;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.NodeLowering;
 import org.arenaplan.onnx.OptionalOutputs;
 import org.arenaplan.onnx.Value;
+import org.arenaplan.train.Backward;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,6 +51,9 @@ import static org.arenaplan.onnx.NodeLowering.op;
  * onnx/reference/ops/op_lp_normalization.py and test_l2normalization_axis_0).
  */
 final class NormalizationOps implements OpFamily {
+    /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
+    static final String INSTANCE_NORM = "InstanceNormalization", GROUP_NORM = "GroupNormalization", MEAN_VARIANCE_NORM = "MeanVarianceNormalization",
+            LP_NORM = "LpNormalization";
     /** ONNX BatchNormalization with training_mode = 1 (opset 14 on): arenaplan's own kind, as it is never in place and has three outputs. */
     static final String BATCH_NORM_TRAINING = "BatchNormalizationTraining";
 
@@ -57,7 +62,7 @@ final class NormalizationOps implements OpFamily {
         return List.of(
                 OpDefinition.op(OpKinds.BATCH_NORM, 5, 5).attrs(AttrSpec.real("epsilon", 1e-5)).shape(ShapeRules::batchNorm).inPlace(0).kernels(Kernels.BATCHNORM)
                         .doc("inference: inputs X, scale, B, mean, var")
-                        .lowerF32((op, l) -> List.of(batchNorm(op, l))).onnx(NormalizationOps::importBatchNorm, "momentum", "spatial", "training_mode").build(),
+                        .lowerF32((op, l) -> List.of(batchNorm(op, l))).gradient(NormalizationOps::batchNormGradient).onnx(NormalizationOps::importBatchNorm, "momentum", "spatial", "training_mode").build(),
                 // Not in place: Y's every element depends on its whole channel of X (the statistics), and batchnorm_running reads X too.
                 OpDefinition.op(BATCH_NORM_TRAINING, 5, 5).outputs(1, 3).attrs(AttrSpec.real("epsilon", 1e-5), AttrSpec.real("momentum", 0.9))
                         .shapes(NormalizationOps::batchNormTrainingShapes).kernels(Kernels.BATCHNORM_RUNNING, Kernels.NORMALIZE)
@@ -67,25 +72,26 @@ final class NormalizationOps implements OpFamily {
                         .lowerF32(NormalizationOps::batchNormTraining).build(),
                 OpDefinition.op(OpKinds.LRN, 1, 1).attrs(AttrSpec.requiredInteger("size", 1, MAX_INT32), AttrSpec.real("alpha", 1e-4), AttrSpec.real("beta", 0.75),
                         AttrSpec.real("bias", 1.0)).shape(ShapeRules::sameAsFirst).kernels(Kernels.LRN).doc("across channels")
+                        .flops((a, in, out) -> OpSpec.FlopRule.elements(out[0]) * a.integer("size"))
                         .lowerF32((op, l) -> List.of(lrn(op, l))).onnx(NormalizationOps::importLrn).build(),
                 OpDefinition.op(OpKinds.LAYER_NORM, 2, 3).outputs(1, 3).attrs(AttrSpec.axis("axis", -1), AttrSpec.real("epsilon", 1e-5))
-                        .shapes(NormalizationOps::layerNormShapes).kernels(Kernels.NORMALIZE)
+                        .shapes(NormalizationOps::layerNormShapes).kernels(Kernels.NORMALIZE).flops((a, in, out) -> 5 * OpSpec.FlopRule.elements(out[0]))
                         .doc("inputs X, scale, optional bias (each broadcast to X's axes from axis on); outputs Y, optional Mean and InvStdDev "
                                 + "(X's shape with 1s from axis on); y = (x - mean) / sqrt(var + epsilon) * scale + bias over the axes from axis on")
-                        .lowerF32((op, l) -> List.of(layerNorm(op, l))).onnx("LayerNormalization", 17, NormalizationOps::importLayerNorm, "stash_type").build(),
-                OpDefinition.op(OpKinds.INSTANCE_NORM, 3, 3).attrs(AttrSpec.real("epsilon", 1e-5)).shape(NormalizationOps::instanceNormShape)
+                        .lowerF32((op, l) -> List.of(layerNorm(op, l))).gradient(NormalizationOps::layerNormGradient).onnx("LayerNormalization", 17, NormalizationOps::importLayerNorm, "stash_type").build(),
+                OpDefinition.op(INSTANCE_NORM, 3, 3).attrs(AttrSpec.real("epsilon", 1e-5)).shape(NormalizationOps::instanceNormShape)
                         .kernels(Kernels.NORMALIZE).doc("inputs X [N, C, spatial...], scale [C], B [C]: each (n, c) normalised over its spatial axes")
-                        .lowerF32((op, l) -> List.of(groupNorm(op, l))).onnx(n -> importGroupNorm(n, OpKinds.INSTANCE_NORM)).build(),
-                OpDefinition.op(OpKinds.GROUP_NORM, 3, 3).attrs(AttrSpec.requiredInteger("num_groups", 1, MAX_INT32), AttrSpec.real("epsilon", 1e-5))
+                        .lowerF32((op, l) -> List.of(groupNorm(op, l, false))).onnx(n -> importGroupNorm(n, INSTANCE_NORM)).build(),
+                OpDefinition.op(GROUP_NORM, 3, 3).attrs(AttrSpec.requiredInteger("num_groups", 1, MAX_INT32), AttrSpec.real("epsilon", 1e-5))
                         .shape(NormalizationOps::groupNormShape).kernels(Kernels.NORMALIZE)
                         .doc("inputs X [N, C, spatial...], scale and bias [C] (per channel, ONNX 21) or [num_groups] (per group, ONNX 18): "
                                 + "each (n, group) normalised over its C/num_groups channels and the spatial axes")
-                        .lowerF32((op, l) -> List.of(groupNorm(op, l))).onnx("GroupNormalization", 18, n -> importGroupNorm(n, OpKinds.GROUP_NORM), "stash_type")
+                        .lowerF32((op, l) -> List.of(groupNorm(op, l, true))).onnx("GroupNormalization", 18, n -> importGroupNorm(n, GROUP_NORM), "stash_type")
                         .build(),
-                OpDefinition.op(OpKinds.MEAN_VARIANCE_NORM, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "[0, 2, 3]"))
+                OpDefinition.op(MEAN_VARIANCE_NORM, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "[0, 2, 3]"))
                         .shape(ReductionOps::sameShape).kernels(Kernels.NORMALIZE).doc("(x - mean) / (sqrt(var) + 1e-9) over axes")
                         .lowerF32((op, l) -> List.of(overAxes(op, l, Kernels.N_MVN, mvnAxes(op), 1e-9))).onnx(NormalizationOps::importMvn).build(),
-                OpDefinition.op(OpKinds.LP_NORM, 1, 1).attrs(AttrSpec.axis("axis", -1), AttrSpec.integer("p", 2, 1, 2))
+                OpDefinition.op(LP_NORM, 1, 1).attrs(AttrSpec.axis("axis", -1), AttrSpec.integer("p", 2, 1, 2))
                         .shape(ReductionOps::sameShape).kernels(Kernels.NORMALIZE).doc("x / (the L1 or L2 norm along axis)")
                         .lowerF32((op, l) -> List.of(overAxes(op, l, OpAttrs.of(op).integer("p") == 1 ? Kernels.N_L1 : Kernels.N_L2,
                                 new long[]{OpAttrs.of(op).integer("axis")}, 0))).onnx(NormalizationOps::importLpNorm).build());
@@ -173,12 +179,13 @@ final class NormalizationOps implements OpFamily {
     /**
      * InstanceNormalization (groups of one channel) and GroupNormalization: X [N, C, spatial...]
      * walked as [N, G, C/G, spatial], N and G kept; scale and bias per channel ([C]) or per group ([G]).
+     * {@code grouped}: G is attribute num_groups (GroupNormalization), else C (InstanceNormalization).
      */
-    private static KernelCall groupNorm(Op op, OpLowering l) {
+    private static KernelCall groupNorm(Op op, OpLowering l, boolean grouped) {
         String x = op.inputs().get(0);
         long[] xs = l.shape(op, x);
         if (xs.length < 3) throw fail(op, "input '" + x + "' " + Arrays.toString(xs) + " must be N x C x spatial axes");
-        long c = xs[1], g = op.kind().equals(OpKinds.GROUP_NORM) ? OpAttrs.of(op).integer("num_groups") : c;
+        long c = xs[1], g = grouped ? OpAttrs.of(op).integer("num_groups") : c;
         if (c % g != 0) throw fail(op, "num_groups " + g + " does not divide the " + c + " channels");
         long spatial = product(Arrays.copyOfRange(xs, 2, xs.length));
         boolean perChannel = l.elements(op.inputs().get(1)) == c;
@@ -323,7 +330,7 @@ final class NormalizationOps implements OpFamily {
         long c = x.dim(1);
         Map<String, Object> attrs = new LinkedHashMap<>();
         long per = c;
-        if (kind.equals(OpKinds.GROUP_NORM)) {
+        if (kind.equals(GROUP_NORM)) {
             n.require(n.hasAttr("num_groups"), "attribute 'num_groups' is required");
             requireStashFloat(n);
             long g = n.integer("num_groups", 0);
@@ -333,7 +340,7 @@ final class NormalizationOps implements OpFamily {
         }
         for (int j = 1; j < 3; j++)
             n.require(n.input(j).rank() == 1 && n.input(j).dim(0) == per, "input " + n.input(j) + " must be [" + per + "]"
-                    + (kind.equals(OpKinds.GROUP_NORM) ? (n.opset() >= 21 ? " (per channel from opset 21)" : " (per group before opset 21)") : ""));
+                    + (kind.equals(GROUP_NORM) ? (n.opset() >= 21 ? " (per channel from opset 21)" : " (per group before opset 21)") : ""));
         attrs.put("epsilon", n.real("epsilon", 1e-5));
         return NodeLowering.op(n, kind, f32Inputs(n, 3), x.shape(), attrs, x.dtype());
     }
@@ -350,7 +357,7 @@ final class NormalizationOps implements OpFamily {
             seen[a] = true;
             resolved[i] = a;
         }
-        return NodeLowering.op(n, OpKinds.MEAN_VARIANCE_NORM, f32Inputs(n, 1), x.shape(), Map.of("axes", resolved), x.dtype());
+        return NodeLowering.op(n, MEAN_VARIANCE_NORM, f32Inputs(n, 1), x.shape(), Map.of("axes", resolved), x.dtype());
     }
 
     private static Lowered importLpNorm(NodeContext n) {
@@ -360,7 +367,7 @@ final class NormalizationOps implements OpFamily {
         int axis = n.axis(n.integer("axis", -1), x.rank(), "axis");
         long p = n.integer("p", 2);
         n.require(p == 1 || p == 2, "p = " + p + " must be 1 or 2");
-        return NodeLowering.op(n, OpKinds.LP_NORM, f32Inputs(n, 1), x.shape(), Map.of("axis", (long) axis, "p", p), x.dtype());
+        return NodeLowering.op(n, LP_NORM, f32Inputs(n, 1), x.shape(), Map.of("axis", (long) axis, "p", p), x.dtype());
     }
 
     private static Lowered importLrn(NodeContext n) {
@@ -391,5 +398,66 @@ final class NormalizationOps implements OpFamily {
         OptionalOutputs.Slot stat = new OptionalOutputs.Slot(DType.F32, new long[]{x.dim(1)});
         List<Value> outs = OptionalOutputs.of(n, 1, List.of(new OptionalOutputs.Slot(x.dtype(), x.shape()), stat, stat));
         return new Lowered(BATCH_NORM_TRAINING, inputs, outs, Map.of("epsilon", n.real("epsilon"), "momentum", n.real("momentum", 0.9)), false, List.of());
+    }
+
+    // ---- gradient rules ----
+
+    /**
+     * LayerNormalization (axis -1): dX = LayerNormalizationGrad(dY, X, scale); dscale =
+     * ReduceSum(dY * LayerNormalization(X, 1, 0)); dbias = ReduceSum(dY), over the leading axes.
+     */
+    private static void layerNormGradient(Op op, String dy, Backward g) {
+        String x = op.inputs().get(0), scale = op.inputs().get(1);
+        long[] xs = g.shape(x);
+        long axis = OpAttrs.of(op).integer("axis");
+        if (axis != -1 && axis != xs.length - 1)
+            throw new GraphException("op '" + op.name() + "' (LayerNormalization): gradients need axis -1, got " + axis);
+        double eps = OpAttrs.of(op).real("epsilon");
+        DType t = g.dtype(dy);
+        long cols = xs[xs.length - 1];
+        long[] last = {xs.length - 1};
+        if (g.needsGradient(x)) {
+            String dx = g.tensor(x, t, xs);
+            g.op(TrainingOps.LAYER_NORM_GRAD, dx).in(dy, x, scale).attr("axis", -1L).attr("epsilon", eps).add();
+            g.accumulate(x, dx);
+        }
+        if (g.needsGradient(scale)) {
+            String xhat = g.tensor(x + ".xhat", t, xs);
+            g.op(OpKinds.LAYER_NORM, xhat).in(x, g.constant(1.0, t, cols), g.constant(0.0, t, cols)).attr("axis", -1L).attr("epsilon", eps).add();
+            String prod = g.elementwise(OpKinds.MUL, scale + ".mul", dy, xhat);
+            g.accumulate(scale, g.reduceExcept(prod, scale, last, g.shape(scale)));
+        }
+        if (op.inputs().size() > 2 && g.needsGradient(op.inputs().get(2))) {
+            String bias = op.inputs().get(2);
+            g.accumulate(bias, g.reduceExcept(dy, bias, last, g.shape(bias)));
+        }
+    }
+
+    /**
+     * BatchNormalization (inference form: mean and var constant): dX = BatchNormalization(dY,
+     * scale, 0, 0, var), i.e. dY * scale / sqrt(var + eps); dscale and dB as LayerNormalization's,
+     * over N, H, W.
+     */
+    private static void batchNormGradient(Op op, String dy, Backward g) {
+        String x = op.inputs().get(0), scale = op.inputs().get(1), bias = op.inputs().get(2), mean = op.inputs().get(3), var = op.inputs().get(4);
+        if (g.needsGradient(mean) || g.needsGradient(var))
+            throw new GraphException("op '" + op.name() + "' (BatchNormalization): gradients need constant mean and var (the inference form)");
+        long[] xs = g.shape(x);
+        DType t = g.dtype(dy);
+        double eps = OpAttrs.of(op).real("epsilon");
+        long c = xs[1];
+        String zeros = g.constant(0.0, t, c);
+        if (g.needsGradient(x)) {
+            String dx = g.tensor(x, t, xs);
+            g.op(OpKinds.BATCH_NORM, dx).in(dy, scale, zeros, zeros, var).attr("epsilon", eps).add();
+            g.accumulate(x, dx);
+        }
+        if (g.needsGradient(scale)) {
+            String xhat = g.tensor(x + ".xhat", t, xs);
+            g.op(OpKinds.BATCH_NORM, xhat).in(x, g.constant(1.0, t, c), zeros, mean, var).attr("epsilon", eps).add();
+            String prod = g.elementwise(OpKinds.MUL, scale + ".mul", dy, xhat);
+            g.accumulate(scale, g.reduceExcept(prod, scale, new long[]{1}, g.shape(scale)));
+        }
+        if (g.needsGradient(bias)) g.accumulate(bias, g.reduceExcept(dy, bias, new long[]{1}, g.shape(bias)));
     }
 }

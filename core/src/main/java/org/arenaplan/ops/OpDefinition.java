@@ -5,6 +5,7 @@ import org.arenaplan.ir.AttrSpec;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpSpec;
 import org.arenaplan.onnx.OnnxImport;
+import org.arenaplan.train.GradientRule;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -13,17 +14,20 @@ import java.util.Set;
 
 /**
  * Everything about one op kind, declared in one expression: its registry facts ({@link OpSpec}:
- * inputs, outputs, attributes, shape rule, aliasing, kernels), its lowering to kernel calls
- * ({@link KernelRule}) and the ONNX op types imported as it ({@link OnnxImport}). The tables of
- * {@code ir.OpRegistry}, {@code exec.OpLowering} and {@code onnx.NodeLowering} are derived from
- * the list of definitions ({@link Operators}). Built with {@link #op}; see docs/adding-an-op.md.
+ * inputs, outputs, attributes, shape rule, aliasing, kernels, FLOPs), its lowering to kernel calls
+ * ({@link KernelRule}), its gradient rule ({@link GradientRule}) and the ONNX op types imported as
+ * it ({@link OnnxImport}). The tables of {@code ir.OpRegistry}, {@code exec.OpLowering},
+ * {@code train.Gradients} and {@code onnx.NodeLowering} are derived from the list of definitions
+ * ({@link Operators}). Built with {@link #op}; see docs/adding-an-op.md.
  *
  * @param spec     the registry entry
  * @param lowering how the executors lower an op of the kind
+ * @param gradient how the backward pass differentiates it (null: no rule; training a graph with
+ *                 such an op on a gradient path is refused naming it)
  * @param imports  the ONNX op types imported as this kind (empty: the kind comes only from graph
  *                 JSON, training graphs or other importers)
  */
-public record OpDefinition(OpSpec spec, KernelRule lowering, List<OnnxImport> imports) {
+public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradient, List<OnnxImport> imports) {
     public OpDefinition {
         imports = List.copyOf(imports);
     }
@@ -50,8 +54,10 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, List<OnnxImport> im
         private final List<Integer> inPlace = new ArrayList<>();
         private boolean members;
         private final List<String> kernels = new ArrayList<>();
+        private OpSpec.FlopRule flops;
         private String doc = "";
         private KernelRule lowering;
+        private GradientRule gradient;
         private final List<PendingImport> imports = new ArrayList<>();
 
         private record PendingImport(String opType, long since, OnnxImport.Importer importer, List<String> onnxOnly) { }
@@ -93,6 +99,9 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, List<OnnxImport> im
         /** The kernels ({@code device.Kernels} names) the lowering may launch. */
         public Builder kernels(String... k) { kernels.addAll(List.of(k)); return this; }
 
+        /** Its FLOPs (default: one per output element; none for a view kind). */
+        public Builder flops(OpSpec.FlopRule f) { flops = f; return this; }
+
         /** One line for the docs; called again, appends. */
         public Builder doc(String d) { doc = doc.isEmpty() ? d : doc + "; " + d; return this; }
 
@@ -110,6 +119,11 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, List<OnnxImport> im
             return this;
         }
 
+        // ---- training ----
+
+        /** The gradient rule (null: none). */
+        public Builder gradient(GradientRule rule) { gradient = rule; return this; }
+
         // ---- ONNX ----
 
         /** The ONNX op type of the kind's name imports as it, in every opset; {@code onnxOnly}: attributes consumed at import. */
@@ -125,15 +139,16 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, List<OnnxImport> im
 
         public OpDefinition build() {
             if (lowering == null) throw new IllegalStateException(kind + " has no lowering");
-            OpSpec spec = new OpSpec(kind, minInputs, maxInputs, minOutputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, doc);
+            OpSpec.FlopRule f = flops != null ? flops : view != OpSpec.ViewRule.NONE ? OpSpec.NO_ARITHMETIC : OpSpec.PER_OUTPUT_ELEMENT;
+            OpSpec spec = new OpSpec(kind, minInputs, maxInputs, minOutputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, f, doc);
             List<OnnxImport> onnx = new ArrayList<>();
             for (PendingImport p : imports) {
                 Set<String> allowed = new LinkedHashSet<>();
                 for (AttrSpec a : attrs) allowed.add(a.name());
                 allowed.addAll(p.onnxOnly());
-                onnx.add(new OnnxImport(p.opType(), p.since(), allowed, p.importer()));
+                onnx.add(new OnnxImport(p.opType(), kind, p.since(), allowed, p.importer()));
             }
-            return new OpDefinition(spec, lowering, onnx);
+            return new OpDefinition(spec, lowering, gradient, onnx);
         }
     }
 }

@@ -6,6 +6,8 @@ import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.OpTable;
 import org.arenaplan.onnx.OnnxImport;
 import org.arenaplan.onnx.OnnxOpTable;
+import org.arenaplan.train.GradientRule;
+import org.arenaplan.train.GradientTable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,12 +16,13 @@ import java.util.Map;
 
 /**
  * The list of op families, and the tables derived from it: the registry entries
- * ({@code ir.OpRegistry}), the lowering dispatch ({@code exec.OpLowering}) and the ONNX import
- * dispatch with its supported-op list ({@code onnx.NodeLowering}). Each lower layer finds this
+ * ({@code ir.OpRegistry}), the lowering dispatch ({@code exec.OpLowering}), the gradient rules
+ * ({@code train.Gradients}) and the ONNX import dispatch with its supported-op list
+ * ({@code onnx.NodeLowering}). Each lower layer finds this
  * class through {@link java.util.ServiceLoader} (META-INF/services), so none of them depends on
  * this package at compile time. A new family is one line in {@link #FAMILIES}.
  */
-public final class Operators implements OpTable, LoweringTable, OnnxOpTable {
+public final class Operators implements OpTable, LoweringTable, OnnxOpTable, GradientTable {
     /** Every family, in the order of the README's operator table. */
     static final List<OpFamily> FAMILIES = List.of(new LinearAlgebraOps(), new ElementwiseOps(), new NormalizationOps(), new ImageOps(),
             new LayoutOps(), new TypeAndIndexOps(), new ShapeIndexOps(), new TrainingOps(), new ReductionOps(), new LossOps(), new EinsumOps(), new RecurrentOps(), new SignalOps(), new QuantizedOps(), new SequenceOps());
@@ -49,6 +52,13 @@ public final class Operators implements OpTable, LoweringTable, OnnxOpTable {
     public Map<String, KernelRule> rules() {
         Map<String, KernelRule> m = new LinkedHashMap<>();
         for (OpDefinition d : definitions()) m.put(d.spec().kind(), d.lowering());
+        return m;
+    }
+
+    @Override
+    public Map<String, GradientRule> gradients() {
+        Map<String, GradientRule> m = new LinkedHashMap<>();
+        for (OpDefinition d : definitions()) if (d.gradient() != null) m.put(d.spec().kind(), d.gradient());
         return m;
     }
 

@@ -9,7 +9,6 @@ import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
-import org.arenaplan.ir.OpKinds;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.OptionalOutputs;
@@ -50,26 +49,50 @@ final class RecurrentOps implements OpFamily {
     /** Inputs after X, W, R, in the kernel's presence-flag order; then the outputs Y, Y_h, Y_c. */
     private static final int OPTIONAL_INPUTS = 5, OUTPUTS = 3;
 
+    /**
+     * The three cells, each declared once with its kind: gates per cell, its recurrent kernel's
+     * cell code, its optional inputs after X, W, R, its outputs, and ONNX's activations of one
+     * direction when a node gives none.
+     */
+    enum Cell {
+        LSTM("LSTM", 4, Kernels.CELL_LSTM, 5, 3, List.of("Sigmoid", "Tanh", "Tanh")),
+        GRU("GRU", 3, Kernels.CELL_GRU, 3, 2, List.of("Sigmoid", "Tanh")),
+        RNN("RNN", 1, Kernels.CELL_RNN, 3, 2, List.of("Tanh"));
+
+        final String kind;
+        final int gates, code, optionalInputs, outputs;
+        final List<String> defaultActivations;
+
+        Cell(String kind, int gates, int code, int optionalInputs, int outputs, List<String> defaultActivations) {
+            this.kind = kind;
+            this.gates = gates;
+            this.code = code;
+            this.optionalInputs = optionalInputs;
+            this.outputs = outputs;
+            this.defaultActivations = defaultActivations;
+        }
+    }
+
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                entry(OpKinds.LSTM, 8, 3).attrs(AttrSpec.flag("input_forget"))
+                entry(Cell.LSTM).attrs(AttrSpec.flag("input_forget"))
                         .doc("ONNX LSTM: inputs X, W, R, B, sequence_lens, initial_h, initial_c, P (peepholes); outputs Y, Y_h, Y_c, trailing ones optional").build(),
-                entry(OpKinds.GRU, 6, 2).attrs(AttrSpec.flag("linear_before_reset"))
+                entry(Cell.GRU).attrs(AttrSpec.flag("linear_before_reset"))
                         .doc("ONNX GRU: inputs X, W, R, B, sequence_lens, initial_h; outputs Y, Y_h, trailing ones optional").build(),
-                entry(OpKinds.RNN, 6, 2)
+                entry(Cell.RNN)
                         .doc("ONNX RNN: inputs X, W, R, B, sequence_lens, initial_h; outputs Y, Y_h, trailing ones optional").build());
     }
 
-    private static OpDefinition.Builder entry(String kind, int maxInputs, int maxOutputs) {
-        return OpDefinition.op(kind, 3, maxInputs).outputs(1, maxOutputs)
+    private static OpDefinition.Builder entry(Cell cell) {
+        return OpDefinition.op(cell.kind, 3, 3 + cell.optionalInputs).outputs(1, cell.outputs)
                 .attrs(AttrSpec.requiredInteger("hidden_size", 1, MAX_INT32), AttrSpec.string("direction", "forward"),
-                        AttrSpec.strings("activations", String.join(", ", defaultActivations(kind)) + " per direction"),
+                        AttrSpec.strings("activations", String.join(", ", cell.defaultActivations) + " per direction"),
                         AttrSpec.reals("activation_alpha", "per activation"), AttrSpec.reals("activation_beta", "per activation"),
                         AttrSpec.optionalReal("clip", "no clip"), AttrSpec.flag("layout"))
-                .shapes(RecurrentOps::shapes).kernels(Kernels.RECURRENT)
+                .shapes((a, in, n) -> shapes(cell, a, in, n)).kernels(Kernels.RECURRENT)
                 .doc("f32; one kernel for the whole sequence, no workspace")
-                .lower((op, l) -> List.of(lower(op, l))).onnx(RecurrentOps::importNode);
+                .lower((op, l) -> List.of(lower(cell, op, l))).onnx(n -> importNode(cell, n));
     }
 
     /**
@@ -88,24 +111,6 @@ final class RecurrentOps implements OpFamily {
      */
     private static final double[] ALPHA = {0, 0, 0, Double.NaN, 0.01, Double.NaN, Double.NaN, 0.2, 1.0, 0, 0};
     private static final double[] BETA = {0, 0, 0, Double.NaN, 0, 0, Double.NaN, 0.5, 0, 0, 0};
-
-    /** Gates per cell: 4 (LSTM: i, o, f, c), 3 (GRU: z, r, h), 1 (RNN). */
-    public static int gates(String kind) {
-        return switch (kind) {
-            case OpKinds.LSTM -> 4;
-            case OpKinds.GRU -> 3;
-            default -> 1;
-        };
-    }
-
-    /** ONNX's activations of one direction when the node gives none. */
-    public static List<String> defaultActivations(String kind) {
-        return switch (kind) {
-            case OpKinds.LSTM -> List.of("Sigmoid", "Tanh", "Tanh");
-            case OpKinds.GRU -> List.of("Sigmoid", "Tanh");
-            default -> List.of("Tanh");
-        };
-    }
 
     /** 2 for {@code bidirectional}, 1 for {@code forward} or {@code reverse}; {@link GraphException} otherwise. */
     public static int directions(OpAttrs a) {
@@ -131,13 +136,13 @@ final class RecurrentOps implements OpFamily {
      * a list of the wrong length, a needed alpha (beta) with no default and none left in the list,
      * or an RNN whose lists ONNX Runtime's RNN would read another way (it reads them by position).
      */
-    public static List<Activation> activations(OpAttrs a, String kind) {
+    static List<Activation> activations(OpAttrs a, Cell cell) {
         int dirs = directions(a);
         List<String> names = new ArrayList<>();
         String[] given = a.stringsOrNull("activations");
-        if (given == null) for (int d = 0; d < dirs; d++) names.addAll(defaultActivations(kind));
+        if (given == null) for (int d = 0; d < dirs; d++) names.addAll(cell.defaultActivations);
         else names.addAll(Arrays.asList(given));
-        int per = defaultActivations(kind).size();
+        int per = cell.defaultActivations.size();
         if (names.size() != per * dirs)
             throw new GraphException("attribute 'activations' " + names + " must name " + per * dirs + " functions (" + per + " per direction, " + dirs + " direction" + (dirs == 1 ? "" : "s") + ")");
         double[] alphas = orEmpty(a.realsOrNull("activation_alpha")), betas = orEmpty(a.realsOrNull("activation_beta"));
@@ -145,7 +150,7 @@ final class RecurrentOps implements OpFamily {
         List<Activation> out = new ArrayList<>();
         for (String n : names) {
             int code = code(n);
-            if (kind.equals(OpKinds.RNN) && (TAKES_ALPHA[code] && alphas.length > 0 && ia != out.size() || TAKES_BETA[code] && betas.length > 0 && ib != out.size()))
+            if (cell == Cell.RNN && (TAKES_ALPHA[code] && alphas.length > 0 && ia != out.size() || TAKES_BETA[code] && betas.length > 0 && ib != out.size()))
                 throw new GraphException("activation_alpha/activation_beta are ambiguous for RNN activations " + names
                         + ": ONNX Runtime's RNN reads them by activation position, ONNX and its LSTM and GRU in order of the activations that take them");
             double alpha = 0, beta = 0;
@@ -175,13 +180,12 @@ final class RecurrentOps implements OpFamily {
      * The output shapes (Y, Y_h, Y_c, as many as listed) from X, W and R; checks every input's
      * shape and the attributes. {@link GraphException} with the reason.
      */
-    private static long[][] shapes(OpAttrs a, long[][] in, int outputs) {
-        String kind = a.op().kind();
-        int g = gates(kind), dirs = directions(a);
+    private static long[][] shapes(Cell cell, OpAttrs a, long[][] in, int outputs) {
+        int g = cell.gates, dirs = directions(a);
         boolean batchFirst = a.integer("layout") == 1;
         long hidden = a.integer("hidden_size");
         if (a.has("clip") && !(a.real("clip") > 0)) throw new GraphException("attribute 'clip' = " + a.real("clip") + " must be positive");
-        activations(a, kind);
+        activations(a, cell);
         long[] x = in[0];
         if (x.length != 3) throw new GraphException("X " + Arrays.toString(x) + " must have rank 3");
         long seq = batchFirst ? x[1] : x[0], batch = batchFirst ? x[0] : x[1], input = x[2];
@@ -209,12 +213,12 @@ final class RecurrentOps implements OpFamily {
 
     // ---- lowering ----
 
-    private static KernelCall lower(Op op, OpLowering l) {
+    private static KernelCall lower(Cell cell, Op op, OpLowering l) {
         OpAttrs a = OpAttrs.of(op);
-        String kind = op.kind();
+        String kind = cell.kind;
         List<RecurrentOps.Activation> acts;
         try {
-            acts = activations(a, kind);
+            acts = activations(a, cell);
         } catch (GraphException e) {
             throw fail(op, e.getMessage());
         }
@@ -232,11 +236,7 @@ final class RecurrentOps implements OpFamily {
         long seq = batchFirst ? x[1] : x[0], batch = batchFirst ? x[0] : x[1];
         int dirs = directions(a);
         long[] ints = new long[11 + 6 + OPTIONAL_INPUTS + OUTPUTS];
-        ints[0] = switch (kind) {
-            case OpKinds.LSTM -> Kernels.CELL_LSTM;
-            case OpKinds.GRU -> Kernels.CELL_GRU;
-            default -> Kernels.CELL_RNN;
-        };
+        ints[0] = cell.code;
         ints[1] = seq;
         ints[2] = batch;
         ints[3] = x[2];
@@ -244,8 +244,8 @@ final class RecurrentOps implements OpFamily {
         ints[5] = dirs;
         ints[6] = a.string("direction").equals("reverse") ? 1 : 0;
         ints[7] = batchFirst ? 1 : 0;
-        ints[8] = kind.equals(OpKinds.GRU) ? a.integer("linear_before_reset") : 0;
-        ints[9] = kind.equals(OpKinds.LSTM) ? a.integer("input_forget") : 0;
+        ints[8] = cell == Cell.GRU ? a.integer("linear_before_reset") : 0;
+        ints[9] = cell == Cell.LSTM ? a.integer("input_forget") : 0;
         ints[10] = a.has("clip") ? 1 : 0;
         double[] floats = new double[13];
         floats[0] = a.has("clip") ? a.real("clip") : 0;
@@ -268,9 +268,9 @@ final class RecurrentOps implements OpFamily {
 
     // ---- ONNX import ----
 
-    private static Lowered importNode(NodeContext n) {
-        String kind = n.opType();
-        int g = gates(kind);
+    private static Lowered importNode(Cell cell, NodeContext n) {
+        String kind = cell.kind;
+        int g = cell.gates;
         Value x = n.input(0), w = n.input(1), r = n.input(2);
         n.require(x.dtype() == DType.F32, "X " + x + " is " + x.dtype().jsonName() + "; " + kind + " runs on f32 only");
         n.require(x.rank() == 3 && w.rank() == 3 && r.rank() == 3, "X " + x + ", W " + w + " and R " + r + " must have rank 3");
@@ -287,7 +287,7 @@ final class RecurrentOps implements OpFamily {
         List<Value> defaults = List.of(new Value("B", DType.F32, new long[]{dirs, 2 * g * hidden}),
                 new Value("sequence_lens", DType.I32, new long[]{batch}), new Value("initial_h", DType.F32, state),
                 new Value("initial_c", DType.F32, state), new Value("P", DType.F32, new long[]{dirs, 3 * hidden}));
-        int optional = kind.equals(OpKinds.LSTM) ? 5 : 3;
+        int optional = cell.optionalInputs;
         int last = 2;
         for (int j = 3; j < 3 + optional; j++) if (n.hasInput(j)) last = j;
         n.require(n.inputCount() <= 3 + optional, "has " + n.inputCount() + " inputs; " + kind + " takes at most " + (3 + optional));
@@ -312,12 +312,12 @@ final class RecurrentOps implements OpFamily {
         if (n.hasAttr("activation_beta")) attrs.put("activation_beta", n.reals("activation_beta", null));
         if (n.hasAttr("clip")) attrs.put("clip", n.real("clip", 0));
         if (layout == 1) attrs.put("layout", 1L);
-        if (kind.equals(OpKinds.LSTM) && n.hasAttr("input_forget")) attrs.put("input_forget", n.integer("input_forget", 0));
-        if (kind.equals(OpKinds.GRU) && n.hasAttr("linear_before_reset")) attrs.put("linear_before_reset", n.integer("linear_before_reset", 0));
+        if (cell == Cell.LSTM && n.hasAttr("input_forget")) attrs.put("input_forget", n.integer("input_forget", 0));
+        if (cell == Cell.GRU && n.hasAttr("linear_before_reset")) attrs.put("linear_before_reset", n.integer("linear_before_reset", 0));
 
         long[] y = layout == 1 ? new long[]{batch, seq, dirs, hidden} : new long[]{seq, dirs, batch, hidden};
         List<OptionalOutputs.Slot> slots = new ArrayList<>(List.of(new OptionalOutputs.Slot(DType.F32, y), new OptionalOutputs.Slot(DType.F32, state)));
-        if (kind.equals(OpKinds.LSTM)) slots.add(new OptionalOutputs.Slot(DType.F32, state));
+        if (cell.outputs == 3) slots.add(new OptionalOutputs.Slot(DType.F32, state));
         return new Lowered(kind, inputs, OptionalOutputs.of(n, 0, slots), attrs, false, List.of(), constants);
     }
 }

@@ -9,11 +9,13 @@ import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.ShapeRules;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.NodeLowering;
 import org.arenaplan.onnx.Value;
+import org.arenaplan.train.Backward;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,6 +46,9 @@ import static org.arenaplan.ir.AttrSpec.MAX_RANK;
  * or inputs whose values the caller gave ({@code OnnxImporter.Options.withInputValues}).
  */
 final class ReductionOps implements OpFamily {
+    /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
+    static final String CUMSUM = "CumSum", TOP_K = "TopK";
+
     /** The most dims (kept plus reduced, after merging) a reduce call may carry: CUDA takes 40 ints. */
     static final int MAX_REDUCE_DIMS = 17;
 
@@ -51,25 +56,25 @@ final class ReductionOps implements OpFamily {
     public List<OpDefinition> definitions() {
         return List.of(
                 reduce(OpKinds.REDUCE_SUM, Kernels.R_SUM, "sum; also the gradient of a broadcast in training graphs"),
-                reduce(OpKinds.REDUCE_MEAN, Kernels.R_MEAN, "mean (NaN over an empty set)"),
-                reduce(OpKinds.REDUCE_MAX, Kernels.R_MAX, "maximum (-inf over an empty set; a NaN wins)"),
-                reduce(OpKinds.REDUCE_MIN, Kernels.R_MIN, "minimum (+inf over an empty set; a NaN wins)"),
-                reduce(OpKinds.REDUCE_PROD, Kernels.R_PROD, "product"),
-                reduce(OpKinds.REDUCE_L1, Kernels.R_L1, "sum of |x|"),
-                reduce(OpKinds.REDUCE_L2, Kernels.R_L2, "sqrt of the sum of x^2"),
-                reduce(OpKinds.REDUCE_LOG_SUM, Kernels.R_LOG_SUM, "log of the sum"),
-                reduce(OpKinds.REDUCE_LOG_SUM_EXP, Kernels.R_LOG_SUM_EXP, "log of the sum of exp(x), as max + log(sum(exp(x - max)))"),
-                reduce(OpKinds.REDUCE_SUM_SQUARE, Kernels.R_SUM_SQUARE, "sum of x^2"),
-                arg(OpKinds.ARG_MAX, Kernels.R_ARGMAX, "largest"),
-                arg(OpKinds.ARG_MIN, Kernels.R_ARGMIN, "smallest"),
-                softmax(OpKinds.SOFTMAX, Kernels.SOFTMAX_MODE, "exp(x - max) / sum(exp(x - max))"),
-                softmax(OpKinds.LOG_SOFTMAX, Kernels.LOG_SOFTMAX_MODE, "x - max - log(sum(exp(x - max)))"),
-                softmax(OpKinds.HARDMAX, Kernels.HARDMAX_MODE, "1 at the first largest element, 0 elsewhere"),
-                OpDefinition.op(OpKinds.CUMSUM, 1, 1).attrs(AttrSpec.requiredAxis("axis"), AttrSpec.flag("exclusive"), AttrSpec.flag("reverse"))
+                reduce("ReduceMean", Kernels.R_MEAN, "mean (NaN over an empty set)"),
+                reduce("ReduceMax", Kernels.R_MAX, "maximum (-inf over an empty set; a NaN wins)"),
+                reduce("ReduceMin", Kernels.R_MIN, "minimum (+inf over an empty set; a NaN wins)"),
+                reduce("ReduceProd", Kernels.R_PROD, "product"),
+                reduce("ReduceL1", Kernels.R_L1, "sum of |x|"),
+                reduce("ReduceL2", Kernels.R_L2, "sqrt of the sum of x^2"),
+                reduce("ReduceLogSum", Kernels.R_LOG_SUM, "log of the sum"),
+                reduce("ReduceLogSumExp", Kernels.R_LOG_SUM_EXP, "log of the sum of exp(x), as max + log(sum(exp(x - max)))"),
+                reduce("ReduceSumSquare", Kernels.R_SUM_SQUARE, "sum of x^2"),
+                arg("ArgMax", Kernels.R_ARGMAX, "largest"),
+                arg("ArgMin", Kernels.R_ARGMIN, "smallest"),
+                softmax(OpKinds.SOFTMAX, Kernels.SOFTMAX_MODE, "exp(x - max) / sum(exp(x - max))").gradient(ReductionOps::softmaxGradient).build(),
+                softmax("LogSoftmax", Kernels.LOG_SOFTMAX_MODE, "x - max - log(sum(exp(x - max)))").build(),
+                softmax("Hardmax", Kernels.HARDMAX_MODE, "1 at the first largest element, 0 elsewhere").build(),
+                OpDefinition.op(CUMSUM, 1, 1).attrs(AttrSpec.requiredAxis("axis"), AttrSpec.flag("exclusive"), AttrSpec.flag("reverse"))
                         .shape(ReductionOps::sameShape).kernels(Kernels.CUMSUM)
                         .doc("running sum along axis (exclusive: without the element itself; reverse: from the end); f32, f16, bf16, f64 and integer types")
                         .lower((op, l) -> List.of(cumsum(op, l))).onnx("CumSum", 11, ReductionOps::importCumSum).build(),
-                OpDefinition.op(OpKinds.TOP_K, 1, 1).outputs(2, 2).attrs(AttrSpec.axis("axis", -1), AttrSpec.requiredInteger("k", 0, Long.MAX_VALUE),
+                OpDefinition.op(TOP_K, 1, 1).outputs(2, 2).attrs(AttrSpec.axis("axis", -1), AttrSpec.requiredInteger("k", 0, Long.MAX_VALUE),
                                 AttrSpec.integer("largest", 1, 0, 1), AttrSpec.integer("sorted", 1, 0, 1))
                         .shapes(ReductionOps::topKShape).kernels(Kernels.TOPK)
                         .doc("outputs Values and Indices (int64): the k largest (or smallest) along axis, sorted, equal values by lower index; "
@@ -80,7 +85,7 @@ final class ReductionOps implements OpFamily {
     private static OpDefinition reduce(String kind, int code, String what) {
         boolean exact = code == Kernels.R_SUM || code == Kernels.R_MAX || code == Kernels.R_MIN || code == Kernels.R_PROD;
         return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "every axis"), AttrSpec.integer("keepdims", 1, 0, 1))
-                .shape(ReductionOps::reduceShape).kernels(Kernels.REDUCE)
+                .shape(ReductionOps::reduceShape).kernels(Kernels.REDUCE).flops(OpSpec.PER_INPUT_ELEMENT)
                 .doc(what + " over axes (all when absent), each kept as 1 with keepdims; f32, f16, bf16, f64 and integer types ("
                         + (exact ? "in 64 bits, wrapping" : "in double, truncated toward zero") + ")")
                 .lower((op, l) -> List.of(reduce(op, l, code))).onnx(ReductionOps::importReduce, "noop_with_empty_axes").build();
@@ -93,11 +98,12 @@ final class ReductionOps implements OpFamily {
                 .lower((op, l) -> List.of(reduce(op, l, code))).onnx(ReductionOps::importArg).build();
     }
 
-    private static OpDefinition softmax(String kind, int mode, String what) {
+    /** A kind of the softmax family (3 FLOPs per element: the maximum, the exponential and sum, the division); finished with {@code build()}. */
+    private static OpDefinition.Builder softmax(String kind, int mode, String what) {
         return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.axis("axis", -1), AttrSpec.flag("single_axis"))
-                .shape(ReductionOps::softmaxShape).inPlace(0).kernels(Kernels.SOFTMAX)
+                .shape(ReductionOps::softmaxShape).inPlace(0).kernels(Kernels.SOFTMAX).flops((a, in, out) -> 3 * OpSpec.FlopRule.elements(out[0]))
                 .doc(what + " over the axes from axis to the end taken together (ONNX before opset 13), or over axis alone with single_axis = 1 (from 13); f32")
-                .lowerF32((op, l) -> List.of(softmax(op, l, mode))).onnx(ReductionOps::importSoftmax).build();
+                .lowerF32((op, l) -> List.of(softmax(op, l, mode))).onnx(ReductionOps::importSoftmax);
     }
 
     // ---- shape rules ----
@@ -279,7 +285,7 @@ final class ReductionOps implements OpFamily {
         Map<String, Object> attrs = new LinkedHashMap<>();
         if (axes.length > 0) attrs.put("axes", resolved);
         attrs.put("keepdims", keep ? 1L : 0L);
-        return NodeLowering.op(n, n.opType(), List.of(x.name()), reducedShape(x.shape(), reduced, keep), attrs, x.dtype());
+        return NodeLowering.op(n, n.kind(), List.of(x.name()), reducedShape(x.shape(), reduced, keep), attrs, x.dtype());
     }
 
     private static Lowered importArg(NodeContext n) {
@@ -299,7 +305,7 @@ final class ReductionOps implements OpFamily {
         attrs.put("axis", (long) axis);
         attrs.put("keepdims", keep ? 1L : 0L);
         attrs.put("select_last_index", last);
-        return NodeLowering.op(n, n.opType(), List.of(x.name()), reducedShape(x.shape(), reduced, keep), attrs, DType.I64);
+        return NodeLowering.op(n, n.kind(), List.of(x.name()), reducedShape(x.shape(), reduced, keep), attrs, DType.I64);
     }
 
     /** Before opset 13 the dims from axis (default 1) on are normalised together; from 13 the one axis (default -1). */
@@ -313,7 +319,7 @@ final class ReductionOps implements OpFamily {
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("axis", (long) axis);
         attrs.put("single_axis", v13 ? 1L : 0L);
-        return NodeLowering.op(n, n.opType(), List.of(x.name()), x.shape(), attrs, x.dtype());
+        return NodeLowering.op(n, n.kind(), List.of(x.name()), x.shape(), attrs, x.dtype());
     }
 
     /** Every numeric type (bool too: ReduceMax/ReduceMin of bool are any/all). */
@@ -337,7 +343,7 @@ final class ReductionOps implements OpFamily {
         attrs.put("axis", (long) axis);
         attrs.put("exclusive", n.integer("exclusive", 0) != 0 ? 1L : 0L);
         attrs.put("reverse", n.integer("reverse", 0) != 0 ? 1L : 0L);
-        return NodeLowering.op(n, OpKinds.CUMSUM, List.of(x.name()), x.shape(), attrs, t);
+        return NodeLowering.op(n, CUMSUM, List.of(x.name()), x.shape(), attrs, t);
     }
 
     private static Lowered importTopK(NodeContext n) {
@@ -368,7 +374,22 @@ final class ReductionOps implements OpFamily {
         attrs.put("k", k);
         attrs.put("largest", n.integer("largest", 1) != 0 ? 1L : 0L);
         attrs.put("sorted", n.integer("sorted", 1) != 0 ? 1L : 0L);
-        return new Lowered(OpKinds.TOP_K, List.of(x.name()),
+        return new Lowered(TOP_K, List.of(x.name()),
                 List.of(new Value(FamilyImports.outputName(n, 0), t, shape), new Value(FamilyImports.outputName(n, 1), DType.I64, shape)), attrs, false, List.of());
+    }
+
+    /** Softmax: dX = SoftmaxGrad(dY, Y) over the same axes, in place over dY (single_axis only over a last axis). */
+    private static void softmaxGradient(Op op, String dy, Backward g) {
+        long[] ys = g.shape(op.outputs().get(0));
+        long axis = OpAttrs.of(op).integer("axis");
+        int a = (int) (axis < 0 ? axis + ys.length : axis);
+        boolean innerOnes = true;
+        for (int d = a + 1; d < ys.length; d++) innerOnes &= ys[d] == 1;
+        if (OpAttrs.of(op).integer("single_axis") == 1 && !innerOnes)
+            throw new GraphException("op '" + op.name() + "' (Softmax): gradients need the axes from axis on taken together (single_axis = 0), or a last axis");
+        String x = op.inputs().get(0);
+        String dx = g.tensor(x, g.dtype(dy), g.shape(dy));
+        g.op(TrainingOps.SOFTMAX_GRAD, dx).in(dy, op.outputs().get(0)).attr("axis", axis).inPlace().add();
+        g.accumulate(x, dx);
     }
 }

@@ -51,6 +51,11 @@ import static org.arenaplan.onnx.NodeLowering.op;
  * Not handled: Pad's float 'value' other than 0 before opset 11 (refused by name).
  */
 final class ShapeIndexOps implements OpFamily {
+    /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
+    static final String EXPAND = "Expand", TILE = "Tile", PAD = "Pad", TRILU = "Trilu", GATHER_ELEMENTS = "GatherElements",
+            SCATTER_ELEMENTS = "ScatterElements", GATHER_ND = "GatherND", SCATTER_ND = "ScatterND", ONE_HOT = "OneHot",
+            DEPTH_TO_SPACE = "DepthToSpace", SPACE_TO_DEPTH = "SpaceToDepth";
+
     private static final int MAX_STRIDED_RANK = 16, MAX_KERNEL_RANK = 8;
 
     @Override
@@ -63,46 +68,46 @@ final class ShapeIndexOps implements OpFamily {
                         .doc("ONNX Slice (negative steps, clamping) as a strided copy; whole rows along the leading axis may be a view, which issues no work")
                         .lower((op, l) -> op.attrs().containsKey("starts") ? List.of(slice(op, l)) : LayoutOps.viewAsCopy(op, l))
                         .onnx(ShapeIndexOps::importSlice).build(),
-                OpDefinition.op(OpKinds.EXPAND, 1, 1).attrs(AttrSpec.ints("shape", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::expand)
+                OpDefinition.op(EXPAND, 1, 1).attrs(AttrSpec.ints("shape", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::expand)
                         .kernels(Kernels.STRIDED_COPY).doc("numpy broadcast of the input with shape")
-                        .lower((op, l) -> List.of(expand(op, l))).onnx("Expand", 8, n -> simple(n, OpKinds.EXPAND, Map.of("shape", n.constantInts(1, "the shape")))).build(),
-                OpDefinition.op(OpKinds.TILE, 1, 1).attrs(AttrSpec.ints("repeats", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::tile)
+                        .lower((op, l) -> List.of(expand(op, l))).onnx("Expand", 8, n -> simple(n, EXPAND, Map.of("shape", n.constantInts(1, "the shape")))).build(),
+                OpDefinition.op(TILE, 1, 1).attrs(AttrSpec.ints("repeats", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::tile)
                         .kernels(Kernels.STRIDED_COPY).doc("the input repeated repeats[d] times along axis d")
-                        .lower((op, l) -> List.of(tile(op, l))).onnx(n -> simple(n, OpKinds.TILE, Map.of("repeats", n.constantInts(1, "repeats")))).build(),
-                OpDefinition.op(OpKinds.PAD, 1, 2).attrs(AttrSpec.ints("pads", Long.MIN_VALUE, Long.MAX_VALUE, "required: begins, then ends"), AttrSpec.string("mode", "constant"))
+                        .lower((op, l) -> List.of(tile(op, l))).onnx(n -> simple(n, TILE, Map.of("repeats", n.constantInts(1, "repeats")))).build(),
+                OpDefinition.op(PAD, 1, 2).attrs(AttrSpec.ints("pads", Long.MIN_VALUE, Long.MAX_VALUE, "required: begins, then ends"), AttrSpec.string("mode", "constant"))
                         .shape(IndexShapeRules::pad).kernels(Kernels.PAD)
                         .doc("modes constant (optional input 1, one element; else zeros), reflect, edge, wrap; negative pads crop")
                         .lower((op, l) -> List.of(pad(op, l))).onnx(ShapeIndexOps::importPad, "value")
                         .onnx("CenterCropPad", 18, ShapeIndexOps::importCenterCropPad, "axes").build(),
-                OpDefinition.op(OpKinds.TRILU, 1, 1).attrs(AttrSpec.integer("upper", 1, 0, 1), AttrSpec.integer("k", 0, Long.MIN_VALUE, Long.MAX_VALUE))
+                OpDefinition.op(TRILU, 1, 1).attrs(AttrSpec.integer("upper", 1, 0, 1), AttrSpec.integer("k", 0, Long.MIN_VALUE, Long.MAX_VALUE))
                         .shape(IndexShapeRules::trilu).kernels(Kernels.TRILU).doc("upper or lower triangle of the last two axes from diagonal k, zeros elsewhere")
-                        .lower((op, l) -> List.of(trilu(op, l))).onnx("Trilu", 14, n -> simple(n, OpKinds.TRILU, Map.of("upper", n.integer("upper", 1) != 0 ? 1L : 0L,
+                        .lower((op, l) -> List.of(trilu(op, l))).onnx("Trilu", 14, n -> simple(n, TRILU, Map.of("upper", n.integer("upper", 1) != 0 ? 1L : 0L,
                                 "k", n.hasInput(1) ? scalar(n, 1, "k") : 0L))).build(),
-                OpDefinition.op(OpKinds.GATHER_ELEMENTS, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(IndexShapeRules::gatherElements).kernels(Kernels.GATHER_ELEMENTS)
+                OpDefinition.op(GATHER_ELEMENTS, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(IndexShapeRules::gatherElements).kernels(Kernels.GATHER_ELEMENTS)
                         .doc("inputs data, indices (int64 or int32, negative from the end) of one rank; output indices' shape")
                         .lower((op, l) -> List.of(gatherElements(op, l)))
-                        .onnx("GatherElements", 11, n -> indexed(n, OpKinds.GATHER_ELEMENTS, 2, Map.of("axis", (long) n.axis(n.integer("axis", 0), n.input(0).rank(), "axis")))).build(),
-                OpDefinition.op(OpKinds.SCATTER_ELEMENTS, 3, 3).attrs(AttrSpec.axis("axis", 0), AttrSpec.string("reduction", "none"))
+                        .onnx("GatherElements", 11, n -> indexed(n, GATHER_ELEMENTS, 2, Map.of("axis", (long) n.axis(n.integer("axis", 0), n.input(0).rank(), "axis")))).build(),
+                OpDefinition.op(SCATTER_ELEMENTS, 3, 3).attrs(AttrSpec.axis("axis", 0), AttrSpec.string("reduction", "none"))
                         .shape(IndexShapeRules::scatterElements).inPlace(0).kernels(Kernels.COPY, Kernels.SCATTER_ELEMENTS)
                         .doc("inputs data, indices, updates; reduction none, add, mul, max, min; updates applied in order")
                         .lower(ShapeIndexOps::scatterElements).onnx("ScatterElements", 11, ShapeIndexOps::importScatterElements)
                         .onnx("Scatter", 9, ShapeIndexOps::importScatterElements).build(),
-                OpDefinition.op(OpKinds.GATHER_ND, 2, 2).attrs(AttrSpec.integer("batch_dims", 0, 0, MAX_RANK)).shape(IndexShapeRules::gatherNd).kernels(Kernels.GATHER_ND)
+                OpDefinition.op(GATHER_ND, 2, 2).attrs(AttrSpec.integer("batch_dims", 0, 0, MAX_RANK)).shape(IndexShapeRules::gatherNd).kernels(Kernels.GATHER_ND)
                         .doc("inputs data, indices (int64 or int32) whose last axis indexes the leading axes of data after batch_dims")
-                        .lower((op, l) -> List.of(gatherNd(op, l))).onnx("GatherND", 11, n -> indexed(n, OpKinds.GATHER_ND, 2, Map.of("batch_dims", n.integer("batch_dims", 0)))).build(),
-                OpDefinition.op(OpKinds.SCATTER_ND, 3, 3).attrs(AttrSpec.string("reduction", "none")).shape(IndexShapeRules::scatterNd).inPlace(0)
+                        .lower((op, l) -> List.of(gatherNd(op, l))).onnx("GatherND", 11, n -> indexed(n, GATHER_ND, 2, Map.of("batch_dims", n.integer("batch_dims", 0)))).build(),
+                OpDefinition.op(SCATTER_ND, 3, 3).attrs(AttrSpec.string("reduction", "none")).shape(IndexShapeRules::scatterNd).inPlace(0)
                         .kernels(Kernels.COPY, Kernels.SCATTER_ND).doc("inputs data, indices, updates; reduction none, add, mul, max, min; updates applied in order")
-                        .lower(ShapeIndexOps::scatterNd).onnx("ScatterND", 11, n -> indexed(n, OpKinds.SCATTER_ND, 3, Map.of("reduction", reduction(n)))).build(),
-                OpDefinition.op(OpKinds.ONE_HOT, 2, 2).attrs(AttrSpec.axis("axis", -1), AttrSpec.requiredInteger("depth", 1, MAX_INT32))
+                        .lower(ShapeIndexOps::scatterNd).onnx("ScatterND", 11, n -> indexed(n, SCATTER_ND, 3, Map.of("reduction", reduction(n)))).build(),
+                OpDefinition.op(ONE_HOT, 2, 2).attrs(AttrSpec.axis("axis", -1), AttrSpec.requiredInteger("depth", 1, MAX_INT32))
                         .shape(IndexShapeRules::oneHot).kernels(Kernels.ONEHOT).doc("inputs indices (any numeric type), values [off, on]; depth inserted at axis")
                         .lower((op, l) -> List.of(oneHot(op, l))).onnx(ShapeIndexOps::importOneHot).build(),
-                OpDefinition.op(OpKinds.DEPTH_TO_SPACE, 1, 1).attrs(AttrSpec.requiredInteger("blocksize", 1, MAX_INT32), AttrSpec.string("mode", "DCR"))
+                OpDefinition.op(DEPTH_TO_SPACE, 1, 1).attrs(AttrSpec.requiredInteger("blocksize", 1, MAX_INT32), AttrSpec.string("mode", "DCR"))
                         .shape(IndexShapeRules::depthToSpace).kernels(Kernels.STRIDED_COPY).doc("N x C x H x W; mode DCR or CRD")
                         .lower((op, l) -> List.of(depthToSpace(op, l)))
-                        .onnx(n -> simple(n, OpKinds.DEPTH_TO_SPACE, Map.of("blocksize", blocksize(n), "mode", n.string("mode", "DCR")))).build(),
-                OpDefinition.op(OpKinds.SPACE_TO_DEPTH, 1, 1).attrs(AttrSpec.requiredInteger("blocksize", 1, MAX_INT32))
+                        .onnx(n -> simple(n, DEPTH_TO_SPACE, Map.of("blocksize", blocksize(n), "mode", n.string("mode", "DCR")))).build(),
+                OpDefinition.op(SPACE_TO_DEPTH, 1, 1).attrs(AttrSpec.requiredInteger("blocksize", 1, MAX_INT32))
                         .shape(IndexShapeRules::spaceToDepth).kernels(Kernels.STRIDED_COPY).doc("N x C x H x W")
-                        .lower((op, l) -> List.of(spaceToDepth(op, l))).onnx(n -> simple(n, OpKinds.SPACE_TO_DEPTH, Map.of("blocksize", blocksize(n)))).build());
+                        .lower((op, l) -> List.of(spaceToDepth(op, l))).onnx(n -> simple(n, SPACE_TO_DEPTH, Map.of("blocksize", blocksize(n)))).build());
     }
 
     // ---- lowering ----
@@ -301,7 +306,7 @@ final class ShapeIndexOps implements OpFamily {
     // ---- ONNX import ----
 
     private static Lowered importScatterElements(NodeContext n) {
-        return indexed(n, OpKinds.SCATTER_ELEMENTS, 3, Map.of("axis", (long) n.axis(n.integer("axis", 0), n.input(0).rank(), "axis"), "reduction", reduction(n)));
+        return indexed(n, SCATTER_ELEMENTS, 3, Map.of("axis", (long) n.axis(n.integer("axis", 0), n.input(0).rank(), "axis"), "reduction", reduction(n)));
     }
 
     /** The registry kind of {@code kind} computes the output shape from input 0 and {@code attrs}. */
@@ -316,7 +321,7 @@ final class ShapeIndexOps implements OpFamily {
             in[i] = n.input(i);
             names.add(in[i].name());
         }
-        return op(n, kind, names, Shapes.infer(n, kind, attrs, in), attrs, kind.equals(OpKinds.ONE_HOT) ? n.input(1).dtype() : n.input(0).dtype());
+        return op(n, kind, names, Shapes.infer(n, kind, attrs, in), attrs, kind.equals(ONE_HOT) ? n.input(1).dtype() : n.input(0).dtype());
     }
 
     private static long blocksize(NodeContext n) {
@@ -433,7 +438,7 @@ final class ShapeIndexOps implements OpFamily {
         attrs.put("pads", pads);
         attrs.put("mode", mode);
         Value[] in = inputs.size() == 2 ? new Value[]{x, n.input(2)} : new Value[]{x};
-        return op(n, OpKinds.PAD, inputs, Shapes.infer(n, OpKinds.PAD, attrs, in), attrs);
+        return op(n, PAD, inputs, Shapes.infer(n, PAD, attrs, in), attrs);
     }
 
     /** CenterCropPad (18): per listed axis, crop or zero-pad to the target extent, centred (the extra element at the end); a Pad with negative pads where it crops. */
@@ -458,7 +463,7 @@ final class ShapeIndexOps implements OpFamily {
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("pads", pads);
         attrs.put("mode", "constant");
-        return op(n, OpKinds.PAD, List.of(x.name()), Shapes.infer(n, OpKinds.PAD, attrs, x), attrs);
+        return op(n, PAD, List.of(x.name()), Shapes.infer(n, PAD, attrs, x), attrs);
     }
 
     /** OneHot: inputs indices, depth (constant, any numeric type), values [off, on]; attr axis (default -1). */
@@ -470,7 +475,7 @@ final class ShapeIndexOps implements OpFamily {
         attrs.put("axis", (long) n.axis(n.integer("axis", -1), idx.rank() + 1, "axis"));
         attrs.put("depth", (long) depth[0]);
         Value values = n.input(2);
-        Lowered l = op(n, OpKinds.ONE_HOT, List.of(idx.name(), values.name()), Shapes.infer(n, OpKinds.ONE_HOT, attrs, idx, values), attrs, values.dtype());
+        Lowered l = op(n, ONE_HOT, List.of(idx.name(), values.name()), Shapes.infer(n, ONE_HOT, attrs, idx, values), attrs, values.dtype());
         return l;
     }
 }

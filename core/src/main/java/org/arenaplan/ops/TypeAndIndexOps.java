@@ -7,7 +7,6 @@ import org.arenaplan.ir.AttrSpec;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
-import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.ShapeRules;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
@@ -32,19 +31,22 @@ import static org.arenaplan.onnx.NodeLowering.op;
  * does not take, so it is accepted and has no effect); Gather takes a negative axis from 11.
  */
 final class TypeAndIndexOps implements OpFamily {
+    /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
+    static final String CAST = "Cast", WHERE = "Where", EQUAL = "Equal", GATHER = "Gather";
+
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                OpDefinition.op(OpKinds.CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 16)).shape(ShapeRules::sameAsFirst).kernels(Kernels.CAST)
+                OpDefinition.op(CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 16)).shape(ShapeRules::sameAsFirst).kernels(Kernels.CAST)
                         .doc("to: the output's ONNX TensorProto.DataType; any type to any type by DType.cast")
                         .lower((op, l) -> List.of(cast(op, l))).onnx(TypeAndIndexOps::importCast, "saturate")
                         .onnx("CastLike", 15, ElementwiseImport::castLike, "saturate").build(),
-                OpDefinition.op(OpKinds.WHERE, 3, 3).shape(ShapeRules::broadcast).kernels(Kernels.WHERE)
+                OpDefinition.op(WHERE, 3, 3).shape(ShapeRules::broadcast).kernels(Kernels.WHERE)
                         .doc("condition (bool) ? X : Y, broadcast over all three; X, Y of any one type")
                         .lower((op, l) -> List.of(where(op, l))).onnx(TypeAndIndexOps::importWhere).build(),
-                OpDefinition.op(OpKinds.EQUAL, 2, 2).shape(ShapeRules::broadcast).kernels(Kernels.COMPARE).doc("A == B as bool, broadcasting; any one type")
+                OpDefinition.op(EQUAL, 2, 2).shape(ShapeRules::broadcast).kernels(Kernels.COMPARE).doc("A == B as bool, broadcasting; any one type")
                         .lower((op, l) -> List.of(ElementwiseLowering.compare(op, l, Kernels.EQUAL))).onnx(TypeAndIndexOps::importEqual).build(),
-                OpDefinition.op(OpKinds.GATHER, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::gather).kernels(Kernels.GATHER)
+                OpDefinition.op(GATHER, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::gather).kernels(Kernels.GATHER)
                         .doc("data[:axis] + indices + data[axis+1:]; int64 or int32 indices, negative ones from the end")
                         .lower((op, l) -> List.of(gather(op, l))).onnx(TypeAndIndexOps::importGather).build());
     }
@@ -96,7 +98,7 @@ final class TypeAndIndexOps implements OpFamily {
         long to = n.integer("to", 0);
         DType t = DType.ofOnnx((int) to);
         n.require(t != null, "attribute to=" + to + " is an element type arenaplan does not support");
-        return op(n, OpKinds.CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) t.onnxCode()), t);
+        return op(n, CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) t.onnxCode()), t);
     }
 
     /** ONNX Where(condition: bool, X, Y): broadcast over all three; X's type. */
@@ -105,13 +107,13 @@ final class TypeAndIndexOps implements OpFamily {
         n.require(n.input(0).dtype() == DType.BOOL, "condition " + n.input(0) + " is " + n.input(0).dtype().jsonName() + ", not bool");
         List<String> inputs = new ArrayList<>(List.of(n.input(0).name()));
         inputs.addAll(names(n, 1, 3));
-        return op(n, OpKinds.WHERE, inputs, broadcastAll(n, 0, 3), Map.of(), n.input(1).dtype());
+        return op(n, WHERE, inputs, broadcastAll(n, 0, 3), Map.of(), n.input(1).dtype());
     }
 
     /** ONNX Equal(A, B) to bool, broadcasting. */
     private static Lowered importEqual(NodeContext n) {
         n.require(n.inputCount() == 2, "needs two inputs");
-        return op(n, OpKinds.EQUAL, names(n, 0, 2), broadcastAll(n, 0, 2), Map.of(), DType.BOOL);
+        return op(n, EQUAL, names(n, 0, 2), broadcastAll(n, 0, 2), Map.of(), DType.BOOL);
     }
 
     /** ONNX Gather: output data.shape[:axis] + indices.shape + data.shape[axis+1:]; axis may be negative from opset 11. */
@@ -125,6 +127,6 @@ final class TypeAndIndexOps implements OpFamily {
         System.arraycopy(ds, 0, out, 0, axis);
         System.arraycopy(is, 0, out, axis, is.length);
         System.arraycopy(ds, axis + 1, out, axis + is.length, ds.length - axis - 1);
-        return op(n, OpKinds.GATHER, List.of(data.name(), idx.name()), out, Map.of("axis", (long) axis));
+        return op(n, GATHER, List.of(data.name(), idx.name()), out, Map.of("axis", (long) axis));
     }
 }

@@ -316,6 +316,7 @@ final class SimKernels {
         boolean hasC = c.intArg(8) == 1;
         int cb = i(c, 9), cr = i(c, 10), cc = i(c, 11);
         float alpha = (float) c.floatArg(0), beta = (float) c.floatArg(1);
+        int act = epilogue(c, 12);
         F a = f[0], b = f[1], y = f[f.length - 1];
         F cm = hasC ? f[2] : null;
         float[] acc = new float[n];
@@ -335,10 +336,18 @@ final class SimKernels {
                 for (int j = 0; j < n; j++) {
                     float v = alpha * acc[j];
                     if (hasC) v += beta * cm.a[cm.i + bt * cb + r * cr + j * cc];
-                    y.a[y0 + r * n + j] = v;
+                    y.a[y0 + r * n + j] = Kernels.activation(act, v);
                 }
             }
         }
+    }
+
+    /** The fused epilogue activation of a call, int {@code k} ({@link Kernels#ACTIVATION_NONE} when the call stops before it). */
+    private static int epilogue(KernelCall c, int k) {
+        long code = c.ints().length > k ? c.intArg(k) : Kernels.ACTIVATION_NONE;
+        if (code != Kernels.ACTIVATION_NONE && code != Kernels.ACTIVATION_RELU)
+            throw new DeviceException("'" + c.label() + "': kernel " + c.name() + " has no epilogue activation " + code);
+        return (int) code;
     }
 
     static void batchnorm(KernelCall c, F[] f) {
@@ -360,6 +369,7 @@ final class SimKernels {
         int kh = i(c, 7), kw = i(c, 8), sh = i(c, 9), sw = i(c, 10), pt = i(c, 11), pl = i(c, 12);
         int dh = i(c, 13), dw = i(c, 14), group = i(c, 15);
         boolean hasBias = c.intArg(16) == 1;
+        int act = epilogue(c, 17);
         F x = f[0], wt = f[1], y = f[hasBias ? 3 : 2];
         F bias = hasBias ? f[2] : null;
         int cg = ch / group, mg = m / group;
@@ -394,7 +404,7 @@ final class SimKernels {
                     }
                     int yo = y.i + (img * m + mo) * oh * ow;
                     float bv = hasBias ? bias.a[bias.i + mo] : 0f;
-                    for (int k = 0; k < acc.length; k++) y.a[yo + k] = hasBias ? acc[k] + bv : acc[k];
+                    for (int k = 0; k < acc.length; k++) y.a[yo + k] = Kernels.activation(act, hasBias ? acc[k] + bv : acc[k]);
                 }
             }
         }

@@ -6,14 +6,18 @@ import org.arenaplan.ir.GraphBuilder;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpKinds;
+import org.arenaplan.ir.OpRegistry;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.Tensor;
 
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.Set;
 
 /**
@@ -25,14 +29,17 @@ import java.util.Set;
  *   <li>Which tensors need a gradient: those computed from a trainable weight.</li>
  *   <li>Seeds: every forward output y gets a graph input {@code grad.y} (dL/dy, donated), so the
  *       step computes the gradients of L = sum(grad.y * y); the outputs stay outputs.</li>
- *   <li>The forward ops in reverse; each op with a gradient rule ({@link GradientRules}) appends
- *       the ops that turn the gradient of its output into contributions to its inputs'; several
- *       contributions to one tensor are summed by Add, in place where liveness allows.</li>
+ *   <li>The forward ops in reverse; each op with a gradient rule ({@link GradientRule}, declared
+ *       with its kind in {@code org.arenaplan.ops}) appends the ops that turn the gradient of its
+ *       output into contributions to its inputs'; an op declared a view of the whole of its input
+ *       ({@link OpSpec.ViewRule#WHOLE}: Reshape, Flatten, Identity, Squeeze, Unsqueeze, Dropout)
+ *       passes dY on as a Reshape view. Several contributions to one tensor are summed by Add, in
+ *       place where liveness allows.</li>
  *   <li>Every trainable weight's gradient becomes a graph output {@code grad.W}... (the tensor
  *       the rules produced; see {@link Training#weightGradients()}).</li>
  * </ol>
- * Cost O(ops + tensors). Throws {@link GraphException} naming the op for a kind without a rule
- * (see {@link GradientRules} for the kinds that have one).
+ * Cost O(ops + tensors). Throws {@link GraphException} naming the op for a kind without a rule,
+ * listing the kinds that have one.
  */
 public final class Gradients {
     /**
@@ -47,6 +54,22 @@ public final class Gradients {
     private final Set<String> needs = new HashSet<>();
     private final Map<String, String> constants = new HashMap<>();
     private int next;
+
+    /** The rules by kind, loaded on first use from the {@link GradientTable} service. */
+    private static final class Rules {
+        static final Map<String, GradientRule> RULES = load();
+
+        private static Map<String, GradientRule> load() {
+            List<GradientTable> t = ServiceLoader.load(GradientTable.class, Gradients.class.getClassLoader()).stream().map(ServiceLoader.Provider::get).toList();
+            if (t.size() != 1) throw new IllegalStateException("expected one org.arenaplan.train.GradientTable service (org.arenaplan.ops.Operators), found " + t.size());
+            return Collections.unmodifiableMap(new LinkedHashMap<>(t.get(0).gradients()));
+        }
+    }
+
+    /** The kinds with a gradient rule, in the registry's order. */
+    public static Set<String> kindsWithRules() {
+        return Rules.RULES.keySet();
+    }
 
     private Gradients(Graph fwd) {
         this.fwd = fwd;
@@ -83,13 +106,13 @@ public final class Gradients {
             b.tensor(rename(fwd.tensor(y), seed)).input(seed, true);
             grad.put(y, seed);
         }
-        GradientRules rules = new GradientRules(this);
+        Backward backward = new Backward(this);
         for (int p = fwd.opCount() - 1; p >= 0; p--) {
             Op op = fwd.ops().get(p);
             String out = op.outputs().isEmpty() ? null : op.outputs().get(0);
             if (out == null || !grad.containsKey(out)) continue;
             if (op.outputs().size() != 1) throw new GraphException("op '" + op.name() + "' (" + op.kind() + "): gradients need ops with one output");
-            rules.apply(op, grad.get(out));
+            differentiate(op, grad.get(out), backward);
         }
         Map<String, String> weightGrads = new LinkedHashMap<>();
         for (String w : fwd.weights()) {
@@ -101,7 +124,24 @@ public final class Gradients {
         return new Training(b.build(), fwd.opCount(), weightGrads);
     }
 
-    // ---- used by the rules ----
+    /** Applies the kind's rule, or passes dY on through a whole view; {@link GraphException} naming the op otherwise. */
+    private void differentiate(Op op, String dy, Backward backward) {
+        GradientRule rule = Rules.RULES.get(op.kind());
+        if (rule != null) {
+            rule.apply(op, dy, backward);
+            return;
+        }
+        OpSpec spec = OpRegistry.get(op.kind());
+        if (spec != null && spec.view() == OpSpec.ViewRule.WHOLE && op.isStorageOnly()) {
+            String x = op.inputs().get(0);
+            accumulate(x, backward.view(dy, x, shape(x)));
+            return;
+        }
+        throw new GraphException("op '" + op.name() + "' (" + op.kind() + "): no gradient rule for this kind; rules exist for "
+                + String.join(", ", kindsWithRules()) + " and ops declared as views of their whole input");
+    }
+
+    // ---- used by the rules, through Backward ----
 
     Graph forward() { return fwd; }
 

@@ -30,7 +30,7 @@ final class RecurrentGraphs {
                 .tensor("P", DType.F32, d, 3 * HIDDEN).weight("P")
                 .tensor("Y", DType.F32, SEQ, d, BATCH, HIDDEN).tensor("Y_h", DType.F32, d, BATCH, HIDDEN).tensor("Y_c", DType.F32, d, BATCH, HIDDEN)
                 .tensor("ty", DType.F32, SEQ, d, BATCH, HIDDEN).tensor("rh", DType.F32, d, BATCH, HIDDEN);
-        b.op("lstm", OpKinds.LSTM).in("x", "W", "R", "B", "lens", "h0", "c0", "P").out("Y", "Y_h", "Y_c")
+        b.op("lstm", "LSTM").in("x", "W", "R", "B", "lens", "h0", "c0", "P").out("Y", "Y_h", "Y_c")
                 .attr("hidden_size", (long) HIDDEN).attr("direction", "bidirectional").add();
         b.op("ty", OpKinds.TANH).in("Y").out("ty").add();
         b.op("rh", OpKinds.RELU).in("Y_h").out("rh").add();
@@ -45,10 +45,10 @@ final class RecurrentGraphs {
                 .tensor("s", DType.F32, 1, BATCH, HIDDEN)
                 .tensor("Wr", DType.F32, 1, HIDDEN, HIDDEN).weight("Wr").tensor("Rr", DType.F32, 1, HIDDEN, HIDDEN).weight("Rr")
                 .tensor("Z", DType.F32, 1, BATCH, 1, HIDDEN);
-        b.op("gru", OpKinds.GRU).in("x", "Wg", "Rg").out("Y", "Y_h").attr("hidden_size", (long) HIDDEN).attr("linear_before_reset", 1L)
+        b.op("gru", "GRU").in("x", "Wg", "Rg").out("Y", "Y_h").attr("hidden_size", (long) HIDDEN).attr("linear_before_reset", 1L)
                 .attr("direction", "reverse").add();
         b.op("s", OpKinds.SIGMOID).in("Y_h").out("s").add();
-        b.op("rnn", OpKinds.RNN).in("s", "Wr", "Rr").out("Z").attr("hidden_size", (long) HIDDEN).attr("layout", 1L)
+        b.op("rnn", "RNN").in("s", "Wr", "Rr").out("Z").attr("hidden_size", (long) HIDDEN).attr("layout", 1L)
                 .attr("activations", new String[]{"Relu"}).add();
         return b.output("Z").build();
     }

@@ -57,9 +57,9 @@ final class TestGraphs {
                 .op("gelu", OpKinds.GELU).in("ln").out("ge").add()
                 .op("sig", OpKinds.SIGMOID).in("ln").out("sg").add()
                 .op("th", OpKinds.TANH).in("gf").out("th").add()
-                .op("sum", OpKinds.SUM).in("ge", "sg", "th").out("sum").add()
+                .op("sum", "Sum").in("ge", "sg", "th").out("sum").add()
                 .op("sub", OpKinds.SUB).in("sum", "ge").out("sub").add()
-                .op("div", OpKinds.DIV).in("sub", "ln_s").out("div").add()
+                .op("div", "Div").in("sub", "ln_s").out("div").add()
                 .op("mul", OpKinds.MUL).in("div", "sg").out("mul").add()
                 .op("rg", OpKinds.RELU_GRAD).in("mul", "ln").out("rg").add()
                 .op("cp", OpKinds.COPY).in("rg").out("cp").add()
@@ -81,7 +81,7 @@ final class TestGraphs {
                     .op("sig" + k, OpKinds.SIGMOID).in(v).out(o).add();
             ends[k] = o;
         }
-        b.tensor("y", DType.F32, 128).output("y").op("join", OpKinds.SUM).in(ends).out("y").add();
+        b.tensor("y", DType.F32, 128).output("y").op("join", "Sum").in(ends).out("y").add();
         return b.build();
     }
 }

@@ -54,11 +54,11 @@ class TypedOpsTest {
         GraphBuilder b = new GraphBuilder("casts").tensor("x", DType.F32, 6).input("x");
         DType[] to = {DType.I64, DType.I32, DType.I8, DType.U8, DType.BOOL, DType.F16, DType.BF16};
         for (DType t : to) {
-            b.tensor("y_" + t.jsonName(), t, 6).op("cast_" + t.jsonName(), OpKinds.CAST).in("x").out("y_" + t.jsonName()).attr("to", (long) t.onnxCode()).add();
+            b.tensor("y_" + t.jsonName(), t, 6).op("cast_" + t.jsonName(), "Cast").in("x").out("y_" + t.jsonName()).attr("to", (long) t.onnxCode()).add();
             b.output("y_" + t.jsonName());
         }
-        b.tensor("back", DType.F32, 6).op("back", OpKinds.CAST).in("y_i64").out("back").attr("to", 1L).add().output("back");
-        b.tensor("h2b", DType.BF16, 6).op("h2b", OpKinds.CAST).in("y_f16").out("h2b").attr("to", 16L).add().output("h2b");
+        b.tensor("back", DType.F32, 6).op("back", "Cast").in("y_i64").out("back").attr("to", 1L).add().output("back");
+        b.tensor("h2b", DType.BF16, 6).op("h2b", "Cast").in("y_f16").out("h2b").attr("to", 16L).add().output("h2b");
         Map<String, TensorValue> out = run(b.build(), Map.of("x", TensorValue.ofFloats(new long[]{6}, 1.5f, -2.5f, 300.7f, Float.NaN, 65520f, -0f)));
         assertThat(out.get("y_i64").longs()).containsExactly(1, -2, 300, 0, 65520, 0);
         assertThat(out.get("y_i64").byteCount()).isEqualTo(48);
@@ -79,9 +79,9 @@ class TypedOpsTest {
                 .tensor("ids", DType.I64, 4).tensor("idx", DType.I64, 2)
                 .tensor("r", DType.F32, 2, 4).tensor("c", DType.F32, 3, 2, 2).tensor("v", DType.I64, 2)
                 .input("data").input("rows").input("cols").input("ids").input("idx")
-                .op("g0", OpKinds.GATHER).in("data", "rows").out("r").attr("axis", 0L).add()
-                .op("g1", OpKinds.GATHER).in("data", "cols").out("c").attr("axis", -1L).add()
-                .op("g2", OpKinds.GATHER).in("ids", "idx").out("v").add()
+                .op("g0", "Gather").in("data", "rows").out("r").attr("axis", 0L).add()
+                .op("g1", "Gather").in("data", "cols").out("c").attr("axis", -1L).add()
+                .op("g2", "Gather").in("ids", "idx").out("v").add()
                 .output("r").output("c").output("v").build();
         float[] data = new float[12];
         for (int i = 0; i < 12; i++) data[i] = i;
@@ -98,7 +98,7 @@ class TypedOpsTest {
     @Test
     void anIndexOutOfRangeIsNamedNotReadPastTheAxis() {
         Graph g = new GraphBuilder("bad-gather").tensor("data", DType.F32, 3, 2).tensor("i", DType.I64, 1).tensor("y", DType.F32, 1, 2)
-                .input("data").input("i").op("emb", OpKinds.GATHER).in("data", "i").out("y").add().output("y").build();
+                .input("data").input("i").op("emb", "Gather").in("data", "i").out("y").add().output("y").build();
         try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
             assertThatThrownBy(() -> Executors.run(ArenaPlanner.plan(g), d, List.of(Mode.PLANNED), 1,
                     Map.of("data", TensorValue.ofFloats(null, new float[6]), "i", TensorValue.ofLongs(DType.I64, null, -4)), 1))
@@ -114,10 +114,10 @@ class TypedOpsTest {
                 .tensor("h", DType.F16, 4).tensor("k", DType.F16, 4).tensor("heq", DType.BOOL, 4)
                 .tensor("xi", DType.I32, 1, 3).tensor("wi", DType.I32, 2, 3)
                 .input("a").input("b").input("x").input("h").input("k").input("xi").weight("fill", -1e9)
-                .op("eq", OpKinds.EQUAL).in("a", "b").out("eq").add()
-                .op("where", OpKinds.WHERE).in("eq", "x", "fill").out("w").add()
-                .op("heq", OpKinds.EQUAL).in("h", "k").out("heq").add()
-                .op("wi", OpKinds.WHERE).in("eq", "xi", "xi").out("wi").add()
+                .op("eq", "Equal").in("a", "b").out("eq").add()
+                .op("where", "Where").in("eq", "x", "fill").out("w").add()
+                .op("heq", "Equal").in("h", "k").out("heq").add()
+                .op("wi", "Where").in("eq", "xi", "xi").out("wi").add()
                 .output("eq").output("w").output("heq").output("wi").build();
         Map<String, TensorValue> out = run(g, Map.of(
                 "a", TensorValue.ofLongs(DType.I64, new long[]{2, 3}, 1, 2, 3, 4, 5, 6),
@@ -141,7 +141,7 @@ class TypedOpsTest {
                 .tensor("h", DType.F16, 2).tensor("k", DType.F16, 2).tensor("hs", DType.F16, 2)
                 .input("a").input("b").input("u").input("v").input("l").input("h").input("k")
                 .op("add", OpKinds.ADD).in("a", "b").out("s").add()
-                .op("div", OpKinds.DIV).in("a", "b").out("q").add()
+                .op("div", "Div").in("a", "b").out("q").add()
                 .op("mul", OpKinds.MUL).in("u", "v").out("m").add()
                 .op("relu", OpKinds.RELU).in("l").out("rl").add()
                 .op("hadd", OpKinds.ADD).in("h", "k").out("hs").add()
@@ -170,13 +170,13 @@ class TypedOpsTest {
                 .tensor("zero_id", DType.I64, 1).tensor("pad", DType.BOOL, 2, 6).tensor("pad3", DType.BOOL, 2, 6, 1)
                 .tensor("zero", DType.F32, 1).tensor("y", DType.F32, 2, 6, 8).tensor("idsf", DType.F32, 2, 6)
                 .input("ids").weight("emb").weight("pos").weight("zero_id", 0).weight("zero", 0)
-                .op("embed", OpKinds.GATHER).in("emb", "ids").out("e").attr("axis", 0L).add()
+                .op("embed", "Gather").in("emb", "ids").out("e").attr("axis", 0L).add()
                 .op("add_pos", OpKinds.ADD).in("e", "pos").out("h").inPlace().add()
                 .op("relu", OpKinds.RELU).in("h").out("r").inPlace().add()
-                .op("is_pad", OpKinds.EQUAL).in("ids", "zero_id").out("pad").add()
-                .op("unsqueeze", OpKinds.UNSQUEEZE).in("pad").out("pad3").view().add()
-                .op("mask", OpKinds.WHERE).in("pad3", "zero", "r").out("y").add()
-                .op("ids_f32", OpKinds.CAST).in("ids").out("idsf").attr("to", 1L).add()
+                .op("is_pad", "Equal").in("ids", "zero_id").out("pad").add()
+                .op("unsqueeze", "Unsqueeze").in("pad").out("pad3").view().add()
+                .op("mask", "Where").in("pad3", "zero", "r").out("y").add()
+                .op("ids_f32", "Cast").in("ids").out("idsf").attr("to", 1L).add()
                 .output("y").output("idsf").build();
     }
 

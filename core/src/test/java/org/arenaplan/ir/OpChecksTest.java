@@ -211,7 +211,7 @@ class OpChecksTest {
                 .isEqualTo("Transpose cannot run in place: kernel 'transpose' reads input elements after writing output elements over them");
         GraphBuilder s = new GraphBuilder().tensor("a", DType.F32, 4, 8).tensor("b", DType.F32, 4, 8).tensor("c", DType.F32, 4, 8)
                 .tensor("y", DType.F32, 4, 8).input("a").input("b").input("c");
-        s.op("sum", OpKinds.SUM).in("a", "b", "c").out("y").inPlace(0, 2).add();
+        s.op("sum", "Sum").in("a", "b", "c").out("y").inPlace(0, 2).add();
         Graph sg = s.output("y").build();
         Op sum = sg.ops().get(0);
         assertThat(OpChecks.inPlaceRefusal(sum, sum.inPlace().get(0), sg::tensor)).isEqualTo("Sum may overwrite only inputs #0, #1, not input #2");

@@ -53,7 +53,9 @@ class DeclarationMutationTest {
         /** Member slices swapped: each input declared where the other is written. */
         SWAPPED_MEMBERS,
         /** Split outputs declared views on a non-leading axis with an outer extent above 1. */
-        SPLIT_VIEWS_ON_NON_LEADING_AXIS
+        SPLIT_VIEWS_ON_NON_LEADING_AXIS,
+        /** A Slice view moved by half a row: inside its input, but not whole rows along the leading axis. */
+        SLICE_VIEW_OFF_A_ROW
     }
 
     /** Per mutation: planted, rejected by the static checks, caught by the simulator. */
@@ -129,7 +131,7 @@ class DeclarationMutationTest {
         return switch (m) {
             case IN_PLACE_ON_NON_IN_PLACE_KERNEL -> Violation.Kind.ILLEGAL_IN_PLACE;
             case VIEW_ON_COMPUTING_OP -> Violation.Kind.ILLEGAL_VIEW;
-            case SPLIT_VIEWS_ON_NON_LEADING_AXIS -> Violation.Kind.ILLEGAL_VIEW;
+            case SPLIT_VIEWS_ON_NON_LEADING_AXIS, SLICE_VIEW_OFF_A_ROW -> Violation.Kind.ILLEGAL_VIEW;
             default -> Violation.Kind.ILLEGAL_MEMBER;
         };
     }
@@ -173,6 +175,14 @@ class DeclarationMutationTest {
                     at += g.tensor(op.outputs().get(k)).bytes();
                 }
                 return with(op, views, List.of(), List.of());
+            }
+            case SLICE_VIEW_OFF_A_ROW: {
+                if (!op.kind().equals(OpKinds.SLICE) || op.views().size() != 1) return null;
+                long[] xs = g.tensor(op.inputs().get(0)).shape();
+                long row = g.tensor(op.inputs().get(0)).bytes() / xs[0], at = op.views().get(0).byteOffset();
+                long moved = at >= row / 2 ? at - row / 2 : at + row / 2;
+                if (row < 8 || moved + g.tensor(op.outputs().get(0)).bytes() > g.tensor(op.inputs().get(0)).bytes()) return null;
+                return with(op, List.of(new Op.View(0, 0, moved)), List.of(), List.of());
             }
             default:
                 throw new IllegalStateException(m.toString());

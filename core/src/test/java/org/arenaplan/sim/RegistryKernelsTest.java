@@ -38,7 +38,7 @@ class RegistryKernelsTest {
             boolean kernelsInPlace = Kernels.IN_PLACE.containsAll(o.kernels());
             if (!o.inPlaceInputs().isEmpty()) assertThat(kernelsInPlace).as(o.kind()).isTrue();
             // IsNaN and IsInf write bool from a float: the output never has the input's bytes, whatever the kernel allows
-            boolean typeChanges = o.kind().equals(org.arenaplan.ir.OpKinds.IS_NAN) || o.kind().equals(org.arenaplan.ir.OpKinds.IS_INF);
+            boolean typeChanges = o.kind().equals("IsNaN") || o.kind().equals("IsInf");
             if (o.view() == OpSpec.ViewRule.NONE && !typeChanges) assertThat(o.inPlaceInputs().isEmpty()).as(o.kind()).isEqualTo(!kernelsInPlace);
         }
     }

@@ -37,6 +37,12 @@ final class CublasGemm implements AutoCloseable {
         JCublas2.setExceptionsEnabled(false);
     }
 
+    /** Whether cuBLAS runs {@code call}: not with a fused epilogue activation (int 12), which the tiled kernel applies. */
+    static boolean handles(KernelCall call) {
+        long[] ints = call.ints();
+        return ints.length <= 12 || ints[12] == org.arenaplan.device.Kernels.ACTIVATION_NONE;
+    }
+
     void gemm(CudaDevice device, CUstream stream, KernelCall call, CUdeviceptr[] p) {
         long[] i = call.ints();
         long batch = i[0], m = i[1], n = i[2], k = i[3];

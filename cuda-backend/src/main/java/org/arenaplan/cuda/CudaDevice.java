@@ -95,7 +95,7 @@ public final class CudaDevice implements Device {
         try {
             bind();
             check(JCudaDriver.cuModuleLoadData(module, KernelImage.load().fatbin()), "cuModuleLoadData", "kernels.fatbin");
-            for (String name : CudaKernelTable.SPECS.keySet()) {
+            for (String name : CudaKernelTable.entries()) {
                 CUfunction f = new CUfunction();
                 check(JCudaDriver.cuModuleGetFunction(f, module, name), "cuModuleGetFunction", "kernel " + name);
                 functions.put(name, f);
@@ -387,7 +387,7 @@ public final class CudaDevice implements Device {
         bind();
         CudaStream s = cuda(stream);
         CudaKernelTable.Spec spec = CudaKernelTable.spec(call);
-        if (cublas != null && call.name().equals(Kernels.GEMM)) {
+        if (cublas != null && call.name().equals(Kernels.GEMM) && CublasGemm.handles(call)) {
             cublas.gemm(this, s.stream, call, pointers(call, spec));
         } else {
             launchKernel(s.stream, call, spec);
@@ -412,8 +412,9 @@ public final class CudaDevice implements Device {
         params[spec.slots()] = Pointer.to(ints);
         params[spec.slots() + 1] = Pointer.to(floats);
         CudaKernelTable.Geometry g = CudaKernelTable.geometry(call, spec);
-        check(JCudaDriver.cuLaunchKernel(functions.get(call.name()), g.gridX(), g.gridY(), g.gridZ(), g.blockX(), g.blockY(), 1,
-                0, stream, Pointer.to(params), null), "cuLaunchKernel", "kernel " + call.name() + " of op " + call.label());
+        String entry = CudaKernelTable.entry(call);
+        check(JCudaDriver.cuLaunchKernel(functions.get(entry), g.gridX(), g.gridY(), g.gridZ(), g.blockX(), g.blockY(), 1,
+                0, stream, Pointer.to(params), null), "cuLaunchKernel", "kernel " + entry + " of op " + call.label());
     }
 
     /** The driver addresses in the kernel's slot order; an omitted optional slot is a null pointer. */

@@ -22,6 +22,10 @@ final class CudaKernelTable {
     /** Outputs per gemm block side (16 x 16 threads, 4 x 4 outputs each: gemm.cuh's GEMM_OUT). */
     static final int GEMM_OUT = 64;
     static final String SLOW_COPY = CudaDevice.SLOW_COPY;
+    /** conv2d as an implicit GEMM (conv_igemm.cuh), for group 1: {@link #entry} picks it. */
+    static final String CONV2D_IGEMM = "conv2d_igemm";
+    /** Outputs per conv2d_igemm block side (16 x 16 threads, 4 x 4 outputs each: CONV_OUT). */
+    static final int CONV_OUT = 64;
 
     /**
      * @param slots        pointers in the CUDA signature
@@ -40,7 +44,7 @@ final class CudaKernelTable {
     static final long RECURRENT_MAX_HIDDEN = 3072;
 
     static final Map<String, Spec> SPECS = Map.ofEntries(
-            Map.entry(Kernels.UNARY, new Spec(2, -1, i -> i[0])),
+            Map.entry(Kernels.UNARY, new Spec(2, -1, i -> i[0])),   // (f32 moves 4 per thread when aligned; grid-stride covers any grid)
             Map.entry(Kernels.BINARY, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
             Map.entry(Kernels.GEMM, new Spec(4, 2, null)),
             Map.entry(Kernels.SOFTMAX, new Spec(2, -1, i -> i[0] * i[2])),
@@ -89,6 +93,28 @@ final class CudaKernelTable {
                     i -> 0b1111 | (i[3] == 1 ? 0b11110000 : 0) | i[14] << 8 | 1 << 9)),
             Map.entry(Kernels.QUANTIZE_RANGE, new Spec(3, -1, i -> BLOCK)),                 // one block: a whole-tensor min and max
             Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));
+
+    /**
+     * Entry functions of the fatbin that are not kernel names: faster variants of a kernel, with
+     * its pointers and ints, that {@link #entry} picks from a call's ints (never from the plan).
+     */
+    static final Map<String, Spec> VARIANTS = Map.of(CONV2D_IGEMM, SPECS.get(Kernels.CONV2D));
+
+    /** Every entry function the device loads from the fatbin: the kernels and their variants. */
+    static java.util.Set<String> entries() {
+        java.util.Set<String> all = new java.util.TreeSet<>(SPECS.keySet());
+        all.addAll(VARIANTS.keySet());
+        return all;
+    }
+
+    /**
+     * The entry function that runs {@code call}: {@link #CONV2D_IGEMM} for a conv2d with group 1
+     * (int 15), the kernel of the call's name otherwise. Both give the same bits (conv_igemm.cuh).
+     */
+    static String entry(KernelCall call) {
+        if (call.name().equals(Kernels.CONV2D) && call.ints()[15] == 1) return CONV2D_IGEMM;
+        return call.name();
+    }
 
     /** Grid and block sizes of one launch. */
     record Geometry(int gridX, int gridY, int gridZ, int blockX, int blockY) { }
@@ -141,6 +167,9 @@ final class CudaKernelTable {
 
     static Geometry geometry(KernelCall call, Spec s) {
         long[] ints = call.ints();
+        if (entry(call).equals(CONV2D_IGEMM)) {   // x over pixel tiles (N * OH * OW), y over channel tiles (M)
+            return new Geometry(blocks(ints[0] * ints[5] * ints[6], CONV_OUT), blocks(ints[4], CONV_OUT), 1, GEMM_TILE, GEMM_TILE);
+        }
         if (s.items() == null) {   // gemm: ints [batch, M, N, ...]
             return new Geometry(blocks(ints[2], GEMM_OUT), blocks(ints[1], GEMM_OUT), (int) Math.max(1, Math.min(ints[0], 65_535)), GEMM_TILE, GEMM_TILE);
         }

@@ -53,6 +53,22 @@ class CudaKernelTableTest {
     }
 
     @Test
+    void conv2dWithGroupOneRunsAsImplicitGemmInTilesOfChannelsAndPixels() {
+        // x 2 x 3 x 17 x 21, 70 filters of 3 x 3, stride 2, pad 1 -> y 2 x 70 x 9 x 11: 198 pixels, 70 channels
+        long[] ints = {2, 3, 17, 21, 70, 9, 11, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 0};
+        KernelCall c = call(Kernels.CONV2D, 4, ints, new double[0]);
+        assertThat(CudaKernelTable.entry(c)).isEqualTo(CudaKernelTable.CONV2D_IGEMM);
+        assertThat(CudaKernelTable.geometry(c, CudaKernelTable.spec(c))).isEqualTo(new CudaKernelTable.Geometry(4, 2, 1, 16, 16));
+        long[] grouped = ints.clone();
+        grouped[15] = 2;
+        grouped[1] = 4;
+        KernelCall g = call(Kernels.CONV2D, 4, grouped, new double[0]);
+        assertThat(CudaKernelTable.entry(g)).isEqualTo(Kernels.CONV2D);
+        assertThat(CudaKernelTable.geometry(g, CudaKernelTable.spec(g)).blockY()).isEqualTo(1);
+        assertThat(CudaKernelTable.entries()).contains(CudaKernelTable.CONV2D_IGEMM).containsAll(CudaKernelTable.SPECS.keySet());
+    }
+
+    @Test
     void gridCoversEveryWorkItemOfABroadcast() {
         // y of shape [3, 1000], b broadcast over rows: 3000 items, 256 per block.
         long[] ints = {0, 2, 3, 1000, 1000, 1, 0, 1};

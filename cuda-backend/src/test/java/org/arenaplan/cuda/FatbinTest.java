@@ -42,6 +42,7 @@ class FatbinTest {
         String elf = new String(fatbin, (int) sm90.payloadOffset(), (int) sm90.payloadBytes(), StandardCharsets.ISO_8859_1);
         assertThat(elf).startsWith("\u007fELF");
         for (String kernel : Kernels.ALL) assertThat(elf).as("kernel " + kernel).contains(".text." + kernel + "\0");
+        for (String entry : CudaKernelTable.entries()) assertThat(elf).as("entry " + entry).contains(".text." + entry + "\0");
         for (String kernel : org.arenaplan.ir.OpRegistry.kernels()) {
             if (Kernels.TRAINING.contains(kernel)) continue;   // simulator only (docs/training.md)
             assertThat(elf).as("registry kernel " + kernel).contains(".text." + kernel + "\0");

@@ -40,11 +40,23 @@ class KernelEmulationTest {
     private static final Path EMULATOR = Path.of("target/kernel-emulator/emulator");
     private static String skip;
 
-    /** One kernel call: inputs, output type and length, ints, floats, and how close the results must be (ulps of the output type). */
-    private record Case(String kernel, List<TensorValue> inputs, DType out, int outputs, long[] ints, double[] floats, int ulps) {
+    /**
+     * One kernel call: inputs, output type and length, ints, floats, how close the results must be
+     * (ulps of the output type), and how many bytes past a 16-byte boundary every buffer starts in
+     * the emulator (0: aligned; else the vectorized kernels take their scalar path).
+     */
+    private record Case(String kernel, List<TensorValue> inputs, DType out, int outputs, long[] ints, double[] floats, int ulps, int shift) {
+        Case(String kernel, List<TensorValue> inputs, DType out, int outputs, long[] ints, double[] floats, int ulps) {
+            this(kernel, inputs, out, outputs, ints, floats, ulps, 0);
+        }
+
         /** An all-f32 case. */
         static Case f32(String kernel, List<float[]> inputs, int outputs, long[] ints, double[] floats, int ulps) {
             return new Case(kernel, inputs.stream().map(v -> TensorValue.ofFloats(null, v)).toList(), DType.F32, outputs, ints, floats, ulps);
+        }
+
+        Case shifted(int bytes) {
+            return new Case(kernel, inputs, out, outputs, ints, floats, ulps, bytes);
         }
     }
 
@@ -168,6 +180,76 @@ class KernelEmulationTest {
         c.addAll(normalizationCases());
         c.addAll(recurrentCases());
         c.addAll(elementwiseCases());
+        c.addAll(implicitGemmCases());
+        c.addAll(vectorizedCases());
+        return c;
+    }
+
+    /** conv2d's ints: x n x c x h x w, m filters of kh x kw, strides, pads (top, left), dilations, group, bias, activation; OH and OW from them. */
+    private static long[] convInts(int n, int ch, int h, int w, int m, int kh, int kw, int sh, int sw, int pt, int pl, int dh, int dw, int group, boolean bias, int act) {
+        int oh = (h + 2 * pt - dh * (kh - 1) - 1) / sh + 1, ow = (w + 2 * pl - dw * (kw - 1) - 1) / sw + 1;
+        return new long[] {n, ch, h, w, m, oh, ow, kh, kw, sh, sw, pt, pl, dh, dw, group, bias ? 1 : 0, act};
+    }
+
+    private static Case conv(long seed, long[] ints) {
+        int n = (int) ints[0], ch = (int) ints[1], m = (int) ints[4], g = (int) ints[15];
+        List<float[]> in = new ArrayList<>(List.of(random(seed, n * ch * (int) (ints[2] * ints[3])), random(seed + 1, m * ch / g * (int) (ints[7] * ints[8]))));
+        if (ints[16] == 1) in.add(random(seed + 2, m));
+        return Case.f32(Kernels.CONV2D, in, (int) (n * m * ints[5] * ints[6]), ints, new double[0], 0);
+    }
+
+    /**
+     * conv2d with group 1 runs as conv2d_igemm (CudaKernelTable.entry): channel and pixel tiles of
+     * 64 with ragged edges (70 channels, 2 x 9 x 11 pixels), K = C x KH x KW not a multiple of 16,
+     * strides, padding (also more at the bottom than at the top), dilation, 1 x 1 and 1-D kernels, bias and the fused relu; and
+     * an infinite weight whose tap lies in the padding for the border outputs (no term there, so
+     * those outputs stay finite as the simulator's do). The fused relu also on the group-2
+     * fallback and on gemm.
+     */
+    private static List<Case> implicitGemmCases() {
+        List<Case> c = new ArrayList<>();
+        c.add(conv(60, convInts(2, 3, 17, 21, 70, 3, 3, 2, 2, 1, 1, 1, 1, 1, true, Kernels.ACTIVATION_RELU)));
+        long[] bottom = convInts(1, 5, 9, 11, 7, 3, 2, 1, 1, 2, 0, 2, 1, 1, false, Kernels.ACTIVATION_NONE);
+        bottom[5]++;   // one more output row: 2 rows of padding at the top, 4 at the bottom
+        c.add(conv(61, bottom));
+        c.add(conv(62, convInts(3, 17, 6, 5, 33, 1, 1, 2, 1, 0, 0, 1, 1, 1, true, Kernels.ACTIVATION_NONE)));
+        c.add(conv(63, convInts(1, 4, 1, 40, 9, 1, 5, 1, 3, 0, 2, 1, 2, 1, true, Kernels.ACTIVATION_RELU)));   // 1-D as H = 1
+        c.add(conv(64, convInts(1, 64, 7, 7, 65, 3, 3, 1, 1, 1, 1, 1, 1, 1, false, Kernels.ACTIVATION_RELU)));
+        c.add(conv(65, convInts(1, 4, 9, 9, 6, 3, 3, 2, 2, 1, 1, 1, 1, 2, true, Kernels.ACTIVATION_RELU)));    // group 2: conv2d
+        long[] inf = convInts(1, 2, 6, 7, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, false, Kernels.ACTIVATION_NONE);
+        float[] x = random(66, 2 * 6 * 7, true), w = random(67, 3 * 2 * 9, true);
+        w[0] = Float.POSITIVE_INFINITY;   // filter 0, channel 0, tap (0, 0): in the padding for the top row and left column
+        c.add(Case.f32(Kernels.CONV2D, List.of(x, w), 3 * 6 * 7, inf, new double[0], 0));
+        int bm = 70, bn = 45, bk = 29;
+        c.add(Case.f32(Kernels.GEMM, List.of(random(68, bm * bk), random(69, bk * bn), random(70, bn)), bm * bn,
+                new long[] {1, bm, bn, bk, 0, 1, 0, 0, 1, 0, 0, 1, Kernels.ACTIVATION_RELU}, new double[] {1.0, 1.0}, 0));
+        return c;
+    }
+
+    /**
+     * The vectorized paths (float4 / 16-byte moves where every pointer is 16-byte aligned, the
+     * n % 4 tail scalar) and, with buffers shifted off the boundary, the scalar path: unary and
+     * same-shape binary f32 with counts that leave tails of 1 to 3, a broadcast binary (scalar path
+     * only), copies of 1-, 2-, 4- and 8-byte elements.
+     */
+    private static List<Case> vectorizedCases() {
+        List<Case> c = new ArrayList<>();
+        for (int n : new int[] {1, 3, 4, 703, 1024}) {
+            for (int shift : new int[] {0, 4}) {
+                c.add(Case.f32(Kernels.UNARY, List.of(random(80 + n, n)), n, new long[] {n, Kernels.TANH, 1}, new double[0], 2).shifted(shift));
+                c.add(Case.f32(Kernels.UNARY, List.of(random(80 + n, n)), n, new long[] {n, Kernels.RELU, 1}, new double[0], 0).shifted(shift));
+                c.add(Case.f32(Kernels.BINARY, List.of(random(81 + n, n), random(82 + n, n)), n,
+                        new long[] {Kernels.MUL, 1, n, 1, 1, 1}, new double[0], 0).shifted(shift));
+            }
+        }
+        // y [5, 7] = a [5, 7] - b [1, 7]: b broadcast over rows, so the scalar path
+        c.add(Case.f32(Kernels.BINARY, List.of(random(83, 35), random(84, 7)), 35, new long[] {Kernels.SUB, 2, 5, 7, 7, 1, 0, 1, 1}, new double[0], 0));
+        for (DType t : new DType[] {DType.I8, DType.F16, DType.F32, DType.I64}) {
+            for (int n : new int[] {5, 37, 603}) {
+                c.add(new Case(Kernels.COPY, List.of(longsOrFloats(t, n)), t, n, new long[] {n, t.bytes()}, new double[0], 0));
+                c.add(new Case(Kernels.COPY, List.of(longsOrFloats(t, n)), t, n, new long[] {n, t.bytes()}, new double[0], 0, t.bytes() == 8 ? 8 : 4));
+            }
+        }
         return c;
     }
 
@@ -662,7 +744,7 @@ class KernelEmulationTest {
                 CudaKernelTable.Geometry g = CudaKernelTable.geometry(shape, spec);
                 byte[][] slots = new byte[spec.slots()][];
                 for (int i = 0; i < args.length; i++) slots[CudaKernelTable.slotOf(spec, c.ints(), args.length, i)] = args[i];
-                input.append(c.kernel()).append(' ').append(g.gridX()).append(' ').append(g.gridY()).append(' ').append(g.gridZ())
+                input.append(CudaKernelTable.entry(shape)).append(c.shift() > 0 ? "@" + c.shift() : "").append(' ').append(g.gridX()).append(' ').append(g.gridY()).append(' ').append(g.gridZ())
                         .append(' ').append(g.blockX()).append(' ').append(g.blockY()).append(' ').append(spec.slots())
                         .append(' ').append(CudaKernelTable.slotOf(spec, c.ints(), args.length, args.length - 1));
                 for (byte[] s : slots) input.append(' ').append(s == null ? 0 : s.length).append(' ').append(s == null || s.length == 0 ? "-" : HexFormat.of().formatHex(s));

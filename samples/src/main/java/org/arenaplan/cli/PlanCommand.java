@@ -57,7 +57,7 @@ import java.util.concurrent.Callable;
                 "                | --model NAME [--OPTION VALUE...])",
                 "               [--planner NAME] [--align BYTES] [--capacity BYTES]",
                 "               [--time-limit SECONDS] [--streams N] [--sync none|add]",
-                "               [--schedule file|memory] [--schedule-time-limit SECONDS]",
+                "               [--schedule file|memory] [--schedule-time-limit SECONDS] [--fuse none|epilogues]",
                 "               [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
                 "               [--dim NAME=V1,V2,...]... [--worst-case]",
                 "               [--out FILE.json|FILE.csv]",
@@ -96,6 +96,9 @@ final class PlanCommand implements Callable<Integer> {
     @Mixin
     TrainingFlags trainingFlags;
 
+    @Mixin
+    FusionFlags fusionFlags;
+
     @Option(names = "--dim", paramLabel = "NAME=V1,V2,...", description = "An ONNX model's dynamic dim (or INPUT.AXIS); several values plan every shape (plans cached per shape). With --model, --dim V is the model's own option.")
     List<String> dims = new ArrayList<>();
 
@@ -131,8 +134,8 @@ final class PlanCommand implements Callable<Integer> {
         PrintWriter stdout = outToStdout() ? stderr : spec.commandLine().getOut();
         Map<String, List<Long>> dimValues = Dims.parse(Dims.routeToModel(model, dims, words));
         if (worstCase || Dims.sweeps(dimValues)) {
-            if (scheduleFlags.given() || trainingFlags.train)
-                throw new UsageException("--schedule memory and --train plan one graph; they do not apply to several --dim values or --worst-case");
+            if (scheduleFlags.given() || trainingFlags.train || fusionFlags.given())
+                throw new UsageException("--schedule memory, --train and --fuse plan one graph; they do not apply to several --dim values or --worst-case");
             return sweep(dimValues, stdout);
         }
         PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues), donateInputs);
@@ -152,6 +155,7 @@ final class PlanCommand implements Callable<Integer> {
         }
         SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal() || outcome.stats().arenaBytes() == outcome.stats().lowerBoundBytes(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
+        fusionFlags.print(stdout);
         if (outcome.training() != null) TrainingFlags.print(outcome.training(), stdout);
         if (outcome.schedule() != null) ScheduleFlags.print(outcome.schedule(), stdout);
         if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
@@ -205,7 +209,7 @@ final class PlanCommand implements Callable<Integer> {
     private Outcome planGraph(PlanInput input, Planner watched, PlannerOptions options) {
         ArenaPlanner.Options graphOptions = graphOptions(options);
         return input.blamingInput(g -> {
-            TrainingFlags.Outcome training = trainingFlags.apply(g, graphOptions.alignment());
+            TrainingFlags.Outcome training = trainingFlags.apply(fusionFlags.apply(g, trainingFlags.train), graphOptions.alignment());
             Schedule schedule = scheduleFlags.apply(training.graph(), graphOptions.alignment());
             Plan plan = StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), graphOptions, watched);
             return new Outcome(plan, plan.problem(), plan.placement(), plan.stats(), schedule, training);
@@ -271,8 +275,8 @@ final class PlanCommand implements Callable<Integer> {
         }
         streamFlags.count();
         streamFlags.mode();
-        if ((scheduleFlags.given() || trainingFlags.train) && !input.isGraph())
-            throw new UsageException("--schedule and --train need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
+        if ((scheduleFlags.given() || trainingFlags.train || fusionFlags.given()) && !input.isGraph())
+            throw new UsageException("--schedule, --train and --fuse need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (streamFlags.given() && !input.isGraph())
             throw new UsageException("--streams and --sync need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         checkPlannerName(planner);

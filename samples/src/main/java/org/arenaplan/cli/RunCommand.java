@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
                 "arenaplan run (--model NAME [--OPTION VALUE...] | GRAPH.json | MODEL.onnx)",
                 "              [--device auto|sim|cuda] [--mode planned|per-tensor|pool|graph|all]",
                 "              [--streams N] [--sync none|add] [--iterations K] [--json FILE]",
-                "              [--schedule file|memory] [--schedule-time-limit SECONDS]",
+                "              [--schedule file|memory] [--schedule-time-limit SECONDS] [--fuse none|epilogues]",
                 "              [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
                 "              [--dim NAME=V]... [--input [NAME=]FILE.pb]... [--output PATH]",
                 "              [--expect [NAME=]REF.pb]... [--rtol R] [--atol A] [--donate-inputs]"},
@@ -59,6 +59,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Mixin
     ScheduleFlags scheduleFlags;
+
+    @Mixin
+    FusionFlags fusionFlags;
 
     @Mixin
     TrainingFlags trainingFlags;
@@ -114,7 +117,7 @@ final class RunCommand implements Callable<Integer> {
         TensorFiles.checkPaths(input.graph(), output, expect, rtol, atol);   // before planning and running, not after
         PlanCommand.checkPlannerName(planner);
         ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner);
-        TrainingFlags.Outcome training = input.blamingInput(g -> trainingFlags.apply(g, options.alignment()));
+        TrainingFlags.Outcome training = input.blamingInput(g -> trainingFlags.apply(fusionFlags.apply(g, trainingFlags.train), options.alignment()));
         Schedule schedule = input.blamingInput(g -> scheduleFlags.apply(training.graph(), options.alignment()));
         Plan plan = input.blamingInput(g -> StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options));
         Map<String, TensorValue> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
@@ -122,6 +125,7 @@ final class RunCommand implements Callable<Integer> {
         RunReport.Report report = Progress.during("run: " + plan.graph().name() + ", " + mode + " mode(s) x " + iterations + " iteration(s)",
                 QUIET, LINE_EVERY, spec.commandLine().getErr(), () -> input.blamingInput(g -> RunReport.run(plan, runOn, mode, iterations, inputs, out)));
         if (!runOn.equals(device)) out.println("--train: ran on the simulator, as the CUDA fatbin does not have the training kernels yet");
+        fusionFlags.print(out);
         TrainingFlags.print(training, out);
         ScheduleFlags.print(schedule, out);
         if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());

@@ -12,7 +12,7 @@ import java.util.Arrays;
  * Layer-level helpers over {@link GraphBuilder} for the built-in models: each call appends one op
  * to the schedule, declares its output tensor with the shape ONNX semantics give it, and returns
  * the output's name. Every op and its output share one name. Attributes are exactly the ones
- * {@link OpKinds} lists, all explicit. A shape mismatch is a bug in a model, so it throws
+ * the kinds' registry entries declare ({@link org.arenaplan.ir.OpRegistry}), all explicit. A shape mismatch is a bug in a model, so it throws
  * {@link IllegalStateException}.
  */
 final class NetBuilder {

@@ -27,22 +27,31 @@ final class KernelRun {
 
     /** The same with inputs and output as device bytes (any element type); the output starts as zeros. */
     static byte[] runBytes(Device device, List<byte[]> inputs, int outputBytes, Function<List<KernelArg>, KernelCall> call) {
+        return runBytes(device, inputs, outputBytes, call, 0);
+    }
+
+    /**
+     * As {@link #runBytes(Device, List, int, Function)}, every buffer's data starting {@code shift}
+     * bytes past its (aligned) base: a shift that is not a multiple of 16 sends the vectorized
+     * kernels down their scalar path.
+     */
+    static byte[] runBytes(Device device, List<byte[]> inputs, int outputBytes, Function<List<KernelArg>, KernelCall> call, int shift) {
         List<DeviceBuffer> buffers = new ArrayList<>();
         try (DeviceStream s = device.createStream("kernel-test")) {
             List<KernelArg> args = new ArrayList<>();
             for (int i = 0; i < inputs.size(); i++) {
-                DeviceBuffer b = device.allocate(Math.max(1, inputs.get(i).length), "input" + i);
+                DeviceBuffer b = device.allocate(Math.max(1, inputs.get(i).length + shift), "input" + i);
                 buffers.add(b);
-                device.copyToDevice(s, inputs.get(i), b.base(), "input" + i);
-                args.add(KernelArg.read(b.base(), inputs.get(i).length, "input" + i));
+                device.copyToDevice(s, inputs.get(i), b.base().plus(shift), "input" + i);
+                args.add(KernelArg.read(b.base().plus(shift), inputs.get(i).length, "input" + i));
             }
-            DeviceBuffer out = device.allocate(outputBytes, "output");
+            DeviceBuffer out = device.allocate(outputBytes + shift, "output");
             buffers.add(out);
-            device.copyToDevice(s, new byte[outputBytes], out.base(), "output");
-            args.add(KernelArg.write(out.base(), outputBytes, "output"));
+            device.copyToDevice(s, new byte[outputBytes], out.base().plus(shift), "output");
+            args.add(KernelArg.write(out.base().plus(shift), outputBytes, "output"));
             device.launch(s, call.apply(args));
             byte[] result = new byte[outputBytes];
-            device.copyToHost(s, out.base(), result, "output");
+            device.copyToHost(s, out.base().plus(shift), result, "output");
             return result;
         } finally {
             buffers.forEach(DeviceBuffer::close);

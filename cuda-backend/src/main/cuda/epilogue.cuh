@@ -1,0 +1,13 @@
+// The fused epilogue of conv2d, conv2d_igemm and gemm (Kernels.ACTIVATION_* codes, chosen by the
+// lowering when a Relu is the only reader of the op's output): the activation applied to the
+// finished f32 value, with the formula of the unary kernel's relu (elementwise_math.cuh), so a
+// fused run equals the unfused Conv/Gemm followed by Relu bit for bit.
+#pragma once
+
+#define ACTIVATION_NONE 0
+#define ACTIVATION_RELU 1
+
+__device__ __forceinline__ float apply_activation(float v, int activation) {
+    if (activation == ACTIVATION_RELU) return v > 0 || v != v ? v : 0.0f;   // a NaN stays (ONNX: max(x, 0))
+    return v;
+}
