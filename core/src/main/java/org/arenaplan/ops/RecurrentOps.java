@@ -9,6 +9,7 @@ import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.OptionalOutputs;
@@ -91,6 +92,8 @@ final class RecurrentOps implements OpFamily {
                         AttrSpec.reals("activation_alpha", "per activation"), AttrSpec.reals("activation_beta", "per activation"),
                         AttrSpec.optionalReal("clip", "no clip"), AttrSpec.flag("layout"))
                 .shapes((a, in, n) -> shapes(cell, a, in, n)).kernels(Kernels.RECURRENT)
+                // W [dirs, G*H, input] and R [dirs, G*H, H] times the input and the state, per step and batch row (X's first two extents)
+                .flops((a, in, out) -> 2 * (OpSpec.FlopRule.elements(in[1]) + OpSpec.FlopRule.elements(in[2])) * in[0][0] * in[0][1])
                 .doc("f32; one kernel for the whole sequence, no workspace")
                 .lower((op, l) -> List.of(lower(cell, op, l))).onnx(n -> importNode(cell, n));
     }

@@ -16,8 +16,9 @@ import java.util.Arrays;
  * the {@code sub} sets of the nodes tiling the window plus the {@code cover} sets of their
  * ancestors: O(log T) sets, each sorted by offset.
  *
- * <p>{@link #gap} walks the union of those sets upward from offset 0 as a k-way merge: a heap
- * holds each set's first range that ends above the walk's cursor; a range that starts at or
+ * <p>{@link #gap} walks the union of those sets upward from offset 0 as a k-way merge: a binary
+ * heap of (start, set) pairs in two primitive arrays holds each set's first range that ends
+ * above the walk's cursor, keyed by its start; a range that starts at or
  * below the cursor extends it, and each set skips the ranges buried under the cursor by a
  * galloping search instead of visiting them. A range that starts above the cursor closes a
  * free gap. First fit stops at the first gap that holds the buffer, best fit at the first exact
@@ -34,7 +35,8 @@ final class OccupancyTree {
     // Scratch for one query: the sets to merge, each one's position, and a heap of set numbers.
     private ByteRanges[] sets = new ByteRanges[64];
     private int[] pos = new int[64];
-    private int[] heap = new int[64];
+    private int[] heapSet = new int[64];   // a binary min-heap of set numbers, keyed by
+    private long[] heapKey = new long[64];  // the start of each one's current range
     private int setCount;
 
     OccupancyTree(Problem p) {
@@ -100,32 +102,39 @@ final class OccupancyTree {
         int h = 0;
         for (int s = 0; s < setCount; s++) {
             pos[s] = 0;
-            heap[h++] = s;
+            heapSet[h] = s;
+            heapKey[h++] = sets[s].r[0];
         }
         for (int k = h / 2 - 1; k >= 0; k--) siftDown(k, h);
+        boolean first = fit == GreedyPlacer.Fit.FIRST;
         long cursor = 0;
         long bestOffset = -1;
         long bestGap = Long.MAX_VALUE;
         while (h > 0) {
-            int s = heap[0];
-            ByteRanges r = sets[s];
-            long st = r.start[pos[s]];
+            long st = heapKey[0];
             if (st > cursor) {
                 long g = st - cursor;
                 if (g >= size) {
-                    if (fit == GreedyPlacer.Fit.FIRST || g == size) return cursor;
+                    if (first || g == size) return cursor;
                     if (g < bestGap) {
                         bestGap = g;
                         bestOffset = cursor;
                     }
                 }
             }
-            cursor = Math.max(cursor, r.end[pos[s]]);
-            int next = r.firstEndingAfter(pos[s] + 1, cursor);
+            int s = heapSet[0];
+            ByteRanges r = sets[s];
+            int at = pos[s];
+            long e = r.r[2 * at + 1];
+            if (e > cursor) cursor = e;
+            int next = r.firstEndingAfter(at + 1, cursor);
             if (next >= r.size) {
-                heap[0] = heap[--h];
+                h--;
+                heapSet[0] = heapSet[h];
+                heapKey[0] = heapKey[h];
             } else {
                 pos[s] = next;
+                heapKey[0] = r.r[2 * next];
             }
             siftDown(0, h);
         }
@@ -162,26 +171,27 @@ final class OccupancyTree {
         if (setCount == sets.length) {
             sets = Arrays.copyOf(sets, setCount * 2);
             pos = Arrays.copyOf(pos, setCount * 2);
-            heap = Arrays.copyOf(heap, setCount * 2);
+            heapSet = Arrays.copyOf(heapSet, setCount * 2);
+            heapKey = Arrays.copyOf(heapKey, setCount * 2);
         }
         sets[setCount++] = r;
     }
 
-    private long key(int s) {
-        return sets[s].start[pos[s]];
-    }
-
     private void siftDown(int i, int h) {
         if (h == 0) return;
-        int x = heap[i];
-        long kx = key(x);
-        while (2 * i + 1 < h) {
+        int x = heapSet[i];
+        long kx = heapKey[i];
+        while (true) {
             int c = 2 * i + 1;
-            if (c + 1 < h && key(heap[c + 1]) < key(heap[c])) c++;
-            if (key(heap[c]) >= kx) break;
-            heap[i] = heap[c];
+            if (c >= h) break;
+            long kc = heapKey[c];
+            if (c + 1 < h && heapKey[c + 1] < kc) kc = heapKey[++c];
+            if (kc >= kx) break;
+            heapSet[i] = heapSet[c];
+            heapKey[i] = kc;
             i = c;
         }
-        heap[i] = x;
+        heapSet[i] = x;
+        heapKey[i] = kx;
     }
 }
