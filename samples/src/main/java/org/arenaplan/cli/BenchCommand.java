@@ -36,7 +36,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "bench", sortOptions = false, mixinStandardHelpOptions = true,
         customSynopsis = {
-                "arenaplan bench [models] [--device auto|cuda|sim] [--iterations K] [--warmup W] [--json FILE]",
+                "arenaplan bench [models] [--device auto|cuda|sim] [--tf32] [--iterations K] [--warmup W] [--json FILE]",
                 "arenaplan bench search [--set challenging|real|perfect] [--dir DIR] [--time-limit SECONDS]",
                 "arenaplan bench schedule [--dir DIR] [--time-limit SECONDS]",
                 "arenaplan bench recompute [--time-limit SECONDS]"},
@@ -52,6 +52,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--device", paramLabel = "NAME", defaultValue = "auto",
             description = "auto (CUDA when usable, else the simulator, saying so), cuda (exit 3 without CUDA) or sim, for models (default: ${DEFAULT-VALUE}).")
     String device;
+
+    @Option(names = "--tf32", description = "For models on CUDA: gemm and conv (group 1) on TF32 tensor cores (off by default; see docs/cuda.md).")
+    boolean tf32;
 
     @Option(names = "--iterations", paramLabel = "K", defaultValue = "20", description = "Timed iterations per model and mode (default: ${DEFAULT-VALUE}).")
     int iterations;
@@ -112,10 +115,11 @@ final class BenchCommand implements Callable<Integer> {
                     out.println("bench: run './arenaplan bench --device sim' for the simulator's figures (its times say nothing about a GPU)");
                     return ExitCodes.DEVICE_UNAVAILABLE;
                 }
-                rows = DeviceBench.onCuda(models, warmup, iterations, progress);
+                rows = DeviceBench.onCuda(models, warmup, iterations, progress, tf32);
             }
             case "sim" -> {
                 out.println("bench on the simulated device: allocator calls and peak bytes are real, times are the simulator's, not a GPU's");
+                if (tf32) out.println("--tf32: ignored on the simulator, which computes in FP32");
                 try (Device d = SimDevice.open(DeviceOptions.DEFAULT)) {
                     rows = DeviceBench.run(d, DeviceBench.IterationTimer.NONE, models, warmup, iterations, progress);
                 }
