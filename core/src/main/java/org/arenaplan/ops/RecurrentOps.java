@@ -27,7 +27,7 @@ import static org.arenaplan.ir.AttrSpec.MAX_INT32;
 
 /**
  * ONNX's recurrent layers LSTM, GRU and RNN (ONNX Operators.md, versions 7 and 14; 14 adds
- * {@code layout}; 22 only adds bfloat16 and is outside the importer's opsets): registry facts,
+ * {@code layout}; 22 only adds bfloat16): registry facts,
  * lowering to one {@link Kernels#RECURRENT} call, ONNX import.
  *
  * <p>Inputs, positional as in ONNX: X, W, R, then the optional B, sequence_lens, initial_h (and

@@ -406,6 +406,9 @@ class KernelEmulationTest {
         c.add(Case.f32(Kernels.NORMALIZE, List.of(random(10, 24)), 24, mvn, new double[] {1e-9}, 0));
         for (int mode : new int[] {Kernels.N_L1, Kernels.N_L2}) {
             c.add(Case.f32(Kernels.NORMALIZE, List.of(random(11, 24)), 24, new long[] {mode, 0, 0, 0, 0, 1, 1, 6, 4, 0, 0, 4, 1, 0, 0}, new double[] {0}, 0));
+            float[] zeroRow = random(11, 24);
+            java.util.Arrays.fill(zeroRow, 8, 12, 0f);   // row 2's norm is 0: it stays 0
+            c.add(Case.f32(Kernels.NORMALIZE, List.of(zeroRow), 24, new long[] {mode, 0, 0, 0, 0, 1, 1, 6, 4, 0, 0, 4, 1, 0, 0}, new double[] {0}, 0));
         }
         for (DType t : new DType[] {DType.F32, DType.I32, DType.F64}) {
             TensorValue x = t.isIntegral() ? longs(t, 12, 60, 1000) : floats(t, 12, 60);
@@ -420,6 +423,15 @@ class KernelEmulationTest {
         for (int largest = 0; largest <= 1; largest++) {
             c.add(new Case(Kernels.TOPK, List.of(ties, TensorValue.ofDoubles(DType.F32, null, new double[18])), DType.I64, 18,
                     new long[] {3, 7, 2, 3, largest, DType.F32.onnxCode(), 4}, new double[0], 0));
+        }
+        // topk over uint64 (values across 2^63: ordered unsigned) and int64 beyond 2^53 (ordered exactly, not as doubles)
+        for (DType t : new DType[] {DType.U64, DType.I64}) {
+            TensorValue big = TensorValue.ofLongs(t, null, java.util.stream.LongStream.range(0, 42)
+                    .map(i -> (1L << 62) + (i % 7) * (1L << 61) + (i % 3)).toArray());
+            for (int largest = 0; largest <= 1; largest++) {
+                c.add(new Case(Kernels.TOPK, List.of(big, TensorValue.ofLongs(t, null, new long[18])), DType.I64, 18,
+                        new long[] {3, 7, 2, 3, largest, t.onnxCode(), 8}, new double[0], 0));
+            }
         }
         // einsum: batched matmul bij,bjk->bik over [2, 3, 4] x [2, 4, 5] (letters b, i, k out; j summed), and the diagonal ii->i of [4, 4]
         for (DType t : new DType[] {DType.F32, DType.F64}) {
@@ -498,6 +510,10 @@ class KernelEmulationTest {
                 c.add(new Case(Kernels.REDUCE, List.of(longs(t, op, 120, bound)), t, 5, reduceInts(op, t, 0, geometry), new double[0], 0));
             }
         }
+        // uint64 across 2^63 (every op: max/min/argmax ordered unsigned, mean and the other float ops through unsigned doubles)
+        TensorValue u64 = TensorValue.ofLongs(DType.U64, null, java.util.stream.LongStream.range(0, 120).map(i -> (i * 0x2545F4914F6CDD1DL) ^ (i << 60)).toArray());
+        for (int op = Kernels.R_SUM; op <= Kernels.R_ARGMIN; op++)
+            c.add(new Case(Kernels.REDUCE, List.of(u64), op >= Kernels.R_ARGMAX ? DType.I64 : DType.U64, 5, reduceInts(op, DType.U64, 0, geometry), new double[0], 0));
         // argmax/argmin along axis 1 of [2, 6, 3] with repeated values (ties), first and last.
         long[] along = {2, 1, 2, 3, 18, 1, 6, 3};
         for (DType t : new DType[] {DType.F32, DType.I64, DType.F16}) {

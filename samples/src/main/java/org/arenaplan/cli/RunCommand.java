@@ -89,7 +89,7 @@ final class RunCommand implements Callable<Integer> {
     Path output;
 
     @Option(names = "--expect", paramLabel = "[NAME=]REF.pb", description = "Compare output NAME (NAME= may be left out when the graph has one output) with a reference TensorProto "
-            + "like numpy's allclose: |a - r| <= atol + rtol*|r|. Repeat for several outputs.")
+            + "like numpy's allclose: |a - r| <= atol + rtol*|r| (integer outputs exactly). Repeat for several outputs.")
     List<String> expect = new ArrayList<>();
 
     @Option(names = "--rtol", paramLabel = "R", defaultValue = "" + AllClose.DEFAULT_RTOL, description = "Relative tolerance of --expect (default: ${DEFAULT-VALUE}).")
