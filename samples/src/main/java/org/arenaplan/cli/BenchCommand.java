@@ -37,7 +37,7 @@ import java.util.concurrent.Callable;
 @Command(name = "bench", sortOptions = false, mixinStandardHelpOptions = true,
         customSynopsis = {
                 "arenaplan bench [models] [--device auto|cuda|sim] [--tf32] [--iterations K] [--warmup W] [--json FILE]",
-                "arenaplan bench search [--set challenging|real|perfect] [--dir DIR] [--time-limit SECONDS]",
+                "arenaplan bench search [--set challenging|real|perfect] [--dir DIR] [--time-limit SECONDS] [--seed S]",
                 "arenaplan bench schedule [--dir DIR] [--time-limit SECONDS]",
                 "arenaplan bench recompute [--time-limit SECONDS]"},
         description = {"Benchmarks: built-in models planned vs per-tensor vs pool on a device, or the search planner on placement problems.",
@@ -70,6 +70,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--dir", paramLabel = "DIR", description = "For search: the folder of CSV problems (default: ../shared/problems/SET); for schedule: of ONNX models (default: ../shared/models).")
     Path dir;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "0",
+            description = "For search --set perfect: instance k is generated with seed S + k + 1, so another S gives 50 other packings (default: ${DEFAULT-VALUE}).")
+    long seed;
 
     @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "10", description = "For search: time limit per problem; for schedule and recompute: per graph (default: ${DEFAULT-VALUE}).")
     double timeLimit;
@@ -152,7 +156,7 @@ final class BenchCommand implements Callable<Integer> {
             throw new UsageException("--dir " + folder + ": no problems in it (" + ChallengingBench.pattern(mode) + "); nothing to search");
         int missed;
         try (Progress progress = Progress.open("bench search", instances, spec.commandLine().getErr())) {
-            missed = ChallengingBench.run(out, mode, folder, Duration.ofMillis(Math.round(timeLimit * 1000)), (i, name) -> {
+            missed = ChallengingBench.run(out, mode, folder, Duration.ofMillis(Math.round(timeLimit * 1000)), seed, (i, name) -> {
                 progress.stepTo(i);
                 progress.note(name + " (" + (i + 1) + "/" + instances + ", up to " + timeLimit + " s)");
             });
