@@ -91,6 +91,12 @@ __device__ __forceinline__ long long load_int(const void* p, long long i, int co
     }
 }
 
+// DType.compareIntegral: two load_int values ordered, uint64 unsigned, every other type signed.
+__device__ __forceinline__ int compare_int(long long a, long long b, int code) {
+    if (code == DT_UINT64) return (unsigned long long) a > (unsigned long long) b ? 1 : (unsigned long long) a < (unsigned long long) b ? -1 : 0;
+    return a > b ? 1 : a < b ? -1 : 0;
+}
+
 // DType.putLong: the low bits of v (bool: v != 0).
 __device__ __forceinline__ void store_int(void* p, long long i, int code, long long v) {
     switch (code) {

@@ -118,7 +118,7 @@ __device__ __forceinline__ void combine(int code, int es, int red, void* y, long
         long long a = load_int(y, dst, code), b = load_int(u, src, code);
         long long r = red == 1 ? (long long) ((unsigned long long) a + (unsigned long long) b)
                     : red == 2 ? (long long) ((unsigned long long) a * (unsigned long long) b)
-                    : red == 3 ? (a > b ? a : b) : (a < b ? a : b);
+                    : red == 3 ? (compare_int(a, b, code) >= 0 ? a : b) : (compare_int(a, b, code) <= 0 ? a : b);
         store_int(y, dst, code, r);
     } else if (code == DT_DOUBLE) {
         double a = ((double*) y)[dst], b = ((const double*) u)[src];

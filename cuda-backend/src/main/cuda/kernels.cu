@@ -5,6 +5,7 @@
 #include "normalize.cuh"
 #include "image.cuh"
 #include "conv_igemm.cuh"
+#include "tf32.cuh"
 #include "image_nd.cuh"
 #include "layout.cuh"
 #include "index.cuh"

@@ -45,7 +45,7 @@ extern "C" __global__ void normalize(const float* x, const float* scale, const f
                 double v = x[base + strided_offset(j, R, rs, rst)];
                 norm += mode == 2 ? fabs(v) : v * v;
             }
-            factor = 1.0 / (mode == 2 ? norm : sqrt(norm));
+            factor = norm == 0.0 ? 0.0 : 1.0 / (mode == 2 ? norm : sqrt(norm));   // an all-zero group stays 0
         }
         for (long long j = 0; j < redN; j++) {
             long long at = base + strided_offset(j, R, rs, rst);

@@ -19,14 +19,14 @@
 #define R_ARGMIN 11
 
 // A floating element (f32, f16, bf16 widened exactly; f64 as is) and its store (rounded once, or as is in f64).
-// Integer elements convert to double, and back truncated toward zero (DType.cast).
+// Integer elements convert to double (uint64 unsigned), and back truncated toward zero (DType.toIntegral).
 __device__ __forceinline__ double load_real(const void* p, long long i, int code) {
-    if (is_integral(code)) return (double) load_int(p, i, code);
+    if (is_integral(code)) return int_to_double(load_int(p, i, code), code);
     return code == DT_DOUBLE ? ((const double*) p)[i] : (double) load_float(p, i, code);
 }
 
 __device__ __forceinline__ void store_real(void* p, long long i, int code, double v) {
-    if (is_integral(code)) store_int(p, i, code, to_int64(v));
+    if (is_integral(code)) store_int(p, i, code, to_integral(v, code));
     else if (code == DT_DOUBLE) ((double*) p)[i] = v;
     else store_float(p, i, code, (float) v);
 }
@@ -51,8 +51,7 @@ extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
                 int cmp;
                 bool unordered = false;
                 if (integral) {
-                    long long va = load_int(x, a, code), vb = load_int(x, b, code);
-                    cmp = va > vb ? 1 : va < vb ? -1 : 0;
+                    cmp = compare_int(load_int(x, a, code), load_int(x, b, code), code);
                 } else {
                     double va = load_real(x, a, code), vb = load_real(x, b, code);
                     cmp = va > vb ? 1 : va < vb ? -1 : 0;
@@ -63,11 +62,13 @@ extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
             }
             ((long long*) y)[o] = best;
         } else if (integral && (op == R_SUM || op == R_MAX || op == R_MIN || op == R_PROD)) {
-            long long acc = op == R_PROD ? 1 : op == R_MAX ? (long long) 0x8000000000000000ULL : op == R_MIN ? 0x7FFFFFFFFFFFFFFFLL : 0;
+            bool u64 = code == DT_UINT64;
+            long long acc = op == R_PROD ? 1 : op == R_MAX ? (u64 ? 0 : (long long) 0x8000000000000000ULL)
+                          : op == R_MIN ? (u64 ? -1LL : 0x7FFFFFFFFFFFFFFFLL) : 0;
             for (long long j = 0; j < redN; j++) {
                 long long v = load_int(x, base + strided_offset(j, R, rs, rst), code);
-                if (op == R_MAX) acc = v > acc ? v : acc;
-                else if (op == R_MIN) acc = v < acc ? v : acc;
+                if (op == R_MAX) acc = compare_int(v, acc, code) > 0 ? v : acc;
+                else if (op == R_MIN) acc = compare_int(v, acc, code) < 0 ? v : acc;
                 else if (op == R_PROD) acc = (long long) ((unsigned long long) acc * (unsigned long long) v);
                 else acc = (long long) ((unsigned long long) acc + (unsigned long long) v);
             }
@@ -134,9 +135,18 @@ extern "C" __global__ void cumsum(const void* x, void* y, Ints ints, Floats) {
     }
 }
 
-// Whether element (v, i) comes before (w, j) in TopK's order: larger (or, for smallest, smaller) value first, then lower index.
-__device__ __forceinline__ bool topk_before(double v, long long i, double w, long long j, bool largest) {
-    if (v != w) return largest ? v > w : v < w;
+// Whether element i of the lane at base (stride inner) comes before element j in TopK's order: the larger (or,
+// for smallest, smaller) value first, then the lower index; integers exactly (compare_int), a NaN before nothing
+// and nothing before it (the simulator's ReductionKernels.before).
+__device__ __forceinline__ bool topk_before(const void* x, int code, long long base, long long inner, long long i, long long j, bool largest) {
+    int cmp = 0;
+    if (is_integral(code)) {
+        cmp = compare_int(load_int(x, base + i * inner, code), load_int(x, base + j * inner, code), code);
+    } else {
+        float v = load_float(x, base + i * inner, code), w = load_float(x, base + j * inner, code);
+        if (v != w) return largest ? v > w : v < w;
+    }
+    if (cmp != 0) return largest ? cmp > 0 : cmp < 0;
     return i < j;
 }
 
@@ -146,25 +156,20 @@ extern "C" __global__ void topk(const void* x, void* values, long long* indices,
     long long outer = ints.v[0], n = ints.v[1], inner = ints.v[2], k = ints.v[3];
     bool largest = ints.v[4] == 1;
     int code = (int) ints.v[5], es = (int) ints.v[6];
-    bool integral = is_integral(code);
     FOR_EACH_ITEM(lane, outer * inner) {
         long long o = lane / inner, q = lane % inner;
         long long base = o * n * inner + q;
-        double prevV = 0.0;
-        long long prevI = -1;
+        long long prev = -1;
         for (long long s = 0; s < k; s++) {
             long long best = -1;
-            double bestV = 0.0;
             for (long long i = 0; i < n; i++) {
-                double v = integral ? (double) load_int(x, base + i * inner, code) : (double) load_float(x, base + i * inner, code);
-                if (prevI >= 0 && !topk_before(prevV, prevI, v, i, largest)) continue;
-                if (best < 0 || topk_before(v, i, bestV, best, largest)) { best = i; bestV = v; }
+                if (prev >= 0 && !topk_before(x, code, base, inner, prev, i, largest)) continue;
+                if (best < 0 || topk_before(x, code, base, inner, i, best, largest)) best = i;
             }
             long long out = (o * k + s) * inner + q;
             indices[out] = best;
             move_element(x, base + best * inner, values, out, es);
-            prevV = bestV;
-            prevI = best;
+            prev = best;
         }
     }
 }

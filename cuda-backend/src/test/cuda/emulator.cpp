@@ -20,6 +20,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 struct Dim { unsigned x = 0, y = 0, z = 0; };
@@ -36,9 +37,55 @@ static std::barrier<>* block_barrier = nullptr;
 static long long clock64() { return 0; }   // slow_copy's wait is a no-op here
 struct alignas(16) float4 { float x, y, z, w; };
 struct alignas(16) uint4 { unsigned x, y, z, w; };
+// The wmma API of <mma.h> that tf32.cuh uses, for one thread: every thread of a warp holds the
+// whole tile (the warp's collective loads and mma compute the same values in each thread), and
+// only lane 0 stores it. __float_to_tf32 rounds as cvt.rna.tf32.f32 (nearest, ties away from
+// zero, 10-bit mantissa); mma_sync adds the exact TF32 products to the accumulator in FP32, k
+// ascending (the hardware's order is unspecified, so the tests compare TF32 results within a bound).
+namespace nvcuda { namespace wmma {
+struct matrix_a { }; struct matrix_b { }; struct accumulator { }; struct row_major { };
+namespace precision { struct tf32 { }; }
+enum layout_t { mem_row_major };
+template <typename Use, int M, int N, int K, typename T, typename Layout = void> struct fragment {
+    static constexpr int rows = std::is_same_v<Use, matrix_b> ? K : M;
+    static constexpr int cols = std::is_same_v<Use, matrix_a> ? K : N;
+    float x[rows * cols];
+};
+template <typename F> void fill_fragment(F& f, float v) { for (float& e : f.x) e = v; }
+template <typename F> void load_matrix_sync(F& f, const float* p, unsigned ldm) {
+    for (int r = 0; r < F::rows; r++) for (int c = 0; c < F::cols; c++) f.x[r * F::cols + c] = p[r * ldm + c];
+}
+template <typename D, typename A, typename B> void mma_sync(D& d, const A& a, const B& b, const D& c) {
+    float out[D::rows * D::cols];
+    for (int i = 0; i < D::rows; i++)
+        for (int j = 0; j < D::cols; j++) {
+            float acc = c.x[i * D::cols + j];
+            for (int k = 0; k < A::cols; k++) acc = acc + a.x[i * A::cols + k] * b.x[k * B::cols + j];
+            out[i * D::cols + j] = acc;
+        }
+    std::memcpy(d.x, out, sizeof out);
+}
+inline float __float_to_tf32(float v) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0x1000u) & ~0x1fffu;   // NaN and infinities pass
+    std::memcpy(&v, &bits, 4);
+    return v;
+}
+} }
+static bool lane0();
+namespace nvcuda { namespace wmma {
+template <typename F> void store_matrix_sync(float* p, const F& f, unsigned ldm, layout_t) {
+    if (!lane0()) return;
+    for (int r = 0; r < F::rows; r++) for (int c = 0; c < F::cols; c++) p[r * ldm + c] = f.x[r * F::cols + c];
+}
+} }
+#define __align__(n) __attribute__((aligned(n)))
 static double __longlong_as_double(long long v) { double d; std::memcpy(&d, &v, 8); return d; }
 
 #include "kernels.cu"
+
+static bool lane0() { return (threadIdx.y * blockDim.x + threadIdx.x) % 32 == 0; }
 
 static void launch(Dim grid, Dim block, const std::function<void()>& body) {
     gridDim = grid;
@@ -103,6 +150,8 @@ int main() {
         else if (name == "gemm") body = [&] { gemm(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "softmax") body = [&] { softmax(p(0), p(1), ints, floats); };
         else if (name == "batchnorm") body = [&] { batchnorm(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
+        else if (name == "conv2d_igemm_tf32") body = [&] { conv2d_igemm_tf32(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "gemm_tf32") body = [&] { gemm_tf32(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "conv2d_igemm") body = [&] { conv2d_igemm(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "conv2d") body = [&] { conv2d(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "conv_nd") body = [&] { conv_nd(p(0), p(1), p(2), p(3), ints, floats); };

@@ -57,7 +57,8 @@ import java.util.List;
  *     are those of {@link #REDUCE}'s walk (row-major over redShape); y has x's layout. In double,
  *     in index order: mode 0 y = (x - mean) / sqrt(var + eps) (biased variance, two passes),
  *     1 y = (x - mean) / (sqrt(var) + eps) (MeanVarianceNormalization), 2 y = x / sum|x|,
- *     3 y = x / sqrt(sum x^2) (LpNormalization); then times scale and plus bias where present
+ *     3 y = x / sqrt(sum x^2) (LpNormalization; a group whose norm is 0 gives 0, not 0/0, as
+ *     onnx/reference/ops/op_lp_normalization.py); then times scale and plus bias where present
  *     (their elements at the strides given; 0 broadcasts). mean and invstd (modes 0, 1: the mean
  *     and the factor applied) are contiguous over the groups.</li>
  * <li>{@link #CUMSUM} ptrs [x, y]; ints [outer, n, inner, exclusive, reverse, dtype]: along each lane

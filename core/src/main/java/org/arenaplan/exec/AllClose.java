@@ -1,5 +1,8 @@
 package org.arenaplan.exec;
 
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.TensorValue;
+
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -14,10 +17,17 @@ import java.util.Locale;
  * rtol 1e-3, atol 1e-7) with the absolute floor raised so that an output near zero may carry the
  * rounding of the larger values it was computed from.
  *
- * @param worstIndex the row-major index of the element with the largest {@code |a-r| / (atol + rtol*|r|)}, -1 when empty
+ * <p>Tensors of an integral type (int64, uint64, bool, ...) are compared exactly by
+ * {@link #compare(TensorValue, TensorValue, double, double)}, on their integer values: a double
+ * holds an int64 exactly only up to 2^53, so widening them would let values that differ compare equal.
+ *
+ * @param worstIndex the row-major index of the element with the largest {@code |a-r| / (atol + rtol*|r|)} (integers:
+ *                   the first that differs), -1 when empty
+ * @param exact      integers compared exactly; {@code got} and {@code want} then hold the worst element's values
+ *                   as text ({@code gotText}, {@code wantText}), the doubles only approximately
  */
 public record AllClose(boolean ok, long count, long mismatches, int worstIndex, double got, double want, double absDiff,
-                       double rtol, double atol) {
+                       double rtol, double atol, boolean exact, String gotText, String wantText) {
     public static final double DEFAULT_RTOL = 1e-3;
     public static final double DEFAULT_ATOL = 1e-5;
 
@@ -54,8 +64,35 @@ public record AllClose(boolean ok, long count, long mismatches, int worstIndex, 
                 worst = i;
             }
         }
-        return worst < 0 ? new AllClose(true, 0, 0, -1, 0, 0, 0, rtol, atol)
-                : new AllClose(bad == 0, got.length, bad, worst, got[worst], want[worst], Math.abs(got[worst] - want[worst]), rtol, atol);
+        return worst < 0 ? new AllClose(true, 0, 0, -1, 0, 0, 0, rtol, atol, false, "", "")
+                : new AllClose(bad == 0, got.length, bad, worst, got[worst], want[worst], Math.abs(got[worst] - want[worst]), rtol, atol, false,
+                        String.format(Locale.ROOT, "%.9g", got[worst]), String.format(Locale.ROOT, "%.9g", want[worst]));
+    }
+
+    /**
+     * Compares {@code got} with the reference {@code want}, of one element type and size (else
+     * {@link IllegalArgumentException}): an integral type exactly, element by element on its
+     * integer values (uint64 as unsigned; the tolerances are not used); a float type as
+     * {@link #compare(double[], double[], double, double)}.
+     */
+    public static AllClose compare(TensorValue got, TensorValue want, double rtol, double atol) {
+        if (got.dtype() != want.dtype() || got.elements() != want.elements())
+            throw new IllegalArgumentException(got.elements() + " " + got.dtype().jsonName() + " values vs " + want.elements() + " " + want.dtype().jsonName());
+        if (!got.dtype().isIntegral()) return compare(got.doubles(), want.doubles(), rtol, atol);
+        long[] g = got.longs(), w = want.longs();
+        int first = -1;
+        long bad = 0;
+        for (int i = 0; i < g.length; i++) {
+            if (g[i] == w[i]) continue;
+            bad++;
+            if (first < 0) first = i;
+        }
+        if (g.length == 0) return new AllClose(true, 0, 0, -1, 0, 0, 0, 0, 0, true, "", "");
+        int at = Math.max(first, 0);
+        boolean u64 = got.dtype() == DType.U64;
+        double gd = u64 ? DType.unsignedToDouble(g[at]) : g[at], wd = u64 ? DType.unsignedToDouble(w[at]) : w[at];
+        return new AllClose(bad == 0, g.length, bad, at, gd, wd, Math.abs(gd - wd), 0, 0, true,
+                u64 ? Long.toUnsignedString(g[at]) : Long.toString(g[at]), u64 ? Long.toUnsignedString(w[at]) : Long.toString(w[at]));
     }
 
     /** The multi-dimensional index of flat element {@code flat} in row-major {@code dims}, e.g. {@code [0, 17]}. */
@@ -76,8 +113,10 @@ public record AllClose(boolean ok, long count, long mismatches, int worstIndex, 
      */
     public String describe(long[] dims) {
         if (worstIndex < 0) return "no elements";
+        if (exact) return ok ? "all " + count + " integers equal"
+                : "first difference at " + index(dims, worstIndex) + ": " + gotText + " vs " + wantText + " (integers compared exactly), " + mismatches + " of " + count + " differ";
         double allowed = atol + rtol * Math.abs(want);
-        return String.format(Locale.ROOT, "worst element %s: %.9g vs %.9g (|a-r| %.3g %s %.3g = atol %.0e + rtol %.0e*|r|), %d of %d outside",
-                index(dims, worstIndex), got, want, absDiff, absDiff <= allowed ? "<=" : ">", allowed, atol, rtol, mismatches, count);
+        return String.format(Locale.ROOT, "worst element %s: %s vs %s (|a-r| %.3g %s %.3g = atol %.0e + rtol %.0e*|r|), %d of %d outside",
+                index(dims, worstIndex), gotText, wantText, absDiff, absDiff <= allowed ? "<=" : ">", allowed, atol, rtol, mismatches, count);
     }
 }

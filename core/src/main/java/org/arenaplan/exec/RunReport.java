@@ -58,8 +58,13 @@ public final class RunReport {
 
     /** Runs with the given graph inputs, prints the table and returns the report (outputs included). */
     public static Report run(Plan plan, String device, String mode, int iterations, Map<String, TensorValue> inputs, PrintStream out) {
+        return run(plan, device, DeviceOptions.DEFAULT, mode, iterations, inputs, out);
+    }
+
+    /** As {@link #run(Plan, String, String, int, Map, PrintStream)} on a device opened with {@code options}. */
+    public static Report run(Plan plan, String device, DeviceOptions options, String mode, int iterations, Map<String, TensorValue> inputs, PrintStream out) {
         if (iterations < 1) throw new IllegalArgumentException("--iterations must be at least 1, got " + iterations);
-        Devices.Choice choice = Devices.open(device, DeviceOptions.DEFAULT);
+        Devices.Choice choice = Devices.open(device, options);
         out.println("device: " + choice.device().description() + " — " + choice.reason());
         Report r;
         try (Device d = choice.device()) {

@@ -66,6 +66,14 @@ public enum DType {
         return this == U8 || this == U16 || this == U32 || this == U64;
     }
 
+    /**
+     * Orders two values of this integral type as {@link #getLong} holds them: uint64 unsigned (its
+     * bits past 2^63 are negative longs), every other type signed. Negative, zero or positive.
+     */
+    public int compareIntegral(long a, long b) {
+        return this == U64 ? Long.compareUnsigned(a, b) : Long.compare(a, b);
+    }
+
     /** Signed and unsigned integers and bool: held as {@code long}s by {@link #getLong} (uint64 as its bits). */
     public boolean isIntegral() {
         return !isFloatingPoint();
@@ -169,8 +177,8 @@ public enum DType {
         return ((v >>> 1) | (v & 1)) * 2.0f;
     }
 
-    /** A float to integer {@code to} by the rules in the class comment (uint64: unsigned above 2^63). */
-    private static long toIntegral(double v, DType to) {
+    /** A float to integer {@code to} by the rules in the class comment (uint64: unsigned above 2^63), as {@link #putLong} takes it. */
+    public static long toIntegral(double v, DType to) {
         if (to == U64 && v >= 0x1p63) return v >= 0x1p64 ? -1L : (long) (v - 0x1p63) ^ Long.MIN_VALUE;
         return (long) v;
     }

@@ -16,11 +16,12 @@ import java.util.Set;
  * simulator and the CUDA backend implement its kernel names.
  *
  * <p>The entries are declared in the layer above, {@code org.arenaplan.ops}: each op family is
- * one class there whose definitions hold, per kind, these facts, its lowering to kernel calls
- * and its ONNX import, so adding an op touches one place plus its kernels (docs/adding-an-op.md).
- * This class reads them once through the {@link OpTable} service ({@link ServiceLoader}), so this
- * package stays free of device code. Layers: ir (facts, pure) &lt;- exec, onnx (dispatch by kind
- * and op type) &lt;- ops (the definitions), after ONNX Runtime's kernel registry and PyTorch's
+ * one class there whose definitions hold, per kind, these facts, its lowering to kernel calls,
+ * its gradient rule and its ONNX import, so adding an op touches one place plus its kernels
+ * (docs/adding-an-op.md). This class reads them once through the {@link OpTable} service
+ * ({@link ServiceLoader}), so this package stays free of device code. Layers: ir (facts, pure)
+ * &lt;- exec, train, onnx (lowering, gradient rules and import dispatched by kind and op type)
+ * &lt;- ops (the definitions), after ONNX Runtime's kernel registry and PyTorch's
  * native_functions.yaml (one declaration, several generated tables).
  *
  * <p>Kinds outside the table are opaque: planning takes their declarations on trust (a

@@ -19,7 +19,9 @@ import java.util.Set;
  * {@link OnnxImport} declared with its kind's registry entry ({@code org.arenaplan.ops}, found
  * through the {@link OnnxOpTable} service), which maps it to a kind carrying exactly the
  * attributes that kind documents, defaults filled in, so kernels never guess. Each op family's
- * class there lists the version differences it handles (ONNX Changelog.md). The helpers here
+ * class there lists the version differences it handles (ONNX Changelog.md; version 22 of every
+ * supported op differs from its predecessor only by types, chiefly bfloat16, and by clarified
+ * text). The helpers here
  * build the {@link Lowered} result the importers share.
  *
  * <p>Not handled: op types without an {@link OnnxImport}, and training-time outputs:
@@ -28,7 +30,7 @@ import java.util.Set;
  */
 public final class NodeLowering {
     static final long MIN_OPSET = 9;
-    static final long MAX_OPSET = 21;
+    static final long MAX_OPSET = 22;
 
     /** The imports by op type, loaded on first use. */
     private static final class Table {

@@ -164,6 +164,9 @@ public final class OnnxImporter {
         }
         for (OnnxModel.ValueInfo in : g.inputs()) {
             if (values.containsKey(in.name())) continue;             // IR < 4 lists initializers as inputs too
+            if (in.notTensor() != null)
+                throw new OnnxException(file + ": graph input '" + in.name() + "' is " + in.notTensor()
+                        + ", not a tensor: arenaplan plans tensors only (sequence, optional and map values are not supported)");
             values.put(in.name(), new Value(in.name(), dtype(in.elemType(), "graph input '" + in.name() + "'"), inputShape(in)));
             graphInputs.add(in.name());
         }

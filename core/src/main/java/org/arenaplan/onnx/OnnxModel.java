@@ -85,10 +85,20 @@ public record OnnxModel(long irVersion, Map<String, Long> opsets, Graph graph) {
         }
     }
 
-    /** A declared value: element type and dims; a dim is a number or a symbolic name. */
-    public record ValueInfo(String name, int elemType, List<Dim> dims, boolean hasShape) {
+    /**
+     * A declared value: element type and dims; a dim is a number or a symbolic name.
+     *
+     * @param notTensor null for a tensor (ONNX TypeProto tensor_type, or no type); else what the
+     *                  value is, for messages: "a sequence", "an optional", "a map", ...
+     */
+    public record ValueInfo(String name, int elemType, List<Dim> dims, boolean hasShape, String notTensor) {
         public ValueInfo {
             dims = List.copyOf(dims);
+        }
+
+        /** A tensor value. */
+        public ValueInfo(String name, int elemType, List<Dim> dims, boolean hasShape) {
+            this(name, elemType, dims, hasShape, null);
         }
     }
 

@@ -142,7 +142,15 @@ public final class OnnxProtos {
             List<OnnxModel.Dim> dims = new ArrayList<>();
             for (OnnxMl.TensorShapeProto.Dimension d : t.getShape().getDimList())
                 dims.add(new OnnxModel.Dim(d.hasDimValue() ? d.getDimValue() : null, d.getDimParam()));
-            out.add(new OnnxModel.ValueInfo(v.getName(), t.getElemType(), dims, t.hasShape()));
+            String notTensor = switch (v.getType().getValueCase()) {
+                case SEQUENCE_TYPE -> "a sequence";
+                case OPTIONAL_TYPE -> "an optional";
+                case MAP_TYPE -> "a map";
+                case SPARSE_TENSOR_TYPE -> "a sparse tensor";
+                case OPAQUE_TYPE -> "an opaque value";
+                default -> null;                              // a tensor, or no type given
+            };
+            out.add(new OnnxModel.ValueInfo(v.getName(), t.getElemType(), dims, t.hasShape(), notTensor));
         }
         return out;
     }

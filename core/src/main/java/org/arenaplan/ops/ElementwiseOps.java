@@ -24,11 +24,13 @@ import java.util.List;
  * {@code device.ElementwiseMath}; the kernel calls: {@link ElementwiseLowering}; the ONNX import:
  * {@link ElementwiseImport}.
  *
- * <p>ONNX version differences in opsets 9..21 (Changelog.md): Clip's min/max move from attributes
+ * <p>ONNX version differences in opsets 9..22 (Changelog.md): Clip's min/max move from attributes
  * to optional inputs at 11; Pow's exponent may have its own type from 12; the op types that
  * appear in the range are refused in older models (Round, BitShift 11; Mod, IsInf,
  * ThresholdedRelu 10; Celu, LessOrEqual, GreaterOrEqual 12; HardSwish 14; CastLike 15; Mish,
- * BitwiseNot/And/Or/Xor 18; Gelu 20). The other versions only widen the type constraints.
+ * BitwiseNot/And/Or/Xor 18; Gelu 20). The other versions only widen the type constraints (22:
+ * bfloat16 for the trigonometric and hyperbolic ops, Elu, Selu, HardSigmoid, HardSwish, Mish,
+ * Round, Softplus, Softsign, ThresholdedRelu).
  */
 final class ElementwiseOps implements OpFamily {
     /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */

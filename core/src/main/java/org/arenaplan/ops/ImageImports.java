@@ -18,7 +18,7 @@ import java.util.Map;
 /**
  * The ONNX import of the image ops beyond Conv ({@link ImageOps}): the pools (windowed and
  * global, max, average and Lp), ConvTranspose, Resize and Upsample, with their version
- * differences between opsets 9 and 21 (ONNX Changelog.md):
+ * differences between opsets 9 and 22 (ONNX Changelog.md):
  * <ul>
  *   <li>MaxPool gains {@code ceil_mode} and {@code dilations} at 10; AveragePool {@code ceil_mode} at
  *       10 and {@code dilations} at 19; LpPool both at 18.</li>

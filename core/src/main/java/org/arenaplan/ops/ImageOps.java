@@ -58,6 +58,7 @@ final class ImageOps implements OpFamily {
                 OpDefinition.op(CONV_TRANSPOSE, 2, 3).attrs(convAttrs(AttrSpec.perAxis("output_padding", false, 0, 1, 0)))
                         .shape(ImageShapes::convTranspose).kernels(Kernels.CONV_ND)
                         .doc("inputs X, W (C x M/group x kernel...), optional B; 1-D to 3-D images")
+                        .flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(in[0]) * perOutput(in[1]) + (in.length > 2 ? OpSpec.FlopRule.elements(out[0]) : 0))
                         .lowerF32((op, l) -> List.of(ImageCalls.conv(op, l, true))).onnx(ImageImports::convTranspose, "auto_pad", "output_shape").build(),
                 pool(OpKinds.MAX_POOL, Kernels.MAX, AttrSpec.flag("count_include_pad")).attrs(AttrSpec.flag("storage_order")).outputs(1, 2)
                         .shapes((a, in, n) -> n == 1 ? new long[][]{ShapeRules.pool(a, in)} : new long[][]{ShapeRules.pool(a, in), ShapeRules.pool(a, in)})

@@ -46,7 +46,9 @@ import static org.arenaplan.onnx.NodeLowering.op;
  * {@code momentum} are accepted and ignored at inference; LayerNormalization exists from 17
  * (stash_type 1 only: statistics in double, stored as f32); GroupNormalization's scale and bias
  * are per group at 18..20 and per channel from 21 (which adds stash_type);
- * MeanVarianceNormalization's axes default to [0, 2, 3].
+ * MeanVarianceNormalization's axes default to [0, 2, 3]; version 22 of InstanceNormalization and
+ * LpNormalization adds bfloat16 only. LpNormalization of an all-zero group is 0, not 0/0 (as
+ * onnx/reference/ops/op_lp_normalization.py and test_l2normalization_axis_0).
  */
 final class NormalizationOps implements OpFamily {
     /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */

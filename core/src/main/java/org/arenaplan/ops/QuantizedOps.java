@@ -8,6 +8,7 @@ import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.NodeLowering;
@@ -55,17 +56,20 @@ final class QuantizedOps implements OpFamily {
     public List<OpDefinition> definitions() {
         return List.of(
                 OpDefinition.op(MATMUL_INTEGER, 4, 4).shape(QuantizedOps::matmulShape).kernels(Kernels.QMATMUL)
+                        .flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(out[0]) * in[0][in[0].length - 1])
                         .doc("inputs A, B (uint8/int8), a_zero_point, b_zero_point; int32 (A - a_zp) x (B - b_zp), batch dims as MatMul")
                         .lower((op, l) -> List.of(matmul(op, l, false))).onnx(MATMUL_INTEGER, 10, QuantizedOps::importMatMulInteger).build(),
                 OpDefinition.op(QLINEAR_MATMUL, 8, 8).shape((a, in) -> matmulShape(a, new long[][] {in[0], in[3]})).kernels(Kernels.QMATMUL)
+                        .flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(out[0]) * in[0][in[0].length - 1])
                         .doc("inputs a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp; the integer product requantized to y_zp's type "
                                 + "(rounded half to even, saturated)")
                         .lower((op, l) -> List.of(matmul(op, l, true))).onnx(QLINEAR_MATMUL, 10, QuantizedOps::importQLinearMatMul).build(),
                 OpDefinition.op(CONV_INTEGER, 4, 4).attrs(ImageOps.convAttrs()).shape(QuantizedOps::convShape).kernels(Kernels.QCONV)
+                        .flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(out[0]) * ImageOps.perOutput(in[1]))
                         .doc("inputs x, w (uint8/int8), x_zero_point, w_zero_point; int32 Conv of (x - x_zp) by (w - w_zp); 1-D to 3-D images")
                         .lower((op, l) -> List.of(conv(op, l, false))).onnx(CONV_INTEGER, 10, QuantizedOps::importConvInteger, "auto_pad").build(),
                 OpDefinition.op(QLINEAR_CONV, 8, 9).attrs(ImageOps.convAttrs()).shape((a, in) -> convShape(a, new long[][] {in[0], in[3]}))
-                        .kernels(Kernels.QCONV)
+                        .kernels(Kernels.QCONV).flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(out[0]) * ImageOps.perOutput(in[3]))
                         .doc("inputs x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, optional int32 B; the integer Conv requantized to y_zp's type")
                         .lower((op, l) -> List.of(conv(op, l, true))).onnx(QLINEAR_CONV, 10, QuantizedOps::importQLinearConv, "auto_pad").build(),
                 OpDefinition.op(DYNAMIC_QUANTIZE_LINEAR, 1, 1).outputs(3, 3).shapes((a, in, k) -> new long[][] {in[0].clone(), {}, {}})

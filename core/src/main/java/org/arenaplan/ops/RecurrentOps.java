@@ -9,6 +9,7 @@ import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
+import org.arenaplan.ir.OpSpec;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.OptionalOutputs;
@@ -26,7 +27,7 @@ import static org.arenaplan.ir.AttrSpec.MAX_INT32;
 
 /**
  * ONNX's recurrent layers LSTM, GRU and RNN (ONNX Operators.md, versions 7 and 14; 14 adds
- * {@code layout}; 22 only adds bfloat16 and is outside the importer's opsets): registry facts,
+ * {@code layout}; 22 only adds bfloat16): registry facts,
  * lowering to one {@link Kernels#RECURRENT} call, ONNX import.
  *
  * <p>Inputs, positional as in ONNX: X, W, R, then the optional B, sequence_lens, initial_h (and
@@ -91,6 +92,8 @@ final class RecurrentOps implements OpFamily {
                         AttrSpec.reals("activation_alpha", "per activation"), AttrSpec.reals("activation_beta", "per activation"),
                         AttrSpec.optionalReal("clip", "no clip"), AttrSpec.flag("layout"))
                 .shapes((a, in, n) -> shapes(cell, a, in, n)).kernels(Kernels.RECURRENT)
+                // W [dirs, G*H, input] and R [dirs, G*H, H] times the input and the state, per step and batch row (X's first two extents)
+                .flops((a, in, out) -> 2 * (OpSpec.FlopRule.elements(in[1]) + OpSpec.FlopRule.elements(in[2])) * in[0][0] * in[0][1])
                 .doc("f32; one kernel for the whole sequence, no workspace")
                 .lower((op, l) -> List.of(lower(cell, op, l))).onnx(n -> importNode(cell, n));
     }

@@ -260,13 +260,13 @@ final class IndexKernels {
 
     /**
      * y[dst] = y[dst] (op) u[src], op by reduction: 0 none (u), 1 add, 2 mul, 3 max, 4 min; f32,
-     * f16 and bf16 in f32, f64 in f64, integers in 64 bits (wrapping). max/min: a NaN operand wins.
+     * f16 and bf16 in f32, f64 in f64, integers in 64 bits (wrapping; max/min uint64 unsigned). max/min: a NaN operand wins.
      */
     static void combine(DType t, int es, int red, ByteBuffer y, int dst, ByteBuffer u, int src) {
         if (red == 0) { move(u, src, y, dst, es); return; }
         if (t.isIntegral()) {
             long a = t.getLong(y, dst), b = t.getLong(u, src);
-            t.putLong(y, dst, switch (red) { case 1 -> a + b; case 2 -> a * b; case 3 -> Math.max(a, b); default -> Math.min(a, b); });
+            t.putLong(y, dst, switch (red) { case 1 -> a + b; case 2 -> a * b; case 3 -> t.compareIntegral(a, b) >= 0 ? a : b; default -> t.compareIntegral(a, b) <= 0 ? a : b; });
         } else if (t == DType.F64) {
             double a = y.getDouble(dst * 8), b = u.getDouble(src * 8);
             y.putDouble(dst * 8, switch (red) { case 1 -> a + b; case 2 -> a * b; case 3 -> a != a ? a : b != b ? b : a >= b ? a : b; default -> a != a ? a : b != b ? b : a <= b ? a : b; });

@@ -124,7 +124,7 @@ final class NormalizationKernels {
                     double v = x[(int) (base + offset(j, rs, rst))];
                     norm += mode == Kernels.N_L1 ? Math.abs(v) : v * v;
                 }
-                factor = 1.0 / (mode == Kernels.N_L1 ? norm : Math.sqrt(norm));
+                factor = norm == 0 ? 0.0 : 1.0 / (mode == Kernels.N_L1 ? norm : Math.sqrt(norm));   // an all-zero group stays 0
             }
             for (long j = 0; j < redN; j++) {
                 int at = (int) (base + offset(j, rs, rst));

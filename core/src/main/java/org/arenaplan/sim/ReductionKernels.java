@@ -125,9 +125,22 @@ final class ReductionKernels {
         return off;
     }
 
-    /** Whether (v, i) comes before (w, j) in TopK's order: the larger (smallest: smaller) value, then the lower index. */
-    private static boolean before(double v, long i, double w, long j, boolean largest) {
-        if (v != w) return largest ? v > w : v < w;
+    /**
+     * Whether element i of the lane at base (stride inner) comes before element j in TopK's order:
+     * the larger (smallest: smaller) value, then the lower index. Integers compare as
+     * {@link DType#compareIntegral} orders them (exactly, uint64 unsigned); a NaN comes before
+     * nothing and nothing before it.
+     */
+    private static boolean before(ByteBuffer x, DType t, int base, int inner, int i, int j, boolean largest) {
+        int cmp;
+        if (t.isIntegral()) {
+            cmp = t.compareIntegral(t.getLong(x, base + i * inner), t.getLong(x, base + j * inner));
+        } else {
+            float v = t.getFloat(x, base + i * inner), w = t.getFloat(x, base + j * inner);
+            if (v != w) return largest ? v > w : v < w;
+            cmp = 0;
+        }
+        if (cmp != 0) return largest ? cmp > 0 : cmp < 0;
         return i < j;
     }
 
@@ -139,21 +152,17 @@ final class ReductionKernels {
         for (int o = 0; o < outer; o++) {
             for (int q = 0; q < inner; q++) {
                 int base = o * n * inner + q;
-                double prevV = 0;
-                long prevI = -1;
+                int prev = -1;
                 for (int s = 0; s < k; s++) {
                     int best = -1;
-                    double bestV = 0;
                     for (int e = 0; e < n; e++) {
-                        double v = t.isIntegral() ? (double) t.getLong(x, base + e * inner) : t.getFloat(x, base + e * inner);
-                        if (prevI >= 0 && !before(prevV, prevI, v, e, largest)) continue;
-                        if (best < 0 || before(v, e, bestV, best, largest)) { best = e; bestV = v; }
+                        if (prev >= 0 && !before(x, t, base, inner, prev, e, largest)) continue;
+                        if (best < 0 || before(x, t, base, inner, e, best, largest)) best = e;
                     }
                     int out = (o * k + s) * inner + q;
                     DType.I64.putLong(indices, out, best);
                     for (int b = 0; b < es; b++) values.put(out * es + b, x.get((base + best * inner) * es + b));
-                    prevV = bestV;
-                    prevI = best;
+                    prev = best;
                 }
             }
         }
@@ -222,7 +231,7 @@ final class ReductionKernels {
             for (int d = 0; d < kr; d++) base += kidx[d] * kst[d];
             if (arg) DType.I64.putLong(y, o, argReduce(x, t, base, offsets, op == Kernels.R_ARGMAX, last));
             else if (t.isIntegral() && integral(op)) t.putLong(y, o, integral(x, t, base, offsets, op));
-            else if (t.isIntegral()) t.putLong(y, o, (long) floating(x, t, base, offsets, op));   // in double, truncated toward zero
+            else if (t.isIntegral()) t.putLong(y, o, DType.toIntegral(floating(x, t, base, offsets, op), t));   // in double, truncated toward zero
             else putReal(y, t, o, floating(x, t, base, offsets, op));
             for (int d = kr - 1; d >= 0; d--) {
                 if (++kidx[d] < ks[d]) break;
@@ -284,18 +293,20 @@ final class ReductionKernels {
         };
     }
 
+    /** Sum, product (wrapping), max or min in 64 bits; max and min ordered as {@link DType#compareIntegral} (uint64 unsigned). */
     private static long integral(ByteBuffer x, DType t, int base, int[] off, int op) {
+        boolean u64 = t == DType.U64;
         long acc = switch (op) {
             case Kernels.R_PROD -> 1;
-            case Kernels.R_MAX -> Long.MIN_VALUE;
-            case Kernels.R_MIN -> Long.MAX_VALUE;
+            case Kernels.R_MAX -> u64 ? 0 : Long.MIN_VALUE;
+            case Kernels.R_MIN -> u64 ? -1L : Long.MAX_VALUE;
             default -> 0;
         };
         for (int j : off) {
             long v = t.getLong(x, base + j);
             switch (op) {
-                case Kernels.R_MAX -> acc = Math.max(acc, v);
-                case Kernels.R_MIN -> acc = Math.min(acc, v);
+                case Kernels.R_MAX -> { if (t.compareIntegral(v, acc) > 0) acc = v; }
+                case Kernels.R_MIN -> { if (t.compareIntegral(v, acc) < 0) acc = v; }
                 case Kernels.R_PROD -> acc *= v;
                 default -> acc += v;
             }
@@ -307,7 +318,7 @@ final class ReductionKernels {
     private static long argReduce(ByteBuffer x, DType t, int base, int[] off, boolean max, boolean last) {
         int best = 0;
         for (int j = 1; j < off.length; j++) {
-            int cmp = t.isIntegral() ? Long.compare(t.getLong(x, base + off[j]), t.getLong(x, base + off[best]))
+            int cmp = t.isIntegral() ? Integer.signum(t.compareIntegral(t.getLong(x, base + off[j]), t.getLong(x, base + off[best])))
                     : compare(t.getDouble(x, base + off[j]), t.getDouble(x, base + off[best]));
             if (!max) cmp = -cmp;
             if (cmp > 0 || (last && cmp == 0 && !unordered(t, x, base + off[j], base + off[best]))) best = j;

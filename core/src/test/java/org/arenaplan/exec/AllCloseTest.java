@@ -34,6 +34,17 @@ class AllCloseTest {
     }
 
     @Test
+    void integerTensorsAreComparedExactlyWhateverTheTolerance() {
+        org.arenaplan.ir.TensorValue a = org.arenaplan.ir.TensorValue.ofLongs(org.arenaplan.ir.DType.I64, new long[]{3}, 5, (1L << 53) + 1, 9);
+        org.arenaplan.ir.TensorValue b = org.arenaplan.ir.TensorValue.ofLongs(org.arenaplan.ir.DType.I64, new long[]{3}, 5, 1L << 53, 9);
+        AllClose c = AllClose.compare(a, b, 1, 1);
+        assertThat(c.ok()).isFalse();
+        assertThat(c.worstIndex()).isEqualTo(1);
+        assertThat(c.describe(new long[]{3})).isEqualTo("first difference at [1]: 9007199254740993 vs 9007199254740992 (integers compared exactly), 1 of 3 differ");
+        assertThat(AllClose.compare(a, a, 0, 0).ok()).isTrue();
+    }
+
+    @Test
     void nanMatchesNanAndInfinitiesMustAgree() {
         assertThat(AllClose.compare(new float[]{Float.NaN, Float.POSITIVE_INFINITY}, new float[]{Float.NaN, Float.POSITIVE_INFINITY}, 0, 0).ok()).isTrue();
         assertThat(AllClose.compare(new float[]{Float.NEGATIVE_INFINITY}, new float[]{Float.POSITIVE_INFINITY}, 1, 1).ok()).isFalse();

@@ -85,6 +85,16 @@ class NormalizationOpsTest {
     }
 
     @Test
+    void lpNormalizationOfAnAllZeroGroupIsZero() throws Exception {
+        // column 1 of [[3, 0], [4, 0]] has norm 0: 0, not 0/0 = NaN (the ONNX reference and test_l2normalization_axis_0)
+        for (long p = 1; p <= 2; p++) {
+            TinyOnnx m = new TinyOnnx().opset(13).input("x", 2L, 2L).output("y").node("lp", "LpNormalization", List.of("x"), List.of("y"), "axis", 0L, "p", p);
+            float[] y = run(m, feed("x", TensorValue.ofFloats(new long[]{2, 2}, new float[]{3, 0, 4, 0}))).get("y").floats();
+            assertThat(y).containsExactly(p == 1 ? 3f / 7 : 0.6f, 0f, p == 1 ? 4f / 7 : 0.8f, 0f);
+        }
+    }
+
+    @Test
     void batchNormalizationInTrainingModeByHand() throws Exception {
         // x [N 2, C 2, 1]: channel 0 holds 1, 3 (mean 2, biased variance 1; unbiased would be 2), channel 1 holds 2, 4 (mean 3, variance 1)
         Map<String, TensorValue> in = feed("x", TensorValue.ofFloats(new long[]{2, 2, 1}, new float[]{1, 2, 3, 4}),

@@ -40,8 +40,7 @@ final class OnnxOpRuns {
             TensorValue w = want.get(out), m = got.get(out);
             assertThat(m.dtype()).as(out).isEqualTo(w.dtype());
             assertThat(m.shape()).as(out).isEqualTo(w.shape());
-            boolean exact = w.dtype().isIntegral();
-            AllClose c = AllClose.compare(m.doubles(), w.doubles(), exact ? 0 : rtol, exact ? 0 : atol);
+            AllClose c = AllClose.compare(m, w, rtol, atol);   // integers exactly
             assertThat(c.ok()).as("output '%s': %s", out, c.describe(w.shape())).isTrue();
         }
     }

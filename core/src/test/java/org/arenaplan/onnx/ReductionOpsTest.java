@@ -137,6 +137,43 @@ class ReductionOpsTest {
     }
 
     @Test
+    void uint64PastTwoTo63IsOrderedUnsignedAndInt64PastTwoTo53ExactlyInReductionsTopKAndScatter() throws Exception {
+        // uint64 [1, 2^63, 2^64 - 1, 5] (as long bits: 1, MIN_VALUE, -1, 5)
+        TensorValue u = TensorValue.ofLongs(DType.U64, new long[]{4}, 1, Long.MIN_VALUE, -1L, 5);
+        Map<String, Long> want = Map.of("ReduceMax", -1L, "ReduceMin", 1L, "ArgMax", 2L, "ArgMin", 0L);
+        for (String op : want.keySet()) {
+            boolean arg = op.startsWith("Arg");
+            TinyOnnx m = new TinyOnnx().opset(18).input(OnnxDTypes.UINT64, "x", 4L).output(arg ? OnnxDTypes.INT64 : OnnxDTypes.UINT64, "y", 1L)
+                    .node("r", op, List.of("x"), List.of("y"));
+            assertThat(run(m, Map.of("x", u)).get("y").longs()).as(op).containsExactly(want.get(op));
+        }
+        // the mean of 2^63 and 2^63 + 2 is 2^63 + 1, 2^63 as a double: back to uint64 unsigned, not saturated at 2^63 - 1
+        TinyOnnx mean = new TinyOnnx().opset(18).input(OnnxDTypes.UINT64, "x", 2L).output(OnnxDTypes.UINT64, "y", 1L)
+                .node("r", "ReduceMean", List.of("x"), List.of("y"));
+        assertThat(run(mean, Map.of("x", TensorValue.ofLongs(DType.U64, new long[]{2}, Long.MIN_VALUE, Long.MIN_VALUE + 2))).get("y").longs())
+                .containsExactly(Long.MIN_VALUE);
+        // TopK: uint64 ordered unsigned; int64 values 2^60 + 1, + 3, + 2 (one double) ordered exactly
+        TinyOnnx topU = new TinyOnnx().opset(11).input(OnnxDTypes.UINT64, "x", 4L).ints("k", 2).output(OnnxDTypes.UINT64, "v", 2L)
+                .output(OnnxDTypes.INT64, "i", 2L).node("t", "TopK", List.of("x", "k"), List.of("v", "i"));
+        Map<String, TensorValue> top = run(topU, Map.of("x", u));
+        assertThat(top.get("v").longs()).containsExactly(-1L, Long.MIN_VALUE);
+        assertThat(top.get("i").longs()).containsExactly(2, 1);
+        TinyOnnx topI = new TinyOnnx().opset(11).input(OnnxDTypes.INT64, "x", 3L).ints("k", 3).output(OnnxDTypes.INT64, "v", 3L)
+                .output(OnnxDTypes.INT64, "i", 3L).node("t", "TopK", List.of("x", "k"), List.of("v", "i"));
+        long big = 1L << 60;
+        assertThat(run(topI, Map.of("x", TensorValue.ofLongs(DType.I64, new long[]{3}, big + 1, big + 3, big + 2))).get("i").longs()).containsExactly(1, 2, 0);
+        // ScatterElements' max and min reductions on uint64: max(5, 2^63) = 2^63, min(2^63, 5) = 5
+        for (String red : new String[]{"max", "min"}) {
+            TinyOnnx sc = new TinyOnnx().opset(18).input(OnnxDTypes.UINT64, "d", 2L).input(OnnxDTypes.INT64, "i", 1L).input(OnnxDTypes.UINT64, "u", 1L)
+                    .output(OnnxDTypes.UINT64, "y", 2L).node("s", "ScatterElements", List.of("d", "i", "u"), List.of("y"), "reduction", red);
+            boolean max = red.equals("max");
+            Map<String, TensorValue> in = Map.of("d", TensorValue.ofLongs(DType.U64, new long[]{2}, max ? 5 : Long.MIN_VALUE, 1),
+                    "i", TensorValue.ofLongs(DType.I64, new long[]{1}, 0), "u", TensorValue.ofLongs(DType.U64, new long[]{1}, max ? Long.MIN_VALUE : 5));
+            assertThat(run(sc, in).get("y").longs()).as(red).containsExactly(max ? Long.MIN_VALUE : 5, 1);
+        }
+    }
+
+    @Test
     void softmaxFamilyOnEveryAxisWithBothSemantics() throws Exception {
         TensorValue in = x(2, 3, 4);
         for (String op : new String[]{"Softmax", "LogSoftmax", "Hardmax"}) {

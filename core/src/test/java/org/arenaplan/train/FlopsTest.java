@@ -31,6 +31,9 @@ class FlopsTest {
         Graph conv2d = new GraphBuilder("c2").tensor("x", DType.F32, 1, 2, 5, 5).tensor("w", DType.F32, 4, 2, 3, 3).tensor("b", DType.F32, 4)
                 .tensor("y", DType.F32, 1, 4, 3, 3).input("x").weight("w").weight("b").output("y").op("c", "Conv").in("x", "w", "b").out("y").add().build();
         assertThat(flops(conv2d)).isEqualTo(2L * 36 * 2 * 9 + 36);
+        Graph transposed = new GraphBuilder("ct").tensor("x", DType.F32, 1, 2, 4).tensor("w", DType.F32, 2, 3, 3).tensor("y", DType.F32, 1, 3, 6)
+                .input("x").weight("w").output("y").op("ct", "ConvTranspose").in("x", "w").out("y").add().build();
+        assertThat(flops(transposed)).as("each input element into M/group x kernel outputs").isEqualTo(2L * 8 * 3 * 3);
     }
 
     @Test

@@ -61,6 +61,8 @@ public final class CudaDevice implements Device {
     private final ThreadLocal<Boolean> bound = ThreadLocal.withInitial(() -> false);
     private final String description;
     private final CublasGemm cublas;
+    /** gemm and conv2d (group 1) on the TF32 tensor-core kernels (off by default). */
+    private final boolean tf32;
 
     private final AllocationLedger ledger = new AllocationLedger();
     private final List<CudaStream> streams = new ArrayList<>();
@@ -87,6 +89,16 @@ public final class CudaDevice implements Device {
 
     /** Opens GPU {@code ordinal}; throws {@link CudaUnavailableException} where CUDA is unavailable. */
     public CudaDevice(int ordinal) {
+        this(ordinal, false);
+    }
+
+    /**
+     * Opens GPU {@code ordinal}; with {@code tf32}, gemm and conv2d (group 1) run on the TF32
+     * tensor-core kernels (tf32.cuh: inputs rounded to a 10-bit mantissa, FP32 accumulation), so
+     * their results differ from FP32's and the simulator's ({@code DeviceOptions.tf32()}).
+     */
+    public CudaDevice(int ordinal, boolean tf32) {
+        this.tf32 = tf32;
         Cuda.ensureAvailability();
         JCudaDriver.setExceptionsEnabled(false);
         check(JCudaDriver.cuInit(0), "cuInit", "the driver");
@@ -107,12 +119,13 @@ public final class CudaDevice implements Device {
         this.granularity = allocationGranularity(ordinal);
         this.freeAtOpen = memoryInfo()[0];
         CudaInfo info = Cuda.info();
-        boolean useCublas = info.cublas() && !"false".equals(System.getProperty("arenaplan.cuda.cublas"));
+        boolean useCublas = !tf32 && info.cublas() && !"false".equals(System.getProperty("arenaplan.cuda.cublas"));
         this.cublas = useCublas ? new CublasGemm() : null;
         this.description = info.deviceName() + " (GPU " + ordinal + ", compute capability " + info.computeCapability() + ", "
                 + (info.totalMemory() >> 20) + " MiB, driver CUDA " + KernelImage.driverVersionName(info.driverVersion())
                 + ", allocation granularity " + (granularity >= 1 << 20 ? (granularity >> 20) + " MiB" : granularity + " B") + "), gemm: "
-                + (useCublas ? "cuBLAS" : "arenaplan tiled kernel" + (info.cublas() ? " (cuBLAS turned off)" : " (" + info.cublasNote() + ")"));
+                + (tf32 ? "TF32 tensor cores (--tf32; conv2d with group 1 too)"
+                : useCublas ? "cuBLAS" : "arenaplan tiled kernel" + (info.cublas() ? " (cuBLAS turned off)" : " (" + info.cublasNote() + ")"));
     }
 
     /** Makes the primary context current on this thread (once per thread). */
@@ -411,8 +424,8 @@ public final class CudaDevice implements Device {
         double[] floats = java.util.Arrays.copyOf(call.floats(), CudaKernelTable.MAX_FLOATS);
         params[spec.slots()] = Pointer.to(ints);
         params[spec.slots() + 1] = Pointer.to(floats);
-        CudaKernelTable.Geometry g = CudaKernelTable.geometry(call, spec);
-        String entry = CudaKernelTable.entry(call);
+        String entry = CudaKernelTable.entry(call, tf32);
+        CudaKernelTable.Geometry g = CudaKernelTable.geometry(entry, call, spec);
         check(JCudaDriver.cuLaunchKernel(functions.get(entry), g.gridX(), g.gridY(), g.gridZ(), g.blockX(), g.blockY(), 1,
                 0, stream, Pointer.to(params), null), "cuLaunchKernel", "kernel " + entry + " of op " + call.label());
     }

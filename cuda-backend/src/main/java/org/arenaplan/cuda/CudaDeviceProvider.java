@@ -33,6 +33,6 @@ public final class CudaDeviceProvider implements DeviceProvider {
 
     @Override
     public Device open(DeviceOptions options) {
-        return new CudaDevice(options.ordinal());
+        return new CudaDevice(options.ordinal(), options.tf32());
     }
 }

@@ -26,6 +26,10 @@ final class CudaKernelTable {
     static final String CONV2D_IGEMM = "conv2d_igemm";
     /** Outputs per conv2d_igemm block side (16 x 16 threads, 4 x 4 outputs each: CONV_OUT). */
     static final int CONV_OUT = 64;
+    /** gemm and conv2d (group 1) on TF32 tensor cores (tf32.cuh), only with the device's tf32 option. */
+    static final String GEMM_TF32 = "gemm_tf32", CONV2D_IGEMM_TF32 = "conv2d_igemm_tf32";
+    /** Threads of a TF32 block (4 warps) and outputs per block side (tf32.cuh's TF32_THREADS, TF32_OUT). */
+    static final int TF32_THREADS = 128, TF32_OUT = 64;
 
     /**
      * @param slots        pointers in the CUDA signature
@@ -98,7 +102,8 @@ final class CudaKernelTable {
      * Entry functions of the fatbin that are not kernel names: faster variants of a kernel, with
      * its pointers and ints, that {@link #entry} picks from a call's ints (never from the plan).
      */
-    static final Map<String, Spec> VARIANTS = Map.of(CONV2D_IGEMM, SPECS.get(Kernels.CONV2D));
+    static final Map<String, Spec> VARIANTS = Map.of(CONV2D_IGEMM, SPECS.get(Kernels.CONV2D),
+            CONV2D_IGEMM_TF32, SPECS.get(Kernels.CONV2D), GEMM_TF32, SPECS.get(Kernels.GEMM));
 
     /** Every entry function the device loads from the fatbin: the kernels and their variants. */
     static java.util.Set<String> entries() {
@@ -108,12 +113,23 @@ final class CudaKernelTable {
     }
 
     /**
-     * The entry function that runs {@code call}: {@link #CONV2D_IGEMM} for a conv2d with group 1
-     * (int 15), the kernel of the call's name otherwise. Both give the same bits (conv_igemm.cuh).
+     * The entry function that runs {@code call} in FP32: {@link #CONV2D_IGEMM} for a conv2d with
+     * group 1 (int 15), the kernel of the call's name otherwise. Both give the same bits (conv_igemm.cuh).
      */
     static String entry(KernelCall call) {
-        if (call.name().equals(Kernels.CONV2D) && call.ints()[15] == 1) return CONV2D_IGEMM;
-        return call.name();
+        return entry(call, false);
+    }
+
+    /**
+     * As {@link #entry(KernelCall)}; with {@code tf32} (the device's option, off by default) gemm
+     * and conv2d with group 1 run on the TF32 tensor-core kernels, whose results differ from
+     * FP32's (tf32.cuh states the bound).
+     */
+    static String entry(KernelCall call, boolean tf32) {
+        boolean conv = call.name().equals(Kernels.CONV2D) && call.ints()[15] == 1;
+        if (tf32 && conv) return CONV2D_IGEMM_TF32;
+        if (tf32 && call.name().equals(Kernels.GEMM)) return GEMM_TF32;
+        return conv ? CONV2D_IGEMM : call.name();
     }
 
     /** Grid and block sizes of one launch. */
@@ -166,9 +182,17 @@ final class CudaKernelTable {
     }
 
     static Geometry geometry(KernelCall call, Spec s) {
+        return geometry(entry(call), call, s);
+    }
+
+    /** The grid and blocks of entry function {@code entry} (one of {@link #entries()}) running {@code call}. */
+    static Geometry geometry(String entry, KernelCall call, Spec s) {
         long[] ints = call.ints();
-        if (entry(call).equals(CONV2D_IGEMM)) {   // x over pixel tiles (N * OH * OW), y over channel tiles (M)
-            return new Geometry(blocks(ints[0] * ints[5] * ints[6], CONV_OUT), blocks(ints[4], CONV_OUT), 1, GEMM_TILE, GEMM_TILE);
+        switch (entry) {   // conv: x over pixel tiles (N * OH * OW), y over channel tiles (M); gemm: x over N, y over M, z the batch
+            case CONV2D_IGEMM: return new Geometry(blocks(ints[0] * ints[5] * ints[6], CONV_OUT), blocks(ints[4], CONV_OUT), 1, GEMM_TILE, GEMM_TILE);
+            case CONV2D_IGEMM_TF32: return new Geometry(blocks(ints[0] * ints[5] * ints[6], TF32_OUT), blocks(ints[4], TF32_OUT), 1, TF32_THREADS, 1);
+            case GEMM_TF32: return new Geometry(blocks(ints[2], TF32_OUT), blocks(ints[1], TF32_OUT), (int) Math.max(1, Math.min(ints[0], 65_535)), TF32_THREADS, 1);
+            default: break;
         }
         if (s.items() == null) {   // gemm: ints [batch, M, N, ...]
             return new Geometry(blocks(ints[2], GEMM_OUT), blocks(ints[1], GEMM_OUT), (int) Math.max(1, Math.min(ints[0], 65_535)), GEMM_TILE, GEMM_TILE);

@@ -68,7 +68,12 @@ public final class DeviceBench {
 
     /** Opens GPU 0, runs every model, closes it. Throws {@link CudaUnavailableException} without CUDA. */
     public static List<Row> onCuda(Map<String, Graph> models, int warmup, int iterations, PrintStream progress) {
-        try (TimedDevice device = openTimedCuda()) {
+        return onCuda(models, warmup, iterations, progress, false);
+    }
+
+    /** As {@link #onCuda(Map, int, int, PrintStream)}; with {@code tf32}, gemm and conv2d run on the TF32 tensor-core kernels ({@link CudaDevice#CudaDevice(int, boolean)}). */
+    public static List<Row> onCuda(Map<String, Graph> models, int warmup, int iterations, PrintStream progress, boolean tf32) {
+        try (TimedDevice device = new TimedDevice(new CudaDevice(0, tf32))) {
             progress.println("bench on " + device.description());
             return run(device, device, models, warmup, iterations, progress);
         }

@@ -69,6 +69,21 @@ class CudaKernelTableTest {
     }
 
     @Test
+    void tf32IsOnlyTakenWhenAskedForAndThenRunsFourWarpsPerTile() {
+        long[] conv = {2, 3, 17, 21, 70, 9, 11, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 0};
+        KernelCall c = call(Kernels.CONV2D, 4, conv, new double[0]);
+        KernelCall g = call(Kernels.GEMM, 3, new long[] {3, 70, 130, 37, 0, 0, 0, 0, 0, 0, 0, 0}, new double[] {1, 0});
+        assertThat(CudaKernelTable.entry(c, false)).isEqualTo(CudaKernelTable.CONV2D_IGEMM);
+        assertThat(CudaKernelTable.entry(g, false)).isEqualTo(Kernels.GEMM);
+        assertThat(CudaKernelTable.entry(c, true)).isEqualTo(CudaKernelTable.CONV2D_IGEMM_TF32);
+        assertThat(CudaKernelTable.entry(g, true)).isEqualTo(CudaKernelTable.GEMM_TF32);
+        assertThat(CudaKernelTable.geometry(CudaKernelTable.GEMM_TF32, g, CudaKernelTable.spec(g))).isEqualTo(new CudaKernelTable.Geometry(3, 2, 3, 128, 1));
+        assertThat(CudaKernelTable.geometry(CudaKernelTable.CONV2D_IGEMM_TF32, c, CudaKernelTable.spec(c))).isEqualTo(new CudaKernelTable.Geometry(4, 2, 1, 128, 1));
+        KernelCall grouped = call(Kernels.CONV2D, 4, new long[] {1, 4, 9, 9, 6, 5, 5, 3, 3, 2, 2, 1, 1, 1, 1, 2, 1}, new double[0]);
+        assertThat(CudaKernelTable.entry(grouped, true)).isEqualTo(Kernels.CONV2D);
+    }
+
+    @Test
     void gridCoversEveryWorkItemOfABroadcast() {
         // y of shape [3, 1000], b broadcast over rows: 3000 items, 256 per block.
         long[] ints = {0, 2, 3, 1000, 1000, 1, 0, 1};

@@ -182,7 +182,52 @@ class KernelEmulationTest {
         c.addAll(elementwiseCases());
         c.addAll(implicitGemmCases());
         c.addAll(vectorizedCases());
+        c.addAll(tf32Cases());
         return c;
+    }
+
+    /** The ulps of a case run on the TF32 kernels (--tf32): compared within the TF32 bound instead (see {@link #tf32Bound}). */
+    private static final int TF32 = -1;
+
+    /**
+     * gemm_tf32 and conv2d_igemm_tf32 (entry(call, true)): the FP32 cases' edges (ragged 64 x 64
+     * tiles, k not a multiple of 16, both transposes, a batch, broadcast C, strides, padding,
+     * dilation, 1 x 1 kernels, the relu epilogue), compared with the simulator's FP32 within the bound.
+     */
+    private static List<Case> tf32Cases() {
+        List<Case> c = new ArrayList<>();
+        int bm = 70, bn = 130, bk = 37;
+        for (int t = 0; t <= 1; t++) {
+            c.add(Case.f32(Kernels.GEMM, List.of(random(90, 2 * bm * bk), random(91, 2 * bk * bn), random(92, bn)), 2 * bm * bn,
+                    new long[] {2, bm, bn, bk, t, 1 - t, bm * bk, bk * bn, 1, 0, 0, 1}, new double[] {0.5, 2.0}, TF32));
+        }
+        c.add(Case.f32(Kernels.GEMM, List.of(random(93, 17 * 23), random(94, 23 * 19)), 17 * 19,
+                new long[] {1, 17, 19, 23, 0, 0, 0, 0, 0, 0, 0, 0, Kernels.ACTIVATION_RELU}, new double[] {1.0, 0.0}, TF32));
+        for (long[] ints : List.of(convInts(2, 3, 17, 21, 70, 3, 3, 2, 2, 1, 1, 1, 1, 1, true, Kernels.ACTIVATION_RELU),
+                convInts(1, 5, 9, 11, 7, 3, 2, 1, 1, 2, 0, 2, 1, 1, false, Kernels.ACTIVATION_NONE),
+                convInts(3, 17, 6, 5, 33, 1, 1, 2, 1, 0, 0, 1, 1, 1, true, Kernels.ACTIVATION_NONE))) {
+            Case f = conv(95, ints);
+            c.add(new Case(f.kernel(), f.inputs(), f.out(), f.outputs(), f.ints(), f.floats(), TF32));
+        }
+        return c;
+    }
+
+    /**
+     * The TF32 bound of each output: 2^-9 times the sum of the absolute products (the simulator's
+     * result on |inputs|; each input rounded to a 10-bit mantissa is off by at most 2^-11 relative,
+     * a product by about 2^-10, the FP32 sums add less), plus 2^-20.
+     */
+    private static double[] tf32Bound(SimDevice sim, Case c, byte[][] args) {
+        byte[][] abs = new byte[args.length][];
+        for (int i = 0; i < args.length - 1; i++) {
+            float[] v = c.inputs().get(i).floats();
+            for (int j = 0; j < v.length; j++) v[j] = Math.abs(v[j]);
+            abs[i] = TensorValue.ofFloats(null, v).bytes();
+        }
+        abs[args.length - 1] = new byte[args[args.length - 1].length];
+        double[] sums = new TensorValue(DType.F32, null, onSimulator(sim, c, abs)).doubles();
+        for (int i = 0; i < sums.length; i++) sums[i] = Math.scalb(sums[i], -9) + Math.scalb(1.0, -20);
+        return sums;
     }
 
     /** conv2d's ints: x n x c x h x w, m filters of kh x kw, strides, pads (top, left), dilations, group, bias, activation; OH and OW from them. */
@@ -361,6 +406,9 @@ class KernelEmulationTest {
         c.add(Case.f32(Kernels.NORMALIZE, List.of(random(10, 24)), 24, mvn, new double[] {1e-9}, 0));
         for (int mode : new int[] {Kernels.N_L1, Kernels.N_L2}) {
             c.add(Case.f32(Kernels.NORMALIZE, List.of(random(11, 24)), 24, new long[] {mode, 0, 0, 0, 0, 1, 1, 6, 4, 0, 0, 4, 1, 0, 0}, new double[] {0}, 0));
+            float[] zeroRow = random(11, 24);
+            java.util.Arrays.fill(zeroRow, 8, 12, 0f);   // row 2's norm is 0: it stays 0
+            c.add(Case.f32(Kernels.NORMALIZE, List.of(zeroRow), 24, new long[] {mode, 0, 0, 0, 0, 1, 1, 6, 4, 0, 0, 4, 1, 0, 0}, new double[] {0}, 0));
         }
         for (DType t : new DType[] {DType.F32, DType.I32, DType.F64}) {
             TensorValue x = t.isIntegral() ? longs(t, 12, 60, 1000) : floats(t, 12, 60);
@@ -375,6 +423,15 @@ class KernelEmulationTest {
         for (int largest = 0; largest <= 1; largest++) {
             c.add(new Case(Kernels.TOPK, List.of(ties, TensorValue.ofDoubles(DType.F32, null, new double[18])), DType.I64, 18,
                     new long[] {3, 7, 2, 3, largest, DType.F32.onnxCode(), 4}, new double[0], 0));
+        }
+        // topk over uint64 (values across 2^63: ordered unsigned) and int64 beyond 2^53 (ordered exactly, not as doubles)
+        for (DType t : new DType[] {DType.U64, DType.I64}) {
+            TensorValue big = TensorValue.ofLongs(t, null, java.util.stream.LongStream.range(0, 42)
+                    .map(i -> (1L << 62) + (i % 7) * (1L << 61) + (i % 3)).toArray());
+            for (int largest = 0; largest <= 1; largest++) {
+                c.add(new Case(Kernels.TOPK, List.of(big, TensorValue.ofLongs(t, null, new long[18])), DType.I64, 18,
+                        new long[] {3, 7, 2, 3, largest, t.onnxCode(), 8}, new double[0], 0));
+            }
         }
         // einsum: batched matmul bij,bjk->bik over [2, 3, 4] x [2, 4, 5] (letters b, i, k out; j summed), and the diagonal ii->i of [4, 4]
         for (DType t : new DType[] {DType.F32, DType.F64}) {
@@ -453,6 +510,10 @@ class KernelEmulationTest {
                 c.add(new Case(Kernels.REDUCE, List.of(longs(t, op, 120, bound)), t, 5, reduceInts(op, t, 0, geometry), new double[0], 0));
             }
         }
+        // uint64 across 2^63 (every op: max/min/argmax ordered unsigned, mean and the other float ops through unsigned doubles)
+        TensorValue u64 = TensorValue.ofLongs(DType.U64, null, java.util.stream.LongStream.range(0, 120).map(i -> (i * 0x2545F4914F6CDD1DL) ^ (i << 60)).toArray());
+        for (int op = Kernels.R_SUM; op <= Kernels.R_ARGMIN; op++)
+            c.add(new Case(Kernels.REDUCE, List.of(u64), op >= Kernels.R_ARGMAX ? DType.I64 : DType.U64, 5, reduceInts(op, DType.U64, 0, geometry), new double[0], 0));
         // argmax/argmin along axis 1 of [2, 6, 3] with repeated values (ties), first and last.
         long[] along = {2, 1, 2, 3, 18, 1, 6, 3};
         for (DType t : new DType[] {DType.F32, DType.I64, DType.F16}) {
@@ -717,18 +778,21 @@ class KernelEmulationTest {
         List<Case> cases = cases();
         StringBuilder input = new StringBuilder();
         List<TensorValue> want = new ArrayList<>();
+        List<double[]> bounds = new ArrayList<>();
         try (SimDevice sim = SimDevice.open(DeviceOptions.DEFAULT)) {
             for (Case c : cases) {
                 byte[][] args = new byte[c.inputs().size() + 1][];
                 for (int i = 0; i < c.inputs().size(); i++) args[i] = c.inputs().get(i).bytes();
                 args[args.length - 1] = new byte[c.outputs() * c.out().bytes()];
                 want.add(new TensorValue(c.out(), null, onSimulator(sim, c, args)));
+                bounds.add(c.ulps() == TF32 ? tf32Bound(sim, c, args) : null);
                 KernelCall shape = new KernelCall(c.kernel(), List.of(), c.ints(), c.floats(), "shape");
                 CudaKernelTable.Spec spec = CudaKernelTable.SPECS.get(c.kernel());
-                CudaKernelTable.Geometry g = CudaKernelTable.geometry(shape, spec);
+                String entry = CudaKernelTable.entry(shape, c.ulps() == TF32);
+                CudaKernelTable.Geometry g = CudaKernelTable.geometry(entry, shape, spec);
                 byte[][] slots = new byte[spec.slots()][];
                 for (int i = 0; i < args.length; i++) slots[CudaKernelTable.slotOf(spec, c.ints(), args.length, i)] = args[i];
-                input.append(CudaKernelTable.entry(shape)).append(c.shift() > 0 ? "@" + c.shift() : "").append(' ').append(g.gridX()).append(' ').append(g.gridY()).append(' ').append(g.gridZ())
+                input.append(entry).append(c.shift() > 0 ? "@" + c.shift() : "").append(' ').append(g.gridX()).append(' ').append(g.gridY()).append(' ').append(g.gridZ())
                         .append(' ').append(g.blockX()).append(' ').append(g.blockY()).append(' ').append(spec.slots())
                         .append(' ').append(CudaKernelTable.slotOf(spec, c.ints(), args.length, args.length - 1));
                 for (byte[] s : slots) input.append(' ').append(s == null ? 0 : s.length).append(' ').append(s == null || s.length == 0 ? "-" : HexFormat.of().formatHex(s));
@@ -741,11 +805,20 @@ class KernelEmulationTest {
         }
         List<String> lines = emulate(input.toString());
         assertThat(lines).hasSize(cases.size());
+        long tf32Rounded = 0;
         for (int k = 0; k < cases.size(); k++) {
             Case c = cases.get(k);
             TensorValue got = new TensorValue(c.out(), null, HexFormat.of().parseHex(lines.get(k).trim())), w = want.get(k);
             assertThat(got.elements()).isEqualTo(c.outputs());
             String what = "case " + k + " " + c.kernel() + " " + c.inputs() + " -> " + c.out().jsonName() + " " + java.util.Arrays.toString(c.ints());
+            if (c.ulps() == TF32) {
+                double[] g = got.doubles(), s = w.doubles(), bound = bounds.get(k);
+                for (int i = 0; i < g.length; i++) {
+                    assertThat(Math.abs(g[i] - s[i])).as(what + " (tf32) element " + i + ": emulated " + g[i] + " sim " + s[i]).isLessThanOrEqualTo(bound[i]);
+                    if (g[i] != s[i]) tf32Rounded++;
+                }
+                continue;
+            }
             if (c.ulps() == 0) {
                 int i = got.firstDifference(w);
                 assertThat(i).as(what + (i >= 0 ? " element " + i + ": emulated " + got.format(i) + " sim " + w.format(i) : "")).isEqualTo(-1);
@@ -758,6 +831,7 @@ class KernelEmulationTest {
                         .isLessThanOrEqualTo(c.ulps() * ulp(c.out(), s[i]));
             }
         }
+        assertThat(tf32Rounded).as("outputs of the TF32 kernels that differ from FP32 (their inputs were rounded)").isPositive();
     }
 
     /** One unit in the last place of {@code v} in type {@code t} (f64, f32, f16 or bf16). */

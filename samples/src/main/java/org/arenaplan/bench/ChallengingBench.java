@@ -30,8 +30,8 @@ import java.util.stream.Stream;
  *   <li>{@link Mode#REAL}: every {@code *.csv} under a directory (real traces), arena minimised,
  *       arena / lower bound for {@code best} and {@code search};</li>
  *   <li>{@link Mode#PERFECT}: {@value #PERFECT_COUNT} generated perfect packings of 150 to 395
- *       buffers (instance k: 150 + 5k buffers, seed k + 1; optimum = capacity by construction),
- *       searched at their capacity.</li>
+ *       buffers (instance k: 150 + 5k buffers, seed {@code first} + k + 1, {@code first} 0 unless
+ *       given; optimum = capacity by construction), searched at their capacity.</li>
  * </ul>
  * Every placement is checked by {@link PlacementValidator}. Times are wall-clock for the whole
  * planner (including its {@code best} start) and the process CPU time over the same span, which
@@ -65,10 +65,19 @@ public final class ChallengingBench {
 
     /** As {@link #run(PrintStream, Mode, Path, Duration)}, telling {@code starting} before each instance. */
     public static int run(PrintStream out, Mode mode, Path dir, Duration timeLimit, Starting starting) throws IOException {
+        return run(out, mode, dir, timeLimit, 0, starting);
+    }
+
+    /**
+     * As {@link #run(PrintStream, Mode, Path, Duration, Starting)}; {@code seed} shifts the
+     * perfect packings' seeds (instance k gets {@code seed + k + 1}) for a set of instances
+     * other than the default one (ignored by the other modes).
+     */
+    public static int run(PrintStream out, Mode mode, Path dir, Duration timeLimit, long seed, Starting starting) throws IOException {
         return switch (mode) {
             case CHALLENGING -> challenging(out, dir, timeLimit, starting);
             case REAL -> real(out, dir, timeLimit, starting);
-            case PERFECT -> perfect(out, timeLimit, starting);
+            case PERFECT -> perfect(out, timeLimit, seed, starting);
         };
     }
 
@@ -129,20 +138,21 @@ public final class ChallengingBench {
         return missed;
     }
 
-    private static int perfect(PrintStream out, Duration limit, Starting starting) {
-        out.printf("%-12s %7s %9s %9s %9s %-22s %8s %8s %s%n", "instance", "buffers", "capacity", "best", "search", "status", "time_s", "cpu_s", "valid");
+    private static int perfect(PrintStream out, Duration limit, long seed, Starting starting) {
+        out.printf("%-14s %7s %9s %9s %9s %-22s %8s %8s %s%n", "instance", "buffers", "capacity", "best", "search", "status", "time_s", "cpu_s", "valid");
         int missed = 0;
         int fitted = 0;
         for (int k = 0; k < PERFECT_COUNT; k++) {
             int n = 150 + 5 * k;
-            starting.instance(k, "perfect-" + n + "-" + (k + 1));
-            Problem p = PerfectPackings.generate(k + 1, n, CHALLENGING_CAPACITY, 1000, 1024);
+            String name = "perfect-" + n + "-" + (seed + k + 1);
+            starting.instance(k, name);
+            Problem p = PerfectPackings.generate(seed + k + 1, n, CHALLENGING_CAPACITY, 1000, 1024);
             long best = new BestPlanner().place(p).arenaBytes();
             Timed t = Timed.run(p, CHALLENGING_CAPACITY, limit);
             boolean valid = valid(p, t.outcome.placement());
             if (!valid || !t.outcome.fits()) missed++;
             else fitted++;
-            out.printf(Locale.ROOT, "%-12s %7d %9d %9d %9d %-22s %8.2f %8.2f %s%n", "perfect-" + n + "-" + (k + 1), p.size(), CHALLENGING_CAPACITY,
+            out.printf(Locale.ROOT, "%-14s %7d %9d %9d %9d %-22s %8.2f %8.2f %s%n", name, p.size(), CHALLENGING_CAPACITY,
                     best, t.outcome.placement().arenaBytes(), t.outcome.status(), t.wallSeconds, t.cpuSeconds, valid ? "yes" : "NO");
         }
         out.printf(Locale.ROOT, "fitted %d of %d perfect packings within %.1f s each%n", fitted, PERFECT_COUNT, limit.toMillis() / 1000.0);
@@ -172,12 +182,13 @@ public final class ChallengingBench {
         }
     }
 
-    /** {@code challenging|real|perfect [dir] [seconds]}; dir defaults to ../shared/problems/{challenging,real}. */
+    /** {@code challenging|real|perfect [dir] [seconds] [seed]}; dir defaults to ../shared/problems/{challenging,real}. */
     public static void main(String[] args) throws IOException {
         Mode mode = args.length > 0 ? Mode.valueOf(args[0].toUpperCase(Locale.ROOT)) : Mode.CHALLENGING;
         Path dir = args.length > 1 ? Path.of(args[1]) : Path.of("../shared/problems", mode == Mode.REAL ? "real" : "challenging");
         Duration limit = Duration.ofMillis((long) (1000 * (args.length > 2 ? Double.parseDouble(args[2]) : 10)));
-        int missed = run(System.out, mode, dir, limit);
+        long seed = args.length > 3 ? Long.parseLong(args[3]) : 0;
+        int missed = run(System.out, mode, dir, limit, seed, (i, name) -> { });
         System.out.println(missed == 0 ? "all instances met the target" : missed + " instance(s) missed the target");
         System.exit(missed == 0 ? 0 : 1);
     }

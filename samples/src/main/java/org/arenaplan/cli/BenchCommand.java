@@ -36,8 +36,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "bench", sortOptions = false, mixinStandardHelpOptions = true,
         customSynopsis = {
-                "arenaplan bench [models] [--device auto|cuda|sim] [--iterations K] [--warmup W] [--json FILE]",
-                "arenaplan bench search [--set challenging|real|perfect] [--dir DIR] [--time-limit SECONDS]",
+                "arenaplan bench [models] [--device auto|cuda|sim] [--tf32] [--iterations K] [--warmup W] [--json FILE]",
+                "arenaplan bench search [--set challenging|real|perfect] [--dir DIR] [--time-limit SECONDS] [--seed S]",
                 "arenaplan bench schedule [--dir DIR] [--time-limit SECONDS]",
                 "arenaplan bench recompute [--time-limit SECONDS]"},
         description = {"Benchmarks: built-in models planned vs per-tensor vs pool on a device, or the search planner on placement problems.",
@@ -53,6 +53,9 @@ final class BenchCommand implements Callable<Integer> {
             description = "auto (CUDA when usable, else the simulator, saying so), cuda (exit 3 without CUDA) or sim, for models (default: ${DEFAULT-VALUE}).")
     String device;
 
+    @Option(names = "--tf32", description = "For models on CUDA: gemm and conv (group 1) on TF32 tensor cores (off by default; see docs/cuda.md).")
+    boolean tf32;
+
     @Option(names = "--iterations", paramLabel = "K", defaultValue = "20", description = "Timed iterations per model and mode (default: ${DEFAULT-VALUE}).")
     int iterations;
 
@@ -67,6 +70,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--dir", paramLabel = "DIR", description = "For search: the folder of CSV problems (default: ../shared/problems/SET); for schedule: of ONNX models (default: ../shared/models).")
     Path dir;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "0",
+            description = "For search --set perfect: instance k is generated with seed S + k + 1, so another S gives 50 other packings (default: ${DEFAULT-VALUE}).")
+    long seed;
 
     @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "10", description = "For search: time limit per problem; for schedule and recompute: per graph (default: ${DEFAULT-VALUE}).")
     double timeLimit;
@@ -112,10 +119,11 @@ final class BenchCommand implements Callable<Integer> {
                     out.println("bench: run './arenaplan bench --device sim' for the simulator's figures (its times say nothing about a GPU)");
                     return ExitCodes.DEVICE_UNAVAILABLE;
                 }
-                rows = DeviceBench.onCuda(models, warmup, iterations, progress);
+                rows = DeviceBench.onCuda(models, warmup, iterations, progress, tf32);
             }
             case "sim" -> {
                 out.println("bench on the simulated device: allocator calls and peak bytes are real, times are the simulator's, not a GPU's");
+                if (tf32) out.println("--tf32: ignored on the simulator, which computes in FP32");
                 try (Device d = SimDevice.open(DeviceOptions.DEFAULT)) {
                     rows = DeviceBench.run(d, DeviceBench.IterationTimer.NONE, models, warmup, iterations, progress);
                 }
@@ -148,7 +156,7 @@ final class BenchCommand implements Callable<Integer> {
             throw new UsageException("--dir " + folder + ": no problems in it (" + ChallengingBench.pattern(mode) + "); nothing to search");
         int missed;
         try (Progress progress = Progress.open("bench search", instances, spec.commandLine().getErr())) {
-            missed = ChallengingBench.run(out, mode, folder, Duration.ofMillis(Math.round(timeLimit * 1000)), (i, name) -> {
+            missed = ChallengingBench.run(out, mode, folder, Duration.ofMillis(Math.round(timeLimit * 1000)), seed, (i, name) -> {
                 progress.stepTo(i);
                 progress.note(name + " (" + (i + 1) + "/" + instances + ", up to " + timeLimit + " s)");
             });

@@ -1,5 +1,6 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.device.DeviceOptions;
 import org.arenaplan.exec.AllClose;
 import org.arenaplan.exec.RunReport;
 import org.arenaplan.ir.TensorValue;
@@ -29,7 +30,7 @@ import java.util.concurrent.Callable;
 @Command(name = "run", sortOptions = false, mixinStandardHelpOptions = true,
         customSynopsis = {
                 "arenaplan run (--model NAME [--OPTION VALUE...] | GRAPH.json | MODEL.onnx)",
-                "              [--device auto|sim|cuda] [--mode planned|per-tensor|pool|graph|all]",
+                "              [--device auto|sim|cuda] [--mode planned|per-tensor|pool|graph|all] [--tf32]",
                 "              [--streams N] [--sync none|add] [--iterations K] [--json FILE]",
                 "              [--schedule file|memory] [--schedule-time-limit SECONDS] [--fuse none|epilogues]",
                 "              [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
@@ -69,6 +70,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--planner", paramLabel = "NAME", defaultValue = "best", description = "Planner (default: ${DEFAULT-VALUE}).")
     String planner;
 
+    @Option(names = "--tf32", description = "CUDA only: gemm and conv (group 1) on TF32 tensor cores (inputs rounded to a 10-bit mantissa, FP32 accumulation; results differ from FP32's, see docs/cuda.md). Off by default; the simulator ignores it.")
+    boolean tf32;
+
     @Option(names = "--iterations", paramLabel = "K", defaultValue = "3", description = "Iterations per mode (default: ${DEFAULT-VALUE}).")
     int iterations;
 
@@ -85,7 +89,7 @@ final class RunCommand implements Callable<Integer> {
     Path output;
 
     @Option(names = "--expect", paramLabel = "[NAME=]REF.pb", description = "Compare output NAME (NAME= may be left out when the graph has one output) with a reference TensorProto "
-            + "like numpy's allclose: |a - r| <= atol + rtol*|r|. Repeat for several outputs.")
+            + "like numpy's allclose: |a - r| <= atol + rtol*|r| (integer outputs exactly). Repeat for several outputs.")
     List<String> expect = new ArrayList<>();
 
     @Option(names = "--rtol", paramLabel = "R", defaultValue = "" + AllClose.DEFAULT_RTOL, description = "Relative tolerance of --expect (default: ${DEFAULT-VALUE}).")
@@ -123,8 +127,9 @@ final class RunCommand implements Callable<Integer> {
         Map<String, TensorValue> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = Progress.during("run: " + plan.graph().name() + ", " + mode + " mode(s) x " + iterations + " iteration(s)",
-                QUIET, LINE_EVERY, spec.commandLine().getErr(), () -> input.blamingInput(g -> RunReport.run(plan, runOn, mode, iterations, inputs, out)));
+                QUIET, LINE_EVERY, spec.commandLine().getErr(), () -> input.blamingInput(g -> RunReport.run(plan, runOn, DeviceOptions.DEFAULT.withTf32(tf32), mode, iterations, inputs, out)));
         if (!runOn.equals(device)) out.println("--train: ran on the simulator, as the CUDA fatbin does not have the training kernels yet");
+        if (tf32 && !report.device().equals("cuda")) out.println("--tf32: ignored on the simulator, which computes in FP32");
         fusionFlags.print(out);
         TrainingFlags.print(training, out);
         ScheduleFlags.print(schedule, out);

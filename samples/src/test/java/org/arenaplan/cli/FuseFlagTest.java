@@ -24,6 +24,13 @@ class FuseFlagTest {
     }
 
     @Test
+    void tf32IsSaidToBeIgnoredOnTheSimulator() {
+        Cli r = Cli.run("run", "--model", "mlp", "--device", "sim", "--iterations", "1", "--tf32");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("--tf32: ignored on the simulator, which computes in FP32");
+    }
+
+    @Test
     void badUsesAreOneLineUsageErrors() {
         Cli bad = Cli.run("plan", "--model", "mlp", "--fuse", "everything");
         assertThat(bad.code()).isEqualTo(2);

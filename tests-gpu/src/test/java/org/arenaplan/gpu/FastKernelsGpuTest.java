@@ -107,6 +107,42 @@ class FastKernelsGpuTest {
         }
     }
 
+    /**
+     * With the tf32 option gemm and conv2d (group 1) run on the tensor cores: each output within
+     * 2^-9 of the sum of its absolute products (plus 2^-20) of the simulator's FP32 result (the
+     * bound of tf32.cuh), and some outputs differ from FP32 (the inputs were rounded).
+     */
+    @Test
+    void tf32KernelsStayWithinTheirBoundOfFp32() {
+        int m = 70, n = 130, k = 37;
+        List<float[]> g = List.of(KernelRun.random(20, m * k), KernelRun.random(21, k * n), KernelRun.random(22, n));
+        tf32Within("gemm_tf32", g, m * n, call(Kernels.GEMM, new long[] {1, m, n, k, 0, 1, 0, 0, 1, 0, 0, 1, Kernels.ACTIVATION_RELU}, 1.0, 1.0));
+        long[] c = conv(1, 64, 56, 56, 64, 3, 1, 1, 1, true, Kernels.ACTIVATION_NONE);
+        tf32Within("conv2d_igemm_tf32", List.of(KernelRun.random(23, 64 * 56 * 56), KernelRun.random(24, 64 * 64 * 9), KernelRun.random(25, 64)),
+                64 * 56 * 56, call(Kernels.CONV2D, c));
+    }
+
+    private static void tf32Within(String what, List<float[]> inputs, int outputs, Function<List<KernelArg>, KernelCall> call) {
+        float[] want = KernelRun.run(sim, inputs, outputs, call);
+        float[] sums = KernelRun.run(sim, inputs.stream().map(v -> {
+            float[] a = v.clone();
+            for (int i = 0; i < a.length; i++) a[i] = Math.abs(a[i]);
+            return a;
+        }).toList(), outputs, call);
+        float[] got;
+        try (CudaDevice tf32 = new CudaDevice(0, true)) {
+            got = KernelRun.run(tf32, inputs, outputs, call);
+        }
+        int differ = 0;
+        for (int i = 0; i < outputs; i++) {
+            assertThat((double) Math.abs(got[i] - want[i])).as(what + " element " + i + ": tf32 " + got[i] + " fp32 " + want[i])
+                    .isLessThanOrEqualTo(Math.scalb((double) sums[i], -9) + Math.scalb(1.0, -20));
+            if (got[i] != want[i]) differ++;
+        }
+        System.out.println("[gpu tests] " + what + ": " + differ + " of " + outputs + " outputs differ from FP32");
+        assertThat(differ).as(what + ": outputs that differ from FP32").isPositive();
+    }
+
     @Test
     void everyGpuGraphWithItsEpiloguesFusedGivesTheUnfusedBits() {
         for (Graph g : GpuGraphs.all()) {

@@ -35,7 +35,8 @@ import java.util.stream.IntStream;
  *   <li>Restarts: a node budget that doubles, rotated among three preorders. Only a run that
  *       completes within its budget proves infeasibility. (Seeded randomised runs added to each
  *       round were tried: no perfect packing more was found, and MiniMalloc's A and E took half
- *       as many nodes again, so they were left out; {@link PerfectFill} randomises its own.)</li>
+ *       as many nodes again, so they were left out; {@link PerfectFill} randomises its own, with
+ *       short Luby-sequence budgets.)</li>
  * </ol>
  *
  * <p>Does not guarantee an answer before the deadline (the problem is NP-hard; many equal,

@@ -3,42 +3,62 @@ package org.arenaplan.plan.search;
 import org.arenaplan.plan.Problem;
 
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntToLongFunction;
+import java.util.stream.IntStream;
 
 /**
  * Exact search for packings with no slack: every section of the timeline holds exactly
  * {@code capacity} live bytes (perfect packings, {@link PerfectPackings}), so a solution leaves
  * no byte of any instant free and the model can use that.
  *
- * <p>Steps at each node (bottom-left fill, as in exact perfect rectangle packing):
+ * <p>Every section is filled from offset 0 up without holes, so its state is one number, its
+ * floor, which is the sum of the sizes placed there: the set of placed buffers determines the
+ * whole state. Steps at each node (bottom-left fill, as in exact perfect rectangle packing):
  * <ol>
- *   <li>Every section is filled from 0 without holes, so its state is one number, its floor.
- *       At a left wall (section s at floor f whose left neighbour is filled higher, or the
- *       first section) the byte f of section s must be covered, by a buffer placed at exactly f
- *       that starts at s. Branch on those fillers at the wall with the fewest of them (fail
- *       first; one filler is a forced move), among the walls whose fillers can all be placed
- *       now (every section they span at floor f: the lowest wall always qualifies, so branching
- *       stays complete); equal fillers (same end and size) once. No filler: dead end.</li>
- *   <li>Lookahead: every "left wall" (a section whose left neighbour's floor is higher, or the
- *       first section) must keep a buffer able to fill its lowest byte later: one that starts
- *       there, fits under the capacity from that floor, and spans no section already higher.
- *       Where the wall opens a flat pit (one floor, higher on both sides), the pit's bottom row
- *       must be tiled end to end by such buffers (a reachability sweep). Else prune.</li>
- *   <li>Restarts: a node budget that doubles; the first run tries candidates whose top meets a neighbour's
- *       floor first (no new wall; the left one counts more), then the longest-lived, then the
- *       largest; later runs in a seeded random order (Gomes, Selman and Kautz,
- *       1998: randomised restarts cut the heavy tail). Only a run that ends within its budget
- *       proves infeasibility.</li>
+ *   <li><em>Wall fill.</em> At a left wall (a section whose left neighbour is filled higher, or
+ *       the first section of the part) at floor f, the byte f must be covered by a buffer
+ *       placed at exactly f that starts there. Branch on those fillers at the wall with the
+ *       fewest of them (fail first; one filler is a forced move), among the walls whose fillers
+ *       can all be placed now (every section they span at floor f: the lowest, leftmost wall
+ *       always qualifies, so the branching is complete). Equal fillers (same end and size) are
+ *       tried once.</li>
+ *   <li><em>Lookahead.</em> Every left wall must keep a filler (one that starts there, fits
+ *       under the capacity and spans no section already higher); a flat pit (one floor, higher
+ *       on both sides) must have its bottom row tileable end to end by such buffers (a
+ *       reachability sweep). Each unplaced buffer has a release, the highest floor over its
+ *       lifetime (it can sit no lower): in every section, in release order, each release must
+ *       be at most the floor plus the bytes released before it (the section is filled without
+ *       a gap: a single machine with release dates and no idle time). Releases are kept
+ *       incrementally; a placement rechecks the sections of the buffers whose release rose.</li>
+ *   <li><em>Decomposition.</em> A time boundary that no unplaced buffer crosses splits the part:
+ *       the pieces no longer interact, each is searched on its own, and one that fails fails
+ *       the node (no thrashing between independent regions).</li>
+ *   <li><em>Learning.</em> A state proven to have no completion is remembered by a 64-bit hash
+ *       of its set of placed buffers (Zobrist hashing) in a lossy table, across restarts:
+ *       reached again by another order of the same placements, or in a later run, it is cut at
+ *       once. (Two states sharing a hash would wrongly cut one: a chance of about 2^-64 per
+ *       pair.)</li>
+ *   <li><em>Restarts.</em> Node budgets of {@value #LUBY_UNIT} x buffers times the Luby sequence
+ *       1, 1, 2, 1, 1, 2, 4, ... (Luby, Sinclair and Zuckerman 1993: within a log factor of the
+ *       best fixed budget for an unknown run-time distribution); the first run tries fillers
+ *       whose top meets a neighbour's floor first, then the longest-lived, then the largest;
+ *       later runs in a seeded random order (Gomes, Selman and Kautz 1998: randomised restarts
+ *       cut the heavy tail). Only a run that ends within its budget proves infeasibility.</li>
  * </ol>
- * Complete: every packing with no slack fills each lowest-leftmost byte by one of the branches.
- * Cost per node: O(sections + the buffers starting at walls x their spans). Used by
- * {@link CapacitySearch} instead of its general scheme when the problem has no slack and no
- * extra conflicts.
+ * Cost per node: O(sections + the buffers starting at walls x their spans + the sections of the
+ * buffers live where the placed one is, each sorted). Used by {@link CapacitySearch} instead of
+ * its general scheme when the problem has no slack and no extra conflicts.
  */
 final class PerfectFill {
     static final int FOUND = 0, NOT_FOUND = 1, OUT_OF_NODES = 2, OUT_OF_TIME = 3;
     private static final int CLOCK_EVERY = 256;
+    /** log2 of the slots in the table of refuted states (8 bytes each: 16 MiB). */
+    private static final int REFUTED_BITS = 21;
+    /** A restart's budget unit, in nodes per buffer. */
+    static final int LUBY_UNIT = 4;
 
     private final Problem p;
     private final Timeline time;
@@ -50,12 +70,23 @@ final class PerfectFill {
     private final long[] offset;
     /** Per section, the active buffers that start there. */
     private final int[][] starters;
+    /** Per boundary, the unplaced buffers crossing it; 0 splits the problem there. */
+    private final int[] crossings;
+    /** Per buffer, the highest floor over its lifetime, kept for the unplaced ones. */
+    private final long[] release;
+    private final UndoLog releaseLog = new UndoLog();
+    /** A random key per buffer; {@link #state} is the XOR of the placed ones' (Zobrist hashing). */
+    private final long[] key;
+    /** Starts non-zero: an empty slot of {@link #refuted} holds 0. */
+    private long state = 0x2545F4914F6CDD1DL;
+    /** States proven to have no completion, by hash; a lossy cache (a slot keeps the newest). */
+    private final long[] refuted = new long[1 << REFUTED_BITS];
     private final int count;
-    private int placedCount;
     private long nodes;
     private long nodesLeft;
     private SplittableRandom random;
     private boolean[] reach = new boolean[0];
+    private long[] sortBuf = new long[0];
 
     /** True when every section holds exactly {@code capacity} bytes (and there is at least one). */
     static boolean applies(Timeline time, long capacity) {
@@ -73,6 +104,8 @@ final class PerfectFill {
         this.floor = new long[time.sections];
         this.placed = new boolean[p.size()];
         this.offset = new long[p.size()];
+        this.crossings = time.crossings.clone();
+        this.release = new long[p.size()];
         this.count = active.length;
         int[] n = new int[time.sections];
         for (int b : active) n[time.first[b]]++;
@@ -80,6 +113,9 @@ final class PerfectFill {
         for (int s = 0; s < time.sections; s++) starters[s] = new int[n[s]];
         Arrays.fill(n, 0);
         for (int b : active) starters[time.first[b]][n[time.first[b]]++] = b;
+        key = new long[p.size()];
+        SplittableRandom keys = new SplittableRandom(0x9E3779B97F4A7C15L);
+        for (int b : active) key[b] = keys.nextLong();
     }
 
     long nodes() {
@@ -93,39 +129,109 @@ final class PerfectFill {
 
     /** {@link #FOUND}, {@link #NOT_FOUND} (proven) or {@link #OUT_OF_TIME}. */
     int run() {
-        long budget = Math.max(1024, 4L * count);
+        int[] cuts = IntStream.range(1, time.sections).filter(k -> crossings[k] == 0).toArray();
+        long unit = Math.max(1, (long) LUBY_UNIT * count);
         for (int round = 0; ; round++) {
             random = round == 0 ? null : new SplittableRandom(round);
-            nodesLeft = budget;
-            int r = search();
+            long luby = luby(round + 1);
+            nodesLeft = luby > Long.MAX_VALUE / unit ? Long.MAX_VALUE : unit * luby;
+            int r = solveParts(0, time.sections, cuts, cuts.length);
             if (r != OUT_OF_NODES) return r;
-            budget = budget > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : budget + budget / 2;
         }
     }
 
-    private int search() {
-        if (placedCount == count) return FOUND;
+    /** The i-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... */
+    static long luby(long i) {
+        while (true) {
+            int k = 64 - Long.numberOfLeadingZeros(i);        // 2^(k-1) <= i < 2^k
+            if (i == (1L << k) - 1) return 1L << (k - 1);
+            i -= (1L << (k - 1)) - 1;
+        }
+    }
+
+    /**
+     * Solves the parts of sections {@code [from, to)} between the ascending boundaries
+     * {@code cuts[0 .. c)}, which no unplaced buffer crosses: each is searched on its own, and
+     * one that fails fails them all. Each part comes back unplaced; its offsets stay in
+     * {@link #offset} (the last write on the path that succeeds is the answer).
+     */
+    private int solveParts(int from, int to, int[] cuts, int c) {
+        int lo = from;
+        for (int i = 0; i <= c; i++) {
+            int hi = i < c ? cuts[i] : to;
+            int left = 0;
+            for (int s = lo; s < hi; s++) for (int b : starters[s]) if (!placed[b]) left++;
+            int r = search(lo, hi, left);
+            if (r != FOUND) {
+                if (r == NOT_FOUND) refute(state);
+                return r;
+            }
+            lo = hi;
+        }
+        return FOUND;
+    }
+
+    /** Fills sections {@code [from, to)}, which no unplaced buffer crosses at either end; {@code left} unplaced buffers start there. */
+    private int search(int from, int to, int left) {
+        if (left == 0) return FOUND;
+        if (isRefuted(state)) return NOT_FOUND;
         if (--nodesLeft < 0) return OUT_OF_NODES;
         if (++nodes % CLOCK_EVERY == 1 && (cancelled.getAsBoolean() || System.nanoTime() - deadline > 0)) return OUT_OF_TIME;
-        int s = chooseWall();
-        if (s < 0) return NOT_FOUND;                      // no wall left open yet buffers left: cannot be (sizes sum to capacity)
+        int s = chooseWall(from, to);
+        if (s < 0) return NOT_FOUND;                      // nothing open yet buffers left: cannot be (sizes sum to capacity)
         long f = floor[s];
-        int[] cand = candidates(s, f);
+        int[] cand = candidates(s, f, from, to);
+        int[] cuts = new int[0];
         for (int c = 0; c < cand.length; c++) {
             int b = cand[c];
             if (sameAsEarlier(cand, c)) continue;
             long top = f + p.alignedSize(b);
+            int newCuts = 0;
             for (int k = time.first[b]; k < time.end[b]; k++) floor[k] = top;
+            for (int k = time.first[b] + 1; k < time.end[b]; k++) {
+                if (--crossings[k] == 0) {
+                    if (newCuts == cuts.length) cuts = Arrays.copyOf(cuts, Math.max(4, 2 * newCuts));
+                    cuts[newCuts++] = k;
+                }
+            }
+            int releaseMark = releaseLog.mark();
             placed[b] = true;
             offset[b] = f;
-            placedCount++;
-            int r = wallsFillable() ? search() : NOT_FOUND;
-            placedCount--;
+            state ^= key[b];
+            int r;
+            if (!releasesHold(b, top) || !wallsFillable(from, to)) r = NOT_FOUND;
+            else if (newCuts > 0) r = solveParts(from, to, cuts.clone(), newCuts);
+            else r = search(from, to, left - 1);
+            state ^= key[b];
             placed[b] = false;
+            releaseLog.restore(release, releaseMark);
+            for (int k = time.first[b] + 1; k < time.end[b]; k++) crossings[k]++;
             for (int k = time.first[b]; k < time.end[b]; k++) floor[k] = f;
             if (r != NOT_FOUND) return r;
         }
+        refute(state);
         return NOT_FOUND;
+    }
+
+    private boolean isRefuted(long h) {
+        return refuted[(int) h & (refuted.length - 1)] == h;
+    }
+
+    private void refute(long h) {
+        refuted[(int) h & (refuted.length - 1)] = h;
+    }
+
+    /** A left wall: section s of the part starting at {@code from}, below capacity, lower than its left neighbour or the part's first. */
+    private boolean isWall(int s, int from) {
+        long f = floor[s];
+        return f < capacity && (s == from || floor[s - 1] > f);
+    }
+
+    /** b could still sit at floor f: every section of its lifetime filled no higher, and room for it under the capacity. */
+    private boolean eventuallyAt(int b, long f) {
+        if (f + p.alignedSize(b) > capacity) return false;
+        for (int k = time.first[b]; k < time.end[b]; k++) if (floor[k] > f) return false;
+        return true;
     }
 
     /**
@@ -135,24 +241,19 @@ final class PerfectFill {
      * who covers that wall's lowest byte is then complete, and a wall with one filler is a forced
      * move. -1 when no section is open.
      */
-    private int chooseWall() {
+    private int chooseWall(int from, int to) {
         int best = -1;
         int bestCount = Integer.MAX_VALUE;
-        for (int s = 0; s < time.sections; s++) {
+        for (int s = from; s < to; s++) {
+            if (!isWall(s, from)) continue;
             long f = floor[s];
-            if (f >= capacity || (s > 0 && floor[s - 1] <= f)) continue;
             int fillers = 0;
             boolean allNow = true;
             for (int b : starters[s]) {
-                if (placed[b] || f + p.alignedSize(b) > capacity) continue;
-                boolean eventually = true, now = true;
-                for (int k = time.first[b]; k < time.end[b] && eventually; k++) {
-                    eventually = floor[k] <= f;
-                    now &= floor[k] == f;
-                }
-                if (!eventually) continue;
+                if (placed[b] || !eventuallyAt(b, f)) continue;
                 fillers++;
-                allNow &= now;
+                for (int k = time.first[b]; k < time.end[b] && allNow; k++) allNow = floor[k] == f;
+                if (!allNow) break;
             }
             if (!allNow) continue;
             if (fillers < bestCount || (fillers == bestCount && f < floor[best])) {
@@ -164,15 +265,15 @@ final class PerfectFill {
         return best;
     }
 
-    /** Unplaced buffers starting at s that fit at f: every section they span at floor f. */
-    private int[] candidates(int s, long f) {
+    /** Unplaced buffers starting at s that fit at f now, in the order to try. */
+    private int[] candidates(int s, long f, int from, int to) {
         int[] out = new int[starters[s].length];
         int k = 0;
-        for (int b : starters[s]) if (!placed[b] && fitsAt(b, f)) out[k++] = b;
+        for (int b : starters[s]) if (!placed[b] && eventuallyAt(b, f)) out[k++] = b;
         out = Arrays.copyOf(out, k);
         if (random == null) {
-            sortBy(out, b -> -((long) flush(b, s, f) << 40) - ((long) (time.end[b] - time.first[b]) << 20)
-                    - Math.min(p.alignedSize(b) / Math.max(1, p.alignment()), (1 << 20) - 1));
+            sortBy(out, b -> -((long) flush(b, s, f, from, to) << 40) - ((long) (time.end[b] - time.first[b]) << 20)
+                    - Math.min(p.alignedSize(b) / p.alignment(), (1 << 20) - 1));
         } else {
             for (int i = out.length - 1; i > 0; i--) {
                 int j = random.nextInt(i + 1);
@@ -186,20 +287,14 @@ final class PerfectFill {
 
     /**
      * How flush b's top would be with its neighbours: 2 when it meets the left neighbour's floor
-     * (no new wall on the left), plus 1 when it meets the right one's or ends the timeline.
+     * (no new wall on the left), plus 1 when it meets the right one's or ends the part.
      */
-    private int flush(int b, int s, long f) {
+    private int flush(int b, int s, long f, int from, int to) {
         long top = f + p.alignedSize(b);
-        int score = s > 0 && floor[s - 1] == top ? 2 : 0;
+        int score = s > from && floor[s - 1] == top ? 2 : 0;
         int e = time.end[b];
-        if (e == time.sections || floor[e] == top) score++;
+        if (e == to || floor[e] == top) score++;
         return score;
-    }
-
-    private boolean fitsAt(int b, long f) {
-        if (f + p.alignedSize(b) > capacity) return false;
-        for (int k = time.first[b]; k < time.end[b]; k++) if (floor[k] != f) return false;
-        return true;
     }
 
     /** A candidate equal to one tried before it at this node (same start, end and size) is skipped. */
@@ -213,32 +308,78 @@ final class PerfectFill {
     }
 
     /**
-     * Lookahead over every left wall (a section whose left neighbour is filled higher, or the
-     * first): its lowest byte will be covered by a buffer that starts there, spans no section
-     * already higher and fits under the capacity, so one must be left. Where the wall opens a
-     * flat pit (sections at one floor, higher on both sides), the pit's bottom row must be tiled
-     * exactly, end to end, by such buffers: a reachability sweep over the pit's sections.
+     * After b was placed with its top at {@code top}: raises the release of the unplaced buffers
+     * live where b is, and checks every section such a raise touches (or b covers): each such
+     * buffer must still fit under the capacity from its release, and each section's unplaced
+     * buffers must stack from its floor without a gap ({@link #stacks}).
      */
-    private boolean wallsFillable() {
-        int sections = time.sections;
-        for (int s = 0; s < sections; s++) {
+    private boolean releasesHold(int b, long top) {
+        int lo = time.first[b], hi = time.end[b];
+        for (int s = time.first[b]; s < time.end[b]; s++) {
+            for (int k = time.memberStart[s]; k < time.memberStart[s + 1]; k++) {
+                int c = time.members[k];
+                if (placed[c] || release[c] >= top) continue;
+                releaseLog.set(release, c, top);
+                if (top + p.alignedSize(c) > capacity) return false;
+                lo = Math.min(lo, time.first[c]);
+                hi = Math.max(hi, time.end[c]);
+            }
+        }
+        for (int s = lo; s < hi; s++) if (!stacks(s)) return false;
+        return true;
+    }
+
+    /**
+     * Section s's unplaced buffers fill it from its floor without a gap, each no lower than its
+     * release: in release order, each release is at most the floor plus the bytes released
+     * before it. Releases and sizes are multiples of the alignment, at most the capacity; both
+     * are packed, in units, into one long per buffer to sort (skipped above 2^24 units).
+     */
+    private boolean stacks(int s) {
+        if (capacity / p.alignment() >= 1 << 24) return true;   // units would not pack: no check (it only prunes)
+        long f = floor[s];
+        int lo = time.memberStart[s], hi = time.memberStart[s + 1];
+        if (sortBuf.length < hi - lo) sortBuf = new long[hi - lo];
+        int m = 0;
+        long cum = 0;
+        long unit = p.alignment();
+        for (int k = lo; k < hi; k++) {
+            int c = time.members[k];
+            if (placed[c]) continue;
+            long r = release[c] - f;
+            if (r == 0) cum += p.alignedSize(c);
+            else sortBuf[m++] = (r / unit) << 24 | p.alignedSize(c) / unit;
+        }
+        if (m == 0) return true;
+        Arrays.sort(sortBuf, 0, m);
+        for (int i = 0; i < m; i++) {
+            if ((sortBuf[i] >>> 24) * unit > cum) return false;
+            cum += (sortBuf[i] & ((1 << 24) - 1)) * unit;
+        }
+        return true;
+    }
+
+    /**
+     * Lookahead over every left wall of [from, to): its lowest byte will be covered by a buffer
+     * that starts there, spans no section already higher and fits under the capacity, so one
+     * must be left. Where the wall opens a flat pit (sections at one floor, higher on both sides
+     * or ending the part), the pit's bottom row must be tiled exactly, end to end, by such
+     * buffers: a reachability sweep over the pit's sections.
+     */
+    private boolean wallsFillable(int from, int to) {
+        for (int s = from; s < to; s++) {
+            if (!isWall(s, from)) continue;
             long f = floor[s];
-            if (f >= capacity || (s > 0 && floor[s - 1] <= f)) continue;   // not a wall
             int e = s + 1;
-            while (e < sections && floor[e] == f) e++;
-            boolean pit = e == sections || floor[e] > f;
+            while (e < to && floor[e] == f) e++;
+            boolean pit = e == to || floor[e] > f;
             if (pit ? !tileable(s, e, f) : !anyFiller(s, f)) return false;
         }
         return true;
     }
 
     private boolean anyFiller(int s, long f) {
-        for (int b : starters[s]) {
-            if (placed[b] || f + p.alignedSize(b) > capacity) continue;
-            boolean ok = true;
-            for (int k = time.first[b]; k < time.end[b] && ok; k++) ok = floor[k] <= f;
-            if (ok) return true;
-        }
+        for (int b : starters[s]) if (!placed[b] && eventuallyAt(b, f)) return true;
         return false;
     }
 
@@ -257,10 +398,10 @@ final class PerfectFill {
         return reach[e];
     }
 
-    private static void sortBy(int[] a, java.util.function.IntToLongFunction key) {
+    private static void sortBy(int[] a, IntToLongFunction key) {
         Integer[] boxed = new Integer[a.length];
         for (int i = 0; i < a.length; i++) boxed[i] = a[i];
-        Arrays.sort(boxed, java.util.Comparator.<Integer>comparingLong(key::applyAsLong).thenComparingInt(x -> x));
+        Arrays.sort(boxed, Comparator.<Integer>comparingLong(key::applyAsLong).thenComparingInt(x -> x));
         for (int i = 0; i < a.length; i++) a[i] = boxed[i];
     }
 }

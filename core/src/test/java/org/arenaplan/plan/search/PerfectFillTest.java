@@ -1,0 +1,133 @@
+package org.arenaplan.plan.search;
+
+import org.arenaplan.plan.PlacementValidator;
+import org.arenaplan.plan.Problem;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@link PerfectFill}: the exact search {@link CapacitySearch} uses when a problem has no slack. */
+class PerfectFillTest {
+    /** A safety net only: a regression fails the test instead of hanging it. No speed is asserted. */
+    private static long safetyDeadline() {
+        return System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    }
+
+    /**
+     * A small problem with no slack that may have no packing: time steps 0..6 at capacity 6; at
+     * each step some live buffers end and the bytes they free start as new buffers of random
+     * sizes, so every instant holds exactly the capacity. Null past 8 buffers (the oracle tries
+     * every order).
+     */
+    private static Problem noSlack(long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        List<long[]> rows = new ArrayList<>();   // lower, upper (-1: live), size
+        startBuffers(rows, 0, 6, rnd);
+        for (long t = 1; t < 6; t++) {
+            long freed = 0;
+            for (long[] r : rows) {
+                if (r[1] < 0 && rnd.nextInt(5) < 2) {
+                    r[1] = t;
+                    freed += r[2];
+                }
+            }
+            startBuffers(rows, t, freed, rnd);
+        }
+        if (rows.size() > 8) return null;
+        int n = rows.size();
+        String[] ids = new String[n];
+        long[] lower = new long[n], upper = new long[n], sizes = new long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = "b" + i;
+            lower[i] = rows.get(i)[0];
+            upper[i] = rows.get(i)[1] < 0 ? 6 : rows.get(i)[1];
+            sizes[i] = rows.get(i)[2];
+        }
+        return new Problem(ids, lower, upper, sizes, 1);
+    }
+
+    private static void startBuffers(List<long[]> rows, long t, long bytes, SplittableRandom rnd) {
+        while (bytes > 0) {
+            long size = 1 + rnd.nextLong(bytes);
+            rows.add(new long[]{t, -1, size});
+            bytes -= size;
+        }
+    }
+
+    @Test
+    void decidesSmallProblemsWithoutSlackLikeTheOracle() {
+        int checked = 0;
+        for (long seed = 1; seed <= 600; seed++) {
+            Problem p = noSlack(seed);
+            if (p == null) continue;
+            checked++;
+            assertDecidedLikeTheOracle(p, 6, "seed " + seed);
+        }
+        assertThat(checked).isGreaterThan(200);
+    }
+
+    /** No-slack problems without a packing, found by running the generator above at other capacities (7, 7, 8). */
+    @Test
+    void provesProblemsWithoutSlackInfeasibleWhenTheyAre() {
+        long[][][] instances = {
+                {{0, 3, 5}, {0, 1, 2}, {1, 2, 2}, {2, 5, 1}, {2, 6, 1}, {3, 5, 4}, {3, 6, 1}, {5, 8, 5}, {6, 8, 2}},
+                {{0, 2, 2}, {0, 1, 5}, {1, 6, 1}, {1, 5, 4}, {2, 3, 2}, {3, 5, 1}, {3, 6, 1}, {5, 8, 5}, {6, 8, 2}},
+                {{0, 1, 3}, {0, 3, 5}, {1, 4, 2}, {1, 5, 1}, {3, 5, 2}, {3, 4, 1}, {3, 6, 2}, {4, 6, 3}, {5, 6, 3}}};
+        long[] capacities = {7, 7, 8};
+        for (int k = 0; k < instances.length; k++) {
+            long[][] rows = instances[k];
+            int n = rows.length;
+            String[] ids = new String[n];
+            long[] lower = new long[n], upper = new long[n], sizes = new long[n];
+            for (int i = 0; i < n; i++) {
+                ids[i] = "b" + i;
+                lower[i] = rows[i][0];
+                upper[i] = rows[i][1];
+                sizes[i] = rows[i][2];
+            }
+            Problem p = new Problem(ids, lower, upper, sizes, 1);
+            assertThat(p.lowerBound()).isEqualTo(capacities[k]);
+            assertThat(assertDecidedLikeTheOracle(p, capacities[k], Arrays.deepToString(rows))).isEqualTo(CapacitySearch.Result.INFEASIBLE);
+        }
+    }
+
+    /** The search goes through {@link PerfectFill} and agrees with the brute-force oracle; a packing it finds is valid. */
+    private static CapacitySearch.Result assertDecidedLikeTheOracle(Problem p, long capacity, String what) {
+        SearchInstance instance = new SearchInstance(p);
+        assertThat(PerfectFill.applies(instance.time, capacity)).as("%s has no slack", what).isTrue();
+        CapacitySearch search = new CapacitySearch(instance, capacity, safetyDeadline());
+        CapacitySearch.Result r = search.run();
+        boolean fits = BruteForce.optimum(p) <= capacity;
+        assertThat(r).as(what).isEqualTo(fits ? CapacitySearch.Result.FOUND : CapacitySearch.Result.INFEASIBLE);
+        if (fits) assertThat(PlacementValidator.validate(p, search.solution(), capacity, capacity)).as(what).isEmpty();
+        return r;
+    }
+
+    @Test
+    void findsBenchSizedPerfectPackingsTheSameWayTwice() {
+        for (int k : new int[]{2, 5, 10, 13, 16, 20}) {
+            int n = 150 + 5 * k;
+            Problem p = PerfectPackings.generate(k + 1, n, 1 << 20, 1000, 1024);
+            CapacitySearch first = new CapacitySearch(p, 1 << 20, safetyDeadline());
+            assertThat(first.run()).as("%d buffers, seed %d", n, k + 1).isEqualTo(CapacitySearch.Result.FOUND);
+            assertThat(PlacementValidator.validate(p, first.solution(), 1 << 20, 1L << 20)).isEmpty();
+            CapacitySearch second = new CapacitySearch(p, 1 << 20, safetyDeadline());
+            assertThat(second.run()).isEqualTo(CapacitySearch.Result.FOUND);
+            assertThat(second.solution()).isEqualTo(first.solution());
+            assertThat(second.nodes()).isEqualTo(first.nodes());
+        }
+    }
+
+    @Test
+    void restartBudgetsFollowTheLubySequence() {
+        long[] expected = {1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1};
+        for (int i = 0; i < expected.length; i++) assertThat(PerfectFill.luby(i + 1)).as("term %d", i + 1).isEqualTo(expected[i]);
+        assertThat(PerfectFill.luby((1L << 40) - 1)).isEqualTo(1L << 39);
+    }
+}
