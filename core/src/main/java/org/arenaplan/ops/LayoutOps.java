@@ -259,10 +259,20 @@ final class LayoutOps implements OpFamily {
         return shape;
     }
 
-    /** Dropout is the identity at inference; from opset 12 a constant training_mode input must be false. */
+    /**
+     * Dropout is the identity at inference; from opset 12 a constant training_mode input must be
+     * false, or the ratio a constant 0 (Dropout-12: "If set to 0, the output would be a simple copy
+     * of the input"; its default is 0.5).
+     */
     private static long[] dropout(NodeContext n) {
         if (n.opset() >= 12 && n.hasInput(2)) {
-            for (long t : n.constantInts(2, "training_mode")) n.require(t == 0, "training_mode is true; only inference Dropout (an identity) is supported");
+            boolean training = false;
+            for (long t : n.constantInts(2, "training_mode")) training |= t != 0;
+            if (training) {
+                double[] ratio = n.hasInput(1) ? n.constantReals(1, "ratio") : new double[]{0.5};
+                for (double r : ratio)
+                    n.require(r == 0, "training_mode is true with ratio " + r + "; only inference Dropout or ratio 0 (an identity) is supported");
+            }
         }
         return n.input(0).shape();
     }

@@ -180,6 +180,13 @@ class ShapeInferenceTest {
         TinyOnnx training = new TinyOnnx().opset(13).input("x", 2L, 3L).ints("train", 1).output("y")
                 .node("d", "Dropout", List.of("x", "", "train"), List.of("y"));
         assertThatThrownBy(() -> load(training)).hasMessageContaining("node 'd' (Dropout").hasMessageContaining("training_mode is true");
+        // in training mode a constant ratio 0 is still the identity (Dropout-12); any other ratio is refused
+        Graph zero = load(new TinyOnnx().opset(13).input("x", 2L, 3L).ints("train", 1).floats("r", 0f).output("y")
+                .node("d", "Dropout", List.of("x", "r", "train"), List.of("y")));
+        assertThat(zero.isView("y")).isTrue();
+        TinyOnnx half = new TinyOnnx().opset(13).input("x", 2L, 3L).ints("train", 1).floats("r", 0.5f).output("y")
+                .node("d", "Dropout", List.of("x", "r", "train"), List.of("y"));
+        assertThatThrownBy(() -> load(half)).hasMessageContaining("training_mode is true with ratio 0.5");
         TinyOnnx readsMask = new TinyOnnx().opset(9).input("x", 2L, 3L).output("z")
                 .node("d", "Dropout", List.of("x"), List.of("y", "mask"))
                 .node("r", "Relu", List.of("mask"), List.of("z"));
