@@ -1,11 +1,8 @@
 package org.arenaplan.io;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.arenaplan.hb.SyncEvent;
 import org.arenaplan.liveness.Refusal;
-import org.arenaplan.liveness.Storage;
 import org.arenaplan.plan.PeakExplanation;
 import org.arenaplan.plan.Placement;
 import org.arenaplan.plan.Plan;
@@ -90,7 +87,7 @@ public final class PlanJson {
         }
     }
 
-    // ---- writing ----
+    // ---- writing (streamed by PlanJsonWriter) ----
 
     public static void write(Plan plan, Writer w) throws IOException {
         write(plan, null, w);
@@ -98,28 +95,12 @@ public final class PlanJson {
 
     /** As {@link #write(Plan, Writer)}, recording how {@code schedule} chose the plan's op order (null: not said). */
     public static void write(Plan plan, Schedule schedule, Writer w) throws IOException {
-        ObjectNode root = toJson(plan);
-        root.set("schedule", schedule(plan, schedule));
-        JsonReading.MAPPER.writerWithDefaultPrettyPrinter().writeValue(w, root);
-        w.write('\n');
-    }
-
-    private static ObjectNode schedule(Plan plan, Schedule s) {
-        ObjectNode o = JsonReading.MAPPER.createObjectNode();
-        if (s != null) {
-            o.put("mode", s.mode().jsonName()).put("method", s.method())
-                    .put("file_lower_bound_bytes", s.fileLowerBound()).put("lower_bound_bytes", s.lowerBound())
-                    .put("proven_optimal", s.provenOptimal()).put("planning_ms", s.planningMs());
-        }
-        ArrayNode order = o.putArray("order");
-        plan.graph().ops().forEach(op -> order.add(op.name()));
-        return o;
+        PlanJsonWriter.write(plan, schedule, w);
     }
 
     /** The plan of a bare placement problem (a CSV file): every buffer is its own storage and tensor. */
     public static void write(Problem problem, Placement placement, PlanStats stats, Writer w) throws IOException {
-        JsonReading.MAPPER.writerWithDefaultPrettyPrinter().writeValue(w, toJson(problem, placement, stats));
-        w.write('\n');
+        PlanJsonWriter.write(problem, placement, stats, w);
     }
 
     public static String toString(Plan plan) {
@@ -130,75 +111,6 @@ public final class PlanJson {
             throw new UncheckedIOException(e);
         }
         return w.toString();
-    }
-
-    static ObjectNode toJson(Plan plan) {
-        Problem p = plan.problem();
-        ObjectNode root = header(plan.graph().name(), p, plan.placement());
-        ArrayNode storages = root.putArray("storages");
-        ObjectNode tensors = JsonReading.MAPPER.createObjectNode();
-        for (Storage s : plan.storages()) {
-            ObjectNode o = storage(storages, s.id(), s.name(), plan.storageOffset(s.id()), s.bytes(), p.alignedSize(s.id()), s.start(), s.end(), s.kind());
-            ObjectNode members = o.putObject("members");
-            for (Map.Entry<String, Long> m : s.members().entrySet()) {
-                members.put(m.getKey(), m.getValue());
-                tensors.putObject(m.getKey())
-                        .put("storage", s.id())
-                        .put("offset_in_storage", m.getValue())
-                        .put("address", plan.storageOffset(s.id()) + m.getValue());
-            }
-        }
-        root.set("tensors", tensors);
-        ArrayNode refusals = root.putArray("refusals");
-        for (Refusal r : plan.refusals()) {
-            ObjectNode o = refusals.addObject().put("kind", r.kind().name().toLowerCase(Locale.ROOT));
-            if (r.op() != null) o.put("op", r.op());
-            o.put("tensor", r.tensor());
-            if (r.over() != null) o.put("over", r.over());
-            o.put("reason", r.reason());
-        }
-        ArrayNode events = root.putArray("events");
-        for (SyncEvent e : plan.sync().events()) {
-            events.addObject()
-                    .put("id", e.id())
-                    .put("record_after", e.recordAfter())
-                    .put("wait_before", e.waitBefore())
-                    .put("reason", e.reason().name().toLowerCase(Locale.ROOT))
-                    .put("bytes_saved", e.bytesSaved());
-        }
-        root.set("stats", stats(plan.stats(), plan.placement().provenOptimal()));
-        root.set("peak", peak(PeakExplanation.of(plan)));
-        return root;
-    }
-
-    /** Why the peak is what it is: the instant, the storages there and what keeps each, the split of the arena. */
-    private static ObjectNode peak(PeakExplanation x) {
-        ObjectNode o = JsonReading.MAPPER.createObjectNode();
-        o.put("position", x.instant());
-        if (x.op() != null) o.put("op", x.op()).put("stream", x.opStream());
-        o.put("lower_bound_bytes", x.lowerBound())
-                .put("needed_bytes", x.neededBytes())
-                .put("stream_bytes", x.streamBytes())
-                .put("alignment_bytes", x.alignmentBytes())
-                .put("fragmentation_bytes", x.fragmentationBytes());
-        if (x.top() != null) o.put("arena_top_storage", x.top().storage());
-        ArrayNode live = o.putArray("live");
-        for (PeakExplanation.Live l : x.live()) {
-            ObjectNode e = live.addObject()
-                    .put("storage", l.storage())
-                    .put("name", l.name())
-                    .put("bytes", l.bytes())
-                    .put("aligned_bytes", l.alignedBytes())
-                    .put("kept_by", l.keeper().jsonName());
-            if (l.reader() != null) e.put("last_reader", l.reader()).put("last_reader_position", l.readerPosition());
-            if (!l.through().isEmpty()) {
-                ArrayNode through = e.putArray("through");
-                l.through().forEach(through::add);
-            }
-            if (l.stream() >= 0) e.put("stream", l.stream());
-            e.put("reason", l.reason());
-        }
-        return o;
     }
 
     /**
@@ -241,60 +153,6 @@ public final class PlanJson {
             r.text(l, at, "reason");
         }
         if (sum != lb) throw r.fail("$.peak.live", "aligned bytes sum to " + sum + ", not the lower bound " + lb);
-    }
-
-    static ObjectNode toJson(Problem p, Placement placement, PlanStats stats) {
-        ObjectNode root = header(null, p, placement);
-        ArrayNode storages = root.putArray("storages");
-        ObjectNode tensors = JsonReading.MAPPER.createObjectNode();
-        for (int i = 0; i < p.size(); i++) {
-            ObjectNode o = storage(storages, i, p.id(i), placement.offset(i), p.bytes(i), p.alignedSize(i), p.lower(i), p.upper(i), "buffer");
-            o.putObject("members").put(p.id(i), 0L);
-            tensors.putObject(p.id(i)).put("storage", i).put("offset_in_storage", 0L).put("address", placement.offset(i));
-        }
-        root.set("tensors", tensors);
-        root.putArray("refusals");
-        root.putArray("events");
-        root.set("stats", stats(stats, placement.provenOptimal()));
-        root.set("peak", peak(PeakExplanation.of(p, placement)));
-        return root;
-    }
-
-    private static ObjectNode header(String graph, Problem p, Placement placement) {
-        ObjectNode root = JsonReading.MAPPER.createObjectNode();
-        root.put("format", FORMAT);
-        if (graph != null) root.put("graph", graph);
-        root.put("alignment", p.alignment());
-        root.put("arena_bytes", placement.arenaBytes());
-        return root;
-    }
-
-    private static ObjectNode storage(ArrayNode storages, int id, String name, long offset, long bytes, long aligned,
-                                      long start, long end, String kind) {
-        return storages.addObject()
-                .put("id", id)
-                .put("name", name)
-                .put("offset", offset)
-                .put("bytes", bytes)
-                .put("aligned_bytes", aligned)
-                .put("start", start)
-                .put("end", end)
-                .put("kind", kind);
-    }
-
-    private static ObjectNode stats(PlanStats s, boolean provenOptimal) {
-        return JsonReading.MAPPER.createObjectNode()
-                .put("planner", s.planner())
-                .put("arena_bytes", s.arenaBytes())
-                .put("lower_bound_bytes", s.lowerBoundBytes())
-                .put("sum_bytes", s.sumBytes())
-                .put("storages", s.storages())
-                .put("tensors", s.tensors())
-                .put("alloc_calls_naive", s.allocCallsNaive())
-                .put("alloc_calls_planned", s.allocCallsPlanned())
-                .put("ratio", s.ratio())
-                .put("planning_ms", s.planningMs())
-                .put("proven_optimal", provenOptimal);
     }
 
     // ---- reading ----

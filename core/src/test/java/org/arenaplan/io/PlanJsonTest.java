@@ -98,4 +98,47 @@ class PlanJsonTest {
             assertThat(root.get("stats").has(f)).as(f).isTrue();
         }
     }
+
+    /** The graph plan of {@link #graph()} with sync events and fixed stats (planning_ms varies from run to run). */
+    private static Plan fixedGraphPlan() {
+        Plan p0 = ArenaPlanner.plan(graph());
+        SyncPlan sync = new SyncPlan(List.of(new SyncEvent(0, 1, 3, SyncEvent.Reason.DATA, 0), new SyncEvent(1, 2, 4, SyncEvent.Reason.REUSE, 256)));
+        PlanStats s = p0.stats();
+        PlanStats fixed = new PlanStats(s.planner(), s.arenaBytes(), s.sumBytes(), s.lowerBoundBytes(), s.storages(), s.tensors(),
+                s.allocCallsNaive(), s.allocCallsPlanned(), 1.25);
+        return new Plan(p0.graph(), p0.lifetimes(), p0.problem(), p0.placement(), fixed, sync);
+    }
+
+    private static String problemPlanJson() throws Exception {
+        Problem problem = new Problem(new String[]{"a", "b", "c"}, new long[]{0, 1, 2}, new long[]{2, 3, 4}, new long[]{10, 20, 10}, 1);
+        Placement placement = Planners.byName("greedy-size").place(problem);
+        PlanStats stats = new PlanStats(placement.planner(), placement.arenaBytes(), problem.sumBytes(), problem.lowerBound(), 3, 3, 6, 1, 0.5);
+        StringWriter w = new StringWriter();
+        PlanJson.write(problem, placement, stats, w);
+        return w.toString();
+    }
+
+    private static String resource(String name) throws Exception {
+        try (var in = PlanJsonTest.class.getResourceAsStream(name)) {
+            assertThat(in).as(name).isNotNull();
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * The streamed file is byte for byte the one the former tree-based writer made (Jackson's default
+     * pretty printer over the whole tree, then a newline): checked in as written by both when the
+     * writer was switched, and re-derived here from the parsed tree.
+     */
+    @Test
+    void theStreamedFileIsTheTreeWriterFileByteForByte() throws Exception {
+        String graphPlan = PlanJson.toString(fixedGraphPlan());
+        String problemPlan = problemPlanJson();
+        assertThat(graphPlan).isEqualTo(resource("small-graph-plan.json"));
+        assertThat(problemPlan).isEqualTo(resource("csv-problem-plan.json"));
+        for (String json : List.of(graphPlan, problemPlan, PlanJson.toString(ArenaPlanner.plan(graph())))) {
+            String tree = JsonReading.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(JsonReading.MAPPER.readTree(json)) + "\n";
+            assertThat(json).isEqualTo(tree);
+        }
+    }
 }
