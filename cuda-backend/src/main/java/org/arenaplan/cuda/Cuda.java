@@ -67,4 +67,13 @@ public final class Cuda {
     public static CudaInfo info() {
         return INFO;
     }
+
+    /**
+     * True when the FP32 {@code gemm} kernel goes through cuBLAS: the probe created a JCublas2
+     * handle and the system property {@code arenaplan.cuda.cublas} is not {@code false}. (A device
+     * opened with TF32 uses its tensor-core kernel instead; see {@link CudaDevice}.)
+     */
+    public static boolean cublasEnabled() {
+        return INFO.cublas() && !"false".equals(System.getProperty("arenaplan.cuda.cublas"));
+    }
 }

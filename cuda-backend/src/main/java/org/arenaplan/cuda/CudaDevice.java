@@ -119,7 +119,7 @@ public final class CudaDevice implements Device {
         this.granularity = allocationGranularity(ordinal);
         this.freeAtOpen = memoryInfo()[0];
         CudaInfo info = Cuda.info();
-        boolean useCublas = !tf32 && info.cublas() && !"false".equals(System.getProperty("arenaplan.cuda.cublas"));
+        boolean useCublas = !tf32 && Cuda.cublasEnabled();
         this.cublas = useCublas ? new CublasGemm() : null;
         this.description = info.deviceName() + " (GPU " + ordinal + ", compute capability " + info.computeCapability() + ", "
                 + (info.totalMemory() >> 20) + " MiB, driver CUDA " + KernelImage.driverVersionName(info.driverVersion())

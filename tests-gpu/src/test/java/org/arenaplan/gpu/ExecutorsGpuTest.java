@@ -34,10 +34,6 @@ import org.junit.jupiter.api.Test;
  */
 @GpuTest
 class ExecutorsGpuTest {
-    private static boolean cublasOn() {
-        return Cuda.info().cublas() && !"false".equals(System.getProperty("arenaplan.cuda.cublas"));
-    }
-
     @Test
     void arenaIsExactlyOneCuMemAllocAndIterationsMakeNoAllocatorCall() {
         Graph g = GpuGraphs.mlp();
@@ -72,7 +68,7 @@ class ExecutorsGpuTest {
                 try (Device cuda = plan.graph().streams().size() > 1 ? new JitterDevice(new CudaDevice(0), 17, 0.3, 200_000) : new CudaDevice(0)) {
                     onGpu = Executors.run(plan, cuda, List.of(Mode.values()), 2, inputs, 5);
                 }
-                if (!cublasOn()) assertThat(onGpu.outputsEqual()).as(what + ": " + onGpu.firstDifference()).isTrue();
+                if (!Cuda.cublasEnabled()) assertThat(onGpu.outputsEqual()).as(what + ": " + onGpu.firstDifference()).isTrue();
                 for (Mode m : Mode.values()) {
                     RunResult r = onGpu.last(m);
                     System.out.println("[gpu tests] " + what + " " + m + ": allocator calls per iteration " + r.counters().allocatorCalls()
@@ -102,7 +98,7 @@ class ExecutorsGpuTest {
             for (Mode m : List.of(Mode.PER_TENSOR, Mode.POOL)) {
                 try (Device poisoned = new PoisoningDevice(new CudaDevice(0))) {
                     RunResult r = Executors.run(plan, poisoned, List.of(m), 2, inputs, 6).last(m);
-                    if (cublasOn()) close(g.name() + " poisoned " + m, planned.outputs(), r.outputs());
+                    if (Cuda.cublasEnabled()) close(g.name() + " poisoned " + m, planned.outputs(), r.outputs());
                     else assertThat(Executors.difference(planned, r)).as(g.name() + " poisoned " + m).isNull();
                 }
             }

@@ -47,10 +47,6 @@ class FastKernelsGpuTest {
         if (sim != null) sim.close();
     }
 
-    private static boolean cublasOn() {
-        return Cuda.info().cublas() && !"false".equals(System.getProperty("arenaplan.cuda.cublas"));
-    }
-
     private static Function<List<KernelArg>, KernelCall> call(String name, long[] ints, double... floats) {
         return args -> new KernelCall(name, args, ints, floats, "test-" + name);
     }
@@ -90,7 +86,7 @@ class FastKernelsGpuTest {
     @Test
     void gemmWithTheReluEpilogueGivesTheSimulatorsBits() {
         int m = 70, n = 45, k = 29;
-        if (cublasOn()) System.out.println("[gpu tests] cuBLAS on: a gemm with an epilogue still runs on the tiled kernel");
+        if (Cuda.cublasEnabled()) System.out.println("[gpu tests] cuBLAS on: a gemm with an epilogue still runs on the tiled kernel");
         same("gemm relu", List.of(KernelRun.random(7, m * k), KernelRun.random(8, k * n), KernelRun.random(9, n)), m * n,
                 call(Kernels.GEMM, new long[] {1, m, n, k, 0, 1, 0, 0, 1, 0, 0, 1, Kernels.ACTIVATION_RELU}, 1.0, 1.0), 0);
     }
@@ -154,7 +150,7 @@ class FastKernelsGpuTest {
                 Executors.Comparison f = Executors.run(ArenaPlanner.plan(fused.graph()), d, List.of(Mode.PLANNED, Mode.GRAPH), 2, inputs, 5);
                 assertThat(f.outputsEqual()).as(g.name() + " fused: " + f.firstDifference()).isTrue();
                 System.out.println("[gpu tests] " + g.name() + ": fused " + fused.fused().size() + " op(s) with their epilogues");
-                if (!cublasOn()) assertThat(Executors.difference(plain, f.last(Mode.PLANNED))).as(g.name() + " fused vs unfused").isNull();
+                if (!Cuda.cublasEnabled()) assertThat(Executors.difference(plain, f.last(Mode.PLANNED))).as(g.name() + " fused vs unfused").isNull();
             }
         }
     }
