@@ -114,11 +114,10 @@ public final class EpilogueFusion {
         if (g.isOutput(t) || readers.getOrDefault(t, 0) != 1 || !isF32(g, t) || !isF32(g, consumer.outputs().get(0))) return null;
         String kind = producer.kind();
         if (consumer.kind().equals(OpKinds.RELU)) {
-            if (kind.equals(OpKinds.CONV) && rank(g, producer.inputs().get(0)) <= 4)
-                return rebuilt(producer, consumer, OpKinds.FUSED_CONV, producer.inputs(), withAttr(producer.attrs(), "activation", OpKinds.RELU));
-            if (kind.equals(OpKinds.GEMM))
-                return rebuilt(producer, consumer, OpKinds.FUSED_GEMM, producer.inputs(), withAttr(producer.attrs(), "activation", OpKinds.RELU));
-            return null;
+            String fusedKind = kind.equals(OpKinds.CONV) && rank(g, producer.inputs().get(0)) <= 4 ? OpKinds.FUSED_CONV
+                    : kind.equals(OpKinds.GEMM) ? OpKinds.FUSED_GEMM : null;
+            return fusedKind == null ? null
+                    : rebuilt(producer, consumer, fusedKind, producer.inputs(), withAttr(producer.attrs(), "activation", OpKinds.RELU));
         }
         if (consumer.kind().equals(OpKinds.ADD) && kind.equals(OpKinds.MATMUL) && consumer.inputs().size() == 2) {
             String c = consumer.inputs().get(0).equals(t) ? consumer.inputs().get(1) : consumer.inputs().get(0);
