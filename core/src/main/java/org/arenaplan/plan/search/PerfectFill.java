@@ -23,8 +23,9 @@ import java.util.stream.IntStream;
  *       placed at exactly f that starts there. Branch on those fillers at the wall with the
  *       fewest of them (fail first; one filler is a forced move), among the walls whose fillers
  *       can all be placed now (every section they span at floor f: the lowest, leftmost wall
- *       always qualifies, so the branching is complete). Equal fillers (same end and size) are
- *       tried once.</li>
+ *       always qualifies, so the branching is complete). Equal fillers (same end and size:
+ *       twins) are one branch: tried once, counted once, and placed lowest id first, so the
+ *       placed twins of a class are always a prefix of it.</li>
  *   <li><em>Lookahead.</em> Every left wall must keep a filler (one that starts there, fits
  *       under the capacity and spans no section already higher); a flat pit (one floor, higher
  *       on both sides) must have its bottom row tileable end to end by such buffers (a
@@ -36,11 +37,11 @@ import java.util.stream.IntStream;
  *   <li><em>Decomposition.</em> A time boundary that no unplaced buffer crosses splits the part:
  *       the pieces no longer interact, each is searched on its own, and one that fails fails
  *       the node (no thrashing between independent regions).</li>
- *   <li><em>Learning.</em> A state proven to have no completion is remembered by a 64-bit hash
- *       of its set of placed buffers (Zobrist hashing) in a lossy table, across restarts:
- *       reached again by another order of the same placements, or in a later run, it is cut at
- *       once. (Two states sharing a hash would wrongly cut one: a chance of about 2^-64 per
- *       pair.)</li>
+ *   <li><em>Learning.</em> A part proven to have no completion is remembered by a 64-bit hash
+ *       of its set of unplaced buffers (Zobrist hashing), which fixes every floor in it, in a
+ *       lossy table, across restarts: reached again by another order, after other choices in
+ *       other parts, or in a later run, it is cut at once. (Two states sharing a hash would
+ *       wrongly cut one: a chance of about 2^-64 per pair.)</li>
  *   <li><em>Restarts.</em> Node budgets of {@value #LUBY_UNIT} x buffers times the Luby sequence
  *       1, 1, 2, 1, 1, 2, 4, ... (Luby, Sinclair and Zuckerman 1993: within a log factor of the
  *       best fixed budget for an unknown run-time distribution); the first run tries fillers
