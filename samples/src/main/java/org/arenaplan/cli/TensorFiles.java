@@ -72,6 +72,8 @@ final class TensorFiles {
             Path file;
             if (name != null && g.isOutput(name)) {
                 file = Path.of(spec.substring(eq + 1));
+            } else if (name != null && !Files.exists(Path.of(spec))) {     // NAME=FILE naming no output (a file name may hold '=')
+                throw new UsageException("--expect " + spec + ": '" + name + "' is not a graph output; outputs: " + g.outputs());
             } else if (g.outputs().size() == 1) {
                 name = g.outputs().get(0);
                 file = Path.of(spec);
@@ -123,7 +125,7 @@ final class TensorFiles {
     /**
      * Compares outputs with references like numpy's allclose ({@link AllClose}) and prints one
      * line per reference: {@code reference FILE: matches|NO (output 'NAME', worst element ...)}.
-     * A reference must have the output's element type; integer and bool outputs must equal it
+     * A reference must have the output's element type and shape; integer and bool outputs must equal it
      * exactly (the tolerances apply to floating-point outputs).
      *
      * @param specs {@code NAME=FILE.pb}, or {@code FILE.pb} when the graph has one output
@@ -136,8 +138,9 @@ final class TensorFiles {
             String name = e.getKey();
             Path reference = e.getValue();
             TensorValue got = outputs.get(name), want = OnnxTensorFile.read(reference).value();
-            if (got.dtype() != want.dtype() || got.elements() != want.elements()) {
-                out.println("reference " + reference + ": NO (output '" + name + "' " + shape(g.tensor(name)) + " has " + got.elements() + " " + got.dtype().jsonName()
+            Tensor t = g.tensor(name);
+            if (got.dtype() != want.dtype() || got.elements() != want.elements() || t.hasShape() && !Arrays.equals(t.shape(), want.shape())) {
+                out.println("reference " + reference + ": NO (output '" + name + "' " + shape(t) + " has " + got.elements() + " " + got.dtype().jsonName()
                         + " values, the reference " + Arrays.toString(want.shape()) + " " + want.elements() + " " + want.dtype().jsonName() + ")");
                 all = false;
                 continue;
