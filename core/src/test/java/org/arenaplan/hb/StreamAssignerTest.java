@@ -77,6 +77,6 @@ class StreamAssignerTest {
         Graph many = StreamAssigner.assign(g, Integer.MAX_VALUE);     // no array of 2^31 loads
         Graph perOp = StreamAssigner.assign(g, g.opCount());
         for (int p = 0; p < g.opCount(); p++) assertThat(many.ops().get(p).stream()).isEqualTo(perOp.ops().get(p).stream());
-        assertThat(many.streams()).containsExactly(0, 1, 2, 3);
+        assertThat(many.streams()).isEqualTo(perOp.streams()).hasSizeLessThanOrEqualTo(g.opCount());
     }
 }
