@@ -13,9 +13,11 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Graph inputs and outputs as ONNX TensorProto ({@code .pb}) files, for {@code run}. */
 final class TensorFiles {
@@ -43,6 +45,7 @@ final class TensorFiles {
     /** Seeded random inputs, with the ones named in {@code specs} read from files. */
     static Map<String, TensorValue> inputs(Graph g, List<String> specs) {
         Map<String, TensorValue> inputs = new LinkedHashMap<>(Inputs.of(g, 1));
+        Set<String> given = new HashSet<>();
         for (String spec : specs) {
             int eq = spec.indexOf('=');
             String name;
@@ -57,6 +60,7 @@ final class TensorFiles {
                 file = Path.of(spec);
             }
             if (!g.isInput(name)) throw new UsageException("--input " + spec + ": '" + name + "' is not a graph input; inputs: " + g.inputs());
+            if (!given.add(name)) throw new UsageException("--input " + spec + ": input '" + name + "' is given twice");
             TensorValue t = read(name, file);
             Tensor want = g.tensor(name);
             DType type = want.dtype() == null ? DType.F32 : want.dtype();
@@ -65,6 +69,8 @@ final class TensorFiles {
             if (t.byteCount() != want.bytes())
                 throw new org.arenaplan.io.InputException(file + ": holds " + t.elements() + " values " + Arrays.toString(t.shape())
                         + " but input '" + name + "' has " + want.bytes() / type.bytes() + " " + shape(want));
+            if (want.hasShape() && !Arrays.equals(t.shape(), want.shape()))   // as ONNX Runtime: the same values under another shape are another tensor
+                throw new org.arenaplan.io.InputException(file + ": holds a tensor of shape " + Arrays.toString(t.shape()) + " but input '" + name + "' is " + shape(want));
             inputs.put(name, new TensorValue(t.dtype(), want.shape(), t.bytes()));
         }
         return inputs;

@@ -132,4 +132,44 @@ class NewUserInputTest {
                 .addNode(node("r", "Relu", "x", "y")));
         oneLine(Cli.run("plan", huge.toString()), 2, huge + ": graph input 'x' [1099511627776, 1099511627776] has more than 2^63-1 elements");
     }
+
+    @Test
+    void picocliErrorsAreOneLineLikeEveryOtherBadInput() throws Exception {
+        Path csv = dir.resolve("p.csv");
+        Files.writeString(csv, "id,lower,upper,size\nx,0,3,1024\n");
+        oneLine(Cli.run("plan", csv.toString(), "--capacity", "abc"), 2, "Invalid value for option '--capacity': 'abc' is not a long (see 'arenaplan plan --help')");
+        oneLine(Cli.run("frobnicate"), 2, "'frobnicate'", "(see 'arenaplan --help')");
+        oneLine(Cli.run("plan", "--model", "randwire", "--nodes", "0"), 2, "--model randwire: model 'randwire': option --nodes must be a positive integer, got '0'");
+        assertThat(Cli.run("plan", "--model", "randwire", "--nodes", "0").err()).doesNotContain("model 'randwire': model 'randwire'");
+    }
+
+    @Test
+    void aGraphWhoseOutputsAreItsInputsHasNothingToPlanAndSaysSo() throws Exception {
+        Path m = model("pass.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 4L)).addOutput(info("x", 1, 1L, 4L)));
+        oneLine(Cli.run("plan", m.toString()), 2, m + ": graph 'g' has no op (its outputs are its graph inputs): nothing to plan or run");
+        oneLine(Cli.run("run", m.toString(), "--device", "sim"), 2, "has no op");
+    }
+
+    @Test
+    void anInputGivenTwiceOrOfAnotherShapeIsRefused() throws Exception {
+        Path m = model("relu.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 4L)).addOutput(info("y", 1, 1L, 4L))
+                .addNode(node("r", "Relu", "x", "y")));
+        Path x = dir.resolve("x.pb"), tall = dir.resolve("tall.pb");
+        OnnxTensorFile.write(x, "x", TensorValue.ofFloats(new long[]{1, 4}, 1f, -2f, 3f, -4f));
+        OnnxTensorFile.write(tall, "x", TensorValue.ofFloats(new long[]{4, 1}, 1f, -2f, 3f, -4f));
+        Cli ok = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", x.toString());
+        assertThat(ok.code()).as(ok.toString()).isZero();
+        oneLine(Cli.run("run", m.toString(), "--device", "sim", "--input", "x=" + x, "--input", x.toString()), 2, "input 'x' is given twice");
+        oneLine(Cli.run("run", m.toString(), "--device", "sim", "--input", tall.toString()), 2,
+                tall + ": holds a tensor of shape [4, 1] but input 'x' is [1, 4]");
+    }
+
+    @Test
+    void aDeclaredTensorNoOpTouchesIsAFaultOfTheGraphFileNotAStorage() throws Exception {
+        String tiny = Files.readString(Path.of("..", "docs", "examples", "tiny.json"));
+        Path g = dir.resolve("g.json");
+        Files.writeString(g, tiny.replace("{\"name\": \"flat\", \"bytes\": 1048576},", "{\"name\": \"flat\", \"bytes\": 1048576}, {\"name\": \"zz\", \"bytes\": 100},"));
+        assertThat(Files.readString(g)).contains("\"zz\"");
+        oneLine(Cli.run("plan", g.toString()), 2, g + ": $.tensors[5]: tensor 'zz' is declared but no op writes or reads it");
+    }
 }
