@@ -133,8 +133,12 @@ public final class PlanJson {
     // ---- reading ----
 
     public static PlanDocument read(Path file) throws IOException {
-        try (Reader in = TextFiles.open(file)) {
+        try (Reader in = TextFiles.reader(file)) {
             return read(in, file.toString());
+        } catch (InputException | java.nio.charset.CharacterCodingException e) {
+            // As when the whole file was decoded first: a byte that is not UTF-8 is reported before any fault in the text.
+            TextFiles.requireUtf8(file);
+            throw e;
         }
     }
 
