@@ -20,9 +20,10 @@ import java.util.Set;
 
 /**
  * The storages, their members and the arena tensors of a plan file held as primitive columns:
- * about 60 bytes per storage plus its name (a million-storage plan, whose file is 348 MB, is
- * held in about 110 MB). {@link #storages()} and {@link #tensors()} are read-only views that
- * build a {@link StorageEntry} or {@link TensorEntry} when one is asked for.
+ * a storage with one member and one tensor takes 72 bytes of columns plus its name's string,
+ * where a {@link StorageEntry} with its members' map and a {@link TensorEntry} in a map took
+ * several hundred. {@link #storages()} and {@link #tensors()} are read-only views that build an
+ * entry when one is asked for.
  *
  * <p>A member or tensor name equal to the name before it in the same place (the storage's name;
  * the member at the same position) shares that string. A tensor's address is not stored: the
@@ -73,16 +74,7 @@ final class PlanColumns {
     /** Appends storage {@link #storageCount()}; its members follow with {@link #addMember}. */
     void addStorage(String storageName, long storageOffset, long storageBytes, long from, long to, String storageKind) {
         int i = storageCount;
-        if (i == name.length) {
-            int grown = grow(i);
-            name = Arrays.copyOf(name, grown);
-            offset = Arrays.copyOf(offset, grown);
-            bytes = Arrays.copyOf(bytes, grown);
-            start = Arrays.copyOf(start, grown);
-            end = Arrays.copyOf(end, grown);
-            kind = Arrays.copyOf(kind, grown);
-            firstMember = Arrays.copyOf(firstMember, grown + 1);
-        }
+        if (i == name.length) resizeStorages(grow(i));
         name[i] = storageName;
         offset[i] = storageOffset;
         bytes[i] = storageBytes;
@@ -95,11 +87,7 @@ final class PlanColumns {
 
     /** A member of the storage added last. */
     void addMember(String member, long offsetInStorage) {
-        if (memberCount == memberName.length) {
-            int grown = grow(memberCount);
-            memberName = Arrays.copyOf(memberName, grown);
-            memberOffset = Arrays.copyOf(memberOffset, grown);
-        }
+        if (memberCount == memberName.length) resizeMembers(grow(memberCount));
         String last = name[storageCount - 1];
         memberName[memberCount] = member.equals(last) ? last : member;
         memberOffset[memberCount++] = offsetInStorage;
@@ -108,12 +96,7 @@ final class PlanColumns {
 
     void addTensor(String tensor, int storage, long offsetInStorage) {
         int t = tensorCount;
-        if (t == tensorName.length) {
-            int grown = grow(t);
-            tensorName = Arrays.copyOf(tensorName, grown);
-            tensorStorage = Arrays.copyOf(tensorStorage, grown);
-            tensorInside = Arrays.copyOf(tensorInside, grown);
-        }
+        if (t == tensorName.length) resizeTensors(grow(t));
         tensorName[t] = t < memberCount && tensor.equals(memberName[t]) ? memberName[t] : tensor;
         tensorStorage[t] = storage;
         tensorInside[t] = offsetInStorage;
@@ -123,20 +106,32 @@ final class PlanColumns {
 
     /** Drops the unused tail of every column once reading is done. */
     PlanColumns trimmed() {
-        name = Arrays.copyOf(name, storageCount);
-        offset = Arrays.copyOf(offset, storageCount);
-        bytes = Arrays.copyOf(bytes, storageCount);
-        start = Arrays.copyOf(start, storageCount);
-        end = Arrays.copyOf(end, storageCount);
-        kind = Arrays.copyOf(kind, storageCount);
-        firstMember = Arrays.copyOf(firstMember, storageCount + 1);
-        memberName = Arrays.copyOf(memberName, memberCount);
-        memberOffset = Arrays.copyOf(memberOffset, memberCount);
-        tensorName = Arrays.copyOf(tensorName, tensorCount);
-        tensorStorage = Arrays.copyOf(tensorStorage, tensorCount);
-        tensorInside = Arrays.copyOf(tensorInside, tensorCount);
+        resizeStorages(storageCount);
+        resizeMembers(memberCount);
+        resizeTensors(tensorCount);
         kinds.clear();
         return this;
+    }
+
+    private void resizeStorages(int capacity) {
+        name = Arrays.copyOf(name, capacity);
+        offset = Arrays.copyOf(offset, capacity);
+        bytes = Arrays.copyOf(bytes, capacity);
+        start = Arrays.copyOf(start, capacity);
+        end = Arrays.copyOf(end, capacity);
+        kind = Arrays.copyOf(kind, capacity);
+        firstMember = Arrays.copyOf(firstMember, capacity + 1);
+    }
+
+    private void resizeMembers(int capacity) {
+        memberName = Arrays.copyOf(memberName, capacity);
+        memberOffset = Arrays.copyOf(memberOffset, capacity);
+    }
+
+    private void resizeTensors(int capacity) {
+        tensorName = Arrays.copyOf(tensorName, capacity);
+        tensorStorage = Arrays.copyOf(tensorStorage, capacity);
+        tensorInside = Arrays.copyOf(tensorInside, capacity);
     }
 
     private static int grow(int n) {

@@ -42,8 +42,7 @@ public final class PlanJson {
 
     /**
      * A plan file read back. {@code graph} is null for a plan of a CSV problem. The storages and
-     * tensors are held as primitive columns ({@link PlanColumns}, about 60 bytes a storage plus its
-     * name); {@link #storages()} and {@link #tensors()} are read-only views over them.
+     * tensors are held as primitive columns ({@link PlanColumns}); {@link #storages()} and {@link #tensors()} are read-only views over them.
      */
     public static final class PlanDocument {
         private final String graph;
