@@ -262,4 +262,26 @@ class BadInputTest {
                 .node("g", "Gemm", List.of("a", "b"), List.of("y"), "transA", 1L).bytes());
         assertThat(OnnxImporter.load(ok, Map.of()).tensor("y").shape()).containsExactly(2, 4);
     }
+
+    /** ONNX 0/1 attributes: ONNX Runtime reads a keepdims of 5 as false and a transA of 5 as true, so neither value is guessed. */
+    @Test
+    void aFlagOtherThanZeroOrOneIsRefusedNamingIt() throws Exception {
+        Object[][] cases = {
+                {"ReduceMax", "keepdims", List.of("x")},
+                {"ArgMax", "keepdims", List.of("x")},
+                {"Trilu", "upper", List.of("x")},
+                {"MaxPool", "ceil_mode", List.of("x")},
+        };
+        for (Object[] c : cases) {
+            TinyOnnx m = new TinyOnnx().opset(14).input("x", 1L, 2L, 4L, 4L).output("y");
+            @SuppressWarnings("unchecked") List<String> in = (List<String>) c[2];
+            if (c[0].equals("MaxPool")) m.node("n", "MaxPool", in, List.of("y"), "kernel_shape", new long[]{2, 2}, c[1], 5L);
+            else m.node("n", (String) c[0], in, List.of("y"), c[1], 5L);
+            Path p = write(c[0] + ".onnx", m.bytes());
+            assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).as((String) c[0]).isInstanceOf(OnnxException.class)
+                    .hasMessage(p + ": node 'n' (" + c[0] + ", #0, opset 14): attribute '" + c[1] + "' = 5 is out of range [0, 1]");
+        }
+        Path ok = write("keep0.onnx", new TinyOnnx().input("x", 1L, 2L, 4L, 4L).output("y").node("n", "ReduceMax", List.of("x"), List.of("y"), "keepdims", 0L).bytes());
+        assertThat(OnnxImporter.load(ok, Map.of()).tensor("y").shape()).isEmpty();
+    }
 }

@@ -321,13 +321,17 @@ final class PlanCommand implements Callable<Integer> {
             }
         }
         if (svg != null) {
-            String picture = o.plan() != null ? PlanPictures.svg(o.plan()) : PlanPictures.svg(o.problem(), o.placement());
-            FileAccess.write(svg, w -> w.write(picture));
+            FileAccess.write(svg, w -> {
+                if (o.plan() != null) PlanPictures.svg(o.plan(), w);
+                else PlanPictures.svg(o.problem(), o.placement(), w);
+            });
             stdout.println("wrote " + svg);
         }
         if (html != null) {
-            String page = o.plan() != null ? PlanPictures.html(o.plan()) : PlanPictures.html(o.problem(), o.placement());
-            FileAccess.write(html, w -> w.write(page));
+            FileAccess.write(html, w -> {
+                if (o.plan() != null) PlanPictures.html(o.plan(), w);
+                else PlanPictures.html(o.problem(), o.placement(), w);
+            });
             stdout.println("wrote " + html);
         }
         stdout.flush();
