@@ -42,7 +42,8 @@ import java.util.TreeSet;
  *       the weight region is filled ({@link ConstantFolding}).</li>
  *   <li>Every other node is lowered ({@link NodeLowering}); view-like ops become views of
  *       their input. Shapes the file declares (graph outputs, value_info) must equal the
- *       inferred ones, unless an {@code INPUT.AXIS} override changed the input's shape. Ops with
+ *       inferred ones, unless an {@code INPUT.AXIS} override changed the input's shape; their
+ *       declared element types must equal the inferred ones always. Ops with
  *       several outputs list them as {@link OptionalOutputs} says: absent trailing ones and
  *       trailing ones nothing reads are not computed.</li>
  *   <li>Concats are written in place where {@link ConcatInPlace} proves it legal.</li>
@@ -159,10 +160,16 @@ public final class OnnxImporter {
         if (unsupported != null) throw new OnnxException(file + ": " + unsupported);
         for (OnnxModel.TensorData t : g.initializers()) {
             DType dt = dtype(t.dataType(), "initializer '" + t.name() + "'");
-            values.put(t.name(), new Value(t.name(), dt, t.dims()));
+            Value v = new Value(t.name(), dt, t.dims());
+            if (!v.countable()) throw new OnnxException(file + ": initializer " + v + " has more than 2^63-1 elements");
+            if (values.putIfAbsent(t.name(), v) != null)
+                throw new OnnxException(file + ": initializer '" + t.name() + "' is given twice (a graph names each value once: ONNX IR, static single assignment)");
             weights.put(t.name(), Constant.of(t.source(), dt));
         }
+        Set<String> listedInputs = new HashSet<>();
         for (OnnxModel.ValueInfo in : g.inputs()) {
+            if (!listedInputs.add(in.name()))
+                throw new OnnxException(file + ": graph input '" + in.name() + "' is listed twice (a graph names each value once: ONNX IR, static single assignment)");
             if (values.containsKey(in.name())) continue;             // IR < 4 lists initializers as inputs too
             if (in.notTensor() != null)
                 throw new OnnxException(file + ": graph input '" + in.name() + "' is " + in.notTensor()
@@ -181,6 +188,8 @@ public final class OnnxImporter {
         Set<String> outputNames = new HashSet<>();
         for (OnnxModel.ValueInfo o : g.outputs()) outputNames.add(o.name());
         OptionalOutputs.prune(schedule, outputNames);
+        for (OnnxModel.ValueInfo v : g.outputs()) checkDeclaredType(v, "graph output");
+        for (OnnxModel.ValueInfo v : g.valueInfo()) checkDeclaredType(v, "value_info");
         if (!axisOverridden) {
             for (OnnxModel.ValueInfo v : g.outputs()) checkDeclared(v, "graph output");
             for (OnnxModel.ValueInfo v : g.valueInfo()) checkDeclared(v, "value_info");
@@ -223,7 +232,25 @@ public final class OnnxImporter {
             if (v < 0) throw new OnnxException(file + ": graph input '" + in.name() + "' axis " + a + " has negative extent " + v);
             shape[a] = v;
         }
+        if (!new Value(in.name(), DType.F32, shape).countable())
+            throw new OnnxException(file + ": graph input '" + in.name() + "' " + Arrays.toString(shape) + " has more than 2^63-1 elements");
         return shape;
+    }
+
+    /**
+     * A declared element type (ONNX {@code TypeProto.Tensor.elem_type}; 0 = not given) must be the
+     * inferred one: a graph output declared int32 that the nodes compute as f32 is refused, not
+     * written as f32 under an int32 name. Dim overrides do not change types, so this always runs.
+     */
+    private void checkDeclaredType(OnnxModel.ValueInfo declared, String what) {
+        Value inferred = values.get(declared.name());
+        if (declared.notTensor() != null || declared.elemType() == 0 || inferred == null) return;
+        if (declared.elemType() != inferred.dtype().onnxCode()) {
+            DType d = DType.ofOnnx(declared.elemType());
+            throw new OnnxException(file + ": " + what + " '" + declared.name() + "' is declared with element type "
+                    + (d == null ? "" : d.jsonName() + " ") + "(ONNX data_type " + declared.elemType() + ") but infers to "
+                    + inferred.dtype().jsonName() + " (ONNX data_type " + inferred.dtype().onnxCode() + ", from the nodes that compute it)");
+        }
     }
 
     /** A declared shape whose dims are all known (numbers, or symbols given in dims) must match the inferred one. */
@@ -280,6 +307,8 @@ public final class OnnxImporter {
                 } catch (ArithmeticException e) {
                     throw n.error("a tensor size overflows a long (inputs " + n.shapes() + ")");
                 }
+                for (Value v : l.outputs())
+                    if (!v.countable()) throw n.error("output " + v + " has more than 2^63-1 elements (inputs " + n.shapes() + ")");
                 l = namedStandIns(l, n);
                 for (Map.Entry<Value, Double> c : l.constants().entrySet()) addWeight(c.getKey(), Constant.fill(c.getValue()), n);
                 for (String d : l.dropped()) dropped.put(d, n.opName());
