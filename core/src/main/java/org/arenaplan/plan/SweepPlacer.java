@@ -45,7 +45,7 @@ final class SweepPlacer {
     /** Checks of candidate offsets per light buffer before it goes to the top. */
     static final int CHECKS = 64;
     /** Up to this many heavy buffers starting in a lifetime are compared one by one. */
-    static final int DIRECT = 24;
+    static final int DIRECT = 64;
 
     private SweepPlacer() { }
 
