@@ -17,8 +17,8 @@ import java.util.TreeSet;
  * gaps; walking the candidates costs O(log g) per gap visited.
  */
 final class FreeGaps {
-    /** The end of the last gap: past any arena (offsets and sizes are at most 2^62 here). */
-    static final long END = Long.MAX_VALUE / 2;
+    /** The end of the last gap: no arena reaches it ({@link Problem} keeps every end at most 2^63-1). */
+    static final long END = Long.MAX_VALUE;
 
     private record Gap(long start, long end) {
         long length() {
