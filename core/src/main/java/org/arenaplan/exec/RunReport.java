@@ -34,9 +34,18 @@ public final class RunReport {
      */
     public record Row(Mode mode, long peakDeviceBytes, long heldDeviceBytes, double allocatorCallsPerIteration, double msPerIteration) { }
 
-    /** {@code outputs}: the graph outputs of the first mode's last iteration. */
+    /**
+     * {@code outputs}: the graph outputs of the first mode's last iteration; {@code tf32}: gemm and
+     * conv (group 1) ran on TF32 tensor cores (asked for with {@link DeviceOptions#tf32()} on
+     * CUDA; the simulator ignores the option).
+     */
     public record Report(String graph, String device, String deviceReason, int streams, int iterations,
-                         List<Row> rows, boolean outputsEqual, String firstDifference, Map<String, TensorValue> outputs) { }
+                         List<Row> rows, boolean outputsEqual, String firstDifference, Map<String, TensorValue> outputs, boolean tf32) {
+        /** The same report with {@code tf32} set. */
+        public Report withTf32(boolean on) {
+            return new Report(graph, device, deviceReason, streams, iterations, rows, outputsEqual, firstDifference, outputs, on);
+        }
+    }
 
     private RunReport() { }
 
@@ -68,7 +77,7 @@ public final class RunReport {
         out.println("device: " + choice.device().description() + " — " + choice.reason());
         Report r;
         try (Device d = choice.device()) {
-            r = measure(plan, d, choice.reason(), Mode.parse(mode), iterations, inputs);
+            r = measure(plan, d, choice.reason(), Mode.parse(mode), iterations, inputs).withTf32(options.tf32() && d.name().equals("cuda"));
         }
         print(r, out);
         return r;
@@ -98,7 +107,7 @@ public final class RunReport {
             rows.add(new Row(m, peak, c.heldPeak(m), calls / rs.size(), nanos / timed / 1e6));
         }
         return new Report(plan.graph().name(), d.name(), reason, plan.graph().streams().size(), iterations, rows,
-                c.outputsEqual(), c.firstDifference(), c.last(modes.get(0)).outputs());
+                c.outputsEqual(), c.firstDifference(), c.last(modes.get(0)).outputs(), false);
     }
 
     public static void print(Report r, PrintStream out) {
@@ -126,6 +135,7 @@ public final class RunReport {
         root.put("device_reason", r.deviceReason());
         root.put("streams", r.streams());
         root.put("iterations", r.iterations());
+        root.put("tf32", r.tf32());
         ArrayNode modes = root.putArray("modes");
         for (Row row : r.rows()) {
             ObjectNode o = modes.addObject();

@@ -91,12 +91,22 @@ public final class NodeContext {
 
     /**
      * An integer attribute, or the default the {@link org.arenaplan.ir.OpRegistry} entry of the
-     * kind this op type imports as declares (the same as ONNX's; Upsample reads Resize's).
-     * {@link IllegalStateException} when that entry declares no numeric default for {@code name}:
-     * an importer's mistake, not the model's.
+     * kind this op type imports as declares (the same as ONNX's; Upsample reads Resize's). The
+     * file's value must lie in that entry's range ({@link org.arenaplan.ir.AttrSpec#problem}):
+     * Conv's {@code group} at least 1, a flag such as Gemm's {@code transA} 0 or 1 (ONNX Runtime
+     * reads Gemm's other values as true but Reduce's {@code keepdims} as false, so a value other
+     * than 0 or 1 has no agreed meaning).
+     *
+     * @throws OnnxException naming the node, the attribute and its value when out of range
+     * @throws IllegalStateException when that entry declares no numeric default for {@code name}:
+     *         an importer's mistake, not the model's
      */
     public long integer(String name) {
-        return integer(name, ((Number) registered(name).dflt()).longValue());
+        org.arenaplan.ir.AttrSpec spec = registered(name);
+        long v = integer(name, ((Number) spec.dflt()).longValue());
+        String problem = spec.problem(v);
+        if (problem != null) throw error(problem);
+        return v;
     }
 
     /** A float attribute, or the default of the kind this op type imports as (see {@link #integer(String)}). */

@@ -42,7 +42,8 @@ import java.util.TreeSet;
  *       the weight region is filled ({@link ConstantFolding}).</li>
  *   <li>Every other node is lowered ({@link NodeLowering}); view-like ops become views of
  *       their input. Shapes the file declares (graph outputs, value_info) must equal the
- *       inferred ones, unless an {@code INPUT.AXIS} override changed the input's shape. Ops with
+ *       inferred ones, unless an {@code INPUT.AXIS} override changed the input's shape; their
+ *       declared element types must equal the inferred ones always. Ops with
  *       several outputs list them as {@link OptionalOutputs} says: absent trailing ones and
  *       trailing ones nothing reads are not computed.</li>
  *   <li>Concats are written in place where {@link ConcatInPlace} proves it legal.</li>
@@ -181,6 +182,8 @@ public final class OnnxImporter {
         Set<String> outputNames = new HashSet<>();
         for (OnnxModel.ValueInfo o : g.outputs()) outputNames.add(o.name());
         OptionalOutputs.prune(schedule, outputNames);
+        for (OnnxModel.ValueInfo v : g.outputs()) checkDeclaredType(v, "graph output");
+        for (OnnxModel.ValueInfo v : g.valueInfo()) checkDeclaredType(v, "value_info");
         if (!axisOverridden) {
             for (OnnxModel.ValueInfo v : g.outputs()) checkDeclared(v, "graph output");
             for (OnnxModel.ValueInfo v : g.valueInfo()) checkDeclared(v, "value_info");
@@ -224,6 +227,22 @@ public final class OnnxImporter {
             shape[a] = v;
         }
         return shape;
+    }
+
+    /**
+     * A declared element type (ONNX {@code TypeProto.Tensor.elem_type}; 0 = not given) must be the
+     * inferred one: a graph output declared int32 that the nodes compute as f32 is refused, not
+     * written as f32 under an int32 name. Dim overrides do not change types, so this always runs.
+     */
+    private void checkDeclaredType(OnnxModel.ValueInfo declared, String what) {
+        Value inferred = values.get(declared.name());
+        if (declared.notTensor() != null || declared.elemType() == 0 || inferred == null) return;
+        if (declared.elemType() != inferred.dtype().onnxCode()) {
+            DType d = DType.ofOnnx(declared.elemType());
+            throw new OnnxException(file + ": " + what + " '" + declared.name() + "' is declared with element type "
+                    + (d == null ? "" : d.jsonName() + " ") + "(ONNX data_type " + declared.elemType() + ") but infers to "
+                    + inferred.dtype().jsonName() + " (ONNX data_type " + inferred.dtype().onnxCode() + ", from the nodes that compute it)");
+        }
     }
 
     /** A declared shape whose dims are all known (numbers, or symbols given in dims) must match the inferred one. */

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -52,6 +53,7 @@ public final class OnnxProtos {
     }
 
     private static ByteString map(Path path) {
+        if (Files.isDirectory(path)) throw new OnnxException(path + ": is a directory, not a file");
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size > Integer.MAX_VALUE)

@@ -10,9 +10,11 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 
 /**
  * The values of an ONNX {@code TensorProto} as the little-endian bytes of its element type, from
@@ -23,7 +25,8 @@ import java.nio.file.StandardOpenOption;
  *       UINT8, BOOL, and FLOAT16/BFLOAT16 as bit patterns), {@code int64_data} (INT64),
  *       {@code double_data} (DOUBLE), {@code uint64_data} (UINT32, UINT64), packed to bytes when read;</li>
  *   <li>external data ({@code data_location = EXTERNAL}): {@code location} relative to the model's
- *       folder, {@code offset} and {@code length} in bytes, mapped from that file when read.</li>
+ *       folder and confined to it ({@link #confine}), {@code offset} and {@code length} in bytes,
+ *       mapped from that file when read.</li>
  * </ul>
  * {@link #check} verifies at import that the values are all there (element count, byte length,
  * the external file's extent) without reading them; {@link #source} reads them later.
@@ -101,26 +104,69 @@ final class OnnxTensors {
         }
         if (location == null || location.isEmpty()) throw new OnnxException(what + ": data_location is EXTERNAL but external_data has no 'location'");
         if (offset < 0) throw new OnnxException(what + ": external_data offset " + offset + " is negative");
+        if (length < -1 || (length == -1 && hasKey(t, "length"))) throw new OnnxException(what + ": external_data length " + length + " is negative");
         if (length >= 0 && length != bytes)
             throw new OnnxException(what + ": external_data length " + length + " B, but its dims " + t.getDimsList() + " and data_type " + t.getDataType() + " need " + bytes + " B");
-        Path file = (dir == null ? Path.of(location) : dir.resolve(location)).normalize();
+        Path file = confine(location, dir == null ? Path.of("") : dir, what);
         long size;
         try {
             size = Files.size(file);
-        } catch (NoSuchFileException e) {
-            throw new OnnxException(file + ": no such file (external data of " + what + ")");
         } catch (IOException e) {
             throw new OnnxException(file + ": cannot read (external data of " + what + "): " + e.getMessage(), e);
         }
-        if (offset + bytes > size)
+        if (offset > size || bytes > size - offset)
             throw new OnnxException(file + ": holds " + size + " B, but " + what + " needs bytes " + offset + ".." + (offset + bytes) + " (external data is short)");
         long off = offset;
         return () -> map(file, off, bytes, what);
     }
 
+    private static boolean hasKey(TensorProto t, String key) {
+        for (StringStringEntryProto e : t.getExternalDataList()) if (e.getKey().equals(key)) return true;
+        return false;
+    }
+
+    /**
+     * The file an external {@code location} names, confined to the model's folder as ONNX's checker
+     * does ({@code onnx/checker.cc}, {@code resolve_external_data_location}): the location must be
+     * relative, have no {@code ..} component, and name an existing regular file inside
+     * {@code dir}; a symbolic link is followed only when its target lies inside {@code dir} too.
+     * So a model cannot make the importer read {@code /etc/passwd} or {@code ../../secret} as weights.
+     *
+     * @return the file's real path (symbolic links resolved)
+     * @throws OnnxException naming {@code what}, the location and the rule it breaks
+     */
+    static Path confine(String location, Path dir, String what) {
+        String bad = location.startsWith("/") || location.startsWith("\\") || location.matches("^[A-Za-z]:.*") ? "is absolute"
+                : Arrays.asList(location.split("[/\\\\]")).contains("..") ? "has a '..' component"
+                : null;
+        if (bad != null)
+            throw new OnnxException(what + ": external_data location '" + location + "' " + bad
+                    + "; it must be a relative path to a file inside the model's folder (as ONNX's checker requires)");
+        Path base = dir.toAbsolutePath().normalize();
+        Path file;
+        try {
+            file = base.resolve(location).normalize();
+        } catch (InvalidPathException e) {
+            throw new OnnxException(what + ": external_data location '" + location + "' is not a valid path: " + e.getReason());
+        }
+        if (!file.startsWith(base) || file.equals(base))
+            throw new OnnxException(what + ": external_data location '" + location + "' lies outside the model's folder " + base);
+        if (!Files.exists(file)) throw new OnnxException(file + ": no such file (external data of " + what + ")");
+        if (!Files.isRegularFile(file)) throw new OnnxException(file + ": not a regular file (external data of " + what + ")");
+        Path real;
+        try {
+            real = file.toRealPath();
+            if (!real.startsWith(base.toRealPath()))
+                throw new OnnxException(file + ": a symbolic link to " + real + ", outside the model's folder " + base + " (external data of " + what + ")");
+        } catch (IOException e) {
+            throw new OnnxException(file + ": cannot read (external data of " + what + "): " + e.getMessage(), e);
+        }
+        return real;
+    }
+
     private static ByteBuffer map(Path file, long offset, long bytes, String what) {
         if (bytes == 0) return ByteBuffer.allocate(0).order(ByteOrder.LITTLE_ENDIAN);
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             if (ch.size() < offset + bytes)
                 throw new OnnxException(file + ": holds " + ch.size() + " B, but " + what + " needs bytes " + offset + ".." + (offset + bytes) + " (external data is short)");
             return ch.map(FileChannel.MapMode.READ_ONLY, offset, bytes).order(ByteOrder.LITTLE_ENDIAN);

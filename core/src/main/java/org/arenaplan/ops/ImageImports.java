@@ -113,8 +113,8 @@ final class ImageImports {
         long[] in = image(n, x);
         int r = in.length;
         n.require(w.rank() == x.rank(), "weight " + w + " must have the rank of the input " + x);
-        long group = n.integer("group", 1);
-        n.require(group >= 1 && x.dim(1) == w.dim(0) && x.dim(1) % group == 0,
+        long group = n.integer("group");
+        n.require(x.dim(1) == w.dim(0) && x.dim(1) % group == 0,
                 "input channels " + x.dim(1) + " must equal the weight's first extent " + w.dim(0) + " and be a multiple of group " + group);
         long m = w.dim(1) * group;
         long[] wk = Arrays.copyOfRange(w.shape(), 2, w.rank());

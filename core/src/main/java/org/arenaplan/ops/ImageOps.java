@@ -186,7 +186,7 @@ final class ImageOps implements OpFamily {
         long[] in = spatial(n, x);
         n.require(w.rank() == x.rank(), "weight " + w + " must have the rank of the input " + x);
         long group = n.integer("group");
-        n.require(group >= 1 && x.dim(1) == w.dim(1) * group, "input channels " + x.dim(1) + " must equal weight channels " + w.dim(1) + " x group " + group);
+        n.require(x.dim(1) == w.dim(1) * group, "input channels " + x.dim(1) + " must equal weight channels " + w.dim(1) + " x group " + group);
         n.require(w.dim(0) % group == 0, "output channels " + w.dim(0) + " must be a multiple of group " + group);
         long[] kernel = n.ints("kernel_shape", Arrays.copyOfRange(w.shape(), 2, w.rank()));
         n.require(Arrays.equals(kernel, Arrays.copyOfRange(w.shape(), 2, w.rank())), "kernel_shape " + Arrays.toString(kernel) + " differs from the weight " + w);

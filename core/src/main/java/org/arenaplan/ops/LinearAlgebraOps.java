@@ -185,8 +185,8 @@ final class LinearAlgebraOps implements OpFamily {
         Value a = n.input(0), b = n.input(1);
         n.require(a.rank() == 2 && b.rank() == 2, "A " + a + " and B " + b + " must be matrices");
         long transA = n.integer("transA"), transB = n.integer("transB");
-        long m = transA != 0 ? a.dim(1) : a.dim(0), k = transA != 0 ? a.dim(0) : a.dim(1);
-        long kb = transB != 0 ? b.dim(1) : b.dim(0), nn = transB != 0 ? b.dim(0) : b.dim(1);
+        long m = transA == 1 ? a.dim(1) : a.dim(0), k = transA == 1 ? a.dim(0) : a.dim(1);
+        long kb = transB == 1 ? b.dim(1) : b.dim(0), nn = transB == 1 ? b.dim(0) : b.dim(1);
         n.require(k == kb, "inner dimensions differ: op(A) is [" + m + ", " + k + "], op(B) is [" + kb + ", " + nn + "] (transA=" + transA + ", transB=" + transB + ")");
         List<String> inputs = new ArrayList<>(List.of(a.name(), b.name()));
         long[] out = {m, nn};
@@ -198,8 +198,8 @@ final class LinearAlgebraOps implements OpFamily {
             n.require(n.opset() >= 11, "input C is required before opset 11");
         }
         Map<String, Object> attrs = new LinkedHashMap<>();
-        attrs.put("transA", transA != 0 ? 1L : 0L);
-        attrs.put("transB", transB != 0 ? 1L : 0L);
+        attrs.put("transA", transA);
+        attrs.put("transB", transB);
         attrs.put("alpha", n.real("alpha"));
         attrs.put("beta", n.real("beta"));
         return op(n, OpKinds.GEMM, inputs, out, attrs);

@@ -10,8 +10,9 @@ import java.time.Duration;
  *
  * <p>Steps and cost: the live-bytes curve and a sparse table over it give each buffer its
  * widest instant (O(n log n)); sort; place with {@link GreedyPlacer} (its comment gives the cost
- * of finding each gap). With a time limit, buffers not placed by then are stacked on top and
- * the planner's label says "cut at the time limit".
+ * of finding each gap). With a time limit, the sort and the placement read the clock; buffers
+ * not placed by then are stacked on top (all of them, in index order, when the sort was cut)
+ * and the planner's label says "cut at the time limit".
  */
 public final class GreedyBreadthPlanner implements Planner {
     private final Duration timeLimit;
@@ -33,6 +34,6 @@ public final class GreedyBreadthPlanner implements Planner {
     @Override
     public Placement place(Problem problem) {
         long deadline = GreedyPlacer.deadlineAfter(timeLimit);
-        return GreedyPlacer.placement(problem, GreedyPlacer.place(problem, Orders.byBreadth(problem), GreedyPlacer.Fit.BEST, deadline), name());
+        return GreedyPlacer.placement(problem, GreedyPlacer.place(problem, Orders.orIndexOrder(Orders::byBreadth, problem, deadline), GreedyPlacer.Fit.BEST, deadline), name());
     }
 }

@@ -9,8 +9,9 @@ import java.time.Duration;
  * Guarantees a valid placement; no bound on its distance from the optimum.
  *
  * <p>Steps and cost: sort (O(n log n)); place in that order with {@link GreedyPlacer} (its
- * comment gives the cost of finding each gap). With a time limit, buffers not placed by then
- * are stacked on top and the planner's label says "cut at the time limit".
+ * comment gives the cost of finding each gap). With a time limit, the sort and the placement read
+ * the clock; buffers not placed by then are stacked on top (all of them, in index order, when
+ * the sort was cut) and the planner's label says "cut at the time limit".
  */
 public final class GreedySizePlanner implements Planner {
     private final Duration timeLimit;
@@ -32,6 +33,6 @@ public final class GreedySizePlanner implements Planner {
     @Override
     public Placement place(Problem problem) {
         long deadline = GreedyPlacer.deadlineAfter(timeLimit);
-        return GreedyPlacer.placement(problem, GreedyPlacer.place(problem, Orders.bySizeDesc(problem), GreedyPlacer.Fit.BEST, deadline), name());
+        return GreedyPlacer.placement(problem, GreedyPlacer.place(problem, Orders.orIndexOrder(Orders::bySizeDesc, problem, deadline), GreedyPlacer.Fit.BEST, deadline), name());
     }
 }

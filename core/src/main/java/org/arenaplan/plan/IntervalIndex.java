@@ -20,14 +20,12 @@ final class IntervalIndex {
 
     IntervalIndex(long[] lower, long[] upper) {
         n = lower.length;
-        Integer[] boxed = new Integer[n];
-        for (int i = 0; i < n; i++) boxed[i] = i;
-        java.util.Arrays.sort(boxed, (a, b) -> Long.compare(lower[a], lower[b]));
+        int[] byStart = Orders.sortedByKeys(n, lower);   // ties by index
         node = new long[STRIDE * n];
         for (int i = 0; i < n; i++) {
-            node[STRIDE * i + START] = lower[boxed[i]];
-            node[STRIDE * i + END] = upper[boxed[i]];
-            node[STRIDE * i + ID] = boxed[i];
+            node[STRIDE * i + START] = lower[byStart[i]];
+            node[STRIDE * i + END] = upper[byStart[i]];
+            node[STRIDE * i + ID] = byStart[i];
         }
         build(0, n);
     }

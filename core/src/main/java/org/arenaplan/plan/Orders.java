@@ -4,19 +4,61 @@ package org.arenaplan.plan;
  * The placement orders the greedy planners use. Every order ends with the buffer index, so it
  * is total and the plans deterministic. Each is a merge sort of buffer indices on primitive
  * keys (no boxing): O(n log n).
+ *
+ * <p>Deadline: each order takes a {@link System#nanoTime()} deadline (or
+ * {@link GreedyPlacer#NO_DEADLINE}); the merge sort reads the clock before each merge of at
+ * least {@value #CLOCK_RUN} indices (about n / {@value #CLOCK_RUN} reads, each after at most
+ * O({@value #CLOCK_RUN} log {@value #CLOCK_RUN}) work, or one top-level merge of O(n)), and past
+ * the deadline throws {@link TimeUp}: half an order is no order to place by.
  */
 final class Orders {
+    /** Merges of at least this many indices read the clock first. */
+    static final int CLOCK_RUN = 4096;
+
+    /** Thrown when the deadline passes while an order is computed. */
+    static final class TimeUp extends RuntimeException {
+        TimeUp() {
+            super("the time limit passed while sorting", null, false, false);
+        }
+    }
+
+    /** An order of a problem's buffers, computed by a deadline ({@link TimeUp} past it). */
+    @FunctionalInterface
+    interface Order {
+        int[] of(Problem p, long deadline);
+    }
+
     private Orders() { }
 
-    /** Indices sorted by the keys in turn (ascending), then by index. */
+    /**
+     * {@code order.of(p, deadline)}, or the index order when the deadline passes while sorting:
+     * {@link GreedyPlacer#place(Problem, int[], GreedyPlacer.Fit, long)} then stacks every buffer
+     * in that order (valid, and labelled as cut).
+     */
+    static int[] orIndexOrder(Order order, Problem p, long deadline) {
+        try {
+            return order.of(p, deadline);
+        } catch (TimeUp e) {
+            int[] idx = new int[p.size()];
+            for (int i = 0; i < idx.length; i++) idx[i] = i;
+            return idx;
+        }
+    }
+
+    /** Indices sorted by the keys in turn (ascending), then by index; no deadline. */
     static int[] sortedByKeys(int n, long[]... keys) {
+        return sortedByKeys(GreedyPlacer.NO_DEADLINE, n, keys);
+    }
+
+    /** As {@link #sortedByKeys(int, long[]...)}; throws {@link TimeUp} once {@code deadline} has passed. */
+    static int[] sortedByKeys(long deadline, int n, long[]... keys) {
         int[] idx = new int[n];
         for (int i = 0; i < n; i++) idx[i] = i;
-        mergeSort(idx, new int[n], 0, n, keys);
+        mergeSort(idx, new int[n], 0, n, keys, deadline);
         return idx;
     }
 
-    private static void mergeSort(int[] a, int[] tmp, int from, int to, long[][] keys) {
+    private static void mergeSort(int[] a, int[] tmp, int from, int to, long[][] keys, long deadline) {
         if (to - from < 24) {
             for (int i = from + 1; i < to; i++) {
                 int x = a[i];
@@ -30,8 +72,9 @@ final class Orders {
             return;
         }
         int mid = (from + to) >>> 1;
-        mergeSort(a, tmp, from, mid, keys);
-        mergeSort(a, tmp, mid, to, keys);
+        mergeSort(a, tmp, from, mid, keys, deadline);
+        mergeSort(a, tmp, mid, to, keys, deadline);
+        if (to - from >= CLOCK_RUN && GreedyPlacer.passed(deadline)) throw new TimeUp();
         if (!less(a[mid], a[mid - 1], keys)) return;
         System.arraycopy(a, from, tmp, from, to - from);
         int i = from, j = mid, k = from;
@@ -53,30 +96,35 @@ final class Orders {
         return k;
     }
 
-    /** Largest first; among equal sizes the longer-lived first, then the earlier. */
+    /** {@link #bySizeDesc(Problem, long)} without a deadline. */
     static int[] bySizeDesc(Problem p) {
-        return sortedByKeys(p.size(), key(p, i -> -p.alignedSize(i)), key(p, i -> -(p.upper(i) - p.lower(i))), key(p, p::lower));
+        return bySizeDesc(p, GreedyPlacer.NO_DEADLINE);
+    }
+
+    /** Largest first; among equal sizes the longer-lived first, then the earlier. */
+    static int[] bySizeDesc(Problem p, long deadline) {
+        return sortedByKeys(deadline, p.size(), key(p, i -> -p.alignedSize(i)), key(p, i -> -(p.upper(i) - p.lower(i))), key(p, p::lower));
     }
 
     /** Largest first; among equal sizes the earlier first. */
-    static int[] bySizeThenStart(Problem p) {
-        return sortedByKeys(p.size(), key(p, i -> -p.alignedSize(i)), key(p, p::lower));
+    static int[] bySizeThenStart(Problem p, long deadline) {
+        return sortedByKeys(deadline, p.size(), key(p, i -> -p.alignedSize(i)), key(p, p::lower));
     }
 
     /** Largest first; among equal sizes the one that ends last first. */
-    static int[] bySizeThenEndDesc(Problem p) {
-        return sortedByKeys(p.size(), key(p, i -> -p.alignedSize(i)), key(p, i -> -p.upper(i)));
+    static int[] bySizeThenEndDesc(Problem p, long deadline) {
+        return sortedByKeys(deadline, p.size(), key(p, i -> -p.alignedSize(i)), key(p, i -> -p.upper(i)));
     }
 
     /** Largest size x duration first (the product as a double, so it cannot overflow). */
-    static int[] byAreaDesc(Problem p) {
-        return sortedByKeys(p.size(), key(p, i -> sortable(-(double) p.alignedSize(i) * (p.upper(i) - p.lower(i)))),
+    static int[] byAreaDesc(Problem p, long deadline) {
+        return sortedByKeys(deadline, p.size(), key(p, i -> sortable(-(double) p.alignedSize(i) * (p.upper(i) - p.lower(i)))),
                 key(p, i -> -p.alignedSize(i)));
     }
 
     /** Longest-lived first, then largest. */
-    static int[] byDurationDesc(Problem p) {
-        return sortedByKeys(p.size(), key(p, i -> -(p.upper(i) - p.lower(i))), key(p, i -> -p.alignedSize(i)));
+    static int[] byDurationDesc(Problem p, long deadline) {
+        return sortedByKeys(deadline, p.size(), key(p, i -> -(p.upper(i) - p.lower(i))), key(p, i -> -p.alignedSize(i)));
     }
 
     /** A long that orders as the double does (IEEE 754 bits, negatives flipped). */
@@ -92,7 +140,13 @@ final class Orders {
      * widest instant in its interval first (ties: the earlier instant), then size.
      */
     static int[] byBreadth(Problem p) {
+        return byBreadth(p, GreedyPlacer.NO_DEADLINE);
+    }
+
+    /** As {@link #byBreadth(Problem)}; the clock is also read after the live-bytes curve and after the widest instants. */
+    static int[] byBreadth(Problem p, long deadline) {
         LiveBytes live = LiveBytes.of(p);
+        if (GreedyPlacer.passed(deadline)) throw new TimeUp();
         RangeMax rmq = new RangeMax(live);
         int n = p.size();
         long[] width = new long[n];
@@ -110,7 +164,8 @@ final class Orders {
             negWidth[i] = -width[i];
             instant[i] = at[i];
         }
-        return sortedByKeys(n, negWidth, instant, key(p, i -> -p.alignedSize(i)));
+        if (GreedyPlacer.passed(deadline)) throw new TimeUp();
+        return sortedByKeys(deadline, n, negWidth, instant, key(p, i -> -p.alignedSize(i)));
     }
 
     /** Sparse table over the live-bytes curve: arg-max of any index range in O(1). */

@@ -173,12 +173,7 @@ public final class Problem {
     }
 
     private static int[] sortedBy(long[] key) {
-        Integer[] idx = new Integer[key.length];
-        for (int i = 0; i < idx.length; i++) idx[i] = i;
-        Arrays.sort(idx, (a, b) -> Long.compare(key[a], key[b]));   // stable: ties keep index order
-        int[] out = new int[idx.length];
-        for (int i = 0; i < out.length; i++) out[i] = idx[i];
-        return out;
+        return Orders.sortedByKeys(key.length, key);   // primitive keys, ties by index
     }
 
     /** Sum of aligned sizes: the arena of a plan that shares nothing. */

@@ -53,7 +53,12 @@ public final class SqueakyWheel {
         long[] bestOffsets = start.clone();
         long bestArena = Placement.arenaOf(p, start);
         if (bestArena <= target || deadline - System.nanoTime() <= roundGuess) return new Result(bestOffsets, bestArena, 0);
-        int[] order = p.size() == 0 ? new int[0] : Orders.byBreadth(p);
+        int[] order;
+        try {
+            order = Orders.byBreadth(p, deadline);
+        } catch (Orders.TimeUp e) {
+            return new Result(bestOffsets, bestArena, 0);
+        }
         int rounds = 0, stalled = 0;
         long longestRound = roundGuess;
         while (bestArena > target && stalled < stallLimit && deadline - System.nanoTime() > longestRound) {
@@ -84,11 +89,11 @@ public final class SqueakyWheel {
         int k = 0;
         for (int i : order) if (offsets[i] + p.alignedSize(i) > line) next[k++] = i;
         int squeaky = k;
-        Integer[] front = new Integer[squeaky];
-        for (int a = 0; a < squeaky; a++) front[a] = next[a];
-        // Stable sort: among equal tops the former order stays.
-        Arrays.sort(front, (x, y) -> Long.compare(offsets[y] + p.alignedSize(y), offsets[x] + p.alignedSize(x)));
-        for (int a = 0; a < squeaky; a++) next[a] = front[a];
+        int[] front = Arrays.copyOf(next, squeaky);
+        long[] negTop = new long[squeaky];
+        for (int a = 0; a < squeaky; a++) negTop[a] = -(offsets[front[a]] + p.alignedSize(front[a]));
+        int[] byTop = Orders.sortedByKeys(squeaky, negTop);   // ties by position: among equal tops the former order stays
+        for (int a = 0; a < squeaky; a++) next[a] = front[byTop[a]];
         for (int i : order) if (offsets[i] + p.alignedSize(i) <= line) next[k++] = i;
         return next;
     }

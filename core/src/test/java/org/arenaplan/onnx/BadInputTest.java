@@ -197,4 +197,37 @@ class BadInputTest {
         assertThat(OnnxImporter.load(sym, Map.of("n", 3L)).tensor("y").shape()).containsExactly(3, 4);
         assertThat(OnnxImporter.load(ok, Map.of("x.0", 6L)).tensor("y").shape()).containsExactly(6, 4);
     }
+
+    @Test
+    void aDeclaredElementTypeThatDiffersFromTheInferredOne() throws Exception {
+        Path p = write("int.onnx", new TinyOnnx().input("x", 2L, 4L).output(OnnxDTypes.INT32, "y", 2L, 4L).node("act", "Relu", List.of("x"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(p + ": graph output 'y' is declared with element type i32 (ONNX data_type 6) but infers to f32 (ONNX data_type 1, from the nodes that compute it)");
+        // a dim override skips the stale shape check, not the type check
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of("x.0", 3L))).hasMessageContaining("graph output 'y' is declared with element type i32");
+        Path vi = write("vi.onnx", new TinyOnnx().input("x", 2L, 4L).output("y").valueInfo(OnnxDTypes.INT64, "r", 2L, 4L)
+                .node("act", "Relu", List.of("x"), List.of("r")).node("neg", "Neg", List.of("r"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(vi, Map.of())).hasMessageContaining("value_info 'r' is declared with element type i64 (ONNX data_type 7) but infers to f32");
+        Path open = write("open.onnx", new TinyOnnx().input("x", 2L, 4L).outputOfType(0, "y").node("act", "Relu", List.of("x"), List.of("y")).bytes());
+        assertThat(OnnxImporter.load(open, Map.of()).tensor("y").dtype()).isEqualTo(org.arenaplan.ir.DType.F32);
+    }
+
+    @Test
+    void anAttributeOutOfItsRangeIsNamedWithItsOp() throws Exception {
+        Path conv = write("g0.onnx", new TinyOnnx().input("x", 1L, 2L, 4L, 4L).floats("w", 0.5f, 2L, 2L, 3L, 3L).output("y")
+                .node("c", "Conv", List.of("x", "w"), List.of("y"), "group", 0L).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(conv, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(conv + ": node 'c' (Conv, #0, opset 13): attribute 'group' = 0 is out of range [1, 2147483647]");
+        Path convT = write("gt0.onnx", new TinyOnnx().input("x", 1L, 2L, 4L, 4L).floats("w", 0.5f, 2L, 2L, 3L, 3L).output("y")
+                .node("ct", "ConvTranspose", List.of("x", "w"), List.of("y"), "group", 0L).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(convT, Map.of())).hasMessageContaining("node 'ct' (ConvTranspose, #0, opset 13): attribute 'group' = 0 is out of range");
+        // a flag is 0 or 1: ONNX Runtime reads Gemm's transA 5 as true but Reduce's keepdims 5 as false
+        Path gemm = write("t5.onnx", new TinyOnnx().input("a", 3L, 2L).floats("b", 1f, 3L, 4L).output("y")
+                .node("g", "Gemm", List.of("a", "b"), List.of("y"), "transA", 5L).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(gemm, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(gemm + ": node 'g' (Gemm, #0, opset 13): attribute 'transA' = 5 is out of range [0, 1]");
+        Path ok = write("t1.onnx", new TinyOnnx().input("a", 3L, 2L).floats("b", 1f, 3L, 4L).output("y")
+                .node("g", "Gemm", List.of("a", "b"), List.of("y"), "transA", 1L).bytes());
+        assertThat(OnnxImporter.load(ok, Map.of()).tensor("y").shape()).containsExactly(2, 4);
+    }
 }

@@ -168,7 +168,7 @@ class ShapeFoldingTest {
     @Test
     void aShapeOperandComputedFromAGivenInputIsKnownAtImportWhileItsOpsStillRun() {
         // y = Range(0, n + 1, 1), n a graph input: the Add runs at run time, and its value at import sizes y
-        TinyOnnx m = new TinyOnnx().input(OnnxDTypes.INT64, "n").output("y").output("m")
+        TinyOnnx m = new TinyOnnx().input(OnnxDTypes.INT64, "n").outputOfType(OnnxDTypes.INT64, "y").outputOfType(OnnxDTypes.INT64, "m")
                 .node("z", "Constant", List.of(), List.of("zero"), "value", int64s("zero", new long[0], 0))
                 .node("o", "Constant", List.of(), List.of("one"), "value", int64s("one", new long[0], 1))
                 .node("add", "Add", List.of("n", "one"), List.of("m"))

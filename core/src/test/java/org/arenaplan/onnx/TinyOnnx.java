@@ -20,14 +20,17 @@ final class TinyOnnx {
     /** A graph input of an ONNX element type. */
     TinyOnnx input(int elemType, String name, Object... dims) { graph.addInput(valueInfo(name, elemType, true, dims)); return this; }
 
-    /** A graph output; with dims its shape is declared too (and the importer checks it). */
+    /** A float graph output; with dims its shape is declared too (the importer checks both). */
     TinyOnnx output(String name, Object... dims) { graph.addOutput(valueInfo(name, OnnxDTypes.FLOAT, dims.length > 0, dims)); return this; }
 
-    /** A graph output of an ONNX element type, its shape declared. */
     /** An output of that element type whose shape the file leaves open. */
     TinyOnnx outputOfType(int elemType, String name) { graph.addOutput(valueInfo(name, elemType, false)); return this; }
 
+    /** A graph output of an ONNX element type, its shape declared. */
     TinyOnnx output(int elemType, String name, Object... dims) { graph.addOutput(valueInfo(name, elemType, true, dims)); return this; }
+
+    /** A {@code value_info} entry: an intermediate value's declared element type and shape. */
+    TinyOnnx valueInfo(int elemType, String name, Object... dims) { graph.addValueInfo(valueInfo(name, elemType, true, dims)); return this; }
 
     /** An int64 initializer (int64_data). */
     TinyOnnx ints(String name, long... values) {

@@ -148,6 +148,57 @@ class WeightsTest {
                 .hasMessageContaining("short.bin").hasMessageContaining("external data is short");
     }
 
+    /**
+     * An external location is confined to the model's folder as ONNX's checker does
+     * ({@code resolve_external_data_location}): a model cannot have /etc/passwd or a file beside
+     * its folder read as weights, not even through a symbolic link.
+     */
+    @Test
+    void externalDataOutsideTheModelsFolderIsRefused() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("model"));
+        float[] w = random(N * K, 3);
+        ByteBuffer bin = ByteBuffer.allocate(4 * w.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (float v : w) bin.putFloat(v);
+        Path outside = Files.write(dir.resolve("secret.bin"), bin.array());
+        Files.write(folder.resolve("weights.bin"), bin.array());
+        Files.createDirectories(folder.resolve("sub"));
+        Files.createSymbolicLink(folder.resolve("escape.bin"), outside);
+        Files.createSymbolicLink(folder.resolve("outdir"), dir);
+        Files.createSymbolicLink(folder.resolve("inside.bin"), folder.resolve("weights.bin"));
+        Map<String, String> refused = new java.util.LinkedHashMap<>();
+        refused.put("/etc/passwd", "external_data location '/etc/passwd' is absolute; it must be a relative path to a file inside the model's folder");
+        refused.put(outside.toString(), "is absolute");
+        refused.put("../secret.bin", "external_data location '../secret.bin' has a '..' component");
+        refused.put("sub/../../secret.bin", "has a '..' component");
+        refused.put("sub/..\\..\\secret.bin", "has a '..' component");
+        refused.put("sub", "model/sub: not a regular file (external data of ");
+        refused.put("escape.bin", "escape.bin: a symbolic link to " + outside.toRealPath() + ", outside the model's folder");
+        refused.put("outdir/secret.bin", "outside the model's folder");
+        for (Map.Entry<String, String> e : refused.entrySet()) {
+            Path model = Files.write(folder.resolve("m.onnx"), gemm(gemmModel().initializer(external("w", e.getKey(), 0, 4L * N * K)).raw("b", random(N, 1)), "w").bytes());
+            assertThatThrownBy(() -> OnnxImporter.load(model, Map.of())).as(e.getKey()).isInstanceOf(OnnxException.class)
+                    .hasMessageContaining(e.getValue()).hasMessageContaining("initializer 'w'").hasMessageNotContaining("\n");
+        }
+        float[] b = random(N, 4);
+        Path ok = Files.write(folder.resolve("m.onnx"), gemm(gemmModel().initializer(external("w", "./inside.bin", 0, 4L * N * K)).raw("b", b), "w").bytes());
+        assertGemm(OnnxImporter.load(ok, Map.of()), w, b);
+    }
+
+    @Test
+    void externalOffsetAndLengthAreCheckedAgainstTheFile() throws Exception {
+        Files.write(dir.resolve("w.bin"), new byte[4 * N * K]);
+        Map<OnnxMl.TensorProto, String> refused = Map.of(
+                external("w", "w.bin", Long.MAX_VALUE, 4L * N * K), "w.bin: holds " + 4 * N * K + " B, but ",
+                external("w", "w.bin", 4, 4L * N * K), "(external data is short)",
+                external("w", "w.bin", -4, 4L * N * K), "external_data offset -4 is negative",
+                external("w", "w.bin", 0, -1), "external_data length -1 is negative",
+                external("w", "w.bin", 0, 4L * N * K + 4), "external_data length " + (4 * N * K + 4) + " B, but its dims");
+        for (Map.Entry<OnnxMl.TensorProto, String> e : refused.entrySet()) {
+            Path model = save(gemm(gemmModel().initializer(e.getKey()).raw("b", random(N, 1)), "w"));
+            assertThatThrownBy(() -> OnnxImporter.load(model, Map.of())).isInstanceOf(OnnxException.class).hasMessageContaining(e.getValue());
+        }
+    }
+
     @Test
     void rawDataOfTheWrongLengthIsBadInput() throws Exception {
         OnnxMl.TensorProto bad = TinyOnnx.rawTensor("w", random(N * K - 1, 1), N, K);

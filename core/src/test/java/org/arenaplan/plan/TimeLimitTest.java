@@ -6,9 +6,11 @@ import org.arenaplan.plan.search.SearchStatus;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Every planner honours its deadline: a passed deadline cuts the heuristics short with a valid
@@ -35,6 +37,81 @@ class TimeLimitTest {
         Placement size = new GreedySizePlanner(Duration.ZERO).place(WIDE);
         assertThat(size.planner()).as("past the exact budget, so swept").isEqualTo("greedy-size (swept, cut at the time limit)");
         assertThat(PlacementValidator.validate(WIDE, size)).isEmpty();
+    }
+
+    @Test
+    void aPassedDeadlineStopsEveryOrderAndThePlannersStackEveryBufferInsteadOfWaiting() {
+        long passed = System.nanoTime() - 1;
+        for (Orders.Order order : new Orders.Order[]{Orders::bySizeDesc, Orders::byBreadth, Orders::bySizeThenStart,
+                Orders::bySizeThenEndDesc, Orders::byAreaDesc, Orders::byDurationDesc}) {
+            assertThatThrownBy(() -> order.of(WIDE, passed)).isInstanceOf(Orders.TimeUp.class);
+            int[] fallback = Orders.orIndexOrder(order, WIDE, passed);
+            for (int i = 0; i < fallback.length; i++) assertThat(fallback[i]).isEqualTo(i);
+        }
+        Problem small = WideTraces.generate(3, 500, 60);   // under one clock run: sorted all the same
+        assertThat(Orders.bySizeDesc(small, passed)).containsExactly(Orders.bySizeDesc(small));
+        for (String name : new String[]{"greedy-size", "greedy-breadth"}) {
+            Placement cut = Planners.byName(name, new PlannerOptions(null, Duration.ZERO)).place(WIDE);
+            assertThat(cut.planner()).isEqualTo(name + " (cut at the time limit)");
+            assertThat(PlacementValidator.validate(WIDE, cut)).isEmpty();
+        }
+    }
+
+    @Test
+    void nearDeadlinesCutBestAnywhereWithAValidPlacementLabelledAsCut() {
+        // Deadlines from before the sorts end to the middle of the placements: wherever the cut
+        // falls, the winner is valid and its label says whether it finished.
+        for (long micros : new long[]{0, 100, 1_000, 5_000, 20_000, 80_000}) {
+            Placement p = new BestPlanner().place(WIDE, System.nanoTime() + micros * 1_000);
+            assertThat(PlacementValidator.validate(WIDE, p)).as(micros + " us").isEmpty();
+            assertThat(p.planner()).as(micros + " us").matches("best\\([a-z-]+(, cut at the time limit)?\\)");
+            assertThat(p.arenaBytes()).isEqualTo(Placement.arenaOf(WIDE, p.offsets())).isLessThanOrEqualTo(WIDE.sumBytes());
+        }
+    }
+
+    @Test
+    void runningTheCheapestCandidatesFirstKeepsTheWinnerOfTheListedOrder() {
+        Map<String, Orders.Order> orders = Map.of("greedy-size", Orders::bySizeDesc, "greedy-breadth", Orders::byBreadth,
+                "size-then-start", Orders::bySizeThenStart, "size-then-end", Orders::bySizeThenEndDesc, "area", Orders::byAreaDesc,
+                "duration", Orders::byDurationDesc, "size-first-fit", Orders::bySizeDesc, "breadth-first-fit", Orders::byBreadth);
+        Problem tied = new Problem(new String[]{"a", "b", "c"}, new long[]{0, 1, 2}, new long[]{1, 2, 3}, new long[]{8, 8, 8}, 1);
+        for (Problem p : new Problem[]{WideTraces.generate(5, 3_000, 400), WideTraces.generate(6, 3_000, 100), tied}) {
+            long smallest = Long.MAX_VALUE;
+            String winner = null;
+            for (String h : BestPlanner.heuristics()) {   // ties go to the one listed first
+                GreedyPlacer.Fit fit = h.endsWith("first-fit") ? GreedyPlacer.Fit.FIRST : GreedyPlacer.Fit.BEST;
+                long arena = Placement.arenaOf(p, GreedyPlacer.place(p, orders.get(h).of(p, GreedyPlacer.NO_DEADLINE), fit));
+                if (arena < smallest) {
+                    smallest = arena;
+                    winner = h;
+                }
+            }
+            Placement best = new BestPlanner().place(p);
+            assertThat(best.arenaBytes()).isEqualTo(smallest);
+            assertThat(best.planner()).isEqualTo("best(" + winner + ")");
+        }
+    }
+
+    @Test
+    void squeakyWheelPastItsDeadlineReturnsTheIncumbent() {
+        long[] start = new BestPlanner().place(WideTraces.generate(4, 2_000, 300)).offsets();
+        Problem p = WideTraces.generate(4, 2_000, 300);
+        SqueakyWheel.Result r = SqueakyWheel.improve(p, start, p.lowerBound(), System.nanoTime() - 1, 16, 0);
+        assertThat(r.offsets()).containsExactly(start);
+        assertThat(r.rounds()).isZero();
+    }
+
+    @Test
+    void searchWithALimitTooShortForItsHeuristicsReturnsAValidPlacement() {
+        for (Long capacity : new Long[]{null, WIDE.lowerBound()}) {
+            for (Duration limit : new Duration[]{Duration.ofNanos(1), Duration.ofMillis(30)}) {
+                SearchOutcome out = new SearchPlanner(new PlannerOptions(capacity, limit)).solve(WIDE);
+                assertThat(PlacementValidator.validate(WIDE, out.placement())).as(capacity + " " + limit).isEmpty();
+                assertThat(out.status()).as(capacity + " " + limit).isIn(SearchStatus.TIMEOUT_BEST_EFFORT, SearchStatus.TIMEOUT_NOT_FOUND,
+                        SearchStatus.OPTIMAL, SearchStatus.FOUND_WITHIN_CAPACITY);
+                if (!out.placement().provenOptimal()) assertThat(out.status()).isNotEqualTo(SearchStatus.OPTIMAL);
+            }
+        }
     }
 
     @Test

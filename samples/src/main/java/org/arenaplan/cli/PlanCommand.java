@@ -158,6 +158,7 @@ final class PlanCommand implements Callable<Integer> {
         fusionFlags.print(stdout);
         if (outcome.training() != null) TrainingFlags.print(outcome.training(), stdout);
         if (outcome.schedule() != null) ScheduleFlags.print(outcome.schedule(), stdout);
+        if (outcome.plan() != null) streamFlags.print(outcome.plan().graph(), stdout);
         if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
         stdout.println(outcome.plan() != null ? PeakExplanation.of(outcome.plan()).text() : PeakExplanation.of(outcome.problem(), outcome.placement()).text());
         stdout.flush();

@@ -129,10 +129,11 @@ final class RunCommand implements Callable<Integer> {
         RunReport.Report report = Progress.during("run: " + plan.graph().name() + ", " + mode + " mode(s) x " + iterations + " iteration(s)",
                 QUIET, LINE_EVERY, spec.commandLine().getErr(), () -> input.blamingInput(g -> RunReport.run(plan, runOn, DeviceOptions.DEFAULT.withTf32(tf32), mode, iterations, inputs, out)));
         if (!runOn.equals(device)) out.println("--train: ran on the simulator, as the CUDA fatbin does not have the training kernels yet");
-        if (tf32 && !report.device().equals("cuda")) out.println("--tf32: ignored on the simulator, which computes in FP32");
+        if (tf32 && !report.tf32()) out.println("--tf32: ignored on the simulator, which computes in FP32");
         fusionFlags.print(out);
         TrainingFlags.print(training, out);
         ScheduleFlags.print(schedule, out);
+        streamFlags.print(plan.graph(), out);
         if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());
         if (json != null) RunReport.writeJson(report, json);
         if (output != null) TensorFiles.writeOutputs(plan.graph(), report.outputs(), output, out);

@@ -26,9 +26,18 @@ final class TensorFiles {
         Map<String, TensorValue> values = new LinkedHashMap<>();
         for (String spec : specs) {
             int eq = spec.indexOf('=');
-            if (eq > 0) values.put(spec.substring(0, eq), OnnxTensorFile.read(Path.of(spec.substring(eq + 1))).value());
+            if (eq > 0) values.put(spec.substring(0, eq), read(spec.substring(0, eq), Path.of(spec.substring(eq + 1))));
         }
         return values;
+    }
+
+    /** The values of {@code --input NAME=FILE}; a file that cannot be read is bad input naming the input too. */
+    private static TensorValue read(String input, Path file) {
+        try {
+            return OnnxTensorFile.read(file).value();
+        } catch (InputException e) {
+            throw new InputException("--input " + input + ": " + e.getMessage(), e);
+        }
     }
 
     /** Seeded random inputs, with the ones named in {@code specs} read from files. */
@@ -48,7 +57,7 @@ final class TensorFiles {
                 file = Path.of(spec);
             }
             if (!g.isInput(name)) throw new UsageException("--input " + spec + ": '" + name + "' is not a graph input; inputs: " + g.inputs());
-            TensorValue t = OnnxTensorFile.read(file).value();
+            TensorValue t = read(name, file);
             Tensor want = g.tensor(name);
             DType type = want.dtype() == null ? DType.F32 : want.dtype();
             if (t.dtype() != type)

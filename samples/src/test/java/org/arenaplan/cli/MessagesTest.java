@@ -105,4 +105,67 @@ class MessagesTest {
         System.arraycopy(b, 0, c, a.length, b.length);
         return c;
     }
+
+    /** {@code Add(x, c)} with {@code c} external data at {@code location}: a model must not read files outside its folder. */
+    private Path addExternal(String location) throws Exception {
+        ai.onnx.proto.OnnxMl.TypeProto.Tensor.Builder t = ai.onnx.proto.OnnxMl.TypeProto.Tensor.newBuilder().setElemType(1)
+                .setShape(ai.onnx.proto.OnnxMl.TensorShapeProto.newBuilder().addDim(ai.onnx.proto.OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimValue(4)));
+        ai.onnx.proto.OnnxMl.ValueInfoProto x = ai.onnx.proto.OnnxMl.ValueInfoProto.newBuilder().setName("x").setType(ai.onnx.proto.OnnxMl.TypeProto.newBuilder().setTensorType(t)).build();
+        ai.onnx.proto.OnnxMl.TensorProto c = ai.onnx.proto.OnnxMl.TensorProto.newBuilder().setName("c").setDataType(1).addDims(4)
+                .setDataLocation(ai.onnx.proto.OnnxMl.TensorProto.DataLocation.EXTERNAL)
+                .addExternalData(ai.onnx.proto.OnnxMl.StringStringEntryProto.newBuilder().setKey("location").setValue(location)).build();
+        ai.onnx.proto.OnnxMl.GraphProto g = ai.onnx.proto.OnnxMl.GraphProto.newBuilder().setName("add").addInput(x).addInitializer(c)
+                .addOutput(ai.onnx.proto.OnnxMl.ValueInfoProto.newBuilder().setName("y"))
+                .addNode(ai.onnx.proto.OnnxMl.NodeProto.newBuilder().setName("add").setOpType("Add").addInput("x").addInput("c").addOutput("y")).build();
+        return file("m.onnx", ai.onnx.proto.OnnxMl.ModelProto.newBuilder().setIrVersion(7).setGraph(g)
+                .addOpsetImport(ai.onnx.proto.OnnxMl.OperatorSetIdProto.newBuilder().setVersion(13)).build().toByteArray());
+    }
+
+    @Test
+    void externalDataOutsideTheModelsFolderIsNotRead() throws Exception {
+        Path secret = Files.write(Files.createTempFile("arenaplan-secret", ".bin"), new byte[64]);
+        try {
+            oneLine(Cli.run("run", addExternal(secret.toString()).toString(), "--mode", "planned", "--device", "sim"), 2,
+                    "m.onnx: initializer 'c': external_data location '" + secret + "' is absolute");
+            oneLine(Cli.run("plan", addExternal("../" + secret.getFileName()).toString()), 2, "initializer 'c': external_data location '../", "has a '..' component");
+        } finally {
+            Files.delete(secret);
+        }
+        Files.write(dir.resolve("c.bin"), new byte[16]);
+        Cli ok = Cli.run("run", addExternal("c.bin").toString(), "--mode", "planned", "--device", "sim", "--iterations", "1");
+        assertThat(ok.code()).as(ok.toString()).isZero();
+    }
+
+    @Test
+    void aFolderGivenAsAnInputFileIsNamedSo() throws Exception {
+        Path folder = Files.createDirectory(dir.resolve("inputs"));
+        oneLine(Cli.run("run", "--model", "mlp", "--input", "x=" + folder, "--device", "sim"), 2, "--input x: " + folder + ": is a directory, not a file");
+        oneLine(Cli.run("run", "--model", "mlp", "--input", folder.toString(), "--device", "sim"), 2, "--input x: " + folder + ": is a directory, not a file");
+        Path model = Files.createDirectory(dir.resolve("d.onnx"));
+        oneLine(Cli.run("plan", model.toString()), 2, model + ": is a directory, not a file");
+    }
+
+    @Test
+    void streamsThatTheOpsDoNotFillAreNotSilentlyDropped() {
+        Cli run = Cli.run("run", "--model", "unet", "--streams", "3", "--mode", "planned", "--device", "sim", "--iterations", "1");
+        assertThat(run.code()).as(run.toString()).isZero();
+        assertThat(run.out()).contains("graph unet, 1 stream(s)")
+                .contains("--streams 3: the ops run on 1 of the 3 streams: each independent branch gets a stream, and this graph's ops form 1 chain(s) of dependent ops");
+        assertThat(Cli.run("plan", "--model", "unet", "--streams", "3").out()).contains("--streams 3: the ops run on 1 of the 3 streams");
+        assertThat(Cli.run("plan", "--model", "unet", "--streams", "1").out()).doesNotContain("--streams 1:");
+    }
+
+    @Test
+    void runJsonRecordsWhetherTf32WasInEffect() throws Exception {
+        Path json = dir.resolve("r.json");
+        Cli r = Cli.run("run", "--model", "mlp", "--device", "sim", "--mode", "planned", "--iterations", "1", "--tf32", "--json", json.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        com.fasterxml.jackson.databind.JsonNode root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile());
+        assertThat(root.get("tf32").isBoolean()).isTrue();
+        assertThat(root.get("tf32").booleanValue()).as("the simulator ignores --tf32").isFalse();
+        assertThat(r.out()).contains("--tf32: ignored on the simulator");
+        org.arenaplan.exec.RunReport.Report on = new org.arenaplan.exec.RunReport.Report("g", "cuda", "asked", 1, 1, java.util.List.of(), true, null, java.util.Map.of(), false).withTf32(true);
+        org.arenaplan.exec.RunReport.writeJson(on, json);
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile()).get("tf32").booleanValue()).isTrue();
+    }
 }

@@ -112,6 +112,7 @@ final class CapacitySearch {
         this.solution = new long[n];
         this.lowest = new long[n];
         this.floor = new long[time.sections];
+        if (System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();   // before copying the tables
         this.remaining = time.liveBytes.clone();
         this.crossings = time.crossings.clone();
         this.members = time.members.clone();
@@ -120,8 +121,9 @@ final class CapacitySearch {
         this.slotStart = new int[n + 1];
         for (int i = 0; i < n; i++) slotStart[i + 1] = Math.addExact(slotStart[i], time.end[i] - time.first[i]);
         this.slotOf = new int[slotStart[n]];
+        long work = 0;
         for (int s = 0; s < time.sections; s++) {
-            if (s % 1024 == 1023 && System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();
+            work = SearchInstance.checkClock(work, 1 + time.memberStart[s + 1] - time.memberStart[s], deadline);
             for (int k = time.memberStart[s]; k < time.memberStart[s + 1]; k++) slotOf[slotStart[members[k]] + s - time.first[members[k]]] = k;
         }
         this.witness = new int[time.sections];

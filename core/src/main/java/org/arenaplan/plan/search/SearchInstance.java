@@ -39,6 +39,22 @@ final class SearchInstance {
         }
     }
 
+    /** Units of work (array slots written) between two clock reads while building: about a millisecond. */
+    static final long CLOCK_WORK = 1 << 16;
+
+    /**
+     * Adds {@code units} to {@code work} and reads the clock once {@value #CLOCK_WORK} have
+     * accumulated since the last read; returns the new count.
+     *
+     * @throws OutOfTime when the deadline has passed
+     */
+    static long checkClock(long work, long units, long deadline) {
+        work += units;
+        if (work < CLOCK_WORK) return work;
+        if (System.nanoTime() - deadline > 0) throw new OutOfTime();
+        return 0;
+    }
+
     SearchInstance(Problem p) {
         this(p, Long.MAX_VALUE, false);
     }
@@ -56,9 +72,8 @@ final class SearchInstance {
         this.time = new Timeline(p, active, MAX_SECTION_PAIRS, timed ? deadline : System.nanoTime() + Long.MAX_VALUE / 2);
         this.conflicts = new int[p.size()][];
         int[] buf = new int[16];
-        int built = 0;
+        long work = 0;
         for (int i : active) {
-            if (timed && ++built % 1024 == 0 && System.nanoTime() - deadline > 0) throw new OutOfTime();
             int[][] box = {buf};
             int[] k = {0};
             p.forEachConflict(i, j -> {
@@ -68,6 +83,7 @@ final class SearchInstance {
             });
             buf = box[0];
             conflicts[i] = Arrays.copyOf(buf, k[0]);
+            if (timed) work = checkClock(work, 1 + k[0], deadline);
         }
     }
 }

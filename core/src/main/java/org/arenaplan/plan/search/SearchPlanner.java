@@ -10,6 +10,7 @@ import org.arenaplan.plan.SqueakyWheel;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The {@code search} planner: tight placement by exact search, started from the {@code best}
@@ -39,8 +40,12 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class SearchPlanner implements Planner {
     private final Long capacity;
     private final Duration timeLimit;
-    /** {@link #progressNote()}: set by the thread running {@link #solve}, read by any. */
-    private volatile String note = "";
+    /**
+     * {@link #progressNote()}: set by the thread running {@link #solve}, read by any; formatted
+     * only when read, so the planning thread pays nothing for it (the first String.format of a
+     * JVM costs tens of milliseconds, which once fell just after the deadline).
+     */
+    private volatile Supplier<String> note = () -> "";
 
     /** @param options capacity (null: minimise the arena) and time limit (null: none) */
     public SearchPlanner(PlannerOptions options) {
@@ -63,18 +68,19 @@ public final class SearchPlanner implements Planner {
     /** The phase (heuristics, squeaky-wheel round, capacity probe) and the incumbent's arena against the lower bound. */
     @Override
     public String progressNote() {
-        return note;
+        return note.get();
     }
 
     public SearchOutcome solve(Problem problem) {
         long deadline = deadline();
         long began = System.nanoTime();
         long lb = problem.lowerBound();
-        note = "best heuristics, lower bound " + lb + " B";
-        Placement best = new BestPlanner().place(problem, deadline);
+        BestPlanner heuristics = new BestPlanner();
+        note = () -> "best heuristics (" + heuristics.progressNote() + "), lower bound " + lb + " B";
+        Placement best = heuristics.place(problem, deadline);
         long roundGuess = roundGuess(System.nanoTime() - began);
         Placement incumbent = new Placement(best.offsets(), best.arenaBytes(), name(), best.arenaBytes() <= lb);
-        note = "best heuristics: " + versus(best.arenaBytes(), lb);
+        note = () -> "best heuristics: " + versus(best.arenaBytes(), lb);
         return capacity != null ? fitWithin(problem, incumbent, lb, deadline, roundGuess)
                 : minimise(problem, incumbent, lb, deadline, roundGuess);
     }
@@ -84,7 +90,8 @@ public final class SearchPlanner implements Planner {
         if (lb > capacity) return new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity, lb, 0);
         incumbent = squeak(p, incumbent, capacity, deadline, roundGuess);
         if (incumbent.arenaBytes() <= capacity) return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, incumbent, capacity, lb, 0);
-        note = "exact search for capacity " + capacity + " B; incumbent " + versus(incumbent.arenaBytes(), lb);
+        long arena = incumbent.arenaBytes();
+        note = () -> "exact search for capacity " + capacity + " B; incumbent " + versus(arena, lb);
         CapacitySearch search;
         try {
             if (System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();
@@ -123,7 +130,8 @@ public final class SearchPlanner implements Planner {
             }
             long now = System.nanoTime();
             long share = Math.max(1, (deadline - now) / probesLeft);
-            note = "probing capacity " + cap + " B (" + probesLeft + " probe(s) left at most); incumbent " + versus(incumbent.arenaBytes(), proven);
+            long arena = incumbent.arenaBytes(), bound = proven;
+            note = () -> "probing capacity " + cap + " B (" + probesLeft + " probe(s) left at most); incumbent " + versus(arena, bound);
             CapacitySearch search;
             try {
                 search = new CapacitySearch(instance, cap, deadline - now < share ? deadline : now + share);
@@ -163,7 +171,7 @@ public final class SearchPlanner implements Planner {
     private Placement squeak(Problem p, Placement incumbent, long target, long deadline, long roundGuess) {
         long lb = p.lowerBound();
         SqueakyWheel.Result r = SqueakyWheel.improve(p, incumbent.offsets(), target, deadline, SQUEAKY_STALL_ROUNDS, roundGuess,
-                (rounds, arena, bestArena) -> note = "squeaky-wheel round " + rounds + ": best " + versus(Math.min(bestArena, incumbent.arenaBytes()), lb));
+                (rounds, arena, bestArena) -> note = () -> "squeaky-wheel round " + rounds + ": best " + versus(Math.min(bestArena, incumbent.arenaBytes()), lb));
         return r.arena() < incumbent.arenaBytes() ? Placement.of(p, r.offsets(), name()) : incumbent;
     }
 

@@ -49,9 +49,9 @@ final class Timeline {
             pairs += end[i] - first[i];
         }
         if (pairs > maxPairs) throw new SearchInstance.TooLarge(pairs + " (buffer, section) pairs");
-        int done = 0;
+        long work = 0;
         for (int i : active) {
-            if (++done % 1024 == 0 && System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();
+            work = SearchInstance.checkClock(work, 1 + end[i] - first[i], deadline);
             for (int s = first[i]; s < end[i]; s++) {
                 count[s]++;
                 liveBytes[s] += p.alignedSize(i);
@@ -60,11 +60,11 @@ final class Timeline {
         }
         memberStart = new int[sections + 1];
         for (int s = 0; s < sections; s++) memberStart[s + 1] = Math.addExact(memberStart[s], count[s]);
+        if (System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();
         members = new int[memberStart[sections]];
         Arrays.fill(count, 0);
-        done = 0;
         for (int i : active) {
-            if (++done % 1024 == 0 && System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();
+            work = SearchInstance.checkClock(work, 1 + end[i] - first[i], deadline);
             for (int s = first[i]; s < end[i]; s++) members[memberStart[s] + count[s]++] = i;
         }
     }
