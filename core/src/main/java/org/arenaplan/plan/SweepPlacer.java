@@ -35,8 +35,9 @@ import java.util.Iterator;
  * lifetime, else O(log T log r) in an {@link OccupancyTree} over the heavy buffers' start
  * instants. Nothing visits the live neighbours.
  *
- * <p>Deadline: the clock is read every {@value GreedyPlacer#CLOCK_EVERY} light buffers; past it
- * the light buffers not yet placed are stacked above everything (valid, not tight) and the result
+ * <p>Deadline: the heavy prefix and the sorts read the clock as {@link GreedyPlacer} and
+ * {@link Orders} do, the sweep every {@value GreedyPlacer#CLOCK_EVERY} light buffers; past it the
+ * light buffers not yet placed are stacked above everything (valid, not tight) and the result
  * says it was cut short.
  */
 final class SweepPlacer {
@@ -63,7 +64,11 @@ final class SweepPlacer {
         boolean[] isHeavy = new boolean[n];
         for (int k = 0; k < heavyCount; k++) isHeavy[order[k]] = true;
         if (!heavy.complete()) return stackLight(p, order, heavyCount, offset, new boolean[n]);
-        return new Sweep(p, order, heavyCount, fit, offset, isHeavy).run(deadline);
+        try {
+            return new Sweep(p, order, heavyCount, fit, offset, isHeavy, deadline).run(deadline);
+        } catch (Orders.TimeUp e) {         // past the deadline while sorting: no light buffer placed yet
+            return stackLight(p, order, heavyCount, offset, new boolean[n]);
+        }
     }
 
     /** The shortest prefix of {@code order} whose area reaches {@code share} of the total. */
@@ -114,7 +119,7 @@ final class SweepPlacer {
         private int h0;                     // heavy buffers starting in the current lifetime:
         private int h1;                     // [h0, h1) of the arrays above
 
-        Sweep(Problem p, int[] order, int heavyCount, GreedyPlacer.Fit fit, long[] offset, boolean[] isHeavy) {
+        Sweep(Problem p, int[] order, int heavyCount, GreedyPlacer.Fit fit, long[] offset, boolean[] isHeavy, long deadline) {
             this.p = p;
             this.order = order;
             this.heavyCount = heavyCount;
@@ -124,7 +129,7 @@ final class SweepPlacer {
             int[] heavy = java.util.Arrays.copyOf(order, heavyCount);
             long[] lowers = new long[heavyCount];
             for (int k = 0; k < heavyCount; k++) lowers[k] = p.lower(heavy[k]);
-            int[] byStart = Orders.sortedByKeys(heavyCount, lowers);
+            int[] byStart = Orders.sortedByKeys(deadline, heavyCount, lowers);
             heavyLower = new long[heavyCount];
             heavyFrom = new long[heavyCount];
             heavyTo = new long[heavyCount];
@@ -151,8 +156,8 @@ final class SweepPlacer {
                 uppers[i] = p.upper(i);
                 ranks[i] = rank[i];
             }
-            int[] starts = Orders.sortedByKeys(n, lowers, ranks);
-            int[] ends = Orders.sortedByKeys(n, uppers);
+            int[] starts = Orders.sortedByKeys(deadline, n, lowers, ranks);
+            int[] ends = Orders.sortedByKeys(deadline, n, uppers);
             boolean[] placed = new boolean[n];
             int e = 0;
             int swept = 0;

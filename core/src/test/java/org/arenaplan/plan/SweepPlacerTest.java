@@ -49,7 +49,7 @@ class SweepPlacerTest {
         Random r = new Random(5);
         for (int round = 0; round < 100; round++) {
             Problem p = random(r);
-            int[] order = Orders.byDurationDesc(p);
+            int[] order = Orders.byDurationDesc(p, GreedyPlacer.NO_DEADLINE);
             for (GreedyPlacer.Fit fit : GreedyPlacer.Fit.values()) {
                 long[] exact = GreedyPlacer.placePrefix(p, order, order.length, fit, GreedyPlacer.NO_DEADLINE).offsets();
                 GreedyPlacer.Result all = SweepPlacer.place(p, order, fit, 1.0, GreedyPlacer.NO_DEADLINE);
