@@ -73,43 +73,46 @@ final class FreeGaps {
     }
 
     /**
-     * The gaps that hold {@code size} bytes, below the last one: smallest first (ties: lowest),
-     * or lowest first. Each as {@code {start, end}}; the iterator reads the live sets, so the
-     * caller takes nothing while it walks.
+     * The gaps below the last one that hold {@code size} bytes, smallest first (ties: lowest),
+     * each as {@code {start, end}}. The iterator reads the live set: take nothing while walking.
      */
-    Iterator<long[]> holding(long size, boolean smallestFirst) {
-        if (smallestFirst) {
-            NavigableSet<Gap> from = byLength.tailSet(new Gap(0, size), true);
-            Iterator<Gap> it = from.iterator();
-            return new Iterator<>() {
-                private Gap next = advance();
+    Iterator<long[]> smallestHolding(long size) {
+        Iterator<Gap> it = byLength.tailSet(new Gap(0, size), true).iterator();
+        return new Iterator<>() {
+            private Gap next = advance();
 
-                private Gap advance() {
-                    while (it.hasNext()) {
-                        Gap g = it.next();
-                        if (g.end() != END) return g;
-                    }
-                    return null;
-                }
+            private Gap advance() {
+                Gap g = it.hasNext() ? it.next() : null;
+                return g == null || g.end() == END ? null : g;   // the last gap is the longest
+            }
 
-                @Override public boolean hasNext() {
-                    return next != null;
-                }
+            @Override public boolean hasNext() {
+                return next != null;
+            }
 
-                @Override public long[] next() {
-                    long[] r = {next.start(), next.end()};
-                    next = advance();
-                    return r;
-                }
-            };
-        }
+            @Override public long[] next() {
+                long[] r = {next.start(), next.end()};
+                next = advance();
+                return r;
+            }
+        };
+    }
+
+    /**
+     * The gaps below the last one that hold {@code size} bytes, lowest first, among the lowest
+     * {@code visits} gaps (so a walk costs O(visits) however many small gaps lie low). Same
+     * form and rule as {@link #smallestHolding}.
+     */
+    Iterator<long[]> lowestHolding(long size, int visits) {
         Iterator<Map.Entry<Long, Long>> it = byStart.entrySet().iterator();
         return new Iterator<>() {
+            private int seen;
             private long[] next = advance();
 
             private long[] advance() {
-                while (it.hasNext()) {
+                while (seen < visits && it.hasNext()) {
                     Map.Entry<Long, Long> e = it.next();
+                    seen++;
                     if (e.getValue() != END && e.getValue() - e.getKey() >= size) return new long[] {e.getKey(), e.getValue()};
                 }
                 return null;

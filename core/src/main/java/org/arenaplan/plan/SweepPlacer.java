@@ -18,10 +18,11 @@ import java.util.Iterator;
  *       bytes used at the current instant. At time t: free the buffers that ended (upper &lt;= t);
  *       take the heavy buffers that start at t at their offsets; then place each light buffer
  *       that starts at t, in the order's rank, into a gap of the free list: the smallest that
- *       holds it ({@link GreedyPlacer.Fit#BEST}, ties to the lowest) or the lowest
- *       ({@link GreedyPlacer.Fit#FIRST}), at the gap's lowest offset that no heavy buffer
- *       starting later in its lifetime occupies (the free list does not see those yet). Light
- *       buffers that start later see this one in the free list, so they need no check.</li>
+ *       holds it ({@link GreedyPlacer.Fit#BEST}, ties to the lowest) or the lowest among the
+ *       {@value #LOW_GAPS} lowest gaps ({@link GreedyPlacer.Fit#FIRST}; then as best fit), at the
+ *       gap's lowest offset that no heavy buffer starting later in its lifetime occupies (the
+ *       free list does not see those yet). Light buffers that start later see this one in the
+ *       free list, so they need no check.</li>
  *   <li>A light buffer whose candidates fail {@value #CHECKS} checks goes to the lowest offset of
  *       the last gap (above everything used now) that the heavy buffers allow, or above all the
  *       heavy buffers starting in its lifetime.</li>
@@ -33,7 +34,8 @@ import java.util.Iterator;
  * per light buffer O(log g) per gap visited in a free list of g gaps, and at most
  * {@value #CHECKS} checks, each O(h) for h &lt;= {@value #DIRECT} heavy buffers starting in its
  * lifetime, else O(log T log r) in an {@link OccupancyTree} over the heavy buffers' start
- * instants. Nothing visits the live neighbours.
+ * instants (first fit also walks at most {@value #LOW_GAPS} gaps). Nothing visits the live
+ * neighbours.
  *
  * <p>Deadline: the heavy prefix and the sorts read the clock as {@link GreedyPlacer} and
  * {@link Orders} do, the sweep every {@value GreedyPlacer#CLOCK_EVERY} light buffers; past it the
@@ -45,6 +47,8 @@ final class SweepPlacer {
     static final double HEAVY_HALF = 0.5;
     /** Checks of candidate offsets per light buffer before it goes to the top. */
     static final int CHECKS = 64;
+    /** First fit looks for its gap among this many of the lowest gaps, then as best fit does. */
+    static final int LOW_GAPS = 64;
     /** Up to this many heavy buffers starting in a lifetime are compared one by one. */
     static final int DIRECT = 64;
 
@@ -113,11 +117,15 @@ final class SweepPlacer {
         private final long[] heavyLower;    // heavy buffers by start: lower, bytes [from, to)
         private final long[] heavyFrom;
         private final long[] heavyTo;
-        private final long[][] heavyTop;    // sparse table: max heavyTo over index ranges
+        private final long[][] heavyTop;    // sparse tables: max heavyTo and max -heavyFrom over index ranges
+        private final long[][] heavyNegBottom;
         private final OccupancyTree heavyStarts;
         private final FreeGaps free = new FreeGaps();
         private int h0;                     // heavy buffers starting in the current lifetime:
         private int h1;                     // [h0, h1) of the arrays above
+        private int checks;                 // checks made for the current light buffer
+        private long windowTop;             // max heavyTo and min heavyFrom over [h0, h1)
+        private long windowBottom;
 
         Sweep(Problem p, int[] order, int heavyCount, GreedyPlacer.Fit fit, long[] offset, boolean[] isHeavy, long deadline) {
             this.p = p;
@@ -142,6 +150,9 @@ final class SweepPlacer {
                 heavyStarts.add(heavyLower[k], heavyLower[k] + 1, heavyFrom[k], heavyTo[k]);
             }
             heavyTop = sparseMax(heavyTo);
+            long[] negFrom = new long[heavyCount];
+            for (int k = 0; k < heavyCount; k++) negFrom[k] = -heavyFrom[k];
+            heavyNegBottom = sparseMax(negFrom);
         }
 
         GreedyPlacer.Result run(long deadline) {
@@ -192,27 +203,39 @@ final class SweepPlacer {
         /** The offset of a light buffer of {@code size} bytes live over [t, upper). */
         private long place(long t, long upper, long size) {
             h1 = Problem.countBelow(heavyLower, upper);
+            windowTop = rangeMax(heavyTop, h0, h1);
+            windowBottom = -rangeMax(heavyNegBottom, h0, h1);
             if (h1 - h0 > DIRECT) heavyStarts.window(t + 1, upper);
-            int checks = 0;
-            for (Iterator<long[]> it = free.holding(size, fit == GreedyPlacer.Fit.BEST); it.hasNext() && checks < CHECKS; ) {
-                long[] g = it.next();
+            checks = 0;
+            long y = -1;
+            if (fit == GreedyPlacer.Fit.FIRST) y = firstPassing(free.lowestHolding(size, LOW_GAPS), size);
+            if (y < 0) y = firstPassing(free.smallestHolding(size), size);
+            if (y >= 0) return y;
+            y = free.top();
+            for (int k = 0; k < 8; k++) {
+                long blocked = blockEnd(y, y + size);
+                if (blocked < 0) return y;
+                y = blocked;
+            }
+            return Math.max(free.top(), windowTop);
+        }
+
+        /** The lowest offset in the first of {@code gaps} that passes the checks, or -1 when none does within {@value #CHECKS}. */
+        private long firstPassing(Iterator<long[]> gaps, long size) {
+            while (gaps.hasNext() && checks < CHECKS) {
+                long[] g = gaps.next();
                 for (long y = g[0]; y + size <= g[1] && checks < CHECKS; checks++) {
                     long blocked = blockEnd(y, y + size);
                     if (blocked < 0) return y;
                     y = blocked;
                 }
             }
-            long y = free.top();
-            for (int k = 0; k < 8; k++) {
-                long blocked = blockEnd(y, y + size);
-                if (blocked < 0) return y;
-                y = blocked;
-            }
-            return Math.max(free.top(), rangeMax(heavyTop, h0, h1));
+            return -1;
         }
 
         /** -1 if no heavy buffer starting in the lifetime meets [from, to), else the highest end of one that does. */
         private long blockEnd(long from, long to) {
+            if (from >= windowTop || to <= windowBottom) return -1;   // above or below every one of them
             if (h1 - h0 > DIRECT) return heavyStarts.blockEnd(from, to);
             long end = -1;
             for (int h = h0; h < h1; h++) {

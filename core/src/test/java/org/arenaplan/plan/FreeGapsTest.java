@@ -11,8 +11,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class FreeGapsTest {
     private static List<String> holding(FreeGaps f, long size, boolean smallestFirst) {
+        return holding(smallestFirst ? f.smallestHolding(size) : f.lowestHolding(size, Integer.MAX_VALUE));
+    }
+
+    private static List<String> holding(Iterator<long[]> it) {
         List<String> out = new ArrayList<>();
-        for (Iterator<long[]> it = f.holding(size, smallestFirst); it.hasNext(); ) {
+        for (; it.hasNext(); ) {
             long[] g = it.next();
             out.add(g[0] + "-" + g[1]);
         }
@@ -49,6 +53,7 @@ class FreeGapsTest {
         assertThat(holding(f, 20, true)).containsExactly("200-230", "300-330", "0-50");
         assertThat(holding(f, 20, false)).containsExactly("0-50", "200-230", "300-330");
         assertThat(holding(f, 60, true)).as("the last gap is never a candidate").isEmpty();
+        assertThat(holding(f.lowestHolding(20, 2))).as("among the lowest two gaps only").containsExactly("0-50");
     }
 
     @Test
