@@ -93,9 +93,7 @@ public final class NodeContext {
      * An integer attribute, or the default the {@link org.arenaplan.ir.OpRegistry} entry of the
      * kind this op type imports as declares (the same as ONNX's; Upsample reads Resize's). The
      * file's value must lie in that entry's range ({@link org.arenaplan.ir.AttrSpec#problem}):
-     * Conv's {@code group} at least 1, a flag such as Gemm's {@code transA} 0 or 1 (ONNX Runtime
-     * reads Gemm's other values as true but Reduce's {@code keepdims} as false, so a value other
-     * than 0 or 1 has no agreed meaning).
+     * Conv's {@code group} at least 1, a flag such as Gemm's {@code transA} 0 or 1 (see {@link #flag}).
      *
      * @throws OnnxException naming the node, the attribute and its value when out of range
      * @throws IllegalStateException when that entry declares no numeric default for {@code name}:
@@ -107,6 +105,21 @@ public final class NodeContext {
         String problem = spec.problem(v);
         if (problem != null) throw error(problem);
         return v;
+    }
+
+    /**
+     * An ONNX 0/1 attribute (keepdims, transA, ...). Any other value is refused rather than read as
+     * true or false: implementations disagree on it (ONNX Runtime's Gemm and the ONNX reference
+     * take a non-zero {@code transA} as true, ONNX Runtime's Reduce ops take a {@code keepdims}
+     * other than 1 as false), and the spec describes only the two states.
+     *
+     * @throws OnnxException naming the node, the attribute and its value when it is not 0 or 1
+     */
+    public boolean flag(String name, boolean dflt) {
+        long v = integer(name, dflt ? 1 : 0);
+        String problem = org.arenaplan.ir.AttrSpec.flag(name).problem(v);
+        if (problem != null) throw error(problem);
+        return v == 1;
     }
 
     /** A float attribute, or the default of the kind this op type imports as (see {@link #integer(String)}). */

@@ -43,7 +43,7 @@ final class ElementwiseImport {
     static Lowered lower(NodeContext n) {
         String t = n.opType();
         if (t.equals("Mod") && n.input(0).dtype().isFloatingPoint())
-            n.require(n.integer("fmod", 0) == 1, "fmod=0 is not defined for floating-point inputs (ONNX Mod); set fmod=1");
+            n.require(n.flag("fmod", false), "fmod=0 is not defined for floating-point inputs (ONNX Mod); set fmod=1");
         int inputs = NARY.contains(t) ? n.inputCount() : OpRegistry.get(n.kind()).minInputs();
         n.require(n.inputCount() == inputs && inputs >= 1, "takes " + (NARY.contains(t) ? "at least one input" : inputs + " input(s)") + ", got " + n.inputCount());
         if (BOOL_IN.contains(t))

@@ -56,10 +56,10 @@ final class ImageImports {
         long ceilFrom = type.equals("LpPool") ? 18 : 10;
         n.require(n.opset() >= dilationsFrom || !n.hasAttr("dilations"), "attribute 'dilations' needs opset " + dilationsFrom);
         n.require(n.opset() >= ceilFrom || !n.hasAttr("ceil_mode"), "attribute 'ceil_mode' needs opset " + ceilFrom);
-        long ceil = n.integer("ceil_mode", 0);
-        Windows.Resolved r = Windows.resolve(n, in, n.ints("kernel_shape", null), true, ceil != 0);
+        boolean ceil = n.flag("ceil_mode", false);
+        Windows.Resolved r = Windows.resolve(n, in, n.ints("kernel_shape", null), true, ceil);
         Map<String, Object> attrs = ImageOps.windowAttrs(r);
-        attrs.put("ceil_mode", ceil);
+        attrs.put("ceil_mode", ceil ? 1L : 0L);
         String kind;
         switch (type) {
             case "MaxPool" -> {
@@ -76,7 +76,7 @@ final class ImageImports {
             }
             case "AveragePool" -> {
                 kind = OpKinds.AVERAGE_POOL;
-                attrs.put("count_include_pad", n.integer("count_include_pad", 0));
+                attrs.put("count_include_pad", n.flag("count_include_pad", false) ? 1L : 0L);
             }
             default -> {
                 kind = ImageOps.LP_POOL;

@@ -265,7 +265,7 @@ final class ReductionOps implements OpFamily {
         if (n.opset() >= since) {
             n.require(!n.hasAttr("axes"), "attribute 'axes' is input #1 from opset " + since);
             axes = n.hasInput(1) ? n.constantInts(1, "axes") : new long[0];
-            if (axes.length == 0 && n.integer("noop_with_empty_axes", 0) != 0) return NodeLowering.view(n, OpKinds.IDENTITY, x.shape());
+            if (axes.length == 0 && n.flag("noop_with_empty_axes", false)) return NodeLowering.view(n, OpKinds.IDENTITY, x.shape());
         } else {
             n.require(!n.hasInput(1), "takes its axes as an attribute before opset " + since + ", not as input #1");
             n.require(!n.hasAttr("noop_with_empty_axes"), "attribute 'noop_with_empty_axes' needs opset " + since);
@@ -281,7 +281,7 @@ final class ReductionOps implements OpFamily {
             resolved[i] = d;
         }
         checkType(n, x);
-        boolean keep = n.integer("keepdims", 1) != 0;
+        boolean keep = n.flag("keepdims", true);
         Map<String, Object> attrs = new LinkedHashMap<>();
         if (axes.length > 0) attrs.put("axes", resolved);
         attrs.put("keepdims", keep ? 1L : 0L);
@@ -295,10 +295,9 @@ final class ReductionOps implements OpFamily {
         int axis = n.axis(n.integer("axis", 0), x.rank(), "axis");
         n.require(x.dim(axis) > 0, "axis " + axis + " of " + x + " is empty: there is no index to return");
         n.require(n.opset() >= 12 || !n.hasAttr("select_last_index"), "attribute 'select_last_index' needs opset 12");
-        long last = n.integer("select_last_index", 0);
-        n.require(last == 0 || last == 1, "select_last_index must be 0 or 1, got " + last);
+        long last = n.flag("select_last_index", false) ? 1 : 0;
         checkType(n, x);
-        boolean keep = n.integer("keepdims", 1) != 0;
+        boolean keep = n.flag("keepdims", true);
         boolean[] reduced = new boolean[x.rank()];
         reduced[axis] = true;
         Map<String, Object> attrs = new LinkedHashMap<>();
@@ -341,8 +340,8 @@ final class ReductionOps implements OpFamily {
         int axis = n.axis(a[0], x.rank(), "axis");
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("axis", (long) axis);
-        attrs.put("exclusive", n.integer("exclusive", 0) != 0 ? 1L : 0L);
-        attrs.put("reverse", n.integer("reverse", 0) != 0 ? 1L : 0L);
+        attrs.put("exclusive", n.flag("exclusive", false) ? 1L : 0L);
+        attrs.put("reverse", n.flag("reverse", false) ? 1L : 0L);
         return NodeLowering.op(n, CUMSUM, List.of(x.name()), x.shape(), attrs, t);
     }
 
@@ -372,8 +371,8 @@ final class ReductionOps implements OpFamily {
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("axis", (long) axis);
         attrs.put("k", k);
-        attrs.put("largest", n.integer("largest", 1) != 0 ? 1L : 0L);
-        attrs.put("sorted", n.integer("sorted", 1) != 0 ? 1L : 0L);
+        attrs.put("largest", n.flag("largest", true) ? 1L : 0L);
+        attrs.put("sorted", n.flag("sorted", true) ? 1L : 0L);
         return new Lowered(TOP_K, List.of(x.name()),
                 List.of(new Value(FamilyImports.outputName(n, 0), t, shape), new Value(FamilyImports.outputName(n, 1), DType.I64, shape)), attrs, false, List.of());
     }

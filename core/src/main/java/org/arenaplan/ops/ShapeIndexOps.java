@@ -81,7 +81,7 @@ final class ShapeIndexOps implements OpFamily {
                         .onnx("CenterCropPad", 18, ShapeIndexOps::importCenterCropPad, "axes").build(),
                 OpDefinition.op(TRILU, 1, 1).attrs(AttrSpec.integer("upper", 1, 0, 1), AttrSpec.integer("k", 0, Long.MIN_VALUE, Long.MAX_VALUE))
                         .shape(IndexShapeRules::trilu).kernels(Kernels.TRILU).doc("upper or lower triangle of the last two axes from diagonal k, zeros elsewhere")
-                        .lower((op, l) -> List.of(trilu(op, l))).onnx("Trilu", 14, n -> simple(n, TRILU, Map.of("upper", n.integer("upper", 1) != 0 ? 1L : 0L,
+                        .lower((op, l) -> List.of(trilu(op, l))).onnx("Trilu", 14, n -> simple(n, TRILU, Map.of("upper", n.flag("upper", true) ? 1L : 0L,
                                 "k", n.hasInput(1) ? scalar(n, 1, "k") : 0L))).build(),
                 OpDefinition.op(GATHER_ELEMENTS, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(IndexShapeRules::gatherElements).kernels(Kernels.GATHER_ELEMENTS)
                         .doc("inputs data, indices (int64 or int32, negative from the end) of one rank; output indices' shape")

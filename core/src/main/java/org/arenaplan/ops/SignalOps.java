@@ -157,11 +157,11 @@ final class SignalOps implements OpFamily {
         n.require(rank >= 2 && (x.dim(rank - 1) == 1 || x.dim(rank - 1) == 2), "input " + x + " must end in a dim of 1 (real) or 2 (complex)");
         n.require(axis >= -rank && axis <= -2 || axis >= 0 && axis <= rank - 2, "axis " + axis + " must be in [-" + rank + ", -2] or [0, " + (rank - 2) + "] (never the last dim)");
         int a = (int) (axis < 0 ? axis + rank : axis);
-        boolean irfft = n.integer("inverse", 0) == 1 && n.integer("onesided", 0) == 1;
+        boolean inverse = n.flag("inverse", false), onesided = n.flag("onesided", false), irfft = inverse && onesided;
         long length = n.hasInput(1) ? single(n, n.constantInts(1, "dft_length"), "dft_length") : irfft ? 2 * (x.dim(a) - 1) : x.dim(a);
         n.require(length >= 1, "dft_length " + length + " must be at least 1");
-        Map<String, Object> attrs = Map.of("axis", (long) a, "inverse", n.integer("inverse", 0), "onesided", n.integer("onesided", 0), "dft_length", length);
-        return NodeLowering.op(n, DFT, List.of(x.name()), FamilyImports.shape(n, () -> dftShape(x.shape(), a, length, n.integer("inverse", 0) == 1, n.integer("onesided", 0) == 1)), attrs, x.dtype());
+        Map<String, Object> attrs = Map.of("axis", (long) a, "inverse", inverse ? 1L : 0L, "onesided", onesided ? 1L : 0L, "dft_length", length);
+        return NodeLowering.op(n, DFT, List.of(x.name()), FamilyImports.shape(n, () -> dftShape(x.shape(), a, length, inverse, onesided)), attrs, x.dtype());
     }
 
     private static Lowered importStft(NodeContext n) {
@@ -180,9 +180,10 @@ final class SignalOps implements OpFamily {
             n.require(n.input(2).dtype() == x.dtype(), "window " + n.input(2) + " must have the signal's type " + x.dtype().jsonName());
             ins.add(n.input(2).name());
         }
-        Map<String, Object> attrs = Map.of("frame_step", step, "frame_length", length, "onesided", n.integer("onesided", 1));
+        boolean onesided = n.flag("onesided", true);
+        Map<String, Object> attrs = Map.of("frame_step", step, "frame_length", length, "onesided", onesided ? 1L : 0L);
         long[][] shapes = window ? new long[][] {x.shape(), n.input(2).shape()} : new long[][] {x.shape()};
-        return NodeLowering.op(n, STFT, ins, FamilyImports.shape(n, () -> stftShape(shapes, step, length, n.integer("onesided", 1) == 1)), attrs, x.dtype());
+        return NodeLowering.op(n, STFT, ins, FamilyImports.shape(n, () -> stftShape(shapes, step, length, onesided)), attrs, x.dtype());
     }
 
     private static void floating(NodeContext n, Value x) {
