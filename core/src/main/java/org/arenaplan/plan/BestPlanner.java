@@ -90,14 +90,20 @@ public final class BestPlanner implements Planner {
 
     @Override
     public Placement place(Problem problem) {
-        return place(problem, GreedyPlacer.deadlineAfter(timeLimit));
+        return place(problem, GreedyPlacer.NO_DEADLINE);
     }
 
     /**
      * @param deadline a {@link System#nanoTime()} value by which to return (the candidates cut
-     *                 short there), or {@link GreedyPlacer#NO_DEADLINE}
+     *                 short there; the planner's own limit, if earlier, cuts them first), or
+     *                 {@link GreedyPlacer#NO_DEADLINE}
      */
+    @Override
     public Placement place(Problem problem, long deadline) {
+        return run(problem, GreedyPlacer.earlier(deadline, GreedyPlacer.deadlineAfter(timeLimit)));
+    }
+
+    private Placement run(Problem problem, long deadline) {
         if (problem.size() == 0) return new Placement(new long[0], 0, name(), true);
         finished.set(0);
         long lb = problem.lowerBound();

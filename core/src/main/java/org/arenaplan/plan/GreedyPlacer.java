@@ -96,6 +96,13 @@ final class GreedyPlacer {
         return System.nanoTime() + Math.min(nanos, Long.MAX_VALUE / 2);
     }
 
+    /** The earlier of two deadlines ({@link System#nanoTime()} values or {@link #NO_DEADLINE}). */
+    static long earlier(long a, long b) {
+        if (a == NO_DEADLINE) return b;
+        if (b == NO_DEADLINE) return a;
+        return a - b < 0 ? a : b;
+    }
+
     /** True once {@code deadline} (a {@link System#nanoTime()} value or {@link #NO_DEADLINE}) has passed. */
     static boolean passed(long deadline) {
         return deadline != NO_DEADLINE && System.nanoTime() - deadline > 0;

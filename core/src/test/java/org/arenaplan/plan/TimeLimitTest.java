@@ -120,6 +120,24 @@ class TimeLimitTest {
     }
 
     @Test
+    void aStreamPlanSharesOneDeadlineAmongAllItsPlacementsAndStaysValid() {
+        org.arenaplan.ir.Graph g = org.arenaplan.hb.StreamGraphsForTests.inceptionLike(3, 4);
+        ArenaPlanner.Options base = ArenaPlanner.Options.DEFAULT;
+        for (String planner : new String[]{"best", "greedy-size", "search"}) {
+            Plan cut = StreamPlanner.plan(g, 4, org.arenaplan.hb.SyncMode.ADD,
+                    base.withPlanner(planner).withPlannerOptions(new PlannerOptions(null, Duration.ZERO)));
+            assertThat(PlanValidator.validate(cut)).as(planner).isEmpty();
+            if (!planner.equals("search")) assertThat(cut.stats().planner()).as(planner).contains("cut at the time limit");
+            Duration none = planner.equals("search") ? Duration.ofSeconds(1) : null;   // search without a limit may search for ever
+            Plan unlimited = StreamPlanner.plan(g, 4, org.arenaplan.hb.SyncMode.ADD,
+                    base.withPlanner(planner).withPlannerOptions(new PlannerOptions(null, none)));
+            assertThat(PlanValidator.validate(unlimited)).as(planner).isEmpty();
+            assertThat(unlimited.stats().planner()).as(planner).doesNotContain("cut");
+            assertThat(unlimited.arenaBytes()).as(planner).isLessThanOrEqualTo(cut.arenaBytes());
+        }
+    }
+
+    @Test
     void withoutALimitNothingIsCut() {
         Problem p = WideTraces.generate(2, 2_000, 300);
         assertThat(new BestPlanner().place(p).planner()).doesNotContain("cut");
