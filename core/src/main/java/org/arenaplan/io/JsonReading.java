@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import java.io.IOException;
 import java.io.PushbackReader;
@@ -34,18 +36,50 @@ final class JsonReading {
 
     /** Parses the whole text, skipping a leading byte-order mark; a syntax error names the line and column. */
     JsonNode parse(Reader in) throws IOException {
-        PushbackReader text = new PushbackReader(in, 1);
-        int first = text.read();
-        if (first >= 0 && first != '\uFEFF') text.unread(first);
         try {
-            JsonNode root = MAPPER.readTree(text);
+            JsonNode root = MAPPER.readTree(withoutByteOrderMark(in));
             if (root == null || root.isMissingNode()) throw fail("$", "empty document");
             return root;
         } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            String where = at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr();
-            throw new InputException(source + where + ": malformed JSON: " + inUsersTerms(e.getOriginalMessage()), e);
+            throw malformed(e);
         }
+    }
+
+    /** Reads the document's first token to its last. */
+    interface StreamBody<T> {
+        /** @param p on the document's first token; leave it on the last */
+        T read(JsonParser p) throws IOException;
+    }
+
+    /**
+     * As {@link #parse}, but the document goes through {@code body} token by token instead of
+     * becoming one tree: the same byte-order mark, syntax errors, empty document and text after
+     * the end, with the same messages.
+     */
+    <T> T stream(Reader in, StreamBody<T> body) throws IOException {
+        try (JsonParser p = MAPPER.createParser(withoutByteOrderMark(in))) {
+            if (p.nextToken() == null) throw fail("$", "empty document");
+            T out = body.read(p);
+            JsonToken after = p.nextToken();
+            if (after != null)   // the exception ObjectMapper.readTree throws for DeserializationFeature.FAIL_ON_TRAILING_TOKENS
+                throw MismatchedInputException.from(p, JsonNode.class, "Trailing token (of type " + after + ") found after value");
+            return out;
+        } catch (JsonProcessingException e) {
+            throw malformed(e);
+        }
+    }
+
+    private static Reader withoutByteOrderMark(Reader in) throws IOException {
+        PushbackReader text = new PushbackReader(in, 1);
+        int first = text.read();
+        if (first >= 0 && first != '\uFEFF') text.unread(first);
+        return text;
+    }
+
+    private InputException malformed(JsonProcessingException e) {
+        JsonLocation at = e.getLocation();
+        String where = at == null ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr();
+        return new InputException(source + where + ": malformed JSON: " + inUsersTerms(e.getOriginalMessage()), e);
     }
 
     private static final java.util.regex.Pattern UNEXPECTED = java.util.regex.Pattern.compile(

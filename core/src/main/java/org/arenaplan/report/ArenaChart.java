@@ -14,8 +14,10 @@ import java.util.List;
  * @param peak       the instant of the lower bound and what keeps its bytes, or null
  * @param lanes      the streams' names, one lane each in the events strip; empty when there are no events
  * @param events     the sync events, drawn between the lanes
+ * @param tooltips   the full description of box i, shown on hover; built only for the boxes drawn with one
+ *                   (a million buffers would otherwise hold a million strings)
  */
-record ArenaChart(String title, String timeLabel, long timeStart, long timeEnd, List<Box> boxes, List<Legend> legend,
+record ArenaChart(String title, String timeLabel, long timeStart, long timeEnd, List<Box> boxes, java.util.function.IntFunction<String> tooltips, List<Legend> legend,
                   long lowerBound, long arena, LiveCurve live, Peak peak, List<String> lanes, List<Event> events) {
 
     /**
@@ -34,10 +36,9 @@ record ArenaChart(String title, String timeLabel, long timeStart, long timeEnd, 
      * One buffer: live over {@code [start, end)}, occupying {@code [offset, offset + size)}.
      *
      * @param colour  index into the chart's legend
-     * @param tooltip the full description shown on hover
      * @param label   a short name drawn inside the box when there is room
      */
-    record Box(long start, long end, long offset, long size, int colour, String tooltip, String label) { }
+    record Box(long start, long end, long offset, long size, int colour, String label) { }
 
     record Legend(String name, String colour) { }
 }

@@ -1,5 +1,8 @@
 package org.arenaplan.report;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.util.List;
 
 /**
@@ -14,6 +17,9 @@ import java.util.List;
  * colours are CSS classes, so 10,000 boxes stay near 100 bytes each plus their tooltip. Boxes
  * thinner than a pixel are drawn a pixel wide so every buffer stays visible; the picture does
  * not promise to show byte-exact gaps at that zoom (the tooltips do).
+ *
+ * <p>The text goes to a {@link Writer} in pieces of about {@link #SPILL} characters, and a box's
+ * tooltip is built only when it is drawn, so memory does not grow with the document.
  */
 final class ArenaSvg {
     static final int WIDTH = 1200;
@@ -36,17 +42,21 @@ final class ArenaSvg {
     /** Up to this many boxes live at the peak are outlined; more would hide the picture (the column still marks the peak). */
     static final int OUTLINED_AT_PEAK = 60;
 
+    /** Characters gathered before they go to the writer. */
+    static final int SPILL = 1 << 16;
+
     private final ArenaChart c;
-    private final StringBuilder out;
+    private final Writer sink;
+    private final StringBuilder out = new StringBuilder(SPILL + 4096);
     private final double yMax;
     private final double xSpan;
     private final int eventsTop;
     private final int liveTop;
     private final int height;
 
-    private ArenaSvg(ArenaChart chart) {
+    private ArenaSvg(ArenaChart chart, Writer sink) {
         this.c = chart;
-        this.out = new StringBuilder(4096 + Math.min(chart.boxes().size(), RASTER_LIMIT) * 160);
+        this.sink = sink;
         this.yMax = Math.max(1, Math.max(chart.arena(), chart.lowerBound())) * 1.08;
         this.xSpan = Math.max(1, (double) chart.timeEnd() - chart.timeStart());
         this.eventsTop = TOP + PLOT_H + GAP;
@@ -55,11 +65,30 @@ final class ArenaSvg {
         this.height = liveTop + LIVE_H + BOTTOM;
     }
 
-    static String render(ArenaChart chart) {
-        return new ArenaSvg(chart).draw();
+    /** Writes the SVG document to {@code w} (left open). */
+    static void render(ArenaChart chart, Writer w) throws IOException {
+        try {
+            new ArenaSvg(chart, w).draw();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
     }
 
-    private String draw() {
+    /** Hands what has gathered to the writer once it passes {@link #SPILL} characters. */
+    private void spill() {
+        if (out.length() >= SPILL) flush();
+    }
+
+    private void flush() {
+        try {
+            sink.append(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        out.setLength(0);
+    }
+
+    private void draw() {
         out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH).append("\" height=\"").append(height)
                 .append("\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(height)
                 .append("\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n");
@@ -72,7 +101,7 @@ final class ArenaSvg {
         livePanel();
         text(LEFT + PLOT_W / 2.0, height - 12, "axis-title", c.timeLabel());
         out.append("</svg>\n");
-        return out.toString();
+        flush();
     }
 
     private void style() {
@@ -141,15 +170,17 @@ final class ArenaSvg {
         if (c.boxes().size() > RASTER_LIMIT) {
             rasterBoxes();
         } else {
-            for (ArenaChart.Box b : c.boxes()) {
+            for (int i = 0; i < c.boxes().size(); i++) {
+                ArenaChart.Box b = c.boxes().get(i);
                 double x = xOf(b.start());
                 double w = Math.max(1, xOf(b.end()) - x);
                 double yTop = yOf(TOP, PLOT_H, b.offset() + b.size());
                 double h = Math.max(1, yOf(TOP, PLOT_H, b.offset()) - yTop);
                 out.append("<rect class=\"buf c").append(b.colour()).append("\" x=\"").append(num(x)).append("\" y=\"").append(num(yTop))
                         .append("\" width=\"").append(num(w)).append("\" height=\"").append(num(h)).append("\"><title>")
-                        .append(Xml.escape(b.tooltip())).append("</title></rect>\n");
+                        .append(Xml.escape(c.tooltips().apply(i))).append("</title></rect>\n");
                 if (labelled) boxLabel(b.label(), x, yTop, w, h);
+                spill();
             }
         }
         peakMarks();
@@ -178,10 +209,7 @@ final class ArenaSvg {
         out.append("<image x=\"").append(LEFT).append("\" y=\"").append(TOP).append("\" width=\"").append(PLOT_W).append("\" height=\"").append(PLOT_H)
                 .append("\" preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64,").append(r.pngBase64())
                 .append("\"><title>").append(c.boxes().size()).append(" boxes drawn as an image; hover the largest for details</title></image>\n");
-        Integer[] bySize = new Integer[c.boxes().size()];
-        for (int i = 0; i < bySize.length; i++) bySize[i] = i;
-        java.util.Arrays.sort(bySize, (a, b) -> Long.compare(c.boxes().get(b).size(), c.boxes().get(a).size()));
-        java.util.Set<Integer> hover = new java.util.LinkedHashSet<>(java.util.Arrays.asList(bySize).subList(0, Math.min(RASTER_TOOLTIPS, bySize.length)));
+        java.util.Set<Integer> hover = new java.util.LinkedHashSet<>(largest(RASTER_TOOLTIPS));
         if (c.peak() != null) hover.addAll(c.peak().boxes());
         for (int i : hover) {
             ArenaChart.Box b = c.boxes().get(i);
@@ -189,8 +217,25 @@ final class ArenaSvg {
             double yTop = yOf(TOP, PLOT_H, b.offset() + b.size());
             out.append("<rect class=\"hover\" x=\"").append(num(x)).append("\" y=\"").append(num(yTop)).append("\" width=\"")
                     .append(num(Math.max(1, xOf(b.end()) - x))).append("\" height=\"").append(num(Math.max(1, yOf(TOP, PLOT_H, b.offset()) - yTop)))
-                    .append("\"><title>").append(Xml.escape(b.tooltip())).append("</title></rect>\n");
+                    .append("\"><title>").append(Xml.escape(c.tooltips().apply(i))).append("</title></rect>\n");
+            spill();
         }
+    }
+
+    /** The {@code k} largest boxes, largest first and, among equal sizes, lowest index first; a heap of k, not a sort of all. */
+    private List<Integer> largest(int k) {
+        java.util.Comparator<Integer> worstFirst = (a, b) -> {
+            int bySize = Long.compare(c.boxes().get(a).size(), c.boxes().get(b).size());
+            return bySize != 0 ? bySize : Integer.compare(b, a);
+        };
+        java.util.PriorityQueue<Integer> kept = new java.util.PriorityQueue<>(k + 1, worstFirst);
+        for (int i = 0; i < c.boxes().size(); i++) {
+            kept.add(i);
+            if (kept.size() > k) kept.poll();
+        }
+        List<Integer> top = new java.util.ArrayList<>(kept);
+        top.sort(worstFirst.reversed());
+        return top;
     }
 
     /** The peak's column, drawn under the boxes or the curve so that it hides neither. */
@@ -219,6 +264,7 @@ final class ArenaSvg {
             out.append("<rect class=\"at-peak\" x=\"").append(num(bx)).append("\" y=\"").append(num(yTop)).append("\" width=\"")
                     .append(num(Math.max(1, xOf(b.end()) - bx))).append("\" height=\"").append(num(Math.max(1, yOf(TOP, PLOT_H, b.offset()) - yTop)))
                     .append("\"/>\n");
+            spill();
         }
         for (ArenaChart.Marker m : p.readers()) {
             double mx = (xOf(m.time()) + xOf(m.time() + 1)) / 2;
@@ -226,6 +272,7 @@ final class ArenaSvg {
             out.append("<path class=\"reader\" d=\"M").append(num(mx)).append(' ').append(num(my - 6)).append(" L").append(num(mx + 5)).append(' ')
                     .append(num(my)).append(" L").append(num(mx)).append(' ').append(num(my + 6)).append(" L").append(num(mx - 5)).append(' ').append(num(my))
                     .append(" Z\"><title>").append(Xml.escape(m.tooltip())).append("</title></path>\n");
+            spill();
         }
         double lx = Math.min(x + w + 4, LEFT + PLOT_W - 7 * p.label().length());
         out.append("<text class=\"peak-label\" x=\"").append(num(lx)).append("\" y=\"").append(TOP + 14).append("\">")
@@ -250,6 +297,7 @@ final class ArenaSvg {
                     .append("\" d=\"M").append(num(x1)).append(' ').append(num(y1)).append(" L").append(num(x2)).append(' ').append(num(y2))
                     .append("\"/><circle class=\"ev-dot\" cx=\"").append(num(x1)).append("\" cy=\"").append(num(y1)).append("\" r=\"2.5\"/>")
                     .append("<path class=\"ev-dot\" d=\"M").append(num(x2)).append(' ').append(num(y2)).append(" l-6 -3.5 v7 Z\"/></g>\n");
+            spill();
         }
         out.append("</g>\n");
     }

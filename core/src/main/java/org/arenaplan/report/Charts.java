@@ -48,8 +48,7 @@ final class Charts {
         List<ArenaChart.Box> boxes = new ArrayList<>(storages.size());
         for (Storage s : storages) {
             int i = s.id();
-            boxes.add(new ArenaChart.Box(p.lower(i), p.upper(i), plan.storageOffset(i), p.alignedSize(i),
-                    colourOf.get(classOf[i]), tooltip(s, classOf[i], plan.storageOffset(i), p.alignedSize(i)), s.name()));
+            boxes.add(new ArenaChart.Box(p.lower(i), p.upper(i), plan.storageOffset(i), p.alignedSize(i), colourOf.get(classOf[i]), s.name()));
         }
         String title = g.name() + ": " + storages.size() + " storages, " + g.opCount() + " ops, planner " + plan.placement().planner();
         List<String> lanes = new ArrayList<>();
@@ -62,7 +61,8 @@ final class Charts {
                         streams.indexOf(g.ops().get(e.waitBefore()).stream()), e.reason() == SyncEvent.Reason.REUSE, SyncText.line(g, e)));
             }
         }
-        return new ArenaChart(title, "schedule position", 0, g.opCount(), boxes, legend, plan.stats().lowerBoundBytes(), plan.arenaBytes(), LiveCurve.of(p),
+        return new ArenaChart(title, "schedule position", 0, g.opCount(), boxes,
+                k -> tooltip(plan, storages.get(k), classOf[storages.get(k).id()]), legend, plan.stats().lowerBoundBytes(), plan.arenaBytes(), LiveCurve.of(p),
                 storages.isEmpty() ? null : peak(PeakExplanation.of(plan), plan.problem()), lanes, events);
     }
 
@@ -92,12 +92,11 @@ final class Charts {
         for (int i = 0; i < p.size(); i++) {
             start = Math.min(start, p.lower(i));
             end = Math.max(end, p.upper(i));
-            String tip = p.id(i) + "\n" + ByteUnits.exact(p.bytes(i)) + " at offset " + placement.offset(i)
-                    + "\nlive [" + p.lower(i) + ", " + p.upper(i) + ")";
-            boxes.add(new ArenaChart.Box(p.lower(i), p.upper(i), placement.offset(i), p.alignedSize(i), 0, tip, p.id(i)));
+            boxes.add(new ArenaChart.Box(p.lower(i), p.upper(i), placement.offset(i), p.alignedSize(i), 0, p.id(i)));
         }
         String title = p.size() + " buffers, planner " + placement.planner();
-        return new ArenaChart(title, "time", start, end, boxes, List.of(new ArenaChart.Legend("buffer", Palette.PLAIN)),
+        return new ArenaChart(title, "time", start, end, boxes,
+                i -> p.id(i) + "\n" + ByteUnits.exact(p.bytes(i)) + " at offset " + placement.offset(i) + "\nlive [" + p.lower(i) + ", " + p.upper(i) + ")", List.of(new ArenaChart.Legend("buffer", Palette.PLAIN)),
                 p.lowerBound(), placement.arenaBytes(), LiveCurve.of(p), p.size() == 0 ? null : peak(PeakExplanation.of(p, placement), p), List.of(), List.of());
     }
 
@@ -123,7 +122,9 @@ final class Charts {
         return cls.equals(GRAPH_INPUT) ? Palette.INPUT_GREY : Palette.streamColour(streamOf(cls));
     }
 
-    private static String tooltip(Storage s, String cls, long offset, long alignedBytes) {
+    private static String tooltip(Plan plan, Storage s, String cls) {
+        long offset = plan.storageOffset(s.id());
+        long alignedBytes = plan.problem().alignedSize(s.id());
         StringBuilder b = new StringBuilder(s.name()).append(" (").append(cls).append(")\n")
                 .append(ByteUnits.exact(s.bytes())).append(" at offset ").append(offset);
         if (alignedBytes != s.bytes()) b.append(", occupies ").append(alignedBytes).append(" B aligned");

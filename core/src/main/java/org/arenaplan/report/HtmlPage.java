@@ -1,24 +1,29 @@
 package org.arenaplan.report;
 
+import java.io.IOException;
+import java.io.Writer;
 import java.util.List;
 
 /**
  * One self-contained HTML page: a title, a strip of headline figures, the picture inline, then
  * the full stats table and a list (refusals, violations). No scripts, no external resources.
+ * The page goes straight to a {@link Writer}; the picture writes itself there in its turn.
  */
 final class HtmlPage {
     /** A label and its value. */
     record Row(String label, String value) { }
 
-    private HtmlPage() { }
-
-    static String render(String title, List<Row> headline, String svg, List<Row> table, String listTitle, List<String> list) {
-        return render(title, headline, svg, "", table, listTitle, list);
+    /** What writes the picture (an SVG document) into the page. */
+    interface Picture {
+        void writeTo(Writer w) throws IOException;
     }
 
+    private HtmlPage() { }
+
     /** @param afterPicture HTML placed right after the picture (already escaped) */
-    static String render(String title, List<Row> headline, String svg, String afterPicture, List<Row> table, String listTitle, List<String> list) {
-        StringBuilder b = new StringBuilder(svg.length() + 4096);
+    static void render(String title, List<Row> headline, Picture svg, String afterPicture, List<Row> table, String listTitle, List<String> list,
+                       Writer w) throws IOException {
+        StringBuilder b = new StringBuilder(4096);
         b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
                 .append(Xml.escape(title)).append("</title>\n<style>\n")
                 .append("body{font-family:Helvetica,Arial,sans-serif;margin:16px 24px;color:#222}\n")
@@ -33,7 +38,11 @@ final class HtmlPage {
         for (Row r : headline) {
             b.append("<div class=\"fig\"><b>").append(Xml.escape(r.value())).append("</b><span>").append(Xml.escape(r.label())).append("</span></div>\n");
         }
-        b.append("</div>\n<div class=\"picture\">\n").append(svg).append("</div>\n").append(afterPicture).append("<h2>Stats</h2>\n<table>\n");
+        b.append("</div>\n<div class=\"picture\">\n");
+        w.append(b);
+        svg.writeTo(w);
+        b.setLength(0);
+        b.append("</div>\n").append(afterPicture).append("<h2>Stats</h2>\n<table>\n");
         for (Row r : table) {
             b.append("<tr><th>").append(Xml.escape(r.label())).append("</th><td>").append(Xml.escape(r.value())).append("</td></tr>\n");
         }
@@ -42,10 +51,16 @@ final class HtmlPage {
             b.append("<p>none</p>\n");
         } else {
             b.append("<ul>\n");
-            for (String s : list) b.append("<li>").append(Xml.escape(s)).append("</li>\n");
+            for (String s : list) {
+                b.append("<li>").append(Xml.escape(s)).append("</li>\n");
+                if (b.length() >= ArenaSvg.SPILL) {
+                    w.append(b);
+                    b.setLength(0);
+                }
+            }
             b.append("</ul>\n");
         }
         b.append("</body>\n</html>\n");
-        return b.toString();
+        w.append(b);
     }
 }

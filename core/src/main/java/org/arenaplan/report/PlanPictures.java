@@ -11,6 +11,10 @@ import org.arenaplan.plan.PlanValidator;
 import org.arenaplan.plan.Problem;
 import org.arenaplan.plan.Violation;
 
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,17 +25,31 @@ import java.util.Locale;
  * are coloured by the stream of their first writer when the graph uses several streams,
  * otherwise by {@link Storage#kind()} (see {@link Charts}). The HTML page adds the stats, the
  * independent validator's verdict and every refused in-place or donation request.
+ *
+ * <p>Each picture is written to a {@link Writer} as it is drawn (the whole document is never one
+ * string); the methods returning a {@code String} write to a {@link StringWriter}, byte for byte
+ * the same text.
  */
 public final class PlanPictures {
     private PlanPictures() { }
 
     public static String svg(Plan plan) {
-        return ArenaSvg.render(Charts.of(plan));
+        return text(w -> svg(plan, w));
+    }
+
+    /** Writes {@link #svg(Plan)} to {@code w} (left open). */
+    public static void svg(Plan plan, Writer w) throws IOException {
+        ArenaSvg.render(Charts.of(plan), w);
     }
 
     /** A placement of a CSV problem, which has no graph: one colour, buffers by id. */
     public static String svg(Problem problem, Placement placement) {
-        return ArenaSvg.render(Charts.of(problem, placement));
+        return text(w -> svg(problem, placement, w));
+    }
+
+    /** Writes {@link #svg(Problem, Placement)} to {@code w} (left open). */
+    public static void svg(Problem problem, Placement placement, Writer w) throws IOException {
+        ArenaSvg.render(Charts.of(problem, placement), w);
     }
 
     /** The plan as text: a summary line and a bar per storage over the schedule (see {@link AsciiTimeline}). */
@@ -40,6 +58,11 @@ public final class PlanPictures {
     }
 
     public static String html(Plan plan) {
+        return text(w -> html(plan, w));
+    }
+
+    /** Writes {@link #html(Plan)} to {@code w} (left open). */
+    public static void html(Plan plan, Writer w) throws IOException {
         PlanStats s = plan.stats();
         List<Violation> violations = PlanValidator.validate(plan);
         List<HtmlPage.Row> head = headline(s.arenaBytes(), s.lowerBoundBytes(), s.sumBytes());
@@ -57,11 +80,16 @@ public final class PlanPictures {
         List<String> notes = new ArrayList<>();
         for (Refusal r : plan.refusals()) notes.add(r.toString());
         for (Violation v : violations) notes.add(v.toString());
-        return HtmlPage.render("arenaplan: " + plan.graph().name(), head, svg(plan), peakSection(PeakExplanation.of(plan)), table,
-                "Refused requests and violations", notes);
+        HtmlPage.render("arenaplan: " + plan.graph().name(), head, out -> svg(plan, out), peakSection(PeakExplanation.of(plan)), table,
+                "Refused requests and violations", notes, w);
     }
 
     public static String html(Problem problem, Placement placement) {
+        return text(w -> html(problem, placement, w));
+    }
+
+    /** Writes {@link #html(Problem, Placement)} to {@code w} (left open). */
+    public static void html(Problem problem, Placement placement, Writer w) throws IOException {
         List<Violation> violations = PlacementValidator.validate(problem, placement);
         List<HtmlPage.Row> head = headline(placement.arenaBytes(), problem.lowerBound(), problem.sumBytes());
         head.add(new HtmlPage.Row("buffers", Integer.toString(problem.size())));
@@ -72,8 +100,18 @@ public final class PlanPictures {
         table.add(new HtmlPage.Row("validator", verdict(violations)));
         List<String> notes = new ArrayList<>();
         for (Violation v : violations) notes.add(v.toString());
-        return HtmlPage.render("arenaplan: " + problem.size() + " buffers", head, svg(problem, placement),
-                problem.size() == 0 ? "" : peakSection(PeakExplanation.of(problem, placement)), table, "Violations", notes);
+        HtmlPage.render("arenaplan: " + problem.size() + " buffers", head, out -> svg(problem, placement, out),
+                problem.size() == 0 ? "" : peakSection(PeakExplanation.of(problem, placement)), table, "Violations", notes, w);
+    }
+
+    private static String text(HtmlPage.Picture body) {
+        StringWriter w = new StringWriter();
+        try {
+            body.writeTo(w);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);   // a StringWriter does not throw
+        }
+        return w.toString();
     }
 
     /** Rows of the peak table before "... and N more". */

@@ -1,5 +1,6 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.io.PlanJson;
 import org.arenaplan.io.ProblemCsv;
 import org.arenaplan.plan.PlacementValidator;
 import org.arenaplan.plan.Problem;
@@ -24,13 +25,15 @@ import java.util.concurrent.Callable;
  * {@code arenaplan validate}: checks a minimalloc solution from any tool with the independent
  * {@link PlacementValidator}.
  *
- * <p>Steps: read the problem and the solution; match the solution's rows to the problem's by id
+ * <p>Steps: read the problem and the solution (a minimalloc CSV, or the plan JSON of
+ * {@code plan PROBLEM.csv --out PLAN.json}, whose storages are the rows: name, start, end, bytes,
+ * offset; read streamed, see {@link PlanJson#read}); match the solution's rows to the problem's by id
  * (each must appear once, with the problem's lower, upper and size); take the arena as
  * {@code max(offset + size)} (an end past 2^63-1 is a violation, never a wrapped number); run the validator with the capacity from {@code --capacity} or
  * the problem's {@code NAME.NUMBER.csv} name; print OK or every violation.
  */
 @Command(name = "validate", sortOptions = false, mixinStandardHelpOptions = true,
-        description = {"Checks a minimalloc solution CSV (the problem's rows plus an offset column) against its problem.",
+        description = {"Checks a minimalloc solution CSV (the problem's rows plus an offset column), or the plan JSON that 'plan PROBLEM.csv --out PLAN.json' wrote, against its problem.",
                 "Exit codes: 0 valid, 1 invalid, 2 bad input or usage."})
 final class ValidateCommand implements Callable<Integer> {
     @Spec
@@ -42,7 +45,7 @@ final class ValidateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PROBLEM.csv", description = "The problem: id,lower,upper,size.")
     Path problemFile;
 
-    @Parameters(index = "1", paramLabel = "SOLUTION.csv", description = "The solution: id,lower,upper,size,offset.")
+    @Parameters(index = "1", paramLabel = "SOLUTION.csv|PLAN.json", description = "The solution: id,lower,upper,size,offset; or a plan JSON (a name ending in .json), one storage per buffer.")
     Path solutionFile;
 
     @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (default: the NUMBER of a NAME.NUMBER.csv problem).")
@@ -57,7 +60,7 @@ final class ValidateCommand implements Callable<Integer> {
         if (align < 1) throw new UsageException("--align must be at least 1, got " + align);
         if (capacity != null && capacity < 0) throw new UsageException("--capacity must not be negative, got " + capacity);
         Problem problem = FileAccess.read(problemFile, f -> ProblemCsv.read(f, align));
-        ProblemCsv.Parsed solution = FileAccess.read(solutionFile, f -> ProblemCsv.readSolution(f, align));
+        ProblemCsv.Parsed solution = FileAccess.read(solutionFile, f -> isPlanJson(f) ? fromPlan(PlanJson.read(f)) : ProblemCsv.readSolution(f, align));
         Long cap = capacity != null ? capacity : ProblemCsv.capacityFromName(problemFile);
 
         List<Violation> violations = new ArrayList<>();
@@ -79,6 +82,15 @@ final class ValidateCommand implements Callable<Integer> {
         for (Violation v : violations) out.println("  " + v);
         out.flush();
         return ExitCodes.INVALID;
+    }
+
+    private static boolean isPlanJson(Path file) {
+        return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
+    }
+
+    /** A plan's storages as solution rows: id = name, lower = start, upper = end, size = bytes (not rounded up), and the offset. */
+    private static ProblemCsv.Parsed fromPlan(PlanJson.PlanDocument plan) {
+        return new ProblemCsv.Parsed(plan.problem(), plan.offsets());
     }
 
     /**

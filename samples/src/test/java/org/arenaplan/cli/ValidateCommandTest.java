@@ -30,6 +30,34 @@ class ValidateCommandTest {
         assertThat(r.out()).startsWith("OK: 3 buffers, arena 8 B, lower bound 8 B");
     }
 
+    /** The plan JSON of a CSV problem is a solution too: its storages are the rows. */
+    @Test
+    void acceptsThePlanJsonPlanWroteAndJudgesItLikeItsCsv() throws Exception {
+        Path p = file("p.csv", PROBLEM);
+        Path json = dir.resolve("s.json");
+        Path csv = dir.resolve("s.csv");
+        assertThat(Cli.run("plan", p.toString(), "--out", json.toString()).code()).isZero();
+        assertThat(Cli.run("plan", p.toString(), "--out", csv.toString()).code()).isZero();
+        Cli r = Cli.run("validate", p.toString(), json.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).isEqualTo(Cli.run("validate", p.toString(), csv.toString()).out()).startsWith("OK: 3 buffers, arena 8 B, lower bound 8 B");
+        assertThat(Cli.run("validate", p.toString(), json.toString(), "--capacity", "7").code()).isEqualTo(1);
+
+        // b moved onto a's bytes, its tensor's address with it: a well-formed plan file, an invalid placement.
+        String plan = Files.readString(json);
+        long aOffset = Long.parseLong(plan.replaceAll("(?s).*?\"name\" : \"a\",\\s*\"offset\" : (\\d+).*", "$1"));
+        String moved = plan.replaceFirst("(\"name\" : \"b\",\\s*\"offset\" : )\\d+", "$1" + aOffset)
+                .replaceFirst("(\"b\" : \\{\\s*\"storage\" : 1,\\s*\"offset_in_storage\" : 0,\\s*\"address\" : )\\d+", "$1" + aOffset);
+        assertThat(moved).isNotEqualTo(plan);
+        Cli overlap = Cli.run("validate", p.toString(), file("overlap.json", moved).toString());
+        assertThat(overlap.code()).as(overlap.toString()).isEqualTo(1);
+        assertThat(overlap.out()).startsWith("INVALID").contains("OVERLAP: buffers 'a' [0, 2) and 'b' [1, 3)");
+
+        Cli bad = Cli.run("validate", p.toString(), file("bad.json", plan.replaceFirst("\"start\" : 0", "\"start\" : -1")).toString());
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).isEqualTo("arenaplan: " + dir.resolve("bad.json") + ": $.storages[0].start: negative position -1\n");
+    }
+
     @Test
     void catchesACorruptedSolution() throws Exception {
         Path p = file("p.csv", PROBLEM);
