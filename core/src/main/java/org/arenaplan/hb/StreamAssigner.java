@@ -21,15 +21,24 @@ import java.util.Map;
  *       lowest id): the other branches of a fork spread over the other streams.</li>
  * </ol>
  * Does not balance by cost (ops count alike) and does not look ahead; the schedule order is
- * kept as given. The copy stream is not among the {@code n}: see {@link CopyPlan}.
+ * kept as given. The copy stream is not among the {@code n}: see {@link CopyPlan}. Cost: O(ops x
+ * min(n, ops)) time, O(ops + min(n, ops)) memory.
  */
 public final class StreamAssigner {
     private StreamAssigner() { }
 
-    /** The same graph with every op on one of the streams {@code 0..n-1}. */
+    /**
+     * The same graph with every op on one of the streams {@code 0..n-1}. Any {@code n} up to
+     * {@link Integer#MAX_VALUE} is accepted: a new chain takes the least loaded stream with the
+     * lowest id, so the ops never reach a stream id past ops-1 and the assignment is the same
+     * as with {@code min(n, ops)} streams.
+     *
+     * @throws IllegalArgumentException when {@code n < 1}
+     */
     public static Graph assign(Graph g, int n) {
         if (n < 1) throw new IllegalArgumentException("the number of streams must be at least 1, got " + n);
         int ops = g.opCount();
+        n = Math.min(n, Math.max(1, ops));
         int[] stream = new int[ops];
         boolean[] continued = new boolean[ops];
         int[] load = new int[n];

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,13 +80,35 @@ public final class GraphJson {
             for (int i = 0; i < outputs.size(); i++) b.output(r.textAt(outputs, i, "$.outputs"));
             JsonNode ops = r.array(root, "$", "ops", true);
             for (int i = 0; i < ops.size(); i++) b.add(readOp(r, ops.get(i), "$.ops[" + i + "]"));
-            return b.build();
+            Graph g = b.build();
+            requireUsed(g, source);
+            return g;
         } catch (GraphException e) {
             throw new InputException(source + ": " + e.getMessage(), e);
         }
     }
 
-    public static Graph parse(String json, String source) {
+    /**
+     * A declared tensor that no op writes or reads and that is no graph input, weight or output
+     * would still get bytes in the arena (a storage of its own); it is a fault of the file (a
+     * misspelt name, an op left out), not something to plan.
+     */
+    private static void requireUsed(Graph g, String source) {
+        Set<String> used = new HashSet<>(g.weights());
+        for (Op op : g.ops()) {
+            used.addAll(op.inputs());
+            used.addAll(op.outputs());
+        }
+        int i = 0;
+        for (String t : g.tensors().keySet()) {
+            if (!used.contains(t) && !g.isInput(t) && !g.isOutput(t))
+                throw new InputException(source + ": $.tensors[" + i + "]: tensor '" + t + "' is declared but no op writes or reads it,"
+                        + " and it is no graph input, weight or output");
+            i++;
+        }
+    }
+
+        public static Graph parse(String json, String source) {
         try {
             return read(new StringReader(json), source);
         } catch (IOException e) {

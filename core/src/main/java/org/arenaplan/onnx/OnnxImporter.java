@@ -160,10 +160,16 @@ public final class OnnxImporter {
         if (unsupported != null) throw new OnnxException(file + ": " + unsupported);
         for (OnnxModel.TensorData t : g.initializers()) {
             DType dt = dtype(t.dataType(), "initializer '" + t.name() + "'");
-            values.put(t.name(), new Value(t.name(), dt, t.dims()));
+            Value v = new Value(t.name(), dt, t.dims());
+            if (!v.countable()) throw new OnnxException(file + ": initializer " + v + " has more than 2^63-1 elements");
+            if (values.putIfAbsent(t.name(), v) != null)
+                throw new OnnxException(file + ": initializer '" + t.name() + "' is given twice (a graph names each value once: ONNX IR, static single assignment)");
             weights.put(t.name(), Constant.of(t.source(), dt));
         }
+        Set<String> listedInputs = new HashSet<>();
         for (OnnxModel.ValueInfo in : g.inputs()) {
+            if (!listedInputs.add(in.name()))
+                throw new OnnxException(file + ": graph input '" + in.name() + "' is listed twice (a graph names each value once: ONNX IR, static single assignment)");
             if (values.containsKey(in.name())) continue;             // IR < 4 lists initializers as inputs too
             if (in.notTensor() != null)
                 throw new OnnxException(file + ": graph input '" + in.name() + "' is " + in.notTensor()
@@ -226,6 +232,8 @@ public final class OnnxImporter {
             if (v < 0) throw new OnnxException(file + ": graph input '" + in.name() + "' axis " + a + " has negative extent " + v);
             shape[a] = v;
         }
+        if (!new Value(in.name(), DType.F32, shape).countable())
+            throw new OnnxException(file + ": graph input '" + in.name() + "' " + Arrays.toString(shape) + " has more than 2^63-1 elements");
         return shape;
     }
 
@@ -299,6 +307,8 @@ public final class OnnxImporter {
                 } catch (ArithmeticException e) {
                     throw n.error("a tensor size overflows a long (inputs " + n.shapes() + ")");
                 }
+                for (Value v : l.outputs())
+                    if (!v.countable()) throw n.error("output " + v + " has more than 2^63-1 elements (inputs " + n.shapes() + ")");
                 l = namedStandIns(l, n);
                 for (Map.Entry<Value, Double> c : l.constants().entrySet()) addWeight(c.getKey(), Constant.fill(c.getValue()), n);
                 for (String d : l.dropped()) dropped.put(d, n.opName());

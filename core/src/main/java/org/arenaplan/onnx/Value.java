@@ -23,10 +23,25 @@ public record Value(String name, DType dtype, long[] shape) {
         return shape[axis];
     }
 
+    /**
+     * The number of elements, the product of the shape.
+     *
+     * @throws ArithmeticException when the product passes 2^63-1 (see {@link #countable()})
+     */
     public long elements() {
         long n = 1;
         for (long d : shape) n = Math.multiplyExact(n, d);
         return n;
+    }
+
+    /** Whether {@link #elements()} fits in a long; a shape from a file may multiply past 2^63-1. */
+    public boolean countable() {
+        try {
+            elements();
+            return true;
+        } catch (ArithmeticException e) {
+            return false;
+        }
     }
 
     @Override

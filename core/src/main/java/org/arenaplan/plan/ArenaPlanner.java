@@ -54,8 +54,15 @@ public final class ArenaPlanner {
         return new Plan(g, lifetimes, problem, placement, statsOf(lifetimes, problem, placement, ms));
     }
 
-    /** One buffer per storage, live over the storage's interval. */
+    /**
+     * One buffer per storage, live over the storage's interval.
+     *
+     * @throws PlanningException when the graph has storages but no op: schedule positions start
+     *         at the first op, so a graph whose outputs are its graph inputs has no interval to give
+     */
     public static Problem problemOf(Lifetimes l, long alignment) {
+        if (l.graph().opCount() == 0 && !l.storages().isEmpty())   // positions start at the first op: no interval to give
+            throw new PlanningException("graph '" + l.graph().name() + "' has no op (its outputs are its graph inputs): nothing to plan or run");
         List<Storage> st = l.storages();
         int n = st.size();
         String[] ids = new String[n];

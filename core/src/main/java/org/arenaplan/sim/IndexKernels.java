@@ -1,6 +1,7 @@
 package org.arenaplan.sim;
 
 import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.IndexOutOfRangeException;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.ir.DType;
@@ -216,7 +217,8 @@ final class IndexKernels {
     private static long index(KernelCall c, DType it, ByteBuffer idx, long j, long extent) {
         long v = it.getLong(idx, (int) j);
         long at = v < 0 ? v + extent : v;
-        if (at < 0 || at >= extent) throw fail(c, "index " + v + " (element " + j + ") is out of range for an axis of " + extent);
+        if (at < 0 || at >= extent)
+            throw new IndexOutOfRangeException("'" + c.label() + "': kernel " + c.name() + ": index " + v + " (element " + j + ") is out of range for an axis of " + extent);
         return at;
     }
 

@@ -1,6 +1,7 @@
 package org.arenaplan.sim;
 
 import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.IndexOutOfRangeException;
 import org.arenaplan.device.KernelArg;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
@@ -259,7 +260,7 @@ final class SimKernels {
             long v = it.getLong(idx, j);
             long at = v < 0 ? v + axis : v;
             if (at < 0 || at >= axis)
-                throw new DeviceException("'" + c.label() + "': gather index " + v + " (element " + j + ") is out of range for an axis of " + axis);
+                throw new IndexOutOfRangeException("'" + c.label() + "': gather index " + v + " (element " + j + ") is out of range for an axis of " + axis);
             for (int o = 0; o < outer; o++) {
                 for (int k = 0; k < inner; k++) move(data, (int) ((o * (long) axis + at) * inner + k), y, (o * n + j) * inner + k, es);
             }

@@ -70,4 +70,13 @@ class StreamAssignerTest {
         Graph g = StreamAssigner.assign(b.output("t50").build(), 4);
         assertThat(g.streams()).containsExactly(0);
     }
+
+    @Test
+    void anyNumberOfStreamsUpToIntMaxGivesTheAssignmentOfOneStreamPerOp() {
+        Graph g = inceptionLike(2);
+        Graph many = StreamAssigner.assign(g, Integer.MAX_VALUE);     // no array of 2^31 loads
+        Graph perOp = StreamAssigner.assign(g, g.opCount());
+        for (int p = 0; p < g.opCount(); p++) assertThat(many.ops().get(p).stream()).isEqualTo(perOp.ops().get(p).stream());
+        assertThat(many.streams()).isEqualTo(perOp.streams()).hasSizeLessThanOrEqualTo(g.opCount());
+    }
 }

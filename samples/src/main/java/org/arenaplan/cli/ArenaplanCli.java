@@ -63,8 +63,8 @@ public final class ArenaplanCli implements Runnable {
     private static int usageError(CommandLine.ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
         PrintWriter err = cmd.getErr();
-        err.println("arenaplan: " + e.getMessage());
-        err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help'.");
+        // one line, as every other bad-input message: picocli's text, then where the usage is
+        err.println("arenaplan: " + String.join(" ", e.getMessage().strip().split("\\s*\\R\\s*")) + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
         err.flush();
         return ExitCodes.BAD_INPUT;
     }

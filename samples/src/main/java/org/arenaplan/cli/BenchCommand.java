@@ -86,6 +86,8 @@ final class BenchCommand implements Callable<Integer> {
                 case "models" -> models(out);
                 case "search" -> search(out);
                 case "schedule" -> {
+                    if (dir != null && !Files.isDirectory(dir))   // the default folder may be absent; a named one must not
+                        throw new UsageException("--dir " + dir + ": no such folder (of ONNX models for bench schedule)");
                     ScheduleBench.run(out, dir != null ? dir : Path.of("..", "shared", "models"), limit());
                     yield ExitCodes.OK;
                 }

@@ -2,6 +2,7 @@ package org.arenaplan.cli;
 
 import org.arenaplan.device.DeviceOutOfMemoryException;
 import org.arenaplan.device.DeviceUnavailableException;
+import org.arenaplan.device.IndexOutOfRangeException;
 import org.arenaplan.exec.ExecutionException;
 import org.arenaplan.io.InputException;
 import org.arenaplan.ir.GraphException;
@@ -47,7 +48,8 @@ final class ExitCodes {
         if (e instanceof DeviceOutOfMemoryException) return new Failure(NO_PLACEMENT, "the device cannot hold the run: " + e.getMessage());
         if (e instanceof UsageException) return new Failure(BAD_INPUT, e.getMessage() + " (see '" + command + " --help')");
         if (e instanceof InputException || e instanceof GraphException || e instanceof PlanningException
-                || e instanceof ExecutionException)   // a graph the executors cannot run (unknown op kind, wrong dtype...)
+                || e instanceof ExecutionException   // a graph the executors cannot run (unknown op kind, wrong dtype...)
+                || e instanceof IndexOutOfRangeException)   // data with an index out of range
             return new Failure(BAD_INPUT, e.getMessage());
         if (e instanceof UncheckedIOException u) return new Failure(BAD_INPUT, FileAccess.reason(u.getCause()));
         return new Failure(INVALID, "internal error: " + e);

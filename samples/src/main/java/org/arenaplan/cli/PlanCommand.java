@@ -222,7 +222,14 @@ final class PlanCommand implements Callable<Integer> {
         if (model != null || words.size() != 1 || !words.get(0).toLowerCase(Locale.ROOT).endsWith(".onnx"))
             throw new UsageException("several --dim values and --worst-case need one MODEL.onnx");
         if (dimValues.isEmpty()) throw new UsageException("--worst-case needs --dim NAME=V1,V2,...");
-        ShapeSweep sweep = new ShapeSweep(Path.of(words.get(0)), OnnxImporter.Options.DEFAULT.withDonateInputs(donateInputs), graphOptions(PlannerOptions.DEFAULT));
+        if (capacity != null || streamFlags.given())
+            throw new UsageException("--capacity, --streams and --sync plan one shape; they do not apply to several --dim values or --worst-case");
+        if (!worstCase && (out != null || svg != null || html != null))
+            throw new UsageException("--out, --svg and --html write one plan, and several --dim values make one per shape;"
+                    + " add --worst-case to write the one plan sized for the largest shape, or give one value per --dim");
+        checkFiles();
+        PlannerOptions options = timeLimit == null ? PlannerOptions.DEFAULT : PlannerOptions.DEFAULT.withTimeLimit(Duration.ofMillis(Math.round(timeLimit * 1000)));
+        ShapeSweep sweep = new ShapeSweep(Path.of(words.get(0)), OnnxImporter.Options.DEFAULT.withDonateInputs(donateInputs), graphOptions(options));
         if (!worstCase) {
             for (ShapeSweep.Row r : sweep.perShape(dimValues))
                 stdout.printf(Locale.ROOT, "%s arena %,d B, lower bound %,d B%n", r.dims(), r.arenaBytes(), r.plan().stats().lowerBoundBytes());
@@ -234,6 +241,7 @@ final class PlanCommand implements Callable<Integer> {
             for (ShapeSweep.Row r : w.rows())
                 stdout.printf(Locale.ROOT, "%s own arena %,d B, wasted by the worst-case plan %,d B%s%n", r.dims(), r.arenaBytes(), r.wastedBytes(),
                         r.fitsWorstCase() ? "" : " — DOES NOT FIT the worst-case offsets");
+            writeOutputs(new Outcome(w.plan(), w.plan().problem(), w.plan().placement(), w.plan().stats(), null, null), stdout);
         }
         stdout.flush();
         return ExitCodes.OK;
@@ -263,6 +271,18 @@ final class PlanCommand implements Callable<Integer> {
         if (align != null && align < 1) throw new UsageException("--align must be at least 1, got " + align);
         if (capacity != null && capacity < 0) throw new UsageException("--capacity must not be negative, got " + capacity);
         if (timeLimit != null && !(timeLimit > 0)) throw new UsageException("--time-limit must be a positive number of seconds, got " + timeLimit);
+        checkFiles();
+        streamFlags.count();
+        streamFlags.mode();
+        if ((scheduleFlags.given() || trainingFlags.train || fusionFlags.given()) && !input.isGraph())
+            throw new UsageException("--schedule, --train and --fuse need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
+        if (streamFlags.given() && !input.isGraph())
+            throw new UsageException("--streams and --sync need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
+        checkPlannerName(planner);
+    }
+
+    /** {@code --out}, {@code --svg} and {@code --html}: a known kind of file, in a folder that exists, before any work. */
+    private void checkFiles() {
         if (out != null && !outToStdout()) {
             String name = out.getFileName().toString().toLowerCase(Locale.ROOT);
             if (!name.endsWith(".json") && !name.endsWith(".csv"))
@@ -274,13 +294,6 @@ final class PlanCommand implements Callable<Integer> {
             String flag = picture == svg ? "--svg" : "--html";
             FileAccess.checkWritable(picture, flag);
         }
-        streamFlags.count();
-        streamFlags.mode();
-        if ((scheduleFlags.given() || trainingFlags.train || fusionFlags.given()) && !input.isGraph())
-            throw new UsageException("--schedule, --train and --fuse need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
-        if (streamFlags.given() && !input.isGraph())
-            throw new UsageException("--streams and --sync need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
-        checkPlannerName(planner);
     }
 
     /** A --planner value is usage: an unknown name is exit 2 before any work. */
@@ -370,9 +383,14 @@ final class PlanCommand implements Callable<Integer> {
 
         @Override
         public Placement place(Problem problem) {
+            return place(problem, Long.MAX_VALUE);
+        }
+
+        @Override
+        public Placement place(Problem problem, long deadline) {
             try {
                 return Progress.during("planning " + problem.size() + " buffers with " + inner.name(), QUIET, LINE_EVERY, progress,
-                        inner::progressNote, () -> inner.place(problem));
+                        inner::progressNote, () -> inner.place(problem, deadline));
             } catch (PlanningException e) {
                 throw new NoPlacementException(inner.name() + " found no placement: " + e.getMessage());
             } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.device.IndexOutOfRangeException;
 import org.arenaplan.exec.ExecutionException;
 import org.arenaplan.io.GraphJson;
 import org.arenaplan.io.InputException;
@@ -31,13 +32,13 @@ record PlanInput(String label, Graph graph, Path csv) {
     /**
      * Plans or runs this input's graph with {@code work}. A graph that cannot be planned or run as
      * given (a size that overflows once rounded up to the alignment, an op the executors cannot
-     * run) is bad input naming the input; a placement that misses the capacity stays a
+     * run, an index its data holds out of range) is bad input naming the input; a placement that misses the capacity stays a
      * {@link NoPlacementException}.
      */
     <T> T blamingInput(Function<Graph, T> work) {
         try {
             return work.apply(graph);
-        } catch (PlanningException | ExecutionException e) {
+        } catch (PlanningException | ExecutionException | IndexOutOfRangeException e) {
             throw new InputException(label + ": " + e.getMessage(), e);
         }
     }
@@ -84,13 +85,13 @@ record PlanInput(String label, Graph graph, Path csv) {
         if (words.size() > 1) throw new UsageException("expected one input file, found " + words.size() + ": " + String.join(" ", words));
         Path file = Path.of(words.get(0));
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (!name.endsWith(".onnx") && !dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only");
+        if (!name.endsWith(".onnx") && donateInputs) throw new UsageException("--donate-inputs applies to ONNX models only");
         if (name.endsWith(".csv")) return new PlanInput(file.toString(), null, file);
         if (name.endsWith(".json")) return new PlanInput(file.toString(), FileAccess.read(file, GraphJson::read), null);
         if (name.endsWith(".onnx"))
             return new PlanInput(file.toString() + (dims.isEmpty() ? "" : " " + dims) + (donateInputs ? " (inputs donated)" : ""),
                     OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withDims(dims).withDonateInputs(donateInputs).withInputValues(inputValues)), null);
-        if (!dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only");
-        if (donateInputs) throw new UsageException("--donate-inputs applies to ONNX models only");
         throw new UsageException("cannot tell the type of '" + file + "': expected GRAPH.json, PROBLEM.csv or MODEL.onnx");
     }
 

@@ -13,9 +13,11 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Graph inputs and outputs as ONNX TensorProto ({@code .pb}) files, for {@code run}. */
 final class TensorFiles {
@@ -43,6 +45,7 @@ final class TensorFiles {
     /** Seeded random inputs, with the ones named in {@code specs} read from files. */
     static Map<String, TensorValue> inputs(Graph g, List<String> specs) {
         Map<String, TensorValue> inputs = new LinkedHashMap<>(Inputs.of(g, 1));
+        Set<String> given = new HashSet<>();
         for (String spec : specs) {
             int eq = spec.indexOf('=');
             String name;
@@ -57,6 +60,7 @@ final class TensorFiles {
                 file = Path.of(spec);
             }
             if (!g.isInput(name)) throw new UsageException("--input " + spec + ": '" + name + "' is not a graph input; inputs: " + g.inputs());
+            if (!given.add(name)) throw new UsageException("--input " + spec + ": input '" + name + "' is given twice");
             TensorValue t = read(name, file);
             Tensor want = g.tensor(name);
             DType type = want.dtype() == null ? DType.F32 : want.dtype();
@@ -65,6 +69,8 @@ final class TensorFiles {
             if (t.byteCount() != want.bytes())
                 throw new org.arenaplan.io.InputException(file + ": holds " + t.elements() + " values " + Arrays.toString(t.shape())
                         + " but input '" + name + "' has " + want.bytes() / type.bytes() + " " + shape(want));
+            if (want.hasShape() && !Arrays.equals(t.shape(), want.shape()))   // as ONNX Runtime: the same values under another shape are another tensor
+                throw new org.arenaplan.io.InputException(file + ": holds a tensor of shape " + Arrays.toString(t.shape()) + " but input '" + name + "' is " + shape(want));
             inputs.put(name, new TensorValue(t.dtype(), want.shape(), t.bytes()));
         }
         return inputs;
@@ -81,6 +87,8 @@ final class TensorFiles {
             Path file;
             if (name != null && g.isOutput(name)) {
                 file = Path.of(spec.substring(eq + 1));
+            } else if (name != null && !Files.exists(Path.of(spec))) {     // NAME=FILE naming no output (a file name may hold '=')
+                throw new UsageException("--expect " + spec + ": '" + name + "' is not a graph output; outputs: " + g.outputs());
             } else if (g.outputs().size() == 1) {
                 name = g.outputs().get(0);
                 file = Path.of(spec);
@@ -132,7 +140,7 @@ final class TensorFiles {
     /**
      * Compares outputs with references like numpy's allclose ({@link AllClose}) and prints one
      * line per reference: {@code reference FILE: matches|NO (output 'NAME', worst element ...)}.
-     * A reference must have the output's element type; integer and bool outputs must equal it
+     * A reference must have the output's element type and shape; integer and bool outputs must equal it
      * exactly (the tolerances apply to floating-point outputs).
      *
      * @param specs {@code NAME=FILE.pb}, or {@code FILE.pb} when the graph has one output
@@ -145,8 +153,9 @@ final class TensorFiles {
             String name = e.getKey();
             Path reference = e.getValue();
             TensorValue got = outputs.get(name), want = OnnxTensorFile.read(reference).value();
-            if (got.dtype() != want.dtype() || got.elements() != want.elements()) {
-                out.println("reference " + reference + ": NO (output '" + name + "' " + shape(g.tensor(name)) + " has " + got.elements() + " " + got.dtype().jsonName()
+            Tensor t = g.tensor(name);
+            if (got.dtype() != want.dtype() || got.elements() != want.elements() || t.hasShape() && !Arrays.equals(t.shape(), want.shape())) {
+                out.println("reference " + reference + ": NO (output '" + name + "' " + shape(t) + " has " + got.elements() + " " + got.dtype().jsonName()
                         + " values, the reference " + Arrays.toString(want.shape()) + " " + want.elements() + " " + want.dtype().jsonName() + ")");
                 all = false;
                 continue;

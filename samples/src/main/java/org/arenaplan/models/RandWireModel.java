@@ -47,9 +47,11 @@ final class RandWireModel implements Model {
     @Override
     public Graph build(ModelOptions o) {
         if (o.dtype() != DType.F32) throw new IllegalArgumentException("model '" + name() + "': option --dtype must be float32 (the generator declares f32 tensors)");
+        // the options' own errors name the model already; the generator's get the prefix here
+        int nodes = o.positiveInt("nodes"), k = ws ? o.positiveInt("k") : 2, channels = o.positiveInt("channels"), image = o.positiveInt("image"), seed = o.positiveInt("seed");
+        double p = o.fraction("p");
         try {
-            return IrregularGraphs.randWire(new IrregularGraphs.Spec(ws ? "ws" : "er", o.positiveInt("nodes"),
-                    ws ? o.positiveInt("k") : 2, o.fraction("p"), o.positiveInt("channels"), o.positiveInt("image"), 1, o.positiveInt("seed")));
+            return IrregularGraphs.randWire(new IrregularGraphs.Spec(ws ? "ws" : "er", nodes, k, p, channels, image, 1, seed));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("model '" + name() + "': " + e.getMessage(), e);
         }

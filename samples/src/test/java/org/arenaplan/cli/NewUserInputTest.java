@@ -1,0 +1,175 @@
+package org.arenaplan.cli;
+
+import ai.onnx.proto.OnnxMl;
+import org.arenaplan.onnx.OnnxTensorFile;
+import org.arenaplan.ir.TensorValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What a new user tried that ended in a stack trace, an "internal error", a misleading line or a
+ * silently ignored flag: each is now exit 2 with one line naming the file and what is wrong, or
+ * does what the flag says.
+ */
+class NewUserInputTest {
+    @TempDir
+    Path dir;
+
+    private static void oneLine(Cli r, int code, String... parts) {
+        assertThat(r.code()).as(r.toString()).isEqualTo(code);
+        assertThat(r.err().strip()).as(r.toString()).doesNotContain("\n").contains(parts)
+                .doesNotContain("Exception", "internal error", "\tat ");
+    }
+
+    /** A float value info; each dim a Long or a String (symbolic). */
+    private static OnnxMl.ValueInfoProto info(String name, int elemType, Object... dims) {
+        OnnxMl.TensorShapeProto.Builder s = OnnxMl.TensorShapeProto.newBuilder();
+        for (Object d : dims) {
+            OnnxMl.TensorShapeProto.Dimension.Builder b = OnnxMl.TensorShapeProto.Dimension.newBuilder();
+            if (d instanceof String p) b.setDimParam(p);
+            else b.setDimValue((Long) d);
+            s.addDim(b);
+        }
+        return OnnxMl.ValueInfoProto.newBuilder().setName(name)
+                .setType(OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(elemType).setShape(s))).build();
+    }
+
+    private Path model(String file, OnnxMl.GraphProto.Builder g) throws Exception {
+        Path p = dir.resolve(file);
+        Files.write(p, OnnxMl.ModelProto.newBuilder().setIrVersion(7).setGraph(g.setName("g"))
+                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setVersion(13)).build().toByteArray());
+        return p;
+    }
+
+    private static OnnxMl.NodeProto.Builder node(String name, String op, String... inputsThenOutput) {
+        OnnxMl.NodeProto.Builder n = OnnxMl.NodeProto.newBuilder().setName(name).setOpType(op);
+        for (int i = 0; i < inputsThenOutput.length - 1; i++) n.addInput(inputsThenOutput[i]);
+        return n.addOutput(inputsThenOutput[inputsThenOutput.length - 1]);
+    }
+
+    /** x[N, 4] -> Relu -> y. */
+    private Path dynamicRelu() throws Exception {
+        return model("dyn.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, "N", 4L)).addOutput(info("y", 1, "N", 4L))
+                .addNode(node("r", "Relu", "x", "y")));
+    }
+
+    @Test
+    void severalDimValuesRefuseOutputFilesAndTheWorstCaseWritesItsOnePlan() throws Exception {
+        Path m = dynamicRelu();
+        Path json = dir.resolve("plan.json");
+        oneLine(Cli.run("plan", m.toString(), "--dim", "N=1,2,3", "--out", json.toString()), 2, "--out, --svg and --html write one plan", "--worst-case");
+        oneLine(Cli.run("plan", m.toString(), "--dim", "N=1,2", "--svg", dir.resolve("p.svg").toString()), 2, "--out, --svg and --html write one plan");
+        oneLine(Cli.run("plan", m.toString(), "--dim", "N=1,2", "--capacity", "100"), 2, "--capacity, --streams and --sync plan one shape");
+        oneLine(Cli.run("plan", m.toString(), "--dim", "N=1,2", "--worst-case", "--out", dir.resolve("no/such/folder.json").toString()), 2, "does not exist");
+        assertThat(json).doesNotExist();
+
+        Path svg = dir.resolve("worst.svg");
+        Cli worst = Cli.run("plan", m.toString(), "--dim", "N=1,8", "--worst-case", "--out", json.toString(), "--svg", svg.toString());
+        assertThat(worst.code()).as(worst.toString()).isZero();
+        assertThat(worst.out()).contains("worst case {N=8}: one arena of 512 B", "wrote " + json, "wrote " + svg);
+        assertThat(Files.readString(json)).contains("\"arenaplan-plan/1\"").contains("\"bytes\" : 128");   // x[8, 4] f32: the largest shape
+        assertThat(svg).isNotEmptyFile();
+    }
+
+    @Test
+    void dimAndDonateInputsOnAFileWithoutGraphInputsAreRefusedNotIgnored() throws Exception {
+        Path csv = dir.resolve("p.csv");
+        Files.writeString(csv, "id,lower,upper,size\nx,0,3,1024\n");
+        oneLine(Cli.run("plan", csv.toString(), "--dim", "N=3"), 2, "--dim applies to ONNX models only");
+        oneLine(Cli.run("plan", csv.toString(), "--donate-inputs"), 2, "--donate-inputs applies to ONNX models only");
+        Path json = Path.of("..", "docs", "examples", "tiny.json");
+        oneLine(Cli.run("plan", json.toString(), "--dim", "N=3"), 2, "--dim applies to ONNX models only");
+    }
+
+    @Test
+    void aReferenceOfAnotherShapeDoesNotMatchAndExpectNamingNoOutputSaysSo() throws Exception {
+        Path m = model("relu.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 4L)).addOutput(info("y", 1, 1L, 4L))
+                .addNode(node("r", "Relu", "x", "y")));
+        Path y = dir.resolve("y.pb");
+        Cli first = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--output", y.toString());
+        assertThat(first.code()).as(first.toString()).isZero();
+        TensorValue got = OnnxTensorFile.read(y).value();
+        Path square = dir.resolve("square.pb");
+        OnnxTensorFile.write(square, "y", TensorValue.ofFloats(new long[]{2, 2}, got.floats()));   // the same four values as [2, 2]
+        Cli same = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--expect", y.toString());
+        assertThat(same.code()).as(same.toString()).isZero();
+        Cli shaped = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--expect", square.toString());
+        assertThat(shaped.code()).as(shaped.toString()).isEqualTo(ExitCodes.INVALID);
+        assertThat(shaped.out()).contains("reference " + square + ": NO (output 'y' [1, 4] has 4 f32 values, the reference [2, 2] 4 f32)");
+
+        oneLine(Cli.run("run", m.toString(), "--device", "sim", "--iterations", "1", "--expect", "z=" + y), 2,
+                "--expect z=" + y + ": 'z' is not a graph output; outputs: [y]");
+    }
+
+    @Test
+    void anIndexOutOfRangeInTheModelsDataIsBadInputNamingTheFileAndOp() throws Exception {
+        OnnxMl.TensorProto data = OnnxMl.TensorProto.newBuilder().setName("w").setDataType(1).addDims(4).addDims(2)
+                .addAllFloatData(java.util.List.of(1f, 2f, 3f, 4f, 5f, 6f, 7f, 8f)).build();
+        OnnxMl.TensorProto idx = OnnxMl.TensorProto.newBuilder().setName("i").setDataType(7).addDims(1).addInt64Data(7).build();
+        Path m = model("gather.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 2L)).addOutput(info("y", 1, 1L, 2L))
+                .addInitializer(data).addInitializer(idx)
+                .addNode(node("g", "Gather", "w", "i", "t")).addNode(node("a", "Add", "t", "x", "y")));
+        for (String streams : new String[]{"1", "2"})
+            oneLine(Cli.run("run", m.toString(), "--device", "sim", "--iterations", "1", "--streams", streams), 2,
+                    m + ": 'g': gather index 7 (element 0) is out of range for an axis of 4");
+    }
+
+    @Test
+    void benchScheduleOnAFolderThatIsNotThereIsNotASuccess() {
+        oneLine(Cli.run("bench", "schedule", "--dir", dir.resolve("nope").toString(), "--time-limit", "1"), 2, "--dir", "no such folder");
+    }
+
+    @Test
+    void streamsUpToIntMaxPlanAndAHugeOnnxShapeIsBadInput() throws Exception {
+        Cli many = Cli.run("plan", "--model", "mlp", "--streams", "" + Integer.MAX_VALUE);
+        assertThat(many.code()).as(many.toString()).isZero();
+        Path huge = model("huge.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L << 40, 1L << 40)).addOutput(info("y", 1, 1L << 40, 1L << 40))
+                .addNode(node("r", "Relu", "x", "y")));
+        oneLine(Cli.run("plan", huge.toString()), 2, huge + ": graph input 'x' [1099511627776, 1099511627776] has more than 2^63-1 elements");
+    }
+
+    @Test
+    void picocliErrorsAreOneLineLikeEveryOtherBadInput() throws Exception {
+        Path csv = dir.resolve("p.csv");
+        Files.writeString(csv, "id,lower,upper,size\nx,0,3,1024\n");
+        oneLine(Cli.run("plan", csv.toString(), "--capacity", "abc"), 2, "Invalid value for option '--capacity': 'abc' is not a long (see 'arenaplan plan --help')");
+        oneLine(Cli.run("frobnicate"), 2, "'frobnicate'", "(see 'arenaplan --help')");
+        oneLine(Cli.run("plan", "--model", "randwire", "--nodes", "0"), 2, "--model randwire: model 'randwire': option --nodes must be a positive integer, got '0'");
+        assertThat(Cli.run("plan", "--model", "randwire", "--nodes", "0").err()).doesNotContain("model 'randwire': model 'randwire'");
+    }
+
+    @Test
+    void aGraphWhoseOutputsAreItsInputsHasNothingToPlanAndSaysSo() throws Exception {
+        Path m = model("pass.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 4L)).addOutput(info("x", 1, 1L, 4L)));
+        oneLine(Cli.run("plan", m.toString()), 2, m + ": graph 'g' has no op (its outputs are its graph inputs): nothing to plan or run");
+        oneLine(Cli.run("run", m.toString(), "--device", "sim"), 2, "has no op");
+    }
+
+    @Test
+    void anInputGivenTwiceOrOfAnotherShapeIsRefused() throws Exception {
+        Path m = model("relu.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 4L)).addOutput(info("y", 1, 1L, 4L))
+                .addNode(node("r", "Relu", "x", "y")));
+        Path x = dir.resolve("x.pb"), tall = dir.resolve("tall.pb");
+        OnnxTensorFile.write(x, "x", TensorValue.ofFloats(new long[]{1, 4}, 1f, -2f, 3f, -4f));
+        OnnxTensorFile.write(tall, "x", TensorValue.ofFloats(new long[]{4, 1}, 1f, -2f, 3f, -4f));
+        Cli ok = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", x.toString());
+        assertThat(ok.code()).as(ok.toString()).isZero();
+        oneLine(Cli.run("run", m.toString(), "--device", "sim", "--input", "x=" + x, "--input", x.toString()), 2, "input 'x' is given twice");
+        oneLine(Cli.run("run", m.toString(), "--device", "sim", "--input", tall.toString()), 2,
+                tall + ": holds a tensor of shape [4, 1] but input 'x' is [1, 4]");
+    }
+
+    @Test
+    void aDeclaredTensorNoOpTouchesIsAFaultOfTheGraphFileNotAStorage() throws Exception {
+        String tiny = Files.readString(Path.of("..", "docs", "examples", "tiny.json"));
+        Path g = dir.resolve("g.json");
+        Files.writeString(g, tiny.replace("{\"name\": \"flat\", \"bytes\": 1048576},", "{\"name\": \"flat\", \"bytes\": 1048576}, {\"name\": \"zz\", \"bytes\": 100},"));
+        assertThat(Files.readString(g)).contains("\"zz\"");
+        oneLine(Cli.run("plan", g.toString()), 2, g + ": $.tensors[5]: tensor 'zz' is declared but no op writes or reads it");
+    }
+}
