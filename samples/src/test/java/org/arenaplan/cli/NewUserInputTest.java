@@ -185,4 +185,14 @@ class NewUserInputTest {
         assertThat(out.code()).as(out.toString()).isZero();
         assertThat(out.out()).startsWith("{");
     }
+
+    @Test
+    void aTimeLimitPastWhatADeadlineCanHoldIsBadInputNotALongOverflow() {
+        oneLine(Cli.run("plan", "--model", "mlp", "--time-limit", "1e20"), 2, "--time-limit must be at most 1e9 seconds");
+        oneLine(Cli.run("plan", "--model", "mlp", "--schedule", "memory", "--schedule-time-limit", "1e20"), 2, "--schedule-time-limit must be at most 1e9 seconds");
+        oneLine(Cli.run("bench", "search", "--time-limit", "1e20"), 2, "--time-limit must be at most 1e9 seconds");
+        oneLine(Cli.run("plan", "--model", "mlp", "--time-limit", "0"), 2, "--time-limit must be a positive number of seconds, got 0.0");
+        Cli big = Cli.run("plan", "--model", "mlp", "--time-limit", "1e9", "--schedule", "memory", "--schedule-time-limit", "1e9");
+        assertThat(big.code()).as(big.toString()).isZero();
+    }
 }
