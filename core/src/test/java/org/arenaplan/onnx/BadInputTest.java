@@ -84,6 +84,15 @@ class BadInputTest {
     }
 
     @Test
+    void aDomainImportedAtTwoOpsetsIsRefused() throws Exception {
+        byte[] twice = relu().model().toBuilder()
+                .addOpsetImport(ai.onnx.proto.OnnxMl.OperatorSetIdProto.newBuilder().setDomain("").setVersion(9)).build().toByteArray();
+        Path p = write("two-opsets.onnx", twice);
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(p + ": opset_import gives the domain '' twice, as opset 13 and 9");
+    }
+
+    @Test
     void aTextFileIsNotAnOnnxModel() throws Exception {
         Path p = write("notes.onnx", "hello, this is not a model\n".getBytes(StandardCharsets.UTF_8));
         assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
