@@ -66,9 +66,7 @@ final class ImageImports {
                 kind = OpKinds.MAX_POOL;
                 List<String> outs = n.node().outputs();
                 if (outs.size() > 1 && !outs.get(1).isEmpty()) {   // Indices
-                    long order = n.integer("storage_order", 0);
-                    n.require(order == 0 || order == 1, "storage_order " + order + " is not 0 or 1");
-                    attrs.put("storage_order", order);
+                    attrs.put("storage_order", n.flag("storage_order", false) ? 1L : 0L);
                     long[] shape = ImageOps.concat(new long[]{x.dim(0), x.dim(1)}, r.out());
                     return new Lowered(kind, List.of(x.name()), List.of(NodeLowering.output(n, shape),
                             new Value(outs.get(1), DType.I64, shape)), attrs, false, List.of());
@@ -206,9 +204,8 @@ final class ImageImports {
             n.require(ResizeModes.code("nearest_mode", nearest) >= 0, "nearest_mode '" + nearest + "' is not one of " + ResizeModes.names("nearest_mode"));
             for (String a : new String[]{"antialias", "axes", "keep_aspect_ratio_policy"})
                 n.require(n.opset() >= 18 || !n.hasAttr(a), "attribute '" + a + "' needs opset 18");
-            long antialias = n.integer("antialias", 0), exclude = n.integer("exclude_outside", 0);
-            n.require((antialias == 0 || antialias == 1) && (exclude == 0 || exclude == 1), "antialias and exclude_outside must be 0 or 1");
-            n.require(antialias == 0 || !mode.equals("nearest"), "antialias applies to linear and cubic modes only");
+            boolean antialias = n.flag("antialias", false), exclude = n.flag("exclude_outside", false);
+            n.require(!antialias || !mode.equals("nearest"), "antialias applies to linear and cubic modes only");
             policy = n.string("keep_aspect_ratio_policy", "stretch");
             n.require(List.of("stretch", "not_larger", "not_smaller").contains(policy), "keep_aspect_ratio_policy '" + policy + "' is not stretch, not_larger or not_smaller");
             axes = n.ints("axes", null);
@@ -223,9 +220,9 @@ final class ImageImports {
             attrs.put("coordinate_transformation_mode", ctm);
             attrs.put("nearest_mode", nearest);
             attrs.put("cubic_coeff_a", n.real("cubic_coeff_a", -0.75));
-            attrs.put("exclude_outside", exclude);
+            attrs.put("exclude_outside", exclude ? 1L : 0L);
             attrs.put("extrapolation_value", n.real("extrapolation_value", 0.0));
-            attrs.put("antialias", antialias);
+            attrs.put("antialias", antialias ? 1L : 0L);
         }
         int[] axis = axes(n, axes, rank);
         int k = axis.length;
@@ -338,8 +335,7 @@ final class ImageImports {
                 + (r == 3 ? " (cubic is 2-D only)" : ""));
         String padding = n.string("padding_mode", "zeros");
         n.require(ImageOps.GRID_PADDINGS.contains(padding), "padding_mode '" + padding + "' is not one of " + ImageOps.GRID_PADDINGS);
-        long align = n.integer("align_corners", 0);
-        n.require(align == 0 || align == 1, "align_corners must be 0 or 1");
+        long align = n.flag("align_corners", false) ? 1 : 0;
         long[] out = x.shape();
         System.arraycopy(g.shape(), 1, out, 2, r);
         Map<String, Object> attrs = new LinkedHashMap<>();

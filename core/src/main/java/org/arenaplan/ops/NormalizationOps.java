@@ -384,16 +384,15 @@ final class NormalizationOps implements OpFamily {
         FamilyImports.requireInputs(n, 5, 5);
         Value x = n.input(0);
         n.require(x.rank() >= 2, "input " + x + " must have a channel axis");
-        long training = n.integer("training_mode", 0);
-        n.require(training == 0 || training == 1, "training_mode " + training + " must be 0 or 1");
-        n.require(training == 0 || n.opset() >= 14, "training_mode exists from opset 14 of the default domain");
+        boolean training = n.flag("training_mode", false);
+        n.require(!training || n.opset() >= 14, "training_mode exists from opset 14 of the default domain");
         List<String> inputs = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             Value p = n.input(i);
             if (i > 0) n.require(p.rank() == 1 && p.dim(0) == x.dim(1), "input #" + i + " " + p + " must be [" + x.dim(1) + "]");
             inputs.add(p.name());
         }
-        if (training == 0) return op(n, OpKinds.BATCH_NORM, inputs, x.shape(), Map.of("epsilon", n.real("epsilon")));
+        if (!training) return op(n, OpKinds.BATCH_NORM, inputs, x.shape(), Map.of("epsilon", n.real("epsilon")));
         for (int i = 0; i < 5; i++) FamilyImports.requireF32(n, n.input(i));
         OptionalOutputs.Slot stat = new OptionalOutputs.Slot(DType.F32, new long[]{x.dim(1)});
         List<Value> outs = OptionalOutputs.of(n, 1, List.of(new OptionalOutputs.Slot(x.dtype(), x.shape()), stat, stat));

@@ -278,8 +278,7 @@ final class RecurrentOps implements OpFamily {
         n.require(x.dtype() == DType.F32, "X " + x + " is " + x.dtype().jsonName() + "; " + kind + " runs on f32 only");
         n.require(x.rank() == 3 && w.rank() == 3 && r.rank() == 3, "X " + x + ", W " + w + " and R " + r + " must have rank 3");
         n.require(n.opset() >= 14 || !n.hasAttr("layout"), "attribute 'layout' needs opset 14");
-        long layout = n.integer("layout", 0);
-        n.require(layout == 0 || layout == 1, "attribute 'layout' = " + layout + " must be 0 or 1");
+        long layout = n.flag("layout", false) ? 1 : 0;
         long hidden = n.integer("hidden_size", r.dim(2));
         n.require(hidden == r.dim(2) && r.dim(1) == g * hidden, "hidden_size " + hidden + " does not fit R " + r + " (" + g + " gates)");
         String direction = n.string("direction", "forward");

@@ -33,7 +33,12 @@ public final class GreedyBreadthPlanner implements Planner {
 
     @Override
     public Placement place(Problem problem) {
-        long deadline = GreedyPlacer.deadlineAfter(timeLimit);
+        return place(problem, GreedyPlacer.NO_DEADLINE);
+    }
+
+    @Override
+    public Placement place(Problem problem, long deadline) {
+        deadline = GreedyPlacer.earlier(deadline, GreedyPlacer.deadlineAfter(timeLimit));
         return GreedyPlacer.placement(problem, GreedyPlacer.place(problem, Orders.orIndexOrder(Orders::byBreadth, problem, deadline), GreedyPlacer.Fit.BEST, deadline), name());
     }
 }

@@ -20,6 +20,10 @@ import java.util.Arrays;
  *       passage between them (see its comment), not a visit per neighbour.</li>
  * </ul>
  *
+ * <p>Problems past {@link #EXACT_PAIRS} overlapping pairs (thousands of buffers live at once over
+ * tens of thousands of buffers) go to {@link SweepPlacer} instead: the same order and fit rule
+ * for the buffers holding the heavy half of the area, a sweep over time for the rest.
+ *
  * <p>Deadline: the clock is read every {@value #CLOCK_EVERY} buffers; past the deadline the
  * buffers not yet placed are stacked above everything placed (valid, not tight) and the result
  * says it was cut short.
@@ -27,8 +31,15 @@ import java.util.Arrays;
 final class GreedyPlacer {
     enum Fit { BEST, FIRST }
 
-    /** Offsets, and whether every buffer was placed by the fit rule (false: cut at the deadline). */
-    record Result(long[] offsets, boolean complete) { }
+    /**
+     * Offsets; whether every buffer was placed by the fit rule (false: cut at the deadline); and
+     * whether the light buffers were swept ({@link SweepPlacer}) rather than placed exactly.
+     */
+    record Result(long[] offsets, boolean complete, boolean swept) {
+        Result(long[] offsets, boolean complete) {
+            this(offsets, complete, false);
+        }
+    }
 
     /** A deadline that never comes (for {@link System#nanoTime()} comparisons by difference). */
     static final long NO_DEADLINE = Long.MAX_VALUE;
@@ -41,11 +52,41 @@ final class GreedyPlacer {
         return place(p, order, fit, NO_DEADLINE).offsets();
     }
 
-    /** @param deadline a {@link System#nanoTime()} value, or {@link #NO_DEADLINE} */
+    /**
+     * Places every buffer: exactly by the fit rule where that is cheap enough
+     * ({@link #isExactAffordable}), else by {@link SweepPlacer} (the heavy half of the area
+     * exactly, the rest swept into the gaps).
+     *
+     * @param deadline a {@link System#nanoTime()} value, or {@link #NO_DEADLINE}
+     */
     static Result place(Problem p, int[] order, Fit fit, long deadline) {
+        return isExactAffordable(p) ? placePrefix(p, order, order.length, fit, deadline)
+                : SweepPlacer.place(p, order, fit, SweepPlacer.HEAVY_HALF, deadline);
+    }
+
+    /**
+     * Places {@code order[0 .. count)} exactly by the fit rule, among themselves (the other
+     * offsets stay 0 for the caller to fill).
+     *
+     * @param deadline a {@link System#nanoTime()} value, or {@link #NO_DEADLINE}
+     */
+    static Result placePrefix(Problem p, int[] order, int count, Fit fit, long deadline) {
         if (deadline == NO_DEADLINE) deadline = System.nanoTime() + Long.MAX_VALUE / 2;
-        if (System.nanoTime() - deadline > 0) return stackRest(p, order, 0, new long[p.size()]);
-        return isWide(p) ? placeWide(p, order, fit, deadline) : placeByNeighbours(p, order, fit, deadline);
+        if (System.nanoTime() - deadline > 0) return stackRest(p, order, 0, count, new long[p.size()]);
+        return isWide(p) ? placeWide(p, order, count, fit, deadline) : placeByNeighbours(p, order, count, fit, deadline);
+    }
+
+    /**
+     * Ordered pairs of overlapping buffers ({@link Problem#overlappingPairs}) up to which every
+     * buffer is placed exactly: S_1, the widest shared real trace, has 86 M and its exact
+     * placement takes 0.2-0.4 s of CPU per heuristic; {@code WideTraces.generate(42, 62_000,
+     * 9_000)} has 842 M and takes 7.5 s (docs/scale.md).
+     */
+    static final long EXACT_PAIRS = 100_000_000L;
+
+    /** Whether the exact fit is cheap enough for every buffer, or must be (extra conflicts, which the sweep does not see). */
+    static boolean isExactAffordable(Problem p) {
+        return p.hasExtraConflicts() || p.overlappingPairs() <= EXACT_PAIRS;
     }
 
     /** {@link System#nanoTime()} plus the limit, or {@link #NO_DEADLINE} for a null limit. */
@@ -55,21 +96,36 @@ final class GreedyPlacer {
         return System.nanoTime() + Math.min(nanos, Long.MAX_VALUE / 2);
     }
 
+    /** The earlier of two deadlines ({@link System#nanoTime()} values or {@link #NO_DEADLINE}). */
+    static long earlier(long a, long b) {
+        if (a == NO_DEADLINE) return b;
+        if (b == NO_DEADLINE) return a;
+        return a - b < 0 ? a : b;
+    }
+
     /** True once {@code deadline} (a {@link System#nanoTime()} value or {@link #NO_DEADLINE}) has passed. */
     static boolean passed(long deadline) {
         return deadline != NO_DEADLINE && System.nanoTime() - deadline > 0;
     }
 
-    /** The placement of a result, labelled "cut at the time limit" when it did not finish. */
+    /** The placement of a result, labelled "swept" and "cut at the time limit" where they apply. */
     static Placement placement(Problem p, Result r, String planner) {
-        return Placement.of(p, r.offsets(), r.complete() ? planner : planner + " (cut at the time limit)");
+        return Placement.of(p, r.offsets(), planner + notes(r, " (", ")"));
     }
 
-    /** Places {@code order[from..]} one above the other, above every buffer placed so far. */
-    private static Result stackRest(Problem p, int[] order, int from, long[] offset) {
+    /** "swept", "cut at the time limit", both or neither, joined by ", " between the given brackets. */
+    static String notes(Result r, String open, String close) {
+        String swept = r.swept() ? "swept" : "";
+        String cut = r.complete() ? "" : "cut at the time limit";
+        String both = swept.isEmpty() || cut.isEmpty() ? swept + cut : swept + ", " + cut;
+        return both.isEmpty() ? "" : open + both + close;
+    }
+
+    /** Places {@code order[from .. to)} one above the other, above every buffer placed before. */
+    private static Result stackRest(Problem p, int[] order, int from, int to, long[] offset) {
         long top = 0;
         for (int k = 0; k < from; k++) top = Math.max(top, offset[order[k]] + p.alignedSize(order[k]));
-        for (int k = from; k < order.length; k++) {
+        for (int k = from; k < to; k++) {
             offset[order[k]] = top;
             top += p.alignedSize(order[k]);
         }
@@ -86,10 +142,10 @@ final class GreedyPlacer {
 
     /** Enumerates each buffer's placed neighbours through the interval index. */
     static long[] placeByNeighbours(Problem p, int[] order, Fit fit) {
-        return placeByNeighbours(p, order, fit, System.nanoTime() + Long.MAX_VALUE / 2).offsets();
+        return placeByNeighbours(p, order, order.length, fit, System.nanoTime() + Long.MAX_VALUE / 2).offsets();
     }
 
-    private static Result placeByNeighbours(Problem p, int[] order, Fit fit, long deadline) {
+    private static Result placeByNeighbours(Problem p, int[] order, int count, Fit fit, long deadline) {
         int n = p.size();
         long[] offset = new long[n];
         boolean[] placed = new boolean[n];
@@ -97,17 +153,17 @@ final class GreedyPlacer {
         int[] stack = IntervalIndex.newStack();
         long[] keys = new long[64];
         long[] ends = new long[64];
-        for (int o = 0; o < order.length; o++) {
-            if ((o & CLOCK_MASK) == CLOCK_MASK && System.nanoTime() - deadline > 0) return stackRest(p, order, o, offset);
+        for (int o = 0; o < count; o++) {
+            if ((o & CLOCK_MASK) == CLOCK_MASK && System.nanoTime() - deadline > 0) return stackRest(p, order, o, count, offset);
             int i = order[o];
             nb = p.conflictsInto(i, nb, stack);
-            int count = nb[0];
-            if (keys.length < count) {
-                keys = new long[Math.max(count, keys.length * 2)];
+            int conflicts = nb[0];
+            if (keys.length < conflicts) {
+                keys = new long[Math.max(conflicts, keys.length * 2)];
                 ends = new long[keys.length];
             }
             int k = 0;
-            for (int c = 1; c <= count; c++) {
+            for (int c = 1; c <= conflicts; c++) {
                 int j = nb[c];
                 if (!placed[j] || p.alignedSize(j) == 0) continue;
                 keys[k] = offset[j];
@@ -121,17 +177,17 @@ final class GreedyPlacer {
 
     /** Asks the {@link OccupancyTree} for each buffer's gap. */
     static long[] placeWide(Problem p, int[] order, Fit fit) {
-        return placeWide(p, order, fit, System.nanoTime() + Long.MAX_VALUE / 2).offsets();
+        return placeWide(p, order, order.length, fit, System.nanoTime() + Long.MAX_VALUE / 2).offsets();
     }
 
-    private static Result placeWide(Problem p, int[] order, Fit fit, long deadline) {
+    private static Result placeWide(Problem p, int[] order, int count, Fit fit, long deadline) {
         int n = p.size();
         long[] offset = new long[n];
         boolean[] placed = new boolean[n];
         OccupancyTree tree = new OccupancyTree(p);
         ByteRanges extra = p.hasExtraConflicts() ? new ByteRanges() : null;
-        for (int k = 0; k < order.length; k++) {
-            if ((k & CLOCK_MASK) == CLOCK_MASK && System.nanoTime() - deadline > 0) return stackRest(p, order, k, offset);
+        for (int k = 0; k < count; k++) {
+            if ((k & CLOCK_MASK) == CLOCK_MASK && System.nanoTime() - deadline > 0) return stackRest(p, order, k, count, offset);
             int i = order[k];
             if (extra != null) {
                 extra.size = 0;

@@ -32,7 +32,12 @@ public final class GreedySizePlanner implements Planner {
 
     @Override
     public Placement place(Problem problem) {
-        long deadline = GreedyPlacer.deadlineAfter(timeLimit);
+        return place(problem, GreedyPlacer.NO_DEADLINE);
+    }
+
+    @Override
+    public Placement place(Problem problem, long deadline) {
+        deadline = GreedyPlacer.earlier(deadline, GreedyPlacer.deadlineAfter(timeLimit));
         return GreedyPlacer.placement(problem, GreedyPlacer.place(problem, Orders.orIndexOrder(Orders::bySizeDesc, problem, deadline), GreedyPlacer.Fit.BEST, deadline), name());
     }
 }

@@ -141,6 +141,31 @@ final class OccupancyTree {
         return bestOffset >= 0 ? bestOffset : cursor;
     }
 
+    /**
+     * Fixes the window {@code [lower, upper)} for the {@link #blockEnd} calls that follow (until
+     * the next {@link #gap} or {@code window}): collects its O(log T) sets once.
+     */
+    void window(long lower, long upper) {
+        setCount = 0;
+        int lo = leafOf(lower), hi = leafOf(upper);
+        if (lo < hi) collect(1, 0, leaves, lo, hi);
+    }
+
+    /**
+     * Whether bytes {@code [from, to)} meet anything occupied in the current {@link #window}: -1
+     * if not, else the highest end among the ranges that meet it (every offset below that end
+     * still meets one of them, so a caller looking upward may skip to it). O(log T log r).
+     */
+    long blockEnd(long from, long to) {
+        long end = -1;
+        for (int s = 0; s < setCount; s++) {
+            ByteRanges r = sets[s];
+            int k = r.firstEndingAfter(0, from);
+            if (k < r.size && r.r[2 * k] < to) end = Math.max(end, r.r[2 * k + 1]);
+        }
+        return end;
+    }
+
     private void collect(int node, int a, int b, int lo, int hi) {
         while (true) {
             if (lo <= a && b <= hi) {

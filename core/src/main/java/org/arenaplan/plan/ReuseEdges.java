@@ -37,8 +37,10 @@ import java.util.function.Function;
  * replans (a fixed amount of work, so the same graph gets the same events on every machine): k
  * is at most {@value #MAX_CANDIDATES} and at most what that budget leaves. The planner options'
  * time limit is a safety net on top: no round starts and elimination stops after it (only then
- * may the result depend on the machine's speed). An edge's saving is measured in the round that
- * added it. Greedy: it does not guarantee the
+ * may the result depend on the machine's speed; a round whose savings are not all measured by
+ * then adds nothing). Every placement gets the same deadline, so none runs past it by more than
+ * its planner's own margin (docs/scale.md "Time limits"). An edge's saving is measured in the
+ * round that added it. Greedy: it does not guarantee the
  * fewest events or the smallest arena that events could reach. When the unordered pairs were
  * over budget (widened intervals) it adds nothing.
  */
@@ -76,7 +78,7 @@ final class ReuseEdges {
                                          Budget budget) {
         if (base.conflicts().widened() || base.conflicts().pairs() == 0) return events;
         if (capacity != null && base.arena() <= capacity) return events;
-        List<Edge> edges = candidates(g, base, planner);
+        List<Edge> edges = candidates(g, base, planner, budget.deadline);
         int k = (int) Math.min(edges.size(), (budget.left() - 1) / 2);   // all, then 2k for elimination and savings
         if (k < 1) return events;
         edges = edges.subList(0, k);
@@ -99,6 +101,7 @@ final class ReuseEdges {
             dropped = false;
             saved.clear();
             for (Edge e : kept) {
+                if (!budget.inTime()) return events;          // savings not all measured: the round adds nothing
                 List<Edge> without = new ArrayList<>(kept);
                 without.remove(e);
                 long a = budget.replan(with(events, without, null)).arena();
@@ -128,7 +131,7 @@ final class ReuseEdges {
 
         long left() { return inTime() ? left : 0; }
 
-        boolean inTime() { return System.nanoTime() < deadline; }
+        boolean inTime() { return !GreedyPlacer.passed(deadline); }
 
         StreamPlanner.Attempt replan(List<SyncEvent> events) {
             left--;
@@ -150,9 +153,9 @@ final class ReuseEdges {
         return out;
     }
 
-    private static List<Edge> candidates(Graph g, StreamPlanner.Attempt base, Planner planner) {
+    private static List<Edge> candidates(Graph g, StreamPlanner.Attempt base, Planner planner, long deadline) {
         Problem interval = ArenaPlanner.problemOf(base.lifetimes(), base.problem().alignment());
-        Placement ideal = planner.place(interval);
+        Placement ideal = planner.place(interval, deadline);
         HappensBefore hb = base.hb();
         List<Storage> st = base.lifetimes().storages();
         Map<Long, long[]> byKey = new LinkedHashMap<>();   // (to, lane) -> {from, weight}

@@ -58,14 +58,19 @@ public final class StreamPlanner {
         long t0 = System.nanoTime();
         Graph sg = streams > 0 ? StreamAssigner.assign(g, streams) : g;
         if (sg.streams().size() <= 1) return ArenaPlanner.plan(sg, o, planner);
+        long deadline = GreedyPlacer.deadlineAfter(o.plannerOptions().timeLimit());   // one limit for every placement below
         List<SyncEvent> data = DataSync.events(sg);
-        Attempt base = attempt(sg, data, o, planner);
-        Planner evaluator = GREEDY.contains(planner.name()) ? planner : Planners.byName("best");
+        Attempt base = attempt(sg, data, o, planner, deadline);
+        Planner evaluator = GREEDY.contains(planner.name()) ? planner : Planners.byName("best", o.plannerOptions());
         List<SyncEvent> events = mode == SyncMode.ADD
-                ? SyncReduction.reduce(sg, ReuseEdges.search(sg, data, evaluator == planner ? base : attempt(sg, data, o, evaluator), evaluator,
-                        o.plannerOptions().capacity(), t0 + o.plannerOptions().timeLimit().toNanos(), ev -> attempt(sg, ev, o, evaluator)))
+                ? SyncReduction.reduce(sg, ReuseEdges.search(sg, data, evaluator == planner ? base : attempt(sg, data, o, evaluator, deadline), evaluator,
+                        o.plannerOptions().capacity(), deadline, ev -> attempt(sg, ev, o, evaluator, deadline)))
                 : data;
-        Attempt fin = events.equals(data) ? base : attempt(sg, events, o, planner);
+        Attempt fin = events.equals(data) ? base : attempt(sg, events, o, planner, deadline);
+        if (fin.arena() > base.arena()) {   // the final placement cut by the deadline (or search worse with the events): keep the data events' plan
+            fin = base;
+            events = data;
+        }
         double ms = (System.nanoTime() - t0) / 1e6;
         return new Plan(sg, fin.lifetimes(), fin.problem(), fin.placement(),
                 ArenaPlanner.statsOf(fin.lifetimes(), fin.problem(), fin.placement(), ms), new SyncPlan(events));
@@ -104,11 +109,16 @@ public final class StreamPlanner {
     }
 
     static Attempt attempt(Graph g, List<SyncEvent> events, ArenaPlanner.Options o, Planner planner) {
+        return attempt(g, events, o, planner, GreedyPlacer.NO_DEADLINE);
+    }
+
+    /** @param deadline a {@link System#nanoTime()} value the placement must be made by (as well as the planner's own limit) */
+    static Attempt attempt(Graph g, List<SyncEvent> events, ArenaPlanner.Options o, Planner planner, long deadline) {
         HappensBefore hb = HappensBefore.of(g, events);
         Lifetimes l = Lifetimes.of(g, hb, o.strict());
         HbConflicts c = HbConflicts.of(l, hb);
         Problem problem = problemOf(l, c, o.alignment());
-        return new Attempt(hb, l, c, problem, planner.place(problem));
+        return new Attempt(hb, l, c, problem, planner.place(problem, deadline));
     }
 
     /** One buffer per storage, over its interval (widened when over budget), with the unordered pairs. */

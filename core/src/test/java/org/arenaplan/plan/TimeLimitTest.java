@@ -35,7 +35,7 @@ class TimeLimitTest {
         assertThat(best.planner()).contains("cut at the time limit");
         assertThat(PlacementValidator.validate(WIDE, best)).isEmpty();
         Placement size = new GreedySizePlanner(Duration.ZERO).place(WIDE);
-        assertThat(size.planner()).isEqualTo("greedy-size (cut at the time limit)");
+        assertThat(size.planner()).as("past the exact budget, so swept").isEqualTo("greedy-size (swept, cut at the time limit)");
         assertThat(PlacementValidator.validate(WIDE, size)).isEmpty();
     }
 
@@ -52,7 +52,7 @@ class TimeLimitTest {
         assertThat(Orders.bySizeDesc(small, passed)).containsExactly(Orders.bySizeDesc(small));
         for (String name : new String[]{"greedy-size", "greedy-breadth"}) {
             Placement cut = Planners.byName(name, new PlannerOptions(null, Duration.ZERO)).place(WIDE);
-            assertThat(cut.planner()).isEqualTo(name + " (cut at the time limit)");
+            assertThat(cut.planner()).as("past the exact budget, so swept").isEqualTo(name + " (swept, cut at the time limit)");
             assertThat(PlacementValidator.validate(WIDE, cut)).isEmpty();
         }
     }
@@ -64,7 +64,7 @@ class TimeLimitTest {
         for (long micros : new long[]{0, 100, 1_000, 5_000, 20_000, 80_000}) {
             Placement p = new BestPlanner().place(WIDE, System.nanoTime() + micros * 1_000);
             assertThat(PlacementValidator.validate(WIDE, p)).as(micros + " us").isEmpty();
-            assertThat(p.planner()).as(micros + " us").matches("best\\([a-z-]+(, cut at the time limit)?\\)");
+            assertThat(p.planner()).as(micros + " us").matches("best\\([a-z-]+(, swept)?(, cut at the time limit)?\\)");
             assertThat(p.arenaBytes()).isEqualTo(Placement.arenaOf(WIDE, p.offsets())).isLessThanOrEqualTo(WIDE.sumBytes());
         }
     }
@@ -78,12 +78,17 @@ class TimeLimitTest {
         for (Problem p : new Problem[]{WideTraces.generate(5, 3_000, 400), WideTraces.generate(6, 3_000, 100), tied}) {
             long smallest = Long.MAX_VALUE;
             String winner = null;
-            for (String h : BestPlanner.heuristics()) {   // ties go to the one listed first
-                GreedyPlacer.Fit fit = h.endsWith("first-fit") ? GreedyPlacer.Fit.FIRST : GreedyPlacer.Fit.BEST;
-                long arena = Placement.arenaOf(p, GreedyPlacer.place(p, orders.get(h).of(p, GreedyPlacer.NO_DEADLINE), fit));
-                if (arena < smallest) {
-                    smallest = arena;
-                    winner = h;
+            for (boolean swept : new boolean[]{false, true}) {   // exact runs first, then swept (all exact here)
+                for (String h : BestPlanner.heuristics()) {   // ties go to the one listed first
+                    GreedyPlacer.Fit fit = h.endsWith("first-fit") ? GreedyPlacer.Fit.FIRST : GreedyPlacer.Fit.BEST;
+                    int[] order = orders.get(h).of(p, GreedyPlacer.NO_DEADLINE);
+                    long arena = Placement.arenaOf(p, swept
+                            ? SweepPlacer.place(p, order, fit, SweepPlacer.HEAVY_HALF, GreedyPlacer.NO_DEADLINE).offsets()
+                            : GreedyPlacer.place(p, order, fit));
+                    if (arena < smallest) {
+                        smallest = arena;
+                        winner = h + (swept ? ", swept" : "");
+                    }
                 }
             }
             Placement best = new BestPlanner().place(p);
@@ -111,6 +116,24 @@ class TimeLimitTest {
                         SearchStatus.OPTIMAL, SearchStatus.FOUND_WITHIN_CAPACITY);
                 if (!out.placement().provenOptimal()) assertThat(out.status()).isNotEqualTo(SearchStatus.OPTIMAL);
             }
+        }
+    }
+
+    @Test
+    void aStreamPlanSharesOneDeadlineAmongAllItsPlacementsAndStaysValid() {
+        org.arenaplan.ir.Graph g = org.arenaplan.hb.StreamGraphsForTests.inceptionLike(3, 4);
+        ArenaPlanner.Options base = ArenaPlanner.Options.DEFAULT;
+        for (String planner : new String[]{"best", "greedy-size", "search"}) {
+            Plan cut = StreamPlanner.plan(g, 4, org.arenaplan.hb.SyncMode.ADD,
+                    base.withPlanner(planner).withPlannerOptions(new PlannerOptions(null, Duration.ZERO)));
+            assertThat(PlanValidator.validate(cut)).as(planner).isEmpty();
+            if (!planner.equals("search")) assertThat(cut.stats().planner()).as(planner).contains("cut at the time limit");
+            Duration none = planner.equals("search") ? Duration.ofSeconds(1) : null;   // search without a limit may search for ever
+            Plan unlimited = StreamPlanner.plan(g, 4, org.arenaplan.hb.SyncMode.ADD,
+                    base.withPlanner(planner).withPlannerOptions(new PlannerOptions(null, none)));
+            assertThat(PlanValidator.validate(unlimited)).as(planner).isEmpty();
+            assertThat(unlimited.stats().planner()).as(planner).doesNotContain("cut");
+            assertThat(unlimited.arenaBytes()).as(planner).isLessThanOrEqualTo(cut.arenaBytes());
         }
     }
 

@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * Planning time at scale: whole graphs (liveness + placement) of 62,185 and 1,000,000 storages,
  * the S_1 trace from ../shared (28,526 buffers, up to 3,218 live at once), and synthetic wide
  * traces from {@link WideTraces} ({@code placeTrace}): 62,000 buffers about 9,000 live at once,
- * the same shape ten times larger (620,000 / 90,000), and 1,000,000 buffers about 10,000 live.
+ * the same shape ten times smaller (6,200 / 900) and larger (620,000 / 90,000), and 1,000,000
+ * buffers about 10,000 live.
  * {@code placeTrace} prints each planner's arena / lower bound once per trial, next to JMH's
  * time for it (lines starting {@code arena/LB}).
  *
@@ -79,7 +80,7 @@ public class PlannerBench {
     /** A wide trace (or S_1) placed by one planner, without a time limit. */
     @State(Scope.Benchmark)
     public static class WideState {
-        @Param({"wide-62k-9k", "S_1", "wide-1m-10k", "wide-620k-90k"})
+        @Param({"wide-62k-9k", "S_1", "wide-1m-10k", "wide-620k-90k", "wide-6200-900"})
         public String trace;
 
         @Param({"greedy-size", "greedy-breadth", "best"})
@@ -92,6 +93,7 @@ public class PlannerBench {
         @Setup(Level.Trial)
         public void build() throws Exception {
             problem = switch (trace) {
+                case "wide-6200-900" -> WideTraces.generate(42, 6_200, 900);
                 case "wide-62k-9k" -> WideTraces.generate(42, 62_000, 9_000);
                 case "wide-620k-90k" -> WideTraces.generate(42, 620_000, 90_000);
                 case "wide-1m-10k" -> WideTraces.generate(42, 1_000_000, 10_000);

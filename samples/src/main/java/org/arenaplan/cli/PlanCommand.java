@@ -383,9 +383,14 @@ final class PlanCommand implements Callable<Integer> {
 
         @Override
         public Placement place(Problem problem) {
+            return place(problem, Long.MAX_VALUE);
+        }
+
+        @Override
+        public Placement place(Problem problem, long deadline) {
             try {
                 return Progress.during("planning " + problem.size() + " buffers with " + inner.name(), QUIET, LINE_EVERY, progress,
-                        inner::progressNote, () -> inner.place(problem));
+                        inner::progressNote, () -> inner.place(problem, deadline));
             } catch (PlanningException e) {
                 throw new NoPlacementException(inner.name() + " found no placement: " + e.getMessage());
             } catch (RuntimeException e) {

@@ -39,8 +39,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every malformed input is bad input: seeded mutants ({@link Mutants}) of valid graph JSON, CSV
  * problems, solution CSVs, plan JSON and ONNX files go through the command line's entry point
- * ({@code plan}, {@code validate}) or, for plan JSON, which no command reads, through
- * {@link PlanJson#read} and the command line's one exception mapping ({@link ExitCodes#of}).
+ * ({@code plan}, {@code validate}) or, for plan JSON, through {@link PlanJson#read} (which
+ * {@code validate PROBLEM.csv PLAN.json} uses) and the command line's one exception mapping
+ * ({@link ExitCodes#of}).
  *
  * <p>Each case must end as one of: exit 2 with one line naming the file; accepted (exit 0; a
  * plan is re-checked by {@code plan}'s own validator); for {@code validate}, a verdict (0 or 1)
@@ -319,7 +320,7 @@ class ReaderFuzzTest {
         return ran.code() == ExitCodes.BAD_INPUT ? cleanError(ran.err(), f, "run: " + outcome(m, ran)) : new Result(Verdict.CRASH, "run: " + outcome(m, ran));
     }
 
-    /** What a command reading a plan file would do: read it, rebuild its problem, validate its offsets. */
+    /** What {@code validate} does with a plan file: read it, rebuild its problem, validate its offsets. */
     private static Result readPlan(Path f, Mutants.Mutant m) {
         try {
             PlanJson.PlanDocument doc = FileAccess.read(f, PlanJson::read);

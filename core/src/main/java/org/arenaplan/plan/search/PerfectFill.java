@@ -23,8 +23,9 @@ import java.util.stream.IntStream;
  *       placed at exactly f that starts there. Branch on those fillers at the wall with the
  *       fewest of them (fail first; one filler is a forced move), among the walls whose fillers
  *       can all be placed now (every section they span at floor f: the lowest, leftmost wall
- *       always qualifies, so the branching is complete). Equal fillers (same end and size) are
- *       tried once.</li>
+ *       always qualifies, so the branching is complete). Equal fillers (same end and size:
+ *       twins) are one branch: tried once, counted once, and placed lowest id first, so the
+ *       placed twins of a class are always a prefix of it.</li>
  *   <li><em>Lookahead.</em> Every left wall must keep a filler (one that starts there, fits
  *       under the capacity and spans no section already higher); a flat pit (one floor, higher
  *       on both sides) must have its bottom row tileable end to end by such buffers (a
@@ -36,11 +37,11 @@ import java.util.stream.IntStream;
  *   <li><em>Decomposition.</em> A time boundary that no unplaced buffer crosses splits the part:
  *       the pieces no longer interact, each is searched on its own, and one that fails fails
  *       the node (no thrashing between independent regions).</li>
- *   <li><em>Learning.</em> A state proven to have no completion is remembered by a 64-bit hash
- *       of its set of placed buffers (Zobrist hashing) in a lossy table, across restarts:
- *       reached again by another order of the same placements, or in a later run, it is cut at
- *       once. (Two states sharing a hash would wrongly cut one: a chance of about 2^-64 per
- *       pair.)</li>
+ *   <li><em>Learning.</em> A part proven to have no completion is remembered by a 64-bit hash
+ *       of its set of unplaced buffers (Zobrist hashing), which fixes every floor in it, in a
+ *       lossy table, across restarts: reached again by another order, after other choices in
+ *       other parts, or in a later run, it is cut at once. (Two states sharing a hash would
+ *       wrongly cut one: a chance of about 2^-64 per pair.)</li>
  *   <li><em>Restarts.</em> Node budgets of {@value #LUBY_UNIT} x buffers times the Luby sequence
  *       1, 1, 2, 1, 1, 2, 4, ... (Luby, Sinclair and Zuckerman 1993: within a log factor of the
  *       best fixed budget for an unknown run-time distribution); the first run tries fillers
@@ -75,12 +76,17 @@ final class PerfectFill {
     /** Per buffer, the highest floor over its lifetime, kept for the unplaced ones. */
     private final long[] release;
     private final UndoLog releaseLog = new UndoLog();
-    /** A random key per buffer; {@link #state} is the XOR of the placed ones' (Zobrist hashing). */
+    /** A random key per buffer; a part's state is hashed as the XOR of its unplaced buffers' keys (Zobrist hashing). */
     private final long[] key;
-    /** Starts non-zero: an empty slot of {@link #refuted} holds 0. */
-    private long state = 0x2545F4914F6CDD1DL;
+    /** Per section, the XOR of the keys of the unplaced buffers that start there. */
+    private final long[] unplacedKey;
+    /** Mixed into every state's hash, so that none is 0: an empty slot of {@link #refuted} holds 0. */
+    private static final long HASH_BASE = 0x2545F4914F6CDD1DL;
     /** States proven to have no completion, by hash; a lossy cache (a slot keeps the newest). */
     private final long[] refuted = new long[1 << REFUTED_BITS];
+    /** Per buffer, the next buffer of its class (same start, end and size; ascending ids), or -1; and the class's first. */
+    private final int[] nextTwin;
+    private final int[] firstTwin;
     private final int count;
     private long nodes;
     private long nodesLeft;
@@ -113,9 +119,29 @@ final class PerfectFill {
         for (int s = 0; s < time.sections; s++) starters[s] = new int[n[s]];
         Arrays.fill(n, 0);
         for (int b : active) starters[time.first[b]][n[time.first[b]]++] = b;
+        nextTwin = new int[p.size()];
+        Arrays.fill(nextTwin, -1);
+        firstTwin = new int[p.size()];
+        Arrays.fill(firstTwin, -1);
+        for (int s = 0; s < time.sections; s++) {
+            int[] st = starters[s].clone();
+            Arrays.sort(st);
+            for (int i = 0; i < st.length; i++) {
+                if (firstTwin[st[i]] < 0) firstTwin[st[i]] = st[i];
+                for (int j = i + 1; j < st.length; j++) {
+                    if (time.end[st[j]] == time.end[st[i]] && p.alignedSize(st[j]) == p.alignedSize(st[i])) {
+                        nextTwin[st[i]] = st[j];
+                        firstTwin[st[j]] = firstTwin[st[i]];
+                        break;
+                    }
+                }
+            }
+        }
         key = new long[p.size()];
         SplittableRandom keys = new SplittableRandom(0x9E3779B97F4A7C15L);
         for (int b : active) key[b] = keys.nextLong();
+        unplacedKey = new long[time.sections];
+        for (int b : active) unplacedKey[time.first[b]] ^= key[b];
     }
 
     long nodes() {
@@ -135,7 +161,7 @@ final class PerfectFill {
             random = round == 0 ? null : new SplittableRandom(round);
             long luby = luby(round + 1);
             nodesLeft = luby > Long.MAX_VALUE / unit ? Long.MAX_VALUE : unit * luby;
-            int r = solveParts(0, time.sections, cuts, cuts.length);
+            int r = solveParts(0, time.sections, cuts, cuts.length, partState(0, time.sections));
             if (r != OUT_OF_NODES) return r;
         }
     }
@@ -153,17 +179,18 @@ final class PerfectFill {
      * Solves the parts of sections {@code [from, to)} between the ascending boundaries
      * {@code cuts[0 .. c)}, which no unplaced buffer crosses: each is searched on its own, and
      * one that fails fails them all. Each part comes back unplaced; its offsets stay in
-     * {@link #offset} (the last write on the path that succeeds is the answer).
+     * {@link #offset} (the last write on the path that succeeds is the answer). {@code whole}:
+     * the state of [from, to), refuted when a part fails.
      */
-    private int solveParts(int from, int to, int[] cuts, int c) {
+    private int solveParts(int from, int to, int[] cuts, int c, long whole) {
         int lo = from;
         for (int i = 0; i <= c; i++) {
             int hi = i < c ? cuts[i] : to;
             int left = 0;
             for (int s = lo; s < hi; s++) for (int b : starters[s]) if (!placed[b]) left++;
-            int r = search(lo, hi, left);
+            int r = search(lo, hi, left, partState(lo, hi));
             if (r != FOUND) {
-                if (r == NOT_FOUND) refute(state);
+                if (r == NOT_FOUND) refute(whole);
                 return r;
             }
             lo = hi;
@@ -171,10 +198,13 @@ final class PerfectFill {
         return FOUND;
     }
 
-    /** Fills sections {@code [from, to)}, which no unplaced buffer crosses at either end; {@code left} unplaced buffers start there. */
-    private int search(int from, int to, int left) {
+    /**
+     * Fills sections {@code [from, to)}, which no unplaced buffer crosses at either end; {@code left}
+     * unplaced buffers start there, and {@code hash} is their state ({@link #partState}).
+     */
+    private int search(int from, int to, int left, long hash) {
         if (left == 0) return FOUND;
-        if (isRefuted(state)) return NOT_FOUND;
+        if (isRefuted(hash)) return NOT_FOUND;
         if (--nodesLeft < 0) return OUT_OF_NODES;
         if (++nodes % CLOCK_EVERY == 1 && (cancelled.getAsBoolean() || System.nanoTime() - deadline > 0)) return OUT_OF_TIME;
         int s = chooseWall(from, to);
@@ -183,34 +213,98 @@ final class PerfectFill {
         int[] cand = candidates(s, f, from, to);
         int[] cuts = new int[0];
         for (int c = 0; c < cand.length; c++) {
-            int b = cand[c];
             if (sameAsEarlier(cand, c)) continue;
+            int b = firstUnplacedTwin(cand[c]);
             long top = f + p.alignedSize(b);
+            int releaseMark = releaseLog.mark();
+            place(b, f);
             int newCuts = 0;
-            for (int k = time.first[b]; k < time.end[b]; k++) floor[k] = top;
             for (int k = time.first[b] + 1; k < time.end[b]; k++) {
-                if (--crossings[k] == 0) {
+                if (crossings[k] == 0) {
                     if (newCuts == cuts.length) cuts = Arrays.copyOf(cuts, Math.max(4, 2 * newCuts));
                     cuts[newCuts++] = k;
                 }
             }
-            int releaseMark = releaseLog.mark();
-            placed[b] = true;
-            offset[b] = f;
-            state ^= key[b];
             int r;
-            if (!releasesHold(b, top) || !wallsFillable(from, to)) r = NOT_FOUND;
-            else if (newCuts > 0) r = solveParts(from, to, cuts.clone(), newCuts);
-            else r = search(from, to, left - 1);
-            state ^= key[b];
-            placed[b] = false;
-            releaseLog.restore(release, releaseMark);
-            for (int k = time.first[b] + 1; k < time.end[b]; k++) crossings[k]++;
-            for (int k = time.first[b]; k < time.end[b]; k++) floor[k] = f;
+            if (!holds(b, top, from, to)) r = NOT_FOUND;
+            else if (newCuts > 0) r = solveParts(from, to, cuts.clone(), newCuts, hash ^ key[b]);
+            else r = search(from, to, left - 1, hash ^ key[b]);
+            unplace(b, f, releaseMark);
             if (r != NOT_FOUND) return r;
         }
-        refute(state);
+        refute(hash);
         return NOT_FOUND;
+    }
+
+    /** Puts b at floor f of its sections: floors, crossings, the placed set and its hash (not the releases). */
+    private void place(int b, long f) {
+        long top = f + p.alignedSize(b);
+        for (int k = time.first[b]; k < time.end[b]; k++) floor[k] = top;
+        for (int k = time.first[b] + 1; k < time.end[b]; k++) crossings[k]--;
+        placed[b] = true;
+        offset[b] = f;
+        unplacedKey[time.first[b]] ^= key[b];
+    }
+
+    /** Undoes {@link #place}, and the releases raised since {@code releaseMark}. */
+    private void unplace(int b, long f, int releaseMark) {
+        unplacedKey[time.first[b]] ^= key[b];
+        placed[b] = false;
+        releaseLog.restore(release, releaseMark);
+        for (int k = time.first[b] + 1; k < time.end[b]; k++) crossings[k]++;
+        for (int k = time.first[b]; k < time.end[b]; k++) floor[k] = f;
+    }
+
+    /** Every lookahead of the class comment after b was placed with its top at {@code top}, in the part [from, to). */
+    private boolean holds(int b, long top, int from, int to) {
+        return releasesHold(b, top) && wallsFillable(from, to);
+    }
+
+    /**
+     * For tests: places the buffers of {@code order} one by one on their floor (the highest floor
+     * over their lifetime, which must be the floor of every section they span), running every
+     * lookahead after each on the part it lies in. A prefix of a packing taken bottom up (no
+     * buffer before one lower in a section they share) must pass them all: no lookahead may
+     * refute a state that has a completion. Leaves the buffers placed (use once).
+     *
+     * @return how many placements passed every lookahead: {@code order.length} when all did
+     * @throws IllegalArgumentException when a buffer does not sit flat on the floors of its sections
+     */
+    int replay(int[] order) {
+        for (int i = 0; i < order.length; i++) {
+            int b = order[i];
+            long f = release[b];
+            for (int k = time.first[b]; k < time.end[b]; k++)
+                if (floor[k] != f || placed[b]) throw new IllegalArgumentException("buffer " + b + " does not sit flat on the floors of its sections");
+            place(b, f);
+            int from = time.first[b], to = time.end[b];
+            while (from > 0 && crossings[from] > 0) from--;
+            while (to < time.sections && crossings[to] > 0) to++;
+            if (!holds(b, f + p.alignedSize(b), from, to)) return i;
+        }
+        return order.length;
+    }
+
+    /**
+     * The lowest-numbered unplaced buffer of b's class (same start, end and size). Placing only
+     * those keeps the placed twins of every class a prefix of it, so one set of placements up to
+     * twins has one hash.
+     */
+    private int firstUnplacedTwin(int b) {
+        b = firstTwin[b];
+        while (placed[b]) b = nextTwin[b];
+        return b;
+    }
+
+    /**
+     * The hash of the state of a part [lo, hi) that no unplaced buffer crosses: its set of unplaced
+     * buffers, which fixes every floor in it (a section's floor is the capacity less the bytes
+     * still to place there), whatever was placed elsewhere or in which order.
+     */
+    private long partState(int lo, int hi) {
+        long h = HASH_BASE;
+        for (int s = lo; s < hi; s++) h ^= unplacedKey[s];
+        return h;
     }
 
     private boolean isRefuted(long h) {
@@ -227,11 +321,12 @@ final class PerfectFill {
         return f < capacity && (s == from || floor[s - 1] > f);
     }
 
-    /** b could still sit at floor f: every section of its lifetime filled no higher, and room for it under the capacity. */
+    /**
+     * Unplaced b could still sit at floor f: every section of its lifetime filled no higher (its
+     * release, the highest floor there, is at most f), and room for it under the capacity.
+     */
     private boolean eventuallyAt(int b, long f) {
-        if (f + p.alignedSize(b) > capacity) return false;
-        for (int k = time.first[b]; k < time.end[b]; k++) if (floor[k] > f) return false;
-        return true;
+        return release[b] <= f && f + p.alignedSize(b) <= capacity;
     }
 
     /**
@@ -251,6 +346,7 @@ final class PerfectFill {
             boolean allNow = true;
             for (int b : starters[s]) {
                 if (placed[b] || !eventuallyAt(b, f)) continue;
+                if (firstUnplacedTwin(b) != b) continue;   // twins are one branch: counted once
                 fillers++;
                 for (int k = time.first[b]; k < time.end[b] && allNow; k++) allNow = floor[k] == f;
                 if (!allNow) break;
@@ -342,15 +438,19 @@ final class PerfectFill {
         if (sortBuf.length < hi - lo) sortBuf = new long[hi - lo];
         int m = 0;
         long cum = 0;
+        long highest = 0;
         long unit = p.alignment();
         for (int k = lo; k < hi; k++) {
             int c = time.members[k];
             if (placed[c]) continue;
             long r = release[c] - f;
             if (r == 0) cum += p.alignedSize(c);
-            else sortBuf[m++] = (r / unit) << 24 | p.alignedSize(c) / unit;
+            else {
+                sortBuf[m++] = (r / unit) << 24 | p.alignedSize(c) / unit;
+                highest = Math.max(highest, r);
+            }
         }
-        if (m == 0) return true;
+        if (highest <= cum) return true;   // the bytes free at the floor already reach every release: no order to check
         Arrays.sort(sortBuf, 0, m);
         for (int i = 0; i < m; i++) {
             if ((sortBuf[i] >>> 24) * unit > cum) return false;

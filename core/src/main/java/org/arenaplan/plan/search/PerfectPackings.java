@@ -21,14 +21,26 @@ public final class PerfectPackings {
         }
     }
 
+    /** A generated problem and the packing it was cut from: {@code offsets[i]} for buffer i, bytes. */
+    public record Packed(Problem problem, long[] offsets) { }
+
     private PerfectPackings() { }
+
+    /** As {@link #generatePacked}, without the packing. */
+    public static Problem generate(long seed, int buffers, long capacity, long horizon, long alignment) {
+        return generatePacked(seed, buffers, capacity, horizon, alignment).problem();
+    }
 
     /**
      * @param buffers   how many buffers to cut (fewer if the rectangle runs out of room)
      * @param capacity  bytes; a positive multiple of {@code alignment}
      * @param horizon   time steps, at least 1
+     * @return the problem (its lower bound and optimum both {@code capacity}) with the packing it
+     *         was cut from, which fills every instant from 0 to {@code capacity}
+     * @throws PlanningException when the capacity is not a positive multiple of the alignment,
+     *         or the horizon or buffer count is below 1
      */
-    public static Problem generate(long seed, int buffers, long capacity, long horizon, long alignment) {
+    public static Packed generatePacked(long seed, int buffers, long capacity, long horizon, long alignment) {
         if (alignment < 1 || capacity <= 0 || capacity % alignment != 0)
             throw new PlanningException("capacity must be a positive multiple of the alignment, got " + capacity + " and " + alignment);
         if (horizon < 1 || buffers < 1) throw new PlanningException("horizon and buffers must be at least 1, got " + horizon + " and " + buffers);
@@ -61,13 +73,15 @@ public final class PerfectPackings {
         long[] lower = new long[n];
         long[] upper = new long[n];
         long[] sizes = new long[n];
+        long[] offsets = new long[n];
         for (int i = 0; i < n; i++) {
             Rect r = rects.get(i);
             ids[i] = "p" + i;
             lower[i] = r.t0();
             upper[i] = r.t1();
             sizes[i] = r.b1() - r.b0();
+            offsets[i] = r.b0();
         }
-        return new Problem(ids, lower, upper, sizes, alignment);
+        return new Packed(new Problem(ids, lower, upper, sizes, alignment), offsets);
     }
 }

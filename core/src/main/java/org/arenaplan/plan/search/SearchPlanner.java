@@ -71,8 +71,23 @@ public final class SearchPlanner implements Planner {
         return note.get();
     }
 
+    /** The best placement found by the earlier of {@code deadline} and the planner's own limit. */
+    @Override
+    public Placement place(Problem problem, long deadline) {
+        return solve(problem, deadline).placement();
+    }
+
     public SearchOutcome solve(Problem problem) {
-        long deadline = deadline();
+        return solve(problem, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param deadline a {@link System#nanoTime()} value, or {@link Long#MAX_VALUE} for none: the
+     *                 search ends by it or by its own time limit, whichever comes first
+     */
+    public SearchOutcome solve(Problem problem, long deadline) {
+        long own = deadline();
+        if (deadline == Long.MAX_VALUE || own - deadline < 0) deadline = own;
         long began = System.nanoTime();
         long lb = problem.lowerBound();
         BestPlanner heuristics = new BestPlanner();

@@ -1,0 +1,273 @@
+package org.arenaplan.plan;
+
+import java.util.Iterator;
+
+/**
+ * Places the heavy buffers exactly and sweeps the rest into the gaps, so that placement does not
+ * visit every live neighbour of every buffer. On wide traces most buffers are small: on
+ * {@code WideTraces.generate(42, 62_000, 9_000)} the largest 30 % of the buffers hold 99 % of the
+ * size x lifetime area, yet exact placement spends 80 % of its time on the other 70 %, each
+ * walking the hundreds of free gaps the large ones leave (docs/scale.md).
+ *
+ * <p>Steps:
+ * <ol>
+ *   <li><b>Heavy buffers</b>: the shortest prefix of the order that holds at least
+ *       {@code heavyShare} of the total area (size x lifetime). They are placed as
+ *       {@link GreedyPlacer} places any prefix: exactly, by the fit rule, over each other only.</li>
+ *   <li><b>Sweep</b> over the start times, ascending, with a {@link FreeGaps} free list of the
+ *       bytes used at the current instant. At time t: free the buffers that ended (upper &lt;= t);
+ *       take the heavy buffers that start at t at their offsets; then place each light buffer
+ *       that starts at t, in the order's rank, into a gap of the free list: the smallest that
+ *       holds it ({@link GreedyPlacer.Fit#BEST}, ties to the lowest) or the lowest among the
+ *       {@value #LOW_GAPS} lowest gaps ({@link GreedyPlacer.Fit#FIRST}; then as best fit), at the
+ *       gap's lowest offset that no heavy buffer starting later in its lifetime occupies (the
+ *       free list does not see those yet). Light buffers that start later see this one in the
+ *       free list, so they need no check.</li>
+ *   <li>A light buffer whose candidates fail {@value #CHECKS} checks goes to the lowest offset of
+ *       the last gap (above everything used now) that the heavy buffers allow, or above all the
+ *       heavy buffers starting in its lifetime.</li>
+ * </ol>
+ *
+ * <p>Valid by construction: two buffers live at the same instant are both in the free list at the
+ * later one's start, or one is heavy and starts later, which the check covers (the heavy buffers
+ * are valid among themselves). Cost: O(n log n) sorts; the heavy prefix as {@link GreedyPlacer};
+ * per light buffer O(log g) per gap visited in a free list of g gaps, and at most
+ * {@value #CHECKS} checks, each O(h) for h &lt;= {@value #DIRECT} heavy buffers starting in its
+ * lifetime, else O(log T log r) in an {@link OccupancyTree} over the heavy buffers' start
+ * instants (first fit also walks at most {@value #LOW_GAPS} gaps). Nothing visits the live
+ * neighbours.
+ *
+ * <p>Deadline: the heavy prefix and the sorts read the clock as {@link GreedyPlacer} and
+ * {@link Orders} do, the sweep every {@value GreedyPlacer#CLOCK_EVERY} light buffers; past it the
+ * light buffers not yet placed are stacked above everything (valid, not tight) and the result
+ * says it was cut short.
+ */
+final class SweepPlacer {
+    /** The share of the area placed exactly by default: the heavy half. */
+    static final double HEAVY_HALF = 0.5;
+    /** Checks of candidate offsets per light buffer before it goes to the top. */
+    static final int CHECKS = 64;
+    /** First fit looks for its gap among this many of the lowest gaps, then as best fit does. */
+    static final int LOW_GAPS = 64;
+    /** Up to this many heavy buffers starting in a lifetime are compared one by one. */
+    static final int DIRECT = 64;
+
+    private SweepPlacer() { }
+
+    /**
+     * @param heavyShare the share of the total size x lifetime area placed exactly, in [0, 1]; 1
+     *                   places every buffer as {@link GreedyPlacer} does
+     * @param deadline   a {@link System#nanoTime()} value
+     */
+    static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, double heavyShare, long deadline) {
+        int n = p.size();
+        int heavyCount = heavyPrefix(p, order, heavyShare);
+        GreedyPlacer.Result heavy = GreedyPlacer.placePrefix(p, order, heavyCount, fit, deadline);
+        long[] offset = heavy.offsets();
+        if (heavyCount == n) return heavy;
+        boolean[] isHeavy = new boolean[n];
+        for (int k = 0; k < heavyCount; k++) isHeavy[order[k]] = true;
+        if (!heavy.complete()) return stackLight(p, order, heavyCount, offset, new boolean[n]);
+        try {
+            return new Sweep(p, order, heavyCount, fit, offset, isHeavy, deadline).run(deadline);
+        } catch (Orders.TimeUp e) {         // past the deadline while sorting: no light buffer placed yet
+            return stackLight(p, order, heavyCount, offset, new boolean[n]);
+        }
+    }
+
+    /** The shortest prefix of {@code order} whose area reaches {@code share} of the total. */
+    static int heavyPrefix(Problem p, int[] order, double share) {
+        double total = 0;
+        for (int i = 0; i < p.size(); i++) total += area(p, i);
+        double target = share * total;
+        double sum = 0;
+        int k = 0;
+        while (k < order.length && (sum < target || share >= 1)) sum += area(p, order[k++]);
+        return k;
+    }
+
+    private static double area(Problem p, int i) {
+        return (double) p.alignedSize(i) * (p.upper(i) - p.lower(i));
+    }
+
+    /** Puts every light buffer not yet {@code placed} above everything else, one above another. */
+    private static GreedyPlacer.Result stackLight(Problem p, int[] order, int heavyCount, long[] offset, boolean[] placed) {
+        long top = 0;
+        for (int k = 0; k < heavyCount; k++) top = Math.max(top, offset[order[k]] + p.alignedSize(order[k]));
+        for (int k = heavyCount; k < order.length; k++) {
+            if (placed[order[k]]) top = Math.max(top, offset[order[k]] + p.alignedSize(order[k]));
+        }
+        for (int k = heavyCount; k < order.length; k++) {
+            int i = order[k];
+            if (placed[i]) continue;
+            offset[i] = top;
+            top += p.alignedSize(i);
+        }
+        return new GreedyPlacer.Result(offset, false, true);
+    }
+
+    /** One sweep's state: the heavy buffers by start, for the checks, and the free list. */
+    private static final class Sweep {
+        private final Problem p;
+        private final int[] order;
+        private final int heavyCount;
+        private final GreedyPlacer.Fit fit;
+        private final long[] offset;
+        private final boolean[] isHeavy;
+        private final long[] heavyLower;    // heavy buffers by start: lower, bytes [from, to)
+        private final long[] heavyFrom;
+        private final long[] heavyTo;
+        private final long[][] heavyTop;    // sparse tables: max heavyTo and max -heavyFrom over index ranges
+        private final long[][] heavyNegBottom;
+        private final OccupancyTree heavyStarts;
+        private final FreeGaps free = new FreeGaps();
+        private int h0;                     // heavy buffers starting in the current lifetime:
+        private int h1;                     // [h0, h1) of the arrays above
+        private int checks;                 // checks made for the current light buffer
+        private long windowTop;             // max heavyTo and min heavyFrom over [h0, h1)
+        private long windowBottom;
+
+        Sweep(Problem p, int[] order, int heavyCount, GreedyPlacer.Fit fit, long[] offset, boolean[] isHeavy, long deadline) {
+            this.p = p;
+            this.order = order;
+            this.heavyCount = heavyCount;
+            this.fit = fit;
+            this.offset = offset;
+            this.isHeavy = isHeavy;
+            int[] heavy = java.util.Arrays.copyOf(order, heavyCount);
+            long[] lowers = new long[heavyCount];
+            for (int k = 0; k < heavyCount; k++) lowers[k] = p.lower(heavy[k]);
+            int[] byStart = Orders.sortedByKeys(deadline, heavyCount, lowers);
+            heavyLower = new long[heavyCount];
+            heavyFrom = new long[heavyCount];
+            heavyTo = new long[heavyCount];
+            heavyStarts = new OccupancyTree(p);
+            for (int k = 0; k < heavyCount; k++) {
+                int i = heavy[byStart[k]];
+                heavyLower[k] = p.lower(i);
+                heavyFrom[k] = offset[i];
+                heavyTo[k] = offset[i] + p.alignedSize(i);
+                heavyStarts.add(heavyLower[k], heavyLower[k] + 1, heavyFrom[k], heavyTo[k]);
+            }
+            heavyTop = sparseMax(heavyTo);
+            long[] negFrom = new long[heavyCount];
+            for (int k = 0; k < heavyCount; k++) negFrom[k] = -heavyFrom[k];
+            heavyNegBottom = sparseMax(negFrom);
+        }
+
+        GreedyPlacer.Result run(long deadline) {
+            int n = p.size();
+            int[] rank = new int[n];
+            for (int k = 0; k < n; k++) rank[order[k]] = k;
+            long[] lowers = new long[n];
+            long[] uppers = new long[n];
+            long[] ranks = new long[n];
+            for (int i = 0; i < n; i++) {
+                lowers[i] = p.lower(i);
+                uppers[i] = p.upper(i);
+                ranks[i] = rank[i];
+            }
+            int[] starts = Orders.sortedByKeys(deadline, n, lowers, ranks);
+            int[] ends = Orders.sortedByKeys(deadline, n, uppers);
+            boolean[] placed = new boolean[n];
+            int e = 0;
+            int swept = 0;
+            for (int s = 0; s < n; ) {
+                long t = p.lower(starts[s]);
+                while (e < n && p.upper(ends[e]) <= t) {
+                    int i = ends[e++];
+                    free.free(offset[i], offset[i] + p.alignedSize(i));
+                }
+                int r = s;
+                while (r < n && p.lower(starts[r]) == t) r++;
+                for (int k = s; k < r; k++) {
+                    int i = starts[k];
+                    if (isHeavy[i]) free.take(offset[i], offset[i] + p.alignedSize(i));
+                }
+                h0 = countAtOrBelow(heavyLower, t);
+                for (int k = s; k < r; k++) {
+                    int i = starts[k];
+                    if (isHeavy[i]) continue;
+                    if ((++swept & (GreedyPlacer.CLOCK_EVERY - 1)) == 0 && GreedyPlacer.passed(deadline))
+                        return stackLight(p, order, heavyCount, offset, placed);
+                    long size = p.alignedSize(i);
+                    offset[i] = size == 0 ? 0 : place(t, p.upper(i), size);
+                    free.take(offset[i], offset[i] + size);
+                    placed[i] = true;
+                }
+                s = r;
+            }
+            return new GreedyPlacer.Result(offset, true, true);
+        }
+
+        /** The offset of a light buffer of {@code size} bytes live over [t, upper). */
+        private long place(long t, long upper, long size) {
+            h1 = Problem.countBelow(heavyLower, upper);
+            windowTop = rangeMax(heavyTop, h0, h1);
+            windowBottom = -rangeMax(heavyNegBottom, h0, h1);
+            if (h1 - h0 > DIRECT) heavyStarts.window(t + 1, upper);
+            checks = 0;
+            long y = -1;
+            if (fit == GreedyPlacer.Fit.FIRST) y = firstPassing(free.lowestHolding(size, LOW_GAPS), size);
+            if (y < 0) y = firstPassing(free.smallestHolding(size), size);
+            if (y >= 0) return y;
+            y = free.top();
+            for (int k = 0; k < 8; k++) {
+                long blocked = blockEnd(y, y + size);
+                if (blocked < 0) return y;
+                y = blocked;
+            }
+            return Math.max(free.top(), windowTop);
+        }
+
+        /** The lowest offset in the first of {@code gaps} that passes the checks, or -1 when none does within {@value #CHECKS}. */
+        private long firstPassing(Iterator<long[]> gaps, long size) {
+            while (gaps.hasNext() && checks < CHECKS) {
+                long[] g = gaps.next();
+                for (long y = g[0]; y + size <= g[1] && checks < CHECKS; checks++) {
+                    long blocked = blockEnd(y, y + size);
+                    if (blocked < 0) return y;
+                    y = blocked;
+                }
+            }
+            return -1;
+        }
+
+        /** -1 if no heavy buffer starting in the lifetime meets [from, to), else the highest end of one that does. */
+        private long blockEnd(long from, long to) {
+            if (from >= windowTop || to <= windowBottom) return -1;   // above or below every one of them
+            if (h1 - h0 > DIRECT) return heavyStarts.blockEnd(from, to);
+            long end = -1;
+            for (int h = h0; h < h1; h++) {
+                if (heavyFrom[h] < to && from < heavyTo[h]) end = Math.max(end, heavyTo[h]);
+            }
+            return end;
+        }
+    }
+
+    /** How many of the ascending {@code sorted} are at most {@code v}. */
+    private static int countAtOrBelow(long[] sorted, long v) {
+        return v == Long.MAX_VALUE ? sorted.length : Problem.countBelow(sorted, v + 1);
+    }
+
+    /** A sparse table for range maxima: {@code t[k][i] = max(v[i .. i + 2^k))}. */
+    private static long[][] sparseMax(long[] v) {
+        int levels = 1;
+        while ((1 << levels) <= v.length) levels++;
+        long[][] t = new long[levels][];
+        t[0] = v.clone();
+        for (int k = 1; k < levels; k++) {
+            int len = Math.max(0, v.length - (1 << k) + 1);
+            t[k] = new long[len];
+            for (int i = 0; i < len; i++) t[k][i] = Math.max(t[k - 1][i], t[k - 1][i + (1 << (k - 1))]);
+        }
+        return t;
+    }
+
+    /** {@code max(v[a .. b))}, 0 when empty. */
+    private static long rangeMax(long[][] t, int a, int b) {
+        if (b <= a) return 0;
+        int k = 31 - Integer.numberOfLeadingZeros(b - a);
+        return Math.max(t[k][a], t[k][b - (1 << k)]);
+    }
+}
