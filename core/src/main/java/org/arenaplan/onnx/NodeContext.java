@@ -156,7 +156,8 @@ public final class NodeContext {
         OnnxModel.Attribute a = node.attributes().get(name);
         if (a == null) return dflt;
         if (a.type() != type || !cls.isInstance(a.value()))
-            throw error("attribute '" + name + "' has type " + a.type() + ", expected " + type + " (" + cls.getSimpleName() + ")");
+            throw error("attribute '" + name + "' is " + OnnxModel.Attribute.typeName(a.type()) + ", expected " + OnnxModel.Attribute.typeName(type)
+                    + " (ONNX AttributeProto.AttributeType)");
         return cls.cast(a.value());
     }
 

@@ -55,6 +55,13 @@ public record OnnxModel(long irVersion, Map<String, Long> opsets, Graph graph) {
      */
     public record Attribute(String name, int type, Object value) {
         public static final int FLOAT = 1, INT = 2, STRING = 3, TENSOR = 4, FLOATS = 6, INTS = 7, STRINGS = 8;
+
+        /** The ONNX name of an {@code AttributeProto.AttributeType} code ({@code INTS} for 7), or the code itself when unknown. */
+        public static String typeName(int type) {
+            String[] names = {"UNDEFINED", "FLOAT", "INT", "STRING", "TENSOR", "GRAPH", "FLOATS", "INTS", "STRINGS", "TENSORS", "GRAPHS",
+                "SPARSE_TENSOR", "SPARSE_TENSORS", "TYPE_PROTO", "TYPE_PROTOS"};
+            return type >= 0 && type < names.length ? names[type] : "type " + type;
+        }
     }
 
     /**

@@ -89,7 +89,11 @@ public final class OnnxProtos {
         if (!m.hasGraph() || (m.getIrVersion() == 0 && m.getOpsetImportCount() == 0))
             throw new OnnxException(file + ": not an ONNX model (no " + (!m.hasGraph() ? "graph" : "ir_version or opset_import") + " field in the ModelProto)");
         Map<String, Long> opsets = new LinkedHashMap<>();
-        for (OnnxMl.OperatorSetIdProto o : m.getOpsetImportList()) opsets.put(o.getDomain(), o.getVersion());
+        for (OnnxMl.OperatorSetIdProto o : m.getOpsetImportList()) {
+            Long before = opsets.put(o.getDomain(), o.getVersion());
+            if (before != null && before != o.getVersion())   // which one would a node mean? (the ONNX checker refuses this too)
+                throw new OnnxException(file + ": opset_import gives the domain '" + o.getDomain() + "' twice, as opset " + before + " and " + o.getVersion());
+        }
         OnnxMl.GraphProto g = m.getGraph();
         List<OnnxModel.Node> nodes = new ArrayList<>(g.getNodeCount());
         for (OnnxMl.NodeProto n : g.getNodeList()) nodes.add(node(n, file, dir));

@@ -73,6 +73,26 @@ class BadInputTest {
     }
 
     @Test
+    void anAttributeOfTheWrongTypeIsNamedWithOnnxTypeNamesNotCodes() throws Exception {
+        Path p = write("axis-string.onnx", new TinyOnnx().input("x", 1L, 4L).output("y")
+                .node("s", "Softmax", List.of("x"), List.of("y"), "axis", "1").bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(p + ": node 's' (Softmax, #0, opset 13): attribute 'axis' is STRING, expected INT (ONNX AttributeProto.AttributeType)");
+        Path q = write("float-strides.onnx", new TinyOnnx().input("x", 1L, 1L, 4L, 4L).floats("w", 1f, 1L, 1L, 1L, 1L).output("y")
+                .node("c", "Conv", List.of("x", "w"), List.of("y"), "strides", new double[]{1.5, 1}).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(q, Map.of())).hasMessageContaining("attribute 'strides' is FLOATS, expected INTS");
+    }
+
+    @Test
+    void aDomainImportedAtTwoOpsetsIsRefused() throws Exception {
+        byte[] twice = relu().model().toBuilder()
+                .addOpsetImport(ai.onnx.proto.OnnxMl.OperatorSetIdProto.newBuilder().setDomain("").setVersion(9)).build().toByteArray();
+        Path p = write("two-opsets.onnx", twice);
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(p + ": opset_import gives the domain '' twice, as opset 13 and 9");
+    }
+
+    @Test
     void aTextFileIsNotAnOnnxModel() throws Exception {
         Path p = write("notes.onnx", "hello, this is not a model\n".getBytes(StandardCharsets.UTF_8));
         assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)

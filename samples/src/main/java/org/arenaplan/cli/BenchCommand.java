@@ -138,8 +138,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private Duration limit() {
-        if (!(timeLimit > 0)) throw new UsageException("--time-limit must be a positive number of seconds, got " + timeLimit);
-        return Duration.ofMillis(Math.round(timeLimit * 1000));
+        return Seconds.of("--time-limit", timeLimit);
     }
 
     private int search(PrintStream out) throws Exception {
@@ -149,7 +148,7 @@ final class BenchCommand implements Callable<Integer> {
             case "perfect" -> ChallengingBench.Mode.PERFECT;
             default -> throw new UsageException("--set " + set + ": expected challenging, real or perfect");
         };
-        if (!(timeLimit > 0)) throw new UsageException("--time-limit must be a positive number of seconds, got " + timeLimit);
+        Duration limit = limit();
         Path folder = dir != null ? dir : Path.of("..", "shared", "problems", set);
         if (mode != ChallengingBench.Mode.PERFECT && !Files.isDirectory(folder))
             throw new UsageException("--dir " + folder + ": no such folder (the shared problems live in ../shared/problems beside the repository)");
@@ -158,7 +157,7 @@ final class BenchCommand implements Callable<Integer> {
             throw new UsageException("--dir " + folder + ": no problems in it (" + ChallengingBench.pattern(mode) + "); nothing to search");
         int missed;
         try (Progress progress = Progress.open("bench search", instances, spec.commandLine().getErr())) {
-            missed = ChallengingBench.run(out, mode, folder, Duration.ofMillis(Math.round(timeLimit * 1000)), seed, (i, name) -> {
+            missed = ChallengingBench.run(out, mode, folder, limit, seed, (i, name) -> {
                 progress.stepTo(i);
                 progress.note(name + " (" + (i + 1) + "/" + instances + ", up to " + timeLimit + " s)");
             });

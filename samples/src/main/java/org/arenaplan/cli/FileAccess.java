@@ -50,8 +50,14 @@ final class FileAccess {
         }
     }
 
-    /** Fails early (before long planning) when the output's folder does not exist. */
+    /**
+     * Fails early (before long planning) when the output's folder does not exist, or when the
+     * name is {@code -}: only {@code plan --out -} means standard output, and a file named
+     * {@code -} written for any other flag would surprise.
+     */
     static void checkWritable(Path file, String flag) {
+        if (file.toString().equals("-"))
+            throw new UsageException(flag + " -: this flag writes a file (only plan --out - writes to standard output); give a file name");
         Path dir = file.toAbsolutePath().getParent();
         if (dir != null && !java.nio.file.Files.isDirectory(dir))
             throw new InputException(flag + " " + file + ": cannot write: folder " + dir + " does not exist");

@@ -143,7 +143,7 @@ final class PlanCommand implements Callable<Integer> {
         Long cap = capacity;
         if (cap == null && !input.isGraph()) cap = ProblemCsv.capacityFromName(input.csv());
         PlannerOptions options = PlannerOptions.DEFAULT.withCapacity(cap);
-        if (timeLimit != null) options = options.withTimeLimit(Duration.ofMillis(Math.round(timeLimit * 1000)));
+        if (timeLimit != null) options = options.withTimeLimit(Seconds.of("--time-limit", timeLimit));
         Outcome outcome = plan(input, planner, options, stderr);
         if (cap != null && outcome.stats().arenaBytes() > cap && outcome.stats().lowerBoundBytes() <= cap && !"search".equals(planner))
             outcome = trySearch(input, outcome, options, stderr);
@@ -228,7 +228,7 @@ final class PlanCommand implements Callable<Integer> {
             throw new UsageException("--out, --svg and --html write one plan, and several --dim values make one per shape;"
                     + " add --worst-case to write the one plan sized for the largest shape, or give one value per --dim");
         checkFiles();
-        PlannerOptions options = timeLimit == null ? PlannerOptions.DEFAULT : PlannerOptions.DEFAULT.withTimeLimit(Duration.ofMillis(Math.round(timeLimit * 1000)));
+        PlannerOptions options = timeLimit == null ? PlannerOptions.DEFAULT : PlannerOptions.DEFAULT.withTimeLimit(Seconds.of("--time-limit", timeLimit));
         ShapeSweep sweep = new ShapeSweep(Path.of(words.get(0)), OnnxImporter.Options.DEFAULT.withDonateInputs(donateInputs), graphOptions(options));
         if (!worstCase) {
             for (ShapeSweep.Row r : sweep.perShape(dimValues))
@@ -270,7 +270,7 @@ final class PlanCommand implements Callable<Integer> {
     private void checkFlags(PlanInput input) {
         if (align != null && align < 1) throw new UsageException("--align must be at least 1, got " + align);
         if (capacity != null && capacity < 0) throw new UsageException("--capacity must not be negative, got " + capacity);
-        if (timeLimit != null && !(timeLimit > 0)) throw new UsageException("--time-limit must be a positive number of seconds, got " + timeLimit);
+        if (timeLimit != null) Seconds.of("--time-limit", timeLimit);
         checkFiles();
         streamFlags.count();
         streamFlags.mode();

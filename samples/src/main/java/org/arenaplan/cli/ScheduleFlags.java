@@ -34,9 +34,9 @@ final class ScheduleFlags {
 
     /** The graph in the order asked for (the graph itself for {@code file}). */
     Schedule apply(Graph g, long alignment) {
-        if (!(timeLimit > 0)) throw new UsageException("--schedule-time-limit must be a positive number of seconds, got " + timeLimit);
+        Duration limit = Seconds.of("--schedule-time-limit", timeLimit);
         return MemoryScheduler.schedule(g, MemoryScheduler.Options.DEFAULT.withMode(mode()).withAlignment(alignment)
-                .withTimeLimit(Duration.ofMillis(Math.max(1, Math.round(timeLimit * 1000)))));
+                .withTimeLimit(limit.isZero() ? Duration.ofMillis(1) : limit));
     }
 
     /** The contract line {@code schedule: ...} when an order was searched for; nothing for the file order. */

@@ -107,7 +107,7 @@ final class TensorFiles {
      */
     static void checkPaths(Graph g, Path output, List<String> expect, double rtol, double atol) {
         if (output != null) {
-            if (g.outputs().size() == 1) FileAccess.checkWritable(output, "--output");
+            if (g.outputs().size() == 1 || output.toString().equals("-")) FileAccess.checkWritable(output, "--output");
             else if (Files.exists(output) && !Files.isDirectory(output))
                 throw new InputException("--output " + output + ": the graph has " + g.outputs().size() + " outputs, so PATH must be a folder, and this is a file");
             else if (!Files.isDirectory(output.toAbsolutePath().getParent()))

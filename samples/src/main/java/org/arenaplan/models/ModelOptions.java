@@ -64,7 +64,7 @@ final class ModelOptions {
         } catch (NumberFormatException e) {
             // reported below with the option's name
         }
-        throw new IllegalArgumentException("model '" + model + "': option --" + key + " must be a positive integer, got '" + v + "'");
+        throw new IllegalArgumentException("model '" + model + "': option --" + key + " must be a positive integer of at most " + Integer.MAX_VALUE + ", got '" + v + "'");
     }
 
     /** A number in [0, 1]. */

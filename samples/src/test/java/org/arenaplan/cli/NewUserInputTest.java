@@ -139,7 +139,7 @@ class NewUserInputTest {
         Files.writeString(csv, "id,lower,upper,size\nx,0,3,1024\n");
         oneLine(Cli.run("plan", csv.toString(), "--capacity", "abc"), 2, "Invalid value for option '--capacity': 'abc' is not a long (see 'arenaplan plan --help')");
         oneLine(Cli.run("frobnicate"), 2, "'frobnicate'", "(see 'arenaplan --help')");
-        oneLine(Cli.run("plan", "--model", "randwire", "--nodes", "0"), 2, "--model randwire: model 'randwire': option --nodes must be a positive integer, got '0'");
+        oneLine(Cli.run("plan", "--model", "randwire", "--nodes", "0"), 2, "--model randwire: model 'randwire': option --nodes must be a positive integer of at most 2147483647, got '0'");
         assertThat(Cli.run("plan", "--model", "randwire", "--nodes", "0").err()).doesNotContain("model 'randwire': model 'randwire'");
     }
 
@@ -171,5 +171,28 @@ class NewUserInputTest {
         Files.writeString(g, tiny.replace("{\"name\": \"flat\", \"bytes\": 1048576},", "{\"name\": \"flat\", \"bytes\": 1048576}, {\"name\": \"zz\", \"bytes\": 100},"));
         assertThat(Files.readString(g)).contains("\"zz\"");
         oneLine(Cli.run("plan", g.toString()), 2, g + ": $.tensors[5]: tensor 'zz' is declared but no op writes or reads it");
+    }
+
+    @Test
+    void aDashForAnyFileFlagButPlanOutIsRefusedNotWrittenAsAFileNamedDash() throws Exception {
+        for (String flag : new String[]{"--svg", "--html"})
+            oneLine(Cli.run("plan", "--model", "mlp", flag, "-"), 2, flag + " -: this flag writes a file (only plan --out - writes to standard output)");
+        oneLine(Cli.run("run", "--model", "mlp", "--device", "sim", "--iterations", "1", "--json", "-"), 2, "--json -: this flag writes a file");
+        oneLine(Cli.run("run", "--model", "mlp", "--device", "sim", "--iterations", "1", "--output", "-"), 2, "--output -: this flag writes a file");
+        oneLine(Cli.run("plan", "--model", "chain", "--dim", "99999999999"), 2, "option --dim must be a positive integer of at most 2147483647, got '99999999999'");
+        assertThat(Path.of("-")).doesNotExist();
+        Cli out = Cli.run("plan", "--model", "mlp", "--out", "-");
+        assertThat(out.code()).as(out.toString()).isZero();
+        assertThat(out.out()).startsWith("{");
+    }
+
+    @Test
+    void aTimeLimitPastWhatADeadlineCanHoldIsBadInputNotALongOverflow() {
+        oneLine(Cli.run("plan", "--model", "mlp", "--time-limit", "1e20"), 2, "--time-limit must be at most 1e9 seconds");
+        oneLine(Cli.run("plan", "--model", "mlp", "--schedule", "memory", "--schedule-time-limit", "1e20"), 2, "--schedule-time-limit must be at most 1e9 seconds");
+        oneLine(Cli.run("bench", "search", "--time-limit", "1e20"), 2, "--time-limit must be at most 1e9 seconds");
+        oneLine(Cli.run("plan", "--model", "mlp", "--time-limit", "0"), 2, "--time-limit must be a positive number of seconds, got 0.0");
+        Cli big = Cli.run("plan", "--model", "mlp", "--time-limit", "1e9", "--schedule", "memory", "--schedule-time-limit", "1e9");
+        assertThat(big.code()).as(big.toString()).isZero();
     }
 }
