@@ -35,6 +35,8 @@ final class TensorFiles {
 
     /** The values of {@code --input NAME=FILE}; a file that cannot be read is bad input naming the input too. */
     private static TensorValue read(String input, Path file) {
+        if (file.toString().isEmpty())
+            throw new UsageException("--input " + input + "=: no file after '='; write --input " + input + "=FILE.pb");
         try {
             return OnnxTensorFile.read(file).value();
         } catch (InputException e) {
