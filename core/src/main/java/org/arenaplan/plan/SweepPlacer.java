@@ -184,7 +184,7 @@ final class SweepPlacer {
                     int i = starts[k];
                     if (isHeavy[i]) free.take(offset[i], offset[i] + p.alignedSize(i));
                 }
-                h0 = countAtOrBelow(heavyLower, t);
+                h0 = Problem.countBelow(heavyLower, t + 1);   // t < some upper <= 2^63-1: no overflow
                 for (int k = s; k < r; k++) {
                     int i = starts[k];
                     if (isHeavy[i]) continue;
@@ -243,11 +243,6 @@ final class SweepPlacer {
             }
             return end;
         }
-    }
-
-    /** How many of the ascending {@code sorted} are at most {@code v}. */
-    private static int countAtOrBelow(long[] sorted, long v) {
-        return v == Long.MAX_VALUE ? sorted.length : Problem.countBelow(sorted, v + 1);
     }
 
     /** A sparse table for range maxima: {@code t[k][i] = max(v[i .. i + 2^k))}. */
