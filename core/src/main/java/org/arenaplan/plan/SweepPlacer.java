@@ -28,8 +28,11 @@ package org.arenaplan.plan;
  *
  * <p>Valid by construction: two buffers live at the same instant are both in the free list at the
  * later one's start, or one is heavy and starts later, which the check covers (the heavy buffers
- * are valid among themselves). Cost: O(n log n) sorts; the heavy prefix as {@link GreedyPlacer};
- * per light buffer O(log g) per gap visited in a free list of g gaps, and at most
+ * are valid among themselves). Cost: O(n log n) sorts (the start and end orders sorted once per
+ * problem and shared, the starts at one instant re-sorted by rank); the heavy prefix as
+ * {@link GreedyPlacer}; per light buffer a take and a free in a free list of g gaps (a few
+ * O(log g) searches and an O(64 + g / 64) array shift, see {@link FreeGaps}), O(1) per gap
+ * visited, and at most
  * {@value #CHECKS} checks, each O(h) for h &lt;= {@value #DIRECT} heavy buffers starting in its
  * lifetime, else O(log T log r) in an {@link OccupancyTree} over the heavy buffers' start
  * instants (first fit also walks at most {@value #LOW_GAPS} gaps). Nothing visits the live
