@@ -92,7 +92,7 @@ public final class BestPlanner implements Planner {
     @Override
     public String progressNote() {
         int o = outrun.get();
-        return finished.get() + " of " + total.get() + " heuristics finished" + (o == 0 ? "" : " (" + o + " stopped once past the smallest arena)");
+        return finished.get() + " of " + total.get() + " heuristics finished" + (o == 0 ? "" : ", " + o + " of them stopped once past the smallest arena");
     }
 
     /** Labels of the heuristics tried, in order. */
