@@ -139,23 +139,22 @@ final class SortedPairs {
 
     /** The first index in block k whose pair is not before {@code (a, b)}. */
     private int lowerBound(int k, long a, long b) {
-        long[] f = first[k], s = second[k];
-        int lo = 0, hi = sizes[k];
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (less(f[mid], s[mid], a, b)) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo;
+        return search(k, a, b, false);
     }
 
     /** The first index in block k whose pair is after {@code (a, b)}. */
     private int upperBound(int k, long a, long b) {
+        return search(k, a, b, true);
+    }
+
+    /** The first index in block k whose pair is after {@code (a, b)}, or ({@code afterOnly} false) at it. */
+    private int search(int k, long a, long b, boolean afterOnly) {
         long[] f = first[k], s = second[k];
         int lo = 0, hi = sizes[k];
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (!less(a, b, f[mid], s[mid])) lo = mid + 1;
+            boolean before = afterOnly ? !less(a, b, f[mid], s[mid]) : less(f[mid], s[mid], a, b);
+            if (before) lo = mid + 1;
             else hi = mid;
         }
         return lo;
