@@ -89,7 +89,7 @@ final class GreedyPlacer {
      */
     static Result placePrefix(Problem p, int[] order, int count, Fit fit, long deadline, ArenaBound bound) {
         if (deadline == NO_DEADLINE) deadline = System.nanoTime() + Long.MAX_VALUE / 2;
-        if (System.nanoTime() - deadline > 0) return stackRest(p, order, 0, count, new long[p.size()]);
+        if (System.nanoTime() - deadline > 0) return stackUnplaced(p, order, count, new long[p.size()], new boolean[p.size()], false);
         return isWide(p) ? placeWide(p, order, count, fit, deadline, bound) : placeByNeighbours(p, order, count, fit, deadline, bound);
     }
 
@@ -138,15 +138,22 @@ final class GreedyPlacer {
         return both.isEmpty() ? "" : open + both + close;
     }
 
-    /** Places {@code order[from .. to)} one above the other, above every buffer placed before. */
-    private static Result stackRest(Problem p, int[] order, int from, int to, long[] offset) {
+    /**
+     * A run cut at the deadline: stacks the buffers of {@code order[0 .. count)} not yet
+     * {@code placed} one above another, in order, above every placed one (valid, not tight).
+     */
+    static Result stackUnplaced(Problem p, int[] order, int count, long[] offset, boolean[] placed, boolean swept) {
         long top = 0;
-        for (int k = 0; k < from; k++) top = Math.max(top, offset[order[k]] + p.alignedSize(order[k]));
-        for (int k = from; k < to; k++) {
-            offset[order[k]] = top;
-            top += p.alignedSize(order[k]);
+        for (int k = 0; k < count; k++) {
+            if (placed[order[k]]) top = Math.max(top, offset[order[k]] + p.alignedSize(order[k]));
         }
-        return new Result(offset, false);
+        for (int k = 0; k < count; k++) {
+            int i = order[k];
+            if (placed[i]) continue;
+            offset[i] = top;
+            top += p.alignedSize(i);
+        }
+        return new Result(offset, false, swept);
     }
 
     /** Average buffers overlapping one buffer above which the occupancy tree wins. */
@@ -174,7 +181,7 @@ final class GreedyPlacer {
         for (int o = 0; o < count; o++) {
             if ((o & CLOCK_MASK) == CLOCK_MASK) {
                 if (bound.exceededBy(top)) return Result.OUTRUN;
-                if (System.nanoTime() - deadline > 0) return stackRest(p, order, o, count, offset);
+                if (System.nanoTime() - deadline > 0) return stackUnplaced(p, order, count, offset, placed, false);
             }
             int i = order[o];
             nb = p.conflictsInto(i, nb, stack);
@@ -212,7 +219,7 @@ final class GreedyPlacer {
         for (int k = 0; k < count; k++) {
             if ((k & CLOCK_MASK) == CLOCK_MASK) {
                 if (bound.exceededBy(top)) return Result.OUTRUN;
-                if (System.nanoTime() - deadline > 0) return stackRest(p, order, k, count, offset);
+                if (System.nanoTime() - deadline > 0) return stackUnplaced(p, order, count, offset, placed, false);
             }
             int i = order[k];
             if (extra != null) {

@@ -77,11 +77,11 @@ final class SweepPlacer {
         long[] offset = heavy.offsets();
         boolean[] isHeavy = new boolean[n];
         for (int k = 0; k < heavyCount; k++) isHeavy[order[k]] = true;
-        if (!heavy.complete()) return stackLight(p, order, heavyCount, offset, new boolean[n]);
+        if (!heavy.complete()) return GreedyPlacer.stackUnplaced(p, order, n, offset, isHeavy, true);
         try {
             return new Sweep(p, order, heavyCount, fit, offset, isHeavy, deadline).run(deadline, bound);
         } catch (Orders.TimeUp e) {         // past the deadline while sorting: no light buffer placed yet
-            return stackLight(p, order, heavyCount, offset, new boolean[n]);
+            return GreedyPlacer.stackUnplaced(p, order, n, offset, isHeavy, true);
         }
     }
 
@@ -98,22 +98,6 @@ final class SweepPlacer {
 
     private static double area(Problem p, int i) {
         return (double) p.alignedSize(i) * (p.upper(i) - p.lower(i));
-    }
-
-    /** Puts every light buffer not yet {@code placed} above everything else, one above another. */
-    private static GreedyPlacer.Result stackLight(Problem p, int[] order, int heavyCount, long[] offset, boolean[] placed) {
-        long top = 0;
-        for (int k = 0; k < heavyCount; k++) top = Math.max(top, offset[order[k]] + p.alignedSize(order[k]));
-        for (int k = heavyCount; k < order.length; k++) {
-            if (placed[order[k]]) top = Math.max(top, offset[order[k]] + p.alignedSize(order[k]));
-        }
-        for (int k = heavyCount; k < order.length; k++) {
-            int i = order[k];
-            if (placed[i]) continue;
-            offset[i] = top;
-            top += p.alignedSize(i);
-        }
-        return new GreedyPlacer.Result(offset, false, true);
     }
 
     /** One sweep's state: the heavy buffers by start, for the checks, and the free list. */
@@ -169,7 +153,7 @@ final class SweepPlacer {
             int n = p.size();
             int[] starts = startsInRankOrder(deadline);
             int[] ends = p.endOrder(deadline);
-            boolean[] placed = new boolean[n];
+            boolean[] placed = isHeavy.clone();   // and the light buffers swept so far
             long top = 0;                   // the arena so far: every heavy buffer and the light ones placed
             for (int k = 0; k < heavyCount; k++) top = Math.max(top, offset[order[k]] + p.alignedSize(order[k]));
             int e = 0;
@@ -192,7 +176,7 @@ final class SweepPlacer {
                     if (isHeavy[i]) continue;
                     if ((++swept & (GreedyPlacer.CLOCK_EVERY - 1)) == 0) {
                         if (bound.exceededBy(top)) return GreedyPlacer.Result.OUTRUN;
-                        if (GreedyPlacer.passed(deadline)) return stackLight(p, order, heavyCount, offset, placed);
+                        if (GreedyPlacer.passed(deadline)) return GreedyPlacer.stackUnplaced(p, order, n, offset, placed, true);
                     }
                     long size = p.alignedSize(i);
                     offset[i] = size == 0 ? 0 : place(t, p.upper(i), size);

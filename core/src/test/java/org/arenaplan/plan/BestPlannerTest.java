@@ -20,7 +20,7 @@ class BestPlannerTest {
     void stoppingRunsPastTheSmallestArenaKeepsTheWinnerTiesIncluded() {
         Random r = new Random(23);
         int stopped = 0;
-        for (int round = 0; round < 300; round++) {
+        for (int round = 0; round < 200; round++) {
             // Few sizes and short lives: many runs tie on the arena, so a run stopped at the bound's
             // value instead of strictly above it would change the winner's label.
             int sizes = round % 2 == 0 ? 3 : 300;
@@ -30,7 +30,7 @@ class BestPlannerTest {
             again.place(p);
             if (again.progressNote().contains("stopped")) stopped++;
         }
-        assertThat(stopped).as("problems on which the bound stopped a run").isGreaterThan(30);
+        assertThat(stopped).as("problems on which the bound stopped a run").isGreaterThan(20);
     }
 
     @Test
