@@ -147,14 +147,16 @@ final class Orders {
     static int[] byBreadth(Problem p, long deadline) {
         LiveBytes live = LiveBytes.of(p);
         if (GreedyPlacer.passed(deadline)) throw new TimeUp();
-        RangeMax rmq = new RangeMax(live);
+        long[] curve = new long[live.points()];
+        for (int k = 0; k < curve.length; k++) curve[k] = live.bytesAt(k);
+        RangeMax rmq = new RangeMax(curve);
         int n = p.size();
         long[] width = new long[n];
         int[] at = new int[n];
         for (int i = 0; i < n; i++) {
             int a = live.indexAtOrBefore(p.lower(i));
             int b = live.indexAtOrBefore(p.upper(i) - 1);
-            int m = rmq.argMax(a, b);
+            int m = rmq.argMax(a, b + 1);
             width[i] = live.bytesAt(m);
             at[i] = m;
         }
@@ -166,35 +168,5 @@ final class Orders {
         }
         if (GreedyPlacer.passed(deadline)) throw new TimeUp();
         return sortedByKeys(deadline, n, negWidth, instant, key(p, i -> -p.alignedSize(i)));
-    }
-
-    /** Sparse table over the live-bytes curve: arg-max of any index range in O(1). */
-    private static final class RangeMax {
-        private final LiveBytes live;
-        private final int[][] table;
-
-        RangeMax(LiveBytes live) {
-            this.live = live;
-            int n = live.points();
-            int levels = 1;
-            while ((1 << levels) <= n) levels++;
-            table = new int[levels][];
-            table[0] = new int[n];
-            for (int i = 0; i < n; i++) table[0][i] = i;
-            for (int k = 1; k < levels; k++) {
-                int len = n - (1 << k) + 1;
-                table[k] = new int[Math.max(len, 0)];
-                for (int i = 0; i < len; i++) table[k][i] = better(table[k - 1][i], table[k - 1][i + (1 << (k - 1))]);
-            }
-        }
-
-        private int better(int a, int b) {
-            return live.bytesAt(b) > live.bytesAt(a) ? b : a;   // ties keep the earlier instant
-        }
-
-        int argMax(int a, int b) {
-            int k = 31 - Integer.numberOfLeadingZeros(b - a + 1);
-            return better(table[k][a], table[k][b - (1 << k) + 1]);
-        }
     }
 }

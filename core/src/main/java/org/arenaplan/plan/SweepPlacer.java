@@ -111,8 +111,8 @@ final class SweepPlacer {
         private final long[] heavyLower;    // heavy buffers by start: lower, bytes [from, to)
         private final long[] heavyFrom;
         private final long[] heavyTo;
-        private final long[][] heavyTop;    // sparse tables: max heavyTo and max -heavyFrom over index ranges
-        private final long[][] heavyNegBottom;
+        private final RangeMax heavyTop;    // max heavyTo and max -heavyFrom over index ranges
+        private final RangeMax heavyNegBottom;
         private final OccupancyTree heavyStarts;
         private final FreeGaps free = new FreeGaps();
         private int h0;                     // heavy buffers starting in the current lifetime:
@@ -143,10 +143,10 @@ final class SweepPlacer {
                 heavyTo[k] = offset[i] + p.alignedSize(i);
                 heavyStarts.add(heavyLower[k], heavyLower[k] + 1, heavyFrom[k], heavyTo[k]);
             }
-            heavyTop = sparseMax(heavyTo);
+            heavyTop = new RangeMax(heavyTo);
             long[] negFrom = new long[heavyCount];
             for (int k = 0; k < heavyCount; k++) negFrom[k] = -heavyFrom[k];
-            heavyNegBottom = sparseMax(negFrom);
+            heavyNegBottom = new RangeMax(negFrom);
         }
 
         GreedyPlacer.Result run(long deadline, ArenaBound bound) {
@@ -212,8 +212,8 @@ final class SweepPlacer {
         /** The offset of a light buffer of {@code size} bytes live over [t, upper). */
         private long place(long t, long upper, long size) {
             h1 = Problem.countBelow(heavyLower, upper);
-            windowTop = rangeMax(heavyTop, h0, h1);
-            windowBottom = -rangeMax(heavyNegBottom, h0, h1);
+            windowTop = heavyTop.max(h0, h1, 0);
+            windowBottom = -heavyNegBottom.max(h0, h1, 0);
             if (h1 - h0 > DIRECT) heavyStarts.window(t + 1, upper);
             checks = 0;
             long y = -1;
@@ -251,26 +251,5 @@ final class SweepPlacer {
             }
             return end;
         }
-    }
-
-    /** A sparse table for range maxima: {@code t[k][i] = max(v[i .. i + 2^k))}. */
-    private static long[][] sparseMax(long[] v) {
-        int levels = 1;
-        while ((1 << levels) <= v.length) levels++;
-        long[][] t = new long[levels][];
-        t[0] = v.clone();
-        for (int k = 1; k < levels; k++) {
-            int len = Math.max(0, v.length - (1 << k) + 1);
-            t[k] = new long[len];
-            for (int i = 0; i < len; i++) t[k][i] = Math.max(t[k - 1][i], t[k - 1][i + (1 << (k - 1))]);
-        }
-        return t;
-    }
-
-    /** {@code max(v[a .. b))}, 0 when empty. */
-    private static long rangeMax(long[][] t, int a, int b) {
-        if (b <= a) return 0;
-        int k = 31 - Integer.numberOfLeadingZeros(b - a);
-        return Math.max(t[k][a], t[k][b - (1 << k)]);
     }
 }
