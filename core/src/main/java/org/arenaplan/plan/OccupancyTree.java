@@ -40,13 +40,8 @@ final class OccupancyTree {
     private int setCount;
 
     OccupancyTree(Problem p) {
-        long[] all = new long[p.size()];
-        for (int i = 0; i < p.size(); i++) all[i] = p.lower(i);
-        Arrays.sort(all);
-        int k = 0;
-        for (int i = 0; i < all.length; i++) if (k == 0 || all[i] != all[k - 1]) all[k++] = all[i];
-        points = Arrays.copyOf(all, k);
-        leaves = Math.max(1, k);
+        points = p.startPoints();
+        leaves = Math.max(1, points.length);
         cover = new ByteRanges[4 * leaves];
         sub = new ByteRanges[4 * leaves];
     }

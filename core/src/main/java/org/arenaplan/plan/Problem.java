@@ -29,6 +29,7 @@ public final class Problem {
     private volatile long overlappingPairs = -1;
     private volatile int[] startOrder;       // byLower and byUpper, sorted once, for sweeps (shared: read only)
     private volatile int[] endOrder;
+    private volatile long[] startPoints;
 
     /**
      * @param extraConflicts symmetric adjacency lists of conflicts beyond interval overlap, or null
@@ -184,6 +185,19 @@ public final class Problem {
         int[] o = startOrder;
         if (o == null) startOrder = o = Orders.sortedByKeys(deadline, lower.length, lower);
         return o;
+    }
+
+    /** The distinct starts, ascending: the instants at which the set of live buffers can grow. Sorted once, shared (read only). */
+    long[] startPoints() {
+        long[] pts = startPoints;
+        if (pts == null) {
+            long[] all = lower.clone();
+            Arrays.sort(all);
+            int k = 0;
+            for (int i = 0; i < all.length; i++) if (k == 0 || all[i] != all[k - 1]) all[k++] = all[i];
+            startPoints = pts = Arrays.copyOf(all, k);
+        }
+        return pts;
     }
 
     /** {@link #byUpper()}, as {@link #startOrder}. */
