@@ -32,11 +32,10 @@ package org.arenaplan.plan;
  * problem and shared, the starts at one instant re-sorted by rank); the heavy prefix as
  * {@link GreedyPlacer}; per light buffer a take and a free in a free list of g gaps (a few
  * O(log g) searches and an O(64 + g / 64) array shift, see {@link FreeGaps}), O(1) per gap
- * visited, and at most
- * {@value #CHECKS} checks, each O(h) for h &lt;= {@value #DIRECT} heavy buffers starting in its
- * lifetime, else O(log T log r) in an {@link OccupancyTree} over the heavy buffers' start
- * instants (first fit also walks at most {@value #LOW_GAPS} gaps). Nothing visits the live
- * neighbours.
+ * visited, and at most {@value #CHECKS} checks, each O(h) for h &lt;= {@value #DIRECT} heavy
+ * buffers starting in its lifetime, else O(log T log r) in an {@link OccupancyTree} over the
+ * heavy buffers' start instants (first fit also walks at most {@value #LOW_GAPS} gaps). Nothing
+ * visits the live neighbours.
  *
  * <p>Deadline: the heavy prefix and the sorts read the clock as {@link GreedyPlacer} and
  * {@link Orders} do, the sweep every {@value GreedyPlacer#CLOCK_EVERY} light buffers; past it the
