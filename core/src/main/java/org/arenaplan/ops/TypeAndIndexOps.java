@@ -96,7 +96,7 @@ final class TypeAndIndexOps implements OpFamily {
     private static Lowered importCast(NodeContext n) {
         n.require(n.hasAttr("to"), "attribute 'to' is required");
         long to = n.integer("to", 0);
-        DType t = DType.ofOnnx((int) to);
+        DType t = DType.ofOnnx(to);
         n.require(t != null, "attribute to=" + to + " is an element type arenaplan does not support");
         return op(n, CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) t.onnxCode()), t);
     }
