@@ -294,10 +294,12 @@ final class PlanCommand implements Callable<Integer> {
                 throw new UsageException("--out " + out + ": the name must end in .json (plan JSON) or .csv (minimalloc solution)");
             FileAccess.checkWritable(out, "--out");
         }
+        if (out != null && !outToStdout()) FileAccess.checkNotAnInput(out, "--out", words);
         for (Path picture : new Path[]{svg, html}) {
             if (picture == null) continue;
             String flag = picture == svg ? "--svg" : "--html";
             FileAccess.checkWritable(picture, flag);
+            FileAccess.checkNotAnInput(picture, flag, words);
         }
     }
 

@@ -115,4 +115,39 @@ class BreakerInputTest {
         assertThat(r.err()).as(r.toString()).contains("pricing concurrency (1 stream, then --sync none): planning 66 buffers with search: still running after 1 s");
         assertThat(r.out()).contains("price of concurrency: 4 streams");
     }
+
+    /**
+     * {@code plan p.csv --out p.csv} replaced the problem by its solution, and
+     * {@code run --output r.pb --expect r.pb} wrote the outputs over the reference, then said they
+     * matched it (exit 0 whatever the reference held). An output that is an input is refused first.
+     */
+    @Test
+    void anOutputThatIsAnInputOfTheCommandIsRefusedBeforeItIsOverwritten() throws Exception {
+        Path csv = dir.resolve("p.csv");
+        String problem = "id,lower,upper,size\na,0,2,4\nb,1,3,4\n";
+        Files.writeString(csv, problem);
+        oneLine(Cli.run("plan", csv.toString(), "--out", csv.toString()), "--out " + csv + ": this file is also an input of the command", "give another name");
+        oneLine(Cli.run("plan", csv.toString(), "--svg", csv.toString()), "--svg " + csv + ": this file is also an input");
+        oneLine(Cli.run("plan", csv.toString(), "--out", dir.resolve(".").resolve("p.csv").toString()), "this file is also an input");
+        assertThat(Files.readString(csv)).isEqualTo(problem);
+
+        Path ref = dir.resolve("ref.pb");
+        Cli first = Cli.run("run", "--model", "chain", "--dim", "8", "--mode", "planned", "--iterations", "1", "--output", ref.toString());
+        assertThat(first.code()).as(first.toString()).isZero();
+        byte[] reference = Files.readAllBytes(ref);
+        oneLine(Cli.run("run", "--model", "chain", "--dim", "8", "--mode", "planned", "--iterations", "1", "--output", ref.toString(), "--expect", ref.toString()),
+                "--output " + ref + ": this file is also an input of the command (" + ref + ")");
+        oneLine(Cli.run("run", "--model", "chain", "--dim", "8", "--mode", "planned", "--iterations", "1", "--json", ref.toString(), "--expect", "y=" + ref),
+                "--json " + ref + ": this file is also an input of the command (" + ref + ")");
+        assertThat(Files.readAllBytes(ref)).isEqualTo(reference);
+    }
+
+    /** {@code run --json} on a full disk said only "No space left on device"; the line now names the flag and file. */
+    @Test
+    void aJsonReportThatCannotBeWrittenNamesTheFlagAndFile() {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(full), "no /dev/full here");
+        oneLine(Cli.run("run", "--model", "chain", "--dim", "8", "--mode", "planned", "--iterations", "1", "--json", full.toString()),
+                "--json /dev/full: cannot write: ");
+    }
 }
