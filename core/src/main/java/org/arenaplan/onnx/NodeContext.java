@@ -179,13 +179,19 @@ public final class NodeContext {
         return cls.cast(a.value());
     }
 
-    /**
-     * Normalises a possibly negative axis (counted from the back) against {@code rank}. Accepted in
-     * every opset: opset 11 made it the rule for every op, but older versions already documented it
-     * (Gather-1: "Accepted range is [-r, r-1]") or defaulted to it (TopK-1, LpNormalization-1 and
-     * OneHot-9: axis -1), and no implementation reads a negative axis any other way.
-     */
+    /** Normalises a possibly negative axis against {@code rank}; negative axes exist from opset 11 on (see {@link #axisAnyOpset}). */
     public int axis(long axis, int rank, String what) {
+        require(axis >= 0 || opset >= 11 || axis < -rank, what + " " + axis + " is negative, which opset " + opset + " does not allow (from opset 11)");
+        return axisAnyOpset(axis, rank, what);
+    }
+
+    /**
+     * Normalises a possibly negative axis (counted from the back) against {@code rank}, in every
+     * opset: for the ops whose versions before 11 already took one, as documented (Gather-1:
+     * "Accepted range is [-r, r-1]") or as their default (TopK-1, LpNormalization-1, OneHot-9:
+     * axis -1, which {@link #axis} refused before opset 11).
+     */
+    public int axisAnyOpset(long axis, int rank, String what) {
         require(axis >= -rank && axis < rank, what + " " + axis + " is out of range for rank " + rank);
         return (int) (axis < 0 ? axis + rank : axis);
     }
