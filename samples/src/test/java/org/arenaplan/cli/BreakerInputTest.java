@@ -150,4 +150,13 @@ class BreakerInputTest {
         oneLine(Cli.run("run", "--model", "chain", "--dim", "8", "--mode", "planned", "--iterations", "1", "--json", full.toString()),
                 "--json /dev/full: cannot write: ");
     }
+
+    /** A graph JSON listing an output twice was planned silently (graph inputs listed twice were refused already). */
+    @Test
+    void aGraphOutputListedTwiceIsRefused() throws Exception {
+        Path g = dir.resolve("g.json");
+        Files.writeString(g, Files.readString(Path.of("../docs/examples/tiny.json")).replaceFirst("\"outputs\": \\[\"y\"\\]", "\"outputs\": [\"y\", \"y\"]"));
+        assertThat(Files.readString(g)).contains("[\"y\", \"y\"]");
+        oneLine(Cli.run("plan", g.toString()), g.toString(), "graph output 'y' listed twice");
+    }
 }
