@@ -114,6 +114,11 @@ class BreakerInputTest {
         assertThat(r.code()).as(r.toString()).isZero();
         assertThat(r.err()).as(r.toString()).contains("pricing concurrency (1 stream, then --sync none): planning 66 buffers with search: still running after 1 s");
         assertThat(r.out()).contains("price of concurrency: 4 streams");
+        // run's planning and pricing were silent (and took its planner's default 10 s each: run had no --time-limit)
+        Cli run = Cli.run("run", "--model", "randwire", "--streams", "4", "--planner", "search", "--time-limit", "1.5", "--mode", "planned", "--iterations", "1", "--device", "sim");
+        assertThat(run.code()).as(run.toString()).isZero();
+        assertThat(run.err()).as(run.toString()).contains("planning 66 buffers with search: still running after 1 s")
+                .contains("pricing concurrency (1 stream, then --sync none): planning 66 buffers with search: still running after 1 s");
     }
 
     /**
