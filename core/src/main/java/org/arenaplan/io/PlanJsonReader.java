@@ -152,7 +152,7 @@ final class PlanJsonReader {
         r.requireFormat(root, PlanJson.FORMAT);
         r.onlyFields(root, "$", TOP);
         long alignment = r.whole(root, "$", "alignment");
-        if (alignment < 1) throw r.fail("$.alignment", "must be at least 1, found " + alignment);
+        if (alignment < 1 || Long.bitCount(alignment) != 1) throw r.fail("$.alignment", "must be a power of two of bytes (1, 2, 4, ...), found " + alignment);
         long arena = r.whole(root, "$", "arena_bytes");
         if (arena < 0) throw r.fail("$.arena_bytes", "negative size " + arena);
         if (storagesFault != null) throw storagesFault;

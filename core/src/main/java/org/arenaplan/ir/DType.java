@@ -45,8 +45,12 @@ public enum DType {
         return onnxCode;
     }
 
-    /** The type of an ONNX {@code TensorProto.DataType} code; null when arenaplan has none for it. */
-    public static DType ofOnnx(int code) {
+    /**
+     * The type of an ONNX {@code TensorProto.DataType} code; null when arenaplan has none for it.
+     * Takes a long, as an attribute holds it: a code past the int range is no type (never
+     * truncated into one; {@code to = 2^32 + 1} is not FLOAT).
+     */
+    public static DType ofOnnx(long code) {
         for (DType d : values()) if (d.onnxCode == code) return d;
         return null;
     }

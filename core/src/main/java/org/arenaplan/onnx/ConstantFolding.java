@@ -39,7 +39,7 @@ final class ConstantFolding {
             return Map.of(y, c.values() == null ? c : new Constant(null, () -> transpose(src.read(), x.shape(), perm, x.dtype().bytes())));
         }
         long to = n.integer("to", -1);
-        DType target = DType.ofOnnx((int) to);
+        DType target = DType.ofOnnx(to);
         if (target == null) throw n.error("attribute 'to' is ONNX element type " + to + ", which arenaplan does not support");
         Value y = new Value(out, target, x.shape());
         if (c.values() == null) return Map.of(y, c.fill() == null ? c : Constant.fill(convert(c.fill(), target)));

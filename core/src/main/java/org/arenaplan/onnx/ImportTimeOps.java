@@ -88,7 +88,7 @@ final class ImportTimeOps {
     private static TensorValue eyeLike(NodeContext n) {
         Value x = n.input(0);
         n.require(x.rank() == 2, "input " + x + " must be 2-D");
-        DType t = n.hasAttr("dtype") ? DType.ofOnnx((int) n.integer("dtype", 1)) : x.dtype();
+        DType t = n.hasAttr("dtype") ? DType.ofOnnx(n.integer("dtype", 1)) : x.dtype();
         n.require(t != null, "attribute 'dtype' is an element type arenaplan does not support");
         n.require(x.elements() <= ImportFolding.MAX_ELEMENTS, "output " + x + " exceeds the import-time limit of " + ImportFolding.MAX_ELEMENTS + " elements");
         long k = n.integer("k", 0);
@@ -111,7 +111,7 @@ final class ImportTimeOps {
         n.require(bins >= 1 && dft >= 1 && rate >= 1, "num_mel_bins, dft_length and sample_rate must be positive");
         long rows = dft / 2 + 1;
         n.require(rows * bins <= ImportFolding.MAX_ELEMENTS, "a [" + rows + ", " + bins + "] matrix exceeds the import-time limit of " + ImportFolding.MAX_ELEMENTS + " elements");
-        DType t = DType.ofOnnx((int) n.integer("output_datatype", 1));
+        DType t = DType.ofOnnx(n.integer("output_datatype", 1));
         n.require(t != null, "attribute 'output_datatype' is an element type arenaplan does not support");
         float lowMel = (float) (2595 * Math.log10(1 + (float) lower / 700f)), highMel = (float) (2595 * Math.log10(1 + (float) upper / 700f));
         double step = (highMel - lowMel) / (double) (bins + 2);
@@ -135,10 +135,10 @@ final class ImportTimeOps {
     private static TensorValue window(NodeContext n) {
         double size = one(n, 0, "size");
         n.require(size >= 0 && size <= ImportFolding.MAX_ELEMENTS, "size " + size + " must be 0.." + ImportFolding.MAX_ELEMENTS);
-        DType t = DType.ofOnnx((int) n.integer("output_datatype", 1));
+        DType t = DType.ofOnnx(n.integer("output_datatype", 1));
         n.require(t != null, "attribute 'output_datatype' is an element type arenaplan does not support");
         int len = (int) size;
-        double big = n.integer("periodic", 1) != 0 ? len : len - 1;
+        double big = n.flag("periodic", true) ? len : len - 1;
         double[] v = new double[len];
         for (int i = 0; i < len; i++) {
             float x = (float) (2 * Math.PI * (float) i / big);

@@ -81,8 +81,24 @@ public final class NodeContext {
         return attr(name, OnnxModel.Attribute.INTS, long[].class, dflt);
     }
 
+    /**
+     * An integer attribute, or {@code dflt} when the node does not give it. A value the node
+     * gives must lie in the range the {@link org.arenaplan.ir.OpRegistry} entry of the kind this
+     * op type imports as declares for an integer attribute of that name, when it declares one
+     * (e.g. LRN's {@code size} at least 1): a value the ONNX spec does not allow is refused here,
+     * never normalised by the importer's arithmetic.
+     *
+     * @throws OnnxException naming the node, the attribute and its value when out of that range
+     */
     public long integer(String name, long dflt) {
-        return attr(name, OnnxModel.Attribute.INT, Long.class, dflt);
+        Long v = attr(name, OnnxModel.Attribute.INT, Long.class, null);
+        if (v == null) return dflt;
+        org.arenaplan.ir.AttrSpec a = declared(name);
+        if (a != null && a.type() == org.arenaplan.ir.AttrSpec.Type.INT) {
+            String problem = a.problem(v);
+            if (problem != null) throw error(problem);
+        }
+        return v;
     }
 
     public double real(String name, double dflt) {
@@ -100,11 +116,7 @@ public final class NodeContext {
      *         an importer's mistake, not the model's
      */
     public long integer(String name) {
-        org.arenaplan.ir.AttrSpec spec = registered(name);
-        long v = integer(name, ((Number) spec.dflt()).longValue());
-        String problem = spec.problem(v);
-        if (problem != null) throw error(problem);
-        return v;
+        return integer(name, ((Number) registered(name).dflt()).longValue());   // the value given is range-checked there
     }
 
     /**
@@ -127,10 +139,16 @@ public final class NodeContext {
         return real(name, ((Number) registered(name).dflt()).doubleValue());
     }
 
-    private org.arenaplan.ir.AttrSpec registered(String name) {
+    /** The attribute {@code name} of the registry entry of the kind this op type imports as, or null. */
+    private org.arenaplan.ir.AttrSpec declared(String name) {
         String kind = kind();
         org.arenaplan.ir.OpSpec spec = kind == null ? null : org.arenaplan.ir.OpRegistry.get(kind);
-        org.arenaplan.ir.AttrSpec a = spec == null ? null : spec.attr(name);
+        return spec == null ? null : spec.attr(name);
+    }
+
+    private org.arenaplan.ir.AttrSpec registered(String name) {
+        org.arenaplan.ir.AttrSpec a = declared(name);
+        String kind = kind();
         if (a == null || !(a.dflt() instanceof Number))
             throw new IllegalStateException(opType() + " (imported as " + kind + ") registers no default for '" + name + "'");
         return a;
@@ -161,10 +179,20 @@ public final class NodeContext {
         return cls.cast(a.value());
     }
 
-    /** Normalises a possibly negative axis against {@code rank}; negative axes exist from opset 11 on. */
+    /** Normalises a possibly negative axis against {@code rank}; negative axes exist from opset 11 on (see {@link #axisAnyOpset}). */
     public int axis(long axis, int rank, String what) {
+        require(axis >= 0 || opset >= 11 || axis < -rank, what + " " + axis + " is negative, which opset " + opset + " does not allow (from opset 11)");
+        return axisAnyOpset(axis, rank, what);
+    }
+
+    /**
+     * Normalises a possibly negative axis (counted from the back) against {@code rank}, in every
+     * opset: for the ops whose versions before 11 already took one, as documented (Gather-1:
+     * "Accepted range is [-r, r-1]") or as their default (TopK-1, LpNormalization-1, OneHot-9:
+     * axis -1, which {@link #axis} refused before opset 11).
+     */
+    public int axisAnyOpset(long axis, int rank, String what) {
         require(axis >= -rank && axis < rank, what + " " + axis + " is out of range for rank " + rank);
-        require(axis >= 0 || opset >= 11, what + " " + axis + " is negative, which opset " + opset + " does not allow (from opset 11)");
         return (int) (axis < 0 ? axis + rank : axis);
     }
 

@@ -130,7 +130,7 @@ final class ElementwiseImport {
         List<String> inputs = new java.util.ArrayList<>(List.of(x.name(), s.name()));
         DType out = q ? DType.U8 : s.dtype();
         if (q && n.hasAttr("output_dtype")) {
-            DType o = DType.ofOnnx((int) n.integer("output_dtype", 0));
+            DType o = DType.ofOnnx(n.integer("output_dtype", 0));
             n.require(o == DType.U8 || o == DType.I8, "output_dtype " + n.integer("output_dtype", 0) + " is not int8 or uint8, the types quantized to here");
             out = o;
         }

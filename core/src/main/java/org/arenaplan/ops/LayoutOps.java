@@ -236,7 +236,7 @@ final class LayoutOps implements OpFamily {
     private static long[] reshape(NodeContext n) {
         Value x = n.input(0);
         long[] shape = n.constantInts(1, "the shape");
-        boolean allowZero = n.opset() >= 14 && n.integer("allowzero", 0) != 0;   // opset 14: 0 is an extent, not "copy"
+        boolean allowZero = n.opset() >= 14 && n.flag("allowzero", false);   // opset 14: 0 is an extent, not "copy"
         int unknown = -1;
         long known = 1;
         for (int i = 0; i < shape.length; i++) {

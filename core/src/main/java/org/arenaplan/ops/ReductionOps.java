@@ -364,7 +364,7 @@ final class ReductionOps implements OpFamily {
             k = n.integer("k", 0);
         }
         n.require(n.opset() >= 11 || (!n.hasAttr("largest") && !n.hasAttr("sorted")), "attributes 'largest' and 'sorted' need opset 11");
-        int axis = n.axis(n.integer("axis", -1), x.rank(), "axis");
+        int axis = n.axisAnyOpset(n.integer("axis", -1), x.rank(), "axis");   // TopK-1's default is -1
         n.require(k >= 0 && k <= x.dim(axis), "K = " + k + " must be in [0, " + x.dim(axis) + "] (the extent of axis " + axis + " of " + x + ")");
         long[] shape = x.shape();
         shape[axis] = k;

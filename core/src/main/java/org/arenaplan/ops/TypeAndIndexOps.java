@@ -96,7 +96,7 @@ final class TypeAndIndexOps implements OpFamily {
     private static Lowered importCast(NodeContext n) {
         n.require(n.hasAttr("to"), "attribute 'to' is required");
         long to = n.integer("to", 0);
-        DType t = DType.ofOnnx((int) to);
+        DType t = DType.ofOnnx(to);
         n.require(t != null, "attribute to=" + to + " is an element type arenaplan does not support");
         return op(n, CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) t.onnxCode()), t);
     }
@@ -121,7 +121,7 @@ final class TypeAndIndexOps implements OpFamily {
         Value data = n.input(0), idx = n.input(1);
         n.require(data.rank() >= 1, "data " + data + " must have rank 1 or more");
         n.require(idx.dtype() == DType.I64 || idx.dtype() == DType.I32, "indices " + idx + " are " + idx.dtype().jsonName() + ", not int64 or int32");
-        int axis = n.axis(n.integer("axis", 0), data.rank(), "axis");
+        int axis = n.axisAnyOpset(n.integer("axis", 0), data.rank(), "axis");   // Gather-1 documents negative axes
         long[] ds = data.shape(), is = idx.shape();
         long[] out = new long[ds.length - 1 + is.length];
         System.arraycopy(ds, 0, out, 0, axis);

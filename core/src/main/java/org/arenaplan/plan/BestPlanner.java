@@ -18,9 +18,13 @@ import java.util.stream.IntStream;
  * as many threads as there are cores (the caller and the common fork-join pool), each thread
  * taking the next run (exact ones first, each kind in {@link #RUN_ORDER}, cheapest first) until
  * none is left; keep the smallest arena, ties to the run listed first (exact before swept, then
- * as in {@link #CANDIDATES}), so the result does not depend on thread timing. Cost: the runs'
- * costs (see {@link GreedyPlacer}, {@link SweepPlacer}) divided among the cores, plus O(n log n)
- * per order.
+ * as in {@link #CANDIDATES}), so the result does not depend on thread timing. Branch and bound
+ * ({@link ArenaBound}): each finished run lowers a shared bound to its arena, and a run whose
+ * placed buffers already reach strictly above the bound stops, as it cannot win; the winner is
+ * the one every run finishing would give. Cost: the runs' costs (see {@link GreedyPlacer},
+ * {@link SweepPlacer}) divided among the cores, less what the bound cuts (on
+ * {@code WideTraces.generate(42, 62_000, 9_000)} a losing run passes the smallest arena about
+ * half-way through its sweep), plus O(n log n) per order.
  *
  * <p>Time limit (null: none): the candidates' sorts ({@link Orders}) and placements
  * ({@link GreedyPlacer}) read the clock; past the deadline a candidate stacks the buffers it has
@@ -56,9 +60,12 @@ public final class BestPlanner implements Planner {
     private static final int[] RUN_ORDER = {6, 2, 7, 0, 1, 5, 3, 4};
 
     private final Duration timeLimit;
+    private final boolean bounded;
     /** {@link #progressNote()}: runs finished, out of {@link #total}. */
     private final AtomicInteger finished = new AtomicInteger();
     private final AtomicInteger total = new AtomicInteger(COUNT);
+    /** Runs stopped once past the smallest arena finished so far ({@link ArenaBound}). */
+    private final AtomicInteger outrun = new AtomicInteger();
 
     /** No time limit. */
     public BestPlanner() {
@@ -67,7 +74,13 @@ public final class BestPlanner implements Planner {
 
     /** @param timeLimit how long one {@link #place} may take, or null for no limit */
     public BestPlanner(Duration timeLimit) {
+        this(timeLimit, true);
+    }
+
+    /** @param bounded whether runs stop once past the smallest finished arena (false: every run finishes; for tests) */
+    BestPlanner(Duration timeLimit, boolean bounded) {
         this.timeLimit = timeLimit;
+        this.bounded = bounded;
     }
 
     @Override
@@ -75,10 +88,11 @@ public final class BestPlanner implements Planner {
         return "best";
     }
 
-    /** "k of 8 heuristics finished" (of 16 where each also runs swept). */
+    /** "k of 8 heuristics finished" (of 16 where each also runs swept), and how many of those stopped at the bound. */
     @Override
     public String progressNote() {
-        return finished.get() + " of " + total.get() + " heuristics finished";
+        int o = outrun.get();
+        return finished.get() + " of " + total.get() + " heuristics finished" + (o == 0 ? "" : " (" + o + " stopped once past the smallest arena)");
     }
 
     /** Labels of the heuristics tried, in order. */
@@ -106,6 +120,7 @@ public final class BestPlanner implements Planner {
     private Placement run(Problem problem, long deadline) {
         if (problem.size() == 0) return new Placement(new long[0], 0, name(), true);
         finished.set(0);
+        outrun.set(0);
         long lb = problem.lowerBound();
         problem.index();              // shared by the threads: built once, before them
         boolean alsoSwept = GreedyPlacer.isExactAffordable(problem) && !problem.hasExtraConflicts();
@@ -115,19 +130,23 @@ public final class BestPlanner implements Planner {
         total.set(runs);
         GreedyPlacer.Result[] results = new GreedyPlacer.Result[runs];
         AtomicInteger next = new AtomicInteger();
+        ArenaBound bound = bounded ? new ArenaBound() : ArenaBound.NONE;
         int threads = Math.min(runs, Runtime.getRuntime().availableProcessors());
         IntStream.range(0, threads).parallel().forEach(t -> {
             for (int k = next.getAndIncrement(); k < runs && !GreedyPlacer.passed(deadline); k = next.getAndIncrement()) {
-                results[runOrder[k]] = run(problem, runOrder[k], deadline);
-                if (results[runOrder[k]].complete()) finished.incrementAndGet();
+                GreedyPlacer.Result r = run(problem, runOrder[k], deadline, bound);
+                results[runOrder[k]] = r;
+                if (r.outrun()) outrun.incrementAndGet();
+                else bound.offer(Placement.arenaOf(problem, r.offsets()));
+                if (r.outrun() || r.complete()) finished.incrementAndGet();
             }
         });
         if (results[runOrder[0]] == null)          // the deadline had passed before any thread began
-            results[runOrder[0]] = run(problem, runOrder[0], deadline);
+            results[runOrder[0]] = run(problem, runOrder[0], deadline, ArenaBound.NONE);
         int winner = 0;
         long bestArena = Long.MAX_VALUE;
         for (int c = 0; c < results.length; c++) {
-            if (results[c] == null) continue;        // not started: the deadline had passed
+            if (results[c] == null || results[c].outrun()) continue;   // not started (deadline), or past the bound
             long arena = Placement.arenaOf(problem, results[c].offsets());
             if (arena < bestArena) {
                 bestArena = arena;
@@ -139,10 +158,10 @@ public final class BestPlanner implements Planner {
     }
 
     /** Run r: candidate {@code r % COUNT} through {@link GreedyPlacer#place}, or swept when {@code r >= COUNT}. */
-    private static GreedyPlacer.Result run(Problem problem, int r, long deadline) {
+    private static GreedyPlacer.Result run(Problem problem, int r, long deadline, ArenaBound bound) {
         Candidate c = CANDIDATES.get(r % COUNT);
         int[] order = Orders.orIndexOrder(c.order(), problem, deadline);
-        return r >= COUNT ? SweepPlacer.place(problem, order, c.fit(), SweepPlacer.HEAVY_HALF, deadline)
-                : GreedyPlacer.place(problem, order, c.fit(), deadline);
+        return r >= COUNT ? SweepPlacer.place(problem, order, c.fit(), SweepPlacer.HEAVY_HALF, deadline, bound)
+                : GreedyPlacer.place(problem, order, c.fit(), deadline, bound);
     }
 }

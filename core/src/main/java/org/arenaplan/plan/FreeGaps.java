@@ -1,37 +1,74 @@
 package org.arenaplan.plan;
 
-import java.util.Iterator;
-import java.util.Map;
-import java.util.NavigableSet;
-import java.util.TreeMap;
-import java.util.TreeSet;
-
 /**
  * The free byte ranges of an arena at one instant of a sweep over time: a free list, as a
  * malloc keeps one. Starts with everything free, {@code [0, }{@value #END}{@code )}; taking a
  * range splits the gap that holds it, freeing one merges it with the free ranges it touches,
  * so the gaps are always disjoint, non-adjacent and maximal.
  *
- * <p>Two views of the same gaps: by start (to split and merge, and for the lowest gap) and by
- * length then start (for the smallest gap that holds a size). Every operation is O(log g) for g
- * gaps; walking the candidates costs O(log g) per gap visited.
+ * <p>Two views of the same gaps, each a {@link SortedPairs}: (start, end), to split and merge
+ * and for the lowest gaps; and (length, start), for the smallest gap that holds a size. Taking
+ * from the bottom or top of a gap, or freeing next to one, changes a start or end in place in
+ * the first view (the order stays). Every operation costs a few {@link SortedPairs} searches
+ * and at most one shift of a block each; walking the candidates costs O(1) per gap visited.
  */
 final class FreeGaps {
     /** The end of the last gap: no arena reaches it ({@link Problem} keeps every end at most 2^63-1). */
     static final long END = Long.MAX_VALUE;
 
-    private record Gap(long start, long end) {
-        long length() {
-            return end - start;
-        }
-    }
-
-    private final TreeMap<Long, Long> byStart = new TreeMap<>();
-    private final TreeSet<Gap> byLength = new TreeSet<>((a, b) -> a.length() != b.length()
-            ? Long.compare(a.length(), b.length()) : Long.compare(a.start(), b.start()));
+    private final SortedPairs byStart = new SortedPairs();    // (start, end)
+    private final SortedPairs byLength = new SortedPairs();   // (end - start, start)
+    private final Walk walk = new Walk();
 
     FreeGaps() {
-        add(0, END);
+        byStart.insert(0, END);
+        byLength.insert(END, 0);
+    }
+
+    /**
+     * Gaps in turn: {@code while (w.next()) use(w.start, w.end)}. One walk per free list, reused
+     * by each query; take or free nothing while walking.
+     */
+    static final class Walk {
+        /** The current gap's bytes [start, end), after {@link #next} returned true. */
+        long start;
+        long end;
+        private SortedPairs list;
+        private long cursor;
+        private long size;
+        private boolean lowestFirst;
+        private int visits;       // lowest first: gaps left to look at
+        private boolean started;
+
+        /** Moves to the next gap; false when there is none. */
+        boolean next() {
+            while (true) {
+                if (started) cursor = list.next(cursor);
+                started = true;
+                if (cursor == SortedPairs.NONE) return false;
+                if (lowestFirst) {
+                    if (visits-- <= 0) return false;
+                    start = list.first(cursor);
+                    end = list.second(cursor);
+                    if (end == END) return false;                        // the last gap is the highest
+                    if (end - start >= size) return true;
+                } else {
+                    start = list.second(cursor);
+                    end = start + list.first(cursor);
+                    if (end != END) return true;                         // the last gap is no candidate
+                }
+            }
+        }
+
+        private Walk from(SortedPairs list, long cursor, long size, boolean lowestFirst, int visits) {
+            this.list = list;
+            this.cursor = cursor;
+            this.size = size;
+            this.lowestFirst = lowestFirst;
+            this.visits = visits;
+            this.started = false;
+            return this;
+        }
     }
 
     /**
@@ -42,92 +79,64 @@ final class FreeGaps {
      */
     void take(long from, long to) {
         if (to <= from) return;
-        Map.Entry<Long, Long> g = byStart.floorEntry(from);
-        if (g == null || g.getValue() < to)
+        long g = byStart.floor(from, Long.MAX_VALUE);
+        if (g == SortedPairs.NONE || byStart.second(g) < to)
             throw new IllegalStateException("bytes [" + from + ", " + to + ") are not free");
-        long start = g.getKey(), end = g.getValue();
-        remove(start, end);
-        if (start < from) add(start, from);
-        if (to < end) add(to, end);
+        long start = byStart.first(g), end = byStart.second(g);
+        byLength.remove(end - start, start);
+        if (start < from) {
+            byStart.setSecond(g, from);
+            byLength.insert(from - start, start);
+            if (to < end) insert(to, end);
+        } else if (to < end) {
+            byStart.setFirst(g, to);
+            byLength.insert(end - to, to);
+        } else {
+            byStart.remove(start, end);
+        }
     }
 
     /** Marks {@code [from, to)} free again (it must have been taken), merging with touching gaps. */
     void free(long from, long to) {
         if (to <= from) return;
-        Map.Entry<Long, Long> below = byStart.floorEntry(from);
-        if (below != null && below.getValue() == from) {
-            remove(below.getKey(), from);
-            from = below.getKey();
+        long below = byStart.floor(from, Long.MAX_VALUE);
+        boolean mergeBelow = below != SortedPairs.NONE && byStart.second(below) == from;
+        long above = byStart.ceiling(to, Long.MIN_VALUE);
+        boolean mergeAbove = above != SortedPairs.NONE && byStart.first(above) == to;
+        long start = from, end = to;
+        if (mergeAbove) {
+            end = byStart.second(above);
+            byLength.remove(end - to, to);
         }
-        Long aboveEnd = byStart.get(to);
-        if (aboveEnd != null) {
-            remove(to, aboveEnd);
-            to = aboveEnd;
+        if (mergeBelow) {
+            start = byStart.first(below);
+            byLength.remove(from - start, start);
+            byStart.setSecond(below, end);
+            if (mergeAbove) byStart.remove(to, end);   // after the in-place change: cursors stay valid until here
+        } else if (mergeAbove) {
+            byStart.setFirst(above, from);
+        } else {
+            byStart.insert(from, to);
         }
-        add(from, to);
+        byLength.insert(end - start, start);
     }
 
     /** The start of the last gap, the one that runs to {@link #END}: the top of what is used. */
     long top() {
-        return byStart.lastKey();
+        return byStart.first(byStart.lastPosition());
     }
 
-    /**
-     * The gaps below the last one that hold {@code size} bytes, smallest first (ties: lowest),
-     * each as {@code {start, end}}. The iterator reads the live set: take nothing while walking.
-     */
-    Iterator<long[]> smallestHolding(long size) {
-        Iterator<Gap> it = byLength.tailSet(new Gap(0, size), true).iterator();
-        return new Iterator<>() {
-            private Gap next = advance();
-
-            private Gap advance() {
-                Gap g = it.hasNext() ? it.next() : null;
-                return g == null || g.end() == END ? null : g;   // the last gap is the longest
-            }
-
-            @Override public boolean hasNext() {
-                return next != null;
-            }
-
-            @Override public long[] next() {
-                long[] r = {next.start(), next.end()};
-                next = advance();
-                return r;
-            }
-        };
+    /** The gaps below the last one that hold {@code size} bytes, smallest first (ties: lowest). */
+    Walk smallestHolding(long size) {
+        return walk.from(byLength, byLength.ceiling(size, Long.MIN_VALUE), size, false, 0);
     }
 
     /**
      * The gaps below the last one that hold {@code size} bytes, lowest first, among the lowest
-     * {@code visits} gaps (so a walk costs O(visits) however many small gaps lie low). Same
-     * form and rule as {@link #smallestHolding}.
+     * {@code visits} gaps (so a walk costs O(visits) however many small gaps lie low).
      */
-    Iterator<long[]> lowestHolding(long size, int visits) {
-        Iterator<Map.Entry<Long, Long>> it = byStart.entrySet().iterator();
-        return new Iterator<>() {
-            private int seen;
-            private long[] next = advance();
-
-            private long[] advance() {
-                while (seen < visits && it.hasNext()) {
-                    Map.Entry<Long, Long> e = it.next();
-                    seen++;
-                    if (e.getValue() != END && e.getValue() - e.getKey() >= size) return new long[] {e.getKey(), e.getValue()};
-                }
-                return null;
-            }
-
-            @Override public boolean hasNext() {
-                return next != null;
-            }
-
-            @Override public long[] next() {
-                long[] r = next;
-                next = advance();
-                return r;
-            }
-        };
+    Walk lowestHolding(long size, int visits) {
+        return walk.from(byStart, byStart.firstPosition(), size, true, visits);
     }
 
     /** How many gaps (the last one included). */
@@ -135,13 +144,8 @@ final class FreeGaps {
         return byStart.size();
     }
 
-    private void add(long start, long end) {
-        byStart.put(start, end);
-        byLength.add(new Gap(start, end));
-    }
-
-    private void remove(long start, long end) {
-        byStart.remove(start);
-        byLength.remove(new Gap(start, end));
+    private void insert(long start, long end) {
+        byStart.insert(start, end);
+        byLength.insert(end - start, start);
     }
 }

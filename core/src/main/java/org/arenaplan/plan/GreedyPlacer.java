@@ -26,18 +26,28 @@ import java.util.Arrays;
  *
  * <p>Deadline: the clock is read every {@value #CLOCK_EVERY} buffers; past the deadline the
  * buffers not yet placed are stacked above everything placed (valid, not tight) and the result
- * says it was cut short.
+ * says it was cut short. An {@link ArenaBound}, read at the same times, stops a run whose
+ * placed buffers already reach above it ({@link Result#OUTRUN}).
  */
 final class GreedyPlacer {
     enum Fit { BEST, FIRST }
 
     /**
      * Offsets; whether every buffer was placed by the fit rule (false: cut at the deadline); and
-     * whether the light buffers were swept ({@link SweepPlacer}) rather than placed exactly.
+     * whether the light buffers were swept ({@link SweepPlacer}) rather than placed exactly. Or
+     * {@link #OUTRUN}: stopped once its arena passed the {@link ArenaBound} (no offsets).
      */
     record Result(long[] offsets, boolean complete, boolean swept) {
+        /** A run stopped because its arena passed the bound: it cannot be the smallest. */
+        static final Result OUTRUN = new Result(null, false, false);
+
         Result(long[] offsets, boolean complete) {
             this(offsets, complete, false);
+        }
+
+        /** Whether the run stopped at the {@link ArenaBound}; then it has no offsets. */
+        boolean outrun() {
+            return offsets == null;
         }
     }
 
@@ -52,16 +62,22 @@ final class GreedyPlacer {
         return place(p, order, fit, NO_DEADLINE).offsets();
     }
 
+    static Result place(Problem p, int[] order, Fit fit, long deadline) {
+        return place(p, order, fit, deadline, ArenaBound.NONE);
+    }
+
     /**
      * Places every buffer: exactly by the fit rule where that is cheap enough
      * ({@link #isExactAffordable}), else by {@link SweepPlacer} (the heavy half of the area
      * exactly, the rest swept into the gaps).
      *
      * @param deadline a {@link System#nanoTime()} value, or {@link #NO_DEADLINE}
+     * @param bound    stops the run, returning {@link Result#OUTRUN}, once its arena passes this
+     *                 (read with the clock: at most {@value #CLOCK_EVERY} placements late)
      */
-    static Result place(Problem p, int[] order, Fit fit, long deadline) {
-        return isExactAffordable(p) ? placePrefix(p, order, order.length, fit, deadline)
-                : SweepPlacer.place(p, order, fit, SweepPlacer.HEAVY_HALF, deadline);
+    static Result place(Problem p, int[] order, Fit fit, long deadline, ArenaBound bound) {
+        return isExactAffordable(p) ? placePrefix(p, order, order.length, fit, deadline, bound)
+                : SweepPlacer.place(p, order, fit, SweepPlacer.HEAVY_HALF, deadline, bound);
     }
 
     /**
@@ -69,11 +85,12 @@ final class GreedyPlacer {
      * offsets stay 0 for the caller to fill).
      *
      * @param deadline a {@link System#nanoTime()} value, or {@link #NO_DEADLINE}
+     * @param bound    as for {@link #place(Problem, int[], Fit, long, ArenaBound)}
      */
-    static Result placePrefix(Problem p, int[] order, int count, Fit fit, long deadline) {
+    static Result placePrefix(Problem p, int[] order, int count, Fit fit, long deadline, ArenaBound bound) {
         if (deadline == NO_DEADLINE) deadline = System.nanoTime() + Long.MAX_VALUE / 2;
         if (System.nanoTime() - deadline > 0) return stackRest(p, order, 0, count, new long[p.size()]);
-        return isWide(p) ? placeWide(p, order, count, fit, deadline) : placeByNeighbours(p, order, count, fit, deadline);
+        return isWide(p) ? placeWide(p, order, count, fit, deadline, bound) : placeByNeighbours(p, order, count, fit, deadline, bound);
     }
 
     /**
@@ -142,19 +159,23 @@ final class GreedyPlacer {
 
     /** Enumerates each buffer's placed neighbours through the interval index. */
     static long[] placeByNeighbours(Problem p, int[] order, Fit fit) {
-        return placeByNeighbours(p, order, order.length, fit, System.nanoTime() + Long.MAX_VALUE / 2).offsets();
+        return placeByNeighbours(p, order, order.length, fit, System.nanoTime() + Long.MAX_VALUE / 2, ArenaBound.NONE).offsets();
     }
 
-    private static Result placeByNeighbours(Problem p, int[] order, int count, Fit fit, long deadline) {
+    private static Result placeByNeighbours(Problem p, int[] order, int count, Fit fit, long deadline, ArenaBound bound) {
         int n = p.size();
         long[] offset = new long[n];
         boolean[] placed = new boolean[n];
+        long top = 0;
         int[] nb = new int[64];
         int[] stack = IntervalIndex.newStack();
         long[] keys = new long[64];
         long[] ends = new long[64];
         for (int o = 0; o < count; o++) {
-            if ((o & CLOCK_MASK) == CLOCK_MASK && System.nanoTime() - deadline > 0) return stackRest(p, order, o, count, offset);
+            if ((o & CLOCK_MASK) == CLOCK_MASK) {
+                if (bound.exceededBy(top)) return Result.OUTRUN;
+                if (System.nanoTime() - deadline > 0) return stackRest(p, order, o, count, offset);
+            }
             int i = order[o];
             nb = p.conflictsInto(i, nb, stack);
             int conflicts = nb[0];
@@ -171,23 +192,28 @@ final class GreedyPlacer {
             }
             offset[i] = gap(keys, ends, k, p.alignedSize(i), fit);
             placed[i] = true;
+            top = Math.max(top, offset[i] + p.alignedSize(i));
         }
         return new Result(offset, true);
     }
 
     /** Asks the {@link OccupancyTree} for each buffer's gap. */
     static long[] placeWide(Problem p, int[] order, Fit fit) {
-        return placeWide(p, order, order.length, fit, System.nanoTime() + Long.MAX_VALUE / 2).offsets();
+        return placeWide(p, order, order.length, fit, System.nanoTime() + Long.MAX_VALUE / 2, ArenaBound.NONE).offsets();
     }
 
-    private static Result placeWide(Problem p, int[] order, int count, Fit fit, long deadline) {
+    private static Result placeWide(Problem p, int[] order, int count, Fit fit, long deadline, ArenaBound bound) {
         int n = p.size();
         long[] offset = new long[n];
         boolean[] placed = new boolean[n];
+        long top = 0;
         OccupancyTree tree = new OccupancyTree(p);
         ByteRanges extra = p.hasExtraConflicts() ? new ByteRanges() : null;
         for (int k = 0; k < count; k++) {
-            if ((k & CLOCK_MASK) == CLOCK_MASK && System.nanoTime() - deadline > 0) return stackRest(p, order, k, count, offset);
+            if ((k & CLOCK_MASK) == CLOCK_MASK) {
+                if (bound.exceededBy(top)) return Result.OUTRUN;
+                if (System.nanoTime() - deadline > 0) return stackRest(p, order, k, count, offset);
+            }
             int i = order[k];
             if (extra != null) {
                 extra.size = 0;
@@ -197,6 +223,7 @@ final class GreedyPlacer {
             }
             offset[i] = tree.gap(p.lower(i), p.upper(i), p.alignedSize(i), fit, extra);
             placed[i] = true;
+            top = Math.max(top, offset[i] + p.alignedSize(i));
             tree.add(p.lower(i), p.upper(i), offset[i], offset[i] + p.alignedSize(i));
         }
         return new Result(offset, true);

@@ -27,6 +27,8 @@ public final class Problem {
     private volatile IntervalIndex index;
     private volatile long lowerBound = -1;   // computed once, on first use
     private volatile long overlappingPairs = -1;
+    private volatile int[] startOrder;       // byLower and byUpper, sorted once, for sweeps (shared: read only)
+    private volatile int[] endOrder;
 
     /**
      * @param extraConflicts symmetric adjacency lists of conflicts beyond interval overlap, or null
@@ -170,6 +172,25 @@ public final class Problem {
     /** Buffer indices ordered by {@code upper} (ties by index): the order of a sweep's ends. */
     public int[] byUpper() {
         return sortedBy(upper);
+    }
+
+    /**
+     * {@link #byLower()}, sorted on first use and shared by every sweep over this problem (the
+     * callers only read it).
+     *
+     * @throws Orders.TimeUp when {@code deadline} passes while sorting (nothing is kept then)
+     */
+    int[] startOrder(long deadline) {
+        int[] o = startOrder;
+        if (o == null) startOrder = o = Orders.sortedByKeys(deadline, lower.length, lower);
+        return o;
+    }
+
+    /** {@link #byUpper()}, as {@link #startOrder}. */
+    int[] endOrder(long deadline) {
+        int[] o = endOrder;
+        if (o == null) endOrder = o = Orders.sortedByKeys(deadline, upper.length, upper);
+        return o;
     }
 
     private static int[] sortedBy(long[] key) {

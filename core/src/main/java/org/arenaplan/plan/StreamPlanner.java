@@ -81,8 +81,17 @@ public final class StreamPlanner {
      * same graph on one stream, and with the data events alone when events were added, to compare.
      */
     public static ConcurrencyPrice price(Plan streamPlan, ArenaPlanner.Options o) {
+        return price(streamPlan, o, Planners.byName(o.planner(), o.plannerOptions()));
+    }
+
+    /**
+     * As {@link #price(Plan, ArenaPlanner.Options)}, with a planner instance (one that shows its
+     * progress, say). Costs up to two more placements, each within the planner's own time limit:
+     * on one stream, and with the data events alone when events were added.
+     */
+    public static ConcurrencyPrice price(Plan streamPlan, ArenaPlanner.Options o, Planner planner) {
         Graph g = streamPlan.graph();
-        Plan one = ArenaPlanner.plan(g.withStreams(p -> 0), o);
+        Plan one = ArenaPlanner.plan(g.withStreams(p -> 0), o, planner);
         int data = 0, reuse = 0;
         long saved = 0;
         for (SyncEvent e : streamPlan.sync().events()) {
@@ -94,7 +103,7 @@ public final class StreamPlanner {
         }
         List<SyncEvent> dataSync = DataSync.events(g);
         long syncNone = reuse == 0 ? streamPlan.arenaBytes()
-                : attempt(g, dataSync, o, Planners.byName(o.planner(), o.plannerOptions())).arena();
+                : attempt(g, dataSync, o, planner).arena();
         Problem p = streamPlan.problem();
         long pairs = 0;
         for (int i = 0; i < p.size(); i++) for (int j : p.extraConflicts(i)) if (j > i) pairs++;

@@ -1,7 +1,5 @@
 package org.arenaplan.plan;
 
-import java.util.Iterator;
-
 /**
  * Places the heavy buffers exactly and sweeps the rest into the gaps, so that placement does not
  * visit every live neighbour of every buffer. On wide traces most buffers are small: on
@@ -30,8 +28,11 @@ import java.util.Iterator;
  *
  * <p>Valid by construction: two buffers live at the same instant are both in the free list at the
  * later one's start, or one is heavy and starts later, which the check covers (the heavy buffers
- * are valid among themselves). Cost: O(n log n) sorts; the heavy prefix as {@link GreedyPlacer};
- * per light buffer O(log g) per gap visited in a free list of g gaps, and at most
+ * are valid among themselves). Cost: O(n log n) sorts (the start and end orders sorted once per
+ * problem and shared, the starts at one instant re-sorted by rank); the heavy prefix as
+ * {@link GreedyPlacer}; per light buffer a take and a free in a free list of g gaps (a few
+ * O(log g) searches and an O(64 + g / 64) array shift, see {@link FreeGaps}), O(1) per gap
+ * visited, and at most
  * {@value #CHECKS} checks, each O(h) for h &lt;= {@value #DIRECT} heavy buffers starting in its
  * lifetime, else O(log T log r) in an {@link OccupancyTree} over the heavy buffers' start
  * instants (first fit also walks at most {@value #LOW_GAPS} gaps). Nothing visits the live
@@ -40,7 +41,8 @@ import java.util.Iterator;
  * <p>Deadline: the heavy prefix and the sorts read the clock as {@link GreedyPlacer} and
  * {@link Orders} do, the sweep every {@value GreedyPlacer#CLOCK_EVERY} light buffers; past it the
  * light buffers not yet placed are stacked above everything (valid, not tight) and the result
- * says it was cut short.
+ * says it was cut short. An {@link ArenaBound} is read at the same times: a run whose buffers
+ * reach above it stops ({@link GreedyPlacer.Result#OUTRUN}).
  */
 final class SweepPlacer {
     /** The share of the area placed exactly by default: the heavy half. */
@@ -60,16 +62,24 @@ final class SweepPlacer {
      * @param deadline   a {@link System#nanoTime()} value
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, double heavyShare, long deadline) {
+        return place(p, order, fit, heavyShare, deadline, ArenaBound.NONE);
+    }
+
+    /**
+     * @param bound stops the run, returning {@link GreedyPlacer.Result#OUTRUN}, once the buffers
+     *              placed reach above it (read with the clock)
+     */
+    static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, double heavyShare, long deadline, ArenaBound bound) {
         int n = p.size();
         int heavyCount = heavyPrefix(p, order, heavyShare);
-        GreedyPlacer.Result heavy = GreedyPlacer.placePrefix(p, order, heavyCount, fit, deadline);
+        GreedyPlacer.Result heavy = GreedyPlacer.placePrefix(p, order, heavyCount, fit, deadline, bound);
+        if (heavy.outrun() || heavyCount == n) return heavy;
         long[] offset = heavy.offsets();
-        if (heavyCount == n) return heavy;
         boolean[] isHeavy = new boolean[n];
         for (int k = 0; k < heavyCount; k++) isHeavy[order[k]] = true;
         if (!heavy.complete()) return stackLight(p, order, heavyCount, offset, new boolean[n]);
         try {
-            return new Sweep(p, order, heavyCount, fit, offset, isHeavy, deadline).run(deadline);
+            return new Sweep(p, order, heavyCount, fit, offset, isHeavy, deadline).run(deadline, bound);
         } catch (Orders.TimeUp e) {         // past the deadline while sorting: no light buffer placed yet
             return stackLight(p, order, heavyCount, offset, new boolean[n]);
         }
@@ -155,21 +165,13 @@ final class SweepPlacer {
             heavyNegBottom = sparseMax(negFrom);
         }
 
-        GreedyPlacer.Result run(long deadline) {
+        GreedyPlacer.Result run(long deadline, ArenaBound bound) {
             int n = p.size();
-            int[] rank = new int[n];
-            for (int k = 0; k < n; k++) rank[order[k]] = k;
-            long[] lowers = new long[n];
-            long[] uppers = new long[n];
-            long[] ranks = new long[n];
-            for (int i = 0; i < n; i++) {
-                lowers[i] = p.lower(i);
-                uppers[i] = p.upper(i);
-                ranks[i] = rank[i];
-            }
-            int[] starts = Orders.sortedByKeys(deadline, n, lowers, ranks);
-            int[] ends = Orders.sortedByKeys(deadline, n, uppers);
+            int[] starts = startsInRankOrder(deadline);
+            int[] ends = p.endOrder(deadline);
             boolean[] placed = new boolean[n];
+            long top = 0;                   // the arena so far: every heavy buffer and the light ones placed
+            for (int k = 0; k < heavyCount; k++) top = Math.max(top, offset[order[k]] + p.alignedSize(order[k]));
             int e = 0;
             int swept = 0;
             for (int s = 0; s < n; ) {
@@ -188,16 +190,39 @@ final class SweepPlacer {
                 for (int k = s; k < r; k++) {
                     int i = starts[k];
                     if (isHeavy[i]) continue;
-                    if ((++swept & (GreedyPlacer.CLOCK_EVERY - 1)) == 0 && GreedyPlacer.passed(deadline))
-                        return stackLight(p, order, heavyCount, offset, placed);
+                    if ((++swept & (GreedyPlacer.CLOCK_EVERY - 1)) == 0) {
+                        if (bound.exceededBy(top)) return GreedyPlacer.Result.OUTRUN;
+                        if (GreedyPlacer.passed(deadline)) return stackLight(p, order, heavyCount, offset, placed);
+                    }
                     long size = p.alignedSize(i);
                     offset[i] = size == 0 ? 0 : place(t, p.upper(i), size);
                     free.take(offset[i], offset[i] + size);
                     placed[i] = true;
+                    top = Math.max(top, offset[i] + size);
                 }
                 s = r;
             }
             return new GreedyPlacer.Result(offset, true, true);
+        }
+
+        /**
+         * The buffers by start, those starting together in the order's rank: the problem's shared
+         * start order, each run of equal starts re-sorted by rank (ranks are a permutation, so a
+         * sorted run of ranks maps back through the order). O(n log r) for runs of r.
+         */
+        private int[] startsInRankOrder(long deadline) {
+            int n = p.size();
+            int[] rank = new int[n];
+            for (int k = 0; k < n; k++) rank[order[k]] = k;
+            int[] starts = p.startOrder(deadline).clone();
+            for (int a = 0, b; a < n; a = b) {
+                for (b = a + 1; b < n && p.lower(starts[b]) == p.lower(starts[a]); ) b++;
+                if (b - a < 2) continue;
+                for (int k = a; k < b; k++) starts[k] = rank[starts[k]];
+                java.util.Arrays.sort(starts, a, b);
+                for (int k = a; k < b; k++) starts[k] = order[starts[k]];
+            }
+            return starts;
         }
 
         /** The offset of a light buffer of {@code size} bytes live over [t, upper). */
@@ -221,10 +246,9 @@ final class SweepPlacer {
         }
 
         /** The lowest offset in the first of {@code gaps} that passes the checks, or -1 when none does within {@value #CHECKS}. */
-        private long firstPassing(Iterator<long[]> gaps, long size) {
-            while (gaps.hasNext() && checks < CHECKS) {
-                long[] g = gaps.next();
-                for (long y = g[0]; y + size <= g[1] && checks < CHECKS; checks++) {
+        private long firstPassing(FreeGaps.Walk gaps, long size) {
+            while (checks < CHECKS && gaps.next()) {
+                for (long y = gaps.start; y + size <= gaps.end && checks < CHECKS; checks++) {
                     long blocked = blockEnd(y, y + size);
                     if (blocked < 0) return y;
                     y = blocked;

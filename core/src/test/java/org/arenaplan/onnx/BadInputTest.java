@@ -304,4 +304,58 @@ class BadInputTest {
         Path ok = write("keep0.onnx", new TinyOnnx().input("x", 1L, 2L, 4L, 4L).output("y").node("n", "ReduceMax", List.of("x"), List.of("y"), "keepdims", 0L).bytes());
         assertThat(OnnxImporter.load(ok, Map.of()).tensor("y").shape()).isEmpty();
     }
+
+    /** An element-type attribute past the int range used to be truncated to a type: Cast to = 2^32 + 1 imported as a Cast to FLOAT (1). */
+    @Test
+    void anElementTypeCodePastTheIntRangeIsNoTypeNotATruncatedOne() throws Exception {
+        long big = (1L << 32) + 1;
+        Path cast = write("cast.onnx", new TinyOnnx().input(OnnxDTypes.INT32, "x", 4L).output("y", 4L)
+                .node("c", "Cast", List.of("x"), List.of("y"), "to", big).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(cast, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(cast + ": node 'c' (Cast, #0, opset 13): attribute 'to' = " + big + " is out of range [1, 16]");
+        Path folded = write("castc.onnx", new TinyOnnx().input("x", 4L).output("y", 4L).ints("w", 1, 2, 3, 4)
+                .node("c", "Cast", List.of("w"), List.of("cw"), "to", big).node("a", "Add", List.of("x", "cw"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(folded, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("node 'c' (Cast, #0, opset 13): attribute 'to' = " + big + " is out of range [1, 16]");
+        Path eye = write("eye.onnx", new TinyOnnx().input("x", 3L, 3L).output("y", 3L, 3L).floats("w", 0f, 3L, 3L)
+                .node("e", "EyeLike", List.of("w"), List.of("e"), "dtype", big).node("a", "Add", List.of("x", "e"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(eye, Map.of())).hasMessageContaining("node 'e' (EyeLike, #0, opset 13): attribute 'dtype' is an element type arenaplan does not support");
+        Path ok = write("ok.onnx", new TinyOnnx().input(OnnxDTypes.INT32, "x", 4L).output("y", 4L)
+                .node("c", "Cast", List.of("x"), List.of("y"), "to", 1L).bytes());
+        assertThat(OnnxImporter.load(ok, Map.of()).tensor("y").dtype()).isEqualTo(org.arenaplan.ir.DType.F32);
+    }
+
+    /**
+     * Attributes read with a default in the importer: a value the node gives is range-checked
+     * (Reshape's allowzero 5 was read as 1, HannWindow's periodic 7 as 1).
+     */
+    @Test
+    void aFlagReadWithADefaultIsRangeCheckedToo() throws Exception {
+        Path reshape = write("r.onnx", new TinyOnnx().opset(14).input("x", 2L, 3L).output("y", 3L, 2L).ints("s", 3, 2)
+                .node("r", "Reshape", List.of("x", "s"), List.of("y"), "allowzero", 5L).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(reshape, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(reshape + ": node 'r' (Reshape, #0, opset 14): attribute 'allowzero' = 5 is out of range [0, 1]");
+        Path hann = write("h.onnx", new TinyOnnx().opset(17).input("x", 8L).output("y", 8L).scalar("n", 8)
+                .node("w", "HannWindow", List.of("n"), List.of("hw"), "periodic", 7L).node("a", "Add", List.of("x", "hw"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(hann, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(hann + ": node 'w' (HannWindow, #0, opset 17): attribute 'periodic' = 7 is out of range [0, 1]");
+        Path lrn = write("l.onnx", new TinyOnnx().input("x", 1L, 4L, 2L, 2L).output("y", 1L, 4L, 2L, 2L)
+                .node("l", "LRN", List.of("x"), List.of("y"), "size", -3L).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(lrn, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(lrn + ": node 'l' (LRN, #0, opset 13): attribute 'size' = -3 is out of range [1, 2147483647]");
+    }
+
+    /** TopK-1, LpNormalization-1 and OneHot-9 default to axis -1, and Gather-1 documents negative axes: all import before opset 11. */
+    @Test
+    void aNegativeAxisImportsBeforeOpset11() throws Exception {
+        Path topk = write("topk9.onnx", new TinyOnnx().opset(9).input("x", 2L, 3L).output("v", 2L, 1L).output(OnnxDTypes.INT64, "i", 2L, 1L)
+                .node("t", "TopK", List.of("x"), List.of("v", "i"), "k", 1L).bytes());
+        assertThat(OnnxImporter.load(topk, Map.of()).tensor("v").shape()).containsExactly(2, 1);
+        Path lp = write("lp9.onnx", new TinyOnnx().opset(9).input("x", 2L, 3L).output("y", 2L, 3L)
+                .node("n", "LpNormalization", List.of("x"), List.of("y")).bytes());
+        assertThat(OnnxImporter.load(lp, Map.of()).tensor("y").shape()).containsExactly(2, 3);
+        Path gather = write("g9.onnx", new TinyOnnx().opset(9).input("x", 4L, 2L).input(OnnxDTypes.INT64, "i", 3L).output("y", 4L, 3L)
+                .node("g", "Gather", List.of("x", "i"), List.of("y"), "axis", -1L).bytes());
+        assertThat(OnnxImporter.load(gather, Map.of()).tensor("y").shape()).containsExactly(4, 3);
+    }
 }

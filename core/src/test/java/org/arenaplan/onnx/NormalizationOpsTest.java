@@ -244,7 +244,7 @@ class NormalizationOpsTest {
         refused(new TinyOnnx().opset(21).input("x", 1L, 4L, 2L).input("s", 2L).input("b", 2L).output("y")
                 .node("gn", "GroupNormalization", List.of("x", "s", "b"), List.of("y"), "num_groups", 2L), "must be [4] (per channel from opset 21)");
         refused(new TinyOnnx().opset(13).input("x", 2L, 3L).output("y").node("lp", "LpNormalization", List.of("x"), List.of("y"), "p", 3L),
-                "p = 3 must be 1 or 2");
+                "attribute 'p' = 3 is out of range [1, 2]");
         refused(new TinyOnnx().opset(11).input("x", 2L, 3L).ints("k", 4).output("v").output("i")
                 .node("t", "TopK", List.of("x", "k"), List.of("v", "i")), "K = 4 must be in [0, 3]");
         refused(new TinyOnnx().opset(13).input("x", 2L, 3L).input(OnnxDTypes.INT64, "t", 2L).output("l")

@@ -28,6 +28,25 @@ public final class Fixtures {
     }
 
     /**
+     * A random problem of 1 to {@code maxBuffers} buffers starting at 0 to {@code starts - 1},
+     * half of them living 1 to 4 positions and half 1 to {@code longLife}, with many equal starts
+     * and ends; sizes from {@code size} (0 included), alignment 1, 8 or 16.
+     */
+    public static Problem randomProblem(java.util.Random r, int maxBuffers, int starts, int longLife,
+                                        java.util.function.ToLongFunction<java.util.Random> size) {
+        int n = 1 + r.nextInt(maxBuffers);
+        String[] ids = new String[n];
+        long[] lo = new long[n], hi = new long[n], sz = new long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = "b" + i;
+            lo[i] = r.nextInt(starts);
+            hi[i] = lo[i] + 1 + r.nextInt(r.nextBoolean() ? 4 : longLife);
+            sz[i] = size.applyAsLong(r);
+        }
+        return new Problem(ids, lo, hi, sz, 1 + r.nextInt(3) * 8);
+    }
+
+    /**
      * The textbook chain: x = input; a = matmul(x); b = bias(a); c = gelu(b) + x; d = norm(c);
      * y = matmul(d); every tensor 64 MiB; y a graph output.
      */

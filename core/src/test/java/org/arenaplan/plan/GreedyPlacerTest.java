@@ -10,16 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class GreedyPlacerTest {
     private static Problem random(Random r, boolean extras) {
-        int n = 1 + r.nextInt(120);
-        String[] ids = new String[n];
-        long[] lo = new long[n], hi = new long[n], sz = new long[n];
-        for (int i = 0; i < n; i++) {
-            ids[i] = "b" + i;
-            lo[i] = r.nextInt(50);
-            hi[i] = lo[i] + 1 + r.nextInt(r.nextBoolean() ? 5 : 40);
-            sz[i] = r.nextInt(10) == 0 ? 0 : 1 + r.nextInt(1000);
-        }
-        Problem p = new Problem(ids, lo, hi, sz, 1 + r.nextInt(3) * 8);
+        Problem p = Fixtures.randomProblem(r, 120, 50, 40, x -> x.nextInt(10) == 0 ? 0 : 1 + x.nextInt(1000));
+        int n = p.size();
         if (!extras) return p;
         java.util.List<java.util.Set<Integer>> adj = new java.util.ArrayList<>();
         for (int i = 0; i < n; i++) adj.add(new java.util.TreeSet<>());

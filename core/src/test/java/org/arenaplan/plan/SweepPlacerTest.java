@@ -10,17 +10,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class SweepPlacerTest {
     /** Random problems with many equal starts and ends, zero sizes and long and short lives. */
-    private static Problem random(Random r) {
-        int n = 1 + r.nextInt(300);
-        String[] ids = new String[n];
-        long[] lo = new long[n], hi = new long[n], sz = new long[n];
-        for (int i = 0; i < n; i++) {
-            ids[i] = "b" + i;
-            lo[i] = r.nextInt(60);
-            hi[i] = lo[i] + 1 + r.nextInt(r.nextBoolean() ? 4 : 60);
-            sz[i] = r.nextInt(12) == 0 ? 0 : r.nextBoolean() ? 1 + r.nextInt(64) : 1 + r.nextInt(5000);
-        }
-        return new Problem(ids, lo, hi, sz, 1 + r.nextInt(3) * 8);
+    static Problem random(Random r) {
+        return Fixtures.randomProblem(r, 300, 60, 60,
+                x -> x.nextInt(12) == 0 ? 0 : x.nextBoolean() ? 1 + x.nextInt(64) : 1 + x.nextInt(5000));
     }
 
     private static void assertValid(Problem p, GreedyPlacer.Result res, String what) {
@@ -51,7 +43,7 @@ class SweepPlacerTest {
             Problem p = random(r);
             int[] order = Orders.byDurationDesc(p, GreedyPlacer.NO_DEADLINE);
             for (GreedyPlacer.Fit fit : GreedyPlacer.Fit.values()) {
-                long[] exact = GreedyPlacer.placePrefix(p, order, order.length, fit, GreedyPlacer.NO_DEADLINE).offsets();
+                long[] exact = GreedyPlacer.placePrefix(p, order, order.length, fit, GreedyPlacer.NO_DEADLINE, ArenaBound.NONE).offsets();
                 GreedyPlacer.Result all = SweepPlacer.place(p, order, fit, 1.0, GreedyPlacer.NO_DEADLINE);
                 assertThat(all.offsets()).as("round " + round).containsExactly(exact);
                 assertThat(all.swept()).isFalse();

@@ -9,7 +9,8 @@ import java.io.PrintWriter;
 /**
  * The {@code arenaplan} command: {@code plan}, {@code validate}, {@code run}, {@code stress}, {@code doctor}, {@code bench}. Every failure is one line on
  * stderr and an exit code ({@link ExitCodes#of}: 2 bad input or usage, 3 no placement within the
- * capacity or device unavailable, 1 an internal error); {@code --debug} adds the stack trace.
+ * capacity or device unavailable, 1 an internal error; a Java heap too small for the input is exit 2 too, one line);
+ * {@code --debug} adds the stack trace.
  */
 @Command(name = "arenaplan", mixinStandardHelpOptions = true, versionProvider = ArenaplanCli.Version.class,
         description = "GPU device-memory planner: one arena, a fixed offset per storage.",
@@ -57,7 +58,24 @@ public final class ArenaplanCli implements Runnable {
             cmd.getOut().flush();
             return ExitCodes.OK;
         }
-        return new CommandLine.RunLast().execute(parsed);
+        try {
+            return new CommandLine.RunLast().execute(parsed);
+        } catch (OutOfMemoryError e) {
+            // What reaches here was released on the way up (try-with-resources, finally), so one line can still be printed.
+            CommandLine cmd = sub != null ? sub.commandSpec().commandLine() : parsed.commandSpec().commandLine();
+            cmd.getErr().println("arenaplan: " + outOfMemory(cmd.getCommandSpec().name(), Runtime.getRuntime().maxMemory()));
+            cmd.getErr().flush();
+            return ExitCodes.BAD_INPUT;
+        }
+    }
+
+    /**
+     * The line for a Java heap exhausted by an input too large for it (exit 2: the input, not a
+     * bug; the built-in models refuse their too-large options up front, see {@code Model.limits}).
+     */
+    static String outOfMemory(String command, long maxHeapBytes) {
+        return String.format(java.util.Locale.ROOT, "%s: the input needs more than the %,d MiB of Java heap this JVM may use;"
+                + " give it more (java -Xmx16g -jar arenaplan.jar ...) or a smaller input", command, maxHeapBytes >> 20);
     }
 
     private static int usageError(CommandLine.ParameterException e, String[] args) {

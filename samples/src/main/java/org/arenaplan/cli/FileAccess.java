@@ -11,6 +11,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 
 /** File reading and writing whose failures are one line naming the file. */
 final class FileAccess {
@@ -62,6 +63,34 @@ final class FileAccess {
         if (dir != null && !java.nio.file.Files.isDirectory(dir))
             throw new InputException(flag + " " + file + ": cannot write: folder " + dir + " does not exist");
         if (java.nio.file.Files.isDirectory(file)) throw new InputException(flag + " " + file + ": cannot write: it is a folder");
+    }
+
+    /**
+     * Refuses an output that is one of the command's input files (the same file by any path or
+     * link): writing it would destroy that input, and {@code run --output R.pb --expect R.pb}
+     * compared the outputs with themselves and said they matched.
+     *
+     * @param inputs the words and flag values that name input files ({@code NAME=FILE} is read
+     *               both whole and after its first {@code =}); those that name no file are skipped
+     */
+    static void checkNotAnInput(Path output, String flag, List<String> inputs) {
+        if (!java.nio.file.Files.isRegularFile(output)) return;
+        for (String word : inputs) {
+            int eq = word.indexOf('=');
+            for (String name : eq < 0 ? List.of(word) : List.of(word, word.substring(eq + 1))) {
+                if (sameFile(output, name))
+                    throw new UsageException(flag + " " + output + ": this file is also an input of the command (" + name + "); writing it would overwrite that input, so give another name");
+            }
+        }
+    }
+
+    private static boolean sameFile(Path output, String name) {
+        try {
+            Path p = Path.of(name);
+            return java.nio.file.Files.isRegularFile(p) && java.nio.file.Files.isSameFile(output, p);
+        } catch (java.nio.file.InvalidPathException | IOException e) {
+            return false;   // not a file name, or one that cannot be read: its reader reports it
+        }
     }
 
     static String reason(IOException e) {

@@ -36,8 +36,9 @@ final class ModelHelp {
         b.append(" [").append(command).append("'s flags]\n");
         b.append(BuiltinModels.summary(model)).append('\n');
         b.append("Options (default):\n");
+        Map<String, Integer> limits = BuiltinModels.limits(model);
         for (Map.Entry<String, String> e : defaults.entrySet())
-            b.append(String.format("  --%-10s %s%n", e.getKey(), e.getValue()));
+            b.append(String.format("  --%-10s %s%s%n", e.getKey(), e.getValue(), limits.containsKey(e.getKey()) ? " (at most " + limits.get(e.getKey()) + ")" : ""));
         b.append("Also written --OPTION=VALUE. ").append(command).append("'s own flags: 'arenaplan ").append(command).append(" --help'.\n");
         return b.toString();
     }

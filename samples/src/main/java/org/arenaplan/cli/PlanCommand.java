@@ -59,11 +59,12 @@ import java.util.concurrent.Callable;
                 "               [--time-limit SECONDS] [--streams N] [--sync none|add]",
                 "               [--schedule file|memory] [--schedule-time-limit SECONDS] [--fuse none|epilogues]",
                 "               [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
-                "               [--dim NAME=V1,V2,...]... [--worst-case]",
+                "               [--dim NAME=V1,V2,...]... [--worst-case] [--donate-inputs]",
                 "               [--out FILE.json|FILE.csv]",
                 "               [--svg FILE] [--html FILE] [--strict] [--debug]"},
         description = {"Plans one arena for a graph, a minimalloc CSV problem or a built-in model.",
-                "Exit codes: 0 planned (within --capacity when given), 2 bad input or usage, 3 no placement within the capacity."})
+                "Exit codes: 0 planned (within --capacity when given), 2 bad input or usage, 3 no placement within the capacity",
+                "(or no recomputation within --memory-budget)."})
 final class PlanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -84,7 +85,7 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (a CSV's NAME.NUMBER.csv name gives one too); a planner other than search that misses hands over to search within --time-limit.")
     Long capacity;
 
-    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of every planner but naive, and of the search tried when --capacity is missed (default: 10); past it the best placement so far comes back.")
+    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of every planner but naive, and of the search tried when --capacity is missed (default: 10); past it the best placement so far comes back. On several streams the price of concurrency plans up to twice more, each within it too.")
     Double timeLimit;
 
     @Mixin
@@ -132,6 +133,7 @@ final class PlanCommand implements Callable<Integer> {
         PrintWriter stderr = spec.commandLine().getErr();
         // With --out - the plan itself goes to stdout, so the report moves to stderr.
         PrintWriter stdout = outToStdout() ? stderr : spec.commandLine().getOut();
+        if (align != null) Alignment.of(align);
         Map<String, List<Long>> dimValues = Dims.parse(Dims.routeToModel(model, dims, words));
         if (worstCase || Dims.sweeps(dimValues)) {
             if (scheduleFlags.given() || trainingFlags.train || fusionFlags.given())
@@ -159,7 +161,7 @@ final class PlanCommand implements Callable<Integer> {
         if (outcome.training() != null) TrainingFlags.print(outcome.training(), stdout);
         if (outcome.schedule() != null) ScheduleFlags.print(outcome.schedule(), stdout);
         if (outcome.plan() != null) streamFlags.print(outcome.plan().graph(), stdout);
-        if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout);
+        if (outcome.plan() != null && outcome.plan().graph().streams().size() > 1) printStreams(outcome.plan(), options, stdout, stderr);
         stdout.println(outcome.plan() != null ? PeakExplanation.of(outcome.plan()).text() : PeakExplanation.of(outcome.problem(), outcome.placement()).text());
         stdout.flush();
         if (cap != null && outcome.stats().arenaBytes() > cap) {
@@ -182,7 +184,7 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private Outcome plan(PlanInput input, String plannerName, PlannerOptions options, PrintWriter stderr) {
-        Planner watched = new Watched(Planners.byName(plannerName, options), stderr);
+        Planner watched = new Watched("planning", Planners.byName(plannerName, options), stderr);
         return input.isGraph() ? planGraph(input, watched, options) : planProblem(input, watched);
     }
 
@@ -247,9 +249,14 @@ final class PlanCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** The price of concurrency and every event, one line each. */
-    private void printStreams(Plan plan, PlannerOptions options, PrintWriter stdout) {
-        stdout.println(StreamPlanner.price(plan, graphOptions(options)).summary());
+    /**
+     * The price of concurrency and every event, one line each. The price plans the graph up to
+     * twice more (on one stream; with the data events alone), with the same planner and
+     * {@code --time-limit} each, showing its progress as the plan does.
+     */
+    private void printStreams(Plan plan, PlannerOptions options, PrintWriter stdout, PrintWriter stderr) {
+        Planner watched = new Watched("pricing concurrency (1 stream, then --sync none): planning", Planners.byName(planner, options), stderr);
+        stdout.println(StreamPlanner.price(plan, graphOptions(options), watched).summary());
         stdout.println("events (" + plan.sync().events().size() + "):");
         for (SyncEvent e : plan.sync().events()) stdout.println("  " + SyncText.line(plan.graph(), e));
     }
@@ -268,7 +275,6 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private void checkFlags(PlanInput input) {
-        if (align != null && align < 1) throw new UsageException("--align must be at least 1, got " + align);
         if (capacity != null && capacity < 0) throw new UsageException("--capacity must not be negative, got " + capacity);
         if (timeLimit != null) Seconds.of("--time-limit", timeLimit);
         checkFiles();
@@ -289,10 +295,12 @@ final class PlanCommand implements Callable<Integer> {
                 throw new UsageException("--out " + out + ": the name must end in .json (plan JSON) or .csv (minimalloc solution)");
             FileAccess.checkWritable(out, "--out");
         }
+        if (out != null && !outToStdout()) FileAccess.checkNotAnInput(out, "--out", words);
         for (Path picture : new Path[]{svg, html}) {
             if (picture == null) continue;
             String flag = picture == svg ? "--svg" : "--html";
             FileAccess.checkWritable(picture, flag);
+            FileAccess.checkNotAnInput(picture, flag, words);
         }
     }
 
@@ -363,10 +371,13 @@ final class PlanCommand implements Callable<Integer> {
      * (a {@link PlanningException} from {@code place}) found no placement: exit 3.
      */
     private static final class Watched implements Planner {
+        private final String task;
         private final Planner inner;
         private final PrintWriter progress;
 
-        Watched(Planner inner, PrintWriter progress) {
+        /** @param task what the progress line starts with ({@code "planning"}) */
+        Watched(String task, Planner inner, PrintWriter progress) {
+            this.task = task;
             this.inner = inner;
             this.progress = progress;
         }
@@ -389,7 +400,7 @@ final class PlanCommand implements Callable<Integer> {
         @Override
         public Placement place(Problem problem, long deadline) {
             try {
-                return Progress.during("planning " + problem.size() + " buffers with " + inner.name(), QUIET, LINE_EVERY, progress,
+                return Progress.during(task + " " + problem.size() + " buffers with " + inner.name(), QUIET, LINE_EVERY, progress,
                         inner::progressNote, () -> inner.place(problem, deadline));
             } catch (PlanningException e) {
                 throw new NoPlacementException(inner.name() + " found no placement: " + e.getMessage());

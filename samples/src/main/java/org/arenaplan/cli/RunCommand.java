@@ -3,6 +3,7 @@ package org.arenaplan.cli;
 import org.arenaplan.device.DeviceOptions;
 import org.arenaplan.exec.AllClose;
 import org.arenaplan.exec.RunReport;
+import org.arenaplan.io.InputException;
 import org.arenaplan.ir.TensorValue;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
@@ -31,14 +32,15 @@ import java.util.concurrent.Callable;
         customSynopsis = {
                 "arenaplan run (--model NAME [--OPTION VALUE...] | GRAPH.json | MODEL.onnx)",
                 "              [--device auto|sim|cuda] [--mode planned|per-tensor|pool|graph|all] [--tf32]",
-                "              [--streams N] [--sync none|add] [--iterations K] [--json FILE]",
+                "              [--planner NAME] [--streams N] [--sync none|add] [--iterations K] [--json FILE]",
                 "              [--schedule file|memory] [--schedule-time-limit SECONDS] [--fuse none|epilogues]",
                 "              [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
                 "              [--dim NAME=V]... [--input [NAME=]FILE.pb]... [--output PATH]",
-                "              [--expect [NAME=]REF.pb]... [--rtol R] [--atol A] [--donate-inputs]"},
+                "              [--expect [NAME=]REF.pb]... [--rtol R] [--atol A] [--donate-inputs] [--debug]"},
         description = {"Runs a plan on a device next to the per-tensor and pool baselines.",
                 "Inputs are seeded random values unless --input gives a TensorProto file.",
-                "Exit codes: 0 outputs equal across modes (and to --expect), 1 outputs differ, 2 bad input or usage."})
+                "Exit codes: 0 outputs equal across modes (and to --expect), 1 outputs differ, 2 bad input or usage,",
+                "3 CUDA unavailable (--device cuda), the device cannot hold the run, or no recomputation fits --memory-budget."})
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -119,6 +121,12 @@ final class RunCommand implements Callable<Integer> {
         if (!List.of("planned", "per-tensor", "pool", "graph", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool, graph or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
         TensorFiles.checkPaths(input.graph(), output, expect, rtol, atol);   // before planning and running, not after
+        List<String> readFrom = new ArrayList<>(words);
+        readFrom.addAll(inputFiles);
+        readFrom.addAll(expect);
+        if (json != null) FileAccess.checkNotAnInput(json, "--json", readFrom);
+        if (output != null && !output.toString().equals("-"))
+            for (Path f : TensorFiles.outputFiles(input.graph(), output).values()) FileAccess.checkNotAnInput(f, "--output", readFrom);
         PlanCommand.checkPlannerName(planner);
         ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner);
         TrainingFlags.Outcome training = input.blamingInput(g -> trainingFlags.apply(fusionFlags.apply(g, trainingFlags.train), options.alignment()));
@@ -135,7 +143,13 @@ final class RunCommand implements Callable<Integer> {
         ScheduleFlags.print(schedule, out);
         streamFlags.print(plan.graph(), out);
         if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());
-        if (json != null) RunReport.writeJson(report, json);
+        if (json != null) {
+            try {
+                RunReport.writeJson(report, json);
+            } catch (java.io.UncheckedIOException e) {
+                throw new InputException("--json " + json + ": cannot write: " + FileAccess.reason(e.getCause()), e);
+            }
+        }
         if (output != null) TensorFiles.writeOutputs(plan.graph(), report.outputs(), output, out);
         boolean matches = TensorFiles.matchReferences(plan.graph(), report.outputs(), expect, rtol, atol, out);
         out.flush();

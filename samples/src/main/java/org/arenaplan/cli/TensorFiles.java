@@ -124,19 +124,21 @@ final class TensorFiles {
         }
     }
 
-        static void writeOutputs(Graph g, Map<String, TensorValue> outputs, Path path, PrintStream out) throws java.io.IOException {
-        if (g.outputs().size() == 1) {
-            String name = g.outputs().get(0);
-            OnnxTensorFile.write(path, name, outputs.get(name));
-            out.println("wrote " + path);
-            return;
+    static void writeOutputs(Graph g, Map<String, TensorValue> outputs, Path path, PrintStream out) throws java.io.IOException {
+        if (g.outputs().size() > 1) Files.createDirectories(path);
+        Map<String, Path> files = outputFiles(g, path);
+        for (Map.Entry<String, Path> e : files.entrySet()) {
+            OnnxTensorFile.write(e.getValue(), e.getKey(), outputs.get(e.getKey()));
+            out.println("wrote " + e.getValue());
         }
-        Files.createDirectories(path);
-        for (String name : g.outputs()) {
-            Path f = path.resolve(name.replaceAll("[^A-Za-z0-9_.-]", "_") + ".pb");
-            OnnxTensorFile.write(f, name, outputs.get(name));
-            out.println("wrote " + f);
-        }
+    }
+
+    /** The file {@code --output PATH} writes for each graph output: PATH itself for one output, PATH/NAME.pb for several. */
+    static Map<String, Path> outputFiles(Graph g, Path path) {
+        Map<String, Path> files = new LinkedHashMap<>();
+        if (g.outputs().size() == 1) files.put(g.outputs().get(0), path);
+        else for (String name : g.outputs()) files.put(name, path.resolve(name.replaceAll("[^A-Za-z0-9_.-]", "_") + ".pb"));
+        return files;
     }
 
     /**

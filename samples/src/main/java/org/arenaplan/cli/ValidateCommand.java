@@ -57,7 +57,7 @@ final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        if (align < 1) throw new UsageException("--align must be at least 1, got " + align);
+        Alignment.of(align);
         if (capacity != null && capacity < 0) throw new UsageException("--capacity must not be negative, got " + capacity);
         Problem problem = FileAccess.read(problemFile, f -> ProblemCsv.read(f, align));
         ProblemCsv.Parsed solution = FileAccess.read(solutionFile, f -> isPlanJson(f) ? fromPlan(PlanJson.read(f)) : ProblemCsv.readSolution(f, align));

@@ -34,7 +34,7 @@ public final class BuiltinModels {
      */
     public static Graph build(String name, Map<String, String> options) {
         Model m = model(name);
-        ModelOptions o = ModelOptions.of(m.name(), defaults(m), options);
+        ModelOptions o = ModelOptions.of(m.name(), defaults(m), m.limits(), options);
         try {
             return m.build(o);
         } catch (GraphException e) {
@@ -46,6 +46,11 @@ public final class BuiltinModels {
     /** Every option of the model with its default value, dtype last. */
     public static Map<String, String> defaults(String name) {
         return defaults(model(name));
+    }
+
+    /** The largest value of each count option of the model that has one ({@link Model#limits}). */
+    public static Map<String, Integer> limits(String name) {
+        return model(name).limits();
     }
 
     /** One line saying what the model is. */

@@ -42,6 +42,11 @@ final class InceptionModel implements Model {
     }
 
     @Override
+    public Map<String, Integer> limits() {
+        return Map.of("branches", 1000);
+    }
+
+    @Override
     public Graph build(ModelOptions o) {
         int branches = o.positiveInt("branches");
         long c = o.positiveInt("channels");

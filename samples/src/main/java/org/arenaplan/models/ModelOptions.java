@@ -15,17 +15,20 @@ import java.util.Map;
 final class ModelOptions {
     private final String model;
     private final Map<String, String> values;
+    private final Map<String, Integer> limits;
 
-    private ModelOptions(String model, Map<String, String> values) {
+    private ModelOptions(String model, Map<String, String> values, Map<String, Integer> limits) {
         this.model = model;
         this.values = values;
+        this.limits = limits;
     }
 
     /**
      * @param defaults every option the model knows, with its default
+     * @param limits   the largest value of each count option ({@link Model#limits})
      * @param given    the caller's values; keys may carry leading dashes; null means none
      */
-    static ModelOptions of(String model, Map<String, String> defaults, Map<String, String> given) {
+    static ModelOptions of(String model, Map<String, String> defaults, Map<String, Integer> limits, Map<String, String> given) {
         Map<String, String> merged = new LinkedHashMap<>(defaults);
         if (given != null) {
             for (Map.Entry<String, String> e : given.entrySet()) {
@@ -37,7 +40,7 @@ final class ModelOptions {
                 merged.put(key, e.getValue().trim());
             }
         }
-        return new ModelOptions(model, merged);
+        return new ModelOptions(model, merged, Map.copyOf(limits));
     }
 
     private static String describe(Map<String, String> defaults) {
@@ -55,16 +58,18 @@ final class ModelOptions {
         return k;
     }
 
-    /** A whole number of at least 1. */
+    /** A whole number of at least 1 and at most the option's limit ({@link Model#limits}; 2^31-1 when it has none). */
     int positiveInt(String key) {
         String v = raw(key);
+        int max = limits.getOrDefault(key, Integer.MAX_VALUE);
         try {
             int n = Integer.parseInt(v);
-            if (n >= 1) return n;
+            if (n >= 1 && n <= max) return n;
         } catch (NumberFormatException e) {
             // reported below with the option's name
         }
-        throw new IllegalArgumentException("model '" + model + "': option --" + key + " must be a positive integer of at most " + Integer.MAX_VALUE + ", got '" + v + "'");
+        throw new IllegalArgumentException("model '" + model + "': option --" + key + " must be a positive integer of at most " + max
+                + (max < Integer.MAX_VALUE ? " (a larger graph would take minutes and gigabytes to build and plan)" : "") + ", got '" + v + "'");
     }
 
     /** A number in [0, 1]. */

@@ -44,6 +44,12 @@ final class RandWireModel implements Model {
         return d;
     }
 
+    /** Watts-Strogatz wires nodes x k / 2 edges, Erdős-Rényi up to nodes^2 / 2: the limits keep either at about half a million. */
+    @Override
+    public Map<String, Integer> limits() {
+        return ws ? Map.of("nodes", 10_000, "k", 100) : Map.of("nodes", 1_000);
+    }
+
     @Override
     public Graph build(ModelOptions o) {
         if (o.dtype() != DType.F32) throw new IllegalArgumentException("model '" + name() + "': option --dtype must be float32 (the generator declares f32 tensors)");

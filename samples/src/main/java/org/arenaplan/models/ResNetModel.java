@@ -40,6 +40,11 @@ final class ResNetModel implements Model {
     }
 
     @Override
+    public Map<String, Integer> limits() {
+        return Map.of("blocks", 10000);
+    }
+
+    @Override
     public Graph build(ModelOptions o) {
         int blocks = o.positiveInt("blocks");
         long c = o.positiveInt("channels");

@@ -35,6 +35,11 @@ final class TrainMlpModel implements Model {
     }
 
     @Override
+    public Map<String, Integer> limits() {
+        return Map.of("layers", 10000);
+    }
+
+    @Override
     public Graph build(ModelOptions o) {
         MlpShape shape = MlpShape.of(o);
         int layers = shape.layers();

@@ -46,6 +46,11 @@ final class TransformerModel implements Model {
     }
 
     @Override
+    public Map<String, Integer> limits() {
+        return Map.of("layers", 1000);
+    }
+
+    @Override
     public Graph build(ModelOptions o) {
         int layers = o.positiveInt("layers");
         long e = o.positiveInt("hidden");

@@ -44,13 +44,18 @@ final class UNetModel implements Model {
     }
 
     @Override
+    public Map<String, Integer> limits() {
+        return Map.of("depth", 30);
+    }
+
+    @Override
     public Graph build(ModelOptions o) {
         int depth = o.positiveInt("depth");
         long c = o.positiveInt("channels");
         long image = o.positiveInt("image");
         long batch = o.positiveInt("batch");
         long classes = o.positiveInt("classes");
-        if (depth > 30 || image % (1L << depth) != 0) {
+        if (image % (1L << depth) != 0) {   // depth is at most 30 (limits)
             throw new IllegalArgumentException("model 'unet': option --image (" + image + ") must be divisible by 2^depth (depth " + depth + ")");
         }
         NetBuilder net = new NetBuilder("unet", o.dtype());

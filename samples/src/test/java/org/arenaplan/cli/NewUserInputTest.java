@@ -139,7 +139,7 @@ class NewUserInputTest {
         Files.writeString(csv, "id,lower,upper,size\nx,0,3,1024\n");
         oneLine(Cli.run("plan", csv.toString(), "--capacity", "abc"), 2, "Invalid value for option '--capacity': 'abc' is not a long (see 'arenaplan plan --help')");
         oneLine(Cli.run("frobnicate"), 2, "'frobnicate'", "(see 'arenaplan --help')");
-        oneLine(Cli.run("plan", "--model", "randwire", "--nodes", "0"), 2, "--model randwire: model 'randwire': option --nodes must be a positive integer of at most 2147483647, got '0'");
+        oneLine(Cli.run("plan", "--model", "randwire", "--nodes", "0"), 2, "--model randwire: model 'randwire': option --nodes must be a positive integer of at most 10000 (a larger graph would take minutes and gigabytes to build and plan), got '0'");
         assertThat(Cli.run("plan", "--model", "randwire", "--nodes", "0").err()).doesNotContain("model 'randwire': model 'randwire'");
     }
 

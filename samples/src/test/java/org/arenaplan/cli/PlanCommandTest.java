@@ -364,7 +364,7 @@ class PlanCommandTest {
         badInput(Cli.run("plan"), "missing input");
         badInput(Cli.run("plan", dir.resolve("g.txt").toString()), "cannot tell the type");
         badInput(Cli.run("plan", dir.resolve("none.json").toString()), "cannot read", "none.json", "no such file");
-        badInput(Cli.run("plan", csv("p.csv", THREE).toString(), "--align", "0"), "--align must be at least 1");
+        badInput(Cli.run("plan", csv("p.csv", THREE).toString(), "--align", "0"), "--align must be a power of two");
         badInput(Cli.run("plan", csv("p.csv", THREE).toString(), "--align", "many"), "--align");
         badInput(Cli.run("nosuchcommand"), "nosuchcommand");
     }
