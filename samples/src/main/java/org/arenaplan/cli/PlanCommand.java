@@ -58,11 +58,12 @@ import java.util.concurrent.Callable;
                 "               [--time-limit SECONDS] [--streams N] [--sync none|add]",
                 "               [--schedule file|memory] [--schedule-time-limit SECONDS] [--fuse none|epilogues]",
                 "               [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
-                "               [--dim NAME=V1,V2,...]... [--worst-case]",
+                "               [--dim NAME=V1,V2,...]... [--worst-case] [--donate-inputs]",
                 "               [--out FILE.json|FILE.csv]",
                 "               [--svg FILE] [--html FILE] [--strict] [--debug]"},
         description = {"Plans one arena for a graph, a minimalloc CSV problem or a built-in model.",
-                "Exit codes: 0 planned (within --capacity when given), 2 bad input or usage, 3 no placement within the capacity."})
+                "Exit codes: 0 planned (within --capacity when given), 2 bad input or usage, 3 no placement within the capacity",
+                "(or no recomputation within --memory-budget)."})
 final class PlanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

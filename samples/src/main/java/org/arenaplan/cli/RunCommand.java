@@ -38,10 +38,11 @@ import java.util.concurrent.Callable;
                 "              [--schedule file|memory] [--schedule-time-limit SECONDS] [--fuse none|epilogues]",
                 "              [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
                 "              [--dim NAME=V]... [--input [NAME=]FILE.pb]... [--output PATH]",
-                "              [--expect [NAME=]REF.pb]... [--rtol R] [--atol A] [--donate-inputs]"},
+                "              [--expect [NAME=]REF.pb]... [--rtol R] [--atol A] [--donate-inputs] [--debug]"},
         description = {"Runs a plan on a device next to the per-tensor and pool baselines.",
                 "Inputs are seeded random values unless --input gives a TensorProto file.",
-                "Exit codes: 0 outputs equal across modes (and to --expect), 1 outputs differ, 2 bad input or usage."})
+                "Exit codes: 0 outputs equal across modes (and to --expect), 1 outputs differ, 2 bad input or usage,",
+                "3 CUDA unavailable (--device cuda), the device cannot hold the run, or no recomputation fits --memory-budget."})
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
