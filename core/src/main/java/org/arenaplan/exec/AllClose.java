@@ -44,7 +44,7 @@ public record AllClose(boolean ok, long count, long mismatches, int worstIndex, 
         if (got.length != want.length) throw new IllegalArgumentException(got.length + " values vs " + want.length);
         if (rtol < 0 || atol < 0 || Double.isNaN(rtol) || Double.isNaN(atol)) throw new IllegalArgumentException("tolerances must be >= 0: rtol " + rtol + ", atol " + atol);
         int worst = -1;
-        double worstRatio = -1;
+        double worstRatio = -1, worstDiff = 0;
         long bad = 0;
         for (int i = 0; i < got.length; i++) {
             double a = got[i], r = want[i];
@@ -61,11 +61,12 @@ public record AllClose(boolean ok, long count, long mismatches, int worstIndex, 
             if (ratio > 1) bad++;
             if (ratio > worstRatio) {
                 worstRatio = ratio;
+                worstDiff = diff;   // 0 for equal NaNs or infinities, not |a - r| (NaN)
                 worst = i;
             }
         }
         return worst < 0 ? new AllClose(true, 0, 0, -1, 0, 0, 0, rtol, atol, false, "", "")
-                : new AllClose(bad == 0, got.length, bad, worst, got[worst], want[worst], Math.abs(got[worst] - want[worst]), rtol, atol, false,
+                : new AllClose(bad == 0, got.length, bad, worst, got[worst], want[worst], worstDiff, rtol, atol, false,
                         String.format(Locale.ROOT, "%.9g", got[worst]), String.format(Locale.ROOT, "%.9g", want[worst]));
     }
 
@@ -115,6 +116,9 @@ public record AllClose(boolean ok, long count, long mismatches, int worstIndex, 
         if (worstIndex < 0) return "no elements";
         if (exact) return ok ? "all " + count + " integers equal"
                 : "first difference at " + index(dims, worstIndex) + ": " + gotText + " vs " + wantText + " (integers compared exactly), " + mismatches + " of " + count + " differ";
+        if (!Double.isFinite(got) || !Double.isFinite(want))
+            return String.format(Locale.ROOT, "worst element %s: %s vs %s (%s), %d of %d outside", index(dims, worstIndex), gotText, wantText,
+                    ok ? "NaN and infinities compared exactly: equal" : "NaN and infinities compared exactly: different", mismatches, count);
         double allowed = atol + rtol * Math.abs(want);
         return String.format(Locale.ROOT, "worst element %s: %s vs %s (|a-r| %.3g %s %.3g = atol %.0e + rtol %.0e*|r|), %d of %d outside",
                 index(dims, worstIndex), gotText, wantText, absDiff, absDiff <= allowed ? "<=" : ">", allowed, atol, rtol, mismatches, count);

@@ -2,6 +2,7 @@ package org.arenaplan.ir;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -252,9 +253,11 @@ public final class GraphBuilder {
             }
             if (checkOps) OpChecks.check(op, where, tensors::get);
         }
+        Set<String> listed = new HashSet<>();
         for (String t : outputs) {
             requireTensor(t, "graph output");
             if (!defined.contains(t)) throw new GraphException("graph output '" + t + "' is never written");
+            if (!listed.add(t)) throw new GraphException("graph output '" + t + "' listed twice");
         }
         for (String t : donated) {
             if (!inputs.contains(t)) throw new GraphException("donated tensor '" + t + "' is not a graph input");

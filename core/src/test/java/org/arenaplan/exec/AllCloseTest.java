@@ -50,4 +50,14 @@ class AllCloseTest {
         assertThat(AllClose.compare(new float[]{Float.NEGATIVE_INFINITY}, new float[]{Float.POSITIVE_INFINITY}, 1, 1).ok()).isFalse();
         assertThat(AllClose.compare(new float[]{1f}, new float[]{Float.NaN}, 1, 1).ok()).isFalse();
     }
+
+    /** NaN vs NaN matched but was described as "|a-r| NaN > NaN", a contradiction in the line that says it matched. */
+    @Test
+    void equalNansAreDescribedAsEqual() {
+        AllClose nan = AllClose.compare(new float[]{Float.NaN, Float.NaN}, new float[]{Float.NaN, Float.NaN}, 1e-3, 1e-5);
+        assertThat(nan.ok()).isTrue();
+        assertThat(nan.describe(new long[]{2})).isEqualTo("worst element [0]: NaN vs NaN (NaN and infinities compared exactly: equal), 0 of 2 outside");
+        AllClose off = AllClose.compare(new float[]{2f, Float.NEGATIVE_INFINITY}, new float[]{2f, Float.POSITIVE_INFINITY}, 1e-3, 1e-5);
+        assertThat(off.describe(new long[]{2})).isEqualTo("worst element [1]: -Infinity vs Infinity (NaN and infinities compared exactly: different), 1 of 2 outside");
+    }
 }

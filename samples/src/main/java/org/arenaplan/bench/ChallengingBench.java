@@ -74,10 +74,23 @@ public final class ChallengingBench {
      * other than the default one (ignored by the other modes).
      */
     public static int run(PrintStream out, Mode mode, Path dir, Duration timeLimit, long seed, Starting starting) throws IOException {
+        return run(out, mode, dir, new Limits(timeLimit, Long.MAX_VALUE), seed, starting);
+    }
+
+    /**
+     * What each instance may use: {@code time} per instance (the whole planner, {@code best}
+     * included) and {@code nodes}, the most exact-search nodes ({@link Long#MAX_VALUE}: no
+     * limit; see {@link SearchPlanner#SearchPlanner(PlannerOptions, long)}). A node limit makes
+     * the counts independent of the machine's load, as long as the time limit is not reached first.
+     */
+    public record Limits(Duration time, long nodes) { }
+
+    /** As {@link #run(PrintStream, Mode, Path, Duration, long, Starting)}, with a node limit too. */
+    public static int run(PrintStream out, Mode mode, Path dir, Limits limits, long seed, Starting starting) throws IOException {
         return switch (mode) {
-            case CHALLENGING -> challenging(out, dir, timeLimit, starting);
-            case REAL -> real(out, dir, timeLimit, starting);
-            case PERFECT -> perfect(out, timeLimit, seed, starting);
+            case CHALLENGING -> challenging(out, dir, limits, starting);
+            case REAL -> real(out, dir, limits, starting);
+            case PERFECT -> perfect(out, limits, seed, starting);
         };
     }
 
@@ -95,7 +108,7 @@ public final class ChallengingBench {
         return mode == Mode.CHALLENGING ? ".1048576.csv" : ".csv";
     }
 
-    private static int challenging(PrintStream out, Path dir, Duration limit, Starting starting) throws IOException {
+    private static int challenging(PrintStream out, Path dir, Limits limit, Starting starting) throws IOException {
         out.printf("%-9s %7s %9s %9s %6s %9s %-22s %9s %8s %8s %10s %9s %s%n",
                 "instance", "buffers", "LB", "best", "b/cap", "search", "status", "nodes", "time_s", "cpu_s", "minimalloc", "ours/mm", "valid");
         int missed = 0;
@@ -118,7 +131,7 @@ public final class ChallengingBench {
         return missed;
     }
 
-    private static int real(PrintStream out, Path dir, Duration limit, Starting starting) throws IOException {
+    private static int real(PrintStream out, Path dir, Limits limit, Starting starting) throws IOException {
         out.printf("%-16s %7s %14s %10s %10s %-20s %8s %8s %s%n", "trace", "buffers", "LB", "best/LB", "search/LB", "status", "time_s", "cpu_s", "valid");
         int missed = 0;
         List<Path> files = csvs(dir, suffix(Mode.REAL));
@@ -138,8 +151,8 @@ public final class ChallengingBench {
         return missed;
     }
 
-    private static int perfect(PrintStream out, Duration limit, long seed, Starting starting) {
-        out.printf("%-14s %7s %9s %9s %9s %-22s %8s %8s %s%n", "instance", "buffers", "capacity", "best", "search", "status", "time_s", "cpu_s", "valid");
+    private static int perfect(PrintStream out, Limits limit, long seed, Starting starting) {
+        out.printf("%-14s %7s %9s %9s %9s %-22s %9s %8s %8s %s%n", "instance", "buffers", "capacity", "best", "search", "status", "nodes", "time_s", "cpu_s", "valid");
         int missed = 0;
         int fitted = 0;
         for (int k = 0; k < PERFECT_COUNT; k++) {
@@ -152,10 +165,11 @@ public final class ChallengingBench {
             boolean valid = valid(p, t.outcome.placement());
             if (!valid || !t.outcome.fits()) missed++;
             else fitted++;
-            out.printf(Locale.ROOT, "%-14s %7d %9d %9d %9d %-22s %8.2f %8.2f %s%n", name, p.size(), CHALLENGING_CAPACITY,
-                    best, t.outcome.placement().arenaBytes(), t.outcome.status(), t.wallSeconds, t.cpuSeconds, valid ? "yes" : "NO");
+            out.printf(Locale.ROOT, "%-14s %7d %9d %9d %9d %-22s %9d %8.2f %8.2f %s%n", name, p.size(), CHALLENGING_CAPACITY,
+                    best, t.outcome.placement().arenaBytes(), t.outcome.status(), t.outcome.nodes(), t.wallSeconds, t.cpuSeconds, valid ? "yes" : "NO");
         }
-        out.printf(Locale.ROOT, "fitted %d of %d perfect packings within %.1f s each%n", fitted, PERFECT_COUNT, limit.toMillis() / 1000.0);
+        out.printf(Locale.ROOT, "fitted %d of %d perfect packings within %.1f s each%s%n", fitted, PERFECT_COUNT, limit.time().toMillis() / 1000.0,
+                limit.nodes() == Long.MAX_VALUE ? "" : " and " + limit.nodes() + " search nodes");
         return missed;
     }
 
@@ -173,11 +187,11 @@ public final class ChallengingBench {
 
     /** One planner run with its wall and process CPU time. */
     private record Timed(SearchOutcome outcome, double wallSeconds, double cpuSeconds) {
-        static Timed run(Problem p, Long capacity, Duration limit) {
+        static Timed run(Problem p, Long capacity, Limits limit) {
             var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             long cpu0 = os.getProcessCpuTime();
             long t0 = System.nanoTime();
-            SearchOutcome o = new SearchPlanner(new PlannerOptions(capacity, limit)).solve(p);
+            SearchOutcome o = new SearchPlanner(new PlannerOptions(capacity, limit.time()), limit.nodes()).solve(p);
             return new Timed(o, (System.nanoTime() - t0) / 1e9, (os.getProcessCpuTime() - cpu0) / 1e9);
         }
     }

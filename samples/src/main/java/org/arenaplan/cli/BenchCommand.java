@@ -37,7 +37,7 @@ import java.util.concurrent.Callable;
 @Command(name = "bench", sortOptions = false, mixinStandardHelpOptions = true,
         customSynopsis = {
                 "arenaplan bench [models] [--device auto|cuda|sim] [--tf32] [--iterations K] [--warmup W] [--json FILE]",
-                "arenaplan bench search [--set challenging|real|perfect] [--dir DIR] [--time-limit SECONDS] [--seed S]",
+                "arenaplan bench search [--set challenging|real|perfect] [--dir DIR] [--time-limit SECONDS] [--node-limit N] [--seed S]",
                 "arenaplan bench schedule [--dir DIR] [--time-limit SECONDS]",
                 "arenaplan bench recompute [--time-limit SECONDS]"},
         description = {"Benchmarks: built-in models planned vs per-tensor vs pool on a device, or the search planner on placement problems.",
@@ -77,6 +77,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "10", description = "For search: time limit per problem; for schedule and recompute: per graph (default: ${DEFAULT-VALUE}).")
     double timeLimit;
+
+    @Option(names = "--node-limit", paramLabel = "N",
+            description = "For search: also stop each problem's exact search after about N nodes, so counts do not depend on the machine's load (default: none).")
+    Long nodeLimit;
 
     @Override
     public Integer call() throws Exception {
@@ -149,6 +153,7 @@ final class BenchCommand implements Callable<Integer> {
             default -> throw new UsageException("--set " + set + ": expected challenging, real or perfect");
         };
         Duration limit = limit();
+        if (nodeLimit != null && nodeLimit < 1) throw new UsageException("--node-limit must be at least 1, got " + nodeLimit);
         Path folder = dir != null ? dir : Path.of("..", "shared", "problems", set);
         if (mode != ChallengingBench.Mode.PERFECT && !Files.isDirectory(folder))
             throw new UsageException("--dir " + folder + ": no such folder (the shared problems live in ../shared/problems beside the repository)");
@@ -157,7 +162,7 @@ final class BenchCommand implements Callable<Integer> {
             throw new UsageException("--dir " + folder + ": no problems in it (" + ChallengingBench.pattern(mode) + "); nothing to search");
         int missed;
         try (Progress progress = Progress.open("bench search", instances, spec.commandLine().getErr())) {
-            missed = ChallengingBench.run(out, mode, folder, limit, seed, (i, name) -> {
+            missed = ChallengingBench.run(out, mode, folder, new ChallengingBench.Limits(limit, nodeLimit == null ? Long.MAX_VALUE : nodeLimit), seed, (i, name) -> {
                 progress.stepTo(i);
                 progress.note(name + " (" + (i + 1) + "/" + instances + ", up to " + timeLimit + " s)");
             });

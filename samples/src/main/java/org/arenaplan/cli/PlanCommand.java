@@ -17,7 +17,6 @@ import org.arenaplan.plan.PlanStats;
 import org.arenaplan.plan.Planner;
 import org.arenaplan.plan.PlannerOptions;
 import org.arenaplan.plan.Planners;
-import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
 import org.arenaplan.plan.StreamPlanner;
 import org.arenaplan.plan.Violation;
@@ -59,11 +58,12 @@ import java.util.concurrent.Callable;
                 "               [--time-limit SECONDS] [--streams N] [--sync none|add]",
                 "               [--schedule file|memory] [--schedule-time-limit SECONDS] [--fuse none|epilogues]",
                 "               [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
-                "               [--dim NAME=V1,V2,...]... [--worst-case]",
+                "               [--dim NAME=V1,V2,...]... [--worst-case] [--donate-inputs]",
                 "               [--out FILE.json|FILE.csv]",
                 "               [--svg FILE] [--html FILE] [--strict] [--debug]"},
         description = {"Plans one arena for a graph, a minimalloc CSV problem or a built-in model.",
-                "Exit codes: 0 planned (within --capacity when given), 2 bad input or usage, 3 no placement within the capacity."})
+                "Exit codes: 0 planned (within --capacity when given), 2 bad input or usage, 3 no placement within the capacity",
+                "(or no recomputation within --memory-budget)."})
 final class PlanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -123,10 +123,6 @@ final class PlanCommand implements Callable<Integer> {
     @Unmatched
     List<String> words = new ArrayList<>();
 
-    /** Placement work longer than this shows progress. */
-    private static final Duration QUIET = Duration.ofSeconds(1);
-    private static final Duration LINE_EVERY = Duration.ofSeconds(5);
-
     @Override
     public Integer call() throws Exception {
         PrintWriter stderr = spec.commandLine().getErr();
@@ -183,7 +179,7 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private Outcome plan(PlanInput input, String plannerName, PlannerOptions options, PrintWriter stderr) {
-        Planner watched = new Watched("planning", Planners.byName(plannerName, options), stderr);
+        Planner watched = new WatchedPlanner("planning", Planners.byName(plannerName, options), stderr);
         return input.isGraph() ? planGraph(input, watched, options) : planProblem(input, watched);
     }
 
@@ -254,7 +250,7 @@ final class PlanCommand implements Callable<Integer> {
      * {@code --time-limit} each, showing its progress as the plan does.
      */
     private void printStreams(Plan plan, PlannerOptions options, PrintWriter stdout, PrintWriter stderr) {
-        Planner watched = new Watched("pricing concurrency (1 stream, then --sync none): planning", Planners.byName(planner, options), stderr);
+        Planner watched = WatchedPlanner.pricing(Planners.byName(planner, options), stderr);
         stdout.println(StreamPlanner.price(plan, graphOptions(options), watched).summary());
         stdout.println("events (" + plan.sync().events().size() + "):");
         for (SyncEvent e : plan.sync().events()) stdout.println("  " + SyncText.line(plan.graph(), e));
@@ -362,52 +358,6 @@ final class PlanCommand implements Callable<Integer> {
         @Override
         public java.util.Iterator<String> iterator() {
             return Planners.names().iterator();
-        }
-    }
-
-    /**
-     * The chosen planner, showing progress when it runs long. A planner that gives up
-     * (a {@link PlanningException} from {@code place}) found no placement: exit 3.
-     */
-    private static final class Watched implements Planner {
-        private final String task;
-        private final Planner inner;
-        private final PrintWriter progress;
-
-        /** @param task what the progress line starts with ({@code "planning"}) */
-        Watched(String task, Planner inner, PrintWriter progress) {
-            this.task = task;
-            this.inner = inner;
-            this.progress = progress;
-        }
-
-        @Override
-        public String name() {
-            return inner.name();
-        }
-
-        @Override
-        public String progressNote() {
-            return inner.progressNote();
-        }
-
-        @Override
-        public Placement place(Problem problem) {
-            return place(problem, Long.MAX_VALUE);
-        }
-
-        @Override
-        public Placement place(Problem problem, long deadline) {
-            try {
-                return Progress.during(task + " " + problem.size() + " buffers with " + inner.name(), QUIET, LINE_EVERY, progress,
-                        inner::progressNote, () -> inner.place(problem, deadline));
-            } catch (PlanningException e) {
-                throw new NoPlacementException(inner.name() + " found no placement: " + e.getMessage());
-            } catch (RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
         }
     }
 }

@@ -7,6 +7,8 @@ import org.arenaplan.io.InputException;
 import org.arenaplan.ir.TensorValue;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
+import org.arenaplan.plan.PlannerOptions;
+import org.arenaplan.plan.Planners;
 import org.arenaplan.plan.StreamPlanner;
 import org.arenaplan.schedule.Schedule;
 import picocli.CommandLine.Command;
@@ -32,14 +34,15 @@ import java.util.concurrent.Callable;
         customSynopsis = {
                 "arenaplan run (--model NAME [--OPTION VALUE...] | GRAPH.json | MODEL.onnx)",
                 "              [--device auto|sim|cuda] [--mode planned|per-tensor|pool|graph|all] [--tf32]",
-                "              [--streams N] [--sync none|add] [--iterations K] [--json FILE]",
+                "              [--planner NAME] [--time-limit SECONDS] [--streams N] [--sync none|add] [--iterations K] [--json FILE]",
                 "              [--schedule file|memory] [--schedule-time-limit SECONDS] [--fuse none|epilogues]",
                 "              [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
                 "              [--dim NAME=V]... [--input [NAME=]FILE.pb]... [--output PATH]",
-                "              [--expect [NAME=]REF.pb]... [--rtol R] [--atol A] [--donate-inputs]"},
+                "              [--expect [NAME=]REF.pb]... [--rtol R] [--atol A] [--donate-inputs] [--debug]"},
         description = {"Runs a plan on a device next to the per-tensor and pool baselines.",
                 "Inputs are seeded random values unless --input gives a TensorProto file.",
-                "Exit codes: 0 outputs equal across modes (and to --expect), 1 outputs differ, 2 bad input or usage."})
+                "Exit codes: 0 outputs equal across modes (and to --expect), 1 outputs differ, 2 bad input or usage,",
+                "3 CUDA unavailable (--device cuda), the device cannot hold the run, or no recomputation fits --memory-budget."})
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -70,6 +73,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--planner", paramLabel = "NAME", defaultValue = "best", description = "Planner (default: ${DEFAULT-VALUE}).")
     String planner;
+
+    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Time limit of the planner, as plan's --time-limit (default: 10).")
+    Double timeLimit;
 
     @Option(names = "--tf32", description = "CUDA only: gemm and conv (group 1) on TF32 tensor cores (inputs rounded to a 10-bit mantissa, FP32 accumulation; results differ from FP32's, see docs/cuda.md). Off by default; the simulator ignores it.")
     boolean tf32;
@@ -127,10 +133,13 @@ final class RunCommand implements Callable<Integer> {
         if (output != null && !output.toString().equals("-"))
             for (Path f : TensorFiles.outputFiles(input.graph(), output).values()) FileAccess.checkNotAnInput(f, "--output", readFrom);
         PlanCommand.checkPlannerName(planner);
-        ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner);
+        ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner)
+                .withPlannerOptions(timeLimit == null ? PlannerOptions.DEFAULT : PlannerOptions.DEFAULT.withTimeLimit(Seconds.of("--time-limit", timeLimit)));
         TrainingFlags.Outcome training = input.blamingInput(g -> trainingFlags.apply(fusionFlags.apply(g, trainingFlags.train), options.alignment()));
         Schedule schedule = input.blamingInput(g -> scheduleFlags.apply(training.graph(), options.alignment()));
-        Plan plan = input.blamingInput(g -> StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options));
+        java.io.PrintWriter err = spec.commandLine().getErr();
+        Plan plan = input.blamingInput(g -> StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options,
+                new WatchedPlanner("planning", Planners.byName(planner, options.plannerOptions()), err)));
         Map<String, TensorValue> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = Progress.during("run: " + plan.graph().name() + ", " + mode + " mode(s) x " + iterations + " iteration(s)",
@@ -141,7 +150,8 @@ final class RunCommand implements Callable<Integer> {
         TrainingFlags.print(training, out);
         ScheduleFlags.print(schedule, out);
         streamFlags.print(plan.graph(), out);
-        if (plan.graph().streams().size() > 1) out.println(StreamPlanner.price(plan, options).line());
+        if (plan.graph().streams().size() > 1)
+            out.println(StreamPlanner.price(plan, options, WatchedPlanner.pricing(Planners.byName(planner, options.plannerOptions()), err)).line());
         if (json != null) {
             try {
                 RunReport.writeJson(report, json);

@@ -114,6 +114,11 @@ class BreakerInputTest {
         assertThat(r.code()).as(r.toString()).isZero();
         assertThat(r.err()).as(r.toString()).contains("pricing concurrency (1 stream, then --sync none): planning 66 buffers with search: still running after 1 s");
         assertThat(r.out()).contains("price of concurrency: 4 streams");
+        // run's planning and pricing were silent (and took its planner's default 10 s each: run had no --time-limit)
+        Cli run = Cli.run("run", "--model", "randwire", "--streams", "4", "--planner", "search", "--time-limit", "1.5", "--mode", "planned", "--iterations", "1", "--device", "sim");
+        assertThat(run.code()).as(run.toString()).isZero();
+        assertThat(run.err()).as(run.toString()).contains("planning 66 buffers with search: still running after 1 s")
+                .contains("pricing concurrency (1 stream, then --sync none): planning 66 buffers with search: still running after 1 s");
     }
 
     /**
@@ -149,5 +154,14 @@ class BreakerInputTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(full), "no /dev/full here");
         oneLine(Cli.run("run", "--model", "chain", "--dim", "8", "--mode", "planned", "--iterations", "1", "--json", full.toString()),
                 "--json /dev/full: cannot write: ");
+    }
+
+    /** A graph JSON listing an output twice was planned silently (graph inputs listed twice were refused already). */
+    @Test
+    void aGraphOutputListedTwiceIsRefused() throws Exception {
+        Path g = dir.resolve("g.json");
+        Files.writeString(g, Files.readString(Path.of("../docs/examples/tiny.json")).replaceFirst("\"outputs\": \\[\"y\"\\]", "\"outputs\": [\"y\", \"y\"]"));
+        assertThat(Files.readString(g)).contains("[\"y\", \"y\"]");
+        oneLine(Cli.run("plan", g.toString()), g.toString(), "graph output 'y' listed twice");
     }
 }

@@ -69,6 +69,33 @@ class HelpAndOptionsTest {
         }
     }
 
+    /** The synopsis is what a reader scans first: it names every option the command takes. */
+    @Test
+    void everyOptionIsInItsCommandsSynopsis() {
+        CommandLine cl = ArenaplanCli.commandLine();
+        for (String c : new String[]{"plan", "validate", "run", "stress", "bench"}) {
+            CommandLine.Model.CommandSpec spec = cl.getSubcommands().get(c).getCommandSpec();
+            String synopsis = cl.getSubcommands().get(c).getHelp().synopsis(0);
+            for (CommandLine.Model.OptionSpec o : spec.options()) {
+                if (o.usageHelp() || o.versionHelp()) continue;
+                assertThat(synopsis).as(c + "'s synopsis names " + o.longestName()).contains(o.longestName());
+            }
+        }
+    }
+
+    /** The exit codes README.md gives per command are the ones its --help gives. */
+    @Test
+    void helpGivesEveryExitCodeOfItsCommand() {
+        java.util.Map<String, String> codes = java.util.Map.of("plan", "023", "validate", "012", "run", "0123",
+                "stress", "012", "bench", "0123");
+        codes.forEach((c, expected) -> {
+            String help = Cli.run(c, "--help").out().replaceAll("\\s+", " ");
+            String exits = help.substring(help.indexOf("Exit codes: "));
+            for (char code : expected.toCharArray())
+                assertThat(exits).as(c + " --help gives exit code " + code).containsPattern("[:,] " + code + " ");
+        });
+    }
+
     @Test
     void completionScriptIsGenerated() {
         Cli r = Cli.run("generate-completion");

@@ -110,5 +110,8 @@ class RunStressDoctorBenchTest {
         assertThat(sim.out()).contains("transformer").contains("per-tensor");
         Cli bad = Cli.run("bench", "search", "--set", "nope");
         assertThat(bad.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        Cli noNodes = Cli.run("bench", "search", "--set", "perfect", "--node-limit", "0");
+        assertThat(noNodes.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(noNodes.err()).contains("--node-limit");
     }
 }

@@ -88,6 +88,7 @@ final class CapacitySearch {
     private final UndoLog floorLog = new UndoLog();
     private long nodes;
     private volatile boolean cancelled;
+    private long nodeLimit = Long.MAX_VALUE;
     private String preorder;
     private long nodesLeft;
     /** {@link #CLOCK_EVERY}, or less so that about 2^18 buffer- or section-visits pass between reads. */
@@ -133,6 +134,14 @@ final class CapacitySearch {
         this.clockEvery = Math.max(1, Math.min(CLOCK_EVERY, Long.highestOneBit((1 << 18) / Math.max(1, active.length + time.sections))));
     }
 
+    /**
+     * Makes {@link #run} give up (with {@link Result#TIMEOUT}) after about {@code max} nodes, as
+     * if its deadline had passed: the limit is read with the clock, so a few hundred more may run.
+     */
+    void limitNodes(long max) {
+        nodeLimit = max;
+    }
+
     /** Makes a running search give up soon, as if its deadline had passed. */
     void cancel() {
         cancelled = true;
@@ -167,7 +176,7 @@ final class CapacitySearch {
 
     /** No slack anywhere: the bottom-left fill of {@link PerfectFill} decides instead. */
     private Result runPerfectFill() {
-        PerfectFill fill = new PerfectFill(p, time, active, capacity, deadline, () -> cancelled);
+        PerfectFill fill = new PerfectFill(p, time, active, capacity, deadline, nodeLimit, () -> cancelled);
         int r = fill.run();
         nodes += fill.nodes();
         if (r == PerfectFill.FOUND) {
@@ -185,7 +194,7 @@ final class CapacitySearch {
     private int search(int[] order, int count, int from, int to, long minOffset, int minRank) {
         if (count == 0) return FOUND;
         if (--nodesLeft < 0) return OUT_OF_NODES;
-        if (++nodes % clockEvery == 1 % clockEvery && (cancelled || System.nanoTime() - deadline > 0)) return OUT_OF_TIME;   // the first node looks too
+        if (++nodes % clockEvery == 1 % clockEvery && (cancelled || nodes > nodeLimit || System.nanoTime() - deadline > 0)) return OUT_OF_TIME;   // the first node looks too
         long leastTop = Long.MAX_VALUE;
         for (int k = 0; k < count; k++) leastTop = Math.min(leastTop, lowest[order[k]] + p.alignedSize(order[k]));
         // Candidates: below leastTop (else dominated: some buffer fits entirely below), canonical

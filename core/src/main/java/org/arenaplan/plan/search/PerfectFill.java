@@ -46,8 +46,9 @@ import java.util.stream.IntStream;
  *       1, 1, 2, 1, 1, 2, 4, ... (Luby, Sinclair and Zuckerman 1993: within a log factor of the
  *       best fixed budget for an unknown run-time distribution); the first run tries fillers
  *       whose top meets a neighbour's floor first, then the longest-lived, then the largest;
- *       later runs in a seeded random order (Gomes, Selman and Kautz 1998: randomised restarts
- *       cut the heavy tail). Only a run that ends within its budget proves infeasibility.</li>
+ *       later runs in a seeded random order within two groups, those whose top meets a
+ *       neighbour's floor first (Gomes, Selman and Kautz 1998: randomised restarts cut the
+ *       heavy tail). Only a run that ends within its budget proves infeasibility.</li>
  * </ol>
  * Cost per node: O(sections + the buffers starting at walls x their spans + the sections of the
  * buffers live where the placed one is, each sorted). Used by {@link CapacitySearch} instead of
@@ -59,12 +60,13 @@ final class PerfectFill {
     /** log2 of the slots in the table of refuted states (8 bytes each: 16 MiB). */
     private static final int REFUTED_BITS = 21;
     /** A restart's budget unit, in nodes per buffer. */
-    static final int LUBY_UNIT = 4;
+    static final int LUBY_UNIT = 2;
 
     private final Problem p;
     private final Timeline time;
     private final long capacity;
     private final long deadline;
+    private final long nodeLimit;
     private final BooleanSupplier cancelled;
     private final long[] floor;
     private final boolean[] placed;
@@ -101,11 +103,18 @@ final class PerfectFill {
         return true;
     }
 
-    PerfectFill(Problem p, Timeline time, int[] active, long capacity, long deadline, BooleanSupplier cancelled) {
+    /**
+     * @param deadline  a {@link System#nanoTime()} value past which {@link #run} gives up
+     * @param nodeLimit the most nodes {@link #run} explores before giving up (read with the clock,
+     *                  so it may run up to {@value #CLOCK_EVERY} more)
+     * @param cancelled read with the clock; true makes {@link #run} give up
+     */
+    PerfectFill(Problem p, Timeline time, int[] active, long capacity, long deadline, long nodeLimit, BooleanSupplier cancelled) {
         this.p = p;
         this.time = time;
         this.capacity = capacity;
         this.deadline = deadline;
+        this.nodeLimit = nodeLimit;
         this.cancelled = cancelled;
         this.floor = new long[time.sections];
         this.placed = new boolean[p.size()];
@@ -153,7 +162,7 @@ final class PerfectFill {
         return offset;
     }
 
-    /** {@link #FOUND}, {@link #NOT_FOUND} (proven) or {@link #OUT_OF_TIME}. */
+    /** {@link #FOUND}, {@link #NOT_FOUND} (proven) or {@link #OUT_OF_TIME} (the deadline, the node limit or a cancel). */
     int run() {
         int[] cuts = IntStream.range(1, time.sections).filter(k -> crossings[k] == 0).toArray();
         long unit = Math.max(1, (long) LUBY_UNIT * count);
@@ -206,7 +215,7 @@ final class PerfectFill {
         if (left == 0) return FOUND;
         if (isRefuted(hash)) return NOT_FOUND;
         if (--nodesLeft < 0) return OUT_OF_NODES;
-        if (++nodes % CLOCK_EVERY == 1 && (cancelled.getAsBoolean() || System.nanoTime() - deadline > 0)) return OUT_OF_TIME;
+        if (++nodes % CLOCK_EVERY == 1 && (nodes > nodeLimit || cancelled.getAsBoolean() || System.nanoTime() - deadline > 0)) return OUT_OF_TIME;
         int s = chooseWall(from, to);
         if (s < 0) return NOT_FOUND;                      // nothing open yet buffers left: cannot be (sizes sum to capacity)
         long f = floor[s];
@@ -361,7 +370,11 @@ final class PerfectFill {
         return best;
     }
 
-    /** Unplaced buffers starting at s that fit at f now, in the order to try. */
+    /**
+     * Unplaced buffers starting at s that fit at f now, in the order to try: in the first run
+     * flush ones first (see {@link #flush}), then the longest-lived, then the largest; in later
+     * runs the flush ones (meeting either neighbour's floor) first, each group in random order.
+     */
     private int[] candidates(int s, long f, int from, int to) {
         int[] out = new int[starters[s].length];
         int k = 0;
@@ -377,6 +390,13 @@ final class PerfectFill {
                 out[i] = out[j];
                 out[j] = t;
             }
+            int[] flushFirst = new int[k];
+            int front = 0, back = k;
+            for (int b : out) {
+                if (flush(b, s, f, from, to) > 0) flushFirst[front++] = b;
+                else flushFirst[--back] = b;
+            }
+            out = flushFirst;
         }
         return out;
     }

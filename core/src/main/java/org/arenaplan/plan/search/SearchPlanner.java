@@ -40,6 +40,7 @@ import java.util.function.Supplier;
 public final class SearchPlanner implements Planner {
     private final Long capacity;
     private final Duration timeLimit;
+    private final long nodeLimit;
     /**
      * {@link #progressNote()}: set by the thread running {@link #solve}, read by any; formatted
      * only when read, so the planning thread pays nothing for it (the first String.format of a
@@ -49,6 +50,21 @@ public final class SearchPlanner implements Planner {
 
     /** @param options capacity (null: minimise the arena) and time limit (null: none) */
     public SearchPlanner(PlannerOptions options) {
+        this(options, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param options   capacity (null: minimise the arena) and time limit (null: none)
+     * @param nodeLimit the most exact-search nodes, over every capacity probed ({@link Long#MAX_VALUE}:
+     *                  no limit); past it the search stops as at the time limit, with a timeout
+     *                  status. Node counts do not depend on the machine's load, so a bench run
+     *                  with a node limit gives the same answers on a busy machine as on a quiet one
+     *                  (as long as the time limit is not reached first).
+     * @throws PlanningException when the capacity is negative or the node limit below 1
+     */
+    public SearchPlanner(PlannerOptions options, long nodeLimit) {
+        if (nodeLimit < 1) throw new PlanningException("node limit must be at least 1, got " + nodeLimit);
+        this.nodeLimit = nodeLimit;
         this.capacity = options.capacity();
         this.timeLimit = options.timeLimit();
         if (capacity != null && capacity < 0) throw new PlanningException("capacity must not be negative, got " + capacity);
@@ -111,6 +127,7 @@ public final class SearchPlanner implements Planner {
         try {
             if (System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();
             search = new CapacitySearch(new SearchInstance(p, deadline), capacity, deadline);
+            search.limitNodes(nodeLimit);
         } catch (SearchInstance.OutOfTime | SearchInstance.TooLarge e) {
             return new SearchOutcome(SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, lb, 0);
         }
@@ -131,7 +148,7 @@ public final class SearchPlanner implements Planner {
         long nodes = 0;
         boolean first = true;
         SearchInstance instance = null;   // built on the first probe, shared by the others
-        while (incumbent.arenaBytes() > proven && probeFrom < incumbent.arenaBytes() && System.nanoTime() - deadline < 0) {
+        while (incumbent.arenaBytes() > proven && probeFrom < incumbent.arenaBytes() && nodes < nodeLimit && System.nanoTime() - deadline < 0) {
             long hi = incumbent.arenaBytes() - unit;   // the largest capacity that would improve
             long cap = first ? probeFrom : alignDown(probeFrom + (hi - probeFrom) / 2, unit);
             first = false;
@@ -150,6 +167,7 @@ public final class SearchPlanner implements Planner {
             CapacitySearch search;
             try {
                 search = new CapacitySearch(instance, cap, deadline - now < share ? deadline : now + share);
+                search.limitNodes(nodeLimit - nodes);
             } catch (SearchInstance.OutOfTime e) {
                 break;
             }

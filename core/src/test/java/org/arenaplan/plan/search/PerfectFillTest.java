@@ -141,7 +141,7 @@ class PerfectFillTest {
             for (int round = 0; round < 3; round++) {
                 int[] order = bottomUpOrder(packed, rnd);
                 SearchInstance instance = new SearchInstance(packed.problem());
-                PerfectFill fill = new PerfectFill(packed.problem(), instance.time, instance.active, 1 << 20, safetyDeadline(), () -> false);
+                PerfectFill fill = new PerfectFill(packed.problem(), instance.time, instance.active, 1 << 20, safetyDeadline(), Long.MAX_VALUE, () -> false);
                 assertThat(fill.replay(order)).as("%d buffers, seed %d, order %d", c[0], c[1], round).isEqualTo(order.length);
             }
         }

@@ -6,6 +6,7 @@ import org.arenaplan.plan.Placement;
 import org.arenaplan.plan.PlacementValidator;
 import org.arenaplan.plan.PlannerOptions;
 import org.arenaplan.plan.Planners;
+import org.arenaplan.plan.PlanningException;
 import org.arenaplan.plan.Problem;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SearchPlannerTest {
     private static final Duration GENEROUS = Duration.ofSeconds(30);
@@ -224,6 +226,26 @@ class SearchPlannerTest {
         assertThat(min.status()).isEqualTo(SearchStatus.TIMEOUT_BEST_EFFORT);
         assertThat(min.placement().provenOptimal()).isFalse();
         assertThat(min.placement().arenaBytes()).isEqualTo(cut);
+    }
+
+    @Test
+    void aNodeLimitStopsTheExactSearchAtTheSameNodeEveryRun() {
+        Problem p = PerfectPackings.generate(1009, 190, 1 << 20, 1000, 1024);   // bench search --set perfect --seed 1000, instance 190-1009
+        PlannerOptions fit = new PlannerOptions((long) (1 << 20), GENEROUS);
+        SearchOutcome once = new SearchPlanner(fit, 300).solve(p);
+        SearchOutcome again = new SearchPlanner(fit, 300).solve(p);
+        assertThat(once.status()).isEqualTo(SearchStatus.TIMEOUT_NOT_FOUND);
+        assertThat(once.nodes()).isBetween(300L, 300L + 256);   // read with the clock, every 256 nodes
+        assertThat(again.nodes()).isEqualTo(once.nodes());
+        assertThat(PlacementValidator.validate(p, once.placement())).isEmpty();
+        SearchOutcome unlimited = new SearchPlanner(fit).solve(p);
+        assertThat(unlimited.status()).isEqualTo(SearchStatus.FOUND_WITHIN_CAPACITY);
+        assertThat(unlimited.nodes()).as("the limit cut a search that needed more").isGreaterThan(once.nodes());
+        assertThat(new SearchPlanner(fit, unlimited.nodes() + 256).solve(p).status()).isEqualTo(SearchStatus.FOUND_WITHIN_CAPACITY);
+        SearchOutcome min = new SearchPlanner(new PlannerOptions(null, GENEROUS), 300).solve(p);
+        assertThat(min.status()).isEqualTo(SearchStatus.TIMEOUT_BEST_EFFORT);
+        assertThat(min.nodes()).isLessThanOrEqualTo(300L + 256);
+        assertThatThrownBy(() -> new SearchPlanner(fit, 0)).isInstanceOf(PlanningException.class).hasMessageContaining("node limit");
     }
 
     @Test
