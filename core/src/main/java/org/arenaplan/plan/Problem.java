@@ -167,12 +167,12 @@ public final class Problem {
 
     /** Buffer indices ordered by {@code lower} (ties by index): the order of a sweep's starts. */
     public int[] byLower() {
-        return sortedBy(lower);
+        return startOrder(GreedyPlacer.NO_DEADLINE).clone();
     }
 
     /** Buffer indices ordered by {@code upper} (ties by index): the order of a sweep's ends. */
     public int[] byUpper() {
-        return sortedBy(upper);
+        return endOrder(GreedyPlacer.NO_DEADLINE).clone();
     }
 
     /**
@@ -205,10 +205,6 @@ public final class Problem {
         int[] o = endOrder;
         if (o == null) endOrder = o = Orders.sortedByKeys(deadline, upper.length, upper);
         return o;
-    }
-
-    private static int[] sortedBy(long[] key) {
-        return Orders.sortedByKeys(key.length, key);   // primitive keys, ties by index
     }
 
     /** Sum of aligned sizes: the arena of a plan that shares nothing. */
