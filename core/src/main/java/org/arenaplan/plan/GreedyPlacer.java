@@ -214,7 +214,7 @@ final class GreedyPlacer {
         long[] offset = new long[n];
         boolean[] placed = new boolean[n];
         long top = 0;
-        OccupancyTree tree = new OccupancyTree(p);
+        OccupancyTree tree = count == n ? new OccupancyTree(p) : new OccupancyTree(startPoints(p, order, count));
         ByteRanges extra = p.hasExtraConflicts() ? new ByteRanges() : null;
         for (int k = 0; k < count; k++) {
             if ((k & CLOCK_MASK) == CLOCK_MASK) {
@@ -234,6 +234,16 @@ final class GreedyPlacer {
             tree.add(p.lower(i), p.upper(i), offset[i], offset[i] + p.alignedSize(i));
         }
         return new Result(offset, true);
+    }
+
+    /** The distinct starts of {@code order[0 .. count)}, ascending. */
+    private static long[] startPoints(Problem p, int[] order, int count) {
+        long[] all = new long[count];
+        for (int k = 0; k < count; k++) all[k] = p.lower(order[k]);
+        Arrays.sort(all);
+        int d = 0;
+        for (int k = 0; k < count; k++) if (d == 0 || all[k] != all[d - 1]) all[d++] = all[k];
+        return Arrays.copyOf(all, d);
     }
 
     /**

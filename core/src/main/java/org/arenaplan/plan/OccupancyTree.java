@@ -39,8 +39,19 @@ final class OccupancyTree {
     private long[] heapKey = new long[64];  // the start of each one's current range
     private int setCount;
 
+    /** Over every start point of the problem: for placing any of its buffers. */
     OccupancyTree(Problem p) {
-        points = p.startPoints();
+        this(p.startPoints());
+    }
+
+    /**
+     * Over the given start points: for placing buffers whose starts are all among them (two
+     * such buffers overlap exactly when both hold one of these points).
+     *
+     * @param points distinct start points, ascending; read, not copied
+     */
+    OccupancyTree(long[] points) {
+        this.points = points;
         leaves = Math.max(1, points.length);
         cover = new ByteRanges[4 * leaves];
         sub = new ByteRanges[4 * leaves];
@@ -134,31 +145,6 @@ final class OccupancyTree {
             siftDown(0, h);
         }
         return bestOffset >= 0 ? bestOffset : cursor;
-    }
-
-    /**
-     * Fixes the window {@code [lower, upper)} for the {@link #blockEnd} calls that follow (until
-     * the next {@link #gap} or {@code window}): collects its O(log T) sets once.
-     */
-    void window(long lower, long upper) {
-        setCount = 0;
-        int lo = leafOf(lower), hi = leafOf(upper);
-        if (lo < hi) collect(1, 0, leaves, lo, hi);
-    }
-
-    /**
-     * Whether bytes {@code [from, to)} meet anything occupied in the current {@link #window}: -1
-     * if not, else the highest end among the ranges that meet it (every offset below that end
-     * still meets one of them, so a caller looking upward may skip to it). O(log T log r).
-     */
-    long blockEnd(long from, long to) {
-        long end = -1;
-        for (int s = 0; s < setCount; s++) {
-            ByteRanges r = sets[s];
-            int k = r.firstEndingAfter(0, from);
-            if (k < r.size && r.r[2 * k] < to) end = Math.max(end, r.r[2 * k + 1]);
-        }
-        return end;
     }
 
     private void collect(int node, int a, int b, int lo, int hi) {

@@ -24,6 +24,8 @@ final class SortedPairs {
     private long[][] first = {new long[BLOCK]};
     private long[][] second = {new long[BLOCK]};
     private int[] sizes = {0};
+    private long[] headFirst = new long[1];      // each block's first pair, contiguous, for the
+    private long[] headSecond = new long[1];     // binary search over blocks (no block array read)
     private int blocks = 1;
     private int count;
 
@@ -43,11 +45,13 @@ final class SortedPairs {
     /** Replaces the first of the pair at {@code cursor}; the caller keeps the order (no pair between the old and new value). */
     void setFirst(long cursor, long value) {
         first[block(cursor)][index(cursor)] = value;
+        if (index(cursor) == 0) headFirst[block(cursor)] = value;
     }
 
     /** Replaces the second of the pair at {@code cursor}; the caller keeps the order. */
     void setSecond(long cursor, long value) {
         second[block(cursor)][index(cursor)] = value;
+        if (index(cursor) == 0) headSecond[block(cursor)] = value;
     }
 
     /** The position after {@code cursor}, or {@link #NONE}. */
@@ -102,6 +106,7 @@ final class SortedPairs {
         second[k][i] = b;
         sizes[k] = n + 1;
         count++;
+        if (i == 0) setHead(k);
     }
 
     /**
@@ -120,6 +125,7 @@ final class SortedPairs {
         sizes[k] = n - 1;
         count--;
         if (sizes[k] == 0 && blocks > 1) drop(k);
+        else if (i == 0 && sizes[k] > 0) setHead(k);
     }
 
     /** The block where {@code (a, b)} is or would go: the last whose first pair is at or before it, else the first. */
@@ -127,7 +133,7 @@ final class SortedPairs {
         int lo = 1, hi = blocks - 1, k = 0;      // invariant: block k's first pair <= (a, b), or k = 0
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (!less(a, b, first[mid][0], second[mid][0])) {
+            if (!less(a, b, headFirst[mid], headSecond[mid])) {
                 k = mid;
                 lo = mid + 1;
             } else {
@@ -170,10 +176,14 @@ final class SortedPairs {
             first = Arrays.copyOf(first, 2 * blocks);
             second = Arrays.copyOf(second, 2 * blocks);
             sizes = Arrays.copyOf(sizes, 2 * blocks);
+            headFirst = Arrays.copyOf(headFirst, 2 * blocks);
+            headSecond = Arrays.copyOf(headSecond, 2 * blocks);
         }
         System.arraycopy(first, k + 1, first, k + 2, blocks - k - 1);
         System.arraycopy(second, k + 1, second, k + 2, blocks - k - 1);
         System.arraycopy(sizes, k + 1, sizes, k + 2, blocks - k - 1);
+        System.arraycopy(headFirst, k + 1, headFirst, k + 2, blocks - k - 1);
+        System.arraycopy(headSecond, k + 1, headSecond, k + 2, blocks - k - 1);
         int half = BLOCK / 2;
         first[k + 1] = new long[BLOCK];
         second[k + 1] = new long[BLOCK];
@@ -182,6 +192,7 @@ final class SortedPairs {
         sizes[k + 1] = BLOCK - half;
         sizes[k] = half;
         blocks++;
+        setHead(k + 1);
     }
 
     /** Removes empty block k. */
@@ -189,9 +200,16 @@ final class SortedPairs {
         System.arraycopy(first, k + 1, first, k, blocks - k - 1);
         System.arraycopy(second, k + 1, second, k, blocks - k - 1);
         System.arraycopy(sizes, k + 1, sizes, k, blocks - k - 1);
+        System.arraycopy(headFirst, k + 1, headFirst, k, blocks - k - 1);
+        System.arraycopy(headSecond, k + 1, headSecond, k, blocks - k - 1);
         blocks--;
         first[blocks] = null;
         second[blocks] = null;
+    }
+
+    private void setHead(int k) {
+        headFirst[k] = first[k][0];
+        headSecond[k] = second[k][0];
     }
 
     private static long cursor(int block, int index) {

@@ -33,7 +33,7 @@ package org.arenaplan.plan;
  * {@link GreedyPlacer}; per light buffer a take and a free in a free list of g gaps (a few
  * O(log g) searches and an O(64 + g / 64) array shift, see {@link FreeGaps}), O(1) per gap
  * visited, and at most {@value #CHECKS} checks, each O(h) for h &lt;= {@value #DIRECT} heavy
- * buffers starting in its lifetime, else O(log T log r) in an {@link OccupancyTree} over the
+ * buffers starting in its lifetime, else O(log^2 h) in a {@link MergeSortTree} over the
  * heavy buffers' start instants (first fit also walks at most {@value #LOW_GAPS} gaps). Nothing
  * visits the live neighbours.
  *
@@ -112,7 +112,7 @@ final class SweepPlacer {
         private final long[] heavyTo;
         private final RangeMax heavyTop;    // max heavyTo and max -heavyFrom over index ranges
         private final RangeMax heavyNegBottom;
-        private final OccupancyTree heavyStarts;
+        private final MergeSortTree heavyStarts;
         private final FreeGaps free = new FreeGaps();
         private int h0;                     // heavy buffers starting in the current lifetime:
         private int h1;                     // [h0, h1) of the arrays above
@@ -134,14 +134,13 @@ final class SweepPlacer {
             heavyLower = new long[heavyCount];
             heavyFrom = new long[heavyCount];
             heavyTo = new long[heavyCount];
-            heavyStarts = new OccupancyTree(p);
             for (int k = 0; k < heavyCount; k++) {
                 int i = heavy[byStart[k]];
                 heavyLower[k] = p.lower(i);
                 heavyFrom[k] = offset[i];
                 heavyTo[k] = offset[i] + p.alignedSize(i);
-                heavyStarts.add(heavyLower[k], heavyLower[k] + 1, heavyFrom[k], heavyTo[k]);
             }
+            heavyStarts = new MergeSortTree(heavyFrom, heavyTo);
             heavyTop = new RangeMax(heavyTo);
             long[] negFrom = new long[heavyCount];
             for (int k = 0; k < heavyCount; k++) negFrom[k] = -heavyFrom[k];
@@ -213,7 +212,7 @@ final class SweepPlacer {
             h1 = Problem.countBelow(heavyLower, upper);
             windowTop = heavyTop.max(h0, h1, 0);
             windowBottom = -heavyNegBottom.max(h0, h1, 0);
-            if (h1 - h0 > DIRECT) heavyStarts.window(t + 1, upper);
+            if (h1 - h0 > DIRECT) heavyStarts.window(h0, h1);
             checks = 0;
             long y = -1;
             if (fit == GreedyPlacer.Fit.FIRST) y = firstPassing(free.lowestHolding(size, LOW_GAPS), size);
