@@ -103,13 +103,15 @@ final class MergeSortTree {
         for (int q = 0; q < blocks; q++) {
             int level = blockLevel[q], s = blockStart[q];
             long[] e = end[level];
-            int lo = s, hi = s + count[level][s >> level];   // first union range ending after x
+            int last = s + count[level][s >> level];
+            if (last == s || e[last - 1] <= x || start[level][s] >= y) continue;   // all below x or above y
+            int lo = s, hi = last - 1;                    // first union range ending after x
             while (lo < hi) {
                 int m = (lo + hi) >>> 1;
                 if (e[m] <= x) lo = m + 1;
                 else hi = m;
             }
-            if (lo < s + count[level][s >> level] && start[level][lo] < y) best = Math.max(best, e[lo]);
+            if (start[level][lo] < y) best = Math.max(best, e[lo]);
         }
         return best;
     }
