@@ -21,7 +21,8 @@ import java.util.Arrays;
  *       (ties: the order's rank), at most as many as the heavy buffers.</li>
  *   <li>Second sweep, with the heavy set being the squeaky wheels followed by the former heavy
  *       buffers (in the order) and the rest light, in the order; it stops as soon as its
- *       buffers reach above the first arena ({@link ArenaBound}).</li>
+ *       buffers reach above the first arena ({@link ArenaBound}; in {@link BestPlanner}, above
+ *       the smallest arena of any finished run).</li>
  *   <li>Keep the second only when it finished and its arena is strictly smaller.</li>
  * </ol>
  *
@@ -43,15 +44,26 @@ final class SqueakySweep {
      * @return the smaller of the two sweeps (the first on ties); always a placement of every buffer
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline) {
+        return place(p, order, fit, deadline, ArenaBound.NONE);
+    }
+
+    /**
+     * @param bound shared with other runs ({@link BestPlanner}): the first sweep's arena is
+     *              offered to it, and the second sweep stops once above it. The first sweep is
+     *              not stopped by it: the round after a losing first sweep may still win (on
+     *              {@code WideTraces.generate(1, 24_000, 6_000)} it does)
+     */
+    static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
         int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
         GreedyPlacer.Result first = SweepPlacer.placeHeavy(p, order, fit, heavy, deadline, ArenaBound.NONE);
+        if (!first.complete() || heavy >= p.size()) return first;
         long lb = p.lowerBound();
         long arena = Placement.arenaOf(p, first.offsets());
-        if (!first.complete() || arena <= lb || heavy >= p.size()) return first;
+        if (arena <= lb) return first;
         Reordered next = squeakyFirst(p, order, heavy, first.offsets(), lb);
-        ArenaBound bound = new ArenaBound();
-        bound.offer(arena);
-        GreedyPlacer.Result second = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, bound);
+        ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
+        beat.offer(arena);   // a finished run's arena: the second must end strictly below it to count
+        GreedyPlacer.Result second = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, beat);
         if (second.outrun() || !second.complete()) return first;
         return Placement.arenaOf(p, second.offsets()) < arena ? second : first;
     }

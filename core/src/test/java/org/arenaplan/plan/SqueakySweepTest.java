@@ -53,6 +53,19 @@ class SqueakySweepTest {
     }
 
     @Test
+    void bestIsNoWorseThanGreedyBreadthOnASweptTrace() {
+        // Past the exact budget, so both sweep. Here greedy-breadth's round wins over every other
+        // candidate of best (1.00037 x LB against 1.00038): best must run that round too, even
+        // after its first sweep lost to the smallest arena so far.
+        Problem p = WideTraces.generate(1, 24_000, 6_000);
+        assertThat(GreedyPlacer.isExactAffordable(p)).isFalse();
+        Placement breadth = new GreedyBreadthPlanner().place(p);
+        Placement best = new BestPlanner().place(p);
+        assertThat(PlacementValidator.validate(p, best)).isEmpty();
+        assertThat(best.arenaBytes()).isLessThanOrEqualTo(breadth.arenaBytes());
+    }
+
+    @Test
     void aPassedDeadlineGivesTheFirstSweepCutAndValid() {
         Problem p = WideTraces.generate(4, 3_000, 400);
         GreedyPlacer.Result res = SqueakySweep.place(p, Orders.byBreadth(p), GreedyPlacer.Fit.BEST, System.nanoTime() - 1);
