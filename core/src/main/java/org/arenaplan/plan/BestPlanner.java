@@ -13,7 +13,8 @@ import java.util.stream.IntStream;
  *
  * <p>Steps: build the problem's lower bound, interval index and overlap count once; run the
  * {@value #COUNT} candidates below, each through {@link GreedyPlacer#place} (exact where that is
- * affordable, else swept), and where they were exact run them again swept ({@link SweepPlacer}),
+ * affordable, else swept; greedy-breadth then through {@link SqueakySweep}, as the planner of that
+ * name), and where they were exact run them again swept ({@link SweepPlacer}),
  * which packs some traces tighter (S_1: 1.0070 x LB swept against 1.0158 exact); the runs go on
  * as many threads as there are cores (the caller and the common fork-join pool), each thread
  * taking the next run (exact ones first, each kind in {@link #RUN_ORDER}, cheapest first) until
@@ -39,11 +40,16 @@ import java.util.stream.IntStream;
  * the candidates start (a few primitive O(n log n) sorts; under 0.1 s for 62,000 buffers).
  */
 public final class BestPlanner implements Planner {
-    private record Candidate(String label, Orders.Order order, GreedyPlacer.Fit fit) { }
+    /** @param squeaky where swept, whether with {@link SqueakySweep}'s extra round (as the planner of that label does) */
+    private record Candidate(String label, Orders.Order order, GreedyPlacer.Fit fit, boolean squeaky) {
+        Candidate(String label, Orders.Order order, GreedyPlacer.Fit fit) {
+            this(label, order, fit, false);
+        }
+    }
 
     private static final List<Candidate> CANDIDATES = List.of(
             new Candidate("greedy-size", Orders::bySizeDesc, GreedyPlacer.Fit.BEST),
-            new Candidate("greedy-breadth", Orders::byBreadth, GreedyPlacer.Fit.BEST),
+            new Candidate("greedy-breadth", Orders::byBreadth, GreedyPlacer.Fit.BEST, true),
             new Candidate("size-then-start", Orders::bySizeThenStart, GreedyPlacer.Fit.BEST),
             new Candidate("size-then-end", Orders::bySizeThenEndDesc, GreedyPlacer.Fit.BEST),
             new Candidate("area", Orders::byAreaDesc, GreedyPlacer.Fit.BEST),
@@ -157,11 +163,16 @@ public final class BestPlanner implements Planner {
         return new Placement(results[winner].offsets(), bestArena, name() + "(" + label + ")", bestArena <= lb);
     }
 
-    /** Run r: candidate {@code r % COUNT} through {@link GreedyPlacer#place}, or swept when {@code r >= COUNT}. */
+    /**
+     * Run r: candidate {@code r % COUNT} through {@link GreedyPlacer#place} (greedy-breadth, where
+     * that would sweep, through {@link SqueakySweep}, as {@link GreedyBreadthPlanner} does), or
+     * swept when {@code r >= COUNT}.
+     */
     private static GreedyPlacer.Result run(Problem problem, int r, long deadline, ArenaBound bound) {
         Candidate c = CANDIDATES.get(r % COUNT);
         int[] order = Orders.orIndexOrder(c.order(), problem, deadline);
-        return r >= COUNT ? SweepPlacer.place(problem, order, c.fit(), SweepPlacer.HEAVY_HALF, deadline, bound)
-                : GreedyPlacer.place(problem, order, c.fit(), deadline, bound);
+        if (r >= COUNT) return SweepPlacer.place(problem, order, c.fit(), SweepPlacer.HEAVY_HALF, deadline, bound);
+        if (c.squeaky() && !GreedyPlacer.isExactAffordable(problem)) return SqueakySweep.place(problem, order, c.fit(), deadline, bound);
+        return GreedyPlacer.place(problem, order, c.fit(), deadline, bound);
     }
 }

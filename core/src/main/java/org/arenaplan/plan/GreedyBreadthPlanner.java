@@ -10,9 +10,14 @@ import java.time.Duration;
  *
  * <p>Steps and cost: the live-bytes curve and a sparse table over it give each buffer its
  * widest instant (O(n log n)); sort; place with {@link GreedyPlacer} (its comment gives the cost
- * of finding each gap). With a time limit, the sort and the placement read the clock; buffers
- * not placed by then are stacked on top (all of them, in index order, when the sort was cut)
- * and the planner's label says "cut at the time limit".
+ * of finding each gap). Past {@link GreedyPlacer#EXACT_PAIRS} overlapping pairs, where
+ * {@link GreedyPlacer} would sweep, {@link SqueakySweep} places instead: the sweep, then one
+ * squeaky-wheel round that places the buffers left above the lower bound exactly with the heavy
+ * ones, keeping the smaller arena (about twice one sweep; on
+ * {@code WideTraces.generate(42, 62_000, 9_000)} arena / LB 1.00282 where the sweep alone gives
+ * 1.00473 and exact placement 1.00334; docs/scale.md). With a time limit, the sort and the
+ * placement read the clock; buffers not placed by then are stacked on top (all of them, in
+ * index order, when the sort was cut) and the planner's label says "cut at the time limit".
  */
 public final class GreedyBreadthPlanner implements Planner {
     private final Duration timeLimit;
@@ -39,6 +44,10 @@ public final class GreedyBreadthPlanner implements Planner {
     @Override
     public Placement place(Problem problem, long deadline) {
         deadline = GreedyPlacer.earlier(deadline, GreedyPlacer.deadlineAfter(timeLimit));
-        return GreedyPlacer.placement(problem, GreedyPlacer.place(problem, Orders.orIndexOrder(Orders::byBreadth, problem, deadline), GreedyPlacer.Fit.BEST, deadline), name());
+        int[] order = Orders.orIndexOrder(Orders::byBreadth, problem, deadline);
+        GreedyPlacer.Result r = GreedyPlacer.isExactAffordable(problem)
+                ? GreedyPlacer.place(problem, order, GreedyPlacer.Fit.BEST, deadline)
+                : SqueakySweep.place(problem, order, GreedyPlacer.Fit.BEST, deadline);
+        return GreedyPlacer.placement(problem, r, name());
     }
 }

@@ -69,8 +69,15 @@ final class SweepPlacer {
      *              placed reach above it (read with the clock)
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, double heavyShare, long deadline, ArenaBound bound) {
+        return placeHeavy(p, order, fit, heavyPrefix(p, order, heavyShare), deadline, bound);
+    }
+
+    /**
+     * As {@link #place(Problem, int[], GreedyPlacer.Fit, double, long, ArenaBound)}, the heavy
+     * buffers given as a count: {@code order[0 .. heavyCount)} placed exactly, the rest swept.
+     */
+    static GreedyPlacer.Result placeHeavy(Problem p, int[] order, GreedyPlacer.Fit fit, int heavyCount, long deadline, ArenaBound bound) {
         int n = p.size();
-        int heavyCount = heavyPrefix(p, order, heavyShare);
         GreedyPlacer.Result heavy = GreedyPlacer.placePrefix(p, order, heavyCount, fit, deadline, bound);
         if (heavy.outrun() || heavyCount == n) return heavy;
         long[] offset = heavy.offsets();

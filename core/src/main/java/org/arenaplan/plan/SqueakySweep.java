@@ -1,0 +1,101 @@
+package org.arenaplan.plan;
+
+import java.util.Arrays;
+
+/**
+ * A {@link SweepPlacer} run followed by one squeaky-wheel round (Joslin and Clements, 1999, as
+ * {@link SqueakyWheel} does for exact placement): the light buffers that the sweep left above
+ * the lower bound join the heavy ones, placed exactly before them. Used by
+ * {@link GreedyBreadthPlanner} on the problems that are swept: there the heavy half of the area
+ * in breadth order is a few hundred large buffers live at the widest instant, and the sweep's
+ * free list, which sees only the present, leaves a few light buffers stacked on top (on
+ * {@code WideTraces.generate(42, 62_000, 9_000)}: three 10 MB buffers, one live a single instant,
+ * at arena / LB 1.00473 where exact placement gives 1.00334; docs/scale.md).
+ *
+ * <p>Steps:
+ * <ol>
+ *   <li>Sweep: {@link SweepPlacer} with the heavy half of the area ({@link SweepPlacer#HEAVY_HALF})
+ *       exact; its arena is the one to beat. Stop here when it was cut at the deadline or is the
+ *       lower bound.</li>
+ *   <li>The squeaky wheels: the buffers whose top ends above the lower bound, highest first
+ *       (ties: the order's rank), at most as many as the heavy buffers.</li>
+ *   <li>Second sweep, with the heavy set being the squeaky wheels followed by the former heavy
+ *       buffers (in the order) and the rest light, in the order; it stops as soon as its
+ *       buffers reach above the first arena ({@link ArenaBound}; in {@link BestPlanner}, above
+ *       the smallest arena of any finished run).</li>
+ *   <li>Keep the second only when it finished and its arena is strictly smaller.</li>
+ * </ol>
+ *
+ * <p>Never worse than the sweep alone, which it returns on any tie, cut or stop. Cost: two
+ * {@link SweepPlacer} runs (the second with at most twice the heavy buffers, and cut short when
+ * it loses) plus O(n + c log c) to find and sort the c buffers above the lower bound.
+ * Measured (thread CPU time, docs/scale.md): wide 62k / 9k about 2x one sweep, arena / LB
+ * 1.00473 to 1.00282; wide 620k / 90k and 1M / 10k keep the first sweep (the round stops early).
+ *
+ * <p>Deadline: both sweeps read it as {@link SweepPlacer} does; a second sweep cut by it is
+ * thrown away, so the result is cut only when the first sweep was.
+ */
+final class SqueakySweep {
+    private SqueakySweep() { }
+
+    /**
+     * @param order    the buffers in placement order (a permutation of the problem's indices)
+     * @param deadline a {@link System#nanoTime()} value, or {@link GreedyPlacer#NO_DEADLINE}
+     * @return the smaller of the two sweeps (the first on ties); always a placement of every buffer
+     */
+    static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline) {
+        return place(p, order, fit, deadline, ArenaBound.NONE);
+    }
+
+    /**
+     * @param bound shared with other runs ({@link BestPlanner}): the first sweep's arena is
+     *              offered to it, and the second sweep stops once above it. The first sweep is
+     *              not stopped by it: the round after a losing first sweep may still win (on
+     *              {@code WideTraces.generate(1, 24_000, 6_000)} it does)
+     */
+    static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
+        int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
+        GreedyPlacer.Result first = SweepPlacer.placeHeavy(p, order, fit, heavy, deadline, ArenaBound.NONE);
+        if (!first.complete() || heavy >= p.size()) return first;
+        long lb = p.lowerBound();
+        long arena = Placement.arenaOf(p, first.offsets());
+        if (arena <= lb) return first;
+        Reordered next = squeakyFirst(p, order, heavy, first.offsets(), lb);
+        ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
+        beat.offer(arena);   // a finished run's arena: the second must end strictly below it to count
+        GreedyPlacer.Result second = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, beat);
+        if (second.outrun() || !second.complete()) return first;
+        return Placement.arenaOf(p, second.offsets()) < arena ? second : first;
+    }
+
+    /** A placement order and how many of its first buffers are heavy (placed exactly). */
+    record Reordered(int[] order, int heavy) { }
+
+    /**
+     * The next order and its heavy count: the buffers whose top
+     * ({@code offsets[i] + size}) is above {@code line}, highest first, at most {@code heavy} of
+     * them; then the rest of {@code order[0 .. heavy)} (heavy, all of these); then the other
+     * buffers, in the order.
+     */
+    static Reordered squeakyFirst(Problem p, int[] order, int heavy, long[] offsets, long line) {
+        int n = order.length;
+        int[] above = new int[n];
+        int count = 0;
+        for (int i : order) if (offsets[i] + p.alignedSize(i) > line) above[count++] = i;
+        long[] negTop = new long[count];
+        for (int a = 0; a < count; a++) negTop[a] = -(offsets[above[a]] + p.alignedSize(above[a]));
+        int[] byTop = Orders.sortedByKeys(count, negTop);   // ties by position: the order's rank
+        int squeaky = Math.min(count, heavy);
+        boolean[] front = new boolean[n];
+        int[] next = new int[n];
+        int k = 0;
+        for (int a = 0; a < squeaky; a++) {
+            next[k++] = above[byTop[a]];
+            front[above[byTop[a]]] = true;
+        }
+        for (int r = 0; r < heavy; r++) if (!front[order[r]]) next[k++] = order[r];
+        int heavyNext = k;
+        for (int r = heavy; r < n; r++) if (!front[order[r]]) next[k++] = order[r];
+        return new Reordered(next, heavyNext);
+    }
+}

@@ -1,0 +1,86 @@
+package org.arenaplan.plan;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static org.arenaplan.plan.Fixtures.buf;
+import static org.arenaplan.plan.Fixtures.problem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SqueakySweepTest {
+    private static long arena(Problem p, GreedyPlacer.Result r) {
+        return Placement.arenaOf(p, r.offsets());
+    }
+
+    private static long sweptOnce(Problem p, int[] order, GreedyPlacer.Fit fit) {
+        return arena(p, SweepPlacer.place(p, order, fit, SweepPlacer.HEAVY_HALF, GreedyPlacer.NO_DEADLINE));
+    }
+
+    @Test
+    void validAndNeverWorseThanTheSweepAlone() {
+        Random r = new Random(23);
+        for (int round = 0; round < 300; round++) {
+            Problem p = SweepPlacerTest.random(r);
+            for (GreedyPlacer.Fit fit : GreedyPlacer.Fit.values()) {
+                int[] order = Orders.byBreadth(p);
+                GreedyPlacer.Result res = SqueakySweep.place(p, order, fit, GreedyPlacer.NO_DEADLINE);
+                assertThat(res.complete()).isTrue();
+                long a = arena(p, res);
+                assertThat(PlacementValidator.validate(p, res.offsets(), a, null)).as("round " + round + " " + fit).isEmpty();
+                assertThat(a).as("round " + round + " " + fit).isLessThanOrEqualTo(sweptOnce(p, order, fit));
+            }
+        }
+    }
+
+    @Test
+    void onWideTracesWhereTheSweepLosesToExactPlacementTheRoundMakesUpForIt() {
+        // Generated wide traces (below the exact budget, so placed here by hand both ways) on
+        // which one sweep in breadth order is looser than exact breadth placement: seed 2 gives
+        // 1.0111 x LB swept against 1.0054 exact, seed 3 1.0107 against 1.0075 (docs/scale.md).
+        for (long seed : new long[]{2, 3}) {
+            Problem p = WideTraces.generate(seed, 12_400, 1_800);
+            int[] order = Orders.byBreadth(p);
+            long exact = Placement.arenaOf(p, GreedyPlacer.placePrefix(p, order, order.length, GreedyPlacer.Fit.BEST,
+                    GreedyPlacer.NO_DEADLINE, ArenaBound.NONE).offsets());
+            long once = sweptOnce(p, order, GreedyPlacer.Fit.BEST);
+            GreedyPlacer.Result res = SqueakySweep.place(p, order, GreedyPlacer.Fit.BEST, GreedyPlacer.NO_DEADLINE);
+            assertThat(once).as("seed " + seed + ": the sweep alone loses").isGreaterThan(exact);
+            assertThat(arena(p, res)).as("seed " + seed).isLessThanOrEqualTo(exact);
+            assertThat(res.swept()).isTrue();
+            assertThat(PlacementValidator.validate(p, res.offsets(), arena(p, res), null)).isEmpty();
+        }
+    }
+
+    @Test
+    void bestIsNoWorseThanGreedyBreadthOnASweptTrace() {
+        // Past the exact budget, so both sweep. Here greedy-breadth's round wins over every other
+        // candidate of best (1.00037 x LB against 1.00038): best must run that round too, even
+        // after its first sweep lost to the smallest arena so far.
+        Problem p = WideTraces.generate(1, 24_000, 6_000);
+        assertThat(GreedyPlacer.isExactAffordable(p)).isFalse();
+        Placement breadth = new GreedyBreadthPlanner().place(p);
+        Placement best = new BestPlanner().place(p);
+        assertThat(PlacementValidator.validate(p, best)).isEmpty();
+        assertThat(best.arenaBytes()).isLessThanOrEqualTo(breadth.arenaBytes());
+    }
+
+    @Test
+    void aPassedDeadlineGivesTheFirstSweepCutAndValid() {
+        Problem p = WideTraces.generate(4, 3_000, 400);
+        GreedyPlacer.Result res = SqueakySweep.place(p, Orders.byBreadth(p), GreedyPlacer.Fit.BEST, System.nanoTime() - 1);
+        assertThat(res.complete()).isFalse();
+        assertThat(PlacementValidator.validate(p, res.offsets(), arena(p, res), null)).isEmpty();
+    }
+
+    @Test
+    void theSqueakyWheelsGoFirstHighestFirstAtMostAsManyAsTheHeavyOnes() {
+        // Order a b c d e, a and b heavy. Tops: a 10, b 50, c 40, d 30, e 5; above the line 20:
+        // b, c, d (highest first), of which only two fit the cap of two heavy buffers: b, c.
+        Problem p = problem(1, buf("a", 10, 0, 1), buf("b", 10, 0, 1), buf("c", 10, 0, 1), buf("d", 10, 0, 1), buf("e", 5, 0, 1));
+        long[] offsets = {0, 40, 30, 20, 0};
+        SqueakySweep.Reordered next = SqueakySweep.squeakyFirst(p, new int[]{0, 1, 2, 3, 4}, 2, offsets, 20);
+        assertThat(next.order()).containsExactly(1, 2, 0, 3, 4);
+        assertThat(next.heavy()).isEqualTo(3);
+    }
+}
