@@ -90,8 +90,7 @@ final class BenchCommand implements Callable<Integer> {
                 case "models" -> models(out);
                 case "search" -> search(out);
                 case "schedule" -> {
-                    if (dir != null && !Files.isDirectory(dir))   // the default folder may be absent; a named one must not
-                        throw new UsageException("--dir " + dir + ": no such folder (of ONNX models for bench schedule)");
+                    if (dir != null) requireFolder(dir, "of ONNX models for bench schedule");   // the default folder may be absent; a named one must not
                     ScheduleBench.run(out, dir != null ? dir : Path.of("..", "shared", "models"), limit());
                     yield ExitCodes.OK;
                 }
@@ -141,6 +140,19 @@ final class BenchCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
+    /**
+     * Refuses a {@code --dir} that is not a folder: "no such folder" when nothing is there, "not a
+     * folder" when it names a file (or anything else that is not a directory).
+     *
+     * @param hint what the folder is for, printed in parentheses
+     * @throws UsageException (exit 2) naming the path
+     */
+    static void requireFolder(Path folder, String hint) {
+        if (Files.isDirectory(folder)) return;
+        String why = Files.exists(folder) ? (Files.isRegularFile(folder) ? "not a folder (it is a file)" : "not a folder") : "no such folder";
+        throw new UsageException("--dir " + folder + ": " + why + " (" + hint + ")");
+    }
+
     private Duration limit() {
         return Seconds.of("--time-limit", timeLimit);
     }
@@ -155,8 +167,7 @@ final class BenchCommand implements Callable<Integer> {
         Duration limit = limit();
         if (nodeLimit != null && nodeLimit < 1) throw new UsageException("--node-limit must be at least 1, got " + nodeLimit);
         Path folder = dir != null ? dir : Path.of("..", "shared", "problems", set);
-        if (mode != ChallengingBench.Mode.PERFECT && !Files.isDirectory(folder))
-            throw new UsageException("--dir " + folder + ": no such folder (the shared problems live in ../shared/problems beside the repository)");
+        if (mode != ChallengingBench.Mode.PERFECT) requireFolder(folder, "the shared problems live in ../shared/problems beside the repository");
         int instances = ChallengingBench.instances(mode, folder);
         if (instances == 0)
             throw new UsageException("--dir " + folder + ": no problems in it (" + ChallengingBench.pattern(mode) + "); nothing to search");

@@ -120,8 +120,30 @@ class NewUserInputTest {
     }
 
     @Test
+    void anOnnxFileFromAFutureIrVersionIsBadInputNamingTheFileAndField() throws Exception {
+        Path ok = dynamicRelu();
+        Path future = dir.resolve("future.onnx");
+        Files.write(future, OnnxMl.ModelProto.parseFrom(Files.readAllBytes(ok)).toBuilder().setIrVersion(99).build().toByteArray());
+        for (String cmd : new String[]{"plan", "run"})
+            oneLine(Cli.run(cmd, future.toString(), "--dim", "N=2"), 2, future + ": ir_version 99 is newer than the ONNX IR versions arenaplan reads");
+    }
+
+    @Test
     void benchScheduleOnAFolderThatIsNotThereIsNotASuccess() {
         oneLine(Cli.run("bench", "schedule", "--dir", dir.resolve("nope").toString(), "--time-limit", "1"), 2, "--dir", "no such folder");
+    }
+
+    @Test
+    void benchDirNamingAFileSaysItIsNotAFolderAndAMissingOneNoSuchFolder() throws Exception {
+        Path file = dir.resolve("problems.csv");
+        Files.writeString(file, "id,lower,upper,size\nx,0,3,1024\n");
+        Path missing = dir.resolve("nope");
+        for (String what : new String[]{"search", "schedule"}) {
+            Cli onFile = Cli.run("bench", what, "--dir", file.toString(), "--time-limit", "1");
+            oneLine(onFile, 2, "--dir " + file + ": not a folder (it is a file)");
+            assertThat(onFile.err()).doesNotContain("no such folder");
+            oneLine(Cli.run("bench", what, "--dir", missing.toString(), "--time-limit", "1"), 2, "--dir " + missing + ": no such folder");
+        }
     }
 
     @Test
