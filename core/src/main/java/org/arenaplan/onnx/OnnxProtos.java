@@ -30,6 +30,14 @@ import java.util.Map;
  * A truncated or foreign file fails with an {@link OnnxException} naming the file.
  */
 public final class OnnxProtos {
+    /**
+     * The newest ONNX IR version this reader knows: 13, published November 6, 2025 (onnx.proto's
+     * {@code Version} enum; 11 added FLOAT4E2M1 and the multi-device fields, 12 FLOAT8E8M0, 13
+     * UINT2 and INT2: element types the importer refuses by name, fields it does not need). A larger {@code ir_version}
+     * is a format this reader has never seen and is refused rather than half read.
+     */
+    public static final long MAX_IR_VERSION = 13;
+
     private OnnxProtos() { }
 
     /** Reads a model file; external tensor data resolves against its folder. */
@@ -88,6 +96,7 @@ public final class OnnxProtos {
     private static OnnxModel convert(OnnxMl.ModelProto m, String file, Path dir) {
         if (!m.hasGraph() || (m.getIrVersion() == 0 && m.getOpsetImportCount() == 0))
             throw new OnnxException(file + ": not an ONNX model (no " + (!m.hasGraph() ? "graph" : "ir_version or opset_import") + " field in the ModelProto)");
+        checkIrVersion(m.getIrVersion(), file);
         Map<String, Long> opsets = new LinkedHashMap<>();
         for (OnnxMl.OperatorSetIdProto o : m.getOpsetImportList()) {
             Long before = opsets.put(o.getDomain(), o.getVersion());
@@ -101,6 +110,24 @@ public final class OnnxProtos {
         for (OnnxMl.TensorProto t : g.getInitializerList()) inits.add(tensor(t, dir, file + ": initializer '" + t.getName() + "'"));
         return new OnnxModel(m.getIrVersion(), opsets, new OnnxModel.Graph(g.getName(), nodes, inits,
                 valueInfos(g.getInputList()), valueInfos(g.getOutputList()), valueInfos(g.getValueInfoList())));
+    }
+
+    /**
+     * ONNX's ModelProto.ir_version "MUST be present" (onnx.proto; the ONNX checker refuses a model
+     * without it) and is one of the published IR versions 1..{@link #MAX_IR_VERSION}.
+     *
+     * @throws OnnxException naming the file and the field for 0 (missing), a negative value or a
+     *                       version newer than {@link #MAX_IR_VERSION}
+     */
+    static void checkIrVersion(long ir, String file) {
+        if (ir == 0)
+            throw new OnnxException(file + ": ir_version is missing (0); every ONNX ModelProto must give it (onnx.proto: the IR version the model targets, 1.."
+                    + MAX_IR_VERSION + ")");
+        if (ir < 0)
+            throw new OnnxException(file + ": ir_version " + ir + " is not an ONNX IR version (they run 1.." + MAX_IR_VERSION + ")");
+        if (ir > MAX_IR_VERSION)
+            throw new OnnxException(file + ": ir_version " + ir + " is newer than the ONNX IR versions arenaplan reads (1.." + MAX_IR_VERSION
+                    + ", the versions published up to November 2025)");
     }
 
     private static OnnxModel.TensorData tensor(OnnxMl.TensorProto t, Path dir, String what) {

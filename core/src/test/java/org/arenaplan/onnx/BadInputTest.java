@@ -93,6 +93,27 @@ class BadInputTest {
     }
 
     @Test
+    void anIrVersionNewerThanOnnxHasPublishedIsRefusedNamingTheField() throws Exception {
+        for (long ir : new long[]{14, 99, Long.MAX_VALUE}) {
+            Path p = write("ir" + ir + ".onnx", relu().model().toBuilder().setIrVersion(ir).build().toByteArray());
+            assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                    .hasMessage(p + ": ir_version " + ir + " is newer than the ONNX IR versions arenaplan reads (1..13, the versions published up to November 2025)");
+        }
+        for (long ir = 3; ir <= 13; ir++)   // every published version with opset_import (IR 3 on) reads
+            assertThat(OnnxImporter.load(write("ok" + ir + ".onnx", relu().model().toBuilder().setIrVersion(ir).build().toByteArray()), Map.of()).ops()).hasSize(1);
+    }
+
+    @Test
+    void aMissingOrNegativeIrVersionIsRefusedNamingTheField() throws Exception {
+        Path none = write("no-ir.onnx", relu().model().toBuilder().clearIrVersion().build().toByteArray());
+        assertThatThrownBy(() -> OnnxImporter.load(none, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(none + ": ir_version is missing (0); every ONNX ModelProto must give it (onnx.proto: the IR version the model targets, 1..13)");
+        Path negative = write("neg-ir.onnx", relu().model().toBuilder().setIrVersion(-7).build().toByteArray());
+        assertThatThrownBy(() -> OnnxImporter.load(negative, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(negative + ": ir_version -7 is not an ONNX IR version (they run 1..13)");
+    }
+
+    @Test
     void aTextFileIsNotAnOnnxModel() throws Exception {
         Path p = write("notes.onnx", "hello, this is not a model\n".getBytes(StandardCharsets.UTF_8));
         assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
