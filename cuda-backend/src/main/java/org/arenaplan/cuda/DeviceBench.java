@@ -1,8 +1,12 @@
 package org.arenaplan.cuda;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -131,7 +135,14 @@ public final class DeviceBench {
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
-    /** The side-by-side table: each mode's time, allocator calls and peak bytes, with ratios to planned. */
+    /** Printed under the table when a device time is absent ({@code -}: a device without a clock, the simulator). */
+    public static final String NO_CLOCK_NOTE = "device ms -: this device has no clock (the simulator), so there is no device time; --json writes null there";
+
+    /**
+     * The side-by-side table: each mode's time, allocator calls and peak bytes, with ratios to
+     * planned. A time or ratio that is not a number (no device clock: {@link IterationTimer#NONE})
+     * prints as {@code -}, and {@link #NO_CLOCK_NOTE} follows the table.
+     */
     public static void printTable(List<Row> rows, PrintStream out) {
         out.printf("%-16s %-10s %10s %8s %10s %8s %10s %14s %8s %14s %8s %6s%n", "model", "mode", "host ms", "x plan", "device ms", "x plan",
                 "alloc/inf", "peak bytes", "x plan", "held bytes", "x plan", "equal");
@@ -139,15 +150,29 @@ public final class DeviceBench {
         for (Row r : rows) if (r.mode().equals(Mode.PLANNED.cliName())) planned.put(r.model(), r);
         for (Row r : rows) {
             Row p = planned.get(r.model());
-            out.printf("%-16s %-10s %10.3f %8.2f %10.3f %8.2f %10d %14d %8.2f %14d %8.2f %6s%n", r.model(), r.mode(), r.hostMillis(),
-                    r.hostMillis() / p.hostMillis(), r.deviceMillis(), r.deviceMillis() / p.deviceMillis(), r.allocatorCalls(),
+            out.printf("%-16s %-10s %10.3f %8.2f %10s %8s %10d %14d %8.2f %14d %8.2f %6s%n", r.model(), r.mode(), r.hostMillis(),
+                    r.hostMillis() / p.hostMillis(), orDash("%.3f", r.deviceMillis()), orDash("%.2f", r.deviceMillis() / p.deviceMillis()), r.allocatorCalls(),
                     r.peakBytes(), (double) r.peakBytes() / p.peakBytes(), r.heldBytes(), (double) r.heldBytes() / p.heldBytes(),
                     r.outputsEqualPlanned() ? "yes" : "NO");
         }
+        if (rows.stream().anyMatch(r -> Double.isNaN(r.deviceMillis()))) out.println(NO_CLOCK_NOTE);
     }
 
+    private static String orDash(String format, double v) {
+        return Double.isFinite(v) ? String.format(format, v) : "-";
+    }
+
+    /** The rows as a JSON array, snake_case fields; a time that is not a number (no device clock) is null, as JSON has no NaN. */
     public static void writeJson(List<Row> rows, Path file) throws IOException {
-        new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+        JsonSerializer<Double> nanAsNull = new JsonSerializer<>() {
+            @Override
+            public void serialize(Double v, JsonGenerator gen, SerializerProvider sp) throws IOException {
+                if (Double.isFinite(v)) gen.writeNumber(v);
+                else gen.writeNull();
+            }
+        };
+        SimpleModule numbers = new SimpleModule().addSerializer(Double.class, nanAsNull).addSerializer(double.class, nanAsNull);
+        new ObjectMapper().registerModule(numbers).setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), rows);
     }
 }

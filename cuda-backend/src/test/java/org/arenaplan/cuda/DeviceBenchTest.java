@@ -18,7 +18,7 @@ import org.arenaplan.sim.SimDevice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The benchmark's logic, run on the simulator (which has no clock, so device times are NaN). */
+/** The benchmark's logic, run on the simulator (which has no clock, so device times are NaN: "-" in the table, null in JSON). */
 class DeviceBenchTest {
     private static final DeviceBench.IterationTimer NO_CLOCK = DeviceBench.IterationTimer.NONE;
 
@@ -58,10 +58,18 @@ class DeviceBenchTest {
 
         ByteArrayOutputStream table = new ByteArrayOutputStream();
         DeviceBench.printTable(rows, new PrintStream(table, true, StandardCharsets.UTF_8));
-        assertThat(table.toString(StandardCharsets.UTF_8)).contains("alloc/inf").contains("held bytes").contains("per-tensor").contains("graph").contains("1.00");
+        String printed = table.toString(StandardCharsets.UTF_8);
+        assertThat(printed).contains("alloc/inf").contains("held bytes").contains("per-tensor").contains("graph").contains("1.00")
+                .doesNotContain("NaN").endsWith("device ms -: this device has no clock (the simulator), so there is no device time; --json writes null there" + System.lineSeparator());
+        String plannedLine = printed.lines().filter(l -> l.startsWith("chain") && l.contains("planned")).findFirst().orElseThrow();
+        String[] cells = plannedLine.trim().split(" +");   // model, mode, host ms, x plan, device ms, x plan, ...
+        assertThat(cells[4]).as("device ms: " + plannedLine).isEqualTo("-");
+        assertThat(cells[5]).as("device x plan: " + plannedLine).isEqualTo("-");
         Path json = dir.resolve("bench.json");
         DeviceBench.writeJson(rows, json);
         assertThat(Files.readString(json)).contains("\"mode\" : \"pool\"").contains("\"outputs_equal_planned\" : true").contains("\"allocator_calls\" : 0")
-                .contains("\"mode\" : \"graph\"").contains("\"held_bytes\" : ");
+                .contains("\"mode\" : \"graph\"").contains("\"held_bytes\" : ")
+                .contains("\"device_millis\" : null").doesNotContain("NaN");
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile()).get(0).get("host_millis").isNumber()).isTrue();
     }
 }
