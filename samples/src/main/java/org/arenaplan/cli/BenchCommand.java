@@ -141,15 +141,15 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * Refuses a {@code --dir} that is not a folder: "no such folder" when nothing is there, "not a
-     * folder" when it names a file (or anything else that is not a directory).
+     * Refuses a {@code --dir} that is not a folder: "no such folder" when nothing is there, "a
+     * file, not a folder" when it names a file, "not a folder" for anything else.
      *
      * @param hint what the folder is for, printed in parentheses
      * @throws UsageException (exit 2) naming the path
      */
     static void requireFolder(Path folder, String hint) {
         if (Files.isDirectory(folder)) return;
-        String why = Files.exists(folder) ? (Files.isRegularFile(folder) ? "not a folder (it is a file)" : "not a folder") : "no such folder";
+        String why = Files.exists(folder) ? (Files.isRegularFile(folder) ? "a file, not a folder" : "not a folder") : "no such folder";
         throw new UsageException("--dir " + folder + ": " + why + " (" + hint + ")");
     }
 

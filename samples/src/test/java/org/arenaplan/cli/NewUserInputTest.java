@@ -140,7 +140,7 @@ class NewUserInputTest {
         Path missing = dir.resolve("nope");
         for (String what : new String[]{"search", "schedule"}) {
             Cli onFile = Cli.run("bench", what, "--dir", file.toString(), "--time-limit", "1");
-            oneLine(onFile, 2, "--dir " + file + ": not a folder (it is a file)");
+            oneLine(onFile, 2, "--dir " + file + ": a file, not a folder (");
             assertThat(onFile.err()).doesNotContain("no such folder");
             oneLine(Cli.run("bench", what, "--dir", missing.toString(), "--time-limit", "1"), 2, "--dir " + missing + ": no such folder");
         }
