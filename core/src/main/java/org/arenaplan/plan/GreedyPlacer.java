@@ -240,10 +240,7 @@ final class GreedyPlacer {
     private static long[] startPoints(Problem p, int[] order, int count) {
         long[] all = new long[count];
         for (int k = 0; k < count; k++) all[k] = p.lower(order[k]);
-        Arrays.sort(all);
-        int d = 0;
-        for (int k = 0; k < count; k++) if (d == 0 || all[k] != all[d - 1]) all[d++] = all[k];
-        return Arrays.copyOf(all, d);
+        return Problem.distinctAscending(all);
     }
 
     /**

@@ -190,14 +190,16 @@ public final class Problem {
     /** The distinct starts, ascending: the instants at which the set of live buffers can grow. Sorted once, shared (read only). */
     long[] startPoints() {
         long[] pts = startPoints;
-        if (pts == null) {
-            long[] all = lower.clone();
-            Arrays.sort(all);
-            int k = 0;
-            for (int i = 0; i < all.length; i++) if (k == 0 || all[i] != all[k - 1]) all[k++] = all[i];
-            startPoints = pts = Arrays.copyOf(all, k);
-        }
+        if (pts == null) startPoints = pts = distinctAscending(lower.clone());
         return pts;
+    }
+
+    /** The distinct values of {@code values}, ascending; sorts {@code values} in place. O(n log n). */
+    static long[] distinctAscending(long[] values) {
+        Arrays.sort(values);
+        int k = 0;
+        for (int i = 0; i < values.length; i++) if (k == 0 || values[i] != values[k - 1]) values[k++] = values[i];
+        return Arrays.copyOf(values, k);
     }
 
     /** {@link #byUpper()}, as {@link #startOrder}. */

@@ -34,7 +34,7 @@ package org.arenaplan.plan;
  * O(log g) searches and an O(64 + g / 64) array shift, see {@link FreeGaps}), O(1) per gap
  * visited, and at most {@value #CHECKS} checks, each O(h) for h &lt;= {@value #DIRECT} heavy
  * buffers starting in its lifetime, else O(log^2 h) in a {@link MergeSortTree} over the
- * heavy buffers' start instants (first fit also walks at most {@value #LOW_GAPS} gaps). Nothing
+ * heavy buffers by start (first fit also walks at most {@value #LOW_GAPS} gaps). Nothing
  * visits the live neighbours.
  *
  * <p>Deadline: the heavy prefix and the sorts read the clock as {@link GreedyPlacer} and
