@@ -133,7 +133,7 @@ final class GreedyPlacer {
     /** "swept", "cut at the time limit", both or neither, joined by ", " between the given brackets. */
     static String notes(Result r, String open, String close) {
         String swept = r.swept() ? "swept" : "";
-        String cut = r.complete() ? "" : "cut at the time limit";
+        String cut = r.complete() ? "" : Placement.CUT;
         String both = swept.isEmpty() || cut.isEmpty() ? swept + cut : swept + ", " + cut;
         return both.isEmpty() ? "" : open + both + close;
     }

@@ -6,6 +6,11 @@ package org.arenaplan.plan;
  * no smaller arena exists (reaching the lower bound proves it).
  */
 public record Placement(long[] offsets, long arenaBytes, String planner, boolean provenOptimal) {
+    /**
+     * The note a planner's label carries when its time limit cut it short and it stacked the
+     * buffers it had not placed (valid, not tight): {@code greedy-size (cut at the time limit)}.
+     */
+    public static final String CUT = "cut at the time limit";
 
     public Placement {
         offsets = offsets.clone();

@@ -24,14 +24,19 @@ import java.util.SplittableRandom;
 public final class MlpOnnx {
     private MlpOnnx() { }
 
-    public static void main(String[] args) throws IOException {
-        if (args.length < 3) {
+    public static void main(String[] args) {
+        if (args.length < 3 || args.length > 4 || (args.length == 4 && !args[3].equals("--external"))) {
             System.err.println("usage: MlpOnnx OUT.onnx LAYERS WIDTH [--external]");
             System.exit(2);
         }
+        GeneratorMain.runOrExit("MlpOnnx", () -> write(args));
+    }
+
+    private static void write(String[] args) throws IOException {
         Path out = Path.of(args[0]);
-        int layers = Integer.parseInt(args[1]), width = Integer.parseInt(args[2]);
-        boolean external = args.length > 3 && args[3].equals("--external");
+        int layers = GeneratorMain.intArg(args, 1, "LAYERS", 1, 10_000);
+        int width = GeneratorMain.intArg(args, 2, "WIDTH", 1, 16_384);   // one weight matrix: 4 x WIDTH^2 B, at most 1 GiB
+        boolean external = args.length > 3;
         String stem = out.getFileName().toString().replaceFirst("\\.onnx$", "");
         Path bin = out.resolveSibling(stem + ".bin");
         OnnxMl.GraphProto.Builder g = OnnxMl.GraphProto.newBuilder().setName("mlp" + layers + "x" + width);

@@ -4,7 +4,6 @@ import org.arenaplan.io.ProblemCsv;
 import org.arenaplan.plan.Problem;
 import org.arenaplan.plan.WideTraces;
 
-import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,15 +18,19 @@ import java.nio.file.Path;
 public final class WideTraceCsv {
     private WideTraceCsv() { }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) {
         if (args.length != 4) {
             System.err.println("usage: WideTraceCsv BUFFERS WIDTH SEED OUT.csv");
             System.exit(2);
         }
-        Problem p = WideTraces.generate(Long.parseLong(args[2]), Integer.parseInt(args[0]), Integer.parseInt(args[1]));
-        try (Writer w = Files.newBufferedWriter(Path.of(args[3]), StandardCharsets.UTF_8)) {
-            ProblemCsv.writeProblem(p, w);
-        }
-        System.out.println("wrote " + args[3] + ": " + p.size() + " buffers, at most " + WideTraces.maxLive(p) + " live at once, lower bound " + p.lowerBound() + " B");
+        GeneratorMain.runOrExit("WideTraceCsv", () -> {
+            int buffers = GeneratorMain.intArg(args, 0, "BUFFERS", 2, Integer.MAX_VALUE);
+            int width = GeneratorMain.intArg(args, 1, "WIDTH", 1, buffers / 2);
+            Problem p = WideTraces.generate(GeneratorMain.longArg(args, 2, "SEED"), buffers, width);
+            try (Writer w = Files.newBufferedWriter(Path.of(args[3]), StandardCharsets.UTF_8)) {
+                ProblemCsv.writeProblem(p, w);
+            }
+            System.out.println("wrote " + args[3] + ": " + p.size() + " buffers, at most " + WideTraces.maxLive(p) + " live at once, lower bound " + p.lowerBound() + " B");
+        });
     }
 }

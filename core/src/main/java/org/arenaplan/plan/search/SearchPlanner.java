@@ -110,7 +110,9 @@ public final class SearchPlanner implements Planner {
         note = () -> "best heuristics (" + heuristics.progressNote() + "), lower bound " + lb + " B";
         Placement best = heuristics.place(problem, deadline);
         long roundGuess = roundGuess(System.nanoTime() - began);
-        Placement incumbent = new Placement(best.offsets(), best.arenaBytes(), name(), best.arenaBytes() <= lb);
+        // best cut at the deadline stacked what it had not placed: say so until something replaces it
+        String label = best.planner().contains(Placement.CUT) ? name() + " (" + Placement.CUT + ")" : name();
+        Placement incumbent = new Placement(best.offsets(), best.arenaBytes(), label, best.arenaBytes() <= lb);
         note = () -> "best heuristics: " + versus(best.arenaBytes(), lb);
         return capacity != null ? fitWithin(problem, incumbent, lb, deadline, roundGuess)
                 : minimise(problem, incumbent, lb, deadline, roundGuess);
@@ -183,7 +185,7 @@ public final class SearchPlanner implements Planner {
             }
         }
         boolean optimal = incumbent.arenaBytes() <= proven;
-        Placement out = new Placement(incumbent.offsets(), incumbent.arenaBytes(), name(), optimal);
+        Placement out = new Placement(incumbent.offsets(), incumbent.arenaBytes(), incumbent.planner(), optimal);
         return new SearchOutcome(optimal ? SearchStatus.OPTIMAL : SearchStatus.TIMEOUT_BEST_EFFORT, out, null, proven, nodes);
     }
 
