@@ -166,6 +166,8 @@ final class BenchCommand implements Callable<Integer> {
         };
         Duration limit = limit();
         if (nodeLimit != null && nodeLimit < 1) throw new UsageException("--node-limit must be at least 1, got " + nodeLimit);
+        if (mode == ChallengingBench.Mode.PERFECT && dir != null)
+            throw new UsageException("--dir " + dir + ": --set perfect generates its packings (choose them with --seed); it reads no folder");
         Path folder = dir != null ? dir : Path.of("..", "shared", "problems", set);
         if (mode != ChallengingBench.Mode.PERFECT) requireFolder(folder, "the shared problems live in ../shared/problems beside the repository");
         int instances = ChallengingBench.instances(mode, folder);

@@ -147,6 +147,12 @@ class NewUserInputTest {
     }
 
     @Test
+    void benchSearchPerfectRefusesADirItWouldIgnore() {
+        oneLine(Cli.run("bench", "search", "--set", "perfect", "--dir", dir.toString(), "--node-limit", "10"), 2,
+                "--dir " + dir + ": --set perfect generates its packings (choose them with --seed); it reads no folder");
+    }
+
+    @Test
     void streamsUpToIntMaxPlanAndAHugeOnnxShapeIsBadInput() throws Exception {
         Cli many = Cli.run("plan", "--model", "mlp", "--streams", "" + Integer.MAX_VALUE);
         assertThat(many.code()).as(many.toString()).isZero();
