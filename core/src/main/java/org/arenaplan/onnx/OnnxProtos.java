@@ -56,7 +56,9 @@ public final class OnnxProtos {
 
     /** Decodes a lone TensorProto (the {@code *.pb} input and output files); its values are checked to be all there. */
     public static OnnxModel.TensorData readTensor(Path path) {
-        OnnxMl.TensorProto t = parse(map(path), path.toString(), OnnxMl.TensorProto.parser());
+        ByteString bytes = map(path);
+        if (bytes.isEmpty()) throw new OnnxException(path + ": the file is empty (0 bytes); expected a serialized TensorProto");
+        OnnxMl.TensorProto t = parse(bytes, path.toString(), OnnxMl.TensorProto.parser());
         return tensor(t, path.toAbsolutePath().getParent(), path + ": the tensor");
     }
 

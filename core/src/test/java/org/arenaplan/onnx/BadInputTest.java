@@ -123,6 +123,13 @@ class BadInputTest {
     }
 
     @Test
+    void anEmptyTensorFileIsSaidToBeEmpty() throws Exception {
+        Path empty = write("empty_input_0.pb", new byte[0]);
+        assertThatThrownBy(() -> OnnxTensorFile.read(empty)).isInstanceOf(OnnxException.class)
+                .hasMessage(empty + ": the file is empty (0 bytes); expected a serialized TensorProto");
+    }
+
+    @Test
     void missingFileIsNamed() {
         assertThatThrownBy(() -> OnnxImporter.load(dir.resolve("nope.onnx"), Map.of())).isInstanceOf(OnnxException.class).hasMessageContaining("no such file");
     }
