@@ -12,7 +12,10 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -113,5 +116,18 @@ public final class TextFiles {
         for (int i = 0; i < bad; i++) if (bytes[i] == '\n') line++;
         return new InputException(String.format("cannot read %s: line %d is not UTF-8 text (byte 0x%02X at byte offset %d); save the file as UTF-8",
                 file, line, bytes[bad] & 0xff, bad));
+    }
+
+    /**
+     * The phrase a one-line error gives for why a file could not be read or written: "no such
+     * file or folder", "permission denied", "not UTF-8 text (...)", else the operating system's
+     * reason (for example "Is a directory") or the exception's message.
+     */
+    public static String reason(IOException e) {
+        if (e instanceof CharacterCodingException) return "not UTF-8 text (a malformed byte sequence)";
+        if (e instanceof NoSuchFileException) return "no such file or folder";
+        if (e instanceof AccessDeniedException) return "permission denied";
+        if (e instanceof FileSystemException f && f.getReason() != null) return f.getReason();
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }

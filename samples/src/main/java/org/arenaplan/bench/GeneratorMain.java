@@ -1,5 +1,6 @@
 package org.arenaplan.bench;
 
+import org.arenaplan.io.TextFiles;
 import org.arenaplan.plan.PlanningException;
 
 import java.io.IOException;
@@ -39,10 +40,9 @@ final class GeneratorMain {
             err.println(tool + ": " + e.getMessage());
         } catch (NoSuchFileException e) {
             err.println(tool + ": cannot write " + e.getFile() + ": its folder does not exist");
-        } catch (FileSystemException e) {
-            err.println(tool + ": cannot write " + e.getFile() + ": " + (e.getReason() != null ? e.getReason() : e.getClass().getSimpleName()));
         } catch (IOException e) {
-            err.println(tool + ": cannot write: " + e.getMessage());
+            String file = e instanceof FileSystemException f && f.getFile() != null ? " " + f.getFile() : "";
+            err.println(tool + ": cannot write" + file + ": " + TextFiles.reason(e));
         }
         return 2;
     }

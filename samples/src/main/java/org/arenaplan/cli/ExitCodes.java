@@ -51,7 +51,7 @@ final class ExitCodes {
                 || e instanceof ExecutionException   // a graph the executors cannot run (unknown op kind, wrong dtype...)
                 || e instanceof IndexOutOfRangeException)   // data with an index out of range
             return new Failure(BAD_INPUT, e.getMessage());
-        if (e instanceof UncheckedIOException u) return new Failure(BAD_INPUT, FileAccess.reason(u.getCause()));
+        if (e instanceof UncheckedIOException u) return new Failure(BAD_INPUT, org.arenaplan.io.TextFiles.reason(u.getCause()));
         return new Failure(INVALID, "internal error: " + e);
     }
 }

@@ -1,15 +1,12 @@
 package org.arenaplan.cli;
 
 import org.arenaplan.io.InputException;
+import org.arenaplan.io.TextFiles;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -29,7 +26,7 @@ final class FileAccess {
         try {
             return reader.read(file);
         } catch (IOException e) {
-            throw new InputException("cannot read " + file + ": " + reason(e), e);
+            throw new InputException("cannot read " + file + ": " + TextFiles.reason(e), e);
         }
     }
 
@@ -37,7 +34,7 @@ final class FileAccess {
         try (Writer w = java.nio.file.Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             body.write(w);
         } catch (IOException e) {
-            throw new InputException("cannot write " + file + ": " + reason(e), e);
+            throw new InputException("cannot write " + file + ": " + TextFiles.reason(e), e);
         }
     }
 
@@ -91,13 +88,5 @@ final class FileAccess {
         } catch (java.nio.file.InvalidPathException | IOException e) {
             return false;   // not a file name, or one that cannot be read: its reader reports it
         }
-    }
-
-    static String reason(IOException e) {
-        if (e instanceof CharacterCodingException) return "not UTF-8 text (a malformed byte sequence)";
-        if (e instanceof NoSuchFileException) return "no such file or folder";
-        if (e instanceof AccessDeniedException) return "permission denied";
-        if (e instanceof FileSystemException f && f.getReason() != null) return f.getReason();
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }

@@ -156,7 +156,7 @@ final class RunCommand implements Callable<Integer> {
             try {
                 RunReport.writeJson(report, json);
             } catch (java.io.UncheckedIOException e) {
-                throw new InputException("--json " + json + ": cannot write: " + FileAccess.reason(e.getCause()), e);
+                throw new InputException("--json " + json + ": cannot write: " + org.arenaplan.io.TextFiles.reason(e.getCause()), e);
             }
         }
         if (output != null) TensorFiles.writeOutputs(plan.graph(), report.outputs(), output, out);
