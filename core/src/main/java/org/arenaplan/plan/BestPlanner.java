@@ -172,7 +172,7 @@ public final class BestPlanner implements Planner {
         Candidate c = CANDIDATES.get(r % COUNT);
         int[] order = Orders.orIndexOrder(c.order(), problem, deadline);
         if (r >= COUNT) return SweepPlacer.place(problem, order, c.fit(), SweepPlacer.HEAVY_HALF, deadline, bound);
-        if (c.squeaky() && !GreedyPlacer.isExactAffordable(problem)) return SqueakySweep.place(problem, order, c.fit(), deadline, bound);
-        return GreedyPlacer.place(problem, order, c.fit(), deadline, bound);
+        return c.squeaky() ? SqueakySweep.placeOrExact(problem, order, c.fit(), deadline, bound)
+                : GreedyPlacer.place(problem, order, c.fit(), deadline, bound);
     }
 }

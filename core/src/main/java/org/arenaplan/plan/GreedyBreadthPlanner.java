@@ -45,9 +45,6 @@ public final class GreedyBreadthPlanner implements Planner {
     public Placement place(Problem problem, long deadline) {
         deadline = GreedyPlacer.earlier(deadline, GreedyPlacer.deadlineAfter(timeLimit));
         int[] order = Orders.orIndexOrder(Orders::byBreadth, problem, deadline);
-        GreedyPlacer.Result r = GreedyPlacer.isExactAffordable(problem)
-                ? GreedyPlacer.place(problem, order, GreedyPlacer.Fit.BEST, deadline)
-                : SqueakySweep.place(problem, order, GreedyPlacer.Fit.BEST, deadline);
-        return GreedyPlacer.placement(problem, r, name());
+        return GreedyPlacer.placement(problem, SqueakySweep.placeOrExact(problem, order, GreedyPlacer.Fit.BEST, deadline, ArenaBound.NONE), name());
     }
 }

@@ -39,6 +39,16 @@ final class SqueakySweep {
     private SqueakySweep() { }
 
     /**
+     * As {@link GreedyPlacer#place(Problem, int[], GreedyPlacer.Fit, long, ArenaBound)}, with the
+     * squeaky round where that would sweep: exact placement where it is affordable
+     * ({@link GreedyPlacer#isExactAffordable}), else {@link #place(Problem, int[], GreedyPlacer.Fit, long, ArenaBound)}.
+     * What {@code greedy-breadth} runs, alone and as a candidate of {@link BestPlanner}.
+     */
+    static GreedyPlacer.Result placeOrExact(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
+        return GreedyPlacer.isExactAffordable(p) ? GreedyPlacer.place(p, order, fit, deadline, bound) : place(p, order, fit, deadline, bound);
+    }
+
+    /**
      * @param order    the buffers in placement order (a permutation of the problem's indices)
      * @param deadline a {@link System#nanoTime()} value, or {@link GreedyPlacer#NO_DEADLINE}
      * @return the smaller of the two sweeps (the first on ties); always a placement of every buffer
