@@ -9,6 +9,7 @@ import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
+import org.arenaplan.ir.OpKindSpelling;
 import org.arenaplan.ir.OpRegistry;
 import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.Tensor;
@@ -69,7 +70,9 @@ public final class OpLowering {
         if (op.isStorageOnly()) return List.of();
         OpSpec spec = OpRegistry.get(op.kind());
         KernelRule rule = Rules.RULES.get(op.kind());
-        if (rule == null) throw fail(op, "unknown op kind '" + op.kind() + "'; known kinds are those of org.arenaplan.ir.OpRegistry (the README's operator table)");
+        if (rule == null)
+            throw fail(op, OpKindSpelling.unknown(op.kind()) + "; known kinds are those of org.arenaplan.ir.OpRegistry (the README's operator table)"
+                    + OpKindSpelling.suggestion(op.kind()));
         if (spec == null)
             throw new IllegalStateException("op kind '" + op.kind() + "' has a lowering but no entry in org.arenaplan.ir.OpRegistry; add one");
         List<KernelCall> calls = rule.lower(op, this);

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.arenaplan.hb.SyncEvent;
 import org.arenaplan.io.PlanJson.PlanDocument;
 import org.arenaplan.liveness.Refusal;
+import org.arenaplan.liveness.Storage;
 import org.arenaplan.plan.PeakExplanation;
 import org.arenaplan.plan.PlanStats;
 import org.arenaplan.plan.PlanningException;
@@ -23,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * Reads the plan file ({@link PlanJson#FORMAT}) with Jackson's streaming {@link JsonParser}, so a
@@ -53,6 +55,8 @@ final class PlanJsonReader {
     private static final Set<String> PEAK_LIVE = Set.of("storage", "name", "bytes", "aligned_bytes", "kept_by", "last_reader", "last_reader_position",
             "through", "stream", "reason");
     private static final Set<String> STORAGE = Set.of("id", "name", "offset", "bytes", "aligned_bytes", "start", "end", "kind", "members");
+    /** The storage kinds a plan is written with: a graph's, then a CSV problem's. */
+    private static final List<String> KINDS = Stream.concat(Storage.KINDS.stream(), Stream.of(PlanJsonWriter.BUFFER_KIND)).toList();
     private static final Set<String> TENSOR = Set.of("storage", "offset_in_storage", "address");
     private static final Set<String> REFUSAL = Set.of("kind", "op", "tensor", "over", "reason");
     private static final Set<String> EVENT = Set.of("id", "record_after", "wait_before", "reason", "bytes_saved");
@@ -227,6 +231,8 @@ final class PlanJsonReader {
             r.wholeValue(e.getValue(), path + ".members." + e.getKey());
         }
         String kind = r.optionalText(s, path, "kind");
+        if (kind != null && !KINDS.contains(kind))
+            throw r.fail(path + ".kind", "expected " + String.join(", ", KINDS) + ", found '" + kind + "'");
         columns.addStorage(r.text(s, path, "name"), offset, bytes, start, end, kind == null ? "" : kind);
         for (Iterator<Map.Entry<String, JsonNode>> it = m.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();

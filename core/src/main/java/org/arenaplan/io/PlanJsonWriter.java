@@ -24,6 +24,9 @@ import java.util.Map;
  * is a second pass over the storages' members.
  */
 final class PlanJsonWriter {
+    /** The {@code kind} of every storage of a CSV problem's plan (a graph's are {@code Storage.KINDS}). */
+    static final String BUFFER_KIND = "buffer";
+
     private final JsonGenerator g;
 
     private PlanJsonWriter(Writer w) throws IOException {
@@ -98,7 +101,7 @@ final class PlanJsonWriter {
         header(null, p, placement);
         g.writeArrayFieldStart("storages");
         for (int i = 0; i < p.size(); i++) {
-            storage(i, p.id(i), placement.offset(i), p.bytes(i), p.alignedSize(i), p.lower(i), p.upper(i), "buffer");
+            storage(i, p.id(i), placement.offset(i), p.bytes(i), p.alignedSize(i), p.lower(i), p.upper(i), BUFFER_KIND);
             g.writeObjectFieldStart("members");
             g.writeNumberField(p.id(i), 0L);
             g.writeEndObject();

@@ -25,7 +25,8 @@ import java.util.Set;
  * native_functions.yaml (one declaration, several generated tables).
  *
  * <p>Kinds outside the table are opaque: planning takes their declarations on trust (a
- * planning-only graph may use any kind), the executors refuse them.
+ * planning-only graph may use any kind), the executors refuse them. A kind that is a near miss
+ * of one in the table ({@code Tranpose}) is flagged by {@link OpKindSpelling}.
  *
  * <p>Kernel names (strings, so this pure package does not depend on device code) are those of
  * {@code org.arenaplan.device.Kernels}. In-place is allowed only where every kernel the kind

@@ -30,6 +30,10 @@ public record Storage(int id, String name, long bytes, int start, int end,
         return (graphInput && !donated) || graphOutput;
     }
 
+    /** Every value {@link #kind()} returns. */
+    public static final List<String> KINDS = List.of("activation", "aliased", "output", "input", "donated-input");
+
+    /** What the storage holds: one of {@link #KINDS}. */
     public String kind() {
         if (graphOutput) return "output";
         if (graphInput) return donated ? "donated-input" : "input";

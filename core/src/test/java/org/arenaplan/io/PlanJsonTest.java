@@ -90,6 +90,18 @@ class PlanJsonTest {
     }
 
     @Test
+    void anUnknownStorageKindIsRefusedNamingThePathAndEveryWrittenKindReads() {
+        String json = PlanJson.toString(ArenaPlanner.plan(graph()));
+        assertThat(json).contains("\"kind\" : \"input\"");
+        assertThatThrownBy(() -> PlanJson.parse(json.replaceFirst("\"kind\" : \"input\"", "\"kind\" : \"inptu\""), "plan.json"))
+                .isInstanceOf(InputException.class)
+                .hasMessage("plan.json: $.storages[0].kind: expected activation, aliased, output, input, donated-input, buffer, found 'inptu'");
+        for (String kind : List.of("activation", "aliased", "output", "input", "donated-input", "buffer"))
+            assertThat(PlanJson.parse(json.replaceFirst("\"kind\" : \"input\"", "\"kind\" : \"" + kind + "\""), "plan.json").storages().get(0).kind())
+                    .isEqualTo(kind);
+    }
+
+    @Test
     void statsCarryTheRequiredFields() throws Exception {
         var root = JsonReading.MAPPER.readTree(PlanJson.toString(ArenaPlanner.plan(graph())));
         assertThat(root.get("format").asText()).isEqualTo("arenaplan-plan/1");

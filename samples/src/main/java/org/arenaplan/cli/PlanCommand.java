@@ -111,7 +111,8 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution); - writes to stdout (plan JSON, or the solution CSV for a CSV problem) and the report to stderr.")
     Path out;
 
-    @Option(names = "--strict", description = "A refused donation, or an in-place hint the op's kernel cannot honour, is an error (exit 2) instead of a refusal.")
+    @Option(names = "--strict", description = "A refused donation, or an in-place hint the op's kernel cannot honour, is an error (exit 2) instead of a refusal;"
+            + " so is an op kind that is a near miss of a registry kind (Tranpose), otherwise a warning.")
     boolean strict;
 
     @Option(names = "--svg", paramLabel = "FILE", description = "Write a picture of the plan (SVG).")
@@ -137,6 +138,7 @@ final class PlanCommand implements Callable<Integer> {
         }
         PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues), donateInputs);
         checkFlags(input);
+        NearMissKinds.check(input, strict, stderr);
         Long cap = capacity;
         if (cap == null && !input.isGraph()) cap = ProblemCsv.capacityFromName(input.csv());
         PlannerOptions options = PlannerOptions.DEFAULT.withCapacity(cap);

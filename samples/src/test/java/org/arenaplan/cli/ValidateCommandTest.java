@@ -113,11 +113,27 @@ class ValidateCommandTest {
     }
 
     @Test
+    void aPlanJsonWithAnUnknownStorageKindIsExitTwoNamingTheFileAndPath() throws Exception {
+        Path p = file("p.csv", PROBLEM);
+        Path json = dir.resolve("plan.json");
+        assertThat(Cli.run("plan", p.toString(), "--out", json.toString()).code()).isZero();
+        Path bad = file("bad.json", Files.readString(json).replaceFirst("\"kind\" : \"buffer\"", "\"kind\" : \"bufer\""));
+        Cli r = Cli.run("validate", p.toString(), bad.toString());
+        assertThat(r.code()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("arenaplan: " + bad + ": $.storages[0].kind: expected activation, aliased, output, input, donated-input, buffer, found 'bufer'");
+        assertThat(Cli.run("validate", p.toString(), json.toString()).code()).isZero();
+    }
+
+    @Test
     void badInputIsExitTwo() throws Exception {
         Path p = file("p.csv", PROBLEM);
         Cli r = Cli.run("validate", p.toString(), file("bad.csv", "id,lower,upper,size,offset\na,0,2,4,zero\n").toString());
         assertThat(r.code()).as(r.toString()).isEqualTo(2);
         assertThat(r.err()).contains("bad.csv:2: field 'offset' is not a whole number: 'zero'");
+        Path plusFile = file("plus.csv", "id,lower,upper,size,offset\na,0,2,4,+0\n");
+        Cli plus = Cli.run("validate", p.toString(), plusFile.toString());
+        assertThat(plus.code()).as(plus.toString()).isEqualTo(2);
+        assertThat(plus.err().strip()).isEqualTo("arenaplan: " + plusFile + ":2: field 'offset' is not a whole number: '+0' (digits 0-9 only)");
         Cli noSolution = Cli.run("validate", p.toString(), p.toString());
         assertThat(noSolution.code()).isEqualTo(2);
         assertThat(noSolution.err()).contains("missing column 'offset'");
