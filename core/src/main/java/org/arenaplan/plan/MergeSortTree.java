@@ -10,7 +10,7 @@ package org.arenaplan.plan;
  * union range ending above x meets {@code [x, y)} exactly when it starts below y.
  *
  * <p>Cost: O(n log n) time and at most 2 n (log2 n + 1) longs to build; {@link #window} O(log n);
- * each {@link #blockEnd} one binary search per block, O(log^2 n), over contiguous arrays (the
+ * each {@link #blockEnd} at most one binary search per block, O(log^2 n), over contiguous arrays (the
  * {@link OccupancyTree} it replaces for this query walked O(log T) separate sets over all T
  * start points of the problem).
  */
@@ -88,30 +88,40 @@ final class MergeSortTree {
                 blockLevel = java.util.Arrays.copyOf(blockLevel, 2 * blocks);
                 blockStart = java.util.Arrays.copyOf(blockStart, 2 * blocks);
             }
-            blockLevel[blocks] = k;
-            blockStart[blocks++] = a;
+            int q = blocks++;                             // insert by level, largest first
+            for (; q > 0 && blockLevel[q - 1] < k; q--) {
+                blockLevel[q] = blockLevel[q - 1];
+                blockStart[q] = blockStart[q - 1];
+            }
+            blockLevel[q] = k;
+            blockStart[q] = a;
             a += 1 << k;
         }
     }
 
     /**
-     * -1 if no range of the current {@link #window} meets bytes {@code [x, y)}, else the highest
-     * end of a block's union range that does (every offset below it still meets a range).
+     * -1 if no range of the current {@link #window} meets bytes {@code [x, y)}, else the end of a
+     * block's union range that does (every offset below it still meets a range): the highest
+     * such end, or, as soon as one is above {@code enough}, that one (a caller whose candidate
+     * fails anyway past {@code enough} needs no more). The largest blocks are asked first.
      */
-    long blockEnd(long x, long y) {
+    long blockEnd(long x, long y, long enough) {
         long best = -1;
         for (int q = 0; q < blocks; q++) {
             int level = blockLevel[q], s = blockStart[q];
             long[] e = end[level];
             int last = s + count[level][s >> level];
-            if (last == s || e[last - 1] <= x || start[level][s] >= y) continue;   // all below x or above y
+            if (last == s || e[last - 1] <= Math.max(x, best) || start[level][s] >= y) continue;   // below x, no higher, or above y
             int lo = s, hi = last - 1;                    // first union range ending after x
             while (lo < hi) {
                 int m = (lo + hi) >>> 1;
                 if (e[m] <= x) lo = m + 1;
                 else hi = m;
             }
-            if (start[level][lo] < y) best = Math.max(best, e[lo]);
+            if (start[level][lo] < y && e[lo] > best) {
+                best = e[lo];
+                if (best > enough) return best;
+            }
         }
         return best;
     }

@@ -12,7 +12,9 @@ class MergeSortTreeTest {
      * above x and at least the end of the lowest-ending range that meets it, and every offset
      * skipped on the way to it
      * (each y' in [x, end) for a query of the same length) still meets a range of the window,
-     * which is what lets the sweep jump there.
+     * which is what lets the sweep jump there. Asked with a finite {@code enough}, the answer
+     * is the one asked without it where that is at most {@code enough}, else another end above
+     * {@code enough} with the same guarantees.
      */
     @Test
     void blockEndAgreesWithAScanOfTheWindow() {
@@ -29,7 +31,8 @@ class MergeSortTreeTest {
                 int a = r.nextInt(n + 1), b = a + r.nextInt(n - a + 1);
                 long x = r.nextInt(75), len = 1 + r.nextInt(10);
                 t.window(a, b);
-                long end = t.blockEnd(x, x + len);
+                long enough = r.nextBoolean() ? Long.MAX_VALUE : x + r.nextInt(12);
+                long end = t.blockEnd(x, x + len, enough);
                 long maxMeeting = -1, minMeeting = Long.MAX_VALUE;
                 for (int i = a; i < b; i++) {
                     if (meets(from[i], to[i], x, x + len)) {
@@ -43,6 +46,9 @@ class MergeSortTreeTest {
                     continue;
                 }
                 assertThat(end).as(what).isGreaterThan(x).isGreaterThanOrEqualTo(minMeeting);
+                long full = t.blockEnd(x, x + len, Long.MAX_VALUE);
+                if (full <= enough) assertThat(end).as(what + " (enough " + enough + ")").isEqualTo(full);
+                else assertThat(end).as(what + " (enough " + enough + ")").isGreaterThan(enough);
                 for (long y = x; y < end; y++) {
                     boolean blocked = false;
                     for (int i = a; i < b && !blocked; i++) blocked = meets(from[i], to[i], y, y + len);
