@@ -19,13 +19,16 @@ import java.util.regex.Pattern;
  * The MiniMalloc / idealloc CSV format: header {@code id,lower,upper,size}, one buffer a row,
  * live over the half-open interval {@code [lower, upper)}. A solution is the same rows with an
  * {@code offset} column appended. Every parse error is an {@link InputException} naming the file,
- * line and field: a number that is not ASCII digits (a leading '-' allowed, a '+' not) or does not fit in 64 bits, a column named
+ * line and field: a number that is not ASCII digits with an optional sign or does not fit in 64 bits, a column named
  * twice, sizes whose sum (aligned) passes 2^63-1 bytes. A leading byte-order mark is skipped.
  */
 public final class ProblemCsv {
     private static final Pattern CAPACITY_IN_NAME = Pattern.compile(".*\\.([0-9]+)\\.csv$");
-    /** ASCII digits, with a '-' for a negative number (judged by the field's own rule); a '+' is not a digit, as the message says. */
-    private static final Pattern WHOLE = Pattern.compile("-?[0-9]+");
+    /**
+     * ASCII digits with an optional sign, as docs/cli.md has promised since the format was
+     * first read (a '-' is then judged by the field's own rule: a negative offset is a violation).
+     */
+    private static final Pattern WHOLE = Pattern.compile("[+-]?[0-9]+");
 
     private ProblemCsv() { }
 
@@ -123,7 +126,7 @@ public final class ProblemCsv {
     private static long number(Path file, int line, String field, String text) {
         String t = text.trim();
         if (!WHOLE.matcher(t).matches())
-            throw new InputException(file + ":" + line + ": field '" + field + "' is not a whole number: '" + t + "' (digits 0-9 only)");
+            throw new InputException(file + ":" + line + ": field '" + field + "' is not a whole number: '" + t + "' (digits 0-9, an optional sign)");
         try {
             return Long.parseLong(t);
         } catch (NumberFormatException e) {

@@ -306,7 +306,7 @@ final class Mutants {
                 String col = header[c].trim();
                 f[c] = v;
                 lines.set(r, String.join(",", f));
-                boolean notAWholeNumber = !v.strip().matches("-?[0-9]+") || new BigInteger(v.strip()).bitLength() > 63;
+                boolean notAWholeNumber = !v.strip().matches("[+-]?[0-9]+") || new BigInteger(v.strip()).bitLength() > 63;
                 boolean numeric = !col.equals("id");
                 boolean negative = v.startsWith("-");
                 boolean must = numeric && (notAWholeNumber || (negative && !col.equals("offset")));

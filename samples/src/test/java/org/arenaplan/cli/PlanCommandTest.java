@@ -295,7 +295,9 @@ class PlanCommandTest {
         badInput(Cli.run("plan", csv("d.csv", "id,lower,upper,size\na,0,1,4\na,1,2,4\n").toString()), "d.csv:3: duplicate id 'a'");
         badInput(Cli.run("plan", csv("two.csv", "id,lower,upper,size,size\na,0,1,4,8\n").toString()), "two.csv:1: column 'size' appears twice");
         badInput(Cli.run("plan", csv("arabic.csv", "id,lower,upper,size\na,0,1,\u0664\n").toString()), "arabic.csv:2: field 'size' is not a whole number");
-        badInput(Cli.run("plan", csv("plus.csv", "id,lower,upper,size\na,0,1,+4\n").toString()), "plus.csv:2: field 'size' is not a whole number: '+4' (digits 0-9 only)");
+        badInput(Cli.run("plan", csv("dot.csv", "id,lower,upper,size\na,0,1,4.5\n").toString()), "dot.csv:2: field 'size' is not a whole number: '4.5' (digits 0-9, an optional sign)");
+        Cli plus = Cli.run("plan", csv("plus.csv", "id,lower,upper,size\na,0,1,+4\n").toString());   // the documented optional sign
+        assertThat(plus.code()).as(plus.toString()).isZero();
         badInput(Cli.run("plan", csv("big.csv", "id,lower,upper,size\na,0,1,99999999999999999999\n").toString()), "big.csv:2: field 'size' does not fit in 64 bits");
     }
 

@@ -130,10 +130,10 @@ class ValidateCommandTest {
         Cli r = Cli.run("validate", p.toString(), file("bad.csv", "id,lower,upper,size,offset\na,0,2,4,zero\n").toString());
         assertThat(r.code()).as(r.toString()).isEqualTo(2);
         assertThat(r.err()).contains("bad.csv:2: field 'offset' is not a whole number: 'zero'");
-        Path plusFile = file("plus.csv", "id,lower,upper,size,offset\na,0,2,4,+0\n");
-        Cli plus = Cli.run("validate", p.toString(), plusFile.toString());
-        assertThat(plus.code()).as(plus.toString()).isEqualTo(2);
-        assertThat(plus.err().strip()).isEqualTo("arenaplan: " + plusFile + ":2: field 'offset' is not a whole number: '+0' (digits 0-9 only)");
+        Path dotFile = file("dot.csv", "id,lower,upper,size,offset\na,0,2,4,0.0\n");
+        Cli dot = Cli.run("validate", p.toString(), dotFile.toString());
+        assertThat(dot.code()).as(dot.toString()).isEqualTo(2);
+        assertThat(dot.err().strip()).isEqualTo("arenaplan: " + dotFile + ":2: field 'offset' is not a whole number: '0.0' (digits 0-9, an optional sign)");
         Cli noSolution = Cli.run("validate", p.toString(), p.toString());
         assertThat(noSolution.code()).isEqualTo(2);
         assertThat(noSolution.err()).contains("missing column 'offset'");
