@@ -81,6 +81,15 @@ public final class OpKindSpelling {
         }
     }
 
+    /**
+     * Why strict planning ({@code plan --strict}, {@code ArenaPlanner.Options#strict}) refuses
+     * {@code m}: its {@link NearMiss#line()} and how to keep a custom kind of that name.
+     */
+    public static String strictRefusal(NearMiss m) {
+        return m.line() + " (--strict refuses a kind this close to one of the registry;"
+                + " a custom kind of that name: write it with a domain, e.g. 'custom." + m.op().kind() + "')";
+    }
+
     /** One {@link NearMiss} per distinct near-miss kind of {@code g}, in the order their first ops run. */
     public static List<NearMiss> in(Graph g) {
         List<Op> ops = g.ops();

@@ -4,6 +4,7 @@ import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpChecks;
+import org.arenaplan.ir.OpKindSpelling;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,7 +57,10 @@ public final class Lifetimes {
     /**
      * @param order  which earlier accesses are known to complete before a later op starts
      * @param strict when true a refused donation, and an in-place hint that the op's kernels
-     *               cannot honour, are a {@link GraphException} instead of a refusal
+     *               cannot honour, are a {@link GraphException} instead of a refusal; so is an op
+     *               whose kind is a near miss of a registry kind ({@link OpKindSpelling}: an
+     *               opaque kind's hints are trusted, so "Tranpose" would be granted what
+     *               Transpose is refused)
      */
     public static Lifetimes of(Graph graph, OpOrder order, boolean strict) {
         return new Builder(graph, order).build(strict);
@@ -125,6 +129,10 @@ public final class Lifetimes {
         }
 
         Lifetimes build(boolean strict) {
+            if (strict) {
+                List<OpKindSpelling.NearMiss> near = OpKindSpelling.in(g);
+                if (!near.isEmpty()) throw new GraphException(OpKindSpelling.strictRefusal(near.get(0)));
+            }
             for (String w : g.weights()) weight[id.get(w)] = true;
             for (int p = 0; p < opCount; p++) {
                 Op op = g.ops().get(p);

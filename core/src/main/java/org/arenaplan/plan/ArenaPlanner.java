@@ -19,8 +19,9 @@ public final class ArenaPlanner {
     /**
      * @param planner        a name known to {@link Planners}
      * @param alignment      byte alignment of every storage offset
-     * @param strict         fail (a {@link org.arenaplan.ir.GraphException}) when a donation is refused
-     *                       or an in-place hint asks what the op's kernels cannot do
+     * @param strict         fail (a {@link org.arenaplan.ir.GraphException}) when a donation is refused,
+     *                       an in-place hint asks what the op's kernels cannot do, or an op kind is
+     *                       a near miss of a registry kind ({@link org.arenaplan.ir.OpKindSpelling})
      */
     public record Options(String planner, long alignment, boolean strict, PlannerOptions plannerOptions) {
         public static final Options DEFAULT = new Options("best", CUDA_ALIGNMENT, false, PlannerOptions.DEFAULT);

@@ -172,6 +172,28 @@ class LivenessRulesTest {
     }
 
     @Test
+    void strictModeRefusesAMisspeltKindWhoseOpaqueHintWouldBeGranted() {
+        // "Tranpose" is outside the registry, so planning trusts its in-place hint, which the
+        // real Transpose is refused; strict planning (not only the CLI) refuses the near miss.
+        for (String kind : new String[]{"Tranpose", "custom.Tranpose"}) {
+            GraphBuilder g = new GraphBuilder();
+            g.tensor("x", MiB).tensor("a", MiB).tensor("y", MiB);
+            g.input("x", false);
+            g.op("r", "Relu").in("x").out("a").add();
+            g.op("t", kind).in("a").out("y").inPlace().add();
+            g.output("y");
+            Graph graph = g.build();
+            assertThat(Lifetimes.of(graph, OpOrder.SCHEDULE, false).refusals()).as(kind).isEmpty();   // trusted
+            if (kind.contains(".")) {
+                assertThat(Lifetimes.of(graph, OpOrder.SCHEDULE, true).refusals()).as(kind).isEmpty();   // a custom kind
+            } else {
+                assertThatThrownBy(() -> Lifetimes.of(graph, OpOrder.SCHEDULE, true)).isInstanceOf(GraphException.class)
+                        .hasMessageContaining("op 't' (Tranpose, position 1): unknown op kind 'Tranpose'; did you mean 'Transpose'?");
+            }
+        }
+    }
+
+    @Test
     void aDonationWhoseBytesEscapeIsRefusedAndStrictModeFails() {
         GraphBuilder g = new GraphBuilder();
         g.tensor("x", MiB).tensor("v", MiB).tensor("y", MiB);
