@@ -159,8 +159,9 @@ public final class BestPlanner implements Planner {
                 winner = c;
             }
         }
-        String label = CANDIDATES.get(winner % COUNT).label() + GreedyPlacer.notes(results[winner], ", ", "");
-        return new Placement(results[winner].offsets(), bestArena, name() + "(" + label + ")", bestArena <= lb);
+        GreedyPlacer.Result w = results[winner];
+        String label = Placement.label(name(), "(", ")", !w.complete(), CANDIDATES.get(winner % COUNT).label(), GreedyPlacer.sweptNote(w));
+        return new Placement(w.offsets(), bestArena, label, bestArena <= lb, !w.complete());
     }
 
     /**

@@ -127,15 +127,12 @@ final class GreedyPlacer {
 
     /** The placement of a result, labelled "swept" and "cut at the time limit" where they apply. */
     static Placement placement(Problem p, Result r, String planner) {
-        return Placement.of(p, r.offsets(), planner + notes(r, " (", ")"));
+        return Placement.of(p, r.offsets(), Placement.label(planner, " (", ")", !r.complete(), sweptNote(r)), !r.complete());
     }
 
-    /** "swept", "cut at the time limit", both or neither, joined by ", " between the given brackets. */
-    static String notes(Result r, String open, String close) {
-        String swept = r.swept() ? "swept" : "";
-        String cut = r.complete() ? "" : Placement.CUT;
-        String both = swept.isEmpty() || cut.isEmpty() ? swept + cut : swept + ", " + cut;
-        return both.isEmpty() ? "" : open + both + close;
+    /** "swept" for a swept result, else "". */
+    static String sweptNote(Result r) {
+        return r.swept() ? "swept" : "";
     }
 
     /**

@@ -115,7 +115,10 @@ class TimeLimitTest {
                 assertThat(out.status()).as(capacity + " " + limit).isIn(SearchStatus.TIMEOUT_BEST_EFFORT, SearchStatus.TIMEOUT_NOT_FOUND,
                         SearchStatus.OPTIMAL, SearchStatus.FOUND_WITHIN_CAPACITY);
                 if (!out.placement().provenOptimal()) assertThat(out.status()).isNotEqualTo(SearchStatus.OPTIMAL);
-                if (limit.toNanos() == 1) assertThat(out.placement().planner()).as("nothing replaced best's stacked placement").isEqualTo("search (cut at the time limit)");
+                if (limit.toNanos() == 1) {
+                    assertThat(out.placement().planner()).as("nothing replaced best's stacked placement").isEqualTo("search (cut at the time limit)");
+                    assertThat(out.placement().cut()).as("search carries best's flag").isTrue();
+                }
             }
         }
     }
@@ -139,10 +142,24 @@ class TimeLimitTest {
     }
 
     @Test
+    void everyPlannerPastItsDeadlineFlagsItsPlacementCutAndItsLabelSaysSo() {
+        for (String name : Planners.names()) {
+            Placement p = Planners.byName(name, new PlannerOptions(null, Duration.ZERO)).place(WIDE);
+            assertThat(p.cut()).as(name).isEqualTo(!name.equals("naive"));   // naive has no time limit
+            assertThat(p.planner().contains(Placement.CUT)).as(name).isEqualTo(p.cut());
+            assertThat(PlacementValidator.validate(WIDE, p)).as(name).isEmpty();
+        }
+    }
+
+    @Test
     void withoutALimitNothingIsCut() {
         Problem p = WideTraces.generate(2, 2_000, 300);
-        assertThat(new BestPlanner().place(p).planner()).doesNotContain("cut");
-        assertThat(Planners.byName("greedy-breadth", new PlannerOptions(null, null)).place(p).planner()).isEqualTo("greedy-breadth");
+        Placement best = new BestPlanner().place(p);
+        assertThat(best.planner()).doesNotContain("cut");
+        assertThat(best.cut()).isFalse();
+        Placement breadth = Planners.byName("greedy-breadth", new PlannerOptions(null, null)).place(p);
+        assertThat(breadth.planner()).isEqualTo("greedy-breadth");
+        assertThat(breadth.cut()).isFalse();
     }
 
     @Test

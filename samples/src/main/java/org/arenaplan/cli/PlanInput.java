@@ -32,13 +32,13 @@ record PlanInput(String label, Graph graph, Path csv) {
     /**
      * Plans or runs this input's graph with {@code work}. A graph that cannot be planned or run as
      * given (a size that overflows once rounded up to the alignment, an op the executors cannot
-     * run, an index its data holds out of range) is bad input naming the input; a placement that misses the capacity stays a
+     * run, an index its data holds out of range, a hint {@code --strict} refuses) is bad input naming the input; a placement that misses the capacity stays a
      * {@link NoPlacementException}.
      */
     <T> T blamingInput(Function<Graph, T> work) {
         try {
             return work.apply(graph);
-        } catch (PlanningException | ExecutionException | IndexOutOfRangeException e) {
+        } catch (PlanningException | ExecutionException | IndexOutOfRangeException | GraphException e) {
             throw new InputException(label + ": " + e.getMessage(), e);
         }
     }

@@ -47,7 +47,7 @@ class DeclaredAliasingCliTest {
         assertThat(r.code()).as(r.toString()).isZero();
         assertThat(r.out()).contains("refused            1 request")
                 .contains("in-place refused: op 't' writing 'y' over 'a': Transpose cannot run in place: kernel 'transpose'");
-        badInput(Cli.run("plan", f.toString(), "--strict"), "op 't'", "Transpose cannot run in place");
+        badInput(Cli.run("plan", f.toString(), "--strict"), f + ": in-place refused: op 't'", "Transpose cannot run in place");
     }
 
     @Test

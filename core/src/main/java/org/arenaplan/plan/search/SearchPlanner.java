@@ -111,8 +111,8 @@ public final class SearchPlanner implements Planner {
         Placement best = heuristics.place(problem, deadline);
         long roundGuess = roundGuess(System.nanoTime() - began);
         // best cut at the deadline stacked what it had not placed: say so until something replaces it
-        String label = best.planner().contains(Placement.CUT) ? name() + " (" + Placement.CUT + ")" : name();
-        Placement incumbent = new Placement(best.offsets(), best.arenaBytes(), label, best.arenaBytes() <= lb);
+        Placement incumbent = new Placement(best.offsets(), best.arenaBytes(), Placement.label(name(), " (", ")", best.cut()),
+                best.arenaBytes() <= lb, best.cut());
         note = () -> "best heuristics: " + versus(best.arenaBytes(), lb);
         return capacity != null ? fitWithin(problem, incumbent, lb, deadline, roundGuess)
                 : minimise(problem, incumbent, lb, deadline, roundGuess);
@@ -185,7 +185,7 @@ public final class SearchPlanner implements Planner {
             }
         }
         boolean optimal = incumbent.arenaBytes() <= proven;
-        Placement out = new Placement(incumbent.offsets(), incumbent.arenaBytes(), incumbent.planner(), optimal);
+        Placement out = new Placement(incumbent.offsets(), incumbent.arenaBytes(), incumbent.planner(), optimal, incumbent.cut());
         return new SearchOutcome(optimal ? SearchStatus.OPTIMAL : SearchStatus.TIMEOUT_BEST_EFFORT, out, null, proven, nodes);
     }
 
