@@ -3,9 +3,9 @@ package org.arenaplan.plan;
 import java.util.Arrays;
 
 /**
- * A {@link SweepPlacer} run followed by squeaky-wheel rounds (Joslin and Clements, 1999, as
- * {@link SqueakyWheel} does for exact placement): the light buffers that the last kept sweep left
- * above the lower bound join the heavy ones, placed exactly before them. Used by
+ * A {@link SweepPlacer} run followed by one squeaky-wheel round (Joslin and Clements, 1999, as
+ * {@link SqueakyWheel} does for exact placement): the light buffers that the sweep left above
+ * the lower bound join the heavy ones, placed exactly before them. Used by
  * {@link GreedyBreadthPlanner} on the problems that are swept: there the heavy half of the area
  * in breadth order is a few hundred large buffers live at the widest instant, and the sweep's
  * free list, which sees only the present, leaves a few light buffers stacked on top (on
@@ -17,32 +17,25 @@ import java.util.Arrays;
  *   <li>Sweep: {@link SweepPlacer} with the heavy half of the area ({@link SweepPlacer#HEAVY_HALF})
  *       exact; its arena is the one to beat. Stop here when it was cut at the deadline or is the
  *       lower bound.</li>
- *   <li>A round, at most {@value #ROUNDS} times: the squeaky wheels are the buffers of the kept
- *       sweep whose top ends above the lower bound, highest first (ties: the order's rank), at
- *       most as many as its heavy buffers; the next sweep has for its heavy set the squeaky
- *       wheels followed by the kept sweep's heavy buffers (in its order), the rest light, in
- *       its order. It stops as soon as its buffers reach above the kept arena
- *       ({@link ArenaBound}; in {@link BestPlanner}, above the smallest arena of any finished
- *       run).</li>
- *   <li>Keep the new sweep only when it finished and its arena is strictly smaller; otherwise, or
- *       at the lower bound, stop.</li>
+ *   <li>The squeaky wheels: the buffers whose top ends above the lower bound, highest first
+ *       (ties: the order's rank), at most as many as the heavy buffers.</li>
+ *   <li>Second sweep, with the heavy set being the squeaky wheels followed by the former heavy
+ *       buffers (in the order) and the rest light, in the order; it stops as soon as its
+ *       buffers reach above the first arena ({@link ArenaBound}; in {@link BestPlanner}, above
+ *       the smallest arena of any finished run).</li>
+ *   <li>Keep the second only when it finished and its arena is strictly smaller.</li>
  * </ol>
  *
- * <p>Never worse than the sweep alone, which it returns when the first round does not win. Cost:
- * at most {@value #ROUNDS} + 1 {@link SweepPlacer} runs (each round with at most twice the
- * heavy buffers of the last, and cut short when it loses) plus O(n + c log c) per round to find
- * and sort the c buffers above the lower bound. Measured (docs/scale.md): wide 62k / 9k one
- * round 1.00473 to 1.00282, the second loses at once; on other seeds the later rounds win
- * (seed 3: 1.00510 after one round, 1.00461 after two, exact placement 1.00474); wide 620k / 90k
- * and 1M / 10k keep the first sweep (the first round stops early).
+ * <p>Never worse than the sweep alone, which it returns on any tie, cut or stop. Cost: two
+ * {@link SweepPlacer} runs (the second with at most twice the heavy buffers, and cut short when
+ * it loses) plus O(n + c log c) to find and sort the c buffers above the lower bound.
+ * Measured (thread CPU time, docs/scale.md): wide 62k / 9k about 2x one sweep, arena / LB
+ * 1.00473 to 1.00282; wide 620k / 90k and 1M / 10k keep the first sweep (the round stops early).
  *
- * <p>Deadline: every sweep reads it as {@link SweepPlacer} does; a round cut by it is thrown
- * away, so the result is cut only when the first sweep was.
+ * <p>Deadline: both sweeps read it as {@link SweepPlacer} does; a second sweep cut by it is
+ * thrown away, so the result is cut only when the first sweep was.
  */
 final class SqueakySweep {
-    /** Squeaky rounds at most; the rounds stop at the first that does not end strictly lower. */
-    static final int ROUNDS = 4;
-
     private SqueakySweep() { }
 
     /**
@@ -58,15 +51,15 @@ final class SqueakySweep {
     /**
      * @param order    the buffers in placement order (a permutation of the problem's indices)
      * @param deadline a {@link System#nanoTime()} value, or {@link GreedyPlacer#NO_DEADLINE}
-     * @return the smallest of the sweeps (the earlier on ties); always a placement of every buffer
+     * @return the smaller of the two sweeps (the first on ties); always a placement of every buffer
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline) {
         return place(p, order, fit, deadline, ArenaBound.NONE);
     }
 
     /**
-     * @param bound shared with other runs ({@link BestPlanner}): each kept sweep's arena is
-     *              offered to it, and a round stops once above it. The first sweep is
+     * @param bound shared with other runs ({@link BestPlanner}): the first sweep's arena is
+     *              offered to it, and the second sweep stops once above it. The first sweep is
      *              not stopped by it: the round after a losing first sweep may still win (on
      *              {@code WideTraces.generate(1, 24_000, 6_000)} it does)
      */
@@ -77,24 +70,12 @@ final class SqueakySweep {
         long lb = p.lowerBound();
         long arena = Placement.arenaOf(p, first.offsets());
         if (arena <= lb) return first;
+        Reordered next = squeakyFirst(p, order, heavy, first.offsets(), lb);
         ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
-        GreedyPlacer.Result kept = first;
-        int[] keptOrder = order;
-        int keptHeavy = heavy;
-        for (int round = 0; round < ROUNDS; round++) {
-            Reordered next = squeakyFirst(p, keptOrder, keptHeavy, kept.offsets(), lb);
-            beat.offer(arena);   // a finished run's arena: the next must end strictly below it to count
-            GreedyPlacer.Result second = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, beat);
-            if (second.outrun() || !second.complete()) break;
-            long a2 = Placement.arenaOf(p, second.offsets());
-            if (a2 >= arena) break;
-            kept = second;
-            arena = a2;
-            keptOrder = next.order();
-            keptHeavy = next.heavy();
-            if (arena <= lb) break;
-        }
-        return kept;
+        beat.offer(arena);   // a finished run's arena: the second must end strictly below it to count
+        GreedyPlacer.Result second = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, beat);
+        if (second.outrun() || !second.complete()) return first;
+        return Placement.arenaOf(p, second.offsets()) < arena ? second : first;
     }
 
     /** A placement order and how many of its first buffers are heavy (placed exactly). */
