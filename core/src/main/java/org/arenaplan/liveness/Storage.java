@@ -30,14 +30,20 @@ public record Storage(int id, String name, long bytes, int start, int end,
         return (graphInput && !donated) || graphOutput;
     }
 
-    /** Every value {@link #kind()} returns. */
-    public static final List<String> KINDS = List.of("activation", "aliased", "output", "input", "donated-input");
+    private static final String ACTIVATION = "activation";
+    private static final String ALIASED = "aliased";
+    private static final String OUTPUT = "output";
+    private static final String INPUT = "input";
+    private static final String DONATED_INPUT = "donated-input";
+
+    /** Every value {@link #kind()} returns (the plan file's {@code kind}, read back by {@code validate}). */
+    public static final List<String> KINDS = List.of(ACTIVATION, ALIASED, OUTPUT, INPUT, DONATED_INPUT);
 
     /** What the storage holds: one of {@link #KINDS}. */
     public String kind() {
-        if (graphOutput) return "output";
-        if (graphInput) return donated ? "donated-input" : "input";
-        if (members.size() > 1) return "aliased";
-        return "activation";
+        if (graphOutput) return OUTPUT;
+        if (graphInput) return donated ? DONATED_INPUT : INPUT;
+        if (members.size() > 1) return ALIASED;
+        return ACTIVATION;
     }
 }
