@@ -19,9 +19,20 @@ package org.arenaplan.plan;
  * @param extraConflicts   storage pairs that do not overlap in schedule positions but may not
  *                         share bytes, because no event orders them
  * @param widened          true when those pairs exceeded the budget and intervals were widened instead
+ * @param cut              true when a placement compared here was cut at its time limit
+ *                         ({@link Placement#cut()}): its arena is then not what the planner finds,
+ *                         so the ratio is not the price (the report says so)
  */
 public record ConcurrencyPrice(int streams, long arenaOneStream, long arenaStreams, long arenaSyncNone, int dataEventsSyncNone, int dataEvents, int reuseEvents,
-                               long bytesSaved, long extraConflicts, boolean widened) {
+                               long bytesSaved, long extraConflicts, boolean widened, boolean cut) {
+    /** What a cut placement makes of the comparison, in the report. */
+    private static final String CUT_NOTE = " (a plan compared here was " + Placement.CUT + ": not the price)";
+
+    /** A price whose placements were not cut. */
+    public ConcurrencyPrice(int streams, long arenaOneStream, long arenaStreams, long arenaSyncNone, int dataEventsSyncNone, int dataEvents, int reuseEvents,
+                            long bytesSaved, long extraConflicts, boolean widened) {
+        this(streams, arenaOneStream, arenaStreams, arenaSyncNone, dataEventsSyncNone, dataEvents, reuseEvents, bytesSaved, extraConflicts, widened, false);
+    }
 
     /** Arena with N streams over arena with one; 1.0 means concurrency is free. */
     public double ratio() {
@@ -35,14 +46,14 @@ public record ConcurrencyPrice(int streams, long arenaOneStream, long arenaStrea
 
     /** A few lines for the command line's report. */
     public String summary() {
-        return String.format(java.util.Locale.ROOT, "price of concurrency: %d streams%n"
+        return String.format(java.util.Locale.ROOT, "price of concurrency: %d streams%s%n"
                         + "  arena, 1 stream      : %,d B%n"
                         + "  arena, %d streams     : %,d B (x%.3f, %+,d B)%n"
                         + "  events, data deps    : %d%n"
                         + "  events, for reuse    : %d (each one's saving, summed: %,d B)%n"
                         + "  without added events : %,d B with %d data events%n"
                         + "  unordered pairs      : %,d%s",
-                streams, arenaOneStream, streams, arenaStreams, ratio(), extraBytes(), dataEvents, reuseEvents, bytesSaved,
+                streams, cut ? CUT_NOTE : "", arenaOneStream, streams, arenaStreams, ratio(), extraBytes(), dataEvents, reuseEvents, bytesSaved,
                 arenaSyncNone, dataEventsSyncNone, extraConflicts, widened ? " (over budget: intervals widened instead)" : "");
     }
 
@@ -51,7 +62,7 @@ public record ConcurrencyPrice(int streams, long arenaOneStream, long arenaStrea
         String added = reuseEvents == 0
                 ? "no events added for reuse"
                 : String.format(java.util.Locale.ROOT, "%d event(s) added for reuse (without them, maximum concurrency: %,d B)", reuseEvents, arenaSyncNone);
-        return String.format(java.util.Locale.ROOT, "price of concurrency: %d streams, arena %,d B vs %,d B on 1 stream (%+,d B); %s",
-                streams, arenaStreams, arenaOneStream, extraBytes(), added);
+        return String.format(java.util.Locale.ROOT, "price of concurrency: %d streams, arena %,d B vs %,d B on 1 stream (%+,d B); %s%s",
+                streams, arenaStreams, arenaOneStream, extraBytes(), added, cut ? CUT_NOTE : "");
     }
 }

@@ -102,14 +102,19 @@ public final class StreamPlanner {
             }
         }
         List<SyncEvent> dataSync = DataSync.events(g);
-        long syncNone = reuse == 0 ? streamPlan.arenaBytes()
-                : attempt(g, dataSync, o, planner).arena();
+        boolean cut = streamPlan.placement().cut() || one.placement().cut();
+        long syncNone = streamPlan.arenaBytes();
+        if (reuse > 0) {
+            Attempt none = attempt(g, dataSync, o, planner);
+            syncNone = none.arena();
+            cut |= none.placement().cut();
+        }
         Problem p = streamPlan.problem();
         long pairs = 0;
         for (int i = 0; i < p.size(); i++) for (int j : p.extraConflicts(i)) if (j > i) pairs++;
         boolean widened = false;
         for (int i = 0; i < p.size() && !widened; i++) widened = p.lower(i) < streamPlan.storages().get(i).start();
-        return new ConcurrencyPrice(g.streams().size(), one.arenaBytes(), streamPlan.arenaBytes(), syncNone, dataSync.size(), data, reuse, saved, pairs, widened);
+        return new ConcurrencyPrice(g.streams().size(), one.arenaBytes(), streamPlan.arenaBytes(), syncNone, dataSync.size(), data, reuse, saved, pairs, widened, cut);
     }
 
     /** One planning pass under a given event list. */

@@ -56,6 +56,23 @@ class StreamPlannerTest {
     }
 
     @Test
+    void aPriceFromCutPlacementsSaysItIsNotThePrice() {
+        // A planner whose time limit has passed stacks what it has not placed: comparing such
+        // arenas would print a price of concurrency that the graph does not have.
+        Graph g = reuseNeedsAnEdge();
+        ArenaPlanner.Options cutOpts = OPTS.withPlanner("greedy-size").withPlannerOptions(new PlannerOptions(null, java.time.Duration.ZERO));
+        Plan plan = StreamPlanner.plan(g, 0, SyncMode.NONE, cutOpts);
+        ConcurrencyPrice cut = StreamPlanner.price(plan, cutOpts);
+        assertThat(plan.placement().cut()).isTrue();
+        assertThat(cut.cut()).isTrue();
+        assertThat(cut.summary().lines().findFirst().orElseThrow()).endsWith("(a plan compared here was cut at the time limit: not the price)");
+        assertThat(cut.line()).endsWith("(a plan compared here was cut at the time limit: not the price)");
+        ConcurrencyPrice whole = StreamPlanner.price(StreamPlanner.plan(g, 0, SyncMode.NONE, OPTS.withPlanner("greedy-size")), OPTS.withPlanner("greedy-size"));
+        assertThat(whole.cut()).isFalse();
+        assertThat(whole.summary()).doesNotContain("cut at the time limit");
+    }
+
+    @Test
     void syncAddRecordsTheEdgeThatSavesBytesWithItsSaving() {
         Graph g = reuseNeedsAnEdge();
         Plan add = StreamPlanner.plan(g, 0, SyncMode.ADD, OPTS);
