@@ -8,6 +8,7 @@ import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphBuilder;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpKindSpelling;
 import org.arenaplan.ir.Tensor;
 
 import java.io.IOException;
@@ -158,6 +159,8 @@ public final class GraphJson {
         r.onlyFields(o, path, OP);
         String name = r.text(o, path, "name");
         String kind = r.text(o, path, "kind");
+        String malformed = OpKindSpelling.malformed(kind);
+        if (malformed != null) throw r.fail(path + ".kind", malformed + " (op '" + name + "')");
         List<String> in = texts(r, r.array(o, path, "inputs", false), path + ".inputs");
         List<String> out = texts(r, r.array(o, path, "outputs", false), path + ".outputs");
         long stream = r.optionalWhole(o, path, "stream", 0);

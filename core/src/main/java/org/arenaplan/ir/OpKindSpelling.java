@@ -56,6 +56,22 @@ public final class OpKindSpelling {
         return List.copyOf(best);
     }
 
+    /**
+     * Why {@code kind} cannot name an op, or null when it can: it must not be empty, start or end
+     * with white space, hold a control character (a newline would split the one-line messages
+     * that name it), or have an empty part around a '.' (a domain is {@code domain.Name}). Inner
+     * spaces are allowed (an opaque kind is any name).
+     */
+    public static String malformed(String kind) {
+        if (kind.isBlank()) return "an op kind must not be empty";
+        if (!kind.strip().equals(kind)) return "op kind '" + kind.strip() + "' has white space around it";
+        for (int i = 0; i < kind.length(); i++) {
+            if (Character.isISOControl(kind.charAt(i))) return "op kind holds a control character (U+" + String.format(Locale.ROOT, "%04X", (int) kind.charAt(i)) + ")";
+        }
+        if (kind.startsWith(".") || kind.endsWith(".") || kind.contains("..")) return "op kind '" + kind + "' has an empty part around a '.' (a domain is written domain.Name)";
+        return null;
+    }
+
     /** {@code unknown op kind 'K'}: how every command names a kind outside the registry. */
     public static String unknown(String kind) {
         return "unknown op kind '" + kind + "'";

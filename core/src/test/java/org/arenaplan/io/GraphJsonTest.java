@@ -85,6 +85,29 @@ class GraphJsonTest {
         assertThat(g.tensor("y").bytes()).isEqualTo(24);
     }
 
+    @Test
+    void anOpKindThatCannotNameAnOpIsRefusedNamingThePath() {
+        // An empty kind, one wrapped in white space (" Relu" would be an opaque kind, its hints
+        // trusted), a control character (it would split the one-line messages) and an empty part
+        // around a '.' (".", "Relu.": a domain is domain.Name) are bad input; inner spaces and a
+        // real domain are names.
+        String[][] bad = {{"", "an op kind must not be empty"}, {"  ", "an op kind must not be empty"},
+                {" Relu", "op kind 'Relu' has white space around it"}, {"MatM\\nul", "op kind holds a control character (U+000A)"},
+                {".", "has an empty part around a '.'"}, {"Relu.", "has an empty part around a '.'"}, {"a..b", "has an empty part around a '.'"}};
+        for (String[] c : bad) {
+            assertThatThrownBy(() -> GraphJson.parse(withKind(c[0]), "g.json")).as(c[0]).isInstanceOf(InputException.class)
+                    .hasMessageStartingWith("g.json: $.ops[0].kind: ").hasMessageContaining(c[1]).hasMessageContaining("(op 'r')");
+        }
+        for (String ok : new String[]{"My Fused Op", "custom.Tranpose", "MyFusedThing"})
+            assertThat(GraphJson.parse(withKind(ok), "g.json").ops().get(0).kind()).isEqualTo(ok);
+    }
+
+    private static String withKind(String kind) {
+        return "{\"format\": \"arenaplan-graph/1\", \"tensors\": [{\"name\": \"x\", \"bytes\": 4}, {\"name\": \"y\", \"bytes\": 4}],"
+                + " \"inputs\": [{\"name\": \"x\"}], \"outputs\": [\"y\"],"
+                + " \"ops\": [{\"name\": \"r\", \"kind\": \"" + kind + "\", \"inputs\": [\"x\"], \"outputs\": [\"y\"]}]}";
+    }
+
     private static String withTensor(String tensor) {
         return "{\"format\": \"arenaplan-graph/1\", \"tensors\": [" + tensor + "], \"ops\": []}";
     }
