@@ -2,6 +2,7 @@ package org.arenaplan.ir;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,11 +43,19 @@ public final class OpKindSpelling {
      */
     public static List<String> nearMisses(String kind) {
         if (OpRegistry.knows(kind) || kind.indexOf('.') >= 0) return List.of();
+        return nearMisses(kind, OpRegistry.all().stream().map(OpSpec::kind).toList());
+    }
+
+    /**
+     * The names of {@code among} that {@code kind} is a near miss of, by the rule of the class
+     * comment (the closest ones, in {@code among}'s order), or none; {@code kind} itself is never
+     * its own near miss. Used for the ONNX op types the importer supports as well as the registry.
+     */
+    public static List<String> nearMisses(String kind, Collection<String> among) {
         List<String> best = new ArrayList<>();
         int bestDistance = Integer.MAX_VALUE;
-        for (OpSpec spec : OpRegistry.all()) {
-            String k = spec.kind();
-            if (Math.abs(k.length() - kind.length()) > 2) continue;   // then more than 2 edits apart
+        for (String k : among) {
+            if (k.equals(kind) || Math.abs(k.length() - kind.length()) > 2) continue;   // then more than 2 edits apart
             int d = distance(kind, k);
             if (!near(kind, k, d) || d > bestDistance) continue;
             if (d < bestDistance) best.clear();
@@ -54,6 +63,11 @@ public final class OpKindSpelling {
             best.add(k);
         }
         return List.copyOf(best);
+    }
+
+    /** {@code ; did you mean 'X'?} (or {@code 'X' or 'Y'}) for the names of {@code among} that {@code kind} nearly spells, else empty. */
+    public static String suggestion(String kind, Collection<String> among) {
+        return didYouMean(nearMisses(kind, among));
     }
 
     /**
@@ -79,7 +93,10 @@ public final class OpKindSpelling {
 
     /** {@code ; did you mean 'Transpose'?} (or {@code 'ReluGrad' or 'GeluGrad'}) for a near miss, else empty. */
     public static String suggestion(String kind) {
-        List<String> near = nearMisses(kind);
+        return didYouMean(nearMisses(kind));
+    }
+
+    private static String didYouMean(List<String> near) {
         if (near.isEmpty()) return "";
         return "; did you mean '" + String.join("' or '", near) + "'?";
     }

@@ -1,5 +1,7 @@
 package org.arenaplan.onnx;
 
+import org.arenaplan.ir.OpKindSpelling;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +30,7 @@ final class UnsupportedNodes {
      */
     static String describe(List<OnnxModel.Node> nodes) {
         Map<String, List<String>> ops = new LinkedHashMap<>(), attrs = new LinkedHashMap<>();
+        Map<String, String> nodeOpTypes = new LinkedHashMap<>();   // printable -> as written, for the suggestion
         for (int i = 0; i < nodes.size(); i++) {
             OnnxModel.Node node = nodes.get(i);
             String name = printable(node.name().isEmpty() ? node.opType() + "_" + i : node.name());
@@ -35,16 +38,17 @@ final class UnsupportedNodes {
                 ops.computeIfAbsent(printable(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
             } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())) {
                 ops.computeIfAbsent(printable(node.opType()), k -> new ArrayList<>()).add(name);
+                nodeOpTypes.put(printable(node.opType()), node.opType());
             } else {
                 for (String a : NodeLowering.unknownAttributes(node)) attrs.computeIfAbsent(printable(NodeLowering.unknownAttributeMessage(node.opType(), a)), k -> new ArrayList<>()).add(name);
             }
         }
         if (ops.isEmpty() && attrs.isEmpty()) return null;
         List<String> parts = new ArrayList<>();
-        if (!ops.isEmpty()) parts.add(ops.size() + " unsupported op type" + (ops.size() == 1 ? "" : "s") + ": " + list(ops)
+        if (!ops.isEmpty()) parts.add(ops.size() + " unsupported op type" + (ops.size() == 1 ? "" : "s") + ": " + list(ops, nodeOpTypes)
                 + " (supported: " + String.join(", ", new TreeSet<>(NodeLowering.supported())) + "; computed at import: "
                 + String.join(", ", new TreeSet<>(NodeLowering.AS_WEIGHTS)) + ")");
-        for (Map.Entry<String, List<String>> e : attrs.entrySet()) parts.add(list(Map.of(e.getKey(), e.getValue())));
+        for (Map.Entry<String, List<String>> e : attrs.entrySet()) parts.add(list(Map.of(e.getKey(), e.getValue()), Map.of()));
         return String.join("; ", parts);
     }
 
@@ -58,12 +62,15 @@ final class UnsupportedNodes {
         return b.toString();
     }
 
-    private static String list(Map<String, List<String>> byKey) {
+    /** @param opTypes for an unsupported op type of the default domain, the type as written: a near miss of a supported one is named */
+    private static String list(Map<String, List<String>> byKey, Map<String, String> opTypes) {
         List<String> items = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : byKey.entrySet()) {
             List<String> names = e.getValue();
             String shown = String.join(", ", names.subList(0, Math.min(NAMES_SHOWN, names.size()))) + (names.size() > NAMES_SHOWN ? ", …" : "");
             String why = DATA_DEPENDENT.contains(e.getKey()) ? "; its output shape depends on its input values, which a plan made before the run cannot know" : "";
+            String opType = opTypes.get(e.getKey());
+            if (opType != null) why += OpKindSpelling.suggestion(opType, NodeLowering.supported());
             items.add(e.getKey() + " (" + names.size() + " node" + (names.size() == 1 ? "" : "s") + ": " + shown + why + ")");
         }
         return String.join(", ", items);

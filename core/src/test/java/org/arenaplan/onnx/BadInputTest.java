@@ -142,6 +142,15 @@ class BadInputTest {
     }
 
     @Test
+    void aMisspeltOpTypeIsNamedWithTheSupportedOneItNearlySpells() throws Exception {
+        Path p = write("typo.onnx", new TinyOnnx().input("x", 1L, 4L).output("y").node("t", "Tranpose", List.of("x"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("1 unsupported op type: Tranpose (1 node: t; did you mean 'Transpose'?)");
+        Path q = write("loop2.onnx", new TinyOnnx().input("x", 1L, 4L).output("y").node("loop7", "Loop", List.of("x"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(q, Map.of())).hasMessageNotContaining("did you mean");
+    }
+
+    @Test
     void oneRefusalListsEveryUnsupportedOpAndAttribute() throws Exception {
         TinyOnnx m = new TinyOnnx().input("x", 1L, 4L).output("y");
         for (int i = 0; i < 5; i++) m.node("dec" + i, "ImageDecoder", List.of(i == 0 ? "x" : "e" + (i - 1)), List.of("e" + i));
