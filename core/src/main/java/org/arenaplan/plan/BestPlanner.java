@@ -33,7 +33,9 @@ import java.util.stream.IntStream;
  * and no further candidate starts (when none had, the first in {@link #RUN_ORDER} stacks every
  * buffer). The cheapest candidates run first (see {@link #RUN_ORDER}), so a complete placement
  * exists early. The winner is the smallest arena among those that exist; its label says "cut
- * at the time limit" when it did not finish. Work done past the deadline, per thread: at most
+ * at the time limit" when it did not finish, and "k of N runs finished" when the deadline
+ * stopped or kept out any run (the arena may then be above what {@code best} finds without
+ * a limit, even when the winner itself finished). Work done past the deadline, per thread: at most
  * one merge (O(n)) and a {@value Orders#CLOCK_RUN}-index sort, or
  * {@value GreedyPlacer#CLOCK_EVERY} placements; then O(n) per candidate to stack and measure.
  * Not cut: the lower bound, interval index and overlap count, built once per problem before
@@ -160,7 +162,9 @@ public final class BestPlanner implements Planner {
             }
         }
         GreedyPlacer.Result w = results[winner];
-        String label = Placement.label(name(), "(", ")", !w.complete(), CANDIDATES.get(winner % COUNT).label(), GreedyPlacer.sweptNote(w));
+        int done = finished.get();            // runs that placed every buffer or were outrun: the others were cut or never began
+        String stopped = done < runs ? done + " of " + runs + " runs finished" : "";
+        String label = Placement.label(name(), "(", ")", !w.complete(), CANDIDATES.get(winner % COUNT).label(), GreedyPlacer.sweptNote(w), stopped);
         return new Placement(w.offsets(), bestArena, label, bestArena <= lb, !w.complete());
     }
 

@@ -24,6 +24,15 @@ class TimeLimitTest {
     private static final long MARGIN_NANOS = 20_000_000_000L;
 
     @Test
+    void bestSaysHowManyRunsFinishedWhenTheDeadlineStoppedAny() {
+        // A passed deadline: one run stacks every buffer, the others never begin.
+        Placement cut = new BestPlanner().place(WIDE, System.nanoTime() - 1);
+        assertThat(cut.planner()).matches("best\\(.*, 0 of \\d+ runs finished, cut at the time limit\\)");
+        Placement whole = new BestPlanner().place(WideTraces.generate(3, 400, 60));
+        assertThat(whole.planner()).doesNotContain("runs finished");
+    }
+
+    @Test
     void aPassedDeadlineCutsEveryHeuristicShortWithAValidPlacement() {
         int[] order = Orders.bySizeDesc(WIDE);
         for (GreedyPlacer.Fit fit : GreedyPlacer.Fit.values()) {
@@ -64,7 +73,7 @@ class TimeLimitTest {
         for (long micros : new long[]{0, 100, 1_000, 5_000, 20_000, 80_000}) {
             Placement p = new BestPlanner().place(WIDE, System.nanoTime() + micros * 1_000);
             assertThat(PlacementValidator.validate(WIDE, p)).as(micros + " us").isEmpty();
-            assertThat(p.planner()).as(micros + " us").matches("best\\([a-z-]+(, swept)?(, cut at the time limit)?\\)");
+            assertThat(p.planner()).as(micros + " us").matches("best\\([a-z-]+(, swept)?(, \\d+ of \\d+ runs finished)?(, cut at the time limit)?\\)");
             assertThat(p.arenaBytes()).isEqualTo(Placement.arenaOf(WIDE, p.offsets())).isLessThanOrEqualTo(WIDE.sumBytes());
         }
     }
