@@ -30,22 +30,23 @@ final class UnsupportedNodes {
      */
     static String describe(List<OnnxModel.Node> nodes) {
         Map<String, List<String>> ops = new LinkedHashMap<>(), attrs = new LinkedHashMap<>();
-        Map<String, String> nodeOpTypes = new LinkedHashMap<>();   // printable -> as written, for the suggestion
+        Map<String, String> notes = new LinkedHashMap<>();   // an unsupported op type -> why, or what it nearly spells
         for (int i = 0; i < nodes.size(); i++) {
             OnnxModel.Node node = nodes.get(i);
             String name = printable(node.name().isEmpty() ? node.opType() + "_" + i : node.name());
             if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx")) {
                 ops.computeIfAbsent(printable(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
             } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())) {
-                ops.computeIfAbsent(printable(node.opType()), k -> new ArrayList<>()).add(name);
-                nodeOpTypes.put(printable(node.opType()), node.opType());
+                String key = printable(node.opType());
+                ops.computeIfAbsent(key, k -> new ArrayList<>()).add(name);
+                notes.computeIfAbsent(key, k -> note(node.opType()));
             } else {
                 for (String a : NodeLowering.unknownAttributes(node)) attrs.computeIfAbsent(printable(NodeLowering.unknownAttributeMessage(node.opType(), a)), k -> new ArrayList<>()).add(name);
             }
         }
         if (ops.isEmpty() && attrs.isEmpty()) return null;
         List<String> parts = new ArrayList<>();
-        if (!ops.isEmpty()) parts.add(ops.size() + " unsupported op type" + (ops.size() == 1 ? "" : "s") + ": " + list(ops, nodeOpTypes)
+        if (!ops.isEmpty()) parts.add(ops.size() + " unsupported op type" + (ops.size() == 1 ? "" : "s") + ": " + list(ops, notes)
                 + " (supported: " + String.join(", ", new TreeSet<>(NodeLowering.supported())) + "; computed at import: "
                 + String.join(", ", new TreeSet<>(NodeLowering.AS_WEIGHTS)) + ")");
         for (Map.Entry<String, List<String>> e : attrs.entrySet()) parts.add(list(Map.of(e.getKey(), e.getValue()), Map.of()));
@@ -62,15 +63,22 @@ final class UnsupportedNodes {
         return b.toString();
     }
 
-    /** @param opTypes for an unsupported op type of the default domain, the type as written: a near miss of a supported one is named */
-    private static String list(Map<String, List<String>> byKey, Map<String, String> opTypes) {
+    /**
+     * What follows the node names of an unsupported op type of the default domain: why it cannot
+     * be planned (a data-dependent shape), or the supported op type it nearly spells, else "".
+     */
+    private static String note(String opType) {
+        if (DATA_DEPENDENT.contains(opType)) return "; its output shape depends on its input values, which a plan made before the run cannot know";
+        return OpKindSpelling.suggestion(opType, NodeLowering.supported());
+    }
+
+    /** @param notes text to append after a key's node names, where there is any */
+    private static String list(Map<String, List<String>> byKey, Map<String, String> notes) {
         List<String> items = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : byKey.entrySet()) {
             List<String> names = e.getValue();
             String shown = String.join(", ", names.subList(0, Math.min(NAMES_SHOWN, names.size()))) + (names.size() > NAMES_SHOWN ? ", …" : "");
-            String why = DATA_DEPENDENT.contains(e.getKey()) ? "; its output shape depends on its input values, which a plan made before the run cannot know" : "";
-            String opType = opTypes.get(e.getKey());
-            if (opType != null) why += OpKindSpelling.suggestion(opType, NodeLowering.supported());
+            String why = notes.getOrDefault(e.getKey(), "");
             items.add(e.getKey() + " (" + names.size() + " node" + (names.size() == 1 ? "" : "s") + ": " + shown + why + ")");
         }
         return String.join(", ", items);
