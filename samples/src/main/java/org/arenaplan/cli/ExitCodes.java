@@ -5,6 +5,7 @@ import org.arenaplan.device.DeviceUnavailableException;
 import org.arenaplan.device.IndexOutOfRangeException;
 import org.arenaplan.exec.ExecutionException;
 import org.arenaplan.io.InputException;
+import org.arenaplan.io.TextFiles;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.plan.PlanningException;
 
@@ -51,7 +52,7 @@ final class ExitCodes {
                 || e instanceof ExecutionException   // a graph the executors cannot run (unknown op kind, wrong dtype...)
                 || e instanceof IndexOutOfRangeException)   // data with an index out of range
             return new Failure(BAD_INPUT, e.getMessage());
-        if (e instanceof UncheckedIOException u) return new Failure(BAD_INPUT, org.arenaplan.io.TextFiles.reason(u.getCause()));
+        if (e instanceof UncheckedIOException u) return new Failure(BAD_INPUT, TextFiles.reason(u.getCause()));
         return new Failure(INVALID, "internal error: " + e);
     }
 }

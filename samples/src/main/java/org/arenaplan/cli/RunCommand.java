@@ -4,6 +4,7 @@ import org.arenaplan.device.DeviceOptions;
 import org.arenaplan.exec.AllClose;
 import org.arenaplan.exec.RunReport;
 import org.arenaplan.io.InputException;
+import org.arenaplan.io.TextFiles;
 import org.arenaplan.ir.TensorValue;
 import org.arenaplan.plan.ArenaPlanner;
 import org.arenaplan.plan.Plan;
@@ -156,7 +157,7 @@ final class RunCommand implements Callable<Integer> {
             try {
                 RunReport.writeJson(report, json);
             } catch (java.io.UncheckedIOException e) {
-                throw new InputException("--json " + json + ": cannot write: " + org.arenaplan.io.TextFiles.reason(e.getCause()), e);
+                throw new InputException("--json " + json + ": cannot write: " + TextFiles.reason(e.getCause()), e);
             }
         }
         if (output != null) TensorFiles.writeOutputs(plan.graph(), report.outputs(), output, out);
