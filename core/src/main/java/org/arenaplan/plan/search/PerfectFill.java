@@ -89,12 +89,23 @@ final class PerfectFill {
     /** Per buffer, the next buffer of its class (same start, end and size; ascending ids), or -1; and the class's first. */
     private final int[] nextTwin;
     private final int[] firstTwin;
+    /** Per buffer, the previous buffer of its class, or -1. */
+    private final int[] prevTwin;
+    /**
+     * Per section s, its unplaced members are {@code live[memberStart[s] .. memberStart[s] + liveCount[s])}
+     * (a placement swaps the buffer past the end, so undoing placements in reverse only counts back up).
+     */
+    private final int[] live;
+    private final int[] liveCount;
+    /** Where b sits in {@link #live} for section s: {@code liveSlot[spanBase[b] + s - first[b]]}. */
+    private final int[] liveSlot;
+    private final int[] spanBase;
     private final int count;
     private long nodes;
     private long nodesLeft;
     private SplittableRandom random;
     private boolean[] reach = new boolean[0];
-    private long[] sortBuf = new long[0];
+    private int[] pending = new int[0];
 
     /** True when every section holds exactly {@code capacity} bytes (and there is at least one). */
     static boolean applies(Timeline time, long capacity) {
@@ -132,6 +143,8 @@ final class PerfectFill {
         Arrays.fill(nextTwin, -1);
         firstTwin = new int[p.size()];
         Arrays.fill(firstTwin, -1);
+        prevTwin = new int[p.size()];
+        Arrays.fill(prevTwin, -1);
         for (int s = 0; s < time.sections; s++) {
             int[] st = starters[s].clone();
             Arrays.sort(st);
@@ -140,6 +153,7 @@ final class PerfectFill {
                 for (int j = i + 1; j < st.length; j++) {
                     if (time.end[st[j]] == time.end[st[i]] && p.alignedSize(st[j]) == p.alignedSize(st[i])) {
                         nextTwin[st[i]] = st[j];
+                        prevTwin[st[j]] = st[i];
                         firstTwin[st[j]] = firstTwin[st[i]];
                         break;
                     }
@@ -151,6 +165,18 @@ final class PerfectFill {
         for (int b : active) key[b] = keys.nextLong();
         unplacedKey = new long[time.sections];
         for (int b : active) unplacedKey[time.first[b]] ^= key[b];
+        live = time.members.clone();
+        liveCount = new int[time.sections];
+        for (int s = 0; s < time.sections; s++) liveCount[s] = time.memberStart[s + 1] - time.memberStart[s];
+        spanBase = new int[p.size()];
+        int pairs = 0;
+        for (int b : active) {
+            spanBase[b] = pairs;
+            pairs += time.end[b] - time.first[b];
+        }
+        liveSlot = new int[pairs];
+        for (int s = 0; s < time.sections; s++)
+            for (int k = time.memberStart[s]; k < time.memberStart[s + 1]; k++) liveSlot[spanBase[live[k]] + s - time.first[live[k]]] = k;
     }
 
     long nodes() {
@@ -253,11 +279,22 @@ final class PerfectFill {
         placed[b] = true;
         offset[b] = f;
         unplacedKey[time.first[b]] ^= key[b];
+        int first = time.first[b];
+        for (int k = first; k < time.end[b]; k++) {
+            int i = liveSlot[spanBase[b] + k - first];
+            int last = time.memberStart[k] + --liveCount[k];
+            int c = live[last];
+            live[i] = c;
+            liveSlot[spanBase[c] + k - time.first[c]] = i;
+            live[last] = b;
+            liveSlot[spanBase[b] + k - first] = last;
+        }
     }
 
     /** Undoes {@link #place}, and the releases raised since {@code releaseMark}. */
     private void unplace(int b, long f, int releaseMark) {
         unplacedKey[time.first[b]] ^= key[b];
+        for (int k = time.first[b]; k < time.end[b]; k++) liveCount[k]++;
         placed[b] = false;
         releaseLog.restore(release, releaseMark);
         for (int k = time.first[b] + 1; k < time.end[b]; k++) crossings[k]++;
@@ -355,7 +392,7 @@ final class PerfectFill {
             boolean allNow = true;
             for (int b : starters[s]) {
                 if (placed[b] || !eventuallyAt(b, f)) continue;
-                if (firstUnplacedTwin(b) != b) continue;   // twins are one branch: counted once
+                if (prevTwin[b] >= 0 && !placed[prevTwin[b]]) continue;   // twins are one branch, counted once (placed twins are a prefix of their class)
                 fillers++;
                 for (int k = time.first[b]; k < time.end[b] && allNow; k++) allNow = floor[k] == f;
                 if (!allNow) break;
@@ -432,9 +469,9 @@ final class PerfectFill {
     private boolean releasesHold(int b, long top) {
         int lo = time.first[b], hi = time.end[b];
         for (int s = time.first[b]; s < time.end[b]; s++) {
-            for (int k = time.memberStart[s]; k < time.memberStart[s + 1]; k++) {
-                int c = time.members[k];
-                if (placed[c] || release[c] >= top) continue;
+            for (int k = time.memberStart[s], e = k + liveCount[s]; k < e; k++) {
+                int c = live[k];
+                if (release[c] >= top) continue;
                 releaseLog.set(release, c, top);
                 if (top + p.alignedSize(c) > capacity) return false;
                 lo = Math.min(lo, time.first[c]);
@@ -448,33 +485,42 @@ final class PerfectFill {
     /**
      * Section s's unplaced buffers fill it from its floor without a gap, each no lower than its
      * release: in release order, each release is at most the floor plus the bytes released
-     * before it. Releases and sizes are multiples of the alignment, at most the capacity; both
-     * are packed, in units, into one long per buffer to sort (skipped above 2^24 units).
+     * before it. Checked without sorting, as the same greedy: every buffer whose release the
+     * bytes stacked so far reach is stacked, in passes over the rest, until all are (true) or a
+     * pass stacks none (a gap: false). One pass when the bytes at the floor reach every release;
+     * a pass per distinct release at worst.
      */
     private boolean stacks(int s) {
-        if (capacity / p.alignment() >= 1 << 24) return true;   // units would not pack: no check (it only prunes)
         long f = floor[s];
-        int lo = time.memberStart[s], hi = time.memberStart[s + 1];
-        if (sortBuf.length < hi - lo) sortBuf = new long[hi - lo];
+        int lo = time.memberStart[s], hi = lo + liveCount[s];
+        if (pending.length < hi - lo) pending = new int[hi - lo];
         int m = 0;
         long cum = 0;
         long highest = 0;
-        long unit = p.alignment();
         for (int k = lo; k < hi; k++) {
-            int c = time.members[k];
-            if (placed[c]) continue;
+            int c = live[k];
             long r = release[c] - f;
             if (r == 0) cum += p.alignedSize(c);
             else {
-                sortBuf[m++] = (r / unit) << 24 | p.alignedSize(c) / unit;
+                pending[m++] = c;
                 highest = Math.max(highest, r);
             }
         }
-        if (highest <= cum) return true;   // the bytes free at the floor already reach every release: no order to check
-        Arrays.sort(sortBuf, 0, m);
-        for (int i = 0; i < m; i++) {
-            if ((sortBuf[i] >>> 24) * unit > cum) return false;
-            cum += (sortBuf[i] & ((1 << 24) - 1)) * unit;
+        while (highest > cum) {            // some release not reached yet by the bytes stacked so far
+            int kept = 0;
+            highest = 0;
+            long before = cum;
+            for (int i = 0; i < m; i++) {
+                int c = pending[i];
+                long r = release[c] - f;
+                if (r <= cum) cum += p.alignedSize(c);
+                else {
+                    pending[kept++] = c;
+                    highest = Math.max(highest, r);
+                }
+            }
+            if (cum == before) return false;   // none of the rest can start: a gap
+            m = kept;
         }
         return true;
     }
