@@ -73,6 +73,16 @@ final class PerfectFill {
     private final long[] offset;
     /** Per section, the active buffers that start there. */
     private final int[][] starters;
+    /**
+     * The unplaced starters of each section in the order of {@link #starters}: a circular doubly
+     * linked list through {@code next}/{@code prev}, whose head for section s is the sentinel
+     * {@code p.size() + s} (ids below {@code p.size()} are buffers). A placement unlinks the buffer
+     * and its undo links it back (dancing links: undone in reverse, the lists come back exactly).
+     */
+    private final int[] next, prev;
+    private final int n;
+    /** Aligned sizes, by buffer. */
+    private final long[] size;
     /** Per boundary, the unplaced buffers crossing it; 0 splits the problem there. */
     private final int[] crossings;
     /** Per buffer, the highest floor over its lifetime, kept for the unplaced ones. */
@@ -139,6 +149,23 @@ final class PerfectFill {
         for (int s = 0; s < time.sections; s++) starters[s] = new int[n[s]];
         Arrays.fill(n, 0);
         for (int b : active) starters[time.first[b]][n[time.first[b]]++] = b;
+        this.n = p.size();
+        size = new long[p.size()];
+        for (int b = 0; b < p.size(); b++) size[b] = p.alignedSize(b);
+        next = new int[p.size() + time.sections];
+        prev = new int[p.size() + time.sections];
+        for (int s = 0; s < time.sections; s++) {
+            int last = this.n + s;
+            next[last] = last;
+            prev[last] = last;
+            for (int b : starters[s]) {
+                next[last] = b;
+                prev[b] = last;
+                next[b] = this.n + s;
+                prev[this.n + s] = b;
+                last = b;
+            }
+        }
         nextTwin = new int[p.size()];
         Arrays.fill(nextTwin, -1);
         firstTwin = new int[p.size()];
@@ -151,7 +178,7 @@ final class PerfectFill {
             for (int i = 0; i < st.length; i++) {
                 if (firstTwin[st[i]] < 0) firstTwin[st[i]] = st[i];
                 for (int j = i + 1; j < st.length; j++) {
-                    if (time.end[st[j]] == time.end[st[i]] && p.alignedSize(st[j]) == p.alignedSize(st[i])) {
+                    if (time.end[st[j]] == time.end[st[i]] && size[st[j]] == size[st[i]]) {
                         nextTwin[st[i]] = st[j];
                         prevTwin[st[j]] = st[i];
                         firstTwin[st[j]] = firstTwin[st[i]];
@@ -222,7 +249,7 @@ final class PerfectFill {
         for (int i = 0; i <= c; i++) {
             int hi = i < c ? cuts[i] : to;
             int left = 0;
-            for (int s = lo; s < hi; s++) for (int b : starters[s]) if (!placed[b]) left++;
+            for (int s = lo; s < hi; s++) for (int b = next[n + s]; b < n; b = next[b]) left++;
             int r = search(lo, hi, left, partState(lo, hi));
             if (r != FOUND) {
                 if (r == NOT_FOUND) refute(whole);
@@ -250,7 +277,7 @@ final class PerfectFill {
         for (int c = 0; c < cand.length; c++) {
             if (sameAsEarlier(cand, c)) continue;
             int b = firstUnplacedTwin(cand[c]);
-            long top = f + p.alignedSize(b);
+            long top = f + size[b];
             int releaseMark = releaseLog.mark();
             place(b, f);
             int newCuts = 0;
@@ -273,12 +300,14 @@ final class PerfectFill {
 
     /** Puts b at floor f of its sections: floors, crossings, the placed set and its hash (not the releases). */
     private void place(int b, long f) {
-        long top = f + p.alignedSize(b);
+        long top = f + size[b];
         for (int k = time.first[b]; k < time.end[b]; k++) floor[k] = top;
         for (int k = time.first[b] + 1; k < time.end[b]; k++) crossings[k]--;
         placed[b] = true;
         offset[b] = f;
         unplacedKey[time.first[b]] ^= key[b];
+        next[prev[b]] = next[b];
+        prev[next[b]] = prev[b];
         int first = time.first[b];
         for (int k = first; k < time.end[b]; k++) {
             int i = liveSlot[spanBase[b] + k - first];
@@ -294,6 +323,8 @@ final class PerfectFill {
     /** Undoes {@link #place}, and the releases raised since {@code releaseMark}. */
     private void unplace(int b, long f, int releaseMark) {
         unplacedKey[time.first[b]] ^= key[b];
+        next[prev[b]] = b;
+        prev[next[b]] = b;
         for (int k = time.first[b]; k < time.end[b]; k++) liveCount[k]++;
         placed[b] = false;
         releaseLog.restore(release, releaseMark);
@@ -326,7 +357,7 @@ final class PerfectFill {
             int from = time.first[b], to = time.end[b];
             while (from > 0 && crossings[from] > 0) from--;
             while (to < time.sections && crossings[to] > 0) to++;
-            if (!holds(b, f + p.alignedSize(b), from, to)) return i;
+            if (!holds(b, f + size[b], from, to)) return i;
         }
         return order.length;
     }
@@ -372,7 +403,7 @@ final class PerfectFill {
      * release, the highest floor there, is at most f), and room for it under the capacity.
      */
     private boolean eventuallyAt(int b, long f) {
-        return release[b] <= f && f + p.alignedSize(b) <= capacity;
+        return release[b] <= f && f + size[b] <= capacity;
     }
 
     /**
@@ -388,18 +419,24 @@ final class PerfectFill {
         for (int s = from; s < to; s++) {
             if (!isWall(s, from)) continue;
             long f = floor[s];
+            int e = s + 1;                                 // [s, e): the run of sections at floor f
+            while (e < to && floor[e] == f) e++;
             int fillers = 0;
             boolean allNow = true;
-            for (int b : starters[s]) {
-                if (placed[b] || !eventuallyAt(b, f)) continue;
+            for (int b = next[n + s]; b < n; b = next[b]) {
+                if (!eventuallyAt(b, f)) continue;
                 if (prevTwin[b] >= 0 && !placed[prevTwin[b]]) continue;   // twins are one branch, counted once (placed twins are a prefix of their class)
                 fillers++;
-                for (int k = time.first[b]; k < time.end[b] && allNow; k++) allNow = floor[k] == f;
-                if (!allNow) break;
+                if (time.end[b] > e) {                     // spans a section below f: not placeable now
+                    allNow = false;
+                    break;
+                }
             }
+            int wall = s;
+            s = e - 1;                                     // no wall inside the run
             if (!allNow) continue;
             if (fillers < bestCount || (fillers == bestCount && f < floor[best])) {
-                best = s;
+                best = wall;
                 bestCount = fillers;
                 if (fillers <= 1) break;
             }
@@ -415,11 +452,11 @@ final class PerfectFill {
     private int[] candidates(int s, long f, int from, int to) {
         int[] out = new int[starters[s].length];
         int k = 0;
-        for (int b : starters[s]) if (!placed[b] && eventuallyAt(b, f)) out[k++] = b;
+        for (int b = next[n + s]; b < n; b = next[b]) if (eventuallyAt(b, f)) out[k++] = b;
         out = Arrays.copyOf(out, k);
         if (random == null) {
             sortBy(out, b -> -((long) flush(b, s, f, from, to) << 40) - ((long) (time.end[b] - time.first[b]) << 20)
-                    - Math.min(p.alignedSize(b) / p.alignment(), (1 << 20) - 1));
+                    - Math.min(size[b] / p.alignment(), (1 << 20) - 1));
         } else {
             for (int i = out.length - 1; i > 0; i--) {
                 int j = random.nextInt(i + 1);
@@ -443,7 +480,7 @@ final class PerfectFill {
      * (no new wall on the left), plus 1 when it meets the right one's or ends the part.
      */
     private int flush(int b, int s, long f, int from, int to) {
-        long top = f + p.alignedSize(b);
+        long top = f + size[b];
         int score = s > from && floor[s - 1] == top ? 2 : 0;
         int e = time.end[b];
         if (e == to || floor[e] == top) score++;
@@ -455,7 +492,7 @@ final class PerfectFill {
         int b = cand[c];
         for (int e = 0; e < c; e++) {
             int a = cand[e];
-            if (time.end[a] == time.end[b] && p.alignedSize(a) == p.alignedSize(b)) return true;
+            if (time.end[a] == time.end[b] && size[a] == size[b]) return true;
         }
         return false;
     }
@@ -473,7 +510,7 @@ final class PerfectFill {
                 int c = live[k];
                 if (release[c] >= top) continue;
                 releaseLog.set(release, c, top);
-                if (top + p.alignedSize(c) > capacity) return false;
+                if (top + size[c] > capacity) return false;
                 lo = Math.min(lo, time.first[c]);
                 hi = Math.max(hi, time.end[c]);
             }
@@ -486,9 +523,9 @@ final class PerfectFill {
      * Section s's unplaced buffers fill it from its floor without a gap, each no lower than its
      * release: in release order, each release is at most the floor plus the bytes released
      * before it. Checked without sorting, as the same greedy: every buffer whose release the
-     * bytes stacked so far reach is stacked, in passes over the rest, until all are (true) or a
-     * pass stacks none (a gap: false). One pass when the bytes at the floor reach every release;
-     * a pass per distinct release at worst.
+     * bytes stacked so far reach is stacked, in passes over the section's unplaced buffers, until
+     * all are (true) or a pass stacks none (a gap: false). Usually one or two passes; a pass per
+     * distinct release at worst.
      */
     private boolean stacks(int s) {
         long f = floor[s];
@@ -500,7 +537,7 @@ final class PerfectFill {
         for (int k = lo; k < hi; k++) {
             int c = live[k];
             long r = release[c] - f;
-            if (r == 0) cum += p.alignedSize(c);
+            if (r <= cum) cum += size[c];
             else {
                 pending[m++] = c;
                 highest = Math.max(highest, r);
@@ -513,7 +550,7 @@ final class PerfectFill {
             for (int i = 0; i < m; i++) {
                 int c = pending[i];
                 long r = release[c] - f;
-                if (r <= cum) cum += p.alignedSize(c);
+                if (r <= cum) cum += size[c];
                 else {
                     pending[kept++] = c;
                     highest = Math.max(highest, r);
@@ -545,7 +582,7 @@ final class PerfectFill {
     }
 
     private boolean anyFiller(int s, long f) {
-        for (int b : starters[s]) if (!placed[b] && eventuallyAt(b, f)) return true;
+        for (int b = next[n + s]; b < n; b = next[b]) if (eventuallyAt(b, f)) return true;
         return false;
     }
 
@@ -556,8 +593,8 @@ final class PerfectFill {
         reach[s] = true;
         for (int k = s; k < e; k++) {
             if (!reach[k]) continue;
-            for (int b : starters[k]) {
-                if (!placed[b] && time.end[b] <= e && f + p.alignedSize(b) <= capacity) reach[time.end[b]] = true;
+            for (int b = next[n + k]; b < n; b = next[b]) {
+                if (time.end[b] <= e && f + size[b] <= capacity) reach[time.end[b]] = true;
             }
             if (reach[e]) return true;
         }
