@@ -50,8 +50,11 @@ import java.util.stream.IntStream;
  *       neighbour's floor first (Gomes, Selman and Kautz 1998: randomised restarts cut the
  *       heavy tail). Only a run that ends within its budget proves infeasibility.</li>
  * </ol>
- * Cost per node: O(sections + the buffers starting at walls x their spans + the sections of the
- * buffers live where the placed one is, each sorted). Used by {@link CapacitySearch} instead of
+ * Cost per node: O(sections + the unplaced buffers starting at walls + the unplaced members of
+ * the sections of the buffers live where the placed one is, a pass per distinct release there at
+ * worst). The unplaced buffers are kept per section, as members (swapped past a count) and as
+ * starters (a linked list in a fixed order, so that the candidates and the choices do not depend
+ * on what was placed and taken back before). Used by {@link CapacitySearch} instead of
  * its general scheme when the problem has no slack and no extra conflicts.
  */
 final class PerfectFill {
@@ -76,11 +79,12 @@ final class PerfectFill {
     /**
      * The unplaced starters of each section in the order of {@link #starters}: a circular doubly
      * linked list through {@code next}/{@code prev}, whose head for section s is the sentinel
-     * {@code p.size() + s} (ids below {@code p.size()} are buffers). A placement unlinks the buffer
+     * {@code headBase + s} (ids below {@code headBase} are buffers). A placement unlinks the buffer
      * and its undo links it back (dancing links: undone in reverse, the lists come back exactly).
      */
     private final int[] next, prev;
-    private final int n;
+    /** The id of section 0's list head in {@link #next}/{@link #prev}: {@code p.size()}. */
+    private final int headBase;
     /** Aligned sizes, by buffer. */
     private final long[] size;
     /** Per boundary, the unplaced buffers crossing it; 0 splits the problem there. */
@@ -149,20 +153,20 @@ final class PerfectFill {
         for (int s = 0; s < time.sections; s++) starters[s] = new int[n[s]];
         Arrays.fill(n, 0);
         for (int b : active) starters[time.first[b]][n[time.first[b]]++] = b;
-        this.n = p.size();
+        headBase = p.size();
         size = new long[p.size()];
         for (int b = 0; b < p.size(); b++) size[b] = p.alignedSize(b);
         next = new int[p.size() + time.sections];
         prev = new int[p.size() + time.sections];
         for (int s = 0; s < time.sections; s++) {
-            int last = this.n + s;
+            int last = headBase + s;
             next[last] = last;
             prev[last] = last;
             for (int b : starters[s]) {
                 next[last] = b;
                 prev[b] = last;
-                next[b] = this.n + s;
-                prev[this.n + s] = b;
+                next[b] = headBase + s;
+                prev[headBase + s] = b;
                 last = b;
             }
         }
@@ -249,7 +253,7 @@ final class PerfectFill {
         for (int i = 0; i <= c; i++) {
             int hi = i < c ? cuts[i] : to;
             int left = 0;
-            for (int s = lo; s < hi; s++) for (int b = next[n + s]; b < n; b = next[b]) left++;
+            for (int s = lo; s < hi; s++) for (int b = next[headBase + s]; b < headBase; b = next[b]) left++;
             int r = search(lo, hi, left, partState(lo, hi));
             if (r != FOUND) {
                 if (r == NOT_FOUND) refute(whole);
@@ -298,7 +302,7 @@ final class PerfectFill {
         return NOT_FOUND;
     }
 
-    /** Puts b at floor f of its sections: floors, crossings, the placed set and its hash (not the releases). */
+    /** Puts b at floor f of its sections: floors, crossings, the placed set, its hash and the unplaced lists (not the releases). */
     private void place(int b, long f) {
         long top = f + size[b];
         for (int k = time.first[b]; k < time.end[b]; k++) floor[k] = top;
@@ -423,7 +427,7 @@ final class PerfectFill {
             while (e < to && floor[e] == f) e++;
             int fillers = 0;
             boolean allNow = true;
-            for (int b = next[n + s]; b < n; b = next[b]) {
+            for (int b = next[headBase + s]; b < headBase; b = next[b]) {
                 if (!eventuallyAt(b, f)) continue;
                 if (prevTwin[b] >= 0 && !placed[prevTwin[b]]) continue;   // twins are one branch, counted once (placed twins are a prefix of their class)
                 fillers++;
@@ -452,7 +456,7 @@ final class PerfectFill {
     private int[] candidates(int s, long f, int from, int to) {
         int[] out = new int[starters[s].length];
         int k = 0;
-        for (int b = next[n + s]; b < n; b = next[b]) if (eventuallyAt(b, f)) out[k++] = b;
+        for (int b = next[headBase + s]; b < headBase; b = next[b]) if (eventuallyAt(b, f)) out[k++] = b;
         out = Arrays.copyOf(out, k);
         if (random == null) {
             sortBy(out, b -> -((long) flush(b, s, f, from, to) << 40) - ((long) (time.end[b] - time.first[b]) << 20)
@@ -582,7 +586,7 @@ final class PerfectFill {
     }
 
     private boolean anyFiller(int s, long f) {
-        for (int b = next[n + s]; b < n; b = next[b]) if (eventuallyAt(b, f)) return true;
+        for (int b = next[headBase + s]; b < headBase; b = next[b]) if (eventuallyAt(b, f)) return true;
         return false;
     }
 
@@ -593,7 +597,7 @@ final class PerfectFill {
         reach[s] = true;
         for (int k = s; k < e; k++) {
             if (!reach[k]) continue;
-            for (int b = next[n + k]; b < n; b = next[b]) {
+            for (int b = next[headBase + k]; b < headBase; b = next[b]) {
                 if (time.end[b] <= e && f + size[b] <= capacity) reach[time.end[b]] = true;
             }
             if (reach[e]) return true;
