@@ -22,7 +22,14 @@ final class FileAccess {
         void write(Writer w) throws IOException;
     }
 
-    static <T> T read(Path file, Reading<T> reader) {
+    /**
+     * Reads {@code file} with {@code reader}; a folder is {@link TextFiles#folderNotFile}'s line,
+     * any other failure {@code cannot read FILE: REASON} ({@link TextFiles#reason}).
+     *
+     * @param what the argument or option that named the file, as the synopsis writes it ({@code PROBLEM.csv})
+     */
+    static <T> T read(Path file, String what, Reading<T> reader) {
+        refuseFolder(file, what);
         try {
             return reader.read(file);
         } catch (IOException e) {
@@ -38,6 +45,17 @@ final class FileAccess {
         }
     }
 
+    /**
+     * Refuses a folder named where a file is read or written, with {@link TextFiles#folderNotFile}'s
+     * line (exit 2).
+     *
+     * @param what the option or argument that named it ({@code --out}, {@code PROBLEM.csv})
+     */
+    static void refuseFolder(Path file, String what) {
+        String line = TextFiles.folderNotFile(what, file);
+        if (line != null) throw new InputException(line);
+    }
+
     /** Writes to an already open writer (standard output), which stays open. */
     static void writeTo(Writer target, Writing body) {
         try {
@@ -49,8 +67,8 @@ final class FileAccess {
     }
 
     /**
-     * Fails early (before long planning) when the output's folder does not exist, or when the
-     * name is {@code -}: only {@code plan --out -} means standard output, and a file named
+     * Fails early (before long planning) when the output's folder does not exist, when the output
+     * is a folder ({@link TextFiles#folderNotFile}), or when the name is {@code -}: only {@code plan --out -} means standard output, and a file named
      * {@code -} written for any other flag would surprise.
      */
     static void checkWritable(Path file, String flag) {
@@ -59,7 +77,7 @@ final class FileAccess {
         Path dir = file.toAbsolutePath().getParent();
         if (dir != null && !java.nio.file.Files.isDirectory(dir))
             throw new InputException(flag + " " + file + ": cannot write: folder " + dir + " does not exist");
-        if (java.nio.file.Files.isDirectory(file)) throw new InputException(flag + " " + file + ": cannot write: it is a folder");
+        refuseFolder(file, flag);
     }
 
     /**

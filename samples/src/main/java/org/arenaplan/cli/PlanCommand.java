@@ -260,7 +260,7 @@ final class PlanCommand implements Callable<Integer> {
 
     private Outcome planProblem(PlanInput input, Planner watched) {
         long alignment = align == null ? 1 : align;
-        Problem problem = FileAccess.read(input.csv(), f -> ProblemCsv.read(f, alignment));
+        Problem problem = FileAccess.read(input.csv(), "PROBLEM.csv", f -> ProblemCsv.read(f, alignment));
         long t0 = System.nanoTime();
         Placement placement = watched.place(problem);
         double ms = (System.nanoTime() - t0) / 1e6;
@@ -287,6 +287,7 @@ final class PlanCommand implements Callable<Integer> {
     /** {@code --out}, {@code --svg} and {@code --html}: a known kind of file, in a folder that exists, before any work. */
     private void checkFiles() {
         if (out != null && !outToStdout()) {
+            FileAccess.refuseFolder(out, "--out");   // before the name's ending: a folder's name says nothing of it
             String name = out.getFileName().toString().toLowerCase(Locale.ROOT);
             if (!name.endsWith(".json") && !name.endsWith(".csv"))
                 throw new UsageException("--out " + out + ": the name must end in .json (plan JSON) or .csv (minimalloc solution)");

@@ -87,11 +87,18 @@ record PlanInput(String label, Graph graph, Path csv) {
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         if (!name.endsWith(".onnx") && !dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only");
         if (!name.endsWith(".onnx") && donateInputs) throw new UsageException("--donate-inputs applies to ONNX models only");
-        if (name.endsWith(".csv")) return new PlanInput(file.toString(), null, file);
-        if (name.endsWith(".json")) return new PlanInput(file.toString(), FileAccess.read(file, GraphJson::read), null);
-        if (name.endsWith(".onnx"))
+        if (name.endsWith(".csv")) {
+            FileAccess.refuseFolder(file, "PROBLEM.csv");
+            return new PlanInput(file.toString(), null, file);
+        }
+        if (name.endsWith(".json")) return new PlanInput(file.toString(), FileAccess.read(file, "GRAPH.json", GraphJson::read), null);
+        if (name.endsWith(".onnx")) {
+            FileAccess.refuseFolder(file, "MODEL.onnx");
             return new PlanInput(file.toString() + (dims.isEmpty() ? "" : " " + dims) + (donateInputs ? " (inputs donated)" : ""),
                     OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withDims(dims).withDonateInputs(donateInputs).withInputValues(inputValues)), null);
+        }
+        String folder = org.arenaplan.io.TextFiles.folderNotFile("", file);   // a folder: say so rather than that its name has no known ending
+        if (folder != null) throw new InputException(folder + "; expected GRAPH.json, PROBLEM.csv or MODEL.onnx");
         throw new UsageException("cannot tell the type of '" + file + "': expected GRAPH.json, PROBLEM.csv or MODEL.onnx");
     }
 

@@ -43,8 +43,9 @@ final class RealModels {
 
     /** Exit 0 when every model that ran matched its reference and was equal across modes, 1 otherwise, 3 without CUDA. */
     static int bench(GpuRunner.Flags f, PrintStream out) throws IOException {
-        if (!Files.isDirectory(f.dir)) {
-            out.println("bench-real: " + f.dir + ": no such folder");
+        String notAFolder = org.arenaplan.io.TextFiles.notAFolder("bench-real", f.dir);   // "bench-real DIR: a file, not a folder", "...: no such folder"
+        if (notAFolder != null) {
+            out.println(notAFolder);
             return 2;
         }
         List<Path> metas;
