@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * twice, sizes whose sum (aligned) passes 2^63-1 bytes. A leading byte-order mark is skipped.
  */
 public final class ProblemCsv {
-    private static final Pattern CAPACITY_IN_NAME = Pattern.compile(".*\\.([0-9]+)\\.csv$");
+    /** {@code NAME.NUMBER.csv}: NUMBER as the fields' numbers are written (ASCII digits with an optional sign). */
+    private static final Pattern CAPACITY_IN_NAME = Pattern.compile(".*\\.([+-]?[0-9]+)\\.csv$");
     /**
      * ASCII digits with an optional sign, as docs/cli.md has promised since the format was
      * first read (a '-' is then judged by the field's own rule: a negative offset is a violation).
@@ -45,18 +46,24 @@ public final class ProblemCsv {
     }
 
     /**
-     * The capacity a {@code NAME.NUMBER.csv} file name carries, or null.
+     * The capacity a {@code NAME.NUMBER.csv} file name carries, or null. NUMBER is written as
+     * the fields' numbers are: ASCII digits with an optional sign ({@code n.+1536.csv} is 1536),
+     * so a sign is never silently dropped or taken for part of the name.
      *
-     * @throws InputException when NUMBER does not fit in 64 bits
+     * @throws InputException naming the file when NUMBER does not fit in 64 bits or is negative
      */
     public static Long capacityFromName(Path file) {
         Matcher m = CAPACITY_IN_NAME.matcher(file.getFileName().toString());
         if (!m.matches()) return null;
+        long capacity;
         try {
-            return Long.parseLong(m.group(1));
+            capacity = Long.parseLong(m.group(1));
         } catch (NumberFormatException e) {
             throw new InputException(file + ": the capacity " + m.group(1) + " in the file name does not fit in 64 bits");
         }
+        if (capacity < 0)
+            throw new InputException(file + ": the capacity " + m.group(1) + " in the file name (NAME.NUMBER.csv) is negative; rename the file or give --capacity BYTES");
+        return capacity;
     }
 
     private static Parsed parse(Path file, long alignment, boolean withOffsets) throws IOException {

@@ -128,6 +128,21 @@ class NewUserInputTest {
             oneLine(Cli.run(cmd, future.toString(), "--dim", "N=2"), 2, future + ": ir_version 99 is newer than the ONNX IR versions arenaplan reads");
     }
 
+    /** NAME.NUMBER.csv with a signed NUMBER: '+' read as the fields read it, '-' refused naming the file (both were ignored, digits alone being read). */
+    @Test
+    void aSignedCapacityInACsvNameIsReadOrRefusedNotIgnored() throws Exception {
+        String rows = "id,lower,upper,size\na,0,2,1024\nb,1,3,1024\n";
+        Path plus = Files.writeString(dir.resolve("n.+1536.csv"), rows);
+        Cli p = Cli.run("plan", plus.toString());
+        assertThat(p.code()).as(p.toString()).isEqualTo(3);   // 2,048 B do not fit in 1,536
+        assertThat(p.out()).contains("capacity           1,536 B");
+        Path minus = Files.writeString(dir.resolve("n.-5.csv"), rows);
+        oneLine(Cli.run("plan", minus.toString()), 2, minus + ": the capacity -5 in the file name (NAME.NUMBER.csv) is negative; rename the file or give --capacity BYTES");
+        oneLine(Cli.run("validate", minus.toString(), Files.writeString(dir.resolve("s.csv"), "id,lower,upper,size,offset\na,0,2,1024,0\nb,1,3,1024,1024\n").toString()),
+                2, "the capacity -5 in the file name");
+        assertThat(Cli.run("plan", minus.toString(), "--capacity", "4096").code()).as("--capacity wins over the name").isZero();
+    }
+
     @Test
     void benchScheduleOnAFolderThatIsNotThereIsNotASuccess() {
         oneLine(Cli.run("bench", "schedule", "--dir", dir.resolve("nope").toString(), "--time-limit", "1"), 2, "--dir", "no such folder");
