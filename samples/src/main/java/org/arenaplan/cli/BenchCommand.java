@@ -90,7 +90,11 @@ final class BenchCommand implements Callable<Integer> {
                 case "models" -> models(out);
                 case "search" -> search(out);
                 case "schedule" -> {
-                    if (dir != null) requireFolder(dir, "--dir", "of ONNX models for bench schedule");   // the default folder may be absent; a named one must not
+                    if (dir != null) {   // the default folder may be absent; a named one must not, nor be without models (as bench search's)
+                        requireFolder(dir, "--dir", "of ONNX models for bench schedule");
+                        if (ScheduleBench.onnxModels(dir).isEmpty())
+                            throw new UsageException("--dir " + dir + ": no ONNX models in it (*.onnx, in it or below); leave out --dir for the built-in graphs alone");
+                    }
                     ScheduleBench.run(out, dir != null ? dir : Path.of("..", "shared", "models"), limit());
                     yield ExitCodes.OK;
                 }

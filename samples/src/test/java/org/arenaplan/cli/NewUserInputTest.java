@@ -143,6 +143,14 @@ class NewUserInputTest {
         assertThat(Cli.run("plan", minus.toString(), "--capacity", "4096").code()).as("--capacity wins over the name").isZero();
     }
 
+    /** As bench search's empty folder: the user named a folder of models and none was benched (it ran the built-ins alone, exit 0). */
+    @Test
+    void benchScheduleOnAFolderWithoutModelsIsNotASuccess() throws Exception {
+        Files.writeString(dir.resolve("notes.txt"), "no models here");
+        oneLine(Cli.run("bench", "schedule", "--dir", dir.toString(), "--time-limit", "1"), 2,
+                "--dir " + dir + ": no ONNX models in it (*.onnx, in it or below); leave out --dir for the built-in graphs alone");
+    }
+
     @Test
     void benchScheduleOnAFolderThatIsNotThereIsNotASuccess() {
         oneLine(Cli.run("bench", "schedule", "--dir", dir.resolve("nope").toString(), "--time-limit", "1"), 2, "--dir", "no such folder");
