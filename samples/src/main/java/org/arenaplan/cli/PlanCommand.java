@@ -129,6 +129,7 @@ final class PlanCommand implements Callable<Integer> {
         PrintWriter stderr = spec.commandLine().getErr();
         // With --out - the plan itself goes to stdout, so the report moves to stderr.
         PrintWriter stdout = outToStdout() ? stderr : spec.commandLine().getOut();
+        ArenaplanCli.refuseUnknownOptions(words, model, spec);
         if (align != null) Alignment.of(align);
         Map<String, List<Long>> dimValues = Dims.parse(Dims.routeToModel(model, dims, words));
         if (worstCase || Dims.sweeps(dimValues)) {
