@@ -114,6 +114,15 @@ public final class ProblemCsv {
         }
     }
 
+    /** For a header of one column that another separator splits ({@code id;lower;upper;size}): that columns are separated by commas. */
+    private static String separatorHint(String[] cols) {
+        if (cols.length != 1) return "";
+        for (String sep : new String[]{";", "\t", "|"}) {
+            if (cols[0].contains(sep)) return "; columns are separated by commas, and this header uses '" + (sep.equals("\t") ? "\\t" : sep) + "'";
+        }
+        return "";
+    }
+
     private static int[] columns(Path file, String[] cols, boolean withOffsets) {
         String[] need = withOffsets ? new String[]{"id", "lower", "upper", "size", "offset"} : new String[]{"id", "lower", "upper", "size"};
         int[] at = new int[need.length];
@@ -124,7 +133,7 @@ public final class ProblemCsv {
                 if (at[k] >= 0) throw new InputException(file + ":1: column '" + need[k] + "' appears twice in header '" + String.join(",", cols) + "'");
                 at[k] = c;
             }
-            if (at[k] < 0) throw new InputException(file + ":1: missing column '" + need[k] + "' in header '" + String.join(",", cols) + "'");
+            if (at[k] < 0) throw new InputException(file + ":1: missing column '" + need[k] + "' in header '" + String.join(",", cols) + "'" + separatorHint(cols));
         }
         return at;
     }

@@ -37,11 +37,17 @@ final class FileAccess {
         }
     }
 
-    static void write(Path file, Writing body) {
+    /**
+     * Writes {@code file}; a failure (a full disk, a folder made there meanwhile) is
+     * {@code FLAG FILE: cannot write: REASON}, as {@link #checkWritable}'s lines.
+     *
+     * @param flag the option that named the file ({@code --svg})
+     */
+    static void write(Path file, String flag, Writing body) {
         try (Writer w = java.nio.file.Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             body.write(w);
         } catch (IOException e) {
-            throw new InputException("cannot write " + file + ": " + TextFiles.reason(e), e);
+            throw new InputException(flag + " " + file + ": cannot write: " + TextFiles.reason(e), e);
         }
     }
 

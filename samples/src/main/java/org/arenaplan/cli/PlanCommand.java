@@ -323,19 +323,19 @@ final class PlanCommand implements Callable<Integer> {
             if (outToStdout()) {
                 FileAccess.writeTo(spec.commandLine().getOut(), body);
             } else {
-                FileAccess.write(out, body);
+                FileAccess.write(out, "--out", body);
                 stdout.println("wrote " + out);
             }
         }
         if (svg != null) {
-            FileAccess.write(svg, w -> {
+            FileAccess.write(svg, "--svg", w -> {
                 if (o.plan() != null) PlanPictures.svg(o.plan(), w);
                 else PlanPictures.svg(o.problem(), o.placement(), w);
             });
             stdout.println("wrote " + svg);
         }
         if (html != null) {
-            FileAccess.write(html, w -> {
+            FileAccess.write(html, "--html", w -> {
                 if (o.plan() != null) PlanPictures.html(o.plan(), w);
                 else PlanPictures.html(o.problem(), o.placement(), w);
             });

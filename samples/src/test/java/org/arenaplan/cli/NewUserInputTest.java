@@ -151,6 +151,24 @@ class NewUserInputTest {
                 "--dir " + dir + ": no ONNX models in it (*.onnx, in it or below); leave out --dir for the built-in graphs alone");
     }
 
+    /** A write that fails late (a full disk) names the flag, as the early checks do (was 'cannot write /dev/full: ...' without it). */
+    @Test
+    void aLateWriteFailureNamesTheFlag() throws Exception {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(full), "no /dev/full here");
+        Path problem = Files.writeString(dir.resolve("p.csv"), "id,lower,upper,size\nx,0,3,1024\n");
+        for (String flag : new String[]{"--svg", "--html"})
+            oneLine(Cli.run("plan", problem.toString(), flag, full.toString()), 2, flag + " /dev/full: cannot write: ");
+    }
+
+    /** A CSV saved with ';' (a spreadsheet's locale) is one column: the line says what separates columns. */
+    @Test
+    void aCsvWithAnotherSeparatorIsToldColumnsAreSeparatedByCommas() throws Exception {
+        Path semi = Files.writeString(dir.resolve("semi.csv"), "id;lower;upper;size\na;0;2;1024\n");
+        oneLine(Cli.run("plan", semi.toString()), 2,
+                semi + ":1: missing column 'id' in header 'id;lower;upper;size'; columns are separated by commas, and this header uses ';'");
+    }
+
     @Test
     void benchScheduleOnAFolderThatIsNotThereIsNotASuccess() {
         oneLine(Cli.run("bench", "schedule", "--dir", dir.resolve("nope").toString(), "--time-limit", "1"), 2, "--dir", "no such folder");
