@@ -125,32 +125,36 @@ public final class TextFiles {
 
     /**
      * The one line every command gives for a folder named where a file is read or written
-     * ({@code --svg out: a folder, not a file}, {@code PROBLEM.csv d.csv: a folder, not a file}),
-     * or null when {@code file} is not a folder (a missing file is left to its reader).
+     * ({@code --svg out: a folder, not a file}, {@code PROBLEM.csv d.csv: a folder, not a file};
+     * an empty name, which Java takes for the working folder: {@code --svg '': the name is empty;
+     * give a file}), or null when {@code file} is not a folder (a missing file is left to its reader).
      *
      * @param what the option or argument that named it, as the synopsis writes it ({@code --svg},
      *             {@code --input x=}, {@code PROBLEM.csv}); the path follows it after a space,
      *             or directly when {@code what} ends in '='
      */
     public static String folderNotFile(String what, Path file) {
-        return Files.isDirectory(file) ? named(what, file) + ": " + FOLDER_NOT_FILE : null;
+        if (file.toString().isEmpty()) return named(what, "''") + ": the name is empty; give a file";   // Java takes "" for the working folder
+        return Files.isDirectory(file) ? named(what, file.toString()) + ": " + FOLDER_NOT_FILE : null;
     }
 
     /**
      * The one line every command gives for a path named where a folder is read: {@code WHAT
      * PATH: no such folder}, {@code ...: a file, not a folder}, {@code ...: not a folder} (a
-     * device or pipe), or null when {@code folder} is a folder.
+     * device or pipe), {@code WHAT '': the name is empty; give a folder}, or null when
+     * {@code folder} is a folder.
      *
      * @param what as for {@link #folderNotFile}
      */
     public static String notAFolder(String what, Path folder) {
+        if (folder.toString().isEmpty()) return named(what, "''") + ": the name is empty; give a folder";   // as the working folder it would read the wrong one
         if (Files.isDirectory(folder)) return null;
         String why = !Files.exists(folder) ? "no such folder" : Files.isRegularFile(folder) ? FILE_NOT_FOLDER : "not a folder";
-        return named(what, folder) + ": " + why;
+        return named(what, folder.toString()) + ": " + why;
     }
 
-    private static String named(String what, Path path) {
-        return what.isEmpty() ? path.toString() : what.endsWith("=") ? what + path : what + " " + path;
+    private static String named(String what, String path) {
+        return what.isEmpty() ? path : what.endsWith("=") ? what + path : what + " " + path;
     }
 
     /**

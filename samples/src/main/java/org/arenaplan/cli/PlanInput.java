@@ -83,6 +83,7 @@ record PlanInput(String label, Graph graph, Path csv) {
         if (words.isEmpty()) throw new UsageException("missing input: give GRAPH.json, PROBLEM.csv, MODEL.onnx or --model NAME");
         for (String w : words) if (w.startsWith("-")) throw new UsageException("unknown option '" + w + "'");
         if (words.size() > 1) throw new UsageException("expected one input file, found " + words.size() + ": " + String.join(" ", words));
+        if (words.get(0).isEmpty()) throw new UsageException("the input's name is empty (''); give GRAPH.json, PROBLEM.csv, MODEL.onnx or --model NAME");
         Path file = Path.of(words.get(0));
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         if (!name.endsWith(".onnx") && !dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only");

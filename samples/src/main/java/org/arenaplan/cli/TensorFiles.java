@@ -40,6 +40,7 @@ final class TensorFiles {
      * @param spec the option's value as typed ({@code x=a.pb} or {@code a.pb})
      */
     private static TensorValue read(String spec, String input, Path file) {
+        if (spec.isEmpty()) throw new UsageException("--input '': the name is empty; give --input FILE.pb or --input NAME=FILE.pb");
         if (file.toString().isEmpty())
             throw new UsageException("--input " + input + "=: no file after '='; write --input " + input + "=FILE.pb");
         FileAccess.refuseFolder(file, spec.indexOf('=') > 0 ? "--input " + input + "=" : "--input");
@@ -116,6 +117,8 @@ final class TensorFiles {
     static void checkPaths(Graph g, Path output, List<String> expect, double rtol, double atol) {
         if (output != null) {
             if (g.outputs().size() == 1 || output.toString().equals("-")) FileAccess.checkWritable(output, "--output");
+            else if (output.toString().isEmpty())   // Java's working folder: the outputs would land there unasked
+                throw new InputException(TextFiles.notAFolder("--output", output));
             else if (Files.exists(output) && !Files.isDirectory(output))
                 throw new InputException(TextFiles.notAFolder("--output", output) + " (the graph has " + g.outputs().size() + " outputs, so PATH is a folder of NAME.pb files)");
             else if (!Files.isDirectory(output.toAbsolutePath().getParent()))

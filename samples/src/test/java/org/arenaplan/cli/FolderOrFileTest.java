@@ -87,4 +87,22 @@ class FolderOrFileTest {
         oneLine(r, "the default folder " + fallback + ": no such folder (the shared problems live in ../shared/problems beside the repository; choose another with --dir DIR)");
         assertThat(r.err()).doesNotContain("--dir " + fallback);
     }
+
+    /** An empty name ('', an unset shell variable) is the working folder to Java: it was called a folder, or searched as --dir. */
+    @Test
+    void anEmptyNameIsCalledEmptyNotTheWorkingFolder() throws Exception {
+        Path problem = Files.writeString(dir.resolve("ok.csv"), "id,lower,upper,size\nx,0,3,1024\n");
+        String graph = twoOutputs().toString();
+        oneLine(Cli.run("plan", ""), "the input's name is empty (''); give GRAPH.json, PROBLEM.csv, MODEL.onnx or --model NAME");
+        oneLine(Cli.run("validate", "", problem.toString()), "PROBLEM.csv '': the name is empty; give a file");
+        oneLine(Cli.run("validate", problem.toString(), ""), "SOLUTION.csv '': the name is empty; give a file");
+        for (String flag : new String[]{"--out", "--svg", "--html"}) oneLine(Cli.run("plan", problem.toString(), flag, ""), flag + " '': the name is empty; give a file");
+        oneLine(Cli.run("run", graph, "--device", "sim", "--json", ""), "--json '': the name is empty; give a file");
+        for (String flag : new String[]{"--expect", "--output"})
+            oneLine(Cli.run("run", "--model", "mlp", "--device", "sim", flag, ""), flag + " '': the name is empty; give a file");
+        oneLine(Cli.run("run", graph, "--device", "sim", "--output", ""), "--output '': the name is empty; give a folder");   // two outputs: PATH is a folder
+        oneLine(Cli.run("run", graph, "--device", "sim", "--input", ""), "--input '': the name is empty; give --input FILE.pb or --input NAME=FILE.pb");
+        oneLine(Cli.run("bench", "search", "--dir", ""), "--dir '': the name is empty; give a folder (");
+        oneLine(Cli.run("bench", "schedule", "--dir", ""), "--dir '': the name is empty; give a folder (");
+    }
 }
