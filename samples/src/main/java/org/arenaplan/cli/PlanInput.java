@@ -71,7 +71,7 @@ record PlanInput(String label, Graph graph, Path csv) {
         if (model != null && !dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only (built-in models take --OPTION VALUE)");
         if (model != null && donateInputs) throw new UsageException("--donate-inputs applies to ONNX models only (built-in models take their own --donate option where they have one)");
         if (model != null) {
-            Map<String, String> options = modelOptions(words);
+            Map<String, String> options = modelOptions(words, model);
             Graph g;
             try {
                 g = BuiltinModels.build(model, options);
@@ -111,8 +111,18 @@ record PlanInput(String label, Graph graph, Path csv) {
         return ordered;
     }
 
-    /** {@code --name value} and {@code --name=value} pairs; a name without a value is {@code true}. */
-    static Map<String, String> modelOptions(List<String> words) {
+    /**
+     * {@code --name value} and {@code --name=value} pairs; a name without a value is {@code true}
+     * where the model's option is a flag (its default true or false), else bad input naming the
+     * option (was read as the value 'true': "--layers must be a positive integer ..., got 'true'").
+     */
+    static Map<String, String> modelOptions(List<String> words, String model) {
+        Map<String, String> defaults;
+        try {
+            defaults = BuiltinModels.defaults(model);
+        } catch (IllegalArgumentException e) {
+            defaults = Map.of();   // an unknown model: building it says so
+        }
         Map<String, String> options = new LinkedHashMap<>();
         for (int i = 0; i < words.size(); i++) {
             String w = words.get(i);
@@ -127,6 +137,9 @@ record PlanInput(String label, Graph graph, Path csv) {
             } else if (i + 1 < words.size() && !words.get(i + 1).startsWith("--")) {
                 value = words.get(++i);
             } else {
+                String d = defaults.get(key);
+                if (d != null && !d.equals("true") && !d.equals("false"))
+                    throw new InputException("--model " + model + ": model '" + model + "': option --" + key + " needs a value (default " + d + ")");
                 value = "true";
             }
             if (options.put(key, value) != null) throw new UsageException("model option --" + key + " given twice");

@@ -169,6 +169,16 @@ class NewUserInputTest {
                 semi + ":1: missing column 'id' in header 'id;lower;upper;size'; columns are separated by commas, and this header uses ';'");
     }
 
+    /** A model option left without its value (was read as 'true': "must be a positive integer ..., got 'true'"); a flag option still reads as true. */
+    @Test
+    void aModelOptionWithoutItsValueIsSaidToNeedOne() {
+        for (String cmd : new String[]{"plan", "run"})
+            oneLine(Cli.run(cmd, "--model", "mlp", "--layers", "--width", "8"), 2, "--model mlp: model 'mlp': option --layers needs a value (default 3)");
+        Cli flag = Cli.run("plan", "--model", "chain", "--donate");
+        assertThat(flag.code()).as(flag.toString()).isZero();
+        assertThat(flag.out()).contains("model chain {donate=true}");
+    }
+
     @Test
     void benchScheduleOnAFolderThatIsNotThereIsNotASuccess() {
         oneLine(Cli.run("bench", "schedule", "--dir", dir.resolve("nope").toString(), "--time-limit", "1"), 2, "--dir", "no such folder");
