@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -99,7 +100,7 @@ public final class ArenaplanCli implements Runnable {
      * picocli suggested {@code validate}).
      */
     private static String message(CommandLine.ParameterException e) {
-        if (!(e instanceof CommandLine.UnmatchedArgumentException u) || u.getUnmatched().isEmpty()) return e.getMessage();
+        if (!(e instanceof CommandLine.UnmatchedArgumentException u) || u.getUnmatched().isEmpty()) return withNumberRange(e.getMessage());
         String word = u.getUnmatched().get(0);
         CommandLine.Model.CommandSpec spec = e.getCommandLine().getCommandSpec();
         if (u.isUnknownOption()) return unknownOption(word, spec);
@@ -108,6 +109,23 @@ public final class ArenaplanCli implements Runnable {
             return "unknown command '" + word + "'; commands: " + String.join(", ", commands) + OpKindSpelling.suggestion(word, commands);
         }
         return e.getMessage();
+    }
+
+    /** picocli's Java type names, and what they mean to a user. */
+    private static final Map<String, String> NUMBER_TYPES = Map.of(
+            "is not a long", " (a whole number from -9223372036854775808 to 9223372036854775807)",
+            "is not an int", " (a whole number from -2147483648 to 2147483647)",
+            "is not a double", " (a number such as 2 or 0.5)");
+
+    /**
+     * picocli's {@code Invalid value for option '--capacity': 'abc' is not a long}, extended with
+     * what a long is ({@code 99999999999999999999} is a whole number, only too large for one).
+     */
+    private static String withNumberRange(String message) {
+        for (Map.Entry<String, String> t : NUMBER_TYPES.entrySet()) {
+            if (message.startsWith("Invalid value for option ") && message.endsWith(t.getKey())) return message + t.getValue();
+        }
+        return message;
     }
 
     /** {@code unknown option '--planer'; did you mean '--planner'?}: every command's line for a word that is none of its options. */

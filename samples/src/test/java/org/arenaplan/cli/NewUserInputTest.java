@@ -216,7 +216,10 @@ class NewUserInputTest {
     void picocliErrorsAreOneLineLikeEveryOtherBadInput() throws Exception {
         Path csv = dir.resolve("p.csv");
         Files.writeString(csv, "id,lower,upper,size\nx,0,3,1024\n");
-        oneLine(Cli.run("plan", csv.toString(), "--capacity", "abc"), 2, "Invalid value for option '--capacity': 'abc' is not a long (see 'arenaplan plan --help')");
+        oneLine(Cli.run("plan", csv.toString(), "--capacity", "abc"), 2, "Invalid value for option '--capacity': 'abc' is not a long (a whole number from -9223372036854775808 to 9223372036854775807) (see 'arenaplan plan --help')");
+        oneLine(Cli.run("plan", csv.toString(), "--capacity", "99999999999999999999"), 2, "'99999999999999999999' is not a long (a whole number from -9223372036854775808 to 9223372036854775807)");
+        oneLine(Cli.run("stress", "--graphs", "1.5"), 2, "Invalid value for option '--graphs': '1.5' is not an int (a whole number from -2147483648 to 2147483647) (see 'arenaplan stress --help')");
+        oneLine(Cli.run("plan", csv.toString(), "--time-limit", "abc"), 2, "Invalid value for option '--time-limit': 'abc' is not a double (a number such as 2 or 0.5) (see 'arenaplan plan --help')");
         oneLine(Cli.run("frobnicate"), 2, "'frobnicate'", "(see 'arenaplan --help')");
         oneLine(Cli.run("plan", "--model", "randwire", "--nodes", "0"), 2, "--model randwire: model 'randwire': option --nodes must be a positive integer of at most 10000 (a larger graph would take minutes and gigabytes to build and plan), got '0'");
         assertThat(Cli.run("plan", "--model", "randwire", "--nodes", "0").err()).doesNotContain("model 'randwire': model 'randwire'");
