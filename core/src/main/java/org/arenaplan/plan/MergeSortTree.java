@@ -112,11 +112,11 @@ final class MergeSortTree {
             long[] e = end[level];
             int last = s + count[level][s >> level];
             if (last == s || e[last - 1] <= Math.max(x, best) || start[level][s] >= y) continue;   // below x, no higher, or above y
-            int lo = s, hi = last - 1;                    // first union range ending after x
-            while (lo < hi) {
-                int m = (lo + hi) >>> 1;
-                if (e[m] <= x) lo = m + 1;
-                else hi = m;
+            int lo = s;                                   // first union range ending after x:
+            for (int len = last - s; len > 1; ) {         // in [lo, lo + len); e[last - 1] > x
+                int half = len >>> 1;
+                if (e[lo + half - 1] <= x) lo += half;    // no data-dependent exit: the JIT may use a conditional move
+                len -= half;
             }
             if (start[level][lo] < y && e[lo] > best) {
                 best = e[lo];

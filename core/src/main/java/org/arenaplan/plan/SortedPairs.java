@@ -130,15 +130,11 @@ final class SortedPairs {
 
     /** The block where {@code (a, b)} is or would go: the last whose first pair is at or before it, else the first. */
     private int blockFor(long a, long b) {
-        int lo = 1, hi = blocks - 1, k = 0;      // invariant: block k's first pair <= (a, b), or k = 0
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (!less(a, b, headFirst[mid], headSecond[mid])) {
-                k = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
+        int k = 0;                               // the answer is in [k, k + len)
+        for (int len = blocks; len > 1; ) {      // no data-dependent exit: the JIT may use a conditional move
+            int half = len >>> 1;
+            if (!less(a, b, headFirst[k + half], headSecond[k + half])) k += half;
+            len -= half;
         }
         return k;
     }
@@ -156,14 +152,20 @@ final class SortedPairs {
     /** The first index in block k whose pair is after {@code (a, b)}, or ({@code afterOnly} false) at it. */
     private int search(int k, long a, long b, boolean afterOnly) {
         long[] f = first[k], s = second[k];
-        int lo = 0, hi = sizes[k];
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            boolean before = afterOnly ? !less(a, b, f[mid], s[mid]) : less(f[mid], s[mid], a, b);
-            if (before) lo = mid + 1;
-            else hi = mid;
+        int n = sizes[k];
+        if (n == 0) return 0;
+        int lo = 0;                              // the answer is in [lo, lo + len]
+        for (int len = n; len > 1; ) {
+            int half = len >>> 1;
+            if (before(f[lo + half - 1], s[lo + half - 1], a, b, afterOnly)) lo += half;
+            len -= half;
         }
-        return lo;
+        return before(f[lo], s[lo], a, b, afterOnly) ? lo + 1 : lo;
+    }
+
+    /** Whether pair (f, s) comes before (a, b), or ({@code atToo}) is at it. */
+    private static boolean before(long f, long s, long a, long b, boolean atToo) {
+        return atToo ? !less(a, b, f, s) : less(f, s, a, b);
     }
 
     private static boolean less(long a1, long b1, long a2, long b2) {
