@@ -50,8 +50,11 @@ import java.util.stream.IntStream;
  *       neighbour's floor first (Gomes, Selman and Kautz 1998: randomised restarts cut the
  *       heavy tail). Only a run that ends within its budget proves infeasibility.</li>
  * </ol>
- * Cost per node: O(sections + the buffers starting at walls x their spans + the sections of the
- * buffers live where the placed one is, each sorted). Used by {@link CapacitySearch} instead of
+ * Cost per node: O(sections + the unplaced buffers starting at walls + the unplaced members of
+ * the sections of the buffers live where the placed one is, a pass per distinct release there at
+ * worst). The unplaced buffers are kept per section, as members (swapped past a count) and as
+ * starters (a linked list in a fixed order, so that the candidates and the choices do not depend
+ * on what was placed and taken back before). Used by {@link CapacitySearch} instead of
  * its general scheme when the problem has no slack and no extra conflicts.
  */
 final class PerfectFill {
@@ -73,6 +76,17 @@ final class PerfectFill {
     private final long[] offset;
     /** Per section, the active buffers that start there. */
     private final int[][] starters;
+    /**
+     * The unplaced starters of each section in the order of {@link #starters}: a circular doubly
+     * linked list through {@code next}/{@code prev}, whose head for section s is the sentinel
+     * {@code headBase + s} (ids below {@code headBase} are buffers). A placement unlinks the buffer
+     * and its undo links it back (dancing links: undone in reverse, the lists come back exactly).
+     */
+    private final int[] next, prev;
+    /** The id of section 0's list head in {@link #next}/{@link #prev}: {@code p.size()}. */
+    private final int headBase;
+    /** Aligned sizes, by buffer. */
+    private final long[] size;
     /** Per boundary, the unplaced buffers crossing it; 0 splits the problem there. */
     private final int[] crossings;
     /** Per buffer, the highest floor over its lifetime, kept for the unplaced ones. */
@@ -89,12 +103,23 @@ final class PerfectFill {
     /** Per buffer, the next buffer of its class (same start, end and size; ascending ids), or -1; and the class's first. */
     private final int[] nextTwin;
     private final int[] firstTwin;
+    /** Per buffer, the previous buffer of its class, or -1. */
+    private final int[] prevTwin;
+    /**
+     * Per section s, its unplaced members are {@code live[memberStart[s] .. memberStart[s] + liveCount[s])}
+     * (a placement swaps the buffer past the end, so undoing placements in reverse only counts back up).
+     */
+    private final int[] live;
+    private final int[] liveCount;
+    /** Where b sits in {@link #live} for section s: {@code liveSlot[spanBase[b] + s - first[b]]}. */
+    private final int[] liveSlot;
+    private final int[] spanBase;
     private final int count;
     private long nodes;
     private long nodesLeft;
     private SplittableRandom random;
     private boolean[] reach = new boolean[0];
-    private long[] sortBuf = new long[0];
+    private int[] pending = new int[0];
 
     /** True when every section holds exactly {@code capacity} bytes (and there is at least one). */
     static boolean applies(Timeline time, long capacity) {
@@ -128,18 +153,38 @@ final class PerfectFill {
         for (int s = 0; s < time.sections; s++) starters[s] = new int[n[s]];
         Arrays.fill(n, 0);
         for (int b : active) starters[time.first[b]][n[time.first[b]]++] = b;
+        headBase = p.size();
+        size = new long[p.size()];
+        for (int b = 0; b < p.size(); b++) size[b] = p.alignedSize(b);
+        next = new int[p.size() + time.sections];
+        prev = new int[p.size() + time.sections];
+        for (int s = 0; s < time.sections; s++) {
+            int last = headBase + s;
+            next[last] = last;
+            prev[last] = last;
+            for (int b : starters[s]) {
+                next[last] = b;
+                prev[b] = last;
+                next[b] = headBase + s;
+                prev[headBase + s] = b;
+                last = b;
+            }
+        }
         nextTwin = new int[p.size()];
         Arrays.fill(nextTwin, -1);
         firstTwin = new int[p.size()];
         Arrays.fill(firstTwin, -1);
+        prevTwin = new int[p.size()];
+        Arrays.fill(prevTwin, -1);
         for (int s = 0; s < time.sections; s++) {
             int[] st = starters[s].clone();
             Arrays.sort(st);
             for (int i = 0; i < st.length; i++) {
                 if (firstTwin[st[i]] < 0) firstTwin[st[i]] = st[i];
                 for (int j = i + 1; j < st.length; j++) {
-                    if (time.end[st[j]] == time.end[st[i]] && p.alignedSize(st[j]) == p.alignedSize(st[i])) {
+                    if (time.end[st[j]] == time.end[st[i]] && size[st[j]] == size[st[i]]) {
                         nextTwin[st[i]] = st[j];
+                        prevTwin[st[j]] = st[i];
                         firstTwin[st[j]] = firstTwin[st[i]];
                         break;
                     }
@@ -151,6 +196,18 @@ final class PerfectFill {
         for (int b : active) key[b] = keys.nextLong();
         unplacedKey = new long[time.sections];
         for (int b : active) unplacedKey[time.first[b]] ^= key[b];
+        live = time.members.clone();
+        liveCount = new int[time.sections];
+        for (int s = 0; s < time.sections; s++) liveCount[s] = time.memberStart[s + 1] - time.memberStart[s];
+        spanBase = new int[p.size()];
+        int pairs = 0;
+        for (int b : active) {
+            spanBase[b] = pairs;
+            pairs += time.end[b] - time.first[b];
+        }
+        liveSlot = new int[pairs];
+        for (int s = 0; s < time.sections; s++)
+            for (int k = time.memberStart[s]; k < time.memberStart[s + 1]; k++) liveSlot[spanBase[live[k]] + s - time.first[live[k]]] = k;
     }
 
     long nodes() {
@@ -196,7 +253,7 @@ final class PerfectFill {
         for (int i = 0; i <= c; i++) {
             int hi = i < c ? cuts[i] : to;
             int left = 0;
-            for (int s = lo; s < hi; s++) for (int b : starters[s]) if (!placed[b]) left++;
+            for (int s = lo; s < hi; s++) for (int b = next[headBase + s]; b < headBase; b = next[b]) left++;
             int r = search(lo, hi, left, partState(lo, hi));
             if (r != FOUND) {
                 if (r == NOT_FOUND) refute(whole);
@@ -224,7 +281,7 @@ final class PerfectFill {
         for (int c = 0; c < cand.length; c++) {
             if (sameAsEarlier(cand, c)) continue;
             int b = firstUnplacedTwin(cand[c]);
-            long top = f + p.alignedSize(b);
+            long top = f + size[b];
             int releaseMark = releaseLog.mark();
             place(b, f);
             int newCuts = 0;
@@ -245,19 +302,34 @@ final class PerfectFill {
         return NOT_FOUND;
     }
 
-    /** Puts b at floor f of its sections: floors, crossings, the placed set and its hash (not the releases). */
+    /** Puts b at floor f of its sections: floors, crossings, the placed set, its hash and the unplaced lists (not the releases). */
     private void place(int b, long f) {
-        long top = f + p.alignedSize(b);
+        long top = f + size[b];
         for (int k = time.first[b]; k < time.end[b]; k++) floor[k] = top;
         for (int k = time.first[b] + 1; k < time.end[b]; k++) crossings[k]--;
         placed[b] = true;
         offset[b] = f;
         unplacedKey[time.first[b]] ^= key[b];
+        next[prev[b]] = next[b];
+        prev[next[b]] = prev[b];
+        int first = time.first[b];
+        for (int k = first; k < time.end[b]; k++) {
+            int i = liveSlot[spanBase[b] + k - first];
+            int last = time.memberStart[k] + --liveCount[k];
+            int c = live[last];
+            live[i] = c;
+            liveSlot[spanBase[c] + k - time.first[c]] = i;
+            live[last] = b;
+            liveSlot[spanBase[b] + k - first] = last;
+        }
     }
 
     /** Undoes {@link #place}, and the releases raised since {@code releaseMark}. */
     private void unplace(int b, long f, int releaseMark) {
         unplacedKey[time.first[b]] ^= key[b];
+        next[prev[b]] = b;
+        prev[next[b]] = b;
+        for (int k = time.first[b]; k < time.end[b]; k++) liveCount[k]++;
         placed[b] = false;
         releaseLog.restore(release, releaseMark);
         for (int k = time.first[b] + 1; k < time.end[b]; k++) crossings[k]++;
@@ -289,7 +361,7 @@ final class PerfectFill {
             int from = time.first[b], to = time.end[b];
             while (from > 0 && crossings[from] > 0) from--;
             while (to < time.sections && crossings[to] > 0) to++;
-            if (!holds(b, f + p.alignedSize(b), from, to)) return i;
+            if (!holds(b, f + size[b], from, to)) return i;
         }
         return order.length;
     }
@@ -335,7 +407,7 @@ final class PerfectFill {
      * release, the highest floor there, is at most f), and room for it under the capacity.
      */
     private boolean eventuallyAt(int b, long f) {
-        return release[b] <= f && f + p.alignedSize(b) <= capacity;
+        return release[b] <= f && f + size[b] <= capacity;
     }
 
     /**
@@ -351,18 +423,24 @@ final class PerfectFill {
         for (int s = from; s < to; s++) {
             if (!isWall(s, from)) continue;
             long f = floor[s];
+            int e = s + 1;                                 // [s, e): the run of sections at floor f
+            while (e < to && floor[e] == f) e++;
             int fillers = 0;
             boolean allNow = true;
-            for (int b : starters[s]) {
-                if (placed[b] || !eventuallyAt(b, f)) continue;
-                if (firstUnplacedTwin(b) != b) continue;   // twins are one branch: counted once
+            for (int b = next[headBase + s]; b < headBase; b = next[b]) {
+                if (!eventuallyAt(b, f)) continue;
+                if (prevTwin[b] >= 0 && !placed[prevTwin[b]]) continue;   // twins are one branch, counted once (placed twins are a prefix of their class)
                 fillers++;
-                for (int k = time.first[b]; k < time.end[b] && allNow; k++) allNow = floor[k] == f;
-                if (!allNow) break;
+                if (time.end[b] > e) {                     // spans a section below f: not placeable now
+                    allNow = false;
+                    break;
+                }
             }
+            int wall = s;
+            s = e - 1;                                     // no wall inside the run
             if (!allNow) continue;
             if (fillers < bestCount || (fillers == bestCount && f < floor[best])) {
-                best = s;
+                best = wall;
                 bestCount = fillers;
                 if (fillers <= 1) break;
             }
@@ -378,11 +456,11 @@ final class PerfectFill {
     private int[] candidates(int s, long f, int from, int to) {
         int[] out = new int[starters[s].length];
         int k = 0;
-        for (int b : starters[s]) if (!placed[b] && eventuallyAt(b, f)) out[k++] = b;
+        for (int b = next[headBase + s]; b < headBase; b = next[b]) if (eventuallyAt(b, f)) out[k++] = b;
         out = Arrays.copyOf(out, k);
         if (random == null) {
             sortBy(out, b -> -((long) flush(b, s, f, from, to) << 40) - ((long) (time.end[b] - time.first[b]) << 20)
-                    - Math.min(p.alignedSize(b) / p.alignment(), (1 << 20) - 1));
+                    - Math.min(size[b] / p.alignment(), (1 << 20) - 1));
         } else {
             for (int i = out.length - 1; i > 0; i--) {
                 int j = random.nextInt(i + 1);
@@ -406,7 +484,7 @@ final class PerfectFill {
      * (no new wall on the left), plus 1 when it meets the right one's or ends the part.
      */
     private int flush(int b, int s, long f, int from, int to) {
-        long top = f + p.alignedSize(b);
+        long top = f + size[b];
         int score = s > from && floor[s - 1] == top ? 2 : 0;
         int e = time.end[b];
         if (e == to || floor[e] == top) score++;
@@ -418,7 +496,7 @@ final class PerfectFill {
         int b = cand[c];
         for (int e = 0; e < c; e++) {
             int a = cand[e];
-            if (time.end[a] == time.end[b] && p.alignedSize(a) == p.alignedSize(b)) return true;
+            if (time.end[a] == time.end[b] && size[a] == size[b]) return true;
         }
         return false;
     }
@@ -432,11 +510,11 @@ final class PerfectFill {
     private boolean releasesHold(int b, long top) {
         int lo = time.first[b], hi = time.end[b];
         for (int s = time.first[b]; s < time.end[b]; s++) {
-            for (int k = time.memberStart[s]; k < time.memberStart[s + 1]; k++) {
-                int c = time.members[k];
-                if (placed[c] || release[c] >= top) continue;
+            for (int k = time.memberStart[s], e = k + liveCount[s]; k < e; k++) {
+                int c = live[k];
+                if (release[c] >= top) continue;
                 releaseLog.set(release, c, top);
-                if (top + p.alignedSize(c) > capacity) return false;
+                if (top + size[c] > capacity) return false;
                 lo = Math.min(lo, time.first[c]);
                 hi = Math.max(hi, time.end[c]);
             }
@@ -448,33 +526,42 @@ final class PerfectFill {
     /**
      * Section s's unplaced buffers fill it from its floor without a gap, each no lower than its
      * release: in release order, each release is at most the floor plus the bytes released
-     * before it. Releases and sizes are multiples of the alignment, at most the capacity; both
-     * are packed, in units, into one long per buffer to sort (skipped above 2^24 units).
+     * before it. Checked without sorting, as the same greedy: every buffer whose release the
+     * bytes stacked so far reach is stacked, in passes over the section's unplaced buffers, until
+     * all are (true) or a pass stacks none (a gap: false). Usually one or two passes; a pass per
+     * distinct release at worst.
      */
     private boolean stacks(int s) {
-        if (capacity / p.alignment() >= 1 << 24) return true;   // units would not pack: no check (it only prunes)
         long f = floor[s];
-        int lo = time.memberStart[s], hi = time.memberStart[s + 1];
-        if (sortBuf.length < hi - lo) sortBuf = new long[hi - lo];
+        int lo = time.memberStart[s], hi = lo + liveCount[s];
+        if (pending.length < hi - lo) pending = new int[hi - lo];
         int m = 0;
         long cum = 0;
         long highest = 0;
-        long unit = p.alignment();
         for (int k = lo; k < hi; k++) {
-            int c = time.members[k];
-            if (placed[c]) continue;
+            int c = live[k];
             long r = release[c] - f;
-            if (r == 0) cum += p.alignedSize(c);
+            if (r <= cum) cum += size[c];
             else {
-                sortBuf[m++] = (r / unit) << 24 | p.alignedSize(c) / unit;
+                pending[m++] = c;
                 highest = Math.max(highest, r);
             }
         }
-        if (highest <= cum) return true;   // the bytes free at the floor already reach every release: no order to check
-        Arrays.sort(sortBuf, 0, m);
-        for (int i = 0; i < m; i++) {
-            if ((sortBuf[i] >>> 24) * unit > cum) return false;
-            cum += (sortBuf[i] & ((1 << 24) - 1)) * unit;
+        while (highest > cum) {            // some release not reached yet by the bytes stacked so far
+            int kept = 0;
+            highest = 0;
+            long before = cum;
+            for (int i = 0; i < m; i++) {
+                int c = pending[i];
+                long r = release[c] - f;
+                if (r <= cum) cum += size[c];
+                else {
+                    pending[kept++] = c;
+                    highest = Math.max(highest, r);
+                }
+            }
+            if (cum == before) return false;   // none of the rest can start: a gap
+            m = kept;
         }
         return true;
     }
@@ -499,7 +586,7 @@ final class PerfectFill {
     }
 
     private boolean anyFiller(int s, long f) {
-        for (int b : starters[s]) if (!placed[b] && eventuallyAt(b, f)) return true;
+        for (int b = next[headBase + s]; b < headBase; b = next[b]) if (eventuallyAt(b, f)) return true;
         return false;
     }
 
@@ -510,8 +597,8 @@ final class PerfectFill {
         reach[s] = true;
         for (int k = s; k < e; k++) {
             if (!reach[k]) continue;
-            for (int b : starters[k]) {
-                if (!placed[b] && time.end[b] <= e && f + p.alignedSize(b) <= capacity) reach[time.end[b]] = true;
+            for (int b = next[headBase + k]; b < headBase; b = next[b]) {
+                if (time.end[b] <= e && f + size[b] <= capacity) reach[time.end[b]] = true;
             }
             if (reach[e]) return true;
         }
