@@ -64,15 +64,18 @@ public final class OpLowering {
      * The kernel calls of {@code op}, in the order they must run on its stream; each is one of
      * the kernels its {@link OpRegistry} entry names.
      *
-     * @throws ExecutionException for a kind without a lowering, or tensors its kernels do not take
+     * @throws ExecutionException for a kind outside the registry (also a storage-only one: it
+     *         moves no bytes, but a misspelt view kind, {@code Reshap}, must be named as a misspelt
+     *         computing kind is), a kind without a lowering, or tensors its kernels do not take
      */
     public List<KernelCall> lower(Op op) {
-        if (op.isStorageOnly()) return List.of();
+        if (op.isStorageOnly()) {
+            if (!OpRegistry.knows(op.kind())) throw unknownKind(op);
+            return List.of();
+        }
         OpSpec spec = OpRegistry.get(op.kind());
         KernelRule rule = Rules.RULES.get(op.kind());
-        if (rule == null)
-            throw fail(op, OpKindSpelling.unknown(op.kind()) + "; known kinds are those of org.arenaplan.ir.OpRegistry (the README's operator table)"
-                    + OpKindSpelling.suggestion(op.kind()));
+        if (rule == null) throw unknownKind(op);
         if (spec == null)
             throw new IllegalStateException("op kind '" + op.kind() + "' has a lowering but no entry in org.arenaplan.ir.OpRegistry; add one");
         List<KernelCall> calls = rule.lower(op, this);
@@ -254,6 +257,12 @@ public final class OpLowering {
         long p = 1;
         for (long d : s) p *= d;
         return p;
+    }
+
+    /** {@code op 'v' (Reshap): unknown op kind 'Reshap'; known kinds are those of ...; did you mean 'Reshape'?} */
+    private static ExecutionException unknownKind(Op op) {
+        return fail(op, OpKindSpelling.unknown(op.kind()) + "; known kinds are those of org.arenaplan.ir.OpRegistry (the README's operator table)"
+                + OpKindSpelling.suggestion(op.kind()));
     }
 
     /** The error of {@code op}: its name and kind, then why. */

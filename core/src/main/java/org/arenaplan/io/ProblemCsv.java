@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * twice, sizes whose sum (aligned) passes 2^63-1 bytes. A leading byte-order mark is skipped.
  */
 public final class ProblemCsv {
-    private static final Pattern CAPACITY_IN_NAME = Pattern.compile(".*\\.([0-9]+)\\.csv$");
+    /** {@code NAME.NUMBER.csv}: NUMBER as the fields' numbers are written (ASCII digits with an optional sign). */
+    private static final Pattern CAPACITY_IN_NAME = Pattern.compile(".*\\.([+-]?[0-9]+)\\.csv$");
     /**
      * ASCII digits with an optional sign, as docs/cli.md has promised since the format was
      * first read (a '-' is then judged by the field's own rule: a negative offset is a violation).
@@ -45,18 +46,24 @@ public final class ProblemCsv {
     }
 
     /**
-     * The capacity a {@code NAME.NUMBER.csv} file name carries, or null.
+     * The capacity a {@code NAME.NUMBER.csv} file name carries, or null. NUMBER is written as
+     * the fields' numbers are: ASCII digits with an optional sign ({@code n.+1536.csv} is 1536),
+     * so a sign is never silently dropped or taken for part of the name.
      *
-     * @throws InputException when NUMBER does not fit in 64 bits
+     * @throws InputException naming the file when NUMBER does not fit in 64 bits or is negative
      */
     public static Long capacityFromName(Path file) {
         Matcher m = CAPACITY_IN_NAME.matcher(file.getFileName().toString());
         if (!m.matches()) return null;
+        long capacity;
         try {
-            return Long.parseLong(m.group(1));
+            capacity = Long.parseLong(m.group(1));
         } catch (NumberFormatException e) {
             throw new InputException(file + ": the capacity " + m.group(1) + " in the file name does not fit in 64 bits");
         }
+        if (capacity < 0)
+            throw new InputException(file + ": the capacity " + m.group(1) + " in the file name (NAME.NUMBER.csv) is negative; rename the file or give --capacity BYTES");
+        return capacity;
     }
 
     private static Parsed parse(Path file, long alignment, boolean withOffsets) throws IOException {
@@ -107,6 +114,15 @@ public final class ProblemCsv {
         }
     }
 
+    /** For a header of one column that another separator splits ({@code id;lower;upper;size}): that columns are separated by commas. */
+    private static String separatorHint(String[] cols) {
+        if (cols.length != 1) return "";
+        for (String sep : new String[]{";", "\t", "|"}) {
+            if (cols[0].contains(sep)) return "; columns are separated by commas, and this header uses '" + (sep.equals("\t") ? "\\t" : sep) + "'";
+        }
+        return "";
+    }
+
     private static int[] columns(Path file, String[] cols, boolean withOffsets) {
         String[] need = withOffsets ? new String[]{"id", "lower", "upper", "size", "offset"} : new String[]{"id", "lower", "upper", "size"};
         int[] at = new int[need.length];
@@ -117,7 +133,7 @@ public final class ProblemCsv {
                 if (at[k] >= 0) throw new InputException(file + ":1: column '" + need[k] + "' appears twice in header '" + String.join(",", cols) + "'");
                 at[k] = c;
             }
-            if (at[k] < 0) throw new InputException(file + ":1: missing column '" + need[k] + "' in header '" + String.join(",", cols) + "'");
+            if (at[k] < 0) throw new InputException(file + ":1: missing column '" + need[k] + "' in header '" + String.join(",", cols) + "'" + separatorHint(cols));
         }
         return at;
     }

@@ -118,16 +118,64 @@ public final class TextFiles {
                 file, line, bytes[bad] & 0xff, bad));
     }
 
+    /** What every command says of a folder named where a file is read or written. */
+    public static final String FOLDER_NOT_FILE = "a folder, not a file";
+    /** What every command says of a file named where a folder is read or written. */
+    public static final String FILE_NOT_FOLDER = "a file, not a folder";
+
+    /**
+     * The one line every command gives for a folder named where a file is read or written
+     * ({@code --svg out: a folder, not a file}, {@code PROBLEM.csv d.csv: a folder, not a file};
+     * an empty name, which Java takes for the working folder: {@code --svg '': the name is empty;
+     * give a file}), or null when {@code file} is not a folder (a missing file is left to its reader).
+     *
+     * @param what the option or argument that named it, as the synopsis writes it ({@code --svg},
+     *             {@code --input x=}, {@code PROBLEM.csv}); the path follows it after a space,
+     *             or directly when {@code what} ends in '='
+     */
+    public static String folderNotFile(String what, Path file) {
+        if (file.toString().isEmpty()) return named(what, "''") + ": the name is empty; give a file";   // Java takes "" for the working folder
+        return Files.isDirectory(file) ? named(what, file.toString()) + ": " + FOLDER_NOT_FILE : null;
+    }
+
+    /**
+     * The one line every command gives for a path named where a folder is read: {@code WHAT
+     * PATH: no such folder}, {@code ...: a file, not a folder}, {@code ...: not a folder} (a
+     * device or pipe), {@code WHAT '': the name is empty; give a folder}, or null when
+     * {@code folder} is a folder.
+     *
+     * @param what as for {@link #folderNotFile}
+     */
+    public static String notAFolder(String what, Path folder) {
+        if (folder.toString().isEmpty()) return named(what, "''") + ": the name is empty; give a folder";   // as the working folder it would read the wrong one
+        if (Files.isDirectory(folder)) return null;
+        String why = !Files.exists(folder) ? "no such folder" : Files.isRegularFile(folder) ? FILE_NOT_FOLDER : "not a folder";
+        return named(what, folder.toString()) + ": " + why;
+    }
+
+    private static String named(String what, String path) {
+        return what.isEmpty() ? path : what.endsWith("=") ? what + path : what + " " + path;
+    }
+
     /**
      * The phrase a one-line error gives for why a file could not be read or written: "no such
-     * file or folder", "permission denied", "not UTF-8 text (...)", else the operating system's
-     * reason (for example "Is a directory") or the exception's message.
+     * file or folder", "permission denied", "not UTF-8 text (...)", {@link #FOLDER_NOT_FILE}
+     * for a folder, else the operating system's reason or the exception's message.
      */
     public static String reason(IOException e) {
         if (e instanceof CharacterCodingException) return "not UTF-8 text (a malformed byte sequence)";
         if (e instanceof NoSuchFileException) return "no such file or folder";
+        if (e instanceof FileSystemException f && f.getFile() != null && isFolder(f.getFile())) return FOLDER_NOT_FILE;
         if (e instanceof AccessDeniedException) return "permission denied";
         if (e instanceof FileSystemException f && f.getReason() != null) return f.getReason();
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    private static boolean isFolder(String name) {
+        try {
+            return Files.isDirectory(Path.of(name));
+        } catch (java.nio.file.InvalidPathException e) {
+            return false;
+        }
     }
 }

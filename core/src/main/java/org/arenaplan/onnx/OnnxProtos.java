@@ -63,7 +63,8 @@ public final class OnnxProtos {
     }
 
     private static ByteString map(Path path) {
-        if (Files.isDirectory(path)) throw new OnnxException(path + ": is a directory, not a file");
+        String folder = org.arenaplan.io.TextFiles.folderNotFile("", path);
+        if (folder != null) throw new OnnxException(folder);
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size > Integer.MAX_VALUE)

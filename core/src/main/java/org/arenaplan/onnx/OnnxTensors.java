@@ -152,7 +152,8 @@ final class OnnxTensors {
         if (!file.startsWith(base) || file.equals(base))
             throw new OnnxException(what + ": external_data location '" + location + "' lies outside the model's folder " + base);
         if (!Files.exists(file)) throw new OnnxException(file + ": no such file (external data of " + what + ")");
-        if (!Files.isRegularFile(file)) throw new OnnxException(file + ": not a regular file (external data of " + what + ")");
+        if (!Files.isRegularFile(file))
+            throw new OnnxException(file + ": " + (Files.isDirectory(file) ? org.arenaplan.io.TextFiles.FOLDER_NOT_FILE : "not a regular file") + " (external data of " + what + ")");
         Path real;
         try {
             real = file.toRealPath();

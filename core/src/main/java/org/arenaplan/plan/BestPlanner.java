@@ -41,7 +41,7 @@ import java.util.stream.IntStream;
  * Not cut: the lower bound, interval index and overlap count, built once per problem before
  * the candidates start (a few primitive O(n log n) sorts; under 0.1 s for 62,000 buffers).
  */
-public final class BestPlanner implements Planner {
+public final class BestPlanner extends TimeLimitedPlanner {
     /** @param squeaky where swept, whether with {@link SqueakySweep}'s extra round (as the planner of that label does) */
     private record Candidate(String label, Orders.Order order, GreedyPlacer.Fit fit, boolean squeaky) {
         Candidate(String label, Orders.Order order, GreedyPlacer.Fit fit) {
@@ -67,7 +67,6 @@ public final class BestPlanner implements Planner {
      */
     private static final int[] RUN_ORDER = {6, 2, 7, 0, 1, 5, 3, 4};
 
-    private final Duration timeLimit;
     private final boolean bounded;
     /** {@link #progressNote()}: runs finished, out of {@link #total}. */
     private final AtomicInteger finished = new AtomicInteger();
@@ -87,7 +86,7 @@ public final class BestPlanner implements Planner {
 
     /** @param bounded whether runs stop once past the smallest finished arena (false: every run finishes; for tests) */
     BestPlanner(Duration timeLimit, boolean bounded) {
-        this.timeLimit = timeLimit;
+        super(timeLimit);
         this.bounded = bounded;
     }
 
@@ -111,21 +110,7 @@ public final class BestPlanner implements Planner {
     }
 
     @Override
-    public Placement place(Problem problem) {
-        return place(problem, GreedyPlacer.NO_DEADLINE);
-    }
-
-    /**
-     * @param deadline a {@link System#nanoTime()} value by which to return (the candidates cut
-     *                 short there; the planner's own limit, if earlier, cuts them first), or
-     *                 {@link GreedyPlacer#NO_DEADLINE}
-     */
-    @Override
-    public Placement place(Problem problem, long deadline) {
-        return run(problem, GreedyPlacer.earlier(deadline, GreedyPlacer.deadlineAfter(timeLimit)));
-    }
-
-    private Placement run(Problem problem, long deadline) {
+    Placement placeBy(Problem problem, long deadline) {
         if (problem.size() == 0) return new Placement(new long[0], 0, name(), true);
         finished.set(0);
         outrun.set(0);

@@ -19,16 +19,14 @@ import java.time.Duration;
  * placement read the clock; buffers not placed by then are stacked on top (all of them, in
  * index order, when the sort was cut) and the planner's label says "cut at the time limit".
  */
-public final class GreedyBreadthPlanner implements Planner {
-    private final Duration timeLimit;
-
+public final class GreedyBreadthPlanner extends TimeLimitedPlanner {
     public GreedyBreadthPlanner() {
         this(null);
     }
 
     /** @param timeLimit how long one {@link #place} may take, or null for no limit */
     public GreedyBreadthPlanner(Duration timeLimit) {
-        this.timeLimit = timeLimit;
+        super(timeLimit);
     }
 
     @Override
@@ -37,13 +35,7 @@ public final class GreedyBreadthPlanner implements Planner {
     }
 
     @Override
-    public Placement place(Problem problem) {
-        return place(problem, GreedyPlacer.NO_DEADLINE);
-    }
-
-    @Override
-    public Placement place(Problem problem, long deadline) {
-        deadline = GreedyPlacer.earlier(deadline, GreedyPlacer.deadlineAfter(timeLimit));
+    Placement placeBy(Problem problem, long deadline) {
         int[] order = Orders.orIndexOrder(Orders::byBreadth, problem, deadline);
         return GreedyPlacer.placement(problem, SqueakySweep.placeOrExact(problem, order, GreedyPlacer.Fit.BEST, deadline, ArenaBound.NONE), name());
     }

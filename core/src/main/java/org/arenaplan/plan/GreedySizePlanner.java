@@ -13,16 +13,14 @@ import java.time.Duration;
  * the clock; buffers not placed by then are stacked on top (all of them, in index order, when
  * the sort was cut) and the planner's label says "cut at the time limit".
  */
-public final class GreedySizePlanner implements Planner {
-    private final Duration timeLimit;
-
+public final class GreedySizePlanner extends TimeLimitedPlanner {
     public GreedySizePlanner() {
         this(null);
     }
 
     /** @param timeLimit how long one {@link #place} may take, or null for no limit */
     public GreedySizePlanner(Duration timeLimit) {
-        this.timeLimit = timeLimit;
+        super(timeLimit);
     }
 
     @Override
@@ -31,13 +29,7 @@ public final class GreedySizePlanner implements Planner {
     }
 
     @Override
-    public Placement place(Problem problem) {
-        return place(problem, GreedyPlacer.NO_DEADLINE);
-    }
-
-    @Override
-    public Placement place(Problem problem, long deadline) {
-        deadline = GreedyPlacer.earlier(deadline, GreedyPlacer.deadlineAfter(timeLimit));
+    Placement placeBy(Problem problem, long deadline) {
         return GreedyPlacer.placement(problem, GreedyPlacer.place(problem, Orders.orIndexOrder(Orders::bySizeDesc, problem, deadline), GreedyPlacer.Fit.BEST, deadline), name());
     }
 }

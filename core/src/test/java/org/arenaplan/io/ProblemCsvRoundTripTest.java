@@ -55,6 +55,16 @@ class ProblemCsvRoundTripTest {
         assertThat(ProblemCsv.capacityFromName(Path.of("resnet50.csv"))).isNull();
     }
 
+    /** A sign is read as the fields' numbers read it: '+' is the number, '-' an error naming the file; never ignored. */
+    @Test
+    void aSignedCapacityInTheNameIsReadOrRefusedNeverIgnored() {
+        assertThat(ProblemCsv.capacityFromName(Path.of("n.+1536.csv"))).isEqualTo(1536L);
+        assertThat(ProblemCsv.capacityFromName(Path.of("n.-0.csv"))).isZero();
+        assertThatThrownBy(() -> ProblemCsv.capacityFromName(Path.of("dir", "n.-5.csv"))).isInstanceOf(InputException.class)
+                .hasMessage(Path.of("dir", "n.-5.csv") + ": the capacity -5 in the file name (NAME.NUMBER.csv) is negative; rename the file or give --capacity BYTES");
+        assertThat(ProblemCsv.capacityFromName(Path.of("n.1-5.csv"))).as("not a number: part of the name").isNull();
+    }
+
     @Test
     void aProblemIsNotASolution() throws Exception {
         Path f = dir.resolve("p.csv");

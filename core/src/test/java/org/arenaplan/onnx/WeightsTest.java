@@ -171,7 +171,7 @@ class WeightsTest {
         refused.put("../secret.bin", "external_data location '../secret.bin' has a '..' component");
         refused.put("sub/../../secret.bin", "has a '..' component");
         refused.put("sub/..\\..\\secret.bin", "has a '..' component");
-        refused.put("sub", "model/sub: not a regular file (external data of ");
+        refused.put("sub", "model/sub: a folder, not a file (external data of ");
         refused.put("escape.bin", "escape.bin: a symbolic link to " + outside.toRealPath() + ", outside the model's folder");
         refused.put("outdir/secret.bin", "outside the model's folder");
         for (Map.Entry<String, String> e : refused.entrySet()) {

@@ -179,7 +179,8 @@ public final class ChallengingBench {
     }
 
     private static List<Path> csvs(Path dir, String suffix) throws IOException {
-        if (!Files.isDirectory(dir)) throw new IOException(dir + ": not a directory");
+        String notAFolder = org.arenaplan.io.TextFiles.notAFolder("--dir", dir);
+        if (notAFolder != null) throw new IOException(notAFolder);
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(f -> f.getFileName().toString().endsWith(suffix)).sorted().toList();
         }

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -23,6 +24,14 @@ import java.util.stream.Stream;
  */
 public final class ScheduleBench {
     private ScheduleBench() { }
+
+    /** The ONNX models ({@code *.onnx}) under {@code folder}, searched recursively, sorted; none when it is no folder. */
+    public static List<Path> onnxModels(Path folder) throws java.io.IOException {
+        if (!Files.isDirectory(folder)) return List.of();
+        try (Stream<Path> files = Files.walk(folder)) {
+            return files.filter(p -> p.toString().endsWith(".onnx")).sorted().toList();
+        }
+    }
 
     /** @param models folder of ONNX models searched recursively (skipped, saying so, when absent) */
     public static void run(PrintStream out, Path models, Duration timeLimit) throws Exception {
@@ -36,15 +45,13 @@ public final class ScheduleBench {
             for (int seed = 1; seed <= 2; seed++)
                 graphs.put("randwire er n=" + nodes + " seed " + seed, BuiltinModels.build("randwire-er", Map.of("nodes", "" + nodes, "seed", "" + seed)));
         if (Files.isDirectory(models)) {
-            try (Stream<Path> files = Files.walk(models)) {
-                for (Path f : files.filter(p -> p.toString().endsWith(".onnx")).sorted().toList()) {
-                    try {
-                        graphs.put(f.getFileName().toString(), OnnxImporter.load(f, Map.of()));
-                    } catch (Exception e) {
-                        String why = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-                        int cut = why.indexOf("; supported");
-                        out.println("skipped " + f.getFileName() + ": " + (cut > 0 ? why.substring(0, cut) : why));
-                    }
+            for (Path f : onnxModels(models)) {
+                try {
+                    graphs.put(f.getFileName().toString(), OnnxImporter.load(f, Map.of()));
+                } catch (Exception e) {
+                    String why = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+                    int cut = why.indexOf("; supported");
+                    out.println("skipped " + f.getFileName() + ": " + (cut > 0 ? why.substring(0, cut) : why));
                 }
             }
         } else {

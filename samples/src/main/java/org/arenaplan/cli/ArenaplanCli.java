@@ -1,10 +1,14 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.ir.OpKindSpelling;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The {@code arenaplan} command: {@code plan}, {@code validate}, {@code run}, {@code stress}, {@code doctor}, {@code bench}. Every failure is one line on
@@ -82,9 +86,61 @@ public final class ArenaplanCli implements Runnable {
         CommandLine cmd = e.getCommandLine();
         PrintWriter err = cmd.getErr();
         // one line, as every other bad-input message: picocli's text, then where the usage is
-        err.println("arenaplan: " + String.join(" ", e.getMessage().strip().split("\\s*\\R\\s*")) + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
+        err.println("arenaplan: " + String.join(" ", message(e).strip().split("\\s*\\R\\s*")) + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
         err.flush();
         return ExitCodes.BAD_INPUT;
+    }
+
+    /**
+     * picocli's message, except for an unmatched word: an unknown option reads as {@code plan}'s
+     * own ({@code unknown option '--bogus'}, was picocli's {@code Unknown option: '--bogus'} in
+     * the other commands), and an unknown command is named so, with the commands (was
+     * {@code Unmatched argument at index 0: 'paln'}); both with the names it nearly spells, by
+     * the one near-miss rule ({@link OpKindSpelling}: {@code paln} is {@code plan}, where
+     * picocli suggested {@code validate}).
+     */
+    private static String message(CommandLine.ParameterException e) {
+        if (!(e instanceof CommandLine.UnmatchedArgumentException u) || u.getUnmatched().isEmpty()) return withNumberRange(e.getMessage());
+        String word = u.getUnmatched().get(0);
+        CommandLine.Model.CommandSpec spec = e.getCommandLine().getCommandSpec();
+        if (u.isUnknownOption()) return unknownOption(word, spec);
+        if (e.getCommandLine().getParent() == null) {
+            Set<String> commands = e.getCommandLine().getSubcommands().keySet();
+            return "unknown command '" + word + "'; commands: " + String.join(", ", commands) + OpKindSpelling.suggestion(word, commands);
+        }
+        return e.getMessage();
+    }
+
+    /** picocli's Java type names, and what they mean to a user. */
+    private static final Map<String, String> NUMBER_TYPES = Map.of(
+            "is not a long", " (a whole number from -9223372036854775808 to 9223372036854775807)",
+            "is not an int", " (a whole number from -2147483648 to 2147483647)",
+            "is not a double", " (a number such as 2 or 0.5)");
+
+    /**
+     * picocli's {@code Invalid value for option '--capacity': 'abc' is not a long}, extended with
+     * what a long is ({@code 99999999999999999999} is a whole number, only too large for one).
+     */
+    private static String withNumberRange(String message) {
+        for (Map.Entry<String, String> t : NUMBER_TYPES.entrySet()) {
+            if (message.startsWith("Invalid value for option ") && message.endsWith(t.getKey())) return message + t.getValue();
+        }
+        return message;
+    }
+
+    /** {@code unknown option '--planer'; did you mean '--planner'?}: every command's line for a word that is none of its options. */
+    static String unknownOption(String word, CommandLine.Model.CommandSpec spec) {
+        List<String> names = spec.options().stream().flatMap(o -> java.util.Arrays.stream(o.names())).toList();
+        return "unknown option '" + word + "'" + OpKindSpelling.suggestion(word.split("=", 2)[0], names);
+    }
+
+    /**
+     * Refuses the first word of {@code plan}'s or {@code run}'s free words that looks like an
+     * option ({@link #unknownOption}); after {@code --model} they are the model's options, checked by the model.
+     */
+    static void refuseUnknownOptions(List<String> words, String model, CommandLine.Model.CommandSpec spec) {
+        if (model != null) return;
+        for (String w : words) if (w.startsWith("-")) throw new UsageException(unknownOption(w, spec));
     }
 
     private static int failure(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {

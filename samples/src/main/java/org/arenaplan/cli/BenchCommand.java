@@ -8,6 +8,7 @@ import org.arenaplan.cuda.CudaDeviceProvider;
 import org.arenaplan.cuda.DeviceBench;
 import org.arenaplan.device.Device;
 import org.arenaplan.device.DeviceOptions;
+import org.arenaplan.io.TextFiles;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.models.BuiltinModels;
 import org.arenaplan.sim.SimDevice;
@@ -18,7 +19,6 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -90,7 +90,11 @@ final class BenchCommand implements Callable<Integer> {
                 case "models" -> models(out);
                 case "search" -> search(out);
                 case "schedule" -> {
-                    if (dir != null) requireFolder(dir, "of ONNX models for bench schedule");   // the default folder may be absent; a named one must not
+                    if (dir != null) {   // the default folder may be absent; a named one must not, nor be without models (as bench search's)
+                        requireFolder(dir, "--dir", "of ONNX models for bench schedule");
+                        if (ScheduleBench.onnxModels(dir).isEmpty())
+                            throw new UsageException("--dir " + dir + ": no ONNX models in it (*.onnx, in it or below); leave out --dir for the built-in graphs alone");
+                    }
                     ScheduleBench.run(out, dir != null ? dir : Path.of("..", "shared", "models"), limit());
                     yield ExitCodes.OK;
                 }
@@ -141,16 +145,18 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * Refuses a {@code --dir} that is not a folder: "no such folder" when nothing is there, "a
-     * file, not a folder" when it names a file, "not a folder" for anything else.
+     * Refuses a folder to read that is not one, with {@link TextFiles#notAFolder}'s
+     * line: "no such folder" when nothing is there, "a file, not a folder" when it names a file,
+     * "not a folder" for anything else.
      *
+     * @param what {@code --dir} when the user named the folder, or {@code the default folder} when
+     *             {@code --dir} was left out (the hint then says how to choose another)
      * @param hint what the folder is for, printed in parentheses
      * @throws UsageException (exit 2) naming the path
      */
-    static void requireFolder(Path folder, String hint) {
-        if (Files.isDirectory(folder)) return;
-        String why = Files.exists(folder) ? (Files.isRegularFile(folder) ? "a file, not a folder" : "not a folder") : "no such folder";
-        throw new UsageException("--dir " + folder + ": " + why + " (" + hint + ")");
+    static void requireFolder(Path folder, String what, String hint) {
+        String line = TextFiles.notAFolder(what, folder);
+        if (line != null) throw new UsageException(line + " (" + hint + ")");
     }
 
     private Duration limit() {
@@ -169,7 +175,9 @@ final class BenchCommand implements Callable<Integer> {
         if (mode == ChallengingBench.Mode.PERFECT && dir != null)
             throw new UsageException("--dir " + dir + ": --set perfect generates its packings (choose them with --seed); it reads no folder");
         Path folder = dir != null ? dir : Path.of("..", "shared", "problems", set);
-        if (mode != ChallengingBench.Mode.PERFECT) requireFolder(folder, "the shared problems live in ../shared/problems beside the repository");
+        if (mode != ChallengingBench.Mode.PERFECT)
+            requireFolder(folder, dir != null ? "--dir" : "the default folder",
+                    "the shared problems live in ../shared/problems beside the repository" + (dir != null ? "" : "; choose another with --dir DIR"));
         int instances = ChallengingBench.instances(mode, folder);
         if (instances == 0)
             throw new UsageException("--dir " + folder + ": no problems in it (" + ChallengingBench.pattern(mode) + "); nothing to search");

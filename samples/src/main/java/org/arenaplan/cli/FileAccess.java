@@ -22,7 +22,14 @@ final class FileAccess {
         void write(Writer w) throws IOException;
     }
 
-    static <T> T read(Path file, Reading<T> reader) {
+    /**
+     * Reads {@code file} with {@code reader}; a folder is {@link TextFiles#folderNotFile}'s line,
+     * any other failure {@code cannot read FILE: REASON} ({@link TextFiles#reason}).
+     *
+     * @param what the argument or option that named the file, as the synopsis writes it ({@code PROBLEM.csv})
+     */
+    static <T> T read(Path file, String what, Reading<T> reader) {
+        refuseFolder(file, what);
         try {
             return reader.read(file);
         } catch (IOException e) {
@@ -30,12 +37,29 @@ final class FileAccess {
         }
     }
 
-    static void write(Path file, Writing body) {
+    /**
+     * Writes {@code file}; a failure (a full disk, a folder made there meanwhile) is
+     * {@code FLAG FILE: cannot write: REASON}, as {@link #checkWritable}'s lines.
+     *
+     * @param flag the option that named the file ({@code --svg})
+     */
+    static void write(Path file, String flag, Writing body) {
         try (Writer w = java.nio.file.Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             body.write(w);
         } catch (IOException e) {
-            throw new InputException("cannot write " + file + ": " + TextFiles.reason(e), e);
+            throw new InputException(flag + " " + file + ": cannot write: " + TextFiles.reason(e), e);
         }
+    }
+
+    /**
+     * Refuses a folder named where a file is read or written, with {@link TextFiles#folderNotFile}'s
+     * line (exit 2).
+     *
+     * @param what the option or argument that named it ({@code --out}, {@code PROBLEM.csv})
+     */
+    static void refuseFolder(Path file, String what) {
+        String line = TextFiles.folderNotFile(what, file);
+        if (line != null) throw new InputException(line);
     }
 
     /** Writes to an already open writer (standard output), which stays open. */
@@ -49,8 +73,8 @@ final class FileAccess {
     }
 
     /**
-     * Fails early (before long planning) when the output's folder does not exist, or when the
-     * name is {@code -}: only {@code plan --out -} means standard output, and a file named
+     * Fails early (before long planning) when the output's folder does not exist, when the output
+     * is a folder ({@link TextFiles#folderNotFile}), or when the name is {@code -}: only {@code plan --out -} means standard output, and a file named
      * {@code -} written for any other flag would surprise.
      */
     static void checkWritable(Path file, String flag) {
@@ -59,7 +83,7 @@ final class FileAccess {
         Path dir = file.toAbsolutePath().getParent();
         if (dir != null && !java.nio.file.Files.isDirectory(dir))
             throw new InputException(flag + " " + file + ": cannot write: folder " + dir + " does not exist");
-        if (java.nio.file.Files.isDirectory(file)) throw new InputException(flag + " " + file + ": cannot write: it is a folder");
+        refuseFolder(file, flag);
     }
 
     /**

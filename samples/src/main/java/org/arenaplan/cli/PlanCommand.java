@@ -129,6 +129,7 @@ final class PlanCommand implements Callable<Integer> {
         PrintWriter stderr = spec.commandLine().getErr();
         // With --out - the plan itself goes to stdout, so the report moves to stderr.
         PrintWriter stdout = outToStdout() ? stderr : spec.commandLine().getOut();
+        ArenaplanCli.refuseUnknownOptions(words, model, spec);
         if (align != null) Alignment.of(align);
         Map<String, List<Long>> dimValues = Dims.parse(Dims.routeToModel(model, dims, words));
         if (worstCase || Dims.sweeps(dimValues)) {
@@ -260,7 +261,7 @@ final class PlanCommand implements Callable<Integer> {
 
     private Outcome planProblem(PlanInput input, Planner watched) {
         long alignment = align == null ? 1 : align;
-        Problem problem = FileAccess.read(input.csv(), f -> ProblemCsv.read(f, alignment));
+        Problem problem = FileAccess.read(input.csv(), "PROBLEM.csv", f -> ProblemCsv.read(f, alignment));
         long t0 = System.nanoTime();
         Placement placement = watched.place(problem);
         double ms = (System.nanoTime() - t0) / 1e6;
@@ -287,6 +288,7 @@ final class PlanCommand implements Callable<Integer> {
     /** {@code --out}, {@code --svg} and {@code --html}: a known kind of file, in a folder that exists, before any work. */
     private void checkFiles() {
         if (out != null && !outToStdout()) {
+            FileAccess.refuseFolder(out, "--out");   // before the name's ending: a folder's name says nothing of it
             String name = out.getFileName().toString().toLowerCase(Locale.ROOT);
             if (!name.endsWith(".json") && !name.endsWith(".csv"))
                 throw new UsageException("--out " + out + ": the name must end in .json (plan JSON) or .csv (minimalloc solution)");
@@ -321,19 +323,19 @@ final class PlanCommand implements Callable<Integer> {
             if (outToStdout()) {
                 FileAccess.writeTo(spec.commandLine().getOut(), body);
             } else {
-                FileAccess.write(out, body);
+                FileAccess.write(out, "--out", body);
                 stdout.println("wrote " + out);
             }
         }
         if (svg != null) {
-            FileAccess.write(svg, w -> {
+            FileAccess.write(svg, "--svg", w -> {
                 if (o.plan() != null) PlanPictures.svg(o.plan(), w);
                 else PlanPictures.svg(o.problem(), o.placement(), w);
             });
             stdout.println("wrote " + svg);
         }
         if (html != null) {
-            FileAccess.write(html, w -> {
+            FileAccess.write(html, "--html", w -> {
                 if (o.plan() != null) PlanPictures.html(o.plan(), w);
                 else PlanPictures.html(o.problem(), o.placement(), w);
             });

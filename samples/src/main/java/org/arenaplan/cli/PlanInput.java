@@ -71,7 +71,7 @@ record PlanInput(String label, Graph graph, Path csv) {
         if (model != null && !dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only (built-in models take --OPTION VALUE)");
         if (model != null && donateInputs) throw new UsageException("--donate-inputs applies to ONNX models only (built-in models take their own --donate option where they have one)");
         if (model != null) {
-            Map<String, String> options = modelOptions(words);
+            Map<String, String> options = modelOptions(words, model);
             Graph g;
             try {
                 g = BuiltinModels.build(model, options);
@@ -83,15 +83,23 @@ record PlanInput(String label, Graph graph, Path csv) {
         if (words.isEmpty()) throw new UsageException("missing input: give GRAPH.json, PROBLEM.csv, MODEL.onnx or --model NAME");
         for (String w : words) if (w.startsWith("-")) throw new UsageException("unknown option '" + w + "'");
         if (words.size() > 1) throw new UsageException("expected one input file, found " + words.size() + ": " + String.join(" ", words));
+        if (words.get(0).isEmpty()) throw new UsageException("the input's name is empty (''); give GRAPH.json, PROBLEM.csv, MODEL.onnx or --model NAME");
         Path file = Path.of(words.get(0));
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         if (!name.endsWith(".onnx") && !dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only");
         if (!name.endsWith(".onnx") && donateInputs) throw new UsageException("--donate-inputs applies to ONNX models only");
-        if (name.endsWith(".csv")) return new PlanInput(file.toString(), null, file);
-        if (name.endsWith(".json")) return new PlanInput(file.toString(), FileAccess.read(file, GraphJson::read), null);
-        if (name.endsWith(".onnx"))
+        if (name.endsWith(".csv")) {
+            FileAccess.refuseFolder(file, "PROBLEM.csv");
+            return new PlanInput(file.toString(), null, file);
+        }
+        if (name.endsWith(".json")) return new PlanInput(file.toString(), FileAccess.read(file, "GRAPH.json", GraphJson::read), null);
+        if (name.endsWith(".onnx")) {
+            FileAccess.refuseFolder(file, "MODEL.onnx");
             return new PlanInput(file.toString() + (dims.isEmpty() ? "" : " " + dims) + (donateInputs ? " (inputs donated)" : ""),
                     OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withDims(dims).withDonateInputs(donateInputs).withInputValues(inputValues)), null);
+        }
+        String folder = org.arenaplan.io.TextFiles.folderNotFile("", file);   // a folder: say so rather than that its name has no known ending
+        if (folder != null) throw new InputException(folder + "; expected GRAPH.json, PROBLEM.csv or MODEL.onnx");
         throw new UsageException("cannot tell the type of '" + file + "': expected GRAPH.json, PROBLEM.csv or MODEL.onnx");
     }
 
@@ -103,8 +111,18 @@ record PlanInput(String label, Graph graph, Path csv) {
         return ordered;
     }
 
-    /** {@code --name value} and {@code --name=value} pairs; a name without a value is {@code true}. */
-    static Map<String, String> modelOptions(List<String> words) {
+    /**
+     * {@code --name value} and {@code --name=value} pairs; a name without a value is {@code true}
+     * where the model's option is a flag (its default true or false), else bad input naming the
+     * option (was read as the value 'true': "--layers must be a positive integer ..., got 'true'").
+     */
+    static Map<String, String> modelOptions(List<String> words, String model) {
+        Map<String, String> defaults;
+        try {
+            defaults = BuiltinModels.defaults(model);
+        } catch (IllegalArgumentException e) {
+            defaults = Map.of();   // an unknown model: building it says so
+        }
         Map<String, String> options = new LinkedHashMap<>();
         for (int i = 0; i < words.size(); i++) {
             String w = words.get(i);
@@ -119,6 +137,9 @@ record PlanInput(String label, Graph graph, Path csv) {
             } else if (i + 1 < words.size() && !words.get(i + 1).startsWith("--")) {
                 value = words.get(++i);
             } else {
+                String d = defaults.get(key);
+                if (d != null && !d.equals("true") && !d.equals("false"))
+                    throw new InputException("--model " + model + ": model '" + model + "': option --" + key + " needs a value (default " + d + ")");
                 value = "true";
             }
             if (options.put(key, value) != null) throw new UsageException("model option --" + key + " given twice");

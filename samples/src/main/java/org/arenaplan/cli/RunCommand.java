@@ -118,6 +118,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        ArenaplanCli.refuseUnknownOptions(words, model, spec);
         Map<String, TensorValue> inputValues = model == null ? TensorFiles.named(inputFiles) : Map.of();   // an ONNX model's shape operands may read them
         PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(Dims.routeToModel(model, dims, words))), donateInputs, inputValues);
         if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");

@@ -3,6 +3,7 @@ package org.arenaplan.cli;
 import org.arenaplan.exec.AllClose;
 import org.arenaplan.exec.Inputs;
 import org.arenaplan.io.InputException;
+import org.arenaplan.io.TextFiles;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Tensor;
@@ -28,15 +29,21 @@ final class TensorFiles {
         Map<String, TensorValue> values = new LinkedHashMap<>();
         for (String spec : specs) {
             int eq = spec.indexOf('=');
-            if (eq > 0) values.put(spec.substring(0, eq), read(spec.substring(0, eq), Path.of(spec.substring(eq + 1))));
+            if (eq > 0) values.put(spec.substring(0, eq), read(spec, spec.substring(0, eq), Path.of(spec.substring(eq + 1))));
         }
         return values;
     }
 
-    /** The values of {@code --input NAME=FILE}; a file that cannot be read is bad input naming the input too. */
-    private static TensorValue read(String input, Path file) {
+    /**
+     * The values of {@code --input NAME=FILE}; a file that cannot be read is bad input naming the input too.
+     *
+     * @param spec the option's value as typed ({@code x=a.pb} or {@code a.pb})
+     */
+    private static TensorValue read(String spec, String input, Path file) {
+        if (spec.isEmpty()) throw new UsageException("--input '': the name is empty; give --input FILE.pb or --input NAME=FILE.pb");
         if (file.toString().isEmpty())
             throw new UsageException("--input " + input + "=: no file after '='; write --input " + input + "=FILE.pb");
+        FileAccess.refuseFolder(file, spec.indexOf('=') > 0 ? "--input " + input + "=" : "--input");
         try {
             return OnnxTensorFile.read(file).value();
         } catch (InputException e) {
@@ -63,7 +70,7 @@ final class TensorFiles {
             }
             if (!g.isInput(name)) throw new UsageException("--input " + spec + ": '" + name + "' is not a graph input; inputs: " + g.inputs());
             if (!given.add(name)) throw new UsageException("--input " + spec + ": input '" + name + "' is given twice");
-            TensorValue t = read(name, file);
+            TensorValue t = read(spec, name, file);
             Tensor want = g.tensor(name);
             DType type = want.dtype() == null ? DType.F32 : want.dtype();
             if (t.dtype() != type)
@@ -110,12 +117,17 @@ final class TensorFiles {
     static void checkPaths(Graph g, Path output, List<String> expect, double rtol, double atol) {
         if (output != null) {
             if (g.outputs().size() == 1 || output.toString().equals("-")) FileAccess.checkWritable(output, "--output");
+            else if (output.toString().isEmpty())   // Java's working folder: the outputs would land there unasked
+                throw new InputException(TextFiles.notAFolder("--output", output));
             else if (Files.exists(output) && !Files.isDirectory(output))
-                throw new InputException("--output " + output + ": the graph has " + g.outputs().size() + " outputs, so PATH must be a folder, and this is a file");
+                throw new InputException(TextFiles.notAFolder("--output", output) + " (the graph has " + g.outputs().size() + " outputs, so PATH is a folder of NAME.pb files)");
             else if (!Files.isDirectory(output.toAbsolutePath().getParent()))
                 throw new InputException("--output " + output + ": cannot write: folder " + output.toAbsolutePath().getParent() + " does not exist");
         }
-        for (Path reference : references(g, expect, rtol, atol).values()) {
+        for (Map.Entry<String, Path> ref : references(g, expect, rtol, atol).entrySet()) {
+            Path reference = ref.getValue();
+            boolean named = expect.contains(ref.getKey() + "=" + reference);   // a folder is named as it was typed
+            FileAccess.refuseFolder(reference, named ? "--expect " + ref.getKey() + "=" : "--expect");
             try {
                 OnnxTensorFile.read(reference);
             } catch (InputException e) {

@@ -59,8 +59,8 @@ final class ValidateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Alignment.of(align);
         if (capacity != null && capacity < 0) throw new UsageException("--capacity must not be negative, got " + capacity);
-        Problem problem = FileAccess.read(problemFile, f -> ProblemCsv.read(f, align));
-        ProblemCsv.Parsed solution = FileAccess.read(solutionFile, f -> isPlanJson(f) ? fromPlan(PlanJson.read(f)) : ProblemCsv.readSolution(f, align));
+        Problem problem = FileAccess.read(problemFile, "PROBLEM.csv", f -> ProblemCsv.read(f, align));
+        ProblemCsv.Parsed solution = FileAccess.read(solutionFile, isPlanJson(solutionFile) ? "PLAN.json" : "SOLUTION.csv", f -> isPlanJson(f) ? fromPlan(PlanJson.read(f)) : ProblemCsv.readSolution(f, align));
         Long cap = capacity != null ? capacity : ProblemCsv.capacityFromName(problemFile);
 
         List<Violation> violations = new ArrayList<>();

@@ -110,4 +110,27 @@ class HelpAndOptionsTest {
         assertThat(PlanJson.parse(r.out(), "stdout").arenaBytes()).isEqualTo(98304);
         assertThat(r.err()).contains("plan of model mlp").doesNotContain("wrote");
     }
+
+    /**
+     * An unknown option or command reads the same in every command, with the name it nearly
+     * spells by the one near-miss rule: was picocli's "Unknown option: '--bogus'" outside plan and
+     * run, "Unmatched argument at index 0: 'paln'" for a command (picocli's suggestion there was 'validate').
+     */
+    @Test
+    void unknownOptionsAndCommandsReadTheSameEverywhereWithTheNameTheyNearlySpell() {
+        String[][] cases = {
+                {"unknown option '--bogus' (see 'arenaplan validate --help')", "validate", "p.csv", "s.csv", "--bogus"},
+                {"unknown option '--capacit'; did you mean '--capacity'? (see 'arenaplan validate --help')", "validate", "p.csv", "s.csv", "--capacit", "3"},
+                {"unknown option '--graph'; did you mean '--graphs'? (see 'arenaplan stress --help')", "stress", "--graph", "3"},
+                {"unknown option '--bogus' (see 'arenaplan doctor --help')", "doctor", "--bogus"},
+                {"unknown option '--planer'; did you mean '--planner'? (see 'arenaplan plan --help')", "plan", "p.csv", "--planer", "best"},
+                {"unknown option '--devce'; did you mean '--device'? (see 'arenaplan run --help')", "run", "g.json", "--devce", "sim"},
+                {"unknown command 'paln'; commands: plan, validate, run, stress, doctor, bench, help, generate-completion; did you mean 'plan'? (see 'arenaplan --help')", "paln"},
+                {"unknown command 'nope'; commands: plan, validate, run, stress, doctor, bench, help, generate-completion (see 'arenaplan --help')", "nope"}};
+        for (String[] c : cases) {
+            Cli r = Cli.run(java.util.Arrays.copyOfRange(c, 1, c.length));
+            assertThat(r.code()).as(r.toString()).isEqualTo(2);
+            assertThat(r.err().strip()).as(r.toString()).isEqualTo("arenaplan: " + c[0]);
+        }
+    }
 }

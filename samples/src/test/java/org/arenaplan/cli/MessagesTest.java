@@ -139,11 +139,11 @@ class MessagesTest {
     @Test
     void aFolderGivenAsAnInputFileIsNamedSo() throws Exception {
         Path folder = Files.createDirectory(dir.resolve("inputs"));
-        oneLine(Cli.run("run", "--model", "mlp", "--input", "x=" + folder, "--device", "sim"), 2, "--input x: " + folder + ": is a directory, not a file");
-        oneLine(Cli.run("run", "--model", "mlp", "--input", folder.toString(), "--device", "sim"), 2, "--input x: " + folder + ": is a directory, not a file");
+        oneLine(Cli.run("run", "--model", "mlp", "--input", "x=" + folder, "--device", "sim"), 2, "--input x=" + folder + ": a folder, not a file");
+        oneLine(Cli.run("run", "--model", "mlp", "--input", folder.toString(), "--device", "sim"), 2, "--input " + folder + ": a folder, not a file");
         oneLine(Cli.run("run", "--model", "mlp", "--input", "x=", "--device", "sim"), 2, "--input x=: no file after '='; write --input x=FILE.pb");
         Path model = Files.createDirectory(dir.resolve("d.onnx"));
-        oneLine(Cli.run("plan", model.toString()), 2, model + ": is a directory, not a file");
+        oneLine(Cli.run("plan", model.toString()), 2, "MODEL.onnx " + model + ": a folder, not a file");
     }
 
     @Test

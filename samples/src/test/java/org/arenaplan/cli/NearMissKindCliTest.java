@@ -72,4 +72,28 @@ class NearMissKindCliTest {
         oneLine(Cli.run("run", f.toString(), "--device", "sim"), 2,
                 f + ": op 't' (Tranpose): unknown op kind 'Tranpose'; known kinds are those of org.arenaplan.ir.OpRegistry", "; did you mean 'Transpose'?");
     }
+
+    /**
+     * x -> KIND (output a view of x: no device work) -> v -> Relu -> y. run lowered a storage-only
+     * op to nothing without looking at its kind, so a misspelt view kind ran unnamed while a
+     * misspelt computing kind was refused; now both are refused alike (any kind outside the
+     * registry, as docs/cli.md says), and plan still only warns.
+     */
+    @Test
+    void runRefusesAnUnknownKindAlsoWhenTheOpIsOnlyAView() throws Exception {
+        Path f = dir.resolve("view.json");
+        for (String kind : new String[]{"Reshap", "MyAlias"}) {
+            Files.writeString(f, """
+                    {"format": "arenaplan-graph/1",
+                     "tensors": [{"name": "x", "dtype": "f32", "shape": [4, 2]}, {"name": "v", "dtype": "f32", "shape": [8]}, {"name": "y", "dtype": "f32", "shape": [8]}],
+                     "inputs": [{"name": "x"}], "outputs": ["y"],
+                     "ops": [{"name": "view", "kind": "KIND", "inputs": ["x"], "outputs": ["v"], "views": [{"output": 0, "input": 0, "byte_offset": 0}]},
+                             {"name": "act", "kind": "Relu", "inputs": ["v"], "outputs": ["y"]}]}
+                    """.replace("KIND", kind));
+            oneLine(Cli.run("run", f.toString(), "--device", "sim", "--iterations", "1"), 2,
+                    f + ": op 'view' (" + kind + "): unknown op kind '" + kind + "'; known kinds are those of org.arenaplan.ir.OpRegistry",
+                    kind.equals("Reshap") ? "; did you mean 'Reshape'?" : "OpRegistry (the README's operator table)");
+            assertThat(Cli.run("plan", f.toString()).code()).as("plan trusts an opaque view").isZero();
+        }
+    }
 }

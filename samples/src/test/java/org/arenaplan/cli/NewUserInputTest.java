@@ -128,6 +128,57 @@ class NewUserInputTest {
             oneLine(Cli.run(cmd, future.toString(), "--dim", "N=2"), 2, future + ": ir_version 99 is newer than the ONNX IR versions arenaplan reads");
     }
 
+    /** NAME.NUMBER.csv with a signed NUMBER: '+' read as the fields read it, '-' refused naming the file (both were ignored, digits alone being read). */
+    @Test
+    void aSignedCapacityInACsvNameIsReadOrRefusedNotIgnored() throws Exception {
+        String rows = "id,lower,upper,size\na,0,2,1024\nb,1,3,1024\n";
+        Path plus = Files.writeString(dir.resolve("n.+1536.csv"), rows);
+        Cli p = Cli.run("plan", plus.toString());
+        assertThat(p.code()).as(p.toString()).isEqualTo(3);   // 2,048 B do not fit in 1,536
+        assertThat(p.out()).contains("capacity           1,536 B");
+        Path minus = Files.writeString(dir.resolve("n.-5.csv"), rows);
+        oneLine(Cli.run("plan", minus.toString()), 2, minus + ": the capacity -5 in the file name (NAME.NUMBER.csv) is negative; rename the file or give --capacity BYTES");
+        oneLine(Cli.run("validate", minus.toString(), Files.writeString(dir.resolve("s.csv"), "id,lower,upper,size,offset\na,0,2,1024,0\nb,1,3,1024,1024\n").toString()),
+                2, "the capacity -5 in the file name");
+        assertThat(Cli.run("plan", minus.toString(), "--capacity", "4096").code()).as("--capacity wins over the name").isZero();
+    }
+
+    /** As bench search's empty folder: the user named a folder of models and none was benched (it ran the built-ins alone, exit 0). */
+    @Test
+    void benchScheduleOnAFolderWithoutModelsIsNotASuccess() throws Exception {
+        Files.writeString(dir.resolve("notes.txt"), "no models here");
+        oneLine(Cli.run("bench", "schedule", "--dir", dir.toString(), "--time-limit", "1"), 2,
+                "--dir " + dir + ": no ONNX models in it (*.onnx, in it or below); leave out --dir for the built-in graphs alone");
+    }
+
+    /** A write that fails late (a full disk) names the flag, as the early checks do (was 'cannot write /dev/full: ...' without it). */
+    @Test
+    void aLateWriteFailureNamesTheFlag() throws Exception {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(full), "no /dev/full here");
+        Path problem = Files.writeString(dir.resolve("p.csv"), "id,lower,upper,size\nx,0,3,1024\n");
+        for (String flag : new String[]{"--svg", "--html"})
+            oneLine(Cli.run("plan", problem.toString(), flag, full.toString()), 2, flag + " /dev/full: cannot write: ");
+    }
+
+    /** A CSV saved with ';' (a spreadsheet's locale) is one column: the line says what separates columns. */
+    @Test
+    void aCsvWithAnotherSeparatorIsToldColumnsAreSeparatedByCommas() throws Exception {
+        Path semi = Files.writeString(dir.resolve("semi.csv"), "id;lower;upper;size\na;0;2;1024\n");
+        oneLine(Cli.run("plan", semi.toString()), 2,
+                semi + ":1: missing column 'id' in header 'id;lower;upper;size'; columns are separated by commas, and this header uses ';'");
+    }
+
+    /** A model option left without its value (was read as 'true': "must be a positive integer ..., got 'true'"); a flag option still reads as true. */
+    @Test
+    void aModelOptionWithoutItsValueIsSaidToNeedOne() {
+        for (String cmd : new String[]{"plan", "run"})
+            oneLine(Cli.run(cmd, "--model", "mlp", "--layers", "--width", "8"), 2, "--model mlp: model 'mlp': option --layers needs a value (default 3)");
+        Cli flag = Cli.run("plan", "--model", "chain", "--donate");
+        assertThat(flag.code()).as(flag.toString()).isZero();
+        assertThat(flag.out()).contains("model chain {donate=true}");
+    }
+
     @Test
     void benchScheduleOnAFolderThatIsNotThereIsNotASuccess() {
         oneLine(Cli.run("bench", "schedule", "--dir", dir.resolve("nope").toString(), "--time-limit", "1"), 2, "--dir", "no such folder");
@@ -165,7 +216,10 @@ class NewUserInputTest {
     void picocliErrorsAreOneLineLikeEveryOtherBadInput() throws Exception {
         Path csv = dir.resolve("p.csv");
         Files.writeString(csv, "id,lower,upper,size\nx,0,3,1024\n");
-        oneLine(Cli.run("plan", csv.toString(), "--capacity", "abc"), 2, "Invalid value for option '--capacity': 'abc' is not a long (see 'arenaplan plan --help')");
+        oneLine(Cli.run("plan", csv.toString(), "--capacity", "abc"), 2, "Invalid value for option '--capacity': 'abc' is not a long (a whole number from -9223372036854775808 to 9223372036854775807) (see 'arenaplan plan --help')");
+        oneLine(Cli.run("plan", csv.toString(), "--capacity", "99999999999999999999"), 2, "'99999999999999999999' is not a long (a whole number from -9223372036854775808 to 9223372036854775807)");
+        oneLine(Cli.run("stress", "--graphs", "1.5"), 2, "Invalid value for option '--graphs': '1.5' is not an int (a whole number from -2147483648 to 2147483647) (see 'arenaplan stress --help')");
+        oneLine(Cli.run("plan", csv.toString(), "--time-limit", "abc"), 2, "Invalid value for option '--time-limit': 'abc' is not a double (a number such as 2 or 0.5) (see 'arenaplan plan --help')");
         oneLine(Cli.run("frobnicate"), 2, "'frobnicate'", "(see 'arenaplan --help')");
         oneLine(Cli.run("plan", "--model", "randwire", "--nodes", "0"), 2, "--model randwire: model 'randwire': option --nodes must be a positive integer of at most 10000 (a larger graph would take minutes and gigabytes to build and plan), got '0'");
         assertThat(Cli.run("plan", "--model", "randwire", "--nodes", "0").err()).doesNotContain("model 'randwire': model 'randwire'");

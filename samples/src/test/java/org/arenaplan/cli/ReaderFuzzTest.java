@@ -323,7 +323,7 @@ class ReaderFuzzTest {
     /** What {@code validate} does with a plan file: read it, rebuild its problem, validate its offsets. */
     private static Result readPlan(Path f, Mutants.Mutant m) {
         try {
-            PlanJson.PlanDocument doc = FileAccess.read(f, PlanJson::read);
+            PlanJson.PlanDocument doc = FileAccess.read(f, "PLAN.json", PlanJson::read);
             Problem problem = doc.problem();
             boolean valid = PlacementValidator.validate(problem, doc.offsets(), doc.arenaBytes(), null).isEmpty();
             if (m.mustReject()) return new Result(Verdict.WRONGLY_ACCEPTED, m.what());

@@ -2,6 +2,7 @@ package org.arenaplan.gpu;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -12,6 +13,7 @@ import org.arenaplan.cuda.DeviceBench;
 import org.arenaplan.cuda.Doctor;
 import org.arenaplan.device.Device;
 import org.arenaplan.device.DeviceOptions;
+import org.arenaplan.io.TextFiles;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.sim.SimDevice;
 
@@ -26,7 +28,7 @@ import org.arenaplan.sim.SimDevice;
  *       models of DIR against their reference outputs ({@link RealModels});</li>
  *   <li>{@code summarize OUTDIR}: OUTDIR/results.json from what run.sh left there ({@link RunSummary}).</li>
  * </ul>
- * Exit codes: 0 ok, 1 a check failed, 2 usage, 3 CUDA unavailable (for {@code --device cuda}).
+ * Exit codes: 0 ok, 1 a check failed, 2 usage (one line on stderr naming the argument), 3 CUDA unavailable (for {@code --device cuda}).
  */
 public final class GpuRunner {
     private GpuRunner() { }
@@ -34,16 +36,31 @@ public final class GpuRunner {
     public static void main(String[] args) throws IOException {
         String command = args.length == 0 ? "help" : args[0];
         String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
-        switch (command) {
-            case "doctor" -> Doctor.report(System.out);
-            case "sim-smoke" -> System.exit(SimSmoke.run(System.out) ? 0 : 1);
-            case "bench" -> System.exit(bench(new Flags(rest, false)));
-            case "bench-real" -> System.exit(RealModels.bench(new Flags(rest, true), System.out));
-            case "summarize" -> {
-                if (rest.length < 1) usage(System.err, 2);
-                System.exit(RunSummary.write(Path.of(rest[0]), System.out));
+        try {
+            switch (command) {
+                case "doctor" -> Doctor.report(System.out);
+                case "sim-smoke" -> System.exit(SimSmoke.run(System.out) ? 0 : 1);
+                case "bench" -> System.exit(bench(new Flags(command, rest, false)));
+                case "bench-real" -> System.exit(RealModels.bench(new Flags(command, rest, true), System.out));
+                case "summarize" -> {
+                    if (rest.length != 1) throw new BadUsage("summarize takes one OUTDIR, got " + rest.length + " argument(s)");
+                    String notAFolder = TextFiles.notAFolder("summarize", Path.of(rest[0]));
+                    if (notAFolder != null) throw new BadUsage(notAFolder);
+                    System.exit(RunSummary.write(Path.of(rest[0]), System.out));
+                }
+                case "help", "--help", "-h" -> usage(System.out, 0);
+                default -> throw new BadUsage("unknown command '" + command + "'");
             }
-            default -> usage(command.equals("help") ? System.out : System.err, command.equals("help") ? 0 : 2);
+        } catch (BadUsage e) {
+            System.err.println("arenaplan-gpu: " + e.getMessage() + " (usage: java -jar arenaplan-gpu.jar help)");
+            System.exit(2);
+        }
+    }
+
+    /** A wrong command line: one line on stderr naming the argument, exit 2. */
+    static final class BadUsage extends RuntimeException {
+        BadUsage(String message) {
+            super(message);
         }
     }
 
@@ -55,23 +72,43 @@ public final class GpuRunner {
         Path dir;
         int iterations = 20, warmup = 3;
 
-        Flags(String[] args, boolean wantsDir) {
+        /** @throws BadUsage for an unknown flag, a flag without its value or given twice, a number out of range, a --json that cannot be written */
+        Flags(String command, String[] args, boolean wantsDir) {
             int i = 0;
             if (wantsDir) {
-                if (args.length == 0) usage(System.err, 2);
+                if (args.length == 0 || args[0].startsWith("--")) throw new BadUsage(command + ": give the folder first: " + command + " DIR [--device cuda|sim] ...");
                 dir = Path.of(args[i++]);
             }
+            java.util.Set<String> seen = new java.util.HashSet<>();
             for (; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--device" -> device = value(args, ++i);
-                    case "--models" -> models = List.of(value(args, ++i).split(","));
-                    case "--json" -> json = Path.of(value(args, ++i));
-                    case "--iterations" -> iterations = Integer.parseInt(value(args, ++i));
-                    case "--warmup" -> warmup = Integer.parseInt(value(args, ++i));
-                    default -> usage(System.err, 2);
+                String flag = args[i];
+                if (!seen.add(flag)) throw new BadUsage(command + ": " + flag + " given twice");
+                switch (flag) {
+                    case "--device" -> device = value(command, args, ++i);
+                    case "--models" -> models = List.of(value(command, args, ++i).split(","));
+                    case "--json" -> json = Path.of(value(command, args, ++i));
+                    case "--iterations" -> iterations = count(command, flag, value(command, args, ++i), 1);
+                    case "--warmup" -> warmup = count(command, flag, value(command, args, ++i), 0);
+                    default -> throw new BadUsage(command + ": unknown option '" + flag + "'");
                 }
             }
-            if (!List.of("cuda", "sim").contains(device)) usage(System.err, 2);
+            if (!List.of("cuda", "sim").contains(device)) throw new BadUsage(command + ": --device " + device + ": expected cuda or sim");
+            if (json != null) {
+                String folder = TextFiles.folderNotFile("--json", json);
+                if (folder != null) throw new BadUsage(command + ": " + folder);
+                Path parent = json.toAbsolutePath().getParent();
+                if (parent != null && !Files.isDirectory(parent)) throw new BadUsage(command + ": --json " + json + ": cannot write: folder " + parent + " does not exist");
+            }
+        }
+
+        private static int count(String command, String flag, String text, int least) {
+            try {
+                int n = Integer.parseInt(text);
+                if (n >= least) return n;
+            } catch (NumberFormatException e) {
+                // said below
+            }
+            throw new BadUsage(command + ": " + flag + " " + text + ": expected a whole number of at least " + least);
         }
 
         /** The device to run on, or null (after saying why) where CUDA was asked for and is unavailable. */
@@ -104,8 +141,8 @@ public final class GpuRunner {
         return rows.stream().allMatch(DeviceBench.Row::outputsEqualPlanned) ? 0 : 1;
     }
 
-    private static String value(String[] args, int i) {
-        if (i >= args.length) usage(System.err, 2);
+    private static String value(String command, String[] args, int i) {
+        if (i >= args.length) throw new BadUsage(command + ": " + args[i - 1] + " needs a value");
         return args[i];
     }
 

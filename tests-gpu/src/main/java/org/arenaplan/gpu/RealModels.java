@@ -29,7 +29,8 @@ import org.arenaplan.plan.Plan;
  * {@code file})), each imported, planned, run in every mode on one device with its own input files,
  * and compared with the reference outputs: |got - ref| <= 1e-5 + 1e-4 |ref| per value (the GPU
  * tests' tolerance). A model that does not import, or whose inputs cannot be read, is reported
- * with the reason and counts as skipped, not failed. Weights are the graph's own when the importer
+ * with the reason and counts as skipped, not failed; so does a {@code NAME.meta.json} that is not a
+ * JSON object. A DIR that is no folder, or holds no {@code NAME.meta.json}, is exit 2. Weights are the graph's own when the importer
  * keeps the model's initializers ({@code WeightRegion}).
  */
 final class RealModels {
@@ -43,13 +44,18 @@ final class RealModels {
 
     /** Exit 0 when every model that ran matched its reference and was equal across modes, 1 otherwise, 3 without CUDA. */
     static int bench(GpuRunner.Flags f, PrintStream out) throws IOException {
-        if (!Files.isDirectory(f.dir)) {
-            out.println("bench-real: " + f.dir + ": no such folder");
+        String notAFolder = org.arenaplan.io.TextFiles.notAFolder("bench-real", f.dir);   // "bench-real DIR: a file, not a folder", "...: no such folder"
+        if (notAFolder != null) {
+            out.println(notAFolder);
             return 2;
         }
         List<Path> metas;
         try (Stream<Path> s = Files.list(f.dir)) {
             metas = s.filter(p -> p.getFileName().toString().endsWith(".meta.json")).sorted().toList();
+        }
+        if (metas.isEmpty()) {   // as bench search's empty folder: nothing ran, so nothing passed
+            out.println("bench-real " + f.dir + ": no NAME.meta.json in it; nothing to run");
+            return 2;
         }
         List<Result> results = new ArrayList<>();
         try (Device d = f.open(out)) {
@@ -69,7 +75,15 @@ final class RealModels {
     }
 
     private static Result one(Path meta, Device d, int iterations) throws IOException {
-        JsonNode m = new ObjectMapper().readTree(meta.toFile());
+        JsonNode m;
+        try {
+            m = new ObjectMapper().readTree(meta.toFile());
+        } catch (IOException e) {   // a description that cannot be read: that model is skipped, saying why
+            String why = e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : org.arenaplan.io.TextFiles.reason(e);
+            return new Result(meta.getFileName().toString(), "skipped", meta.getFileName() + ": cannot read: " + why.lines().findFirst().orElse(""), List.of(), null, null, null);
+        }
+        if (m == null || !m.isObject())
+            return new Result(meta.getFileName().toString(), "skipped", meta.getFileName() + ": expected a JSON object", List.of(), null, null, null);
         String name = m.path("name").asText(meta.getFileName().toString());
         Path dir = meta.getParent();
         Graph g;
