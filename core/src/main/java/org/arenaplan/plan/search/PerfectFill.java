@@ -128,6 +128,9 @@ final class PerfectFill {
     private final int[] spanBase;
     private final int count;
     private long nodes;
+    private long backjumps;
+    /** For tests: false turns backjumping off (every failed child then leads to the next filler). */
+    boolean backjumping = true;
     /**
      * Set by every NOT_FOUND of {@link #search}, {@link #holds} and the lookaheads: the conflict, a
      * bitset of sections whose sets of unplaced buffers alone (they fix the floors there) leave
@@ -233,6 +236,11 @@ final class PerfectFill {
         return nodes;
     }
 
+    /** Nodes that failed by a child's conflict that missed the child's placement, without trying their other fillers. */
+    long backjumps() {
+        return backjumps;
+    }
+
     /** Offsets of the buffers; meaningful after {@link #run()} returned {@link #FOUND}. */
     long[] offsets() {
         return offset;
@@ -323,7 +331,8 @@ final class PerfectFill {
             else r = search(from, to, left - 1, hash ^ key[b]);
             unplace(b, f, releaseMark);
             if (r != NOT_FOUND) return r;
-            if (!touches(time.first[b], time.end[b])) {
+            if (backjumping && !touches(time.first[b], time.end[b])) {
+                backjumps++;
                 refute(hash);                             // the failure holds without b: so here (backjump)
                 return NOT_FOUND;
             }
