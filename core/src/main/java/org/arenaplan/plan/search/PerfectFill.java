@@ -42,6 +42,17 @@ import java.util.stream.IntStream;
  *       lossy table, across restarts: reached again by another order, after other choices in
  *       other parts, or in a later run, it is cut at once. (Two states sharing a hash would
  *       wrongly cut one: a chance of about 2^-64 per pair.)</li>
+ *   <li><em>Backjumping.</em> Every failure comes back with its conflict: the sections whose
+ *       sets of unplaced buffers alone leave no completion (conflict-directed backjumping,
+ *       Prosser 1993, with sections for variables). A failed lookahead names the sections it
+ *       read: a section whose stacking fails and, per buffer it could not stack, one section
+ *       of its lifetime above the bytes stacked; a wall with no filler, the wall, its left
+ *       neighbour and why each starter cannot sit there; a pit that cannot be tiled, the pit
+ *       and its two neighbours. A node whose fillers all failed has the union of their
+ *       conflicts, the wall's and every filler's span. When a child's conflict misses the
+ *       sections of the buffer just placed, the failure holds without it: the node fails at
+ *       once with that conflict (and is refuted) instead of trying its other fillers, and so on
+ *       up while the conflict misses each placement.</li>
  *   <li><em>Restarts.</em> Node budgets of {@value #LUBY_UNIT} x buffers times the Luby sequence
  *       1, 1, 2, 1, 1, 2, 4, ... (Luby, Sinclair and Zuckerman 1993: within a log factor of the
  *       best fixed budget for an unknown run-time distribution); the first run tries fillers
@@ -52,7 +63,8 @@ import java.util.stream.IntStream;
  * </ol>
  * Cost per node: O(sections + the unplaced buffers starting at walls + the unplaced members of
  * the sections of the buffers live where the placed one is, a pass per distinct release there at
- * worst). The unplaced buffers are kept per section, as members (swapped past a count) and as
+ * worst; at a failed node, also the spans of the wall's starters and sections / 64 words for the
+ * conflicts). The unplaced buffers are kept per section, as members (swapped past a count) and as
  * starters (a linked list in a fixed order, so that the candidates and the choices do not depend
  * on what was placed and taken back before). Used by {@link CapacitySearch} instead of
  * its general scheme when the problem has no slack and no extra conflicts.
@@ -116,6 +128,15 @@ final class PerfectFill {
     private final int[] spanBase;
     private final int count;
     private long nodes;
+    private long backjumps;
+    /** For tests: false turns backjumping off (every failed child then leads to the next filler). */
+    boolean backjumping = true;
+    /**
+     * Set by every NOT_FOUND of {@link #search}, {@link #holds} and the lookaheads: the conflict, a
+     * bitset of sections whose sets of unplaced buffers alone (they fix the floors there) leave
+     * no completion, whatever the other sections hold.
+     */
+    private final long[] conflict;
     private long nodesLeft;
     private SplittableRandom random;
     private boolean[] reach = new boolean[0];
@@ -196,6 +217,7 @@ final class PerfectFill {
         for (int b : active) key[b] = keys.nextLong();
         unplacedKey = new long[time.sections];
         for (int b : active) unplacedKey[time.first[b]] ^= key[b];
+        conflict = new long[(time.sections + 63) / 64];
         live = time.members.clone();
         liveCount = new int[time.sections];
         for (int s = 0; s < time.sections; s++) liveCount[s] = time.memberStart[s + 1] - time.memberStart[s];
@@ -212,6 +234,11 @@ final class PerfectFill {
 
     long nodes() {
         return nodes;
+    }
+
+    /** Nodes that failed by a child's conflict that missed the child's placement, without trying their other fillers. */
+    long backjumps() {
+        return backjumps;
     }
 
     /** Offsets of the buffers; meaningful after {@link #run()} returned {@link #FOUND}. */
@@ -270,11 +297,18 @@ final class PerfectFill {
      */
     private int search(int from, int to, int left, long hash) {
         if (left == 0) return FOUND;
-        if (isRefuted(hash)) return NOT_FOUND;
+        if (isRefuted(hash)) {
+            conflictOnly(from, to);
+            return NOT_FOUND;
+        }
         if (--nodesLeft < 0) return OUT_OF_NODES;
         if (++nodes % CLOCK_EVERY == 1 && (nodes > nodeLimit || cancelled.getAsBoolean() || System.nanoTime() - deadline > 0)) return OUT_OF_TIME;
         int s = chooseWall(from, to);
-        if (s < 0) return NOT_FOUND;                      // nothing open yet buffers left: cannot be (sizes sum to capacity)
+        if (s < 0) {
+            conflictOnly(from, to);
+            return NOT_FOUND;                      // nothing open yet buffers left: cannot be (sizes sum to capacity)
+        }
+        long[] why = new long[conflict.length];             // the union of the children's conflicts
         long f = floor[s];
         int[] cand = candidates(s, f, from, to);
         int[] cuts = new int[0];
@@ -297,7 +331,16 @@ final class PerfectFill {
             else r = search(from, to, left - 1, hash ^ key[b]);
             unplace(b, f, releaseMark);
             if (r != NOT_FOUND) return r;
+            if (backjumping && !touches(time.first[b], time.end[b])) {
+                backjumps++;
+                refute(hash);                             // the failure holds without b: so here (backjump)
+                return NOT_FOUND;
+            }
+            for (int w = 0; w < why.length; w++) why[w] |= conflict[w];
         }
+        System.arraycopy(why, 0, conflict, 0, why.length);
+        wallFacts(s, from);
+        starterFacts(s, f);
         refute(hash);
         return NOT_FOUND;
     }
@@ -514,7 +557,10 @@ final class PerfectFill {
                 int c = live[k];
                 if (release[c] >= top) continue;
                 releaseLog.set(release, c, top);
-                if (top + size[c] > capacity) return false;
+                if (top + size[c] > capacity) {
+                    conflictOnly(s, s + 1);
+                    return false;
+                }
                 lo = Math.min(lo, time.first[c]);
                 hi = Math.max(hi, time.end[c]);
             }
@@ -560,7 +606,11 @@ final class PerfectFill {
                     highest = Math.max(highest, r);
                 }
             }
-            if (cum == before) return false;   // none of the rest can start: a gap
+            if (cum == before) {               // none of the rest can start: a gap
+                conflictOnly(s, s + 1);              // the floor and members of s, and the releases of the rest
+                for (int i = 0; i < m; i++) witnessAbove(pending[i], f + cum);
+                return false;
+            }
             m = kept;
         }
         return true;
@@ -580,9 +630,56 @@ final class PerfectFill {
             int e = s + 1;
             while (e < to && floor[e] == f) e++;
             boolean pit = e == to || floor[e] > f;
-            if (pit ? !tileable(s, e, f) : !anyFiller(s, f)) return false;
+            if (pit ? !tileable(s, e, f) : !anyFiller(s, f)) {
+                if (pit) conflictOnly(s > from ? s - 1 : s, e < to ? e + 1 : e);
+                else {
+                    conflictOnly(s, s);
+                    wallFacts(s, from);
+                    starterFacts(s, f);
+                }
+                return false;
+            }
         }
         return true;
+    }
+
+    /** Sets the conflict to sections [lo, hi). */
+    private void conflictOnly(int lo, int hi) {
+        Arrays.fill(conflict, 0);
+        for (int k = lo; k < hi; k++) conflict[k >>> 6] |= 1L << k;
+    }
+
+    /** The conflict holds a section of [lo, hi). */
+    private boolean touches(int lo, int hi) {
+        for (int k = lo; k < hi; k++) if ((conflict[k >>> 6] & (1L << k)) != 0) return true;
+        return false;
+    }
+
+    /** Adds why s is a left wall: its floor and its left neighbour's (none at the part's first section, where no unplaced buffer crosses in). */
+    private void wallFacts(int s, int from) {
+        for (int k = s > from ? s - 1 : s; k <= s; k++) conflict[k >>> 6] |= 1L << k;
+    }
+
+    /**
+     * Adds why the unplaced starters of s are or are not fillers at f: a filler's whole span
+     * (its floors, all at most f), and for one whose release is above f, one section above f.
+     */
+    private void starterFacts(int s, long f) {
+        for (int b = next[headBase + s]; b < headBase; b = next[b]) {
+            if (eventuallyAt(b, f)) for (int k = time.first[b]; k < time.end[b]; k++) conflict[k >>> 6] |= 1L << k;
+            else if (f + size[b] <= capacity) witnessAbove(b, f);
+        }
+    }
+
+    /** Adds a section of c's span whose floor is above v (one exists: c's release is). */
+    private void witnessAbove(int c, long v) {
+        for (int k = time.first[c]; k < time.end[c]; k++) {
+            if (floor[k] > v) {
+                conflict[k >>> 6] |= 1L << k;
+                return;
+            }
+        }
+        throw new IllegalStateException("buffer " + c + ": no floor above " + v);
     }
 
     private boolean anyFiller(int s, long f) {

@@ -26,10 +26,15 @@ class PerfectFillTest {
      * every order).
      */
     private static Problem noSlack(long seed) {
+        return noSlack(seed, 6, 6, 8);
+    }
+
+    /** As {@link #noSlack(long)} with time steps 0..steps, the given capacity, and null past maxBuffers. */
+    private static Problem noSlack(long seed, long steps, long capacity, int maxBuffers) {
         SplittableRandom rnd = new SplittableRandom(seed);
         List<long[]> rows = new ArrayList<>();   // lower, upper (-1: live), size
-        startBuffers(rows, 0, 6, rnd);
-        for (long t = 1; t < 6; t++) {
+        startBuffers(rows, 0, capacity, rnd);
+        for (long t = 1; t < steps; t++) {
             long freed = 0;
             for (long[] r : rows) {
                 if (r[1] < 0 && rnd.nextInt(5) < 2) {
@@ -39,14 +44,14 @@ class PerfectFillTest {
             }
             startBuffers(rows, t, freed, rnd);
         }
-        if (rows.size() > 8) return null;
+        if (rows.size() > maxBuffers) return null;
         int n = rows.size();
         String[] ids = new String[n];
         long[] lower = new long[n], upper = new long[n], sizes = new long[n];
         for (int i = 0; i < n; i++) {
             ids[i] = "b" + i;
             lower[i] = rows.get(i)[0];
-            upper[i] = rows.get(i)[1] < 0 ? 6 : rows.get(i)[1];
+            upper[i] = rows.get(i)[1] < 0 ? steps : rows.get(i)[1];
             sizes[i] = rows.get(i)[2];
         }
         return new Problem(ids, lower, upper, sizes, 1);
@@ -70,6 +75,35 @@ class PerfectFillTest {
             assertDecidedLikeTheOracle(p, 6, "seed " + seed);
         }
         assertThat(checked).isGreaterThan(200);
+    }
+
+    /**
+     * Backjumping cuts no branch with a completion: on no-slack problems of up to 30 buffers
+     * (too many for the brute-force oracle), with and without it, {@link PerfectFill} reaches the
+     * same decision, found or proven infeasible, and it does backjump on them.
+     */
+    @Test
+    void backjumpingDecidesLikeTheSearchWithoutIt() {
+        long jumps = 0;
+        int infeasible = 0, checked = 0;
+        for (long seed = 1; seed <= 300; seed++) {
+            Problem p = noSlack(seed, 10, 12, 30);
+            if (p == null) continue;
+            checked++;
+            int[] r = new int[2];
+            for (int on = 0; on < 2; on++) {
+                SearchInstance instance = new SearchInstance(p);
+                PerfectFill fill = new PerfectFill(p, instance.time, instance.active, 12, safetyDeadline(), Long.MAX_VALUE, () -> false);
+                fill.backjumping = on == 1;
+                r[on] = fill.run();
+                if (on == 1) jumps += fill.backjumps();
+            }
+            assertThat(r[1]).as("seed %d", seed).isEqualTo(r[0]);
+            if (r[0] == PerfectFill.NOT_FOUND) infeasible++;
+        }
+        assertThat(checked).isGreaterThan(100);
+        assertThat(infeasible).isPositive();
+        assertThat(jumps).isPositive();
     }
 
     /** No-slack problems without a packing, found by running the generator above at other capacities (7, 7, 8). */
