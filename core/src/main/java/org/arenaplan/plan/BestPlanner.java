@@ -161,7 +161,7 @@ public final class BestPlanner extends TimeLimitedPlanner {
     private static GreedyPlacer.Result run(Problem problem, int r, long deadline, ArenaBound bound) {
         Candidate c = CANDIDATES.get(r % COUNT);
         int[] order = Orders.orIndexOrder(c.order(), problem, deadline);
-        if (r >= COUNT) return SweepPlacer.place(problem, order, c.fit(), SweepPlacer.HEAVY_HALF, deadline, bound);
+        if (r >= COUNT) return SweepPlacer.placeSmaller(problem, order, c.fit(), deadline, bound);
         return c.squeaky() ? SqueakySweep.placeOrExact(problem, order, c.fit(), deadline, bound)
                 : GreedyPlacer.place(problem, order, c.fit(), deadline, bound);
     }

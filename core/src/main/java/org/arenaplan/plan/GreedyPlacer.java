@@ -68,8 +68,8 @@ final class GreedyPlacer {
 
     /**
      * Places every buffer: exactly by the fit rule where that is cheap enough
-     * ({@link #isExactAffordable}), else by {@link SweepPlacer} (the heavy half of the area
-     * exactly, the rest swept into the gaps).
+     * ({@link #isExactAffordable}), else by {@link SweepPlacer#placeSmaller} (the smaller of a
+     * sweep of every buffer into the gaps and one with the heavy half of the area exact).
      *
      * @param deadline a {@link System#nanoTime()} value, or {@link #NO_DEADLINE}
      * @param bound    stops the run, returning {@link Result#OUTRUN}, once its arena passes this
@@ -77,7 +77,7 @@ final class GreedyPlacer {
      */
     static Result place(Problem p, int[] order, Fit fit, long deadline, ArenaBound bound) {
         return isExactAffordable(p) ? placePrefix(p, order, order.length, fit, deadline, bound)
-                : SweepPlacer.place(p, order, fit, SweepPlacer.HEAVY_HALF, deadline, bound);
+                : SweepPlacer.placeSmaller(p, order, fit, deadline, bound);
     }
 
     /**

@@ -233,6 +233,23 @@ public final class Problem {
         return pairs;
     }
 
+    /**
+     * Ordered pairs of overlapping lifetimes among the buffers {@code subset[0 .. count)} (as
+     * {@link #overlappingPairs()} counts them for every buffer). O(count log count).
+     */
+    long overlappingPairs(int[] subset, int count) {
+        long[] lows = new long[count], ups = new long[count];
+        for (int k = 0; k < count; k++) {
+            lows[k] = lower[subset[k]];
+            ups[k] = upper[subset[k]];
+        }
+        Arrays.sort(lows);
+        Arrays.sort(ups);
+        long pairs = 0;
+        for (int k = 0; k < count; k++) pairs += countBelow(lows, upper[subset[k]]) - countBelow(ups, lower[subset[k]] + 1) - 1;
+        return pairs;
+    }
+
     /** How many of the ascending {@code sorted} are below {@code v} (a lower-bound binary search). */
     static int countBelow(long[] sorted, long v) {
         int lo = 0, hi = sorted.length;

@@ -14,25 +14,31 @@ import java.util.Arrays;
  *
  * <p>Steps:
  * <ol>
+ *   <li>Only where the heavy half of the area is many buffers ({@link SweepPlacer#heavyIsFew}
+ *       false, as {@link SweepPlacer#placeSmaller}): sweep every buffer into the free list, none
+ *       heavy (no checks); stop with it when it reaches the lower bound, or when the heavy half's
+ *       exact placement is past the budget ({@link SweepPlacer#heavyAffordable}).</li>
  *   <li>Sweep: {@link SweepPlacer} with the heavy half of the area ({@link SweepPlacer#HEAVY_HALF})
- *       exact; its arena is the one to beat. Stop here when it was cut at the deadline or is the
- *       lower bound.</li>
+ *       exact (stopped once above the sweep of step 1, if run); its arena is the one to beat.
+ *       Stop here when it was cut at the deadline or is the lower bound.</li>
  *   <li>The squeaky wheels: the buffers whose top ends above the lower bound, highest first
  *       (ties: the order's rank), at most as many as the heavy buffers.</li>
  *   <li>Second sweep, with the heavy set being the squeaky wheels followed by the former heavy
  *       buffers (in the order) and the rest light, in the order; it stops as soon as its
  *       buffers reach above the first arena ({@link ArenaBound}; in {@link BestPlanner}, above
  *       the smallest arena of any finished run).</li>
- *   <li>Keep the second only when it finished and its arena is strictly smaller.</li>
+ *   <li>Keep the smallest arena: the round's only when it finished and is strictly smaller; then
+ *       the heavy-half sweep over the sweep of every buffer on ties.</li>
  * </ol>
  *
- * <p>Never worse than the sweep alone, which it returns on any tie, cut or stop. Cost: two
- * {@link SweepPlacer} runs (the second with at most twice the heavy buffers, and cut short when
- * it loses) plus O(n + c log c) to find and sort the c buffers above the lower bound.
- * Measured (thread CPU time, docs/scale.md): wide 62k / 9k about 2x one sweep, arena / LB
- * 1.00473 to 1.00282; wide 620k / 90k and 1M / 10k keep the first sweep (the round stops early).
+ * <p>Never worse than any of its sweeps alone. Cost: two {@link SweepPlacer} runs (the second
+ * with at most twice the heavy buffers, and cut short when it loses), a third with no heavy
+ * buffer and no checks (O(n log n)) where the heavy half is many buffers, plus O(n + c log c) to
+ * find and sort the c buffers above the lower bound. Measured (thread CPU time, docs/scale.md):
+ * wide 62k / 9k about 2x one sweep, arena / LB 1.00473 to 1.00282; wide 620k / 90k and 1M / 10k
+ * keep the first sweep (the round stops early).
  *
- * <p>Deadline: both sweeps read it as {@link SweepPlacer} does; a second sweep cut by it is
+ * <p>Deadline: every sweep reads it as {@link SweepPlacer} does; a later sweep cut by it is
  * thrown away, so the result is cut only when the first sweep was.
  */
 final class SqueakySweep {
@@ -65,8 +71,28 @@ final class SqueakySweep {
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
         int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
-        GreedyPlacer.Result first = SweepPlacer.placeHeavy(p, order, fit, heavy, deadline, ArenaBound.NONE);
-        if (!first.complete() || heavy >= p.size()) return first;
+        boolean affordable = SweepPlacer.heavyAffordable(p, order, heavy);
+        if (SweepPlacer.heavyIsFew(p, heavy) && affordable) return placeWithRound(p, order, fit, heavy, deadline, bound, ArenaBound.NONE);
+        GreedyPlacer.Result none = SweepPlacer.placeHeavy(p, order, fit, 0, deadline, bound);
+        if (none.outrun()) return affordable ? placeWithRound(p, order, fit, heavy, deadline, bound, ArenaBound.NONE) : none;
+        if (!none.complete()) return none;                                   // cut at the deadline
+        long noneArena = Placement.arenaOf(p, none.offsets());
+        if (noneArena <= p.lowerBound() || !affordable) return none;         // optimal, or the heavy half too costly
+        ArenaBound beatNone = new ArenaBound();
+        beatNone.offer(noneArena);
+        GreedyPlacer.Result withRound = placeWithRound(p, order, fit, heavy, deadline, bound, beatNone);
+        if (withRound.outrun() || !withRound.complete()) return none;
+        return Placement.arenaOf(p, withRound.offsets()) <= noneArena ? withRound : none;
+    }
+
+    /**
+     * Steps 2 to 5: the heavy-half sweep (stopped once above {@code firstBound}), the squeaky
+     * wheels, the round (stopped once above the first sweep's arena or {@code bound}), the
+     * smaller kept.
+     */
+    private static GreedyPlacer.Result placeWithRound(Problem p, int[] order, GreedyPlacer.Fit fit, int heavy, long deadline, ArenaBound bound, ArenaBound firstBound) {
+        GreedyPlacer.Result first = SweepPlacer.placeHeavy(p, order, fit, heavy, deadline, firstBound);
+        if (first.outrun() || !first.complete() || heavy >= p.size()) return first;
         long lb = p.lowerBound();
         long arena = Placement.arenaOf(p, first.offsets());
         if (arena <= lb) return first;

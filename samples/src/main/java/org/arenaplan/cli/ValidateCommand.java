@@ -51,16 +51,21 @@ final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--capacity", paramLabel = "BYTES", description = "The arena must fit in BYTES (default: the NUMBER of a NAME.NUMBER.csv problem).")
     Long capacity;
 
-    @Option(names = "--align", paramLabel = "BYTES", defaultValue = "1", description = "Every offset must be a multiple of BYTES (default: ${DEFAULT-VALUE}).")
-    long align;
+    @Option(names = "--align", paramLabel = "BYTES", description = "Every offset must be a multiple of BYTES, every size rounded up to it (default: a plan JSON's alignment, else 1).")
+    Long align;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Alignment.of(align);
+        if (align != null) Alignment.of(align);
         if (capacity != null && capacity < 0) throw new UsageException("--capacity must not be negative, got " + capacity);
-        Problem problem = FileAccess.read(problemFile, "PROBLEM.csv", f -> ProblemCsv.read(f, align));
-        ProblemCsv.Parsed solution = FileAccess.read(solutionFile, isPlanJson(solutionFile) ? "PLAN.json" : "SOLUTION.csv", f -> isPlanJson(f) ? fromPlan(PlanJson.read(f)) : ProblemCsv.readSolution(f, align));
+        long given = align == null ? 1 : align;
+        Problem problem = FileAccess.read(problemFile, "PROBLEM.csv", f -> ProblemCsv.read(f, given));
+        ProblemCsv.Parsed solution = FileAccess.read(solutionFile, isPlanJson(solutionFile) ? "PLAN.json" : "SOLUTION.csv", f -> isPlanJson(f) ? fromPlan(PlanJson.read(f)) : ProblemCsv.readSolution(f, given));
+        long planAlignment = solution.problem().alignment();
+        if (align == null && planAlignment != given) {                    // a plan JSON records the alignment it was made with
+            problem = FileAccess.read(problemFile, "PROBLEM.csv", f -> ProblemCsv.read(f, planAlignment));
+        }
         Long cap = capacity != null ? capacity : ProblemCsv.capacityFromName(problemFile);
 
         List<Violation> violations = new ArrayList<>();

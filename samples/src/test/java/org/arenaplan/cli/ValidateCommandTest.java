@@ -139,4 +139,20 @@ class ValidateCommandTest {
         assertThat(noSolution.err()).contains("missing column 'offset'");
         assertThat(Cli.run("validate", p.toString()).code()).isEqualTo(2);
     }
+
+    @Test
+    void aPlanJsonIsCheckedAtTheAlignmentItRecordsUnlessAlignIsGiven() throws Exception {
+        // Planned at 64 B: two 64 B slots, arena 128 B = LB; checked at 1 B (the default before)
+        // it read arena 68 B against a lower bound of 8 B, arena/LB 8.5.
+        Path p = file("p.csv", PROBLEM);
+        Path plan = dir.resolve("x.json");
+        Cli planned = Cli.run("plan", p.toString(), "--align", "64", "--out", plan.toString());
+        assertThat(planned.code()).as(planned.toString()).isZero();
+        Cli v = Cli.run("validate", p.toString(), plan.toString());
+        assertThat(v.code()).as(v.toString()).isZero();
+        assertThat(v.out()).contains("arena 128 B, lower bound 128 B, arena/LB 1.0000");
+        Cli strict = Cli.run("validate", p.toString(), plan.toString(), "--align", "128");
+        assertThat(strict.code()).as(strict.toString()).isEqualTo(1);
+        assertThat(strict.out()).contains("MISALIGNED");
+    }
 }
