@@ -222,13 +222,7 @@ public final class Problem {
     public long overlappingPairs() {
         long known = overlappingPairs;
         if (known >= 0) return known;
-        int n = size();
-        long[] lows = lower.clone();
-        long[] ups = upper.clone();
-        Arrays.sort(lows);
-        Arrays.sort(ups);
-        long pairs = 0;
-        for (int i = 0; i < n; i++) pairs += countBelow(lows, upper[i]) - countBelow(ups, lower[i] + 1) - 1;
+        long pairs = overlappingPairs(lower, upper);
         overlappingPairs = pairs;
         return pairs;
     }
@@ -243,10 +237,20 @@ public final class Problem {
             lows[k] = lower[subset[k]];
             ups[k] = upper[subset[k]];
         }
-        Arrays.sort(lows);
-        Arrays.sort(ups);
+        return overlappingPairs(lows, ups);
+    }
+
+    /**
+     * Ordered overlapping pairs among the intervals [lows[k], ups[k]): for each, those that start
+     * before it ends minus those that end at or before its start, minus itself. The arrays are
+     * read only (sorted copies are searched).
+     */
+    private static long overlappingPairs(long[] lows, long[] ups) {
+        long[] starts = lows.clone(), ends = ups.clone();
+        Arrays.sort(starts);
+        Arrays.sort(ends);
         long pairs = 0;
-        for (int k = 0; k < count; k++) pairs += countBelow(lows, upper[subset[k]]) - countBelow(ups, lower[subset[k]] + 1) - 1;
+        for (int k = 0; k < lows.length; k++) pairs += countBelow(starts, ups[k]) - countBelow(ends, lows[k] + 1) - 1;
         return pairs;
     }
 
