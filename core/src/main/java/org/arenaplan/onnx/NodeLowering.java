@@ -30,7 +30,7 @@ import java.util.Set;
  */
 public final class NodeLowering {
     static final long MIN_OPSET = 9;
-    static final long MAX_OPSET = 22;
+    static final long MAX_OPSET = 24;
 
     /** The imports by op type, loaded on first use. */
     private static final class Table {
