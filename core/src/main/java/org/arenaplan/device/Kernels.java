@@ -58,7 +58,8 @@ import java.util.List;
  *     in index order: mode 0 y = (x - mean) / sqrt(var + eps) (biased variance, two passes),
  *     1 y = (x - mean) / (sqrt(var) + eps) (MeanVarianceNormalization), 2 y = x / sum|x|,
  *     3 y = x / sqrt(sum x^2) (LpNormalization; a group whose norm is 0 gives 0, not 0/0, as
- *     onnx/reference/ops/op_lp_normalization.py); then times scale and plus bias where present
+ *     onnx/reference/ops/op_lp_normalization.py), 4 y = x / sqrt(mean(x^2) + eps) (RMSNormalization,
+ *     onnx/reference/ops/op_rms_normalization.py); then times scale and plus bias where present
  *     (their elements at the strides given; 0 broadcasts). mean and invstd (modes 0, 1: the mean
  *     and the factor applied) are contiguous over the groups.</li>
  * <li>{@link #CUMSUM} ptrs [x, y]; ints [outer, n, inner, exclusive, reverse, dtype]: along each lane
@@ -376,7 +377,7 @@ public final class Kernels {
     public static final int R_SUM = 0, R_MEAN = 1, R_MAX = 2, R_MIN = 3, R_PROD = 4, R_L1 = 5, R_L2 = 6, R_LOG_SUM = 7, R_LOG_SUM_EXP = 8,
             R_SUM_SQUARE = 9, R_ARGMAX = 10, R_ARGMIN = 11;
     /** {@link #NORMALIZE} modes. */
-    public static final int N_STANDARDIZE = 0, N_MVN = 1, N_L1 = 2, N_L2 = 3;
+    public static final int N_STANDARDIZE = 0, N_MVN = 1, N_L1 = 2, N_L2 = 3, N_RMS = 4;
     /** {@link #NLL_LOSS} reductions. */
     public static final int LOSS_NONE = 0, LOSS_SUM = 1, LOSS_MEAN = 2;
     /** {@link #SOFTMAX} modes. */

@@ -404,6 +404,9 @@ class KernelEmulationTest {
                 new double[0], 0));
         long[] mvn = {Kernels.N_MVN, 0, 0, 0, 0, 1, 2, 3, 4, 0, 0, 2, 4, 12, 1, 0, 0, 0, 0};
         c.add(Case.f32(Kernels.NORMALIZE, List.of(random(10, 24)), 24, mvn, new double[] {1e-9}, 0));
+        // RMSNormalization: rows of 4 (groups [6] kept, stride 4), a scale of 4 (reduced stride 1)
+        c.add(Case.f32(Kernels.NORMALIZE, List.of(random(16, 24), random(17, 4)), 24,
+                new long[] {Kernels.N_RMS, 1, 0, 0, 0, 1, 1, 6, 4, 0, 0, 4, 1, 1, 0}, new double[] {1e-5}, 0));
         for (int mode : new int[] {Kernels.N_L1, Kernels.N_L2}) {
             c.add(Case.f32(Kernels.NORMALIZE, List.of(random(11, 24)), 24, new long[] {mode, 0, 0, 0, 0, 1, 1, 6, 4, 0, 0, 4, 1, 0, 0}, new double[] {0}, 0));
             float[] zeroRow = random(11, 24);
