@@ -146,7 +146,7 @@ final class TransformerOps implements OpFamily {
         for (int j = 0; j < 3; j++) FamilyImports.requireF32(n, n.input(j));
         List<String> inputs = new ArrayList<>(List.of(n.input(0).name(), n.input(1).name(), n.input(2).name()));
         if (n.hasInput(3)) {
-            n.require(n.input(3).dtype() == DType.I64, "position_ids " + n.input(3) + " is " + n.input(3).dtype().jsonName() + ", not int64");
+            n.require(n.input(3).dtype() == DType.I64, "position_ids " + n.input(3) + " is " + n.input(3).dtype().jsonName() + ", not i64");
             inputs.add(n.input(3).name());
         }
         Map<String, Object> attrs = new LinkedHashMap<>();
@@ -347,7 +347,7 @@ final class TransformerOps implements OpFamily {
             attrs.put(HAS_PAST, 1L);
         }
         if (n.hasInput(NONPAD)) {
-            n.require(n.input(NONPAD).dtype() == DType.I64, "nonpad_kv_seqlen " + n.input(NONPAD) + " is " + n.input(NONPAD).dtype().jsonName() + ", not int64");
+            n.require(n.input(NONPAD).dtype() == DType.I64, "nonpad_kv_seqlen " + n.input(NONPAD) + " is " + n.input(NONPAD).dtype().jsonName() + ", not i64");
             inputs.add(n.input(NONPAD).name());
             attrs.put(HAS_NONPAD, 1L);
         }
