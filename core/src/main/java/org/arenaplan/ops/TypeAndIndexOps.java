@@ -29,6 +29,13 @@ import static org.arenaplan.onnx.NodeLowering.op;
  * {@link Kernels#WHERE}, {@link Kernels#COMPARE} and {@link Kernels#GATHER} kernels; any element
  * type. CastLike (opset 15) imports as a Cast to input 1's type. ONNX version differences: Cast gains {@code saturate} at 19 (float8 only, which arenaplan
  * does not take, so it is accepted and has no effect); Gather takes a negative axis from 11.
+ * Cast-23/CastLike-23 add float4e2m1, 24 float8e8m0, 25 int2/uint2, none of which arenaplan
+ * takes (a model using one is refused: {@code to} out of the registry range, or a tensor of an
+ * unsupported element type); Cast-24's table for float8 saturation of infinities concerns float8
+ * only. Cast-24/CastLike-24 add {@code round_mode} ("up", "down", "nearest"; default "up"), which
+ * applies to casts to float8e8m0 only and so has no effect on the types taken here: it is
+ * accepted from opset 24 with one of its three values, refused before 24 or with another value.
+ * Cast-25's and CastLike-25's differences are types only.
  */
 final class TypeAndIndexOps implements OpFamily {
     /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
@@ -39,8 +46,8 @@ final class TypeAndIndexOps implements OpFamily {
         return List.of(
                 OpDefinition.op(CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 16)).shape(ShapeRules::sameAsFirst).kernels(Kernels.CAST)
                         .doc("to: the output's ONNX TensorProto.DataType; any type to any type by DType.cast")
-                        .lower((op, l) -> List.of(cast(op, l))).onnx(TypeAndIndexOps::importCast, "saturate")
-                        .onnx("CastLike", 15, ElementwiseImport::castLike, "saturate").build(),
+                        .lower((op, l) -> List.of(cast(op, l))).onnx(TypeAndIndexOps::importCast, "saturate", "round_mode")
+                        .onnx("CastLike", 15, ElementwiseImport::castLike, "saturate", "round_mode").build(),
                 OpDefinition.op(WHERE, 3, 3).shape(ShapeRules::broadcast).kernels(Kernels.WHERE)
                         .doc("condition (bool) ? X : Y, broadcast over all three; X, Y of any one type")
                         .lower((op, l) -> List.of(where(op, l))).onnx(TypeAndIndexOps::importWhere).build(),
@@ -94,11 +101,24 @@ final class TypeAndIndexOps implements OpFamily {
 
     /** ONNX Cast: attribute 'to' (a TensorProto.DataType) is the output's type; 'saturate' (opset 19) concerns float8 only. */
     private static Lowered importCast(NodeContext n) {
+        roundMode(n);
         n.require(n.hasAttr("to"), "attribute 'to' is required");
         long to = n.integer("to", 0);
         DType t = DType.ofOnnx(to);
         n.require(t != null, "attribute to=" + to + " is an element type arenaplan does not support");
         return op(n, CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) t.onnxCode()), t);
+    }
+
+    /**
+     * Cast-24's and CastLike-24's {@code round_mode}: "up" (default), "down" or "nearest", the
+     * rounding of a cast to float8e8m0 only (ONNX Changelog, Cast-24). No type arenaplan takes is
+     * float8e8m0, so a valid value changes nothing; before opset 24 the attribute does not exist.
+     */
+    static void roundMode(NodeContext n) {
+        if (!n.hasAttr("round_mode")) return;
+        n.require(n.opset() >= 24, "attribute 'round_mode' needs opset 24");
+        String m = n.string("round_mode", "up");
+        n.require(m.equals("up") || m.equals("down") || m.equals("nearest"), "attribute 'round_mode' = '" + m + "' is not up, down or nearest");
     }
 
     /** ONNX Where(condition: bool, X, Y): broadcast over all three; X's type. */
