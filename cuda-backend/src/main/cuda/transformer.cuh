@@ -47,7 +47,7 @@ __device__ __forceinline__ float attn_kv(const float* past, const float* cur, bo
 
 // ptrs: Q, K, V, mask, pastK, pastV, nonpad, Y, presentK, presentV, qk (the present ones, by the has* flags).
 // ints: B, Hq, Hkv, Sq, Skv, P, D, Dv, threeD, hasMask, maskBool, maskStrideB, maskStrideH, maskStrideQ, Tm, causal,
-//       hasPast, hasNonpad, hasPresentK, hasPresentV, hasQk, qkMode; floats: scale, softcap.
+//       hasPast, hasNonpad, hasPresentK, hasPresentV, hasQk, qkMode, leftWindow, rightWindow; floats: scale, softcap.
 // One thread per query row (b, h, i), three passes over the keys; the present copies in grid-stride loops of their own.
 extern "C" __global__ void attention(const float* Q, const float* K, const float* V, const void* mask, const float* pastK, const float* pastV,
                                      const long long* nonpad, float* Y, float* presentK, float* presentV, float* qk, Ints ints, Floats floats) {
@@ -57,6 +57,7 @@ extern "C" __global__ void attention(const float* Q, const float* K, const float
     bool causal = ints.v[15] == 1, hasPast = ints.v[16] == 1, hasNonpad = ints.v[17] == 1;
     bool hasPresentK = ints.v[18] == 1, hasPresentV = ints.v[19] == 1, hasQk = ints.v[20] == 1;
     int mode = (int) ints.v[21];
+    long long left = ints.v[22], right = ints.v[23];
     float scale = (float) floats.v[0], softcap = (float) floats.v[1];
     long long T = P + Skv, group = Hq / Hkv;
     const float NEG_INF = -INFINITY;
@@ -86,6 +87,7 @@ extern "C" __global__ void attention(const float* Q, const float* K, const float
                 bias = j >= Tm ? NEG_INF : maskBool ? (((const unsigned char*) mask)[at] != 0 ? 0.0f : NEG_INF) : ((const float*) mask)[at];
             }
             bias = bias + (causal && j > i + offset ? NEG_INF : 0.0f);
+            bias = bias + ((left >= 0 && i + offset - j > left) || (right >= 0 && j - i - offset > right) ? NEG_INF : 0.0f);
             bias = bias + (hasNonpad && j >= nonpad[b] ? NEG_INF : 0.0f);
             double dot = 0.0;
             for (long long e = 0; e < D; e++)
@@ -109,6 +111,7 @@ extern "C" __global__ void attention(const float* Q, const float* K, const float
                     bias = j >= Tm ? NEG_INF : maskBool ? (((const unsigned char*) mask)[at] != 0 ? 0.0f : NEG_INF) : ((const float*) mask)[at];
                 }
                 bias = bias + (causal && j > i + offset ? NEG_INF : 0.0f);
+                bias = bias + ((left >= 0 && i + offset - j > left) || (right >= 0 && j - i - offset > right) ? NEG_INF : 0.0f);
                 bias = bias + (hasNonpad && j >= nonpad[b] ? NEG_INF : 0.0f);
                 double dot = 0.0;
                 for (long long e = 0; e < D; e++)

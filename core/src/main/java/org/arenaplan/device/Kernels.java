@@ -235,14 +235,17 @@ import java.util.List;
  * <li>{@link #ATTENTION} (ONNX Attention-23/24; {@code ops.TransformerOps}) ptrs [Q, K, V, (mask),
  *     (pastK), (pastV), (nonpad), Y, (presentK), (presentV), (qk)], present as the has* ints say;
  *     ints [B, Hq, Hkv, Sq, Skv, P, D, Dv, threeD, hasMask, maskBool, maskStrideB, maskStrideH,
- *     maskStrideQ, Tm, causal, hasPast, hasNonpad, hasPresentK, hasPresentV, hasQk, qkMode];
+ *     maskStrideQ, Tm, causal, hasPast, hasNonpad, hasPresentK, hasPresentV, hasQk, qkMode, leftWindow,
+ *     rightWindow];
  *     floats [scale, softcap]. Q [B, Hq, Sq, D], K [B, Hkv, Skv, D], V [B, Hkv, Skv, Dv], Y
  *     [B, Hq, Sq, Dv] (threeD: [B, Sq, H*D] each, heads inner), past [B, Hkv, P, D|Dv], present
  *     [B, Hkv, T, D|Dv] = past then K (V) along the sequence (T = P + Skv), mask f32 or bool (one
  *     byte) with element (b, h, i, j) at b*maskStrideB + h*maskStrideH + i*maskStrideQ + j for
  *     j &lt; Tm, nonpad int64 [B], qk f32 [B, Hq, Sq, T]. Query head h reads key head h / (Hq/Hkv).
  *     Per query row (b, h, i), key j: bias (f32) = mask (j &gt;= Tm: -inf; bool: 0 or -inf) + (causal
- *     and j &gt; i + offset: -inf) + (hasNonpad and j &gt;= nonpad[b]: -inf), offset = P, else
+ *     and j &gt; i + offset: -inf) + (outside the window: leftWindow &gt;= 0 and i + offset - j &gt;
+ *     leftWindow, or rightWindow &gt;= 0 and j - i - offset &gt; rightWindow: -inf) + (hasNonpad and
+ *     j &gt;= nonpad[b]: -inf), offset = P, else
  *     nonpad[b] - Sq with hasNonpad, else 0; raw = f32(scale * sum_d q*k in double); capped =
  *     softcap &gt; 0 ? f32(softcap * tanh(raw / softcap)) : raw; x = capped + bias; p = exp(x - max)
  *     / sum in double, rounded to f32, and 0 for the whole row when every bias is -inf (or the max

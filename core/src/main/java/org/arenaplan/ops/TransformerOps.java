@@ -34,9 +34,12 @@ import static org.arenaplan.ir.AttrSpec.MAX_INT32;
  * (max, sum, weighted values) instead of materialising the [B, H, Sq, T] score matrix, so the
  * planner sees every buffer the op touches.
  *
- * <p>ONNX version differences (Changelog.md): both exist from 23; Attention-24 adds input 6
- * {@code nonpad_kv_seqlen} (int64 [B]: keys at or past it are masked, and the causal frontier
- * is offset by nonpad_kv_seqlen - q_sequence_length); the errata of 23 and 24 (a fully-masked
+ * <p>ONNX version differences (Changelog.md; no later versions of either op up to opset 28):
+ * both exist from 23; Attention-24 adds input 6 {@code nonpad_kv_seqlen} (int64 [B]: keys at or
+ * past it are masked, and the causal frontier is offset by nonpad_kv_seqlen - q_sequence_length);
+ * Attention-25 adds {@code left_window_size} and {@code right_window_size} (-1 unbounded: a query
+ * at absolute position p = offset + i attends keys j with p - left &lt;= j &lt;= p + right) and
+ * forbids q_num_heads and kv_num_heads with 4D inputs; the errata of 23 and 24 (a fully-masked
  * row gives a zero row of Y and of the mode-3 qk_matmul_output, not NaN) are what the kernel
  * does. Refused at import, each with one line naming the node and the attribute or input: any
  * element type but f32 (masks: f32 or bool), {@code softmax_precision} other than 1 (float),
@@ -62,7 +65,8 @@ final class TransformerOps implements OpFamily {
                 OpDefinition.op(ATTENTION, 3, 7).outputs(1, 4)
                         .attrs(AttrSpec.requiredInteger("q_num_heads", 1, MAX_INT32), AttrSpec.requiredInteger("kv_num_heads", 1, MAX_INT32),
                                 AttrSpec.flag("is_causal"), AttrSpec.optionalReal("scale", "1/sqrt(head_size)"), AttrSpec.real("softcap", 0.0),
-                                AttrSpec.integer("qk_matmul_output_mode", 0, 0, 3), AttrSpec.flag(HAS_MASK), AttrSpec.flag(HAS_PAST),
+                                AttrSpec.integer("qk_matmul_output_mode", 0, 0, 3), AttrSpec.integer("left_window_size", -1, -1, MAX_INT32),
+                                AttrSpec.integer("right_window_size", -1, -1, MAX_INT32), AttrSpec.flag(HAS_MASK), AttrSpec.flag(HAS_PAST),
                                 AttrSpec.flag(HAS_NONPAD))
                         .shapes(TransformerOps::attentionShapes).kernels(Kernels.ATTENTION)
                         // per query row and key: the QK dot product (2D), softcap, bias, exp and the weighted sum of values (2Dv)
@@ -287,7 +291,7 @@ final class TransformerOps implements OpFamily {
                 s.mask >= 0 ? 1 : 0, s.mask >= 0 && l.dtype(in.get(s.mask)) == DType.BOOL ? 1 : 0,
                 mask == null ? 0 : mask[0], mask == null ? 0 : mask[1], mask == null ? 0 : mask[2], mask == null ? 0 : mask[3],
                 a.integer("is_causal"), s.pastKey >= 0 ? 1 : 0, s.nonpad >= 0 ? 1 : 0, outs > 1 ? 1 : 0, outs > 2 ? 1 : 0, outs > 3 ? 1 : 0,
-                a.integer("qk_matmul_output_mode")};
+                a.integer("qk_matmul_output_mode"), a.integer("left_window_size"), a.integer("right_window_size")};
         double scale = a.has("scale") ? a.real("scale") : 1 / Math.sqrt(g.d);
         List<KernelArg> args = new ArrayList<>();
         for (String t : in) args.add(l.read(t));
@@ -315,6 +319,8 @@ final class TransformerOps implements OpFamily {
         n.require(!threeD || (n.hasAttr("q_num_heads") && n.hasAttr("kv_num_heads")), "3D inputs need attributes q_num_heads and kv_num_heads");
         long hq = n.integer("q_num_heads", threeD ? 0 : q.dim(1)), hkv = n.integer("kv_num_heads", threeD ? 0 : k.dim(1));
         n.require(hq >= 1 && hkv >= 1, "q_num_heads " + hq + " and kv_num_heads " + hkv + " must be positive");
+        n.require(!(n.opset() >= 25 && !threeD && (n.hasAttr("q_num_heads") || n.hasAttr("kv_num_heads"))),
+                "q_num_heads and kv_num_heads must not be given with 4D inputs from Attention-25 (opset 25)");
         n.require(threeD || (hq == q.dim(1) && hkv == k.dim(1)), "q_num_heads " + hq + " and kv_num_heads " + hkv + " contradict 4D Q " + q + " and K " + k);
         n.require(hq % hkv == 0, "q_num_heads " + hq + " is not a multiple of kv_num_heads " + hkv);
         n.require(n.hasInput(PAST_KEY) == n.hasInput(PAST_VALUE), "past_key and past_value must be given together");
@@ -333,6 +339,12 @@ final class TransformerOps implements OpFamily {
         if (n.hasAttr("scale")) attrs.put("scale", n.real("scale", 0.0));
         attrs.put("softcap", softcap);
         attrs.put("qk_matmul_output_mode", mode);
+        for (String w : List.of("left_window_size", "right_window_size")) {
+            n.require(n.opset() >= 25 || !n.hasAttr(w), "attribute '" + w + "' exists from Attention-25 (opset 25)");
+            long size = n.integer(w, -1);
+            n.require(size >= -1, w + " " + size + " must be -1 (unbounded) or nonnegative");
+            attrs.put(w, size);
+        }
         if (n.hasInput(MASK)) {
             Value m = n.input(MASK);
             n.require(m.dtype() == DType.F32 || m.dtype() == DType.BOOL, "attn_mask " + m + " is " + m.dtype().jsonName() + "; Attention takes f32 or bool masks");

@@ -21,7 +21,7 @@ final class TransformerKernels {
     /** Attention's pointer slots in its full signature. */
     private static final int Q = 0, K = 1, V = 2, MASK = 3, PAST_K = 4, PAST_V = 5, NONPAD = 6, Y = 7, PRESENT_K = 8, PRESENT_V = 9, QK = 10, SLOTS = 11;
     /** Attention's ints, in order. */
-    private static final int ATTENTION_INTS = 22;
+    private static final int ATTENTION_INTS = 24;
 
     private TransformerKernels() { }
 
@@ -134,6 +134,7 @@ final class TransformerKernels {
         int tm = i(c, 14);
         boolean causal = c.intArg(15) == 1, hasNonpad = c.intArg(17) == 1;
         int mode = i(c, 21);
+        long left = c.intArg(22), right = c.intArg(23);
         float scale = (float) c.floatArg(0), softcap = (float) c.floatArg(1);
         int total = past + skv, group = hq / hkv;
         float[] q = floats(c, slot[Q]), k = floats(c, slot[K]), v = floats(c, slot[V]);
@@ -160,6 +161,8 @@ final class TransformerKernels {
                             bias = j >= tm ? Float.NEGATIVE_INFINITY : maskBool ? (maskB.get((int) at) != 0 ? 0f : Float.NEGATIVE_INFINITY) : maskF[(int) at];
                         }
                         bias = bias + (causal && j > i + offset ? Float.NEGATIVE_INFINITY : 0f);
+                        long diff = i + offset - j;
+                        bias = bias + ((left >= 0 && diff > left) || (right >= 0 && -diff > right) ? Float.NEGATIVE_INFINITY : 0f);
                         bias = bias + (hasNonpad && j >= nonpad[b] ? Float.NEGATIVE_INFINITY : 0f);
                         double dot = 0;
                         for (int e = 0; e < d; e++) dot += (double) q[l.q(b, h, i, e)] * (j < past ? pk[l.pastK(b, kh, j, e)] : k[l.k(b, kh, j - past, e)]);

@@ -288,6 +288,30 @@ class TransformerOpsTest {
     }
 
     @Test
+    void aSlidingWindowAtOpset25LimitsTheKeysEachQuerySees() throws Exception {
+        // one head, 4 queries over 4 keys, left 1, right 0: query i sees keys i - 1 and i
+        TinyOnnx m = new TinyOnnx().opset(25).input("q", 1L, 1L, 4L, 3L).input("k", 1L, 1L, 4L, 3L).input("v", 1L, 1L, 4L, 2L).output("y").output("qk")
+                .node("attn", "Attention", List.of("q", "k", "v"), List.of("y", "", "", "qk"), "left_window_size", 1L, "right_window_size", 0L,
+                        "qk_matmul_output_mode", 3L);
+        float[] p = run(m, feed("q", x(40, 1, 1, 4, 3), "k", x(41, 1, 1, 4, 3), "v", x(42, 1, 1, 4, 2))).get("qk").floats();
+        for (int i = 0; i < 4; i++) {
+            double sum = 0;
+            for (int j = 0; j < 4; j++) {
+                boolean seen = j >= i - 1 && j <= i;
+                if (!seen) assertThat(p[i * 4 + j]).as("query %d, key %d", i, j).isZero();
+                else assertThat(p[i * 4 + j]).as("query %d, key %d", i, j).isPositive();
+                sum += p[i * 4 + j];
+            }
+            assertThat(sum).isCloseTo(1, org.assertj.core.data.Offset.offset(1e-6));
+        }
+        refused(new TinyOnnx().opset(24).input("q", 1L, 1L, 2L, 4L).input("k", 1L, 1L, 3L, 4L).input("v", 1L, 1L, 3L, 2L).output("y")
+                .node("attn", "Attention", List.of("q", "k", "v"), List.of("y"), "left_window_size", 1L), "attribute 'left_window_size' exists from Attention-25");
+        refused(new TinyOnnx().opset(25).input("q", 1L, 1L, 2L, 4L).input("k", 1L, 1L, 3L, 4L).input("v", 1L, 1L, 3L, 2L).output("y")
+                .node("attn", "Attention", List.of("q", "k", "v"), List.of("y"), "q_num_heads", 1L, "kv_num_heads", 1L),
+                "must not be given with 4D inputs from Attention-25");
+    }
+
+    @Test
     void attentionRefusalsNameTheNodeAndTheAttributeOrInput() throws Exception {
         TinyOnnx base = new TinyOnnx().opset(23).input("q", 1L, 1L, 2L, 4L).input("k", 1L, 1L, 3L, 4L).input("v", 1L, 1L, 3L, 2L).output("y");
         refused(base.node("attn", "Attention", List.of("q", "k", "v"), List.of("y"), "softmax_precision", 10L), "softmax_precision 10 is not supported");

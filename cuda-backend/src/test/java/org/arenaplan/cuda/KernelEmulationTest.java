@@ -806,27 +806,32 @@ class KernelEmulationTest {
         TensorValue boolMask = new TensorValue(DType.BOOL, new long[] {bmask.length}, bmask);
         for (int mode = 0; mode <= 3; mode++) {
             // 4D, GQA, float mask, causal over a past of 2; present_key, present_value and qk listed: qk compared
-            long[] ints = {b, hq, hkv, sq, skv, past, d, dv, 0, 1, 0, 0, 0, 6, 6, 1, 1, 0, 1, 1, 1, mode};
+            long[] ints = {b, hq, hkv, sq, skv, past, d, dv, 0, 1, 0, 0, 0, 6, 6, 1, 1, 0, 1, 1, 1, mode, -1, -1};
             c.add(Case.f32(Kernels.ATTENTION, List.of(q, k, v, fmask, pk, pv, new float[b * hq * sq * dv], new float[b * hkv * total * d],
                     new float[b * hkv * total * dv]), b * hq * sq * total, ints, new double[] {0.3, mode == 1 ? 2.0 : 0.0}, 2));
         }
         // the same with present_value last (qk not listed), then Y alone
         c.add(Case.f32(Kernels.ATTENTION, List.of(q, k, v, fmask, pk, pv, new float[b * hq * sq * dv], new float[b * hkv * total * d]),
-                b * hkv * total * dv, new long[] {b, hq, hkv, sq, skv, past, d, dv, 0, 1, 0, 0, 0, 6, 6, 1, 1, 0, 1, 1, 0, 0}, new double[] {0.3, 0.0}, 0));
+                b * hkv * total * dv, new long[] {b, hq, hkv, sq, skv, past, d, dv, 0, 1, 0, 0, 0, 6, 6, 1, 1, 0, 1, 1, 0, 0, -1, -1}, new double[] {0.3, 0.0}, 0));
         c.add(Case.f32(Kernels.ATTENTION, List.of(q, k, v, fmask, pk, pv), b * hq * sq * dv,
-                new long[] {b, hq, hkv, sq, skv, past, d, dv, 0, 1, 0, 0, 0, 6, 6, 1, 1, 0, 0, 0, 0, 0}, new double[] {0.3, 1.5}, 2));
+                new long[] {b, hq, hkv, sq, skv, past, d, dv, 0, 1, 0, 0, 0, 6, 6, 1, 1, 0, 0, 0, 0, 0, -1, -1}, new double[] {0.3, 1.5}, 2));
         // 3D ([B, S, H*D]), bool mask [B, 1, Sq, T] (strides b 21, h 0, q 7), no past (T = Skv = 7 here), Y and qk mode 3
         int s3 = 7;
         float[] k3 = random(57, b * hkv * s3 * d), v3 = random(58, b * hkv * s3 * dv);
         c.add(new Case(Kernels.ATTENTION, List.of(TensorValue.ofFloats(null, q), TensorValue.ofFloats(null, k3), TensorValue.ofFloats(null, v3), boolMask,
                 TensorValue.ofFloats(null, new float[b * hq * sq * dv])), DType.F32, b * hq * sq * s3,
-                new long[] {b, hq, hkv, sq, s3, 0, d, dv, 1, 1, 1, 21, 0, 7, 7, 0, 0, 0, 0, 0, 1, 3}, new double[] {0.35, 0.0}, 2));
+                new long[] {b, hq, hkv, sq, s3, 0, d, dv, 1, 1, 1, 21, 0, 7, 7, 0, 0, 0, 0, 0, 1, 3, -1, -1}, new double[] {0.35, 0.0}, 2));
         c.add(new Case(Kernels.ATTENTION, List.of(TensorValue.ofFloats(null, q), TensorValue.ofFloats(null, k3), TensorValue.ofFloats(null, v3), boolMask),
-                DType.F32, b * hq * sq * dv, new long[] {b, hq, hkv, sq, s3, 0, d, dv, 1, 1, 1, 21, 0, 7, 7, 0, 0, 0, 0, 0, 0, 0}, new double[] {0.35, 0.0}, 2));
+                DType.F32, b * hq * sq * dv, new long[] {b, hq, hkv, sq, s3, 0, d, dv, 1, 1, 1, 21, 0, 7, 7, 0, 0, 0, 0, 0, 0, 0, -1, -1}, new double[] {0.35, 0.0}, 2));
+        // a sliding window (left 1, right 2; Attention-25) over the 3D bool-mask case, and a left-only window with a past, causal
+        c.add(new Case(Kernels.ATTENTION, List.of(TensorValue.ofFloats(null, q), TensorValue.ofFloats(null, k3), TensorValue.ofFloats(null, v3), boolMask),
+                DType.F32, b * hq * sq * dv, new long[] {b, hq, hkv, sq, s3, 0, d, dv, 1, 1, 1, 21, 0, 7, 7, 0, 0, 0, 0, 0, 0, 0, 1, 2}, new double[] {0.35, 0.0}, 2));
+        c.add(Case.f32(Kernels.ATTENTION, List.of(q, k, v, fmask, pk, pv), b * hq * sq * dv,
+                new long[] {b, hq, hkv, sq, skv, past, d, dv, 0, 1, 0, 0, 0, 6, 6, 1, 1, 0, 0, 0, 0, 0, 2, -1}, new double[] {0.3, 0.0}, 2));
         // causal with nonpad_kv_seqlen [7, 2] (batch 1: offset -1, its first row fully masked), 4D, no mask
         TensorValue nonpad = TensorValue.ofLongs(DType.I64, new long[] {2}, 7, 2);
         c.add(new Case(Kernels.ATTENTION, List.of(TensorValue.ofFloats(null, q), TensorValue.ofFloats(null, k3), TensorValue.ofFloats(null, v3), nonpad),
-                DType.F32, b * hq * sq * dv, new long[] {b, hq, hkv, sq, s3, 0, d, dv, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0}, new double[] {0.35, 0.0}, 2));
+                DType.F32, b * hq * sq * dv, new long[] {b, hq, hkv, sq, s3, 0, d, dv, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, -1, -1}, new double[] {0.35, 0.0}, 2));
     }
 
     @Test
