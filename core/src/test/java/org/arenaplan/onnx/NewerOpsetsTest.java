@@ -124,4 +124,20 @@ class NewerOpsetsTest {
         OnnxOpRuns.refused(dir, range(27, OnnxDTypes.FLOAT16, 1, 4, 0.5, "stash_type", 10L), "node 'r' (Range, #0, opset 27): attribute 'stash_type' = 10 is not 1 (float) or 11 (double)");
         OnnxOpRuns.refused(dir, range(26, OnnxDTypes.FLOAT, 1, 4, 0.5, "stash_type", 1L), "attribute 'stash_type' needs opset 27");
     }
+
+    private static TinyOnnx bitCast(long opset, int from, int to) {
+        return new TinyOnnx().opset(opset).input(from, "x", 3L).output(to, "y", 3L).node("b", "BitCast", List.of("x"), List.of("y"), "to", (long) to);
+    }
+
+    @Test
+    void bitCastKeepsTheBitsFromOpset26() throws Exception {
+        float[] xs = {1.5f, -0f, Float.NaN};
+        TensorValue y = OnnxOpRuns.run(dir, bitCast(26, OnnxDTypes.FLOAT, OnnxDTypes.INT32), Map.of("x", TensorValue.ofFloats(new long[] {3}, xs))).get("y");
+        assertThat(y.dtype()).isEqualTo(DType.I32);
+        assertThat(y.doubles()).containsExactly(Float.floatToRawIntBits(1.5f), Float.floatToRawIntBits(-0f), Float.floatToRawIntBits(Float.NaN));
+        TensorValue b = OnnxOpRuns.run(dir, bitCast(28, OnnxDTypes.INT8, OnnxDTypes.UINT8), Map.of("x", TensorValue.ofLongs(DType.I8, new long[] {3}, -1, 0, -128))).get("y");
+        assertThat(b.doubles()).containsExactly(255, 0, 128);
+        OnnxOpRuns.refused(dir, bitCast(26, OnnxDTypes.FLOAT, OnnxDTypes.INT64), "node 'b' (BitCast, #0, opset 26): input x[3] is f32 (32 bits) but to=7 is i64 (64 bits); BitCast needs one bit width");
+        OnnxOpRuns.refused(dir, bitCast(25, OnnxDTypes.FLOAT, OnnxDTypes.INT32), "BitCast exists from opset 26 of the default domain");
+    }
 }
