@@ -17,7 +17,11 @@ import java.util.Set;
  * operand is computed at run time has a data-dependent shape and is refused with the node named.
  *
  * <p>Version differences: Shape gains start and end at opset 15 (negative from the end,
- * clamped). Range is 11, EyeLike 9, the windows and MelWeightMatrix 17.
+ * clamped). Range is 11, EyeLike 9, the windows and MelWeightMatrix 17. Shape-23..25 and
+ * Size-23..25 add element types only (the output is int64 whatever the input). Range-27 adds
+ * float16 and bfloat16 and {@code stash_type} (1 float, the default, or 11 double): the type a
+ * float16/bfloat16 range is computed in before it is rounded to its own type (through f32, as {@code DType} converts); any other value is
+ * refused, as is the attribute before opset 27.
  */
 final class ImportTimeOps {
     static final Set<String> TYPES = Set.of("Shape", "Size", "Range", "EyeLike", "HannWindow", "HammingWindow", "BlackmanWindow", "MelWeightMatrix");
@@ -26,7 +30,7 @@ final class ImportTimeOps {
     static final Map<String, Set<String>> ATTRS = Map.of(
             "Shape", Set.of("start", "end"),
             "Size", Set.of(),
-            "Range", Set.of(),
+            "Range", Set.of("stash_type"),
             "EyeLike", Set.of("dtype", "k"),
             "HannWindow", Set.of("periodic", "output_datatype"),
             "HammingWindow", Set.of("periodic", "output_datatype"),
@@ -64,17 +68,25 @@ final class ImportTimeOps {
         return Math.max(0, Math.min(rank, a < 0 ? a + rank : a));
     }
 
-    /** Range (11): max(ceil((limit - start) / delta), 0) elements start + i * delta, in the inputs' type. */
+    /**
+     * Range (11): max(ceil((limit - start) / delta), 0) elements start + i * delta, in the inputs'
+     * type: integers exactly, f64 in double, f32 in float; f16 and bf16 (opset 27) in float, or in
+     * double with {@code stash_type} 11, then rounded to their type (onnx/reference/ops/op_range.py).
+     */
     private static TensorValue range(NodeContext n) {
         DType t = n.input(0).dtype();
         for (int i = 1; i < 3; i++) n.require(n.input(i).dtype() == t, "start, limit and delta must have one type");
+        n.require(n.opset() >= 27 || !n.hasAttr("stash_type"), "attribute 'stash_type' needs opset 27");
+        long stash = n.integer("stash_type", DType.F32.onnxCode());
+        n.require(stash == DType.F32.onnxCode() || stash == DType.F64.onnxCode(), "attribute 'stash_type' = " + stash + " is not 1 (float) or 11 (double)");
+        boolean inDouble = t == DType.F64 || ((t == DType.F16 || t == DType.BF16) && stash == DType.F64.onnxCode());
         double start = one(n, 0, "start"), limit = one(n, 1, "limit"), delta = one(n, 2, "delta");
         n.require(delta != 0 && Double.isFinite(start) && Double.isFinite(limit) && Double.isFinite(delta), "delta must be non-zero and every operand finite");
         double steps = Math.ceil((limit - start) / delta);
         n.require(steps <= ImportFolding.MAX_ELEMENTS, "Range of " + (long) steps + " elements exceeds the import-time limit of " + ImportFolding.MAX_ELEMENTS);
         int count = (int) Math.max(0, steps);
         double[] v = new double[count];
-        for (int i = 0; i < count; i++) v[i] = t.isIntegral() ? start + i * delta : (float) ((float) start + (float) i * (float) delta);
+        for (int i = 0; i < count; i++) v[i] = t.isIntegral() || inDouble ? start + i * delta : (float) ((float) start + (float) i * (float) delta);
         return TensorValue.ofDoubles(t, new long[]{count}, v);
     }
 

@@ -21,7 +21,15 @@ import java.util.Set;
  * attributes that kind documents, defaults filled in, so kernels never guess. Each op family's
  * class there lists the version differences it handles (ONNX Changelog.md; version 22 of every
  * supported op differs from its predecessor only by types, chiefly bfloat16, and by clarified
- * text). The helpers here
+ * text). Opsets 23..28, audited against the Changelog of onnx/onnx as of August 2026 (its last
+ * opset is 28): the versions of supported ops they introduce (Cast, CastLike, Constant,
+ * ConstantOfShape, DequantizeLinear, Flatten, Identity, Pad, QuantizeLinear, Reshape, Shape,
+ * Size, Squeeze, Transpose, Unsqueeze at 23, 24 and 25; TopK 24; Range 27; Celu 28) add element
+ * types, which the type checks refuse where arenaplan has none (float4e2m1, float8e8m0,
+ * int2/uint2), and these attributes: Cast/CastLike {@code round_mode} (24), DequantizeLinear
+ * {@code output_dtype} (23), QuantizeLinear {@code precision} (23), Range {@code stash_type}
+ * (27); each family's class says how it handles them. Constant and ConstantOfShape (weights
+ * here) change by types only. The helpers here
  * build the {@link Lowered} result the importers share.
  *
  * <p>Not handled: op types without an {@link OnnxImport}, and training-time outputs:
@@ -30,7 +38,7 @@ import java.util.Set;
  */
 public final class NodeLowering {
     static final long MIN_OPSET = 9;
-    static final long MAX_OPSET = 22;
+    static final long MAX_OPSET = 28;
 
     /** The imports by op type, loaded on first use. */
     private static final class Table {

@@ -116,7 +116,13 @@ final class ElementwiseImport {
      * QuantizeLinear and DequantizeLinear: axis from opset 13 (before, scale and zero point are one
      * value); block_size (21) must be 0; QuantizeLinear's output is the zero point's type, else
      * output_dtype (21), else uint8; saturate (19) concerns float8 only. DequantizeLinear's output
-     * is the scale's type.
+     * is the scale's type, or its output_dtype (23), which must then be the scale's type (an output
+     * of another type would set the precision of the multiplication: not implemented, refused).
+     * QuantizeLinear-23 lets x and y_scale differ in type and adds {@code precision} (the type of
+     * the division; default 0, the scale's): arenaplan divides in x's type with a scale of x's
+     * type, so a scale of another type, or a precision other than 0 or the scale's type, is
+     * refused. Versions 24 and 25 of both add element types only (float8e8m0 scales, int2/uint2),
+     * none of which arenaplan takes.
      */
     static Lowered quantize(NodeContext n) {
         boolean q = n.opType().equals("QuantizeLinear");
@@ -124,11 +130,25 @@ final class ElementwiseImport {
         n.require(n.opset() >= 13 || !n.hasAttr("axis"), "attribute 'axis' needs opset 13");
         n.require(n.opset() >= 19 || !n.hasAttr("saturate"), "attribute 'saturate' needs opset 19");
         n.require(n.opset() >= 21 || (!n.hasAttr("block_size") && !n.hasAttr("output_dtype")), "attributes 'block_size' and 'output_dtype' need opset 21");
+        n.require(q || n.opset() >= 23 || !n.hasAttr("output_dtype"), "attribute 'output_dtype' of DequantizeLinear needs opset 23");
+        n.require(!q || n.opset() >= 23 || !n.hasAttr("precision"), "attribute 'precision' needs opset 23");
         n.require(n.integer("block_size", 0) == 0, "blocked quantization (block_size " + n.integer("block_size", 0) + ") is not supported");
         Value x = n.input(0), s = n.input(1);
         n.require(n.opset() >= 13 || s.elements() == 1, "scale " + s + " must be one value before opset 13");
         List<String> inputs = new java.util.ArrayList<>(List.of(x.name(), s.name()));
         DType out = q ? DType.U8 : s.dtype();
+        if (q) {
+            n.require(s.dtype() == x.dtype(), "y_scale " + s + " is " + s.dtype().jsonName() + " but x " + x + " is " + x.dtype().jsonName()
+                    + "; a scale of another type than x (opset 23) is not supported");
+            long p = n.integer("precision", 0);
+            n.require(p == 0 || DType.ofOnnx(p) == s.dtype(), "attribute 'precision' = " + p + " differs from the scale's type " + s.dtype().jsonName()
+                    + " (ONNX data_type " + s.dtype().onnxCode() + "); only the scale's precision is supported");
+        }
+        if (!q && n.hasAttr("output_dtype")) {
+            long o = n.integer("output_dtype", 0);
+            n.require(o == 0 || DType.ofOnnx(o) == s.dtype(), "attribute 'output_dtype' = " + o + " differs from the scale's type " + s.dtype().jsonName()
+                    + " (ONNX data_type " + s.dtype().onnxCode() + "); only an output of the scale's type is supported");
+        }
         if (q && n.hasAttr("output_dtype")) {
             DType o = DType.ofOnnx(n.integer("output_dtype", 0));
             n.require(o == DType.U8 || o == DType.I8, "output_dtype " + n.integer("output_dtype", 0) + " is not int8 or uint8, the types quantized to here");
@@ -150,6 +170,7 @@ final class ElementwiseImport {
     static Lowered castLike(NodeContext n) {
         n.require(n.inputCount() == 2, "takes two inputs (input, target_type)");
         n.require(!n.hasAttr("to"), "takes no attribute 'to' (the target type is input 1's)");
+        TypeAndIndexOps.roundMode(n);
         DType to = n.input(1).dtype();
         return NodeLowering.op(n, TypeAndIndexOps.CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) to.onnxCode()), to);
     }

@@ -24,13 +24,15 @@ import java.util.List;
  * {@code device.ElementwiseMath}; the kernel calls: {@link ElementwiseLowering}; the ONNX import:
  * {@link ElementwiseImport}.
  *
- * <p>ONNX version differences in opsets 9..22 (Changelog.md): Clip's min/max move from attributes
+ * <p>ONNX version differences in opsets 9..28 (Changelog.md): Clip's min/max move from attributes
  * to optional inputs at 11; Pow's exponent may have its own type from 12; the op types that
  * appear in the range are refused in older models (Round, BitShift 11; Mod, IsInf,
  * ThresholdedRelu 10; Celu, LessOrEqual, GreaterOrEqual 12; HardSwish 14; CastLike 15; Mish,
  * BitwiseNot/And/Or/Xor 18; Gelu 20). The other versions only widen the type constraints (22:
  * bfloat16 for the trigonometric and hyperbolic ops, Elu, Selu, HardSigmoid, HardSwish, Mish,
- * Round, Softplus, Softsign, ThresholdedRelu).
+ * Round, Softplus, Softsign, ThresholdedRelu; 28: bfloat16, float16 and double for Celu, which
+ * computes every float type already). QuantizeLinear and DequantizeLinear: see
+ * {@link ElementwiseImport#quantize}; CastLike: {@link TypeAndIndexOps}.
  */
 final class ElementwiseOps implements OpFamily {
     /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
@@ -138,7 +140,7 @@ final class ElementwiseOps implements OpFamily {
                             : "(x - zero_point) * scale as f32; x int8, uint8 or int32"
                             + "; scale and zero point one value, or one per index of axis")
                     .lower((op, l) -> List.of(ElementwiseLowering.quantize(op, l, q ? 0 : 1)))
-                    .onnx(k, 10, ElementwiseImport::quantize, q ? new String[] {"saturate", "block_size", "output_dtype"} : new String[] {"block_size"}).build());
+                    .onnx(k, 10, ElementwiseImport::quantize, q ? new String[] {"saturate", "block_size", "output_dtype", "precision"} : new String[] {"block_size", "output_dtype"}).build());
         }
         return d;
     }

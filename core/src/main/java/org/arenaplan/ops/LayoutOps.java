@@ -36,7 +36,10 @@ import static org.arenaplan.onnx.NodeLowering.view;
  * or members they issue no work. ONNX version differences: Squeeze/Unsqueeze axes and Split
  * sizes move from attribute to input at 13; Reshape gains {@code allowzero} at 14; Split gains
  * {@code num_outputs} at 18; Flatten takes a negative axis from 11; Dropout's
- * {@code training_mode} input from 12 must be false.
+ * {@code training_mode} input from 12 must be false. Versions 23, 24 and 25 of Reshape, Flatten,
+ * Identity, Squeeze, Unsqueeze and Transpose only add element types (float4e2m1, float8e8m0,
+ * int2/uint2, refused wherever a tensor has one) and clarify the text (Transpose-25: each perm
+ * value in [0, rank-1], as already checked).
  */
 final class LayoutOps implements OpFamily {
     /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */

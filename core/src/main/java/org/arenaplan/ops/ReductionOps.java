@@ -40,7 +40,7 @@ import static org.arenaplan.ir.AttrSpec.MAX_RANK;
  *   <li>Softmax, LogSoftmax, Hardmax: before 13 the input is coerced to 2-D at {@code axis}
  *       (default 1) and each row normalised; from 13 the one axis {@code axis} (default -1).</li>
  *   <li>TopK: K an attribute before 10, a constant input from 10; largest, sorted and a negative
- *       axis from 11. CumSum: axis a constant input (opset 11 on).</li>
+ *       axis from 11; TopK-24 adds bfloat16 only. CumSum: axis a constant input (opset 11 on).</li>
  * </ul>
  * Constant operands (axes, K, CumSum's axis) must be known at import: initializers, Constants,
  * or inputs whose values the caller gave ({@code OnnxImporter.Options.withInputValues}).

@@ -47,7 +47,8 @@ import static org.arenaplan.onnx.NodeLowering.op;
  * float 'value' as attributes before 11, pads and constant_value as inputs from 11, axes from
  * 18, mode 'wrap' from 19; DepthToSpace gains mode (CRD) at 11; GatherND gains batch_dims at 12;
  * ScatterElements (11; Scatter before, the same op) and ScatterND gain reduction add/mul at 16,
- * max/min at 18; Trilu is 14, CenterCropPad 18. The other versions in 9..22 widen types only.
+ * max/min at 18; Trilu is 14, CenterCropPad 18. The other versions in 9..28 widen types only
+ * (Pad-23, 24, 25: float4e2m1, float8e8m0, int2/uint2, none of which arenaplan takes).
  * Not handled: Pad's float 'value' other than 0 before opset 11 (refused by name).
  */
 final class ShapeIndexOps implements OpFamily {

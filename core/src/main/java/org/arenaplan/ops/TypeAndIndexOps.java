@@ -25,22 +25,33 @@ import static org.arenaplan.onnx.NodeLowering.names;
 import static org.arenaplan.onnx.NodeLowering.op;
 
 /**
- * Element types and indexing: Cast, Where, Equal and Gather, on the {@link Kernels#CAST},
+ * Element types and indexing: Cast, BitCast, Where, Equal and Gather, on the {@link Kernels#CAST}, {@link Kernels#COPY},
  * {@link Kernels#WHERE}, {@link Kernels#COMPARE} and {@link Kernels#GATHER} kernels; any element
  * type. CastLike (opset 15) imports as a Cast to input 1's type. ONNX version differences: Cast gains {@code saturate} at 19 (float8 only, which arenaplan
  * does not take, so it is accepted and has no effect); Gather takes a negative axis from 11.
+ * Cast-23/CastLike-23 add float4e2m1, 24 float8e8m0, 25 int2/uint2, none of which arenaplan
+ * takes (a model using one is refused: {@code to} out of the registry range, or a tensor of an
+ * unsupported element type); Cast-24's table for float8 saturation of infinities concerns float8
+ * only. Cast-24/CastLike-24 add {@code round_mode} ("up", "down", "nearest"; default "up"), which
+ * applies to casts to float8e8m0 only and so has no effect on the types taken here: it is
+ * accepted from opset 24 with one of its three values, refused before 24 or with another value.
+ * Cast-25's and CastLike-25's differences are types only. BitCast (opset 26) reinterprets the
+ * bytes as {@code to}, a type of the input's width: a {@link Kernels#COPY}.
  */
 final class TypeAndIndexOps implements OpFamily {
     /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
-    static final String CAST = "Cast", WHERE = "Where", EQUAL = "Equal", GATHER = "Gather";
+    static final String CAST = "Cast", BIT_CAST = "BitCast", WHERE = "Where", EQUAL = "Equal", GATHER = "Gather";
 
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
                 OpDefinition.op(CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 16)).shape(ShapeRules::sameAsFirst).kernels(Kernels.CAST)
                         .doc("to: the output's ONNX TensorProto.DataType; any type to any type by DType.cast")
-                        .lower((op, l) -> List.of(cast(op, l))).onnx(TypeAndIndexOps::importCast, "saturate")
-                        .onnx("CastLike", 15, ElementwiseImport::castLike, "saturate").build(),
+                        .lower((op, l) -> List.of(cast(op, l))).onnx(TypeAndIndexOps::importCast, "saturate", "round_mode")
+                        .onnx("CastLike", 15, ElementwiseImport::castLike, "saturate", "round_mode").build(),
+                OpDefinition.op(BIT_CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 16)).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY)
+                        .doc("to: the output's ONNX TensorProto.DataType, of the input's width; the bytes copied unchanged (little endian), no conversion")
+                        .lower((op, l) -> List.of(bitCast(op, l))).onnx(BIT_CAST, 26, TypeAndIndexOps::importBitCast).build(),
                 OpDefinition.op(WHERE, 3, 3).shape(ShapeRules::broadcast).kernels(Kernels.WHERE)
                         .doc("condition (bool) ? X : Y, broadcast over all three; X, Y of any one type")
                         .lower((op, l) -> List.of(where(op, l))).onnx(TypeAndIndexOps::importWhere).build(),
@@ -61,6 +72,17 @@ final class TypeAndIndexOps implements OpFamily {
         if (code != to.onnxCode()) throw fail(op, "attribute to=" + code + " differs from the type of '" + y + "' (" + to.jsonName() + ")");
         if (l.elements(x) != l.elements(y)) throw fail(op, "'" + x + "' has " + l.elements(x) + " elements, '" + y + "' " + l.elements(y));
         return l.call(op, Kernels.CAST, List.of(l.read(x), l.write(y)), new long[]{l.elements(y), from.onnxCode(), to.onnxCode()});
+    }
+
+    /** ONNX BitCast (opset 26): a {@link Kernels#COPY} of the input's bytes into an output of another type of the same width. */
+    private static KernelCall bitCast(Op op, OpLowering l) {
+        String x = op.inputs().get(0), y = out(op);
+        DType from = l.dtype(x), to = l.dtype(y);
+        long code = OpAttrs.of(op).integer("to");
+        if (code != to.onnxCode()) throw fail(op, "attribute to=" + code + " differs from the type of '" + y + "' (" + to.jsonName() + ")");
+        if (from.bytes() != to.bytes() || l.elements(x) != l.elements(y))
+            throw fail(op, "'" + x + "' is " + l.elements(x) + " " + from.jsonName() + ", '" + y + "' " + l.elements(y) + " " + to.jsonName() + "; BitCast keeps the element count and width");
+        return l.call(op, Kernels.COPY, List.of(l.read(x), l.write(y)), new long[]{l.elements(y), to.bytes()});
     }
 
     /** ONNX Where(condition, X, Y), broadcasting. */
@@ -94,11 +116,37 @@ final class TypeAndIndexOps implements OpFamily {
 
     /** ONNX Cast: attribute 'to' (a TensorProto.DataType) is the output's type; 'saturate' (opset 19) concerns float8 only. */
     private static Lowered importCast(NodeContext n) {
+        roundMode(n);
         n.require(n.hasAttr("to"), "attribute 'to' is required");
         long to = n.integer("to", 0);
         DType t = DType.ofOnnx(to);
         n.require(t != null, "attribute to=" + to + " is an element type arenaplan does not support");
         return op(n, CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) t.onnxCode()), t);
+    }
+
+    /**
+     * Cast-24's and CastLike-24's {@code round_mode}: "up" (default), "down" or "nearest", the
+     * rounding of a cast to float8e8m0 only (ONNX Changelog, Cast-24). No type arenaplan takes is
+     * float8e8m0, so a valid value changes nothing; before opset 24 the attribute does not exist.
+     */
+    static void roundMode(NodeContext n) {
+        if (!n.hasAttr("round_mode")) return;
+        n.require(n.opset() >= 24, "attribute 'round_mode' needs opset 24");
+        String m = n.string("round_mode", "up");
+        n.require(m.equals("up") || m.equals("down") || m.equals("nearest"), "attribute 'round_mode' = '" + m + "' is not up, down or nearest");
+    }
+
+    /** ONNX BitCast (26): the input's shape, type {@code to}, which must have the input's bit width (bool is 8 bits here, as ONNX stores it). */
+    private static Lowered importBitCast(NodeContext n) {
+        n.require(n.inputCount() == 1, "takes one input");
+        n.require(n.hasAttr("to"), "attribute 'to' is required");
+        long to = n.integer("to", 0);
+        DType t = DType.ofOnnx(to);
+        n.require(t != null, "attribute to=" + to + " is an element type arenaplan does not support");
+        Value x = n.input(0);
+        n.require(t.bytes() == x.dtype().bytes(), "input " + x + " is " + x.dtype().jsonName() + " (" + 8 * x.dtype().bytes() + " bits) but to=" + to + " is "
+                + t.jsonName() + " (" + 8 * t.bytes() + " bits); BitCast needs one bit width");
+        return op(n, BIT_CAST, List.of(x.name()), x.shape(), Map.of("to", (long) t.onnxCode()), t);
     }
 
     /** ONNX Where(condition: bool, X, Y): broadcast over all three; X's type. */

@@ -1,0 +1,143 @@
+package org.arenaplan.onnx;
+
+import ai.onnx.proto.OnnxMl;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.TensorValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Opsets 23..28 (NodeLowering's class comment lists the audit): models at those opsets import,
+ * and the attributes those versions add are honoured where they change nothing here and refused
+ * by name where they would (Cast-24 round_mode, DequantizeLinear-23 output_dtype,
+ * QuantizeLinear-23 precision and mixed x/scale types, Range-27 stash_type).
+ */
+class NewerOpsetsTest {
+    @TempDir
+    Path dir;
+
+    private static TinyOnnx cast(long opset, Object... extra) {
+        Object[] attrs = new Object[2 + extra.length];
+        attrs[0] = "to";
+        attrs[1] = (long) OnnxDTypes.INT32;
+        System.arraycopy(extra, 0, attrs, 2, extra.length);
+        return new TinyOnnx().opset(opset).input("x", 3L).output(OnnxDTypes.INT32, "y", 3L).node("c", "Cast", List.of("x"), List.of("y"), attrs);
+    }
+
+    @Test
+    void modelsAtOpsets23To28ImportAndRunAnd29IsRefused() throws Exception {
+        TensorValue x = TensorValue.ofFloats(new long[] {3}, 1.5f, -2.25f, 7f);
+        for (long opset = 23; opset <= 28; opset++) {
+            Map<String, TensorValue> out = OnnxOpRuns.run(dir, cast(opset), Map.of("x", x));
+            assertThat(out.get("y").dtype()).as("opset %d", opset).isEqualTo(DType.I32);
+            assertThat(out.get("y").doubles()).as("opset %d", opset).containsExactly(1, -2, 7);
+        }
+        Path p = dir.resolve("v29.onnx");
+        Files.write(p, cast(29).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(p + ": opset 29 of the default ONNX domain is outside the supported range 9..28");
+    }
+
+    @Test
+    void castRoundModeIsTakenFromOpset24WithItsThreeValuesOnly() throws Exception {
+        TensorValue x = TensorValue.ofFloats(new long[] {3}, 1.5f, -2.25f, 7f);
+        // round_mode applies to float8e8m0 targets only: on an int32 target each value leaves the result as it is
+        for (String mode : new String[] {"up", "down", "nearest"})
+            assertThat(OnnxOpRuns.run(dir, cast(24, "round_mode", mode), Map.of("x", x)).get("y").doubles()).as(mode).containsExactly(1, -2, 7);
+        OnnxOpRuns.refused(dir, cast(24, "round_mode", "sideways"), "node 'c' (Cast, #0, opset 24): attribute 'round_mode' = 'sideways' is not up, down or nearest");
+        OnnxOpRuns.refused(dir, cast(23, "round_mode", "up"), "node 'c' (Cast, #0, opset 23): attribute 'round_mode' needs opset 24");
+        TinyOnnx like = new TinyOnnx().opset(25).input("x", 3L).input(OnnxDTypes.INT32, "t", 1L).output(OnnxDTypes.INT32, "y", 3L)
+                .node("cl", "CastLike", List.of("x", "t"), List.of("y"), "round_mode", "down");
+        assertThat(OnnxOpRuns.run(dir, like, Map.of("x", x, "t", TensorValue.ofLongs(DType.I32, new long[] {1}, 0))).get("y").doubles()).containsExactly(1, -2, 7);
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(25).input("x", 3L).input(OnnxDTypes.INT32, "t", 1L).output(OnnxDTypes.INT32, "y", 3L)
+                .node("cl", "CastLike", List.of("x", "t"), List.of("y"), "round_mode", "UP"), "attribute 'round_mode' = 'UP' is not up, down or nearest");
+    }
+
+    private static TinyOnnx dequantize(long opset, Object... attrs) {
+        return new TinyOnnx().opset(opset).input(OnnxDTypes.UINT8, "x", 3L).output("y", 3L)
+                .initializer(OnnxMl.TensorProto.newBuilder().setName("s").setDataType(OnnxDTypes.FLOAT).addFloatData(0.5f).build())
+                .node("dq", "DequantizeLinear", List.of("x", "s"), List.of("y"), attrs);
+    }
+
+    @Test
+    void dequantizeOutputDtypeMustBeTheScalesTypeFromOpset23() throws Exception {
+        TensorValue x = TensorValue.ofLongs(DType.U8, new long[] {3}, 0, 3, 255);
+        assertThat(OnnxOpRuns.run(dir, dequantize(23, "output_dtype", (long) OnnxDTypes.FLOAT), Map.of("x", x)).get("y").floats()).containsExactly(0f, 1.5f, 127.5f);
+        assertThat(OnnxOpRuns.run(dir, dequantize(25, "output_dtype", 0L), Map.of("x", x)).get("y").floats()).containsExactly(0f, 1.5f, 127.5f);
+        OnnxOpRuns.refused(dir, dequantize(23, "output_dtype", (long) OnnxDTypes.FLOAT16),
+                "node 'dq' (DequantizeLinear, #0, opset 23): attribute 'output_dtype' = 10 differs from the scale's type f32");
+        OnnxOpRuns.refused(dir, dequantize(22, "output_dtype", (long) OnnxDTypes.FLOAT), "attribute 'output_dtype' of DequantizeLinear needs opset 23");
+    }
+
+    private static TinyOnnx quantize(long opset, int xType, Object... attrs) {
+        return new TinyOnnx().opset(opset).input(xType, "x", 3L).output(OnnxDTypes.UINT8, "y", 3L)
+                .initializer(OnnxMl.TensorProto.newBuilder().setName("s").setDataType(OnnxDTypes.FLOAT).addFloatData(0.5f).build())
+                .node("q", "QuantizeLinear", List.of("x", "s"), List.of("y"), attrs);
+    }
+
+    @Test
+    void quantizePrecisionAndTheScalesTypeFromOpset23() throws Exception {
+        TensorValue x = TensorValue.ofFloats(new long[] {3}, 0f, 1.5f, 200f);
+        assertThat(OnnxOpRuns.run(dir, quantize(23, OnnxDTypes.FLOAT, "precision", (long) OnnxDTypes.FLOAT), Map.of("x", x)).get("y").doubles()).containsExactly(0, 3, 255);
+        assertThat(OnnxOpRuns.run(dir, quantize(28, OnnxDTypes.FLOAT), Map.of("x", x)).get("y").doubles()).containsExactly(0, 3, 255);
+        OnnxOpRuns.refused(dir, quantize(23, OnnxDTypes.FLOAT, "precision", (long) OnnxDTypes.DOUBLE),
+                "node 'q' (QuantizeLinear, #0, opset 23): attribute 'precision' = 11 differs from the scale's type f32");
+        OnnxOpRuns.refused(dir, quantize(22, OnnxDTypes.FLOAT, "precision", (long) OnnxDTypes.FLOAT), "attribute 'precision' needs opset 23");
+        // x and y_scale may differ in type from opset 23; arenaplan divides in x's type by a scale of that type
+        OnnxOpRuns.refused(dir, quantize(23, OnnxDTypes.FLOAT16, new Object[0]),
+                "node 'q' (QuantizeLinear, #0, opset 23): y_scale s[] is f32 but x x[3] is f16; a scale of another type than x (opset 23) is not supported");
+    }
+
+    private static OnnxMl.TensorProto scalar(String name, int type, double v) {
+        OnnxMl.TensorProto.Builder t = OnnxMl.TensorProto.newBuilder().setName(name).setDataType(type);
+        if (type == OnnxDTypes.DOUBLE) t.addDoubleData(v);
+        else if (type == OnnxDTypes.FLOAT16) t.setRawData(com.google.protobuf.ByteString.copyFrom(TensorValue.ofDoubles(DType.F16, new long[0], v).bytes()));
+        else t.addFloatData((float) v);
+        return t.build();
+    }
+
+    private static TinyOnnx range(long opset, int type, double start, double limit, double delta, Object... attrs) {
+        return new TinyOnnx().opset(opset).outputOfType(type, "y").initializer(scalar("a", type, start)).initializer(scalar("b", type, limit))
+                .initializer(scalar("d", type, delta)).node("r", "Range", List.of("a", "b", "d"), List.of("y"), attrs);
+    }
+
+    @Test
+    void rangeComputesDoublesInDoubleAndTakesStashTypeFromOpset27() throws Exception {
+        // f64: start + i * delta in double (np.arange), not in float as before
+        double[] got = OnnxOpRuns.run(dir, range(13, OnnxDTypes.DOUBLE, 0.1, 1.0, 0.1), Map.of()).get("y").doubles();
+        assertThat(got).hasSize(9);
+        for (int i = 0; i < got.length; i++) assertThat(got[i]).as("element %d", i).isEqualTo(0.1 + i * 0.1);
+        // f16 (opset 27): computed in float (stash_type 1, the default) or double (11), then rounded to f16
+        for (Object[] attrs : new Object[][] {{}, {"stash_type", 1L}, {"stash_type", 11L}}) {
+            TensorValue y = OnnxOpRuns.run(dir, range(27, OnnxDTypes.FLOAT16, 1, 4, 0.5, attrs), Map.of()).get("y");
+            assertThat(y.dtype()).isEqualTo(DType.F16);
+            assertThat(y.doubles()).containsExactly(1, 1.5, 2, 2.5, 3, 3.5);
+        }
+        OnnxOpRuns.refused(dir, range(27, OnnxDTypes.FLOAT16, 1, 4, 0.5, "stash_type", 10L), "node 'r' (Range, #0, opset 27): attribute 'stash_type' = 10 is not 1 (float) or 11 (double)");
+        OnnxOpRuns.refused(dir, range(26, OnnxDTypes.FLOAT, 1, 4, 0.5, "stash_type", 1L), "attribute 'stash_type' needs opset 27");
+    }
+
+    private static TinyOnnx bitCast(long opset, int from, int to) {
+        return new TinyOnnx().opset(opset).input(from, "x", 3L).output(to, "y", 3L).node("b", "BitCast", List.of("x"), List.of("y"), "to", (long) to);
+    }
+
+    @Test
+    void bitCastKeepsTheBitsFromOpset26() throws Exception {
+        float[] xs = {1.5f, -0f, Float.NaN};
+        TensorValue y = OnnxOpRuns.run(dir, bitCast(26, OnnxDTypes.FLOAT, OnnxDTypes.INT32), Map.of("x", TensorValue.ofFloats(new long[] {3}, xs))).get("y");
+        assertThat(y.dtype()).isEqualTo(DType.I32);
+        assertThat(y.doubles()).containsExactly(Float.floatToRawIntBits(1.5f), Float.floatToRawIntBits(-0f), Float.floatToRawIntBits(Float.NaN));
+        TensorValue b = OnnxOpRuns.run(dir, bitCast(28, OnnxDTypes.INT8, OnnxDTypes.UINT8), Map.of("x", TensorValue.ofLongs(DType.I8, new long[] {3}, -1, 0, -128))).get("y");
+        assertThat(b.doubles()).containsExactly(255, 0, 128);
+        OnnxOpRuns.refused(dir, bitCast(26, OnnxDTypes.FLOAT, OnnxDTypes.INT64), "node 'b' (BitCast, #0, opset 26): input x[3] is f32 (32 bits) but to=7 is i64 (64 bits); BitCast needs one bit width");
+        OnnxOpRuns.refused(dir, bitCast(25, OnnxDTypes.FLOAT, OnnxDTypes.INT32), "BitCast exists from opset 26 of the default domain");
+    }
+}
