@@ -114,9 +114,14 @@ public final class BestPlanner extends TimeLimitedPlanner {
         if (problem.size() == 0) return new Placement(new long[0], 0, name(), true);
         finished.set(0);
         outrun.set(0);
-        long lb = problem.lowerBound();
-        problem.index();              // shared by the threads: built once, before them
-        boolean alsoSwept = GreedyPlacer.isExactAffordable(problem) && !problem.hasExtraConflicts();
+        boolean alsoSwept;
+        try {                         // past the deadline, no thread starts a run: the setup is skipped
+            if (GreedyPlacer.passed(deadline)) throw new Orders.TimeUp();
+            alsoSwept = GreedyPlacer.isExactAffordable(problem, deadline) && !problem.hasExtraConflicts();
+            problem.index();          // shared by the threads: built once, before them
+        } catch (Orders.TimeUp e) {
+            alsoSwept = false;
+        }
         int runs = alsoSwept ? 2 * COUNT : COUNT;  // run r: candidate r % COUNT, swept when r >= COUNT
         int[] runOrder = new int[runs];
         for (int k = 0; k < runs; k++) runOrder[k] = RUN_ORDER[k % COUNT] + (k >= COUNT ? COUNT : 0);
@@ -150,7 +155,7 @@ public final class BestPlanner extends TimeLimitedPlanner {
         int done = finished.get();            // runs that placed every buffer or were outrun: the others were cut or never began
         String stopped = done < runs ? done + " of " + runs + " runs finished" : "";
         String label = Placement.label(name(), "(", ")", !w.complete(), CANDIDATES.get(winner % COUNT).label(), GreedyPlacer.sweptNote(w), stopped);
-        return new Placement(w.offsets(), bestArena, label, bestArena <= lb, !w.complete());
+        return new Placement(w.offsets(), bestArena, label, Placement.reachesLowerBound(problem, bestArena, !w.complete()), !w.complete());
     }
 
     /**

@@ -69,15 +69,33 @@ final class GreedyPlacer {
     /**
      * Places every buffer: exactly by the fit rule where that is cheap enough
      * ({@link #isExactAffordable}), else by {@link SweepPlacer#placeSmaller} (the smaller of a
-     * sweep of every buffer into the gaps and one with the heavy half of the area exact).
+     * sweep of every buffer into the gaps and one with the heavy half of the area exact); past
+     * the deadline before that choice, every buffer stacked ({@link #byCost}).
      *
      * @param deadline a {@link System#nanoTime()} value, or {@link #NO_DEADLINE}
      * @param bound    stops the run, returning {@link Result#OUTRUN}, once its arena passes this
      *                 (read with the clock: at most {@value #CLOCK_EVERY} placements late)
      */
     static Result place(Problem p, int[] order, Fit fit, long deadline, ArenaBound bound) {
-        return isExactAffordable(p) ? placePrefix(p, order, order.length, fit, deadline, bound)
-                : SweepPlacer.placeSmaller(p, order, fit, deadline, bound);
+        return byCost(p, order, deadline, () -> placePrefix(p, order, order.length, fit, deadline, bound),
+                () -> SweepPlacer.placeSmaller(p, order, fit, deadline, bound));
+    }
+
+    /**
+     * {@code exact} where exact placement is affordable ({@link #isExactAffordable}), else
+     * {@code swept}. Past the deadline before the choice is made (the overlapping pairs are
+     * counted once per problem, after the start and end sorts, which read the clock), neither:
+     * every buffer is stacked in {@code order}.
+     */
+    static Result byCost(Problem p, int[] order, long deadline, java.util.function.Supplier<Result> exact, java.util.function.Supplier<Result> swept) {
+        boolean affordable;
+        try {
+            if (passed(deadline)) throw new Orders.TimeUp();
+            affordable = isExactAffordable(p, deadline);
+        } catch (Orders.TimeUp e) {
+            return stackUnplaced(p, order, order.length, new long[p.size()], new boolean[p.size()], false);
+        }
+        return affordable ? exact.get() : swept.get();
     }
 
     /**
@@ -103,7 +121,16 @@ final class GreedyPlacer {
 
     /** Whether the exact fit is cheap enough for every buffer, or must be (extra conflicts, which the sweep does not see). */
     static boolean isExactAffordable(Problem p) {
-        return p.hasExtraConflicts() || p.overlappingPairs() <= EXACT_PAIRS;
+        return isExactAffordable(p, NO_DEADLINE);
+    }
+
+    /**
+     * As {@link #isExactAffordable(Problem)}.
+     *
+     * @throws Orders.TimeUp when {@code deadline} passes while the overlapping pairs are counted
+     */
+    static boolean isExactAffordable(Problem p, long deadline) {
+        return p.hasExtraConflicts() || p.overlappingPairs(deadline) <= EXACT_PAIRS;
     }
 
     /** {@link System#nanoTime()} plus the limit, or {@link #NO_DEADLINE} for a null limit. */

@@ -17,9 +17,18 @@ public final class LiveBytes {
     }
 
     public static LiveBytes of(Problem p) {
+        return of(p, GreedyPlacer.NO_DEADLINE);
+    }
+
+    /**
+     * As {@link #of(Problem)}, over the problem's shared start and end orders.
+     *
+     * @throws Orders.TimeUp when {@code deadline} passes while they are sorted
+     */
+    static LiveBytes of(Problem p, long deadline) {
         int n = p.size();
-        int[] byStart = p.byLower();
-        int[] byEnd = p.byUpper();
+        int[] byStart = p.startOrder(deadline);
+        int[] byEnd = p.endOrder(deadline);
         long[] times = new long[n];
         long[] live = new long[n];
         int k = 0;

@@ -90,9 +90,25 @@ final class Orders {
         return x < y;
     }
 
-    private static long[] key(Problem p, java.util.function.IntToLongFunction f) {
+    /** Slots of a key array filled between clock reads. */
+    private static final int KEY_CLOCK_EVERY = 1 << 16;
+
+    /**
+     * {@code f} of every buffer; over more than {@value #KEY_CLOCK_EVERY} buffers the clock is read
+     * before every {@value #KEY_CLOCK_EVERY} slots (in a cold JVM the three keys of 620,000
+     * buffers took half a second before the sort's first clock read: docs/scale.md "Time limits").
+     * Fewer are filled whatever the clock, as the sort orders fewer than {@value #CLOCK_RUN}.
+     *
+     * @throws TimeUp once {@code deadline} has passed
+     */
+    private static long[] key(Problem p, java.util.function.IntToLongFunction f, long deadline) {
         long[] k = new long[p.size()];
-        for (int i = 0; i < k.length; i++) k[i] = f.applyAsLong(i);
+        boolean timed = k.length > KEY_CLOCK_EVERY;
+        for (int from = 0; from < k.length; from += KEY_CLOCK_EVERY) {
+            if (timed && GreedyPlacer.passed(deadline)) throw new TimeUp();
+            int to = Math.min(k.length, from + KEY_CLOCK_EVERY);
+            for (int i = from; i < to; i++) k[i] = f.applyAsLong(i);
+        }
         return k;
     }
 
@@ -103,28 +119,28 @@ final class Orders {
 
     /** Largest first; among equal sizes the longer-lived first, then the earlier. */
     static int[] bySizeDesc(Problem p, long deadline) {
-        return sortedByKeys(deadline, p.size(), key(p, i -> -p.alignedSize(i)), key(p, i -> -(p.upper(i) - p.lower(i))), key(p, p::lower));
+        return sortedByKeys(deadline, p.size(), key(p, i -> -p.alignedSize(i), deadline), key(p, i -> -(p.upper(i) - p.lower(i)), deadline), key(p, p::lower, deadline));
     }
 
     /** Largest first; among equal sizes the earlier first. */
     static int[] bySizeThenStart(Problem p, long deadline) {
-        return sortedByKeys(deadline, p.size(), key(p, i -> -p.alignedSize(i)), key(p, p::lower));
+        return sortedByKeys(deadline, p.size(), key(p, i -> -p.alignedSize(i), deadline), key(p, p::lower, deadline));
     }
 
     /** Largest first; among equal sizes the one that ends last first. */
     static int[] bySizeThenEndDesc(Problem p, long deadline) {
-        return sortedByKeys(deadline, p.size(), key(p, i -> -p.alignedSize(i)), key(p, i -> -p.upper(i)));
+        return sortedByKeys(deadline, p.size(), key(p, i -> -p.alignedSize(i), deadline), key(p, i -> -p.upper(i), deadline));
     }
 
     /** Largest size x duration first (the product as a double, so it cannot overflow). */
     static int[] byAreaDesc(Problem p, long deadline) {
-        return sortedByKeys(deadline, p.size(), key(p, i -> sortable(-(double) p.alignedSize(i) * (p.upper(i) - p.lower(i)))),
-                key(p, i -> -p.alignedSize(i)));
+        return sortedByKeys(deadline, p.size(), key(p, i -> sortable(-(double) p.alignedSize(i) * (p.upper(i) - p.lower(i))), deadline),
+                key(p, i -> -p.alignedSize(i), deadline));
     }
 
     /** Longest-lived first, then largest. */
     static int[] byDurationDesc(Problem p, long deadline) {
-        return sortedByKeys(deadline, p.size(), key(p, i -> -(p.upper(i) - p.lower(i))), key(p, i -> -p.alignedSize(i)));
+        return sortedByKeys(deadline, p.size(), key(p, i -> -(p.upper(i) - p.lower(i)), deadline), key(p, i -> -p.alignedSize(i), deadline));
     }
 
     /** A long that orders as the double does (IEEE 754 bits, negatives flipped). */
@@ -145,7 +161,7 @@ final class Orders {
 
     /** As {@link #byBreadth(Problem)}; the clock is also read after the live-bytes curve and after the widest instants. */
     static int[] byBreadth(Problem p, long deadline) {
-        LiveBytes live = LiveBytes.of(p);
+        LiveBytes live = LiveBytes.of(p, deadline);
         if (GreedyPlacer.passed(deadline)) throw new TimeUp();
         long[] curve = new long[live.points()];
         for (int k = 0; k < curve.length; k++) curve[k] = live.bytesAt(k);
@@ -167,6 +183,6 @@ final class Orders {
             instant[i] = at[i];
         }
         if (GreedyPlacer.passed(deadline)) throw new TimeUp();
-        return sortedByKeys(deadline, n, negWidth, instant, key(p, i -> -p.alignedSize(i)));
+        return sortedByKeys(deadline, n, negWidth, instant, key(p, i -> -p.alignedSize(i), deadline));
     }
 }

@@ -215,43 +215,56 @@ public final class Problem {
     }
 
     /**
-     * Ordered pairs (i, j), i != j, whose intervals overlap, counted in O(n log n) once: for each
-     * buffer, those that start before it ends minus those that end at or before its start, minus
-     * itself. Extra conflicts are not counted.
+     * Ordered pairs (i, j), i != j, whose intervals overlap, counted once per problem by a sweep
+     * over {@link #startOrder} and {@link #endOrder} (the sorts every sweep shares; O(n) once they
+     * are sorted): at each buffer's start, the buffers started before it (ties by index) less those
+     * ended by then. Extra conflicts are not counted.
      */
     public long overlappingPairs() {
+        return overlappingPairs(GreedyPlacer.NO_DEADLINE);
+    }
+
+    /**
+     * As {@link #overlappingPairs()}.
+     *
+     * @throws Orders.TimeUp when {@code deadline} passes while the start or end order is sorted
+     */
+    long overlappingPairs(long deadline) {
         long known = overlappingPairs;
         if (known >= 0) return known;
-        long pairs = overlappingPairs(lower, upper);
+        long pairs = overlappingPairs(null, deadline);
         overlappingPairs = pairs;
         return pairs;
     }
 
     /**
      * Ordered pairs of overlapping lifetimes among the buffers {@code subset[0 .. count)} (as
-     * {@link #overlappingPairs()} counts them for every buffer). O(count log count).
+     * {@link #overlappingPairs()} counts them for every buffer). O(n) once the problem's start and
+     * end orders are sorted.
      */
     long overlappingPairs(int[] subset, int count) {
-        long[] lows = new long[count], ups = new long[count];
-        for (int k = 0; k < count; k++) {
-            lows[k] = lower[subset[k]];
-            ups[k] = upper[subset[k]];
-        }
-        return overlappingPairs(lows, ups);
+        boolean[] member = new boolean[lower.length];
+        for (int k = 0; k < count; k++) member[subset[k]] = true;
+        return overlappingPairs(member, GreedyPlacer.NO_DEADLINE);
     }
 
     /**
-     * Ordered overlapping pairs among the intervals [lows[k], ups[k]): for each, those that start
-     * before it ends minus those that end at or before its start, minus itself. The arrays are
-     * read only (sorted copies are searched).
+     * The sweep of {@link #overlappingPairs()} over the buffers with {@code member[i]} (every
+     * buffer when null). A buffer ending at or before b's start also started before it (lower
+     * is below upper), so the difference counts exactly those live at b's start.
      */
-    private static long overlappingPairs(long[] lows, long[] ups) {
-        long[] starts = lows.clone(), ends = ups.clone();
-        Arrays.sort(starts);
-        Arrays.sort(ends);
+    private long overlappingPairs(boolean[] member, long deadline) {
+        int[] starts = startOrder(deadline), ends = endOrder(deadline);
         long pairs = 0;
-        for (int k = 0; k < lows.length; k++) pairs += countBelow(starts, ups[k]) - countBelow(ends, lows[k] + 1) - 1;
-        return pairs;
+        int started = 0, ended = 0, e = 0;
+        for (int b : starts) {
+            if (member != null && !member[b]) continue;
+            long t = lower[b];
+            for (; e < ends.length && upper[ends[e]] <= t; e++) if (member == null || member[ends[e]]) ended++;
+            pairs += started - ended;
+            started++;
+        }
+        return 2 * pairs;
     }
 
     /** How many of the ascending {@code sorted} are below {@code v} (a lower-bound binary search). */
@@ -274,5 +287,10 @@ public final class Problem {
         long lb = lowerBound;
         if (lb < 0) lowerBound = lb = LiveBytes.of(this).max();
         return lb;
+    }
+
+    /** {@link #lowerBound()} if it has been computed, else -1 (no arena is at or below it). */
+    long knownLowerBound() {
+        return lowerBound;
     }
 }

@@ -47,11 +47,11 @@ final class SqueakySweep {
     /**
      * As {@link GreedyPlacer#place(Problem, int[], GreedyPlacer.Fit, long, ArenaBound)}, with the
      * squeaky round where that would sweep: exact placement where it is affordable
-     * ({@link GreedyPlacer#isExactAffordable}), else {@link #place(Problem, int[], GreedyPlacer.Fit, long, ArenaBound)}.
+     * ({@link GreedyPlacer#byCost}), else {@link #place(Problem, int[], GreedyPlacer.Fit, long, ArenaBound)}.
      * What {@code greedy-breadth} runs, alone and as a candidate of {@link BestPlanner}.
      */
     static GreedyPlacer.Result placeOrExact(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
-        return GreedyPlacer.isExactAffordable(p) ? GreedyPlacer.place(p, order, fit, deadline, bound) : place(p, order, fit, deadline, bound);
+        return GreedyPlacer.byCost(p, order, deadline, () -> GreedyPlacer.place(p, order, fit, deadline, bound), () -> place(p, order, fit, deadline, bound));
     }
 
     /**
