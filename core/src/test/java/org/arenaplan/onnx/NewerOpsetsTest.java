@@ -108,6 +108,13 @@ class NewerOpsetsTest {
         assertThat(OnnxOpRuns.run(dir, before, Map.of("x", TensorValue.ofDoubles(DType.F16, new long[] {1}, 1.5))).get("y").doubles()).containsExactly(3);
     }
 
+    @Test
+    void aConstantOfATypeArenaplanLacksIsRefusedNamingTheNode() throws Exception {
+        OnnxMl.TensorProto f4 = OnnxMl.TensorProto.newBuilder().setDataType(23).setRawData(com.google.protobuf.ByteString.copyFrom(new byte[] {0})).build();
+        TinyOnnx m = new TinyOnnx().opset(23).outputOfType(OnnxDTypes.FLOAT, "y").node("k", "Constant", List.of(), List.of("y"), "value", f4);
+        OnnxOpRuns.refused(dir, m, "attribute 'value' of node 'k' has ONNX element type 23, which arenaplan does not support");
+    }
+
     private static OnnxMl.TensorProto scalar(String name, int type, double v) {
         OnnxMl.TensorProto.Builder t = OnnxMl.TensorProto.newBuilder().setName(name).setDataType(type);
         if (type == OnnxDTypes.DOUBLE) t.addDoubleData(v);
