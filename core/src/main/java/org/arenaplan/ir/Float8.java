@@ -11,8 +11,8 @@ package org.arenaplan.ir;
  *   <li>E5M2FNUZ: bias 16, max 57344 (0x7F), one NaN 0x80, no infinity, no negative zero.</li>
  * </ul>
  * Encoding (Cast-24's tables, which every opset follows here: Cast-19's table said an infinity
- * saturates to NaN in the FNUZ types, but the ONNX reference implementation and its node tests
- * always gave +-max, and Cast-24 corrected the table): NaN stays NaN (sign kept where the format
+ * saturates to NaN in the FNUZ types, but the ONNX reference implementation, op_cast.py, clips
+ * to +-max for every Cast version, and Cast-24 corrected the table): NaN stays NaN (sign kept where the format
  * has signed NaNs, the NaN written is S.1111.111 for E4M3FN, S.11111.10 for E5M2); -0 stays -0
  * (FNUZ: 0); a finite value rounds to nearest even, and when the rounded magnitude exceeds max
  * (or the value is infinite) it becomes +-max with {@code saturate}, else infinity (E5M2) or NaN

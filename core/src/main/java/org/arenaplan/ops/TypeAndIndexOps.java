@@ -33,7 +33,7 @@ import static org.arenaplan.onnx.NodeLowering.op;
  * takes (a model using one is refused: {@code to} out of the registry range, or a tensor of an
  * unsupported element type); Cast-24's table for the saturation of infinities to the FNUZ float8
  * types (+-max, where Cast-19's said NaN) is followed at every opset, as the ONNX reference
- * implementation and node tests do. Cast-24/CastLike-24 add {@code round_mode} ("up", "down", "nearest"; default "up"), which
+ * implementation (op_cast.py) does. Cast-24/CastLike-24 add {@code round_mode} ("up", "down", "nearest"; default "up"), which
  * applies to casts to float8e8m0 only and so has no effect on the types taken here: it is
  * accepted from opset 24 with one of its three values, refused before 24 or with another value.
  * Cast-25's and CastLike-25's differences are types only. BitCast (opset 26) reinterprets the
