@@ -61,9 +61,10 @@ import java.util.List;
  *     onnx/reference/ops/op_lp_normalization.py); then times scale and plus bias where present
  *     (their elements at the strides given; 0 broadcasts). mean and invstd (modes 0, 1: the mean
  *     and the factor applied) are contiguous over the groups.</li>
- * <li>{@link #CUMSUM} ptrs [x, y]; ints [outer, n, inner, exclusive, reverse, dtype]: along each lane
- *     of n values (stride inner), y = the running sum (excluding the element itself when exclusive;
- *     from the end when reverse); floats in double rounded per output, integers in 64 bits.</li>
+ * <li>{@link #CUMSUM} ptrs [x, y]; ints [outer, n, inner, exclusive, reverse, dtype, product]: along each lane
+ *     of n values (stride inner), y = the running sum, or product when product is 1 (excluding the
+ *     element itself when exclusive, which starts at 0, or 1 for a product; from the end when
+ *     reverse); floats in double rounded per output, integers in 64 bits (wrapping).</li>
  * <li>{@link #TOPK} ptrs [x, values, indices]; ints [outer, n, inner, k, largest, dtype, es]: per lane
  *     of n values (stride inner), the k first in the order larger (smallest: smaller) value first,
  *     then lower index; values [outer, k, inner] of x's type, indices int64.</li>
@@ -351,7 +352,7 @@ public final class Kernels {
             RECIPROCAL = 10, FLOOR = 11, CEIL = 12, ROUND = 13, SIGN = 14, ERF = 15, SIN = 16, COS = 17, TAN = 18, ASIN = 19, ACOS = 20,
             ATAN = 21, SINH = 22, COSH = 23, ASINH = 24, ACOSH = 25, ATANH = 26, SOFTPLUS = 27, SOFTSIGN = 28, HARD_SIGMOID = 29,
             HARD_SWISH = 30, LEAKY_RELU = 31, ELU = 32, SELU = 33, CELU = 34, THRESHOLDED_RELU = 35, MISH = 36, GELU_TANH = 37,
-            SHRINK = 38, CLIP = 39, NOT = 40, BITWISE_NOT = 41, IS_NAN = 42, IS_INF = 43, DIV_BY = 44;
+            SHRINK = 38, CLIP = 39, NOT = 40, BITWISE_NOT = 41, IS_NAN = 42, IS_INF = 43, DIV_BY = 44, SWISH = 45;
     /**
      * The fused epilogue of {@link #CONV2D} and {@link #GEMM} (their last int): the activation applied
      * to each finished output, by the formula of {@link #UNARY}'s op of the same name, so that a

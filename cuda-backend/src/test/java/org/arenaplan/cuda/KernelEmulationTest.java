@@ -298,9 +298,9 @@ class KernelEmulationTest {
         return c;
     }
 
-    /** Unary float op codes, with the floats [alpha, beta] each reads (Kernels' codes 0..39 but not, bitwise_not; 44). */
-    private static final int[] UNARY_FLOAT_OPS = java.util.stream.IntStream.rangeClosed(0, 44)
-            .filter(op -> op != Kernels.NOT && op != Kernels.BITWISE_NOT && op != Kernels.IS_NAN && op != Kernels.IS_INF && op < 40 || op == Kernels.DIV_BY).toArray();
+    /** Unary float op codes, with the floats [alpha, beta] each reads (Kernels' codes 0..39 but not, bitwise_not; 44, 45). */
+    private static final int[] UNARY_FLOAT_OPS = java.util.stream.IntStream.rangeClosed(0, Kernels.SWISH)
+            .filter(op -> op != Kernels.NOT && op != Kernels.BITWISE_NOT && op != Kernels.IS_NAN && op != Kernels.IS_INF && op < 40 || op == Kernels.DIV_BY || op == Kernels.SWISH).toArray();
 
     /** Every op code of unary, binary_broadcast and compare over the types it takes (ElementwiseMath), special values included. */
     private static List<Case> elementwiseCases() {
@@ -378,7 +378,7 @@ class KernelEmulationTest {
     }
     /**
      * normalize (layer norm with scale and bias, its InvStdDev output, mean-variance over axes 0
-     * and 2 of [2, 3, 4], L1 and L2 along an axis), cumsum (every exclusive/reverse pair; f32,
+     * and 2 of [2, 3, 4], L1 and L2 along an axis), cumsum (every exclusive/reverse pair, sum and product; f32,
      * int32, f64), topk (largest and smallest with ties; the Indices output) and nll_loss (softmax
      * cross-entropy with weights and an ignored target, mean; per sample with log_prob).
      */
@@ -414,7 +414,8 @@ class KernelEmulationTest {
             TensorValue x = t.isIntegral() ? longs(t, 12, 60, 1000) : floats(t, 12, 60);
             for (int exclusive = 0; exclusive <= 1; exclusive++) {
                 for (int reverse = 0; reverse <= 1; reverse++) {
-                    c.add(new Case(Kernels.CUMSUM, List.of(x), t, 60, new long[] {3, 5, 4, exclusive, reverse, t.onnxCode()}, new double[0], 0));
+                    for (int product = 0; product <= 1; product++)
+                        c.add(new Case(Kernels.CUMSUM, List.of(x), t, 60, new long[] {3, 5, 4, exclusive, reverse, t.onnxCode(), product}, new double[0], 0));
                 }
             }
         }
