@@ -63,7 +63,8 @@ __device__ __forceinline__ double unary_float(int op, double v, double alpha, do
         case 37: return 0.5 * v * (1.0 + tanh(sqrt(2.0 / 3.141592653589793) * (v + 0.044715 * v * v * v)));  // gelu tanh
         case 38: return v < -beta ? v + alpha : v > beta ? v - alpha : 0.0;        // shrink (bias, lambd)
         case 39: { double r = v < alpha ? alpha : v; return r > beta ? beta : r; }  // clip (min, max)
-        default: return v / alpha;                                                 // 44 div_by
+        case 44: return v / alpha;                                                 // div_by
+        default: return v * (1.0 / (1.0 + exp(-alpha * v)));                       // 45 swish: x * sigmoid(alpha * x)
     }
 }
 

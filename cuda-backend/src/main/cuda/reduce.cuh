@@ -107,29 +107,34 @@ extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
     }
 }
 
-// ints: outer, n, inner, exclusive, reverse, dtype: one thread per lane of n values (stride inner);
-// floats accumulate in double (each output rounded once), integers in 64 bits (wrapping).
+// ints: outer, n, inner, exclusive, reverse, dtype, product: one thread per lane of n values (stride inner);
+// a running sum, or product when product is 1; floats accumulate in double (each output rounded once),
+// integers in 64 bits (wrapping).
+__device__ __forceinline__ long long cum_int(long long a, long long v, bool product) {
+    return (long long) (product ? (unsigned long long) a * (unsigned long long) v : (unsigned long long) a + (unsigned long long) v);
+}
+
 extern "C" __global__ void cumsum(const void* x, void* y, Ints ints, Floats) {
     long long outer = ints.v[0], n = ints.v[1], inner = ints.v[2];
-    bool exclusive = ints.v[3] == 1, reverse = ints.v[4] == 1;
+    bool exclusive = ints.v[3] == 1, reverse = ints.v[4] == 1, product = ints.v[6] == 1;
     int code = (int) ints.v[5];
     bool integral = is_integral(code);
     FOR_EACH_ITEM(lane, outer * inner) {
         long long base = (lane / inner) * n * inner + lane % inner;
-        double acc = 0.0;
-        long long iacc = 0;
+        double acc = product ? 1.0 : 0.0;
+        long long iacc = product ? 1 : 0;
         for (long long s = 0; s < n; s++) {
             long long at = base + (reverse ? n - 1 - s : s) * inner;
             if (integral) {
                 long long v = load_int(x, at, code);
-                if (!exclusive) iacc = (long long) ((unsigned long long) iacc + (unsigned long long) v);
+                if (!exclusive) iacc = cum_int(iacc, v, product);
                 store_int(y, at, code, iacc);
-                if (exclusive) iacc = (long long) ((unsigned long long) iacc + (unsigned long long) v);
+                if (exclusive) iacc = cum_int(iacc, v, product);
             } else {
                 double v = load_real(x, at, code);
-                if (!exclusive) acc = acc + v;
+                if (!exclusive) acc = product ? acc * v : acc + v;
                 store_real(y, at, code, acc);
-                if (exclusive) acc = acc + v;
+                if (exclusive) acc = product ? acc * v : acc + v;
             }
         }
     }

@@ -35,7 +35,7 @@ public final class ElementwiseMath {
             case Kernels.RELU: case Kernels.ABS: case Kernels.SIGN: return isFloat(t) || isInteger(t);
             case Kernels.NOT: return t == DType.BOOL;
             case Kernels.BITWISE_NOT: return isInteger(t);
-            default: return op >= 0 && op <= Kernels.DIV_BY && isFloat(t);
+            default: return op >= 0 && op <= Kernels.SWISH && isFloat(t);
         }
     }
 
@@ -112,6 +112,7 @@ public final class ElementwiseMath {
             case Kernels.SHRINK: return v < -beta ? v + alpha : v > beta ? v - alpha : 0.0;    // bias, lambd
             case Kernels.CLIP: { double r = v < alpha ? alpha : v; return r > beta ? beta : r; } // min, max; NaN stays
             case Kernels.DIV_BY: return v / alpha;
+            case Kernels.SWISH: return v * (1.0 / (1.0 + Math.exp(-alpha * v)));       // x * sigmoid(alpha * x)
             default: throw new IllegalArgumentException("unary op " + op + " is not defined on floats");
         }
     }

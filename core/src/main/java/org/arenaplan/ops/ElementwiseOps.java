@@ -28,7 +28,7 @@ import java.util.List;
  * to optional inputs at 11; Pow's exponent may have its own type from 12; the op types that
  * appear in the range are refused in older models (Round, BitShift 11; Mod, IsInf,
  * ThresholdedRelu 10; Celu, LessOrEqual, GreaterOrEqual 12; HardSwish 14; CastLike 15; Mish,
- * BitwiseNot/And/Or/Xor 18; Gelu 20). The other versions only widen the type constraints (22:
+ * BitwiseNot/And/Or/Xor 18; Gelu 20; Swish 24). The other versions only widen the type constraints (22:
  * bfloat16 for the trigonometric and hyperbolic ops, Elu, Selu, HardSigmoid, HardSwish, Mish,
  * Round, Softplus, Softsign, ThresholdedRelu; 28: bfloat16, float16 and double for Celu, which
  * computes every float type already). QuantizeLinear and DequantizeLinear: see
@@ -86,6 +86,7 @@ final class ElementwiseOps implements OpFamily {
         d.add(unary("Elu", Kernels.ELU, 9, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("x < 0 ? alpha*(e^x - 1) : x; " + FLOATS).build());
         d.add(unary("Selu", Kernels.SELU, 9, "alpha", "gamma").attrs(AttrSpec.real("alpha", 1.6732632423543772), AttrSpec.real("gamma", 1.0507009873554805))
                 .doc("gamma * (x <= 0 ? alpha*e^x - alpha : x); " + FLOATS).build());
+        d.add(unary("Swish", Kernels.SWISH, 24, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("x * sigmoid(alpha * x); " + FLOATS).build());
         d.add(unary("Celu", Kernels.CELU, 12, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("max(0, x) + min(0, alpha*(e^(x/alpha) - 1)); " + FLOATS).build());
         d.add(unary("ThresholdedRelu", Kernels.THRESHOLDED_RELU, 10, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("x > alpha ? x : 0; " + FLOATS).build());
         d.add(unary("Shrink", Kernels.SHRINK, 9, "bias", "lambd").attrs(AttrSpec.real("bias", 0.0), AttrSpec.real("lambd", 0.5))

@@ -29,7 +29,7 @@ import static org.arenaplan.ir.AttrSpec.MAX_RANK;
 
 /**
  * The reductions (ReduceSum ... ReduceSumSquare, ArgMax, ArgMin), the softmax family (Softmax,
- * LogSoftmax, Hardmax), CumSum and TopK, after the ONNX operator specifications
+ * LogSoftmax, Hardmax), CumSum, CumProd and TopK, after the ONNX operator specifications
  * (https://onnx.ai/onnx/operators/). Kernels {@link Kernels#REDUCE}, {@link Kernels#SOFTMAX},
  * {@link Kernels#CUMSUM}, {@link Kernels#TOPK}. ONNX version differences (Changelog.md):
  * <ul>
@@ -40,14 +40,15 @@ import static org.arenaplan.ir.AttrSpec.MAX_RANK;
  *   <li>Softmax, LogSoftmax, Hardmax: before 13 the input is coerced to 2-D at {@code axis}
  *       (default 1) and each row normalised; from 13 the one axis {@code axis} (default -1).</li>
  *   <li>TopK: K an attribute before 10, a constant input from 10; largest, sorted and a negative
- *       axis from 11; TopK-24 adds bfloat16 only. CumSum: axis a constant input (opset 11 on).</li>
+ *       axis from 11; TopK-24 adds bfloat16 only. CumSum: axis a constant input (opset 11 on);
+ *       CumProd (26) the same with a product ({@link Kernels#CUMSUM}'s product flag).</li>
  * </ul>
  * Constant operands (axes, K, CumSum's axis) must be known at import: initializers, Constants,
  * or inputs whose values the caller gave ({@code OnnxImporter.Options.withInputValues}).
  */
 final class ReductionOps implements OpFamily {
     /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
-    static final String CUMSUM = "CumSum", TOP_K = "TopK";
+    static final String CUMSUM = "CumSum", CUMPROD = "CumProd", TOP_K = "TopK";
 
     /** The most dims (kept plus reduced, after merging) a reduce call may carry: CUDA takes 40 ints. */
     static final int MAX_REDUCE_DIMS = 17;
@@ -73,7 +74,11 @@ final class ReductionOps implements OpFamily {
                 OpDefinition.op(CUMSUM, 1, 1).attrs(AttrSpec.requiredAxis("axis"), AttrSpec.flag("exclusive"), AttrSpec.flag("reverse"))
                         .shape(ReductionOps::sameShape).kernels(Kernels.CUMSUM)
                         .doc("running sum along axis (exclusive: without the element itself; reverse: from the end); f32, f16, bf16, f64 and integer types")
-                        .lower((op, l) -> List.of(cumsum(op, l))).onnx("CumSum", 11, ReductionOps::importCumSum).build(),
+                        .lower((op, l) -> List.of(cumulative(op, l, 0))).onnx("CumSum", 11, ReductionOps::importCumulative).build(),
+                OpDefinition.op(CUMPROD, 1, 1).attrs(AttrSpec.requiredAxis("axis"), AttrSpec.flag("exclusive"), AttrSpec.flag("reverse"))
+                        .shape(ReductionOps::sameShape).kernels(Kernels.CUMSUM)
+                        .doc("running product along axis (exclusive: without the element itself, starting at 1; reverse: from the end); f32, f16, bf16, f64 and integer types (wrapping)")
+                        .lower((op, l) -> List.of(cumulative(op, l, 1))).onnx(CUMPROD, 26, ReductionOps::importCumulative).build(),
                 OpDefinition.op(TOP_K, 1, 1).outputs(2, 2).attrs(AttrSpec.axis("axis", -1), AttrSpec.requiredInteger("k", 0, Long.MAX_VALUE),
                                 AttrSpec.integer("largest", 1, 0, 1), AttrSpec.integer("sorted", 1, 0, 1))
                         .shapes(ReductionOps::topKShape).kernels(Kernels.TOPK)
@@ -232,14 +237,15 @@ final class ReductionOps implements OpFamily {
         return t;
     }
 
-    private static KernelCall cumsum(Op op, OpLowering l) {
+    /** {@link Kernels#CUMSUM}: a running sum ({@code product} 0) or product (1). */
+    private static KernelCall cumulative(Op op, OpLowering l, int product) {
         String x = op.inputs().get(0), y = op.outputs().get(0);
         DType t = summable(op, l, x, true);
         l.sameType(op, x, y);
         long[] xs = l.shape(op, x);
         OpAttrs at = OpAttrs.of(op);
         long[] a = around(xs, axis(op, at.integer("axis"), xs.length));
-        return l.call(op, Kernels.CUMSUM, List.of(l.read(x), l.write(y)), new long[]{a[0], a[1], a[2], at.integer("exclusive"), at.integer("reverse"), t.onnxCode()});
+        return l.call(op, Kernels.CUMSUM, List.of(l.read(x), l.write(y)), new long[]{a[0], a[1], a[2], at.integer("exclusive"), at.integer("reverse"), t.onnxCode(), product});
     }
 
     private static KernelCall topK(Op op, OpLowering l) {
@@ -328,13 +334,14 @@ final class ReductionOps implements OpFamily {
                 "input " + x + " is " + t.jsonName() + "; " + n.opType() + " computes f32, f16, bf16, f64 and the integer types");
     }
 
-    private static Lowered importCumSum(NodeContext n) {
+    /** CumSum (11) and CumProd (26): x, a constant axis input; exclusive, reverse. */
+    private static Lowered importCumulative(NodeContext n) {
         FamilyImports.requireInputs(n, 2, 2);
         Value x = n.input(0);
         n.require(x.rank() >= 1, "input " + x + " must have rank 1 or more");
         DType t = x.dtype();
         n.require(t.isFloat32Compute() || t == DType.F64 || (t.isIntegral() && t != DType.BOOL),
-                "input " + x + " is " + t.jsonName() + "; CumSum computes f32, f16, bf16, f64 and integer types");
+                "input " + x + " is " + t.jsonName() + "; " + n.opType() + " computes f32, f16, bf16, f64 and integer types");
         long[] a = n.constantInts(1, "axis");
         n.require(a.length == 1, "axis (input #1) must hold one value, has " + a.length);
         int axis = n.axis(a[0], x.rank(), "axis");
@@ -342,7 +349,7 @@ final class ReductionOps implements OpFamily {
         attrs.put("axis", (long) axis);
         attrs.put("exclusive", n.flag("exclusive", false) ? 1L : 0L);
         attrs.put("reverse", n.flag("reverse", false) ? 1L : 0L);
-        return NodeLowering.op(n, CUMSUM, List.of(x.name()), x.shape(), attrs, t);
+        return NodeLowering.op(n, n.kind(), List.of(x.name()), x.shape(), attrs, t);
     }
 
     private static Lowered importTopK(NodeContext n) {

@@ -35,7 +35,7 @@ final class ReductionKernels {
                 return () -> reduce(c, op, t);
             }
             case Kernels.CUMSUM: {
-                SimKernels.need(c, 2, 6);
+                SimKernels.need(c, 2, 7);
                 DType t = SimKernels.dtype(c, 5);
                 if (t == DType.BOOL) throw new DeviceException("'" + c.label() + "': cumsum does not compute " + t.jsonName());
                 return () -> cumsum(c, t);
@@ -60,25 +60,25 @@ final class ReductionKernels {
 
     static void cumsum(KernelCall c, DType t) {
         int outer = i(c, 0), n = i(c, 1), inner = i(c, 2);
-        boolean exclusive = c.intArg(3) == 1, reverse = c.intArg(4) == 1;
+        boolean exclusive = c.intArg(3) == 1, reverse = c.intArg(4) == 1, product = c.intArg(6) == 1;
         ByteBuffer x = SimKernels.in(c, 0), y = SimKernels.out(c, 1);
         for (int o = 0; o < outer; o++) {
             for (int q = 0; q < inner; q++) {
                 int base = o * n * inner + q;
-                double acc = 0;
-                long iacc = 0;
+                double acc = product ? 1 : 0;
+                long iacc = product ? 1 : 0;
                 for (int s = 0; s < n; s++) {
                     int at = base + (reverse ? n - 1 - s : s) * inner;
                     if (t.isIntegral()) {
                         long v = t.getLong(x, at);
-                        if (!exclusive) iacc += v;
+                        if (!exclusive) iacc = product ? iacc * v : iacc + v;
                         t.putLong(y, at, iacc);
-                        if (exclusive) iacc += v;
+                        if (exclusive) iacc = product ? iacc * v : iacc + v;
                     } else {
                         double v = t.getDouble(x, at);
-                        if (!exclusive) acc += v;
+                        if (!exclusive) acc = product ? acc * v : acc + v;
                         putReal(y, t, at, acc);
-                        if (exclusive) acc += v;
+                        if (exclusive) acc = product ? acc * v : acc + v;
                     }
                 }
             }

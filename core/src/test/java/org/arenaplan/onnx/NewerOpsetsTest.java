@@ -140,4 +140,30 @@ class NewerOpsetsTest {
         OnnxOpRuns.refused(dir, bitCast(26, OnnxDTypes.FLOAT, OnnxDTypes.INT64), "node 'b' (BitCast, #0, opset 26): input x[3] is f32 (32 bits) but to=7 is i64 (64 bits); BitCast needs one bit width");
         OnnxOpRuns.refused(dir, bitCast(25, OnnxDTypes.FLOAT, OnnxDTypes.INT32), "BitCast exists from opset 26 of the default domain");
     }
+
+    @Test
+    void swishFromOpset24() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(24).input("x", 4L).output("y", 4L).node("s", "Swish", List.of("x"), List.of("y"), "alpha", 2.0);
+        float[] xs = {-3f, -0.5f, 0f, 1.25f};
+        float[] got = OnnxOpRuns.run(dir, m, Map.of("x", TensorValue.ofFloats(new long[] {4}, xs))).get("y").floats();
+        for (int i = 0; i < 4; i++) assertThat(got[i]).as("x = %s", xs[i]).isEqualTo((float) (xs[i] / (1 + Math.exp(-2.0 * xs[i]))));
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(23).input("x", 4L).output("y", 4L).node("s", "Swish", List.of("x"), List.of("y")), "Swish exists from opset 24");
+    }
+
+    private static TinyOnnx cumProd(long opset, int type, Object... attrs) {
+        return new TinyOnnx().opset(opset).input(type, "x", 2L, 3L).output(type, "y", 2L, 3L).scalar("axis", 1)
+                .node("p", "CumProd", List.of("x", "axis"), List.of("y"), attrs);
+    }
+
+    @Test
+    void cumProdFromOpset26() throws Exception {
+        TensorValue x = TensorValue.ofFloats(new long[] {2, 3}, 1f, 2f, 3f, -1f, 0.5f, 4f);
+        assertThat(OnnxOpRuns.run(dir, cumProd(26, OnnxDTypes.FLOAT), Map.of("x", x)).get("y").floats()).containsExactly(1f, 2f, 6f, -1f, -0.5f, -2f);
+        assertThat(OnnxOpRuns.run(dir, cumProd(26, OnnxDTypes.FLOAT, "exclusive", 1L, "reverse", 1L), Map.of("x", x)).get("y").floats())
+                .containsExactly(6f, 3f, 1f, 2f, 4f, 1f);
+        // integers wrap in 64 bits, then in their type: int32 2^16 * 2^16 = 2^32 -> 0
+        TensorValue xi = TensorValue.ofLongs(DType.I32, new long[] {2, 3}, 65536, 65536, 3, -2, 5, 7);
+        assertThat(OnnxOpRuns.run(dir, cumProd(28, OnnxDTypes.INT32), Map.of("x", xi)).get("y").doubles()).containsExactly(65536, 0, 0, -2, -10, -70);
+        OnnxOpRuns.refused(dir, cumProd(25, OnnxDTypes.FLOAT), "CumProd exists from opset 26");
+    }
 }

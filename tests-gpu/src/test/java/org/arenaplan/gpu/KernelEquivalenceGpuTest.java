@@ -209,7 +209,8 @@ class KernelEquivalenceGpuTest {
         sameBits(List.of(ints), DType.I64, 5, call(Kernels.REDUCE, new long[] {Kernels.R_SUM, DType.I64.onnxCode(), 0, 1, 2, 5, 6, 4, 6, 30, 1}));
         same(List.of(KernelRun.random(7, 5 * 64), KernelRun.random(8, 64), KernelRun.random(9, 64), new float[5 * 64], new float[5]), 5,
                 call(Kernels.NORMALIZE, new long[] {Kernels.N_STANDARDIZE, 1, 1, 1, 1, 1, 1, 5, 64, 0, 0, 64, 1, 1, 1}, 1e-5), 0);
-        same(List.of(KernelRun.random(12, 60)), 60, call(Kernels.CUMSUM, new long[] {3, 5, 4, 1, 1, DType.F32.onnxCode()}), 0);
+        same(List.of(KernelRun.random(12, 60)), 60, call(Kernels.CUMSUM, new long[] {3, 5, 4, 1, 1, DType.F32.onnxCode(), 0}), 0);
+        same(List.of(KernelRun.random(12, 60)), 60, call(Kernels.CUMSUM, new long[] {3, 5, 4, 0, 1, DType.F32.onnxCode(), 1}), 0);
         sameBits(List.of(ties, TensorValue.ofDoubles(DType.F32, null, new double[6])), DType.I64, 6,
                 call(Kernels.TOPK, new long[] {1, 18, 1, 6, 1, DType.F32.onnxCode(), 4}));
         same(List.of(KernelRun.random(15, 24), KernelRun.random(16, 40)), 30,
