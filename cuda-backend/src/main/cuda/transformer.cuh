@@ -45,6 +45,36 @@ __device__ __forceinline__ float attn_kv(const float* past, const float* cur, bo
     return j < P ? past[attn_at(false, b, kh, j, e, Hkv, P, W)] : cur[attn_at(threeD, b, kh, j - P, e, Hkv, Skv, W)];
 }
 
+// What a score of the attention kernel reads, unpacked once from its arguments.
+struct AttnScoreArgs {
+    const float* Q; const float* K; const float* pastK; const void* mask; const long long* nonpad;
+    long long Hq, Hkv, Sq, Skv, P, D, mb, mh, mq, Tm, left, right;
+    bool threeD, hasMask, maskBool, causal, hasNonpad;
+    float scale, softcap;
+};
+
+// The score of query i of (b, h) against key j (kh: h's key head; offset: the query's shift in key positions):
+// raw = Q.K x scale (dot in double), capped by softcap, bias from the mask, causality, the window and the padding,
+// x = capped + bias. The one definition the three passes of the attention kernel share.
+__device__ __forceinline__ void attn_score(const AttnScoreArgs& a, long long b, long long h, long long kh, long long i, long long j,
+                                           long long offset, float& raw, float& capped, float& bias, float& x) {
+    const float NEG_INF = -INFINITY;
+    bias = 0.0f;
+    if (a.hasMask) {
+        long long at = b * a.mb + h * a.mh + i * a.mq + j;
+        bias = j >= a.Tm ? NEG_INF : a.maskBool ? (((const unsigned char*) a.mask)[at] != 0 ? 0.0f : NEG_INF) : ((const float*) a.mask)[at];
+    }
+    bias = bias + (a.causal && j > i + offset ? NEG_INF : 0.0f);
+    bias = bias + ((a.left >= 0 && i + offset - j > a.left) || (a.right >= 0 && j - i - offset > a.right) ? NEG_INF : 0.0f);
+    bias = bias + (a.hasNonpad && j >= a.nonpad[b] ? NEG_INF : 0.0f);
+    double dot = 0.0;
+    for (long long e = 0; e < a.D; e++)
+        dot += (double) a.Q[attn_at(a.threeD, b, h, i, e, a.Hq, a.Sq, a.D)] * (double) attn_kv(a.pastK, a.K, a.threeD, b, kh, j, e, a.Hkv, a.P, a.Skv, a.D);
+    raw = (float) (dot * (double) a.scale);
+    capped = a.softcap > 0.0f ? (float) ((double) a.softcap * tanh((double) (raw / a.softcap))) : raw;
+    x = capped + bias;
+}
+
 // ptrs: Q, K, V, mask, pastK, pastV, nonpad, Y, presentK, presentV, qk (the present ones, by the has* flags).
 // ints: B, Hq, Hkv, Sq, Skv, P, D, Dv, threeD, hasMask, maskBool, maskStrideB, maskStrideH, maskStrideQ, Tm, causal,
 //       hasPast, hasNonpad, hasPresentK, hasPresentV, hasQk, qkMode, leftWindow, rightWindow; floats: scale, softcap.
@@ -73,6 +103,8 @@ extern "C" __global__ void attention(const float* Q, const float* K, const float
             presentV[item] = attn_kv(pastV, V, threeD, b, h, j, e, Hkv, P, Skv, Dv);
         }
     }
+    const AttnScoreArgs sa = {Q, K, pastK, mask, nonpad, Hq, Hkv, Sq, Skv, P, D, mb, mh, mq, Tm, left, right,
+                              threeD, hasMask, maskBool, causal, hasNonpad, scale, softcap};
     FOR_EACH_ITEM(row, B * Hq * Sq) {
         long long i = row % Sq, h = (row / Sq) % Hq, b = row / (Sq * Hq), kh = h / group;
         long long offset = hasPast ? P : hasNonpad ? nonpad[b] - Sq : 0;
@@ -81,20 +113,8 @@ extern "C" __global__ void attention(const float* Q, const float* K, const float
         bool allMasked = true;
         float mx = NEG_INF;
         for (long long j = 0; j < T; j++) {
-            float bias = 0.0f;
-            if (hasMask) {
-                long long at = b * mb + h * mh + i * mq + j;
-                bias = j >= Tm ? NEG_INF : maskBool ? (((const unsigned char*) mask)[at] != 0 ? 0.0f : NEG_INF) : ((const float*) mask)[at];
-            }
-            bias = bias + (causal && j > i + offset ? NEG_INF : 0.0f);
-            bias = bias + ((left >= 0 && i + offset - j > left) || (right >= 0 && j - i - offset > right) ? NEG_INF : 0.0f);
-            bias = bias + (hasNonpad && j >= nonpad[b] ? NEG_INF : 0.0f);
-            double dot = 0.0;
-            for (long long e = 0; e < D; e++)
-                dot += (double) Q[attn_at(threeD, b, h, i, e, Hq, Sq, D)] * (double) attn_kv(pastK, K, threeD, b, kh, j, e, Hkv, P, Skv, D);
-            float raw = (float) (dot * (double) scale);
-            float capped = softcap > 0.0f ? (float) ((double) softcap * tanh((double) (raw / softcap))) : raw;
-            float x = capped + bias;
+            float raw, capped, bias, x;
+            attn_score(sa, b, h, kh, i, j, offset, raw, capped, bias, x);
             if (bias != NEG_INF) allMasked = false;
             if (x > mx) mx = x;
             if (hasQk && mode < 3) qkRow[j] = mode == 0 ? raw : mode == 1 ? capped : x;
@@ -105,20 +125,8 @@ extern "C" __global__ void attention(const float* Q, const float* K, const float
         for (long long e = 0; e < Dv; e++) Y[attn_at(threeD, b, h, i, e, Hq, Sq, Dv)] = 0.0f;
         for (int pass = 2; pass <= 3; pass++) {
             for (long long j = 0; j < T; j++) {
-                float bias = 0.0f;
-                if (hasMask) {
-                    long long at = b * mb + h * mh + i * mq + j;
-                    bias = j >= Tm ? NEG_INF : maskBool ? (((const unsigned char*) mask)[at] != 0 ? 0.0f : NEG_INF) : ((const float*) mask)[at];
-                }
-                bias = bias + (causal && j > i + offset ? NEG_INF : 0.0f);
-                bias = bias + ((left >= 0 && i + offset - j > left) || (right >= 0 && j - i - offset > right) ? NEG_INF : 0.0f);
-                bias = bias + (hasNonpad && j >= nonpad[b] ? NEG_INF : 0.0f);
-                double dot = 0.0;
-                for (long long e = 0; e < D; e++)
-                    dot += (double) Q[attn_at(threeD, b, h, i, e, Hq, Sq, D)] * (double) attn_kv(pastK, K, threeD, b, kh, j, e, Hkv, P, Skv, D);
-                float raw = (float) (dot * (double) scale);
-                float capped = softcap > 0.0f ? (float) ((double) softcap * tanh((double) (raw / softcap))) : raw;
-                float x = capped + bias;
+                float raw, capped, bias, x;
+                attn_score(sa, b, h, kh, i, j, offset, raw, capped, bias, x);
                 if (pass == 2) {
                     sum += exp((double) x - (double) mx);
                     continue;

@@ -6,7 +6,6 @@ import org.arenaplan.device.Kernels;
 import org.arenaplan.ir.DType;
 
 import java.nio.ByteBuffer;
-import java.nio.FloatBuffer;
 
 import static org.arenaplan.sim.SimKernels.i;
 
@@ -55,18 +54,7 @@ final class NormalizationKernels {
         return n;
     }
 
-    private static float[] floats(KernelCall c, int k) {
-        FloatBuffer b = SimKernels.in(c, k).asFloatBuffer();
-        float[] v = new float[b.remaining()];
-        b.get(v);
-        return v;
-    }
 
-    private static void store(KernelCall c, int k, float[] v) {
-        ByteBuffer b = SimKernels.out(c, k);
-        b.asFloatBuffer().put(v);
-        SimKernels.store(c, k, b);
-    }
 
     /** The offset of element j (row-major over shape) given per-dim strides. */
     private static long offset(long j, long[] shape, long[] stride) {
@@ -93,8 +81,8 @@ final class NormalizationKernels {
         long[] rs = ints(c, r0, rr), rst = ints(c, r0 + rr, rr), rsc = ints(c, r0 + 2 * rr, rr), rbi = ints(c, r0 + 3 * rr, rr);
         double eps = c.floatArg(0);
         int p = 0;
-        float[] x = floats(c, p++);
-        float[] scale = hasScale ? floats(c, p++) : null, bias = hasBias ? floats(c, p++) : null;
+        float[] x = SimKernels.inFloats(c, p++);
+        float[] scale = hasScale ? SimKernels.inFloats(c, p++) : null, bias = hasBias ? SimKernels.inFloats(c, p++) : null;
         int yArg = p++, meanArg = hasMean ? p++ : -1, invArg = hasInvStd ? p : -1;
         float[] y = new float[x.length];
         long outN = 1, redN = 1;
@@ -141,15 +129,15 @@ final class NormalizationKernels {
                 y[at] = (float) v;
             }
         }
-        store(c, yArg, y);
-        if (meanArg >= 0) store(c, meanArg, means);
-        if (invArg >= 0) store(c, invArg, invs);
+        SimKernels.storeFloats(c, yArg, y);
+        if (meanArg >= 0) SimKernels.storeFloats(c, meanArg, means);
+        if (invArg >= 0) SimKernels.storeFloats(c, invArg, invs);
     }
 
     static void batchnormRunning(KernelCall c) {
         int n = i(c, 0), ch = i(c, 1), sp = i(c, 2);
         double momentum = c.floatArg(0);
-        float[] x = floats(c, 0), mean = floats(c, 1), var = floats(c, 2);
+        float[] x = SimKernels.inFloats(c, 0), mean = SimKernels.inFloats(c, 1), var = SimKernels.inFloats(c, 2);
         boolean hasVar = c.pointers().size() == 5;
         float[] runMean = new float[ch], runVar = new float[ch];
         double count = (double) n * sp;
@@ -168,8 +156,8 @@ final class NormalizationKernels {
             runMean[q] = (float) (mean[q] * momentum + m * (1 - momentum));
             runVar[q] = (float) (var[q] * momentum + v * (1 - momentum));
         }
-        store(c, 3, runMean);
-        if (hasVar) store(c, 4, runVar);
+        SimKernels.storeFloats(c, 3, runMean);
+        if (hasVar) SimKernels.storeFloats(c, 4, runVar);
     }
 
     static void nllLoss(KernelCall c) {
@@ -179,9 +167,9 @@ final class NormalizationKernels {
         long ignore = c.intArg(6);
         DType tt = SimKernels.dtype(c, 9);
         int p = 0;
-        float[] x = floats(c, p++);
+        float[] x = SimKernels.inFloats(c, p++);
         ByteBuffer target = SimKernels.in(c, p++);
-        float[] weight = hasWeight ? floats(c, p++) : null;
+        float[] weight = hasWeight ? SimKernels.inFloats(c, p++) : null;
         int lossArg = p++, logArg = hasLogProb ? p : -1;
         float[] logprob = new float[x.length];
         float[] loss = new float[reduction == Kernels.LOSS_NONE ? n * d : 1];
@@ -218,7 +206,7 @@ final class NormalizationKernels {
             }
         }
         if (reduction != Kernels.LOSS_NONE) loss[0] = (float) (reduction == Kernels.LOSS_MEAN ? total / weights : total);
-        store(c, lossArg, loss);
-        if (logArg >= 0) store(c, logArg, logprob);
+        SimKernels.storeFloats(c, lossArg, loss);
+        if (logArg >= 0) SimKernels.storeFloats(c, logArg, logprob);
     }
 }

@@ -33,11 +33,7 @@ final class RecurrentKernels {
     }
 
     private static float[] floats(KernelCall c, int k) {
-        if (k < 0) return null;
-        ByteBuffer b = SimKernels.in(c, k);
-        float[] v = new float[b.capacity() / 4];
-        b.asFloatBuffer().get(v);
-        return v;
+        return k < 0 ? null : SimKernels.inFloats(c, k);
     }
 
     private static void run(KernelCall c, int[] slot) {
@@ -206,8 +202,6 @@ final class RecurrentKernels {
         KernelArg a = c.pointer(k);
         if (a.bytes() != 4L * v.length)
             throw new DeviceException("'" + c.label() + "': output " + a.tensor() + " has " + a.bytes() + " B, the kernel computes " + 4L * v.length);
-        ByteBuffer b = SimKernels.out(c, k);
-        b.asFloatBuffer().put(v);
-        SimKernels.store(c, k, b);
+        SimKernels.storeFloats(c, k, v);
     }
 }

@@ -135,6 +135,21 @@ final class SimKernels {
         SimDevice.block(a.pointer()).write(a.pointer().offset(), b.array(), 0, b.capacity());
     }
 
+    /** Argument {@code k}'s bytes read as f32 values (little-endian). */
+    static float[] inFloats(KernelCall c, int k) {
+        java.nio.FloatBuffer b = in(c, k).asFloatBuffer();
+        float[] v = new float[b.remaining()];
+        b.get(v);
+        return v;
+    }
+
+    /** Writes the f32 values {@code v} over argument {@code k} from its start. */
+    static void storeFloats(KernelCall c, int k, float[] v) {
+        ByteBuffer b = out(c, k);
+        b.asFloatBuffer().put(v);
+        store(c, k, b);
+    }
+
     static int count(KernelCall c, int k, DType t) {
         long bytes = c.pointer(k).bytes();
         if (bytes % t.bytes() != 0) throw new DeviceException("'" + c.label() + "': argument " + c.pointer(k).tensor() + " (" + bytes + " B) is not a whole number of " + t.jsonName() + " elements");

@@ -7,7 +7,6 @@ import org.arenaplan.device.Kernels;
 import org.arenaplan.ir.DType;
 
 import java.nio.ByteBuffer;
-import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
 
 import static org.arenaplan.sim.SimKernels.i;
@@ -70,12 +69,6 @@ final class TransformerKernels {
         return slot;
     }
 
-    private static float[] floats(KernelCall c, int k) {
-        FloatBuffer b = SimKernels.in(c, k).asFloatBuffer();
-        float[] v = new float[b.remaining()];
-        b.get(v);
-        return v;
-    }
 
     private static long[] longs(KernelCall c, int k) {
         LongBuffer b = SimKernels.in(c, k).asLongBuffer();
@@ -84,17 +77,12 @@ final class TransformerKernels {
         return v;
     }
 
-    private static void store(KernelCall c, int k, float[] v) {
-        ByteBuffer b = SimKernels.out(c, k);
-        b.asFloatBuffer().put(v);
-        SimKernels.store(c, k, b);
-    }
 
     static void rotary(KernelCall c) {
         int batch = i(c, 0), seq = i(c, 1), heads = i(c, 2), d = i(c, 3), rd = i(c, 4);
         boolean interleaved = c.intArg(5) == 1, hasPos = c.intArg(6) == 1;
         long sb = c.intArg(7), sh = c.intArg(8), ss = c.intArg(9), rows = c.intArg(10);
-        float[] x = floats(c, 0), cos = floats(c, 1), sin = floats(c, 2);
+        float[] x = SimKernels.inFloats(c, 0), cos = SimKernels.inFloats(c, 1), sin = SimKernels.inFloats(c, 2);
         long[] pos = hasPos ? longs(c, 3) : null;
         float[] y = new float[x.length];
         int half = rd / 2;
@@ -124,7 +112,7 @@ final class TransformerKernels {
                 }
             }
         }
-        store(c, 4 - (hasPos ? 0 : 1), y);
+        SimKernels.storeFloats(c, 4 - (hasPos ? 0 : 1), y);
     }
 
     static void attention(KernelCall c, int[] slot) {
@@ -137,9 +125,9 @@ final class TransformerKernels {
         long left = c.intArg(22), right = c.intArg(23);
         float scale = (float) c.floatArg(0), softcap = (float) c.floatArg(1);
         int total = past + skv, group = hq / hkv;
-        float[] q = floats(c, slot[Q]), k = floats(c, slot[K]), v = floats(c, slot[V]);
-        float[] pk = slot[PAST_K] >= 0 ? floats(c, slot[PAST_K]) : null, pv = slot[PAST_V] >= 0 ? floats(c, slot[PAST_V]) : null;
-        float[] maskF = hasMask && !maskBool ? floats(c, slot[MASK]) : null;
+        float[] q = SimKernels.inFloats(c, slot[Q]), k = SimKernels.inFloats(c, slot[K]), v = SimKernels.inFloats(c, slot[V]);
+        float[] pk = slot[PAST_K] >= 0 ? SimKernels.inFloats(c, slot[PAST_K]) : null, pv = slot[PAST_V] >= 0 ? SimKernels.inFloats(c, slot[PAST_V]) : null;
+        float[] maskF = hasMask && !maskBool ? SimKernels.inFloats(c, slot[MASK]) : null;
         ByteBuffer maskB = hasMask && maskBool ? SimKernels.in(c, slot[MASK]) : null;
         long[] nonpad = hasNonpad ? longs(c, slot[NONPAD]) : null;
         float[] y = new float[batch * hq * sq * dv];
@@ -188,8 +176,8 @@ final class TransformerKernels {
                 }
             }
         }
-        store(c, slot[Y], y);
-        if (qk != null) store(c, slot[QK], qk);
+        SimKernels.storeFloats(c, slot[Y], y);
+        if (qk != null) SimKernels.storeFloats(c, slot[QK], qk);
         if (slot[PRESENT_K] >= 0 || slot[PRESENT_V] >= 0) {
             float[] presK = new float[batch * hkv * total * d], presV = new float[batch * hkv * total * dv];
             for (int b = 0; b < batch; b++)
@@ -198,8 +186,8 @@ final class TransformerKernels {
                         for (int e = 0; e < d; e++) presK[((b * hkv + h) * total + j) * d + e] = j < past ? pk[l.pastK(b, h, j, e)] : k[l.k(b, h, j - past, e)];
                         for (int e = 0; e < dv; e++) presV[((b * hkv + h) * total + j) * dv + e] = j < past ? pv[l.pastV(b, h, j, e)] : v[l.v(b, h, j - past, e)];
                     }
-            if (slot[PRESENT_K] >= 0) store(c, slot[PRESENT_K], presK);
-            if (slot[PRESENT_V] >= 0) store(c, slot[PRESENT_V], presV);
+            if (slot[PRESENT_K] >= 0) SimKernels.storeFloats(c, slot[PRESENT_K], presK);
+            if (slot[PRESENT_V] >= 0) SimKernels.storeFloats(c, slot[PRESENT_V], presV);
         }
     }
 
