@@ -166,4 +166,17 @@ class NewerOpsetsTest {
         assertThat(OnnxOpRuns.run(dir, cumProd(28, OnnxDTypes.INT32), Map.of("x", xi)).get("y").doubles()).containsExactly(65536, 0, 0, -2, -10, -70);
         OnnxOpRuns.refused(dir, cumProd(25, OnnxDTypes.FLOAT), "CumProd exists from opset 26");
     }
+
+    @Test
+    void swigluFromOpset28() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(28).input("a", 4L).input("b", 4L).output("y", 4L).node("g", "SwiGLU", List.of("a", "b"), List.of("y"), "alpha", 1.5);
+        float[] a = {-3f, -0.5f, 0f, 1.25f}, b = {2f, -1f, 7f, 0.5f};
+        float[] got = OnnxOpRuns.run(dir, m, Map.of("a", TensorValue.ofFloats(new long[] {4}, a), "b", TensorValue.ofFloats(new long[] {4}, b))).get("y").floats();
+        // Swish rounded to f32, then the product rounded: the two kernel calls
+        for (int i = 0; i < 4; i++) assertThat(got[i]).as("a = %s", a[i]).isEqualTo((float) (a[i] * (1.0 / (1.0 + Math.exp(-1.5 * a[i])))) * b[i]);
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(28).input("a", 4L).input("b", 1L).output("y", 4L).node("g", "SwiGLU", List.of("a", "b"), List.of("y")),
+                "node 'g' (SwiGLU, #0, opset 28): A a[4] and B b[1] must have one shape; SwiGLU does not broadcast");
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(27).input("a", 4L).input("b", 4L).output("y", 4L).node("g", "SwiGLU", List.of("a", "b"), List.of("y")),
+                "SwiGLU exists from opset 28");
+    }
 }
