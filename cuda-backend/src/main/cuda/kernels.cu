@@ -14,3 +14,4 @@
 #include "recurrent.cuh"
 #include "signal.cuh"
 #include "quantized.cuh"
+#include "transformer.cuh"

@@ -39,6 +39,13 @@ extern "C" __global__ void normalize(const float* x, const float* scale, const f
             factor = mode == 0 ? 1.0 / sqrt(var + eps) : 1.0 / (sqrt(var) + eps);
             if (hasMean) mean_out[o] = (float) mean;
             if (hasInvStd) invstd_out[o] = (float) factor;
+        } else if (mode == 4) {
+            double squares = 0.0;
+            for (long long j = 0; j < redN; j++) {
+                double v = x[base + strided_offset(j, R, rs, rst)];
+                squares += v * v;
+            }
+            factor = 1.0 / sqrt(squares / (double) redN + eps);
         } else {
             double norm = 0.0;
             for (long long j = 0; j < redN; j++) {

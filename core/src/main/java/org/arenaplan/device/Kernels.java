@@ -58,7 +58,8 @@ import java.util.List;
  *     in index order: mode 0 y = (x - mean) / sqrt(var + eps) (biased variance, two passes),
  *     1 y = (x - mean) / (sqrt(var) + eps) (MeanVarianceNormalization), 2 y = x / sum|x|,
  *     3 y = x / sqrt(sum x^2) (LpNormalization; a group whose norm is 0 gives 0, not 0/0, as
- *     onnx/reference/ops/op_lp_normalization.py); then times scale and plus bias where present
+ *     onnx/reference/ops/op_lp_normalization.py), 4 y = x / sqrt(mean(x^2) + eps) (RMSNormalization,
+ *     onnx/reference/ops/op_rms_normalization.py); then times scale and plus bias where present
  *     (their elements at the strides given; 0 broadcasts). mean and invstd (modes 0, 1: the mean
  *     and the factor applied) are contiguous over the groups.</li>
  * <li>{@link #CUMSUM} ptrs [x, y]; ints [outer, n, inner, exclusive, reverse, dtype, product]: along each lane
@@ -223,6 +224,35 @@ import java.util.List;
  *     clipped to [-clip, clip] when hasClip, then activated. Y at steps len..seq-1 is 0; Y_h (Y_c)
  *     is the state after the last step. A length outside [0, seq] is an error (the simulator
  *     throws, CUDA traps). One kernel for the whole sequence: no workspace in device memory.</li>
+ * <li>{@link #ROTARY} (ONNX RotaryEmbedding; {@code ops.TransformerOps}) ptrs [x, cos, sin,
+ *     (positions), y]; ints [B, S, H, D, rd, interleaved, hasPositions, strideB, strideH, strideS,
+ *     cacheRows]: x and y f32 of one layout, element (b, h, s, d) at b*strideB + h*strideH +
+ *     s*strideS + d; cos and sin f32 [rows, rd/2]; positions int64 [B, S] (row = positions[b, s],
+ *     negative from the end; outside [0, cacheRows) an error: the simulator throws, CUDA traps),
+ *     else row = b*S + s. d &gt;= rd: y = x; else with i = d/2 (interleaved: pairs (2i, 2i+1))
+ *     or d mod rd/2 (halves (i, i + rd/2)), x1, x2 the pair, c, s the cache at [row, i], in f32:
+ *     the first of the pair y = c*x1 - s*x2, the second y = s*x1 + c*x2
+ *     (onnx/reference/ops/op_rotary_embedding.py).</li>
+ * <li>{@link #ATTENTION} (ONNX Attention-23/24; {@code ops.TransformerOps}) ptrs [Q, K, V, (mask),
+ *     (pastK), (pastV), (nonpad), Y, (presentK), (presentV), (qk)], present as the has* ints say;
+ *     ints [B, Hq, Hkv, Sq, Skv, P, D, Dv, threeD, hasMask, maskBool, maskStrideB, maskStrideH,
+ *     maskStrideQ, Tm, causal, hasPast, hasNonpad, hasPresentK, hasPresentV, hasQk, qkMode, leftWindow,
+ *     rightWindow];
+ *     floats [scale, softcap]. Q [B, Hq, Sq, D], K [B, Hkv, Skv, D], V [B, Hkv, Skv, Dv], Y
+ *     [B, Hq, Sq, Dv] (threeD: [B, Sq, H*D] each, heads inner), past [B, Hkv, P, D|Dv], present
+ *     [B, Hkv, T, D|Dv] = past then K (V) along the sequence (T = P + Skv), mask f32 or bool (one
+ *     byte) with element (b, h, i, j) at b*maskStrideB + h*maskStrideH + i*maskStrideQ + j for
+ *     j &lt; Tm, nonpad int64 [B], qk f32 [B, Hq, Sq, T]. Query head h reads key head h / (Hq/Hkv).
+ *     Per query row (b, h, i), key j: bias (f32) = mask (j &gt;= Tm: -inf; bool: 0 or -inf) + (causal
+ *     and j &gt; i + offset: -inf) + (outside the window: leftWindow &gt;= 0 and i + offset - j &gt;
+ *     leftWindow, or rightWindow &gt;= 0 and j - i - offset &gt; rightWindow: -inf) + (hasNonpad and
+ *     j &gt;= nonpad[b]: -inf), offset = P, else
+ *     nonpad[b] - Sq with hasNonpad, else 0; raw = f32(scale * sum_d q*k in double); capped =
+ *     softcap &gt; 0 ? f32(softcap * tanh(raw / softcap)) : raw; x = capped + bias; p = exp(x - max)
+ *     / sum in double, rounded to f32, and 0 for the whole row when every bias is -inf (or the max
+ *     is -inf); Y = sum_j p * v in f32, j ascending; qk = raw (qkMode 0), capped (1), x (2) or p (3).
+ *     One thread per query row recomputing the scores in three passes: no workspace in device
+ *     memory (onnx/reference/ops/op_attention.py).</li>
  * </ul>
  *
  * <p>Shape and index kernels ({@link #INDEX}; {@code sim.IndexKernels}, {@code index.cuh}):
@@ -301,6 +331,8 @@ public final class Kernels {
     public static final String COMPARE = "compare";
     public static final String QUANTIZE = "quantize";
     public static final String RECURRENT = "recurrent";
+    public static final String ROTARY = "rotary";
+    public static final String ATTENTION = "attention";
     public static final String REDUCE = "reduce";
     public static final String NORMALIZE = "normalize";
     public static final String CUMSUM = "cumsum";
@@ -344,7 +376,8 @@ public final class Kernels {
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
             CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF,
-            STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE);
+            STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
+            ROTARY, ATTENTION);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
@@ -384,7 +417,7 @@ public final class Kernels {
     public static final int R_SUM = 0, R_MEAN = 1, R_MAX = 2, R_MIN = 3, R_PROD = 4, R_L1 = 5, R_L2 = 6, R_LOG_SUM = 7, R_LOG_SUM_EXP = 8,
             R_SUM_SQUARE = 9, R_ARGMAX = 10, R_ARGMIN = 11;
     /** {@link #NORMALIZE} modes. */
-    public static final int N_STANDARDIZE = 0, N_MVN = 1, N_L1 = 2, N_L2 = 3;
+    public static final int N_STANDARDIZE = 0, N_MVN = 1, N_L1 = 2, N_L2 = 3, N_RMS = 4;
     /** {@link #NLL_LOSS} reductions. */
     public static final int LOSS_NONE = 0, LOSS_SUM = 1, LOSS_MEAN = 2;
     /** {@link #SOFTMAX} modes. */

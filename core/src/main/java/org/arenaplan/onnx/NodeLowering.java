@@ -29,7 +29,9 @@ import java.util.Set;
  * int2/uint2), and these attributes: Cast/CastLike {@code round_mode} (24), DequantizeLinear
  * {@code output_dtype} (23), QuantizeLinear {@code precision} (23), Range {@code stash_type}
  * (27); each family's class says how it handles them. Constant and ConstantOfShape (weights
- * here) change by types only. The helpers here
+ * here) change by types only. The op types new there that are imported: Attention (23, 24, 25)
+ * and RotaryEmbedding (23) in {@code ops.TransformerOps}, RMSNormalization (23) in
+ * {@code ops.NormalizationOps}. The helpers here
  * build the {@link Lowered} result the importers share.
  *
  * <p>Not handled: op types without an {@link OnnxImport}, and training-time outputs:

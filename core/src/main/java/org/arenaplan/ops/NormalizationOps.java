@@ -53,7 +53,7 @@ import static org.arenaplan.onnx.NodeLowering.op;
 final class NormalizationOps implements OpFamily {
     /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
     static final String INSTANCE_NORM = "InstanceNormalization", GROUP_NORM = "GroupNormalization", MEAN_VARIANCE_NORM = "MeanVarianceNormalization",
-            LP_NORM = "LpNormalization";
+            LP_NORM = "LpNormalization", RMS_NORM = "RMSNormalization";
     /** ONNX BatchNormalization with training_mode = 1 (opset 14 on): arenaplan's own kind, as it is never in place and has three outputs. */
     static final String BATCH_NORM_TRAINING = "BatchNormalizationTraining";
 
@@ -79,6 +79,10 @@ final class NormalizationOps implements OpFamily {
                         .doc("inputs X, scale, optional bias (each broadcast to X's axes from axis on); outputs Y, optional Mean and InvStdDev "
                                 + "(X's shape with 1s from axis on); y = (x - mean) / sqrt(var + epsilon) * scale + bias over the axes from axis on")
                         .lowerF32((op, l) -> List.of(layerNorm(op, l))).gradient(NormalizationOps::layerNormGradient).onnx("LayerNormalization", 17, NormalizationOps::importLayerNorm, "stash_type").build(),
+                OpDefinition.op(RMS_NORM, 2, 2).attrs(AttrSpec.axis("axis", -1), AttrSpec.real("epsilon", 1e-5))
+                        .shape((a, in) -> layerNormShapes(a, in, 1)[0]).kernels(Kernels.NORMALIZE).flops((a, in, out) -> 4 * OpSpec.FlopRule.elements(out[0]))
+                        .doc("inputs X, scale (broadcast to X's axes from axis on); y = x / sqrt(mean(x^2) + epsilon) * scale, the mean over the axes from axis on")
+                        .lowerF32((op, l) -> List.of(rmsNorm(op, l))).onnx(RMS_NORM, 23, NormalizationOps::importRmsNorm, "stash_type").build(),
                 OpDefinition.op(INSTANCE_NORM, 3, 3).attrs(AttrSpec.real("epsilon", 1e-5)).shape(NormalizationOps::instanceNormShape)
                         .kernels(Kernels.NORMALIZE).doc("inputs X [N, C, spatial...], scale [C], B [C]: each (n, c) normalised over its spatial axes")
                         .lowerF32((op, l) -> List.of(groupNorm(op, l, false))).onnx(n -> importGroupNorm(n, INSTANCE_NORM)).build(),
@@ -165,6 +169,17 @@ final class NormalizationOps implements OpFamily {
         long[][] strides = {StridedWalk.contiguous(xs), scaleStrides(op, l, 1, normalized, a), scaleStrides(op, l, 2, normalized, a)};
         return normalize(op, l, Kernels.N_STANDARDIZE, new StridedWalk(xs, reduce, strides), op.inputs().size() > 1, op.inputs().size() > 2,
                 OpAttrs.of(op).real("epsilon"), op.outputs().size() - 1);
+    }
+
+    /** RMSNormalization: as LayerNormalization's walk, mode {@link Kernels#N_RMS}, no bias, no statistics outputs. */
+    private static KernelCall rmsNorm(Op op, OpLowering l) {
+        long[] xs = l.shape(op, op.inputs().get(0));
+        int a = ReductionOps.axis(op, OpAttrs.of(op).integer("axis"), xs.length);
+        boolean[] reduce = new boolean[xs.length];
+        Arrays.fill(reduce, a, xs.length, true);
+        long[] normalized = Arrays.copyOfRange(xs, a, xs.length);
+        long[][] strides = {StridedWalk.contiguous(xs), scaleStrides(op, l, 1, normalized, a), new long[xs.length]};
+        return normalize(op, l, Kernels.N_RMS, new StridedWalk(xs, reduce, strides), true, false, OpAttrs.of(op).real("epsilon"), 0);
     }
 
     /** Strides of input j (scale or bias) broadcast over the normalised axes, 0 over the axes before them; zeros when absent. */
@@ -321,6 +336,22 @@ final class NormalizationOps implements OpFamily {
         attrs.put("epsilon", n.real("epsilon", 1e-5));
         n.require(FamilyImports.hasOutput(n, 0), "has no output Y");
         return new Lowered(OpKinds.LAYER_NORM, f32Inputs(n, 3), outs, attrs, false, List.of());
+    }
+
+    /** RMSNormalization-23: X and scale f32 (stash_type 1), scale broadcast to the axes from axis on. */
+    private static Lowered importRmsNorm(NodeContext n) {
+        FamilyImports.requireInputs(n, 2, 2);
+        Value x = n.input(0);
+        requireStashFloat(n);
+        int axis = n.axis(n.integer("axis", -1), x.rank(), "axis");
+        long[] normalized = Arrays.copyOfRange(x.shape(), axis, x.rank());
+        long[] s = n.input(1).shape();
+        n.require(s.length <= normalized.length && Arrays.equals(NodeLowering.broadcast(n, normalized, s), normalized),
+                "scale " + n.input(1) + " does not broadcast to the normalised axes " + Arrays.toString(normalized));
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("axis", (long) axis);
+        attrs.put("epsilon", n.real("epsilon", 1e-5));
+        return NodeLowering.op(n, RMS_NORM, f32Inputs(n, 2), x.shape(), attrs, x.dtype());
     }
 
     private static Lowered importGroupNorm(NodeContext n, String kind) {

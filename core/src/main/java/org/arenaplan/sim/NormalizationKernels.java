@@ -25,7 +25,7 @@ final class NormalizationKernels {
                 SimKernels.need(c, present(c, 1, 2, 3, 4) + 2, 7);
                 SimKernels.need(c, c.pointers().size(), 7 + 4 * (i(c, 5) + i(c, 6)));
                 int mode = i(c, 0);
-                if (mode < Kernels.N_STANDARDIZE || mode > Kernels.N_L2) throw new DeviceException("'" + c.label() + "': unknown normalize mode " + mode);
+                if (mode < Kernels.N_STANDARDIZE || mode > Kernels.N_RMS) throw new DeviceException("'" + c.label() + "': unknown normalize mode " + mode);
                 for (int k = 0; k < c.pointers().size(); k++) SimKernels.count(c, k, DType.F32);
                 return () -> normalize(c);
             }
@@ -118,6 +118,13 @@ final class NormalizationKernels {
                 factor = mode == Kernels.N_STANDARDIZE ? 1.0 / Math.sqrt(var + eps) : 1.0 / (Math.sqrt(var) + eps);
                 means[(int) o] = (float) mean;
                 invs[(int) o] = (float) factor;
+            } else if (mode == Kernels.N_RMS) {
+                double squares = 0;
+                for (long j = 0; j < redN; j++) {
+                    double v = x[(int) (base + offset(j, rs, rst))];
+                    squares += v * v;
+                }
+                factor = 1.0 / Math.sqrt(squares / redN + eps);
             } else {
                 double norm = 0;
                 for (long j = 0; j < redN; j++) {

@@ -97,6 +97,10 @@ final class CudaKernelTable {
             Map.entry(Kernels.QCONV, new Spec(10, -1, i -> i[10] * i[12] * strided(i, 17, 6, (int) i[9]),
                     i -> 0b1111 | (i[3] == 1 ? 0b11110000 : 0) | i[14] << 8 | 1 << 9)),
             Map.entry(Kernels.QUANTIZE_RANGE, new Spec(3, -1, i -> BLOCK)),                 // one block: a whole-tensor min and max
+            Map.entry(Kernels.ROTARY, new Spec(5, 3, i -> i[0] * i[1] * i[2] * i[3])),       // positions optional
+            // one thread per query row (grid-stride loops copy present_key and present_value); Q, K, V, Y always, then the flagged ones
+            Map.entry(Kernels.ATTENTION, new Spec(11, -1, i -> i[0] * i[1] * i[3],
+                    i -> 0b111 | i[9] << 3 | i[16] << 4 | i[16] << 5 | i[17] << 6 | 1 << 7 | i[18] << 8 | i[19] << 9 | i[20] << 10)),
             Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));
 
     /**

@@ -404,6 +404,10 @@ class KernelEmulationTest {
                 new double[0], 0));
         long[] mvn = {Kernels.N_MVN, 0, 0, 0, 0, 1, 2, 3, 4, 0, 0, 2, 4, 12, 1, 0, 0, 0, 0};
         c.add(Case.f32(Kernels.NORMALIZE, List.of(random(10, 24)), 24, mvn, new double[] {1e-9}, 0));
+        // RMSNormalization: rows of 4 (groups [6] kept, stride 4), a scale of 4 (reduced stride 1)
+        c.add(Case.f32(Kernels.NORMALIZE, List.of(random(16, 24), random(17, 4)), 24,
+                new long[] {Kernels.N_RMS, 1, 0, 0, 0, 1, 1, 6, 4, 0, 0, 4, 1, 1, 0}, new double[] {1e-5}, 0));
+        rotaryAndAttention(c);
         for (int mode : new int[] {Kernels.N_L1, Kernels.N_L2}) {
             c.add(Case.f32(Kernels.NORMALIZE, List.of(random(11, 24)), 24, new long[] {mode, 0, 0, 0, 0, 1, 1, 6, 4, 0, 0, 4, 1, 0, 0}, new double[] {0}, 0));
             float[] zeroRow = random(11, 24);
@@ -775,6 +779,64 @@ class KernelEmulationTest {
 
     private static TensorValue longsOrFloats(DType t, int n) {
         return t.isIntegral() ? longs(t, n, n, Long.MAX_VALUE) : floats(t, n, n);
+    }
+
+    /**
+     * rotary: 4D halves with positions (one negative), 3D interleaved without, a partial rotary dim;
+     * attention: each case's last pointer is the one compared (Y, present_value or qk_matmul_output),
+     * covering 4D and 3D, GQA, f32 and bool masks broadcast and shorter than the keys, causal with
+     * a past and with nonpad_kv_seqlen, softcap, every qk mode, and a fully masked row.
+     */
+    private static void rotaryAndAttention(List<Case> c) {
+        long[] pos = {0, 5, -1, 7, 2, 3};   // [B 2, S 3] into 9 cache rows
+        TensorValue positions = TensorValue.ofLongs(DType.I64, new long[] {2, 3}, pos);
+        // x [2, 4 heads, 3, 8]: strides b 96, h 24, s 8; full rotation (cache [9, 4]) and rd 4 (cache [9, 2])
+        c.add(new Case(Kernels.ROTARY, List.of(TensorValue.ofFloats(null, random(40, 192)), TensorValue.ofFloats(null, random(41, 36)),
+                TensorValue.ofFloats(null, random(42, 36)), positions), DType.F32, 192, new long[] {2, 3, 4, 8, 8, 0, 1, 96, 24, 8, 9}, new double[0], 0));
+        c.add(new Case(Kernels.ROTARY, List.of(TensorValue.ofFloats(null, random(40, 192)), TensorValue.ofFloats(null, random(41, 18)),
+                TensorValue.ofFloats(null, random(42, 18)), positions), DType.F32, 192, new long[] {2, 3, 4, 8, 4, 1, 1, 96, 24, 8, 9}, new double[0], 0));
+        // x [2, 3, 32] as 4 heads of 8: strides b 96, h 8, s 32; caches [2, 3, 4] without positions, interleaved
+        c.add(Case.f32(Kernels.ROTARY, List.of(random(43, 192), random(44, 24), random(45, 24)), 192,
+                new long[] {2, 3, 4, 8, 8, 1, 0, 96, 8, 32, 6}, new double[0], 0));
+        // attention: B 2, Hq 4, Hkv 2, Sq 3, Skv 5, D 8, Dv 6
+        int b = 2, hq = 4, hkv = 2, sq = 3, skv = 5, d = 8, dv = 6, past = 2, total = past + skv;
+        float[] q = random(50, b * hq * sq * d), k = random(51, b * hkv * skv * d), v = random(52, b * hkv * skv * dv);
+        float[] pk = random(53, b * hkv * past * d), pv = random(54, b * hkv * past * dv);
+        // a float mask [Sq, 6] (broadcast over B and H, one key short: padded with -inf), a bool mask [B, 1, Sq, T] with row (1, *, 2) all false
+        float[] fmask = random(55, sq * 6);
+        byte[] bmask = new byte[b * sq * total];
+        Random r = new Random(56);
+        for (int i = 0; i < bmask.length; i++) bmask[i] = (byte) (r.nextInt(3) == 0 ? 0 : 1);
+        java.util.Arrays.fill(bmask, (1 * sq + 2) * total, (1 * sq + 3) * total, (byte) 0);
+        TensorValue boolMask = new TensorValue(DType.BOOL, new long[] {bmask.length}, bmask);
+        for (int mode = 0; mode <= 3; mode++) {
+            // 4D, GQA, float mask, causal over a past of 2; present_key, present_value and qk listed: qk compared
+            long[] ints = {b, hq, hkv, sq, skv, past, d, dv, 0, 1, 0, 0, 0, 6, 6, 1, 1, 0, 1, 1, 1, mode, -1, -1};
+            c.add(Case.f32(Kernels.ATTENTION, List.of(q, k, v, fmask, pk, pv, new float[b * hq * sq * dv], new float[b * hkv * total * d],
+                    new float[b * hkv * total * dv]), b * hq * sq * total, ints, new double[] {0.3, mode == 1 ? 2.0 : 0.0}, 2));
+        }
+        // the same with present_value last (qk not listed), then Y alone
+        c.add(Case.f32(Kernels.ATTENTION, List.of(q, k, v, fmask, pk, pv, new float[b * hq * sq * dv], new float[b * hkv * total * d]),
+                b * hkv * total * dv, new long[] {b, hq, hkv, sq, skv, past, d, dv, 0, 1, 0, 0, 0, 6, 6, 1, 1, 0, 1, 1, 0, 0, -1, -1}, new double[] {0.3, 0.0}, 0));
+        c.add(Case.f32(Kernels.ATTENTION, List.of(q, k, v, fmask, pk, pv), b * hq * sq * dv,
+                new long[] {b, hq, hkv, sq, skv, past, d, dv, 0, 1, 0, 0, 0, 6, 6, 1, 1, 0, 0, 0, 0, 0, -1, -1}, new double[] {0.3, 1.5}, 2));
+        // 3D ([B, S, H*D]), bool mask [B, 1, Sq, T] (strides b 21, h 0, q 7), no past (T = Skv = 7 here), Y and qk mode 3
+        int s3 = 7;
+        float[] k3 = random(57, b * hkv * s3 * d), v3 = random(58, b * hkv * s3 * dv);
+        c.add(new Case(Kernels.ATTENTION, List.of(TensorValue.ofFloats(null, q), TensorValue.ofFloats(null, k3), TensorValue.ofFloats(null, v3), boolMask,
+                TensorValue.ofFloats(null, new float[b * hq * sq * dv])), DType.F32, b * hq * sq * s3,
+                new long[] {b, hq, hkv, sq, s3, 0, d, dv, 1, 1, 1, 21, 0, 7, 7, 0, 0, 0, 0, 0, 1, 3, -1, -1}, new double[] {0.35, 0.0}, 2));
+        c.add(new Case(Kernels.ATTENTION, List.of(TensorValue.ofFloats(null, q), TensorValue.ofFloats(null, k3), TensorValue.ofFloats(null, v3), boolMask),
+                DType.F32, b * hq * sq * dv, new long[] {b, hq, hkv, sq, s3, 0, d, dv, 1, 1, 1, 21, 0, 7, 7, 0, 0, 0, 0, 0, 0, 0, -1, -1}, new double[] {0.35, 0.0}, 2));
+        // a sliding window (left 1, right 2; Attention-25) over the 3D bool-mask case, and a left-only window with a past, causal
+        c.add(new Case(Kernels.ATTENTION, List.of(TensorValue.ofFloats(null, q), TensorValue.ofFloats(null, k3), TensorValue.ofFloats(null, v3), boolMask),
+                DType.F32, b * hq * sq * dv, new long[] {b, hq, hkv, sq, s3, 0, d, dv, 1, 1, 1, 21, 0, 7, 7, 0, 0, 0, 0, 0, 0, 0, 1, 2}, new double[] {0.35, 0.0}, 2));
+        c.add(Case.f32(Kernels.ATTENTION, List.of(q, k, v, fmask, pk, pv), b * hq * sq * dv,
+                new long[] {b, hq, hkv, sq, skv, past, d, dv, 0, 1, 0, 0, 0, 6, 6, 1, 1, 0, 0, 0, 0, 0, 2, -1}, new double[] {0.3, 0.0}, 2));
+        // causal with nonpad_kv_seqlen [7, 2] (batch 1: offset -1, its first row fully masked), 4D, no mask
+        TensorValue nonpad = TensorValue.ofLongs(DType.I64, new long[] {2}, 7, 2);
+        c.add(new Case(Kernels.ATTENTION, List.of(TensorValue.ofFloats(null, q), TensorValue.ofFloats(null, k3), TensorValue.ofFloats(null, v3), nonpad),
+                DType.F32, b * hq * sq * dv, new long[] {b, hq, hkv, sq, s3, 0, d, dv, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, -1, -1}, new double[] {0.35, 0.0}, 2));
     }
 
     @Test
