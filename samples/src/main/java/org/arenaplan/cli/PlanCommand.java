@@ -153,7 +153,7 @@ final class PlanCommand implements Callable<Integer> {
             throw new IllegalStateException(outcome.stats().planner() + " produced an invalid plan (" + violations.size()
                     + " violations), first: " + violations.get(0));
         }
-        SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal() || outcome.stats().arenaBytes() == outcome.stats().lowerBoundBytes(),
+        SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
         fusionFlags.print(stdout);
         if (outcome.training() != null) TrainingFlags.print(outcome.training(), stdout);

@@ -18,7 +18,7 @@ final class SummaryTable {
         row(out, "sum", bytes(s.sumBytes()));
         row(out, "lower bound", bytes(s.lowerBoundBytes()));
         row(out, "arena", bytes(s.arenaBytes()));
-        row(out, "arena / LB", String.format(Locale.ROOT, "%.4f", s.ratio()) + (provenOptimal ? "  (optimal: arena = lower bound)" : ""));
+        row(out, "arena / LB", String.format(Locale.ROOT, "%.4f", s.ratio()) + optimalNote(s, provenOptimal));
         row(out, "saved vs sum", String.format(Locale.ROOT, "%.1f %%", 100 * s.savedFraction()));
         if (capacity != null) row(out, "capacity", bytes(capacity) + (s.arenaBytes() <= capacity ? "  (fits)" : "  (EXCEEDED)"));
         row(out, "alloc calls / run", "naive " + s.allocCallsNaive() + ", planned " + s.allocCallsPlanned() + " (the arena, allocated once)");
@@ -26,6 +26,16 @@ final class SummaryTable {
         row(out, "refused", refusals.isEmpty() ? "none" : refusals.size() + (refusals.size() == 1 ? " request" : " requests"));
         for (Refusal r : refusals) out.println("    " + r);
         out.flush();
+    }
+
+    /**
+     * Why the arena is optimal, or "": it equals the lower bound, or (above it) {@code search}
+     * refuted every smaller capacity, as where the conflicts of several streams make the bytes live
+     * at once unreachable.
+     */
+    static String optimalNote(PlanStats s, boolean provenOptimal) {
+        if (s.arenaBytes() <= s.lowerBoundBytes()) return "  (optimal: arena = lower bound)";
+        return provenOptimal ? "  (optimal: every smaller arena proven infeasible)" : "";
     }
 
     private static void row(PrintWriter out, String name, String value) {

@@ -407,4 +407,15 @@ class PlanCommandTest {
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("n.csv:2: field 'upper'").contains("InputException").contains("\tat ");
     }
+
+    @Test
+    void anArenaAboveTheLowerBoundIsCalledOptimalOnlyWhenProvenAndNotAsEqualToIt() {
+        // search proves an arena above the lower bound optimal where conflicts of several streams
+        // make the bytes live at once unreachable: the note must not say "arena = lower bound".
+        org.arenaplan.plan.PlanStats above = new org.arenaplan.plan.PlanStats("search", 3, 4, 1, 3, 3, 6, 1, 0.5);
+        assertThat(SummaryTable.optimalNote(above, true)).isEqualTo("  (optimal: every smaller arena proven infeasible)");
+        assertThat(SummaryTable.optimalNote(above, false)).isEmpty();
+        org.arenaplan.plan.PlanStats at = new org.arenaplan.plan.PlanStats("best", 1, 4, 1, 3, 3, 6, 1, 0.5);
+        assertThat(SummaryTable.optimalNote(at, false)).isEqualTo("  (optimal: arena = lower bound)");
+    }
 }
