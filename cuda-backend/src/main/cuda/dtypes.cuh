@@ -19,6 +19,10 @@
 #define DT_UINT32 12
 #define DT_UINT64 13
 #define DT_BFLOAT16 16
+#define DT_FLOAT8E4M3FN 17
+#define DT_FLOAT8E4M3FNUZ 18
+#define DT_FLOAT8E5M2 19
+#define DT_FLOAT8E5M2FNUZ 20
 
 __device__ __forceinline__ unsigned int f32_bits(float f) { unsigned int u; memcpy(&u, &f, 4); return u; }
 __device__ __forceinline__ float bits_f32(unsigned int u) { float f; memcpy(&f, &u, 4); return f; }
@@ -67,8 +71,68 @@ __device__ __forceinline__ unsigned short float_to_bf16(float f) {
     return (unsigned short) ((x + 0x7FFFu + ((x >> 16) & 1)) >> 16);
 }
 
+// DType.isFloat8.
+__device__ __forceinline__ bool is_float8(int code) {
+    return code >= DT_FLOAT8E4M3FN && code <= DT_FLOAT8E5M2FNUZ;
+}
+
+// DType.isIntegral: integers and bool (not float8).
 __device__ __forceinline__ bool is_integral(int code) {
-    return code != DT_FLOAT && code != DT_FLOAT16 && code != DT_BFLOAT16 && code != DT_DOUBLE;
+    return code != DT_FLOAT && code != DT_FLOAT16 && code != DT_BFLOAT16 && code != DT_DOUBLE && !is_float8(code);
+}
+
+// Float8 formats (Float8.java): mantissa bits, exponent bias, largest finite code, one NaN and no -0.
+__device__ __forceinline__ int f8_mantissa_bits(int code) { return code == DT_FLOAT8E4M3FN || code == DT_FLOAT8E4M3FNUZ ? 3 : 2; }
+__device__ __forceinline__ int f8_bias(int code) {
+    return code == DT_FLOAT8E4M3FN ? 7 : code == DT_FLOAT8E4M3FNUZ ? 8 : code == DT_FLOAT8E5M2 ? 15 : 16;
+}
+__device__ __forceinline__ unsigned int f8_max_code(int code) { return code == DT_FLOAT8E4M3FN ? 0x7E : code == DT_FLOAT8E5M2 ? 0x7B : 0x7F; }
+__device__ __forceinline__ bool f8_unsigned_zero(int code) { return code == DT_FLOAT8E4M3FNUZ || code == DT_FLOAT8E5M2FNUZ; }
+
+// Float8.toFloat: exact; NaN codes give a quiet NaN of the code's sign (FNUZ: positive).
+__device__ __forceinline__ float f8_to_float(unsigned char bits, int code) {
+    unsigned int c = bits, mag = c & 0x7F, sign = (c & 0x80) << 24;
+    if (f8_unsigned_zero(code) && c == 0x80) return bits_f32(0x7FC00000u);
+    if (code == DT_FLOAT8E4M3FN && mag == 0x7F) return bits_f32(sign | 0x7FC00000u);
+    if (code == DT_FLOAT8E5M2 && mag >= 0x7C) return bits_f32(sign | (mag == 0x7C ? 0x7F800000u : 0x7FC00000u));
+    int m = f8_mantissa_bits(code), b = f8_bias(code);
+    unsigned int field = mag >> m, mant = mag & ((1u << m) - 1);
+    // value = significand * 2^k, k >= -19: the power of two is a normal f32, so the product is exact
+    unsigned int sig = field == 0 ? mant : ((1u << m) | mant);
+    int k = (field == 0 ? 1 : (int) field) - b - m;
+    float v = (float) sig * bits_f32((unsigned int) (127 + k) << 23);
+    return sign ? -v : v;
+}
+
+// Float8 overflow without saturation: infinity for E5M2, NaN for the others.
+__device__ __forceinline__ unsigned char f8_overflow(int code, unsigned int sign) {
+    return (unsigned char) (code == DT_FLOAT8E5M2 ? sign | 0x7C : code == DT_FLOAT8E4M3FN ? sign | 0x7F : 0x80);
+}
+
+// Float8.fromDouble: one rounding to nearest even from the double's bits; saturate clamps to +-max.
+__device__ __forceinline__ unsigned char double_to_f8(double v, int code, bool saturate) {
+    unsigned long long x;
+    memcpy(&x, &v, 8);
+    unsigned int sign = (unsigned int) (x >> 63) << 7;
+    unsigned long long abs = x & 0x7FFFFFFFFFFFFFFFULL;
+    unsigned int max = f8_max_code(code);
+    if (abs > 0x7FF0000000000000ULL) return (unsigned char) (f8_unsigned_zero(code) ? 0x80 : sign | (code == DT_FLOAT8E4M3FN ? 0x7F : 0x7E));
+    if (abs == 0x7FF0000000000000ULL) return saturate ? (unsigned char) (sign | max) : f8_overflow(code, sign);
+    int exp = (int) (abs >> 52);
+    long long c = 0;
+    if (exp != 0) {
+        int m = f8_mantissa_bits(code), b = f8_bias(code), e = exp - 1023, emin = 1 - b;
+        int shift = 52 - m + (emin - e > 0 ? emin - e : 0);
+        if (shift < 60) {
+            unsigned long long sig = (abs & 0xFFFFFFFFFFFFFULL) | (1ULL << 52);
+            unsigned long long q = sig >> shift, rest = sig & ((1ULL << shift) - 1), mid = 1ULL << (shift - 1);
+            if (rest > mid || (rest == mid && (q & 1))) q++;
+            c = e < emin ? (long long) q : ((long long) (e + b) << m) + (long long) q - (1LL << m);
+        }
+    }
+    if (c > (long long) max) return saturate ? (unsigned char) (sign | max) : f8_overflow(code, sign);
+    if (c == 0 && f8_unsigned_zero(code)) return 0;
+    return (unsigned char) (sign | (unsigned int) c);
 }
 
 // DType.isUnsigned: uint8, uint16, uint32, uint64.
@@ -109,8 +173,9 @@ __device__ __forceinline__ void store_int(void* p, long long i, int code, long l
     }
 }
 
-// DType.getFloat: f32, f16, bf16 widened to f32.
+// DType.getFloat: f32, f16, bf16, float8 widened to f32.
 __device__ __forceinline__ float load_float(const void* p, long long i, int code) {
+    if (is_float8(code)) return f8_to_float(((const unsigned char*) p)[i], code);
     switch (code) {
         case DT_FLOAT16: return half_to_float(((const unsigned short*) p)[i]);
         case DT_BFLOAT16: return bits_f32((unsigned int) ((const unsigned short*) p)[i] << 16);
@@ -118,8 +183,9 @@ __device__ __forceinline__ float load_float(const void* p, long long i, int code
     }
 }
 
-// DType.putFloat: rounds to nearest even.
+// DType.putFloat: rounds to nearest even (float8: saturating).
 __device__ __forceinline__ void store_float(void* p, long long i, int code, float v) {
+    if (is_float8(code)) { ((unsigned char*) p)[i] = double_to_f8(v, code, true); return; }
     switch (code) {
         case DT_FLOAT16: ((unsigned short*) p)[i] = float_to_half(v); break;
         case DT_BFLOAT16: ((unsigned short*) p)[i] = float_to_bf16(v); break;
@@ -161,12 +227,17 @@ __device__ __forceinline__ void move_element(const void* src, long long si, void
     }
 }
 
-// ints: n, from, to (DType.cast).
+// ints: n, from, to, saturate (DType.cast; saturate for float8 results, 0 when not passed).
 extern "C" __global__ void cast(const void* x, void* y, Ints ints, Floats) {
     long long n = ints.v[0];
     int from = (int) ints.v[1], to = (int) ints.v[2];
+    bool saturate = ints.v[3] != 0;
     FOR_EACH_ITEM(i, n) {
-        if (is_integral(from)) {
+        if (is_float8(to)) {
+            double v = is_integral(from) ? int_to_double(load_int(x, i, from), from)
+                    : from == DT_DOUBLE ? ((const double*) x)[i] : (double) load_float(x, i, from);
+            ((unsigned char*) y)[i] = double_to_f8(v, to, saturate);
+        } else if (is_integral(from)) {
             long long v = load_int(x, i, from);
             if (is_integral(to)) store_int(y, i, to, v);
             else if (to == DT_DOUBLE) ((double*) y)[i] = int_to_double(v, from);

@@ -110,15 +110,22 @@ extern "C" __global__ void compare(const void* a, const void* b, unsigned char* 
     }
 }
 
-// ints: outer, axis, inner, mode (0 quantize, 1 dequantize), xDtype, yDtype, hasZeroPoint; zp may be null.
+// ints: outer, axis, inner, mode (0 quantize, 1 dequantize), xDtype, yDtype, hasZeroPoint, saturate; zp may be null.
+// A float8 y (mode 0) or x (mode 1): x / s + z, or (x - z) * s, in f32 (saturate for the float8 store).
 extern "C" __global__ void quantize(const void* x, const void* scale, const void* zp, void* y, Ints ints, Floats) {
     long long outer = ints.v[0], axis = ints.v[1], inner = ints.v[2];
     int mode = (int) ints.v[3], xcode = (int) ints.v[4], ycode = (int) ints.v[5];
-    bool has_zp = ints.v[6] == 1;
+    bool has_zp = ints.v[6] == 1, saturate = ints.v[7] != 0;
     int scode = mode == 0 ? xcode : ycode, zcode = mode == 0 ? ycode : xcode;
     FOR_EACH_ITEM(i, outer * axis * inner) {
         long long a = (i / inner) % axis;
         float s = load_float(scale, a, scode);
+        if (is_float8(zcode)) {
+            float zf = has_zp ? load_float(zp, a, zcode) : 0.0f;
+            if (mode == 0) ((unsigned char*) y)[i] = double_to_f8(load_float(x, i, xcode) / s + zf, ycode, saturate);
+            else store_float(y, i, ycode, (load_float(x, i, xcode) - zf) * s);
+            continue;
+        }
         long long z = has_zp ? load_int(zp, a, zcode) : 0;
         if (mode == 0) store_int(y, i, ycode, quantize_value(load_float(x, i, xcode), s, z, ycode == DT_UINT8));
         else store_float(y, i, ycode, (float) (load_int(x, i, xcode) - z) * s);

@@ -90,7 +90,7 @@ public final class WeightRegion implements AutoCloseable {
             for (int i = 1; i < n; i++) out.put(i * d.bytes(), out, 0, d.bytes());
             return out.array();
         }
-        if (!d.isFloatingPoint()) return out.array();
+        if (!d.isFloatingPoint() && !d.isFloat8()) return out.array();
         SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L ^ t.name().hashCode());
         long[] shape = t.shape();
         double scale = 0;

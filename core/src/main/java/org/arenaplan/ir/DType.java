@@ -21,11 +21,18 @@ import java.util.Locale;
  *   <li>integer to float: round to nearest (int64 and uint64 to f16/bf16 through f32); uint64
  *       values are read unsigned.</li>
  *   <li>to bool: any non-zero value (NaN included) is true; bool to a number is 0 or 1.</li>
+ *   <li>float8 (ONNX FLOAT8E4M3FN = 17, FLOAT8E4M3FNUZ = 18, FLOAT8E5M2 = 19, FLOAT8E5M2FNUZ = 20;
+ *       one byte, its bits): read exactly as f32 ({@link #getFloat}); written from a double (f32,
+ *       f16, bf16 and float8 sources widened exactly, integers as the nearest double) in one
+ *       rounding to nearest even, with ONNX Cast's {@code saturate} (default on): see
+ *       {@link Float8}. {@link #putFloat} saturates. Float8 is storage only: no arithmetic op
+ *       takes it ({@link #isFloat32Compute} and {@link #isFloatingPoint} are false,
+ *       {@link #isIntegral} too).</li>
  * </ul>
  */
 public enum DType {
     F64(8, 11), F32(4, 1), F16(2, 10), BF16(2, 16), I64(8, 7), I32(4, 6), I16(2, 5), I8(1, 3), U64(8, 13), U32(4, 12), U16(2, 4), U8(1, 2),
-    BOOL(1, 9);
+    BOOL(1, 9), F8E4M3FN(1, 17), F8E4M3FNUZ(1, 18), F8E5M2(1, 19), F8E5M2FNUZ(1, 20);
 
     private final int bytes;
     private final int onnxCode;
@@ -40,7 +47,7 @@ public enum DType {
         return bytes;
     }
 
-    /** The ONNX {@code TensorProto.DataType} code (FLOAT = 1, ..., BFLOAT16 = 16); kernels take element types as these codes. */
+    /** The ONNX {@code TensorProto.DataType} code (FLOAT = 1, ..., BFLOAT16 = 16, FLOAT8E4M3FN = 17 ... FLOAT8E5M2FNUZ = 20); kernels take element types as these codes. */
     public int onnxCode() {
         return onnxCode;
     }
@@ -60,9 +67,14 @@ public enum DType {
         return this == F32 || this == F16 || this == BF16;
     }
 
-    /** f64, f32, f16, bf16. */
+    /** f64, f32, f16, bf16 (not float8: see {@link #isFloat8}). */
     public boolean isFloatingPoint() {
         return this == F64 || isFloat32Compute();
+    }
+
+    /** The four float8 types: storage and Cast only, read as f32 by {@link #getFloat}. */
+    public boolean isFloat8() {
+        return this == F8E4M3FN || this == F8E4M3FNUZ || this == F8E5M2 || this == F8E5M2FNUZ;
     }
 
     /** uint8, uint16, uint32, uint64 (not bool). */
@@ -80,7 +92,7 @@ public enum DType {
 
     /** Signed and unsigned integers and bool: held as {@code long}s by {@link #getLong} (uint64 as its bits). */
     public boolean isIntegral() {
-        return !isFloatingPoint();
+        return !isFloatingPoint() && !isFloat8();
     }
 
     /** Parses names like {@code float32}, {@code f32}, {@code FLOAT}, {@code int64}; null when unknown. */
@@ -100,6 +112,10 @@ public enum DType {
             case "u32": case "uint32": return U32;
             case "u64": case "uint64": return U64;
             case "bool": return BOOL;
+            case "f8e4m3fn": case "float8e4m3fn": return F8E4M3FN;
+            case "f8e4m3fnuz": case "float8e4m3fnuz": return F8E4M3FNUZ;
+            case "f8e5m2": case "float8e5m2": return F8E5M2;
+            case "f8e5m2fnuz": case "float8e5m2fnuz": return F8E5M2FNUZ;
             default: return null;
         }
     }
@@ -140,33 +156,41 @@ public enum DType {
         }
     }
 
-    /** Element {@code i} of f32, f16 or bf16, widened to f32 (exact). */
+    /** Element {@code i} of f32, f16, bf16 or float8, widened to f32 (exact). */
     public float getFloat(ByteBuffer b, int i) {
         int at = i * bytes;
         return switch (this) {
             case F32 -> b.getFloat(at);
             case F16 -> halfToFloat(b.getShort(at));
             case BF16 -> Float.intBitsToFloat((b.getShort(at) & 0xFFFF) << 16);
+            case F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ -> Float8.toFloat(this, b.get(at));
             default -> throw new IllegalStateException(this + " is not computed in f32");
         };
     }
 
-    /** Stores {@code v} in f32, f16 or bf16, rounding to nearest even. */
+    /** Stores {@code v} in f32, f16, bf16 or float8, rounding to nearest even (float8: saturating, as Cast's default). */
     public void putFloat(ByteBuffer b, int i, float v) {
         int at = i * bytes;
         switch (this) {
             case F32 -> b.putFloat(at, v);
             case F16 -> b.putShort(at, floatToHalf(v));
             case BF16 -> b.putShort(at, floatToBfloat16(v));
+            case F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ -> b.put(at, (byte) Float8.fromDouble(this, v, true));
             default -> throw new IllegalStateException(this + " is not computed in f32");
         }
+    }
+
+    /** Stores {@code v} in this float8 type, one rounding to nearest even; {@code saturate} as ONNX Cast's ({@link Float8}). */
+    public void putFloat8(ByteBuffer b, int i, double v, boolean saturate) {
+        if (!isFloat8()) throw new IllegalStateException(this + " is not float8");
+        b.put(i, (byte) Float8.fromDouble(this, v, saturate));
     }
 
     /** Element {@code i} as a double: exact for every type but int64 beyond 2^53 (for messages and tolerances). */
     public double getDouble(ByteBuffer b, int i) {
         if (this == F64) return b.getDouble(i * bytes);
         if (this == U64) return unsignedToDouble(getLong(b, i));
-        return isFloat32Compute() ? getFloat(b, i) : getLong(b, i);
+        return isFloat32Compute() || isFloat8() ? getFloat(b, i) : getLong(b, i);
     }
 
     /** The uint64 {@code v} (its bits) as the nearest double. */
@@ -189,10 +213,24 @@ public enum DType {
 
     /**
      * ONNX {@code Cast}: element {@code i} of {@code src} (of this type) converted to {@code to}
-     * and stored as element {@code j} of {@code dst}, by the rules in the class comment.
+     * and stored as element {@code j} of {@code dst}, by the rules in the class comment;
+     * float8 results saturate (Cast's default {@code saturate = 1}).
      */
     public void cast(ByteBuffer src, int i, DType to, ByteBuffer dst, int j) {
-        if (isIntegral()) {
+        cast(src, i, to, dst, j, true);
+    }
+
+    /**
+     * ONNX {@code Cast} with its {@code saturate} attribute (opset 19), which matters only when
+     * {@code to} is float8: out-of-range values and infinities become +-max when true, else
+     * infinity (E5M2) or NaN ({@link Float8}).
+     */
+    public void cast(ByteBuffer src, int i, DType to, ByteBuffer dst, int j, boolean saturate) {
+        if (to.isFloat8()) {
+            double v = isIntegral() ? (this == U64 ? unsignedToDouble(getLong(src, i)) : (double) getLong(src, i))
+                    : this == F64 ? src.getDouble(i * 8) : getFloat(src, i);
+            dst.put(j, (byte) Float8.fromDouble(to, v, saturate));
+        } else if (isIntegral()) {
             long v = getLong(src, i);
             if (to.isIntegral()) to.putLong(dst, j, v);
             else if (to == F64) dst.putDouble(j * 8, this == U64 ? unsignedToDouble(v) : (double) v);

@@ -42,12 +42,15 @@ final class ConstantFolding {
         DType target = DType.ofOnnx(to);
         if (target == null) throw n.error("attribute 'to' is ONNX element type " + to + ", which arenaplan does not support");
         Value y = new Value(out, target, x.shape());
-        if (c.values() == null) return Map.of(y, c.fill() == null ? c : Constant.fill(convert(c.fill(), target)));
+        long sat = n.integer("saturate", 1);
+        if (n.hasAttr("saturate") && (n.opset() < 19 || (sat != 0 && sat != 1))) throw n.error("attribute 'saturate' = " + sat + " needs opset 19 and 0 or 1");
+        boolean saturate = sat != 0;
+        if (c.values() == null) return Map.of(y, c.fill() == null ? c : Constant.fill(convert(c.fill(), target, saturate)));
         if (target == x.dtype()) return Map.of(y, c);
         WeightValues src = c.values();
         DType from = x.dtype();
         long count = x.elements();
-        return Map.of(y, new Constant(null, () -> cast(src.read(), from, target, count)));
+        return Map.of(y, new Constant(null, () -> cast(src.read(), from, target, count, saturate)));
     }
 
     /** Row-major transpose of elements {@code width} bytes wide: output axis i is input axis perm[i]. */
@@ -72,18 +75,18 @@ final class ConstantFolding {
         return out.flip();
     }
 
-    /** Elements of type {@code from} as type {@code to} (ONNX Cast, by {@link DType#cast}). */
-    static ByteBuffer cast(ByteBuffer in, DType from, DType to, long count) {
+    /** Elements of type {@code from} as type {@code to} (ONNX Cast, by {@link DType#cast}; {@code saturate} for float8 results). */
+    static ByteBuffer cast(ByteBuffer in, DType from, DType to, long count, boolean saturate) {
         ByteBuffer out = ByteBuffer.allocate(Math.toIntExact(count * to.bytes())).order(ByteOrder.LITTLE_ENDIAN);
         in = in.order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < count; i++) from.cast(in, i, to, out, i);
+        for (int i = 0; i < count; i++) from.cast(in, i, to, out, i, saturate);
         return out;
     }
 
     /** A value as type {@code to} holds it (by {@link DType#cast} from f64), widened back to a double. */
-    static double convert(double v, DType to) {
+    static double convert(double v, DType to, boolean saturate) {
         ByteBuffer in = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putDouble(0, v), out = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-        DType.F64.cast(in, 0, to, out, 0);
+        DType.F64.cast(in, 0, to, out, 0, saturate);
         return to.getDouble(out, 0);
     }
 }

@@ -22,7 +22,8 @@ import java.util.Arrays;
  * <ul>
  *   <li>{@code raw_data}: used as is (a view, no copy, when the model was memory-mapped);</li>
  *   <li>the typed fields: {@code float_data} (FLOAT), {@code int32_data} (INT32, INT16, INT8,
- *       UINT8, BOOL, and FLOAT16/BFLOAT16 as bit patterns), {@code int64_data} (INT64),
+ *       UINT8, BOOL, and FLOAT16/BFLOAT16 and the four FLOAT8 types as bit patterns, one element
+ *       per int32, as onnx.proto says), {@code int64_data} (INT64),
  *       {@code double_data} (DOUBLE), {@code uint64_data} (UINT32, UINT64), packed to bytes when read;</li>
  *   <li>external data ({@code data_location = EXTERNAL}): {@code location} relative to the model's
  *       folder and confined to it ({@link #confine}), {@code offset} and {@code length} in bytes,
@@ -39,7 +40,8 @@ final class OnnxTensors {
         return switch (dataType) {
             case OnnxDTypes.FLOAT, OnnxDTypes.INT32, OnnxDTypes.UINT32 -> 4;
             case OnnxDTypes.INT64, OnnxDTypes.DOUBLE, OnnxDTypes.UINT64 -> 8;
-            case OnnxDTypes.UINT8, OnnxDTypes.INT8, OnnxDTypes.BOOL -> 1;
+            case OnnxDTypes.UINT8, OnnxDTypes.INT8, OnnxDTypes.BOOL, OnnxDTypes.FLOAT8E4M3FN, OnnxDTypes.FLOAT8E4M3FNUZ, OnnxDTypes.FLOAT8E5M2,
+                 OnnxDTypes.FLOAT8E5M2FNUZ -> 1;
             case OnnxDTypes.INT16, OnnxDTypes.UINT16, OnnxDTypes.FLOAT16, OnnxDTypes.BFLOAT16 -> 2;
             default -> 0;
         };

@@ -23,7 +23,7 @@ import java.util.Set;
  *   <li>Clip: before opset 11 min/max are attributes; from 11 they are optional scalar inputs:
  *       constants (or absent) over a float X become the attributes (one kernel), otherwise the
  *       given inputs stay inputs (a lone bound becomes Max or Min); none at all is an Identity.</li>
- *   <li>CastLike (opset 15): a Cast to input 1's element type; 'saturate' concerns float8 only.</li>
+ *   <li>CastLike (opset 15): a Cast to input 1's element type; 'saturate' concerns float8 outputs only.</li>
  *   <li>Pow: base and exponent of one type before opset 12, mixed from 12.</li>
  *   <li>Mod: fmod must be 1 for floats (ONNX Mod: "fmod=0 is not supported for floats").</li>
  * </ul>
@@ -115,7 +115,7 @@ final class ElementwiseImport {
     /**
      * QuantizeLinear and DequantizeLinear: axis from opset 13 (before, scale and zero point are one
      * value); block_size (21) must be 0; QuantizeLinear's output is the zero point's type, else
-     * output_dtype (21), else uint8; saturate (19) concerns float8 only. DequantizeLinear's output
+     * output_dtype (21), else uint8; saturate (19, default 1) concerns float8 outputs only (as Cast's). DequantizeLinear's output
      * is the scale's type, or its output_dtype (23), which must then be the scale's type (an output
      * of another type would set the precision of the multiplication: not implemented, refused).
      * QuantizeLinear-23 lets x and y_scale differ in type and adds {@code precision} (the type of
@@ -151,7 +151,8 @@ final class ElementwiseImport {
         }
         if (q && n.hasAttr("output_dtype")) {
             DType o = DType.ofOnnx(n.integer("output_dtype", 0));
-            n.require(o == DType.U8 || o == DType.I8, "output_dtype " + n.integer("output_dtype", 0) + " is not int8 or uint8, the types quantized to here");
+            n.require(o == DType.U8 || o == DType.I8 || (o != null && o.isFloat8()), "output_dtype " + n.integer("output_dtype", 0)
+                    + " is not int8, uint8 or a float8 type, the types quantized to here");
             out = o;
         }
         if (n.hasInput(2)) {
@@ -163,6 +164,11 @@ final class ElementwiseImport {
         }
         Map<String, Object> attrs = new LinkedHashMap<>();
         if (n.hasAttr("axis")) attrs.put("axis", (long) n.axis(n.integer("axis", 1), x.rank(), "axis"));
+        if (q && n.hasAttr("saturate")) {
+            long sat = n.integer("saturate", 1);
+            n.require(sat == 0 || sat == 1, "attribute 'saturate' = " + sat + " is not 0 or 1");
+            attrs.put("saturate", sat);
+        }
         return NodeLowering.op(n, n.kind(), inputs, x.shape(), attrs, out);
     }
 
@@ -182,7 +188,7 @@ final class ElementwiseImport {
         n.require(!n.hasAttr("to"), "takes no attribute 'to' (the target type is input 1's)");
         TypeAndIndexOps.roundMode(n);
         DType to = n.input(1).dtype();
-        return NodeLowering.op(n, TypeAndIndexOps.CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) to.onnxCode()), to);
+        return NodeLowering.op(n, TypeAndIndexOps.CAST, List.of(n.input(0).name()), n.input(0).shape(), TypeAndIndexOps.castAttrs(n, to), to);
     }
 
     /** Pow(X, Y): output X's type; Y of another number type from opset 12. */

@@ -130,12 +130,14 @@ final class ElementwiseLowering {
     static KernelCall quantize(Op op, OpLowering l, int mode) {
         String x = in(op, 0), s = in(op, 1), z = op.inputs().size() > 2 ? op.inputs().get(2) : null, y = out(op);
         DType xt = l.dtype(x), st = l.dtype(s), yt = l.dtype(y);
-        if (mode == 0 && (!xt.isFloat32Compute() || st != xt || (yt != DType.U8 && yt != DType.I8) || (z != null && l.dtype(z) != yt)))
+        if (mode == 0 && (!xt.isFloat32Compute() || st != xt || (yt != DType.U8 && yt != DType.I8 && !yt.isFloat8()) || (z != null && l.dtype(z) != yt)))
             throw fail(op, "quantizes " + xt.jsonName() + " by a " + st.jsonName() + " scale to " + yt.jsonName()
-                    + (z != null ? " with a " + l.dtype(z).jsonName() + " zero point" : "") + "; it takes f32, f16 or bf16 x, a scale of x's type, and int8 or uint8 y and zero point");
-        if (mode == 1 && ((xt != DType.U8 && xt != DType.I8 && xt != DType.I32) || st != DType.F32 || yt != DType.F32 || (z != null && l.dtype(z) != xt)))
+                    + (z != null ? " with a " + l.dtype(z).jsonName() + " zero point" : "") + "; it takes f32, f16 or bf16 x, a scale of x's type, and int8, uint8 or float8 y and zero point");
+        boolean integerIn = (xt == DType.U8 || xt == DType.I8 || xt == DType.I32) && st == DType.F32 && yt == DType.F32;
+        boolean float8In = xt.isFloat8() && st.isFloat32Compute() && yt == st;
+        if (mode == 1 && ((!integerIn && !float8In) || (z != null && l.dtype(z) != xt)))
             throw fail(op, "dequantizes " + xt.jsonName() + " by a " + st.jsonName() + " scale to " + yt.jsonName()
-                    + "; it takes int8, uint8 or int32 x (and zero point) and an f32 scale and y");
+                    + "; it takes int8, uint8 or int32 x (and zero point) with an f32 scale and y, or float8 x (and zero point) with an f32, f16 or bf16 scale and y of its type");
         long[] xs = l.shape(op, x);
         long n = l.elements(x), per = l.elements(s), outer = 1, inner = n;
         if (per != 1) {
@@ -149,7 +151,8 @@ final class ElementwiseLowering {
         List<org.arenaplan.device.KernelArg> args = new ArrayList<>(List.of(l.read(x), l.read(s)));
         if (z != null) args.add(l.read(z));
         args.add(l.write(y));
-        return l.call(op, Kernels.QUANTIZE, args, new long[] {outer, per, inner, mode, xt.onnxCode(), yt.onnxCode(), z != null ? 1 : 0});
+        long saturate = mode == 0 ? OpAttrs.of(op).integer("saturate") : 0;
+        return l.call(op, Kernels.QUANTIZE, args, new long[] {outer, per, inner, mode, xt.onnxCode(), yt.onnxCode(), z != null ? 1 : 0, saturate});
     }
 
     /** The element types {@code takes} accepts, for messages. */

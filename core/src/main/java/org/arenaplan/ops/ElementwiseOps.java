@@ -140,9 +140,11 @@ final class ElementwiseOps implements OpFamily {
                 .lower((op, l) -> ElementwiseLowering.binary(op, l, Kernels.PRELU)).onnx(ElementwiseImport::prelu).build());
         for (String k : List.of(QUANTIZE_LINEAR, DEQUANTIZE_LINEAR)) {
             boolean q = k.equals(QUANTIZE_LINEAR);
-            d.add(OpDefinition.op(k, 2, 3).attrs(AttrSpec.axis("axis", 1)).shape(ElementwiseOps::quantizeShape).kernels(Kernels.QUANTIZE)
-                    .doc(q ? "saturate(rint(x / scale) + zero_point) to int8 or uint8 (the zero point's type, uint8 without one); x f32, f16 or bf16"
-                            : "(x - zero_point) * scale as f32; x int8, uint8 or int32"
+            d.add(OpDefinition.op(k, 2, 3).attrs(q ? new AttrSpec[] {AttrSpec.axis("axis", 1), AttrSpec.integer("saturate", 1, 0, 1)} : new AttrSpec[] {AttrSpec.axis("axis", 1)})
+                    .shape(ElementwiseOps::quantizeShape).kernels(Kernels.QUANTIZE)
+                    .doc(q ? "saturate(rint(x / scale) + zero_point) to int8 or uint8 (the zero point's type, uint8 without one); x f32, f16 or bf16; "
+                                    + "to float8 (the zero point's type): x / scale + zero_point in f32, cast to float8 with saturate (default 1)"
+                            : "(x - zero_point) * scale as f32; x int8, uint8 or int32; or x float8 with an f32, f16 or bf16 scale, y the scale's type"
                             + "; scale and zero point one value, or one per index of axis")
                     .lower((op, l) -> List.of(ElementwiseLowering.quantize(op, l, q ? 0 : 1)))
                     .onnx(k, 10, ElementwiseImport::quantize, q ? new String[] {"saturate", "block_size", "output_dtype", "precision"} : new String[] {"block_size", "output_dtype"}).build());

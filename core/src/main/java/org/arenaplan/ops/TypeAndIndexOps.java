@@ -27,12 +27,13 @@ import static org.arenaplan.onnx.NodeLowering.op;
 /**
  * Element types and indexing: Cast, BitCast, Where, Equal and Gather, on the {@link Kernels#CAST}, {@link Kernels#COPY},
  * {@link Kernels#WHERE}, {@link Kernels#COMPARE} and {@link Kernels#GATHER} kernels; any element
- * type. CastLike (opset 15) imports as a Cast to input 1's type. ONNX version differences: Cast gains {@code saturate} at 19 (float8 only, which arenaplan
- * does not take, so it is accepted and has no effect); Gather takes a negative axis from 11.
+ * type. CastLike (opset 15) imports as a Cast to input 1's type. ONNX version differences: Cast gains {@code saturate} at 19 (0 or 1, default 1;
+ * it matters for float8 outputs only, {@link org.arenaplan.ir.DType#cast}); Gather takes a negative axis from 11.
  * Cast-23/CastLike-23 add float4e2m1, 24 float8e8m0, 25 int2/uint2, none of which arenaplan
  * takes (a model using one is refused: {@code to} out of the registry range, or a tensor of an
- * unsupported element type); Cast-24's table for float8 saturation of infinities concerns float8
- * only. Cast-24/CastLike-24 add {@code round_mode} ("up", "down", "nearest"; default "up"), which
+ * unsupported element type); Cast-24's table for the saturation of infinities to the FNUZ float8
+ * types (+-max, where Cast-19's said NaN) is followed at every opset, as the ONNX reference
+ * implementation (op_cast.py) does. Cast-24/CastLike-24 add {@code round_mode} ("up", "down", "nearest"; default "up"), which
  * applies to casts to float8e8m0 only and so has no effect on the types taken here: it is
  * accepted from opset 24 with one of its three values, refused before 24 or with another value.
  * Cast-25's and CastLike-25's differences are types only. BitCast (opset 26) reinterprets the
@@ -45,11 +46,12 @@ final class TypeAndIndexOps implements OpFamily {
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                OpDefinition.op(CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 16)).shape(ShapeRules::sameAsFirst).kernels(Kernels.CAST)
-                        .doc("to: the output's ONNX TensorProto.DataType; any type to any type by DType.cast")
+                OpDefinition.op(CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 20), AttrSpec.integer("saturate", 1, 0, 1)).shape(ShapeRules::sameAsFirst).kernels(Kernels.CAST)
+                        .doc("to: the output's ONNX TensorProto.DataType; any type to any type by DType.cast; saturate (default 1): "
+                                + "a float8 output clamps out-of-range values and infinities to +-max, else gives infinity (float8e5m2) or NaN")
                         .lower((op, l) -> List.of(cast(op, l))).onnx(TypeAndIndexOps::importCast, "saturate", "round_mode")
                         .onnx("CastLike", 15, ElementwiseImport::castLike, "saturate", "round_mode").build(),
-                OpDefinition.op(BIT_CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 16)).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY)
+                OpDefinition.op(BIT_CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 20)).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY)
                         .doc("to: the output's ONNX TensorProto.DataType, of the input's width; the bytes copied unchanged (little endian), no conversion")
                         .lower((op, l) -> List.of(bitCast(op, l))).onnx(BIT_CAST, 26, TypeAndIndexOps::importBitCast).build(),
                 OpDefinition.op(WHERE, 3, 3).shape(ShapeRules::broadcast).kernels(Kernels.WHERE)
@@ -71,7 +73,8 @@ final class TypeAndIndexOps implements OpFamily {
         long code = OpAttrs.of(op).integer("to");
         if (code != to.onnxCode()) throw fail(op, "attribute to=" + code + " differs from the type of '" + y + "' (" + to.jsonName() + ")");
         if (l.elements(x) != l.elements(y)) throw fail(op, "'" + x + "' has " + l.elements(x) + " elements, '" + y + "' " + l.elements(y));
-        return l.call(op, Kernels.CAST, List.of(l.read(x), l.write(y)), new long[]{l.elements(y), from.onnxCode(), to.onnxCode()});
+        long saturate = OpAttrs.of(op).integer("saturate");
+        return l.call(op, Kernels.CAST, List.of(l.read(x), l.write(y)), new long[]{l.elements(y), from.onnxCode(), to.onnxCode(), saturate});
     }
 
     /** ONNX BitCast (opset 26): a {@link Kernels#COPY} of the input's bytes into an output of another type of the same width. */
@@ -114,14 +117,23 @@ final class TypeAndIndexOps implements OpFamily {
 
     // ---- ONNX ----
 
-    /** ONNX Cast: attribute 'to' (a TensorProto.DataType) is the output's type; 'saturate' (opset 19) concerns float8 only. */
+    /** ONNX Cast: attribute 'to' (a TensorProto.DataType) is the output's type; 'saturate' (opset 19) concerns float8 outputs only. */
     private static Lowered importCast(NodeContext n) {
         roundMode(n);
         n.require(n.hasAttr("to"), "attribute 'to' is required");
         long to = n.integer("to", 0);
         DType t = DType.ofOnnx(to);
         n.require(t != null, "attribute to=" + to + " is an element type arenaplan does not support");
-        return op(n, CAST, List.of(n.input(0).name()), n.input(0).shape(), Map.of("to", (long) t.onnxCode()), t);
+        return op(n, CAST, List.of(n.input(0).name()), n.input(0).shape(), castAttrs(n, t), t);
+    }
+
+    /** The Cast op's attributes: {@code to}, and {@code saturate} when the node sets it to 0 (opset 19; 0 or 1, default 1). */
+    static Map<String, Object> castAttrs(NodeContext n, DType to) {
+        if (!n.hasAttr("saturate")) return Map.of("to", (long) to.onnxCode());
+        n.require(n.opset() >= 19, "attribute 'saturate' needs opset 19");
+        long s = n.integer("saturate", 1);
+        n.require(s == 0 || s == 1, "attribute 'saturate' = " + s + " is not 0 or 1");
+        return Map.of("to", (long) to.onnxCode(), "saturate", s);
     }
 
     /**

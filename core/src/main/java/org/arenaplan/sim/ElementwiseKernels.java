@@ -75,7 +75,9 @@ final class ElementwiseKernels {
         int outer = SimKernels.i(c, 0), axis = SimKernels.i(c, 1), inner = SimKernels.i(c, 2), mode = SimKernels.i(c, 3);
         DType xt = SimKernels.dtype(c, 4), yt = SimKernels.dtype(c, 5);
         DType st = mode == 0 ? xt : yt, zt = mode == 0 ? yt : xt;
-        if (mode == 0 ? !xt.isFloat32Compute() || (yt != DType.I8 && yt != DType.U8) : (xt != DType.I8 && xt != DType.U8 && xt != DType.I32) || yt != DType.F32)
+        boolean saturate = c.ints().length > 7 && c.intArg(7) != 0;   // absent reads as 0, as the CUDA kernel's zero-padded ints do
+        if (mode == 0 ? !xt.isFloat32Compute() || (yt != DType.I8 && yt != DType.U8 && !yt.isFloat8())
+                : !((xt == DType.I8 || xt == DType.U8 || xt == DType.I32) && yt == DType.F32) && !(xt.isFloat8() && yt.isFloat32Compute()))
             throw new DeviceException("'" + c.label() + "': quantize mode " + mode + " does not take " + xt.jsonName() + " to " + yt.jsonName());
         int y = c.pointers().size() - 1;
         long n = (long) outer * axis * inner;
@@ -88,6 +90,14 @@ final class ElementwiseKernels {
             for (int o = 0, k = 0; o < outer; o++) {
                 for (int a = 0; a < axis; a++) {
                     float scale = st.getFloat(s, a);
+                    if (zt.isFloat8()) {                                // x / scale + zp, or (x - zp) * scale, in f32
+                        float zf = hasZp ? zt.getFloat(z, a) : 0;
+                        for (int i = 0; i < inner; i++, k++) {
+                            if (mode == 0) yt.putFloat8(out, k, xt.getFloat(x, k) / scale + zf, saturate);
+                            else yt.putFloat(out, k, (xt.getFloat(x, k) - zf) * scale);
+                        }
+                        continue;
+                    }
                     long zp = hasZp ? zt.getLong(z, a) : 0;
                     for (int i = 0; i < inner; i++, k++) {
                         if (mode == 0) yt.putLong(out, k, ElementwiseMath.quantize(xt.getFloat(x, k), scale, zp, yt == DType.U8));

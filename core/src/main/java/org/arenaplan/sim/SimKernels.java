@@ -247,8 +247,9 @@ final class SimKernels {
     static void cast(KernelCall c) {
         int n = i(c, 0);
         DType from = dtype(c, 1), to = dtype(c, 2);
+        boolean saturate = c.ints().length > 3 && c.intArg(3) != 0;   // absent reads as 0, as the CUDA kernel's zero-padded ints do
         ByteBuffer x = in(c, 0), y = out(c, 1);
-        for (int k = 0; k < n; k++) from.cast(x, k, to, y, k);
+        for (int k = 0; k < n; k++) from.cast(x, k, to, y, k, saturate);
         store(c, 1, y);
     }
 

@@ -99,6 +99,52 @@ class OnnxTypedOpsTest {
         }
     }
 
+    /** Cast to float8 (ONNX FLOAT8E5M2 = 19, FLOAT8E4M3FN = 17) with saturate 1 and 0, and back to f32, run on the simulator. */
+    @Test
+    void castToFloat8HonoursSaturate() throws Exception {
+        final int e4m3fn = 17, e5m2 = 19;
+        for (long sat : new long[] {1, 0}) {
+            Path m = dir.resolve("f8_" + sat + ".onnx");
+            Files.write(m, new TinyOnnx().opset(19).input("x", 6L)
+                    .node("q", "Cast", List.of("x"), List.of("y"), "to", (long) e5m2, "saturate", sat)
+                    .node("q4", "Cast", List.of("x"), List.of("y4"), "to", (long) e4m3fn, "saturate", sat)
+                    .node("back", "Cast", List.of("y"), List.of("z"), "to", (long) FLOAT)
+                    .output(e5m2, "y", 6L).output(e4m3fn, "y4", 6L).output(FLOAT, "z", 6L).bytes());
+            Graph g = OnnxImporter.load(m, Map.of());
+            assertThat(g.tensor("y").dtype()).isEqualTo(DType.F8E5M2);
+            assertThat(g.tensor("y").bytes()).isEqualTo(6);
+            Map<String, TensorValue> in = Map.of("x", TensorValue.ofFloats(new long[] {6}, 1f, -1.3f, 1e6f, Float.NEGATIVE_INFINITY, 500f, -0f));
+            Executors.Comparison c;
+            try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT.withSeed(2))) {
+                c = Executors.run(ArenaPlanner.plan(g), d, List.of(Mode.values()), 1, in, 1);
+            }
+            assertThat(c.outputsEqual()).as(c.firstDifference()).isTrue();
+            Map<String, TensorValue> got = c.last(Mode.PLANNED).outputs();
+            // e5m2: 1 -> 0x3C, -1.3 -> -1.25 (0xBD), 1e6 -> max 0x7B or inf 0x7C, -inf -> -max or -inf, 500 -> 512 (0x60), -0 -> 0x80
+            assertThat(unsigned(got.get("y").bytes())).containsExactly(0x3C, 0xBD, sat == 1 ? 0x7B : 0x7C, sat == 1 ? 0xFB : 0xFC, 0x60, 0x80);
+            // e4m3fn: 500 is past 448 + 16: max 0x7E, or NaN 0x7F
+            assertThat(got.get("y4").bytes()[4] & 0xFF).isEqualTo(sat == 1 ? 0x7E : 0x7F);
+            assertThat(got.get("z").floats()).containsExactly(1f, -1.25f, sat == 1 ? 57344f : Float.POSITIVE_INFINITY, sat == 1 ? -57344f : Float.NEGATIVE_INFINITY, 512f, -0f);
+        }
+        Path m = dir.resolve("bad_f8.onnx");
+        Files.write(m, new TinyOnnx().opset(19).input("x", 2L).node("c", "Cast", List.of("x"), List.of("y"), "to", (long) e5m2, "saturate", 2L).output(e5m2, "y", 2L).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(m, Map.of())).hasMessageContaining("node 'c' (Cast, #0, opset 19): attribute 'saturate' = 2 is out of range [0, 1]");
+        Files.write(m, new TinyOnnx().opset(19).input("x", 2L).node("c", "Cast", List.of("x"), List.of("y"), "to", (long) e5m2)
+                .node("a", "Add", List.of("y", "y"), List.of("z")).output(e5m2, "z", 2L).bytes());
+        Graph add = OnnxImporter.load(m, Map.of());
+        assertThatThrownBy(() -> {
+            try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
+                Executors.run(ArenaPlanner.plan(add), d, List.of(Mode.PLANNED), 1, Map.of("x", TensorValue.ofFloats(new long[] {2}, 1f, 2f)), 1);
+            }
+        }).hasMessageContaining("op 'a' (Add): operands are f8e5m2, which Add does not take");
+    }
+
+    private static int[] unsigned(byte[] b) {
+        int[] u = new int[b.length];
+        for (int i = 0; i < b.length; i++) u[i] = b[i] & 0xFF;
+        return u;
+    }
+
     @Test
     void typeErrorsNameTheNode() throws Exception {
         Path m = dir.resolve("bad.onnx");

@@ -637,6 +637,24 @@ class KernelEmulationTest {
         }
         c.add(new Case(Kernels.QUANTIZE, List.of(longs(DType.I32, 32, 24, 100000), TensorValue.ofDoubles(DType.F32, null, 0.25)), DType.F32, 24,
                 new long[] {1, 1, 24, 1, DType.I32.onnxCode(), DType.F32.onnxCode(), 0}, new double[0], 0));
+        // float8: x / scale (+ zero point) to float8, saturating or not, per axis; float8 back to f32 and f16 by f32 and f16 scales
+        TensorValue wideX = TensorValue.ofDoubles(DType.F32, null, java.util.stream.DoubleStream.concat(java.util.Arrays.stream(SPECIAL).limit(20),
+                java.util.Arrays.stream(FLOAT8_SPECIAL).limit(4)).toArray());
+        for (DType yt : FLOAT8) {
+            TensorValue zp = TensorValue.ofDoubles(yt, null, 0, 0.5, -2);
+            for (long sat : new long[] {0, 1}) {
+                c.add(new Case(Kernels.QUANTIZE, List.of(wideX, TensorValue.ofDoubles(DType.F32, null, 0.5, 1, 3), zp), yt, 24,
+                        new long[] {2, 3, 4, 0, DType.F32.onnxCode(), yt.onnxCode(), 1, sat}, new double[0], 0));
+                c.add(new Case(Kernels.QUANTIZE, List.of(wideX, TensorValue.ofDoubles(DType.F32, null, 0.01)), yt, 24,
+                        new long[] {1, 1, 24, 0, DType.F32.onnxCode(), yt.onnxCode(), 0, sat}, new double[0], 0));
+            }
+            for (DType st : new DType[] {DType.F32, DType.F16, DType.BF16}) {
+                c.add(new Case(Kernels.QUANTIZE, List.of(allCodes(yt), TensorValue.ofDoubles(st, null, 0.5, 3, 1e-3, 700)), st, 256,
+                        new long[] {4, 4, 16, 1, yt.onnxCode(), st.onnxCode(), 0, 0}, new double[0], 0));
+            }
+            c.add(new Case(Kernels.QUANTIZE, List.of(allCodes(yt), TensorValue.ofDoubles(DType.F32, null, 2), TensorValue.ofDoubles(yt, null, 0.25)), DType.F32, 256,
+                    new long[] {1, 1, 256, 1, yt.onnxCode(), DType.F32.onnxCode(), 1, 0}, new double[0], 0));
+        }
         return c;
     }
 
@@ -649,11 +667,26 @@ class KernelEmulationTest {
         (1L << 53) + 1, (1L << 24) + 1, Long.MAX_VALUE, Long.MIN_VALUE, 123456789012345L, -987654321098L, 2049, 16777217};
 
     private static final DType[] TYPES = {DType.F32, DType.F16, DType.BF16, DType.F64, DType.I64, DType.I32, DType.I16, DType.I8, DType.U64, DType.U32,
-        DType.U16, DType.U8, DType.BOOL};
+        DType.U16, DType.U8, DType.BOOL, DType.F8E4M3FN, DType.F8E4M3FNUZ, DType.F8E5M2, DType.F8E5M2FNUZ};
+    private static final DType[] FLOAT8 = {DType.F8E4M3FN, DType.F8E4M3FNUZ, DType.F8E5M2, DType.F8E5M2FNUZ};
+
+    /** Float8's edges: the maxima (448, 240, 57344), ties just below and above them, subnormal ties and the halves of the least subnormals. */
+    private static final double[] FLOAT8_SPECIAL = {448, 464, 464.00001, 480, 240, 248, 248.0001, 256, 57344, 61440, 61439.99, 65536, -464.00001, -61440,
+        0x1p-9, 0x1p-10, 0x1p-10 + 0x1p-30, 0x1p-17, 0x1p-18, 0x1p-18 + 0x1p-40, 3 * 0x1p-11, 3 * 0x1p-18, -0x1p-19, 0x1p-6 - 0x1p-10, 0x1p-14 - 0x1p-17,
+        17, 19, 0.1, -0.3, 1e-300, -4.9e-324};
 
     private static TensorValue specials(DType t) {
         if (t.isIntegral()) return TensorValue.ofLongs(t, null, SPECIAL_LONGS);
-        return TensorValue.ofDoubles(t, null, SPECIAL);
+        double[] v = java.util.Arrays.copyOf(SPECIAL, SPECIAL.length + FLOAT8_SPECIAL.length);
+        System.arraycopy(FLOAT8_SPECIAL, 0, v, SPECIAL.length, FLOAT8_SPECIAL.length);
+        return TensorValue.ofDoubles(t, null, v);
+    }
+
+    /** All 256 codes of a float8 type. */
+    private static TensorValue allCodes(DType t) {
+        byte[] b = new byte[256];
+        for (int i = 0; i < 256; i++) b[i] = (byte) i;
+        return new TensorValue(t, null, b);
     }
 
     private static TensorValue longs(DType t, long seed, int n, long bound) {
@@ -684,7 +717,11 @@ class KernelEmulationTest {
             for (DType to : TYPES) {
                 TensorValue x = specials(from);
                 c.add(new Case(Kernels.CAST, List.of(x), to, x.elements(), new long[] {x.elements(), from.onnxCode(), to.onnxCode()}, new double[0], 0));
+                if (to.isFloat8()) c.add(new Case(Kernels.CAST, List.of(x), to, x.elements(), new long[] {x.elements(), from.onnxCode(), to.onnxCode(), 1}, new double[0], 0));
             }
+        }
+        for (DType from : FLOAT8) {
+            for (DType to : TYPES) c.add(new Case(Kernels.CAST, List.of(allCodes(from)), to, 256, new long[] {256, from.onnxCode(), to.onnxCode(), 1}, new double[0], 0));
         }
         for (DType t : new DType[] {DType.F16, DType.BF16}) {
             for (int op : new int[] {Kernels.RELU, Kernels.SIGMOID, Kernels.TANH, Kernels.GELU, Kernels.IDENTITY}) {
