@@ -434,7 +434,7 @@ public final class OnnxImporter {
     private void constant(NodeContext n) {
         OnnxModel.TensorData t = n.tensor("value");
         if (t != null) {
-            DType dt = dtype(t.dataType(), "attribute 'value'");
+            DType dt = dtype(t.dataType(), "attribute 'value' of node '" + n.opName() + "'");
             addWeight(new Value(n.node().outputs().get(0), dt, t.dims()), Constant.of(t.source(), dt), n);
             return;
         }

@@ -121,7 +121,8 @@ final class ElementwiseImport {
      * QuantizeLinear-23 lets x and y_scale differ in type and adds {@code precision} (the type of
      * the division; default 0, the scale's): arenaplan divides in x's type with a scale of x's
      * type, so a scale of another type, or a precision other than 0 or the scale's type, is
-     * refused. Versions 24 and 25 of both add element types only (float8e8m0 scales, int2/uint2),
+     * refused; and it divides f16 and bf16 in f32, so from 23,
+     * where the quotient must be rounded to f16 or bf16 first, such a scale is refused too. Versions 24 and 25 of both add element types only (float8e8m0 scales, int2/uint2),
      * none of which arenaplan takes.
      */
     static Lowered quantize(NodeContext n) {
@@ -143,6 +144,9 @@ final class ElementwiseImport {
             long p = n.integer("precision", 0);
             n.require(p == 0 || DType.ofOnnx(p) == s.dtype(), "attribute 'precision' = " + p + " differs from the scale's type " + s.dtype().jsonName()
                     + " (ONNX data_type " + s.dtype().onnxCode() + "); only the scale's precision is supported");
+            n.require(n.opset() < 23 || s.dtype() == DType.F32 || s.dtype() == DType.F64,
+                    "y_scale " + s + " is " + s.dtype().jsonName() + ": from opset 23 the division x / y_scale is rounded to the precision (the scale's type), "
+                    + "which arenaplan does not do for " + s.dtype().jsonName() + " (it divides in f32)");
         }
         if (!q && n.hasAttr("output_dtype")) {
             long o = n.integer("output_dtype", 0);

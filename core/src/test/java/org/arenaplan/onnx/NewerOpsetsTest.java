@@ -96,6 +96,25 @@ class NewerOpsetsTest {
                 "node 'q' (QuantizeLinear, #0, opset 23): y_scale s[] is f32 but x x[3] is f16; a scale of another type than x (opset 23) is not supported");
     }
 
+    @Test
+    void quantizeWithAHalfPrecisionScaleIsRefusedFromOpset23WhereTheQuotientIsRoundedToIt() throws Exception {
+        // From 23 x / y_scale is rounded to the precision (f16 here) before rounding to an integer:
+        // 40.375 / 0.3 gives 135 in f32 but 134 in f16. arenaplan divides in f32, so it refuses.
+        TinyOnnx half = new TinyOnnx().opset(23).input(OnnxDTypes.FLOAT16, "x", 1L).output(OnnxDTypes.UINT8, "y", 1L)
+                .initializer(scalar("s", OnnxDTypes.FLOAT16, 0.3)).node("q", "QuantizeLinear", List.of("x", "s"), List.of("y"));
+        OnnxOpRuns.refused(dir, half, "node 'q' (QuantizeLinear, #0, opset 23): y_scale s[] is f16: from opset 23 the division x / y_scale is rounded to the precision");
+        TinyOnnx before = new TinyOnnx().opset(21).input(OnnxDTypes.FLOAT16, "x", 1L).output(OnnxDTypes.UINT8, "y", 1L)
+                .initializer(scalar("s", OnnxDTypes.FLOAT16, 0.5)).node("q", "QuantizeLinear", List.of("x", "s"), List.of("y"));
+        assertThat(OnnxOpRuns.run(dir, before, Map.of("x", TensorValue.ofDoubles(DType.F16, new long[] {1}, 1.5))).get("y").doubles()).containsExactly(3);
+    }
+
+    @Test
+    void aConstantOfATypeArenaplanLacksIsRefusedNamingTheNode() throws Exception {
+        OnnxMl.TensorProto f4 = OnnxMl.TensorProto.newBuilder().setDataType(23).setRawData(com.google.protobuf.ByteString.copyFrom(new byte[] {0})).build();
+        TinyOnnx m = new TinyOnnx().opset(23).outputOfType(OnnxDTypes.FLOAT, "y").node("k", "Constant", List.of(), List.of("y"), "value", f4);
+        OnnxOpRuns.refused(dir, m, "attribute 'value' of node 'k' has ONNX element type 23, which arenaplan does not support");
+    }
+
     private static OnnxMl.TensorProto scalar(String name, int type, double v) {
         OnnxMl.TensorProto.Builder t = OnnxMl.TensorProto.newBuilder().setName(name).setDataType(type);
         if (type == OnnxDTypes.DOUBLE) t.addDoubleData(v);
