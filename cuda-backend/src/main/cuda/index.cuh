@@ -186,3 +186,23 @@ extern "C" __global__ void onehot(const void* indices, const void* values, void*
         move_element(values, d == v ? 1 : 0, y, i, es);
     }
 }
+
+// ints: batch, pre, max, seq, inner, circular, es, hasIndices, indexDtype (IndexKernels.tensorScatter). One thread
+// per (batch, pre, inner) lane writes its seq updates in order (a circular wrap may write one place twice: the
+// last wins, as the reference's loop); a linear write index outside [0, max) traps.
+extern "C" __global__ void tensor_scatter(const void* yIn, const void* update, const void* indices, void* y, Ints ints, Floats) {
+    long long batch = ints.v[0], pre = ints.v[1], max = ints.v[2], seq = ints.v[3], inner = ints.v[4];
+    bool circular = ints.v[5] == 1, has = ints.v[7] == 1;
+    int es = (int) ints.v[6], icode = (int) ints.v[8];
+    FOR_EACH_ITEM(lane, batch * pre * inner) {
+        long long i = lane % inner, bp = lane / inner;
+        if (yIn != y) for (long long w = 0; w < max; w++) move_element(yIn, (bp * max + w) * inner + i, y, (bp * max + w) * inner + i, es);
+        long long start = has ? load_int(indices, bp / pre, icode) : 0;
+        for (long long s = 0; s < seq; s++) {
+            long long w = start + s;
+            if (circular) { w %= max; if (w < 0) w += max; }
+            else if (w < 0 || w >= max) __trap();
+            move_element(update, (bp * seq + s) * inner + i, y, (bp * max + w) * inner + i, es);
+        }
+    }
+}

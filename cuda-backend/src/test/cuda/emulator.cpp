@@ -177,6 +177,7 @@ int main() {
         else if (name == "scatter_elements") body = [&] { scatter_elements(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "gather_nd") body = [&] { gather_nd(p(0), p(1), p(2), ints, floats); };
         else if (name == "scatter_nd") body = [&] { scatter_nd(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "tensor_scatter") body = [&] { tensor_scatter(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "onehot") body = [&] { onehot(p(0), p(1), p(2), ints, floats); };
         else if (name == "reduce") body = [&] { reduce(p(0), p(1), ints, floats); };
         else if (name == "einsum") body = [&] { einsum(p(0), p(1), p(2), ints, floats); };

@@ -282,6 +282,12 @@ import java.util.List;
  * <li>{@link #SCATTER_ND} ptrs [y, indices, updates, y]; ints [n, k, slice, dShape[k], reduction,
  *     es, dtype, indexDtype]: y is [dShape..., slice], indices [n, k], updates [n, slice];
  *     reductions as {@link #SCATTER_ELEMENTS}, updates applied in order. In place allowed.</li>
+ * <li>{@link #TENSOR_SCATTER} ptrs [y, update, (writeIndices), y]; ints [batch, pre, max, seq, inner,
+ *     circular, es, hasIndices, indexDtype]: y is [batch, pre, max, inner], update [batch, pre, seq,
+ *     inner], writeIndices [batch] (int64; absent: all 0): y[b, p, w(s), i] = update[b, p, s, i] for s
+ *     in order, w(s) = writeIndices[b] + s, modulo max when circular, else it must lie in [0, max)
+ *     (ONNX TensorScatter-24). y is read and written (the lowering copies past_cache into it first).
+ *     In place allowed.</li>
  * <li>{@link #ONEHOT} ptrs [indices, values, y]; ints [outer, depth, inner, indexDtype, es]:
  *     indices [outer, inner] of any numeric type (floats truncate), values [off, on], y [outer,
  *     depth, inner] = on where d equals the index (negative from the end), off elsewhere (also
@@ -354,9 +360,10 @@ public final class Kernels {
     public static final String GATHER_ND = "gather_nd";
     public static final String SCATTER_ND = "scatter_nd";
     public static final String ONEHOT = "onehot";
+    public static final String TENSOR_SCATTER = "tensor_scatter";
 
     /** Shape and index kernels: the simulator's {@code sim.IndexKernels}, CUDA's {@code index.cuh}. */
-    public static final List<String> INDEX = List.of(STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT);
+    public static final List<String> INDEX = List.of(STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER);
 
     public static final String REDUCE_SUM = "reduce_sum";
     public static final String GELU_GRAD = "gelu_grad";
@@ -373,12 +380,12 @@ public final class Kernels {
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
             CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF,
-            STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, RECURRENT, QUANTIZE,
+            STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
             ROTARY, ATTENTION);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
-            GELU_GRAD, SOFTMAX_GRAD, SCATTER_ELEMENTS, SCATTER_ND);
+            GELU_GRAD, SOFTMAX_GRAD, SCATTER_ELEMENTS, SCATTER_ND, TENSOR_SCATTER);
 
     /** {@link #UNARY} op codes (formulas and types: {@link ElementwiseMath}). */
     public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4, ABS = 5, NEG = 6, EXP = 7, LOG = 8, SQRT = 9,

@@ -176,6 +176,16 @@ final class ElementwiseImport {
         return NodeLowering.op(n, n.kind(), inputs, x.shape(), attrs, out);
     }
 
+    /** SwiGLU (28): A and B of one type and one shape (no broadcasting); the output is A's. */
+    static Lowered swiglu(NodeContext n) {
+        n.require(n.inputCount() == 2, "takes two inputs (A, B)");
+        Value a = n.input(0), b = n.input(1);
+        n.require(Arrays.equals(a.shape(), b.shape()), "A " + a + " and B " + b + " must have one shape; SwiGLU does not broadcast");
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("alpha", n.real("alpha", 1.0));
+        return NodeLowering.op(n, ElementwiseOps.SWIGLU, NodeLowering.names(n, 0, 2), a.shape(), attrs, a.dtype());
+    }
+
     /** CastLike(input, target_type): Cast to the element type of input 1. */
     static Lowered castLike(NodeContext n) {
         n.require(n.inputCount() == 2, "takes two inputs (input, target_type)");

@@ -69,6 +69,17 @@ final class ElementwiseLowering {
         return l.call(op, Kernels.BINARY, List.of(l.read(a), l.read(b), l.write(y)), ints);
     }
 
+    /**
+     * SwiGLU (ONNX SwiGLU-28): y = Swish_alpha(A) into the output, then y = y * B; two calls, so the
+     * Swish is rounded to the element type before the product (as the ONNX function body, Swish then
+     * Mul). In place over A only: over B the first call would overwrite B before it is read.
+     */
+    static List<KernelCall> swiglu(Op op, OpLowering l) {
+        String a = in(op, 0), b = in(op, 1), y = out(op);
+        if (!Arrays.equals(l.shape(op, a), l.shape(op, b))) throw fail(op, "A '" + a + "' and B '" + b + "' must have one shape (SwiGLU does not broadcast)");
+        return List.of(unaryOn(op, l, Kernels.SWISH, a, y, new double[] {OpAttrs.of(op).real("alpha")}), binary(op, l, Kernels.MUL, y, b, y));
+    }
+
     /** The two-input kinds: y = x0 op x1. */
     static List<KernelCall> binary(Op op, OpLowering l, int code) {
         return List.of(binary(op, l, code, in(op, 0), in(op, 1), out(op)));

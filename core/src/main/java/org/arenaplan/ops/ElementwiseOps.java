@@ -28,7 +28,7 @@ import java.util.List;
  * to optional inputs at 11; Pow's exponent may have its own type from 12; the op types that
  * appear in the range are refused in older models (Round, BitShift 11; Mod, IsInf,
  * ThresholdedRelu 10; Celu, LessOrEqual, GreaterOrEqual 12; HardSwish 14; CastLike 15; Mish,
- * BitwiseNot/And/Or/Xor 18; Gelu 20; Swish 24). The other versions only widen the type constraints (22:
+ * BitwiseNot/And/Or/Xor 18; Gelu 20; Swish 24; SwiGLU 28). The other versions only widen the type constraints (22:
  * bfloat16 for the trigonometric and hyperbolic ops, Elu, Selu, HardSigmoid, HardSwish, Mish,
  * Round, Softplus, Softsign, ThresholdedRelu; 28: bfloat16, float16 and double for Celu, which
  * computes every float type already). QuantizeLinear and DequantizeLinear: see
@@ -39,7 +39,7 @@ final class ElementwiseOps implements OpFamily {
     static final String IS_INF = "IsInf", CLIP = "Clip", POW = "Pow", MOD = "Mod", MAX = "Max", MIN = "Min", BIT_SHIFT = "BitShift", PRELU = "PRelu";
 
     private static final String FLOATS = "floats (f64, f32, f16, bf16)";
-    static final String QUANTIZE_LINEAR = "QuantizeLinear", DEQUANTIZE_LINEAR = "DequantizeLinear";
+    static final String QUANTIZE_LINEAR = "QuantizeLinear", DEQUANTIZE_LINEAR = "DequantizeLinear", SWIGLU = "SwiGLU";
 
     @Override
     public List<OpDefinition> definitions() {
@@ -87,6 +87,10 @@ final class ElementwiseOps implements OpFamily {
         d.add(unary("Selu", Kernels.SELU, 9, "alpha", "gamma").attrs(AttrSpec.real("alpha", 1.6732632423543772), AttrSpec.real("gamma", 1.0507009873554805))
                 .doc("gamma * (x <= 0 ? alpha*e^x - alpha : x); " + FLOATS).build());
         d.add(unary("Swish", Kernels.SWISH, 24, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("x * sigmoid(alpha * x); " + FLOATS).build());
+        d.add(OpDefinition.op(SWIGLU, 2, 2).attrs(AttrSpec.real("alpha", 1.0)).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.UNARY, Kernels.BINARY)
+                .flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(out[0]))
+                .doc("Swish(A) * B (A, B of one shape, no broadcasting): Swish into the output, then times B; " + FLOATS)
+                .lower(ElementwiseLowering::swiglu).onnx(SWIGLU, 28, ElementwiseImport::swiglu).build());
         d.add(unary("Celu", Kernels.CELU, 12, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("max(0, x) + min(0, alpha*(e^(x/alpha) - 1)); " + FLOATS).build());
         d.add(unary("ThresholdedRelu", Kernels.THRESHOLDED_RELU, 10, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("x > alpha ? x : 0; " + FLOATS).build());
         d.add(unary("Shrink", Kernels.SHRINK, 9, "bias", "lambd").attrs(AttrSpec.real("bias", 0.0), AttrSpec.real("lambd", 0.5))

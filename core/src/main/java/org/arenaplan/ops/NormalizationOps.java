@@ -161,25 +161,27 @@ final class NormalizationOps implements OpFamily {
 
     /** LayerNormalization: the axes from axis on reduced, scale and bias broadcast over them; Mean and InvStdDev where listed. */
     private static KernelCall layerNorm(Op op, OpLowering l) {
+        return normalize(op, l, Kernels.N_STANDARDIZE, fromAxisWalk(op, l, true), op.inputs().size() > 1, op.inputs().size() > 2,
+                OpAttrs.of(op).real("epsilon"), op.outputs().size() - 1);
+    }
+
+    /**
+     * The walk of LayerNormalization and RMSNormalization: the axes from {@code axis} on reduced,
+     * the scale (input 1) and, with {@code bias}, the bias (input 2) broadcast over them.
+     */
+    private static StridedWalk fromAxisWalk(Op op, OpLowering l, boolean bias) {
         long[] xs = l.shape(op, op.inputs().get(0));
         int a = ReductionOps.axis(op, OpAttrs.of(op).integer("axis"), xs.length);
         boolean[] reduce = new boolean[xs.length];
         Arrays.fill(reduce, a, xs.length, true);
         long[] normalized = Arrays.copyOfRange(xs, a, xs.length);
-        long[][] strides = {StridedWalk.contiguous(xs), scaleStrides(op, l, 1, normalized, a), scaleStrides(op, l, 2, normalized, a)};
-        return normalize(op, l, Kernels.N_STANDARDIZE, new StridedWalk(xs, reduce, strides), op.inputs().size() > 1, op.inputs().size() > 2,
-                OpAttrs.of(op).real("epsilon"), op.outputs().size() - 1);
+        long[][] strides = {StridedWalk.contiguous(xs), scaleStrides(op, l, 1, normalized, a), bias ? scaleStrides(op, l, 2, normalized, a) : new long[xs.length]};
+        return new StridedWalk(xs, reduce, strides);
     }
 
     /** RMSNormalization: as LayerNormalization's walk, mode {@link Kernels#N_RMS}, no bias, no statistics outputs. */
     private static KernelCall rmsNorm(Op op, OpLowering l) {
-        long[] xs = l.shape(op, op.inputs().get(0));
-        int a = ReductionOps.axis(op, OpAttrs.of(op).integer("axis"), xs.length);
-        boolean[] reduce = new boolean[xs.length];
-        Arrays.fill(reduce, a, xs.length, true);
-        long[] normalized = Arrays.copyOfRange(xs, a, xs.length);
-        long[][] strides = {StridedWalk.contiguous(xs), scaleStrides(op, l, 1, normalized, a), new long[xs.length]};
-        return normalize(op, l, Kernels.N_RMS, new StridedWalk(xs, reduce, strides), true, false, OpAttrs.of(op).real("epsilon"), 0);
+        return normalize(op, l, Kernels.N_RMS, fromAxisWalk(op, l, false), true, false, OpAttrs.of(op).real("epsilon"), 0);
     }
 
     /** Strides of input j (scale or bias) broadcast over the normalised axes, 0 over the axes before them; zeros when absent. */

@@ -12,6 +12,7 @@ import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.OpSpec;
+import org.arenaplan.ir.ShapeRules;
 import org.arenaplan.onnx.Lowered;
 import org.arenaplan.onnx.NodeContext;
 import org.arenaplan.onnx.Shapes;
@@ -47,7 +48,8 @@ import static org.arenaplan.onnx.NodeLowering.op;
  * float 'value' as attributes before 11, pads and constant_value as inputs from 11, axes from
  * 18, mode 'wrap' from 19; DepthToSpace gains mode (CRD) at 11; GatherND gains batch_dims at 12;
  * ScatterElements (11; Scatter before, the same op) and ScatterND gain reduction add/mul at 16,
- * max/min at 18; Trilu is 14, CenterCropPad 18. The other versions in 9..28 widen types only
+ * max/min at 18; Trilu is 14, CenterCropPad 18, TensorScatter 24 (its own kernel,
+ * {@link Kernels#TENSOR_SCATTER}: write_indices are data read at run time). The other versions in 9..28 widen types only
  * (Pad-23, 24, 25: float4e2m1, float8e8m0, int2/uint2, none of which arenaplan takes).
  * Not handled: Pad's float 'value' other than 0 before opset 11 (refused by name).
  */
@@ -55,7 +57,7 @@ final class ShapeIndexOps implements OpFamily {
     /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */
     static final String EXPAND = "Expand", TILE = "Tile", PAD = "Pad", TRILU = "Trilu", GATHER_ELEMENTS = "GatherElements",
             SCATTER_ELEMENTS = "ScatterElements", GATHER_ND = "GatherND", SCATTER_ND = "ScatterND", ONE_HOT = "OneHot",
-            DEPTH_TO_SPACE = "DepthToSpace", SPACE_TO_DEPTH = "SpaceToDepth";
+            DEPTH_TO_SPACE = "DepthToSpace", SPACE_TO_DEPTH = "SpaceToDepth", TENSOR_SCATTER = "TensorScatter";
 
     private static final int MAX_STRIDED_RANK = 16, MAX_KERNEL_RANK = 8;
 
@@ -96,6 +98,11 @@ final class ShapeIndexOps implements OpFamily {
                 OpDefinition.op(GATHER_ND, 2, 2).attrs(AttrSpec.integer("batch_dims", 0, 0, MAX_RANK)).shape(IndexShapeRules::gatherNd).kernels(Kernels.GATHER_ND)
                         .doc("inputs data, indices (int64 or int32) whose last axis indexes the leading axes of data after batch_dims")
                         .lower((op, l) -> List.of(gatherNd(op, l))).onnx("GatherND", 11, n -> indexed(n, GATHER_ND, 2, Map.of("batch_dims", n.integer("batch_dims", 0)))).build(),
+                OpDefinition.op(TENSOR_SCATTER, 2, 3).attrs(AttrSpec.integer("axis", -2, -MAX_RANK, MAX_RANK - 1), AttrSpec.string("mode", "linear"))
+                        .shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY, Kernels.TENSOR_SCATTER)
+                        .flops((a, in, out) -> OpSpec.FlopRule.elements(in[1]))
+                        .doc("past_cache with update written along axis (not 0) from write_indices[batch] (int64, default 0); mode linear or circular (modulo the axis' extent); any element type")
+                        .lower(ShapeIndexOps::tensorScatter).onnx(TENSOR_SCATTER, 24, ShapeIndexOps::importTensorScatter).build(),
                 OpDefinition.op(SCATTER_ND, 3, 3).attrs(AttrSpec.string("reduction", "none")).shape(IndexShapeRules::scatterNd).inPlace(0)
                         .kernels(Kernels.COPY, Kernels.SCATTER_ND).doc("inputs data, indices, updates; reduction none, add, mul, max, min; updates applied in order")
                         .lower(ShapeIndexOps::scatterNd).onnx("ScatterND", 11, n -> indexed(n, SCATTER_ND, 3, Map.of("reduction", reduction(n)))).build(),
@@ -291,6 +298,30 @@ final class ShapeIndexOps implements OpFamily {
         return List.of(LayoutOps.copy(op, lo, d), lo.call(op, Kernels.SCATTER_ND, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.write(y)), ints));
     }
 
+    /** TensorScatter: a copy of past_cache into the output (nothing when in place), then {@link Kernels#TENSOR_SCATTER} over it. */
+    private static List<KernelCall> tensorScatter(Op op, OpLowering lo) {
+        String past = op.inputs().get(0), u = op.inputs().get(1), y = out(op);
+        String idx = op.inputs().size() > 2 ? op.inputs().get(2) : null;
+        DType t = lo.sameType(op, past, u, y);
+        long[] ps = lo.shape(op, past), us = lo.shape(op, u);
+        OpAttrs a = OpAttrs.of(op);
+        int r = ps.length, axis = (int) a.integer("axis");
+        if (axis < 0) axis += r;
+        if (axis < 1 || axis >= r || us.length != r) throw fail(op, "axis " + a.integer("axis") + " must name an axis other than 0 of " + Arrays.toString(ps) + ", and update " + Arrays.toString(us) + " must have its rank");
+        for (int d = 0; d < r; d++)
+            if (d == axis ? us[d] > ps[d] : us[d] != ps[d]) throw fail(op, "update " + Arrays.toString(us) + " does not fit past_cache " + Arrays.toString(ps) + " along axis " + axis);
+        String mode = a.string("mode");
+        if (!mode.equals("linear") && !mode.equals("circular")) throw fail(op, "mode '" + mode + "' is neither linear nor circular");
+        if (idx != null && (lo.dtype(idx) != DType.I64 || lo.elements(idx) != ps[0]))
+            throw fail(op, "write_indices '" + idx + "' must be " + ps[0] + " int64 values, is " + lo.elements(idx) + " " + lo.dtype(idx).jsonName());
+        long[] ints = {ps[0], product(Arrays.copyOfRange(ps, 1, axis)), ps[axis], us[axis], product(Arrays.copyOfRange(ps, axis + 1, r)),
+                mode.equals("circular") ? 1 : 0, t.bytes(), idx != null ? 1 : 0, DType.I64.onnxCode()};
+        List<KernelArg> args = new ArrayList<>(List.of(lo.read(y), lo.read(u)));
+        if (idx != null) args.add(lo.read(idx));
+        args.add(lo.write(y));
+        return List.of(LayoutOps.copy(op, lo, past), lo.call(op, Kernels.TENSOR_SCATTER, args, ints));
+    }
+
     private static KernelCall oneHot(Op op, OpLowering lo) {
         String idx = op.inputs().get(0), values = op.inputs().get(1), y = out(op);
         long[] is = lo.shape(op, idx);
@@ -468,6 +499,35 @@ final class ShapeIndexOps implements OpFamily {
     }
 
     /** OneHot: inputs indices, depth (constant, any numeric type), values [off, on]; attr axis (default -1). */
+    /**
+     * TensorScatter (24): past_cache, update (past_cache's shape but at most as long along axis),
+     * optional write_indices (int64 [batch], read at run time); axis (default -2, not the batch
+     * axis 0), mode linear or circular. The output is past_cache's shape and type.
+     */
+    private static Lowered importTensorScatter(NodeContext n) {
+        FamilyImports.requireInputs(n, 2, 3);
+        Value past = n.input(0), u = n.input(1);
+        int r = past.rank();
+        n.require(r >= 2, "past_cache " + past + " must have rank 2 or more");
+        int axis = n.axis(n.integer("axis", -2), r, "axis");
+        n.require(axis != 0, "axis " + n.integer("axis", -2) + " is the batch axis 0");
+        n.require(u.rank() == r && u.dtype() == past.dtype(), "update " + u + " (" + u.dtype().jsonName() + ") must have past_cache " + past + "'s rank and type");
+        for (int d = 0; d < r; d++)
+            n.require(d == axis ? u.dim(d) <= past.dim(d) : u.dim(d) == past.dim(d), "update " + u + " does not fit past_cache " + past + " along axis " + axis);
+        String mode = n.string("mode", "linear");
+        n.require(mode.equals("linear") || mode.equals("circular"), "mode '" + mode + "' is neither linear nor circular");
+        List<String> inputs = new ArrayList<>(List.of(past.name(), u.name()));
+        if (n.hasInput(2)) {
+            Value w = n.input(2);
+            n.require(w.dtype() == DType.I64 && w.rank() == 1 && w.dim(0) == past.dim(0), "write_indices " + w + " must be int64 [" + past.dim(0) + "] (one per batch entry)");
+            inputs.add(w.name());
+        }
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("axis", (long) axis);
+        attrs.put("mode", mode);
+        return op(n, TENSOR_SCATTER, inputs, past.shape(), attrs, past.dtype());
+    }
+
     private static Lowered importOneHot(NodeContext n) {
         double[] depth = n.constantReals(1, "depth");
         n.require(depth.length == 1 && depth[0] >= 1, "depth must be one value of at least 1, got " + Arrays.toString(depth));

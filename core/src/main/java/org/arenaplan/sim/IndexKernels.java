@@ -92,6 +92,13 @@ final class IndexKernels {
                 return () -> scatterNd(c);
             }
             case Kernels.ONEHOT: need(c, 3, 5); dtype(c, 3); elementBytes(c, 4); return () -> oneHot(c);
+            case Kernels.TENSOR_SCATTER: {
+                need(c, c.pointers().size() == 4 ? 4 : 3, 9);
+                if ((c.intArg(7) == 1) != (c.pointers().size() == 4)) throw fail(c, "hasIndices " + c.intArg(7) + " but " + c.pointers().size() + " pointers");
+                elementBytes(c, 6);
+                if (c.intArg(7) == 1 && dtype(c, 8) != DType.I64) throw fail(c, "write indices must be int64, not " + dtype(c, 8).jsonName());
+                return () -> tensorScatter(c);
+            }
             default: throw fail(c, "not an index kernel");
         }
     }
@@ -312,6 +319,26 @@ final class IndexKernels {
             for (long s = 0; s < slice; s++) combine(t, es, red, y, (int) (cell * slice + s), upd, (int) (j * slice + s));
         }
         store(c, 3, y);
+    }
+
+    /** ints [batch, pre, max, seq, inner, circular, es, hasIndices, indexDtype]; ptrs [y (read), update, (writeIndices), y]. */
+    static void tensorScatter(KernelCall c) {
+        long batch = c.intArg(0), pre = c.intArg(1), max = c.intArg(2), seq = c.intArg(3), inner = c.intArg(4);
+        boolean circular = c.intArg(5) == 1, has = c.intArg(7) == 1;
+        int es = elementBytes(c, 6);
+        ByteBuffer y = in(c, 0), upd = in(c, 1), idx = has ? in(c, 2) : null;
+        for (long bp = 0; bp < batch * pre; bp++) {
+            long start = has ? DType.I64.getLong(idx, (int) (bp / pre)) : 0;
+            for (long s = 0; s < seq; s++) {
+                long w = start + s;
+                if (circular) w = Math.floorMod(w, max);
+                else if (w < 0 || w >= max)
+                    throw new IndexOutOfRangeException("'" + c.label() + "': kernel " + c.name() + ": write index " + start + " + " + s + " is outside 0.." + (max - 1)
+                            + " (linear mode: write_indices + sequence_length must not pass max_sequence_length)");
+                for (long i = 0; i < inner; i++) move(upd, (int) ((bp * seq + s) * inner + i), y, (int) ((bp * max + w) * inner + i), es);
+            }
+        }
+        store(c, has ? 3 : 2, y);
     }
 
     /** ints [outer, depth, inner, indexDtype (any numeric type), es]; ptrs [indices [outer, inner], values [off, on], y [outer, depth, inner]]. */

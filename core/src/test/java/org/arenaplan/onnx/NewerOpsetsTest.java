@@ -185,4 +185,52 @@ class NewerOpsetsTest {
         assertThat(OnnxOpRuns.run(dir, cumProd(28, OnnxDTypes.INT32), Map.of("x", xi)).get("y").doubles()).containsExactly(65536, 0, 0, -2, -10, -70);
         OnnxOpRuns.refused(dir, cumProd(25, OnnxDTypes.FLOAT), "CumProd exists from opset 26");
     }
+
+    @Test
+    void swigluFromOpset28() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(28).input("a", 4L).input("b", 4L).output("y", 4L).node("g", "SwiGLU", List.of("a", "b"), List.of("y"), "alpha", 1.5);
+        float[] a = {-3f, -0.5f, 0f, 1.25f}, b = {2f, -1f, 7f, 0.5f};
+        float[] got = OnnxOpRuns.run(dir, m, Map.of("a", TensorValue.ofFloats(new long[] {4}, a), "b", TensorValue.ofFloats(new long[] {4}, b))).get("y").floats();
+        // Swish rounded to f32, then the product rounded: the two kernel calls
+        for (int i = 0; i < 4; i++) assertThat(got[i]).as("a = %s", a[i]).isEqualTo((float) (a[i] * (1.0 / (1.0 + Math.exp(-1.5 * a[i])))) * b[i]);
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(28).input("a", 4L).input("b", 1L).output("y", 4L).node("g", "SwiGLU", List.of("a", "b"), List.of("y")),
+                "node 'g' (SwiGLU, #0, opset 28): A a[4] and B b[1] must have one shape; SwiGLU does not broadcast");
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(27).input("a", 4L).input("b", 4L).output("y", 4L).node("g", "SwiGLU", List.of("a", "b"), List.of("y")),
+                "SwiGLU exists from opset 28");
+    }
+
+    private static TinyOnnx tensorScatter(long opset, boolean indices, Object... attrs) {
+        TinyOnnx m = new TinyOnnx().opset(opset).input("past", 2L, 4L, 2L).input("u", 2L, 2L, 2L);
+        if (indices) m.input(OnnxDTypes.INT64, "w", 2L);
+        return m.output("y", 2L, 4L, 2L).node("t", "TensorScatter", indices ? List.of("past", "u", "w") : List.of("past", "u"), List.of("y"), attrs);
+    }
+
+    @Test
+    void tensorScatterFromOpset24() throws Exception {
+        float[] past = new float[16], upd = {1, 2, 3, 4, 5, 6, 7, 8};
+        for (int i = 0; i < 16; i++) past[i] = -i - 1;
+        Map<String, TensorValue> in = new java.util.HashMap<>(Map.of("past", TensorValue.ofFloats(new long[] {2, 4, 2}, past), "u", TensorValue.ofFloats(new long[] {2, 2, 2}, upd)));
+        // no write indices: rows 0 and 1 of each batch entry along axis -2 (= 1)
+        assertThat(OnnxOpRuns.run(dir, tensorScatter(24, false), in).get("y").floats())
+                .containsExactly(1, 2, 3, 4, -5, -6, -7, -8, 5, 6, 7, 8, -13, -14, -15, -16);
+        // batch 0 from row 2, batch 1 from row 1
+        in.put("w", TensorValue.ofLongs(DType.I64, new long[] {2}, 2, 1));
+        assertThat(OnnxOpRuns.run(dir, tensorScatter(24, true), in).get("y").floats())
+                .containsExactly(-1, -2, -3, -4, 1, 2, 3, 4, -9, -10, 5, 6, 7, 8, -15, -16);
+        // circular: batch 0 from row 3 wraps to row 0
+        in.put("w", TensorValue.ofLongs(DType.I64, new long[] {2}, 3, 0));
+        assertThat(OnnxOpRuns.run(dir, tensorScatter(25, true, "mode", "circular"), in).get("y").floats())
+                .containsExactly(3, 4, -3, -4, -5, -6, 1, 2, 5, 6, 7, 8, -13, -14, -15, -16);
+        // linear past the end: refused when it runs, naming the kernel's bound
+        Path file = dir.resolve("over.onnx");
+        Files.write(file, tensorScatter(24, true).bytes());
+        org.arenaplan.ir.Graph g = OnnxImporter.load(file, Map.of());
+        try (org.arenaplan.device.Device device = org.arenaplan.device.Devices.open("sim", org.arenaplan.device.DeviceOptions.DEFAULT).device()) {
+            assertThatThrownBy(() -> org.arenaplan.exec.Executors.run(org.arenaplan.plan.ArenaPlanner.plan(g), device, List.of(org.arenaplan.exec.Mode.PLANNED), 1, in, 1))
+                    .hasMessageContaining("write index 3 + 1 is outside 0..3");
+        }
+        OnnxOpRuns.refused(dir, tensorScatter(24, false, "axis", 0L), "node 't' (TensorScatter, #0, opset 24): axis 0 is the batch axis 0");
+        OnnxOpRuns.refused(dir, tensorScatter(24, false, "mode", "ring"), "mode 'ring' is neither linear nor circular");
+        OnnxOpRuns.refused(dir, tensorScatter(23, false), "TensorScatter exists from opset 24");
+    }
 }

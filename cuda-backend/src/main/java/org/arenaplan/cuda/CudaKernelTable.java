@@ -80,6 +80,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.SCATTER_ELEMENTS, new Spec(4, -1, i -> 1)),    // serial: updates in order
             Map.entry(Kernels.GATHER_ND, new Spec(3, -1, i -> i[0] * i[1] * i[3])),
             Map.entry(Kernels.SCATTER_ND, new Spec(4, -1, i -> 1)),          // serial: updates in order
+            Map.entry(Kernels.TENSOR_SCATTER, new Spec(4, 2, i -> i[0] * i[1] * i[4])),   // a lane per (batch, pre, inner); writeIndices optional
             Map.entry(Kernels.ONEHOT, new Spec(3, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.REDUCE, new Spec(2, -1, i -> product(i, 5, (int) i[3]))),
             Map.entry(Kernels.NORMALIZE, new Spec(6, -1, i -> product(i, 7, (int) i[5]), i -> 1 | i[1] << 1 | i[2] << 2 | 8 | i[3] << 4 | i[4] << 5)),

@@ -804,6 +804,10 @@ class KernelEmulationTest {
                     c.add(new Case(Kernels.SCATTER_ND, List.of(longsOrFloats(t, 12), TensorValue.ofLongs(it, null, 1, -1, 1), longsOrFloats(t, 9)), t, 12,
                             new long[] {3, 1, 3, 4, red, t.bytes(), t.onnxCode(), it.onnxCode()}, new double[0], 0));
             }
+            // tensor_scatter: past [2, 2, 5, 3], update [2, 2, 3, 3] at write indices [1, 2] (linear) or [4, -1] (circular: wraps)
+            for (long[] w : new long[][] {{1, 2, 0}, {4, -1, 1}})
+                c.add(new Case(Kernels.TENSOR_SCATTER, List.of(longsOrFloats(t, 60), longsOrFloats(t, 36), TensorValue.ofLongs(DType.I64, null, w[0], w[1])), t, 60,
+                        new long[] {2, 2, 5, 3, 3, w[2], t.bytes(), 1, DType.I64.onnxCode()}, new double[0], 0));
             // indices [2, 2] of f32 (truncated, one out of range), depth 5 at axis 1: y [2, 5, 2]
             c.add(new Case(Kernels.ONEHOT, List.of(TensorValue.ofFloats(null, 1.7f, -1, 7, 0), longsOrFloats(t, 2)), t, 20,
                     new long[] {2, 5, 2, DType.F32.onnxCode(), t.bytes()}, new double[0], 0));
