@@ -320,14 +320,7 @@ final class NormalizationOps implements OpFamily {
         FamilyImports.requireInputs(n, 2, 3);
         Value x = n.input(0);
         requireStashFloat(n);
-        int axis = n.axis(n.integer("axis", -1), x.rank(), "axis");
-        long[] normalized = Arrays.copyOfRange(x.shape(), axis, x.rank());
-        for (int j = 1; j < 3; j++) {
-            if (!n.hasInput(j)) continue;
-            long[] s = n.input(j).shape();
-            n.require(s.length <= normalized.length && Arrays.equals(NodeLowering.broadcast(n, normalized, s), normalized),
-                    (j == 1 ? "scale " : "bias ") + n.input(j) + " does not broadcast to the normalised axes " + Arrays.toString(normalized));
-        }
+        int axis = normalizedFrom(n, x);
         List<Value> outs = new ArrayList<>(List.of(new Value(FamilyImports.outputName(n, 0), x.dtype(), x.shape())));
         long[] stats = x.shape();
         Arrays.fill(stats, axis, stats.length, 1);
@@ -340,16 +333,29 @@ final class NormalizationOps implements OpFamily {
         return new Lowered(OpKinds.LAYER_NORM, f32Inputs(n, 3), outs, attrs, false, List.of());
     }
 
+    /**
+     * The first normalised axis of LayerNormalization and RMSNormalization (attribute {@code axis},
+     * default -1; the axes from it on are normalised), after checking that the scale (input 1)
+     * and the bias (input 2, where given) broadcast to those axes.
+     */
+    private static int normalizedFrom(NodeContext n, Value x) {
+        int axis = n.axis(n.integer("axis", -1), x.rank(), "axis");
+        long[] normalized = Arrays.copyOfRange(x.shape(), axis, x.rank());
+        for (int j = 1; j < 3; j++) {
+            if (!n.hasInput(j)) continue;
+            long[] s = n.input(j).shape();
+            n.require(s.length <= normalized.length && Arrays.equals(NodeLowering.broadcast(n, normalized, s), normalized),
+                    (j == 1 ? "scale " : "bias ") + n.input(j) + " does not broadcast to the normalised axes " + Arrays.toString(normalized));
+        }
+        return axis;
+    }
+
     /** RMSNormalization-23: X and scale f32 (stash_type 1), scale broadcast to the axes from axis on. */
     private static Lowered importRmsNorm(NodeContext n) {
         FamilyImports.requireInputs(n, 2, 2);
         Value x = n.input(0);
         requireStashFloat(n);
-        int axis = n.axis(n.integer("axis", -1), x.rank(), "axis");
-        long[] normalized = Arrays.copyOfRange(x.shape(), axis, x.rank());
-        long[] s = n.input(1).shape();
-        n.require(s.length <= normalized.length && Arrays.equals(NodeLowering.broadcast(n, normalized, s), normalized),
-                "scale " + n.input(1) + " does not broadcast to the normalised axes " + Arrays.toString(normalized));
+        int axis = normalizedFrom(n, x);
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("axis", (long) axis);
         attrs.put("epsilon", n.real("epsilon", 1e-5));
