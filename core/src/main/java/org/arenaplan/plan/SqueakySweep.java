@@ -70,6 +70,19 @@ final class SqueakySweep {
      *              {@code WideTraces.generate(1, 24_000, 6_000)} it does)
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
+        GreedyPlacer.Result peak = PeakSweep.place(p, order, fit, deadline, bound);
+        if (peak.outrun() || !peak.complete()) return sweepAndRound(p, order, fit, deadline, bound);
+        long peakArena = Placement.arenaOf(p, peak.offsets());
+        ArenaBound beatPeak = bound == ArenaBound.NONE ? new ArenaBound() : bound;
+        beatPeak.offer(peakArena);      // a finished run's arena: the round stops once above it
+        GreedyPlacer.Result swept = sweepAndRound(p, order, fit, deadline, beatPeak);
+        if (swept.outrun() || !swept.complete()) return peak;       // past the peak sweep's arena, or cut
+
+        return Placement.arenaOf(p, swept.offsets()) <= peakArena ? swept : peak;
+    }
+
+    /** Steps 2 to 6 (step 1 where it applies): the sweeps and the round, the smallest kept. */
+    private static GreedyPlacer.Result sweepAndRound(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
         int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
         boolean affordable = SweepPlacer.heavyAffordable(p, order, heavy);
         if (SweepPlacer.heavyIsFew(p, heavy) && affordable) return placeWithRound(p, order, fit, heavy, deadline, bound, ArenaBound.NONE);

@@ -18,7 +18,7 @@ class SqueakySweepTest {
     }
 
     @Test
-    void validAndNeverWorseThanTheSweepAlone() {
+    void validAndNeverWorseThanEitherSweepAlone() {
         Random r = new Random(23);
         for (int round = 0; round < 300; round++) {
             Problem p = SweepPlacerTest.random(r);
@@ -29,23 +29,26 @@ class SqueakySweepTest {
                 long a = arena(p, res);
                 assertThat(PlacementValidator.validate(p, res.offsets(), a, null)).as("round " + round + " " + fit).isEmpty();
                 assertThat(a).as("round " + round + " " + fit).isLessThanOrEqualTo(sweptOnce(p, order, fit));
+                assertThat(a).as("round " + round + " " + fit).isLessThanOrEqualTo(arena(p, PeakSweep.place(p, order, fit, GreedyPlacer.NO_DEADLINE, ArenaBound.NONE)));
             }
         }
     }
 
     @Test
-    void onWideTracesWhereTheSweepLosesToExactPlacementTheRoundMakesUpForIt() {
-        // Generated wide traces (below the exact budget, so placed here by hand both ways) on
-        // which one sweep in breadth order is looser than exact breadth placement: seed 2 gives
-        // 1.0111 x LB swept against 1.0054 exact, seed 3 1.0107 against 1.0075 (docs/scale.md).
-        for (long seed : new long[]{2, 3}) {
+    void onWideTracesItIsNoWorseThanExactPlacement() {
+        // Generated wide traces (below the exact budget, so placed here by hand both ways). On
+        // seeds 2, 3 and 4 one sweep in breadth order is looser than exact breadth placement:
+        // 1.0111 x LB against 1.0054, 1.0107 against 1.0075, 1.0128 against 1.0000. The round
+        // makes up for it on 2 and 3, not on 4 (1.0043); the peak sweep reaches 1.0000 there
+        // (docs/scale.md).
+        for (long seed : new long[]{42, 1, 2, 3, 4, 5}) {
             Problem p = WideTraces.generate(seed, 12_400, 1_800);
             int[] order = Orders.byBreadth(p);
             long exact = Placement.arenaOf(p, GreedyPlacer.placePrefix(p, order, order.length, GreedyPlacer.Fit.BEST,
                     GreedyPlacer.NO_DEADLINE, ArenaBound.NONE).offsets());
             long once = sweptOnce(p, order, GreedyPlacer.Fit.BEST);
             GreedyPlacer.Result res = SqueakySweep.place(p, order, GreedyPlacer.Fit.BEST, GreedyPlacer.NO_DEADLINE);
-            assertThat(once).as("seed " + seed + ": the sweep alone loses").isGreaterThan(exact);
+            if (seed >= 2 && seed <= 4) assertThat(once).as("seed " + seed + ": the sweep alone loses").isGreaterThan(exact);
             assertThat(arena(p, res)).as("seed " + seed).isLessThanOrEqualTo(exact);
             assertThat(res.swept()).isTrue();
             assertThat(PlacementValidator.validate(p, res.offsets(), arena(p, res), null)).isEmpty();

@@ -1,0 +1,233 @@
+package org.arenaplan.plan;
+
+/**
+ * A sweep that starts at the widest instant and goes outward, both ways: the buffers live there
+ * are stacked (their sum is the lower bound), then those starting later are swept forward in time
+ * and those ending earlier backward, each into a {@link FreeGaps} free list. Exact placement in
+ * breadth order packs the widest instant first too (its first buffers all meet there, so each
+ * goes on top of the others: the same stack); a forward sweep from time 0 instead reaches the
+ * widest instant with a free list already cut up by the buffers that started before it, and
+ * leaves some of those live there above the lower bound. Used by {@link SqueakySweep} as one more
+ * candidate (docs/scale.md: on {@code WideTraces.generate(5, 62_000, 9_000)} it gives 1.00105 x LB
+ * where the sweep and its round give 1.00324 and exact placement 1.00136).
+ *
+ * <p>Steps:
+ * <ol>
+ *   <li>The widest instant T: the earliest instant with the most bytes live ({@link LiveBytes}).</li>
+ *   <li>The buffers live at T stacked from offset 0, by start (the earliest at the bottom; ties:
+ *       the order's rank), so that, going backward, the stack empties from its top.</li>
+ *   <li>Forward: the free list holds the stack; over the start times after T, ascending: free
+ *       the buffers that ended (upper &lt;= t), then place each buffer starting at t, in the
+ *       order's rank, into a gap: the smallest that holds it ({@link GreedyPlacer.Fit#BEST}, ties
+ *       to the lowest) or the lowest among the {@value SweepPlacer#LOW_GAPS} lowest gaps that
+ *       holds it ({@link GreedyPlacer.Fit#FIRST}; then as best fit), else the top.</li>
+ *   <li>Backward, the mirror image in a fresh free list holding the stack: over the end times at
+ *       or before T, descending: free the buffers that start at or after the end u
+ *       (lower &gt;= u), then place each buffer ending at u, in the order's rank, as above.</li>
+ * </ol>
+ *
+ * <p>Valid by construction, with no check against buffers placed later: a buffer that starts
+ * after T and one that ends by T never meet; within one side, of two buffers that meet, the one
+ * placed second sees the first in the free list (as in {@link SweepPlacer}'s sweep); every
+ * buffer that meets one live at T sees it in the free list from the start. Cost: O(n) for the
+ * live-bytes curve over the problem's shared start and end orders, O(n log r) to re-sort runs of
+ * r equal starts (ends) by rank, and per buffer one take and one free in a free list of g gaps
+ * (a few O(log g) searches and an O(64 + g / 64) shift, see {@link FreeGaps}), O(1) per gap
+ * visited; nothing visits the live neighbours.
+ *
+ * <p>Deadline: the clock is read every {@value GreedyPlacer#CLOCK_EVERY} buffers swept; past it the
+ * buffers not yet placed are stacked above everything (valid, not tight) and the result says it
+ * was cut short. An {@link ArenaBound} is read at the same times: a run whose buffers reach above
+ * it stops ({@link GreedyPlacer.Result#OUTRUN}).
+ */
+final class PeakSweep {
+    private PeakSweep() { }
+
+    /**
+     * @param order    the buffers in placement order (a permutation of the problem's indices): the
+     *                 rank among buffers starting (ending) together, and the stack's order
+     * @param deadline a {@link System#nanoTime()} value, or {@link GreedyPlacer#NO_DEADLINE}
+     * @param bound    stops the run, returning {@link GreedyPlacer.Result#OUTRUN}, once its buffers reach above it
+     * @return a placement of every buffer, flagged swept; or cut at the deadline (every buffer not
+     *         yet placed stacked on top: all of them when the sorts were cut), or {@link GreedyPlacer.Result#OUTRUN}
+     */
+    static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
+        try {
+            return sweepFromPeak(p, order, fit, deadline, bound);
+        } catch (Orders.TimeUp e) {          // past the deadline while sorting: nothing placed yet
+            return GreedyPlacer.stackUnplaced(p, order, p.size(), new long[p.size()], new boolean[p.size()], true);
+        }
+    }
+
+    private static GreedyPlacer.Result sweepFromPeak(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
+        int n = p.size();
+        long[] offset = new long[n];
+        boolean[] placed = new boolean[n];
+        if (n == 0) return new GreedyPlacer.Result(offset, true, true);
+        long t = widestInstant(LiveBytes.of(p, deadline));
+        long top = 0;
+        for (int i : stackOrder(p, order, t, deadline)) {
+            offset[i] = p.alignedSize(i) == 0 ? 0 : top;
+            top += p.alignedSize(i);
+            placed[i] = true;
+        }
+        int[] rank = new int[n];
+        for (int k = 0; k < n; k++) rank[order[k]] = k;
+        int[] starts = p.startOrder(deadline);
+        int[] ends = p.endOrder(deadline);
+        Side side = new Side(p, fit, offset, placed, order, deadline, bound);
+        side.top = top;
+        side.stackTop = top;
+        // forward: buffers starting after t, by start, ties by rank; frees by end, ascending
+        int[] fwd = runsByRank(p, starts, countAtOrBelow(p, starts, t, true), n, rank, true);
+        if (!side.sweep(fwd, ends, true)) return side.result;
+        // backward: buffers ending at or before t, by end descending, ties by rank; frees by start, descending
+        int[] bwd = runsByRank(p, reversed(ends, countAtOrBelow(p, ends, t, false)), 0, -1, rank, false);
+        if (!side.sweep(bwd, reversed(starts, n), false)) return side.result;
+        return new GreedyPlacer.Result(offset, true, true);
+    }
+
+    /** The buffers live at {@code t}, by start (ties: the order's rank), bottom of the stack first. */
+    static int[] stackOrder(Problem p, int[] order, long t, long deadline) {
+        int c = 0;
+        for (int i : order) if (p.lower(i) <= t && t < p.upper(i)) c++;
+        int[] live = new int[c];
+        long[] starts = new long[c];
+        c = 0;
+        for (int i : order) {
+            if (p.lower(i) <= t && t < p.upper(i)) {
+                live[c] = i;
+                starts[c++] = p.lower(i);
+            }
+        }
+        int[] byStart = Orders.sortedByKeys(deadline, c, starts);
+        int[] stack = new int[c];
+        for (int k = 0; k < c; k++) stack[k] = live[byStart[k]];
+        return stack;
+    }
+
+    /** The earliest time with the most bytes live. */
+    static long widestInstant(LiveBytes live) {
+        long most = -1, at = 0;
+        for (int k = 0; k < live.points(); k++) {
+            if (live.bytesAt(k) > most) {
+                most = live.bytesAt(k);
+                at = live.time(k);
+            }
+        }
+        return at;
+    }
+
+    /** How many of {@code sorted} (by lower, or by upper) have that time at or below {@code t}. */
+    private static int countAtOrBelow(Problem p, int[] sorted, long t, boolean byLower) {
+        int lo = 0, hi = sorted.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            long v = byLower ? p.lower(sorted[mid]) : p.upper(sorted[mid]);
+            if (v <= t) lo = mid + 1; else hi = mid;
+        }
+        return lo;
+    }
+
+    /** The first {@code count} of {@code a}, last first. */
+    private static int[] reversed(int[] a, int count) {
+        int[] r = new int[count];
+        for (int k = 0; k < count; k++) r[k] = a[count - 1 - k];
+        return r;
+    }
+
+    /**
+     * {@code sorted[from .. to)} ({@code to} -1: to the end), each run of equal lower (or
+     * upper) times re-sorted by rank.
+     */
+    private static int[] runsByRank(Problem p, int[] sorted, int from, int to, int[] rank, boolean byLower) {
+        int end = to < 0 ? sorted.length : to;
+        int[] r = java.util.Arrays.copyOfRange(sorted, from, end);
+        for (int a = 0, b; a < r.length; a = b) {
+            long key = byLower ? p.lower(r[a]) : p.upper(r[a]);
+            for (b = a + 1; b < r.length && (byLower ? p.lower(r[b]) : p.upper(r[b])) == key; ) b++;
+            if (b - a < 2) continue;
+            long[] keys = new long[b - a];
+            for (int k = a; k < b; k++) keys[k - a] = ((long) rank[r[k]] << 32) | (k - a);
+            java.util.Arrays.sort(keys);
+            int[] run = java.util.Arrays.copyOfRange(r, a, b);
+            for (int k = a; k < b; k++) r[k] = run[(int) (keys[k - a] & 0xffffffffL)];
+        }
+        return r;
+    }
+
+    /** One side's sweep: a free list holding the stack, the placed buffers, the arena so far. */
+    private static final class Side {
+        private final Problem p;
+        private final GreedyPlacer.Fit fit;
+        private final long[] offset;
+        private final boolean[] placed;
+        private final boolean[] stacked;
+        private final int[] order;
+        private final long deadline;
+        private final ArenaBound bound;
+        private long top;
+        private long stackTop;
+        private int swept;
+        private GreedyPlacer.Result result;
+
+        Side(Problem p, GreedyPlacer.Fit fit, long[] offset, boolean[] placed, int[] order, long deadline, ArenaBound bound) {
+            this.p = p;
+            this.fit = fit;
+            this.offset = offset;
+            this.placed = placed;
+            this.stacked = placed.clone();
+            this.order = order;
+            this.deadline = deadline;
+            this.bound = bound;
+        }
+
+        /**
+         * Places {@code todo} in turn (forward: by start; backward: by end, descending), freeing
+         * from {@code frees} (forward: by end; backward: by start, descending) the buffers of this
+         * side and the stack that a buffer's time has passed. False when stopped (then {@link #result}).
+         */
+        boolean sweep(int[] todo, int[] frees, boolean forward) {
+            FreeGaps free = new FreeGaps();
+            boolean[] taken = stacked.clone();
+            free.take(0, stackTop);
+            int f = 0;
+            for (int i : todo) {
+                if ((++swept & (GreedyPlacer.CLOCK_EVERY - 1)) == 0) {
+                    if (bound.exceededBy(top)) {
+                        result = GreedyPlacer.Result.OUTRUN;
+                        return false;
+                    }
+                    if (GreedyPlacer.passed(deadline)) {
+                        result = GreedyPlacer.stackUnplaced(p, order, order.length, offset, placed, true);
+                        return false;
+                    }
+                }
+                long at = forward ? p.lower(i) : p.upper(i);
+                while (f < frees.length && (forward ? p.upper(frees[f]) <= at : p.lower(frees[f]) >= at)) {
+                    int j = frees[f++];
+                    if (taken[j]) {
+                        free.free(offset[j], offset[j] + p.alignedSize(j));
+                        taken[j] = false;
+                    }
+                }
+                long size = p.alignedSize(i);
+                offset[i] = size == 0 ? 0 : gap(free, size);
+                free.take(offset[i], offset[i] + size);
+                taken[i] = true;
+                placed[i] = true;
+                top = Math.max(top, offset[i] + size);
+            }
+            return true;
+        }
+
+        private long gap(FreeGaps free, long size) {
+            if (fit == GreedyPlacer.Fit.FIRST) {
+                FreeGaps.Walk w = free.lowestHolding(size, SweepPlacer.LOW_GAPS);
+                if (w.next()) return w.start;
+            }
+            FreeGaps.Walk w = free.smallestHolding(size);
+            return w.next() ? w.start : free.top();
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package org.arenaplan.plan;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static org.arenaplan.plan.Fixtures.buf;
+import static org.arenaplan.plan.Fixtures.problem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PeakSweepTest {
+    private static long arena(Problem p, GreedyPlacer.Result r) {
+        return Placement.arenaOf(p, r.offsets());
+    }
+
+    @Test
+    void everyPlacementIsValidAndComplete() {
+        Random r = new Random(29);
+        for (int round = 0; round < 400; round++) {
+            Problem p = SweepPlacerTest.random(r);
+            for (GreedyPlacer.Fit fit : GreedyPlacer.Fit.values()) {
+                for (int[] order : new int[][]{Orders.byBreadth(p), Orders.bySizeDesc(p)}) {
+                    GreedyPlacer.Result res = PeakSweep.place(p, order, fit, GreedyPlacer.NO_DEADLINE, ArenaBound.NONE);
+                    assertThat(res.complete()).isTrue();
+                    assertThat(res.swept()).isTrue();
+                    assertThat(PlacementValidator.validate(p, res.offsets(), arena(p, res), null)).as("round " + round + " " + fit).isEmpty();
+                }
+            }
+        }
+    }
+
+    @Test
+    void stacksTheWidestInstantByStartThenSweepsOutwardBothWays() {
+        // Live bytes: 4 at 0 (a, e), 8 at 3 (a, b), 16 at 6 (a, b, c): the widest instant is 6.
+        // Stack by start: a 0, b 4, c 8. Forward, d starts at 7 where c has ended: it takes c's
+        // bytes. Backward, e ends at 3, where b and c (starting at or after 3) are freed: only a
+        // is below it.
+        Problem p = problem(1, buf("a", 4, 0, 10), buf("b", 4, 3, 10), buf("c", 8, 6, 7), buf("d", 8, 7, 9), buf("e", 4, 0, 3));
+        GreedyPlacer.Result res = PeakSweep.place(p, Orders.byBreadth(p), GreedyPlacer.Fit.BEST, GreedyPlacer.NO_DEADLINE, ArenaBound.NONE);
+        assertThat(res.offsets()).containsExactly(0, 4, 8, 8, 4);
+        assertThat(arena(p, res)).isEqualTo(p.lowerBound());
+    }
+
+    @Test
+    void reachesTheLowerBoundOnAWideTraceWhereTheForwardSweepAndExactPlacementDoNot() {
+        // WideTraces.generate(4, 12_400, 1_800): the forward sweep with its round gives 1.0043 x
+        // LB; exact placement in breadth order and this sweep give the lower bound (docs/scale.md).
+        Problem p = WideTraces.generate(4, 12_400, 1_800);
+        int[] order = Orders.byBreadth(p);
+        GreedyPlacer.Result res = PeakSweep.place(p, order, GreedyPlacer.Fit.BEST, GreedyPlacer.NO_DEADLINE, ArenaBound.NONE);
+        assertThat(arena(p, res)).isEqualTo(p.lowerBound());
+        int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
+        assertThat(arena(p, SweepPlacer.placeHeavy(p, order, GreedyPlacer.Fit.BEST, heavy, GreedyPlacer.NO_DEADLINE, ArenaBound.NONE)))
+                .isGreaterThan(p.lowerBound());
+    }
+
+    @Test
+    void aPassedDeadlineGivesAValidCutPlacement() {
+        Problem p = WideTraces.generate(4, 3_000, 400);
+        GreedyPlacer.Result res = PeakSweep.place(p, Orders.byBreadth(p), GreedyPlacer.Fit.BEST, System.nanoTime() - 1, ArenaBound.NONE);
+        assertThat(res.complete()).isFalse();
+        assertThat(PlacementValidator.validate(p, res.offsets(), arena(p, res), null)).isEmpty();
+    }
+
+    @Test
+    void stopsOnceAboveTheBound() {
+        Problem p = WideTraces.generate(4, 3_000, 400);
+        ArenaBound bound = new ArenaBound();
+        bound.offer(p.lowerBound() - 1);   // nothing can end below the lower bound
+        assertThat(PeakSweep.place(p, Orders.byBreadth(p), GreedyPlacer.Fit.BEST, GreedyPlacer.NO_DEADLINE, bound).outrun()).isTrue();
+    }
+}
