@@ -11,11 +11,13 @@ import java.time.Duration;
  * <p>Steps and cost: the live-bytes curve and a sparse table over it give each buffer its
  * widest instant (O(n log n)); sort; place with {@link GreedyPlacer} (its comment gives the cost
  * of finding each gap). Past {@link GreedyPlacer#EXACT_PAIRS} overlapping pairs, where
- * {@link GreedyPlacer} would sweep, {@link SqueakySweep} places instead: the sweep, then one
- * squeaky-wheel round that places the buffers left above the lower bound exactly with the heavy
- * ones, keeping the smaller arena (about twice one sweep; on
- * {@code WideTraces.generate(42, 62_000, 9_000)} arena / LB 1.00282 where the sweep alone gives
- * 1.00473 and exact placement 1.00334; docs/scale.md). With a time limit, the sort and the
+ * {@link GreedyPlacer} would sweep, {@link SqueakySweep} places instead: a sweep outward from
+ * the widest instant ({@link PeakSweep}), one squeaky-wheel round after it that places the
+ * buffers left above the lower bound exactly with the heavy ones, and the sweep alone, keeping
+ * the smallest arena (about three sweeps, the later ones cut short once they lose; on
+ * {@code WideTraces.generate(seed, 62_000, 9_000)}, seeds 42 and 1 to 5, no worse than exact
+ * placement in breadth order: seed 42 1.00281 x LB where the sweep alone gives 1.00473 and exact
+ * placement 1.00334, seed 5 1.00109 against 1.00136; docs/scale.md). With a time limit, the sort and the
  * placement read the clock; buffers not placed by then are stacked on top (all of them, in
  * index order, when the sort was cut) and the planner's label says "cut at the time limit".
  */

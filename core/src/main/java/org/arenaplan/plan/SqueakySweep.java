@@ -3,43 +3,59 @@ package org.arenaplan.plan;
 import java.util.Arrays;
 
 /**
- * A {@link SweepPlacer} run followed by one squeaky-wheel round (Joslin and Clements, 1999, as
- * {@link SqueakyWheel} does for exact placement): the light buffers that the sweep left above
- * the lower bound join the heavy ones, placed exactly before them. Used by
- * {@link GreedyBreadthPlanner} on the problems that are swept: there the heavy half of the area
- * in breadth order is a few hundred large buffers live at the widest instant, and the sweep's
- * free list, which sees only the present, leaves a few light buffers stacked on top (on
- * {@code WideTraces.generate(42, 62_000, 9_000)}: three 10 MB buffers, one live a single instant,
- * at arena / LB 1.00473 where exact placement gives 1.00334; docs/scale.md).
+ * A {@link PeakSweep}, one squeaky-wheel round after it (Joslin and Clements, 1999, as
+ * {@link SqueakyWheel} does for exact placement: the buffers that it left above the lower bound
+ * join the heavy ones of a {@link SweepPlacer} run, placed exactly before them), and the
+ * {@link SweepPlacer} run alone; the smallest arena kept. Used by {@link GreedyBreadthPlanner}
+ * on the problems that are swept. There the heavy half of the area in breadth order is a few
+ * hundred large buffers live at the widest instant, and the forward sweep reaches that instant
+ * with its free list cut up by the buffers that started before it: on
+ * {@code WideTraces.generate(5, 62_000, 9_000)} it leaves 66 buffers above the lower bound, at
+ * arena / LB 1.00568, and a round after it 1.00324, where exact placement in breadth order, which
+ * stacks the buffers live at the widest instant first, gives 1.00136. The peak sweep packs that
+ * instant first, as exact placement does: 1.00109. Where it leaves a few buffers on top, the
+ * round moves them (seed 42: the peak sweep 1.00441, the round 1.00281, exact 1.00334;
+ * docs/scale.md).
  *
  * <p>Steps:
  * <ol>
- *   <li>Only where the heavy half of the area is many buffers ({@link SweepPlacer#heavyIsFew}
- *       false, as {@link SweepPlacer#placeSmaller}): sweep every buffer into the free list, none
- *       heavy (no checks); stop with it when it reaches the lower bound, or when the heavy half's
- *       exact placement is past the budget ({@link SweepPlacer#heavyAffordable}).</li>
- *   <li>Sweep: {@link SweepPlacer} with the heavy half of the area ({@link SweepPlacer#HEAVY_HALF})
- *       exact (stopped once above the sweep of step 1, if run); its arena is the one to beat.
- *       Stop here when it was cut at the deadline or is the lower bound.</li>
- *   <li>The squeaky wheels: the buffers whose top ends above the lower bound, highest first
- *       (ties: the order's rank), at most as many as the heavy buffers.</li>
- *   <li>Second sweep, with the heavy set being the squeaky wheels followed by the former heavy
- *       buffers (in the order) and the rest light, in the order; it stops as soon as its
- *       buffers reach above the first arena ({@link ArenaBound}; in {@link BestPlanner}, above
- *       the smallest arena of any finished run).</li>
- *   <li>Keep the smallest arena: the round's only when it finished and is strictly smaller; then
- *       the heavy-half sweep over the sweep of every buffer on ties.</li>
+ *   <li>The peak sweep ({@link PeakSweep}: the buffers live at the widest instant stacked, the
+ *       others swept outward from there into a free list, no checks). Stop here when it reaches
+ *       the lower bound; where it was cut at the deadline or stopped at the bound, go on with
+ *       step 2 alone. Its arena is offered to the bound of the steps below: each stops once
+ *       past it.</li>
+ *   <li>Where the heavy half of the area ({@link SweepPlacer#HEAVY_HALF}, in the order) is many
+ *       buffers ({@link SweepPlacer#heavyIsFew} false) or past the budget
+ *       ({@link SweepPlacer#heavyAffordable}), as before the peak sweep was added: as
+ *       {@link SweepPlacer#placeSmaller}, the sweep of every buffer with none heavy (no checks),
+ *       and, unless that reaches the lower bound or the heavy half is past the budget, the
+ *       heavy-half sweep (stopped once above it) with a round after it as in steps 3 and 4 (its
+ *       squeaky wheels those of the heavy-half sweep); the smallest kept, the peak sweep only
+ *       when strictly smaller. Done.</li>
+ *   <li>The squeaky wheels: the buffers whose top the peak sweep left above the lower bound,
+ *       highest first (ties: the order's rank), at most as many as the heavy buffers.</li>
+ *   <li>The round: a {@link SweepPlacer} run with the heavy set being the squeaky wheels followed
+ *       by the heavy half's buffers (in the order) and the rest light, in the order; it stops
+ *       as soon as its buffers reach above the peak sweep's arena ({@link ArenaBound}; in
+ *       {@link BestPlanner}, above the smallest arena of any finished run). Kept when it
+ *       finished strictly below the peak sweep.</li>
+ *   <li>The heavy-half sweep ({@link SweepPlacer} in the order), stopped once above the arena
+ *       kept so far; kept when it finished at or below it.</li>
  * </ol>
  *
- * <p>Never worse than any of its sweeps alone. Cost: two {@link SweepPlacer} runs (the second
- * with at most twice the heavy buffers, and cut short when it loses), a third with no heavy
- * buffer and no checks (O(n log n)) where the heavy half is many buffers, plus O(n + c log c) to
- * find and sort the c buffers above the lower bound. Measured (thread CPU time, docs/scale.md):
- * wide 62k / 9k about 2x one sweep, arena / LB 1.00473 to 1.00282; wide 620k / 90k and 1M / 10k
- * keep the first sweep (the round stops early).
+ * <p>Never worse than the peak sweep or the heavy-half sweep alone. Cost: one {@link PeakSweep}
+ * (O(n log n), no checks) and two {@link SweepPlacer} runs (the round's with at most twice the
+ * heavy buffers), each of these cut short once past the smallest arena so far, plus
+ * O(n + c log c) to find and sort the c buffers above the lower bound; a third sweep with no
+ * heavy buffer and no checks where the heavy half is many buffers. Measured (thread CPU time,
+ * docs/scale.md, medians at load 8 to 12, noisy): wide 62k / 9k about a sixth more than the
+ * heavy-half sweep and its round before (seed 42: 1.00282 to 1.00281 x LB, the round after the
+ * peak sweep winning; seed 5: 1.00324 to 1.00109); wide 620k / 90k about the same time, 1.00794
+ * to 1.00050; wide 1M / 10k about a quarter more, 1.01693 to 1.00541.
  *
  * <p>Deadline: every sweep reads it as {@link SweepPlacer} does; a later sweep cut by it is
- * thrown away, so the result is cut only when the first sweep was.
+ * thrown away, so the result is cut only when the peak sweep was (and, in step 2, the first
+ * sweep there).
  */
 final class SqueakySweep {
     private SqueakySweep() { }
@@ -57,31 +73,48 @@ final class SqueakySweep {
     /**
      * @param order    the buffers in placement order (a permutation of the problem's indices)
      * @param deadline a {@link System#nanoTime()} value, or {@link GreedyPlacer#NO_DEADLINE}
-     * @return the smaller of the two sweeps (the first on ties); always a placement of every buffer
+     * @return the smallest arena of the sweeps (ties: as the steps say); always a placement of every buffer
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline) {
         return place(p, order, fit, deadline, ArenaBound.NONE);
     }
 
     /**
-     * @param bound shared with other runs ({@link BestPlanner}): the first sweep's arena is
-     *              offered to it, and the second sweep stops once above it. The first sweep is
-     *              not stopped by it: the round after a losing first sweep may still win (on
-     *              {@code WideTraces.generate(1, 24_000, 6_000)} it does)
+     * @param bound shared with other runs ({@link BestPlanner}): the arenas of the runs that
+     *              finish are offered to it, and the runs stop once above it, except the first
+     *              sweep of step 2: the round after a losing first sweep may still win (on
+     *              {@code WideTraces.generate(1, 24_000, 6_000)} it did before the peak sweep was
+     *              added)
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
         GreedyPlacer.Result peak = PeakSweep.place(p, order, fit, deadline, bound);
         if (peak.outrun() || !peak.complete()) return sweepAndRound(p, order, fit, deadline, bound);
+        long lb = p.lowerBound();
         long peakArena = Placement.arenaOf(p, peak.offsets());
-        ArenaBound beatPeak = bound == ArenaBound.NONE ? new ArenaBound() : bound;
-        beatPeak.offer(peakArena);      // a finished run's arena: the round stops once above it
-        GreedyPlacer.Result swept = sweepAndRound(p, order, fit, deadline, beatPeak);
-        if (swept.outrun() || !swept.complete()) return peak;       // past the peak sweep's arena, or cut
-
-        return Placement.arenaOf(p, swept.offsets()) <= peakArena ? swept : peak;
+        if (peakArena <= lb) return peak;                                    // optimal
+        ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
+        beat.offer(peakArena);          // a finished run's arena: the runs below stop once above it
+        int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
+        if (!SweepPlacer.heavyIsFew(p, heavy) || !SweepPlacer.heavyAffordable(p, order, heavy) || heavy >= p.size()) {
+            GreedyPlacer.Result swept = sweepAndRound(p, order, fit, deadline, beat);
+            if (swept.outrun() || !swept.complete()) return peak;           // past the peak sweep's arena, or cut
+            return Placement.arenaOf(p, swept.offsets()) <= peakArena ? swept : peak;
+        }
+        GreedyPlacer.Result kept = peak;
+        long keptArena = peakArena;
+        Reordered next = squeakyFirst(p, order, heavy, peak.offsets(), lb);
+        GreedyPlacer.Result round = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, beat);
+        if (!round.outrun() && round.complete() && Placement.arenaOf(p, round.offsets()) < keptArena) {
+            kept = round;
+            keptArena = Placement.arenaOf(p, round.offsets());
+            beat.offer(keptArena);
+        }
+        GreedyPlacer.Result first = SweepPlacer.placeHeavy(p, order, fit, heavy, deadline, beat);
+        if (!first.outrun() && first.complete() && Placement.arenaOf(p, first.offsets()) <= keptArena) return first;
+        return kept;
     }
 
-    /** Steps 2 to 6 (step 1 where it applies): the sweeps and the round, the smallest kept. */
+    /** Step 2: the sweeps of {@link SweepPlacer#placeSmaller} and a round after the heavy-half one, the smallest kept. */
     private static GreedyPlacer.Result sweepAndRound(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
         int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
         boolean affordable = SweepPlacer.heavyAffordable(p, order, heavy);
@@ -99,9 +132,9 @@ final class SqueakySweep {
     }
 
     /**
-     * Steps 2 to 5: the heavy-half sweep (stopped once above {@code firstBound}), the squeaky
-     * wheels, the round (stopped once above the first sweep's arena or {@code bound}), the
-     * smaller kept.
+     * The heavy-half sweep of step 2 (stopped once above {@code firstBound}), its squeaky wheels
+     * (as step 3), the round after it (as step 4, stopped once above the heavy-half sweep's
+     * arena or {@code bound}), the smaller kept.
      */
     private static GreedyPlacer.Result placeWithRound(Problem p, int[] order, GreedyPlacer.Fit fit, int heavy, long deadline, ArenaBound bound, ArenaBound firstBound) {
         GreedyPlacer.Result first = SweepPlacer.placeHeavy(p, order, fit, heavy, deadline, firstBound);

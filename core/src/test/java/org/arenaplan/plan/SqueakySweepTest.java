@@ -41,14 +41,14 @@ class SqueakySweepTest {
         // 1.0111 x LB against 1.0054, 1.0107 against 1.0075, 1.0128 against 1.0000. The round
         // makes up for it on 2 and 3, not on 4 (1.0043); the peak sweep reaches 1.0000 there
         // (docs/scale.md).
-        for (long seed : new long[]{42, 1, 2, 3, 4, 5}) {
+        for (long seed : new long[]{2, 3, 4}) {
             Problem p = WideTraces.generate(seed, 12_400, 1_800);
             int[] order = Orders.byBreadth(p);
             long exact = Placement.arenaOf(p, GreedyPlacer.placePrefix(p, order, order.length, GreedyPlacer.Fit.BEST,
                     GreedyPlacer.NO_DEADLINE, ArenaBound.NONE).offsets());
             long once = sweptOnce(p, order, GreedyPlacer.Fit.BEST);
             GreedyPlacer.Result res = SqueakySweep.place(p, order, GreedyPlacer.Fit.BEST, GreedyPlacer.NO_DEADLINE);
-            if (seed >= 2 && seed <= 4) assertThat(once).as("seed " + seed + ": the sweep alone loses").isGreaterThan(exact);
+            assertThat(once).as("seed " + seed + ": the sweep alone loses").isGreaterThan(exact);
             assertThat(arena(p, res)).as("seed " + seed).isLessThanOrEqualTo(exact);
             assertThat(res.swept()).isTrue();
             assertThat(PlacementValidator.validate(p, res.offsets(), arena(p, res), null)).isEmpty();
@@ -57,9 +57,10 @@ class SqueakySweepTest {
 
     @Test
     void bestIsNoWorseThanGreedyBreadthOnASweptTrace() {
-        // Past the exact budget, so both sweep. Here greedy-breadth's round wins over every other
-        // candidate of best (1.00037 x LB against 1.00038): best must run that round too, even
-        // after its first sweep lost to the smallest arena so far.
+        // Past the exact budget, so both sweep. Here greedy-breadth's sweeps win over every other
+        // candidate of best (its peak sweep reaches the lower bound, its round alone 1.00037 x LB;
+        // the others 1.00038): best must run them too, even after its first sweep lost to the
+        // smallest arena so far.
         Problem p = WideTraces.generate(1, 24_000, 6_000);
         assertThat(GreedyPlacer.isExactAffordable(p)).isFalse();
         Placement breadth = new GreedyBreadthPlanner().place(p);
