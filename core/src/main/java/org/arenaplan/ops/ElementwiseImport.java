@@ -145,7 +145,8 @@ final class ElementwiseImport {
             want[axis] = (want[axis] + block - 1) / block;
             n.require(Arrays.equals(s.shape(), want), "scale " + s + " must be " + Arrays.toString(want) + " for blocked quantization (block_size " + block
                     + "): x's shape " + Arrays.toString(x.shape()) + " with ceil(" + x.shape()[axis] + " / " + block + ") along axis " + axis);
-            n.require(!n.hasInput(2) || Arrays.equals(n.input(2).shape(), s.shape()), "zero point " + n.input(2) + " must have the scale's shape " + Arrays.toString(s.shape()));
+            if (n.hasInput(2))
+                n.require(Arrays.equals(n.input(2).shape(), s.shape()), "zero point " + n.input(2) + " must have the scale's shape " + Arrays.toString(s.shape()));
         }
         for (Value v : new Value[] {x, n.hasInput(2) ? n.input(2) : null})
             if (v != null && v.dtype().isPacked())
