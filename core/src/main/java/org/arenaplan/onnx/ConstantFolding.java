@@ -38,9 +38,8 @@ final class ConstantFolding {
             WeightValues src = c.values();
             return Map.of(y, c.values() == null ? c : new Constant(null, () -> transpose(src.read(), x.shape(), perm, x.dtype().bytes())));
         }
-        long to = n.integer("to", -1);
-        DType target = DType.ofOnnx(to);
-        if (target == null) throw n.error("attribute 'to' is ONNX element type " + to + ", which arenaplan does not support");
+        n.require(n.hasAttr("to"), "attribute 'to' is required");
+        DType target = n.elementType("to", null);
         Value y = new Value(out, target, x.shape());
         long sat = n.integer("saturate", 1);
         if (n.hasAttr("saturate") && (n.opset() < 19 || (sat != 0 && sat != 1))) throw n.error("attribute 'saturate' = " + sat + " needs opset 19 and 0 or 1");

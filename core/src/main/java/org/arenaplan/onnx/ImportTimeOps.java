@@ -70,12 +70,14 @@ final class ImportTimeOps {
 
     /**
      * Range (11): max(ceil((limit - start) / delta), 0) elements start + i * delta, in the inputs'
-     * type: integers exactly, f64 in double, f32 in float; f16 and bf16 (opset 27) in float, or in
+     * type (float, double, int16, int32, int64; float16 and bfloat16 from 27): integers exactly, f64 in double, f32 in float; f16 and bf16 (opset 27) in float, or in
      * double with {@code stash_type} 11, then rounded to their type (onnx/reference/ops/op_range.py).
      */
     private static TensorValue range(NodeContext n) {
         DType t = n.input(0).dtype();
         for (int i = 1; i < 3; i++) n.require(n.input(i).dtype() == t, "start, limit and delta must have one type");
+        n.require(t == DType.F32 || t == DType.F64 || t == DType.I16 || t == DType.I32 || t == DType.I64 || (n.opset() >= 27 && (t == DType.F16 || t == DType.BF16)),
+                "start " + n.input(0) + " is " + t.jsonName() + "; Range takes float, double, int16, int32 or int64" + (n.opset() >= 27 ? ", float16 or bfloat16" : " (float16 and bfloat16 from opset 27)"));
         n.require(n.opset() >= 27 || !n.hasAttr("stash_type"), "attribute 'stash_type' needs opset 27");
         long stash = n.integer("stash_type", DType.F32.onnxCode());
         n.require(stash == DType.F32.onnxCode() || stash == DType.F64.onnxCode(), "attribute 'stash_type' = " + stash + " is not 1 (float) or 11 (double)");
@@ -100,8 +102,7 @@ final class ImportTimeOps {
     private static TensorValue eyeLike(NodeContext n) {
         Value x = n.input(0);
         n.require(x.rank() == 2, "input " + x + " must be 2-D");
-        DType t = n.hasAttr("dtype") ? DType.ofOnnx(n.integer("dtype", 1)) : x.dtype();
-        n.require(t != null, "attribute 'dtype' is an element type arenaplan does not support");
+        DType t = n.elementType("dtype", x.dtype());
         n.require(x.elements() <= ImportFolding.MAX_ELEMENTS, "output " + x + " exceeds the import-time limit of " + ImportFolding.MAX_ELEMENTS + " elements");
         long k = n.integer("k", 0);
         double[] v = new double[(int) x.elements()];
@@ -123,8 +124,7 @@ final class ImportTimeOps {
         n.require(bins >= 1 && dft >= 1 && rate >= 1, "num_mel_bins, dft_length and sample_rate must be positive");
         long rows = dft / 2 + 1;
         n.require(rows * bins <= ImportFolding.MAX_ELEMENTS, "a [" + rows + ", " + bins + "] matrix exceeds the import-time limit of " + ImportFolding.MAX_ELEMENTS + " elements");
-        DType t = DType.ofOnnx(n.integer("output_datatype", 1));
-        n.require(t != null, "attribute 'output_datatype' is an element type arenaplan does not support");
+        DType t = n.elementType("output_datatype", DType.F32);
         float lowMel = (float) (2595 * Math.log10(1 + (float) lower / 700f)), highMel = (float) (2595 * Math.log10(1 + (float) upper / 700f));
         double step = (highMel - lowMel) / (double) (bins + 2);
         long[] edge = new long[(int) bins + 2];
@@ -147,8 +147,7 @@ final class ImportTimeOps {
     private static TensorValue window(NodeContext n) {
         double size = one(n, 0, "size");
         n.require(size >= 0 && size <= ImportFolding.MAX_ELEMENTS, "size " + size + " must be 0.." + ImportFolding.MAX_ELEMENTS);
-        DType t = DType.ofOnnx(n.integer("output_datatype", 1));
-        n.require(t != null, "attribute 'output_datatype' is an element type arenaplan does not support");
+        DType t = n.elementType("output_datatype", DType.F32);
         int len = (int) size;
         double big = n.flag("periodic", true) ? len : len - 1;
         double[] v = new double[len];

@@ -101,6 +101,36 @@ public final class NodeContext {
         return v;
     }
 
+    /**
+     * An element type attribute (Cast's {@code to}, EyeLike's {@code dtype}, ...: an ONNX
+     * {@code TensorProto.DataType} code), or {@code dflt} when the node does not give it. Read
+     * before any registry range check, so that a valid ONNX type arenaplan lacks and a number that
+     * is no ONNX type are told apart.
+     *
+     * @throws OnnxException naming the node, the attribute, its code and the code's ONNX name:
+     *         "attribute 'to' = 23 (FLOAT4E2M1) is an element type arenaplan does not support",
+     *         "attribute 'to' = 99 is not an ONNX element type (TensorProto.DataType 1 to 26)"
+     */
+    public org.arenaplan.ir.DType elementType(String name, org.arenaplan.ir.DType dflt) {
+        Long v = attr(name, OnnxModel.Attribute.INT, Long.class, null);
+        if (v == null) return dflt;
+        String problem = OnnxDTypes.problem(v);
+        if (problem != null) throw error("attribute '" + name + "' = " + OnnxDTypes.describe(v) + " " + problem);
+        return org.arenaplan.ir.DType.ofOnnx(v);
+    }
+
+    /**
+     * An element type attribute whose ONNX default is 0, "not set" (QuantizeLinear's
+     * {@code output_dtype} and {@code precision}, DequantizeLinear's {@code output_dtype}):
+     * {@code dflt} when the node does not give it or gives 0, else as {@link #elementType}.
+     *
+     * @throws OnnxException as {@link #elementType}
+     */
+    public org.arenaplan.ir.DType elementTypeUnlessZero(String name, org.arenaplan.ir.DType dflt) {
+        Long v = attr(name, OnnxModel.Attribute.INT, Long.class, null);
+        return v == null || v == 0 ? dflt : elementType(name, dflt);
+    }
+
     public double real(String name, double dflt) {
         return attr(name, OnnxModel.Attribute.FLOAT, Double.class, dflt);
     }

@@ -158,7 +158,15 @@ public final class OnnxImporter {
         OnnxModel.Graph g = model.graph();
         String unsupported = UnsupportedNodes.describe(g.nodes());
         if (unsupported != null) throw new OnnxException(file + ": " + unsupported);
+        Set<String> read = new HashSet<>();
+        for (OnnxModel.Node node : g.nodes()) read.addAll(node.inputs());
+        for (OnnxModel.ValueInfo o : g.outputs()) read.add(o.name());
+        Set<String> unread = new HashSet<>();
         for (OnnxModel.TensorData t : g.initializers()) {
+            if (DType.ofOnnx(t.dataType()) == null && !read.contains(t.name())) {      // a weight nothing reads need not have a type arenaplan has
+                unread.add(t.name());
+                continue;
+            }
             DType dt = dtype(t.dataType(), "initializer '" + t.name() + "'");
             Value v = new Value(t.name(), dt, t.dims());
             if (!v.countable()) throw new OnnxException(file + ": initializer " + v + " has more than 2^63-1 elements");
@@ -170,7 +178,7 @@ public final class OnnxImporter {
         for (OnnxModel.ValueInfo in : g.inputs()) {
             if (!listedInputs.add(in.name()))
                 throw new OnnxException(file + ": graph input '" + in.name() + "' is listed twice (a graph names each value once: ONNX IR, static single assignment)");
-            if (values.containsKey(in.name())) continue;             // IR < 4 lists initializers as inputs too
+            if (values.containsKey(in.name()) || unread.contains(in.name())) continue;             // IR < 4 lists initializers as inputs too
             if (in.notTensor() != null)
                 throw new OnnxException(file + ": graph input '" + in.name() + "' is " + in.notTensor()
                         + ", not a tensor: arenaplan plans tensors only (sequence, optional and map values are not supported)");
@@ -203,9 +211,11 @@ public final class OnnxImporter {
     }
 
     private DType dtype(int code, String what) {
-        DType d = DType.ofOnnx(code);
-        if (d == null) throw new OnnxException(file + ": " + what + " has ONNX element type " + code + ", which arenaplan does not support");
-        return d;
+        String problem = OnnxDTypes.problem(code);
+        if (problem != null) throw new OnnxException(file + ": " + what + (code != 0 && OnnxDTypes.name(code) != null
+                ? " has ONNX element type " + OnnxDTypes.describe(code) + ", which arenaplan does not support"
+                : " has element type code " + code + ", which " + problem.substring("is ".length())));
+        return DType.ofOnnx(code);
     }
 
     private long[] inputShape(OnnxModel.ValueInfo in) {
@@ -248,7 +258,7 @@ public final class OnnxImporter {
         if (declared.elemType() != inferred.dtype().onnxCode()) {
             DType d = DType.ofOnnx(declared.elemType());
             throw new OnnxException(file + ": " + what + " '" + declared.name() + "' is declared with element type "
-                    + (d == null ? "" : d.jsonName() + " ") + "(ONNX data_type " + declared.elemType() + ") but infers to "
+                    + (d == null ? OnnxDTypes.describe(declared.elemType()) : d.jsonName() + " (ONNX data_type " + declared.elemType() + ")") + " but infers to "
                     + inferred.dtype().jsonName() + " (ONNX data_type " + inferred.dtype().onnxCode() + ", from the nodes that compute it)");
         }
     }

@@ -157,29 +157,32 @@ final class ElementwiseImport {
         if (q) {
             n.require(s.dtype() == x.dtype(), "y_scale " + s + " is " + s.dtype().jsonName() + " but x " + x + " is " + x.dtype().jsonName()
                     + "; a scale of another type than x (opset 23) is not supported");
-            long p = n.integer("precision", 0);
-            n.require(p == 0 || DType.ofOnnx(p) == s.dtype(), "attribute 'precision' = " + p + " differs from the scale's type " + s.dtype().jsonName()
+            DType p = n.elementTypeUnlessZero("precision", s.dtype());
+            n.require(p == s.dtype(), "attribute 'precision' = " + p.onnxCode() + " (" + p.jsonName() + ") differs from the scale's type " + s.dtype().jsonName()
                     + " (ONNX data_type " + s.dtype().onnxCode() + "); only the scale's precision is supported");
             n.require(n.opset() < 23 || s.dtype() == DType.F32 || s.dtype() == DType.F64,
                     "y_scale " + s + " is " + s.dtype().jsonName() + ": from opset 23 the division x / y_scale is rounded to the precision (the scale's type), "
                     + "which arenaplan does not do for " + s.dtype().jsonName() + " (it divides in f32)");
         }
         if (!q && n.hasAttr("output_dtype")) {
-            long o = n.integer("output_dtype", 0);
-            n.require(o == 0 || DType.ofOnnx(o) == s.dtype(), "attribute 'output_dtype' = " + o + " differs from the scale's type " + s.dtype().jsonName()
-                    + " (ONNX data_type " + s.dtype().onnxCode() + "); only an output of the scale's type is supported");
+            DType o = n.elementTypeUnlessZero("output_dtype", s.dtype());
+            boolean intScaleTaken = x.dtype().isFloat8() || s.dtype() == DType.F32;
+            n.require(o == s.dtype(), "attribute 'output_dtype' = " + o.onnxCode() + " (" + o.jsonName() + ") differs from the scale's type " + s.dtype().jsonName()
+                    + " (ONNX data_type " + s.dtype().onnxCode() + "); only an output of the scale's type is supported"
+                    + (intScaleTaken ? "" : ", and for " + x.dtype().jsonName() + " x only an f32 scale"));
         }
-        if (q && n.hasAttr("output_dtype")) {
-            DType o = DType.ofOnnx(n.integer("output_dtype", 0));
-            n.require(o == DType.U8 || o == DType.I8 || (o != null && (o.isFloat8() || o.isPacked())), "output_dtype " + n.integer("output_dtype", 0)
-                    + " is not int8, uint8, a float8 type, int4, uint4, float4e2m1, int2 or uint2, the types quantized to here");
-            n.require(!o.isPacked() || n.opset() >= PackedTypes.sinceOpset(o), "output_dtype " + o.jsonName() + " needs opset " + PackedTypes.sinceOpset(o));
-            out = o;
+        DType given = q ? n.elementTypeUnlessZero("output_dtype", null) : null;
+        if (given != null) {
+            n.require(given == DType.U8 || given == DType.I8 || given.isFloat8() || given.isPacked(), "attribute 'output_dtype' = " + given.onnxCode() + " (" + given.jsonName()
+                    + ") is not int8, uint8, a float8 type, int4, uint4, float4e2m1, int2 or uint2, the types quantized to here");
+            n.require(!given.isPacked() || n.opset() >= PackedTypes.sinceOpset(given), "attribute 'output_dtype' = " + given.onnxCode() + " (" + given.jsonName()
+                    + ") needs opset " + PackedTypes.sinceOpset(given));
+            out = given;
         }
         if (n.hasInput(2)) {
             inputs.add(n.input(2).name());
             if (q) {
-                n.require(!n.hasAttr("output_dtype") || n.input(2).dtype() == out, "output_dtype differs from the zero point's type " + n.input(2).dtype().jsonName());
+                n.require(given == null || n.input(2).dtype() == out, "output_dtype differs from the zero point's type " + n.input(2).dtype().jsonName());
                 out = n.input(2).dtype();
             }
         }

@@ -122,9 +122,7 @@ final class TypeAndIndexOps implements OpFamily {
     private static Lowered importCast(NodeContext n) {
         roundMode(n);
         n.require(n.hasAttr("to"), "attribute 'to' is required");
-        long to = n.integer("to", 0);
-        DType t = DType.ofOnnx(to);
-        n.require(t != null, "attribute to=" + to + " is an element type arenaplan does not support");
+        DType t = n.elementType("to", null);
         packedOpset(n, n.input(0).dtype(), t);
         return op(n, CAST, List.of(n.input(0).name()), n.input(0).shape(), castAttrs(n, t), t);
     }
@@ -161,11 +159,9 @@ final class TypeAndIndexOps implements OpFamily {
     private static Lowered importBitCast(NodeContext n) {
         n.require(n.inputCount() == 1, "takes one input");
         n.require(n.hasAttr("to"), "attribute 'to' is required");
-        long to = n.integer("to", 0);
-        DType t = DType.ofOnnx(to);
-        n.require(t != null, "attribute to=" + to + " is an element type arenaplan does not support");
+        DType t = n.elementType("to", null);
         Value x = n.input(0);
-        n.require(t.bytes() == x.dtype().bytes(), "input " + x + " is " + x.dtype().jsonName() + " (" + 8 * x.dtype().bytes() + " bits) but to=" + to + " is "
+        n.require(t.bytes() == x.dtype().bytes(), "input " + x + " is " + x.dtype().jsonName() + " (" + 8 * x.dtype().bytes() + " bits) but to=" + t.onnxCode() + " is "
                 + t.jsonName() + " (" + 8 * t.bytes() + " bits); BitCast needs one bit width");
         return op(n, BIT_CAST, List.of(x.name()), x.shape(), Map.of("to", (long) t.onnxCode()), t);
     }

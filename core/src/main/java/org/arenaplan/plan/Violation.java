@@ -21,6 +21,8 @@ public record Violation(Kind kind, List<String> subjects, long position, long fr
         OVER_CAPACITY,
         /** The solution lacks a buffer, or names one the problem does not have. */
         MISSING_BUFFER,
+        /** A solution row's interval or size differs from the problem's buffer of that id (the placement is then not checked). */
+        ROW_MISMATCH,
         /** A runtime read finds bytes that another tensor overwrote since they were written. */
         CLOBBERED_READ,
         /** A view or member slice is not where its declaration puts it, or lies outside its base. */

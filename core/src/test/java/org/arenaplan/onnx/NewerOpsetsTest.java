@@ -73,7 +73,7 @@ class NewerOpsetsTest {
         assertThat(OnnxOpRuns.run(dir, dequantize(23, "output_dtype", (long) OnnxDTypes.FLOAT), Map.of("x", x)).get("y").floats()).containsExactly(0f, 1.5f, 127.5f);
         assertThat(OnnxOpRuns.run(dir, dequantize(25, "output_dtype", 0L), Map.of("x", x)).get("y").floats()).containsExactly(0f, 1.5f, 127.5f);
         OnnxOpRuns.refused(dir, dequantize(23, "output_dtype", (long) OnnxDTypes.FLOAT16),
-                "node 'dq' (DequantizeLinear, #0, opset 23): attribute 'output_dtype' = 10 differs from the scale's type f32");
+                "node 'dq' (DequantizeLinear, #0, opset 23): attribute 'output_dtype' = 10 (f16) differs from the scale's type f32");
         OnnxOpRuns.refused(dir, dequantize(22, "output_dtype", (long) OnnxDTypes.FLOAT), "attribute 'output_dtype' of DequantizeLinear needs opset 23");
     }
 
@@ -89,7 +89,7 @@ class NewerOpsetsTest {
         assertThat(OnnxOpRuns.run(dir, quantize(23, OnnxDTypes.FLOAT, "precision", (long) OnnxDTypes.FLOAT), Map.of("x", x)).get("y").doubles()).containsExactly(0, 3, 255);
         assertThat(OnnxOpRuns.run(dir, quantize(28, OnnxDTypes.FLOAT), Map.of("x", x)).get("y").doubles()).containsExactly(0, 3, 255);
         OnnxOpRuns.refused(dir, quantize(23, OnnxDTypes.FLOAT, "precision", (long) OnnxDTypes.DOUBLE),
-                "node 'q' (QuantizeLinear, #0, opset 23): attribute 'precision' = 11 differs from the scale's type f32");
+                "node 'q' (QuantizeLinear, #0, opset 23): attribute 'precision' = 11 (f64) differs from the scale's type f32");
         OnnxOpRuns.refused(dir, quantize(22, OnnxDTypes.FLOAT, "precision", (long) OnnxDTypes.FLOAT), "attribute 'precision' needs opset 23");
         // x and y_scale may differ in type from opset 23; arenaplan divides in x's type by a scale of that type
         OnnxOpRuns.refused(dir, quantize(23, OnnxDTypes.FLOAT16, new Object[0]),
@@ -110,9 +110,9 @@ class NewerOpsetsTest {
 
     @Test
     void aConstantOfATypeArenaplanLacksIsRefusedNamingTheNode() throws Exception {
-        OnnxMl.TensorProto f4 = OnnxMl.TensorProto.newBuilder().setDataType(23).setRawData(com.google.protobuf.ByteString.copyFrom(new byte[] {0})).build();
-        TinyOnnx m = new TinyOnnx().opset(23).outputOfType(OnnxDTypes.FLOAT, "y").node("k", "Constant", List.of(), List.of("y"), "value", f4);
-        OnnxOpRuns.refused(dir, m, "attribute 'value' of node 'k' has ONNX element type 23, which arenaplan does not support");
+        OnnxMl.TensorProto e8m0 = OnnxMl.TensorProto.newBuilder().setDataType(24).setRawData(com.google.protobuf.ByteString.copyFrom(new byte[] {0})).build();
+        TinyOnnx m = new TinyOnnx().opset(24).outputOfType(OnnxDTypes.FLOAT, "y").node("k", "Constant", List.of(), List.of("y"), "value", e8m0);
+        OnnxOpRuns.refused(dir, m, "attribute 'value' of node 'k' has ONNX element type 24 (FLOAT8E8M0), which arenaplan does not support");
     }
 
     private static OnnxMl.TensorProto scalar(String name, int type, double v) {

@@ -117,7 +117,7 @@ final class ValidateCommand implements Callable<Integer> {
             }
             offsets[i] = solution.offsets()[j];
             if (sp.lower(j) != problem.lower(i) || sp.upper(j) != problem.upper(i) || sp.bytes(j) != problem.bytes(i)) {
-                violations.add(missing(id, "buffer '" + id + "' is [" + sp.lower(j) + ", " + sp.upper(j) + ") " + sp.bytes(j) + " B in the solution but ["
+                violations.add(new Violation(Violation.Kind.ROW_MISMATCH, List.of(id), -1, 0, 0, "buffer '" + id + "' is [" + sp.lower(j) + ", " + sp.upper(j) + ") " + sp.bytes(j) + " B in the solution but ["
                         + problem.lower(i) + ", " + problem.upper(i) + ") " + problem.bytes(i) + " B in the problem"));
             }
         }

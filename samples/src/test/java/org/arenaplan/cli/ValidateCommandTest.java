@@ -76,8 +76,8 @@ class ValidateCommandTest {
         assertThat(missing.out()).contains("MISSING_BUFFER: buffer 'c' of the problem has no row in the solution");
         Cli changed = Cli.run("validate", p.toString(), file("c.csv", "id,lower,upper,size,offset\na,0,2,4,0\nb,1,3,4,4\nc,2,4,2,0\nz,0,1,1,0\n").toString());
         assertThat(changed.code()).isEqualTo(1);
-        assertThat(changed.out()).contains("buffer 'c' is [2, 4) 2 B in the solution but [2, 4) 4 B in the problem")
-                .contains("the solution names buffer 'z'");
+        assertThat(changed.out()).contains("ROW_MISMATCH: buffer 'c' is [2, 4) 2 B in the solution but [2, 4) 4 B in the problem")
+                .contains("MISSING_BUFFER: the solution names buffer 'z'");
     }
 
     @Test
