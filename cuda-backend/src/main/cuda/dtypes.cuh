@@ -23,6 +23,11 @@
 #define DT_FLOAT8E4M3FNUZ 18
 #define DT_FLOAT8E5M2 19
 #define DT_FLOAT8E5M2FNUZ 20
+#define DT_UINT4 21
+#define DT_INT4 22
+#define DT_FLOAT4E2M1 23
+#define DT_UINT2 25
+#define DT_INT2 26
 
 __device__ __forceinline__ unsigned int f32_bits(float f) { unsigned int u; memcpy(&u, &f, 4); return u; }
 __device__ __forceinline__ float bits_f32(unsigned int u) { float f; memcpy(&f, &u, 4); return f; }
@@ -76,9 +81,45 @@ __device__ __forceinline__ bool is_float8(int code) {
     return code >= DT_FLOAT8E4M3FN && code <= DT_FLOAT8E5M2FNUZ;
 }
 
-// DType.isIntegral: integers and bool (not float8).
+// DType.isPacked: the sub-byte types, 8 / bits elements per byte, the first in the low bits (SubByte.java).
+__device__ __forceinline__ bool is_packed(int code) {
+    return code == DT_UINT4 || code == DT_INT4 || code == DT_FLOAT4E2M1 || code == DT_UINT2 || code == DT_INT2;
+}
+
+// DType.isPackedInteger: uint4, int4, uint2, int2.
+__device__ __forceinline__ bool is_packed_int(int code) { return is_packed(code) && code != DT_FLOAT4E2M1; }
+
+// DType.bits of a packed type.
+__device__ __forceinline__ int packed_bits(int code) { return code == DT_UINT2 || code == DT_INT2 ? 2 : 4; }
+
+// SubByte.code: the bits of element i (unsigned).
+__device__ __forceinline__ unsigned int load_code(const void* p, long long i, int bits) {
+    int per = 8 / bits;
+    return ((unsigned int) ((const unsigned char*) p)[i / per] >> ((int) (i % per) * bits)) & ((1u << bits) - 1);
+}
+
+// SubByte.e2m1ToFloat: magnitudes 0, 0.5, 1, 1.5, 2, 3, 4, 6 and the sign bit 8.
+__device__ __forceinline__ float f4_to_float(unsigned int c) {
+    unsigned int m = c & 7;
+    float v = m < 2 ? 0.5f * (float) m : m < 4 ? 0.5f * (float) m : m == 4 ? 2.0f : m == 5 ? 3.0f : m == 6 ? 4.0f : 6.0f;
+    return (c & 8) ? -v : v;
+}
+
+// SubByte.e2m1: one rounding to nearest even (ties to the even code), saturating to +-6; -0 kept;
+// NaN gives code 8, a NaN with the sign bit set code 0 (the ONNX reference, ml_dtypes).
+__device__ __forceinline__ unsigned int double_to_f4(double v) {
+    unsigned long long x;
+    memcpy(&x, &v, 8);
+    if (v != v) return (x >> 63) ? 0u : 8u;
+    unsigned int sign = (unsigned int) (x >> 63) << 3;
+    double a = v < 0 ? -v : v;
+    unsigned int c = a <= 0.25 ? 0 : a < 0.75 ? 1 : a <= 1.25 ? 2 : a < 1.75 ? 3 : a <= 2.5 ? 4 : a < 3.5 ? 5 : a <= 5 ? 6 : 7;
+    return sign | c;
+}
+
+// DType.isIntegral: integers and bool (not float8, not the packed types).
 __device__ __forceinline__ bool is_integral(int code) {
-    return code != DT_FLOAT && code != DT_FLOAT16 && code != DT_BFLOAT16 && code != DT_DOUBLE && !is_float8(code);
+    return code != DT_FLOAT && code != DT_FLOAT16 && code != DT_BFLOAT16 && code != DT_DOUBLE && !is_float8(code) && !is_packed(code);
 }
 
 // Float8 formats (Float8.java): mantissa bits, exponent bias, largest finite code, one NaN and no -0.
@@ -140,7 +181,7 @@ __device__ __forceinline__ bool is_unsigned(int code) {
     return code == DT_UINT8 || code == DT_UINT16 || code == DT_UINT32 || code == DT_UINT64;
 }
 
-// DType.getLong: sign-extended (uint8/16/32 and bool zero-extended, bool 0 or 1; uint64 its bits).
+// DType.getLong: sign-extended (uint8/16/32, uint4, uint2 and bool zero-extended, bool 0 or 1; uint64 its bits).
 __device__ __forceinline__ long long load_int(const void* p, long long i, int code) {
     switch (code) {
         case DT_INT64: return ((const long long*) p)[i];
@@ -151,6 +192,12 @@ __device__ __forceinline__ long long load_int(const void* p, long long i, int co
         case DT_UINT16: return ((const unsigned short*) p)[i];
         case DT_UINT32: return ((const unsigned int*) p)[i];
         case DT_UINT64: return (long long) ((const unsigned long long*) p)[i];
+        case DT_UINT4: case DT_UINT2: return load_code(p, i, packed_bits(code));
+        case DT_INT4: case DT_INT2: {
+            int bits = packed_bits(code);
+            long long c = load_code(p, i, bits);
+            return c >= (1LL << (bits - 1)) ? c - (1LL << bits) : c;
+        }
         default: return ((const unsigned char*) p)[i] != 0;   // bool
     }
 }
@@ -173,9 +220,10 @@ __device__ __forceinline__ void store_int(void* p, long long i, int code, long l
     }
 }
 
-// DType.getFloat: f32, f16, bf16, float8 widened to f32.
+// DType.getFloat: f32, f16, bf16, float8, float4e2m1 widened to f32.
 __device__ __forceinline__ float load_float(const void* p, long long i, int code) {
     if (is_float8(code)) return f8_to_float(((const unsigned char*) p)[i], code);
+    if (code == DT_FLOAT4E2M1) return f4_to_float(load_code(p, i, 4));
     switch (code) {
         case DT_FLOAT16: return half_to_float(((const unsigned short*) p)[i]);
         case DT_BFLOAT16: return bits_f32((unsigned int) ((const unsigned short*) p)[i] << 16);
@@ -227,17 +275,38 @@ __device__ __forceinline__ void move_element(const void* src, long long si, void
     }
 }
 
+// DType.cast of element i to a packed type: the code's bits (an integer keeps its low bits, a float
+// rounds to nearest even first; float4e2m1 by double_to_f4).
+__device__ __forceinline__ unsigned int cast_code(const void* x, long long i, int from, int to) {
+    bool int_in = is_integral(from) || is_packed_int(from);
+    double v = int_in ? int_to_double(load_int(x, i, from), from) : from == DT_DOUBLE ? ((const double*) x)[i] : (double) load_float(x, i, from);
+    if (to == DT_FLOAT4E2M1) return double_to_f4(v);
+    long long w = int_in ? load_int(x, i, from) : to_int64(rint(v));
+    return (unsigned int) ((unsigned long long) w & ((1u << packed_bits(to)) - 1));
+}
+
 // ints: n, from, to, saturate (DType.cast; saturate for float8 results, 0 when not passed).
+// A packed y is written a whole byte per thread (its elements share bytes).
 extern "C" __global__ void cast(const void* x, void* y, Ints ints, Floats) {
     long long n = ints.v[0];
     int from = (int) ints.v[1], to = (int) ints.v[2];
     bool saturate = ints.v[3] != 0;
+    if (is_packed(to)) {
+        int bits = packed_bits(to), per = 8 / bits;
+        FOR_EACH_ITEM(b, (n + per - 1) / per) {
+            unsigned int byte = 0;
+            for (int k = 0; k < per && b * per + k < n; k++) byte |= cast_code(x, b * per + k, from, to) << (k * bits);
+            ((unsigned char*) y)[b] = (unsigned char) byte;
+        }
+        return;
+    }
+    bool int_in = is_integral(from) || is_packed_int(from);
     FOR_EACH_ITEM(i, n) {
         if (is_float8(to)) {
-            double v = is_integral(from) ? int_to_double(load_int(x, i, from), from)
+            double v = int_in ? int_to_double(load_int(x, i, from), from)
                     : from == DT_DOUBLE ? ((const double*) x)[i] : (double) load_float(x, i, from);
             ((unsigned char*) y)[i] = double_to_f8(v, to, saturate);
-        } else if (is_integral(from)) {
+        } else if (int_in) {
             long long v = load_int(x, i, from);
             if (is_integral(to)) store_int(y, i, to, v);
             else if (to == DT_DOUBLE) ((double*) y)[i] = int_to_double(v, from);

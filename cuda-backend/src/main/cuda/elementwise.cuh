@@ -110,25 +110,72 @@ extern "C" __global__ void compare(const void* a, const void* b, unsigned char* 
     }
 }
 
-// ints: outer, axis, inner, mode (0 quantize, 1 dequantize), xDtype, yDtype, hasZeroPoint, saturate; zp may be null.
-// A float8 y (mode 0) or x (mode 1): x / s + z, or (x - z) * s, in f32 (saturate for the float8 store).
+// ElementwiseKernels.quantizeRange: QuantizeLinear's saturation range of an integer y.
+__device__ __forceinline__ double quantize_lo(int code) {
+    return code == DT_UINT8 || code == DT_UINT4 || code == DT_UINT2 ? 0.0 : code == DT_INT4 ? -8.0 : code == DT_INT2 ? -2.0 : -128.0;
+}
+__device__ __forceinline__ double quantize_hi(int code) {
+    return code == DT_UINT8 ? 255.0 : code == DT_UINT4 ? 15.0 : code == DT_INT4 ? 7.0 : code == DT_UINT2 ? 3.0 : code == DT_INT2 ? 1.0 : 127.0;
+}
+
+// The scale (and zero point) entry of element i of x [outer, axis, inner]: its axis index, or,
+// blocked (block > 0), entry (o, a / block, i) of [outer, ceil(axis / block), inner].
+__device__ __forceinline__ long long quantize_entry(long long i, long long axis, long long inner, long long block) {
+    long long a = (i / inner) % axis;
+    if (block <= 0) return a;
+    long long o = i / (inner * axis), blocks = (axis + block - 1) / block;
+    return (o * blocks + a / block) * inner + i % inner;
+}
+
+// QuantizeLinear of element i: the bits of y's type (float8, float4e2m1, or an integer saturated to its range).
+__device__ __forceinline__ unsigned long long quantize_one(const void* x, const void* scale, const void* zp, long long i, long long e,
+        int xcode, int ycode, bool has_zp, bool saturate) {
+    float s = load_float(scale, e, xcode);
+    if (is_float8(ycode) || ycode == DT_FLOAT4E2M1) {
+        float v = load_float(x, i, xcode) / s + (has_zp ? load_float(zp, e, ycode) : 0.0f);
+        return is_float8(ycode) ? double_to_f8(v, ycode, saturate) : double_to_f4(v);
+    }
+    long long z = has_zp ? load_int(zp, e, ycode) : 0;
+    return (unsigned long long) quantize_value(load_float(x, i, xcode), s, z, quantize_lo(ycode), quantize_hi(ycode));
+}
+
+// ints: outer, axis, inner, mode (0 quantize, 1 dequantize), xDtype, yDtype, hasZeroPoint, saturate, block; zp may be null.
+// A float8 or float4e2m1 y (mode 0) or x (mode 1): x / s + z, or (x - z) * s, in f32 (saturate for the float8 store).
+// block > 0: blocked quantization (quantize_entry). A packed y is written a whole byte per thread.
 extern "C" __global__ void quantize(const void* x, const void* scale, const void* zp, void* y, Ints ints, Floats) {
-    long long outer = ints.v[0], axis = ints.v[1], inner = ints.v[2];
+    long long outer = ints.v[0], axis = ints.v[1], inner = ints.v[2], block = ints.v[8];
     int mode = (int) ints.v[3], xcode = (int) ints.v[4], ycode = (int) ints.v[5];
     bool has_zp = ints.v[6] == 1, saturate = ints.v[7] != 0;
-    int scode = mode == 0 ? xcode : ycode, zcode = mode == 0 ? ycode : xcode;
-    FOR_EACH_ITEM(i, outer * axis * inner) {
-        long long a = (i / inner) % axis;
-        float s = load_float(scale, a, scode);
-        if (is_float8(zcode)) {
-            float zf = has_zp ? load_float(zp, a, zcode) : 0.0f;
-            if (mode == 0) ((unsigned char*) y)[i] = double_to_f8(load_float(x, i, xcode) / s + zf, ycode, saturate);
-            else store_float(y, i, ycode, (load_float(x, i, xcode) - zf) * s);
+    long long n = outer * axis * inner;
+    if (mode == 0 && is_packed(ycode)) {
+        int bits = packed_bits(ycode), per = 8 / bits;
+        FOR_EACH_ITEM(b, (n + per - 1) / per) {
+            unsigned int byte = 0;
+            for (int k = 0; k < per && b * per + k < n; k++) {
+                long long i = b * per + k;
+                unsigned long long q = quantize_one(x, scale, zp, i, quantize_entry(i, axis, inner, block), xcode, ycode, has_zp, saturate);
+                byte |= (unsigned int) (q & ((1u << bits) - 1)) << (k * bits);
+            }
+            ((unsigned char*) y)[b] = (unsigned char) byte;
+        }
+        return;
+    }
+    FOR_EACH_ITEM(i, n) {
+        long long e = quantize_entry(i, axis, inner, block);
+        if (mode == 0) {
+            unsigned long long q = quantize_one(x, scale, zp, i, e, xcode, ycode, has_zp, saturate);
+            if (is_float8(ycode)) ((unsigned char*) y)[i] = (unsigned char) q;
+            else store_int(y, i, ycode, (long long) q);
             continue;
         }
-        long long z = has_zp ? load_int(zp, a, zcode) : 0;
-        if (mode == 0) store_int(y, i, ycode, quantize_value(load_float(x, i, xcode), s, z, ycode == DT_UINT8));
-        else store_float(y, i, ycode, (float) (load_int(x, i, xcode) - z) * s);
+        float s = load_float(scale, e, ycode);
+        if (is_float8(xcode) || xcode == DT_FLOAT4E2M1) {
+            float zf = has_zp ? load_float(zp, e, xcode) : 0.0f;
+            store_float(y, i, ycode, (load_float(x, i, xcode) - zf) * s);
+        } else {
+            long long z = has_zp ? load_int(zp, e, xcode) : 0;
+            store_float(y, i, ycode, (float) (load_int(x, i, xcode) - z) * s);
+        }
     }
 }
 

@@ -155,11 +155,15 @@ __device__ __forceinline__ long long binary_int(int op, long long a, long long b
 }
 
 // ElementwiseMath.quantize: rint(x / scale) in f32 (half to even) + zero point, saturated (NaN to the low end).
-__device__ __forceinline__ long long quantize_value(float x, float scale, long long zp, bool u8) {
+// To the range [lo, hi] of uint8, int8, uint4, int4, uint2 or int2 (ElementwiseMath.quantize with a range).
+__device__ __forceinline__ long long quantize_value(float x, float scale, long long zp, double lo, double hi) {
     float q = rintf(x / scale);
     double v = (double) q + (double) zp;
-    double lo = u8 ? 0.0 : -128.0, hi = u8 ? 255.0 : 127.0;
     return (long long) (v >= hi ? hi : v >= lo ? v : lo);
+}
+
+__device__ __forceinline__ long long quantize_value(float x, float scale, long long zp, bool u8) {
+    return quantize_value(x, scale, zp, u8 ? 0.0 : -128.0, u8 ? 255.0 : 127.0);
 }
 
 // ElementwiseMath.compare: 0 equal, 1 less, 2 greater, 3 less or equal, 4 greater or equal.

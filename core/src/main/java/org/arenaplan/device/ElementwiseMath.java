@@ -246,9 +246,13 @@ public final class ElementwiseMath {
 
     /** ONNX QuantizeLinear: rint(x / scale) (in f32, half to even) + zeroPoint, saturated to uint8 or int8. */
     public static long quantize(float x, float scale, long zeroPoint, boolean unsigned8) {
+        return unsigned8 ? quantize(x, scale, zeroPoint, 0, 255) : quantize(x, scale, zeroPoint, -128, 127);
+    }
+
+    /** ONNX QuantizeLinear to an integer type of range [lo, hi] (uint8, int8, uint4, int4, uint2, int2): rint(x / scale) in f32 + zero point, saturated (NaN to lo). */
+    public static long quantize(float x, float scale, long zeroPoint, long lo, long hi) {
         float q = (float) Math.rint(x / scale);
         double v = (double) q + zeroPoint;                              // NaN saturates to the low end below
-        double lo = unsigned8 ? 0 : -128, hi = unsigned8 ? 255 : 127;
         return (long) (v >= hi ? hi : v >= lo ? v : lo);
     }
 

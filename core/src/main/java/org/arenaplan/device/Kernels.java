@@ -187,7 +187,9 @@ import java.util.List;
  *     (one call per concatenated input; writes only those elements of y).</li>
  * <li>{@link #CAST} ptrs [x, y]; ints [n, fromDtype, toDtype, saturate]: y[i] = x[i] converted
  *     ({@link org.arenaplan.ir.DType#cast}; ONNX Cast); saturate (1 or 0; absent
- *     reads as 0, as the CUDA kernels' zero-padded ints do) for float8 results only.</li>
+ *     reads as 0, as the CUDA kernels' zero-padded ints do) for float8 results only. x and y
+ *     may be packed (uint4, int4, float4e2m1, uint2, int2: ceil(n * bits / 8) bytes, the first
+ *     element in the low bits); a packed y is written whole bytes at a time.</li>
  * <li>{@link #GATHER} ptrs [data, indices, y]; ints [outer, axis, inner, n, es, indexDtype]:
  *     data is [outer, axis, inner], indices n values of int64 or int32, y [outer, n, inner]:
  *     y[o, j, k] = data[o, idx, k] with idx = indices[j], plus axis when negative (ONNX Gather).
@@ -195,7 +197,7 @@ import java.util.List;
  * <li>{@link #WHERE} ptrs [cond, x, y, out]; ints [rank, shape[rank], condStride[rank],
  *     xStride[rank], yStride[rank], es]: out = cond != 0 ? x : y, broadcast as {@link #BINARY};
  *     cond is bool; x, y and out share one element type.</li>
- * <li>{@link #QUANTIZE} ptrs [x, scale, (zeroPoint), y]; ints [outer, axis, inner, mode, xDtype, yDtype, hasZeroPoint, saturate]:
+ * <li>{@link #QUANTIZE} ptrs [x, scale, (zeroPoint), y]; ints [outer, axis, inner, mode, xDtype, yDtype, hasZeroPoint, saturate, block]:
  *     x and y are outer x axis x inner; scale (and the zero point, when hasZeroPoint = 1) hold axis
  *     values, element (o, a, i) using entry a. mode 0 quantizes (ONNX QuantizeLinear): x float
  *     (f32, f16, bf16; scale of x's type), y int8 or uint8 (the zero point's type):
@@ -204,7 +206,11 @@ import java.util.List;
  *     type): y = (x - zeroPoint) * scale in f32. Float8: mode 0 with a float8 y (and zero point)
  *     writes x / scale + zeroPoint, computed in f32, as float8 by DType's one rounding to nearest
  *     even, with saturate (1 or 0, absent reads as 0) as ONNX Cast's; mode 1 takes float8 x (and
- *     zero point) with an f32, f16 or bf16 scale and y of the scale's type: y = (x - zeroPoint) * scale in f32.</li>
+ *     zero point) with an f32, f16 or bf16 scale and y of the scale's type: y = (x - zeroPoint) * scale in f32.
+ *     Packed types (DType.isPacked): mode 0 to uint4, int4, uint2, int2 saturates to the type's
+ *     range, to float4e2m1 as float8 (saturating to +-6); mode 1 reads them as int8 and float8 are
+ *     read. block (absent reads as 0) > 0 is blocked quantization: scale and zero point hold
+ *     outer x ceil(axis / block) x inner values, element (o, a, i) using entry (o, a / block, i).</li>
  * <li>{@link #COMPARE} ptrs [a, b, y]; ints [op, rank, shape[rank], aStride[rank], bStride[rank],
  *     dtype]: y (bool) = a op b, broadcast as {@link #BINARY}; op: {@link #EQUAL}, {@link #LESS},
  *     {@link #GREATER}, {@link #LESS_OR_EQUAL}, {@link #GREATER_OR_EQUAL}. Floats compare as

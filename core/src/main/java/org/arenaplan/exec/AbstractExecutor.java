@@ -148,7 +148,7 @@ abstract class AbstractExecutor implements Executor {
             if (v.dtype() != want)
                 throw new ExecutionException("graph input '" + in + "': " + v.dtype().jsonName() + " values given, " + want.jsonName() + " expected");
             if (v.byteCount() != t.bytes())
-                throw new ExecutionException("graph input '" + in + "': " + v.elements() + " values given, " + t.bytes() / want.bytes() + " expected");
+                throw new ExecutionException("graph input '" + in + "': " + v.elements() + " values given, " + (want.isPacked() ? t.elements() : t.bytes() / want.bytes()) + " expected");
         }
         device.resetPeaks();
         DeviceCounters before = device.counters();

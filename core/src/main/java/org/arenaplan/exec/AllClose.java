@@ -79,7 +79,7 @@ public record AllClose(boolean ok, long count, long mismatches, int worstIndex, 
     public static AllClose compare(TensorValue got, TensorValue want, double rtol, double atol) {
         if (got.dtype() != want.dtype() || got.elements() != want.elements())
             throw new IllegalArgumentException(got.elements() + " " + got.dtype().jsonName() + " values vs " + want.elements() + " " + want.dtype().jsonName());
-        if (!got.dtype().isIntegral()) return compare(got.doubles(), want.doubles(), rtol, atol);
+        if (!got.dtype().isIntegral() && !got.dtype().isPackedInteger()) return compare(got.doubles(), want.doubles(), rtol, atol);
         long[] g = got.longs(), w = want.longs();
         int first = -1;
         long bad = 0;

@@ -28,7 +28,7 @@ public final class Inputs {
             DType d = t.dtype() == null ? DType.F32 : t.dtype();
             SplittableRandom r = new SplittableRandom(seed * 31 + name.hashCode());
             ByteBuffer b = TensorValue.allocate(t.bytes());
-            int n = Math.toIntExact(t.bytes() / d.bytes());
+            int n = Math.toIntExact(d.isPacked() ? t.elements() : t.bytes() / d.bytes());   // packed: from the shape (the last byte may be padded)
             ByteBuffer one = TensorValue.allocate(8);
             for (int i = 0; i < n; i++) {
                 if (d.isIntegral()) d.putLong(b, i, r.nextInt(2));

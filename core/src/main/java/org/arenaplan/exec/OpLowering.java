@@ -69,6 +69,12 @@ public final class OpLowering {
      *         computing kind is), a kind without a lowering, or tensors its kernels do not take
      */
     public List<KernelCall> lower(Op op) {
+        if (!org.arenaplan.ir.PackedTypes.KINDS.contains(op.kind())) {
+            for (List<String> ts : List.of(op.inputs(), op.outputs()))
+                for (String t : ts)
+                    if (graph.tensor(t).dtype() != null && graph.tensor(t).dtype().isPacked())
+                        throw fail(op, org.arenaplan.ir.PackedTypes.refusal(op.kind(), t, graph.tensor(t).dtype()));
+        }
         if (op.isStorageOnly()) {
             if (!OpRegistry.knows(op.kind())) throw unknownKind(op);
             return List.of();
@@ -204,6 +210,7 @@ public final class OpLowering {
     }
 
     public long elements(String t) {
+        if (dtype(t).isPacked()) return graph.tensor(t).elements();     // from the shape: the last byte may be padded
         return graph.tensor(t).bytes() / dtype(t).bytes();
     }
 

@@ -82,12 +82,13 @@ public final class WeightRegion implements AutoCloseable {
             return out;
         }
         ByteBuffer out = TensorValue.allocate(t.bytes());
-        int n = Math.toIntExact(t.bytes() / d.bytes());
+        int n = Math.toIntExact(t.elements());            // packed types: from the shape (their last byte may be padded)
         ByteBuffer one = TensorValue.allocate(8);
         Double fill = graph.weightFill(t.name());
         if (fill != null) {
             DType.F64.cast(one.putDouble(0, fill), 0, d, out, 0);
-            for (int i = 1; i < n; i++) out.put(i * d.bytes(), out, 0, d.bytes());
+            if (d.isPacked()) for (int i = 1; i < n; i++) DType.F64.cast(one, 0, d, out, i);
+            else for (int i = 1; i < n; i++) out.put(i * d.bytes(), out, 0, d.bytes());
             return out.array();
         }
         if (!d.isFloatingPoint() && !d.isFloat8()) return out.array();

@@ -144,6 +144,8 @@ public final class GraphJson {
                     throw r.fail(path + ".bytes", bytes + " does not match dtype " + dtype.jsonName() + " and shape "
                             + java.util.Arrays.toString(shape) + " (" + tensor.bytes() + " B) for tensor '" + name + "'");
             } else {
+                if (dtype != null && dtype.isPacked())
+                    throw r.fail(path + ".shape", "missing: tensor '" + name + "' of packed type " + dtype.jsonName() + " needs a shape (its bytes do not tell its element count)");
                 if (bytes == null) throw r.fail(path + ".bytes", "missing: tensor '" + name + "' needs bytes, or dtype and shape");
                 tensor = new Tensor(name, bytes, dtype, shape);
             }

@@ -28,23 +28,69 @@ import java.util.Locale;
  *       {@link Float8}. {@link #putFloat} saturates. Float8 is storage only: no arithmetic op
  *       takes it ({@link #isFloat32Compute} and {@link #isFloatingPoint} are false,
  *       {@link #isIntegral} too).</li>
+ *   <li>packed sub-byte types (ONNX UINT4 = 21, INT4 = 22, FLOAT4E2M1 = 23, UINT2 = 25, INT2 = 26;
+ *       {@link #isPacked}): 8 / {@link #bits()} elements per byte, the first in the low bits, a
+ *       tensor of n elements in {@link #byteSize}{@code (n) = ceil(n * bits / 8)} bytes. Integer
+ *       sources and targets keep the low bits; a float to UINT4/INT4/UINT2/INT2 rounds to nearest
+ *       even first; FLOAT4E2M1 is written in one rounding to nearest even, saturating to +-6, NaN
+ *       to -0 as the ONNX reference does ({@link SubByte}). Storage, Cast and Q/DQ only: {@link #isIntegral} is false.</li>
  * </ul>
  */
 public enum DType {
     F64(8, 11), F32(4, 1), F16(2, 10), BF16(2, 16), I64(8, 7), I32(4, 6), I16(2, 5), I8(1, 3), U64(8, 13), U32(4, 12), U16(2, 4), U8(1, 2),
-    BOOL(1, 9), F8E4M3FN(1, 17), F8E4M3FNUZ(1, 18), F8E5M2(1, 19), F8E5M2FNUZ(1, 20);
+    BOOL(1, 9), F8E4M3FN(1, 17), F8E4M3FNUZ(1, 18), F8E5M2(1, 19), F8E5M2FNUZ(1, 20),
+    U4(1, 21, 4), I4(1, 22, 4), F4E2M1(1, 23, 4), U2(1, 25, 2), I2(1, 26, 2);
 
     private final int bytes;
     private final int onnxCode;
+    private final int bits;
 
     DType(int bytes, int onnxCode) {
         this.bytes = bytes;
         this.onnxCode = onnxCode;
+        this.bits = 8 * bytes;
     }
 
-    /** Element size in bytes. */
+    /** A packed sub-byte type: {@code bits} (4 or 2) per element, several elements per byte ({@link SubByte}); {@code bytes} is 1. */
+    DType(int bytes, int onnxCode, int bits) {
+        this.bytes = bytes;
+        this.onnxCode = onnxCode;
+        this.bits = bits;
+    }
+
+    /**
+     * Element size in bytes; 1 for the packed sub-byte types ({@link #isPacked}), whose elements
+     * share bytes: their tensors' sizes come from {@link #byteSize}, never from a count times this.
+     */
     public int bytes() {
         return bytes;
+    }
+
+    /** Element size in bits: 8 x {@link #bytes()}, or 4 / 2 for the packed types. */
+    public int bits() {
+        return bits;
+    }
+
+    /** UINT4, INT4, FLOAT4EM1, UINT2, INT2: packed, 8 / {@link #bits()} elements per byte, first element in the low bits. */
+    public boolean isPacked() {
+        return bits < 8;
+    }
+
+    /** UINT4, INT4, UINT2, INT2: packed integer codes, read by {@link #getLong} and written by {@link #putLong} (low bits kept). */
+    public boolean isPackedInteger() {
+        return isPacked() && this != F4E2M1;
+    }
+
+    /**
+     * The bytes {@code n} elements occupy: {@code n x bytes()}, or {@code ceil(n x bits / 8)} for a
+     * packed type (ONNX int4.md / int2.md / float4.md: a 4-bit tensor of N elements takes ceil(N / 2) bytes).
+     *
+     * @throws ArithmeticException when the size overflows a long
+     */
+    public long byteSize(long n) {
+        if (!isPacked()) return Math.multiplyExact(n, (long) bytes);
+        int perByte = 8 / bits;
+        return n / perByte + (n % perByte != 0 ? 1 : 0);
     }
 
     /** The ONNX {@code TensorProto.DataType} code (FLOAT = 1, ..., BFLOAT16 = 16, FLOAT8E4M3FN = 17 ... FLOAT8E5M2FNUZ = 20); kernels take element types as these codes. */
@@ -90,9 +136,12 @@ public enum DType {
         return this == U64 ? Long.compareUnsigned(a, b) : Long.compare(a, b);
     }
 
-    /** Signed and unsigned integers and bool: held as {@code long}s by {@link #getLong} (uint64 as its bits). */
+    /**
+     * Signed and unsigned integers and bool: held as {@code long}s by {@link #getLong} (uint64 as
+     * its bits). Not the packed types: like float8 they are storage only ({@link #isPacked}).
+     */
     public boolean isIntegral() {
-        return !isFloatingPoint() && !isFloat8();
+        return !isFloatingPoint() && !isFloat8() && !isPacked();
     }
 
     /** Parses names like {@code float32}, {@code f32}, {@code FLOAT}, {@code int64}; null when unknown. */
@@ -116,6 +165,11 @@ public enum DType {
             case "f8e4m3fnuz": case "float8e4m3fnuz": return F8E4M3FNUZ;
             case "f8e5m2": case "float8e5m2": return F8E5M2;
             case "f8e5m2fnuz": case "float8e5m2fnuz": return F8E5M2FNUZ;
+            case "u4": case "uint4": return U4;
+            case "i4": case "int4": return I4;
+            case "f4e2m1": case "float4e2m1": return F4E2M1;
+            case "u2": case "uint2": return U2;
+            case "i2": case "int2": return I2;
             default: return null;
         }
     }
@@ -126,8 +180,12 @@ public enum DType {
 
     // ---- element access (b is little-endian; index counts elements) ----
 
-    /** Element {@code i} of an integral type, sign-extended (uint8/16/32 and bool zero-extended; uint64 its bits, so past 2^63 negative). */
+    /**
+     * Element {@code i} of an integral or packed integer type, sign-extended (uint8/16/32, uint4,
+     * uint2 and bool zero-extended; uint64 its bits, so past 2^63 negative).
+     */
     public long getLong(ByteBuffer b, int i) {
+        if (isPackedInteger()) return SubByte.extend(SubByte.code(b, i, bits), bits, this == I4 || this == I2);
         int at = i * bytes;
         return switch (this) {
             case I64 -> b.getLong(at);
@@ -143,8 +201,12 @@ public enum DType {
         };
     }
 
-    /** Stores the low bits of {@code v} (bool: {@code v != 0}). */
+    /** Stores the low bits of {@code v} (bool: {@code v != 0}; a packed type's other elements in the byte kept). */
     public void putLong(ByteBuffer b, int i, long v) {
+        if (isPackedInteger()) {
+            SubByte.putCode(b, i, bits, (int) v);
+            return;
+        }
         int at = i * bytes;
         switch (this) {
             case I64, U64 -> b.putLong(at, v);
@@ -156,8 +218,9 @@ public enum DType {
         }
     }
 
-    /** Element {@code i} of f32, f16, bf16 or float8, widened to f32 (exact). */
+    /** Element {@code i} of f32, f16, bf16, float8 or float4e2m1, widened to f32 (exact). */
     public float getFloat(ByteBuffer b, int i) {
+        if (this == F4E2M1) return SubByte.e2m1ToFloat(SubByte.code(b, i, 4));
         int at = i * bytes;
         return switch (this) {
             case F32 -> b.getFloat(at);
@@ -168,8 +231,12 @@ public enum DType {
         };
     }
 
-    /** Stores {@code v} in f32, f16, bf16 or float8, rounding to nearest even (float8: saturating, as Cast's default). */
+    /** Stores {@code v} in f32, f16, bf16, float8 or float4e2m1, rounding to nearest even (float8, float4: saturating, as Cast's default). */
     public void putFloat(ByteBuffer b, int i, float v) {
+        if (this == F4E2M1) {
+            SubByte.putCode(b, i, 4, SubByte.e2m1(v));
+            return;
+        }
         int at = i * bytes;
         switch (this) {
             case F32 -> b.putFloat(at, v);
@@ -190,7 +257,7 @@ public enum DType {
     public double getDouble(ByteBuffer b, int i) {
         if (this == F64) return b.getDouble(i * bytes);
         if (this == U64) return unsignedToDouble(getLong(b, i));
-        return isFloat32Compute() || isFloat8() ? getFloat(b, i) : getLong(b, i);
+        return isFloat32Compute() || isFloat8() || this == F4E2M1 ? getFloat(b, i) : getLong(b, i);
     }
 
     /** The uint64 {@code v} (its bits) as the nearest double. */
@@ -226,13 +293,17 @@ public enum DType {
      * infinity (E5M2) or NaN ({@link Float8}).
      */
     public void cast(ByteBuffer src, int i, DType to, ByteBuffer dst, int j, boolean saturate) {
-        if (to.isFloat8()) {
-            double v = isIntegral() ? (this == U64 ? unsignedToDouble(getLong(src, i)) : (double) getLong(src, i))
+        boolean intIn = isIntegral() || isPackedInteger();
+        if (to.isFloat8() || to == F4E2M1) {
+            double v = intIn ? (this == U64 ? unsignedToDouble(getLong(src, i)) : (double) getLong(src, i))
                     : this == F64 ? src.getDouble(i * 8) : getFloat(src, i);
-            dst.put(j, (byte) Float8.fromDouble(to, v, saturate));
-        } else if (isIntegral()) {
+            if (to == F4E2M1) SubByte.putCode(dst, j, 4, SubByte.e2m1(v));
+            else dst.put(j, (byte) Float8.fromDouble(to, v, saturate));
+        } else if (to.isPackedInteger() && !intIn) {
+            to.putLong(dst, j, SubByte.roundToInteger(this == F64 ? src.getDouble(i * 8) : getFloat(src, i)));
+        } else if (intIn) {
             long v = getLong(src, i);
-            if (to.isIntegral()) to.putLong(dst, j, v);
+            if (to.isIntegral() || to.isPackedInteger()) to.putLong(dst, j, v);
             else if (to == F64) dst.putDouble(j * 8, this == U64 ? unsignedToDouble(v) : (double) v);
             else to.putFloat(dst, j, this == U64 ? unsignedToFloat(v) : (float) v);
         } else if (this == F64) {

@@ -20,7 +20,7 @@ public final class Tensor {
         this.shape = shape == null ? null : shape.clone();
     }
 
-    /** A tensor whose size is the product of its shape times the element width. */
+    /** A tensor whose size is the product of its shape times the element width ({@link DType#byteSize}: packed types round up to whole bytes). */
     public static Tensor of(String name, DType dtype, long... shape) {
         long elements = 1;
         for (long d : shape) {
@@ -33,7 +33,7 @@ public final class Tensor {
         }
         long bytes;
         try {
-            bytes = Math.multiplyExact(elements, dtype.bytes());
+            bytes = dtype.byteSize(elements);
         } catch (ArithmeticException e) {
             throw new GraphException("tensor '" + name + "': byte size of shape " + Arrays.toString(shape) + " overflows a long");
         }
@@ -53,7 +53,7 @@ public final class Tensor {
     public boolean hasShape() { return shape != null; }
 
     public long elements() {
-        if (shape == null) return dtype == null ? bytes : bytes / dtype.bytes();
+        if (shape == null) return dtype == null ? bytes : dtype.isPacked() ? bytes * (8 / dtype.bits()) : bytes / dtype.bytes();
         long n = 1;
         for (long d : shape) n *= d;
         return n;

@@ -23,9 +23,11 @@ public final class TensorValue {
         this.bytes = bytes.clone();
         if (bytes.length % dtype.bytes() != 0)
             throw new IllegalArgumentException(bytes.length + " B is not a whole number of " + dtype.jsonName() + " elements");
-        if (shape != null && product(shape) * dtype.bytes() != bytes.length)
+        if (shape == null && dtype.isPacked())
+            throw new IllegalArgumentException("a " + dtype.jsonName() + " value needs a shape: its " + bytes.length + " B may hold a padded last byte");
+        if (shape != null && dtype.byteSize(product(shape)) != bytes.length)
             throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " of " + dtype.jsonName() + " needs "
-                    + product(shape) * dtype.bytes() + " B, got " + bytes.length);
+                    + dtype.byteSize(product(shape)) + " B, got " + bytes.length);
     }
 
     /** f32 values of the given shape (null: flat). */
@@ -37,8 +39,8 @@ public final class TensorValue {
 
     /** Values of an integral type (int64 ... bool), each stored in the type's width. */
     public static TensorValue ofLongs(DType dtype, long[] shape, long... values) {
-        if (!dtype.isIntegral()) throw new IllegalArgumentException(dtype + " is not integral");
-        ByteBuffer b = allocate((long) dtype.bytes() * values.length);
+        if (!dtype.isIntegral() && !dtype.isPackedInteger()) throw new IllegalArgumentException(dtype + " is not integral");
+        ByteBuffer b = allocate(dtype.byteSize(values.length));
         for (int i = 0; i < values.length; i++) dtype.putLong(b, i, values[i]);
         return new TensorValue(dtype, shape, b.array());
     }
@@ -47,7 +49,7 @@ public final class TensorValue {
     public static TensorValue ofDoubles(DType dtype, long[] shape, double... values) {
         ByteBuffer src = allocate(8L * values.length);
         src.asDoubleBuffer().put(values);
-        ByteBuffer b = allocate((long) dtype.bytes() * values.length);
+        ByteBuffer b = allocate(dtype.byteSize(values.length));
         for (int i = 0; i < values.length; i++) DType.F64.cast(src, i, dtype, b, i);
         return new TensorValue(dtype, shape, b.array());
     }
@@ -63,7 +65,7 @@ public final class TensorValue {
     /** May be null (a flat value). */
     public long[] shape() { return shape == null ? null : shape.clone(); }
 
-    public int elements() { return bytes.length / dtype.bytes(); }
+    public int elements() { return shape != null ? Math.toIntExact(product(shape)) : bytes.length / dtype.bytes(); }
 
     public int byteCount() { return bytes.length; }
 
@@ -97,9 +99,9 @@ public final class TensorValue {
         return f;
     }
 
-    /** The elements of an integral value (int64 ... bool). */
+    /** The elements of an integral value (int64 ... bool, and the packed uint4 ... int2). */
     public long[] longs() {
-        if (!dtype.isIntegral()) throw new IllegalStateException("a " + dtype.jsonName() + " value has no integer elements");
+        if (!dtype.isIntegral() && !dtype.isPackedInteger()) throw new IllegalStateException("a " + dtype.jsonName() + " value has no integer elements");
         ByteBuffer b = buffer();
         long[] l = new long[elements()];
         for (int i = 0; i < l.length; i++) l[i] = dtype.getLong(b, i);
@@ -108,7 +110,7 @@ public final class TensorValue {
 
     /** Element {@code i} for messages: an integer, or a float as Java prints it. */
     public String format(int i) {
-        return dtype.isIntegral() ? Long.toString(dtype.getLong(buffer(), i)) : dtype == DType.F64 ? Double.toString(getDouble(i)) : Float.toString(dtype.getFloat(buffer(), i));
+        return dtype.isIntegral() || dtype.isPackedInteger() ? Long.toString(dtype.getLong(buffer(), i)) : dtype == DType.F64 ? Double.toString(getDouble(i)) : Float.toString(dtype.getFloat(buffer(), i));
     }
 
     /** Same type and bytes (bit for bit; shapes are not compared). */
@@ -120,7 +122,9 @@ public final class TensorValue {
     public int firstDifference(TensorValue o) {
         if (dtype != o.dtype || bytes.length != o.bytes.length) return -2;
         int at = Arrays.mismatch(bytes, o.bytes);
-        return at < 0 ? -1 : at / dtype.bytes();
+        if (at < 0 || !dtype.isPacked()) return at < 0 ? -1 : at / dtype.bytes();
+        int differ = (bytes[at] ^ o.bytes[at]) & 0xFF;        // the lowest differing element of that byte
+        return at * (8 / dtype.bits()) + Integer.numberOfTrailingZeros(differ) / dtype.bits();
     }
 
     @Override

@@ -76,7 +76,7 @@ final class ConstantFolding {
 
     /** Elements of type {@code from} as type {@code to} (ONNX Cast, by {@link DType#cast}; {@code saturate} for float8 results). */
     static ByteBuffer cast(ByteBuffer in, DType from, DType to, long count, boolean saturate) {
-        ByteBuffer out = ByteBuffer.allocate(Math.toIntExact(count * to.bytes())).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer out = ByteBuffer.allocate(Math.toIntExact(to.byteSize(count))).order(ByteOrder.LITTLE_ENDIAN);
         in = in.order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < count; i++) from.cast(in, i, to, out, i, saturate);
         return out;

@@ -299,6 +299,9 @@ public final class OnnxImporter {
             ins.add(v);
         }
         NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues);
+        if (!org.arenaplan.ir.PackedTypes.ONNX_TYPES.contains(node.opType()))
+            for (Value v : ins)
+                if (v != null && v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
         if (ConstantFolding.folds(n, weights.keySet())) {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
@@ -319,6 +322,9 @@ public final class OnnxImporter {
                 }
                 for (Value v : l.outputs())
                     if (!v.countable()) throw n.error("output " + v + " has more than 2^63-1 elements (inputs " + n.shapes() + ")");
+                if (!org.arenaplan.ir.PackedTypes.ONNX_TYPES.contains(node.opType()))
+                    for (Value v : l.outputs())
+                        if (v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
                 l = namedStandIns(l, n);
                 for (Map.Entry<Value, Double> c : l.constants().entrySet()) addWeight(c.getKey(), Constant.fill(c.getValue()), n);
                 for (String d : l.dropped()) dropped.put(d, n.opName());
@@ -422,7 +428,7 @@ public final class OnnxImporter {
         }
         if (c.values() == null) return null;
         ByteBuffer b = c.values().read().order(ByteOrder.LITTLE_ENDIAN);
-        byte[] bytes = new byte[Math.toIntExact(v.elements() * v.dtype().bytes())];
+        byte[] bytes = new byte[Math.toIntExact(v.dtype().byteSize(v.elements()))];
         b.get(bytes);
         return new TensorValue(v.dtype(), v.shape(), bytes);
     }
@@ -435,6 +441,7 @@ public final class OnnxImporter {
         long[] shape = n.constantInts(0, "the shape");
         OnnxModel.TensorData value = n.tensor("value");
         DType dt = value == null ? DType.F32 : dtype(value.dataType(), "attribute 'value' of node '" + n.opName() + "'");
+        n.require(!dt.isPacked(), "attribute 'value' is " + dt.jsonName() + ", a packed sub-byte type, which ConstantOfShape does not fill here");
         double fill = value == null ? 0.0 : value.uniform() == null ? Double.NaN : value.uniform();
         n.require(!Double.isNaN(fill) && (value == null || value.elementCount() == 1), "attribute 'value' must hold exactly one element");
         for (long d : shape) n.require(d >= 0, "shape " + Arrays.toString(shape) + " has a negative extent");

@@ -23,7 +23,8 @@ import java.util.Arrays;
  *   <li>{@code raw_data}: used as is (a view, no copy, when the model was memory-mapped);</li>
  *   <li>the typed fields: {@code float_data} (FLOAT), {@code int32_data} (INT32, INT16, INT8,
  *       UINT8, BOOL, and FLOAT16/BFLOAT16 and the four FLOAT8 types as bit patterns, one element
- *       per int32, as onnx.proto says), {@code int64_data} (INT64),
+ *       per int32, as onnx.proto says; UINT4, INT4, FLOAT4E2M1, UINT2 and INT2 as their packed
+ *       bytes, one byte per int32, as onnx's numpy_helper.to_array reads them), {@code int64_data} (INT64),
  *       {@code double_data} (DOUBLE), {@code uint64_data} (UINT32, UINT64), packed to bytes when read;</li>
  *   <li>external data ({@code data_location = EXTERNAL}): {@code location} relative to the model's
  *       folder and confined to it ({@link #confine}), {@code offset} and {@code length} in bytes,
@@ -47,6 +48,12 @@ final class OnnxTensors {
         };
     }
 
+    /** The packed sub-byte type of an ONNX code (UINT4, INT4, FLOAT4E2M1, UINT2, INT2), else null. */
+    static DType packed(int dataType) {
+        DType d = DType.ofOnnx(dataType);
+        return d != null && d.isPacked() ? d : null;
+    }
+
     /** The product of {@code t}'s dims; {@code what} names the tensor in errors. */
     private static long elementCount(TensorProto t, String what) {
         long n = 1;
@@ -67,12 +74,13 @@ final class OnnxTensors {
      */
     static WeightValues check(TensorProto t, Path dir, String what) {
         int width = width(t.getDataType());
-        if (width == 0) return null;
+        DType packed = packed(t.getDataType());
+        if (width == 0 && packed == null) return null;
         long count;
         long bytes;
         try {
             count = elementCount(t, what);
-            bytes = Math.multiplyExact(count, width);
+            bytes = packed != null ? packed.byteSize(count) : Math.multiplyExact(count, width);
         } catch (ArithmeticException e) {
             throw new OnnxException(what + ": its size (dims " + t.getDimsList() + ", " + width + " B each) overflows a long");
         }
@@ -80,10 +88,17 @@ final class OnnxTensors {
         if (t.hasRawData()) {
             ByteBuffer raw = t.getRawData().asReadOnlyByteBuffer();
             if (raw.remaining() != bytes)
-                throw new OnnxException(what + ": raw_data holds " + raw.remaining() + " B, but " + count + " elements of data_type " + t.getDataType() + " need " + bytes + " B");
+                throw new OnnxException(what + ": raw_data holds " + raw.remaining() + " B, but " + count + " elements of data_type " + t.getDataType()
+                        + (packed != null ? " (" + packed.jsonName() + ", " + (8 / packed.bits()) + " per byte)" : "") + " need " + bytes + " B");
             return () -> t.getRawData().asReadOnlyByteBuffer().slice().order(ByteOrder.LITTLE_ENDIAN);
         }
         int typed = typedCount(t);
+        if (packed != null) {          // int32_data holds the packed bytes, one per int32 (numpy_helper.to_array)
+            if (typed != bytes)
+                throw new OnnxException(what + ": holds " + typed + " values in int32_data, but " + count + " elements of " + packed.jsonName()
+                        + " (data_type " + t.getDataType() + ") pack into " + bytes + " B, one per int32");
+            return () -> packTyped(t, (int) bytes);
+        }
         if (typed != count && !(count == 0 && typed == 0))
             throw new OnnxException(what + ": holds " + typed + " values in its typed field (" + typedField(t.getDataType()) + "), but dims " + t.getDimsList() + " need " + count);
         return () -> packTyped(t, (int) bytes);
@@ -223,9 +238,10 @@ final class OnnxTensors {
 
     /**
      * The value every element holds when all are bitwise equal (compared as raw bytes, stopping
-     * at the first difference), else null; null also for an empty tensor.
+     * at the first difference), else null; null also for an empty tensor and for a packed type.
      */
     static Double uniform(WeightValues source, DType type) {
+        if (type.isPacked()) return null;          // several elements per byte, the last one padded: kept as values
         ByteBuffer b = source.read();
         int width = type.bytes();
         int n = b.remaining() / width;

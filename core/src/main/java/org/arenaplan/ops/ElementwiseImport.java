@@ -2,6 +2,7 @@ package org.arenaplan.ops;
 
 import org.arenaplan.ir.AttrSpec;
 import org.arenaplan.ir.DType;
+import org.arenaplan.ir.PackedTypes;
 import org.arenaplan.ir.OpKinds;
 import org.arenaplan.ir.OpRegistry;
 import org.arenaplan.ir.OpSpec;
@@ -114,7 +115,7 @@ final class ElementwiseImport {
 
     /**
      * QuantizeLinear and DequantizeLinear: axis from opset 13 (before, scale and zero point are one
-     * value); block_size (21) must be 0; QuantizeLinear's output is the zero point's type, else
+     * value); block_size (21) below; QuantizeLinear's output is the zero point's type, else
      * output_dtype (21), else uint8; saturate (19, default 1) concerns float8 outputs only (as Cast's). DequantizeLinear's output
      * is the scale's type, or its output_dtype (23), which must then be the scale's type (an output
      * of another type would set the precision of the multiplication: not implemented, refused).
@@ -122,8 +123,10 @@ final class ElementwiseImport {
      * the division; default 0, the scale's): arenaplan divides in x's type with a scale of x's
      * type, so a scale of another type, or a precision other than 0 or the scale's type, is
      * refused; and it divides f16 and bf16 in f32, so from 23,
-     * where the quotient must be rounded to f16 or bf16 first, such a scale is refused too. Versions 24 and 25 of both add element types only (float8e8m0 scales, int2/uint2),
-     * none of which arenaplan takes.
+     * where the quotient must be rounded to f16 or bf16 first, such a scale is refused too. Versions 24 and 25 of both add element types only (float8e8m0 scales, int2/uint2).
+     * The packed types (21: int4, uint4; 23: float4e2m1; 25: int2, uint2) are taken from the opset that lists them.
+     * block_size (21) > 0 is blocked quantization: the scale (and zero point) has x's shape with
+     * ceil(D / block_size) along axis, each value serving block_size consecutive indices of that axis.
      */
     static Lowered quantize(NodeContext n) {
         boolean q = n.opType().equals("QuantizeLinear");
@@ -133,8 +136,21 @@ final class ElementwiseImport {
         n.require(n.opset() >= 21 || (!n.hasAttr("block_size") && !n.hasAttr("output_dtype")), "attributes 'block_size' and 'output_dtype' need opset 21");
         n.require(q || n.opset() >= 23 || !n.hasAttr("output_dtype"), "attribute 'output_dtype' of DequantizeLinear needs opset 23");
         n.require(!q || n.opset() >= 23 || !n.hasAttr("precision"), "attribute 'precision' needs opset 23");
-        n.require(n.integer("block_size", 0) == 0, "blocked quantization (block_size " + n.integer("block_size", 0) + ") is not supported");
+        long block = n.integer("block_size", 0);
+        n.require(block >= 0 && block <= Integer.MAX_VALUE, "attribute 'block_size' = " + block + " is negative or too large");
         Value x = n.input(0), s = n.input(1);
+        if (block > 0) {
+            int axis = n.axis(n.integer("axis", 1), x.rank(), "axis");
+            long[] want = x.shape();
+            want[axis] = (want[axis] + block - 1) / block;
+            n.require(Arrays.equals(s.shape(), want), "scale " + s + " must be " + Arrays.toString(want) + " for blocked quantization (block_size " + block
+                    + "): x's shape " + Arrays.toString(x.shape()) + " with ceil(" + x.shape()[axis] + " / " + block + ") along axis " + axis);
+            if (n.hasInput(2))
+                n.require(Arrays.equals(n.input(2).shape(), s.shape()), "zero point " + n.input(2) + " must have the scale's shape " + Arrays.toString(s.shape()));
+        }
+        for (Value v : new Value[] {x, n.hasInput(2) ? n.input(2) : null})
+            if (v != null && v.dtype().isPacked())
+                n.require(n.opset() >= PackedTypes.sinceOpset(v.dtype()), v + " is " + v.dtype().jsonName() + ", which " + n.opType() + " takes from opset " + PackedTypes.sinceOpset(v.dtype()));
         n.require(n.opset() >= 13 || s.elements() == 1, "scale " + s + " must be one value before opset 13");
         List<String> inputs = new java.util.ArrayList<>(List.of(x.name(), s.name()));
         DType out = q ? DType.U8 : s.dtype();
@@ -157,8 +173,10 @@ final class ElementwiseImport {
         }
         DType given = q ? n.elementTypeUnlessZero("output_dtype", null) : null;
         if (given != null) {
-            n.require(given == DType.U8 || given == DType.I8 || given.isFloat8(), "attribute 'output_dtype' = " + given.onnxCode() + " (" + given.jsonName()
-                    + ") is not int8, uint8 or a float8 type, the types quantized to here");
+            n.require(given == DType.U8 || given == DType.I8 || given.isFloat8() || given.isPacked(), "attribute 'output_dtype' = " + given.onnxCode() + " (" + given.jsonName()
+                    + ") is not int8, uint8, a float8 type, int4, uint4, float4e2m1, int2 or uint2, the types quantized to here");
+            n.require(!given.isPacked() || n.opset() >= PackedTypes.sinceOpset(given), "attribute 'output_dtype' = " + given.onnxCode() + " (" + given.jsonName()
+                    + ") needs opset " + PackedTypes.sinceOpset(given));
             out = given;
         }
         if (n.hasInput(2)) {
@@ -170,6 +188,7 @@ final class ElementwiseImport {
         }
         Map<String, Object> attrs = new LinkedHashMap<>();
         if (n.hasAttr("axis")) attrs.put("axis", (long) n.axis(n.integer("axis", 1), x.rank(), "axis"));
+        if (block > 0) attrs.put("block_size", block);
         if (q && n.hasAttr("saturate")) {
             long sat = n.integer("saturate", 1);
             n.require(sat == 0 || sat == 1, "attribute 'saturate' = " + sat + " is not 0 or 1");
@@ -194,6 +213,7 @@ final class ElementwiseImport {
         n.require(!n.hasAttr("to"), "takes no attribute 'to' (the target type is input 1's)");
         TypeAndIndexOps.roundMode(n);
         DType to = n.input(1).dtype();
+        TypeAndIndexOps.packedOpset(n, n.input(0).dtype(), to);
         return NodeLowering.op(n, TypeAndIndexOps.CAST, List.of(n.input(0).name()), n.input(0).shape(), TypeAndIndexOps.castAttrs(n, to), to);
     }
 

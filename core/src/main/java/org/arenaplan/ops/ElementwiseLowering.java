@@ -126,24 +126,39 @@ final class ElementwiseLowering {
         return l.call(op, Kernels.COMPARE, List.of(l.read(a), l.read(b), l.write(y)), ints);
     }
 
-    /** {@link Kernels#QUANTIZE}: mode 0 QuantizeLinear, 1 DequantizeLinear; per tensor, or per index of attr axis. */
+    /**
+     * {@link Kernels#QUANTIZE}: mode 0 QuantizeLinear, 1 DequantizeLinear; per tensor, per index of
+     * attr axis, or blocked (attr block_size > 0: the scale has x's shape with ceil(D / block_size)
+     * along axis).
+     */
     static KernelCall quantize(Op op, OpLowering l, int mode) {
         String x = in(op, 0), s = in(op, 1), z = op.inputs().size() > 2 ? op.inputs().get(2) : null, y = out(op);
         DType xt = l.dtype(x), st = l.dtype(s), yt = l.dtype(y);
-        if (mode == 0 && (!xt.isFloat32Compute() || st != xt || (yt != DType.U8 && yt != DType.I8 && !yt.isFloat8()) || (z != null && l.dtype(z) != yt)))
+        if (mode == 0 && (!xt.isFloat32Compute() || st != xt || !quantizedType(yt) || (z != null && l.dtype(z) != yt)))
             throw fail(op, "quantizes " + xt.jsonName() + " by a " + st.jsonName() + " scale to " + yt.jsonName()
-                    + (z != null ? " with a " + l.dtype(z).jsonName() + " zero point" : "") + "; it takes f32, f16 or bf16 x, a scale of x's type, and int8, uint8 or float8 y and zero point");
-        boolean integerIn = (xt == DType.U8 || xt == DType.I8 || xt == DType.I32) && st == DType.F32 && yt == DType.F32;
-        boolean float8In = xt.isFloat8() && st.isFloat32Compute() && yt == st;
-        if (mode == 1 && ((!integerIn && !float8In) || (z != null && l.dtype(z) != xt)))
+                    + (z != null ? " with a " + l.dtype(z).jsonName() + " zero point" : "") + "; it takes f32, f16 or bf16 x, a scale of x's type, "
+                    + "and int8, uint8, int4, uint4, int2, uint2, float8 or float4e2m1 y and zero point");
+        boolean integerIn = (xt == DType.U8 || xt == DType.I8 || xt == DType.I32 || xt.isPackedInteger()) && st == DType.F32 && yt == DType.F32;
+        boolean floatIn = (xt.isFloat8() || xt == DType.F4E2M1) && st.isFloat32Compute() && yt == st;
+        if (mode == 1 && ((!integerIn && !floatIn) || (z != null && l.dtype(z) != xt)))
             throw fail(op, "dequantizes " + xt.jsonName() + " by a " + st.jsonName() + " scale to " + yt.jsonName()
-                    + "; it takes int8, uint8 or int32 x (and zero point) with an f32 scale and y, or float8 x (and zero point) with an f32, f16 or bf16 scale and y of its type");
+                    + "; it takes int8, uint8, int32, int4, uint4, int2 or uint2 x (and zero point) with an f32 scale and y, "
+                    + "or float8 or float4e2m1 x (and zero point) with an f32, f16 or bf16 scale and y of its type");
         long[] xs = l.shape(op, x);
-        long n = l.elements(x), per = l.elements(s), outer = 1, inner = n;
-        if (per != 1) {
-            int a = (int) OpAttrs.of(op).integer("axis");
-            if (a < 0) a += xs.length;
-            if (a < 0 || a >= xs.length || xs[a] != per) throw fail(op, "scale '" + s + "' has " + per + " values, not one per index of axis " + a + " of " + Arrays.toString(xs));
+        long n = l.elements(x), per = l.elements(s), outer = 1, inner = n, axis = per;
+        long block = OpAttrs.of(op).has("block_size") ? OpAttrs.of(op).integer("block_size") : 0;
+        if (block > 0) {
+            int a = axis(op, xs);
+            long[] want = xs.clone();
+            want[a] = (xs[a] + block - 1) / block;
+            if (!Arrays.equals(l.shape(op, s), want))
+                throw fail(op, "scale '" + s + "' is " + Arrays.toString(l.shape(op, s)) + ", not " + Arrays.toString(want) + " (blocks of " + block + " along axis " + a + ")");
+            outer = OpLowering.product(Arrays.copyOf(xs, a));
+            inner = OpLowering.product(Arrays.copyOfRange(xs, a + 1, xs.length));
+            axis = xs[a];
+        } else if (per != 1) {
+            int a = axis(op, xs);
+            if (xs[a] != per) throw fail(op, "scale '" + s + "' has " + per + " values, not one per index of axis " + a + " of " + Arrays.toString(xs));
             outer = OpLowering.product(Arrays.copyOf(xs, a));
             inner = OpLowering.product(Arrays.copyOfRange(xs, a + 1, xs.length));
         }
@@ -152,7 +167,19 @@ final class ElementwiseLowering {
         if (z != null) args.add(l.read(z));
         args.add(l.write(y));
         long saturate = mode == 0 ? OpAttrs.of(op).integer("saturate") : 0;
-        return l.call(op, Kernels.QUANTIZE, args, new long[] {outer, per, inner, mode, xt.onnxCode(), yt.onnxCode(), z != null ? 1 : 0, saturate});
+        return l.call(op, Kernels.QUANTIZE, args, new long[] {outer, axis, inner, mode, xt.onnxCode(), yt.onnxCode(), z != null ? 1 : 0, saturate, block});
+    }
+
+    /** The types QuantizeLinear writes: int8, uint8, the packed integers, float8 and float4e2m1. */
+    private static boolean quantizedType(DType t) {
+        return t == DType.U8 || t == DType.I8 || t.isFloat8() || t.isPacked();
+    }
+
+    private static int axis(Op op, long[] xs) {
+        int a = (int) OpAttrs.of(op).integer("axis");
+        if (a < 0) a += xs.length;
+        if (a < 0 || a >= xs.length) throw fail(op, "axis " + OpAttrs.of(op).integer("axis") + " is out of range for " + Arrays.toString(xs));
+        return a;
     }
 
     /** The element types {@code takes} accepts, for messages. */

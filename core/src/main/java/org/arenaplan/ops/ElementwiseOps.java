@@ -140,23 +140,37 @@ final class ElementwiseOps implements OpFamily {
                 .lower((op, l) -> ElementwiseLowering.binary(op, l, Kernels.PRELU)).onnx(ElementwiseImport::prelu).build());
         for (String k : List.of(QUANTIZE_LINEAR, DEQUANTIZE_LINEAR)) {
             boolean q = k.equals(QUANTIZE_LINEAR);
-            d.add(OpDefinition.op(k, 2, 3).attrs(q ? new AttrSpec[] {AttrSpec.axis("axis", 1), AttrSpec.integer("saturate", 1, 0, 1)} : new AttrSpec[] {AttrSpec.axis("axis", 1)})
+            d.add(OpDefinition.op(k, 2, 3).attrs(q ? new AttrSpec[] {AttrSpec.axis("axis", 1), AttrSpec.integer("saturate", 1, 0, 1), AttrSpec.integer("block_size", 0, 0, Integer.MAX_VALUE)}
+                            : new AttrSpec[] {AttrSpec.axis("axis", 1), AttrSpec.integer("block_size", 0, 0, Integer.MAX_VALUE)})
                     .shape(ElementwiseOps::quantizeShape).kernels(Kernels.QUANTIZE)
-                    .doc(q ? "saturate(rint(x / scale) + zero_point) to int8 or uint8 (the zero point's type, uint8 without one); x f32, f16 or bf16; "
-                                    + "to float8 (the zero point's type): x / scale + zero_point in f32, cast to float8 with saturate (default 1)"
-                            : "(x - zero_point) * scale as f32; x int8, uint8 or int32; or x float8 with an f32, f16 or bf16 scale, y the scale's type"
-                            + "; scale and zero point one value, or one per index of axis")
+                    .doc(q ? "saturate(rint(x / scale) + zero_point) to int8, uint8, int4, uint4, int2 or uint2 (the zero point's type, uint8 without one); x f32, f16 or bf16; "
+                                    + "to float8 or float4e2m1 (the zero point's type): x / scale + zero_point in f32, cast to float8 with saturate (default 1), to float4e2m1 saturating"
+                            : "(x - zero_point) * scale as f32; x int8, uint8, int32, int4, uint4, int2 or uint2; or x float8 or float4e2m1 with an f32, f16 or bf16 scale, y the scale's type"
+                            + "; scale and zero point one value, one per index of axis, or (block_size > 0) x's shape with axis extent ceil(D / block_size)")
                     .lower((op, l) -> List.of(ElementwiseLowering.quantize(op, l, q ? 0 : 1)))
                     .onnx(k, 10, ElementwiseImport::quantize, q ? new String[] {"saturate", "block_size", "output_dtype", "precision"} : new String[] {"block_size", "output_dtype"}).build());
         }
         return d;
     }
 
-    /** Quantize's and dequantize's shape: x's; scale and zero point one value, or a 1-D tensor along axis (ONNX QuantizeLinear-13). */
+    /**
+     * Quantize's and dequantize's shape: x's. Scale and zero point (ONNX QuantizeLinear-21): one
+     * value, a 1-D tensor along axis, or, when attr block_size B > 0 (blocked quantization), x's
+     * rank and shape except along axis, where the extent is ceil(D / B) (the spec's accepted
+     * range [ceil(D / S), ceil(D / (S - 1)) - 1] for B holds exactly when S = ceil(D / B)).
+     */
     static long[] quantizeShape(OpAttrs a, long[][] in) {
         long n = 1;
         for (long e : in[1]) n *= e;
-        if (n != 1) {
+        long block = a.has("block_size") ? a.integer("block_size") : 0;
+        if (block > 0) {
+            int axis = ShapeRules.axis(a.integer("axis"), in[0].length, "axis");
+            long[] want = in[0].clone();
+            want[axis] = (want[axis] + block - 1) / block;
+            if (!Arrays.equals(in[1], want))
+                throw new GraphException("scale " + Arrays.toString(in[1]) + " must be " + Arrays.toString(want) + " for blocked quantization of "
+                        + Arrays.toString(in[0]) + " along axis " + axis + " in blocks of " + block + " (x's shape, ceil(" + in[0][axis] + " / " + block + ") along the axis)");
+        } else if (n != 1) {
             int axis = ShapeRules.axis(a.integer("axis"), in[0].length, "axis");
             if (in[1].length != 1 || in[1][0] != in[0][axis])
                 throw new GraphException("scale " + Arrays.toString(in[1]) + " must be one value or one per index of axis " + axis + " of " + Arrays.toString(in[0]));

@@ -46,9 +46,10 @@ final class TypeAndIndexOps implements OpFamily {
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                OpDefinition.op(CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 20), AttrSpec.integer("saturate", 1, 0, 1)).shape(ShapeRules::sameAsFirst).kernels(Kernels.CAST)
+                OpDefinition.op(CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 26), AttrSpec.integer("saturate", 1, 0, 1)).shape(ShapeRules::sameAsFirst).kernels(Kernels.CAST)
                         .doc("to: the output's ONNX TensorProto.DataType; any type to any type by DType.cast; saturate (default 1): "
-                                + "a float8 output clamps out-of-range values and infinities to +-max, else gives infinity (float8e5m2) or NaN")
+                                + "a float8 output clamps out-of-range values and infinities to +-max, else gives infinity (float8e5m2) or NaN; "
+                                + "to int4, uint4, int2 or uint2: floats round to nearest even, then the low bits are kept; to float4e2m1: nearest even, saturating to +-6")
                         .lower((op, l) -> List.of(cast(op, l))).onnx(TypeAndIndexOps::importCast, "saturate", "round_mode")
                         .onnx("CastLike", 15, ElementwiseImport::castLike, "saturate", "round_mode").build(),
                 OpDefinition.op(BIT_CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 20)).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY)
@@ -122,7 +123,15 @@ final class TypeAndIndexOps implements OpFamily {
         roundMode(n);
         n.require(n.hasAttr("to"), "attribute 'to' is required");
         DType t = n.elementType("to", null);
+        packedOpset(n, n.input(0).dtype(), t);
         return op(n, CAST, List.of(n.input(0).name()), n.input(0).shape(), castAttrs(n, t), t);
+    }
+
+    /** Cast and CastLike list the packed types from opset 21 (int4, uint4), 23 (float4e2m1) and 25 (int2, uint2). */
+    static void packedOpset(NodeContext n, DType from, DType to) {
+        for (DType t : new DType[] {from, to})
+            n.require(!t.isPacked() || n.opset() >= org.arenaplan.ir.PackedTypes.sinceOpset(t),
+                    t.jsonName() + " is an element type " + n.opType() + " takes from opset " + org.arenaplan.ir.PackedTypes.sinceOpset(t));
     }
 
     /** The Cast op's attributes: {@code to}, and {@code saturate} when the node sets it to 0 (opset 19; 0 or 1, default 1). */

@@ -68,7 +68,11 @@ final class ElementwiseKernels {
                 : ElementwiseMath.compare(op, getDouble(t, a, ia), getDouble(t, b, ib))) ? 1 : 0)));
     }
 
-    /** {@link Kernels#QUANTIZE}: QuantizeLinear (mode 0) and DequantizeLinear (mode 1), per tensor or per axis. */
+    /**
+     * {@link Kernels#QUANTIZE}: QuantizeLinear (mode 0) and DequantizeLinear (mode 1), per tensor,
+     * per axis or blocked (9th int block > 0: scale entry (o, a / block, i) of
+     * [outer, ceil(axis / block), inner]).
+     */
     static Runnable quantize(KernelCall c) {
         boolean hasZp = c.ints().length > 6 && c.intArg(6) == 1;
         need(c, hasZp ? 4 : 3, 7);
@@ -76,36 +80,53 @@ final class ElementwiseKernels {
         DType xt = SimKernels.dtype(c, 4), yt = SimKernels.dtype(c, 5);
         DType st = mode == 0 ? xt : yt, zt = mode == 0 ? yt : xt;
         boolean saturate = c.ints().length > 7 && c.intArg(7) != 0;   // absent reads as 0, as the CUDA kernel's zero-padded ints do
-        if (mode == 0 ? !xt.isFloat32Compute() || (yt != DType.I8 && yt != DType.U8 && !yt.isFloat8())
-                : !((xt == DType.I8 || xt == DType.U8 || xt == DType.I32) && yt == DType.F32) && !(xt.isFloat8() && yt.isFloat32Compute()))
+        int block = c.ints().length > 8 ? SimKernels.i(c, 8) : 0;
+        if (mode == 0 ? !xt.isFloat32Compute() || (yt != DType.I8 && yt != DType.U8 && !yt.isFloat8() && !yt.isPacked())
+                : !((xt == DType.I8 || xt == DType.U8 || xt == DType.I32 || xt.isPackedInteger()) && yt == DType.F32)
+                        && !((xt.isFloat8() || xt == DType.F4E2M1) && yt.isFloat32Compute()))
             throw new DeviceException("'" + c.label() + "': quantize mode " + mode + " does not take " + xt.jsonName() + " to " + yt.jsonName());
         int y = c.pointers().size() - 1;
         long n = (long) outer * axis * inner;
+        long blocks = block > 0 ? (axis + (long) block - 1) / block : 0, scales = block > 0 ? outer * blocks * inner : axis;
         elements(c, 0, xt, n);
-        elements(c, 1, st, axis);
-        if (hasZp) elements(c, 2, zt, axis);
+        elements(c, 1, st, scales);
+        if (hasZp) elements(c, 2, zt, scales);
         elements(c, y, yt, n);
+        boolean floatZ = zt.isFloat8() || zt == DType.F4E2M1;
+        long[] range = quantizeRange(zt);
         return () -> {
             ByteBuffer x = SimKernels.in(c, 0), s = SimKernels.in(c, 1), z = hasZp ? SimKernels.in(c, 2) : null, out = SimKernels.out(c, y);
             for (int o = 0, k = 0; o < outer; o++) {
                 for (int a = 0; a < axis; a++) {
-                    float scale = st.getFloat(s, a);
-                    if (zt.isFloat8()) {                                // x / scale + zp, or (x - zp) * scale, in f32
-                        float zf = hasZp ? zt.getFloat(z, a) : 0;
-                        for (int i = 0; i < inner; i++, k++) {
-                            if (mode == 0) yt.putFloat8(out, k, xt.getFloat(x, k) / scale + zf, saturate);
-                            else yt.putFloat(out, k, (xt.getFloat(x, k) - zf) * scale);
-                        }
-                        continue;
-                    }
-                    long zp = hasZp ? zt.getLong(z, a) : 0;
                     for (int i = 0; i < inner; i++, k++) {
-                        if (mode == 0) yt.putLong(out, k, ElementwiseMath.quantize(xt.getFloat(x, k), scale, zp, yt == DType.U8));
+                        int e = block > 0 ? (int) ((o * blocks + a / block) * inner + i) : a;
+                        float scale = st.getFloat(s, e);
+                        if (floatZ) {                                   // x / scale + zp, or (x - zp) * scale, in f32
+                            float zf = hasZp ? zt.getFloat(z, e) : 0;
+                            if (mode == 1) yt.putFloat(out, k, (xt.getFloat(x, k) - zf) * scale);
+                            else if (yt.isFloat8()) yt.putFloat8(out, k, xt.getFloat(x, k) / scale + zf, saturate);
+                            else yt.putFloat(out, k, xt.getFloat(x, k) / scale + zf);
+                            continue;
+                        }
+                        long zp = hasZp ? zt.getLong(z, e) : 0;
+                        if (mode == 0) yt.putLong(out, k, ElementwiseMath.quantize(xt.getFloat(x, k), scale, zp, range[0], range[1]));
                         else yt.putFloat(out, k, ElementwiseMath.dequantize(xt.getLong(x, k), scale, zp));
                     }
                 }
             }
             SimKernels.store(c, y, out);
+        };
+    }
+
+    /** The saturation range of QuantizeLinear to integer type {@code t} (ONNX reference _QUANT_INTEGER_RANGES). */
+    static long[] quantizeRange(DType t) {
+        return switch (t) {
+            case U8 -> new long[] {0, 255};
+            case U4 -> new long[] {0, 15};
+            case I4 -> new long[] {-8, 7};
+            case U2 -> new long[] {0, 3};
+            case I2 -> new long[] {-2, 1};
+            default -> new long[] {-128, 127};
         };
     }
 
@@ -137,6 +158,11 @@ final class ElementwiseKernels {
     /** Argument {@code k} must hold at least {@code n} elements of {@code t}. */
     private static void elements(KernelCall c, int k, DType t, long n) {
         long bytes = c.pointer(k).bytes();
+        if (t.isPacked()) {
+            if (bytes < t.byteSize(n))
+                throw new DeviceException("'" + c.label() + "': argument " + c.pointer(k).tensor() + " (" + bytes + " B) holds fewer than " + n + " " + t.jsonName() + " elements (" + t.byteSize(n) + " B)");
+            return;
+        }
         if (bytes % t.bytes() != 0 || bytes / t.bytes() < n)
             throw new DeviceException("'" + c.label() + "': argument " + c.pointer(k).tensor() + " (" + bytes + " B) does not hold " + n + " " + t.jsonName() + " elements");
     }

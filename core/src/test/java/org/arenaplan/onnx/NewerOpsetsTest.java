@@ -110,9 +110,9 @@ class NewerOpsetsTest {
 
     @Test
     void aConstantOfATypeArenaplanLacksIsRefusedNamingTheNode() throws Exception {
-        OnnxMl.TensorProto f4 = OnnxMl.TensorProto.newBuilder().setDataType(23).setRawData(com.google.protobuf.ByteString.copyFrom(new byte[] {0})).build();
-        TinyOnnx m = new TinyOnnx().opset(23).outputOfType(OnnxDTypes.FLOAT, "y").node("k", "Constant", List.of(), List.of("y"), "value", f4);
-        OnnxOpRuns.refused(dir, m, "attribute 'value' of node 'k' has ONNX element type 23 (FLOAT4E2M1), which arenaplan does not support");
+        OnnxMl.TensorProto e8m0 = OnnxMl.TensorProto.newBuilder().setDataType(24).setRawData(com.google.protobuf.ByteString.copyFrom(new byte[] {0})).build();
+        TinyOnnx m = new TinyOnnx().opset(24).outputOfType(OnnxDTypes.FLOAT, "y").node("k", "Constant", List.of(), List.of("y"), "value", e8m0);
+        OnnxOpRuns.refused(dir, m, "attribute 'value' of node 'k' has ONNX element type 24 (FLOAT8E8M0), which arenaplan does not support");
     }
 
     private static OnnxMl.TensorProto scalar(String name, int type, double v) {

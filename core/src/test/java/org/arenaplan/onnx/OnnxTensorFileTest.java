@@ -36,7 +36,7 @@ class OnnxTensorFileTest {
             OnnxTensorFile.write(p, "t", v);
             OnnxMl.TensorProto raw = OnnxMl.TensorProto.parseFrom(Files.readAllBytes(p));
             assertThat(raw.getDataType()).as(d.jsonName()).isEqualTo(d.onnxCode());
-            assertThat(raw.getRawData().size()).as(d.jsonName()).isEqualTo(6 * d.bytes());
+            assertThat(raw.getRawData().size()).as(d.jsonName()).isEqualTo(d.byteSize(6));   // 6 x bytes, or ceil(6 x bits / 8) packed
             TensorValue back = OnnxTensorFile.read(p).value();
             assertThat(back).as(d.jsonName()).isEqualTo(v);
         }

@@ -655,6 +655,49 @@ class KernelEmulationTest {
             c.add(new Case(Kernels.QUANTIZE, List.of(allCodes(yt), TensorValue.ofDoubles(DType.F32, null, 2), TensorValue.ofDoubles(yt, null, 0.25)), DType.F32, 256,
                     new long[] {1, 1, 256, 1, yt.onnxCode(), DType.F32.onnxCode(), 1, 0}, new double[0], 0));
         }
+        // packed types: quantize x [2, 3, 4] per axis 1 with a zero point, per tensor without, and blocked (axis 1 in blocks
+        // of 2: scale and zero point [2, 2, 4]); dequantize every code (and the part-filled last byte) per tensor and blocked
+        TensorValue qx = TensorValue.ofDoubles(DType.F32, null, java.util.stream.DoubleStream.concat(java.util.Arrays.stream(floats(DType.F32, 33, 18).doubles())
+                .map(v -> v * 3), java.util.stream.DoubleStream.of(2.5, -0.5, 1e9, Double.NaN, -1e9, 0.25)).toArray());
+        double[] blockScales = new double[16];
+        for (int i = 0; i < 16; i++) blockScales[i] = 0.25 + 0.5 * (i % 5);
+        for (DType yt : PACKED) {
+            TensorValue zp = yt == DType.F4E2M1 ? TensorValue.ofDoubles(yt, new long[] {3}, 0, 0.5, -1)
+                    : TensorValue.ofLongs(yt, new long[] {3}, 1, 0, yt == DType.U4 || yt == DType.U2 ? 2 : -1);
+            c.add(new Case(Kernels.QUANTIZE, List.of(qx, TensorValue.ofDoubles(DType.F32, null, 0.5, 1, 3), zp), yt, 24,
+                    new long[] {2, 3, 4, 0, DType.F32.onnxCode(), yt.onnxCode(), 1, 1}, new double[0], 0));
+            c.add(new Case(Kernels.QUANTIZE, List.of(qx, TensorValue.ofDoubles(DType.F32, null, 0.7)), yt, 24,
+                    new long[] {1, 1, 24, 0, DType.F32.onnxCode(), yt.onnxCode(), 0, 1}, new double[0], 0));
+            long[] bz = new long[16];
+            for (int i = 0; i < 16; i++) bz[i] = i % 3 - (yt == DType.U4 || yt == DType.U2 ? 0 : 1);
+            TensorValue blockZp = yt == DType.F4E2M1 ? TensorValue.ofDoubles(yt, new long[] {16}, java.util.Arrays.stream(bz).asDoubleStream().map(v -> v / 2).toArray())
+                    : TensorValue.ofLongs(yt, new long[] {16}, bz);
+            c.add(new Case(Kernels.QUANTIZE, List.of(qx, TensorValue.ofDoubles(DType.F32, null, java.util.Arrays.copyOf(blockScales, 16)), blockZp), yt, 24,
+                    new long[] {2, 3, 4, 0, DType.F32.onnxCode(), yt.onnxCode(), 1, 1, 2}, new double[0], 0));
+            TensorValue codes = packedCodes(yt);
+            DType st = yt == DType.F4E2M1 ? DType.F16 : DType.F32;
+            c.add(new Case(Kernels.QUANTIZE, List.of(codes, TensorValue.ofDoubles(st, null, 1.5),
+                    yt == DType.F4E2M1 ? TensorValue.ofDoubles(yt, new long[] {1}, -0.5) : TensorValue.ofLongs(yt, new long[] {1}, 1)), st, codes.elements(),
+                    new long[] {1, 1, codes.elements(), 1, yt.onnxCode(), st.onnxCode(), 1, 0}, new double[0], 0));
+            // dequantize blocked: x [2, 3, 4] of codes, axis 1 in blocks of 2
+            long[] xc = new long[24];
+            for (int i = 0; i < 24; i++) xc[i] = i % (1 << yt.bits());
+            TensorValue bx = yt == DType.F4E2M1 ? TensorValue.ofDoubles(yt, new long[] {24}, java.util.Arrays.stream(xc).asDoubleStream().map(v -> v / 2 - 2).toArray())
+                    : TensorValue.ofLongs(yt, new long[] {24}, xc);
+            c.add(new Case(Kernels.QUANTIZE, List.of(bx, TensorValue.ofDoubles(st, null, java.util.Arrays.copyOf(blockScales, 16)), blockZp), st, 24,
+                    new long[] {2, 3, 4, 1, yt.onnxCode(), st.onnxCode(), 1, 0, 2}, new double[0], 0));
+        }
+        // blocked int8 and uint8: x [2, 5, 3] along axis 1 in blocks of 2 (3 blocks, the last one short)
+        for (DType yt : new DType[] {DType.U8, DType.I8}) {
+            double[] s18 = new double[18];
+            long[] z18 = new long[18];
+            for (int i = 0; i < 18; i++) { s18[i] = 0.1 + 0.3 * (i % 7); z18[i] = (i % 4) * (yt == DType.U8 ? 40 : 20) - (yt == DType.U8 ? 0 : 30); }
+            TensorValue x30 = TensorValue.ofDoubles(DType.F32, null, java.util.Arrays.copyOf(floats(DType.F32, 34, 30).doubles(), 30));
+            c.add(new Case(Kernels.QUANTIZE, List.of(x30, TensorValue.ofDoubles(DType.F32, null, s18), TensorValue.ofLongs(yt, null, z18)), yt, 30,
+                    new long[] {2, 5, 3, 0, DType.F32.onnxCode(), yt.onnxCode(), 1, 1, 2}, new double[0], 0));
+            c.add(new Case(Kernels.QUANTIZE, List.of(longs(yt, 35, 30, 1000), TensorValue.ofDoubles(DType.F32, null, s18), TensorValue.ofLongs(yt, null, z18)), DType.F32, 30,
+                    new long[] {2, 5, 3, 1, yt.onnxCode(), DType.F32.onnxCode(), 1, 0, 2}, new double[0], 0));
+        }
         return c;
     }
 
@@ -669,6 +712,16 @@ class KernelEmulationTest {
     private static final DType[] TYPES = {DType.F32, DType.F16, DType.BF16, DType.F64, DType.I64, DType.I32, DType.I16, DType.I8, DType.U64, DType.U32,
         DType.U16, DType.U8, DType.BOOL, DType.F8E4M3FN, DType.F8E4M3FNUZ, DType.F8E5M2, DType.F8E5M2FNUZ};
     private static final DType[] FLOAT8 = {DType.F8E4M3FN, DType.F8E4M3FNUZ, DType.F8E5M2, DType.F8E5M2FNUZ};
+    private static final DType[] PACKED = {DType.U4, DType.I4, DType.F4E2M1, DType.U2, DType.I2};
+
+    /** Every code of a packed type in order, then code 1 once more: 2^bits + 1 elements, so the last byte is part-filled. */
+    private static TensorValue packedCodes(DType t) {
+        int codes = 1 << t.bits(), n = codes + 1;
+        byte[] b = new byte[Math.toIntExact(t.byteSize(n))];
+        int per = 8 / t.bits();
+        for (int i = 0; i < n; i++) b[i / per] |= (byte) ((i < codes ? i : 1) << (i % per * t.bits()));
+        return new TensorValue(t, new long[] {n}, b);
+    }
 
     /** Float8's edges: the maxima (448, 240, 57344), ties just below and above them, subnormal ties and the halves of the least subnormals. */
     private static final double[] FLOAT8_SPECIAL = {448, 464, 464.00001, 480, 240, 248, 248.0001, 256, 57344, 61440, 61439.99, 65536, -464.00001, -61440,
@@ -722,6 +775,17 @@ class KernelEmulationTest {
         }
         for (DType from : FLOAT8) {
             for (DType to : TYPES) c.add(new Case(Kernels.CAST, List.of(allCodes(from)), to, 256, new long[] {256, from.onnxCode(), to.onnxCode(), 1}, new double[0], 0));
+        }
+        // packed types: every code (and one more, an odd count that leaves the last byte part-filled) to every type and
+        // every packed type; every type's special values to every packed type (whole bytes per thread on the GPU)
+        for (DType from : PACKED) {
+            TensorValue x = packedCodes(from);
+            for (DType to : TYPES) c.add(new Case(Kernels.CAST, List.of(x), to, x.elements(), new long[] {x.elements(), from.onnxCode(), to.onnxCode(), 1}, new double[0], 0));
+            for (DType to : PACKED) c.add(new Case(Kernels.CAST, List.of(x), to, x.elements(), new long[] {x.elements(), from.onnxCode(), to.onnxCode(), 1}, new double[0], 0));
+        }
+        for (DType from : TYPES) {
+            TensorValue x = specials(from);
+            for (DType to : PACKED) c.add(new Case(Kernels.CAST, List.of(x), to, x.elements(), new long[] {x.elements(), from.onnxCode(), to.onnxCode(), 1}, new double[0], 0));
         }
         for (DType t : new DType[] {DType.F16, DType.BF16}) {
             for (int op : new int[] {Kernels.RELU, Kernels.SIGMOID, Kernels.TANH, Kernels.GELU, Kernels.IDENTITY}) {
@@ -887,8 +951,8 @@ class KernelEmulationTest {
             for (Case c : cases) {
                 byte[][] args = new byte[c.inputs().size() + 1][];
                 for (int i = 0; i < c.inputs().size(); i++) args[i] = c.inputs().get(i).bytes();
-                args[args.length - 1] = new byte[c.outputs() * c.out().bytes()];
-                want.add(new TensorValue(c.out(), null, onSimulator(sim, c, args)));
+                args[args.length - 1] = new byte[Math.toIntExact(c.out().byteSize(c.outputs()))];   // packed types: ceil(n * bits / 8)
+                want.add(new TensorValue(c.out(), new long[] {c.outputs()}, onSimulator(sim, c, args)));
                 bounds.add(c.ulps() == TF32 ? tf32Bound(sim, c, args) : null);
                 KernelCall shape = new KernelCall(c.kernel(), List.of(), c.ints(), c.floats(), "shape");
                 CudaKernelTable.Spec spec = CudaKernelTable.SPECS.get(c.kernel());
@@ -912,7 +976,7 @@ class KernelEmulationTest {
         long tf32Rounded = 0;
         for (int k = 0; k < cases.size(); k++) {
             Case c = cases.get(k);
-            TensorValue got = new TensorValue(c.out(), null, HexFormat.of().parseHex(lines.get(k).trim())), w = want.get(k);
+            TensorValue got = new TensorValue(c.out(), new long[] {c.outputs()}, HexFormat.of().parseHex(lines.get(k).trim())), w = want.get(k);
             assertThat(got.elements()).isEqualTo(c.outputs());
             String what = "case " + k + " " + c.kernel() + " " + c.inputs() + " -> " + c.out().jsonName() + " " + java.util.Arrays.toString(c.ints());
             if (c.ulps() == TF32) {
