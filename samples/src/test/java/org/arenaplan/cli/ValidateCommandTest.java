@@ -155,4 +155,23 @@ class ValidateCommandTest {
         assertThat(strict.code()).as(strict.toString()).isEqualTo(1);
         assertThat(strict.out()).contains("MISALIGNED");
     }
+
+    /** A plan JSON of several streams is checked for its placement only; the OK says its events were not checked (review, breaker8). */
+    @Test
+    void aMultiStreamPlanSaysItsEventsAreNotChecked() throws Exception {
+        Path csv = dir.resolve("t4.csv"), json = dir.resolve("t4.json");
+        assertThat(Cli.run("plan", "--model", "transformer", "--streams", "4", "--out", csv.toString()).code()).isEqualTo(0);
+        assertThat(Cli.run("plan", "--model", "transformer", "--streams", "4", "--out", json.toString()).code()).isEqualTo(0);
+        StringBuilder problem = new StringBuilder();
+        for (String line : java.nio.file.Files.readAllLines(csv)) problem.append(line, 0, line.lastIndexOf(',')).append('\n');
+        Path p = file("t4.problem.csv", problem.toString());
+        Cli r = Cli.run("validate", p.toString(), json.toString());
+        assertThat(r.code()).as(r.toString()).isEqualTo(0);
+        assertThat(r.out()).startsWith("OK: ").containsPattern("note: the plan's [1-9][0-9]* sync event\\(s\\) are not checked here");
+        Cli one = Cli.run("validate", p.toString(), csv.toString());
+        assertThat(one.out()).doesNotContain("note:");
+        Cli graphFirst = Cli.run("validate", json.toString(), json.toString());
+        assertThat(graphFirst.code()).isEqualTo(2);
+        assertThat(graphFirst.err()).contains("is a JSON file; validate checks a placement against a problem CSV");
+    }
 }
