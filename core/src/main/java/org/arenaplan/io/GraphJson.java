@@ -186,7 +186,7 @@ public final class GraphJson {
         return new Op(name, kind, in, out, (int) stream, attrs, views, members, inPlace);
     }
 
-    /** Decodes the optional array {@code field} of {@code o}, each element allowed only {@code fields}. */
+    /** Decodes the optional array {@code field} of {@code o}, each element allowed only {@code fields} and none given twice. */
     private static <T> List<T> entries(JsonReading r, JsonNode o, String path, String field, java.util.Set<String> fields,
                                        java.util.function.BiFunction<JsonNode, String, T> decode) {
         List<T> out = new ArrayList<>();
@@ -194,7 +194,10 @@ public final class GraphJson {
         for (int i = 0; i < a.size(); i++) {
             String p = path + "." + field + "[" + i + "]";
             r.onlyFields(a.get(i), p, fields);
-            out.add(decode.apply(a.get(i), p));
+            T entry = decode.apply(a.get(i), p);
+            int first = out.indexOf(entry);
+            if (first >= 0) throw r.fail(p, "repeats " + path + "." + field + "[" + first + "]");
+            out.add(entry);
         }
         return out;
     }

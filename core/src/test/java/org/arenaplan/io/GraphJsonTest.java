@@ -102,6 +102,18 @@ class GraphJsonTest {
             assertThat(GraphJson.parse(withKind(ok), "g.json").ops().get(0).kind()).isEqualTo(ok);
     }
 
+    /** A list entry given twice (an in-place hint, a view) is bad input naming both paths; it was accepted and its refusal printed twice (review, breaker8). */
+    @Test
+    void anEntryGivenTwiceIsBadInput() {
+        String twice = "{\"format\": \"arenaplan-graph/1\", \"tensors\": [{\"name\": \"x\", \"bytes\": 4}, {\"name\": \"y\", \"bytes\": 4}],"
+                + " \"inputs\": [{\"name\": \"x\"}], \"outputs\": [\"y\"],"
+                + " \"ops\": [{\"name\": \"r\", \"kind\": \"Relu\", \"inputs\": [\"x\"], \"outputs\": [\"y\"], \"LIST\": [ENTRY, ENTRY]}]}";
+        assertThatThrownBy(() -> GraphJson.parse(twice.replace("LIST", "inplace").replace("ENTRY", "{\"output\": 0, \"input\": 0}"), "g.json"))
+                .isInstanceOf(InputException.class).hasMessage("g.json: $.ops[0].inplace[1]: repeats $.ops[0].inplace[0]");
+        assertThatThrownBy(() -> GraphJson.parse(twice.replace("LIST", "views").replace("ENTRY", "{\"output\": 0, \"input\": 0}"), "g.json"))
+                .isInstanceOf(InputException.class).hasMessage("g.json: $.ops[0].views[1]: repeats $.ops[0].views[0]");
+    }
+
     private static String withKind(String kind) {
         return "{\"format\": \"arenaplan-graph/1\", \"tensors\": [{\"name\": \"x\", \"bytes\": 4}, {\"name\": \"y\", \"bytes\": 4}],"
                 + " \"inputs\": [{\"name\": \"x\"}], \"outputs\": [\"y\"],"
