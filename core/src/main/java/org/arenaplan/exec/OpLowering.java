@@ -75,6 +75,11 @@ public final class OpLowering {
                     if (graph.tensor(t).dtype() != null && graph.tensor(t).dtype().isPacked())
                         throw fail(op, org.arenaplan.ir.PackedTypes.refusal(op.kind(), t, graph.tensor(t).dtype()));
         }
+        for (Op.View v : op.views()) {
+            String view = op.outputs().get(v.output()), root = graph.viewRoot(view);
+            if (graph.isWeight(root))
+                throw fail(op, "'" + view + "' is declared a view of weight '" + root + "'; the executors keep weights outside the arena and run no view of one (drop the view declaration: the op then copies)");
+        }
         if (op.isStorageOnly()) {
             if (!OpRegistry.knows(op.kind())) throw unknownKind(op);
             return List.of();

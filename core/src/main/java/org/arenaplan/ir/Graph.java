@@ -103,6 +103,13 @@ public final class Graph {
         return viewOf.containsKey(t);
     }
 
+    /** The tensor whose bytes view {@code t} points into, following views down to one that is not a view (a weight, an input or a computed tensor); {@code t} itself when it is no view. */
+    public String viewRoot(String t) {
+        String root = t;
+        for (Op.View v = viewOf.get(root); v != null; v = viewOf.get(root)) root = producer(root).inputs().get(v.input());
+        return root;
+    }
+
     /** The distinct stream ids used by ops, ascending. */
     public List<Integer> streams() {
         Set<Integer> s = new java.util.TreeSet<>();

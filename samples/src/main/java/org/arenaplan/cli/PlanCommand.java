@@ -147,12 +147,8 @@ final class PlanCommand implements Callable<Integer> {
         Outcome outcome = plan(input, planner, options, stderr);
         if (cap != null && outcome.stats().arenaBytes() > cap && outcome.stats().lowerBoundBytes() <= cap && !"search".equals(planner))
             outcome = trySearch(input, outcome, options, stderr);
-        List<Violation> violations = outcome.plan() != null ? PlanValidator.validate(outcome.plan())
-                : PlacementValidator.validate(outcome.problem(), outcome.placement());
-        if (!violations.isEmpty()) {
-            throw new IllegalStateException(outcome.stats().planner() + " produced an invalid plan (" + violations.size()
-                    + " violations), first: " + violations.get(0));
-        }
+        requireValid(outcome.plan() != null ? PlanValidator.validate(outcome.plan())
+                : PlacementValidator.validate(outcome.problem(), outcome.placement()), outcome.stats().planner());
         SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
         fusionFlags.print(stdout);
@@ -363,5 +359,15 @@ final class PlanCommand implements Callable<Integer> {
         public java.util.Iterator<String> iterator() {
             return Planners.names().iterator();
         }
+    }
+
+    /**
+     * A plan the independent validator rejects is a planner bug, never a result: an internal
+     * error naming the planner and the first violation (exit 1), checked by {@code plan} and by
+     * {@code run} before anything reaches a device.
+     */
+    static void requireValid(List<Violation> violations, String planner) {
+        if (!violations.isEmpty())
+            throw new IllegalStateException(planner + " produced an invalid plan (" + violations.size() + " violations), first: " + violations.get(0));
     }
 }

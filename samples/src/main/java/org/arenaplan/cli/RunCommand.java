@@ -142,6 +142,7 @@ final class RunCommand implements Callable<Integer> {
         java.io.PrintWriter err = spec.commandLine().getErr();
         Plan plan = input.blamingInput(g -> StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options,
                 new WatchedPlanner("planning", Planners.byName(planner, options.plannerOptions()), err)));
+        PlanCommand.requireValid(org.arenaplan.plan.PlanValidator.validate(plan), plan.stats().planner());
         Map<String, TensorValue> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = Progress.during("run: " + plan.graph().name() + ", " + mode + " mode(s) x " + iterations + " iteration(s)",
