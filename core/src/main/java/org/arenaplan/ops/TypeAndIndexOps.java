@@ -161,8 +161,8 @@ final class TypeAndIndexOps implements OpFamily {
         n.require(n.hasAttr("to"), "attribute 'to' is required");
         DType t = n.elementType("to", null);
         Value x = n.input(0);
-        n.require(t.bytes() == x.dtype().bytes(), "input " + x + " is " + x.dtype().jsonName() + " (" + 8 * x.dtype().bytes() + " bits) but to=" + t.onnxCode() + " is "
-                + t.jsonName() + " (" + 8 * t.bytes() + " bits); BitCast needs one bit width");
+        n.require(t.bits() == x.dtype().bits(), "input " + x + " is " + x.dtype().jsonName() + " (" + x.dtype().bits() + " bits) but to=" + t.onnxCode() + " is "
+                + t.jsonName() + " (" + t.bits() + " bits); BitCast needs one bit width");
         return op(n, BIT_CAST, List.of(x.name()), x.shape(), Map.of("to", (long) t.onnxCode()), t);
     }
 

@@ -158,6 +158,7 @@ class NewerOpsetsTest {
         assertThat(b.doubles()).containsExactly(255, 0, 128);
         OnnxOpRuns.refused(dir, bitCast(26, OnnxDTypes.FLOAT, OnnxDTypes.INT64), "node 'b' (BitCast, #0, opset 26): input x[3] is f32 (32 bits) but to=7 is i64 (64 bits); BitCast needs one bit width");
         OnnxOpRuns.refused(dir, bitCast(25, OnnxDTypes.FLOAT, OnnxDTypes.INT32), "BitCast exists from opset 26 of the default domain");
+        OnnxOpRuns.refused(dir, bitCast(26, OnnxDTypes.INT8, 22), "node 'b' (BitCast, #0, opset 26): input x[3] is i8 (8 bits) but to=22 is i4 (4 bits); BitCast needs one bit width");
     }
 
     @Test
