@@ -15,3 +15,4 @@
 #include "signal.cuh"
 #include "quantized.cuh"
 #include "transformer.cuh"
+#include "state_space.cuh"

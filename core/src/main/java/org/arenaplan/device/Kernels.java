@@ -243,6 +243,16 @@ import java.util.List;
  *     or d mod rd/2 (halves (i, i + rd/2)), x1, x2 the pair, c, s the cache at [row, i], in f32:
  *     the first of the pair y = c*x1 - s*x2, the second y = s*x1 + c*x2
  *     (onnx/reference/ops/op_rotary_embedding.py).</li>
+ * <li>{@link #CAUSAL_CONV} (ONNX CausalConvWithState-27; {@code ops.StateSpaceOps}) ptrs [x, w,
+ *     (bias), (past), y, (present)], present as the has* ints say; ints [B, C, L, K, hasBias,
+ *     hasPast, activation (0 none, 1 silu), hasPresent, dtype (ONNX code of every tensor: f32, f16
+ *     or bf16)]. x and y [B, C, L], w [C, 1, K], bias [C], past and present [B, C, K-1]. With
+ *     seq(b, c, j) = past[b, c, j] for j &lt; K-1 (0 without past), x[b, c, j - (K-1)] after:
+ *     y[b, c, t] = act(T(bias[c] + sum_k w[c, k] * seq(b, c, t + k))), the sum over k = 0..K-1 in
+ *     double from 0, bias added last, rounded once to the type; silu: T(v * (1 / (1 + exp(-v))))
+ *     with v the rounded sum, in double; present[b, c, i] = seq(b, c, L + i), the last K-1 of the
+ *     padded sequence (the operator's function body in the ONNX spec: Concat, depthwise Conv,
+ *     Slice).</li>
  * <li>{@link #ATTENTION} (ONNX Attention-23/24; {@code ops.TransformerOps}) ptrs [Q, K, V, (mask),
  *     (pastK), (pastV), (nonpad), Y, (presentK), (presentV), (qk)], present as the has* ints say;
  *     ints [B, Hq, Hkv, Sq, Skv, P, D, Dv, threeD, hasMask, maskBool, maskStrideB, maskStrideH,
@@ -343,6 +353,7 @@ public final class Kernels {
     public static final String RECURRENT = "recurrent";
     public static final String ROTARY = "rotary";
     public static final String ATTENTION = "attention";
+    public static final String CAUSAL_CONV = "causal_conv";
     public static final String REDUCE = "reduce";
     public static final String NORMALIZE = "normalize";
     public static final String CUMSUM = "cumsum";
@@ -387,7 +398,7 @@ public final class Kernels {
             CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
-            ROTARY, ATTENTION);
+            ROTARY, ATTENTION, CAUSAL_CONV);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

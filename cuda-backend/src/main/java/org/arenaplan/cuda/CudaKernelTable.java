@@ -101,6 +101,9 @@ final class CudaKernelTable {
             // one thread per query row (grid-stride loops copy present_key and present_value); Q, K, V, Y always, then the flagged ones
             Map.entry(Kernels.ATTENTION, new Spec(11, -1, i -> i[0] * i[1] * i[3],
                     i -> 0b111 | i[9] << 3 | i[16] << 4 | i[16] << 5 | i[17] << 6 | 1 << 7 | i[18] << 8 | i[19] << 9 | i[20] << 10)),
+            // x, w, y always; bias, past and present where has* (ints 4, 5, 7) say; every y element, then every present element
+            Map.entry(Kernels.CAUSAL_CONV, new Spec(6, -1, i -> i[0] * i[1] * (i[2] + (i[7] == 1 ? i[3] - 1 : 0)),
+                    i -> 0b11 | i[4] << 2 | i[5] << 3 | 1 << 4 | i[7] << 5)),
             Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));
 
     /**

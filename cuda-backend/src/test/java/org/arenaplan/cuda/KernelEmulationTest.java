@@ -899,6 +899,17 @@ class KernelEmulationTest {
         // x [2, 3, 32] as 4 heads of 8: strides b 96, h 8, s 32; caches [2, 3, 4] without positions, interleaved
         c.add(Case.f32(Kernels.ROTARY, List.of(random(43, 192), random(44, 24), random(45, 24)), 192,
                 new long[] {2, 3, 4, 8, 8, 1, 0, 96, 8, 32, 6}, new double[0], 0));
+        // causal_conv: x [2, 3, 7], w [3, 1, 4], bias [3], past [2, 3, 3]; y (silu: within 2 ulp, exp) or present compared;
+        // f32 with and without the optional inputs, f16 and bf16
+        for (DType t : new DType[] {DType.F32, DType.F16, DType.BF16}) {
+            TensorValue cx = floats(t, 60, 42), cw = floats(t, 61, 12), cb = floats(t, 62, 3), cp = floats(t, 63, 18);
+            c.add(new Case(Kernels.CAUSAL_CONV, List.of(cx, cw, cb, cp), t, 42, new long[] {2, 3, 7, 4, 1, 1, 1, 0, t.onnxCode()}, new double[0], 2));
+            c.add(new Case(Kernels.CAUSAL_CONV, List.of(cx, cw), t, 42, new long[] {2, 3, 7, 4, 0, 0, 0, 0, t.onnxCode()}, new double[0], 0));
+            c.add(new Case(Kernels.CAUSAL_CONV, List.of(cx, cw, cp, TensorValue.ofDoubles(t, null, new double[42])), t, 18, new long[] {2, 3, 7, 4, 0, 1, 0, 1, t.onnxCode()}, new double[0], 0));
+        }
+        // a sequence shorter than the state (L 2, K 5) without past: present is zeros then x
+        c.add(new Case(Kernels.CAUSAL_CONV, List.of(floats(DType.F32, 64, 12), floats(DType.F32, 65, 15), TensorValue.ofDoubles(DType.F32, null, new double[12])), DType.F32, 24,
+                new long[] {2, 3, 2, 5, 0, 0, 0, 1, DType.F32.onnxCode()}, new double[0], 0));
         // attention: B 2, Hq 4, Hkv 2, Sq 3, Skv 5, D 8, Dv 6
         int b = 2, hq = 4, hkv = 2, sq = 3, skv = 5, d = 8, dv = 6, past = 2, total = past + skv;
         float[] q = random(50, b * hq * sq * d), k = random(51, b * hkv * skv * d), v = random(52, b * hkv * skv * dv);
