@@ -214,7 +214,7 @@ public final class OnnxImporter {
         String problem = OnnxDTypes.problem(code);
         if (problem != null) throw new OnnxException(file + ": " + what + (code != 0 && OnnxDTypes.name(code) != null
                 ? " has ONNX element type " + OnnxDTypes.describe(code) + ", which arenaplan does not support"
-                : " has element type code " + code + ", which " + problem.substring("is ".length())));
+                : " has element type code " + code + ", which " + problem));
         return DType.ofOnnx(code);
     }
 

@@ -349,11 +349,11 @@ class BadInputTest {
         Path cast = write("cast.onnx", new TinyOnnx().input(OnnxDTypes.INT32, "x", 4L).output("y", 4L)
                 .node("c", "Cast", List.of("x"), List.of("y"), "to", big).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(cast, Map.of())).isInstanceOf(OnnxException.class)
-                .hasMessage(cast + ": node 'c' (Cast, #0, opset 13): attribute 'to' = " + big + " is not an ONNX element type (TensorProto.DataType 1 to 26)");
+                .hasMessage(cast + ": node 'c' (Cast, #0, opset 13): attribute 'to' = " + big + " is not an ONNX element type (TensorProto.DataType 1 to 28)");
         Path folded = write("castc.onnx", new TinyOnnx().input("x", 4L).output("y", 4L).ints("w", 1, 2, 3, 4)
                 .node("c", "Cast", List.of("w"), List.of("cw"), "to", big).node("a", "Add", List.of("x", "cw"), List.of("y")).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(folded, Map.of())).isInstanceOf(OnnxException.class)
-                .hasMessageContaining("node 'c' (Cast, #0, opset 13): attribute 'to' = " + big + " is not an ONNX element type (TensorProto.DataType 1 to 26)");
+                .hasMessageContaining("node 'c' (Cast, #0, opset 13): attribute 'to' = " + big + " is not an ONNX element type (TensorProto.DataType 1 to 28)");
         Path eye = write("eye.onnx", new TinyOnnx().input("x", 3L, 3L).output("y", 3L, 3L).floats("w", 0f, 3L, 3L)
                 .node("e", "EyeLike", List.of("w"), List.of("e"), "dtype", big).node("a", "Add", List.of("x", "e"), List.of("y")).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(eye, Map.of())).hasMessageContaining("node 'e' (EyeLike, #0, opset 13): attribute 'dtype' = " + big + " is not an ONNX element type");

@@ -33,13 +33,25 @@ class ElementTypeCodesTest {
         OnnxOpRuns.refused(dir, cast(14), "node 'c' (Cast, #0, opset 25): attribute 'to' = 14 (COMPLEX64) is an element type arenaplan does not support");
         OnnxOpRuns.refused(dir, cast(24), "attribute 'to' = 24 (FLOAT8E8M0) is an element type arenaplan does not support");
         OnnxOpRuns.refused(dir, cast(8), "attribute 'to' = 8 (STRING) is an element type arenaplan does not support");
+        // onnx 1.23's Cast-28 types (they read "not an ONNX element type" before: breaker9's finding 5)
+        OnnxOpRuns.refused(dir, cast(27), "attribute 'to' = 27 (FLOAT6E2M3) is an element type arenaplan does not support");
+        OnnxOpRuns.refused(dir, cast(28), "attribute 'to' = 28 (FLOAT6E3M2) is an element type arenaplan does not support");
     }
 
     @Test
     void castToANumberThatIsNoOnnxTypeSaysSo() throws Exception {
-        OnnxOpRuns.refused(dir, cast(99), "attribute 'to' = 99 is not an ONNX element type (TensorProto.DataType 1 to 26)");
+        OnnxOpRuns.refused(dir, cast(99), "attribute 'to' = 99 is not an ONNX element type (TensorProto.DataType 1 to 28)");
         OnnxOpRuns.refused(dir, cast(-1), "attribute 'to' = -1 is not an ONNX element type");
         OnnxOpRuns.refused(dir, cast(0), "attribute 'to' = 0 is UNDEFINED, not an element type");
+    }
+
+    @Test
+    void aGraphInputOfAnUnknownCodeReadsAsASentence() throws Exception {
+        // it read "which not an ONNX element type" and "which UNDEFINED, not an element type" (breaker9's finding 5)
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(25).input(40, "x", 2L).output("y", 2L).node("r", "Relu", List.of("x"), List.of("y")),
+                "graph input 'x' has element type code 40, which is not an ONNX element type (TensorProto.DataType 1 to 28)");
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(25).input(0, "x", 2L).output("y", 2L).node("r", "Relu", List.of("x"), List.of("y")),
+                "graph input 'x' has element type code 0, which is UNDEFINED, not an element type");
     }
 
     @Test
