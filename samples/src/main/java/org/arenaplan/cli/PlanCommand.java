@@ -309,6 +309,11 @@ final class PlanCommand implements Callable<Integer> {
         if (out != null) {
             // To stdout: plan JSON for a graph, the solution CSV for a CSV problem (the input's own kind).
             boolean json = outToStdout() ? o.plan() != null : out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
+            int streams = o.plan() == null ? 1 : o.plan().graph().streams().size();
+            if (!json && streams > 1)
+                throw new UsageException("--out " + out + ": a plan on " + streams + " streams reuses bytes across streams only where happens-before "
+                        + "allows, which a minimalloc CSV (intervals of schedule positions) cannot hold: a placement valid for the CSV could reuse bytes "
+                        + "that another stream still reads; write --out FILE.json (it keeps the events and the conflicts)");
             if (!json) checkCsvIds(o.problem());
             FileAccess.Writing body = json
                     ? w -> {
