@@ -40,6 +40,31 @@ public final class GraphJson {
     private static final Set<String> TENSOR = Set.of("name", "bytes", "dtype", "shape");
     private static final Set<String> INPUT = Set.of("name", "donated");
     private static final Set<String> WEIGHT = Set.of("name", "fill");
+
+    /**
+     * A weight's {@code fill} is converted to its element type as Cast converts, so a value the
+     * type cannot hold would silently become another one (300 in i8 wraps to 44, 1.5 in an integer
+     * type rounds, 1e6 in f16 overflows to infinity): bad input naming the path. Integer and bool
+     * types take integers in their range; float types any value up to their largest finite one
+     * (rounding below it is the type's precision). Infinity and NaN stay allowed where the type has them.
+     */
+    private static void requireFillsFit(JsonReading r, JsonNode weights, Graph g) {
+        for (int i = 0; i < weights.size(); i++) {
+            JsonNode w = weights.get(i);
+            if (!w.hasNonNull("fill")) continue;
+            String name = w.get("name").asText();
+            double fill = w.get("fill").asDouble();
+            DType t = g.tensor(name).dtype() == null ? DType.F32 : g.tensor(name).dtype();
+            double[] range = t.range();
+            boolean integer = !t.isFloatingPoint() && !t.isFloat8() && t != DType.F4E2M1;
+            boolean fits = integer ? fill == Math.rint(fill) && fill >= range[0] && fill <= range[1]
+                    : Double.isNaN(fill) || Double.isInfinite(fill) || (fill >= range[0] && fill <= range[1]);
+            if (!fits)
+                throw r.fail("$.weights[" + i + "].fill", w.get("fill").asText() + " does not fit weight '" + name + "' of type " + t.jsonName() + " ("
+                        + (integer ? "integers " + (long) range[0] + " to " + (t == DType.U64 ? "18446744073709551615" : String.valueOf((long) range[1]))
+                        : "at most " + range[1] + " in magnitude") + "); it would be converted as Cast converts, to another value");
+        }
+    }
     private static final Set<String> OP = Set.of("name", "kind", "inputs", "outputs", "stream", "attrs", "views", "members", "inplace");
     private static final Set<String> VIEW = Set.of("output", "input", "byte_offset");
     private static final Set<String> INPLACE = Set.of("output", "input");
@@ -83,6 +108,7 @@ public final class GraphJson {
             for (int i = 0; i < ops.size(); i++) b.add(readOp(r, ops.get(i), "$.ops[" + i + "]"));
             Graph g = b.build();
             requireUsed(g, source);
+            requireFillsFit(r, weights, g);
             return g;
         } catch (GraphException e) {
             throw new InputException(source + ": " + e.getMessage(), e);

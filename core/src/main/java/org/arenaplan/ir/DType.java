@@ -123,6 +123,28 @@ public enum DType {
         return this == F8E4M3FN || this == F8E4M3FNUZ || this == F8E5M2 || this == F8E5M2FNUZ;
     }
 
+    /**
+     * The range of values this type holds exactly or, for the float types, without overflow:
+     * {lowest, highest} (integers: the integer range, bool {0, 1}; floats: minus and plus the
+     * largest finite value, float8 and float4e2m1 from {@link Float8}'s and {@link SubByte}'s tables).
+     */
+    public double[] range() {
+        return switch (this) {
+            case F64 -> new double[]{-Double.MAX_VALUE, Double.MAX_VALUE};
+            case F32 -> new double[]{-Float.MAX_VALUE, Float.MAX_VALUE};
+            case F16 -> new double[]{-65504, 65504};
+            case BF16 -> new double[]{-3.3895313892515355e38, 3.3895313892515355e38};
+            case F8E4M3FN -> new double[]{-448, 448};
+            case F8E4M3FNUZ -> new double[]{-240, 240};
+            case F8E5M2, F8E5M2FNUZ -> new double[]{-57344, 57344};
+            case F4E2M1 -> new double[]{-6, 6};
+            case BOOL -> new double[]{0, 1};
+            case U64 -> new double[]{0, 18446744073709551615.0};
+            default -> isUnsigned() || this == U4 || this == U2 ? new double[]{0, Math.pow(2, bits) - 1}
+                    : new double[]{-Math.pow(2, bits - 1), Math.pow(2, bits - 1) - 1};
+        };
+    }
+
     /** uint8, uint16, uint32, uint64 (not bool). */
     public boolean isUnsigned() {
         return this == U8 || this == U16 || this == U32 || this == U64;

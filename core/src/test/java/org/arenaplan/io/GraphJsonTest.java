@@ -169,6 +169,24 @@ class GraphJsonTest {
         assertThatThrownBy(() -> GraphJson.parse(badStream, "g.json")).hasMessageStartingWith("g.json: $.ops[0].stream: stream must be in");
     }
 
+    /** A fill the weight's type cannot hold was converted silently (300 in i8 to 44, 1.5 in i4 to 2, 1e6 in f16 to infinity: breaker9's finding 4). */
+    @Test
+    void aFillTheWeightsTypeCannotHoldIsBadInput() {
+        String g = """
+                {"format": "arenaplan-graph/1", "tensors": [{"name": "x", "dtype": "f32", "shape": [4]}, {"name": "w", "dtype": "DT", "shape": [4]},
+                 {"name": "y", "dtype": "f32", "shape": [4]}], "inputs": [{"name": "x"}], "outputs": ["y"], "weights": [{"name": "w", "fill": FILL}],
+                 "ops": [{"name": "c", "kind": "Cast", "inputs": ["w"], "outputs": ["y"], "attrs": {"to": 1}}]}""";
+        String[][] bad = {{"i8", "300", "integers -128 to 127"}, {"i8", "1.5", "integers -128 to 127"}, {"i4", "8", "integers -8 to 7"},
+                {"u8", "-1", "integers 0 to 255"}, {"bool", "0.5", "integers 0 to 1"}, {"f16", "1000000", "at most 65504.0 in magnitude"},
+                {"f8e4m3fn", "1000", "at most 448.0 in magnitude"}};
+        for (String[] c : bad)
+            assertThatThrownBy(() -> GraphJson.parse(g.replace("DT", c[0]).replace("FILL", c[1]), "g.json")).as(c[0] + " " + c[1])
+                    .isInstanceOf(InputException.class).hasMessageStartingWith("g.json: $.weights[0].fill: " + c[1] + " does not fit weight 'w' of type " + c[0])
+                    .hasMessageContaining(c[2]);
+        String[][] ok = {{"i8", "-128"}, {"i4", "-8"}, {"u64", "0"}, {"bool", "1"}, {"f16", "65504"}, {"f16", "0.1"}, {"f32", "1e30"}};
+        for (String[] c : ok) assertThat(GraphJson.parse(g.replace("DT", c[0]).replace("FILL", c[1]), "g.json").weightFill("w")).as(c[0]).isNotNull();
+    }
+
     @Test
     void missingFileIsAnIOException(@org.junit.jupiter.api.io.TempDir Path dir) {
         assertThatThrownBy(() -> GraphJson.read(dir.resolve("none.json"))).isInstanceOf(java.nio.file.NoSuchFileException.class);
