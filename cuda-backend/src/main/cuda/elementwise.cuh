@@ -112,10 +112,12 @@ extern "C" __global__ void compare(const void* a, const void* b, unsigned char* 
 
 // ElementwiseKernels.quantizeRange: QuantizeLinear's saturation range of an integer y.
 __device__ __forceinline__ double quantize_lo(int code) {
-    return code == DT_UINT8 || code == DT_UINT4 || code == DT_UINT2 ? 0.0 : code == DT_INT4 ? -8.0 : code == DT_INT2 ? -2.0 : -128.0;
+    return code == DT_UINT8 || code == DT_UINT16 || code == DT_UINT4 || code == DT_UINT2 ? 0.0 : code == DT_INT16 ? -32768.0
+        : code == DT_INT4 ? -8.0 : code == DT_INT2 ? -2.0 : -128.0;
 }
 __device__ __forceinline__ double quantize_hi(int code) {
-    return code == DT_UINT8 ? 255.0 : code == DT_UINT4 ? 15.0 : code == DT_INT4 ? 7.0 : code == DT_UINT2 ? 3.0 : code == DT_INT2 ? 1.0 : 127.0;
+    return code == DT_UINT8 ? 255.0 : code == DT_UINT16 ? 65535.0 : code == DT_INT16 ? 32767.0 : code == DT_UINT4 ? 15.0 : code == DT_INT4 ? 7.0
+        : code == DT_UINT2 ? 3.0 : code == DT_INT2 ? 1.0 : 127.0;
 }
 
 // The scale (and zero point) entry of element i of x [outer, axis, inner]: its axis index, or,

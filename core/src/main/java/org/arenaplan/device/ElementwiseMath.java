@@ -244,6 +244,24 @@ public final class ElementwiseMath {
 
     // ---- quantization ({@link Kernels#QUANTIZE}) ----
 
+    /**
+     * The element types {@link Kernels#QUANTIZE} quantizes (mode 0): f32, f16 or bf16 x to int8,
+     * uint8, int16, uint16 (ONNX QuantizeLinear-21), a float8 type or a packed type. The one rule
+     * the lowering, the simulator and the CUDA kernel's callers read.
+     */
+    public static boolean quantizeTakes(DType x, DType y) {
+        return x.isFloat32Compute() && (y == DType.U8 || y == DType.I8 || y == DType.U16 || y == DType.I16 || y.isFloat8() || y.isPacked());
+    }
+
+    /**
+     * The element types {@link Kernels#QUANTIZE} dequantizes (mode 1): int8, uint8, int16, uint16,
+     * int32 or a packed integer x to f32; a float8 or float4e2m1 x to f32, f16 or bf16.
+     */
+    public static boolean dequantizeTakes(DType x, DType y) {
+        boolean integer = x == DType.U8 || x == DType.I8 || x == DType.U16 || x == DType.I16 || x == DType.I32 || x.isPackedInteger();
+        return (integer && y == DType.F32) || ((x.isFloat8() || x == DType.F4E2M1) && y.isFloat32Compute());
+    }
+
     /** ONNX QuantizeLinear: rint(x / scale) (in f32, half to even) + zeroPoint, saturated to uint8 or int8. */
     public static long quantize(float x, float scale, long zeroPoint, boolean unsigned8) {
         return unsigned8 ? quantize(x, scale, zeroPoint, 0, 255) : quantize(x, scale, zeroPoint, -128, 127);

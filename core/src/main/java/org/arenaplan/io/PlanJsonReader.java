@@ -189,6 +189,7 @@ final class PlanJsonReader {
                 r.number(st, "$.stats", "planning_ms"));
         if (stats.arenaBytes() != arena)
             throw r.fail("$.stats.arena_bytes", stats.arenaBytes() + " differs from $.arena_bytes " + arena);
+        if (st.has("ratio")) r.number(st, "$.stats", "ratio");   // derived (arena / lower bound) and not kept, but a number like every other stat
         if (root.has("peak")) checkPeak(root.get("peak"), arena);
         List<String> order = root.has("schedule") ? schedule(root.get("schedule")) : List.of();
         PlanDocument doc = new PlanDocument(r.optionalText(root, "$", "graph"), alignment, arena, columns.trimmed(),

@@ -255,7 +255,8 @@ public final class Lifetimes {
          * no other member, and every earlier reader has completed before this op starts.
          */
         private String refusalReason(int p, Op op, int out, int in, int[] storageRoot, Map<Integer, List<Integer>> membersOf) {
-            if (parent[out] >= 0) return "'" + names[out] + "' is itself a view";
+            if (parent[out] >= 0)
+                return "'" + names[out] + "' is itself " + (isView[out] ? "a view" : "a member slice of concat '" + names[parent[out]] + "'");
             List<Integer> outMembers = membersOf.get(storageRoot[out]);
             for (int m : outMembers) {
                 if (def[m] < p) return "'" + names[out] + "' already holds member slice '" + names[m] + "' written earlier";

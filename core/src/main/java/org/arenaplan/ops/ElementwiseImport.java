@@ -124,7 +124,7 @@ final class ElementwiseImport {
      * type, so a scale of another type, or a precision other than 0 or the scale's type, is
      * refused; and it divides f16 and bf16 in f32, so from 23,
      * where the quotient must be rounded to f16 or bf16 first, such a scale is refused too. Versions 24 and 25 of both add element types only (float8e8m0 scales, int2/uint2).
-     * The packed types (21: int4, uint4; 23: float4e2m1; 25: int2, uint2) are taken from the opset that lists them.
+     * int16 and uint16 (21) and the packed types (21: int4, uint4; 23: float4e2m1; 25: int2, uint2) are taken from the opset that lists them.
      * block_size (21) > 0 is blocked quantization: the scale (and zero point) has x's shape with
      * ceil(D / block_size) along axis, each value serving block_size consecutive indices of that axis.
      */
@@ -149,8 +149,8 @@ final class ElementwiseImport {
                 n.require(Arrays.equals(n.input(2).shape(), s.shape()), "zero point " + n.input(2) + " must have the scale's shape " + Arrays.toString(s.shape()));
         }
         for (Value v : new Value[] {x, n.hasInput(2) ? n.input(2) : null})
-            if (v != null && v.dtype().isPacked())
-                n.require(n.opset() >= PackedTypes.sinceOpset(v.dtype()), v + " is " + v.dtype().jsonName() + ", which " + n.opType() + " takes from opset " + PackedTypes.sinceOpset(v.dtype()));
+            if (v != null && (v.dtype().isPacked() || v.dtype() == DType.I16 || v.dtype() == DType.U16))
+                n.require(n.opset() >= sinceOpset(v.dtype()), v + " is " + v.dtype().jsonName() + ", which " + n.opType() + " takes from opset " + sinceOpset(v.dtype()));
         n.require(n.opset() >= 13 || s.elements() == 1, "scale " + s + " must be one value before opset 13");
         List<String> inputs = new java.util.ArrayList<>(List.of(x.name(), s.name()));
         DType out = q ? DType.U8 : s.dtype();
@@ -173,10 +173,11 @@ final class ElementwiseImport {
         }
         DType given = q ? n.elementTypeUnlessZero("output_dtype", null) : null;
         if (given != null) {
-            n.require(given == DType.U8 || given == DType.I8 || given.isFloat8() || given.isPacked(), "attribute 'output_dtype' = " + given.onnxCode() + " (" + given.jsonName()
-                    + ") is not int8, uint8, a float8 type, int4, uint4, float4e2m1, int2 or uint2, the types quantized to here");
-            n.require(!given.isPacked() || n.opset() >= PackedTypes.sinceOpset(given), "attribute 'output_dtype' = " + given.onnxCode() + " (" + given.jsonName()
-                    + ") needs opset " + PackedTypes.sinceOpset(given));
+            boolean sixteen = given == DType.I16 || given == DType.U16;
+            n.require(given == DType.U8 || given == DType.I8 || sixteen || given.isFloat8() || given.isPacked(), "attribute 'output_dtype' = " + given.onnxCode() + " (" + given.jsonName()
+                    + ") is not int8, uint8, int16, uint16, a float8 type, int4, uint4, float4e2m1, int2 or uint2, the types quantized to here");
+            n.require((!given.isPacked() && !sixteen) || n.opset() >= sinceOpset(given), "attribute 'output_dtype' = " + given.onnxCode() + " (" + given.jsonName()
+                    + ") needs opset " + sinceOpset(given));
             out = given;
         }
         if (n.hasInput(2)) {
@@ -195,6 +196,11 @@ final class ElementwiseImport {
             attrs.put("saturate", sat);
         }
         return NodeLowering.op(n, n.kind(), inputs, x.shape(), attrs, out);
+    }
+
+    /** The opset from which QuantizeLinear and DequantizeLinear take {@code t}: int16 and uint16 from 21 (as int4 and uint4), a packed type from the one that lists it. */
+    private static long sinceOpset(DType t) {
+        return t == DType.I16 || t == DType.U16 ? 21 : PackedTypes.sinceOpset(t);
     }
 
     /** SwiGLU (28): A and B of one type and one shape (no broadcasting); the output is A's. */

@@ -134,15 +134,13 @@ final class ElementwiseLowering {
     static KernelCall quantize(Op op, OpLowering l, int mode) {
         String x = in(op, 0), s = in(op, 1), z = op.inputs().size() > 2 ? op.inputs().get(2) : null, y = out(op);
         DType xt = l.dtype(x), st = l.dtype(s), yt = l.dtype(y);
-        if (mode == 0 && (!xt.isFloat32Compute() || st != xt || !quantizedType(yt) || (z != null && l.dtype(z) != yt)))
+        if (mode == 0 && (!ElementwiseMath.quantizeTakes(xt, yt) || st != xt || (z != null && l.dtype(z) != yt)))
             throw fail(op, "quantizes " + xt.jsonName() + " by a " + st.jsonName() + " scale to " + yt.jsonName()
                     + (z != null ? " with a " + l.dtype(z).jsonName() + " zero point" : "") + "; it takes f32, f16 or bf16 x, a scale of x's type, "
-                    + "and int8, uint8, int4, uint4, int2, uint2, float8 or float4e2m1 y and zero point");
-        boolean integerIn = (xt == DType.U8 || xt == DType.I8 || xt == DType.I32 || xt.isPackedInteger()) && st == DType.F32 && yt == DType.F32;
-        boolean floatIn = (xt.isFloat8() || xt == DType.F4E2M1) && st.isFloat32Compute() && yt == st;
-        if (mode == 1 && ((!integerIn && !floatIn) || (z != null && l.dtype(z) != xt)))
+                    + "and int8, uint8, int16, uint16, int4, uint4, int2, uint2, float8 or float4e2m1 y and zero point");
+        if (mode == 1 && (!ElementwiseMath.dequantizeTakes(xt, yt) || st != yt || (z != null && l.dtype(z) != xt)))
             throw fail(op, "dequantizes " + xt.jsonName() + " by a " + st.jsonName() + " scale to " + yt.jsonName()
-                    + "; it takes int8, uint8, int32, int4, uint4, int2 or uint2 x (and zero point) with an f32 scale and y, "
+                    + "; it takes int8, uint8, int16, uint16, int32, int4, uint4, int2 or uint2 x (and zero point) with an f32 scale and y, "
                     + "or float8 or float4e2m1 x (and zero point) with an f32, f16 or bf16 scale and y of its type");
         long[] xs = l.shape(op, x);
         long n = l.elements(x), per = l.elements(s), outer = 1, inner = n, axis = per;
@@ -170,10 +168,6 @@ final class ElementwiseLowering {
         return l.call(op, Kernels.QUANTIZE, args, new long[] {outer, axis, inner, mode, xt.onnxCode(), yt.onnxCode(), z != null ? 1 : 0, saturate, block});
     }
 
-    /** The types QuantizeLinear writes: int8, uint8, the packed integers, float8 and float4e2m1. */
-    private static boolean quantizedType(DType t) {
-        return t == DType.U8 || t == DType.I8 || t.isFloat8() || t.isPacked();
-    }
 
     private static int axis(Op op, long[] xs) {
         int a = (int) OpAttrs.of(op).integer("axis");

@@ -143,9 +143,9 @@ final class ElementwiseOps implements OpFamily {
             d.add(OpDefinition.op(k, 2, 3).attrs(q ? new AttrSpec[] {AttrSpec.axis("axis", 1), AttrSpec.integer("saturate", 1, 0, 1), AttrSpec.integer("block_size", 0, 0, Integer.MAX_VALUE)}
                             : new AttrSpec[] {AttrSpec.axis("axis", 1), AttrSpec.integer("block_size", 0, 0, Integer.MAX_VALUE)})
                     .shape(ElementwiseOps::quantizeShape).kernels(Kernels.QUANTIZE)
-                    .doc(q ? "saturate(rint(x / scale) + zero_point) to int8, uint8, int4, uint4, int2 or uint2 (the zero point's type, uint8 without one); x f32, f16 or bf16; "
+                    .doc(q ? "saturate(rint(x / scale) + zero_point) to int8, uint8, int16, uint16, int4, uint4, int2 or uint2 (the zero point's type, uint8 without one); x f32, f16 or bf16; "
                                     + "to float8 or float4e2m1 (the zero point's type): x / scale + zero_point in f32, cast to float8 with saturate (default 1), to float4e2m1 saturating"
-                            : "(x - zero_point) * scale as f32; x int8, uint8, int32, int4, uint4, int2 or uint2; or x float8 or float4e2m1 with an f32, f16 or bf16 scale, y the scale's type"
+                            : "(x - zero_point) * scale as f32; x int8, uint8, int16, uint16, int32, int4, uint4, int2 or uint2; or x float8 or float4e2m1 with an f32, f16 or bf16 scale, y the scale's type"
                             + "; scale and zero point one value, one per index of axis, or (block_size > 0) x's shape with axis extent ceil(D / block_size)")
                     .lower((op, l) -> List.of(ElementwiseLowering.quantize(op, l, q ? 0 : 1)))
                     .onnx(k, 10, ElementwiseImport::quantize, q ? new String[] {"saturate", "block_size", "output_dtype", "precision"} : new String[] {"block_size", "output_dtype"}).build());

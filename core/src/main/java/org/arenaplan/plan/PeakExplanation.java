@@ -65,8 +65,9 @@ public record PeakExplanation(long instant, String op, int opStream, List<Live> 
      *
      * @param reader         the op whose read keeps it (LAST_READER), null otherwise
      * @param readerPosition its schedule position, -1 when none
-     * @param through        the tensors from the one the reader reads to the storage's own
-     *                       (empty when the reader reads the storage's own tensor)
+     * @param through        the tensors from the one the reader reads (OUTPUT: the graph output
+     *                       in the storage) to the storage's own (empty when it is the storage's
+     *                       own tensor)
      * @param stream         the stream of the storage's first writer, -1 for graph inputs and CSV buffers
      */
     public record Live(int storage, String name, long bytes, long alignedBytes, long offset, long start, long end,
@@ -78,7 +79,7 @@ public record PeakExplanation(long instant, String op, int opStream, List<Live> 
                 case LAST_READER -> "last read by '" + reader + "' (#" + readerPosition + ")"
                         + (through.isEmpty() ? "" : " through " + String.join(" -> ", through));
                 case INPUT -> "caller-owned graph input (not donated): live for the whole run";
-                case OUTPUT -> "graph output: kept to the end for the caller";
+                case OUTPUT -> "graph output" + (through.isEmpty() ? "" : " " + through.get(0)) + ": kept to the end for the caller";
                 case WRITTEN -> "written here, not read later";
                 case UNORDERED_STREAM -> "stream " + stream + ": no event orders it against the storages live here";
                 case INTERVAL -> "live over [" + start + ", " + end + ") as the problem gives";
@@ -153,6 +154,8 @@ public record PeakExplanation(long instant, String op, int opStream, List<Live> 
         List<String> through = List.of();
         if (s.graphOutput()) {
             k = Keeper.OUTPUT;
+            through = g.isOutput(s.name()) ? List.of() : s.members().keySet().stream().filter(g::isOutput).findFirst()
+                    .map(t -> path(t, s, parents)).orElse(List.of());
         } else if (s.graphInput() && !s.donated()) {
             k = Keeper.INPUT;
         } else if (!byPosition) {
@@ -179,9 +182,12 @@ public record PeakExplanation(long instant, String op, int opStream, List<Live> 
                 if (t.equals(s.name())) return List.of();
             }
         }
-        if (read == null) return List.of();
+        return read == null ? List.of() : path(read, s, parents);
+    }
+
+    /** The tensors from {@code t}, a member of storage {@code s}, up to the storage's own (empty when {@code t} is it). */
+    private static List<String> path(String t, Storage s, Map<String, String[]> parents) {
         List<String> out = new ArrayList<>();
-        String t = read;
         while (t != null && !t.equals(s.name()) && out.size() <= s.members().size()) {
             String[] up = parents.get(t);
             out.add(up == null ? t + " (in place over " + s.name() + ")" : t + " (" + up[1] + " of " + up[0] + ")");

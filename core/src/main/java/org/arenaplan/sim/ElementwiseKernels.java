@@ -81,9 +81,7 @@ final class ElementwiseKernels {
         DType st = mode == 0 ? xt : yt, zt = mode == 0 ? yt : xt;
         boolean saturate = c.ints().length > 7 && c.intArg(7) != 0;   // absent reads as 0, as the CUDA kernel's zero-padded ints do
         int block = c.ints().length > 8 ? SimKernels.i(c, 8) : 0;
-        if (mode == 0 ? !xt.isFloat32Compute() || (yt != DType.I8 && yt != DType.U8 && !yt.isFloat8() && !yt.isPacked())
-                : !((xt == DType.I8 || xt == DType.U8 || xt == DType.I32 || xt.isPackedInteger()) && yt == DType.F32)
-                        && !((xt.isFloat8() || xt == DType.F4E2M1) && yt.isFloat32Compute()))
+        if (mode == 0 ? !ElementwiseMath.quantizeTakes(xt, yt) : !ElementwiseMath.dequantizeTakes(xt, yt))
             throw new DeviceException("'" + c.label() + "': quantize mode " + mode + " does not take " + xt.jsonName() + " to " + yt.jsonName());
         int y = c.pointers().size() - 1;
         long n = (long) outer * axis * inner;
@@ -122,6 +120,8 @@ final class ElementwiseKernels {
     static long[] quantizeRange(DType t) {
         return switch (t) {
             case U8 -> new long[] {0, 255};
+            case U16 -> new long[] {0, 65535};
+            case I16 -> new long[] {-32768, 32767};
             case U4 -> new long[] {0, 15};
             case I4 -> new long[] {-8, 7};
             case U2 -> new long[] {0, 3};

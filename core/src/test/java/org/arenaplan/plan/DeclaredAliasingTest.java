@@ -56,6 +56,27 @@ class DeclaredAliasingTest {
         }
     }
 
+    /**
+     * x -> relu -> q -> sigmoid (in place over q) -> a, a member slice of concat c = [a; p]: the
+     * hint is refused because 'a' already has its bytes in c, and the reason calls 'a' a member
+     * slice of the concat, not a view (it did: breaker8's finding 8).
+     */
+    @Test
+    void anInPlaceHintOnAConcatMemberNamesTheConcat() {
+        GraphBuilder g = new GraphBuilder("member").tensor("x", DType.F32, 1, 64).tensor("q", DType.F32, 1, 64).tensor("a", DType.F32, 1, 64)
+                .tensor("p", DType.F32, 1, 64).tensor("c", DType.F32, 2, 64).tensor("y", DType.F32, 2, 64).input("x");
+        g.op("r0", OpKinds.RELU).in("x").out("q").add();
+        g.op("ip", OpKinds.SIGMOID).in("q").out("a").inPlace().add();
+        g.op("r1", OpKinds.TANH).in("x").out("p").add();
+        g.op("cc", OpKinds.CONCAT).in("a", "p").out("c").attr("axis", 0L).member(0, 0, 0).member(1, 0, 256).add();
+        g.op("r3", OpKinds.RELU).in("c").out("y").add();
+        g.output("y");
+        Plan plan = ArenaPlanner.plan(g.build());
+        assertThat(plan.refusals()).extracting(Refusal::toString)
+                .containsExactly("in-place refused: op 'ip' writing 'a' over 'q': 'a' is itself a member slice of concat 'c'");
+        assertThat(PlanValidator.validate(plan)).isEmpty();
+    }
+
     @Test
     void underStrictModeARefusedInPlaceHintOfTheKernelIsAnError() {
         Graph g = hinted(OpKinds.TRANSPOSE, false);

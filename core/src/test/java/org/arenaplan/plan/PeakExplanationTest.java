@@ -64,6 +64,26 @@ class PeakExplanationTest {
         assertThat(byName(last).get("y").keeper()).isEqualTo(PeakExplanation.Keeper.OUTPUT);
     }
 
+    /**
+     * a = Relu(x); y = a viewed (a graph output in a's storage); z = Relu(a) output: the storage
+     * is named by its base 'a', and the reason names the output that keeps it (it said only
+     * "graph output", which read as if 'a' were one: breaker8's finding 8).
+     */
+    @Test
+    void anOutputThatIsAViewIsNamedInItsStoragesReason() {
+        Plan plan = ArenaPlanner.plan(new GraphBuilder("ov").tensor("x", DType.F32, 64).tensor("a", DType.F32, 64).tensor("y", DType.F32, 64)
+                .tensor("z", DType.F32, 64).input("x").output("y").output("z")
+                .op("a", "Relu").in("x").out("a").add()
+                .op("y", "Reshape").in("a").out("y").view().add()
+                .op("z", "Relu").in("a").out("z").add()
+                .build());
+        Map<String, PeakExplanation.Live> live = byName(PeakExplanation.of(plan));
+        assertThat(live.get("a").keeper()).isEqualTo(PeakExplanation.Keeper.OUTPUT);
+        assertThat(live.get("a").through()).containsExactly("y (view of a)");
+        assertThat(live.get("a").reason()).isEqualTo("graph output y (view of a): kept to the end for the caller");
+        assertThat(live.get("z").reason()).isEqualTo("graph output: kept to the end for the caller");
+    }
+
     /** Two branches on two streams with only data events: the bound counts the unordered branch, and the explanation says why. */
     @Test
     void anUnorderedStreamIsNamed() {

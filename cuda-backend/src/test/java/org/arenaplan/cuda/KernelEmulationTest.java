@@ -624,10 +624,10 @@ class KernelEmulationTest {
             c.add(Case.f32(Kernels.RESIZE, List.of(random(40, 40)), (int) (out[0] * out[1] * out[2]), ints, new double[] {-0.5, 10.0}, 0));
         }
         // quantize: x [2, 3, 4] per axis 1 (scale and zero point [3]) and per tensor; ties (x / scale = 2.5, -0.5) round to even
-        for (DType yt : new DType[] {DType.U8, DType.I8}) {
+        for (DType yt : new DType[] {DType.U8, DType.I8, DType.U16, DType.I16}) {
             TensorValue x = TensorValue.ofDoubles(DType.F32, null, java.util.stream.DoubleStream.concat(java.util.Arrays.stream(floats(DType.F32, 30, 20).doubles())
                     .map(v -> v * 40), java.util.stream.DoubleStream.of(2.5, -0.5, 1e9, Double.NaN)).toArray());
-            TensorValue zp = TensorValue.ofLongs(yt, null, 3, 0, yt == DType.U8 ? 250 : -120);
+            TensorValue zp = TensorValue.ofLongs(yt, null, 3, 0, yt == DType.U8 || yt == DType.U16 ? 250 : -120);
             c.add(new Case(Kernels.QUANTIZE, List.of(x, TensorValue.ofDoubles(DType.F32, null, 0.5, 1, 2), zp), yt, 24,
                     new long[] {2, 3, 4, 0, DType.F32.onnxCode(), yt.onnxCode(), 1}, new double[0], 0));
             c.add(new Case(Kernels.QUANTIZE, List.of(x, TensorValue.ofDoubles(DType.F32, null, 1)), yt, 24,

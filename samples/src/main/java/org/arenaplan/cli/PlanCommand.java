@@ -112,7 +112,7 @@ final class PlanCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--strict", description = "A refused donation, or an in-place hint the op's kernel cannot honour, is an error (exit 2) instead of a refusal;"
-            + " so is an op kind that is a near miss of a registry kind (Tranpose), otherwise a warning.")
+            + " so is an op kind that is a near miss of a registry kind (Tranpose), or an op run would refuse (Sigmoid declared to write i64), each otherwise a warning.")
     boolean strict;
 
     @Option(names = "--svg", paramLabel = "FILE", description = "Write a picture of the plan (SVG).")
@@ -140,6 +140,7 @@ final class PlanCommand implements Callable<Integer> {
         PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues), donateInputs);
         checkFlags(input);
         NearMissKinds.check(input, strict, stderr);
+        UnrunnableOps.check(input, strict, stderr);
         Long cap = capacity;
         if (cap == null && !input.isGraph()) cap = ProblemCsv.capacityFromName(input.csv());
         PlannerOptions options = PlannerOptions.DEFAULT.withCapacity(cap);

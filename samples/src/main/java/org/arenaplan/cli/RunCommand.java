@@ -39,7 +39,7 @@ import java.util.concurrent.Callable;
                 "              [--schedule file|memory] [--schedule-time-limit SECONDS] [--fuse none|epilogues]",
                 "              [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
                 "              [--dim NAME=V]... [--input [NAME=]FILE.pb]... [--output PATH]",
-                "              [--expect [NAME=]REF.pb]... [--rtol R] [--atol A] [--donate-inputs] [--debug]"},
+                "              [--expect [NAME=]REF.pb]... [--rtol R] [--atol A] [--donate-inputs] [--strict] [--debug]"},
         description = {"Runs a plan on a device next to the per-tensor and pool baselines.",
                 "Inputs are seeded random values unless --input gives a TensorProto file.",
                 "Exit codes: 0 outputs equal across modes (and to --expect), 1 outputs differ, 2 bad input or usage,",
@@ -106,6 +106,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--atol", paramLabel = "A", defaultValue = "" + AllClose.DEFAULT_ATOL, description = "Absolute tolerance of --expect (default: ${DEFAULT-VALUE}).")
     double atol;
 
+    @Option(names = "--strict", description = "As plan's --strict: a refused donation, an in-place hint the op's kernel cannot honour, or an op kind that is a near miss of a registry kind, is an error (exit 2) before anything runs; without it the run goes on and lists the refused requests.")
+    boolean strict;
+
     @Option(names = "--donate-inputs", description = "ONNX models: graph inputs are donated, so their bytes may be reused after their last read.")
     boolean donateInputs;
 
@@ -135,7 +138,7 @@ final class RunCommand implements Callable<Integer> {
         if (output != null && !output.toString().equals("-"))
             for (Path f : TensorFiles.outputFiles(input.graph(), output).values()) FileAccess.checkNotAnInput(f, "--output", readFrom);
         PlanCommand.checkPlannerName(planner);
-        ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner)
+        ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner).withStrict(strict)
                 .withPlannerOptions(timeLimit == null ? PlannerOptions.DEFAULT : PlannerOptions.DEFAULT.withTimeLimit(Seconds.of("--time-limit", timeLimit)));
         TrainingFlags.Outcome training = input.blamingInput(g -> trainingFlags.apply(fusionFlags.apply(g, trainingFlags.train), options.alignment()));
         Schedule schedule = input.blamingInput(g -> scheduleFlags.apply(training.graph(), options.alignment()));
@@ -153,6 +156,7 @@ final class RunCommand implements Callable<Integer> {
         TrainingFlags.print(training, out);
         ScheduleFlags.print(schedule, out);
         streamFlags.print(plan.graph(), out);
+        if (!plan.refusals().isEmpty()) SummaryTable.refusalLines(plan.refusals()).forEach(out::println);   // a hint the run did not take is said, as plan says it
         if (plan.graph().streams().size() > 1)
             out.println(StreamPlanner.price(plan, options, WatchedPlanner.pricing(Planners.byName(planner, options.plannerOptions()), err)).line());
         if (json != null) {

@@ -23,9 +23,16 @@ final class SummaryTable {
         if (capacity != null) row(out, "capacity", bytes(capacity) + (s.arenaBytes() <= capacity ? "  (fits)" : "  (EXCEEDED)"));
         row(out, "alloc calls / run", "naive " + s.allocCallsNaive() + ", planned " + s.allocCallsPlanned() + " (the arena, allocated once)");
         row(out, "planning", String.format(Locale.ROOT, "%.1f ms", s.planningMs()));
-        row(out, "refused", refusals.isEmpty() ? "none" : refusals.size() + (refusals.size() == 1 ? " request" : " requests"));
-        for (Refusal r : refusals) out.println("    " + r);
+        for (String line : refusalLines(refusals)) out.println(line);
         out.flush();
+    }
+
+    /** The "refused" row and one line per refused request under it ({@code plan} prints them in its table, {@code run} when there are any). */
+    static List<String> refusalLines(List<Refusal> refusals) {
+        List<String> lines = new java.util.ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "  %-18s %s", "refused", refusals.isEmpty() ? "none" : refusals.size() + (refusals.size() == 1 ? " request" : " requests")));
+        for (Refusal r : refusals) lines.add("    " + r);
+        return lines;
     }
 
     /**

@@ -73,13 +73,14 @@ final class TensorFiles {
             TensorValue t = read(spec, name, file);
             Tensor want = g.tensor(name);
             DType type = want.dtype() == null ? DType.F32 : want.dtype();
+            String flag = "--input " + spec + ": ";   // as the flag's other errors: the file and the input it was given for
             if (t.dtype() != type)
-                throw new org.arenaplan.io.InputException(file + ": holds " + t.dtype().jsonName() + " values but input '" + name + "' is " + type.jsonName());
+                throw new InputException(flag + "holds " + t.dtype().jsonName() + " values but input '" + name + "' is " + type.jsonName());
             if (t.byteCount() != want.bytes())
-                throw new org.arenaplan.io.InputException(file + ": holds " + t.elements() + " values " + Arrays.toString(t.shape())
-                        + " but input '" + name + "' has " + want.bytes() / type.bytes() + " " + shape(want));
+                throw new InputException(flag + "holds " + t.elements() + " values " + Arrays.toString(t.shape())
+                        + " but input '" + name + "' has " + want.elements() + " " + shape(want));
             if (want.hasShape() && !Arrays.equals(t.shape(), want.shape()))   // as ONNX Runtime: the same values under another shape are another tensor
-                throw new org.arenaplan.io.InputException(file + ": holds a tensor of shape " + Arrays.toString(t.shape()) + " but input '" + name + "' is " + shape(want));
+                throw new InputException(flag + "holds a tensor of shape " + Arrays.toString(t.shape()) + " but input '" + name + "' is " + shape(want));
             inputs.put(name, new TensorValue(t.dtype(), want.shape(), t.bytes()));
         }
         return inputs;

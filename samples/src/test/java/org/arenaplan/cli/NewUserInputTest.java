@@ -243,7 +243,7 @@ class NewUserInputTest {
         assertThat(ok.code()).as(ok.toString()).isZero();
         oneLine(Cli.run("run", m.toString(), "--device", "sim", "--input", "x=" + x, "--input", x.toString()), 2, "input 'x' is given twice");
         oneLine(Cli.run("run", m.toString(), "--device", "sim", "--input", tall.toString()), 2,
-                tall + ": holds a tensor of shape [4, 1] but input 'x' is [1, 4]");
+                "--input " + tall + ": holds a tensor of shape [4, 1] but input 'x' is [1, 4]");
     }
 
     @Test

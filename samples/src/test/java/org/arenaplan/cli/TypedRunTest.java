@@ -60,11 +60,11 @@ class TypedRunTest {
         OnnxTensorFile.write(f32, "ids", TensorValue.ofFloats(new long[]{2, 3}, 1, 2, 3, 4, 5, 6));
         Cli wrongType = Cli.run("run", graph.toString(), "--device", "sim", "--input", "ids=" + f32);
         assertThat(wrongType.code()).isEqualTo(ExitCodes.BAD_INPUT);
-        assertThat(wrongType.err()).contains("ids_f32.pb: holds f32 values but input 'ids' is i64");
+        assertThat(wrongType.err()).contains("--input ids=" + f32 + ": holds f32 values but input 'ids' is i64");
         Path shortIds = dir.resolve("ids_short.pb");
         OnnxTensorFile.write(shortIds, "ids", TensorValue.ofLongs(DType.I64, new long[]{3}, 1, 2, 3));
         Cli wrongSize = Cli.run("run", graph.toString(), "--device", "sim", "--input", "ids=" + shortIds);
         assertThat(wrongSize.code()).isEqualTo(ExitCodes.BAD_INPUT);
-        assertThat(wrongSize.err()).contains("ids_short.pb: holds 3 values [3] but input 'ids' has 6 [2, 3]");
+        assertThat(wrongSize.err()).contains("--input ids=" + shortIds + ": holds 3 values [3] but input 'ids' has 6 [2, 3]");
     }
 }
