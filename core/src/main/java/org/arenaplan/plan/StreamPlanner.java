@@ -28,7 +28,8 @@ import java.util.List;
  *       happens-before leaves unordered ({@link HbConflicts}), so every planner works unchanged.
  *       Over the pair budget (intervals widened), also the lane-region placement
  *       ({@link LaneRegions}: each stream's single-stream storages on plain intervals in a region
- *       of their own, regions stacked); the smaller arena of the two is kept.</li>
+ *       of their own, regions stacked); the smaller arena of the two is kept (the regions' on a
+ *       tie), and the widened problem is not placed at all when the regions reach its lower bound.</li>
  *   <li>{@link SyncMode#ADD}: {@link ReuseEdges} adds the events (last reader's stream to next
  *       writer's stream) that shrink the arena, each recorded with the bytes it saved; with a
  *       capacity in the planner options, only as many as it takes to fit. Then the events the
@@ -144,10 +145,10 @@ public final class StreamPlanner {
         Problem problem = problemOf(l, c, o.alignment());
         if (!c.widened()) return new Attempt(hb, l, c, problem, planner.place(problem, deadline));
         LaneRegions.Result regions = LaneRegions.place(l, c, o.alignment(), planner, halfway(deadline));
+        Attempt byRegions = new Attempt(hb, l, c, regions.problem(), regions.placement());
+        if (regions.placement().arenaBytes() <= problem.lowerBound()) return byRegions;   // the widened placement cannot do better: not placed
         Placement wide = planner.place(problem, deadline);
-        return regions.placement().arenaBytes() < wide.arenaBytes()
-                ? new Attempt(hb, l, c, regions.problem(), regions.placement())
-                : new Attempt(hb, l, c, problem, wide);
+        return regions.placement().arenaBytes() <= wide.arenaBytes() ? byRegions : new Attempt(hb, l, c, problem, wide);
     }
 
     /** Half the time left to {@code deadline}: the lane regions' share, the widened placement gets the rest. */

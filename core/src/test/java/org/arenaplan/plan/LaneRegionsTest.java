@@ -59,6 +59,22 @@ class LaneRegionsTest {
     }
 
     @Test
+    void theWidenedProblemIsNotPlacedWhenTheRegionsReachItsLowerBound() {
+        Graph g = chains(2, 40);
+        List<Integer> placed = new java.util.ArrayList<>();
+        Planner best = Planners.byName("best");
+        Planner counting = new Planner() {
+            @Override public String name() { return "best"; }
+            @Override public Placement place(Problem p) { placed.add(p.size()); return best.place(p); }
+            @Override public Placement place(Problem p, long deadline) { placed.add(p.size()); return best.place(p, deadline); }
+        };
+        StreamPlanner.Attempt a = StreamPlanner.attempt(g, DataSync.events(g), OPTS, counting, GreedyPlacer.NO_DEADLINE, 0);
+        assertThat(a.placement().planner()).contains(LaneRegions.NOTE);
+        assertThat(placed).as("one placement per region, none of all %d storages", a.problem().size())
+                .hasSize(3).doesNotContain(a.problem().size());
+    }
+
+    @Test
     void overBudgetRandomGraphsGiveValidPlansWithEitherFallback() {
         int regions = 0, widened = 0;
         for (long seed = 0; seed < 150; seed++) {
