@@ -24,11 +24,14 @@ import java.util.Arrays;
  *   <li>The peak sweep with the stack by start ({@link PeakSweep.Stack#BY_START}: the buffers
  *       live at the widest instant stacked, the others swept outward from there into a free
  *       list, no checks). Stop here when it reaches the lower bound; where it was cut at the
- *       deadline or stopped at the bound, go on with step 3 alone. Its arena is offered to the
- *       bound of the steps below: each stops once past it.</li>
+ *       deadline, go on with step 3 alone. Its arena is offered to the bound of the steps below:
+ *       each stops once past it.</li>
  *   <li>The peak sweep with the stack by end ({@link PeakSweep.Stack#BY_END_DESC}); kept when it
  *       finished strictly below the first, its arena then offered to the bound. Stop here when it
- *       reaches the lower bound. The peak sweep kept is "the peak sweep" below.</li>
+ *       reaches the lower bound. The peak sweep kept is "the peak sweep" below. Where both
+ *       stopped at the bound (in {@link BestPlanner}, above another run's arena; the second is
+ *       run even when the first stopped), or the second was cut with the first stopped, step 3
+ *       alone.</li>
  *   <li>Where the heavy half of the area ({@link SweepPlacer#HEAVY_HALF}, in the order) is many
  *       buffers ({@link SweepPlacer#heavyIsFew} false) or past the budget
  *       ({@link SweepPlacer#heavyAffordable}), as before the peak sweep was added: as
@@ -53,7 +56,12 @@ import java.util.Arrays;
  * times in 600. Cost: two {@link PeakSweep}s (O(n log n), no checks) and one {@link SweepPlacer}
  * run (with at most twice the heavy buffers), the last two cut short once past the smallest arena
  * so far, plus O(n + c log c) to find and sort the c buffers above the lower bound; where the
- * heavy half is many buffers, step 3's one or two sweeps instead of the round. TIMING
+ * heavy half is many buffers, step 3's one or two sweeps instead of the round. Measured
+ * (thread CPU time of {@code greedy-breadth}, medians of nine, three rounds against the peak
+ * sweep, round and heavy-half sweep before, at load 10 to 13, so noisy; docs/scale.md): wide
+ * 62k / 9k seed 42 221 to 210 ms (1.00281 to 1.00004 x LB), seed 5 252 to 200 ms; wide
+ * 620k / 90k 1,872 to 1,995 ms, within the rounds' spread (1.00050 both). By step, the second peak
+ * sweep costs about what the heavy-half sweep did on 62k / 9k, half of it on 620k / 90k.
  *
  * <p>Deadline: every sweep reads it as {@link SweepPlacer} does; a later sweep cut by it is
  * thrown away, so the result is cut only when the first peak sweep was (and, in step 3, the first
@@ -89,13 +97,18 @@ final class SqueakySweep {
      *              added)
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
-        GreedyPlacer.Result peak = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_START, deadline, bound);
-        if (peak.outrun() || !peak.complete()) return sweepAndRound(p, order, fit, deadline, bound);
+        GreedyPlacer.Result byStart = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_START, deadline, bound);
+        if (!byStart.outrun() && !byStart.complete()) return sweepAndRound(p, order, fit, deadline, bound);   // cut
         long lb = p.lowerBound();
-        long peakArena = Placement.arenaOf(p, peak.offsets());
-        if (peakArena <= lb) return peak;                                    // optimal
+        GreedyPlacer.Result peak = null;
+        long peakArena = Long.MAX_VALUE;
+        if (!byStart.outrun()) {
+            peak = byStart;
+            peakArena = Placement.arenaOf(p, peak.offsets());
+            if (peakArena <= lb) return peak;                                // optimal
+        }
         ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
-        beat.offer(peakArena);          // a finished run's arena: the runs below stop once above it
+        if (peak != null) beat.offer(peakArena);   // a finished run's arena: the runs below stop once above it
         GreedyPlacer.Result byEnd = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_END_DESC, deadline, beat);
         if (!byEnd.outrun() && byEnd.complete() && Placement.arenaOf(p, byEnd.offsets()) < peakArena) {
             peak = byEnd;
@@ -103,6 +116,7 @@ final class SqueakySweep {
             if (peakArena <= lb) return peak;                                // optimal
             beat.offer(peakArena);
         }
+        if (peak == null) return sweepAndRound(p, order, fit, deadline, bound);   // both stopped at the bound (or cut)
         int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
         if (!SweepPlacer.heavyIsFew(p, heavy) || !SweepPlacer.heavyAffordable(p, order, heavy) || heavy >= p.size()) {
             GreedyPlacer.Result swept = sweepAndRound(p, order, fit, deadline, beat);
