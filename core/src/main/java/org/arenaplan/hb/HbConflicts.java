@@ -33,13 +33,19 @@ import java.util.List;
  * them), the result is instead a widened interval per storage: T's start moved back to the
  * earliest position {@code min over l of bound[T][l] + 1}, so that every storage not ordered
  * before T overlaps it. Sound, linear, and more conservative (it may also forbid ordered pairs).
+ * With two streams that never synchronise, it moves every start back to 0, so even consecutive
+ * storages of one stream stop sharing; {@code lanes} lets the placement do better
+ * (org.arenaplan.plan.LaneRegions): two storages whose device accesses are all on the same lane
+ * are ordered by that lane's program order whenever their intervals are disjoint.
  *
  * @param extras  symmetric adjacency lists of the extra conflicts (null when widened)
  * @param lower   per storage, its start, moved back when widened
  * @param widened whether the budget was exceeded and intervals were widened instead
  * @param pairs   extra conflicting pairs found (up to the budget when widened)
+ * @param lanes   per storage, the one lane every device access of it (writers and readers) is on;
+ *                -1 when they are on several lanes or there is none
  */
-public record HbConflicts(int[][] extras, long[] lower, boolean widened, long pairs) {
+public record HbConflicts(int[][] extras, long[] lower, boolean widened, long pairs, int[] lanes) {
 
     /** Default budget: 4 million pairs (64 MiB of adjacency lists). */
     public static final long DEFAULT_BUDGET = 4_000_000L;
@@ -73,6 +79,7 @@ public record HbConflicts(int[][] extras, long[] lower, boolean widened, long pa
                 for (int k = 0; k < lanes; k++) bound[s][k] = Math.min(bound[s][k], hb.knownComplete(w, k));
             }
         }
+        int[] single = singleLanes(last);
         int[][] byLast = new int[lanes][];
         int[][] lastSorted = new int[lanes][];
         for (int k = 0; k < lanes; k++) {
@@ -93,21 +100,38 @@ public record HbConflicts(int[][] extras, long[] lower, boolean widened, long pa
                     int s = byLast[k][i];
                     if (s == t || stamp[s] == t || st.get(s).end() > start) continue;
                     stamp[s] = t;
-                    if (pairs.size() >= budget) return widened(st, bound, lower, budget);
+                    if (pairs.size() >= budget) return widened(st, bound, lower, budget, single);
                     pairs.add(s, t);
                 }
             }
         }
-        return new HbConflicts(pairs.adjacency(n), lower, false, pairs.size());
+        return new HbConflicts(pairs.adjacency(n), lower, false, pairs.size(), single);
     }
 
-    private static HbConflicts widened(List<Storage> st, int[][] bound, long[] lower, long budget) {
+    /** Per storage, the only lane with a device access in {@code last}, or -1 (none, or several). */
+    private static int[] singleLanes(int[][] last) {
+        int[] single = new int[last.length];
+        for (int s = 0; s < last.length; s++) {
+            single[s] = -1;
+            for (int k = 0; k < last[s].length; k++) {
+                if (last[s][k] < 0) continue;
+                if (single[s] != -1) {
+                    single[s] = -1;
+                    break;
+                }
+                single[s] = k;
+            }
+        }
+        return single;
+    }
+
+    private static HbConflicts widened(List<Storage> st, int[][] bound, long[] lower, long budget, int[] single) {
         long[] wide = lower.clone();
         for (int t = 0; t < st.size(); t++) {
             if (bound[t] == null) continue;
             for (int b : bound[t]) wide[t] = Math.min(wide[t], (long) b + 1);
         }
-        return new HbConflicts(null, wide, true, budget);
+        return new HbConflicts(null, wide, true, budget, single);
     }
 
     /** First index whose value exceeds {@code v} in an ascending array. */

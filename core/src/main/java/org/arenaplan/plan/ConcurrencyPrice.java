@@ -1,5 +1,6 @@
 package org.arenaplan.plan;
 
+
 /**
  * What running on several streams costs in memory: the arena with N streams next to the arena of
  * the same graph on one stream, and the events the run records and waits on.
@@ -22,11 +23,22 @@ package org.arenaplan.plan;
  * @param cut              true when a placement compared here was cut at its time limit
  *                         ({@link Placement#cut()}): its arena is then not what the planner finds,
  *                         so the ratio is not the price (the report says so)
+ * @param roundsCut        true when the time limit cut {@code --sync add}'s search for reuse
+ *                         events, or passed before it could start ({@link org.arenaplan.hb.SyncPlan#roundsCut()}):
+ *                         more time, or {@code --planner best}, may add events the plan lacks
  */
 public record ConcurrencyPrice(int streams, long arenaOneStream, long arenaStreams, long arenaSyncNone, int dataEventsSyncNone, int dataEvents, int reuseEvents,
-                               long bytesSaved, long extraConflicts, boolean widened, boolean cut) {
+                               long bytesSaved, long extraConflicts, boolean widened, boolean cut, boolean roundsCut) {
     /** What a cut placement makes of the comparison, in the report. */
     private static final String CUT_NOTE = " (a plan compared here was " + Placement.CUT + ": not the price)";
+    /** The report's line when the reuse-event search was cut (printed only then; a contract). */
+    static final String ROUNDS_CUT = "  reuse-event search   : " + Placement.CUT + " (rounds cut or not started; more --time-limit, or --planner best, may add events)";
+
+    /** A price whose reuse-event search (if any) was not cut. */
+    public ConcurrencyPrice(int streams, long arenaOneStream, long arenaStreams, long arenaSyncNone, int dataEventsSyncNone, int dataEvents, int reuseEvents,
+                            long bytesSaved, long extraConflicts, boolean widened, boolean cut) {
+        this(streams, arenaOneStream, arenaStreams, arenaSyncNone, dataEventsSyncNone, dataEvents, reuseEvents, bytesSaved, extraConflicts, widened, cut, false);
+    }
 
     /** A price whose placements were not cut. */
     public ConcurrencyPrice(int streams, long arenaOneStream, long arenaStreams, long arenaSyncNone, int dataEventsSyncNone, int dataEvents, int reuseEvents,
@@ -54,7 +66,8 @@ public record ConcurrencyPrice(int streams, long arenaOneStream, long arenaStrea
                         + "  without added events : %,d B with %d data events%n"
                         + "  unordered pairs      : %,d%s",
                 streams, cut ? CUT_NOTE : "", arenaOneStream, streams, arenaStreams, ratio(), extraBytes(), dataEvents, reuseEvents, bytesSaved,
-                arenaSyncNone, dataEventsSyncNone, extraConflicts, widened ? " (over budget: intervals widened instead)" : "");
+                arenaSyncNone, dataEventsSyncNone, extraConflicts, widened ? " (over budget: intervals widened instead)" : "")
+                + (roundsCut ? String.format("%n") + ROUNDS_CUT : "");
     }
 
     /** One line for {@code run}: the arena with N streams against one stream, and what the added events bought. */
@@ -63,6 +76,7 @@ public record ConcurrencyPrice(int streams, long arenaOneStream, long arenaStrea
                 ? "no events added for reuse"
                 : String.format(java.util.Locale.ROOT, "%d event(s) added for reuse (without them, maximum concurrency: %,d B)", reuseEvents, arenaSyncNone);
         return String.format(java.util.Locale.ROOT, "price of concurrency: %d streams, arena %,d B vs %,d B on 1 stream (%+,d B); %s%s",
-                streams, arenaStreams, arenaOneStream, extraBytes(), added, cut ? CUT_NOTE : "");
+                streams, arenaStreams, arenaOneStream, extraBytes(), added, cut ? CUT_NOTE : "")
+                + (roundsCut ? "; reuse-event search " + Placement.CUT : "");
     }
 }

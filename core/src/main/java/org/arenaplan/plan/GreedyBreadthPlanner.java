@@ -8,16 +8,18 @@ import java.time.Duration;
  * from largest to smallest, each into the smallest gap that holds it. It packs the widest
  * instants first, where the lower bound is decided. Valid always; optimal never promised.
  *
- * <p>Steps and cost: the live-bytes curve and a sparse table over it give each buffer its
- * widest instant (O(n log n)); sort; place with {@link GreedyPlacer} (its comment gives the cost
+ * <p>Steps and cost: the live-bytes curve (computed once per problem, shared with the lower
+ * bound and the peak sweep) and a sparse table over it give each buffer its widest instant
+ * (O(n log n)); sort; place with {@link GreedyPlacer} (its comment gives the cost
  * of finding each gap). Past {@link GreedyPlacer#EXACT_PAIRS} overlapping pairs, where
  * {@link GreedyPlacer} would sweep, {@link SqueakySweep} places instead: a sweep outward from
- * the widest instant ({@link PeakSweep}), one squeaky-wheel round after it that places the
- * buffers left above the lower bound exactly with the heavy ones, and the sweep alone, keeping
- * the smallest arena (about three sweeps, the later ones cut short once they lose; on
- * {@code WideTraces.generate(seed, 62_000, 9_000)}, seeds 42 and 1 to 5, no worse than exact
- * placement in breadth order: seed 42 1.00281 x LB where the sweep alone gives 1.00473 and exact
- * placement 1.00334, seed 5 1.00109 against 1.00136; docs/scale.md). With a time limit, the sort and the
+ * the widest instant ({@link PeakSweep}) twice, the buffers live there stacked by start and by
+ * end, then one squeaky-wheel round after the smaller that places the buffers it left above the
+ * lower bound exactly with the heavy ones, keeping the smallest arena (about three sweeps, the
+ * later ones cut short once they lose; on {@code WideTraces.generate(seed, 62_000, 9_000)},
+ * seeds 42 and 1 to 11, no worse than exact placement in breadth order: seed 42 1.00004 x LB
+ * where exact placement gives 1.00334, seed 11 1.00044 against 1.00241; of seeds 12 to 23 all
+ * but seed 20, 1.00555 against 1.00534; docs/scale.md). With a time limit, the sort and the
  * placement read the clock; buffers not placed by then are stacked on top (all of them, in
  * index order, when the sort was cut) and the planner's label says "cut at the time limit".
  */

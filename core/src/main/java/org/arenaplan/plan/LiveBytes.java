@@ -5,7 +5,8 @@ import java.util.Arrays;
 /**
  * The live-bytes curve of a problem: at each start time, the aligned bytes of every buffer
  * live there. Its maximum is the lower bound of any placement. Half-open intervals: a buffer
- * ending at t is not live at t.
+ * ending at t is not live at t. The planners read the one a {@link Problem} keeps
+ * ({@code Problem.liveBytes}: computed once per problem).
  */
 public final class LiveBytes {
     private final long[] times;   // distinct start times, ascending

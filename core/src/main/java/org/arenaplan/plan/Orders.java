@@ -161,7 +161,7 @@ final class Orders {
 
     /** As {@link #byBreadth(Problem)}; the clock is also read after the live-bytes curve and after the widest instants. */
     static int[] byBreadth(Problem p, long deadline) {
-        LiveBytes live = LiveBytes.of(p, deadline);
+        LiveBytes live = p.liveBytes(deadline);
         if (GreedyPlacer.passed(deadline)) throw new TimeUp();
         long[] curve = new long[live.points()];
         for (int k = 0; k < curve.length; k++) curve[k] = live.bytesAt(k);

@@ -14,10 +14,11 @@ package org.arenaplan.plan;
  * <p>Steps:
  * <ol>
  *   <li>The widest instant T: the earliest instant with the most bytes live ({@link LiveBytes}).</li>
- *   <li>The buffers live at T stacked from offset 0, by start (the earliest at the bottom; ties:
- *       the order's rank), so that, going backward, the stack empties from its top (by the
- *       order's rank instead: 8 of 12 wide traces no worse than exact placement, against 9 by
- *       start; docs/scale.md).</li>
+ *   <li>The buffers live at T stacked from offset 0, as {@link Stack} says (ties: the order's
+ *       rank): by start, the earliest at the bottom, so that going backward the stack empties
+ *       from its top; or by end, the latest at the bottom, so that going forward it does. Each
+ *       is the tighter on some wide traces ({@link SqueakySweep} runs both; by the order's rank
+ *       instead: 8 of 12 no worse than exact placement, against 9 by start; docs/scale.md).</li>
  *   <li>Forward: the free list holds the stack; over the start times after T, ascending: free
  *       the buffers that ended (upper &lt;= t), then place each buffer starting at t, in the
  *       order's rank, into a gap: the smallest that holds it ({@link GreedyPlacer.Fit#BEST}, ties
@@ -32,7 +33,8 @@ package org.arenaplan.plan;
  * after T and one that ends by T never meet; within one side, of two buffers that meet, the one
  * placed second sees the first in the free list (as in {@link SweepPlacer}'s sweep); every
  * buffer that meets one live at T sees it in the free list from the start. Cost: O(n) for the
- * live-bytes curve over the problem's shared start and end orders, O(k log k) to sort the k
+ * live-bytes curve over the problem's shared start and end orders (once per problem: shared with
+ * the lower bound and the breadth order, {@link Problem#liveBytes}), O(k log k) to sort the k
  * buffers of the stack, O(n log r) to re-sort runs of
  * r equal starts (ends) by rank, and per buffer one take and one free in a free list of g gaps
  * (a few O(log g) searches and an O(64 + g / 64) shift, see {@link FreeGaps}), O(1) per gap
@@ -46,30 +48,44 @@ package org.arenaplan.plan;
 final class PeakSweep {
     private PeakSweep() { }
 
+    /** How the buffers live at the widest instant are stacked, bottom first (ties: the order's rank). */
+    enum Stack {
+        /** By start, the earliest at the bottom: going backward in time the stack empties from its top. */
+        BY_START,
+        /** By end, the latest at the bottom: going forward in time the stack empties from its top. */
+        BY_END_DESC
+    }
+
+    /** As {@link #place(Problem, int[], GreedyPlacer.Fit, Stack, long, ArenaBound)}, stacked {@link Stack#BY_START}. */
+    static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
+        return place(p, order, fit, Stack.BY_START, deadline, bound);
+    }
+
     /**
      * @param order    the buffers in placement order (a permutation of the problem's indices): the
      *                 rank among buffers starting (ending) together or, in the stack, together
+     * @param stack    the order of the stack at the widest instant
      * @param deadline a {@link System#nanoTime()} value, or {@link GreedyPlacer#NO_DEADLINE}
      * @param bound    stops the run, returning {@link GreedyPlacer.Result#OUTRUN}, once its buffers reach above it
      * @return a placement of every buffer, flagged swept; or cut at the deadline (every buffer not
      *         yet placed stacked on top: all of them when the sorts were cut), or {@link GreedyPlacer.Result#OUTRUN}
      */
-    static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
+    static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, Stack stack, long deadline, ArenaBound bound) {
         try {
-            return sweepFromPeak(p, order, fit, deadline, bound);
+            return sweepFromPeak(p, order, fit, stack, deadline, bound);
         } catch (Orders.TimeUp e) {          // past the deadline while sorting: nothing placed yet
             return GreedyPlacer.stackUnplaced(p, order, p.size(), new long[p.size()], new boolean[p.size()], true);
         }
     }
 
-    private static GreedyPlacer.Result sweepFromPeak(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
+    private static GreedyPlacer.Result sweepFromPeak(Problem p, int[] order, GreedyPlacer.Fit fit, Stack stack, long deadline, ArenaBound bound) {
         int n = p.size();
         long[] offset = new long[n];
         boolean[] placed = new boolean[n];
         if (n == 0) return new GreedyPlacer.Result(offset, true, true);
-        long t = widestInstant(LiveBytes.of(p, deadline));
+        long t = widestInstant(p.liveBytes(deadline));
         long top = 0;
-        for (int i : stackOrder(p, order, t, deadline)) {
+        for (int i : stackOrder(p, order, t, stack, deadline)) {
             offset[i] = p.alignedSize(i) == 0 ? 0 : top;
             top += p.alignedSize(i);
             placed[i] = true;
@@ -90,23 +106,23 @@ final class PeakSweep {
         return new GreedyPlacer.Result(offset, true, true);
     }
 
-    /** The buffers live at {@code t}, by start (ties: the order's rank), bottom of the stack first. */
-    static int[] stackOrder(Problem p, int[] order, long t, long deadline) {
+    /** The buffers live at {@code t}, as {@code stack} says (ties: the order's rank), bottom of the stack first. */
+    static int[] stackOrder(Problem p, int[] order, long t, Stack stack, long deadline) {
         int c = 0;
         for (int i : order) if (p.lower(i) <= t && t < p.upper(i)) c++;
         int[] live = new int[c];
-        long[] starts = new long[c];
+        long[] keys = new long[c];
         c = 0;
         for (int i : order) {
             if (p.lower(i) <= t && t < p.upper(i)) {
                 live[c] = i;
-                starts[c++] = p.lower(i);
+                keys[c++] = stack == Stack.BY_START ? p.lower(i) : -p.upper(i);
             }
         }
-        int[] byStart = Orders.sortedByKeys(deadline, c, starts);
-        int[] stack = new int[c];
-        for (int k = 0; k < c; k++) stack[k] = live[byStart[k]];
-        return stack;
+        int[] sorted = Orders.sortedByKeys(deadline, c, keys);
+        int[] bottomFirst = new int[c];
+        for (int k = 0; k < c; k++) bottomFirst[k] = live[sorted[k]];
+        return bottomFirst;
     }
 
     /** The earliest time with the most bytes live. */

@@ -30,6 +30,7 @@ public final class Problem {
     private volatile int[] startOrder;       // byLower and byUpper, sorted once, for sweeps (shared: read only)
     private volatile int[] endOrder;
     private volatile long[] startPoints;
+    private volatile LiveBytes liveBytes;    // computed once, on first use (shared: read only)
 
     /**
      * @param extraConflicts symmetric adjacency lists of conflicts beyond interval overlap, or null
@@ -285,8 +286,21 @@ public final class Problem {
      */
     public long lowerBound() {
         long lb = lowerBound;
-        if (lb < 0) lowerBound = lb = LiveBytes.of(this).max();
+        if (lb < 0) lowerBound = lb = liveBytes(GreedyPlacer.NO_DEADLINE).max();
         return lb;
+    }
+
+    /**
+     * {@link LiveBytes#of(Problem)}, computed on first use and shared by the lower bound, the
+     * breadth order and {@link PeakSweep} (the callers only read it). O(n) once the start and
+     * end orders are sorted; two longs per distinct start kept.
+     *
+     * @throws Orders.TimeUp when {@code deadline} passes while the start or end order is sorted (nothing is kept then)
+     */
+    LiveBytes liveBytes(long deadline) {
+        LiveBytes live = liveBytes;
+        if (live == null) liveBytes = live = LiveBytes.of(this, deadline);
+        return live;
     }
 
     /** {@link #lowerBound()} if it has been computed, else -1 (no arena is at or below it). */

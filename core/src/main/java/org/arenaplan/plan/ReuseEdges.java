@@ -42,7 +42,8 @@ import java.util.function.Function;
  * its planner's own margin (docs/scale.md "Time limits"). An edge's saving is measured in the
  * round that added it. Greedy: it does not guarantee the
  * fewest events or the smallest arena that events could reach. When the unordered pairs were
- * over budget (widened intervals) it adds nothing.
+ * over budget (widened intervals) it adds nothing. Reports whether the time limit cut it
+ * ({@link Found#cut()}), which the plan's price prints.
  */
 final class ReuseEdges {
     static final int MAX_CANDIDATES = 128;
@@ -59,8 +60,8 @@ final class ReuseEdges {
      *                 up only as far as the capacity demands
      * @param deadline {@link System#nanoTime()} after which no round starts and elimination stops
      */
-    static List<SyncEvent> search(Graph g, List<SyncEvent> data, StreamPlanner.Attempt base, Planner planner, Long capacity,
-                                  long deadline, Function<List<SyncEvent>, StreamPlanner.Attempt> replan) {
+    static Found search(Graph g, List<SyncEvent> data, StreamPlanner.Attempt base, Planner planner, Long capacity,
+                        long deadline, Function<List<SyncEvent>, StreamPlanner.Attempt> replan) {
         Budget budget = new Budget(WORK / Math.max(1, g.opCount()), deadline, replan);
         List<SyncEvent> events = data;
         StreamPlanner.Attempt now = base;
@@ -70,8 +71,15 @@ final class ReuseEdges {
             events = next;
             now = budget.replan(events);
         }
-        return events;
+        boolean searched = !now.conflicts().widened() && now.conflicts().pairs() > 0 && (capacity == null || now.arena() > capacity);
+        return new Found(events, searched && !budget.inTime() && budget.left > 2);
     }
+
+    /**
+     * The events found, and whether the time limit stopped the search (a round not started, or
+     * one whose elimination or savings it cut) while it still had work budget and pairs to order.
+     */
+    record Found(List<SyncEvent> events, boolean cut) { }
 
     /** One round: candidates from the current plan, all added, then eliminated; returns {@code events} itself when none helps. */
     private static List<SyncEvent> round(Graph g, List<SyncEvent> events, StreamPlanner.Attempt base, Planner planner, Long capacity,

@@ -3,33 +3,41 @@ package org.arenaplan.plan;
 import java.util.Arrays;
 
 /**
- * A {@link PeakSweep}, one squeaky-wheel round after it (Joslin and Clements, 1999, as
- * {@link SqueakyWheel} does for exact placement: the buffers that it left above the lower bound
- * join the heavy ones of a {@link SweepPlacer} run, placed exactly before them), and the
- * {@link SweepPlacer} run alone; the smallest arena kept. Used by {@link GreedyBreadthPlanner}
- * on the problems that are swept. There the heavy half of the area in breadth order is a few
- * hundred large buffers live at the widest instant, and the forward sweep reaches that instant
- * with its free list cut up by the buffers that started before it: on
+ * Two {@link PeakSweep}s, the stack at the widest instant by start and by end, and one
+ * squeaky-wheel round after the smaller (Joslin and Clements, 1999, as {@link SqueakyWheel} does
+ * for exact placement: the buffers that it left above the lower bound join the heavy ones of a
+ * {@link SweepPlacer} run, placed exactly before them); the smallest arena kept. Used by
+ * {@link GreedyBreadthPlanner} on the problems that are swept. There the heavy half of the area
+ * in breadth order is a few hundred large buffers live at the widest instant, and a forward sweep
+ * reaches that instant with its free list cut up by the buffers that started before it: on
  * {@code WideTraces.generate(5, 62_000, 9_000)} it leaves 66 buffers above the lower bound, at
- * arena / LB 1.00568, and a round after it 1.00324, where exact placement in breadth order, which
- * stacks the buffers live at the widest instant first, gives 1.00136. The peak sweep packs that
- * instant first, as exact placement does: 1.00109. Where it leaves a few buffers on top, the
- * round moves them (seed 42: the peak sweep 1.00441, the round 1.00281, exact 1.00334;
+ * arena / LB 1.00568, where exact placement in breadth order, which stacks the buffers live at
+ * the widest instant first, gives 1.00136. The peak sweep packs that instant first, as exact
+ * placement does: 1.00109. Which stack is the tighter depends on the trace (by start it empties
+ * from its top going backward, by end going forward): seed 11 1.00383 by start, 1.00044 by end,
+ * exact 1.00241; seed 3 1.00068 and 1.00921, exact 1.00474. Where both leave buffers on top, the
+ * round may move them (seed 23: 1.00569, 1.00579, the round 1.00437, exact 1.00484;
  * docs/scale.md).
  *
  * <p>Steps:
  * <ol>
- *   <li>The peak sweep ({@link PeakSweep}: the buffers live at the widest instant stacked, the
- *       others swept outward from there into a free list, no checks). Stop here when it reaches
- *       the lower bound; where it was cut at the deadline or stopped at the bound, go on with
- *       step 2 alone. Its arena is offered to the bound of the steps below: each stops once
- *       past it.</li>
+ *   <li>The peak sweep with the stack by start ({@link PeakSweep.Stack#BY_START}: the buffers
+ *       live at the widest instant stacked, the others swept outward from there into a free
+ *       list, no checks). Stop here when it reaches the lower bound; where it was cut at the
+ *       deadline, go on with step 3 alone. Its arena is offered to the bound of the steps below:
+ *       each stops once past it.</li>
+ *   <li>The peak sweep with the stack by end ({@link PeakSweep.Stack#BY_END_DESC}); kept when it
+ *       finished strictly below the first, its arena then offered to the bound. Stop here when it
+ *       reaches the lower bound. The peak sweep kept is "the peak sweep" below. Where both
+ *       stopped at the bound (in {@link BestPlanner}, above another run's arena; the second is
+ *       run even when the first stopped), or the second was cut with the first stopped, step 3
+ *       alone.</li>
  *   <li>Where the heavy half of the area ({@link SweepPlacer#HEAVY_HALF}, in the order) is many
  *       buffers ({@link SweepPlacer#heavyIsFew} false) or past the budget
  *       ({@link SweepPlacer#heavyAffordable}), as before the peak sweep was added: as
  *       {@link SweepPlacer#placeSmaller}, the sweep of every buffer with none heavy (no checks),
  *       and, unless that reaches the lower bound or the heavy half is past the budget, the
- *       heavy-half sweep (stopped once above it) with a round after it as in steps 3 and 4 (its
+ *       heavy-half sweep (stopped once above it) with a round after it as in steps 4 and 5 (its
  *       squeaky wheels those of the heavy-half sweep); the smallest kept, the peak sweep only
  *       when strictly smaller. Done.</li>
  *   <li>The squeaky wheels: the buffers whose top the peak sweep left above the lower bound,
@@ -39,22 +47,24 @@ import java.util.Arrays;
  *       as soon as its buffers reach above the peak sweep's arena ({@link ArenaBound}; in
  *       {@link BestPlanner}, above the smallest arena of any finished run). Kept when it
  *       finished strictly below the peak sweep.</li>
- *   <li>The heavy-half sweep ({@link SweepPlacer} in the order), stopped once above the arena
- *       kept so far; kept when it finished at or below it.</li>
  * </ol>
  *
- * <p>Never worse than the peak sweep or the heavy-half sweep alone. Cost: one {@link PeakSweep}
- * (O(n log n), no checks) and two {@link SweepPlacer} runs (the round's with at most twice the
- * heavy buffers), each of these cut short once past the smallest arena so far, plus
- * O(n + c log c) to find and sort the c buffers above the lower bound; a third sweep with no
- * heavy buffer and no checks where the heavy half is many buffers. Measured (thread CPU time,
- * docs/scale.md, medians at load 8 to 12, noisy): wide 62k / 9k about a sixth more than the
- * heavy-half sweep and its round before (seed 42: 1.00282 to 1.00281 x LB, the round after the
- * peak sweep winning; seed 5: 1.00324 to 1.00109); wide 620k / 90k about the same time, 1.00794
- * to 1.00050; wide 1M / 10k about a quarter more, 1.01693 to 1.00541.
+ * <p>Never worse than either peak sweep alone. Where the heavy half is a few buffers the
+ * heavy-half sweep alone is no longer run (it was, last, until the second peak sweep took its
+ * time): it was the smallest on none of 24 wide traces of 62,000 / 9,000 and 16 of other shapes
+ * (docs/scale.md); on small random problems, which the planner places exactly, it is smaller 26
+ * times in 600. Cost: two {@link PeakSweep}s (O(n log n), no checks) and one {@link SweepPlacer}
+ * run (with at most twice the heavy buffers), the last two cut short once past the smallest arena
+ * so far, plus O(n + c log c) to find and sort the c buffers above the lower bound; where the
+ * heavy half is many buffers, step 3's one or two sweeps instead of the round. Measured
+ * (thread CPU time of {@code greedy-breadth}, medians of nine, three rounds against the peak
+ * sweep, round and heavy-half sweep before, at load 10 to 13, so noisy; docs/scale.md): wide
+ * 62k / 9k seed 42 221 to 210 ms (1.00281 to 1.00004 x LB), seed 5 252 to 200 ms; wide
+ * 620k / 90k 1,872 to 1,995 ms, within the rounds' spread (1.00050 both). By step, the second peak
+ * sweep costs about what the heavy-half sweep did on 62k / 9k, half of it on 620k / 90k.
  *
  * <p>Deadline: every sweep reads it as {@link SweepPlacer} does; a later sweep cut by it is
- * thrown away, so the result is cut only when the peak sweep was (and, in step 2, the first
+ * thrown away, so the result is cut only when the first peak sweep was (and, in step 3, the first
  * sweep there).
  */
 final class SqueakySweep {
@@ -82,39 +92,44 @@ final class SqueakySweep {
     /**
      * @param bound shared with other runs ({@link BestPlanner}): the arenas of the runs that
      *              finish are offered to it, and the runs stop once above it, except the first
-     *              sweep of step 2: the round after a losing first sweep may still win (on
+     *              sweep of step 3: the round after a losing first sweep may still win (on
      *              {@code WideTraces.generate(1, 24_000, 6_000)} it did before the peak sweep was
      *              added)
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
-        GreedyPlacer.Result peak = PeakSweep.place(p, order, fit, deadline, bound);
-        if (peak.outrun() || !peak.complete()) return sweepAndRound(p, order, fit, deadline, bound);
+        GreedyPlacer.Result byStart = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_START, deadline, bound);
+        if (!byStart.outrun() && !byStart.complete()) return sweepAndRound(p, order, fit, deadline, bound);   // cut
         long lb = p.lowerBound();
-        long peakArena = Placement.arenaOf(p, peak.offsets());
-        if (peakArena <= lb) return peak;                                    // optimal
+        GreedyPlacer.Result peak = null;
+        long peakArena = Long.MAX_VALUE;
+        if (!byStart.outrun()) {
+            peak = byStart;
+            peakArena = Placement.arenaOf(p, peak.offsets());
+            if (peakArena <= lb) return peak;                                // optimal
+        }
         ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
-        beat.offer(peakArena);          // a finished run's arena: the runs below stop once above it
+        if (peak != null) beat.offer(peakArena);   // a finished run's arena: the runs below stop once above it
+        GreedyPlacer.Result byEnd = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_END_DESC, deadline, beat);
+        if (!byEnd.outrun() && byEnd.complete() && Placement.arenaOf(p, byEnd.offsets()) < peakArena) {
+            peak = byEnd;
+            peakArena = Placement.arenaOf(p, byEnd.offsets());
+            if (peakArena <= lb) return peak;                                // optimal
+            beat.offer(peakArena);
+        }
+        if (peak == null) return sweepAndRound(p, order, fit, deadline, bound);   // both stopped at the bound (or cut)
         int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
         if (!SweepPlacer.heavyIsFew(p, heavy) || !SweepPlacer.heavyAffordable(p, order, heavy) || heavy >= p.size()) {
             GreedyPlacer.Result swept = sweepAndRound(p, order, fit, deadline, beat);
-            if (swept.outrun() || !swept.complete()) return peak;           // past the peak sweep's arena, or cut
+            if (swept.outrun() || !swept.complete()) return peak;           // past the peak sweeps' arena, or cut
             return Placement.arenaOf(p, swept.offsets()) <= peakArena ? swept : peak;
         }
-        GreedyPlacer.Result kept = peak;
-        long keptArena = peakArena;
         Reordered next = squeakyFirst(p, order, heavy, peak.offsets(), lb);
         GreedyPlacer.Result round = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, beat);
-        if (!round.outrun() && round.complete() && Placement.arenaOf(p, round.offsets()) < keptArena) {
-            kept = round;
-            keptArena = Placement.arenaOf(p, round.offsets());
-            beat.offer(keptArena);
-        }
-        GreedyPlacer.Result first = SweepPlacer.placeHeavy(p, order, fit, heavy, deadline, beat);
-        if (!first.outrun() && first.complete() && Placement.arenaOf(p, first.offsets()) <= keptArena) return first;
-        return kept;
+        if (!round.outrun() && round.complete() && Placement.arenaOf(p, round.offsets()) < peakArena) return round;
+        return peak;
     }
 
-    /** Step 2: the sweeps of {@link SweepPlacer#placeSmaller} and a round after the heavy-half one, the smallest kept. */
+    /** Step 3: the sweeps of {@link SweepPlacer#placeSmaller} and a round after the heavy-half one, the smallest kept. */
     private static GreedyPlacer.Result sweepAndRound(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
         int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
         boolean affordable = SweepPlacer.heavyAffordable(p, order, heavy);
@@ -132,8 +147,8 @@ final class SqueakySweep {
     }
 
     /**
-     * The heavy-half sweep of step 2 (stopped once above {@code firstBound}), its squeaky wheels
-     * (as step 3), the round after it (as step 4, stopped once above the heavy-half sweep's
+     * The heavy-half sweep of step 3 (stopped once above {@code firstBound}), its squeaky wheels
+     * (as step 4), the round after it (as step 5, stopped once above the heavy-half sweep's
      * arena or {@code bound}), the smaller kept.
      */
     private static GreedyPlacer.Result placeWithRound(Problem p, int[] order, GreedyPlacer.Fit fit, int heavy, long deadline, ArenaBound bound, ArenaBound firstBound) {

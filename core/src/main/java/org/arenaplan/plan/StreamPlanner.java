@@ -25,7 +25,11 @@ import java.util.List;
  *       plus those events ({@link HappensBefore}).</li>
  *   <li>Liveness with in-place folding allowed only over readers that happen before the fold.</li>
  *   <li>The placement problem: storages over their schedule intervals plus the pairs that
- *       happens-before leaves unordered ({@link HbConflicts}), so every planner works unchanged.</li>
+ *       happens-before leaves unordered ({@link HbConflicts}), so every planner works unchanged.
+ *       Over the pair budget (intervals widened), also the lane-region placement
+ *       ({@link LaneRegions}: each stream's single-stream storages on plain intervals in a region
+ *       of their own, regions stacked); the smaller arena of the two is kept (the regions' on a
+ *       tie), and the widened problem is not placed at all when the regions reach its lower bound.</li>
  *   <li>{@link SyncMode#ADD}: {@link ReuseEdges} adds the events (last reader's stream to next
  *       writer's stream) that shrink the arena, each recorded with the bytes it saved; with a
  *       capacity in the planner options, only as many as it takes to fit. Then the events the
@@ -62,10 +66,11 @@ public final class StreamPlanner {
         List<SyncEvent> data = DataSync.events(sg);
         Attempt base = attempt(sg, data, o, planner, deadline);
         Planner evaluator = GREEDY.contains(planner.name()) ? planner : Planners.byName("best", o.plannerOptions());
-        List<SyncEvent> events = mode == SyncMode.ADD
-                ? SyncReduction.reduce(sg, ReuseEdges.search(sg, data, evaluator == planner ? base : attempt(sg, data, o, evaluator, deadline), evaluator,
-                        o.plannerOptions().capacity(), deadline, ev -> attempt(sg, ev, o, evaluator, deadline)))
-                : data;
+        ReuseEdges.Found found = mode == SyncMode.ADD
+                ? ReuseEdges.search(sg, data, evaluator == planner ? base : attempt(sg, data, o, evaluator, deadline), evaluator,
+                        o.plannerOptions().capacity(), deadline, ev -> attempt(sg, ev, o, evaluator, deadline))
+                : new ReuseEdges.Found(data, false);
+        List<SyncEvent> events = mode == SyncMode.ADD ? SyncReduction.reduce(sg, found.events()) : data;
         Attempt fin = events.equals(data) ? base : attempt(sg, events, o, planner, deadline);
         if (fin.arena() > base.arena()) {   // the final placement cut by the deadline (or search worse with the events): keep the data events' plan
             fin = base;
@@ -73,7 +78,7 @@ public final class StreamPlanner {
         }
         double ms = (System.nanoTime() - t0) / 1e6;
         return new Plan(sg, fin.lifetimes(), fin.problem(), fin.placement(),
-                ArenaPlanner.statsOf(fin.lifetimes(), fin.problem(), fin.placement(), ms), new SyncPlan(events));
+                ArenaPlanner.statsOf(fin.lifetimes(), fin.problem(), fin.placement(), ms), new SyncPlan(events, found.cut()));
     }
 
     /**
@@ -114,7 +119,8 @@ public final class StreamPlanner {
         for (int i = 0; i < p.size(); i++) for (int j : p.extraConflicts(i)) if (j > i) pairs++;
         boolean widened = false;
         for (int i = 0; i < p.size() && !widened; i++) widened = p.lower(i) < streamPlan.storages().get(i).start();
-        return new ConcurrencyPrice(g.streams().size(), one.arenaBytes(), streamPlan.arenaBytes(), syncNone, dataSync.size(), data, reuse, saved, pairs, widened, cut);
+        widened |= streamPlan.placement().planner().contains(LaneRegions.NOTE);   // over budget, placed by lane regions
+        return new ConcurrencyPrice(g.streams().size(), one.arenaBytes(), streamPlan.arenaBytes(), syncNone, dataSync.size(), data, reuse, saved, pairs, widened, cut, streamPlan.sync().roundsCut());
     }
 
     /** One planning pass under a given event list. */
@@ -128,11 +134,28 @@ public final class StreamPlanner {
 
     /** @param deadline a {@link System#nanoTime()} value the placement must be made by (as well as the planner's own limit) */
     static Attempt attempt(Graph g, List<SyncEvent> events, ArenaPlanner.Options o, Planner planner, long deadline) {
+        return attempt(g, events, o, planner, deadline, HbConflicts.DEFAULT_BUDGET);
+    }
+
+    /** @param pairBudget the most extra pairs {@link HbConflicts} lists before it widens the intervals instead */
+    static Attempt attempt(Graph g, List<SyncEvent> events, ArenaPlanner.Options o, Planner planner, long deadline, long pairBudget) {
         HappensBefore hb = HappensBefore.of(g, events);
         Lifetimes l = Lifetimes.of(g, hb, o.strict());
-        HbConflicts c = HbConflicts.of(l, hb);
+        HbConflicts c = HbConflicts.of(l, hb, pairBudget);
         Problem problem = problemOf(l, c, o.alignment());
-        return new Attempt(hb, l, c, problem, planner.place(problem, deadline));
+        if (!c.widened()) return new Attempt(hb, l, c, problem, planner.place(problem, deadline));
+        LaneRegions.Result regions = LaneRegions.place(l, c, o.alignment(), planner, halfway(deadline));
+        Attempt byRegions = new Attempt(hb, l, c, regions.problem(), regions.placement());
+        if (regions.placement().arenaBytes() <= problem.lowerBound()) return byRegions;   // the widened placement cannot do better: not placed
+        Placement wide = planner.place(problem, deadline);
+        return regions.placement().arenaBytes() <= wide.arenaBytes() ? byRegions : new Attempt(hb, l, c, problem, wide);
+    }
+
+    /** Half the time left to {@code deadline}: the lane regions' share, the widened placement gets the rest. */
+    private static long halfway(long deadline) {
+        if (deadline == GreedyPlacer.NO_DEADLINE) return deadline;
+        long now = System.nanoTime();
+        return deadline - now <= 0 ? deadline : now + (deadline - now) / 2;
     }
 
     /** One buffer per storage, over its interval (widened when over budget), with the unordered pairs. */

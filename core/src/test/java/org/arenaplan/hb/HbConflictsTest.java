@@ -58,6 +58,32 @@ class HbConflictsTest {
         assertThat(widenedGraphs).isGreaterThan(50);
     }
 
+    @Test
+    void lanesNameTheOneLaneOfEveryDeviceAccessOrMinusOne() {
+        int single = 0, several = 0;
+        for (long seed = 0; seed < 200; seed++) {
+            Graph g = RandomStreamGraphs.generate(seed, 2 + (int) (seed % 3), 25);
+            HappensBefore hb = HappensBefore.of(g, DataSync.events(g));
+            Lifetimes l = Lifetimes.of(g, hb, false);
+            for (long budget : new long[]{0, HbConflicts.DEFAULT_BUDGET}) {
+                HbConflicts c = HbConflicts.of(l, hb, budget);
+                for (int s = 0; s < l.storages().size(); s++) {
+                    Set<Integer> lanes = new TreeSet<>();
+                    Storage st = l.storages().get(s);
+                    for (int[] acc : new int[][]{st.writers(), st.readers()}) {
+                        for (int p : acc) if (!g.ops().get(p).isStorageOnly()) lanes.add(hb.lane(p));
+                    }
+                    int expected = lanes.size() == 1 ? lanes.iterator().next() : -1;
+                    assertThat(c.lanes()[s]).as("seed %d storage %s", seed, st.name()).isEqualTo(expected);
+                    if (expected >= 0) single++;
+                    else if (lanes.size() > 1) several++;
+                }
+            }
+        }
+        assertThat(single).isGreaterThan(100);
+        assertThat(several).isGreaterThan(100);
+    }
+
     /** Every pair S before T (interval-disjoint) where some device access of S does not reach some device writer of T. */
     static Set<String> bruteForcePairs(Graph g, Lifetimes l, BruteOrder order) {
         Set<String> out = new TreeSet<>();

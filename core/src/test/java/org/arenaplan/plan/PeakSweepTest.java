@@ -20,10 +20,12 @@ class PeakSweepTest {
             Problem p = SweepPlacerTest.random(r);
             for (GreedyPlacer.Fit fit : GreedyPlacer.Fit.values()) {
                 for (int[] order : new int[][]{Orders.byBreadth(p), Orders.bySizeDesc(p)}) {
-                    GreedyPlacer.Result res = PeakSweep.place(p, order, fit, GreedyPlacer.NO_DEADLINE, ArenaBound.NONE);
-                    assertThat(res.complete()).isTrue();
-                    assertThat(res.swept()).isTrue();
-                    assertThat(PlacementValidator.validate(p, res.offsets(), arena(p, res), null)).as("round " + round + " " + fit).isEmpty();
+                    for (PeakSweep.Stack stack : PeakSweep.Stack.values()) {
+                        GreedyPlacer.Result res = PeakSweep.place(p, order, fit, stack, GreedyPlacer.NO_DEADLINE, ArenaBound.NONE);
+                        assertThat(res.complete()).isTrue();
+                        assertThat(res.swept()).isTrue();
+                        assertThat(PlacementValidator.validate(p, res.offsets(), arena(p, res), null)).as("round " + round + " " + fit + " " + stack).isEmpty();
+                    }
                 }
             }
         }
@@ -39,6 +41,18 @@ class PeakSweepTest {
         GreedyPlacer.Result res = PeakSweep.place(p, Orders.byBreadth(p), GreedyPlacer.Fit.BEST, GreedyPlacer.NO_DEADLINE, ArenaBound.NONE);
         assertThat(res.offsets()).containsExactly(0, 4, 8, 8, 4);
         assertThat(arena(p, res)).isEqualTo(p.lowerBound());
+    }
+
+    @Test
+    void theStackByEndHasTheLatestEndAtTheBottom() {
+        // Live at 6: a [0, 7), b [3, 10), c [5, 9). By start: a, b, c; by end, latest first: b
+        // (10), c (9), a (7), so that going forward a ends first, from the top.
+        Problem p = problem(1, buf("a", 4, 0, 7), buf("b", 4, 3, 10), buf("c", 8, 5, 9));
+        int[] order = {0, 1, 2};
+        assertThat(PeakSweep.stackOrder(p, order, 6, PeakSweep.Stack.BY_START, GreedyPlacer.NO_DEADLINE)).containsExactly(0, 1, 2);
+        assertThat(PeakSweep.stackOrder(p, order, 6, PeakSweep.Stack.BY_END_DESC, GreedyPlacer.NO_DEADLINE)).containsExactly(1, 2, 0);
+        GreedyPlacer.Result res = PeakSweep.place(p, order, GreedyPlacer.Fit.BEST, PeakSweep.Stack.BY_END_DESC, GreedyPlacer.NO_DEADLINE, ArenaBound.NONE);
+        assertThat(res.offsets()).containsExactly(12, 0, 4);
     }
 
     @Test
