@@ -259,7 +259,9 @@ public final class Lifetimes {
                 return "'" + names[out] + "' is itself " + (isView[out] ? "a view" : "a member slice of concat '" + names[parent[out]] + "'");
             List<Integer> outMembers = membersOf.get(storageRoot[out]);
             for (int m : outMembers) {
-                if (def[m] < p) return "'" + names[out] + "' already holds member slice '" + names[m] + "' written earlier";
+                if (def[m] < p)
+                    return parent[m] >= 0 && !isView[m] ? "'" + names[out] + "' already holds member slice '" + names[m] + "' written earlier"
+                            : "'" + names[out] + "' already overwrites '" + names[m] + "' in place (one in-place grant per output)";
             }
             long outBytes = g.tensor(names[out]).bytes();
             long inBytes = g.tensor(names[in]).bytes();

@@ -59,7 +59,7 @@ public final class OnnxProtos {
         ByteString bytes = map(path);
         if (bytes.isEmpty()) throw new OnnxException(path + ": the file is empty (0 bytes); expected a serialized TensorProto");
         OnnxMl.TensorProto t = parse(bytes, path.toString(), OnnxMl.TensorProto.parser());
-        return tensor(t, path.toAbsolutePath().getParent(), path + ": the tensor");
+        return tensor(t, path.toAbsolutePath().getParent(), t.getName().isEmpty() ? path.toString() : path + ": tensor '" + t.getName() + "'");
     }
 
     private static ByteString map(Path path) {

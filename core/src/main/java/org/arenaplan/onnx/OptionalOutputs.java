@@ -40,7 +40,7 @@ public final class OptionalOutputs {
      */
     public static List<Value> of(NodeContext n, int required, List<Slot> slots) {
         List<String> names = n.node().outputs();
-        n.require(names.size() <= slots.size(), "has " + names.size() + " outputs; " + n.opType() + " has at most " + slots.size());
+        n.require(names.size() <= slots.size(), "has " + names.size() + (names.size() == 1 ? " output; " : " outputs; ") + n.opType() + " has at most " + slots.size());
         int last = -1;
         for (int k = 0; k < names.size(); k++) if (!names.get(k).isEmpty()) last = k;
         n.require(last >= 0, "has no output");

@@ -100,7 +100,7 @@ final class QuantizedOps implements OpFamily {
         FamilyImports.requireF32(n, x);
         List<Value> outs = OptionalOutputs.of(n, 3, List.of(new OptionalOutputs.Slot(DType.U8, x.shape()),
                 new OptionalOutputs.Slot(DType.F32, new long[0]), new OptionalOutputs.Slot(DType.U8, new long[0])));
-        n.require(outs.size() == 3, "has " + outs.size() + " outputs; DynamicQuantizeLinear has y, y_scale and y_zero_point");
+        n.require(outs.size() == 3, "has " + outs.size() + (outs.size() == 1 ? " output" : " outputs") + "; DynamicQuantizeLinear has y, y_scale and y_zero_point");
         return new Lowered(DYNAMIC_QUANTIZE_LINEAR, List.of(x.name()), outs, Map.of(), false, List.of());
     }
 

@@ -77,6 +77,21 @@ class DeclaredAliasingTest {
         assertThat(PlanValidator.validate(plan)).isEmpty();
     }
 
+    /** Add in place over a (granted) and over a donated y: the second refusal says 'b' already overwrites 'a' (it called 'a' a member slice: breaker9). */
+    @Test
+    void aSecondInPlaceHintOfOneOutputNamesTheFirstGrant() {
+        GraphBuilder g = new GraphBuilder("twice").tensor("x", DType.F32, 16).tensor("y", DType.F32, 16).tensor("a", DType.F32, 16)
+                .tensor("b", DType.F32, 16).tensor("c", DType.F32, 16).input("x").input("y", true);
+        g.op("a", OpKinds.RELU).in("x").out("a").add();
+        g.op("b", OpKinds.ADD).in("a", "y").out("b").inPlace(0, 0).inPlace(0, 1).add();
+        g.op("c", OpKinds.RELU).in("b").out("c").add();
+        g.output("c");
+        Plan plan = ArenaPlanner.plan(g.build());
+        assertThat(plan.refusals()).extracting(Refusal::toString)
+                .containsExactly("in-place refused: op 'b' writing 'b' over 'y': 'b' already overwrites 'a' in place (one in-place grant per output)");
+        assertThat(PlanValidator.validate(plan)).isEmpty();
+    }
+
     @Test
     void underStrictModeARefusedInPlaceHintOfTheKernelIsAnError() {
         Graph g = hinted(OpKinds.TRANSPOSE, false);
