@@ -56,7 +56,7 @@ public final class GraphJson {
             double fill = w.get("fill").asDouble();
             DType t = g.tensor(name).dtype() == null ? DType.F32 : g.tensor(name).dtype();
             double[] range = t.range();
-            boolean integer = !t.isFloatingPoint() && !t.isFloat8() && t != DType.F4E2M1;
+            boolean integer = t.isIntegral() || t.isPackedInteger();
             boolean fits = integer ? fill == Math.rint(fill) && fill >= range[0] && fill <= range[1]
                     : Double.isNaN(fill) || Double.isInfinite(fill) || (fill >= range[0] && fill <= range[1]);
             if (!fits)

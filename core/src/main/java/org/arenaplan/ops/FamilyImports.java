@@ -36,6 +36,11 @@ final class FamilyImports {
         }
     }
 
+    /** Attributes an importer resolved, read through the kind's registry entry (its defaults) before the op exists. */
+    static org.arenaplan.ir.OpAttrs attrsOf(String kind, java.util.Map<String, Object> attrs) {
+        return org.arenaplan.ir.OpAttrs.of(new org.arenaplan.ir.Op(kind, kind, List.of(), List.of(), 0, attrs, null, null, null));
+    }
+
     static void requireF32(NodeContext n, Value v) {
         n.require(v.dtype() == DType.F32, "input " + v + " is " + v.dtype().jsonName() + "; " + n.opType() + " computes f32 only");
     }

@@ -133,7 +133,7 @@ final class StateSpaceOps implements OpFamily {
         for (int j = 0; j < shapes.length; j++) shapes[j] = present.get(j).shape();
         long[][] outs;
         try {
-            outs = shapes(OpAttrs.of(new Op(CAUSAL_CONV, CAUSAL_CONV, List.of(), List.of(), 0, attrs, null, null, null)), shapes, 2);
+            outs = shapes(FamilyImports.attrsOf(CAUSAL_CONV, attrs), shapes, 2);
         } catch (GraphException e) {
             throw n.error(e.getMessage());
         }

@@ -159,7 +159,7 @@ final class TransformerOps implements OpFamily {
         attrs.put("num_heads", n.integer("num_heads", 0));
         long[][] shapes = new long[inputs.size()][];
         for (int j = 0; j < shapes.length; j++) shapes[j] = n.input(j).shape();
-        long[] y = FamilyImports.shape(n, () -> rotaryShape(attrsOf(ROTARY, attrs), shapes));
+        long[] y = FamilyImports.shape(n, () -> rotaryShape(FamilyImports.attrsOf(ROTARY, attrs), shapes));
         return NodeLowering.op(n, ROTARY, inputs, y, attrs, DType.F32);
     }
 
@@ -299,10 +299,6 @@ final class TransformerOps implements OpFamily {
         return l.call(op, Kernels.ATTENTION, args, ints, new double[]{scale, a.real("softcap")});
     }
 
-    /** Attributes an importer resolved, read through the kind's registry entry (its defaults) before the op exists. */
-    private static OpAttrs attrsOf(String kind, Map<String, Object> attrs) {
-        return OpAttrs.of(new Op(kind, kind, List.of(), List.of(), 0, attrs, null, null, null));
-    }
 
     /** ONNX's input positions after Q, K, V. */
     private static final int MASK = 3, PAST_KEY = 4, PAST_VALUE = 5, NONPAD = 6;
@@ -369,7 +365,7 @@ final class TransformerOps implements OpFamily {
         for (int j = 0; j < shapes.length; j++) shapes[j] = present.get(j).shape();
         long[][] outs;
         try {
-            outs = attentionShapes(attrsOf(ATTENTION, attrs), shapes, 4);
+            outs = attentionShapes(FamilyImports.attrsOf(ATTENTION, attrs), shapes, 4);
         } catch (GraphException e) {
             throw n.error(e.getMessage());
         }

@@ -118,16 +118,8 @@ final class ElementwiseKernels {
 
     /** The saturation range of QuantizeLinear to integer type {@code t} (ONNX reference _QUANT_INTEGER_RANGES). */
     static long[] quantizeRange(DType t) {
-        return switch (t) {
-            case U8 -> new long[] {0, 255};
-            case U16 -> new long[] {0, 65535};
-            case I16 -> new long[] {-32768, 32767};
-            case U4 -> new long[] {0, 15};
-            case I4 -> new long[] {-8, 7};
-            case U2 -> new long[] {0, 3};
-            case I2 -> new long[] {-2, 1};
-            default -> new long[] {-128, 127};
-        };
+        double[] r = t.range();   // the integer types' ranges; a float8 or float4 zero point never reads it
+        return new long[] {(long) r[0], (long) r[1]};
     }
 
     /** One output element from element ia of a and ib of b. */

@@ -161,18 +161,11 @@ final class QuantizedKernels {
             DType.I32.putLong(y, i, acc);
             return;
         }
-        double s = round(q.scale, q.scale.getDouble(in[4], q.aScalePerRow ? r : 0) * q.scale.getDouble(in[5], q.bScalePerColumn ? col : 0));
-        s = round(q.scale, s / q.scale.getDouble(in[6], 0));
+        double s = SimKernels.rounded(q.scale, q.scale.getDouble(in[4], q.aScalePerRow ? r : 0) * q.scale.getDouble(in[5], q.bScalePerColumn ? col : 0));
+        s = SimKernels.rounded(q.scale, s / q.scale.getDouble(in[6], 0));
         double v = Math.rint((double) acc * s + q.y.getLong(in[7], 0));
         double lo = q.y == DType.U8 ? 0 : -128, hi = q.y == DType.U8 ? 255 : 127;
         q.y.putLong(y, i, (long) Math.max(lo, Math.min(hi, v)));
     }
 
-    /** {@code v} rounded to f32, then to f16 or bf16 (as numpy computes those types: in f32, rounded). */
-    private static double round(DType t, double v) {
-        float f = (float) v;
-        if (t == DType.F16) return DType.halfToFloat(DType.floatToHalf(f));
-        if (t == DType.BF16) return Float.intBitsToFloat(DType.floatToBfloat16(f) << 16);
-        return f;
-    }
 }

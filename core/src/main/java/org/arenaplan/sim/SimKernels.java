@@ -114,6 +114,17 @@ final class SimKernels {
         return (int) es;
     }
 
+    /**
+     * {@code v} rounded to f32, then (f16, bf16) to {@code t}: how numpy computes those types (in
+     * f32, rounded) and how DType converts an f64 to them.
+     */
+    static float rounded(DType t, double v) {
+        float f = (float) v;
+        if (t == DType.F16) return DType.halfToFloat(DType.floatToHalf(f));
+        if (t == DType.BF16) return Float.intBitsToFloat(DType.floatToBfloat16(f) << 16);
+        return f;
+    }
+
     static int i(KernelCall c, int k) {
         return Math.toIntExact(c.intArg(k));
     }

@@ -45,8 +45,8 @@ final class StateSpaceKernels {
                     double acc = 0;
                     for (int j = 0; j < k; j++) acc += (double) t.getFloat(w, channel * k + j) * seq(t, x, pb, row, step + j, pad, len);
                     if (bias) acc += t.getFloat(bb, channel);
-                    float v = round(t, acc);
-                    if (c.intArg(6) == 1) v = round(t, v * (1.0 / (1.0 + Math.exp(-(double) v))));
+                    float v = SimKernels.rounded(t, acc);
+                    if (c.intArg(6) == 1) v = SimKernels.rounded(t, v * (1.0 / (1.0 + Math.exp(-(double) v))));
                     t.putFloat(out, row * len + step, v);
                 }
                 if (present) for (int s = 0; s < pad; s++) t.putFloat(state, row * pad + s, (float) seq(t, x, pb, row, len + s, pad, len));
@@ -62,14 +62,6 @@ final class StateSpaceKernels {
         return past == null ? 0 : t.getFloat(past, row * pad + j);
     }
 
-    /** {@code v} rounded to f32, then (f16, bf16) to {@code t}, as DType converts an f64 to f16 and bf16. */
-    private static float round(DType t, double v) {
-        float f = (float) v;
-        if (t == DType.F32) return f;
-        ByteBuffer one = ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        t.putFloat(one, 0, f);
-        return t.getFloat(one, 0);
-    }
 
     private static void check(KernelCall c, int k, DType t, long elements) {
         if (SimKernels.count(c, k, t) != elements)
