@@ -16,3 +16,4 @@
 #include "quantized.cuh"
 #include "transformer.cuh"
 #include "state_space.cuh"
+#include "linear_attention.cuh"

@@ -196,6 +196,7 @@ int main() {
         else if (name == "rotary") body = [&] { rotary(p(0), p(1), p(2), (const long long*) p(3), p(4), ints, floats); };
         else if (name == "attention") body = [&] { attention(p(0), p(1), p(2), p(3), p(4), p(5), (const long long*) p(6), p(7), p(8), p(9), p(10), ints, floats); };
         else if (name == "causal_conv") body = [&] { causal_conv(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
+        else if (name == "linear_attention") body = [&] { linear_attention(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), ints, floats); };
         else if (name == "slow_copy") body = [&] { slow_copy(p(0), p(1), ints, floats); };
         else { std::fprintf(stderr, "emulator: unknown kernel %s\n", name.c_str()); return 2; }
         launch(grid, block, body);

@@ -253,6 +253,20 @@ import java.util.List;
  *     with v the rounded sum, in double; present[b, c, i] = seq(b, c, L + i), the last K-1 of the
  *     padded sequence (the operator's function body in the ONNX spec: Concat, depthwise Conv,
  *     Slice).</li>
+ * <li>{@link #LINEAR_ATTENTION} (ONNX LinearAttention-27; {@code ops.LinearAttentionOps}) ptrs [q, k,
+ *     v, (past), (decay), (beta), out, (present)], present as the has* ints say; ints [B, T, Hq, Hkv,
+ *     dk, dv, hasPast, hasDecay, decayPerKey, hasBeta, betaPerHead, hasPresent, tCode, sCode];
+ *     floats [scale]. q [B, T, Hq*dk], k [B, T, Hkv*dk], v [B, T, Hkv*dv], out [B, T, Hq*dv],
+ *     decay [B, T, Hkv*dk] (decayPerKey) or [B, T, Hkv], beta [B, T, Hkv] (betaPerHead) or
+ *     [B, T, 1], all of type tCode; past and present [B, Hkv, dk, dv] of type sCode (f32, f16 or
+ *     bf16 each). One item per state column (b, h, m): the column s[0..dk) is f32, starting at
+ *     past (or 0); per step t, in order: with decay s[d] = f32(s[d] * exp(g)) (g the decay of d,
+ *     or of the head); u = v[m], with beta u = f32(beta * (v[m] - r)), r = sum_d s[d] * k[d] in
+ *     double from 0; s[d] = f32(s[d] + k[d] * u); then for each of the G = Hq/Hkv query heads
+ *     h*G + j: out[m] = T(f32(scale * sum_d q[d] * s[d])), the sum in double from 0. present is
+ *     the final column rounded to sCode (onnx/reference/ops/op_linear_attention.py: the state is
+ *     f32 per step, query head i reads KV head i/G). The CUDA kernel keeps the column in
+ *     registers, dk at most 256.</li>
  * <li>{@link #ATTENTION} (ONNX Attention-23/24; {@code ops.TransformerOps}) ptrs [Q, K, V, (mask),
  *     (pastK), (pastV), (nonpad), Y, (presentK), (presentV), (qk)], present as the has* ints say;
  *     ints [B, Hq, Hkv, Sq, Skv, P, D, Dv, threeD, hasMask, maskBool, maskStrideB, maskStrideH,
@@ -354,6 +368,7 @@ public final class Kernels {
     public static final String ROTARY = "rotary";
     public static final String ATTENTION = "attention";
     public static final String CAUSAL_CONV = "causal_conv";
+    public static final String LINEAR_ATTENTION = "linear_attention";
     public static final String REDUCE = "reduce";
     public static final String NORMALIZE = "normalize";
     public static final String CUMSUM = "cumsum";
@@ -398,7 +413,7 @@ public final class Kernels {
             CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
-            ROTARY, ATTENTION, CAUSAL_CONV);
+            ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

@@ -86,6 +86,7 @@ final class SimKernels {
                 if (r == null) r = SignalKernels.bind(c);
                 if (r == null) r = TransformerKernels.bind(c);
                 if (r == null) r = StateSpaceKernels.bind(c);
+                if (r == null) r = LinearAttentionKernels.bind(c);
                 if (r == null) r = QuantizedKernels.bind(c);
                 if (r == null && IndexKernels.handles(c.name())) r = IndexKernels.bind(c);
                 if (r != null) return r;

@@ -46,6 +46,8 @@ final class CudaKernelTable {
 
     /** Largest hidden_size of the recurrent kernel: its state lives in shared memory (recurrent.cuh's RECURRENT_MAX_HIDDEN). */
     static final long RECURRENT_MAX_HIDDEN = 3072;
+    /** Largest key size dk of the linear attention kernel: a thread keeps its state column in registers (linear_attention.cuh's LINEAR_ATTENTION_MAX_DK). */
+    static final long LINEAR_ATTENTION_MAX_DK = 256;
 
     static final Map<String, Spec> SPECS = Map.ofEntries(
             Map.entry(Kernels.UNARY, new Spec(2, -1, i -> i[0])),   // (f32 moves 4 per thread when aligned; grid-stride covers any grid)
@@ -104,6 +106,9 @@ final class CudaKernelTable {
             // x, w, y always; bias, past and present where has* (ints 4, 5, 7) say; every y element, then every present element
             Map.entry(Kernels.CAUSAL_CONV, new Spec(6, -1, i -> i[0] * i[1] * (i[2] + (i[7] == 1 ? i[3] - 1 : 0)),
                     i -> 0b11 | i[4] << 2 | i[5] << 3 | 1 << 4 | i[7] << 5)),
+            // q, k, v, out always; past, decay, beta and present where has* (ints 6, 7, 9, 11) say; one thread per state column
+            Map.entry(Kernels.LINEAR_ATTENTION, new Spec(8, -1, i -> i[0] * i[3] * i[5],
+                    i -> 0b111 | i[6] << 3 | i[7] << 4 | i[9] << 5 | 1 << 6 | i[11] << 7)),
             Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));
 
     /**
@@ -161,6 +166,9 @@ final class CudaKernelTable {
         if (call.name().equals(Kernels.RECURRENT) && call.ints()[4] > RECURRENT_MAX_HIDDEN)
             throw new DeviceException("op " + call.label() + ": hidden_size " + call.ints()[4] + " exceeds the " + RECURRENT_MAX_HIDDEN
                     + " units the CUDA recurrent kernel keeps on chip (use --device sim)");
+        if (call.name().equals(Kernels.LINEAR_ATTENTION) && call.ints()[4] > LINEAR_ATTENTION_MAX_DK)
+            throw new DeviceException("op " + call.label() + ": key size " + call.ints()[4] + " exceeds the " + LINEAR_ATTENTION_MAX_DK
+                    + " the CUDA linear_attention kernel keeps per thread (use --device sim)");
         if (call.ints().length > MAX_INTS || call.floats().length > MAX_FLOATS) {
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") got " + call.ints().length
                     + " ints and " + call.floats().length + " floats; the CUDA kernels take at most " + MAX_INTS + " and " + MAX_FLOATS);

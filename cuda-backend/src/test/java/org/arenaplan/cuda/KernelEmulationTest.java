@@ -757,6 +757,58 @@ class KernelEmulationTest {
         return TensorValue.ofLongs(t, null, v);
     }
 
+    private static void linearAttentionCases(List<Case> c) {
+        long b = 2, steps = 5, hq = 4, hkv = 2, dk = 6, dv = 3;
+        int qs = (int) (b * steps * hq * dk), ks = (int) (b * steps * hkv * dk), vs = (int) (b * steps * hkv * dv), outs = (int) (b * steps * hq * dv),
+                state = (int) (b * hkv * dk * dv), heads = (int) (b * steps * hkv), rows = (int) (b * steps);
+        for (DType t : new DType[] {DType.F32, DType.F16, DType.BF16}) {
+            TensorValue q = floats(t, 70, qs), k = scaled(t, 71, ks, 0.1), v = floats(t, 72, vs), past = scaled(t, 73, state, 0.5);
+            TensorValue decay = negative(t, 74, ks), beta = unit(t, 75, heads), headDecay = negative(t, 76, heads), scalarBeta = unit(t, 77, rows);
+            long code = t.onnxCode();
+            // gated_delta with every input, output then present (out given as zeros before it)
+            c.add(new Case(Kernels.LINEAR_ATTENTION, List.of(q, k, v, past, decay, beta), t, outs,
+                    new long[] {b, steps, hq, hkv, dk, dv, 1, 1, 1, 1, 1, 0, code, code}, new double[] {0.4}, 2));
+            c.add(new Case(Kernels.LINEAR_ATTENTION, List.of(q, k, v, past, decay, beta, zeros(t, outs)), t, state,
+                    new long[] {b, steps, hq, hkv, dk, dv, 1, 1, 1, 1, 1, 1, code, code}, new double[] {0.4}, 2));
+            // linear without past; delta with one beta per step (no exp: exact)
+            c.add(new Case(Kernels.LINEAR_ATTENTION, List.of(q, k, v), t, outs,
+                    new long[] {b, steps, hq, hkv, dk, dv, 0, 0, 0, 0, 0, 0, code, code}, new double[] {0.4}, 0));
+            c.add(new Case(Kernels.LINEAR_ATTENTION, List.of(q, k, v, scalarBeta, zeros(t, outs)), t, state,
+                    new long[] {b, steps, hq, hkv, dk, dv, 0, 0, 0, 1, 0, 1, code, code}, new double[] {0.4}, 0));
+            // gated per head with an f32 state (S != T): output, then present in f32
+            TensorValue past32 = scaled(DType.F32, 78, state, 0.5);
+            c.add(new Case(Kernels.LINEAR_ATTENTION, List.of(q, k, v, past32, headDecay), t, outs,
+                    new long[] {b, steps, hq, hkv, dk, dv, 1, 1, 0, 0, 0, 0, code, DType.F32.onnxCode()}, new double[] {0.4}, 2));
+            c.add(new Case(Kernels.LINEAR_ATTENTION, List.of(q, k, v, past32, headDecay, zeros(t, outs)), DType.F32, state,
+                    new long[] {b, steps, hq, hkv, dk, dv, 1, 1, 0, 0, 0, 1, code, DType.F32.onnxCode()}, new double[] {0.4}, 2));
+        }
+    }
+
+    private static TensorValue zeros(DType t, int n) {
+        return TensorValue.ofDoubles(t, null, new double[n]);
+    }
+
+    private static TensorValue scaled(DType t, long seed, int n, double by) {
+        double[] v = floats(DType.F64, seed, n).doubles();
+        for (int i = 0; i < n; i++) v[i] *= by;
+        return TensorValue.ofDoubles(t, null, v);
+    }
+
+    /** Log-space decays: -|N(0, 1)| / 10, as the ONNX node tests draw them. */
+    private static TensorValue negative(DType t, long seed, int n) {
+        double[] v = floats(DType.F64, seed, n).doubles();
+        for (int i = 0; i < n; i++) v[i] = -Math.abs(v[i]) / 40;
+        return TensorValue.ofDoubles(t, null, v);
+    }
+
+    /** Update rates in [0, 1). */
+    private static TensorValue unit(DType t, long seed, int n) {
+        Random r = new Random(seed);
+        double[] v = new double[n];
+        for (int i = 0; i < n; i++) v[i] = r.nextDouble();
+        return TensorValue.ofDoubles(t, null, v);
+    }
+
     private static TensorValue floats(DType t, long seed, int n) {
         Random r = new Random(seed);
         double[] v = new double[n];
@@ -910,6 +962,9 @@ class KernelEmulationTest {
         // a sequence shorter than the state (L 2, K 5) without past: present is zeros then x
         c.add(new Case(Kernels.CAUSAL_CONV, List.of(floats(DType.F32, 64, 12), floats(DType.F32, 65, 15), TensorValue.ofDoubles(DType.F32, null, new double[12])), DType.F32, 24,
                 new long[] {2, 3, 2, 5, 0, 0, 0, 1, DType.F32.onnxCode()}, new double[0], 0));
+        // linear_attention: B 2, T 5, Hq 4, Hkv 2 (groups of 2), dk 6, dv 3; keys and decays small so the delta rules stay bounded;
+        // exact where no exp is taken, within 2 ulp with decay
+        linearAttentionCases(c);
         // attention: B 2, Hq 4, Hkv 2, Sq 3, Skv 5, D 8, Dv 6
         int b = 2, hq = 4, hkv = 2, sq = 3, skv = 5, d = 8, dv = 6, past = 2, total = past + skv;
         float[] q = random(50, b * hq * sq * d), k = random(51, b * hkv * skv * d), v = random(52, b * hkv * skv * dv);
