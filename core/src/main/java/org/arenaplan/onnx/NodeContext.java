@@ -77,6 +77,11 @@ public final class NodeContext {
         return node.attributes().containsKey(name);
     }
 
+    /** A GRAPH attribute (the body of an If, Loop or Scan), or null when the node does not give it. */
+    public OnnxModel.Graph graph(String name) {
+        return attr(name, OnnxModel.Attribute.GRAPH, OnnxModel.Graph.class, null);
+    }
+
     public long[] ints(String name, long[] dflt) {
         return attr(name, OnnxModel.Attribute.INTS, long[].class, dflt);
     }

@@ -115,6 +115,7 @@ public final class NodeLowering {
     private static Set<String> allowedAttributes(String opType) {
         OnnxImport i = Table.IMPORTS.get(opType);
         if (i != null) return new LinkedHashSet<>(i.attributes());
+        if (ControlFlow.ATTRS.containsKey(opType)) return ControlFlow.ATTRS.get(opType);
         return WEIGHT_ATTRS.get(opType);
     }
 

@@ -50,7 +50,8 @@ import java.util.TreeSet;
  * </ol>
  * Declared graph inputs stay graph inputs even when no node reads them (a caller may feed them);
  * a graph output that is a constant is copied out of the weight region by a {@code Copy} op.
- * Not supported: ops from other domains, subgraphs.
+ * If, Loop and Scan are unrolled into their bodies' nodes where what they need is known at
+ * import ({@link ControlFlow}); otherwise refused. Not supported: ops from other domains.
  */
 public final class OnnxImporter {
 
@@ -159,7 +160,7 @@ public final class OnnxImporter {
         String unsupported = UnsupportedNodes.describe(g.nodes());
         if (unsupported != null) throw new OnnxException(file + ": " + unsupported);
         Set<String> read = new HashSet<>();
-        for (OnnxModel.Node node : g.nodes()) read.addAll(node.inputs());
+        ControlFlow.reads(g.nodes(), read);
         for (OnnxModel.ValueInfo o : g.outputs()) read.add(o.name());
         Set<String> unread = new HashSet<>();
         for (OnnxModel.TensorData t : g.initializers()) {
@@ -188,8 +189,21 @@ public final class OnnxImporter {
         checkDimsUsed();
         fileNames.addAll(values.keySet());
         for (OnnxModel.Node node : g.nodes()) fileNames.addAll(node.outputs());
+        ControlFlow flow = new ControlFlow(new ControlFlow.Importer() {
+            @Override public void node(OnnxModel.Node node, int index) { OnnxImporter.this.node(node, index, opset); }
+            @Override public Value value(String name) { return values.get(name); }
+            @Override public double[] constant(String name) { return constantValues(name); }
+            @Override public void weight(Value v, Constant c, NodeContext at) { addWeight(v, c, at); }
+            @Override public NodeContext context(OnnxModel.Node node, int index) { return new NodeContext(file, node, index, opset, List.of(), OnnxImporter.this::constantValues); }
+            @Override public String fresh(String want) {
+                String name = want;
+                while (fileNames.contains(name) || values.containsKey(name)) name += "_";
+                fileNames.add(name);
+                return name;
+            }
+        });
         try {
-            for (int i = 0; i < g.nodes().size(); i++) node(g.nodes().get(i), i, opset);
+            for (int i = 0; i < g.nodes().size(); i++) flow.top(g.nodes().get(i), i);
         } finally {
             folding.close();
         }

@@ -51,10 +51,11 @@ public record OnnxModel(long irVersion, Map<String, Long> opsets, Graph graph) {
     /**
      * One AttributeProto. {@code value} is a {@code Long} (INT), {@code Double} (FLOAT),
      * {@code String} (STRING), {@code long[]} (INTS), {@code double[]} (FLOATS), {@code String[]} (STRINGS) or
-     * {@link TensorData} (TENSOR); other kinds are kept as null and rejected where used.
+     * {@link TensorData} (TENSOR) or {@link Graph} (GRAPH: the body of an If, Loop or Scan); other
+     * kinds are kept as null and rejected where used.
      */
     public record Attribute(String name, int type, Object value) {
-        public static final int FLOAT = 1, INT = 2, STRING = 3, TENSOR = 4, FLOATS = 6, INTS = 7, STRINGS = 8;
+        public static final int FLOAT = 1, INT = 2, STRING = 3, TENSOR = 4, GRAPH = 5, FLOATS = 6, INTS = 7, STRINGS = 8;
 
         /** The ONNX name of an {@code AttributeProto.AttributeType} code ({@code INTS} for 7), or the code itself when unknown. */
         public static String typeName(int type) {

@@ -106,13 +106,16 @@ public final class OnnxProtos {
             if (before != null && before != o.getVersion())   // which one would a node mean? (the ONNX checker refuses this too)
                 throw new OnnxException(file + ": opset_import gives the domain '" + o.getDomain() + "' twice, as opset " + before + " and " + o.getVersion());
         }
-        OnnxMl.GraphProto g = m.getGraph();
+        return new OnnxModel(m.getIrVersion(), opsets, graph(m.getGraph(), file, dir));
+    }
+
+    /** A GraphProto: the model's graph, or the body of an If, Loop or Scan node (a GRAPH attribute). */
+    private static OnnxModel.Graph graph(OnnxMl.GraphProto g, String file, Path dir) {
         List<OnnxModel.Node> nodes = new ArrayList<>(g.getNodeCount());
         for (OnnxMl.NodeProto n : g.getNodeList()) nodes.add(node(n, file, dir));
         List<OnnxModel.TensorData> inits = new ArrayList<>(g.getInitializerCount());
         for (OnnxMl.TensorProto t : g.getInitializerList()) inits.add(tensor(t, dir, file + ": initializer '" + t.getName() + "'"));
-        return new OnnxModel(m.getIrVersion(), opsets, new OnnxModel.Graph(g.getName(), nodes, inits,
-                valueInfos(g.getInputList()), valueInfos(g.getOutputList()), valueInfos(g.getValueInfoList())));
+        return new OnnxModel.Graph(g.getName(), nodes, inits, valueInfos(g.getInputList()), valueInfos(g.getOutputList()), valueInfos(g.getValueInfoList()));
     }
 
     /**
@@ -142,12 +145,12 @@ public final class OnnxProtos {
     private static OnnxModel.Node node(OnnxMl.NodeProto n, String file, Path dir) {
         Map<String, OnnxModel.Attribute> attrs = new LinkedHashMap<>();
         for (OnnxMl.AttributeProto a : n.getAttributeList())
-            attrs.put(a.getName(), attribute(a, dir, file + ": node '" + n.getName() + "' (" + n.getOpType() + ") attribute '" + a.getName() + "'"));
+            attrs.put(a.getName(), attribute(a, dir, file, file + ": node '" + n.getName() + "' (" + n.getOpType() + ") attribute '" + a.getName() + "'"));
         return new OnnxModel.Node(n.getName(), n.getOpType(), n.getDomain(), n.getInputList(), n.getOutputList(), attrs);
     }
 
     /** Writers older than IR 3 may leave {@code type} unset; it is then taken from the field that is set. */
-    private static OnnxModel.Attribute attribute(OnnxMl.AttributeProto a, Path dir, String what) {
+    private static OnnxModel.Attribute attribute(OnnxMl.AttributeProto a, Path dir, String file, String what) {
         OnnxMl.AttributeProto.AttributeType type = a.getType();
         if (type == OnnxMl.AttributeProto.AttributeType.UNDEFINED) {
             type = a.hasF() ? OnnxMl.AttributeProto.AttributeType.FLOAT
@@ -166,6 +169,7 @@ public final class OnnxProtos {
             case FLOATS -> a.getFloatsList().stream().mapToDouble(Float::doubleValue).toArray();
             case INTS -> a.getIntsList().stream().mapToLong(Long::longValue).toArray();
             case STRINGS -> a.getStringsList().stream().map(b -> b.toString(StandardCharsets.UTF_8)).toArray(String[]::new);
+            case GRAPH -> graph(a.getG(), file, dir);
             default -> null;
         };
         return new OnnxModel.Attribute(a.getName(), type.getNumber(), value);

@@ -31,26 +31,39 @@ final class UnsupportedNodes {
     static String describe(List<OnnxModel.Node> nodes) {
         Map<String, List<String>> ops = new LinkedHashMap<>(), attrs = new LinkedHashMap<>();
         Map<String, String> notes = new LinkedHashMap<>();   // an unsupported op type -> why, or what it nearly spells
+        collect(nodes, "", ops, attrs, notes);
+        if (ops.isEmpty() && attrs.isEmpty()) return null;
+        List<String> parts = new ArrayList<>();
+        if (!ops.isEmpty()) parts.add(ops.size() + " unsupported op type" + (ops.size() == 1 ? "" : "s") + ": " + list(ops, notes)
+                + " (supported: " + String.join(", ", new TreeSet<>(NodeLowering.supported())) + "; computed at import: "
+                + String.join(", ", new TreeSet<>(NodeLowering.AS_WEIGHTS)) + "; unrolled at import: "
+                + String.join(", ", new TreeSet<>(ControlFlow.ATTRS.keySet())) + ")");
+        for (Map.Entry<String, List<String>> e : attrs.entrySet()) parts.add(list(Map.of(e.getKey(), e.getValue()), Map.of()));
+        return String.join("; ", parts);
+    }
+
+    /**
+     * The nodes' unsupported op types and attributes, and those of the bodies of their If, Loop and
+     * Scan nodes (a body node is named after its control-flow node: {@code loop/body/add}).
+     */
+    private static void collect(List<OnnxModel.Node> nodes, String where, Map<String, List<String>> ops, Map<String, List<String>> attrs,
+                                Map<String, String> notes) {
         for (int i = 0; i < nodes.size(); i++) {
             OnnxModel.Node node = nodes.get(i);
-            String name = printable(node.name().isEmpty() ? node.opType() + "_" + i : node.name());
+            String name = printable(where + (node.name().isEmpty() ? node.opType() + "_" + i : node.name()));
             if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx")) {
                 ops.computeIfAbsent(printable(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
-            } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())) {
+            } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())
+                    && !ControlFlow.unrolls(node)) {
                 String key = printable(node.opType());
                 ops.computeIfAbsent(key, k -> new ArrayList<>()).add(name);
                 notes.computeIfAbsent(key, k -> note(node.opType()));
             } else {
                 for (String a : NodeLowering.unknownAttributes(node)) attrs.computeIfAbsent(printable(NodeLowering.unknownAttributeMessage(node.opType(), a)), k -> new ArrayList<>()).add(name);
+                for (Map.Entry<String, OnnxModel.Attribute> a : node.attributes().entrySet())
+                    if (a.getValue().value() instanceof OnnxModel.Graph g && ControlFlow.unrolls(node)) collect(g.nodes(), name + "/" + a.getKey() + "/", ops, attrs, notes);
             }
         }
-        if (ops.isEmpty() && attrs.isEmpty()) return null;
-        List<String> parts = new ArrayList<>();
-        if (!ops.isEmpty()) parts.add(ops.size() + " unsupported op type" + (ops.size() == 1 ? "" : "s") + ": " + list(ops, notes)
-                + " (supported: " + String.join(", ", new TreeSet<>(NodeLowering.supported())) + "; computed at import: "
-                + String.join(", ", new TreeSet<>(NodeLowering.AS_WEIGHTS)) + ")");
-        for (Map.Entry<String, List<String>> e : attrs.entrySet()) parts.add(list(Map.of(e.getKey(), e.getValue()), Map.of()));
-        return String.join("; ", parts);
     }
 
     /** {@code s} with control characters written as {@code \\uXXXX}, so a name from the file cannot break the one-line refusal. */

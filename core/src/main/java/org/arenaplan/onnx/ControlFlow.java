@@ -1,0 +1,338 @@
+package org.arenaplan.onnx;
+
+import org.arenaplan.ir.DType;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * If, Loop and Scan unrolled at import into the plain nodes of their bodies, where everything the
+ * unrolling needs is known then (ONNX operators If-1..21, Loop-1..21, Scan-9..21; the graphs are
+ * the GRAPH attributes):
+ * <ul>
+ *   <li>If: its condition must be known at import (a constant, Shape arithmetic folded at import,
+ *       or a graph input whose value the caller gave); the chosen branch's nodes are imported,
+ *       each branch output copied to the If's output by an Identity (a view);</li>
+ *   <li>Scan: the sequence length is the scan inputs' extent along their axes (known from their
+ *       shapes); per iteration each scan input's slice is a Gather of one index (a constant), the
+ *       body's nodes follow with the states of the iteration before, and each scan output is the
+ *       Concat of its slices, each Reshaped to hold the scan axis (Concat in place writes them
+ *       straight into the output);</li>
+ *   <li>Loop: the trip count and the condition input must be known at import, and so must the
+ *       body's condition output after each iteration (it stops the unrolling when false); the
+ *       iteration number and the condition are constants per iteration; scan outputs are stacked
+ *       along axis 0 as Scan's.</li>
+ * </ul>
+ * Every value a body defines is renamed per iteration ({@code <node>/<iteration>/<name>}), so
+ * the unrolled tensors are planned like any others; names a body reads from outside resolve
+ * through the enclosing scopes (a body may nest another If, Loop or Scan). Anything data
+ * dependent is refused with one line naming the node and why. Cost: the body's nodes once per
+ * iteration; at most {@link #MAX_ITERATIONS} iterations per node and {@link #MAX_NODES} unrolled
+ * nodes per model.
+ */
+final class ControlFlow {
+    /** The attributes each control-flow op type takes. */
+    static final Map<String, Set<String>> ATTRS = Map.of(
+            "If", Set.of("then_branch", "else_branch"),
+            "Loop", Set.of("body"),
+            "Scan", Set.of("body", "num_scan_inputs", "scan_input_axes", "scan_input_directions", "scan_output_axes", "scan_output_directions"));
+
+    /** The most iterations one Loop or Scan is unrolled to. */
+    static final int MAX_ITERATIONS = 4096;
+    /** The most nodes the unrolling of one model may produce. */
+    static final long MAX_NODES = 1_000_000;
+
+    /** What the unrolling needs from the importer. */
+    interface Importer {
+        /** Imports one plain node whose names are final. */
+        void node(OnnxModel.Node node, int index);
+
+        /** The value defined under {@code name}, or null. */
+        Value value(String name);
+
+        /** The values of {@code name} known at import, or null. */
+        double[] constant(String name);
+
+        /** Defines weight {@code v}; {@code at} names the node in errors. */
+        void weight(Value v, Constant c, NodeContext at);
+
+        /** A tensor name starting with {@code want} that nothing else takes, reserved. */
+        String fresh(String want);
+
+        /** The context of {@code node} for its errors (its inputs are not read). */
+        NodeContext context(OnnxModel.Node node, int index);
+    }
+
+    /** Names a body defines, by their name in the file; unknown names resolve in the parent. */
+    static final class Scope {
+        static final Scope ROOT = new Scope(null);
+        private final Scope parent;
+        private final Map<String, String> names = new HashMap<>();
+
+        Scope(Scope parent) {
+            this.parent = parent;
+        }
+
+        String resolve(String name) {
+            for (Scope s = this; s != null; s = s.parent) {
+                String r = s.names.get(name);
+                if (r != null) return r;
+            }
+            return name;
+        }
+    }
+
+    private final Importer importer;
+    private long unrolled;
+
+    ControlFlow(Importer importer) {
+        this.importer = importer;
+    }
+
+    /** Whether {@code node} is an If, Loop or Scan of the default domain. */
+    static boolean unrolls(OnnxModel.Node node) {
+        return (node.domain().isEmpty() || node.domain().equals("ai.onnx")) && ATTRS.containsKey(node.opType());
+    }
+
+    /** The bodies of a control-flow node (empty for another node). */
+    static List<OnnxModel.Graph> bodies(OnnxModel.Node node) {
+        List<OnnxModel.Graph> out = new ArrayList<>();
+        if (!unrolls(node)) return out;
+        for (OnnxModel.Attribute a : node.attributes().values()) if (a.value() instanceof OnnxModel.Graph g) out.add(g);
+        return out;
+    }
+
+    /** Adds every name the nodes, and the nodes of their bodies, read. */
+    static void reads(List<OnnxModel.Node> nodes, Set<String> into) {
+        for (OnnxModel.Node n : nodes) {
+            into.addAll(n.inputs());
+            for (OnnxModel.Graph g : bodies(n)) {
+                reads(g.nodes(), into);
+                for (OnnxModel.ValueInfo o : g.outputs()) into.add(o.name());
+            }
+        }
+    }
+
+    /** Imports a top-level node: unrolled when it is control flow, else as it is. */
+    void top(OnnxModel.Node node, int index) {
+        if (unrolls(node)) unroll(node, index, Scope.ROOT);
+        else importer.node(node, index);
+    }
+
+    /** One body node in {@code scope}: its inputs resolved, its outputs renamed with {@code prefix}. */
+    private void emit(OnnxModel.Node node, int position, int index, Scope scope, String prefix) {
+        List<String> ins = node.inputs().stream().map(n -> n.isEmpty() ? n : scope.resolve(n)).toList();
+        List<String> outs = new ArrayList<>();
+        for (String o : node.outputs()) {
+            if (o.isEmpty()) { outs.add(o); continue; }
+            String r = importer.fresh(prefix + o);
+            scope.names.put(o, r);
+            outs.add(r);
+        }
+        String name = prefix + (node.name().isEmpty() ? node.opType() + "_" + position : node.name());
+        OnnxModel.Node renamed = new OnnxModel.Node(name, node.opType(), node.domain(), ins, outs, node.attributes());
+        if (++unrolled > MAX_NODES)
+            throw importer.context(renamed, index).error("unrolling If, Loop and Scan reaches more than " + MAX_NODES + " nodes; arenaplan stops there");
+        if (unrolls(renamed)) unroll(renamed, index, scope);
+        else importer.node(renamed, index);
+    }
+
+    /** A body's initializers (weights) and nodes, in {@code scope}. */
+    private void body(OnnxModel.Graph g, NodeContext at, int index, Scope scope, String prefix) {
+        for (OnnxModel.TensorData t : g.initializers()) {
+            DType dt = DType.ofOnnx(t.dataType());
+            if (dt == null) throw at.error("body initializer '" + t.name() + "' has ONNX element type " + OnnxDTypes.describe(t.dataType()) + ", which arenaplan does not support");
+            String r = importer.fresh(prefix + t.name());
+            scope.names.put(t.name(), r);
+            importer.weight(new Value(r, dt, t.dims()), Constant.of(t.source(), dt), at);
+        }
+        for (int k = 0; k < g.nodes().size(); k++) emit(g.nodes().get(k), k, index, scope, prefix);
+    }
+
+    private void unroll(OnnxModel.Node node, int index, Scope scope) {
+        NodeContext n = importer.context(node, index);
+        switch (node.opType()) {
+            case "If" -> unrollIf(node, n, index, scope);
+            case "Scan" -> unrollScan(node, n, index, scope);
+            default -> unrollLoop(node, n, index, scope);
+        }
+    }
+
+    private OnnxModel.Graph graph(NodeContext n, String attr) {
+        OnnxModel.Graph g = n.graph(attr);
+        if (g == null) throw n.error("attribute '" + attr + "' (a GRAPH) is required");
+        return g;
+    }
+
+    /** The one value of a scalar known at import, or null when it is computed at run time. */
+    private Double scalar(NodeContext n, String name, String what) {
+        double[] c = importer.constant(name);
+        if (c == null) return null;
+        if (c.length != 1) throw n.error(what + " '" + name + "' holds " + c.length + " values, not one");
+        return c[0];
+    }
+
+    private void unrollIf(OnnxModel.Node node, NodeContext n, int index, Scope scope) {
+        n.require(node.inputs().size() == 1 && !node.inputs().get(0).isEmpty(), "has " + node.inputs().size() + " inputs; If takes one (cond)");
+        OnnxModel.Graph then = graph(n, "then_branch"), otherwise = graph(n, "else_branch");
+        String cond = node.inputs().get(0);
+        Double c = scalar(n, cond, "condition");
+        if (c == null) throw n.error("condition '" + cond + "' is computed at run time; arenaplan unrolls If only when its condition is known at import "
+                + "(a constant, Shape arithmetic, or a graph input whose value was given)");
+        OnnxModel.Graph branch = c != 0 ? then : otherwise;
+        String which = c != 0 ? "then_branch" : "else_branch";
+        n.require(branch.inputs().isEmpty(), which + " declares " + branch.inputs().size() + " inputs; an If branch takes none");
+        n.require(branch.outputs().size() == node.outputs().size(),
+                which + " has " + branch.outputs().size() + " outputs but the node " + node.outputs().size());
+        Scope child = new Scope(scope);
+        body(branch, n, index, child, n.opName() + "/" + which + "/");
+        for (int k = 0; k < node.outputs().size(); k++)
+            if (!node.outputs().get(k).isEmpty()) copy(n, index, child.resolve(branch.outputs().get(k).name()), node.outputs().get(k), k);
+    }
+
+    private void unrollScan(OnnxModel.Node node, NodeContext n, int index, Scope scope) {
+        OnnxModel.Graph body = graph(n, "body");
+        long scans = n.integer("num_scan_inputs", -1);
+        n.require(n.hasAttr("num_scan_inputs"), "attribute 'num_scan_inputs' is required");
+        int ins = node.inputs().size(), states = (int) (ins - scans);
+        n.require(scans >= 1 && states >= 0, "num_scan_inputs " + scans + " must be 1.." + ins + " (the node's inputs)");
+        n.require(body.inputs().size() == ins, "body declares " + body.inputs().size() + " inputs but the node gives " + ins + " (states, then scan inputs)");
+        int scanOuts = body.outputs().size() - states;
+        n.require(scanOuts >= 0, "body has " + body.outputs().size() + " outputs, fewer than its " + states + " states");
+        n.require(node.outputs().size() <= body.outputs().size(), "has " + node.outputs().size() + " outputs but its body " + body.outputs().size());
+        long[] axes = n.ints("scan_input_axes", new long[(int) scans]), dirs = n.ints("scan_input_directions", new long[(int) scans]);
+        long[] outAxes = n.ints("scan_output_axes", new long[scanOuts]), outDirs = n.ints("scan_output_directions", new long[scanOuts]);
+        n.require(axes.length == scans && dirs.length == scans, "scan_input_axes and scan_input_directions must give " + scans + " values (num_scan_inputs)");
+        n.require(outAxes.length == scanOuts && outDirs.length == scanOuts, "scan_output_axes and scan_output_directions must give " + scanOuts + " values (the scan outputs)");
+        long length = -1;
+        int[] axis = new int[(int) scans];
+        for (int j = 0; j < scans; j++) {
+            String x = node.inputs().get(states + j);
+            n.require(!x.isEmpty() && importer.value(x) != null, "scan input #" + j + " '" + x + "' is not defined before the node");
+            long[] shape = importer.value(x).shape();
+            axis[j] = n.axis(axes[j], shape.length, "scan_input_axes[" + j + "]");
+            n.require(dirs[j] == 0 || dirs[j] == 1, "scan_input_directions[" + j + "] is " + dirs[j] + ", not 0 (forward) or 1 (reverse)");
+            n.require(length < 0 || shape[axis[j]] == length, "scan input '" + x + "' " + Arrays.toString(shape) + " has " + shape[axis[j]]
+                    + " steps along axis " + axis[j] + ", the scan inputs before it " + length);
+            length = shape[axis[j]];
+        }
+        for (long d : outDirs) n.require(d == 0 || d == 1, "scan_output_directions holds " + d + ", not 0 (forward) or 1 (reverse)");
+        n.require(length <= MAX_ITERATIONS, "scans " + length + " steps; arenaplan unrolls at most " + MAX_ITERATIONS);
+        n.require(length > 0 || scanOuts == 0, "scans 0 steps: its scan outputs have no slice to take their shape from");
+        List<String> carried = new ArrayList<>(node.inputs().subList(0, states));
+        List<List<String>> slices = new ArrayList<>();
+        for (int k = 0; k < scanOuts; k++) slices.add(new ArrayList<>());
+        for (int i = 0; i < length; i++) {
+            String prefix = n.opName() + "/" + i + "/";
+            Scope child = new Scope(scope);
+            for (int j = 0; j < states; j++) child.names.put(body.inputs().get(j).name(), carried.get(j));
+            for (int j = 0; j < scans; j++) {
+                long step = dirs[j] == 1 ? length - 1 - i : i;
+                String at = importer.fresh(prefix + "step_" + j);
+                importer.weight(new Value(at, DType.I64, new long[0]), Constant.fill(step), n);
+                String slice = importer.fresh(prefix + body.inputs().get(states + j).name());
+                importer.node(new OnnxModel.Node(prefix + "slice_" + j, "Gather", "", List.of(node.inputs().get(states + j), at), List.of(slice),
+                        Map.of("axis", new OnnxModel.Attribute("axis", OnnxModel.Attribute.INT, (long) axis[j]))), index);
+                child.names.put(body.inputs().get(states + j).name(), slice);
+            }
+            body(body, n, index, child, prefix);
+            for (int j = 0; j < states; j++) carried.set(j, child.resolve(body.outputs().get(j).name()));
+            for (int k = 0; k < scanOuts; k++) slices.get(k).add(child.resolve(body.outputs().get(states + k).name()));
+        }
+        finish(node, n, index, carried, slices, outAxes, outDirs);
+    }
+
+    private void unrollLoop(OnnxModel.Node node, NodeContext n, int index, Scope scope) {
+        OnnxModel.Graph body = graph(n, "body");
+        List<String> in = node.inputs();
+        n.require(in.size() >= 2, "has " + in.size() + " inputs; Loop takes M, cond and the loop-carried values (M and cond may be \"\")");
+        int states = in.size() - 2;
+        n.require(body.inputs().size() == states + 2, "body declares " + body.inputs().size() + " inputs, not " + (states + 2) + " (iteration_num, cond, the " + states + " loop-carried values)");
+        int scanOuts = body.outputs().size() - 1 - states;
+        n.require(scanOuts >= 0, "body has " + body.outputs().size() + " outputs, not at least " + (1 + states) + " (cond and the loop-carried values)");
+        n.require(node.outputs().size() <= states + scanOuts, "has " + node.outputs().size() + " outputs but its body gives " + (states + scanOuts));
+        Long trips = null;
+        if (!in.get(0).isEmpty()) {
+            Double m = scalar(n, in.get(0), "trip count");
+            if (m == null) throw n.error("trip count '" + in.get(0) + "' is computed at run time; arenaplan unrolls Loop only when its trip count is known at import");
+            trips = m.longValue();
+        }
+        boolean going = true;
+        if (!in.get(1).isEmpty()) {
+            Double c = scalar(n, in.get(1), "condition");
+            if (c == null) throw n.error("condition '" + in.get(1) + "' is computed at run time; arenaplan unrolls Loop only when its condition is known at import");
+            going = c != 0;
+        }
+        n.require(trips != null || !in.get(1).isEmpty(), "has neither a trip count nor a condition (it would run forever)");
+        List<String> carried = new ArrayList<>(in.subList(2, in.size()));
+        List<List<String>> slices = new ArrayList<>();
+        for (int k = 0; k < scanOuts; k++) slices.add(new ArrayList<>());
+        String condOut = body.outputs().get(0).name();
+        for (long i = 0; going && (trips == null || i < trips); i++) {
+            n.require(i < MAX_ITERATIONS, "runs more than " + MAX_ITERATIONS + " iterations" + (trips == null ? " (its condition stays true at import)" : " (trip count " + trips + ")")
+                    + "; arenaplan unrolls at most " + MAX_ITERATIONS);
+            String prefix = n.opName() + "/" + i + "/";
+            Scope child = new Scope(scope);
+            String iter = importer.fresh(prefix + body.inputs().get(0).name()), cond = importer.fresh(prefix + body.inputs().get(1).name());
+            importer.weight(new Value(iter, DType.I64, new long[0]), Constant.fill(i), n);
+            importer.weight(new Value(cond, DType.BOOL, new long[0]), Constant.fill(1), n);
+            child.names.put(body.inputs().get(0).name(), iter);
+            child.names.put(body.inputs().get(1).name(), cond);
+            for (int j = 0; j < states; j++) child.names.put(body.inputs().get(2 + j).name(), carried.get(j));
+            body(body, n, index, child, prefix);
+            Double c = scalar(n, child.resolve(condOut), "the body's condition");
+            if (c == null) throw n.error("the body's condition '" + condOut + "' is computed at run time (iteration " + i
+                    + "); arenaplan unrolls Loop only when it is known at import");
+            going = c != 0;
+            for (int j = 0; j < states; j++) carried.set(j, child.resolve(body.outputs().get(1 + j).name()));
+            for (int k = 0; k < scanOuts; k++) slices.get(k).add(child.resolve(body.outputs().get(1 + states + k).name()));
+        }
+        n.require(scanOuts == 0 || !slices.get(0).isEmpty(), "runs 0 iterations: its scan outputs have no slice to take their shape from");
+        finish(node, n, index, carried, slices, new long[scanOuts], new long[scanOuts]);
+    }
+
+    /** The node's outputs: the final states (Identity), then each scan output stacked along its axis. */
+    private void finish(OnnxModel.Node node, NodeContext n, int index, List<String> carried, List<List<String>> slices, long[] axes, long[] dirs) {
+        List<String> outs = node.outputs();
+        for (int k = 0; k < outs.size(); k++) {
+            if (outs.get(k).isEmpty()) continue;
+            if (k < carried.size()) {
+                copy(n, index, carried.get(k), outs.get(k), k);
+                continue;
+            }
+            int s = k - carried.size();
+            List<String> parts = new ArrayList<>(slices.get(s));
+            if (dirs[s] == 1) java.util.Collections.reverse(parts);
+            long[] shape = importer.value(parts.get(0)).shape();
+            int axis = n.axis(axes[s], shape.length + 1, "scan_output_axes[" + s + "]");
+            long[] stacked = new long[shape.length + 1];
+            for (int d = 0, j = 0; d < stacked.length; d++) stacked[d] = d == axis ? 1 : shape[j++];
+            String prefix = n.opName() + "/stack_" + s + "/";
+            String shapeName = importer.fresh(prefix + "shape");
+            ByteBuffer b = ByteBuffer.allocate(8 * stacked.length).order(ByteOrder.LITTLE_ENDIAN);
+            for (long d : stacked) b.putLong(d);
+            importer.weight(new Value(shapeName, DType.I64, new long[]{stacked.length}), Constant.of(Constant.bytes(b.flip()), DType.I64), n);
+            List<String> reshaped = new ArrayList<>();
+            for (int i = 0; i < parts.size(); i++) {
+                long[] got = importer.value(parts.get(i)).shape();
+                n.require(Arrays.equals(got, shape), "scan output #" + s + " has slices " + Arrays.toString(shape) + " and " + Arrays.toString(got) + "; they must agree to be stacked");
+                String r = importer.fresh(prefix + i);
+                importer.node(new OnnxModel.Node(prefix + "reshape_" + i, "Reshape", "", List.of(parts.get(i), shapeName), List.of(r), Map.of()), index);
+                reshaped.add(r);
+            }
+            importer.node(new OnnxModel.Node(prefix + "concat", "Concat", "", reshaped, List.of(outs.get(k)),
+                    Map.of("axis", new OnnxModel.Attribute("axis", OnnxModel.Attribute.INT, (long) axis))), index);
+        }
+    }
+
+    /** Output k of the node: an Identity of {@code from} (a view; a weight's values are shared). */
+    private void copy(NodeContext n, int index, String from, String to, int k) {
+        importer.node(new OnnxModel.Node(n.opName() + "/output_" + k, "Identity", "", List.of(from), List.of(to), Map.of()), index);
+    }
+}
