@@ -182,6 +182,8 @@ final class ElementwiseImport {
         }
         if (n.hasInput(2)) {
             inputs.add(n.input(2).name());
+            n.require(q || n.input(2).dtype() == x.dtype(), "zero point " + n.input(2) + " is " + n.input(2).dtype().jsonName() + " but x " + x + " is "
+                    + x.dtype().jsonName() + "; DequantizeLinear takes x and its zero point of one type (T1 in the ONNX spec)");
             if (q) {
                 n.require(given == null || n.input(2).dtype() == out, "output_dtype differs from the zero point's type " + n.input(2).dtype().jsonName());
                 out = n.input(2).dtype();

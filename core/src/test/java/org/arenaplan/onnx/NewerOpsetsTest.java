@@ -77,6 +77,20 @@ class NewerOpsetsTest {
         OnnxOpRuns.refused(dir, dequantize(22, "output_dtype", (long) OnnxDTypes.FLOAT), "attribute 'output_dtype' of DequantizeLinear needs opset 23");
     }
 
+    @Test
+    void dequantizeTakesXAndItsZeroPointOfOneType() throws Exception {
+        TinyOnnx mixed = new TinyOnnx().opset(21).input(OnnxDTypes.INT8, "x", 3L).output("y", 3L)
+                .initializer(OnnxMl.TensorProto.newBuilder().setName("s").setDataType(OnnxDTypes.FLOAT).addFloatData(0.5f).build())
+                .initializer(OnnxMl.TensorProto.newBuilder().setName("z").setDataType(OnnxDTypes.UINT8).addInt32Data(1).build())
+                .node("dq", "DequantizeLinear", List.of("x", "s", "z"), List.of("y"));
+        OnnxOpRuns.refused(dir, mixed, "node 'dq' (DequantizeLinear, #0, opset 21): zero point z[] is u8 but x x[3] is i8; DequantizeLinear takes x and its zero point of one type");
+        TinyOnnx same = new TinyOnnx().opset(21).input(OnnxDTypes.INT8, "x", 3L).output("y", 3L)
+                .initializer(OnnxMl.TensorProto.newBuilder().setName("s").setDataType(OnnxDTypes.FLOAT).addFloatData(0.5f).build())
+                .initializer(OnnxMl.TensorProto.newBuilder().setName("z").setDataType(OnnxDTypes.INT8).addInt32Data(1).build())
+                .node("dq", "DequantizeLinear", List.of("x", "s", "z"), List.of("y"));
+        assertThat(OnnxOpRuns.run(dir, same, Map.of("x", TensorValue.ofLongs(DType.I8, new long[] {3}, -3, 1, 5))).get("y").floats()).containsExactly(-2f, 0f, 2f);
+    }
+
     private static TinyOnnx quantize(long opset, int xType, Object... attrs) {
         return new TinyOnnx().opset(opset).input(xType, "x", 3L).output(OnnxDTypes.UINT8, "y", 3L)
                 .initializer(OnnxMl.TensorProto.newBuilder().setName("s").setDataType(OnnxDTypes.FLOAT).addFloatData(0.5f).build())
