@@ -219,7 +219,6 @@ final class ElementwiseImport {
     static Lowered castLike(NodeContext n) {
         n.require(n.inputCount() == 2, "takes two inputs (input, target_type)");
         n.require(!n.hasAttr("to"), "takes no attribute 'to' (the target type is input 1's)");
-        TypeAndIndexOps.roundMode(n);
         DType to = n.input(1).dtype();
         TypeAndIndexOps.packedOpset(n, n.input(0).dtype(), to);
         return NodeLowering.op(n, TypeAndIndexOps.CAST, List.of(n.input(0).name()), n.input(0).shape(), TypeAndIndexOps.castAttrs(n, to), to);
