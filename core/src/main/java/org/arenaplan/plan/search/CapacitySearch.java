@@ -31,7 +31,9 @@ import java.util.stream.IntStream;
  *       still unplaced (this is what solves MiniMalloc's E and I quickly). Not done with extra
  *       conflicts, which link buffers across any boundary.</li>
  *   <li>No slack (every section holds exactly the capacity in live bytes, as in perfect
- *       packings): {@link PerfectFill}'s bottom-left fill decides instead of the steps above.</li>
+ *       packings): {@link PerfectFill}'s bottom-left fill decides instead of the steps above, as
+ *       a {@link PerfectPortfolio} of such searches on several threads (one per processor, at
+ *       most 4, unless {@link #perfectMembers} says otherwise), the first answer winning.</li>
  *   <li>Restarts: a node budget that doubles, rotated among three preorders. Only a run that
  *       completes within its budget proves infeasibility. (Seeded randomised runs added to each
  *       round were tried: no perfect packing more was found, and MiniMalloc's A and E took half

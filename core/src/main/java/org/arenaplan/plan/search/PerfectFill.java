@@ -59,7 +59,9 @@ import java.util.stream.IntStream;
  *       whose top meets a neighbour's floor first, then the longest-lived, then the largest;
  *       later runs in a seeded random order within two groups, those whose top meets a
  *       neighbour's floor first (Gomes, Selman and Kautz 1998: randomised restarts cut the
- *       heavy tail). Only a run that ends within its budget proves infeasibility.</li>
+ *       heavy tail). Only a run that ends within its budget proves infeasibility. A portfolio
+ *       member m > 0 ({@link #member}, {@link PerfectPortfolio}) randomises its first run too,
+ *       with seeds of its own.</li>
  * </ol>
  * Cost per node: O(sections + the unplaced buffers starting at walls + the unplaced members of
  * the sections of the buffers live where the placed one is, a pass per distinct release there at

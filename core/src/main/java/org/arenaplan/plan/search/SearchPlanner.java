@@ -74,7 +74,7 @@ public final class SearchPlanner implements Planner {
      *                  {@link SearchOutcome#nodes()} counts those of every thread
      * @param threads   how many exact searches of a problem with no slack (a perfect packing) run at
      *                  once, with different orders, the first answer winning ({@code PerfectPortfolio});
-     *                  the default is one per available processor, at most 4
+     *                  the default is {@link #defaultThreads()}
      * @throws PlanningException when the capacity is negative, the node limit or the threads below 1
      */
     public SearchPlanner(PlannerOptions options, long nodeLimit, int threads) {
@@ -85,6 +85,11 @@ public final class SearchPlanner implements Planner {
         this.capacity = options.capacity();
         this.timeLimit = options.timeLimit();
         if (capacity != null && capacity < 0) throw new PlanningException("capacity must not be negative, got " + capacity);
+    }
+
+    /** How many exact searches of a problem with no slack run at once by default: one per available processor, at most 4. */
+    public static int defaultThreads() {
+        return PerfectPortfolio.defaultMembers();
     }
 
     @Override
