@@ -60,7 +60,8 @@ public final class SearchPlanner implements Planner {
      *                  no limit); past it the search stops as at the time limit, with a timeout
      *                  status. Node counts do not depend on the machine's load, so a bench run
      *                  with a node limit gives the same answers on a busy machine as on a quiet one
-     *                  (as long as the time limit is not reached first).
+     *                  (as long as the time limit is not reached first). A problem with no slack
+     *                  is searched by {@link #defaultThreads()} threads, each with this limit.
      * @throws PlanningException when the capacity is negative or the node limit below 1
      */
     public SearchPlanner(PlannerOptions options, long nodeLimit) {
