@@ -74,10 +74,11 @@ final class SqueakySweep {
      * As {@link GreedyPlacer#place(Problem, int[], GreedyPlacer.Fit, long, ArenaBound)}, with the
      * squeaky round where that would sweep: exact placement where it is affordable
      * ({@link GreedyPlacer#byCost}), else {@link #place(Problem, int[], GreedyPlacer.Fit, long, ArenaBound)}.
-     * What {@code greedy-breadth} runs, alone and as a candidate of {@link BestPlanner}.
+     * What {@code greedy-breadth} runs ({@code rounds} true) and {@code greedy-size} (false),
+     * alone and as candidates of {@link BestPlanner}.
      */
-    static GreedyPlacer.Result placeOrExact(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
-        return GreedyPlacer.byCost(p, order, deadline, () -> GreedyPlacer.place(p, order, fit, deadline, bound), () -> place(p, order, fit, deadline, bound));
+    static GreedyPlacer.Result placeOrExact(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound, boolean rounds) {
+        return GreedyPlacer.byCost(p, order, deadline, () -> GreedyPlacer.place(p, order, fit, deadline, bound), () -> place(p, order, fit, deadline, bound, rounds));
     }
 
     /**
@@ -97,36 +98,39 @@ final class SqueakySweep {
      *              added)
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
-        GreedyPlacer.Result byStart = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_START, deadline, bound);
-        if (!byStart.outrun() && !byStart.complete()) return sweepAndRound(p, order, fit, deadline, bound);   // cut
+        return place(p, order, fit, deadline, bound, true);
+    }
+
+    /**
+     * @param rounds false: no squeaky-wheel round, neither step 5 nor the one after step 3's
+     *               heavy-half sweep (step 3 is then {@link SweepPlacer#placeSmaller}, and where
+     *               the heavy half is a few buffers the peak sweep is the result): what
+     *               {@code greedy-size} runs ({@link GreedySizePlanner}); the round places the
+     *               heavy buffers exactly, the part of the cost that grows fastest with the width
+     */
+    static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound, boolean rounds) {
+        GreedyPlacer.Result peak = PeakSweep.placeSmaller(p, order, fit, deadline, bound);   // steps 1 and 2
+        if (peak.outrun() || !peak.complete()) return step3(p, order, fit, deadline, bound, rounds);   // both stopped at the bound, or cut
         long lb = p.lowerBound();
-        GreedyPlacer.Result peak = null;
-        long peakArena = Long.MAX_VALUE;
-        if (!byStart.outrun()) {
-            peak = byStart;
-            peakArena = Placement.arenaOf(p, peak.offsets());
-            if (peakArena <= lb) return peak;                                // optimal
-        }
+        long peakArena = Placement.arenaOf(p, peak.offsets());
+        if (peakArena <= lb) return peak;                                    // optimal
         ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
-        if (peak != null) beat.offer(peakArena);   // a finished run's arena: the runs below stop once above it
-        GreedyPlacer.Result byEnd = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_END_DESC, deadline, beat);
-        if (!byEnd.outrun() && byEnd.complete() && Placement.arenaOf(p, byEnd.offsets()) < peakArena) {
-            peak = byEnd;
-            peakArena = Placement.arenaOf(p, byEnd.offsets());
-            if (peakArena <= lb) return peak;                                // optimal
-            beat.offer(peakArena);
-        }
-        if (peak == null) return sweepAndRound(p, order, fit, deadline, bound);   // both stopped at the bound (or cut)
+        beat.offer(peakArena);   // a finished run's arena: the runs below stop once above it
         int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
         if (!SweepPlacer.heavyIsFew(p, heavy) || !SweepPlacer.heavyAffordable(p, order, heavy) || heavy >= p.size()) {
-            GreedyPlacer.Result swept = sweepAndRound(p, order, fit, deadline, beat);
+            GreedyPlacer.Result swept = step3(p, order, fit, deadline, beat, rounds);
             if (swept.outrun() || !swept.complete()) return peak;           // past the peak sweeps' arena, or cut
             return Placement.arenaOf(p, swept.offsets()) <= peakArena ? swept : peak;
         }
+        if (!rounds) return peak;
         Reordered next = squeakyFirst(p, order, heavy, peak.offsets(), lb);
         GreedyPlacer.Result round = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, beat);
         if (!round.outrun() && round.complete() && Placement.arenaOf(p, round.offsets()) < peakArena) return round;
         return peak;
+    }
+
+    private static GreedyPlacer.Result step3(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound, boolean rounds) {
+        return rounds ? sweepAndRound(p, order, fit, deadline, bound) : SweepPlacer.placeSmaller(p, order, fit, deadline, bound);
     }
 
     /** Step 3: the sweeps of {@link SweepPlacer#placeSmaller} and a round after the heavy-half one, the smallest kept. */
