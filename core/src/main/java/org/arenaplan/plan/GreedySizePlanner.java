@@ -14,9 +14,10 @@ import java.time.Duration;
  * instead: the sweep outward from the widest instant ({@link PeakSweep#placeSmaller}), the
  * buffers live there stacked by start, then by end (stopped once above the first), the smaller
  * kept; the order only breaks ties there (buffers starting, ending or stacked together). Where
- * the heavy half of the area is many buffers (sizes alike) or past the exact budget,
- * {@link SweepPlacer#placeSmaller} as well (stopped once above the peak sweep), the peak sweep
- * kept only when strictly smaller. Each peak sweep is O(n log n), with no exact placement and no
+ * the heavy half of the area is many buffers (sizes alike), {@link SweepPlacer#placeSmaller}
+ * instead, as before (the peak sweeps won on none of the traces with sizes alike of
+ * docs/scale.md); where it is a few but past the exact budget, that as well (stopped once above
+ * the peak sweep), the peak sweep kept only when strictly smaller. Each peak sweep is O(n log n), with no exact placement and no
  * check against other buffers: the heavy-half sweep it replaces ({@link SweepPlacer}) placed
  * the heavy buffers exactly, which grew 27x for ten times {@code WideTraces.generate(42, 62_000,
  * 9_000)}, and lost to exact placement in this order on 6 of 24 seeds of that shape, where the

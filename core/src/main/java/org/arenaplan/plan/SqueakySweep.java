@@ -43,9 +43,10 @@ import java.util.Arrays;
  *       and, unless that reaches the lower bound or the heavy half is past the budget, the
  *       heavy-half sweep (stopped once above it) with a round after it as in steps 4 and 5 (its
  *       squeaky wheels those of the heavy-half sweep); the smallest kept, the peak sweep only
- *       when strictly smaller. Done. Without the rounds ({@code greedy-size}): exactly
- *       {@link SweepPlacer#placeSmaller}; and where the heavy half is a few buffers and
- *       affordable, the peak sweep is the result (no step 4 or 5).</li>
+ *       when strictly smaller. Done. Without the rounds ({@code greedy-size}): where the heavy
+ *       half is many buffers, {@link SweepPlacer#placeSmaller} alone, before step 1 (no peak
+ *       sweep); where it is a few but past the budget, it after the peak sweeps as above; where
+ *       it is a few and affordable, the peak sweep is the result (no step 4 or 5).</li>
  *   <li>The squeaky wheels: the buffers whose top the peak sweep left above the lower bound,
  *       highest first (ties: the order's rank), at most as many as the heavy buffers.</li>
  *   <li>The round: a {@link SweepPlacer} run with the heavy set being the squeaky wheels followed
@@ -110,11 +111,16 @@ final class SqueakySweep {
     /**
      * @param rounds false: no squeaky-wheel round, neither step 5 nor the one after step 3's
      *               heavy-half sweep (step 3 is then {@link SweepPlacer#placeSmaller}, and where
-     *               the heavy half is a few buffers the peak sweep is the result): what
-     *               {@code greedy-size} runs ({@link GreedySizePlanner}); the round places the
-     *               heavy buffers exactly, the part of the cost that grows fastest with the width
+     *               the heavy half is a few buffers the peak sweep is the result), and where the
+     *               heavy half is many buffers (sizes alike) {@link SweepPlacer#placeSmaller}
+     *               alone, with no peak sweep: what {@code greedy-size} runs
+     *               ({@link GreedySizePlanner}); the round places the heavy buffers exactly, the
+     *               part of the cost that grows fastest with the width, and on the traces with
+     *               sizes alike of docs/scale.md the peak sweeps never won
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound, boolean rounds) {
+        int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
+        if (!rounds && !SweepPlacer.heavyIsFew(p, heavy)) return SweepPlacer.placeSmaller(p, order, fit, deadline, bound);
         GreedyPlacer.Result peak = PeakSweep.placeSmaller(p, order, fit, deadline, bound);   // steps 1 and 2
         if (peak.outrun() || !peak.complete()) return step3(p, order, fit, deadline, bound, rounds);   // both stopped at the bound, or cut
         long lb = p.lowerBound();
@@ -122,7 +128,6 @@ final class SqueakySweep {
         if (peakArena <= lb) return peak;                                    // optimal
         ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
         beat.offer(peakArena);   // a finished run's arena: the runs below stop once above it
-        int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
         if (!SweepPlacer.heavyIsFew(p, heavy) || !SweepPlacer.heavyAffordable(p, order, heavy) || heavy >= p.size()) {
             GreedyPlacer.Result swept = step3(p, order, fit, deadline, beat, rounds);
             if (swept.outrun() || !swept.complete()) return peak;           // past the peak sweeps' arena, or cut
