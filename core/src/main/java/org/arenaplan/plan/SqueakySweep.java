@@ -27,9 +27,9 @@ import java.util.Arrays;
  * <ol>
  *   <li>The peak sweep with the stack by start ({@link PeakSweep.Stack#BY_START}: the buffers
  *       live at the widest instant stacked, the others swept outward from there into a free
- *       list, no checks; steps 1 and 2 are {@link PeakSweep#placeSmaller}). Stop here when it reaches the lower bound; where it was cut at the
- *       deadline, go on with step 3 alone. Its arena is offered to the bound of the steps below:
- *       each stops once past it.</li>
+ *       list, no checks; steps 1 and 2 are {@link PeakSweep#placeSmaller}). Stop here when it
+ *       reaches the lower bound; where it was cut at the deadline, go on with step 3 alone. Its
+ *       arena is offered to the bound of the steps below: each stops once past it.</li>
  *   <li>The peak sweep with the stack by end ({@link PeakSweep.Stack#BY_END_DESC}); kept when it
  *       finished strictly below the first, its arena then offered to the bound. Stop here when it
  *       reaches the lower bound. The peak sweep kept is "the peak sweep" below. Where both
