@@ -23,6 +23,7 @@
 #define DT_FLOAT8E4M3FNUZ 18
 #define DT_FLOAT8E5M2 19
 #define DT_FLOAT8E5M2FNUZ 20
+#define DT_FLOAT8E8M0 24
 #define DT_UINT4 21
 #define DT_INT4 22
 #define DT_FLOAT4E2M1 23
@@ -119,7 +120,7 @@ __device__ __forceinline__ unsigned int double_to_f4(double v) {
 
 // DType.isIntegral: integers and bool (not float8, not the packed types).
 __device__ __forceinline__ bool is_integral(int code) {
-    return code != DT_FLOAT && code != DT_FLOAT16 && code != DT_BFLOAT16 && code != DT_DOUBLE && !is_float8(code) && !is_packed(code);
+    return code != DT_FLOAT && code != DT_FLOAT16 && code != DT_BFLOAT16 && code != DT_DOUBLE && !is_float8(code) && !is_packed(code) && code != DT_FLOAT8E8M0;
 }
 
 // Float8 formats (Float8.java): mantissa bits, exponent bias, largest finite code, one NaN and no -0.
@@ -176,6 +177,27 @@ __device__ __forceinline__ unsigned char double_to_f8(double v, int code, bool s
     return (unsigned char) (sign | (unsigned int) c);
 }
 
+// Float8E8M0.toFloat: 2^(c - 127) exactly (c = 0 is the f32 subnormal 2^-127), 255 NaN.
+__device__ __forceinline__ float e8m0_to_float(unsigned char c) {
+    if (c == 0xFF) return bits_f32(0x7FC00000u);
+    return bits_f32(c == 0 ? 0x00400000u : (unsigned int) c << 23);
+}
+
+// Float8E8M0.fromFloat: the f32's exponent field, sign ignored; NaN and infinities 255; round_mode
+// 0 up (any mantissa bit), 1 down, 2 nearest (guard && (round || sticky || field > 0), as onnx's
+// reference); with saturate an increment past 254 is dropped, without it 254 + 1 is 255 (NaN).
+__device__ __forceinline__ unsigned char float_to_e8m0(float v, bool saturate, int round_mode) {
+    unsigned int b;
+    memcpy(&b, &v, 4);
+    unsigned int field = (b >> 23) & 0xFF, mant = b & 0x7FFFFF;
+    if (field == 0xFF) return 0xFF;
+    bool up = round_mode == 1 ? false
+            : round_mode == 2 ? (mant & 0x400000) != 0 && ((mant & 0x200000) != 0 || (mant & 0x1FFFFF) != 0 || field > 0)
+            : mant != 0;
+    if (up && field == 0xFE && saturate) up = false;
+    return (unsigned char) (field + (up ? 1 : 0));
+}
+
 // DType.isUnsigned: uint8, uint16, uint32, uint64.
 __device__ __forceinline__ bool is_unsigned(int code) {
     return code == DT_UINT8 || code == DT_UINT16 || code == DT_UINT32 || code == DT_UINT64;
@@ -223,6 +245,7 @@ __device__ __forceinline__ void store_int(void* p, long long i, int code, long l
 // DType.getFloat: f32, f16, bf16, float8, float4e2m1 widened to f32.
 __device__ __forceinline__ float load_float(const void* p, long long i, int code) {
     if (is_float8(code)) return f8_to_float(((const unsigned char*) p)[i], code);
+    if (code == DT_FLOAT8E8M0) return e8m0_to_float(((const unsigned char*) p)[i]);
     if (code == DT_FLOAT4E2M1) return f4_to_float(load_code(p, i, 4));
     switch (code) {
         case DT_FLOAT16: return half_to_float(((const unsigned short*) p)[i]);
@@ -234,6 +257,7 @@ __device__ __forceinline__ float load_float(const void* p, long long i, int code
 // DType.putFloat: rounds to nearest even (float8: saturating).
 __device__ __forceinline__ void store_float(void* p, long long i, int code, float v) {
     if (is_float8(code)) { ((unsigned char*) p)[i] = double_to_f8(v, code, true); return; }
+    if (code == DT_FLOAT8E8M0) { ((unsigned char*) p)[i] = float_to_e8m0(v, true, 0); return; }
     switch (code) {
         case DT_FLOAT16: ((unsigned short*) p)[i] = float_to_half(v); break;
         case DT_BFLOAT16: ((unsigned short*) p)[i] = float_to_bf16(v); break;
@@ -285,12 +309,14 @@ __device__ __forceinline__ unsigned int cast_code(const void* x, long long i, in
     return (unsigned int) ((unsigned long long) w & ((1u << packed_bits(to)) - 1));
 }
 
-// ints: n, from, to, saturate (DType.cast; saturate for float8 results, 0 when not passed).
+// ints: n, from, to, saturate, round_mode (DType.cast; saturate for float8 and float8e8m0 results,
+// round_mode for float8e8m0 ones; 0 when not passed).
 // A packed y is written a whole byte per thread (its elements share bytes).
 extern "C" __global__ void cast(const void* x, void* y, Ints ints, Floats) {
     long long n = ints.v[0];
     int from = (int) ints.v[1], to = (int) ints.v[2];
     bool saturate = ints.v[3] != 0;
+    int round_mode = (int) ints.v[4];
     if (is_packed(to)) {
         int bits = packed_bits(to), per = 8 / bits;
         FOR_EACH_ITEM(b, (n + per - 1) / per) {
@@ -302,7 +328,11 @@ extern "C" __global__ void cast(const void* x, void* y, Ints ints, Floats) {
     }
     bool int_in = is_integral(from) || is_packed_int(from);
     FOR_EACH_ITEM(i, n) {
-        if (is_float8(to)) {
+        if (to == DT_FLOAT8E8M0) {
+            float v = int_in ? int_to_float(load_int(x, i, from), from)
+                    : from == DT_DOUBLE ? (float) ((const double*) x)[i] : load_float(x, i, from);
+            ((unsigned char*) y)[i] = float_to_e8m0(v, saturate, round_mode);
+        } else if (is_float8(to)) {
             double v = int_in ? int_to_double(load_int(x, i, from), from)
                     : from == DT_DOUBLE ? ((const double*) x)[i] : (double) load_float(x, i, from);
             ((unsigned char*) y)[i] = double_to_f8(v, to, saturate);

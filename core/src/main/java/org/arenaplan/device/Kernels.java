@@ -185,9 +185,10 @@ import java.util.List;
  * <li>{@link #CONCAT_SLICE} ptrs [x, y]; ints [outer, xInner, yInner, yOffset, es]:
  *     y[o*yInner + yOffset + i] = x[o*xInner + i] for o &lt; outer, i &lt; xInner
  *     (one call per concatenated input; writes only those elements of y).</li>
- * <li>{@link #CAST} ptrs [x, y]; ints [n, fromDtype, toDtype, saturate]: y[i] = x[i] converted
+ * <li>{@link #CAST} ptrs [x, y]; ints [n, fromDtype, toDtype, saturate, roundMode]: y[i] = x[i] converted
  *     ({@link org.arenaplan.ir.DType#cast}; ONNX Cast); saturate (1 or 0; absent
- *     reads as 0, as the CUDA kernels' zero-padded ints do) for float8 results only. x and y
+ *     reads as 0, as the CUDA kernels' zero-padded ints do) for float8 and float8e8m0 results only;
+ *     roundMode (0 up, absent too; 1 down; 2 nearest: {@link org.arenaplan.ir.Float8E8M0}) for float8e8m0 results only. x and y
  *     may be packed (uint4, int4, float4e2m1, uint2, int2: ceil(n * bits / 8) bytes, the first
  *     element in the low bits); a packed y is written whole bytes at a time.</li>
  * <li>{@link #GATHER} ptrs [data, indices, y]; ints [outer, axis, inner, n, es, indexDtype]:

@@ -28,6 +28,11 @@ import java.util.Locale;
  *       {@link Float8}. {@link #putFloat} saturates. Float8 is storage only: no arithmetic op
  *       takes it ({@link #isFloat32Compute} and {@link #isFloatingPoint} are false,
  *       {@link #isIntegral} too).</li>
+ *   <li>float8e8m0 (ONNX FLOAT8E8M0 = 24; one byte, an unsigned power of two 2^(c - 127), 255 NaN):
+ *       read exactly as f32 ({@link #getFloat}); written from the value converted to f32, with
+ *       ONNX Cast's {@code saturate} and {@code round_mode} (default up): see {@link Float8E8M0}.
+ *       Storage and Cast only, like float8, but not one of {@link #isFloat8}'s four (it has no sign
+ *       and no mantissa, and Q/DQ do not take it here).</li>
  *   <li>packed sub-byte types (ONNX UINT4 = 21, INT4 = 22, FLOAT4E2M1 = 23, UINT2 = 25, INT2 = 26;
  *       {@link #isPacked}): 8 / {@link #bits()} elements per byte, the first in the low bits, a
  *       tensor of n elements in {@link #byteSize}{@code (n) = ceil(n * bits / 8)} bytes. Integer
@@ -38,7 +43,7 @@ import java.util.Locale;
  */
 public enum DType {
     F64(8, 11), F32(4, 1), F16(2, 10), BF16(2, 16), I64(8, 7), I32(4, 6), I16(2, 5), I8(1, 3), U64(8, 13), U32(4, 12), U16(2, 4), U8(1, 2),
-    BOOL(1, 9), F8E4M3FN(1, 17), F8E4M3FNUZ(1, 18), F8E5M2(1, 19), F8E5M2FNUZ(1, 20),
+    BOOL(1, 9), F8E4M3FN(1, 17), F8E4M3FNUZ(1, 18), F8E5M2(1, 19), F8E5M2FNUZ(1, 20), F8E8M0(1, 24),
     U4(1, 21, 4), I4(1, 22, 4), F4E2M1(1, 23, 4), U2(1, 25, 2), I2(1, 26, 2);
 
     private final int bytes;
@@ -138,6 +143,7 @@ public enum DType {
             case F8E4M3FNUZ -> new double[]{-240, 240};
             case F8E5M2, F8E5M2FNUZ -> new double[]{-57344, 57344};
             case F4E2M1 -> new double[]{-6, 6};
+            case F8E8M0 -> new double[]{0x1p-127, 0x1p127};
             case BOOL -> new double[]{0, 1};
             case U64 -> new double[]{0, 18446744073709551615.0};
             default -> isUnsigned() || this == U4 || this == U2 ? new double[]{0, Math.pow(2, bits) - 1}
@@ -163,7 +169,7 @@ public enum DType {
      * its bits). Not the packed types: like float8 they are storage only ({@link #isPacked}).
      */
     public boolean isIntegral() {
-        return !isFloatingPoint() && !isFloat8() && !isPacked();
+        return !isFloatingPoint() && !isFloat8() && !isPacked() && this != F8E8M0;
     }
 
     /** Parses names like {@code float32}, {@code f32}, {@code FLOAT}, {@code int64}; null when unknown. */
@@ -187,6 +193,7 @@ public enum DType {
             case "f8e4m3fnuz": case "float8e4m3fnuz": return F8E4M3FNUZ;
             case "f8e5m2": case "float8e5m2": return F8E5M2;
             case "f8e5m2fnuz": case "float8e5m2fnuz": return F8E5M2FNUZ;
+            case "f8e8m0": case "float8e8m0": return F8E8M0;
             case "u4": case "uint4": return U4;
             case "i4": case "int4": return I4;
             case "f4e2m1": case "float4e2m1": return F4E2M1;
@@ -249,6 +256,7 @@ public enum DType {
             case F16 -> halfToFloat(b.getShort(at));
             case BF16 -> Float.intBitsToFloat((b.getShort(at) & 0xFFFF) << 16);
             case F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ -> Float8.toFloat(this, b.get(at));
+            case F8E8M0 -> Float8E8M0.toFloat(b.get(at));
             default -> throw new IllegalStateException(this + " is not computed in f32");
         };
     }
@@ -265,6 +273,7 @@ public enum DType {
             case F16 -> b.putShort(at, floatToHalf(v));
             case BF16 -> b.putShort(at, floatToBfloat16(v));
             case F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ -> b.put(at, (byte) Float8.fromDouble(this, v, true));
+            case F8E8M0 -> b.put(at, (byte) Float8E8M0.fromFloat(v, true, Float8E8M0.RoundMode.UP));
             default -> throw new IllegalStateException(this + " is not computed in f32");
         }
     }
@@ -279,7 +288,7 @@ public enum DType {
     public double getDouble(ByteBuffer b, int i) {
         if (this == F64) return b.getDouble(i * bytes);
         if (this == U64) return unsignedToDouble(getLong(b, i));
-        return isFloat32Compute() || isFloat8() || this == F4E2M1 ? getFloat(b, i) : getLong(b, i);
+        return isFloat32Compute() || isFloat8() || this == F4E2M1 || this == F8E8M0 ? getFloat(b, i) : getLong(b, i);
     }
 
     /** The uint64 {@code v} (its bits) as the nearest double. */
@@ -315,7 +324,22 @@ public enum DType {
      * infinity (E5M2) or NaN ({@link Float8}).
      */
     public void cast(ByteBuffer src, int i, DType to, ByteBuffer dst, int j, boolean saturate) {
+        cast(src, i, to, dst, j, saturate, Float8E8M0.RoundMode.UP);
+    }
+
+    /**
+     * ONNX {@code Cast} with {@code saturate} (opset 19) and {@code round_mode} (24), which matters
+     * only when {@code to} is float8e8m0: the value converted to f32 first, then encoded by
+     * {@link Float8E8M0#fromFloat}.
+     */
+    public void cast(ByteBuffer src, int i, DType to, ByteBuffer dst, int j, boolean saturate, Float8E8M0.RoundMode roundMode) {
         boolean intIn = isIntegral() || isPackedInteger();
+        if (to == F8E8M0) {
+            float v = intIn ? (this == U64 ? unsignedToFloat(getLong(src, i)) : (float) getLong(src, i))
+                    : this == F64 ? (float) src.getDouble(i * 8) : getFloat(src, i);
+            dst.put(j, (byte) Float8E8M0.fromFloat(v, saturate, roundMode));
+            return;
+        }
         if (to.isFloat8() || to == F4E2M1) {
             double v = intIn ? (this == U64 ? unsignedToDouble(getLong(src, i)) : (double) getLong(src, i))
                     : this == F64 ? src.getDouble(i * 8) : getFloat(src, i);

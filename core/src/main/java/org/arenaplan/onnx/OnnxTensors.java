@@ -42,7 +42,7 @@ final class OnnxTensors {
             case OnnxDTypes.FLOAT, OnnxDTypes.INT32, OnnxDTypes.UINT32 -> 4;
             case OnnxDTypes.INT64, OnnxDTypes.DOUBLE, OnnxDTypes.UINT64 -> 8;
             case OnnxDTypes.UINT8, OnnxDTypes.INT8, OnnxDTypes.BOOL, OnnxDTypes.FLOAT8E4M3FN, OnnxDTypes.FLOAT8E4M3FNUZ, OnnxDTypes.FLOAT8E5M2,
-                 OnnxDTypes.FLOAT8E5M2FNUZ -> 1;
+                 OnnxDTypes.FLOAT8E5M2FNUZ, OnnxDTypes.FLOAT8E8M0 -> 1;
             case OnnxDTypes.INT16, OnnxDTypes.UINT16, OnnxDTypes.FLOAT16, OnnxDTypes.BFLOAT16 -> 2;
             default -> 0;
         };

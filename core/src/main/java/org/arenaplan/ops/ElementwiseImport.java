@@ -182,6 +182,8 @@ final class ElementwiseImport {
         }
         if (n.hasInput(2)) {
             inputs.add(n.input(2).name());
+            n.require(q || n.input(2).dtype() == x.dtype(), "zero point " + n.input(2) + " is " + n.input(2).dtype().jsonName() + " but x " + x + " is "
+                    + x.dtype().jsonName() + "; DequantizeLinear takes x and its zero point of one type (T1 in the ONNX spec)");
             if (q) {
                 n.require(given == null || n.input(2).dtype() == out, "output_dtype differs from the zero point's type " + n.input(2).dtype().jsonName());
                 out = n.input(2).dtype();
@@ -217,7 +219,6 @@ final class ElementwiseImport {
     static Lowered castLike(NodeContext n) {
         n.require(n.inputCount() == 2, "takes two inputs (input, target_type)");
         n.require(!n.hasAttr("to"), "takes no attribute 'to' (the target type is input 1's)");
-        TypeAndIndexOps.roundMode(n);
         DType to = n.input(1).dtype();
         TypeAndIndexOps.packedOpset(n, n.input(0).dtype(), to);
         return NodeLowering.op(n, TypeAndIndexOps.CAST, List.of(n.input(0).name()), n.input(0).shape(), TypeAndIndexOps.castAttrs(n, to), to);

@@ -140,7 +140,7 @@ final class ElementwiseLowering {
                     + "and int8, uint8, int16, uint16, int4, uint4, int2, uint2, float8 or float4e2m1 y and zero point");
         if (mode == 1 && (!ElementwiseMath.dequantizeTakes(xt, yt) || st != yt || (z != null && l.dtype(z) != xt)))
             throw fail(op, "dequantizes " + xt.jsonName() + " by a " + st.jsonName() + " scale to " + yt.jsonName()
-                    + "; it takes int8, uint8, int16, uint16, int32, int4, uint4, int2 or uint2 x (and zero point) with an f32 scale and y, "
+                    + (z != null ? " with a " + l.dtype(z).jsonName() + " zero point" : "") + "; it takes int8, uint8, int16, uint16, int32, int4, uint4, int2 or uint2 x (and zero point) with an f32 scale and y, "
                     + "or float8 or float4e2m1 x (and zero point) with an f32, f16 or bf16 scale and y of its type");
         long[] xs = l.shape(op, x);
         long n = l.elements(x), per = l.elements(s), outer = 1, inner = n, axis = per;

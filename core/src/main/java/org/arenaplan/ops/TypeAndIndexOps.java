@@ -5,6 +5,7 @@ import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
 import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Float8E8M0;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.ShapeRules;
@@ -46,10 +47,11 @@ final class TypeAndIndexOps implements OpFamily {
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                OpDefinition.op(CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 26), AttrSpec.integer("saturate", 1, 0, 1)).shape(ShapeRules::sameAsFirst).kernels(Kernels.CAST)
+                OpDefinition.op(CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 26), AttrSpec.integer("saturate", 1, 0, 1), AttrSpec.integer("round_mode", 0, 0, 2)).shape(ShapeRules::sameAsFirst).kernels(Kernels.CAST)
                         .doc("to: the output's ONNX TensorProto.DataType; any type to any type by DType.cast; saturate (default 1): "
                                 + "a float8 output clamps out-of-range values and infinities to +-max, else gives infinity (float8e5m2) or NaN; "
-                                + "to int4, uint4, int2 or uint2: floats round to nearest even, then the low bits are kept; to float4e2m1: nearest even, saturating to +-6")
+                                + "to int4, uint4, int2 or uint2: floats round to nearest even, then the low bits are kept; to float4e2m1: nearest even, saturating to +-6; "
+                                + "round_mode (default 0): a float8e8m0 output's rounding, 0 up, 1 down, 2 nearest (ir.Float8E8M0)")
                         .lower((op, l) -> List.of(cast(op, l))).onnx(TypeAndIndexOps::importCast, "saturate", "round_mode")
                         .onnx("CastLike", 15, ElementwiseImport::castLike, "saturate", "round_mode").build(),
                 OpDefinition.op(BIT_CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 20)).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY)
@@ -74,8 +76,8 @@ final class TypeAndIndexOps implements OpFamily {
         long code = OpAttrs.of(op).integer("to");
         if (code != to.onnxCode()) throw fail(op, "attribute to=" + code + " differs from the type of '" + y + "' (" + to.jsonName() + ")");
         if (l.elements(x) != l.elements(y)) throw fail(op, "'" + x + "' has " + l.elements(x) + " elements, '" + y + "' " + l.elements(y));
-        long saturate = OpAttrs.of(op).integer("saturate");
-        return l.call(op, Kernels.CAST, List.of(l.read(x), l.write(y)), new long[]{l.elements(y), from.onnxCode(), to.onnxCode(), saturate});
+        long saturate = OpAttrs.of(op).integer("saturate"), roundMode = OpAttrs.of(op).integer("round_mode");
+        return l.call(op, Kernels.CAST, List.of(l.read(x), l.write(y)), new long[]{l.elements(y), from.onnxCode(), to.onnxCode(), saturate, roundMode});
     }
 
     /** ONNX BitCast (opset 26): a {@link Kernels#COPY} of the input's bytes into an output of another type of the same width. */
@@ -120,39 +122,51 @@ final class TypeAndIndexOps implements OpFamily {
 
     /** ONNX Cast: attribute 'to' (a TensorProto.DataType) is the output's type; 'saturate' (opset 19) concerns float8 outputs only. */
     private static Lowered importCast(NodeContext n) {
-        roundMode(n);
         n.require(n.hasAttr("to"), "attribute 'to' is required");
         DType t = n.elementType("to", null);
         packedOpset(n, n.input(0).dtype(), t);
         return op(n, CAST, List.of(n.input(0).name()), n.input(0).shape(), castAttrs(n, t), t);
     }
 
-    /** Cast and CastLike list the packed types from opset 21 (int4, uint4), 23 (float4e2m1) and 25 (int2, uint2). */
+    /** Cast and CastLike list the packed types from opset 21 (int4, uint4), 23 (float4e2m1) and 25 (int2, uint2), and float8e8m0 from 24. */
     static void packedOpset(NodeContext n, DType from, DType to) {
-        for (DType t : new DType[] {from, to})
+        for (DType t : new DType[] {from, to}) {
             n.require(!t.isPacked() || n.opset() >= org.arenaplan.ir.PackedTypes.sinceOpset(t),
                     t.jsonName() + " is an element type " + n.opType() + " takes from opset " + org.arenaplan.ir.PackedTypes.sinceOpset(t));
+            n.require(t != DType.F8E8M0 || n.opset() >= 24, t.jsonName() + " is an element type " + n.opType() + " takes from opset 24");
+        }
     }
 
-    /** The Cast op's attributes: {@code to}, and {@code saturate} when the node sets it to 0 (opset 19; 0 or 1, default 1). */
+    /**
+     * The Cast op's attributes: {@code to}; {@code saturate} when the node sets it (opset 19; 0 or
+     * 1, default 1); {@code round_mode} (below) when the node sets it to down or nearest.
+     */
     static Map<String, Object> castAttrs(NodeContext n, DType to) {
-        if (!n.hasAttr("saturate")) return Map.of("to", (long) to.onnxCode());
-        n.require(n.opset() >= 19, "attribute 'saturate' needs opset 19");
-        long s = n.integer("saturate", 1);
-        n.require(s == 0 || s == 1, "attribute 'saturate' = " + s + " is not 0 or 1");
-        return Map.of("to", (long) to.onnxCode(), "saturate", s);
+        Map<String, Object> attrs = new java.util.LinkedHashMap<>();
+        attrs.put("to", (long) to.onnxCode());
+        if (n.hasAttr("saturate")) {
+            n.require(n.opset() >= 19, "attribute 'saturate' needs opset 19");
+            long s = n.integer("saturate", 1);
+            n.require(s == 0 || s == 1, "attribute 'saturate' = " + s + " is not 0 or 1");
+            attrs.put("saturate", s);
+        }
+        Float8E8M0.RoundMode mode = roundMode(n);
+        if (mode != Float8E8M0.RoundMode.UP) attrs.put("round_mode", (long) mode.code());
+        return attrs;
     }
 
     /**
      * Cast-24's and CastLike-24's {@code round_mode}: "up" (default), "down" or "nearest", the
-     * rounding of a cast to float8e8m0 only (ONNX Changelog, Cast-24). No type arenaplan takes is
-     * float8e8m0, so a valid value changes nothing; before opset 24 the attribute does not exist.
+     * rounding of a cast to float8e8m0 only (ONNX Changelog, Cast-24; the rules in
+     * {@link Float8E8M0}); before opset 24 the attribute does not exist.
      */
-    static void roundMode(NodeContext n) {
-        if (!n.hasAttr("round_mode")) return;
+    private static Float8E8M0.RoundMode roundMode(NodeContext n) {
+        if (!n.hasAttr("round_mode")) return Float8E8M0.RoundMode.UP;
         n.require(n.opset() >= 24, "attribute 'round_mode' needs opset 24");
         String m = n.string("round_mode", "up");
-        n.require(m.equals("up") || m.equals("down") || m.equals("nearest"), "attribute 'round_mode' = '" + m + "' is not up, down or nearest");
+        Float8E8M0.RoundMode mode = Float8E8M0.RoundMode.parse(m);
+        n.require(mode != null, "attribute 'round_mode' = '" + m + "' is not up, down or nearest");
+        return mode;
     }
 
     /** ONNX BitCast (26): the input's shape, type {@code to}, which must have the input's bit width (bool is 8 bits here, as ONNX stores it). */

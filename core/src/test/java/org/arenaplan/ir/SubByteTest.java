@@ -50,7 +50,7 @@ class SubByteTest {
         }
         assertThat(DType.parse("int4")).isEqualTo(DType.I4);
         assertThat(DType.parse("float4e2m1")).isEqualTo(DType.F4E2M1);
-        assertThat(DType.ofOnnx(24)).as("float8e8m0 stays unsupported").isNull();
+        assertThat(DType.ofOnnx(27)).as("float6e2m3 stays unsupported").isNull();
         assertThat(DType.U8.isPacked()).isFalse();
     }
 

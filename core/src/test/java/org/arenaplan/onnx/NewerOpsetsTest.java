@@ -77,6 +77,20 @@ class NewerOpsetsTest {
         OnnxOpRuns.refused(dir, dequantize(22, "output_dtype", (long) OnnxDTypes.FLOAT), "attribute 'output_dtype' of DequantizeLinear needs opset 23");
     }
 
+    @Test
+    void dequantizeTakesXAndItsZeroPointOfOneType() throws Exception {
+        TinyOnnx mixed = new TinyOnnx().opset(21).input(OnnxDTypes.INT8, "x", 3L).output("y", 3L)
+                .initializer(OnnxMl.TensorProto.newBuilder().setName("s").setDataType(OnnxDTypes.FLOAT).addFloatData(0.5f).build())
+                .initializer(OnnxMl.TensorProto.newBuilder().setName("z").setDataType(OnnxDTypes.UINT8).addInt32Data(1).build())
+                .node("dq", "DequantizeLinear", List.of("x", "s", "z"), List.of("y"));
+        OnnxOpRuns.refused(dir, mixed, "node 'dq' (DequantizeLinear, #0, opset 21): zero point z[] is u8 but x x[3] is i8; DequantizeLinear takes x and its zero point of one type");
+        TinyOnnx same = new TinyOnnx().opset(21).input(OnnxDTypes.INT8, "x", 3L).output("y", 3L)
+                .initializer(OnnxMl.TensorProto.newBuilder().setName("s").setDataType(OnnxDTypes.FLOAT).addFloatData(0.5f).build())
+                .initializer(OnnxMl.TensorProto.newBuilder().setName("z").setDataType(OnnxDTypes.INT8).addInt32Data(1).build())
+                .node("dq", "DequantizeLinear", List.of("x", "s", "z"), List.of("y"));
+        assertThat(OnnxOpRuns.run(dir, same, Map.of("x", TensorValue.ofLongs(DType.I8, new long[] {3}, -3, 1, 5))).get("y").floats()).containsExactly(-2f, 0f, 2f);
+    }
+
     private static TinyOnnx quantize(long opset, int xType, Object... attrs) {
         return new TinyOnnx().opset(opset).input(xType, "x", 3L).output(OnnxDTypes.UINT8, "y", 3L)
                 .initializer(OnnxMl.TensorProto.newBuilder().setName("s").setDataType(OnnxDTypes.FLOAT).addFloatData(0.5f).build())
@@ -110,9 +124,34 @@ class NewerOpsetsTest {
 
     @Test
     void aConstantOfATypeArenaplanLacksIsRefusedNamingTheNode() throws Exception {
-        OnnxMl.TensorProto e8m0 = OnnxMl.TensorProto.newBuilder().setDataType(24).setRawData(com.google.protobuf.ByteString.copyFrom(new byte[] {0})).build();
-        TinyOnnx m = new TinyOnnx().opset(24).outputOfType(OnnxDTypes.FLOAT, "y").node("k", "Constant", List.of(), List.of("y"), "value", e8m0);
-        OnnxOpRuns.refused(dir, m, "attribute 'value' of node 'k' has ONNX element type 24 (FLOAT8E8M0), which arenaplan does not support");
+        OnnxMl.TensorProto f6 = OnnxMl.TensorProto.newBuilder().setDataType(27).setRawData(com.google.protobuf.ByteString.copyFrom(new byte[] {0})).build();
+        TinyOnnx m = new TinyOnnx().opset(28).outputOfType(OnnxDTypes.FLOAT, "y").node("k", "Constant", List.of(), List.of("y"), "value", f6);
+        OnnxOpRuns.refused(dir, m, "attribute 'value' of node 'k' has ONNX element type 27 (FLOAT6E2M3), which arenaplan does not support");
+    }
+
+    private static TinyOnnx toE8m0(long opset, Object... attrs) {
+        return new TinyOnnx().opset(opset).input("x", 4L).output(OnnxDTypes.FLOAT8E8M0, "y", 4L)
+                .node("c", "Cast", List.of("x"), List.of("y"), attrs);
+    }
+
+    @Test
+    void castToFloat8e8m0ReadsRoundModeAndSaturateFromOpset24() throws Exception {
+        TensorValue x = TensorValue.ofFloats(new long[] {4}, 3f, 1.5f, 3.4e38f, -0.75f);
+        // up (the default) 4, 2, saturated 2^127, 1 (the sign is dropped); down 2, 1, 2^127, 0.5; nearest 4, 2, 2^127, 1
+        assertThat(OnnxOpRuns.run(dir, toE8m0(24, "to", 24L), Map.of("x", x)).get("y").bytes()).containsExactly(129, 128, 254, 127);
+        assertThat(OnnxOpRuns.run(dir, toE8m0(24, "to", 24L, "round_mode", "down"), Map.of("x", x)).get("y").bytes()).containsExactly(128, 127, 254, 126);
+        assertThat(OnnxOpRuns.run(dir, toE8m0(25, "to", 24L, "round_mode", "nearest"), Map.of("x", x)).get("y").bytes()).containsExactly(129, 128, 254, 127);
+        assertThat(OnnxOpRuns.run(dir, toE8m0(24, "to", 24L, "saturate", 0L), Map.of("x", x)).get("y").bytes()).containsExactly(129, 128, 255, 127);
+        OnnxOpRuns.refused(dir, toE8m0(23, "to", 24L), "node 'c' (Cast, #0, opset 23): f8e8m0 is an element type Cast takes from opset 24");
+    }
+
+    @Test
+    void float8e8m0IsStorageOnly() throws Exception {
+        TinyOnnx add = new TinyOnnx().opset(24).input(OnnxDTypes.FLOAT8E8M0, "a", 2L).input(OnnxDTypes.FLOAT8E8M0, "b", 2L).output(OnnxDTypes.FLOAT8E8M0, "y", 2L)
+                .node("s", "Add", List.of("a", "b"), List.of("y"));
+        TensorValue x = new TensorValue(DType.F8E8M0, new long[] {2}, new byte[] {127, 127});
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OnnxOpRuns.run(dir, add, Map.of("a", x, "b", x)))
+                .hasMessageContaining("op 's' (Add): operands are f8e8m0, which Add does not take");
     }
 
     private static OnnxMl.TensorProto scalar(String name, int type, double v) {

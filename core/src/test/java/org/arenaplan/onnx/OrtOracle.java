@@ -84,7 +84,7 @@ final class OrtOracle {
             case I8 -> OnnxJavaType.INT8;
             case U8 -> OnnxJavaType.UINT8;
             case BOOL -> OnnxJavaType.BOOL;
-            case U16, U32, U64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, U4, I4, F4E2M1, U2, I2 -> OnnxJavaType.UNKNOWN;   // the Java API has no such tensors: feed them as initializers, read them cast
+            case U16, U32, U64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F8E8M0, U4, I4, F4E2M1, U2, I2 -> OnnxJavaType.UNKNOWN;   // the Java API has no such tensors: feed them as initializers, read them cast
         };
     }
 }

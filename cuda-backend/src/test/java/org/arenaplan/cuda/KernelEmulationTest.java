@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * movement and element conversions are involved, within 2 ulp (of the output type) where exp,
  * tanh or pow are (the C library's may differ from Java's). Every element type of
  * {@link DType}: casts between all pairs over special values (NaN, infinities, f16 overflow and
- * subnormals, int64 beyond 2^53, out-of-range floats), integer arithmetic with wrap-around,
+ * subnormals, int64 beyond 2^53, out-of-range floats; float8e8m0 from all its codes, and to it in
+ * each round mode), integer arithmetic with wrap-around,
  * gather with negative int64/int32 indices, where and equal with broadcasting.
  * Checks index arithmetic, summation order and launch geometry without a GPU; not the GPU's own
  * math library or memory model. Skipped where g++ is not installed.
@@ -775,6 +776,15 @@ class KernelEmulationTest {
         }
         for (DType from : FLOAT8) {
             for (DType to : TYPES) c.add(new Case(Kernels.CAST, List.of(allCodes(from)), to, 256, new long[] {256, from.onnxCode(), to.onnxCode(), 1}, new double[0], 0));
+        }
+        // float8e8m0: every code to every type and to itself; every type's special values to it in each round mode, with and without saturate
+        for (DType to : TYPES) c.add(new Case(Kernels.CAST, List.of(allCodes(DType.F8E8M0)), to, 256, new long[] {256, 24, to.onnxCode(), 1}, new double[0], 0));
+        c.add(new Case(Kernels.CAST, List.of(allCodes(DType.F8E8M0)), DType.F8E8M0, 256, new long[] {256, 24, 24, 1}, new double[0], 0));
+        for (DType from : TYPES) {
+            TensorValue x = specials(from);
+            for (int saturate = 0; saturate <= 1; saturate++)
+                for (int round = 0; round <= 2; round++)
+                    c.add(new Case(Kernels.CAST, List.of(x), DType.F8E8M0, x.elements(), new long[] {x.elements(), from.onnxCode(), 24, saturate, round}, new double[0], 0));
         }
         // packed types: every code (and one more, an odd count that leaves the last byte part-filled) to every type and
         // every packed type; every type's special values to every packed type (whole bytes per thread on the GPU)
