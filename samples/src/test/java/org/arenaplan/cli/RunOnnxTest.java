@@ -108,6 +108,13 @@ class RunOnnxTest {
         assertThat(missing.code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(missing.err()).contains("nope.pb: no such file");
         assertThat(Cli.run("plan", "--model", "mlp", "--donate-inputs").code()).isEqualTo(ExitCodes.BAD_INPUT);
+        // tolerances without a reference were ignored (breaker10)
+        Cli noExpect = Cli.run("run", model.toString(), "--device", "sim", "--atol", "0.5");
+        assertThat(noExpect.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(noExpect.err()).contains("--rtol and --atol are --expect's tolerances");
+        Cli nothing = Cli.run("run", "--device", "sim");
+        assertThat(nothing.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(nothing.err()).contains("missing input: give GRAPH.json, MODEL.onnx or --model NAME");
     }
 
     @Test
