@@ -13,8 +13,8 @@ import java.util.stream.IntStream;
  *
  * <p>Steps: build the problem's lower bound, interval index and overlap count once; run the
  * {@value #COUNT} candidates below, each through {@link GreedyPlacer#place} (exact where that is
- * affordable, else swept; greedy-breadth then through {@link SqueakySweep}, as the planner of that
- * name), and where they were exact run them again swept ({@link SweepPlacer}),
+ * affordable, else swept; greedy-size and greedy-breadth then through {@link SqueakySweep}, as the
+ * planners of those names), and where they were exact run them again swept ({@link SweepPlacer}),
  * which packs some traces tighter (S_1: 1.0070 x LB swept against 1.0158 exact); the runs go on
  * as many threads as there are cores (the caller and the common fork-join pool), each thread
  * taking the next run (exact ones first, each kind in {@link #RUN_ORDER}, cheapest first) until
@@ -42,16 +42,26 @@ import java.util.stream.IntStream;
  * the candidates start (a few primitive O(n log n) sorts; under 0.1 s for 62,000 buffers).
  */
 public final class BestPlanner extends TimeLimitedPlanner {
-    /** @param squeaky where swept, whether with {@link SqueakySweep}'s extra round (as the planner of that label does) */
-    private record Candidate(String label, Orders.Order order, GreedyPlacer.Fit fit, boolean squeaky) {
+    /** Where a candidate sweeps: as the planner of its label does. */
+    private enum Sweep {
+        /** {@link GreedyPlacer#place}: {@link SweepPlacer#placeSmaller}. */
+        FORWARD,
+        /** {@link SqueakySweep} without the rounds: the two peak sweeps ({@code greedy-size}). */
+        PEAK,
+        /** {@link SqueakySweep}: the two peak sweeps and a squeaky-wheel round ({@code greedy-breadth}). */
+        PEAK_AND_ROUND
+    }
+
+    /** @param sweep how it places where the problem is swept */
+    private record Candidate(String label, Orders.Order order, GreedyPlacer.Fit fit, Sweep sweep) {
         Candidate(String label, Orders.Order order, GreedyPlacer.Fit fit) {
-            this(label, order, fit, false);
+            this(label, order, fit, Sweep.FORWARD);
         }
     }
 
     private static final List<Candidate> CANDIDATES = List.of(
-            new Candidate("greedy-size", Orders::bySizeDesc, GreedyPlacer.Fit.BEST),
-            new Candidate("greedy-breadth", Orders::byBreadth, GreedyPlacer.Fit.BEST, true),
+            new Candidate("greedy-size", Orders::bySizeDesc, GreedyPlacer.Fit.BEST, Sweep.PEAK),
+            new Candidate("greedy-breadth", Orders::byBreadth, GreedyPlacer.Fit.BEST, Sweep.PEAK_AND_ROUND),
             new Candidate("size-then-start", Orders::bySizeThenStart, GreedyPlacer.Fit.BEST),
             new Candidate("size-then-end", Orders::bySizeThenEndDesc, GreedyPlacer.Fit.BEST),
             new Candidate("area", Orders::byAreaDesc, GreedyPlacer.Fit.BEST),
@@ -159,15 +169,15 @@ public final class BestPlanner extends TimeLimitedPlanner {
     }
 
     /**
-     * Run r: candidate {@code r % COUNT} through {@link GreedyPlacer#place} (greedy-breadth, where
-     * that would sweep, through {@link SqueakySweep}, as {@link GreedyBreadthPlanner} does), or
-     * swept when {@code r >= COUNT}.
+     * Run r: candidate {@code r % COUNT} through {@link GreedyPlacer#place} (greedy-size and
+     * greedy-breadth, where that would sweep, through {@link SqueakySweep}, as
+     * {@link GreedySizePlanner} and {@link GreedyBreadthPlanner} do), or swept when {@code r >= COUNT}.
      */
     private static GreedyPlacer.Result run(Problem problem, int r, long deadline, ArenaBound bound) {
         Candidate c = CANDIDATES.get(r % COUNT);
         int[] order = Orders.orIndexOrder(c.order(), problem, deadline);
         if (r >= COUNT) return SweepPlacer.placeSmaller(problem, order, c.fit(), deadline, bound);
-        return c.squeaky() ? SqueakySweep.placeOrExact(problem, order, c.fit(), deadline, bound)
-                : GreedyPlacer.place(problem, order, c.fit(), deadline, bound);
+        return c.sweep() == Sweep.FORWARD ? GreedyPlacer.place(problem, order, c.fit(), deadline, bound)
+                : SqueakySweep.placeOrExact(problem, order, c.fit(), deadline, bound, c.sweep() == Sweep.PEAK_AND_ROUND);
     }
 }

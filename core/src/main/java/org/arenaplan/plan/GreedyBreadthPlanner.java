@@ -41,6 +41,6 @@ public final class GreedyBreadthPlanner extends TimeLimitedPlanner {
     @Override
     Placement placeBy(Problem problem, long deadline) {
         int[] order = Orders.orIndexOrder(Orders::byBreadth, problem, deadline);
-        return GreedyPlacer.placement(problem, SqueakySweep.placeOrExact(problem, order, GreedyPlacer.Fit.BEST, deadline, ArenaBound.NONE), name());
+        return GreedyPlacer.placement(problem, SqueakySweep.placeOrExact(problem, order, GreedyPlacer.Fit.BEST, deadline, ArenaBound.NONE, true), name());
     }
 }

@@ -56,6 +56,31 @@ final class PeakSweep {
         BY_END_DESC
     }
 
+    /**
+     * Both stacks, the smaller arena kept: the sweep stacked {@link Stack#BY_START}, then, unless
+     * that reached the lower bound, the one stacked {@link Stack#BY_END_DESC}, stopped once above
+     * the first (the first's arena is offered to {@code bound}, or to a bound of its own), kept
+     * only when strictly smaller. The second runs even when the first stopped at {@code bound}.
+     * Cost: two sweeps, the second cut short where it loses. Which stack is the tighter depends on
+     * the trace (docs/scale.md); no other order of the stack was tighter on every trace.
+     *
+     * @param bound stops either sweep once above it (shared with other runs in {@link BestPlanner})
+     * @return the smaller finished sweep; the first when it was cut at the deadline (not
+     *         complete: every buffer stacked); {@link GreedyPlacer.Result#OUTRUN} when the first
+     *         stopped at {@code bound} and the second did not finish
+     */
+    static GreedyPlacer.Result placeSmaller(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
+        GreedyPlacer.Result byStart = place(p, order, fit, Stack.BY_START, deadline, bound);
+        if (!byStart.outrun() && !byStart.complete()) return byStart;        // cut
+        long arena = byStart.outrun() ? Long.MAX_VALUE : Placement.arenaOf(p, byStart.offsets());
+        if (arena <= p.lowerBound()) return byStart;                         // optimal
+        ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
+        if (!byStart.outrun()) beat.offer(arena);
+        GreedyPlacer.Result byEnd = place(p, order, fit, Stack.BY_END_DESC, deadline, beat);
+        if (!byEnd.outrun() && byEnd.complete() && Placement.arenaOf(p, byEnd.offsets()) < arena) return byEnd;
+        return byStart;
+    }
+
     /** As {@link #place(Problem, int[], GreedyPlacer.Fit, Stack, long, ArenaBound)}, stacked {@link Stack#BY_START}. */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
         return place(p, order, fit, Stack.BY_START, deadline, bound);

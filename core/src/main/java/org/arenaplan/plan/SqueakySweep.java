@@ -7,7 +7,11 @@ import java.util.Arrays;
  * squeaky-wheel round after the smaller (Joslin and Clements, 1999, as {@link SqueakyWheel} does
  * for exact placement: the buffers that it left above the lower bound join the heavy ones of a
  * {@link SweepPlacer} run, placed exactly before them); the smallest arena kept. Used by
- * {@link GreedyBreadthPlanner} on the problems that are swept. There the heavy half of the area
+ * {@link GreedyBreadthPlanner} on the problems that are swept, and without the rounds by
+ * {@link GreedySizePlanner} (steps 1 to 3 only, step 3 without its round: in size order the two
+ * peak sweeps are no worse than exact placement on all 24 seeds of 62,000 / 9,000 where the
+ * heavy-half sweep lost on 6, and the round's exact placement of the heavy buffers is the part
+ * of the cost that grows fastest with the width; docs/scale.md). There the heavy half of the area
  * in breadth order is a few hundred large buffers live at the widest instant, and a forward sweep
  * reaches that instant with its free list cut up by the buffers that started before it: on
  * {@code WideTraces.generate(5, 62_000, 9_000)} it leaves 66 buffers above the lower bound, at
@@ -23,9 +27,9 @@ import java.util.Arrays;
  * <ol>
  *   <li>The peak sweep with the stack by start ({@link PeakSweep.Stack#BY_START}: the buffers
  *       live at the widest instant stacked, the others swept outward from there into a free
- *       list, no checks). Stop here when it reaches the lower bound; where it was cut at the
- *       deadline, go on with step 3 alone. Its arena is offered to the bound of the steps below:
- *       each stops once past it.</li>
+ *       list, no checks; steps 1 and 2 are {@link PeakSweep#placeSmaller}). Stop here when it
+ *       reaches the lower bound; where it was cut at the deadline, go on with step 3 alone. Its
+ *       arena is offered to the bound of the steps below: each stops once past it.</li>
  *   <li>The peak sweep with the stack by end ({@link PeakSweep.Stack#BY_END_DESC}); kept when it
  *       finished strictly below the first, its arena then offered to the bound. Stop here when it
  *       reaches the lower bound. The peak sweep kept is "the peak sweep" below. Where both
@@ -39,7 +43,10 @@ import java.util.Arrays;
  *       and, unless that reaches the lower bound or the heavy half is past the budget, the
  *       heavy-half sweep (stopped once above it) with a round after it as in steps 4 and 5 (its
  *       squeaky wheels those of the heavy-half sweep); the smallest kept, the peak sweep only
- *       when strictly smaller. Done.</li>
+ *       when strictly smaller. Done. Without the rounds ({@code greedy-size}): where the heavy
+ *       half is many buffers, {@link SweepPlacer#placeSmaller} alone, before step 1 (no peak
+ *       sweep); where it is a few but past the budget, it after the peak sweeps as above; where
+ *       it is a few and affordable, the peak sweep is the result (no step 4 or 5).</li>
  *   <li>The squeaky wheels: the buffers whose top the peak sweep left above the lower bound,
  *       highest first (ties: the order's rank), at most as many as the heavy buffers.</li>
  *   <li>The round: a {@link SweepPlacer} run with the heavy set being the squeaky wheels followed
@@ -74,10 +81,11 @@ final class SqueakySweep {
      * As {@link GreedyPlacer#place(Problem, int[], GreedyPlacer.Fit, long, ArenaBound)}, with the
      * squeaky round where that would sweep: exact placement where it is affordable
      * ({@link GreedyPlacer#byCost}), else {@link #place(Problem, int[], GreedyPlacer.Fit, long, ArenaBound)}.
-     * What {@code greedy-breadth} runs, alone and as a candidate of {@link BestPlanner}.
+     * What {@code greedy-breadth} runs ({@code rounds} true) and {@code greedy-size} (false),
+     * alone and as candidates of {@link BestPlanner}.
      */
-    static GreedyPlacer.Result placeOrExact(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
-        return GreedyPlacer.byCost(p, order, deadline, () -> GreedyPlacer.place(p, order, fit, deadline, bound), () -> place(p, order, fit, deadline, bound));
+    static GreedyPlacer.Result placeOrExact(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound, boolean rounds) {
+        return GreedyPlacer.byCost(p, order, deadline, () -> GreedyPlacer.place(p, order, fit, deadline, bound), () -> place(p, order, fit, deadline, bound, rounds));
     }
 
     /**
@@ -97,36 +105,43 @@ final class SqueakySweep {
      *              added)
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
-        GreedyPlacer.Result byStart = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_START, deadline, bound);
-        if (!byStart.outrun() && !byStart.complete()) return sweepAndRound(p, order, fit, deadline, bound);   // cut
-        long lb = p.lowerBound();
-        GreedyPlacer.Result peak = null;
-        long peakArena = Long.MAX_VALUE;
-        if (!byStart.outrun()) {
-            peak = byStart;
-            peakArena = Placement.arenaOf(p, peak.offsets());
-            if (peakArena <= lb) return peak;                                // optimal
-        }
-        ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
-        if (peak != null) beat.offer(peakArena);   // a finished run's arena: the runs below stop once above it
-        GreedyPlacer.Result byEnd = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_END_DESC, deadline, beat);
-        if (!byEnd.outrun() && byEnd.complete() && Placement.arenaOf(p, byEnd.offsets()) < peakArena) {
-            peak = byEnd;
-            peakArena = Placement.arenaOf(p, byEnd.offsets());
-            if (peakArena <= lb) return peak;                                // optimal
-            beat.offer(peakArena);
-        }
-        if (peak == null) return sweepAndRound(p, order, fit, deadline, bound);   // both stopped at the bound (or cut)
+        return place(p, order, fit, deadline, bound, true);
+    }
+
+    /**
+     * @param rounds false: no squeaky-wheel round, neither step 5 nor the one after step 3's
+     *               heavy-half sweep (step 3 is then {@link SweepPlacer#placeSmaller}, and where
+     *               the heavy half is a few buffers the peak sweep is the result), and where the
+     *               heavy half is many buffers (sizes alike) {@link SweepPlacer#placeSmaller}
+     *               alone, with no peak sweep: what {@code greedy-size} runs
+     *               ({@link GreedySizePlanner}); the round places the heavy buffers exactly, the
+     *               part of the cost that grows fastest with the width, and on the traces with
+     *               sizes alike of docs/scale.md the peak sweeps never won
+     */
+    static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound, boolean rounds) {
         int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
+        if (!rounds && !SweepPlacer.heavyIsFew(p, heavy)) return SweepPlacer.placeSmaller(p, order, fit, deadline, bound);
+        GreedyPlacer.Result peak = PeakSweep.placeSmaller(p, order, fit, deadline, bound);   // steps 1 and 2
+        if (peak.outrun() || !peak.complete()) return step3(p, order, fit, deadline, bound, rounds);   // both stopped at the bound, or cut
+        long lb = p.lowerBound();
+        long peakArena = Placement.arenaOf(p, peak.offsets());
+        if (peakArena <= lb) return peak;                                    // optimal
+        ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
+        beat.offer(peakArena);   // a finished run's arena: the runs below stop once above it
         if (!SweepPlacer.heavyIsFew(p, heavy) || !SweepPlacer.heavyAffordable(p, order, heavy) || heavy >= p.size()) {
-            GreedyPlacer.Result swept = sweepAndRound(p, order, fit, deadline, beat);
+            GreedyPlacer.Result swept = step3(p, order, fit, deadline, beat, rounds);
             if (swept.outrun() || !swept.complete()) return peak;           // past the peak sweeps' arena, or cut
             return Placement.arenaOf(p, swept.offsets()) <= peakArena ? swept : peak;
         }
+        if (!rounds) return peak;
         Reordered next = squeakyFirst(p, order, heavy, peak.offsets(), lb);
         GreedyPlacer.Result round = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, beat);
         if (!round.outrun() && round.complete() && Placement.arenaOf(p, round.offsets()) < peakArena) return round;
         return peak;
+    }
+
+    private static GreedyPlacer.Result step3(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound, boolean rounds) {
+        return rounds ? sweepAndRound(p, order, fit, deadline, bound) : SweepPlacer.placeSmaller(p, order, fit, deadline, bound);
     }
 
     /** Step 3: the sweeps of {@link SweepPlacer#placeSmaller} and a round after the heavy-half one, the smallest kept. */

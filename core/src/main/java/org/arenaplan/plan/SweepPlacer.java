@@ -26,9 +26,11 @@ package org.arenaplan.plan;
  *       heavy buffers starting in its lifetime.</li>
  * </ol>
  *
- * <p>The heuristics run {@link #placeSmaller}: where the heavy half is many buffers (sizes
- * alike), a sweep with no heavy buffer first (the steps above with an empty prefix: no checks),
- * then these steps with the heavy half, the smaller arena kept.
+ * <p>{@link GreedyPlacer#place} runs {@link #placeSmaller} (so do {@code best}'s candidates but
+ * {@code greedy-size} and {@code greedy-breadth}, which run {@link SqueakySweep}, and it only
+ * where the heavy half is many buffers): where the heavy half is many buffers (sizes alike), a
+ * sweep with no heavy buffer first (the steps above with an empty prefix: no checks), then these
+ * steps with the heavy half, the smaller arena kept.
  *
  * <p>Valid by construction: two buffers live at the same instant are both in the free list at the
  * later one's start, or one is heavy and starts later, which the check covers (the heavy buffers

@@ -169,7 +169,8 @@ public final class ChallengingBench {
                     best, t.outcome.placement().arenaBytes(), t.outcome.status(), t.outcome.nodes(), t.wallSeconds, t.cpuSeconds, valid ? "yes" : "NO");
         }
         out.printf(Locale.ROOT, "fitted %d of %d perfect packings within %.1f s each%s%n", fitted, PERFECT_COUNT, limit.time().toMillis() / 1000.0,
-                limit.nodes() == Long.MAX_VALUE ? "" : " and " + limit.nodes() + " search nodes");
+                (limit.nodes() == Long.MAX_VALUE ? "" : " and " + limit.nodes() + " search nodes")
+                        + " (exact search on " + SearchPlanner.defaultThreads() + " thread(s)" + (limit.nodes() == Long.MAX_VALUE ? "" : ", each with the node limit") + ")");
         return missed;
     }
 

@@ -79,7 +79,7 @@ final class BenchCommand implements Callable<Integer> {
     double timeLimit;
 
     @Option(names = "--node-limit", paramLabel = "N",
-            description = "For search: also stop each problem's exact search after about N nodes, so counts do not depend on the machine's load (default: none).")
+            description = "For search: also stop each problem's exact search after about N nodes, so counts do not depend on the machine's load (default: none); a perfect packing's search runs one thread per processor (at most 4), each with this limit.")
     Long nodeLimit;
 
     @Override

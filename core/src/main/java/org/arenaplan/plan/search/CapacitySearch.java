@@ -31,7 +31,9 @@ import java.util.stream.IntStream;
  *       still unplaced (this is what solves MiniMalloc's E and I quickly). Not done with extra
  *       conflicts, which link buffers across any boundary.</li>
  *   <li>No slack (every section holds exactly the capacity in live bytes, as in perfect
- *       packings): {@link PerfectFill}'s bottom-left fill decides instead of the steps above.</li>
+ *       packings): {@link PerfectFill}'s bottom-left fill decides instead of the steps above, as
+ *       a {@link PerfectPortfolio} of such searches on several threads (one per processor, at
+ *       most 4, unless {@link #perfectMembers} says otherwise), the first answer winning.</li>
  *   <li>Restarts: a node budget that doubles, rotated among three preorders. Only a run that
  *       completes within its budget proves infeasibility. (Seeded randomised runs added to each
  *       round were tried: no perfect packing more was found, and MiniMalloc's A and E took half
@@ -89,6 +91,8 @@ final class CapacitySearch {
     private long nodes;
     private volatile boolean cancelled;
     private long nodeLimit = Long.MAX_VALUE;
+    private int perfectMembers = PerfectPortfolio.defaultMembers();
+    private int winner = -1;
     private String preorder;
     private long nodesLeft;
     /** {@link #CLOCK_EVERY}, or less so that about 2^18 buffer- or section-visits pass between reads. */
@@ -137,9 +141,27 @@ final class CapacitySearch {
     /**
      * Makes {@link #run} give up (with {@link Result#TIMEOUT}) after about {@code max} nodes, as
      * if its deadline had passed: the limit is read with the clock, so a few hundred more may run.
+     * In a {@link PerfectPortfolio} it bounds each member's nodes.
      */
     void limitNodes(long max) {
         nodeLimit = max;
+    }
+
+    /**
+     * How many {@link PerfectFill} searches run at once, one thread each, when the problem has no
+     * slack ({@link PerfectPortfolio}; default {@link PerfectPortfolio#defaultMembers()}). The node
+     * limit then bounds each one's nodes; {@link #nodes()} counts them all.
+     *
+     * @throws IllegalArgumentException when {@code members} is below 1
+     */
+    void perfectMembers(int members) {
+        if (members < 1) throw new IllegalArgumentException("members must be at least 1, got " + members);
+        perfectMembers = members;
+    }
+
+    /** The portfolio member whose answer {@link #run} returned, or -1 (none, or no portfolio ran). */
+    int winner() {
+        return winner;
     }
 
     /** Makes a running search give up soon, as if its deadline had passed. */
@@ -147,7 +169,7 @@ final class CapacitySearch {
         cancelled = true;
     }
 
-    /** Nodes explored so far, over all restarts. */
+    /** Nodes explored so far, over all restarts (and all portfolio members). */
     long nodes() {
         return nodes;
     }
@@ -176,14 +198,14 @@ final class CapacitySearch {
 
     /** No slack anywhere: the bottom-left fill of {@link PerfectFill} decides instead. */
     private Result runPerfectFill() {
-        PerfectFill fill = new PerfectFill(p, time, active, capacity, deadline, nodeLimit, () -> cancelled);
-        int r = fill.run();
-        nodes += fill.nodes();
-        if (r == PerfectFill.FOUND) {
-            for (int b : active) solution[b] = fill.offsets()[b];
+        PerfectPortfolio.Outcome o = PerfectPortfolio.run(p, time, active, capacity, deadline, nodeLimit, () -> cancelled, perfectMembers);
+        nodes += o.nodes();
+        winner = o.winner();
+        if (o.result() == PerfectFill.FOUND) {
+            for (int b : active) solution[b] = o.offsets()[b];
             return Result.FOUND;
         }
-        return r == PerfectFill.NOT_FOUND ? Result.INFEASIBLE : Result.TIMEOUT;
+        return o.result() == PerfectFill.NOT_FOUND ? Result.INFEASIBLE : Result.TIMEOUT;
     }
 
     private int[] initialCuts() {

@@ -59,7 +59,9 @@ import java.util.stream.IntStream;
  *       whose top meets a neighbour's floor first, then the longest-lived, then the largest;
  *       later runs in a seeded random order within two groups, those whose top meets a
  *       neighbour's floor first (Gomes, Selman and Kautz 1998: randomised restarts cut the
- *       heavy tail). Only a run that ends within its budget proves infeasibility.</li>
+ *       heavy tail). Only a run that ends within its budget proves infeasibility. A portfolio
+ *       member m > 0 ({@link #member}, {@link PerfectPortfolio}) randomises its first run too,
+ *       with seeds of its own.</li>
  * </ol>
  * Cost per node: O(sections + the unplaced buffers starting at walls + the unplaced members of
  * the sections of the buffers live where the placed one is, a pass per distinct release there at
@@ -139,6 +141,8 @@ final class PerfectFill {
     private final long[] conflict;
     private long nodesLeft;
     private SplittableRandom random;
+    /** Which member of a portfolio this is (0: the first run in the fixed order, then seeds 1, 2, ...; m > 0: every run random, its own seeds). */
+    private int member;
     private boolean[] reach = new boolean[0];
     private int[] pending = new int[0];
 
@@ -236,6 +240,22 @@ final class PerfectFill {
         return nodes;
     }
 
+    /**
+     * Makes this search member {@code m} of a portfolio: member 0 (the default) runs as described
+     * in the class comment; a member m > 0 randomises every run, its first included, with seeds
+     * of its own, so that members explore different orders. Call before {@link #run}.
+     */
+    PerfectFill member(int m) {
+        if (m < 0) throw new IllegalArgumentException("member must not be negative, got " + m);
+        member = m;
+        return this;
+    }
+
+    /** The seed of member m's run {@code round}: distinct from member 0's (1, 2, ...) and from other members'. */
+    static long memberSeed(int m, int round) {
+        return ((long) m << 32) ^ (0x9E3779B97F4A7C15L * (round + 1));
+    }
+
     /** Nodes that failed by a child's conflict that missed the child's placement, without trying their other fillers. */
     long backjumps() {
         return backjumps;
@@ -251,7 +271,7 @@ final class PerfectFill {
         int[] cuts = IntStream.range(1, time.sections).filter(k -> crossings[k] == 0).toArray();
         long unit = Math.max(1, (long) LUBY_UNIT * count);
         for (int round = 0; ; round++) {
-            random = round == 0 ? null : new SplittableRandom(round);
+            random = member == 0 ? (round == 0 ? null : new SplittableRandom(round)) : new SplittableRandom(memberSeed(member, round));
             long luby = luby(round + 1);
             nodesLeft = luby > Long.MAX_VALUE / unit ? Long.MAX_VALUE : unit * luby;
             int r = solveParts(0, time.sections, cuts, cuts.length, partState(0, time.sections));

@@ -41,6 +41,7 @@ public final class SearchPlanner implements Planner {
     private final Long capacity;
     private final Duration timeLimit;
     private final long nodeLimit;
+    private final int threads;
     /**
      * {@link #progressNote()}: set by the thread running {@link #solve}, read by any; formatted
      * only when read, so the planning thread pays nothing for it (the first String.format of a
@@ -59,15 +60,37 @@ public final class SearchPlanner implements Planner {
      *                  no limit); past it the search stops as at the time limit, with a timeout
      *                  status. Node counts do not depend on the machine's load, so a bench run
      *                  with a node limit gives the same answers on a busy machine as on a quiet one
-     *                  (as long as the time limit is not reached first).
+     *                  (as long as the time limit is not reached first). A problem with no slack
+     *                  is searched by {@link #defaultThreads()} threads, each with this limit.
      * @throws PlanningException when the capacity is negative or the node limit below 1
      */
     public SearchPlanner(PlannerOptions options, long nodeLimit) {
+        this(options, nodeLimit, PerfectPortfolio.defaultMembers());
+    }
+
+    /**
+     * @param options   capacity (null: minimise the arena) and time limit (null: none)
+     * @param nodeLimit as in {@link #SearchPlanner(PlannerOptions, long)}; on a problem with no slack
+     *                  it bounds the nodes of each thread of the portfolio on its own, and
+     *                  {@link SearchOutcome#nodes()} counts those of every thread
+     * @param threads   how many exact searches of a problem with no slack (a perfect packing) run at
+     *                  once, with different orders, the first answer winning ({@code PerfectPortfolio});
+     *                  the default is {@link #defaultThreads()}
+     * @throws PlanningException when the capacity is negative, the node limit or the threads below 1
+     */
+    public SearchPlanner(PlannerOptions options, long nodeLimit, int threads) {
         if (nodeLimit < 1) throw new PlanningException("node limit must be at least 1, got " + nodeLimit);
+        if (threads < 1) throw new PlanningException("threads must be at least 1, got " + threads);
+        this.threads = threads;
         this.nodeLimit = nodeLimit;
         this.capacity = options.capacity();
         this.timeLimit = options.timeLimit();
         if (capacity != null && capacity < 0) throw new PlanningException("capacity must not be negative, got " + capacity);
+    }
+
+    /** How many exact searches of a problem with no slack run at once by default: one per available processor, at most 4. */
+    public static int defaultThreads() {
+        return PerfectPortfolio.defaultMembers();
     }
 
     @Override
@@ -130,6 +153,7 @@ public final class SearchPlanner implements Planner {
             if (System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();
             search = new CapacitySearch(new SearchInstance(p, deadline), capacity, deadline);
             search.limitNodes(nodeLimit);
+            search.perfectMembers(threads);
         } catch (SearchInstance.OutOfTime | SearchInstance.TooLarge e) {
             return new SearchOutcome(SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, lb, 0);
         }
@@ -170,6 +194,7 @@ public final class SearchPlanner implements Planner {
             try {
                 search = new CapacitySearch(instance, cap, deadline - now < share ? deadline : now + share);
                 search.limitNodes(nodeLimit - nodes);
+                search.perfectMembers(threads);
             } catch (SearchInstance.OutOfTime e) {
                 break;
             }

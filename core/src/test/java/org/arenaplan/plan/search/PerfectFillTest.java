@@ -9,13 +9,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ObjIntConsumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@link PerfectFill}: the exact search {@link CapacitySearch} uses when a problem has no slack. */
 class PerfectFillTest {
     /** A safety net only: a regression fails the test instead of hanging it. No speed is asserted. */
-    private static long safetyDeadline() {
+    static long safetyDeadline() {
         return System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     }
 
@@ -30,7 +31,7 @@ class PerfectFillTest {
     }
 
     /** As {@link #noSlack(long)} with time steps 0..steps, the given capacity, and null past maxBuffers. */
-    private static Problem noSlack(long seed, long steps, long capacity, int maxBuffers) {
+    static Problem noSlack(long seed, long steps, long capacity, int maxBuffers) {
         SplittableRandom rnd = new SplittableRandom(seed);
         List<long[]> rows = new ArrayList<>();   // lower, upper (-1: live), size
         startBuffers(rows, 0, capacity, rnd);
@@ -84,26 +85,41 @@ class PerfectFillTest {
      */
     @Test
     void backjumpingDecidesLikeTheSearchWithoutIt() {
-        long jumps = 0;
+        long[] jumps = {0};
+        int infeasible = decideMidSizedProblemsAlike(2, (fill, variant) -> fill.backjumping = variant == 1,
+                (fill, variant) -> jumps[0] += fill.backjumps());
+        assertThat(infeasible).isPositive();
+        assertThat(jumps[0]).isPositive();
+    }
+
+    /**
+     * Runs {@code variants} configurations of {@link PerfectFill} ({@code configure} sets variant v
+     * up before its run, {@code after} sees it after) on the no-slack problems of up to 30 buffers
+     * (seeds 1-300, 10 steps, capacity 12; more than 100 of them), asserts that every variant
+     * decides each as variant 0 does and that the packings found are valid.
+     *
+     * @return how many variant 0 proved infeasible
+     */
+    static int decideMidSizedProblemsAlike(int variants, ObjIntConsumer<PerfectFill> configure, ObjIntConsumer<PerfectFill> after) {
         int infeasible = 0, checked = 0;
         for (long seed = 1; seed <= 300; seed++) {
             Problem p = noSlack(seed, 10, 12, 30);
             if (p == null) continue;
             checked++;
-            int[] r = new int[2];
-            for (int on = 0; on < 2; on++) {
+            int[] r = new int[variants];
+            for (int v = 0; v < variants; v++) {
                 SearchInstance instance = new SearchInstance(p);
                 PerfectFill fill = new PerfectFill(p, instance.time, instance.active, 12, safetyDeadline(), Long.MAX_VALUE, () -> false);
-                fill.backjumping = on == 1;
-                r[on] = fill.run();
-                if (on == 1) jumps += fill.backjumps();
+                configure.accept(fill, v);
+                r[v] = fill.run();
+                after.accept(fill, v);
+                if (r[v] == PerfectFill.FOUND) assertThat(PlacementValidator.validate(p, fill.offsets(), 12, 12L)).as("seed %d", seed).isEmpty();
+                assertThat(r[v]).as("seed %d, variant %d", seed, v).isEqualTo(r[0]);
             }
-            assertThat(r[1]).as("seed %d", seed).isEqualTo(r[0]);
             if (r[0] == PerfectFill.NOT_FOUND) infeasible++;
         }
         assertThat(checked).isGreaterThan(100);
-        assertThat(infeasible).isPositive();
-        assertThat(jumps).isPositive();
+        return infeasible;
     }
 
     /** No-slack problems without a packing, found by running the generator above at other capacities (7, 7, 8). */
@@ -149,9 +165,11 @@ class PerfectFillTest {
             int n = 150 + 5 * k;
             Problem p = PerfectPackings.generate(k + 1, n, 1 << 20, 1000, 1024);
             CapacitySearch first = new CapacitySearch(p, 1 << 20, safetyDeadline());
+            first.perfectMembers(1);                  // one search: a portfolio's winner may change from run to run
             assertThat(first.run()).as("%d buffers, seed %d", n, k + 1).isEqualTo(CapacitySearch.Result.FOUND);
             assertThat(PlacementValidator.validate(p, first.solution(), 1 << 20, 1L << 20)).isEmpty();
             CapacitySearch second = new CapacitySearch(p, 1 << 20, safetyDeadline());
+            second.perfectMembers(1);
             assertThat(second.run()).isEqualTo(CapacitySearch.Result.FOUND);
             assertThat(second.solution()).isEqualTo(first.solution());
             assertThat(second.nodes()).isEqualTo(first.nodes());

@@ -232,20 +232,25 @@ class SearchPlannerTest {
     void aNodeLimitStopsTheExactSearchAtTheSameNodeEveryRun() {
         Problem p = PerfectPackings.generate(1009, 190, 1 << 20, 1000, 1024);   // bench search --set perfect --seed 1000, instance 190-1009
         PlannerOptions fit = new PlannerOptions((long) (1 << 20), GENEROUS);
-        SearchOutcome once = new SearchPlanner(fit, 300).solve(p);
-        SearchOutcome again = new SearchPlanner(fit, 300).solve(p);
+        SearchOutcome once = new SearchPlanner(fit, 300, 1).solve(p);
+        SearchOutcome again = new SearchPlanner(fit, 300, 1).solve(p);
         assertThat(once.status()).isEqualTo(SearchStatus.TIMEOUT_NOT_FOUND);
         assertThat(once.nodes()).isBetween(300L, 300L + 256);   // read with the clock, every 256 nodes
         assertThat(again.nodes()).isEqualTo(once.nodes());
         assertThat(PlacementValidator.validate(p, once.placement())).isEmpty();
-        SearchOutcome unlimited = new SearchPlanner(fit).solve(p);
+        SearchOutcome unlimited = new SearchPlanner(fit, Long.MAX_VALUE, 1).solve(p);
         assertThat(unlimited.status()).isEqualTo(SearchStatus.FOUND_WITHIN_CAPACITY);
         assertThat(unlimited.nodes()).as("the limit cut a search that needed more").isGreaterThan(once.nodes());
-        assertThat(new SearchPlanner(fit, unlimited.nodes() + 256).solve(p).status()).isEqualTo(SearchStatus.FOUND_WITHIN_CAPACITY);
-        SearchOutcome min = new SearchPlanner(new PlannerOptions(null, GENEROUS), 300).solve(p);
+        assertThat(new SearchPlanner(fit, unlimited.nodes() + 256, 1).solve(p).status()).isEqualTo(SearchStatus.FOUND_WITHIN_CAPACITY);
+        SearchOutcome min = new SearchPlanner(new PlannerOptions(null, GENEROUS), 300, 1).solve(p);
         assertThat(min.status()).isEqualTo(SearchStatus.TIMEOUT_BEST_EFFORT);
         assertThat(min.nodes()).isLessThanOrEqualTo(300L + 256);
+        // three threads: each stops at the limit on its own, at the same node on every run; the outcome counts them all
+        SearchOutcome three = new SearchPlanner(fit, 300, 3).solve(p);
+        assertThat(three.status()).isEqualTo(SearchStatus.TIMEOUT_NOT_FOUND);
+        assertThat(three.nodes()).isBetween(3 * 300L, 3 * (300L + 256)).isEqualTo(new SearchPlanner(fit, 300, 3).solve(p).nodes());
         assertThatThrownBy(() -> new SearchPlanner(fit, 0)).isInstanceOf(PlanningException.class).hasMessageContaining("node limit");
+        assertThatThrownBy(() -> new SearchPlanner(fit, 300, 0)).isInstanceOf(PlanningException.class).hasMessageContaining("threads");
     }
 
     @Test
