@@ -1,6 +1,7 @@
 package org.arenaplan.io;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.arenaplan.ir.DType;
@@ -18,6 +19,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -59,12 +61,35 @@ public final class GraphJson {
             boolean integer = t.isIntegral() || t.isPackedInteger();
             boolean fits = integer ? fill == Math.rint(fill) && fill >= range[0] && fill <= range[1]
                     : Double.isNaN(fill) || Double.isInfinite(fill) || (fill >= range[0] && fill <= range[1]);
+            if (fits && integer && !exactIntegerFill(w.get("fill"), fill, t))
+                throw r.fail("$.weights[" + i + "].fill", w.get("fill").asText() + " does not fit weight '" + name + "' of type " + t.jsonName()
+                        + " exactly: a fill is read as a double, which holds every integer up to 2^53 (9007199254740992) but not this one (it reads "
+                        + new BigDecimal(fill).toPlainString() + ")");
             if (!fits)
                 throw r.fail("$.weights[" + i + "].fill", w.get("fill").asText() + " does not fit weight '" + name + "' of type " + t.jsonName() + " ("
                         + (integer ? "integers " + (long) range[0] + " to " + (t == DType.U64 ? "18446744073709551615" : String.valueOf((long) range[1]))
                         : "at most " + range[1] + " in magnitude") + "); it would be converted as Cast converts, to another value");
         }
     }
+    /**
+     * Whether an integer fill the range check passed is the double it was read as, exactly, and
+     * inside the type's range counted exactly: int64 and uint64 ranges end past 2^53, where a
+     * double rounds (2^63 reads as a double inside int64's range as doubles compare it; 2^53 + 1
+     * reads as 2^53).
+     */
+    private static boolean exactIntegerFill(JsonNode node, double fill, DType t) {
+        BigDecimal written;
+        try {
+            written = new BigDecimal(node.asText());
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        if (written.compareTo(new BigDecimal(fill)) != 0) return false;
+        if (t == DType.I64) return written.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) >= 0 && written.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) <= 0;
+        if (t == DType.U64) return written.signum() >= 0 && written.compareTo(new BigDecimal("18446744073709551615")) <= 0;
+        return true;
+    }
+
     private static final Set<String> OP = Set.of("name", "kind", "inputs", "outputs", "stream", "attrs", "views", "members", "inplace");
     private static final Set<String> VIEW = Set.of("output", "input", "byte_offset");
     private static final Set<String> INPLACE = Set.of("output", "input");

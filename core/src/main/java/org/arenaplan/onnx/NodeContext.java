@@ -54,7 +54,8 @@ public final class NodeContext {
     public long[] constantInts(int i, String what) {
         Value v = input(i);
         double[] c = constants.apply(v.name());
-        if (c == null) throw error(what + " (input #" + i + " '" + v.name() + "') must be a constant known at import time; it is computed at run time");
+        if (c == null) throw error(what + " (input #" + i + " '" + v.name() + "') must be a constant known at import time (an initializer, a Constant, or a graph input whose value --input "
+                + v.name() + "=FILE.pb gives); it is not");
         long[] out = new long[c.length];
         for (int k = 0; k < c.length; k++) out[k] = (long) c[k];
         return out;
@@ -69,7 +70,8 @@ public final class NodeContext {
     public double[] constantReals(int i, String what) {
         Value v = input(i);
         double[] c = constants.apply(v.name());
-        if (c == null) throw error(what + " (input #" + i + " '" + v.name() + "') must be a constant known at import time; it is computed at run time");
+        if (c == null) throw error(what + " (input #" + i + " '" + v.name() + "') must be a constant known at import time (an initializer, a Constant, or a graph input whose value --input "
+                + v.name() + "=FILE.pb gives); it is not");
         return c.clone();
     }
 

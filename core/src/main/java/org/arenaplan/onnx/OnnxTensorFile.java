@@ -27,6 +27,8 @@ public final class OnnxTensorFile {
     /** @throws OnnxException naming the file and the field when it is missing, malformed, short or of an unsupported type */
     public static NamedTensor read(Path file) {
         OnnxModel.TensorData t = OnnxProtos.readTensor(file);
+        if (t.dataType() == 0)   // UNDEFINED: a file of another message (an ONNX model, say) reads as a TensorProto without one
+            throw new OnnxException(file + ": data_type is 0 (UNDEFINED): not a TensorProto file (a tensor's .pb, as the ONNX tests' input_0.pb)");
         if (t.dtype() == null || t.source() == null)
             throw new OnnxException(file + ": data_type " + t.dataType() + " is not an element type arenaplan supports");
         ByteBuffer b = t.source().read();

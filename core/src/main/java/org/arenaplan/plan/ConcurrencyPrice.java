@@ -64,9 +64,11 @@ public record ConcurrencyPrice(int streams, long arenaOneStream, long arenaStrea
                         + "  events, data deps    : %d%n"
                         + "  events, for reuse    : %d (each one's saving, summed: %,d B)%n"
                         + "  without added events : %,d B with %d data events%n"
-                        + "  unordered pairs      : %,d%s",
+                        + "  unordered pairs      : %s",
                 streams, cut ? CUT_NOTE : "", arenaOneStream, streams, arenaStreams, ratio(), extraBytes(), dataEvents, reuseEvents, bytesSaved,
-                arenaSyncNone, dataEventsSyncNone, extraConflicts, widened ? " (over budget: intervals widened instead)" : "")
+                arenaSyncNone, dataEventsSyncNone, widened
+                        ? "not counted (over the pair budget, by default " + String.format(java.util.Locale.ROOT, "%,d", org.arenaplan.hb.HbConflicts.DEFAULT_BUDGET) + ": intervals widened instead)"
+                        : String.format(java.util.Locale.ROOT, "%,d", extraConflicts))
                 + (roundsCut ? String.format("%n") + ROUNDS_CUT : "");
     }
 

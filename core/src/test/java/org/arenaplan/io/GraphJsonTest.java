@@ -183,8 +183,25 @@ class GraphJsonTest {
             assertThatThrownBy(() -> GraphJson.parse(g.replace("DT", c[0]).replace("FILL", c[1]), "g.json")).as(c[0] + " " + c[1])
                     .isInstanceOf(InputException.class).hasMessageStartingWith("g.json: $.weights[0].fill: " + c[1] + " does not fit weight 'w' of type " + c[0])
                     .hasMessageContaining(c[2]);
-        String[][] ok = {{"i8", "-128"}, {"i4", "-8"}, {"u64", "0"}, {"bool", "1"}, {"f16", "65504"}, {"f16", "0.1"}, {"f32", "1e30"}};
+        String[][] ok = {{"i8", "-128"}, {"i4", "-8"}, {"u64", "0"}, {"bool", "1"}, {"f16", "65504"}, {"f16", "0.1"}, {"f32", "1e30"},
+                {"i64", "9007199254740992"}, {"i64", "-9223372036854775808"}, {"u64", "9223372036854775808"}, {"i64", "1e3"}};
         for (String[] c : ok) assertThat(GraphJson.parse(g.replace("DT", c[0]).replace("FILL", c[1]), "g.json").weightFill("w")).as(c[0]).isNotNull();
+    }
+
+    /** An int64/uint64 fill past 2^53 went through a double: 2^63 passed as int64 and became 2^63 - 1, 2^53 + 1 became 2^53 (breaker10's finding 1). */
+    @Test
+    void aSixtyFourBitFillADoubleCannotHoldExactlyIsBadInput() {
+        String g = """
+                {"format": "arenaplan-graph/1", "tensors": [{"name": "x", "dtype": "f32", "shape": [4]}, {"name": "w", "dtype": "DT", "shape": [4]},
+                 {"name": "y", "dtype": "f64", "shape": [4]}], "inputs": [{"name": "x"}], "outputs": ["y"], "weights": [{"name": "w", "fill": FILL}],
+                 "ops": [{"name": "c", "kind": "Cast", "inputs": ["w"], "outputs": ["y"], "attrs": {"to": 11}}]}""";
+        String[][] bad = {{"i64", "9223372036854775808"}, {"i64", "-9223372036854775809"}, {"i64", "9007199254740993"}, {"i64", "123456789012345678"},
+                {"u64", "18446744073709551616"}, {"u64", "18446744073709551615"}};
+        for (String[] c : bad)
+            assertThatThrownBy(() -> GraphJson.parse(g.replace("DT", c[0]).replace("FILL", c[1]), "g.json")).as(c[0] + " " + c[1])
+                    .isInstanceOf(InputException.class).hasMessageStartingWith("g.json: $.weights[0].fill: " + c[1] + " does not fit weight 'w' of type " + c[0]);
+        assertThatThrownBy(() -> GraphJson.parse(g.replace("DT", "i64").replace("FILL", "9007199254740993"), "g.json"))
+                .hasMessageContaining("exactly: a fill is read as a double, which holds every integer up to 2^53 (9007199254740992) but not this one (it reads 9007199254740992)");
     }
 
     @Test

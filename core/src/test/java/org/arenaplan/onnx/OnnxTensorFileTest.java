@@ -69,6 +69,9 @@ class OnnxTensorFileTest {
         assertThatThrownBy(() -> OnnxTensorFile.read(p)).hasMessageContaining("raw_data holds 12 B, but 4 elements of data_type 7 need 32 B");
         Files.write(p, OnnxMl.TensorProto.newBuilder().setDataType(8).addDims(1).build().toByteArray());
         assertThatThrownBy(() -> OnnxTensorFile.read(p)).hasMessageContaining("bad.pb: data_type 8 is not an element type arenaplan supports");
+        // an ONNX model given where a tensor is expected (breaker10: it read "data_type 0 is not an element type")
+        Files.write(p, OnnxMl.ModelProto.newBuilder().setIrVersion(7).setGraph(OnnxMl.GraphProto.newBuilder().setName("g")).build().toByteArray());
+        assertThatThrownBy(() -> OnnxTensorFile.read(p)).hasMessageContaining("bad.pb: data_type is 0 (UNDEFINED): not a TensorProto file");
         Files.write(p, OnnxMl.TensorProto.newBuilder().setDataType(1).addDims(1).setDataLocation(OnnxMl.TensorProto.DataLocation.EXTERNAL).build().toByteArray());
         assertThatThrownBy(() -> OnnxTensorFile.read(p)).hasMessageContaining("data_location is EXTERNAL but external_data has no 'location'");
     }

@@ -58,7 +58,7 @@ import java.util.concurrent.Callable;
                 "               [--time-limit SECONDS] [--streams N] [--sync none|add]",
                 "               [--schedule file|memory] [--schedule-time-limit SECONDS] [--fuse none|epilogues]",
                 "               [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
-                "               [--dim NAME=V1,V2,...]... [--worst-case] [--donate-inputs]",
+                "               [--dim NAME=V1,V2,...]... [--worst-case] [--donate-inputs] [--input NAME=FILE.pb]...",
                 "               [--out FILE.json|FILE.csv]",
                 "               [--svg FILE] [--html FILE] [--strict] [--debug]"},
         description = {"Plans one arena for a graph, a minimalloc CSV problem or a built-in model.",
@@ -105,6 +105,10 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--donate-inputs", description = "ONNX models: graph inputs are donated, so their bytes may be reused after their last read.")
     boolean donateInputs;
 
+    @Option(names = "--input", paramLabel = "NAME=FILE.pb", description = "ONNX models: graph input NAME's value from a TensorProto file, for the shape operands "
+            + "read at import (a Reshape's shape, Slice's starts, ... given as graph inputs), as run --input gives it; the plan then holds for that value.")
+    List<String> inputFiles = new ArrayList<>();
+
     @Option(names = "--worst-case", description = "With --dim values: one plan sized for the largest shape, and the bytes it wastes at each smaller one.")
     boolean worstCase;
 
@@ -124,6 +128,15 @@ final class PlanCommand implements Callable<Integer> {
     @Unmatched
     List<String> words = new ArrayList<>();
 
+    /** {@code --input}: ONNX models only, each NAME=FILE.pb (plan has no graph yet to give an unnamed file to). */
+    private void checkInputFlags() {
+        if (inputFiles.isEmpty()) return;
+        if (model != null || words.isEmpty() || !words.get(0).endsWith(".onnx"))
+            throw new UsageException("--input applies to ONNX models (values of graph inputs that shape operands read at import); run takes graph inputs' values for any graph");
+        for (String spec : inputFiles)
+            if (spec.indexOf('=') <= 0) throw new UsageException("--input " + spec + ": plan needs NAME=FILE.pb (the graph input it gives)");
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter stderr = spec.commandLine().getErr();
@@ -132,12 +145,15 @@ final class PlanCommand implements Callable<Integer> {
         ArenaplanCli.refuseUnknownOptions(words, model, spec);
         if (align != null) Alignment.of(align);
         Map<String, List<Long>> dimValues = Dims.parse(Dims.routeToModel(model, dims, words));
+        checkInputFlags();
         if (worstCase || Dims.sweeps(dimValues)) {
+            if (!inputFiles.isEmpty()) throw new UsageException("--input plans one graph; it does not apply to several --dim values or --worst-case");
             if (scheduleFlags.given() || trainingFlags.train || fusionFlags.given())
                 throw new UsageException("--schedule memory, --train and --fuse plan one graph; they do not apply to several --dim values or --worst-case");
             return sweep(dimValues, stdout);
         }
-        PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues), donateInputs);
+        PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues), donateInputs, TensorFiles.named(inputFiles));
+        if (!inputFiles.isEmpty()) TensorFiles.inputs(input.graph(), inputFiles);   // each names a graph input, of its type and shape
         checkFlags(input);
         NearMissKinds.check(input, strict, stderr);
         UnrunnableOps.check(input, strict, stderr);

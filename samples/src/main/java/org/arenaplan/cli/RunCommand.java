@@ -122,6 +122,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ArenaplanCli.refuseUnknownOptions(words, model, spec);
+        if (words.isEmpty() && model == null) throw new UsageException("missing input: give GRAPH.json, MODEL.onnx or --model NAME");   // not plan's PROBLEM.csv: run needs ops
         Map<String, TensorValue> inputValues = model == null ? TensorFiles.named(inputFiles) : Map.of();   // an ONNX model's shape operands may read them
         PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(Dims.routeToModel(model, dims, words))), donateInputs, inputValues);
         if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
@@ -130,6 +131,9 @@ final class RunCommand implements Callable<Integer> {
         String runOn = trainingFlags.deviceFor(device);
         if (!List.of("planned", "per-tensor", "pool", "graph", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool, graph or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
+        picocli.CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        if (expect.isEmpty() && (parsed.hasMatchedOption("--rtol") || parsed.hasMatchedOption("--atol")))
+            throw new UsageException("--rtol and --atol are --expect's tolerances; without --expect [NAME=]REF.pb nothing is compared");
         TensorFiles.checkPaths(input.graph(), output, expect, rtol, atol);   // before planning and running, not after
         List<String> readFrom = new ArrayList<>(words);
         readFrom.addAll(inputFiles);

@@ -81,7 +81,19 @@ class RunOnnxTest {
         assertThat(run.code()).as(run.toString()).isZero();
         Cli without = Cli.run("run", model.toString(), "--device", "sim", "--input", "x=" + x);
         assertThat(without.code()).isEqualTo(ExitCodes.BAD_INPUT);
-        assertThat(without.err()).contains("node 'sl' (Slice").contains("starts (input #1 'starts') must be a constant known at import time");
+        assertThat(without.err()).contains("node 'sl' (Slice").contains("starts (input #1 'starts') must be a constant known at import time")
+                .contains("a graph input whose value --input starts=FILE.pb gives");
+        // plan takes the same value (breaker10: 302 node-test models ran but could not be planned)
+        Cli plan = Cli.run("plan", model.toString(), "--input", "starts=" + s);
+        assertThat(plan.code()).as(plan.toString()).isZero();
+        assertThat(plan.out()).contains("tensors            3");
+        Cli unnamed = Cli.run("plan", model.toString(), "--input", s.toString());
+        assertThat(unnamed.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(unnamed.err()).contains("plan needs NAME=FILE.pb");
+        Cli wrongType = Cli.run("plan", model.toString(), "--input", "starts=" + s, "--input", "x=" + s);
+        assertThat(wrongType.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(wrongType.err()).contains("--input x=" + s + ": holds i64 values but input 'x' is f32");
+        assertThat(Cli.run("plan", "--model", "mlp", "--input", "starts=" + s).code()).isEqualTo(ExitCodes.BAD_INPUT);
     }
 
     @Test
@@ -96,6 +108,13 @@ class RunOnnxTest {
         assertThat(missing.code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(missing.err()).contains("nope.pb: no such file");
         assertThat(Cli.run("plan", "--model", "mlp", "--donate-inputs").code()).isEqualTo(ExitCodes.BAD_INPUT);
+        // tolerances without a reference were ignored (breaker10)
+        Cli noExpect = Cli.run("run", model.toString(), "--device", "sim", "--atol", "0.5");
+        assertThat(noExpect.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(noExpect.err()).contains("--rtol and --atol are --expect's tolerances");
+        Cli nothing = Cli.run("run", "--device", "sim");
+        assertThat(nothing.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(nothing.err()).contains("missing input: give GRAPH.json, MODEL.onnx or --model NAME");
     }
 
     @Test
