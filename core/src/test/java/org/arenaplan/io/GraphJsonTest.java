@@ -169,13 +169,16 @@ class GraphJsonTest {
         assertThatThrownBy(() -> GraphJson.parse(badStream, "g.json")).hasMessageStartingWith("g.json: $.ops[0].stream: stream must be in");
     }
 
+    /** A weight w of type DT filled with FILL, cast to y. */
+    private static final String FILLED_WEIGHT = """
+            {"format": "arenaplan-graph/1", "tensors": [{"name": "x", "dtype": "f32", "shape": [4]}, {"name": "w", "dtype": "DT", "shape": [4]},
+             {"name": "y", "dtype": "f32", "shape": [4]}], "inputs": [{"name": "x"}], "outputs": ["y"], "weights": [{"name": "w", "fill": FILL}],
+             "ops": [{"name": "c", "kind": "Cast", "inputs": ["w"], "outputs": ["y"], "attrs": {"to": 1}}]}""";
+
     /** A fill the weight's type cannot hold was converted silently (300 in i8 to 44, 1.5 in i4 to 2, 1e6 in f16 to infinity: breaker9's finding 4). */
     @Test
     void aFillTheWeightsTypeCannotHoldIsBadInput() {
-        String g = """
-                {"format": "arenaplan-graph/1", "tensors": [{"name": "x", "dtype": "f32", "shape": [4]}, {"name": "w", "dtype": "DT", "shape": [4]},
-                 {"name": "y", "dtype": "f32", "shape": [4]}], "inputs": [{"name": "x"}], "outputs": ["y"], "weights": [{"name": "w", "fill": FILL}],
-                 "ops": [{"name": "c", "kind": "Cast", "inputs": ["w"], "outputs": ["y"], "attrs": {"to": 1}}]}""";
+        String g = FILLED_WEIGHT;
         String[][] bad = {{"i8", "300", "integers -128 to 127"}, {"i8", "1.5", "integers -128 to 127"}, {"i4", "8", "integers -8 to 7"},
                 {"u8", "-1", "integers 0 to 255"}, {"bool", "0.5", "integers 0 to 1"}, {"f16", "1000000", "at most 65504.0 in magnitude"},
                 {"f8e4m3fn", "1000", "at most 448.0 in magnitude"}};
@@ -191,10 +194,7 @@ class GraphJsonTest {
     /** An int64/uint64 fill past 2^53 went through a double: 2^63 passed as int64 and became 2^63 - 1, 2^53 + 1 became 2^53 (breaker10's finding 1). */
     @Test
     void aSixtyFourBitFillADoubleCannotHoldExactlyIsBadInput() {
-        String g = """
-                {"format": "arenaplan-graph/1", "tensors": [{"name": "x", "dtype": "f32", "shape": [4]}, {"name": "w", "dtype": "DT", "shape": [4]},
-                 {"name": "y", "dtype": "f64", "shape": [4]}], "inputs": [{"name": "x"}], "outputs": ["y"], "weights": [{"name": "w", "fill": FILL}],
-                 "ops": [{"name": "c", "kind": "Cast", "inputs": ["w"], "outputs": ["y"], "attrs": {"to": 11}}]}""";
+        String g = FILLED_WEIGHT;
         String[][] bad = {{"i64", "9223372036854775808"}, {"i64", "-9223372036854775809"}, {"i64", "9007199254740993"}, {"i64", "123456789012345678"},
                 {"u64", "18446744073709551616"}, {"u64", "18446744073709551615"}};
         for (String[] c : bad)
