@@ -1,7 +1,6 @@
 package org.arenaplan.io;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.math.BigDecimal;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.arenaplan.ir.DType;
@@ -71,6 +70,7 @@ public final class GraphJson {
                         : "at most " + range[1] + " in magnitude") + "); it would be converted as Cast converts, to another value");
         }
     }
+
     /**
      * Whether an integer fill the range check passed is the double it was read as, exactly, and
      * inside the type's range counted exactly: int64 and uint64 ranges end past 2^53, where a

@@ -23,6 +23,13 @@ record Constant(Double fill, WeightValues values) {
         return u != null ? fill(u) : new Constant(null, source);
     }
 
+    /** int64 values {@code v}, little-endian (Constant's value_ints, a Reshape's shape made at import). */
+    static Constant ofLongs(long[] v) {
+        ByteBuffer b = ByteBuffer.allocate(8 * v.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (long x : v) b.putLong(x);
+        return of(bytes(b.flip()), DType.I64);
+    }
+
     /** Values held in memory: each read gets its own read-only view. */
     static WeightValues bytes(ByteBuffer b) {
         ByteBuffer frozen = b.asReadOnlyBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);

@@ -2,8 +2,6 @@ package org.arenaplan.onnx;
 
 import org.arenaplan.ir.DType;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -315,9 +313,7 @@ final class ControlFlow {
             for (int d = 0, j = 0; d < stacked.length; d++) stacked[d] = d == axis ? 1 : shape[j++];
             String prefix = n.opName() + "/stack_" + s + "/";
             String shapeName = importer.fresh(prefix + "shape");
-            ByteBuffer b = ByteBuffer.allocate(8 * stacked.length).order(ByteOrder.LITTLE_ENDIAN);
-            for (long d : stacked) b.putLong(d);
-            importer.weight(new Value(shapeName, DType.I64, new long[]{stacked.length}), Constant.of(Constant.bytes(b.flip()), DType.I64), n);
+            importer.weight(new Value(shapeName, DType.I64, new long[]{stacked.length}), Constant.ofLongs(stacked), n);
             List<String> reshaped = new ArrayList<>();
             for (int i = 0; i < parts.size(); i++) {
                 long[] got = importer.value(parts.get(i)).shape();

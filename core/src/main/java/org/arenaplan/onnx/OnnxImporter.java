@@ -471,9 +471,7 @@ public final class OnnxImporter {
         }
         if (n.hasAttr("value_ints") || n.hasAttr("value_int")) {
             long[] v = n.hasAttr("value_ints") ? n.ints("value_ints", null) : new long[]{n.integer("value_int", 0)};
-            ByteBuffer b = ByteBuffer.allocate(8 * v.length).order(ByteOrder.LITTLE_ENDIAN);
-            for (long x : v) b.putLong(x);
-            addWeight(new Value(n.node().outputs().get(0), DType.I64, n.hasAttr("value_ints") ? new long[]{v.length} : new long[0]), Constant.of(Constant.bytes(b.flip()), DType.I64), n);
+            addWeight(new Value(n.node().outputs().get(0), DType.I64, n.hasAttr("value_ints") ? new long[]{v.length} : new long[0]), Constant.ofLongs(v), n);
             return;
         }
         if (n.hasAttr("value_float")) {

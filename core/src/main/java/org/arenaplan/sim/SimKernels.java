@@ -6,6 +6,7 @@ import org.arenaplan.device.KernelArg;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Float8E8M0;
 
 import java.nio.ByteBuffer;
 import java.util.function.Consumer;
@@ -276,7 +277,7 @@ final class SimKernels {
         int n = i(c, 0);
         DType from = dtype(c, 1), to = dtype(c, 2);
         boolean saturate = c.ints().length > 3 && c.intArg(3) != 0;   // absent reads as 0, as the CUDA kernel's zero-padded ints do
-        org.arenaplan.ir.Float8E8M0.RoundMode mode = org.arenaplan.ir.Float8E8M0.RoundMode.ofCode(c.ints().length > 4 ? c.intArg(4) : 0);
+        Float8E8M0.RoundMode mode = Float8E8M0.RoundMode.ofCode(c.ints().length > 4 ? c.intArg(4) : 0);
         ByteBuffer x = in(c, 0), y = out(c, 1);
         for (int k = 0; k < n; k++) from.cast(x, k, to, y, k, saturate, mode);
         store(c, 1, y);
