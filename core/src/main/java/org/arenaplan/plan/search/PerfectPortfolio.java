@@ -3,6 +3,7 @@ package org.arenaplan.plan.search;
 import org.arenaplan.plan.Problem;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -59,14 +60,13 @@ final class PerfectPortfolio {
         AtomicBoolean decided = new AtomicBoolean();
         PerfectFill[] fills = new PerfectFill[members];
         int[] results = new int[members];
-        long[] decidedAt = new long[members];
         Throwable[] failures = new Throwable[members];
         Thread[] threads = new Thread[members];
         for (int m = 0; m < members; m++) {
             fills[m] = new PerfectFill(p, time, active, capacity, deadline, nodeLimit,
                     members == 1 ? cancelled : () -> decided.get() || cancelled.getAsBoolean()).member(m);
         }
-        long[] order = {0};
+        AtomicInteger first = new AtomicInteger(-1);   // the member that decided first
         long stack = Math.max(16L << 20, 2048L * p.size());
         for (int m = members - 1; m >= 0; m--) {
             int member = m;
@@ -75,9 +75,7 @@ final class PerfectPortfolio {
                     int r = fills[member].run();
                     results[member] = r;
                     if (r == PerfectFill.FOUND || r == PerfectFill.NOT_FOUND) {
-                        synchronized (order) {
-                            decidedAt[member] = ++order[0];
-                        }
+                        first.compareAndSet(-1, member);
                         decided.set(true);
                     }
                 } catch (Throwable e) {
@@ -103,10 +101,7 @@ final class PerfectPortfolio {
             if (e instanceof RuntimeException re) throw re;
             if (e instanceof Error err) throw err;
         }
-        int winner = -1;
-        synchronized (order) {
-            for (int m = 0; m < members; m++) if (decidedAt[m] > 0 && (winner < 0 || decidedAt[m] < decidedAt[winner])) winner = m;
-        }
+        int winner = first.get();
         long nodes = 0;
         for (PerfectFill f : fills) nodes += f.nodes();
         if (winner < 0) return new Outcome(PerfectFill.OUT_OF_TIME, null, nodes, -1);
