@@ -92,7 +92,6 @@ final class CapacitySearch {
     private volatile boolean cancelled;
     private long nodeLimit = Long.MAX_VALUE;
     private int perfectMembers = PerfectPortfolio.defaultMembers();
-    private int winner = -1;
     private String preorder;
     private long nodesLeft;
     /** {@link #CLOCK_EVERY}, or less so that about 2^18 buffer- or section-visits pass between reads. */
@@ -159,11 +158,6 @@ final class CapacitySearch {
         perfectMembers = members;
     }
 
-    /** The portfolio member whose answer {@link #run} returned, or -1 (none, or no portfolio ran). */
-    int winner() {
-        return winner;
-    }
-
     /** Makes a running search give up soon, as if its deadline had passed. */
     void cancel() {
         cancelled = true;
@@ -200,7 +194,6 @@ final class CapacitySearch {
     private Result runPerfectFill() {
         PerfectPortfolio.Outcome o = PerfectPortfolio.run(p, time, active, capacity, deadline, nodeLimit, () -> cancelled, perfectMembers);
         nodes += o.nodes();
-        winner = o.winner();
         if (o.result() == PerfectFill.FOUND) {
             for (int b : active) solution[b] = o.offsets()[b];
             return Result.FOUND;
