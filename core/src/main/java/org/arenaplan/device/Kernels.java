@@ -268,6 +268,21 @@ import java.util.List;
  *     the final column rounded to sCode (onnx/reference/ops/op_linear_attention.py: the state is
  *     f32 per step, query head i reads KV head i/G). The CUDA kernel keeps the column in
  *     registers, dk at most 256.</li>
+ * <li>{@link #FLEX_ATTENTION} (ONNX FlexAttention, domain ai.onnx.preview version 1;
+ *     {@code ops.FlexAttentionOps}) runs the stages of the operator from point {@code from} to
+ *     point {@code to}: 0 = Q and K, 1 = scores, 2 = probabilities, 3 = Y (a score_mod or
+ *     prob_mod subgraph runs between two calls, as ordinary kernels). ptrs [Q, K] (from 0) or
+ *     [X] (from 1 or 2: scores or probabilities [B, Hq, L, S] of type cCode), then V when to is
+ *     3, then the output (scores or probabilities of type cCode, or Y [B, Hq, L, Ev] of type
+ *     tCode); ints [B, Hq, Hkv, L, S, E, Ev, from, to, tCode, cCode]; floats [f], the square root
+ *     of the scale as the reference rounds it (f32, then tCode). Q [B, Hq, L, E], K [B, Hkv, S, E],
+ *     V [B, Hkv, S, Ev] of type tCode (f32, f16, bf16 or f64); cCode (f32, f16, bf16 or f64) is
+ *     softmax_precision. Query head h reads KV head h / (Hq/Hkv). As
+ *     onnx/reference/ops/aionnx_preview/op_flex_attention.py: scores = C(T(sum_e T(q*f) * T(k*f))),
+ *     the sum in double from 0 (numpy sums f16 in f32); probabilities per row of S: m = max,
+ *     p = C(exp(C(s - m))), then p = C(p / C(sum p)), the sum in double; Y = T(C(sum_s p * C(v))),
+ *     the sum in double. A row whose scores are all -inf gives NaN, as the reference. The
+ *     simulator only: the CUDA device refuses it by name ({@link #SIM_ONLY}).</li>
  * <li>{@link #ATTENTION} (ONNX Attention-23/24; {@code ops.TransformerOps}) ptrs [Q, K, V, (mask),
  *     (pastK), (pastV), (nonpad), Y, (presentK), (presentV), (qk)], present as the has* ints say;
  *     ints [B, Hq, Hkv, Sq, Skv, P, D, Dv, threeD, hasMask, maskBool, maskStrideB, maskStrideH,
@@ -370,6 +385,7 @@ public final class Kernels {
     public static final String ATTENTION = "attention";
     public static final String CAUSAL_CONV = "causal_conv";
     public static final String LINEAR_ATTENTION = "linear_attention";
+    public static final String FLEX_ATTENTION = "flex_attention";
     public static final String REDUCE = "reduce";
     public static final String NORMALIZE = "normalize";
     public static final String CUMSUM = "cumsum";
@@ -408,6 +424,9 @@ public final class Kernels {
     /** Kernels of training graphs: the simulator implements them, the CUDA fatbin does not (yet). */
     public static final List<String> TRAINING = List.of(GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD,
             CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
+
+    /** Inference kernels the simulator runs and the CUDA fatbin does not have (yet): the CUDA device refuses them by name. */
+    public static final List<String> SIM_ONLY = List.of(FLEX_ATTENTION);
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM, BATCHNORM_RUNNING,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,

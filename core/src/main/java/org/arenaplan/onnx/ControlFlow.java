@@ -98,10 +98,17 @@ final class ControlFlow {
         return (node.domain().isEmpty() || node.domain().equals("ai.onnx")) && ATTRS.containsKey(node.opType());
     }
 
-    /** The bodies of a control-flow node (empty for another node). */
+    /** Whether {@code node} is a FlexAttention (ai.onnx.preview) with a score_mod or prob_mod subgraph to inline. */
+    static boolean inlines(OnnxModel.Node node) {
+        if (!node.domain().equals(NodeLowering.PREVIEW_DOMAIN) || !node.opType().equals("FlexAttention")) return false;
+        for (String m : FLEX_MODIFIERS) if (node.attributes().get(m) != null && node.attributes().get(m).value() instanceof OnnxModel.Graph) return true;
+        return false;
+    }
+
+    /** The bodies of a control-flow node or the modifiers of a FlexAttention (empty for another node). */
     static List<OnnxModel.Graph> bodies(OnnxModel.Node node) {
         List<OnnxModel.Graph> out = new ArrayList<>();
-        if (!unrolls(node)) return out;
+        if (!unrolls(node) && !inlines(node)) return out;
         for (OnnxModel.Attribute a : node.attributes().values()) if (a.value() instanceof OnnxModel.Graph g) out.add(g);
         return out;
     }
@@ -120,6 +127,7 @@ final class ControlFlow {
     /** Imports a top-level node: unrolled when it is control flow, else as it is. */
     void top(OnnxModel.Node node, int index) {
         if (unrolls(node)) unroll(node, index, Scope.ROOT);
+        else if (inlines(node)) flexAttention(node, index, Scope.ROOT);
         else importer.node(node, index);
     }
 
@@ -138,6 +146,7 @@ final class ControlFlow {
         if (++unrolled > MAX_NODES)
             throw importer.context(renamed, index).error("unrolling If, Loop and Scan reaches more than " + MAX_NODES + " nodes; arenaplan stops there");
         if (unrolls(renamed)) unroll(renamed, index, scope);
+        else if (inlines(renamed)) flexAttention(renamed, index, scope);
         else importer.node(renamed, index);
     }
 
@@ -325,6 +334,58 @@ final class ControlFlow {
             importer.node(new OnnxModel.Node(prefix + "concat", "Concat", "", reshaped, List.of(outs.get(k)),
                     Map.of("axis", new OnnxModel.Attribute("axis", OnnxModel.Attribute.INT, (long) axis))), index);
         }
+    }
+
+    /** FlexAttention's modifier attributes, in the order they run. */
+    static final List<String> FLEX_MODIFIERS = List.of("score_mod", "prob_mod");
+
+    /**
+     * A FlexAttention with modifiers as its stages (op type FlexAttention, domain arenaplan, with
+     * from_stage / to_stage: 0 = Q and K, 1 = scores, 2 = probabilities, 3 = Y) and each
+     * modifier's nodes between two of them, its one input bound to the stage's output; the last
+     * stage writes the node's output. softmax_precision is resolved here (0: f64 for f64 Q, else
+     * f32) so that every stage knows the scores' type.
+     */
+    private void flexAttention(OnnxModel.Node node, int index, Scope scope) {
+        NodeContext n = importer.context(node, index);
+        n.require(node.inputs().size() == 3 && node.outputs().size() == 1, "has " + node.inputs().size() + " inputs and " + node.outputs().size()
+                + " outputs; FlexAttention takes Q, K, V and gives Y");
+        List<String> ins = node.inputs().stream().map(x -> x.isEmpty() ? x : scope.resolve(x)).toList();
+        Value q = ins.get(0).isEmpty() ? null : importer.value(ins.get(0));
+        n.require(q != null, "Q '" + ins.get(0) + "' is not defined before the node");
+        Map<String, OnnxModel.Attribute> common = new java.util.LinkedHashMap<>(node.attributes());
+        FLEX_MODIFIERS.forEach(common::remove);
+        OnnxModel.Attribute p = common.get("softmax_precision");
+        long code = p != null && p.value() instanceof Long l ? l : q.dtype() == DType.F64 ? DType.F64.onnxCode() : DType.F32.onnxCode();
+        common.put("softmax_precision", new OnnxModel.Attribute("softmax_precision", OnnxModel.Attribute.INT, code));
+        int from = 0;
+        List<String> current = ins.subList(0, 2);
+        for (int m = 0; m < FLEX_MODIFIERS.size(); m++) {
+            String attr = FLEX_MODIFIERS.get(m);
+            OnnxModel.Graph g = n.graph(attr);
+            if (g == null) continue;
+            n.require(g.inputs().size() == 1 && g.outputs().size() == 1, attr + " has " + g.inputs().size() + " inputs and " + g.outputs().size()
+                    + " outputs; a FlexAttention modifier takes one tensor and gives one");
+            int to = m + 1;
+            String out = importer.fresh(n.opName() + "/" + (to == 1 ? "scores" : "probs"));
+            stage(n, index, common, from, to, current, out);
+            Scope child = new Scope(scope);
+            child.names.put(g.inputs().get(0).name(), out);
+            body(g, n, index, child, n.opName() + "/" + attr + "/");
+            current = List.of(child.resolve(g.outputs().get(0).name()));
+            from = to;
+        }
+        List<String> last = new ArrayList<>(current);
+        last.add(ins.get(2));
+        stage(n, index, common, from, 3, last, node.outputs().get(0));
+    }
+
+    private void stage(NodeContext n, int index, Map<String, OnnxModel.Attribute> common, int from, int to, List<String> ins, String out) {
+        Map<String, OnnxModel.Attribute> attrs = new java.util.LinkedHashMap<>(common);
+        attrs.put("from_stage", new OnnxModel.Attribute("from_stage", OnnxModel.Attribute.INT, (long) from));
+        attrs.put("to_stage", new OnnxModel.Attribute("to_stage", OnnxModel.Attribute.INT, (long) to));
+        String name = n.opName() + "/" + List.of("scores", "probs", "output").get(to - 1);
+        importer.node(new OnnxModel.Node(name, "FlexAttention", NodeLowering.STAGE_DOMAIN, ins, List.of(out), attrs), index);
     }
 
     /** Output k of the node: an Identity of {@code from} (a view; a weight's values are shared). */

@@ -73,6 +73,20 @@ public final class NodeLowering {
     /** Op types the importer turns into weights rather than lowering (Constant, ConstantOfShape and {@link ImportTimeOps}: their values are known at import). */
     static final Set<String> AS_WEIGHTS = WEIGHT_ATTRS.keySet();
 
+    /**
+     * The ai.onnx.preview domain and the op types of it the importer takes (FlexAttention,
+     * version 1); and the domain of the stage nodes the importer makes of a FlexAttention with
+     * modifiers ({@link ControlFlow}), which a file may not use (its nodes are refused as another
+     * domain's).
+     */
+    static final String PREVIEW_DOMAIN = "ai.onnx.preview", STAGE_DOMAIN = "arenaplan";
+    static final Set<String> PREVIEW_OPS = Set.of("FlexAttention");
+
+    /** Whether {@code node} is an op of the ai.onnx.preview domain the importer takes. */
+    static boolean preview(OnnxModel.Node node) {
+        return node.domain().equals(PREVIEW_DOMAIN) && PREVIEW_OPS.contains(node.opType());
+    }
+
     private NodeLowering() { }
 
     /** Op types lowered by {@link #lower} (Constant and ConstantOfShape become weights in the importer). */

@@ -51,7 +51,7 @@ final class UnsupportedNodes {
         for (int i = 0; i < nodes.size(); i++) {
             OnnxModel.Node node = nodes.get(i);
             String name = printable(where + (node.name().isEmpty() ? node.opType() + "_" + i : node.name()));
-            if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx")) {
+            if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx") && !NodeLowering.preview(node)) {
                 ops.computeIfAbsent(printable(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
             } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())
                     && !ControlFlow.unrolls(node)) {
@@ -61,7 +61,7 @@ final class UnsupportedNodes {
             } else {
                 for (String a : NodeLowering.unknownAttributes(node)) attrs.computeIfAbsent(printable(NodeLowering.unknownAttributeMessage(node.opType(), a)), k -> new ArrayList<>()).add(name);
                 for (Map.Entry<String, OnnxModel.Attribute> a : node.attributes().entrySet())
-                    if (a.getValue().value() instanceof OnnxModel.Graph g && ControlFlow.unrolls(node)) collect(g.nodes(), name + "/" + a.getKey() + "/", ops, attrs, notes);
+                    if (a.getValue().value() instanceof OnnxModel.Graph g && (ControlFlow.unrolls(node) || ControlFlow.inlines(node))) collect(g.nodes(), name + "/" + a.getKey() + "/", ops, attrs, notes);
             }
         }
     }

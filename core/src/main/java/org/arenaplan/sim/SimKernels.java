@@ -88,10 +88,11 @@ final class SimKernels {
                 if (r == null) r = TransformerKernels.bind(c);
                 if (r == null) r = StateSpaceKernels.bind(c);
                 if (r == null) r = LinearAttentionKernels.bind(c);
+                if (r == null) r = FlexAttentionKernels.bind(c);
                 if (r == null) r = QuantizedKernels.bind(c);
                 if (r == null && IndexKernels.handles(c.name())) r = IndexKernels.bind(c);
                 if (r != null) return r;
-                throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.TRAINING);
+                throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.SIM_ONLY + ", " + Kernels.TRAINING);
             }
         }
     }

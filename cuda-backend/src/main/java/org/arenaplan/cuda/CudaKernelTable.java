@@ -154,6 +154,8 @@ final class CudaKernelTable {
         Spec s = SPECS.get(call.name());
         if (s == null && org.arenaplan.device.Kernels.TRAINING.contains(call.name()))
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") is a training kernel the simulator runs; the CUDA fatbin does not have it yet (use --device sim)");
+        if (s == null && Kernels.SIM_ONLY.contains(call.name()))
+            throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") runs on the simulator only; the CUDA fatbin does not have it yet (use --device sim)");
         if (s == null) throw new DeviceException("unknown kernel '" + call.name() + "' (op " + call.label() + "); known: " + SPECS.keySet());
         int n = call.pointers().size();
         if (s.present() != null) {

@@ -37,7 +37,15 @@ class CudaKernelTableTest {
         // The training kernels (Kernels.TRAINING) run on the simulator only (docs/training.md).
         java.util.Set<String> deployed = new java.util.TreeSet<>(org.arenaplan.ir.OpRegistry.kernels());
         deployed.removeAll(Kernels.TRAINING);
+        deployed.removeAll(Kernels.SIM_ONLY);   // flex_attention: refused by name (the next test)
         assertThat(CudaKernelTable.SPECS.keySet()).containsAll(deployed);
+    }
+
+    @Test
+    void aSimulatorOnlyKernelIsRefusedNamingItsOp() {
+        KernelCall c = call(Kernels.FLEX_ATTENTION, 4, new long[11], new double[1]);
+        assertThatThrownBy(() -> CudaKernelTable.spec(c)).isInstanceOf(DeviceException.class)
+                .hasMessageContaining("'flex_attention' (op op)").hasMessageContaining("simulator only").hasMessageContaining("--device sim");
     }
 
     @Test
