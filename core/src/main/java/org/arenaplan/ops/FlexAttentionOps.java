@@ -46,7 +46,7 @@ final class FlexAttentionOps implements OpFamily {
 
     @Override
     public List<OpDefinition> definitions() {
-        return List.of(OpDefinition.op(FLEX_ATTENTION, 2, 3)
+        return List.of(OpDefinition.op(FLEX_ATTENTION, 1, 3)
                 .attrs(AttrSpec.real("scale", 0.0), AttrSpec.integer(PRECISION, 0, 0, 16),
                         AttrSpec.integer(FROM, 0, 0, 2), AttrSpec.integer(TO, 3, 1, 3))
                 .shapes((a, in, outputs) -> new long[][]{Geometry.of(a, in).output()}).kernels(Kernels.FLEX_ATTENTION)

@@ -105,9 +105,19 @@ final class TinyOnnx {
         return this;
     }
 
+    /** Puts the last node in {@code domain} (e.g. ai.onnx.preview), imported at version 1. */
+    TinyOnnx domain(String domain) {
+        graph.getNodeBuilder(graph.getNodeCount() - 1).setDomain(domain);
+        if (!domain.isEmpty()) domains.add(domain);
+        return this;
+    }
+
+    private final java.util.Set<String> domains = new java.util.TreeSet<>();
+
     OnnxMl.ModelProto model() {
         return OnnxMl.ModelProto.newBuilder().setIrVersion(7).setGraph(graph)
-                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset)).build();
+                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset))
+                .addAllOpsetImport(domains.stream().map(d -> OnnxMl.OperatorSetIdProto.newBuilder().setDomain(d).setVersion(1).build()).toList()).build();
     }
 
     byte[] bytes() {
