@@ -51,7 +51,9 @@ import java.util.TreeSet;
  * Declared graph inputs stay graph inputs even when no node reads them (a caller may feed them);
  * a graph output that is a constant is copied out of the weight region by a {@code Copy} op.
  * If, Loop and Scan are unrolled into their bodies' nodes where what they need is known at
- * import ({@link ControlFlow}); otherwise refused. Not supported: ops from other domains.
+ * import ({@link ControlFlow}); otherwise refused. So are a FlexAttention's score_mod and prob_mod
+ * (between the stages of the op; ai.onnx.preview is the one other domain taken, for
+ * FlexAttention only). Not supported: ops from any other domain.
  */
 public final class OnnxImporter {
 
