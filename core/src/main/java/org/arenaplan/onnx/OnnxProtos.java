@@ -106,7 +106,7 @@ public final class OnnxProtos {
             if (before != null && before != o.getVersion())   // which one would a node mean? (the ONNX checker refuses this too)
                 throw new OnnxException(file + ": opset_import gives the domain '" + o.getDomain() + "' twice, as opset " + before + " and " + o.getVersion());
         }
-        return new OnnxModel(m.getIrVersion(), opsets, graph(m.getGraph(), file, dir));
+        return new OnnxModel(m.getIrVersion(), opsets, graph(LocalFunctions.inline(m, file), file, dir));
     }
 
     /** A GraphProto: the model's graph, or the body of an If, Loop or Scan node (a GRAPH attribute). */
