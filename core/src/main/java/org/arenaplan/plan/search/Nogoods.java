@@ -14,7 +14,8 @@ import java.util.Arrays;
  * that state again through a placement; a nogood found to differ somewhere moves its watch to a
  * section whose state differs. A nogood whose watch is taken back to its recorded state by an
  * undo, and then completed elsewhere, is missed: that only loses a cut. When the store is full
- * it is cleared. Cost: O(sections placed on x nogoods listed there x their length) per node.
+ * it is cleared (at most 2^19 sections recorded, 6 MiB, and a 2^20-slot index, 12 MiB; both grow
+ * from small as needed). Cost: O(sections placed on x nogoods listed there x their length) per node.
  */
 final class Nogoods {
     private static final int LITERALS = 1 << 19;
@@ -24,14 +25,14 @@ final class Nogoods {
     private final long[] state;
     private final int maxLength;
     /** Literals of every nogood: section and recorded state, nogood i in [start[i], start[i] + length[i]). */
-    private final int[] litSection = new int[LITERALS];
-    private final long[] litState = new long[LITERALS];
+    private int[] litSection = new int[1024];
+    private long[] litState = new long[1024];
     private int literals;
     private int[] start = new int[1024], length = new int[1024], watch = new int[1024], nextWatcher = new int[1024];
     private int count;
     /** Open addressing: literal key (section, state) to the first nogood watching it (-1 none); key 0 is empty. */
-    private final long[] slotKey = new long[SLOTS];
-    private final int[] slotHead = new int[SLOTS];
+    private long[] slotKey = new long[1024];
+    private int[] slotHead = new int[1024];
     private long learned, cuts, clears;
 
     Nogoods(long[] state, int maxLength) {
@@ -53,8 +54,9 @@ final class Nogoods {
 
     /** Slot of key k: the one holding it, or the empty one where it would go. */
     private int slot(long k) {
-        int i = (int) (k ^ (k >>> 32)) & (SLOTS - 1);
-        while (slotKey[i] != 0 && slotKey[i] != k) i = (i + 1) & (SLOTS - 1);
+        int mask = slotKey.length - 1;
+        int i = (int) (k ^ (k >>> 32)) & mask;
+        while (slotKey[i] != 0 && slotKey[i] != k) i = (i + 1) & mask;
         return i;
     }
 
@@ -69,6 +71,12 @@ final class Nogoods {
         for (long w : conflict) n += Long.bitCount(w);
         if (n == 0 || n > maxLength || n == to - from) return;
         if (literals + n > LITERALS || count + 1 >= SLOTS / 2) clear();
+        if (literals + n > litSection.length) {
+            int c = Math.min(LITERALS, Math.max(2 * litSection.length, literals + n));
+            litSection = Arrays.copyOf(litSection, c);
+            litState = Arrays.copyOf(litState, c);
+        }
+        if (2 * (count + 1) >= slotKey.length) rebuild(2 * slotKey.length);
         if (count == start.length) {
             int c = 2 * count;
             start = Arrays.copyOf(start, c);
@@ -104,6 +112,13 @@ final class Nogoods {
         }
         nextWatcher[id] = slotHead[i];
         slotHead[i] = id;
+    }
+
+    /** A larger index: every nogood listed again under its watch (the lists are rebuilt). */
+    private void rebuild(int slots) {
+        slotKey = new long[slots];
+        slotHead = new int[slots];
+        for (int id = 0; id < count; id++) attach(id, watch[id]);
     }
 
     private void clear() {

@@ -52,7 +52,11 @@ import java.util.stream.IntStream;
  *       conflicts, the wall's and every filler's span. When a child's conflict misses the
  *       sections of the buffer just placed, the failure holds without it: the node fails at
  *       once with that conflict (and is refuted) instead of trying its other fillers, and so on
- *       up while the conflict misses each placement.</li>
+ *       up while the conflict misses each placement. A node that fails after trying its fillers
+ *       also records its conflict, when it has at most {@value #NOGOOD_MAX_SECTIONS} sections and
+ *       is not the whole part, with each of those sections' states (a hash of its unplaced
+ *       members, {@link #memberKey}): a later placement that gives them all those states again
+ *       fails at once ({@link Nogoods}, learned nogoods, kept across restarts).</li>
  *   <li><em>Restarts.</em> Node budgets of {@value #LUBY_UNIT} x buffers times the Luby sequence
  *       1, 1, 2, 1, 1, 2, 4, ... (Luby, Sinclair and Zuckerman 1993: within a log factor of the
  *       best fixed budget for an unknown run-time distribution); the first run tries fillers
@@ -66,7 +70,8 @@ import java.util.stream.IntStream;
  * Cost per node: O(sections + the unplaced buffers starting at walls + the unplaced members of
  * the sections of the buffers live where the placed one is, a pass per distinct release there at
  * worst; at a failed node, also the spans of the wall's starters and sections / 64 words for the
- * conflicts). The unplaced buffers are kept per section, as members (swapped past a count) and as
+ * conflicts; per placement, the nogoods listed under the states its sections take, each read up to
+ * its length). The unplaced buffers are kept per section, as members (swapped past a count) and as
  * starters (a linked list in a fixed order, so that the candidates and the choices do not depend
  * on what was placed and taken back before). Used by {@link CapacitySearch} instead of
  * its general scheme when the problem has no slack and no extra conflicts.
