@@ -191,6 +191,10 @@ public final class OnnxImporter {
             graphInputs.add(in.name());
         }
         checkDimsUsed();
+        Set<String> unknown = new TreeSet<>(options.inputValues().keySet());
+        unknown.removeAll(listedInputs);
+        if (!unknown.isEmpty())   // before any node: a shape operand's refusal would hide the misspelt name
+            throw new OnnxException(file + ": --input names no graph input of this model: " + unknown + " (its graph inputs: " + graphInputs + ")");
         fileNames.addAll(values.keySet());
         for (OnnxModel.Node node : g.nodes()) fileNames.addAll(node.outputs());
         ControlFlow flow = new ControlFlow(new ControlFlow.Importer() {

@@ -124,6 +124,12 @@ class RunOnnxTest {
         assertThat(wrongType.code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(wrongType.err()).contains("--input x=" + s + ": holds i64 values but input 'x' is f32");
         assertThat(Cli.run("plan", "--model", "mlp", "--input", "starts=" + s).code()).isEqualTo(ExitCodes.BAD_INPUT);
+        // a misspelt name was hidden by the shape operand's refusal (breaker10)
+        for (String command : new String[]{"plan", "run"}) {
+            Cli misspelt = Cli.run(command, model.toString(), "--input", "start=" + s);
+            assertThat(misspelt.code()).as(misspelt.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+            assertThat(misspelt.err().strip()).as(command).isEqualTo("arenaplan: " + model + ": --input names no graph input of this model: [start] (its graph inputs: [x, starts])");
+        }
     }
 
     @Test
