@@ -179,7 +179,11 @@ public final class OnnxImporter {
         for (OnnxModel.ValueInfo in : g.inputs()) {
             if (!listedInputs.add(in.name()))
                 throw new OnnxException(file + ": graph input '" + in.name() + "' is listed twice (a graph names each value once: ONNX IR, static single assignment)");
-            if (values.containsKey(in.name()) || unread.contains(in.name())) continue;             // IR < 4 lists initializers as inputs too
+            if (unread.contains(in.name())) continue;
+            if (values.containsKey(in.name())) {             // IR < 4 lists initializers as inputs too; from IR 4 the initializer is the input's default
+                checkDefault(in, values.get(in.name()));
+                continue;
+            }
             if (in.notTensor() != null)
                 throw new OnnxException(file + ": graph input '" + in.name() + "' is " + in.notTensor()
                         + ", not a tensor: arenaplan plans tensors only (sequence, optional and map values are not supported)");
@@ -187,6 +191,10 @@ public final class OnnxImporter {
             graphInputs.add(in.name());
         }
         checkDimsUsed();
+        Set<String> unknown = new TreeSet<>(options.inputValues().keySet());
+        unknown.removeAll(listedInputs);
+        if (!unknown.isEmpty())   // before any node: a shape operand's refusal would hide the misspelt name
+            throw new OnnxException(file + ": --input names no graph input of this model: " + unknown + " (its graph inputs: " + graphInputs + ")");
         fileNames.addAll(values.keySet());
         for (OnnxModel.Node node : g.nodes()) fileNames.addAll(node.outputs());
         ControlFlow flow = new ControlFlow(new ControlFlow.Importer() {
@@ -230,6 +238,31 @@ public final class OnnxImporter {
                 ? " has ONNX element type " + OnnxDTypes.describe(code) + ", which arenaplan does not support"
                 : " has element type code " + code + ", which " + problem));
         return DType.ofOnnx(code);
+    }
+
+    /**
+     * A graph input that an initializer of the same name gives its default value (ONNX IR,
+     * "Graphs": the initializer's type and shape are the input's): the input's declared element
+     * type and every declared fixed extent must be the initializer's, else the model is refused
+     * naming both (the importer plans the initializer; a disagreement surfaced later as an
+     * output that infers to another shape).
+     *
+     * @throws OnnxException naming the input, its declaration and the initializer's
+     */
+    private void checkDefault(OnnxModel.ValueInfo in, Value init) {
+        String both = file + ": graph input '" + in.name() + "' is declared ";
+        String its = " but its initializer (the input's default value) is ";
+        if (in.notTensor() != null) throw new OnnxException(both + in.notTensor() + its + "a tensor");
+        DType declared = in.elemType() == 0 ? null : DType.ofOnnx(in.elemType());
+        if (in.elemType() != 0 && declared != init.dtype())
+            throw new OnnxException(both + (declared == null ? "of element type " + in.elemType() : declared.jsonName()) + its + init.dtype().jsonName());
+        if (!in.hasShape()) return;
+        boolean agree = in.dims().size() == init.shape().length;
+        for (int a = 0; agree && a < init.shape().length; a++)
+            agree = in.dims().get(a).value() == null || in.dims().get(a).value() == init.shape()[a];
+        if (!agree)
+            throw new OnnxException(both + in.dims().stream().map(d -> d.value() != null ? d.value().toString() : d.param().isEmpty() ? "?" : d.param()).toList()
+                    + its + Arrays.toString(init.shape()));
     }
 
     private long[] inputShape(OnnxModel.ValueInfo in) {

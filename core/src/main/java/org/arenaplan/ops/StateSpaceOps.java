@@ -83,7 +83,10 @@ final class StateSpaceOps implements OpFamily {
                 throw new GraphException("past_state " + (in.length > j ? Arrays.toString(in[j]) : "(missing)") + " must be " + Arrays.toString(state));
             j++;
         }
-        if (in.length != j) throw new GraphException("takes " + j + " inputs for has_bias and has_past, got " + in.length);
+        if (in.length != j)
+            throw new GraphException("takes " + j + " inputs with " + HAS_BIAS + "=" + a.integer(HAS_BIAS) + " and " + HAS_PAST + "=" + a.integer(HAS_PAST)
+                    + ", got " + in.length + (in.length > j && j < 4 ? " (set " + (a.integer(HAS_BIAS) == 1 ? HAS_PAST + ": 1 for past_state" : HAS_BIAS + ": 1 for bias, "
+                    + HAS_PAST + ": 1 for past_state") + ")" : ""));
         return Arrays.copyOf(new long[][]{x.clone(), state}, Math.max(1, Math.min(2, outputs)));
     }
 

@@ -175,6 +175,20 @@ class GraphJsonTest {
              {"name": "y", "dtype": "f32", "shape": [4]}], "inputs": [{"name": "x"}], "outputs": ["y"], "weights": [{"name": "w", "fill": FILL}],
              "ops": [{"name": "c", "kind": "Cast", "inputs": ["w"], "outputs": ["y"], "attrs": {"to": 1}}]}""";
 
+    /** breaker10: a third input without has_past read "takes 2 inputs for has_bias and has_past, got 3"; graph JSON needs the has_* attributes, ONNX does not. */
+    @Test
+    void causalConvWithStateInputsBeyondItsHasAttributesNameTheAttributeToSet() {
+        String g = """
+                {"format": "arenaplan-graph/1", "tensors": [{"name": "x", "dtype": "f32", "shape": [1, 2, 3]}, {"name": "w", "dtype": "f32", "shape": [2, 1, 2]},
+                 {"name": "p", "dtype": "f32", "shape": [1, 2, 1]}, {"name": "y", "dtype": "f32", "shape": [1, 2, 3]}],
+                 "inputs": [{"name": "x"}, {"name": "w"}, {"name": "p"}], "outputs": ["y"],
+                 "ops": [{"name": "cc", "kind": "CausalConvWithState", "inputs": ["x", "w", "p"], "outputs": ["y"]ATTRS}]}""";
+        assertThatThrownBy(() -> GraphJson.parse(g.replace("ATTRS", ""), "g.json")).isInstanceOf(InputException.class)
+                .hasMessageContaining("op 'cc' (CausalConvWithState").hasMessageEndingWith(
+                        "takes 2 inputs with has_bias=0 and has_past=0, got 3 (set has_bias: 1 for bias, has_past: 1 for past_state)");
+        assertThat(GraphJson.parse(g.replace("ATTRS", ", \"attrs\": {\"has_past\": 1}"), "g.json").ops()).hasSize(1);
+    }
+
     /** A fill the weight's type cannot hold was converted silently (300 in i8 to 44, 1.5 in i4 to 2, 1e6 in f16 to infinity: breaker9's finding 4). */
     @Test
     void aFillTheWeightsTypeCannotHoldIsBadInput() {

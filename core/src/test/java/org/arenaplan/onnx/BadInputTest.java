@@ -72,6 +72,26 @@ class BadInputTest {
         assertThat(OnnxImporter.load(old, Map.of()).isInput("w")).isFalse();
     }
 
+    /** breaker10: an initializer [4] defaulting graph input 'w' declared [5] was blamed on the output ("declared [5] but infers to [4]"). */
+    @Test
+    void aGraphInputWhoseInitializerDisagreesWithItsDeclarationIsRefusedNamingBoth() throws Exception {
+        Path shape = write("default-shape.onnx", new TinyOnnx().input("x", 1L, 4L).input("w", 4L, 5L).output("y").floats("w", 1f, 4L, 4L)
+                .node("mm", "MatMul", List.of("x", "w"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(shape, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(shape + ": graph input 'w' is declared [4, 5] but its initializer (the input's default value) is [4, 4]");
+        Path rank = write("default-rank.onnx", new TinyOnnx().input("x", 1L, 4L).input("w", 16L).output("y").floats("w", 1f, 4L, 4L)
+                .node("mm", "MatMul", List.of("x", "w"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(rank, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(rank + ": graph input 'w' is declared [16] but its initializer (the input's default value) is [4, 4]");
+        Path type = write("default-type.onnx", new TinyOnnx().input("x", 1L, 4L).input(7, "w", 4L, 4L).output("y").floats("w", 1f, 4L, 4L)
+                .node("mm", "MatMul", List.of("x", "w"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(type, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(type + ": graph input 'w' is declared i64 but its initializer (the input's default value) is f32");
+        Path symbolic = write("default-symbolic.onnx", new TinyOnnx().input("x", 1L, 4L).input("w", "n", 4L).output("y").floats("w", 1f, 4L, 4L)
+                .node("mm", "MatMul", List.of("x", "w"), List.of("y")).bytes());
+        assertThat(OnnxImporter.load(symbolic, Map.of()).isInput("w")).as("a symbolic extent agrees with any").isFalse();
+    }
+
     @Test
     void anAttributeGivenTwiceToOneNodeIsRefusedNotTakenFromTheLastCopy() throws Exception {
         // the ONNX checker: "Attribute 'axis' appeared multiple times"; before, the last copy silently won

@@ -166,6 +166,7 @@ final class PlanCommand implements Callable<Integer> {
             outcome = trySearch(input, outcome, options, stderr);
         requireValid(outcome.plan() != null ? PlanValidator.validate(outcome.plan())
                 : PlacementValidator.validate(outcome.problem(), outcome.placement()), outcome.stats().planner());
+        refuseCsvOnStreams(outcome);
         SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal(),
                 cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
         fusionFlags.print(stdout);
@@ -322,15 +323,25 @@ final class PlanCommand implements Callable<Integer> {
             throw new UsageException("unknown planner '" + planner + "'; known: " + String.join(", ", Planners.names()));
     }
 
+    /**
+     * {@code --out FILE.csv} of a plan whose ops ended on several streams: refused before the
+     * report is printed (whether {@code --streams N} fills more than one stream is only known
+     * once the ops are assigned, so this cannot be checked with the other flags).
+     */
+    private void refuseCsvOnStreams(Outcome o) {
+        if (out == null || o.plan() == null) return;
+        boolean json = outToStdout() || out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
+        int streams = o.plan().graph().streams().size();
+        if (!json && streams > 1)
+            throw new UsageException("--out " + out + ": a plan on " + streams + " streams reuses bytes across streams only where happens-before "
+                    + "allows, which a minimalloc CSV (intervals of schedule positions) cannot hold: a placement valid for the CSV could reuse bytes "
+                    + "that another stream still reads; write --out FILE.json (it keeps the events and the conflicts)");
+    }
+
     private void writeOutputs(Outcome o, PrintWriter stdout) {
         if (out != null) {
             // To stdout: plan JSON for a graph, the solution CSV for a CSV problem (the input's own kind).
             boolean json = outToStdout() ? o.plan() != null : out.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
-            int streams = o.plan() == null ? 1 : o.plan().graph().streams().size();
-            if (!json && streams > 1)
-                throw new UsageException("--out " + out + ": a plan on " + streams + " streams reuses bytes across streams only where happens-before "
-                        + "allows, which a minimalloc CSV (intervals of schedule positions) cannot hold: a placement valid for the CSV could reuse bytes "
-                        + "that another stream still reads; write --out FILE.json (it keeps the events and the conflicts)");
             if (!json) checkCsvIds(o.problem());
             FileAccess.Writing body = json
                     ? w -> {

@@ -90,13 +90,13 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--dim", paramLabel = "NAME=V", description = "An ONNX model's dynamic dim (or INPUT.AXIS). With --model, --dim V is the model's own option.")
     List<String> dims = new ArrayList<>();
 
-    @Option(names = "--input", paramLabel = "[NAME=]FILE.pb", description = "A graph input from a TensorProto file (NAME= may be left out when the graph has one input).")
+    @Option(names = "--input", paramLabel = "[NAME=]FILE.pb", description = "A graph input from a TensorProto file (NAME= may be left out when the graph has one input, or when the TensorProto names the input).")
     List<String> inputFiles = new ArrayList<>();
 
     @Option(names = "--output", paramLabel = "PATH", description = "Write the outputs as TensorProto files: PATH itself for one output, PATH/NAME.pb for several.")
     Path output;
 
-    @Option(names = "--expect", paramLabel = "[NAME=]REF.pb", description = "Compare output NAME (NAME= may be left out when the graph has one output) with a reference TensorProto "
+    @Option(names = "--expect", paramLabel = "[NAME=]REF.pb", description = "Compare output NAME (NAME= may be left out when the graph has one output, or when the TensorProto names the output) with a reference TensorProto "
             + "like numpy's allclose: |a - r| <= atol + rtol*|r| (integer outputs exactly). Repeat for several outputs.")
     List<String> expect = new ArrayList<>();
 

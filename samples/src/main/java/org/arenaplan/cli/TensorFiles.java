@@ -63,10 +63,8 @@ final class TensorFiles {
                 name = spec.substring(0, eq);
                 file = Path.of(spec.substring(eq + 1));
             } else {
-                if (g.inputs().size() != 1)
-                    throw new UsageException("--input " + spec + ": the graph has " + g.inputs().size() + " inputs " + g.inputs() + "; write --input NAME=FILE.pb");
-                name = g.inputs().get(0);
                 file = Path.of(spec);
+                name = g.inputs().size() == 1 ? g.inputs().get(0) : nameInFile(file, g.inputs(), "--input", spec, "inputs");
             }
             if (!g.isInput(name)) throw new UsageException("--input " + spec + ": '" + name + "' is not a graph input; inputs: " + g.inputs());
             if (!given.add(name)) throw new UsageException("--input " + spec + ": input '" + name + "' is given twice");
@@ -86,7 +84,34 @@ final class TensorFiles {
         return inputs;
     }
 
-    /** The {@code --expect} specs as output name -> reference file; checks the tolerances too. */
+    /**
+     * The graph input or output an unnamed {@code FILE.pb} is for, where the graph has several:
+     * the TensorProto's own {@code name} (ONNX's test data names each file's tensor so), which
+     * must be one of {@code names}.
+     *
+     * @throws UsageException when the file's tensor has no name or names none of them
+     * @throws InputException when the file is no readable TensorProto (naming the flag)
+     */
+    private static String nameInFile(Path file, List<String> names, String flag, String spec, String what) {
+        String many = flag + " " + spec + ": the graph has " + names.size() + " " + what + " " + names;
+        if (!Files.isRegularFile(file)) throw new UsageException(many + "; write " + flag + " NAME=FILE.pb");
+        String name;
+        try {
+            name = OnnxTensorFile.read(file).name();
+        } catch (InputException e) {
+            throw new InputException(flag + " " + e.getMessage(), e);
+        }
+        if (name == null || name.isEmpty())
+            throw new UsageException(many + " and the file's tensor has no name; write " + flag + " NAME=FILE.pb");
+        if (!names.contains(name))
+            throw new UsageException(many + " and the file's tensor is named '" + name + "', none of them; write " + flag + " NAME=FILE.pb");
+        return name;
+    }
+
+    /**
+     * The {@code --expect} specs as output name -> reference file; checks the tolerances too. An
+     * unnamed file is for the graph's one output, or for the output its tensor names.
+     */
     private static Map<String, Path> references(Graph g, List<String> specs, double rtol, double atol) {
         if (rtol < 0 || atol < 0 || Double.isNaN(rtol) || Double.isNaN(atol))
             throw new UsageException("--rtol and --atol must be >= 0, got " + rtol + " and " + atol);
@@ -99,11 +124,9 @@ final class TensorFiles {
                 file = Path.of(spec.substring(eq + 1));
             } else if (name != null && !Files.exists(Path.of(spec))) {     // NAME=FILE naming no output (a file name may hold '=')
                 throw new UsageException("--expect " + spec + ": '" + name + "' is not a graph output; outputs: " + g.outputs());
-            } else if (g.outputs().size() == 1) {
-                name = g.outputs().get(0);
-                file = Path.of(spec);
             } else {
-                throw new UsageException("--expect " + spec + ": the graph has " + g.outputs().size() + " outputs " + g.outputs() + "; write --expect NAME=FILE.pb");
+                file = Path.of(spec);
+                name = g.outputs().size() == 1 ? g.outputs().get(0) : nameInFile(file, g.outputs(), "--expect", spec, "outputs");
             }
             if (refs.put(name, file) != null) throw new UsageException("--expect: output '" + name + "' is given two references");
         }

@@ -59,6 +59,36 @@ class RunOnnxTest {
         assertThat(loose.code()).as(loose.toString()).isZero();
     }
 
+    /** breaker10: an unnamed reference on a graph of several outputs was refused although the TensorProto names its output (as ONNX's test data do). */
+    @Test
+    void anUnnamedFileIsForTheTensorItsProtoNames() throws Exception {
+        Path model = twoOutputs();
+        Path outs = dir.resolve("outs");
+        assertThat(Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--output", outs.toString()).code()).isZero();
+        Cli both = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1",
+                "--expect", outs.resolve("y2.pb").toString(), "--expect", outs.resolve("y1.pb").toString());
+        assertThat(both.code()).as(both.toString()).isZero();
+        assertThat(both.out()).contains("(output 'y1', worst element").contains("(output 'y2', worst element");
+
+        float[] y1 = OnnxTensorFile.read(outs.resolve("y1.pb")).value().floats();
+        y1[0] += 0.5f;
+        Path off = dir.resolve("off.pb");   // its tensor is named y1: compared with y1, not refused, and found to differ
+        OnnxTensorFile.write(off, "y1", org.arenaplan.ir.TensorValue.ofFloats(new long[]{2, 3}, y1));
+        Cli differs = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--expect", off.toString());
+        assertThat(differs.code()).as(differs.toString()).isEqualTo(ExitCodes.INVALID);
+        assertThat(differs.out()).contains(": NO (output 'y1', worst element [0, 0]:");
+
+        Path other = dir.resolve("other.pb");
+        OnnxTensorFile.write(other, "z", org.arenaplan.ir.TensorValue.ofFloats(new long[]{2, 3}, y1));
+        Cli wrong = Cli.run("run", model.toString(), "--device", "sim", "--expect", other.toString());
+        assertThat(wrong.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(wrong.err().strip()).doesNotContain("\n").startsWith("arenaplan: --expect " + other + ": the graph has 2 outputs [y1, y2] and the file's tensor is named 'z',"
+                + " none of them; write --expect NAME=FILE.pb");
+        Cli twice = Cli.run("run", model.toString(), "--device", "sim", "--expect", off.toString(), "--expect", "y1=" + off);
+        assertThat(twice.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(twice.err()).contains("output 'y1' is given two references");
+    }
+
     @Test
     void aShapeOperandGivenAsAGraphInputTakesItsValueFromInput() throws Exception {
         // y = Slice(x[6], starts, ends = [5]): starts is a graph input, so y's shape is the --input value's
@@ -94,6 +124,12 @@ class RunOnnxTest {
         assertThat(wrongType.code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(wrongType.err()).contains("--input x=" + s + ": holds i64 values but input 'x' is f32");
         assertThat(Cli.run("plan", "--model", "mlp", "--input", "starts=" + s).code()).isEqualTo(ExitCodes.BAD_INPUT);
+        // a misspelt name was hidden by the shape operand's refusal (breaker10)
+        for (String command : new String[]{"plan", "run"}) {
+            Cli misspelt = Cli.run(command, model.toString(), "--input", "start=" + s);
+            assertThat(misspelt.code()).as(misspelt.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+            assertThat(misspelt.err().strip()).as(command).isEqualTo("arenaplan: " + model + ": --input names no graph input of this model: [start] (its graph inputs: [x, starts])");
+        }
     }
 
     @Test
