@@ -144,8 +144,11 @@ public final class OnnxProtos {
 
     private static OnnxModel.Node node(OnnxMl.NodeProto n, String file, Path dir) {
         Map<String, OnnxModel.Attribute> attrs = new LinkedHashMap<>();
-        for (OnnxMl.AttributeProto a : n.getAttributeList())
-            attrs.put(a.getName(), attribute(a, dir, file, file + ": node '" + n.getName() + "' (" + n.getOpType() + ") attribute '" + a.getName() + "'"));
+        for (OnnxMl.AttributeProto a : n.getAttributeList()) {
+            String what = file + ": node '" + n.getName() + "' (" + n.getOpType() + ") attribute '" + a.getName() + "'";
+            if (attrs.put(a.getName(), attribute(a, dir, file, what)) != null)   // which one would the op mean? (the ONNX checker refuses this too)
+                throw new OnnxException(what + " is given twice (each attribute name appears once per node)");
+        }
         return new OnnxModel.Node(n.getName(), n.getOpType(), n.getDomain(), n.getInputList(), n.getOutputList(), attrs);
     }
 

@@ -93,6 +93,15 @@ class BadInputTest {
     }
 
     @Test
+    void anAttributeGivenTwiceToOneNodeIsRefusedNotTakenFromTheLastCopy() throws Exception {
+        // the ONNX checker: "Attribute 'axis' appeared multiple times"; before, the last copy silently won
+        Path p = write("axis-twice.onnx", new TinyOnnx().input("x", 2L, 4L).output("y")
+                .node("s", "Softmax", List.of("x"), List.of("y"), "axis", 0L, "axis", 1L).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(p + ": node 's' (Softmax) attribute 'axis' is given twice (each attribute name appears once per node)");
+    }
+
+    @Test
     void anAttributeOfTheWrongTypeIsNamedWithOnnxTypeNamesNotCodes() throws Exception {
         Path p = write("axis-string.onnx", new TinyOnnx().input("x", 1L, 4L).output("y")
                 .node("s", "Softmax", List.of("x"), List.of("y"), "axis", "1").bytes());
