@@ -155,6 +155,9 @@ public final class OnnxImporter {
 
     private OnnxImporter run(OnnxModel model) {
         long opset = model.defaultOpset();
+        if (model.irVersion() >= 3 && !model.opsets().containsKey("") && !model.opsets().containsKey("ai.onnx")
+                && model.graph().nodes().stream().anyMatch(n -> n.domain().isEmpty() || n.domain().equals("ai.onnx")))
+            throw new OnnxException(file + ": opset_import names no version of the default ONNX domain, which its nodes use (ONNX IR 3+: a model imports every domain it uses)");
         if (opset < OlderOpsets.MIN_OPSET || opset > NodeLowering.MAX_OPSET)
             throw new OnnxException(file + ": opset " + opset + " of the default ONNX domain is outside the supported range "
                     + OlderOpsets.MIN_OPSET + ".." + NodeLowering.MAX_OPSET);

@@ -101,6 +101,17 @@ class BadInputTest {
                 .hasMessage(p + ": node 's' (Softmax) attribute 'axis' is given twice (each attribute name appears once per node)");
     }
 
+    /** breaker11: a model with no opset_import read "opset 1 ... outside the supported range"; a node without op_type printed as a blank. */
+    @Test
+    void noDefaultOpsetAndNoOpTypeAreNamed() throws Exception {
+        Path none = write("no-opset.onnx", relu().model().toBuilder().clearOpsetImport().build().toByteArray());
+        assertThatThrownBy(() -> OnnxImporter.load(none, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(none + ": opset_import names no version of the default ONNX domain, which its nodes use (ONNX IR 3+: a model imports every domain it uses)");
+        Path blank = write("no-op.onnx", new TinyOnnx().input("x", 1L, 4L).output("y").node("n", "", List.of("x"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(blank, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("unsupported op type: '' (a node with no op_type) (1 node: n)");
+    }
+
     @Test
     void anAttributeOfTheWrongTypeIsNamedWithOnnxTypeNamesNotCodes() throws Exception {
         Path p = write("axis-string.onnx", new TinyOnnx().input("x", 1L, 4L).output("y")
