@@ -164,6 +164,7 @@ final class ControlFlow {
 
     private void unroll(OnnxModel.Node node, int index, Scope scope) {
         NodeContext n = importer.context(node, index);
+        OlderOpsets.adapt(node, n, n.opset());   // Scan-8 is not Scan-9: refused below opset 9
         switch (node.opType()) {
             case "If" -> unrollIf(node, n, index, scope);
             case "Scan" -> unrollScan(node, n, index, scope);

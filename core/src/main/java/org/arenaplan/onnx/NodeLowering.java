@@ -15,7 +15,8 @@ import java.util.Set;
 
 /**
  * Shape inference and attribute resolution, one ONNX op at a time, for opsets
- * {@link #MIN_OPSET}..{@link #MAX_OPSET}: dispatches each node by op type to the
+ * {@link #MIN_OPSET}..{@link #MAX_OPSET} (older opsets reach it only through
+ * {@link OlderOpsets}, node by node, as their opset-9 meaning): dispatches each node by op type to the
  * {@link OnnxImport} declared with its kind's registry entry ({@code org.arenaplan.ops}, found
  * through the {@link OnnxOpTable} service), which maps it to a kind carrying exactly the
  * attributes that kind documents, defaults filled in, so kernels never guess. Each op family's
@@ -103,7 +104,8 @@ public final class NodeLowering {
     static Lowered lower(NodeContext n) {
         OnnxImport i = Table.IMPORTS.get(n.opType());
         if (i == null) throw n.error("unsupported op '" + n.opType() + "'");   // UnsupportedNodes lists these before any node is lowered
-        n.require(n.opset() >= i.sinceOpset(), n.opType() + " exists from opset " + i.sinceOpset() + " of the default domain");
+        // below opset 9 OlderOpsets has checked the op means what it means at 9 (the registry's floor)
+        n.require(n.opset() >= i.sinceOpset() || (n.opset() < MIN_OPSET && i.sinceOpset() <= MIN_OPSET), n.opType() + " exists from opset " + i.sinceOpset() + " of the default domain");
         return i.importer().lower(n);
     }
 

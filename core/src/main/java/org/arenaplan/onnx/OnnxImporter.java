@@ -30,8 +30,10 @@ import java.util.TreeSet;
  *
  * <p>Steps:
  * <ol>
- *   <li>Decode the file ({@link OnnxProtos}); check the default-domain opset is within
- *       {@link NodeLowering#MIN_OPSET}..{@link NodeLowering#MAX_OPSET}.</li>
+ *   <li>Decode the file ({@link OnnxProtos}; model-local functions inlined by
+ *       {@link LocalFunctions}); check the default-domain opset is within
+ *       {@link OlderOpsets#MIN_OPSET}..{@link NodeLowering#MAX_OPSET} (below 9 each node is
+ *       imported only where its op means what it means at opset 9: {@link OlderOpsets}).</li>
  *   <li>Graph inputs that are not initializers get their shapes, each symbolic dim taken from
  *       {@code dims} (by its name, or {@code INPUT.AXIS} to override any axis of an input).</li>
  *   <li>Nodes in file order are the schedule. Initializers, Constants and ConstantOfShape nodes
@@ -155,9 +157,12 @@ public final class OnnxImporter {
 
     private OnnxImporter run(OnnxModel model) {
         long opset = model.defaultOpset();
-        if (opset < NodeLowering.MIN_OPSET || opset > NodeLowering.MAX_OPSET)
+        if (model.irVersion() >= 3 && !model.opsets().containsKey("") && !model.opsets().containsKey("ai.onnx")
+                && model.graph().nodes().stream().anyMatch(n -> n.domain().isEmpty() || n.domain().equals("ai.onnx")))
+            throw new OnnxException(file + ": opset_import names no version of the default ONNX domain, which its nodes use (ONNX IR 3+: a model imports every domain it uses)");
+        if (opset < OlderOpsets.MIN_OPSET || opset > NodeLowering.MAX_OPSET)
             throw new OnnxException(file + ": opset " + opset + " of the default ONNX domain is outside the supported range "
-                    + NodeLowering.MIN_OPSET + ".." + NodeLowering.MAX_OPSET);
+                    + OlderOpsets.MIN_OPSET + ".." + NodeLowering.MAX_OPSET);
         OnnxModel.Graph g = model.graph();
         String unsupported = UnsupportedNodes.describe(g.nodes());
         if (unsupported != null) throw new OnnxException(file + ": " + unsupported);
@@ -339,6 +344,7 @@ public final class OnnxImporter {
     private void node(OnnxModel.Node node, int index, long opset) {
         List<Value> ins = new ArrayList<>();
         NodeContext probe = new NodeContext(file, node, index, opset, List.of(), this::constantValues);
+        node = OlderOpsets.adapt(node, probe, opset);
         for (String in : node.inputs()) {
             if (in.isEmpty()) { ins.add(null); continue; }
             Value v = values.get(in);

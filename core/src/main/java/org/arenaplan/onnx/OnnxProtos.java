@@ -106,7 +106,7 @@ public final class OnnxProtos {
             if (before != null && before != o.getVersion())   // which one would a node mean? (the ONNX checker refuses this too)
                 throw new OnnxException(file + ": opset_import gives the domain '" + o.getDomain() + "' twice, as opset " + before + " and " + o.getVersion());
         }
-        return new OnnxModel(m.getIrVersion(), opsets, graph(m.getGraph(), file, dir));
+        return new OnnxModel(m.getIrVersion(), opsets, graph(LocalFunctions.inline(m, file), file, dir));
     }
 
     /** A GraphProto: the model's graph, or the body of an If, Loop or Scan node (a GRAPH attribute). */
@@ -144,8 +144,11 @@ public final class OnnxProtos {
 
     private static OnnxModel.Node node(OnnxMl.NodeProto n, String file, Path dir) {
         Map<String, OnnxModel.Attribute> attrs = new LinkedHashMap<>();
-        for (OnnxMl.AttributeProto a : n.getAttributeList())
-            attrs.put(a.getName(), attribute(a, dir, file, file + ": node '" + n.getName() + "' (" + n.getOpType() + ") attribute '" + a.getName() + "'"));
+        for (OnnxMl.AttributeProto a : n.getAttributeList()) {
+            String what = file + ": node '" + n.getName() + "' (" + n.getOpType() + ") attribute '" + a.getName() + "'";
+            if (attrs.put(a.getName(), attribute(a, dir, file, what)) != null)   // which one would the op mean? (the ONNX checker refuses this too)
+                throw new OnnxException(what + " is given twice (each attribute name appears once per node)");
+        }
         return new OnnxModel.Node(n.getName(), n.getOpType(), n.getDomain(), n.getInputList(), n.getOutputList(), attrs);
     }
 

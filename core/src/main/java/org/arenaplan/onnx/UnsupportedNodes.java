@@ -55,7 +55,7 @@ final class UnsupportedNodes {
                 ops.computeIfAbsent(printable(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
             } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())
                     && !ControlFlow.unrolls(node)) {
-                String key = printable(node.opType());
+                String key = node.opType().isEmpty() ? "'' (a node with no op_type)" : printable(node.opType());
                 ops.computeIfAbsent(key, k -> new ArrayList<>()).add(name);
                 notes.computeIfAbsent(key, k -> note(node.opType()));
             } else {

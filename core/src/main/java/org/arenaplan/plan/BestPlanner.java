@@ -146,7 +146,7 @@ public final class BestPlanner extends TimeLimitedPlanner {
                 results[runOrder[k]] = r;
                 if (r.outrun()) outrun.incrementAndGet();
                 else bound.offer(Placement.arenaOf(problem, r.offsets()));
-                if (r.outrun() || r.complete()) finished.incrementAndGet();
+                if (r.outrun() || !r.cut()) finished.incrementAndGet();
             }
         });
         if (results[runOrder[0]] == null)          // the deadline had passed before any thread began
@@ -164,8 +164,8 @@ public final class BestPlanner extends TimeLimitedPlanner {
         GreedyPlacer.Result w = results[winner];
         int done = finished.get();            // runs that placed every buffer or were outrun: the others were cut or never began
         String stopped = done < runs ? done + " of " + runs + " runs finished" : "";
-        String label = Placement.label(name(), "(", ")", !w.complete(), CANDIDATES.get(winner % COUNT).label(), GreedyPlacer.sweptNote(w), stopped);
-        return new Placement(w.offsets(), bestArena, label, Placement.reachesLowerBound(problem, bestArena, !w.complete()), !w.complete());
+        String label = Placement.label(name(), "(", ")", w.cut(), CANDIDATES.get(winner % COUNT).label(), GreedyPlacer.sweptNote(w), stopped);
+        return new Placement(w.offsets(), bestArena, label, Placement.reachesLowerBound(problem, bestArena, w.cut()), w.cut());
     }
 
     /**

@@ -21,7 +21,8 @@ import java.time.Duration;
  * where exact placement gives 1.00334, seed 11 1.00044 against 1.00241; of seeds 12 to 23 all
  * but seed 20, 1.00555 against 1.00534; docs/scale.md). With a time limit, the sort and the
  * placement read the clock; buffers not placed by then are stacked on top (all of them, in
- * index order, when the sort was cut) and the planner's label says "cut at the time limit".
+ * index order, when the sort was cut) and the planner's label says "cut at the time limit"; it
+ * says so too where the deadline cut a later sweep and an earlier, complete one was kept.
  */
 public final class GreedyBreadthPlanner extends TimeLimitedPlanner {
     public GreedyBreadthPlanner() {

@@ -33,11 +33,14 @@ final class GreedyPlacer {
     enum Fit { BEST, FIRST }
 
     /**
-     * Offsets; whether every buffer was placed by the fit rule (false: cut at the deadline); and
-     * whether the light buffers were swept ({@link SweepPlacer}) rather than placed exactly. Or
-     * {@link #OUTRUN}: stopped once its arena passed the {@link ArenaBound} (no offsets).
+     * Offsets; whether every buffer was placed by the fit rule (false: cut at the deadline);
+     * whether the light buffers were swept ({@link SweepPlacer}) rather than placed exactly; and
+     * whether a later step of the same planner was cut at the deadline and thrown away
+     * ({@code laterCut}: this complete placement is an earlier step's, so the arena may be above
+     * what the planner gives without a limit; {@link #keptOver}). Or {@link #OUTRUN}: stopped
+     * once its arena passed the {@link ArenaBound} (no offsets).
      */
-    record Result(long[] offsets, boolean complete, boolean swept) {
+    record Result(long[] offsets, boolean complete, boolean swept, boolean laterCut) {
         /** A run stopped because its arena passed the bound: it cannot be the smallest. */
         static final Result OUTRUN = new Result(null, false, false);
 
@@ -45,10 +48,35 @@ final class GreedyPlacer {
             this(offsets, complete, false);
         }
 
+        Result(long[] offsets, boolean complete, boolean swept) {
+            this(offsets, complete, swept, false);
+        }
+
         /** Whether the run stopped at the {@link ArenaBound}; then it has no offsets. */
         boolean outrun() {
             return offsets == null;
         }
+
+        /**
+         * Whether the deadline cut it: it stacked buffers it had not placed, or a later step's
+         * cut run was thrown away for it ({@code laterCut}). The planner's label then says "cut
+         * at the time limit" ({@link GreedyPlacer#placement}, {@link BestPlanner}).
+         */
+        boolean cut() {
+            return !outrun() && (!complete || laterCut);
+        }
+    }
+
+    /**
+     * {@code kept}, flagged {@code laterCut} when {@code other}, a run tried after it and thrown
+     * away, was cut at the deadline ({@link Result#cut}): so that a sweep cut short after an
+     * earlier one finished is not hidden (a time limit cutting {@code greedy-breadth}'s second
+     * peak sweep on wide-62k-9k left 1.0044 x LB where it gives 1.0000). {@code kept} as it is
+     * when it is {@link Result#OUTRUN} or {@code other} was not cut.
+     */
+    static Result keptOver(Result kept, Result other) {
+        if (kept.outrun() || !other.cut() || kept.laterCut()) return kept;
+        return new Result(kept.offsets(), kept.complete(), kept.swept(), true);
     }
 
     /** A deadline that never comes (for {@link System#nanoTime()} comparisons by difference). */
@@ -154,7 +182,7 @@ final class GreedyPlacer {
 
     /** The placement of a result, labelled "swept" and "cut at the time limit" where they apply. */
     static Placement placement(Problem p, Result r, String planner) {
-        return Placement.of(p, r.offsets(), Placement.label(planner, " (", ")", !r.complete(), sweptNote(r)), !r.complete());
+        return Placement.of(p, r.offsets(), Placement.label(planner, " (", ")", r.cut(), sweptNote(r)), r.cut());
     }
 
     /** "swept" for a swept result, else "". */

@@ -23,7 +23,8 @@ import java.time.Duration;
  * 9_000)}, and lost to exact placement in this order on 6 of 24 seeds of that shape, where the
  * peak sweep loses on none (docs/scale.md). With a time limit, the sort and the placement read
  * the clock; buffers not placed by then are stacked on top (all of them, in index order, when
- * the sort was cut) and the planner's label says "cut at the time limit".
+ * the sort was cut) and the planner's label says "cut at the time limit"; it says so too where
+ * the deadline cut a later sweep and an earlier, complete one was kept.
  */
 public final class GreedySizePlanner extends TimeLimitedPlanner {
     public GreedySizePlanner() {

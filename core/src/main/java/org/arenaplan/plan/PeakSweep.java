@@ -78,7 +78,7 @@ final class PeakSweep {
         if (!byStart.outrun()) beat.offer(arena);
         GreedyPlacer.Result byEnd = place(p, order, fit, Stack.BY_END_DESC, deadline, beat);
         if (!byEnd.outrun() && byEnd.complete() && Placement.arenaOf(p, byEnd.offsets()) < arena) return byEnd;
-        return byStart;
+        return GreedyPlacer.keptOver(byStart, byEnd);
     }
 
     /** As {@link #place(Problem, int[], GreedyPlacer.Fit, Stack, long, ArenaBound)}, stacked {@link Stack#BY_START}. */

@@ -88,7 +88,10 @@ public record Placement(long[] offsets, long arenaBytes, String planner, boolean
     /**
      * Whether the planner stopped at its deadline and stacked the buffers it had not placed yet
      * one above another, above the placed ones: the placement is valid, but not tight (its arena
-     * may be far above what the planner finds given the time). The label then carries {@link #CUT}.
+     * may be far above what the planner finds given the time). Also true where the deadline cut
+     * a later step of a heuristic that runs several (a second sweep of {@code greedy-breadth} or
+     * {@code greedy-size}) and an earlier step's complete placement was kept: its arena may be
+     * above what the planner gives without a limit. The label then carries {@link #CUT}.
      */
     @Override
     public boolean cut() {

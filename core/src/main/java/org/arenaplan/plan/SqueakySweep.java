@@ -71,8 +71,10 @@ import java.util.Arrays;
  * sweep costs about what the heavy-half sweep did on 62k / 9k, half of it on 620k / 90k.
  *
  * <p>Deadline: every sweep reads it as {@link SweepPlacer} does; a later sweep cut by it is
- * thrown away, so the result is cut only when the first peak sweep was (and, in step 3, the first
- * sweep there).
+ * thrown away, so the result stacks buffers only when the first peak sweep was cut (and, in step
+ * 3, the first sweep there); where a later one was cut, the result kept says so
+ * ({@link GreedyPlacer#keptOver}: the planner's label says "cut at the time limit", as the
+ * arena may be above what the steps give without one).
  */
 final class SqueakySweep {
     private SqueakySweep() { }
@@ -130,14 +132,14 @@ final class SqueakySweep {
         beat.offer(peakArena);   // a finished run's arena: the runs below stop once above it
         if (!SweepPlacer.heavyIsFew(p, heavy) || !SweepPlacer.heavyAffordable(p, order, heavy) || heavy >= p.size()) {
             GreedyPlacer.Result swept = step3(p, order, fit, deadline, beat, rounds);
-            if (swept.outrun() || !swept.complete()) return peak;           // past the peak sweeps' arena, or cut
-            return Placement.arenaOf(p, swept.offsets()) <= peakArena ? swept : peak;
+            if (swept.outrun() || !swept.complete()) return GreedyPlacer.keptOver(peak, swept);   // past the peak sweeps' arena, or cut
+            return Placement.arenaOf(p, swept.offsets()) <= peakArena ? swept : GreedyPlacer.keptOver(peak, swept);
         }
         if (!rounds) return peak;
         Reordered next = squeakyFirst(p, order, heavy, peak.offsets(), lb);
         GreedyPlacer.Result round = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, beat);
         if (!round.outrun() && round.complete() && Placement.arenaOf(p, round.offsets()) < peakArena) return round;
-        return peak;
+        return GreedyPlacer.keptOver(peak, round);
     }
 
     private static GreedyPlacer.Result step3(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound, boolean rounds) {
@@ -157,8 +159,8 @@ final class SqueakySweep {
         ArenaBound beatNone = new ArenaBound();
         beatNone.offer(noneArena);
         GreedyPlacer.Result withRound = placeWithRound(p, order, fit, heavy, deadline, bound, beatNone);
-        if (withRound.outrun() || !withRound.complete()) return none;
-        return Placement.arenaOf(p, withRound.offsets()) <= noneArena ? withRound : none;
+        if (withRound.outrun() || !withRound.complete()) return GreedyPlacer.keptOver(none, withRound);
+        return Placement.arenaOf(p, withRound.offsets()) <= noneArena ? withRound : GreedyPlacer.keptOver(none, withRound);
     }
 
     /**
@@ -176,8 +178,8 @@ final class SqueakySweep {
         ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
         beat.offer(arena);   // a finished run's arena: the second must end strictly below it to count
         GreedyPlacer.Result second = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, beat);
-        if (second.outrun() || !second.complete()) return first;
-        return Placement.arenaOf(p, second.offsets()) < arena ? second : first;
+        if (second.outrun() || !second.complete()) return GreedyPlacer.keptOver(first, second);
+        return Placement.arenaOf(p, second.offsets()) < arena ? second : GreedyPlacer.keptOver(first, second);
     }
 
     /** A placement order and how many of its first buffers are heavy (placed exactly). */

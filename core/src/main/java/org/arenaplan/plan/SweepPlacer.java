@@ -108,8 +108,8 @@ final class SweepPlacer {
         ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
         beat.offer(arena);
         GreedyPlacer.Result half = placeHeavy(p, order, fit, heavy, deadline, beat);
-        if (half.outrun() || !half.complete()) return none;
-        return Placement.arenaOf(p, half.offsets()) <= arena ? half : none;
+        if (half.outrun() || !half.complete()) return GreedyPlacer.keptOver(none, half);
+        return Placement.arenaOf(p, half.offsets()) <= arena ? half : GreedyPlacer.keptOver(none, half);
     }
 
     /**

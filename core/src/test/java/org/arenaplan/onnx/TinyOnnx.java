@@ -11,6 +11,30 @@ import java.util.List;
 final class TinyOnnx {
     private long opset = 13;
     private final OnnxMl.GraphProto.Builder graph = OnnxMl.GraphProto.newBuilder().setName("tiny");
+    private final List<OnnxMl.FunctionProto> functions = new java.util.ArrayList<>();
+
+    /** A body node's attribute that refers to the calling node's attribute {@code name} (FunctionProto bodies only). */
+    record Ref(String name, OnnxMl.AttributeProto.AttributeType type) { }
+
+    /**
+     * A model-local function (IR 8): {@code body}'s nodes over formal inputs {@code in}, computing
+     * {@code out}; {@code attrs} are its attribute names, {@code defaults} its defaulted ones (IR 9)
+     * as name, value pairs like {@link #node}'s. Its domain is imported at version 1, the default
+     * domain at this model's opset.
+     */
+    TinyOnnx function(String domain, String name, List<String> in, List<String> out, List<String> attrs, TinyOnnx body, Object... defaults) {
+        OnnxMl.FunctionProto.Builder f = OnnxMl.FunctionProto.newBuilder().setDomain(domain).setName(name).addAllInput(in).addAllOutput(out)
+                .addAllAttribute(attrs).addAllNode(body.graph.getNodeList())
+                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain("").setVersion(body.opset));
+        body.graph.getNodeList().stream().map(OnnxMl.NodeProto::getDomain).filter(d -> !d.isEmpty()).distinct()
+                .forEach(d -> f.addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain(d).setVersion(1)));
+        if (defaults.length > 0) {
+            OnnxMl.NodeProto holder = new TinyOnnx().node("d", "D", List.of(), List.of(), defaults).graph.getNode(0);
+            f.addAllAttributeProto(holder.getAttributeList());
+        }
+        functions.add(f.build());
+        return this;
+    }
 
     TinyOnnx opset(long v) { opset = v; return this; }
 
@@ -98,6 +122,7 @@ final class TinyOnnx {
             else if (v instanceof String[] ss) { for (String x : ss) a.addStrings(ByteString.copyFromUtf8(x)); a.setType(OnnxMl.AttributeProto.AttributeType.STRINGS); }
             else if (v instanceof OnnxMl.TensorProto t) a.setT(t).setType(OnnxMl.AttributeProto.AttributeType.TENSOR);
             else if (v instanceof TinyOnnx g) a.setG(g.graph.build()).setType(OnnxMl.AttributeProto.AttributeType.GRAPH);
+            else if (v instanceof Ref r) a.setRefAttrName(r.name()).setType(r.type());
             else throw new IllegalArgumentException(String.valueOf(v));
             n.addAttribute(a);
         }
@@ -114,10 +139,19 @@ final class TinyOnnx {
 
     private final java.util.Set<String> domains = new java.util.TreeSet<>();
 
+    /** A node of {@code domain} (a call of a local function there), attrs as {@link #node}'s. */
+    TinyOnnx call(String domain, String name, String op, List<String> in, List<String> out, Object... attrs) {
+        node(name, op, in, out, attrs);
+        graph.getNodeBuilder(graph.getNodeCount() - 1).setDomain(domain);
+        return this;
+    }
+
     OnnxMl.ModelProto model() {
-        return OnnxMl.ModelProto.newBuilder().setIrVersion(7).setGraph(graph)
-                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset))
-                .addAllOpsetImport(domains.stream().map(d -> OnnxMl.OperatorSetIdProto.newBuilder().setDomain(d).setVersion(1).build()).toList()).build();
+        OnnxMl.ModelProto.Builder m = OnnxMl.ModelProto.newBuilder().setIrVersion(functions.isEmpty() ? 7 : 9).setGraph(graph)
+                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset)).addAllFunctions(functions);
+        java.util.stream.Stream.concat(functions.stream().map(OnnxMl.FunctionProto::getDomain), domains.stream()).filter(d -> !d.isEmpty()).distinct()
+                .forEach(d -> m.addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain(d).setVersion(1)));
+        return m.build();
     }
 
     byte[] bytes() {

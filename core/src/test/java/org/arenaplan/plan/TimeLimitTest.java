@@ -85,6 +85,35 @@ class TimeLimitTest {
     }
 
     @Test
+    void aSweptPlanNotLabelledCutIsTheOneWithNoLimit() {
+        // Past the exact budget greedy-breadth and greedy-size run one sweep after another and
+        // keep the smallest. A deadline that cut a later sweep used to leave the earlier one's
+        // placement labelled only "swept" (wide-62k-9k at --time-limit 2: 1.0044 x LB, where the
+        // planner gives 1.0000). Deadlines spread over one unlimited run: every placement is valid,
+        // and one whose label does not say "cut at the time limit" is the unlimited one.
+        Problem p = WideTraces.generate(9, 24_000, 6_000);   // neither first peak sweep reaches the lower bound
+        assertThat(GreedyPlacer.isExactAffordable(p)).isFalse();
+        for (TimeLimitedPlanner planner : new TimeLimitedPlanner[]{new GreedyBreadthPlanner(), new GreedySizePlanner()}) {
+            String name = planner.name();
+            planner.place(p);                                        // warm: the per-problem setup
+            long began = System.nanoTime();
+            Placement whole = planner.place(p);
+            long took = System.nanoTime() - began;
+            assertThat(whole.cut()).isFalse();
+            int cut = 0;
+            for (int k = 1; k <= 8; k++) {
+                Placement q = planner.place(p, System.nanoTime() + took * k / 8);
+                assertThat(PlacementValidator.validate(p, q)).as(name + " " + k + "/8").isEmpty();
+                assertThat(q.planner().contains(Placement.CUT)).as(name + " " + k + "/8").isEqualTo(q.cut());
+                if (q.cut()) cut++;
+                else assertThat(java.util.Arrays.equals(q.offsets(), whole.offsets()))
+                        .as(name + " " + k + "/8, labelled " + q.planner() + ": arena " + q.arenaBytes() + " against " + whole.arenaBytes()).isTrue();
+            }
+            assertThat(cut).as(name + ": some deadline fell inside the run").isPositive();
+        }
+    }
+
+    @Test
     void nearDeadlinesCutBestAnywhereWithAValidPlacementLabelledAsCut() {
         // Deadlines from before the sorts end to the middle of the placements: wherever the cut
         // falls, the winner is valid and its label says whether it finished.

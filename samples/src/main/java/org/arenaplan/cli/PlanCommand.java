@@ -289,6 +289,7 @@ final class PlanCommand implements Callable<Integer> {
     private void checkFlags(PlanInput input) {
         if (capacity != null && capacity < 0) throw new UsageException("--capacity must not be negative, got " + capacity);
         if (timeLimit != null) Seconds.of("--time-limit", timeLimit);
+        scheduleFlags.check();
         checkFiles();
         streamFlags.count();
         streamFlags.mode();
@@ -309,6 +310,12 @@ final class PlanCommand implements Callable<Integer> {
             FileAccess.checkWritable(out, "--out");
         }
         if (out != null && !outToStdout()) FileAccess.checkNotAnInput(out, "--out", words);
+        String[] flags = {"--out", "--svg", "--html"};
+        Path[] files = {out != null && outToStdout() ? null : out, svg, html};
+        for (int a = 0; a < files.length; a++)
+            for (int b = a + 1; b < files.length; b++)
+                if (files[a] != null && files[b] != null && files[a].toAbsolutePath().normalize().equals(files[b].toAbsolutePath().normalize()))
+                    throw new UsageException(flags[b] + " " + files[b] + ": this file is also " + flags[a] + "'s; one would overwrite the other, so give each its own name");
         for (Path picture : new Path[]{svg, html}) {
             if (picture == null) continue;
             String flag = picture == svg ? "--svg" : "--html";

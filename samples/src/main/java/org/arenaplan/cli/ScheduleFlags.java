@@ -32,6 +32,12 @@ final class ScheduleFlags {
         return mode() != ScheduleMode.FILE;
     }
 
+    /** Checks {@code --schedule} and {@code --schedule-time-limit} before any work, whatever the input (a CSV problem too). */
+    void check() {
+        mode();
+        Seconds.of("--schedule-time-limit", timeLimit);
+    }
+
     /** The graph in the order asked for (the graph itself for {@code file}). */
     Schedule apply(Graph g, long alignment) {
         Duration limit = Seconds.of("--schedule-time-limit", timeLimit);

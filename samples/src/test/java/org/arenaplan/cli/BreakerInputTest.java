@@ -147,6 +147,20 @@ class BreakerInputTest {
         assertThat(Files.readAllBytes(ref)).isEqualTo(reference);
     }
 
+    /** breaker11: {@code plan p.csv --out s.csv --svg s.csv} wrote the SVG over the solution (exit 0); {@code --schedule-time-limit -5} passed with a CSV. */
+    @Test
+    void twoOutputFlagsNamingOneFileAndABadScheduleLimitAreRefusedBeforeAnyWork() throws Exception {
+        Path csv = dir.resolve("p.csv");
+        Files.writeString(csv, "id,lower,upper,size\na,0,2,4\nb,1,3,4\n");
+        Path same = dir.resolve("s.csv");
+        oneLine(Cli.run("plan", csv.toString(), "--out", same.toString(), "--svg", same.toString()), "--svg " + same + ": this file is also --out's", "give each its own name");
+        oneLine(Cli.run("plan", csv.toString(), "--svg", same.toString(), "--html", dir.resolve(".").resolve("s.csv").toString()), "this file is also --svg's");
+        assertThat(Files.exists(same)).isFalse();
+        for (String limit : new String[]{"0", "-5"})
+            oneLine(Cli.run("plan", csv.toString(), "--schedule-time-limit", limit), "--schedule-time-limit");
+        assertThat(Cli.run("plan", csv.toString(), "--out", same.toString(), "--svg", dir.resolve("s.svg").toString()).code()).isZero();
+    }
+
     /** {@code run --json} on a full disk said only "No space left on device"; the line now names the flag and file. */
     @Test
     void aJsonReportThatCannotBeWrittenNamesTheFlagAndFile() {

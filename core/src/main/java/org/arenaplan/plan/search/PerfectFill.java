@@ -52,7 +52,11 @@ import java.util.stream.IntStream;
  *       conflicts, the wall's and every filler's span. When a child's conflict misses the
  *       sections of the buffer just placed, the failure holds without it: the node fails at
  *       once with that conflict (and is refuted) instead of trying its other fillers, and so on
- *       up while the conflict misses each placement.</li>
+ *       up while the conflict misses each placement. A node that fails after trying its fillers
+ *       also records its conflict, when it has at most {@value #NOGOOD_MAX_SECTIONS} sections and
+ *       is not the whole part, with each of those sections' states (a hash of its unplaced
+ *       members, {@link #memberKey}): a later placement that gives them all those states again
+ *       fails at once ({@link Nogoods}, learned nogoods, kept across restarts).</li>
  *   <li><em>Restarts.</em> Node budgets of {@value #LUBY_UNIT} x buffers times the Luby sequence
  *       1, 1, 2, 1, 1, 2, 4, ... (Luby, Sinclair and Zuckerman 1993: within a log factor of the
  *       best fixed budget for an unknown run-time distribution); the first run tries fillers
@@ -66,7 +70,8 @@ import java.util.stream.IntStream;
  * Cost per node: O(sections + the unplaced buffers starting at walls + the unplaced members of
  * the sections of the buffers live where the placed one is, a pass per distinct release there at
  * worst; at a failed node, also the spans of the wall's starters and sections / 64 words for the
- * conflicts). The unplaced buffers are kept per section, as members (swapped past a count) and as
+ * conflicts; per placement, the nogoods listed under the states its sections take, each read up to
+ * its length). The unplaced buffers are kept per section, as members (swapped past a count) and as
  * starters (a linked list in a fixed order, so that the candidates and the choices do not depend
  * on what was placed and taken back before). Used by {@link CapacitySearch} instead of
  * its general scheme when the problem has no slack and no extra conflicts.
@@ -133,6 +138,10 @@ final class PerfectFill {
     private long backjumps;
     /** For tests: false turns backjumping off (every failed child then leads to the next filler). */
     boolean backjumping = true;
+    /** For tests: false turns the learned nogoods ({@link Nogoods}) off. */
+    boolean learning = true;
+    /** The longest conflict, in sections, kept as a nogood. */
+    static final int NOGOOD_MAX_SECTIONS = 48;
     /**
      * Set by every NOT_FOUND of {@link #search}, {@link #holds} and the lookaheads: the conflict, a
      * bitset of sections whose sets of unplaced buffers alone (they fix the floors there) leave
@@ -140,6 +149,12 @@ final class PerfectFill {
      */
     private final long[] conflict;
     private long nodesLeft;
+    /** Per section, the XOR of the keys of its unplaced members (the buffers live there): its state. */
+    private final long[] memberKey;
+    /** Learned nogoods over the conflicts of failed nodes ({@link Nogoods}); null when off. */
+    private Nogoods nogoods;
+    /** The sections of the last buffer placed by {@link #search}: where a nogood learned below it is watched. */
+    private int lastLo, lastHi;
     private SplittableRandom random;
     /** Which member of a portfolio this is (0: the first run in the fixed order, then seeds 1, 2, ...; m > 0: every run random, its own seeds). */
     private int member;
@@ -222,6 +237,8 @@ final class PerfectFill {
         unplacedKey = new long[time.sections];
         for (int b : active) unplacedKey[time.first[b]] ^= key[b];
         conflict = new long[(time.sections + 63) / 64];
+        memberKey = new long[time.sections];
+        for (int b : active) for (int k = time.first[b]; k < time.end[b]; k++) memberKey[k] ^= key[b];
         live = time.members.clone();
         liveCount = new int[time.sections];
         for (int s = 0; s < time.sections; s++) liveCount[s] = time.memberStart[s + 1] - time.memberStart[s];
@@ -261,6 +278,11 @@ final class PerfectFill {
         return backjumps;
     }
 
+    /** Nogoods learned, nodes cut by them, and times the store was cleared (0 when learning is off). */
+    long[] nogoodStats() {
+        return nogoods == null ? new long[3] : new long[] {nogoods.learned(), nogoods.cuts(), nogoods.clears()};
+    }
+
     /** Offsets of the buffers; meaningful after {@link #run()} returned {@link #FOUND}. */
     long[] offsets() {
         return offset;
@@ -270,6 +292,7 @@ final class PerfectFill {
     int run() {
         int[] cuts = IntStream.range(1, time.sections).filter(k -> crossings[k] == 0).toArray();
         long unit = Math.max(1, (long) LUBY_UNIT * count);
+        if (learning && nogoods == null) nogoods = new Nogoods(memberKey, NOGOOD_MAX_SECTIONS);
         for (int round = 0; ; round++) {
             random = member == 0 ? (round == 0 ? null : new SplittableRandom(round)) : new SplittableRandom(memberSeed(member, round));
             long luby = luby(round + 1);
@@ -317,6 +340,7 @@ final class PerfectFill {
      */
     private int search(int from, int to, int left, long hash) {
         if (left == 0) return FOUND;
+        int enteredLo = lastLo, enteredHi = lastHi;
         if (isRefuted(hash)) {
             conflictOnly(from, to);
             return NOT_FOUND;
@@ -338,6 +362,8 @@ final class PerfectFill {
             long top = f + size[b];
             int releaseMark = releaseLog.mark();
             place(b, f);
+            lastLo = time.first[b];
+            lastHi = time.end[b];
             int newCuts = 0;
             for (int k = time.first[b] + 1; k < time.end[b]; k++) {
                 if (crossings[k] == 0) {
@@ -346,7 +372,8 @@ final class PerfectFill {
                 }
             }
             int r;
-            if (!holds(b, top, from, to)) r = NOT_FOUND;
+            if (nogoods != null && nogoods.matches(time.first[b], time.end[b], conflict)) r = NOT_FOUND;
+            else if (!holds(b, top, from, to)) r = NOT_FOUND;
             else if (newCuts > 0) r = solveParts(from, to, cuts.clone(), newCuts, hash ^ key[b]);
             else r = search(from, to, left - 1, hash ^ key[b]);
             unplace(b, f, releaseMark);
@@ -362,6 +389,7 @@ final class PerfectFill {
         wallFacts(s, from);
         starterFacts(s, f);
         refute(hash);
+        if (nogoods != null) nogoods.learn(conflict, from, to, enteredLo, enteredHi);
         return NOT_FOUND;
     }
 
@@ -373,6 +401,7 @@ final class PerfectFill {
         placed[b] = true;
         offset[b] = f;
         unplacedKey[time.first[b]] ^= key[b];
+        for (int k = time.first[b]; k < time.end[b]; k++) memberKey[k] ^= key[b];
         next[prev[b]] = next[b];
         prev[next[b]] = prev[b];
         int first = time.first[b];
@@ -390,6 +419,7 @@ final class PerfectFill {
     /** Undoes {@link #place}, and the releases raised since {@code releaseMark}. */
     private void unplace(int b, long f, int releaseMark) {
         unplacedKey[time.first[b]] ^= key[b];
+        for (int k = time.first[b]; k < time.end[b]; k++) memberKey[k] ^= key[b];
         next[prev[b]] = b;
         prev[next[b]] = b;
         for (int k = time.first[b]; k < time.end[b]; k++) liveCount[k]++;

@@ -1,0 +1,228 @@
+package org.arenaplan.onnx;
+
+import ai.onnx.proto.OnnxMl;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Inlines a model's local functions ({@code ModelProto.functions}, ONNX IR 8+; IR 9 attribute
+ * defaults, IR 10 overloads): every node that calls one (same domain, op_type and overload) is
+ * replaced by the function's body, so the importer sees only operators. Exporters write them:
+ * PyTorch's {@code export_modules_as_functions} and its dynamo exporter (one function per module
+ * in torch 2.1-2.5), onnxscript.
+ *
+ * <p>Steps, per call (ONNX IR, "Functions"): the function's formal inputs take the call's actual
+ * inputs (a missing trailing one is {@code ""}, an omitted optional input); its formal outputs are
+ * the call's outputs; every other value the body defines gets a fresh name, the call's name
+ * (or {@code op_type#i}) then {@code /} then the body's name, made unique in the model; an
+ * attribute that refers to the function's ({@code ref_attr_name}) takes the call's value, else the
+ * function's default ({@code attribute_proto}), else is left out, as ONNX's inliner does. The body
+ * is inlined again where it calls functions (nested calls), and inside If/Loop/Scan bodies the
+ * outer names the body reads are renamed too (names a subgraph defines shadow them). Cost:
+ * linear in the nodes of the expanded graph.
+ *
+ * <p>Refused, naming the file and the function: a function that calls itself (directly or not),
+ * a call with more inputs or outputs than the function declares, a function that imports a
+ * domain at another opset than the model (arenaplan imports each domain at one version; the ONNX
+ * checker asks the same), and a function body reading a name that is none of its inputs and no
+ * earlier node's output.
+ */
+final class LocalFunctions {
+    /** Nesting of calls before a call chain is taken for recursion. */
+    private static final int MAX_DEPTH = 64;
+
+    private final String file;
+    private final Map<String, OnnxMl.FunctionProto> functions = new HashMap<>();
+    private final Set<String> used = new HashSet<>();
+    private int calls;
+
+    private LocalFunctions(String file) {
+        this.file = file;
+    }
+
+    /**
+     * The model's graph with every call of a local function inlined; the graph itself when the
+     * model has no functions.
+     *
+     * @throws OnnxException as the class comment says
+     */
+    static OnnxMl.GraphProto inline(OnnxMl.ModelProto m, String file) {
+        if (m.getFunctionsCount() == 0) return m.getGraph();
+        LocalFunctions l = new LocalFunctions(file);
+        Map<String, Long> modelOpsets = new HashMap<>();
+        for (OnnxMl.OperatorSetIdProto o : m.getOpsetImportList()) modelOpsets.put(domain(o.getDomain()), o.getVersion());
+        for (OnnxMl.FunctionProto f : m.getFunctionsList()) {
+            for (OnnxMl.OperatorSetIdProto o : f.getOpsetImportList()) {
+                Long model = modelOpsets.get(domain(o.getDomain()));
+                if (model != null && model != o.getVersion())
+                    throw new OnnxException(file + ": local function '" + name(f) + "' imports the domain '" + o.getDomain() + "' at opset " + o.getVersion()
+                            + " but the model imports it at opset " + model + "; arenaplan reads each domain at one version (as the ONNX checker asks)");
+            }
+            if (l.functions.put(key(f.getDomain(), f.getName(), f.getOverload()), f) != null)
+                throw new OnnxException(file + ": local function '" + name(f) + "' is defined twice");
+        }
+        l.names(m.getGraph());
+        return m.getGraph().toBuilder().clearNode().addAllNode(l.expand(m.getGraph().getNodeList(), new ArrayList<>())).build();
+    }
+
+    private static String domain(String d) {
+        return d.equals("ai.onnx") ? "" : d;
+    }
+
+    private static String key(String domain, String name, String overload) {
+        return domain(domain) + "\u0000" + name + "\u0000" + overload;
+    }
+
+    private static String name(OnnxMl.FunctionProto f) {
+        return (f.getDomain().isEmpty() ? "" : f.getDomain() + ".") + f.getName() + (f.getOverload().isEmpty() ? "" : ":" + f.getOverload());
+    }
+
+    /** Every name the graph and its subgraphs use, so that fresh names never meet one. */
+    private void names(OnnxMl.GraphProto g) {
+        for (OnnxMl.ValueInfoProto v : g.getInputList()) used.add(v.getName());
+        for (OnnxMl.ValueInfoProto v : g.getOutputList()) used.add(v.getName());
+        for (OnnxMl.TensorProto t : g.getInitializerList()) used.add(t.getName());
+        for (OnnxMl.NodeProto n : g.getNodeList()) {
+            used.addAll(n.getInputList());
+            used.addAll(n.getOutputList());
+            for (OnnxMl.AttributeProto a : n.getAttributeList()) {
+                if (a.hasG()) names(a.getG());
+                for (OnnxMl.GraphProto sub : a.getGraphsList()) names(sub);
+            }
+        }
+    }
+
+    private String fresh(String want) {
+        String name = want;
+        while (!used.add(name)) name += "_";
+        return name;
+    }
+
+    /** {@code nodes} with every call expanded; {@code chain}: the functions being expanded, outermost first. */
+    private List<OnnxMl.NodeProto> expand(List<OnnxMl.NodeProto> nodes, List<String> chain) {
+        List<OnnxMl.NodeProto> out = new ArrayList<>(nodes.size());
+        for (OnnxMl.NodeProto n : nodes) {
+            OnnxMl.FunctionProto f = functions.get(key(n.getDomain(), n.getOpType(), n.getOverload()));
+            if (f == null) {
+                out.add(withExpandedSubgraphs(n, chain));
+                continue;
+            }
+            String fn = name(f);
+            if (chain.contains(fn) || chain.size() >= MAX_DEPTH)
+                throw new OnnxException(file + ": local function '" + fn + "' calls itself (" + String.join(" -> ", chain) + " -> " + fn + "); ONNX functions are not recursive");
+            List<String> inner = new ArrayList<>(chain);
+            inner.add(fn);
+            out.addAll(expand(body(n, f), inner));
+        }
+        return out;
+    }
+
+    /** A node whose If/Loop/Scan bodies may call functions too. */
+    private OnnxMl.NodeProto withExpandedSubgraphs(OnnxMl.NodeProto n, List<String> chain) {
+        boolean any = false;
+        for (OnnxMl.AttributeProto a : n.getAttributeList()) any |= a.hasG() || a.getGraphsCount() > 0;
+        if (!any) return n;
+        OnnxMl.NodeProto.Builder b = n.toBuilder().clearAttribute();
+        for (OnnxMl.AttributeProto a : n.getAttributeList()) {
+            if (!a.hasG()) {
+                b.addAttribute(a);
+                continue;
+            }
+            OnnxMl.GraphProto g = a.getG();
+            b.addAttribute(a.toBuilder().setG(g.toBuilder().clearNode().addAllNode(expand(g.getNodeList(), chain))));
+        }
+        return b.build();
+    }
+
+    /** One call's body, renamed and with its attributes bound (not yet expanded itself). */
+    private List<OnnxMl.NodeProto> body(OnnxMl.NodeProto call, OnnxMl.FunctionProto f) {
+        String fn = name(f);
+        String callName = call.getName().isEmpty() ? call.getOpType() + "#" + calls : call.getName();
+        calls++;
+        if (call.getInputCount() > f.getInputCount() || call.getOutputCount() > f.getOutputCount())
+            throw new OnnxException(file + ": node '" + callName + "' calls local function '" + fn + "' with " + call.getInputCount() + " inputs and "
+                    + call.getOutputCount() + " outputs; it declares " + f.getInputCount() + " and " + f.getOutputCount());
+        Map<String, String> scope = new HashMap<>();
+        for (int i = 0; i < f.getInputCount(); i++) scope.put(f.getInput(i), i < call.getInputCount() ? call.getInput(i) : "");
+        Map<String, String> formalOutputs = new HashMap<>();
+        for (int j = 0; j < f.getOutputCount(); j++)
+            formalOutputs.put(f.getOutput(j), j < call.getOutputCount() && !call.getOutput(j).isEmpty() ? call.getOutput(j) : null);
+        Map<String, OnnxMl.AttributeProto> bound = new LinkedHashMap<>();
+        for (OnnxMl.AttributeProto d : f.getAttributeProtoList()) bound.put(d.getName(), d);
+        for (OnnxMl.AttributeProto a : call.getAttributeList()) bound.put(a.getName(), a);
+
+        List<OnnxMl.NodeProto> out = new ArrayList<>(f.getNodeCount());
+        int i = 0;
+        for (OnnxMl.NodeProto n : f.getNodeList()) {
+            OnnxMl.NodeProto.Builder b = n.toBuilder().clearInput().clearOutput().clearAttribute()
+                    .setName(callName + "/" + (n.getName().isEmpty() ? n.getOpType() + "#" + i : n.getName()));
+            for (String in : n.getInputList()) {
+                if (in.isEmpty()) { b.addInput(""); continue; }
+                String actual = scope.get(in);
+                if (actual == null)
+                    throw new OnnxException(file + ": local function '" + fn + "': node '" + (n.getName().isEmpty() ? n.getOpType() + "#" + i : n.getName())
+                            + "' reads '" + in + "', which is none of the function's inputs and no earlier node's output");
+                b.addInput(actual);
+            }
+            for (String o : n.getOutputList()) {
+                String actual;
+                if (o.isEmpty()) actual = "";
+                else if (formalOutputs.get(o) != null) actual = formalOutputs.get(o);
+                else actual = fresh(callName + "/" + o);
+                scope.put(o, actual);
+                b.addOutput(actual);
+            }
+            for (OnnxMl.AttributeProto a : n.getAttributeList()) {
+                OnnxMl.AttributeProto bind = bind(a, bound, scope);
+                if (bind != null) b.addAttribute(bind);
+            }
+            out.add(b.build());
+            i++;
+        }
+        for (int j = 0; j < call.getOutputCount(); j++) {   // a formal output that is a formal input: passed through
+            String formal = f.getOutput(j), actual = call.getOutput(j);
+            if (actual.isEmpty() || out.stream().anyMatch(n -> n.getOutputList().contains(actual)) || !scope.containsKey(formal)) continue;
+            out.add(OnnxMl.NodeProto.newBuilder().setName(callName + "/" + formal).setOpType("Identity").addInput(scope.get(formal)).addOutput(actual).build());
+        }
+        for (Map.Entry<String, String> o : formalOutputs.entrySet())
+            if (o.getValue() != null && !scope.containsKey(o.getKey()) && !o.getKey().isEmpty())
+                throw new OnnxException(file + ": local function '" + fn + "' declares output '" + o.getKey() + "', which no node of its body computes");
+        return out;
+    }
+
+    /** An attribute of a body node: a reference takes the call's value (or the default, or none); a subgraph reads renamed outer names. */
+    private OnnxMl.AttributeProto bind(OnnxMl.AttributeProto a, Map<String, OnnxMl.AttributeProto> bound, Map<String, String> scope) {
+        if (!a.getRefAttrName().isEmpty()) {
+            OnnxMl.AttributeProto value = bound.get(a.getRefAttrName());
+            return value == null ? null : value.toBuilder().setName(a.getName()).build();
+        }
+        if (a.hasG()) return a.toBuilder().setG(subgraph(a.getG(), bound, scope)).build();
+        return a;
+    }
+
+    /** An If/Loop/Scan body inside a function: outer names renamed where the body does not define them itself. */
+    private OnnxMl.GraphProto subgraph(OnnxMl.GraphProto g, Map<String, OnnxMl.AttributeProto> bound, Map<String, String> outer) {
+        Map<String, String> scope = new HashMap<>(outer);
+        for (OnnxMl.ValueInfoProto v : g.getInputList()) scope.remove(v.getName());
+        for (OnnxMl.TensorProto t : g.getInitializerList()) scope.remove(t.getName());
+        for (OnnxMl.NodeProto n : g.getNodeList()) for (String o : n.getOutputList()) scope.remove(o);
+        OnnxMl.GraphProto.Builder b = g.toBuilder().clearNode().clearOutput();
+        for (OnnxMl.ValueInfoProto v : g.getOutputList()) b.addOutput(v.toBuilder().setName(scope.getOrDefault(v.getName(), v.getName())));
+        for (OnnxMl.NodeProto n : g.getNodeList()) {
+            OnnxMl.NodeProto.Builder nb = n.toBuilder().clearInput().clearAttribute();
+            for (String in : n.getInputList()) nb.addInput(scope.getOrDefault(in, in));
+            for (OnnxMl.AttributeProto a : n.getAttributeList()) {
+                OnnxMl.AttributeProto bind = bind(a, bound, scope);
+                if (bind != null) nb.addAttribute(bind);
+            }
+            b.addNode(nb);
+        }
+        return b.build();
+    }
+}

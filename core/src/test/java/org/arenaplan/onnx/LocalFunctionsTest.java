@@ -1,0 +1,69 @@
+package org.arenaplan.onnx;
+
+import ai.onnx.proto.OnnxMl;
+import org.arenaplan.ir.TensorValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Model-local functions (ModelProto.functions), as PyTorch's module-as-function and dynamo
+ * exports write them: inlined at import, attributes bound by reference or default, nested calls,
+ * against values worked by hand and against ONNX Runtime; refusals name the function.
+ */
+class LocalFunctionsTest {
+    @TempDir
+    Path dir;
+
+    private static final TinyOnnx.Ref SLOPE = new TinyOnnx.Ref("slope", OnnxMl.AttributeProto.AttributeType.FLOAT);
+
+    /** local.Lin(x, w) = LeakyRelu(MatMul(x, w), alpha = slope); slope defaults to 0.5. */
+    private static TinyOnnx lin(TinyOnnx m) {
+        return m.function("local", "Lin", List.of("x", "w"), List.of("y"), List.of(),
+                new TinyOnnx().opset(18).node("mm", "MatMul", List.of("x", "w"), List.of("t")).node("act", "LeakyRelu", List.of("t"), List.of("y"), "alpha", SLOPE),
+                "slope", 0.5);
+    }
+
+    @Test
+    void callsAreInlinedWithTheirAttributesBoundByReferenceOrDefault() throws Exception {
+        TinyOnnx m = lin(new TinyOnnx().opset(18)).input("x", 1L, 2L).floats("w", 1f, 2L, 2L).output("y")
+                .call("local", "first", "Lin", List.of("x", "w"), List.of("h"), "slope", 0.25)
+                .call("local", "second", "Lin", List.of("h", "w"), List.of("y"));
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 2}, -1, -3));
+        // first: [-4, -4] * 0.25 = [-1, -1]; second (default slope 0.5): [-2, -2] * 0.5 = [-1, -1]
+        assertThat(OnnxOpRuns.run(dir, m, in).get("y").floats()).containsExactly(-1f, -1f);
+        OnnxOpRuns.agree(dir, m, in, 1e-6, 0);
+    }
+
+    @Test
+    void aFunctionCallingAFunctionIsInlinedTwiceDeep() throws Exception {
+        TinyOnnx m = lin(new TinyOnnx().opset(18))
+                .function("local", "Twice", List.of("a", "w"), List.of("b"), List.of("slope"),
+                        new TinyOnnx().opset(18).call("local", "one", "Lin", List.of("a", "w"), List.of("mid"), "slope", SLOPE)
+                                .call("local", "two", "Lin", List.of("mid", "w"), List.of("b"), "slope", SLOPE))
+                .input("x", 1L, 2L).floats("w", 1f, 2L, 2L).output("y").call("local", "outer", "Twice", List.of("x", "w"), List.of("y"), "slope", 0.1);
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 2}, 3, -1));
+        // [2, 2] then [4, 4]: no negative value, the slope unused
+        assertThat(OnnxOpRuns.run(dir, m, in).get("y").floats()).containsExactly(4f, 4f);
+        OnnxOpRuns.agree(dir, m, in, 1e-6, 0);
+    }
+
+    @Test
+    void refusalsNameTheFunction() throws Exception {
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(18)
+                        .function("local", "Loop1", List.of("x"), List.of("y"), List.of(), new TinyOnnx().opset(18).call("local", "again", "Loop1", List.of("x"), List.of("y")))
+                        .input("x", 2L).output("y").call("local", "c", "Loop1", List.of("x"), List.of("y")),
+                "local function 'local.Loop1' calls itself (local.Loop1 -> local.Loop1)");
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(18)
+                        .function("local", "Old", List.of("x"), List.of("y"), List.of(), new TinyOnnx().opset(17).node("r", "Relu", List.of("x"), List.of("y")))
+                        .input("x", 2L).output("y").call("local", "c", "Old", List.of("x"), List.of("y")),
+                "local function 'local.Old' imports the domain '' at opset 17 but the model imports it at opset 18");
+        OnnxOpRuns.refused(dir, lin(new TinyOnnx().opset(18)).input("x", 1L, 2L).output("y").call("local", "c", "Lin", List.of("x", "x", "x"), List.of("y")),
+                "node 'c' calls local function 'local.Lin' with 3 inputs and 1 outputs; it declares 2 and 1");
+    }
+}

@@ -1,0 +1,67 @@
+package org.arenaplan.onnx;
+
+import org.arenaplan.ir.TensorValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Models below opset 9: a node is imported where its op means what it means at opset 9 (And-7,
+ * Relu-6, MatMul-1, BatchNormalization-7 with spatial = 1) and refused, naming the node and the
+ * version, where it does not (Add-6's legacy broadcast, Scan-8, spatial = 0).
+ */
+class OlderOpsetsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void opsThatMeanWhatTheyMeanAtNineRunAtOlderOpsets() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(7).input("x", 2L, 2L).input("w", 2L, 2L).output("y")
+                .node("g", "MatMul", List.of("x", "w"), List.of("t"))
+                .node("r", "Relu", List.of("t"), List.of("y"));
+        Map<String, TensorValue> out = OnnxOpRuns.run(dir, m, TransformerOpsTest.feed(
+                "x", TensorValue.ofFloats(new long[]{2, 2}, 1, 2, 3, 4), "w", TensorValue.ofFloats(new long[]{2, 2}, 1, 0, 0, -1)));
+        // x w = [[1, -2], [3, -4]] (MatMul-1: MatMul at opset 9 but for its types), Relu-6
+        assertThat(out.get("y").floats()).containsExactly(1f, 0f, 3f, 0f);
+    }
+
+    @Test
+    void batchNormalizationSevenIsNineWhereSpatialIsOne() throws Exception {
+        for (Object[] c : new Object[][]{{null, true}, {1L, true}, {0L, false}}) {
+            TinyOnnx m = new TinyOnnx().opset(7).input("x", 1L, 1L, 2L).floats("s", 2f, 1L).floats("b", 1f, 1L).floats("mean", 0f, 1L)
+                    .floats("var", 1f, 1L).output("y");
+            if (c[0] == null) m.node("bn", "BatchNormalization", List.of("x", "s", "b", "mean", "var"), List.of("y"), "epsilon", 0.0);
+            else m.node("bn", "BatchNormalization", List.of("x", "s", "b", "mean", "var"), List.of("y"), "epsilon", 0.0, "spatial", c[0]);
+            if ((Boolean) c[1]) {
+                Map<String, TensorValue> out = OnnxOpRuns.run(dir, m, TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 1, 2}, 1, -1)));
+                assertThat(out.get("y").floats()).as("spatial " + c[0]).containsExactly(3f, -1f);
+            } else {
+                refused(m, "node 'bn' (BatchNormalization, #0, opset 7): attribute 'spatial' = 0: BatchNormalization-9 (the version arenaplan imports) means spatial = 1 only");
+            }
+        }
+    }
+
+    @Test
+    void olderVersionsAreRefusedNamingTheNodeAndTheVersion() throws Exception {
+        refused(new TinyOnnx().opset(6).input("x", 2L).input("z", 2L).output("y").node("a", "Add", List.of("x", "z"), List.of("y")),
+                "node 'a' (Add, #0, opset 6): Add at opset 6 predates Add-7, the oldest version whose meaning arenaplan imports");
+        refused(new TinyOnnx().opset(5).input("x", 2L).output("y").node("a", "Relu", List.of("x"), List.of("y")), "Relu at opset 5 predates Relu-6, the oldest version whose meaning arenaplan imports (it reads opset 9 and later, and older opsets where an op means what it means at 9); convert the model to opset 9 or later (onnx.version_converter.convert_version)");
+        refused(new TinyOnnx().opset(8).input("x", 2L).output("y").node("e", "Erf", List.of("x"), List.of("y")), "Erf at opset 8 predates Erf-9");
+        refused(new TinyOnnx().opset(5).input("x", 2L).output("y").node("c", "Cast", List.of("x"), List.of("y"), "to", 1L),
+                "Cast at opset 5 predates Cast-6");
+    }
+
+    private void refused(TinyOnnx model, String message) throws Exception {
+        Path file = dir.resolve("old.onnx");
+        Files.write(file, model.bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).isInstanceOf(OnnxException.class).hasMessageContaining(message)
+                .satisfies(e -> assertThat(e.getMessage()).startsWith(file.toString()).doesNotContain("\n"));
+    }
+}
