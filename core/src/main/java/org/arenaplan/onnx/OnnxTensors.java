@@ -166,7 +166,9 @@ final class OnnxTensors {
         } catch (InvalidPathException e) {
             throw new OnnxException(what + ": external_data location '" + location + "' is not a valid path: " + e.getReason());
         }
-        if (!file.startsWith(base) || file.equals(base))
+        if (file.equals(base))
+            throw new OnnxException(what + ": external_data location '" + location + "' names the model's folder " + base + " itself; it must name a file in it");
+        if (!file.startsWith(base))
             throw new OnnxException(what + ": external_data location '" + location + "' lies outside the model's folder " + base);
         if (!Files.exists(file)) throw new OnnxException(file + ": no such file (external data of " + what + ")");
         if (!Files.isRegularFile(file))

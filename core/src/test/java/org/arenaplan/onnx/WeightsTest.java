@@ -172,6 +172,7 @@ class WeightsTest {
         refused.put("sub/../../secret.bin", "has a '..' component");
         refused.put("sub/..\\..\\secret.bin", "has a '..' component");
         refused.put("sub", "model/sub: a folder, not a file (external data of ");
+        refused.put(".", "external_data location '.' names the model's folder " + folder.toAbsolutePath().normalize() + " itself; it must name a file in it");   // breaker11: "lies outside"
         refused.put("escape.bin", "escape.bin: a symbolic link to " + outside.toRealPath() + ", outside the model's folder");
         refused.put("outdir/secret.bin", "outside the model's folder");
         for (Map.Entry<String, String> e : refused.entrySet()) {
