@@ -26,6 +26,10 @@ import java.util.Set;
  *       body's condition output after each iteration (it stops the unrolling when false); the
  *       iteration number and the condition are constants per iteration; scan outputs are stacked
  *       along axis 0 as Scan's.</li>
+ *   <li>FlexAttention (ai.onnx.preview) with {@code score_mod} / {@code prob_mod} graphs: split
+ *       into stages of one kernel (scores, probabilities, output; {@link #FLEX_MODIFIERS}) with
+ *       each modifier's nodes imported between two stages, its one input bound to the stage's
+ *       output (the spec's modifiers take the whole [B, Hq, L, S] tensor once).</li>
  * </ul>
  * Every value a body defines is renamed per iteration ({@code <node>/<iteration>/<name>}), so
  * the unrolled tensors are planned like any others; names a body reads from outside resolve
