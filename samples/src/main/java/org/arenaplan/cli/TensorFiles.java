@@ -186,6 +186,16 @@ final class TensorFiles {
      * @param specs {@code NAME=FILE.pb}, or {@code FILE.pb} when the graph has one output
      * @return true when every output named matches its reference
      */
+    /** numpy's name of f16, f32 and f64 ({@code float32} for f32), for the hint above; null for other types. */
+    private static String numpyName(DType t) {
+        return switch (t) {
+            case F16 -> "float16";
+            case F64 -> "float64";
+            case F32 -> "float32";
+            default -> null;
+        };
+    }
+
     static boolean matchReferences(Graph g, Map<String, TensorValue> outputs, List<String> specs, double rtol, double atol, PrintStream out) {
         Map<String, Path> refs = references(g, specs, rtol, atol);
         boolean all = true;
@@ -196,7 +206,9 @@ final class TensorFiles {
             Tensor t = g.tensor(name);
             if (got.dtype() != want.dtype() || got.elements() != want.elements() || t.hasShape() && !Arrays.equals(t.shape(), want.shape())) {
                 out.println("reference " + reference + ": NO (output '" + name + "' " + shape(t) + " has " + got.elements() + " " + got.dtype().jsonName()
-                        + " values, the reference " + Arrays.toString(want.shape()) + " " + want.elements() + " " + want.dtype().jsonName() + ")");
+                        + " values, the reference " + Arrays.toString(want.shape()) + " " + want.elements() + " " + want.dtype().jsonName()
+                        + (got.dtype() != want.dtype() ? "; references are compared in the output's element type: save it as " + got.dtype().jsonName()
+                                + (numpyName(got.dtype()) != null ? " (numpy: .astype(np." + numpyName(got.dtype()) + "))" : "") : "") + ")");
                 all = false;
                 continue;
             }

@@ -101,6 +101,15 @@ class NewUserInputTest {
         Cli shaped = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--expect", square.toString());
         assertThat(shaped.code()).as(shaped.toString()).isEqualTo(ExitCodes.INVALID);
         assertThat(shaped.out()).contains("reference " + square + ": NO (output 'y' [1, 4] has 4 f32 values, the reference [2, 2] 4 f32)");
+        // breaker11: numpy writes float64 by default; the NO line says how to save the reference
+        Path wide = dir.resolve("f64.pb");
+        double[] d = new double[4];
+        for (int i = 0; i < 4; i++) d[i] = got.floats()[i];
+        OnnxTensorFile.write(wide, "y", TensorValue.ofDoubles(org.arenaplan.ir.DType.F64, new long[]{1, 4}, d));
+        Cli typed = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--expect", wide.toString());
+        assertThat(typed.code()).as(typed.toString()).isEqualTo(ExitCodes.INVALID);
+        assertThat(typed.out()).contains("reference " + wide + ": NO (output 'y' [1, 4] has 4 f32 values, the reference [1, 4] 4 f64;"
+                + " references are compared in the output's element type: save it as f32 (numpy: .astype(np.float32)))");
 
         oneLine(Cli.run("run", m.toString(), "--device", "sim", "--iterations", "1", "--expect", "z=" + y), 2,
                 "--expect z=" + y + ": 'z' is not a graph output; outputs: [y]");
