@@ -1,6 +1,7 @@
 package org.arenaplan.onnx;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,10 +18,12 @@ import java.util.Map;
  * Cast 6, Constant 1, Flatten 1, Gemm 7, Greater 7, Less 7, MatMul 1, PRelu 7; where the older
  * version is a subset: MaxPool 1 (MaxPool-8 adds the Indices output and storage_order); and
  * BatchNormalization 7, whose {@code spatial} attribute BatchNormalization-9 removed, meaning
- * {@code spatial = 1}: accepted at 1 (dropped) and refused otherwise. Max, Min, Mean and Sum
- * before 8 (no broadcasting), Upsample-7 (scales as an attribute), Scan-8 and every version
- * before 6 that carries the legacy {@code broadcast}/{@code consumed_inputs} attributes are
- * refused by this rule.
+ * {@code spatial = 1}: accepted at 1 (dropped) and refused otherwise. Two older versions are
+ * rewritten into their opset-9 form: Max, Min, Mean and Sum 6 (no broadcasting: inputs of one
+ * shape, checked by {@link #checkShapes}, which Max-8 etc. compute alike) and Upsample-7, whose
+ * {@code scales} attribute becomes Upsample-9's constant {@code scales} input. Scan-8 and every
+ * version before 6 that carries the legacy {@code broadcast}/{@code consumed_inputs} attributes
+ * are refused by this rule.
  */
 final class OlderOpsets {
     /** The oldest opset whose default-domain operators arenaplan reads, with this rule. */
@@ -32,14 +35,14 @@ final class OlderOpsets {
             + "ConvTranspose=1 Cos=7 Cosh=9 DepthToSpace=1 Div=7 Dropout=7 Elu=6 Equal=7 Erf=9 Exp=6 Expand=8 "
             + "EyeLike=9 Flatten=1 Floor=6 GRU=7 Gather=1 Gemm=7 GlobalAveragePool=1 GlobalLpPool=2 GlobalMaxPool=1 "
             + "Greater=7 HardSigmoid=6 Hardmax=1 Identity=1 If=1 InstanceNormalization=6 IsNaN=9 LRN=1 LSTM=7 "
-            + "LeakyRelu=6 Less=7 Log=6 LogSoftmax=1 Loop=1 LpNormalization=1 LpPool=2 MatMul=1 Max=8 MaxPool=1 "
-            + "MaxRoiPool=1 MaxUnpool=9 Mean=8 MeanVarianceNormalization=9 Min=8 Mul=7 Multinomial=7 Neg=6 "
+            + "LeakyRelu=6 Less=7 Log=6 LogSoftmax=1 Loop=1 LpNormalization=1 LpPool=2 MatMul=1 Max=6 MaxPool=1 "
+            + "MaxRoiPool=1 MaxUnpool=9 Mean=6 MeanVarianceNormalization=9 Min=6 Mul=7 Multinomial=7 Neg=6 "
             + "NonZero=9 Not=1 OneHot=9 Or=7 PRelu=7 Pad=2 Pow=7 RNN=7 RandomNormal=1 RandomNormalLike=1 "
             + "RandomUniform=1 RandomUniformLike=1 Reciprocal=6 ReduceL1=1 ReduceL2=1 ReduceLogSum=1 "
             + "ReduceLogSumExp=1 ReduceMax=1 ReduceMean=1 ReduceMin=1 ReduceProd=1 ReduceSum=1 ReduceSumSquare=1 "
             + "Relu=6 Reshape=5 Scan=9 Scatter=9 Selu=6 Shape=1 Shrink=9 Sigmoid=6 Sign=9 Sin=7 Sinh=9 Size=1 "
-            + "Slice=1 Softmax=1 Softplus=1 Softsign=1 SpaceToDepth=1 Split=2 Sqrt=6 Squeeze=1 Sub=7 Sum=8 Tan=7 "
-            + "Tanh=6 TfIdfVectorizer=9 Tile=6 TopK=1 Transpose=1 Unsqueeze=1 Upsample=9 Where=9 Xor=7 ");
+            + "Slice=1 Softmax=1 Softplus=1 Softsign=1 SpaceToDepth=1 Split=2 Sqrt=6 Squeeze=1 Sub=7 Sum=6 Tan=7 "
+            + "Tanh=6 TfIdfVectorizer=9 Tile=6 TopK=1 Transpose=1 Unsqueeze=1 Upsample=7 Where=9 Xor=7 ");
 
     private OlderOpsets() { }
 
@@ -59,7 +62,38 @@ final class OlderOpsets {
      *
      * @throws OnnxException (through {@code n.error}) naming the node and both versions
      */
+    /** A constant the importer makes for a rewritten node (Upsample-7's scales); returns its name. */
+    interface Constants {
+        String floats(String want, float[] values);
+    }
+
+    /** The variadic ops whose versions before 8 take inputs of one shape only. */
+    private static final java.util.Set<String> NO_BROADCAST_BEFORE_8 = java.util.Set.of("Max", "Min", "Mean", "Sum");
+
+    /**
+     * Max, Min, Mean and Sum before opset 8 take inputs of one shape (no broadcasting), which
+     * their opset-8 form computes alike; other shapes make no valid model there.
+     *
+     * @param ins the node's input values (null for an omitted one)
+     * @throws OnnxException naming the node and both shapes
+     */
+    static void checkShapes(OnnxModel.Node node, List<Value> ins, NodeContext n, long opset) {
+        if (opset >= 8 || !NO_BROADCAST_BEFORE_8.contains(node.opType()) || !(node.domain().isEmpty() || node.domain().equals("ai.onnx"))) return;
+        for (Value v : ins)
+            if (v != null && !java.util.Arrays.equals(v.shape(), ins.get(0).shape()))
+                throw n.error("inputs " + ins.get(0) + " and " + v + " differ in shape; " + node.opType() + " at opset " + opset
+                        + " takes inputs of one shape (broadcasting from " + node.opType() + "-8)");
+    }
+
     static OnnxModel.Node adapt(OnnxModel.Node node, NodeContext n, long opset) {
+        return adapt(node, n, opset, null);
+    }
+
+    /**
+     * As {@link #adapt(OnnxModel.Node, NodeContext, long)}; {@code constants} makes Upsample-7's
+     * scales input (null where no Upsample can occur).
+     */
+    static OnnxModel.Node adapt(OnnxModel.Node node, NodeContext n, long opset, Constants constants) {
         if (opset >= 9 || !(node.domain().isEmpty() || node.domain().equals("ai.onnx"))) return node;
         Integer oldest = OLDEST.get(node.opType());
         if (oldest == null) return node;   // no such op at opset 9: the import refuses it as it does at any opset
@@ -67,6 +101,7 @@ final class OlderOpsets {
             throw n.error(node.opType() + " at opset " + opset + " predates " + node.opType() + "-" + oldest
                     + ", the oldest version whose meaning arenaplan imports (it reads opset 9 and later, and older opsets where an op means what it means at 9);"
                     + " convert the model to opset 9 or later (onnx.version_converter.convert_version)");
+        if (node.opType().equals("Upsample")) return upsampleSeven(node, n, constants);
         if (!node.opType().equals("BatchNormalization") || !node.attributes().containsKey("spatial")) return node;
         Object spatial = node.attributes().get("spatial").value();
         if (!Long.valueOf(1).equals(spatial))
@@ -74,5 +109,20 @@ final class OlderOpsets {
         Map<String, OnnxModel.Attribute> attrs = new HashMap<>(node.attributes());
         attrs.remove("spatial");
         return new OnnxModel.Node(node.name(), node.opType(), node.domain(), node.inputs(), node.outputs(), attrs);
+    }
+
+    /** Upsample-7 (opsets 7, 8): X and the attribute scales, as Upsample-9: X and a constant scales input. */
+    private static OnnxModel.Node upsampleSeven(OnnxModel.Node node, NodeContext n, Constants constants) {
+        OnnxModel.Attribute a = node.attributes().get("scales");
+        n.require(a != null && a.value() instanceof double[], "attribute 'scales' (FLOATS) is required by Upsample-7");
+        n.require(node.inputs().size() == 1, "Upsample-7 takes one input (scales is an attribute), got " + node.inputs().size());
+        if (constants == null) throw new IllegalStateException("Upsample-7 adapted without a constant maker");
+        double[] d = (double[]) a.value();
+        float[] f = new float[d.length];
+        for (int i = 0; i < d.length; i++) f[i] = (float) d[i];
+        String scales = constants.floats((node.name().isEmpty() ? "Upsample" : node.name()) + "/scales", f);
+        Map<String, OnnxModel.Attribute> attrs = new HashMap<>(node.attributes());
+        attrs.remove("scales");
+        return new OnnxModel.Node(node.name(), node.opType(), node.domain(), List.of(node.inputs().get(0), scales), node.outputs(), attrs);
     }
 }

@@ -210,12 +210,7 @@ public final class OnnxImporter {
             @Override public double[] constant(String name) { return constantValues(name); }
             @Override public void weight(Value v, Constant c, NodeContext at) { addWeight(v, c, at); }
             @Override public NodeContext context(OnnxModel.Node node, int index) { return new NodeContext(file, node, index, opset, List.of(), OnnxImporter.this::constantValues); }
-            @Override public String fresh(String want) {
-                String name = want;
-                while (fileNames.contains(name) || values.containsKey(name)) name += "_";
-                fileNames.add(name);
-                return name;
-            }
+            @Override public String fresh(String want) { return OnnxImporter.this.fresh(want); }
         });
         try {
             for (int i = 0; i < g.nodes().size(); i++) flow.top(g.nodes().get(i), i);
@@ -341,10 +336,24 @@ public final class OnnxImporter {
                     + graphInputs.stream().map(n -> n + Arrays.toString(values.get(n).shape())).toList() + ")");
     }
 
+    /** A value name no file name and no value holds yet, {@code want} or {@code want} with {@code _} added. */
+    private String fresh(String want) {
+        String name = want;
+        while (fileNames.contains(name) || values.containsKey(name)) name += "_";
+        fileNames.add(name);
+        return name;
+    }
+
     private void node(OnnxModel.Node node, int index, long opset) {
         List<Value> ins = new ArrayList<>();
         NodeContext probe = new NodeContext(file, node, index, opset, List.of(), this::constantValues);
-        node = OlderOpsets.adapt(node, probe, opset);
+        node = OlderOpsets.adapt(node, probe, opset, (want, v) -> {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 * v.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            for (float x : v) b.putFloat(x);
+            String name = fresh(want);
+            addWeight(new Value(name, DType.F32, new long[]{v.length}), Constant.of(Constant.bytes(b.flip()), DType.F32), probe);
+            return name;
+        });
         for (String in : node.inputs()) {
             if (in.isEmpty()) { ins.add(null); continue; }
             Value v = values.get(in);
@@ -354,6 +363,7 @@ public final class OnnxImporter {
             ins.add(v);
         }
         NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues);
+        OlderOpsets.checkShapes(node, ins, n, opset);
         if (!org.arenaplan.ir.PackedTypes.ONNX_TYPES.contains(node.opType()))
             for (Value v : ins)
                 if (v != null && v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Models below opset 9: a node is imported where its op means what it means at opset 9 (And-7,
- * Relu-6, MatMul-1, BatchNormalization-7 with spatial = 1) and refused, naming the node and the
+ * Relu-6, MatMul-1, BatchNormalization-7 with spatial = 1; Upsample-7 and Sum-6 rewritten) and refused, naming the node and the
  * version, where it does not (Add-6's legacy broadcast, Scan-8, spatial = 0).
  */
 class OlderOpsetsTest {
@@ -46,6 +46,28 @@ class OlderOpsetsTest {
                 refused(m, "node 'bn' (BatchNormalization, #0, opset 7): attribute 'spatial' = 0: BatchNormalization-9 (the version arenaplan imports) means spatial = 1 only");
             }
         }
+    }
+
+    @Test
+    void upsampleSevenTakesItsScalesFromTheAttribute() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(7).input("x", 1L, 1L, 2L, 2L).output("y")
+                .node("up", "Upsample", List.of("x"), List.of("y"), "scales", new double[]{1, 1, 2, 2}, "mode", "nearest");
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 1, 2, 2}, 1, 2, 3, 4));
+        assertThat(OnnxOpRuns.run(dir, m, in).get("y").floats())
+                .containsExactly(1f, 1f, 2f, 2f, 1f, 1f, 2f, 2f, 3f, 3f, 4f, 4f, 3f, 3f, 4f, 4f);
+        OnnxOpRuns.agree(dir, m, in, 0, 0);
+        refused(new TinyOnnx().opset(8).input("x", 1L, 1L, 2L, 2L).output("y").node("up", "Upsample", List.of("x"), List.of("y")),
+                "node 'up' (Upsample, #0, opset 8): attribute 'scales' (FLOATS) is required by Upsample-7");
+    }
+
+    @Test
+    void sumSixTakesInputsOfOneShape() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(6).input("a", 2L).input("b", 2L).output("y").node("s", "Sum", List.of("a", "b"), List.of("y"));
+        Map<String, TensorValue> in = TransformerOpsTest.feed("a", TensorValue.ofFloats(new long[]{2}, 1, 2), "b", TensorValue.ofFloats(new long[]{2}, 10, 20));
+        assertThat(OnnxOpRuns.run(dir, m, in).get("y").floats()).containsExactly(11f, 22f);
+        OnnxOpRuns.agree(dir, m, in, 0, 0);
+        refused(new TinyOnnx().opset(7).input("a", 2L, 2L).input("b", 2L).output("y").node("m", "Max", List.of("a", "b"), List.of("y")),
+                "node 'm' (Max, #0, opset 7): inputs a[2, 2] and b[2] differ in shape; Max at opset 7 takes inputs of one shape (broadcasting from Max-8)");
     }
 
     @Test
