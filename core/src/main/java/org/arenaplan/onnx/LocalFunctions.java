@@ -151,6 +151,8 @@ final class LocalFunctions {
         Map<String, String> scope = new HashMap<>();
         for (int i = 0; i < f.getInputCount(); i++) scope.put(f.getInput(i), i < call.getInputCount() ? call.getInput(i) : "");
         Map<String, String> formalOutputs = new HashMap<>();
+        if (new HashSet<>(f.getOutputList()).size() != f.getOutputCount())
+            throw new OnnxException(file + ": local function '" + fn + "' declares an output twice: " + f.getOutputList());
         for (int j = 0; j < f.getOutputCount(); j++)
             formalOutputs.put(f.getOutput(j), j < call.getOutputCount() && !call.getOutput(j).isEmpty() ? call.getOutput(j) : null);
         Map<String, OnnxMl.AttributeProto> bound = new LinkedHashMap<>();
@@ -158,6 +160,7 @@ final class LocalFunctions {
         for (OnnxMl.AttributeProto a : call.getAttributeList()) bound.put(a.getName(), a);
 
         List<OnnxMl.NodeProto> out = new ArrayList<>(f.getNodeCount());
+        Set<String> written = new HashSet<>();
         int i = 0;
         for (OnnxMl.NodeProto n : f.getNodeList()) {
             OnnxMl.NodeProto.Builder b = n.toBuilder().clearInput().clearOutput().clearAttribute()
@@ -171,6 +174,9 @@ final class LocalFunctions {
                 b.addInput(actual);
             }
             for (String o : n.getOutputList()) {
+                if (!o.isEmpty() && (scope.containsKey(o) || !written.add(o)))
+                    throw new OnnxException(file + ": local function '" + fn + "': node '" + (n.getName().isEmpty() ? n.getOpType() + "#" + i : n.getName())
+                            + "' writes '" + o + "', which the function already defines (a function body names each value once: ONNX IR, static single assignment)");
                 String actual;
                 if (o.isEmpty()) actual = "";
                 else if (formalOutputs.get(o) != null) actual = formalOutputs.get(o);

@@ -90,17 +90,30 @@ final class OlderOpsets {
     }
 
     /**
+     * Refuses a default-domain node whose version at {@code opset} is older than {@link #OLDEST}
+     * allows; the importer runs it over every node before checking attributes, so an old
+     * version's own attributes ({@code broadcast}, {@code consumed_inputs}) are not reported as
+     * unknown.
+     *
+     * @throws OnnxException (through {@code n.error}) naming the node and both versions
+     */
+    static void checkVersion(OnnxModel.Node node, NodeContext n, long opset) {
+        if (opset >= 9 || !(node.domain().isEmpty() || node.domain().equals("ai.onnx"))) return;
+        Integer oldest = OLDEST.get(node.opType());
+        if (oldest != null && opset < oldest)
+            throw n.error(node.opType() + " at opset " + opset + " predates " + node.opType() + "-" + oldest
+                    + ", the oldest version whose meaning arenaplan imports (it reads opset 9 and later, and older opsets where an op means what it means at 9);"
+                    + " convert the model to opset 9 or later (onnx.version_converter.convert_version)");
+    }
+
+    /**
      * As {@link #adapt(OnnxModel.Node, NodeContext, long)}; {@code constants} makes Upsample-7's
      * scales input (null where no Upsample can occur).
      */
     static OnnxModel.Node adapt(OnnxModel.Node node, NodeContext n, long opset, Constants constants) {
         if (opset >= 9 || !(node.domain().isEmpty() || node.domain().equals("ai.onnx"))) return node;
-        Integer oldest = OLDEST.get(node.opType());
-        if (oldest == null) return node;   // no such op at opset 9: the import refuses it as it does at any opset
-        if (opset < oldest)
-            throw n.error(node.opType() + " at opset " + opset + " predates " + node.opType() + "-" + oldest
-                    + ", the oldest version whose meaning arenaplan imports (it reads opset 9 and later, and older opsets where an op means what it means at 9);"
-                    + " convert the model to opset 9 or later (onnx.version_converter.convert_version)");
+        if (!OLDEST.containsKey(node.opType())) return node;   // no such op at opset 9: the import refuses it as it does at any opset
+        checkVersion(node, n, opset);
         if (node.opType().equals("Upsample")) return upsampleSeven(node, n, constants);
         if (!node.opType().equals("BatchNormalization") || !node.attributes().containsKey("spatial")) return node;
         Object spatial = node.attributes().get("spatial").value();

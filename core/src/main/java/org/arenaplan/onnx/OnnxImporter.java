@@ -164,6 +164,8 @@ public final class OnnxImporter {
             throw new OnnxException(file + ": opset " + opset + " of the default ONNX domain is outside the supported range "
                     + OlderOpsets.MIN_OPSET + ".." + NodeLowering.MAX_OPSET);
         OnnxModel.Graph g = model.graph();
+        for (int i = 0; opset < 9 && i < g.nodes().size(); i++)   // an old version's own attributes are not "unknown": its version is the reason
+            OlderOpsets.checkVersion(g.nodes().get(i), new NodeContext(file, g.nodes().get(i), i, opset, List.of(), this::constantValues), opset);
         String unsupported = UnsupportedNodes.describe(g.nodes());
         if (unsupported != null) throw new OnnxException(file + ": " + unsupported);
         Set<String> read = new HashSet<>();

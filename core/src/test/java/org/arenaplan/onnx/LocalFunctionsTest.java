@@ -65,5 +65,11 @@ class LocalFunctionsTest {
                 "local function 'local.Old' imports the domain '' at opset 17 but the model imports it at opset 18");
         OnnxOpRuns.refused(dir, lin(new TinyOnnx().opset(18)).input("x", 1L, 2L).output("y").call("local", "c", "Lin", List.of("x", "x", "x"), List.of("y")),
                 "node 'c' calls local function 'local.Lin' with 3 inputs and 1 outputs; it declares 2 and 1");
+        // breaker12: a body writing one name twice was accepted (the main graph refuses it)
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(18)
+                        .function("local", "Twice", List.of("x"), List.of("y"), List.of(), new TinyOnnx().opset(18)
+                                .node("r", "Relu", List.of("x"), List.of("y")).node("n", "Neg", List.of("x"), List.of("y")))
+                        .input("x", 2L).output("y").call("local", "c", "Twice", List.of("x"), List.of("y")),
+                "local function 'local.Twice': node 'n' writes 'y', which the function already defines");
     }
 }

@@ -76,6 +76,9 @@ class OlderOpsetsTest {
                 "node 'a' (Add, #0, opset 6): Add at opset 6 predates Add-7, the oldest version whose meaning arenaplan imports");
         refused(new TinyOnnx().opset(5).input("x", 2L).output("y").node("a", "Relu", List.of("x"), List.of("y")), "Relu at opset 5 predates Relu-6, the oldest version whose meaning arenaplan imports (it reads opset 9 and later, and older opsets where an op means what it means at 9); convert the model to opset 9 or later (onnx.version_converter.convert_version)");
         refused(new TinyOnnx().opset(8).input("x", 2L).output("y").node("e", "Erf", List.of("x"), List.of("y")), "Erf at opset 8 predates Erf-9");
+        // breaker12: an old version's own attribute was reported as unknown, without the version
+        refused(new TinyOnnx().opset(6).input("x", 2L).input("z", 2L).output("y").node("a", "Add", List.of("x", "z"), List.of("y"), "broadcast", 1L),
+                "node 'a' (Add, #0, opset 6): Add at opset 6 predates Add-7");
         refused(new TinyOnnx().opset(5).input("x", 2L).output("y").node("c", "Cast", List.of("x"), List.of("y"), "to", 1L),
                 "Cast at opset 5 predates Cast-6");
     }
