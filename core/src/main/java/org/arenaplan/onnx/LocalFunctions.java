@@ -22,7 +22,8 @@ import java.util.Set;
  * the call's outputs; every other value the body defines gets a fresh name, the call's name
  * (or {@code op_type#i}) then {@code /} then the body's name, made unique in the model; an
  * attribute that refers to the function's ({@code ref_attr_name}) takes the call's value, else the
- * function's default ({@code attribute_proto}), else is left out, as ONNX's inliner does. The body
+ * function's default ({@code attribute_proto}), else is left out, as ONNX Runtime does (onnx
+ * 1.23's Python inliner drops the defaults). The body
  * is inlined again where it calls functions (nested calls), and inside If/Loop/Scan bodies the
  * outer names the body reads are renamed too (names a subgraph defines shadow them). Cost:
  * linear in the nodes of the expanded graph.
