@@ -30,6 +30,13 @@ record Constant(Double fill, WeightValues values) {
         return of(bytes(b.flip()), DType.I64);
     }
 
+    /** float32 values {@code v}, little-endian (Upsample-7's scales attribute made an input at import). */
+    static Constant ofFloats(float[] v) {
+        ByteBuffer b = ByteBuffer.allocate(4 * v.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (float x : v) b.putFloat(x);
+        return of(bytes(b.flip()), DType.F32);
+    }
+
     /** Values held in memory: each read gets its own read-only view. */
     static WeightValues bytes(ByteBuffer b) {
         ByteBuffer frozen = b.asReadOnlyBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);

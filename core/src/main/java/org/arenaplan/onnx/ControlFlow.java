@@ -99,7 +99,7 @@ final class ControlFlow {
 
     /** Whether {@code node} is an If, Loop or Scan of the default domain. */
     static boolean unrolls(OnnxModel.Node node) {
-        return (node.domain().isEmpty() || node.domain().equals("ai.onnx")) && ATTRS.containsKey(node.opType());
+        return node.inDefaultDomain() && ATTRS.containsKey(node.opType());
     }
 
     /** Whether {@code node} is a FlexAttention (ai.onnx.preview) with a score_mod or prob_mod subgraph to inline. */
@@ -168,7 +168,7 @@ final class ControlFlow {
 
     private void unroll(OnnxModel.Node node, int index, Scope scope) {
         NodeContext n = importer.context(node, index);
-        OlderOpsets.adapt(node, n, n.opset());   // Scan-8 is not Scan-9: refused below opset 9
+        OlderOpsets.checkVersion(node, n, n.opset());   // Scan-8 is not Scan-9: refused below opset 9
         switch (node.opType()) {
             case "If" -> unrollIf(node, n, index, scope);
             case "Scan" -> unrollScan(node, n, index, scope);

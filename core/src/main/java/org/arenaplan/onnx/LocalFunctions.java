@@ -127,7 +127,7 @@ final class LocalFunctions {
     /** A node whose If/Loop/Scan bodies may call functions too. */
     private OnnxMl.NodeProto withExpandedSubgraphs(OnnxMl.NodeProto n, List<String> chain) {
         boolean any = false;
-        for (OnnxMl.AttributeProto a : n.getAttributeList()) any |= a.hasG() || a.getGraphsCount() > 0;
+        for (OnnxMl.AttributeProto a : n.getAttributeList()) any |= a.hasG();
         if (!any) return n;
         OnnxMl.NodeProto.Builder b = n.toBuilder().clearAttribute();
         for (OnnxMl.AttributeProto a : n.getAttributeList()) {
@@ -161,7 +161,6 @@ final class LocalFunctions {
         for (OnnxMl.AttributeProto a : call.getAttributeList()) bound.put(a.getName(), a);
 
         List<OnnxMl.NodeProto> out = new ArrayList<>(f.getNodeCount());
-        Set<String> written = new HashSet<>();
         int i = 0;
         for (OnnxMl.NodeProto n : f.getNodeList()) {
             OnnxMl.NodeProto.Builder b = n.toBuilder().clearInput().clearOutput().clearAttribute()
@@ -175,7 +174,7 @@ final class LocalFunctions {
                 b.addInput(actual);
             }
             for (String o : n.getOutputList()) {
-                if (!o.isEmpty() && (scope.containsKey(o) || !written.add(o)))
+                if (!o.isEmpty() && scope.containsKey(o))   // a formal input or an earlier node's output
                     throw new OnnxException(file + ": local function '" + fn + "': node '" + (n.getName().isEmpty() ? n.getOpType() + "#" + i : n.getName())
                             + "' writes '" + o + "', which the function already defines (a function body names each value once: ONNX IR, static single assignment)");
                 String actual;

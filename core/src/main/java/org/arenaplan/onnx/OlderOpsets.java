@@ -55,13 +55,6 @@ final class OlderOpsets {
         return m;
     }
 
-    /**
-     * A default-domain node of a model at {@code opset < 9}, as the opset-9 import reads it
-     * (BatchNormalization's {@code spatial = 1} dropped); the node itself at opset 9 and later
-     * and for other domains.
-     *
-     * @throws OnnxException (through {@code n.error}) naming the node and both versions
-     */
     /** A constant the importer makes for a rewritten node (Upsample-7's scales); returns its name. */
     interface Constants {
         String floats(String want, float[] values);
@@ -78,15 +71,11 @@ final class OlderOpsets {
      * @throws OnnxException naming the node and both shapes
      */
     static void checkShapes(OnnxModel.Node node, List<Value> ins, NodeContext n, long opset) {
-        if (opset >= 8 || !NO_BROADCAST_BEFORE_8.contains(node.opType()) || !(node.domain().isEmpty() || node.domain().equals("ai.onnx"))) return;
+        if (opset >= 8 || !NO_BROADCAST_BEFORE_8.contains(node.opType()) || !node.inDefaultDomain()) return;
         for (Value v : ins)
             if (v != null && !java.util.Arrays.equals(v.shape(), ins.get(0).shape()))
                 throw n.error("inputs " + ins.get(0) + " and " + v + " differ in shape; " + node.opType() + " at opset " + opset
                         + " takes inputs of one shape (broadcasting from " + node.opType() + "-8)");
-    }
-
-    static OnnxModel.Node adapt(OnnxModel.Node node, NodeContext n, long opset) {
-        return adapt(node, n, opset, null);
     }
 
     /**
@@ -98,7 +87,7 @@ final class OlderOpsets {
      * @throws OnnxException (through {@code n.error}) naming the node and both versions
      */
     static void checkVersion(OnnxModel.Node node, NodeContext n, long opset) {
-        if (opset >= 9 || !(node.domain().isEmpty() || node.domain().equals("ai.onnx"))) return;
+        if (opset >= 9 || !node.inDefaultDomain()) return;
         Integer oldest = OLDEST.get(node.opType());
         if (oldest != null && opset < oldest)
             throw n.error(node.opType() + " at opset " + opset + " predates " + node.opType() + "-" + oldest
@@ -107,11 +96,14 @@ final class OlderOpsets {
     }
 
     /**
-     * As {@link #adapt(OnnxModel.Node, NodeContext, long)}; {@code constants} makes Upsample-7's
-     * scales input (null where no Upsample can occur).
+     * A default-domain node of a model at {@code opset < 9}, as the opset-9 import reads it
+     * (BatchNormalization's {@code spatial = 1} dropped, Upsample-7's scales made an input by
+     * {@code constants}); the node itself at opset 9 and later and for other domains.
+     *
+     * @throws OnnxException (through {@code n.error}) naming the node and both versions
      */
     static OnnxModel.Node adapt(OnnxModel.Node node, NodeContext n, long opset, Constants constants) {
-        if (opset >= 9 || !(node.domain().isEmpty() || node.domain().equals("ai.onnx"))) return node;
+        if (opset >= 9 || !node.inDefaultDomain()) return node;
         if (!OLDEST.containsKey(node.opType())) return node;   // no such op at opset 9: the import refuses it as it does at any opset
         checkVersion(node, n, opset);
         if (node.opType().equals("Upsample")) return upsampleSeven(node, n, constants);
@@ -129,7 +121,6 @@ final class OlderOpsets {
         OnnxModel.Attribute a = node.attributes().get("scales");
         n.require(a != null && a.value() instanceof double[], "attribute 'scales' (FLOATS) is required by Upsample-7");
         n.require(node.inputs().size() == 1, "Upsample-7 takes one input (scales is an attribute), got " + node.inputs().size());
-        if (constants == null) throw new IllegalStateException("Upsample-7 adapted without a constant maker");
         double[] d = (double[]) a.value();
         float[] f = new float[d.length];
         for (int i = 0; i < d.length; i++) f[i] = (float) d[i];

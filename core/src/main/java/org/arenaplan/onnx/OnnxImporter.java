@@ -158,7 +158,7 @@ public final class OnnxImporter {
     private OnnxImporter run(OnnxModel model) {
         long opset = model.defaultOpset();
         if (model.irVersion() >= 3 && !model.opsets().containsKey("") && !model.opsets().containsKey("ai.onnx")
-                && model.graph().nodes().stream().anyMatch(n -> n.domain().isEmpty() || n.domain().equals("ai.onnx")))
+                && model.graph().nodes().stream().anyMatch(OnnxModel.Node::inDefaultDomain))
             throw new OnnxException(file + ": opset_import names no version of the default ONNX domain, which its nodes use (ONNX IR 3+: a model imports every domain it uses)");
         if (opset < OlderOpsets.MIN_OPSET || opset > NodeLowering.MAX_OPSET)
             throw new OnnxException(file + ": opset " + opset + " of the default ONNX domain is outside the supported range "
@@ -350,10 +350,8 @@ public final class OnnxImporter {
         List<Value> ins = new ArrayList<>();
         NodeContext probe = new NodeContext(file, node, index, opset, List.of(), this::constantValues);
         node = OlderOpsets.adapt(node, probe, opset, (want, v) -> {
-            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 * v.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-            for (float x : v) b.putFloat(x);
             String name = fresh(want);
-            addWeight(new Value(name, DType.F32, new long[]{v.length}), Constant.of(Constant.bytes(b.flip()), DType.F32), probe);
+            addWeight(new Value(name, DType.F32, new long[]{v.length}), Constant.ofFloats(v), probe);
             return name;
         });
         for (String in : node.inputs()) {

@@ -46,6 +46,11 @@ public record OnnxModel(long irVersion, Map<String, Long> opsets, Graph graph) {
             outputs = List.copyOf(outputs);
             attributes = Map.copyOf(attributes);
         }
+
+        /** Whether the node's op is of the default ONNX domain ({@code ""} or {@code "ai.onnx"}). */
+        public boolean inDefaultDomain() {
+            return domain.isEmpty() || domain.equals("ai.onnx");
+        }
     }
 
     /**

@@ -51,7 +51,7 @@ final class UnsupportedNodes {
         for (int i = 0; i < nodes.size(); i++) {
             OnnxModel.Node node = nodes.get(i);
             String name = printable(where + (node.name().isEmpty() ? node.opType() + "_" + i : node.name()));
-            if (!node.domain().isEmpty() && !node.domain().equals("ai.onnx") && !NodeLowering.preview(node)) {
+            if (!node.inDefaultDomain() && !NodeLowering.preview(node)) {
                 ops.computeIfAbsent(printable(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
             } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())
                     && !ControlFlow.unrolls(node)) {
