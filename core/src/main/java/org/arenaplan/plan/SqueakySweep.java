@@ -70,8 +70,11 @@ import java.util.Arrays;
  * heavy-half sweep alone is no longer run (it was, last, until the second peak sweep took its
  * time): it was the smallest on none of 24 wide traces of 62,000 / 9,000 and 16 of other shapes
  * (docs/scale.md); on small random problems, which the planner places exactly, it is smaller 26
- * times in 600. Cost: two {@link PeakSweep}s (O(n log n), no checks) and one {@link SweepPlacer}
- * run (with at most twice the heavy buffers), the last two cut short once past the smallest arena
+ * times in 600. Never worse than without step 4 either: the round is the same run, stopped
+ * sooner. Cost: two {@link PeakSweep}s (O(n log n), no checks), one {@link SecondStack} (the
+ * pinned side of a peak sweep, its buffers checked against the k pinned ones in O(log^2 k) per
+ * check, the other side copied) and one {@link SweepPlacer}
+ * run (with at most twice the heavy buffers), the last three cut short once past the smallest arena
  * so far, plus O(n + c log c) to find and sort the c buffers above the lower bound; where the
  * heavy half is many buffers, step 3's one or two sweeps instead of the round. Measured
  * (thread CPU time of {@code greedy-breadth}, medians of nine, three rounds against the peak
