@@ -81,7 +81,11 @@ import java.util.Arrays;
  * sweep, round and heavy-half sweep before, at load 10 to 13, so noisy; docs/scale.md): wide
  * 62k / 9k seed 42 221 to 210 ms (1.00281 to 1.00004 x LB), seed 5 252 to 200 ms; wide
  * 620k / 90k 1,872 to 1,995 ms, within the rounds' spread (1.00050 both). By step, the second peak
- * sweep costs about what the heavy-half sweep did on 62k / 9k, half of it on 620k / 90k.
+ * sweep costs about what the heavy-half sweep did on 62k / 9k, half of it on 620k / 90k. Step 4
+ * (same measure, three rounds against main without it, load 12 to 16; docs/scale.md): 37-63 ms
+ * of CPU by step on 62k / 9k where it wins; seed 42 0.76-1.01x the time before (it reaches the
+ * lower bound, so no round), seed 20 0.95-1.35x (1.00555 to 1.00482 x LB), 620k / 90k 1.08-1.29x
+ * (1.00050 to 1.00040).
  *
  * <p>Deadline: every sweep reads it as {@link SweepPlacer} does; a later sweep cut by it is
  * thrown away, so the result stacks buffers only when the first peak sweep was cut (and, in step
