@@ -40,6 +40,11 @@ package org.arenaplan.plan;
  * (a few O(log g) searches and an O(64 + g / 64) shift, see {@link FreeGaps}), O(1) per gap
  * visited; nothing visits the live neighbours.
  *
+ * <p>With a second stack ({@link SecondStack}), the buffers live at an instant T2 and not at T are
+ * placed after the stack and before the sweeps, and the buffers of their side are checked against
+ * those not reached yet ({@link LaterRanges}); the other side may be copied from a plain peak sweep
+ * with the same stack (its cost is then O(n) there). Its steps and cost are {@link SecondStack}'s.
+ *
  * <p>Deadline: the clock is read every {@value GreedyPlacer#CLOCK_EVERY} buffers swept; past it the
  * buffers not yet placed are stacked above everything (valid, not tight) and the result says it
  * was cut short. An {@link ArenaBound} is read at the same times: a run whose buffers reach above
