@@ -63,8 +63,8 @@ final class DetectionKernels {
         double endW = rois[4 * roi + 2] * scale - shift, endH = rois[4 * roi + 3] * scale - shift;
         double roiW = endW - startW, roiH = endH - startH;
         if (!half) {
-            roiW = Math.max(roiW, 1.0);
-            roiH = Math.max(roiH, 1.0);
+            roiW = larger(roiW, 1.0);
+            roiH = larger(roiH, 1.0);
         }
         double binH = roiH / oh, binW = roiW / ow;
         long gridH = ratio > 0 ? ratio : (long) Math.ceil(roiH / oh), gridW = ratio > 0 ? ratio : (long) Math.ceil(roiW / ow);
@@ -80,14 +80,14 @@ final class DetectionKernels {
                 if (yy < -1.0 || yy > h || xx < -1.0 || xx > w) {
                     v = 0.0;
                 } else {
-                    double y = Math.max(yy, 0.0), xv = Math.max(xx, 0.0);
+                    double y = yy > 0.0 ? yy : 0.0, xv = xx > 0.0 ? xx : 0.0;
                     long yLow = (long) y, xLow = (long) xv, yHigh, xHigh;
                     if (yLow >= h - 1) { yHigh = yLow = h - 1; y = yLow; } else yHigh = yLow + 1;
                     if (xLow >= w - 1) { xHigh = xLow = w - 1; xv = xLow; } else xHigh = xLow + 1;
                     double ly = y - yLow, lx = xv - xLow, hy = 1.0 - ly, hx = 1.0 - lx;
                     double v1 = hy * hx * x[base + (int) (yLow * w + xLow)], v2 = hy * lx * x[base + (int) (yLow * w + xHigh)];
                     double v3 = ly * hx * x[base + (int) (yHigh * w + xLow)], v4 = ly * lx * x[base + (int) (yHigh * w + xHigh)];
-                    v = max ? Math.max(Math.max(v1, v2), Math.max(v3, v4)) : v1 + v2 + v3 + v4;
+                    v = max ? larger(larger(larger(v1, v2), v3), v4) : v1 + v2 + v3 + v4;
                 }
                 if (!max) acc += v;
                 else if (first || v > acc) acc = v;
@@ -95,6 +95,11 @@ final class DetectionKernels {
             }
         }
         return max ? acc : acc / count;
+    }
+
+    /** a if it is not below b, else b: Python's max(a, b) (the reference's), and detection.cuh's {@code larger}. */
+    private static double larger(double a, double b) {
+        return b > a ? b : a;
     }
 
     // ---- deform_conv ----
