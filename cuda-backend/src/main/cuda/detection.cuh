@@ -104,10 +104,10 @@ extern "C" __global__ void deform_conv(const float* x, const float* wt, const fl
     }
 }
 
-// Phase 0: ptrs y: every element 0. Phase 1: ptrs x, idx (int64), yIn (the same buffer as y), y:
-// each element of x to its index, split over the inferred shape and joined over Y's.
+// Phase 0: ptrs y: every element 0. Phase 1: ptrs x, idx (int64), y: each element of x to its
+// index, split over the inferred shape and joined over Y's (the rest keeps phase 0's zeros).
 // ints: phase, xElements, yElements, rank, inferred[rank], out[rank].
-extern "C" __global__ void max_unpool(const float* x, const long long* idx, const float* yIn, float* y, Ints ints, Floats) {
+extern "C" __global__ void max_unpool(const float* x, const long long* idx, float* y, Ints ints, Floats) {
     long long phase = ints.v[0], xs = ints.v[1], ys = ints.v[2];
     int rank = (int) ints.v[3];
     const long long* inferred = ints.v + 4;

@@ -268,13 +268,14 @@ import java.util.List;
  *     bilinear with each corner outside X read as 0 (onnx's reference: GridSample, align_corners 1,
  *     zeros padding; torchvision's deform_conv2d). In double from B (0 without), rounded once.</li>
  * <li>{@link #MAX_UNPOOL} (ONNX MaxUnpool-9/11; {@code ops.DetectionOps}) ints [phase, xElements,
- *     yElements, rank, inferred[rank], out[rank]]. Phase 0: ptrs [Y]: Y = 0. Phase 1: ptrs [X, I,
- *     Y (read), Y]: for each element e of X in order, flat index I[e] (int64, into the inferred
+ *     yElements, rank, inferred[rank], out[rank]]. Phase 0: ptrs [Y]: Y = 0. Phase 1: ptrs [X, I, Y]
+ *     (Y written whole on the simulator, zeros and the scatter; on CUDA only the scattered
+ *     elements, over phase 0's zeros: the same bytes): for each element e of X in order, flat index I[e] (int64, into the inferred
  *     shape [N, C, (in-1)*stride - pads + kernel ...]; outside [0, prod(inferred)) refused) is split
  *     over inferred and written at the same coordinates of Y's shape out (at least inferred on every
  *     axis: output_shape pads at the ends), Y[...] = X[e]; where two indices meet, the later
  *     element's value stays on the simulator (the reference's order) and either one on CUDA (MaxPool's
- *     indices name one input element, so its value). f32. In place allowed (phase 1 reads and writes Y).</li>
+ *     indices name one input element, so its value). f32.</li>
  * <li>{@link #DET} (ONNX Det-11; {@code ops.LinearAlgebraOps}) ptrs [X, Y]; ints [batch, M]: X
  *     [batch, M, M] f32, Y [batch]: Gaussian elimination with partial pivoting in double (pivot: the
  *     first largest |a| of the column at or below the diagonal; a zero pivot gives 0; each row swap
@@ -476,7 +477,7 @@ public final class Kernels {
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
-            GELU_GRAD, SOFTMAX_GRAD, SCATTER_ELEMENTS, SCATTER_ND, TENSOR_SCATTER, MAX_UNPOOL);
+            GELU_GRAD, SOFTMAX_GRAD, SCATTER_ELEMENTS, SCATTER_ND, TENSOR_SCATTER);
 
     /** {@link #UNARY} op codes (formulas and types: {@link ElementwiseMath}). */
     public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4, ABS = 5, NEG = 6, EXP = 7, LOG = 8, SQRT = 9,

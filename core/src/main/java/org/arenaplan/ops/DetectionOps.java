@@ -242,7 +242,7 @@ final class DetectionOps implements OpFamily {
         long[] scatter = ints.clone();
         scatter[0] = 1;
         return List.of(l.call(op, Kernels.MAX_UNPOOL, List.of(l.write(y)), ints),
-                l.call(op, Kernels.MAX_UNPOOL, List.of(l.read(x), l.read(idx), l.read(y), l.write(y)), scatter));
+                l.call(op, Kernels.MAX_UNPOOL, List.of(l.read(x), l.read(idx), l.write(y)), scatter));
     }
 
     // ---- ONNX ----

@@ -172,23 +172,22 @@ final class DetectionKernels {
     private static Runnable maxUnpool(KernelCall c) {
         boolean scatter = c.intArg(0) == 1;
         int rank = c.ints().length > 3 ? i(c, 3) : 0;
-        SimKernels.need(c, scatter ? 4 : 1, 4 + 2 * rank);
+        SimKernels.need(c, scatter ? 3 : 1, 4 + 2 * rank);
         if (rank < 3 || rank > 5) throw new DeviceException("'" + c.label() + "': max_unpool rank " + rank + " is not 3 to 5");
         long xs = c.intArg(1), ys = c.intArg(2);
-        int y = scatter ? 3 : 0;
+        int y = scatter ? 2 : 0;
         check(c, y, DType.F32, ys);
         if (!scatter) return () -> SimKernels.storeFloats(c, 0, new float[(int) ys]);
         check(c, 0, DType.F32, xs);
         check(c, 1, DType.I64, xs);
-        check(c, 2, DType.F32, ys);
-        return () -> {
-            float[] x = SimKernels.inFloats(c, 0), out = SimKernels.inFloats(c, 2);
+        return () -> {   // the whole of Y: phase 0's zeros, then the scatter
+            float[] x = SimKernels.inFloats(c, 0), out = new float[(int) ys];
             ByteBuffer idx = SimKernels.in(c, 1);
             for (int e = 0; e < xs; e++) {
                 long at = unpoolTarget(c, idx.getLong(8 * e));
                 out[(int) at] = x[e];
             }
-            SimKernels.storeFloats(c, 3, out);
+            SimKernels.storeFloats(c, 2, out);
         };
     }
 

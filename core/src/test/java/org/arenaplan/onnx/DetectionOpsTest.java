@@ -14,9 +14,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * RoiAlign, DeformConv, MaxUnpool and Det through import, planning and the simulator, against ONNX
- * Runtime 1.22 ({@link OnnxOpRuns#agree}) over several attribute combinations, and against values
- * worked by hand where ONNX Runtime departs from the spec and onnx's reference (noted at the
- * cases); refusals are one line naming the node and the attribute.
+ * Runtime 1.22 ({@link OnnxOpRuns#agree}) over several attribute combinations; DeformConv, which
+ * ONNX Runtime 1.22 does not implement, against its Conv (zero offsets) and onnx 1.23.1's reference
+ * evaluator (fractional offsets); values worked by hand where ONNX Runtime departs from the spec
+ * and onnx's reference (noted at the cases); refusals are one line naming the node and the attribute.
  */
 class DetectionOpsTest {
     @TempDir

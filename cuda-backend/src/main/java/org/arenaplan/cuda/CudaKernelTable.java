@@ -114,8 +114,8 @@ final class CudaKernelTable {
             // one thread per output element; X, W, offset, Y always, B and mask where hasBias, hasMask (ints 17, 18) say
             Map.entry(Kernels.ROI_ALIGN, new Spec(4, -1, i -> i[4] * i[1] * i[5] * i[6])),
             Map.entry(Kernels.DEFORM_CONV, new Spec(6, -1, i -> i[0] * i[4] * i[5] * i[6], i -> 0b111 | i[17] << 3 | i[18] << 4 | 1 << 5)),
-            // phase 0 (int 0): y only, one thread per y element; phase 1: x, idx, y read, y written, one thread per x element
-            Map.entry(Kernels.MAX_UNPOOL, new Spec(4, -1, i -> i[0] == 0 ? i[2] : i[1], i -> i[0] == 0 ? 0b1000 : 0b1111)),
+            // phase 0 (int 0): y only, one thread per y element; phase 1: x, idx, y, one thread per x element
+            Map.entry(Kernels.MAX_UNPOOL, new Spec(3, -1, i -> i[0] == 0 ? i[2] : i[1], i -> i[0] == 0 ? 0b100 : 0b111)),
             Map.entry(Kernels.DET, new Spec(2, -1, i -> i[0])),                            // one thread per matrix
             Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));
 
