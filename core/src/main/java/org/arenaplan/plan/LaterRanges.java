@@ -2,8 +2,8 @@ package org.arenaplan.plan;
 
 /**
  * Byte ranges placed before a sweep over time reaches them, and the offset of a swept buffer in
- * the sweep's free list clear of those it meets: the checks {@link SweepPlacer} makes against its
- * heavy buffers, for {@link PeakSweep}'s pinned buffers ({@link SecondStack}). Each range has a
+ * the sweep's free list clear of those it meets: {@link SweepPlacer}'s light buffers against its
+ * heavy buffers, and {@link PeakSweep}'s against its pinned buffers ({@link SecondStack}). Each range has a
  * key, the sweep time at which the sweep takes it into its free list (forward: its start; a
  * backward sweep: minus its end). A buffer swept at time t and live until e (in the same time)
  * meets exactly the ranges keyed in [t, e) among those not yet taken; the caller gives that window
@@ -14,8 +14,8 @@ package org.arenaplan.plan;
  * ({@link GreedyPlacer.Fit#BEST}, ties to the lowest; {@link GreedyPlacer.Fit#FIRST}: the lowest
  * of the {@value SweepPlacer#LOW_GAPS} lowest gaps first), the lowest offset in the gap that
  * meets no range of the window; at most {@value SweepPlacer#CHECKS} checks, then above the top
- * of the free list (at most 8 more checks, then above every range of the window). As
- * {@link SweepPlacer}'s light buffers, with the same constants.
+ * of the free list (at most 8 more checks, then above every range of the window). The constants
+ * are {@link SweepPlacer}'s.
  *
  * <p>Cost: O(k log k) to build over k ranges ({@link MergeSortTree}, {@link RangeMax}); per
  * buffer O(1) for the window's bounds and at most {@value SweepPlacer#CHECKS} + 8 checks, each
