@@ -162,6 +162,21 @@ class BadInputTest {
         assertThatThrownBy(() -> OnnxImporter.load(empty, Map.of())).hasMessageContaining("not an ONNX model (no graph");
     }
 
+    /** breaker13: 25 If bodies inside each other were "not an ONNX model ...: its bytes are not a protobuf message". */
+    @Test
+    void bodiesNestedPastTheReadersDepthAreSaidToBeThatNotGarbage() throws Exception {
+        ai.onnx.proto.OnnxMl.GraphProto leaf = relu().model().getGraph(), body = leaf;
+        for (int i = 0; i < 25; i++) {
+            ai.onnx.proto.OnnxMl.AttributeProto branch = ai.onnx.proto.OnnxMl.AttributeProto.newBuilder().setName("then_branch")
+                    .setType(ai.onnx.proto.OnnxMl.AttributeProto.AttributeType.GRAPH).setG(body).build();
+            body = body.toBuilder().clearNode().addNode(ai.onnx.proto.OnnxMl.NodeProto.newBuilder().setOpType("If").addInput("c").addOutput("y")
+                    .addAttribute(branch).addAttribute(branch.toBuilder().setName("else_branch").setG(leaf))).build();
+        }
+        Path p = write("deep.onnx", relu().model().toBuilder().setGraph(body).build().toByteArray());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageStartingWith(p + ": messages nest more than 64 deep (each If, Loop or Scan body inside another adds 3 levels)");
+    }
+
     @Test
     void anEmptyTensorFileIsSaidToBeEmpty() throws Exception {
         Path empty = write("empty_input_0.pb", new byte[0]);
