@@ -117,6 +117,13 @@ public final class OnnxProtos {
 
     /** A GraphProto: the model's graph, or the body of an If, Loop or Scan node (a GRAPH attribute). */
     private static OnnxModel.Graph graph(OnnxMl.GraphProto g, String file, Path dir) {
+        for (OnnxMl.SparseTensorProto sp : g.getSparseInitializerList()) {   // one nothing reads may stay, as an unread initializer of an unknown type
+            String name = sp.getValues().getName();
+            for (OnnxMl.NodeProto n : g.getNodeList())
+                if (n.getInputList().contains(name))
+                    throw new OnnxException(file + ": node '" + (n.getName().isEmpty() ? n.getOpType() : n.getName()) + "' (" + n.getOpType() + ") reads '" + name
+                            + "', a sparse_initializer (SparseTensorProto), which arenaplan does not read; store it as a dense initializer");
+        }
         List<OnnxModel.Node> nodes = new ArrayList<>(g.getNodeCount());
         for (OnnxMl.NodeProto n : g.getNodeList()) nodes.add(node(n, file, dir));
         List<OnnxModel.TensorData> inits = new ArrayList<>(g.getInitializerCount());
