@@ -118,6 +118,7 @@ final class LocalFunctions {
                 if (!chain.isEmpty() && ++expanded > ControlFlow.MAX_NODES)
                     throw new OnnxException(file + ": inlining local functions reaches more than " + ControlFlow.MAX_NODES + " nodes (in "
                             + outline(chain) + "); arenaplan stops there");
+                refuseUndefinedOverload(n);
                 out.add(withExpandedSubgraphs(n, chain));
                 continue;
             }
@@ -138,6 +139,17 @@ final class LocalFunctions {
     private static String outline(List<String> chain) {
         if (chain.size() <= 4) return String.join(" -> ", chain);
         return chain.get(0) + " -> " + chain.get(1) + " -> ... -> " + chain.get(chain.size() - 2) + " -> " + chain.get(chain.size() - 1);
+    }
+
+    /** A node naming a local function (domain and op_type) by an overload the model does not define (IR 10). */
+    private void refuseUndefinedOverload(OnnxMl.NodeProto n) {
+        List<String> overloads = new ArrayList<>();
+        for (OnnxMl.FunctionProto g : functions.values())
+            if (domain(g.getDomain()).equals(domain(n.getDomain())) && g.getName().equals(n.getOpType())) overloads.add("'" + g.getOverload() + "'");
+        if (overloads.isEmpty()) return;
+        String fn = (n.getDomain().isEmpty() ? "" : n.getDomain() + ".") + n.getOpType();
+        throw new OnnxException(UnsupportedNodes.printable(file + ": node '" + (n.getName().isEmpty() ? n.getOpType() : n.getName()) + "' calls local function '" + fn
+                + "' with overload '" + n.getOverload() + "', which the model does not define (its overloads of '" + fn + "': " + String.join(", ", overloads) + ")"));
     }
 
     /** A node whose If/Loop/Scan bodies may call functions too. */
