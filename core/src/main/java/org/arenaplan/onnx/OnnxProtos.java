@@ -119,10 +119,12 @@ public final class OnnxProtos {
     private static OnnxModel.Graph graph(OnnxMl.GraphProto g, String file, Path dir) {
         for (OnnxMl.SparseTensorProto sp : g.getSparseInitializerList()) {   // one nothing reads may stay, as an unread initializer of an unknown type
             String name = sp.getValues().getName();
-            for (OnnxMl.NodeProto n : g.getNodeList())
-                if (n.getInputList().contains(name))
-                    throw new OnnxException(file + ": node '" + (n.getName().isEmpty() ? n.getOpType() : n.getName()) + "' (" + n.getOpType() + ") reads '" + name
+            for (int i = 0; i < g.getNodeCount(); i++) {
+                OnnxMl.NodeProto n = g.getNode(i);
+                if (n.getInputList().contains(name))   // an unnamed node as the importer names it
+                    throw new OnnxException(file + ": node '" + (n.getName().isEmpty() ? n.getOpType() + "_" + i : n.getName()) + "' (" + n.getOpType() + ") reads '" + name
                             + "', a sparse_initializer (SparseTensorProto), which arenaplan does not read; store it as a dense initializer");
+            }
         }
         List<OnnxModel.Node> nodes = new ArrayList<>(g.getNodeCount());
         for (OnnxMl.NodeProto n : g.getNodeList()) nodes.add(node(n, file, dir));
