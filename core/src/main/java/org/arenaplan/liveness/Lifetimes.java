@@ -104,6 +104,8 @@ public final class Lifetimes {
         private final boolean[] weight;
         private final boolean[] isView;    // views add no write of their own
         private List<List<Integer>> readersOfTensor;
+        private int[] guarded;             // by storage key: see build
+        private int[] latestRead;
         private final List<Refusal> refusals = new ArrayList<>();
 
         Builder(Graph g, OpOrder order) {
@@ -178,6 +180,19 @@ public final class Lifetimes {
                     }
                 }
             }
+            // per storage key, kept as storages fold: the first member (in member order) that is a
+            // caller-owned input or a graph output, else -1; the latest position any member is read
+            guarded = new int[n];
+            latestRead = new int[n];
+            Arrays.fill(guarded, -1);
+            Arrays.fill(latestRead, -1);
+            for (Map.Entry<Integer, List<Integer>> e : membersOf.entrySet()) {
+                int key = e.getKey();
+                for (int m : e.getValue()) {
+                    if (guarded[key] < 0 && isGuarded(m)) guarded[key] = m;
+                    latestRead[key] = Math.max(latestRead[key], lastRead[m]);
+                }
+            }
             for (int p = 0; p < opCount; p++) {
                 Op op = g.ops().get(p);
                 for (Op.InPlace h : op.inPlace()) {
@@ -207,6 +222,8 @@ public final class Lifetimes {
                         offsetIn[m] = base + offsetIn[m];
                         membersOf.get(into).add(m);
                     }
+                    if (guarded[into] < 0) guarded[into] = guarded[from];
+                    latestRead[into] = Math.max(latestRead[into], latestRead[from]);
                 }
             }
             if (strict) {
@@ -254,6 +271,18 @@ public final class Lifetimes {
          * the storage (through any member), the caller does not own it, the op reads it through
          * no other member, and every earlier reader has completed before this op starts.
          */
+        /** A member whose bytes an in-place write may never take: a caller-owned (not donated) graph input, or a graph output. */
+        private boolean isGuarded(int m) {
+            String mn = names[m];
+            return (g.isInput(mn) && !g.isDonated(mn)) || g.isOutput(mn);
+        }
+
+        /**
+         * Why {@code op} at position {@code p} may not write {@code out} over {@code in}'s storage,
+         * or null. O(members of out's storage + the op's inputs), plus a scan of in's storage only
+         * to name the member when refusing for a later read; O(members of in's storage) per
+         * reader check on several streams ({@code order} other than the schedule).
+         */
         private String refusalReason(int p, Op op, int out, int in, int[] storageRoot, Map<Integer, List<Integer>> membersOf) {
             if (parent[out] >= 0)
                 return "'" + names[out] + "' is itself " + (isView[out] ? "a view" : "a member slice of concat '" + names[parent[out]] + "'");
@@ -267,19 +296,20 @@ public final class Lifetimes {
             long inBytes = g.tensor(names[in]).bytes();
             if (outBytes > inBytes) return "'" + names[out] + "' (" + outBytes + " B) is larger than '" + names[in] + "' (" + inBytes + " B)";
             int s = storageRoot[in];
-            for (int m : membersOf.get(s)) {
-                String mn = names[m];
-                if (g.isInput(mn) && !g.isDonated(mn)) return "'" + mn + "' is a caller-owned graph input (not donated)";
-                if (g.isOutput(mn)) return "'" + mn + "' is a graph output";
+            if (guarded[s] >= 0) {
+                String mn = names[guarded[s]];
+                return g.isOutput(mn) && !(g.isInput(mn) && !g.isDonated(mn)) ? "'" + mn + "' is a graph output" : "'" + mn + "' is a caller-owned graph input (not donated)";
             }
             for (int j = 0; j < op.inputs().size(); j++) {
                 int other = id.get(op.inputs().get(j));
                 if (other != in && storageRoot[other] == s && op.readsAtRuntime(j))
                     return "the op also reads '" + names[other] + "' from the same storage";
             }
-            for (int m : membersOf.get(s)) {
-                if (lastRead[m] > p) {
-                    return "'" + names[m] + "' is read later by op '" + g.ops().get(lastRead[m]).name() + "' at position " + lastRead[m];
+            if (latestRead[s] > p) {   // then name the first member read later (a scan only when refusing)
+                for (int m : membersOf.get(s)) {
+                    if (lastRead[m] > p) {
+                        return "'" + names[m] + "' is read later by op '" + g.ops().get(lastRead[m]).name() + "' at position " + lastRead[m];
+                    }
                 }
             }
             if (order != OpOrder.SCHEDULE) {

@@ -153,6 +153,43 @@ class LivenessRulesTest {
         });
     }
 
+    /**
+     * A reason a member brings into a storage when in-place folds it there holds for every later
+     * grant over that storage: a graph output folded in, a later reader of a folded member (the
+     * storage's guards and latest read are kept per storage as it folds, not rescanned).
+     */
+    @Test
+    void reasonsFoldedIntoAStorageHoldForLaterGrants() {
+        GraphBuilder g = new GraphBuilder();
+        g.tensor("x", MiB).tensor("a", MiB).tensor("b", MiB).tensor("c", MiB).tensor("e", MiB);
+        g.input("x");
+        g.op("make_a", "K").in("x").out("a").add();
+        g.op("r1", "Relu").in("a").out("b").inPlace().add();     // granted: a and b one storage
+        g.op("r2", "Relu").in("b").out("c").inPlace().add();     // granted: c is a graph output, now in that storage
+        g.op("r4", "Relu").in("c").out("e").inPlace().add();     // refused: the storage holds graph output c
+        g.output("c");
+        g.output("e");
+        Lifetimes l = Lifetimes.of(g.build());
+        assertThat(l.refusals()).singleElement().satisfies(r -> {
+            assertThat(r.op()).isEqualTo("r4");
+            assertThat(r.reason()).contains("'c' is a graph output");
+        });
+        GraphBuilder h = new GraphBuilder();
+        h.tensor("x", MiB).tensor("a", MiB).tensor("b", MiB).tensor("v", MiB).tensor("c", MiB).tensor("d", MiB);
+        h.input("x");
+        h.op("make_a", "K").in("x").out("a").add();
+        h.op("r1", "Relu").in("a").out("b").inPlace().add();     // granted: b's storage (b and its view v) folds into a's
+        h.op("view", "Reshape").in("b").out("v").view().add();
+        h.op("r2", "Relu").in("b").out("c").inPlace().add();     // refused: v, folded in with b, is read later
+        h.op("late", "Add").in("v", "c").out("d").add();
+        h.output("d");
+        Lifetimes m = Lifetimes.of(h.build());
+        assertThat(m.refusals()).singleElement().satisfies(r -> {
+            assertThat(r.op()).isEqualTo("r2");
+            assertThat(r.reason()).contains("'v' is read later by op 'late' at position 4");
+        });
+    }
+
     @Test
     void inPlaceOverACallerOwnedInputIsRefusedAndOverADonatedOneAccepted() {
         for (boolean donate : new boolean[]{false, true}) {
