@@ -156,6 +156,11 @@ final class CudaKernelTable {
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") is a training kernel the simulator runs; the CUDA fatbin does not have it yet (use --device sim)");
         if (s == null && Kernels.SIM_ONLY.contains(call.name()))
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") runs on the simulator only; the CUDA fatbin does not have it yet (use --device sim)");
+        if (Kernels.simOnlyType(call.name(), call.ints())) {
+            org.arenaplan.ir.DType t = org.arenaplan.ir.DType.ofOnnx((int) Kernels.typeCode(call.name(), call.ints()));
+            throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") in " + (t == null ? "element type " + Kernels.typeCode(call.name(), call.ints()) : t.jsonName())
+                    + " runs on the simulator only; the CUDA fatbin has its f32 form (use --device sim)");
+        }
         if (s == null) throw new DeviceException("unknown kernel '" + call.name() + "' (op " + call.label() + "); known: " + SPECS.keySet());
         int n = call.pointers().size();
         if (s.present() != null) {
