@@ -107,9 +107,14 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
         /**
          * The element types the kind's kernels compute ({@link OpSpec#computes}), declared once:
          * {@link #lowerTyped} and the ONNX import ({@code FamilyImports.requireComputed}) check
-         * operands against it, and the refusal lists it.
+         * operands against it, and the refusal lists it. Called again, replaces (MaxPool widens the
+         * pools' list).
          */
-        public Builder computes(DType... types) { computes.addAll(List.of(types)); return this; }
+        public Builder computes(DType... types) {
+            computes.clear();
+            computes.addAll(List.of(types));
+            return this;
+        }
 
         /** One line for the docs; called again, appends. */
         public Builder doc(String d) { doc = doc.isEmpty() ? d : doc + "; " + d; return this; }
