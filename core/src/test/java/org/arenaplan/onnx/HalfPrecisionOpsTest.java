@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The compute ops in the element types beyond f32 that their registry entries declare
- * ({@code OpSpec.computes}): MatMul, Gemm, Softmax, LogSoftmax, Conv, ConvTranspose and the pools
- * in f16 (as {@code model.half()} exports them), MatMul, Gemm and Softmax in f64, MaxPool in
+ * ({@code OpSpec.computes}): MatMul, Gemm, Softmax, LogSoftmax, Conv, ConvTranspose, the pools and
+ * LayerNormalization in f16 (as {@code model.half()} exports them), MatMul, Gemm and Softmax in f64, MaxPool in
  * uint8 and int8, each against ONNX Runtime 1.22 on the CPU (which computes a float16 node that
  * has no f16 kernel as Cast to f32, the f32 kernel, Cast back: one rounding per op, as the
  * simulator does). One op: rtol 1e-3 (an f16 ulp is at most 2^-10 of the value, so a sum
@@ -102,6 +102,18 @@ class HalfPrecisionOpsTest {
     }
 
     @Test
+    void layerNormalizationInF16AgreesWithOnnxRuntime() throws Exception {
+        DType h = DType.F16;
+        agree(new TinyOnnx().opset(17).input(F16, "x", 2L, 3L, 16L).input(F16, "s", 16L).input(F16, "b", 16L).output(F16, "y", 2L, 3L, 16L)
+                        .output("mean", 2L, 3L, 1L).output("inv", 2L, 3L, 1L)
+                        .node("ln", "LayerNormalization", List.of("x", "s", "b"), List.of("y", "mean", "inv"), "epsilon", 1e-5),
+                Map.of("x", random(h, 50, 2, 3, 16), "s", random(h, 51, 16), "b", random(h, 52, 16)), 1e-3, 1e-3);
+        agree(new TinyOnnx().opset(17).input(F16, "x", 2L, 3L, 4L).input(F16, "s", 3L, 4L).output(F16, "y", 2L, 3L, 4L)
+                        .node("ln", "LayerNormalization", List.of("x", "s"), List.of("y"), "axis", 1L),
+                Map.of("x", random(h, 53, 2, 3, 4), "s", random(h, 54, 3, 4)), 1e-3, 1e-3);
+    }
+
+    @Test
     void maxPoolInUint8AndInt8EqualsOnnxRuntimeExactly() throws Exception {
         for (int code : new int[]{U8, I8}) {
             DType t = DType.ofOnnx(code);
@@ -136,7 +148,7 @@ class HalfPrecisionOpsTest {
     }
 
     /**
-     * An f16 attention block as a half-precision export writes it: Q, K, V projections (MatMul),
+     * An f16 attention block as a half-precision export writes it: LayerNormalization, Q, K, V projections (MatMul),
      * heads split (Reshape, Transpose), scores (MatMul with K transposed, Mul by 1/sqrt(d)),
      * Softmax, the weighted sum (MatMul), heads merged, the output projection and the residual Add.
      */
@@ -144,12 +156,13 @@ class HalfPrecisionOpsTest {
     void anF16AttentionBlockAgreesWithOnnxRuntime() throws Exception {
         DType h = DType.F16;
         long b = 2, s = 5, e = 8, heads = 2, d = e / heads;
-        TinyOnnx m = new TinyOnnx().opset(13).input(F16, "x", b, s, e).input(F16, "wq", e, e).input(F16, "wk", e, e).input(F16, "wv", e, e)
-                .input(F16, "wo", e, e).output(F16, "y", b, s, e)
+        TinyOnnx m = new TinyOnnx().opset(17).input(F16, "x", b, s, e).input(F16, "wq", e, e).input(F16, "wk", e, e).input(F16, "wv", e, e)
+                .input(F16, "wo", e, e).input(F16, "g", e).input(F16, "beta", e).output(F16, "y", b, s, e)
                 .ints("split", b, s, heads, d).ints("merge", b, s, e)
                 .initializer(half("scale", (float) (1 / Math.sqrt(d))))
-                .node("q", "MatMul", List.of("x", "wq"), List.of("q")).node("k", "MatMul", List.of("x", "wk"), List.of("k"))
-                .node("v", "MatMul", List.of("x", "wv"), List.of("v"))
+                .node("ln", "LayerNormalization", List.of("x", "g", "beta"), List.of("n"))
+                .node("q", "MatMul", List.of("n", "wq"), List.of("q")).node("k", "MatMul", List.of("n", "wk"), List.of("k"))
+                .node("v", "MatMul", List.of("n", "wv"), List.of("v"))
                 .node("qr", "Reshape", List.of("q", "split"), List.of("qr")).node("kr", "Reshape", List.of("k", "split"), List.of("kr"))
                 .node("vr", "Reshape", List.of("v", "split"), List.of("vr"))
                 .node("qt", "Transpose", List.of("qr"), List.of("qt"), "perm", new long[]{0, 2, 1, 3})
@@ -163,7 +176,8 @@ class HalfPrecisionOpsTest {
                 .node("proj", "MatMul", List.of("om", "wo"), List.of("pr"))
                 .node("res", "Add", List.of("pr", "x"), List.of("y"));
         agree(m, Map.of("x", random(h, 30, b, s, e), "wq", random(h, 31, e, e), "wk", random(h, 32, e, e), "wv", random(h, 33, e, e),
-                "wo", random(h, 34, e, e)), 4e-3, 2e-3);
+                // atol 8e-3: two f16 ulps at 4..8 (2^-8 each), the size of the projections the residual Add may cancel
+                "wo", random(h, 34, e, e), "g", random(h, 35, e), "beta", random(h, 36, e)), 4e-3, 8e-3);
     }
 
     /** A scalar f16 initializer. */
