@@ -41,22 +41,25 @@ public final class Executors {
     }
 
     /**
-     * As {@link #run(Plan, Device, List, int, Map, long)}; with {@code meterHeld}, each mode then
+     * As {@link #run(Plan, Device, List, int, Map, long)}; with {@code meterHeld}, each mode first
      * runs once more, untimed, through a {@link HeldMemoryMeter} (from opening its executor to
      * closing it) for the peak device memory held ({@link Device#heldBytes()}, weights included).
+     * Those runs come before any timed one, so no mode's times pay for code that runs for the
+     * first time (kernel loading, the JVM compiling the simulator's kernels), whatever its place
+     * in the order.
      */
     public static Comparison run(Plan plan, Device device, List<Mode> modes, int iterations, Map<String, TensorValue> inputs, long weightSeed,
                                  boolean meterHeld) {
         Map<Mode, List<RunResult>> all = new LinkedHashMap<>();
         Map<Mode, Long> held = new LinkedHashMap<>();
         try (WeightRegion w = new WeightRegion(device, plan.graph(), weightSeed)) {
+            if (meterHeld) for (Mode m : modes) held.put(m, heldPeak(device, m, plan, w, inputs));   // first: every mode's code has run once before any is timed
             for (Mode m : modes) {
                 List<RunResult> rs = new ArrayList<>();
                 try (Executor e = m.open(device, plan, w)) {
                     for (int i = 0; i < iterations; i++) rs.add(e.run(inputs));
                 }
                 all.put(m, rs);
-                if (meterHeld) held.put(m, heldPeak(device, m, plan, w, inputs));
             }
         }
         String diff = null;

@@ -378,6 +378,10 @@ final class ControlFlow {
             child.names.put(g.inputs().get(0).name(), out);
             body(g, n, index, child, n.opName() + "/" + attr + "/");
             current = List.of(child.resolve(g.outputs().get(0).name()));
+            Value given = importer.value(out), made = importer.value(current.get(0));
+            n.require(made != null && java.util.Arrays.equals(made.shape(), given.shape()), attr + "'s output "
+                    + (made == null ? "'" + current.get(0) + "' is not computed by its nodes" : made + " has not the shape of its input " + given)
+                    + " (a modifier keeps its input's shape: [batch, q_num_heads, q_sequence_length, kv_sequence_length])");
             from = to;
         }
         List<String> last = new ArrayList<>(current);

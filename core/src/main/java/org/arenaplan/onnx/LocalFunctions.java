@@ -111,6 +111,7 @@ final class LocalFunctions {
         for (OnnxMl.NodeProto n : nodes) {
             OnnxMl.FunctionProto f = functions.get(key(n.getDomain(), n.getOpType(), n.getOverload()));
             if (f == null) {
+                refuseUndefinedOverload(n);
                 out.add(withExpandedSubgraphs(n, chain));
                 continue;
             }
@@ -122,6 +123,17 @@ final class LocalFunctions {
             out.addAll(expand(body(n, f), inner));
         }
         return out;
+    }
+
+    /** A node naming a local function (domain and op_type) by an overload the model does not define (IR 10). */
+    private void refuseUndefinedOverload(OnnxMl.NodeProto n) {
+        List<String> overloads = new ArrayList<>();
+        for (OnnxMl.FunctionProto g : functions.values())
+            if (domain(g.getDomain()).equals(domain(n.getDomain())) && g.getName().equals(n.getOpType())) overloads.add("'" + g.getOverload() + "'");
+        if (overloads.isEmpty()) return;
+        String fn = (n.getDomain().isEmpty() ? "" : n.getDomain() + ".") + n.getOpType();
+        throw new OnnxException(UnsupportedNodes.printable(file + ": node '" + (n.getName().isEmpty() ? n.getOpType() : n.getName()) + "' calls local function '" + fn
+                + "' with overload '" + n.getOverload() + "', which the model does not define (its overloads of '" + fn + "': " + String.join(", ", overloads) + ")"));
     }
 
     /** A node whose If/Loop/Scan bodies may call functions too. */

@@ -242,7 +242,9 @@ public final class NodeContext {
     }
 
     public String where() {
-        return file + ": node '" + opName() + "' (" + node.opType() + ", #" + index + ", opset " + opset + ")";
+        String version = node.inDefaultDomain() ? "opset " + opset
+                : node.domain() + (node.domain().equals(NodeLowering.PREVIEW_DOMAIN) ? " opset " + NodeLowering.PREVIEW_OPSET : "");
+        return file + ": node '" + opName() + "' (" + node.opType() + ", #" + index + ", " + version + ")";
     }
 
     public String shapes() {

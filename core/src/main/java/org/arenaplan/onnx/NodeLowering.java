@@ -82,6 +82,8 @@ public final class NodeLowering {
      */
     static final String PREVIEW_DOMAIN = "ai.onnx.preview", STAGE_DOMAIN = "arenaplan";
     static final Set<String> PREVIEW_OPS = Set.of("FlexAttention");
+    /** The version of the ai.onnx.preview domain whose ops the importer implements (FlexAttention-1). */
+    static final long PREVIEW_OPSET = 1;
 
     /** Whether {@code node} is an op of the ai.onnx.preview domain the importer takes. */
     static boolean preview(OnnxModel.Node node) {

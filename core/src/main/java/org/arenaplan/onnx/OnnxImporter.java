@@ -155,11 +155,45 @@ public final class OnnxImporter {
         return List.copyOf(names);
     }
 
+    /**
+     * A model using an op of the ai.onnx.preview domain imports that domain at the version whose
+     * meaning arenaplan implements, {@link NodeLowering#PREVIEW_OPSET} (ONNX IR 3+: a model imports
+     * every domain it uses, and the version decides what an op means).
+     *
+     * @throws OnnxException naming the file, the first such node and the version imported (or its absence)
+     */
+    private void checkPreviewOpset(OnnxModel model) {
+        OnnxModel.Node first = firstPreview(model.graph().nodes());
+        if (first == null) return;
+        Long v = model.opsets().get(NodeLowering.PREVIEW_DOMAIN);
+        String node = "node '" + UnsupportedNodes.printable(first.name().isEmpty() ? first.opType() : first.name()) + "' (" + first.opType() + ")";
+        if (v == null && model.irVersion() >= 3)
+            throw new OnnxException(file + ": opset_import names no version of the " + NodeLowering.PREVIEW_DOMAIN + " domain, which " + node
+                    + " uses (ONNX IR 3+: a model imports every domain it uses; FlexAttention is " + NodeLowering.PREVIEW_DOMAIN + " version " + NodeLowering.PREVIEW_OPSET + ")");
+        if (v != null && v != NodeLowering.PREVIEW_OPSET)
+            throw new OnnxException(file + ": opset " + v + " of the " + NodeLowering.PREVIEW_DOMAIN + " domain, which " + node
+                    + " uses, is not the version arenaplan imports (" + NodeLowering.PREVIEW_OPSET + ")");
+    }
+
+    /** The first node of the ai.onnx.preview domain the importer takes, in the graph or a subgraph, or null. */
+    private static OnnxModel.Node firstPreview(List<OnnxModel.Node> nodes) {
+        for (OnnxModel.Node n : nodes) {
+            if (NodeLowering.preview(n)) return n;
+            for (OnnxModel.Attribute a : n.attributes().values()) {
+                if (!(a.value() instanceof OnnxModel.Graph g)) continue;
+                OnnxModel.Node in = firstPreview(g.nodes());
+                if (in != null) return in;
+            }
+        }
+        return null;
+    }
+
     private OnnxImporter run(OnnxModel model) {
         long opset = model.defaultOpset();
         if (model.irVersion() >= 3 && !model.opsets().containsKey("") && !model.opsets().containsKey("ai.onnx")
                 && model.graph().nodes().stream().anyMatch(OnnxModel.Node::inDefaultDomain))
             throw new OnnxException(file + ": opset_import names no version of the default ONNX domain, which its nodes use (ONNX IR 3+: a model imports every domain it uses)");
+        checkPreviewOpset(model);
         if (opset < OlderOpsets.MIN_OPSET || opset > NodeLowering.MAX_OPSET)
             throw new OnnxException(file + ": opset " + opset + " of the default ONNX domain is outside the supported range "
                     + OlderOpsets.MIN_OPSET + ".." + NodeLowering.MAX_OPSET);

@@ -200,7 +200,7 @@ final class FlexAttentionOps implements OpFamily {
         try {
             g = Geometry.of(FamilyImports.attrsOf(FLEX_ATTENTION, attrs), shapes);
         } catch (GraphException e) {
-            throw n.error(e.getMessage() + (from > 0 ? " (a modifier keeps its input's shape)" : ""));
+            throw n.error(e.getMessage());   // a modifier's output shape is checked where it is inlined (ControlFlow)
         }
         double scale = n.real("scale", 0.0);
         n.require(!n.hasAttr("scale") || (Double.isFinite(scale) && scale != 0), "scale " + scale + " must be finite and not 0 (arenaplan reads scale 0 as not given: 1/sqrt(head_size))");

@@ -63,7 +63,7 @@ final class LayoutOps implements OpFamily {
                 viewKind(OpKinds.RESHAPE).onnx(n -> view(n, OpKinds.RESHAPE, reshape(n)), "allowzero").build(),
                 viewKind(OpKinds.FLATTEN).onnx(n -> view(n, OpKinds.FLATTEN, flatten(n)), "axis").build(),
                 viewKind(OpKinds.IDENTITY).onnx(n -> view(n, OpKinds.IDENTITY, n.input(0).shape())).build(),
-                viewKind(DROPOUT).doc("inference: the identity").onnx(n -> view(n, DROPOUT, dropout(n)), "ratio", "seed", "is_test").build(),
+                viewKind(DROPOUT).doc("inference: the identity").onnx(LayoutOps::dropoutView, "ratio", "seed", "is_test").build(),
                 viewKind(SQUEEZE).onnx(n -> view(n, SQUEEZE, squeeze(n)), "axes").build(),
                 viewKind(UNSQUEEZE).onnx(n -> view(n, UNSQUEEZE, unsqueeze(n)), "axes").build());
     }
@@ -267,6 +267,21 @@ final class LayoutOps implements OpFamily {
      * false, or the ratio a constant 0 (Dropout-12: "If set to 0, the output would be a simple copy
      * of the input"; its default is 0.5).
      */
+    /**
+     * Dropout as inference runs it: output 0 a view of X; its bool mask (output 1) from Dropout-12
+     * on all true, a constant (ONNX Dropout-12: output = scale * data * mask, an identity when
+     * nothing is dropped; ONNX Runtime and onnx's reference agree). Before opset 12 the two
+     * disagree (ONNX Runtime's Dropout-7/10 fill the mask with 0, onnx's reference with true) and
+     * the spec gives no value: not produced, and a reader of it refused.
+     */
+    private static Lowered dropoutView(NodeContext n) {
+        org.arenaplan.onnx.Lowered v = view(n, DROPOUT, dropout(n));
+        List<String> outs = n.node().outputs();
+        if (outs.size() < 2 || outs.get(1).isEmpty() || n.opset() < 12) return v;
+        Value mask = new Value(outs.get(1), DType.BOOL, n.input(0).shape());
+        return new Lowered(v.kind(), v.inputs(), v.outputs(), v.attrs(), v.view(), List.of(), Map.of(mask, 1.0));
+    }
+
     private static long[] dropout(NodeContext n) {
         if (n.opset() >= 12 && n.hasInput(2)) {
             boolean training = false;

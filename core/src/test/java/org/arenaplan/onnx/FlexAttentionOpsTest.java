@@ -111,14 +111,32 @@ class FlexAttentionOpsTest {
         refused(gqa(OnnxDTypes.FLOAT, "score_mod", twoOut), "score_mod has 1 inputs and 2 outputs; a FlexAttention modifier takes one tensor and gives one");
         TinyOnnx reshaping = new TinyOnnx().input("s", 1L, 2L, 1L, 2L).ints("perm", 1, 2, 2, 1).output("o")
                 .node("r", "Reshape", List.of("s", "perm"), List.of("o"));
-        refused(gqa(OnnxDTypes.FLOAT, "score_mod", reshaping), "(a modifier keeps its input's shape)");
+        refused(gqa(OnnxDTypes.FLOAT, "score_mod", reshaping), "score_mod's output fa/score_mod/o[1, 2, 2, 1] has not the shape of its input fa/scores[1, 2, 1, 2] (a modifier keeps its input's shape");
         TinyOnnx unsupported = new TinyOnnx().input("s", 1L, 2L, 1L, 2L).output("o").node("nz", "NonZero", List.of("s"), List.of("o"));
         refused(gqa(OnnxDTypes.FLOAT, "prob_mod", unsupported), "NonZero (1 node: fa/prob_mod/nz");
     }
 
+    @Test
+    void thePreviewDomainMustBeImportedAtVersionOne() throws Exception {
+        ai.onnx.proto.OnnxMl.ModelProto m = gqa(OnnxDTypes.FLOAT).model();
+        ai.onnx.proto.OnnxMl.ModelProto.Builder none = m.toBuilder().clearOpsetImport(), two = m.toBuilder().clearOpsetImport();
+        for (ai.onnx.proto.OnnxMl.OperatorSetIdProto o : m.getOpsetImportList()) {
+            if (!o.getDomain().equals(PREVIEW)) none.addOpsetImport(o);
+            two.addOpsetImport(o.getDomain().equals(PREVIEW) ? o.toBuilder().setVersion(2).build() : o);
+        }
+        refused(none.build().toByteArray(), "opset_import names no version of the ai.onnx.preview domain, which node 'fa' (FlexAttention) uses");
+        refused(two.build().toByteArray(), "opset 2 of the ai.onnx.preview domain, which node 'fa' (FlexAttention) uses, is not the version arenaplan imports (1)");
+        // a refusal at a node names the version of the node's own domain, not the default domain's
+        refused(gqa(OnnxDTypes.FLOAT, "scale", 0.0), "(FlexAttention, #0, ai.onnx.preview opset 1)");
+    }
+
     private void refused(TinyOnnx model, String message) throws Exception {
+        refused(model.bytes(), message);
+    }
+
+    private void refused(byte[] model, String message) throws Exception {
         Path file = dir.resolve("bad.onnx");
-        Files.write(file, model.bytes());
+        Files.write(file, model);
         assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).isInstanceOf(OnnxException.class).hasMessageContaining(message)
                 .satisfies(e -> assertThat(e.getMessage()).contains("fa").contains("bad.onnx").doesNotContain("\n"));
     }

@@ -71,5 +71,23 @@ class LocalFunctionsTest {
                                 .node("r", "Relu", List.of("x"), List.of("y")).node("n", "Neg", List.of("x"), List.of("y")))
                         .input("x", 2L).output("y").call("local", "c", "Twice", List.of("x"), List.of("y")),
                 "local function 'local.Twice': node 'n' writes 'y', which the function already defines");
+        // a call naming an overload no function has was refused as an unsupported op type
+        OnnxOpRuns.refused(dir, lin(new TinyOnnx().opset(18)).functionOverload("fast").input("x", 1L, 2L).floats("w", 1f, 2L, 2L).output("y")
+                        .call("local", "c", "Lin", List.of("x", "w"), List.of("y")).overload("slow"),
+                "node 'c' calls local function 'local.Lin' with overload 'slow', which the model does not define (its overloads of 'local.Lin': 'fast')");
+    }
+
+    @Test
+    void anOverloadSelectsItsFunction() throws Exception {
+        TinyOnnx m = lin(new TinyOnnx().opset(18)).functionOverload("leaky")
+                .function("local", "Lin", List.of("x", "w"), List.of("y"), List.of(),
+                        new TinyOnnx().opset(18).node("mm", "MatMul", List.of("x", "w"), List.of("t")).node("act", "Relu", List.of("t"), List.of("y")))
+                .input("x", 1L, 2L).floats("w", 1f, 2L, 2L).output("y").output("z")
+                .call("local", "a", "Lin", List.of("x", "w"), List.of("y")).overload("leaky")
+                .call("local", "b", "Lin", List.of("x", "w"), List.of("z"));
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 2}, -1, -3));
+        Map<String, TensorValue> out = OnnxOpRuns.run(dir, m, in);
+        assertThat(out.get("y").floats()).containsExactly(-2f, -2f);   // [-4, -4] * slope 0.5
+        assertThat(out.get("z").floats()).containsExactly(0f, 0f);     // Relu
     }
 }

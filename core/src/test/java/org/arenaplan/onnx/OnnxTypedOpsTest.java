@@ -158,4 +158,25 @@ class OnnxTypedOpsTest {
         Files.write(m, new TinyOnnx().input("x", 2L).input(INT64, "k", 2L).node("e", "Equal", List.of("x", "k"), List.of("y")).output("y").bytes());
         assertThatThrownBy(() -> OnnxImporter.load(m, Map.of())).hasMessageContaining("node 'e' (Equal, #0, opset 13): input x[2] is f32 but k[2] is i64");
     }
+
+    /**
+     * Dropout's mask in inference from opset 12: all true, as ONNX Runtime gives it, read by a node
+     * and as a graph output; before 12 ONNX Runtime fills it with false and onnx's reference with
+     * true, so a reader is refused.
+     */
+    @Test
+    void anInferenceDropoutMaskIsAllTrueFromOpset12() throws Exception {
+        TinyOnnx old = new TinyOnnx().opset(11).input("x", 2L, 3L).node("d", "Dropout", List.of("x"), List.of("y", "mask"))
+                .output(FLOAT, "y", 2L, 3L).output(BOOL, "mask", 2L, 3L);
+        OnnxOpRuns.refused(dir, old, "graph output 'mask' is an optional output of node 'd' that inference does not produce");
+        for (long opset : new long[]{12, 22}) {
+            TinyOnnx m = new TinyOnnx().opset(opset).input("x", 2L, 3L)
+                    .node("d", "Dropout", List.of("x"), List.of("y", "mask"))
+                    .node("n", "Not", List.of("mask"), List.of("off"))
+                    .output(FLOAT, "y", 2L, 3L).output(BOOL, "mask", 2L, 3L).output(BOOL, "off", 2L, 3L);
+            Map<String, TensorValue> in = Map.of("x", TensorValue.ofDoubles(DType.F32, new long[]{2, 3}, 1, -2, 3, -4, 5, -6));
+            assertThat(OnnxOpRuns.run(dir, m, in).get("mask").bytes()).containsOnly((byte) 1);
+            OnnxOpRuns.agree(dir, m, in, 0, 0);
+        }
+    }
 }

@@ -38,6 +38,18 @@ final class TinyOnnx {
 
     TinyOnnx opset(long v) { opset = v; return this; }
 
+    /** Gives the last function defined the overload {@code o} (IR 10). */
+    TinyOnnx functionOverload(String o) {
+        functions.set(functions.size() - 1, functions.get(functions.size() - 1).toBuilder().setOverload(o).build());
+        return this;
+    }
+
+    /** Gives the last node the overload {@code o}: it calls that overload of a local function (IR 10). */
+    TinyOnnx overload(String o) {
+        graph.getNodeBuilder(graph.getNodeCount() - 1).setOverload(o);
+        return this;
+    }
+
     /** A float graph input; each dim is a Long or a String (symbolic). */
     TinyOnnx input(String name, Object... dims) { graph.addInput(valueInfo(name, OnnxDTypes.FLOAT, true, dims)); return this; }
 
@@ -147,7 +159,7 @@ final class TinyOnnx {
     }
 
     OnnxMl.ModelProto model() {
-        OnnxMl.ModelProto.Builder m = OnnxMl.ModelProto.newBuilder().setIrVersion(functions.isEmpty() ? 7 : 9).setGraph(graph)
+        OnnxMl.ModelProto.Builder m = OnnxMl.ModelProto.newBuilder().setIrVersion(functions.isEmpty() ? 7 : functions.stream().anyMatch(f -> !f.getOverload().isEmpty()) ? 10 : 9).setGraph(graph)
                 .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset)).addAllFunctions(functions);
         java.util.stream.Stream.concat(functions.stream().map(OnnxMl.FunctionProto::getDomain), domains.stream()).filter(d -> !d.isEmpty()).distinct()
                 .forEach(d -> m.addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain(d).setVersion(1)));

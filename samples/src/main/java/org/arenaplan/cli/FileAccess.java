@@ -105,6 +105,22 @@ final class FileAccess {
         }
     }
 
+    /**
+     * Where {@code file} lies once links are followed: its folder's real path (and the file's own,
+     * when it exists) so that two names of one file, through a linked folder or a linked file,
+     * compare equal; the absolute normalised path where the folder cannot be read.
+     */
+    static Path resolved(Path file) {
+        Path abs = file.toAbsolutePath().normalize();
+        try {
+            if (java.nio.file.Files.exists(abs)) return abs.toRealPath();
+            Path dir = abs.getParent();
+            return dir == null ? abs : dir.toRealPath().resolve(abs.getFileName());
+        } catch (IOException e) {
+            return abs;   // a folder that does not exist: checkWritable reports it
+        }
+    }
+
     private static boolean sameFile(Path output, String name) {
         try {
             Path p = Path.of(name);

@@ -314,7 +314,7 @@ final class PlanCommand implements Callable<Integer> {
         Path[] files = {out != null && outToStdout() ? null : out, svg, html};
         for (int a = 0; a < files.length; a++)
             for (int b = a + 1; b < files.length; b++)
-                if (files[a] != null && files[b] != null && files[a].toAbsolutePath().normalize().equals(files[b].toAbsolutePath().normalize()))
+                if (files[a] != null && files[b] != null && FileAccess.resolved(files[a]).equals(FileAccess.resolved(files[b])))
                     throw new UsageException(flags[b] + " " + files[b] + ": this file is also " + flags[a] + "'s; one would overwrite the other, so give each its own name");
         for (Path picture : new Path[]{svg, html}) {
             if (picture == null) continue;

@@ -155,6 +155,8 @@ class BreakerInputTest {
         Path same = dir.resolve("s.csv");
         oneLine(Cli.run("plan", csv.toString(), "--out", same.toString(), "--svg", same.toString()), "--svg " + same + ": this file is also --out's", "give each its own name");
         oneLine(Cli.run("plan", csv.toString(), "--svg", same.toString(), "--html", dir.resolve(".").resolve("s.csv").toString()), "this file is also --svg's");
+        Path link = Files.createSymbolicLink(dir.resolve("linked"), dir);   // one file through a linked folder
+        oneLine(Cli.run("plan", csv.toString(), "--out", same.toString(), "--html", link.resolve("s.csv").toString()), "this file is also --out's");
         assertThat(Files.exists(same)).isFalse();
         for (String limit : new String[]{"0", "-5"})
             oneLine(Cli.run("plan", csv.toString(), "--schedule-time-limit", limit), "--schedule-time-limit");
