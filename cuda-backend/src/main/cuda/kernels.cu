@@ -17,3 +17,4 @@
 #include "transformer.cuh"
 #include "state_space.cuh"
 #include "linear_attention.cuh"
+#include "detection.cuh"

@@ -197,6 +197,10 @@ int main() {
         else if (name == "attention") body = [&] { attention(p(0), p(1), p(2), p(3), p(4), p(5), (const long long*) p(6), p(7), p(8), p(9), p(10), ints, floats); };
         else if (name == "causal_conv") body = [&] { causal_conv(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
         else if (name == "linear_attention") body = [&] { linear_attention(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), ints, floats); };
+        else if (name == "roi_align") body = [&] { roi_align((const float*) p(0), (const float*) p(1), (const long long*) p(2), (float*) p(3), ints, floats); };
+        else if (name == "deform_conv") body = [&] { deform_conv((const float*) p(0), (const float*) p(1), (const float*) p(2), (const float*) p(3), (const float*) p(4), (float*) p(5), ints, floats); };
+        else if (name == "max_unpool") body = [&] { max_unpool((const float*) p(0), (const long long*) p(1), (float*) p(2), ints, floats); };
+        else if (name == "det") body = [&] { det((const float*) p(0), (float*) p(1), ints, floats); };
         else if (name == "slow_copy") body = [&] { slow_copy(p(0), p(1), ints, floats); };
         else { std::fprintf(stderr, "emulator: unknown kernel %s\n", name.c_str()); return 2; }
         launch(grid, block, body);

@@ -244,6 +244,42 @@ import java.util.List;
  *     or d mod rd/2 (halves (i, i + rd/2)), x1, x2 the pair, c, s the cache at [row, i], in f32:
  *     the first of the pair y = c*x1 - s*x2, the second y = s*x1 + c*x2
  *     (onnx/reference/ops/op_rotary_embedding.py).</li>
+ * <li>{@link #ROI_ALIGN} (ONNX RoiAlign-10/16; {@code ops.DetectionOps}) ptrs [X, rois, batchIndices, Y];
+ *     ints [N, C, H, W, R, OH, OW, samplingRatio, mode (0 avg, 1 max), halfPixel (1: shift -0.5)];
+ *     floats [spatialScale]. X [N, C, H, W] f32, rois [R, 4] f32 (x1, y1, x2, y2), batchIndices [R]
+ *     int64 (each in [0, N), else refused), Y [R, C, OH, OW] f32. As onnx/reference/ops/op_roi_align.py,
+ *     in double: start = roi * scale - shift, size = end - start (at least 1 without halfPixel), bin =
+ *     size / O, grid = samplingRatio or ceil(size / O) per axis, count = max(gridH * gridW, 1); sample
+ *     (iy, ix) of bin (ph, pw) at y = startH + ph * binH + (iy + 0.5) * binH / gridH (x alike); a sample
+ *     with y &lt; -1, y &gt; H, x &lt; -1 or x &gt; W weighs 0, else y, x clamped below at 0, low =
+ *     (long) y, high = low + 1, both H-1 (and y = H-1) when low &gt;= H-1, weights (1-ly)(1-lx),
+ *     (1-ly)lx, ly(1-lx), ly lx of the four corners. avg: the sum over samples (iy, then ix) of
+ *     w1 v1 + w2 v2 + w3 v3 + w4 v4, divided by count; max: the largest over samples of max(w1 v1,
+ *     w2 v2, w3 v3, w4 v4) (the weighted corners, as the reference and ONNX Runtime), 0 without
+ *     samples. Rounded once to f32.</li>
+ * <li>{@link #DEFORM_CONV} (ONNX DeformConv-19; {@code ops.DetectionOps}) ptrs [X, W, offset, (B),
+ *     (mask), Y], B and mask present as the has* ints say; ints [N, C, H, W, M, OH, OW, KH, KW,
+ *     strideH, strideW, padTop, padLeft, dilationH, dilationW, group, offsetGroup, hasBias, hasMask].
+ *     X [N, C, H, W], W [M, C/group, KH, KW], offset [N, offsetGroup*KH*KW*2, OH, OW] (per tap
+ *     (g, i, j): channel ((g*KH + i)*KW + j)*2 the row offset, +1 the column offset), B [M], mask
+ *     [N, offsetGroup*KH*KW, OH, OW], all f32. Y[n, m, oh, ow] = B[m] + sum over c of m's group, then
+ *     i, then j, of W[m, c, i, j] * mask * bilinear(X[n, c], h, w), h = oh*strideH - padTop +
+ *     i*dilationH + rowOffset, w alike, the offset group of channel c being c / (C / offsetGroup);
+ *     bilinear with each corner outside X read as 0 (onnx's reference: GridSample, align_corners 1,
+ *     zeros padding; torchvision's deform_conv2d). In double from B (0 without), rounded once.</li>
+ * <li>{@link #MAX_UNPOOL} (ONNX MaxUnpool-9/11; {@code ops.DetectionOps}) ints [phase, xElements,
+ *     yElements, rank, inferred[rank], out[rank]]. Phase 0: ptrs [Y]: Y = 0. Phase 1: ptrs [X, I, Y]
+ *     (Y written whole on the simulator, zeros and the scatter; on CUDA only the scattered
+ *     elements, over phase 0's zeros: the same bytes): for each element e of X in order, flat index I[e] (int64, into the inferred
+ *     shape [N, C, (in-1)*stride - pads + kernel ...]; outside [0, prod(inferred)) refused) is split
+ *     over inferred and written at the same coordinates of Y's shape out (at least inferred on every
+ *     axis: output_shape pads at the ends), Y[...] = X[e]; where two indices meet, the later
+ *     element's value stays on the simulator (the reference's order) and either one on CUDA (MaxPool's
+ *     indices name one input element, so its value). f32.</li>
+ * <li>{@link #DET} (ONNX Det-11; {@code ops.LinearAlgebraOps}) ptrs [X, Y]; ints [batch, M]: X
+ *     [batch, M, M] f32, Y [batch]: Gaussian elimination with partial pivoting in double (pivot: the
+ *     first largest |a| of the column at or below the diagonal; a zero pivot gives 0; each row swap
+ *     negates), the product of the pivots, rounded once to f32.</li>
  * <li>{@link #CAUSAL_CONV} (ONNX CausalConvWithState-27; {@code ops.StateSpaceOps}) ptrs [x, w,
  *     (bias), (past), y, (present)], present as the has* ints say; ints [B, C, L, K, hasBias,
  *     hasPast, activation (0 none, 1 silu), hasPresent, dtype (ONNX code of every tensor: f32, f16
@@ -384,6 +420,10 @@ public final class Kernels {
     public static final String ROTARY = "rotary";
     public static final String ATTENTION = "attention";
     public static final String CAUSAL_CONV = "causal_conv";
+    public static final String ROI_ALIGN = "roi_align";
+    public static final String DEFORM_CONV = "deform_conv";
+    public static final String MAX_UNPOOL = "max_unpool";
+    public static final String DET = "det";
     public static final String LINEAR_ATTENTION = "linear_attention";
     public static final String FLEX_ATTENTION = "flex_attention";
     public static final String REDUCE = "reduce";
@@ -433,7 +473,7 @@ public final class Kernels {
             CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
-            ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION);
+            ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION, ROI_ALIGN, DEFORM_CONV, MAX_UNPOOL, DET);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

@@ -30,10 +30,14 @@ import static org.arenaplan.onnx.NodeLowering.broadcast;
 import static org.arenaplan.onnx.NodeLowering.op;
 
 /**
- * MatMul and Gemm, on the {@link Kernels#GEMM} kernel (f32, f16, f64: {@link #FLOATS}). ONNX version differences: Gemm's
- * C is optional from opset 11.
+ * MatMul and Gemm, on the {@link Kernels#GEMM} kernel (f32, f16, f64: {@link #FLOATS}), and Det
+ * ({@link Kernels#DET}: the determinant of each [M, M] matrix of X [*, M, M], by LU with partial
+ * pivoting in double; f32). ONNX version differences: Gemm's C is optional from opset 11; Det is
+ * 11 (22 widens types only).
  */
 final class LinearAlgebraOps implements OpFamily {
+    static final String DET = "Det";
+
     /**
      * The element types MatMul, Gemm and the softmax family compute (FusedGemm: f32,
      * EpilogueFusion fuses only f32). f16 as ONNX Runtime's CPU provider: operands widened to f32,
@@ -59,7 +63,38 @@ final class LinearAlgebraOps implements OpFamily {
                         .shape(ShapeRules::gemm).kernels(Kernels.GEMM)
                         .doc("Gemm, then activation (Relu) on each output in the kernel's epilogue; made by EpilogueFusion")
                         .flops((a, in, out) -> gemmFlops(a, in, out) + OpSpec.FlopRule.elements(out[0]))
-                        .lowerF32((op, l) -> List.of(gemm(op, l, true))).build());
+                        .lowerF32((op, l) -> List.of(gemm(op, l, true))).build(),
+                OpDefinition.op(DET, 1, 1).shape(LinearAlgebraOps::detShape).kernels(Kernels.DET)
+                        .doc("X [*, M, M] to [*]: each matrix's determinant (LU with partial pivoting, in double)")
+                        .flops((a, in, out) -> Math.max(1, OpSpec.FlopRule.elements(out[0])) * 2 * in[0][in[0].length - 1] * in[0][in[0].length - 1] * in[0][in[0].length - 1] / 3)
+                        .lowerF32((op, l) -> List.of(det(op, l))).onnx(DET, 11, LinearAlgebraOps::importDet).build());
+    }
+
+    /** Det's [*] from X [*, M, M]. */
+    static long[] detShape(OpAttrs a, long[][] in) {
+        long[] x = in[0];
+        if (x.length < 2 || x[x.length - 1] != x[x.length - 2])
+            throw new GraphException("X " + Arrays.toString(x) + " must be [*, M, M]: square matrices in its last two axes");
+        return Arrays.copyOf(x, x.length - 2);
+    }
+
+    private static KernelCall det(Op op, OpLowering l) {
+        String x = op.inputs().get(0), y = out(op);
+        long[] xs = l.shape(op, x);
+        try {
+            detShape(OpAttrs.of(op), new long[][]{xs});
+        } catch (GraphException e) {
+            throw fail(op, e.getMessage());
+        }
+        long m = xs[xs.length - 1];
+        return l.call(op, Kernels.DET, List.of(l.read(x), l.write(y)), new long[]{product(Arrays.copyOf(xs, xs.length - 2)), m});
+    }
+
+    private static Lowered importDet(NodeContext n) {
+        Value x = n.input(0);
+        n.require(x.dtype() == org.arenaplan.ir.DType.F32, "input " + x + " is " + x.dtype().jsonName() + "; Det computes f32 only (f16, bf16 and f64 are not implemented)");
+        long[] shape = FamilyImports.shape(n, () -> detShape(null, new long[][]{x.shape()}));
+        return op(n, DET, List.of(x.name()), shape, new LinkedHashMap<>());
     }
 
     /** 2 x M x N x K, plus M x N for C. */

@@ -46,6 +46,8 @@ final class CudaKernelTable {
 
     /** Largest hidden_size of the recurrent kernel: its state lives in shared memory (recurrent.cuh's RECURRENT_MAX_HIDDEN). */
     static final long RECURRENT_MAX_HIDDEN = 3072;
+    /** Largest M of the det kernel: a thread eliminates its matrix in a local array (detection.cuh's DET_MAX_M). */
+    static final long DET_MAX_M = 32;
     /** Largest key size dk of the linear attention kernel: a thread keeps its state column in registers (linear_attention.cuh's LINEAR_ATTENTION_MAX_DK). */
     static final long LINEAR_ATTENTION_MAX_DK = 256;
 
@@ -109,6 +111,12 @@ final class CudaKernelTable {
             // q, k, v, out always; past, decay, beta and present where has* (ints 6, 7, 9, 11) say; one thread per state column
             Map.entry(Kernels.LINEAR_ATTENTION, new Spec(8, -1, i -> i[0] * i[3] * i[5],
                     i -> 0b111 | i[6] << 3 | i[7] << 4 | i[9] << 5 | 1 << 6 | i[11] << 7)),
+            // one thread per output element; X, W, offset, Y always, B and mask where hasBias, hasMask (ints 17, 18) say
+            Map.entry(Kernels.ROI_ALIGN, new Spec(4, -1, i -> i[4] * i[1] * i[5] * i[6])),
+            Map.entry(Kernels.DEFORM_CONV, new Spec(6, -1, i -> i[0] * i[4] * i[5] * i[6], i -> 0b111 | i[17] << 3 | i[18] << 4 | 1 << 5)),
+            // phase 0 (int 0): y only, one thread per y element; phase 1: x, idx, y, one thread per x element
+            Map.entry(Kernels.MAX_UNPOOL, new Spec(3, -1, i -> i[0] == 0 ? i[2] : i[1], i -> i[0] == 0 ? 0b100 : 0b111)),
+            Map.entry(Kernels.DET, new Spec(2, -1, i -> i[0])),                            // one thread per matrix
             Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));
 
     /**
@@ -191,6 +199,9 @@ final class CudaKernelTable {
         if (call.name().equals(Kernels.LINEAR_ATTENTION) && call.ints()[4] > LINEAR_ATTENTION_MAX_DK)
             throw new DeviceException("op " + call.label() + ": key size " + call.ints()[4] + " exceeds the " + LINEAR_ATTENTION_MAX_DK
                     + " the CUDA linear_attention kernel keeps per thread (use --device sim)");
+        if (call.name().equals(Kernels.DET) && call.ints()[1] > DET_MAX_M)
+            throw new DeviceException("op " + call.label() + ": Det of " + call.ints()[1] + " x " + call.ints()[1] + " matrices exceeds the " + DET_MAX_M
+                    + " x " + DET_MAX_M + " the CUDA det kernel keeps per thread (use --device sim)");
         if (call.ints().length > MAX_INTS || call.floats().length > MAX_FLOATS) {
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") got " + call.ints().length
                     + " ints and " + call.floats().length + " floats; the CUDA kernels take at most " + MAX_INTS + " and " + MAX_FLOATS);

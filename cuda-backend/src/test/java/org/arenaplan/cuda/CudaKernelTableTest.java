@@ -65,6 +65,19 @@ class CudaKernelTableTest {
     }
 
     @Test
+    void detBeyondWhatAThreadKeepsIsRefusedNamingItsOpAndMaxUnpoolTakesOnePointerPerPhase() {
+        assertThat(CudaKernelTable.spec(call(Kernels.DET, 2, new long[] {4, CudaKernelTable.DET_MAX_M}, new double[0])).slots()).isEqualTo(2);
+        assertThatThrownBy(() -> CudaKernelTable.spec(call(Kernels.DET, 2, new long[] {4, CudaKernelTable.DET_MAX_M + 1}, new double[0])))
+                .isInstanceOf(DeviceException.class).hasMessage("op op: Det of 33 x 33 matrices exceeds the 32 x 32 the CUDA det kernel keeps per thread (use --device sim)");
+        long[] zero = {0, 12, 70, 4, 1, 2, 4, 6, 1, 2, 5, 7}, scatter = zero.clone();
+        scatter[0] = 1;
+        CudaKernelTable.Spec s = CudaKernelTable.spec(call(Kernels.MAX_UNPOOL, 1, zero, new double[0]));
+        assertThat(CudaKernelTable.slotOf(s, zero, 1, 0)).isEqualTo(2);   // y only, in y's slot
+        assertThat(CudaKernelTable.spec(call(Kernels.MAX_UNPOOL, 3, scatter, new double[0])).slots()).isEqualTo(3);
+        assertThatThrownBy(() -> CudaKernelTable.spec(call(Kernels.MAX_UNPOOL, 3, zero, new double[0]))).hasMessageContaining("takes 1 pointers for its ints, got 3");
+    }
+
+    @Test
     void gemmWithoutCPassesANullInTheCSlot() {
         long[] ints = {1, 3, 5, 7, 0, 0, 21, 35, 0, 0, 0, 0};
         KernelCall c = call(Kernels.GEMM, 3, ints, new double[] {1, 0});

@@ -916,6 +916,46 @@ class KernelEmulationTest {
     }
 
     /** The shape and index kernels (index.cuh) on 1-, 2-, 4- and 8-byte elements: negative and zero strides, every pad mode, reductions over duplicate indices. */
+    /** roi_align, deform_conv, max_unpool and det: bit for bit (the same double arithmetic in the same order). */
+    private static void detectionCases(List<Case> c) {
+        // roi_align: X [2, 3, 6, 7]; rois inside, across the edges, degenerate; every mode, coordinate mode, fixed and adaptive grid
+        TensorValue x = TensorValue.ofFloats(null, random(70, 2 * 3 * 6 * 7));
+        TensorValue rois = TensorValue.ofFloats(null, 0, 0, 12, 10, 2.5f, 1.25f, 5, 4, 6, 3, 20, 15, -3, -2, 4, 5, 8, 4, 7, 6);
+        TensorValue batch = TensorValue.ofLongs(DType.I64, null, 0, 1, 1, 0, 1);
+        for (long mode = 0; mode <= 1; mode++)
+            for (long half = 0; half <= 1; half++)
+                for (long ratio : new long[] {0, 2})
+                    c.add(new Case(Kernels.ROI_ALIGN, List.of(x, rois, batch), DType.F32, 5 * 3 * 3 * 4,
+                            new long[] {2, 3, 6, 7, 5, 3, 4, ratio, mode, half}, new double[] {0.5}, 0));   // adaptive + half_pixel: the degenerate roi samples nothing
+        // deform_conv: X [2, 4, 5, 6], W [6, 2, 2, 3] (group 2), offset_group 2, offsets up to +-3 pixels; with and without B and mask
+        TensorValue dx = TensorValue.ofFloats(null, random(71, 2 * 4 * 5 * 6)), dw = TensorValue.ofFloats(null, random(72, 6 * 2 * 2 * 3));
+        // pads (1, 0) at the start, strides (2, 1), dilations (1, 2): OH = (5 + 1 + 0 - 2) / 2 + 1 = 3, OW = (6 + 0 + 0 - 5) / 1 + 1 = 2
+        TensorValue off = TensorValue.ofFloats(null, scaled(random(73, 2 * 2 * 6 * 2 * 3 * 2), 1.7f));
+        TensorValue db = TensorValue.ofFloats(null, random(74, 6)), mask = TensorValue.ofFloats(null, random(75, 2 * 2 * 6 * 3 * 2, true));
+        long[] deform = {2, 4, 5, 6, 6, 3, 2, 2, 3, 2, 1, 1, 0, 1, 2, 2, 2, 1, 1};
+        c.add(new Case(Kernels.DEFORM_CONV, List.of(dx, dw, off, db, mask), DType.F32, 2 * 6 * 3 * 2, deform, new double[0], 0));
+        long[] plain = deform.clone();
+        plain[17] = 0;
+        plain[18] = 0;
+        c.add(new Case(Kernels.DEFORM_CONV, List.of(dx, dw, off), DType.F32, 2 * 6 * 3 * 2, plain, new double[0], 0));
+        long[] maskOnly = deform.clone();
+        maskOnly[17] = 0;
+        c.add(new Case(Kernels.DEFORM_CONV, List.of(dx, dw, off, mask), DType.F32, 2 * 6 * 3 * 2, maskOnly, new double[0], 0));
+        // max_unpool: X [1, 2, 2, 3] into the inferred [1, 2, 4, 6], output [1, 2, 5, 7]; phase 0 zeroes, phase 1 scatters
+        long[] unpool = {1, 12, 70, 4, 1, 2, 4, 6, 1, 2, 5, 7};
+        TensorValue ux = TensorValue.ofFloats(null, random(76, 12));
+        TensorValue ui = TensorValue.ofLongs(DType.I64, null, 0, 3, 5, 8, 10, 22, 24, 27, 29, 40, 43, 47);
+        c.add(new Case(Kernels.MAX_UNPOOL, List.of(ux, ui), DType.F32, 70, unpool, new double[0], 0));
+        long[] zero = unpool.clone();
+        zero[0] = 0;
+        c.add(new Case(Kernels.MAX_UNPOOL, List.of(), DType.F32, 70, zero, new double[0], 0));
+        // det: 7 matrices of 5 x 5 (one singular: two equal rows), and 3 of 1 x 1
+        float[] m = random(77, 7 * 25);
+        System.arraycopy(m, 25, m, 30, 5);
+        c.add(Case.f32(Kernels.DET, List.of(m), 7, new long[] {7, 5}, new double[0], 0));
+        c.add(Case.f32(Kernels.DET, List.of(random(78, 3)), 3, new long[] {3, 1}, new double[0], 0));
+    }
+
     private static void indexCases(List<Case> c) {
         for (DType t : new DType[] {DType.I8, DType.F16, DType.F32, DType.I64}) {
             TensorValue x = longsOrFloats(t, 24);
@@ -988,6 +1028,7 @@ class KernelEmulationTest {
         // linear_attention: B 2, T 5, Hq 4, Hkv 2 (groups of 2), dk 6, dv 3; keys and decays small so the delta rules stay bounded;
         // exact where no exp is taken, within 2 ulp with decay
         linearAttentionCases(c);
+        detectionCases(c);
         // attention: B 2, Hq 4, Hkv 2, Sq 3, Skv 5, D 8, Dv 6
         int b = 2, hq = 4, hkv = 2, sq = 3, skv = 5, d = 8, dv = 6, past = 2, total = past + skv;
         float[] q = random(50, b * hq * sq * d), k = random(51, b * hkv * skv * d), v = random(52, b * hkv * skv * dv);
