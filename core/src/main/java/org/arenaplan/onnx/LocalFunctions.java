@@ -32,16 +32,20 @@ import java.util.Set;
  * a call with more inputs or outputs than the function declares, a function that imports a
  * domain at another opset than the model (arenaplan imports each domain at one version; the ONNX
  * checker asks the same), and a function body reading a name that is none of its inputs and no
- * earlier node's output.
+ * earlier node's output; calls nested more than {@link #MAX_DEPTH} deep; an expansion past
+ * {@link ControlFlow#MAX_NODES} nodes (a function calling another twice, 30 levels deep, is
+ * 2^30 nodes: refused before it fills the heap).
  */
 final class LocalFunctions {
-    /** Nesting of calls before a call chain is taken for recursion. */
+    /** The deepest nesting of calls inlined (a chain that repeats a function is recursion, refused as such at any depth). */
     private static final int MAX_DEPTH = 64;
 
     private final String file;
     private final Map<String, OnnxMl.FunctionProto> functions = new HashMap<>();
     private final Set<String> used = new HashSet<>();
     private int calls;
+    /** Plain nodes (not calls) the inlined bodies have produced so far. */
+    private long expanded;
 
     private LocalFunctions(String file) {
         this.file = file;
@@ -111,18 +115,30 @@ final class LocalFunctions {
         for (OnnxMl.NodeProto n : nodes) {
             OnnxMl.FunctionProto f = functions.get(key(n.getDomain(), n.getOpType(), n.getOverload()));
             if (f == null) {
+                if (!chain.isEmpty() && ++expanded > ControlFlow.MAX_NODES)
+                    throw new OnnxException(file + ": inlining local functions reaches more than " + ControlFlow.MAX_NODES + " nodes (in "
+                            + outline(chain) + "); arenaplan stops there");
                 refuseUndefinedOverload(n);
                 out.add(withExpandedSubgraphs(n, chain));
                 continue;
             }
             String fn = name(f);
-            if (chain.contains(fn) || chain.size() >= MAX_DEPTH)
+            if (chain.contains(fn))
                 throw new OnnxException(file + ": local function '" + fn + "' calls itself (" + String.join(" -> ", chain) + " -> " + fn + "); ONNX functions are not recursive");
+            if (chain.size() >= MAX_DEPTH)
+                throw new OnnxException(file + ": calls of local functions nest more than " + MAX_DEPTH + " deep ("
+                        + outline(chain) + " -> " + fn + "); arenaplan inlines at most " + MAX_DEPTH + " levels");
             List<String> inner = new ArrayList<>(chain);
             inner.add(fn);
             out.addAll(expand(body(n, f), inner));
         }
         return out;
+    }
+
+    /** A call chain for a message: whole up to four functions, else the outer two and inner two around "...". */
+    private static String outline(List<String> chain) {
+        if (chain.size() <= 4) return String.join(" -> ", chain);
+        return chain.get(0) + " -> " + chain.get(1) + " -> ... -> " + chain.get(chain.size() - 2) + " -> " + chain.get(chain.size() - 1);
     }
 
     /** A node naming a local function (domain and op_type) by an overload the model does not define (IR 10). */

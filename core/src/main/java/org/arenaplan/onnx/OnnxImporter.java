@@ -238,6 +238,10 @@ public final class OnnxImporter {
         unknown.removeAll(listedInputs);
         if (!unknown.isEmpty())   // before any node: a shape operand's refusal would hide the misspelt name
             throw new OnnxException(file + ": --input names no graph input of this model: " + unknown + " (its graph inputs: " + graphInputs + ")");
+        for (String name : options.inputValues().keySet())
+            if (!graphInputs.contains(name))   // listed, but its initializer made it a weight above
+                throw new OnnxException(file + ": --input " + name + ": graph input '" + name + "' has an initializer, its default value (ONNX IR 4+), which arenaplan"
+                        + " plans as a constant weight; it takes no other value (its graph inputs without one: " + graphInputs + ")");
         fileNames.addAll(values.keySet());
         for (OnnxModel.Node node : g.nodes()) fileNames.addAll(node.outputs());
         ControlFlow flow = new ControlFlow(new ControlFlow.Importer() {

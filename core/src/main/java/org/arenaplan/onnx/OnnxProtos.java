@@ -38,6 +38,9 @@ public final class OnnxProtos {
      */
     public static final long MAX_IR_VERSION = 13;
 
+    /** The deepest nesting of messages read (a model, its graph, a node, an attribute, a body graph, ...). */
+    static final int RECURSION_LIMIT = 64;
+
     private OnnxProtos() { }
 
     /** Reads a model file; external tensor data resolves against its folder. */
@@ -81,7 +84,7 @@ public final class OnnxProtos {
     private static <T extends com.google.protobuf.MessageLite> T parse(ByteString bytes, String file, com.google.protobuf.Parser<T> parser) {
         CodedInputStream in = bytes.newCodedInput();
         in.enableAliasing(true);
-        in.setRecursionLimit(64);
+        in.setRecursionLimit(RECURSION_LIMIT);
         try {
             T m = parser.parseFrom(in);
             in.checkLastTagWas(0);
@@ -90,6 +93,9 @@ public final class OnnxProtos {
             String msg = String.valueOf(e.getMessage());
             String why = msg.contains("ended unexpectedly") || msg.contains("truncated")
                     ? "truncated: the file ends in the middle of a field"
+                    : msg.contains("too many levels of nesting")
+                    ? "messages nest more than " + RECURSION_LIMIT + " deep (each If, Loop or Scan body inside another adds 3 levels); arenaplan reads at most "
+                    + RECURSION_LIMIT + " levels"
                     : "not an ONNX " + (parser == OnnxMl.ModelProto.parser() ? "model (an ONNX file is a binary ModelProto)" : "tensor (a .pb file is a binary TensorProto)")
                     + ": its bytes are not a protobuf message";
             throw new OnnxException(file + ": " + why + " (byte " + in.getTotalBytesRead() + " of " + bytes.size() + ")", e);
@@ -111,6 +117,15 @@ public final class OnnxProtos {
 
     /** A GraphProto: the model's graph, or the body of an If, Loop or Scan node (a GRAPH attribute). */
     private static OnnxModel.Graph graph(OnnxMl.GraphProto g, String file, Path dir) {
+        for (OnnxMl.SparseTensorProto sp : g.getSparseInitializerList()) {   // one nothing reads may stay, as an unread initializer of an unknown type
+            String name = sp.getValues().getName();
+            for (int i = 0; i < g.getNodeCount(); i++) {
+                OnnxMl.NodeProto n = g.getNode(i);
+                if (n.getInputList().contains(name))   // an unnamed node as the importer names it
+                    throw new OnnxException(file + ": node '" + (n.getName().isEmpty() ? n.getOpType() + "_" + i : n.getName()) + "' (" + n.getOpType() + ") reads '" + name
+                            + "', a sparse_initializer (SparseTensorProto), which arenaplan does not read; store it as a dense initializer");
+            }
+        }
         List<OnnxModel.Node> nodes = new ArrayList<>(g.getNodeCount());
         for (OnnxMl.NodeProto n : g.getNodeList()) nodes.add(node(n, file, dir));
         List<OnnxModel.TensorData> inits = new ArrayList<>(g.getInitializerCount());

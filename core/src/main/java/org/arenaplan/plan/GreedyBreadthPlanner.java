@@ -14,12 +14,12 @@ import java.time.Duration;
  * of finding each gap). Past {@link GreedyPlacer#EXACT_PAIRS} overlapping pairs, where
  * {@link GreedyPlacer} would sweep, {@link SqueakySweep} places instead: a sweep outward from
  * the widest instant ({@link PeakSweep}) twice, the buffers live there stacked by start and by
- * end, then one squeaky-wheel round after the smaller that places the buffers it left above the
- * lower bound exactly with the heavy ones, keeping the smallest arena (about three sweeps, the
+ * end, the smaller again with a second stack where it made its arena ({@link SecondStack}), then
+ * one squeaky-wheel round after the smaller peak sweep that places the buffers it left above the
+ * lower bound exactly with the heavy ones, keeping the smallest arena (about four sweeps, the
  * later ones cut short once they lose; on {@code WideTraces.generate(seed, 62_000, 9_000)},
- * seeds 42 and 1 to 11, no worse than exact placement in breadth order: seed 42 1.00004 x LB
- * where exact placement gives 1.00334, seed 11 1.00044 against 1.00241; of seeds 12 to 23 all
- * but seed 20, 1.00555 against 1.00534; docs/scale.md). With a time limit, the sort and the
+ * seeds 42 and 1 to 23, no worse than exact placement in breadth order: seed 42 1.00000 x LB
+ * where exact placement gives 1.00334, seed 20 1.00482 against 1.00534; docs/scale.md). With a time limit, the sort and the
  * placement read the clock; buffers not placed by then are stacked on top (all of them, in
  * index order, when the sort was cut) and the planner's label says "cut at the time limit"; it
  * says so too where the deadline cut a later sweep and an earlier, complete one was kept.

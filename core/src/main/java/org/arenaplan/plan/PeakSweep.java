@@ -40,6 +40,11 @@ package org.arenaplan.plan;
  * (a few O(log g) searches and an O(64 + g / 64) shift, see {@link FreeGaps}), O(1) per gap
  * visited; nothing visits the live neighbours.
  *
+ * <p>With a second stack ({@link SecondStack}), the buffers live at an instant T2 and not at T are
+ * placed after the stack and before the sweeps, and the buffers of their side are checked against
+ * those not reached yet ({@link LaterRanges}); the other side may be copied from a plain peak sweep
+ * with the same stack (its cost is then O(n) there). Its steps and cost are {@link SecondStack}'s.
+ *
  * <p>Deadline: the clock is read every {@value GreedyPlacer#CLOCK_EVERY} buffers swept; past it the
  * buffers not yet placed are stacked above everything (valid, not tight) and the result says it
  * was cut short. An {@link ArenaBound} is read at the same times: a run whose buffers reach above
@@ -70,15 +75,23 @@ final class PeakSweep {
      *         stopped at {@code bound} and the second did not finish
      */
     static GreedyPlacer.Result placeSmaller(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
+        return smaller(p, order, fit, deadline, bound).result();
+    }
+
+    /** A result of {@link #smaller} and the stack of the sweep it kept. */
+    record Kept(GreedyPlacer.Result result, Stack stack) { }
+
+    /** As {@link #placeSmaller}, saying which stack the result kept ({@link Stack#BY_START} where it is cut or outrun). */
+    static Kept smaller(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
         GreedyPlacer.Result byStart = place(p, order, fit, Stack.BY_START, deadline, bound);
-        if (!byStart.outrun() && !byStart.complete()) return byStart;        // cut
+        if (!byStart.outrun() && !byStart.complete()) return new Kept(byStart, Stack.BY_START);   // cut
         long arena = byStart.outrun() ? Long.MAX_VALUE : Placement.arenaOf(p, byStart.offsets());
-        if (arena <= p.lowerBound()) return byStart;                         // optimal
+        if (arena <= p.lowerBound()) return new Kept(byStart, Stack.BY_START);                    // optimal
         ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
         if (!byStart.outrun()) beat.offer(arena);
         GreedyPlacer.Result byEnd = place(p, order, fit, Stack.BY_END_DESC, deadline, beat);
-        if (!byEnd.outrun() && byEnd.complete() && Placement.arenaOf(p, byEnd.offsets()) < arena) return byEnd;
-        return GreedyPlacer.keptOver(byStart, byEnd);
+        if (!byEnd.outrun() && byEnd.complete() && Placement.arenaOf(p, byEnd.offsets()) < arena) return new Kept(byEnd, Stack.BY_END_DESC);
+        return new Kept(GreedyPlacer.keptOver(byStart, byEnd), Stack.BY_START);
     }
 
     /** As {@link #place(Problem, int[], GreedyPlacer.Fit, Stack, long, ArenaBound)}, stacked {@link Stack#BY_START}. */
@@ -96,38 +109,73 @@ final class PeakSweep {
      *         yet placed stacked on top: all of them when the sorts were cut), or {@link GreedyPlacer.Result#OUTRUN}
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, Stack stack, long deadline, ArenaBound bound) {
+        return place(p, order, fit, stack, NO_SECOND_STACK, null, deadline, bound);
+    }
+
+    /** No second stack: {@link #place(Problem, int[], GreedyPlacer.Fit, Stack, long, long, ArenaBound)} is the plain peak sweep. */
+    static final long NO_SECOND_STACK = Long.MIN_VALUE;
+
+    /**
+     * The peak sweep with a second stack at {@code t2} ({@link SecondStack}): after the stack at
+     * the widest instant T, the buffers live at {@code t2} and not at T are pinned
+     * ({@link SecondStack#placePins}), then the sweep places the others, those on the pinned
+     * buffers' side checked against the pinned ones it has not reached yet ({@link LaterRanges}).
+     *
+     * @param t2   the instant of the second stack, or {@link #NO_SECOND_STACK}; at T itself it pins nothing
+     * @param same the offsets of a complete peak sweep of the same problem, order, fit rule and
+     *             stack, or null: the side without pinned buffers is then copied from it instead
+     *             of swept again (a side's sweep does not depend on the other side's)
+     */
+    static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, Stack stack, long t2, long[] same, long deadline, ArenaBound bound) {
         try {
-            return sweepFromPeak(p, order, fit, stack, deadline, bound);
+            return sweepFromPeak(p, order, fit, stack, t2, same, deadline, bound);
         } catch (Orders.TimeUp e) {          // past the deadline while sorting: nothing placed yet
             return GreedyPlacer.stackUnplaced(p, order, p.size(), new long[p.size()], new boolean[p.size()], true);
         }
     }
 
-    private static GreedyPlacer.Result sweepFromPeak(Problem p, int[] order, GreedyPlacer.Fit fit, Stack stack, long deadline, ArenaBound bound) {
+    private static GreedyPlacer.Result sweepFromPeak(Problem p, int[] order, GreedyPlacer.Fit fit, Stack stack, long t2, long[] same, long deadline, ArenaBound bound) {
         int n = p.size();
         long[] offset = new long[n];
         boolean[] placed = new boolean[n];
         if (n == 0) return new GreedyPlacer.Result(offset, true, true);
         long t = widestInstant(p.liveBytes(deadline));
         long top = 0;
-        for (int i : stackOrder(p, order, t, stack, deadline)) {
+        int[] stacked = stackOrder(p, order, t, stack, deadline);
+        for (int i : stacked) {
             offset[i] = p.alignedSize(i) == 0 ? 0 : top;
             top += p.alignedSize(i);
             placed[i] = true;
+        }
+        long stackTop = top;
+        boolean[] inStack = placed.clone();
+        SecondStack.Pinned pinned = t2 == NO_SECOND_STACK ? null : SecondStack.placePins(p, order, stacked, t, t2, offset, deadline);
+        if (pinned != null) {
+            for (int k = 0; k < pinned.count(); k++) placed[pinned.buffer(k)] = true;
+            top = Math.max(top, pinned.top());
         }
         int[] rank = new int[n];
         for (int k = 0; k < n; k++) rank[order[k]] = k;
         int[] starts = p.startOrder(deadline);
         int[] ends = p.endOrder(deadline);
-        Side side = new Side(p, fit, offset, placed, order, deadline, bound);
+        Side side = new Side(p, fit, offset, placed, inStack, order, deadline, bound);
         side.top = top;
-        side.stackTop = top;
+        side.stackTop = stackTop;
+        boolean copy = pinned != null && same != null;
         // forward: buffers starting after t, by start, ties by rank; frees by end, ascending
-        int[] fwd = runsByRank(p, starts, countAtOrBelow(p, starts, t, true), n, rank, true);
-        if (!side.sweep(fwd, ends, true)) return side.result;
+        if (copy && !pinned.forward()) {
+            side.copy(same, starts, countAtOrBelow(p, starts, t, true), n);
+        } else {
+            int[] fwd = runsByRank(p, starts, countAtOrBelow(p, starts, t, true), n, rank, true);
+            if (!side.sweep(fwd, ends, true, pinned != null && pinned.forward() ? pinned : null)) return side.result;
+        }
         // backward: buffers ending at or before t, by end descending, ties by rank; frees by start, descending
-        int[] bwd = runsByRank(p, reversed(ends, countAtOrBelow(p, ends, t, false)), 0, -1, rank, false);
-        if (!side.sweep(bwd, reversed(starts, n), false)) return side.result;
+        if (copy && pinned.forward()) {
+            side.copy(same, ends, 0, countAtOrBelow(p, ends, t, false));
+        } else {
+            int[] bwd = runsByRank(p, reversed(ends, countAtOrBelow(p, ends, t, false)), 0, -1, rank, false);
+            if (!side.sweep(bwd, reversed(starts, n), false, pinned != null && !pinned.forward() ? pinned : null)) return side.result;
+        }
         return new GreedyPlacer.Result(offset, true, true);
     }
 
@@ -215,12 +263,12 @@ final class PeakSweep {
         private int swept;
         private GreedyPlacer.Result result;
 
-        Side(Problem p, GreedyPlacer.Fit fit, long[] offset, boolean[] placed, int[] order, long deadline, ArenaBound bound) {
+        Side(Problem p, GreedyPlacer.Fit fit, long[] offset, boolean[] placed, boolean[] stacked, int[] order, long deadline, ArenaBound bound) {
             this.p = p;
             this.fit = fit;
             this.offset = offset;
             this.placed = placed;
-            this.stacked = placed.clone();
+            this.stacked = stacked;
             this.order = order;
             this.deadline = deadline;
             this.bound = bound;
@@ -229,9 +277,11 @@ final class PeakSweep {
         /**
          * Places {@code todo} in turn (forward: by start; backward: by end, descending), freeing
          * from {@code frees} (forward: by end; backward: by start, descending) the buffers of this
-         * side and the stack that a buffer's time has passed. False when stopped (then {@link #result}).
+         * side and the stack that a buffer's time has passed. A pinned buffer ({@code pinned}, on
+         * this side; null: none) is taken at its offset when reached; the others are checked
+         * against the pinned ones not reached yet. False when stopped (then {@link #result}).
          */
-        boolean sweep(int[] todo, int[] frees, boolean forward) {
+        boolean sweep(int[] todo, int[] frees, boolean forward, SecondStack.Pinned pinned) {
             FreeGaps free = new FreeGaps();
             boolean[] taken = stacked.clone();
             free.take(0, stackTop);
@@ -256,13 +306,30 @@ final class PeakSweep {
                     }
                 }
                 long size = p.alignedSize(i);
-                offset[i] = size == 0 ? 0 : gap(free, size);
+                if (pinned != null && pinned.isPinned(i)) {
+                    free.take(offset[i], offset[i] + size);          // its checks kept these bytes clear
+                    taken[i] = true;
+                    continue;
+                }
+                if (size == 0) offset[i] = 0;
+                else if (pinned == null) offset[i] = gap(free, size);
+                else offset[i] = pinned.place(free, forward ? p.lower(i) : -p.upper(i), forward ? p.upper(i) : -p.lower(i), size, fit);
                 free.take(offset[i], offset[i] + size);
                 taken[i] = true;
                 placed[i] = true;
                 top = Math.max(top, offset[i] + size);
             }
             return true;
+        }
+
+        /** The offsets of {@code buffers[from .. to)} (one side) as {@code same} has them. */
+        void copy(long[] same, int[] buffers, int from, int to) {
+            for (int k = from; k < to; k++) {
+                int i = buffers[k];
+                offset[i] = same[i];
+                placed[i] = true;
+                top = Math.max(top, offset[i] + p.alignedSize(i));
+            }
         }
 
         private long gap(FreeGaps free, long size) {

@@ -3,8 +3,9 @@ package org.arenaplan.plan;
 import java.util.Arrays;
 
 /**
- * Two {@link PeakSweep}s, the stack at the widest instant by start and by end, and one
- * squeaky-wheel round after the smaller (Joslin and Clements, 1999, as {@link SqueakyWheel} does
+ * Two {@link PeakSweep}s, the stack at the widest instant by start and by end, the smaller one
+ * again with a second stack where it made its arena ({@link SecondStack}), and one
+ * squeaky-wheel round after the smaller peak sweep (Joslin and Clements, 1999, as {@link SqueakyWheel} does
  * for exact placement: the buffers that it left above the lower bound join the heavy ones of a
  * {@link SweepPlacer} run, placed exactly before them); the smallest arena kept. Used by
  * {@link GreedyBreadthPlanner} on the problems that are swept, and without the rounds by
@@ -21,7 +22,9 @@ import java.util.Arrays;
  * from its top going backward, by end going forward): seed 11 1.00383 by start, 1.00044 by end,
  * exact 1.00241; seed 3 1.00068 and 1.00921, exact 1.00474. Where both leave buffers on top, the
  * round may move them (seed 23: 1.00569, 1.00579, the round 1.00437, exact 1.00484;
- * docs/scale.md).
+ * docs/scale.md). Where the arena is made far from the widest instant, the second stack places
+ * the buffers live there before the smaller ones that start earlier cut up the free list
+ * (seed 20: 1.00555 by start, 1.00482 with the second stack, exact 1.00534; docs/scale.md).
  *
  * <p>Steps:
  * <ol>
@@ -41,34 +44,48 @@ import java.util.Arrays;
  *       ({@link SweepPlacer#heavyAffordable}), as before the peak sweep was added: as
  *       {@link SweepPlacer#placeSmaller}, the sweep of every buffer with none heavy (no checks),
  *       and, unless that reaches the lower bound or the heavy half is past the budget, the
- *       heavy-half sweep (stopped once above it) with a round after it as in steps 4 and 5 (its
+ *       heavy-half sweep (stopped once above it) with a round after it as in steps 5 and 6 (its
  *       squeaky wheels those of the heavy-half sweep); the smallest kept, the peak sweep only
  *       when strictly smaller. Done. Without the rounds ({@code greedy-size}): where the heavy
  *       half is many buffers, {@link SweepPlacer#placeSmaller} alone, before step 1 (no peak
  *       sweep); where it is a few but past the budget, it after the peak sweeps as above; where
- *       it is a few and affordable, the peak sweep is the result (no step 4 or 5).</li>
+ *       it is a few and affordable, the peak sweep is the result (no step 4, 5 or 6).</li>
+ *   <li>The second stack ({@link SecondStack}): the peak sweep again, with the same stack, after
+ *       pinning the buffers live at the start (or, before the widest instant, the last instant)
+ *       of the peak sweep's highest buffer and not at the widest instant, each swept buffer on
+ *       their side checked against those it meets that the sweep has not reached; the other
+ *       side copied from the peak sweep. Stopped once above the peak sweep's arena; kept when it
+ *       finished strictly below it, its arena then offered to the bound. Stop here when it
+ *       reaches the lower bound.</li>
  *   <li>The squeaky wheels: the buffers whose top the peak sweep left above the lower bound,
  *       highest first (ties: the order's rank), at most as many as the heavy buffers.</li>
  *   <li>The round: a {@link SweepPlacer} run with the heavy set being the squeaky wheels followed
  *       by the heavy half's buffers (in the order) and the rest light, in the order; it stops
- *       as soon as its buffers reach above the peak sweep's arena ({@link ArenaBound}; in
+ *       as soon as its buffers reach above the smallest arena of steps 1, 2 and 4 ({@link ArenaBound}; in
  *       {@link BestPlanner}, above the smallest arena of any finished run). Kept when it
- *       finished strictly below the peak sweep.</li>
+ *       finished strictly below that.</li>
  * </ol>
  *
  * <p>Never worse than either peak sweep alone. Where the heavy half is a few buffers the
  * heavy-half sweep alone is no longer run (it was, last, until the second peak sweep took its
  * time): it was the smallest on none of 24 wide traces of 62,000 / 9,000 and 16 of other shapes
  * (docs/scale.md); on small random problems, which the planner places exactly, it is smaller 26
- * times in 600. Cost: two {@link PeakSweep}s (O(n log n), no checks) and one {@link SweepPlacer}
- * run (with at most twice the heavy buffers), the last two cut short once past the smallest arena
+ * times in 600. Never worse than without step 4 either: the round is the same run, stopped
+ * sooner. Cost: two {@link PeakSweep}s (O(n log n), no checks), one {@link SecondStack} (the
+ * pinned side of a peak sweep, its buffers checked against the k pinned ones in O(log^2 k) per
+ * check, the other side copied) and one {@link SweepPlacer}
+ * run (with at most twice the heavy buffers), the last three cut short once past the smallest arena
  * so far, plus O(n + c log c) to find and sort the c buffers above the lower bound; where the
  * heavy half is many buffers, step 3's one or two sweeps instead of the round. Measured
  * (thread CPU time of {@code greedy-breadth}, medians of nine, three rounds against the peak
  * sweep, round and heavy-half sweep before, at load 10 to 13, so noisy; docs/scale.md): wide
  * 62k / 9k seed 42 221 to 210 ms (1.00281 to 1.00004 x LB), seed 5 252 to 200 ms; wide
  * 620k / 90k 1,872 to 1,995 ms, within the rounds' spread (1.00050 both). By step, the second peak
- * sweep costs about what the heavy-half sweep did on 62k / 9k, half of it on 620k / 90k.
+ * sweep costs about what the heavy-half sweep did on 62k / 9k, half of it on 620k / 90k. Step 4
+ * (same measure, three rounds against main without it, load 12 to 16; docs/scale.md): 37-63 ms
+ * of CPU by step on 62k / 9k where it wins; seed 42 0.76-1.01x the time before (it reaches the
+ * lower bound, so no round), seed 20 0.95-1.35x (1.00555 to 1.00482 x LB), 620k / 90k 1.08-1.29x
+ * (1.00050 to 1.00040).
  *
  * <p>Deadline: every sweep reads it as {@link SweepPlacer} does; a later sweep cut by it is
  * thrown away, so the result stacks buffers only when the first peak sweep was cut (and, in step
@@ -111,8 +128,8 @@ final class SqueakySweep {
     }
 
     /**
-     * @param rounds false: no squeaky-wheel round, neither step 5 nor the one after step 3's
-     *               heavy-half sweep (step 3 is then {@link SweepPlacer#placeSmaller}, and where
+     * @param rounds false: no second stack (step 4) and no squeaky-wheel round, neither step 6
+     *               nor the one after step 3's heavy-half sweep (step 3 is then {@link SweepPlacer#placeSmaller}, and where
      *               the heavy half is a few buffers the peak sweep is the result), and where the
      *               heavy half is many buffers (sizes alike) {@link SweepPlacer#placeSmaller}
      *               alone, with no peak sweep: what {@code greedy-size} runs
@@ -123,7 +140,8 @@ final class SqueakySweep {
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound, boolean rounds) {
         int heavy = SweepPlacer.heavyPrefix(p, order, SweepPlacer.HEAVY_HALF);
         if (!rounds && !SweepPlacer.heavyIsFew(p, heavy)) return SweepPlacer.placeSmaller(p, order, fit, deadline, bound);
-        GreedyPlacer.Result peak = PeakSweep.placeSmaller(p, order, fit, deadline, bound);   // steps 1 and 2
+        PeakSweep.Kept kept = PeakSweep.smaller(p, order, fit, deadline, bound);   // steps 1 and 2
+        GreedyPlacer.Result peak = kept.result();
         if (peak.outrun() || !peak.complete()) return step3(p, order, fit, deadline, bound, rounds);   // both stopped at the bound, or cut
         long lb = p.lowerBound();
         long peakArena = Placement.arenaOf(p, peak.offsets());
@@ -136,10 +154,21 @@ final class SqueakySweep {
             return Placement.arenaOf(p, swept.offsets()) <= peakArena ? swept : GreedyPlacer.keptOver(peak, swept);
         }
         if (!rounds) return peak;
-        Reordered next = squeakyFirst(p, order, heavy, peak.offsets(), lb);
+        GreedyPlacer.Result best = peak;                                     // step 4: the second stack
+        long bestArena = peakArena;
+        GreedyPlacer.Result second = SecondStack.place(p, order, fit, kept.stack(), peak.offsets(), deadline, beat);
+        if (!second.outrun() && second.complete() && Placement.arenaOf(p, second.offsets()) < peakArena) {
+            best = second;
+            bestArena = Placement.arenaOf(p, second.offsets());
+            if (bestArena <= lb) return best;                                // optimal
+            beat.offer(bestArena);
+        } else {
+            best = GreedyPlacer.keptOver(peak, second);
+        }
+        Reordered next = squeakyFirst(p, order, heavy, peak.offsets(), lb);   // steps 5 and 6
         GreedyPlacer.Result round = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, beat);
-        if (!round.outrun() && round.complete() && Placement.arenaOf(p, round.offsets()) < peakArena) return round;
-        return GreedyPlacer.keptOver(peak, round);
+        if (!round.outrun() && round.complete() && Placement.arenaOf(p, round.offsets()) < bestArena) return round;
+        return GreedyPlacer.keptOver(best, round);
     }
 
     private static GreedyPlacer.Result step3(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound, boolean rounds) {
@@ -165,7 +194,7 @@ final class SqueakySweep {
 
     /**
      * The heavy-half sweep of step 3 (stopped once above {@code firstBound}), its squeaky wheels
-     * (as step 4), the round after it (as step 5, stopped once above the heavy-half sweep's
+     * (as step 5), the round after it (as step 6, stopped once above the heavy-half sweep's
      * arena or {@code bound}), the smaller kept.
      */
     private static GreedyPlacer.Result placeWithRound(Problem p, int[] order, GreedyPlacer.Fit fit, int heavy, long deadline, ArenaBound bound, ArenaBound firstBound) {

@@ -175,18 +175,9 @@ final class SweepPlacer {
         private final GreedyPlacer.Fit fit;
         private final long[] offset;
         private final boolean[] isHeavy;
-        private final long[] heavyLower;    // heavy buffers by start: lower, bytes [from, to)
-        private final long[] heavyFrom;
-        private final long[] heavyTo;
-        private final RangeMax heavyTop;    // max heavyTo and max -heavyFrom over index ranges
-        private final RangeMax heavyNegBottom;
-        private final MergeSortTree heavyStarts;
+        private final LaterRanges heavy;    // the heavy buffers' bytes, keyed by start
         private final FreeGaps free = new FreeGaps();
-        private int h0;                     // heavy buffers starting in the current lifetime:
-        private int h1;                     // [h0, h1) of the arrays above
-        private int checks;                 // checks made for the current light buffer
-        private long windowTop;             // max heavyTo and min heavyFrom over [h0, h1)
-        private long windowBottom;
+        private int h0;                     // heavy buffers starting at or before the current time
 
         Sweep(Problem p, int[] order, int heavyCount, GreedyPlacer.Fit fit, long[] offset, boolean[] isHeavy, long deadline) {
             this.p = p;
@@ -195,24 +186,18 @@ final class SweepPlacer {
             this.fit = fit;
             this.offset = offset;
             this.isHeavy = isHeavy;
-            int[] heavy = java.util.Arrays.copyOf(order, heavyCount);
+            int[] heavyOrder = java.util.Arrays.copyOf(order, heavyCount);
             long[] lowers = new long[heavyCount];
-            for (int k = 0; k < heavyCount; k++) lowers[k] = p.lower(heavy[k]);
+            for (int k = 0; k < heavyCount; k++) lowers[k] = p.lower(heavyOrder[k]);
             int[] byStart = Orders.sortedByKeys(deadline, heavyCount, lowers);
-            heavyLower = new long[heavyCount];
-            heavyFrom = new long[heavyCount];
-            heavyTo = new long[heavyCount];
+            long[] heavyLower = new long[heavyCount], heavyFrom = new long[heavyCount], heavyTo = new long[heavyCount];
             for (int k = 0; k < heavyCount; k++) {
-                int i = heavy[byStart[k]];
+                int i = heavyOrder[byStart[k]];
                 heavyLower[k] = p.lower(i);
                 heavyFrom[k] = offset[i];
                 heavyTo[k] = offset[i] + p.alignedSize(i);
             }
-            heavyStarts = new MergeSortTree(heavyFrom, heavyTo);
-            heavyTop = new RangeMax(heavyTo);
-            long[] negFrom = new long[heavyCount];
-            for (int k = 0; k < heavyCount; k++) negFrom[k] = -heavyFrom[k];
-            heavyNegBottom = new RangeMax(negFrom);
+            this.heavy = new LaterRanges(heavyLower, heavyFrom, heavyTo);
         }
 
         GreedyPlacer.Result run(long deadline, ArenaBound bound) {
@@ -236,7 +221,7 @@ final class SweepPlacer {
                     int i = starts[k];
                     if (isHeavy[i]) free.take(offset[i], offset[i] + p.alignedSize(i));
                 }
-                h0 = Problem.countBelow(heavyLower, t + 1);   // t < some upper <= 2^63-1: no overflow
+                h0 = heavy.countBelow(t + 1);   // t < some upper <= 2^63-1: no overflow
                 for (int k = s; k < r; k++) {
                     int i = starts[k];
                     if (isHeavy[i]) continue;
@@ -245,7 +230,7 @@ final class SweepPlacer {
                         if (GreedyPlacer.passed(deadline)) return GreedyPlacer.stackUnplaced(p, order, n, offset, placed, true);
                     }
                     long size = p.alignedSize(i);
-                    offset[i] = size == 0 ? 0 : place(t, p.upper(i), size);
+                    offset[i] = size == 0 ? 0 : place(p.upper(i), size);
                     free.take(offset[i], offset[i] + size);
                     placed[i] = true;
                     top = Math.max(top, offset[i] + size);
@@ -275,54 +260,13 @@ final class SweepPlacer {
             return starts;
         }
 
-        /** The offset of a light buffer of {@code size} bytes live over [t, upper). */
-        private long place(long t, long upper, long size) {
-            h1 = Problem.countBelow(heavyLower, upper);
-            windowTop = heavyTop.max(h0, h1, 0);
-            windowBottom = -heavyNegBottom.max(h0, h1, 0);
-            if (h1 - h0 > DIRECT) heavyStarts.window(h0, h1);
-            checks = 0;
-            long y = -1;
-            if (fit == GreedyPlacer.Fit.FIRST) y = firstPassing(free.lowestHolding(size, LOW_GAPS), size);
-            if (y < 0) y = firstPassing(free.smallestHolding(size), size);
-            if (y >= 0) return y;
-            y = free.top();
-            for (int k = 0; k < 8; k++) {
-                long blocked = blockEnd(y, y + size, Long.MAX_VALUE);
-                if (blocked < 0) return y;
-                y = blocked;
-            }
-            return Math.max(free.top(), windowTop);
-        }
-
-        /** The lowest offset in the first of {@code gaps} that passes the checks, or -1 when none does within {@value #CHECKS}. */
-        private long firstPassing(FreeGaps.Walk gaps, long size) {
-            while (checks < CHECKS && gaps.next()) {
-                for (long y = gaps.start; y + size <= gaps.end && checks < CHECKS; checks++) {
-                    long blocked = blockEnd(y, y + size, gaps.end - size);   // past it the gap fails
-                    if (blocked < 0) return y;
-                    y = blocked;
-                }
-            }
-            return -1;
-        }
-
         /**
-         * -1 if no heavy buffer starting in the lifetime meets [from, to), else the end of one
-         * that does: the highest, or the first found above {@code enough} (every offset below
-         * either still meets a heavy buffer).
+         * The offset of a light buffer of {@code size} bytes swept now and live until {@code upper}:
+         * clear of the heavy buffers starting in its lifetime (those starting by now are in the
+         * free list already).
          */
-        private long blockEnd(long from, long to, long enough) {
-            if (from >= windowTop || to <= windowBottom) return -1;   // above or below every one of them
-            if (h1 - h0 > DIRECT) return heavyStarts.blockEnd(from, to, enough);
-            long end = -1;
-            for (int h = h0; h < h1; h++) {
-                if (heavyFrom[h] < to && from < heavyTo[h] && heavyTo[h] > end) {
-                    end = heavyTo[h];
-                    if (end > enough) return end;
-                }
-            }
-            return end;
+        private long place(long upper, long size) {
+            return heavy.place(free, h0, heavy.countBelow(upper), size, fit);
         }
     }
 }

@@ -70,6 +70,11 @@ class BadInputTest {
         Path old = write("ir3.onnx", new TinyOnnx().opset(9).input("x", 1L, 4L).input("w", 4L, 4L).output("y").floats("w", 1f, 4L, 4L)
                 .node("mm", "MatMul", List.of("x", "w"), List.of("y")).bytes());
         assertThat(OnnxImporter.load(old, Map.of()).isInput("w")).isFalse();
+        // breaker13: run --input w=FILE for such an input was told "'w' is not a graph input; inputs: [x]"
+        assertThatThrownBy(() -> OnnxImporter.load(old, OnnxImporter.Options.DEFAULT.withInputValues(
+                Map.of("w", org.arenaplan.ir.TensorValue.ofFloats(new long[]{4, 4}, new float[16])))))
+                .isInstanceOf(OnnxException.class).hasMessage(old + ": --input w: graph input 'w' has an initializer, its default value (ONNX IR 4+), which arenaplan"
+                        + " plans as a constant weight; it takes no other value (its graph inputs without one: [x])");
     }
 
     /** breaker10: an initializer [4] defaulting graph input 'w' declared [5] was blamed on the output ("declared [5] but infers to [4]"). */
@@ -160,6 +165,33 @@ class BadInputTest {
                 .hasMessageContaining(p.toString()).hasMessageContaining("not an ONNX model");
         Path empty = write("empty.onnx", new byte[0]);
         assertThatThrownBy(() -> OnnxImporter.load(empty, Map.of())).hasMessageContaining("not an ONNX model (no graph");
+    }
+
+    /** breaker13: 25 If bodies inside each other were "not an ONNX model ...: its bytes are not a protobuf message". */
+    @Test
+    void bodiesNestedPastTheReadersDepthAreSaidToBeThatNotGarbage() throws Exception {
+        ai.onnx.proto.OnnxMl.GraphProto leaf = relu().model().getGraph(), body = leaf;
+        for (int i = 0; i < 25; i++) {
+            ai.onnx.proto.OnnxMl.AttributeProto branch = ai.onnx.proto.OnnxMl.AttributeProto.newBuilder().setName("then_branch")
+                    .setType(ai.onnx.proto.OnnxMl.AttributeProto.AttributeType.GRAPH).setG(body).build();
+            body = body.toBuilder().clearNode().addNode(ai.onnx.proto.OnnxMl.NodeProto.newBuilder().setOpType("If").addInput("c").addOutput("y")
+                    .addAttribute(branch).addAttribute(branch.toBuilder().setName("else_branch").setG(leaf))).build();
+        }
+        Path p = write("deep.onnx", relu().model().toBuilder().setGraph(body).build().toByteArray());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageStartingWith(p + ": messages nest more than 64 deep (each If, Loop or Scan body inside another adds 3 levels)");
+    }
+
+    /** breaker13: a node reading a sparse_initializer was told the name was defined nowhere. */
+    @Test
+    void aSparseInitializerReadByANodeIsNamedAsSuch() throws Exception {
+        ai.onnx.proto.OnnxMl.TensorProto values = ai.onnx.proto.OnnxMl.TensorProto.newBuilder().setName("w").setDataType(1).addDims(1).addFloatData(5f).build();
+        ai.onnx.proto.OnnxMl.TensorProto indices = ai.onnx.proto.OnnxMl.TensorProto.newBuilder().setName("w_i").setDataType(7).addDims(1).addInt64Data(2).build();
+        ai.onnx.proto.OnnxMl.ModelProto m = new TinyOnnx().input("x", 4L).output("y").node("add", "Add", List.of("x", "w"), List.of("y")).model();
+        Path p = write("sparse.onnx", m.toBuilder().setGraph(m.getGraph().toBuilder().addSparseInitializer(
+                ai.onnx.proto.OnnxMl.SparseTensorProto.newBuilder().setValues(values).setIndices(indices).addDims(4))).build().toByteArray());
+        assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(p + ": node 'add' (Add) reads 'w', a sparse_initializer (SparseTensorProto), which arenaplan does not read; store it as a dense initializer");
     }
 
     @Test

@@ -90,4 +90,28 @@ class LocalFunctionsTest {
         assertThat(out.get("y").floats()).containsExactly(-2f, -2f);   // [-4, -4] * slope 0.5
         assertThat(out.get("z").floats()).containsExactly(0f, 0f);     // Relu
     }
+
+    /** F0 = Relu; Fk calls F(k-1) {@code calls} times in a row; the graph calls F(depth-1) once. */
+    private static TinyOnnx nested(int depth, int calls) {
+        TinyOnnx m = new TinyOnnx().opset(18)
+                .function("local", "F0", List.of("a"), List.of("c"), List.of(), new TinyOnnx().opset(18).node("r", "Relu", List.of("a"), List.of("c")));
+        for (int d = 1; d < depth; d++) {
+            TinyOnnx body = new TinyOnnx().opset(18);
+            for (int k = 0; k < calls; k++)
+                body.call("local", "c" + k, "F" + (d - 1), List.of(k == 0 ? "a" : "t" + (k - 1)), List.of(k == calls - 1 ? "c" : "t" + k));
+            m.function("local", "F" + d, List.of("a"), List.of("c"), List.of(), body);
+        }
+        return m.input("x", 2L).output("y").call("local", "top", "F" + (depth - 1), List.of("x"), List.of("y"));
+    }
+
+    @Test
+    void deepOrExplodingCallsAreRefusedForWhatTheyAre() throws Exception {
+        // breaker13: 70 functions each calling the next were refused as "'local.F5' calls itself" (none does)
+        OnnxOpRuns.refused(dir, nested(70, 1),
+                "calls of local functions nest more than 64 deep (local.F69 -> local.F68 -> ... -> local.F7 -> local.F6 -> local.F5); arenaplan inlines at most 64 levels");
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{2}, -1, 3));
+        assertThat(OnnxOpRuns.run(dir, nested(60, 1), in).get("y").floats()).containsExactly(0f, 3f);
+        // breaker13: each function calling the one below twice, 24 deep, is 2^23 Relus: the import filled the heap for minutes
+        OnnxOpRuns.refused(dir, nested(24, 2), "inlining local functions reaches more than 1000000 nodes (in local.F23 -> local.F22 -> ... -> local.F1 -> local.F0); arenaplan stops there");
+    }
 }

@@ -25,7 +25,12 @@ import java.util.stream.IntStream;
  *       can all be placed now (every section they span at floor f: the lowest, leftmost wall
  *       always qualifies, so the branching is complete). Equal fillers (same end and size:
  *       twins) are one branch: tried once, counted once, and placed lowest id first, so the
- *       placed twins of a class are always a prefix of it.</li>
+ *       placed twins of a class are always a prefix of it. <em>Right walls</em> (portfolio
+ *       member 1, {@link #member}): at a section lower than its right neighbour (or the part's
+ *       last) at floor f, the byte f must be covered by a buffer placed at f that ends there
+ *       (one also live in the higher neighbour would overlap what is placed there); such a wall
+ *       is branched on instead when its fillers can all be placed now and are fewer than the
+ *       chosen left wall's. Its failure names the whole part as its conflict.</li>
  *   <li><em>Lookahead.</em> Every left wall must keep a filler (one that starts there, fits
  *       under the capacity and spans no section already higher); a flat pit (one floor, higher
  *       on both sides) must have its bottom row tileable end to end by such buffers (a
@@ -64,8 +69,8 @@ import java.util.stream.IntStream;
  *       later runs in a seeded random order within two groups, those whose top meets a
  *       neighbour's floor first (Gomes, Selman and Kautz 1998: randomised restarts cut the
  *       heavy tail). Only a run that ends within its budget proves infeasibility. A portfolio
- *       member m > 0 ({@link #member}, {@link PerfectPortfolio}) randomises its first run too,
- *       with seeds of its own.</li>
+ *       member m > 1 ({@link #member}, {@link PerfectPortfolio}) randomises its first run too,
+ *       with seeds of its own; member 1 runs member 0's orders with right walls.</li>
  * </ol>
  * Cost per node: O(sections + the unplaced buffers starting at walls + the unplaced members of
  * the sections of the buffers live where the placed one is, a pass per distinct release there at
@@ -259,12 +264,15 @@ final class PerfectFill {
 
     /**
      * Makes this search member {@code m} of a portfolio: member 0 (the default) runs as described
-     * in the class comment; a member m > 0 randomises every run, its first included, with seeds
-     * of its own, so that members explore different orders. Call before {@link #run}.
+     * in the class comment; member 1 runs member 0's orders and also branches on right walls
+     * (the class comment's step 1), which changes its path; a member m > 1 randomises every run,
+     * its first included, with seeds of its own, so that members explore different orders. Call
+     * before {@link #run}.
      */
     PerfectFill member(int m) {
         if (m < 0) throw new IllegalArgumentException("member must not be negative, got " + m);
         member = m;
+        rightWalls = m == 1;
         return this;
     }
 
@@ -294,7 +302,7 @@ final class PerfectFill {
         long unit = Math.max(1, (long) LUBY_UNIT * count);
         if (learning && nogoods == null) nogoods = new Nogoods(memberKey, NOGOOD_MAX_SECTIONS);
         for (int round = 0; ; round++) {
-            random = member == 0 ? (round == 0 ? null : new SplittableRandom(round)) : new SplittableRandom(memberSeed(member, round));
+            random = member <= 1 ? (round == 0 ? null : new SplittableRandom(round)) : new SplittableRandom(memberSeed(member, round));
             long luby = luby(round + 1);
             nodesLeft = luby > Long.MAX_VALUE / unit ? Long.MAX_VALUE : unit * luby;
             int r = solveParts(0, time.sections, cuts, cuts.length, partState(0, time.sections));
@@ -354,10 +362,12 @@ final class PerfectFill {
         }
         long[] why = new long[conflict.length];             // the union of the children's conflicts
         long f = floor[s];
-        int[] cand = candidates(s, f, from, to);
+        boolean right = rightWall;
+        if (right) rightWallNodes++;
+        int[] cand = right ? enders(s, f, from, to) : candidates(s, f, from, to);
         int[] cuts = new int[0];
         for (int c = 0; c < cand.length; c++) {
-            if (sameAsEarlier(cand, c)) continue;
+            if (right ? sameStartAsEarlier(cand, c) : sameAsEarlier(cand, c)) continue;
             int b = firstUnplacedTwin(cand[c]);
             long top = f + size[b];
             int releaseMark = releaseLog.mark();
@@ -386,8 +396,11 @@ final class PerfectFill {
             for (int w = 0; w < why.length; w++) why[w] |= conflict[w];
         }
         System.arraycopy(why, 0, conflict, 0, why.length);
-        wallFacts(s, from);
-        starterFacts(s, f);
+        if (right) conflictOnly(from, to);
+        else {
+            wallFacts(s, from);
+            starterFacts(s, f);
+        }
         refute(hash);
         if (nogoods != null) nogoods.learn(conflict, from, to, enteredLo, enteredHi);
         return NOT_FOUND;
@@ -538,7 +551,87 @@ final class PerfectFill {
                 if (fillers <= 1) break;
             }
         }
+        rightWall = false;
+        if (rightWalls && bestCount > 1) {
+            int run = from;                                // first section of the current run of equal floors
+            for (int s = from; s < to; s++) {
+                if (s > from && floor[s] != floor[s - 1]) run = s;
+                long f = floor[s];
+                if (f >= capacity || (s + 1 < to && floor[s + 1] <= f)) continue;
+                int fillers = 0;
+                boolean allNow = true;
+                for (int i = time.memberStart[s], e = i + liveCount[s]; i < e; i++) {
+                    int b = live[i];
+                    if (time.end[b] != s + 1 || !eventuallyAt(b, f)) continue;
+                    if (prevTwin[b] >= 0 && !placed[prevTwin[b]]) continue;
+                    if (++fillers >= bestCount || time.first[b] < run) {   // no better than the best, or not placeable now
+                        allNow = false;
+                        break;
+                    }
+                }
+                if (!allNow) continue;
+                if (fillers < bestCount) {
+                    best = s;
+                    bestCount = fillers;
+                    rightWall = true;
+                    if (fillers <= 1) break;
+                }
+            }
+        }
         return best;
+    }
+
+    /** Also branch on right walls (class comment, step 1); set by {@link #member} for member 1. */
+    private boolean rightWalls;
+    /** Set by {@link #chooseWall}: the wall it returned is a right one. */
+    private boolean rightWall;
+    private long rightWallNodes;
+
+    /** Nodes that branched on a right wall. */
+    long rightWallNodes() {
+        return rightWallNodes;
+    }
+
+    PerfectFill rightWalls(boolean on) {
+        rightWalls = on;
+        return this;
+    }
+
+    /** Unplaced buffers ending at s that fit at f now (a right wall's fillers), ordered as {@link #candidates}. */
+    private int[] enders(int s, long f, int from, int to) {
+        int[] out = new int[liveCount[s]];
+        int k = 0;
+        for (int i = time.memberStart[s], e = i + liveCount[s]; i < e; i++) {
+            int b = live[i];
+            if (time.end[b] == s + 1 && eventuallyAt(b, f)) out[k++] = b;
+        }
+        out = Arrays.copyOf(out, k);
+        java.util.function.IntUnaryOperator flushR = b -> {
+            long top = f + size[b];
+            int score = time.first[b] == from || floor[time.first[b] - 1] == top ? 2 : 0;
+            if (s + 1 == to || floor[s + 1] == top) score++;
+            return score;
+        };
+        sortBy(out, b -> b);
+        if (random == null) {
+            sortBy(out, b -> -((long) flushR.applyAsInt(b) << 40) - ((long) (time.end[b] - time.first[b]) << 20)
+                    - Math.min(size[b] / p.alignment(), (1 << 20) - 1));
+        } else {
+            for (int i = out.length - 1; i > 0; i--) {
+                int j = random.nextInt(i + 1);
+                int t = out[i];
+                out[i] = out[j];
+                out[j] = t;
+            }
+            int[] flushFirst = new int[k];
+            int front = 0, back = k;
+            for (int b : out) {
+                if (flushR.applyAsInt(b) > 0) flushFirst[front++] = b;
+                else flushFirst[--back] = b;
+            }
+            out = flushFirst;
+        }
+        return out;
     }
 
     /**
@@ -582,6 +675,15 @@ final class PerfectFill {
         int e = time.end[b];
         if (e == to || floor[e] == top) score++;
         return score;
+    }
+
+    private boolean sameStartAsEarlier(int[] cand, int c) {
+        int b = cand[c];
+        for (int e = 0; e < c; e++) {
+            int a = cand[e];
+            if (time.first[a] == time.first[b] && size[a] == size[b]) return true;
+        }
+        return false;
     }
 
     /** A candidate equal to one tried before it at this node (same start, end and size) is skipped. */
