@@ -493,6 +493,60 @@ public final class Kernels {
      */
     public static final int ACTIVATION_NONE = 0, ACTIVATION_RELU = 1;
 
+    /**
+     * The kernels that compute more than f32 ({@link #GEMM}, {@link #CONV2D}, {@link #CONV_ND},
+     * {@link #POOL}, {@link #POOL_INDICES}, {@link #SOFTMAX}, {@link #ATTENTION}, {@link #NORMALIZE}:
+     * x, scale, bias and y of the type, mean and invstd f32) carry the ONNX
+     * code of the element type they compute as one more int after their documented ones (after the
+     * epilogue activation for gemm and conv2d, which is then always present); a call without it
+     * computes f32, so every f32 call is unchanged. The ops that lower to them declare the types
+     * ({@code ir.OpSpec#computes}). Numerics for f16: each operand widened to f32, every
+     * sum and product in f32 as the f32 kernel runs it, the result rounded once to the type on
+     * store, as ONNX Runtime's CPU provider computes a float16 node that has only a float kernel
+     * (onnxruntime/core/optimizer/insert_cast_transformer.h: "insert cast node that casts float16
+     * to float for cpu nodes"; Cast to f32, the f32 kernel, Cast back); f64 computes in double.
+     * POOL max also takes uint8 and int8 (exact; an empty window gives the type's lowest value,
+     * as ORT's int8/uint8 MaxPool-12). The CUDA fatbin has the f32 forms only: the CUDA device
+     * refuses another type by kernel and type name ({@link #simOnlyType}).
+     *
+     * @return the index of the type int in {@code ints}, or -1 for a kernel of one type
+     */
+    public static int typeInt(String kernel, long[] ints) {
+        return switch (kernel) {
+            case GEMM -> 13;
+            case CONV2D -> 18;
+            case SOFTMAX -> 4;
+            case ATTENTION -> 24;
+            case CONV_ND -> ints.length > 0 ? 7 + 6 * (int) ints[0] : -1;
+            case POOL -> ints.length > 0 ? 5 + 7 * (int) ints[0] : -1;
+            case POOL_INDICES -> ints.length > 0 ? 6 + 7 * (int) ints[0] : -1;
+            case NORMALIZE -> ints.length > 6 ? 7 + 4 * (int) (ints[5] + ints[6]) : -1;
+            default -> -1;
+        };
+    }
+
+    /** The ONNX code of the element type {@code kernel}'s call computes ({@link #typeInt}): 1 (f32) when the call carries none. */
+    public static long typeCode(String kernel, long[] ints) {
+        int at = typeInt(kernel, ints);
+        return at < 0 || ints.length <= at ? 1 : ints[at];
+    }
+
+    /** {@code ints} with the type code appended at {@link #typeInt} when it is not f32 (code 1); f32 calls stay as they were. */
+    public static long[] withType(String kernel, long[] ints, long onnxCode) {
+        if (onnxCode == 1) return ints;
+        int at = typeInt(kernel, ints);
+        if (at < ints.length) throw new IllegalArgumentException(kernel + ": " + ints.length + " ints, the type goes at " + at);
+        long[] out = java.util.Arrays.copyOf(ints, at + 1);
+        if (kernel.equals(GEMM) && ints.length == 12 || kernel.equals(CONV2D) && ints.length == 17) out[at - 1] = ACTIVATION_NONE;
+        out[at] = onnxCode;
+        return out;
+    }
+
+    /** Whether {@code kernel}'s call computes a type other than f32: the CUDA fatbin has none of those forms yet. */
+    public static boolean simOnlyType(String kernel, long[] ints) {
+        return typeCode(kernel, ints) != 1;
+    }
+
     /** {@code v} after the epilogue activation {@code code} ({@link #ACTIVATION_NONE} or {@link #ACTIVATION_RELU}). */
     public static float activation(int code, float v) {
         return switch (code) {

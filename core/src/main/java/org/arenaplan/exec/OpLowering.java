@@ -257,6 +257,33 @@ public final class OpLowering {
         return x.hasShape() ? x.shape() : dflt;
     }
 
+    /**
+     * Checks {@code t} against the element types {@code op}'s kind declares it computes
+     * ({@link org.arenaplan.ir.OpSpec#computes}; f32 where it declares none), that it has the type
+     * of {@code op}'s first input (one computed type per op), and that its bytes are a whole
+     * number of elements. Errors name the op, the tensor and the declared types.
+     */
+    public void requireComputed(Op op, String t) {
+        OpSpec spec = OpRegistry.get(op.kind());
+        if (spec == null || spec.computes().isEmpty()) {
+            requireF32(op, t);
+            return;
+        }
+        DType d = graph.tensor(t).dtype(), first = graph.tensor(op.inputs().get(0)).dtype();
+        if (spec.refuses(d)) throw fail(op, "tensor '" + t + "' is " + d.jsonName() + "; " + op.kind() + " computes " + spec.computesText());
+        if (d != null && first != null && d != first)
+            throw fail(op, "tensor '" + t + "' is " + d.jsonName() + " and '" + op.inputs().get(0) + "' is " + first.jsonName() + "; " + op.kind() + " computes one type at a time");
+        DType e = d == null ? DType.F32 : d;
+        if (graph.tensor(t).bytes() % e.bytes() != 0)
+            throw fail(op, "tensor '" + t + "' (" + graph.tensor(t).bytes() + " B) is not a whole number of " + e.jsonName() + " values");
+    }
+
+    /** The one element type {@code op} computes: its first input's (f32 when untyped). */
+    public DType computeType(Op op) {
+        DType d = graph.tensor(op.inputs().get(0)).dtype();
+        return d == null ? DType.F32 : d;
+    }
+
     /** Checks {@code t} is f32 (or untyped) and a whole number of f32 values. */
     public void requireF32(Op op, String t) {
         DType d = graph.tensor(t).dtype();

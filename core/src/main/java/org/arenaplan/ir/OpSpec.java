@@ -31,10 +31,16 @@ import java.util.Set;
  * @param members       whether the inputs may be declared member slices of the output (Concat)
  * @param kernels       the kernels its lowering may launch
  * @param flops         its floating-point operations, for the cost of recomputation ({@code train.Recompute})
+ * @param computes      the element types its kernels compute, declared once here and checked by
+ *                      its lowering and its ONNX import ({@code ops.OpDefinition.Builder#computes}):
+ *                      every computed operand (inputs, and outputs but the index outputs a kind
+ *                      names itself, as MaxPool's Indices) has one type of this list. Empty: the
+ *                      kind's rule checks its own types (the casts, the index ops, the elementwise
+ *                      table of {@code sim.ElementwiseMath})
  * @param summary       one line for the docs: semantics and inputs
  */
 public record OpSpec(String kind, int minInputs, int maxInputs, int minOutputs, int maxOutputs, List<AttrSpec> attrs, ShapeRule shape,
-                     ViewRule view, Set<Integer> inPlaceInputs, boolean members, List<String> kernels, FlopRule flops, String summary) {
+                     ViewRule view, Set<Integer> inPlaceInputs, boolean members, List<String> kernels, FlopRule flops, List<DType> computes, String summary) {
 
     /** Where a view declaration may put output 0 inside input 0. */
     public enum ViewRule {
@@ -87,6 +93,20 @@ public record OpSpec(String kind, int minInputs, int maxInputs, int minOutputs, 
         attrs = List.copyOf(attrs);
         inPlaceInputs = Set.copyOf(inPlaceInputs);
         kernels = List.copyOf(kernels);
+        computes = List.copyOf(computes);
+    }
+
+    /** Whether the kind declares the element types it computes and {@code t} is not one of them. */
+    public boolean refuses(DType t) {
+        return !computes.isEmpty() && t != null && !computes.contains(t);
+    }
+
+    /** {@code f32 only}, {@code f32 and f16}, {@code f32, f16, bf16 and f64}: the declared types, for refusals. */
+    public String computesText() {
+        List<String> n = new java.util.ArrayList<>();
+        for (DType t : computes) n.add(t.jsonName());
+        if (n.size() == 1) return n.get(0) + " only";
+        return String.join(", ", n.subList(0, n.size() - 1)) + " and " + n.get(n.size() - 1);
     }
 
     /** The declaration of attribute {@code name}, or null when the kind takes no such attribute. */

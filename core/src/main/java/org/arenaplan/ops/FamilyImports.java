@@ -44,4 +44,10 @@ final class FamilyImports {
     static void requireF32(NodeContext n, Value v) {
         n.require(v.dtype() == DType.F32, "input " + v + " is " + v.dtype().jsonName() + "; " + n.opType() + " computes f32 only");
     }
+
+    /** Checks input {@code v} has one of the element types the node's kind declares it computes ({@code OpSpec.computes}). */
+    static void requireComputed(NodeContext n, Value v) {
+        org.arenaplan.ir.OpSpec spec = org.arenaplan.ir.OpRegistry.get(n.kind());
+        n.require(!spec.refuses(v.dtype()), "input " + v + " is " + v.dtype().jsonName() + "; " + n.opType() + " computes " + spec.computesText());
+    }
 }

@@ -17,8 +17,8 @@ import java.util.List;
 /**
  * The kernel calls of the N-d image kinds ({@link ImageOps}): Conv on 3-D images and
  * ConvTranspose ({@link Kernels#CONV_ND}), every pooling kind ({@link Kernels#POOL}) and Resize
- * ({@link Kernels#RESIZE}), with the layouts documented in {@link Kernels}. f32 only (the
- * definitions lower with {@code lowerF32}).
+ * ({@link Kernels#RESIZE}), with the layouts documented in {@link Kernels}, of the element types
+ * the definitions declare ({@code ImageOps.HALF}; Resize and the rest f32 only, {@code lowerF32}).
  */
 final class ImageCalls {
     private ImageCalls() { }
@@ -31,7 +31,7 @@ final class ImageCalls {
         List<KernelArg> args = new ArrayList<>(List.of(lowering.read(x), lowering.read(w)));
         if (bias) args.add(lowering.read(op.inputs().get(2)));
         args.add(lowering.write(y));
-        return new KernelCall(Kernels.CONV_ND, args, ints, new double[0], op.name());
+        return new KernelCall(Kernels.CONV_ND, args, Kernels.withType(Kernels.CONV_ND, ints, lowering.computeType(op).onnxCode()), new double[0], op.name());
     }
 
     /** {@link Kernels#CONV_ND}'s ints for x by w giving y (also the tail of {@link Kernels#QCONV}'s). */
@@ -50,18 +50,19 @@ final class ImageCalls {
         return ints;
     }
 
-    /** MaxPool: the maxima (f32) and, when output 1 is read, their int64 Indices. */
+    /** MaxPool: the maxima (of a type MaxPool declares it computes) and, when output 1 is read, their int64 Indices. */
     static List<KernelCall> maxPool(Op op, OpLowering lowering) {
-        lowering.requireF32(op, op.inputs().get(0));
-        lowering.requireF32(op, op.outputs().get(0));
+        lowering.requireComputed(op, op.inputs().get(0));
+        lowering.requireComputed(op, op.outputs().get(0));
         KernelCall values = pool(op, lowering, Kernels.MAX, false);
         if (op.outputs().size() < 2 || !op.writesAtRuntime(1)) return List.of(values);
         String indices = op.outputs().get(1);
         if (lowering.dtype(indices) != org.arenaplan.ir.DType.I64) throw fail(op, "Indices '" + indices + "' must be int64");
-        long[] ints = java.util.Arrays.copyOf(values.ints(), values.ints().length + 1);
-        ints[ints.length - 1] = OpAttrs.of(op).integer("storage_order");
-        return List.of(values, new KernelCall(Kernels.POOL_INDICES, List.of(lowering.read(op.inputs().get(0)), lowering.write(indices)), ints,
-                new double[0], op.name()));
+        int poolInts = 5 + 7 * (int) values.ints()[0];
+        long[] ints = java.util.Arrays.copyOf(values.ints(), poolInts + 1);
+        ints[poolInts] = OpAttrs.of(op).integer("storage_order");
+        return List.of(values, new KernelCall(Kernels.POOL_INDICES, List.of(lowering.read(op.inputs().get(0)), lowering.write(indices)),
+                Kernels.withType(Kernels.POOL_INDICES, ints, lowering.computeType(op).onnxCode()), new double[0], op.name()));
     }
 
     /**
@@ -89,7 +90,8 @@ final class ImageCalls {
             long[] a = {in[d], ys[2 + d], k[d], st[d], pads[d], pads[rank + d], dil[d]};
             System.arraycopy(a, 0, ints, 5 + 7 * d, a.length);
         }
-        return new KernelCall(Kernels.POOL, List.of(lowering.read(x), lowering.write(y)), ints, new double[0], op.name());
+        return new KernelCall(Kernels.POOL, List.of(lowering.read(x), lowering.write(y)), Kernels.withType(Kernels.POOL, ints, lowering.computeType(op).onnxCode()),
+                new double[0], op.name());
     }
 
     /** Resize: ints [rank, mode, coordinate mode, nearest mode, excludeOutside, antialias, per axis in, out, scale, roi start, roi end (double bits)]. */

@@ -5,6 +5,7 @@ import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.ImageShapes;
 import org.arenaplan.ir.Op;
@@ -42,13 +43,20 @@ final class ImageOps implements OpFamily {
     static final String CONV_TRANSPOSE = "ConvTranspose", LP_POOL = "LpPool", GLOBAL_MAX_POOL = "GlobalMaxPool", GLOBAL_LP_POOL = "GlobalLpPool",
             RESIZE = "Resize";
 
+    /**
+     * The element types Conv, ConvTranspose and the pools compute (MaxPool also int8 and uint8,
+     * exact); FusedConv f32 only. f16 as ONNX Runtime's CPU provider computes it: operands widened
+     * to f32, the f32 kernel, one rounding on store ({@link Kernels#typeInt} gives the source).
+     */
+    static final DType[] HALF = {DType.F32, DType.F16};
+
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
                 OpDefinition.op(OpKinds.CONV, 2, 3).attrs(convAttrs()).shape(ShapeRules::conv).kernels(Kernels.CONV2D, Kernels.CONV_ND)
                         .doc("inputs X, W, optional B; 1-D to 3-D images (conv2d up to 2-D, conv_nd for 3-D)")
                         .flops(ImageOps::convFlops)
-                        .lowerF32((op, l) -> List.of(l.shape(op, op.inputs().get(0)).length == 5 ? ImageCalls.conv(op, l, false) : conv(op, l, false)))
+                        .computes(HALF).lowerTyped((op, l) -> List.of(l.shape(op, op.inputs().get(0)).length == 5 ? ImageCalls.conv(op, l, false) : conv(op, l, false)))
                         .gradient(ImageOps::convGradient)
                         .onnx(ImageOps::importConv, "auto_pad").build(),
                 OpDefinition.op(OpKinds.FUSED_CONV, 2, 3).attrs(convAttrs(EpilogueFusion.activationAttr())).shape(ShapeRules::conv).kernels(Kernels.CONV2D)
@@ -59,11 +67,11 @@ final class ImageOps implements OpFamily {
                         .shape(ImageShapes::convTranspose).kernels(Kernels.CONV_ND)
                         .doc("inputs X, W (C x M/group x kernel...), optional B; 1-D to 3-D images")
                         .flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(in[0]) * perOutput(in[1]) + (in.length > 2 ? OpSpec.FlopRule.elements(out[0]) : 0))
-                        .lowerF32((op, l) -> List.of(ImageCalls.conv(op, l, true))).onnx(ImageImports::convTranspose, "auto_pad", "output_shape").build(),
+                        .computes(HALF).lowerTyped((op, l) -> List.of(ImageCalls.conv(op, l, true))).onnx(ImageImports::convTranspose, "auto_pad", "output_shape").build(),
                 pool(OpKinds.MAX_POOL, Kernels.MAX, AttrSpec.flag("count_include_pad")).attrs(AttrSpec.flag("storage_order")).outputs(1, 2)
                         .shapes((a, in, n) -> n == 1 ? new long[][]{ShapeRules.pool(a, in)} : new long[][]{ShapeRules.pool(a, in), ShapeRules.pool(a, in)})
                         .kernels(Kernels.POOL_INDICES).doc("optional output 1: the int64 Indices of the maxima (storage_order 0 row-major, 1 column-major)")
-                        .lower(ImageCalls::maxPool).onnx(ImageImports::pool, "auto_pad").build(),
+                        .computes(DType.F32, DType.F16, DType.U8, DType.I8).lower(ImageCalls::maxPool).onnx(ImageImports::pool, "auto_pad").build(),
                 pool(OpKinds.AVERAGE_POOL, Kernels.AVERAGE, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad").build(),
                 pool(LP_POOL, Kernels.LP, lpNorm()).doc("(sum of |x|^p)^(1/p) over the window").onnx(ImageImports::pool, "auto_pad").build(),
                 globalPool(OpKinds.GLOBAL_AVERAGE_POOL, Kernels.AVERAGE).doc("mean over the spatial axes").gradient(ImageOps::globalAveragePoolGradient).build(),
@@ -103,13 +111,14 @@ final class ImageOps implements OpFamily {
         return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.perAxis("kernel_shape", true, 1, 1, 1), strides(), pads(),
                 AttrSpec.perAxis("dilations", false, 1, 1, 1), AttrSpec.flag("ceil_mode"), more)
                 .shape(ShapeRules::pool).kernels(Kernels.POOL).doc("1-D to 3-D images")
-                .flops((a, in, out) -> OpSpec.FlopRule.elements(out[0]) * OpSpec.FlopRule.elements(a.intsOrNull("kernel_shape"))).lowerF32((op, l) -> List.of(ImageCalls.pool(op, l, mode, false)));
+                .flops((a, in, out) -> OpSpec.FlopRule.elements(out[0]) * OpSpec.FlopRule.elements(a.intsOrNull("kernel_shape")))
+                .computes(HALF).lowerTyped((op, l) -> List.of(ImageCalls.pool(op, l, mode, false)));
     }
 
     /** A pool of {@code mode} over all spatial axes. */
     private static OpDefinition.Builder globalPool(String kind, int mode) {
         return OpDefinition.op(kind, 1, 1).shape(ShapeRules::globalPool).kernels(Kernels.POOL).flops(OpSpec.PER_INPUT_ELEMENT)
-                .lowerF32((op, l) -> List.of(ImageCalls.pool(op, l, mode, true))).onnx(ImageImports::globalPool);
+                .computes(HALF).lowerTyped((op, l) -> List.of(ImageCalls.pool(op, l, mode, true))).onnx(ImageImports::globalPool);
     }
 
     /** LpPool's and GlobalLpPool's p. */
@@ -144,7 +153,7 @@ final class ImageOps implements OpFamily {
         args.add(l.write(y));
         long[] ints = Arrays.copyOf(geometry, geometry.length + 1);
         ints[geometry.length] = bias ? 1 : 0;
-        return l.call(op, Kernels.CONV2D, args, fused ? EpilogueFusion.withActivation(op, ints) : ints);
+        return l.call(op, Kernels.CONV2D, args, fused ? EpilogueFusion.withActivation(op, ints) : Kernels.withType(Kernels.CONV2D, ints, l.computeType(op).onnxCode()));
     }
 
     /** {@link Kernels#CONV2D}'s first 16 ints for a Conv (or a Conv gradient) of x by w giving y. */

@@ -5,6 +5,7 @@ import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
@@ -29,12 +30,21 @@ import static org.arenaplan.onnx.NodeLowering.broadcast;
 import static org.arenaplan.onnx.NodeLowering.op;
 
 /**
- * MatMul and Gemm, on the {@link Kernels#GEMM} kernel (f32), and Det ({@link Kernels#DET}: the
- * determinant of each [M, M] matrix of X [*, M, M], by LU with partial pivoting in double; f32).
- * ONNX version differences: Gemm's C is optional from opset 11; Det is 11 (22 widens types only).
+ * MatMul and Gemm, on the {@link Kernels#GEMM} kernel (f32, f16, f64: {@link #FLOATS}), and Det
+ * ({@link Kernels#DET}: the determinant of each [M, M] matrix of X [*, M, M], by LU with partial
+ * pivoting in double; f32). ONNX version differences: Gemm's C is optional from opset 11; Det is
+ * 11 (22 widens types only).
  */
 final class LinearAlgebraOps implements OpFamily {
     static final String DET = "Det";
+
+    /**
+     * The element types MatMul, Gemm and the softmax family compute (FusedGemm: f32,
+     * EpilogueFusion fuses only f32). f16 as ONNX Runtime's CPU provider: operands widened to f32,
+     * the f32 kernel (sums in f32), one rounding on store ({@link Kernels#typeInt} gives the
+     * source); f64 in double. No bf16: ONNX Runtime's CPU provider has no bf16 kernel to check against.
+     */
+    static final DType[] FLOATS = {DType.F32, DType.F16, DType.F64};
 
     @Override
     public List<OpDefinition> definitions() {
@@ -42,12 +52,12 @@ final class LinearAlgebraOps implements OpFamily {
                 OpDefinition.op(OpKinds.MATMUL, 2, 2).shape(ShapeRules::matmul).kernels(Kernels.GEMM)
                         .doc("A[..., M, K] x B[..., K, N], leading axes broadcast (numpy.matmul)")
                         .flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(out[0]) * in[0][in[0].length - 1])
-                        .lowerF32(LinearAlgebraOps::matmul).gradient(LinearAlgebraOps::matmulGradient).onnx(LinearAlgebraOps::importMatmul).build(),
+                        .computes(FLOATS).lowerTyped(LinearAlgebraOps::matmul).gradient(LinearAlgebraOps::matmulGradient).onnx(LinearAlgebraOps::importMatmul).build(),
                 OpDefinition.op(OpKinds.GEMM, 2, 3).attrs(AttrSpec.flag("transA"), AttrSpec.flag("transB"), AttrSpec.real("alpha", 1.0), AttrSpec.real("beta", 1.0))
                         .shape(ShapeRules::gemm).kernels(Kernels.GEMM)
                         .doc("Y = alpha * op(A) * op(B) + beta * C; C optional, broadcast to [M, N]")
                         .flops(LinearAlgebraOps::gemmFlops)
-                        .lowerF32((op, l) -> List.of(gemm(op, l, false))).gradient(LinearAlgebraOps::gemmGradient).onnx(LinearAlgebraOps::importGemm).build(),
+                        .computes(FLOATS).lowerTyped((op, l) -> List.of(gemm(op, l, false))).gradient(LinearAlgebraOps::gemmGradient).onnx(LinearAlgebraOps::importGemm).build(),
                 OpDefinition.op(OpKinds.FUSED_GEMM, 2, 3).attrs(AttrSpec.flag("transA"), AttrSpec.flag("transB"), AttrSpec.real("alpha", 1.0),
                                 AttrSpec.real("beta", 1.0), EpilogueFusion.activationAttr())
                         .shape(ShapeRules::gemm).kernels(Kernels.GEMM)
@@ -161,7 +171,7 @@ final class LinearAlgebraOps implements OpFamily {
         long batchA = product(Arrays.copyOf(as, as.length - 2)), batchB = product(Arrays.copyOf(bs, bs.length - 2));
         if ((batchA == batch || batchA == 1) && (batchB == batch || batchB == 1) && sameLead(as, lead, batchA) && sameLead(bs, lead, batchB)) {
             long[] ints = {batch, m, n, k, 0, 0, batchA == 1 ? 0 : m * k, batchB == 1 ? 0 : k * n, 0, 0, 0, 0};
-            return List.of(l.call(op, Kernels.GEMM, List.of(l.read(a), l.read(b), l.write(y)), ints, new double[]{1, 0}));
+            return List.of(l.call(op, Kernels.GEMM, List.of(l.read(a), l.read(b), l.write(y)), typed(op, l, ints), new double[]{1, 0}));
         }
         // General broadcast of leading dims: one call per output matrix.
         long[] sa = l.broadcastStrides(op, a, Arrays.copyOf(as, as.length - 2), lead);
@@ -172,13 +182,18 @@ final class LinearAlgebraOps implements OpFamily {
             long offA = 0, offB = 0;
             for (int d = 0; d < lead.length; d++) { offA += idx[d] * sa[d] * m * k; offB += idx[d] * sb[d] * k * n; }
             long[] ints = {1, m, n, k, 0, 0, 0, 0, 0, 0, 0, 0};
-            calls.add(l.call(op, Kernels.GEMM, List.of(l.readAt(a, offA, m * k), l.readAt(b, offB, k * n), l.writeAt(y, o * m * n, m * n)), ints, new double[]{1, 0}));
+            calls.add(l.call(op, Kernels.GEMM, List.of(l.readAt(a, offA, m * k), l.readAt(b, offB, k * n), l.writeAt(y, o * m * n, m * n)), typed(op, l, ints), new double[]{1, 0}));
             for (int d = lead.length - 1; d >= 0; d--) {
                 if (++idx[d] < lead[d]) break;
                 idx[d] = 0;
             }
         }
         return calls;
+    }
+
+    /** The gemm ints with the op's element type ({@link Kernels#withType}; f32 calls unchanged). */
+    private static long[] typed(Op op, OpLowering l, long[] ints) {
+        return Kernels.withType(Kernels.GEMM, ints, l.computeType(op).onnxCode());
     }
 
     private static boolean sameLead(long[] s, long[] lead, long batch) {
@@ -210,7 +225,7 @@ final class LinearAlgebraOps implements OpFamily {
             args.add(l.read(c));
         }
         args.add(l.write(y));
-        return l.call(op, Kernels.GEMM, args, fused ? EpilogueFusion.withActivation(op, ints) : ints, new double[]{alpha, beta});
+        return l.call(op, Kernels.GEMM, args, fused ? EpilogueFusion.withActivation(op, ints) : typed(op, l, ints), new double[]{alpha, beta});
     }
 
     // ---- ONNX ----

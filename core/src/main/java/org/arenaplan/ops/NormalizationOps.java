@@ -78,7 +78,7 @@ final class NormalizationOps implements OpFamily {
                         .shapes(NormalizationOps::layerNormShapes).kernels(Kernels.NORMALIZE).flops((a, in, out) -> 5 * OpSpec.FlopRule.elements(out[0]))
                         .doc("inputs X, scale, optional bias (each broadcast to X's axes from axis on); outputs Y, optional Mean and InvStdDev "
                                 + "(X's shape with 1s from axis on); y = (x - mean) / sqrt(var + epsilon) * scale + bias over the axes from axis on")
-                        .lowerF32((op, l) -> List.of(layerNorm(op, l))).gradient(NormalizationOps::layerNormGradient).onnx("LayerNormalization", 17, NormalizationOps::importLayerNorm, "stash_type").build(),
+                        .computes(ImageOps.HALF).lower((op, l) -> List.of(layerNorm(op, l))).gradient(NormalizationOps::layerNormGradient).onnx("LayerNormalization", 17, NormalizationOps::importLayerNorm, "stash_type").build(),
                 OpDefinition.op(RMS_NORM, 2, 2).attrs(AttrSpec.axis("axis", -1), AttrSpec.real("epsilon", 1e-5))
                         .shape((a, in) -> layerNormShapes(a, in, 1)[0]).kernels(Kernels.NORMALIZE).flops((a, in, out) -> 4 * OpSpec.FlopRule.elements(out[0]))
                         .doc("inputs X, scale (broadcast to X's axes from axis on); y = x / sqrt(mean(x^2) + epsilon) * scale, the mean over the axes from axis on")
@@ -160,7 +160,15 @@ final class NormalizationOps implements OpFamily {
     // ---- lowering to normalize ----
 
     /** LayerNormalization: the axes from axis on reduced, scale and bias broadcast over them; Mean and InvStdDev where listed. */
+    /**
+     * LayerNormalization: X, scale, bias and Y of one declared type (f32 or f16: computed as the
+     * f32 kernel on widened values, statistics in double, Y rounded once, ONNX Runtime's CPU rule
+     * for float16, {@code Kernels.typeInt}); Mean and InvStdDev f32 (stash_type 1).
+     */
     private static KernelCall layerNorm(Op op, OpLowering l) {
+        for (String t : op.inputs()) l.requireComputed(op, t);
+        l.requireComputed(op, op.outputs().get(0));
+        for (String t : op.outputs().subList(1, op.outputs().size())) l.requireF32(op, t);
         return normalize(op, l, Kernels.N_STANDARDIZE, fromAxisWalk(op, l, true), op.inputs().size() > 1, op.inputs().size() > 2,
                 OpAttrs.of(op).real("epsilon"), op.outputs().size() - 1);
     }
@@ -247,7 +255,7 @@ final class NormalizationOps implements OpFamily {
             if (l.elements(op.outputs().get(j)) != walk.keptCount()) throw fail(op, "output '" + op.outputs().get(j) + "' must have " + walk.keptCount() + " values");
             args.add(l.write(op.outputs().get(j)));
         }
-        return l.call(op, Kernels.NORMALIZE, args, StridedWalk.longs(ints), new double[]{epsilon});
+        return l.call(op, Kernels.NORMALIZE, args, Kernels.withType(Kernels.NORMALIZE, StridedWalk.longs(ints), l.computeType(op).onnxCode()), new double[]{epsilon});
     }
 
     // ---- lowering ----
@@ -330,7 +338,14 @@ final class NormalizationOps implements OpFamily {
         attrs.put("axis", (long) axis);
         attrs.put("epsilon", n.real("epsilon", 1e-5));
         n.require(FamilyImports.hasOutput(n, 0), "has no output Y");
-        return new Lowered(OpKinds.LAYER_NORM, f32Inputs(n, 3), outs, attrs, false, List.of());
+        List<String> in = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            if (!n.hasInput(i)) continue;
+            FamilyImports.requireComputed(n, n.input(i));
+            n.require(n.input(i).dtype() == x.dtype(), "scale and bias " + n.input(i) + " must have X's type " + x.dtype().jsonName());
+            in.add(n.input(i).name());
+        }
+        return new Lowered(OpKinds.LAYER_NORM, in, outs, attrs, false, List.of());
     }
 
     /**

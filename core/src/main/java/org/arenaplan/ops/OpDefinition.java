@@ -2,6 +2,7 @@ package org.arenaplan.ops;
 
 import org.arenaplan.exec.KernelRule;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.DType;
 import org.arenaplan.ir.OpAttrs;
 import org.arenaplan.ir.OpSpec;
 import org.arenaplan.onnx.OnnxImport;
@@ -55,6 +56,7 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
         private boolean members;
         private final List<String> kernels = new ArrayList<>();
         private OpSpec.FlopRule flops;
+        private final List<DType> computes = new ArrayList<>();
         private String doc = "";
         private KernelRule lowering;
         private GradientRule gradient;
@@ -102,6 +104,18 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
         /** Its FLOPs (default: one per output element; none for a view kind). */
         public Builder flops(OpSpec.FlopRule f) { flops = f; return this; }
 
+        /**
+         * The element types the kind's kernels compute ({@link OpSpec#computes}), declared once:
+         * {@link #lowerTyped} and the ONNX import ({@code FamilyImports.requireComputed}) check
+         * operands against it, and the refusal lists it. Called again, replaces (MaxPool widens the
+         * pools' list).
+         */
+        public Builder computes(DType... types) {
+            computes.clear();
+            computes.addAll(List.of(types));
+            return this;
+        }
+
         /** One line for the docs; called again, appends. */
         public Builder doc(String d) { doc = doc.isEmpty() ? d : doc + "; " + d; return this; }
 
@@ -109,11 +123,21 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
 
         public Builder lower(KernelRule rule) { lowering = rule; return this; }
 
-        /** A rule for a kind that computes f32 only: every input and output is checked first. */
+        /** A rule for a kind that computes f32 only ({@code computes(F32)}): every input and output is checked first. */
         public Builder lowerF32(KernelRule rule) {
+            computes.clear();
+            computes.add(DType.F32);
+            return lowerTyped(rule);
+        }
+
+        /**
+         * A rule for a kind of declared {@link #computes} types: every input and output must have
+         * one of them, all the same ({@code OpLowering.requireComputed}), before {@code rule} runs.
+         */
+        public Builder lowerTyped(KernelRule rule) {
             lowering = (op, l) -> {
-                for (String t : op.inputs()) l.requireF32(op, t);
-                for (String t : op.outputs()) l.requireF32(op, t);
+                for (String t : op.inputs()) l.requireComputed(op, t);
+                for (String t : op.outputs()) l.requireComputed(op, t);
                 return rule.lower(op, l);
             };
             return this;
@@ -140,7 +164,7 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
         public OpDefinition build() {
             if (lowering == null) throw new IllegalStateException(kind + " has no lowering");
             OpSpec.FlopRule f = flops != null ? flops : view != OpSpec.ViewRule.NONE ? OpSpec.NO_ARITHMETIC : OpSpec.PER_OUTPUT_ELEMENT;
-            OpSpec spec = new OpSpec(kind, minInputs, maxInputs, minOutputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, f, doc);
+            OpSpec spec = new OpSpec(kind, minInputs, maxInputs, minOutputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, f, computes, doc);
             List<OnnxImport> onnx = new ArrayList<>();
             for (PendingImport p : imports) {
                 Set<String> allowed = new LinkedHashSet<>();

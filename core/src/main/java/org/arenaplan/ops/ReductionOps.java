@@ -107,8 +107,8 @@ final class ReductionOps implements OpFamily {
     private static OpDefinition.Builder softmax(String kind, int mode, String what) {
         return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.axis("axis", -1), AttrSpec.flag("single_axis"))
                 .shape(ReductionOps::softmaxShape).inPlace(0).kernels(Kernels.SOFTMAX).flops((a, in, out) -> 3 * OpSpec.FlopRule.elements(out[0]))
-                .doc(what + " over the axes from axis to the end taken together (ONNX before opset 13), or over axis alone with single_axis = 1 (from 13); f32")
-                .lowerF32((op, l) -> List.of(softmax(op, l, mode))).onnx(ReductionOps::importSoftmax);
+                .doc(what + " over the axes from axis to the end taken together (ONNX before opset 13), or over axis alone with single_axis = 1 (from 13)")
+                .computes(LinearAlgebraOps.FLOATS).lowerTyped((op, l) -> List.of(softmax(op, l, mode))).onnx(ReductionOps::importSoftmax);
     }
 
     // ---- shape rules ----
@@ -222,7 +222,7 @@ final class ReductionOps implements OpFamily {
         long n = single ? s[a] : product(Arrays.copyOfRange(s, a, s.length));
         long inner = single ? product(Arrays.copyOfRange(s, a + 1, s.length)) : 1;
         if (l.elements(y) != outer * n * inner) throw fail(op, "output '" + y + "' must have " + outer * n * inner + " elements");
-        return l.call(op, Kernels.SOFTMAX, List.of(l.read(x), l.write(y)), new long[]{outer, n, inner, mode});
+        return l.call(op, Kernels.SOFTMAX, List.of(l.read(x), l.write(y)), Kernels.withType(Kernels.SOFTMAX, new long[]{outer, n, inner, mode}, l.computeType(op).onnxCode()));
     }
 
     /** [outer, n, inner] around {@code axis} of {@code s}. */
@@ -317,7 +317,7 @@ final class ReductionOps implements OpFamily {
     private static Lowered importSoftmax(NodeContext n) {
         FamilyImports.requireInputs(n, 1, 1);
         Value x = n.input(0);
-        n.require(x.dtype() == DType.F32, "input " + x + " is " + x.dtype().jsonName() + "; " + n.opType() + " computes f32 only");
+        FamilyImports.requireComputed(n, x);
         n.require(x.rank() >= 1, "input " + x + " must have rank 1 or more");
         boolean v13 = n.opset() >= 13;
         int axis = n.axis(n.integer("axis", v13 ? -1 : 1), x.rank(), "axis");

@@ -73,8 +73,8 @@ final class TransformerOps implements OpFamily {
                         .flops((a, in, out) -> attentionFlops(a, in))
                         .doc("inputs Q, K, V (all [B, H, S, D] or all [B, S, H*D]), then attn_mask, past_key and past_value, nonpad_kv_seqlen "
                                 + "where has_mask, has_past, has_nonpad say; outputs Y, optional present_key, present_value, qk_matmul_output; "
-                                + "f32 (bool masks); one kernel, no workspace")
-                        .lower((op, l) -> List.of(attention(op, l))).onnx(ATTENTION, 23, TransformerOps::importAttention, "softmax_precision").build());
+                                + "masks of Q's type or bool; one kernel, no workspace")
+                        .computes(DType.F32, DType.F16).lower((op, l) -> List.of(attention(op, l))).onnx(ATTENTION, 23, TransformerOps::importAttention, "softmax_precision").build());
     }
 
     // ---- RotaryEmbedding ----
@@ -280,12 +280,14 @@ final class TransformerOps implements OpFamily {
         } catch (GraphException e) {
             throw fail(op, e.getMessage());
         }
+        DType type = l.computeType(op);
         for (int j = 0; j < in.size(); j++) {
+            if (j != s.nonpad && j != s.mask) l.requireComputed(op, in.get(j));
             DType t = l.dtype(in.get(j));
-            boolean ok = j == s.nonpad ? t == DType.I64 : j == s.mask ? t == DType.F32 || t == DType.BOOL : t == DType.F32;
-            if (!ok) throw fail(op, "input '" + in.get(j) + "' is " + t.jsonName() + "; Attention takes f32 (masks f32 or bool, nonpad_kv_seqlen int64)");
+            boolean ok = j == s.nonpad ? t == DType.I64 : j != s.mask || t == type || t == DType.BOOL;
+            if (!ok) throw fail(op, "input '" + in.get(j) + "' is " + t.jsonName() + "; Attention's masks are of Q's type (" + type.jsonName() + ") or bool, nonpad_kv_seqlen int64");
         }
-        for (String t : op.outputs()) l.requireF32(op, t);
+        for (String t : op.outputs()) l.requireComputed(op, t);
         int outs = op.outputs().size();
         long[] ints = {g.batch, g.hq, g.hkv, g.sq, g.skv, g.past, g.d, g.dv, g.threeD ? 1 : 0,
                 s.mask >= 0 ? 1 : 0, s.mask >= 0 && l.dtype(in.get(s.mask)) == DType.BOOL ? 1 : 0,
@@ -296,7 +298,7 @@ final class TransformerOps implements OpFamily {
         List<KernelArg> args = new ArrayList<>();
         for (String t : in) args.add(l.read(t));
         for (String t : op.outputs()) args.add(l.write(t));
-        return l.call(op, Kernels.ATTENTION, args, ints, new double[]{scale, a.real("softcap")});
+        return l.call(op, Kernels.ATTENTION, args, Kernels.withType(Kernels.ATTENTION, ints, type.onnxCode()), new double[]{scale, a.real("softcap")});
     }
 
 
@@ -306,7 +308,8 @@ final class TransformerOps implements OpFamily {
     private static Lowered importAttention(NodeContext n) {
         FamilyImports.requireInputs(n, 3, n.opset() >= 24 ? 7 : 6);
         Value q = n.input(0), k = n.input(1), v = n.input(2);
-        for (Value x : List.of(q, k, v)) FamilyImports.requireF32(n, x);
+        for (Value x : List.of(q, k, v)) FamilyImports.requireComputed(n, x);
+        for (Value x : List.of(k, v)) n.require(x.dtype() == q.dtype(), "K " + k + " and V " + v + " must have Q's type " + q.dtype().jsonName());
         n.require(q.rank() == k.rank() && q.rank() == v.rank() && (q.rank() == 3 || q.rank() == 4),
                 "Q " + q + ", K " + k + " and V " + v + " must all be 3D or all 4D");
         long precision = n.integer("softmax_precision", 1);
@@ -343,13 +346,13 @@ final class TransformerOps implements OpFamily {
         }
         if (n.hasInput(MASK)) {
             Value m = n.input(MASK);
-            n.require(m.dtype() == DType.F32 || m.dtype() == DType.BOOL, "attn_mask " + m + " is " + m.dtype().jsonName() + "; Attention takes f32 or bool masks");
+            n.require(m.dtype() == q.dtype() || m.dtype() == DType.BOOL, "attn_mask " + m + " is " + m.dtype().jsonName() + "; Attention takes masks of Q's type (" + q.dtype().jsonName() + ") or bool");
             inputs.add(m.name());
             attrs.put(HAS_MASK, 1L);
         }
         if (n.hasInput(PAST_KEY)) {
-            FamilyImports.requireF32(n, n.input(PAST_KEY));
-            FamilyImports.requireF32(n, n.input(PAST_VALUE));
+            for (int j : new int[]{PAST_KEY, PAST_VALUE})
+                n.require(n.input(j).dtype() == q.dtype(), "past_key and past_value " + n.input(j) + " must have Q's type " + q.dtype().jsonName());
             inputs.add(n.input(PAST_KEY).name());
             inputs.add(n.input(PAST_VALUE).name());
             attrs.put(HAS_PAST, 1L);
@@ -370,7 +373,7 @@ final class TransformerOps implements OpFamily {
             throw n.error(e.getMessage());
         }
         List<OptionalOutputs.Slot> slots = new ArrayList<>();
-        for (long[] o : outs) slots.add(new OptionalOutputs.Slot(DType.F32, o));
+        for (long[] o : outs) slots.add(new OptionalOutputs.Slot(q.dtype(), o));
         return new Lowered(ATTENTION, inputs, OptionalOutputs.of(n, 1, slots), attrs, false, List.of());
     }
 }

@@ -25,8 +25,10 @@ final class NormalizationKernels {
                 SimKernels.need(c, c.pointers().size(), 7 + 4 * (i(c, 5) + i(c, 6)));
                 int mode = i(c, 0);
                 if (mode < Kernels.N_STANDARDIZE || mode > Kernels.N_RMS) throw new DeviceException("'" + c.label() + "': unknown normalize mode " + mode);
-                for (int k = 0; k < c.pointers().size(); k++) SimKernels.count(c, k, DType.F32);
-                return () -> normalize(c);
+                DType t = SimKernels.computeType(c, DType.F32, DType.F16);
+                int typed = 2 + present(c, 1, 2);   // x, scale, bias, y; then mean and invstd in f32
+                for (int k = 0; k < c.pointers().size(); k++) SimKernels.count(c, k, k < typed ? t : DType.F32);
+                return () -> normalize(c, t);
             }
             case Kernels.BATCHNORM_RUNNING: {
                 SimKernels.need(c, c.pointers().size() == 4 ? 4 : 5, 3);
@@ -72,7 +74,8 @@ final class NormalizationKernels {
         return v;
     }
 
-    static void normalize(KernelCall c) {
+    /** {@link Kernels#NORMALIZE} with x, scale, bias and y of type {@code t} (f32, or f16 widened exactly, y rounded once); statistics f32. */
+    static void normalize(KernelCall c, DType t) {
         int mode = i(c, 0);
         boolean hasScale = c.intArg(1) == 1, hasBias = c.intArg(2) == 1, hasMean = c.intArg(3) == 1, hasInvStd = c.intArg(4) == 1;
         int kr = i(c, 5), rr = i(c, 6);
@@ -81,8 +84,8 @@ final class NormalizationKernels {
         long[] rs = ints(c, r0, rr), rst = ints(c, r0 + rr, rr), rsc = ints(c, r0 + 2 * rr, rr), rbi = ints(c, r0 + 3 * rr, rr);
         double eps = c.floatArg(0);
         int p = 0;
-        float[] x = SimKernels.inFloats(c, p++);
-        float[] scale = hasScale ? SimKernels.inFloats(c, p++) : null, bias = hasBias ? SimKernels.inFloats(c, p++) : null;
+        float[] x = read(c, p++, t);
+        float[] scale = hasScale ? read(c, p++, t) : null, bias = hasBias ? read(c, p++, t) : null;
         int yArg = p++, meanArg = hasMean ? p++ : -1, invArg = hasInvStd ? p : -1;
         float[] y = new float[x.length];
         long outN = 1, redN = 1;
@@ -129,9 +132,18 @@ final class NormalizationKernels {
                 y[at] = (float) v;
             }
         }
-        SimKernels.storeFloats(c, yArg, y);
+        if (t == DType.F32) SimKernels.storeFloats(c, yArg, y);
+        else {
+            java.nio.ByteBuffer b = SimKernels.out(c, yArg);
+            for (int e = 0; e < y.length; e++) t.putFloat(b, e, y[e]);
+            SimKernels.store(c, yArg, b);
+        }
         if (meanArg >= 0) SimKernels.storeFloats(c, meanArg, means);
         if (invArg >= 0) SimKernels.storeFloats(c, invArg, invs);
+    }
+
+    private static float[] read(KernelCall c, int k, DType t) {
+        return WideKernels.decode(t, SimKernels.in(c, k), SimKernels.count(c, k, t));
     }
 
     static void batchnormRunning(KernelCall c) {

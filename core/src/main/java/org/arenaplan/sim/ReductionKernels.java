@@ -24,7 +24,8 @@ final class ReductionKernels {
                 SimKernels.need(c, 2, 4);
                 int mode = i(c, 3);
                 if (mode < Kernels.SOFTMAX_MODE || mode > Kernels.HARDMAX_MODE) throw new DeviceException("'" + c.label() + "': unknown softmax mode " + mode);
-                return SimKernels.onFloats(c, DType.F32, f -> softmax(c, f[0].a(), f[1].a()));
+                DType t = SimKernels.computeType(c, DType.F32, DType.F16, DType.F64);
+                return t == DType.F64 ? WideKernels.onDoubles(c, d -> WideKernels.softmax(c, d[0], d[1])) : SimKernels.onFloats(c, t, f -> softmax(c, f[0].a(), f[1].a()));
             }
             case Kernels.REDUCE: {
                 SimKernels.need(c, 2, 5);

@@ -34,19 +34,28 @@ final class SimKernels {
         switch (c.name()) {
             case Kernels.UNARY: return ElementwiseKernels.unary(c);
             case Kernels.BINARY: return ElementwiseKernels.binary(c);
-            case Kernels.GEMM: need(c, c.intArg(8) == 1 ? 4 : 3, 12); return onFloats(c, DType.F32, f -> gemm(c, f));
+            case Kernels.GEMM: {
+                need(c, c.intArg(8) == 1 ? 4 : 3, 12);
+                DType t = computeType(c, DType.F32, DType.F16, DType.F64);
+                return t == DType.F64 ? WideKernels.onDoubles(c, d -> WideKernels.gemm(c, d)) : onFloats(c, t, f -> gemm(c, f));
+            }
             case Kernels.BATCHNORM: need(c, 6, 3); return onFloats(c, DType.F32, f -> batchnorm(c, f));
-            case Kernels.CONV2D: need(c, c.intArg(16) == 1 ? 4 : 3, 17); return onFloats(c, DType.F32, f -> conv2d(c, f));
-            case Kernels.CONV_ND: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.convNd(c, f));
-            case Kernels.POOL: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.pool(c, f[0], f[1]));
+            case Kernels.CONV2D: need(c, c.intArg(16) == 1 ? 4 : 3, 17); return onFloats(c, computeType(c, DType.F32, DType.F16), f -> conv2d(c, f));
+            case Kernels.CONV_ND: ImageKernels.check(c); return onFloats(c, computeType(c, DType.F32, DType.F16), f -> ImageKernels.convNd(c, f));
+            case Kernels.POOL: {
+                ImageKernels.check(c);
+                DType t = computeType(c, DType.F32, DType.F16, DType.U8, DType.I8);
+                if (!t.isFloat32Compute() && c.intArg(2) != Kernels.MAX) throw new DeviceException("'" + c.label() + "': pool computes " + t.jsonName() + " for max only");
+                return t.isFloat32Compute() ? onFloats(c, t, f -> ImageKernels.pool(c, f[0], f[1])) : WideKernels.onBytes(c, t, f -> ImageKernels.pool(c, f[0], f[1]));
+            }
             case Kernels.RESIZE: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.resize(c, f[0], f[1]));
             case Kernels.POOL_INDICES: {
                 ImageKernels.check(c);
-                count(c, 0, DType.F32);
+                DType t = computeType(c, DType.F32, DType.F16, DType.U8, DType.I8);
+                count(c, 0, t);
                 count(c, 1, DType.I64);
                 return () -> {
-                    float[] x = new float[count(c, 0, DType.F32)];
-                    in(c, 0).asFloatBuffer().get(x);
+                    float[] x = WideKernels.decode(t, in(c, 0), count(c, 0, t));
                     ByteBuffer y = out(c, 1);
                     ImageKernels.poolIndices(c, x, y.asLongBuffer());
                     store(c, 1, y);
@@ -108,6 +117,15 @@ final class SimKernels {
     static DType dtype(KernelCall c, int k) {
         DType t = DType.ofOnnx((int) c.intArg(k));
         if (t == null) throw new DeviceException("'" + c.label() + "': kernel " + c.name() + ": unknown element type code " + c.intArg(k));
+        return t;
+    }
+
+    /** The element type {@code c} computes ({@link Kernels#typeCode}: f32 when it carries none), one of {@code takes}. */
+    static DType computeType(KernelCall c, DType... takes) {
+        long code = Kernels.typeCode(c.name(), c.ints());
+        DType t = DType.ofOnnx((int) code);
+        if (t == null || !java.util.List.of(takes).contains(t))
+            throw new DeviceException("'" + c.label() + "': kernel " + c.name() + " does not compute " + (t == null ? "element type code " + code : t.jsonName()));
         return t;
     }
 

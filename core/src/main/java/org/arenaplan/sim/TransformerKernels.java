@@ -37,14 +37,15 @@ final class TransformerKernels {
             case Kernels.ATTENTION: {
                 int[] slot = attentionSlots(c);
                 if (c.floats().length < 2) throw new DeviceException("'" + c.label() + "': kernel attention takes 2 floats, got " + c.floats().length);
+                DType type = SimKernels.computeType(c, DType.F32, DType.F16);
                 for (int s = 0; s < SLOTS; s++) {
                     if (slot[s] < 0) continue;
-                    DType t = s == NONPAD ? DType.I64 : s == MASK && c.intArg(10) == 1 ? DType.BOOL : DType.F32;
+                    DType t = s == NONPAD ? DType.I64 : s == MASK && c.intArg(10) == 1 ? DType.BOOL : type;
                     SimKernels.count(c, slot[s], t);
                 }
                 int hq = i(c, 1), hkv = i(c, 2);
                 if (hkv < 1 || hq % hkv != 0) throw new DeviceException("'" + c.label() + "': " + hq + " query heads are not a multiple of " + hkv + " key heads");
-                return () -> attention(c, slot);
+                return () -> attention(c, slot, type);
             }
             default:
                 return null;
@@ -69,6 +70,22 @@ final class TransformerKernels {
         return slot;
     }
 
+
+    /** Argument {@code k}, of type {@code t}, widened to f32. */
+    private static float[] read(KernelCall c, int k, DType t) {
+        return WideKernels.decode(t, SimKernels.in(c, k), SimKernels.count(c, k, t));
+    }
+
+    /** {@code v} stored over argument {@code k} in type {@code t}, one rounding per value. */
+    private static void store(KernelCall c, int k, DType t, float[] v) {
+        if (t == DType.F32) {
+            SimKernels.storeFloats(c, k, v);
+            return;
+        }
+        ByteBuffer b = SimKernels.out(c, k);
+        for (int e = 0; e < v.length; e++) t.putFloat(b, e, v[e]);
+        SimKernels.store(c, k, b);
+    }
 
     private static long[] longs(KernelCall c, int k) {
         LongBuffer b = SimKernels.in(c, k).asLongBuffer();
@@ -115,7 +132,12 @@ final class TransformerKernels {
         SimKernels.storeFloats(c, 4 - (hasPos ? 0 : 1), y);
     }
 
-    static void attention(KernelCall c, int[] slot) {
+    /**
+     * Attention of element type {@code t}: f32, or f16 widened to f32 on reading, computed as the
+     * f32 kernel, each output rounded once to f16 on store ({@code Kernels.typeInt}: ONNX Runtime's
+     * CPU rule for float16 nodes).
+     */
+    static void attention(KernelCall c, int[] slot, DType t) {
         int batch = i(c, 0), hq = i(c, 1), hkv = i(c, 2), sq = i(c, 3), skv = i(c, 4), past = i(c, 5), d = i(c, 6), dv = i(c, 7);
         boolean threeD = c.intArg(8) == 1, hasMask = c.intArg(9) == 1, maskBool = c.intArg(10) == 1;
         long mb = c.intArg(11), mh = c.intArg(12), mq = c.intArg(13);
@@ -125,9 +147,9 @@ final class TransformerKernels {
         long left = c.intArg(22), right = c.intArg(23);
         float scale = (float) c.floatArg(0), softcap = (float) c.floatArg(1);
         int total = past + skv, group = hq / hkv;
-        float[] q = SimKernels.inFloats(c, slot[Q]), k = SimKernels.inFloats(c, slot[K]), v = SimKernels.inFloats(c, slot[V]);
-        float[] pk = slot[PAST_K] >= 0 ? SimKernels.inFloats(c, slot[PAST_K]) : null, pv = slot[PAST_V] >= 0 ? SimKernels.inFloats(c, slot[PAST_V]) : null;
-        float[] maskF = hasMask && !maskBool ? SimKernels.inFloats(c, slot[MASK]) : null;
+        float[] q = read(c, slot[Q], t), k = read(c, slot[K], t), v = read(c, slot[V], t);
+        float[] pk = slot[PAST_K] >= 0 ? read(c, slot[PAST_K], t) : null, pv = slot[PAST_V] >= 0 ? read(c, slot[PAST_V], t) : null;
+        float[] maskF = hasMask && !maskBool ? read(c, slot[MASK], t) : null;
         ByteBuffer maskB = hasMask && maskBool ? SimKernels.in(c, slot[MASK]) : null;
         long[] nonpad = hasNonpad ? longs(c, slot[NONPAD]) : null;
         float[] y = new float[batch * hq * sq * dv];
@@ -176,8 +198,8 @@ final class TransformerKernels {
                 }
             }
         }
-        SimKernels.storeFloats(c, slot[Y], y);
-        if (qk != null) SimKernels.storeFloats(c, slot[QK], qk);
+        store(c, slot[Y], t, y);
+        if (qk != null) store(c, slot[QK], t, qk);
         if (slot[PRESENT_K] >= 0 || slot[PRESENT_V] >= 0) {
             float[] presK = new float[batch * hkv * total * d], presV = new float[batch * hkv * total * dv];
             for (int b = 0; b < batch; b++)
@@ -186,8 +208,8 @@ final class TransformerKernels {
                         for (int e = 0; e < d; e++) presK[((b * hkv + h) * total + j) * d + e] = j < past ? pk[l.pastK(b, h, j, e)] : k[l.k(b, h, j - past, e)];
                         for (int e = 0; e < dv; e++) presV[((b * hkv + h) * total + j) * dv + e] = j < past ? pv[l.pastV(b, h, j, e)] : v[l.v(b, h, j - past, e)];
                     }
-            if (slot[PRESENT_K] >= 0) SimKernels.storeFloats(c, slot[PRESENT_K], presK);
-            if (slot[PRESENT_V] >= 0) SimKernels.storeFloats(c, slot[PRESENT_V], presV);
+            if (slot[PRESENT_K] >= 0) store(c, slot[PRESENT_K], t, presK);
+            if (slot[PRESENT_V] >= 0) store(c, slot[PRESENT_V], t, presV);
         }
     }
 

@@ -199,11 +199,23 @@ class TypedOpsTest {
 
     @Test
     void opsRefuseTypesTheyDoNotComputeByName() {
-        Graph g = new GraphBuilder("f16-matmul").tensor("a", DType.F16, 2, 2).tensor("b", DType.F16, 2, 2).tensor("c", DType.F16, 2, 2)
+        Graph g = new GraphBuilder("i32-matmul").tensor("a", DType.I32, 2, 2).tensor("b", DType.I32, 2, 2).tensor("c", DType.I32, 2, 2)
                 .input("a").input("b").op("mm", OpKinds.MATMUL).in("a", "b").out("c").add().output("c").build();
         try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
             assertThatThrownBy(() -> Executors.runAllModes(ArenaPlanner.plan(g), d))
-                    .isInstanceOf(ExecutionException.class).hasMessageContaining("op 'mm' (MatMul): tensor 'a' is f16; MatMul computes f32 only");
+                    .isInstanceOf(ExecutionException.class).hasMessageContaining("op 'mm' (MatMul): tensor 'a' is i32; MatMul computes f32, f16 and f64");
+        }
+        Graph lrn = new GraphBuilder("f16-lrn").tensor("a", DType.F16, 1, 2, 2, 2).tensor("c", DType.F16, 1, 2, 2, 2)
+                .input("a").op("n", "LRN").in("a").out("c").attr("size", 3L).add().output("c").build();
+        try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
+            assertThatThrownBy(() -> Executors.runAllModes(ArenaPlanner.plan(lrn), d))
+                    .isInstanceOf(ExecutionException.class).hasMessageContaining("op 'n' (LRN): tensor 'a' is f16; LRN computes f32 only");
+        }
+        Graph mixedFloats = new GraphBuilder("mixed-matmul").tensor("a", DType.F16, 2, 2).tensor("b", DType.F32, 2, 2).tensor("c", DType.F16, 2, 2)
+                .input("a").input("b").op("mm", OpKinds.MATMUL).in("a", "b").out("c").add().output("c").build();
+        try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
+            assertThatThrownBy(() -> Executors.runAllModes(ArenaPlanner.plan(mixedFloats), d))
+                    .hasMessageContaining("op 'mm' (MatMul): tensor 'b' is f32 and 'a' is f16; MatMul computes one type at a time");
         }
         Graph mixed = new GraphBuilder("mixed").tensor("a", DType.I64, 2).tensor("b", DType.I32, 2).tensor("c", DType.I64, 2)
                 .input("a").input("b").op("add", OpKinds.ADD).in("a", "b").out("c").add().output("c").build();

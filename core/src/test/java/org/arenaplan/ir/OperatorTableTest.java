@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class OperatorTableTest {
 
     static String table() {
-        StringBuilder s = new StringBuilder("| op | inputs | attributes (default) | view | in place over input | member slices | kernels |\n"
-                + "|---|---|---|---|---|---|---|\n");
+        StringBuilder s = new StringBuilder("| op | inputs | attributes (default) | view | in place over input | member slices | kernels | computes |\n"
+                + "|---|---|---|---|---|---|---|---|\n");
         for (OpSpec o : OpRegistry.all()) {
             String inputs = o.minInputs() == o.maxInputs() ? "" + o.minInputs()
                     : o.maxInputs() == Integer.MAX_VALUE ? o.minInputs() + "+" : o.minInputs() + "-" + o.maxInputs();
@@ -35,7 +35,9 @@ class OperatorTableTest {
             s.append("| ").append(o.kind()).append(" | ").append(inputs).append(" | ").append(attrs.isEmpty() ? "none" : String.join(", ", attrs))
                     .append(" | ").append(view).append(" | ").append(inPlace.isEmpty() ? "no" : String.join(", ", inPlace))
                     .append(" | ").append(o.members() ? "when every extent before `axis` is 1" : "no")
-                    .append(" | ").append(String.join(", ", kernels)).append(" |\n");
+                    .append(" | ").append(String.join(", ", kernels))
+                    .append(" | ").append(o.computes().isEmpty() ? "as its kernels" : String.join(", ", o.computes().stream().map(org.arenaplan.ir.DType::jsonName).toList()))
+                    .append(" |\n");
         }
         return s.toString();
     }

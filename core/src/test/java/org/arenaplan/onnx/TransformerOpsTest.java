@@ -325,7 +325,7 @@ class TransformerOpsTest {
         refused(new TinyOnnx().opset(23).input("q", 1L, 1L, 2L, 4L).input("k", 1L, 1L, 3L, 4L).input("v", 1L, 1L, 3L, 2L).input(OnnxDTypes.INT64, "n", 1L).output("y")
                 .node("attn", "Attention", List.of("q", "k", "v", "", "", "", "n"), List.of("y")), "has 7 inputs; Attention takes 3 to 6");
         refused(new TinyOnnx().opset(23).input("q", 1L, 1L, 2L, 4L).input("k", 1L, 1L, 3L, 4L).input("v", 1L, 1L, 3L, 2L).input(OnnxDTypes.INT64, "m", 2L, 3L).output("y")
-                .node("attn", "Attention", List.of("q", "k", "v", "m"), List.of("y")), "Attention takes f32 or bool masks");
+                .node("attn", "Attention", List.of("q", "k", "v", "m"), List.of("y")), "Attention takes masks of Q's type (f32) or bool");
         refused(new TinyOnnx().opset(23).input("q", 1L, 1L, 2L, 4L).input("k", 1L, 1L, 3L, 4L).input("v", 1L, 1L, 3L, 2L).input("m", 2L, 4L).output("y")
                 .node("attn", "Attention", List.of("q", "k", "v", "m"), List.of("y")), "its last extent must be 1..3");
         refused(new TinyOnnx().opset(23).input("q", 1L, 2L, 8L).input("k", 1L, 3L, 8L).input("v", 1L, 3L, 4L).output("y")

@@ -149,8 +149,23 @@ final class CudaKernelTable {
     static String entry(KernelCall call, boolean tf32) {
         boolean conv = call.name().equals(Kernels.CONV2D) && call.ints()[15] == 1;
         if (tf32 && conv) return CONV2D_IGEMM_TF32;
-        if (tf32 && call.name().equals(Kernels.GEMM)) return GEMM_TF32;
+        if (tf32 && call.name().equals(Kernels.GEMM) && Kernels.typeCode(Kernels.GEMM, call.ints()) == 1) return GEMM_TF32;   // TF32 rounds f32 operands
         return conv ? CONV2D_IGEMM : call.name();
+    }
+
+    /**
+     * The element types (ONNX codes) beyond f32 that the fatbin's form of a typed kernel computes
+     * ({@link Kernels#typeInt}): gemm in f16 (gemm.cuh). A call of another type is refused by
+     * kernel, op and type name before launch; the simulator computes it.
+     */
+    static final Map<String, java.util.Set<Long>> FATBIN_TYPES = Map.of(Kernels.GEMM, java.util.Set.of((long) org.arenaplan.ir.DType.F16.onnxCode()));
+
+    /** {@code f32} or {@code f32 and f16}: the types of {@code kernel} the fatbin computes. */
+    private static String fatbinTypes(String kernel) {
+        StringBuilder s = new StringBuilder("f32");
+        for (long code : new java.util.TreeSet<>(FATBIN_TYPES.getOrDefault(kernel, java.util.Set.of())))
+            s.append(" and ").append(org.arenaplan.ir.DType.ofOnnx((int) code).jsonName());
+        return s.toString();
     }
 
     /** Grid and block sizes of one launch. */
@@ -164,6 +179,11 @@ final class CudaKernelTable {
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") is a training kernel the simulator runs; the CUDA fatbin does not have it yet (use --device sim)");
         if (s == null && Kernels.SIM_ONLY.contains(call.name()))
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") runs on the simulator only; the CUDA fatbin does not have it yet (use --device sim)");
+        if (Kernels.simOnlyType(call.name(), call.ints()) && !FATBIN_TYPES.getOrDefault(call.name(), java.util.Set.of()).contains(Kernels.typeCode(call.name(), call.ints()))) {
+            org.arenaplan.ir.DType t = org.arenaplan.ir.DType.ofOnnx((int) Kernels.typeCode(call.name(), call.ints()));
+            throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") in " + (t == null ? "element type " + Kernels.typeCode(call.name(), call.ints()) : t.jsonName())
+                    + " runs on the simulator only; the CUDA fatbin has its " + fatbinTypes(call.name()) + " form (use --device sim)");
+        }
         if (s == null) throw new DeviceException("unknown kernel '" + call.name() + "' (op " + call.label() + "); known: " + SPECS.keySet());
         int n = call.pointers().size();
         if (s.present() != null) {

@@ -49,6 +49,22 @@ class CudaKernelTableTest {
     }
 
     @Test
+    void aTypeTheFatbinLacksIsRefusedNamingKernelOpAndType() {
+        long[] f32 = {1, 3, 5, 7, 0, 0, 21, 35, 0, 0, 0, 0};
+        assertThat(CudaKernelTable.spec(call(Kernels.GEMM, 3, Kernels.withType(Kernels.GEMM, f32, 1), new double[] {1, 0}))).isNotNull();
+        KernelCall half = call(Kernels.GEMM, 3, Kernels.withType(Kernels.GEMM, f32, org.arenaplan.ir.DType.F16.onnxCode()), new double[] {1, 0});
+        assertThat(CudaKernelTable.spec(half)).isNotNull();   // gemm.cuh computes f16
+        assertThat(CudaKernelTable.entry(half, true)).isEqualTo(Kernels.GEMM);   // never the TF32 kernel
+        KernelCall f64 = call(Kernels.GEMM, 3, Kernels.withType(Kernels.GEMM, f32, org.arenaplan.ir.DType.F64.onnxCode()), new double[] {1, 0});
+        assertThatThrownBy(() -> CudaKernelTable.spec(f64)).isInstanceOf(DeviceException.class)
+                .hasMessage("kernel 'gemm' (op op) in f64 runs on the simulator only; the CUDA fatbin has its f32 and f16 form (use --device sim)");
+        long[] pool = new long[5 + 7 * 2];
+        pool[0] = 2;
+        KernelCall u8 = call(Kernels.POOL, 2, Kernels.withType(Kernels.POOL, pool, org.arenaplan.ir.DType.U8.onnxCode()), new double[0]);
+        assertThatThrownBy(() -> CudaKernelTable.spec(u8)).isInstanceOf(DeviceException.class).hasMessageContaining("'pool' (op op) in u8");
+    }
+
+    @Test
     void detBeyondWhatAThreadKeepsIsRefusedNamingItsOpAndMaxUnpoolTakesOnePointerPerPhase() {
         assertThat(CudaKernelTable.spec(call(Kernels.DET, 2, new long[] {4, CudaKernelTable.DET_MAX_M}, new double[0])).slots()).isEqualTo(2);
         assertThatThrownBy(() -> CudaKernelTable.spec(call(Kernels.DET, 2, new long[] {4, CudaKernelTable.DET_MAX_M + 1}, new double[0])))

@@ -81,6 +81,12 @@ class KernelEmulationTest {
         return a;
     }
 
+    private static double[] doubles(float[] v) {
+        double[] d = new double[v.length];
+        for (int i = 0; i < v.length; i++) d[i] = v[i];
+        return d;
+    }
+
     /** {@code v} with every element times {@code k}. */
     private static float[] scaled(float[] v, float k) {
         for (int i = 0; i < v.length; i++) v[i] *= k;
@@ -116,6 +122,13 @@ class KernelEmulationTest {
         for (int t = 0; t <= 1; t++) {
             c.add(Case.f32(Kernels.GEMM, List.of(random(6, 2 * bm * bk), random(7, 2 * bk * bn), random(8, bn)), 2 * bm * bn,
                     new long[] {2, bm, bn, bk, t, t, bm * bk, bk * bn, 1, 0, 0, 1}, new double[] {1.0, 1.0}, 0));
+        }
+        // f16 gemm (Kernels.typeInt, int 13): operands widened to f32, the f32 sums, Y rounded once: the simulator's bits
+        for (int t = 0; t <= 1; t++) {
+            List<TensorValue> in = List.of(TensorValue.ofDoubles(DType.F16, null, doubles(random(95 + t, 2 * bm * bk))),
+                    TensorValue.ofDoubles(DType.F16, null, doubles(random(97, 2 * bk * bn))), TensorValue.ofDoubles(DType.F16, null, doubles(random(98, bn))));
+            c.add(new Case(Kernels.GEMM, in, DType.F16, 2 * bm * bn, new long[] {2, bm, bn, bk, t, 1 - t, bm * bk, bk * bn, 1, 0, 0, 1, Kernels.ACTIVATION_NONE,
+                    DType.F16.onnxCode()}, new double[] {0.5, 2.0}, 0));
         }
         for (int mode = Kernels.SOFTMAX_MODE; mode <= Kernels.HARDMAX_MODE; mode++) {
             c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 7 * 33)), 7 * 33, new long[] {7, 33, 1, mode}, new double[0], 2));
