@@ -42,6 +42,7 @@ final class LocalFunctions {
 
     private final String file;
     private final Map<String, OnnxMl.FunctionProto> functions = new HashMap<>();
+    private final Map<String, List<String>> overloadsOf = new HashMap<>();   // key with overload "" -> the overloads defined, quoted
     private final Set<String> used = new HashSet<>();
     private int calls;
     /** Plain nodes (not calls) the inlined bodies have produced so far. */
@@ -71,6 +72,7 @@ final class LocalFunctions {
             }
             if (l.functions.put(key(f.getDomain(), f.getName(), f.getOverload()), f) != null)
                 throw new OnnxException(file + ": local function '" + name(f) + "' is defined twice");
+            l.overloadsOf.computeIfAbsent(key(f.getDomain(), f.getName(), ""), k -> new ArrayList<>()).add("'" + f.getOverload() + "'");
         }
         l.names(m.getGraph());
         return m.getGraph().toBuilder().clearNode().addAllNode(l.expand(m.getGraph().getNodeList(), new ArrayList<>())).build();
@@ -143,10 +145,8 @@ final class LocalFunctions {
 
     /** A node naming a local function (domain and op_type) by an overload the model does not define (IR 10). */
     private void refuseUndefinedOverload(OnnxMl.NodeProto n) {
-        List<String> overloads = new ArrayList<>();
-        for (OnnxMl.FunctionProto g : functions.values())
-            if (domain(g.getDomain()).equals(domain(n.getDomain())) && g.getName().equals(n.getOpType())) overloads.add("'" + g.getOverload() + "'");
-        if (overloads.isEmpty()) return;
+        List<String> overloads = overloadsOf.get(key(n.getDomain(), n.getOpType(), ""));
+        if (overloads == null) return;
         String fn = (n.getDomain().isEmpty() ? "" : n.getDomain() + ".") + n.getOpType();
         throw new OnnxException(UnsupportedNodes.printable(file + ": node '" + (n.getName().isEmpty() ? n.getOpType() : n.getName()) + "' calls local function '" + fn
                 + "' with overload '" + n.getOverload() + "', which the model does not define (its overloads of '" + fn + "': " + String.join(", ", overloads) + ")"));
