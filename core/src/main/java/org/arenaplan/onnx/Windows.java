@@ -31,34 +31,48 @@ public final class Windows {
         long[] out = new long[r];
         for (int i = 0; i < r; i++) {
             node.require(strides[i] > 0 && dil[i] > 0 && kernel[i] > 0, "kernel_shape, strides and dilations must be positive");
-            long effective = (kernel[i] - 1) * dil[i] + 1;
-            switch (autoPad) {
-                case "NOTSET" -> {
-                    long[] explicit = node.ints("pads", new long[2 * r]);
-                    node.require(explicit.length == 2 * r, "pads " + java.util.Arrays.toString(explicit) + " must have " + 2 * r + " entries");
-                    pads[i] = explicit[i];
-                    pads[i + r] = explicit[i + r];
-                    node.require(pads[i] >= 0 && pads[i + r] >= 0, "pads must not be negative");
-                    long span = in[i] + pads[i] + pads[i + r] - effective;
-                    node.require(span >= 0, "window " + effective + " is larger than the padded input " + (in[i] + pads[i] + pads[i + r]) + " on spatial axis " + i);
-                    out[i] = (ceilMode ? Math.floorDiv(span + strides[i] - 1, strides[i]) : span / strides[i]) + 1;
-                    if (ceilMode && (out[i] - 1) * strides[i] >= in[i] + pads[i]) out[i]--;
-                }
-                case "VALID" -> {
-                    node.require(in[i] >= effective, "window " + effective + " is larger than the input " + in[i] + " on spatial axis " + i);
-                    out[i] = (in[i] - effective) / strides[i] + 1;
-                }
-                case "SAME_UPPER", "SAME_LOWER" -> {
-                    out[i] = Math.floorDiv(in[i] + strides[i] - 1, strides[i]);
-                    long total = Math.max(0, (out[i] - 1) * strides[i] + effective - in[i]);
-                    long small = total / 2;
-                    pads[i] = autoPad.equals("SAME_UPPER") ? small : total - small;
-                    pads[i + r] = total - pads[i];
-                }
-                default -> throw node.error("auto_pad '" + autoPad + "' is not one of NOTSET, VALID, SAME_UPPER, SAME_LOWER");
+            try {
+                axis(node, i, in, kernel, strides, dil, autoPad, ceilMode, pads, out);
+            } catch (ArithmeticException e) {   // huge attributes: an extent they make does not fit a long
+                throw node.error("kernel_shape " + kernel[i] + ", stride " + strides[i] + ", dilation " + dil[i] + " and "
+                        + (autoPad.equals("NOTSET") ? "pads " + java.util.Arrays.toString(node.ints("pads", new long[2 * r])) : "auto_pad " + autoPad)
+                        + " on spatial axis " + i + " make an extent that overflows a long");
             }
         }
         return new Resolved(kernel, strides, pads, dil, out);
+    }
+
+    /** Spatial axis {@code i}: its pads and output extent, in exact arithmetic (an overflow throws ArithmeticException). */
+    private static void axis(NodeContext node, int i, long[] in, long[] kernel, long[] strides, long[] dil, String autoPad, boolean ceilMode,
+                             long[] pads, long[] out) {
+        int r = in.length;
+        long effective = Math.addExact(Math.multiplyExact(kernel[i] - 1, dil[i]), 1);
+        switch (autoPad) {
+            case "NOTSET" -> {
+                long[] explicit = node.ints("pads", new long[2 * r]);
+                node.require(explicit.length == 2 * r, "pads " + java.util.Arrays.toString(explicit) + " must have " + 2 * r + " entries");
+                pads[i] = explicit[i];
+                pads[i + r] = explicit[i + r];
+                node.require(pads[i] >= 0 && pads[i + r] >= 0, "pads must not be negative");
+                long padded = Math.addExact(Math.addExact(in[i], pads[i]), pads[i + r]);
+                long span = padded - effective;
+                node.require(span >= 0, "window " + effective + " is larger than the padded input " + padded + " on spatial axis " + i);
+                out[i] = (ceilMode ? Math.floorDiv(Math.addExact(span, strides[i] - 1), strides[i]) : span / strides[i]) + 1;
+                if (ceilMode && Math.multiplyExact(out[i] - 1, strides[i]) >= in[i] + pads[i]) out[i]--;
+            }
+            case "VALID" -> {
+                node.require(in[i] >= effective, "window " + effective + " is larger than the input " + in[i] + " on spatial axis " + i);
+                out[i] = (in[i] - effective) / strides[i] + 1;
+            }
+            case "SAME_UPPER", "SAME_LOWER" -> {
+                out[i] = Math.floorDiv(Math.addExact(in[i], strides[i] - 1), strides[i]);
+                long total = Math.max(0, Math.addExact(Math.multiplyExact(out[i] - 1, strides[i]), effective) - in[i]);
+                long small = total / 2;
+                pads[i] = autoPad.equals("SAME_UPPER") ? small : total - small;
+                pads[i + r] = total - pads[i];
+            }
+            default -> throw node.error("auto_pad '" + autoPad + "' is not one of NOTSET, VALID, SAME_UPPER, SAME_LOWER");
+        }
     }
 
     public static long[] ones(int n) {

@@ -173,6 +173,7 @@ final class LayoutOps implements OpFamily {
             n.require(v.rank() == first.rank(), "input " + v + " has another rank than " + first);
             for (int d = 0; d < v.rank(); d++)
                 n.require(d == axis || v.dim(d) == first.dim(d), "input " + v + " differs from " + first + " outside axis " + axis);
+            n.require(out[axis] <= Long.MAX_VALUE - v.dim(axis), "the inputs' extents on axis " + axis + " sum past 2^63-1 (at input " + v + ")");
             out[axis] += v.dim(axis);
             inputs.add(v.name());
         }

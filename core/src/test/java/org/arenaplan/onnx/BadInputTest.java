@@ -54,6 +54,16 @@ class BadInputTest {
                 .node("t", "Tile", List.of("x", "r"), List.of("y")).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(tile, Map.of())).isInstanceOf(OnnxException.class)
                 .hasMessageContaining("node 't' (Tile, #0, opset 13): output y[").hasMessageContaining("has more than 2^63-1 elements");
+        // breaker13: these printed a wrapped-around extent (-9223372036854775804) in their refusal
+        Path conv = write("huge-pads.onnx", new TinyOnnx().input("x", 1L, 1L, 4L, 4L).output("y").floats("w", 1f, 1L, 1L, 2L, 2L)
+                .node("c", "Conv", List.of("x", "w"), List.of("y"), "pads", new long[]{1L << 62, 1L << 62, 1L << 62, 1L << 62}).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(conv, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("node 'c' (Conv, #0, opset 13): kernel_shape 2, stride 1, dilation 1 and pads [4611686018427387904, ")
+                .hasMessageEndingWith("on spatial axis 0 make an extent that overflows a long");
+        Path concat = write("huge-concat.onnx", new TinyOnnx().input("x", 1L << 62).output("y")
+                .node("c", "Concat", List.of("x", "x"), List.of("y"), "axis", 0L).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(concat, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("node 'c' (Concat, #0, opset 13): the inputs' extents on axis 0 sum past 2^63-1 (at input x[4611686018427387904])");
     }
 
     @Test
