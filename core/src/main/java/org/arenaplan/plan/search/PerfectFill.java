@@ -613,25 +613,33 @@ final class PerfectFill {
             return score;
         };
         sortBy(out, b -> b);
+        return inTryOrder(out, flushR);
+    }
+
+    /**
+     * {@code out} in the order to try: in the first run by {@code flush} (higher first), then
+     * the longest-lived, then the largest; in later runs those with a flush score above 0 first,
+     * each group in random order. May return a new array.
+     */
+    private int[] inTryOrder(int[] out, java.util.function.IntUnaryOperator flush) {
         if (random == null) {
-            sortBy(out, b -> -((long) flushR.applyAsInt(b) << 40) - ((long) (time.end[b] - time.first[b]) << 20)
+            sortBy(out, b -> -((long) flush.applyAsInt(b) << 40) - ((long) (time.end[b] - time.first[b]) << 20)
                     - Math.min(size[b] / p.alignment(), (1 << 20) - 1));
-        } else {
-            for (int i = out.length - 1; i > 0; i--) {
-                int j = random.nextInt(i + 1);
-                int t = out[i];
-                out[i] = out[j];
-                out[j] = t;
-            }
-            int[] flushFirst = new int[k];
-            int front = 0, back = k;
-            for (int b : out) {
-                if (flushR.applyAsInt(b) > 0) flushFirst[front++] = b;
-                else flushFirst[--back] = b;
-            }
-            out = flushFirst;
+            return out;
         }
-        return out;
+        for (int i = out.length - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int t = out[i];
+            out[i] = out[j];
+            out[j] = t;
+        }
+        int[] flushFirst = new int[out.length];
+        int front = 0, back = out.length;
+        for (int b : out) {
+            if (flush.applyAsInt(b) > 0) flushFirst[front++] = b;
+            else flushFirst[--back] = b;
+        }
+        return flushFirst;
     }
 
     /**
@@ -643,26 +651,7 @@ final class PerfectFill {
         int[] out = new int[starters[s].length];
         int k = 0;
         for (int b = next[headBase + s]; b < headBase; b = next[b]) if (eventuallyAt(b, f)) out[k++] = b;
-        out = Arrays.copyOf(out, k);
-        if (random == null) {
-            sortBy(out, b -> -((long) flush(b, s, f, from, to) << 40) - ((long) (time.end[b] - time.first[b]) << 20)
-                    - Math.min(size[b] / p.alignment(), (1 << 20) - 1));
-        } else {
-            for (int i = out.length - 1; i > 0; i--) {
-                int j = random.nextInt(i + 1);
-                int t = out[i];
-                out[i] = out[j];
-                out[j] = t;
-            }
-            int[] flushFirst = new int[k];
-            int front = 0, back = k;
-            for (int b : out) {
-                if (flush(b, s, f, from, to) > 0) flushFirst[front++] = b;
-                else flushFirst[--back] = b;
-            }
-            out = flushFirst;
-        }
-        return out;
+        return inTryOrder(Arrays.copyOf(out, k), b -> flush(b, s, f, from, to));
     }
 
     /**
