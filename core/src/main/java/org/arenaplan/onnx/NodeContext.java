@@ -242,8 +242,9 @@ public final class NodeContext {
     }
 
     public String where() {
+        boolean preview = node.domain().equals(NodeLowering.PREVIEW_DOMAIN) || node.domain().equals(NodeLowering.STAGE_DOMAIN);   // a stage is part of one
         String version = node.inDefaultDomain() ? "opset " + opset
-                : node.domain() + (node.domain().equals(NodeLowering.PREVIEW_DOMAIN) ? " opset " + NodeLowering.PREVIEW_OPSET : "");
+                : preview ? NodeLowering.PREVIEW_DOMAIN + " opset " + NodeLowering.PREVIEW_OPSET : node.domain();
         return file + ": node '" + opName() + "' (" + node.opType() + ", #" + index + ", " + version + ")";
     }
 

@@ -128,6 +128,8 @@ class FlexAttentionOpsTest {
         refused(two.build().toByteArray(), "opset 2 of the ai.onnx.preview domain, which node 'fa' (FlexAttention) uses, is not the version arenaplan imports (1)");
         // a refusal at a node names the version of the node's own domain, not the default domain's
         refused(gqa(OnnxDTypes.FLOAT, "scale", 0.0), "(FlexAttention, #0, ai.onnx.preview opset 1)");
+        TinyOnnx toHalf = new TinyOnnx().input("s", 1L, 2L, 1L, 2L).output("o").node("c", "Cast", List.of("s"), List.of("o"), "to", 10L);
+        refused(gqa(OnnxDTypes.FLOAT, "score_mod", toHalf), "(FlexAttention, #0, ai.onnx.preview opset 1): score_mod's output");   // at a stage
     }
 
     private void refused(TinyOnnx model, String message) throws Exception {
