@@ -6,7 +6,7 @@ package org.arenaplan.device;
  * makes such an index an error ("out-of-bounds indices are an error", Gather and
  * GatherElements in the ONNX operator spec); the command line reports it as bad input.
  */
-public final class IndexOutOfRangeException extends DeviceException {
+public final class IndexOutOfRangeException extends DataException {
     /** @param message names the op, the index, its element position and the axis extent */
     public IndexOutOfRangeException(String message) {
         super(message);

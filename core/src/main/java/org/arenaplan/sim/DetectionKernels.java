@@ -1,6 +1,7 @@
 package org.arenaplan.sim;
 
 import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.IndexOutOfRangeException;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.ir.DType;
@@ -44,7 +45,7 @@ final class DetectionKernels {
             float[] y = new float[r * ch * oh * ow];
             for (int roi = 0; roi < r; roi++) {
                 long batch = b.getLong(8 * roi);
-                if (batch < 0 || batch >= n) throw new DeviceException("'" + c.label() + "': roi_align batch index " + batch + " of roi " + roi + " is outside [0, " + n + ")");
+                if (batch < 0 || batch >= n) throw new IndexOutOfRangeException("'" + c.label() + "': roi_align batch index " + batch + " of roi " + roi + " is outside [0, " + n + ")");
                 for (int e = 0; e < ch * oh * ow; e++) {
                     int pw = e % ow, ph = e / ow % oh, channel = e / (ow * oh);
                     y[roi * ch * oh * ow + e] = (float) roiAlignAt(c, x, rois, roi, (int) batch, channel, ph, pw);
@@ -196,7 +197,7 @@ final class DetectionKernels {
         int rank = i(c, 3);
         long total = 1;
         for (int d = 0; d < rank; d++) total *= c.intArg(4 + d);
-        if (f < 0 || f >= total) throw new DeviceException("'" + c.label() + "': max_unpool index " + f + " is outside [0, " + total + ") (the inferred output shape)");
+        if (f < 0 || f >= total) throw new IndexOutOfRangeException("'" + c.label() + "': max_unpool index " + f + " is outside [0, " + total + ") (the inferred output shape)");
         long at = 0, stride = 1;
         for (int d = rank - 1; d >= 0; d--) {
             long inferred = c.intArg(4 + d);

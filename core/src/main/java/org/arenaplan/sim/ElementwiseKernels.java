@@ -1,5 +1,6 @@
 package org.arenaplan.sim;
 
+import org.arenaplan.device.DataException;
 import org.arenaplan.device.DeviceException;
 import org.arenaplan.device.ElementwiseMath;
 import org.arenaplan.device.KernelCall;
@@ -52,7 +53,7 @@ final class ElementwiseKernels {
                 else if (bt.isFloatingPoint()) t.putLong(y, out, ElementwiseMath.powIntFloat(t.getLong(a, ia), getDouble(bt, b, ib)));
                 else t.putLong(y, out, ElementwiseMath.binary(op, t.getLong(a, ia), bt.getLong(b, ib), t.isUnsigned()));
             } catch (ArithmeticException e) {
-                throw new DeviceException("'" + c.label() + "': " + e.getMessage() + " (element " + out + ")");
+                throw new DataException("'" + c.label() + "': " + e.getMessage() + " (element " + out + ")");
             }
         });
     }

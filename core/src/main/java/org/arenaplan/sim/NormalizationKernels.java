@@ -1,6 +1,7 @@
 package org.arenaplan.sim;
 
 import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.IndexOutOfRangeException;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.ir.DType;
@@ -207,7 +208,7 @@ final class NormalizationKernels {
                     w = 0;
                 } else {
                     if (t < 0 || t >= classes)
-                        throw new DeviceException("'" + c.label() + "': target " + t + " (sample " + s + ", position " + q + ") is outside [0, " + classes + ")");
+                        throw new IndexOutOfRangeException("'" + c.label() + "': target " + t + " (sample " + s + ", position " + q + ") is outside [0, " + classes + ")");
                     float lp = softmax ? (float) ((double) x[row + (int) t * d] - max - lse) : x[row + (int) t * d];
                     w = hasWeight ? weight[(int) t] : 1.0;
                     l = -(double) lp * w;

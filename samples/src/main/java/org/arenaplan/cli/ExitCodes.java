@@ -2,7 +2,7 @@ package org.arenaplan.cli;
 
 import org.arenaplan.device.DeviceOutOfMemoryException;
 import org.arenaplan.device.DeviceUnavailableException;
-import org.arenaplan.device.IndexOutOfRangeException;
+import org.arenaplan.device.DataException;
 import org.arenaplan.exec.ExecutionException;
 import org.arenaplan.io.InputException;
 import org.arenaplan.io.TextFiles;
@@ -50,7 +50,7 @@ final class ExitCodes {
         if (e instanceof UsageException) return new Failure(BAD_INPUT, e.getMessage() + " (see '" + command + " --help')");
         if (e instanceof InputException || e instanceof GraphException || e instanceof PlanningException
                 || e instanceof ExecutionException   // a graph the executors cannot run (unknown op kind, wrong dtype...)
-                || e instanceof IndexOutOfRangeException)   // data with an index out of range
+                || e instanceof DataException)   // data its op does not define (an index out of range, an integer division by zero)
             return new Failure(BAD_INPUT, e.getMessage());
         if (e instanceof UncheckedIOException u) return new Failure(BAD_INPUT, TextFiles.reason(u.getCause()));
         return new Failure(INVALID, "internal error: " + e);

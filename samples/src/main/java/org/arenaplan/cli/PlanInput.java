@@ -1,6 +1,6 @@
 package org.arenaplan.cli;
 
-import org.arenaplan.device.IndexOutOfRangeException;
+import org.arenaplan.device.DataException;
 import org.arenaplan.exec.ExecutionException;
 import org.arenaplan.io.GraphJson;
 import org.arenaplan.io.InputException;
@@ -38,7 +38,7 @@ record PlanInput(String label, Graph graph, Path csv) {
     <T> T blamingInput(Function<Graph, T> work) {
         try {
             return work.apply(graph);
-        } catch (PlanningException | ExecutionException | IndexOutOfRangeException | GraphException e) {
+        } catch (PlanningException | ExecutionException | DataException | GraphException e) {
             throw new InputException(label + ": " + e.getMessage(), e);
         }
     }

@@ -128,6 +128,40 @@ class NewUserInputTest {
                     m + ": 'g': gather index 7 (element 0) is out of range for an axis of 4");
     }
 
+
+    /**
+     * breaker14: a value the op does not define, met by a kernel at run time (an integer division
+     * by zero, a class index, batch index or unpool index out of range), was "internal error",
+     * exit 1; ONNX Runtime refuses each such run too. Now bad input naming the file and the op.
+     */
+    @Test
+    void aValueTheOpDoesNotDefineInTheModelsDataIsBadInputNamingTheFileAndOp() throws Exception {
+        OnnxMl.TensorProto zeros = OnnxMl.TensorProto.newBuilder().setName("z").setDataType(7).addDims(2).addInt64Data(1).addInt64Data(0).build();
+        Path div = model("div.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 7, 2L)).addOutput(info("y", 7, 2L))
+                .addInitializer(zeros).addNode(node("d", "Div", "x", "z", "y")));
+        oneLine(Cli.run("run", div.toString(), "--device", "sim", "--iterations", "1"), 2, div + ": 'd': integer division by zero (element 1)");
+        Path mod = model("mod.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 7, 2L)).addOutput(info("y", 7, 2L))
+                .addInitializer(zeros).addNode(node("m", "Mod", "x", "z", "y")));
+        oneLine(Cli.run("run", mod.toString(), "--device", "sim", "--iterations", "1"), 2, mod + ": 'm': integer modulo by zero (element 1)");
+
+        OnnxMl.TensorProto target = OnnxMl.TensorProto.newBuilder().setName("t").setDataType(7).addDims(2).addInt64Data(0).addInt64Data(3).build();
+        Path nll = model("nll.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 2L, 3L)).addOutput(info("y", 1))
+                .addInitializer(target).addNode(node("l", "NegativeLogLikelihoodLoss", "x", "t", "y")));
+        oneLine(Cli.run("run", nll.toString(), "--device", "sim", "--iterations", "1"), 2, nll + ": 'l': target 3 (sample 1, position 0) is outside [0, 3)");
+
+        OnnxMl.TensorProto rois = OnnxMl.TensorProto.newBuilder().setName("r").setDataType(1).addDims(1).addDims(4)
+                .addAllFloatData(java.util.List.of(0f, 0f, 2f, 2f)).build();
+        OnnxMl.TensorProto batch = OnnxMl.TensorProto.newBuilder().setName("b").setDataType(7).addDims(1).addInt64Data(5).build();
+        Path roi = model("roi.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 1L, 4L, 4L)).addOutput(info("y", 1, 1L, 1L, 1L, 1L))
+                .addInitializer(rois).addInitializer(batch).addNode(node("ra", "RoiAlign", "x", "r", "b", "y")));
+        oneLine(Cli.run("run", roi.toString(), "--device", "sim", "--iterations", "1"), 2, roi + ": 'ra': roi_align batch index 5 of roi 0 is outside [0, 1)");
+
+        OnnxMl.TensorProto at = OnnxMl.TensorProto.newBuilder().setName("i").setDataType(7).addDims(1).addDims(1).addDims(1).addInt64Data(4).build();
+        Path unpool = model("unpool.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 1L, 1L)).addOutput(info("y", 1, 1L, 1L, 2L))
+                .addInitializer(at).addNode(node("u", "MaxUnpool", "x", "i", "y").addAttribute(OnnxMl.AttributeProto.newBuilder()
+                        .setName("kernel_shape").setType(OnnxMl.AttributeProto.AttributeType.INTS).addInts(2))));
+        oneLine(Cli.run("run", unpool.toString(), "--device", "sim", "--iterations", "1"), 2, unpool + ": 'u': max_unpool index 4 is outside [0, 2)");
+    }
     @Test
     void anOnnxFileFromAFutureIrVersionIsBadInputNamingTheFileAndField() throws Exception {
         Path ok = dynamicRelu();
