@@ -135,14 +135,23 @@ final class DetectionOps implements OpFamily {
         return new long[]{x[0], w[0], o[0], o[1]};
     }
 
-    /** MaxUnpool's inferred shape [N, C, (in-1)*stride - padBegin - padEnd + kernel ...] (onnx's reference). */
+    /**
+     * MaxUnpool's inferred shape [N, C, (in-1)*stride - padBegin - padEnd + kernel ...] (onnx's reference).
+     *
+     * @throws GraphException for a rank outside 3..5, a negative extent, or one that overflows a long
+     */
     static long[] inferredUnpool(OpAttrs a, long[] x) {
         int r = x.length - 2;
         if (r < 1 || r > 3) throw new GraphException("X " + Arrays.toString(x) + " must be [N, C] and 1 to 3 spatial axes");
         long[] k = a.perAxis("kernel_shape", r), st = a.perAxis("strides", r), pads = a.perAxis("pads", r);
         long[] y = x.clone();
         for (int d = 0; d < r; d++) {
-            y[2 + d] = (x[2 + d] - 1) * st[d] - pads[d] - pads[d + r] + k[d];
+            try {
+                y[2 + d] = Math.addExact(Math.subtractExact(Math.subtractExact(Math.multiplyExact(x[2 + d] - 1, st[d]), pads[d]), pads[d + r]), k[d]);
+            } catch (ArithmeticException e) {   // a huge X with a huge stride: the extent does not fit a long (it wrapped around)
+                throw new GraphException("X " + Arrays.toString(x) + " with strides " + Arrays.toString(st) + ", pads " + Arrays.toString(pads)
+                        + " and kernel_shape " + Arrays.toString(k) + " make spatial axis " + d + " of the output an extent that overflows a long");
+            }
             if (y[2 + d] < 0) throw new GraphException("pads " + Arrays.toString(pads) + " leave spatial axis " + d + " of the output negative (" + y[2 + d] + ")");
         }
         return y;

@@ -1,5 +1,6 @@
 package org.arenaplan.sim;
 
+import org.arenaplan.device.DataException;
 import org.arenaplan.device.DeviceException;
 import org.arenaplan.device.IndexOutOfRangeException;
 import org.arenaplan.device.KernelCall;
@@ -43,6 +44,7 @@ final class DetectionKernels {
             float[] x = SimKernels.inFloats(c, 0), rois = SimKernels.inFloats(c, 1);
             ByteBuffer b = SimKernels.in(c, 2);
             float[] y = new float[r * ch * oh * ow];
+            requireFewSamples(c, rois, r, (double) ch * oh * ow);
             for (int roi = 0; roi < r; roi++) {
                 long batch = b.getLong(8 * roi);
                 if (batch < 0 || batch >= n) throw new IndexOutOfRangeException("'" + c.label() + "': roi_align batch index " + batch + " of roi " + roi + " is outside [0, " + n + ")");
@@ -55,10 +57,41 @@ final class DetectionKernels {
         };
     }
 
-    /** One output of roi_align: onnx's op_roi_align.py for bin (ph, pw) of channel {@code channel}, in double. */
-    static double roiAlignAt(KernelCall c, float[] x, float[] rois, int roi, int batch, int channel, int ph, int pw) {
-        long ch = c.intArg(1), h = c.intArg(2), w = c.intArg(3), oh = c.intArg(5), ow = c.intArg(6), ratio = c.intArg(7);
-        boolean max = c.intArg(8) == 1, half = c.intArg(9) == 1;
+    /**
+     * The most bilinear samples one roi_align launch takes on the simulator: 2^36, tens of minutes
+     * here. Real detectors take millions to a few billion (1,000 rois x 256 channels x 7 x 7 bins x
+     * a 15 x 15 adaptive grid is 2.8e9); a huge {@code sampling_ratio} or a huge roi with the
+     * adaptive grid (ratio 0) asks for up to 2^62 per bin, which would run for years.
+     */
+    static final double MAX_SAMPLES = 0x1p36;
+
+    /** Refuses a launch whose sampling grids, over all rois, exceed {@link #MAX_SAMPLES}, naming the largest roi's grid. */
+    private static void requireFewSamples(KernelCall c, float[] rois, int r, double binsPerRoi) {
+        double total = 0, worst = -1;
+        int worstRoi = 0;
+        for (int roi = 0; roi < r; roi++) {
+            double[] g = roiGeometry(c, rois, roi);
+            double samples = g[6] * g[7];
+            total += samples * binsPerRoi;
+            if (samples > worst) {
+                worst = samples;
+                worstRoi = roi;
+            }
+        }
+        if (total > MAX_SAMPLES) {
+            double[] g = roiGeometry(c, rois, worstRoi);
+            throw new DataException(String.format("'%s': roi_align would take %.3g bilinear samples, more than the simulator's 2^36 (roi %d: a %.0f x %.0f grid in each bin, sampling_ratio %d%s)",
+                    c.label(), total, worstRoi, g[6], g[7], c.intArg(7), c.intArg(7) == 0 ? ", adaptive: ceil(roi extent / output extent)" : ""));
+        }
+    }
+
+    /**
+     * Roi {@code roi}'s geometry as onnx's op_roi_align.py computes it: {start h, start w, roi h,
+     * roi w, bin h, bin w, grid h, grid w} (the grid: sampling_ratio, or ceil(roi extent / output extent) when it is 0).
+     */
+    private static double[] roiGeometry(KernelCall c, float[] rois, int roi) {
+        long oh = c.intArg(5), ow = c.intArg(6), ratio = c.intArg(7);
+        boolean half = c.intArg(9) == 1;
         double scale = c.floatArg(0), shift = half ? 0.5 : 0.0;
         double startW = rois[4 * roi] * scale - shift, startH = rois[4 * roi + 1] * scale - shift;
         double endW = rois[4 * roi + 2] * scale - shift, endH = rois[4 * roi + 3] * scale - shift;
@@ -67,8 +100,17 @@ final class DetectionKernels {
             roiW = larger(roiW, 1.0);
             roiH = larger(roiH, 1.0);
         }
-        double binH = roiH / oh, binW = roiW / ow;
         long gridH = ratio > 0 ? ratio : (long) Math.ceil(roiH / oh), gridW = ratio > 0 ? ratio : (long) Math.ceil(roiW / ow);
+        return new double[]{startH, startW, roiH, roiW, roiH / oh, roiW / ow, gridH, gridW};
+    }
+
+    /** One output of roi_align: onnx's op_roi_align.py for bin (ph, pw) of channel {@code channel}, in double. */
+    static double roiAlignAt(KernelCall c, float[] x, float[] rois, int roi, int batch, int channel, int ph, int pw) {
+        long ch = c.intArg(1), h = c.intArg(2), w = c.intArg(3);
+        boolean max = c.intArg(8) == 1;
+        double[] g = roiGeometry(c, rois, roi);
+        double startH = g[0], startW = g[1], binH = g[4], binW = g[5];
+        long gridH = (long) g[6], gridW = (long) g[7];
         long count = Math.max(gridH * gridW, 1);
         int base = (int) ((batch * ch + channel) * h * w);
         double acc = 0;

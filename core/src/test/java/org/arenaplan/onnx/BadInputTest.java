@@ -64,6 +64,13 @@ class BadInputTest {
                 .node("c", "Concat", List.of("x", "x"), List.of("y"), "axis", 0L).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(concat, Map.of())).isInstanceOf(OnnxException.class)
                 .hasMessageContaining("node 'c' (Concat, #0, opset 13): the inputs' extents on axis 0 sum past 2^63-1 (at input x[4611686018427387904])");
+        // breaker14: (in - 1) * stride wrapped around to 9223372023969873922, which was taken as the output's extent
+        long wide = 3L * (1L << 32) + 1;
+        Path unpool = write("huge-unpool.onnx", new TinyOnnx().input("x", 1L, 1L, wide).input(OnnxDTypes.INT64, "i", 1L, 1L, wide).output("y")
+                .node("u", "MaxUnpool", List.of("x", "i"), List.of("y"), "kernel_shape", new long[]{2}, "strides", new long[]{Integer.MAX_VALUE}).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(unpool, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("node 'u' (MaxUnpool, #0, opset 13): X [1, 1, 12884901889] with strides [2147483647], pads [0, 0] and kernel_shape [2]")
+                .hasMessageEndingWith("make spatial axis 0 of the output an extent that overflows a long");
     }
 
     @Test

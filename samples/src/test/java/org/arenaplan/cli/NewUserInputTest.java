@@ -162,6 +162,24 @@ class NewUserInputTest {
                         .setName("kernel_shape").setType(OnnxMl.AttributeProto.AttributeType.INTS).addInts(2))));
         oneLine(Cli.run("run", unpool.toString(), "--device", "sim", "--iterations", "1"), 2, unpool + ": 'u': max_unpool index 4 is outside [0, 2)");
     }
+
+    /**
+     * breaker14: RoiAlign with sampling_ratio 2^31-1 (a legal value) ran 2^62 bilinear samples per
+     * bin: {@code run} never ended. Refused before the loop, naming the op and the grid; the
+     * timeout only keeps a regression from hanging the build.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
+    void aRoiAlignGridOfYearsOfSamplesIsRefusedNotRun() throws Exception {
+        OnnxMl.TensorProto rois = OnnxMl.TensorProto.newBuilder().setName("r").setDataType(1).addDims(1).addDims(4)
+                .addAllFloatData(java.util.List.of(0f, 0f, 2f, 2f)).build();
+        OnnxMl.TensorProto batch = OnnxMl.TensorProto.newBuilder().setName("b").setDataType(7).addDims(1).addInt64Data(0).build();
+        Path roi = model("roi.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 1L, 4L, 4L)).addOutput(info("y", 1, 1L, 1L, 1L, 1L))
+                .addInitializer(rois).addInitializer(batch).addNode(node("ra", "RoiAlign", "x", "r", "b", "y").addAttribute(OnnxMl.AttributeProto.newBuilder()
+                        .setName("sampling_ratio").setType(OnnxMl.AttributeProto.AttributeType.INT).setI(Integer.MAX_VALUE))));
+        oneLine(Cli.run("run", roi.toString(), "--device", "sim", "--iterations", "1"), 2,
+                roi + ": 'ra': roi_align would take 4.61e+18 bilinear samples, more than the simulator's 2^36 (roi 0: a 2147483647 x 2147483647 grid in each bin, sampling_ratio 2147483647)");
+    }
     @Test
     void anOnnxFileFromAFutureIrVersionIsBadInputNamingTheFileAndField() throws Exception {
         Path ok = dynamicRelu();
