@@ -103,6 +103,11 @@ final class JsonReading {
         var token = java.util.regex.Pattern.compile("Unrecognized token '(.*?)'").matcher(m);
         if (token.find()) return "unknown word '" + token.group(1) + "' (a string needs double quotes; the words JSON knows are true, false and null)";
         if (m.startsWith("Trailing token")) return "more text after the end of the JSON document";
+        // the rest would end with Jackson's advice to enable a parser feature, which a user cannot (breaker14)
+        var nonNumber = java.util.regex.Pattern.compile("Non-standard token '(.*?)'").matcher(m);
+        if (nonNumber.find()) return "'" + nonNumber.group(1) + "' is not a JSON number (JSON has no NaN or Infinity; write a finite number)";
+        if (m.contains("maybe a (non-standard) comment")) return "a comment ('/'): JSON has no comments; remove it";
+        if (m.contains("does not allow numbers to have plus signs")) return "a number with a '+' sign: JSON numbers take none (write 5, not +5)";
         var u = UNEXPECTED.matcher(m);
         if (u.matches()) {
             String found = u.group(1), rest = u.group(2);

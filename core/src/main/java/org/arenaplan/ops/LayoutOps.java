@@ -264,11 +264,6 @@ final class LayoutOps implements OpFamily {
     }
 
     /**
-     * Dropout is the identity at inference; from opset 12 a constant training_mode input must be
-     * false, or the ratio a constant 0 (Dropout-12: "If set to 0, the output would be a simple copy
-     * of the input"; its default is 0.5).
-     */
-    /**
      * Dropout as inference runs it: output 0 a view of X; its bool mask (output 1) from Dropout-12
      * on all true, a constant (ONNX Dropout-12: output = scale * data * mask, an identity when
      * nothing is dropped; ONNX Runtime and onnx's reference agree). Before opset 12 the two
@@ -283,7 +278,16 @@ final class LayoutOps implements OpFamily {
         return new Lowered(v.kind(), v.inputs(), v.outputs(), v.attrs(), v.view(), List.of(), Map.of(mask, 1.0));
     }
 
+    /**
+     * Dropout is the identity at inference; from opset 12 a constant training_mode input must be
+     * false, or the ratio a constant 0 (Dropout-12: "If set to 0, the output would be a simple copy
+     * of the input"; its default is 0.5). A constant ratio outside [0, 1) is refused (Dropout-12's
+     * input ratio: "with value in [0, 1)"; ONNX Runtime fails such a run: "ratio must be in the range [0, 1)").
+     */
     private static long[] dropout(NodeContext n) {
+        double[] given = n.opset() >= 12 && n.hasInput(1) ? n.constantValues(1) : null;
+        if (given != null)
+            for (double r : given) n.require(r >= 0 && r < 1, "ratio (input #1 '" + n.input(1).name() + "') is " + r + "; Dropout's ratio lies in [0, 1)");
         if (n.opset() >= 12 && n.hasInput(2)) {
             boolean training = false;
             for (long t : n.constantInts(2, "training_mode")) training |= t != 0;

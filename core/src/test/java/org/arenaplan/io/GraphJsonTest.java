@@ -130,6 +130,19 @@ class GraphJsonTest {
                 .isInstanceOf(InputException.class).hasMessageStartingWith("bad.json:2:").hasMessageContaining("malformed JSON");
     }
 
+    /** breaker14: these ended with Jackson's "enable `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS` to allow", advice a user cannot follow. */
+    @Test
+    void nonJsonNumbersAndCommentsAreNamedInJsonsWords() {
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\", \"bytes\": NaN}"), "n.json"))
+                .hasMessageStartingWith("n.json:1:").hasMessageEndingWith(": malformed JSON: 'NaN' is not a JSON number (JSON has no NaN or Infinity; write a finite number)");
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\", \"bytes\": -Infinity}"), "i.json"))
+                .hasMessageEndingWith("malformed JSON: '-Infinity' is not a JSON number (JSON has no NaN or Infinity; write a finite number)");
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\", \"bytes\": +5}"), "p.json"))
+                .hasMessageEndingWith("malformed JSON: a number with a '+' sign: JSON numbers take none (write 5, not +5)");
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\", /* c */ \"bytes\": 5}"), "c.json"))
+                .hasMessageEndingWith("malformed JSON: a comment ('/'): JSON has no comments; remove it");
+    }
+
     @Test
     void faultsNameTheJsonPath() {
         assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\", \"bytes\": \"ten\"}"), "g.json"))

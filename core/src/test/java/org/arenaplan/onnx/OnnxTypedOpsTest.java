@@ -179,4 +179,14 @@ class OnnxTypedOpsTest {
             OnnxOpRuns.agree(dir, m, in, 0, 0);
         }
     }
+
+    /** breaker14: a constant ratio of 1.5 ran as the identity; ONNX Runtime refuses it ("ratio must be in the range [0, 1)"). */
+    @Test
+    void aDropoutRatioOutsideZeroToOneIsRefused() throws Exception {
+        for (float ratio : new float[]{1.5f, 1f, -0.25f}) {
+            TinyOnnx m = new TinyOnnx().opset(13).input("x", 2L, 3L).raw("r", new float[]{ratio})
+                    .node("d", "Dropout", List.of("x", "r"), List.of("y")).output(FLOAT, "y", 2L, 3L);
+            OnnxOpRuns.refused(dir, m, "node 'd' (Dropout, #0, opset 13): ratio (input #1 'r') is " + (double) ratio + "; Dropout's ratio lies in [0, 1)");
+        }
+    }
 }
