@@ -21,10 +21,7 @@ class RegistryKernelsTest {
 
     @Test
     void everyRegistryKernelIsInTheConventionAndTheSimulator() {
-        List<String> known = new java.util.ArrayList<>(Kernels.ALL);
-        known.addAll(Kernels.TRAINING);
-        known.addAll(Kernels.SIM_ONLY);
-        assertThat(known).containsAll(OpRegistry.kernels());
+        assertThat(Kernels.ALL).containsAll(OpRegistry.kernels()).containsAll(Kernels.TRAINING).containsAll(Kernels.SIM_ONLY);
         for (String k : OpRegistry.kernels()) {
             // No arguments: a known kernel complains about its arguments, an unknown one about its name.
             KernelCall empty = new KernelCall(k, List.of(), new long[40], new double[4], "probe");
