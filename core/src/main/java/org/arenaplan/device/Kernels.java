@@ -468,7 +468,7 @@ public final class Kernels {
 
     /**
      * Kernels the simulator runs and the CUDA fatbin does not have (yet): the CUDA device refuses them
-     * by name. None today: a kernel added to the simulator before its CUDA form is listed here.
+     * by name. None today: a kernel added to the simulator before its CUDA form is listed here, not in {@link #ALL}.
      */
     public static final List<String> SIM_ONLY = List.of();
 

@@ -36,7 +36,9 @@ class CudaKernelTableTest {
     void everyKernelTheOpRegistryNamesHasASpec() {
         // the training kernels (Kernels.TRAINING) and flex_attention included: nothing is simulator-only today
         assertThat(Kernels.SIM_ONLY).isEmpty();
-        assertThat(CudaKernelTable.SPECS.keySet()).containsAll(org.arenaplan.ir.OpRegistry.kernels()).containsAll(Kernels.TRAINING);
+        java.util.Set<String> deployed = new java.util.TreeSet<>(org.arenaplan.ir.OpRegistry.kernels());
+        deployed.removeAll(Kernels.SIM_ONLY);
+        assertThat(CudaKernelTable.SPECS.keySet()).containsAll(deployed).containsAll(Kernels.TRAINING);
     }
 
     @Test
