@@ -18,3 +18,5 @@
 #include "state_space.cuh"
 #include "linear_attention.cuh"
 #include "detection.cuh"
+#include "training.cuh"
+#include "flex_attention.cuh"

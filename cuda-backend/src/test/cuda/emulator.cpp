@@ -201,6 +201,12 @@ int main() {
         else if (name == "deform_conv") body = [&] { deform_conv((const float*) p(0), (const float*) p(1), (const float*) p(2), (const float*) p(3), (const float*) p(4), (float*) p(5), ints, floats); };
         else if (name == "max_unpool") body = [&] { max_unpool((const float*) p(0), (const long long*) p(1), (float*) p(2), ints, floats); };
         else if (name == "det") body = [&] { det((const float*) p(0), (float*) p(1), ints, floats); };
+        else if (name == "gelu_grad") body = [&] { gelu_grad(p(0), p(1), p(2), ints, floats); };
+        else if (name == "softmax_grad") body = [&] { softmax_grad(p(0), p(1), p(2), ints, floats); };
+        else if (name == "layernorm_grad") body = [&] { layernorm_grad(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "conv2d_backward_data") body = [&] { conv2d_backward_data(p(0), p(1), p(2), ints, floats); };
+        else if (name == "conv2d_backward_filter") body = [&] { conv2d_backward_filter(p(0), p(1), p(2), ints, floats); };
+        else if (name == "flex_attention") body = [&] { flex_attention(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "slow_copy") body = [&] { slow_copy(p(0), p(1), ints, floats); };
         else { std::fprintf(stderr, "emulator: unknown kernel %s\n", name.c_str()); return 2; }
         launch(grid, block, body);

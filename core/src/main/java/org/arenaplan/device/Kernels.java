@@ -317,8 +317,8 @@ import java.util.List;
  *     onnx/reference/ops/aionnx_preview/op_flex_attention.py: scores = C(T(sum_e T(q*f) * T(k*f))),
  *     the sum in double from 0 (numpy sums f16 in f32); probabilities per row of S: m = max,
  *     p = C(exp(C(s - m))), then p = C(p / C(sum p)), the sum in double; Y = T(C(sum_s p * C(v))),
- *     the sum in double. A row whose scores are all -inf gives NaN, as the reference. The
- *     simulator only: the CUDA device refuses it by name ({@link #SIM_ONLY}).</li>
+ *     the sum in double. A row whose scores are all -inf gives NaN, as the reference. The CUDA
+ *     kernel runs a block per query row, its S scores in shared memory (S at most 4096).</li>
  * <li>{@link #ATTENTION} (ONNX Attention-23/24; {@code ops.TransformerOps}) ptrs [Q, K, V, (mask),
  *     (pastK), (pastV), (nonpad), Y, (presentK), (presentV), (qk)], present as the has* ints say;
  *     ints [B, Hq, Hkv, Sq, Skv, P, D, Dv, threeD, hasMask, maskBool, maskStrideB, maskStrideH,
@@ -376,20 +376,21 @@ import java.util.List;
  *     for every d of an index out of range).</li>
  * </ul>
  *
- * <p>Training kernels ({@link #TRAINING}; the simulator runs them, the CUDA device does not have
- * them yet and refuses a graph that needs them):
+ * <p>Training kernels ({@link #TRAINING}; {@code sim.TrainingKernels}, CUDA's {@code training.cuh}, one
+ * thread per output element or row, every sum in the order stated):
  * <ul>
  * <li>{@link #GELU_GRAD} ptrs [dy, x, dx]; ints [n]: dx = dy * (Phi(x) + x * phi(x)), Phi the
- *     normal CDF (erf based), phi its density. In place allowed (dx = dy).</li>
- * <li>{@link #SOFTMAX_GRAD} ptrs [dy, y, dx]; ints [rows, cols]: per row, dx = y * (dy - sum(dy * y)).
- *     In place allowed (dx = dy).</li>
+ *     normal CDF (erf based), phi its density, in double, rounded once. In place allowed (dx = dy).</li>
+ * <li>{@link #SOFTMAX_GRAD} ptrs [dy, y, dx]; ints [rows, cols]: per row, dx = y * (dy - sum(dy * y)),
+ *     in f32, the sum in column order. In place allowed (dx = dy).</li>
  * <li>{@link #LAYERNORM_GRAD} ptrs [dy, x, scale, dx]; ints [rows, cols]; floats [epsilon]: per row,
  *     with xhat = (x - mean) / sqrt(var + eps) and g = dy * scale,
- *     dx = (g - mean(g) - xhat * mean(g * xhat)) / sqrt(var + eps).</li>
+ *     dx = (g - mean(g) - xhat * mean(g * xhat)) / sqrt(var + eps); in f32, sums in column order
+ *     (mean, then the biased variance), 1 / sqrt(var + eps) in double rounded to f32 and multiplied.</li>
  * <li>{@link #CONV2D_BACKWARD_DATA} ptrs [dy, w, dx]; ints as {@link #CONV2D}'s first 16 (N, C, H, W,
- *     M, OH, OW, ...): dx = the gradient of conv2d's x, summed over m, then kh, then kw.</li>
+ *     M, OH, OW, ...), group 1: dx = the gradient of conv2d's x, summed over m, then kh, then kw, in f32 from 0.</li>
  * <li>{@link #CONV2D_BACKWARD_FILTER} ptrs [x, dy, dw]; ints as {@link #CONV2D}'s first 16: dw =
- *     the gradient of conv2d's w, summed over n, then oh, then ow.</li>
+ *     the gradient of conv2d's w, summed over n, then oh, then ow, in f32 from 0; group 1.</li>
  * </ul>
  */
 public final class Kernels {
@@ -461,19 +462,23 @@ public final class Kernels {
     public static final String CONV2D_BACKWARD_DATA = "conv2d_backward_data";
     public static final String CONV2D_BACKWARD_FILTER = "conv2d_backward_filter";
 
-    /** Kernels of training graphs: the simulator implements them, the CUDA fatbin does not (yet). */
+    /** Kernels of training graphs (the gradient ops of {@code ops.TrainingOps}); every device implements them. */
     public static final List<String> TRAINING = List.of(GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD,
             CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
-    /** Inference kernels the simulator runs and the CUDA fatbin does not have (yet): the CUDA device refuses them by name. */
-    public static final List<String> SIM_ONLY = List.of(FLEX_ATTENTION);
+    /**
+     * Kernels the simulator runs and the CUDA fatbin does not have (yet): the CUDA device refuses them
+     * by name. None today: a kernel added to the simulator before its CUDA form is listed here, not in {@link #ALL}.
+     */
+    public static final List<String> SIM_ONLY = List.of();
 
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM, BATCHNORM_RUNNING,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
             CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
-            ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION, ROI_ALIGN, DEFORM_CONV, MAX_UNPOOL, DET);
+            ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION, ROI_ALIGN, DEFORM_CONV, MAX_UNPOOL, DET,
+            FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

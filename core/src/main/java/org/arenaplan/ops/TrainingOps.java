@@ -20,7 +20,7 @@ import static org.arenaplan.exec.OpLowering.out;
 /**
  * The kinds of training graphs ({@code org.arenaplan.train.Gradients}): ReluGrad and
  * the gradient kernels (ReduceSum, which they also use, is ReductionOps'), f32. Their kernels ({@link Kernels#TRAINING}, except ReluGrad's) run on
- * the simulator only; the CUDA device refuses them with the reason. No ONNX import.
+ * the simulator ({@code sim.TrainingKernels}) and on CUDA ({@code training.cuh}) in the same summation order. No ONNX import.
  */
 final class TrainingOps implements OpFamily {
     /** Kind names this family's code refers to beyond their definitions (those the core passes name are in ir.OpKinds). */

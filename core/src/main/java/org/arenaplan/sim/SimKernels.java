@@ -102,7 +102,7 @@ final class SimKernels {
                 if (r == null) r = QuantizedKernels.bind(c);
                 if (r == null && IndexKernels.handles(c.name())) r = IndexKernels.bind(c);
                 if (r != null) return r;
-                throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL + ", " + Kernels.SIM_ONLY + ", " + Kernels.TRAINING);
+                throw new DeviceException("'" + c.label() + "': unknown kernel '" + c.name() + "'; known: " + Kernels.ALL);
             }
         }
     }

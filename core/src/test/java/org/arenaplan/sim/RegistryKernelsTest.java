@@ -22,9 +22,9 @@ class RegistryKernelsTest {
     @Test
     void everyRegistryKernelIsInTheConventionAndTheSimulator() {
         List<String> known = new java.util.ArrayList<>(Kernels.ALL);
-        known.addAll(Kernels.TRAINING);
-        known.addAll(Kernels.SIM_ONLY);
+        known.addAll(Kernels.SIM_ONLY);   // empty today: a kernel the CUDA fatbin lacks (not in ALL, which every device implements)
         assertThat(known).containsAll(OpRegistry.kernels());
+        assertThat(Kernels.ALL).containsAll(Kernels.TRAINING);
         for (String k : OpRegistry.kernels()) {
             // No arguments: a known kernel complains about its arguments, an unknown one about its name.
             KernelCall empty = new KernelCall(k, List.of(), new long[40], new double[4], "probe");

@@ -50,6 +50,10 @@ final class CudaKernelTable {
     static final long DET_MAX_M = 32;
     /** Largest key size dk of the linear attention kernel: a thread keeps its state column in registers (linear_attention.cuh's LINEAR_ATTENTION_MAX_DK). */
     static final long LINEAR_ATTENTION_MAX_DK = 256;
+    /** Largest key count S of the flex_attention kernel: a block keeps its query row's scores in shared memory (flex_attention.cuh's FLEX_ATTENTION_MAX_S). */
+    static final long FLEX_ATTENTION_MAX_S = 4096;
+    /** Threads of a flex_attention block (two warps), one block per query row. */
+    static final int FLEX_ATTENTION_THREADS = 64;
 
     static final Map<String, Spec> SPECS = Map.ofEntries(
             Map.entry(Kernels.UNARY, new Spec(2, -1, i -> i[0])),   // (f32 moves 4 per thread when aligned; grid-stride covers any grid)
@@ -117,6 +121,15 @@ final class CudaKernelTable {
             // phase 0 (int 0): y only, one thread per y element; phase 1: x, idx, y, one thread per x element
             Map.entry(Kernels.MAX_UNPOOL, new Spec(3, -1, i -> i[0] == 0 ? i[2] : i[1], i -> i[0] == 0 ? 0b100 : 0b111)),
             Map.entry(Kernels.DET, new Spec(2, -1, i -> i[0])),                            // one thread per matrix
+            // the training kernels (training.cuh): one thread per element (gelu_grad), per row (softmax_grad,
+            // layernorm_grad), per dx element, per dw element
+            Map.entry(Kernels.GELU_GRAD, new Spec(3, -1, i -> i[0])),
+            Map.entry(Kernels.SOFTMAX_GRAD, new Spec(3, -1, i -> i[0])),
+            Map.entry(Kernels.LAYERNORM_GRAD, new Spec(4, -1, i -> i[0])),
+            Map.entry(Kernels.CONV2D_BACKWARD_DATA, new Spec(3, -1, i -> i[0] * i[1] * i[2] * i[3])),
+            Map.entry(Kernels.CONV2D_BACKWARD_FILTER, new Spec(3, -1, i -> i[4] * i[1] * i[7] * i[8])),
+            // one block of FLEX_ATTENTION_THREADS per query row (geometry); Q or X, K from point 0 (int 7), V to point 3 (int 8), the output
+            Map.entry(Kernels.FLEX_ATTENTION, new Spec(4, -1, i -> i[0] * i[1] * i[3], i -> 1 | (i[7] == 0 ? 2 : 0) | (i[8] == 3 ? 4 : 0) | 8)),
             Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));
 
     /**
@@ -174,10 +187,13 @@ final class CudaKernelTable {
     private CudaKernelTable() { }
 
     static Spec spec(KernelCall call) {
+        return spec(call, Kernels.SIM_ONLY);
+    }
+
+    /** {@link #spec(KernelCall)} with {@code simOnly} as the kernels the simulator runs and the fatbin lacks (refused by name). */
+    static Spec spec(KernelCall call, java.util.Collection<String> simOnly) {
         Spec s = SPECS.get(call.name());
-        if (s == null && org.arenaplan.device.Kernels.TRAINING.contains(call.name()))
-            throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") is a training kernel the simulator runs; the CUDA fatbin does not have it yet (use --device sim)");
-        if (s == null && Kernels.SIM_ONLY.contains(call.name()))
+        if (s == null && simOnly.contains(call.name()))
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") runs on the simulator only; the CUDA fatbin does not have it yet (use --device sim)");
         if (Kernels.simOnlyType(call.name(), call.ints()) && !FATBIN_TYPES.getOrDefault(call.name(), java.util.Set.of()).contains(Kernels.typeCode(call.name(), call.ints()))) {
             org.arenaplan.ir.DType t = org.arenaplan.ir.DType.ofOnnx((int) Kernels.typeCode(call.name(), call.ints()));
@@ -202,6 +218,11 @@ final class CudaKernelTable {
         if (call.name().equals(Kernels.DET) && call.ints()[1] > DET_MAX_M)
             throw new DeviceException("op " + call.label() + ": Det of " + call.ints()[1] + " x " + call.ints()[1] + " matrices exceeds the " + DET_MAX_M
                     + " x " + DET_MAX_M + " the CUDA det kernel keeps per thread (use --device sim)");
+        if ((call.name().equals(Kernels.CONV2D_BACKWARD_DATA) || call.name().equals(Kernels.CONV2D_BACKWARD_FILTER)) && call.ints()[15] != 1)
+            throw new DeviceException("op " + call.label() + ": " + call.name() + " supports group 1 only, got group " + call.ints()[15]);
+        if (call.name().equals(Kernels.FLEX_ATTENTION) && call.ints()[4] > FLEX_ATTENTION_MAX_S)
+            throw new DeviceException("op " + call.label() + ": FlexAttention over " + call.ints()[4] + " keys exceeds the " + FLEX_ATTENTION_MAX_S
+                    + " scores the CUDA flex_attention kernel keeps per query row (use --device sim)");
         if (call.ints().length > MAX_INTS || call.floats().length > MAX_FLOATS) {
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") got " + call.ints().length
                     + " ints and " + call.floats().length + " floats; the CUDA kernels take at most " + MAX_INTS + " and " + MAX_FLOATS);
@@ -241,6 +262,7 @@ final class CudaKernelTable {
             case CONV2D_IGEMM: return new Geometry(blocks(ints[0] * ints[5] * ints[6], CONV_OUT), blocks(ints[4], CONV_OUT), 1, GEMM_TILE, GEMM_TILE);
             case CONV2D_IGEMM_TF32: return new Geometry(blocks(ints[0] * ints[5] * ints[6], TF32_OUT), blocks(ints[4], TF32_OUT), 1, TF32_THREADS, 1);
             case GEMM_TF32: return new Geometry(blocks(ints[2], TF32_OUT), blocks(ints[1], TF32_OUT), (int) Math.max(1, Math.min(ints[0], 65_535)), TF32_THREADS, 1);
+            case Kernels.FLEX_ATTENTION: return new Geometry((int) Math.max(1, Math.min(s.items().applyAsLong(ints), 1 << 20)), 1, 1, FLEX_ATTENTION_THREADS, 1);
             default: break;
         }
         if (s.items() == null) {   // gemm: ints [batch, M, N, ...]

@@ -34,18 +34,42 @@ class CudaKernelTableTest {
 
     @Test
     void everyKernelTheOpRegistryNamesHasASpec() {
-        // The training kernels (Kernels.TRAINING) run on the simulator only (docs/training.md).
+        // the training kernels (Kernels.TRAINING) and flex_attention included: nothing is simulator-only today
+        assertThat(Kernels.SIM_ONLY).isEmpty();
         java.util.Set<String> deployed = new java.util.TreeSet<>(org.arenaplan.ir.OpRegistry.kernels());
-        deployed.removeAll(Kernels.TRAINING);
-        deployed.removeAll(Kernels.SIM_ONLY);   // flex_attention: refused by name (the next test)
-        assertThat(CudaKernelTable.SPECS.keySet()).containsAll(deployed);
+        deployed.removeAll(Kernels.SIM_ONLY);
+        assertThat(CudaKernelTable.SPECS.keySet()).containsAll(deployed).containsAll(Kernels.TRAINING);
     }
 
     @Test
     void aSimulatorOnlyKernelIsRefusedNamingItsOp() {
-        KernelCall c = call(Kernels.FLEX_ATTENTION, 4, new long[11], new double[1]);
-        assertThatThrownBy(() -> CudaKernelTable.spec(c)).isInstanceOf(DeviceException.class)
-                .hasMessageContaining("'flex_attention' (op op)").hasMessageContaining("simulator only").hasMessageContaining("--device sim");
+        // the mechanism for a kernel added to the simulator before its CUDA form (Kernels.SIM_ONLY, empty today)
+        KernelCall c = call("next_kernel", 2, new long[4], new double[0]);
+        assertThatThrownBy(() -> CudaKernelTable.spec(c, List.of("next_kernel"))).isInstanceOf(DeviceException.class)
+                .hasMessage("kernel 'next_kernel' (op op) runs on the simulator only; the CUDA fatbin does not have it yet (use --device sim)");
+        assertThatThrownBy(() -> CudaKernelTable.spec(c)).hasMessageContaining("unknown kernel 'next_kernel'");
+    }
+
+    @Test
+    void trainingAndFlexAttentionCallsTakeTheirPointersAndRefuseWhatTheKernelsCannotHold() {
+        long[] conv = {1, 3, 8, 8, 4, 8, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0};
+        assertThat(CudaKernelTable.spec(call(Kernels.CONV2D_BACKWARD_FILTER, 3, conv, new double[0])).slots()).isEqualTo(3);
+        long[] grouped = conv.clone();
+        grouped[15] = 2;
+        assertThatThrownBy(() -> CudaKernelTable.spec(call(Kernels.CONV2D_BACKWARD_DATA, 3, grouped, new double[0])))
+                .isInstanceOf(DeviceException.class).hasMessage("op op: conv2d_backward_data supports group 1 only, got group 2");
+        // flex_attention: Q, K, V, Y from point 0 to 3; X, Y from 1 to 2 (in slots 0 and 3); S beyond shared memory refused
+        long[] all = {1, 2, 1, 5, CudaKernelTable.FLEX_ATTENTION_MAX_S, 8, 8, 0, 3, 1, 1}, middle = all.clone();
+        middle[7] = 1;
+        middle[8] = 2;
+        CudaKernelTable.Spec s = CudaKernelTable.spec(call(Kernels.FLEX_ATTENTION, 4, all, new double[1]));
+        assertThat(CudaKernelTable.slotOf(s, middle, 2, 1)).isEqualTo(3);
+        assertThatThrownBy(() -> CudaKernelTable.spec(call(Kernels.FLEX_ATTENTION, 4, middle, new double[1]))).hasMessageContaining("takes 2 pointers for its ints, got 4");
+        CudaKernelTable.Geometry g = CudaKernelTable.geometry(call(Kernels.FLEX_ATTENTION, 4, all, new double[1]), s);
+        assertThat(List.of(g.gridX(), g.blockX())).containsExactly(10, CudaKernelTable.FLEX_ATTENTION_THREADS);   // a block per query row
+        all[4]++;
+        assertThatThrownBy(() -> CudaKernelTable.spec(call(Kernels.FLEX_ATTENTION, 4, all, new double[1]))).isInstanceOf(DeviceException.class)
+                .hasMessage("op op: FlexAttention over 4097 keys exceeds the 4096 scores the CUDA flex_attention kernel keeps per query row (use --device sim)");
     }
 
     @Test

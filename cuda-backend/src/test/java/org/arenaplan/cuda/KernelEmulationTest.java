@@ -197,7 +197,75 @@ class KernelEmulationTest {
         c.addAll(implicitGemmCases());
         c.addAll(vectorizedCases());
         c.addAll(tf32Cases());
+        c.addAll(trainingCases());
+        c.addAll(flexAttentionCases());
         return c;
+    }
+
+    /**
+     * The training kernels (training.cuh), bit for bit but gelu_grad (within 1 ulp: its exp and erf
+     * run in double, where libm and Java may differ by an ulp of a double before the one rounding to
+     * f32). Odd sizes, strides, padding and dilation (taps that fall between strided outputs or in the
+     * padding), and the shapes of {@code run --train} on the built-in models' defaults: the transformer
+     * (seq 32, hidden 64, 4 heads: Gelu over 32 x 256, LayerNorm rows of 64, Softmax rows of 32) and
+     * the ResNet (16 channels of 32 x 32, 3 x 3 convs, pad 1; the stem's 3 input channels).
+     */
+    private static List<Case> trainingCases() {
+        List<Case> c = new ArrayList<>();
+        for (int n : new int[] {1037, 32 * 256})
+            c.add(Case.f32(Kernels.GELU_GRAD, List.of(random(100 + n, n), scaled(random(101 + n, n), 3f)), n, new long[] {n}, new double[0], 1));
+        for (int[] rc : new int[][] {{7, 33}, {4 * 32, 32}})
+            c.add(Case.f32(Kernels.SOFTMAX_GRAD, List.of(random(102, rc[0] * rc[1]), random(103, rc[0] * rc[1], true)), rc[0] * rc[1],
+                    new long[] {rc[0], rc[1]}, new double[0], 0));
+        for (int[] rc : new int[][] {{5, 37}, {32, 64}})
+            c.add(Case.f32(Kernels.LAYERNORM_GRAD, List.of(random(104, rc[0] * rc[1]), scaled(random(105, rc[0] * rc[1]), 2f), random(106, rc[1], true)),
+                    rc[0] * rc[1], new long[] {rc[0], rc[1]}, new double[] {1e-5}, 0));
+        // x 2x3x9x11, 5 filters of 3x2, strides 2,1, pads 1,0, dilations 2,1; x 1x2x7x6, 3 filters of 3x3, strides 2,3, pads 2,1;
+        // the ResNet's block conv (dx and dw) and stem conv (dw)
+        List<long[]> geometries = List.of(convInts(2, 3, 9, 11, 5, 3, 2, 2, 1, 1, 0, 2, 1, 1, false, 0), convInts(1, 2, 7, 6, 3, 3, 3, 2, 3, 2, 1, 1, 1, 1, false, 0),
+                convInts(1, 16, 32, 32, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, false, 0), convInts(1, 3, 32, 32, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, false, 0));
+        for (int k = 0; k < geometries.size(); k++) {
+            long[] g = geometries.get(k);
+            int x = (int) (g[0] * g[1] * g[2] * g[3]), w = (int) (g[4] * g[1] * g[7] * g[8]), dy = (int) (g[0] * g[4] * g[5] * g[6]);
+            if (k < 3) c.add(Case.f32(Kernels.CONV2D_BACKWARD_DATA, List.of(random(107 + k, dy), random(108 + k, w)), x, g, new double[0], 0));
+            c.add(Case.f32(Kernels.CONV2D_BACKWARD_FILTER, List.of(random(109 + k, x), random(110 + k, dy)), w, g, new double[0], 0));
+        }
+        return c;
+    }
+
+    /**
+     * flex_attention (flex_attention.cuh): B 1, Hq 4, Hkv 2, L 3, S 5, E 8, Ev 6 (a block per query row, so few
+     * rows keep the emulation short) over every stage range the lowering calls (0 to 3 whole, 0 to 1 the scores,
+     * 1 to 2 the softmax, 2 to 3 Y from probabilities; bf16 whole only), Q/K/V in f32, f16, bf16 and f64 with softmax_precision
+     * f32 or f64; a row of -inf scores (NaN, as the reference); S 300 (more keys than a block has threads).
+     * Bit for bit where no exp is taken (0 to 1, 2 to 3), else within 2 ulp of the output type (exp in libm
+     * vs Java's, as the other exp cases).
+     */
+    private static List<Case> flexAttentionCases() {
+        List<Case> c = new ArrayList<>();
+        int b = 1, hq = 4, hkv = 2, l = 3, s = 5, e = 8, ev = 6, rows = b * hq * l;
+        double f = Math.sqrt(1 / Math.sqrt(e));
+        for (DType t : new DType[] {DType.F32, DType.F16, DType.BF16, DType.F64}) {
+            DType cd = t == DType.F16 ? DType.F64 : t == DType.BF16 ? DType.F32 : t;
+            TensorValue q = scaled(t, 120, rows * e, 0.3), k = scaled(t, 121, b * hkv * s * e, 0.3), v = floats(t, 122, b * hkv * s * ev);
+            c.add(new Case(Kernels.FLEX_ATTENTION, List.of(q, k, v), t, rows * ev, flexInts(b, hq, hkv, l, s, e, ev, 0, 3, t, cd), new double[] {f}, 2));
+            if (t == DType.BF16) continue;
+            c.add(new Case(Kernels.FLEX_ATTENTION, List.of(q, k), cd, rows * s, flexInts(b, hq, hkv, l, s, e, ev, 0, 1, t, cd), new double[] {f}, 0));
+            c.add(new Case(Kernels.FLEX_ATTENTION, List.of(unit(cd, 123, rows * s), v), t, rows * ev, flexInts(b, hq, hkv, l, s, e, ev, 2, 3, t, cd), new double[] {1}, 0));
+        }
+        double[] scores = floats(DType.F64, 124, rows * s).doubles();
+        java.util.Arrays.fill(scores, 2 * s, 3 * s, Double.NEGATIVE_INFINITY);   // row 2: every key masked out
+        scores[7] = Double.NEGATIVE_INFINITY;
+        c.add(new Case(Kernels.FLEX_ATTENTION, List.of(TensorValue.ofDoubles(DType.F32, null, scores)), DType.F32, rows * s,
+                flexInts(b, hq, hkv, l, s, e, ev, 1, 2, DType.F32, DType.F32), new double[] {1}, 2));
+        int wide = 300;
+        c.add(new Case(Kernels.FLEX_ATTENTION, List.of(scaled(DType.F32, 125, 2 * e, 0.3), scaled(DType.F32, 126, wide * e, 0.3), floats(DType.F32, 127, wide * ev)),
+                DType.F32, 2 * ev, flexInts(1, 1, 1, 2, wide, e, ev, 0, 3, DType.F32, DType.F32), new double[] {f}, 2));
+        return c;
+    }
+
+    private static long[] flexInts(int b, int hq, int hkv, int l, int s, int e, int ev, int from, int to, DType t, DType cd) {
+        return new long[] {b, hq, hkv, l, s, e, ev, from, to, t.onnxCode(), cd.onnxCode()};
     }
 
     /** The ulps of a case run on the TF32 kernels (--tf32): compared within the TF32 bound instead (see {@link #tf32Bound}). */

@@ -128,7 +128,6 @@ final class RunCommand implements Callable<Integer> {
         if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (iterations < 1) throw new UsageException("--iterations must be at least 1, got " + iterations);
         if (!List.of("auto", "sim", "cuda").contains(device)) throw new UsageException("--device " + device + ": expected auto, sim or cuda");
-        String runOn = trainingFlags.deviceFor(device);
         if (!List.of("planned", "per-tensor", "pool", "graph", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool, graph or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
         picocli.CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
@@ -153,8 +152,7 @@ final class RunCommand implements Callable<Integer> {
         Map<String, TensorValue> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = Progress.during("run: " + plan.graph().name() + ", " + mode + " mode(s) x " + iterations + " iteration(s)",
-                QUIET, LINE_EVERY, spec.commandLine().getErr(), () -> input.blamingInput(g -> RunReport.run(plan, runOn, DeviceOptions.DEFAULT.withTf32(tf32), mode, iterations, inputs, out)));
-        if (!runOn.equals(device)) out.println("--train: ran on the simulator, as the CUDA fatbin does not have the training kernels yet");
+                QUIET, LINE_EVERY, spec.commandLine().getErr(), () -> input.blamingInput(g -> RunReport.run(plan, device, DeviceOptions.DEFAULT.withTf32(tf32), mode, iterations, inputs, out)));
         if (tf32 && !report.tf32()) out.println("--tf32: ignored on the simulator, which computes in FP32");
         fusionFlags.print(out);
         TrainingFlags.print(training, out);

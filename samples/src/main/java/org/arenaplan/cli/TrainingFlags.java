@@ -57,16 +57,6 @@ final class TrainingFlags {
         return new Outcome(r.graph(), r);
     }
 
-    /**
-     * The device a {@code run} of this graph may use: a training step needs the simulator's
-     * training kernels, so {@code auto} becomes {@code sim} and {@code cuda} is a usage error.
-     */
-    String deviceFor(String device) {
-        if (!train) return device;
-        if (device.equals("cuda")) throw new UsageException("--train needs --device sim (or auto): the CUDA fatbin does not have the training kernels yet");
-        return "sim";
-    }
-
     static void print(Outcome o, PrintWriter out) {
         for (String line : lines(o)) out.println(line);
     }
