@@ -126,7 +126,10 @@ public final class NodeLowering {
 
     /** The refusal of attribute {@code name} on an op of type {@code opType}, naming what the op takes (and the likely intended one). */
     static String unknownAttributeMessage(String opType, String name) {
-        return OpChecks.unknownAttribute(name, allowedAttributes(opType), opType);
+        Set<String> takes = allowedAttributes(opType);
+        OnnxImport i = Table.IMPORTS.get(opType);
+        if (i != null) takes.removeAll(i.internal());   // arenaplan's own: a file's node does not take them
+        return OpChecks.unknownAttribute(name, takes, opType);
     }
 
     /** The attribute names op type {@code opType} takes, or null for an op type the importer does not know. */

@@ -68,7 +68,7 @@ final class DetectionOps implements OpFamily {
                                 + "bilinear samples averaged (avg) or their weighted maximum (max) per bin")
                         .flops((a, in, out) -> 4 * OpSpec.FlopRule.elements(out[0]) * Math.max(1, a.integer("sampling_ratio")) * Math.max(1, a.integer("sampling_ratio")))
                         .lower((op, l) -> List.of(roiAlign(op, l))).onnx(ROI_ALIGN, 10, DetectionOps::importRoiAlign).build(),
-                OpDefinition.op(DEFORM_CONV, 3, 5).attrs(ImageOps.convAttrs(AttrSpec.integer("offset_group", 1, 1, MAX_INT32), AttrSpec.flag(HAS_BIAS), AttrSpec.flag(HAS_MASK)))
+                OpDefinition.op(DEFORM_CONV, 3, 5).attrs(ImageOps.convAttrs(AttrSpec.integer("offset_group", 1, 1, MAX_INT32), AttrSpec.flag(HAS_BIAS), AttrSpec.flag(HAS_MASK))).internal(HAS_BIAS, HAS_MASK)
                         .shape(DetectionOps::deformConvShape).kernels(Kernels.DEFORM_CONV)
                         .doc("X [N, C, H, W], W [M, C/group, kH, kW], offset [N, offset_group*kH*kW*2, oH, oW], then bias [M] and mask "
                                 + "[N, offset_group*kH*kW, oH, oW] where has_bias, has_mask say; each tap sampled bilinearly at its offset (zeros outside)")

@@ -48,7 +48,7 @@ final class FlexAttentionOps implements OpFamily {
     public List<OpDefinition> definitions() {
         return List.of(OpDefinition.op(FLEX_ATTENTION, 1, 3)
                 .attrs(AttrSpec.real("scale", 0.0), AttrSpec.integer(PRECISION, 0, 0, 16),
-                        AttrSpec.integer(FROM, 0, 0, 2), AttrSpec.integer(TO, 3, 1, 3))
+                        AttrSpec.integer(FROM, 0, 0, 2), AttrSpec.integer(TO, 3, 1, 3)).internal(FROM, TO)
                 .shapes((a, in, outputs) -> new long[][]{Geometry.of(a, in).output()}).kernels(Kernels.FLEX_ATTENTION)
                 .flops((a, in, out) -> Geometry.of(a, in).flops())
                 .doc("from_stage 0: inputs Q [B, Hq, L, E], K [B, Hkv, S, E]; else scores or probabilities [B, Hq, L, S]; then V "

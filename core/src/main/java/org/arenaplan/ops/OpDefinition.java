@@ -61,6 +61,7 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
         private KernelRule lowering;
         private GradientRule gradient;
         private final List<PendingImport> imports = new ArrayList<>();
+        private final Set<String> internal = new LinkedHashSet<>();
 
         private record PendingImport(String opType, long since, OnnxImport.Importer importer, List<String> onnxOnly) { }
 
@@ -74,6 +75,13 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
 
         /** Every attribute the kind takes; any other name is an error. */
         public Builder attrs(AttrSpec... a) { attrs.addAll(List.of(a)); return this; }
+
+        /**
+         * Attributes of {@link #attrs} that the kind's importer sets and an ONNX file never carries
+         * (arenaplan's own, e.g. DeformConv's has_bias): left out of the attributes an unknown-attribute
+         * refusal says the ONNX op type takes.
+         */
+        public Builder internal(String... names) { internal.addAll(List.of(names)); return this; }
 
         /** A kind with one output: its shape (a rule returns null where the attributes leave it to a view declaration: Slice without starts). */
         public Builder shape(OneShape r) {
@@ -170,7 +178,7 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
                 Set<String> allowed = new LinkedHashSet<>();
                 for (AttrSpec a : attrs) allowed.add(a.name());
                 allowed.addAll(p.onnxOnly());
-                onnx.add(new OnnxImport(p.opType(), kind, p.since(), allowed, p.importer()));
+                onnx.add(new OnnxImport(p.opType(), kind, p.since(), allowed, internal, p.importer()));
             }
             return new OpDefinition(spec, lowering, gradient, onnx);
         }

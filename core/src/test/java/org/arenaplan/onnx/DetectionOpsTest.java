@@ -262,6 +262,12 @@ class DetectionOpsTest {
                 .node("dc", "DeformConv", List.of("x", "w", "off"), List.of("y")), "node 'dc' (DeformConv, #0, opset 19): input x[1, 2, 4, 4, 4] must be [N, C, H, W]: arenaplan's DeformConv takes 2-D images only");
         OnnxOpRuns.refused(dir, new TinyOnnx().opset(19).input("x", 1L, 2L, 4L, 4L).input("w", 1L, 2L, 2L, 2L).input("off", 1L, 8L, 3L, 3L).output("y")
                 .node("dc", "DeformConv", List.of("x", "w", "off"), List.of("y"), "offset_group", 0L), "attribute 'offset_group' = 0 is out of range [1, 2147483647]");
+        // has_bias/has_mask are arenaplan's own: refused from a file, and not offered as what DeformConv takes
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(19).input("x", 1L, 2L, 4L, 4L).input("w", 1L, 2L, 2L, 2L).input("off", 1L, 8L, 3L, 3L).output("y")
+                .node("dc", "DeformConv", List.of("x", "w", "off"), List.of("y"), "has_bias", 1L), "attributes 'has_bias' and 'has_mask' are arenaplan's own, not DeformConv's");
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(19).input("x", 1L, 2L, 4L, 4L).input("w", 1L, 2L, 2L, 2L).input("off", 1L, 8L, 3L, 3L).output("y")
+                .node("dc", "DeformConv", List.of("x", "w", "off"), List.of("y"), "offset_groups", 1L),
+                "unknown attribute 'offset_groups'; DeformConv takes kernel_shape, strides, pads, dilations, group, offset_group (did you mean 'offset_group'?)");
         TinyOnnx unpool = new TinyOnnx().opset(11).input("x", 1L, 1L, 2L, 2L).input(OnnxDTypes.INT64, "i", 1L, 1L, 2L, 2L).ints("os", 1, 1, 3, 5).output("y")
                 .node("mu", "MaxUnpool", List.of("x", "i", "os"), List.of("y"), "kernel_shape", new long[]{2, 2}, "strides", new long[]{2, 2});
         OnnxOpRuns.refused(dir, unpool, "node 'mu' (MaxUnpool, #0, opset 11): output_shape [1, 1, 3, 5] must be [1, 1, ...] and at least the inferred shape [1, 1, 4, 4]");
