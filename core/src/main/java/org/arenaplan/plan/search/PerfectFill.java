@@ -68,9 +68,15 @@ import java.util.stream.IntStream;
  *       whose top meets a neighbour's floor first, then the longest-lived, then the largest;
  *       later runs in a seeded random order within two groups, those whose top meets a
  *       neighbour's floor first (Gomes, Selman and Kautz 1998: randomised restarts cut the
- *       heavy tail). Only a run that ends within its budget proves infeasibility. A portfolio
- *       member m > 1 ({@link #member}, {@link PerfectPortfolio}) randomises its first run too,
- *       with seeds of its own; member 1 runs member 0's orders with right walls.</li>
+ *       heavy tail). Members 0 and 1 weight that order by lifetime: each candidate's key is
+ *       -ln(u) / w, u uniform in (0, 1], smallest first, with w the sections it spans (member 0)
+ *       or their square (member 1), so a candidate comes first with probability proportional to
+ *       w (weighted random sampling by an exponential race, Efraimidis and Spirakis 2006;
+ *       heuristic-biased stochastic sampling, Bresina 1996); members m > 1 use a uniform order.
+ *       Only a run that ends within its budget proves infeasibility (no order affects a proof).
+ *       A portfolio member m > 1 ({@link #member}, {@link PerfectPortfolio}) randomises its
+ *       first run too, with seeds of its own; member 1 runs member 0's first order and seeds
+ *       with right walls.</li>
  * </ol>
  * Cost per node: O(sections + the unplaced buffers starting at walls + the unplaced members of
  * the sections of the buffers live where the placed one is, a pass per distinct release there at
@@ -164,6 +170,14 @@ final class PerfectFill {
     /** Which member of a portfolio this is (0: the first run in the fixed order, then seeds 1, 2, ...; m > 0: every run random, its own seeds). */
     private int member;
     private boolean[] reach = new boolean[0];
+    /**
+     * The random runs try each group of candidates in a random order weighted by lifetime to this
+     * power (class comment, step 6): 1 for member 0, 2 for member 1; 0 is a uniform order (the
+     * other members, and tests comparing the two).
+     */
+    double lifetimeWeight = 1;
+    /** Per buffer, its key in the weighted random order of {@link #inTryOrder}'s random runs. */
+    private double[] race = new double[0];
     private int[] pending = new int[0];
 
     /** True when every section holds exactly {@code capacity} bytes (and there is at least one). */
@@ -264,8 +278,9 @@ final class PerfectFill {
 
     /**
      * Makes this search member {@code m} of a portfolio: member 0 (the default) runs as described
-     * in the class comment; member 1 runs member 0's orders and also branches on right walls
-     * (the class comment's step 1), which changes its path; a member m > 1 randomises every run,
+     * in the class comment; member 1 runs member 0's first order and seeds, its random runs
+     * weighted by the square of the lifetime (step 6), and also branches on right walls (step 1),
+     * which changes its path; a member m > 1 randomises every run,
      * its first included, with seeds of its own, so that members explore different orders. Call
      * before {@link #run}.
      */
@@ -273,6 +288,7 @@ final class PerfectFill {
         if (m < 0) throw new IllegalArgumentException("member must not be negative, got " + m);
         member = m;
         rightWalls = m == 1;
+        lifetimeWeight = m == 0 ? 1 : m == 1 ? 2 : 0;
         return this;
     }
 
@@ -619,7 +635,8 @@ final class PerfectFill {
     /**
      * {@code out} in the order to try: in the first run by {@code flush} (higher first), then
      * the longest-lived, then the largest; in later runs those with a flush score above 0 first,
-     * each group in random order. May return a new array.
+     * each group in random order, weighted by a power of the lifetime ({@link #lifetimeWeight},
+     * class comment, step 6). May return a new array.
      */
     private int[] inTryOrder(int[] out, java.util.function.IntUnaryOperator flush) {
         if (random == null) {
@@ -627,18 +644,28 @@ final class PerfectFill {
                     - Math.min(size[b] / p.alignment(), (1 << 20) - 1));
             return out;
         }
-        for (int i = out.length - 1; i > 0; i--) {
-            int j = random.nextInt(i + 1);
-            int t = out[i];
-            out[i] = out[j];
-            out[j] = t;
+        if (lifetimeWeight == 0) {                           // uniform: shuffle, then flush first
+            for (int i = out.length - 1; i > 0; i--) {
+                int j = random.nextInt(i + 1);
+                int t = out[i];
+                out[i] = out[j];
+                out[j] = t;
+            }
+            int[] flushFirst = new int[out.length];
+            int front = 0, back = out.length;
+            for (int b : out) {
+                if (flush.applyAsInt(b) > 0) flushFirst[front++] = b;
+                else flushFirst[--back] = b;
+            }
+            return flushFirst;
         }
+        if (race.length < p.size()) race = new double[p.size()];   // weighted by lifetime: an exponential race
+        for (int b : out) race[b] = -Math.log(1 - random.nextDouble()) / Math.pow(time.end[b] - time.first[b], lifetimeWeight);
+        sortBy(out, b -> Double.doubleToLongBits(race[b]));   // non-negative doubles order as their bits
         int[] flushFirst = new int[out.length];
-        int front = 0, back = out.length;
-        for (int b : out) {
-            if (flush.applyAsInt(b) > 0) flushFirst[front++] = b;
-            else flushFirst[--back] = b;
-        }
+        int front = 0;
+        for (int b : out) if (flush.applyAsInt(b) > 0) flushFirst[front++] = b;
+        for (int b : out) if (flush.applyAsInt(b) <= 0) flushFirst[front++] = b;
         return flushFirst;
     }
 

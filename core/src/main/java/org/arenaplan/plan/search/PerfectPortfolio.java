@@ -9,8 +9,9 @@ import java.util.function.BooleanSupplier;
 /**
  * Runs several {@link PerfectFill} searches of one problem at once, one thread each, and takes
  * the first answer (a parallel portfolio of randomised restarts: Gomes and Selman 2001). Member 0
- * is the search of {@link PerfectFill}'s class comment; member 1 runs member 0's orders and also
- * branches on right walls, a different path; member m > 1 randomises every run with seeds of its
+ * is the search of {@link PerfectFill}'s class comment; member 1 runs member 0's first order and
+ * seeds, weights its random runs by the square of the lifetime rather than the lifetime, and
+ * also branches on right walls, a different path; member m > 1 randomises every run with seeds of its
  * own ({@link PerfectFill#member}), so the members explore different orders and the
  * first to find a packing (or to prove there is none: each member is complete on its own, so any
  * proof holds) ends them all.

@@ -127,7 +127,8 @@ class PerfectFillTest {
      * 320-1035, a packing of the bench ({@code bench search --set perfect --seed 1000}) that member 0
      * did not find in 58,764,289 nodes nor members 1-3 (before right walls) in 4,000,000 each, is
      * found by member 1, which branches on right walls too, within 2,000,000 nodes (1,960,710 when
-     * measured); the packing is valid.
+     * measured with uniform random runs, 816,941 with runs weighted by the square of the
+     * lifetime); the packing is valid.
      */
     @Test
     void memberOneWithRightWallsFindsAPackingTheOthersMiss() {
@@ -142,7 +143,8 @@ class PerfectFillTest {
     /**
      * 385-1048, a packing of the bench ({@code bench search --set perfect --seed 1000}) that the
      * search without learned nogoods does not find in 400,000 nodes, is found within them with
-     * the nogoods (279,051 nodes when measured); the packing is valid.
+     * the nogoods (279,051 nodes when measured); the packing is valid. Both with uniformly
+     * random runs: with the lifetime-weighted ones, both find it.
      */
     @Test
     void learnedNogoodsFindAPackingTheSearchWithoutThemMisses() {
@@ -151,12 +153,34 @@ class PerfectFillTest {
         for (int v = 0; v < 2; v++) {
             SearchInstance instance = new SearchInstance(p);
             PerfectFill fill = new PerfectFill(p, instance.time, instance.active, 1 << 20, safetyDeadline(), 400_000, () -> false);
+            fill.lifetimeWeight = 0;                 // the uniform random runs this was measured with (weighted, both find it)
             fill.learning = v == 1;
             result[v] = fill.run();
             if (result[v] == PerfectFill.FOUND) assertThat(PlacementValidator.validate(p, fill.offsets(), 1 << 20, 1L << 20)).isEmpty();
         }
         assertThat(result[0]).as("without nogoods").isEqualTo(PerfectFill.OUT_OF_TIME);
         assertThat(result[1]).as("with nogoods").isEqualTo(PerfectFill.FOUND);
+    }
+
+    /**
+     * 345-5040, a packing of {@code bench search --set perfect --seed 5000} that member 0 with
+     * uniformly random restarts (and member 1) did not find in 1,000,000 nodes, is found within
+     * 500,000 by member 0 when its random runs weight the candidates by lifetime (469,854 nodes
+     * when measured), and not within them with the uniform order; the packing is valid.
+     */
+    @Test
+    void lifetimeWeightedRestartsFindAPackingTheUniformOnesMiss() {
+        Problem p = PerfectPackings.generate(5040, 345, 1 << 20, 1000, 1024);
+        int[] result = new int[2];
+        for (int v = 0; v < 2; v++) {
+            SearchInstance instance = new SearchInstance(p);
+            PerfectFill fill = new PerfectFill(p, instance.time, instance.active, 1 << 20, safetyDeadline(), 500_000, () -> false);
+            fill.lifetimeWeight = v;
+            result[v] = fill.run();
+            if (result[v] == PerfectFill.FOUND) assertThat(PlacementValidator.validate(p, fill.offsets(), 1 << 20, 1L << 20)).isEmpty();
+        }
+        assertThat(result[0]).as("uniform").isEqualTo(PerfectFill.OUT_OF_TIME);
+        assertThat(result[1]).as("weighted by lifetime").isEqualTo(PerfectFill.FOUND);
     }
 
     /**
