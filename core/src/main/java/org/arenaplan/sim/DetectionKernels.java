@@ -65,11 +65,19 @@ final class DetectionKernels {
      */
     static final double MAX_SAMPLES = 0x1p36;
 
-    /** Refuses a launch whose sampling grids, over all rois, exceed {@link #MAX_SAMPLES}, naming the largest roi's grid. */
+    /**
+     * Refuses a launch with a roi coordinate that is NaN or infinite (its bins and grid are
+     * undefined; ONNX Runtime refuses such rois too), or whose sampling grids, over all rois,
+     * exceed {@link #MAX_SAMPLES}, naming the largest roi's grid.
+     */
     private static void requireFewSamples(KernelCall c, float[] rois, int r, double binsPerRoi) {
         double total = 0, worst = -1;
         int worstRoi = 0;
         for (int roi = 0; roi < r; roi++) {
+            for (int k = 0; k < 4; k++)
+                if (!Float.isFinite(rois[4 * roi + k]))
+                    throw new DataException(String.format("'%s': roi %d is [%s, %s, %s, %s]: a coordinate that is not finite", c.label(), roi,
+                            rois[4 * roi], rois[4 * roi + 1], rois[4 * roi + 2], rois[4 * roi + 3]));
             double[] g = roiGeometry(c, rois, roi);
             double samples = g[6] * g[7];
             total += samples * binsPerRoi;

@@ -180,6 +180,20 @@ class NewUserInputTest {
         oneLine(Cli.run("run", roi.toString(), "--device", "sim", "--iterations", "1"), 2,
                 roi + ": 'ra': roi_align would take 4.61e+18 bilinear samples, more than the simulator's 2^36 (roi 0: a 2147483647 x 2147483647 grid in each bin, sampling_ratio 2147483647)");
     }
+
+    /** A NaN or infinite roi coordinate has no bins (ONNX Runtime refuses it): bad input, not NaN outputs or a loop over an infinite grid. */
+    @Test
+    void aRoiWithANonFiniteCoordinateIsBadInput() throws Exception {
+        OnnxMl.TensorProto batch = OnnxMl.TensorProto.newBuilder().setName("b").setDataType(7).addDims(1).addInt64Data(0).build();
+        for (float bad : new float[]{Float.NaN, Float.POSITIVE_INFINITY}) {
+            OnnxMl.TensorProto rois = OnnxMl.TensorProto.newBuilder().setName("r").setDataType(1).addDims(1).addDims(4)
+                    .addAllFloatData(java.util.List.of(0f, 0f, bad, 2f)).build();
+            Path roi = model("roi-" + bad + ".onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 1L, 4L, 4L)).addOutput(info("y", 1, 1L, 1L, 1L, 1L))
+                    .addInitializer(rois).addInitializer(batch).addNode(node("ra", "RoiAlign", "x", "r", "b", "y")));
+            oneLine(Cli.run("run", roi.toString(), "--device", "sim", "--iterations", "1"), 2,
+                    roi + ": 'ra': roi 0 is [0.0, 0.0, " + bad + ", 2.0]: a coordinate that is not finite");
+        }
+    }
     @Test
     void anOnnxFileFromAFutureIrVersionIsBadInputNamingTheFileAndField() throws Exception {
         Path ok = dynamicRelu();
