@@ -92,7 +92,9 @@ import java.util.Arrays;
  * (same measure, three rounds against main without it, load 12 to 16; docs/scale.md): 37-63 ms
  * of CPU by step on 62k / 9k where it wins; seed 42 0.76-1.01x the time before (it reaches the
  * lower bound, so no round), seed 20 0.95-1.35x (1.00555 to 1.00482 x LB), 620k / 90k 1.08-1.29x
- * (1.00050 to 1.00040).
+ * (1.00050 to 1.00040). Step 4b (same measure, two rounds against main without it, load 13 to
+ * 28; docs/scale.md): where it wins (seeds 35, 61 of 62k / 9k) 0.9-1.5x the time before, seed 42
+ * the same work (no step 4b), 620k / 90k one losing run (1.00040 both).
  *
  * <p>Deadline: every sweep reads it as {@link SweepPlacer} does; a later sweep cut by it is
  * thrown away, so the result stacks buffers only when the first peak sweep was cut (and, in step
