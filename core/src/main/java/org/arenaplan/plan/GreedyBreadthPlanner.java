@@ -14,7 +14,8 @@ import java.time.Duration;
  * of finding each gap). Past {@link GreedyPlacer#EXACT_PAIRS} overlapping pairs, where
  * {@link GreedyPlacer} would sweep, {@link SqueakySweep} places instead: a sweep outward from
  * the widest instant ({@link PeakSweep}) twice, the buffers live there stacked by start and by
- * end, the smaller again with a second stack where it made its arena ({@link SecondStack}), then
+ * end, the smaller again with a second stack where it made its arena ({@link SecondStack}; again,
+ * pinning at more instants, while that wins), then
  * one squeaky-wheel round after the smaller peak sweep that places the buffers it left above the
  * lower bound exactly with the heavy ones, keeping the smallest arena (about four sweeps, the
  * later ones cut short once they lose; on {@code WideTraces.generate(seed, 62_000, 9_000)},

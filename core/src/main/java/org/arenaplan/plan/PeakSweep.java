@@ -127,14 +127,26 @@ final class PeakSweep {
      *             of swept again (a side's sweep does not depend on the other side's)
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, Stack stack, long t2, long[] same, long deadline, ArenaBound bound) {
+        return place(p, order, fit, stack, t2 == NO_SECOND_STACK ? null : new long[] {t2}, same, deadline, bound);
+    }
+
+    /**
+     * As {@link #place(Problem, int[], GreedyPlacer.Fit, Stack, long, long[], ArenaBound)}, the
+     * second stack at several instants on one side of the widest instant
+     * ({@link SecondStack#placePins(Problem, int[], int[], long, long[], long[], long)}).
+     *
+     * @param instants the instants of the second stack (the side of the first; those on the other
+     *                 side ignored), or null: none
+     */
+    static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, Stack stack, long[] instants, long[] same, long deadline, ArenaBound bound) {
         try {
-            return sweepFromPeak(p, order, fit, stack, t2, same, deadline, bound);
+            return sweepFromPeak(p, order, fit, stack, instants, same, deadline, bound);
         } catch (Orders.TimeUp e) {          // past the deadline while sorting: nothing placed yet
             return GreedyPlacer.stackUnplaced(p, order, p.size(), new long[p.size()], new boolean[p.size()], true);
         }
     }
 
-    private static GreedyPlacer.Result sweepFromPeak(Problem p, int[] order, GreedyPlacer.Fit fit, Stack stack, long t2, long[] same, long deadline, ArenaBound bound) {
+    private static GreedyPlacer.Result sweepFromPeak(Problem p, int[] order, GreedyPlacer.Fit fit, Stack stack, long[] instants, long[] same, long deadline, ArenaBound bound) {
         int n = p.size();
         long[] offset = new long[n];
         boolean[] placed = new boolean[n];
@@ -149,7 +161,7 @@ final class PeakSweep {
         }
         long stackTop = top;
         boolean[] inStack = placed.clone();
-        SecondStack.Pinned pinned = t2 == NO_SECOND_STACK ? null : SecondStack.placePins(p, order, stacked, t, t2, offset, deadline);
+        SecondStack.Pinned pinned = instants == null ? null : SecondStack.placePins(p, order, stacked, t, instants, offset, deadline);
         if (pinned != null) {
             for (int k = 0; k < pinned.count(); k++) placed[pinned.buffer(k)] = true;
             top = Math.max(top, pinned.top());

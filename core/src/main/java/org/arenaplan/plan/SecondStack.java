@@ -17,13 +17,15 @@ package org.arenaplan.plan;
  *       lowest index), or, where that buffer ends by T, its last instant (upper - 1).</li>
  *   <li>The pinned buffers: those live at T2 and not at T. All start after T (T2 &gt; T) or all
  *       end by it (T2 &lt; T), so they lie on one side of the peak sweep, and all meet each
- *       other at T2.</li>
+ *       other at T2. With several instants ({@link SqueakySweep}'s step 4b, each where the run
+ *       before made its arena): those live at any of them on the side of the first.</li>
  *   <li>Their placement, a sweep of their own over the stack at T alone: the free list holds the
  *       stack; forward (T2 &gt; T), the pinned buffers by start (ties: the order's rank), each
  *       after freeing the stack's buffers that ended by its start, into the smallest gap that
  *       holds it (ties: the lowest), else the top; backward, the mirror image (by end,
- *       descending; the stack's buffers freed when they start at or after its end). None is
- *       freed: they all meet.</li>
+ *       descending; the stack's buffers freed when they start at or after its end). At one
+ *       instant no pinned buffer is freed: they all meet; at several, a pinned buffer is freed
+ *       for a later one as the stack's are.</li>
  *   <li>The peak sweep with the same stack at T ({@link PeakSweep#place(Problem, int[],
  *       GreedyPlacer.Fit, PeakSweep.Stack, long, long, ArenaBound)}): on the pinned buffers'
  *       side each pinned buffer is taken into the free list at its offset when the sweep reaches
@@ -33,10 +35,11 @@ package org.arenaplan.plan;
  * </ol>
  *
  * <p>Valid by construction: a pinned buffer clears every stack buffer it meets (those still in
- * its free list at its start) and every other pinned one; a swept buffer sees the stack, the
+ * its free list at its start) and every other pinned one it meets (placed before it, or after
+ * it and seeing it in the free list); a swept buffer sees the stack, the
  * pinned buffers already reached and the swept ones in the free list, and is checked against the
- * pinned ones that start (backward: end) later in its lifetime. Cost: O(n) for T2 and the
- * pinned set; O((s + k) log(s + k)) to sort and place the k pinned buffers over the s of the
+ * pinned ones that start (backward: end) later in its lifetime. Cost: O(n m) for T2 and the
+ * pinned set at m instants (m &lt;= 4); O((s + k) log(s + k)) to sort and place the k pinned buffers over the s of the
  * stack (a free list of at most s + k gaps, O(log) per take and free); O(k log k) for the
  * {@link LaterRanges} over them; then one peak sweep, whose buffers on the pinned side each make
  * at most {@value SweepPlacer#CHECKS} + 8 checks of O(log^2 k) (O(w) for a window of w &lt;=
@@ -104,19 +107,32 @@ final class SecondStack {
      * @param stacked the buffers of the stack at {@code t}, placed
      */
     static Pinned placePins(Problem p, int[] order, int[] stacked, long t, long t2, long[] offset, long deadline) {
-        boolean forward = t2 > t;
+        return placePins(p, order, stacked, t, new long[] {t2}, offset, deadline);
+    }
+
+    /**
+     * As {@link #placePins(Problem, int[], int[], long, long, long[], long)}, pinning the buffers
+     * live at any of {@code instants} on the side of the first (the others ignored) and not at
+     * {@code t}. They need not all meet: a pinned buffer that ended by a later one's start
+     * (backward: starts at or after its end) is freed for it, as the stack's are.
+     */
+    static Pinned placePins(Problem p, int[] order, int[] stacked, long t, long[] instants, long[] offset, long deadline) {
+        boolean forward = instants[0] > t;
         int c = 0;
-        for (int i : order) if (liveAt(p, i, t2) && !liveAt(p, i, t)) c++;
+        for (int i : order) if (pinnedAt(p, i, t, instants, forward)) c++;
         int[] pins = new int[c];
         long[] keys = new long[c];
+        long[] pinLeaves = new long[c];
         c = 0;
         for (int i : order) {                 // in the order: ties keep its rank
-            if (liveAt(p, i, t2) && !liveAt(p, i, t)) {
+            if (pinnedAt(p, i, t, instants, forward)) {
                 pins[c] = i;
+                pinLeaves[c] = forward ? p.upper(i) : -p.lower(i);
                 keys[c++] = forward ? p.lower(i) : -p.upper(i);
             }
         }
         int[] byKey = Orders.sortedByKeys(deadline, c, keys);
+        int[] pinsLeaving = instants.length == 1 ? new int[0] : Orders.sortedByKeys(deadline, c, pinLeaves);   // one instant: all meet
         long[] stackKeys = new long[stacked.length];   // when each stack buffer leaves, in the pins' sweep time
         for (int k = 0; k < stacked.length; k++) stackKeys[k] = forward ? p.upper(stacked[k]) : -p.lower(stacked[k]);
         int[] leaving = Orders.sortedByKeys(deadline, stacked.length, stackKeys);
@@ -128,13 +144,17 @@ final class SecondStack {
         int[] buffers = new int[c];
         int ranged = 0;
         long top = stackTop;
-        int s = 0;
+        int s = 0, l = 0;
         for (int k = 0; k < c; k++) {
             int i = pins[byKey[k]];
             long at = keys[byKey[k]];
             while (s < stacked.length && stackKeys[leaving[s]] <= at) {   // ended by its start (backward: starts at or after its end)
                 int j = stacked[leaving[s++]];
                 free.free(offset[j], offset[j] + p.alignedSize(j));
+            }
+            while (l < pinsLeaving.length && pinLeaves[pinsLeaving[l]] <= at) {   // placed before it (its key is below its leaving)
+                int j = pins[pinsLeaving[l++]];
+                if (p.alignedSize(j) > 0) free.free(offset[j], offset[j] + p.alignedSize(j));
             }
             long size = p.alignedSize(i);
             if (size == 0) {
@@ -159,6 +179,13 @@ final class SecondStack {
             to[r++] = offset[i] + p.alignedSize(i);
         }
         return new Pinned(buffers, pinned, top, forward, new LaterRanges(rangeKey, from, to));
+    }
+
+    /** Whether {@code i} is live at one of {@code instants} on the {@code forward} side of {@code t}, and not at {@code t}. */
+    private static boolean pinnedAt(Problem p, int i, long t, long[] instants, boolean forward) {
+        if (liveAt(p, i, t)) return false;
+        for (long t2 : instants) if ((t2 > t) == forward && liveAt(p, i, t2)) return true;
+        return false;
     }
 
     private static boolean liveAt(Problem p, int i, long t) {

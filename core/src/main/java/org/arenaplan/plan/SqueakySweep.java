@@ -56,7 +56,13 @@ import java.util.Arrays;
  *       their side checked against those it meets that the sweep has not reached; the other
  *       side copied from the peak sweep. Stopped once above the peak sweep's arena; kept when it
  *       finished strictly below it, its arena then offered to the bound. Stop here when it
- *       reaches the lower bound.</li>
+ *       reaches the lower bound. Then, while the last run was kept (at most
+ *       {@value #MORE_INSTANTS} more times): where that run's highest buffer gives an instant on
+ *       the same side not pinned yet, the same run again pinning the buffers live at that
+ *       instant too ({@link SecondStack#placePins(Problem, int[], int[], long, long[], long[], long)}),
+ *       stopped once above the smallest arena so far, kept only when strictly smaller (seed 35
+ *       of 62,000 / 9,000: 1.00153 to 1.00072 x LB, exact placement 1.00122; docs/scale.md).
+ *       One instant alone would move the arena back where the last one made it.</li>
  *   <li>The squeaky wheels: the buffers whose top the peak sweep left above the lower bound,
  *       highest first (ties: the order's rank), at most as many as the heavy buffers.</li>
  *   <li>The round: a {@link SweepPlacer} run with the heavy set being the squeaky wheels followed
@@ -71,9 +77,10 @@ import java.util.Arrays;
  * time): it was the smallest on none of 24 wide traces of 62,000 / 9,000 and 16 of other shapes
  * (docs/scale.md); on small random problems, which the planner places exactly, it is smaller 26
  * times in 600. Never worse than without step 4 either: the round is the same run, stopped
- * sooner. Cost: two {@link PeakSweep}s (O(n log n), no checks), one {@link SecondStack} (the
- * pinned side of a peak sweep, its buffers checked against the k pinned ones in O(log^2 k) per
- * check, the other side copied) and one {@link SweepPlacer}
+ * sooner. Cost: two {@link PeakSweep}s (O(n log n), no checks), one to {@value #MORE_INSTANTS}
+ * + 1 {@link SecondStack} runs (each the pinned side of a peak sweep, its buffers checked against
+ * the k pinned ones in O(log^2 k) per check, the other side copied; a run after the first only
+ * where the one before it won) and one {@link SweepPlacer}
  * run (with at most twice the heavy buffers), the last three cut short once past the smallest arena
  * so far, plus O(n + c log c) to find and sort the c buffers above the lower bound; where the
  * heavy half is many buffers, step 3's one or two sweeps instead of the round. Measured
@@ -85,7 +92,9 @@ import java.util.Arrays;
  * (same measure, three rounds against main without it, load 12 to 16; docs/scale.md): 37-63 ms
  * of CPU by step on 62k / 9k where it wins; seed 42 0.76-1.01x the time before (it reaches the
  * lower bound, so no round), seed 20 0.95-1.35x (1.00555 to 1.00482 x LB), 620k / 90k 1.08-1.29x
- * (1.00050 to 1.00040).
+ * (1.00050 to 1.00040). Step 4b (same measure, two rounds against main without it, load 13 to
+ * 28; docs/scale.md): where it wins (seeds 35, 61 of 62k / 9k) 0.9-1.5x the time before, seed 42
+ * the same work (no step 4b), 620k / 90k one losing run (1.00040 both).
  *
  * <p>Deadline: every sweep reads it as {@link SweepPlacer} does; a later sweep cut by it is
  * thrown away, so the result stacks buffers only when the first peak sweep was cut (and, in step
@@ -94,6 +103,9 @@ import java.util.Arrays;
  * arena may be above what the steps give without one).
  */
 final class SqueakySweep {
+    /** Step 4b: at most this many more second-stack runs, each adding an instant. */
+    static final int MORE_INSTANTS = 3;
+
     private SqueakySweep() { }
 
     /**
@@ -156,14 +168,22 @@ final class SqueakySweep {
         if (!rounds) return peak;
         GreedyPlacer.Result best = peak;                                     // step 4: the second stack
         long bestArena = peakArena;
-        GreedyPlacer.Result second = SecondStack.place(p, order, fit, kept.stack(), peak.offsets(), deadline, beat);
-        if (!second.outrun() && second.complete() && Placement.arenaOf(p, second.offsets()) < peakArena) {
+        long t = PeakSweep.widestInstant(p.liveBytes(deadline));
+        long[] instants = {SecondStack.secondInstant(p, peak.offsets(), t)};
+        for (int run = 0; run <= MORE_INSTANTS; run++) {                     // step 4, then 4b while it wins
+            GreedyPlacer.Result second = PeakSweep.place(p, order, fit, kept.stack(), instants, peak.offsets(), deadline, beat);
+            if (second.outrun() || !second.complete() || Placement.arenaOf(p, second.offsets()) >= bestArena) {
+                best = GreedyPlacer.keptOver(best, second);
+                break;
+            }
             best = second;
             bestArena = Placement.arenaOf(p, second.offsets());
             if (bestArena <= lb) return best;                                // optimal
             beat.offer(bestArena);
-        } else {
-            best = GreedyPlacer.keptOver(peak, second);
+            long next = SecondStack.secondInstant(p, second.offsets(), t);
+            if ((next > t) != (instants[0] > t) || Arrays.stream(instants).anyMatch(x -> x == next)) break;   // the other side, or pinned already
+            instants = Arrays.copyOf(instants, instants.length + 1);
+            instants[instants.length - 1] = next;
         }
         Reordered next = squeakyFirst(p, order, heavy, peak.offsets(), lb);   // steps 5 and 6
         GreedyPlacer.Result round = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, beat);

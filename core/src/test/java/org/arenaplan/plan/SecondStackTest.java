@@ -41,6 +41,13 @@ class SecondStackTest {
                         assertThat(PeakSweep.place(p, order, fit, stack, t2, peak.offsets(), ND, ArenaBound.NONE).offsets())
                                 .as("round " + round + " copied").containsExactly(res.offsets());
                     }
+                    // several instants at once (step 4b; those on the other side of the first ignored)
+                    GreedyPlacer.Result many = PeakSweep.place(p, order, fit, stack, t2s, null, ND, ArenaBound.NONE);
+                    assertThat(many.complete()).isTrue();
+                    assertThat(PlacementValidator.validate(p, many.offsets(), arena(p, many), null))
+                            .as("round " + round + " " + fit + " " + stack + " instants " + java.util.Arrays.toString(t2s) + " (t " + t + ")").isEmpty();
+                    assertThat(PeakSweep.place(p, order, fit, stack, t2s, peak.offsets(), ND, ArenaBound.NONE).offsets())
+                            .as("round " + round + " copied, several instants").containsExactly(many.offsets());
                 }
             }
         }
@@ -77,6 +84,22 @@ class SecondStackTest {
         assertThat(pinned.top()).isEqualTo(16);   // the stack's top; the pinned ones end at 14
         GreedyPlacer.Result res = PeakSweep.place(p, order, GreedyPlacer.Fit.BEST, PeakSweep.Stack.BY_START, t2, null, ND, ArenaBound.NONE);
         assertThat(res.offsets()).containsExactly(0, 8, 8, 12, 0);
+    }
+
+    @Test
+    void pinnedAtSeveralInstantsAPinnedBufferThatEndedIsFreedForALaterOne() {
+        // Widest instant 0 (a: 10 B). Instants 2 and 5: b [1, 3) is live at 2, c [4, 6) at 5;
+        // they do not meet. By start: b at 1, where a has ended: at 0; c at 4, where b has ended
+        // too: at 0 again (without freeing b it would go above b, at 6).
+        Problem p = problem(1, buf("a", 10, 0, 1), buf("b", 6, 1, 3), buf("c", 6, 4, 6));
+        int[] order = {0, 1, 2};
+        long[] offset = new long[p.size()];
+        int[] stacked = PeakSweep.stackOrder(p, order, 0, PeakSweep.Stack.BY_START, ND);
+        SecondStack.Pinned pinned = SecondStack.placePins(p, order, stacked, 0, new long[] {2, 5}, offset, ND);
+        assertThat(pinned.buffers()).containsExactly(1, 2);
+        assertThat(offset).containsExactly(0, 0, 0);
+        GreedyPlacer.Result res = PeakSweep.place(p, order, GreedyPlacer.Fit.BEST, PeakSweep.Stack.BY_START, new long[] {2, 5}, null, ND, ArenaBound.NONE);
+        assertThat(res.offsets()).containsExactly(0, 0, 0);
     }
 
     @Test
