@@ -302,8 +302,8 @@ class KernelEmulationTest {
             c.add(typedForm(Case.f32(Kernels.GEMM, List.of(random(123, 2 * bm * bk), random(124, 2 * bk * bn), random(125, bn)), 2 * bm * bn,
                     new long[] {2, bm, bn, bk, t, 1 - t, bm * bk, bk * bn, 1, 0, 0, 1}, new double[] {0.5, 2.0}, 0), DType.F64, DType.F64, 0));
         }
-        float[] zeros = random(126, bm * bk);
-        for (int i = 0; i < zeros.length; i += 3) zeros[i] = 0f;
+        float[] zeros = random(126, bm * bk);   // every third row of A all zeros: alpha * (+0) = -0, kept without C
+        for (int r = 0; r < bm; r += 3) java.util.Arrays.fill(zeros, r * bk, (r + 1) * bk, 0f);
         c.add(typedForm(Case.f32(Kernels.GEMM, List.of(zeros, random(127, bk * bn)), bm * bn,
                 new long[] {1, bm, bn, bk, 0, 0, 0, 0, 0, 0, 0, 0}, new double[] {-1.5, 0.0}, 0), DType.F64, DType.F64, 0));
         // conv2d: group 1 (conv2d_igemm_f16: 70 channels, 2 x 9 x 11 pixels, two tiles each way) and group 2 (conv2d_f16)
@@ -349,6 +349,11 @@ class KernelEmulationTest {
             c.add(typedForm(Case.f32(Kernels.SOFTMAX, List.of(random(137, 3 * 11 * 7)), 3 * 11 * 7, new long[] {3, 11, 7, mode}, new double[0], 0), DType.F64, DType.F64,
                     mode == Kernels.HARDMAX_MODE ? 0 : 2));
         }
+        // a NaN first in a lane: hardmax keeps index 0 (no value is greater than NaN), softmax and log-softmax give NaN
+        float[] nan = random(149, 4 * 5);
+        nan[0] = Float.NaN;
+        for (int mode = Kernels.SOFTMAX_MODE; mode <= Kernels.HARDMAX_MODE; mode++)
+            c.add(typedForm(Case.f32(Kernels.SOFTMAX, List.of(nan), 4 * 5, new long[] {4, 5, 1, mode}, new double[0], 0), DType.F64, DType.F64, mode == Kernels.HARDMAX_MODE ? 0 : 2));
         // normalize: LayerNormalization over 63 values (y, then invstd: f32 whatever the type)
         long[] ln = {Kernels.N_STANDARDIZE, 1, 1, 0, 0, 1, 1, 5, 63, 0, 0, 63, 1, 1, 1};
         c.add(typedForm(Case.f32(Kernels.NORMALIZE, List.of(random(138, 5 * 63), random(139, 63), random(140, 63)), 5 * 63, ln, new double[] {1e-5}, 0),
