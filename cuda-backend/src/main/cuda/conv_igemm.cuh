@@ -16,16 +16,19 @@
 // byte per X value saying whether the tap is inside the image. Each thread stages one pixel
 // column of X (tid % 64) for k rows tid / 64 + 4 l, so it decodes its pixel once.
 // Grid: x over pixel tiles of 64 (N * OH * OW pixels), y over channel tiles of 64.
-// ints: as conv2d (group must be 1), then activation (epilogue.cuh).
+// ints: as conv2d (group must be 1), then activation (epilogue.cuh). T: the storage type (typed.cuh);
+// conv2d_igemm is float, conv2d_igemm_f16 half_t (staged in shared memory as f32, the sums in f32).
 #pragma once
 #include "common.cuh"
 #include "epilogue.cuh"
+#include "typed.cuh"
 
 #define CONV_TILE 16   // threads per block side, and k per shared-memory step
 #define CONV_REG 4     // outputs per thread per side
 #define CONV_OUT 64    // outputs per block side
 
-extern "C" __global__ void conv2d_igemm(const float* x, const float* w, const float* b, float* y, Ints ints, Floats) {
+template <typename T>
+__device__ __forceinline__ void conv2d_igemm_body(const T* x, const T* w, const T* b, T* y, const Ints& ints) {
     long long N = ints.v[0], C = ints.v[1], H = ints.v[2], W = ints.v[3], M = ints.v[4];
     long long OH = ints.v[5], OW = ints.v[6], KH = ints.v[7], KW = ints.v[8];
     long long sh = ints.v[9], sw = ints.v[10], pt = ints.v[11], pl = ints.v[12], dh = ints.v[13], dw = ints.v[14];
@@ -42,7 +45,7 @@ extern "C" __global__ void conv2d_igemm(const float* x, const float* w, const fl
     bool pixel = p < P;
     long long pn = pixel ? p / OHW : 0, prest = pixel ? p % OHW : 0;
     long long ih0 = (prest / OW) * sh - pt, iw0 = (prest % OW) * sw - pl;
-    const float* xImage = x + pn * C * H * W;
+    const T* xImage = x + pn * C * H * W;
     float acc[CONV_REG][CONV_REG];
     for (int r = 0; r < CONV_REG; r++)
         for (int c = 0; c < CONV_REG; c++) acc[r][c] = 0.0f;
@@ -51,7 +54,7 @@ extern "C" __global__ void conv2d_igemm(const float* x, const float* w, const fl
             int idx = tid + l * CONV_TILE * CONV_TILE;   // 0 .. 1023
             int wr = idx / CONV_TILE, wk = idx % CONV_TILE;
             long long m = m0 + wr, kw_ = k0 + wk;
-            Ws[wk][wr] = (m < M && kw_ < K) ? w[m * K + kw_] : 0.0f;
+            Ws[wk][wr] = (m < M && kw_ < K) ? typed_load(w, m * K + kw_) : 0.0f;
             int xk = idx / CONV_OUT;                     // tid / 64 + 4 l; the column is xc
             long long k = k0 + xk;
             bool inside = false;
@@ -60,7 +63,7 @@ extern "C" __global__ void conv2d_igemm(const float* x, const float* w, const fl
                 long long c = k / taps, t = k % taps;
                 long long ih = ih0 + (t / KW) * dh, iw = iw0 + (t % KW) * dw;
                 inside = ih >= 0 && ih < H && iw >= 0 && iw < W;
-                if (inside) v = xImage[(c * H + ih) * W + iw];
+                if (inside) v = typed_load(xImage, (c * H + ih) * W + iw);
             }
             Xs[xk][xc] = v;
             Xin[xk][xc] = inside ? 1 : 0;
@@ -89,8 +92,16 @@ extern "C" __global__ void conv2d_igemm(const float* x, const float* w, const fl
             long long m = m0 + ty + CONV_TILE * r;
             if (m >= M) continue;
             float v = acc[r][c];
-            if (hasBias) v = v + b[m];
-            y[(qn * M + m) * OHW + qrest] = apply_activation(v, activation);
+            if (hasBias) v = v + typed_load(b, m);
+            typed_store(y, (qn * M + m) * OHW + qrest, apply_activation(v, activation));
         }
     }
+}
+
+extern "C" __global__ void conv2d_igemm(const float* x, const float* w, const float* b, float* y, Ints ints, Floats) {
+    conv2d_igemm_body(x, w, b, y, ints);
+}
+
+extern "C" __global__ void conv2d_igemm_f16(const void* x, const void* w, const void* b, void* y, Ints ints, Floats) {
+    conv2d_igemm_body((const half_t*) x, (const half_t*) w, (const half_t*) b, (half_t*) y, ints);
 }

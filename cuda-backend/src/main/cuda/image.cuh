@@ -2,11 +2,14 @@
 #pragma once
 #include "common.cuh"
 #include "epilogue.cuh"
+#include "typed.cuh"
 
 // ints: N, C, H, W, M, OH, OW, KH, KW, strideH, strideW, padTop, padLeft, dilationH, dilationW, group, hasBias,
 // activation (epilogue.cuh). The sum runs over input channel, then kh, then kw, from 0 in f32; the bias is
 // added last, then the activation. For group 1 CudaKernelTable launches conv2d_igemm (conv_igemm.cuh) instead.
-extern "C" __global__ void conv2d(const float* x, const float* w, const float* b, float* y, Ints ints, Floats) {
+// T: the storage type (typed.cuh); conv2d is float, conv2d_f16 half_t (x, w, b and y f16, the sums in f32).
+template <typename T>
+__device__ __forceinline__ void conv2d_body(const T* x, const T* w, const T* b, T* y, const Ints& ints) {
     long long N = ints.v[0], C = ints.v[1], H = ints.v[2], W = ints.v[3], M = ints.v[4];
     long long OH = ints.v[5], OW = ints.v[6], KH = ints.v[7], KW = ints.v[8];
     long long sh = ints.v[9], sw = ints.v[10], pt = ints.v[11], pl = ints.v[12], dh = ints.v[13], dw = ints.v[14];
@@ -24,11 +27,19 @@ extern "C" __global__ void conv2d(const float* x, const float* w, const float* b
                 for (long long kw = 0; kw < KW; kw++) {
                     long long iw = ow * sw - pl + kw * dw;
                     if (iw < 0 || iw >= W) continue;
-                    acc = acc + x[((n * C + c0 + c) * H + ih) * W + iw] * w[((m * cPerGroup + c) * KH + kh) * KW + kw];
+                    acc = acc + typed_load(x, ((n * C + c0 + c) * H + ih) * W + iw) * typed_load(w, ((m * cPerGroup + c) * KH + kh) * KW + kw);
                 }
             }
         }
-        if (hasBias) acc = acc + b[m];
-        y[i] = apply_activation(acc, activation);
+        if (hasBias) acc = acc + typed_load(b, m);
+        typed_store(y, i, apply_activation(acc, activation));
     }
+}
+
+extern "C" __global__ void conv2d(const float* x, const float* w, const float* b, float* y, Ints ints, Floats) {
+    conv2d_body(x, w, b, y, ints);
+}
+
+extern "C" __global__ void conv2d_f16(const void* x, const void* w, const void* b, void* y, Ints ints, Floats) {
+    conv2d_body((const half_t*) x, (const half_t*) w, (const half_t*) b, (half_t*) y, ints);
 }

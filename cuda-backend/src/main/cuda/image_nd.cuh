@@ -4,6 +4,7 @@
 // computes the same values in the same order.
 #pragma once
 #include "common.cuh"
+#include "typed.cuh"
 
 #define IMAGE_MAX_SPATIAL 3
 #define RESIZE_MAX_RANK 6
@@ -11,7 +12,9 @@
 
 // ints: rank, N, C, M, group, hasBias, transposed, then per spatial axis: in, out, k, stride, padBegin, dilation.
 // The sum runs over the group's input channels, then the kernel positions (row-major), from 0 in f32; bias last.
-extern "C" __global__ void conv_nd(const float* x, const float* w, const float* b, float* y, Ints ints, Floats) {
+// T: the storage type (typed.cuh); conv_nd is float, conv_nd_f16 half_t (the sums in f32).
+template <typename T>
+__device__ __forceinline__ void conv_nd_body(const T* x, const T* w, const T* b, T* y, const Ints& ints) {
     int rank = (int) ints.v[0];
     long long N = ints.v[1], C = ints.v[2], M = ints.v[3], group = ints.v[4];
     int hasBias = (int) ints.v[5], transposed = (int) ints.v[6];
@@ -32,8 +35,8 @@ extern "C" __global__ void conv_nd(const float* x, const float* w, const float* 
         float acc = 0.0f;
         for (long long ci = 0; ci < cg; ci++) {
             long long cIn = g * cg + ci;
-            const float* xp = x + (n * C + cIn) * inSize;
-            const float* wp = w + (transposed ? (cIn * mg + m % mg) : (m * cg + ci)) * kSize;
+            const T* xp = x + (n * C + cIn) * inSize;
+            const T* wp = w + (transposed ? (cIn * mg + m % mg) : (m * cg + ci)) * kSize;
             for (long long q = 0; q < kSize; q++) {
                 long long r = q, at = 0, stride = 1;
                 bool ok = true;
@@ -52,19 +55,28 @@ extern "C" __global__ void conv_nd(const float* x, const float* w, const float* 
                     at += p * stride;
                     stride *= in[d];
                 }
-                if (ok) acc = acc + xp[at] * wp[q];
+                if (ok) acc = acc + typed_load(xp, at) * typed_load(wp, q);
             }
         }
-        if (hasBias) acc = acc + b[m];
-        y[i] = acc;
+        if (hasBias) acc = acc + typed_load(b, m);
+        typed_store(y, i, acc);
     }
+}
+
+extern "C" __global__ void conv_nd(const float* x, const float* w, const float* b, float* y, Ints ints, Floats) {
+    conv_nd_body(x, w, b, y, ints);
+}
+
+extern "C" __global__ void conv_nd_f16(const void* x, const void* w, const void* b, void* y, Ints ints, Floats) {
+    conv_nd_body((const half_t*) x, (const half_t*) w, (const half_t*) b, (half_t*) y, ints);
 }
 
 // ints: rank, planes, mode (0 max, 1 average, 2 Lp), countIncludePad, p, then per spatial axis:
 // in, out, k, stride, padBegin, padEnd, dilation. Output e of plane; the window is visited in
 // row-major order. With arg, the first maximum's index within the plane goes there (column-major
-// when columnMajor). Mirrors ImageKernels.Pool.at.
-__device__ float pool_at(const float* x, const Ints& ints, long long plane, long long e, int columnMajor, long long* arg) {
+// when columnMajor). Mirrors ImageKernels.Pool.at. T: the storage type of x (typed.cuh), widened to f32.
+template <typename T>
+__device__ float pool_at(const T* x, const Ints& ints, long long plane, long long e, int columnMajor, long long* arg) {
     int rank = (int) ints.v[0];
     int mode = (int) ints.v[2], includePad = (int) ints.v[3];
     long long p = ints.v[4];
@@ -97,7 +109,7 @@ __device__ float pool_at(const float* x, const Ints& ints, long long plane, long
         if (inPad) padded++;
         if (!in1) continue;
         inside++;
-        float v = x[plane * inSize + at];
+        float v = typed_load(x, plane * inSize + at);
         if (mode == 0) {
             if (v > acc || best < 0) {
                 if (columnMajor) {
@@ -127,14 +139,23 @@ __device__ __forceinline__ long long pool_out_size(const Ints& ints) {
     return n;
 }
 
-extern "C" __global__ void pool(const float* x, float* y, Ints ints, Floats) {
+// T: the storage type (typed.cuh); pool is float, pool_f16 half_t, pool_u8 u8_t and pool_i8 i8_t (max
+// only: exact, an empty window's -inf stored as the type's lowest value).
+template <typename T>
+__device__ __forceinline__ void pool_body(const T* x, T* y, const Ints& ints) {
     long long outSize = pool_out_size(ints);
-    FOR_EACH_ITEM(i, ints.v[1] * outSize) y[i] = pool_at(x, ints, i / outSize, i % outSize, 0, nullptr);
+    FOR_EACH_ITEM(i, ints.v[1] * outSize) typed_store(y, i, pool_at(x, ints, i / outSize, i % outSize, 0, nullptr));
 }
 
+extern "C" __global__ void pool(const float* x, float* y, Ints ints, Floats) { pool_body(x, y, ints); }
+extern "C" __global__ void pool_f16(const void* x, void* y, Ints ints, Floats) { pool_body((const half_t*) x, (half_t*) y, ints); }
+extern "C" __global__ void pool_u8(const void* x, void* y, Ints ints, Floats) { pool_body((const u8_t*) x, (u8_t*) y, ints); }
+extern "C" __global__ void pool_i8(const void* x, void* y, Ints ints, Floats) { pool_body((const i8_t*) x, (i8_t*) y, ints); }
+
 // ints: as pool's (mode 0), then storageOrder (1: column-major). ONNX MaxPool's Indices: the flat
-// index into x of each window's first maximum.
-extern "C" __global__ void pool_indices(const float* x, long long* indices, Ints ints, Floats) {
+// index into x of each window's first maximum. T: the storage type of x (typed.cuh).
+template <typename T>
+__device__ __forceinline__ void pool_indices_body(const T* x, long long* indices, const Ints& ints) {
     int rank = (int) ints.v[0];
     long long outSize = pool_out_size(ints), inSize = 1;
     for (int d = 0; d < rank; d++) inSize *= ints.v[5 + 7 * d];
@@ -145,6 +166,11 @@ extern "C" __global__ void pool_indices(const float* x, long long* indices, Ints
         indices[i] = plane * inSize + arg;
     }
 }
+
+extern "C" __global__ void pool_indices(const float* x, long long* indices, Ints ints, Floats) { pool_indices_body(x, indices, ints); }
+extern "C" __global__ void pool_indices_f16(const void* x, long long* indices, Ints ints, Floats) { pool_indices_body((const half_t*) x, indices, ints); }
+extern "C" __global__ void pool_indices_u8(const void* x, long long* indices, Ints ints, Floats) { pool_indices_body((const u8_t*) x, indices, ints); }
+extern "C" __global__ void pool_indices_i8(const void* x, long long* indices, Ints ints, Floats) { pool_indices_body((const i8_t*) x, indices, ints); }
 
 __device__ __forceinline__ double resize_cubic(double x, double a) {
     if (x <= 1) return (a + 2) * x * x * x - (a + 3) * x * x + 1;

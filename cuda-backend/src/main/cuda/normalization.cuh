@@ -3,12 +3,16 @@
 #pragma once
 #include "common.cuh"
 #include "dtypes.cuh"
+#include "typed.cuh"
 
 // ptrs: x, scale, bias, y, mean, invstd (the present ones, by the has* flags).
 // ints: mode, hasScale, hasBias, hasMean, hasInvStd, K, R, keptShape[K], keptStride[K], scaleKeptStride[K],
 //       biasKeptStride[K], redShape[R], redStride[R], scaleRedStride[R], biasRedStride[R]; floats: epsilon.
-extern "C" __global__ void normalize(const float* x, const float* scale, const float* bias, float* y, float* mean_out,
-                                     float* invstd_out, Ints ints, Floats floats) {
+// T: the storage type of x, scale, bias and y (typed.cuh); normalize is float, normalize_f16 half_t
+// (widened to f32, then as f32: statistics in double, y rounded to f32, then to f16); mean and invstd f32.
+template <typename T>
+__device__ __forceinline__ void normalize_body(const T* x, const T* scale, const T* bias, T* y, float* mean_out,
+                                               float* invstd_out, const Ints& ints, const Floats& floats) {
     int mode = (int) ints.v[0];
     bool hasScale = ints.v[1] == 1, hasBias = ints.v[2] == 1, hasMean = ints.v[3] == 1, hasInvStd = ints.v[4] == 1;
     int K = (int) ints.v[5], R = (int) ints.v[6];
@@ -27,11 +31,11 @@ extern "C" __global__ void normalize(const float* x, const float* scale, const f
         double center = 0.0, factor = 1.0;
         if (mode == 0 || mode == 1) {
             double mean = 0.0;
-            for (long long j = 0; j < redN; j++) mean += x[base + strided_offset(j, R, rs, rst)];
+            for (long long j = 0; j < redN; j++) mean += typed_load(x, base + strided_offset(j, R, rs, rst));
             mean /= (double) redN;
             double var = 0.0;
             for (long long j = 0; j < redN; j++) {
-                double d = x[base + strided_offset(j, R, rs, rst)] - mean;
+                double d = typed_load(x, base + strided_offset(j, R, rs, rst)) - mean;
                 var += d * d;
             }
             var /= (double) redN;
@@ -42,26 +46,36 @@ extern "C" __global__ void normalize(const float* x, const float* scale, const f
         } else if (mode == 4) {
             double squares = 0.0;
             for (long long j = 0; j < redN; j++) {
-                double v = x[base + strided_offset(j, R, rs, rst)];
+                double v = typed_load(x, base + strided_offset(j, R, rs, rst));
                 squares += v * v;
             }
             factor = 1.0 / sqrt(squares / (double) redN + eps);
         } else {
             double norm = 0.0;
             for (long long j = 0; j < redN; j++) {
-                double v = x[base + strided_offset(j, R, rs, rst)];
+                double v = typed_load(x, base + strided_offset(j, R, rs, rst));
                 norm += mode == 2 ? fabs(v) : v * v;
             }
             factor = norm == 0.0 ? 0.0 : 1.0 / (mode == 2 ? norm : sqrt(norm));   // an all-zero group stays 0
         }
         for (long long j = 0; j < redN; j++) {
             long long at = base + strided_offset(j, R, rs, rst);
-            double v = (x[at] - center) * factor;
-            if (hasScale) v = v * scale[sbase + strided_offset(j, R, rs, rsc)];
-            if (hasBias) v = v + bias[bbase + strided_offset(j, R, rs, rbi)];
-            y[at] = (float) v;
+            double v = (typed_load(x, at) - center) * factor;
+            if (hasScale) v = v * typed_load(scale, sbase + strided_offset(j, R, rs, rsc));
+            if (hasBias) v = v + typed_load(bias, bbase + strided_offset(j, R, rs, rbi));
+            typed_store(y, at, (float) v);
         }
     }
+}
+
+extern "C" __global__ void normalize(const float* x, const float* scale, const float* bias, float* y, float* mean_out,
+                                     float* invstd_out, Ints ints, Floats floats) {
+    normalize_body(x, scale, bias, y, mean_out, invstd_out, ints, floats);
+}
+
+extern "C" __global__ void normalize_f16(const void* x, const void* scale, const void* bias, void* y, float* mean_out,
+                                         float* invstd_out, Ints ints, Floats floats) {
+    normalize_body((const half_t*) x, (const half_t*) scale, (const half_t*) bias, (half_t*) y, mean_out, invstd_out, ints, floats);
 }
 
 // The loss of sample (n, d) of nll_loss and its weight; writes its log-probabilities when asked.

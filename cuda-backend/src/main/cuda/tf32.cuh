@@ -94,8 +94,8 @@ extern "C" __global__ void gemm_tf32(const float* A, const float* B, const float
             for (int idx = threadIdx.x; idx < TF32_OUT * TF32_K; idx += TF32_THREADS) {
                 int ar = idx / TF32_K, ak = idx % TF32_K, bk = idx / TF32_OUT, bc = idx % TF32_OUT;
                 long long i = row0 + ar, ka = k0 + ak, kb = k0 + bk, j = col0 + bc;
-                t.a[ar * TF32_LDA + ak] = nvcuda::wmma::__float_to_tf32((i < M && ka < K) ? gemm_a(a, 0, transA, M, K, i, ka) : 0.0f);
-                t.b[bk * TF32_LDB + bc] = nvcuda::wmma::__float_to_tf32((kb < K && j < N) ? gemm_b(bm, 0, transB, N, K, kb, j) : 0.0f);
+                t.a[ar * TF32_LDA + ak] = nvcuda::wmma::__float_to_tf32((i < M && ka < K) ? a[transA ? ka * M + i : i * K + ka] : 0.0f);
+                t.b[bk * TF32_LDB + bc] = nvcuda::wmma::__float_to_tf32((kb < K && j < N) ? bm[transB ? j * K + kb : kb * N + j] : 0.0f);
             }
         }, [&](int r, int c, float sum) {
             long long i = row0 + r, j = col0 + c;

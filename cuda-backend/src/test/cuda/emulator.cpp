@@ -148,6 +148,22 @@ int main() {
         if (name == "unary") body = [&] { unary(p(0), p(1), ints, floats); };
         else if (name == "binary_broadcast") body = [&] { binary_broadcast(p(0), p(1), p(2), ints, floats); };
         else if (name == "gemm") body = [&] { gemm(p(0), p(1), p(2), p(3), ints, floats); };
+        // the typed forms (typed.cuh): the same slots as the f32 entry function
+        else if (name == "gemm_f16") body = [&] { gemm_f16(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "gemm_f64") body = [&] { gemm_f64(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "conv2d_f16") body = [&] { conv2d_f16(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "conv2d_igemm_f16") body = [&] { conv2d_igemm_f16(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "conv_nd_f16") body = [&] { conv_nd_f16(p(0), p(1), p(2), p(3), ints, floats); };
+        else if (name == "pool_f16") body = [&] { pool_f16(p(0), p(1), ints, floats); };
+        else if (name == "pool_u8") body = [&] { pool_u8(p(0), p(1), ints, floats); };
+        else if (name == "pool_i8") body = [&] { pool_i8(p(0), p(1), ints, floats); };
+        else if (name == "pool_indices_f16") body = [&] { pool_indices_f16(p(0), (long long*) p(1), ints, floats); };
+        else if (name == "pool_indices_u8") body = [&] { pool_indices_u8(p(0), (long long*) p(1), ints, floats); };
+        else if (name == "pool_indices_i8") body = [&] { pool_indices_i8(p(0), (long long*) p(1), ints, floats); };
+        else if (name == "softmax_f16") body = [&] { softmax_f16(p(0), p(1), ints, floats); };
+        else if (name == "softmax_f64") body = [&] { softmax_f64(p(0), p(1), ints, floats); };
+        else if (name == "normalize_f16") body = [&] { normalize_f16(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
+        else if (name == "attention_f16") body = [&] { attention_f16(p(0), p(1), p(2), p(3), p(4), p(5), (const long long*) p(6), p(7), p(8), p(9), p(10), ints, floats); };
         else if (name == "softmax") body = [&] { softmax(p(0), p(1), ints, floats); };
         else if (name == "batchnorm") body = [&] { batchnorm(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
         else if (name == "conv2d_igemm_tf32") body = [&] { conv2d_igemm_tf32(p(0), p(1), p(2), p(3), ints, floats); };

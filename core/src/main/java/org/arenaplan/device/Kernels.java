@@ -511,8 +511,9 @@ public final class Kernels {
      * (onnxruntime/core/optimizer/insert_cast_transformer.h: "insert cast node that casts float16
      * to float for cpu nodes"; Cast to f32, the f32 kernel, Cast back); f64 computes in double.
      * POOL max also takes uint8 and int8 (exact; an empty window gives the type's lowest value,
-     * as ORT's int8/uint8 MaxPool-12). The CUDA fatbin has the f32 forms only: the CUDA device
-     * refuses another type by kernel and type name ({@link #simOnlyType}).
+     * as ORT's int8/uint8 MaxPool-12). The CUDA fatbin has a form of each kernel for each of these
+     * types (cuda-backend's typed.cuh: one entry function per type, the same numerics); the CUDA
+     * device refuses a type it lacks by kernel and type name ({@link #simOnlyType}).
      *
      * @return the index of the type int in {@code ints}, or -1 for a kernel of one type
      */
@@ -547,7 +548,12 @@ public final class Kernels {
         return out;
     }
 
-    /** Whether {@code kernel}'s call computes a type other than f32: the CUDA fatbin has none of those forms yet. */
+    /**
+     * Whether {@code kernel}'s call computes a type other than f32 ({@link #typeInt}): a typed form of
+     * the kernel, which a device must have for that type. The simulator computes every type listed at
+     * {@link #typeInt}; the CUDA fatbin has the same typed forms (cuda-backend's
+     * {@code CudaKernelTable.FATBIN_TYPES}) and refuses any other type by kernel, op and type name.
+     */
     public static boolean simOnlyType(String kernel, long[] ints) {
         return typeCode(kernel, ints) != 1;
     }

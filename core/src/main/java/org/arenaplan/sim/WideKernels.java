@@ -73,7 +73,7 @@ final class WideKernels {
         return v;
     }
 
-    /** {@link Kernels#GEMM} in f64: as the f32 kernel ({@code SimKernels.gemm}), every sum and product in double. */
+    /** {@link Kernels#GEMM} in f64: as the f32 kernel ({@code SimKernels.gemm}: alpha * AB, then + beta * C when present), every sum and product in double. */
     static void gemm(KernelCall c, double[][] f) {
         int batch = SimKernels.i(c, 0), m = SimKernels.i(c, 1), n = SimKernels.i(c, 2), kk = SimKernels.i(c, 3);
         boolean ta = c.intArg(4) == 1, tb = c.intArg(5) == 1;
@@ -93,24 +93,25 @@ final class WideKernels {
                     double av = ta ? a[a0 + k * m + r] : a[a0 + r * kk + k];
                     for (int j = 0; j < n; j++) acc[j] += av * (tb ? b[b0 + j * kk + k] : b[b0 + k * n + j]);
                 }
-                for (int j = 0; j < n; j++) y[y0 + r * n + j] = alpha * acc[j] + (hasC ? beta * cm[bt * cb + r * cr + j * cc] : 0);
+                for (int j = 0; j < n; j++) y[y0 + r * n + j] = hasC ? alpha * acc[j] + beta * cm[bt * cb + r * cr + j * cc] : alpha * acc[j];
             }
         }
     }
 
-    /** {@link Kernels#SOFTMAX} in f64: each lane as the f32 kernel walks it, in double. */
+    /** {@link Kernels#SOFTMAX} in f64: each lane as the f32 kernel walks it (a NaN wins the max; hardmax the first maximum), in double. */
     static void softmax(KernelCall c, double[] x, double[] y) {
         int outer = SimKernels.i(c, 0), n = SimKernels.i(c, 1), inner = SimKernels.i(c, 2), mode = SimKernels.i(c, 3);
         for (int o = 0; o < outer; o++) {
             for (int in = 0; in < inner; in++) {
                 int base = o * n * inner + in;
                 double max = Double.NEGATIVE_INFINITY;
-                int arg = 0;
                 for (int k = 0; k < n; k++) {
                     double v = x[base + k * inner];
-                    if (v > max) { max = v; arg = k; }
+                    if (v > max || v != v) max = v;   // a NaN wins, as in f32
                 }
                 if (mode == Kernels.HARDMAX_MODE) {
+                    int arg = 0;
+                    for (int k = 1; k < n; k++) if (x[base + k * inner] > x[base + arg * inner]) arg = k;
                     for (int k = 0; k < n; k++) y[base + k * inner] = k == arg ? 1 : 0;
                     continue;
                 }

@@ -37,9 +37,13 @@ final class CublasGemm implements AutoCloseable {
         JCublas2.setExceptionsEnabled(false);
     }
 
-    /** Whether cuBLAS runs {@code call}: not with a fused epilogue activation (int 12), which the tiled kernel applies. */
+    /**
+     * Whether cuBLAS runs {@code call}: f32 only (cublasSgemm; gemm_f16 and gemm_f64 are the tiled
+     * kernel's typed forms), and not with a fused epilogue activation (int 12), which the tiled kernel applies.
+     */
     static boolean handles(KernelCall call) {
         long[] ints = call.ints();
+        if (org.arenaplan.device.Kernels.typeCode(org.arenaplan.device.Kernels.GEMM, ints) != 1) return false;
         return ints.length <= 12 || ints[12] == org.arenaplan.device.Kernels.ACTIVATION_NONE;
     }
 

@@ -139,16 +139,30 @@ final class CudaKernelTable {
     static final Map<String, Spec> VARIANTS = Map.of(CONV2D_IGEMM, SPECS.get(Kernels.CONV2D),
             CONV2D_IGEMM_TF32, SPECS.get(Kernels.CONV2D), GEMM_TF32, SPECS.get(Kernels.GEMM));
 
-    /** Every entry function the device loads from the fatbin: the kernels and their variants. */
+    /** Every entry function the device loads from the fatbin: the kernels, their variants and their typed forms. */
     static java.util.Set<String> entries() {
         java.util.Set<String> all = new java.util.TreeSet<>(SPECS.keySet());
         all.addAll(VARIANTS.keySet());
+        FATBIN_TYPES.forEach((kernel, codes) -> codes.forEach(code -> {
+            all.add(typed(kernel, code));
+            if (kernel.equals(Kernels.CONV2D)) all.add(typed(CONV2D_IGEMM, code));
+        }));
         return all;
     }
 
     /**
-     * The entry function that runs {@code call} in FP32: {@link #CONV2D_IGEMM} for a conv2d with
-     * group 1 (int 15), the kernel of the call's name otherwise. Both give the same bits (conv_igemm.cuh).
+     * The entry function of {@code entry}'s form for element type {@code code} (ONNX): {@code entry}
+     * itself for f32 (code 1), else {@code entry_TYPE} (gemm_f16, pool_u8; typed.cuh).
+     */
+    static String typed(String entry, long code) {
+        return code == 1 ? entry : entry + "_" + org.arenaplan.ir.DType.ofOnnx((int) code).jsonName();
+    }
+
+    /**
+     * The entry function that runs {@code call}: {@link #CONV2D_IGEMM} for a conv2d with group 1
+     * (int 15), the kernel of the call's name otherwise (both give the same bits, conv_igemm.cuh);
+     * for a call of another element type than f32 ({@link Kernels#typeCode}), that entry's typed
+     * form ({@link #typed}).
      */
     static String entry(KernelCall call) {
         return entry(call, false);
@@ -161,24 +175,37 @@ final class CudaKernelTable {
      */
     static String entry(KernelCall call, boolean tf32) {
         boolean conv = call.name().equals(Kernels.CONV2D) && call.ints()[15] == 1;
-        if (tf32 && conv) return CONV2D_IGEMM_TF32;
-        if (tf32 && call.name().equals(Kernels.GEMM) && Kernels.typeCode(Kernels.GEMM, call.ints()) == 1) return GEMM_TF32;   // TF32 rounds f32 operands
-        return conv ? CONV2D_IGEMM : call.name();
+        long code = Kernels.typeCode(call.name(), call.ints());
+        if (tf32 && code == 1 && conv) return CONV2D_IGEMM_TF32;   // TF32 rounds f32 operands: never for another type
+        if (tf32 && code == 1 && call.name().equals(Kernels.GEMM)) return GEMM_TF32;
+        return typed(conv ? CONV2D_IGEMM : call.name(), code);
     }
 
-    /**
-     * The element types (ONNX codes) beyond f32 that the fatbin's form of a typed kernel computes
-     * ({@link Kernels#typeInt}): gemm in f16 (gemm.cuh). A call of another type is refused by
-     * kernel, op and type name before launch; the simulator computes it.
-     */
-    static final Map<String, java.util.Set<Long>> FATBIN_TYPES = Map.of(Kernels.GEMM, java.util.Set.of((long) org.arenaplan.ir.DType.F16.onnxCode()));
+    private static final long F16 = org.arenaplan.ir.DType.F16.onnxCode(), F64 = org.arenaplan.ir.DType.F64.onnxCode(),
+            U8 = org.arenaplan.ir.DType.U8.onnxCode(), I8 = org.arenaplan.ir.DType.I8.onnxCode();
 
-    /** {@code f32} or {@code f32 and f16}: the types of {@code kernel} the fatbin computes. */
+    /**
+     * The element types (ONNX codes) beyond f32 that the fatbin's forms of a typed kernel compute
+     * ({@link Kernels#typeInt}; one entry function per type, {@link #typed}; typed.cuh): every type the
+     * simulator computes. A call of another type is refused by kernel, op and type name before launch.
+     */
+    static final Map<String, java.util.Set<Long>> FATBIN_TYPES = Map.of(
+            Kernels.GEMM, java.util.Set.of(F16, F64),
+            Kernels.CONV2D, java.util.Set.of(F16),
+            Kernels.CONV_ND, java.util.Set.of(F16),
+            Kernels.POOL, java.util.Set.of(F16, U8, I8),
+            Kernels.POOL_INDICES, java.util.Set.of(F16, U8, I8),
+            Kernels.SOFTMAX, java.util.Set.of(F16, F64),
+            Kernels.NORMALIZE, java.util.Set.of(F16),
+            Kernels.ATTENTION, java.util.Set.of(F16));
+
+    /** {@code f32}, {@code f32 and f16}, {@code f32, f16 and f64}: the types of {@code kernel} the fatbin computes. */
     private static String fatbinTypes(String kernel) {
-        StringBuilder s = new StringBuilder("f32");
+        java.util.List<String> names = new java.util.ArrayList<>(java.util.List.of("f32"));
         for (long code : new java.util.TreeSet<>(FATBIN_TYPES.getOrDefault(kernel, java.util.Set.of())))
-            s.append(" and ").append(org.arenaplan.ir.DType.ofOnnx((int) code).jsonName());
-        return s.toString();
+            names.add(org.arenaplan.ir.DType.ofOnnx((int) code).jsonName());
+        int last = names.size() - 1;
+        return last == 0 ? names.get(0) : String.join(", ", names.subList(0, last)) + " and " + names.get(last);
     }
 
     /** Grid and block sizes of one launch. */
@@ -198,7 +225,7 @@ final class CudaKernelTable {
         if (Kernels.simOnlyType(call.name(), call.ints()) && !FATBIN_TYPES.getOrDefault(call.name(), java.util.Set.of()).contains(Kernels.typeCode(call.name(), call.ints()))) {
             org.arenaplan.ir.DType t = org.arenaplan.ir.DType.ofOnnx((int) Kernels.typeCode(call.name(), call.ints()));
             throw new DeviceException("kernel '" + call.name() + "' (op " + call.label() + ") in " + (t == null ? "element type " + Kernels.typeCode(call.name(), call.ints()) : t.jsonName())
-                    + " runs on the simulator only; the CUDA fatbin has its " + fatbinTypes(call.name()) + " form (use --device sim)");
+                    + " has no CUDA form; the CUDA fatbin has its " + fatbinTypes(call.name()) + " forms (the types the simulator computes, Kernels.typeInt)");
         }
         if (s == null) throw new DeviceException("unknown kernel '" + call.name() + "' (op " + call.label() + "); known: " + SPECS.keySet());
         int n = call.pointers().size();
@@ -259,7 +286,7 @@ final class CudaKernelTable {
     static Geometry geometry(String entry, KernelCall call, Spec s) {
         long[] ints = call.ints();
         switch (entry) {   // conv: x over pixel tiles (N * OH * OW), y over channel tiles (M); gemm: x over N, y over M, z the batch
-            case CONV2D_IGEMM: return new Geometry(blocks(ints[0] * ints[5] * ints[6], CONV_OUT), blocks(ints[4], CONV_OUT), 1, GEMM_TILE, GEMM_TILE);
+            case CONV2D_IGEMM, CONV2D_IGEMM + "_f16": return new Geometry(blocks(ints[0] * ints[5] * ints[6], CONV_OUT), blocks(ints[4], CONV_OUT), 1, GEMM_TILE, GEMM_TILE);
             case CONV2D_IGEMM_TF32: return new Geometry(blocks(ints[0] * ints[5] * ints[6], TF32_OUT), blocks(ints[4], TF32_OUT), 1, TF32_THREADS, 1);
             case GEMM_TF32: return new Geometry(blocks(ints[2], TF32_OUT), blocks(ints[1], TF32_OUT), (int) Math.max(1, Math.min(ints[0], 65_535)), TF32_THREADS, 1);
             case Kernels.FLEX_ATTENTION: return new Geometry((int) Math.max(1, Math.min(s.items().applyAsLong(ints), 1 << 20)), 1, 1, FLEX_ATTENTION_THREADS, 1);

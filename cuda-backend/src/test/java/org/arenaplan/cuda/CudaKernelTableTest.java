@@ -78,14 +78,43 @@ class CudaKernelTableTest {
         assertThat(CudaKernelTable.spec(call(Kernels.GEMM, 3, Kernels.withType(Kernels.GEMM, f32, 1), new double[] {1, 0}))).isNotNull();
         KernelCall half = call(Kernels.GEMM, 3, Kernels.withType(Kernels.GEMM, f32, org.arenaplan.ir.DType.F16.onnxCode()), new double[] {1, 0});
         assertThat(CudaKernelTable.spec(half)).isNotNull();   // gemm.cuh computes f16
-        assertThat(CudaKernelTable.entry(half, true)).isEqualTo(Kernels.GEMM);   // never the TF32 kernel
-        KernelCall f64 = call(Kernels.GEMM, 3, Kernels.withType(Kernels.GEMM, f32, org.arenaplan.ir.DType.F64.onnxCode()), new double[] {1, 0});
-        assertThatThrownBy(() -> CudaKernelTable.spec(f64)).isInstanceOf(DeviceException.class)
-                .hasMessage("kernel 'gemm' (op op) in f64 runs on the simulator only; the CUDA fatbin has its f32 and f16 form (use --device sim)");
+        assertThat(CudaKernelTable.entry(half, true)).isEqualTo("gemm_f16");   // never the TF32 kernel
+        KernelCall bf16 = call(Kernels.GEMM, 3, Kernels.withType(Kernels.GEMM, f32, org.arenaplan.ir.DType.BF16.onnxCode()), new double[] {1, 0});
+        assertThatThrownBy(() -> CudaKernelTable.spec(bf16)).isInstanceOf(DeviceException.class)
+                .hasMessage("kernel 'gemm' (op op) in bf16 has no CUDA form; the CUDA fatbin has its f32, f16 and f64 forms (the types the simulator computes, Kernels.typeInt)");
         long[] pool = new long[5 + 7 * 2];
         pool[0] = 2;
-        KernelCall u8 = call(Kernels.POOL, 2, Kernels.withType(Kernels.POOL, pool, org.arenaplan.ir.DType.U8.onnxCode()), new double[0]);
-        assertThatThrownBy(() -> CudaKernelTable.spec(u8)).isInstanceOf(DeviceException.class).hasMessageContaining("'pool' (op op) in u8");
+        KernelCall f64 = call(Kernels.POOL, 2, Kernels.withType(Kernels.POOL, pool, org.arenaplan.ir.DType.F64.onnxCode()), new double[0]);
+        assertThatThrownBy(() -> CudaKernelTable.spec(f64)).isInstanceOf(DeviceException.class).hasMessageContaining("'pool' (op op) in f64")
+                .hasMessageContaining("its f32, u8, i8 and f16 forms");
+    }
+
+    @Test
+    void everyTypeTheSimulatorComputesHasATypedEntryFunction() {
+        // Kernels.typeInt's types: f16 for all eight kernels, f64 for gemm and softmax, u8 and i8 for the pools
+        long f16 = org.arenaplan.ir.DType.F16.onnxCode(), f64 = org.arenaplan.ir.DType.F64.onnxCode();
+        long u8 = org.arenaplan.ir.DType.U8.onnxCode(), i8 = org.arenaplan.ir.DType.I8.onnxCode();
+        long[] conv = {2, 3, 17, 21, 70, 9, 11, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 0};
+        KernelCall c = call(Kernels.CONV2D, 4, Kernels.withType(Kernels.CONV2D, conv, f16), new double[0]);
+        assertThat(CudaKernelTable.spec(c)).isNotNull();
+        assertThat(CudaKernelTable.entry(c, true)).isEqualTo("conv2d_igemm_f16");   // f16 never takes TF32
+        assertThat(CudaKernelTable.geometry("conv2d_igemm_f16", c, CudaKernelTable.spec(c))).isEqualTo(new CudaKernelTable.Geometry(4, 2, 1, 16, 16));
+        long[] grouped = conv.clone();
+        grouped[15] = 3;
+        assertThat(CudaKernelTable.entry(call(Kernels.CONV2D, 4, Kernels.withType(Kernels.CONV2D, grouped, f16), new double[0]))).isEqualTo("conv2d_f16");
+        long[] gemm = {1, 3, 5, 7, 0, 0, 21, 35, 0, 0, 0, 0};
+        assertThat(CudaKernelTable.entry(call(Kernels.GEMM, 3, Kernels.withType(Kernels.GEMM, gemm, f64), new double[] {1, 0}), true)).isEqualTo("gemm_f64");
+        assertThat(CudaKernelTable.entry(call(Kernels.SOFTMAX, 2, Kernels.withType(Kernels.SOFTMAX, new long[] {1, 4, 1, 0}, f64), new double[0]))).isEqualTo("softmax_f64");
+        long[] pool = new long[5 + 7 * 2];
+        pool[0] = 2;
+        assertThat(CudaKernelTable.entry(call(Kernels.POOL, 2, Kernels.withType(Kernels.POOL, pool, u8), new double[0]))).isEqualTo("pool_u8");
+        assertThat(CudaKernelTable.entry(call(Kernels.POOL, 2, pool, new double[0]))).isEqualTo(Kernels.POOL);   // f32: the kernel's own entry
+        assertThat(CudaKernelTable.entries()).contains("gemm_f16", "gemm_f64", "conv2d_f16", "conv2d_igemm_f16", "conv_nd_f16", "pool_f16", "pool_u8", "pool_i8",
+                "pool_indices_f16", "pool_indices_u8", "pool_indices_i8", "softmax_f16", "softmax_f64", "normalize_f16", "attention_f16");
+        assertThat(CudaKernelTable.FATBIN_TYPES).containsOnlyKeys(Kernels.GEMM, Kernels.CONV2D, Kernels.CONV_ND, Kernels.POOL, Kernels.POOL_INDICES,
+                Kernels.SOFTMAX, Kernels.NORMALIZE, Kernels.ATTENTION);
+        assertThat(CudaKernelTable.FATBIN_TYPES.get(Kernels.POOL)).containsExactlyInAnyOrder(f16, u8, i8);
+        assertThat(CudaKernelTable.FATBIN_TYPES.get(Kernels.POOL_INDICES)).containsExactlyInAnyOrder(f16, u8, i8);
     }
 
     @Test

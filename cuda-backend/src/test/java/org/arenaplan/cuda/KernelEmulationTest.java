@@ -130,6 +130,7 @@ class KernelEmulationTest {
             c.add(new Case(Kernels.GEMM, in, DType.F16, 2 * bm * bn, new long[] {2, bm, bn, bk, t, 1 - t, bm * bk, bk * bn, 1, 0, 0, 1, Kernels.ACTIVATION_NONE,
                     DType.F16.onnxCode()}, new double[] {0.5, 2.0}, 0));
         }
+        c.addAll(typedFormCases());   // the other typed forms (typed.cuh)
         for (int mode = Kernels.SOFTMAX_MODE; mode <= Kernels.HARDMAX_MODE; mode++) {
             c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 7 * 33)), 7 * 33, new long[] {7, 33, 1, mode}, new double[0], 2));
             // axis 1 of [3, 11, 7]: lanes of 11 values with stride 7
@@ -333,6 +334,135 @@ class KernelEmulationTest {
      * those outputs stay finite as the simulator's do). The fused relu also on the group-2
      * fallback and on gemm.
      */
+    /** {@code c} computed in {@code t} ({@link Kernels#withType}): its f32 inputs converted to {@code t}, the others kept. */
+    private static Case typedForm(Case c, DType t, DType out, int ulps) {
+        List<TensorValue> in = c.inputs().stream().map(v -> v.dtype() == DType.F32 ? TensorValue.ofDoubles(t, null, v.doubles()) : v).toList();
+        return new Case(c.kernel(), in, out, c.outputs(), Kernels.withType(c.kernel(), c.ints(), t.onnxCode()), c.floats(), ulps);
+    }
+
+    /** {@code n} integers in [lo, hi] as elements of {@code t}. */
+    private static TensorValue integers(DType t, long seed, int n, int lo, int hi) {
+        Random r = new Random(seed);
+        double[] v = new double[n];
+        for (int i = 0; i < n; i++) v[i] = lo + r.nextInt(hi - lo + 1);
+        return TensorValue.ofDoubles(t, null, v);
+    }
+
+    /**
+     * The typed forms of typed.cuh (one entry function per kernel and type, CudaKernelTable.entry
+     * picks it) against the simulator's: gemm in f16 with the fused Relu and f64 (a negative alpha
+     * without C: the sign of a zero product kept); conv2d (grouped and as the implicit GEMM, odd
+     * sizes, more than one tile) and conv_nd (3-D, ConvTranspose) in f16; pool in f16 (max, average,
+     * Lp) and max in u8 and i8 with windows wholly in the padding (the type's lowest value);
+     * pool_indices in f16, u8 and i8; softmax, log-softmax and hardmax in f16 and f64; normalize
+     * (LayerNormalization with its invstd) in f16; attention in f16 (Y over two chunks of 32 values,
+     * qk, present_value, a bool mask with a fully masked row). Bit for bit, also where exp, tanh or
+     * pow enter the f16 forms (the C library's and Java's agree once rounded to f32, then to f16, on
+     * these inputs: a last-bit difference of the double result survives both roundings with a
+     * probability of about 2^-29 per value); f64 softmax within 2 ulp (exp, log: last bits may differ).
+     */
+    private static List<Case> typedFormCases() {
+        List<Case> c = new ArrayList<>();
+        int bm = 33, bn = 70, bk = 19;
+        c.add(typedForm(Case.f32(Kernels.GEMM, List.of(random(120, bm * bk), random(121, bk * bn), random(122, bn)), bm * bn,
+                new long[] {1, bm, bn, bk, 0, 1, 0, 0, 1, 0, 0, 1, Kernels.ACTIVATION_RELU}, new double[] {1.0, 1.0}, 0), DType.F16, DType.F16, 0));
+        for (int t = 0; t <= 1; t++) {
+            c.add(typedForm(Case.f32(Kernels.GEMM, List.of(random(123, 2 * bm * bk), random(124, 2 * bk * bn), random(125, bn)), 2 * bm * bn,
+                    new long[] {2, bm, bn, bk, t, 1 - t, bm * bk, bk * bn, 1, 0, 0, 1}, new double[] {0.5, 2.0}, 0), DType.F64, DType.F64, 0));
+        }
+        float[] zeros = random(126, bm * bk);   // every third row of A all zeros: alpha * (+0) = -0, kept without C
+        for (int r = 0; r < bm; r += 3) java.util.Arrays.fill(zeros, r * bk, (r + 1) * bk, 0f);
+        c.add(typedForm(Case.f32(Kernels.GEMM, List.of(zeros, random(127, bk * bn)), bm * bn,
+                new long[] {1, bm, bn, bk, 0, 0, 0, 0, 0, 0, 0, 0}, new double[] {-1.5, 0.0}, 0), DType.F64, DType.F64, 0));
+        // conv2d: group 1 (conv2d_igemm_f16: 70 channels, 2 x 9 x 11 pixels, two tiles each way) and group 2 (conv2d_f16)
+        c.add(typedForm(conv(128, convInts(2, 3, 17, 21, 70, 3, 3, 2, 2, 1, 1, 1, 1, 1, true, Kernels.ACTIVATION_NONE)), DType.F16, DType.F16, 0));
+        c.add(typedForm(conv(129, convInts(1, 4, 9, 7, 6, 3, 2, 2, 1, 1, 0, 1, 2, 2, true, Kernels.ACTIVATION_NONE)), DType.F16, DType.F16, 0));
+        c.add(typedForm(conv(130, convInts(1, 5, 9, 11, 7, 3, 2, 1, 1, 2, 0, 2, 1, 1, false, Kernels.ACTIVATION_NONE)), DType.F16, DType.F16, 0));
+        // conv_nd: the 3-D Conv and the 2-D ConvTranspose of cases()
+        c.add(typedForm(Case.f32(Kernels.CONV_ND, List.of(random(16, 840), random(17, 324), random(18, 6)), 144,
+                new long[] {3, 1, 4, 6, 2, 1, 0, 5, 3, 3, 2, 1, 1, 6, 2, 3, 1, 0, 2, 7, 4, 3, 2, 1, 1}, new double[0], 0), DType.F16, DType.F16, 0));
+        c.add(typedForm(Case.f32(Kernels.CONV_ND, List.of(random(16, 36), random(17, 108)), 216,
+                new long[] {2, 1, 4, 6, 2, 0, 1, 3, 6, 3, 2, 1, 1, 3, 6, 3, 2, 1, 1}, new double[0], 0), DType.F16, DType.F16, 0));
+        // pool: the 3-D windows of cases() in f16 (max, average with and without the padding, L3) and max in u8 and i8;
+        // a 1-D pool of 3 values padded by 2 each side with windows of 1: four windows hold no value
+        long[] pool3 = {3, 2, 0, 0, 3, 4, 4, 2, 1, 1, 0, 1, 5, 2, 2, 2, 0, 1, 2, 6, 3, 3, 2, 1, 1, 1};
+        for (int mode : new int[] {Kernels.MAX, Kernels.AVERAGE, Kernels.LP}) {
+            for (int include = 0; include <= (mode == Kernels.AVERAGE ? 1 : 0); include++) {
+                long[] ints = pool3.clone();
+                ints[2] = mode;
+                ints[3] = include;
+                c.add(typedForm(Case.f32(Kernels.POOL, List.of(random(19, 240)), 48, ints, new double[0], 0), DType.F16, DType.F16, 0));
+            }
+        }
+        long[] empty = {1, 2, Kernels.MAX, 0, 0, 3, 7, 1, 1, 2, 2, 1};
+        for (DType t : new DType[] {DType.U8, DType.I8}) {
+            int lo = t == DType.U8 ? 0 : -128, hi = t == DType.U8 ? 255 : 127;
+            c.add(new Case(Kernels.POOL, List.of(integers(t, 131, 240, lo, hi)), t, 48, Kernels.withType(Kernels.POOL, pool3, t.onnxCode()), new double[0], 0));
+            c.add(new Case(Kernels.POOL, List.of(integers(t, 132, 6, lo, hi)), t, 14, Kernels.withType(Kernels.POOL, empty, t.onnxCode()), new double[0], 0));
+        }
+        c.add(typedForm(Case.f32(Kernels.POOL, List.of(random(133, 6)), 14, empty, new double[0], 0), DType.F16, DType.F16, 0));
+        // pool_indices: the max windows' argmax, column-major, in f16, u8 and i8 (ties likely in u8 and i8: the first maximum)
+        long[] indices = java.util.Arrays.copyOf(pool3, pool3.length + 1);
+        indices[pool3.length] = 1;
+        c.add(new Case(Kernels.POOL_INDICES, List.of(TensorValue.ofDoubles(DType.F16, null, doubles(random(19, 240)))), DType.I64, 48,
+                Kernels.withType(Kernels.POOL_INDICES, indices, DType.F16.onnxCode()), new double[0], 0));
+        for (DType t : new DType[] {DType.U8, DType.I8}) {
+            c.add(new Case(Kernels.POOL_INDICES, List.of(integers(t, 134, 240, -3, 3)), DType.I64, 48,
+                    Kernels.withType(Kernels.POOL_INDICES, indices, t.onnxCode()), new double[0], 0));
+        }
+        // softmax family: lanes of 33 (contiguous) and of 11 with stride 7, in f16 and f64
+        for (int mode = Kernels.SOFTMAX_MODE; mode <= Kernels.HARDMAX_MODE; mode++) {
+            c.add(typedForm(Case.f32(Kernels.SOFTMAX, List.of(random(135, 7 * 33)), 7 * 33, new long[] {7, 33, 1, mode}, new double[0], 0), DType.F16, DType.F16, 0));
+            c.add(typedForm(Case.f32(Kernels.SOFTMAX, List.of(random(136, 3 * 11 * 7)), 3 * 11 * 7, new long[] {3, 11, 7, mode}, new double[0], 0), DType.F16, DType.F16, 0));
+            c.add(typedForm(Case.f32(Kernels.SOFTMAX, List.of(random(137, 3 * 11 * 7)), 3 * 11 * 7, new long[] {3, 11, 7, mode}, new double[0], 0), DType.F64, DType.F64,
+                    mode == Kernels.HARDMAX_MODE ? 0 : 2));
+        }
+        // a NaN first in a lane: hardmax keeps index 0 (no value is greater than NaN), softmax and log-softmax give NaN
+        float[] nan = random(149, 4 * 5);
+        nan[0] = Float.NaN;
+        for (int mode = Kernels.SOFTMAX_MODE; mode <= Kernels.HARDMAX_MODE; mode++)
+            c.add(typedForm(Case.f32(Kernels.SOFTMAX, List.of(nan), 4 * 5, new long[] {4, 5, 1, mode}, new double[0], 0), DType.F64, DType.F64, mode == Kernels.HARDMAX_MODE ? 0 : 2));
+        // normalize: LayerNormalization over 63 values (y, then invstd: f32 whatever the type)
+        long[] ln = {Kernels.N_STANDARDIZE, 1, 1, 0, 0, 1, 1, 5, 63, 0, 0, 63, 1, 1, 1};
+        c.add(typedForm(Case.f32(Kernels.NORMALIZE, List.of(random(138, 5 * 63), random(139, 63), random(140, 63)), 5 * 63, ln, new double[] {1e-5}, 0),
+                DType.F16, DType.F16, 0));
+        long[] stats = ln.clone();
+        stats[3] = 1;
+        stats[4] = 1;
+        c.add(new Case(Kernels.NORMALIZE, List.of(floats(DType.F16, 138, 5 * 63), floats(DType.F16, 139, 63), floats(DType.F16, 140, 63),
+                TensorValue.ofDoubles(DType.F16, null, new double[5 * 63]), TensorValue.ofFloats(null, new float[5])), DType.F32, 5,
+                Kernels.withType(Kernels.NORMALIZE, stats, DType.F16.onnxCode()), new double[] {1e-5}, 0));
+        attentionF16(c);
+        return c;
+    }
+
+    /** attention_f16: B 2, Hq 4, Hkv 2, Sq 3, Skv 5, past 2, D 8, Dv 37 (two chunks of Y); qk, Y, present_value compared. */
+    private static void attentionF16(List<Case> c) {
+        int b = 2, hq = 4, hkv = 2, sq = 3, skv = 5, d = 8, dv = 37, past = 2, total = past + skv;
+        float[] q = random(141, b * hq * sq * d), k = random(142, b * hkv * skv * d), v = random(143, b * hkv * skv * dv);
+        float[] pk = random(144, b * hkv * past * d), pv = random(145, b * hkv * past * dv), mask = random(146, sq * 6);
+        float[] y = new float[b * hq * sq * dv], presK = new float[b * hkv * total * d], presV = new float[b * hkv * total * dv];
+        long[] ints = {b, hq, hkv, sq, skv, past, d, dv, 0, 1, 0, 0, 0, 6, 6, 1, 1, 0, 1, 1, 1, 3, -1, -1};
+        c.add(typedForm(Case.f32(Kernels.ATTENTION, List.of(q, k, v, mask, pk, pv, y, presK, presV), b * hq * sq * total, ints, new double[] {0.3, 2.0}, 0),
+                DType.F16, DType.F16, 0));
+        long[] yOnly = ints.clone();
+        yOnly[18] = yOnly[19] = yOnly[20] = 0;
+        c.add(typedForm(Case.f32(Kernels.ATTENTION, List.of(q, k, v, mask, pk, pv), b * hq * sq * dv, yOnly, new double[] {0.3, 2.0}, 0), DType.F16, DType.F16, 0));
+        long[] presentV = ints.clone();
+        presentV[20] = 0;
+        c.add(typedForm(Case.f32(Kernels.ATTENTION, List.of(q, k, v, mask, pk, pv, y, presK), b * hkv * total * dv, presentV, new double[] {0.3, 0.0}, 0),
+                DType.F16, DType.F16, 0));
+        // 3-D, a bool mask [B, 1, Sq, Skv] whose row (1, *, 2) is all false (those Y rows 0), no past, Dv 6
+        int dv3 = 6;
+        byte[] bmask = new byte[b * sq * skv];
+        Random r = new Random(147);
+        for (int i = 0; i < bmask.length; i++) bmask[i] = (byte) (r.nextInt(3) == 0 ? 0 : 1);
+        java.util.Arrays.fill(bmask, (sq + 2) * skv, (sq + 3) * skv, (byte) 0);
+        c.add(typedForm(new Case(Kernels.ATTENTION, List.of(TensorValue.ofFloats(null, q), TensorValue.ofFloats(null, k), TensorValue.ofFloats(null, random(148, b * hkv * skv * dv3)),
+                new TensorValue(DType.BOOL, new long[] {bmask.length}, bmask)), DType.F32, b * hq * sq * dv3,
+                new long[] {b, hq, hkv, sq, skv, 0, d, dv3, 1, 1, 1, sq * skv, 0, skv, skv, 0, 0, 0, 0, 0, 0, 0, -1, -1}, new double[] {0.35, 0.0}, 0), DType.F16, DType.F16, 0));
+    }
+
     private static List<Case> implicitGemmCases() {
         List<Case> c = new ArrayList<>();
         c.add(conv(60, convInts(2, 3, 17, 21, 70, 3, 3, 2, 2, 1, 1, 1, 1, 1, true, Kernels.ACTIVATION_RELU)));

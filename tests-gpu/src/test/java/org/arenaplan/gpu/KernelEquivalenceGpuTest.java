@@ -183,6 +183,46 @@ class KernelEquivalenceGpuTest {
         assertThat(i).as(call.apply(List.of()) + " -> " + out.jsonName() + (i >= 0 ? " element " + i + ": cuda " + got.format(i) + " sim " + want.format(i) : "")).isEqualTo(-1);
     }
 
+    /** {@code values} as elements of {@code t} (rounded to nearest even for f16). */
+    private static TensorValue typed(DType t, float[] values) {
+        double[] d = new double[values.length];
+        for (int i = 0; i < d.length; i++) d[i] = t.isIntegral() ? Math.max(t == DType.U8 ? 0 : -128, Math.min(t == DType.U8 ? 255 : 127, Math.rint(values[i] * 40))) : values[i];
+        return TensorValue.ofDoubles(t, null, d);
+    }
+
+    /**
+     * The typed forms (typed.cuh: gemm_f16, gemm_f64, conv2d_igemm_f16, conv2d_f16, conv_nd_f16,
+     * pool_f16/_u8/_i8, softmax_f16, softmax_f64 hardmax, normalize_f16) give the simulator's bits:
+     * only +, -, *, /, sqrt and comparisons enter, each result rounded once to its type.
+     */
+    @Test
+    void typedFormsGiveTheSimulatorsBits() {
+        long f16 = DType.F16.onnxCode(), f64 = DType.F64.onnxCode();
+        int m = 33, n = 70, k = 19;
+        for (DType t : new DType[] {DType.F16, DType.F64}) {
+            sameBits(List.of(typed(t, KernelRun.random(3, 2 * m * k)), typed(t, KernelRun.random(4, 2 * k * n)), typed(t, KernelRun.random(5, n))), t, 2 * m * n,
+                    call(Kernels.GEMM, Kernels.withType(Kernels.GEMM, new long[] {2, m, n, k, 0, 1, m * k, k * n, 1, 0, 0, 1}, t.onnxCode()), 0.5, 2.0));
+        }
+        long[] conv = {2, 3, 17, 21, 70, 9, 11, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1};   // group 1: conv2d_igemm_f16
+        sameBits(List.of(typed(DType.F16, KernelRun.random(16, 2 * 3 * 17 * 21)), typed(DType.F16, KernelRun.random(17, 70 * 27)), typed(DType.F16, KernelRun.random(18, 70))),
+                DType.F16, 2 * 70 * 99, call(Kernels.CONV2D, Kernels.withType(Kernels.CONV2D, conv, f16)));
+        long[] grouped = {1, 4, 9, 9, 6, 5, 5, 3, 3, 2, 2, 1, 1, 1, 1, 2, 1};
+        sameBits(List.of(typed(DType.F16, KernelRun.random(16, 324)), typed(DType.F16, KernelRun.random(17, 108)), typed(DType.F16, KernelRun.random(18, 6))),
+                DType.F16, 150, call(Kernels.CONV2D, Kernels.withType(Kernels.CONV2D, grouped, f16)));
+        sameBits(List.of(typed(DType.F16, KernelRun.random(16, 840)), typed(DType.F16, KernelRun.random(17, 324)), typed(DType.F16, KernelRun.random(18, 6))), DType.F16, 144,
+                call(Kernels.CONV_ND, Kernels.withType(Kernels.CONV_ND, new long[] {3, 1, 4, 6, 2, 1, 0, 5, 3, 3, 2, 1, 1, 6, 2, 3, 1, 0, 2, 7, 4, 3, 2, 1, 1}, f16)));
+        long[] pool = {3, 2, Kernels.MAX, 0, 3, 4, 4, 2, 1, 1, 0, 1, 5, 2, 2, 2, 0, 1, 2, 6, 3, 3, 2, 1, 1, 1};
+        for (DType t : new DType[] {DType.F16, DType.U8, DType.I8})
+            sameBits(List.of(typed(t, KernelRun.random(19, 240))), t, 48, call(Kernels.POOL, Kernels.withType(Kernels.POOL, pool, t.onnxCode())));
+        long[] average = pool.clone();
+        average[2] = Kernels.AVERAGE;
+        sameBits(List.of(typed(DType.F16, KernelRun.random(19, 240))), DType.F16, 48, call(Kernels.POOL, Kernels.withType(Kernels.POOL, average, f16)));
+        sameBits(List.of(typed(DType.F64, KernelRun.random(6, 3 * 11 * 7))), DType.F64, 3 * 11 * 7,
+                call(Kernels.SOFTMAX, Kernels.withType(Kernels.SOFTMAX, new long[] {3, 11, 7, Kernels.HARDMAX_MODE}, f64)));
+        sameBits(List.of(typed(DType.F16, KernelRun.random(7, 5 * 63)), typed(DType.F16, KernelRun.random(8, 63)), typed(DType.F16, KernelRun.random(9, 63))), DType.F16, 5 * 63,
+                call(Kernels.NORMALIZE, Kernels.withType(Kernels.NORMALIZE, new long[] {Kernels.N_STANDARDIZE, 1, 1, 0, 0, 1, 1, 5, 63, 0, 0, 63, 1, 1, 1}, f16), 1e-5));
+    }
+
     private static final DType[] TYPES = {DType.F32, DType.F16, DType.BF16, DType.F64, DType.I64, DType.I32, DType.I16, DType.I8, DType.U8, DType.BOOL};
 
     /**
