@@ -17,7 +17,9 @@ import java.time.Duration;
  * end, the smaller again with a second stack where it made its arena ({@link SecondStack}; again,
  * pinning at more instants, while that wins), then
  * one squeaky-wheel round after the smaller peak sweep that places the buffers it left above the
- * lower bound exactly with the heavy ones, keeping the smallest arena (about four sweeps, the
+ * lower bound exactly with the heavy ones, and, unless one of these reached the lower bound, a
+ * third peak sweep with the stack by the nearer end of each buffer's lifetime (and its second
+ * stack where it wins), keeping the smallest arena (about five sweeps, the
  * later ones cut short once they lose; on {@code WideTraces.generate(seed, 62_000, 9_000)},
  * seeds 42 and 1 to 23, no worse than exact placement in breadth order: seed 42 1.00000 x LB
  * where exact placement gives 1.00334, seed 20 1.00482 against 1.00534; docs/scale.md). With a time limit, the sort and the

@@ -58,7 +58,14 @@ final class PeakSweep {
         /** By start, the earliest at the bottom: going backward in time the stack empties from its top. */
         BY_START,
         /** By end, the latest at the bottom: going forward in time the stack empties from its top. */
-        BY_END_DESC
+        BY_END_DESC,
+        /**
+         * By how long each stays live on its nearer side of the widest instant T, the longest at
+         * the bottom: {@code min(T - lower, upper - 1 - T)}, descending. Neither side's stack
+         * empties from its top, but the buffers that end soon on either side are on top; run
+         * last by {@link SqueakySweep} (step 7).
+         */
+        BY_NEARER_END
     }
 
     /**
@@ -201,7 +208,11 @@ final class PeakSweep {
         for (int i : order) {
             if (p.lower(i) <= t && t < p.upper(i)) {
                 live[c] = i;
-                keys[c++] = stack == Stack.BY_START ? p.lower(i) : -p.upper(i);
+                keys[c++] = switch (stack) {
+                    case BY_START -> p.lower(i);
+                    case BY_END_DESC -> -p.upper(i);
+                    case BY_NEARER_END -> -Math.min(t - p.lower(i), p.upper(i) - 1 - t);
+                };
             }
         }
         int[] sorted = Orders.sortedByKeys(deadline, c, keys);

@@ -4,10 +4,11 @@ import java.util.Arrays;
 
 /**
  * Two {@link PeakSweep}s, the stack at the widest instant by start and by end, the smaller one
- * again with a second stack where it made its arena ({@link SecondStack}), and one
+ * again with a second stack where it made its arena ({@link SecondStack}), one
  * squeaky-wheel round after the smaller peak sweep (Joslin and Clements, 1999, as {@link SqueakyWheel} does
  * for exact placement: the buffers that it left above the lower bound join the heavy ones of a
- * {@link SweepPlacer} run, placed exactly before them); the smallest arena kept. Used by
+ * {@link SweepPlacer} run, placed exactly before them), and a third peak sweep with the stack by
+ * the nearer end; the smallest arena kept. Used by
  * {@link GreedyBreadthPlanner} on the problems that are swept, and without the rounds by
  * {@link GreedySizePlanner} (steps 1 to 3 only, step 3 without its round: in size order the two
  * peak sweeps are no worse than exact placement on all 24 seeds of 62,000 / 9,000 where the
@@ -70,6 +71,16 @@ import java.util.Arrays;
  *       as soon as its buffers reach above the smallest arena of steps 1, 2 and 4 ({@link ArenaBound}; in
  *       {@link BestPlanner}, above the smallest arena of any finished run). Kept when it
  *       finished strictly below that.</li>
+ *   <li>Unless the smallest arena so far is the lower bound: the peak sweep with the stack by the
+ *       nearer end ({@link PeakSweep.Stack#BY_NEARER_END}: the buffers that stay live longest on
+ *       their nearer side of the widest instant at the bottom), stopped once above the smallest
+ *       arena so far and kept only when strictly smaller; then, where it was kept, its second
+ *       stack at one instant (as step 4), the same. Where the arena is made on the forward side
+ *       a few thousand instants past the widest instant by buffers of one size that find no gap
+ *       of it, the stack by start leaves the buffers that end soon after that instant scattered
+ *       through it; this stack puts them on top, whichever side they end on (seeds 47 and 59 of
+ *       62,000 / 9,000: 1.00463 to 1.00398 and 1.00436 to 1.00319 x LB, exact placement 1.00431 and
+ *       1.00386; seven of seeds 1 to 95 tighter, none looser; docs/scale.md, scale11).</li>
  * </ol>
  *
  * <p>Never worse than either peak sweep alone. Where the heavy half is a few buffers the
@@ -77,7 +88,7 @@ import java.util.Arrays;
  * time): it was the smallest on none of 24 wide traces of 62,000 / 9,000 and 16 of other shapes
  * (docs/scale.md); on small random problems, which the planner places exactly, it is smaller 26
  * times in 600. Never worse than without step 4 either: the round is the same run, stopped
- * sooner. Cost: two {@link PeakSweep}s (O(n log n), no checks), one to {@value #MORE_INSTANTS}
+ * sooner. Cost: two {@link PeakSweep}s (O(n log n), no checks; a third in step 7, cut short where it loses), one to {@value #MORE_INSTANTS}
  * + 1 {@link SecondStack} runs (each the pinned side of a peak sweep, its buffers checked against
  * the k pinned ones in O(log^2 k) per check, the other side copied; a run after the first only
  * where the one before it won) and one {@link SweepPlacer}
@@ -94,7 +105,11 @@ import java.util.Arrays;
  * lower bound, so no round), seed 20 0.95-1.35x (1.00555 to 1.00482 x LB), 620k / 90k 1.08-1.29x
  * (1.00050 to 1.00040). Step 4b (same measure, two rounds against main without it, load 13 to
  * 28; docs/scale.md): where it wins (seeds 35, 61 of 62k / 9k) 0.9-1.5x the time before, seed 42
- * the same work (no step 4b), 620k / 90k one losing run (1.00040 both).
+ * the same work (no step 4b), 620k / 90k one losing run (1.00040 both). Step 7: one more peak
+ * sweep, cut short once it loses, and one second stack only where that won; nothing where an
+ * earlier step reached the lower bound (seed 42 of 62k / 9k). Measured (thread CPU, load 14 to
+ * 34; docs/scale.md): on 620k / 90k its peak sweep stops once above the earlier arena after
+ * 30-92 ms, where a full peak sweep takes 705-815 ms (1.00040 x LB before and after).
  *
  * <p>Deadline: every sweep reads it as {@link SweepPlacer} does; a later sweep cut by it is
  * thrown away, so the result stacks buffers only when the first peak sweep was cut (and, in step
@@ -187,8 +202,31 @@ final class SqueakySweep {
         }
         Reordered next = squeakyFirst(p, order, heavy, peak.offsets(), lb);   // steps 5 and 6
         GreedyPlacer.Result round = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, beat);
-        if (!round.outrun() && round.complete() && Placement.arenaOf(p, round.offsets()) < bestArena) return round;
-        return GreedyPlacer.keptOver(best, round);
+        if (!round.outrun() && round.complete() && Placement.arenaOf(p, round.offsets()) < bestArena) {
+            best = round;
+            bestArena = Placement.arenaOf(p, round.offsets());
+            beat.offer(bestArena);
+        } else {
+            best = GreedyPlacer.keptOver(best, round);
+        }
+        return nearerEndStack(p, order, fit, t, best, bestArena, deadline, beat);
+    }
+
+    /**
+     * Step 7: the peak sweep stacked {@link PeakSweep.Stack#BY_NEARER_END}, then its second stack
+     * at one instant, each stopped once above {@code bestArena} and kept only when strictly smaller.
+     */
+    private static GreedyPlacer.Result nearerEndStack(Problem p, int[] order, GreedyPlacer.Fit fit, long t, GreedyPlacer.Result best, long bestArena, long deadline, ArenaBound beat) {
+        if (bestArena <= p.lowerBound()) return best;
+        GreedyPlacer.Result other = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_NEARER_END, deadline, beat);
+        if (other.outrun() || !other.complete() || Placement.arenaOf(p, other.offsets()) >= bestArena) return GreedyPlacer.keptOver(best, other);
+        long otherArena = Placement.arenaOf(p, other.offsets());
+        if (otherArena <= p.lowerBound()) return other;                      // optimal
+        beat.offer(otherArena);
+        long[] instants = {SecondStack.secondInstant(p, other.offsets(), t)};
+        GreedyPlacer.Result second = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_NEARER_END, instants, other.offsets(), deadline, beat);
+        if (second.outrun() || !second.complete() || Placement.arenaOf(p, second.offsets()) >= otherArena) return GreedyPlacer.keptOver(other, second);
+        return second;
     }
 
     private static GreedyPlacer.Result step3(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound, boolean rounds) {
