@@ -110,6 +110,46 @@ class PerfectFillTest {
     }
 
     /**
+     * Narrow conflicts (a failed node's conflict without its fillers' spans, class comment of
+     * {@link PerfectFill}, step 5) cut no branch with a completion: on the no-slack problems of
+     * up to 30 buffers, with them and with the fillers' whole spans, {@link PerfectFill} reaches
+     * the same decision, found or proven infeasible; and the narrow ones backjump more often.
+     */
+    @Test
+    void narrowConflictsDecideLikeTheWideOnes() {
+        long[] jumps = new long[2], nodes = new long[2];
+        int infeasible = decideMidSizedProblemsAlike(2, (fill, variant) -> fill.narrowConflicts = variant == 1,
+                (fill, variant) -> {
+                    jumps[variant] += fill.backjumps();
+                    nodes[variant] += fill.nodes();
+                });
+        System.out.printf("narrow conflicts: backjumps %d -> %d, nodes %d -> %d%n", jumps[0], jumps[1], nodes[0], nodes[1]);
+        assertThat(infeasible).isPositive();
+        assertThat(jumps[1]).as("backjumps with narrow conflicts").isGreaterThan(jumps[0]);
+    }
+
+    /**
+     * 315-11034, a packing of {@code bench search --set perfect --seed 11000} that member 0 did not
+     * find in 1,000,000 nodes with its fillers' whole spans in a failed node's conflict, is found
+     * by member 0 within 400,000 with the narrow conflicts (338,752 nodes when measured), and not
+     * within them with the wide ones; the packing is valid.
+     */
+    @Test
+    void narrowConflictsFindAPackingTheWideOnesMiss() {
+        Problem p = PerfectPackings.generate(11034, 315, 1 << 20, 1000, 1024);
+        int[] result = new int[2];
+        for (int v = 0; v < 2; v++) {
+            SearchInstance instance = new SearchInstance(p);
+            PerfectFill fill = new PerfectFill(p, instance.time, instance.active, 1 << 20, safetyDeadline(), 400_000, () -> false).member(0);
+            fill.narrowConflicts = v == 1;
+            result[v] = fill.run();
+            if (result[v] == PerfectFill.FOUND) assertThat(PlacementValidator.validate(p, fill.offsets(), 1 << 20, 1L << 20)).isEmpty();
+        }
+        assertThat(result[0]).as("wide conflicts").isEqualTo(PerfectFill.OUT_OF_TIME);
+        assertThat(result[1]).as("narrow conflicts").isEqualTo(PerfectFill.FOUND);
+    }
+
+    /**
      * Right walls cut no branch with a completion: on the no-slack problems of up to 30 buffers,
      * with them and without, {@link PerfectFill} reaches the same decision, found or proven
      * infeasible, and it does branch on right walls there.
@@ -144,7 +184,8 @@ class PerfectFillTest {
      * 385-1048, a packing of the bench ({@code bench search --set perfect --seed 1000}) that the
      * search without learned nogoods does not find in 400,000 nodes, is found within them with
      * the nogoods (279,051 nodes when measured); the packing is valid. Both with uniformly
-     * random runs: with the lifetime-weighted ones, both find it.
+     * random runs and wide conflicts: with the lifetime-weighted runs or the narrow conflicts,
+     * both find it.
      */
     @Test
     void learnedNogoodsFindAPackingTheSearchWithoutThemMisses() {
@@ -154,6 +195,7 @@ class PerfectFillTest {
             SearchInstance instance = new SearchInstance(p);
             PerfectFill fill = new PerfectFill(p, instance.time, instance.active, 1 << 20, safetyDeadline(), 400_000, () -> false);
             fill.lifetimeWeight = 0;                 // the uniform random runs this was measured with (weighted, both find it)
+            fill.narrowConflicts = false;            // and the wide conflicts (with the narrow ones, both find it)
             fill.learning = v == 1;
             result[v] = fill.run();
             if (result[v] == PerfectFill.FOUND) assertThat(PlacementValidator.validate(p, fill.offsets(), 1 << 20, 1L << 20)).isEmpty();
