@@ -136,15 +136,7 @@ class PerfectFillTest {
      */
     @Test
     void narrowConflictsFindAPackingTheWideOnesMiss() {
-        Problem p = PerfectPackings.generate(11034, 315, 1 << 20, 1000, 1024);
-        int[] result = new int[2];
-        for (int v = 0; v < 2; v++) {
-            SearchInstance instance = new SearchInstance(p);
-            PerfectFill fill = new PerfectFill(p, instance.time, instance.active, 1 << 20, safetyDeadline(), 400_000, () -> false).member(0);
-            fill.narrowConflicts = v == 1;
-            result[v] = fill.run();
-            if (result[v] == PerfectFill.FOUND) assertThat(PlacementValidator.validate(p, fill.offsets(), 1 << 20, 1L << 20)).isEmpty();
-        }
+        int[] result = runBenchPacking(11034, 315, 400_000, (fill, v) -> fill.narrowConflicts = v == 1);
         assertThat(result[0]).as("wide conflicts").isEqualTo(PerfectFill.OUT_OF_TIME);
         assertThat(result[1]).as("narrow conflicts").isEqualTo(PerfectFill.FOUND);
     }
@@ -189,17 +181,11 @@ class PerfectFillTest {
      */
     @Test
     void learnedNogoodsFindAPackingTheSearchWithoutThemMisses() {
-        Problem p = PerfectPackings.generate(1048, 385, 1 << 20, 1000, 1024);
-        int[] result = new int[2];
-        for (int v = 0; v < 2; v++) {
-            SearchInstance instance = new SearchInstance(p);
-            PerfectFill fill = new PerfectFill(p, instance.time, instance.active, 1 << 20, safetyDeadline(), 400_000, () -> false);
+        int[] result = runBenchPacking(1048, 385, 400_000, (fill, v) -> {
             fill.lifetimeWeight = 0;                 // the uniform random runs this was measured with (weighted, both find it)
             fill.narrowConflicts = false;            // and the wide conflicts (with the narrow ones, both find it)
             fill.learning = v == 1;
-            result[v] = fill.run();
-            if (result[v] == PerfectFill.FOUND) assertThat(PlacementValidator.validate(p, fill.offsets(), 1 << 20, 1L << 20)).isEmpty();
-        }
+        });
         assertThat(result[0]).as("without nogoods").isEqualTo(PerfectFill.OUT_OF_TIME);
         assertThat(result[1]).as("with nogoods").isEqualTo(PerfectFill.FOUND);
     }
@@ -212,17 +198,30 @@ class PerfectFillTest {
      */
     @Test
     void lifetimeWeightedRestartsFindAPackingTheUniformOnesMiss() {
-        Problem p = PerfectPackings.generate(5040, 345, 1 << 20, 1000, 1024);
+        int[] result = runBenchPacking(5040, 345, 500_000, (fill, v) -> fill.lifetimeWeight = v);
+        assertThat(result[0]).as("uniform").isEqualTo(PerfectFill.OUT_OF_TIME);
+        assertThat(result[1]).as("weighted by lifetime").isEqualTo(PerfectFill.FOUND);
+    }
+
+    /**
+     * Runs two configurations of member 0 ({@code configure} sets variant v = 0 or 1 up) on the
+     * packing of {@code bench search --set perfect} with {@code buffers} buffers and generator
+     * seed {@code seed} (capacity 1 MiB, alignment 1 KiB), each with at most {@code nodeLimit}
+     * nodes, and asserts that a packing found is valid.
+     *
+     * @return each variant's {@link PerfectFill#run} result
+     */
+    private static int[] runBenchPacking(long seed, int buffers, long nodeLimit, ObjIntConsumer<PerfectFill> configure) {
+        Problem p = PerfectPackings.generate(seed, buffers, 1 << 20, 1000, 1024);
         int[] result = new int[2];
         for (int v = 0; v < 2; v++) {
             SearchInstance instance = new SearchInstance(p);
-            PerfectFill fill = new PerfectFill(p, instance.time, instance.active, 1 << 20, safetyDeadline(), 500_000, () -> false);
-            fill.lifetimeWeight = v;
+            PerfectFill fill = new PerfectFill(p, instance.time, instance.active, 1 << 20, safetyDeadline(), nodeLimit, () -> false);
+            configure.accept(fill, v);
             result[v] = fill.run();
             if (result[v] == PerfectFill.FOUND) assertThat(PlacementValidator.validate(p, fill.offsets(), 1 << 20, 1L << 20)).isEmpty();
         }
-        assertThat(result[0]).as("uniform").isEqualTo(PerfectFill.OUT_OF_TIME);
-        assertThat(result[1]).as("weighted by lifetime").isEqualTo(PerfectFill.FOUND);
+        return result;
     }
 
     /**
