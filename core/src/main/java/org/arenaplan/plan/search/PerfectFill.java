@@ -54,8 +54,22 @@ import java.util.stream.IntStream;
  *       of its lifetime above the bytes stacked; a wall with no filler, the wall, its left
  *       neighbour and why each starter cannot sit there; a pit that cannot be tiled, the pit
  *       and its two neighbours. A node whose fillers all failed has the union of their
- *       conflicts, the wall's and every filler's span. When a child's conflict misses the
- *       sections of the buffer just placed, the failure holds without it: the node fails at
+ *       conflicts and the wall's facts: the wall and its left neighbour, and per starter of the
+ *       wall that is no filler, one section of its lifetime above the wall's floor f; member 0
+ *       leaves out the fillers' spans, the other members add them (narrower conflicts backjump
+ *       more and learn shorter nogoods, which helped member 0 and cost member 1 a packing on the
+ *       bench's packings, docs/search.md). Why the spans are not needed: take any state whose
+ *       sets of unplaced buffers on those sections are the node's. Byte f of the wall is covered in a completion by one of
+ *       the wall's unplaced buffers (it fills the wall from f up), at offset f; it starts at the
+ *       wall (one also live in the left neighbour would sit at or above that floor, which is
+ *       above f) and is a filler (a starter with a section above f would sit there too), say b.
+ *       Every section of b's conflict C that b spans is in the node's conflict, so its floor
+ *       there is the node's, f (a left wall's fillers span only sections at f, step 1), and b
+ *       sits at its bottom: with b taken as placed, the sections of C hold b's child's sets of
+ *       unplaced buffers and the completion fills them, which C says cannot be. (The sections of
+ *       b's span outside C play no part in that, hence need not be in the conflict. A twin of b
+ *       tried in its place is the same argument with the two swapped.) When a child's conflict
+ *       misses the sections of the buffer just placed, the failure holds without it: the node fails at
  *       once with that conflict (and is refuted) instead of trying its other fillers, and so on
  *       up while the conflict misses each placement. A node that fails after trying its fillers
  *       also records its conflict, when it has at most {@value #NOGOOD_MAX_SECTIONS} sections and
@@ -151,6 +165,11 @@ final class PerfectFill {
     boolean backjumping = true;
     /** For tests: false turns the learned nogoods ({@link Nogoods}) off. */
     boolean learning = true;
+    /**
+     * A failed node's conflict leaves out its fillers' spans (class comment, step 5): member 0;
+     * false (the other members, and tests comparing the two) puts every filler's whole span in.
+     */
+    boolean narrowConflicts = true;
     /** The longest conflict, in sections, kept as a nogood. */
     static final int NOGOOD_MAX_SECTIONS = 48;
     /**
@@ -289,6 +308,7 @@ final class PerfectFill {
         member = m;
         rightWalls = m == 1;
         lifetimeWeight = m == 0 ? 1 : m == 1 ? 2 : 0;
+        narrowConflicts = m == 0;
         return this;
     }
 
@@ -415,7 +435,8 @@ final class PerfectFill {
         if (right) conflictOnly(from, to);
         else {
             wallFacts(s, from);
-            starterFacts(s, f);
+            nonFillerFacts(s, f);
+            if (!narrowConflicts) fillerSpans(s, f);
         }
         refute(hash);
         if (nogoods != null) nogoods.learn(conflict, from, to, enteredLo, enteredHi);
@@ -803,7 +824,7 @@ final class PerfectFill {
                 else {
                     conflictOnly(s, s);
                     wallFacts(s, from);
-                    starterFacts(s, f);
+                    nonFillerFacts(s, f);                  // no filler here: only why each starter is none
                 }
                 return false;
             }
@@ -828,15 +849,21 @@ final class PerfectFill {
         for (int k = s > from ? s - 1 : s; k <= s; k++) conflict[k >>> 6] |= 1L << k;
     }
 
-    /**
-     * Adds why the unplaced starters of s are or are not fillers at f: a filler's whole span
-     * (its floors, all at most f), and for one whose release is above f, one section above f.
-     */
-    private void starterFacts(int s, long f) {
-        for (int b = next[headBase + s]; b < headBase; b = next[b]) {
+    /** Adds the whole span of every filler of s at f (the wide conflicts of members m > 0). */
+    private void fillerSpans(int s, long f) {
+        for (int b = next[headBase + s]; b < headBase; b = next[b])
             if (eventuallyAt(b, f)) for (int k = time.first[b]; k < time.end[b]; k++) conflict[k >>> 6] |= 1L << k;
-            else if (f + size[b] <= capacity) witnessAbove(b, f);
-        }
+    }
+
+    /**
+     * Adds why the unplaced starters of s other than the fillers at f are not fillers: for one
+     * whose release is above f, one section above f (one too large for the capacity needs none).
+     * The fillers themselves need no section: a node's failure holds by its children's
+     * conflicts alone (class comment, step 5).
+     */
+    private void nonFillerFacts(int s, long f) {
+        for (int b = next[headBase + s]; b < headBase; b = next[b])
+            if (!eventuallyAt(b, f) && f + size[b] <= capacity) witnessAbove(b, f);
     }
 
     /** Adds a section of c's span whose floor is above v (one exists: c's release is). */

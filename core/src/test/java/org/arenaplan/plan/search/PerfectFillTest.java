@@ -110,6 +110,38 @@ class PerfectFillTest {
     }
 
     /**
+     * Narrow conflicts (a failed node's conflict without its fillers' spans, class comment of
+     * {@link PerfectFill}, step 5) cut no branch with a completion: on the no-slack problems of
+     * up to 30 buffers, with them and with the fillers' whole spans, {@link PerfectFill} reaches
+     * the same decision, found or proven infeasible; and the narrow ones backjump more often.
+     */
+    @Test
+    void narrowConflictsDecideLikeTheWideOnes() {
+        long[] jumps = new long[2], nodes = new long[2];
+        int infeasible = decideMidSizedProblemsAlike(2, (fill, variant) -> fill.narrowConflicts = variant == 1,
+                (fill, variant) -> {
+                    jumps[variant] += fill.backjumps();
+                    nodes[variant] += fill.nodes();
+                });
+        System.out.printf("narrow conflicts: backjumps %d -> %d, nodes %d -> %d%n", jumps[0], jumps[1], nodes[0], nodes[1]);
+        assertThat(infeasible).isPositive();
+        assertThat(jumps[1]).as("backjumps with narrow conflicts").isGreaterThan(jumps[0]);
+    }
+
+    /**
+     * 315-11034, a packing of {@code bench search --set perfect --seed 11000} that member 0 did not
+     * find in 1,000,000 nodes with its fillers' whole spans in a failed node's conflict, is found
+     * by member 0 within 400,000 with the narrow conflicts (338,752 nodes when measured), and not
+     * within them with the wide ones; the packing is valid.
+     */
+    @Test
+    void narrowConflictsFindAPackingTheWideOnesMiss() {
+        int[] result = runBenchPacking(11034, 315, 400_000, (fill, v) -> fill.narrowConflicts = v == 1);
+        assertThat(result[0]).as("wide conflicts").isEqualTo(PerfectFill.OUT_OF_TIME);
+        assertThat(result[1]).as("narrow conflicts").isEqualTo(PerfectFill.FOUND);
+    }
+
+    /**
      * Right walls cut no branch with a completion: on the no-slack problems of up to 30 buffers,
      * with them and without, {@link PerfectFill} reaches the same decision, found or proven
      * infeasible, and it does branch on right walls there.
@@ -144,20 +176,16 @@ class PerfectFillTest {
      * 385-1048, a packing of the bench ({@code bench search --set perfect --seed 1000}) that the
      * search without learned nogoods does not find in 400,000 nodes, is found within them with
      * the nogoods (279,051 nodes when measured); the packing is valid. Both with uniformly
-     * random runs: with the lifetime-weighted ones, both find it.
+     * random runs and wide conflicts: with the lifetime-weighted runs or the narrow conflicts,
+     * both find it.
      */
     @Test
     void learnedNogoodsFindAPackingTheSearchWithoutThemMisses() {
-        Problem p = PerfectPackings.generate(1048, 385, 1 << 20, 1000, 1024);
-        int[] result = new int[2];
-        for (int v = 0; v < 2; v++) {
-            SearchInstance instance = new SearchInstance(p);
-            PerfectFill fill = new PerfectFill(p, instance.time, instance.active, 1 << 20, safetyDeadline(), 400_000, () -> false);
+        int[] result = runBenchPacking(1048, 385, 400_000, (fill, v) -> {
             fill.lifetimeWeight = 0;                 // the uniform random runs this was measured with (weighted, both find it)
+            fill.narrowConflicts = false;            // and the wide conflicts (with the narrow ones, both find it)
             fill.learning = v == 1;
-            result[v] = fill.run();
-            if (result[v] == PerfectFill.FOUND) assertThat(PlacementValidator.validate(p, fill.offsets(), 1 << 20, 1L << 20)).isEmpty();
-        }
+        });
         assertThat(result[0]).as("without nogoods").isEqualTo(PerfectFill.OUT_OF_TIME);
         assertThat(result[1]).as("with nogoods").isEqualTo(PerfectFill.FOUND);
     }
@@ -170,17 +198,30 @@ class PerfectFillTest {
      */
     @Test
     void lifetimeWeightedRestartsFindAPackingTheUniformOnesMiss() {
-        Problem p = PerfectPackings.generate(5040, 345, 1 << 20, 1000, 1024);
+        int[] result = runBenchPacking(5040, 345, 500_000, (fill, v) -> fill.lifetimeWeight = v);
+        assertThat(result[0]).as("uniform").isEqualTo(PerfectFill.OUT_OF_TIME);
+        assertThat(result[1]).as("weighted by lifetime").isEqualTo(PerfectFill.FOUND);
+    }
+
+    /**
+     * Runs two configurations of member 0 ({@code configure} sets variant v = 0 or 1 up) on the
+     * packing of {@code bench search --set perfect} with {@code buffers} buffers and generator
+     * seed {@code seed} (capacity 1 MiB, alignment 1 KiB), each with at most {@code nodeLimit}
+     * nodes, and asserts that a packing found is valid.
+     *
+     * @return each variant's {@link PerfectFill#run} result
+     */
+    private static int[] runBenchPacking(long seed, int buffers, long nodeLimit, ObjIntConsumer<PerfectFill> configure) {
+        Problem p = PerfectPackings.generate(seed, buffers, 1 << 20, 1000, 1024);
         int[] result = new int[2];
         for (int v = 0; v < 2; v++) {
             SearchInstance instance = new SearchInstance(p);
-            PerfectFill fill = new PerfectFill(p, instance.time, instance.active, 1 << 20, safetyDeadline(), 500_000, () -> false);
-            fill.lifetimeWeight = v;
+            PerfectFill fill = new PerfectFill(p, instance.time, instance.active, 1 << 20, safetyDeadline(), nodeLimit, () -> false);
+            configure.accept(fill, v);
             result[v] = fill.run();
             if (result[v] == PerfectFill.FOUND) assertThat(PlacementValidator.validate(p, fill.offsets(), 1 << 20, 1L << 20)).isEmpty();
         }
-        assertThat(result[0]).as("uniform").isEqualTo(PerfectFill.OUT_OF_TIME);
-        assertThat(result[1]).as("weighted by lifetime").isEqualTo(PerfectFill.FOUND);
+        return result;
     }
 
     /**
