@@ -44,13 +44,15 @@ final class DetectionKernels {
             float[] x = SimKernels.inFloats(c, 0), rois = SimKernels.inFloats(c, 1);
             ByteBuffer b = SimKernels.in(c, 2);
             float[] y = new float[r * ch * oh * ow];
-            requireFewSamples(c, rois, r, (double) ch * oh * ow);
+            double[][] geometry = new double[r][];
+            for (int roi = 0; roi < r; roi++) geometry[roi] = roiGeometry(c, rois, roi);
+            checkRois(c, rois, geometry, (double) ch * oh * ow);
             for (int roi = 0; roi < r; roi++) {
                 long batch = b.getLong(8 * roi);
                 if (batch < 0 || batch >= n) throw new IndexOutOfRangeException("'" + c.label() + "': roi_align batch index " + batch + " of roi " + roi + " is outside [0, " + n + ")");
                 for (int e = 0; e < ch * oh * ow; e++) {
                     int pw = e % ow, ph = e / ow % oh, channel = e / (ow * oh);
-                    y[roi * ch * oh * ow + e] = (float) roiAlignAt(c, x, rois, roi, (int) batch, channel, ph, pw);
+                    y[roi * ch * oh * ow + e] = (float) roiAlignAt(c, x, geometry[roi], (int) batch, channel, ph, pw);
                 }
             }
             SimKernels.storeFloats(c, 3, y);
@@ -70,15 +72,15 @@ final class DetectionKernels {
      * undefined; ONNX Runtime refuses such rois too), or whose sampling grids, over all rois,
      * exceed {@link #MAX_SAMPLES}, naming the largest roi's grid.
      */
-    private static void requireFewSamples(KernelCall c, float[] rois, int r, double binsPerRoi) {
+    private static void checkRois(KernelCall c, float[] rois, double[][] geometry, double binsPerRoi) {
         double total = 0, worst = -1;
         int worstRoi = 0;
-        for (int roi = 0; roi < r; roi++) {
+        for (int roi = 0; roi < geometry.length; roi++) {
             for (int k = 0; k < 4; k++)
                 if (!Float.isFinite(rois[4 * roi + k]))
                     throw new DataException(String.format("'%s': roi %d is [%s, %s, %s, %s]: a coordinate that is not finite", c.label(), roi,
                             rois[4 * roi], rois[4 * roi + 1], rois[4 * roi + 2], rois[4 * roi + 3]));
-            double[] g = roiGeometry(c, rois, roi);
+            double[] g = geometry[roi];
             double samples = g[6] * g[7];
             total += samples * binsPerRoi;
             if (samples > worst) {
@@ -87,7 +89,7 @@ final class DetectionKernels {
             }
         }
         if (total > MAX_SAMPLES) {
-            double[] g = roiGeometry(c, rois, worstRoi);
+            double[] g = geometry[worstRoi];
             throw new DataException(String.format("'%s': roi_align would take %.3g bilinear samples, more than the simulator's 2^36 (roi %d: a %.0f x %.0f grid in each bin, sampling_ratio %d%s)",
                     c.label(), total, worstRoi, g[6], g[7], c.intArg(7), c.intArg(7) == 0 ? ", adaptive: ceil(roi extent / output extent)" : ""));
         }
@@ -112,11 +114,10 @@ final class DetectionKernels {
         return new double[]{startH, startW, roiH, roiW, roiH / oh, roiW / ow, gridH, gridW};
     }
 
-    /** One output of roi_align: onnx's op_roi_align.py for bin (ph, pw) of channel {@code channel}, in double. */
-    static double roiAlignAt(KernelCall c, float[] x, float[] rois, int roi, int batch, int channel, int ph, int pw) {
+    /** One output of roi_align: onnx's op_roi_align.py for bin (ph, pw) of channel {@code channel} of a roi of geometry {@code g} ({@link #roiGeometry}), in double. */
+    static double roiAlignAt(KernelCall c, float[] x, double[] g, int batch, int channel, int ph, int pw) {
         long ch = c.intArg(1), h = c.intArg(2), w = c.intArg(3);
         boolean max = c.intArg(8) == 1;
-        double[] g = roiGeometry(c, rois, roi);
         double startH = g[0], startW = g[1], binH = g[4], binW = g[5];
         long gridH = (long) g[6], gridW = (long) g[7];
         long count = Math.max(gridH * gridW, 1);
