@@ -231,7 +231,7 @@ final class PeakSweep {
      * from its top on that side (forward: by end, descending; backward: by start). When the sweep
      * reaches {@code hole}, the bytes freed at the top of the stack are one run, so a large buffer
      * starting there finds a gap of its size that the stack's scattered frees do not leave
-     * ({@link SqueakySweep}'s step 8). Ties: the order's rank. Cost: O(k log k) for the k buffers live at {@code t}.
+     * ({@link SqueakySweep}'s step 4c). Ties: the order's rank. Cost: O(k log k) for the k buffers live at {@code t}.
      *
      * @param hole an instant other than {@code t}, or {@link #NO_HOLE}: the stack as {@code stack} says
      */

@@ -120,7 +120,7 @@ class SqueakySweepTest {
         // WideTraces.generate(2, 12_400, 1_800), SqueakySweep called directly (the planner places
         // this size exactly). Without step 7 SqueakySweep gave 2,673,491,194 B (1.00397 x LB), the
         // smallest of its steps 1 to 6; the peak sweep stacked by the nearer end, then its second
-        // stack, give 2,670,857,430 B (1.00298; docs/scale.md, scale11), and step 8 (the stack
+        // stack, give 2,670,857,430 B (1.00298; docs/scale.md, scale11), and step 4c (the stack
         // with a hole) then 2,670,815,590 B (scale12).
         Problem p = WideTraces.generate(2, 12_400, 1_800);
         int[] order = Orders.byBreadth(p);
@@ -136,7 +136,7 @@ class SqueakySweepTest {
     @Test
     void theStackWithAHoleBeatsEveryEarlierStep() {
         // WideTraces.generate(11, 12_400, 1_800), SqueakySweep called directly (the planner places
-        // this size exactly). Without step 8 SqueakySweep gave 4,560,066,860 B (1.00226 x LB), the
+        // this size exactly). Without step 4c SqueakySweep gave 4,560,066,860 B (1.00226 x LB), the
         // smallest of its steps 1 to 7; the peak sweep stacked by start with a hole where the one
         // by start made its arena gives the lower bound, 4,549,780,506 B (docs/scale.md, scale12).
         long a = belowStepsOneToSix(11);
