@@ -19,10 +19,12 @@ import java.time.Duration;
  * one squeaky-wheel round after the smaller peak sweep that places the buffers it left above the
  * lower bound exactly with the heavy ones, and, unless one of these reached the lower bound, a
  * third peak sweep with the stack by the nearer end of each buffer's lifetime (and its second
- * stack where it wins), keeping the smallest arena (about five sweeps, the
+ * stack where it wins); before the round, a peak sweep stacked by start with a hole where the
+ * first made its arena (the stack's buffers that end before the buffer there starts moved to
+ * the top; and its second stack where it wins), keeping the smallest arena (about six sweeps, the
  * later ones cut short once they lose; on {@code WideTraces.generate(seed, 62_000, 9_000)},
- * seeds 42 and 1 to 23, no worse than exact placement in breadth order: seed 42 1.00000 x LB
- * where exact placement gives 1.00334, seed 20 1.00482 against 1.00534; docs/scale.md). With a time limit, the sort and the
+ * seeds 1 to 95, no worse than exact placement in breadth order: seed 42 1.00000 x LB
+ * where exact placement gives 1.00334, seed 69 1.00000 against 1.00069; docs/scale.md). With a time limit, the sort and the
  * placement read the clock; buffers not placed by then are stacked on top (all of them, in
  * index order, when the sort was cut) and the planner's label says "cut at the time limit"; it
  * says so too where the deadline cut a later sweep and an earlier, complete one was kept.

@@ -18,7 +18,9 @@ package org.arenaplan.plan;
  *       rank): by start, the earliest at the bottom, so that going backward the stack empties
  *       from its top; or by end, the latest at the bottom, so that going forward it does. Each
  *       is the tighter on some wide traces ({@link SqueakySweep} runs both; by the order's rank
- *       instead: 8 of 12 no worse than exact placement, against 9 by start; docs/scale.md).</li>
+ *       instead: 8 of 12 no worse than exact placement, against 9 by start; docs/scale.md).
+ *       With a hole at an instant T2, the buffers freed before the sweep reaches T2 go on top
+ *       ({@link #stackOrder(Problem, int[], long, Stack, long, long)}).</li>
  *   <li>Forward: the free list holds the stack; over the start times after T, ascending: free
  *       the buffers that ended (upper &lt;= t), then place each buffer starting at t, in the
  *       order's rank, into a gap: the smallest that holds it ({@link GreedyPlacer.Fit#BEST}, ties
@@ -85,20 +87,24 @@ final class PeakSweep {
         return smaller(p, order, fit, deadline, bound).result();
     }
 
-    /** A result of {@link #smaller} and the stack of the sweep it kept. */
-    record Kept(GreedyPlacer.Result result, Stack stack) { }
+    /**
+     * A result of {@link #smaller}, the stack of the sweep it kept, and the offsets of the sweep
+     * stacked {@link Stack#BY_START} (null where it was cut or outrun).
+     */
+    record Kept(GreedyPlacer.Result result, Stack stack, long[] byStart) { }
 
     /** As {@link #placeSmaller}, saying which stack the result kept ({@link Stack#BY_START} where it is cut or outrun). */
     static Kept smaller(Problem p, int[] order, GreedyPlacer.Fit fit, long deadline, ArenaBound bound) {
         GreedyPlacer.Result byStart = place(p, order, fit, Stack.BY_START, deadline, bound);
-        if (!byStart.outrun() && !byStart.complete()) return new Kept(byStart, Stack.BY_START);   // cut
+        if (!byStart.outrun() && !byStart.complete()) return new Kept(byStart, Stack.BY_START, null);   // cut
         long arena = byStart.outrun() ? Long.MAX_VALUE : Placement.arenaOf(p, byStart.offsets());
-        if (arena <= p.lowerBound()) return new Kept(byStart, Stack.BY_START);                    // optimal
+        long[] byStartOffsets = byStart.outrun() ? null : byStart.offsets();
+        if (arena <= p.lowerBound()) return new Kept(byStart, Stack.BY_START, byStartOffsets);    // optimal
         ArenaBound beat = bound == ArenaBound.NONE ? new ArenaBound() : bound;
         if (!byStart.outrun()) beat.offer(arena);
         GreedyPlacer.Result byEnd = place(p, order, fit, Stack.BY_END_DESC, deadline, beat);
-        if (!byEnd.outrun() && byEnd.complete() && Placement.arenaOf(p, byEnd.offsets()) < arena) return new Kept(byEnd, Stack.BY_END_DESC);
-        return new Kept(GreedyPlacer.keptOver(byStart, byEnd), Stack.BY_START);
+        if (!byEnd.outrun() && byEnd.complete() && Placement.arenaOf(p, byEnd.offsets()) < arena) return new Kept(byEnd, Stack.BY_END_DESC, byStartOffsets);
+        return new Kept(GreedyPlacer.keptOver(byStart, byEnd), Stack.BY_START, byStartOffsets);
     }
 
     /** As {@link #place(Problem, int[], GreedyPlacer.Fit, Stack, long, ArenaBound)}, stacked {@link Stack#BY_START}. */
@@ -146,21 +152,35 @@ final class PeakSweep {
      *                 side ignored), or null: none
      */
     static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, Stack stack, long[] instants, long[] same, long deadline, ArenaBound bound) {
+        return place(p, order, fit, stack, NO_HOLE, instants, same, deadline, bound);
+    }
+
+    /** No hole: the stack is as {@link Stack} says. */
+    static final long NO_HOLE = Long.MIN_VALUE;
+
+    /**
+     * As {@link #place(Problem, int[], GreedyPlacer.Fit, Stack, long[], long[], long, ArenaBound)},
+     * the stack with a hole for the instant {@code hole} ({@link #stackOrder(Problem, int[], long, Stack, long, long)}).
+     *
+     * @param hole an instant other than the widest, or {@link #NO_HOLE}
+     * @param same as there: the offsets of a complete peak sweep with the same stack and hole, or null
+     */
+    static GreedyPlacer.Result place(Problem p, int[] order, GreedyPlacer.Fit fit, Stack stack, long hole, long[] instants, long[] same, long deadline, ArenaBound bound) {
         try {
-            return sweepFromPeak(p, order, fit, stack, instants, same, deadline, bound);
+            return sweepFromPeak(p, order, fit, stack, hole, instants, same, deadline, bound);
         } catch (Orders.TimeUp e) {          // past the deadline while sorting: nothing placed yet
             return GreedyPlacer.stackUnplaced(p, order, p.size(), new long[p.size()], new boolean[p.size()], true);
         }
     }
 
-    private static GreedyPlacer.Result sweepFromPeak(Problem p, int[] order, GreedyPlacer.Fit fit, Stack stack, long[] instants, long[] same, long deadline, ArenaBound bound) {
+    private static GreedyPlacer.Result sweepFromPeak(Problem p, int[] order, GreedyPlacer.Fit fit, Stack stack, long hole, long[] instants, long[] same, long deadline, ArenaBound bound) {
         int n = p.size();
         long[] offset = new long[n];
         boolean[] placed = new boolean[n];
         if (n == 0) return new GreedyPlacer.Result(offset, true, true);
         long t = widestInstant(p.liveBytes(deadline));
         long top = 0;
-        int[] stacked = stackOrder(p, order, t, stack, deadline);
+        int[] stacked = stackOrder(p, order, t, stack, hole, deadline);
         for (int i : stacked) {
             offset[i] = p.alignedSize(i) == 0 ? 0 : top;
             top += p.alignedSize(i);
@@ -200,22 +220,41 @@ final class PeakSweep {
 
     /** The buffers live at {@code t}, as {@code stack} says (ties: the order's rank), bottom of the stack first. */
     static int[] stackOrder(Problem p, int[] order, long t, Stack stack, long deadline) {
+        return stackOrder(p, order, t, stack, NO_HOLE, deadline);
+    }
+
+    /**
+     * The buffers live at {@code t} as {@code stack} says, with a hole for the instant
+     * {@code hole}: those that the sweep frees before it places a buffer starting at
+     * {@code hole} (after {@code t}: those ending by it) or ending at {@code hole + 1} (before
+     * {@code t}: those starting after it) moved to the top, ordered so that this group empties
+     * from its top on that side (forward: by end, descending; backward: by start). When the sweep
+     * reaches {@code hole}, the bytes freed at the top of the stack are one run, so a large buffer
+     * starting there finds a gap of its size that the stack's scattered frees do not leave
+     * ({@link SqueakySweep}'s step 4c). Ties: the order's rank. Cost: O(k log k) for the k buffers live at {@code t}.
+     *
+     * @param hole an instant other than {@code t}, or {@link #NO_HOLE}: the stack as {@code stack} says
+     */
+    static int[] stackOrder(Problem p, int[] order, long t, Stack stack, long hole, long deadline) {
         int c = 0;
         for (int i : order) if (p.lower(i) <= t && t < p.upper(i)) c++;
         int[] live = new int[c];
+        long[] group = new long[c];
         long[] keys = new long[c];
         c = 0;
         for (int i : order) {
             if (p.lower(i) <= t && t < p.upper(i)) {
                 live[c] = i;
-                keys[c++] = switch (stack) {
+                boolean freed = hole != NO_HOLE && (hole > t ? p.upper(i) <= hole : p.lower(i) > hole);
+                group[c] = freed ? 1 : 0;
+                keys[c++] = freed ? (hole > t ? -p.upper(i) : p.lower(i)) : switch (stack) {
                     case BY_START -> p.lower(i);
                     case BY_END_DESC -> -p.upper(i);
                     case BY_NEARER_END -> -Math.min(t - p.lower(i), p.upper(i) - 1 - t);
                 };
             }
         }
-        int[] sorted = Orders.sortedByKeys(deadline, c, keys);
+        int[] sorted = hole == NO_HOLE ? Orders.sortedByKeys(deadline, c, keys) : Orders.sortedByKeys(deadline, c, group, keys);
         int[] bottomFirst = new int[c];
         for (int k = 0; k < c; k++) bottomFirst[k] = live[sorted[k]];
         return bottomFirst;

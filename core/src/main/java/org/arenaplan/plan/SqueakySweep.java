@@ -7,8 +7,8 @@ import java.util.Arrays;
  * again with a second stack where it made its arena ({@link SecondStack}), one
  * squeaky-wheel round after the smaller peak sweep (Joslin and Clements, 1999, as {@link SqueakyWheel} does
  * for exact placement: the buffers that it left above the lower bound join the heavy ones of a
- * {@link SweepPlacer} run, placed exactly before them), and a third peak sweep with the stack by
- * the nearer end; the smallest arena kept. Used by
+ * {@link SweepPlacer} run, placed exactly before them), a third peak sweep with the stack by
+ * the nearer end; after the second stack, a peak sweep with the stack by start with a hole; the smallest arena kept. Used by
  * {@link GreedyBreadthPlanner} on the problems that are swept, and without the rounds by
  * {@link GreedySizePlanner} (steps 1 to 3 only, step 3 without its round: in size order the two
  * peak sweeps are no worse than exact placement on all 24 seeds of 62,000 / 9,000 where the
@@ -63,7 +63,23 @@ import java.util.Arrays;
  *       instant too ({@link SecondStack#placePins(Problem, int[], int[], long, long[], long[], long)}),
  *       stopped once above the smallest arena so far, kept only when strictly smaller (seed 35
  *       of 62,000 / 9,000: 1.00153 to 1.00072 x LB, exact placement 1.00122; docs/scale.md).
- *       One instant alone would move the arena back where the last one made it.</li>
+ *       One instant alone would move the arena back where the last one made it. Step 4c,
+ *       unless the smallest arena so far is the lower bound: the peak sweep stacked by start
+ *       with a hole at the instant T2 that step 4 takes from the peak sweep stacked by start (its
+ *       highest buffer's start, or last instant before the widest instant): the buffers of the
+ *       stack that the sweep frees before it reaches T2 are moved to the top of the stack, by end
+ *       (backward: by start), so that at T2 they leave one run of free bytes instead of gaps
+ *       scattered through the stack ({@link PeakSweep#stackOrder(Problem, int[], long,
+ *       PeakSweep.Stack, long, long)}); stopped once above the smallest arena so far and kept only
+ *       when strictly smaller; where kept, its second stack at one instant, the same. Stop here
+ *       when it reaches the lower bound. Where a buffer of the largest palette size starts a few
+ *       hundred instants after the widest instant and finds no gap of its size, although the
+ *       stack's buffers that ended by then sum to many times it (seed 69 of 62,000 / 9,000: 73
+ *       buffers, 90 MB, for an 11.9 MB buffer), this gives it one: 1.00109 to 1.00000 x LB, exact
+ *       placement 1.00069; 56 of seeds 1 to 95 tighter, none looser, and all 95 no worse than
+ *       exact placement; docs/scale.md, scale12. Run before steps 5 to 7, which it makes
+ *       unneeded where it reaches the lower bound (wide 620k / 90k); run after them instead, the
+ *       arenas of seeds 1 to 95 are the same.</li>
  *   <li>The squeaky wheels: the buffers whose top the peak sweep left above the lower bound,
  *       highest first (ties: the order's rank), at most as many as the heavy buffers.</li>
  *   <li>The round: a {@link SweepPlacer} run with the heavy set being the squeaky wheels followed
@@ -109,7 +125,11 @@ import java.util.Arrays;
  * sweep, cut short once it loses, and one second stack only where that won; nothing where an
  * earlier step reached the lower bound (seed 42 of 62k / 9k). Measured (thread CPU, load 14 to
  * 34; docs/scale.md): on 620k / 90k its peak sweep stops once above the earlier arena after
- * 30-92 ms, where a full peak sweep takes 705-815 ms (1.00040 x LB before and after).
+ * 30-92 ms, where a full peak sweep takes 705-815 ms (1.00040 x LB before and after). Step 4c:
+ * as step 7, one more peak sweep and at most one second stack (its stack O(k log k) for the k
+ * buffers live at the widest instant); nothing where an earlier step reached the lower bound.
+ * Measured (thread CPU of {@code greedy-breadth}, two rounds, load 10 to 12; docs/scale.md): on
+ * 620k / 90k, where it wins (1.00040 to 1.00000 x LB), warm runs 2,373 to 2,997 ms by the mean.
  *
  * <p>Deadline: every sweep reads it as {@link SweepPlacer} does; a later sweep cut by it is
  * thrown away, so the result stacks buffers only when the first peak sweep was cut (and, in step
@@ -200,6 +220,10 @@ final class SqueakySweep {
             instants = Arrays.copyOf(instants, instants.length + 1);
             instants[instants.length - 1] = next;
         }
+        long[] byStart = kept.byStart() != null ? kept.byStart() : peak.offsets();   // step 4c
+        best = otherStack(p, order, fit, t, PeakSweep.Stack.BY_START, SecondStack.secondInstant(p, byStart, t), best, bestArena, deadline, beat);
+        bestArena = Placement.arenaOf(p, best.offsets());
+        if (bestArena <= lb) return best;
         Reordered next = squeakyFirst(p, order, heavy, peak.offsets(), lb);   // steps 5 and 6
         GreedyPlacer.Result round = SweepPlacer.placeHeavy(p, next.order(), fit, next.heavy(), deadline, beat);
         if (!round.outrun() && round.complete() && Placement.arenaOf(p, round.offsets()) < bestArena) {
@@ -209,22 +233,23 @@ final class SqueakySweep {
         } else {
             best = GreedyPlacer.keptOver(best, round);
         }
-        return nearerEndStack(p, order, fit, t, best, bestArena, deadline, beat);
+        return otherStack(p, order, fit, t, PeakSweep.Stack.BY_NEARER_END, PeakSweep.NO_HOLE, best, bestArena, deadline, beat);   // step 7
     }
 
     /**
-     * Step 7: the peak sweep stacked {@link PeakSweep.Stack#BY_NEARER_END}, then its second stack
-     * at one instant, each stopped once above {@code bestArena} and kept only when strictly smaller.
+     * Steps 7 and 8: the peak sweep with {@code stack} and {@code hole}, then its second stack at
+     * one instant, each stopped once above the smallest arena so far and kept only when strictly
+     * smaller; nothing where {@code bestArena} is the lower bound already.
      */
-    private static GreedyPlacer.Result nearerEndStack(Problem p, int[] order, GreedyPlacer.Fit fit, long t, GreedyPlacer.Result best, long bestArena, long deadline, ArenaBound beat) {
+    private static GreedyPlacer.Result otherStack(Problem p, int[] order, GreedyPlacer.Fit fit, long t, PeakSweep.Stack stack, long hole, GreedyPlacer.Result best, long bestArena, long deadline, ArenaBound beat) {
         if (bestArena <= p.lowerBound()) return best;
-        GreedyPlacer.Result other = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_NEARER_END, deadline, beat);
+        GreedyPlacer.Result other = PeakSweep.place(p, order, fit, stack, hole, null, null, deadline, beat);
         if (other.outrun() || !other.complete() || Placement.arenaOf(p, other.offsets()) >= bestArena) return GreedyPlacer.keptOver(best, other);
         long otherArena = Placement.arenaOf(p, other.offsets());
         if (otherArena <= p.lowerBound()) return other;                      // optimal
         beat.offer(otherArena);
         long[] instants = {SecondStack.secondInstant(p, other.offsets(), t)};
-        GreedyPlacer.Result second = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_NEARER_END, instants, other.offsets(), deadline, beat);
+        GreedyPlacer.Result second = PeakSweep.place(p, order, fit, stack, hole, instants, other.offsets(), deadline, beat);
         if (second.outrun() || !second.complete() || Placement.arenaOf(p, second.offsets()) >= otherArena) return GreedyPlacer.keptOver(other, second);
         return second;
     }

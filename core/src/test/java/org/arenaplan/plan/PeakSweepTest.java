@@ -56,6 +56,46 @@ class PeakSweepTest {
     }
 
     @Test
+    void theStackWithAHoleLeavesOneGapForTheBufferStartingThere() {
+        // Live at 2, the widest instant (12 B): a [0, 7), b [1, 10), c [2, 7). By start: a 0, b 4,
+        // c 8; at 7 a and c end and leave two gaps of 4 B apart, so d [7, 9), 8 B, goes on top at
+        // 8 (arena 16). With a hole at 7, a and c (ending by 7) go above b, by end: b 0, a 4, c 8;
+        // at 7 they leave one run from 4 and d takes it: the lower bound, 12.
+        Problem p = problem(1, buf("a", 4, 0, 7), buf("b", 4, 1, 10), buf("c", 4, 2, 7), buf("d", 8, 7, 9));
+        int[] order = {0, 1, 2, 3};
+        long nd = GreedyPlacer.NO_DEADLINE;
+        assertThat(PeakSweep.stackOrder(p, order, 2, PeakSweep.Stack.BY_START, 7, nd)).containsExactly(1, 0, 2);
+        assertThat(arena(p, PeakSweep.place(p, order, GreedyPlacer.Fit.BEST, PeakSweep.Stack.BY_START, nd, ArenaBound.NONE))).isEqualTo(16);
+        GreedyPlacer.Result res = PeakSweep.place(p, order, GreedyPlacer.Fit.BEST, PeakSweep.Stack.BY_START, 7, null, null, nd, ArenaBound.NONE);
+        assertThat(res.offsets()).containsExactly(4, 0, 8, 4);
+        assertThat(arena(p, res)).isEqualTo(p.lowerBound()).isEqualTo(12);
+        // before the widest instant: those starting after the hole's instant go on top, by start
+        assertThat(PeakSweep.stackOrder(p, order, 2, PeakSweep.Stack.BY_END_DESC, 0, nd)).containsExactly(0, 1, 2);
+    }
+
+    @Test
+    void everyPlacementWithAHoleIsValidAndComplete() {
+        Random r = new Random(31);
+        long nd = GreedyPlacer.NO_DEADLINE;
+        for (int round = 0; round < 300; round++) {
+            Problem p = SweepPlacerTest.random(r);
+            if (p.size() == 0) continue;
+            int[] order = Orders.byBreadth(p);
+            int i = r.nextInt(p.size());
+            for (long hole : new long[] {p.lower(i), p.upper(i) - 1}) {
+                for (PeakSweep.Stack stack : PeakSweep.Stack.values()) {
+                    GreedyPlacer.Result res = PeakSweep.place(p, order, GreedyPlacer.Fit.BEST, stack, hole, null, null, nd, ArenaBound.NONE);
+                    assertThat(res.complete()).isTrue();
+                    assertThat(PlacementValidator.validate(p, res.offsets(), arena(p, res), null)).as("round " + round + " " + stack + " hole " + hole).isEmpty();
+                    long[] instants = {SecondStack.secondInstant(p, res.offsets(), PeakSweep.widestInstant(p.liveBytes(nd)))};
+                    GreedyPlacer.Result second = PeakSweep.place(p, order, GreedyPlacer.Fit.BEST, stack, hole, instants, res.offsets(), nd, ArenaBound.NONE);
+                    assertThat(PlacementValidator.validate(p, second.offsets(), arena(p, second), null)).as("round " + round + " " + stack + " hole " + hole + ", second stack").isEmpty();
+                }
+            }
+        }
+    }
+
+    @Test
     void reachesTheLowerBoundOnAWideTraceWhereTheForwardSweepAndExactPlacementDoNot() {
         // WideTraces.generate(4, 12_400, 1_800): the forward sweep with its round gives 1.0043 x
         // LB; exact placement in breadth order and this sweep give the lower bound (docs/scale.md).

@@ -120,8 +120,31 @@ class SqueakySweepTest {
         // WideTraces.generate(2, 12_400, 1_800), SqueakySweep called directly (the planner places
         // this size exactly). Without step 7 SqueakySweep gave 2,673,491,194 B (1.00397 x LB), the
         // smallest of its steps 1 to 6; the peak sweep stacked by the nearer end, then its second
-        // stack, give 2,670,857,430 B (1.00298; docs/scale.md, scale11).
-        assertThat(belowStepsOneToSix(2)).isEqualTo(2_670_857_430L);
+        // stack, give 2,670,857,430 B (1.00298; docs/scale.md, scale11), and step 4c (the stack
+        // with a hole) then 2,670,815,590 B (scale12).
+        Problem p = WideTraces.generate(2, 12_400, 1_800);
+        int[] order = Orders.byBreadth(p);
+        GreedyPlacer.Fit fit = GreedyPlacer.Fit.BEST;
+        long nd = GreedyPlacer.NO_DEADLINE;
+        GreedyPlacer.Result nearer = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_NEARER_END, nd, ArenaBound.NONE);
+        long[] instants = {SecondStack.secondInstant(p, nearer.offsets(), PeakSweep.widestInstant(p.liveBytes(nd)))};
+        GreedyPlacer.Result second = PeakSweep.place(p, order, fit, PeakSweep.Stack.BY_NEARER_END, instants, nearer.offsets(), nd, ArenaBound.NONE);
+        assertThat(arena(p, second)).isEqualTo(2_670_857_430L);
+        assertThat(belowStepsOneToSix(2)).isEqualTo(2_670_815_590L);
+    }
+
+    @Test
+    void theStackWithAHoleBeatsEveryEarlierStep() {
+        // WideTraces.generate(11, 12_400, 1_800), SqueakySweep called directly (the planner places
+        // this size exactly). Without step 4c SqueakySweep gave 4,560,066,860 B (1.00226 x LB), the
+        // smallest of its steps 1 to 7; the peak sweep stacked by start with a hole where the one
+        // by start made its arena gives the lower bound, 4,549,780,506 B (docs/scale.md, scale12).
+        long a = belowStepsOneToSix(11);
+        Problem p = WideTraces.generate(11, 12_400, 1_800);
+        int[] order = Orders.byBreadth(p);
+        long nd = GreedyPlacer.NO_DEADLINE;
+        assertThat(a).isLessThan(arena(p, PeakSweep.place(p, order, GreedyPlacer.Fit.BEST, PeakSweep.Stack.BY_NEARER_END, nd, ArenaBound.NONE)));
+        assertThat(a).isEqualTo(p.lowerBound()).isEqualTo(4_549_780_506L);
     }
 
     /**
