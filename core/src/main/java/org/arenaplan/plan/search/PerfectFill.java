@@ -116,7 +116,7 @@ import java.util.stream.IntStream;
 final class PerfectFill {
     static final int FOUND = 0, NOT_FOUND = 1, OUT_OF_NODES = 2, OUT_OF_TIME = 3;
     private static final int CLOCK_EVERY = 256;
-    /** log2 of the slots in the table of refuted states (8 bytes, and 4 + 8 or 4 + 16 for the conflict kept with it: 28 or 36 MiB). */
+    /** log2 of the slots in the table of refuted states (8 bytes: 16 MiB; member 0 adds 4 + 8 bytes, or 4 + 16 past 64 sections, for the conflict kept with it: 24 or 40 MiB more). */
     private static final int REFUTED_BITS = 21;
     /** A restart's budget unit, in nodes per buffer. */
     static final int LUBY_UNIT = 2;
@@ -159,10 +159,11 @@ final class PerfectFill {
     /**
      * Per slot i of {@link #refuted}, the conflict its refutation came back with: words
      * {@code refutedWord[i] ..} of it, in {@code refutedWhy[i * refutedWords ..]}, the rest
-     * empty; refutedWord -1 when none is kept (then a hit names the whole part).
+     * empty; refutedWord -1 when none is kept (then a hit names the whole part). Allocated by
+     * {@link #run} when {@link #refutedConflicts} is on.
      */
-    private final long[] refutedWhy;
-    private final int[] refutedWord = new int[1 << REFUTED_BITS];
+    private long[] refutedWhy;
+    private int[] refutedWord;
     /** Words of sections kept per refuted state: as many as the conflicts have, at most 2. */
     private final int refutedWords;
     /**
@@ -303,7 +304,6 @@ final class PerfectFill {
         for (int b : active) unplacedKey[time.first[b]] ^= key[b];
         conflict = new long[(time.sections + 63) / 64];
         refutedWords = Math.min(conflict.length, 2);
-        refutedWhy = new long[refutedWords << REFUTED_BITS];
         memberKey = new long[time.sections];
         for (int b : active) for (int k = time.first[b]; k < time.end[b]; k++) memberKey[k] ^= key[b];
         live = time.members.clone();
@@ -373,6 +373,10 @@ final class PerfectFill {
         int[] cuts = IntStream.range(1, time.sections).filter(k -> crossings[k] == 0).toArray();
         long unit = Math.max(1, (long) LUBY_UNIT * count);
         if (learning && nogoods == null) nogoods = new Nogoods(memberKey, NOGOOD_MAX_SECTIONS);
+        if (refutedConflicts && refutedWhy == null) {
+            refutedWhy = new long[refutedWords << REFUTED_BITS];
+            refutedWord = new int[1 << REFUTED_BITS];
+        }
         for (int round = 0; ; round++) {
             random = member <= 1 ? (round == 0 ? null : new SplittableRandom(round)) : new SplittableRandom(memberSeed(member, round));
             long luby = luby(round + 1);
@@ -579,8 +583,8 @@ final class PerfectFill {
     private void refute(long h, int from, int to) {
         int i = (int) h & (refuted.length - 1);
         refuted[i] = h;
+        if (refutedWhy == null) return;
         refutedWord[i] = -1;
-        if (!refutedConflicts) return;
         int lo = -1, hi = -1;
         for (int w = 0; w < conflict.length; w++) {
             if (conflict[w] == 0) continue;
@@ -600,7 +604,7 @@ final class PerfectFill {
      */
     private void refutedConflict(long h, int from, int to) {
         int i = (int) h & (refuted.length - 1);
-        int w0 = refutedWord[i];
+        int w0 = refutedWhy == null ? -1 : refutedWord[i];
         if (w0 < 0 || !inPart(refutedWhy, i * refutedWords, refutedWords, w0, from, to)) {
             conflictOnly(from, to);
             return;
