@@ -46,14 +46,26 @@ import java.util.stream.IntStream;
  *       of its set of unplaced buffers (Zobrist hashing), which fixes every floor in it, in a
  *       lossy table, across restarts: reached again by another order, after other choices in
  *       other parts, or in a later run, it is cut at once. (Two states sharing a hash would
- *       wrongly cut one: a chance of about 2^-64 per pair.)</li>
+ *       wrongly cut one: a chance of about 2^-64 per pair.) Member 0 keeps with each refuted
+ *       state the conflict its failure came back with (step 5), when that lies in the part and
+ *       within 2 aligned words of sections; a hit returns that conflict when it lies in the
+ *       part hit, else the whole part (as the other members do). Why that is sound: the state
+ *       refuted in part [a, b) and the state hit in part [c, d) have the same set S of unplaced
+ *       starters, and no unplaced buffer crosses the ends of either part, so a section s of
+ *       both holds, then and now, exactly the buffers of S live at s. Every section of the
+ *       stored conflict C lies in both, so each has now the unplaced members it had when C was
+ *       found, and C, which holds for every state that agrees with that one on C's sections,
+ *       holds now. C is what the refutation depended on: it is kept by the refutation that the
+ *       failure with that conflict makes, never by another. (A hit that names its whole part
+ *       makes every conflict above it wide, a union over the children's.)</li>
  *   <li><em>Backjumping.</em> Every failure comes back with its conflict: the sections whose
  *       sets of unplaced buffers alone leave no completion (conflict-directed backjumping,
  *       Prosser 1993, with sections for variables). A failed lookahead names the sections it
  *       read: a section whose stacking fails and, per buffer it could not stack, one section
  *       of its lifetime above the bytes stacked; a wall with no filler, the wall, its left
  *       neighbour and why each starter cannot sit there; a pit that cannot be tiled, the pit
- *       and its two neighbours. A node whose fillers all failed has the union of their
+ *       and its two neighbours; a hit on a refuted state, the conflict kept with it or the
+ *       whole part (step 4). A node whose fillers all failed has the union of their
  *       conflicts and the wall's facts: the wall and its left neighbour, and per starter of the
  *       wall that is no filler, one section of its lifetime above the wall's floor f; member 0
  *       leaves out the fillers' spans, the other members add them (narrower conflicts backjump
@@ -104,7 +116,7 @@ import java.util.stream.IntStream;
 final class PerfectFill {
     static final int FOUND = 0, NOT_FOUND = 1, OUT_OF_NODES = 2, OUT_OF_TIME = 3;
     private static final int CLOCK_EVERY = 256;
-    /** log2 of the slots in the table of refuted states (8 bytes each: 16 MiB). */
+    /** log2 of the slots in the table of refuted states (8 bytes: 16 MiB; member 0 adds 4 + 8 bytes, or 4 + 16 past 64 sections, for the conflict kept with it: 24 or 40 MiB more). */
     private static final int REFUTED_BITS = 21;
     /** A restart's budget unit, in nodes per buffer. */
     static final int LUBY_UNIT = 2;
@@ -144,6 +156,22 @@ final class PerfectFill {
     private static final long HASH_BASE = 0x2545F4914F6CDD1DL;
     /** States proven to have no completion, by hash; a lossy cache (a slot keeps the newest). */
     private final long[] refuted = new long[1 << REFUTED_BITS];
+    /**
+     * Per slot i of {@link #refuted}, the conflict its refutation came back with: words
+     * {@code refutedWord[i] ..} of it, in {@code refutedWhy[i * refutedWords ..]}, the rest
+     * empty; refutedWord -1 when none is kept (then a hit names the whole part). Allocated by
+     * {@link #run} when {@link #refutedConflicts} is on.
+     */
+    private long[] refutedWhy;
+    private int[] refutedWord;
+    /** Words of sections kept per refuted state: as many as the conflicts have, at most 2. */
+    private final int refutedWords;
+    /**
+     * A refuted state keeps its conflict, returned on a hit (class comment, step 4): member 0;
+     * false (the other members, and tests comparing the two) makes a hit name its whole part.
+     */
+    boolean refutedConflicts = true;
+    private long storedConflictHits;
     /** Per buffer, the next buffer of its class (same start, end and size; ascending ids), or -1; and the class's first. */
     private final int[] nextTwin;
     private final int[] firstTwin;
@@ -275,6 +303,7 @@ final class PerfectFill {
         unplacedKey = new long[time.sections];
         for (int b : active) unplacedKey[time.first[b]] ^= key[b];
         conflict = new long[(time.sections + 63) / 64];
+        refutedWords = Math.min(conflict.length, 2);
         memberKey = new long[time.sections];
         for (int b : active) for (int k = time.first[b]; k < time.end[b]; k++) memberKey[k] ^= key[b];
         live = time.members.clone();
@@ -299,7 +328,8 @@ final class PerfectFill {
      * Makes this search member {@code m} of a portfolio: member 0 (the default) runs as described
      * in the class comment; member 1 runs member 0's first order and seeds, its random runs
      * weighted by the square of the lifetime (step 6), and also branches on right walls (step 1),
-     * which changes its path; a member m > 1 randomises every run,
+     * which changes its path, and keeps wide conflicts (steps 4 and 5); a member m > 1 (wide
+     * conflicts too) randomises every run,
      * its first included, with seeds of its own, so that members explore different orders. Call
      * before {@link #run}.
      */
@@ -309,6 +339,7 @@ final class PerfectFill {
         rightWalls = m == 1;
         lifetimeWeight = m == 0 ? 1 : m == 1 ? 2 : 0;
         narrowConflicts = m == 0;
+        refutedConflicts = m == 0;
         return this;
     }
 
@@ -320,6 +351,11 @@ final class PerfectFill {
     /** Nodes that failed by a child's conflict that missed the child's placement, without trying their other fillers. */
     long backjumps() {
         return backjumps;
+    }
+
+    /** Hits on refuted states that came back with the conflict stored with the refutation (not the whole part). */
+    long storedConflictHits() {
+        return storedConflictHits;
     }
 
     /** Nogoods learned, nodes cut by them, and times the store was cleared (0 when learning is off). */
@@ -337,6 +373,10 @@ final class PerfectFill {
         int[] cuts = IntStream.range(1, time.sections).filter(k -> crossings[k] == 0).toArray();
         long unit = Math.max(1, (long) LUBY_UNIT * count);
         if (learning && nogoods == null) nogoods = new Nogoods(memberKey, NOGOOD_MAX_SECTIONS);
+        if (refutedConflicts && refutedWhy == null) {
+            refutedWhy = new long[refutedWords << REFUTED_BITS];
+            refutedWord = new int[1 << REFUTED_BITS];
+        }
         for (int round = 0; ; round++) {
             random = member <= 1 ? (round == 0 ? null : new SplittableRandom(round)) : new SplittableRandom(memberSeed(member, round));
             long luby = luby(round + 1);
@@ -370,7 +410,7 @@ final class PerfectFill {
             for (int s = lo; s < hi; s++) for (int b = next[headBase + s]; b < headBase; b = next[b]) left++;
             int r = search(lo, hi, left, partState(lo, hi));
             if (r != FOUND) {
-                if (r == NOT_FOUND) refute(whole);
+                if (r == NOT_FOUND) refute(whole, from, to);
                 return r;
             }
             lo = hi;
@@ -386,7 +426,7 @@ final class PerfectFill {
         if (left == 0) return FOUND;
         int enteredLo = lastLo, enteredHi = lastHi;
         if (isRefuted(hash)) {
-            conflictOnly(from, to);
+            refutedConflict(hash, from, to);
             return NOT_FOUND;
         }
         if (--nodesLeft < 0) return OUT_OF_NODES;
@@ -426,7 +466,7 @@ final class PerfectFill {
             if (r != NOT_FOUND) return r;
             if (backjumping && !touches(time.first[b], time.end[b])) {
                 backjumps++;
-                refute(hash);                             // the failure holds without b: so here (backjump)
+                refute(hash, from, to);                   // the failure holds without b: so here (backjump)
                 return NOT_FOUND;
             }
             for (int w = 0; w < why.length; w++) why[w] |= conflict[w];
@@ -438,7 +478,7 @@ final class PerfectFill {
             nonFillerFacts(s, f);
             if (!narrowConflicts) fillerSpans(s, f);
         }
-        refute(hash);
+        refute(hash, from, to);
         if (nogoods != null) nogoods.learn(conflict, from, to, enteredLo, enteredHi);
         return NOT_FOUND;
     }
@@ -535,8 +575,57 @@ final class PerfectFill {
         return refuted[(int) h & (refuted.length - 1)] == h;
     }
 
-    private void refute(long h) {
-        refuted[(int) h & (refuted.length - 1)] = h;
+    /**
+     * Records state h of the part [from, to) as refuted, with the conflict its failure came back
+     * with when that lies in the part and within {@link #refutedWords} aligned words of sections
+     * (class comment, step 4).
+     */
+    private void refute(long h, int from, int to) {
+        int i = (int) h & (refuted.length - 1);
+        refuted[i] = h;
+        if (refutedWhy == null) return;
+        refutedWord[i] = -1;
+        int lo = -1, hi = -1;
+        for (int w = 0; w < conflict.length; w++) {
+            if (conflict[w] == 0) continue;
+            if (lo < 0) lo = w;
+            hi = w;
+        }
+        if (lo < 0 || hi - lo >= refutedWords || !inPart(conflict, 0, conflict.length, 0, from, to)) return;
+        int w0 = Math.min(lo, conflict.length - refutedWords);
+        System.arraycopy(conflict, w0, refutedWhy, i * refutedWords, refutedWords);
+        refutedWord[i] = w0;
+    }
+
+    /**
+     * Sets the conflict of a hit on refuted state h in the part [from, to): the conflict stored
+     * with the refutation when there is one and it lies in [from, to), else the whole part
+     * (class comment, step 4).
+     */
+    private void refutedConflict(long h, int from, int to) {
+        int i = (int) h & (refuted.length - 1);
+        int w0 = refutedWhy == null ? -1 : refutedWord[i];
+        if (w0 < 0 || !inPart(refutedWhy, i * refutedWords, refutedWords, w0, from, to)) {
+            conflictOnly(from, to);
+            return;
+        }
+        storedConflictHits++;
+        Arrays.fill(conflict, 0);
+        System.arraycopy(refutedWhy, i * refutedWords, conflict, w0, refutedWords);
+    }
+
+    /**
+     * The sections named by the words {@code bits[at .. at + n)} all lie in [from, to): bit j of
+     * word {@code at + k} names section {@code 64 (w0 + k) + j}.
+     */
+    private static boolean inPart(long[] bits, int at, int n, int w0, int from, int to) {
+        for (int k = 0; k < n; k++) {
+            long b = bits[at + k];
+            if (b == 0) continue;
+            int base = (w0 + k) << 6;
+            if (base + Long.numberOfTrailingZeros(b) < from || base + 63 - Long.numberOfLeadingZeros(b) >= to) return false;
+        }
+        return true;
     }
 
     /** A left wall: section s of the part starting at {@code from}, below capacity, lower than its left neighbour or the part's first. */

@@ -132,13 +132,46 @@ class PerfectFillTest {
      * 315-11034, a packing of {@code bench search --set perfect --seed 11000} that member 0 did not
      * find in 1,000,000 nodes with its fillers' whole spans in a failed node's conflict, is found
      * by member 0 within 400,000 with the narrow conflicts (338,752 nodes when measured), and not
-     * within them with the wide ones; the packing is valid.
+     * within them with the wide ones; the packing is valid. Both with hits on refuted states
+     * naming their whole part, as when measured (with the conflicts kept, neither finds it there).
      */
     @Test
     void narrowConflictsFindAPackingTheWideOnesMiss() {
-        int[] result = runBenchPacking(11034, 315, 400_000, (fill, v) -> fill.narrowConflicts = v == 1);
+        int[] result = runBenchPacking(11034, 315, 400_000, (fill, v) -> {
+            fill.refutedConflicts = false;           // hits naming their whole part, as measured (with kept conflicts, neither finds it)
+            fill.narrowConflicts = v == 1;
+        });
         assertThat(result[0]).as("wide conflicts").isEqualTo(PerfectFill.OUT_OF_TIME);
         assertThat(result[1]).as("narrow conflicts").isEqualTo(PerfectFill.FOUND);
+    }
+
+    /**
+     * Conflicts kept with refuted states (class comment of {@link PerfectFill}, step 4) cut no
+     * branch with a completion: on the no-slack problems of up to 30 buffers, with them and with
+     * every hit naming its whole part, {@link PerfectFill} reaches the same decision, found or
+     * proven infeasible; and hits do come back with a kept conflict there.
+     */
+    @Test
+    void refutedStatesWithTheirConflictsDecideLikeTheWholeParts() {
+        long[] hits = new long[2];
+        int infeasible = decideMidSizedProblemsAlike(2, (fill, variant) -> fill.refutedConflicts = variant == 1,
+                (fill, variant) -> hits[variant] += fill.storedConflictHits());
+        assertThat(infeasible).isPositive();
+        assertThat(hits[0]).isZero();
+        assertThat(hits[1]).as("hits returning a kept conflict").isPositive();
+    }
+
+    /**
+     * 390-6049, a packing of {@code bench search --set perfect --seed 6000} that member 0 found in
+     * 422,400 nodes when a hit on a refuted state named its whole part, is found within 200,000
+     * when the hit returns the conflict kept with the state (91,202 nodes when measured), and not
+     * within them without; the packing is valid.
+     */
+    @Test
+    void refutedStatesWithTheirConflictsFindAPackingTheWholePartsMiss() {
+        int[] result = runBenchPacking(6049, 390, 200_000, (fill, v) -> fill.refutedConflicts = v == 1);
+        assertThat(result[0]).as("whole parts").isEqualTo(PerfectFill.OUT_OF_TIME);
+        assertThat(result[1]).as("kept conflicts").isEqualTo(PerfectFill.FOUND);
     }
 
     /**
@@ -176,14 +209,16 @@ class PerfectFillTest {
      * 385-1048, a packing of the bench ({@code bench search --set perfect --seed 1000}) that the
      * search without learned nogoods does not find in 400,000 nodes, is found within them with
      * the nogoods (279,051 nodes when measured); the packing is valid. Both with uniformly
-     * random runs and wide conflicts: with the lifetime-weighted runs or the narrow conflicts,
-     * both find it.
+     * random runs, wide conflicts and hits on refuted states naming their whole part: with the
+     * lifetime-weighted runs or the narrow conflicts, both find it; with the conflicts kept with
+     * refuted states, neither.
      */
     @Test
     void learnedNogoodsFindAPackingTheSearchWithoutThemMisses() {
         int[] result = runBenchPacking(1048, 385, 400_000, (fill, v) -> {
             fill.lifetimeWeight = 0;                 // the uniform random runs this was measured with (weighted, both find it)
             fill.narrowConflicts = false;            // and the wide conflicts (with the narrow ones, both find it)
+            fill.refutedConflicts = false;           // and hits naming their whole part (with kept conflicts, neither finds it)
             fill.learning = v == 1;
         });
         assertThat(result[0]).as("without nogoods").isEqualTo(PerfectFill.OUT_OF_TIME);
