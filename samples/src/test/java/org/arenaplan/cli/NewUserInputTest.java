@@ -352,4 +352,21 @@ class NewUserInputTest {
         Cli big = Cli.run("plan", "--model", "mlp", "--time-limit", "1e9", "--schedule", "memory", "--schedule-time-limit", "1e9");
         assertThat(big.code()).as(big.toString()).isZero();
     }
+
+    @Test
+    void aNameWithALineBreakOrATerminalEscapeStaysOnTheOneLine() throws Exception {
+        // a node name holding a newline split the refusal in two; ESC [2J cleared the terminal; CR overwrote the line's start (breaker15)
+        Path m = model("evil.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 2L, 3L)).addOutput(info("y", 1, 2L, 3L))
+                .addNode(node("a\nfake line\u001b[2J\rb", "Softmax", "x", "y").addAttribute(OnnxMl.AttributeProto.newBuilder().setName("axis")
+                        .setType(OnnxMl.AttributeProto.AttributeType.INT).setI(9))));
+        Cli r = Cli.run("plan", m.toString());
+        oneLine(r, 2, "node 'a\\u000afake line\\u001b[2J\\u000db' (Softmax, #0, opset 13)");
+        assertThat(r.err()).doesNotContain("\u001b", "\r");
+        Path json = dir.resolve("evil.json");
+        Files.writeString(json, "{\"format\": \"arenaplan-graph/1\", \"name\": \"g\", \"tensors\": [{\"name\": \"x\", \"bytes\": 4},"
+                + " {\"name\": \"y\", \"bytes\": 4}], \"inputs\": [{\"name\": \"x\"}], \"outputs\": [\"y\"],"
+                + " \"ops\": [{\"name\": \"r\\u2028s\", \"kind\": \"Relu\", \"inputs\": [\"nope\"], \"outputs\": [\"y\"]}]}");
+        oneLine(Cli.run("plan", json.toString()), 2, "op 'r\\u2028s'");
+        oneLine(Cli.run("plan", json.toString(), "--bogus\u001b[31m"), 2, "unknown option '--bogus\\u001b[31m'");
+    }
 }
