@@ -1,14 +1,13 @@
 // Runs arenaplan's CUDA kernels on the CPU, to check their index arithmetic and summation order
-// against the simulator without a GPU (KernelEmulationTest). A block's threads are real
-// std::threads that meet at a std::barrier for __syncthreads(); blocks run one after another
-// (launch), so __shared__ arrays (function statics) belong to one block at a time.
+// against the simulator without a GPU (KernelEmulationTest). A block's threads are fibers
+// (ucontext) of one OS thread that yield to the block's scheduler at __syncthreads(); blocks run
+// one after another (launch), so __shared__ arrays (function statics) belong to one block at a time.
 //
 // Input (stdin), one case per line: NAME gx gy gz bx by SLOTS OUT [LEN HEX]xSLOTS I0..I39 F0..F15
 // where NAME is an entry function, optionally followed by "@SHIFT": every slot then starts SHIFT
 // bytes past a 16-byte boundary (to run the vectorized kernels' unaligned paths); LEN is a slot's size in bytes and HEX its bytes (two hex digits each, memory order; "-"
 // when LEN is 0, a null pointer), every F a double's bits in hex.
 // Output: one line per case, the OUT slot's bytes in hex, memory order.
-#include <barrier>
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
@@ -19,20 +18,27 @@
 #include <iostream>
 #include <sstream>
 #include <string>
-#include <thread>
+#include <sys/mman.h>
+#include <ucontext.h>
 #include <type_traits>
 #include <vector>
 
 struct Dim { unsigned x = 0, y = 0, z = 0; };
-static thread_local Dim threadIdx, blockIdx;
+static Dim threadIdx, blockIdx;   // the running fiber's
 static Dim blockDim, gridDim;
-static std::barrier<>* block_barrier = nullptr;
+static ucontext_t block_scheduler;   // launch's loop, which a fiber returns to at a barrier or its end
+static ucontext_t* running_fiber = nullptr;
+static bool running_ended = false;   // set by launch before it resumes a fiber, cleared at a barrier
+static void sync_threads() {
+    running_ended = false;
+    swapcontext(running_fiber, &block_scheduler);
+}
 
 #define __global__
 #define __device__
 #define __forceinline__ inline
 #define __shared__ static
-#define __syncthreads() block_barrier->arrive_and_wait()
+#define __syncthreads() sync_threads()
 #define __trap() std::abort()   // an index or divisor the kernel refuses; the cases never do it
 static long long clock64() { return 0; }   // slow_copy's wait is a no-op here
 struct alignas(16) float4 { float x, y, z, w; };
@@ -87,33 +93,58 @@ static double __longlong_as_double(long long v) { double d; std::memcpy(&d, &v, 
 
 static bool lane0() { return (threadIdx.y * blockDim.x + threadIdx.x) % 32 == 0; }
 
-// One std::thread per thread of a block, created once per launch: each runs the blocks in turn
-// and waits at the barrier once more after each, so that no thread starts block b + 1 (and reuses
-// the __shared__ statics) before every thread has finished block b. A kernel's own
-// __syncthreads() meets the same barrier: every thread of a block calls it equally often (else
-// the kernel would hang on a GPU too), so the extra arrival keeps the phases aligned. (Threads
-// created per block instead: KernelEmulationTest took 77 s user + 143 s sys of CPU against 72 +
-// 130; most of the rest is the barrier's futex hand-offs between hundreds of threads.)
+// A block's threads are fibers run by one OS thread: launch resumes each unfinished fiber in turn
+// until it reaches its next __syncthreads() (which switches back to launch) or its end, and
+// repeats these rounds until every fiber has ended; then the next block. Each round brings every
+// thread of the block to the same barrier before any passes it, as on a GPU, and the order is
+// fixed, so a run is deterministic (a kernel whose result depends on the order of its threads is
+// racy on a GPU and can pass here). (Real std::threads meeting at a std::barrier, as before:
+// KernelEmulationTest took 86 s user + 167 s sys of CPU, 385 s wall at load average 11-38; most
+// of it the barrier's futex hand-offs between hundreds of threads.)
+static constexpr size_t FIBER_STACK = 256 * 1024;   // bytes; each below a PROT_NONE guard page
+static constexpr size_t GUARD = 4096;
+static std::vector<char*> fiber_stacks;   // grown to the largest block, reused by every launch
+static const std::function<void()>* fiber_body = nullptr;
+
+static void fiber_main() { (*fiber_body)(); }   // returning switches to uc_link: the scheduler
+
 static void launch(Dim grid, Dim block, const std::function<void()>& body) {
     gridDim = grid;
     blockDim = block;
     unsigned threads = block.x * block.y;
-    std::barrier<> bar(threads);
-    block_barrier = &bar;
-    std::vector<std::thread> pool;
-    for (unsigned ty = 0; ty < block.y; ty++)
-        for (unsigned tx = 0; tx < block.x; tx++)
-            pool.emplace_back([&, tx, ty] {
-                threadIdx = Dim{tx, ty, 0};
-                for (unsigned bz = 0; bz < grid.z; bz++)
-                    for (unsigned by = 0; by < grid.y; by++)
-                        for (unsigned bx = 0; bx < grid.x; bx++) {
-                            blockIdx = Dim{bx, by, bz};
-                            body();
-                            bar.arrive_and_wait();   // the block's end
-                        }
-            });
-    for (auto& t : pool) t.join();
+    while (fiber_stacks.size() < threads) {
+        void* m = mmap(nullptr, FIBER_STACK + GUARD, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED || mprotect(m, GUARD, PROT_NONE) != 0) { std::perror("emulator: fiber stack"); std::exit(2); }
+        fiber_stacks.push_back((char*) m + GUARD);
+    }
+    fiber_body = &body;
+    std::vector<ucontext_t> fibers(threads);
+    std::vector<char> ended(threads);
+    for (unsigned bz = 0; bz < grid.z; bz++)
+        for (unsigned by = 0; by < grid.y; by++)
+            for (unsigned bx = 0; bx < grid.x; bx++) {
+                blockIdx = Dim{bx, by, bz};
+                for (unsigned t = 0; t < threads; t++) {
+                    getcontext(&fibers[t]);
+                    fibers[t].uc_stack.ss_sp = fiber_stacks[t];
+                    fibers[t].uc_stack.ss_size = FIBER_STACK;
+                    fibers[t].uc_link = &block_scheduler;
+                    makecontext(&fibers[t], fiber_main, 0);
+                    ended[t] = 0;
+                }
+                for (unsigned left = threads; left > 0;) {   // one round: every fiber to its next barrier or its end
+                    left = 0;
+                    for (unsigned t = 0; t < threads; t++) {
+                        if (ended[t]) continue;
+                        threadIdx = Dim{t % block.x, t / block.x, 0};
+                        running_fiber = &fibers[t];
+                        running_ended = true;
+                        swapcontext(&block_scheduler, &fibers[t]);
+                        ended[t] = running_ended;
+                        left += !running_ended;
+                    }
+                }
+            }
 }
 
 int main() {

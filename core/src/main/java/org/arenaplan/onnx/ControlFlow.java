@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * If, Loop and Scan unrolled at import into the plain nodes of their bodies, where everything the
- * unrolling needs is known then (ONNX operators If-1..21, Loop-1..21, Scan-9..21; the graphs are
+ * unrolling needs is known then (ONNX operators If-1..21, Loop-1..21, Scan-8..21; the graphs are
  * the GRAPH attributes):
  * <ul>
  *   <li>If: its condition must be known at import (a constant, Shape arithmetic folded at import,
@@ -21,7 +21,8 @@ import java.util.Set;
  *       shapes); per iteration each scan input's slice is a Gather of one index (a constant), the
  *       body's nodes follow with the states of the iteration before, and each scan output is the
  *       Concat of its slices, each Reshaped to hold the scan axis (Concat in place writes them
- *       straight into the output);</li>
+ *       straight into the output); Scan-8, whose inputs carry a batch axis 0, once per batch
+ *       entry ({@link #unrollScanEight});</li>
  *   <li>Loop: the trip count and the condition input must be known at import, and so must the
  *       body's condition output after each iteration (it stops the unrolling when false); the
  *       iteration number and the condition are constants per iteration; scan outputs are stacked
@@ -43,7 +44,7 @@ final class ControlFlow {
     static final Map<String, Set<String>> ATTRS = Map.of(
             "If", Set.of("then_branch", "else_branch"),
             "Loop", Set.of("body"),
-            "Scan", Set.of("body", "num_scan_inputs", "scan_input_axes", "scan_input_directions", "scan_output_axes", "scan_output_directions"));
+            "Scan", Set.of("body", "num_scan_inputs", "directions", "scan_input_axes", "scan_input_directions", "scan_output_axes", "scan_output_directions"));
 
     /** The most iterations one Loop or Scan is unrolled to. */
     static final int MAX_ITERATIONS = 4096;
@@ -154,6 +155,12 @@ final class ControlFlow {
         else importer.node(renamed, index);
     }
 
+    /** A node the unrolling makes (a slice, a reshape, a stack), counted against {@link #MAX_NODES}. */
+    private void add(NodeContext at, int index, OnnxModel.Node node) {
+        if (++unrolled > MAX_NODES) throw at.error("unrolling If, Loop and Scan reaches more than " + MAX_NODES + " nodes; arenaplan stops there");
+        importer.node(node, index);
+    }
+
     /** A body's initializers (weights) and nodes, in {@code scope}. */
     private void body(OnnxModel.Graph g, NodeContext at, int index, Scope scope, String prefix) {
         for (OnnxModel.TensorData t : g.initializers()) {
@@ -168,7 +175,7 @@ final class ControlFlow {
 
     private void unroll(OnnxModel.Node node, int index, Scope scope) {
         NodeContext n = importer.context(node, index);
-        OlderOpsets.checkVersion(node, n, n.opset());   // Scan-8 is not Scan-9: refused below opset 9
+        OlderOpsets.checkVersion(node, n, n.opset());   // Scan-8 (batched) is unrolled by its own rule below
         switch (node.opType()) {
             case "If" -> unrollIf(node, n, index, scope);
             case "Scan" -> unrollScan(node, n, index, scope);
@@ -209,6 +216,11 @@ final class ControlFlow {
     }
 
     private void unrollScan(OnnxModel.Node node, NodeContext n, int index, Scope scope) {
+        if (n.opset() < 9) {
+            unrollScanEight(node, n, index, scope);
+            return;
+        }
+        n.require(!n.hasAttr("directions"), "attribute 'directions' is Scan-8's (opset 8); from Scan-9 on each scan input's direction is in scan_input_directions");
         OnnxModel.Graph body = graph(n, "body");
         long scans = n.integer("num_scan_inputs", -1);
         n.require(n.hasAttr("num_scan_inputs"), "attribute 'num_scan_inputs' is required");
@@ -237,27 +249,147 @@ final class ControlFlow {
         for (long d : outDirs) n.require(d == 0 || d == 1, "scan_output_directions holds " + d + ", not 0 (forward) or 1 (reverse)");
         n.require(length <= MAX_ITERATIONS, "scans " + length + " steps; arenaplan unrolls at most " + MAX_ITERATIONS);
         n.require(length > 0 || scanOuts == 0, "scans 0 steps: its scan outputs have no slice to take their shape from");
-        List<String> carried = new ArrayList<>(node.inputs().subList(0, states));
+        Steps s = steps(body, n, index, scope, node.inputs().subList(0, states), node.inputs().subList(states, ins), axis, dirs, length, n.opName() + "/");
+        finish(node, n, index, s.carried(), s.slices(), outAxes, outDirs);
+    }
+
+    /** The states after a scan's last step, and each scan output's slices in step order. */
+    private record Steps(List<String> carried, List<List<String>> slices) { }
+
+    /**
+     * The body run {@code length} times: per step each scan input's slice is a Gather of one
+     * index (a constant) along its axis, taken from the end where its direction is 1; the body's
+     * nodes follow with the states of the step before. Names are prefixed {@code prefix + step + "/"}.
+     */
+    private Steps steps(OnnxModel.Graph body, NodeContext n, int index, Scope scope, List<String> states, List<String> scanned,
+                        int[] axis, long[] dirs, long length, String prefix) {
+        int scanOuts = body.outputs().size() - states.size();
+        List<String> carried = new ArrayList<>(states);
         List<List<String>> slices = new ArrayList<>();
         for (int k = 0; k < scanOuts; k++) slices.add(new ArrayList<>());
         for (int i = 0; i < length; i++) {
-            String prefix = n.opName() + "/" + i + "/";
+            String at = prefix + i + "/";
             Scope child = new Scope(scope);
-            for (int j = 0; j < states; j++) child.names.put(body.inputs().get(j).name(), carried.get(j));
-            for (int j = 0; j < scans; j++) {
-                long step = dirs[j] == 1 ? length - 1 - i : i;
-                String at = importer.fresh(prefix + "step_" + j);
-                importer.weight(new Value(at, DType.I64, new long[0]), Constant.fill(step), n);
-                String slice = importer.fresh(prefix + body.inputs().get(states + j).name());
-                importer.node(new OnnxModel.Node(prefix + "slice_" + j, "Gather", "", List.of(node.inputs().get(states + j), at), List.of(slice),
-                        Map.of("axis", new OnnxModel.Attribute("axis", OnnxModel.Attribute.INT, (long) axis[j]))), index);
-                child.names.put(body.inputs().get(states + j).name(), slice);
+            for (int j = 0; j < carried.size(); j++) child.names.put(body.inputs().get(j).name(), carried.get(j));
+            for (int j = 0; j < scanned.size(); j++) {
+                String bodyName = body.inputs().get(carried.size() + j).name();
+                child.names.put(bodyName, take(n, index, scanned.get(j), axis[j], dirs[j] == 1 ? length - 1 - i : i, at + "step_" + j, at + bodyName, at + "slice_" + j));
             }
-            body(body, n, index, child, prefix);
-            for (int j = 0; j < states; j++) carried.set(j, child.resolve(body.outputs().get(j).name()));
-            for (int k = 0; k < scanOuts; k++) slices.get(k).add(child.resolve(body.outputs().get(states + k).name()));
+            body(body, n, index, child, at);
+            for (int j = 0; j < carried.size(); j++) carried.set(j, child.resolve(body.outputs().get(j).name()));
+            for (int k = 0; k < scanOuts; k++) slices.get(k).add(child.resolve(body.outputs().get(carried.size() + k).name()));
         }
-        finish(node, n, index, carried, slices, outAxes, outDirs);
+        return new Steps(carried, slices);
+    }
+
+    /** {@code x}'s slice at {@code position} along {@code axis} (a Gather of a constant index; rank one less); returns its name. */
+    private String take(NodeContext n, int index, String x, int axis, long position, String indexName, String sliceName, String nodeName) {
+        String at = importer.fresh(indexName);
+        importer.weight(new Value(at, DType.I64, new long[0]), Constant.fill(position), n);
+        String slice = importer.fresh(sliceName);
+        add(n, index, new OnnxModel.Node(nodeName, "Gather", "", List.of(x, at), List.of(slice),
+                Map.of("axis", new OnnxModel.Attribute("axis", OnnxModel.Attribute.INT, (long) axis))));
+        return slice;
+    }
+
+    /**
+     * Scan-8 (opset 8): every state and scan input has the batch on axis 0 and every scan input
+     * its sequence on axis 1 (ONNX Changelog, Scan-8). Unrolled per batch entry: the states and
+     * scan inputs Gathered at the entry, the body run over the entry's sequence as Scan-9 does
+     * along axis 0 ({@code directions} per scan input), its slices stacked into [sequence, ...];
+     * then the final states and the scan outputs stacked along a new batch axis 0. Where
+     * {@code sequence_lens} (known at import) gives an entry fewer steps than the scan inputs
+     * hold, its state is the one after its last step and its scan outputs are padded with zeros
+     * to the full sequence (the spec leaves the padding undefined; ONNX Runtime writes zeros).
+     */
+    private void unrollScanEight(OnnxModel.Node node, NodeContext n, int index, Scope scope) {
+        for (String a : List.of("scan_input_axes", "scan_input_directions", "scan_output_axes", "scan_output_directions"))
+            n.require(!n.hasAttr(a), "attribute '" + a + "' is Scan-9's; Scan-8 (opset 8) scans axis 1 of each scan input, axis 0 being the batch (its directions are in 'directions')");
+        OnnxModel.Graph body = graph(n, "body");
+        n.require(n.hasAttr("num_scan_inputs"), "attribute 'num_scan_inputs' is required");
+        long scans = n.integer("num_scan_inputs", -1);
+        List<String> in = node.inputs();
+        n.require(!in.isEmpty(), "has no inputs; Scan-8 takes sequence_lens (may be \"\"), then the states and the scan inputs");
+        int ins = in.size() - 1, states = (int) (ins - scans);
+        n.require(scans >= 1 && states >= 0, "num_scan_inputs " + scans + " must be 1.." + ins + " (the inputs after sequence_lens)");
+        n.require(body.inputs().size() == ins, "body declares " + body.inputs().size() + " inputs but the node gives " + ins + " after sequence_lens (states, then scan inputs)");
+        int scanOuts = body.outputs().size() - states;
+        n.require(scanOuts >= 0, "body has " + body.outputs().size() + " outputs, fewer than its " + states + " states");
+        n.require(node.outputs().size() <= body.outputs().size(), "has " + node.outputs().size() + " outputs but its body " + body.outputs().size());
+        long[] dirs = n.ints("directions", new long[(int) scans]);
+        n.require(dirs.length == scans, "directions must give " + scans + " values (num_scan_inputs)");
+        for (int j = 0; j < scans; j++) n.require(dirs[j] == 0 || dirs[j] == 1, "directions[" + j + "] is " + dirs[j] + ", not 0 (forward) or 1 (reverse)");
+        long batch = -1, length = -1;
+        for (int j = 0; j < ins; j++) {
+            String x = in.get(1 + j);
+            boolean scanned = j >= states;
+            String what = scanned ? "scan input #" + (j - states) : "state #" + j;
+            n.require(!x.isEmpty() && importer.value(x) != null, what + " '" + x + "' is not defined before the node");
+            long[] shape = importer.value(x).shape();
+            n.require(shape.length >= (scanned ? 2 : 1), what + " '" + x + "' " + Arrays.toString(shape) + (scanned
+                    ? " is not [batch, sequence, ...] (Scan-8's scan inputs hold the batch on axis 0 and the sequence on axis 1)"
+                    : " is not [batch, ...] (Scan-8's states hold the batch on axis 0)"));
+            n.require(batch < 0 || shape[0] == batch, what + " '" + x + "' " + Arrays.toString(shape) + " has batch " + shape[0] + ", the inputs before it " + batch);
+            batch = shape[0];
+            if (!scanned) continue;
+            n.require(length < 0 || shape[1] == length, what + " '" + x + "' " + Arrays.toString(shape) + " has " + shape[1] + " steps, the scan inputs before it " + length);
+            length = shape[1];
+        }
+        n.require(batch >= 1 && batch <= MAX_ITERATIONS, "has batch " + batch + "; arenaplan unrolls Scan-8 over 1.." + MAX_ITERATIONS + " batch entries");
+        n.require(length <= MAX_ITERATIONS, "scans " + length + " steps; arenaplan unrolls at most " + MAX_ITERATIONS);
+        long[] lens = sequenceLengths(n, in.get(0), batch, length);
+        int[] axis = new int[(int) scans];
+        List<List<String>> finals = new ArrayList<>(), outs = new ArrayList<>();
+        for (int j = 0; j < states; j++) finals.add(new ArrayList<>());
+        for (int k = 0; k < scanOuts; k++) outs.add(new ArrayList<>());
+        List<Steps> perEntry = new ArrayList<>();
+        for (int b = 0; b < batch; b++) {
+            String prefix = n.opName() + "/batch_" + b + "/";
+            List<String> entry = new ArrayList<>();
+            for (int j = 0; j < ins; j++) entry.add(take(n, index, in.get(1 + j), 0, b, prefix + "entry", prefix + "input_" + j, prefix + "input_" + j));
+            Steps s = steps(body, n, index, scope, entry.subList(0, states), entry.subList(states, ins), axis, dirs, lens[b], prefix);
+            perEntry.add(s);
+            for (int j = 0; j < states; j++) finals.get(j).add(s.carried().get(j));
+        }
+        for (int k = 0; k < scanOuts; k++) {
+            List<String> sample = null;
+            for (Steps s : perEntry) if (!s.slices().get(k).isEmpty()) sample = s.slices().get(k);
+            n.require(sample != null, "scans 0 steps in every batch entry: its scan output #" + k + " has no slice to take its shape from");
+            Value like = importer.value(sample.get(0));
+            for (int b = 0; b < batch; b++) {
+                List<String> parts = new ArrayList<>(perEntry.get(b).slices().get(k));
+                String prefix = n.opName() + "/batch_" + b + "/";
+                if (parts.size() < length) {
+                    String zeros = importer.fresh(prefix + "padding_" + k);
+                    importer.weight(new Value(zeros, like.dtype(), like.shape()), Constant.fill(0), n);
+                    while (parts.size() < length) parts.add(zeros);
+                }
+                String stacked = importer.fresh(prefix + "scan_output_" + k);
+                stack(n, index, parts, 0, "axis", "scan output #" + k, stacked, prefix + "stack_" + k + "/");
+                outs.get(k).add(stacked);
+            }
+        }
+        for (int k = 0; k < node.outputs().size(); k++) {
+            String out = node.outputs().get(k);
+            if (out.isEmpty()) continue;
+            List<String> parts = k < states ? finals.get(k) : outs.get(k - states);
+            stack(n, index, parts, 0, "axis", k < states ? "final state #" + k : "scan output #" + (k - states), out, n.opName() + "/output_" + k + "/");
+        }
+    }
+
+    /** Scan-8's steps per batch entry: all {@code length} without {@code sequence_lens}, else its values, which must be known at import. */
+    private long[] sequenceLengths(NodeContext n, String name, long batch, long length) {
+        long[] lens = new long[(int) batch];
+        Arrays.fill(lens, length);
+        if (name.isEmpty()) return lens;
+        double[] given = importer.constant(name);
+        if (given == null) throw n.error("sequence_lens '" + name + "' is computed at run time; arenaplan unrolls Scan-8 only when its sequence lengths are known at import");
+        n.require(given.length == batch, "sequence_lens '" + name + "' holds " + given.length + " values for a batch of " + batch);
+        for (int b = 0; b < batch; b++) {
+            n.require(given[b] >= 0 && given[b] <= length, "sequence_lens[" + b + "] is " + (long) given[b] + ", not in 0.." + length + " (the scan inputs' sequence)");
+            lens[b] = (long) given[b];
+        }
+        return lens;
     }
 
     private void unrollLoop(OnnxModel.Node node, NodeContext n, int index, Scope scope) {
@@ -321,24 +453,34 @@ final class ControlFlow {
             int s = k - carried.size();
             List<String> parts = new ArrayList<>(slices.get(s));
             if (dirs[s] == 1) java.util.Collections.reverse(parts);
-            long[] shape = importer.value(parts.get(0)).shape();
-            int axis = n.axis(axes[s], shape.length + 1, "scan_output_axes[" + s + "]");
-            long[] stacked = new long[shape.length + 1];
-            for (int d = 0, j = 0; d < stacked.length; d++) stacked[d] = d == axis ? 1 : shape[j++];
-            String prefix = n.opName() + "/stack_" + s + "/";
-            String shapeName = importer.fresh(prefix + "shape");
-            importer.weight(new Value(shapeName, DType.I64, new long[]{stacked.length}), Constant.ofLongs(stacked), n);
-            List<String> reshaped = new ArrayList<>();
-            for (int i = 0; i < parts.size(); i++) {
-                long[] got = importer.value(parts.get(i)).shape();
-                n.require(Arrays.equals(got, shape), "scan output #" + s + " has slices " + Arrays.toString(shape) + " and " + Arrays.toString(got) + "; they must agree to be stacked");
-                String r = importer.fresh(prefix + i);
-                importer.node(new OnnxModel.Node(prefix + "reshape_" + i, "Reshape", "", List.of(parts.get(i), shapeName), List.of(r), Map.of()), index);
-                reshaped.add(r);
-            }
-            importer.node(new OnnxModel.Node(prefix + "concat", "Concat", "", reshaped, List.of(outs.get(k)),
-                    Map.of("axis", new OnnxModel.Attribute("axis", OnnxModel.Attribute.INT, (long) axis))), index);
+            stack(n, index, parts, axes[s], "scan_output_axes[" + s + "]", "scan output #" + s, outs.get(k), n.opName() + "/stack_" + s + "/");
         }
+    }
+
+    /**
+     * {@code parts}, of one shape each, stacked into {@code out} along a new axis {@code axis}
+     * (of their rank + 1; negative counts from the end; {@code axisName} names it in errors): each Reshaped to hold the axis as 1,
+     * then one Concat (which, in place, writes them straight into {@code out}).
+     *
+     * @throws OnnxException (through {@code n.error}) naming {@code what} when the shapes differ or the axis is out of range
+     */
+    private void stack(NodeContext n, int index, List<String> parts, long axis, String axisName, String what, String out, String prefix) {
+        long[] shape = importer.value(parts.get(0)).shape();
+        int at = n.axis(axis, shape.length + 1, axisName);
+        long[] stacked = new long[shape.length + 1];
+        for (int d = 0, j = 0; d < stacked.length; d++) stacked[d] = d == at ? 1 : shape[j++];
+        String shapeName = importer.fresh(prefix + "shape");
+        importer.weight(new Value(shapeName, DType.I64, new long[]{stacked.length}), Constant.ofLongs(stacked), n);
+        List<String> reshaped = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) {
+            long[] got = importer.value(parts.get(i)).shape();
+            n.require(Arrays.equals(got, shape), what + " has slices " + Arrays.toString(shape) + " and " + Arrays.toString(got) + "; they must agree to be stacked");
+            String r = importer.fresh(prefix + i);
+            add(n, index, new OnnxModel.Node(prefix + "reshape_" + i, "Reshape", "", List.of(parts.get(i), shapeName), List.of(r), Map.of()));
+            reshaped.add(r);
+        }
+        add(n, index, new OnnxModel.Node(prefix + "concat", "Concat", "", reshaped, List.of(out),
+                Map.of("axis", new OnnxModel.Attribute("axis", OnnxModel.Attribute.INT, (long) at))));
     }
 
     /** FlexAttention's modifier attributes, in the order they run. */

@@ -21,7 +21,8 @@ import java.util.Map;
  * {@code spatial = 1}: accepted at 1 (dropped) and refused otherwise. Two older versions are
  * rewritten into their opset-9 form: Max, Min, Mean and Sum 6 (no broadcasting: inputs of one
  * shape, checked by {@link #checkShapes}, which Max-8 etc. compute alike) and Upsample-7, whose
- * {@code scales} attribute becomes Upsample-9's constant {@code scales} input. Scan-8 and every
+ * {@code scales} attribute becomes Upsample-9's constant {@code scales} input. Scan-8, whose
+ * batch axis Scan-9 dropped, is unrolled by its own rule ({@code ControlFlow}). Every
  * version before 6 that carries the legacy {@code broadcast}/{@code consumed_inputs} attributes
  * are refused by this rule.
  */
@@ -40,7 +41,7 @@ final class OlderOpsets {
             + "NonZero=9 Not=1 OneHot=9 Or=7 PRelu=7 Pad=2 Pow=7 RNN=7 RandomNormal=1 RandomNormalLike=1 "
             + "RandomUniform=1 RandomUniformLike=1 Reciprocal=6 ReduceL1=1 ReduceL2=1 ReduceLogSum=1 "
             + "ReduceLogSumExp=1 ReduceMax=1 ReduceMean=1 ReduceMin=1 ReduceProd=1 ReduceSum=1 ReduceSumSquare=1 "
-            + "Relu=6 Reshape=5 Scan=9 Scatter=9 Selu=6 Shape=1 Shrink=9 Sigmoid=6 Sign=9 Sin=7 Sinh=9 Size=1 "
+            + "Relu=6 Reshape=5 Scan=8 Scatter=9 Selu=6 Shape=1 Shrink=9 Sigmoid=6 Sign=9 Sin=7 Sinh=9 Size=1 "
             + "Slice=1 Softmax=1 Softplus=1 Softsign=1 SpaceToDepth=1 Split=2 Sqrt=6 Squeeze=1 Sub=7 Sum=6 Tan=7 "
             + "Tanh=6 TfIdfVectorizer=9 Tile=6 TopK=1 Transpose=1 Unsqueeze=1 Upsample=7 Where=9 Xor=7 ");
 

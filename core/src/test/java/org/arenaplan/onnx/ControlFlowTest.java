@@ -78,6 +78,53 @@ class ControlFlowTest {
         assertThat(g.tensors()).containsKeys("scan/0/sum_out", "scan/1/sum_out", "scan/2/next");   // planned like any other tensor
     }
 
+    /** Scan-8 (opset 8): a running sum over x [2, 3, 2], batch on axis 0, sequence on axis 1; {@code lens} null for no sequence_lens. */
+    private static TinyOnnx scanEight(long direction, long[] lens, Object... extra) {
+        TinyOnnx m = new TinyOnnx().opset(8).input("s0", 2L, 2L).input("x", 2L, 3L, 2L).output("s").output("z");
+        if (lens != null) m.ints("lens", lens);
+        Object[] attrs = {"body", reverseScanBody(), "num_scan_inputs", 1L, "directions", new long[]{direction}};
+        Object[] all = java.util.Arrays.copyOf(attrs, attrs.length + extra.length);
+        System.arraycopy(extra, 0, all, attrs.length, extra.length);
+        return m.node("scan", "Scan", List.of(lens == null ? "" : "lens", "s0", "x"), List.of("s", "z"), all);
+    }
+
+    private static final Map<String, TensorValue> SCAN_EIGHT_INPUTS = Map.of(
+            "s0", TensorValue.ofFloats(new long[]{2, 2}, 0, 0, 100, 100),
+            "x", TensorValue.ofFloats(new long[]{2, 3, 2}, 1, 2, 3, 4, 5, 6, 10, 20, 30, 40, 50, 60));
+
+    @Test
+    void scanEightRunsEachBatchEntryAsAScanOfItsOwn() throws Exception {
+        // entry 0 from its last row: [5, 6], [8, 10], [9, 12]; entry 1 from [100, 100]: [150, 160], [180, 200], [190, 220]
+        Map<String, TensorValue> out = OnnxOpRuns.run(dir, scanEight(1, null), SCAN_EIGHT_INPUTS);
+        assertThat(out.get("s").shape()).containsExactly(2, 2);
+        assertThat(out.get("s").floats()).containsExactly(9f, 12f, 190f, 220f);
+        assertThat(out.get("z").shape()).containsExactly(2, 3, 2);
+        assertThat(out.get("z").floats()).containsExactly(5f, 6f, 8f, 10f, 9f, 12f, 150f, 160f, 180f, 200f, 190f, 220f);
+        OnnxOpRuns.agree(dir, scanEight(1, null), SCAN_EIGHT_INPUTS, 0, 0);
+        assertThat(opNames(imported(scanEight(1, null)))).contains("scan/batch_0/2/add", "scan/batch_1/0/add");
+    }
+
+    @Test
+    void scanEightWithShorterSequencesStopsTheirStateAndPadsTheirOutputsWithZeros() throws Exception {
+        // entry 1 takes one step: state [110, 120], then two rows of zeros
+        Map<String, TensorValue> out = OnnxOpRuns.run(dir, scanEight(0, new long[]{3, 1}), SCAN_EIGHT_INPUTS);
+        assertThat(out.get("s").floats()).containsExactly(9f, 12f, 110f, 120f);
+        assertThat(out.get("z").floats()).containsExactly(1f, 2f, 4f, 6f, 9f, 12f, 110f, 120f, 0f, 0f, 0f, 0f);
+        OnnxOpRuns.agree(dir, scanEight(0, new long[]{3, 1}), SCAN_EIGHT_INPUTS, 0, 0);
+    }
+
+    @Test
+    void scanEightAndScanNineKeepTheirOwnAttributes() throws Exception {
+        refused(scanEight(0, new long[]{3, 4}), "node 'scan' (Scan, #0, opset 8): sequence_lens[1] is 4, not in 0..3 (the scan inputs' sequence)");
+        refused(scanEight(0, null, "scan_input_axes", new long[]{1}), "attribute 'scan_input_axes' is Scan-9's; Scan-8 (opset 8) scans axis 1");
+        TinyOnnx runtimeLens = new TinyOnnx().opset(8).input("s0", 2L, 2L).input("x", 2L, 3L, 2L).input(OnnxDTypes.INT64, "lens", 2L).output("s").output("z")
+                .node("scan", "Scan", List.of("lens", "s0", "x"), List.of("s", "z"), "body", reverseScanBody(), "num_scan_inputs", 1L);
+        refused(runtimeLens, "sequence_lens 'lens' is computed at run time");
+        refused(new TinyOnnx().opset(11).input("s0", 2L).input("x", 3L, 2L).output("s").output("z")
+                .node("scan", "Scan", List.of("s0", "x"), List.of("s", "z"), "body", reverseScanBody(), "num_scan_inputs", 1L, "directions", new long[]{1}),
+                "attribute 'directions' is Scan-8's (opset 8)");
+    }
+
     private static OnnxMl.TensorProto bool(String name, boolean v) {
         return OnnxMl.TensorProto.newBuilder().setName(name).setDataType(OnnxDTypes.BOOL).addInt32Data(v ? 1 : 0).build();
     }

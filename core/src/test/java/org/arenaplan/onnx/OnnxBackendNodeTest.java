@@ -32,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * model whose ops, opset or types arenaplan does not support is refused with one line (the
  * importer's or executor's bad-input message), and every supported one must match its outputs
  * like numpy's allclose with rtol 1e-3, atol 1e-5 (the backend runner's float32 rtol; its atol
- * 1e-7 raised as {@link AllClose} explains). Prints the pass/refused/fail counts.
+ * 1e-7 raised as {@link AllClose} explains). Prints the pass/refused/fail counts, in all and by
+ * the model's opset ({@link #opsetBucket}).
  * {@code -Darenaplan.nodeTests=test_reduce_} runs only the tests whose folder name starts so.
  */
 class OnnxBackendNodeTest {
@@ -68,11 +69,41 @@ class OnnxBackendNodeTest {
             if (r.outcome() == Outcome.REFUSED) reasons.merge(reason(r.line()), 1, Integer::sum);
         }
         System.out.println("refusals by reason: " + reasons);
+        Map<String, int[]> byOpset = new LinkedHashMap<>();
+        for (String b : List.of("1..8", "9..21", "22", "23..28", "other domains")) byOpset.put(b, new int[2]);
+        for (int i = 0; i < results.size(); i++) {
+            int[] c = byOpset.computeIfAbsent(opsetBucket(tests.get(i).resolve("model.onnx")), k -> new int[2]);
+            c[0] += results.get(i).outcome() == Outcome.PASS ? 1 : 0;
+            c[1]++;
+        }
+        StringBuilder line = new StringBuilder("ONNX backend node tests passing by opset:");
+        byOpset.forEach((b, c) -> { if (c[1] > 0) line.append(' ').append(b).append(' ').append(c[0]).append(" of ").append(c[1]).append(';'); });
+        System.out.println(line.substring(0, line.length() - 1));
         System.out.printf("ONNX backend node tests: %d pass, %d refused, %d fail (of %d)%n", counts.getOrDefault(Outcome.PASS, 0),
                 counts.getOrDefault(Outcome.REFUSED, 0), counts.getOrDefault(Outcome.FAIL, 0), results.size());
         assertThat(results).filteredOn(r -> r.outcome() == Outcome.REFUSED).allSatisfy(r -> assertThat(r.line()).doesNotContain("\n"));
         assertThat(results).filteredOn(r -> r.outcome() == Outcome.FAIL).extracting(r -> r.test() + ": " + r.line()).isEmpty();
         assertThat(counts.getOrDefault(Outcome.PASS, 0)).as("node tests passing").isPositive();
+    }
+
+    /**
+     * The model's opset for the summary: "other domains" when it imports an opset of a domain
+     * other than the default (ai.onnx), else the default domain's version as 1..8 (imported node by node,
+     * {@link OlderOpsets}), 9..21, 22 or 23..28; "unreadable" when the file does not parse.
+     */
+    static String opsetBucket(Path model) {
+        try {
+            ai.onnx.proto.OnnxMl.ModelProto m = ai.onnx.proto.OnnxMl.ModelProto.parseFrom(Files.readAllBytes(model));
+            long v = 0;
+            for (ai.onnx.proto.OnnxMl.OperatorSetIdProto o : m.getOpsetImportList()) {
+                boolean standard = o.getDomain().isEmpty() || o.getDomain().equals("ai.onnx");
+                if (!standard) return "other domains";
+                if (standard) v = Math.max(v, o.getVersion());
+            }
+            return v < 9 ? "1..8" : v <= 21 ? "9..21" : v == 22 ? "22" : "23..28";
+        } catch (IOException e) {
+            return "unreadable";
+        }
     }
 
     /** The refusal's kind, for the summary: the text after the node's location, numbers and names dropped. */

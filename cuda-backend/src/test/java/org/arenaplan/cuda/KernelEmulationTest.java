@@ -25,8 +25,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The CUDA kernels, compiled for the CPU by g++ (src/test/cuda/emulator.cpp: real threads per
- * block, a barrier for __syncthreads) and launched with {@link CudaKernelTable}'s slots and grid,
+ * The CUDA kernels, compiled for the CPU by g++ (src/test/cuda/emulator.cpp: a block's threads are
+ * fibers of one OS thread that meet at each __syncthreads) and launched with {@link CudaKernelTable}'s slots and grid,
  * give the simulator's results: bit for bit where only +, -, *, /, sqrt, comparisons, data
  * movement and element conversions are involved, within 2 ulp (of the output type) where exp,
  * tanh or pow are (the C library's may differ from Java's). Every element type of
@@ -65,7 +65,7 @@ class KernelEmulationTest {
     static void compile() throws Exception {
         Files.createDirectories(EMULATOR.getParent());
         try {
-            Process p = new ProcessBuilder("g++", "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-I", "src/main/cuda",
+            Process p = new ProcessBuilder("g++", "-std=c++20", "-O1", "-ffp-contract=off", "-I", "src/main/cuda",
                     "-o", EMULATOR.toString(), "src/test/cuda/emulator.cpp").redirectErrorStream(true).start();
             String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) throw new AssertionError("g++ failed:\n" + log);
