@@ -226,6 +226,19 @@ class NewUserInputTest {
                 "--dir " + dir + ": no ONNX models in it (*.onnx, in it or below); leave out --dir for the built-in graphs alone");
     }
 
+    /** A model that imports but has no op ended the whole bench (exit 2, a line naming no file); it is skipped as one that does not import (breaker15). */
+    @Test
+    void benchScheduleSkipsAModelWithNothingToScheduleAndBenchesTheRest() throws Exception {
+        Path models = Files.createDirectory(dir.resolve("models"));
+        Files.copy(model("pass.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 4L)).addOutput(info("x", 1, 1L, 4L))), models.resolve("pass.onnx"));
+        Files.copy(model("relu.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 4L)).addOutput(info("y", 1, 1L, 4L))
+                .addNode(node("r", "Relu", "x", "y"))), models.resolve("relu.onnx"));
+        Cli r = Cli.run("bench", "schedule", "--dir", models.toString(), "--time-limit", "0.05");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).as(r.toString()).contains("skipped pass.onnx: graph 'g' has no op (its outputs are its graph inputs): nothing to plan or run")
+                .containsPattern("(?m)^relu\\.onnx +1 ");
+    }
+
     /** A write that fails late (a full disk) names the flag, as the early checks do (was 'cannot write /dev/full: ...' without it). */
     @Test
     void aLateWriteFailureNamesTheFlag() throws Exception {
