@@ -178,7 +178,7 @@ final class JsonReading {
     }
 
     long wholeValue(JsonNode v, String path) {
-        if (!v.isIntegralNumber() || !v.canConvertToLong()) throw fail(path, "expected a whole number that fits in 64 bits, found " + v);
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) throw fail(path, "expected a whole number that fits in 64 bits, found " + shown(v));
         return v.longValue();
     }
 
@@ -201,8 +201,19 @@ final class JsonReading {
         JsonNode v = required(object, path, field);
         if (!v.isNumber()) throw fail(path + "." + field, "expected a number, found " + v);
         double d = v.doubleValue();
-        if (!Double.isFinite(d)) throw fail(path + "." + field, "expected a finite number, found " + v);
+        if (!Double.isFinite(d)) throw fail(path + "." + field, "expected a finite number, found " + shown(v));
         return d;
+    }
+
+    /**
+     * {@code v} as the message shows it: a number literal beyond a double's range (1e400), which
+     * Jackson reads as infinity, is said to be so (was {@code found "Infinity"}, a string the file
+     * never held; breaker15).
+     */
+    private static String shown(JsonNode v) {
+        if (v.isFloatingPointNumber() && !Double.isFinite(v.doubleValue()))
+            return "a number beyond the range of a double (|x| > 1.8e308), read as " + (v.doubleValue() > 0 ? "" : "-") + "infinity";
+        return v.toString();
     }
 
     boolean flag(JsonNode object, String path, String field, boolean dflt) {
