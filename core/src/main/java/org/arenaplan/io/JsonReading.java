@@ -108,6 +108,13 @@ final class JsonReading {
         if (nonNumber.find()) return "'" + nonNumber.group(1) + "' is not a JSON number (JSON has no NaN or Infinity; write a finite number)";
         if (m.contains("maybe a (non-standard) comment")) return "a comment ('/'): JSON has no comments; remove it";
         if (m.contains("does not allow numbers to have plus signs")) return "a number with a '+' sign: JSON numbers take none (write 5, not +5)";
+        var control = java.util.regex.Pattern.compile("Illegal unquoted character \\(\\(CTRL-CHAR, code (\\d+)\\)\\)").matcher(m);
+        if (control.find())   // was "Illegal unquoted character ((CTRL-CHAR, code 1)): has to be escaped using backslash ..." (breaker15)
+            return String.format(java.util.Locale.ROOT, "a control character (U+%04X) inside a string: JSON strings write it escaped (\\u%04x, or \\n, \\t ...)",
+                    Integer.parseInt(control.group(1)), Integer.parseInt(control.group(1)));
+        var depth = java.util.regex.Pattern.compile("nesting depth \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)").matcher(m);
+        if (depth.find())   // was Jackson's "... from `StreamReadConstraints.getMaxNestingDepth()`" (breaker15)
+            return "arrays and objects nested more than " + depth.group(2) + " deep; arenaplan reads at most " + depth.group(2) + " levels";
         var u = UNEXPECTED.matcher(m);
         if (u.matches()) {
             String found = u.group(1), rest = u.group(2);
@@ -171,7 +178,7 @@ final class JsonReading {
     }
 
     long wholeValue(JsonNode v, String path) {
-        if (!v.isIntegralNumber() || !v.canConvertToLong()) throw fail(path, "expected a whole number that fits in 64 bits, found " + v);
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) throw fail(path, "expected a whole number that fits in 64 bits, found " + shown(v));
         return v.longValue();
     }
 
@@ -194,8 +201,19 @@ final class JsonReading {
         JsonNode v = required(object, path, field);
         if (!v.isNumber()) throw fail(path + "." + field, "expected a number, found " + v);
         double d = v.doubleValue();
-        if (!Double.isFinite(d)) throw fail(path + "." + field, "expected a finite number, found " + v);
+        if (!Double.isFinite(d)) throw fail(path + "." + field, "expected a finite number, found " + shown(v));
         return d;
+    }
+
+    /**
+     * {@code v} as the message shows it: a number literal beyond a double's range (1e400), which
+     * Jackson reads as infinity, is said to be so (was {@code found "Infinity"}, a string the file
+     * never held; breaker15).
+     */
+    private static String shown(JsonNode v) {
+        if (v.isFloatingPointNumber() && !Double.isFinite(v.doubleValue()))
+            return "a number beyond the range of a double (|x| > 1.8e308), read as " + (v.doubleValue() > 0 ? "" : "-") + "infinity";
+        return v.toString();
     }
 
     boolean flag(JsonNode object, String path, String field, boolean dflt) {

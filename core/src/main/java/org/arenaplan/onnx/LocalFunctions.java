@@ -1,5 +1,6 @@
 package org.arenaplan.onnx;
 
+import org.arenaplan.io.Printable;
 import ai.onnx.proto.OnnxMl;
 
 import java.util.ArrayList;
@@ -148,7 +149,7 @@ final class LocalFunctions {
         List<String> overloads = overloadsOf.get(key(n.getDomain(), n.getOpType(), ""));
         if (overloads == null) return;
         String fn = (n.getDomain().isEmpty() ? "" : n.getDomain() + ".") + n.getOpType();
-        throw new OnnxException(UnsupportedNodes.printable(file + ": node '" + (n.getName().isEmpty() ? n.getOpType() : n.getName()) + "' calls local function '" + fn
+        throw new OnnxException(Printable.of(file + ": node '" + (n.getName().isEmpty() ? n.getOpType() : n.getName()) + "' calls local function '" + fn
                 + "' with overload '" + n.getOverload() + "', which the model does not define (its overloads of '" + fn + "': " + String.join(", ", overloads) + ")"));
     }
 

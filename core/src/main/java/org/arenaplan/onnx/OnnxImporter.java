@@ -1,5 +1,6 @@
 package org.arenaplan.onnx;
 
+import org.arenaplan.io.Printable;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphBuilder;
@@ -166,7 +167,7 @@ public final class OnnxImporter {
         OnnxModel.Node first = firstPreview(model.graph().nodes());
         if (first == null) return;
         Long v = model.opsets().get(NodeLowering.PREVIEW_DOMAIN);
-        String node = "node '" + UnsupportedNodes.printable(first.name().isEmpty() ? first.opType() : first.name()) + "' (" + first.opType() + ")";
+        String node = "node '" + Printable.of(first.name().isEmpty() ? first.opType() : first.name()) + "' (" + first.opType() + ")";
         if (v == null && model.irVersion() >= 3)
             throw new OnnxException(file + ": opset_import names no version of the " + NodeLowering.PREVIEW_DOMAIN + " domain, which " + node
                     + " uses (ONNX IR 3+: a model imports every domain it uses; FlexAttention is " + NodeLowering.PREVIEW_DOMAIN + " version " + NodeLowering.PREVIEW_OPSET + ")");

@@ -1,5 +1,6 @@
 package org.arenaplan.onnx;
 
+import org.arenaplan.io.Printable;
 import org.arenaplan.ir.OpKindSpelling;
 
 import java.util.ArrayList;
@@ -50,30 +51,20 @@ final class UnsupportedNodes {
                                 Map<String, String> notes) {
         for (int i = 0; i < nodes.size(); i++) {
             OnnxModel.Node node = nodes.get(i);
-            String name = printable(where + (node.name().isEmpty() ? node.opType() + "_" + i : node.name()));
+            String name = Printable.of(where + (node.name().isEmpty() ? node.opType() + "_" + i : node.name()));
             if (!node.inDefaultDomain() && !NodeLowering.preview(node)) {
-                ops.computeIfAbsent(printable(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
+                ops.computeIfAbsent(Printable.of(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
             } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())
                     && !ControlFlow.unrolls(node)) {
-                String key = node.opType().isEmpty() ? "'' (a node with no op_type)" : printable(node.opType());
+                String key = node.opType().isEmpty() ? "'' (a node with no op_type)" : Printable.of(node.opType());
                 ops.computeIfAbsent(key, k -> new ArrayList<>()).add(name);
                 notes.computeIfAbsent(key, k -> note(node.opType()));
             } else {
-                for (String a : NodeLowering.unknownAttributes(node)) attrs.computeIfAbsent(printable(NodeLowering.unknownAttributeMessage(node.opType(), a)), k -> new ArrayList<>()).add(name);
+                for (String a : NodeLowering.unknownAttributes(node)) attrs.computeIfAbsent(Printable.of(NodeLowering.unknownAttributeMessage(node.opType(), a)), k -> new ArrayList<>()).add(name);
                 for (Map.Entry<String, OnnxModel.Attribute> a : node.attributes().entrySet())
                     if (a.getValue().value() instanceof OnnxModel.Graph g && (ControlFlow.unrolls(node) || ControlFlow.inlines(node))) collect(g.nodes(), name + "/" + a.getKey() + "/", ops, attrs, notes);
             }
         }
-    }
-
-    /** {@code s} with control characters written as {@code \\uXXXX}, so a name from the file cannot break the one-line refusal. */
-    static String printable(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        for (char c : s.toCharArray()) {
-            if (Character.isISOControl(c)) b.append(String.format("\\u%04x", (int) c));
-            else b.append(c);
-        }
-        return b.toString();
     }
 
     /**

@@ -144,6 +144,20 @@ class GraphJsonTest {
     }
 
     @Test
+    void aRawControlCharacterDeepNestingAndAnOutOfRangeNumberAreNamedInJsonsWordsNotJacksons() {
+        // were "Illegal unquoted character ((CTRL-CHAR, code 1)): has to be escaped using backslash to be included in string value"
+        // and "Document nesting depth (1001) exceeds the maximum allowed (1000, from `StreamReadConstraints.getMaxNestingDepth()`)" (breaker15)
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\u0001y\", \"bytes\": 4}"), "c.json"))
+                .hasMessageStartingWith("c.json:1:").hasMessageEndingWith(": malformed JSON: a control character (U+0001) inside a string: JSON strings write it escaped (\\u0001, or \\n, \\t ...)");
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\", \"bytes\": 1e400}"), "e.json"))
+                .hasMessage("e.json: $.tensors[0].bytes: expected a whole number that fits in 64 bits, found a number beyond the range of a double (|x| > 1.8e308), read as infinity");
+        String deep = "[".repeat(1001) + "]".repeat(1001);
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\", \"bytes\": 4, \"extra\": " + deep + "}"), "d.json"))
+                .hasMessageStartingWith("d.json").hasMessageEndingWith(": malformed JSON: arrays and objects nested more than 1000 deep; arenaplan reads at most 1000 levels")
+                .hasMessageNotContaining("StreamReadConstraints");
+    }
+
+    @Test
     void faultsNameTheJsonPath() {
         assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"x\", \"bytes\": \"ten\"}"), "g.json"))
                 .isInstanceOf(InputException.class).hasMessage("g.json: $.tensors[0].bytes: expected a whole number that fits in 64 bits, found \"ten\"");

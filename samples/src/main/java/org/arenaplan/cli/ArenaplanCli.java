@@ -1,5 +1,6 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.io.Printable;
 import org.arenaplan.ir.OpKindSpelling;
 import picocli.AutoComplete;
 import picocli.CommandLine;
@@ -55,7 +56,7 @@ public final class ArenaplanCli implements Runnable {
             try {
                 cmd.getOut().print(ModelHelp.of(sub.commandSpec().name(), name));
             } catch (IllegalArgumentException e) {
-                cmd.getErr().println("arenaplan: --model " + name + ": " + e.getMessage());
+                cmd.getErr().println("arenaplan: " + Printable.of("--model " + name + ": " + e.getMessage()));
                 cmd.getErr().flush();
                 return ExitCodes.BAD_INPUT;
             }
@@ -86,7 +87,7 @@ public final class ArenaplanCli implements Runnable {
         CommandLine cmd = e.getCommandLine();
         PrintWriter err = cmd.getErr();
         // one line, as every other bad-input message: picocli's text, then where the usage is
-        err.println("arenaplan: " + String.join(" ", message(e).strip().split("\\s*\\R\\s*")) + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
+        err.println("arenaplan: " + Printable.of(String.join(" ", message(e).strip().split("\\s*\\R\\s*"))) + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
         err.flush();
         return ExitCodes.BAD_INPUT;
     }
@@ -146,7 +147,7 @@ public final class ArenaplanCli implements Runnable {
     private static int failure(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
         PrintWriter err = cmd.getErr();
         ExitCodes.Failure f = ExitCodes.of(e, cmd.getCommandSpec().qualifiedName());
-        err.println("arenaplan: " + f.message() + (f.internal() && !debug(cmd) ? " (run with --debug for the stack trace)" : ""));
+        err.println("arenaplan: " + Printable.of(f.message()) + (f.internal() && !debug(cmd) ? " (run with --debug for the stack trace)" : ""));
         if (debug(cmd)) e.printStackTrace(err);
         err.flush();
         return f.code();

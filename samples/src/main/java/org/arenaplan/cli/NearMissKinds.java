@@ -1,5 +1,6 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.io.Printable;
 import org.arenaplan.ir.OpKindSpelling;
 
 import java.io.PrintWriter;
@@ -22,7 +23,7 @@ final class NearMissKinds {
     static void check(PlanInput input, boolean strict, PrintWriter stderr) {
         if (!input.isGraph() || strict) return;
         for (OpKindSpelling.NearMiss m : OpKindSpelling.in(input.graph())) {
-            stderr.println("arenaplan: warning: " + input.label() + ": " + m.line()
+            stderr.println("arenaplan: warning: " + Printable.of(input.label() + ": " + m.line())
                     + " (planned as an opaque kind, its declarations taken on trust; --strict refuses it)");
         }
         stderr.flush();

@@ -2,6 +2,7 @@ package org.arenaplan.cli;
 
 import org.arenaplan.exec.RunCheck;
 import org.arenaplan.io.InputException;
+import org.arenaplan.io.Printable;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -31,9 +32,9 @@ final class UnrunnableOps {
         if (refused.isEmpty()) return;
         if (strict) throw new InputException(input.label() + ": " + refused.get(0) + " (run would refuse this op; --strict refuses to plan it)");
         for (String r : refused.subList(0, Math.min(SHOWN, refused.size())))
-            stderr.println("arenaplan: warning: " + input.label() + ": run would refuse " + r + " (planned as declared; --strict refuses it)");
+            stderr.println("arenaplan: warning: " + Printable.of(input.label() + ": run would refuse " + r) + " (planned as declared; --strict refuses it)");
         if (refused.size() > SHOWN)
-            stderr.println("arenaplan: warning: " + input.label() + ": and " + (refused.size() - SHOWN) + " more ops run would refuse");
+            stderr.println("arenaplan: warning: " + Printable.of(input.label()) + ": and " + (refused.size() - SHOWN) + " more ops run would refuse");
         stderr.flush();
     }
 }

@@ -226,6 +226,19 @@ class NewUserInputTest {
                 "--dir " + dir + ": no ONNX models in it (*.onnx, in it or below); leave out --dir for the built-in graphs alone");
     }
 
+    /** A model that imports but has no op ended the whole bench (exit 2, a line naming no file); it is skipped as one that does not import (breaker15). */
+    @Test
+    void benchScheduleSkipsAModelWithNothingToScheduleAndBenchesTheRest() throws Exception {
+        Path models = Files.createDirectory(dir.resolve("models"));
+        Files.copy(model("pass.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 4L)).addOutput(info("x", 1, 1L, 4L))), models.resolve("pass.onnx"));
+        Files.copy(model("relu.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 4L)).addOutput(info("y", 1, 1L, 4L))
+                .addNode(node("r", "Relu", "x", "y"))), models.resolve("relu.onnx"));
+        Cli r = Cli.run("bench", "schedule", "--dir", models.toString(), "--time-limit", "0.05");
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).as(r.toString()).contains("skipped pass.onnx: graph 'g' has no op (its outputs are its graph inputs): nothing to plan or run")
+                .containsPattern("(?m)^relu\\.onnx +1 ");
+    }
+
     /** A write that fails late (a full disk) names the flag, as the early checks do (was 'cannot write /dev/full: ...' without it). */
     @Test
     void aLateWriteFailureNamesTheFlag() throws Exception {
@@ -351,5 +364,22 @@ class NewUserInputTest {
         oneLine(Cli.run("plan", "--model", "mlp", "--time-limit", "0"), 2, "--time-limit must be a positive number of seconds, got 0.0");
         Cli big = Cli.run("plan", "--model", "mlp", "--time-limit", "1e9", "--schedule", "memory", "--schedule-time-limit", "1e9");
         assertThat(big.code()).as(big.toString()).isZero();
+    }
+
+    @Test
+    void aNameWithALineBreakOrATerminalEscapeStaysOnTheOneLine() throws Exception {
+        // a node name holding a newline split the refusal in two; ESC [2J cleared the terminal; CR overwrote the line's start (breaker15)
+        Path m = model("evil.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 2L, 3L)).addOutput(info("y", 1, 2L, 3L))
+                .addNode(node("a\nfake line\u001b[2J\rb", "Softmax", "x", "y").addAttribute(OnnxMl.AttributeProto.newBuilder().setName("axis")
+                        .setType(OnnxMl.AttributeProto.AttributeType.INT).setI(9))));
+        Cli r = Cli.run("plan", m.toString());
+        oneLine(r, 2, "node 'a\\u000afake line\\u001b[2J\\u000db' (Softmax, #0, opset 13)");
+        assertThat(r.err()).doesNotContain("\u001b", "\r");
+        Path json = dir.resolve("evil.json");
+        Files.writeString(json, "{\"format\": \"arenaplan-graph/1\", \"name\": \"g\", \"tensors\": [{\"name\": \"x\", \"bytes\": 4},"
+                + " {\"name\": \"y\", \"bytes\": 4}], \"inputs\": [{\"name\": \"x\"}], \"outputs\": [\"y\"],"
+                + " \"ops\": [{\"name\": \"r\\u2028s\", \"kind\": \"Relu\", \"inputs\": [\"nope\"], \"outputs\": [\"y\"]}]}");
+        oneLine(Cli.run("plan", json.toString()), 2, "op 'r\\u2028s'");
+        oneLine(Cli.run("plan", json.toString(), "--bogus\u001b[31m"), 2, "unknown option '--bogus\\u001b[31m'");
     }
 }
