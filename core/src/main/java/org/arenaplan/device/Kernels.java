@@ -256,7 +256,8 @@ import java.util.List;
  *     (1-ly)lx, ly(1-lx), ly lx of the four corners. avg: the sum over samples (iy, then ix) of
  *     w1 v1 + w2 v2 + w3 v3 + w4 v4, divided by count; max: the largest over samples of max(w1 v1,
  *     w2 v2, w3 v3, w4 v4) (the weighted corners, as the reference and ONNX Runtime), 0 without
- *     samples. Rounded once to f32.</li>
+ *     samples. Rounded once to f32. Rois with a non-finite coordinate or over {@link RoiGrids#MAX_SAMPLES}
+ *     samples in all are refused before launch ({@link RoiGrids#check}).</li>
  * <li>{@link #DEFORM_CONV} (ONNX DeformConv-19; {@code ops.DetectionOps}) ptrs [X, W, offset, (B),
  *     (mask), Y], B and mask present as the has* ints say; ints [N, C, H, W, M, OH, OW, KH, KW,
  *     strideH, strideW, padTop, padLeft, dilationH, dilationW, group, offsetGroup, hasBias, hasMask].
