@@ -317,8 +317,11 @@ import java.util.List;
  *     softmax_precision. Query head h reads KV head h / (Hq/Hkv). As
  *     onnx/reference/ops/aionnx_preview/op_flex_attention.py: scores = C(T(sum_e T(q*f) * T(k*f))),
  *     the sum in double from 0 (numpy sums f16 in f32); probabilities per row of S: m = max,
- *     p = C(exp(C(s - m))), then p = C(p / C(sum p)), the sum in double; Y = T(C(sum_s p * C(v))),
- *     the sum in double. A row whose scores are all -inf gives NaN, as the reference. The CUDA
+ *     p = C(exp(C(s - m))), then p = C(p / C(sum p)), the sum in double (bf16: rounded to bf16 at
+ *     every step, j ascending, as ml_dtypes' add reduction); Y = T(C(sum_s p * C(v))), the sum in
+ *     double (bf16: a float32 sum, j ascending, not rounded to bf16, as ml_dtypes' matmul returns
+ *     float32: Y = T(f32 sum)). C(x) of an f64 x: f16 rounded once (numpy's cast), bf16 through
+ *     f32 (ml_dtypes'). A row whose scores are all -inf gives NaN, as the reference. The CUDA
  *     kernel runs a block per query row, its S scores in shared memory (S at most 4096).</li>
  * <li>{@link #ATTENTION} (ONNX Attention-23/24; {@code ops.TransformerOps}) ptrs [Q, K, V, (mask),
  *     (pastK), (pastV), (nonpad), Y, (presentK), (presentV), (qk)], present as the has* ints say;
