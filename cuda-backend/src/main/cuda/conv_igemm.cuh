@@ -84,10 +84,12 @@ __device__ __forceinline__ void conv2d_igemm_body(const T* x, const T* w, const 
         }
         __syncthreads();
     }
+#pragma unroll   // constant indices into acc: without it the f16 form's store loop stays rolled and acc goes to a 64-byte stack frame
     for (int c = 0; c < CONV_REG; c++) {
         long long q = p0 + tx + CONV_TILE * c;
         if (q >= P) continue;
         long long qn = q / OHW, qrest = q % OHW;
+#pragma unroll
         for (int r = 0; r < CONV_REG; r++) {
             long long m = m0 + ty + CONV_TILE * r;
             if (m >= M) continue;

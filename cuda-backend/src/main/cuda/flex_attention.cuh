@@ -1,7 +1,7 @@
 // flex_attention: the simulator's FlexAttentionKernels step for step (org.arenaplan.device.Kernels#FLEX_ATTENTION;
 // onnx/reference/ops/aionnx_preview/op_flex_attention.py): one block per query row (b, h, l) (64 threads:
 // CudaKernelTable.FLEX_ATTENTION_THREADS; any size is correct), the row's S scores in shared memory as
-// doubles, each value rounded to its type where the reference rounds it. Every sum is one thread's loop in
+// doubles, each value rounded to its type where the reference (numpy, ml_dtypes) rounds it. Every sum is one thread's loop in
 // the simulator's order (the scores' dot over e, the softmax sum over j, Y's sum over j): the simulator's
 // bits, but for exp (libm vs Java's, in the softmax's probabilities).
 #pragma once
@@ -18,6 +18,17 @@ __device__ __forceinline__ double flex_round(int code, double v) {
     if (code == DT_FLOAT16) return (double) half_to_float(float_to_half(f));
     if (code == DT_BFLOAT16) return (double) bits_f32((unsigned int) float_to_bf16(f) << 16);
     return (double) f;
+}
+
+// v, of type code t, cast to cd as numpy's astype (FlexAttentionKernels.cast): f64 to f16 rounded once
+// (rounded to f32 to odd, then to f16: FlexAttentionKernels.halfOfDouble), every other cast as flex_round.
+__device__ __forceinline__ double flex_cast(int t, int cd, double v) {
+    if (t != DT_DOUBLE || cd != DT_FLOAT16) return flex_round(cd, v);
+    float f = (float) v;
+    unsigned int u = f32_bits(f);
+    if ((double) f != v && (u & 0x7FFFFFFFu) != 0x7F800000u && (u & 1u) == 0)
+        u += ((double) f < v) == ((u >> 31) == 0) ? 1u : 0xFFFFFFFFu;   // one f32 step toward v: away from 0 or toward it
+    return (double) half_to_float(float_to_half(bits_f32(u)));
 }
 
 __device__ __forceinline__ double flex_load(const void* p, long long i, int code) {
@@ -57,7 +68,7 @@ extern "C" __global__ void flex_attention(const void* a, const void* kp, const v
                 double acc = 0.0;
                 for (long long d = 0; d < E; d++)
                     acc += flex_round(t, flex_load(a, r * E + d, t) * f) * flex_round(t, flex_load(kp, (kvRow + j) * E + d, t) * f);
-                row[j] = flex_round(cd, flex_round(t, acc));
+                row[j] = flex_cast(t, cd, flex_round(t, acc));
             } else {
                 row[j] = flex_load(a, r * S + j, cd);
             }
@@ -75,7 +86,7 @@ extern "C" __global__ void flex_attention(const void* a, const void* kp, const v
             __syncthreads();
             if (threadIdx.x == 0) {
                 double sum = 0.0;
-                for (long long j = 0; j < S; j++) sum += row[j];
+                for (long long j = 0; j < S; j++) sum = cd == DT_BFLOAT16 ? flex_round(cd, sum + row[j]) : sum + row[j];   // bf16: rounded each step (ml_dtypes)
                 total = flex_round(cd, sum);
             }
             __syncthreads();
@@ -88,8 +99,11 @@ extern "C" __global__ void flex_attention(const void* a, const void* kp, const v
         } else {
             for (long long m = threadIdx.x; m < Ev; m += blockDim.x) {
                 double acc = 0.0;
-                for (long long j = 0; j < S; j++) acc += row[j] * flex_round(cd, flex_load(vp, (kvRow + j) * Ev + m, t));
-                flex_store(out, r * Ev + m, t, flex_round(cd, acc));
+                for (long long j = 0; j < S; j++) {
+                    acc += row[j] * flex_cast(t, cd, flex_load(vp, (kvRow + j) * Ev + m, t));
+                    if (cd == DT_BFLOAT16) acc = (double) (float) acc;   // ml_dtypes' bf16 matmul: a float32 sum, returned as float32
+                }
+                flex_store(out, r * Ev + m, t, cd == DT_BFLOAT16 ? acc : flex_round(cd, acc));
             }
         }
         __syncthreads();   // the next row overwrites row[] and total

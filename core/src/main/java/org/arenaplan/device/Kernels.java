@@ -256,7 +256,8 @@ import java.util.List;
  *     (1-ly)lx, ly(1-lx), ly lx of the four corners. avg: the sum over samples (iy, then ix) of
  *     w1 v1 + w2 v2 + w3 v3 + w4 v4, divided by count; max: the largest over samples of max(w1 v1,
  *     w2 v2, w3 v3, w4 v4) (the weighted corners, as the reference and ONNX Runtime), 0 without
- *     samples. Rounded once to f32.</li>
+ *     samples. Rounded once to f32. Rois with a non-finite coordinate or over {@link RoiGrids#MAX_SAMPLES}
+ *     samples in all are refused before launch ({@link RoiGrids#check}).</li>
  * <li>{@link #DEFORM_CONV} (ONNX DeformConv-19; {@code ops.DetectionOps}) ptrs [X, W, offset, (B),
  *     (mask), Y], B and mask present as the has* ints say; ints [N, C, H, W, M, OH, OW, KH, KW,
  *     strideH, strideW, padTop, padLeft, dilationH, dilationW, group, offsetGroup, hasBias, hasMask].
@@ -316,8 +317,11 @@ import java.util.List;
  *     softmax_precision. Query head h reads KV head h / (Hq/Hkv). As
  *     onnx/reference/ops/aionnx_preview/op_flex_attention.py: scores = C(T(sum_e T(q*f) * T(k*f))),
  *     the sum in double from 0 (numpy sums f16 in f32); probabilities per row of S: m = max,
- *     p = C(exp(C(s - m))), then p = C(p / C(sum p)), the sum in double; Y = T(C(sum_s p * C(v))),
- *     the sum in double. A row whose scores are all -inf gives NaN, as the reference. The CUDA
+ *     p = C(exp(C(s - m))), then p = C(p / C(sum p)), the sum in double (bf16: rounded to bf16 at
+ *     every step, j ascending, as ml_dtypes' add reduction); Y = T(C(sum_s p * C(v))), the sum in
+ *     double (bf16: a float32 sum, j ascending, not rounded to bf16, as ml_dtypes' matmul returns
+ *     float32: Y = T(f32 sum)). C(x) of an f64 x: f16 rounded once (numpy's cast), bf16 through
+ *     f32 (ml_dtypes'). A row whose scores are all -inf gives NaN, as the reference. The CUDA
  *     kernel runs a block per query row, its S scores in shared memory (S at most 4096).</li>
  * <li>{@link #ATTENTION} (ONNX Attention-23/24; {@code ops.TransformerOps}) ptrs [Q, K, V, (mask),
  *     (pastK), (pastV), (nonpad), Y, (presentK), (presentV), (qk)], present as the has* ints say;

@@ -123,16 +123,24 @@ abstract class AbstractExecutor implements Executor {
         return root.equals(t) ? "'" + t + "'" : "'" + t + "' (storage '" + root + "')";
     }
 
+    /** Whether {@link #issueOps()} refuses a call's data before its launch ({@link LaunchChecks}); false while capturing a graph, which cannot copy to the host. */
+    protected boolean checksData() {
+        return true;
+    }
+
     /**
      * Issues every op in schedule order: {@link #beforeOp}, waits of the plan's events due before
-     * it, its kernels on its stream, records of the events due after it, {@link #afterOp}.
+     * it, its kernels on its stream (each after {@link LaunchChecks#beforeLaunch}), records of the events due after it, {@link #afterOp}.
      */
     protected void issueOps() {
         for (int p = 0; p < graph.opCount(); p++) {
             DeviceStream s = streamOf(p);
             beforeOp(p);
             for (DeviceEvent e : waitsBefore.get(p)) device.waitEvent(s, e);
-            for (KernelCall c : calls(p)) device.launch(s, c);
+            for (KernelCall c : calls(p)) {
+                if (checksData()) LaunchChecks.beforeLaunch(device, s, c);
+                device.launch(s, c);
+            }
             for (DeviceEvent e : recordsAfter.get(p)) device.recordEvent(e, s);
             afterOp(p);
         }

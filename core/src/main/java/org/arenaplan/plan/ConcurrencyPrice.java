@@ -25,14 +25,29 @@ package org.arenaplan.plan;
  *                         so the ratio is not the price (the report says so)
  * @param roundsCut        true when the time limit cut {@code --sync add}'s search for reuse
  *                         events, or passed before it could start ({@link org.arenaplan.hb.SyncPlan#roundsCut()}):
- *                         more time, or {@code --planner best}, may add events the plan lacks
+ *                         more time, or with {@code search} {@code --planner best}, may add events the plan lacks
+ * @param planner          the {@code --planner} name the plan was made with: the advice printed
+ *                         when the rounds were cut depends on it ({@link #roundsCutLine()})
  */
 public record ConcurrencyPrice(int streams, long arenaOneStream, long arenaStreams, long arenaSyncNone, int dataEventsSyncNone, int dataEvents, int reuseEvents,
-                               long bytesSaved, long extraConflicts, boolean widened, boolean cut, boolean roundsCut) {
+                               long bytesSaved, long extraConflicts, boolean widened, boolean cut, boolean roundsCut, String planner) {
     /** What a cut placement makes of the comparison, in the report. */
     private static final String CUT_NOTE = " (a plan compared here was " + Placement.CUT + ": not the price)";
-    /** The report's line when the reuse-event search was cut (printed only then; a contract). */
+    /**
+     * The report's line when the reuse-event search was cut with {@code --planner search} (printed
+     * only then; a contract): the search may spend the whole limit on its first placement, and
+     * {@code best} places within a fraction of it.
+     */
     static final String ROUNDS_CUT = "  reuse-event search   : " + Placement.CUT + " (rounds cut or not started; more --time-limit, or --planner best, may add events)";
+    /** The same line with any other planner, for which {@code --planner best} is no faster (the rounds already place with best or the greedy planner chosen). */
+    static final String ROUNDS_CUT_MORE_TIME = "  reuse-event search   : " + Placement.CUT + " (rounds cut or not started; more --time-limit may add events)";
+
+    /** A price planned with the default planner ({@code best}). */
+    public ConcurrencyPrice(int streams, long arenaOneStream, long arenaStreams, long arenaSyncNone, int dataEventsSyncNone, int dataEvents, int reuseEvents,
+                            long bytesSaved, long extraConflicts, boolean widened, boolean cut, boolean roundsCut) {
+        this(streams, arenaOneStream, arenaStreams, arenaSyncNone, dataEventsSyncNone, dataEvents, reuseEvents, bytesSaved, extraConflicts, widened, cut, roundsCut,
+                ArenaPlanner.Options.DEFAULT.planner());
+    }
 
     /** A price whose reuse-event search (if any) was not cut. */
     public ConcurrencyPrice(int streams, long arenaOneStream, long arenaStreams, long arenaSyncNone, int dataEventsSyncNone, int dataEvents, int reuseEvents,
@@ -69,7 +84,12 @@ public record ConcurrencyPrice(int streams, long arenaOneStream, long arenaStrea
                 arenaSyncNone, dataEventsSyncNone, widened
                         ? "not counted (over the pair budget, by default " + String.format(java.util.Locale.ROOT, "%,d", org.arenaplan.hb.HbConflicts.DEFAULT_BUDGET) + ": intervals widened instead)"
                         : String.format(java.util.Locale.ROOT, "%,d", extraConflicts))
-                + (roundsCut ? String.format("%n") + ROUNDS_CUT : "");
+                + (roundsCut ? String.format("%n") + roundsCutLine() : "");
+    }
+
+    /** The summary's last line when the rounds were cut: {@link #ROUNDS_CUT} with {@code search}, else {@link #ROUNDS_CUT_MORE_TIME}. */
+    String roundsCutLine() {
+        return "search".equals(planner) ? ROUNDS_CUT : ROUNDS_CUT_MORE_TIME;
     }
 
     /** One line for {@code run}: the arena with N streams against one stream, and what the added events bought. */

@@ -120,7 +120,7 @@ public final class StreamPlanner {
         boolean widened = false;
         for (int i = 0; i < p.size() && !widened; i++) widened = p.lower(i) < streamPlan.storages().get(i).start();
         widened |= streamPlan.placement().planner().contains(LaneRegions.NOTE);   // over budget, placed by lane regions
-        return new ConcurrencyPrice(g.streams().size(), one.arenaBytes(), streamPlan.arenaBytes(), syncNone, dataSync.size(), data, reuse, saved, pairs, widened, cut, streamPlan.sync().roundsCut());
+        return new ConcurrencyPrice(g.streams().size(), one.arenaBytes(), streamPlan.arenaBytes(), syncNone, dataSync.size(), data, reuse, saved, pairs, widened, cut, streamPlan.sync().roundsCut(), o.planner());
     }
 
     /** One planning pass under a given event list. */

@@ -1,9 +1,9 @@
 package org.arenaplan.sim;
 
-import org.arenaplan.device.DataException;
 import org.arenaplan.device.DeviceException;
 import org.arenaplan.device.IndexOutOfRangeException;
 import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.RoiGrids;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.ir.DType;
 
@@ -45,8 +45,7 @@ final class DetectionKernels {
             ByteBuffer b = SimKernels.in(c, 2);
             float[] y = new float[r * ch * oh * ow];
             double[][] geometry = new double[r][];
-            for (int roi = 0; roi < r; roi++) geometry[roi] = roiGeometry(c, rois, roi);
-            checkRois(c, rois, geometry, (double) ch * oh * ow);
+            for (int roi = 0; roi < r; roi++) geometry[roi] = RoiGrids.geometry(c, rois, roi);
             for (int roi = 0; roi < r; roi++) {
                 long batch = b.getLong(8 * roi);
                 if (batch < 0 || batch >= n) throw new IndexOutOfRangeException("'" + c.label() + "': roi_align batch index " + batch + " of roi " + roi + " is outside [0, " + n + ")");
@@ -59,62 +58,7 @@ final class DetectionKernels {
         };
     }
 
-    /**
-     * The most bilinear samples one roi_align launch takes on the simulator: 2^36, tens of minutes
-     * here. Real detectors take millions to a few billion (1,000 rois x 256 channels x 7 x 7 bins x
-     * a 15 x 15 adaptive grid is 2.8e9); a huge {@code sampling_ratio} or a huge roi with the
-     * adaptive grid (ratio 0) asks for up to 2^62 per bin, which would run for years.
-     */
-    static final double MAX_SAMPLES = 0x1p36;
-
-    /**
-     * Refuses a launch with a roi coordinate that is NaN or infinite (its bins and grid are
-     * undefined; ONNX Runtime refuses such rois too), or whose sampling grids, over all rois,
-     * exceed {@link #MAX_SAMPLES}, naming the largest roi's grid.
-     */
-    private static void checkRois(KernelCall c, float[] rois, double[][] geometry, double binsPerRoi) {
-        double total = 0, worst = -1;
-        int worstRoi = 0;
-        for (int roi = 0; roi < geometry.length; roi++) {
-            for (int k = 0; k < 4; k++)
-                if (!Float.isFinite(rois[4 * roi + k]))
-                    throw new DataException(String.format("'%s': roi %d is [%s, %s, %s, %s]: a coordinate that is not finite", c.label(), roi,
-                            rois[4 * roi], rois[4 * roi + 1], rois[4 * roi + 2], rois[4 * roi + 3]));
-            double[] g = geometry[roi];
-            double samples = g[6] * g[7];
-            total += samples * binsPerRoi;
-            if (samples > worst) {
-                worst = samples;
-                worstRoi = roi;
-            }
-        }
-        if (total > MAX_SAMPLES) {
-            double[] g = geometry[worstRoi];
-            throw new DataException(String.format("'%s': roi_align would take %.3g bilinear samples, more than the simulator's 2^36 (roi %d: a %.0f x %.0f grid in each bin, sampling_ratio %d%s)",
-                    c.label(), total, worstRoi, g[6], g[7], c.intArg(7), c.intArg(7) == 0 ? ", adaptive: ceil(roi extent / output extent)" : ""));
-        }
-    }
-
-    /**
-     * Roi {@code roi}'s geometry as onnx's op_roi_align.py computes it: {start h, start w, roi h,
-     * roi w, bin h, bin w, grid h, grid w} (the grid: sampling_ratio, or ceil(roi extent / output extent) when it is 0).
-     */
-    private static double[] roiGeometry(KernelCall c, float[] rois, int roi) {
-        long oh = c.intArg(5), ow = c.intArg(6), ratio = c.intArg(7);
-        boolean half = c.intArg(9) == 1;
-        double scale = c.floatArg(0), shift = half ? 0.5 : 0.0;
-        double startW = rois[4 * roi] * scale - shift, startH = rois[4 * roi + 1] * scale - shift;
-        double endW = rois[4 * roi + 2] * scale - shift, endH = rois[4 * roi + 3] * scale - shift;
-        double roiW = endW - startW, roiH = endH - startH;
-        if (!half) {
-            roiW = larger(roiW, 1.0);
-            roiH = larger(roiH, 1.0);
-        }
-        long gridH = ratio > 0 ? ratio : (long) Math.ceil(roiH / oh), gridW = ratio > 0 ? ratio : (long) Math.ceil(roiW / ow);
-        return new double[]{startH, startW, roiH, roiW, roiH / oh, roiW / ow, gridH, gridW};
-    }
-
-    /** One output of roi_align: onnx's op_roi_align.py for bin (ph, pw) of channel {@code channel} of a roi of geometry {@code g} ({@link #roiGeometry}), in double. */
+    /** One output of roi_align: onnx's op_roi_align.py for bin (ph, pw) of channel {@code channel} of a roi of geometry {@code g} ({@link RoiGrids#geometry}), in double. */
     static double roiAlignAt(KernelCall c, float[] x, double[] g, int batch, int channel, int ph, int pw) {
         long ch = c.intArg(1), h = c.intArg(2), w = c.intArg(3);
         boolean max = c.intArg(8) == 1;
@@ -139,7 +83,7 @@ final class DetectionKernels {
                     double ly = y - yLow, lx = xv - xLow, hy = 1.0 - ly, hx = 1.0 - lx;
                     double v1 = hy * hx * x[base + (int) (yLow * w + xLow)], v2 = hy * lx * x[base + (int) (yLow * w + xHigh)];
                     double v3 = ly * hx * x[base + (int) (yHigh * w + xLow)], v4 = ly * lx * x[base + (int) (yHigh * w + xHigh)];
-                    v = max ? larger(larger(larger(v1, v2), v3), v4) : v1 + v2 + v3 + v4;
+                    v = max ? RoiGrids.larger(RoiGrids.larger(RoiGrids.larger(v1, v2), v3), v4) : v1 + v2 + v3 + v4;
                 }
                 if (!max) acc += v;
                 else if (first || v > acc) acc = v;
@@ -147,11 +91,6 @@ final class DetectionKernels {
             }
         }
         return max ? acc : acc / count;
-    }
-
-    /** a if it is not below b, else b: Python's max(a, b) (the reference's), and detection.cuh's {@code larger}. */
-    private static double larger(double a, double b) {
-        return b > a ? b : a;
     }
 
     // ---- deform_conv ----

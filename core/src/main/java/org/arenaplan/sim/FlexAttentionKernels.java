@@ -13,7 +13,7 @@ import static org.arenaplan.sim.SimKernels.i;
  * The simulator's {@link Kernels#FLEX_ATTENTION} (layout and arithmetic documented there): one
  * query row (b, h, l) at a time, from the call's first point (Q and K, scores, or probabilities)
  * to its last (scores, probabilities, or Y), each value rounded to its type where the onnx
- * reference rounds it. Cost: B * Hq * L * S * (E + Ev) multiply-adds for the whole operator.
+ * reference (numpy and ml_dtypes) rounds it. Cost: B * Hq * L * S * (E + Ev) multiply-adds for the whole operator.
  */
 final class FlexAttentionKernels {
     private FlexAttentionKernels() { }
@@ -60,7 +60,7 @@ final class FlexAttentionKernels {
                         double acc = 0;
                         for (int d = 0; d < e; d++)
                             acc += round(t, get(t, q, r * e + d) * f) * round(t, get(t, k, (kvRow + j) * e + d) * f);
-                        row[j] = round(cd, round(t, acc));
+                        row[j] = cast(t, cd, round(t, acc));
                     }
                 } else {
                     for (int j = 0; j < s; j++) row[j] = get(cd, x, r * s + j);
@@ -72,25 +72,54 @@ final class FlexAttentionKernels {
                 }
                 for (int m = 0; m < ev; m++) {
                     double acc = 0;
-                    for (int j = 0; j < s; j++) acc += row[j] * round(cd, get(t, v, (kvRow + j) * ev + m));
-                    put(t, out, r * ev + m, round(cd, acc));
+                    for (int j = 0; j < s; j++) {
+                        acc += row[j] * cast(t, cd, get(t, v, (kvRow + j) * ev + m));
+                        if (cd == DType.BF16) acc = (float) acc;   // ml_dtypes' bf16 matmul: a float32 sum, returned as float32
+                    }
+                    put(t, out, r * ev + m, cd == DType.BF16 ? acc : round(cd, acc));
                 }
             }
             SimKernels.store(c, outAt, out);
         };
     }
 
-    /** The row's softmax in type {@code cd}: m = max, p = C(exp(C(s - m))), p = C(p / C(sum p)). */
+    /**
+     * The row's softmax in type {@code cd}: m = max, p = C(exp(C(s - m))), p = C(p / C(sum p)); the
+     * sum in double, but for bf16 rounded to bf16 at every step, j ascending (ml_dtypes' add
+     * reduction, which numpy's sum runs on bf16).
+     */
     static void softmax(DType cd, double[] row) {
         double max = Double.NEGATIVE_INFINITY;
         for (double x : row) max = Math.max(max, x);
         double sum = 0;
         for (int j = 0; j < row.length; j++) {
             row[j] = round(cd, Math.exp(round(cd, row[j] - max)));
-            sum += row[j];
+            sum = cd == DType.BF16 ? round(cd, sum + row[j]) : sum + row[j];
         }
         double total = round(cd, sum);
         for (int j = 0; j < row.length; j++) row[j] = round(cd, row[j] / total);
+    }
+
+    /**
+     * {@code v}, a value of type {@code t}, cast to {@code cd} as numpy's astype casts it: an f64
+     * to f16 rounded once (numpy's double-to-half), every other cast as {@link #round} (ml_dtypes
+     * casts an f64 to bf16 through f32).
+     */
+    static double cast(DType t, DType cd, double v) {
+        return t == DType.F64 && cd == DType.F16 ? DType.halfToFloat(halfOfDouble(v)) : round(cd, v);
+    }
+
+    /**
+     * {@code v} rounded once to f16, to nearest even: rounded to f32 to odd (of the two f32 values
+     * around v, the one with an odd last bit), which f32's 13 more bits make exact for the second
+     * rounding (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums: proved
+     * algorithms using rounding to odd", IEEE TC 2008).
+     */
+    static short halfOfDouble(double v) {
+        float f = (float) v;
+        if ((double) f != v && !Float.isInfinite(f) && (Float.floatToRawIntBits(f) & 1) == 0)
+            f = Math.nextAfter(f, v);
+        return DType.floatToHalf(f);
     }
 
     /** {@code v} rounded to {@code t} (f64: unchanged). */

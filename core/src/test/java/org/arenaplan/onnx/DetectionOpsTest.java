@@ -101,6 +101,47 @@ class DetectionOpsTest {
         assertThat(OnnxOpRuns.run(dir, half, in).get("y").floats()).containsExactly(2f);
     }
 
+    /**
+     * rois no device may run (a coordinate NaN or infinite; a grid of 2^62 samples per bin) are
+     * refused on the host before roi_align is launched, in every non-captured mode, whether the
+     * rois are a graph input or computed on the device (Relu passes NaN and infinities): the device
+     * below never sees the launch, so the CUDA kernel, whose adaptive grid over an infinite roi
+     * would loop 2^63 times, is as safe as the simulator.
+     */
+    @Test
+    void roisNoDeviceMayRunAreRefusedBeforeLaunchInEveryMode() throws Exception {
+        TinyOnnx direct = new TinyOnnx().opset(16).input("x", 1L, 1L, 4L, 4L).input("rois", 1L, 4L).input(OnnxDTypes.INT64, "b", 1L).output("y")
+                .node("ra", "RoiAlign", List.of("x", "rois", "b"), List.of("y"));
+        TinyOnnx computed = new TinyOnnx().opset(16).input("x", 1L, 1L, 4L, 4L).input("r", 1L, 4L).input(OnnxDTypes.INT64, "b", 1L).output("y")
+                .node("relu", "Relu", List.of("r"), List.of("rois"))
+                .node("ra", "RoiAlign", List.of("x", "rois", "b"), List.of("y"));
+        Path file = dir.resolve("ra.onnx");
+        for (TinyOnnx m : List.of(direct, computed)) {
+            java.nio.file.Files.write(file, m.bytes());
+            org.arenaplan.ir.Graph g = OnnxImporter.load(file, Map.of());
+            String roisName = m == direct ? "rois" : "r";
+            for (float bad : new float[]{Float.NaN, Float.POSITIVE_INFINITY, 1e30f}) {
+                Map<String, TensorValue> in = feed("x", floats(3, 1, 1, 4, 4), roisName, TensorValue.ofFloats(new long[]{1, 4}, 0, 0, bad, 2), "b", longs(new long[]{1}, 0));
+                String why = Float.isFinite(bad) ? "'ra': roi_align would take 1.84e+19 bilinear samples, more than the simulator's 2^36 (roi 0: a 2 x 9223372036854776000 grid in each bin, sampling_ratio 0, adaptive"
+                        : "'ra': roi 0 is [0.0, 0.0, " + bad + ", 2.0]: a coordinate that is not finite";
+                for (org.arenaplan.exec.Mode mode : List.of(org.arenaplan.exec.Mode.PLANNED, org.arenaplan.exec.Mode.PER_TENSOR, org.arenaplan.exec.Mode.POOL)) {
+                    List<String> launched = new java.util.ArrayList<>();
+                    try (org.arenaplan.device.Device device = new org.arenaplan.device.ForwardingDevice(org.arenaplan.device.Devices.open("sim", org.arenaplan.device.DeviceOptions.DEFAULT).device()) {
+                             @Override
+                             public void launch(org.arenaplan.device.DeviceStream s, org.arenaplan.device.KernelCall c) {
+                                 launched.add(c.name());
+                                 super.launch(s, c);
+                             }
+                         }) {
+                        org.assertj.core.api.Assertions.assertThatThrownBy(() -> org.arenaplan.exec.Executors.run(org.arenaplan.plan.ArenaPlanner.plan(g), device, List.of(mode), 1, in, 1))
+                                .as("%s, %s, %s", roisName, bad, mode).isInstanceOf(org.arenaplan.device.DataException.class).hasMessageStartingWith(why);
+                    }
+                    assertThat(launched).as("%s, %s, %s", roisName, bad, mode).doesNotContain(org.arenaplan.device.Kernels.ROI_ALIGN);
+                }
+            }
+        }
+    }
+
     // ---- DeformConv ----
 
     /**

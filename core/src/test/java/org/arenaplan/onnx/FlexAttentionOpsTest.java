@@ -63,6 +63,32 @@ class FlexAttentionOpsTest {
         assertThat(scaled.get("y").doubles()[1]).isCloseTo(4.4, within(1e-6));    // Q and K each times sqrt(2) rounded to f32, as the reference: f^2 = 2 (1 - 1e-7)
     }
 
+    /**
+     * f64 Q, K, V with softmax_precision f16 and bf16 give onnx 1.23.1's reference outputs bit for bit
+     * (onnx.reference.ReferenceEvaluator on this model, the expected values printed with float.hex):
+     * the reference casts an f64 to f16 rounded once (numpy; V[0] = 1 + 2^-11 + 2^-40 rounds up to
+     * 1 + 2^-10, where a cast through f32 meets a tie and keeps 1), sums bf16 probabilities in bf16 at
+     * every step (ml_dtypes' add) and takes P V in bf16 as a float32 sum that is not rounded to bf16
+     * (ml_dtypes' matmul returns float32). B 1, Hq 2, Hkv 1, L 2, S 6, E 3, Ev 2, default scale.
+     */
+    @Test
+    void f64WithANarrowSoftmaxPrecisionGivesTheReferencesBits() throws Exception {
+        Map<String, TensorValue> in = TransformerOpsTest.feed(
+                "q", TensorValue.ofDoubles(DType.F64, new long[]{1, 2, 2, 3}, 0.5, -1.25, 2.0, 1.5, 0.75, -0.5, -2.0, 1.0, 0.25, 0.125, -0.375, 1.75),
+                "k", TensorValue.ofDoubles(DType.F64, new long[]{1, 1, 6, 3}, 1.0, 0.5, -1.5, -0.25, 2.0, 0.75, 1.25, -1.0, 0.5, 0.3, 0.1, -0.7,
+                        2.5, 1.5, -0.25, -1.75, 0.625, 1.125),
+                "v", TensorValue.ofDoubles(DType.F64, new long[]{1, 1, 6, 2}, 1 + 0x1p-11 + 0x1p-40, -3.0, 0.1, 2.7, -1.3, 0.9, 5.5, -0.2,
+                        1 + 0x1p-11 + 0x1p-40, 4.1, -2.2, 0.33));
+        double[] f16 = {-0x1.9c4p-1, 0x1.f6p-1, 0x1.0fp+0, 0x1.2f4p+1, -0x1.418p+0, 0x1.c14p-1, -0x1.36p-1, 0x1.27p+0};
+        double[] bf16 = {-0x1.9b2934p-1, 0x1.f2f7f8p-1, 0x1.0ed3ecp+0, 0x1.2ff118p+1, -0x1.42307p+0, 0x1.c19b4p-1, -0x1.352f4p-1, 0x1.266dd8p+0};
+        for (Object[] want : new Object[][]{{(long) OnnxDTypes.FLOAT16, f16}, {(long) OnnxDTypes.BFLOAT16, bf16}}) {
+            TinyOnnx m = new TinyOnnx().opset(26).input(OnnxDTypes.DOUBLE, "q", 1L, 2L, 2L, 3L).input(OnnxDTypes.DOUBLE, "k", 1L, 1L, 6L, 3L)
+                    .input(OnnxDTypes.DOUBLE, "v", 1L, 1L, 6L, 2L).outputOfType(OnnxDTypes.DOUBLE, "y")
+                    .node("fa", "FlexAttention", List.of("q", "k", "v"), List.of("y"), "softmax_precision", want[0]).domain(PREVIEW);
+            assertThat(OnnxOpRuns.run(dir, m, in).get("y").doubles()).as("softmax_precision %s", want[0]).containsExactly((double[]) want[1]);
+        }
+    }
+
     /** score_mod adds a causal mask (a constant of the subgraph), prob_mod doubles the probabilities. */
     private static TinyOnnx masked(boolean scoreMod, boolean probMod) {
         TinyOnnx mask = new TinyOnnx().input("s", 1L, 1L, 2L, 2L).raw("m", new float[]{0, NEG_INF, 0, 0}, 2L, 2L).output("o")

@@ -8,7 +8,10 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code --sync add} with a planner that uses up the time limit: the price says the reuse-event search was cut. */
+/**
+ * {@code --sync add} with a planner that uses up the time limit: the price says the reuse-event
+ * search was cut, advising {@code --planner best} only to a {@code search} plan.
+ */
 class ReuseRoundsCutTest {
 
     /** "best", but it returns only once the deadline has passed (a search that spends its whole limit). */
@@ -34,8 +37,13 @@ class ReuseRoundsCutTest {
         assertThat(cut.sync().roundsCut()).isTrue();
         ConcurrencyPrice price = StreamPlanner.price(cut, ArenaPlanner.Options.DEFAULT);
         assertThat(price.roundsCut()).isTrue();
-        assertThat(price.summary()).endsWith(ConcurrencyPrice.ROUNDS_CUT).contains("events, for reuse    : 0");
+        assertThat(price.summary()).endsWith(ConcurrencyPrice.ROUNDS_CUT_MORE_TIME).contains("events, for reuse    : 0")
+                .as("the planner is best already").doesNotContain("--planner best");
         assertThat(price.line()).endsWith("; reuse-event search " + Placement.CUT);
+        for (String planner : new String[]{"greedy-size", "naive"})
+            assertThat(StreamPlanner.price(cut, o.withPlanner(planner)).summary()).as(planner).endsWith(ConcurrencyPrice.ROUNDS_CUT_MORE_TIME);
+        assertThat(StreamPlanner.price(cut, o.withPlanner("search")).summary()).as("search may spend the limit on one placement")
+                .endsWith("(rounds cut or not started; more --time-limit, or --planner best, may add events)");
 
         Plan full = StreamPlanner.plan(g, 0, SyncMode.ADD, ArenaPlanner.Options.DEFAULT);
         assertThat(full.sync().roundsCut()).isFalse();

@@ -1,0 +1,43 @@
+package org.arenaplan.exec;
+
+import org.arenaplan.device.DataException;
+import org.arenaplan.device.Device;
+import org.arenaplan.device.DeviceStream;
+import org.arenaplan.device.KernelArg;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.arenaplan.device.RoiGrids;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The data a kernel call must not be launched on, refused on the host before the launch, for every
+ * device alike (the executors call it; the devices never decide it): roi_align's rois whose grids
+ * are undefined or unbounded ({@link RoiGrids#check}). The values are read back through
+ * {@link Device#copyToHost(DeviceStream, KernelArg, byte[])} on the call's own stream, after its
+ * waits, so they are the values the kernel would read.
+ *
+ * <p>Cost: one host copy and stream synchronization per roi_align call (16 B per roi); none for
+ * other kernels. A captured graph cannot copy to the host; {@link GraphExecutor} replays the
+ * planned run's calls unchecked, and {@code run} runs planned mode, which checks them, first.
+ */
+final class LaunchChecks {
+    private LaunchChecks() { }
+
+    /**
+     * Refuses {@code call} when its data is outside what its kernel defines.
+     *
+     * @param stream the stream the call will be launched on
+     * @throws DataException naming the op and the offending value
+     */
+    static void beforeLaunch(Device device, DeviceStream stream, KernelCall call) {
+        if (!call.name().equals(Kernels.ROI_ALIGN)) return;
+        KernelArg rois = call.pointers().get(1);
+        byte[] bytes = new byte[Math.toIntExact(rois.bytes())];
+        device.copyToHost(stream, rois, bytes);
+        float[] values = new float[bytes.length / 4];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(values);
+        RoiGrids.check(call, values);
+    }
+}
