@@ -26,7 +26,12 @@ extern "C" __global__ void roi_align(const float* x, const float* rois, const lo
             roiH = detection_larger(roiH, 1.0);
         }
         double binH = roiH / (double) OH, binW = roiW / (double) OW;
-        long long gridH = ratio > 0 ? ratio : (long long) ceil(roiH / (double) OH), gridW = ratio > 0 ? ratio : (long long) ceil(roiW / (double) OW);
+        double gH = ratio > 0 ? (double) ratio : ceil(roiH / (double) OH), gW = ratio > 0 ? (double) ratio : ceil(roiW / (double) OW);
+        // The executor refuses non-finite rois and grids over 2^36 samples before launch (exec.LaunchChecks,
+        // device.RoiGrids); a replayed CUDA Graph is not re-checked, so such a roi traps here instead of
+        // looping ~2^63 times (NaN fails the comparison too).
+        if (!(gH * gW <= 0x1p36)) __trap();
+        long long gridH = (long long) gH, gridW = (long long) gW;
         long long count = gridH * gridW > 1 ? gridH * gridW : 1;
         const float* plane = x + (b * C + channel) * H * W;
         double acc = 0.0;
