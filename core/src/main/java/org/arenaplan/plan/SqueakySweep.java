@@ -237,7 +237,7 @@ final class SqueakySweep {
     }
 
     /**
-     * Steps 7 and 8: the peak sweep with {@code stack} and {@code hole}, then its second stack at
+     * Steps 4c and 7: the peak sweep with {@code stack} and {@code hole}, then its second stack at
      * one instant, each stopped once above the smallest arena so far and kept only when strictly
      * smaller; nothing where {@code bestArena} is the lower bound already.
      */
