@@ -155,6 +155,80 @@ final class ControlFlow {
         else importer.node(renamed, index);
     }
 
+    /**
+     * Refuses at once a Loop or Scan whose {@code runs} runs of {@code body} make at least
+     * {@link #MAX_NODES} nodes with those unrolled so far ({@link #atLeast}): a nest of loops
+     * (4,096 x 4,096) would otherwise reach the bound only after minutes and gigabytes.
+     *
+     * @throws OnnxException (through {@code n.error}) naming the node, the runs and the body's nodes
+     */
+    private void forecast(NodeContext n, long runs, OnnxModel.Graph body, Scope scope) {
+        long per = atLeast(body, scope);
+        if (per > 0 && unrolled + (double) runs * per > MAX_NODES)
+            throw n.error("unrolling would make at least " + String.format(java.util.Locale.ROOT, "%,.0f", (double) runs * per) + " nodes (" + runs
+                    + " runs of a body of at least " + per + "); arenaplan unrolls If, Loop and Scan to at most " + MAX_NODES + " nodes");
+    }
+
+    /**
+     * A lower bound on the nodes one run of {@code g} unrolls to: 1 per plain node; an If, its
+     * smaller branch; a Loop, its trip count times its body's where the count is a constant
+     * (in {@code g} or known at import) and the loop cannot stop early (no condition input, or
+     * one that is {@code g}'s own condition, true while {@code g} runs, and a body that passes
+     * its condition on unchanged, {@link #keepsGoing}); else 0, as for a Scan, whose length
+     * needs shapes. Saturates at {@link Long#MAX_VALUE}.
+     */
+    private long atLeast(OnnxModel.Graph g, Scope scope) {
+        Map<String, Double> known = new HashMap<>();
+        for (OnnxModel.TensorData t : g.initializers()) {
+            Double u = t.elementCount() == 1 ? t.uniform() : null;
+            if (u != null) known.put(t.name(), u);
+        }
+        String cond = g.inputs().size() >= 2 ? g.inputs().get(1).name() : null;   // a Loop body's condition: true while it runs
+        long sum = 0;
+        for (OnnxModel.Node node : g.nodes()) {
+            OnnxModel.Attribute value = node.attributes().get("value");
+            if (node.opType().equals("Constant") && node.inDefaultDomain() && node.outputs().size() == 1
+                    && value != null && value.value() instanceof OnnxModel.TensorData t && t.elementCount() == 1 && t.uniform() != null)
+                known.put(node.outputs().get(0), t.uniform());
+            long cost = 1;
+            if (unrolls(node) && node.opType().equals("If")) {
+                OnnxModel.Attribute a = node.attributes().get("then_branch"), b = node.attributes().get("else_branch");
+                cost = a != null && a.value() instanceof OnnxModel.Graph x && b != null && b.value() instanceof OnnxModel.Graph y ? Math.min(atLeast(x, scope), atLeast(y, scope)) : 0;
+            } else if (unrolls(node) && node.opType().equals("Loop")) {
+                OnnxModel.Attribute a = node.attributes().get("body");
+                List<String> in = node.inputs();
+                Double m = in.isEmpty() || in.get(0).isEmpty() ? null : known.containsKey(in.get(0)) ? known.get(in.get(0)) : constantOf(scope.resolve(in.get(0)));
+                boolean goes = in.size() >= 2 && a != null && a.value() instanceof OnnxModel.Graph inner
+                        && (in.get(1).isEmpty() || (in.get(1).equals(cond) && keepsGoing(inner)));
+                cost = goes && m != null && m >= 1 ? saturatedProduct(m.longValue(), atLeast((OnnxModel.Graph) a.value(), scope)) : 0;
+            } else if (unrolls(node)) {
+                cost = 0;
+            }
+            sum = sum > Long.MAX_VALUE - cost ? Long.MAX_VALUE : sum + cost;
+        }
+        return sum;
+    }
+
+    /** The one value of {@code name} known at import, or null. */
+    private Double constantOf(String name) {
+        double[] c = importer.constant(name);
+        return c != null && c.length == 1 ? c[0] : null;
+    }
+
+    private static long saturatedProduct(long a, long b) {
+        return b != 0 && a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
+    }
+
+    /** Whether a Loop body gives back its condition input unchanged (directly or through Identity), so only the trip count ends the loop. */
+    private static boolean keepsGoing(OnnxModel.Graph body) {
+        if (body.inputs().size() < 2 || body.outputs().isEmpty()) return false;
+        String in = body.inputs().get(1).name(), out = body.outputs().get(0).name();
+        if (in.equals(out)) return true;
+        for (OnnxModel.Node node : body.nodes())
+            if (node.outputs().contains(out)) return node.opType().equals("Identity") && node.inDefaultDomain() && node.inputs().equals(List.of(in));
+        return false;
+    }
+
     /** A node the unrolling makes (a slice, a reshape, a stack), counted against {@link #MAX_NODES}. */
     private void add(NodeContext at, int index, OnnxModel.Node node) {
         if (++unrolled > MAX_NODES) throw at.error("unrolling If, Loop and Scan reaches more than " + MAX_NODES + " nodes; arenaplan stops there");
@@ -249,6 +323,7 @@ final class ControlFlow {
         for (long d : outDirs) n.require(d == 0 || d == 1, "scan_output_directions holds " + d + ", not 0 (forward) or 1 (reverse)");
         n.require(length <= MAX_ITERATIONS, "scans " + length + " steps; arenaplan unrolls at most " + MAX_ITERATIONS);
         n.require(length > 0 || scanOuts == 0, "scans 0 steps: its scan outputs have no slice to take their shape from");
+        forecast(n, length, body, scope);
         Steps s = steps(body, n, index, scope, node.inputs().subList(0, states), node.inputs().subList(states, ins), axis, dirs, length, n.opName() + "/");
         finish(node, n, index, s.carried(), s.slices(), outAxes, outDirs);
     }
@@ -414,6 +489,7 @@ final class ControlFlow {
             going = c != 0;
         }
         n.require(trips != null || !in.get(1).isEmpty(), "has neither a trip count nor a condition (it would run forever)");
+        if (going && trips != null && (in.get(1).isEmpty() || keepsGoing(body))) forecast(n, trips, body, scope);
         List<String> carried = new ArrayList<>(in.subList(2, in.size()));
         List<List<String>> slices = new ArrayList<>();
         for (int k = 0; k < scanOuts; k++) slices.add(new ArrayList<>());

@@ -177,6 +177,20 @@ class ControlFlowTest {
                 .node("loop", "Loop", List.of("m", "go", "y0"), List.of("y", "ys"), "body", loopBody()), "runs more than 4096 iterations (trip count 5000)");
     }
 
+    @Test
+    void aNestOfLoopsPastTheNodeBoundIsRefusedBeforeItIsUnrolled() throws Exception {
+        // 4096 x 4096 runs of a 2-node body: 33.5 M nodes. Without the forecast the unrolling met the bound after a million nodes (minutes, gigabytes)
+        TinyOnnx inner = new TinyOnnx().input(OnnxDTypes.INT64, "i").input(OnnxDTypes.BOOL, "c_in").input("v_in", 2L, 3L)
+                .output(OnnxDTypes.BOOL, "c_out").output("v_out")
+                .node("cond", "Identity", List.of("c_in"), List.of("c_out")).node("add", "Add", List.of("v_in", "v_in"), List.of("v_out"));
+        TinyOnnx outer = new TinyOnnx().input(OnnxDTypes.INT64, "i").input(OnnxDTypes.BOOL, "c_in").input("v_in", 2L, 3L)
+                .output(OnnxDTypes.BOOL, "c_out").output("v_out").scalar("m2", 4096)
+                .node("cond", "Identity", List.of("c_in"), List.of("c_out")).node("inner", "Loop", List.of("m2", "c_in", "v_in"), List.of("v_out"), "body", inner);
+        TinyOnnx nest = new TinyOnnx().opset(17).input("x", 2L, 3L).scalar("m", 4096).initializer(bool("go", true)).output("y")
+                .node("outer", "Loop", List.of("m", "go", "x"), List.of("y"), "body", outer);
+        refused(nest, "node 'outer' (Loop, #0, opset 17): unrolling would make at least 33,558,528 nodes (4096 runs of a body of at least 8193)");
+    }
+
     private static TinyOnnx reverseScanBody() {
         return new TinyOnnx().input("sum_in", 2L).input("next", 2L).output("sum_out").output("scan_out")
                 .node("add", "Add", List.of("sum_in", "next"), List.of("sum_out")).node("copy", "Identity", List.of("sum_out"), List.of("scan_out"));
