@@ -97,11 +97,11 @@ import java.util.stream.IntStream;
  *       whose top meets a neighbour's floor first, then the longest-lived, then the largest;
  *       later runs in a seeded random order within two groups, those whose top meets a
  *       neighbour's floor first (Gomes, Selman and Kautz 1998: randomised restarts cut the
- *       heavy tail). Members 0 and 1 weight that order by lifetime: each candidate's key is
- *       -ln(u) / w, u uniform in (0, 1], smallest first, with w the sections it spans (member 0)
- *       or their square (member 1), so a candidate comes first with probability proportional to
- *       w (weighted random sampling by an exponential race, Efraimidis and Spirakis 2006;
- *       heuristic-biased stochastic sampling, Bresina 1996); members m > 1 use a uniform order.
+ *       heavy tail). Members 0 and 1 weight that order: each candidate's key is -ln(u) / w,
+ *       u uniform in (0, 1], smallest first, with w its area, the sections it spans times its
+ *       size in units of the alignment (member 0), or the square of the sections it spans
+ *       (member 1), so a candidate comes first with probability proportional to w (weighted
+ *       random sampling by an exponential race, Efraimidis and Spirakis 2006; heuristic-biased stochastic sampling, Bresina 1996); members m > 1 use a uniform order.
  *       Only a run that ends within its budget proves infeasibility (no order affects a proof).
  *       A portfolio member m > 1 ({@link #member}, {@link PerfectPortfolio}) randomises its
  *       first run too, with seeds of its own; member 1 runs member 0's first order and seeds
@@ -226,6 +226,11 @@ final class PerfectFill {
      * other members, and tests comparing the two).
      */
     double lifetimeWeight = 1;
+    /**
+     * And by the size, in units of the alignment, to this power: 1 for member 0 (the weight is
+     * then the area, sections x size), 0 for the others (class comment, step 6).
+     */
+    double sizeWeight = 1;
     /** Per buffer, its key in the weighted random order of {@link #inTryOrder}'s random runs. */
     private double[] race = new double[0];
     private int[] pending = new int[0];
@@ -341,6 +346,7 @@ final class PerfectFill {
         member = m;
         rightWalls = m == 1;
         lifetimeWeight = m == 0 ? 1 : m == 1 ? 2 : 0;
+        sizeWeight = m == 0 ? 1 : 0;
         narrowConflicts = m == 0;
         refutedConflicts = m == 0;
         return this;
@@ -749,8 +755,8 @@ final class PerfectFill {
     /**
      * {@code out} in the order to try: in the first run by {@code flush} (higher first), then
      * the longest-lived, then the largest; in later runs those with a flush score above 0 first,
-     * each group in random order, weighted by a power of the lifetime ({@link #lifetimeWeight},
-     * class comment, step 6). May return a new array.
+     * each group in random order, weighted by a power of the lifetime ({@link #lifetimeWeight})
+     * times a power of the size ({@link #sizeWeight}; class comment, step 6). May return a new array.
      */
     private int[] inTryOrder(int[] out, java.util.function.IntUnaryOperator flush) {
         if (random == null) {
@@ -758,7 +764,7 @@ final class PerfectFill {
                     - Math.min(size[b] / p.alignment(), (1 << 20) - 1));
             return out;
         }
-        if (lifetimeWeight == 0) {                           // uniform: shuffle, then flush first
+        if (lifetimeWeight == 0 && sizeWeight == 0) {        // uniform: shuffle, then flush first
             for (int i = out.length - 1; i > 0; i--) {
                 int j = random.nextInt(i + 1);
                 int t = out[i];
@@ -773,8 +779,9 @@ final class PerfectFill {
             }
             return flushFirst;
         }
-        if (race.length < p.size()) race = new double[p.size()];   // weighted by lifetime: an exponential race
-        for (int b : out) race[b] = -Math.log(1 - random.nextDouble()) / Math.pow(time.end[b] - time.first[b], lifetimeWeight);
+        if (race.length < p.size()) race = new double[p.size()];   // weighted: an exponential race
+        for (int b : out) race[b] = -Math.log(1 - random.nextDouble())
+                / (Math.pow(time.end[b] - time.first[b], lifetimeWeight) * Math.pow((double) size[b] / p.alignment(), sizeWeight));
         sortBy(out, b -> Double.doubleToLongBits(race[b]));   // non-negative doubles order as their bits
         int[] flushFirst = new int[out.length];
         int front = 0;

@@ -139,6 +139,7 @@ class PerfectFillTest {
     void narrowConflictsFindAPackingTheWideOnesMiss() {
         int[] result = runBenchPacking(11034, 315, 400_000, (fill, v) -> {
             fill.refutedConflicts = false;           // hits naming their whole part, as measured (with kept conflicts, neither finds it)
+            fill.sizeWeight = 0;                     // and the order weighted by lifetime alone, as measured
             fill.narrowConflicts = v == 1;
         });
         assertThat(result[0]).as("wide conflicts").isEqualTo(PerfectFill.OUT_OF_TIME);
@@ -169,7 +170,10 @@ class PerfectFillTest {
      */
     @Test
     void refutedStatesWithTheirConflictsFindAPackingTheWholePartsMiss() {
-        int[] result = runBenchPacking(6049, 390, 200_000, (fill, v) -> fill.refutedConflicts = v == 1);
+        int[] result = runBenchPacking(6049, 390, 200_000, (fill, v) -> {
+            fill.sizeWeight = 0;                     // the order weighted by lifetime alone, as measured
+            fill.refutedConflicts = v == 1;
+        });
         assertThat(result[0]).as("whole parts").isEqualTo(PerfectFill.OUT_OF_TIME);
         assertThat(result[1]).as("kept conflicts").isEqualTo(PerfectFill.FOUND);
     }
@@ -217,6 +221,7 @@ class PerfectFillTest {
     void learnedNogoodsFindAPackingTheSearchWithoutThemMisses() {
         int[] result = runBenchPacking(1048, 385, 400_000, (fill, v) -> {
             fill.lifetimeWeight = 0;                 // the uniform random runs this was measured with (weighted, both find it)
+            fill.sizeWeight = 0;
             fill.narrowConflicts = false;            // and the wide conflicts (with the narrow ones, both find it)
             fill.refutedConflicts = false;           // and hits naming their whole part (with kept conflicts, neither finds it)
             fill.learning = v == 1;
@@ -233,9 +238,25 @@ class PerfectFillTest {
      */
     @Test
     void lifetimeWeightedRestartsFindAPackingTheUniformOnesMiss() {
-        int[] result = runBenchPacking(5040, 345, 500_000, (fill, v) -> fill.lifetimeWeight = v);
+        int[] result = runBenchPacking(5040, 345, 500_000, (fill, v) -> {
+            fill.sizeWeight = 0;                     // by lifetime alone, as measured
+            fill.lifetimeWeight = v;
+        });
         assertThat(result[0]).as("uniform").isEqualTo(PerfectFill.OUT_OF_TIME);
         assertThat(result[1]).as("weighted by lifetime").isEqualTo(PerfectFill.FOUND);
+    }
+
+    /**
+     * 380-14047, a packing of {@code bench search --set perfect --seed 14000} that neither member
+     * found in 1,000,000 nodes, is found within 300,000 by member 0 when its random runs weight
+     * the candidates by area, sections spanned times size (214,094 nodes when measured), and not
+     * within them when they weight by the sections alone; the packing is valid.
+     */
+    @Test
+    void areaWeightedRestartsFindAPackingTheLifetimeWeightedOnesMiss() {
+        int[] result = runBenchPacking(14047, 380, 300_000, (fill, v) -> fill.sizeWeight = v);
+        assertThat(result[0]).as("weighted by lifetime").isEqualTo(PerfectFill.OUT_OF_TIME);
+        assertThat(result[1]).as("weighted by area").isEqualTo(PerfectFill.FOUND);
     }
 
     /**
