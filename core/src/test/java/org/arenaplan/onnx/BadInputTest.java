@@ -174,6 +174,22 @@ class BadInputTest {
                 .hasMessage(unnamed + ": initializer #0 of graph 'tiny' has no name (the ONNX checker: tensor initializers must have a non-empty name)");
     }
 
+    /** breaker15: Tile's refusal said "attribute 'repeats'", an input since Tile-6 (the ONNX operator spec, Tile-6/13). */
+    @Test
+    void tilesRepeatsIsNamedAsTheInputItIs() throws Exception {
+        Path shortRepeats = write("tile-short.onnx", new TinyOnnx().input("x", 2L, 4L).ints("r", 3L).output("y")
+                .node("t", "Tile", List.of("x", "r"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(shortRepeats, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("node 't' (Tile, #0, opset 13): ")
+                .hasMessageContaining("input 'repeats' (input #1 'r') has 1 value; Tile needs one per axis of its input, rank 2")
+                .message().doesNotContain("attribute");
+        Path negative = write("tile-negative.onnx", new TinyOnnx().input("x", 2L, 4L).ints("r", 1L, -2L).output("y")
+                .node("t", "Tile", List.of("x", "r"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(negative, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("node 't' (Tile, #0, opset 13): input 'repeats' (input #1 'r') [1, -2] holds -2; a repeat count is 0 or more")
+                .message().doesNotContain("attribute");
+    }
+
     @Test
     void aDomainImportedAtTwoOpsetsIsRefused() throws Exception {
         byte[] twice = relu().model().toBuilder()
