@@ -73,7 +73,7 @@ public final class ProblemCsv {
         try (BufferedReader r = TextFiles.open(file)) {
             String header = r.readLine();
             if (header == null) throw new InputException(file + ": empty file; expected the header id,lower,upper,size");
-            String[] cols = header.trim().split(",", -1);
+            String[] cols = blanks(header).split(",", -1);
             int[] at = columns(file, cols, withOffsets);
             String line;
             int lineNo = 1;
@@ -82,17 +82,17 @@ public final class ProblemCsv {
                 if (line.isBlank()) continue;
                 String[] f = line.split(",", -1);
                 if (f.length != cols.length)
-                    throw new InputException(file + ":" + lineNo + ": expected " + cols.length + " fields (" + header.trim() + "), found " + f.length);
-                String id = f[at[0]].trim();
+                    throw new InputException(file + ":" + lineNo + ": expected " + cols.length + " fields (" + Printable.of(blanks(header)) + "), found " + f.length);
+                String id = blanks(f[at[0]]);
                 if (id.isEmpty()) throw new InputException(file + ":" + lineNo + ": field 'id' is empty");
-                if (!seen.add(id)) throw new InputException(file + ":" + lineNo + ": duplicate id '" + id + "'");
+                if (!seen.add(id)) throw new InputException(file + ":" + lineNo + ": duplicate id '" + Printable.of(id) + "'");
                 long lower = number(file, lineNo, "lower", f[at[1]]);
                 long upper = number(file, lineNo, "upper", f[at[2]]);
                 long size = number(file, lineNo, "size", f[at[3]]);
-                if (lower < 0) throw new InputException(file + ":" + lineNo + ": field 'lower' is negative (" + lower + ") for id '" + id + "'");
+                if (lower < 0) throw new InputException(file + ":" + lineNo + ": field 'lower' is negative (" + lower + ") for id '" + Printable.of(id) + "'");
                 if (upper <= lower)
-                    throw new InputException(file + ":" + lineNo + ": field 'upper' (" + upper + ") must exceed 'lower' (" + lower + ") for id '" + id + "'");
-                if (size < 0) throw new InputException(file + ":" + lineNo + ": field 'size' is negative (" + size + ") for id '" + id + "'");
+                    throw new InputException(file + ":" + lineNo + ": field 'upper' (" + upper + ") must exceed 'lower' (" + lower + ") for id '" + Printable.of(id) + "'");
+                if (size < 0) throw new InputException(file + ":" + lineNo + ": field 'size' is negative (" + size + ") for id '" + Printable.of(id) + "'");
                 long offset = withOffsets ? number(file, lineNo, "offset", f[at[4]]) : 0;
                 ids.add(id);
                 rows.add(new long[]{lower, upper, size, offset});
@@ -129,25 +129,36 @@ public final class ProblemCsv {
         for (int k = 0; k < need.length; k++) {
             at[k] = -1;
             for (int c = 0; c < cols.length; c++) {
-                if (!cols[c].trim().equalsIgnoreCase(need[k])) continue;
-                if (at[k] >= 0) throw new InputException(file + ":1: column '" + need[k] + "' appears twice in header '" + String.join(",", cols) + "'");
+                if (!blanks(cols[c]).equalsIgnoreCase(need[k])) continue;
+                if (at[k] >= 0) throw new InputException(file + ":1: column '" + need[k] + "' appears twice in header '" + Printable.of(String.join(",", cols)) + "'");
                 at[k] = c;
             }
-            if (at[k] < 0) throw new InputException(file + ":1: missing column '" + need[k] + "' in header '" + String.join(",", cols) + "'" + separatorHint(cols));
+            if (at[k] < 0) throw new InputException(file + ":1: missing column '" + need[k] + "' in header '" + Printable.of(String.join(",", cols)) + "'" + separatorHint(cols));
         }
         return at;
     }
 
     /** A whole number in ASCII digits ({@link Long#parseLong} alone also takes other scripts' digits). */
     private static long number(Path file, int line, String field, String text) {
-        String t = text.trim();
+        String t = blanks(text);
         if (!WHOLE.matcher(t).matches())
-            throw new InputException(file + ":" + line + ": field '" + field + "' is not a whole number: '" + t + "' (digits 0-9, an optional sign)");
+            throw new InputException(file + ":" + line + ": field '" + field + "' is not a whole number: '" + Printable.of(t) + "' (digits 0-9, an optional sign)");
         try {
             return Long.parseLong(t);
         } catch (NumberFormatException e) {
             throw new InputException(file + ":" + line + ": field '" + field + "' does not fit in 64 bits: '" + t + "'");
         }
+    }
+
+    /**
+     * {@code s} without the spaces and tabs around it. Not {@link String#trim}, which also drops NUL and
+     * every other control character: {@code 4\0} would read as 4 (breaker15).
+     */
+    private static String blanks(String s) {
+        int from = 0, to = s.length();
+        while (from < to && (s.charAt(from) == ' ' || s.charAt(from) == '\t')) from++;
+        while (to > from && (s.charAt(to - 1) == ' ' || s.charAt(to - 1) == '\t')) to--;
+        return s.substring(from, to);
     }
 
     /** Writes the problem's rows with an {@code offset} column, as MiniMalloc does. */

@@ -129,7 +129,12 @@ public final class OnnxProtos {
         List<OnnxModel.Node> nodes = new ArrayList<>(g.getNodeCount());
         for (OnnxMl.NodeProto n : g.getNodeList()) nodes.add(node(n, file, dir));
         List<OnnxModel.TensorData> inits = new ArrayList<>(g.getInitializerCount());
-        for (OnnxMl.TensorProto t : g.getInitializerList()) inits.add(tensor(t, dir, file + ": initializer '" + t.getName() + "'"));
+        for (OnnxMl.TensorProto t : g.getInitializerList()) {
+            if (t.getName().isEmpty())   // no node can read it, and a name is its only link to the graph
+                throw new OnnxException(file + ": initializer #" + inits.size() + (g.getName().isEmpty() ? "" : " of graph '" + g.getName() + "'")
+                        + " has no name (the ONNX checker: tensor initializers must have a non-empty name)");
+            inits.add(tensor(t, dir, file + ": initializer '" + t.getName() + "'"));
+        }
         return new OnnxModel.Graph(g.getName(), nodes, inits, valueInfos(g.getInputList()), valueInfos(g.getOutputList()), valueInfos(g.getValueInfoList()));
     }
 
@@ -167,18 +172,9 @@ public final class OnnxProtos {
         return new OnnxModel.Node(n.getName(), n.getOpType(), n.getDomain(), n.getInputList(), n.getOutputList(), attrs);
     }
 
-    /** Writers older than IR 3 may leave {@code type} unset; it is then taken from the field that is set. */
+    /** Writers older than IR 3 may leave {@code type} unset; it is then taken from the field that is set ({@link AttributeFields}). */
     private static OnnxModel.Attribute attribute(OnnxMl.AttributeProto a, Path dir, String file, String what) {
-        OnnxMl.AttributeProto.AttributeType type = a.getType();
-        if (type == OnnxMl.AttributeProto.AttributeType.UNDEFINED) {
-            type = a.hasF() ? OnnxMl.AttributeProto.AttributeType.FLOAT
-                    : a.hasI() ? OnnxMl.AttributeProto.AttributeType.INT
-                    : a.hasS() ? OnnxMl.AttributeProto.AttributeType.STRING
-                    : a.hasT() ? OnnxMl.AttributeProto.AttributeType.TENSOR
-                    : a.getFloatsCount() > 0 ? OnnxMl.AttributeProto.AttributeType.FLOATS
-                    : a.getIntsCount() > 0 ? OnnxMl.AttributeProto.AttributeType.INTS
-                    : a.getStringsCount() > 0 ? OnnxMl.AttributeProto.AttributeType.STRINGS : type;
-        }
+        OnnxMl.AttributeProto.AttributeType type = AttributeFields.check(a, what);
         Object value = switch (type) {
             case FLOAT -> (double) a.getF();
             case INT -> a.getI();

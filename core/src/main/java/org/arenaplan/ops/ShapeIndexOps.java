@@ -76,7 +76,7 @@ final class ShapeIndexOps implements OpFamily {
                         .lower((op, l) -> List.of(expand(op, l))).onnx("Expand", 8, n -> simple(n, EXPAND, Map.of("shape", n.constantInts(1, "the shape")))).build(),
                 OpDefinition.op(TILE, 1, 1).attrs(AttrSpec.ints("repeats", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::tile)
                         .kernels(Kernels.STRIDED_COPY).doc("the input repeated repeats[d] times along axis d")
-                        .lower((op, l) -> List.of(tile(op, l))).onnx(n -> simple(n, TILE, Map.of("repeats", n.constantInts(1, "repeats")))).build(),
+                        .lower((op, l) -> List.of(tile(op, l))).onnx(n -> simple(n, TILE, Map.of("repeats", tileRepeats(n)))).build(),
                 OpDefinition.op(PAD, 1, 2).attrs(AttrSpec.ints("pads", Long.MIN_VALUE, Long.MAX_VALUE, "required: begins, then ends"), AttrSpec.string("mode", "constant"))
                         .shape(IndexShapeRules::pad).kernels(Kernels.PAD)
                         .doc("modes constant (optional input 1, one element; else zeros), reflect, edge, wrap; negative pads crop")
@@ -164,6 +164,23 @@ final class ShapeIndexOps implements OpFamily {
             stride[d] = xs[e] == 1 ? 0 : xst[e];
         }
         return strided(op, lo, ys, stride, 0);
+    }
+
+    /**
+     * Tile's {@code repeats}, an int64 input since Tile-6 (the ONNX operator spec: "1D int64 tensor
+     * of the same length as input's dimension number"), read at import: one count per axis of the
+     * input, none negative. Checked here so the refusal names the input; the registry's rule
+     * ({@link IndexShapeRules#tile}) words it as the graph JSON's attribute.
+     *
+     * @throws org.arenaplan.onnx.OnnxException naming the node and the input for another length or a negative count
+     */
+    private static long[] tileRepeats(NodeContext n) {
+        long[] r = n.constantInts(1, "repeats");
+        String what = "input 'repeats' (input #1 '" + n.input(1).name() + "') ";
+        int rank = n.input(0).rank();
+        n.require(r.length == rank, what + "has " + r.length + (r.length == 1 ? " value" : " values") + "; Tile needs one per axis of its input, rank " + rank);
+        for (long x : r) n.require(x >= 0, what + Arrays.toString(r) + " holds " + x + "; a repeat count is 0 or more");
+        return r;
     }
 
     /** Tile as [r0, x0, r1, x1, ...] with stride 0 on the repeats: row-major, that is the tiled output. */

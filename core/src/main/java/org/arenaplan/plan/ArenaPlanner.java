@@ -58,12 +58,15 @@ public final class ArenaPlanner {
     /**
      * One buffer per storage, live over the storage's interval.
      *
-     * @throws PlanningException when the graph has storages but no op: schedule positions start
-     *         at the first op, so a graph whose outputs are its graph inputs has no interval to give
+     * @throws PlanningException when the graph has no op: schedule positions start at the first op,
+     *         so a graph whose outputs are its graph inputs has no interval to give, and an empty
+     *         graph (no op, no tensor) has nothing to plan; both are refused alike rather than one
+     *         refused and the other planned as a 0 B arena
      */
     public static Problem problemOf(Lifetimes l, long alignment) {
-        if (l.graph().opCount() == 0 && !l.storages().isEmpty())   // positions start at the first op: no interval to give
-            throw new PlanningException("graph '" + l.graph().name() + "' has no op (its outputs are its graph inputs): nothing to plan or run");
+        if (l.graph().opCount() == 0)   // positions start at the first op: no interval to give
+            throw new PlanningException("graph '" + l.graph().name() + "' has no op" + (l.storages().isEmpty() ? " and no tensor" : " (its outputs are its graph inputs)")
+                    + ": nothing to plan or run");
         List<Storage> st = l.storages();
         int n = st.size();
         String[] ids = new String[n];

@@ -65,6 +65,21 @@ class ProblemCsvRoundTripTest {
         assertThat(ProblemCsv.capacityFromName(Path.of("n.1-5.csv"))).as("not a number: part of the name").isNull();
     }
 
+    /** breaker15: String.trim drops NUL and every control character, so {@code 4\0} read as 4; spaces and tabs still may pad a field. */
+    @Test
+    void aNulAfterANumberIsRefusedAndPrintedEscapedWhileSpacesAndTabsStillPad() throws Exception {
+        Path nul = dir.resolve("nul.csv");
+        Files.writeString(nul, "id,lower,upper,size\na,0,1,4\0\n");
+        assertThatThrownBy(() -> ProblemCsv.read(nul, 1)).isInstanceOf(InputException.class)
+                .hasMessage(nul + ":2: field 'size' is not a whole number: '4\\u0000' (digits 0-9, an optional sign)");
+        Path padded = dir.resolve("padded.csv");
+        Files.writeString(padded, " id ,\tlower, upper ,size\n a ,0,\t1 , 4\t\n");
+        Problem p = ProblemCsv.read(padded, 1);
+        assertThat(p.id(0)).isEqualTo("a");
+        assertThat(p.bytes(0)).isEqualTo(4);
+        assertThat(p.upper(0)).isEqualTo(1);
+    }
+
     @Test
     void aProblemIsNotASolution() throws Exception {
         Path f = dir.resolve("p.csv");

@@ -145,6 +145,51 @@ class BadInputTest {
         assertThatThrownBy(() -> OnnxImporter.load(q, Map.of())).hasMessageContaining("attribute 'strides' is FLOATS, expected INTS");
     }
 
+    /**
+     * breaker15: each was read silently. A ref_attr_name in the main graph (onnx.proto: "invalid to be used
+     * in main graph") read as axis 0; an INT whose value sits in {@code f} read as 0 (the ONNX checker: "type
+     * field and data field mismatch"); an unnamed initializer (the checker: "Tensor initializers must have a
+     * non-empty name") was kept.
+     */
+    @Test
+    void aReferenceOutsideAFunctionAValueInAnotherTypesFieldAndAnUnnamedInitializerAreRefused() throws Exception {
+        Path ref = write("ref-in-main.onnx", new TinyOnnx().input("x", 2L, 4L).output("y")
+                .node("s", "Softmax", List.of("x"), List.of("y"), "axis", new TinyOnnx.Ref("ax", ai.onnx.proto.OnnxMl.AttributeProto.AttributeType.INT)).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(ref, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(ref + ": node 's' (Softmax) attribute 'axis' refers to attribute 'ax' of an enclosing function (ref_attr_name), outside any function body"
+                        + " (onnx.proto: ref_attr_name is only used in a function; invalid in the main graph)");
+        ai.onnx.proto.OnnxMl.ModelProto.Builder m = new TinyOnnx().input("x", 2L, 4L).output("y")
+                .node("s", "Softmax", List.of("x"), List.of("y"), "axis", 0L).model().toBuilder();
+        m.getGraphBuilder().getNodeBuilder(0).getAttributeBuilder(0).clearI().setF(1f);
+        Path inF = write("int-in-f.onnx", m.build().toByteArray());
+        assertThatThrownBy(() -> OnnxImporter.load(inF, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(inF + ": node 's' (Softmax) attribute 'axis' is INT but holds a FLOAT value (its f field is set); type and value field disagree"
+                        + " (the ONNX checker: type field and data field mismatch)");
+        m.getGraphBuilder().getNodeBuilder(0).getAttributeBuilder(0).setI(1).clearType();
+        Path two = write("two-values.onnx", m.build().toByteArray());
+        assertThatThrownBy(() -> OnnxImporter.load(two, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(two + ": node 's' (Softmax) attribute 'axis' holds 2 values ([FLOAT, INT]); an attribute has one value field (the ONNX checker refuses more)");
+        Path unnamed = write("unnamed-init.onnx", relu().floats("", 1f, 4L).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(unnamed, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(unnamed + ": initializer #0 of graph 'tiny' has no name (the ONNX checker: tensor initializers must have a non-empty name)");
+    }
+
+    /** breaker15: Tile's refusal said "attribute 'repeats'", an input since Tile-6 (the ONNX operator spec, Tile-6/13). */
+    @Test
+    void tilesRepeatsIsNamedAsTheInputItIs() throws Exception {
+        Path shortRepeats = write("tile-short.onnx", new TinyOnnx().input("x", 2L, 4L).ints("r", 3L).output("y")
+                .node("t", "Tile", List.of("x", "r"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(shortRepeats, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("node 't' (Tile, #0, opset 13): ")
+                .hasMessageContaining("input 'repeats' (input #1 'r') has 1 value; Tile needs one per axis of its input, rank 2")
+                .message().doesNotContain("attribute");
+        Path negative = write("tile-negative.onnx", new TinyOnnx().input("x", 2L, 4L).ints("r", 1L, -2L).output("y")
+                .node("t", "Tile", List.of("x", "r"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(negative, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("node 't' (Tile, #0, opset 13): input 'repeats' (input #1 'r') [1, -2] holds -2; a repeat count is 0 or more")
+                .message().doesNotContain("attribute");
+    }
+
     @Test
     void aDomainImportedAtTwoOpsetsIsRefused() throws Exception {
         byte[] twice = relu().model().toBuilder()

@@ -83,6 +83,27 @@ class HelpAndOptionsTest {
         }
     }
 
+    /**
+     * README.md's synopsis of {@code plan} names every option of {@code plan} (those {@code plan --help} lists) (breaker15:
+     * it lacked {@code --input NAME=FILE.pb}, which the help and docs/cli.md give), but the options
+     * every command takes ({@code --help}, {@code --version}, told below the synopsis) and
+     * {@code --debug} (docs/cli.md).
+     */
+    @Test
+    void readmesPlanSynopsisNamesEveryOptionOfPlanHelp() throws Exception {
+        java.nio.file.Path readme = java.nio.file.Path.of("..", "README.md");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(readme), "README.md is not beside this module");
+        String text = java.nio.file.Files.readString(readme);
+        int from = text.indexOf("./arenaplan plan (");
+        String synopsis = text.substring(from, text.indexOf("./arenaplan ", from + 1));
+        java.util.Set<String> missing = new java.util.TreeSet<>();
+        for (picocli.CommandLine.Model.OptionSpec o : new picocli.CommandLine(new PlanCommand()).getCommandSpec().options()) {
+            String name = o.longestName();
+            if (!java.util.Set.of("--help", "--version", "--debug").contains(name) && !synopsis.matches("(?s).*[\\[| ]" + name + "[\\] =].*")) missing.add(name);
+        }
+        assertThat(missing).as("options of plan --help absent from README's plan synopsis").isEmpty();
+    }
+
     /** The exit codes README.md gives per command are the ones its --help gives. */
     @Test
     void helpGivesEveryExitCodeOfItsCommand() {

@@ -318,6 +318,10 @@ class NewUserInputTest {
         Path m = model("pass.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 4L)).addOutput(info("x", 1, 1L, 4L)));
         oneLine(Cli.run("plan", m.toString()), 2, m + ": graph 'g' has no op (its outputs are its graph inputs): nothing to plan or run");
         oneLine(Cli.run("run", m.toString(), "--device", "sim"), 2, "has no op");
+        // breaker15: a graph with no node, input or output was planned (exit 0, "0 B in 0 buffer(s)") and run ("0 stream(s)", a 4 B peak)
+        Path empty = model("empty.onnx", OnnxMl.GraphProto.newBuilder());
+        oneLine(Cli.run("plan", empty.toString()), 2, empty + ": graph 'g' has no op and no tensor: nothing to plan or run");
+        oneLine(Cli.run("run", empty.toString(), "--device", "sim"), 2, empty + ": graph 'g' has no op and no tensor: nothing to plan or run");
     }
 
     @Test
