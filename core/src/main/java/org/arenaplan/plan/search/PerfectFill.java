@@ -585,9 +585,9 @@ final class PerfectFill {
     }
 
     /**
-     * Records state h of the part [from, to) as refuted, with the conflict its failure came back
-     * with when that lies in the part and within {@link #refutedWords} aligned words of sections
-     * (class comment, step 4).
+     * Records state h of the part [from, to) as refuted when the conflict its failure came back
+     * with lies in the part, with that conflict when it spans at most {@link #refutedWords}
+     * aligned words of sections (class comment, step 4).
      */
     private void refute(long h, int from, int to) {
         if (!inPart(conflict, 0, conflict.length, 0, from, to)) return;   // rests on sections outside the part (a learned nogood's): no fact about its state alone
@@ -601,7 +601,7 @@ final class PerfectFill {
             if (lo < 0) lo = w;
             hi = w;
         }
-        if (lo < 0 || hi - lo >= refutedWords || !inPart(conflict, 0, conflict.length, 0, from, to)) return;
+        if (lo < 0 || hi - lo >= refutedWords) return;   // in the part: checked above
         int w0 = Math.min(lo, conflict.length - refutedWords);
         System.arraycopy(conflict, w0, refutedWhy, i * refutedWords, refutedWords);
         refutedWord[i] = w0;
