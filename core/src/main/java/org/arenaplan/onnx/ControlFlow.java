@@ -348,7 +348,7 @@ final class ControlFlow {
             for (int j = 0; j < carried.size(); j++) child.names.put(body.inputs().get(j).name(), carried.get(j));
             for (int j = 0; j < scanned.size(); j++) {
                 String bodyName = body.inputs().get(carried.size() + j).name();
-                child.names.put(bodyName, take(n, index, scanned.get(j), axis[j], dirs[j] == 1 ? length - 1 - i : i, at + "step_" + j, at + bodyName, at + "slice_" + j));
+                child.names.put(bodyName, take(n, index, scanned.get(j), axis[j], position(n, dirs[j] == 1 ? length - 1 - i : i, at + "step_" + j), at + bodyName, at + "slice_" + j));
             }
             body(body, n, index, child, at);
             for (int j = 0; j < carried.size(); j++) carried.set(j, child.resolve(body.outputs().get(j).name()));
@@ -357,10 +357,15 @@ final class ControlFlow {
         return new Steps(carried, slices);
     }
 
-    /** {@code x}'s slice at {@code position} along {@code axis} (a Gather of a constant index; rank one less); returns its name. */
-    private String take(NodeContext n, int index, String x, int axis, long position, String indexName, String sliceName, String nodeName) {
-        String at = importer.fresh(indexName);
+    /** A scalar int64 weight holding {@code position}, named from {@code want}; returns its name. */
+    private String position(NodeContext n, long position, String want) {
+        String at = importer.fresh(want);
         importer.weight(new Value(at, DType.I64, new long[0]), Constant.fill(position), n);
+        return at;
+    }
+
+    /** {@code x}'s slice at the position held by the scalar weight {@code at} along {@code axis} (a Gather; rank one less); returns its name. */
+    private String take(NodeContext n, int index, String x, int axis, String at, String sliceName, String nodeName) {
         String slice = importer.fresh(sliceName);
         add(n, index, new OnnxModel.Node(nodeName, "Gather", "", List.of(x, at), List.of(slice),
                 Map.of("axis", new OnnxModel.Attribute("axis", OnnxModel.Attribute.INT, (long) axis))));
@@ -420,8 +425,9 @@ final class ControlFlow {
         List<Steps> perEntry = new ArrayList<>();
         for (int b = 0; b < batch; b++) {
             String prefix = n.opName() + "/batch_" + b + "/";
+            String at = position(n, b, prefix + "entry");   // one index for all the entry's inputs
             List<String> entry = new ArrayList<>();
-            for (int j = 0; j < ins; j++) entry.add(take(n, index, in.get(1 + j), 0, b, prefix + "entry", prefix + "input_" + j, prefix + "input_" + j));
+            for (int j = 0; j < ins; j++) entry.add(take(n, index, in.get(1 + j), 0, at, prefix + "input_" + j, prefix + "input_" + j));
             Steps s = steps(body, n, index, scope, entry.subList(0, states), entry.subList(states, ins), axis, dirs, lens[b], prefix);
             perEntry.add(s);
             for (int j = 0; j < states; j++) finals.get(j).add(s.carried().get(j));
