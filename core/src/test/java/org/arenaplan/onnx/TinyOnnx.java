@@ -65,6 +65,18 @@ final class TinyOnnx {
     /** A graph output of an ONNX element type, its shape declared. */
     TinyOnnx output(int elemType, String name, Object... dims) { graph.addOutput(valueInfo(name, elemType, true, dims)); return this; }
 
+    /** A graph (or body) input that is a sequence of tensors of an ONNX element type (ONNX TypeProto sequence_type). */
+    TinyOnnx sequenceInput(int elemType, String name) { graph.addInput(sequence(name, elemType)); return this; }
+
+    /** A graph (or body) output that is a sequence of tensors of an ONNX element type. */
+    TinyOnnx sequenceOutput(int elemType, String name) { graph.addOutput(sequence(name, elemType)); return this; }
+
+    private static OnnxMl.ValueInfoProto sequence(String name, int elemType) {
+        OnnxMl.TypeProto element = OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(elemType)).build();
+        return OnnxMl.ValueInfoProto.newBuilder().setName(name)
+                .setType(OnnxMl.TypeProto.newBuilder().setSequenceType(OnnxMl.TypeProto.Sequence.newBuilder().setElemType(element))).build();
+    }
+
     /** A {@code value_info} entry: an intermediate value's declared element type and shape. */
     TinyOnnx valueInfo(int elemType, String name, Object... dims) { graph.addValueInfo(valueInfo(name, elemType, true, dims)); return this; }
 
