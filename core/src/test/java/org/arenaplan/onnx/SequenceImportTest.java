@@ -112,12 +112,16 @@ class SequenceImportTest {
         OnnxOpRuns.agree(dir, loopAppends(), in, 0, 0);
     }
 
+    /** The TypeProto of a float tensor: an empty Optional's {@code type} attribute (Operators.md, Optional). */
+    private static final OnnxMl.TypeProto FLOAT_TENSOR = OnnxMl.TypeProto.newBuilder()
+            .setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(OnnxDTypes.FLOAT)).build();
+
     /** y = (x present in an Optional ? -x : |x|) + the optional's element; {@code present} false: the Optional has no input. */
     private static TinyOnnx optionalIf(boolean present) {
         TinyOnnx then = new TinyOnnx().output("t").node("neg", "Neg", List.of("x"), List.of("t"));
         TinyOnnx otherwise = new TinyOnnx().output("e").node("abs", "Abs", List.of("x"), List.of("e"));
         TinyOnnx m = new TinyOnnx().opset(18).input("x", 3L, 2L).output("y", 3L, 2L)
-                .node("opt", "Optional", present ? List.of("x") : List.of(), List.of("o"))
+                .node("opt", "Optional", present ? List.of("x") : List.of(), List.of("o"), present ? new Object[0] : new Object[]{"type", FLOAT_TENSOR})
                 .node("has", "OptionalHasElement", List.of("o"), List.of("c"))
                 .node("if", "If", List.of("c"), List.of("chosen"), "then_branch", then, "else_branch", otherwise);
         return present ? m.node("get", "OptionalGetElement", List.of("o"), List.of("got")).node("add", "Add", List.of("chosen", "got"), List.of("y"))
@@ -130,7 +134,30 @@ class SequenceImportTest {
         OnnxOpRuns.agree(dir, optionalIf(true), Map.of("x", X), 0, 0);
         TensorValue negative = TensorValue.ofFloats(new long[]{3, 2}, -1, 2, -3, 4, -5, 6);
         assertThat(OnnxOpRuns.run(dir, optionalIf(false), Map.of("x", negative)).get("y").floats()).containsExactly(1f, 2f, 3f, 4f, 5f, 6f);
+        OnnxOpRuns.agree(dir, optionalIf(false), Map.of("x", negative), 0, 0);
         assertThat(imported(optionalIf(false)).ops().stream().map(Op::name).toList()).contains("if/else_branch/abs").doesNotContain("if/then_branch/neg");
+    }
+
+    /** An If whose branches give sequences ([n, n] or [n], n = -x), passed on by an Identity, then counted and concatenated. */
+    private static TinyOnnx ifGivesASequence(boolean twice) {
+        TinyOnnx then = new TinyOnnx().sequenceOutput(OnnxDTypes.FLOAT, "pair").node("make", "SequenceConstruct", List.of("n", "n"), List.of("pair"));
+        TinyOnnx otherwise = new TinyOnnx().sequenceOutput(OnnxDTypes.FLOAT, "one").node("make", "SequenceConstruct", List.of("n"), List.of("one"));
+        return new TinyOnnx().opset(17).input("x", 2L).initializer(bool("c", twice)).output("y", twice ? 4L : 2L).output(OnnxDTypes.INT64, "count")
+                .node("neg", "Neg", List.of("x"), List.of("n"))
+                .node("if", "If", List.of("c"), List.of("s"), "then_branch", then, "else_branch", otherwise)
+                .node("same", "Identity", List.of("s"), List.of("s2"))
+                .node("len", "SequenceLength", List.of("s2"), List.of("count"))
+                .node("cat", "ConcatFromSequence", List.of("s2"), List.of("y"), "axis", 0L);
+    }
+
+    @Test
+    void ifOutputsAndIdentityPassASequenceOnAndOneTensorTwiceInItIsCopiedTwice() throws Exception {
+        Map<String, TensorValue> in = Map.of("x", TensorValue.ofFloats(new long[]{2}, 1, 2));
+        Map<String, TensorValue> out = OnnxOpRuns.run(dir, ifGivesASequence(true), in);
+        assertThat(out.get("y").floats()).containsExactly(-1f, -2f, -1f, -2f);   // Concat in place refuses an input that appears twice
+        assertThat(out.get("count").longs()).containsExactly(2L);
+        OnnxOpRuns.agree(dir, ifGivesASequence(true), in, 0, 0);
+        assertThat(OnnxOpRuns.run(dir, ifGivesASequence(false), in).get("y").floats()).containsExactly(-1f, -2f);
     }
 
     /** SequenceMap over x's rows (each [1, 2]) with the tensor t as a second input: each row + t, the rows concatenated back. */

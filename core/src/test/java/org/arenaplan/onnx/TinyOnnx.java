@@ -132,7 +132,7 @@ final class TinyOnnx {
         return t.build();
     }
 
-    /** A node; attrs alternate name, value (Long, Double, String, long[], double[], String[], OnnxMl.TensorProto, or a TinyOnnx whose graph is a GRAPH: a body). */
+    /** A node; attrs alternate name, value (Long, Double, String, long[], double[], String[], OnnxMl.TensorProto, OnnxMl.TypeProto, or a TinyOnnx whose graph is a GRAPH: a body). */
     TinyOnnx node(String name, String op, List<String> in, List<String> out, Object... attrs) {
         OnnxMl.NodeProto.Builder n = OnnxMl.NodeProto.newBuilder().setName(name).setOpType(op).addAllInput(in).addAllOutput(out);
         for (int i = 0; i < attrs.length; i += 2) {
@@ -146,6 +146,7 @@ final class TinyOnnx {
             else if (v instanceof String[] ss) { for (String x : ss) a.addStrings(ByteString.copyFromUtf8(x)); a.setType(OnnxMl.AttributeProto.AttributeType.STRINGS); }
             else if (v instanceof OnnxMl.TensorProto t) a.setT(t).setType(OnnxMl.AttributeProto.AttributeType.TENSOR);
             else if (v instanceof TinyOnnx g) a.setG(g.graph.build()).setType(OnnxMl.AttributeProto.AttributeType.GRAPH);
+            else if (v instanceof OnnxMl.TypeProto tp) a.setTp(tp).setType(OnnxMl.AttributeProto.AttributeType.TYPE_PROTO);
             else if (v instanceof Ref r) a.setRefAttrName(r.name()).setType(r.type());
             else throw new IllegalArgumentException(String.valueOf(v));
             n.addAttribute(a);
