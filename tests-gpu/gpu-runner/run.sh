@@ -19,7 +19,8 @@
 # the XML reports of the others before the step's limit; where the step is killed anyway,
 # tests-progress.tsv says which tests finished and which one was running.
 # Usage: run.sh OUTDIR [MODELS_DIR]   (MODELS_DIR: the real-weight models, e.g. shared/models/real;
-# device-check.sh finds them). Exit status: 0 when every step passed, 3 without CUDA, 1 otherwise.
+# device-check.sh finds them). Exit status: 0 when every step passed or was skipped, 3 when the probe
+# found no CUDA device, 1 otherwise (a step failed or timed out, or the doctor step left no probe.json).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 OUTDIR [MODELS_DIR]" >&2; exit 2; }
