@@ -101,5 +101,6 @@ rc=$?
 kill -KILL -- "-$pid" 2>/dev/null
 [ "$rc" -eq 0 ] && echo "== all steps passed" || echo "== not every step passed, exit $rc (see results.json: outcome)"
 exec 1>&3 2>&4 3>&- 4>&-
-wait "$tee_pid" 2>/dev/null
+# Let tee finish run.log, but not forever: a process no KILL could end would keep its pipe open.
+for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.5; done
 exit "$rc"
