@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # On a Linux x86-64 machine with an NVIDIA GPU and a CUDA 13 driver (no Java, Maven or network
 # needed): doctor, the gpu-tagged tests, the benchmark of every mode and the real-weight models,
-# each step under its own timeout so that the whole call ends within 4 minutes (limits 5+15+100+50+35+10 s,
-# plus 2 or 3 s to kill each: 3:51 at most) even when a step hangs. A step that is pointless is
+# each step under its own timeout so that the whole call ends within 4 minutes (limits 5+8+13+100+50+35+10 s,
+# plus 2 or 3 s to kill each: 3:59 at most) even when a step hangs. A step that is pointless is
 # skipped and recorded as such: every step after a doctor step that timed out (a hanging driver),
 # bench and real-models without a CUDA device, real-models without MODELS_DIR. Writes
 #   OUTDIR/run.log        everything printed
@@ -62,6 +62,17 @@ skip() {
 }
 
 echo "== arenaplan GPU run, $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -srm)"
+# pack.sh ships the runtime packed (the call sends at most 64 MiB): unpack it beside this script for
+# this run, with tar's xz where the machine has it, else Python's tarfile (lzma is in its standard
+# library); removed again at the end, with JCuda's natives, so that a dry run here leaves the
+# carried folder as packed.
+unpacked=""
+if [ ! -x "$here/runtime/bin/java" ] && [ -f "$here/runtime.tar.xz" ]; then
+  echo "== unpacking runtime.tar.xz"
+  unpacked=1
+  timeout -k 2 8 bash -c 'tar -C "$1" -xJf "$1/runtime.tar.xz" 2>/dev/null || python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" "$1/runtime.tar.xz" "$1"' _ "$here" \
+    || echo "== unpacking runtime.tar.xz failed: the steps below cannot start java"
+fi
 if command -v nvidia-smi >/dev/null 2>&1; then
   timeout -k 2 5 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 else
@@ -69,7 +80,7 @@ else
 fi
 # The probe: the doctor's report in doctor.txt, its findings in probe.json (read by summarize, which
 # never loads the driver itself); exit 0 with CUDA, 3 without.
-step doctor 15 bash -c 'set -o pipefail; "${@:2}" | tee "$1"' _ "$out/doctor.txt" "${java[@]}" -jar "$app" probe "$out/probe.json"
+step doctor 13 bash -c 'set -o pipefail; "${@:2}" | tee "$1"' _ "$out/doctor.txt" "${java[@]}" -jar "$app" probe "$out/probe.json"
 doctor_rc=$last_rc
 if [ "$doctor_rc" -eq 124 ] || [ "$doctor_rc" -eq 137 ]; then
   why="the doctor step timed out: the CUDA driver may hang (see run.log)"
@@ -101,6 +112,8 @@ rc=$?
 kill -KILL -- "-$pid" 2>/dev/null
 [ "$rc" -eq 0 ] && echo "== all steps passed" || echo "== not every step passed, exit $rc (see results.json: outcome)"
 exec 1>&3 2>&4 3>&- 4>&-
+[ -n "$unpacked" ] && rm -rf "$here/runtime"
+rm -rf "$here/natives"
 # Let tee finish run.log, but not forever: a process no KILL could end would keep its pipe open.
 for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.5; done
 exit "$rc"
