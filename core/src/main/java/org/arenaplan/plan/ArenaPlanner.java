@@ -16,7 +16,7 @@ import java.util.List;
  * its comment), {@link #problemOf} (one buffer per storage), the planner's {@link Planner#place},
  * {@link #statsOf} (sum, lower bound, counts). Cost: the liveness pass, linear in the tensors and
  * the op accesses plus the in-place checks (each linear in the members of the storages involved);
- * O(n) time and memory for the problem of n storages (four arrays of n); then the planner's own
+ * O(n) time and memory for the problem of n storages (a few arrays of n); then the planner's own
  * time and memory (its class comment) and the lower bound's ({@link CliqueBound}).
  */
 public final class ArenaPlanner {

@@ -149,7 +149,7 @@ public final class Problem {
         return out;
     }
 
-    /** Whether buffers i and j (indices) may share no byte: their intervals overlap or an extra conflict joins them; false for i == j. */
+    /** Whether buffers i and j (indices) must not share a byte: their intervals overlap or an extra conflict joins them; false for i == j. */
     public boolean conflicts(int i, int j) {
         if (i == j) return false;
         if (intervalsOverlap(i, j)) return true;
