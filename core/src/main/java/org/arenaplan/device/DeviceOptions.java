@@ -18,10 +18,12 @@ public record DeviceOptions(long seed, long maxDelayNanos, int ordinal, boolean 
         this(seed, maxDelayNanos, ordinal, false);
     }
 
+    /** @param s seed of the simulator's launch delays (ignored by CUDA) */
     public DeviceOptions withSeed(long s) {
         return new DeviceOptions(s, maxDelayNanos, ordinal, tf32);
     }
 
+    /** @param d the simulator's largest random delay per launch, in nanoseconds; 0 for none (ignored by CUDA) */
     public DeviceOptions withMaxDelayNanos(long d) {
         return new DeviceOptions(seed, d, ordinal, tf32);
     }

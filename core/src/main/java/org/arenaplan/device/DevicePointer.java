@@ -12,6 +12,11 @@ public record DevicePointer(DeviceBuffer buffer, long offset) {
             throw new IllegalArgumentException("offset " + offset + " lies outside buffer of " + buffer.bytes() + " B owned by " + buffer.owner());
     }
 
+    /**
+     * The address {@code bytes} further into the same buffer.
+     *
+     * @throws IllegalArgumentException when the result lies before the buffer's start or past its end
+     */
     public DevicePointer plus(long bytes) {
         return new DevicePointer(buffer, offset + bytes);
     }

@@ -68,7 +68,12 @@ public final class ElementwiseMath {
 
     // ---- unary ----
 
-    /** Unary op {@code op} on a float value; alpha and beta are the call's floats (op's attributes). */
+    /**
+     * Unary op {@code op} (a {@link Kernels} op code) on a float value; alpha and beta are the
+     * call's floats (op's attributes).
+     *
+     * @throws IllegalArgumentException for an op code not defined on floats
+     */
     public static double unary(int op, double v, double alpha, double beta) {
         switch (op) {
             case Kernels.RELU: return v > 0 || v != v ? v : 0.0;                           // a NaN stays (ONNX: max(x, 0))
@@ -117,14 +122,22 @@ public final class ElementwiseMath {
         }
     }
 
-    /** is_nan, is_inf (alpha: detect_negative, beta: detect_positive) on a float value. */
+    /**
+     * is_nan, is_inf (alpha: detect_negative, beta: detect_positive; ONNX IsInf-10) on a float value.
+     *
+     * @throws IllegalArgumentException for an op code other than {@link Kernels#IS_NAN} and {@link Kernels#IS_INF}
+     */
     public static boolean unaryTest(int op, double v, double alpha, double beta) {
         if (op == Kernels.IS_NAN) return v != v;
         if (op == Kernels.IS_INF) return (v == Double.POSITIVE_INFINITY && beta != 0) || (v == Double.NEGATIVE_INFINITY && alpha != 0);
         throw new IllegalArgumentException("unary op " + op + " does not yield bool");
     }
 
-    /** Unary op {@code op} on an integer (or bool, 0 or 1) value in 64 bits; {@code unsigned}: of an unsigned type (uint64's bits may look negative). */
+    /**
+     * Unary op {@code op} on an integer (or bool, 0 or 1) value in 64 bits; {@code unsigned}: of an unsigned type (uint64's bits may look negative).
+     *
+     * @throws IllegalArgumentException for an op code not defined on integers
+     */
     public static long unary(int op, long v, boolean unsigned) {
         switch (op) {
             case Kernels.RELU: return unsigned ? v : Math.max(v, 0);
@@ -140,7 +153,11 @@ public final class ElementwiseMath {
 
     // ---- binary ----
 
-    /** Binary op {@code op} on float values (pow: b is the exponent, of any type, widened to double). */
+    /**
+     * Binary op {@code op} on float values (pow: b is the exponent, of any type, widened to double).
+     *
+     * @throws IllegalArgumentException for an op code not defined on floats
+     */
     public static double binary(int op, double a, double b) {
         switch (op) {
             case Kernels.ADD: return a + b;
@@ -165,6 +182,7 @@ public final class ElementwiseMath {
      * bits are compared, divided and ordered as unsigned values.
      *
      * @throws ArithmeticException for a zero divisor (div, mod, fmod; pow of 0 to a negative power)
+     * @throws IllegalArgumentException for an op code not defined on integers
      */
     public static long binary(int op, long a, long b, boolean unsigned) {
         switch (op) {
@@ -217,11 +235,20 @@ public final class ElementwiseMath {
 
     // ---- compare ----
 
-    /** Compare op {@code op} on float values: a NaN compares false (unequal to everything). */
+    /**
+     * Compare op {@code op} on float values: a NaN compares false (unequal to everything).
+     *
+     * @throws IllegalArgumentException for an op code that is no compare op (only when no NaN is given)
+     */
     public static boolean compare(int op, double a, double b) {
         return a == a && b == b && holds(op, a < b ? -1 : a > b ? 1 : 0);
     }
 
+    /**
+     * Compare op {@code op} on integer values in 64 bits; {@code unsigned}: ordered as unsigned (uint64).
+     *
+     * @throws IllegalArgumentException for an op code that is no compare op
+     */
     public static boolean compare(int op, long a, long b, boolean unsigned) {
         return holds(op, order(a, b, unsigned));
     }
@@ -260,11 +287,6 @@ public final class ElementwiseMath {
     public static boolean dequantizeTakes(DType x, DType y) {
         boolean integer = x == DType.U8 || x == DType.I8 || x == DType.U16 || x == DType.I16 || x == DType.I32 || x.isPackedInteger();
         return (integer && y == DType.F32) || ((x.isFloat8() || x == DType.F4E2M1) && y.isFloat32Compute());
-    }
-
-    /** ONNX QuantizeLinear: rint(x / scale) (in f32, half to even) + zeroPoint, saturated to uint8 or int8. */
-    public static long quantize(float x, float scale, long zeroPoint, boolean unsigned8) {
-        return unsigned8 ? quantize(x, scale, zeroPoint, 0, 255) : quantize(x, scale, zeroPoint, -128, 127);
     }
 
     /** ONNX QuantizeLinear to an integer type of range [lo, hi] (uint8, int8, uint4, int4, uint2, int2): rint(x / scale) in f32 + zero point, saturated (NaN to lo). */

@@ -29,18 +29,38 @@ public record KernelArg(DevicePointer pointer, long bytes, Access access, String
         this(pointer, bytes, access, tensor, List.of(tensor));
     }
 
+    /**
+     * A read of {@code bytes} bytes from {@code p} of {@code tensor}'s own data.
+     *
+     * @throws IllegalArgumentException when the bytes overrun {@code p}'s buffer or are negative
+     */
     public static KernelArg read(DevicePointer p, long bytes, String tensor) {
         return new KernelArg(p, bytes, Access.READ, tensor);
     }
 
+    /**
+     * A read of {@code bytes} bytes from {@code p} that must hold the writes of {@code sources}.
+     *
+     * @throws IllegalArgumentException when the bytes overrun {@code p}'s buffer or are negative, or {@code sources} is empty
+     */
     public static KernelArg read(DevicePointer p, long bytes, String tensor, List<String> sources) {
         return new KernelArg(p, bytes, Access.READ, tensor, sources);
     }
 
+    /**
+     * A write of {@code bytes} bytes from {@code p} with {@code tensor}'s data.
+     *
+     * @throws IllegalArgumentException when the bytes overrun {@code p}'s buffer or are negative
+     */
     public static KernelArg write(DevicePointer p, long bytes, String tensor) {
         return new KernelArg(p, bytes, Access.WRITE, tensor);
     }
 
+    /**
+     * A write of {@code bytes} bytes from {@code p}, named {@code tensor} in messages, with {@code source}'s data.
+     *
+     * @throws IllegalArgumentException when the bytes overrun {@code p}'s buffer or are negative
+     */
     public static KernelArg write(DevicePointer p, long bytes, String tensor, String source) {
         return new KernelArg(p, bytes, Access.WRITE, tensor, List.of(source));
     }

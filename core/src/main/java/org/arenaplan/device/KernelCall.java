@@ -15,14 +15,17 @@ public record KernelCall(String name, List<KernelArg> pointers, long[] ints, dou
         floats = floats.clone();
     }
 
+    /** Pointer argument i (0-based; inputs first, the output last). */
     public KernelArg pointer(int i) {
         return pointers.get(i);
     }
 
+    /** Integer scalar i (0-based), in the unit {@link Kernels} gives for this kernel's slot i (elements, dims, codes). */
     public long intArg(int i) {
         return ints[i];
     }
 
+    /** Float scalar i (0-based), as {@link Kernels} documents this kernel's slot i (an op attribute such as alpha or epsilon). */
     public double floatArg(int i) {
         return floats[i];
     }

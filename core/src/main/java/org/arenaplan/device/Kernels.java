@@ -541,7 +541,12 @@ public final class Kernels {
         return at < 0 || ints.length <= at ? 1 : ints[at];
     }
 
-    /** {@code ints} with the type code appended at {@link #typeInt} when it is not f32 (code 1); f32 calls stay as they were. */
+    /**
+     * {@code ints} with the type code appended at {@link #typeInt} when it is not f32 (code 1); f32 calls stay as they were.
+     *
+     * @param onnxCode the element type's ONNX {@code TensorProto.DataType} code
+     * @throws IllegalArgumentException when {@code ints} already reaches past the type's slot
+     */
     public static long[] withType(String kernel, long[] ints, long onnxCode) {
         if (onnxCode == 1) return ints;
         int at = typeInt(kernel, ints);
@@ -562,7 +567,11 @@ public final class Kernels {
         return typeCode(kernel, ints) != 1;
     }
 
-    /** {@code v} after the epilogue activation {@code code} ({@link #ACTIVATION_NONE} or {@link #ACTIVATION_RELU}). */
+    /**
+     * {@code v} after the epilogue activation {@code code} ({@link #ACTIVATION_NONE} or {@link #ACTIVATION_RELU}).
+     *
+     * @throws DeviceException for any other code
+     */
     public static float activation(int code, float v) {
         return switch (code) {
             case ACTIVATION_NONE -> v;

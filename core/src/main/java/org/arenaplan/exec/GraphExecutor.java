@@ -74,11 +74,6 @@ public final class GraphExecutor extends PlannedExecutor {
         }
     }
 
-    /** The captured graph's work nodes (kernels and device copies) and streams. */
-    public DeviceGraph graph() {
-        return captured;
-    }
-
     /** Capture cannot copy to the host: the captured calls are the planned run's, whose data {@link LaunchChecks} checks there. */
     @Override
     protected boolean checksData() {

@@ -20,6 +20,7 @@ import java.util.SplittableRandom;
 public final class Inputs {
     private Inputs() { }
 
+    /** @param seed the seed of the values (the same seed and graph, the same inputs, byte for byte) */
     public static Map<String, TensorValue> of(Graph graph, long seed) {
         Map<String, TensorValue> in = new LinkedHashMap<>();
         for (String name : graph.inputs()) {

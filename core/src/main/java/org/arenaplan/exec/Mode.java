@@ -33,7 +33,11 @@ public enum Mode {
         }
     }
 
-    /** {@code planned|per-tensor|pool|graph|all}. */
+    /**
+     * {@code planned|per-tensor|pool|graph|all} (any case), as {@code --mode} spells them; {@code all}: every mode.
+     *
+     * @throws IllegalArgumentException for any other word, naming the known ones
+     */
     public static List<Mode> parse(String s) {
         String k = s.toLowerCase(Locale.ROOT);
         if (k.equals("all")) return List.of(values());

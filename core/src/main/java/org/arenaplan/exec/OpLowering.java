@@ -67,6 +67,8 @@ public final class OpLowering {
      * @throws ExecutionException for a kind outside the registry (also a storage-only one: it
      *         moves no bytes, but a misspelt view kind, {@code Reshap}, must be named as a misspelt
      *         computing kind is), a kind without a lowering, or tensors its kernels do not take
+     * @throws IllegalStateException when the op registry and the lowering table disagree (a kind
+     *         lowered but not registered, or lowered to a kernel its entry does not name): a bug
      */
     public List<KernelCall> lower(Op op) {
         if (!org.arenaplan.ir.PackedTypes.KINDS.contains(op.kind())) {
@@ -175,10 +177,17 @@ public final class OpLowering {
 
     // ---- helpers for the rules ----
 
+    /** As {@link #call(Op, String, List, long[], double[])} with no float scalars. */
     public KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints) {
         return call(op, kernel, args, ints, new double[0]);
     }
 
+    /**
+     * A launch of {@code kernel} labelled with the op's name.
+     *
+     * @param ints   the integer scalars, in the layout and units {@link Kernels} documents for {@code kernel} (elements, dims, codes)
+     * @param floats the float scalars, as {@link Kernels} documents them (op attributes)
+     */
     public KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints, double[] floats) {
         return new KernelCall(kernel, args, ints, floats, op.name());
     }
@@ -210,10 +219,12 @@ public final class OpLowering {
         return op.outputs().get(0);
     }
 
+    /** The tensor's size in bytes. */
     public long bytes(String t) {
         return graph.tensor(t).bytes();
     }
 
+    /** The tensor's element count (from the shape for packed types, whose last byte may be padded). */
     public long elements(String t) {
         if (dtype(t).isPacked()) return graph.tensor(t).elements();     // from the shape: the last byte may be padded
         return graph.tensor(t).bytes() / dtype(t).bytes();
@@ -291,7 +302,7 @@ public final class OpLowering {
         if (graph.tensor(t).bytes() % 4 != 0) throw fail(op, "tensor '" + t + "' (" + graph.tensor(t).bytes() + " B) is not a whole number of f32 values");
     }
 
-    /** The product of the extents. */
+    /** The product of the extents: a shape's element count (1 for a scalar's empty shape); not checked for overflow. */
     public static long product(long[] s) {
         long p = 1;
         for (long d : s) p *= d;

@@ -112,16 +112,23 @@ public final class WeightRegion implements AutoCloseable {
         return (b + a - 1) / a * a;
     }
 
+    /** Whether {@code tensor} is a weight placed in this region. */
     public boolean holds(String tensor) {
         return offsets.containsKey(tensor);
     }
 
+    /**
+     * The weight's address in the region.
+     *
+     * @throws ExecutionException when {@code tensor} is not a weight of the region
+     */
     public DevicePointer pointer(String tensor) {
         Long o = offsets.get(tensor);
         if (o == null) throw new ExecutionException("tensor '" + tensor + "' is not a weight");
         return buffer.at(o);
     }
 
+    /** The region's size in bytes (each weight rounded up to 256 B); 0 when the graph has no weight. */
     public long bytes() {
         return buffer == null ? 0 : buffer.bytes();
     }

@@ -61,5 +61,6 @@ public final class DataWriters {
         return latest.get(t);
     }
 
+    /** The number of lanes (dense stream numbers {@code 0..lanes-1}, as {@link HappensBefore} numbers them). */
     public int lanes() { return lanes; }
 }

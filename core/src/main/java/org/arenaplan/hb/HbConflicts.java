@@ -50,10 +50,17 @@ public record HbConflicts(int[][] extras, long[] lower, boolean widened, long pa
     /** Default budget: 4 million pairs (64 MiB of adjacency lists). */
     public static final long DEFAULT_BUDGET = 4_000_000L;
 
+    /** As {@link #of(Lifetimes, HappensBefore, long)} with {@link #DEFAULT_BUDGET} pairs. */
     public static HbConflicts of(Lifetimes l, HappensBefore hb) {
         return of(l, hb, DEFAULT_BUDGET);
     }
 
+    /**
+     * The extra conflicts of the storages of {@code l} under {@code hb} (the steps above).
+     *
+     * @param budget the most extra pairs to list (a count of pairs, 16 bytes each in the
+     *               adjacency lists); past it the result is widened intervals instead
+     */
     public static HbConflicts of(Lifetimes l, HappensBefore hb, long budget) {
         Graph g = l.graph();
         List<Storage> st = l.storages();

@@ -7,7 +7,11 @@ public enum SyncMode {
     /** The planner may add events (last reader's stream to next writer's stream) that save bytes. */
     ADD;
 
-    /** Parses {@code none} or {@code add}, as the command line spells them. */
+    /**
+     * Parses {@code none} or {@code add}, as the command line spells them (any case).
+     *
+     * @throws IllegalArgumentException for any other word, naming the known ones
+     */
     public static SyncMode parse(String s) {
         for (SyncMode m : values()) if (m.name().equalsIgnoreCase(s)) return m;
         throw new IllegalArgumentException("unknown sync mode '" + s + "'; known: none, add");

@@ -96,13 +96,26 @@ public final class GraphJson {
 
     private GraphJson() { }
 
+    /**
+     * Reads a graph JSON file (UTF-8; a leading byte-order mark dropped; format in docs/cli.md).
+     *
+     * @throws InputException naming the file and the JSON path of the field at fault, for text
+     *         that is not UTF-8, not JSON, not this format, or not a valid graph
+     * @throws IOException when the file cannot be read
+     */
     public static Graph read(Path file) throws IOException {
         try (Reader in = TextFiles.open(file)) {
             return read(in, file.toString());
         }
     }
 
-    /** @param source the name errors give for the text (a file name) */
+    /**
+     * As {@link #read(Path)}, from a reader.
+     *
+     * @param source the name errors give for the text (a file name)
+     * @throws InputException naming {@code source} and the JSON path of the field at fault
+     * @throws IOException when the reader fails
+     */
     public static Graph read(Reader in, String source) throws IOException {
         JsonReading r = new JsonReading(source);
         JsonNode root = r.parse(in);
@@ -160,7 +173,12 @@ public final class GraphJson {
         }
     }
 
-        public static Graph parse(String json, String source) {
+    /**
+     * As {@link #read(Reader, String)}, from a string.
+     *
+     * @throws InputException naming {@code source} and the JSON path of the field at fault
+     */
+    public static Graph parse(String json, String source) {
         try {
             return read(new StringReader(json), source);
         } catch (IOException e) {
@@ -299,17 +317,28 @@ public final class GraphJson {
         return d;
     }
 
+    /**
+     * Writes the graph as graph JSON (UTF-8, pretty-printed, a final newline), replacing the file.
+     *
+     * @throws IOException when the file cannot be written
+     */
     public static void write(Graph g, Path file) throws IOException {
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             write(g, w);
         }
     }
 
+    /**
+     * As {@link #write(Graph, Path)}, to a writer (left open).
+     *
+     * @throws IOException when the writer fails
+     */
     public static void write(Graph g, Writer w) throws IOException {
         JsonReading.MAPPER.writerWithDefaultPrettyPrinter().writeValue(w, toJson(g));
         w.write('\n');
     }
 
+    /** The graph JSON of {@code g} as a string (never throws: a string writer does not fail). */
     public static String toString(Graph g) {
         java.io.StringWriter w = new java.io.StringWriter();
         try {

@@ -73,6 +73,7 @@ public final class PlanJson {
         /** Bytes; every offset is a multiple of it. */
         public long alignment() { return alignment; }
 
+        /** The arena's size in bytes ({@code arena_bytes}). */
         public long arenaBytes() { return arenaBytes; }
 
         /** The storages in id order; each entry is built when asked for. */
@@ -105,20 +106,34 @@ public final class PlanJson {
 
     // ---- writing (streamed by PlanJsonWriter) ----
 
+    /**
+     * Writes the plan JSON (format in docs/cli.md) to {@code w}, streamed, the writer left open.
+     *
+     * @throws IOException when the writer fails
+     */
     public static void write(Plan plan, Writer w) throws IOException {
         write(plan, null, w);
     }
 
-    /** As {@link #write(Plan, Writer)}, recording how {@code schedule} chose the plan's op order (null: not said). */
+    /**
+     * As {@link #write(Plan, Writer)}, recording how {@code schedule} chose the plan's op order (null: not said).
+     *
+     * @throws IOException when the writer fails
+     */
     public static void write(Plan plan, Schedule schedule, Writer w) throws IOException {
         PlanJsonWriter.write(plan, schedule, w);
     }
 
-    /** The plan of a bare placement problem (a CSV file): every buffer is its own storage and tensor. */
+    /**
+     * The plan of a bare placement problem (a CSV file): every buffer is its own storage and tensor.
+     *
+     * @throws IOException when the writer fails
+     */
     public static void write(Problem problem, Placement placement, PlanStats stats, Writer w) throws IOException {
         PlanJsonWriter.write(problem, placement, stats, w);
     }
 
+    /** The plan JSON of {@code plan} as a string (never throws: a string writer does not fail). */
     public static String toString(Plan plan) {
         StringWriter w = new StringWriter();
         try {
@@ -131,6 +146,13 @@ public final class PlanJson {
 
     // ---- reading ----
 
+    /**
+     * Reads a plan file (UTF-8, decoded as it is read).
+     *
+     * @throws InputException naming the file and the JSON path of the field at fault, for text
+     *         that is not UTF-8 (the line, the byte and its offset), not JSON, or not a valid plan
+     * @throws IOException when the file cannot be read
+     */
     public static PlanDocument read(Path file) throws IOException {
         try (Reader in = TextFiles.reader(file)) {
             return read(in, file.toString());
@@ -141,6 +163,11 @@ public final class PlanJson {
         }
     }
 
+    /**
+     * As {@link #read(Reader, String)}, from a string.
+     *
+     * @throws InputException naming {@code source} and the JSON path of the field at fault
+     */
     public static PlanDocument parse(String json, String source) {
         try {
             return read(new StringReader(json), source);
@@ -149,7 +176,13 @@ public final class PlanJson {
         }
     }
 
-    /** Reads a plan file; see {@link PlanJsonReader} for how (streamed) and in which order the fields are checked. */
+    /**
+     * Reads a plan file; see {@link PlanJsonReader} for how (streamed) and in which order the fields are checked.
+     *
+     * @param source the name errors give for the text (a file name)
+     * @throws InputException naming {@code source} and the JSON path of the field at fault
+     * @throws IOException when the reader fails
+     */
     public static PlanDocument read(Reader in, String source) throws IOException {
         return PlanJsonReader.read(in, source);
     }

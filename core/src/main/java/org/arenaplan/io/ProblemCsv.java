@@ -36,11 +36,24 @@ public final class ProblemCsv {
     /** A parsed file: the problem and, for solution files, the offsets. */
     public record Parsed(Problem problem, long[] offsets) { }
 
+    /**
+     * Reads a MiniMalloc problem file ({@code id,lower,upper,size}; format in docs/cli.md).
+     *
+     * @param alignment the byte alignment of every offset in the problem (at least 1)
+     * @throws InputException naming the file, line and field at fault
+     * @throws IOException when the file cannot be read
+     */
     public static Problem read(Path file, long alignment) throws IOException {
         return parse(file, alignment, false).problem();
     }
 
-    /** Reads a solution file: the problem's columns plus {@code offset}. */
+    /**
+     * Reads a solution file: the problem's columns plus {@code offset} (bytes from the arena's base).
+     *
+     * @param alignment the byte alignment of every offset in the problem (at least 1)
+     * @throws InputException naming the file, line and field at fault
+     * @throws IOException when the file cannot be read
+     */
     public static Parsed readSolution(Path file, long alignment) throws IOException {
         return parse(file, alignment, true);
     }
@@ -161,7 +174,11 @@ public final class ProblemCsv {
         return s.substring(from, to);
     }
 
-    /** Writes the problem's rows with an {@code offset} column, as MiniMalloc does. */
+    /**
+     * Writes the problem's rows with an {@code offset} column (bytes), as MiniMalloc does.
+     *
+     * @throws IOException when the writer fails
+     */
     public static void writeSolution(Problem p, Placement s, Writer w) throws IOException {
         w.write("id,lower,upper,size,offset\n");
         for (int i = 0; i < p.size(); i++) {
@@ -169,7 +186,11 @@ public final class ProblemCsv {
         }
     }
 
-    /** Writes the problem alone (no offsets). */
+    /**
+     * Writes the problem alone (no offsets): sizes in bytes, intervals in the problem's positions.
+     *
+     * @throws IOException when the writer fails
+     */
     public static void writeProblem(Problem p, Writer w) throws IOException {
         w.write("id,lower,upper,size\n");
         for (int i = 0; i < p.size(); i++) w.write(p.id(i) + "," + p.lower(i) + "," + p.upper(i) + "," + p.bytes(i) + "\n");

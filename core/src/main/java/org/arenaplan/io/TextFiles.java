@@ -29,7 +29,12 @@ public final class TextFiles {
 
     private TextFiles() { }
 
-    /** The whole file as text, without a leading byte-order mark. */
+    /**
+     * The whole file as text, without a leading byte-order mark.
+     *
+     * @throws InputException naming the file, the line, the byte and its offset where a byte is not UTF-8
+     * @throws IOException when the file cannot be read
+     */
     public static String read(Path file) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         CharsetDecoder d = StandardCharsets.UTF_8.newDecoder()
@@ -43,7 +48,12 @@ public final class TextFiles {
         return !text.isEmpty() && text.charAt(0) == BOM ? text.substring(1) : text;
     }
 
-    /** {@link #read} as a reader. */
+    /**
+     * {@link #read} as a reader.
+     *
+     * @throws InputException where a byte is not UTF-8, as {@link #read}
+     * @throws IOException when the file cannot be read
+     */
     public static BufferedReader open(Path file) throws IOException {
         return new BufferedReader(new StringReader(read(file)));
     }
@@ -53,6 +63,8 @@ public final class TextFiles {
      * (a plan JSON of a million storages is 348 MB): a leading byte-order mark dropped; a byte
      * that is not UTF-8 stops the reader with a {@link CharacterCodingException}, which
      * {@link #requireUtf8} turns into the message {@link #read} gives.
+     *
+     * @throws IOException when the file cannot be opened
      */
     public static BufferedReader reader(Path file) throws IOException {
         BufferedReader r = new BufferedReader(new InputStreamReader(Files.newInputStream(file), decoder()), 1 << 16);
@@ -69,6 +81,9 @@ public final class TextFiles {
     /**
      * Refuses a file with a byte that is not UTF-8 with {@link #read}'s message (the line, the byte
      * and its offset), reading it in 64 KiB pieces.
+     *
+     * @throws InputException at the first byte that is not UTF-8
+     * @throws IOException when the file cannot be read
      */
     public static void requireUtf8(Path file) throws IOException {
         CharsetDecoder d = decoder();

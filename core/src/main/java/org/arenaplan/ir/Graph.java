@@ -85,8 +85,6 @@ public final class Graph {
     /** Where a weight's values are read from (an imported model's), or null (a fill, or the seeded default). */
     public WeightValues weightValues(String t) { return weightValues.get(t); }
 
-    public Map<String, Double> weightFills() { return weightFill; }
-
     /** Schedule position of the op that writes {@code t}, or -1 for inputs and weights. */
     public int producerPosition(String t) {
         Integer p = producer.get(t);

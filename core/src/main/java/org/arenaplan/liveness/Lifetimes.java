@@ -50,6 +50,13 @@ public final class Lifetimes {
         this.tensorIntervals = Collections.unmodifiableMap(tensorIntervals);
     }
 
+    /**
+     * As {@link #of(Graph, OpOrder, boolean)} over the schedule order (one stream), refusals
+     * recorded rather than thrown.
+     *
+     * @throws GraphException on an alias cycle (a chain of view or member declarations that
+     *         returns to its own tensor)
+     */
     public static Lifetimes of(Graph graph) {
         return of(graph, OpOrder.SCHEDULE, false);
     }
@@ -61,6 +68,7 @@ public final class Lifetimes {
      *               whose kind is a near miss of a registry kind ({@link OpKindSpelling}: an
      *               opaque kind's hints are trusted, so "Tranpose" would be granted what
      *               Transpose is refused)
+     * @throws GraphException on an alias cycle, and in strict mode on the refusals above
      */
     public static Lifetimes of(Graph graph, OpOrder order, boolean strict) {
         return new Builder(graph, order).build(strict);
@@ -68,20 +76,28 @@ public final class Lifetimes {
 
     public Graph graph() { return graph; }
 
+    /** The storages, indexed as {@link #storageOf} numbers them (storage i is element i). */
     public List<Storage> storages() { return storages; }
 
     /** Storage index of an arena tensor; null for weights. */
     public Integer storageOf(String tensor) { return storageOf.get(tensor); }
 
-    /** Byte offset of a tensor inside its storage. */
+    /**
+     * Byte offset of a tensor inside its storage (0 for the storage's root; a view's or a
+     * member slice's offset in bytes from the root's first byte).
+     *
+     * @throws IllegalArgumentException when the tensor is not in the arena (a weight, or not in the graph)
+     */
     public long offsetInStorage(String tensor) {
         Long o = offsetOf.get(tensor);
         if (o == null) throw new IllegalArgumentException("tensor '" + tensor + "' is not in the arena");
         return o;
     }
 
+    /** Whether the tensor's bytes are placed in the arena (false for weights and their views). */
     public boolean inArena(String tensor) { return storageOf.containsKey(tensor); }
 
+    /** Every refused in-place hint and donation, in schedule order, with its reason. */
     public List<Refusal> refusals() { return refusals; }
 
     /** The tensor's own interval {@code [def, end)} before aliasing widens it to its storage's. */

@@ -11,6 +11,13 @@ import java.util.List;
  * Graph in, plan out: liveness, then placement of the storages, then the stats. A graph whose
  * ops use several streams is planned by {@link StreamPlanner} (data events, reuse proven by
  * happens-before, no events added), so every plan from here is safe to run as it says.
+ *
+ * <p>Steps (one stream): {@link Lifetimes#of} (alias roots, live intervals, in-place folding; see
+ * its comment), {@link #problemOf} (one buffer per storage), the planner's {@link Planner#place},
+ * {@link #statsOf} (sum, lower bound, counts). Cost: the liveness pass, linear in the tensors and
+ * the op accesses plus the in-place checks (each linear in the members of the storages involved);
+ * O(n) time and memory for the problem of n storages (a few arrays of n); then the planner's own
+ * time and memory (its class comment) and the lower bound's ({@link CliqueBound}).
  */
 public final class ArenaPlanner {
     /** Alignment that cudaMalloc guarantees, the default for graphs. */
@@ -28,6 +35,7 @@ public final class ArenaPlanner {
 
         public Options withPlanner(String p) { return new Options(p, alignment, strict, plannerOptions); }
 
+        /** @param a byte alignment of every storage offset (at least 1; 1: none) */
         public Options withAlignment(long a) { return new Options(planner, a, strict, plannerOptions); }
 
         public Options withStrict(boolean s) { return new Options(planner, alignment, s, plannerOptions); }
@@ -83,6 +91,12 @@ public final class ArenaPlanner {
         return new Problem(ids, lo, hi, sz, alignment);
     }
 
+    /**
+     * The plan's summary figures: arena, sum and lower bound in bytes, storage and tensor counts,
+     * allocation calls per run (naive: two per owning tensor; planned: one, the arena).
+     *
+     * @param planningMs the time the planning took, in milliseconds (reported, not checked)
+     */
     public static PlanStats statsOf(Lifetimes l, Problem problem, Placement placement, double planningMs) {
         Graph g = l.graph();
         long owning = 0;

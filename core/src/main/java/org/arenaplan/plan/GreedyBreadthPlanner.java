@@ -28,6 +28,12 @@ import java.time.Duration;
  * placement read the clock; buffers not placed by then are stacked on top (all of them, in
  * index order, when the sort was cut) and the planner's label says "cut at the time limit"; it
  * says so too where the deadline cut a later sweep and an earlier, complete one was kept.
+ *
+ * <p>Memory: the live-bytes curve and its sparse table (O(T log T) entries for T instants), the
+ * order and the offsets (O(n)), plus the placer's own: the neighbours of one buffer at a time
+ * (O(w)) when narrow, the {@link OccupancyTree}'s byte ranges (O(n log T) at most) when wide, a
+ * free list of g gaps (O(g)) per sweep when swept, and the offsets of the sweeps compared (O(n)
+ * each, at most the six or so sweeps above).
  */
 public final class GreedyBreadthPlanner extends TimeLimitedPlanner {
     public GreedyBreadthPlanner() {

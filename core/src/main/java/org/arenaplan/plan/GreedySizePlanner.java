@@ -25,6 +25,11 @@ import java.time.Duration;
  * the clock; buffers not placed by then are stacked on top (all of them, in index order, when
  * the sort was cut) and the planner's label says "cut at the time limit"; it says so too where
  * the deadline cut a later sweep and an earlier, complete one was kept.
+ *
+ * <p>Memory: the order and the offsets (O(n): an int and a long per buffer), plus the placer's
+ * own: the neighbours of one buffer at a time (O(w)) when narrow, the {@link OccupancyTree}'s
+ * byte ranges (O(n log T) at most, T distinct starts) when wide, a free list of g gaps (O(g))
+ * when swept.
  */
 public final class GreedySizePlanner extends TimeLimitedPlanner {
     public GreedySizePlanner() {

@@ -39,8 +39,8 @@ final class LaneRegions {
 
     private LaneRegions() { }
 
-    /** The stacked placement and the problem it solves; {@code regions} counts the non-empty regions. */
-    record Result(Problem problem, Placement placement, int regions) { }
+    /** The stacked placement and the problem it solves. */
+    record Result(Problem problem, Placement placement) { }
 
     /**
      * @param l         the storages, with their schedule intervals
@@ -70,7 +70,6 @@ final class LaneRegions {
         long[] offsets = new long[n];
         long base = 0;
         boolean cut = false;
-        int regions = 0;
         for (int r = 0; r <= lanes; r++) {
             List<Integer> m = members.get(r);
             if (m.isEmpty()) continue;
@@ -79,10 +78,9 @@ final class LaneRegions {
             for (int j = 0; j < m.size(); j++) offsets[m.get(j)] = base + p.offset(j);
             base += p.arenaBytes();
             cut |= p.cut();
-            regions++;
         }
         Problem whole = new Problem(ids, lower, upper, sizes, alignment);
-        return new Result(whole, Placement.of(whole, offsets, Placement.label(planner.name(), " (", ")", cut, NOTE), cut), regions);
+        return new Result(whole, Placement.of(whole, offsets, Placement.label(planner.name(), " (", ")", cut, NOTE), cut));
     }
 
     private static Problem subProblem(List<Integer> m, String[] ids, long[] lower, long[] upper, long[] sizes, long alignment) {

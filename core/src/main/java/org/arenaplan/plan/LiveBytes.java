@@ -17,6 +17,7 @@ public final class LiveBytes {
         this.bytes = bytes;
     }
 
+    /** The curve of {@code p}: O(n log n) time for n buffers (the sorts), O(n) memory. */
     public static LiveBytes of(Problem p) {
         return of(p, GreedyPlacer.NO_DEADLINE);
     }
@@ -45,16 +46,20 @@ public final class LiveBytes {
         return new LiveBytes(Arrays.copyOf(times, k), Arrays.copyOf(live, k));
     }
 
+    /** The largest live bytes at any point: the lower bound, in bytes (0 for no buffer). */
     public long max() {
         long m = 0;
         for (long b : bytes) m = Math.max(m, b);
         return m;
     }
 
+    /** The number of points: the distinct start times. */
     public int points() { return times.length; }
 
+    /** Point i's time (a schedule position, or a CSV problem's time unit), ascending in i. */
     public long time(int i) { return times[i]; }
 
+    /** The aligned bytes live at point i's time. */
     public long bytesAt(int i) { return bytes[i]; }
 
     /** Index of the last point whose time is {@code <= t}, or -1. */

@@ -98,6 +98,7 @@ public record Placement(long[] offsets, long arenaBytes, String planner, boolean
         return cut;
     }
 
+    /** Buffer i's offset from the arena's base, in bytes. */
     public long offset(int i) {
         return offsets[i];
     }

@@ -51,15 +51,23 @@ public final class Plan {
 
     public List<Refusal> refusals() { return lifetimes.refusals(); }
 
+    /** The arena's size in bytes: the largest offset plus aligned size over the storages. */
     public long arenaBytes() { return placement.arenaBytes(); }
 
+    /** The alignment of every storage offset, in bytes. */
     public long alignment() { return problem.alignment(); }
 
+    /** The offset of storage number {@code storage} (an index of {@link #storages()}) from the arena's base, in bytes. */
     public long storageOffset(int storage) { return placement.offset(storage); }
 
+    /** Whether the tensor's bytes are in the arena (false for weights and their views). */
     public boolean inArena(String tensor) { return lifetimes.inArena(tensor); }
 
-    /** Byte offset of the tensor from the arena's base. */
+    /**
+     * Byte offset of the tensor from the arena's base: its storage's offset plus its offset inside the storage.
+     *
+     * @throws IllegalArgumentException when the tensor is not in the arena (a weight, or not in the graph)
+     */
     public long addressOf(String tensor) {
         Integer s = lifetimes.storageOf(tensor);
         if (s == null) throw new IllegalArgumentException("tensor '" + tensor + "' is not in the arena (a weight?)");

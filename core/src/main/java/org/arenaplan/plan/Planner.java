@@ -5,8 +5,14 @@ package org.arenaplan.plan;
  * Implementations are deterministic: the same problem gives the same placement.
  */
 public interface Planner {
+    /** The name {@code --planner} and {@link Planners#byName} take. */
     String name();
 
+    /**
+     * A placement of every buffer of {@code problem}: an offset in bytes from the arena's base per
+     * buffer (index i is buffer i), a multiple of the problem's alignment; conflicting buffers share
+     * no byte. Each planner's class comment gives its steps and its cost in time and memory.
+     */
     Placement place(Problem problem);
 
     /**

@@ -28,10 +28,16 @@ public final class Planners {
         return List.copyOf(BY_NAME.keySet());
     }
 
+    /** As {@link #byName(String, PlannerOptions)} with the default options. */
     public static Planner byName(String name) {
         return byName(name, PlannerOptions.DEFAULT);
     }
 
+    /**
+     * A new planner of that name ({@link #names()}).
+     *
+     * @throws PlanningException for an unknown name, listing the known ones
+     */
     public static synchronized Planner byName(String name, PlannerOptions options) {
         Function<PlannerOptions, Planner> f = BY_NAME.get(name);
         if (f == null) throw new PlanningException("unknown planner '" + name + "'; known: " + String.join(", ", BY_NAME.keySet()));

@@ -72,11 +72,6 @@ public final class Problem {
         return new Problem(ids, lower, upper, sizes, alignment, extra);
     }
 
-    /** The same buffers with another alignment. */
-    public Problem withAlignment(long newAlignment) {
-        return new Problem(ids, lower, upper, sizes, newAlignment, extraConflicts);
-    }
-
     static long alignUp(long v, long alignment, String who) {
         if (alignment == 1) return v;
         long r = v % alignment;
@@ -88,12 +83,16 @@ public final class Problem {
         }
     }
 
+    /** The number of buffers n; buffers are numbered {@code 0..n-1} (the index {@code i} below). */
     public int size() { return ids.length; }
 
+    /** Buffer i's name (a storage's name, or a CSV row's id). */
     public String id(int i) { return ids[i]; }
 
+    /** Start of buffer i's half-open live interval {@code [lower, upper)}: a schedule position (a CSV problem's time unit). */
     public long lower(int i) { return lower[i]; }
 
+    /** End of buffer i's half-open live interval, exclusive: a schedule position (a CSV problem's time unit). */
     public long upper(int i) { return upper[i]; }
 
     /** The requested size in bytes. */
@@ -102,8 +101,10 @@ public final class Problem {
     /** The size rounded up to the alignment: the bytes the buffer occupies. */
     public long alignedSize(int i) { return aligned[i]; }
 
+    /** Every offset is a multiple of this, in bytes (1: no alignment). */
     public long alignment() { return alignment; }
 
+    /** Whether any buffer has an extra conflict beyond interval overlap (streams' unordered pairs). */
     public boolean hasExtraConflicts() {
         if (extraConflicts == null) return false;
         for (int[] a : extraConflicts) if (a.length > 0) return true;
@@ -115,6 +116,7 @@ public final class Problem {
         return extraConflicts == null ? new int[0] : extraConflicts[i].clone();
     }
 
+    /** Whether buffers i and j (indices) are live at a common position (half-open intervals). */
     public boolean intervalsOverlap(int i, int j) {
         return lower[i] < upper[j] && lower[j] < upper[i];
     }
@@ -147,6 +149,7 @@ public final class Problem {
         return out;
     }
 
+    /** Whether buffers i and j (indices) must not share a byte: their intervals overlap or an extra conflict joins them; false for i == j. */
     public boolean conflicts(int i, int j) {
         if (i == j) return false;
         if (intervalsOverlap(i, j)) return true;
@@ -210,7 +213,7 @@ public final class Problem {
         return o;
     }
 
-    /** Sum of aligned sizes: the arena of a plan that shares nothing. */
+    /** Sum of aligned sizes, in bytes: the arena of a plan that shares nothing. */
     public long sumBytes() {
         return sumBytes;
     }

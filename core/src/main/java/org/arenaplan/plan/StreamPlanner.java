@@ -38,6 +38,14 @@ import java.util.List;
  * </ol>
  * Does not reorder the schedule or move ops between streams to save memory, and the reuse-edge
  * search is greedy (see {@link ReuseEdges}).
+ *
+ * <p>Cost, step by step (each class comment gives its own): assignment O(ops x min(N, ops)) time;
+ * happens-before one int per op plus a clock of {@code lanes} ints per op that waits; the
+ * unordered pairs O(n lanes log n) plus the pairs reported, for n storages, at most
+ * {@link HbConflicts#DEFAULT_BUDGET} pairs kept (16 bytes each in its adjacency lists) before the intervals are widened
+ * instead; one placement by the planner, plus one per region (lanes + 1) over the pair budget;
+ * with {@link SyncMode#ADD}, {@code 2k + 2} replans per round of {@link ReuseEdges} for k
+ * candidates, at most {@value ReuseEdges#WORK} / ops replans in all.
  */
 public final class StreamPlanner {
     /**

@@ -29,6 +29,8 @@ public final class WideTraces {
     /**
      * @param buffers how many buffers (at least 1)
      * @param width   about how many are live at once (at least 1, at most {@code buffers / 2})
+     * @param seed    the {@link java.util.SplittableRandom} seed: the same seed gives the same problem
+     * @throws PlanningException when {@code buffers} or {@code width} is out of those ranges
      */
     public static Problem generate(long seed, int buffers, int width) {
         if (buffers < 1 || width < 1 || width > Math.max(1, buffers / 2))

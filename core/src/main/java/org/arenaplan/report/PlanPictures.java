@@ -33,11 +33,16 @@ import java.util.Locale;
 public final class PlanPictures {
     private PlanPictures() { }
 
+    /** The plan as an SVG document (x: schedule positions, y: byte offsets), as a string. */
     public static String svg(Plan plan) {
         return text(w -> svg(plan, w));
     }
 
-    /** Writes {@link #svg(Plan)} to {@code w} (left open). */
+    /**
+     * Writes {@link #svg(Plan)} to {@code w} (left open).
+     *
+     * @throws IOException when the writer fails
+     */
     public static void svg(Plan plan, Writer w) throws IOException {
         ArenaSvg.render(Charts.of(plan), w);
     }
@@ -47,7 +52,11 @@ public final class PlanPictures {
         return text(w -> svg(problem, placement, w));
     }
 
-    /** Writes {@link #svg(Problem, Placement)} to {@code w} (left open). */
+    /**
+     * Writes {@link #svg(Problem, Placement)} to {@code w} (left open).
+     *
+     * @throws IOException when the writer fails
+     */
     public static void svg(Problem problem, Placement placement, Writer w) throws IOException {
         ArenaSvg.render(Charts.of(problem, placement), w);
     }
@@ -57,11 +66,16 @@ public final class PlanPictures {
         return AsciiTimeline.render(plan);
     }
 
+    /** The plan as a self-contained HTML page (the SVG, the stats, the validator's verdict, the refusals), as a string. */
     public static String html(Plan plan) {
         return text(w -> html(plan, w));
     }
 
-    /** Writes {@link #html(Plan)} to {@code w} (left open). */
+    /**
+     * Writes {@link #html(Plan)} to {@code w} (left open).
+     *
+     * @throws IOException when the writer fails
+     */
     public static void html(Plan plan, Writer w) throws IOException {
         PlanStats s = plan.stats();
         List<Violation> violations = PlanValidator.validate(plan);
@@ -84,11 +98,16 @@ public final class PlanPictures {
                 "Refused requests and violations", notes, w);
     }
 
+    /** A placement of a CSV problem as an HTML page, as {@link #html(Plan)} without a graph. */
     public static String html(Problem problem, Placement placement) {
         return text(w -> html(problem, placement, w));
     }
 
-    /** Writes {@link #html(Problem, Placement)} to {@code w} (left open). */
+    /**
+     * Writes {@link #html(Problem, Placement)} to {@code w} (left open).
+     *
+     * @throws IOException when the writer fails
+     */
     public static void html(Problem problem, Placement placement, Writer w) throws IOException {
         List<Violation> violations = PlacementValidator.validate(problem, placement);
         List<HtmlPage.Row> head = headline(placement.arenaBytes(), problem.lowerBound(), problem.sumBytes());

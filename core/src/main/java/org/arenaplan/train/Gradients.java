@@ -143,8 +143,6 @@ public final class Gradients {
 
     // ---- used by the rules, through Backward ----
 
-    Graph forward() { return fwd; }
-
     boolean needsGradient(String t) { return needs.contains(t); }
 
     long[] shape(String t) {
@@ -196,6 +194,4 @@ public final class Gradients {
     private static Tensor rename(Tensor t, String name) {
         return new Tensor(name, t.bytes(), t.dtype(), t.shape());
     }
-
-    static List<String> list(String... s) { return List.of(s); }
 }

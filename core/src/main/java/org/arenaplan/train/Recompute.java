@@ -329,11 +329,6 @@ public final class Recompute {
         return lifetimes;
     }
 
-    /** Candidate units, in forward order (for tests and reports). */
-    static int units(Gradients.Training t, long alignment) {
-        return new Recompute(t, alignment).units.size();
-    }
-
     private long peak(BitSet chosen) {
         return lowerBound(rewrite(chosen).graph);
     }

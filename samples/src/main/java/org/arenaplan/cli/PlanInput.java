@@ -44,27 +44,12 @@ record PlanInput(String label, Graph graph, Path csv) {
     }
 
     /**
-     * @param words the command's free words: the input file, or the model's options after --model
-     * @param model the --model name, or null
-     */
-    static PlanInput resolve(List<String> words, String model) throws IOException {
-        return resolve(words, model, Map.of());
-    }
-
-    /** As {@link #resolve(List, String)}; {@code dims} gives an ONNX model's dynamic dims. */
-    static PlanInput resolve(List<String> words, String model, Map<String, Long> dims) throws IOException {
-        return resolve(words, model, dims, false);
-    }
-
-    /** As {@link #resolve(List, String, Map)}; {@code donateInputs} donates an ONNX model's graph inputs. */
-    static PlanInput resolve(List<String> words, String model, Map<String, Long> dims, boolean donateInputs) throws IOException {
-        return resolve(words, model, dims, donateInputs, Map.of());
-    }
-
-    /**
-     * As {@link #resolve(List, String, Map, boolean)}; {@code inputValues}: values of an ONNX
-     * model's graph inputs (from {@code run --input NAME=FILE}) that its shape operands may read
-     * at import ({@link OnnxImporter.Options#withInputValues}).
+     * @param words        the command's free words: the input file, or the model's options after --model
+     * @param model        the --model name, or null
+     * @param dims         an ONNX model's dynamic dims
+     * @param donateInputs donates an ONNX model's graph inputs
+     * @param inputValues  values of an ONNX model's graph inputs (from {@code run --input NAME=FILE})
+     *                     that its shape operands may read at import ({@link OnnxImporter.Options#withInputValues})
      */
     static PlanInput resolve(List<String> words, String model, Map<String, Long> dims, boolean donateInputs,
                              Map<String, org.arenaplan.ir.TensorValue> inputValues) throws IOException {
