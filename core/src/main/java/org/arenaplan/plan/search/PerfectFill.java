@@ -4,6 +4,7 @@ import org.arenaplan.plan.Problem;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntToLongFunction;
@@ -106,6 +107,20 @@ import java.util.stream.IntStream;
  *       A portfolio member m > 1 ({@link #member}, {@link PerfectPortfolio}) randomises its
  *       first run too, with seeds of its own; member 1 runs member 0's first order and seeds
  *       with right walls.</li>
+ *   <li><em>Prefix-kept runs</em> (member 0, {@link #keepPrefix}): every second run keeps the
+ *       first k placements of the deepest path any run has reached so far (d placements) and
+ *       searches below them in a seeded random order weighted as in step 6, with node budgets
+ *       of their own Luby sequence; k = d - 1 - a back-off drawn uniformly below a bound of
+ *       {@value #BACKOFF_FIRST} placements, doubled after every {@value #BACKOFF_DOUBLES} such
+ *       runs that get no deeper and reset when one does (at most d: then a whole restart). A
+ *       partial restart, as in large neighbourhood search (Shaw 1998): runs otherwise stall
+ *       20-70 placements past a good state and restart from the empty one. Such a run is
+ *       incomplete and proves nothing by itself: a node of the kept prefix (found by its state
+ *       hash) tries its one filler only and, when that fails, ends the run without recording
+ *       a refutation or a nogood; it fails with the child's conflict only when that misses
+ *       the placement (a backjump, true whatever the other fillers). Everything recorded
+ *       below the prefix is recorded by complete search, as in step 6, so a NOT_FOUND stays a
+ *       proof; the runs of step 6 go on between, with their own budgets and seeds.</li>
  * </ol>
  * Cost per node: O(sections + the unplaced buffers starting at walls + the unplaced members of
  * the sections of the buffers live where the placed one is, a pass per distinct release there at
@@ -234,6 +249,24 @@ final class PerfectFill {
     /** Per buffer, its key in the weighted random order of {@link #inTryOrder}'s random runs. */
     private double[] race = new double[0];
     private int[] pending = new int[0];
+    /**
+     * Alternate the runs of step 6 with prefix-kept runs (class comment, step 7): member 0; false
+     * (the other members, and tests comparing the two) runs step 6 alone.
+     */
+    boolean keepPrefix = true;
+    /** Prefix-kept runs: the first bound on the back-off, in placements; it doubles after every {@value #BACKOFF_DOUBLES} runs that get no deeper. */
+    static final int BACKOFF_FIRST = 32, BACKOFF_DOUBLES = 2;
+    /**
+     * The state hash and the buffer placed at each level of the current path of {@link #search}
+     * frames, {@link #depth} of them; the same for the deepest path reached so far,
+     * {@link #deepest} levels (kept when {@link #keepPrefix}).
+     */
+    private long[] pathHash = new long[0], deepestHash = new long[0];
+    private int[] pathBuffer = new int[0], deepestBuffer = new int[0];
+    private int depth, deepest;
+    /** During a prefix-kept run, the one filler tried at each state of the kept prefix, by state hash; null otherwise. */
+    private HashMap<Long, Integer> forced;
+    private long prefixKeptRuns;
 
     /** True when every section holds exactly {@code capacity} bytes (and there is at least one). */
     static boolean applies(Timeline time, long capacity) {
@@ -334,8 +367,9 @@ final class PerfectFill {
 
     /**
      * Makes this search member {@code m} of a portfolio: member 0 (the default) runs as described
-     * in the class comment; member 1 runs member 0's first order and seeds, its random runs
-     * weighted by the square of the lifetime (step 6), and also branches on right walls (step 1),
+     * in the class comment, prefix-kept runs (step 7) included; member 1 (without them) runs
+     * member 0's first order and seeds, its random runs weighted by the square of the lifetime
+     * (step 6), and also branches on right walls (step 1),
      * which changes its path, and keeps wide conflicts (steps 4 and 5); a member m > 1 (wide
      * conflicts too) randomises every run,
      * its first included, with seeds of its own, so that members explore different orders. Call
@@ -345,6 +379,7 @@ final class PerfectFill {
         if (m < 0) throw new IllegalArgumentException("member must not be negative, got " + m);
         member = m;
         rightWalls = m == 1;
+        keepPrefix = m == 0;
         lifetimeWeight = m == 0 ? 1 : m == 1 ? 2 : 0;
         sizeWeight = m == 0 ? 1 : 0;
         narrowConflicts = m == 0;
@@ -386,13 +421,36 @@ final class PerfectFill {
             refutedWhy = new long[refutedWords << REFUTED_BITS];
             refutedWord = new int[1 << REFUTED_BITS];
         }
-        for (int round = 0; ; round++) {
-            random = member <= 1 ? (round == 0 ? null : new SplittableRandom(round)) : new SplittableRandom(memberSeed(member, round));
-            long luby = luby(round + 1);
+        int round = 0, kept = 0, stalled = 0;
+        SplittableRandom backoff = new SplittableRandom(memberSeed(member, -1));
+        for (int all = 0; ; all++) {
+            long luby;
+            if (keepPrefix && deepest > 0 && all % 2 == 1) {             // a prefix-kept run (step 7)
+                kept++;
+                prefixKeptRuns++;
+                long bound = Math.min(deepest, (long) BACKOFF_FIRST << Math.min(30, stalled / BACKOFF_DOUBLES));
+                int keep = deepest - 1 - (int) backoff.nextLong(bound);
+                forced = new HashMap<>();
+                for (int i = 0; i < keep; i++) forced.put(deepestHash[i], deepestBuffer[i]);
+                random = new SplittableRandom(memberSeed(member + 64, kept));
+                luby = luby(kept);
+            } else {                                                      // a run of step 6
+                forced = null;
+                random = member <= 1 ? (round == 0 ? null : new SplittableRandom(round)) : new SplittableRandom(memberSeed(member, round));
+                luby = luby(++round);
+            }
             nodesLeft = luby > Long.MAX_VALUE / unit ? Long.MAX_VALUE : unit * luby;
+            int before = deepest;
+            depth = 0;
             int r = solveParts(0, time.sections, cuts, cuts.length, partState(0, time.sections));
+            if (forced != null) stalled = deepest > before ? 0 : stalled + 1;
             if (r != OUT_OF_NODES) return r;
         }
+    }
+
+    /** Prefix-kept runs started so far (class comment, step 7). */
+    long prefixKeptRuns() {
+        return prefixKeptRuns;
     }
 
     /** The i-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... */
@@ -450,10 +508,14 @@ final class PerfectFill {
         boolean right = rightWall;
         if (right) rightWallNodes++;
         int[] cand = right ? enders(s, f, from, to) : candidates(s, f, from, to);
+        Integer only = forced == null ? null : forced.get(hash);   // a node of the kept prefix: its one filler
         int[] cuts = new int[0];
         for (int c = 0; c < cand.length; c++) {
             if (right ? sameStartAsEarlier(cand, c) : sameAsEarlier(cand, c)) continue;
             int b = firstUnplacedTwin(cand[c]);
+            if (only != null && b != only) continue;
+            if (keepPrefix) recordPath(hash, b);
+            depth++;
             long top = f + size[b];
             int releaseMark = releaseLog.mark();
             place(b, f);
@@ -472,14 +534,17 @@ final class PerfectFill {
             else if (newCuts > 0) r = solveParts(from, to, cuts.clone(), newCuts, hash ^ key[b]);
             else r = search(from, to, left - 1, hash ^ key[b]);
             unplace(b, f, releaseMark);
+            depth--;
             if (r != NOT_FOUND) return r;
             if (backjumping && !touches(time.first[b], time.end[b])) {
                 backjumps++;
                 refute(hash, from, to);                   // the failure holds without b: so here (backjump)
                 return NOT_FOUND;
             }
+            if (only != null) return OUT_OF_NODES;       // the other fillers were not tried: no proof, the run ends
             for (int w = 0; w < why.length; w++) why[w] |= conflict[w];
         }
+        if (only != null) return OUT_OF_NODES;
         System.arraycopy(why, 0, conflict, 0, why.length);
         if (right) conflictOnly(from, to);
         else {
@@ -490,6 +555,21 @@ final class PerfectFill {
         refute(hash, from, to);
         if (nogoods != null) nogoods.learn(conflict, from, to, enteredLo, enteredHi);
         return NOT_FOUND;
+    }
+
+    /** Notes that state {@code hash} at level {@link #depth} of the path tries b; a path deeper than any before becomes the deepest. */
+    private void recordPath(long hash, int b) {
+        if (depth == pathHash.length) {
+            pathHash = Arrays.copyOf(pathHash, Math.max(16, 2 * depth));
+            pathBuffer = Arrays.copyOf(pathBuffer, pathHash.length);
+        }
+        pathHash[depth] = hash;
+        pathBuffer[depth] = b;
+        if (depth + 1 > deepest) {
+            deepest = depth + 1;
+            deepestHash = Arrays.copyOf(pathHash, deepest);
+            deepestBuffer = Arrays.copyOf(pathBuffer, deepest);
+        }
     }
 
     /** Puts b at floor f of its sections: floors, crossings, the placed set, its hash and the unplaced lists (not the releases). */

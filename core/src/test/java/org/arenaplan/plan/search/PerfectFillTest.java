@@ -138,6 +138,7 @@ class PerfectFillTest {
     @Test
     void narrowConflictsFindAPackingTheWideOnesMiss() {
         int[] result = runBenchPacking(11034, 315, 400_000, (fill, v) -> {
+            fill.keepPrefix = false;                 // restarts alone, as measured (with prefix-kept runs, the variant that missed it finds it)
             fill.refutedConflicts = false;           // hits naming their whole part, as measured (with kept conflicts, neither finds it)
             fill.sizeWeight = 0;                     // and the order weighted by lifetime alone, as measured
             fill.narrowConflicts = v == 1;
@@ -171,6 +172,7 @@ class PerfectFillTest {
     @Test
     void refutedStatesWithTheirConflictsFindAPackingTheWholePartsMiss() {
         int[] result = runBenchPacking(6049, 390, 200_000, (fill, v) -> {
+            fill.keepPrefix = false;                 // restarts alone, as measured (with prefix-kept runs, the variant that missed it finds it)
             fill.sizeWeight = 0;                     // the order weighted by lifetime alone, as measured
             fill.refutedConflicts = v == 1;
         });
@@ -220,6 +222,7 @@ class PerfectFillTest {
     @Test
     void learnedNogoodsFindAPackingTheSearchWithoutThemMisses() {
         int[] result = runBenchPacking(1048, 385, 400_000, (fill, v) -> {
+            fill.keepPrefix = false;                 // restarts alone, as measured (with prefix-kept runs, the variant that missed it finds it)
             fill.lifetimeWeight = 0;                 // the uniform random runs this was measured with (weighted, both find it)
             fill.sizeWeight = 0;
             fill.narrowConflicts = false;            // and the wide conflicts (with the narrow ones, both find it)
@@ -239,6 +242,7 @@ class PerfectFillTest {
     @Test
     void lifetimeWeightedRestartsFindAPackingTheUniformOnesMiss() {
         int[] result = runBenchPacking(5040, 345, 500_000, (fill, v) -> {
+            fill.keepPrefix = false;                 // restarts alone, as measured (with prefix-kept runs, the variant that missed it finds it)
             fill.sizeWeight = 0;                     // by lifetime alone, as measured
             fill.lifetimeWeight = v;
         });
@@ -254,9 +258,40 @@ class PerfectFillTest {
      */
     @Test
     void areaWeightedRestartsFindAPackingTheLifetimeWeightedOnesMiss() {
-        int[] result = runBenchPacking(14047, 380, 300_000, (fill, v) -> fill.sizeWeight = v);
+        int[] result = runBenchPacking(14047, 380, 300_000, (fill, v) -> {
+            fill.keepPrefix = false;                 // restarts alone, as measured
+            fill.sizeWeight = v;
+        });
         assertThat(result[0]).as("weighted by lifetime").isEqualTo(PerfectFill.OUT_OF_TIME);
         assertThat(result[1]).as("weighted by area").isEqualTo(PerfectFill.FOUND);
+    }
+
+    /**
+     * 360-5043, a packing of {@code bench search --set perfect --seed 5000} that neither member
+     * found in 1,000,000 nodes with restarts alone, is found within 200,000 by member 0 when
+     * every second run keeps a prefix of the deepest path so far (class comment of
+     * {@link PerfectFill}, step 7; 87,320 nodes when measured), and not within them without;
+     * the packing is valid.
+     */
+    @Test
+    void prefixKeptRunsFindAPackingTheRestartsAloneMiss() {
+        int[] result = runBenchPacking(5043, 360, 200_000, (fill, v) -> fill.keepPrefix = v == 1);
+        assertThat(result[0]).as("restarts alone").isEqualTo(PerfectFill.OUT_OF_TIME);
+        assertThat(result[1]).as("with prefix-kept runs").isEqualTo(PerfectFill.FOUND);
+    }
+
+    /**
+     * Prefix-kept runs (step 7) record no refutation that rests on their restriction: on the
+     * no-slack problems of up to 30 buffers, with them and without, {@link PerfectFill} reaches
+     * the same decision, found or proven infeasible, and such runs do take place there.
+     */
+    @Test
+    void prefixKeptRunsDecideLikeTheSearchWithoutThem() {
+        long[] kept = {0};
+        int infeasible = decideMidSizedProblemsAlike(2, (fill, variant) -> fill.keepPrefix = variant == 1,
+                (fill, variant) -> kept[0] += fill.prefixKeptRuns());
+        assertThat(infeasible).isPositive();
+        assertThat(kept[0]).isPositive();
     }
 
     /**
