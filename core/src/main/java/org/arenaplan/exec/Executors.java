@@ -15,8 +15,8 @@ public final class Executors {
     private Executors() { }
 
     /**
-     * Per mode, the results of each iteration, and whether every mode's every iteration gave the
-     * same bits as the first mode's first iteration.
+     * Per mode, the results of each (timed) iteration, and whether every mode's every iteration,
+     * warm-up ones included, gave the same bits as the first mode's first iteration.
      */
     public record Comparison(Map<Mode, List<RunResult>> results, boolean outputsEqual, String firstDifference, Map<Mode, Long> heldPeaks) {
         /** The peak device memory held during one metered run of mode {@code m}; -1 where not measured or not known. */
@@ -50,23 +50,37 @@ public final class Executors {
      */
     public static Comparison run(Plan plan, Device device, List<Mode> modes, int iterations, Map<String, TensorValue> inputs, long weightSeed,
                                  boolean meterHeld) {
+        return run(plan, device, modes, 0, iterations, inputs, weightSeed, meterHeld);
+    }
+
+    /**
+     * As {@link #run(Plan, Device, List, int, Map, long, boolean)}, each mode's executor first
+     * running {@code warmup} iterations that are left out of {@link Comparison#results()} (so out
+     * of any time taken from them) but whose outputs are compared like the others: the first run
+     * of an executor is checked too.
+     *
+     * @throws IllegalArgumentException when {@code warmup} is negative or {@code iterations} is below 1
+     */
+    public static Comparison run(Plan plan, Device device, List<Mode> modes, int warmup, int iterations, Map<String, TensorValue> inputs, long weightSeed,
+                                 boolean meterHeld) {
+        if (warmup < 0 || iterations < 1) throw new IllegalArgumentException("warmup must be >= 0 and iterations >= 1, got " + warmup + " and " + iterations);
         Map<Mode, List<RunResult>> all = new LinkedHashMap<>();
         Map<Mode, Long> held = new LinkedHashMap<>();
+        RunResult ref = null;
+        String diff = null;
         try (WeightRegion w = new WeightRegion(device, plan.graph(), weightSeed)) {
             if (meterHeld) for (Mode m : modes) held.put(m, heldPeak(device, m, plan, w, inputs));   // first: every mode's code has run once before any is timed
             for (Mode m : modes) {
                 List<RunResult> rs = new ArrayList<>();
                 try (Executor e = m.open(device, plan, w)) {
-                    for (int i = 0; i < iterations; i++) rs.add(e.run(inputs));
+                    for (int i = 0; i < warmup + iterations; i++) {
+                        RunResult r = e.run(inputs);
+                        if (ref == null) ref = r;
+                        else if (diff == null) diff = difference(ref, r);
+                        if (i >= warmup) rs.add(r);
+                    }
                 }
                 all.put(m, rs);
-            }
-        }
-        String diff = null;
-        RunResult ref = all.values().iterator().next().get(0);
-        for (List<RunResult> rs : all.values()) {
-            for (RunResult r : rs) {
-                if (diff == null) diff = difference(ref, r);
             }
         }
         return new Comparison(all, diff == null, diff, held);

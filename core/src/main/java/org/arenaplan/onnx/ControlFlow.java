@@ -27,6 +27,10 @@ import java.util.Set;
  *       body's condition output after each iteration (it stops the unrolling when false); the
  *       iteration number and the condition are constants per iteration; scan outputs are stacked
  *       along axis 0 as Scan's.</li>
+ *   <li>SequenceMap (SequenceMap-17): the body once per element of its first input, a sequence
+ *       whose length is known at import ({@link Sequences}, which resolves the other sequence and
+ *       optional ops, and passes a sequence or optional through If outputs and Loop states by
+ *       name);</li>
  *   <li>FlexAttention (ai.onnx.preview) with {@code score_mod} / {@code prob_mod} graphs: split
  *       into stages of one kernel (scores, probabilities, output; {@link #FLEX_MODIFIERS}) with
  *       each modifier's nodes imported between two stages, its one input bound to the stage's
@@ -44,7 +48,8 @@ final class ControlFlow {
     static final Map<String, Set<String>> ATTRS = Map.of(
             "If", Set.of("then_branch", "else_branch"),
             "Loop", Set.of("body"),
-            "Scan", Set.of("body", "num_scan_inputs", "directions", "scan_input_axes", "scan_input_directions", "scan_output_axes", "scan_output_directions"));
+            "Scan", Set.of("body", "num_scan_inputs", "directions", "scan_input_axes", "scan_input_directions", "scan_output_axes", "scan_output_directions"),
+            "SequenceMap", Set.of("body"));
 
     /** The most iterations one Loop or Scan is unrolled to. */
     static final int MAX_ITERATIONS = 4096;
@@ -92,13 +97,25 @@ final class ControlFlow {
     }
 
     private final Importer importer;
+    private final Sequences sequences;
     private long unrolled;
 
     ControlFlow(Importer importer) {
         this.importer = importer;
+        this.sequences = new Sequences(importer, new Sequences.Emit() {
+            @Override public void node(NodeContext at, int index, OnnxModel.Node node) { add(at, index, node); }
+            @Override public void stack(NodeContext at, int index, List<String> parts, long axis, String out) {
+                ControlFlow.this.stack(at, index, parts, axis, "attribute 'axis'", "input_sequence", out, at.opName() + "/");
+            }
+        });
     }
 
-    /** Whether {@code node} is an If, Loop or Scan of the default domain. */
+    /** What {@code name} holds when it is a sequence or an optional ("a sequence of 3 tensors"), else null. */
+    String notTensor(String name) {
+        return sequences.describe(name);
+    }
+
+    /** Whether {@code node} is an If, Loop, Scan or SequenceMap of the default domain. */
     static boolean unrolls(OnnxModel.Node node) {
         return node.inDefaultDomain() && ATTRS.containsKey(node.opType());
     }
@@ -133,7 +150,25 @@ final class ControlFlow {
     void top(OnnxModel.Node node, int index) {
         if (unrolls(node)) unroll(node, index, Scope.ROOT);
         else if (inlines(node)) flexAttention(node, index, Scope.ROOT);
-        else importer.node(node, index);
+        else plain(node, index);
+    }
+
+    /**
+     * A node that is no control flow: a sequence or optional op (or an Identity of one) resolved
+     * by {@link Sequences}, else imported as it is, which no sequence or optional may reach.
+     *
+     * @throws OnnxException naming the node and the sequence or optional it reads
+     */
+    private void plain(OnnxModel.Node node, int index) {
+        if (Sequences.resolves(node) || sequences.passesOn(node)) {
+            sequences.node(node, index);
+            return;
+        }
+        for (String in : node.inputs())
+            if (sequences.held(in) != null)
+                throw importer.context(node, index).error("reads '" + in + "', " + sequences.describe(in) + "; arenaplan resolves sequences and optionals at import,"
+                        + " and only the sequence and optional ops, Identity, If and Loop take one");
+        importer.node(node, index);
     }
 
     /** One body node in {@code scope}: its inputs resolved, its outputs renamed with {@code prefix}. */
@@ -152,7 +187,7 @@ final class ControlFlow {
             throw importer.context(renamed, index).error("unrolling If, Loop and Scan reaches more than " + MAX_NODES + " nodes; arenaplan stops there");
         if (unrolls(renamed)) unroll(renamed, index, scope);
         else if (inlines(renamed)) flexAttention(renamed, index, scope);
-        else importer.node(renamed, index);
+        else plain(renamed, index);
     }
 
     /**
@@ -253,6 +288,7 @@ final class ControlFlow {
         switch (node.opType()) {
             case "If" -> unrollIf(node, n, index, scope);
             case "Scan" -> unrollScan(node, n, index, scope);
+            case "SequenceMap" -> unrollSequenceMap(node, n, index, scope);
             default -> unrollLoop(node, n, index, scope);
         }
     }
@@ -326,6 +362,52 @@ final class ControlFlow {
         forecast(n, length, body, scope);
         Steps s = steps(body, n, index, scope, node.inputs().subList(0, states), node.inputs().subList(states, ins), axis, dirs, length, n.opName() + "/");
         finish(node, n, index, s.carried(), s.slices(), outAxes, outDirs);
+    }
+
+    /**
+     * SequenceMap-17 (Operators.md, SequenceMap): the body run once per element of
+     * input_sequence, its inputs bound to the i-th element of every sequence input (each as long
+     * as the first) and to the tensor inputs as they are; output k is the sequence of the body's
+     * output k over the runs. Every sequence's length is known at import ({@link Sequences}).
+     */
+    private void unrollSequenceMap(OnnxModel.Node node, NodeContext n, int index, Scope scope) {
+        n.require(n.opset() >= Sequences.since("SequenceMap"), "SequenceMap exists from opset " + Sequences.since("SequenceMap") + " of the default domain");
+        OnnxModel.Graph body = graph(n, "body");
+        List<String> in = node.inputs();
+        n.require(!in.isEmpty(), "has no inputs; SequenceMap takes input_sequence, then additional inputs");
+        n.require(body.inputs().size() == in.size(), "body declares " + body.inputs().size() + " inputs but the node gives " + in.size() + " (one per input)");
+        n.require(body.outputs().size() == node.outputs().size(), "body has " + body.outputs().size() + " outputs but the node " + node.outputs().size() + " (one per output)");
+        int length = sequences.sequence(n, in.get(0), "input_sequence").tensors().size();
+        for (int j = 1; j < in.size(); j++) {
+            String x = in.get(j);
+            n.require(!x.isEmpty(), "additional input #" + j + " is empty");
+            Object v = sequences.held(x);
+            n.require(!(v instanceof Sequences.Opt), "additional input #" + j + " '" + x + "' is " + sequences.describe(x) + "; SequenceMap takes tensors and sequences");
+            n.require(v != null || importer.value(x) != null, "additional input #" + j + " '" + x + "' is not defined before the node");
+            n.require(!(v instanceof Sequences.Seq s) || s.tensors().size() == length, "additional input #" + j + " '" + x + "' is " + sequences.describe(x)
+                    + " but input_sequence '" + in.get(0) + "' of " + length + " (SequenceMap: every sequence input has as many samples as the first)");
+        }
+        forecast(n, length, body, scope);
+        List<List<String>> outs = new ArrayList<>();
+        for (int k = 0; k < node.outputs().size(); k++) outs.add(new ArrayList<>());
+        for (int i = 0; i < length; i++) {
+            String prefix = n.opName() + "/" + i + "/";
+            Scope child = new Scope(scope);
+            for (int j = 0; j < in.size(); j++)
+                child.names.put(body.inputs().get(j).name(), sequences.held(in.get(j)) instanceof Sequences.Seq s ? s.tensors().get(i) : in.get(j));
+            body(body, n, index, child, prefix);
+            for (int k = 0; k < outs.size(); k++) {
+                String r = child.resolve(body.outputs().get(k).name());
+                n.require(importer.value(r) != null, "body output '" + body.outputs().get(k).name() + "' is " + (sequences.held(r) != null ? sequences.describe(r) : "not computed by its nodes")
+                        + "; each of SequenceMap's body outputs is a tensor");
+                outs.get(k).add(r);
+            }
+        }
+        for (int k = 0; k < outs.size(); k++) {
+            if (node.outputs().get(k).isEmpty()) continue;
+            DType dt = outs.get(k).isEmpty() ? DType.ofOnnx(body.outputs().get(k).elemType()) : importer.value(outs.get(k).get(0)).dtype();
+            sequences.define(node.outputs().get(k), new Sequences.Seq(outs.get(k), dt));
+        }
     }
 
     /** The states after a scan's last step, and each scan output's slices in step order. */
@@ -547,6 +629,8 @@ final class ControlFlow {
      * @throws OnnxException (through {@code n.error}) naming {@code what} when the shapes differ or the axis is out of range
      */
     private void stack(NodeContext n, int index, List<String> parts, long axis, String axisName, String what, String out, String prefix) {
+        for (String p : parts)
+            n.require(importer.value(p) != null, what + " '" + p + "' is " + (sequences.held(p) != null ? sequences.describe(p) : "not defined") + ", not a tensor to stack");
         long[] shape = importer.value(parts.get(0)).shape();
         int at = n.axis(axis, shape.length + 1, axisName);
         long[] stacked = new long[shape.length + 1];
@@ -621,8 +705,12 @@ final class ControlFlow {
         importer.node(new OnnxModel.Node(name, "FlexAttention", NodeLowering.STAGE_DOMAIN, ins, List.of(out), attrs), index);
     }
 
-    /** Output k of the node: an Identity of {@code from} (a view; a weight's values are shared). */
+    /** Output k of the node: an Identity of {@code from} (a view; a weight's values are shared), or {@code from}'s sequence or optional. */
     private void copy(NodeContext n, int index, String from, String to, int k) {
+        if (sequences.held(from) != null) {
+            sequences.alias(from, to);
+            return;
+        }
         importer.node(new OnnxModel.Node(n.opName() + "/output_" + k, "Identity", "", List.of(from), List.of(to), Map.of()), index);
     }
 }

@@ -137,6 +137,7 @@ public final class NodeLowering {
         OnnxImport i = Table.IMPORTS.get(opType);
         if (i != null) return new LinkedHashSet<>(i.attributes());
         if (ControlFlow.ATTRS.containsKey(opType)) return ControlFlow.ATTRS.get(opType);
+        if (Sequences.ATTRS.containsKey(opType)) return Sequences.ATTRS.get(opType);
         return WEIGHT_ATTRS.get(opType);
     }
 

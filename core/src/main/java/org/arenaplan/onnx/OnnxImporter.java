@@ -54,7 +54,8 @@ import java.util.TreeSet;
  * Declared graph inputs stay graph inputs even when no node reads them (a caller may feed them);
  * a graph output that is a constant is copied out of the weight region by a {@code Copy} op.
  * If, Loop and Scan are unrolled into their bodies' nodes where what they need is known at
- * import ({@link ControlFlow}); otherwise refused. So are a FlexAttention's score_mod and prob_mod
+ * import ({@link ControlFlow}); otherwise refused. Sequence and optional values are resolved at
+ * import into the tensors they hold ({@link Sequences}); a graph input or output that is one is refused. So are a FlexAttention's score_mod and prob_mod
  * (between the stages of the op; ai.onnx.preview is the one other domain taken, for
  * FlexAttention only). Not supported: ops from any other domain.
  */
@@ -230,10 +231,12 @@ public final class OnnxImporter {
             }
             if (in.notTensor() != null)
                 throw new OnnxException(file + ": graph input '" + in.name() + "' is " + in.notTensor()
-                        + ", not a tensor: arenaplan plans tensors only (sequence, optional and map values are not supported)");
+                        + ", not a tensor: arenaplan plans tensors only " + NOT_AT_THE_EDGE);
             values.put(in.name(), new Value(in.name(), dtype(in.elemType(), "graph input '" + in.name() + "'"), inputShape(in)));
             graphInputs.add(in.name());
         }
+        for (OnnxModel.ValueInfo o : g.outputs())
+            if (o.notTensor() != null) throw notATensorOutput(o.name(), o.notTensor());
         checkDimsUsed();
         Set<String> unknown = new TreeSet<>(options.inputValues().keySet());
         unknown.removeAll(listedInputs);
@@ -258,6 +261,8 @@ public final class OnnxImporter {
         } finally {
             folding.close();
         }
+        for (OnnxModel.ValueInfo o : g.outputs())
+            if (flow.notTensor(o.name()) != null) throw notATensorOutput(o.name(), flow.notTensor(o.name()));
         Set<String> outputNames = new HashSet<>();
         for (OnnxModel.ValueInfo o : g.outputs()) outputNames.add(o.name());
         OptionalOutputs.prune(schedule, outputNames);
@@ -273,6 +278,14 @@ public final class OnnxImporter {
             concatDecisions = ConcatInPlace.decide(schedule, outs);
         }
         return this;
+    }
+
+    /** Why a graph input or output may not be a sequence, optional or map (the end of the one-line refusal). */
+    private static final String NOT_AT_THE_EDGE = "(sequence, optional and map values are not supported at graph inputs and outputs;"
+            + " inside the graph a sequence or optional whose length or presence is known at import is resolved into its tensors)";
+
+    private OnnxException notATensorOutput(String name, String what) {
+        return new OnnxException(file + ": graph output '" + name + "' is " + what + ", not a tensor: arenaplan plans tensors only " + NOT_AT_THE_EDGE);
     }
 
     private DType dtype(int code, String what) {

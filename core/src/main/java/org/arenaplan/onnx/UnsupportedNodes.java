@@ -38,7 +38,8 @@ final class UnsupportedNodes {
         if (!ops.isEmpty()) parts.add(ops.size() + " unsupported op type" + (ops.size() == 1 ? "" : "s") + ": " + list(ops, notes)
                 + " (supported: " + String.join(", ", new TreeSet<>(NodeLowering.supported())) + "; computed at import: "
                 + String.join(", ", new TreeSet<>(NodeLowering.AS_WEIGHTS)) + "; unrolled at import: "
-                + String.join(", ", new TreeSet<>(ControlFlow.ATTRS.keySet())) + ")");
+                + String.join(", ", new TreeSet<>(ControlFlow.ATTRS.keySet())) + "; resolved at import: "
+                + String.join(", ", new TreeSet<>(Sequences.ATTRS.keySet())) + ")");
         for (Map.Entry<String, List<String>> e : attrs.entrySet()) parts.add(list(Map.of(e.getKey(), e.getValue()), Map.of()));
         return String.join("; ", parts);
     }
@@ -55,7 +56,7 @@ final class UnsupportedNodes {
             if (!node.inDefaultDomain() && !NodeLowering.preview(node)) {
                 ops.computeIfAbsent(Printable.of(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
             } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())
-                    && !ControlFlow.unrolls(node)) {
+                    && !ControlFlow.unrolls(node) && !Sequences.resolves(node)) {
                 String key = node.opType().isEmpty() ? "'' (a node with no op_type)" : Printable.of(node.opType());
                 ops.computeIfAbsent(key, k -> new ArrayList<>()).add(name);
                 notes.computeIfAbsent(key, k -> note(node.opType()));

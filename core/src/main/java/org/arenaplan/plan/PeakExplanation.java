@@ -1,5 +1,6 @@
 package org.arenaplan.plan;
 
+import org.arenaplan.io.Printable;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Op;
 import org.arenaplan.liveness.Storage;
@@ -206,14 +207,19 @@ public record PeakExplanation(long instant, String op, int opStream, List<Live> 
         return parents;
     }
 
-    /** The explanation as the command line prints it: the peak, up to {@link #TEXT_ROWS} storages, the split. */
+    /**
+     * The explanation as the command line prints it: the peak, up to {@link #TEXT_ROWS} storages,
+     * the split. Names come from the user's files, so each line goes through {@link Printable}: a
+     * newline or ESC in a tensor or op name is written as {@code \\uXXXX}, not passed to the
+     * terminal, and the name column is as wide as the longest name so written.
+     */
     public String text() {
         StringBuilder b = new StringBuilder();
         String unit = op == null ? "buffer(s)" : "storage(s)";
-        b.append(String.format(Locale.ROOT, "peak: %s %d%s: %,d B in %d %s = the lower bound%n",
+        line(b, String.format(Locale.ROOT, "peak: %s %d%s: %,d B in %d %s = the lower bound",
                 op == null ? "time" : "position", instant, op == null ? "" : " (op '" + op + "', stream " + opStream + ")", lowerBound, live.size(), unit));
         int width = 8;
-        for (int i = 0; i < Math.min(TEXT_ROWS, live.size()); i++) width = Math.max(width, live.get(i).name().length());
+        for (int i = 0; i < Math.min(TEXT_ROWS, live.size()); i++) width = Math.max(width, Printable.of(live.get(i).name()).length());
         long rest = 0;
         for (int i = 0; i < live.size(); i++) {
             Live l = live.get(i);
@@ -221,14 +227,19 @@ public record PeakExplanation(long instant, String op, int opStream, List<Live> 
                 rest += l.alignedBytes();
                 continue;
             }
-            b.append(String.format(Locale.ROOT, "  %-" + width + "s %,16d B  %s%n", l.name(), l.bytes(), l.reason()));
+            line(b, String.format(Locale.ROOT, "  %-" + width + "s %,16d B  %s", Printable.of(l.name()), l.bytes(), l.reason()));
         }
         if (live.size() > TEXT_ROWS)
-            b.append(String.format(Locale.ROOT, "  ... and %,d more %s, %,d B%n", live.size() - TEXT_ROWS, unit, rest));
-        b.append(String.format(Locale.ROOT, "arena %,d B = needed at the peak %,d B + streams %,d B + alignment %,d B + fragmentation %,d B%n",
+            line(b, String.format(Locale.ROOT, "  ... and %,d more %s, %,d B", live.size() - TEXT_ROWS, unit, rest));
+        line(b, String.format(Locale.ROOT, "arena %,d B = needed at the peak %,d B + streams %,d B + alignment %,d B + fragmentation %,d B",
                 arena, neededBytes, streamBytes, alignmentBytes, fragmentationBytes));
-        b.append("  ").append(gapCause());
+        b.append(Printable.of("  " + gapCause()));
         return b.toString();
+    }
+
+    /** {@code s} made printable ({@link Printable}), then the line separator. */
+    private static void line(StringBuilder b, String s) {
+        b.append(Printable.of(s)).append(System.lineSeparator());
     }
 
     /** One sentence on the gap between the arena and the lower bound, and on what the bound holds beyond the tensors' own bytes. */

@@ -17,6 +17,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ExecutorsTest {
     private static final DeviceOptions DELAYS = DeviceOptions.DEFAULT.withSeed(7).withMaxDelayNanos(200_000);
 
+    /** Warm-up iterations run (each as many launches as a timed one) but are not among the results. */
+    @Test
+    void warmUpIterationsRunButAreLeftOutOfTheResults() {
+        Graph g = TestGraphs.convNet();
+        Plan plan = ArenaPlanner.plan(g);
+        long[] launches = new long[3];
+        for (int w = 0; w < 3; w++) {
+            try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
+                Executors.Comparison c = Executors.run(plan, d, List.of(Mode.PLANNED, Mode.PER_TENSOR), w, 2, Inputs.of(g, 1), 1, false);
+                assertThat(c.results().get(Mode.PLANNED)).hasSize(2);
+                assertThat(c.results().get(Mode.PER_TENSOR)).hasSize(2);
+                assertThat(c.outputsEqual()).as(c.firstDifference()).isTrue();
+                launches[w] = d.counters().launches();
+            }
+        }
+        assertThat(launches[1] - launches[0]).isPositive().isEqualTo(launches[2] - launches[1]);
+    }
+
     @Test
     void allModesGiveTheSameBitsOnOneStream() {
         for (Graph g : TestGraphs.all()) {

@@ -26,6 +26,8 @@ class RunReportTest {
                 .contains("outputs equal across modes: yes");
         JsonNode root = new ObjectMapper().readTree(json.toFile());
         assertThat(root.get("outputs_equal").asBoolean()).isTrue();
+        assertThat(text).contains("2 iteration(s) per mode, after " + RunReport.DEFAULT_WARMUP + " warm-up iteration(s)");
+        assertThat(root.get("warmup").asInt()).isEqualTo(RunReport.DEFAULT_WARMUP);
         assertThat(root.get("modes")).hasSize(4);
         assertThat(root.get("modes").get(1).get("allocator_calls_per_iteration").asDouble()).isPositive();
         assertThat(root.get("modes").get(3).get("mode").asText()).isEqualTo("graph");

@@ -65,6 +65,18 @@ final class TinyOnnx {
     /** A graph output of an ONNX element type, its shape declared. */
     TinyOnnx output(int elemType, String name, Object... dims) { graph.addOutput(valueInfo(name, elemType, true, dims)); return this; }
 
+    /** A graph (or body) input that is a sequence of tensors of an ONNX element type (ONNX TypeProto sequence_type). */
+    TinyOnnx sequenceInput(int elemType, String name) { graph.addInput(sequence(name, elemType)); return this; }
+
+    /** A graph (or body) output that is a sequence of tensors of an ONNX element type. */
+    TinyOnnx sequenceOutput(int elemType, String name) { graph.addOutput(sequence(name, elemType)); return this; }
+
+    private static OnnxMl.ValueInfoProto sequence(String name, int elemType) {
+        OnnxMl.TypeProto element = OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(elemType)).build();
+        return OnnxMl.ValueInfoProto.newBuilder().setName(name)
+                .setType(OnnxMl.TypeProto.newBuilder().setSequenceType(OnnxMl.TypeProto.Sequence.newBuilder().setElemType(element))).build();
+    }
+
     /** A {@code value_info} entry: an intermediate value's declared element type and shape. */
     TinyOnnx valueInfo(int elemType, String name, Object... dims) { graph.addValueInfo(valueInfo(name, elemType, true, dims)); return this; }
 
@@ -120,7 +132,7 @@ final class TinyOnnx {
         return t.build();
     }
 
-    /** A node; attrs alternate name, value (Long, Double, String, long[], double[], String[], OnnxMl.TensorProto, or a TinyOnnx whose graph is a GRAPH: a body). */
+    /** A node; attrs alternate name, value (Long, Double, String, long[], double[], String[], OnnxMl.TensorProto, OnnxMl.TypeProto, or a TinyOnnx whose graph is a GRAPH: a body). */
     TinyOnnx node(String name, String op, List<String> in, List<String> out, Object... attrs) {
         OnnxMl.NodeProto.Builder n = OnnxMl.NodeProto.newBuilder().setName(name).setOpType(op).addAllInput(in).addAllOutput(out);
         for (int i = 0; i < attrs.length; i += 2) {
@@ -134,6 +146,7 @@ final class TinyOnnx {
             else if (v instanceof String[] ss) { for (String x : ss) a.addStrings(ByteString.copyFromUtf8(x)); a.setType(OnnxMl.AttributeProto.AttributeType.STRINGS); }
             else if (v instanceof OnnxMl.TensorProto t) a.setT(t).setType(OnnxMl.AttributeProto.AttributeType.TENSOR);
             else if (v instanceof TinyOnnx g) a.setG(g.graph.build()).setType(OnnxMl.AttributeProto.AttributeType.GRAPH);
+            else if (v instanceof OnnxMl.TypeProto tp) a.setTp(tp).setType(OnnxMl.AttributeProto.AttributeType.TYPE_PROTO);
             else if (v instanceof Ref r) a.setRefAttrName(r.name()).setType(r.type());
             else throw new IllegalArgumentException(String.valueOf(v));
             n.addAttribute(a);

@@ -6,6 +6,7 @@ import org.arenaplan.bench.ScheduleBench;
 import org.arenaplan.cuda.Cuda;
 import org.arenaplan.cuda.CudaDeviceProvider;
 import org.arenaplan.cuda.DeviceBench;
+import org.arenaplan.exec.RunReport;
 import org.arenaplan.device.Device;
 import org.arenaplan.device.DeviceOptions;
 import org.arenaplan.io.TextFiles;
@@ -61,7 +62,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--iterations", paramLabel = "K", defaultValue = "20", description = "Timed iterations per model and mode (default: ${DEFAULT-VALUE}).")
     int iterations;
 
-    @Option(names = "--warmup", paramLabel = "W", defaultValue = "3", description = "Untimed iterations first (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", paramLabel = "W", defaultValue = "" + RunReport.DEFAULT_WARMUP, description = "Untimed iterations first (default: ${DEFAULT-VALUE}).")
     int warmup;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the models table as JSON.")

@@ -271,7 +271,7 @@ final class PlanCommand implements Callable<Integer> {
         Planner watched = WatchedPlanner.pricing(Planners.byName(planner, options), stderr);
         stdout.println(StreamPlanner.price(plan, graphOptions(options), watched).summary());
         stdout.println("events (" + plan.sync().events().size() + "):");
-        for (SyncEvent e : plan.sync().events()) stdout.println("  " + SyncText.line(plan.graph(), e));
+        for (SyncEvent e : plan.sync().events()) stdout.println("  " + org.arenaplan.io.Printable.of(SyncText.line(plan.graph(), e)));
     }
 
     private Outcome planProblem(PlanInput input, Planner watched) {

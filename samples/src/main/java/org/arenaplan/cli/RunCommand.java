@@ -38,7 +38,7 @@ import java.util.concurrent.Callable;
                 "              [--device auto|sim|cuda] [--tf32]",
                 "              [--mode planned|per-tensor|pool|graph|all]",
                 "              [--planner NAME] [--time-limit SECONDS] [--streams N]",
-                "              [--sync none|add] [--iterations K] [--json FILE]",
+                "              [--sync none|add] [--iterations K] [--warmup W] [--json FILE]",
                 "              [--schedule file|memory] [--schedule-time-limit SECONDS]",
                 "              [--fuse none|epilogues]",
                 "              [--train [--recompute none|sqrt|auto] [--memory-budget BYTES]]",
@@ -89,6 +89,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--iterations", paramLabel = "K", defaultValue = "3", description = "Iterations per mode (default: ${DEFAULT-VALUE}).")
     int iterations;
 
+    @Option(names = "--warmup", paramLabel = "W", defaultValue = "" + RunReport.DEFAULT_WARMUP,
+            description = "Untimed iterations per mode before the K timed ones, as bench's --warmup; their outputs are compared too (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as JSON (with outputs_equal).")
     Path json;
 
@@ -132,6 +136,7 @@ final class RunCommand implements Callable<Integer> {
         PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(Dims.routeToModel(model, dims, words))), donateInputs, inputValues);
         if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (iterations < 1) throw new UsageException("--iterations must be at least 1, got " + iterations);
+        if (warmup < 0) throw new UsageException("--warmup must be at least 0, got " + warmup);
         if (!List.of("auto", "sim", "cuda").contains(device)) throw new UsageException("--device " + device + ": expected auto, sim or cuda");
         if (!List.of("planned", "per-tensor", "pool", "graph", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool, graph or all");
         if (json != null) FileAccess.checkWritable(json, "--json");
@@ -157,7 +162,7 @@ final class RunCommand implements Callable<Integer> {
         Map<String, TensorValue> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = Progress.during("run: " + plan.graph().name() + ", " + mode + " mode(s) x " + iterations + " iteration(s)",
-                QUIET, LINE_EVERY, spec.commandLine().getErr(), () -> input.blamingInput(g -> RunReport.run(plan, device, DeviceOptions.DEFAULT.withTf32(tf32), mode, iterations, inputs, out)));
+                QUIET, LINE_EVERY, spec.commandLine().getErr(), () -> input.blamingInput(g -> RunReport.run(plan, device, DeviceOptions.DEFAULT.withTf32(tf32), mode, warmup, iterations, inputs, out)));
         if (tf32 && !report.tf32()) out.println("--tf32: ignored on the simulator, which computes in FP32");
         fusionFlags.print(out);
         TrainingFlags.print(training, out);

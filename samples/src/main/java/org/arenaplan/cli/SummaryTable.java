@@ -1,5 +1,6 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.io.Printable;
 import org.arenaplan.liveness.Refusal;
 import org.arenaplan.plan.PlanStats;
 
@@ -31,7 +32,7 @@ final class SummaryTable {
     static List<String> refusalLines(List<Refusal> refusals) {
         List<String> lines = new java.util.ArrayList<>();
         lines.add(String.format(Locale.ROOT, "  %-18s %s", "refused", refusals.isEmpty() ? "none" : refusals.size() + (refusals.size() == 1 ? " request" : " requests")));
-        for (Refusal r : refusals) lines.add("    " + r);
+        for (Refusal r : refusals) lines.add("    " + Printable.of(r.toString()));   // names from the user's files: no newline or ESC reaches the terminal
         return lines;
     }
 

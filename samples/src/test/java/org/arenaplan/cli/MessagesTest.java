@@ -63,8 +63,10 @@ class MessagesTest {
         Cli one = Cli.run("run", "--model", "mlp", "--mode", "planned", "--device", "sim", "--iterations", "2");
         assertThat(one.code()).as(one.toString()).isZero();
         assertThat(one.out()).doesNotContain("across modes: yes").contains("outputs equal across iterations: yes (bit-identical; one mode, so nothing compared across modes)");
-        Cli single = Cli.run("run", "--model", "mlp", "--mode", "planned", "--device", "sim", "--iterations", "1");
+        Cli single = Cli.run("run", "--model", "mlp", "--mode", "planned", "--device", "sim", "--iterations", "1", "--warmup", "0");
         assertThat(single.out()).contains("outputs: one mode, one iteration: nothing compared");
+        Cli warm = Cli.run("run", "--model", "mlp", "--mode", "planned", "--device", "sim", "--iterations", "1");   // the warm-up's outputs are compared too
+        assertThat(warm.out()).contains("outputs equal across iterations: yes");
     }
 
     @Test

@@ -21,10 +21,12 @@ import org.arenaplan.sim.SimDevice;
  * Entry point of the packed GPU runner jar ({@code tests-gpu/gpu-runner}). Commands:
  * <ul>
  *   <li>{@code doctor}: what the CUDA probe found;</li>
+ *   <li>{@code probe FILE}: the doctor's report, and the probe's findings written to FILE as JSON
+ *       ({@link ProbeFile}); exit 0 when CUDA is usable, 3 when not (run.sh's doctor step);</li>
  *   <li>{@code sim-smoke}: a two-stream kernel run on the simulator, checked against hand-computed values;</li>
  *   <li>{@code bench [--device cuda|sim] [--models A,B] [--json FILE] [--iterations N] [--warmup N]}: the
  *       benchmark of every mode over {@link GpuGraphs#all()} ({@link DeviceBench});</li>
- *   <li>{@code bench-real DIR [--device cuda|sim] [--json FILE] [--iterations N]}: the real-weight ONNX
+ *   <li>{@code bench-real DIR [--device cuda|sim] [--json FILE] [--iterations N] [--warmup N]}: the real-weight ONNX
  *       models of DIR against their reference outputs ({@link RealModels});</li>
  *   <li>{@code summarize OUTDIR}: OUTDIR/results.json from what run.sh left there ({@link RunSummary}).</li>
  * </ul>
@@ -39,6 +41,7 @@ public final class GpuRunner {
         try {
             switch (command) {
                 case "doctor" -> Doctor.report(System.out);
+                case "probe" -> System.exit(probe(rest));
                 case "sim-smoke" -> System.exit(SimSmoke.run(System.out) ? 0 : 1);
                 case "bench" -> System.exit(bench(new Flags(command, rest, false)));
                 case "bench-real" -> System.exit(RealModels.bench(new Flags(command, rest, true), System.out));
@@ -55,6 +58,25 @@ public final class GpuRunner {
             System.err.println("arenaplan-gpu: " + e.getMessage() + " (usage: java -jar arenaplan-gpu.jar help)");
             System.exit(2);
         }
+    }
+
+    /** {@code probe FILE}: exit 0 when CUDA is usable, 3 when not; the findings go to FILE either way. */
+    private static int probe(String[] rest) throws IOException {
+        if (rest.length != 1) throw new BadUsage("probe takes one FILE, got " + rest.length + " argument(s)");
+        Path file = Path.of(rest[0]);
+        String why = notWritable("probe", file);
+        if (why != null) throw new BadUsage(why);
+        boolean available = Doctor.report(System.out);
+        ProbeFile.write(Cuda.info(), file);
+        return available ? 0 : 3;
+    }
+
+    /** Why {@code file} (named by {@code what}) cannot be written: a folder, or in a folder that does not exist; null when it can. */
+    static String notWritable(String what, Path file) {
+        String folder = TextFiles.folderNotFile(what, file);
+        if (folder != null) return folder;
+        Path parent = file.toAbsolutePath().getParent();
+        return parent != null && !Files.isDirectory(parent) ? what + " " + file + ": cannot write: folder " + parent + " does not exist" : null;
     }
 
     /** A wrong command line: one line on stderr naming the argument, exit 2. */
@@ -94,10 +116,8 @@ public final class GpuRunner {
             }
             if (!List.of("cuda", "sim").contains(device)) throw new BadUsage(command + ": --device " + device + ": expected cuda or sim");
             if (json != null) {
-                String folder = TextFiles.folderNotFile("--json", json);
-                if (folder != null) throw new BadUsage(command + ": " + folder);
-                Path parent = json.toAbsolutePath().getParent();
-                if (parent != null && !Files.isDirectory(parent)) throw new BadUsage(command + ": --json " + json + ": cannot write: folder " + parent + " does not exist");
+                String why = notWritable("--json", json);
+                if (why != null) throw new BadUsage(command + ": " + why);
             }
         }
 
@@ -122,7 +142,7 @@ public final class GpuRunner {
         }
     }
 
-    /** Exit 0 after printing the table (and writing the JSON), 1 when a mode's outputs differ from planned's, 3 without CUDA. */
+    /** Exit 0 after printing the table (and writing the JSON, rewritten after each model), 1 when a mode's outputs differ from planned's, 3 without CUDA. */
     private static int bench(Flags f) throws IOException {
         Map<String, Graph> models = new LinkedHashMap<>();
         for (Graph g : GpuGraphs.all()) if (f.models == null || f.models.contains(g.name())) models.put(g.name(), g);
@@ -130,14 +150,16 @@ public final class GpuRunner {
             System.err.println("bench: no model named " + f.models + "; known: " + GpuGraphs.all().stream().map(Graph::name).toList());
             return 2;
         }
-        List<DeviceBench.Row> rows;
+        List<DeviceBench.Row> rows = new java.util.ArrayList<>();
         try (Device d = f.open(System.out)) {
             if (d == null) return 3;
             System.out.println("bench on " + d.description());
-            rows = DeviceBench.run(d, DeviceBench.timerOf(d), models, f.warmup, f.iterations, System.out);
+            for (Map.Entry<String, Graph> m : models.entrySet()) {   // the JSON rewritten after each model: a step killed at its limit keeps the models done
+                rows.addAll(DeviceBench.run(d, DeviceBench.timerOf(d), Map.of(m.getKey(), m.getValue()), f.warmup, f.iterations, System.out));
+                if (f.json != null) DeviceBench.writeJson(rows, f.json);
+            }
         }
         DeviceBench.printTable(rows, System.out);
-        if (f.json != null) DeviceBench.writeJson(rows, f.json);
         return rows.stream().allMatch(DeviceBench.Row::outputsEqualPlanned) ? 0 : 1;
     }
 
@@ -147,9 +169,9 @@ public final class GpuRunner {
     }
 
     static void usage(PrintStream out, int exit) {
-        out.println("usage: java -jar arenaplan-gpu.jar (doctor | sim-smoke"
+        out.println("usage: java -jar arenaplan-gpu.jar (doctor | probe FILE | sim-smoke"
                 + " | bench [--device cuda|sim] [--models A,B] [--json FILE] [--iterations N] [--warmup N]"
-                + " | bench-real DIR [--device cuda|sim] [--json FILE] [--iterations N] | summarize OUTDIR)");
+                + " | bench-real DIR [--device cuda|sim] [--json FILE] [--iterations N] [--warmup N] | summarize OUTDIR)");
         System.exit(exit);
     }
 }

@@ -62,19 +62,22 @@ final class RealModels {
             if (d == null) return 3;
             out.println("bench-real on " + d.description());
             for (Path meta : metas) {
-                Result r = one(meta, d, f.iterations);
+                Result r = one(meta, d, f.warmup, f.iterations);
                 results.add(r);
                 out.println(line(r));
+                if (f.json != null) writeJson(results, f.json);   // rewritten after each model: a step killed at its limit keeps the models done
             }
-        }
-        if (f.json != null) {
-            new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-                    .enable(SerializationFeature.INDENT_OUTPUT).writeValue(f.json.toFile(), results);
         }
         return results.stream().anyMatch(r -> r.status().equals("failed")) ? 1 : 0;
     }
 
-    private static Result one(Path meta, Device d, int iterations) throws IOException {
+    /** The results as a JSON array, snake_case fields (each mode's {@link RunReport.Row} as {@code peak_device_bytes}, {@code held_device_bytes}, ...). */
+    static void writeJson(List<Result> results, Path file) throws IOException {
+        new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), results);
+    }
+
+    private static Result one(Path meta, Device d, int warmup, int iterations) throws IOException {
         JsonNode m;
         try {
             m = new ObjectMapper().readTree(meta.toFile());
@@ -100,7 +103,7 @@ final class RealModels {
         }
         try {
             Plan plan = ArenaPlanner.plan(g);
-            RunReport.Report rep = RunReport.measure(plan, d, "bench-real", List.of(Mode.values()), iterations, inputs);
+            RunReport.Report rep = RunReport.measure(plan, d, "bench-real", List.of(Mode.values()), warmup, iterations, inputs);
             double worst = 0;
             boolean matches = true;
             for (JsonNode o : m.path("outputs")) {

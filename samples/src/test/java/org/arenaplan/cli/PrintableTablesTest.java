@@ -1,0 +1,43 @@
+package org.arenaplan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Tensor and op names come from the user's files, and {@code plan} prints them in its tables: the
+ * peak's storages, the refused requests, the events. A name holding a newline, carriage return or
+ * ESC is written as {@code \\uXXXX} there, as in error messages ({@code io.Printable}), so it can
+ * neither break a table row nor rewrite the terminal ({@code ESC[2J} clears it).
+ */
+class PrintableTablesTest {
+    @TempDir
+    Path dir;
+
+    private static final String TENSOR = "h\\n\\u001b[2Jevil", OP = "act\\r\\u001b[31mred", INPUT = "x\\u2028y";
+
+    @Test
+    void namesWithControlCharactersStayOnTheirRowAndNeverReachTheTerminalRaw() throws Exception {
+        Path graph = dir.resolve("g.json");
+        // x is a caller-owned input (not donated): the Relu's in-place request over it is refused and listed.
+        Files.writeString(graph, """
+                {"format": "arenaplan-graph/1", "name": "g",
+                 "tensors": [{"name": "%3$s", "dtype": "f32", "shape": [256]}, {"name": "%1$s", "dtype": "f32", "shape": [256]},
+                             {"name": "y", "dtype": "f32", "shape": [256]}],
+                 "inputs": [{"name": "%3$s"}], "outputs": ["y"],
+                 "ops": [{"name": "%2$s", "kind": "Relu", "inputs": ["%3$s"], "outputs": ["%1$s"], "inplace": [{"output": 0, "input": 0}]},
+                         {"name": "out", "kind": "Gelu", "inputs": ["%1$s"], "outputs": ["y"], "stream": 1}]}
+                """.formatted(TENSOR, OP, INPUT), StandardCharsets.UTF_8);
+        Cli r = Cli.run("plan", graph.toString(), "--streams", "2");
+        assertThat(r.code()).as(r.toString()).isZero();
+        for (char c : r.out().replace("\n", "").toCharArray())
+            assertThat(Character.isISOControl(c) || c == '\u2028').as("a control character in: " + r.out()).isFalse();
+        assertThat(r.out()).contains("  h\\u000a\\u001b[2Jevil ")   // the peak's row, padded like the others
+                .contains("in-place refused: op 'act\\u000d\\u001b[31mred' writing 'h\\u000a\\u001b[2Jevil' over 'x\\u2028y'");
+        assertThat(r.out().lines().filter(l -> l.contains("h\\u000a")).count()).as(r.out()).isGreaterThanOrEqualTo(2);
+    }
+}
