@@ -107,7 +107,7 @@ final class ImportTimeOps {
         BigInteger steps = qr[1].signum() != 0 && qr[1].signum() == d.signum() ? qr[0].add(BigInteger.ONE) : qr[0];   // ceil
         n.require(steps.compareTo(BigInteger.valueOf(ImportFolding.MAX_ELEMENTS)) <= 0,
                 "Range of " + steps + " elements exceeds the import-time limit of " + ImportFolding.MAX_ELEMENTS);
-        int count = Math.max(0, steps.intValue());
+        int count = steps.signum() <= 0 ? 0 : steps.intValue();   // intValue() of a count below -2^31 would keep its low bits only
         long[] v = new long[count];
         for (int k = 0; k < count; k++) v[k] = start + k * delta;
         return TensorValue.ofLongs(t, new long[]{count}, v);

@@ -244,16 +244,18 @@ class ShapeFoldingTest {
         long b = (1L << 53) + 1;
         OnnxMl.TensorProto one = int64s("v", new long[]{1}, b);
         TinyOnnx m = new TinyOnnx().input(OnnxDTypes.INT64, "x", 1L)
-                .output(OnnxDTypes.INT64, "r", 3L).output(OnnxDTypes.INT64, "q", 2L).output(OnnxDTypes.INT64, "c", 2L).output(OnnxDTypes.INT64, "y", 1L)
+                .output(OnnxDTypes.INT64, "r", 3L).output(OnnxDTypes.INT64, "q", 2L).output(OnnxDTypes.INT64, "e", 0L).output(OnnxDTypes.INT64, "c", 2L).output(OnnxDTypes.INT64, "y", 1L)
                 .scalar("s", b).scalar("l", b + 3).scalar("d", 1).scalar("max", Long.MAX_VALUE).scalar("min", Long.MIN_VALUE).ints("two", 2)
                 .node("r", "Range", List.of("s", "l", "d"), List.of("r"))
                 .node("q", "Range", List.of("max", "min", "min"), List.of("q"))
+                .node("e", "Range", List.of("max", "min", "d"), List.of("e"))          // -(2^64 - 1) steps: empty
                 .node("c", "ConstantOfShape", List.of("two"), List.of("c"), "value", one)
                 .node("k", "Constant", List.of(), List.of("k"), "value", int64s("k", new long[0], b))
                 .node("y", "Add", List.of("k", "x"), List.of("y"));
         Map<String, TensorValue> out = run(load(m, Map.of()), Map.of("x", TensorValue.ofLongs(DType.I64, new long[]{1}, 2)));
         assertThat(out.get("r").longs()).containsExactly(b, b + 1, b + 2);
         assertThat(out.get("q").longs()).containsExactly(Long.MAX_VALUE, -1);
+        assertThat(out.get("e").longs()).isEmpty();
         assertThat(out.get("c").longs()).containsExactly(b, b);
         assertThat(out.get("y").longs()).containsExactly(b + 2);
     }
