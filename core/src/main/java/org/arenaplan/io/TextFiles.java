@@ -17,6 +17,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * Opens the text files arenaplan reads (graph JSON, plan JSON, CSV problems and solutions):
@@ -151,6 +152,26 @@ public final class TextFiles {
     public static String folderNotFile(String what, Path file) {
         if (file.toString().isEmpty()) return named(what, "''") + ": the name is empty; give a file";   // Java takes "" for the working folder
         return Files.isDirectory(file) ? named(what, file.toString()) + ": " + FOLDER_NOT_FILE : null;
+    }
+
+    /** What every command says of a named pipe, a socket or a device named where a file is read. */
+    public static final String NOT_A_REGULAR_FILE = "a pipe, socket or device, not a regular file (arenaplan reads a file whole, by its size: give a file)";
+
+    /**
+     * The one line every reader gives for a named pipe, a socket or a device named where a file is
+     * read ({@code --input x=/tmp/fifo: a pipe, socket or device, not a regular file ...}), or null
+     * for a regular file, a folder or a missing file (left to {@link #folderNotFile} and the
+     * reader). Only the attributes are read: opening a named pipe that no process writes would
+     * block forever, and a pipe's size reads 0, which a reader took for an empty file.
+     *
+     * @param what as for {@link #folderNotFile}
+     */
+    public static String notARegularFile(String what, Path file) {
+        try {
+            return Files.readAttributes(file, BasicFileAttributes.class).isOther() ? named(what, file.toString()) + ": " + NOT_A_REGULAR_FILE : null;
+        } catch (IOException e) {
+            return null;                                 // missing or unreadable: the reader says which
+        }
     }
 
     /**

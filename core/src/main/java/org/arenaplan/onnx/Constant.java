@@ -30,6 +30,17 @@ record Constant(Double fill, WeightValues values) {
         return of(bytes(b.flip()), DType.I64);
     }
 
+    /** The first element of {@code one} repeated {@code count} times (at most 2 GiB), built when read: a fill a double cannot hold. */
+    static Constant repeated(WeightValues one, DType type, long count) {
+        int width = type.bytes();
+        return new Constant(null, () -> {
+            ByteBuffer first = one.read().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            byte[] all = new byte[Math.toIntExact(count * width)];
+            for (int i = 0; i < all.length; i++) all[i] = first.get(first.position() + i % width);
+            return ByteBuffer.wrap(all).asReadOnlyBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        });
+    }
+
     /** float32 values {@code v}, little-endian (Upsample-7's scales attribute made an input at import). */
     static Constant ofFloats(float[] v) {
         ByteBuffer b = ByteBuffer.allocate(4 * v.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);

@@ -3,6 +3,7 @@ package org.arenaplan.onnx;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.TensorValue;
 
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Map;
@@ -81,6 +82,7 @@ final class ImportTimeOps {
         n.require(n.opset() >= 27 || !n.hasAttr("stash_type"), "attribute 'stash_type' needs opset 27");
         long stash = n.integer("stash_type", DType.F32.onnxCode());
         n.require(stash == DType.F32.onnxCode() || stash == DType.F64.onnxCode(), "attribute 'stash_type' = " + stash + " is not 1 (float) or 11 (double)");
+        if (t.isIntegral()) return integerRange(n, t);
         boolean inDouble = t == DType.F64 || ((t == DType.F16 || t == DType.BF16) && stash == DType.F64.onnxCode());
         double start = one(n, 0, "start"), limit = one(n, 1, "limit"), delta = one(n, 2, "delta");
         n.require(delta != 0 && Double.isFinite(start) && Double.isFinite(limit) && Double.isFinite(delta), "delta must be non-zero and every operand finite");
@@ -90,6 +92,32 @@ final class ImportTimeOps {
         double[] v = new double[count];
         for (int i = 0; i < count; i++) v[i] = t.isIntegral() || inDouble ? start + i * delta : (float) ((float) start + (float) i * (float) delta);
         return TensorValue.ofDoubles(t, new long[]{count}, v);
+    }
+
+    /**
+     * Range over int16, int32 or int64, exactly (numpy's arange, which onnx's reference runs): the
+     * count ceil((limit - start) / delta) in unbounded integers, element k {@code start + k * delta}
+     * in wrapping long arithmetic, exact because every element lies between start and limit.
+     */
+    private static TensorValue integerRange(NodeContext n, DType t) {
+        long start = exactOne(n, 0, "start"), limit = exactOne(n, 1, "limit"), delta = exactOne(n, 2, "delta");
+        n.require(delta != 0, "delta must be non-zero and every operand finite");
+        BigInteger d = BigInteger.valueOf(delta);
+        BigInteger[] qr = BigInteger.valueOf(limit).subtract(BigInteger.valueOf(start)).divideAndRemainder(d);
+        BigInteger steps = qr[1].signum() != 0 && qr[1].signum() == d.signum() ? qr[0].add(BigInteger.ONE) : qr[0];   // ceil
+        n.require(steps.compareTo(BigInteger.valueOf(ImportFolding.MAX_ELEMENTS)) <= 0,
+                "Range of " + steps + " elements exceeds the import-time limit of " + ImportFolding.MAX_ELEMENTS);
+        int count = steps.signum() <= 0 ? 0 : steps.intValue();   // intValue() of a count below -2^31 would keep its low bits only
+        long[] v = new long[count];
+        for (int k = 0; k < count; k++) v[k] = start + k * delta;
+        return TensorValue.ofLongs(t, new long[]{count}, v);
+    }
+
+    private static long exactOne(NodeContext n, int i, String what) {
+        TensorValue v = n.constantTensor(i);
+        if (v == null) return (long) one(n, i, what);   // not known: one() says so
+        n.require(v.elements() == 1, what + " must be a scalar");
+        return v.longs()[0];
     }
 
     private static double one(NodeContext n, int i, String what) {

@@ -15,14 +15,22 @@ public final class NodeContext {
     private final long opset;
     private final List<Value> inputs;            // null entries: omitted optional inputs
     private final java.util.function.Function<String, double[]> constants;
+    private final java.util.function.Function<String, org.arenaplan.ir.TensorValue> tensors;
 
     NodeContext(String file, OnnxModel.Node node, int index, long opset, List<Value> inputs, java.util.function.Function<String, double[]> constants) {
+        this(file, node, index, opset, inputs, constants, name -> null);
+    }
+
+    /** @param tensors the exact value of a tensor known at import by name, else null (see {@link #constantTensor}) */
+    NodeContext(String file, OnnxModel.Node node, int index, long opset, List<Value> inputs, java.util.function.Function<String, double[]> constants,
+                java.util.function.Function<String, org.arenaplan.ir.TensorValue> tensors) {
         this.file = file;
         this.node = node;
         this.index = index;
         this.opset = opset;
         this.inputs = inputs;
         this.constants = constants;
+        this.tensors = tensors;
     }
 
     public OnnxModel.Node node() { return node; }
@@ -59,6 +67,15 @@ public final class NodeContext {
         long[] out = new long[c.length];
         for (int k = 0; k < c.length; k++) out[k] = (long) c[k];
         return out;
+    }
+
+    /**
+     * The value of input i with its element type, bit for bit, when known at import (a constant,
+     * a value derived at import or a given graph input), else null. Unlike {@link #constantReals}
+     * it holds an int64 beyond 2^53 exactly.
+     */
+    public org.arenaplan.ir.TensorValue constantTensor(int i) {
+        return tensors.apply(input(i).name());
     }
 
     /** The values of input i when known at import time (an initializer or a Constant), else null. */

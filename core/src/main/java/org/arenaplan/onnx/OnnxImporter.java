@@ -354,10 +354,20 @@ public final class OnnxImporter {
      * A declared element type (ONNX {@code TypeProto.Tensor.elem_type}; 0 = not given) must be the
      * inferred one: a graph output declared int32 that the nodes compute as f32 is refused, not
      * written as f32 under an int32 name. Dim overrides do not change types, so this always runs.
+     * A declaration that is no tensor type at all (a sequence, an optional, a map or a sparse
+     * tensor: ONNX {@code TypeProto}'s other cases) for a value the nodes compute as a tensor is
+     * refused too, as onnx's checker refuses it ("type case mismatch").
+     *
+     * @throws OnnxException naming the file, {@code what} and the value, declared and inferred types
      */
     private void checkDeclaredType(OnnxModel.ValueInfo declared, String what) {
         Value inferred = values.get(declared.name());
-        if (declared.notTensor() != null || declared.elemType() == 0 || inferred == null) return;
+        if (inferred == null) return;
+        if (declared.notTensor() != null)   // onnx's checker: "type case mismatch" / "has unsupported type: seq(tensor(float))"
+            throw new OnnxException(file + ": " + what + " '" + declared.name() + "' is declared " + declared.notTensor()
+                    + " but the nodes compute it as a tensor (" + inferred.dtype().jsonName() + " " + Arrays.toString(inferred.shape())
+                    + "): arenaplan plans tensors only (sequence, optional and map values are not supported)");
+        if (declared.elemType() == 0) return;
         if (declared.elemType() != inferred.dtype().onnxCode()) {
             DType d = DType.ofOnnx(declared.elemType());
             throw new OnnxException(file + ": " + what + " '" + declared.name() + "' is declared with element type "
@@ -414,7 +424,7 @@ public final class OnnxImporter {
             if (v == null) throw probe.error("reads '" + in + "', which no earlier node, initializer or graph input defines");
             ins.add(v);
         }
-        NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues);
+        NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues, this::knownValue);
         OlderOpsets.checkShapes(node, ins, n, opset);
         if (!org.arenaplan.ir.PackedTypes.ONNX_TYPES.contains(node.opType()))
             for (Value v : ins)
@@ -559,10 +569,17 @@ public final class OnnxImporter {
         OnnxModel.TensorData value = n.tensor("value");
         DType dt = value == null ? DType.F32 : dtype(value.dataType(), "attribute 'value' of node '" + n.opName() + "'");
         n.require(!dt.isPacked(), "attribute 'value' is " + dt.jsonName() + ", a packed sub-byte type, which ConstantOfShape does not fill here");
-        double fill = value == null ? 0.0 : value.uniform() == null ? Double.NaN : value.uniform();
-        n.require(!Double.isNaN(fill) && (value == null || value.elementCount() == 1), "attribute 'value' must hold exactly one element");
+        n.require(value == null || (value.elementCount() == 1 && value.source() != null), "attribute 'value' must hold exactly one element");
         for (long d : shape) n.require(d >= 0, "shape " + Arrays.toString(shape) + " has a negative extent");
-        addWeight(new Value(n.node().outputs().get(0), dt, shape), Constant.fill(fill), n);
+        Value out = new Value(n.node().outputs().get(0), dt, shape);
+        Double fill = value == null ? Double.valueOf(0.0) : value.uniform();
+        if (fill == null) {   // an int64 beyond 2^53, which a double fill would round: its bytes repeated
+            n.require(out.countable() && dt.byteSize(out.elements()) <= Integer.MAX_VALUE, "output " + out + " of the int64 value "
+                    + dt.getLong(value.source().read().order(ByteOrder.LITTLE_ENDIAN), 0) + " (beyond 2^53) exceeds 2 GiB, the most arenaplan holds repeated");
+            addWeight(out, Constant.repeated(value.source(), dt, out.elements()), n);
+            return;
+        }
+        addWeight(out, Constant.fill(fill), n);
     }
 
     private void constant(NodeContext n) {

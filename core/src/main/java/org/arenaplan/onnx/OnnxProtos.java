@@ -68,6 +68,8 @@ public final class OnnxProtos {
     private static ByteString map(Path path) {
         String folder = org.arenaplan.io.TextFiles.folderNotFile("", path);
         if (folder != null) throw new OnnxException(folder);
+        String pipe = org.arenaplan.io.TextFiles.notARegularFile("", path);
+        if (pipe != null) throw new OnnxException(pipe);
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size > Integer.MAX_VALUE)

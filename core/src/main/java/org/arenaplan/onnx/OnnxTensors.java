@@ -240,7 +240,9 @@ final class OnnxTensors {
 
     /**
      * The value every element holds when all are bitwise equal (compared as raw bytes, stopping
-     * at the first difference), else null; null also for an empty tensor and for a packed type.
+     * at the first difference), else null; null also for an empty tensor, for a packed type and
+     * for an integer a double does not hold exactly (an int64 or uint64 beyond 2^53), which stays
+     * values so that it is read bit for bit.
      */
     static Double uniform(WeightValues source, DType type) {
         if (type.isPacked()) return null;          // several elements per byte, the last one padded: kept as values
@@ -251,6 +253,8 @@ final class OnnxTensors {
         for (int i = 1; i < n; i++)
             for (int k = 0; k < width; k++)
                 if (b.get(i * width + k) != b.get(k)) return null;
-        return type.getDouble(b, 0);
+        double d = type.getDouble(b, 0);
+        if (type.isIntegral() && DType.toIntegral(d, type) != type.getLong(b, 0)) return null;   // an int64 beyond 2^53: a double fill would round it
+        return d;
     }
 }

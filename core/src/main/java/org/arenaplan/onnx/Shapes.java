@@ -22,11 +22,12 @@ public final class Shapes {
     /** The byte offset of a Slice view in its input {@code x}: its first row (0 for the other view kinds). */
     static long viewOffset(Lowered l, Value x) {
         if (!l.kind().equals(org.arenaplan.ir.OpKinds.SLICE) || x.rank() == 0) return 0;
-        long[] starts = (long[]) l.attrs().get("starts"), axes = (long[]) l.attrs().get("axes");
+        long[] starts = (long[]) l.attrs().get("starts"), axes = (long[]) l.attrs().get("axes"), steps = (long[]) l.attrs().get("steps");
         for (int i = 0; i < axes.length; i++) {
             if (axes[i] != 0) continue;
             long s = starts[i] < 0 ? starts[i] + x.dim(0) : starts[i];
-            return Math.max(0, Math.min(x.dim(0), s)) * (x.elements() / Math.max(1, x.dim(0))) * x.dtype().bytes();
+            long last = steps != null && steps[i] < 0 ? x.dim(0) - 1 : x.dim(0);   // ONNX Slice: a negative step clamps start to [0, dim - 1]
+            return Math.max(0, Math.min(last, s)) * (x.elements() / Math.max(1, x.dim(0))) * x.dtype().bytes();
         }
         return 0;
     }

@@ -174,6 +174,36 @@ class BadInputTest {
                 .hasMessage(unnamed + ": initializer #0 of graph 'tiny' has no name (the ONNX checker: tensor initializers must have a non-empty name)");
     }
 
+    /**
+     * breaker17: a value_info or graph output declared a sequence, an optional, a map or a sparse
+     * tensor for a value the nodes compute as a tensor planned silently; onnx 1.23.1's checker
+     * refuses each ("has unsupported type: seq(tensor(float))", "type case mismatch").
+     */
+    @Test
+    void aTensorDeclaredASequenceOptionalMapOrSparseTensorIsRefused() throws Exception {
+        ai.onnx.proto.OnnxMl.TypeProto tensor = ai.onnx.proto.OnnxMl.TypeProto.newBuilder()
+                .setTensorType(ai.onnx.proto.OnnxMl.TypeProto.Tensor.newBuilder().setElemType(OnnxDTypes.FLOAT)).build();
+        ai.onnx.proto.OnnxMl.TypeProto[] types = {
+                ai.onnx.proto.OnnxMl.TypeProto.newBuilder().setSequenceType(ai.onnx.proto.OnnxMl.TypeProto.Sequence.newBuilder().setElemType(tensor)).build(),
+                ai.onnx.proto.OnnxMl.TypeProto.newBuilder().setOptionalType(ai.onnx.proto.OnnxMl.TypeProto.Optional.newBuilder().setElemType(tensor)).build(),
+                ai.onnx.proto.OnnxMl.TypeProto.newBuilder().setMapType(ai.onnx.proto.OnnxMl.TypeProto.Map.newBuilder().setKeyType(OnnxDTypes.INT64).setValueType(tensor)).build(),
+                ai.onnx.proto.OnnxMl.TypeProto.newBuilder().setSparseTensorType(ai.onnx.proto.OnnxMl.TypeProto.SparseTensor.newBuilder().setElemType(OnnxDTypes.FLOAT)).build()};
+        String[] words = {"a sequence", "an optional", "a map", "a sparse tensor"};
+        for (int k = 0; k < types.length; k++) {
+            ai.onnx.proto.OnnxMl.ModelProto.Builder m = new TinyOnnx().input("x", 2L, 3L).output("y", 2L, 3L)
+                    .node("r", "Relu", List.of("x"), List.of("h")).node("n", "Neg", List.of("h"), List.of("y")).model().toBuilder();
+            m.getGraphBuilder().addValueInfo(ai.onnx.proto.OnnxMl.ValueInfoProto.newBuilder().setName("h").setType(types[k]));
+            Path mid = write("vi-" + k + ".onnx", m.build().toByteArray());
+            assertThatThrownBy(() -> OnnxImporter.load(mid, Map.of())).isInstanceOf(OnnxException.class)
+                    .hasMessage(mid + ": value_info 'h' is declared " + words[k] + " but the nodes compute it as a tensor (f32 [2, 3]):"
+                            + " arenaplan plans tensors only (sequence, optional and map values are not supported)");
+            m.getGraphBuilder().clearValueInfo().getOutputBuilder(0).setType(types[k]);
+            Path out = write("out-" + k + ".onnx", m.build().toByteArray());
+            assertThatThrownBy(() -> OnnxImporter.load(out, Map.of())).isInstanceOf(OnnxException.class)
+                    .hasMessageStartingWith(out + ": graph output 'y' is " + words[k]);   // main's up-front refusal of a non-tensor output
+        }
+    }
+
     /** breaker15: Tile's refusal said "attribute 'repeats'", an input since Tile-6 (the ONNX operator spec, Tile-6/13). */
     @Test
     void tilesRepeatsIsNamedAsTheInputItIs() throws Exception {

@@ -216,6 +216,50 @@ class ShapeFoldingTest {
         assertThat(out.get("z").floats()).containsExactly(2, 0, 5, 3, 8, 6, 11, 9);   // columns 2 and 0, step -2
     }
 
+    /**
+     * breaker17: a Slice of one row along axis 0 with a negative step is a view of that row, whose
+     * start ONNX clamps to [0, dim - 1] for a negative step (Slice-13: "clamped to [0, dims[axes[i]]-1]
+     * for negative stepping"); the view was placed one row past its base and the model refused.
+     */
+    @Test
+    void aOneRowSliceWithANegativeStepIsAViewOfTheLastRow() {
+        TinyOnnx m = new TinyOnnx().input("x", 5L, 2L).output("y", 1L, 2L)
+                .ints("s", Long.MAX_VALUE).ints("e", 3).ints("a", 0).ints("st", Long.MIN_VALUE)
+                .node("sl", "Slice", List.of("x", "s", "e", "a", "st"), List.of("y"));
+        Graph g = load(m, Map.of());
+        assertThat(ShapeInferenceTest.op(g, "sl").views()).containsExactly(new Op.View(0, 0, 32));   // row 4 of 2 floats
+        TensorValue x = TensorValue.ofFloats(new long[]{5, 2}, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        assertThat(run(g, Map.of("x", x)).get("y").floats()).containsExactly(8, 9);
+    }
+
+    /**
+     * breaker17: int64 values past 2^53 went through doubles at import and came out rounded: a
+     * scalar Constant (a one-value tensor held as a double fill), ConstantOfShape's value, and
+     * Range, whose length and elements were computed in doubles (Range(2^53+1, 2^53+4, 1) gave 4
+     * elements; Range(2^63-1, -2^63, -2^63) gave [2^63-1, 0]). onnx's reference evaluator (numpy)
+     * gives [2^53+1, 2^53+2, 2^53+3] and [2^63-1, -1].
+     */
+    @Test
+    void int64ValuesBeyondTwoToThe53FoldExactly() {
+        long b = (1L << 53) + 1;
+        OnnxMl.TensorProto one = int64s("v", new long[]{1}, b);
+        TinyOnnx m = new TinyOnnx().input(OnnxDTypes.INT64, "x", 1L)
+                .output(OnnxDTypes.INT64, "r", 3L).output(OnnxDTypes.INT64, "q", 2L).output(OnnxDTypes.INT64, "e", 0L).output(OnnxDTypes.INT64, "c", 2L).output(OnnxDTypes.INT64, "y", 1L)
+                .scalar("s", b).scalar("l", b + 3).scalar("d", 1).scalar("max", Long.MAX_VALUE).scalar("min", Long.MIN_VALUE).ints("two", 2)
+                .node("r", "Range", List.of("s", "l", "d"), List.of("r"))
+                .node("q", "Range", List.of("max", "min", "min"), List.of("q"))
+                .node("e", "Range", List.of("max", "min", "d"), List.of("e"))          // -(2^64 - 1) steps: empty
+                .node("c", "ConstantOfShape", List.of("two"), List.of("c"), "value", one)
+                .node("k", "Constant", List.of(), List.of("k"), "value", int64s("k", new long[0], b))
+                .node("y", "Add", List.of("k", "x"), List.of("y"));
+        Map<String, TensorValue> out = run(load(m, Map.of()), Map.of("x", TensorValue.ofLongs(DType.I64, new long[]{1}, 2)));
+        assertThat(out.get("r").longs()).containsExactly(b, b + 1, b + 2);
+        assertThat(out.get("q").longs()).containsExactly(Long.MAX_VALUE, -1);
+        assertThat(out.get("e").longs()).isEmpty();
+        assertThat(out.get("c").longs()).containsExactly(b, b);
+        assertThat(out.get("y").longs()).containsExactly(b + 2);
+    }
+
     @Test
     void padModesAndCenterCropPad() {
         TensorValue x = TensorValue.ofFloats(new long[]{1, 3}, 1, 2, 3);

@@ -37,8 +37,10 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "bench", sortOptions = false, mixinStandardHelpOptions = true,
         customSynopsis = {
-                "arenaplan bench [models] [--device auto|cuda|sim] [--tf32] [--iterations K] [--warmup W] [--json FILE]",
-                "arenaplan bench search [--set challenging|real|perfect] [--dir DIR] [--time-limit SECONDS] [--node-limit N] [--seed S]",
+                "arenaplan bench [models] [--device auto|cuda|sim] [--tf32]",
+                "                [--iterations K] [--warmup W] [--json FILE]",
+                "arenaplan bench search [--set challenging|real|perfect] [--dir DIR]",
+                "                [--time-limit SECONDS] [--node-limit N] [--seed S]",
                 "arenaplan bench schedule [--dir DIR] [--time-limit SECONDS]",
                 "arenaplan bench recompute [--time-limit SECONDS]"},
         description = {"Benchmarks: built-in models planned vs per-tensor vs pool on a device, or the search planner on placement problems.",

@@ -23,13 +23,16 @@ final class FileAccess {
     }
 
     /**
-     * Reads {@code file} with {@code reader}; a folder is {@link TextFiles#folderNotFile}'s line,
-     * any other failure {@code cannot read FILE: REASON} ({@link TextFiles#reason}).
+     * Reads {@code file} with {@code reader}; a folder is {@link TextFiles#folderNotFile}'s line, a
+     * named pipe, socket or device {@link TextFiles#notARegularFile}'s (never opened: a pipe no one
+     * writes would block), any other failure {@code cannot read FILE: REASON} ({@link TextFiles#reason}).
      *
      * @param what the argument or option that named the file, as the synopsis writes it ({@code PROBLEM.csv})
      */
     static <T> T read(Path file, String what, Reading<T> reader) {
         refuseFolder(file, what);
+        String pipe = TextFiles.notARegularFile(what, file);
+        if (pipe != null) throw new InputException(pipe);
         try {
             return reader.read(file);
         } catch (IOException e) {

@@ -84,6 +84,27 @@ class HelpAndOptionsTest {
     }
 
     /**
+     * breaker15, breaker17: picocli wraps a synopsis line longer than the usage width (80 columns)
+     * wherever it runs out, so {@code plan --help} printed {@code [--fuse} at the end of one line
+     * and {@code none|epilogues]} at the start of the next; every synopsis line, the first with its
+     * {@code Usage: } prefix, fits.
+     */
+    @Test
+    void everySynopsisLineFitsTheHelpWidthUnwrapped() {
+        CommandLine cl = ArenaplanCli.commandLine();
+        for (String c : new String[]{"plan", "validate", "run", "stress", "bench", "doctor"}) {
+            CommandLine.Model.CommandSpec spec = cl.getSubcommands().get(c).getCommandSpec();
+            String synopsis = cl.getSubcommands().get(c).getHelp().synopsis(0);
+            String[] ours = spec.usageMessage().customSynopsis();
+            for (int i = 0; i < ours.length; i++) {
+                String shown = (i == 0 ? "Usage: " : "") + ours[i];
+                assertThat(shown.length()).as(c + "'s synopsis line '" + shown + "'").isLessThanOrEqualTo(spec.usageMessage().width());
+                assertThat(synopsis).as(c).contains(ours[i]);
+            }
+        }
+    }
+
+    /**
      * README.md's synopsis of {@code plan} names every option of {@code plan} (those {@code plan --help} lists) (breaker15:
      * it lacked {@code --input NAME=FILE.pb}, which the help and docs/cli.md give), but the options
      * every command takes ({@code --help}, {@code --version}, told below the synopsis) and

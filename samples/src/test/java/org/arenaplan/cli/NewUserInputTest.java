@@ -239,6 +239,30 @@ class NewUserInputTest {
                 .containsPattern("(?m)^relu\\.onnx +1 ");
     }
 
+    /**
+     * breaker17: a named pipe given where a file is read made every command wait forever at the
+     * open (no process writes it), and a pipe with a writer (bash's {@code <(...)}) read as an
+     * empty file (its size is 0). Now each is one line naming the flag and the path, exit 2,
+     * before anything opens it. The timeout only guards the hang.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 2, unit = java.util.concurrent.TimeUnit.MINUTES, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void aNamedPipeWhereAFileIsReadIsRefusedNotWaitedOn() throws Exception {
+        Path fifo = dir.resolve("pipe");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0 && Files.exists(fifo), "no mkfifo here");
+        Path onnx = Files.createSymbolicLink(dir.resolve("pipe.onnx"), fifo), csv = Files.createSymbolicLink(dir.resolve("pipe.csv"), fifo);
+        Path json = Files.createSymbolicLink(dir.resolve("pipe.json"), fifo);
+        String tail = ": a pipe, socket or device, not a regular file (arenaplan reads a file whole, by its size: give a file)";
+        oneLine(Cli.run("plan", onnx.toString()), 2, onnx + tail);
+        oneLine(Cli.run("plan", json.toString()), 2, "GRAPH.json " + json + tail);
+        oneLine(Cli.run("plan", csv.toString()), 2, "PROBLEM.csv " + csv + tail);
+        oneLine(Cli.run("validate", csv.toString(), csv.toString()), 2, "PROBLEM.csv " + csv + tail);
+        Path relu = dynamicRelu();
+        oneLine(Cli.run("plan", relu.toString(), "--dim", "N=2", "--input", "x=" + fifo), 2, "--input x: " + fifo + tail);
+        oneLine(Cli.run("run", relu.toString(), "--dim", "N=2", "--expect", fifo.toString()), 2, fifo + tail);
+    }
+
     /** A write that fails late (a full disk) names the flag, as the early checks do (was 'cannot write /dev/full: ...' without it). */
     @Test
     void aLateWriteFailureNamesTheFlag() throws Exception {
