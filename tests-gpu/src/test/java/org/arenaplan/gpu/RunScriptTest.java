@@ -95,23 +95,18 @@ class RunScriptTest {
     @Test
     @EnabledOnOs(OS.LINUX)
     void aHangingDoctorIsKilledWithWhatItStartedAndTheSummaryIsStillWritten() throws Exception {
-        Path runner = Files.createDirectories(dir.resolve("runner"));
-        Files.copy(RUN_SH, runner.resolve("run.sh"));
-        Files.createDirectories(runner.resolve("lib"));
-        Path java = Files.createDirectories(runner.resolve("runtime/bin")).resolve("java");
+        Path runner = runner();
         Path pidFile = dir.resolve("hung.pid");
         // The packed runtime's stand-in: the probe hangs and ignores TERM (a JVM stuck in cuInit);
         // summarize runs the real GpuRunner on this test's class path.
-        Files.writeString(java, String.join("\n",
-                "#!/usr/bin/env bash",
+        standInJava(runner,
                 "for a; do last=\"$a\"; done",
                 "case \" $* \" in",
                 "  *' probe '*) echo $$ > '" + pidFile + "'; trap '' TERM; while :; do sleep 1; done ;;",
                 "  *' summarize '*) exec '" + Path.of(System.getProperty("java.home"), "bin", "java") + "' -cp '"
                         + System.getProperty("java.class.path") + "' org.arenaplan.gpu.GpuRunner summarize \"$last\" ;;",
                 "  *) echo \"unexpected: $*\"; exit 9 ;;",
-                "esac", ""));
-        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+                "esac");
         Path out = dir.resolve("out");
         Process p = new ProcessBuilder("bash", runner.resolve("run.sh").toString(), out.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("console.txt").toFile()).start();
@@ -135,18 +130,13 @@ class RunScriptTest {
     @Test
     @EnabledOnOs(OS.LINUX)
     void aPackedRuntimeIsUnpackedForTheRunAndRemovedAfterItEvenWithoutXz() throws Exception {
-        Path runner = Files.createDirectories(dir.resolve("runner"));
-        Files.copy(RUN_SH, runner.resolve("run.sh"));
-        Files.createDirectories(runner.resolve("lib"));
+        Path runner = runner();
         Path staged = dir.resolve("staged");
-        Path java = Files.createDirectories(staged.resolve("runtime/bin")).resolve("java");
         Path calls = dir.resolve("calls.txt");
         // The runtime's stand-in: the probe finds no CUDA (exit 3), the tests step passes, summarize exits 3.
-        Files.writeString(java, String.join("\n",
-                "#!/usr/bin/env bash",
+        standInJava(staged,
                 "echo \"$*\" >> '" + calls + "'",
-                "case \" $* \" in *' probe '*) exit 3 ;; *' summarize '*) exit 3 ;; *) exit 0 ;; esac", ""));
-        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+                "case \" $* \" in *' probe '*) exit 3 ;; *' summarize '*) exit 3 ;; *) exit 0 ;; esac");
         Process tar = new ProcessBuilder("python3", "-c",
                 "import sys, tarfile; t = tarfile.open(sys.argv[1], 'w:xz'); t.add(sys.argv[2], 'runtime'); t.close()",
                 runner.resolve("runtime.tar.xz").toString(), staged.resolve("runtime").toString()).inheritIO().start();
@@ -175,5 +165,20 @@ class RunScriptTest {
         try (var links = Files.list(bin)) {
             for (Path l : (Iterable<Path>) links::iterator) Files.delete(l);   // links out of the temp dir: JUnit warns on each
         }
+    }
+
+    /** A runner folder in the temp dir: run.sh and an empty lib/. */
+    private Path runner() throws Exception {
+        Path runner = Files.createDirectories(dir.resolve("runner"));
+        Files.copy(RUN_SH, runner.resolve("run.sh"));
+        Files.createDirectories(runner.resolve("lib"));
+        return runner;
+    }
+
+    /** Writes {@code base}/runtime/bin/java, a bash script of {@code lines} standing in for the packed runtime's java. */
+    private static void standInJava(Path base, String... lines) throws Exception {
+        Path java = Files.createDirectories(base.resolve("runtime/bin")).resolve("java");
+        Files.writeString(java, "#!/usr/bin/env bash\n" + String.join("\n", lines) + "\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 }
