@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # On a Linux x86-64 machine with an NVIDIA GPU and a CUDA 13 driver (no Java, Maven or network
 # needed): doctor, the gpu-tagged tests, the benchmark of every mode and the real-weight models,
-# each step under its own timeout so that the whole call ends within 4 minutes (limits 5+8+13+100+50+35+10 s,
-# plus 2 or 3 s to kill each: 3:59 at most) even when a step hangs. A step that is pointless is
+# each step under its own timeout so that the whole call ends within 4 minutes (limits 5+8+13+95+50+35+10 s,
+# plus 1 to 3 s to kill each, plus at most 5 s for tee to finish the log: 3:59 at most) even when a step hangs. A step that is pointless is
 # skipped and recorded as such: every step after a doctor step that timed out (a hanging driver),
 # bench and real-models without a CUDA device, real-models without MODELS_DIR. Writes
 #   OUTDIR/run.log        everything printed
@@ -84,10 +84,10 @@ step doctor 13 bash -c 'set -o pipefail; "${@:2}" | tee "$1"' _ "$out/doctor.txt
 doctor_rc=$last_rc
 if [ "$doctor_rc" -eq 124 ] || [ "$doctor_rc" -eq 137 ]; then
   why="the doctor step timed out: the CUDA driver may hang (see run.log)"
-  skip tests 100 "$why"; skip bench 50 "$why"; skip real-models 35 "$why"
+  skip tests 95 "$why"; skip bench 50 "$why"; skip real-models 35 "$why"
 else
   # Without CUDA the tests still run, to show the pack's test class path loads here; they skip.
-  step tests 100 "${java[@]}" -jar "$here/lib/junit-platform-console-standalone.jar" execute \
+  step tests 95 "${java[@]}" -jar "$here/lib/junit-platform-console-standalone.jar" execute \
     --class-path "$testcp" --scan-class-path "$here/lib/arenaplan-gpu-tests.jar" \
     --include-tag gpu --fail-if-no-tests --reports-dir "$out/junit" --details tree --disable-banner \
     --config=junit.jupiter.execution.timeout.default=60s --config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD \
@@ -115,5 +115,5 @@ exec 1>&3 2>&4 3>&- 4>&-
 [ -n "$unpacked" ] && rm -rf "$here/runtime"
 rm -rf "$here/natives"
 # Let tee finish run.log, but not forever: a process no KILL could end would keep its pipe open.
-for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.5; done
+timeout -k 1 4 tail --pid="$tee_pid" -f /dev/null 2>/dev/null
 exit "$rc"

@@ -254,8 +254,11 @@ final class Sequences {
             if (c == null) throw n.error("split '" + split + "' is computed at run time; arenaplan resolves SplitToSequence only when its split is known at import");
             if (sv.rank() == 0) {
                 n.require(c[0] > 0, "split '" + split + "' is " + (long) c[0] + "; a scalar split must be positive");
-                for (long at = 0; at < extent; at += (long) c[0]) lengths.add(Math.min((long) c[0], extent - at));
+                long chunk = (long) c[0];
+                requireAtMostMaxParts(n, extent / chunk + (extent % chunk == 0 ? 0 : 1));
+                for (long at = 0; at < extent; at += chunk) lengths.add(Math.min(chunk, extent - at));
             } else {
+                requireAtMostMaxParts(n, c.length);
                 long sum = 0;
                 for (double d : c) {
                     n.require(d >= 0, "split '" + split + "' holds " + (long) d + "; its entries must be >= 0");
@@ -265,10 +268,10 @@ final class Sequences {
                 n.require(sum == extent, "split '" + split + "' adds up to " + sum + " but input " + x + " has " + extent + " along axis " + axis);
             }
         } else {
+            requireAtMostMaxParts(n, extent);
             for (long i = 0; i < extent; i++) lengths.add(1L);
             squeeze = keep == 0;
         }
-        n.require(lengths.size() <= ControlFlow.MAX_ITERATIONS, "splits into " + lengths.size() + " tensors; arenaplan resolves sequences of at most " + ControlFlow.MAX_ITERATIONS);
         String axes = weight(n, n.opName() + "/axes", new long[]{axis});
         long[] squeezed = new long[x.rank() - 1];
         for (int d = 0, j = 0; d < x.rank(); d++) if (d != axis) squeezed[j++] = x.dim(d);
@@ -323,5 +326,10 @@ final class Sequences {
         String name = importer.fresh(want);
         importer.weight(new Value(name, DType.I64, new long[]{v.length}), Constant.ofLongs(v), n);
         return name;
+    }
+
+    /** Refuses a SplitToSequence into more than {@link ControlFlow#MAX_ITERATIONS} tensors, counted before any is listed. */
+    private static void requireAtMostMaxParts(NodeContext n, long parts) {
+        n.require(parts <= ControlFlow.MAX_ITERATIONS, "splits into " + parts + " tensors; arenaplan resolves sequences of at most " + ControlFlow.MAX_ITERATIONS);
     }
 }

@@ -193,6 +193,15 @@ class SequenceImportTest {
                 .node("split", "SplitToSequence", List.of("x", "k"), List.of("rows"))
                 .node("cat", "ConcatFromSequence", List.of("rows"), List.of("y"), "axis", 0L);
         refused(runtimeSplit, "node 'split' (SplitToSequence, #0, opset 17): split 'k' is computed at run time");
+        // counted before the parts are listed: 2^31 + 1 rows would fill the heap first
+        TinyOnnx tooManyRows = new TinyOnnx().opset(17).input("x", 2_147_483_649L, 1L).output("y", 1L, 1L)
+                .node("split", "SplitToSequence", List.of("x"), List.of("rows"))
+                .node("at", "SequenceAt", List.of("rows", "zero_pos"), List.of("y")).scalar("zero_pos", 0);
+        refused(tooManyRows, "node 'split' (SplitToSequence, #0, opset 17): splits into 2147483649 tensors; arenaplan resolves sequences of at most " + ControlFlow.MAX_ITERATIONS);
+        TinyOnnx tooManyChunks = new TinyOnnx().opset(17).input("x", 2_147_483_649L, 1L).scalar("two", 2).output("y", 2L, 1L)
+                .node("split", "SplitToSequence", List.of("x", "two"), List.of("rows"))
+                .node("at", "SequenceAt", List.of("rows", "zero_pos"), List.of("y")).scalar("zero_pos", 0);
+        refused(tooManyChunks, "splits into 1073741825 tensors");
         TinyOnnx insertPastEnd = new TinyOnnx().opset(17).input("a", 2L).scalar("p", -2).output("y", 2L)
                 .node("make", "SequenceConstruct", List.of("a"), List.of("s"))
                 .node("insert", "SequenceInsert", List.of("s", "a", "p"), List.of("s2"))

@@ -60,14 +60,15 @@ final class RunSummary {
     static ObjectNode of(Path out) throws IOException {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode steps = steps(out.resolve("steps.tsv"));
-        Path probe = out.resolve("probe.json");
-        if (Files.exists(probe)) {
-            root.setAll((ObjectNode) JSON.readTree(probe.toFile()));
+        JsonNode probe = read(out.resolve("probe.json"));
+        if (probe.isObject() && !probe.has(UNREADABLE)) {
+            root.setAll((ObjectNode) probe);
         } else {
             root.putNull("cuda_available");
             String doctor = "the doctor step did not run";
             for (var s : steps) if (s.path("step").asText().equals("doctor")) doctor = "the doctor step " + s.path("status").asText() + " (exit " + s.path("exit_code") + ")";
-            root.put("unavailability_cause", "unknown: no probe.json; " + doctor + "; see doctor.txt and run.log");
+            String found = probe.isNull() ? "no probe.json" : probe.has(UNREADABLE) ? probe.get(UNREADABLE).asText() : "probe.json is not a JSON object";
+            root.put("unavailability_cause", "unknown: " + found + "; " + doctor + "; see doctor.txt and run.log");
         }
         root.set("steps", steps);
         root.set("tests", tests(out.resolve("junit"), out.resolve(PROGRESS_FILE)));
@@ -125,8 +126,22 @@ final class RunSummary {
         return s.toString();
     }
 
+    /** The key of the object {@link #read} gives for a file that is not JSON. */
+    static final String UNREADABLE = "unreadable";
+
+    /**
+     * The JSON of {@code file}; null when there is none; {@code {"unreadable": "FILE: why"}} when it
+     * is not JSON (a step killed while rewriting it leaves it cut short), so that the summary is
+     * still written.
+     */
     private static JsonNode read(Path file) throws IOException {
-        return Files.exists(file) ? JSON.readTree(file.toFile()) : JSON.nullNode();
+        if (!Files.exists(file)) return JSON.nullNode();
+        try {
+            JsonNode n = JSON.readTree(file.toFile());
+            return n == null || n.isMissingNode() ? JSON.createObjectNode().put(UNREADABLE, file.getFileName() + ": empty") : n;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return JSON.createObjectNode().put(UNREADABLE, file.getFileName() + ": not JSON (" + e.getOriginalMessage() + ")");
+        }
     }
 
     /**

@@ -88,6 +88,18 @@ class RunSummaryTest {
     }
 
     @Test
+    void aJsonFileCutShortByAKilledStepStillGivesTheSummary() throws Exception {
+        Files.writeString(out.resolve("probe.json"), "");
+        Files.writeString(out.resolve("steps.tsv"), "doctor\t0\t2\t13\nbench\t137\t53\t50\n");
+        Files.writeString(out.resolve("bench.json"), "[{\"mod");
+        assertThat(summarize()).isEqualTo(1);
+        JsonNode r = results();
+        assertThat(r.get("cuda_available").isNull()).isTrue();
+        assertThat(r.get("unavailability_cause").asText()).startsWith("unknown: probe.json: empty; the doctor step passed");
+        assertThat(r.get("bench").get(RunSummary.UNREADABLE).asText()).startsWith("bench.json: not JSON (");
+    }
+
+    @Test
     void aDoctorStepThatLeftNoProbeIsNotTakenForNoCuda() throws Exception {
         Files.writeString(out.resolve("steps.tsv"), "doctor\t124\t15\t15\n"
                 + "tests\tskipped\t0\t100\tthe doctor step timed out: the CUDA driver may hang (see run.log)\n");

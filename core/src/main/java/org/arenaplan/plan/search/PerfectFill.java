@@ -108,7 +108,10 @@ import java.util.stream.IntStream;
  *       first run too, with seeds of its own; member 1 runs member 0's first order and seeds
  *       with right walls.</li>
  *   <li><em>Prefix-kept runs</em> (member 0, {@link #keepPrefix}): every second run keeps the
- *       first k placements of the deepest path any run has reached so far (d placements) and
+ *       first k placements of the deepest path any run has reached so far (d placements on the
+ *       search's current path: where the problem decomposes, each part is solved in turn and its
+ *       placements taken back before the next, so the path holds the placements before the cut
+ *       and one part's, and the parts not on it are searched freely) and
  *       searches below them in a seeded random order weighted as in step 6, with node budgets
  *       of their own Luby sequence; k = d - 1 - a back-off drawn uniformly below a bound of
  *       {@value #BACKOFF_FIRST} placements, doubled after every {@value #BACKOFF_DOUBLES} such
