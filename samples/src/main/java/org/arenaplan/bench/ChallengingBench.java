@@ -182,9 +182,15 @@ public final class ChallengingBench {
     private static List<Path> csvs(Path dir, String suffix) throws IOException {
         String notAFolder = org.arenaplan.io.TextFiles.notAFolder("--dir", dir);
         if (notAFolder != null) throw new IOException(notAFolder);
+        List<Path> csvs;
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(suffix)).sorted().toList();
+            csvs = files.filter(f -> f.getFileName().toString().endsWith(suffix)).sorted().toList();
         }
+        for (Path f : csvs) {                      // before any is read: a pipe no one writes would block the bench
+            String pipe = org.arenaplan.io.TextFiles.notARegularFile("--dir", f);
+            if (pipe != null) throw new org.arenaplan.io.InputException(pipe);
+        }
+        return csvs;
     }
 
     /** One planner run with its wall and process CPU time. */

@@ -261,6 +261,10 @@ class NewUserInputTest {
         Path relu = dynamicRelu();
         oneLine(Cli.run("plan", relu.toString(), "--dim", "N=2", "--input", "x=" + fifo), 2, "--input x: " + fifo + tail);
         oneLine(Cli.run("run", relu.toString(), "--dim", "N=2", "--expect", fifo.toString()), 2, fifo + tail);
+        Path bench = Files.createDirectories(dir.resolve("bench"));
+        Path instance = Files.createSymbolicLink(bench.resolve("A.1048576.csv"), fifo);
+        oneLine(Cli.run("bench", "search", "--dir", bench.toString(), "--time-limit", "1"), 2, "--dir " + instance + tail);
+        oneLine(Cli.run("bench", "search", "--set", "real", "--dir", bench.toString(), "--time-limit", "1"), 2, "--dir " + instance + tail);
     }
 
     /** A write that fails late (a full disk) names the flag, as the early checks do (was 'cannot write /dev/full: ...' without it). */
