@@ -269,7 +269,8 @@ final class PerfectFill {
     private int depth, deepest;
     /** During a prefix-kept run, the one filler tried at each state of the kept prefix, by state hash; null otherwise. */
     private HashMap<Long, Integer> forced;
-    private long prefixKeptRuns;
+    /** Prefix-kept runs started by {@link #run()}, each one's number its seed round and Luby index. */
+    private int prefixKeptRuns;
 
     /** True when every section holds exactly {@code capacity} bytes (and there is at least one). */
     static boolean applies(Timeline time, long capacity) {
@@ -424,19 +425,18 @@ final class PerfectFill {
             refutedWhy = new long[refutedWords << REFUTED_BITS];
             refutedWord = new int[1 << REFUTED_BITS];
         }
-        int round = 0, kept = 0, stalled = 0;
+        int round = 0, stalled = 0;
         SplittableRandom backoff = new SplittableRandom(memberSeed(member, -1));
         for (int all = 0; ; all++) {
             long luby;
             if (keepPrefix && deepest > 0 && all % 2 == 1) {             // a prefix-kept run (step 7)
-                kept++;
                 prefixKeptRuns++;
                 long bound = Math.min(deepest, (long) BACKOFF_FIRST << Math.min(30, stalled / BACKOFF_DOUBLES));
                 int keep = deepest - 1 - (int) backoff.nextLong(bound);
                 forced = new HashMap<>();
                 for (int i = 0; i < keep; i++) forced.put(deepestHash[i], deepestBuffer[i]);
-                random = new SplittableRandom(memberSeed(member + 64, kept));
-                luby = luby(kept);
+                random = new SplittableRandom(memberSeed(member + 64, prefixKeptRuns));
+                luby = luby(prefixKeptRuns);
             } else {                                                      // a run of step 6
                 forced = null;
                 random = member <= 1 ? (round == 0 ? null : new SplittableRandom(round)) : new SplittableRandom(memberSeed(member, round));
