@@ -59,11 +59,13 @@ public final class Executors {
      * of any time taken from them) but whose outputs are compared like the others: the first run
      * of an executor is checked too.
      *
-     * @throws IllegalArgumentException when {@code warmup} is negative or {@code iterations} is below 1
+     * @throws IllegalArgumentException when {@code warmup} is negative, {@code iterations} is below 1
+     *                                  or the two sum past {@link Integer#MAX_VALUE} runs per mode
      */
     public static Comparison run(Plan plan, Device device, List<Mode> modes, int warmup, int iterations, Map<String, TensorValue> inputs, long weightSeed,
                                  boolean meterHeld) {
-        if (warmup < 0 || iterations < 1) throw new IllegalArgumentException("warmup must be >= 0 and iterations >= 1, got " + warmup + " and " + iterations);
+        if (warmup < 0 || iterations < 1 || (long) warmup + iterations > Integer.MAX_VALUE)
+            throw new IllegalArgumentException("warmup must be >= 0, iterations >= 1 and their sum at most 2^31-1, got " + warmup + " and " + iterations);
         Map<Mode, List<RunResult>> all = new LinkedHashMap<>();
         Map<Mode, Long> held = new LinkedHashMap<>();
         RunResult ref = null;

@@ -137,6 +137,8 @@ final class RunCommand implements Callable<Integer> {
         if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (iterations < 1) throw new UsageException("--iterations must be at least 1, got " + iterations);
         if (warmup < 0) throw new UsageException("--warmup must be at least 0, got " + warmup);
+        if ((long) warmup + iterations > Integer.MAX_VALUE)
+            throw new UsageException("--warmup " + warmup + " plus --iterations " + iterations + " make more than 2147483647 (2^31-1) runs per mode");
         if (!List.of("auto", "sim", "cuda").contains(device)) throw new UsageException("--device " + device + ": expected auto, sim or cuda");
         if (!List.of("planned", "per-tensor", "pool", "graph", "all").contains(mode)) throw new UsageException("--mode " + mode + ": expected planned, per-tensor, pool, graph or all");
         if (json != null) FileAccess.checkWritable(json, "--json");

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code run --warmup W}: W untimed iterations per mode before the K timed ones, as {@code bench}
  * has (default the same, {@link RunReport#DEFAULT_WARMUP}); said on the table's first line and in
- * the JSON; a negative W is one line, exit 2.
+ * the JSON; a negative W, or W + K past 2^31-1, is one line, exit 2.
  */
 class RunWarmupTest {
     @TempDir
@@ -42,5 +42,16 @@ class RunWarmupTest {
         assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.err().strip().lines()).as(bad.toString()).hasSize(1);
         assertThat(bad.err()).contains("--warmup must be at least 0, got -1");
+    }
+
+    @Test
+    void aWarmUpAndIterationsSummingPastAnIntAreBadUsageNotAnInternalError() {
+        // the sum 2^31 wrapped to a negative loop bound: no run at all, then IndexOutOfBoundsException (exit 1)
+        for (String[] wk : new String[][]{{"2147483647", "1"}, {"1", "2147483647"}}) {
+            Cli bad = Cli.run("run", "--model", "mlp", "--device", "sim", "--mode", "planned", "--warmup", wk[0], "--iterations", wk[1]);
+            assertThat(bad.code()).as(bad.toString()).isEqualTo(2);
+            assertThat(bad.err().strip().lines()).as(bad.toString()).hasSize(1);
+            assertThat(bad.err()).contains("--warmup " + wk[0] + " plus --iterations " + wk[1] + " make more than 2147483647 (2^31-1) runs per mode");
+        }
     }
 }
