@@ -31,12 +31,15 @@ import java.util.Map;
  */
 public final class OnnxProtos {
     /**
-     * The newest ONNX IR version this reader knows: 13, published November 6, 2025 (onnx.proto's
-     * {@code Version} enum; 11 added FLOAT4E2M1 and the multi-device fields, 12 FLOAT8E8M0, 13
-     * UINT2 and INT2: element types the importer refuses by name, fields it does not need). A larger {@code ir_version}
-     * is a format this reader has never seen and is refused rather than half read.
+     * The newest ONNX IR version this reader knows: 14, the {@code IR_VERSION} of onnx 1.23's
+     * onnx.proto ({@code Version} enum, "published on TBD" there) and what onnx 1.23's
+     * {@code helper.make_model} writes by default, with opset 28 (its {@code VERSION_TABLE}).
+     * 11 added FLOAT4E2M1 and the multi-device fields, 12 FLOAT8E8M0, 13 UINT2 and INT2 (all
+     * taken), 14 FLOAT6E2M3, FLOAT6E3M2 and {@code TypeProto.Opaque} outside ONNX-ML builds: the
+     * importer refuses those two element types and an opaque value by name, so nothing of IR 14
+     * is half read. A larger {@code ir_version} is a format this reader has never seen and is refused.
      */
-    public static final long MAX_IR_VERSION = 13;
+    public static final long MAX_IR_VERSION = 14;
 
     /** The deepest nesting of messages read (a model, its graph, a node, an attribute, a body graph, ...). */
     static final int RECURSION_LIMIT = 64;
@@ -142,7 +145,7 @@ public final class OnnxProtos {
 
     /**
      * ONNX's ModelProto.ir_version "MUST be present" (onnx.proto; the ONNX checker refuses a model
-     * without it) and is one of the published IR versions 1..{@link #MAX_IR_VERSION}.
+     * without it) and is one of the IR versions 1..{@link #MAX_IR_VERSION} (13 published November 6, 2025; 14 as onnx 1.23 writes it).
      *
      * @throws OnnxException naming the file and the field for 0 (missing), a negative value or a
      *                       version newer than {@link #MAX_IR_VERSION}
@@ -155,7 +158,7 @@ public final class OnnxProtos {
             throw new OnnxException(file + ": ir_version " + ir + " is not an ONNX IR version (they run 1.." + MAX_IR_VERSION + ")");
         if (ir > MAX_IR_VERSION)
             throw new OnnxException(file + ": ir_version " + ir + " is newer than the ONNX IR versions arenaplan reads (1.." + MAX_IR_VERSION
-                    + ", the versions published up to November 2025)");
+                    + ", the versions up to onnx 1.23's)");
     }
 
     private static OnnxModel.TensorData tensor(OnnxMl.TensorProto t, Path dir, String what) {
