@@ -598,7 +598,14 @@ public final class OnnxImporter {
             addWeight(new Value(n.node().outputs().get(0), DType.F32, new long[0]), Constant.fill((float) n.real("value_float", 0)), n);
             return;
         }
-        throw n.error("only the attributes 'value', 'value_int', 'value_ints' and 'value_float' are supported");
+        if (n.hasAttr("value_floats")) {   // Constant-12: a 1-D float tensor
+            double[] d = n.reals("value_floats", null);
+            float[] v = new float[d.length];
+            for (int i = 0; i < v.length; i++) v[i] = (float) d[i];   // read from float32 fields: exact
+            addWeight(new Value(n.node().outputs().get(0), DType.F32, new long[]{v.length}), Constant.ofFloats(v), n);
+            return;
+        }
+        throw n.error("only the attributes 'value', 'value_int', 'value_ints', 'value_float' and 'value_floats' are supported");
     }
 
     private Graph build(OnnxModel model) {

@@ -232,6 +232,16 @@ class WeightsTest {
         assertThat(b.getLong(8)).isEqualTo(-5);
     }
 
+    @Test
+    void aConstantsValueFloatsIsAOneDimensionalFloatWeight() {
+        // Constant-12's value_floats (onnx.helper.make_node('Constant', [], ['c'], value_floats=[...])) was refused as unsupported
+        Graph g = ShapeInferenceTest.load(new TinyOnnx().input("x", 3L).output("y")
+                .node("k", "Constant", List.of(), List.of("c"), "value_floats", new double[]{1.5, -2, 0.1})
+                .node("a", "Add", List.of("x", "c"), List.of("y")));
+        assertThat(g.tensor("c").shape()).containsExactly(3);
+        assertThat(run(g, Map.of("x", new float[]{1, 2, 3})).get("y")).containsExactly(1 + 1.5f, 2 - 2f, 3 + 0.1f);
+    }
+
     static OnnxMl.TensorProto external(String name, String location, long offset, long length) {
         return OnnxMl.TensorProto.newBuilder().setName(name).setDataType(OnnxDTypes.FLOAT).addDims(N).addDims(K)
                 .setDataLocation(OnnxMl.TensorProto.DataLocation.EXTERNAL)
