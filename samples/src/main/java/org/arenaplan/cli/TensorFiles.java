@@ -169,11 +169,24 @@ final class TensorFiles {
         }
     }
 
-    /** The file {@code --output PATH} writes for each graph output: PATH itself for one output, PATH/NAME.pb for several. */
+    /**
+     * The file {@code --output PATH} writes for each graph output: PATH itself for one output,
+     * PATH/NAME.pb for several, each character of NAME outside {@code A-Za-z0-9_.-} written
+     * {@code _}; an output whose file another output already took (outputs {@code a/b} and
+     * {@code a_b}) gets NAME_2.pb, NAME_3.pb, ... instead of overwriting it.
+     */
     static Map<String, Path> outputFiles(Graph g, Path path) {
         Map<String, Path> files = new LinkedHashMap<>();
         if (g.outputs().size() == 1) files.put(g.outputs().get(0), path);
-        else for (String name : g.outputs()) files.put(name, path.resolve(name.replaceAll("[^A-Za-z0-9_.-]", "_") + ".pb"));
+        else {
+            java.util.Set<Path> taken = new java.util.HashSet<>();
+            for (String name : g.outputs()) {
+                String stem = name.replaceAll("[^A-Za-z0-9_.-]", "_");
+                Path f = path.resolve(stem + ".pb");
+                for (int k = 2; !taken.add(f); k++) f = path.resolve(stem + "_" + k + ".pb");
+                files.put(name, f);
+            }
+        }
         return files;
     }
 

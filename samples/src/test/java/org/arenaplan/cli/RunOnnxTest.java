@@ -59,6 +59,26 @@ class RunOnnxTest {
         assertThat(loose.code()).as(loose.toString()).isZero();
     }
 
+    /** breaker18: outputs 'a/b' and 'a_b' were both written to a_b.pb, the second over the first ("wrote a_b.pb" twice). */
+    @Test
+    void outputsWhoseNamesMapToOneFileEachGetTheirOwn() throws Exception {
+        OnnxMl.GraphProto.Builder g = OnnxMl.GraphProto.newBuilder().setName("clash")
+                .addInput(info("x", 2, 3)).addOutput(info("a/b", 2, 3)).addOutput(info("a_b", 2, 3)).addOutput(info("a_b_2", 2, 3))
+                .addNode(OnnxMl.NodeProto.newBuilder().setName("r").setOpType("Relu").addInput("x").addOutput("a/b"))
+                .addNode(OnnxMl.NodeProto.newBuilder().setName("n").setOpType("Neg").addInput("x").addOutput("a_b"))
+                .addNode(OnnxMl.NodeProto.newBuilder().setName("s").setOpType("Sigmoid").addInput("x").addOutput("a_b_2"));
+        Path model = dir.resolve("clash.onnx");
+        Files.write(model, OnnxMl.ModelProto.newBuilder().setIrVersion(7).setGraph(g)
+                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setVersion(13)).build().toByteArray());
+        Path outs = dir.resolve("outs");
+        Cli r = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--output", outs.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(OnnxTensorFile.read(outs.resolve("a_b.pb")).name()).isEqualTo("a/b");
+        assertThat(OnnxTensorFile.read(outs.resolve("a_b_2.pb")).name()).isEqualTo("a_b");
+        assertThat(OnnxTensorFile.read(outs.resolve("a_b_2_2.pb")).name()).isEqualTo("a_b_2");
+        assertThat(r.out()).contains("wrote " + outs.resolve("a_b.pb")).contains("wrote " + outs.resolve("a_b_2.pb")).contains("wrote " + outs.resolve("a_b_2_2.pb"));
+    }
+
     /** breaker10: an unnamed reference on a graph of several outputs was refused although the TensorProto names its output (as ONNX's test data do). */
     @Test
     void anUnnamedFileIsForTheTensorItsProtoNames() throws Exception {
