@@ -107,15 +107,21 @@ import java.util.stream.IntStream;
  *       A portfolio member m > 1 ({@link #member}, {@link PerfectPortfolio}) randomises its
  *       first run too, with seeds of its own; member 1 runs member 0's first order and seeds
  *       with right walls.</li>
- *   <li><em>Prefix-kept runs</em> (member 0, {@link #keepPrefix}): every second run keeps the
- *       first k placements of the deepest path any run has reached so far (d placements on the
- *       search's current path: where the problem decomposes, each part is solved in turn and its
- *       placements taken back before the next, so the path holds the placements before the cut
- *       and one part's, and the parts not on it are searched freely) and
- *       searches below them in a seeded random order weighted as in step 6, with node budgets
- *       of their own Luby sequence; k = d - 1 - a back-off drawn uniformly below a bound of
+ *   <li><em>Prefix-kept runs</em> (member 0, {@link #keepPrefix}): every second run, and every
+ *       run once the search has explored {@value #PREFIX_ONLY_AFTER} nodes, keeps the first k
+ *       placements of the kept path and searches below them in a seeded random order weighted as
+ *       in step 6, with node budgets of their own Luby sequence. The kept path is the path
+ *       that placed the most area so far (each placement counts its size in alignment units
+ *       times the sections it spans; d placements on the search's current path: where the
+ *       problem decomposes, each part is solved in turn and its placements taken back before the
+ *       next, so the path holds the placements before the cut and one part's, and the parts not
+ *       on it are searched freely). k = d - 1 - a back-off drawn uniformly below a bound of
  *       {@value #BACKOFF_FIRST} placements, doubled after every {@value #BACKOFF_DOUBLES} such
- *       runs that get no deeper and reset when one does (at most d: then a whole restart). A
+ *       runs that end with the kept path's area no larger than any kept path's at the end of a
+ *       run before, and reset when one ends larger (at most d: then a whole restart). When a
+ *       node of the kept prefix sees its filler fail (refuted: the state below it has no
+ *       completion), the kept path is cut back to the placements above that node, so no
+ *       later run keeps the refuted part, and any path that places more area replaces it. A
  *       partial restart, as in large neighbourhood search (Shaw 1998): runs otherwise stall
  *       20-70 placements past a good state and restart from the empty one. Such a run is
  *       incomplete and proves nothing by itself: a node of the kept prefix (found by its state
@@ -123,7 +129,11 @@ import java.util.stream.IntStream;
  *       a refutation or a nogood; it fails with the child's conflict only when that misses
  *       the placement (a backjump, true whatever the other fillers). Everything recorded
  *       below the prefix is recorded by complete search, as in step 6, so a NOT_FOUND stays a
- *       proof; the runs of step 6 go on between, with their own budgets and seeds.</li>
+ *       proof; which path is kept, its cut-back and the mix of runs only choose where the
+ *       incomplete runs look, and change no recorded fact. Member 0 proves infeasibility with
+ *       the runs of step 6 (their own budgets and seeds, between the others until
+ *       {@value #PREFIX_ONLY_AFTER} nodes), with a prefix-kept run whose k is 0 (a whole
+ *       restart, complete), or by a backjump past every kept node.</li>
  * </ol>
  * Cost per node: O(sections + the unplaced buffers starting at walls + the unplaced members of
  * the sections of the buffers live where the placed one is, a pass per distinct release there at
@@ -253,20 +263,33 @@ final class PerfectFill {
     private double[] race = new double[0];
     private int[] pending = new int[0];
     /**
-     * Alternate the runs of step 6 with prefix-kept runs (class comment, step 7): member 0; false
+     * Prefix-kept runs besides the runs of step 6 (class comment, step 7): member 0; false
      * (the other members, and tests comparing the two) runs step 6 alone.
      */
     boolean keepPrefix = true;
-    /** Prefix-kept runs: the first bound on the back-off, in placements; it doubles after every {@value #BACKOFF_DOUBLES} runs that get no deeper. */
-    static final int BACKOFF_FIRST = 32, BACKOFF_DOUBLES = 2;
     /**
-     * The state hash and the buffer placed at each level of the current path of {@link #search}
-     * frames, {@link #depth} of them; the same for the deepest path reached so far,
-     * {@link #deepest} levels (kept when {@link #keepPrefix}).
+     * Prefix-kept runs: the first bound on the back-off, in placements; it doubles after every
+     * {@value #BACKOFF_DOUBLES} such runs that leave the kept path with no more area than any kept before.
      */
-    private long[] pathHash = new long[0], deepestHash = new long[0];
-    private int[] pathBuffer = new int[0], deepestBuffer = new int[0];
-    private int depth, deepest;
+    static final int BACKOFF_FIRST = 32, BACKOFF_DOUBLES = 2;
+    /** Past this many nodes every run of member 0 is prefix-kept (class comment, step 7); before, every second. */
+    static final long PREFIX_ONLY_AFTER = 200_000;
+    /**
+     * The state hash, the buffer placed and the area placed so far (that buffer's included; in
+     * alignment units times sections) at each level of the current path of {@link #search}
+     * frames, {@link #depth} of them; the same for the kept path, the one that placed the most
+     * area, {@link #kept} levels (kept when {@link #keepPrefix}).
+     */
+    private long[] pathHash = new long[0], keptHash = new long[0];
+    private int[] pathBuffer = new int[0], keptBuffer = new int[0];
+    private long[] pathArea = new long[0], keptArea = new long[0];
+    private int depth, kept;
+    /** The most area a kept path had at the end of a run (the back-off's measure of progress). */
+    private long mostArea;
+    /** The shallowest node of the kept prefix whose one filler failed in this run (its level, state and filler), level -1 when none. */
+    private int deadLevel;
+    private long deadHash;
+    private int deadBuffer;
     /** During a prefix-kept run, the one filler tried at each state of the kept prefix, by state hash; null otherwise. */
     private HashMap<Long, Integer> forced;
     /** Prefix-kept runs started by {@link #run()}, each one's number its seed round and Luby index. */
@@ -429,12 +452,12 @@ final class PerfectFill {
         SplittableRandom backoff = new SplittableRandom(memberSeed(member, -1));
         for (int all = 0; ; all++) {
             long luby;
-            if (keepPrefix && deepest > 0 && all % 2 == 1) {             // a prefix-kept run (step 7)
+            if (keepPrefix && kept > 0 && (all % 2 == 1 || nodes >= PREFIX_ONLY_AFTER)) {   // a prefix-kept run (step 7)
                 prefixKeptRuns++;
-                long bound = Math.min(deepest, (long) BACKOFF_FIRST << Math.min(30, stalled / BACKOFF_DOUBLES));
-                int keep = deepest - 1 - (int) backoff.nextLong(bound);
+                long bound = Math.min(kept, (long) BACKOFF_FIRST << Math.min(30, stalled / BACKOFF_DOUBLES));
+                int keep = kept - 1 - (int) backoff.nextLong(bound);
                 forced = new HashMap<>();
-                for (int i = 0; i < keep; i++) forced.put(deepestHash[i], deepestBuffer[i]);
+                for (int i = 0; i < keep; i++) forced.put(keptHash[i], keptBuffer[i]);
                 random = new SplittableRandom(memberSeed(member + 64, prefixKeptRuns));
                 luby = luby(prefixKeptRuns);
             } else {                                                      // a run of step 6
@@ -443,10 +466,15 @@ final class PerfectFill {
                 luby = luby(++round);
             }
             nodesLeft = luby > Long.MAX_VALUE / unit ? Long.MAX_VALUE : unit * luby;
-            int before = deepest;
             depth = 0;
+            deadLevel = -1;
             int r = solveParts(0, time.sections, cuts, cuts.length, partState(0, time.sections));
-            if (forced != null) stalled = deepest > before ? 0 : stalled + 1;
+            if (deadLevel >= 0 && deadLevel < kept && keptHash[deadLevel] == deadHash && keptBuffer[deadLevel] == deadBuffer) {
+                kept = deadLevel;                                         // the rest of the kept path has no completion
+            }
+            long area = kept == 0 ? 0 : keptArea[kept - 1];
+            if (forced != null) stalled = area > mostArea ? 0 : stalled + 1;
+            mostArea = Math.max(mostArea, area);
             if (r != OUT_OF_NODES) return r;
         }
     }
@@ -538,6 +566,11 @@ final class PerfectFill {
             else r = search(from, to, left - 1, hash ^ key[b]);
             unplace(b, f, releaseMark);
             depth--;
+            if (only != null && r == NOT_FOUND && (deadLevel < 0 || depth < deadLevel)) {   // the kept path's filler here is refuted (a backjump then reaches the levels above)
+                deadLevel = depth;
+                deadHash = hash;
+                deadBuffer = b;
+            }
             if (r != NOT_FOUND) return r;
             if (backjumping && !touches(time.first[b], time.end[b])) {
                 backjumps++;
@@ -560,18 +593,24 @@ final class PerfectFill {
         return NOT_FOUND;
     }
 
-    /** Notes that state {@code hash} at level {@link #depth} of the path tries b; a path deeper than any before becomes the deepest. */
+    /**
+     * Notes that state {@code hash} at level {@link #depth} of the path tries b; a path that has
+     * placed more area than the kept one becomes the kept path.
+     */
     private void recordPath(long hash, int b) {
         if (depth == pathHash.length) {
             pathHash = Arrays.copyOf(pathHash, Math.max(16, 2 * depth));
             pathBuffer = Arrays.copyOf(pathBuffer, pathHash.length);
+            pathArea = Arrays.copyOf(pathArea, pathHash.length);
         }
         pathHash[depth] = hash;
         pathBuffer[depth] = b;
-        if (depth + 1 > deepest) {
-            deepest = depth + 1;
-            deepestHash = Arrays.copyOf(pathHash, deepest);
-            deepestBuffer = Arrays.copyOf(pathBuffer, deepest);
+        pathArea[depth] = (depth > 0 ? pathArea[depth - 1] : 0) + size[b] / p.alignment() * (time.end[b] - time.first[b]);
+        if (pathArea[depth] > (kept == 0 ? 0 : keptArea[kept - 1])) {
+            kept = depth + 1;
+            keptHash = Arrays.copyOf(pathHash, kept);
+            keptBuffer = Arrays.copyOf(pathBuffer, kept);
+            keptArea = Arrays.copyOf(pathArea, kept);
         }
     }
 
