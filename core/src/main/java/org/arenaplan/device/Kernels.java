@@ -195,6 +195,16 @@ import java.util.List;
  *     data is [outer, axis, inner], indices n values of int64 or int32, y [outer, n, inner]:
  *     y[o, j, k] = data[o, idx, k] with idx = indices[j], plus axis when negative (ONNX Gather).
  *     An index outside [-axis, axis) is an error (the simulator throws, CUDA traps).</li>
+ * <li>{@link #NONZERO} ptrs [x, y (int64), extent (int64 [1])]; ints [n, rank, shape[rank], dtype]:
+ *     x is n elements of shape[rank] (bool, an integer, f16, bf16, f32 or f64); with c the count of
+ *     its non-zero elements (NaN non-zero, -0.0 zero), extent[0] = c and y[d * c + j] = coordinate d
+ *     of the j-th non-zero element in row-major order, y zero from rank * c to its end (rank * n
+ *     elements: the upper bound). ONNX NonZero. Serial (one thread).</li>
+ * <li>{@link #COMPRESS} ptrs [x, condition (bool), y, extent (int64 [1])]; ints [outer, n, inner, m, es]:
+ *     x is [outer, n, inner], condition m &le; n values; with c the count of true values among them,
+ *     extent[0] = c and y[(o * c + j) * inner + i] = x[(o * n + s_j) * inner + i], s_j the j-th true
+ *     condition, y zero from outer * c * inner to its end (outer * m * inner elements: the upper
+ *     bound). ONNX Compress. Serial (one thread).</li>
  * <li>{@link #WHERE} ptrs [cond, x, y, out]; ints [rank, shape[rank], condStride[rank],
  *     xStride[rank], yStride[rank], es]: out = cond != 0 ? x : y, broadcast as {@link #BINARY};
  *     cond is bool; x, y and out share one element type.</li>
@@ -443,6 +453,8 @@ public final class Kernels {
     public static final String QUANTIZE_RANGE = "quantize_range";
     public static final String REVERSE_SEQUENCE = "reverse_sequence";
     public static final String TFIDF = "tfidf";
+    public static final String NONZERO = "nonzero";
+    public static final String COMPRESS = "compress";
     /** {@link #DFT} modes. */
     public static final int DFT_FORWARD = 0, DFT_INVERSE = 1, DFT_IRFFT = 2;
 
@@ -482,7 +494,7 @@ public final class Kernels {
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
             ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION, ROI_ALIGN, DEFORM_CONV, MAX_UNPOOL, DET,
-            FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
+            NONZERO, COMPRESS, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

@@ -16,8 +16,11 @@ import java.util.TreeSet;
  * ({@link NodeLowering#unknownAttributes}). Cost: one pass over the nodes.
  */
 final class UnsupportedNodes {
-    /** Op types whose output shape depends on their input values (data-dependent shapes): never planned ahead. */
-    static final java.util.Set<String> DATA_DEPENDENT = java.util.Set.of("NonZero", "Unique", "Compress", "NonMaxSuppression");
+    /**
+     * Op types whose output shape depends on their input values and that arenaplan does not plan yet
+     * (NonZero and Compress are planned at their upper bound: {@code ir.OpSpec.BoundedRule}).
+     */
+    static final java.util.Set<String> DATA_DEPENDENT = java.util.Set.of("Unique", "NonMaxSuppression");
 
     /** Node names listed per op type or attribute before "…". */
     static final int NAMES_SHOWN = 3;

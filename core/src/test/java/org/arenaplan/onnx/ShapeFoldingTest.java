@@ -140,9 +140,9 @@ class ShapeFoldingTest {
 
     @Test
     void dataDependentShapesAreRefusedWithTheNodeNamed() {
-        TinyOnnx nonzero = new TinyOnnx().input("x", 4L).output("y").node("nz", "NonZero", List.of("x"), List.of("y"));
-        assertThatThrownBy(() -> load(nonzero, Map.of())).isInstanceOf(OnnxException.class)
-                .hasMessageContaining("NonZero (1 node: nz; its output shape depends on its input values");
+        TinyOnnx unique = new TinyOnnx().input("x", 4L).output("y").node("u", "Unique", List.of("x"), List.of("y"));
+        assertThatThrownBy(() -> load(unique, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("Unique (1 node: u; its output shape depends on its input values");
         TinyOnnx slice = new TinyOnnx().input("x", 4L).input(OnnxDTypes.INT64, "s", 1L).output("y").ints("e", 4)
                 .node("sl", "Slice", List.of("x", "s", "e"), List.of("y"));
         assertThatThrownBy(() -> load(slice, Map.of())).isInstanceOf(OnnxException.class)

@@ -1,0 +1,189 @@
+package org.arenaplan.ops;
+
+import org.arenaplan.device.Kernels;
+import org.arenaplan.exec.OpLowering;
+import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.GraphException;
+import org.arenaplan.ir.Op;
+import org.arenaplan.ir.OpAttrs;
+import org.arenaplan.ir.OpSpec;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.onnx.Lowered;
+import org.arenaplan.onnx.NodeContext;
+import org.arenaplan.onnx.NodeLowering;
+import org.arenaplan.onnx.Value;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.arenaplan.exec.OpLowering.fail;
+import static org.arenaplan.exec.OpLowering.product;
+
+/**
+ * Ops whose output shape depends on their input values, planned as bounded dynamic shapes
+ * ({@link OpSpec.BoundedRule}; XLA's bounded dynamic dimensions, TFLite's upper-bound tensors):
+ * the plan reserves each data output at its upper bound, the kernel writes the actual count into
+ * the op's output 0 (the runtime extent, int64 [1]) and the actual row-major tensor into the
+ * leading elements of the data output (zeros after), and the executors copy out the actual shape.
+ * A data output may only be a graph output: an op that reads it is refused when the graph is built.
+ *
+ * <ul>
+ *   <li>NonZero (ONNX Operators.md, NonZero-9, -13 widens types): X of any rank from 1 to
+ *       {@link #MAX_RANK}, bool, an integer, f16, bf16, f32 or f64, to int64 [rank(X), n]: the
+ *       indices of the n non-zero elements, in row-major order of X (numpy.nonzero; NaN counts as
+ *       non-zero, -0.0 as zero); upper bound n = numel(X). {@link Kernels#NONZERO}.</li>
+ *   <li>Compress (Compress-9, -11 adds negative axis): input of any element type, condition bool
+ *       [m]; the slices along {@code axis} (every element of the flattened input when axis is absent)
+ *       whose condition is true, in order; a condition shorter than the axis discards the slices past
+ *       its end; one longer is refused (the spec lets it be shorter only). Upper bound: min(m, the
+ *       axis extent). {@link Kernels#COMPRESS}.</li>
+ * </ul>
+ * Types: NonZero refuses float8 and the packed types naming the node; Compress moves elements of
+ * any whole-byte type.
+ */
+final class DataDependentOps implements OpFamily {
+    static final String NONZERO = "NonZero", COMPRESS = "Compress";
+    /** Compress's internal flag: the ONNX node gave no axis, so the input is read flattened. */
+    private static final String FLATTENED = "flattened";
+    /** The largest rank of NonZero's X (the kernel's ints layout: Kernels' MAX_INTS holds 3 + rank). */
+    static final int MAX_RANK = 16;
+
+    @Override
+    public List<OpDefinition> definitions() {
+        return List.of(
+                OpDefinition.op(NONZERO, 1, 1).outputs(2, 2).shapes(DataDependentOps::nonZeroShapes)
+                        .bounded((a, shape, k) -> k == 1 ? 1 : -1).kernels(Kernels.NONZERO).flops(OpSpec.PER_INPUT_ELEMENT)
+                        .doc("X (rank 1.." + MAX_RANK + ") to int64 [rank, n], the indices of its n non-zero elements in row-major order; "
+                                + "output 0 is the runtime extent n (int64 [1]); planned at n = numel(X), a graph output only")
+                        .lower((op, l) -> List.of(nonZero(op, l))).onnx(NONZERO, 9, DataDependentOps::importNonZero).build(),
+                OpDefinition.op(COMPRESS, 2, 2).outputs(2, 2)
+                        .attrs(AttrSpec.axis("axis", 0), AttrSpec.flag(FLATTENED))
+                        .internal(FLATTENED).shapes(DataDependentOps::compressShapes)
+                        .bounded((a, shape, k) -> k != 1 ? -1 : a.integer(FLATTENED) == 1 ? 0 : (int) Math.floorMod(a.integer("axis"), shape.length))
+                        .kernels(Kernels.COMPRESS).flops(OpSpec.NO_ARITHMETIC)
+                        .doc("input, bool condition [m] to the slices along axis (the flattened input's elements where flattened = 1) whose condition "
+                                + "is true; output 0 is the runtime extent n (int64 [1]); planned at n = min(m, the axis extent), a graph output only")
+                        .lower((op, l) -> List.of(compress(op, l))).onnx(COMPRESS, 9, DataDependentOps::importCompress).build());
+    }
+
+    // ---- shape rules ----
+
+    /** [[1], [rank(X), numel(X)]]. */
+    static long[][] nonZeroShapes(OpAttrs a, long[][] in, int outputs) {
+        long[] x = in[0];
+        if (x.length < 1 || x.length > MAX_RANK) throw new GraphException("X " + Arrays.toString(x) + " must have rank 1 to " + MAX_RANK);
+        return new long[][]{{1}, {x.length, product(x)}};
+    }
+
+    /** [[1], the input's shape with the axis extent m] or [[1], [m]] when flattened. */
+    static long[][] compressShapes(OpAttrs a, long[][] in, int outputs) {
+        return new long[][]{{1}, compressBound(in[0], in[1], a.integer(FLATTENED) == 1 ? null : a.integer("axis"))};
+    }
+
+    /**
+     * Compress's output at its upper bound: input {@code x} with the extent of {@code axis} (null:
+     * the flattened input) set to the condition's length m.
+     *
+     * @throws GraphException for a condition that is not 1-D or longer than the axis, an axis out of range
+     */
+    private static long[] compressBound(long[] x, long[] c, Long axis) {
+        if (c.length != 1) throw new GraphException("condition " + Arrays.toString(c) + " must be 1-D");
+        if (axis == null) {
+            long n = product(x);
+            if (c[0] > n) throw new GraphException("condition [" + c[0] + "] is longer than the " + n + " elements of the flattened input");
+            return new long[]{c[0]};
+        }
+        if (axis < -x.length || axis >= x.length) throw new GraphException("axis " + axis + " is outside [-" + x.length + ", " + x.length + ") for input " + Arrays.toString(x));
+        int ax = (int) Math.floorMod(axis, x.length);
+        if (c[0] > x[ax]) throw new GraphException("condition [" + c[0] + "] is longer than axis " + ax + " of input " + Arrays.toString(x));
+        long[] y = x.clone();
+        y[ax] = c[0];
+        return y;
+    }
+
+    // ---- lowering ----
+
+    /** nonzero(x, y, extent): ints [n, rank, shape[rank], dtype]. */
+    private static KernelCall nonZero(Op op, OpLowering l) {
+        String x = op.inputs().get(0), extent = op.outputs().get(0), y = op.outputs().get(1);
+        DType t = l.dtype(x);
+        if (!t.isIntegral() && !t.isFloatingPoint()) throw fail(op, "X '" + x + "' is " + t.jsonName() + "; NonZero takes bool, the integers, f16, bf16, f32 and f64");
+        requireExtent(op, l, extent);
+        if (l.dtype(y) != DType.I64) throw fail(op, "output '" + y + "' is " + l.dtype(y).jsonName() + ", not int64");
+        long[] s = l.shape(op, x);
+        long[] ints = new long[3 + s.length];
+        ints[0] = product(s);
+        ints[1] = s.length;
+        System.arraycopy(s, 0, ints, 2, s.length);
+        ints[2 + s.length] = t.onnxCode();
+        if (l.elements(y) != s.length * ints[0]) throw fail(op, "output '" + y + "' must have " + s.length * ints[0] + " elements (its upper bound), has " + l.elements(y));
+        return l.call(op, Kernels.NONZERO, List.of(l.read(x), l.write(y), l.write(extent)), ints);
+    }
+
+    /** compress(x, condition, y, extent): ints [outer, n, inner, m, es]. */
+    private static KernelCall compress(Op op, OpLowering l) {
+        String x = op.inputs().get(0), cond = op.inputs().get(1), extent = op.outputs().get(0), y = op.outputs().get(1);
+        if (l.dtype(cond) != DType.BOOL) throw fail(op, "condition '" + cond + "' is " + l.dtype(cond).jsonName() + ", not bool");
+        DType t = l.sameType(op, x, y);
+        requireExtent(op, l, extent);
+        long[] s = l.shape(op, x);
+        OpAttrs a = OpAttrs.of(op);
+        long outer = 1, n = product(s), inner = 1;
+        if (a.integer(FLATTENED) == 0) {
+            long axis = a.integer("axis");
+            if (axis < -s.length || axis >= s.length) throw fail(op, "axis " + axis + " out of range for shape " + Arrays.toString(s));
+            int ax = (int) Math.floorMod(axis, s.length);
+            outer = product(Arrays.copyOf(s, ax));
+            n = s[ax];
+            inner = product(Arrays.copyOfRange(s, ax + 1, s.length));
+        }
+        long m = l.elements(cond);
+        if (m > n) throw fail(op, "condition '" + cond + "' has " + m + " values, more than the " + n + " slices it selects from");
+        if (l.elements(y) != outer * m * inner) throw fail(op, "output '" + y + "' must have " + outer * m * inner + " elements (its upper bound), has " + l.elements(y));
+        return l.call(op, Kernels.COMPRESS, List.of(l.read(x), l.read(cond), l.write(y), l.write(extent)), new long[]{outer, n, inner, m, t.bytes()});
+    }
+
+    private static void requireExtent(Op op, OpLowering l, String extent) {
+        if (l.dtype(extent) != DType.I64 || l.elements(extent) != 1) throw fail(op, "output #0 '" + extent + "' (the runtime extent) must be int64 [1]");
+    }
+
+    // ---- ONNX ----
+
+    /** The runtime extent: output 0 of the kind, a tensor the file does not name (the importer names it {@code <node>#0}). */
+    private static Value extent() {
+        return new Value("", DType.I64, new long[]{1});
+    }
+
+    /** ONNX NonZero(X) -> Y int64 [rank, n]. */
+    private static Lowered importNonZero(NodeContext n) {
+        Value x = n.input(0);
+        n.require(x.rank() >= 1 && x.rank() <= MAX_RANK, "X " + x + " must have rank 1 to " + MAX_RANK + " (arenaplan's NonZero)");
+        n.require(x.dtype().isIntegral() || x.dtype().isFloatingPoint(), "X " + x + " is " + x.dtype().jsonName() + "; NonZero takes bool, the integers, f16, bf16, f32 and f64");
+        long[][] s = nonZeroShapes(null, new long[][]{x.shape()}, 2);
+        return new Lowered(NONZERO, List.of(x.name()), List.of(extent(), NodeLowering.output(n, s[1], DType.I64)), Map.of(), false, NodeLowering.extraOutputs(n));
+    }
+
+    /** ONNX Compress(input, condition) with optional axis (negative from opset 11); absent: the flattened input. */
+    private static Lowered importCompress(NodeContext n) {
+        Value x = n.input(0), c = n.input(1);
+        n.require(c.dtype() == DType.BOOL, "condition " + c + " is " + c.dtype().jsonName() + ", not bool");
+        n.require(c.rank() == 1, "condition " + c + " must be 1-D");
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        if (n.hasAttr("axis")) {
+            n.require(x.rank() >= 1, "input " + x + " has no axis to compress along");
+            attrs.put("axis", (long) n.axis(n.integer("axis", 0), x.rank(), "axis"));
+        } else {
+            attrs.put(FLATTENED, 1L);
+        }
+        long[] shape;
+        try {
+            shape = compressBound(x.shape(), c.shape(), (Long) attrs.get("axis"));
+        } catch (GraphException e) {
+            throw n.error(e.getMessage());
+        }
+        return new Lowered(COMPRESS, List.of(x.name(), c.name()), List.of(extent(), NodeLowering.output(n, shape, x.dtype())), attrs, false, NodeLowering.extraOutputs(n));
+    }
+}

@@ -1,0 +1,100 @@
+package org.arenaplan.sim;
+
+import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+import org.arenaplan.ir.DType;
+
+import java.nio.ByteBuffer;
+
+import static org.arenaplan.sim.SimKernels.i;
+
+/**
+ * The simulator's {@link Kernels#NONZERO} and {@link Kernels#COMPRESS} (layouts there), the
+ * kernels of data-dependent outputs ({@code ir.OpSpec.BoundedRule}): each writes the actual count
+ * into its extent argument and the actual row-major tensor into the leading elements of its
+ * upper-bound output, zeros after. data_dependent.cuh repeats them step for step.
+ */
+final class DataDependentKernels {
+    private DataDependentKernels() { }
+
+    /** The computation of {@code c}, or null when it is not one of these kernels. */
+    static Runnable bind(KernelCall c) {
+        return switch (c.name()) {
+            case Kernels.NONZERO -> nonZero(c);
+            case Kernels.COMPRESS -> compress(c);
+            default -> null;
+        };
+    }
+
+    private static Runnable nonZero(KernelCall c) {
+        if (c.ints().length < 2) throw fail(c, "takes ints [n, rank, shape[rank], dtype]");
+        int rank = i(c, 1);
+        if (rank < 1 || rank > 16) throw fail(c, "rank " + rank + " is outside 1..16");
+        SimKernels.need(c, 3, 3 + rank);
+        int n = i(c, 0);
+        DType t = SimKernels.dtype(c, 2 + rank);
+        if (!t.isIntegral() && !t.isFloatingPoint()) throw fail(c, "takes bool, integers, f16, bf16, f32 and f64, not " + t.jsonName());
+        long[] shape = new long[rank];
+        for (int d = 0; d < rank; d++) shape[d] = c.intArg(2 + d);
+        size(c, 0, (long) n * t.bytes());
+        size(c, 1, 8L * rank * n);
+        size(c, 2, 8);
+        return () -> {
+            ByteBuffer x = SimKernels.in(c, 0), y = SimKernels.out(c, 1), e = SimKernels.out(c, 2);
+            int count = 0;
+            for (int k = 0; k < n; k++) if (nonZero(t, x, k)) count++;
+            int j = 0;
+            for (int k = 0; k < n; k++) {
+                if (!nonZero(t, x, k)) continue;
+                long rest = k;
+                for (int d = rank - 1; d >= 0; d--) {
+                    y.putLong(8 * (d * count + j), rest % shape[d]);
+                    rest /= shape[d];
+                }
+                j++;
+            }
+            e.putLong(0, count);
+            SimKernels.store(c, 1, y);
+            SimKernels.store(c, 2, e);
+        };
+    }
+
+    /** Whether element {@code k} of {@code x} is not zero (a NaN is not zero; -0.0 is). */
+    private static boolean nonZero(DType t, ByteBuffer x, int k) {
+        return t.isIntegral() ? t.getLong(x, k) != 0 : t.getDouble(x, k) != 0;
+    }
+
+    private static Runnable compress(KernelCall c) {
+        SimKernels.need(c, 4, 5);
+        int outer = i(c, 0), n = i(c, 1), inner = i(c, 2), m = i(c, 3), es = SimKernels.elementBytes(c, 4);
+        if (m > n) throw fail(c, "condition of " + m + " values is longer than the axis of " + n);
+        size(c, 0, (long) outer * n * inner * es);
+        size(c, 1, m);
+        size(c, 2, (long) outer * m * inner * es);
+        size(c, 3, 8);
+        return () -> {
+            ByteBuffer x = SimKernels.in(c, 0), cond = SimKernels.in(c, 1), y = SimKernels.out(c, 2), e = SimKernels.out(c, 3);
+            int count = 0;
+            for (int s = 0; s < m; s++) if (cond.get(s) != 0) count++;
+            int j = 0;
+            for (int s = 0; s < m; s++) {
+                if (cond.get(s) == 0) continue;
+                for (int o = 0; o < outer; o++)
+                    for (int k = 0; k < inner; k++) SimKernels.move(x, (o * n + s) * inner + k, y, (o * count + j) * inner + k, es);
+                j++;
+            }
+            e.putLong(0, count);
+            SimKernels.store(c, 2, y);
+            SimKernels.store(c, 3, e);
+        };
+    }
+
+    private static void size(KernelCall c, int k, long bytes) {
+        if (c.pointer(k).bytes() != bytes) throw fail(c, "argument " + k + " (" + c.pointer(k).tensor() + ") has " + c.pointer(k).bytes() + " B, the layout needs " + bytes);
+    }
+
+    private static DeviceException fail(KernelCall c, String why) {
+        return new DeviceException("'" + c.label() + "': kernel " + c.name() + ": " + why);
+    }
+}
