@@ -195,12 +195,12 @@ import java.util.List;
  *     data is [outer, axis, inner], indices n values of int64 or int32, y [outer, n, inner]:
  *     y[o, j, k] = data[o, idx, k] with idx = indices[j], plus axis when negative (ONNX Gather).
  *     An index outside [-axis, axis) is an error (the simulator throws, CUDA traps).</li>
- * <li>{@link #NONZERO} ptrs [x, y (int64), extent (int64 [1])]; ints [n, rank, shape[rank], dtype]:
+ * <li>{@link #NONZERO} ptrs [x, extent (int64 [1]), y (int64)]; ints [n, rank, shape[rank], dtype]:
  *     x is n elements of shape[rank] (bool, an integer, f16, bf16, f32 or f64); with c the count of
  *     its non-zero elements (NaN non-zero, -0.0 zero), extent[0] = c and y[d * c + j] = coordinate d
  *     of the j-th non-zero element in row-major order, y zero from rank * c to its end (rank * n
  *     elements: the upper bound). ONNX NonZero. Serial (one thread).</li>
- * <li>{@link #COMPRESS} ptrs [x, condition (bool), y, extent (int64 [1])]; ints [outer, n, inner, m, es]:
+ * <li>{@link #COMPRESS} ptrs [x, condition (bool), extent (int64 [1]), y]; ints [outer, n, inner, m, es]:
  *     x is [outer, n, inner], condition m &le; n values; with c the count of true values among them,
  *     extent[0] = c and y[(o * c + j) * inner + i] = x[(o * n + s_j) * inner + i], s_j the j-th true
  *     condition, y zero from outer * c * inner to its end (outer * m * inner elements: the upper

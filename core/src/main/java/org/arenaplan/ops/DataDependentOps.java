@@ -106,7 +106,7 @@ final class DataDependentOps implements OpFamily {
 
     // ---- lowering ----
 
-    /** nonzero(x, y, extent): ints [n, rank, shape[rank], dtype]. */
+    /** nonzero(x, extent, y): ints [n, rank, shape[rank], dtype]. */
     private static KernelCall nonZero(Op op, OpLowering l) {
         String x = op.inputs().get(0), extent = op.outputs().get(0), y = op.outputs().get(1);
         DType t = l.dtype(x);
@@ -120,10 +120,10 @@ final class DataDependentOps implements OpFamily {
         System.arraycopy(s, 0, ints, 2, s.length);
         ints[2 + s.length] = t.onnxCode();
         if (l.elements(y) != s.length * ints[0]) throw fail(op, "output '" + y + "' must have " + s.length * ints[0] + " elements (its upper bound), has " + l.elements(y));
-        return l.call(op, Kernels.NONZERO, List.of(l.read(x), l.write(y), l.write(extent)), ints);
+        return l.call(op, Kernels.NONZERO, List.of(l.read(x), l.write(extent), l.write(y)), ints);
     }
 
-    /** compress(x, condition, y, extent): ints [outer, n, inner, m, es]. */
+    /** compress(x, condition, extent, y): ints [outer, n, inner, m, es]. */
     private static KernelCall compress(Op op, OpLowering l) {
         String x = op.inputs().get(0), cond = op.inputs().get(1), extent = op.outputs().get(0), y = op.outputs().get(1);
         if (l.dtype(cond) != DType.BOOL) throw fail(op, "condition '" + cond + "' is " + l.dtype(cond).jsonName() + ", not bool");
@@ -143,7 +143,7 @@ final class DataDependentOps implements OpFamily {
         long m = l.elements(cond);
         if (m > n) throw fail(op, "condition '" + cond + "' has " + m + " values, more than the " + n + " slices it selects from");
         if (l.elements(y) != outer * m * inner) throw fail(op, "output '" + y + "' must have " + outer * m * inner + " elements (its upper bound), has " + l.elements(y));
-        return l.call(op, Kernels.COMPRESS, List.of(l.read(x), l.read(cond), l.write(y), l.write(extent)), new long[]{outer, n, inner, m, t.bytes()});
+        return l.call(op, Kernels.COMPRESS, List.of(l.read(x), l.read(cond), l.write(extent), l.write(y)), new long[]{outer, n, inner, m, t.bytes()});
     }
 
     private static void requireExtent(Op op, OpLowering l, String extent) {

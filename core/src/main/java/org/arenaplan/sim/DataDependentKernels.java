@@ -38,10 +38,10 @@ final class DataDependentKernels {
         long[] shape = new long[rank];
         for (int d = 0; d < rank; d++) shape[d] = c.intArg(2 + d);
         size(c, 0, (long) n * t.bytes());
-        size(c, 1, 8L * rank * n);
-        size(c, 2, 8);
+        size(c, 1, 8);
+        size(c, 2, 8L * rank * n);
         return () -> {
-            ByteBuffer x = SimKernels.in(c, 0), y = SimKernels.out(c, 1), e = SimKernels.out(c, 2);
+            ByteBuffer x = SimKernels.in(c, 0), e = SimKernels.out(c, 1), y = SimKernels.out(c, 2);
             int count = 0;
             for (int k = 0; k < n; k++) if (nonZero(t, x, k)) count++;
             int j = 0;
@@ -55,8 +55,8 @@ final class DataDependentKernels {
                 j++;
             }
             e.putLong(0, count);
-            SimKernels.store(c, 1, y);
-            SimKernels.store(c, 2, e);
+            SimKernels.store(c, 1, e);
+            SimKernels.store(c, 2, y);
         };
     }
 
@@ -71,10 +71,10 @@ final class DataDependentKernels {
         if (m > n) throw fail(c, "condition of " + m + " values is longer than the axis of " + n);
         size(c, 0, (long) outer * n * inner * es);
         size(c, 1, m);
-        size(c, 2, (long) outer * m * inner * es);
-        size(c, 3, 8);
+        size(c, 2, 8);
+        size(c, 3, (long) outer * m * inner * es);
         return () -> {
-            ByteBuffer x = SimKernels.in(c, 0), cond = SimKernels.in(c, 1), y = SimKernels.out(c, 2), e = SimKernels.out(c, 3);
+            ByteBuffer x = SimKernels.in(c, 0), cond = SimKernels.in(c, 1), e = SimKernels.out(c, 2), y = SimKernels.out(c, 3);
             int count = 0;
             for (int s = 0; s < m; s++) if (cond.get(s) != 0) count++;
             int j = 0;
@@ -85,8 +85,8 @@ final class DataDependentKernels {
                 j++;
             }
             e.putLong(0, count);
-            SimKernels.store(c, 2, y);
-            SimKernels.store(c, 3, e);
+            SimKernels.store(c, 2, e);
+            SimKernels.store(c, 3, y);
         };
     }
 

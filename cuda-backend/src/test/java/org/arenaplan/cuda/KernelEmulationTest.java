@@ -200,6 +200,41 @@ class KernelEmulationTest {
         c.addAll(tf32Cases());
         c.addAll(trainingCases());
         c.addAll(flexAttentionCases());
+        c.addAll(dataDependentCases());
+        return c;
+    }
+
+    /**
+     * nonzero and compress (data_dependent.cuh), bit for bit: y compared whole, so its layout
+     * (rank x count, or outer x count x inner, from the count) and its zero tail up to the upper
+     * bound are checked. nonzero over every type it takes, with NaN (non-zero) and -0.0 (zero) among
+     * the floats, rank 1 to 3, none and all non-zero; compress over 1-, 2-, 4- and 8-byte elements,
+     * a condition shorter than the axis, none and all true.
+     */
+    private static List<Case> dataDependentCases() {
+        List<Case> c = new ArrayList<>();
+        TensorValue extent = TensorValue.ofLongs(DType.I64, null, 0);
+        double[] mixed = {0, 1.5, -0.0, Double.NaN, 0, 0, 3, 0, 0, -2, 0, 7};
+        for (DType t : new DType[] {DType.F32, DType.F16, DType.BF16, DType.F64}) {
+            c.add(new Case(Kernels.NONZERO, List.of(TensorValue.ofDoubles(t, null, mixed), extent), DType.I64, 36,
+                    new long[] {12, 3, 2, 3, 2, t.onnxCode()}, new double[0], 0));
+        }
+        for (DType t : new DType[] {DType.BOOL, DType.U8, DType.I8, DType.I16, DType.U16, DType.I32, DType.U32, DType.I64, DType.U64}) {
+            TensorValue x = t == DType.BOOL ? small(t, 7, 20, 0, 1) : small(t, t.onnxCode(), 20, -1, 1);
+            c.add(new Case(Kernels.NONZERO, List.of(x, extent), DType.I64, 40, new long[] {20, 2, 4, 5, t.onnxCode()}, new double[0], 0));
+        }
+        c.add(new Case(Kernels.NONZERO, List.of(TensorValue.ofLongs(DType.I32, null, new long[9]), extent), DType.I64, 9,
+                new long[] {9, 1, 9, DType.I32.onnxCode()}, new double[0], 0));                     // none
+        c.add(new Case(Kernels.NONZERO, List.of(small(DType.I64, 3, 6, 1, 9), extent), DType.I64, 12,
+                new long[] {6, 2, 2, 3, DType.I64.onnxCode()}, new double[0], 0));                   // all
+        for (DType t : new DType[] {DType.U8, DType.F16, DType.F32, DType.I64}) {
+            // x [2, 5, 3] along axis 1: conditions of 5 (mixed), 3 (shorter), none and all true
+            TensorValue x = t.isIntegral() ? small(t, 11, 30, -50, 50) : floats(t, 11, 30);
+            for (long[] cond : new long[][] {{1, 0, 1, 1, 0}, {0, 1, 1}, {0, 0, 0, 0, 0}, {1, 1, 1, 1, 1}}) {
+                c.add(new Case(Kernels.COMPRESS, List.of(x, TensorValue.ofLongs(DType.BOOL, null, cond), extent), t, 2 * cond.length * 3,
+                        new long[] {2, 5, 3, cond.length, t.bytes()}, new double[0], 0));
+            }
+        }
         return c;
     }
 
