@@ -1,4 +1,4 @@
-// Kernels of data-dependent outputs (ir.OpSpec.BoundedRule): nonzero, compress. Argument layouts:
+// Kernels of data-dependent outputs (ir.OpSpec.BoundedRule): nonzero, compress, unique. Argument layouts:
 // org.arenaplan.device.Kernels; the simulator's twins are org.arenaplan.sim.DataDependentKernels.
 // Each writes the actual count into its extent (int64 [1]) and the actual row-major tensor into the
 // leading elements of its upper-bound output, zeros after. Serial (one thread), so the order is the
@@ -53,5 +53,66 @@ extern "C" __global__ void compress(const void* x, const unsigned char* conditio
         j++;
     }
     for (long long b = outer * count * inner * es; b < outer * m * inner * es; b++) ((unsigned char*) y)[b] = 0;
+    extent[0] = count;
+}
+
+// Elements ia and ib of x (ONNX code) compared: integers by value (uint64 unsigned), floats by
+// value with -0.0 equal to 0.0 and a NaN equal to a NaN and above every number. -1, 0 or 1.
+__device__ __forceinline__ int compare_elements(const void* x, long long ia, long long ib, int code) {
+    if (is_integral(code)) return compare_int(load_int(x, ia, code), load_int(x, ib, code), code);
+    double a = code == DT_DOUBLE ? ((const double*) x)[ia] : (double) load_float(x, ia, code);
+    double b = code == DT_DOUBLE ? ((const double*) x)[ib] : (double) load_float(x, ib, code);
+    bool na = a != a, nb = b != b;
+    if (na || nb) return na == nb ? 0 : na ? 1 : -1;
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// Slices a and b of x [outer, n, inner], element by element in row-major order of (o, i).
+__device__ int compare_slices(const void* x, long long outer, long long n, long long inner, long long a, long long b, int code) {
+    for (long long o = 0; o < outer; o++)
+        for (long long i = 0; i < inner; i++) {
+            int r = compare_elements(x, (o * n + a) * inner + i, (o * n + b) * inner + i, code);
+            if (r != 0) return r;
+        }
+    return 0;
+}
+
+// Whether slice s is the first of its value.
+__device__ bool first_slice(const void* x, long long outer, long long n, long long inner, long long s, int code) {
+    for (long long r = 0; r < s; r++) if (compare_slices(x, outer, n, inner, r, s, code) == 0) return false;
+    return true;
+}
+
+// The index in Y of first occurrence s: the distinct slices below it (sorted) or before it.
+__device__ long long unique_position(const void* x, long long outer, long long n, long long inner, long long s, int sorted, int code) {
+    long long p = 0;
+    for (long long r = 0; r < n; r++)
+        if (first_slice(x, outer, n, inner, r, code) && (sorted ? compare_slices(x, outer, n, inner, r, s, code) < 0 : r < s)) p++;
+    return p;
+}
+
+// ints: outer, n, inner, sorted, dtype, es.
+extern "C" __global__ void unique(const void* x, long long* extent, void* y, long long* indices, long long* inverse, long long* counts, Ints ints, Floats) {
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    long long outer = ints.v[0], n = ints.v[1], inner = ints.v[2];
+    int sorted = (int) ints.v[3], code = (int) ints.v[4], es = (int) ints.v[5];
+    long long count = 0;
+    for (long long s = 0; s < n; s++) count += first_slice(x, outer, n, inner, s, code);
+    for (long long s = 0; s < n; s++) {
+        if (!first_slice(x, outer, n, inner, s, code)) continue;
+        long long p = unique_position(x, outer, n, inner, s, sorted, code), equal = 0;
+        for (long long r = 0; r < n; r++) equal += compare_slices(x, outer, n, inner, r, s, code) == 0;
+        for (long long o = 0; o < outer; o++)
+            for (long long i = 0; i < inner; i++) move_element(x, (o * n + s) * inner + i, y, (o * count + p) * inner + i, es);
+        indices[p] = s;
+        counts[p] = equal;
+    }
+    for (long long s = 0; s < n; s++) {
+        long long f = 0;
+        while (compare_slices(x, outer, n, inner, f, s, code) != 0) f++;
+        inverse[s] = unique_position(x, outer, n, inner, f, sorted, code);
+    }
+    for (long long b = outer * count * inner * es; b < outer * n * inner * es; b++) ((unsigned char*) y)[b] = 0;
+    for (long long j = count; j < n; j++) { indices[j] = 0; counts[j] = 0; }
     extent[0] = count;
 }

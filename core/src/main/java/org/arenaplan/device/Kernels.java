@@ -205,6 +205,15 @@ import java.util.List;
  *     extent[0] = c and y[(o * c + j) * inner + i] = x[(o * n + s_j) * inner + i], s_j the j-th true
  *     condition, y zero from outer * c * inner to its end (outer * m * inner elements: the upper
  *     bound). ONNX Compress. Serial (one thread).</li>
+ * <li>{@link #UNIQUE} ptrs [x, extent (int64 [1]), y, indices, inverse_indices, counts (int64)];
+ *     ints [outer, n, inner, sorted, dtype, es]: x is [outer, n, inner], its n slices s (the elements
+ *     x[o, s, i] in row-major order of (o, i)) compared element by element (integers by value,
+ *     uint64 unsigned; floats by value, -0.0 equal to 0.0, a NaN equal to a NaN and above every
+ *     number); with c the count of distinct slices, extent[0] = c, y [outer, c, inner] the first
+ *     occurrence of each (ascending where sorted = 1, else in order of first occurrence),
+ *     indices[j] its slice index, counts[j] how many slices equal it, inverse_indices[s] (n
+ *     values) the j of slice s; y, indices and counts zero after their first c (y's upper bound
+ *     outer * n * inner, theirs n). ONNX Unique. Serial (one thread).</li>
  * <li>{@link #WHERE} ptrs [cond, x, y, out]; ints [rank, shape[rank], condStride[rank],
  *     xStride[rank], yStride[rank], es]: out = cond != 0 ? x : y, broadcast as {@link #BINARY};
  *     cond is bool; x, y and out share one element type.</li>
@@ -455,6 +464,7 @@ public final class Kernels {
     public static final String TFIDF = "tfidf";
     public static final String NONZERO = "nonzero";
     public static final String COMPRESS = "compress";
+    public static final String UNIQUE = "unique";
     /** {@link #DFT} modes. */
     public static final int DFT_FORWARD = 0, DFT_INVERSE = 1, DFT_IRFFT = 2;
 
@@ -494,7 +504,7 @@ public final class Kernels {
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
             ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION, ROI_ALIGN, DEFORM_CONV, MAX_UNPOOL, DET,
-            NONZERO, COMPRESS, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
+            NONZERO, COMPRESS, UNIQUE, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

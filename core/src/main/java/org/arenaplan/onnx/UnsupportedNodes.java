@@ -18,9 +18,9 @@ import java.util.TreeSet;
 final class UnsupportedNodes {
     /**
      * Op types whose output shape depends on their input values and that arenaplan does not plan yet
-     * (NonZero and Compress are planned at their upper bound: {@code ir.OpSpec.BoundedRule}).
+     * (NonZero, Compress and Unique are planned at their upper bound: {@code ir.OpSpec.BoundedRule}).
      */
-    static final java.util.Set<String> DATA_DEPENDENT = java.util.Set.of("Unique", "NonMaxSuppression");
+    static final java.util.Set<String> DATA_DEPENDENT = java.util.Set.of("NonMaxSuppression");
 
     /** Node names listed per op type or attribute before "…". */
     static final int NAMES_SHOWN = 3;

@@ -40,12 +40,20 @@ import static org.arenaplan.exec.OpLowering.product;
  *       whose condition is true, in order; a condition shorter than the axis discards the slices past
  *       its end; one longer is refused (the spec lets it be shorter only). Upper bound: min(m, the
  *       axis extent). {@link Kernels#COMPRESS}.</li>
+ *   <li>Unique (Unique-11): X bool, an integer, f16, bf16, f32 or f64; Y the distinct slices along
+ *       {@code axis} (the distinct elements of the flattened X when axis is absent), ascending where
+ *       {@code sorted} = 1 (the default; slices in lexicographic order), else in order of first
+ *       occurrence; int64 indices (first occurrences), inverse_indices (static: one per slice of X)
+ *       and counts. Floats compare by value, -0.0 equal to 0.0 (the first occurrence is kept), NaNs
+ *       equal to each other and above every number (numpy.unique's equal_nan). Outputs the node
+ *       leaves out are still computed, into tensors nothing reads. Upper bound: the axis extent
+ *       (numel flattened). {@link Kernels#UNIQUE}.</li>
  * </ul>
- * Types: NonZero refuses float8 and the packed types naming the node; Compress moves elements of
- * any whole-byte type.
+ * Types: NonZero and Unique refuse float8 and the packed types naming the node; Compress moves
+ * elements of any whole-byte type.
  */
 final class DataDependentOps implements OpFamily {
-    static final String NONZERO = "NonZero", COMPRESS = "Compress";
+    static final String NONZERO = "NonZero", COMPRESS = "Compress", UNIQUE = "Unique";
     /** Compress's internal flag: the ONNX node gave no axis, so the input is read flattened. */
     private static final String FLATTENED = "flattened";
     /** The largest rank of NonZero's X (the kernel's ints layout: Kernels' MAX_INTS holds 3 + rank). */
@@ -66,7 +74,15 @@ final class DataDependentOps implements OpFamily {
                         .kernels(Kernels.COMPRESS).flops(OpSpec.NO_ARITHMETIC)
                         .doc("input, bool condition [m] to the slices along axis (the flattened input's elements where flattened = 1) whose condition "
                                 + "is true; output 0 is the runtime extent n (int64 [1]); planned at n = min(m, the axis extent), a graph output only")
-                        .lower((op, l) -> List.of(compress(op, l))).onnx(COMPRESS, 9, DataDependentOps::importCompress).build());
+                        .lower((op, l) -> List.of(compress(op, l))).onnx(COMPRESS, 9, DataDependentOps::importCompress).build(),
+                OpDefinition.op(UNIQUE, 1, 1).outputs(5, 5).attrs(AttrSpec.axis("axis", 0), AttrSpec.flag(FLATTENED), AttrSpec.integer("sorted", 1, 0, 1))
+                        .internal(FLATTENED).shapes(DataDependentOps::uniqueShapes)
+                        .bounded((a, shape, k) -> k == 1 ? (a.integer(FLATTENED) == 1 ? 0 : (int) Math.floorMod(a.integer("axis"), shape.length)) : k == 2 || k == 4 ? 0 : -1)
+                        .kernels(Kernels.UNIQUE).flops(OpSpec.NO_ARITHMETIC)
+                        .doc("X to Y (its n distinct slices along axis, or elements where flattened = 1; ascending where sorted = 1, else in order "
+                                + "of first occurrence), int64 indices [n] (first occurrences), inverse_indices (Y's index of each slice), counts [n]; "
+                                + "output 0 is the runtime extent n (int64 [1]); planned at n = the axis extent (numel flattened), graph outputs only")
+                        .lower((op, l) -> List.of(unique(op, l))).onnx(UNIQUE, 11, DataDependentOps::importUnique).build());
     }
 
     // ---- shape rules ----
@@ -102,6 +118,21 @@ final class DataDependentOps implements OpFamily {
         long[] y = x.clone();
         y[ax] = c[0];
         return y;
+    }
+
+    /** [[1], Y, indices, inverse_indices, counts] at the bound: Y as X (flattened: [numel]), the others [the axis extent]. */
+    static long[][] uniqueShapes(OpAttrs a, long[][] in, int outputs) {
+        long[] x = in[0];
+        long[] y = uniqueBound(x, a.integer(FLATTENED) == 1 ? null : a.integer("axis"));
+        long n = y[a.integer(FLATTENED) == 1 ? 0 : (int) Math.floorMod(a.integer("axis"), x.length)];
+        return new long[][]{{1}, y, {n}, {n}, {n}};
+    }
+
+    /** Unique's Y at its bound: X (axis null: flattened, [numel]). @throws GraphException for an axis out of range */
+    private static long[] uniqueBound(long[] x, Long axis) {
+        if (axis == null) return new long[]{product(x)};
+        if (axis < -x.length || axis >= x.length) throw new GraphException("axis " + axis + " is outside [-" + x.length + ", " + x.length + ") for X " + Arrays.toString(x));
+        return x.clone();
     }
 
     // ---- lowering ----
@@ -146,6 +177,30 @@ final class DataDependentOps implements OpFamily {
         return l.call(op, Kernels.COMPRESS, List.of(l.read(x), l.read(cond), l.write(extent), l.write(y)), new long[]{outer, n, inner, m, t.bytes()});
     }
 
+    /** unique(x, extent, y, indices, inverse_indices, counts): ints [outer, n, inner, sorted, dtype, es]. */
+    private static KernelCall unique(Op op, OpLowering l) {
+        String x = op.inputs().get(0);
+        List<String> o = op.outputs();
+        DType t = l.sameType(op, x, o.get(1));
+        if (!t.isIntegral() && !t.isFloatingPoint()) throw fail(op, "X '" + x + "' is " + t.jsonName() + "; Unique takes bool, the integers, f16, bf16, f32 and f64");
+        requireExtent(op, l, o.get(0));
+        for (int k = 2; k < 5; k++) if (l.dtype(o.get(k)) != DType.I64) throw fail(op, "output #" + k + " '" + o.get(k) + "' is " + l.dtype(o.get(k)).jsonName() + ", not int64");
+        long[] s = l.shape(op, x);
+        OpAttrs a = OpAttrs.of(op);
+        long outer = 1, n = product(s), inner = 1;
+        if (a.integer(FLATTENED) == 0) {
+            long axis = a.integer("axis");
+            if (axis < -s.length || axis >= s.length) throw fail(op, "axis " + axis + " out of range for shape " + Arrays.toString(s));
+            int ax = (int) Math.floorMod(axis, s.length);
+            outer = product(Arrays.copyOf(s, ax));
+            n = s[ax];
+            inner = product(Arrays.copyOfRange(s, ax + 1, s.length));
+        }
+        for (int k = 2; k < 5; k++) if (l.elements(o.get(k)) != n) throw fail(op, "output #" + k + " '" + o.get(k) + "' must have " + n + " elements, has " + l.elements(o.get(k)));
+        return l.call(op, Kernels.UNIQUE, List.of(l.read(x), l.write(o.get(0)), l.write(o.get(1)), l.write(o.get(2)), l.write(o.get(3)), l.write(o.get(4))),
+                new long[]{outer, n, inner, a.integer("sorted"), t.onnxCode(), t.bytes()});
+    }
+
     private static void requireExtent(Op op, OpLowering l, String extent) {
         if (l.dtype(extent) != DType.I64 || l.elements(extent) != 1) throw fail(op, "output #0 '" + extent + "' (the runtime extent) must be int64 [1]");
     }
@@ -185,5 +240,39 @@ final class DataDependentOps implements OpFamily {
             throw n.error(e.getMessage());
         }
         return new Lowered(COMPRESS, List.of(x.name(), c.name()), List.of(extent(), NodeLowering.output(n, shape, x.dtype())), attrs, false, NodeLowering.extraOutputs(n));
+    }
+
+    /**
+     * ONNX Unique(X) -> Y, indices, inverse_indices, counts (the last three optional; a left-out one is
+     * still computed, into a tensor named {@code <node>#k}); axis absent: the flattened X; sorted default 1.
+     */
+    private static Lowered importUnique(NodeContext n) {
+        Value x = n.input(0);
+        n.require(x.dtype().isIntegral() || x.dtype().isFloatingPoint(), "X " + x + " is " + x.dtype().jsonName() + "; Unique takes bool, the integers, f16, bf16, f32 and f64");
+        List<String> names = n.node().outputs();
+        n.require(names.size() <= 4, "has " + names.size() + " outputs; Unique has at most 4");
+        n.require(!names.isEmpty() && !names.get(0).isEmpty(), "output #0 (Y) is required and has no name");
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        long sorted = n.integer("sorted", 1);
+        n.require(sorted == 0 || sorted == 1, "attribute 'sorted' = " + sorted + " is not 0 or 1");
+        attrs.put("sorted", sorted);
+        Long axis = null;
+        if (n.hasAttr("axis")) {
+            n.require(x.rank() >= 1, "X " + x + " has no axis");
+            axis = (long) n.axisAnyOpset(n.integer("axis", 0), x.rank(), "axis");
+            attrs.put("axis", axis);
+        } else {
+            attrs.put(FLATTENED, 1L);
+        }
+        long[] y;
+        try {
+            y = uniqueBound(x.shape(), axis);
+        } catch (GraphException e) {
+            throw n.error(e.getMessage());
+        }
+        long count = axis == null ? y[0] : y[(int) (long) axis];
+        List<Value> outs = new java.util.ArrayList<>(List.of(extent(), new Value(names.get(0), x.dtype(), y)));
+        for (int k = 1; k < 4; k++) outs.add(new Value(k < names.size() ? names.get(k) : "", DType.I64, new long[]{count}));
+        return new Lowered(UNIQUE, List.of(x.name()), outs, attrs, false, List.of());
     }
 }

@@ -22,7 +22,7 @@ import static org.arenaplan.onnx.TransformerOpsTest.feed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * NonZero and Compress, the data-dependent outputs planned at their upper bound
+ * NonZero, Compress and Unique, the data-dependent outputs planned at their upper bound
  * ({@code ir.OpSpec.BoundedRule}), through import, planning and the simulator against ONNX Runtime
  * 1.22 ({@link OnnxOpRuns#agree}: element types, actual shapes and values exactly), in every executor
  * mode; an op that reads such an output is refused in one line naming it.
@@ -82,6 +82,39 @@ class DataDependentOpsTest {
         OnnxOpRuns.agree(dir, compress(OnnxDTypes.INT64, new long[]{3, 2}, 3, 0L), feed("x", l, "c", bools(new long[]{3}, 1, 0, 1)), 0, 0);
         Map<String, TensorValue> got = OnnxOpRuns.run(dir, compress(OnnxDTypes.FLOAT, shape, 3, 1L), feed("x", x, "c", bools(new long[]{3}, 1, 0, 1)));
         assertThat(got.get("y").shape()).containsExactly(2, 2, 4);
+    }
+
+    private static TinyOnnx unique(int type, long[] x, List<String> outputs, Object... attrs) {
+        Object[] dims = new Object[x.length];
+        for (int d = 0; d < x.length; d++) dims[d] = x[d];
+        TinyOnnx m = new TinyOnnx().opset(11).input(type, "x", dims);
+        for (int k = 0; k < outputs.size(); k++) if (!outputs.get(k).isEmpty()) m.outputOfType(k == 0 ? type : OnnxDTypes.INT64, outputs.get(k));
+        return m.node("u", "Unique", List.of("x"), outputs, attrs);
+    }
+
+    private static final List<String> ALL_FOUR = List.of("y", "indices", "inverse_indices", "counts");
+
+    @Test
+    void uniqueAgreesWithOnnxRuntimeSortedAndNotAlongAnAxisAndFlattened() throws Exception {
+        long[] shape = {3, 4, 2};
+        float[] v = {1, 2, 0, 0, 1, 2, 5, 5, /**/ 3, 3, 0, 0, 3, 3, -1, 7, /**/ 1, 2, 0, 0, 1, 2, 5, 5};   // slices repeat along 0 and 1
+        TensorValue x = TensorValue.ofFloats(shape, v);
+        for (long sorted : new long[]{0, 1}) {
+            OnnxOpRuns.agree(dir, unique(OnnxDTypes.FLOAT, shape, ALL_FOUR, "sorted", sorted), feed("x", x), 0, 0);
+            for (long axis : new long[]{0, 1, 2, -1})
+                OnnxOpRuns.agree(dir, unique(OnnxDTypes.FLOAT, shape, ALL_FOUR, "sorted", sorted, "axis", axis), feed("x", x), 0, 0);
+        }
+        TensorValue l = TensorValue.ofLongs(DType.I64, new long[]{7}, 1L << 60, -3, 7, -3, 1L << 60, 0, 7);
+        OnnxOpRuns.agree(dir, unique(OnnxDTypes.INT64, new long[]{7}, ALL_FOUR), feed("x", l), 0, 0);
+        TensorValue b = TensorValue.ofLongs(DType.I8, new long[]{2, 3}, -128, 127, 0, -128, 127, 0);
+        OnnxOpRuns.agree(dir, unique(OnnxDTypes.INT8, new long[]{2, 3}, ALL_FOUR, "axis", 0L), feed("x", b), 0, 0);   // one distinct row of two
+        // only Y, and Y with counts (indices and inverse_indices left out): computed into tensors nothing reads
+        OnnxOpRuns.agree(dir, unique(OnnxDTypes.FLOAT, shape, List.of("y")), feed("x", x), 0, 0);
+        OnnxOpRuns.agree(dir, unique(OnnxDTypes.FLOAT, shape, List.of("y", "", "", "counts"), "axis", 1L), feed("x", x), 0, 0);
+        Map<String, TensorValue> got = OnnxOpRuns.run(dir, unique(OnnxDTypes.FLOAT, shape, ALL_FOUR, "axis", 0L), feed("x", x));
+        assertThat(got.get("y").shape()).containsExactly(2, 4, 2);
+        assertThat(got.get("inverse_indices").longs()).containsExactly(0, 1, 0);
+        assertThat(got.get("counts").longs()).containsExactly(2, 1);
     }
 
     /** The plan reserves the upper bound; every executor mode (graph capture too) copies out the actual shape. */
