@@ -214,6 +214,17 @@ import java.util.List;
  *     indices[j] its slice index, counts[j] how many slices equal it, inverse_indices[s] (n
  *     values) the j of slice s; y, indices and counts zero after their first c (y's upper bound
  *     outer * n * inner, theirs n). ONNX Unique. Serial (one thread).</li>
+ * <li>{@link #NMS} ptrs [boxes (f32 [B, N, 4]), scores (f32 [B, C, N]), max_output_boxes_per_class
+ *     (int64 [1]), iou_threshold (f32 [1]), score_threshold (f32 [1]), extent (int64 [1]), y (int64)];
+ *     ints [B, N, C, center_point_box, hasScoreThreshold, perClass]: for each batch b and class c in
+ *     order, the boxes whose score exceeds score_threshold (every box when hasScoreThreshold is 0),
+ *     by descending score (ties: lower index first), each kept unless its IoU with a box kept for
+ *     (b, c) exceeds iou_threshold, at most max(max_output_boxes_per_class, 0) per class; row
+ *     [b, c, box] of y per kept box, extent[0] the row count, y zero after (B * C * perClass rows).
+ *     IoU in f32 as onnx's reference computes it (corners [y1, x1, y2, x2] in either order, or
+ *     [x_center, y_center, width, height] where center_point_box = 1; 0 where the boxes do not
+ *     overlap or an area is not positive). min(max_output_boxes_per_class, N) above perClass (from
+ *     the value at import) is an error (the simulator throws, CUDA traps). ONNX NonMaxSuppression. Serial (one thread).</li>
  * <li>{@link #WHERE} ptrs [cond, x, y, out]; ints [rank, shape[rank], condStride[rank],
  *     xStride[rank], yStride[rank], es]: out = cond != 0 ? x : y, broadcast as {@link #BINARY};
  *     cond is bool; x, y and out share one element type.</li>
@@ -465,6 +476,7 @@ public final class Kernels {
     public static final String NONZERO = "nonzero";
     public static final String COMPRESS = "compress";
     public static final String UNIQUE = "unique";
+    public static final String NMS = "non_max_suppression";
     /** {@link #DFT} modes. */
     public static final int DFT_FORWARD = 0, DFT_INVERSE = 1, DFT_IRFFT = 2;
 
@@ -504,7 +516,7 @@ public final class Kernels {
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
             ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION, ROI_ALIGN, DEFORM_CONV, MAX_UNPOOL, DET,
-            NONZERO, COMPRESS, UNIQUE, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
+            NONZERO, COMPRESS, UNIQUE, NMS, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

@@ -48,12 +48,21 @@ import static org.arenaplan.exec.OpLowering.product;
  *       equal to each other and above every number (numpy.unique's equal_nan). Outputs the node
  *       leaves out are still computed, into tensors nothing reads. Upper bound: the axis extent
  *       (numel flattened). {@link Kernels#UNIQUE}.</li>
+ *   <li>NonMaxSuppression (NonMaxSuppression-10, -11 changes nothing the import sees): boxes
+ *       [B, N, 4] and scores [B, C, N] f32, max_output_boxes_per_class (int64, one value; absent: 0),
+ *       iou_threshold and score_threshold (f32, one value; absent: 0 and none), center_point_box 0
+ *       or 1, to int64 [n, 3] rows (batch, class, box) as onnx's reference
+ *       (onnx/reference/ops/op_non_max_suppression.py) selects them. Upper bound B * C *
+ *       min(max_output_boxes_per_class, N), with its value known at import, else B * C * N.
+ *       {@link Kernels#NMS}.</li>
  * </ul>
  * Types: NonZero and Unique refuse float8 and the packed types naming the node; Compress moves
  * elements of any whole-byte type.
  */
 final class DataDependentOps implements OpFamily {
-    static final String NONZERO = "NonZero", COMPRESS = "Compress", UNIQUE = "Unique";
+    static final String NONZERO = "NonZero", COMPRESS = "Compress", UNIQUE = "Unique", NMS = "NonMaxSuppression";
+    /** NonMaxSuppression's internal attributes: whether the node gives score_threshold; the selections per class the plan reserves (-1: every box). */
+    private static final String HAS_SCORE_THRESHOLD = "has_score_threshold", PER_CLASS = "boxes_per_class_bound";
     /** Compress's internal flag: the ONNX node gave no axis, so the input is read flattened. */
     private static final String FLATTENED = "flattened";
     /** The largest rank of NonZero's X (the kernel's ints layout: Kernels' MAX_INTS holds 3 + rank). */
@@ -82,7 +91,17 @@ final class DataDependentOps implements OpFamily {
                         .doc("X to Y (its n distinct slices along axis, or elements where flattened = 1; ascending where sorted = 1, else in order "
                                 + "of first occurrence), int64 indices [n] (first occurrences), inverse_indices (Y's index of each slice), counts [n]; "
                                 + "output 0 is the runtime extent n (int64 [1]); planned at n = the axis extent (numel flattened), graph outputs only")
-                        .lower((op, l) -> List.of(unique(op, l))).onnx(UNIQUE, 11, DataDependentOps::importUnique).build());
+                        .lower((op, l) -> List.of(unique(op, l))).onnx(UNIQUE, 11, DataDependentOps::importUnique).build(),
+                OpDefinition.op(NMS, 5, 5).outputs(2, 2).attrs(AttrSpec.integer("center_point_box", 0, 0, 1), AttrSpec.flag(HAS_SCORE_THRESHOLD),
+                                AttrSpec.integer(PER_CLASS, -1, -1, AttrSpec.MAX_INT32))
+                        .internal(HAS_SCORE_THRESHOLD, PER_CLASS).shapes(DataDependentOps::nmsShapes)
+                        .bounded((a, shape, k) -> k == 1 ? 0 : -1).kernels(Kernels.NMS)
+                        .flops((a, in, out) -> 20 * in[0][0] * in[1][1] * in[0][1] * in[0][1])
+                        .doc("boxes [B, N, 4], scores [B, C, N], int64 max_output_boxes_per_class [1], f32 iou_threshold [1], score_threshold [1] "
+                                + "to int64 [n, 3] (batch, class, box): per batch and class, boxes by descending score (ties: lower index) kept unless "
+                                + "their IoU with a kept one exceeds iou_threshold; output 0 is the runtime extent n (int64 [1]); planned at n = "
+                                + "B * C * min(max_output_boxes_per_class, N) (N when unknown at import), a graph output only")
+                        .lower((op, l) -> List.of(nms(op, l))).onnx(NMS, 10, DataDependentOps::importNms).build());
     }
 
     // ---- shape rules ----
@@ -133,6 +152,17 @@ final class DataDependentOps implements OpFamily {
         if (axis == null) return new long[]{product(x)};
         if (axis < -x.length || axis >= x.length) throw new GraphException("axis " + axis + " is outside [-" + x.length + ", " + x.length + ") for X " + Arrays.toString(x));
         return x.clone();
+    }
+
+    /** [[1], [B * C * per-class bound, 3]] from boxes [B, N, 4] and scores [B, C, N]. */
+    static long[][] nmsShapes(OpAttrs a, long[][] in, int outputs) {
+        long[] boxes = in[0], scores = in[1];
+        if (boxes.length != 3 || boxes[2] != 4) throw new GraphException("boxes " + Arrays.toString(boxes) + " must be [num_batches, spatial_dimension, 4]");
+        if (scores.length != 3 || scores[0] != boxes[0] || scores[2] != boxes[1])
+            throw new GraphException("scores " + Arrays.toString(scores) + " must be [" + boxes[0] + ", num_classes, " + boxes[1] + "] for boxes " + Arrays.toString(boxes));
+        for (int k = 2; k < 5; k++) if (product(in[k]) != 1) throw new GraphException("input #" + k + " " + Arrays.toString(in[k]) + " must hold one value");
+        long per = a.integer(PER_CLASS) < 0 ? boxes[1] : Math.min(a.integer(PER_CLASS), boxes[1]);
+        return new long[][]{{1}, {boxes[0] * scores[1] * per, 3}};
     }
 
     // ---- lowering ----
@@ -199,6 +229,23 @@ final class DataDependentOps implements OpFamily {
         for (int k = 2; k < 5; k++) if (l.elements(o.get(k)) != n) throw fail(op, "output #" + k + " '" + o.get(k) + "' must have " + n + " elements, has " + l.elements(o.get(k)));
         return l.call(op, Kernels.UNIQUE, List.of(l.read(x), l.write(o.get(0)), l.write(o.get(1)), l.write(o.get(2)), l.write(o.get(3)), l.write(o.get(4))),
                 new long[]{outer, n, inner, a.integer("sorted"), t.onnxCode(), t.bytes()});
+    }
+
+    /** nms(boxes, scores, max_output_boxes_per_class, iou_threshold, score_threshold, extent, y): ints [B, N, C, center_point_box, has_score_threshold, per-class bound]. */
+    private static KernelCall nms(Op op, OpLowering l) {
+        List<String> in = op.inputs(), out = op.outputs();
+        for (int k : new int[]{0, 1, 3, 4}) if (l.dtype(in.get(k)) != DType.F32) throw fail(op, "input #" + k + " '" + in.get(k) + "' is " + l.dtype(in.get(k)).jsonName() + ", not f32");
+        if (l.dtype(in.get(2)) != DType.I64) throw fail(op, "max_output_boxes_per_class '" + in.get(2) + "' is " + l.dtype(in.get(2)).jsonName() + ", not int64");
+        requireExtent(op, l, out.get(0));
+        long[] boxes = l.shape(op, in.get(0)), scores = l.shape(op, in.get(1));
+        OpAttrs a = OpAttrs.of(op);
+        long per = a.integer(PER_CLASS) < 0 ? boxes[1] : Math.min(a.integer(PER_CLASS), boxes[1]);
+        if (l.elements(out.get(1)) != 3 * boxes[0] * scores[1] * per) throw fail(op, "output '" + out.get(1) + "' must have " + 3 * boxes[0] * scores[1] * per + " elements (its upper bound)");
+        List<org.arenaplan.device.KernelArg> args = new java.util.ArrayList<>();
+        for (String t : in) args.add(l.read(t));
+        args.add(l.write(out.get(0)));
+        args.add(l.write(out.get(1)));
+        return l.call(op, Kernels.NMS, args, new long[]{boxes[0], boxes[1], scores[1], a.integer("center_point_box"), a.integer(HAS_SCORE_THRESHOLD), per});
     }
 
     private static void requireExtent(Op op, OpLowering l, String extent) {
@@ -274,5 +321,52 @@ final class DataDependentOps implements OpFamily {
         List<Value> outs = new java.util.ArrayList<>(List.of(extent(), new Value(names.get(0), x.dtype(), y)));
         for (int k = 1; k < 4; k++) outs.add(new Value(k < names.size() ? names.get(k) : "", DType.I64, new long[]{count}));
         return new Lowered(UNIQUE, List.of(x.name()), outs, attrs, false, List.of());
+    }
+
+    /**
+     * ONNX NonMaxSuppression(boxes, scores, max_output_boxes_per_class?, iou_threshold?, score_threshold?):
+     * an absent max_output_boxes_per_class is 0 (nothing selected) and iou_threshold 0 (ONNX's defaults,
+     * given as constants); an absent score_threshold keeps every box. The bound per class is
+     * min(max_output_boxes_per_class, N) when the value is known at import, else N.
+     */
+    private static Lowered importNms(NodeContext n) {
+        Value boxes = n.input(0), scores = n.input(1);
+        n.require(boxes.dtype() == DType.F32 && scores.dtype() == DType.F32, "boxes " + boxes + " and scores " + scores + " must be f32");
+        Map<Value, Double> constants = new LinkedHashMap<>();
+        List<String> ins = new java.util.ArrayList<>(List.of(boxes.name(), scores.name()));
+        DType[] types = {DType.I64, DType.F32, DType.F32};
+        String[] names = {"max_output_boxes_per_class", "iou_threshold", "score_threshold"};
+        for (int k = 2; k < 5; k++) {
+            if (n.hasInput(k)) {
+                Value v = n.input(k);
+                n.require(v.dtype() == types[k - 2] && v.elements() == 1 && v.rank() <= 1, names[k - 2] + " " + v + " must be one " + types[k - 2].jsonName() + " value ([1] or a scalar)");
+                ins.add(v.name());
+            } else {
+                Value c = new Value(n.opName() + "#" + names[k - 2], types[k - 2], new long[]{1});
+                constants.put(c, 0.0);
+                ins.add(c.name());
+            }
+        }
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("center_point_box", n.integer("center_point_box", 0));
+        n.require((long) attrs.get("center_point_box") == 0 || (long) attrs.get("center_point_box") == 1, "attribute 'center_point_box' = " + attrs.get("center_point_box") + " is not 0 or 1");
+        attrs.put(HAS_SCORE_THRESHOLD, n.hasInput(4) ? 1L : 0L);
+        double[] max = n.hasInput(2) ? n.constantValues(2) : new double[]{0};
+        if (max != null) attrs.put(PER_CLASS, (long) Math.max(0, Math.min(max[0], Integer.MAX_VALUE)));
+        long[] y;
+        try {
+            long[][] s = new long[5][];
+            s[0] = boxes.shape();
+            s[1] = scores.shape();
+            for (int k = 2; k < 5; k++) s[k] = new long[]{1};
+            long per = max == null ? -1 : (long) attrs.get(PER_CLASS);
+            long[] b = boxes.shape(), sc = scores.shape();
+            if (b.length != 3 || b[2] != 4) throw new GraphException("boxes " + Arrays.toString(b) + " must be [num_batches, spatial_dimension, 4]");
+            if (sc.length != 3 || sc[0] != b[0] || sc[2] != b[1]) throw new GraphException("scores " + Arrays.toString(sc) + " must be [" + b[0] + ", num_classes, " + b[1] + "] for boxes " + Arrays.toString(b));
+            y = new long[]{b[0] * sc[1] * (per < 0 ? b[1] : Math.min(per, b[1])), 3};
+        } catch (GraphException e) {
+            throw n.error(e.getMessage());
+        }
+        return new Lowered(NMS, ins, List.of(extent(), NodeLowering.output(n, y, DType.I64)), attrs, false, NodeLowering.extraOutputs(n), constants);
     }
 }

@@ -11,7 +11,7 @@ import java.util.List;
 import static org.arenaplan.sim.SimKernels.i;
 
 /**
- * The simulator's {@link Kernels#NONZERO}, {@link Kernels#COMPRESS} and {@link Kernels#UNIQUE} (layouts there), the
+ * The simulator's {@link Kernels#NONZERO}, {@link Kernels#COMPRESS}, {@link Kernels#UNIQUE} and {@link Kernels#NMS} (layouts there), the
  * kernels of data-dependent outputs ({@code ir.OpSpec.BoundedRule}): each writes the actual count
  * into its extent argument and the actual row-major tensor into the leading elements of its
  * upper-bound output, zeros after. data_dependent.cuh repeats them step for step.
@@ -25,6 +25,7 @@ final class DataDependentKernels {
             case Kernels.NONZERO -> nonZero(c);
             case Kernels.COMPRESS -> compress(c);
             case Kernels.UNIQUE -> unique(c);
+            case Kernels.NMS -> nms(c);
             default -> null;
         };
     }
@@ -155,6 +156,93 @@ final class DataDependentKernels {
         if (na || nb) return na == nb ? 0 : na ? 1 : -1;
         return a < b ? -1 : a > b ? 1 : 0;
     }
+
+    private static Runnable nms(KernelCall c) {
+        SimKernels.need(c, 7, 6);
+        int batches = i(c, 0), n = i(c, 1), classes = i(c, 2), center = i(c, 3), hasScore = i(c, 4), per = i(c, 5);
+        size(c, 0, 16L * batches * n);
+        size(c, 1, 4L * batches * classes * n);
+        size(c, 2, 8);
+        size(c, 3, 4);
+        size(c, 4, 4);
+        size(c, 5, 8);
+        size(c, 6, 24L * batches * classes * per);
+        return () -> {
+            float[] boxes = SimKernels.inFloats(c, 0), scores = SimKernels.inFloats(c, 1);
+            long maxOut = Math.min(Math.max(0, SimKernels.in(c, 2).getLong(0)), n);
+            if (maxOut > per) throw new DeviceException("'" + c.label() + "': non_max_suppression: max_output_boxes_per_class is " + SimKernels.in(c, 2).getLong(0)
+                    + " at run time, above the " + per + " per class the plan reserved (its value at import)");
+            float iou = SimKernels.inFloats(c, 3)[0], threshold = SimKernels.inFloats(c, 4)[0];
+            ByteBuffer e = SimKernels.out(c, 5), y = SimKernels.out(c, 6);
+            int count = 0;
+            for (int b = 0; b < batches; b++) {
+                for (int cl = 0; cl < classes; cl++) {
+                    int start = count, prev = -1;
+                    int at = (b * classes + cl) * n;
+                    while (count - start < maxOut) {
+                        int best = -1;
+                        for (int k = 0; k < n; k++) {
+                            float s = scores[at + k];
+                            if (hasScore == 1 && !(s > threshold)) continue;
+                            if (prev >= 0 && !(s < scores[at + prev] || (s == scores[at + prev] && k > prev))) continue;
+                            if (best < 0 || s > scores[at + best] || (s == scores[at + best] && k < best)) best = k;
+                        }
+                        if (best < 0) break;
+                        prev = best;
+                        boolean keep = true;
+                        for (int r = start; r < count && keep; r++) keep = !suppressed(boxes, (b * n + best) * 4, (b * n + (int) y.getLong(8 * (3 * r + 2))) * 4, center, iou);
+                        if (keep) {
+                            y.putLong(8 * (3 * count), b);
+                            y.putLong(8 * (3 * count + 1), cl);
+                            y.putLong(8 * (3 * count + 2), best);
+                            count++;
+                        }
+                    }
+                }
+            }
+            e.putLong(0, count);
+            SimKernels.store(c, 5, e);
+            SimKernels.store(c, 6, y);
+        };
+    }
+
+    /**
+     * Whether the box at {@code p} (the candidate) overlaps the one at {@code q} (kept) with an IoU
+     * above {@code threshold}, in f32 step for step as onnx's reference {@code suppress_by_iou}
+     * (onnx/reference/ops/op_non_max_suppression.py).
+     */
+    static boolean suppressed(float[] box, int p, int q, int center, float threshold) {
+        float x1Min, x1Max, x2Min, x2Max, y1Min, y1Max, y2Min, y2Max;
+        if (center == 0) {
+            x1Min = lower(box[p + 1], box[p + 3]); x1Max = upper(box[p + 1], box[p + 3]);
+            x2Min = lower(box[q + 1], box[q + 3]); x2Max = upper(box[q + 1], box[q + 3]);
+            y1Min = lower(box[p], box[p + 2]); y1Max = upper(box[p], box[p + 2]);
+            y2Min = lower(box[q], box[q + 2]); y2Max = upper(box[q], box[q + 2]);
+        } else {
+            float w1 = box[p + 2] / 2, h1 = box[p + 3] / 2, w2 = box[q + 2] / 2, h2 = box[q + 3] / 2;
+            x1Min = box[p] - w1; x1Max = box[p] + w1; x2Min = box[q] - w2; x2Max = box[q] + w2;
+            y1Min = box[p + 1] - h1; y1Max = box[p + 1] + h1; y2Min = box[q + 1] - h2; y2Max = box[q + 1] + h2;
+        }
+        float ixMin = pyMax(x1Min, x2Min), ixMax = pyMin(x1Max, x2Max);
+        if (ixMax <= ixMin) return false;
+        float iyMin = pyMax(y1Min, y2Min), iyMax = pyMin(y1Max, y2Max);
+        if (iyMax <= iyMin) return false;
+        float inter = (ixMax - ixMin) * (iyMax - iyMin);
+        if (inter <= 0) return false;
+        float area1 = (x1Max - x1Min) * (y1Max - y1Min), area2 = (x2Max - x2Min) * (y2Max - y2Min);
+        float union = area1 + area2 - inter;
+        if (area1 <= 0 || area2 <= 0 || union <= 0) return false;
+        return inter / union > threshold;
+    }
+
+    /** Python's min(a, b) and max(a, b), and the reference's max_min: their NaN and signed-zero choices kept. */
+    private static float pyMin(float a, float b) { return b < a ? b : a; }
+
+    private static float pyMax(float a, float b) { return b > a ? b : a; }
+
+    private static float lower(float lhs, float rhs) { return lhs >= rhs ? rhs : lhs; }
+
+    private static float upper(float lhs, float rhs) { return lhs >= rhs ? lhs : rhs; }
 
     private static void size(KernelCall c, int k, long bytes) {
         if (c.pointer(k).bytes() != bytes) throw fail(c, "argument " + k + " (" + c.pointer(k).tensor() + ") has " + c.pointer(k).bytes() + " B, the layout needs " + bytes);

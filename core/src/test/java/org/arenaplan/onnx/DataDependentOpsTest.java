@@ -22,7 +22,7 @@ import static org.arenaplan.onnx.TransformerOpsTest.feed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * NonZero, Compress and Unique, the data-dependent outputs planned at their upper bound
+ * NonZero, Compress, Unique and NonMaxSuppression, the data-dependent outputs planned at their upper bound
  * ({@code ir.OpSpec.BoundedRule}), through import, planning and the simulator against ONNX Runtime
  * 1.22 ({@link OnnxOpRuns#agree}: element types, actual shapes and values exactly), in every executor
  * mode; an op that reads such an output is refused in one line naming it.
@@ -117,6 +117,54 @@ class DataDependentOpsTest {
         assertThat(got.get("counts").longs()).containsExactly(2, 1);
     }
 
+    /** Boxes [2, 6, 4] of two batches (overlapping, flipped corners, one far away) and scores [2, 2, 6] of two classes, ties among them. */
+    private static final TensorValue BOXES = TensorValue.ofFloats(new long[]{2, 6, 4},
+            0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f, 1, 1, 0, 0, 0, 10, 1, 11, 0, 10.1f, 1, 11.1f,
+            0.5f, 0.5f, 1, 1, 0.6f, 0.5f, 1, 1, 2, 2, 0.5f, 0.5f, 0.2f, 0.2f, -1, -1, 4, 4, 0, 0, 9, 9, 1, 1);
+    private static final TensorValue SCORES = TensorValue.ofFloats(new long[]{2, 2, 6},
+            0.9f, 0.75f, 0.6f, 0.95f, 0.5f, 0.3f, 0.1f, 0.4f, 0.4f, 0.3f, 0.7f, 0.2f,
+            0.5f, 0.5f, 0.9f, 0.2f, 0.8f, 0.05f, 0.3f, 0.3f, 0.1f, 0.9f, 0.95f, 0.3f);
+
+    private static TinyOnnx nms(int inputs, Object... attrs) {
+        TinyOnnx m = new TinyOnnx().opset(11).input("boxes", 2L, 6L, 4L).input("scores", 2L, 2L, 6L);
+        List<String> in = new java.util.ArrayList<>(List.of("boxes", "scores"));
+        if (inputs > 2) { m.input(OnnxDTypes.INT64, "max", 1L); in.add("max"); }
+        if (inputs > 3) { m.input("iou", 1L); in.add("iou"); }
+        if (inputs > 4) { m.input("score", 1L); in.add("score"); }
+        return m.outputOfType(OnnxDTypes.INT64, "selected").node("nms", "NonMaxSuppression", in, List.of("selected"), attrs);
+    }
+
+    @Test
+    void nonMaxSuppressionAgreesWithOnnxRuntimePerBatchAndClass() throws Exception {
+        TensorValue iou = TensorValue.ofFloats(new long[]{1}, 0.5f), score = TensorValue.ofFloats(new long[]{1}, 0.35f);
+        for (long center : new long[]{0, 1}) {
+            for (long max : new long[]{0, 1, 2, 6, 100}) {
+                TensorValue m = TensorValue.ofLongs(DType.I64, new long[]{1}, max);
+                OnnxOpRuns.agree(dir, nms(5, "center_point_box", center), feed("boxes", BOXES, "scores", SCORES, "max", m, "iou", iou, "score", score), 0, 0);
+                OnnxOpRuns.agree(dir, nms(4, "center_point_box", center), feed("boxes", BOXES, "scores", SCORES, "max", m, "iou", iou), 0, 0);
+            }
+        }
+        // iou_threshold 0 (suppress any overlap), and every optional input left out (max_output_boxes_per_class 0: none selected)
+        OnnxOpRuns.agree(dir, nms(4), feed("boxes", BOXES, "scores", SCORES, "max", TensorValue.ofLongs(DType.I64, new long[]{1}, 6), "iou", TensorValue.ofFloats(new long[]{1}, 0)), 0, 0);
+        OnnxOpRuns.agree(dir, nms(2), feed("boxes", BOXES, "scores", SCORES), 0, 0);
+        Map<String, TensorValue> got = OnnxOpRuns.run(dir, nms(5), feed("boxes", BOXES, "scores", SCORES, "max", TensorValue.ofLongs(DType.I64, new long[]{1}, 2), "iou", iou, "score", score));
+        // batch 0, class 0: box 3 (0.95), then 4 (0.5): 0 is 3 with its corners flipped (IoU 1), 1 and 2 overlap 3 with IoU 0.82
+        assertThat(got.get("selected").longs()).startsWith(0, 0, 3, 0, 0, 4);
+    }
+
+    /** max_output_boxes_per_class known at import bounds the plan: B * C * min(max, N) rows, not B * C * N. */
+    @Test
+    void aConstantMaxOutputBoxesPerClassBoundsThePlan() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(11).input("boxes", 2L, 6L, 4L).input("scores", 2L, 2L, 6L).ints("max", 2).outputOfType(OnnxDTypes.INT64, "selected")
+                .node("nms", "NonMaxSuppression", List.of("boxes", "scores", "max"), List.of("selected"));
+        Path file = dir.resolve("nms.onnx");
+        Files.write(file, m.bytes());
+        assertThat(OnnxImporter.load(file, Map.of()).tensor("selected").shape()).containsExactly(8, 3);
+        Files.write(file, nms(3).bytes());
+        assertThat(OnnxImporter.load(file, Map.of()).tensor("selected").shape()).containsExactly(24, 3);
+        OnnxOpRuns.agree(dir, m, feed("boxes", BOXES, "scores", SCORES), 0, 0);
+    }
+
     /** The plan reserves the upper bound; every executor mode (graph capture too) copies out the actual shape. */
     @Test
     void theArenaHoldsTheUpperBoundAndEveryModeCopiesOutTheActualShape() throws Exception {
@@ -151,6 +199,9 @@ class DataDependentOpsTest {
                 .node("cp", "Compress", List.of("x", "c"), List.of("y"), "axis", 0L)
                 .node("r", "Relu", List.of("y"), List.of("z"));
         OnnxOpRuns.refused(dir, c, "reads 'y', a data-dependent output of op 'cp' (Compress)");
+        // torchvision's pattern: NonMaxSuppression's selected indices gathered
+        TinyOnnx g = nms(2).ints("two", 2).outputOfType(OnnxDTypes.INT64, "picked").node("g", "Gather", List.of("selected", "two"), List.of("picked"), "axis", 1L);
+        OnnxOpRuns.refused(dir, g, "op 'g' (Gather, position 1) reads 'selected', a data-dependent output of op 'nms' (NonMaxSuppression)");
         TinyOnnx longer = compress(OnnxDTypes.FLOAT, new long[]{2, 3}, 4, 1L);
         OnnxOpRuns.refused(dir, longer, "node 'cp' (Compress");
         OnnxOpRuns.refused(dir, longer, "condition [4] is longer than axis 1 of input [2, 3]");

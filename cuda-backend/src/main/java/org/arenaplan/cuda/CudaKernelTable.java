@@ -124,6 +124,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.NONZERO, new Spec(3, -1, i -> 1)),                           // serial: the count, then the indices in order
             Map.entry(Kernels.COMPRESS, new Spec(4, -1, i -> 1)),                          // serial: the count, then the selected slices in order
             Map.entry(Kernels.UNIQUE, new Spec(6, -1, i -> 1)),                            // serial: the count, then each distinct slice in place
+            Map.entry(Kernels.NMS, new Spec(7, -1, i -> 1)),                               // serial: batches, classes, boxes in order
             // the training kernels (training.cuh): one thread per element (gelu_grad), per row (softmax_grad,
             // layernorm_grad), per dx element, per dw element
             Map.entry(Kernels.GELU_GRAD, new Spec(3, -1, i -> i[0])),

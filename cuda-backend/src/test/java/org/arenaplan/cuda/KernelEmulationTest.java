@@ -215,7 +215,7 @@ class KernelEmulationTest {
      * (rank x count, or outer x count x inner, from the count) and its zero tail up to the upper
      * bound are checked. nonzero over every type it takes, with NaN (non-zero) and -0.0 (zero) among
      * the floats, rank 1 to 3, none and all non-zero; compress over 1-, 2-, 4- and 8-byte elements,
-     * a condition shorter than the axis, none and all true; unique, each of its five outputs compared.
+     * a condition shorter than the axis, none and all true; unique, each of its five outputs compared; non_max_suppression.
      */
     private static List<Case> dataDependentCases() {
         List<Case> c = new ArrayList<>();
@@ -259,6 +259,24 @@ class KernelEmulationTest {
                     for (int k = 3; k <= 5; k++)
                         c.add(new Case(Kernels.UNIQUE, List.of(x, ext, ys, idx, idx), DType.I64, n, ints, new double[0], 0, 0, k));
                     c.add(new Case(Kernels.UNIQUE, List.of(x, ys, idx, idx, idx), DType.I64, 1, ints, new double[0], 0, 0, 1));
+                }
+            }
+        }
+        // non_max_suppression: 2 batches x 2 classes x 7 boxes (overlapping, nested, a flipped one, a zero-area one, equal scores),
+        // both box formats, with and without a score threshold, 3 and 7 (every box) per class; y and the extent compared
+        float[] boxes = {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f, 1, 1, 0, 0, 0, 10, 1, 11, 0.2f, 0.2f, 0.8f, 0.8f, 3, 3, 3, 5,
+                         0.5f, 0.5f, 1, 1, 0.6f, 0.5f, 1, 1, 2, 2, 0.5f, 0.5f, 0.5f, 0.5f, 0.2f, 0.2f, -1, -1, 2, 2, 4, 4, 0, 0, 9, 9, 1, 1};
+        float[] scores = {0.9f, 0.75f, 0.6f, 0.95f, 0.5f, 0.3f, 0.75f, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f,
+                          0.5f, 0.5f, 0.9f, 0.2f, 0.8f, 0.5f, 0.05f, 0.3f, 0.3f, 0.3f, 0.1f, 0.9f, 0.95f, 0.3f};
+        TensorValue bx = TensorValue.ofFloats(null, boxes), sc = TensorValue.ofFloats(null, scores), iouT = TensorValue.ofFloats(null, 0.5f);
+        for (int center = 0; center <= 1; center++) {
+            for (int hasScore = 0; hasScore <= 1; hasScore++) {
+                for (long max : new long[] {3, 7}) {
+                    long[] ints = {2, 7, 2, center, hasScore, max};
+                    TensorValue m = TensorValue.ofLongs(DType.I64, null, max), st = TensorValue.ofFloats(null, 0.25f);
+                    TensorValue ext = TensorValue.ofLongs(DType.I64, null, 0), ys = TensorValue.ofLongs(DType.I64, null, new long[(int) (12 * max)]);
+                    c.add(new Case(Kernels.NMS, List.of(bx, sc, m, iouT, st, ext), DType.I64, (int) (12 * max), ints, new double[0], 0));
+                    c.add(new Case(Kernels.NMS, List.of(bx, sc, m, iouT, st, ys), DType.I64, 1, ints, new double[0], 0, 0, 5));
                 }
             }
         }
