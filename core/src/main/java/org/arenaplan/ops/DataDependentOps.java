@@ -156,13 +156,20 @@ final class DataDependentOps implements OpFamily {
 
     /** [[1], [B * C * per-class bound, 3]] from boxes [B, N, 4] and scores [B, C, N]. */
     static long[][] nmsShapes(OpAttrs a, long[][] in, int outputs) {
-        long[] boxes = in[0], scores = in[1];
+        for (int k = 2; k < 5; k++) if (product(in[k]) != 1) throw new GraphException("input #" + k + " " + Arrays.toString(in[k]) + " must hold one value");
+        return new long[][]{{1}, nmsBound(in[0], in[1], a.integer(PER_CLASS))};
+    }
+
+    /**
+     * NonMaxSuppression's [B * C * min(perClass, N), 3] (perClass -1: N) for boxes [B, N, 4] and scores [B, C, N].
+     *
+     * @throws GraphException for boxes or scores of another shape
+     */
+    private static long[] nmsBound(long[] boxes, long[] scores, long perClass) {
         if (boxes.length != 3 || boxes[2] != 4) throw new GraphException("boxes " + Arrays.toString(boxes) + " must be [num_batches, spatial_dimension, 4]");
         if (scores.length != 3 || scores[0] != boxes[0] || scores[2] != boxes[1])
             throw new GraphException("scores " + Arrays.toString(scores) + " must be [" + boxes[0] + ", num_classes, " + boxes[1] + "] for boxes " + Arrays.toString(boxes));
-        for (int k = 2; k < 5; k++) if (product(in[k]) != 1) throw new GraphException("input #" + k + " " + Arrays.toString(in[k]) + " must hold one value");
-        long per = a.integer(PER_CLASS) < 0 ? boxes[1] : Math.min(a.integer(PER_CLASS), boxes[1]);
-        return new long[][]{{1}, {boxes[0] * scores[1] * per, 3}};
+        return new long[]{boxes[0] * scores[1] * (perClass < 0 ? boxes[1] : Math.min(perClass, boxes[1])), 3};
     }
 
     // ---- lowering ----
@@ -190,17 +197,8 @@ final class DataDependentOps implements OpFamily {
         if (l.dtype(cond) != DType.BOOL) throw fail(op, "condition '" + cond + "' is " + l.dtype(cond).jsonName() + ", not bool");
         DType t = l.sameType(op, x, y);
         requireExtent(op, l, extent);
-        long[] s = l.shape(op, x);
-        OpAttrs a = OpAttrs.of(op);
-        long outer = 1, n = product(s), inner = 1;
-        if (a.integer(FLATTENED) == 0) {
-            long axis = a.integer("axis");
-            if (axis < -s.length || axis >= s.length) throw fail(op, "axis " + axis + " out of range for shape " + Arrays.toString(s));
-            int ax = (int) Math.floorMod(axis, s.length);
-            outer = product(Arrays.copyOf(s, ax));
-            n = s[ax];
-            inner = product(Arrays.copyOfRange(s, ax + 1, s.length));
-        }
+        long[] split = slices(op, l, x);
+        long outer = split[0], n = split[1], inner = split[2];
         long m = l.elements(cond);
         if (m > n) throw fail(op, "condition '" + cond + "' has " + m + " values, more than the " + n + " slices it selects from");
         if (l.elements(y) != outer * m * inner) throw fail(op, "output '" + y + "' must have " + outer * m * inner + " elements (its upper bound), has " + l.elements(y));
@@ -215,20 +213,11 @@ final class DataDependentOps implements OpFamily {
         if (!t.isIntegral() && !t.isFloatingPoint()) throw fail(op, "X '" + x + "' is " + t.jsonName() + "; Unique takes bool, the integers, f16, bf16, f32 and f64");
         requireExtent(op, l, o.get(0));
         for (int k = 2; k < 5; k++) if (l.dtype(o.get(k)) != DType.I64) throw fail(op, "output #" + k + " '" + o.get(k) + "' is " + l.dtype(o.get(k)).jsonName() + ", not int64");
-        long[] s = l.shape(op, x);
-        OpAttrs a = OpAttrs.of(op);
-        long outer = 1, n = product(s), inner = 1;
-        if (a.integer(FLATTENED) == 0) {
-            long axis = a.integer("axis");
-            if (axis < -s.length || axis >= s.length) throw fail(op, "axis " + axis + " out of range for shape " + Arrays.toString(s));
-            int ax = (int) Math.floorMod(axis, s.length);
-            outer = product(Arrays.copyOf(s, ax));
-            n = s[ax];
-            inner = product(Arrays.copyOfRange(s, ax + 1, s.length));
-        }
+        long[] split = slices(op, l, x);
+        long outer = split[0], n = split[1], inner = split[2];
         for (int k = 2; k < 5; k++) if (l.elements(o.get(k)) != n) throw fail(op, "output #" + k + " '" + o.get(k) + "' must have " + n + " elements, has " + l.elements(o.get(k)));
         return l.call(op, Kernels.UNIQUE, List.of(l.read(x), l.write(o.get(0)), l.write(o.get(1)), l.write(o.get(2)), l.write(o.get(3)), l.write(o.get(4))),
-                new long[]{outer, n, inner, a.integer("sorted"), t.onnxCode(), t.bytes()});
+                new long[]{outer, n, inner, OpAttrs.of(op).integer("sorted"), t.onnxCode(), t.bytes()});
     }
 
     /** nms(boxes, scores, max_output_boxes_per_class, iou_threshold, score_threshold, extent, y): ints [B, N, C, center_point_box, has_score_threshold, per-class bound]. */
@@ -246,6 +235,17 @@ final class DataDependentOps implements OpFamily {
         args.add(l.write(out.get(0)));
         args.add(l.write(out.get(1)));
         return l.call(op, Kernels.NMS, args, new long[]{boxes[0], boxes[1], scores[1], a.integer("center_point_box"), a.integer(HAS_SCORE_THRESHOLD), per});
+    }
+
+    /** [outer, n, inner]: x as n slices along the op's axis, or [1, numel, 1] where flattened (Compress, Unique). */
+    private static long[] slices(Op op, OpLowering l, String x) {
+        long[] s = l.shape(op, x);
+        OpAttrs a = OpAttrs.of(op);
+        if (a.integer(FLATTENED) == 1) return new long[]{1, product(s), 1};
+        long axis = a.integer("axis");
+        if (axis < -s.length || axis >= s.length) throw fail(op, "axis " + axis + " out of range for shape " + Arrays.toString(s));
+        int ax = (int) Math.floorMod(axis, s.length);
+        return new long[]{product(Arrays.copyOf(s, ax)), s[ax], product(Arrays.copyOfRange(s, ax + 1, s.length))};
     }
 
     private static void requireExtent(Op op, OpLowering l, String extent) {
@@ -355,15 +355,7 @@ final class DataDependentOps implements OpFamily {
         if (max != null) attrs.put(PER_CLASS, (long) Math.max(0, Math.min(max[0], Integer.MAX_VALUE)));
         long[] y;
         try {
-            long[][] s = new long[5][];
-            s[0] = boxes.shape();
-            s[1] = scores.shape();
-            for (int k = 2; k < 5; k++) s[k] = new long[]{1};
-            long per = max == null ? -1 : (long) attrs.get(PER_CLASS);
-            long[] b = boxes.shape(), sc = scores.shape();
-            if (b.length != 3 || b[2] != 4) throw new GraphException("boxes " + Arrays.toString(b) + " must be [num_batches, spatial_dimension, 4]");
-            if (sc.length != 3 || sc[0] != b[0] || sc[2] != b[1]) throw new GraphException("scores " + Arrays.toString(sc) + " must be [" + b[0] + ", num_classes, " + b[1] + "] for boxes " + Arrays.toString(b));
-            y = new long[]{b[0] * sc[1] * (per < 0 ? b[1] : Math.min(per, b[1])), 3};
+            y = nmsBound(boxes.shape(), scores.shape(), max == null ? -1 : (long) attrs.get(PER_CLASS));
         } catch (GraphException e) {
             throw n.error(e.getMessage());
         }
