@@ -18,5 +18,6 @@
 #include "state_space.cuh"
 #include "linear_attention.cuh"
 #include "detection.cuh"
+#include "data_dependent.cuh"
 #include "training.cuh"
 #include "flex_attention.cuh"

@@ -195,6 +195,36 @@ import java.util.List;
  *     data is [outer, axis, inner], indices n values of int64 or int32, y [outer, n, inner]:
  *     y[o, j, k] = data[o, idx, k] with idx = indices[j], plus axis when negative (ONNX Gather).
  *     An index outside [-axis, axis) is an error (the simulator throws, CUDA traps).</li>
+ * <li>{@link #NONZERO} ptrs [x, extent (int64 [1]), y (int64)]; ints [n, rank, shape[rank], dtype]:
+ *     x is n elements of shape[rank] (bool, an integer, f16, bf16, f32 or f64); with c the count of
+ *     its non-zero elements (NaN non-zero, -0.0 zero), extent[0] = c and y[d * c + j] = coordinate d
+ *     of the j-th non-zero element in row-major order, y zero from rank * c to its end (rank * n
+ *     elements: the upper bound). ONNX NonZero. Serial (one thread).</li>
+ * <li>{@link #COMPRESS} ptrs [x, condition (bool), extent (int64 [1]), y]; ints [outer, n, inner, m, es]:
+ *     x is [outer, n, inner], condition m &le; n values; with c the count of true values among them,
+ *     extent[0] = c and y[(o * c + j) * inner + i] = x[(o * n + s_j) * inner + i], s_j the j-th true
+ *     condition, y zero from outer * c * inner to its end (outer * m * inner elements: the upper
+ *     bound). ONNX Compress. Serial (one thread).</li>
+ * <li>{@link #UNIQUE} ptrs [x, extent (int64 [1]), y, indices, inverse_indices, counts (int64)];
+ *     ints [outer, n, inner, sorted, dtype, es]: x is [outer, n, inner], its n slices s (the elements
+ *     x[o, s, i] in row-major order of (o, i)) compared element by element (integers by value,
+ *     uint64 unsigned; floats by value, -0.0 equal to 0.0, a NaN equal to a NaN and above every
+ *     number); with c the count of distinct slices, extent[0] = c, y [outer, c, inner] the first
+ *     occurrence of each (ascending where sorted = 1, else in order of first occurrence),
+ *     indices[j] its slice index, counts[j] how many slices equal it, inverse_indices[s] (n
+ *     values) the j of slice s; y, indices and counts zero after their first c (y's upper bound
+ *     outer * n * inner, theirs n). ONNX Unique. Serial (one thread).</li>
+ * <li>{@link #NMS} ptrs [boxes (f32 [B, N, 4]), scores (f32 [B, C, N]), max_output_boxes_per_class
+ *     (int64 [1]), iou_threshold (f32 [1]), score_threshold (f32 [1]), extent (int64 [1]), y (int64)];
+ *     ints [B, N, C, center_point_box, hasScoreThreshold, perClass]: for each batch b and class c in
+ *     order, the boxes whose score exceeds score_threshold (every box when hasScoreThreshold is 0),
+ *     by descending score (ties: lower index first), each kept unless its IoU with a box kept for
+ *     (b, c) exceeds iou_threshold, at most max(max_output_boxes_per_class, 0) per class; row
+ *     [b, c, box] of y per kept box, extent[0] the row count, y zero after (B * C * perClass rows).
+ *     IoU in f32 as onnx's reference computes it (corners [y1, x1, y2, x2] in either order, or
+ *     [x_center, y_center, width, height] where center_point_box = 1; 0 where the boxes do not
+ *     overlap or an area is not positive). min(max_output_boxes_per_class, N) above perClass (from
+ *     the value at import) is an error (the simulator throws, CUDA traps). ONNX NonMaxSuppression. Serial (one thread).</li>
  * <li>{@link #WHERE} ptrs [cond, x, y, out]; ints [rank, shape[rank], condStride[rank],
  *     xStride[rank], yStride[rank], es]: out = cond != 0 ? x : y, broadcast as {@link #BINARY};
  *     cond is bool; x, y and out share one element type.</li>
@@ -443,6 +473,10 @@ public final class Kernels {
     public static final String QUANTIZE_RANGE = "quantize_range";
     public static final String REVERSE_SEQUENCE = "reverse_sequence";
     public static final String TFIDF = "tfidf";
+    public static final String NONZERO = "nonzero";
+    public static final String COMPRESS = "compress";
+    public static final String UNIQUE = "unique";
+    public static final String NMS = "non_max_suppression";
     /** {@link #DFT} modes. */
     public static final int DFT_FORWARD = 0, DFT_INVERSE = 1, DFT_IRFFT = 2;
 
@@ -482,7 +516,7 @@ public final class Kernels {
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
             ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION, ROI_ALIGN, DEFORM_CONV, MAX_UNPOOL, DET,
-            FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
+            NONZERO, COMPRESS, UNIQUE, NMS, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

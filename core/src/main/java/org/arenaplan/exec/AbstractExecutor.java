@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * What every executor does the same way: one device stream per graph stream (its own, so two
  * executors never share one), exactly the plan's events ({@code plan.sync()}), ops issued in
  * schedule order, inputs copied in on the first stream and outputs copied out after every stream
- * is idle. Subclasses decide where tensors live.
+ * is idle (a data-dependent output with its actual shape: {@link OutputCopy}). Subclasses decide where tensors live.
  *
  * <p>Per iteration: {@link #beginIteration()}, inputs in, then {@link #issueOps()} (for each op:
  * {@link #beforeOp}, waits of events whose {@code waitBefore} is the op, its kernels, records of
@@ -167,12 +167,7 @@ abstract class AbstractExecutor implements Executor {
         issueOps();
         for (DeviceStream s : streams.values()) s.synchronize();
         Map<String, TensorValue> out = new LinkedHashMap<>();
-        for (String o : graph.outputs()) {
-            Tensor t = graph.tensor(o);
-            byte[] v = new byte[Math.toIntExact(t.bytes())];
-            device.copyToHost(copyStream, args.read(o), v);
-            out.put(o, new TensorValue(t.dtype() == null ? DType.F32 : t.dtype(), t.shape(), v));
-        }
+        for (String o : graph.outputs()) out.put(o, OutputCopy.read(device, copyStream, graph, args, o));
         endIteration();
         long nanos = System.nanoTime() - t0;
         return new RunResult(mode, out, device.counters().since(before), nanos);

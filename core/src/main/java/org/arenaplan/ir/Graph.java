@@ -39,7 +39,12 @@ public final class Graph {
         this.inputSet = Set.copyOf(inputs);
         this.donated = Collections.unmodifiableSet(new LinkedHashSet<>(donated));
         this.outputs = List.copyOf(outputs);
-        this.outputSet = Set.copyOf(outputs);
+        Set<String> kept = new java.util.HashSet<>(outputs);
+        for (Op op : ops) {
+            OpSpec spec = OpRegistry.get(op.kind());
+            if (spec != null && spec.bounded() != null && !op.outputs().isEmpty()) kept.add(op.outputs().get(0));   // its runtime extent, read after the run
+        }
+        this.outputSet = Set.copyOf(kept);
         this.weights = Collections.unmodifiableSet(new LinkedHashSet<>(weights));
         this.weightFill = Collections.unmodifiableMap(new LinkedHashMap<>(weightFill));
         this.weightValues = Collections.unmodifiableMap(new LinkedHashMap<>(weightValues));
@@ -73,7 +78,27 @@ public final class Graph {
 
     public List<String> outputs() { return outputs; }
 
+    /**
+     * Whether {@code t} lives to the end of the run and is read after it: a graph output, or the
+     * runtime extent (output 0) of an op with data-dependent outputs ({@link OpSpec.BoundedRule}).
+     */
     public boolean isOutput(String t) { return outputSet.contains(t); }
+
+    /**
+     * Where the actual shape of data-dependent output {@code t} is found after the run: the runtime
+     * extent tensor (int64 [1], the count) and the axis of {@code t}'s upper-bound shape it sets
+     * ({@link OpSpec.BoundedRule}); null when {@code t}'s shape is known before the run.
+     */
+    public Bounded bounded(String t) {
+        Op op = producer(t);
+        OpSpec spec = op == null ? null : OpRegistry.get(op.kind());
+        if (spec == null || spec.bounded() == null || !tensor(t).hasShape()) return null;
+        int axis = spec.bounded().axis(OpAttrs.of(op), tensor(t).shape(), op.outputs().indexOf(t));
+        return axis < 0 ? null : new Bounded(op.outputs().get(0), axis);
+    }
+
+    /** A data-dependent output's runtime extent tensor and the axis its count sets. */
+    public record Bounded(String extent, int axis) { }
 
     public Set<String> weights() { return weights; }
 

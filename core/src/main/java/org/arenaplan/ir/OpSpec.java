@@ -38,9 +38,33 @@ import java.util.Set;
  *                      kind's rule checks its own types (the casts, the index ops, the elementwise
  *                      table of {@code sim.ElementwiseMath})
  * @param summary       one line for the docs: semantics and inputs
+ * @param bounded       null, or the kind's data-dependent outputs ({@link BoundedRule}): output 0 is then
+ *                      the runtime extent and the others are planned at their upper bound
  */
 public record OpSpec(String kind, int minInputs, int maxInputs, int minOutputs, int maxOutputs, List<AttrSpec> attrs, ShapeRule shape,
-                     ViewRule view, Set<Integer> inPlaceInputs, boolean members, List<String> kernels, FlopRule flops, List<DType> computes, String summary) {
+                     ViewRule view, Set<Integer> inPlaceInputs, boolean members, List<String> kernels, FlopRule flops, List<DType> computes, String summary,
+                     BoundedRule bounded) {
+
+    /**
+     * A kind whose output shape depends on its input values (ONNX NonZero, Compress), planned as
+     * bounded dynamic shapes are in XLA (a bounded dimension is given its upper bound, the actual
+     * size travels beside the data) and TFLite (upper-bound tensors): its shape rule gives each
+     * data output at its upper bound, which the plan reserves in the arena; output 0 is the
+     * <em>runtime extent</em>, an int64 [1] tensor into which the kernel writes the actual count
+     * n. A bounded output holds the row-major tensor of its upper-bound shape with
+     * {@link #axis} set to n in its first elements (the rest zero); the executors copy out that
+     * actual shape after the run. The extent lives to the end of the run (as a graph output
+     * does); any op that reads a bounded output or the extent is refused when the graph is built
+     * (its shape is unknown until the run).
+     */
+    @FunctionalInterface
+    public interface BoundedRule {
+        /**
+         * The axis of output {@code output} (of upper-bound shape {@code shape}) whose extent is the
+         * runtime count, or -1 for an output whose shape is known before the run (output 0, the extent itself).
+         */
+        int axis(OpAttrs attrs, long[] shape, int output);
+    }
 
     /** Where a view declaration may put output 0 inside input 0. */
     public enum ViewRule {

@@ -387,9 +387,27 @@ public final class OnnxImporter {
             if (v == null) return;
             want[a] = v;
         }
-        if (!Arrays.equals(want, inferred.shape()))
+        if (!Arrays.equals(want, inferred.shape()) && !withinBound(declared.name(), want, inferred.shape()))
             throw new OnnxException(file + ": " + what + " '" + declared.name() + "' is declared " + Arrays.toString(want) + " but infers to "
                     + Arrays.toString(inferred.shape()) + " (from the nodes that compute it)");
+    }
+
+    /**
+     * Whether {@code name} is a data-dependent output ({@link org.arenaplan.ir.OpSpec.BoundedRule})
+     * declared with an actual extent: its upper bound {@code bound} on every axis but one, and at
+     * most the bound there (the file records the shape of one run, as the backend tests' NonZero does).
+     */
+    private boolean withinBound(String name, long[] declared, long[] bound) {
+        boolean bounded = false;
+        for (ConcatInPlace.Scheduled s : schedule)
+            for (Value v : s.op().outputs()) if (v.name().equals(name)) bounded = org.arenaplan.ir.OpRegistry.get(s.op().kind()).bounded() != null;
+        if (!bounded || declared.length != bound.length) return false;
+        int differ = 0;
+        for (int a = 0; a < bound.length; a++) {
+            if (declared[a] > bound[a]) return false;
+            if (declared[a] != bound[a]) differ++;
+        }
+        return differ == 1;
     }
 
     private void checkDimsUsed() {

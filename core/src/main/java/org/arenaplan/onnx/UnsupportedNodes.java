@@ -16,9 +16,6 @@ import java.util.TreeSet;
  * ({@link NodeLowering#unknownAttributes}). Cost: one pass over the nodes.
  */
 final class UnsupportedNodes {
-    /** Op types whose output shape depends on their input values (data-dependent shapes): never planned ahead. */
-    static final java.util.Set<String> DATA_DEPENDENT = java.util.Set.of("NonZero", "Unique", "Compress", "NonMaxSuppression");
-
     /** Node names listed per op type or attribute before "…". */
     static final int NAMES_SHOWN = 3;
 
@@ -68,12 +65,8 @@ final class UnsupportedNodes {
         }
     }
 
-    /**
-     * What follows the node names of an unsupported op type of the default domain: why it cannot
-     * be planned (a data-dependent shape), or the supported op type it nearly spells, else "".
-     */
+    /** What follows the node names of an unsupported op type of the default domain: the supported op type it nearly spells, else "". */
     private static String note(String opType) {
-        if (DATA_DEPENDENT.contains(opType)) return "; its output shape depends on its input values, which a plan made before the run cannot know";
         return OpKindSpelling.suggestion(opType, NodeLowering.supported());
     }
 

@@ -56,6 +56,7 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
         private boolean members;
         private final List<String> kernels = new ArrayList<>();
         private OpSpec.FlopRule flops;
+        private OpSpec.BoundedRule bounded;
         private final List<DType> computes = new ArrayList<>();
         private String doc = "";
         private KernelRule lowering;
@@ -105,6 +106,12 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
 
         /** The inputs may be declared member slices of the output (Concat). */
         public Builder members() { members = true; return this; }
+
+        /**
+         * Data-dependent outputs ({@link OpSpec.BoundedRule}): output 0 is the int64 [1] runtime
+         * extent, and {@code rule} names the axis of each other output whose extent it holds.
+         */
+        public Builder bounded(OpSpec.BoundedRule rule) { bounded = rule; return this; }
 
         /** The kernels ({@code device.Kernels} names) the lowering may launch. */
         public Builder kernels(String... k) { kernels.addAll(List.of(k)); return this; }
@@ -172,7 +179,7 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
         public OpDefinition build() {
             if (lowering == null) throw new IllegalStateException(kind + " has no lowering");
             OpSpec.FlopRule f = flops != null ? flops : view != OpSpec.ViewRule.NONE ? OpSpec.NO_ARITHMETIC : OpSpec.PER_OUTPUT_ELEMENT;
-            OpSpec spec = new OpSpec(kind, minInputs, maxInputs, minOutputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, f, computes, doc);
+            OpSpec spec = new OpSpec(kind, minInputs, maxInputs, minOutputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, f, computes, doc, bounded);
             List<OnnxImport> onnx = new ArrayList<>();
             for (PendingImport p : imports) {
                 Set<String> allowed = new LinkedHashSet<>();

@@ -139,8 +139,8 @@ class FlexAttentionOpsTest {
         TinyOnnx reshaping = new TinyOnnx().input("s", 1L, 2L, 1L, 2L).ints("perm", 1, 2, 2, 1).output("o")
                 .node("r", "Reshape", List.of("s", "perm"), List.of("o"));
         refused(gqa(OnnxDTypes.FLOAT, "score_mod", reshaping), "score_mod's output fa/score_mod/o[1, 2, 2, 1] has not the shape of its input fa/scores[1, 2, 1, 2] (a modifier keeps its input's shape");
-        TinyOnnx unsupported = new TinyOnnx().input("s", 1L, 2L, 1L, 2L).output("o").node("nz", "NonZero", List.of("s"), List.of("o"));
-        refused(gqa(OnnxDTypes.FLOAT, "prob_mod", unsupported), "NonZero (1 node: fa/prob_mod/nz");
+        TinyOnnx unsupported = new TinyOnnx().input("s", 1L, 2L, 1L, 2L).output("o").node("nz", "Bernoulli", List.of("s"), List.of("o"));
+        refused(gqa(OnnxDTypes.FLOAT, "prob_mod", unsupported), "Bernoulli (1 node: fa/prob_mod/nz");
     }
 
     @Test

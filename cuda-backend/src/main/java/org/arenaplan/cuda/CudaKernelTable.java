@@ -121,6 +121,10 @@ final class CudaKernelTable {
             // phase 0 (int 0): y only, one thread per y element; phase 1: x, idx, y, one thread per x element
             Map.entry(Kernels.MAX_UNPOOL, new Spec(3, -1, i -> i[0] == 0 ? i[2] : i[1], i -> i[0] == 0 ? 0b100 : 0b111)),
             Map.entry(Kernels.DET, new Spec(2, -1, i -> i[0])),                            // one thread per matrix
+            Map.entry(Kernels.NONZERO, new Spec(3, -1, i -> 1)),                           // serial: the count, then the indices in order
+            Map.entry(Kernels.COMPRESS, new Spec(4, -1, i -> 1)),                          // serial: the count, then the selected slices in order
+            Map.entry(Kernels.UNIQUE, new Spec(6, -1, i -> 1)),                            // serial: the count, then each distinct slice in place
+            Map.entry(Kernels.NMS, new Spec(7, -1, i -> 1)),                               // serial: batches, classes, boxes in order
             // the training kernels (training.cuh): one thread per element (gelu_grad), per row (softmax_grad,
             // layernorm_grad), per dx element, per dw element
             Map.entry(Kernels.GELU_GRAD, new Spec(3, -1, i -> i[0])),

@@ -46,9 +46,15 @@ class KernelEmulationTest {
      * (ulps of the output type), and how many bytes past a 16-byte boundary every buffer starts in
      * the emulator (0: aligned; else the vectorized kernels take their scalar path).
      */
-    private record Case(String kernel, List<TensorValue> inputs, DType out, int outputs, long[] ints, double[] floats, int ulps, int shift) {
+    /** @param compared the pointer compared: its index among the call's pointers (the others are {@code inputs}, in order), -1 for the last */
+    private record Case(String kernel, List<TensorValue> inputs, DType out, int outputs, long[] ints, double[] floats, int ulps, int shift, int compared) {
         Case(String kernel, List<TensorValue> inputs, DType out, int outputs, long[] ints, double[] floats, int ulps) {
-            this(kernel, inputs, out, outputs, ints, floats, ulps, 0);
+            this(kernel, inputs, out, outputs, ints, floats, ulps, 0, -1);
+        }
+
+        /** The pointer the emulation compares, among the inputs and the output. */
+        int comparedArg() {
+            return compared < 0 ? inputs.size() : compared;
         }
 
         /** An all-f32 case. */
@@ -57,7 +63,7 @@ class KernelEmulationTest {
         }
 
         Case shifted(int bytes) {
-            return new Case(kernel, inputs, out, outputs, ints, floats, ulps, bytes);
+            return new Case(kernel, inputs, out, outputs, ints, floats, ulps, bytes, compared);
         }
     }
 
@@ -200,6 +206,80 @@ class KernelEmulationTest {
         c.addAll(tf32Cases());
         c.addAll(trainingCases());
         c.addAll(flexAttentionCases());
+        c.addAll(dataDependentCases());
+        return c;
+    }
+
+    /**
+     * nonzero and compress (data_dependent.cuh), bit for bit: y compared whole, so its layout
+     * (rank x count, or outer x count x inner, from the count) and its zero tail up to the upper
+     * bound are checked. nonzero over every type it takes, with NaN (non-zero) and -0.0 (zero) among
+     * the floats, rank 1 to 3, none and all non-zero; compress over 1-, 2-, 4- and 8-byte elements,
+     * a condition shorter than the axis, none and all true; unique, each of its five outputs compared; non_max_suppression.
+     */
+    private static List<Case> dataDependentCases() {
+        List<Case> c = new ArrayList<>();
+        TensorValue extent = TensorValue.ofLongs(DType.I64, null, 0);
+        double[] mixed = {0, 1.5, -0.0, Double.NaN, 0, 0, 3, 0, 0, -2, 0, 7};
+        for (DType t : new DType[] {DType.F32, DType.F16, DType.BF16, DType.F64}) {
+            c.add(new Case(Kernels.NONZERO, List.of(TensorValue.ofDoubles(t, null, mixed), extent), DType.I64, 36,
+                    new long[] {12, 3, 2, 3, 2, t.onnxCode()}, new double[0], 0));
+        }
+        for (DType t : new DType[] {DType.BOOL, DType.U8, DType.I8, DType.I16, DType.U16, DType.I32, DType.U32, DType.I64, DType.U64}) {
+            TensorValue x = t == DType.BOOL ? small(t, 7, 20, 0, 1) : small(t, t.onnxCode(), 20, -1, 1);
+            c.add(new Case(Kernels.NONZERO, List.of(x, extent), DType.I64, 40, new long[] {20, 2, 4, 5, t.onnxCode()}, new double[0], 0));
+        }
+        c.add(new Case(Kernels.NONZERO, List.of(TensorValue.ofLongs(DType.I32, null, new long[9]), extent), DType.I64, 9,
+                new long[] {9, 1, 9, DType.I32.onnxCode()}, new double[0], 0));                     // none
+        c.add(new Case(Kernels.NONZERO, List.of(small(DType.I64, 3, 6, 1, 9), extent), DType.I64, 12,
+                new long[] {6, 2, 2, 3, DType.I64.onnxCode()}, new double[0], 0));                   // all
+        for (DType t : new DType[] {DType.U8, DType.F16, DType.F32, DType.I64}) {
+            // x [2, 5, 3] along axis 1: conditions of 5 (mixed), 3 (shorter), none and all true
+            TensorValue x = t.isIntegral() ? small(t, 11, 30, -50, 50) : floats(t, 11, 30);
+            for (long[] cond : new long[][] {{1, 0, 1, 1, 0}, {0, 1, 1}, {0, 0, 0, 0, 0}, {1, 1, 1, 1, 1}}) {
+                c.add(new Case(Kernels.COMPRESS, List.of(x, TensorValue.ofLongs(DType.BOOL, null, cond), extent), t, 2 * cond.length * 3,
+                        new long[] {2, 5, 3, cond.length, t.bytes()}, new double[0], 0));
+            }
+        }
+        // unique: [2, 5, 3] along axis 1 (slices 0 and 3 equal, 1 and 4 equal) and flattened, sorted and not, over
+        // f32 with -0.0, 0.0 and NaNs, int64 and uint64 across 2^63; each of y, indices, inverse_indices, counts and the extent compared
+        double[] f = {1, 2, 3, 0, -0.0, Double.NaN, 1, 2, 3, 0, 0, Double.NaN, -5, 4, 4,
+                      7, 8, 9, 1, 1, 1, 7, 8, 9, 1, 1, 1, 6, 6, 6};
+        long[] u = {1L << 63, 3, 3, 1, 2, 3, 1L << 63, 3, 3, 1, 2, 3, 5, 5, -1, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 9, 9, 9};
+        for (TensorValue x : new TensorValue[] {TensorValue.ofDoubles(DType.F32, null, f), TensorValue.ofLongs(DType.I64, null, u), TensorValue.ofLongs(DType.U64, null, u)}) {
+            DType t = x.dtype();
+            for (int sorted = 0; sorted <= 1; sorted++) {
+                for (long[] geometry : new long[][] {{2, 5, 3}, {1, 30, 1}}) {
+                    int n = (int) geometry[1], all = 30;
+                    long[] ints = {geometry[0], n, geometry[2], sorted, t.onnxCode(), t.bytes()};
+                    TensorValue ext = TensorValue.ofLongs(DType.I64, null, 0), idx = TensorValue.ofLongs(DType.I64, null, new long[n]);
+                    TensorValue ys = TensorValue.ofLongs(t == DType.F32 ? DType.I32 : t, null, new long[all]);
+                    ys = new TensorValue(t, null, ys.bytes());
+                    c.add(new Case(Kernels.UNIQUE, List.of(x, ext, idx, idx, idx), t, all, ints, new double[0], 0, 0, 2));
+                    for (int k = 3; k <= 5; k++)
+                        c.add(new Case(Kernels.UNIQUE, List.of(x, ext, ys, idx, idx), DType.I64, n, ints, new double[0], 0, 0, k));
+                    c.add(new Case(Kernels.UNIQUE, List.of(x, ys, idx, idx, idx), DType.I64, 1, ints, new double[0], 0, 0, 1));
+                }
+            }
+        }
+        // non_max_suppression: 2 batches x 2 classes x 7 boxes (overlapping, nested, a flipped one, a zero-area one, equal scores),
+        // both box formats, with and without a score threshold, 3 and 7 (every box) per class; y and the extent compared
+        float[] boxes = {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f, 1, 1, 0, 0, 0, 10, 1, 11, 0.2f, 0.2f, 0.8f, 0.8f, 3, 3, 3, 5,
+                         0.5f, 0.5f, 1, 1, 0.6f, 0.5f, 1, 1, 2, 2, 0.5f, 0.5f, 0.5f, 0.5f, 0.2f, 0.2f, -1, -1, 2, 2, 4, 4, 0, 0, 9, 9, 1, 1};
+        float[] scores = {0.9f, 0.75f, 0.6f, 0.95f, 0.5f, 0.3f, 0.75f, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f,
+                          0.5f, 0.5f, 0.9f, 0.2f, 0.8f, 0.5f, 0.05f, 0.3f, 0.3f, 0.3f, 0.1f, 0.9f, 0.95f, 0.3f};
+        TensorValue bx = TensorValue.ofFloats(null, boxes), sc = TensorValue.ofFloats(null, scores), iouT = TensorValue.ofFloats(null, 0.5f);
+        for (int center = 0; center <= 1; center++) {
+            for (int hasScore = 0; hasScore <= 1; hasScore++) {
+                for (long max : new long[] {3, 7}) {
+                    long[] ints = {2, 7, 2, center, hasScore, max};
+                    TensorValue m = TensorValue.ofLongs(DType.I64, null, max), st = TensorValue.ofFloats(null, 0.25f);
+                    TensorValue ext = TensorValue.ofLongs(DType.I64, null, 0), ys = TensorValue.ofLongs(DType.I64, null, new long[(int) (12 * max)]);
+                    c.add(new Case(Kernels.NMS, List.of(bx, sc, m, iouT, st, ext), DType.I64, (int) (12 * max), ints, new double[0], 0));
+                    c.add(new Case(Kernels.NMS, List.of(bx, sc, m, iouT, st, ys), DType.I64, 1, ints, new double[0], 0, 0, 5));
+                }
+            }
+        }
         return c;
     }
 
@@ -512,7 +592,7 @@ class KernelEmulationTest {
         for (DType t : new DType[] {DType.I8, DType.F16, DType.F32, DType.I64}) {
             for (int n : new int[] {5, 37, 603}) {
                 c.add(new Case(Kernels.COPY, List.of(longsOrFloats(t, n)), t, n, new long[] {n, t.bytes()}, new double[0], 0));
-                c.add(new Case(Kernels.COPY, List.of(longsOrFloats(t, n)), t, n, new long[] {n, t.bytes()}, new double[0], 0, t.bytes() == 8 ? 8 : 4));
+                c.add(new Case(Kernels.COPY, List.of(longsOrFloats(t, n)), t, n, new long[] {n, t.bytes()}, new double[0], 0, t.bytes() == 8 ? 8 : 4, -1));
             }
         }
         return c;
@@ -1295,8 +1375,8 @@ class KernelEmulationTest {
         try (SimDevice sim = SimDevice.open(DeviceOptions.DEFAULT)) {
             for (Case c : cases) {
                 byte[][] args = new byte[c.inputs().size() + 1][];
-                for (int i = 0; i < c.inputs().size(); i++) args[i] = c.inputs().get(i).bytes();
-                args[args.length - 1] = new byte[Math.toIntExact(c.out().byteSize(c.outputs()))];   // packed types: ceil(n * bits / 8)
+                for (int i = 0, k = 0; i < args.length; i++) if (i != c.comparedArg()) args[i] = c.inputs().get(k++).bytes();
+                args[c.comparedArg()] = new byte[Math.toIntExact(c.out().byteSize(c.outputs()))];   // packed types: ceil(n * bits / 8)
                 want.add(new TensorValue(c.out(), new long[] {c.outputs()}, onSimulator(sim, c, args)));
                 bounds.add(c.ulps() == TF32 ? tf32Bound(sim, c, args) : null);
                 KernelCall shape = new KernelCall(c.kernel(), List.of(), c.ints(), c.floats(), "shape");
@@ -1307,7 +1387,7 @@ class KernelEmulationTest {
                 for (int i = 0; i < args.length; i++) slots[CudaKernelTable.slotOf(spec, c.ints(), args.length, i)] = args[i];
                 input.append(entry).append(c.shift() > 0 ? "@" + c.shift() : "").append(' ').append(g.gridX()).append(' ').append(g.gridY()).append(' ').append(g.gridZ())
                         .append(' ').append(g.blockX()).append(' ').append(g.blockY()).append(' ').append(spec.slots())
-                        .append(' ').append(CudaKernelTable.slotOf(spec, c.ints(), args.length, args.length - 1));
+                        .append(' ').append(CudaKernelTable.slotOf(spec, c.ints(), args.length, c.comparedArg()));
                 for (byte[] s : slots) input.append(' ').append(s == null ? 0 : s.length).append(' ').append(s == null || s.length == 0 ? "-" : HexFormat.of().formatHex(s));
                 long[] ints = java.util.Arrays.copyOf(c.ints(), CudaKernelTable.MAX_INTS);
                 for (long v : ints) input.append(' ').append(v);
@@ -1363,16 +1443,17 @@ class KernelEmulationTest {
         List<DeviceBuffer> buffers = new ArrayList<>();
         try (DeviceStream s = sim.createStream("emulation")) {
             List<KernelArg> args = new ArrayList<>();
+            int out = c.comparedArg();
             for (int i = 0; i < data.length; i++) {
-                String name = i < data.length - 1 ? "in" + i : "out";
+                String name = i != out ? "in" + i : "out";
                 DeviceBuffer b = sim.allocate(Math.max(1, data[i].length), name);
                 buffers.add(b);
                 sim.copyToDevice(s, data[i], b.base(), name);
-                args.add(i < data.length - 1 ? KernelArg.read(b.base(), data[i].length, name) : KernelArg.write(b.base(), data[i].length, name));
+                args.add(i != out ? KernelArg.read(b.base(), data[i].length, name) : KernelArg.write(b.base(), data[i].length, name));
             }
             sim.launch(s, new KernelCall(c.kernel(), args, c.ints(), c.floats(), "emulation"));
-            byte[] result = new byte[data[data.length - 1].length];
-            sim.copyToHost(s, args.get(args.size() - 1), result);
+            byte[] result = new byte[data[out].length];
+            sim.copyToHost(s, args.get(out), result);
             return result;
         } finally {
             buffers.forEach(DeviceBuffer::close);

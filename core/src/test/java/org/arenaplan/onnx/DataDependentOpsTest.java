@@ -1,0 +1,220 @@
+package org.arenaplan.onnx;
+
+import org.arenaplan.device.Device;
+import org.arenaplan.device.DeviceOptions;
+import org.arenaplan.device.Devices;
+import org.arenaplan.exec.Executors;
+import org.arenaplan.exec.Mode;
+import org.arenaplan.exec.RunResult;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.TensorValue;
+import org.arenaplan.plan.ArenaPlanner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.arenaplan.onnx.TransformerOpsTest.feed;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * NonZero, Compress, Unique and NonMaxSuppression, the data-dependent outputs planned at their upper bound
+ * ({@code ir.OpSpec.BoundedRule}), through import, planning and the simulator against ONNX Runtime
+ * 1.22 ({@link OnnxOpRuns#agree}: element types, actual shapes and values exactly), in every executor
+ * mode; an op that reads such an output is refused in one line naming it.
+ */
+class DataDependentOpsTest {
+    @TempDir
+    Path dir;
+
+    private static TinyOnnx nonZero(int type, long... shape) {
+        Object[] dims = new Object[shape.length];
+        for (int d = 0; d < shape.length; d++) dims[d] = shape[d];
+        return new TinyOnnx().opset(13).input(type, "x", dims).outputOfType(OnnxDTypes.INT64, "y").node("nz", "NonZero", List.of("x"), List.of("y"));
+    }
+
+    private static TensorValue bools(long[] shape, long... v) {
+        return TensorValue.ofLongs(DType.BOOL, shape, v);
+    }
+
+    @Test
+    void nonZeroAgreesWithOnnxRuntimeInRowMajorOrder() throws Exception {
+        // f32 with -0.0 (zero) and NaN (not zero), rank 3
+        TensorValue f = TensorValue.ofFloats(new long[]{2, 3, 2}, 0, 1.5f, -0f, Float.NaN, 0, 0, 3, 0, 0, -2, 0, 7);
+        OnnxOpRuns.agree(dir, nonZero(OnnxDTypes.FLOAT, 2, 3, 2), feed("x", f), 0, 0);
+        OnnxOpRuns.agree(dir, nonZero(OnnxDTypes.INT32, 5), feed("x", TensorValue.ofLongs(DType.I32, new long[]{5}, 0, -4, 0, 0, 9)), 0, 0);
+        OnnxOpRuns.agree(dir, nonZero(OnnxDTypes.BOOL, 2, 2), feed("x", bools(new long[]{2, 2}, 1, 1, 0, 1)), 0, 0);
+        // f64, which ONNX Runtime 1.22's NonZero does not take: numpy.nonzero's answer, by hand
+        TensorValue d = OnnxOpRuns.run(dir, nonZero(OnnxDTypes.DOUBLE, 3, 1), feed("x", TensorValue.ofDoubles(DType.F64, new long[]{3, 1}, 1e-300, 0, -1))).get("y");
+        assertThat(d.shape()).containsExactly(2, 2);
+        assertThat(d.longs()).containsExactly(0, 2, 0, 0);
+        // none and all: [rank, 0] and [rank, numel], the upper bound
+        OnnxOpRuns.agree(dir, nonZero(OnnxDTypes.INT64, 2, 3), feed("x", TensorValue.ofLongs(DType.I64, new long[]{2, 3}, 0, 0, 0, 0, 0, 0)), 0, 0);
+        OnnxOpRuns.agree(dir, nonZero(OnnxDTypes.INT64, 2, 3), feed("x", TensorValue.ofLongs(DType.I64, new long[]{2, 3}, 1, 2, 3, 4, 5, 6)), 0, 0);
+        Map<String, TensorValue> got = OnnxOpRuns.run(dir, nonZero(OnnxDTypes.FLOAT, 2, 3, 2), feed("x", f));
+        assertThat(got.get("y").shape()).containsExactly(3, 5);      // flat 1, 3, 6, 9, 11: NaN counted, -0.0 not
+        assertThat(got.get("y").longs()).containsExactly(0, 0, 1, 1, 1, 0, 1, 0, 1, 2, 1, 1, 0, 1, 1);
+    }
+
+    private static TinyOnnx compress(int type, long[] x, long m, Long axis) {
+        Object[] dims = new Object[x.length];
+        for (int d = 0; d < x.length; d++) dims[d] = x[d];
+        return new TinyOnnx().opset(11).input(type, "x", dims).input(OnnxDTypes.BOOL, "c", m).outputOfType(type, "y")
+                .node("cp", "Compress", List.of("x", "c"), List.of("y"), axis == null ? new Object[0] : new Object[]{"axis", axis});
+    }
+
+    @Test
+    void compressAgreesWithOnnxRuntimeAlongEveryAxisAndFlattened() throws Exception {
+        long[] shape = {2, 3, 4};
+        float[] v = new float[24];
+        for (int k = 0; k < v.length; k++) v[k] = k * 0.5f - 3;
+        TensorValue x = TensorValue.ofFloats(shape, v);
+        OnnxOpRuns.agree(dir, compress(OnnxDTypes.FLOAT, shape, 3, 1L), feed("x", x, "c", bools(new long[]{3}, 1, 0, 1)), 0, 0);
+        OnnxOpRuns.agree(dir, compress(OnnxDTypes.FLOAT, shape, 4, -1L), feed("x", x, "c", bools(new long[]{4}, 0, 1, 1, 0)), 0, 0);
+        OnnxOpRuns.agree(dir, compress(OnnxDTypes.FLOAT, shape, 1, 0L), feed("x", x, "c", bools(new long[]{1}, 1)), 0, 0);        // shorter condition: slice 1 dropped
+        OnnxOpRuns.agree(dir, compress(OnnxDTypes.FLOAT, shape, 2, 2L), feed("x", x, "c", bools(new long[]{2}, 0, 0)), 0, 0);     // none: [2, 3, 0]
+        OnnxOpRuns.agree(dir, compress(OnnxDTypes.FLOAT, shape, 7, null), feed("x", x, "c", bools(new long[]{7}, 1, 0, 0, 1, 1, 0, 1)), 0, 0);   // flattened
+        TensorValue l = TensorValue.ofLongs(DType.I64, new long[]{3, 2}, 1L << 60, -1, 5, 6, 7, -8);
+        OnnxOpRuns.agree(dir, compress(OnnxDTypes.INT64, new long[]{3, 2}, 3, 0L), feed("x", l, "c", bools(new long[]{3}, 1, 0, 1)), 0, 0);
+        Map<String, TensorValue> got = OnnxOpRuns.run(dir, compress(OnnxDTypes.FLOAT, shape, 3, 1L), feed("x", x, "c", bools(new long[]{3}, 1, 0, 1)));
+        assertThat(got.get("y").shape()).containsExactly(2, 2, 4);
+    }
+
+    private static TinyOnnx unique(int type, long[] x, List<String> outputs, Object... attrs) {
+        Object[] dims = new Object[x.length];
+        for (int d = 0; d < x.length; d++) dims[d] = x[d];
+        TinyOnnx m = new TinyOnnx().opset(11).input(type, "x", dims);
+        for (int k = 0; k < outputs.size(); k++) if (!outputs.get(k).isEmpty()) m.outputOfType(k == 0 ? type : OnnxDTypes.INT64, outputs.get(k));
+        return m.node("u", "Unique", List.of("x"), outputs, attrs);
+    }
+
+    private static final List<String> ALL_FOUR = List.of("y", "indices", "inverse_indices", "counts");
+
+    @Test
+    void uniqueAgreesWithOnnxRuntimeSortedAndNotAlongAnAxisAndFlattened() throws Exception {
+        long[] shape = {3, 4, 2};
+        float[] v = {1, 2, 0, 0, 1, 2, 5, 5, /**/ 3, 3, 0, 0, 3, 3, -1, 7, /**/ 1, 2, 0, 0, 1, 2, 5, 5};   // slices repeat along 0 and 1
+        TensorValue x = TensorValue.ofFloats(shape, v);
+        for (long sorted : new long[]{0, 1}) {
+            OnnxOpRuns.agree(dir, unique(OnnxDTypes.FLOAT, shape, ALL_FOUR, "sorted", sorted), feed("x", x), 0, 0);
+            for (long axis : new long[]{0, 1, 2, -1})
+                OnnxOpRuns.agree(dir, unique(OnnxDTypes.FLOAT, shape, ALL_FOUR, "sorted", sorted, "axis", axis), feed("x", x), 0, 0);
+        }
+        TensorValue l = TensorValue.ofLongs(DType.I64, new long[]{7}, 1L << 60, -3, 7, -3, 1L << 60, 0, 7);
+        OnnxOpRuns.agree(dir, unique(OnnxDTypes.INT64, new long[]{7}, ALL_FOUR), feed("x", l), 0, 0);
+        TensorValue b = TensorValue.ofLongs(DType.I8, new long[]{2, 3}, -128, 127, 0, -128, 127, 0);
+        OnnxOpRuns.agree(dir, unique(OnnxDTypes.INT8, new long[]{2, 3}, ALL_FOUR, "axis", 0L), feed("x", b), 0, 0);   // one distinct row of two
+        // only Y, and Y with counts (indices and inverse_indices left out): computed into tensors nothing reads
+        OnnxOpRuns.agree(dir, unique(OnnxDTypes.FLOAT, shape, List.of("y")), feed("x", x), 0, 0);
+        OnnxOpRuns.agree(dir, unique(OnnxDTypes.FLOAT, shape, List.of("y", "", "", "counts"), "axis", 1L), feed("x", x), 0, 0);
+        Map<String, TensorValue> got = OnnxOpRuns.run(dir, unique(OnnxDTypes.FLOAT, shape, ALL_FOUR, "axis", 0L), feed("x", x));
+        assertThat(got.get("y").shape()).containsExactly(2, 4, 2);
+        assertThat(got.get("inverse_indices").longs()).containsExactly(0, 1, 0);
+        assertThat(got.get("counts").longs()).containsExactly(2, 1);
+    }
+
+    /** Boxes [2, 6, 4] of two batches (overlapping, flipped corners, one far away) and scores [2, 2, 6] of two classes, ties among them. */
+    private static final TensorValue BOXES = TensorValue.ofFloats(new long[]{2, 6, 4},
+            0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f, 1, 1, 0, 0, 0, 10, 1, 11, 0, 10.1f, 1, 11.1f,
+            0.5f, 0.5f, 1, 1, 0.6f, 0.5f, 1, 1, 2, 2, 0.5f, 0.5f, 0.2f, 0.2f, -1, -1, 4, 4, 0, 0, 9, 9, 1, 1);
+    private static final TensorValue SCORES = TensorValue.ofFloats(new long[]{2, 2, 6},
+            0.9f, 0.75f, 0.6f, 0.95f, 0.5f, 0.3f, 0.1f, 0.4f, 0.4f, 0.3f, 0.7f, 0.2f,
+            0.5f, 0.5f, 0.9f, 0.2f, 0.8f, 0.05f, 0.3f, 0.3f, 0.1f, 0.9f, 0.95f, 0.3f);
+
+    private static TinyOnnx nms(int inputs, Object... attrs) {
+        TinyOnnx m = new TinyOnnx().opset(11).input("boxes", 2L, 6L, 4L).input("scores", 2L, 2L, 6L);
+        List<String> in = new java.util.ArrayList<>(List.of("boxes", "scores"));
+        if (inputs > 2) { m.input(OnnxDTypes.INT64, "max", 1L); in.add("max"); }
+        if (inputs > 3) { m.input("iou", 1L); in.add("iou"); }
+        if (inputs > 4) { m.input("score", 1L); in.add("score"); }
+        return m.outputOfType(OnnxDTypes.INT64, "selected").node("nms", "NonMaxSuppression", in, List.of("selected"), attrs);
+    }
+
+    @Test
+    void nonMaxSuppressionAgreesWithOnnxRuntimePerBatchAndClass() throws Exception {
+        TensorValue iou = TensorValue.ofFloats(new long[]{1}, 0.5f), score = TensorValue.ofFloats(new long[]{1}, 0.35f);
+        for (long center : new long[]{0, 1}) {
+            for (long max : new long[]{0, 1, 2, 6, 100}) {
+                TensorValue m = TensorValue.ofLongs(DType.I64, new long[]{1}, max);
+                OnnxOpRuns.agree(dir, nms(5, "center_point_box", center), feed("boxes", BOXES, "scores", SCORES, "max", m, "iou", iou, "score", score), 0, 0);
+                OnnxOpRuns.agree(dir, nms(4, "center_point_box", center), feed("boxes", BOXES, "scores", SCORES, "max", m, "iou", iou), 0, 0);
+            }
+        }
+        // iou_threshold 0 (suppress any overlap), and every optional input left out (max_output_boxes_per_class 0: none selected)
+        OnnxOpRuns.agree(dir, nms(4), feed("boxes", BOXES, "scores", SCORES, "max", TensorValue.ofLongs(DType.I64, new long[]{1}, 6), "iou", TensorValue.ofFloats(new long[]{1}, 0)), 0, 0);
+        OnnxOpRuns.agree(dir, nms(2), feed("boxes", BOXES, "scores", SCORES), 0, 0);
+        Map<String, TensorValue> got = OnnxOpRuns.run(dir, nms(5), feed("boxes", BOXES, "scores", SCORES, "max", TensorValue.ofLongs(DType.I64, new long[]{1}, 2), "iou", iou, "score", score));
+        // batch 0, class 0: box 3 (0.95), then 4 (0.5): 0 is 3 with its corners flipped (IoU 1), 1 and 2 overlap 3 with IoU 0.82
+        assertThat(got.get("selected").longs()).startsWith(0, 0, 3, 0, 0, 4);
+    }
+
+    /** max_output_boxes_per_class known at import bounds the plan: B * C * min(max, N) rows, not B * C * N. */
+    @Test
+    void aConstantMaxOutputBoxesPerClassBoundsThePlan() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(11).input("boxes", 2L, 6L, 4L).input("scores", 2L, 2L, 6L).ints("max", 2).outputOfType(OnnxDTypes.INT64, "selected")
+                .node("nms", "NonMaxSuppression", List.of("boxes", "scores", "max"), List.of("selected"));
+        Path file = dir.resolve("nms.onnx");
+        Files.write(file, m.bytes());
+        assertThat(OnnxImporter.load(file, Map.of()).tensor("selected").shape()).containsExactly(8, 3);
+        Files.write(file, nms(3).bytes());
+        assertThat(OnnxImporter.load(file, Map.of()).tensor("selected").shape()).containsExactly(24, 3);
+        OnnxOpRuns.agree(dir, m, feed("boxes", BOXES, "scores", SCORES), 0, 0);
+    }
+
+    /** The plan reserves the upper bound; every executor mode (graph capture too) copies out the actual shape. */
+    @Test
+    void theArenaHoldsTheUpperBoundAndEveryModeCopiesOutTheActualShape() throws Exception {
+        Path file = dir.resolve("nz.onnx");
+        Files.write(file, nonZero(OnnxDTypes.FLOAT, 4, 5).bytes());
+        Graph g = OnnxImporter.load(file, Map.of());
+        assertThat(g.tensor("y").shape()).containsExactly(2, 20);
+        assertThat(g.bounded("y").axis()).isEqualTo(1);
+        assertThat(g.isOutput(g.bounded("y").extent())).as("the runtime extent lives to the end of the run").isTrue();
+        float[] v = new float[20];
+        v[3] = 1;
+        v[17] = -2;
+        Map<String, TensorValue> in = feed("x", TensorValue.ofFloats(new long[]{4, 5}, v));
+        try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
+            Executors.Comparison runs = Executors.run(ArenaPlanner.plan(g), device, List.of(Mode.values()), 1, in, 1);
+            assertThat(runs.results()).hasSize(Mode.values().length);
+            for (Mode mode : Mode.values()) {
+                RunResult r = runs.last(mode);
+                assertThat(r.outputs().get("y").shape()).as(r.mode()).containsExactly(2, 2);
+                assertThat(r.outputs().get("y").longs()).as(r.mode()).containsExactly(0, 3, 3, 2);
+            }
+        }
+    }
+
+    @Test
+    void anOpReadingADataDependentOutputIsRefusedNamingBothNodes() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(13).input("x", 4L).outputOfType(OnnxDTypes.FLOAT, "z")
+                .node("nz", "NonZero", List.of("x"), List.of("y"))
+                .node("cast", "Cast", List.of("y"), List.of("z"), "to", 1L);
+        OnnxOpRuns.refused(dir, m, "op 'cast' (Cast, position 1) reads 'y', a data-dependent output of op 'nz' (NonZero), whose shape is known only after its kernel runs");
+        TinyOnnx c = new TinyOnnx().opset(11).input("x", 4L).input(OnnxDTypes.BOOL, "c", 4L).outputOfType(OnnxDTypes.FLOAT, "z")
+                .node("cp", "Compress", List.of("x", "c"), List.of("y"), "axis", 0L)
+                .node("r", "Relu", List.of("y"), List.of("z"));
+        OnnxOpRuns.refused(dir, c, "reads 'y', a data-dependent output of op 'cp' (Compress)");
+        // torchvision's pattern: NonMaxSuppression's selected indices gathered
+        TinyOnnx g = nms(2).ints("two", 2).outputOfType(OnnxDTypes.INT64, "picked").node("g", "Gather", List.of("selected", "two"), List.of("picked"), "axis", 1L);
+        OnnxOpRuns.refused(dir, g, "op 'g' (Gather, position 1) reads 'selected', a data-dependent output of op 'nms' (NonMaxSuppression)");
+        TinyOnnx longer = compress(OnnxDTypes.FLOAT, new long[]{2, 3}, 4, 1L);
+        OnnxOpRuns.refused(dir, longer, "node 'cp' (Compress");
+        OnnxOpRuns.refused(dir, longer, "condition [4] is longer than axis 1 of input [2, 3]");
+    }
+
+    /** A NonZero of a constant folds at import to its actual shape, so an op may read it. */
+    @Test
+    void aNonZeroOfAConstantFoldsToItsActualShapeAndMayBeRead() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(13).ints("k", 0, 3, 0, 5).output("z")
+                .node("nz", "NonZero", List.of("k"), List.of("y"))
+                .node("cast", "Cast", List.of("y"), List.of("z"), "to", 1L);
+        Map<String, TensorValue> got = OnnxOpRuns.run(dir, m, Map.of());
+        assertThat(got.get("z").shape()).containsExactly(1, 2);
+        assertThat(got.get("z").floats()).containsExactly(1, 3);
+    }
+}
