@@ -115,6 +115,16 @@ final class ControlFlow {
         return sequences.describe(name);
     }
 
+    /** The {@link Sequences.Seq} or {@link Sequences.Opt} held under {@code name}, or null for a tensor. */
+    Object held(String name) {
+        return sequences.held(name);
+    }
+
+    /** {@code name}, a graph input bound at import, holds {@code value} (a {@link Sequences.Seq} or {@link Sequences.Opt}). */
+    void given(String name, Object value) {
+        sequences.given(name, value);
+    }
+
     /** Whether {@code node} is an If, Loop, Scan or SequenceMap of the default domain. */
     static boolean unrolls(OnnxModel.Node node) {
         return node.inDefaultDomain() && ATTRS.containsKey(node.opType());
