@@ -55,7 +55,10 @@ import java.util.TreeSet;
  * a graph output that is a constant is copied out of the weight region by a {@code Copy} op.
  * If, Loop and Scan are unrolled into their bodies' nodes where what they need is known at
  * import ({@link ControlFlow}); otherwise refused. Sequence and optional values are resolved at
- * import into the tensors they hold ({@link Sequences}); a graph input or output that is one is refused. So are a FlexAttention's score_mod and prob_mod
+ * import into the tensors they hold ({@link Sequences}); a graph input that is one is bound to the
+ * value given for it ({@link Options#sequenceInputs}: one tensor graph input per element), and is
+ * refused without one; a graph output that is one is copied out into tensors ({@link OnnxEdges}).
+ * A FlexAttention's score_mod and prob_mod are refused
  * (between the stages of the op; ai.onnx.preview is the one other domain taken, for
  * FlexAttention only). Not supported: ops from any other domain.
  */
