@@ -151,11 +151,11 @@ public final class OnnxImporter {
 
     /** Imports {@code file} with its sequence and optional inputs bound ({@link Options#sequenceInputs}), saying how its edges map onto tensors. */
     public static Imported importModel(Path file, Options options) {
-        return convert(OnnxProtos.read(file), file.toString(), options, true);
+        return importModel(OnnxProtos.read(file), file.toString(), options);
     }
 
-    /** {@link #importModel} of a decoded model; {@code file} names it in errors. */
-    public static Imported convert(OnnxModel model, String file, Options options, boolean withEdges) {
+    /** {@link #importModel(Path, Options)} of a decoded model; {@code file} names it in errors. */
+    public static Imported importModel(OnnxModel model, String file, Options options) {
         OnnxImporter imp = new OnnxImporter(file, options).run(model);
         return new Imported(imp.build(model), new OnnxEdges(imp.fedInputs, model.graph().outputs().stream().map(OnnxModel.ValueInfo::name).toList(), imp.edges));
     }
