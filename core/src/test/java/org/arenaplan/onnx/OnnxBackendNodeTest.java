@@ -125,13 +125,15 @@ class OnnxBackendNodeTest {
             // is the real reason, the file's only when the import succeeds.
             Path model = test.resolve("model.onnx");
             Map<String, Class<? extends OnnxValue>> kinds = OnnxImporter.sequenceInputs(model);
-            List<String> fed = fedInputs(model);
+            List<OnnxModel.ValueInfo> fed = fedInputs(model);
             Map<String, TensorValue> given = new LinkedHashMap<>();
+            Map<String, Long> dims = new LinkedHashMap<>();
             Map<String, OnnxValue> sequences = new LinkedHashMap<>();
             OnnxException unreadable = null;
             for (int k = 0; Files.isRegularFile(data.resolve("input_" + k + ".pb")); k++) {
                 Path f = data.resolve("input_" + k + ".pb");
-                String input = k < fed.size() ? fed.get(k) : null;
+                OnnxModel.ValueInfo declared = k < fed.size() ? fed.get(k) : null;
+                String input = declared == null ? null : declared.name();
                 if (input != null && kinds.containsKey(input)) {
                     sequences.put(input, OnnxValueFile.read(f, kinds.get(input)));
                     continue;
@@ -139,11 +141,12 @@ class OnnxBackendNodeTest {
                 try {
                     OnnxTensorFile.NamedTensor r = OnnxTensorFile.read(f);
                     if (!r.name().isEmpty()) given.put(r.name(), r.value());
+                    if (declared != null) symbolicDims(declared, r.value(), dims);
                 } catch (OnnxException e) {
                     if (unreadable == null) unreadable = e;
                 }
             }
-            imp = OnnxImporter.importModel(model, OnnxImporter.Options.DEFAULT.withInputValues(given).withSequenceInputs(sequences));
+            imp = OnnxImporter.importModel(model, OnnxImporter.Options.DEFAULT.withDims(dims).withInputValues(given).withSequenceInputs(sequences));
             if (unreadable != null) throw unreadable;
             for (int k = 0; k < imp.edges().inputs().size(); k++) {
                 String input = imp.edges().inputs().get(k);
@@ -179,11 +182,24 @@ class OnnxBackendNodeTest {
     }
 
     /** The graph inputs a model's test data feeds, in order: those without an initializer (input_K.pb is the K-th). */
-    private static List<String> fedInputs(Path model) {
+    private static List<OnnxModel.ValueInfo> fedInputs(Path model) {
         OnnxModel m = OnnxProtos.read(model);
         java.util.Set<String> inits = new java.util.HashSet<>();
         for (OnnxModel.TensorData t : m.graph().initializers()) inits.add(t.name());
-        return m.graph().inputs().stream().map(OnnxModel.ValueInfo::name).filter(n -> !inits.contains(n)).toList();
+        return m.graph().inputs().stream().filter(v -> !inits.contains(v.name())).toList();
+    }
+
+    /**
+     * The values of a tensor input's symbolic dims, from the shape of the value its file gives (as a
+     * user gives them with {@code --dim NAME=V}); the first input naming a dim decides it.
+     */
+    static void symbolicDims(OnnxModel.ValueInfo declared, TensorValue value, Map<String, Long> dims) {
+        long[] shape = value.shape();
+        if (declared.notTensor() != null || !declared.hasShape() || shape == null || shape.length != declared.dims().size()) return;
+        for (int a = 0; a < shape.length; a++) {
+            OnnxModel.Dim d = declared.dims().get(a);
+            if (d.value() == null && !d.param().isEmpty()) dims.putIfAbsent(d.param(), shape[a]);
+        }
     }
 
     /** Why output {@code mine} does not match the reference, or null: floats like allclose (RTOL, ATOL), integers exactly. */
