@@ -115,6 +115,16 @@ final class ControlFlow {
         return sequences.describe(name);
     }
 
+    /** The {@link Sequences.Seq} or {@link Sequences.Opt} held under {@code name}, or null for a tensor. */
+    Object held(String name) {
+        return sequences.held(name);
+    }
+
+    /** {@code name}, a graph input bound at import, holds {@code value} (a {@link Sequences.Seq} or {@link Sequences.Opt}). */
+    void given(String name, Object value) {
+        sequences.given(name, value);
+    }
+
     /** Whether {@code node} is an If, Loop, Scan or SequenceMap of the default domain. */
     static boolean unrolls(OnnxModel.Node node) {
         return node.inDefaultDomain() && ATTRS.containsKey(node.opType());
@@ -592,7 +602,7 @@ final class ControlFlow {
             importer.weight(new Value(cond, DType.BOOL, new long[0]), Constant.fill(1), n);
             child.names.put(body.inputs().get(0).name(), iter);
             child.names.put(body.inputs().get(1).name(), cond);
-            for (int j = 0; j < states; j++) child.names.put(body.inputs().get(2 + j).name(), carried.get(j));
+            for (int j = 0; j < states; j++) child.names.put(body.inputs().get(2 + j).name(), asDeclared(body.inputs().get(2 + j), carried.get(j), prefix));
             body(body, n, index, child, prefix);
             Double c = scalar(n, child.resolve(condOut), "the body's condition");
             if (c == null) throw n.error("the body's condition '" + condOut + "' is computed at run time (iteration " + i
@@ -703,6 +713,19 @@ final class ControlFlow {
         attrs.put("to_stage", new OnnxModel.Attribute("to_stage", OnnxModel.Attribute.INT, (long) to));
         String name = n.opName() + "/" + List.of("scores", "probs", "output").get(to - 1);
         importer.node(new OnnxModel.Node(name, "FlexAttention", NodeLowering.STAGE_DOMAIN, ins, List.of(out), attrs), index);
+    }
+
+    /**
+     * A loop-carried value for a body input declared an optional (Loop-16 on: optional_type) that
+     * is a tensor or a sequence (the body's previous iteration returned one): wrapped into a present
+     * optional under a fresh name, as the declared type says; any other value as it is.
+     */
+    private String asDeclared(OnnxModel.ValueInfo input, String value, String prefix) {
+        if (!"an optional".equals(input.notTensor()) || sequences.held(value) instanceof Sequences.Opt) return value;
+        String wrapped = importer.fresh(prefix + input.name());
+        Object held = sequences.held(value);
+        sequences.given(wrapped, new Sequences.Opt(held != null ? held : value));
+        return wrapped;
     }
 
     /** Output k of the node: an Identity of {@code from} (a view; a weight's values are shared), or {@code from}'s sequence or optional. */

@@ -55,7 +55,10 @@ import java.util.TreeSet;
  * a graph output that is a constant is copied out of the weight region by a {@code Copy} op.
  * If, Loop and Scan are unrolled into their bodies' nodes where what they need is known at
  * import ({@link ControlFlow}); otherwise refused. Sequence and optional values are resolved at
- * import into the tensors they hold ({@link Sequences}); a graph input or output that is one is refused. So are a FlexAttention's score_mod and prob_mod
+ * import into the tensors they hold ({@link Sequences}); a graph input that is one is bound to the
+ * value given for it ({@link Options#sequenceInputs}: one tensor graph input per element), and is
+ * refused without one; a graph output that is one is copied out into tensors ({@link OnnxEdges}).
+ * A FlexAttention's score_mod and prob_mod are refused
  * (between the stages of the op; ai.onnx.preview is the one other domain taken, for
  * FlexAttention only). Not supported: ops from any other domain.
  */
@@ -72,35 +75,43 @@ public final class OnnxImporter {
      *                      Expand's shape, OneHot's depth, a Range's limit) is read from here (only there:
      *                      nothing is folded through a graph input, so data operands still run on the kernels),
      *                      so the graph is specialised to these values; the input stays a graph input
+     * @param sequenceInputs values of the graph inputs declared a sequence or an optional (ONNX TypeProto
+     *                      sequence_type, optional_type), which the import binds: each becomes one tensor graph
+     *                      input per tensor it holds, their count and shapes fixed by the value ({@link OnnxEdges});
+     *                      such an input without a value here is refused
      */
     public record Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs,
-                          Map<String, TensorValue> inputValues) {
+                          Map<String, TensorValue> inputValues, Map<String, OnnxValue> sequenceInputs) {
         public static final Options DEFAULT = new Options(Map.of(), true, true, false);
 
         public Options {
             dims = Map.copyOf(dims);
             inputValues = Map.copyOf(inputValues);
+            sequenceInputs = Map.copyOf(sequenceInputs);
         }
 
         public Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace, boolean donateInputs) {
-            this(dims, concatInPlace, elementwiseInPlace, donateInputs, Map.of());
+            this(dims, concatInPlace, elementwiseInPlace, donateInputs, Map.of(), Map.of());
         }
 
         public Options(Map<String, Long> dims, boolean concatInPlace, boolean elementwiseInPlace) {
             this(dims, concatInPlace, elementwiseInPlace, false);
         }
 
-        public Options withDims(Map<String, Long> d) { return new Options(d, concatInPlace, elementwiseInPlace, donateInputs, inputValues); }
+        public Options withDims(Map<String, Long> d) { return new Options(d, concatInPlace, elementwiseInPlace, donateInputs, inputValues, sequenceInputs); }
 
-        public Options withConcatInPlace(boolean c) { return new Options(dims, c, elementwiseInPlace, donateInputs, inputValues); }
+        public Options withConcatInPlace(boolean c) { return new Options(dims, c, elementwiseInPlace, donateInputs, inputValues, sequenceInputs); }
 
-        public Options withElementwiseInPlace(boolean e) { return new Options(dims, concatInPlace, e, donateInputs, inputValues); }
+        public Options withElementwiseInPlace(boolean e) { return new Options(dims, concatInPlace, e, donateInputs, inputValues, sequenceInputs); }
 
         /** Graph inputs donated: the runtime uploaded them, so their bytes may be reused after their last read. */
-        public Options withDonateInputs(boolean d) { return new Options(dims, concatInPlace, elementwiseInPlace, d, inputValues); }
+        public Options withDonateInputs(boolean d) { return new Options(dims, concatInPlace, elementwiseInPlace, d, inputValues, sequenceInputs); }
 
         /** Values of graph inputs known before import (see {@code inputValues}). */
-        public Options withInputValues(Map<String, TensorValue> v) { return new Options(dims, concatInPlace, elementwiseInPlace, donateInputs, v); }
+        public Options withInputValues(Map<String, TensorValue> v) { return new Options(dims, concatInPlace, elementwiseInPlace, donateInputs, v, sequenceInputs); }
+
+        /** Values of sequence and optional graph inputs (see {@code sequenceInputs}). */
+        public Options withSequenceInputs(Map<String, OnnxValue> v) { return new Options(dims, concatInPlace, elementwiseInPlace, donateInputs, inputValues, v); }
     }
 
     private final String file;
@@ -115,10 +126,18 @@ public final class OnnxImporter {
     private boolean axisOverridden;
     private final ImportFolding folding = new ImportFolding();
     private Map<Integer, ConcatInPlace.Decision> concatDecisions = Map.of();
+    private final Map<String, TensorValue> given = new HashMap<>();            // inputValues and the tensors of bound sequence inputs
+    private final Map<String, OnnxEdges.Edge> edges = new LinkedHashMap<>();   // sequence and optional graph inputs and outputs
+    private final List<String> fedInputs = new ArrayList<>();                  // graph inputs the caller feeds, in file order
+    private final List<String> outputTensors = new ArrayList<>();              // the graph's tensor outputs, edges expanded
+
+    /** An imported graph and how its ONNX inputs and outputs map onto its tensors. */
+    public record Imported(Graph graph, OnnxEdges edges) { }
 
     private OnnxImporter(String file, Options options) {
         this.file = file;
         this.options = options;
+        given.putAll(options.inputValues());
     }
 
     /** Imports with concat in place on; {@code dims} gives every symbolic dim a value. */
@@ -128,6 +147,31 @@ public final class OnnxImporter {
 
     public static Graph load(Path file, Options options) {
         return convert(OnnxProtos.read(file), file.toString(), options);
+    }
+
+    /** Imports {@code file} with its sequence and optional inputs bound ({@link Options#sequenceInputs}), saying how its edges map onto tensors. */
+    public static Imported importModel(Path file, Options options) {
+        return importModel(OnnxProtos.read(file), file.toString(), options);
+    }
+
+    /** {@link #importModel(Path, Options)} of a decoded model; {@code file} names it in errors. */
+    public static Imported importModel(OnnxModel model, String file, Options options) {
+        OnnxImporter imp = new OnnxImporter(file, options).run(model);
+        return new Imported(imp.build(model), new OnnxEdges(imp.fedInputs, model.graph().outputs().stream().map(OnnxModel.ValueInfo::name).toList(), imp.edges));
+    }
+
+    /**
+     * The graph inputs of a model declared a sequence or an optional, by name, each with the kind
+     * of value file it is read from ({@link OnnxValueFile#read}), in file order: what a caller
+     * must read before import to give {@link Options#sequenceInputs}.
+     */
+    public static Map<String, Class<? extends OnnxValue>> sequenceInputs(Path file) {
+        Map<String, Class<? extends OnnxValue>> kinds = new LinkedHashMap<>();
+        for (OnnxModel.ValueInfo in : OnnxProtos.read(file).graph().inputs()) {
+            if ("a sequence".equals(in.notTensor())) kinds.put(in.name(), OnnxValue.Sequence.class);
+            if ("an optional".equals(in.notTensor())) kinds.put(in.name(), OnnxValue.Optional.class);
+        }
+        return kinds;
     }
 
     /** @param file the name used in error messages */
@@ -229,6 +273,17 @@ public final class OnnxImporter {
                 checkDefault(in, values.get(in.name()));
                 continue;
             }
+            fedInputs.add(in.name());
+            if (bindable(in)) {
+                OnnxValue v = options.sequenceInputs().get(in.name());
+                if (v == null)
+                    throw new OnnxException(file + ": graph input '" + in.name() + "' is " + in.notTensor() + ", whose length and element shapes arenaplan fixes at import:"
+                            + " give its value with --input " + in.name() + "=FILE.pb (" + (in.notTensor().equals("a sequence") ? "a SequenceProto" : "an OptionalProto") + ", onnx-data.proto)");
+                boolean optional = in.notTensor().equals("an optional");
+                if ((v instanceof OnnxValue.Optional) != optional || v instanceof OnnxValue.Tensor)
+                    throw new OnnxException(file + ": graph input '" + in.name() + "' is " + in.notTensor() + " but the value given for it is " + v.describe());
+                continue;                                   // bound below, once the file's names are known
+            }
             if (in.notTensor() != null)
                 throw new OnnxException(file + ": graph input '" + in.name() + "' is " + in.notTensor()
                         + ", not a tensor: arenaplan plans tensors only " + NOT_AT_THE_EDGE);
@@ -236,9 +291,10 @@ public final class OnnxImporter {
             graphInputs.add(in.name());
         }
         for (OnnxModel.ValueInfo o : g.outputs())
-            if (o.notTensor() != null) throw notATensorOutput(o.name(), o.notTensor());
+            if (o.notTensor() != null && !bindable(o)) throw notATensorOutput(o.name(), o.notTensor());
         checkDimsUsed();
         Set<String> unknown = new TreeSet<>(options.inputValues().keySet());
+        unknown.addAll(options.sequenceInputs().keySet());
         unknown.removeAll(listedInputs);
         if (!unknown.isEmpty())   // before any node: a shape operand's refusal would hide the misspelt name
             throw new OnnxException(file + ": --input names no graph input of this model: " + unknown + " (its graph inputs: " + graphInputs + ")");
@@ -248,6 +304,15 @@ public final class OnnxImporter {
                         + " plans as a constant weight; it takes no other value (its graph inputs without one: " + graphInputs + ")");
         fileNames.addAll(values.keySet());
         for (OnnxModel.Node node : g.nodes()) fileNames.addAll(node.outputs());
+        for (OnnxModel.ValueInfo o : g.outputs()) fileNames.add(o.name());
+        for (OnnxModel.ValueInfo in : g.inputs()) {
+            OnnxValue v = options.sequenceInputs().get(in.name());
+            if (!bindable(in) || v == null || values.containsKey(in.name())) continue;
+            edges.put(in.name(), bindInput(in.name(), v));
+        }
+        for (String name : options.sequenceInputs().keySet())
+            if (!edges.containsKey(name))
+                throw new OnnxException(file + ": --input " + name + ": graph input '" + name + "' is a tensor (or has an initializer), not a sequence or optional; give it a TensorProto file");
         ControlFlow flow = new ControlFlow(new ControlFlow.Importer() {
             @Override public void node(OnnxModel.Node node, int index) { OnnxImporter.this.node(node, index, opset); }
             @Override public Value value(String name) { return values.get(name); }
@@ -257,14 +322,24 @@ public final class OnnxImporter {
             @Override public String fresh(String want) { return OnnxImporter.this.fresh(want); }
         });
         try {
+            for (Map.Entry<String, OnnxEdges.Edge> e : edges.entrySet()) flow.given(e.getKey(), held(e.getValue()));
             for (int i = 0; i < g.nodes().size(); i++) flow.top(g.nodes().get(i), i);
+            for (OnnxModel.ValueInfo o : g.outputs()) {
+                Object held = flow.held(o.name());
+                if (held == null) {                         // a tensor (checkDeclaredType refuses one declared a sequence or optional)
+                    outputTensors.add(o.name());
+                    continue;
+                }
+                if (o.notTensor() != null && !o.notTensor().equals(held instanceof Sequences.Seq ? "a sequence" : "an optional"))
+                    throw new OnnxException(file + ": graph output '" + o.name() + "' is declared " + o.notTensor() + " but the nodes compute " + flow.notTensor(o.name()));
+                OnnxEdges.Edge e = bindOutput(o.name(), held, g.nodes().size(), opset);
+                edges.put(o.name(), e);
+                outputTensors.addAll(e.tensors());
+            }
         } finally {
             folding.close();
         }
-        for (OnnxModel.ValueInfo o : g.outputs())
-            if (flow.notTensor(o.name()) != null) throw notATensorOutput(o.name(), flow.notTensor(o.name()));
-        Set<String> outputNames = new HashSet<>();
-        for (OnnxModel.ValueInfo o : g.outputs()) outputNames.add(o.name());
+        Set<String> outputNames = new HashSet<>(outputTensors);
         OptionalOutputs.prune(schedule, outputNames);
         for (OnnxModel.ValueInfo v : g.outputs()) checkDeclaredType(v, "graph output");
         for (OnnxModel.ValueInfo v : g.valueInfo()) checkDeclaredType(v, "value_info");
@@ -272,17 +347,62 @@ public final class OnnxImporter {
             for (OnnxModel.ValueInfo v : g.outputs()) checkDeclared(v, "graph output");
             for (OnnxModel.ValueInfo v : g.valueInfo()) checkDeclared(v, "value_info");
         }
-        if (options.concatInPlace()) {
-            Set<String> outs = new HashSet<>();
-            for (OnnxModel.ValueInfo o : g.outputs()) outs.add(o.name());
-            concatDecisions = ConcatInPlace.decide(schedule, outs);
-        }
+        if (options.concatInPlace()) concatDecisions = ConcatInPlace.decide(schedule, outputNames);
         return this;
     }
 
-    /** Why a graph input or output may not be a sequence, optional or map (the end of the one-line refusal). */
-    private static final String NOT_AT_THE_EDGE = "(sequence, optional and map values are not supported at graph inputs and outputs;"
-            + " inside the graph a sequence or optional whose length or presence is known at import is resolved into its tensors)";
+    /** Why a graph input or output may not be a map, sparse tensor or opaque value (the end of the one-line refusal). */
+    private static final String NOT_AT_THE_EDGE = "(map, sparse tensor and opaque values are not supported at graph inputs and outputs;"
+            + " a sequence or optional is, bound at import to the value given for it)";
+
+    /** Whether a graph input or output is declared a sequence or an optional, which the import binds ({@link OnnxEdges}). */
+    private static boolean bindable(OnnxModel.ValueInfo v) {
+        return "a sequence".equals(v.notTensor()) || "an optional".equals(v.notTensor());
+    }
+
+    /** A sequence or optional graph input bound to {@code v}: one graph input per tensor it holds ({@link OnnxEdges} names them). */
+    private OnnxEdges.Edge bindInput(String name, OnnxValue v) {
+        boolean optional = v instanceof OnnxValue.Optional;
+        OnnxValue inner = optional ? ((OnnxValue.Optional) v).element() : v;
+        List<String> tensors = new ArrayList<>();
+        List<TensorValue> elements = OnnxEdges.elements(v);
+        for (int i = 0; i < elements.size(); i++) {
+            TensorValue t = elements.get(i);
+            String what = "graph input '" + name + "' " + (inner instanceof OnnxValue.Sequence ? "element " + i : "value");
+            String tensor = fresh(inner instanceof OnnxValue.Sequence ? name + "[" + i + "]" : name + ".value");
+            if (t.dtype().isPacked()) throw new OnnxException(file + ": " + what + " is " + t.dtype().jsonName() + ", a packed type, which a sequence or optional input does not take");
+            Value val = new Value(tensor, t.dtype(), t.shape());
+            if (!val.countable()) throw new OnnxException(file + ": " + what + " " + val + " has more than 2^63-1 elements");
+            values.put(tensor, val);
+            graphInputs.add(tensor);
+            given.put(tensor, t);
+            tensors.add(tensor);
+        }
+        return new OnnxEdges.Edge(name, optional, !optional || inner != null, inner instanceof OnnxValue.Sequence, tensors);
+    }
+
+    /** What {@link Sequences} holds for a bound input. */
+    private static Object held(OnnxEdges.Edge e) {
+        Object inner = e.sequence() ? new Sequences.Seq(e.tensors(), null) : e.present() ? e.tensors().get(0) : null;
+        return e.optional() ? new Sequences.Opt(inner) : inner;
+    }
+
+    /**
+     * A sequence or optional graph output: each tensor it holds copied out by an Identity node into
+     * a graph output named as {@link OnnxEdges} says (a tensor may sit in a sequence twice, or be an input).
+     */
+    private OnnxEdges.Edge bindOutput(String name, Object held, int index, long opset) {
+        boolean optional = held instanceof Sequences.Opt;
+        Object inner = optional ? ((Sequences.Opt) held).element() : held;
+        List<String> from = inner instanceof Sequences.Seq s ? s.tensors() : inner == null ? List.of() : List.of((String) inner);
+        List<String> tensors = new ArrayList<>();
+        for (int i = 0; i < from.size(); i++) {
+            String tensor = fresh(inner instanceof Sequences.Seq ? name + "[" + i + "]" : name + ".value");
+            node(new OnnxModel.Node(tensor, "Identity", "", List.of(from.get(i)), List.of(tensor), Map.of()), index, opset);
+            tensors.add(tensor);
+        }
+        return new OnnxEdges.Edge(name, optional, !optional || inner != null, inner instanceof Sequences.Seq, tensors);
+    }
 
     private OnnxException notATensorOutput(String name, String what) {
         return new OnnxException(file + ": graph output '" + name + "' is " + what + ", not a tensor: arenaplan plans tensors only " + NOT_AT_THE_EDGE);
@@ -486,7 +606,7 @@ public final class OnnxImporter {
                     for (Map.Entry<Value, Constant> e : folded.entrySet()) addWeight(e.getKey(), e.getValue(), n);
                     return;
                 }
-                Map<String, TensorValue> derived = options.inputValues().isEmpty() ? null : folding.evaluate(l, values, this::knownValue, MAX_DERIVED_VALUES);
+                Map<String, TensorValue> derived = given.isEmpty() ? null : folding.evaluate(l, values, this::knownValue, MAX_DERIVED_VALUES);
                 if (derived != null) known.putAll(derived);      // for shape operands downstream; the op still runs
                 for (Value v : l.outputs()) define(v, n);
                 schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
@@ -526,7 +646,7 @@ public final class OnnxImporter {
         Constant c = weights.get(name);
         Value v = values.get(name);
         if (c == null && known.containsKey(name)) return known.get(name).doubles();
-        TensorValue given = options.inputValues().get(name);
+        TensorValue given = this.given.get(name);
         if (c == null && v != null && given != null && graphInputs.contains(name) && v.elements() <= MAX_CONSTANT_VALUES
                 && given.dtype() == v.dtype() && Arrays.equals(given.shape(), v.shape())) return given.doubles();
         if (c == null || v == null || v.elements() > MAX_CONSTANT_VALUES) return null;
@@ -556,7 +676,7 @@ public final class OnnxImporter {
         if (t != null) return t;
         if (known.containsKey(name)) return known.get(name);
         Value v = values.get(name);
-        TensorValue given = options.inputValues().get(name);
+        TensorValue given = this.given.get(name);
         if (v == null || given == null || !graphInputs.contains(name) || weights.containsKey(name)) return null;
         return given.dtype() == v.dtype() && Arrays.equals(given.shape(), v.shape()) ? given : null;
     }
@@ -653,14 +773,14 @@ public final class OnnxImporter {
             if (d != null && d.inPlace()) for (int j = 0; j < d.offsets().length; j++) op.member(j, 0, d.offsets()[j]);
             op.add();
         }
-        for (OnnxModel.ValueInfo o : model.graph().outputs()) {
-            if (dropped.containsKey(o.name()))
-                throw new OnnxException(file + ": graph output '" + o.name() + "' is an optional output of node '" + dropped.get(o.name()) + "' that inference does not produce");
-            if (!values.containsKey(o.name())) throw new OnnxException(file + ": graph output '" + o.name() + "' is never written by any node");
-            if (weights.containsKey(o.name()) && !declared.contains(o.name())) copyConstantOut(b, o.name(), declared);
-            else if (weights.containsKey(o.name()))
-                throw new OnnxException(file + ": graph output '" + o.name() + "' is a constant that nodes also read; arenaplan needs a computed tensor there (an Identity node)");
-            b.output(o.name());
+        for (String o : outputTensors) {
+            if (dropped.containsKey(o))
+                throw new OnnxException(file + ": graph output '" + o + "' is an optional output of node '" + dropped.get(o) + "' that inference does not produce");
+            if (!values.containsKey(o)) throw new OnnxException(file + ": graph output '" + o + "' is never written by any node");
+            if (weights.containsKey(o) && !declared.contains(o)) copyConstantOut(b, o, declared);
+            else if (weights.containsKey(o))
+                throw new OnnxException(file + ": graph output '" + o + "' is a constant that nodes also read; arenaplan needs a computed tensor there (an Identity node)");
+            b.output(o);
         }
         try {
             return b.build();

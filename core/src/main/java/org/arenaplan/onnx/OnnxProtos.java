@@ -68,7 +68,7 @@ public final class OnnxProtos {
         return tensor(t, path.toAbsolutePath().getParent(), t.getName().isEmpty() ? path.toString() : path + ": tensor '" + t.getName() + "'");
     }
 
-    private static ByteString map(Path path) {
+    static ByteString map(Path path) {
         String folder = org.arenaplan.io.TextFiles.folderNotFile("", path);
         if (folder != null) throw new OnnxException(folder);
         String pipe = org.arenaplan.io.TextFiles.notARegularFile("", path);
@@ -86,7 +86,7 @@ public final class OnnxProtos {
         }
     }
 
-    private static <T extends com.google.protobuf.MessageLite> T parse(ByteString bytes, String file, com.google.protobuf.Parser<T> parser) {
+    static <T extends com.google.protobuf.MessageLite> T parse(ByteString bytes, String file, com.google.protobuf.Parser<T> parser) {
         CodedInputStream in = bytes.newCodedInput();
         in.enableAliasing(true);
         in.setRecursionLimit(RECURSION_LIMIT);
@@ -101,7 +101,8 @@ public final class OnnxProtos {
                     : msg.contains("too many levels of nesting")
                     ? "messages nest more than " + RECURSION_LIMIT + " deep (each If, Loop or Scan body inside another adds 3 levels); arenaplan reads at most "
                     + RECURSION_LIMIT + " levels"
-                    : "not an ONNX " + (parser == OnnxMl.ModelProto.parser() ? "model (an ONNX file is a binary ModelProto)" : "tensor (a .pb file is a binary TensorProto)")
+                    : "not an ONNX " + (parser == OnnxMl.ModelProto.parser() ? "model (an ONNX file is a binary ModelProto)"
+                            : parser == OnnxMl.TensorProto.parser() ? "tensor (a .pb file is a binary TensorProto)" : "value (a binary SequenceProto or OptionalProto, onnx-data.proto)")
                     + ": its bytes are not a protobuf message";
             throw new OnnxException(file + ": " + why + " (byte " + in.getTotalBytesRead() + " of " + bytes.size() + ")", e);
         }
@@ -161,7 +162,7 @@ public final class OnnxProtos {
                     + ", the versions up to onnx 1.23's)");
     }
 
-    private static OnnxModel.TensorData tensor(OnnxMl.TensorProto t, Path dir, String what) {
+    static OnnxModel.TensorData tensor(OnnxMl.TensorProto t, Path dir, String what) {
         long[] dims = new long[t.getDimsCount()];
         for (int i = 0; i < dims.length; i++) dims[i] = t.getDims(i);
         return new OnnxModel.TensorData(t.getName(), t.getDataType(), dims, OnnxTensors.check(t, dir, what));

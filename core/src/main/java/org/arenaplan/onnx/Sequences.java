@@ -19,8 +19,9 @@ import java.util.Set;
  * ConcatFromSequence-11, Optional-15, OptionalHasElement-15/18, OptionalGetElement-15/18 (and
  * Identity-16, which passes a sequence or optional on). SequenceMap-17 is unrolled by
  * {@link ControlFlow}. A position or a split that is computed at run time is refused with one
- * line naming the node, and so is any other op reading a sequence or optional; graph inputs and
- * outputs stay tensors ({@link OnnxImporter}).
+ * line naming the node, and so is any other op reading a sequence or optional. A sequence or optional
+ * graph input is bound at import to the value given for it, its tensors graph inputs; a sequence or
+ * optional graph output is copied out into tensors ({@link OnnxEdges}).
  */
 final class Sequences {
     /** The op types resolved here, with the attributes each takes. */
@@ -83,6 +84,12 @@ final class Sequences {
     /** {@code to} holds what {@code from} holds (an If's, a Loop's or an Identity's output). */
     void alias(String from, String to) {
         held.put(to, held.get(from));
+    }
+
+    /** {@code name} holds {@code value}, a {@link Seq} or an {@link Opt} (a sequence or optional graph input bound at import). */
+    void given(String name, Object value) {
+        if (!(value instanceof Seq) && !(value instanceof Opt)) throw new IllegalArgumentException(name + ": not a sequence or optional");
+        held.put(name, value);
     }
 
     /** {@code name} holds {@code s} (a SequenceMap's output). */

@@ -115,33 +115,49 @@ class OnnxBackendNodeTest {
 
     static Result run(Path test, Device device) {
         String name = test.getFileName().toString();
-        Graph g;
+        OnnxImporter.Imported imp;
         Map<String, TensorValue> inputs = new LinkedHashMap<>();
         Path data = test.resolve("test_data_set_0");
         try {
-            // the inputs are known before import, as for `run --input`: shape operands among them (axes, shapes) are read then.
-            // A file that is not a tensor (a sequence or optional of the node tests) is left out until the import has spoken:
-            // its refusal (an op or type it does not take) is the real reason, the file's only when the import succeeds.
+            // the inputs are known before import, as for `run --input`: shape operands among them (axes, shapes) are read then,
+            // and a sequence or optional input is bound to its value (a SequenceProto or OptionalProto file, read as the model declares it).
+            // A tensor file that cannot be read is left out until the import has spoken: its refusal (an op or type it does not take)
+            // is the real reason, the file's only when the import succeeds.
+            Path model = test.resolve("model.onnx");
+            Map<String, Class<? extends OnnxValue>> kinds = OnnxImporter.sequenceInputs(model);
+            List<OnnxModel.ValueInfo> fed = fedInputs(model);
             Map<String, TensorValue> given = new LinkedHashMap<>();
+            Map<String, Long> dims = new LinkedHashMap<>();
+            Map<String, OnnxValue> sequences = new LinkedHashMap<>();
             OnnxException unreadable = null;
             for (int k = 0; Files.isRegularFile(data.resolve("input_" + k + ".pb")); k++) {
+                Path f = data.resolve("input_" + k + ".pb");
+                OnnxModel.ValueInfo declared = k < fed.size() ? fed.get(k) : null;
+                String input = declared == null ? null : declared.name();
+                if (input != null && kinds.containsKey(input)) {
+                    sequences.put(input, OnnxValueFile.read(f, kinds.get(input)));
+                    continue;
+                }
                 try {
-                    OnnxTensorFile.NamedTensor r = OnnxTensorFile.read(data.resolve("input_" + k + ".pb"));
+                    OnnxTensorFile.NamedTensor r = OnnxTensorFile.read(f);
                     if (!r.name().isEmpty()) given.put(r.name(), r.value());
+                    if (declared != null) symbolicDims(declared, r.value(), dims);
                 } catch (OnnxException e) {
                     if (unreadable == null) unreadable = e;
                 }
             }
-            g = OnnxImporter.load(test.resolve("model.onnx"), OnnxImporter.Options.DEFAULT.withInputValues(given));
+            imp = OnnxImporter.importModel(model, OnnxImporter.Options.DEFAULT.withDims(dims).withInputValues(given).withSequenceInputs(sequences));
             if (unreadable != null) throw unreadable;
-            for (int k = 0; k < g.inputs().size(); k++) {
+            for (int k = 0; k < imp.edges().inputs().size(); k++) {
+                String input = imp.edges().inputs().get(k);
                 Path f = data.resolve("input_" + k + ".pb");
-                if (!Files.isRegularFile(f)) return new Result(name, Outcome.REFUSED, "graph input '" + g.inputs().get(k) + "' has no " + f.getFileName() + " (an omitted optional input)");
-                inputs.put(g.inputs().get(k), OnnxTensorFile.read(f).value());
+                if (!Files.isRegularFile(f)) return new Result(name, Outcome.REFUSED, "graph input '" + input + "' has no " + f.getFileName() + " (an omitted optional input)");
+                inputs.putAll(imp.edges().feed(input, OnnxValueFile.read(f, imp.edges().kind(input)), f.toString()));
             }
         } catch (OnnxException e) {
             return new Result(name, Outcome.REFUSED, e.getMessage());
         }
+        Graph g = imp.graph();
         Map<String, TensorValue> got;
         try {
             got = Executors.run(ArenaPlanner.plan(g), device, List.of(Mode.PLANNED), 1, inputs, 1).last(Mode.PLANNED).outputs();
@@ -151,18 +167,39 @@ class OnnxBackendNodeTest {
             return new Result(name, Outcome.FAIL, "run: " + e);
         }
         StringBuilder failed = new StringBuilder();
-        for (int k = 0; k < g.outputs().size(); k++) {
-            String out = g.outputs().get(k);
-            TensorValue want;
+        for (int k = 0; k < imp.edges().outputs().size(); k++) {
+            String out = imp.edges().outputs().get(k);
+            OnnxValue want;
             try {
-                want = OnnxTensorFile.read(data.resolve("output_" + k + ".pb")).value();
+                want = OnnxValueFile.read(data.resolve("output_" + k + ".pb"), imp.edges().kind(out));
             } catch (OnnxException e) {
                 return new Result(name, Outcome.REFUSED, e.getMessage());
             }
-            String why = mismatch(got.get(out), want, g.tensor(out).shape());
+            String why = OnnxValueMatch.mismatch(imp.edges().value(out, got), want, (a, b) -> mismatch(a, b, b.shape()));
             if (why != null) failed.append("output '").append(out).append("' ").append(why).append("; ");
         }
         return failed.length() == 0 ? new Result(name, Outcome.PASS, "") : new Result(name, Outcome.FAIL, failed.toString());
+    }
+
+    /** The graph inputs a model's test data feeds, in order: those without an initializer (input_K.pb is the K-th). */
+    private static List<OnnxModel.ValueInfo> fedInputs(Path model) {
+        OnnxModel m = OnnxProtos.read(model);
+        java.util.Set<String> inits = new java.util.HashSet<>();
+        for (OnnxModel.TensorData t : m.graph().initializers()) inits.add(t.name());
+        return m.graph().inputs().stream().filter(v -> !inits.contains(v.name())).toList();
+    }
+
+    /**
+     * The values of a tensor input's symbolic dims, from the shape of the value its file gives (as a
+     * user gives them with {@code --dim NAME=V}); the first input naming a dim decides it.
+     */
+    static void symbolicDims(OnnxModel.ValueInfo declared, TensorValue value, Map<String, Long> dims) {
+        long[] shape = value.shape();
+        if (declared.notTensor() != null || !declared.hasShape() || shape == null || shape.length != declared.dims().size()) return;
+        for (int a = 0; a < shape.length; a++) {
+            OnnxModel.Dim d = declared.dims().get(a);
+            if (d.value() == null && !d.param().isEmpty()) dims.putIfAbsent(d.param(), shape[a]);
+        }
     }
 
     /** Why output {@code mine} does not match the reference, or null: floats like allclose (RTOL, ATOL), integers exactly. */
@@ -174,16 +211,13 @@ class OnnxBackendNodeTest {
     }
 
     @Test
-    void aSequenceOrOptionalInputIsRefusedForItsRealReasonNotForItsFile() {
+    void sequenceAndOptionalInputsAndOutputsAreBoundToTheirFiles() {
         Path root = OnnxModelsTest.shared("onnx-backend", "node");
         Assumptions.assumeTrue(Files.isDirectory(root.resolve("test_identity_opt")), "ONNX backend node tests " + root + " are absent; skipping");
         try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
-            // input_0.pb holds a sequence (a SequenceProto): the import's reason (its graph input), not that the file is no tensor
-            Result seq = run(root.resolve("test_sequence_insert_at_back"), device);
-            assertThat(seq.outcome()).isEqualTo(Outcome.REFUSED);
-            assertThat(seq.line()).contains("graph input 'sequence' is a sequence, not a tensor").doesNotContain("input_0.pb");
-            Result opt = run(root.resolve("test_identity_opt"), device);
-            assertThat(opt.line()).contains("graph input 'opt_in' is an optional, not a tensor").doesNotContain("input_0.pb");
+            // input_0.pb holds a sequence (a SequenceProto), output_0.pb too; test_identity_opt's an optional holding a sequence
+            for (String t : List.of("test_sequence_insert_at_back", "test_identity_opt", "test_optional_has_element_empty_optional_input"))
+                assertThat(run(root.resolve(t), device)).as(t).extracting(Result::outcome).isEqualTo(Outcome.PASS);
         }
     }
 

@@ -112,6 +112,29 @@ class SequenceImportTest {
         OnnxOpRuns.agree(dir, loopAppends(), in, 0, 0);
     }
 
+    /**
+     * Loop-16 carrying an optional (as test_loop16_seq_none): the body input is declared an optional, the
+     * body returns the sequence itself, so from the second iteration on the carried sequence is wrapped
+     * into a present optional again, which OptionalGetElement-15 takes.
+     */
+    @Test
+    void aLoopCarriedOptionalIsAnOptionalInEveryIteration() throws Exception {
+        TinyOnnx body = new TinyOnnx().input(OnnxDTypes.INT64, "i").input(OnnxDTypes.BOOL, "c_in").optionalInput(OnnxDTypes.FLOAT, "o_in")
+                .output(OnnxDTypes.BOOL, "c_out").sequenceOutput(OnnxDTypes.FLOAT, "s_out").ints("shape", 1)
+                .node("cond", "Identity", List.of("c_in"), List.of("c_out"))
+                .node("get", "OptionalGetElement", List.of("o_in"), List.of("s_in"))
+                .node("f", "Cast", List.of("i"), List.of("fi"), "to", (long) OnnxDTypes.FLOAT)
+                .node("r", "Reshape", List.of("fi", "shape"), List.of("fi1"))
+                .node("append", "SequenceInsert", List.of("s_in", "fi1"), List.of("s_out"));
+        TinyOnnx m = new TinyOnnx().opset(16).input("x", 3L).scalar("m", 3).initializer(bool("go", true)).output("y", 3L)
+                .node("empty", "SequenceEmpty", List.of(), List.of("s0"))
+                .node("opt", "Optional", List.of("s0"), List.of("o0"))
+                .node("loop", "Loop", List.of("m", "go", "o0"), List.of("s"), "body", body)
+                .node("cat", "ConcatFromSequence", List.of("s"), List.of("all"), "axis", 0L)
+                .node("add", "Add", List.of("all", "x"), List.of("y"));
+        assertThat(OnnxOpRuns.run(dir, m, Map.of("x", TensorValue.ofFloats(new long[]{3}, 10, 20, 30))).get("y").floats()).containsExactly(10f, 21f, 32f);
+    }
+
     /** The TypeProto of a float tensor: an empty Optional's {@code type} attribute (Operators.md, Optional). */
     private static final OnnxMl.TypeProto FLOAT_TENSOR = OnnxMl.TypeProto.newBuilder()
             .setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(OnnxDTypes.FLOAT)).build();
@@ -218,16 +241,24 @@ class SequenceImportTest {
     }
 
     @Test
-    void aSequenceReachesNoTensorOpAndNoGraphOutput() throws Exception {
+    void aSequenceReachesNoTensorOpAndGraphOutputsHoldItsTensors() throws Exception {
         TinyOnnx addToSequence = new TinyOnnx().opset(17).input("x", 3L, 2L).output("y", 3L, 2L)
                 .node("split", "SplitToSequence", List.of("x"), List.of("rows")).node("add", "Add", List.of("rows", "x"), List.of("y"));
         refused(addToSequence, "node 'add' (Add, #1, opset 17): reads 'rows', a sequence of 3 tensors; arenaplan resolves sequences and optionals at import");
         TinyOnnx undeclared = new TinyOnnx().opset(17).input("x", 3L, 2L).output("rows")
                 .node("split", "SplitToSequence", List.of("x"), List.of("rows"));
-        refused(undeclared, "graph output 'rows' is a sequence of 3 tensors, not a tensor: arenaplan plans tensors only");
         TinyOnnx declared = new TinyOnnx().opset(17).input("x", 3L, 2L).sequenceOutput(OnnxDTypes.FLOAT, "rows")
                 .node("split", "SplitToSequence", List.of("x"), List.of("rows"));
-        refused(declared, "graph output 'rows' is a sequence, not a tensor: arenaplan plans tensors only");
+        for (TinyOnnx m : List.of(undeclared, declared)) {   // a sequence graph output is copied out into one tensor per element (OnnxEdges)
+            Path file = dir.resolve("rows.onnx");
+            Files.write(file, m.bytes());
+            OnnxImporter.Imported imp = OnnxImporter.importModel(file, OnnxImporter.Options.DEFAULT);
+            assertThat(imp.graph().outputs()).containsExactly("rows[0]", "rows[1]", "rows[2]");
+            assertThat(imp.edges().edges().get("rows").describe()).isEqualTo("a sequence of 3 tensors");
+        }
+        TinyOnnx optionalOut = new TinyOnnx().opset(17).input("x", 3L, 2L).sequenceOutput(OnnxDTypes.FLOAT, "m")
+                .node("split", "SplitToSequence", List.of("x"), List.of("rows")).node("opt", "Optional", List.of("rows"), List.of("m"));
+        refused(optionalOut, "graph output 'm' is declared a sequence but the nodes compute an optional");
         TinyOnnx tooOld = new TinyOnnx().opset(16).input("x", 3L, 2L).output("y", 3L, 2L)
                 .node("split", "SplitToSequence", List.of("x"), List.of("rows"))
                 .node("map", "SequenceMap", List.of("rows"), List.of("same"), "body", new TinyOnnx().input("r", 1L, 2L).output("r"))

@@ -71,6 +71,14 @@ final class TinyOnnx {
     /** A graph (or body) output that is a sequence of tensors of an ONNX element type. */
     TinyOnnx sequenceOutput(int elemType, String name) { graph.addOutput(sequence(name, elemType)); return this; }
 
+    /** A graph input that is an optional tensor of an ONNX element type (ONNX TypeProto optional_type). */
+    TinyOnnx optionalInput(int elemType, String name) {
+        OnnxMl.TypeProto element = OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(elemType)).build();
+        graph.addInput(OnnxMl.ValueInfoProto.newBuilder().setName(name)
+                .setType(OnnxMl.TypeProto.newBuilder().setOptionalType(OnnxMl.TypeProto.Optional.newBuilder().setElemType(element))).build());
+        return this;
+    }
+
     private static OnnxMl.ValueInfoProto sequence(String name, int elemType) {
         OnnxMl.TypeProto element = OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(elemType)).build();
         return OnnxMl.ValueInfoProto.newBuilder().setName(name)

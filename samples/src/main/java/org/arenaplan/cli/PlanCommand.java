@@ -107,7 +107,8 @@ final class PlanCommand implements Callable<Integer> {
     boolean donateInputs;
 
     @Option(names = "--input", paramLabel = "NAME=FILE.pb", description = "ONNX models: graph input NAME's value from a TensorProto file, for the shape operands "
-            + "read at import (a Reshape's shape, Slice's starts, ... given as graph inputs), as run --input gives it; the plan then holds for that value.")
+            + "read at import (a Reshape's shape, Slice's starts, ... given as graph inputs), as run --input gives it; the plan then holds for that value. "
+            + "A sequence or optional input needs its value (a SequenceProto or OptionalProto file): its length and element shapes are fixed at import.")
     List<String> inputFiles = new ArrayList<>();
 
     @Option(names = "--worst-case", description = "With --dim values: one plan sized for the largest shape, and the bytes it wastes at each smaller one.")
@@ -153,8 +154,8 @@ final class PlanCommand implements Callable<Integer> {
                 throw new UsageException("--schedule memory, --train and --fuse plan one graph; they do not apply to several --dim values or --worst-case");
             return sweep(dimValues, stdout);
         }
-        PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues), donateInputs, TensorFiles.named(inputFiles));
-        if (!inputFiles.isEmpty()) TensorFiles.inputs(input.graph(), inputFiles);   // each names a graph input, of its type and shape
+        PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues), donateInputs, TensorFiles.named(inputFiles, words, model));
+        if (!inputFiles.isEmpty()) TensorFiles.inputs(input.graph(), input.edges(), inputFiles);   // each names a graph input, of its type and shape
         checkFlags(input);
         NearMissKinds.check(input, strict, stderr);
         UnrunnableOps.check(input, strict, stderr);

@@ -7,6 +7,7 @@ import org.arenaplan.io.InputException;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.models.BuiltinModels;
+import org.arenaplan.onnx.OnnxEdges;
 import org.arenaplan.onnx.OnnxImporter;
 import org.arenaplan.plan.PlanningException;
 
@@ -21,9 +22,14 @@ import java.util.function.Function;
 /**
  * What {@code plan} was asked to plan: a graph (from a graph file, an ONNX model or a built-in
  * model) or a bare placement problem (a CSV file, read later with the alignment it needs).
- * Exactly one of {@code graph} and {@code csv} is set.
+ * Exactly one of {@code graph} and {@code csv} is set; {@code edges} says how an ONNX model's
+ * inputs and outputs map onto the graph's tensors (its sequences and optionals), null for other inputs.
  */
-record PlanInput(String label, Graph graph, Path csv) {
+record PlanInput(String label, Graph graph, Path csv, OnnxEdges edges) {
+
+    PlanInput(String label, Graph graph, Path csv) {
+        this(label, graph, csv, null);
+    }
 
     boolean isGraph() {
         return graph != null;
@@ -48,11 +54,12 @@ record PlanInput(String label, Graph graph, Path csv) {
      * @param model        the --model name, or null
      * @param dims         an ONNX model's dynamic dims
      * @param donateInputs donates an ONNX model's graph inputs
-     * @param inputValues  values of an ONNX model's graph inputs (from {@code run --input NAME=FILE})
-     *                     that its shape operands may read at import ({@link OnnxImporter.Options#withInputValues})
+     * @param given        values of an ONNX model's graph inputs (from {@code --input NAME=FILE}): tensors that its
+     *                     shape operands may read at import ({@link OnnxImporter.Options#withInputValues}), and the
+     *                     sequences and optionals the import binds ({@link OnnxImporter.Options#withSequenceInputs})
      */
     static PlanInput resolve(List<String> words, String model, Map<String, Long> dims, boolean donateInputs,
-                             Map<String, org.arenaplan.ir.TensorValue> inputValues) throws IOException {
+                             TensorFiles.Given given) throws IOException {
         if (model != null && !dims.isEmpty()) throw new UsageException("--dim applies to ONNX models only (built-in models take --OPTION VALUE)");
         if (model != null && donateInputs) throw new UsageException("--donate-inputs applies to ONNX models only (built-in models take their own --donate option where they have one)");
         if (model != null) {
@@ -80,8 +87,9 @@ record PlanInput(String label, Graph graph, Path csv) {
         if (name.endsWith(".json")) return new PlanInput(file.toString(), FileAccess.read(file, "GRAPH.json", GraphJson::read), null);
         if (name.endsWith(".onnx")) {
             FileAccess.refuseFolder(file, "MODEL.onnx");
-            return new PlanInput(file.toString() + (dims.isEmpty() ? "" : " " + dims) + (donateInputs ? " (inputs donated)" : ""),
-                    OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withDims(dims).withDonateInputs(donateInputs).withInputValues(inputValues)), null);
+            OnnxImporter.Imported imported = OnnxImporter.importModel(file, OnnxImporter.Options.DEFAULT.withDims(dims).withDonateInputs(donateInputs)
+                    .withInputValues(given.tensors()).withSequenceInputs(given.sequences()));
+            return new PlanInput(file.toString() + (dims.isEmpty() ? "" : " " + dims) + (donateInputs ? " (inputs donated)" : ""), imported.graph(), null, imported.edges());
         }
         String folder = org.arenaplan.io.TextFiles.folderNotFile("", file);   // a folder: say so rather than that its name has no known ending
         if (folder != null) throw new InputException(folder + "; expected GRAPH.json, PROBLEM.csv or MODEL.onnx");

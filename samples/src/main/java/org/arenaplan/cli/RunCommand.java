@@ -99,14 +99,15 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--dim", paramLabel = "NAME=V", description = "An ONNX model's dynamic dim (or INPUT.AXIS). With --model, --dim V is the model's own option.")
     List<String> dims = new ArrayList<>();
 
-    @Option(names = "--input", paramLabel = "[NAME=]FILE.pb", description = "A graph input from a TensorProto file (NAME= may be left out when the graph has one input, or when the TensorProto names the input).")
+    @Option(names = "--input", paramLabel = "[NAME=]FILE.pb", description = "A graph input from a TensorProto file (NAME= may be left out when the graph has one input, or when the TensorProto names the input); "
+            + "an ONNX model's sequence or optional input from a SequenceProto or OptionalProto file (NAME= required), bound at import: one tensor input per element, NAME[0], NAME[1], ...")
     List<String> inputFiles = new ArrayList<>();
 
-    @Option(names = "--output", paramLabel = "PATH", description = "Write the outputs as TensorProto files: PATH itself for one output, PATH/NAME.pb for several.")
+    @Option(names = "--output", paramLabel = "PATH", description = "Write the outputs as TensorProto files (an ONNX model's sequence or optional output as a SequenceProto or OptionalProto): PATH itself for one output, PATH/NAME.pb for several.")
     Path output;
 
     @Option(names = "--expect", paramLabel = "[NAME=]REF.pb", description = "Compare output NAME (NAME= may be left out when the graph has one output, or when the TensorProto names the output) with a reference TensorProto "
-            + "like numpy's allclose: |a - r| <= atol + rtol*|r| (integer outputs exactly). Repeat for several outputs.")
+            + "like numpy's allclose: |a - r| <= atol + rtol*|r| (integer outputs exactly); a sequence or optional output with a SequenceProto or OptionalProto, element by element. Repeat for several outputs.")
     List<String> expect = new ArrayList<>();
 
     @Option(names = "--rtol", paramLabel = "R", defaultValue = "" + AllClose.DEFAULT_RTOL, description = "Relative tolerance of --expect (default: ${DEFAULT-VALUE}).")
@@ -132,8 +133,8 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ArenaplanCli.refuseUnknownOptions(words, model, spec);
         if (words.isEmpty() && model == null) throw new UsageException("missing input: give GRAPH.json, MODEL.onnx or --model NAME");   // not plan's PROBLEM.csv: run needs ops
-        Map<String, TensorValue> inputValues = model == null ? TensorFiles.named(inputFiles) : Map.of();   // an ONNX model's shape operands may read them
-        PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(Dims.routeToModel(model, dims, words))), donateInputs, inputValues);
+        TensorFiles.Given given = model == null ? TensorFiles.named(inputFiles, words, model) : TensorFiles.Given.NONE;   // an ONNX model's shape operands may read them
+        PlanInput input = PlanInput.resolve(words, model, Dims.single(Dims.parse(Dims.routeToModel(model, dims, words))), donateInputs, given);
         if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
         if (iterations < 1) throw new UsageException("--iterations must be at least 1, got " + iterations);
         if (warmup < 0) throw new UsageException("--warmup must be at least 0, got " + warmup);
@@ -145,13 +146,13 @@ final class RunCommand implements Callable<Integer> {
         picocli.CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
         if (expect.isEmpty() && (parsed.hasMatchedOption("--rtol") || parsed.hasMatchedOption("--atol")))
             throw new UsageException("--rtol and --atol are --expect's tolerances; without --expect [NAME=]REF.pb nothing is compared");
-        TensorFiles.checkPaths(input.graph(), output, expect, rtol, atol);   // before planning and running, not after
+        TensorFiles.checkPaths(input.graph(), input.edges(), output, expect, rtol, atol);   // before planning and running, not after
         List<String> readFrom = new ArrayList<>(words);
         readFrom.addAll(inputFiles);
         readFrom.addAll(expect);
         if (json != null) FileAccess.checkNotAnInput(json, "--json", readFrom);
         if (output != null && !output.toString().equals("-"))
-            for (Path f : TensorFiles.outputFiles(input.graph(), output).values()) FileAccess.checkNotAnInput(f, "--output", readFrom);
+            for (Path f : TensorFiles.outputFiles(input.graph(), input.edges(), output).values()) FileAccess.checkNotAnInput(f, "--output", readFrom);
         PlanCommand.checkPlannerName(planner);
         ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner).withStrict(strict)
                 .withPlannerOptions(timeLimit == null ? PlannerOptions.DEFAULT : PlannerOptions.DEFAULT.withTimeLimit(Seconds.of("--time-limit", timeLimit)));
@@ -161,7 +162,7 @@ final class RunCommand implements Callable<Integer> {
         Plan plan = input.blamingInput(g -> StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options,
                 new WatchedPlanner("planning", Planners.byName(planner, options.plannerOptions()), err)));
         PlanCommand.requireValid(org.arenaplan.plan.PlanValidator.validate(plan), plan.stats().planner());
-        Map<String, TensorValue> inputs = TensorFiles.inputs(plan.graph(), inputFiles);
+        Map<String, TensorValue> inputs = TensorFiles.inputs(plan.graph(), input.edges(), inputFiles);
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = Progress.during("run: " + plan.graph().name() + ", " + mode + " mode(s) x " + iterations + " iteration(s)",
                 QUIET, LINE_EVERY, spec.commandLine().getErr(), () -> input.blamingInput(g -> RunReport.run(plan, device, DeviceOptions.DEFAULT.withTf32(tf32), mode, warmup, iterations, inputs, out)));
@@ -180,8 +181,8 @@ final class RunCommand implements Callable<Integer> {
                 throw new InputException("--json " + json + ": cannot write: " + TextFiles.reason(e.getCause()), e);
             }
         }
-        if (output != null) TensorFiles.writeOutputs(plan.graph(), report.outputs(), output, out);
-        boolean matches = TensorFiles.matchReferences(plan.graph(), report.outputs(), expect, rtol, atol, out);
+        if (output != null) TensorFiles.writeOutputs(plan.graph(), input.edges(), report.outputs(), output, out);
+        boolean matches = TensorFiles.matchReferences(plan.graph(), input.edges(), report.outputs(), expect, rtol, atol, out);
         out.flush();
         return report.outputsEqual() && matches ? ExitCodes.OK : ExitCodes.INVALID;
     }

@@ -8,7 +8,12 @@ import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Tensor;
 import org.arenaplan.ir.TensorValue;
+import org.arenaplan.onnx.OnnxEdges;
+import org.arenaplan.onnx.OnnxImporter;
 import org.arenaplan.onnx.OnnxTensorFile;
+import org.arenaplan.onnx.OnnxValue;
+import org.arenaplan.onnx.OnnxValueFile;
+import org.arenaplan.onnx.OnnxValueMatch;
 
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -20,18 +25,53 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Graph inputs and outputs as ONNX TensorProto ({@code .pb}) files, for {@code run}. */
+/**
+ * Graph inputs and outputs as ONNX TensorProto ({@code .pb}) files, for {@code run}; an ONNX
+ * model's sequence and optional inputs and outputs as SequenceProto and OptionalProto files
+ * ({@link OnnxValueFile}), mapped onto the graph's tensors by {@link OnnxEdges}.
+ */
 final class TensorFiles {
     private TensorFiles() { }
 
-    /** The values of the {@code --input NAME=FILE} specs that name their input (before any graph exists: for an ONNX model's shape operands). */
-    static Map<String, TensorValue> named(List<String> specs) {
+    /** The values given before import: tensors by input name, and the sequences and optionals an ONNX import binds. */
+    record Given(Map<String, TensorValue> tensors, Map<String, OnnxValue> sequences) {
+        static final Given NONE = new Given(Map.of(), Map.of());
+    }
+
+    /**
+     * The values of the {@code --input NAME=FILE} specs that name their input (before any graph
+     * exists: for an ONNX model's shape operands, and its sequence and optional inputs, each read as
+     * the model declares it: a SequenceProto or an OptionalProto).
+     *
+     * @param words the command's free words (the ONNX model's file, where it is one)
+     * @throws InputException naming the input and the file when a file is not of its input's kind
+     */
+    static Given named(List<String> specs, List<String> words, String model) {
+        Map<String, Class<? extends OnnxValue>> kinds = Map.of();
+        boolean onnx = model == null && words.size() == 1 && words.get(0).toLowerCase(java.util.Locale.ROOT).endsWith(".onnx") && Files.isRegularFile(Path.of(words.get(0)));
+        if (onnx && specs.stream().anyMatch(s -> s.indexOf('=') > 0)) kinds = OnnxImporter.sequenceInputs(Path.of(words.get(0)));
         Map<String, TensorValue> values = new LinkedHashMap<>();
+        Map<String, OnnxValue> sequences = new LinkedHashMap<>();
         for (String spec : specs) {
             int eq = spec.indexOf('=');
-            if (eq > 0) values.put(spec.substring(0, eq), read(spec, spec.substring(0, eq), Path.of(spec.substring(eq + 1))));
+            if (eq <= 0) continue;
+            String name = spec.substring(0, eq);
+            if (kinds.containsKey(name)) sequences.put(name, readValue(spec, name, Path.of(spec.substring(eq + 1)), kinds.get(name)));
+            else values.put(name, read(spec, name, Path.of(spec.substring(eq + 1))));
         }
-        return values;
+        return new Given(values, sequences);
+    }
+
+    /** {@code --input NAME=FILE} of a sequence or optional input: the file read as that kind, its errors naming the input. */
+    private static OnnxValue readValue(String spec, String input, Path file, Class<? extends OnnxValue> kind) {
+        if (file.toString().isEmpty())
+            throw new UsageException("--input " + input + "=: no file after '='; write --input " + input + "=FILE.pb");
+        FileAccess.refuseFolder(file, "--input " + input + "=");
+        try {
+            return OnnxValueFile.read(file, kind);
+        } catch (InputException e) {
+            throw new InputException("--input " + input + " (" + (kind == OnnxValue.Sequence.class ? "a sequence" : "an optional") + "): " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -51,8 +91,11 @@ final class TensorFiles {
         }
     }
 
-    /** Seeded random inputs, with the ones named in {@code specs} read from files. */
-    static Map<String, TensorValue> inputs(Graph g, List<String> specs) {
+    /**
+     * Seeded random inputs, with the ones named in {@code specs} read from files; a sequence or
+     * optional input of an ONNX model ({@code edges}, null for other graphs) gives its tensors.
+     */
+    static Map<String, TensorValue> inputs(Graph g, OnnxEdges edges, List<String> specs) {
         Map<String, TensorValue> inputs = new LinkedHashMap<>(Inputs.of(g, 1));
         Set<String> given = new HashSet<>();
         for (String spec : specs) {
@@ -62,6 +105,11 @@ final class TensorFiles {
             if (eq > 0) {
                 name = spec.substring(0, eq);
                 file = Path.of(spec.substring(eq + 1));
+                if (edges != null && edges.edges().containsKey(name)) {
+                    if (!given.add(name)) throw new UsageException("--input " + spec + ": input '" + name + "' is given twice");
+                    inputs.putAll(edges.feed(name, readValue(spec, name, file, edges.kind(name)), "--input " + spec));
+                    continue;
+                }
             } else {
                 file = Path.of(spec);
                 name = g.inputs().size() == 1 ? g.inputs().get(0) : nameInFile(file, g.inputs(), "--input", spec, "inputs");
@@ -112,7 +160,7 @@ final class TensorFiles {
      * The {@code --expect} specs as output name -> reference file; checks the tolerances too. An
      * unnamed file is for the graph's one output, or for the output its tensor names.
      */
-    private static Map<String, Path> references(Graph g, List<String> specs, double rtol, double atol) {
+    private static Map<String, Path> references(Graph g, OnnxEdges edges, List<String> specs, double rtol, double atol) {
         if (rtol < 0 || atol < 0 || Double.isNaN(rtol) || Double.isNaN(atol))
             throw new UsageException("--rtol and --atol must be >= 0, got " + rtol + " and " + atol);
         Map<String, Path> refs = new LinkedHashMap<>();
@@ -120,13 +168,14 @@ final class TensorFiles {
             int eq = spec.indexOf('=');
             String name = eq > 0 ? spec.substring(0, eq) : null;
             Path file;
-            if (name != null && g.isOutput(name)) {
+            List<String> outputs = outputs(g, edges);
+            if (name != null && outputs.contains(name)) {
                 file = Path.of(spec.substring(eq + 1));
             } else if (name != null && !Files.exists(Path.of(spec))) {     // NAME=FILE naming no output (a file name may hold '=')
-                throw new UsageException("--expect " + spec + ": '" + name + "' is not a graph output; outputs: " + g.outputs());
+                throw new UsageException("--expect " + spec + ": '" + name + "' is not a graph output; outputs: " + outputs);
             } else {
                 file = Path.of(spec);
-                name = g.outputs().size() == 1 ? g.outputs().get(0) : nameInFile(file, g.outputs(), "--expect", spec, "outputs");
+                name = outputs.size() == 1 ? outputs.get(0) : nameInFile(file, outputs, "--expect", spec, "outputs");
             }
             if (refs.put(name, file) != null) throw new UsageException("--expect: output '" + name + "' is given two references");
         }
@@ -138,33 +187,44 @@ final class TensorFiles {
      * (for several outputs PATH is, or can be made, a folder), and every reference names an
      * output and is a readable TensorProto.
      */
-    static void checkPaths(Graph g, Path output, List<String> expect, double rtol, double atol) {
+    static void checkPaths(Graph g, OnnxEdges edges, Path output, List<String> expect, double rtol, double atol) {
+        int outputs = outputs(g, edges).size();
         if (output != null) {
-            if (g.outputs().size() == 1 || output.toString().equals("-")) FileAccess.checkWritable(output, "--output");
+            if (outputs == 1 || output.toString().equals("-")) FileAccess.checkWritable(output, "--output");
             else if (output.toString().isEmpty())   // Java's working folder: the outputs would land there unasked
                 throw new InputException(TextFiles.notAFolder("--output", output));
             else if (Files.exists(output) && !Files.isDirectory(output))
-                throw new InputException(TextFiles.notAFolder("--output", output) + " (the graph has " + g.outputs().size() + " outputs, so PATH is a folder of NAME.pb files)");
+                throw new InputException(TextFiles.notAFolder("--output", output) + " (the graph has " + outputs + " outputs, so PATH is a folder of NAME.pb files)");
             else if (!Files.isDirectory(output.toAbsolutePath().getParent()))
                 throw new InputException("--output " + output + ": cannot write: folder " + output.toAbsolutePath().getParent() + " does not exist");
         }
-        for (Map.Entry<String, Path> ref : references(g, expect, rtol, atol).entrySet()) {
+        for (Map.Entry<String, Path> ref : references(g, edges, expect, rtol, atol).entrySet()) {
             Path reference = ref.getValue();
             boolean named = expect.contains(ref.getKey() + "=" + reference);   // a folder is named as it was typed
             FileAccess.refuseFolder(reference, named ? "--expect " + ref.getKey() + "=" : "--expect");
             try {
-                OnnxTensorFile.read(reference);
+                OnnxValueFile.read(reference, edges == null ? OnnxValue.Tensor.class : edges.kind(ref.getKey()));
             } catch (InputException e) {
                 throw new InputException("--expect " + e.getMessage(), e);
             }
         }
     }
 
-    static void writeOutputs(Graph g, Map<String, TensorValue> outputs, Path path, PrintStream out) throws java.io.IOException {
-        if (g.outputs().size() > 1) Files.createDirectories(path);
-        Map<String, Path> files = outputFiles(g, path);
+    /** The graph's outputs as the user names them: an ONNX model's own (a sequence or optional one being one output), else the graph's. */
+    private static List<String> outputs(Graph g, OnnxEdges edges) {
+        return edges == null ? g.outputs() : edges.outputs();
+    }
+
+    /** The value of output {@code name}: a tensor, or an ONNX model's sequence or optional read back from its tensors. */
+    private static OnnxValue value(OnnxEdges edges, String name, Map<String, TensorValue> outputs) {
+        return edges == null ? new OnnxValue.Tensor(outputs.get(name)) : edges.value(name, outputs);
+    }
+
+    static void writeOutputs(Graph g, OnnxEdges edges, Map<String, TensorValue> outputs, Path path, PrintStream out) throws java.io.IOException {
+        if (outputs(g, edges).size() > 1) Files.createDirectories(path);
+        Map<String, Path> files = outputFiles(g, edges, path);
         for (Map.Entry<String, Path> e : files.entrySet()) {
-            OnnxTensorFile.write(e.getValue(), e.getKey(), outputs.get(e.getKey()));
+            OnnxValueFile.write(e.getValue(), e.getKey(), value(edges, e.getKey(), outputs));
             out.println("wrote " + e.getValue());
         }
     }
@@ -173,14 +233,16 @@ final class TensorFiles {
      * The file {@code --output PATH} writes for each graph output: PATH itself for one output,
      * PATH/NAME.pb for several, each character of NAME outside {@code A-Za-z0-9_.-} written
      * {@code _}; an output whose file another output already took (outputs {@code a/b} and
-     * {@code a_b}) gets NAME_2.pb, NAME_3.pb, ... instead of overwriting it.
+     * {@code a_b}) gets NAME_2.pb, NAME_3.pb, ... instead of overwriting it. A sequence or optional
+     * output of an ONNX model is one SequenceProto or OptionalProto file.
      */
-    static Map<String, Path> outputFiles(Graph g, Path path) {
+    static Map<String, Path> outputFiles(Graph g, OnnxEdges edges, Path path) {
         Map<String, Path> files = new LinkedHashMap<>();
-        if (g.outputs().size() == 1) files.put(g.outputs().get(0), path);
+        List<String> outputs = outputs(g, edges);
+        if (outputs.size() == 1) files.put(outputs.get(0), path);
         else {
             java.util.Set<Path> taken = new java.util.HashSet<>();
-            for (String name : g.outputs()) {
+            for (String name : outputs) {
                 String stem = name.replaceAll("[^A-Za-z0-9_.-]", "_");
                 Path f = path.resolve(stem + ".pb");
                 for (int k = 2; !taken.add(f); k++) f = path.resolve(stem + "_" + k + ".pb");
@@ -209,12 +271,19 @@ final class TensorFiles {
         };
     }
 
-    static boolean matchReferences(Graph g, Map<String, TensorValue> outputs, List<String> specs, double rtol, double atol, PrintStream out) {
-        Map<String, Path> refs = references(g, specs, rtol, atol);
+    static boolean matchReferences(Graph g, OnnxEdges edges, Map<String, TensorValue> outputs, List<String> specs, double rtol, double atol, PrintStream out) {
+        Map<String, Path> refs = references(g, edges, specs, rtol, atol);
         boolean all = true;
         for (Map.Entry<String, Path> e : refs.entrySet()) {
             String name = e.getKey();
             Path reference = e.getValue();
+            if (edges != null && edges.edges().containsKey(name)) {   // a sequence or optional: element by element, each as a tensor below
+                OnnxValue got = edges.value(name, outputs);
+                String why = OnnxValueMatch.mismatch(got, OnnxValueFile.read(reference, edges.kind(name)), (a, b) -> tensorMismatch(a, b, rtol, atol));
+                out.println("reference " + reference + ": " + (why == null ? "matches (output '" + name + "', " + got.describe() + ")" : "NO (output '" + name + "' " + why + ")"));
+                all &= why == null;
+                continue;
+            }
             TensorValue got = outputs.get(name), want = OnnxTensorFile.read(reference).value();
             Tensor t = g.tensor(name);
             if (got.dtype() != want.dtype() || got.elements() != want.elements() || t.hasShape() && !Arrays.equals(t.shape(), want.shape())) {
@@ -230,6 +299,14 @@ final class TensorFiles {
             all &= c.ok();
         }
         return all;
+    }
+
+    /** Why one tensor of a sequence or optional output does not match its reference (as a tensor output is compared), or null. */
+    private static String tensorMismatch(TensorValue got, TensorValue want, double rtol, double atol) {
+        if (got.dtype() != want.dtype() || got.elements() != want.elements() || !Arrays.equals(got.shape(), want.shape()))
+            return "is " + Arrays.toString(got.shape()) + " " + got.dtype().jsonName() + ", the reference " + Arrays.toString(want.shape()) + " " + want.dtype().jsonName();
+        AllClose c = AllClose.compare(got, want, rtol, atol);   // integers exactly
+        return c.ok() ? null : c.describe(want.shape());
     }
 
     private static String shape(Tensor t) {

@@ -1,0 +1,120 @@
+package org.arenaplan.onnx;
+
+import org.arenaplan.device.Device;
+import org.arenaplan.device.DeviceOptions;
+import org.arenaplan.device.Devices;
+import org.arenaplan.exec.AllClose;
+import org.arenaplan.exec.Executors;
+import org.arenaplan.exec.Mode;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.TensorValue;
+import org.arenaplan.plan.ArenaPlanner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Sequence and optional graph inputs bound at import to a given value, and sequence outputs read back ({@link OnnxEdges}). */
+class SequenceEdgesTest {
+    @TempDir
+    Path dir;
+
+    private static final TensorValue A = TensorValue.ofFloats(new long[]{2, 3}, 1, 2, 3, 4, 5, 6), B = TensorValue.ofFloats(new long[]{1, 3}, 7, 8, 9);
+
+    /** ys = the sequence xs with y = Concat(xs) appended: a sequence input and a sequence output. */
+    private Path concatModel() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(17).sequenceInput(OnnxDTypes.FLOAT, "xs").sequenceOutput(OnnxDTypes.FLOAT, "ys")
+                .node("cat", "ConcatFromSequence", List.of("xs"), List.of("y"), "axis", 0L)
+                .node("ins", "SequenceInsert", List.of("xs", "y"), List.of("ys"));
+        Path file = dir.resolve("concat.onnx");
+        Files.write(file, m.bytes());
+        return file;
+    }
+
+    private static Map<String, TensorValue> run(OnnxImporter.Imported imp, Map<String, TensorValue> inputs) {
+        try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
+            return Executors.run(ArenaPlanner.plan(imp.graph()), device, List.of(Mode.PLANNED), 1, inputs, 1).last(Mode.PLANNED).outputs();
+        }
+    }
+
+    @Test
+    void aSequenceInputBecomesOneGraphInputPerElementAndASequenceOutputIsReadBack() throws Exception {
+        OnnxImporter.Imported imp = OnnxImporter.importModel(concatModel(),
+                OnnxImporter.Options.DEFAULT.withSequenceInputs(Map.of("xs", new OnnxValue.Sequence(List.of(A, B)))));
+        assertThat(imp.graph().inputs()).containsExactly("xs[0]", "xs[1]");
+        assertThat(imp.graph().tensor("xs[1]").shape()).containsExactly(1, 3);
+        assertThat(imp.graph().outputs()).containsExactly("ys[0]", "ys[1]", "ys[2]");
+        assertThat(imp.edges().inputs()).containsExactly("xs");
+        assertThat(imp.edges().kind("xs")).isEqualTo(OnnxValue.Sequence.class);
+        Map<String, TensorValue> in = imp.edges().feed("xs", new OnnxValue.Sequence(List.of(A, B)), "xs.pb");
+        OnnxValue ys = imp.edges().value("ys", run(imp, in));
+        TensorValue cat = TensorValue.ofFloats(new long[]{3, 3}, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        OnnxValue want = new OnnxValue.Sequence(List.of(A, B, cat));
+        assertThat(OnnxValueMatch.mismatch(ys, want, SequenceEdgesTest::tensorMismatch)).isNull();
+        // written as a SequenceProto and read back, it is the same value
+        Path file = dir.resolve("ys.pb");
+        OnnxValueFile.write(file, "ys", ys);
+        assertThat(OnnxValueMatch.mismatch(OnnxValueFile.read(file, OnnxValue.Sequence.class), want, SequenceEdgesTest::tensorMismatch)).isNull();
+        // compared element by element: a shorter reference, and one whose last element differs
+        assertThat(OnnxValueMatch.mismatch(ys, new OnnxValue.Sequence(List.of(A, B)), SequenceEdgesTest::tensorMismatch))
+                .isEqualTo("is a sequence of 3 tensors, the reference a sequence of 2 tensors");
+        assertThat(OnnxValueMatch.mismatch(ys, new OnnxValue.Sequence(List.of(A, B, TensorValue.ofFloats(new long[]{3, 3}, 1, 2, 3, 4, 5, 6, 7, 8, 0))),
+                SequenceEdgesTest::tensorMismatch)).startsWith("element 2 ");
+        // a value of another length than the one bound at import is refused naming the file and the input
+        assertThatThrownBy(() -> imp.edges().feed("xs", new OnnxValue.Sequence(List.of(A)), "one.pb")).isInstanceOf(OnnxException.class)
+                .hasMessage("one.pb: graph input 'xs' was bound at import to a sequence of 2 tensors but the file holds a sequence of 1 tensor");
+    }
+
+    private static String tensorMismatch(TensorValue got, TensorValue want) {
+        if (got.dtype() != want.dtype() || got.elements() != want.elements()) return "has " + got.elements() + " values, the reference " + want.elements();
+        AllClose c = AllClose.compare(got, want, 1e-6, 0);
+        return c.ok() ? null : c.describe(want.shape());
+    }
+
+    @Test
+    void aSequenceInputWithoutAValueIsRefusedInOneLineSayingHowToGiveIt() throws Exception {
+        Path file = concatModel();
+        assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(file + ": graph input 'xs' is a sequence, whose length and element shapes arenaplan fixes at import:"
+                        + " give its value with --input xs=FILE.pb (a SequenceProto, onnx-data.proto)");
+        assertThatThrownBy(() -> OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withSequenceInputs(Map.of("xs", new OnnxValue.Optional(null)))))
+                .isInstanceOf(OnnxException.class).hasMessage(file + ": graph input 'xs' is a sequence but the value given for it is an absent optional");
+    }
+
+    @Test
+    void aTensorProtoFileIsNoSequenceProto() {
+        Path t = dir.resolve("t.pb");
+        OnnxTensorFile.write(t, "xs", A);
+        assertThatThrownBy(() -> OnnxValueFile.read(t, OnnxValue.Sequence.class)).isInstanceOf(OnnxException.class)
+                .hasMessageStartingWith(t + ": not a SequenceProto of tensors: it has field number(s) [")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertThatThrownBy(() -> OnnxValueFile.read(t, OnnxValue.Optional.class)).isInstanceOf(OnnxException.class)
+                .hasMessageStartingWith(t + ": not a OptionalProto of tensors");
+    }
+
+    @Test
+    void anOptionalInputIsPresentOrAbsentAsItsValueSays() throws Exception {
+        // y = OptionalHasElement(o): a weight at import, true or false as the value given
+        TinyOnnx m = new TinyOnnx().opset(18).optionalInput(OnnxDTypes.FLOAT, "o").output(OnnxDTypes.BOOL, "has")
+                .node("has", "OptionalHasElement", List.of("o"), List.of("h")).node("id", "Identity", List.of("h"), List.of("has"));
+        Path file = dir.resolve("opt.onnx");
+        Files.write(file, m.bytes());
+        for (OnnxValue.Optional v : List.of(new OnnxValue.Optional(null), new OnnxValue.Optional(new OnnxValue.Tensor(B)))) {
+            Path pb = dir.resolve("o.pb");
+            OnnxValueFile.write(pb, "o", v);
+            OnnxValue read = OnnxValueFile.read(pb, OnnxValue.Optional.class);
+            assertThat(read.describe()).isEqualTo(v.describe());
+            OnnxImporter.Imported imp = OnnxImporter.importModel(file, OnnxImporter.Options.DEFAULT.withSequenceInputs(Map.of("o", read)));
+            assertThat(imp.graph().inputs()).isEqualTo(v.element() == null ? List.of() : List.of("o.value"));
+            TensorValue has = run(imp, imp.edges().feed("o", read, "o.pb")).get("has");
+            assertThat(has.dtype()).isEqualTo(DType.BOOL);
+            assertThat(has.bytes()[0]).isEqualTo((byte) (v.element() == null ? 0 : 1));
+        }
+    }
+}
