@@ -33,7 +33,7 @@ final class DataDependentKernels {
     private static Runnable nonZero(KernelCall c) {
         if (c.ints().length < 2) throw fail(c, "takes ints [n, rank, shape[rank], dtype]");
         int rank = i(c, 1);
-        if (rank < 1 || rank > 16) throw fail(c, "rank " + rank + " is outside 1..16");
+        if (rank < 1 || rank > Kernels.NONZERO_MAX_RANK) throw fail(c, "rank " + rank + " is outside 1.." + Kernels.NONZERO_MAX_RANK);
         SimKernels.need(c, 3, 3 + rank);
         int n = i(c, 0);
         DType t = SimKernels.dtype(c, 2 + rank);

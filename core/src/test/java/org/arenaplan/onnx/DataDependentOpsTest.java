@@ -207,6 +207,14 @@ class DataDependentOpsTest {
         OnnxOpRuns.refused(dir, longer, "condition [4] is longer than axis 1 of input [2, 3]");
     }
 
+    /** The element types NonZero and Unique compare are declared once (OpSpec.computes): float8 is refused naming the node and the list. */
+    @Test
+    void nonZeroAndUniqueOfAFloat8AreRefusedNamingTheTypesTheyCompare() throws Exception {
+        String types = "bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32 and f64";
+        OnnxOpRuns.refused(dir, nonZero(OnnxDTypes.FLOAT8E4M3FN, 4), "NonZero computes " + types);
+        OnnxOpRuns.refused(dir, unique(OnnxDTypes.FLOAT8E5M2, new long[]{4}, List.of("y")), "Unique computes " + types);
+    }
+
     /** A NonZero of a constant folds at import to its actual shape, so an op may read it. */
     @Test
     void aNonZeroOfAConstantFoldsToItsActualShapeAndMayBeRead() throws Exception {
