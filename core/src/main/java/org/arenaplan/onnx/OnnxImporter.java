@@ -149,12 +149,18 @@ public final class OnnxImporter {
         return convert(OnnxProtos.read(file), file.toString(), options);
     }
 
-    /** Imports {@code file} with its sequence and optional inputs bound ({@link Options#sequenceInputs}), saying how its edges map onto tensors. */
+    /**
+     * Imports {@code file} with its sequence and optional inputs bound ({@link Options#sequenceInputs}), saying how its edges map onto tensors.
+     *
+     * @throws OnnxException in one line naming the file (and the node, input or output): an unreadable
+     *         model, an unsupported node, a sequence or optional input without a value or with one of
+     *         another kind, a value named for no such input
+     */
     public static Imported importModel(Path file, Options options) {
         return importModel(OnnxProtos.read(file), file.toString(), options);
     }
 
-    /** {@link #importModel(Path, Options)} of a decoded model; {@code file} names it in errors. */
+    /** {@link #importModel(Path, Options)} of a decoded model; {@code file} names it in errors. @throws OnnxException as {@link #importModel(Path, Options)} */
     public static Imported importModel(OnnxModel model, String file, Options options) {
         OnnxImporter imp = new OnnxImporter(file, options).run(model);
         return new Imported(imp.build(model), new OnnxEdges(imp.fedInputs, model.graph().outputs().stream().map(OnnxModel.ValueInfo::name).toList(), imp.edges));
@@ -164,6 +170,8 @@ public final class OnnxImporter {
      * The graph inputs of a model declared a sequence or an optional, by name, each with the kind
      * of value file it is read from ({@link OnnxValueFile#read}), in file order: what a caller
      * must read before import to give {@link Options#sequenceInputs}.
+     *
+     * @throws OnnxException naming the file when it is not a readable ONNX model
      */
     public static Map<String, Class<? extends OnnxValue>> sequenceInputs(Path file) {
         Map<String, Class<? extends OnnxValue>> kinds = new LinkedHashMap<>();
