@@ -522,20 +522,24 @@ public final class OnnxImporter {
 
     /**
      * Whether {@code name} is a data-dependent output ({@link org.arenaplan.ir.OpSpec.BoundedRule})
-     * declared with an actual extent: its upper bound {@code bound} on every axis but one, and at
-     * most the bound there (the file records the shape of one run, as the backend tests' NonZero does).
+     * declared with an actual extent: its upper bound {@code bound} on every axis but the one the
+     * kind's rule names, and at most the bound there (the file records the shape of one run, as
+     * the backend tests' NonZero does).
      */
     private boolean withinBound(String name, long[] declared, long[] bound) {
-        boolean bounded = false;
-        for (ConcatInPlace.Scheduled s : schedule)
-            for (Value v : s.op().outputs()) if (v.name().equals(name)) bounded = org.arenaplan.ir.OpRegistry.get(s.op().kind()).bounded() != null;
-        if (!bounded || declared.length != bound.length) return false;
-        int differ = 0;
-        for (int a = 0; a < bound.length; a++) {
-            if (declared[a] > bound[a]) return false;
-            if (declared[a] != bound[a]) differ++;
+        for (ConcatInPlace.Scheduled s : schedule) {
+            List<String> outs = s.op().outputs().stream().map(Value::name).toList();
+            int k = outs.indexOf(name);
+            if (k < 0) continue;
+            org.arenaplan.ir.OpSpec spec = org.arenaplan.ir.OpRegistry.get(s.op().kind());
+            if (spec == null || spec.bounded() == null || declared.length != bound.length) return false;
+            org.arenaplan.ir.Op op = new org.arenaplan.ir.Op(s.name(), s.op().kind(), s.op().inputs(), outs, 0, s.op().attrs(), null, null, null);
+            int axis = spec.bounded().axis(org.arenaplan.ir.OpAttrs.of(op), bound, k);
+            if (axis < 0) return false;
+            for (int a = 0; a < bound.length; a++) if (a == axis ? declared[a] > bound[a] : declared[a] != bound[a]) return false;
+            return true;
         }
-        return differ == 1;
+        return false;
     }
 
     private void checkDimsUsed() {

@@ -215,6 +215,22 @@ class DataDependentOpsTest {
         OnnxOpRuns.refused(dir, unique(OnnxDTypes.FLOAT8E5M2, new long[]{4}, List.of("y")), "Unique computes " + types);
     }
 
+    /**
+     * A graph output's declared shape may give one run's extent on the bounded axis only (review19: one
+     * smaller on another axis, here Compress along 1 declared [2, 5] for its bound [3, 5], was taken).
+     */
+    @Test
+    void aDeclaredShapeMayDifferFromTheBoundOnTheBoundedAxisOnly() throws Exception {
+        TinyOnnx along = new TinyOnnx().opset(11).input("x", 3L, 5L).input(OnnxDTypes.BOOL, "c", 5L).output("y", 3L, 2L)
+                .node("cp", "Compress", List.of("x", "c"), List.of("y"), "axis", 1L);
+        Path file = dir.resolve("ok.onnx");
+        Files.write(file, along.bytes());
+        assertThat(OnnxImporter.load(file, Map.of()).tensor("y").shape()).containsExactly(3, 5);
+        TinyOnnx across = new TinyOnnx().opset(11).input("x", 3L, 5L).input(OnnxDTypes.BOOL, "c", 5L).output("y", 2L, 5L)
+                .node("cp", "Compress", List.of("x", "c"), List.of("y"), "axis", 1L);
+        OnnxOpRuns.refused(dir, across, "graph output 'y' is declared [2, 5] but infers to [3, 5]");
+    }
+
     /** A NonZero of a constant folds at import to its actual shape, so an op may read it. */
     @Test
     void aNonZeroOfAConstantFoldsToItsActualShapeAndMayBeRead() throws Exception {
