@@ -77,43 +77,38 @@ __device__ int compare_slices(const void* x, long long outer, long long n, long 
     return 0;
 }
 
-// Whether slice s is the first of its value.
-__device__ bool first_slice(const void* x, long long outer, long long n, long long inner, long long s, int code) {
-    for (long long r = 0; r < s; r++) if (compare_slices(x, outer, n, inner, r, s, code) == 0) return false;
-    return true;
-}
-
-// The index in Y of first occurrence s: the distinct slices below it (sorted) or before it.
-__device__ long long unique_position(const void* x, long long outer, long long n, long long inner, long long s, int sorted, int code) {
-    long long p = 0;
-    for (long long r = 0; r < n; r++)
-        if (first_slice(x, outer, n, inner, r, code) && (sorted ? compare_slices(x, outer, n, inner, r, s, code) < 0 : r < s)) p++;
-    return p;
-}
-
-// ints: outer, n, inner, sorted, dtype, es.
+// ints: outer, n, inner, sorted, dtype, es. O(n * c) slice comparisons (c distinct slices), no
+// scratch memory: inverse_indices first holds each slice's first occurrence, counts each first
+// occurrence's index in Y, then both get their final values (the simulator's passes, in order).
 extern "C" __global__ void unique(const void* x, long long* extent, void* y, long long* indices, long long* inverse, long long* counts, Ints ints, Floats) {
     if (blockIdx.x != 0 || threadIdx.x != 0) return;
     long long outer = ints.v[0], n = ints.v[1], inner = ints.v[2];
     int sorted = (int) ints.v[3], code = (int) ints.v[4], es = (int) ints.v[5];
     long long count = 0;
-    for (long long s = 0; s < n; s++) count += first_slice(x, outer, n, inner, s, code);
-    for (long long s = 0; s < n; s++) {
-        if (!first_slice(x, outer, n, inner, s, code)) continue;
-        long long p = unique_position(x, outer, n, inner, s, sorted, code), equal = 0;
-        for (long long r = 0; r < n; r++) equal += compare_slices(x, outer, n, inner, r, s, code) == 0;
+    for (long long s = 0; s < n; s++) {   // inverse[s]: the first slice equal to s (s itself for a first occurrence)
+        long long f = s;
+        for (long long r = 0; r < s && f == s; r++) if (inverse[r] == r && compare_slices(x, outer, n, inner, r, s, code) == 0) f = r;
+        inverse[s] = f;
+        count += f == s;
+    }
+    for (long long s = 0; s < n; s++) {   // counts[s]: first occurrence s's index in Y
+        if (inverse[s] != s) continue;
+        long long p = 0;
+        for (long long r = 0; r < n; r++)
+            if (inverse[r] == r && (sorted ? compare_slices(x, outer, n, inner, r, s, code) < 0 : r < s)) p++;
+        counts[s] = p;
+    }
+    for (long long s = 0; s < n; s++) inverse[s] = counts[inverse[s]];
+    for (long long j = 0; j < n; j++) { indices[j] = 0; counts[j] = 0; }
+    for (long long s = 0; s < n; s++) {   // in order of s, so indices[j] is the first occurrence
+        long long j = inverse[s];
+        if (counts[j] == 0) indices[j] = s;
+        counts[j]++;
+    }
+    for (long long j = 0; j < count; j++)
         for (long long o = 0; o < outer; o++)
-            for (long long i = 0; i < inner; i++) move_element(x, (o * n + s) * inner + i, y, (o * count + p) * inner + i, es);
-        indices[p] = s;
-        counts[p] = equal;
-    }
-    for (long long s = 0; s < n; s++) {
-        long long f = 0;
-        while (compare_slices(x, outer, n, inner, f, s, code) != 0) f++;
-        inverse[s] = unique_position(x, outer, n, inner, f, sorted, code);
-    }
+            for (long long i = 0; i < inner; i++) move_element(x, (o * n + indices[j]) * inner + i, y, (o * count + j) * inner + i, es);
     for (long long b = outer * count * inner * es; b < outer * n * inner * es; b++) ((unsigned char*) y)[b] = 0;
-    for (long long j = count; j < n; j++) { indices[j] = 0; counts[j] = 0; }
     extent[0] = count;
 }
 

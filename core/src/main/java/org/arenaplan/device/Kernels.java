@@ -477,6 +477,8 @@ public final class Kernels {
     public static final String COMPRESS = "compress";
     public static final String UNIQUE = "unique";
     public static final String NMS = "non_max_suppression";
+    /** The largest rank of {@link #NONZERO}'s x: its ints hold 3 + rank values (the CUDA table passes at most 40). */
+    public static final int NONZERO_MAX_RANK = 16;
     /** {@link #DFT} modes. */
     public static final int DFT_FORWARD = 0, DFT_INVERSE = 1, DFT_IRFFT = 2;
 

@@ -53,6 +53,12 @@ public record OnnxEdges(List<String> inputs, List<String> outputs, Map<String, E
             return !present ? "an absent optional" : "an optional holding " + (sequence ? seq : "a tensor");
         }
 
+        /** Whether {@code v} is a value of this edge's kind: a sequence, or an optional as present as it is, holding a tensor or a sequence as it does. */
+        boolean sameKind(OnnxValue v) {
+            if (!optional) return v instanceof OnnxValue.Sequence;
+            return v instanceof OnnxValue.Optional o && (o.element() != null) == present && (o.element() instanceof OnnxValue.Sequence) == sequence;
+        }
+
         /** Its value from its tensors' values, in order. */
         OnnxValue value(List<TensorValue> values) {
             OnnxValue inner = sequence ? new OnnxValue.Sequence(values) : present ? new OnnxValue.Tensor(values.get(0)) : null;
@@ -82,13 +88,16 @@ public record OnnxEdges(List<String> inputs, List<String> outputs, Map<String, E
             return out;
         }
         List<TensorValue> elements = elements(value);
-        if (elements == null || elements.size() != e.tensors().size() || (value instanceof OnnxValue.Optional) != e.optional())
+        if (elements.size() != e.tensors().size() || !e.sameKind(value))
             throw new OnnxException(what + ": graph input '" + name + "' was bound at import to " + e.describe() + " but the file holds " + value.describe());
         for (int i = 0; i < elements.size(); i++) out.put(e.tensors().get(i), elements.get(i));
         return out;
     }
 
-    /** The value of output {@code name} from the graph's output tensors. */
+    /**
+     * The value of output {@code name} from the graph's output tensors (by tensor name, as a run returns
+     * them): the tensor itself, or the sequence or optional its tensors hold, in order.
+     */
     public OnnxValue value(String name, Map<String, TensorValue> outputs) {
         Edge e = edges.get(name);
         if (e == null) return new OnnxValue.Tensor(outputs.get(name));

@@ -149,12 +149,18 @@ public final class OnnxImporter {
         return convert(OnnxProtos.read(file), file.toString(), options);
     }
 
-    /** Imports {@code file} with its sequence and optional inputs bound ({@link Options#sequenceInputs}), saying how its edges map onto tensors. */
+    /**
+     * Imports {@code file} with its sequence and optional inputs bound ({@link Options#sequenceInputs}), saying how its edges map onto tensors.
+     *
+     * @throws OnnxException in one line naming the file (and the node, input or output): an unreadable
+     *         model, an unsupported node, a sequence or optional input without a value or with one of
+     *         another kind, a value named for no such input
+     */
     public static Imported importModel(Path file, Options options) {
         return importModel(OnnxProtos.read(file), file.toString(), options);
     }
 
-    /** {@link #importModel(Path, Options)} of a decoded model; {@code file} names it in errors. */
+    /** {@link #importModel(Path, Options)} of a decoded model; {@code file} names it in errors. @throws OnnxException as {@link #importModel(Path, Options)} */
     public static Imported importModel(OnnxModel model, String file, Options options) {
         OnnxImporter imp = new OnnxImporter(file, options).run(model);
         return new Imported(imp.build(model), new OnnxEdges(imp.fedInputs, model.graph().outputs().stream().map(OnnxModel.ValueInfo::name).toList(), imp.edges));
@@ -164,6 +170,8 @@ public final class OnnxImporter {
      * The graph inputs of a model declared a sequence or an optional, by name, each with the kind
      * of value file it is read from ({@link OnnxValueFile#read}), in file order: what a caller
      * must read before import to give {@link Options#sequenceInputs}.
+     *
+     * @throws OnnxException naming the file when it is not a readable ONNX model
      */
     public static Map<String, Class<? extends OnnxValue>> sequenceInputs(Path file) {
         Map<String, Class<? extends OnnxValue>> kinds = new LinkedHashMap<>();
@@ -514,20 +522,24 @@ public final class OnnxImporter {
 
     /**
      * Whether {@code name} is a data-dependent output ({@link org.arenaplan.ir.OpSpec.BoundedRule})
-     * declared with an actual extent: its upper bound {@code bound} on every axis but one, and at
-     * most the bound there (the file records the shape of one run, as the backend tests' NonZero does).
+     * declared with an actual extent: its upper bound {@code bound} on every axis but the one the
+     * kind's rule names, and at most the bound there (the file records the shape of one run, as
+     * the backend tests' NonZero does).
      */
     private boolean withinBound(String name, long[] declared, long[] bound) {
-        boolean bounded = false;
-        for (ConcatInPlace.Scheduled s : schedule)
-            for (Value v : s.op().outputs()) if (v.name().equals(name)) bounded = org.arenaplan.ir.OpRegistry.get(s.op().kind()).bounded() != null;
-        if (!bounded || declared.length != bound.length) return false;
-        int differ = 0;
-        for (int a = 0; a < bound.length; a++) {
-            if (declared[a] > bound[a]) return false;
-            if (declared[a] != bound[a]) differ++;
+        for (ConcatInPlace.Scheduled s : schedule) {
+            List<String> outs = s.op().outputs().stream().map(Value::name).toList();
+            int k = outs.indexOf(name);
+            if (k < 0) continue;
+            org.arenaplan.ir.OpSpec spec = org.arenaplan.ir.OpRegistry.get(s.op().kind());
+            if (spec == null || spec.bounded() == null || declared.length != bound.length) return false;
+            org.arenaplan.ir.Op op = new org.arenaplan.ir.Op(s.name(), s.op().kind(), s.op().inputs(), outs, 0, s.op().attrs(), null, null, null);
+            int axis = spec.bounded().axis(org.arenaplan.ir.OpAttrs.of(op), bound, k);
+            if (axis < 0) return false;
+            for (int a = 0; a < bound.length; a++) if (a == axis ? declared[a] > bound[a] : declared[a] != bound[a]) return false;
+            return true;
         }
-        return differ == 1;
+        return false;
     }
 
     private void checkDimsUsed() {

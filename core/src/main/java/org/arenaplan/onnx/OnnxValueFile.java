@@ -138,7 +138,12 @@ public final class OnnxValueFile {
         return new TensorValue(d.dtype(), d.dims(), bytes);
     }
 
-    /** Writes {@code value} named {@code name}: a TensorProto, SequenceProto or OptionalProto as its kind is, tensors with raw_data. */
+    /**
+     * Writes {@code value} named {@code name}: a TensorProto, SequenceProto or OptionalProto as its kind is, tensors with raw_data
+     * (each with its shape, a 1-D one where it has none).
+     *
+     * @throws OnnxException naming the file when it cannot be written
+     */
     public static void write(Path file, String name, OnnxValue value) {
         if (value instanceof OnnxValue.Tensor t) {
             OnnxTensorFile.write(file, name, t.value());

@@ -56,8 +56,9 @@ import static org.arenaplan.exec.OpLowering.product;
  *       min(max_output_boxes_per_class, N), with its value known at import, else B * C * N.
  *       {@link Kernels#NMS}.</li>
  * </ul>
- * Types: NonZero and Unique refuse float8 and the packed types naming the node; Compress moves
- * elements of any whole-byte type.
+ * Types: NonZero and Unique compare the types they declare ({@link OpSpec#computes}: bool, the
+ * integers, f16, bf16, f32, f64; any other, float8 say, is refused naming the node and the list);
+ * Compress moves elements of any whole-byte type (the packed ones are refused at import).
  */
 final class DataDependentOps implements OpFamily {
     static final String NONZERO = "NonZero", COMPRESS = "Compress", UNIQUE = "Unique", NMS = "NonMaxSuppression";
@@ -65,13 +66,16 @@ final class DataDependentOps implements OpFamily {
     private static final String HAS_SCORE_THRESHOLD = "has_score_threshold", PER_CLASS = "boxes_per_class_bound";
     /** Compress's internal flag: the ONNX node gave no axis, so the input is read flattened. */
     private static final String FLATTENED = "flattened";
-    /** The largest rank of NonZero's X (the kernel's ints layout: Kernels' MAX_INTS holds 3 + rank). */
-    static final int MAX_RANK = 16;
+    /** The largest rank of NonZero's X ({@link Kernels#NONZERO_MAX_RANK}). */
+    static final int MAX_RANK = Kernels.NONZERO_MAX_RANK;
+    /** The element types NonZero and Unique compare (their X), declared once ({@link OpSpec#computes}): bool, the integers, f16, bf16, f32, f64. */
+    private static final DType[] COMPARED = {DType.BOOL, DType.I8, DType.I16, DType.I32, DType.I64, DType.U8, DType.U16, DType.U32, DType.U64,
+            DType.F16, DType.BF16, DType.F32, DType.F64};
 
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                OpDefinition.op(NONZERO, 1, 1).outputs(2, 2).shapes(DataDependentOps::nonZeroShapes)
+                OpDefinition.op(NONZERO, 1, 1).outputs(2, 2).shapes(DataDependentOps::nonZeroShapes).computes(COMPARED)
                         .bounded((a, shape, k) -> k == 1 ? 1 : -1).kernels(Kernels.NONZERO).flops(OpSpec.PER_INPUT_ELEMENT)
                         .doc("X (rank 1.." + MAX_RANK + ") to int64 [rank, n], the indices of its n non-zero elements in row-major order; "
                                 + "output 0 is the runtime extent n (int64 [1]); planned at n = numel(X), a graph output only")
@@ -79,14 +83,14 @@ final class DataDependentOps implements OpFamily {
                 OpDefinition.op(COMPRESS, 2, 2).outputs(2, 2)
                         .attrs(AttrSpec.axis("axis", 0), AttrSpec.flag(FLATTENED))
                         .internal(FLATTENED).shapes(DataDependentOps::compressShapes)
-                        .bounded((a, shape, k) -> k != 1 ? -1 : a.integer(FLATTENED) == 1 ? 0 : (int) Math.floorMod(a.integer("axis"), shape.length))
+                        .bounded((a, shape, k) -> k == 1 ? sliceAxis(a, shape) : -1)
                         .kernels(Kernels.COMPRESS).flops(OpSpec.NO_ARITHMETIC)
                         .doc("input, bool condition [m] to the slices along axis (the flattened input's elements where flattened = 1) whose condition "
                                 + "is true; output 0 is the runtime extent n (int64 [1]); planned at n = min(m, the axis extent), a graph output only")
                         .lower((op, l) -> List.of(compress(op, l))).onnx(COMPRESS, 9, DataDependentOps::importCompress).build(),
                 OpDefinition.op(UNIQUE, 1, 1).outputs(5, 5).attrs(AttrSpec.axis("axis", 0), AttrSpec.flag(FLATTENED), AttrSpec.integer("sorted", 1, 0, 1))
-                        .internal(FLATTENED).shapes(DataDependentOps::uniqueShapes)
-                        .bounded((a, shape, k) -> k == 1 ? (a.integer(FLATTENED) == 1 ? 0 : (int) Math.floorMod(a.integer("axis"), shape.length)) : k == 2 || k == 4 ? 0 : -1)
+                        .internal(FLATTENED).shapes(DataDependentOps::uniqueShapes).computes(COMPARED)
+                        .bounded((a, shape, k) -> k == 1 ? sliceAxis(a, shape) : k == 2 || k == 4 ? 0 : -1)
                         .kernels(Kernels.UNIQUE).flops(OpSpec.NO_ARITHMETIC)
                         .doc("X to Y (its n distinct slices along axis, or elements where flattened = 1; ascending where sorted = 1, else in order "
                                 + "of first occurrence), int64 indices [n] (first occurrences), inverse_indices (Y's index of each slice), counts [n]; "
@@ -143,7 +147,7 @@ final class DataDependentOps implements OpFamily {
     static long[][] uniqueShapes(OpAttrs a, long[][] in, int outputs) {
         long[] x = in[0];
         long[] y = uniqueBound(x, a.integer(FLATTENED) == 1 ? null : a.integer("axis"));
-        long n = y[a.integer(FLATTENED) == 1 ? 0 : (int) Math.floorMod(a.integer("axis"), x.length)];
+        long n = y[sliceAxis(a, y)];
         return new long[][]{{1}, y, {n}, {n}, {n}};
     }
 
@@ -152,6 +156,14 @@ final class DataDependentOps implements OpFamily {
         if (axis == null) return new long[]{product(x)};
         if (axis < -x.length || axis >= x.length) throw new GraphException("axis " + axis + " is outside [-" + x.length + ", " + x.length + ") for X " + Arrays.toString(x));
         return x.clone();
+    }
+
+    /**
+     * The axis of Compress's or Unique's output 1 (Y) whose extent is the runtime count, for Y of
+     * {@code shape} at its bound: 0 where flattened (Y is 1-D), else the node's axis, negative from the end.
+     */
+    private static int sliceAxis(OpAttrs a, long[] shape) {
+        return a.integer(FLATTENED) == 1 ? 0 : (int) Math.floorMod(a.integer("axis"), shape.length);
     }
 
     /** [[1], [B * C * per-class bound, 3]] from boxes [B, N, 4] and scores [B, C, N]. */
@@ -169,7 +181,12 @@ final class DataDependentOps implements OpFamily {
         if (boxes.length != 3 || boxes[2] != 4) throw new GraphException("boxes " + Arrays.toString(boxes) + " must be [num_batches, spatial_dimension, 4]");
         if (scores.length != 3 || scores[0] != boxes[0] || scores[2] != boxes[1])
             throw new GraphException("scores " + Arrays.toString(scores) + " must be [" + boxes[0] + ", num_classes, " + boxes[1] + "] for boxes " + Arrays.toString(boxes));
-        return new long[]{boxes[0] * scores[1] * (perClass < 0 ? boxes[1] : Math.min(perClass, boxes[1])), 3};
+        return new long[]{boxes[0] * scores[1] * nmsPerClass(boxes, perClass), 3};
+    }
+
+    /** The selections per batch and class the plan reserves for boxes [B, N, 4]: min(perClass, N), or N where perClass is -1 (unknown at import). */
+    private static long nmsPerClass(long[] boxes, long perClass) {
+        return perClass < 0 ? boxes[1] : Math.min(perClass, boxes[1]);
     }
 
     // ---- lowering ----
@@ -177,8 +194,8 @@ final class DataDependentOps implements OpFamily {
     /** nonzero(x, extent, y): ints [n, rank, shape[rank], dtype]. */
     private static KernelCall nonZero(Op op, OpLowering l) {
         String x = op.inputs().get(0), extent = op.outputs().get(0), y = op.outputs().get(1);
+        l.requireComputed(op, x);
         DType t = l.dtype(x);
-        if (!t.isIntegral() && !t.isFloatingPoint()) throw fail(op, "X '" + x + "' is " + t.jsonName() + "; NonZero takes bool, the integers, f16, bf16, f32 and f64");
         requireExtent(op, l, extent);
         if (l.dtype(y) != DType.I64) throw fail(op, "output '" + y + "' is " + l.dtype(y).jsonName() + ", not int64");
         long[] s = l.shape(op, x);
@@ -209,8 +226,9 @@ final class DataDependentOps implements OpFamily {
     private static KernelCall unique(Op op, OpLowering l) {
         String x = op.inputs().get(0);
         List<String> o = op.outputs();
-        DType t = l.sameType(op, x, o.get(1));
-        if (!t.isIntegral() && !t.isFloatingPoint()) throw fail(op, "X '" + x + "' is " + t.jsonName() + "; Unique takes bool, the integers, f16, bf16, f32 and f64");
+        l.requireComputed(op, x);
+        l.requireComputed(op, o.get(1));
+        DType t = l.dtype(x);
         requireExtent(op, l, o.get(0));
         for (int k = 2; k < 5; k++) if (l.dtype(o.get(k)) != DType.I64) throw fail(op, "output #" + k + " '" + o.get(k) + "' is " + l.dtype(o.get(k)).jsonName() + ", not int64");
         long[] split = slices(op, l, x);
@@ -228,8 +246,8 @@ final class DataDependentOps implements OpFamily {
         requireExtent(op, l, out.get(0));
         long[] boxes = l.shape(op, in.get(0)), scores = l.shape(op, in.get(1));
         OpAttrs a = OpAttrs.of(op);
-        long per = a.integer(PER_CLASS) < 0 ? boxes[1] : Math.min(a.integer(PER_CLASS), boxes[1]);
-        if (l.elements(out.get(1)) != 3 * boxes[0] * scores[1] * per) throw fail(op, "output '" + out.get(1) + "' must have " + 3 * boxes[0] * scores[1] * per + " elements (its upper bound)");
+        long rows = nmsBound(boxes, scores, a.integer(PER_CLASS))[0], per = nmsPerClass(boxes, a.integer(PER_CLASS));
+        if (l.elements(out.get(1)) != 3 * rows) throw fail(op, "output '" + out.get(1) + "' must have " + 3 * rows + " elements (its upper bound)");
         List<org.arenaplan.device.KernelArg> args = new java.util.ArrayList<>();
         for (String t : in) args.add(l.read(t));
         args.add(l.write(out.get(0)));
@@ -244,7 +262,7 @@ final class DataDependentOps implements OpFamily {
         if (a.integer(FLATTENED) == 1) return new long[]{1, product(s), 1};
         long axis = a.integer("axis");
         if (axis < -s.length || axis >= s.length) throw fail(op, "axis " + axis + " out of range for shape " + Arrays.toString(s));
-        int ax = (int) Math.floorMod(axis, s.length);
+        int ax = sliceAxis(a, s);
         return new long[]{product(Arrays.copyOf(s, ax)), s[ax], product(Arrays.copyOfRange(s, ax + 1, s.length))};
     }
 
@@ -263,7 +281,7 @@ final class DataDependentOps implements OpFamily {
     private static Lowered importNonZero(NodeContext n) {
         Value x = n.input(0);
         n.require(x.rank() >= 1 && x.rank() <= MAX_RANK, "X " + x + " must have rank 1 to " + MAX_RANK + " (arenaplan's NonZero)");
-        n.require(x.dtype().isIntegral() || x.dtype().isFloatingPoint(), "X " + x + " is " + x.dtype().jsonName() + "; NonZero takes bool, the integers, f16, bf16, f32 and f64");
+        FamilyImports.requireComputed(n, x);
         long[][] s = nonZeroShapes(null, new long[][]{x.shape()}, 2);
         return new Lowered(NONZERO, List.of(x.name()), List.of(extent(), NodeLowering.output(n, s[1], DType.I64)), Map.of(), false, NodeLowering.extraOutputs(n));
     }
@@ -295,7 +313,7 @@ final class DataDependentOps implements OpFamily {
      */
     private static Lowered importUnique(NodeContext n) {
         Value x = n.input(0);
-        n.require(x.dtype().isIntegral() || x.dtype().isFloatingPoint(), "X " + x + " is " + x.dtype().jsonName() + "; Unique takes bool, the integers, f16, bf16, f32 and f64");
+        FamilyImports.requireComputed(n, x);
         List<String> names = n.node().outputs();
         n.require(names.size() <= 4, "has " + names.size() + " outputs; Unique has at most 4");
         n.require(!names.isEmpty() && !names.get(0).isEmpty(), "output #0 (Y) is required and has no name");

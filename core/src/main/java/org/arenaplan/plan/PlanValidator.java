@@ -28,7 +28,8 @@ import java.util.TreeMap;
  *       tensor it reads or by a tensor that is declared to share its data (a view, a base, a
  *       member slice), or by an in-place output of the same op over exactly that input, where
  *       the op's kernels run in place over it ({@link OpChecks#inPlaceRefusal}). At the
- *       end, graph outputs and caller-owned inputs must still hold their own bytes. Each
+ *       end, graph outputs, the runtime extents of data-dependent ones ({@code ir.OpSpec.BoundedRule})
+ *       and caller-owned inputs must still hold their own bytes. Each
  *       write and read touches O(log n) segments of a sorted map, so the replay is
  *       O((ops + tensors) log n) for a valid plan.</li>
  * </ol>
@@ -107,8 +108,12 @@ public final class PlanValidator {
             for (String t : g.inputs()) {
                 if (plan.inArena(t) && !g.isDonated(t)) checkHeld(t, Violation.Kind.ILLEGAL_DONATION, "caller-owned input");
             }
+            Set<String> extents = new HashSet<>();
             for (String t : g.outputs()) {
                 if (plan.inArena(t)) checkHeld(t, Violation.Kind.OUTPUT_CLOBBERED, "graph output");
+                Graph.Bounded b = g.bounded(t);   // its count, read after the run as the output is (ir.OpSpec.BoundedRule)
+                if (b != null && plan.inArena(b.extent()) && extents.add(b.extent()))
+                    checkHeld(b.extent(), Violation.Kind.OUTPUT_CLOBBERED, "runtime extent", " (of graph output '" + t + "')");
             }
             return out;
         }
@@ -260,13 +265,18 @@ public final class PlanValidator {
         }
 
         private void checkHeld(String t, Violation.Kind kind, String role) {
+            checkHeld(t, kind, role, "");
+        }
+
+        /** Reports each tensor that overwrote {@code t}'s bytes after {@code t} was written: "ROLE 't'NOTE was overwritten at bytes ...". */
+        private void checkHeld(String t, Violation.Kind kind, String role, String note) {
             for (long w : foreignWriters(t)) {
                 if (w < 0) continue;
                 String by = names[(int) w];
                 int q = g.producerPosition(by);
                 long[] r = overlapRange(t, by);
                 out.add(new Violation(kind, List.of(t, by), q, r[0], r[1],
-                        role + " '" + t + "' was overwritten at bytes [" + r[0] + ", " + r[1] + ") by '" + by + "' (op '" + g.ops().get(q).name() + "' at position " + q + ")"));
+                        role + " '" + t + "'" + note + " was overwritten at bytes [" + r[0] + ", " + r[1] + ") by '" + by + "' (op '" + g.ops().get(q).name() + "' at position " + q + ")"));
             }
         }
     }

@@ -33,7 +33,7 @@ final class DataDependentKernels {
     private static Runnable nonZero(KernelCall c) {
         if (c.ints().length < 2) throw fail(c, "takes ints [n, rank, shape[rank], dtype]");
         int rank = i(c, 1);
-        if (rank < 1 || rank > 16) throw fail(c, "rank " + rank + " is outside 1..16");
+        if (rank < 1 || rank > Kernels.NONZERO_MAX_RANK) throw fail(c, "rank " + rank + " is outside 1.." + Kernels.NONZERO_MAX_RANK);
         SimKernels.need(c, 3, 3 + rank);
         int n = i(c, 0);
         DType t = SimKernels.dtype(c, 2 + rank);
@@ -107,30 +107,30 @@ final class DataDependentKernels {
         return () -> {
             ByteBuffer x = SimKernels.in(c, 0), e = SimKernels.out(c, 1), y = SimKernels.out(c, 2);
             ByteBuffer indices = SimKernels.out(c, 3), inverse = SimKernels.out(c, 4), counts = SimKernels.out(c, 5);
-            boolean[] first = new boolean[n];
+            int[] first = new int[n];      // the first slice equal to each (itself for a first occurrence)
             int count = 0;
             for (int s = 0; s < n; s++) {
-                first[s] = true;
-                for (int r = 0; r < s && first[s]; r++) if (compareSlices(t, x, outer, n, inner, r, s) == 0) first[s] = false;
-                if (first[s]) count++;
+                int f = s;
+                for (int r = 0; r < s && f == s; r++) if (first[r] == r && compareSlices(t, x, outer, n, inner, r, s) == 0) f = r;
+                first[s] = f;
+                if (f == s) count++;
             }
             int[] position = new int[n];   // of each first occurrence in Y
             for (int s = 0; s < n; s++) {
-                if (!first[s]) continue;
-                int p = 0;
-                for (int r = 0; r < n; r++) if (first[r] && (sorted == 1 ? compareSlices(t, x, outer, n, inner, r, s) < 0 : r < s)) p++;
-                position[s] = p;
-                long equal = 0;
-                for (int r = 0; r < n; r++) if (compareSlices(t, x, outer, n, inner, r, s) == 0) equal++;
-                for (int o = 0; o < outer; o++)
-                    for (int k = 0; k < inner; k++) SimKernels.move(x, (o * n + s) * inner + k, y, (o * count + p) * inner + k, es);
-                indices.putLong(8 * p, s);
-                counts.putLong(8 * p, equal);
+                if (first[s] != s) continue;
+                for (int r = 0; r < n; r++) if (first[r] == r && (sorted == 1 ? compareSlices(t, x, outer, n, inner, r, s) < 0 : r < s)) position[s]++;
             }
-            for (int s = 0; s < n; s++) {
-                int f = 0;
-                while (compareSlices(t, x, outer, n, inner, f, s) != 0) f++;
-                inverse.putLong(8 * s, position[f]);
+            long[] equal = new long[n];
+            for (int s = 0; s < n; s++) {  // in order of s, so indices[j] is the first occurrence
+                int j = position[first[s]];
+                if (equal[j]++ == 0) indices.putLong(8 * j, s);
+                inverse.putLong(8 * s, j);
+            }
+            for (int j = 0; j < count; j++) {
+                int s = (int) indices.getLong(8 * j);
+                counts.putLong(8 * j, equal[j]);
+                for (int o = 0; o < outer; o++)
+                    for (int k = 0; k < inner; k++) SimKernels.move(x, (o * n + s) * inner + k, y, (o * count + j) * inner + k, es);
             }
             e.putLong(0, count);
             for (int k = 1; k < 6; k++) SimKernels.store(c, k, List.of(e, y, indices, inverse, counts).get(k - 1));

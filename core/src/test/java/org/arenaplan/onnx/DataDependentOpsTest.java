@@ -207,6 +207,30 @@ class DataDependentOpsTest {
         OnnxOpRuns.refused(dir, longer, "condition [4] is longer than axis 1 of input [2, 3]");
     }
 
+    /** The element types NonZero and Unique compare are declared once (OpSpec.computes): float8 is refused naming the node and the list. */
+    @Test
+    void nonZeroAndUniqueOfAFloat8AreRefusedNamingTheTypesTheyCompare() throws Exception {
+        String types = "bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32 and f64";
+        OnnxOpRuns.refused(dir, nonZero(OnnxDTypes.FLOAT8E4M3FN, 4), "NonZero computes " + types);
+        OnnxOpRuns.refused(dir, unique(OnnxDTypes.FLOAT8E5M2, new long[]{4}, List.of("y")), "Unique computes " + types);
+    }
+
+    /**
+     * A graph output's declared shape may give one run's extent on the bounded axis only (review19: one
+     * smaller on another axis, here Compress along 1 declared [2, 5] for its bound [3, 5], was taken).
+     */
+    @Test
+    void aDeclaredShapeMayDifferFromTheBoundOnTheBoundedAxisOnly() throws Exception {
+        TinyOnnx along = new TinyOnnx().opset(11).input("x", 3L, 5L).input(OnnxDTypes.BOOL, "c", 5L).output("y", 3L, 2L)
+                .node("cp", "Compress", List.of("x", "c"), List.of("y"), "axis", 1L);
+        Path file = dir.resolve("ok.onnx");
+        Files.write(file, along.bytes());
+        assertThat(OnnxImporter.load(file, Map.of()).tensor("y").shape()).containsExactly(3, 5);
+        TinyOnnx across = new TinyOnnx().opset(11).input("x", 3L, 5L).input(OnnxDTypes.BOOL, "c", 5L).output("y", 2L, 5L)
+                .node("cp", "Compress", List.of("x", "c"), List.of("y"), "axis", 1L);
+        OnnxOpRuns.refused(dir, across, "graph output 'y' is declared [2, 5] but infers to [3, 5]");
+    }
+
     /** A NonZero of a constant folds at import to its actual shape, so an op may read it. */
     @Test
     void aNonZeroOfAConstantFoldsToItsActualShapeAndMayBeRead() throws Exception {

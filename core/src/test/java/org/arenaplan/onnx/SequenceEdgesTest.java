@@ -116,5 +116,9 @@ class SequenceEdgesTest {
             assertThat(has.dtype()).isEqualTo(DType.BOOL);
             assertThat(has.bytes()[0]).isEqualTo((byte) (v.element() == null ? 0 : 1));
         }
+        // review19: bound to an optional holding a tensor, a value holding a sequence of one tensor was fed to it
+        OnnxImporter.Imported imp = OnnxImporter.importModel(file, OnnxImporter.Options.DEFAULT.withSequenceInputs(Map.of("o", new OnnxValue.Optional(new OnnxValue.Tensor(B)))));
+        assertThatThrownBy(() -> imp.edges().feed("o", new OnnxValue.Optional(new OnnxValue.Sequence(List.of(B))), "seq.pb")).isInstanceOf(OnnxException.class)
+                .hasMessage("seq.pb: graph input 'o' was bound at import to an optional holding a tensor but the file holds an optional holding a sequence of 1 tensor");
     }
 }

@@ -143,6 +143,32 @@ class ValidatorCatchesTest {
         assertThat(kinds(v)).contains(Violation.Kind.OUTPUT_CLOBBERED);
     }
 
+    /**
+     * x -> NonZero -> (extent e, y), a graph output; t and z written after. {@code bounded} false: the
+     * same tensors written by a plain kind, so e is not kept to the end (the wrong liveness).
+     */
+    private static Graph extentEarly(boolean bounded) {
+        GraphBuilder g = new GraphBuilder();
+        g.tensor("x", org.arenaplan.ir.DType.F32, 64).tensor("e", org.arenaplan.ir.DType.I64, 1).tensor("y", org.arenaplan.ir.DType.I64, 1, 64)
+                .tensor("t", MiB).tensor("z", 256);
+        g.input("x");
+        g.op("nz", bounded ? "NonZero" : "K").in("x").out("e").out("y").add();
+        g.op("make_t", "K").in("x").out("t").add();
+        g.op("make_z", "K").in("t").out("z").add();
+        g.output("y").output("z");
+        return g.build();
+    }
+
+    /** review19: the runtime extent of a data-dependent output is read after the run, like a graph output; one overwritten was not reported. */
+    @Test
+    void aRuntimeExtentClobberedIsCaught() {
+        assertThat(PlanValidator.validate(planWithLivenessOf(extentEarly(true), extentEarly(true)))).isEmpty();
+        List<Violation> v = PlanValidator.validate(planWithLivenessOf(extentEarly(true), extentEarly(false)));
+        assertThat(kinds(v)).contains(Violation.Kind.OUTPUT_CLOBBERED);
+        assertThat(v.stream().filter(x -> x.kind() == Violation.Kind.OUTPUT_CLOBBERED).findFirst().orElseThrow().message())
+                .contains("runtime extent 'e' (of graph output 'y') was overwritten");
+    }
+
     private static Graph slice(long offset) {
         GraphBuilder g = new GraphBuilder();
         g.tensor("x", 256).tensor("a", MiB).tensor("s", 1024).tensor("u", 256);

@@ -262,6 +262,21 @@ class KernelEmulationTest {
                 }
             }
         }
+        // unique over 240 int16 values drawn from 37 (many repeats, first occurrences scattered): flattened, and as [4, 60, 1]
+        // along 60 slices of 4, sorted and not; each output compared
+        TensorValue many = small(DType.I16, 19, 240, -18, 18);
+        for (long[] geometry : new long[][] {{1, 240, 1}, {4, 60, 1}}) {
+            int n = (int) geometry[1];
+            for (int sorted = 0; sorted <= 1; sorted++) {
+                long[] ints = {geometry[0], n, geometry[2], sorted, DType.I16.onnxCode(), 2};
+                TensorValue ext = TensorValue.ofLongs(DType.I64, null, 0), idx = TensorValue.ofLongs(DType.I64, null, new long[n]);
+                TensorValue ys = TensorValue.ofLongs(DType.I16, null, new long[240]);
+                c.add(new Case(Kernels.UNIQUE, List.of(many, ext, idx, idx, idx), DType.I16, 240, ints, new double[0], 0, 0, 2));
+                for (int k = 3; k <= 5; k++)
+                    c.add(new Case(Kernels.UNIQUE, List.of(many, ext, ys, idx, idx), DType.I64, n, ints, new double[0], 0, 0, k));
+                c.add(new Case(Kernels.UNIQUE, List.of(many, ys, idx, idx, idx), DType.I64, 1, ints, new double[0], 0, 0, 1));
+            }
+        }
         // non_max_suppression: 2 batches x 2 classes x 7 boxes (overlapping, nested, a flipped one, a zero-area one, equal scores),
         // both box formats, with and without a score threshold, 3 and 7 (every box) per class; y and the extent compared
         float[] boxes = {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f, 1, 1, 0, 0, 0, 10, 1, 11, 0.2f, 0.2f, 0.8f, 0.8f, 3, 3, 3, 5,

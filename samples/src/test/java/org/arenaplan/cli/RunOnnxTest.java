@@ -59,6 +59,27 @@ class RunOnnxTest {
         assertThat(loose.code()).as(loose.toString()).isZero();
     }
 
+    /**
+     * review19: --expect compared a data-dependent output (NonZero's, planned at its upper bound [2, 6])
+     * against the planned shape, not the actual one the run copies out ([2, 3]), so a right answer was NO.
+     */
+    @Test
+    void aDataDependentOutputIsComparedInItsActualShape() throws Exception {
+        OnnxMl.GraphProto.Builder g = OnnxMl.GraphProto.newBuilder().setName("nz")
+                .addInput(info("x", 2, 3)).addOutput(OnnxMl.ValueInfoProto.newBuilder().setName("y")
+                        .setType(OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(7))))
+                .addNode(OnnxMl.NodeProto.newBuilder().setName("nz").setOpType("NonZero").addInput("x").addOutput("y"));
+        Path model = dir.resolve("nz.onnx");
+        Files.write(model, OnnxMl.ModelProto.newBuilder().setIrVersion(7).setGraph(g)
+                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setVersion(13)).build().toByteArray());
+        Path x = dir.resolve("x.pb"), ref = dir.resolve("y.pb");
+        OnnxTensorFile.write(x, "x", org.arenaplan.ir.TensorValue.ofFloats(new long[]{2, 3}, 0, 2, 0, 5, 0, -1));
+        OnnxTensorFile.write(ref, "y", org.arenaplan.ir.TensorValue.ofLongs(org.arenaplan.ir.DType.I64, new long[]{2, 3}, 0, 1, 1, 1, 0, 2));
+        Cli r = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", "x=" + x, "--expect", "y=" + ref);
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(": matches (output 'y', ");
+    }
+
     /** breaker18: outputs 'a/b' and 'a_b' were both written to a_b.pb, the second over the first ("wrote a_b.pb" twice). */
     @Test
     void outputsWhoseNamesMapToOneFileEachGetTheirOwn() throws Exception {
