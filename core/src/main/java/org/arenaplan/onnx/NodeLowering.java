@@ -81,13 +81,25 @@ public final class NodeLowering {
      * domain's).
      */
     static final String PREVIEW_DOMAIN = "ai.onnx.preview", STAGE_DOMAIN = "arenaplan";
-    static final Set<String> PREVIEW_OPS = Set.of("FlexAttention");
     /** The version of the ai.onnx.preview domain whose ops the importer implements (FlexAttention-1). */
     static final long PREVIEW_OPSET = 1;
 
-    /** Whether {@code node} is an op of the ai.onnx.preview domain the importer takes. */
-    static boolean preview(OnnxModel.Node node) {
-        return node.domain().equals(PREVIEW_DOMAIN) && PREVIEW_OPS.contains(node.opType());
+    /**
+     * A domain other than the default one whose op types {@code ops} the importer takes, at the
+     * one version {@code version} whose meaning it implements (ONNX IR 3+: the version a model
+     * imports decides what an op means).
+     */
+    record Domain(String name, long version, Set<String> ops) { }
+
+    /** ai.onnx.preview at version 1 (FlexAttention-1). */
+    static final Domain PREVIEW = new Domain(PREVIEW_DOMAIN, PREVIEW_OPSET, Set.of("FlexAttention"));
+    /** The other domains taken: ai.onnx.preview and ai.onnx.preview.training (Adagrad-1, Adam-1, Momentum-1). */
+    static final List<Domain> OTHER_DOMAINS = List.of(PREVIEW, new Domain("ai.onnx.preview.training", 1, Set.of("Adagrad", "Adam", "Momentum")));
+
+    /** The domain of {@code node} when it is one of {@link #OTHER_DOMAINS} and its op type one the importer takes there, else null. */
+    static Domain otherDomain(OnnxModel.Node node) {
+        for (Domain d : OTHER_DOMAINS) if (d.name().equals(node.domain()) && d.ops().contains(node.opType())) return d;
+        return null;
     }
 
     private NodeLowering() { }

@@ -205,6 +205,7 @@ class KernelEmulationTest {
         c.addAll(vectorizedCases());
         c.addAll(tf32Cases());
         c.addAll(trainingCases());
+        c.addAll(optimizerCases());
         c.addAll(flexAttentionCases());
         c.addAll(dataDependentCases());
         return c;
@@ -310,6 +311,34 @@ class KernelEmulationTest {
             int x = (int) (g[0] * g[1] * g[2] * g[3]), w = (int) (g[4] * g[1] * g[7] * g[8]), dy = (int) (g[0] * g[4] * g[5] * g[6]);
             if (k < 3) c.add(Case.f32(Kernels.CONV2D_BACKWARD_DATA, List.of(random(107 + k, dy), random(108 + k, w)), x, g, new double[0], 0));
             c.add(Case.f32(Kernels.CONV2D_BACKWARD_FILTER, List.of(random(109 + k, x), random(110 + k, dy)), w, g, new double[0], 0));
+        }
+        return c;
+    }
+
+    /**
+     * optimizer (training.cuh) over 1037 elements (more than a block) in each mode (Adagrad, Adam,
+     * Momentum, Nesterov), at t 0 (Adam without bias correction, Momentum's first step) and t 3,
+     * every output compared: bit for bit (+, -, *, /, sqrt in double, rounded once) but Adam within
+     * 1 ulp of f32 (its pow in libm and Java's may differ by an ulp of a double).
+     */
+    private static List<Case> optimizerCases() {
+        List<Case> c = new ArrayList<>();
+        int n = 1037;
+        for (int mode = Kernels.OPTIMIZER_ADAGRAD; mode <= Kernels.OPTIMIZER_NESTEROV; mode++) {
+            int states = mode == Kernels.OPTIMIZER_ADAM ? 2 : 1;
+            for (long t : new long[] {0, 3}) {
+                List<TensorValue> args = new ArrayList<>(List.of(TensorValue.ofFloats(null, 0.05f), TensorValue.ofLongs(DType.I64, null, t),
+                        TensorValue.ofFloats(null, random(120 + mode, n)), TensorValue.ofFloats(null, random(121 + mode, n))));
+                for (int s = 0; s < states; s++) args.add(TensorValue.ofFloats(null, random(122 + mode + s, n, true)));
+                for (int o = 0; o <= states; o++) args.add(TensorValue.ofFloats(null, new float[n]));   // outputs not compared: written, ignored
+                for (int o = 0; o <= states; o++) {
+                    int compared = 4 + states + o;
+                    List<TensorValue> in = new ArrayList<>(args);
+                    in.remove(compared);
+                    c.add(new Case(Kernels.OPTIMIZER, in, DType.F32, n, new long[] {n, mode}, new double[] {0.01, 0.9, 0.999, 1e-6, 0.1, 0.001},
+                            mode == Kernels.OPTIMIZER_ADAM ? 1 : 0, 0, compared));
+                }
+            }
         }
         return c;
     }
