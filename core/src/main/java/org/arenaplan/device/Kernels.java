@@ -547,7 +547,7 @@ public final class Kernels {
             RECIPROCAL = 10, FLOOR = 11, CEIL = 12, ROUND = 13, SIGN = 14, ERF = 15, SIN = 16, COS = 17, TAN = 18, ASIN = 19, ACOS = 20,
             ATAN = 21, SINH = 22, COSH = 23, ASINH = 24, ACOSH = 25, ATANH = 26, SOFTPLUS = 27, SOFTSIGN = 28, HARD_SIGMOID = 29,
             HARD_SWISH = 30, LEAKY_RELU = 31, ELU = 32, SELU = 33, CELU = 34, THRESHOLDED_RELU = 35, MISH = 36, GELU_TANH = 37,
-            SHRINK = 38, CLIP = 39, NOT = 40, BITWISE_NOT = 41, IS_NAN = 42, IS_INF = 43, DIV_BY = 44, SWISH = 45;
+            SHRINK = 38, CLIP = 39, NOT = 40, BITWISE_NOT = 41, IS_NAN = 42, IS_INF = 43, DIV_BY = 44, SWISH = 45, BINARIZER = 46;
     /**
      * The fused epilogue of {@link #CONV2D} and {@link #GEMM} (their last int): the activation applied
      * to each finished output, by the formula of {@link #UNARY}'s op of the same name, so that a

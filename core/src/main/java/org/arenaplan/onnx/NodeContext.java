@@ -262,7 +262,7 @@ public final class NodeContext {
         NodeLowering.Domain other = node.domain().equals(NodeLowering.STAGE_DOMAIN) ? NodeLowering.PREVIEW   // a stage is part of a FlexAttention
                 : NodeLowering.otherDomain(node);
         String version = node.inDefaultDomain() ? "opset " + opset
-                : other != null ? other.name() + " opset " + other.version() : node.domain();
+                : other != null ? other.name() + " opset " + other.versions() : node.domain();
         return file + ": node '" + opName() + "' (" + node.opType() + ", #" + index + ", " + version + ")";
     }
 

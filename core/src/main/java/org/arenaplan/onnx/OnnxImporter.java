@@ -60,7 +60,8 @@ import java.util.TreeSet;
  * refused without one; a graph output that is one is copied out into tensors ({@link OnnxEdges}).
  * A FlexAttention's score_mod and prob_mod are refused
  * (between the stages of the op). The other domains taken are ai.onnx.preview (FlexAttention)
- * and ai.onnx.preview.training (Adagrad, Adam, Momentum; {@link NodeLowering#OTHER_DOMAINS}).
+ * and ai.onnx.preview.training (Adagrad, Adam, Momentum) and ai.onnx.ml (Binarizer, ArrayFeatureExtractor;
+ * {@link NodeLowering#OTHER_DOMAINS}).
  * Not supported: ops from any other domain.
  */
 public final class OnnxImporter {
@@ -204,7 +205,7 @@ public final class OnnxImporter {
 
     /**
      * A model using an op of another domain the importer takes ({@link NodeLowering#OTHER_DOMAINS}:
-     * ai.onnx.preview, ai.onnx.preview.training) imports that domain at the version whose meaning
+     * ai.onnx.preview, ai.onnx.preview.training, ai.onnx.ml) imports that domain at a version whose meaning
      * arenaplan implements (ONNX IR 3+: a model imports every domain it uses, and the version
      * decides what an op means).
      *
@@ -218,10 +219,10 @@ public final class OnnxImporter {
             String node = "node '" + Printable.of(first.name().isEmpty() ? first.opType() : first.name()) + "' (" + first.opType() + ")";
             if (v == null && model.irVersion() >= 3)
                 throw new OnnxException(file + ": opset_import names no version of the " + d.name() + " domain, which " + node
-                        + " uses (ONNX IR 3+: a model imports every domain it uses; " + first.opType() + " is " + d.name() + " version " + d.version() + ")");
-            if (v != null && v != d.version())
+                        + " uses (ONNX IR 3+: a model imports every domain it uses; " + first.opType() + " is " + d.name() + " version " + d.versions() + ")");
+            if (v != null && (v < d.first() || v > d.last()))
                 throw new OnnxException(file + ": opset " + v + " of the " + d.name() + " domain, which " + node
-                        + " uses, is not the version arenaplan imports (" + d.version() + ")");
+                        + " uses, is not " + (d.first() == d.last() ? "the version" : "a version") + " arenaplan imports (" + d.versions() + ")");
         }
     }
 

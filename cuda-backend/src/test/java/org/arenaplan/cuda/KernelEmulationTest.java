@@ -627,9 +627,10 @@ class KernelEmulationTest {
         return c;
     }
 
-    /** Unary float op codes, with the floats [alpha, beta] each reads (Kernels' codes 0..39 but not, bitwise_not; 44, 45). */
-    private static final int[] UNARY_FLOAT_OPS = java.util.stream.IntStream.rangeClosed(0, Kernels.SWISH)
-            .filter(op -> op != Kernels.NOT && op != Kernels.BITWISE_NOT && op != Kernels.IS_NAN && op != Kernels.IS_INF && op < 40 || op == Kernels.DIV_BY || op == Kernels.SWISH).toArray();
+    /** Unary float op codes, with the floats [alpha, beta] each reads (Kernels' codes 0..39 but not, bitwise_not; 44, 45, 46). */
+    private static final int[] UNARY_FLOAT_OPS = java.util.stream.IntStream.rangeClosed(0, Kernels.BINARIZER)
+            .filter(op -> op != Kernels.NOT && op != Kernels.BITWISE_NOT && op != Kernels.IS_NAN && op != Kernels.IS_INF && op < 40
+                    || op == Kernels.DIV_BY || op == Kernels.SWISH || op == Kernels.BINARIZER).toArray();
 
     /** Every op code of unary, binary_broadcast and compare over the types it takes (ElementwiseMath), special values included. */
     private static List<Case> elementwiseCases() {
@@ -641,7 +642,7 @@ class KernelEmulationTest {
             int n = (int) x.elements();
             for (int op : UNARY_FLOAT_OPS) {
                 boolean exact = op == Kernels.RELU || op == Kernels.IDENTITY || op == Kernels.ABS || op == Kernels.NEG || (op >= Kernels.FLOOR && op <= Kernels.SIGN)
-                        || op == Kernels.CLIP || op == Kernels.LEAKY_RELU || op == Kernels.THRESHOLDED_RELU || op == Kernels.SHRINK;
+                        || op == Kernels.CLIP || op == Kernels.LEAKY_RELU || op == Kernels.THRESHOLDED_RELU || op == Kernels.SHRINK || op == Kernels.BINARIZER;
                 c.add(new Case(Kernels.UNARY, List.of(x), t, n, new long[] {n, op, t.onnxCode()}, params, exact ? 0 : 2));
             }
             for (int op : new int[] {Kernels.IS_NAN, Kernels.IS_INF}) {
@@ -670,6 +671,9 @@ class KernelEmulationTest {
                 if (!org.arenaplan.device.ElementwiseMath.unaryTakes(op, t)) continue;
                 c.add(new Case(Kernels.UNARY, List.of(x), t, n, new long[] {n, op, t.onnxCode()}, new double[0], 0));
             }
+            if (org.arenaplan.device.ElementwiseMath.unaryTakes(Kernels.BINARIZER, t))   // thresholds between values, on one, and a negative one
+                for (double threshold : new double[] {2.5, 1.0, -3.0})
+                    c.add(new Case(Kernels.UNARY, List.of(x), t, n, new long[] {n, Kernels.BINARIZER, t.onnxCode()}, new double[] {threshold}, 0));
             TensorValue b = TensorValue.ofLongs(t, null, 7, -1, 3, t == DType.U8 ? 200 : -100, 1);
             for (int op : new int[] {Kernels.MOD, Kernels.FMOD, Kernels.MAXIMUM, Kernels.MINIMUM, Kernels.PRELU, Kernels.BITWISE_AND,
                     Kernels.BITWISE_OR, Kernels.BITWISE_XOR, Kernels.POW}) {
