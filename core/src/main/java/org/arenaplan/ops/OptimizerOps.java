@@ -53,17 +53,17 @@ final class OptimizerOps implements OpFamily {
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                optimizer(ADAGRAD, List.of("X", "G", "H"), List.of("X", "H"), 9)
+                optimizer(ADAGRAD, List.of("X", "G", "H"), List.of("X", "H"), 9, Kernels.OPTIMIZER_ADAGRAD)
                         .attrs(AttrSpec.real("norm_coefficient", 0.0), AttrSpec.real("decay_factor", 0.0), AttrSpec.real("epsilon", EPSILON))
                         .doc("Adagrad: H' = H + Gr², X' = X - R / (1 + T decay_factor) Gr / (√H' + epsilon), Gr = norm_coefficient X + G")
                         .build(),
-                optimizer(ADAM, List.of("X", "G", "V", "H"), List.of("X", "V", "H"), 18)
+                optimizer(ADAM, List.of("X", "G", "V", "H"), List.of("X", "V", "H"), 18, Kernels.OPTIMIZER_ADAM)
                         .attrs(AttrSpec.real("alpha", 0.9f), AttrSpec.real("beta", 0.999f), AttrSpec.real("epsilon", EPSILON),
                                 AttrSpec.real("norm_coefficient", 0.0), AttrSpec.real("norm_coefficient_post", 0.0))
                         .doc("Adam: V' = αV + (1-α)Gr, H' = βH + (1-β)Gr², X' = (1 - norm_coefficient_post)(X - R' V' / (√H' + epsilon)), "
                                 + "R' = R √(1-β^T) / (1-α^T) when T > 0")
                         .build(),
-                optimizer(MOMENTUM, List.of("X", "G", "V"), List.of("X", "V"), 9)
+                optimizer(MOMENTUM, List.of("X", "G", "V"), List.of("X", "V"), 9, Kernels.OPTIMIZER_MOMENTUM)
                         .attrs(required("alpha"), required("beta"), new AttrSpec("mode", AttrSpec.Type.STRING, true, null, 0, 0, 0, 0), required("norm_coefficient"))
                         .doc("Momentum: V' = αV + b Gr (b = β when T > 0, else 1), X' = X - R V' (standard) or X - R (Gr + αV') (nesterov)")
                         .build());
@@ -73,9 +73,9 @@ final class OptimizerOps implements OpFamily {
      * The parts the three share: inputs R, T and the groups, the outputs, shapes, in-place facts,
      * kernel, FLOPs ({@code flopsPerElement} per element of each X: the update's operations, a
      * multiply-add counted 2, the scalar step size once per element as the kernel computes it
-     * not counted), lowering and import.
+     * not counted), lowering ({@code mode}: the kernel's; Momentum's becomes nesterov by its attribute) and import.
      */
-    private static OpDefinition.Builder optimizer(String kind, List<String> inputs, List<String> outputs, long flopsPerElement) {
+    private static OpDefinition.Builder optimizer(String kind, List<String> inputs, List<String> outputs, long flopsPerElement, int mode) {
         int groups = inputs.size(), outGroups = outputs.size();
         return OpDefinition.op(kind, 2 + groups, Integer.MAX_VALUE).outputs(outGroups, Integer.MAX_VALUE)
                 .shapes((a, in, count) -> shapes(in, count, groups, outGroups))
@@ -86,7 +86,7 @@ final class OptimizerOps implements OpFamily {
                     for (int k = 0; k < out.length / outGroups; k++) sum += flopsPerElement * OpSpec.FlopRule.elements(out[k]);
                     return sum;
                 })
-                .lower((op, l) -> lower(op, l, kind, groups))
+                .lower((op, l) -> lower(op, l, mode, groups))
                 .onnx(kind, 1, n -> importOptimizer(n, groups, outGroups));
     }
 
@@ -115,16 +115,8 @@ final class OptimizerOps implements OpFamily {
         return out;
     }
 
-    private static int mode(Op op, String kind) {
-        return switch (kind) {
-            case ADAGRAD -> Kernels.OPTIMIZER_ADAGRAD;
-            case ADAM -> Kernels.OPTIMIZER_ADAM;
-            default -> MODES.indexOf(OpAttrs.of(op).string("mode")) == 1 ? Kernels.OPTIMIZER_NESTEROV : Kernels.OPTIMIZER_MOMENTUM;
-        };
-    }
-
     /** One {@link Kernels#OPTIMIZER} call per X: r, t, x, g, the states, x', the states'. */
-    private static List<KernelCall> lower(Op op, OpLowering l, String kind, int groups) {
+    private static List<KernelCall> lower(Op op, OpLowering l, int declared, int groups) {
         List<String> in = op.inputs(), out = op.outputs();
         int n = (in.size() - 2) / groups, states = groups - 2;
         if (l.dtype(in.get(0)) != DType.F32 || l.dtype(in.get(1)) != DType.I64) throw fail(op, "R must be f32 and T int64");
@@ -132,7 +124,12 @@ final class OptimizerOps implements OpFamily {
         double[] floats = {a.real("norm_coefficient"), has(op, "alpha") ? a.real("alpha") : 0, has(op, "beta") ? a.real("beta") : 0,
                 has(op, "epsilon") ? a.real("epsilon") : 0, has(op, "decay_factor") ? a.real("decay_factor") : 0,
                 has(op, "norm_coefficient_post") ? a.real("norm_coefficient_post") : 0};
-        int mode = mode(op, kind);
+        int mode = declared;
+        if (declared == Kernels.OPTIMIZER_MOMENTUM) {
+            String m = OpAttrs.of(op).string("mode");
+            if (!MODES.contains(m)) throw fail(op, "mode '" + m + "' is neither standard nor nesterov");
+            if (m.equals(MODES.get(1))) mode = Kernels.OPTIMIZER_NESTEROV;
+        }
         List<KernelCall> calls = new ArrayList<>();
         for (int k = 0; k < n; k++) {
             List<KernelArg> args = new ArrayList<>(List.of(l.read(in.get(0)), l.read(in.get(1))));
