@@ -27,7 +27,8 @@ import java.util.Set;
  * <li>ArrayFeatureExtractor: X [..., N] and int64 indices Y (any shape, read flattened, k in all)
  *     give Z [..., k] = X[..., Y] (a 1-D X gives [1, k], as the reference and ONNX Runtime shape it);
  *     one {@link Kernels#GATHER} call along the last axis. A negative index counts from the end as in
- *     the reference's numpy indexing (ONNX Runtime refuses it); one out of [-N, N) is an error of
+ *     the reference's numpy indexing (ONNX Runtime 1.22 does not check it: index -1 over [0, 1, 2, 3] gave
+ *     0, where the reference gives 3); one out of [-N, N) is an error of
  *     the device naming the op.</li>
  * </ul>
  * Refused in one line naming the node: another element type, ArrayFeatureExtractor's indices not
