@@ -41,7 +41,7 @@ extern "C" __global__ void unary(const void* x, void* y, Ints ints, Floats float
     }
     FOR_EACH_ITEM(j, n - from) {
         long long i = from + j;
-        if (is_integral(code)) store_int(y, i, ycode, unary_int(op, load_int(x, i, code), is_unsigned(code)));
+        if (is_integral(code)) store_int(y, i, ycode, unary_int(op, load_int(x, i, code), is_unsigned(code), alpha));
         else if (ycode == DT_BOOL) store_int(y, i, ycode, unary_test(op, load_double(x, i, code), alpha, beta));
         else store_double(y, i, ycode, unary_float(op, load_double(x, i, code), alpha, beta));
     }

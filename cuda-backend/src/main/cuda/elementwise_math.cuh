@@ -64,6 +64,7 @@ __device__ __forceinline__ double unary_float(int op, double v, double alpha, do
         case 38: return v < -beta ? v + alpha : v > beta ? v - alpha : 0.0;        // shrink (bias, lambd)
         case 39: { double r = v < alpha ? alpha : v; return r > beta ? beta : r; }  // clip (min, max)
         case 44: return v / alpha;                                                 // div_by
+        case 46: return v > alpha ? 1.0 : 0.0;                                     // binarizer (threshold; NaN gives 0)
         default: return v * (1.0 / (1.0 + exp(-alpha * v)));                       // 45 swish: x * sigmoid(alpha * x)
     }
 }
@@ -74,8 +75,9 @@ __device__ __forceinline__ bool unary_test(int op, double v, double alpha, doubl
     return (v > 1.7976931348623157e308 && beta != 0) || (v < -1.7976931348623157e308 && alpha != 0);
 }
 
-// ElementwiseMath.unary(int, long, boolean): uns for the unsigned types (uint64's bits may look negative).
-__device__ __forceinline__ long long unary_int(int op, long long v, bool uns) {
+// ElementwiseMath.unary(int, long, boolean, double): uns for the unsigned types (uint64's bits may look negative);
+// alpha the first float (binarizer's threshold, a signed value compared as a double).
+__device__ __forceinline__ long long unary_int(int op, long long v, bool uns, double alpha) {
     unsigned long long u = (unsigned long long) v;
     switch (op) {
         case 0: return uns || v > 0 ? v : 0;                                       // relu
@@ -84,6 +86,7 @@ __device__ __forceinline__ long long unary_int(int op, long long v, bool uns) {
         case 14: return uns ? (v != 0 ? 1 : 0) : v > 0 ? 1 : v < 0 ? -1 : 0;       // sign
         case 40: return v == 0 ? 1 : 0;                                            // not
         case 41: return (long long) ~u;                                            // bitwise_not
+        case 46: return (double) v > alpha ? 1 : 0;                                // binarizer
         default: return v;                                                         // identity
     }
 }

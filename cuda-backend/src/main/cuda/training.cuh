@@ -122,3 +122,36 @@ extern "C" __global__ void conv2d_backward_filter(const float* x, const float* d
         dw[i] = acc;
     }
 }
+
+// ptrs: r, t, x, g, s1, (s2), x_new, s1_new, (s2_new); ints: n, mode (0 adagrad, 1 adam: s2 and s2_new
+// present, 2 momentum, 3 nesterov); floats: norm_coefficient, alpha, beta, epsilon, decay_factor,
+// norm_coefficient_post. The ONNX ai.onnx.preview.training optimizers (org.arenaplan.device.Kernels#OPTIMIZER),
+// TrainingKernels.optimizer step for step: one thread per element, in double, each output rounded once to
+// f32. A thread reads element i of every input before it writes element i of the outputs, and no other
+// element, so an output may be its own input (in place).
+extern "C" __global__ void optimizer(const float* rp, const long long* tp, const float* x, const float* g, const float* s1,
+                                     const float* s2, float* x_new, float* s1_new, float* s2_new, Ints ints, Floats floats) {
+    long long mode = ints.v[1];
+    double norm = floats.v[0], alpha = floats.v[1], beta = floats.v[2], eps = floats.v[3], decay = floats.v[4], post = floats.v[5];
+    double r = rp[0];
+    long long t = tp[0];
+    FOR_EACH_ITEM(i, ints.v[0]) {
+        double xv = x[i], gr = norm * xv + (double) g[i], a = s1[i];
+        if (mode == 0) {
+            double h = a + gr * gr;
+            s1_new[i] = (float) h;
+            x_new[i] = (float) (xv - r / (1 + (double) t * decay) * gr / (sqrt(h) + eps));
+        } else if (mode == 1) {
+            double b = s2[i];
+            double v = alpha * a + (1 - alpha) * gr, h = beta * b + (1 - beta) * gr * gr;
+            double rt = t > 0 ? r * sqrt(1 - pow(beta, (double) t)) / (1 - pow(alpha, (double) t)) : r;
+            s1_new[i] = (float) v;
+            s2_new[i] = (float) h;
+            x_new[i] = (float) ((1 - post) * (xv - rt * (v / (sqrt(h) + eps))));
+        } else {
+            double v = alpha * a + (t > 0 ? beta : 1.0) * gr;
+            s1_new[i] = (float) v;
+            x_new[i] = (float) (mode == 2 ? xv - r * v : xv - r * (gr + alpha * v));
+        }
+    }
+}

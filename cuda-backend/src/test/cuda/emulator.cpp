@@ -265,6 +265,7 @@ int main() {
         else if (name == "layernorm_grad") body = [&] { layernorm_grad(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "conv2d_backward_data") body = [&] { conv2d_backward_data(p(0), p(1), p(2), ints, floats); };
         else if (name == "conv2d_backward_filter") body = [&] { conv2d_backward_filter(p(0), p(1), p(2), ints, floats); };
+        else if (name == "optimizer") body = [&] { optimizer(p(0), (const long long*) p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), ints, floats); };
         else if (name == "flex_attention") body = [&] { flex_attention(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "slow_copy") body = [&] { slow_copy(p(0), p(1), ints, floats); };
         else { std::fprintf(stderr, "emulator: unknown kernel %s\n", name.c_str()); return 2; }

@@ -35,6 +35,7 @@ public final class ElementwiseMath {
             case Kernels.RELU: case Kernels.ABS: case Kernels.SIGN: return isFloat(t) || isInteger(t);
             case Kernels.NOT: return t == DType.BOOL;
             case Kernels.BITWISE_NOT: return isInteger(t);
+            case Kernels.BINARIZER: return isFloat(t) || isSigned(t);
             default: return op >= 0 && op <= Kernels.SWISH && isFloat(t);
         }
     }
@@ -118,6 +119,7 @@ public final class ElementwiseMath {
             case Kernels.CLIP: { double r = v < alpha ? alpha : v; return r > beta ? beta : r; } // min, max; NaN stays
             case Kernels.DIV_BY: return v / alpha;
             case Kernels.SWISH: return v * (1.0 / (1.0 + Math.exp(-alpha * v)));       // x * sigmoid(alpha * x)
+            case Kernels.BINARIZER: return v > alpha ? 1.0 : 0.0;                        // ai.onnx.ml Binarizer (threshold); NaN gives 0
             default: throw new IllegalArgumentException("unary op " + op + " is not defined on floats");
         }
     }
@@ -134,11 +136,13 @@ public final class ElementwiseMath {
     }
 
     /**
-     * Unary op {@code op} on an integer (or bool, 0 or 1) value in 64 bits; {@code unsigned}: of an unsigned type (uint64's bits may look negative).
+     * Unary op {@code op} on an integer (or bool, 0 or 1) value in 64 bits; {@code unsigned}: of an unsigned type (uint64's bits may look negative);
+     * {@code alpha}: the call's first float (binarizer's threshold, which a signed value is compared with as a double, as
+     * onnx/reference/ops/aionnxml/op_binarizer.py's numpy comparison does).
      *
      * @throws IllegalArgumentException for an op code not defined on integers
      */
-    public static long unary(int op, long v, boolean unsigned) {
+    public static long unary(int op, long v, boolean unsigned, double alpha) {
         switch (op) {
             case Kernels.RELU: return unsigned ? v : Math.max(v, 0);
             case Kernels.IDENTITY: return v;
@@ -147,6 +151,7 @@ public final class ElementwiseMath {
             case Kernels.SIGN: return unsigned ? (v != 0 ? 1 : 0) : Long.signum(v);
             case Kernels.NOT: return v == 0 ? 1 : 0;
             case Kernels.BITWISE_NOT: return ~v;
+            case Kernels.BINARIZER: return (double) v > alpha ? 1 : 0;
             default: throw new IllegalArgumentException("unary op " + op + " is not defined on integers");
         }
     }

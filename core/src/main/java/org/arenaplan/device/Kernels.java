@@ -426,6 +426,22 @@ import java.util.List;
  * <li>{@link #CONV2D_BACKWARD_FILTER} ptrs [x, dy, dw]; ints as {@link #CONV2D}'s first 16: dw =
  *     the gradient of conv2d's w, summed over n, then oh, then ow, in f32 from 0; group 1.</li>
  * </ul>
+ *
+ * <p>The optimizer kernel of the ONNX training optimizers (ai.onnx.preview.training Adagrad, Adam,
+ * Momentum; {@code ops.OptimizerOps}), one call per tensor X, one thread per element:
+ * <ul>
+ * <li>{@link #OPTIMIZER} ptrs [r, t, x, g, s1, (s2), xNew, s1New, (s2New)] (s2 and s2New with mode
+ *     {@link #OPTIMIZER_ADAM} only); ints [n, mode]; floats [norm_coefficient, alpha, beta, epsilon,
+ *     decay_factor, norm_coefficient_post]. r is the f32 learning rate and t the int64 step count
+ *     (scalars); x, g, s1, s2 and the outputs f32 of n elements. In double, each output rounded once
+ *     to f32, with gr = norm_coefficient * x + g (the spec's formulas, onnx/reference/ops/aionnx_preview_training):
+ *     {@link #OPTIMIZER_ADAGRAD} (s1 = H): h' = h + gr^2, x' = x - r / (1 + t * decay_factor) * gr / (sqrt(h') + epsilon);
+ *     {@link #OPTIMIZER_ADAM} (s1 = V, s2 = H): v' = alpha v + (1 - alpha) gr, h' = beta h + (1 - beta) gr^2,
+ *     r' = r sqrt(1 - beta^t) / (1 - alpha^t) when t &gt; 0 else r, x' = (1 - norm_coefficient_post) (x - r' v' / (sqrt(h') + epsilon));
+ *     {@link #OPTIMIZER_MOMENTUM} and {@link #OPTIMIZER_NESTEROV} (s1 = V): v' = alpha v + b gr with b = beta when t &gt; 0
+ *     else 1, x' = x - r v' (standard) or x - r (gr + alpha v') (nesterov). In place allowed (xNew = x,
+ *     s1New = s1, s2New = s2): element i of every input is read before element i of any output is written.</li>
+ * </ul>
  */
 public final class Kernels {
     public static final String UNARY = "unary";
@@ -502,6 +518,10 @@ public final class Kernels {
     public static final String CONV2D_BACKWARD_DATA = "conv2d_backward_data";
     public static final String CONV2D_BACKWARD_FILTER = "conv2d_backward_filter";
 
+    public static final String OPTIMIZER = "optimizer";
+    /** {@link #OPTIMIZER} modes. */
+    public static final int OPTIMIZER_ADAGRAD = 0, OPTIMIZER_ADAM = 1, OPTIMIZER_MOMENTUM = 2, OPTIMIZER_NESTEROV = 3;
+
     /** Kernels of training graphs (the gradient ops of {@code ops.TrainingOps}); every device implements them. */
     public static final List<String> TRAINING = List.of(GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD,
             CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
@@ -518,18 +538,18 @@ public final class Kernels {
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
             ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION, ROI_ALIGN, DEFORM_CONV, MAX_UNPOOL, DET,
-            NONZERO, COMPRESS, UNIQUE, NMS, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER);
+            NONZERO, COMPRESS, UNIQUE, NMS, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER, OPTIMIZER);
 
-    /** Kernels whose output may be exactly one of their inputs (same pointer, same size); no other overlap is allowed. */
+    /** Kernels whose output may be exactly one of their inputs (same pointer, same size; {@link #OPTIMIZER}: each output over its own input); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
-            GELU_GRAD, SOFTMAX_GRAD, SCATTER_ELEMENTS, SCATTER_ND, TENSOR_SCATTER);
+            GELU_GRAD, SOFTMAX_GRAD, SCATTER_ELEMENTS, SCATTER_ND, TENSOR_SCATTER, OPTIMIZER);
 
     /** {@link #UNARY} op codes (formulas and types: {@link ElementwiseMath}). */
     public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4, ABS = 5, NEG = 6, EXP = 7, LOG = 8, SQRT = 9,
             RECIPROCAL = 10, FLOOR = 11, CEIL = 12, ROUND = 13, SIGN = 14, ERF = 15, SIN = 16, COS = 17, TAN = 18, ASIN = 19, ACOS = 20,
             ATAN = 21, SINH = 22, COSH = 23, ASINH = 24, ACOSH = 25, ATANH = 26, SOFTPLUS = 27, SOFTSIGN = 28, HARD_SIGMOID = 29,
             HARD_SWISH = 30, LEAKY_RELU = 31, ELU = 32, SELU = 33, CELU = 34, THRESHOLDED_RELU = 35, MISH = 36, GELU_TANH = 37,
-            SHRINK = 38, CLIP = 39, NOT = 40, BITWISE_NOT = 41, IS_NAN = 42, IS_INF = 43, DIV_BY = 44, SWISH = 45;
+            SHRINK = 38, CLIP = 39, NOT = 40, BITWISE_NOT = 41, IS_NAN = 42, IS_INF = 43, DIV_BY = 44, SWISH = 45, BINARIZER = 46;
     /**
      * The fused epilogue of {@link #CONV2D} and {@link #GEMM} (their last int): the activation applied
      * to each finished output, by the formula of {@link #UNARY}'s op of the same name, so that a

@@ -302,9 +302,14 @@ public final class OpChecks {
     public static String inPlaceRefusal(Op op, Op.InPlace h, Function<String, Tensor> tensors) {
         OpSpec spec = OpRegistry.get(op.kind());
         if (spec == null) return null;
-        if (h.output() != 0 || !spec.mayRunInPlace(h.input())) {
-            if (spec.inPlaceInputs().isEmpty())
+        if (!spec.mayRunInPlace(h.output(), h.input(), op.inputs().size())) {
+            if (!spec.runsInPlace())
                 return spec.kind() + " cannot run in place: kernel " + quoted(spec.kernels()) + " reads input elements after writing output elements over them";
+            if (spec.inPlaceGroups() != null) {
+                int j = spec.inPlaceGroups().input(h.output(), op.inputs().size());
+                return spec.kind() + " output #" + h.output() + " may overwrite " + (j < 0 ? "no input" : "only input #" + j)
+                        + ", not input #" + h.input() + " (" + spec.inPlaceGroups().describe() + ")";
+            }
             List<String> allowed = new ArrayList<>();
             for (int j : new java.util.TreeSet<>(spec.inPlaceInputs())) allowed.add("#" + j);
             return spec.kind() + " may overwrite only input" + (allowed.size() > 1 ? "s " : " ") + String.join(", ", allowed) + ", not input #" + h.input();

@@ -28,6 +28,8 @@ import java.util.Set;
  * @param view          whether outputs may be declared views of input 0, and where
  * @param inPlaceInputs inputs that output 0 may overwrite (same shape, same bytes): its kernels
  *                      read each element before writing the element at the same index
+ * @param inPlaceGroups null, or which input each output of a kind with tensor groups may overwrite
+ *                      ({@link InPlaceGroups}: the ONNX training optimizers' X_new over X)
  * @param members       whether the inputs may be declared member slices of the output (Concat)
  * @param kernels       the kernels its lowering may launch
  * @param flops         its floating-point operations, for the cost of recomputation ({@code train.Recompute})
@@ -42,8 +44,43 @@ import java.util.Set;
  *                      the runtime extent and the others are planned at their upper bound
  */
 public record OpSpec(String kind, int minInputs, int maxInputs, int minOutputs, int maxOutputs, List<AttrSpec> attrs, ShapeRule shape,
-                     ViewRule view, Set<Integer> inPlaceInputs, boolean members, List<String> kernels, FlopRule flops, List<DType> computes, String summary,
-                     BoundedRule bounded) {
+                     ViewRule view, Set<Integer> inPlaceInputs, InPlaceGroups inPlaceGroups, boolean members, List<String> kernels, FlopRule flops,
+                     List<DType> computes, String summary, BoundedRule bounded) {
+
+    /**
+     * The in-place facts of a kind whose inputs are {@code lead} single tensors, then
+     * {@code inputs.size()} groups of n tensors each (n from the op's input count), and whose outputs
+     * are {@code outputs.size()} groups of n: entry k of output group o may overwrite entry k of the
+     * input group named {@code outputs.get(o)}, as the ONNX training optimizers
+     * (ai.onnx.preview.training Adagrad, Adam, Momentum: inputs R, T, X1..Xn, G1..Gn, H1..Hn;
+     * outputs X1_new..Xn_new, H1_new..Hn_new) update X and their state in place: their kernels read
+     * each element of every input before writing the elements at the same index.
+     *
+     * @param lead    inputs before the groups (R and T), which no output overwrites
+     * @param inputs  the names of the input groups, in order (X, G, H)
+     * @param outputs per output group, the name of the input group it may overwrite (X, H)
+     */
+    public record InPlaceGroups(int lead, List<String> inputs, List<String> outputs) {
+        public InPlaceGroups {
+            inputs = List.copyOf(inputs);
+            outputs = List.copyOf(outputs);
+            if (!inputs.containsAll(outputs)) throw new IllegalArgumentException("output groups " + outputs + " name an input group outside " + inputs);
+        }
+
+        /** The input output {@code output} may overwrite in an op of {@code inputCount} inputs, or -1 when the count does not make whole groups. */
+        public int input(int output, int inputCount) {
+            int n = (inputCount - lead) / inputs.size();
+            if (n < 1 || (inputCount - lead) % inputs.size() != 0 || output < 0 || output >= n * outputs.size()) return -1;
+            return lead + inputs.indexOf(outputs.get(output / n)) * n + output % n;
+        }
+
+        /** {@code X_new over X, H_new over H (each tensor)}: the table's words. */
+        public String describe() {
+            List<String> w = new java.util.ArrayList<>();
+            for (String o : outputs) w.add(o + "_new over " + o);
+            return String.join(", ", w) + " (each tensor)";
+        }
+    }
 
     /**
      * A kind whose output shape depends on its input values (ONNX NonZero, Compress), planned as
@@ -155,5 +192,16 @@ public record OpSpec(String kind, int minInputs, int maxInputs, int minOutputs, 
 
     public boolean mayRunInPlace(int input) {
         return inPlaceInputs.contains(input);
+    }
+
+    /** Whether output {@code output} may overwrite input {@code input} of an op with {@code inputCount} inputs. */
+    public boolean mayRunInPlace(int output, int input, int inputCount) {
+        if (inPlaceGroups != null) return inPlaceGroups.input(output, inputCount) == input;
+        return output == 0 && inPlaceInputs.contains(input);
+    }
+
+    /** Whether any output of the kind may overwrite an input. */
+    public boolean runsInPlace() {
+        return !inPlaceInputs.isEmpty() || inPlaceGroups != null;
     }
 }

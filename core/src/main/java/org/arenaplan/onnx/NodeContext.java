@@ -259,9 +259,10 @@ public final class NodeContext {
     }
 
     public String where() {
-        boolean preview = node.domain().equals(NodeLowering.PREVIEW_DOMAIN) || node.domain().equals(NodeLowering.STAGE_DOMAIN);   // a stage is part of one
+        NodeLowering.Domain other = node.domain().equals(NodeLowering.STAGE_DOMAIN) ? NodeLowering.PREVIEW   // a stage is part of a FlexAttention
+                : NodeLowering.otherDomain(node);
         String version = node.inDefaultDomain() ? "opset " + opset
-                : preview ? NodeLowering.PREVIEW_DOMAIN + " opset " + NodeLowering.PREVIEW_OPSET : node.domain();
+                : other != null ? other.name() + " opset " + other.versions() : node.domain();
         return file + ": node '" + opName() + "' (" + node.opType() + ", #" + index + ", " + version + ")";
     }
 

@@ -81,13 +81,35 @@ public final class NodeLowering {
      * domain's).
      */
     static final String PREVIEW_DOMAIN = "ai.onnx.preview", STAGE_DOMAIN = "arenaplan";
-    static final Set<String> PREVIEW_OPS = Set.of("FlexAttention");
     /** The version of the ai.onnx.preview domain whose ops the importer implements (FlexAttention-1). */
     static final long PREVIEW_OPSET = 1;
 
-    /** Whether {@code node} is an op of the ai.onnx.preview domain the importer takes. */
-    static boolean preview(OnnxModel.Node node) {
-        return node.domain().equals(PREVIEW_DOMAIN) && PREVIEW_OPS.contains(node.opType());
+    /**
+     * A domain other than the default one whose op types {@code ops} the importer takes, at the
+     * versions {@code first..last}, in all of which those ops mean what the importer implements
+     * (ONNX IR 3+: the version a model imports decides what an op means).
+     */
+    record Domain(String name, long first, long last, Set<String> ops) {
+        /** {@code 1} or {@code 1..5}. */
+        String versions() {
+            return first == last ? "" + first : first + ".." + last;
+        }
+    }
+
+    /** ai.onnx.preview at version 1 (FlexAttention-1). */
+    static final Domain PREVIEW = new Domain(PREVIEW_DOMAIN, PREVIEW_OPSET, PREVIEW_OPSET, Set.of("FlexAttention"));
+    /**
+     * The other domains taken: ai.onnx.preview; ai.onnx.preview.training (Adagrad-1, Adam-1,
+     * Momentum-1); ai.onnx.ml at 1..5 (Binarizer-1 and ArrayFeatureExtractor-1 are the schemas in
+     * force at every version up to 5, onnx 1.23.1's {@code onnx_ml_opset_version()}).
+     */
+    static final List<Domain> OTHER_DOMAINS = List.of(PREVIEW, new Domain("ai.onnx.preview.training", 1, 1, Set.of("Adagrad", "Adam", "Momentum")),
+            new Domain("ai.onnx.ml", 1, 5, Set.of("Binarizer", "ArrayFeatureExtractor")));
+
+    /** The domain of {@code node} when it is one of {@link #OTHER_DOMAINS} and its op type one the importer takes there, else null. */
+    static Domain otherDomain(OnnxModel.Node node) {
+        for (Domain d : OTHER_DOMAINS) if (d.name().equals(node.domain()) && d.ops().contains(node.opType())) return d;
+        return null;
     }
 
     private NodeLowering() { }

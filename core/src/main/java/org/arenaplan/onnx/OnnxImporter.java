@@ -59,15 +59,17 @@ import java.util.TreeSet;
  * value given for it ({@link Options#sequenceInputs}: one tensor graph input per element), and is
  * refused without one; a graph output that is one is copied out into tensors ({@link OnnxEdges}).
  * A FlexAttention's score_mod and prob_mod are refused
- * (between the stages of the op; ai.onnx.preview is the one other domain taken, for
- * FlexAttention only). Not supported: ops from any other domain.
+ * (between the stages of the op). The other domains taken are ai.onnx.preview (FlexAttention)
+ * and ai.onnx.preview.training (Adagrad, Adam, Momentum) and ai.onnx.ml (Binarizer, ArrayFeatureExtractor;
+ * {@link NodeLowering#OTHER_DOMAINS}).
+ * Not supported: ops from any other domain.
  */
 public final class OnnxImporter {
 
     /**
      * @param dims          values of symbolic dims by name, or {@code INPUT.AXIS} overrides
      * @param concatInPlace write Concat inputs into slices of the output where legal
-     * @param elementwiseInPlace hint elementwise ops to overwrite input 0 where it dies
+     * @param elementwiseInPlace hint elementwise ops to overwrite input 0 where it dies, and the training optimizers each updated tensor over the one it updates
      * @param donateInputs  graph inputs are donated (reusable after their last read)
      * @param inputValues   values of graph inputs known before import (e.g. the files a run will feed): an
      *                      input of at most {@link #MAX_CONSTANT_VALUES} elements that a node needs as a
@@ -210,32 +212,35 @@ public final class OnnxImporter {
     }
 
     /**
-     * A model using an op of the ai.onnx.preview domain imports that domain at the version whose
-     * meaning arenaplan implements, {@link NodeLowering#PREVIEW_OPSET} (ONNX IR 3+: a model imports
-     * every domain it uses, and the version decides what an op means).
+     * A model using an op of another domain the importer takes ({@link NodeLowering#OTHER_DOMAINS}:
+     * ai.onnx.preview, ai.onnx.preview.training, ai.onnx.ml) imports that domain at a version whose meaning
+     * arenaplan implements (ONNX IR 3+: a model imports every domain it uses, and the version
+     * decides what an op means).
      *
      * @throws OnnxException naming the file, the first such node and the version imported (or its absence)
      */
-    private void checkPreviewOpset(OnnxModel model) {
-        OnnxModel.Node first = firstPreview(model.graph().nodes());
-        if (first == null) return;
-        Long v = model.opsets().get(NodeLowering.PREVIEW_DOMAIN);
-        String node = "node '" + Printable.of(first.name().isEmpty() ? first.opType() : first.name()) + "' (" + first.opType() + ")";
-        if (v == null && model.irVersion() >= 3)
-            throw new OnnxException(file + ": opset_import names no version of the " + NodeLowering.PREVIEW_DOMAIN + " domain, which " + node
-                    + " uses (ONNX IR 3+: a model imports every domain it uses; FlexAttention is " + NodeLowering.PREVIEW_DOMAIN + " version " + NodeLowering.PREVIEW_OPSET + ")");
-        if (v != null && v != NodeLowering.PREVIEW_OPSET)
-            throw new OnnxException(file + ": opset " + v + " of the " + NodeLowering.PREVIEW_DOMAIN + " domain, which " + node
-                    + " uses, is not the version arenaplan imports (" + NodeLowering.PREVIEW_OPSET + ")");
+    private void checkOtherDomainOpsets(OnnxModel model) {
+        for (NodeLowering.Domain d : NodeLowering.OTHER_DOMAINS) {
+            OnnxModel.Node first = firstOf(model.graph().nodes(), d);
+            if (first == null) continue;
+            Long v = model.opsets().get(d.name());
+            String node = "node '" + Printable.of(first.name().isEmpty() ? first.opType() : first.name()) + "' (" + first.opType() + ")";
+            if (v == null && model.irVersion() >= 3)
+                throw new OnnxException(file + ": opset_import names no version of the " + d.name() + " domain, which " + node
+                        + " uses (ONNX IR 3+: a model imports every domain it uses; " + first.opType() + " is " + d.name() + " version " + d.versions() + ")");
+            if (v != null && (v < d.first() || v > d.last()))
+                throw new OnnxException(file + ": opset " + v + " of the " + d.name() + " domain, which " + node
+                        + " uses, is not " + (d.first() == d.last() ? "the version" : "a version") + " arenaplan imports (" + d.versions() + ")");
+        }
     }
 
-    /** The first node of the ai.onnx.preview domain the importer takes, in the graph or a subgraph, or null. */
-    private static OnnxModel.Node firstPreview(List<OnnxModel.Node> nodes) {
+    /** The first node of domain {@code d} the importer takes, in the graph or a subgraph, or null. */
+    private static OnnxModel.Node firstOf(List<OnnxModel.Node> nodes, NodeLowering.Domain d) {
         for (OnnxModel.Node n : nodes) {
-            if (NodeLowering.preview(n)) return n;
+            if (NodeLowering.otherDomain(n) == d) return n;
             for (OnnxModel.Attribute a : n.attributes().values()) {
                 if (!(a.value() instanceof OnnxModel.Graph g)) continue;
-                OnnxModel.Node in = firstPreview(g.nodes());
+                OnnxModel.Node in = firstOf(g.nodes(), d);
                 if (in != null) return in;
             }
         }
@@ -247,7 +252,7 @@ public final class OnnxImporter {
         if (model.irVersion() >= 3 && !model.opsets().containsKey("") && !model.opsets().containsKey("ai.onnx")
                 && model.graph().nodes().stream().anyMatch(OnnxModel.Node::inDefaultDomain))
             throw new OnnxException(file + ": opset_import names no version of the default ONNX domain, which its nodes use (ONNX IR 3+: a model imports every domain it uses)");
-        checkPreviewOpset(model);
+        checkOtherDomainOpsets(model);
         if (opset < OlderOpsets.MIN_OPSET || opset > NodeLowering.MAX_OPSET)
             throw new OnnxException(file + ": opset " + opset + " of the default ONNX domain is outside the supported range "
                     + OlderOpsets.MIN_OPSET + ".." + NodeLowering.MAX_OPSET);
@@ -781,6 +786,7 @@ public final class OnnxImporter {
             l.attrs().forEach(op::attr);
             if (l.view()) op.view(0, 0, Shapes.viewOffset(l, values.get(l.inputs().get(0))));
             if (options.elementwiseInPlace() && mayOverwriteInput0(l, members)) op.inPlace();
+            if (options.elementwiseInPlace()) for (int[] h : groupHints(l, members)) op.inPlace(h[0], h[1]);
             ConcatInPlace.Decision d = concatDecisions.get(p);
             if (d != null && d.inPlace()) for (int j = 0; j < d.offsets().length; j++) op.member(j, 0, d.offsets()[j]);
             op.add();
@@ -829,9 +835,28 @@ public final class OnnxImporter {
     private boolean mayOverwriteInput0(Lowered l, Set<String> members) {
         OpSpec spec = OpRegistry.get(l.kind());
         if (spec == null || !spec.elementwise() || !spec.mayRunInPlace(0)) return false;
-        Value out = l.outputs().get(0), in = values.get(l.inputs().get(0));
+        return mayOverwrite(l.outputs().get(0), values.get(l.inputs().get(0)), members);
+    }
+
+    /** Whether a hint of {@code out} over {@code in} can be granted: same shape and type, {@code in} no weight nor caller-owned graph input, {@code out} no Concat member. */
+    private boolean mayOverwrite(Value out, Value in, Set<String> members) {
         if (weights.containsKey(in.name()) || (graphInputs.contains(in.name()) && !options.donateInputs()) || members.contains(out.name())) return false;
         return out.dtype() == in.dtype() && Arrays.equals(out.shape(), in.shape());
+    }
+
+    /**
+     * The in-place hints of a kind with tensor groups ({@code OpSpec.InPlaceGroups}: the training
+     * optimizers' X_new over X), as {output, input} pairs, where {@link #mayOverwrite} allows.
+     */
+    private List<int[]> groupHints(Lowered l, Set<String> members) {
+        OpSpec spec = OpRegistry.get(l.kind());
+        List<int[]> hints = new ArrayList<>();
+        if (spec == null || spec.inPlaceGroups() == null) return hints;
+        for (int o = 0; o < l.outputs().size(); o++) {
+            int j = spec.inPlaceGroups().input(o, l.inputs().size());
+            if (j >= 0 && mayOverwrite(l.outputs().get(o), values.get(l.inputs().get(j)), members)) hints.add(new int[]{o, j});
+        }
+        return hints;
     }
 
     private Tensor tensor(Value v) {

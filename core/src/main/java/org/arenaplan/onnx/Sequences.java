@@ -155,7 +155,7 @@ final class Sequences {
                     throw n.error("tensor " + t + " is " + t.dtype().jsonName() + " but input_sequence '" + in.get(0)
                             + "' holds " + s.dtype().jsonName() + " (SequenceInsert: 'tensor' must have the same data type as 'input_sequence')");
                 int n0 = s.tensors().size();
-                int at = in.size() == 3 && !in.get(2).isEmpty() ? position(n, in.get(2), n0, n0) : n0;
+                int at = in.size() == 3 && !in.get(2).isEmpty() ? position(n, in.get(2), n0, n0, true) : n0;
                 List<String> l = new ArrayList<>(s.tensors());
                 l.add(at, in.get(1));
                 held.put(out, new Seq(l, t.dtype()));
@@ -165,7 +165,7 @@ final class Sequences {
                 Seq s = sequence(n, in.get(0), "input_sequence");
                 int n0 = s.tensors().size();
                 n.require(n0 > 0, "input_sequence '" + in.get(0) + "' is empty: there is no tensor to erase");
-                int at = in.size() == 2 && !in.get(1).isEmpty() ? position(n, in.get(1), n0, n0 - 1) : n0 - 1;
+                int at = in.size() == 2 && !in.get(1).isEmpty() ? position(n, in.get(1), n0, n0 - 1, false) : n0 - 1;
                 List<String> l = new ArrayList<>(s.tensors());
                 l.remove(at);
                 held.put(out, new Seq(l, s.dtype()));
@@ -175,7 +175,7 @@ final class Sequences {
                 Seq s = sequence(n, in.get(0), "input_sequence");
                 int n0 = s.tensors().size();
                 n.require(n0 > 0, "input_sequence '" + in.get(0) + "' is empty: there is no tensor at any position");
-                identity(n, index, s.tensors().get(position(n, in.get(1), n0, n0 - 1)), out);
+                identity(n, index, s.tensors().get(position(n, in.get(1), n0, n0 - 1, false)), out);
             }
             case "SequenceLength" -> {
                 n.require(in.size() == 1, "has " + in.size() + " inputs; SequenceLength takes input_sequence");
@@ -303,12 +303,19 @@ final class Sequences {
 
     /**
      * A position known at import, in [-n, {@code last}] (negative counts from the back), as an index.
+     * Operators.md declares every position a scalar; with {@code oneElement} a 1-element tensor of any
+     * rank is taken too, as SequenceInsert's is in the ONNX backend test test_sequence_insert_at_front
+     * ([1]), which ONNX Runtime and the reference implementation (op_sequence_insert.py reads
+     * {@code position[0]}) accept.
      *
-     * @throws OnnxException (through {@code n.error}) when it is computed at run time, not a scalar, or out of range
+     * @throws OnnxException (through {@code n.error}) when it is computed at run time, not a scalar
+     *         (nor, with {@code oneElement}, a 1-element tensor), not int32/int64, or out of range
      */
-    private int position(NodeContext n, String name, int count, int last) {
+    private int position(NodeContext n, String name, int count, int last, boolean oneElement) {
         Value v = tensor(n, name, "position");
-        n.require(v.rank() == 0 && (v.dtype() == DType.I64 || v.dtype() == DType.I32), "position " + v + " is not an int32 or int64 scalar");
+        boolean shapeTaken = v.rank() == 0 || oneElement && v.countable() && v.elements() == 1;
+        n.require(shapeTaken && (v.dtype() == DType.I64 || v.dtype() == DType.I32),
+                "position " + v + " is not an int32 or int64 scalar" + (oneElement ? " or 1-element tensor" : ""));
         double[] c = importer.constant(name);
         if (c == null) throw n.error("position '" + name + "' is computed at run time; arenaplan resolves " + n.opType() + " only when its position is known at import");
         long p = (long) c[0];

@@ -50,7 +50,7 @@ final class UnsupportedNodes {
         for (int i = 0; i < nodes.size(); i++) {
             OnnxModel.Node node = nodes.get(i);
             String name = Printable.of(where + (node.name().isEmpty() ? node.opType() + "_" + i : node.name()));
-            if (!node.inDefaultDomain() && !NodeLowering.preview(node)) {
+            if (!node.inDefaultDomain() && NodeLowering.otherDomain(node) == null) {
                 ops.computeIfAbsent(Printable.of(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
             } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())
                     && !ControlFlow.unrolls(node) && !Sequences.resolves(node)) {

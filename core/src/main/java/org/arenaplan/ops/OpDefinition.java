@@ -53,6 +53,7 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
         private OpSpec.ShapeRule shape;
         private OpSpec.ViewRule view = OpSpec.ViewRule.NONE;
         private final List<Integer> inPlace = new ArrayList<>();
+        private OpSpec.InPlaceGroups inPlaceGroups;
         private boolean members;
         private final List<String> kernels = new ArrayList<>();
         private OpSpec.FlopRule flops;
@@ -103,6 +104,9 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
 
         /** Inputs output 0 may overwrite: its kernels read each element before writing the element at the same index. */
         public Builder inPlace(Integer... inputs) { inPlace.addAll(List.of(inputs)); return this; }
+
+        /** Outputs in groups that may each overwrite an input of the group named ({@link OpSpec.InPlaceGroups}). */
+        public Builder inPlaceGroups(OpSpec.InPlaceGroups groups) { inPlaceGroups = groups; return this; }
 
         /** The inputs may be declared member slices of the output (Concat). */
         public Builder members() { members = true; return this; }
@@ -179,7 +183,7 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
         public OpDefinition build() {
             if (lowering == null) throw new IllegalStateException(kind + " has no lowering");
             OpSpec.FlopRule f = flops != null ? flops : view != OpSpec.ViewRule.NONE ? OpSpec.NO_ARITHMETIC : OpSpec.PER_OUTPUT_ELEMENT;
-            OpSpec spec = new OpSpec(kind, minInputs, maxInputs, minOutputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), members, kernels, f, computes, doc, bounded);
+            OpSpec spec = new OpSpec(kind, minInputs, maxInputs, minOutputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), inPlaceGroups, members, kernels, f, computes, doc, bounded);
             List<OnnxImport> onnx = new ArrayList<>();
             for (PendingImport p : imports) {
                 Set<String> allowed = new LinkedHashSet<>();

@@ -25,7 +25,7 @@ import java.util.Map;
 public final class Operators implements OpTable, LoweringTable, OnnxOpTable, GradientTable {
     /** Every family, in the order of the README's operator table. */
     static final List<OpFamily> FAMILIES = List.of(new LinearAlgebraOps(), new ElementwiseOps(), new NormalizationOps(), new ImageOps(), new DetectionOps(), new DataDependentOps(),
-            new LayoutOps(), new TypeAndIndexOps(), new ShapeIndexOps(), new TrainingOps(), new ReductionOps(), new LossOps(), new EinsumOps(), new RecurrentOps(), new TransformerOps(), new StateSpaceOps(), new LinearAttentionOps(), new FlexAttentionOps(), new SignalOps(), new QuantizedOps(), new SequenceOps());
+            new LayoutOps(), new TypeAndIndexOps(), new ShapeIndexOps(), new TrainingOps(), new OptimizerOps(), new MlOps(), new ReductionOps(), new LossOps(), new EinsumOps(), new RecurrentOps(), new TransformerOps(), new StateSpaceOps(), new LinearAttentionOps(), new FlexAttentionOps(), new SignalOps(), new QuantizedOps(), new SequenceOps());
 
     /** The definitions, built once. */
     private static final class All {

@@ -105,11 +105,19 @@ final class TypeAndIndexOps implements OpFamily {
 
     /** ONNX Gather(data, indices) along attr axis (negative counts from the end). */
     private static KernelCall gather(Op op, OpLowering l) {
+        return gather(op, l, OpAttrs.of(op).integer("axis"));
+    }
+
+    /**
+     * One {@link Kernels#GATHER} call: output 0 = input 0's slices along {@code axis} (negative
+     * counts from the end) at the indices input 1 holds (int64 or int32, any shape, in row-major
+     * order; a negative index counts from the end, one out of range is an error of the device).
+     */
+    static KernelCall gather(Op op, OpLowering l, long axis) {
         String d = op.inputs().get(0), idx = op.inputs().get(1), y = out(op);
         DType t = l.sameType(op, d, y), it = l.dtype(idx);
-        if (it != DType.I64 && it != DType.I32) throw fail(op, "indices '" + idx + "' are " + it.jsonName() + "; Gather takes int64 or int32");
+        if (it != DType.I64 && it != DType.I32) throw fail(op, "indices '" + idx + "' are " + it.jsonName() + "; " + op.kind() + " takes int64 or int32");
         long[] ds = l.shape(op, d);
-        long axis = OpAttrs.of(op).integer("axis");
         int a = (int) (axis < 0 ? axis + ds.length : axis);
         if (a < 0 || a >= ds.length) throw fail(op, "axis " + axis + " out of range for shape " + Arrays.toString(ds));
         long outer = product(Arrays.copyOf(ds, a)), inner = product(Arrays.copyOfRange(ds, a + 1, ds.length));

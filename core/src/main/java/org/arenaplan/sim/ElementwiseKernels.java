@@ -31,7 +31,7 @@ final class ElementwiseKernels {
         return () -> {
             ByteBuffer x = SimKernels.in(c, 0), y = SimKernels.out(c, 1);
             for (int k = 0; k < n; k++) {
-                if (t.isIntegral()) yt.putLong(y, k, ElementwiseMath.unary(op, t.getLong(x, k), t.isUnsigned()));
+                if (t.isIntegral()) yt.putLong(y, k, ElementwiseMath.unary(op, t.getLong(x, k), t.isUnsigned(), alpha));
                 else if (yt == DType.BOOL) yt.putLong(y, k, ElementwiseMath.unaryTest(op, getDouble(t, x, k), alpha, beta) ? 1 : 0);
                 else putDouble(yt, y, k, ElementwiseMath.unary(op, getDouble(t, x, k), alpha, beta));
             }

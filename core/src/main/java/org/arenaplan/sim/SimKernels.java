@@ -90,6 +90,7 @@ final class SimKernels {
             case Kernels.LAYERNORM_GRAD: need(c, 4, 2); return onFloats(c, DType.F32, f -> TrainingKernels.layerNormGrad(c, f));
             case Kernels.CONV2D_BACKWARD_DATA: need(c, 3, 16); return onFloats(c, DType.F32, f -> TrainingKernels.convBackwardData(c, f));
             case Kernels.CONV2D_BACKWARD_FILTER: need(c, 3, 16); return onFloats(c, DType.F32, f -> TrainingKernels.convBackwardFilter(c, f));
+            case Kernels.OPTIMIZER: return TrainingKernels.optimizer(c);
             default: {
                 Runnable r = ReductionKernels.bind(c);
                 if (r == null) r = NormalizationKernels.bind(c);

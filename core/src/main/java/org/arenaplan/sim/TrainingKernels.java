@@ -7,7 +7,7 @@ import org.arenaplan.device.Kernels;
 import static org.arenaplan.sim.SimKernels.i;
 
 /**
- * The simulator's training kernels ({@link Kernels#TRAINING}, layouts documented there). Every sum
+ * The simulator's training kernels ({@link Kernels#TRAINING}, and {@link Kernels#OPTIMIZER}; layouts documented there). Every sum
  * runs in the documented order in f32, so results are the same bits whatever the addresses.
  */
 final class TrainingKernels {
@@ -119,5 +119,59 @@ final class TrainingKernels {
                             }
                     }
         System.arraycopy(acc, 0, dw.a(), dw.i(), acc.length);
+    }
+
+    /**
+     * {@link Kernels#OPTIMIZER}: the update of one tensor by Adagrad, Adam or Momentum, element by
+     * element in double, each output rounded once to f32 (formulas in {@link Kernels}).
+     */
+    static Runnable optimizer(KernelCall c) {
+        int mode = c.ints().length < 2 ? -1 : i(c, 1);
+        if (mode < Kernels.OPTIMIZER_ADAGRAD || mode > Kernels.OPTIMIZER_NESTEROV)
+            throw new DeviceException("'" + c.label() + "': optimizer takes ints [n, mode] with mode 0..3, got " + java.util.Arrays.toString(c.ints()));
+        int states = mode == Kernels.OPTIMIZER_ADAM ? 2 : 1;
+        SimKernels.need(c, 5 + 2 * states, 2);   // r, t, x, g, the states, x', the states'
+        if (c.floats().length < 6) throw new DeviceException("'" + c.label() + "': optimizer takes 6 floats, got " + c.floats().length);
+        int n = i(c, 0);
+        if (SimKernels.count(c, 0, org.arenaplan.ir.DType.F32) != 1 || SimKernels.count(c, 1, org.arenaplan.ir.DType.I64) != 1)
+            throw new DeviceException("'" + c.label() + "': optimizer's r (f32) and t (int64) are scalars");
+        for (int k = 2; k < 5 + 2 * states; k++)
+            if (SimKernels.count(c, k, org.arenaplan.ir.DType.F32) != n)
+                throw new DeviceException("'" + c.label() + "': optimizer argument " + c.pointer(k).tensor() + " does not hold n = " + n + " f32 elements");
+        return () -> {
+            float r = SimKernels.inFloats(c, 0)[0];
+            long t = SimKernels.in(c, 1).getLong(0);
+            float[] x = SimKernels.inFloats(c, 2), g = SimKernels.inFloats(c, 3), s1 = SimKernels.inFloats(c, 4);
+            float[] s2 = states == 2 ? SimKernels.inFloats(c, 5) : null;
+            float[] xNew = new float[n], s1New = new float[n], s2New = states == 2 ? new float[n] : null;
+            double[] f = c.floats();
+            double norm = f[0], alpha = f[1], beta = f[2], eps = f[3], decay = f[4], post = f[5];
+            for (int k = 0; k < n; k++) {
+                double xv = x[k], gr = norm * xv + g[k];
+                switch (mode) {
+                    case Kernels.OPTIMIZER_ADAGRAD -> {
+                        double h = s1[k] + gr * gr;
+                        s1New[k] = (float) h;
+                        xNew[k] = (float) (xv - r / (1 + t * decay) * gr / (Math.sqrt(h) + eps));
+                    }
+                    case Kernels.OPTIMIZER_ADAM -> {
+                        double v = alpha * s1[k] + (1 - alpha) * gr, h = beta * s2[k] + (1 - beta) * gr * gr;
+                        double rt = t > 0 ? r * Math.sqrt(1 - Math.pow(beta, t)) / (1 - Math.pow(alpha, t)) : r;
+                        s1New[k] = (float) v;
+                        s2New[k] = (float) h;
+                        xNew[k] = (float) ((1 - post) * (xv - rt * (v / (Math.sqrt(h) + eps))));
+                    }
+                    default -> {
+                        double v = alpha * s1[k] + (t > 0 ? beta : 1) * gr;
+                        s1New[k] = (float) v;
+                        xNew[k] = (float) (mode == Kernels.OPTIMIZER_MOMENTUM ? xv - r * v : xv - r * (gr + alpha * v));
+                    }
+                }
+            }
+            int out = 4 + states;
+            SimKernels.storeFloats(c, out, xNew);
+            SimKernels.storeFloats(c, out + 1, s1New);
+            if (states == 2) SimKernels.storeFloats(c, out + 2, s2New);
+        };
     }
 }

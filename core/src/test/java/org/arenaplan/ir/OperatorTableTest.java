@@ -30,6 +30,7 @@ class OperatorTableTest {
             };
             List<String> inPlace = new ArrayList<>();
             for (int j : new TreeSet<>(o.inPlaceInputs())) inPlace.add("" + j);
+            if (o.inPlaceGroups() != null) inPlace.add(o.inPlaceGroups().describe());
             List<String> kernels = new ArrayList<>();
             for (String k : o.kernels()) kernels.add("`" + k + "`");
             s.append("| ").append(o.kind()).append(" | ").append(inputs).append(" | ").append(attrs.isEmpty() ? "none" : String.join(", ", attrs))

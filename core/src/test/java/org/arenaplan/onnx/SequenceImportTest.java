@@ -90,6 +90,25 @@ class SequenceImportTest {
         OnnxOpRuns.agree(dir, insertEraseStack(), in, 0, 0);
     }
 
+    /** [a, b], c inserted at a position given as the 1-element 1-D tensor {@code pos} (as in test_sequence_insert_at_front), stacked on axis 0. */
+    private static TinyOnnx insertAtOneElementPosition(long... pos) {
+        return new TinyOnnx().opset(17).input("a", 2L).input("b", 2L).input("c", 2L).ints("pos", pos).output("y", 3L, 2L)
+                .node("make", "SequenceConstruct", List.of("a", "b"), List.of("ab"))
+                .node("insert", "SequenceInsert", List.of("ab", "c", "pos"), List.of("cab"))
+                .node("stack", "ConcatFromSequence", List.of("cab"), List.of("y"), "axis", 0L, "new_axis", 1L);
+    }
+
+    @Test
+    void sequenceInsertTakesAOneElementPositionTensorAndRefusesALongerOne() throws Exception {
+        Map<String, TensorValue> in = Map.of("a", TensorValue.ofFloats(new long[]{2}, 1, 2), "b", TensorValue.ofFloats(new long[]{2}, 3, 4),
+                "c", TensorValue.ofFloats(new long[]{2}, 5, 6));
+        assertThat(OnnxOpRuns.run(dir, insertAtOneElementPosition(0), in).get("y").floats()).containsExactly(5f, 6f, 1f, 2f, 3f, 4f);
+        assertThat(OnnxOpRuns.run(dir, insertAtOneElementPosition(-1), in).get("y").floats()).containsExactly(1f, 2f, 5f, 6f, 3f, 4f);
+        OnnxOpRuns.agree(dir, insertAtOneElementPosition(0), in, 0, 0);
+        refused(insertAtOneElementPosition(0, 1),
+                "node 'insert' (SequenceInsert, #1, opset 17): position pos[2] is not an int32 or int64 scalar or 1-element tensor");
+    }
+
     /** A Loop of 3 iterations appending float(i) as a [1] tensor to a loop-carried sequence that starts empty; the sequence concatenated after it. */
     private static TinyOnnx loopAppends() {
         TinyOnnx body = new TinyOnnx().input(OnnxDTypes.INT64, "i").input(OnnxDTypes.BOOL, "c_in").sequenceInput(OnnxDTypes.FLOAT, "s_in")

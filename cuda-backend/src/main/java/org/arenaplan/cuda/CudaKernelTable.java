@@ -132,6 +132,8 @@ final class CudaKernelTable {
             Map.entry(Kernels.LAYERNORM_GRAD, new Spec(4, -1, i -> i[0])),
             Map.entry(Kernels.CONV2D_BACKWARD_DATA, new Spec(3, -1, i -> i[0] * i[1] * i[2] * i[3])),
             Map.entry(Kernels.CONV2D_BACKWARD_FILTER, new Spec(3, -1, i -> i[4] * i[1] * i[7] * i[8])),
+            // one thread per element; r, t, x, g, s1, x_new, s1_new always, s2 and s2_new for Adam (mode 1)
+            Map.entry(Kernels.OPTIMIZER, new Spec(9, -1, i -> i[0], i -> i[1] == Kernels.OPTIMIZER_ADAM ? 0x1FF : 0b011011111)),
             // one block of FLEX_ATTENTION_THREADS per query row (geometry); Q or X, K from point 0 (int 7), V to point 3 (int 8), the output
             Map.entry(Kernels.FLEX_ATTENTION, new Spec(4, -1, i -> i[0] * i[1] * i[3], i -> 1 | (i[7] == 0 ? 2 : 0) | (i[8] == 3 ? 4 : 0) | 8)),
             Map.entry(SLOW_COPY, new Spec(2, -1, i -> i[0])));

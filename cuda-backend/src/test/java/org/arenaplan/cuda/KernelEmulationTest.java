@@ -205,6 +205,7 @@ class KernelEmulationTest {
         c.addAll(vectorizedCases());
         c.addAll(tf32Cases());
         c.addAll(trainingCases());
+        c.addAll(optimizerCases());
         c.addAll(flexAttentionCases());
         c.addAll(dataDependentCases());
         return c;
@@ -325,6 +326,34 @@ class KernelEmulationTest {
             int x = (int) (g[0] * g[1] * g[2] * g[3]), w = (int) (g[4] * g[1] * g[7] * g[8]), dy = (int) (g[0] * g[4] * g[5] * g[6]);
             if (k < 3) c.add(Case.f32(Kernels.CONV2D_BACKWARD_DATA, List.of(random(107 + k, dy), random(108 + k, w)), x, g, new double[0], 0));
             c.add(Case.f32(Kernels.CONV2D_BACKWARD_FILTER, List.of(random(109 + k, x), random(110 + k, dy)), w, g, new double[0], 0));
+        }
+        return c;
+    }
+
+    /**
+     * optimizer (training.cuh) over 1037 elements (more than a block) in each mode (Adagrad, Adam,
+     * Momentum, Nesterov), at t 0 (Adam without bias correction, Momentum's first step) and t 3,
+     * every output compared: bit for bit (+, -, *, /, sqrt in double, rounded once) but Adam within
+     * 1 ulp of f32 (its pow in libm and Java's may differ by an ulp of a double).
+     */
+    private static List<Case> optimizerCases() {
+        List<Case> c = new ArrayList<>();
+        int n = 1037;
+        for (int mode = Kernels.OPTIMIZER_ADAGRAD; mode <= Kernels.OPTIMIZER_NESTEROV; mode++) {
+            int states = mode == Kernels.OPTIMIZER_ADAM ? 2 : 1;
+            for (long t : new long[] {0, 3}) {
+                List<TensorValue> args = new ArrayList<>(List.of(TensorValue.ofFloats(null, 0.05f), TensorValue.ofLongs(DType.I64, null, t),
+                        TensorValue.ofFloats(null, random(120 + mode, n)), TensorValue.ofFloats(null, random(121 + mode, n))));
+                for (int s = 0; s < states; s++) args.add(TensorValue.ofFloats(null, random(122 + mode + s, n, true)));
+                for (int o = 0; o <= states; o++) args.add(TensorValue.ofFloats(null, new float[n]));   // outputs not compared: written, ignored
+                for (int o = 0; o <= states; o++) {
+                    int compared = 4 + states + o;
+                    List<TensorValue> in = new ArrayList<>(args);
+                    in.remove(compared);
+                    c.add(new Case(Kernels.OPTIMIZER, in, DType.F32, n, new long[] {n, mode}, new double[] {0.01, 0.9, 0.999, 1e-6, 0.1, 0.001},
+                            mode == Kernels.OPTIMIZER_ADAM ? 1 : 0, 0, compared));
+                }
+            }
         }
         return c;
     }
@@ -613,9 +642,10 @@ class KernelEmulationTest {
         return c;
     }
 
-    /** Unary float op codes, with the floats [alpha, beta] each reads (Kernels' codes 0..39 but not, bitwise_not; 44, 45). */
-    private static final int[] UNARY_FLOAT_OPS = java.util.stream.IntStream.rangeClosed(0, Kernels.SWISH)
-            .filter(op -> op != Kernels.NOT && op != Kernels.BITWISE_NOT && op != Kernels.IS_NAN && op != Kernels.IS_INF && op < 40 || op == Kernels.DIV_BY || op == Kernels.SWISH).toArray();
+    /** Unary float op codes, with the floats [alpha, beta] each reads (Kernels' codes 0..39 but not, bitwise_not; 44, 45, 46). */
+    private static final int[] UNARY_FLOAT_OPS = java.util.stream.IntStream.rangeClosed(0, Kernels.BINARIZER)
+            .filter(op -> op != Kernels.NOT && op != Kernels.BITWISE_NOT && op != Kernels.IS_NAN && op != Kernels.IS_INF && op < 40
+                    || op == Kernels.DIV_BY || op == Kernels.SWISH || op == Kernels.BINARIZER).toArray();
 
     /** Every op code of unary, binary_broadcast and compare over the types it takes (ElementwiseMath), special values included. */
     private static List<Case> elementwiseCases() {
@@ -627,7 +657,7 @@ class KernelEmulationTest {
             int n = (int) x.elements();
             for (int op : UNARY_FLOAT_OPS) {
                 boolean exact = op == Kernels.RELU || op == Kernels.IDENTITY || op == Kernels.ABS || op == Kernels.NEG || (op >= Kernels.FLOOR && op <= Kernels.SIGN)
-                        || op == Kernels.CLIP || op == Kernels.LEAKY_RELU || op == Kernels.THRESHOLDED_RELU || op == Kernels.SHRINK;
+                        || op == Kernels.CLIP || op == Kernels.LEAKY_RELU || op == Kernels.THRESHOLDED_RELU || op == Kernels.SHRINK || op == Kernels.BINARIZER;
                 c.add(new Case(Kernels.UNARY, List.of(x), t, n, new long[] {n, op, t.onnxCode()}, params, exact ? 0 : 2));
             }
             for (int op : new int[] {Kernels.IS_NAN, Kernels.IS_INF}) {
@@ -656,6 +686,9 @@ class KernelEmulationTest {
                 if (!org.arenaplan.device.ElementwiseMath.unaryTakes(op, t)) continue;
                 c.add(new Case(Kernels.UNARY, List.of(x), t, n, new long[] {n, op, t.onnxCode()}, new double[0], 0));
             }
+            if (org.arenaplan.device.ElementwiseMath.unaryTakes(Kernels.BINARIZER, t))   // thresholds between values, on one, and a negative one
+                for (double threshold : new double[] {2.5, 1.0, -3.0})
+                    c.add(new Case(Kernels.UNARY, List.of(x), t, n, new long[] {n, Kernels.BINARIZER, t.onnxCode()}, new double[] {threshold}, 0));
             TensorValue b = TensorValue.ofLongs(t, null, 7, -1, 3, t == DType.U8 ? 200 : -100, 1);
             for (int op : new int[] {Kernels.MOD, Kernels.FMOD, Kernels.MAXIMUM, Kernels.MINIMUM, Kernels.PRELU, Kernels.BITWISE_AND,
                     Kernels.BITWISE_OR, Kernels.BITWISE_XOR, Kernels.POW}) {
