@@ -152,6 +152,25 @@ class DataDependentOpsTest {
         assertThat(got.get("selected").longs()).startsWith(0, 0, 3, 0, 0, 4);
     }
 
+    /**
+     * A NaN score that no score_threshold drops is refused before the launch, naming the box: onnx's
+     * reference and ONNX Runtime sort by score with <, which NaN leaves undefined. Before, the kernels'
+     * scan took a NaN first box as the class's best and then stopped, selecting one row of a class.
+     */
+    @Test
+    void aNaNScoreWithoutScoreThresholdIsRefusedAndWithOneIsDropped() throws Exception {
+        float[] s = SCORES.floats();
+        s[6] = Float.NaN;   // batch 0, class 1, box 0: the first box of its class
+        TensorValue nan = TensorValue.ofFloats(new long[]{2, 2, 6}, s);
+        TensorValue max = TensorValue.ofLongs(DType.I64, new long[]{1}, 3), iou = TensorValue.ofFloats(new long[]{1}, 0.5f);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OnnxOpRuns.run(dir, nms(4), feed("boxes", BOXES, "scores", nan, "max", max, "iou", iou)))
+                .isInstanceOf(org.arenaplan.device.DataException.class)
+                .hasMessage("'nms': non_max_suppression: score [0, 1, 0] is NaN and no score_threshold drops it; the boxes of a class are taken by descending score,"
+                        + " which NaN leaves undefined (onnx's reference and ONNX Runtime sort with <)");
+        // a score_threshold drops the NaN (NaN > t is false), and the rest is selected as ONNX Runtime selects it
+        OnnxOpRuns.agree(dir, nms(5), feed("boxes", BOXES, "scores", nan, "max", max, "iou", iou, "score", TensorValue.ofFloats(new long[]{1}, 0.05f)), 0, 0);
+    }
+
     /** max_output_boxes_per_class known at import bounds the plan: B * C * min(max, N) rows, not B * C * N. */
     @Test
     void aConstantMaxOutputBoxesPerClassBoundsThePlan() throws Exception {
