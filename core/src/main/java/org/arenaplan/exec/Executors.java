@@ -61,11 +61,13 @@ public final class Executors {
      *
      * @throws IllegalArgumentException when {@code warmup} is negative, {@code iterations} is below 1
      *                                  or the two sum past {@link Integer#MAX_VALUE} runs per mode
+     * @throws ExecutionException       when a graph input or output is too large for one host array ({@link HostArrays})
      */
     public static Comparison run(Plan plan, Device device, List<Mode> modes, int warmup, int iterations, Map<String, TensorValue> inputs, long weightSeed,
                                  boolean meterHeld) {
         if (warmup < 0 || iterations < 1 || (long) warmup + iterations > Integer.MAX_VALUE)
             throw new IllegalArgumentException("warmup must be >= 0, iterations >= 1 and their sum at most 2^31-1, got " + warmup + " and " + iterations);
+        HostArrays.check(plan.graph());   // before the weights and arenas are allocated
         Map<Mode, List<RunResult>> all = new LinkedHashMap<>();
         Map<Mode, Long> held = new LinkedHashMap<>();
         RunResult ref = null;
