@@ -117,6 +117,28 @@ class DataDependentOpsTest {
         assertThat(got.get("counts").longs()).containsExactly(2, 1);
     }
 
+    /**
+     * Thousands of slices with many repeats, -0.0 among floats, sorted and not, flattened
+     * and along each axis, as ONNX Runtime finds them: the simulator's unique groups the sorted
+     * slices (O(n log n) comparisons; its first, pairwise version took minutes on 200,000 elements).
+     */
+    @Test
+    void uniqueOfThousandsOfRepeatedSlicesAgreesWithOnnxRuntime() throws Exception {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        long[] shape = {60, 50};
+        float[] v = new float[60 * 50];
+        for (int i = 0; i < v.length; i++) v[i] = new float[]{0f, -0f, 1.5f, -2f, 3f}[r.nextInt(5)];
+        for (int row = 30; row < 60; row++) System.arraycopy(v, (row % 7) * 50, v, row * 50, 50);   // rows repeat
+        long[] w = new long[3000];
+        for (int i = 0; i < w.length; i++) w[i] = r.nextInt(400) - 200;
+        TensorValue x = TensorValue.ofFloats(shape, v), l = TensorValue.ofLongs(DType.I64, new long[]{3000}, w);
+        for (long sorted : new long[]{0, 1}) {
+            OnnxOpRuns.agree(dir, unique(OnnxDTypes.INT64, new long[]{3000}, ALL_FOUR, "sorted", sorted), feed("x", l), 0, 0);
+            OnnxOpRuns.agree(dir, unique(OnnxDTypes.FLOAT, shape, ALL_FOUR, "sorted", sorted, "axis", 0L), feed("x", x), 0, 0);
+            OnnxOpRuns.agree(dir, unique(OnnxDTypes.FLOAT, shape, ALL_FOUR, "sorted", sorted, "axis", -1L), feed("x", x), 0, 0);
+        }
+    }
+
     /** Boxes [2, 6, 4] of two batches (overlapping, flipped corners, one far away) and scores [2, 2, 6] of two classes, ties among them. */
     private static final TensorValue BOXES = TensorValue.ofFloats(new long[]{2, 6, 4},
             0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f, 1, 1, 0, 0, 0, 10, 1, 11, 0, 10.1f, 1, 11.1f,
