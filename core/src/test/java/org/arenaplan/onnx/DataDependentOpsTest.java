@@ -139,6 +139,33 @@ class DataDependentOpsTest {
         }
     }
 
+    /**
+     * Along an axis, onnx's reference counts every slice holding a NaN as distinct (numpy.unique with
+     * axis), the kernels take NaN equal to NaN (as flattened, where the reference merges NaNs too):
+     * two slices alike but for NaN are refused naming them. Before, rows [NaN, 1] twice came out as
+     * one row where the reference has two.
+     */
+    @Test
+    void uniqueAlongAnAxisOfSlicesAlikeHoldingNaNIsRefusedAndFlattenedMergesNaN() throws Exception {
+        float nan = Float.NaN;
+        TensorValue x = TensorValue.ofFloats(new long[]{4, 2}, nan, 1, 0, 2, nan, 1, -0f, 2);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OnnxOpRuns.run(dir, unique(OnnxDTypes.FLOAT, new long[]{4, 2}, ALL_FOUR, "axis", 0L), feed("x", x)))
+                .isInstanceOf(org.arenaplan.device.DataException.class)
+                .hasMessage("'u': Unique along an axis: slices 0 and 2 of X hold NaN in the same places and are equal elsewhere;"
+                        + " onnx's reference (numpy.unique with axis) counts slices holding NaN as distinct, arenaplan's unique as equal");
+        // flattened, as onnx's reference: y [0, 1, 2, NaN], indices [2, 1, 3, 0], counts 2 each (-0.0 with 0.0, NaN with NaN)
+        Map<String, TensorValue> flat = OnnxOpRuns.run(dir, unique(OnnxDTypes.FLOAT, new long[]{4, 2}, ALL_FOUR), feed("x", x));
+        assertThat(flat.get("y").floats()).containsExactly(0, 1, 2, nan);
+        assertThat(flat.get("indices").longs()).containsExactly(2, 1, 3, 0);
+        assertThat(flat.get("inverse_indices").longs()).containsExactly(3, 1, 0, 2, 3, 1, 0, 2);
+        assertThat(flat.get("counts").longs()).containsExactly(2, 2, 2, 2);
+        // one slice holding NaN is distinct either way: [0, 2] (with [-0, 2]) before [NaN, 1], as the reference sorts
+        TensorValue one = TensorValue.ofFloats(new long[]{4, 2}, nan, 1, 0, 2, 3, 1, -0f, 2);
+        Map<String, TensorValue> got = OnnxOpRuns.run(dir, unique(OnnxDTypes.FLOAT, new long[]{4, 2}, ALL_FOUR, "axis", 0L), feed("x", one));
+        assertThat(got.get("indices").longs()).containsExactly(1, 2, 0);
+        assertThat(got.get("counts").longs()).containsExactly(2, 1, 1);
+    }
+
     /** Boxes [2, 6, 4] of two batches (overlapping, flipped corners, one far away) and scores [2, 2, 6] of two classes, ties among them. */
     private static final TensorValue BOXES = TensorValue.ofFloats(new long[]{2, 6, 4},
             0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f, 1, 1, 0, 0, 0, 10, 1, 11, 0, 10.1f, 1, 11.1f,
