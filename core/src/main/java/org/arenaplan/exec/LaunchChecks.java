@@ -18,15 +18,16 @@ import java.nio.ByteOrder;
  * device alike (the executors call it; the devices never decide it): roi_align's rois whose grids
  * are undefined or unbounded ({@link RoiGrids#check}), non_max_suppression's NaN scores where no
  * score_threshold drops them ({@link NmsScores#check}), and unique's slices along an axis that hold
- * NaN where onnx's reference and the kernels would count them differently ({@link UniqueSlices#check}). The values are read back through
- * {@link Device#copyToHost(DeviceStream, KernelArg, byte[])} on the call's own stream, after its
- * waits, so they are the values the kernel would read.
+ * NaN where onnx's reference and the kernels would count them differently ({@link UniqueSlices#check}).
+ * The values are read back through {@link Device#copyToHost(DeviceStream, KernelArg, byte[])} on the
+ * call's own stream, after its waits, so they are the values the kernel would read.
  *
- * <p>Cost: one host copy and stream synchronization per roi_align call (16 B per roi) and per
+ * <p>Cost: one host copy and stream synchronization per roi_align call (16 B per roi), per
  * non_max_suppression call without score_threshold (4 B per score) and per unique call along an
- * axis (X); none for other kernels. A
- * captured graph cannot copy to the host; {@link GraphExecutor} replays the
- * planned run's calls unchecked, and {@code run} runs planned mode, which checks them, first.
+ * axis (X); none for other kernels. A captured graph cannot copy to the host; {@link GraphExecutor}
+ * replays the planned run's calls unchecked, and {@link Executors#run} runs planned mode, which
+ * checks them, first (one untimed planned iteration where graph replay is the only mode: before it,
+ * {@code run --mode graph} replayed NaN scores and rois unchecked).
  */
 final class LaunchChecks {
     private LaunchChecks() { }
