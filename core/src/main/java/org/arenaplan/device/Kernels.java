@@ -206,7 +206,8 @@ import java.util.List;
  *     condition, y zero from outer * c * inner to its end (outer * m * inner elements: the upper
  *     bound). ONNX Compress. Serial (one thread).</li>
  * <li>{@link #UNIQUE} ptrs [x, extent (int64 [1]), y, indices, inverse_indices, counts (int64)];
- *     ints [outer, n, inner, sorted, dtype, es]: x is [outer, n, inner], its n slices s (the elements
+ *     ints [outer, n, inner, sorted, dtype, es, alongAxis] (alongAxis 1: ONNX's axis was given, 0: the
+ *     flattened input; the kernels ignore it, the host check {@link UniqueSlices} reads it): x is [outer, n, inner], its n slices s (the elements
  *     x[o, s, i] in row-major order of (o, i)) compared element by element (integers by value,
  *     uint64 unsigned; floats by value, -0.0 equal to 0.0, a NaN equal to a NaN and above every
  *     number); with c the count of distinct slices, extent[0] = c, y [outer, c, inner] the first

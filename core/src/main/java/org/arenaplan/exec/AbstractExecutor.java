@@ -148,6 +148,7 @@ abstract class AbstractExecutor implements Executor {
 
     @Override
     public final RunResult run(Map<String, TensorValue> inputs) {
+        HostArrays.check(graph);
         for (String in : graph.inputs()) {
             TensorValue v = inputs.get(in);
             if (v == null) throw new ExecutionException("graph input '" + in + "' was not given");

@@ -61,16 +61,24 @@ public final class Executors {
      *
      * @throws IllegalArgumentException when {@code warmup} is negative, {@code iterations} is below 1
      *                                  or the two sum past {@link Integer#MAX_VALUE} runs per mode
+     * @throws ExecutionException       when a graph input or output is too large for one host array ({@link HostArrays})
+     * @throws org.arenaplan.device.DataException when a kernel's data is refused ({@link LaunchChecks}); where
+     *         {@code modes} is graph replay alone, which checks nothing, one untimed planned run checks it first
      */
     public static Comparison run(Plan plan, Device device, List<Mode> modes, int warmup, int iterations, Map<String, TensorValue> inputs, long weightSeed,
                                  boolean meterHeld) {
         if (warmup < 0 || iterations < 1 || (long) warmup + iterations > Integer.MAX_VALUE)
             throw new IllegalArgumentException("warmup must be >= 0, iterations >= 1 and their sum at most 2^31-1, got " + warmup + " and " + iterations);
+        HostArrays.check(plan.graph());   // before the weights and arenas are allocated
         Map<Mode, List<RunResult>> all = new LinkedHashMap<>();
         Map<Mode, Long> held = new LinkedHashMap<>();
         RunResult ref = null;
         String diff = null;
         try (WeightRegion w = new WeightRegion(device, plan.graph(), weightSeed)) {
+            if (!modes.isEmpty() && modes.stream().allMatch(m -> m == Mode.GRAPH))   // a replay checks no data (LaunchChecks): one planned run does, first
+                try (Executor e = Mode.PLANNED.open(device, plan, w)) {
+                    e.run(inputs);
+                }
             if (meterHeld) for (Mode m : modes) held.put(m, heldPeak(device, m, plan, w, inputs));   // first: every mode's code has run once before any is timed
             for (Mode m : modes) {
                 List<RunResult> rs = new ArrayList<>();

@@ -74,7 +74,11 @@ public final class GraphExecutor extends PlannedExecutor {
         }
     }
 
-    /** Capture cannot copy to the host: the captured calls are the planned run's, whose data {@link LaunchChecks} checks there. */
+    /**
+     * Capture cannot copy to the host: the captured calls are the planned run's, whose data
+     * {@link LaunchChecks} checks there ({@link Executors#run} runs one planned iteration first
+     * where graph replay is the only mode).
+     */
     @Override
     protected boolean checksData() {
         return false;

@@ -2,6 +2,7 @@ package org.arenaplan.exec;
 
 import org.arenaplan.device.Device;
 import org.arenaplan.device.DeviceStream;
+import org.arenaplan.device.KernelArg;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.Tensor;
@@ -22,24 +23,28 @@ final class OutputCopy {
     private OutputCopy() { }
 
     /**
-     * @throws ExecutionException when a runtime extent holds a count outside [0, the upper bound]:
-     *         a kernel that broke its contract
+     * @throws ExecutionException when a runtime extent holds a count outside [0, the upper bound]
+     *         (a kernel that broke its contract), or the output's actual bytes exceed {@link HostArrays#MAX_BYTES}
      */
     static TensorValue read(Device device, DeviceStream stream, Graph graph, OpLowering args, String output) {
         Tensor t = graph.tensor(output);
         DType d = t.dtype() == null ? DType.F32 : t.dtype();
-        byte[] v = new byte[Math.toIntExact(t.bytes())];
-        device.copyToHost(stream, args.read(output), v);
         Graph.Bounded b = graph.bounded(output);
-        if (b == null) return new TensorValue(d, t.shape(), v);
-        byte[] e = new byte[Long.BYTES];
-        device.copyToHost(stream, args.read(b.extent()), e);
-        long n = ByteBuffer.wrap(e).order(ByteOrder.LITTLE_ENDIAN).getLong();
         long[] shape = t.shape();
-        if (n < 0 || n > shape[b.axis()])
-            throw new ExecutionException("output '" + output + "': its runtime extent '" + b.extent() + "' holds " + n + ", outside [0, " + shape[b.axis()]
-                    + "], the upper bound of axis " + b.axis() + " of " + Arrays.toString(shape));
-        shape[b.axis()] = n;
-        return new TensorValue(d, shape, Arrays.copyOf(v, Math.toIntExact(d.byteSize(OpLowering.product(shape)))));
+        if (b != null) {   // the actual shape first, then only the bytes it covers (the bound may be past a host array's limit)
+            byte[] e = new byte[Long.BYTES];
+            device.copyToHost(stream, args.read(b.extent()), e);
+            long n = ByteBuffer.wrap(e).order(ByteOrder.LITTLE_ENDIAN).getLong();
+            if (n < 0 || n > shape[b.axis()])
+                throw new ExecutionException("output '" + output + "': its runtime extent '" + b.extent() + "' holds " + n + ", outside [0, " + shape[b.axis()]
+                        + "], the upper bound of axis " + b.axis() + " of " + Arrays.toString(shape));
+            shape[b.axis()] = n;
+        }
+        long bytes = d.byteSize(OpLowering.product(shape));
+        if (bytes > HostArrays.MAX_BYTES) throw new ExecutionException(HostArrays.tooLarge("graph output", output, shape, bytes));
+        byte[] v = new byte[(int) bytes];
+        KernelArg all = args.read(output);
+        if (bytes > 0) device.copyToHost(stream, new KernelArg(all.pointer(), bytes, KernelArg.Access.READ, all.tensor(), all.sources()), v);
+        return new TensorValue(d, shape, v);
     }
 }

@@ -295,6 +295,7 @@ public final class OnnxImporter {
                 boolean optional = in.notTensor().equals("an optional");
                 if ((v instanceof OnnxValue.Optional) != optional || v instanceof OnnxValue.Tensor)
                     throw new OnnxException(file + ": graph input '" + in.name() + "' is " + in.notTensor() + " but the value given for it is " + v.describe());
+                GivenValueCheck.check(file, in, v);
                 continue;                                   // bound below, once the file's names are known
             }
             if (in.notTensor() != null)

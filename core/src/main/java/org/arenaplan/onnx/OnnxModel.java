@@ -103,15 +103,18 @@ public record OnnxModel(long irVersion, Map<String, Long> opsets, Graph graph) {
      *
      * @param notTensor null for a tensor (ONNX TypeProto tensor_type, or no type); else what the
      *                  value is, for messages: "a sequence", "an optional", "a map", ...
+     * @param element   for a sequence or optional, the declared type of what it holds (TypeProto
+     *                  sequence_type.elem_type, optional_type.elem_type), under the same name; null
+     *                  when the file does not declare it, and for every other value
      */
-    public record ValueInfo(String name, int elemType, List<Dim> dims, boolean hasShape, String notTensor) {
+    public record ValueInfo(String name, int elemType, List<Dim> dims, boolean hasShape, String notTensor, ValueInfo element) {
         public ValueInfo {
             dims = List.copyOf(dims);
         }
 
         /** A tensor value. */
         public ValueInfo(String name, int elemType, List<Dim> dims, boolean hasShape) {
-            this(name, elemType, dims, hasShape, null);
+            this(name, elemType, dims, hasShape, null, null);
         }
     }
 

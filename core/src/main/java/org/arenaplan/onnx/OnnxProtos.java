@@ -197,21 +197,27 @@ public final class OnnxProtos {
 
     private static List<OnnxModel.ValueInfo> valueInfos(List<OnnxMl.ValueInfoProto> list) {
         List<OnnxModel.ValueInfo> out = new ArrayList<>(list.size());
-        for (OnnxMl.ValueInfoProto v : list) {
-            OnnxMl.TypeProto.Tensor t = v.getType().getTensorType();
-            List<OnnxModel.Dim> dims = new ArrayList<>();
-            for (OnnxMl.TensorShapeProto.Dimension d : t.getShape().getDimList())
-                dims.add(new OnnxModel.Dim(d.hasDimValue() ? d.getDimValue() : null, d.getDimParam()));
-            String notTensor = switch (v.getType().getValueCase()) {
-                case SEQUENCE_TYPE -> "a sequence";
-                case OPTIONAL_TYPE -> "an optional";
-                case MAP_TYPE -> "a map";
-                case SPARSE_TENSOR_TYPE -> "a sparse tensor";
-                case OPAQUE_TYPE -> "an opaque value";
-                default -> null;                              // a tensor, or no type given
-            };
-            out.add(new OnnxModel.ValueInfo(v.getName(), t.getElemType(), dims, t.hasShape(), notTensor));
-        }
+        for (OnnxMl.ValueInfoProto v : list) out.add(valueInfo(v.getName(), v.getType()));
         return out;
+    }
+
+    /** {@code type} declared for {@code name}; a sequence's or optional's element type (when given) as {@link OnnxModel.ValueInfo#element}. */
+    private static OnnxModel.ValueInfo valueInfo(String name, OnnxMl.TypeProto type) {
+        OnnxMl.TypeProto.Tensor t = type.getTensorType();
+        List<OnnxModel.Dim> dims = new ArrayList<>();
+        for (OnnxMl.TensorShapeProto.Dimension d : t.getShape().getDimList())
+            dims.add(new OnnxModel.Dim(d.hasDimValue() ? d.getDimValue() : null, d.getDimParam()));
+        String notTensor = switch (type.getValueCase()) {
+            case SEQUENCE_TYPE -> "a sequence";
+            case OPTIONAL_TYPE -> "an optional";
+            case MAP_TYPE -> "a map";
+            case SPARSE_TENSOR_TYPE -> "a sparse tensor";
+            case OPAQUE_TYPE -> "an opaque value";
+            default -> null;                              // a tensor, or no type given
+        };
+        OnnxModel.ValueInfo element = null;
+        if (type.hasSequenceType() && type.getSequenceType().hasElemType()) element = valueInfo(name, type.getSequenceType().getElemType());
+        if (type.hasOptionalType() && type.getOptionalType().hasElemType()) element = valueInfo(name, type.getOptionalType().getElemType());
+        return new OnnxModel.ValueInfo(name, t.getElemType(), dims, t.hasShape(), notTensor, element);
     }
 }

@@ -26,6 +26,17 @@ public final class OnnxTensorFile {
 
     /** @throws OnnxException naming the file and the field when it is missing, malformed, short or of an unsupported type */
     public static NamedTensor read(Path file) {
+        try {
+            return readTensor(file);
+        } catch (OnnxException e) {
+            int n = java.nio.file.Files.isRegularFile(file) ? OnnxValueFile.tensorsOfSequence(OnnxProtos.map(file)) : -1;
+            if (n < 1) throw e;
+            throw new OnnxException(file + ": not a TensorProto: it holds " + (n == 1 ? "a SequenceProto or OptionalProto of one tensor" : "a SequenceProto of " + n + " tensors")
+                    + " (onnx-data.proto), where a tensor is expected", e);
+        }
+    }
+
+    private static NamedTensor readTensor(Path file) {
         OnnxModel.TensorData t = OnnxProtos.readTensor(file);
         if (t.dataType() == 0)   // UNDEFINED: a file of another message (an ONNX model, say) reads as a TensorProto without one
             throw new OnnxException(file + ": data_type is 0 (UNDEFINED): not a TensorProto file (a tensor's .pb, as the ONNX tests' input_0.pb)");

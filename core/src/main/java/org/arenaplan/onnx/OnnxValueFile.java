@@ -89,8 +89,34 @@ public final class OnnxValueFile {
         boolean seq = kind == OnnxValue.Sequence.class;
         String message = seq ? "SequenceProto" : "OptionalProto";
         if (bytes.isEmpty() && seq) throw new OnnxException(file + ": the file is empty (0 bytes); expected a serialized " + message);
+        if (!seq) {   // an OptionalProto's tensor_value is a SequenceProto's tensor_values (field 3): several of them would merge into one tensor
+            int n = tensorsOfSequence(bytes);
+            if (n > 1) throw new OnnxException(file + ": not an OptionalProto: it holds " + n + " tensors (field 3, " + n
+                    + " times), as a SequenceProto of " + n + " tensors does; an OptionalProto holds one value");
+        }
         DynamicMessage m = OnnxProtos.parse(bytes, file.toString(), DynamicMessage.getDefaultInstance(seq ? SEQUENCE_PROTO : OPTIONAL_PROTO).getParserForType());
         return seq ? sequence(m, file, file.toString()) : optional(m, file);
+    }
+
+    /**
+     * How many tensors {@code bytes} hold read as a SequenceProto of tensors, each a TensorProto
+     * with a data_type and no field a TensorProto has not; -1 when they are not such a message. A
+     * SequenceProto or OptionalProto file given where a TensorProto is expected is told apart so.
+     */
+    static int tensorsOfSequence(ByteString bytes) {
+        try {
+            DynamicMessage m = DynamicMessage.parseFrom(SEQUENCE_PROTO, bytes);
+            if (!m.getUnknownFields().asMap().isEmpty() || m.getRepeatedFieldCount(SEQUENCE_PROTO.findFieldByName("sequence_values")) > 0) return -1;
+            Descriptors.FieldDescriptor f = SEQUENCE_PROTO.findFieldByName("tensor_values");
+            int n = m.getRepeatedFieldCount(f);
+            for (int i = 0; i < n; i++) {
+                OnnxMl.TensorProto t = OnnxMl.TensorProto.parseFrom(((Message) m.getRepeatedField(f, i)).toByteString());
+                if (t.getDataType() == 0 || !t.getUnknownFields().asMap().isEmpty()) return -1;
+            }
+            return n;
+        } catch (InvalidProtocolBufferException e) {
+            return -1;
+        }
     }
 
     private static OnnxValue.Optional optional(DynamicMessage m, Path file) {
@@ -119,8 +145,8 @@ public final class OnnxValueFile {
     /** A field the message does not have (a TensorProto's dims or raw_data read as this message, a sparse tensor or map) is refused. */
     private static void checkKnown(DynamicMessage m, Path file, String what, String message) {
         if (!m.getUnknownFields().asMap().isEmpty())
-            throw new OnnxException(what + ": not a " + message + " of tensors: it has field number(s) " + m.getUnknownFields().asMap().keySet()
-                    + ", which a " + message + " of tensors has not (a TensorProto file has dims 1 and raw_data 9; maps and sparse tensors are not taken)");
+            throw new OnnxException(what + ": not " + (message.startsWith("O") ? "an " : "a ") + message + " of tensors: it has field number(s) " + m.getUnknownFields().asMap().keySet()
+                    + ", which " + (message.startsWith("O") ? "an " : "a ") + message + " of tensors has not (a TensorProto file has dims 1 and raw_data 9; maps and sparse tensors are not taken)");
     }
 
     private static TensorValue tensor(Message t, Path file, String what) {

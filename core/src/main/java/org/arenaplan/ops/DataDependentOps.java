@@ -222,7 +222,7 @@ final class DataDependentOps implements OpFamily {
         return l.call(op, Kernels.COMPRESS, List.of(l.read(x), l.read(cond), l.write(extent), l.write(y)), new long[]{outer, n, inner, m, t.bytes()});
     }
 
-    /** unique(x, extent, y, indices, inverse_indices, counts): ints [outer, n, inner, sorted, dtype, es]. */
+    /** unique(x, extent, y, indices, inverse_indices, counts): ints [outer, n, inner, sorted, dtype, es, alongAxis]. */
     private static KernelCall unique(Op op, OpLowering l) {
         String x = op.inputs().get(0);
         List<String> o = op.outputs();
@@ -235,7 +235,7 @@ final class DataDependentOps implements OpFamily {
         long outer = split[0], n = split[1], inner = split[2];
         for (int k = 2; k < 5; k++) if (l.elements(o.get(k)) != n) throw fail(op, "output #" + k + " '" + o.get(k) + "' must have " + n + " elements, has " + l.elements(o.get(k)));
         return l.call(op, Kernels.UNIQUE, List.of(l.read(x), l.write(o.get(0)), l.write(o.get(1)), l.write(o.get(2)), l.write(o.get(3)), l.write(o.get(4))),
-                new long[]{outer, n, inner, OpAttrs.of(op).integer("sorted"), t.onnxCode(), t.bytes()});
+                new long[]{outer, n, inner, OpAttrs.of(op).integer("sorted"), t.onnxCode(), t.bytes(), OpAttrs.of(op).integer(FLATTENED) == 1 ? 0 : 1});
     }
 
     /** nms(boxes, scores, max_output_boxes_per_class, iou_threshold, score_threshold, extent, y): ints [B, N, C, center_point_box, has_score_threshold, per-class bound]. */

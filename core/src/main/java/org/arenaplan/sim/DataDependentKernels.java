@@ -107,31 +107,35 @@ final class DataDependentKernels {
         return () -> {
             ByteBuffer x = SimKernels.in(c, 0), e = SimKernels.out(c, 1), y = SimKernels.out(c, 2);
             ByteBuffer indices = SimKernels.out(c, 3), inverse = SimKernels.out(c, 4), counts = SimKernels.out(c, 5);
-            int[] first = new int[n];      // the first slice equal to each (itself for a first occurrence)
+            // the slices sorted (equal ones by index), so each run of equal slices starts at its first occurrence: O(n log n) slice
+            // comparisons where data_dependent.cuh's serial unique makes O(n * c) for c distinct slices (the simulator's O(n^2) ran a
+            // 200,000-element X for minutes); the outputs are the same (KernelEmulationTest)
+            Integer[] order = new Integer[n];
+            for (int s = 0; s < n; s++) order[s] = s;
+            java.util.Arrays.sort(order, (a, b) -> {
+                int r = compareSlices(t, x, outer, n, inner, a, b);
+                return r != 0 ? r : Integer.compare(a, b);
+            });
+            int[] group = new int[n], first = new int[n], size = new int[n];
             int count = 0;
-            for (int s = 0; s < n; s++) {
-                int f = s;
-                for (int r = 0; r < s && f == s; r++) if (first[r] == r && compareSlices(t, x, outer, n, inner, r, s) == 0) f = r;
-                first[s] = f;
-                if (f == s) count++;
+            for (int k = 0; k < n; k++) {
+                if (k == 0 || compareSlices(t, x, outer, n, inner, order[k - 1], order[k]) != 0) first[count++] = order[k];
+                group[order[k]] = count - 1;
+                size[count - 1]++;
             }
-            int[] position = new int[n];   // of each first occurrence in Y
-            for (int s = 0; s < n; s++) {
-                if (first[s] != s) continue;
-                for (int r = 0; r < n; r++) if (first[r] == r && (sorted == 1 ? compareSlices(t, x, outer, n, inner, r, s) < 0 : r < s)) position[s]++;
-            }
-            long[] equal = new long[n];
-            for (int s = 0; s < n; s++) {  // in order of s, so indices[j] is the first occurrence
-                int j = position[first[s]];
-                if (equal[j]++ == 0) indices.putLong(8 * j, s);
-                inverse.putLong(8 * s, j);
-            }
-            for (int j = 0; j < count; j++) {
-                int s = (int) indices.getLong(8 * j);
-                counts.putLong(8 * j, equal[j]);
+            int[] position = new int[count];   // of each distinct slice in Y: ascending (sorted = 1) or by first occurrence
+            Integer[] byFirst = new Integer[count];
+            for (int g = 0; g < count; g++) byFirst[g] = g;
+            if (sorted != 1) java.util.Arrays.sort(byFirst, (a, b) -> Integer.compare(first[a], first[b]));
+            for (int p = 0; p < count; p++) position[byFirst[p]] = p;
+            for (int g = 0; g < count; g++) {
+                int p = position[g], s = first[g];
                 for (int o = 0; o < outer; o++)
-                    for (int k = 0; k < inner; k++) SimKernels.move(x, (o * n + s) * inner + k, y, (o * count + j) * inner + k, es);
+                    for (int k = 0; k < inner; k++) SimKernels.move(x, (o * n + s) * inner + k, y, (o * count + p) * inner + k, es);
+                indices.putLong(8 * p, s);
+                counts.putLong(8 * p, size[g]);
             }
+            for (int s = 0; s < n; s++) inverse.putLong(8 * s, position[group[s]]);
             e.putLong(0, count);
             for (int k = 1; k < 6; k++) SimKernels.store(c, k, List.of(e, y, indices, inverse, counts).get(k - 1));
         };

@@ -155,15 +155,27 @@ final class SimKernels {
 
     // ---- argument bytes ----
 
-    /** A copy of argument {@code k}'s bytes. */
+    /** A copy of argument {@code k}'s bytes. @throws DeviceOutOfMemoryException past one host array ({@link #hostArray}) */
     static ByteBuffer in(KernelCall c, int k) {
         KernelArg a = c.pointer(k);
-        return SimDevice.block(a.pointer()).read(a.pointer().offset(), Math.toIntExact(a.bytes()));
+        return SimDevice.block(a.pointer()).read(a.pointer().offset(), hostArray(c, a));
     }
 
-    /** A zeroed buffer the size of argument {@code k}, to be {@link #store}d. */
+    /** A zeroed buffer the size of argument {@code k}, to be {@link #store}d. @throws DeviceOutOfMemoryException past one host array ({@link #hostArray}) */
     static ByteBuffer out(KernelCall c, int k) {
-        return org.arenaplan.ir.TensorValue.allocate(c.pointer(k).bytes());
+        return org.arenaplan.ir.TensorValue.allocate(hostArray(c, c.pointer(k)));
+    }
+
+    /**
+     * The bytes of {@code a}, which the simulator's kernels hold in one Java array: more than 2 GiB
+     * is memory this device does not have (as a CUDA allocation past the device's memory), so the
+     * run ends with exit 3 naming the op and the argument, not an internal error.
+     */
+    private static int hostArray(KernelCall c, KernelArg a) {
+        if (a.bytes() > Integer.MAX_VALUE - 8)
+            throw new org.arenaplan.device.DeviceOutOfMemoryException(String.format("'%s': kernel %s: argument %s of %,d B is more than the simulator's kernels hold in one host array (2 GiB)",
+                    c.label(), c.name(), a.tensor(), a.bytes()));
+        return (int) a.bytes();
     }
 
     static void store(KernelCall c, int k, ByteBuffer b) {

@@ -56,4 +56,25 @@ class BadInputTest {
                     .hasMessageContaining("sync event 0 records after position 0 and is waited before position 0");
         }
     }
+
+    /**
+     * A graph input or output past one host array (the JVM's 2 GiB) cannot be given or copied back:
+     * refused before anything is allocated, naming it. The output was an ArithmeticException from
+     * the copy after the whole run (an internal error, exit 1), the input "was not given".
+     */
+    @Test
+    void anInputOrOutputPastOneHostArrayIsRefusedBeforeAnythingIsAllocated() {
+        Graph bigOut = new GraphBuilder("big").tensor("x", DType.F32, 2).tensor("y", DType.F32, 600_000_000L)
+                .input("x").output("y").op("the-op", "Frobnicate").in("x").out("y").add().build();
+        Graph bigIn = new GraphBuilder("big").tensor("x", DType.F32, 600_000_000L).tensor("y", DType.F32, 2)
+                .input("x").output("y").op("the-op", "Frobnicate").in("x").out("y").add().build();
+        try (SimDevice d = SimDevice.open(DeviceOptions.DEFAULT)) {
+            assertThatThrownBy(() -> Executors.run(ArenaPlanner.plan(bigOut), d, List.of(Mode.PLANNED), 1, Map.of(), 1)).isInstanceOf(ExecutionException.class)
+                    .hasMessage("graph output 'y' [600000000] holds 2,400,000,000 B, more than the 2,147,483,639 B one host array holds (the JVM's array limit),"
+                            + " so it cannot be copied back to the host");
+            assertThatThrownBy(() -> Executors.run(ArenaPlanner.plan(bigIn), d, List.of(Mode.PLANNED), 1, Map.of(), 1)).isInstanceOf(ExecutionException.class)
+                    .hasMessage("graph input 'x' [600000000] holds 2,400,000,000 B, more than the 2,147,483,639 B one host array holds (the JVM's array limit),"
+                            + " so it cannot be given from the host");
+        }
+    }
 }

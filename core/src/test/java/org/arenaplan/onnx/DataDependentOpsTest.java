@@ -117,6 +117,55 @@ class DataDependentOpsTest {
         assertThat(got.get("counts").longs()).containsExactly(2, 1);
     }
 
+    /**
+     * Thousands of slices with many repeats, -0.0 among floats, sorted and not, flattened
+     * and along each axis, as ONNX Runtime finds them: the simulator's unique groups the sorted
+     * slices (O(n log n) comparisons; its first, pairwise version took minutes on 200,000 elements).
+     */
+    @Test
+    void uniqueOfThousandsOfRepeatedSlicesAgreesWithOnnxRuntime() throws Exception {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        long[] shape = {60, 50};
+        float[] v = new float[60 * 50];
+        for (int i = 0; i < v.length; i++) v[i] = new float[]{0f, -0f, 1.5f, -2f, 3f}[r.nextInt(5)];
+        for (int row = 30; row < 60; row++) System.arraycopy(v, (row % 7) * 50, v, row * 50, 50);   // rows repeat
+        long[] w = new long[3000];
+        for (int i = 0; i < w.length; i++) w[i] = r.nextInt(400) - 200;
+        TensorValue x = TensorValue.ofFloats(shape, v), l = TensorValue.ofLongs(DType.I64, new long[]{3000}, w);
+        for (long sorted : new long[]{0, 1}) {
+            OnnxOpRuns.agree(dir, unique(OnnxDTypes.INT64, new long[]{3000}, ALL_FOUR, "sorted", sorted), feed("x", l), 0, 0);
+            OnnxOpRuns.agree(dir, unique(OnnxDTypes.FLOAT, shape, ALL_FOUR, "sorted", sorted, "axis", 0L), feed("x", x), 0, 0);
+            OnnxOpRuns.agree(dir, unique(OnnxDTypes.FLOAT, shape, ALL_FOUR, "sorted", sorted, "axis", -1L), feed("x", x), 0, 0);
+        }
+    }
+
+    /**
+     * Along an axis, onnx's reference counts every slice holding a NaN as distinct (numpy.unique with
+     * axis), the kernels take NaN equal to NaN (as flattened, where the reference merges NaNs too):
+     * two slices alike but for NaN are refused naming them. Before, rows [NaN, 1] twice came out as
+     * one row where the reference has two.
+     */
+    @Test
+    void uniqueAlongAnAxisOfSlicesAlikeHoldingNaNIsRefusedAndFlattenedMergesNaN() throws Exception {
+        float nan = Float.NaN;
+        TensorValue x = TensorValue.ofFloats(new long[]{4, 2}, nan, 1, 0, 2, nan, 1, -0f, 2);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OnnxOpRuns.run(dir, unique(OnnxDTypes.FLOAT, new long[]{4, 2}, ALL_FOUR, "axis", 0L), feed("x", x)))
+                .isInstanceOf(org.arenaplan.device.DataException.class)
+                .hasMessage("'u': Unique along an axis: slices 0 and 2 of X hold NaN in the same places and are equal elsewhere;"
+                        + " onnx's reference (numpy.unique with axis) counts slices holding NaN as distinct, arenaplan's unique as equal");
+        // flattened, as onnx's reference: y [0, 1, 2, NaN], indices [2, 1, 3, 0], counts 2 each (-0.0 with 0.0, NaN with NaN)
+        Map<String, TensorValue> flat = OnnxOpRuns.run(dir, unique(OnnxDTypes.FLOAT, new long[]{4, 2}, ALL_FOUR), feed("x", x));
+        assertThat(flat.get("y").floats()).containsExactly(0, 1, 2, nan);
+        assertThat(flat.get("indices").longs()).containsExactly(2, 1, 3, 0);
+        assertThat(flat.get("inverse_indices").longs()).containsExactly(3, 1, 0, 2, 3, 1, 0, 2);
+        assertThat(flat.get("counts").longs()).containsExactly(2, 2, 2, 2);
+        // one slice holding NaN is distinct either way: [0, 2] (with [-0, 2]) before [NaN, 1], as the reference sorts
+        TensorValue one = TensorValue.ofFloats(new long[]{4, 2}, nan, 1, 0, 2, 3, 1, -0f, 2);
+        Map<String, TensorValue> got = OnnxOpRuns.run(dir, unique(OnnxDTypes.FLOAT, new long[]{4, 2}, ALL_FOUR, "axis", 0L), feed("x", one));
+        assertThat(got.get("indices").longs()).containsExactly(1, 2, 0);
+        assertThat(got.get("counts").longs()).containsExactly(2, 1, 1);
+    }
+
     /** Boxes [2, 6, 4] of two batches (overlapping, flipped corners, one far away) and scores [2, 2, 6] of two classes, ties among them. */
     private static final TensorValue BOXES = TensorValue.ofFloats(new long[]{2, 6, 4},
             0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f, 1, 1, 0, 0, 0, 10, 1, 11, 0, 10.1f, 1, 11.1f,
@@ -150,6 +199,34 @@ class DataDependentOpsTest {
         Map<String, TensorValue> got = OnnxOpRuns.run(dir, nms(5), feed("boxes", BOXES, "scores", SCORES, "max", TensorValue.ofLongs(DType.I64, new long[]{1}, 2), "iou", iou, "score", score));
         // batch 0, class 0: box 3 (0.95), then 4 (0.5): 0 is 3 with its corners flipped (IoU 1), 1 and 2 overlap 3 with IoU 0.82
         assertThat(got.get("selected").longs()).startsWith(0, 0, 3, 0, 0, 4);
+    }
+
+    /**
+     * A NaN score that no score_threshold drops is refused before the launch, naming the box: onnx's
+     * reference and ONNX Runtime sort by score with <, which NaN leaves undefined. Before, the kernels'
+     * scan took a NaN first box as the class's best and then stopped, selecting one row of a class.
+     */
+    @Test
+    void aNaNScoreWithoutScoreThresholdIsRefusedAndWithOneIsDropped() throws Exception {
+        float[] s = SCORES.floats();
+        s[6] = Float.NaN;   // batch 0, class 1, box 0: the first box of its class
+        TensorValue nan = TensorValue.ofFloats(new long[]{2, 2, 6}, s);
+        TensorValue max = TensorValue.ofLongs(DType.I64, new long[]{1}, 3), iou = TensorValue.ofFloats(new long[]{1}, 0.5f);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OnnxOpRuns.run(dir, nms(4), feed("boxes", BOXES, "scores", nan, "max", max, "iou", iou)))
+                .isInstanceOf(org.arenaplan.device.DataException.class)
+                .hasMessage("'nms': non_max_suppression: score [0, 1, 0] is NaN and no score_threshold drops it; the boxes of a class are taken by descending score,"
+                        + " which NaN leaves undefined (onnx's reference and ONNX Runtime sort with <)");
+        // graph replay alone checks too (a captured graph cannot copy to the host: one planned run does first); it replayed the NaN before
+        Path file = dir.resolve("nms-graph.onnx");
+        Files.write(file, nms(4).bytes());
+        Graph g = OnnxImporter.load(file, Map.of());
+        try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Executors.run(ArenaPlanner.plan(g), device, List.of(Mode.GRAPH), 1,
+                            feed("boxes", BOXES, "scores", nan, "max", max, "iou", iou), 1))
+                    .isInstanceOf(org.arenaplan.device.DataException.class).hasMessageStartingWith("'nms': non_max_suppression: score [0, 1, 0] is NaN");
+        }
+        // a score_threshold drops the NaN (NaN > t is false), and the rest is selected as ONNX Runtime selects it
+        OnnxOpRuns.agree(dir, nms(5), feed("boxes", BOXES, "scores", nan, "max", max, "iou", iou, "score", TensorValue.ofFloats(new long[]{1}, 0.05f)), 0, 0);
     }
 
     /** max_output_boxes_per_class known at import bounds the plan: B * C * min(max, N) rows, not B * C * N. */

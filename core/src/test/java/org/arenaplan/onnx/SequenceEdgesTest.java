@@ -95,7 +95,48 @@ class SequenceEdgesTest {
                 .hasMessageStartingWith(t + ": not a SequenceProto of tensors: it has field number(s) [")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
         assertThatThrownBy(() -> OnnxValueFile.read(t, OnnxValue.Optional.class)).isInstanceOf(OnnxException.class)
-                .hasMessageStartingWith(t + ": not a OptionalProto of tensors");
+                .hasMessageStartingWith(t + ": not an OptionalProto of tensors");
+    }
+
+    @Test
+    void aSequenceOrOptionalFileWhereATensorIsExpectedIsNamedSo() {
+        // a SequenceProto's tensor_values (field 3) read as a TensorProto were its segment: the message spoke of dims from the name's bytes
+        Path s = dir.resolve("s.pb");
+        OnnxValueFile.write(s, "x", new OnnxValue.Sequence(List.of(A, B)));
+        assertThatThrownBy(() -> OnnxTensorFile.read(s)).isInstanceOf(OnnxException.class)
+                .hasMessage(s + ": not a TensorProto: it holds a SequenceProto of 2 tensors (onnx-data.proto), where a tensor is expected");
+        Path o = dir.resolve("o.pb");
+        OnnxValueFile.write(o, "x", new OnnxValue.Optional(new OnnxValue.Tensor(A)));
+        assertThatThrownBy(() -> OnnxTensorFile.read(o)).isInstanceOf(OnnxException.class)
+                .hasMessage(o + ": not a TensorProto: it holds a SequenceProto or OptionalProto of one tensor (onnx-data.proto), where a tensor is expected");
+        // a SequenceProto of 2 read as an OptionalProto: its two tensor_values merged into one tensor before
+        assertThatThrownBy(() -> OnnxValueFile.read(s, OnnxValue.Optional.class)).isInstanceOf(OnnxException.class)
+                .hasMessage(s + ": not an OptionalProto: it holds 2 tensors (field 3, 2 times), as a SequenceProto of 2 tensors does; an OptionalProto holds one value");
+    }
+
+    @Test
+    void aValueOfAnotherTypeThanTheInputDeclaresIsRefusedNamingTheElement() throws Exception {
+        Path file = concatModel();   // xs: a sequence of f32 tensors
+        TensorValue ints = new TensorValue(DType.I64, new long[]{1, 3}, new byte[24]);
+        assertThatThrownBy(() -> OnnxImporter.importModel(file, OnnxImporter.Options.DEFAULT.withSequenceInputs(Map.of("xs", new OnnxValue.Sequence(List.of(A, ints))))))
+                .isInstanceOf(OnnxException.class)
+                .hasMessage(file + ": graph input 'xs' element 1 holds i64 values, but the model declares a sequence of tensors of element type f32");
+        Path shaped = dir.resolve("shaped.onnx");
+        Files.write(shaped, new TinyOnnx().opset(17).sequenceInput(OnnxDTypes.FLOAT, "xs", 1, 3).outputOfType(OnnxDTypes.FLOAT, "y")
+                .node("cat", "ConcatFromSequence", List.of("xs"), List.of("y"), "axis", 0L).bytes());
+        assertThat(OnnxImporter.importModel(shaped, OnnxImporter.Options.DEFAULT.withSequenceInputs(Map.of("xs", new OnnxValue.Sequence(List.of(B))))).graph()).isNotNull();
+        assertThatThrownBy(() -> OnnxImporter.importModel(shaped, OnnxImporter.Options.DEFAULT.withSequenceInputs(Map.of("xs", new OnnxValue.Sequence(List.of(B, A))))))
+                .isInstanceOf(OnnxException.class)
+                .hasMessage(shaped + ": graph input 'xs' element 1 is [2, 3], but the model declares a sequence of tensors of shape [1, 3]");
+        Path opt = dir.resolve("opt.onnx");   // o: an optional f32 tensor
+        Files.write(opt, new TinyOnnx().opset(18).optionalInput(OnnxDTypes.FLOAT, "o").output(OnnxDTypes.BOOL, "h")
+                .node("has", "OptionalHasElement", List.of("o"), List.of("h")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.importModel(opt, OnnxImporter.Options.DEFAULT.withSequenceInputs(Map.of("o", new OnnxValue.Optional(new OnnxValue.Sequence(List.of(A, B)))))))
+                .isInstanceOf(OnnxException.class)
+                .hasMessage(opt + ": graph input 'o' is declared an optional holding a tensor but the value given holds a sequence of 2 tensors");
+        assertThatThrownBy(() -> OnnxImporter.importModel(opt, OnnxImporter.Options.DEFAULT.withSequenceInputs(Map.of("o", new OnnxValue.Optional(new OnnxValue.Tensor(ints))))))
+                .isInstanceOf(OnnxException.class)
+                .hasMessage(opt + ": graph input 'o' (its tensor) holds i64 values, but the model declares an optional holding a tensor of element type f32");
     }
 
     @Test

@@ -79,6 +79,16 @@ final class TinyOnnx {
         return this;
     }
 
+    /** A graph input that is a sequence of tensors of an ONNX element type, each declared of shape {@code elementDims}. */
+    TinyOnnx sequenceInput(int elemType, String name, long... elementDims) {
+        OnnxMl.TensorShapeProto.Builder shape = OnnxMl.TensorShapeProto.newBuilder();
+        for (long d : elementDims) shape.addDim(OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimValue(d));
+        OnnxMl.TypeProto element = OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(elemType).setShape(shape)).build();
+        graph.addInput(OnnxMl.ValueInfoProto.newBuilder().setName(name)
+                .setType(OnnxMl.TypeProto.newBuilder().setSequenceType(OnnxMl.TypeProto.Sequence.newBuilder().setElemType(element))).build());
+        return this;
+    }
+
     private static OnnxMl.ValueInfoProto sequence(String name, int elemType) {
         OnnxMl.TypeProto element = OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(elemType)).build();
         return OnnxMl.ValueInfoProto.newBuilder().setName(name)

@@ -190,4 +190,23 @@ class SimDeviceTest {
         }
         assertThatThrownBy(() -> Devices.open("tpu", DeviceOptions.DEFAULT)).hasMessageContaining("unknown device 'tpu'");
     }
+
+    /**
+     * A kernel argument past one host array (2 GiB, as NonZero's upper bound int64 [16, 3^16] of a
+     * 43 MB bool input reaches) is memory the simulator does not have: exit 3 naming the op and the
+     * argument. It was an IllegalArgumentException from the allocation, an internal error (exit 1).
+     */
+    @Test
+    void aKernelArgumentPastOneHostArrayIsOutOfMemoryNamingTheOp() {
+        long big = 16L * 43_046_721 * 8;
+        DeviceBuffer fake = new DeviceBuffer() {   // never allocated: the refusal comes before any byte is
+            @Override public long bytes() { return big; }
+            @Override public String owner() { return "test"; }
+            @Override public boolean isLive() { return true; }
+            @Override public void close() { }
+        };
+        KernelCall c = new KernelCall(Kernels.NONZERO, List.of(KernelArg.write(fake.at(0), big, "y")), new long[0], new double[0], "nz");
+        assertThatThrownBy(() -> SimKernels.out(c, 0)).isInstanceOf(org.arenaplan.device.DeviceOutOfMemoryException.class)
+                .hasMessage("'nz': kernel nonzero: argument y of 5,509,980,288 B is more than the simulator's kernels hold in one host array (2 GiB)");
+    }
 }
