@@ -40,7 +40,7 @@ final class OutputCopy {
                         + "], the upper bound of axis " + b.axis() + " of " + Arrays.toString(shape));
             shape[b.axis()] = n;
         }
-        long bytes = d.byteSize(OpLowering.product(shape));
+        long bytes = shape == null ? t.bytes() : d.byteSize(OpLowering.product(shape));   // a tensor declared by its bytes alone has no shape (and no bound)
         if (bytes > HostArrays.MAX_BYTES) throw new ExecutionException(HostArrays.tooLarge("graph output", output, shape, bytes));
         byte[] v = new byte[(int) bytes];
         KernelArg all = args.read(output);

@@ -58,10 +58,15 @@ class RunStressDoctorBenchTest {
     @Test
     void aGraphTooBigForTheDeviceExitsThreeNotAnInternalError() throws Exception {
         Path g = dir.resolve("big.json");
-        long half = 1L << 61;   // two tensors of 2 EiB: plannable, but no device holds them
-        Files.writeString(g, "{\"format\":\"arenaplan-graph/1\",\"tensors\":[{\"name\":\"x\",\"dtype\":\"float32\",\"shape\":[" + half / 4 + "]},"
-                + "{\"name\":\"y\",\"dtype\":\"float32\",\"shape\":[" + half / 4 + "]}],\"inputs\":[{\"name\":\"x\"}],\"outputs\":[\"y\"],"
-                + "\"ops\":[{\"name\":\"r\",\"kind\":\"Relu\",\"inputs\":[\"x\"],\"outputs\":[\"y\"]}]}");
+        // two intermediates of 2 EiB between a small graph input and output: plannable, but no device
+        // holds them (graph inputs and outputs past one host array are bad input, exit 2: HostArrays);
+        // the arena is allocated before any launch, so the opaque ops e and s are never run
+        long half = 1L << 61;
+        Files.writeString(g, "{\"format\":\"arenaplan-graph/1\",\"tensors\":[{\"name\":\"x\",\"dtype\":\"float32\",\"shape\":[4]},"
+                + "{\"name\":\"b\",\"dtype\":\"float32\",\"shape\":[" + half / 4 + "]},{\"name\":\"c\",\"dtype\":\"float32\",\"shape\":[" + half / 4 + "]},"
+                + "{\"name\":\"y\",\"dtype\":\"float32\",\"shape\":[4]}],\"inputs\":[{\"name\":\"x\"}],\"outputs\":[\"y\"],"
+                + "\"ops\":[{\"name\":\"e\",\"kind\":\"Opaque\",\"inputs\":[\"x\"],\"outputs\":[\"b\"]},{\"name\":\"r\",\"kind\":\"Relu\",\"inputs\":[\"b\"],\"outputs\":[\"c\"]},"
+                + "{\"name\":\"s\",\"kind\":\"Opaque\",\"inputs\":[\"c\"],\"outputs\":[\"y\"]}]}");
         Cli r = Cli.run("run", g.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1");
         assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.NO_PLACEMENT);
         assertThat(r.err().strip().lines()).as(r.toString()).hasSize(1);
