@@ -62,11 +62,16 @@ final class TensorFiles {
         return new Given(values, sequences);
     }
 
-    /** {@code --input NAME=FILE} of a sequence or optional input: the file read as that kind, its errors naming the input. */
-    private static OnnxValue readValue(String spec, String input, Path file, Class<? extends OnnxValue> kind) {
+    /** The checks every {@code --input} file gets before it is read: a file after '=', and not a folder. */
+    private static void checkInputFile(String spec, String input, Path file) {
         if (file.toString().isEmpty())
             throw new UsageException("--input " + input + "=: no file after '='; write --input " + input + "=FILE.pb");
-        FileAccess.refuseFolder(file, "--input " + input + "=");
+        FileAccess.refuseFolder(file, spec.indexOf('=') > 0 ? "--input " + input + "=" : "--input");
+    }
+
+    /** {@code --input NAME=FILE} of a sequence or optional input: the file read as that kind, its errors naming the input. */
+    private static OnnxValue readValue(String spec, String input, Path file, Class<? extends OnnxValue> kind) {
+        checkInputFile(spec, input, file);
         try {
             return OnnxValueFile.read(file, kind);
         } catch (InputException e) {
@@ -81,9 +86,7 @@ final class TensorFiles {
      */
     private static TensorValue read(String spec, String input, Path file) {
         if (spec.isEmpty()) throw new UsageException("--input '': the name is empty; give --input FILE.pb or --input NAME=FILE.pb");
-        if (file.toString().isEmpty())
-            throw new UsageException("--input " + input + "=: no file after '='; write --input " + input + "=FILE.pb");
-        FileAccess.refuseFolder(file, spec.indexOf('=') > 0 ? "--input " + input + "=" : "--input");
+        checkInputFile(spec, input, file);
         try {
             return OnnxTensorFile.read(file).value();
         } catch (InputException e) {
@@ -164,11 +167,11 @@ final class TensorFiles {
         if (rtol < 0 || atol < 0 || Double.isNaN(rtol) || Double.isNaN(atol))
             throw new UsageException("--rtol and --atol must be >= 0, got " + rtol + " and " + atol);
         Map<String, Path> refs = new LinkedHashMap<>();
+        List<String> outputs = outputs(g, edges);
         for (String spec : specs) {
             int eq = spec.indexOf('=');
             String name = eq > 0 ? spec.substring(0, eq) : null;
             Path file;
-            List<String> outputs = outputs(g, edges);
             if (name != null && outputs.contains(name)) {
                 file = Path.of(spec.substring(eq + 1));
             } else if (name != null && !Files.exists(Path.of(spec))) {     // NAME=FILE naming no output (a file name may hold '=')
