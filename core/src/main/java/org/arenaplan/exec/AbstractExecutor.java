@@ -47,6 +47,7 @@ abstract class AbstractExecutor implements Executor {
     private final String mode;
 
     AbstractExecutor(Device device, Plan plan, WeightRegion weights, String mode) {
+        HostArrays.check(plan.graph());   // once per executor, before a subclass allocates anything
         this.device = device;
         this.plan = plan;
         this.graph = plan.graph();
@@ -148,7 +149,6 @@ abstract class AbstractExecutor implements Executor {
 
     @Override
     public final RunResult run(Map<String, TensorValue> inputs) {
-        HostArrays.check(graph);
         for (String in : graph.inputs()) {
             TensorValue v = inputs.get(in);
             if (v == null) throw new ExecutionException("graph input '" + in + "' was not given");
