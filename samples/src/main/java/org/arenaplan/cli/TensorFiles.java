@@ -45,11 +45,12 @@ final class TensorFiles {
      *
      * @param words the command's free words (the ONNX model's file, where it is one)
      * @throws InputException naming the input and the file when a file is not of its input's kind
+     * @throws UsageException naming an unnamed spec and the input when a sequence or optional input has no file by name ({@link #refuseUnnamed})
      */
     static Given named(List<String> specs, List<String> words, String model) {
         Map<String, Class<? extends OnnxValue>> kinds = Map.of();
         boolean onnx = model == null && words.size() == 1 && words.get(0).toLowerCase(java.util.Locale.ROOT).endsWith(".onnx") && Files.isRegularFile(Path.of(words.get(0)));
-        if (onnx && specs.stream().anyMatch(s -> s.indexOf('=') > 0)) kinds = OnnxImporter.sequenceInputs(Path.of(words.get(0)));
+        if (onnx && !specs.isEmpty()) kinds = OnnxImporter.sequenceInputs(Path.of(words.get(0)));
         Map<String, TensorValue> values = new LinkedHashMap<>();
         Map<String, OnnxValue> sequences = new LinkedHashMap<>();
         for (String spec : specs) {
@@ -59,7 +60,28 @@ final class TensorFiles {
             if (kinds.containsKey(name)) sequences.put(name, readValue(spec, name, Path.of(spec.substring(eq + 1)), kinds.get(name)));
             else values.put(name, read(spec, name, Path.of(spec.substring(eq + 1))));
         }
+        refuseUnnamed(specs, kinds, sequences);
         return new Given(values, sequences);
+    }
+
+    /**
+     * An unnamed {@code --input FILE.pb} while a sequence or optional input ({@code kinds}) has no
+     * file by name ({@code named}) is refused: such an input is bound at import, before an unnamed
+     * file is matched to an input (as the graph's one input, or by its TensorProto's name), so its
+     * file must be named.
+     *
+     * @throws UsageException in one line naming the first unnamed spec, the input and its kind
+     */
+    private static void refuseUnnamed(List<String> specs, Map<String, Class<? extends OnnxValue>> kinds, Map<String, OnnxValue> named) {
+        String unnamed = specs.stream().filter(s -> !s.isEmpty() && s.indexOf('=') <= 0).findFirst().orElse(null);
+        if (unnamed == null) return;
+        for (Map.Entry<String, Class<? extends OnnxValue>> k : kinds.entrySet()) {
+            if (named.containsKey(k.getKey())) continue;
+            boolean seq = k.getValue() == OnnxValue.Sequence.class;
+            throw new UsageException("--input " + unnamed + ": graph input '" + k.getKey() + "' is " + (seq ? "a sequence" : "an optional")
+                    + ", so its file must be named: arenaplan binds a sequence or optional input at import, before it matches unnamed files to inputs;"
+                    + " write --input " + k.getKey() + "=FILE.pb (" + (seq ? "a SequenceProto" : "an OptionalProto") + ", onnx-data.proto)");
+        }
     }
 
     /** The checks every {@code --input} file gets before it is read: a file after '=', and not a folder. */
