@@ -24,9 +24,6 @@ final class EdgeBinder {
         /** A tensor name starting with {@code want} that no name in the file and no value takes, reserved. */
         String fresh(String want);
 
-        /** Whether a value is already defined under {@code name}. */
-        boolean defined(String name);
-
         /** Declares tensor graph input {@code v}, whose value is known at import to be {@code value}. */
         void input(Value v, TensorValue value);
 
@@ -82,7 +79,7 @@ final class EdgeBinder {
     void bindInputs(List<OnnxModel.ValueInfo> inputs, Graph g) {
         for (OnnxModel.ValueInfo in : inputs) {
             OnnxValue v = given.get(in.name());
-            if (!bindable(in) || v == null || g.defined(in.name())) continue;
+            if (!bindable(in) || v == null) continue;
             edges.put(in.name(), bindInput(in.name(), v, g));
         }
         for (String name : given.keySet())

@@ -314,9 +314,9 @@ public final class OnnxImporter {
         fileNames.addAll(values.keySet());
         for (OnnxModel.Node node : g.nodes()) fileNames.addAll(node.outputs());
         for (OnnxModel.ValueInfo o : g.outputs()) fileNames.add(o.name());
+        for (OnnxModel.ValueInfo in : g.inputs()) fileNames.add(in.name());   // a sequence input's too: no element of another takes its name
         EdgeBinder.Graph graph = new EdgeBinder.Graph() {
             @Override public String fresh(String want) { return OnnxImporter.this.fresh(want); }
-            @Override public boolean defined(String name) { return values.containsKey(name); }
             @Override public void input(Value v, TensorValue value) {
                 values.put(v.name(), v);
                 graphInputs.add(v.name());

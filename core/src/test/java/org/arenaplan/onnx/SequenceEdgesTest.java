@@ -136,6 +136,21 @@ class SequenceEdgesTest {
                         + " (an OptionalProto holding a sequence has these bytes: onnx-data.proto numbers both messages' fields alike; it is a value for an optional input)");
     }
 
+    /** tidy20: a sequence input named as another's first element ('x' and 'x[0]') was refused as "a tensor (or has an initializer)": the element took its name. */
+    @Test
+    void anElementNeverTakesTheNameOfAnotherGraphInput() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(17).sequenceInput(OnnxDTypes.FLOAT, "x").sequenceInput(OnnxDTypes.FLOAT, "x[0]").output("y").output("z")
+                .node("cx", "ConcatFromSequence", List.of("x"), List.of("y"), "axis", 0L)
+                .node("cz", "ConcatFromSequence", List.of("x[0]"), List.of("z"), "axis", 0L);
+        Path file = dir.resolve("names.onnx");
+        Files.write(file, m.bytes());
+        OnnxImporter.Imported imp = OnnxImporter.importModel(file, OnnxImporter.Options.DEFAULT.withSequenceInputs(
+                Map.of("x", new OnnxValue.Sequence(List.of(A)), "x[0]", new OnnxValue.Sequence(List.of(B)))));
+        assertThat(imp.graph().inputs()).containsExactly("x[0]_", "x[0][0]");
+        assertThat(imp.graph().tensor("x[0][0]").shape()).containsExactly(1, 3);
+        assertThat(imp.graph().tensor("y").shape()).containsExactly(2, 3);
+    }
+
     @Test
     void aValueOfAnotherTypeThanTheInputDeclaresIsRefusedNamingTheElement() throws Exception {
         Path file = concatModel();   // xs: a sequence of f32 tensors
