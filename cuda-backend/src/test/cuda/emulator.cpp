@@ -8,6 +8,9 @@
 // bytes past a 16-byte boundary (to run the vectorized kernels' unaligned paths); LEN is a slot's size in bytes and HEX its bytes (two hex digits each, memory order; "-"
 // when LEN is 0, a null pointer), every F a double's bits in hex.
 // Output: one line per case, the OUT slot's bytes in hex, memory order.
+// Arguments: none, or "--shuffle SEED": each round of a block (below) resumes its threads in a
+// new pseudo-random order drawn from SEED, not in thread order, so that a kernel whose result
+// depends on the order of its threads between barriers (a race on a GPU) gives other bytes.
 #undef _FORTIFY_SOURCE   // its longjmp check refuses a jump to another fiber's stack (the switches below)
 #include <cinttypes>
 #include <cmath>
@@ -23,6 +26,7 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 struct Dim { unsigned x = 0, y = 0, z = 0; };
@@ -119,6 +123,8 @@ static void fiber_main() {   // never returns: its end jumps back to the schedul
     _longjmp(block_scheduler, 1);
 }
 
+static unsigned long long shuffle_state = 0;   // 0: threads in order; else the state of the order's generator (--shuffle)
+
 static void launch(Dim grid, Dim block, const std::function<void()>& body) {
     gridDim = grid;
     blockDim = block;
@@ -133,6 +139,7 @@ static void launch(Dim grid, Dim block, const std::function<void()>& body) {
     std::vector<ucontext_t> fibers(threads);
     std::vector<Resume> resume(threads);
     std::vector<char> ended(threads), started(threads);
+    std::vector<unsigned> order(threads);
     for (unsigned bz = 0; bz < grid.z; bz++)
         for (unsigned by = 0; by < grid.y; by++)
             for (unsigned bx = 0; bx < grid.x; bx++) {
@@ -147,7 +154,12 @@ static void launch(Dim grid, Dim block, const std::function<void()>& body) {
                 }
                 for (unsigned left = threads; left > 0;) {   // one round: every fiber to its next barrier or its end
                     left = 0;
-                    for (unsigned t = 0; t < threads; t++) {
+                    for (unsigned i = 0; i < threads; i++) order[i] = i;
+                    for (unsigned i = threads; shuffle_state != 0 && i > 1; i--) {   // Fisher-Yates, a 64-bit LCG (Knuth's MMIX constants)
+                        shuffle_state = shuffle_state * 6364136223846793005ULL + 1442695040888963407ULL;
+                        std::swap(order[i - 1], order[(shuffle_state >> 33) % i]);
+                    }
+                    for (unsigned t : order) {
                         if (ended[t]) continue;
                         threadIdx = Dim{t % block.x, t / block.x, 0};
                         running_fiber = &resume[t].at;
@@ -164,7 +176,9 @@ static void launch(Dim grid, Dim block, const std::function<void()>& body) {
             }
 }
 
-int main() {
+int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--shuffle") shuffle_state = std::stoull(argv[2]) | 1;
+    else if (argc != 1) { std::fprintf(stderr, "usage: emulator [--shuffle SEED] < cases\n"); return 2; }
     std::string line;
     while (std::getline(std::cin, line)) {
         if (line.empty()) continue;

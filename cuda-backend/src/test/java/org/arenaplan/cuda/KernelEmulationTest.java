@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The CUDA kernels, compiled for the CPU by g++ (src/test/cuda/emulator.cpp: a block's threads are
- * fibers of one OS thread that meet at each __syncthreads) and launched with {@link CudaKernelTable}'s slots and grid,
+ * fibers of one OS thread that meet at each __syncthreads; every case runs twice, its threads in
+ * order and in a shuffled order each round, which must give the same bytes) and launched with {@link CudaKernelTable}'s slots and grid,
  * give the simulator's results: bit for bit where only +, -, *, /, sqrt, comparisons, data
  * movement and element conversions are involved, within 2 ulp (of the output type) where exp,
  * tanh or pow are (the C library's may differ from Java's). Every element type of
@@ -1587,14 +1588,21 @@ class KernelEmulationTest {
                 input.append('\n');
             }
         }
-        List<String> lines = emulate(input.toString());
+        Path file = EMULATOR.resolveSibling("cases.txt");
+        Files.writeString(file, input, StandardCharsets.US_ASCII);
+        List<String> lines = emulate(file);
         assertThat(lines).hasSize(cases.size());
+        // again, each block's threads resumed in a shuffled order every round: a race between barriers changes bytes
+        List<String> shuffled = emulate(file, "--shuffle", "1");
+        assertThat(shuffled).hasSize(cases.size());
         long tf32Rounded = 0;
         for (int k = 0; k < cases.size(); k++) {
             Case c = cases.get(k);
             TensorValue got = new TensorValue(c.out(), new long[] {c.outputs()}, HexFormat.of().parseHex(lines.get(k).trim())), w = want.get(k);
             assertThat(got.elements()).isEqualTo(c.outputs());
             String what = "case " + k + " " + c.kernel() + " " + c.inputs() + " -> " + c.out().jsonName() + " " + java.util.Arrays.toString(c.ints());
+            int at = java.util.Arrays.mismatch(lines.get(k).toCharArray(), shuffled.get(k).toCharArray());
+            assertThat(at).as(what + ": its threads in a shuffled order give other bytes from byte " + at / 2).isEqualTo(-1);
             if (c.ulps() == TF32) {
                 double[] g = got.doubles(), s = w.doubles(), bound = bounds.get(k);
                 for (int i = 0; i < g.length; i++) {
@@ -1651,11 +1659,11 @@ class KernelEmulationTest {
         }
     }
 
-    /** Feeds the cases from a file (a pipe both ways could fill up and block both processes). */
-    private static List<String> emulate(String input) throws Exception {
-        Path cases = EMULATOR.resolveSibling("cases.txt");
-        Files.writeString(cases, input, StandardCharsets.US_ASCII);
-        Process p = new ProcessBuilder(EMULATOR.toAbsolutePath().toString()).redirectInput(cases.toFile())
+    /** Feeds the cases from a file (a pipe both ways could fill up and block both processes); {@code args}: the emulator's (--shuffle SEED). */
+    private static List<String> emulate(Path cases, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(EMULATOR.toAbsolutePath().toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectInput(cases.toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
