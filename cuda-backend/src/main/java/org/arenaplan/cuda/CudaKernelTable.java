@@ -54,6 +54,12 @@ final class CudaKernelTable {
     static final long FLEX_ATTENTION_MAX_S = 4096;
     /** Threads of a flex_attention block (two warps), one block per query row. */
     static final int FLEX_ATTENTION_THREADS = 64;
+    /**
+     * Threads of the one block that runs each kernel of data-dependent outputs (nonzero, compress,
+     * unique, non_max_suppression; data_dependent.cuh, whose kernels take any block of up to 1024
+     * threads, CUDA's limit, and are compiled with __launch_bounds__(1024)).
+     */
+    static final int DATA_DEPENDENT_THREADS = 1024;
 
     static final Map<String, Spec> SPECS = Map.ofEntries(
             Map.entry(Kernels.UNARY, new Spec(2, -1, i -> i[0])),   // (f32 moves 4 per thread when aligned; grid-stride covers any grid)
@@ -121,10 +127,11 @@ final class CudaKernelTable {
             // phase 0 (int 0): y only, one thread per y element; phase 1: x, idx, y, one thread per x element
             Map.entry(Kernels.MAX_UNPOOL, new Spec(3, -1, i -> i[0] == 0 ? i[2] : i[1], i -> i[0] == 0 ? 0b100 : 0b111)),
             Map.entry(Kernels.DET, new Spec(2, -1, i -> i[0])),                            // one thread per matrix
-            Map.entry(Kernels.NONZERO, new Spec(3, -1, i -> 1)),                           // serial: the count, then the indices in order
-            Map.entry(Kernels.COMPRESS, new Spec(4, -1, i -> 1)),                          // serial: the count, then the selected slices in order
-            Map.entry(Kernels.UNIQUE, new Spec(6, -1, i -> 1)),                            // serial: the count, then each distinct slice in place
-            Map.entry(Kernels.NMS, new Spec(7, -1, i -> 1)),                               // serial: batches, classes, boxes in order
+            // one block of DATA_DEPENDENT_THREADS (geometry): a scan counts, then each thread writes its share in order
+            Map.entry(Kernels.NONZERO, new Spec(3, -1, i -> 1)),
+            Map.entry(Kernels.COMPRESS, new Spec(4, -1, i -> 1)),
+            Map.entry(Kernels.UNIQUE, new Spec(6, -1, i -> 1)),                            // a bitonic sort of the slices first
+            Map.entry(Kernels.NMS, new Spec(7, -1, i -> 1)),                               // batches, then classes in order; boxes sorted per class
             // the training kernels (training.cuh): one thread per element (gelu_grad), per row (softmax_grad,
             // layernorm_grad), per dx element, per dw element
             Map.entry(Kernels.GELU_GRAD, new Spec(3, -1, i -> i[0])),
@@ -296,6 +303,7 @@ final class CudaKernelTable {
             case CONV2D_IGEMM_TF32: return new Geometry(blocks(ints[0] * ints[5] * ints[6], TF32_OUT), blocks(ints[4], TF32_OUT), 1, TF32_THREADS, 1);
             case GEMM_TF32: return new Geometry(blocks(ints[2], TF32_OUT), blocks(ints[1], TF32_OUT), (int) Math.max(1, Math.min(ints[0], 65_535)), TF32_THREADS, 1);
             case Kernels.FLEX_ATTENTION: return new Geometry((int) Math.max(1, Math.min(s.items().applyAsLong(ints), 1 << 20)), 1, 1, FLEX_ATTENTION_THREADS, 1);
+            case Kernels.NONZERO, Kernels.COMPRESS, Kernels.UNIQUE, Kernels.NMS: return new Geometry(1, 1, 1, DATA_DEPENDENT_THREADS, 1);
             default: break;
         }
         if (s.items() == null) {   // gemm: ints [batch, M, N, ...]

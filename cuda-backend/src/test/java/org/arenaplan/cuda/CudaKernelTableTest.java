@@ -193,6 +193,17 @@ class CudaKernelTableTest {
     }
 
     @Test
+    void dataDependentKernelsRunInOneBlockTheirLaunchBoundsAllow() throws Exception {
+        for (String k : List.of(Kernels.NONZERO, Kernels.COMPRESS, Kernels.UNIQUE, Kernels.NMS)) {
+            CudaKernelTable.Geometry g = CudaKernelTable.geometry(k, call(k, 0, new long[] {1 << 20, 1, 1 << 20, 1, 1, 1}, new double[0]),
+                    CudaKernelTable.SPECS.get(k));
+            assertThat(List.of(g.gridX(), g.gridY(), g.gridZ(), g.blockX(), g.blockY())).as(k).containsExactly(1, 1, 1, CudaKernelTable.DATA_DEPENDENT_THREADS, 1);
+        }
+        String header = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/cuda/data_dependent.cuh"));
+        assertThat(header).contains("#define DD_MAX_THREADS " + CudaKernelTable.DATA_DEPENDENT_THREADS + "\n");   // __launch_bounds__ and the shared arrays
+    }
+
+    @Test
     void javaStructSizesMatchTheCudaHeader() throws Exception {
         String header = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/cuda/common.cuh"));
         assertThat(header).contains("#define ARENAPLAN_MAX_INTS " + CudaKernelTable.MAX_INTS + "\n")
