@@ -60,7 +60,8 @@ import java.util.TreeSet;
  * refused without one; a graph output that is one is copied out into tensors ({@link OnnxEdges}).
  * A FlexAttention's score_mod and prob_mod are refused
  * (between the stages of the op). The other domains taken are ai.onnx.preview (FlexAttention)
- * and ai.onnx.preview.training (Adagrad, Adam, Momentum) and ai.onnx.ml (Binarizer, ArrayFeatureExtractor;
+ * and ai.onnx.preview.training (Adagrad, Adam, Momentum) and ai.onnx.ml (Binarizer, ArrayFeatureExtractor,
+ * TreeEnsemble, TreeEnsembleRegressor, TreeEnsembleClassifier;
  * {@link NodeLowering#OTHER_DOMAINS}).
  * Not supported: ops from any other domain.
  */

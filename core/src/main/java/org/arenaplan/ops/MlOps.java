@@ -30,6 +30,12 @@ import java.util.Set;
  *     the reference's numpy indexing (ONNX Runtime 1.22 does not check it: index -1 over [0, 1, 2, 3] gave
  *     0, where the reference gives 3); one out of [-N, N) is an error of
  *     the device naming the op.</li>
+ * <li>TreeEnsemble (version 5), TreeEnsembleRegressor and TreeEnsembleClassifier (1; the
+ *     {@code _as_tensor} attributes of 3): X [N, F] to scores [N, n_targets] (and the classifier's
+ *     int64 labels [N]); the trees packed at import into one f64 weight ({@link TreeTable}, read by
+ *     {@link TreeEnsembleImport}, which lists what it refuses) and one {@link Kernels#TREE_ENSEMBLE}
+ *     call, whose layout and finalization (ONNX Runtime's tree_ensemble_aggregator.h where the spec
+ *     is silent) are documented there and at {@code sim.TreeKernels}.</li>
  * </ul>
  * Refused in one line naming the node: another element type, ArrayFeatureExtractor's indices not
  * int64, a scalar X, and these op types in another domain.
