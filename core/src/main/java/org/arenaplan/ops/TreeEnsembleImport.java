@@ -172,7 +172,7 @@ final class TreeEnsembleImport {
         lengths.put("nodes_truenodeids", trueIds.length);
         lengths.put("nodes_falsenodeids", falseIds.length);
         lengths.put("nodes_modes", modes.length);
-        lengths.put(values.length == 0 && !n.hasAttr("nodes_values_as_tensor") ? "nodes_values" : valuesName(n, "nodes_values"), values.length);
+        lengths.put(valuesName(n, "nodes_values"), values.length);
         lengths.put("nodes_missing_value_tracks_true", missing.length);
         sameLength(n, count, "nodes_treeids", lengths);
         Map<Long, Integer> at = new HashMap<>();
