@@ -21,3 +21,4 @@
 #include "data_dependent.cuh"
 #include "training.cuh"
 #include "flex_attention.cuh"
+#include "tree_ensemble.cuh"

@@ -277,6 +277,7 @@ int main(int argc, char** argv) {
         else if (name == "quantize_range") body = [&] { quantize_range(p(0), p(1), u8(2), ints, floats); };
         else if (name == "reverse_sequence") body = [&] { reverse_sequence(p(0), (const long long*) p(1), p(2), ints, floats); };
         else if (name == "tfidf") body = [&] { tfidf(p(0), p(1), ints, floats); };
+        else if (name == "tree_ensemble") body = [&] { tree_ensemble(p(0), (const double*) p(1), p(2), (long long*) p(3), ints, floats); };
         else if (name == "cumsum") body = [&] { cumsum(p(0), p(1), ints, floats); };
         else if (name == "topk") body = [&] { topk(p(0), p(1), (long long*) p(2), ints, floats); };
         else if (name == "normalize") body = [&] { normalize(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };

@@ -52,6 +52,8 @@ final class CudaKernelTable {
     static final long LINEAR_ATTENTION_MAX_DK = 256;
     /** Largest key count S of the flex_attention kernel: a block keeps its query row's scores in shared memory (flex_attention.cuh's FLEX_ATTENTION_MAX_S). */
     static final long FLEX_ATTENTION_MAX_S = 4096;
+    /** Largest target (class) count of the tree_ensemble kernel: a thread keeps its row's scores in a local array (tree_ensemble.cuh's TREE_MAX_TARGETS). */
+    static final long TREE_MAX_TARGETS = 64;
     /** Threads of a flex_attention block (two warps), one block per query row. */
     static final int FLEX_ATTENTION_THREADS = 64;
     /**
@@ -105,6 +107,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.DFT, new Spec(3, 1, i -> i[0] * i[7] * i[5] * i[2])),
             Map.entry(Kernels.REVERSE_SEQUENCE, new Spec(3, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.TFIDF, new Spec(2, -1, i -> i[0] * i[3])),   // the pool travels in the ints: at most MAX_INTS in all
+            Map.entry(Kernels.TREE_ENSEMBLE, new Spec(4, 3, i -> i[0])),   // one thread per row; the label only for a classifier
             // a, b, their zero points, the scales and y's zero point when requantizing (int 9), y
             Map.entry(Kernels.QMATMUL, new Spec(9, -1, i -> i[0] * i[1] * i[3], i -> 0b1111 | (i[9] == 1 ? 0b11110000 : 0) | 1 << 8)),
             // x, w, their zero points, the scales and y's zero point when requantizing (int 3), the bias (int 14), y
@@ -255,6 +258,9 @@ final class CudaKernelTable {
         if (call.name().equals(Kernels.LINEAR_ATTENTION) && call.ints()[4] > LINEAR_ATTENTION_MAX_DK)
             throw new DeviceException("op " + call.label() + ": key size " + call.ints()[4] + " exceeds the " + LINEAR_ATTENTION_MAX_DK
                     + " the CUDA linear_attention kernel keeps per thread (use --device sim)");
+        if (call.name().equals(Kernels.TREE_ENSEMBLE) && call.ints()[8] > TREE_MAX_TARGETS)
+            throw new DeviceException("op " + call.label() + ": a tree ensemble of " + call.ints()[8] + " targets exceeds the " + TREE_MAX_TARGETS
+                    + " scores the CUDA tree_ensemble kernel keeps per row (use --device sim)");
         if (call.name().equals(Kernels.DET) && call.ints()[1] > DET_MAX_M)
             throw new DeviceException("op " + call.label() + ": Det of " + call.ints()[1] + " x " + call.ints()[1] + " matrices exceeds the " + DET_MAX_M
                     + " x " + DET_MAX_M + " the CUDA det kernel keeps per thread (use --device sim)");

@@ -118,6 +118,15 @@ class CudaKernelTableTest {
     }
 
     @Test
+    void aTreeEnsembleBeyondTheTargetsAThreadKeepsIsRefusedNamingItsOp() {
+        long[] ints = {8, 3, 1, 1, 7, 6, 2, 2, CudaKernelTable.TREE_MAX_TARGETS, 1, 0, 0, 0, 0, 0};
+        assertThat(CudaKernelTable.spec(call(Kernels.TREE_ENSEMBLE, 3, ints, new double[0])).slots()).isEqualTo(4);   // a regressor leaves the label out
+        ints[8]++;
+        assertThatThrownBy(() -> CudaKernelTable.spec(call(Kernels.TREE_ENSEMBLE, 3, ints, new double[0])))
+                .isInstanceOf(DeviceException.class).hasMessage("op op: a tree ensemble of 65 targets exceeds the 64 scores the CUDA tree_ensemble kernel keeps per row (use --device sim)");
+    }
+
+    @Test
     void detBeyondWhatAThreadKeepsIsRefusedNamingItsOpAndMaxUnpoolTakesOnePointerPerPhase() {
         assertThat(CudaKernelTable.spec(call(Kernels.DET, 2, new long[] {4, CudaKernelTable.DET_MAX_M}, new double[0])).slots()).isEqualTo(2);
         assertThatThrownBy(() -> CudaKernelTable.spec(call(Kernels.DET, 2, new long[] {4, CudaKernelTable.DET_MAX_M + 1}, new double[0])))

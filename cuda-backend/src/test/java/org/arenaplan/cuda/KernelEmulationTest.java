@@ -81,6 +81,48 @@ class KernelEmulationTest {
         }
     }
 
+    /**
+     * tree_ensemble over a hand-made table (Kernels#TREE_ENSEMBLE): tree 0 LEQ f0 0.5 (NaN tracks true),
+     * then MEMBER f1 {1, 4}; tree 1 GT f2 0; leaves of 1 or 2 entries; 8 rows of 3 features with NaN.
+     * Regressors over every aggregate and post transform, classifiers of 3 and 2 classes (scores and labels).
+     */
+    private static void treeEnsembleCases(List<Case> c) {
+        float[] rows = {0.25f, 1, 0.5f, Float.NaN, 4, -2, 1, 4, 3, 0.5f, 2, 0, -3, 1, -1, 7, Float.NaN, 0.125f, 0.5f, 4, 1, 2, 2, -0.5f};
+        for (int targets = 2; targets <= 3; targets++) {
+            double[] nodes = {0, 0, 0.5, 1, 2, 1, 0, 0, 6, 1, 0, 3, 4, 0, 0, 2, 7, 0, 0, 0, 0, 0, 0, 2, 7, 0, 0, 0, 0, 0, 2, 1,
+                    7, 0, 0, 0, 0, 0, 3, 2, 3, 2, 0, 6, 2, 0, 0, 0, 7, 0, 0, 0, 0, 0, 5, 1};
+            double[] entries = {0, 1.5, 2 % targets, -0.5, 1, 0.25, 0, -1, 2 % targets, 2, 1, 0.75};
+            double[] rest = {1, 4, 0, 5, 0.1, 0.2, -0.3, 10, 20, 30};   // set, roots, 3 base values, 3 labels
+            for (int classifier = 0; classifier <= 1; classifier++)
+                for (int agg = 0; agg <= 3; agg++)
+                    for (int post = 0; post <= 4; post++) {
+                        if (classifier == 1 && agg != 1) continue;   // a classifier sums
+                        int base = targets == 2 && classifier == 1 ? post % 3 : post % 2 * targets;
+                        double[] table = new double[nodes.length + entries.length + 4 + base + (classifier == 1 ? targets : 0)];
+                        System.arraycopy(nodes, 0, table, 0, nodes.length);
+                        System.arraycopy(entries, 0, table, nodes.length, entries.length);
+                        System.arraycopy(rest, 0, table, nodes.length + entries.length, 4 + base);
+                        if (classifier == 1) System.arraycopy(rest, 7, table, table.length - targets, targets);
+                        DType x = post == 3 ? DType.F64 : post == 2 ? DType.F16 : DType.F32, y = post == 3 ? DType.F64 : DType.F32;
+                        double[] xv = new double[rows.length];
+                        for (int i = 0; i < xv.length; i++) xv[i] = rows[i];
+                        long[] ints = {8, 3, x.onnxCode(), y.onnxCode(), 7, 6, 2, 2, targets, agg, post, classifier, base, 0, post % 2};
+                        TensorValue xt = TensorValue.ofDoubles(x, null, xv), tt = TensorValue.ofDoubles(DType.F64, null, table);
+                        if (classifier == 0) {
+                            c.add(new Case(Kernels.TREE_ENSEMBLE, List.of(xt, tt), y, 8 * targets, ints, new double[0], 2));
+                            continue;
+                        }
+                        for (int binary = 0; binary <= (targets == 2 ? 1 : 0); binary++) {
+                            ints = ints.clone();
+                            ints[13] = binary;
+                            TensorValue labels = TensorValue.ofLongs(DType.I64, null, new long[8]), scores = TensorValue.ofDoubles(y, null, new double[8 * targets]);
+                            c.add(new Case(Kernels.TREE_ENSEMBLE, List.of(xt, tt, labels), y, 8 * targets, ints, new double[0], 2, 0, 2));
+                            c.add(new Case(Kernels.TREE_ENSEMBLE, List.of(xt, tt, scores), DType.I64, 8, ints, new double[0], 0, 0, 3));
+                        }
+                    }
+        }
+    }
+
     private static float[] random(long seed, int n, boolean positive) {
         Random r = new Random(seed);
         float[] a = new float[n];
@@ -978,6 +1020,7 @@ class KernelEmulationTest {
             System.arraycopy(pool, 0, ints, head.length, pool.length);
             c.add(new Case(Kernels.TFIDF, List.of(tokens), DType.F32, 6, ints, mode == 2 ? new double[] {0.5, 1.25, 2} : new double[0], 0));
         }
+        treeEnsembleCases(c);
         // scores [2, 4, 3] (N, C, D), targets [2, 3] with one ignored (-1), weights [4]
         TensorValue targets = TensorValue.ofLongs(DType.I64, null, 0, 3, -1, 2, 1, 1);
         c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, random(14, 4, true))),
