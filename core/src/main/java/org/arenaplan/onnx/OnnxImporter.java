@@ -134,6 +134,8 @@ public final class OnnxImporter {
     private final EdgeBinder edges;                                            // sequence and optional graph inputs and outputs
     private final List<String> fedInputs = new ArrayList<>();                  // graph inputs the caller feeds, in file order
     private final List<String> outputTensors = new ArrayList<>();              // the graph's tensor outputs, edges expanded
+    private final Map<String, Integer> writers = new HashMap<>();               // the main graph's node outputs: the index of the node that writes each
+    private List<OnnxModel.Node> mainNodes = List.of();
 
     /** An imported graph and how its ONNX inputs and outputs map onto its tensors. */
     public record Imported(Graph graph, OnnxEdges edges) { }
@@ -317,7 +319,12 @@ public final class OnnxImporter {
                 throw new OnnxException(file + ": --input " + name + ": graph input '" + name + "' has an initializer, its default value (ONNX IR 4+), which arenaplan"
                         + " plans as a constant weight; it takes no other value (its graph inputs without one: " + graphInputs + ")");
         fileNames.addAll(values.keySet());
-        for (OnnxModel.Node node : g.nodes()) fileNames.addAll(node.outputs());
+        mainNodes = g.nodes();
+        for (int i = 0; i < g.nodes().size(); i++)
+            for (String out : g.nodes().get(i).outputs()) {
+                fileNames.add(out);
+                if (!out.isEmpty()) writers.putIfAbsent(out, i);
+            }
         for (OnnxModel.ValueInfo o : g.outputs()) fileNames.add(o.name());
         for (OnnxModel.ValueInfo in : g.inputs()) fileNames.add(in.name());   // a sequence input's too: no element of another takes its name
         EdgeBinder.Graph graph = new EdgeBinder.Graph() {
@@ -522,6 +529,14 @@ public final class OnnxImporter {
             Value v = values.get(in);
             if (v == null && dropped.containsKey(in))
                 throw probe.error("reads '" + in + "', an optional output of node '" + dropped.get(in) + "' that inference does not produce");
+            Integer writer = writers.get(in);
+            if (v == null && writer != null && writer == index)
+                throw probe.error("reads '" + in + "', which it writes itself: a cycle (ONNX IR: a graph's nodes are topologically sorted, each reading only values defined before it)");
+            if (v == null && writer != null && writer > index) {
+                OnnxModel.Node w = mainNodes.get(writer);
+                throw probe.error("reads '" + in + "', which node '" + (w.name().isEmpty() ? w.opType() + "_" + writer : w.name()) + "' (" + w.opType() + ", #" + writer
+                        + ") writes only later: the nodes are out of topological order, or form a cycle (ONNX IR: a graph's nodes are topologically sorted)");
+            }
             if (v == null) throw probe.error("reads '" + in + "', which no earlier node, initializer or graph input defines");
             ins.add(v);
         }

@@ -74,6 +74,23 @@ class BadInputTest {
     }
 
     @Test
+    void nodesOutOfTopologicalOrderOrInACycleNameTheNodeThatWritesTheValueLater() throws Exception {
+        // breaker20: said "reads 'h', which no earlier node, initializer or graph input defines" while node #1 writes it
+        Path shuffled = write("shuffled.onnx", new TinyOnnx().input("x", 1L, 4L).output("y")
+                .node("neg", "Neg", List.of("h"), List.of("y")).node("act", "Relu", List.of("x"), List.of("h")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(shuffled, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(shuffled + ": node 'neg' (Neg, #0, opset 13): reads 'h', which node 'act' (Relu, #1) writes only later: the nodes are out of"
+                        + " topological order, or form a cycle (ONNX IR: a graph's nodes are topologically sorted)");
+        Path self = write("self.onnx", new TinyOnnx().input("x", 1L, 4L).output("y")
+                .node("add", "Add", List.of("x", "h"), List.of("h")).node("neg", "Neg", List.of("h"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(self, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageStartingWith(self + ": node 'add' (Add, #0, opset 13): reads 'h', which it writes itself: a cycle");
+        Path undefined = write("undefined.onnx", new TinyOnnx().input("x", 1L, 4L).output("y").node("add", "Add", List.of("x", "q"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(undefined, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(undefined + ": node 'add' (Add, #0, opset 13): reads 'q', which no earlier node, initializer or graph input defines");
+    }
+
+    @Test
     void aNameGivenTwiceToInitializersOrGraphInputsIsRefused() throws Exception {
         Path init = write("dup-init.onnx", new TinyOnnx().input("x", 1L, 4L).output("y").floats("w", 1f, 4L, 4L).floats("w", 2f, 4L, 4L)
                 .node("mm", "MatMul", List.of("x", "w"), List.of("y")).bytes());
