@@ -65,7 +65,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "W", defaultValue = "" + RunReport.DEFAULT_WARMUP, description = "Untimed iterations first (default: ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the models table as JSON.")
+    @Option(names = "--json", paramLabel = "FILE", converter = FileToWrite.class, description = "Also write the models table as JSON.")
     Path json;
 
     @Option(names = "--set", paramLabel = "SET", defaultValue = "challenging", description = "For search: challenging, real or perfect (default: ${DEFAULT-VALUE}).")

@@ -114,17 +114,17 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--worst-case", description = "With --dim values: one plan sized for the largest shape, and the bytes it wastes at each smaller one.")
     boolean worstCase;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution); - writes to stdout (plan JSON, or the solution CSV for a CSV problem) and the report to stderr.")
+    @Option(names = "--out", paramLabel = "FILE", converter = FileToWrite.class, description = "Write the plan: FILE.json (plan JSON) or FILE.csv (minimalloc solution); - writes to stdout (plan JSON, or the solution CSV for a CSV problem) and the report to stderr.")
     Path out;
 
     @Option(names = "--strict", description = "A refused donation, or an in-place hint the op's kernel cannot honour, is an error (exit 2) instead of a refusal;"
             + " so is an op kind that is a near miss of a registry kind (Tranpose), or an op run would refuse (Sigmoid declared to write i64), each otherwise a warning.")
     boolean strict;
 
-    @Option(names = "--svg", paramLabel = "FILE", description = "Write a picture of the plan (SVG).")
+    @Option(names = "--svg", paramLabel = "FILE", converter = FileToWrite.class, description = "Write a picture of the plan (SVG).")
     Path svg;
 
-    @Option(names = "--html", paramLabel = "FILE", description = "Write a page with the picture, why the peak is what it is, and the stats (HTML).")
+    @Option(names = "--html", paramLabel = "FILE", converter = FileToWrite.class, description = "Write a page with the picture, why the peak is what it is, and the stats (HTML).")
     Path html;
 
     @Unmatched

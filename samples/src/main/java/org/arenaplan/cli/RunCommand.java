@@ -4,6 +4,7 @@ import org.arenaplan.device.DeviceOptions;
 import org.arenaplan.exec.AllClose;
 import org.arenaplan.exec.RunReport;
 import org.arenaplan.io.InputException;
+import org.arenaplan.io.Printable;
 import org.arenaplan.io.TextFiles;
 import org.arenaplan.ir.TensorValue;
 import org.arenaplan.plan.ArenaPlanner;
@@ -93,7 +94,7 @@ final class RunCommand implements Callable<Integer> {
             description = "Untimed iterations per mode before the K timed ones, as bench's --warmup; their outputs are compared too (default: ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as JSON (with outputs_equal).")
+    @Option(names = "--json", paramLabel = "FILE", converter = FileToWrite.class, description = "Also write the report as JSON (with outputs_equal).")
     Path json;
 
     @Option(names = "--dim", paramLabel = "NAME=V", description = "An ONNX model's dynamic dim (or INPUT.AXIS). With --model, --dim V is the model's own option.")
@@ -146,7 +147,8 @@ final class RunCommand implements Callable<Integer> {
         picocli.CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
         if (expect.isEmpty() && (parsed.hasMatchedOption("--rtol") || parsed.hasMatchedOption("--atol")))
             throw new UsageException("--rtol and --atol are --expect's tolerances; without --expect [NAME=]REF.pb nothing is compared");
-        TensorFiles.checkPaths(input.graph(), input.edges(), output, expect, rtol, atol);   // before planning and running, not after
+        String typedOutput = parsed.hasMatchedOption("--output") ? parsed.matchedOption("--output").originalStringValues().get(0) : null;
+        TensorFiles.checkPaths(input.graph(), input.edges(), output, typedOutput, expect, rtol, atol);   // before planning and running, not after
         List<String> readFrom = new ArrayList<>(words);
         readFrom.addAll(inputFiles);
         readFrom.addAll(expect);
@@ -162,7 +164,11 @@ final class RunCommand implements Callable<Integer> {
         Plan plan = input.blamingInput(g -> StreamPlanner.plan(schedule.graph(), streamFlags.count(), streamFlags.mode(), options,
                 new WatchedPlanner("planning", Planners.byName(planner, options.plannerOptions()), err)));
         PlanCommand.requireValid(org.arenaplan.plan.PlanValidator.validate(plan), plan.stats().planner());
-        Map<String, TensorValue> inputs = TensorFiles.inputs(plan.graph(), input.edges(), inputFiles);
+        TensorFiles.Fed fed = TensorFiles.inputs(plan.graph(), input.edges(), inputFiles);
+        Map<String, TensorValue> inputs = fed.values();
+        if (!inputFiles.isEmpty() || !expect.isEmpty())   // real data meant: an input left out is said, not silently random
+            for (String name : fed.random())
+                err.println("arenaplan: warning: input '" + Printable.of(name) + "' is not given (--input " + Printable.of(name) + "=FILE.pb), so it holds seeded random values");
         PrintStream out = Streams.stdout(spec);
         RunReport.Report report = Progress.during("run: " + plan.graph().name() + ", " + mode + " mode(s) x " + iterations + " iteration(s)",
                 QUIET, LINE_EVERY, spec.commandLine().getErr(), () -> input.blamingInput(g -> RunReport.run(plan, device, DeviceOptions.DEFAULT.withTf32(tf32), mode, warmup, iterations, inputs, out)));

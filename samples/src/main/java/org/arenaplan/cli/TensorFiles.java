@@ -118,12 +118,19 @@ final class TensorFiles {
     }
 
     /**
+     * The values a run feeds: {@code values} by graph input name, and {@code random}, the graph
+     * inputs no {@code --input} gave, which hold seeded random values ({@link Inputs#of}).
+     */
+    record Fed(Map<String, TensorValue> values, List<String> random) { }
+
+    /**
      * Seeded random inputs, with the ones named in {@code specs} read from files; a sequence or
      * optional input of an ONNX model ({@code edges}, null for other graphs) gives its tensors.
      */
-    static Map<String, TensorValue> inputs(Graph g, OnnxEdges edges, List<String> specs) {
+    static Fed inputs(Graph g, OnnxEdges edges, List<String> specs) {
         Map<String, TensorValue> inputs = new LinkedHashMap<>(Inputs.of(g, 1));
         Set<String> given = new HashSet<>();
+        Set<String> fed = new HashSet<>();
         for (String spec : specs) {
             int eq = spec.indexOf('=');
             String name;
@@ -133,7 +140,9 @@ final class TensorFiles {
                 file = Path.of(spec.substring(eq + 1));
                 if (edges != null && edges.edges().containsKey(name)) {
                     if (!given.add(name)) throw new UsageException("--input " + spec + ": input '" + name + "' is given twice");
-                    inputs.putAll(edges.feed(name, readValue(spec, name, file, edges.kind(name)), "--input " + spec));
+                    Map<String, TensorValue> tensors = edges.feed(name, readValue(spec, name, file, edges.kind(name)), "--input " + spec);
+                    fed.addAll(tensors.keySet());
+                    inputs.putAll(tensors);
                     continue;
                 }
             } else {
@@ -154,8 +163,9 @@ final class TensorFiles {
             if (want.hasShape() && !Arrays.equals(t.shape(), want.shape()))   // as ONNX Runtime: the same values under another shape are another tensor
                 throw new InputException(flag + "holds a tensor of shape " + Arrays.toString(t.shape()) + " but input '" + name + "' is " + shape(want));
             inputs.put(name, new TensorValue(t.dtype(), want.shape(), t.bytes()));
+            fed.add(name);
         }
-        return inputs;
+        return new Fed(inputs, g.inputs().stream().filter(i -> !fed.contains(i)).toList());
     }
 
     /**
@@ -211,11 +221,17 @@ final class TensorFiles {
     /**
      * Checks {@code --output} and {@code --expect} before any work: the output's folder exists
      * (for several outputs PATH is, or can be made, a folder), and every reference names an
-     * output and is a readable TensorProto.
+     * output and is a readable TensorProto. {@code typed} is {@code --output}'s value as typed:
+     * one that ends in '/' names a folder, which a graph of one output, written to PATH itself,
+     * cannot take ({@link Path} drops the '/', so the file would silently get the folder's name).
      */
-    static void checkPaths(Graph g, OnnxEdges edges, Path output, List<String> expect, double rtol, double atol) {
-        int outputs = outputs(g, edges).size();
+    static void checkPaths(Graph g, OnnxEdges edges, Path output, String typed, List<String> expect, double rtol, double atol) {
+        List<String> names = outputs(g, edges);
+        int outputs = names.size();
         if (output != null) {
+            if (outputs == 1 && typed != null && FileToWrite.namesAFolder(typed))
+                throw new UsageException("--output " + typed + ": ends in '/', so it names a folder, but the graph has 1 output ('" + org.arenaplan.io.Printable.of(names.get(0))
+                        + "'), written to PATH itself; give a file name");
             if (outputs == 1 || output.toString().equals("-")) FileAccess.checkWritable(output, "--output");
             else if (output.toString().isEmpty())   // Java's working folder: the outputs would land there unasked
                 throw new InputException(TextFiles.notAFolder("--output", output));

@@ -414,4 +414,44 @@ class NewUserInputTest {
         oneLine(Cli.run("plan", json.toString()), 2, "op 'r\\u2028s'");
         oneLine(Cli.run("plan", json.toString(), "--bogus\u001b[31m"), 2, "unknown option '--bogus\\u001b[31m'");
     }
+    @Test
+    void aFileFlagTypedAsAFolderWithATrailingSlashIsRefusedNotWrittenAsAFileOfThatName() throws Exception {
+        // breaker20: Path.of dropped the '/', so "--svg pics/" wrote a file named pics, and "--output out/" for one output a file named out
+        for (String flag : new String[]{"--svg", "--html", "--out"}) {
+            Path folder = dir.resolve("pics" + flag.substring(2));
+            oneLine(Cli.run("plan", "--model", "mlp", flag, folder + "/"), 2, "Invalid value for option '" + flag + "': '" + folder + "/' ends in '/', so it names a folder");
+            assertThat(folder).doesNotExist();
+        }
+        Path json = dir.resolve("report");
+        oneLine(Cli.run("run", "--model", "mlp", "--device", "sim", "--iterations", "1", "--json", json + "/"), 2, "'" + json + "/' ends in '/', so it names a folder");
+        assertThat(json).doesNotExist();
+        Path m = model("relu.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 4L)).addOutput(info("y", 1, 1L, 4L))
+                .addNode(node("r", "Relu", "x", "y")));
+        Path out = dir.resolve("out");
+        oneLine(Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--output", out + "/"), 2,
+                "--output " + out + "/: ends in '/', so it names a folder, but the graph has 1 output ('y'), written to PATH itself; give a file name");
+        assertThat(out).doesNotExist();
+        Cli file = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--output", out.toString());
+        assertThat(file.code()).as(file.toString()).isZero();
+        assertThat(out).isRegularFile();
+    }
+
+    @Test
+    void anInputLeftOutBesideGivenOnesIsSaidToHoldRandomValues() throws Exception {
+        // breaker20: with x given and y forgotten, y silently held seeded random values, and --output wrote outputs computed from them
+        Path m = model("sub.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 4L)).addInput(info("y", 1, 1L, 4L))
+                .addOutput(info("z", 1, 1L, 4L)).addNode(node("s", "Sub", "x", "y", "z")));
+        Path x = dir.resolve("x.pb"), y = dir.resolve("y.pb");
+        OnnxTensorFile.write(x, "x", TensorValue.ofFloats(new long[]{1, 4}, 1f, -2f, 3f, -4f));
+        OnnxTensorFile.write(y, "y", TensorValue.ofFloats(new long[]{1, 4}, 1f, 1f, 1f, 1f));
+        String warning = "arenaplan: warning: input 'y' is not given (--input y=FILE.pb), so it holds seeded random values";
+        Cli partial = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", "x=" + x);
+        assertThat(partial.code()).as(partial.toString()).isZero();
+        assertThat(partial.err()).contains(warning).doesNotContain("input 'x' is not given");
+        Cli both = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", "x=" + x, "--input", y.toString());
+        assertThat(both.code()).as(both.toString()).isZero();
+        assertThat(both.err()).doesNotContain("warning");
+        Cli none = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1");   // no data meant: random inputs as documented
+        assertThat(none.err()).doesNotContain("warning");
+    }
 }
