@@ -733,8 +733,12 @@ public final class OnnxImporter {
             b.input(in, options.donateInputs());
         }
         Set<String> declared = new HashSet<>(graphInputs);
+        Map<String, String> readAs = constantOutputsRead();
         for (ConcatInPlace.Scheduled s : schedule) {
-            for (String in : s.op().inputs()) if (weights.containsKey(in) && declared.add(in)) declareWeight(b, in, values.get(in));
+            for (String in : s.op().inputs()) {
+                String name = readAs.getOrDefault(in, in);
+                if (weights.containsKey(name) && declared.add(name)) declareWeight(b, name, new Value(name, values.get(in).dtype(), values.get(in).shape()));
+            }
             for (Value v : s.op().outputs()) if (declared.add(v.name())) b.tensor(tensor(v));
         }
         Set<String> members = new HashSet<>();
@@ -744,7 +748,7 @@ public final class OnnxImporter {
             ConcatInPlace.Scheduled s = schedule.get(p);
             Lowered l = s.op();
             GraphBuilder.OpBuilder op = b.op(s.name(), l.kind())
-                    .in(l.inputs().toArray(new String[0]))
+                    .in(l.inputs().stream().map(in -> readAs.getOrDefault(in, in)).toArray(String[]::new))
                     .out(l.outputs().stream().map(Value::name).toArray(String[]::new));
             l.attrs().forEach(op::attr);
             if (l.view()) op.view(0, 0, Shapes.viewOffset(l, values.get(l.inputs().get(0))));
@@ -758,9 +762,7 @@ public final class OnnxImporter {
             if (dropped.containsKey(o))
                 throw new OnnxException(file + ": graph output '" + o + "' is an optional output of node '" + dropped.get(o) + "' that inference does not produce");
             if (!values.containsKey(o)) throw new OnnxException(file + ": graph output '" + o + "' is never written by any node");
-            if (weights.containsKey(o) && !declared.contains(o)) copyConstantOut(b, o, declared);
-            else if (weights.containsKey(o))
-                throw new OnnxException(file + ": graph output '" + o + "' is a constant that nodes also read; arenaplan needs a computed tensor there (an Identity node)");
+            if (weights.containsKey(o) && !declared.contains(o)) copyConstantOut(b, o, readAs.get(o), declared);
             b.output(o);
         }
         try {
@@ -778,13 +780,39 @@ public final class OnnxImporter {
         else b.weight(name);
     }
 
-    /** A graph output that is a constant: a weight under another name, copied to the output by a Copy op at the end. */
-    private void copyConstantOut(GraphBuilder b, String output, Set<String> declared) {
-        String w = output + "#constant";
-        while (values.containsKey(w) || declared.contains(w)) w += "_";
+    /**
+     * The constants that are graph outputs and that ops also read, each with the name the ops read
+     * it under instead (its weight, already in {@link #weights}): one name cannot be both the
+     * weight and the copy the caller gets ({@link #copyConstantOut}), as a folded
+     * {@code Identity(W) -> out} read by a later node makes it.
+     */
+    private Map<String, String> constantOutputsRead() {
+        Set<String> read = new HashSet<>();
+        for (ConcatInPlace.Scheduled s : schedule) read.addAll(s.op().inputs());
+        Map<String, String> readAs = new HashMap<>();
+        for (String o : outputTensors) {
+            if (!weights.containsKey(o) || !read.contains(o) || readAs.containsKey(o)) continue;
+            String w = o + "#constant";
+            while (values.containsKey(w) || weights.containsKey(w) || graphInputs.contains(w)) w += "_";
+            weights.put(w, weights.get(o));
+            readAs.put(o, w);
+        }
+        return readAs;
+    }
+
+    /**
+     * A graph output that is a constant: a weight under another name ({@code weight}, the one the
+     * ops read it as, or a new one when null), copied to the output by a Copy op at the end.
+     */
+    private void copyConstantOut(GraphBuilder b, String output, String weight, Set<String> declared) {
+        String w = weight;
         Value v = values.get(output);
-        weights.put(w, weights.get(output));
-        declareWeight(b, w, new Value(w, v.dtype(), v.shape()));
+        if (w == null) {
+            w = output + "#constant";
+            while (values.containsKey(w) || declared.contains(w)) w += "_";
+            weights.put(w, weights.get(output));
+            declareWeight(b, w, new Value(w, v.dtype(), v.shape()));
+        }
         b.tensor(tensor(v));
         declared.add(output);
         b.op("copy_constant_" + output, OpKinds.COPY).in(w).out(output).add();

@@ -221,6 +221,23 @@ class WeightsTest {
     }
 
     @Test
+    void aConstantOutputThatNodesAlsoReadIsCopiedOutAndStillRead() throws Exception {
+        // breaker20: refused ("a constant that nodes also read; ... (an Identity node)"), even with that Identity in the file,
+        // since Identity(c) folds to the constant; the nodes now read the weight under another name and the output is its copy
+        float[] c = random(4, 11);
+        for (boolean throughIdentity : new boolean[]{false, true}) {
+            String out = throughIdentity ? "k" : "c";
+            TinyOnnx m = new TinyOnnx().input("x", 4L).raw("c", c).output(out).output("y");
+            if (throughIdentity) m.node("id", "Identity", List.of("c"), List.of("k"));
+            m.node("a", "Add", List.of("x", out), List.of("y"));
+            Graph g = OnnxImporter.load(save(m), Map.of());
+            Map<String, float[]> got = run(g, Map.of("x", new float[]{1, 2, 3, 4}));
+            assertThat(got.get(out)).as(out).containsExactly(c);
+            assertThat(got.get("y")).containsExactly(1 + c[0], 2 + c[1], 3 + c[2], 4 + c[3]);
+        }
+    }
+
+    @Test
     void int64TypedFieldsKeepTheirEightBytes() {
         Graph g = ShapeInferenceTest.load(new TinyOnnx().input("x", 2L, 3L).ints("shape", 3, 2).output("y")
                 .node("r", "Reshape", List.of("x", "shape"), List.of("y")));
