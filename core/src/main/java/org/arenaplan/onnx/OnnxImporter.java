@@ -203,6 +203,34 @@ public final class OnnxImporter {
         return lines;
     }
 
+    /**
+     * The values of the graph inputs' named symbolic dims ({@code dim_param}) read from the shapes
+     * of the values given for them, as {@code --dim NAME=V} would give them: the first input in
+     * file order naming a dim decides it; a later input of another extent is then refused where
+     * its value is checked against its shape. An input with no given value, a given value of
+     * another rank, an input with an initializer and a sequence or optional input give none.
+     *
+     * @param shapes the given values' shapes by graph input name ("" for the model's one input
+     *               without an initializer, where it has one); a name the file has no input of is ignored
+     * @return dim name to extent, in order of appearance
+     */
+    public static Map<String, Long> dimsOfGiven(Path file, Map<String, long[]> shapes) {
+        OnnxModel m = OnnxProtos.read(file);
+        Set<String> inits = new HashSet<>();
+        for (OnnxModel.TensorData t : m.graph().initializers()) inits.add(t.name());
+        List<OnnxModel.ValueInfo> fed = m.graph().inputs().stream().filter(in -> !inits.contains(in.name())).toList();
+        Map<String, Long> dims = new LinkedHashMap<>();
+        for (OnnxModel.ValueInfo in : fed) {
+            long[] shape = shapes.containsKey(in.name()) || fed.size() > 1 ? shapes.get(in.name()) : shapes.get("");
+            if (shape == null || in.notTensor() != null || !in.hasShape() || shape.length != in.dims().size()) continue;
+            for (int a = 0; a < shape.length; a++) {
+                OnnxModel.Dim d = in.dims().get(a);
+                if (d.value() == null && !d.param().isEmpty()) dims.putIfAbsent(d.param(), shape[a]);
+            }
+        }
+        return dims;
+    }
+
     /** The symbolic dim names of a model's graph inputs, in order of appearance. */
     public static List<String> symbolicDims(Path file) {
         OnnxModel m = OnnxProtos.read(file);

@@ -85,6 +85,38 @@ final class TensorFiles {
         }
     }
 
+    /**
+     * {@code dims} (the {@code --dim} values) with the values an ONNX model's named symbolic dims
+     * take from the shapes of the {@code --input} files ({@link OnnxImporter#dimsOfGiven}), so
+     * that {@code run M.onnx --input x=a.pb} needs no {@code --dim} for x's dims; a {@code --dim}
+     * given wins (the file is then checked against the shape it makes). An unnamed
+     * {@code --input FILE.pb} is for the model's one input, or for the input its tensor names;
+     * a file that cannot be read gives nothing here (reading it later says why).
+     */
+    static Map<String, Long> withDimsOfInputs(Map<String, Long> dims, List<String> specs, List<String> words, String model, Given given) {
+        boolean onnx = model == null && words.size() == 1 && words.get(0).toLowerCase(java.util.Locale.ROOT).endsWith(".onnx") && Files.isRegularFile(Path.of(words.get(0)));
+        if (!onnx || specs.isEmpty()) return dims;
+        Path file = Path.of(words.get(0));
+        List<String> missing = new java.util.ArrayList<>(OnnxImporter.symbolicDims(file));
+        missing.removeAll(dims.keySet());
+        if (missing.isEmpty()) return dims;
+        Map<String, long[]> shapes = new LinkedHashMap<>();
+        given.tensors().forEach((name, t) -> shapes.put(name, t.shape()));
+        for (String spec : specs) {
+            if (spec.indexOf('=') > 0 || spec.isEmpty() || !Files.isRegularFile(Path.of(spec))) continue;
+            try {
+                OnnxTensorFile.NamedTensor t = OnnxTensorFile.read(Path.of(spec));
+                shapes.putIfAbsent(t.name() == null ? "" : t.name(), t.value().shape());
+                shapes.putIfAbsent("", t.value().shape());
+            } catch (InputException e) {
+                // reading it as the input's value says why
+            }
+        }
+        Map<String, Long> all = new LinkedHashMap<>(dims);
+        OnnxImporter.dimsOfGiven(file, shapes).forEach(all::putIfAbsent);
+        return all;
+    }
+
     /** The checks every {@code --input} file gets before it is read: a file after '=', and not a folder. */
     private static void checkInputFile(String spec, String input, Path file) {
         if (file.toString().isEmpty())

@@ -454,4 +454,24 @@ class NewUserInputTest {
         Cli none = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1");   // no data meant: random inputs as documented
         assertThat(none.err()).doesNotContain("warning");
     }
+    @Test
+    void aSymbolicDimTakesItsValueFromTheInputFileWithoutDim() throws Exception {
+        // breaker20: "run dyn.onnx --input x=a.pb" with a [2, 4] file said "axis 0 is symbolic ('N') and has no value; give one with --dim N=VALUE"
+        Path m = model("two.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, "N", 4L)).addInput(info("y", 1, "N", 4L))
+                .addOutput(info("z", 1, "N", 4L)).addNode(node("s", "Sub", "x", "y", "z")));
+        Path x = dir.resolve("x.pb"), y = dir.resolve("y.pb"), tall = dir.resolve("tall.pb"), z = dir.resolve("z.pb");
+        OnnxTensorFile.write(x, "x", TensorValue.ofFloats(new long[]{2, 4}, 1f, 2f, 3f, 4f, 5f, 6f, 7f, 8f));
+        OnnxTensorFile.write(y, "y", TensorValue.ofFloats(new long[]{2, 4}, 1f, 1f, 1f, 1f, 1f, 1f, 1f, 1f));
+        OnnxTensorFile.write(tall, "y", TensorValue.ofFloats(new long[]{3, 4}, new float[12]));
+        Cli named = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", "x=" + x, "--input", y.toString(), "--output", z.toString());
+        assertThat(named.code()).as(named.toString()).isZero();
+        assertThat(OnnxTensorFile.read(z).value().shape()).containsExactly(2, 4);
+        assertThat(OnnxTensorFile.read(z).value().floats()).containsExactly(0f, 1f, 2f, 3f, 4f, 5f, 6f, 7f);
+        oneLine(Cli.run("run", m.toString(), "--device", "sim", "--input", "x=" + x, "--input", "y=" + tall), 2, "--input y=" + tall + ": holds 12 values [3, 4] but input 'y' has 8 [2, 4]");
+        oneLine(Cli.run("run", m.toString(), "--device", "sim", "--dim", "N=3", "--input", "x=" + x, "--input", "y=" + y), 2, "--input x=" + x + ": holds 8 values [2, 4] but input 'x' has 12 [3, 4]");
+        Path one = dynamicRelu();   // one input: an unnamed file is for it
+        Cli unnamed = Cli.run("run", one.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", x.toString());
+        assertThat(unnamed.code()).as(unnamed.toString()).isZero();
+        oneLine(Cli.run("run", one.toString(), "--device", "sim"), 2, "graph input 'x' axis 0 is symbolic ('N') and has no value; give one with --dim N=VALUE");
+    }
 }
