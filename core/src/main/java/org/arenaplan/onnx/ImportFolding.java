@@ -40,6 +40,16 @@ final class ImportFolding implements AutoCloseable {
     static final long MAX_ELEMENTS = OnnxImporter.MAX_CONSTANT_VALUES;
 
     private Device device;
+    private String refusal;   // why the kernel refused the latest fold, or null
+
+    /**
+     * Why the latest {@link #fold} ran its node's kernel and the kernel refused (a Gather index
+     * out of range, an integer division by zero), in the kernel's words; null when that fold
+     * succeeded or never reached a kernel (an input not constant, a tensor above the size limit).
+     */
+    String refusal() {
+        return refusal;
+    }
 
     /**
      * The outputs of {@code l} as constants, or null when it does not fold (an input not a
@@ -49,6 +59,7 @@ final class ImportFolding implements AutoCloseable {
      * @param constants the known values of a constant input by name, or null when not known
      */
     Map<Value, Constant> fold(Lowered l, Map<String, Value> values, Function<String, TensorValue> constants) {
+        refusal = null;
         if (l.view() || l.outputs().isEmpty()) return null;
         for (Value v : l.outputs()) if (v.elements() > MAX_ELEMENTS) return null;
         Map<String, TensorValue> in = new LinkedHashMap<>();
@@ -68,7 +79,10 @@ final class ImportFolding implements AutoCloseable {
             return out;
         }
         Map<String, TensorValue> results = run(l, values, in);
-        if (results == null) return null;
+        if (results == null) {
+            refusal = lastFailure;
+            return null;
+        }
         return constants(l, results);
     }
 
@@ -108,7 +122,10 @@ final class ImportFolding implements AutoCloseable {
         return out;
     }
 
+    private String lastFailure;   // the message of run's latest refusal
+
     private Map<String, TensorValue> run(Lowered l, Map<String, Value> values, Map<String, TensorValue> in) {
+        lastFailure = null;
         long total = 0;
         for (TensorValue t : in.values()) total += t.byteCount();
         if (!in.isEmpty() && total == 0) return null;   // only empty operands (ReduceSum's axes): no weight region to point into; left to the run
@@ -132,6 +149,8 @@ final class ImportFolding implements AutoCloseable {
             Graph g = b.build();
             return Executors.run(ArenaPlanner.plan(g), device(), List.of(Mode.PLANNED), 1, Map.of(), 1).last(Mode.PLANNED).outputs();
         } catch (GraphException | ExecutionException | DeviceException e) {
+            String m = String.valueOf(e.getMessage());
+            lastFailure = m.startsWith("'fold': ") ? m.substring("'fold': ".length()) : m;
             return null;                                 // not foldable here: the op stays, and says so where it runs
         }
     }

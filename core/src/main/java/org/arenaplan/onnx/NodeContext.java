@@ -16,6 +16,7 @@ public final class NodeContext {
     private final List<Value> inputs;            // null entries: omitted optional inputs
     private final java.util.function.Function<String, double[]> constants;
     private final java.util.function.Function<String, org.arenaplan.ir.TensorValue> tensors;
+    private final java.util.function.Function<String, String> whyNotKnown;
 
     NodeContext(String file, OnnxModel.Node node, int index, long opset, List<Value> inputs, java.util.function.Function<String, double[]> constants) {
         this(file, node, index, opset, inputs, constants, name -> null);
@@ -24,6 +25,16 @@ public final class NodeContext {
     /** @param tensors the exact value of a tensor known at import by name, else null (see {@link #constantTensor}) */
     NodeContext(String file, OnnxModel.Node node, int index, long opset, List<Value> inputs, java.util.function.Function<String, double[]> constants,
                 java.util.function.Function<String, org.arenaplan.ir.TensorValue> tensors) {
+        this(file, node, index, opset, inputs, constants, tensors, name -> null);
+    }
+
+    /**
+     * @param whyNotKnown why a value computed from constants is nonetheless not known at import (a node on its
+     *                    path whose kernel refused its constant inputs), by name, else null; said where a constant is required
+     */
+    NodeContext(String file, OnnxModel.Node node, int index, long opset, List<Value> inputs, java.util.function.Function<String, double[]> constants,
+                java.util.function.Function<String, org.arenaplan.ir.TensorValue> tensors, java.util.function.Function<String, String> whyNotKnown) {
+        this.whyNotKnown = whyNotKnown;
         this.file = file;
         this.node = node;
         this.index = index;
@@ -63,7 +74,7 @@ public final class NodeContext {
         Value v = input(i);
         double[] c = constants.apply(v.name());
         if (c == null) throw error(what + " (input #" + i + " '" + v.name() + "') must be a constant known at import time (an initializer, a Constant, or a graph input whose value --input "
-                + v.name() + "=FILE.pb gives); it is not");
+                + v.name() + "=FILE.pb gives); it is not" + notKnownBecause(v.name()));
         long[] out = new long[c.length];
         for (int k = 0; k < c.length; k++) out[k] = (long) c[k];
         return out;
@@ -88,8 +99,14 @@ public final class NodeContext {
         Value v = input(i);
         double[] c = constants.apply(v.name());
         if (c == null) throw error(what + " (input #" + i + " '" + v.name() + "') must be a constant known at import time (an initializer, a Constant, or a graph input whose value --input "
-                + v.name() + "=FILE.pb gives); it is not");
+                + v.name() + "=FILE.pb gives); it is not" + notKnownBecause(v.name()));
         return c.clone();
+    }
+
+    /** ": WHY" when a value computed from constants is not known at import because a kernel refused them on its path, else "". */
+    private String notKnownBecause(String name) {
+        String why = whyNotKnown.apply(name);
+        return why == null ? "" : ": " + why;
     }
 
     public boolean hasAttr(String name) {

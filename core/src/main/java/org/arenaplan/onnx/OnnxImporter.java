@@ -136,6 +136,7 @@ public final class OnnxImporter {
     private final List<String> outputTensors = new ArrayList<>();              // the graph's tensor outputs, edges expanded
     private final Map<String, Integer> writers = new HashMap<>();               // the main graph's node outputs: the index of the node that writes each
     private List<OnnxModel.Node> mainNodes = List.of();
+    private final Map<String, String> notKnown = new HashMap<>();              // why a value computed from constants is not one: a kernel refused them on its path
 
     /** An imported graph and how its ONNX inputs and outputs map onto its tensors. */
     public record Imported(Graph graph, OnnxEdges edges) { }
@@ -568,7 +569,7 @@ public final class OnnxImporter {
             if (v == null) throw probe.error("reads '" + in + "', which no earlier node, initializer or graph input defines");
             ins.add(v);
         }
-        NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues, this::knownValue);
+        NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues, this::knownValue, notKnown::get);
         OlderOpsets.checkShapes(node, ins, n, opset);
         if (!org.arenaplan.ir.PackedTypes.ONNX_TYPES.contains(node.opType()))
             for (Value v : ins)
@@ -614,6 +615,9 @@ public final class OnnxImporter {
                     for (Map.Entry<Value, Constant> e : folded.entrySet()) addWeight(e.getKey(), e.getValue(), n);
                     return;
                 }
+                String why = folding.refusal() != null ? "node '" + n.opName() + "' (" + node.opType() + ", #" + index + ") could not be evaluated at import: " + folding.refusal()
+                        : l.inputs().stream().map(notKnown::get).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+                if (why != null) for (Value v : l.outputs()) notKnown.put(v.name(), why);
                 Map<String, TensorValue> derived = given.isEmpty() ? null : folding.evaluate(l, values, this::knownValue, MAX_DERIVED_VALUES);
                 if (derived != null) known.putAll(derived);      // for shape operands downstream; the op still runs
                 for (Value v : l.outputs()) define(v, n);

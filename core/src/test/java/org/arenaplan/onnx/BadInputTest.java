@@ -91,6 +91,21 @@ class BadInputTest {
     }
 
     @Test
+    void aShapeOperandWhoseFoldingAKernelRefusedSaysWhyNotJustThatItIsNotAConstant() throws Exception {
+        // breaker20: Shape(x) / [0, 1] -> Reshape said only "must be a constant known at import time (...); it is not"
+        Path div = write("div0.onnx", new TinyOnnx().input("x", 2L, 3L).output("y").ints("zz", 0, 1)
+                .node("s", "Shape", List.of("x"), List.of("shape")).node("d", "Div", List.of("shape", "zz"), List.of("q"))
+                .node("u", "Identity", List.of("q"), List.of("q2")).node("r", "Reshape", List.of("x", "q2"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(div, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageStartingWith(div + ": node 'r' (Reshape, #3, opset 13): the shape (input #1 'q2') must be a constant known at import time")
+                .hasMessageEndingWith("; it is not: node 'd' (Div, #1) could not be evaluated at import: integer division by zero (element 0)");
+        Path input = write("input.onnx", new TinyOnnx().input("x", 2L, 3L).input(OnnxDTypes.INT64, "s", 2L).output("y")
+                .node("r", "Reshape", List.of("x", "s"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(input, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageEndingWith("must be a constant known at import time (an initializer, a Constant, or a graph input whose value --input s=FILE.pb gives); it is not");
+    }
+
+    @Test
     void aNameGivenTwiceToInitializersOrGraphInputsIsRefused() throws Exception {
         Path init = write("dup-init.onnx", new TinyOnnx().input("x", 1L, 4L).output("y").floats("w", 1f, 4L, 4L).floats("w", 2f, 4L, 4L)
                 .node("mm", "MatMul", List.of("x", "w"), List.of("y")).bytes());
