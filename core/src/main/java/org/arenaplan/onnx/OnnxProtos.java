@@ -133,7 +133,7 @@ public final class OnnxProtos {
             }
         }
         List<OnnxModel.Node> nodes = new ArrayList<>(g.getNodeCount());
-        for (OnnxMl.NodeProto n : g.getNodeList()) nodes.add(node(n, file, dir));
+        for (int i = 0; i < g.getNodeCount(); i++) nodes.add(node(g.getNode(i), i, file, dir));
         List<OnnxModel.TensorData> inits = new ArrayList<>(g.getInitializerCount());
         for (OnnxMl.TensorProto t : g.getInitializerList()) {
             if (t.getName().isEmpty())   // no node can read it, and a name is its only link to the graph
@@ -168,10 +168,12 @@ public final class OnnxProtos {
         return new OnnxModel.TensorData(t.getName(), t.getDataType(), dims, OnnxTensors.check(t, dir, what));
     }
 
-    private static OnnxModel.Node node(OnnxMl.NodeProto n, String file, Path dir) {
+    /** @param index the node's position in its graph, which names an unnamed node as the importer does ({@code Softmax_3}) */
+    private static OnnxModel.Node node(OnnxMl.NodeProto n, int index, String file, Path dir) {
         Map<String, OnnxModel.Attribute> attrs = new LinkedHashMap<>();
+        String name = n.getName().isEmpty() ? n.getOpType() + "_" + index : n.getName();
         for (OnnxMl.AttributeProto a : n.getAttributeList()) {
-            String what = file + ": node '" + n.getName() + "' (" + n.getOpType() + ") attribute '" + a.getName() + "'";
+            String what = file + ": node '" + name + "' (" + n.getOpType() + ") attribute '" + a.getName() + "'";
             if (attrs.put(a.getName(), attribute(a, dir, file, what)) != null)   // which one would the op mean? (the ONNX checker refuses this too)
                 throw new OnnxException(what + " is given twice (each attribute name appears once per node)");
         }

@@ -153,6 +153,11 @@ class BadInputTest {
                 .node("s", "Softmax", List.of("x"), List.of("y"), "axis", 0L, "axis", 1L).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).isInstanceOf(OnnxException.class)
                 .hasMessage(p + ": node 's' (Softmax) attribute 'axis' is given twice (each attribute name appears once per node)");
+        // breaker20: an unnamed node was "node '' (Softmax)"; it is named as the importer names it everywhere else
+        Path unnamed = write("axis-twice-unnamed.onnx", new TinyOnnx().input("x", 2L, 4L).output("y").node("r", "Relu", List.of("x"), List.of("h"))
+                .node("", "Softmax", List.of("h"), List.of("y"), "axis", 0L, "axis", 1L).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(unnamed, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(unnamed + ": node 'Softmax_1' (Softmax) attribute 'axis' is given twice (each attribute name appears once per node)");
     }
 
     /** breaker11: a model with no opset_import read "opset 1 ... outside the supported range"; a node without op_type printed as a blank. */
