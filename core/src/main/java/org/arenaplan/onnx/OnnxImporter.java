@@ -722,6 +722,7 @@ public final class OnnxImporter {
         n.require(value == null || (value.elementCount() == 1 && value.source() != null), "attribute 'value' must hold exactly one element");
         for (long d : shape) n.require(d >= 0, "shape " + Arrays.toString(shape) + " has a negative extent");
         Value out = new Value(n.node().outputs().get(0), dt, shape);
+        n.require(out.countable(), "output " + out + " has more than 2^63-1 elements (the shape is input #0)");
         Double fill = value == null ? Double.valueOf(0.0) : value.uniform();
         if (fill == null) {   // an int64 beyond 2^53, which a double fill would round: its bytes repeated
             n.require(out.countable() && dt.byteSize(out.elements()) <= Integer.MAX_VALUE, "output " + out + " of the int64 value "

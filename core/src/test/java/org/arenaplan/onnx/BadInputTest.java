@@ -64,6 +64,11 @@ class BadInputTest {
                 .node("c", "Concat", List.of("x", "x"), List.of("y"), "axis", 0L).bytes());
         assertThatThrownBy(() -> OnnxImporter.load(concat, Map.of())).isInstanceOf(OnnxException.class)
                 .hasMessageContaining("node 'c' (Concat, #0, opset 13): the inputs' extents on axis 0 sum past 2^63-1 (at input x[4611686018427387904])");
+        // breaker20: "tensor 'y#constant': shape [...] overflows a long" (a name the importer made), or the refusal came only at the node reading it
+        Path fill = write("huge-fill.onnx", new TinyOnnx().output("y").ints("s", 1L << 32, 1L << 32, 1L << 32)
+                .node("c", "ConstantOfShape", List.of("s"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(fill, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(fill + ": node 'c' (ConstantOfShape, #0, opset 13): output y[4294967296, 4294967296, 4294967296] has more than 2^63-1 elements (the shape is input #0)");
         // breaker14: (in - 1) * stride wrapped around to 9223372023969873922, which was taken as the output's extent
         long wide = 3L * (1L << 32) + 1;
         Path unpool = write("huge-unpool.onnx", new TinyOnnx().input("x", 1L, 1L, wide).input(OnnxDTypes.INT64, "i", 1L, 1L, wide).output("y")
