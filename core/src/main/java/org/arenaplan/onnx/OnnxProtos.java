@@ -141,7 +141,8 @@ public final class OnnxProtos {
                         + " has no name (the ONNX checker: tensor initializers must have a non-empty name)");
             inits.add(tensor(t, dir, file + ": initializer '" + t.getName() + "'"));
         }
-        return new OnnxModel.Graph(g.getName(), nodes, inits, valueInfos(g.getInputList()), valueInfos(g.getOutputList()), valueInfos(g.getValueInfoList()));
+        return new OnnxModel.Graph(g.getName(), nodes, inits, named(g.getInputList(), "graph input", g, file), named(g.getOutputList(), "graph output", g, file),
+                valueInfos(g.getValueInfoList()));
     }
 
     /**
@@ -195,6 +196,21 @@ public final class OnnxProtos {
             default -> null;
         };
         return new OnnxModel.Attribute(a.getName(), type.getNumber(), value);
+    }
+
+    /**
+     * A graph's inputs or outputs ({@code what}), each with a name: the ONNX checker
+     * ({@code check_value_info}) requires a ValueInfoProto's name to be non-empty, and an input
+     * without one is a value no node can read.
+     *
+     * @throws OnnxException naming the file, the graph and the entry's position
+     */
+    private static List<OnnxModel.ValueInfo> named(List<OnnxMl.ValueInfoProto> list, String what, OnnxMl.GraphProto g, String file) {
+        for (int k = 0; k < list.size(); k++)
+            if (list.get(k).getName().isEmpty())
+                throw new OnnxException(file + ": " + what + " #" + k + (g.getName().isEmpty() ? "" : " of graph '" + g.getName() + "'")
+                        + " has no name (the ONNX checker: a ValueInfoProto's name must be non-empty)");
+        return valueInfos(list);
     }
 
     private static List<OnnxModel.ValueInfo> valueInfos(List<OnnxMl.ValueInfoProto> list) {

@@ -216,6 +216,19 @@ class BadInputTest {
                 .hasMessage(unnamed + ": initializer #0 of graph 'tiny' has no name (the ONNX checker: tensor initializers must have a non-empty name)");
     }
 
+    /** A graph input with an empty name (no node can read it) planned silently until breaker20 found it; the ONNX checker refuses it. */
+    @Test
+    void anUnnamedGraphInputOrOutputIsRefusedByItsPosition() throws Exception {
+        Path in = write("unnamed-input.onnx", new TinyOnnx().input("x", 2L).input("", 2L).output("y")
+                .node("r", "Relu", List.of("x"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(in, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(in + ": graph input #1 of graph 'tiny' has no name (the ONNX checker: a ValueInfoProto's name must be non-empty)");
+        Path out = write("unnamed-output.onnx", new TinyOnnx().input("x", 2L).output("y").output("")
+                .node("r", "Relu", List.of("x"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(out, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(out + ": graph output #1 of graph 'tiny' has no name (the ONNX checker: a ValueInfoProto's name must be non-empty)");
+    }
+
     /**
      * breaker17: a value_info or graph output declared a sequence, an optional, a map or a sparse
      * tensor for a value the nodes compute as a tensor planned silently; onnx 1.23.1's checker
