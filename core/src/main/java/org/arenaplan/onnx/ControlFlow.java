@@ -182,7 +182,7 @@ final class ControlFlow {
     }
 
     /** One body node in {@code scope}: its inputs resolved, its outputs renamed with {@code prefix}. */
-    private void emit(OnnxModel.Node node, int position, int index, Scope scope, String prefix) {
+    private void emit(OnnxModel.Node node, int index, Scope scope, String prefix) {
         List<String> ins = node.inputs().stream().map(n -> n.isEmpty() ? n : scope.resolve(n)).toList();
         List<String> outs = new ArrayList<>();
         for (String o : node.outputs()) {
@@ -191,7 +191,7 @@ final class ControlFlow {
             scope.names.put(o, r);
             outs.add(r);
         }
-        String name = prefix + (node.name().isEmpty() ? node.opType() + "_" + position : node.name());
+        String name = prefix + node.name();
         OnnxModel.Node renamed = new OnnxModel.Node(name, node.opType(), node.domain(), ins, outs, node.attributes());
         if (++unrolled > MAX_NODES)
             throw importer.context(renamed, index).error("unrolling If, Loop and Scan reaches more than " + MAX_NODES + " nodes; arenaplan stops there");
@@ -289,7 +289,7 @@ final class ControlFlow {
             scope.names.put(t.name(), r);
             importer.weight(new Value(r, dt, t.dims()), Constant.of(t.source(), dt), at);
         }
-        for (int k = 0; k < g.nodes().size(); k++) emit(g.nodes().get(k), k, index, scope, prefix);
+        for (OnnxModel.Node node : g.nodes()) emit(node, index, scope, prefix);
     }
 
     private void unroll(OnnxModel.Node node, int index, Scope scope) {

@@ -55,7 +55,7 @@ public final class NodeContext {
 
     /** The ir op name: the node's name, or a stable one from its position when the file gave none. */
     public String opName() {
-        return node.name().isEmpty() ? node.opType() + "_" + index : node.name();
+        return node.name();
     }
 
     public int inputCount() { return inputs.size(); }

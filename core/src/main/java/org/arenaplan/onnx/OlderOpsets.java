@@ -125,7 +125,7 @@ final class OlderOpsets {
         double[] d = (double[]) a.value();
         float[] f = new float[d.length];
         for (int i = 0; i < d.length; i++) f[i] = (float) d[i];
-        String scales = constants.floats((node.name().isEmpty() ? "Upsample" : node.name()) + "/scales", f);
+        String scales = constants.floats(node.name() + "/scales", f);
         Map<String, OnnxModel.Attribute> attrs = new HashMap<>(node.attributes());
         attrs.remove("scales");
         return new OnnxModel.Node(node.name(), node.opType(), node.domain(), List.of(node.inputs().get(0), scales), node.outputs(), attrs);

@@ -16,7 +16,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 
 /**
@@ -123,17 +125,16 @@ public final class OnnxProtos {
 
     /** A GraphProto: the model's graph, or the body of an If, Loop or Scan node (a GRAPH attribute). */
     private static OnnxModel.Graph graph(OnnxMl.GraphProto g, String file, Path dir) {
+        List<OnnxModel.Node> nodes = new ArrayList<>(g.getNodeCount());
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < g.getNodeCount(); i++) nodes.add(node(g.getNode(i), nodeName(g.getNode(i), i, names), file, dir));
         for (OnnxMl.SparseTensorProto sp : g.getSparseInitializerList()) {   // one nothing reads may stay, as an unread initializer of an unknown type
             String name = sp.getValues().getName();
-            for (int i = 0; i < g.getNodeCount(); i++) {
-                OnnxMl.NodeProto n = g.getNode(i);
-                if (n.getInputList().contains(name))   // an unnamed node as the importer names it
-                    throw new OnnxException(file + ": node '" + (n.getName().isEmpty() ? n.getOpType() + "_" + i : n.getName()) + "' (" + n.getOpType() + ") reads '" + name
+            for (OnnxModel.Node n : nodes)
+                if (n.inputs().contains(name))
+                    throw new OnnxException(file + ": node '" + n.name() + "' (" + n.opType() + ") reads '" + name
                             + "', a sparse_initializer (SparseTensorProto), which arenaplan does not read; store it as a dense initializer");
-            }
         }
-        List<OnnxModel.Node> nodes = new ArrayList<>(g.getNodeCount());
-        for (int i = 0; i < g.getNodeCount(); i++) nodes.add(node(g.getNode(i), i, file, dir));
         List<OnnxModel.TensorData> inits = new ArrayList<>(g.getInitializerCount());
         for (OnnxMl.TensorProto t : g.getInitializerList()) {
             if (t.getName().isEmpty())   // no node can read it, and a name is its only link to the graph
@@ -169,16 +170,33 @@ public final class OnnxProtos {
         return new OnnxModel.TensorData(t.getName(), t.getDataType(), dims, OnnxTensors.check(t, dir, what));
     }
 
-    /** @param index the node's position in its graph, which names an unnamed node as the importer does ({@code Softmax_3}) */
-    private static OnnxModel.Node node(OnnxMl.NodeProto n, int index, String file, Path dir) {
-        Map<String, OnnxModel.Attribute> attrs = new LinkedHashMap<>();
+    /**
+     * The name every pass and message uses for node {@code n} at position {@code index} of its graph,
+     * decided here once: its own name; {@code OpType_index} where it has none ({@code Softmax_3});
+     * {@code name_index} (then {@code name_index_2}, ...) where an earlier node of the graph took
+     * the name. ONNX IR ("Names Within a Graph") wants node names unique, but neither the ONNX
+     * checker nor ONNX Runtime refuses a repeated one, and a name is for diagnostics only.
+     *
+     * @param taken the names earlier nodes of the graph took; this one is added
+     */
+    private static String nodeName(OnnxMl.NodeProto n, int index, Set<String> taken) {
         String name = n.getName().isEmpty() ? n.getOpType() + "_" + index : n.getName();
+        if (taken.add(name)) return name;
+        String base = name + "_" + index;
+        name = base;
+        for (int k = 2; !taken.add(name); k++) name = base + "_" + k;
+        return name;
+    }
+
+    /** @param name the node's name as {@link #nodeName} decided it */
+    private static OnnxModel.Node node(OnnxMl.NodeProto n, String name, String file, Path dir) {
+        Map<String, OnnxModel.Attribute> attrs = new LinkedHashMap<>();
         for (OnnxMl.AttributeProto a : n.getAttributeList()) {
             String what = file + ": node '" + name + "' (" + n.getOpType() + ") attribute '" + a.getName() + "'";
             if (attrs.put(a.getName(), attribute(a, dir, file, what)) != null)   // which one would the op mean? (the ONNX checker refuses this too)
                 throw new OnnxException(what + " is given twice (each attribute name appears once per node)");
         }
-        return new OnnxModel.Node(n.getName(), n.getOpType(), n.getDomain(), n.getInputList(), n.getOutputList(), attrs);
+        return new OnnxModel.Node(name, n.getOpType(), n.getDomain(), n.getInputList(), n.getOutputList(), attrs);
     }
 
     /** Writers older than IR 3 may leave {@code type} unset; it is then taken from the field that is set ({@link AttributeFields}). */

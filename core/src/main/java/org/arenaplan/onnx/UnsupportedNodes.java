@@ -49,7 +49,7 @@ final class UnsupportedNodes {
                                 Map<String, String> notes) {
         for (int i = 0; i < nodes.size(); i++) {
             OnnxModel.Node node = nodes.get(i);
-            String name = Printable.of(where + (node.name().isEmpty() ? node.opType() + "_" + i : node.name()));
+            String name = Printable.of(where + node.name());
             if (!node.inDefaultDomain() && NodeLowering.otherDomain(node) == null) {
                 ops.computeIfAbsent(Printable.of(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
             } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())

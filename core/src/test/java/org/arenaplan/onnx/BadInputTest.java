@@ -216,6 +216,22 @@ class BadInputTest {
                 .hasMessage(unnamed + ": initializer #0 of graph 'tiny' has no name (the ONNX checker: tensor initializers must have a non-empty name)");
     }
 
+    /**
+     * ONNX IR wants node names unique, but the checker and ONNX Runtime run a model that repeats
+     * one (breaker20: arenaplan refused "op name used twice"); a later node named like an earlier
+     * one is named after its position too, as is an unnamed node whose name another node holds.
+     */
+    @Test
+    void aRepeatedNodeNameIsMadeUniqueByPositionNotRefused() throws Exception {
+        Path dup = write("dup-names.onnx", new TinyOnnx().input("x", 2L).output("y")
+                .node("n", "Relu", List.of("x"), List.of("a"))
+                .node("n", "Neg", List.of("a"), List.of("b"))
+                .node("Relu_3", "Neg", List.of("b"), List.of("c"))
+                .node("", "Relu", List.of("c"), List.of("y")).bytes());
+        assertThat(OnnxImporter.load(dup, Map.of()).ops()).extracting(org.arenaplan.ir.Op::name)
+                .containsExactly("n", "n_1", "Relu_3", "Relu_3_3");
+    }
+
     /** A graph input with an empty name (no node can read it) planned silently until breaker20 found it; the ONNX checker refuses it. */
     @Test
     void anUnnamedGraphInputOrOutputIsRefusedByItsPosition() throws Exception {
