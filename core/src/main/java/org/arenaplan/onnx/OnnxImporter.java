@@ -216,10 +216,7 @@ public final class OnnxImporter {
      * @return dim name to extent, in order of appearance
      */
     public static Map<String, Long> dimsOfGiven(Path file, Map<String, long[]> shapes) {
-        OnnxModel m = OnnxProtos.read(file);
-        Set<String> inits = new HashSet<>();
-        for (OnnxModel.TensorData t : m.graph().initializers()) inits.add(t.name());
-        List<OnnxModel.ValueInfo> fed = m.graph().inputs().stream().filter(in -> !inits.contains(in.name())).toList();
+        List<OnnxModel.ValueInfo> fed = fedInputs(OnnxProtos.read(file));
         Map<String, Long> dims = new LinkedHashMap<>();
         for (OnnxModel.ValueInfo in : fed) {
             long[] shape = shapes.containsKey(in.name()) || fed.size() > 1 ? shapes.get(in.name()) : shapes.get("");
@@ -234,15 +231,17 @@ public final class OnnxImporter {
 
     /** The symbolic dim names of a model's graph inputs, in order of appearance. */
     public static List<String> symbolicDims(Path file) {
-        OnnxModel m = OnnxProtos.read(file);
+        Set<String> names = new LinkedHashSet<>();
+        for (OnnxModel.ValueInfo in : fedInputs(OnnxProtos.read(file)))
+            for (OnnxModel.Dim d : in.dims()) if (d.value() == null && !d.param().isEmpty()) names.add(d.param());
+        return List.copyOf(names);
+    }
+
+    /** The graph inputs a run feeds: those without an initializer of the same name (an initializer gives an input its default). */
+    private static List<OnnxModel.ValueInfo> fedInputs(OnnxModel m) {
         Set<String> inits = new HashSet<>();
         for (OnnxModel.TensorData t : m.graph().initializers()) inits.add(t.name());
-        Set<String> names = new LinkedHashSet<>();
-        for (OnnxModel.ValueInfo in : m.graph().inputs()) {
-            if (inits.contains(in.name())) continue;
-            for (OnnxModel.Dim d : in.dims()) if (d.value() == null && !d.param().isEmpty()) names.add(d.param());
-        }
-        return List.copyOf(names);
+        return m.graph().inputs().stream().filter(in -> !inits.contains(in.name())).toList();
     }
 
     /**
