@@ -19,5 +19,6 @@
 #include "linear_attention.cuh"
 #include "detection.cuh"
 #include "data_dependent.cuh"
+#include "bounded.cuh"
 #include "training.cuh"
 #include "flex_attention.cuh"

@@ -121,6 +121,7 @@ public final class OnnxImporter {
     private final Map<String, Value> values = new HashMap<>();
     private final Map<String, Constant> weights = new HashMap<>();
     private final Map<String, String> dropped = new HashMap<>();        // unproduced optional output -> producing node
+    private final Map<String, String> dataDependent = new HashMap<>();  // value computed from a data-dependent output -> the node of that output
     private final List<ConcatInPlace.Scheduled> schedule = new ArrayList<>();
     private final List<String> graphInputs = new ArrayList<>();
     private final Set<String> fileNames = new HashSet<>();             // every tensor name the file uses
@@ -589,7 +590,12 @@ public final class OnnxImporter {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
         }
+        String origin = null;   // the node whose data-dependent output (ir.OpSpec.BoundedRule) this one reads, directly or not
+        for (Value v : ins) if (v != null && dataDependent.containsKey(v.name())) origin = dataDependent.get(v.name());
         if (ImportTimeOps.TYPES.contains(node.opType())) {
+            if (origin != null)
+                throw n.error("reads a tensor computed from a data-dependent output of node '" + origin + "', whose shape is known only after its kernel runs; "
+                        + node.opType() + " is evaluated at import, from the upper bound");
             for (Map.Entry<Value, Constant> e : ImportTimeOps.evaluate(n).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
         }
@@ -627,6 +633,9 @@ public final class OnnxImporter {
                 Map<String, TensorValue> derived = given.isEmpty() ? null : folding.evaluate(l, values, this::knownValue, MAX_DERIVED_VALUES);
                 if (derived != null) known.putAll(derived);      // for shape operands downstream; the op still runs
                 for (Value v : l.outputs()) define(v, n);
+                org.arenaplan.ir.OpSpec spec = org.arenaplan.ir.OpRegistry.get(l.kind());
+                String from = origin != null ? origin : spec != null && spec.bounded() != null ? n.opName() : null;
+                if (from != null) for (Value v : l.outputs()) dataDependent.put(v.name(), from);
                 schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
             }
         }

@@ -4,6 +4,7 @@ import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.BoundedFlows;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
@@ -69,7 +70,7 @@ final class LayoutOps implements OpFamily {
     }
 
     private static OpDefinition.Builder viewKind(String kind) {
-        return OpDefinition.op(kind, 1, 1).view(OpSpec.ViewRule.WHOLE).inPlace(0).kernels(Kernels.COPY)
+        return OpDefinition.op(kind, 1, 1).view(OpSpec.ViewRule.WHOLE).inPlace(0).kernels(Kernels.COPY).carries(BoundedFlows::reshape)
                 .doc("same elements, new shape; as a view it issues no work, otherwise a copy").lower(LayoutOps::viewAsCopy);
     }
 

@@ -169,6 +169,32 @@ class ValidatorCatchesTest {
                 .contains("runtime extent 'e' (of graph output 'y') was overwritten");
     }
 
+    /**
+     * x -> NonZero -> (extent e, y); t written; then Cast reads y and, to zero its output's tail,
+     * e ({@code ir.OpSpec.BoundedFlow}). {@code bounded} false: a plain kind writes e and y, so e dies at once.
+     */
+    private static Graph extentReadByACarrier(boolean bounded) {
+        GraphBuilder g = new GraphBuilder();
+        g.tensor("x", org.arenaplan.ir.DType.F32, 64).tensor("e", org.arenaplan.ir.DType.I64, 1).tensor("y", org.arenaplan.ir.DType.I64, 1, 64)
+                .tensor("t", MiB).tensor("c", org.arenaplan.ir.DType.F32, 1, 64).tensor("z", 256);
+        g.input("x");
+        g.op("nz", bounded ? "NonZero" : "K").in("x").out("e").out("y").add();
+        g.op("make_t", "K").in("x").out("t").add();
+        g.op("cast", "Cast").in("y").out("c").attr("to", 1L).add();
+        g.op("make_z", "K").in("t").out("z").add();
+        g.output("c").output("z");
+        return g.build();
+    }
+
+    /** An op that carries a bounded tensor reads its runtime extent: one overwritten before it is caught at that op. */
+    @Test
+    void aRuntimeExtentClobberedBeforeACarrierReadsItIsCaught() {
+        assertThat(PlanValidator.validate(planWithLivenessOf(extentReadByACarrier(true), extentReadByACarrier(true)))).isEmpty();
+        List<Violation> v = PlanValidator.validate(planWithLivenessOf(extentReadByACarrier(true), extentReadByACarrier(false)));
+        assertThat(v.stream().filter(x -> x.kind() == Violation.Kind.CLOBBERED_READ).map(Violation::message))
+                .anyMatch(m -> m.startsWith("op 'cast' at position 2 reads runtime extent 'e' (to zero the tail of 'c') from bytes"));
+    }
+
     private static Graph slice(long offset) {
         GraphBuilder g = new GraphBuilder();
         g.tensor("x", 256).tensor("a", MiB).tensor("s", 1024).tensor("u", 256);
