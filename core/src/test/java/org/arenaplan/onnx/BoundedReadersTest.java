@@ -164,6 +164,11 @@ class BoundedReadersTest {
         OnnxOpRuns.refused(dir, selected().ints("one", 1).ints("k", 3).ints("ax", 0).outputOfType(OnnxDTypes.INT64, "y")
                         .node("sl", "Slice", List.of("keep", "one", "k", "ax"), List.of("y")),
                 "op 'sl' (Slice, position 2) reads 'keep', " + from + "Slice reads it only where its kernels leave the result compact, and here it takes the bounded axis 0 from 1 by step 1");
+        // through a sequence (its elements are views of the tensors): the refusal names the user's nodes, not the importer's
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(13).input("x", 4L).scalar("zero", 0).outputOfType(OnnxDTypes.INT64, "z")
+                        .node("nz", "NonZero", List.of("x"), List.of("y")).node("sc", "SequenceConstruct", List.of("y"), List.of("ys"))
+                        .node("at", "SequenceAt", List.of("ys", "zero"), List.of("w")).node("r", "ReduceSum", List.of("w"), List.of("z")),
+                "op 'r' (ReduceSum, position 2) reads 'w', computed from a data-dependent output of op 'nz' (NonZero)");
         // Shape is computed at import from the bound: refused at its node
         OnnxOpRuns.refused(dir, selected().outputOfType(OnnxDTypes.INT64, "n").node("sh", "Shape", List.of("keep"), List.of("n")),
                 "node 'sh' (Shape");
