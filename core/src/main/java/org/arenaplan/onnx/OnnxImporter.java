@@ -57,7 +57,8 @@ import java.util.TreeSet;
  * import ({@link ControlFlow}); otherwise refused. Sequence and optional values are resolved at
  * import into the tensors they hold ({@link Sequences}); a graph input that is one is bound to the
  * value given for it ({@link Options#sequenceInputs}: one tensor graph input per element), and is
- * refused without one; a graph output that is one is copied out into tensors ({@link OnnxEdges}).
+ * refused without one; a graph output that is one is copied out into tensors ({@link EdgeBinder}
+ * binds both; {@link OnnxEdges} records the binding).
  * A FlexAttention's score_mod and prob_mod are refused
  * (between the stages of the op). The other domains taken are ai.onnx.preview (FlexAttention)
  * and ai.onnx.preview.training (Adagrad, Adam, Momentum) and ai.onnx.ml (Binarizer, ArrayFeatureExtractor;
@@ -130,7 +131,7 @@ public final class OnnxImporter {
     private final ImportFolding folding = new ImportFolding();
     private Map<Integer, ConcatInPlace.Decision> concatDecisions = Map.of();
     private final Map<String, TensorValue> given = new HashMap<>();            // inputValues and the tensors of bound sequence inputs
-    private final Map<String, OnnxEdges.Edge> edges = new LinkedHashMap<>();   // sequence and optional graph inputs and outputs
+    private final EdgeBinder edges;                                            // sequence and optional graph inputs and outputs
     private final List<String> fedInputs = new ArrayList<>();                  // graph inputs the caller feeds, in file order
     private final List<String> outputTensors = new ArrayList<>();              // the graph's tensor outputs, edges expanded
 
@@ -140,6 +141,7 @@ public final class OnnxImporter {
     private OnnxImporter(String file, Options options) {
         this.file = file;
         this.options = options;
+        this.edges = new EdgeBinder(file, options.sequenceInputs());
         given.putAll(options.inputValues());
     }
 
@@ -166,7 +168,7 @@ public final class OnnxImporter {
     /** {@link #importModel(Path, Options)} of a decoded model; {@code file} names it in errors. @throws OnnxException as {@link #importModel(Path, Options)} */
     public static Imported importModel(OnnxModel model, String file, Options options) {
         OnnxImporter imp = new OnnxImporter(file, options).run(model);
-        return new Imported(imp.build(model), new OnnxEdges(imp.fedInputs, model.graph().outputs().stream().map(OnnxModel.ValueInfo::name).toList(), imp.edges));
+        return new Imported(imp.build(model), new OnnxEdges(imp.fedInputs, model.graph().outputs().stream().map(OnnxModel.ValueInfo::name).toList(), imp.edges.edges()));
     }
 
     /**
@@ -288,15 +290,8 @@ public final class OnnxImporter {
                 continue;
             }
             fedInputs.add(in.name());
-            if (bindable(in)) {
-                OnnxValue v = options.sequenceInputs().get(in.name());
-                if (v == null)
-                    throw new OnnxException(file + ": graph input '" + in.name() + "' is " + in.notTensor() + ", whose length and element shapes arenaplan fixes at import:"
-                            + " give its value with --input " + in.name() + "=FILE.pb (" + (in.notTensor().equals("a sequence") ? "a SequenceProto" : "an OptionalProto") + ", onnx-data.proto)");
-                boolean optional = in.notTensor().equals("an optional");
-                if ((v instanceof OnnxValue.Optional) != optional || v instanceof OnnxValue.Tensor)
-                    throw new OnnxException(file + ": graph input '" + in.name() + "' is " + in.notTensor() + " but the value given for it is " + v.describe());
-                GivenValueCheck.check(file, in, v);
+            if (EdgeBinder.bindable(in)) {
+                edges.check(in);
                 continue;                                   // bound below, once the file's names are known
             }
             if (in.notTensor() != null)
@@ -306,7 +301,7 @@ public final class OnnxImporter {
             graphInputs.add(in.name());
         }
         for (OnnxModel.ValueInfo o : g.outputs())
-            if (o.notTensor() != null && !bindable(o)) throw notATensorOutput(o.name(), o.notTensor());
+            if (o.notTensor() != null && !EdgeBinder.bindable(o)) throw notATensorOutput(o.name(), o.notTensor());
         checkDimsUsed();
         Set<String> unknown = new TreeSet<>(options.inputValues().keySet());
         unknown.addAll(options.sequenceInputs().keySet());
@@ -320,14 +315,19 @@ public final class OnnxImporter {
         fileNames.addAll(values.keySet());
         for (OnnxModel.Node node : g.nodes()) fileNames.addAll(node.outputs());
         for (OnnxModel.ValueInfo o : g.outputs()) fileNames.add(o.name());
-        for (OnnxModel.ValueInfo in : g.inputs()) {
-            OnnxValue v = options.sequenceInputs().get(in.name());
-            if (!bindable(in) || v == null || values.containsKey(in.name())) continue;
-            edges.put(in.name(), bindInput(in.name(), v));
-        }
-        for (String name : options.sequenceInputs().keySet())
-            if (!edges.containsKey(name))
-                throw new OnnxException(file + ": --input " + name + ": graph input '" + name + "' is a tensor (or has an initializer), not a sequence or optional; give it a TensorProto file");
+        for (OnnxModel.ValueInfo in : g.inputs()) fileNames.add(in.name());   // a sequence input's too: no element of another takes its name
+        EdgeBinder.Graph graph = new EdgeBinder.Graph() {
+            @Override public String fresh(String want) { return OnnxImporter.this.fresh(want); }
+            @Override public void input(Value v, TensorValue value) {
+                values.put(v.name(), v);
+                graphInputs.add(v.name());
+                given.put(v.name(), value);
+            }
+            @Override public void copy(String from, String to) {
+                node(new OnnxModel.Node(to, "Identity", "", List.of(from), List.of(to), Map.of()), g.nodes().size(), opset);
+            }
+        };
+        edges.bindInputs(g.inputs(), graph);
         ControlFlow flow = new ControlFlow(new ControlFlow.Importer() {
             @Override public void node(OnnxModel.Node node, int index) { OnnxImporter.this.node(node, index, opset); }
             @Override public Value value(String name) { return values.get(name); }
@@ -337,20 +337,9 @@ public final class OnnxImporter {
             @Override public String fresh(String want) { return OnnxImporter.this.fresh(want); }
         });
         try {
-            for (Map.Entry<String, OnnxEdges.Edge> e : edges.entrySet()) flow.given(e.getKey(), held(e.getValue()));
+            edges.give(flow);
             for (int i = 0; i < g.nodes().size(); i++) flow.top(g.nodes().get(i), i);
-            for (OnnxModel.ValueInfo o : g.outputs()) {
-                Object held = flow.held(o.name());
-                if (held == null) {                         // a tensor (checkDeclaredType refuses one declared a sequence or optional)
-                    outputTensors.add(o.name());
-                    continue;
-                }
-                if (o.notTensor() != null && !o.notTensor().equals(held instanceof Sequences.Seq ? "a sequence" : "an optional"))
-                    throw new OnnxException(file + ": graph output '" + o.name() + "' is declared " + o.notTensor() + " but the nodes compute " + flow.notTensor(o.name()));
-                OnnxEdges.Edge e = bindOutput(o.name(), held, g.nodes().size(), opset);
-                edges.put(o.name(), e);
-                outputTensors.addAll(e.tensors());
-            }
+            outputTensors.addAll(edges.bindOutputs(g.outputs(), flow, graph));   // checkDeclaredType refuses a tensor declared a sequence or optional
         } finally {
             folding.close();
         }
@@ -369,55 +358,6 @@ public final class OnnxImporter {
     /** Why a graph input or output may not be a map, sparse tensor or opaque value (the end of the one-line refusal). */
     private static final String NOT_AT_THE_EDGE = "(map, sparse tensor and opaque values are not supported at graph inputs and outputs;"
             + " a sequence or optional is, bound at import to the value given for it)";
-
-    /** Whether a graph input or output is declared a sequence or an optional, which the import binds ({@link OnnxEdges}). */
-    private static boolean bindable(OnnxModel.ValueInfo v) {
-        return "a sequence".equals(v.notTensor()) || "an optional".equals(v.notTensor());
-    }
-
-    /** A sequence or optional graph input bound to {@code v}: one graph input per tensor it holds ({@link OnnxEdges} names them). */
-    private OnnxEdges.Edge bindInput(String name, OnnxValue v) {
-        boolean optional = v instanceof OnnxValue.Optional;
-        OnnxValue inner = optional ? ((OnnxValue.Optional) v).element() : v;
-        List<String> tensors = new ArrayList<>();
-        List<TensorValue> elements = OnnxEdges.elements(v);
-        for (int i = 0; i < elements.size(); i++) {
-            TensorValue t = elements.get(i);
-            String what = "graph input '" + name + "' " + (inner instanceof OnnxValue.Sequence ? "element " + i : "value");
-            String tensor = fresh(inner instanceof OnnxValue.Sequence ? name + "[" + i + "]" : name + ".value");
-            if (t.dtype().isPacked()) throw new OnnxException(file + ": " + what + " is " + t.dtype().jsonName() + ", a packed type, which a sequence or optional input does not take");
-            Value val = new Value(tensor, t.dtype(), t.shape());
-            if (!val.countable()) throw new OnnxException(file + ": " + what + " " + val + " has more than 2^63-1 elements");
-            values.put(tensor, val);
-            graphInputs.add(tensor);
-            given.put(tensor, t);
-            tensors.add(tensor);
-        }
-        return new OnnxEdges.Edge(name, optional, !optional || inner != null, inner instanceof OnnxValue.Sequence, tensors);
-    }
-
-    /** What {@link Sequences} holds for a bound input. */
-    private static Object held(OnnxEdges.Edge e) {
-        Object inner = e.sequence() ? new Sequences.Seq(e.tensors(), null) : e.present() ? e.tensors().get(0) : null;
-        return e.optional() ? new Sequences.Opt(inner) : inner;
-    }
-
-    /**
-     * A sequence or optional graph output: each tensor it holds copied out by an Identity node into
-     * a graph output named as {@link OnnxEdges} says (a tensor may sit in a sequence twice, or be an input).
-     */
-    private OnnxEdges.Edge bindOutput(String name, Object held, int index, long opset) {
-        boolean optional = held instanceof Sequences.Opt;
-        Object inner = optional ? ((Sequences.Opt) held).element() : held;
-        List<String> from = inner instanceof Sequences.Seq s ? s.tensors() : inner == null ? List.of() : List.of((String) inner);
-        List<String> tensors = new ArrayList<>();
-        for (int i = 0; i < from.size(); i++) {
-            String tensor = fresh(inner instanceof Sequences.Seq ? name + "[" + i + "]" : name + ".value");
-            node(new OnnxModel.Node(tensor, "Identity", "", List.of(from.get(i)), List.of(tensor), Map.of()), index, opset);
-            tensors.add(tensor);
-        }
-        return new OnnxEdges.Edge(name, optional, !optional || inner != null, inner instanceof Sequences.Seq, tensors);
-    }
 
     private OnnxException notATensorOutput(String name, String what) {
         return new OnnxException(file + ": graph output '" + name + "' is " + what + ", not a tensor: arenaplan plans tensors only " + NOT_AT_THE_EDGE);

@@ -95,7 +95,7 @@ public final class OnnxValueFile {
                     + " times), as a SequenceProto of " + n + " tensors does; an OptionalProto holds one value");
         }
         DynamicMessage m = OnnxProtos.parse(bytes, file.toString(), DynamicMessage.getDefaultInstance(seq ? SEQUENCE_PROTO : OPTIONAL_PROTO).getParserForType());
-        return seq ? sequence(m, file, file.toString()) : optional(m, file);
+        return seq ? sequence(m, file, file.toString(), true) : optional(m, file);
     }
 
     /**
@@ -124,18 +124,26 @@ public final class OnnxValueFile {
         int elem = (int) m.getField(OPTIONAL_PROTO.findFieldByName("elem_type"));
         Descriptors.FieldDescriptor t = OPTIONAL_PROTO.findFieldByName("tensor_value"), s = OPTIONAL_PROTO.findFieldByName("sequence_value");
         if (elem == TENSOR && m.hasField(t)) return new OnnxValue.Optional(new OnnxValue.Tensor(tensor((Message) m.getField(t), file, file + ": tensor_value")));
-        if (elem == SEQUENCE && m.hasField(s)) return new OnnxValue.Optional(sequence((DynamicMessage) m.getField(s), file, file + ": sequence_value"));
+        if (elem == SEQUENCE && m.hasField(s)) return new OnnxValue.Optional(sequence((DynamicMessage) m.getField(s), file, file + ": sequence_value", false));
         if (m.hasField(t) || m.hasField(s) || (elem != 0 && elem != TENSOR && elem != SEQUENCE))
             throw new OnnxException(file + ": OptionalProto elem_type " + elem + " with " + (m.hasField(t) ? "a tensor_value" : m.hasField(s) ? "a sequence_value" : "no value")
                     + "; arenaplan takes an optional that is absent or holds a tensor (elem_type 1) or a sequence of tensors (elem_type 3)");
         return new OnnxValue.Optional(null);   // onnx-data.proto: an optional without a value is absent
     }
 
-    private static OnnxValue.Sequence sequence(DynamicMessage m, Path file, String what) {
+    /**
+     * @param file the file, for messages
+     * @param top  whether {@code m} is the file's message (not an optional's sequence_value): one holding one
+     *             sequence may then be an OptionalProto holding it, which has the same bytes, and the refusal says so
+     */
+    private static OnnxValue.Sequence sequence(DynamicMessage m, Path file, String what, boolean top) {
         checkKnown(m, file, what, "SequenceProto");
         int elem = (int) m.getField(SEQUENCE_PROTO.findFieldByName("elem_type"));
-        if (m.getRepeatedFieldCount(SEQUENCE_PROTO.findFieldByName("sequence_values")) > 0 || (elem != TENSOR && elem != 0))
-            throw new OnnxException(what + ": SequenceProto elem_type " + elem + "; arenaplan takes sequences of tensors (elem_type 1) only");
+        int sequences = m.getRepeatedFieldCount(SEQUENCE_PROTO.findFieldByName("sequence_values"));
+        if (sequences > 0 || (elem != TENSOR && elem != 0))
+            throw new OnnxException(what + ": SequenceProto elem_type " + elem + "; arenaplan takes sequences of tensors (elem_type 1) only"
+                    + (top && elem == SEQUENCE && sequences == 1 ? " (an OptionalProto holding a sequence has these bytes: onnx-data.proto numbers both messages'"
+                    + " fields alike; it is a value for an optional input)" : ""));
         Descriptors.FieldDescriptor f = SEQUENCE_PROTO.findFieldByName("tensor_values");
         List<TensorValue> tensors = new ArrayList<>();
         for (int i = 0; i < m.getRepeatedFieldCount(f); i++) tensors.add(tensor((Message) m.getRepeatedField(f, i), file, what + ": tensor_values[" + i + "]"));

@@ -19,17 +19,30 @@ public final class OnnxValueMatch {
      * @param tensors why one tensor does not match its reference (got, want), or null when it does
      */
     public static String mismatch(OnnxValue got, OnnxValue want, BiFunction<TensorValue, TensorValue, String> tensors) {
-        if (got.getClass() != want.getClass()
-                || got instanceof OnnxValue.Optional g && want instanceof OnnxValue.Optional w && (g.element() == null) != (w.element() == null)
-                || got instanceof OnnxValue.Optional g2 && want instanceof OnnxValue.Optional w2 && g2.element() != null && g2.element().getClass() != w2.element().getClass())
-            return "is " + got.describe() + ", the reference " + want.describe();
         List<TensorValue> a = OnnxEdges.elements(got), b = OnnxEdges.elements(want);
-        if (a.size() != b.size()) return "is " + got.describe() + ", the reference " + want.describe();
-        boolean one = got instanceof OnnxValue.Tensor || got instanceof OnnxValue.Optional o && o.element() instanceof OnnxValue.Tensor;
+        if (!sameKind(got, want) || a.size() != b.size()) return "is " + got.describe() + ", the reference " + want.describe();
         for (int i = 0; i < a.size(); i++) {
             String why = tensors.apply(a.get(i), b.get(i));
-            if (why != null) return one ? why : "element " + i + " " + why;
+            if (why != null) return holdsOneTensor(got) ? why : "element " + i + " " + why;
         }
         return null;
+    }
+
+    /** Whether both are tensors, both sequences, or both optionals that {@link #holdTheSame} (the length is checked apart). */
+    private static boolean sameKind(OnnxValue got, OnnxValue want) {
+        if (got.getClass() != want.getClass()) return false;
+        return !(got instanceof OnnxValue.Optional g) || holdTheSame(g, (OnnxValue.Optional) want);
+    }
+
+    /** Whether two optionals are both absent, or both hold a tensor, or both a sequence. */
+    private static boolean holdTheSame(OnnxValue.Optional got, OnnxValue.Optional want) {
+        boolean gotAbsent = got.element() == null, wantAbsent = want.element() == null;
+        if (gotAbsent || wantAbsent) return gotAbsent == wantAbsent;
+        return got.element().getClass() == want.element().getClass();
+    }
+
+    /** Whether a value is one tensor by its kind (a tensor, an optional holding one), whose mismatch is not numbered as an element's. */
+    private static boolean holdsOneTensor(OnnxValue v) {
+        return v instanceof OnnxValue.Tensor || v instanceof OnnxValue.Optional o && o.element() instanceof OnnxValue.Tensor;
     }
 }

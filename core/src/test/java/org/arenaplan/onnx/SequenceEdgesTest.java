@@ -114,6 +114,43 @@ class SequenceEdgesTest {
                 .hasMessage(s + ": not an OptionalProto: it holds 2 tensors (field 3, 2 times), as a SequenceProto of 2 tensors does; an OptionalProto holds one value");
     }
 
+    /**
+     * onnx-data.proto numbers SequenceProto's and OptionalProto's fields alike (name 1, elem_type 2,
+     * tensor_values / tensor_value 3, sequence_values / sequence_value 5) and their DataType codes
+     * alike (TENSOR 1, SEQUENCE 3): a sequence of one tensor and an optional holding it are the same
+     * bytes, so each file reads as the other kind; what does differ on the wire is refused naming the file.
+     */
+    @Test
+    void aSequenceOfOneTensorAndAnOptionalHoldingItAreTheSameBytes() throws Exception {
+        Path s = dir.resolve("s1.pb"), o = dir.resolve("o1.pb");
+        OnnxValueFile.write(s, "x", new OnnxValue.Sequence(List.of(A)));
+        OnnxValueFile.write(o, "x", new OnnxValue.Optional(new OnnxValue.Tensor(A)));
+        assertThat(Files.readAllBytes(s)).isEqualTo(Files.readAllBytes(o));
+        assertThat(OnnxValueFile.read(s, OnnxValue.Optional.class).describe()).isEqualTo("an optional holding a tensor");
+        assertThat(OnnxValueFile.read(o, OnnxValue.Sequence.class).describe()).isEqualTo("a sequence of 1 tensor");
+        // an optional holding a sequence is a SequenceProto holding one sequence (elem_type 3): refused for a sequence input, saying what it may be
+        Path os = dir.resolve("os.pb");
+        OnnxValueFile.write(os, "x", new OnnxValue.Optional(new OnnxValue.Sequence(List.of(A, B))));
+        assertThatThrownBy(() -> OnnxValueFile.read(os, OnnxValue.Sequence.class)).isInstanceOf(OnnxException.class)
+                .hasMessage(os + ": SequenceProto elem_type 3; arenaplan takes sequences of tensors (elem_type 1) only"
+                        + " (an OptionalProto holding a sequence has these bytes: onnx-data.proto numbers both messages' fields alike; it is a value for an optional input)");
+    }
+
+    /** tidy20: a sequence input named as another's first element ('x' and 'x[0]') was refused as "a tensor (or has an initializer)": the element took its name. */
+    @Test
+    void anElementNeverTakesTheNameOfAnotherGraphInput() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(17).sequenceInput(OnnxDTypes.FLOAT, "x").sequenceInput(OnnxDTypes.FLOAT, "x[0]").output("y").output("z")
+                .node("cx", "ConcatFromSequence", List.of("x"), List.of("y"), "axis", 0L)
+                .node("cz", "ConcatFromSequence", List.of("x[0]"), List.of("z"), "axis", 0L);
+        Path file = dir.resolve("names.onnx");
+        Files.write(file, m.bytes());
+        OnnxImporter.Imported imp = OnnxImporter.importModel(file, OnnxImporter.Options.DEFAULT.withSequenceInputs(
+                Map.of("x", new OnnxValue.Sequence(List.of(A)), "x[0]", new OnnxValue.Sequence(List.of(B)))));
+        assertThat(imp.graph().inputs()).containsExactly("x[0]_", "x[0][0]");
+        assertThat(imp.graph().tensor("x[0][0]").shape()).containsExactly(1, 3);
+        assertThat(imp.graph().tensor("y").shape()).containsExactly(2, 3);
+    }
+
     @Test
     void aValueOfAnotherTypeThanTheInputDeclaresIsRefusedNamingTheElement() throws Exception {
         Path file = concatModel();   // xs: a sequence of f32 tensors

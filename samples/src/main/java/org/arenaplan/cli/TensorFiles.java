@@ -3,6 +3,7 @@ package org.arenaplan.cli;
 import org.arenaplan.exec.AllClose;
 import org.arenaplan.exec.Inputs;
 import org.arenaplan.io.InputException;
+import org.arenaplan.io.Printable;
 import org.arenaplan.io.TextFiles;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
@@ -45,11 +46,12 @@ final class TensorFiles {
      *
      * @param words the command's free words (the ONNX model's file, where it is one)
      * @throws InputException naming the input and the file when a file is not of its input's kind
+     * @throws UsageException naming an unnamed spec and the input when a sequence or optional input has no file by name ({@link #refuseUnnamed})
      */
     static Given named(List<String> specs, List<String> words, String model) {
         Map<String, Class<? extends OnnxValue>> kinds = Map.of();
         boolean onnx = model == null && words.size() == 1 && words.get(0).toLowerCase(java.util.Locale.ROOT).endsWith(".onnx") && Files.isRegularFile(Path.of(words.get(0)));
-        if (onnx && specs.stream().anyMatch(s -> s.indexOf('=') > 0)) kinds = OnnxImporter.sequenceInputs(Path.of(words.get(0)));
+        if (onnx && !specs.isEmpty()) kinds = OnnxImporter.sequenceInputs(Path.of(words.get(0)));
         Map<String, TensorValue> values = new LinkedHashMap<>();
         Map<String, OnnxValue> sequences = new LinkedHashMap<>();
         for (String spec : specs) {
@@ -59,7 +61,28 @@ final class TensorFiles {
             if (kinds.containsKey(name)) sequences.put(name, readValue(spec, name, Path.of(spec.substring(eq + 1)), kinds.get(name)));
             else values.put(name, read(spec, name, Path.of(spec.substring(eq + 1))));
         }
+        refuseUnnamed(specs, kinds, sequences);
         return new Given(values, sequences);
+    }
+
+    /**
+     * An unnamed {@code --input FILE.pb} while a sequence or optional input ({@code kinds}) has no
+     * file by name ({@code named}) is refused: such an input is bound at import, before an unnamed
+     * file is matched to an input (as the graph's one input, or by its TensorProto's name), so its
+     * file must be named.
+     *
+     * @throws UsageException in one line naming the first unnamed spec, the input and its kind
+     */
+    private static void refuseUnnamed(List<String> specs, Map<String, Class<? extends OnnxValue>> kinds, Map<String, OnnxValue> named) {
+        String unnamed = specs.stream().filter(s -> !s.isEmpty() && s.indexOf('=') <= 0).findFirst().orElse(null);
+        if (unnamed == null) return;
+        for (Map.Entry<String, Class<? extends OnnxValue>> k : kinds.entrySet()) {
+            if (named.containsKey(k.getKey())) continue;
+            boolean seq = k.getValue() == OnnxValue.Sequence.class;
+            throw new UsageException("--input " + unnamed + ": graph input '" + k.getKey() + "' is " + (seq ? "a sequence" : "an optional")
+                    + ", so its file must be named: arenaplan binds a sequence or optional input at import, before it matches unnamed files to inputs;"
+                    + " write --input " + k.getKey() + "=FILE.pb (" + (seq ? "a SequenceProto" : "an OptionalProto") + ", onnx-data.proto)");
+        }
     }
 
     /** The checks every {@code --input} file gets before it is read: a file after '=', and not a folder. */
@@ -223,36 +246,60 @@ final class TensorFiles {
         return edges == null ? new OnnxValue.Tensor(outputs.get(name)) : edges.value(name, outputs);
     }
 
+    /**
+     * Writes each output to its file ({@link #outputFiles}) and prints one line per file,
+     * {@code wrote FILE}, followed by {@code (output 'NAME')} where FILE is not NAME.pb, so that a
+     * renamed output's file is named next to it.
+     */
     static void writeOutputs(Graph g, OnnxEdges edges, Map<String, TensorValue> outputs, Path path, PrintStream out) throws java.io.IOException {
         if (outputs(g, edges).size() > 1) Files.createDirectories(path);
         Map<String, Path> files = outputFiles(g, edges, path);
         for (Map.Entry<String, Path> e : files.entrySet()) {
             OnnxValueFile.write(e.getValue(), e.getKey(), value(edges, e.getKey(), outputs));
-            out.println("wrote " + e.getValue());
+            boolean renamed = files.size() > 1 && !e.getValue().getFileName().toString().equals(e.getKey() + ".pb");
+            out.println("wrote " + e.getValue() + (renamed ? " (output '" + Printable.of(e.getKey()) + "')" : ""));
         }
     }
 
     /**
      * The file {@code --output PATH} writes for each graph output: PATH itself for one output,
-     * PATH/NAME.pb for several, each character of NAME outside {@code A-Za-z0-9_.-} written
-     * {@code _}; an output whose file another output already took (outputs {@code a/b} and
-     * {@code a_b}) gets NAME_2.pb, NAME_3.pb, ... instead of overwriting it. A sequence or optional
-     * output of an ONNX model is one SequenceProto or OptionalProto file.
+     * else a file in folder PATH. An output whose name is a plain file name (only
+     * {@code A-Za-z0-9_.-}) is always written NAME.pb, whatever other outputs are called, so NAME.pb
+     * holds output NAME. Any other output is renamed: each character outside that set written
+     * {@code _}, as STEM.pb, or STEM_2.pb, STEM_3.pb, ... where an earlier output or another output's
+     * own NAME.pb (compared ignoring case, for file systems that do) took it, so a renamed output
+     * never shares a file (two plain names differing only in case, {@code Y} and {@code y}, keep
+     * Y.pb and y.pb, one file where case is ignored). Outputs {@code a_b}, {@code a/b} and {@code a_b_2} are written a_b.pb, a_b_3.pb and
+     * a_b_2.pb. A sequence or optional output of an ONNX model is one SequenceProto or OptionalProto file.
      */
     static Map<String, Path> outputFiles(Graph g, OnnxEdges edges, Path path) {
         Map<String, Path> files = new LinkedHashMap<>();
         List<String> outputs = outputs(g, edges);
-        if (outputs.size() == 1) files.put(outputs.get(0), path);
-        else {
-            java.util.Set<Path> taken = new java.util.HashSet<>();
-            for (String name : outputs) {
-                String stem = name.replaceAll("[^A-Za-z0-9_.-]", "_");
-                Path f = path.resolve(stem + ".pb");
-                for (int k = 2; !taken.add(f); k++) f = path.resolve(stem + "_" + k + ".pb");
-                files.put(name, f);
+        if (outputs.size() == 1) {
+            files.put(outputs.get(0), path);
+            return files;
+        }
+        Set<String> taken = new HashSet<>();   // file names, lower-cased
+        for (String name : outputs) if (plainFileName(name)) taken.add(lower(name + ".pb"));
+        for (String name : outputs) {
+            if (plainFileName(name)) {
+                files.put(name, path.resolve(name + ".pb"));
+                continue;
             }
+            String stem = name.replaceAll("[^A-Za-z0-9_.-]", "_"), file = stem + ".pb";
+            for (int k = 2; !taken.add(lower(file)); k++) file = stem + "_" + k + ".pb";
+            files.put(name, path.resolve(file));
         }
         return files;
+    }
+
+    /** Whether an output's name is written as its own file name (NAME.pb): only {@code A-Za-z0-9_.-}. */
+    private static boolean plainFileName(String name) {
+        return name.matches("[A-Za-z0-9_.-]+");
+    }
+
+    private static String lower(String s) {
+        return s.toLowerCase(java.util.Locale.ROOT);
     }
 
     /**

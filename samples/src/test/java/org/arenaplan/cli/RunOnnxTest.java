@@ -105,24 +105,43 @@ class RunOnnxTest {
         assertThat(OnnxTensorFile.read(outs).value().shape()).containsExactly(2, 3);   // one output: --output names its file
     }
 
-    /** breaker18: outputs 'a/b' and 'a_b' were both written to a_b.pb, the second over the first ("wrote a_b.pb" twice). */
-    @Test
-    void outputsWhoseNamesMapToOneFileEachGetTheirOwn() throws Exception {
-        OnnxMl.GraphProto.Builder g = OnnxMl.GraphProto.newBuilder().setName("clash")
-                .addInput(info("x", 2, 3)).addOutput(info("a/b", 2, 3)).addOutput(info("a_b", 2, 3)).addOutput(info("a_b_2", 2, 3))
-                .addNode(OnnxMl.NodeProto.newBuilder().setName("r").setOpType("Relu").addInput("x").addOutput("a/b"))
-                .addNode(OnnxMl.NodeProto.newBuilder().setName("n").setOpType("Neg").addInput("x").addOutput("a_b"))
-                .addNode(OnnxMl.NodeProto.newBuilder().setName("s").setOpType("Sigmoid").addInput("x").addOutput("a_b_2"));
+    /** Runs a model whose outputs, named {@code names} in order, are Relu, Neg and Sigmoid of its input x, with {@code --output outs}; the run must succeed. */
+    private Cli runWritingOutputs(Path outs, String... names) throws Exception {
+        OnnxMl.GraphProto.Builder g = OnnxMl.GraphProto.newBuilder().setName("clash").addInput(info("x", 2, 3));
+        String[] ops = {"Relu", "Neg", "Sigmoid"};
+        for (int i = 0; i < names.length; i++)
+            g.addOutput(info(names[i], 2, 3)).addNode(OnnxMl.NodeProto.newBuilder().setName("n" + i).setOpType(ops[i]).addInput("x").addOutput(names[i]));
         Path model = dir.resolve("clash.onnx");
         Files.write(model, OnnxMl.ModelProto.newBuilder().setIrVersion(7).setGraph(g)
                 .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setVersion(13)).build().toByteArray());
-        Path outs = dir.resolve("outs");
         Cli r = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--output", outs.toString());
         assertThat(r.code()).as(r.toString()).isZero();
-        assertThat(OnnxTensorFile.read(outs.resolve("a_b.pb")).name()).isEqualTo("a/b");
-        assertThat(OnnxTensorFile.read(outs.resolve("a_b_2.pb")).name()).isEqualTo("a_b");
-        assertThat(OnnxTensorFile.read(outs.resolve("a_b_2_2.pb")).name()).isEqualTo("a_b_2");
-        assertThat(r.out()).contains("wrote " + outs.resolve("a_b.pb")).contains("wrote " + outs.resolve("a_b_2.pb")).contains("wrote " + outs.resolve("a_b_2_2.pb"));
+        return r;
+    }
+
+    /** breaker18: outputs 'a/b' and 'a_b' were both written to a_b.pb, the second over the first ("wrote a_b.pb" twice). */
+    @Test
+    void outputsWhoseNamesMapToOneFileEachGetTheirOwn() throws Exception {
+        Path outs = dir.resolve("outs");
+        Cli r = runWritingOutputs(outs, "a/b", "a_b", "a_b_2");
+        // tidy20: an output whose name is a plain file name keeps NAME.pb whatever the others are called (a_b_2 was written
+        // a_b_2_2.pb and a/b took a_b_2.pb); a renamed output takes the next free suffix and its line names it
+        assertThat(OnnxTensorFile.read(outs.resolve("a_b.pb")).name()).isEqualTo("a_b");
+        assertThat(OnnxTensorFile.read(outs.resolve("a_b_2.pb")).name()).isEqualTo("a_b_2");
+        assertThat(OnnxTensorFile.read(outs.resolve("a_b_3.pb")).name()).isEqualTo("a/b");
+        assertThat(outs.resolve("a_b_2_2.pb")).doesNotExist();
+        assertThat(r.out().lines().filter(l -> l.startsWith("wrote "))).containsExactly(
+                "wrote " + outs.resolve("a_b_3.pb") + " (output 'a/b')", "wrote " + outs.resolve("a_b.pb"), "wrote " + outs.resolve("a_b_2.pb"));
+    }
+
+    /** A renamed output never takes a file another output is, or would be, written to, even where only the case differs. */
+    @Test
+    void aRenamedOutputAvoidsEveryPlainNameIgnoringCase() throws Exception {
+        Path outs = dir.resolve("outs");
+        Cli r = runWritingOutputs(outs, "A/b", "a_b", "y");
+        assertThat(r.out().lines().filter(l -> l.startsWith("wrote "))).containsExactly(
+                "wrote " + outs.resolve("A_b_2.pb") + " (output 'A/b')", "wrote " + outs.resolve("a_b.pb"), "wrote " + outs.resolve("y.pb"));
+        assertThat(OnnxTensorFile.read(outs.resolve("A_b_2.pb")).name()).isEqualTo("A/b");
     }
 
     /** breaker10: an unnamed reference on a graph of several outputs was refused although the TensorProto names its output (as ONNX's test data do). */

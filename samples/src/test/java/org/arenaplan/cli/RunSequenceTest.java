@@ -81,4 +81,34 @@ class RunSequenceTest {
         assertThat(wrong.code()).as(wrong.toString()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(wrong.err().strip()).doesNotContain("\n").contains("--input xs (a sequence): " + tensor + ": not a SequenceProto of tensors");
     }
+
+    /** y = OptionalGetElement(xo): an optional input holding a tensor (opset 18). */
+    private Path optionalModel() throws Exception {
+        OnnxMl.TypeProto tensor = OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(1)).build();
+        OnnxMl.GraphProto.Builder g = OnnxMl.GraphProto.newBuilder().setName("opt")
+                .addInput(OnnxMl.ValueInfoProto.newBuilder().setName("xo").setType(OnnxMl.TypeProto.newBuilder().setOptionalType(OnnxMl.TypeProto.Optional.newBuilder().setElemType(tensor))))
+                .addOutput(OnnxMl.ValueInfoProto.newBuilder().setName("y").setType(tensor))
+                .addNode(OnnxMl.NodeProto.newBuilder().setName("get").setOpType("OptionalGetElement").addInput("xo").addOutput("y"));
+        Path p = dir.resolve("opt.onnx");
+        Files.write(p, OnnxMl.ModelProto.newBuilder().setIrVersion(8).setGraph(g)
+                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setVersion(18)).build().toByteArray());
+        return p;
+    }
+
+    @Test
+    void anUnnamedFileForASequenceOrOptionalInputIsRefusedSayingItMustBeNamed() throws Exception {
+        Path xs = dir.resolve("xs.pb"), xo = dir.resolve("xo.pb");
+        OnnxValueFile.write(xs, "xs", new OnnxValue.Sequence(List.of(A, B)));
+        OnnxValueFile.write(xo, "xo", new OnnxValue.Optional(new OnnxValue.Tensor(A)));
+        Cli seq = run(model(), "--input", xs.toString());
+        assertThat(seq.code()).as(seq.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(seq.err().strip()).doesNotContain("\n").contains("--input " + xs + ": graph input 'xs' is a sequence, so its file must be named:")
+                .contains("write --input xs=FILE.pb (a SequenceProto, onnx-data.proto)");
+        Cli opt = run(optionalModel(), "--input", xo.toString());
+        assertThat(opt.code()).as(opt.toString()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(opt.err().strip()).doesNotContain("\n").contains("--input " + xo + ": graph input 'xo' is an optional, so its file must be named:")
+                .contains("write --input xo=FILE.pb (an OptionalProto, onnx-data.proto)");
+        Cli named = run(optionalModel(), "--input", "xo=" + xo);
+        assertThat(named.code()).as(named.toString()).isZero();
+    }
 }
