@@ -141,6 +141,18 @@ class BoundedReadersTest {
                 .node("pick", "Gather", List.of("sel", "two"), List.of("keep"), "axis", 1L);
     }
 
+    /** As for a data-dependent output itself, a computed one's declared shape may give one run's extent on one axis, at most the bound. */
+    @Test
+    void aDeclaredShapeOfAComputedOutputMayGiveOneRunsExtentOnOneAxis() throws Exception {
+        Path file = dir.resolve("declared.onnx");
+        Files.write(file, selected().input("b", 6L, 4L).output("kb", 2L, 4L).node("g", "Gather", List.of("b", "keep"), List.of("kb"), "axis", 0L).bytes());
+        Graph g = OnnxImporter.load(file, Map.of());
+        assertThat(g.tensor("kb").shape()).containsExactly(6, 4);
+        assertThat(g.bounded("kb").axis()).isZero();
+        OnnxOpRuns.refused(dir, selected().input("b", 6L, 4L).output("kb", 2L, 3L).node("g", "Gather", List.of("b", "keep"), List.of("kb"), "axis", 0L),
+                "graph output 'kb' is declared [2, 3] but infers to [6, 4]");
+    }
+
     @Test
     void whatCannotKeepTheActualTensorCompactIsRefusedNamingBothOps() throws Exception {
         String from = "computed from a data-dependent output of op 'nms' (NonMaxSuppression), whose shape is known only after its kernel runs; ";
