@@ -211,6 +211,11 @@ public final class OpLowering {
         return new KernelCall(kernel, args, ints, floats, op.name());
     }
 
+    /** Where {@code t}'s actual shape is found after its op runs ({@link Graph#bounded}), or null for a tensor whose shape is known before the run. */
+    public Graph.Bounded bounded(String t) {
+        return graph.bounded(t);
+    }
+
     /** Reads all of {@code t}: its bytes must hold the writes of its lineage. */
     public KernelArg read(String t) {
         return KernelArg.read(address.apply(t), bytes(t), display.apply(t), lineage.of(t));

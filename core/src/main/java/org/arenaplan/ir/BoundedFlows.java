@@ -114,6 +114,19 @@ public final class BoundedFlows {
         return new int[]{b};
     }
 
+    /**
+     * Transpose (ONNX Transpose; attribute {@code perm}, the reversed axes by default): any bounded
+     * axis, since its lowering then reads the count and transposes the actual tensor
+     * ({@code device.Kernels#TRANSPOSE_BOUNDED}: NonZero's [rank, n] to [n, rank]); ranks up to 16.
+     */
+    public static int[] transpose(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        int rank = in[0].length;
+        if (rank > 16) throw new GraphException("input of rank " + rank + " is above the 16 axes transpose_bounded takes");
+        long[] perm = a.permutation(rank);
+        for (int d = 0; d < rank; d++) if (perm[d] == axes[0]) return new int[]{d};
+        throw new GraphException("perm " + Arrays.toString(perm) + " does not name axis " + axes[0]);
+    }
+
     private static long product(long[] s, int from, int to) {
         long p = 1;
         for (int i = from; i < to; i++) p *= s[i];

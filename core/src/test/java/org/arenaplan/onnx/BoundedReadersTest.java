@@ -110,6 +110,30 @@ class BoundedReadersTest {
         assertThat(got.get("rows").floats()).containsExactly(1, 2, 3, 4, 5, 6);
     }
 
+    /**
+     * torch.nonzero(x) as exported: NonZero's [rank, n] transposed to [n, rank] (transpose_bounded reads
+     * the count: the compact [rank, n] is not the bound's [rank, numel] layout), then its rows as
+     * indices into a table; rank 3, some, none and all non-zero.
+     */
+    @Test
+    void nonZeroTransposedAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(13).input("x", 2L, 3L, 2L).input("table", 3L, 2L).ints("ax", 1)
+                .node("nz", "NonZero", List.of("x"), List.of("y"))
+                .node("tr", "Transpose", List.of("y"), List.of("idx"))
+                .node("col", "Gather", List.of("idx", "ax"), List.of("c1"), "axis", 1L)
+                .node("sq", "Squeeze", List.of("c1", "ax"), List.of("rowsAt"))
+                .node("g", "Gather", List.of("table", "rowsAt"), List.of("rows"), "axis", 0L)
+                .outputOfType(OnnxDTypes.INT64, "idx").outputOfType(OnnxDTypes.FLOAT, "rows");
+        TensorValue table = TensorValue.ofFloats(new long[]{3, 2}, 1, 2, 3, 4, 5, 6);
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, 0, 1.5f, 0, 0, 3, 0, 0, -2, 0, 0, 0, 7), "table", table));
+        assertThat(got.get("idx").shape()).containsExactly(4, 3);
+        assertThat(got.get("idx").longs()).containsExactly(0, 0, 1, 0, 2, 0, 1, 0, 1, 1, 2, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, new float[12]), "table", table));
+        float[] ones = new float[12];
+        java.util.Arrays.fill(ones, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, ones), "table", table));
+    }
+
     /** ONNX Runtime's outputs and the simulator's in every executor mode (planned, per-tensor, pool, graph): shapes, types and values equal. */
     private Map<String, TensorValue> agreeInEveryMode(TinyOnnx model, Map<String, TensorValue> in) throws Exception {
         Map<String, TensorValue> want = OrtOracle.run(model.bytes(), in);
@@ -159,8 +183,8 @@ class BoundedReadersTest {
         OnnxOpRuns.refused(dir, selected().ints("ax", 0).outputOfType(OnnxDTypes.INT64, "sum").node("r", "ReduceSum", List.of("keep", "ax"), List.of("sum")),
                 "op 'r' (ReduceSum, position 2) reads 'keep', " + from + "ReduceSum does not read a bounded tensor");
         OnnxOpRuns.refused(dir, new TinyOnnx().opset(13).input("x", 2L, 3L).outputOfType(OnnxDTypes.INT64, "t")
-                        .node("nz", "NonZero", List.of("x"), List.of("y")).node("tr", "Transpose", List.of("y"), List.of("t")),
-                "op 'tr' (Transpose, position 1) reads 'y', a data-dependent output of op 'nz' (NonZero), whose shape is known only after its kernel runs; Transpose does not read");
+                        .node("nz", "NonZero", List.of("x"), List.of("y")).node("cs", "CumSum", List.of("y", "ax"), List.of("t")).ints("ax", 1),
+                "op 'cs' (CumSum, position 1) reads 'y', a data-dependent output of op 'nz' (NonZero), whose shape is known only after its kernel runs; CumSum does not read");
         // the rows gathered for each of the 2 outer slices would lie apart
         OnnxOpRuns.refused(dir, selected().input("d", 2L, 6L).outputOfType(OnnxDTypes.FLOAT, "y").node("g", "Gather", List.of("d", "keep"), List.of("y"), "axis", 1L),
                 "op 'g' (Gather, position 2) reads 'keep', " + from + "Gather reads it only where its kernels leave the result compact, and here data [2, 6] has 2 slices before axis 1");

@@ -126,6 +126,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.UNIQUE, new Spec(6, -1, i -> 1)),                            // serial: the count, then each distinct slice in place
             Map.entry(Kernels.NMS, new Spec(7, -1, i -> 1)),                               // serial: batches, classes, boxes in order
             Map.entry(Kernels.ZERO_TAIL, new Spec(2, -1, i -> i[1])),                      // one thread per element; the head skipped
+            Map.entry(Kernels.TRANSPOSE_BOUNDED, new Spec(3, -1, i -> product(i, 3, (int) i[0]))),   // one thread per element of the bound
             // the training kernels (training.cuh): one thread per element (gelu_grad), per row (softmax_grad,
             // layernorm_grad), per dx element, per dw element
             Map.entry(Kernels.GELU_GRAD, new Spec(3, -1, i -> i[0])),

@@ -221,8 +221,9 @@ class KernelEmulationTest {
     }
 
     /**
-     * zero_tail (bounded.cuh), bit for bit: y [5, 3] of 1-, 2-, 4- and 8-byte elements, none of them
-     * zero, with extents 0, 2, 5 (the bound: nothing zeroed), 7 (past it: clamped) and -1 (zeroes all).
+     * zero_tail and transpose_bounded (bounded.cuh), bit for bit: zero_tail over y [5, 3] of 1-, 2-,
+     * 4- and 8-byte elements, none of them zero, with extents 0, 2, 5 (the bound: nothing zeroed),
+     * 7 (past it: clamped) and -1 (zeroes all); transpose_bounded below.
      */
     private static List<Case> zeroTailCases() {
         List<Case> c = new ArrayList<>();
@@ -230,6 +231,17 @@ class KernelEmulationTest {
             TensorValue y = small(t, 23, 15, 1, 9);
             for (long n : new long[] {0, 2, 5, 7, -1}) {
                 c.add(new Case(Kernels.ZERO_TAIL, List.of(TensorValue.ofLongs(DType.I64, null, n)), t, 15, new long[] {3, 15, t.bytes()}, new double[0], 0, 0, -1, y));
+            }
+        }
+        // transpose_bounded: x [3, 5] bounded along axis 1 (NonZero's [rank, n]) to [n, 3], and [5, 2, 3] along axis 0 by perm
+        // [2, 0, 1]; counts 0, 2, the bound, past it and -1; y starts non-zero, so its zeroed tail is checked
+        for (DType t : new DType[] {DType.I64, DType.U8}) {
+            TensorValue x = small(t, 29, 30, 1, 9), y = small(t, 31, 30, 1, 9);
+            for (long n : new long[] {0, 2, 5, 7, -1}) {
+                TensorValue extent = TensorValue.ofLongs(DType.I64, null, n);
+                c.add(new Case(Kernels.TRANSPOSE_BOUNDED, List.of(extent, new TensorValue(t, null, java.util.Arrays.copyOf(x.bytes(), 15 * t.bytes()))), t, 15,
+                        new long[] {2, 1, t.bytes(), 3, 5, 1, 0}, new double[0], 0, 0, -1, new TensorValue(t, null, java.util.Arrays.copyOf(y.bytes(), 15 * t.bytes()))));
+                c.add(new Case(Kernels.TRANSPOSE_BOUNDED, List.of(extent, x), t, 30, new long[] {3, 0, t.bytes(), 5, 2, 3, 2, 0, 1}, new double[0], 0, 0, -1, y));
             }
         }
         return c;
