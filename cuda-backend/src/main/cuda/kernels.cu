@@ -22,3 +22,4 @@
 #include "bounded.cuh"
 #include "training.cuh"
 #include "flex_attention.cuh"
+#include "tree_ensemble.cuh"

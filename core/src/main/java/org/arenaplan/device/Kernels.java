@@ -110,6 +110,22 @@ import java.util.List;
  *     the number of (start s, gap d) with items_g[j] = x[r, s + j d] for every j and s + (size_g - 1) d
  *     &lt; C, d from 1 to maxSkip + 1 (only d = 1 for size 1). y = count (mode 0, TF), count &gt; 0 ?
  *     weight : 0 (1, IDF), weight count (2, TFIDF), weight = weights[o] or 1.</li>
+ * <li>{@link #TREE_ENSEMBLE} ptrs [x, table, scores, (label)]; ints [rows, F, xDtype, scoresDtype, nodes,
+ *     entries, setValues, trees, targets, aggregate, post, classifier, baseCount, binaryCase, allPositive]
+ *     (ai.onnx.ml TreeEnsemble, TreeEnsembleRegressor, TreeEnsembleClassifier; ops.TreeTable builds the
+ *     table): x is rows x F (f32, f64, f16, int64 or int32, widened to double), table f64: nodes x 8
+ *     [mode, feature, value, trueNode, falseNode, missingTracksTrue, a, b] (mode 0..6 BRANCH_LEQ, LT, GTE,
+ *     GT, EQ, NEQ, MEMBER: true when x[feature] compares so with value, or is in setValues[a, a + b) for
+ *     MEMBER, or is NaN with missingTracksTrue = 1; mode 7 a leaf whose entries are [a, a + b)), then
+ *     entries x 2 [target, weight], setValues, trees roots (node indices), baseCount base values and, for a
+ *     classifier, targets class labels. Per row, in double, each tree is walked from its root and its leaf's
+ *     entries aggregated per target (aggregate 0 average, 1 sum, 2 min, 3 max; a target no leaf reached has
+ *     none) in tree order, then finalized as ONNX Runtime's tree_ensemble_aggregator.h does: a regressor
+ *     (classifier 0) adds the base values (one target: base[0] when baseCount is 1; several: base[j] when
+ *     baseCount = targets) and applies post (0 none, 1 softmax, 2 logistic, 3 softmax_zero, 4 probit; one
+ *     target: probit only); a classifier (1; sums) picks the label (label, int64) and writes its class
+ *     scores, with the two-class rules (binaryCase: the weights name one class; allPositive: none is
+ *     negative) documented at {@code sim.TreeKernels}. Scores are rounded once to scoresDtype (f32, f64, f16).</li>
  * <li>{@link #NLL_LOSS} ptrs [x, target, (weight), loss, (logprob)]; ints [softmax, N, C, D, reduction,
  *     hasIgnore, ignoreIndex, hasWeight, hasLogProb, targetDtype]: x is [N, C, D] log-probabilities
  *     or, with softmax = 1, scores whose log-softmax over C (in double; written to logprob when
@@ -501,6 +517,7 @@ public final class Kernels {
     public static final String QUANTIZE_RANGE = "quantize_range";
     public static final String REVERSE_SEQUENCE = "reverse_sequence";
     public static final String TFIDF = "tfidf";
+    public static final String TREE_ENSEMBLE = "tree_ensemble";
     public static final String NONZERO = "nonzero";
     public static final String COMPRESS = "compress";
     public static final String UNIQUE = "unique";
@@ -549,7 +566,7 @@ public final class Kernels {
     public static final List<String> ALL = List.of(UNARY, BINARY, GEMM, SOFTMAX, BATCHNORM, BATCHNORM_RUNNING,
             CONV2D, LRN, TRANSPOSE, COPY, CONCAT_SLICE, CAST, GATHER, WHERE, COMPARE,
             CONV_ND, POOL, POOL_INDICES, RESIZE, COL2IM, AFFINE_GRID, GRID_SAMPLE, REDUCE, NORMALIZE, CUMSUM, TOPK, NLL_LOSS, EINSUM,
-            DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF,
+            DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF, TREE_ENSEMBLE,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
             ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION, ROI_ALIGN, DEFORM_CONV, MAX_UNPOOL, DET,
             NONZERO, COMPRESS, UNIQUE, NMS, ZERO_TAIL, TRANSPOSE_BOUNDED, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER, OPTIMIZER);

@@ -89,7 +89,16 @@ public final class NodeLowering {
      * versions {@code first..last}, in all of which those ops mean what the importer implements
      * (ONNX IR 3+: the version a model imports decides what an op means).
      */
-    record Domain(String name, long first, long last, Set<String> ops) {
+    record Domain(String name, long first, long last, Set<String> ops, Map<String, Long> since) {
+        Domain(String name, long first, long last, Set<String> ops) {
+            this(name, first, last, ops, Map.of());
+        }
+
+        /** The first version of this domain that has op type {@code op} (Operators-ml.md, "since version"). */
+        long since(String op) {
+            return since.getOrDefault(op, first);
+        }
+
         /** {@code 1} or {@code 1..5}. */
         String versions() {
             return first == last ? "" + first : first + ".." + last;
@@ -100,11 +109,14 @@ public final class NodeLowering {
     static final Domain PREVIEW = new Domain(PREVIEW_DOMAIN, PREVIEW_OPSET, PREVIEW_OPSET, Set.of("FlexAttention"));
     /**
      * The other domains taken: ai.onnx.preview; ai.onnx.preview.training (Adagrad-1, Adam-1,
-     * Momentum-1); ai.onnx.ml at 1..5 (Binarizer-1 and ArrayFeatureExtractor-1 are the schemas in
-     * force at every version up to 5, onnx 1.23.1's {@code onnx_ml_opset_version()}).
+     * Momentum-1); ai.onnx.ml at 1..5 (Binarizer-1, ArrayFeatureExtractor-1, TreeEnsembleRegressor-1/3
+     * and TreeEnsembleClassifier-1/3 are the schemas in force at every version up to 5, onnx 1.23.1's
+     * {@code onnx_ml_opset_version()}; version 3 adds only the {@code _as_tensor} attributes, which
+     * the importer reads at any version; TreeEnsemble exists from 5).
      */
     static final List<Domain> OTHER_DOMAINS = List.of(PREVIEW, new Domain("ai.onnx.preview.training", 1, 1, Set.of("Adagrad", "Adam", "Momentum")),
-            new Domain("ai.onnx.ml", 1, 5, Set.of("Binarizer", "ArrayFeatureExtractor")));
+            new Domain("ai.onnx.ml", 1, 5, Set.of("Binarizer", "ArrayFeatureExtractor", "TreeEnsemble", "TreeEnsembleRegressor", "TreeEnsembleClassifier"),
+                    Map.of("TreeEnsemble", 5L)));
 
     /** The domain of {@code node} when it is one of {@link #OTHER_DOMAINS} and its op type one the importer takes there, else null. */
     static Domain otherDomain(OnnxModel.Node node) {

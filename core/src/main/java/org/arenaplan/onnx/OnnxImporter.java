@@ -61,7 +61,8 @@ import java.util.TreeSet;
  * binds both; {@link OnnxEdges} records the binding).
  * A FlexAttention's score_mod and prob_mod are refused
  * (between the stages of the op). The other domains taken are ai.onnx.preview (FlexAttention)
- * and ai.onnx.preview.training (Adagrad, Adam, Momentum) and ai.onnx.ml (Binarizer, ArrayFeatureExtractor;
+ * and ai.onnx.preview.training (Adagrad, Adam, Momentum) and ai.onnx.ml (Binarizer, ArrayFeatureExtractor,
+ * TreeEnsemble, TreeEnsembleRegressor, TreeEnsembleClassifier;
  * {@link NodeLowering#OTHER_DOMAINS}).
  * Not supported: ops from any other domain.
  */
@@ -224,7 +225,7 @@ public final class OnnxImporter {
      */
     private void checkOtherDomainOpsets(OnnxModel model) {
         for (NodeLowering.Domain d : NodeLowering.OTHER_DOMAINS) {
-            OnnxModel.Node first = firstOf(model.graph().nodes(), d);
+            OnnxModel.Node first = firstOf(model.graph().nodes(), n -> NodeLowering.otherDomain(n) == d);
             if (first == null) continue;
             Long v = model.opsets().get(d.name());
             String node = "node '" + Printable.of(first.name().isEmpty() ? first.opType() : first.name()) + "' (" + first.opType() + ")";
@@ -234,16 +235,20 @@ public final class OnnxImporter {
             if (v != null && (v < d.first() || v > d.last()))
                 throw new OnnxException(file + ": opset " + v + " of the " + d.name() + " domain, which " + node
                         + " uses, is not " + (d.first() == d.last() ? "the version" : "a version") + " arenaplan imports (" + d.versions() + ")");
+            OnnxModel.Node early = v == null ? null : firstOf(model.graph().nodes(), n -> NodeLowering.otherDomain(n) == d && d.since(n.opType()) > v);
+            if (early != null)
+                throw new OnnxException(file + ": node '" + Printable.of(early.name().isEmpty() ? early.opType() : early.name()) + "' (" + early.opType() + "): "
+                        + early.opType() + " exists from version " + d.since(early.opType()) + " of the " + d.name() + " domain; the model imports version " + v);
         }
     }
 
-    /** The first node of domain {@code d} the importer takes, in the graph or a subgraph, or null. */
-    private static OnnxModel.Node firstOf(List<OnnxModel.Node> nodes, NodeLowering.Domain d) {
+    /** The first node that {@code matches}, in the graph or a subgraph, or null. */
+    private static OnnxModel.Node firstOf(List<OnnxModel.Node> nodes, java.util.function.Predicate<OnnxModel.Node> matches) {
         for (OnnxModel.Node n : nodes) {
-            if (NodeLowering.otherDomain(n) == d) return n;
+            if (matches.test(n)) return n;
             for (OnnxModel.Attribute a : n.attributes().values()) {
                 if (!(a.value() instanceof OnnxModel.Graph g)) continue;
-                OnnxModel.Node in = firstOf(g.nodes(), d);
+                OnnxModel.Node in = firstOf(g.nodes(), matches);
                 if (in != null) return in;
             }
         }
@@ -561,6 +566,8 @@ public final class OnnxImporter {
                         if (v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
                 l = namedStandIns(l, n);
                 for (Map.Entry<Value, Double> c : l.constants().entrySet()) addWeight(c.getKey(), Constant.fill(c.getValue()), n);
+                for (Map.Entry<Value, TensorValue> c : l.tables().entrySet())
+                    addWeight(c.getKey(), Constant.of(Constant.bytes(java.nio.ByteBuffer.wrap(c.getValue().bytes())), c.getValue().dtype()), n);
                 for (String d : l.dropped()) dropped.put(d, n.opName());
                 if (l.view() && weights.containsKey(l.inputs().get(0))) {
                     Value base = values.get(l.inputs().get(0)), view = l.outputs().get(0);
@@ -597,7 +604,7 @@ public final class OnnxImporter {
             }
             outs.add(v);
         }
-        return new Lowered(l.kind(), l.inputs(), outs, l.attrs(), l.view(), l.dropped(), l.constants());
+        return new Lowered(l.kind(), l.inputs(), outs, l.attrs(), l.view(), l.dropped(), l.constants(), l.tables());
     }
 
     private void define(Value v, NodeContext n) {

@@ -77,7 +77,7 @@ public final class OptionalOutputs {
             while (keep > spec.minOutputs() && !read.contains(l.outputs().get(keep - 1).name())) keep--;
             if (keep == l.outputs().size()) continue;
             schedule.set(p, new ConcatInPlace.Scheduled(schedule.get(p).name(),
-                    new Lowered(l.kind(), l.inputs(), l.outputs().subList(0, keep), l.attrs(), l.view(), l.dropped(), l.constants())));
+                    new Lowered(l.kind(), l.inputs(), l.outputs().subList(0, keep), l.attrs(), l.view(), l.dropped(), l.constants(), l.tables())));
         }
     }
 }

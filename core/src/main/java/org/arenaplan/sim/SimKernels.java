@@ -95,6 +95,7 @@ final class SimKernels {
                 Runnable r = ReductionKernels.bind(c);
                 if (r == null) r = NormalizationKernels.bind(c);
                 if (r == null) r = SignalKernels.bind(c);
+                if (r == null) r = TreeKernels.bind(c);
                 if (r == null) r = TransformerKernels.bind(c);
                 if (r == null) r = StateSpaceKernels.bind(c);
                 if (r == null) r = DetectionKernels.bind(c);

@@ -173,14 +173,21 @@ final class TinyOnnx {
         return this;
     }
 
-    /** Puts the last node in {@code domain} (e.g. ai.onnx.preview), imported at version 1. */
+    /** Puts the last node in {@code domain} (e.g. ai.onnx.preview), imported at version 1 unless {@link #domain(String, long)} said otherwise. */
     TinyOnnx domain(String domain) {
         graph.getNodeBuilder(graph.getNodeCount() - 1).setDomain(domain);
-        if (!domain.isEmpty()) domains.add(domain);
+        if (!domain.isEmpty()) domains.putIfAbsent(domain, 1L);
         return this;
     }
 
-    private final java.util.Set<String> domains = new java.util.TreeSet<>();
+    /** Puts the last node in {@code domain}, which the model imports at {@code version} (ai.onnx.ml 5 for TreeEnsemble). */
+    TinyOnnx domain(String domain, long version) {
+        domain(domain);
+        domains.put(domain, version);
+        return this;
+    }
+
+    private final java.util.Map<String, Long> domains = new java.util.TreeMap<>();
 
     /** A node of {@code domain} (a call of a local function there), attrs as {@link #node}'s. */
     TinyOnnx call(String domain, String name, String op, List<String> in, List<String> out, Object... attrs) {
@@ -192,8 +199,8 @@ final class TinyOnnx {
     OnnxMl.ModelProto model() {
         OnnxMl.ModelProto.Builder m = OnnxMl.ModelProto.newBuilder().setIrVersion(functions.isEmpty() ? 7 : functions.stream().anyMatch(f -> !f.getOverload().isEmpty()) ? 10 : 9).setGraph(graph)
                 .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset)).addAllFunctions(functions);
-        java.util.stream.Stream.concat(functions.stream().map(OnnxMl.FunctionProto::getDomain), domains.stream()).filter(d -> !d.isEmpty()).distinct()
-                .forEach(d -> m.addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain(d).setVersion(1)));
+        java.util.stream.Stream.concat(functions.stream().map(OnnxMl.FunctionProto::getDomain), domains.keySet().stream()).filter(d -> !d.isEmpty()).distinct()
+                .forEach(d -> m.addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain(d).setVersion(domains.getOrDefault(d, 1L))));
         return m.build();
     }
 

@@ -52,8 +52,16 @@ final class CudaKernelTable {
     static final long LINEAR_ATTENTION_MAX_DK = 256;
     /** Largest key count S of the flex_attention kernel: a block keeps its query row's scores in shared memory (flex_attention.cuh's FLEX_ATTENTION_MAX_S). */
     static final long FLEX_ATTENTION_MAX_S = 4096;
+    /** Largest target (class) count of the tree_ensemble kernel: a thread keeps its row's scores in a local array (tree_ensemble.cuh's TREE_MAX_TARGETS). */
+    static final long TREE_MAX_TARGETS = 64;
     /** Threads of a flex_attention block (two warps), one block per query row. */
     static final int FLEX_ATTENTION_THREADS = 64;
+    /**
+     * Threads of the one block that runs each kernel of data-dependent outputs (nonzero, compress,
+     * unique, non_max_suppression; data_dependent.cuh, whose kernels take any block of up to 1024
+     * threads, CUDA's limit, and are compiled with __launch_bounds__(1024)).
+     */
+    static final int DATA_DEPENDENT_THREADS = 1024;
 
     static final Map<String, Spec> SPECS = Map.ofEntries(
             Map.entry(Kernels.UNARY, new Spec(2, -1, i -> i[0])),   // (f32 moves 4 per thread when aligned; grid-stride covers any grid)
@@ -99,6 +107,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.DFT, new Spec(3, 1, i -> i[0] * i[7] * i[5] * i[2])),
             Map.entry(Kernels.REVERSE_SEQUENCE, new Spec(3, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.TFIDF, new Spec(2, -1, i -> i[0] * i[3])),   // the pool travels in the ints: at most MAX_INTS in all
+            Map.entry(Kernels.TREE_ENSEMBLE, new Spec(4, 3, i -> i[0])),   // one thread per row; the label only for a classifier
             // a, b, their zero points, the scales and y's zero point when requantizing (int 9), y
             Map.entry(Kernels.QMATMUL, new Spec(9, -1, i -> i[0] * i[1] * i[3], i -> 0b1111 | (i[9] == 1 ? 0b11110000 : 0) | 1 << 8)),
             // x, w, their zero points, the scales and y's zero point when requantizing (int 3), the bias (int 14), y
@@ -121,10 +130,11 @@ final class CudaKernelTable {
             // phase 0 (int 0): y only, one thread per y element; phase 1: x, idx, y, one thread per x element
             Map.entry(Kernels.MAX_UNPOOL, new Spec(3, -1, i -> i[0] == 0 ? i[2] : i[1], i -> i[0] == 0 ? 0b100 : 0b111)),
             Map.entry(Kernels.DET, new Spec(2, -1, i -> i[0])),                            // one thread per matrix
-            Map.entry(Kernels.NONZERO, new Spec(3, -1, i -> 1)),                           // serial: the count, then the indices in order
-            Map.entry(Kernels.COMPRESS, new Spec(4, -1, i -> 1)),                          // serial: the count, then the selected slices in order
-            Map.entry(Kernels.UNIQUE, new Spec(6, -1, i -> 1)),                            // serial: the count, then each distinct slice in place
-            Map.entry(Kernels.NMS, new Spec(7, -1, i -> 1)),                               // serial: batches, classes, boxes in order
+            // one block of DATA_DEPENDENT_THREADS (geometry): a scan counts, then each thread writes its share in order
+            Map.entry(Kernels.NONZERO, new Spec(3, -1, i -> 1)),
+            Map.entry(Kernels.COMPRESS, new Spec(4, -1, i -> 1)),
+            Map.entry(Kernels.UNIQUE, new Spec(6, -1, i -> 1)),                            // a bitonic sort of the slices first
+            Map.entry(Kernels.NMS, new Spec(7, -1, i -> 1)),                               // batches, then classes in order; boxes sorted per class
             Map.entry(Kernels.ZERO_TAIL, new Spec(2, -1, i -> i[1])),                      // one thread per element; the head skipped
             Map.entry(Kernels.TRANSPOSE_BOUNDED, new Spec(3, -1, i -> product(i, 3, (int) i[0]))),   // one thread per element of the bound
             // the training kernels (training.cuh): one thread per element (gelu_grad), per row (softmax_grad,
@@ -250,6 +260,9 @@ final class CudaKernelTable {
         if (call.name().equals(Kernels.LINEAR_ATTENTION) && call.ints()[4] > LINEAR_ATTENTION_MAX_DK)
             throw new DeviceException("op " + call.label() + ": key size " + call.ints()[4] + " exceeds the " + LINEAR_ATTENTION_MAX_DK
                     + " the CUDA linear_attention kernel keeps per thread (use --device sim)");
+        if (call.name().equals(Kernels.TREE_ENSEMBLE) && call.ints()[8] > TREE_MAX_TARGETS)
+            throw new DeviceException("op " + call.label() + ": a tree ensemble of " + call.ints()[8] + " targets exceeds the " + TREE_MAX_TARGETS
+                    + " scores the CUDA tree_ensemble kernel keeps per row (use --device sim)");
         if (call.name().equals(Kernels.DET) && call.ints()[1] > DET_MAX_M)
             throw new DeviceException("op " + call.label() + ": Det of " + call.ints()[1] + " x " + call.ints()[1] + " matrices exceeds the " + DET_MAX_M
                     + " x " + DET_MAX_M + " the CUDA det kernel keeps per thread (use --device sim)");
@@ -298,6 +311,7 @@ final class CudaKernelTable {
             case CONV2D_IGEMM_TF32: return new Geometry(blocks(ints[0] * ints[5] * ints[6], TF32_OUT), blocks(ints[4], TF32_OUT), 1, TF32_THREADS, 1);
             case GEMM_TF32: return new Geometry(blocks(ints[2], TF32_OUT), blocks(ints[1], TF32_OUT), (int) Math.max(1, Math.min(ints[0], 65_535)), TF32_THREADS, 1);
             case Kernels.FLEX_ATTENTION: return new Geometry((int) Math.max(1, Math.min(s.items().applyAsLong(ints), 1 << 20)), 1, 1, FLEX_ATTENTION_THREADS, 1);
+            case Kernels.NONZERO, Kernels.COMPRESS, Kernels.UNIQUE, Kernels.NMS: return new Geometry(1, 1, 1, DATA_DEPENDENT_THREADS, 1);
             default: break;
         }
         if (s.items() == null) {   // gemm: ints [batch, M, N, ...]

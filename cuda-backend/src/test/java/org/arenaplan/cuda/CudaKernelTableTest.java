@@ -118,6 +118,15 @@ class CudaKernelTableTest {
     }
 
     @Test
+    void aTreeEnsembleBeyondTheTargetsAThreadKeepsIsRefusedNamingItsOp() {
+        long[] ints = {8, 3, 1, 1, 7, 6, 2, 2, CudaKernelTable.TREE_MAX_TARGETS, 1, 0, 0, 0, 0, 0};
+        assertThat(CudaKernelTable.spec(call(Kernels.TREE_ENSEMBLE, 3, ints, new double[0])).slots()).isEqualTo(4);   // a regressor leaves the label out
+        ints[8]++;
+        assertThatThrownBy(() -> CudaKernelTable.spec(call(Kernels.TREE_ENSEMBLE, 3, ints, new double[0])))
+                .isInstanceOf(DeviceException.class).hasMessage("op op: a tree ensemble of 65 targets exceeds the 64 scores the CUDA tree_ensemble kernel keeps per row (use --device sim)");
+    }
+
+    @Test
     void detBeyondWhatAThreadKeepsIsRefusedNamingItsOpAndMaxUnpoolTakesOnePointerPerPhase() {
         assertThat(CudaKernelTable.spec(call(Kernels.DET, 2, new long[] {4, CudaKernelTable.DET_MAX_M}, new double[0])).slots()).isEqualTo(2);
         assertThatThrownBy(() -> CudaKernelTable.spec(call(Kernels.DET, 2, new long[] {4, CudaKernelTable.DET_MAX_M + 1}, new double[0])))
@@ -190,6 +199,17 @@ class CudaKernelTableTest {
                 .hasMessageContaining("kernel 'unary' (op op) takes 2 pointers, got 3");
         assertThatThrownBy(() -> CudaKernelTable.spec(call(Kernels.COPY, 2, new long[CudaKernelTable.MAX_INTS + 1], new double[0])))
                 .hasMessageContaining("at most " + CudaKernelTable.MAX_INTS);
+    }
+
+    @Test
+    void dataDependentKernelsRunInOneBlockTheirLaunchBoundsAllow() throws Exception {
+        for (String k : List.of(Kernels.NONZERO, Kernels.COMPRESS, Kernels.UNIQUE, Kernels.NMS)) {
+            CudaKernelTable.Geometry g = CudaKernelTable.geometry(k, call(k, 0, new long[] {1 << 20, 1, 1 << 20, 1, 1, 1}, new double[0]),
+                    CudaKernelTable.SPECS.get(k));
+            assertThat(List.of(g.gridX(), g.gridY(), g.gridZ(), g.blockX(), g.blockY())).as(k).containsExactly(1, 1, 1, CudaKernelTable.DATA_DEPENDENT_THREADS, 1);
+        }
+        String header = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/cuda/data_dependent.cuh"));
+        assertThat(header).contains("#define DD_MAX_THREADS " + CudaKernelTable.DATA_DEPENDENT_THREADS + "\n");   // __launch_bounds__ and the shared arrays
     }
 
     @Test

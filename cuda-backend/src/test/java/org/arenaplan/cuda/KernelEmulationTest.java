@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The CUDA kernels, compiled for the CPU by g++ (src/test/cuda/emulator.cpp: a block's threads are
- * fibers of one OS thread that meet at each __syncthreads) and launched with {@link CudaKernelTable}'s slots and grid,
+ * fibers of one OS thread that meet at each __syncthreads; every case runs twice, its threads in
+ * order and in a shuffled order each round, which must give the same bytes) and launched with {@link CudaKernelTable}'s slots and grid,
  * give the simulator's results: bit for bit where only +, -, *, /, sqrt, comparisons, data
  * movement and element conversions are involved, within 2 ulp (of the output type) where exp,
  * tanh or pow are (the C library's may differ from Java's). Every element type of
@@ -85,6 +86,48 @@ class KernelEmulationTest {
             if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) throw new AssertionError("g++ failed:\n" + log);
         } catch (IOException e) {
             skip = "g++ not available: " + e.getMessage();
+        }
+    }
+
+    /**
+     * tree_ensemble over a hand-made table (Kernels#TREE_ENSEMBLE): tree 0 LEQ f0 0.5 (NaN tracks true),
+     * then MEMBER f1 {1, 4}; tree 1 GT f2 0; leaves of 1 or 2 entries; 8 rows of 3 features with NaN.
+     * Regressors over every aggregate and post transform, classifiers of 3 and 2 classes (scores and labels).
+     */
+    private static void treeEnsembleCases(List<Case> c) {
+        float[] rows = {0.25f, 1, 0.5f, Float.NaN, 4, -2, 1, 4, 3, 0.5f, 2, 0, -3, 1, -1, 7, Float.NaN, 0.125f, 0.5f, 4, 1, 2, 2, -0.5f};
+        for (int targets = 2; targets <= 3; targets++) {
+            double[] nodes = {0, 0, 0.5, 1, 2, 1, 0, 0, 6, 1, 0, 3, 4, 0, 0, 2, 7, 0, 0, 0, 0, 0, 0, 2, 7, 0, 0, 0, 0, 0, 2, 1,
+                    7, 0, 0, 0, 0, 0, 3, 2, 3, 2, 0, 6, 2, 0, 0, 0, 7, 0, 0, 0, 0, 0, 5, 1};
+            double[] entries = {0, 1.5, 2 % targets, -0.5, 1, 0.25, 0, -1, 2 % targets, 2, 1, 0.75};
+            double[] rest = {1, 4, 0, 5, 0.1, 0.2, -0.3, 10, 20, 30};   // set, roots, 3 base values, 3 labels
+            for (int classifier = 0; classifier <= 1; classifier++)
+                for (int agg = 0; agg <= 3; agg++)
+                    for (int post = 0; post <= 4; post++) {
+                        if (classifier == 1 && agg != 1) continue;   // a classifier sums
+                        int base = targets == 2 && classifier == 1 ? post % 3 : post % 2 * targets;
+                        double[] table = new double[nodes.length + entries.length + 4 + base + (classifier == 1 ? targets : 0)];
+                        System.arraycopy(nodes, 0, table, 0, nodes.length);
+                        System.arraycopy(entries, 0, table, nodes.length, entries.length);
+                        System.arraycopy(rest, 0, table, nodes.length + entries.length, 4 + base);
+                        if (classifier == 1) System.arraycopy(rest, 7, table, table.length - targets, targets);
+                        DType x = post == 3 ? DType.F64 : post == 2 ? DType.F16 : DType.F32, y = post == 3 ? DType.F64 : DType.F32;
+                        double[] xv = new double[rows.length];
+                        for (int i = 0; i < xv.length; i++) xv[i] = rows[i];
+                        long[] ints = {8, 3, x.onnxCode(), y.onnxCode(), 7, 6, 2, 2, targets, agg, post, classifier, base, 0, post % 2};
+                        TensorValue xt = TensorValue.ofDoubles(x, null, xv), tt = TensorValue.ofDoubles(DType.F64, null, table);
+                        if (classifier == 0) {
+                            c.add(new Case(Kernels.TREE_ENSEMBLE, List.of(xt, tt), y, 8 * targets, ints, new double[0], 2));
+                            continue;
+                        }
+                        for (int binary = 0; binary <= (targets == 2 ? 1 : 0); binary++) {
+                            ints = ints.clone();
+                            ints[13] = binary;
+                            TensorValue labels = TensorValue.ofLongs(DType.I64, null, new long[8]), scores = TensorValue.ofDoubles(y, null, new double[8 * targets]);
+                            c.add(new Case(Kernels.TREE_ENSEMBLE, List.of(xt, tt, labels), y, 8 * targets, ints, new double[0], 2, 0, 2));
+                            c.add(new Case(Kernels.TREE_ENSEMBLE, List.of(xt, tt, scores), DType.I64, 8, ints, new double[0], 0, 0, 3));
+                        }
+                    }
         }
     }
 
@@ -284,55 +327,198 @@ class KernelEmulationTest {
                       7, 8, 9, 1, 1, 1, 7, 8, 9, 1, 1, 1, 6, 6, 6};
         long[] u = {1L << 63, 3, 3, 1, 2, 3, 1L << 63, 3, 3, 1, 2, 3, 5, 5, -1, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 9, 9, 9};
         for (TensorValue x : new TensorValue[] {TensorValue.ofDoubles(DType.F32, null, f), TensorValue.ofLongs(DType.I64, null, u), TensorValue.ofLongs(DType.U64, null, u)}) {
-            DType t = x.dtype();
-            for (int sorted = 0; sorted <= 1; sorted++) {
-                for (long[] geometry : new long[][] {{2, 5, 3}, {1, 30, 1}}) {
-                    int n = (int) geometry[1], all = 30;
-                    long[] ints = {geometry[0], n, geometry[2], sorted, t.onnxCode(), t.bytes()};
-                    TensorValue ext = TensorValue.ofLongs(DType.I64, null, 0), idx = TensorValue.ofLongs(DType.I64, null, new long[n]);
-                    TensorValue ys = TensorValue.ofLongs(t == DType.F32 ? DType.I32 : t, null, new long[all]);
-                    ys = new TensorValue(t, null, ys.bytes());
-                    c.add(new Case(Kernels.UNIQUE, List.of(x, ext, idx, idx, idx), t, all, ints, new double[0], 0, 0, 2));
-                    for (int k = 3; k <= 5; k++)
-                        c.add(new Case(Kernels.UNIQUE, List.of(x, ext, ys, idx, idx), DType.I64, n, ints, new double[0], 0, 0, k));
-                    c.add(new Case(Kernels.UNIQUE, List.of(x, ys, idx, idx, idx), DType.I64, 1, ints, new double[0], 0, 0, 1));
-                }
-            }
+            uniqueCases(c, x, 2, 5, 3);
+            uniqueCases(c, x, 1, 30, 1);
         }
         // unique over 240 int16 values drawn from 37 (many repeats, first occurrences scattered): flattened, and as [4, 60, 1]
         // along 60 slices of 4, sorted and not; each output compared
         TensorValue many = small(DType.I16, 19, 240, -18, 18);
-        for (long[] geometry : new long[][] {{1, 240, 1}, {4, 60, 1}}) {
-            int n = (int) geometry[1];
-            for (int sorted = 0; sorted <= 1; sorted++) {
-                long[] ints = {geometry[0], n, geometry[2], sorted, DType.I16.onnxCode(), 2};
-                TensorValue ext = TensorValue.ofLongs(DType.I64, null, 0), idx = TensorValue.ofLongs(DType.I64, null, new long[n]);
-                TensorValue ys = TensorValue.ofLongs(DType.I16, null, new long[240]);
-                c.add(new Case(Kernels.UNIQUE, List.of(many, ext, idx, idx, idx), DType.I16, 240, ints, new double[0], 0, 0, 2));
-                for (int k = 3; k <= 5; k++)
-                    c.add(new Case(Kernels.UNIQUE, List.of(many, ext, ys, idx, idx), DType.I64, n, ints, new double[0], 0, 0, k));
-                c.add(new Case(Kernels.UNIQUE, List.of(many, ys, idx, idx, idx), DType.I64, 1, ints, new double[0], 0, 0, 1));
-            }
-        }
+        uniqueCases(c, many, 1, 240, 1);
+        uniqueCases(c, many, 4, 60, 1);
         // non_max_suppression: 2 batches x 2 classes x 7 boxes (overlapping, nested, a flipped one, a zero-area one, equal scores),
         // both box formats, with and without a score threshold, 3 and 7 (every box) per class; y and the extent compared
         float[] boxes = {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f, 1, 1, 0, 0, 0, 10, 1, 11, 0.2f, 0.2f, 0.8f, 0.8f, 3, 3, 3, 5,
                          0.5f, 0.5f, 1, 1, 0.6f, 0.5f, 1, 1, 2, 2, 0.5f, 0.5f, 0.5f, 0.5f, 0.2f, 0.2f, -1, -1, 2, 2, 4, 4, 0, 0, 9, 9, 1, 1};
         float[] scores = {0.9f, 0.75f, 0.6f, 0.95f, 0.5f, 0.3f, 0.75f, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f,
                           0.5f, 0.5f, 0.9f, 0.2f, 0.8f, 0.5f, 0.05f, 0.3f, 0.3f, 0.3f, 0.1f, 0.9f, 0.95f, 0.3f};
-        TensorValue bx = TensorValue.ofFloats(null, boxes), sc = TensorValue.ofFloats(null, scores), iouT = TensorValue.ofFloats(null, 0.5f);
         for (int center = 0; center <= 1; center++) {
             for (int hasScore = 0; hasScore <= 1; hasScore++) {
-                for (long max : new long[] {3, 7}) {
-                    long[] ints = {2, 7, 2, center, hasScore, max};
-                    TensorValue m = TensorValue.ofLongs(DType.I64, null, max), st = TensorValue.ofFloats(null, 0.25f);
-                    TensorValue ext = TensorValue.ofLongs(DType.I64, null, 0), ys = TensorValue.ofLongs(DType.I64, null, new long[(int) (12 * max)]);
-                    c.add(new Case(Kernels.NMS, List.of(bx, sc, m, iouT, st, ext), DType.I64, (int) (12 * max), ints, new double[0], 0));
-                    c.add(new Case(Kernels.NMS, List.of(bx, sc, m, iouT, st, ys), DType.I64, 1, ints, new double[0], 0, 0, 5));
-                }
+                for (long max : new long[] {3, 7}) nmsCases(c, boxes, scores, 2, 7, 2, center, hasScore, max, max, 0.25f);
             }
         }
+        c.addAll(manyThreadDataDependentCases());
         return c;
+    }
+
+    /**
+     * unique over x as [outer, n, inner] (along axis 1; flattened where outer = inner = 1), sorted and
+     * not: Y, indices, inverse_indices, counts and the extent, each compared whole in a case of its own.
+     */
+    private static void uniqueCases(List<Case> c, TensorValue x, long outer, long n, long inner) {
+        DType t = x.dtype();
+        int all = Math.toIntExact(outer * n * inner), slices = Math.toIntExact(n);
+        for (int sorted = 0; sorted <= 1; sorted++) {
+            long[] ints = {outer, n, inner, sorted, t.onnxCode(), t.bytes()};
+            TensorValue ext = TensorValue.ofLongs(DType.I64, null, 0), idx = TensorValue.ofLongs(DType.I64, null, new long[slices]);
+            TensorValue ys = new TensorValue(t, null, new byte[all * t.bytes()]);
+            c.add(new Case(Kernels.UNIQUE, List.of(x, ext, idx, idx, idx), t, all, ints, new double[0], 0, 0, 2));
+            for (int k = 3; k <= 5; k++) c.add(new Case(Kernels.UNIQUE, List.of(x, ext, ys, idx, idx), DType.I64, slices, ints, new double[0], 0, 0, k));
+            c.add(new Case(Kernels.UNIQUE, List.of(x, ys, idx, idx, idx), DType.I64, 1, ints, new double[0], 0, 0, 1));
+        }
+    }
+
+    /**
+     * non_max_suppression over boxes [batches, n, 4] and scores [batches, classes, n], iou_threshold
+     * 0.5, max_output_boxes_per_class {@code max} at run time and {@code per} in the plan: y (its
+     * bound, batches * classes * per rows) and the extent, each compared whole.
+     */
+    private static void nmsCases(List<Case> c, float[] boxes, float[] scores, int batches, int n, int classes, int center, int hasScore,
+                                 long max, long per, float scoreThreshold) {
+        long[] ints = {batches, n, classes, center, hasScore, per};
+        int rows = Math.toIntExact(3L * batches * classes * per);
+        TensorValue bx = TensorValue.ofFloats(null, boxes), sc = TensorValue.ofFloats(null, scores), iouT = TensorValue.ofFloats(null, 0.5f);
+        TensorValue m = TensorValue.ofLongs(DType.I64, null, max), st = TensorValue.ofFloats(null, scoreThreshold);
+        TensorValue ext = TensorValue.ofLongs(DType.I64, null, 0), ys = TensorValue.ofLongs(DType.I64, null, new long[rows]);
+        c.add(new Case(Kernels.NMS, List.of(bx, sc, m, iouT, st, ext), DType.I64, rows, ints, new double[0], 0));
+        c.add(new Case(Kernels.NMS, List.of(bx, sc, m, iouT, st, ys), DType.I64, 1, ints, new double[0], 0, 0, 5));
+    }
+
+    /**
+     * The data-dependent kernels on inputs that spread over the {@link CudaKernelTable#DATA_DEPENDENT_THREADS}
+     * threads of their block (thread chunks of several elements, chunk edges inside runs, the
+     * block-wide scans and sorts): nonzero over 3,003 f32 with NaN and -0.0, 5,000 bool, all zero,
+     * all non-zero, empty; compress with more selected slices than threads (each thread moves its
+     * chunk's), fewer (the threads share each slice), long slices, a short condition, none, all and an
+     * empty condition; unique flattened over 3,000 f32 with NaN, -0.0 and infinities, along an axis
+     * of 1,500 slices with many repeats, all equal, all distinct, empty; non_max_suppression over 2,000
+     * clustered boxes with tied and signed-zero scores (sorted in shared memory), over 5,000 (more
+     * candidates than NMS_SORTED_MAX: the arg-max path) with and without a threshold that drops NaN
+     * scores, max_output_boxes_per_class 0, and no boxes.
+     */
+    private static List<Case> manyThreadDataDependentCases() {
+        List<Case> c = new ArrayList<>();
+        TensorValue extent = TensorValue.ofLongs(DType.I64, null, 0);
+        Random r = new Random(71);
+        double[] sparse = new double[3 * 7 * 143];
+        for (int i = 0; i < sparse.length; i++) {
+            double u = r.nextDouble();
+            sparse[i] = u < 0.5 ? 0 : u < 0.55 ? -0.0 : u < 0.6 ? Double.NaN : r.nextGaussian();
+        }
+        for (int k = 1; k <= 2; k++) {   // y, then the extent
+            int out = k == 1 ? -1 : 1;
+            TensorValue ys = TensorValue.ofLongs(DType.I64, null, new long[3 * sparse.length]);
+            c.add(nonzeroCase(TensorValue.ofDoubles(DType.F32, null, sparse), extent, ys, new long[] {3, 7, 143}, out));
+            c.add(nonzeroCase(small(DType.BOOL, 72, 5000, 0, 1), extent, TensorValue.ofLongs(DType.I64, null, new long[10_000]), new long[] {50, 100}, out));
+            c.add(nonzeroCase(TensorValue.ofLongs(DType.I32, null, new long[2500]), extent, TensorValue.ofLongs(DType.I64, null, new long[2500]), new long[] {2500}, out));
+            c.add(nonzeroCase(small(DType.U8, 73, 2049, 1, 255), extent, TensorValue.ofLongs(DType.I64, null, new long[2049]), new long[] {2049}, out));
+            c.add(nonzeroCase(TensorValue.ofFloats(null), extent, TensorValue.ofLongs(DType.I64, null), new long[] {0, 5}, out));
+        }
+        // compress: x [2, 3000, 2] f32 with conditions of 3000 (about half true: more than the threads), 2500 (about a tenth:
+        // fewer), none and all; x [3, 4, 700] int16 (slices of 700 x 3, the threads share them); an empty condition
+        TensorValue wide = floats(DType.F32, 74, 2 * 3000 * 2), longSlices = small(DType.I16, 75, 3 * 4 * 700, -999, 999);
+        List<long[]> conditions = List.of(small(DType.BOOL, 76, 3000, 0, 1).longs(), fractionTrue(77, 2500, 0.1), new long[3000], ones(3000));
+        for (long[] cond : conditions) compressCases(c, wide, cond, 2, 3000, 2, DType.F32);
+        compressCases(c, longSlices, new long[] {0, 1, 1, 0}, 3, 4, 700, DType.I16);
+        compressCases(c, small(DType.I64, 78, 30, -9, 9), new long[0], 2, 5, 3, DType.I64);
+        // unique
+        double[] pool = new double[200];
+        for (int i = 0; i < pool.length; i++) pool[i] = Math.round(r.nextGaussian() * 100) / 8.0;
+        pool[0] = Double.NaN;
+        pool[1] = -0.0;
+        pool[2] = 0.0;
+        pool[3] = Double.POSITIVE_INFINITY;
+        pool[4] = Double.NEGATIVE_INFINITY;
+        double[] drawn = new double[3000];
+        for (int i = 0; i < drawn.length; i++) drawn[i] = pool[r.nextInt(pool.length)];
+        uniqueCases(c, TensorValue.ofDoubles(DType.F32, null, drawn), 1, 3000, 1);
+        uniqueCases(c, small(DType.I32, 79, 3 * 1500 * 2, 0, 2), 3, 1500, 2);
+        uniqueCases(c, TensorValue.ofLongs(DType.I16, null, filled(2000, 7)), 1, 2000, 1);
+        long[] distinct = new long[1100];
+        for (int i = 0; i < distinct.length; i++) distinct[i] = (i * 397L) % 1100 - 550;
+        uniqueCases(c, TensorValue.ofLongs(DType.I64, null, distinct), 1, 1100, 1);
+        uniqueCases(c, TensorValue.ofFloats(null), 1, 0, 1);
+        // non_max_suppression
+        float[] boxes = clusteredBoxes(80, 2000), scores = tiedScores(81, 2 * 2000, false);
+        for (int center = 0; center <= 1; center++) {
+            nmsCases(c, boxes, scores, 1, 2000, 2, center, 0, 60, 60, 0f);
+            nmsCases(c, boxes, tiedScores(82, 2 * 2000, true), 1, 2000, 2, center, 1, 2000, 2000, 0.25f);
+        }
+        float[] more = clusteredBoxes(83, 5000);
+        nmsCases(c, more, tiedScores(84, 5000, false), 1, 5000, 1, 0, 0, 40, 40, 0f);
+        nmsCases(c, more, tiedScores(85, 5000, true), 1, 5000, 1, 1, 1, 40, 50, -1f);    // NaNs dropped, still over 4,096 candidates
+        nmsCases(c, more, tiedScores(86, 5000, true), 1, 5000, 1, 0, 1, 100, 100, 0.5f);  // about half: sorted in shared memory
+        nmsCases(c, more, tiedScores(87, 5000, false), 1, 5000, 1, 0, 0, 0, 7, 0f);      // max_output_boxes_per_class 0
+        nmsCases(c, new float[0], new float[0], 2, 0, 3, 0, 0, 5, 0, 0f);                 // no boxes
+        return c;
+    }
+
+    /** nonzero over x of the given shape, comparing y ({@code out} -1) or the extent (1). */
+    private static Case nonzeroCase(TensorValue x, TensorValue extent, TensorValue y, long[] shape, int out) {
+        long[] ints = new long[3 + shape.length];
+        long n = 1;
+        for (int d = 0; d < shape.length; d++) {
+            ints[2 + d] = shape[d];
+            n *= shape[d];
+        }
+        ints[0] = n;
+        ints[1] = shape.length;
+        ints[2 + shape.length] = x.dtype().onnxCode();
+        return out < 0 ? new Case(Kernels.NONZERO, List.of(x, extent), DType.I64, Math.toIntExact(shape.length * n), ints, new double[0], 0)
+                : new Case(Kernels.NONZERO, List.of(x, y), DType.I64, 1, ints, new double[0], 0, 0, out);
+    }
+
+    /** compress of x [outer, n, inner] along axis 1 by cond: y and the extent compared. */
+    private static void compressCases(List<Case> c, TensorValue x, long[] cond, int outer, int n, int inner, DType t) {
+        long[] ints = {outer, n, inner, cond.length, t.bytes()};
+        TensorValue condition = TensorValue.ofLongs(DType.BOOL, null, cond), extent = TensorValue.ofLongs(DType.I64, null, 0);
+        int all = outer * cond.length * inner;
+        c.add(new Case(Kernels.COMPRESS, List.of(x, condition, extent), t, all, ints, new double[0], 0));
+        c.add(new Case(Kernels.COMPRESS, List.of(x, condition, new TensorValue(t, null, new byte[all * t.bytes()])), DType.I64, 1, ints, new double[0], 0, 0, 2));
+    }
+
+    private static long[] fractionTrue(long seed, int n, double p) {
+        Random r = new Random(seed);
+        long[] v = new long[n];
+        for (int i = 0; i < n; i++) v[i] = r.nextDouble() < p ? 1 : 0;
+        return v;
+    }
+
+    private static long[] ones(int n) {
+        return filled(n, 1);
+    }
+
+    private static long[] filled(int n, long value) {
+        long[] v = new long[n];
+        java.util.Arrays.fill(v, value);
+        return v;
+    }
+
+    /** n boxes (4 f32 each) around 40 centres, so that many overlap; every fifth with its corners swapped. */
+    private static float[] clusteredBoxes(long seed, int n) {
+        Random r = new Random(seed);
+        float[] b = new float[4 * n];
+        for (int k = 0; k < n; k++) {
+            int cluster = r.nextInt(40);
+            float y = cluster / 8 * 3 + (float) r.nextGaussian() * 0.3f, x = cluster % 8 * 3 + (float) r.nextGaussian() * 0.3f;
+            float h = 0.5f + r.nextFloat() * 2, w = 0.5f + r.nextFloat() * 2;
+            boolean swap = k % 5 == 0;
+            b[4 * k] = swap ? y + h : y;
+            b[4 * k + 1] = swap ? x + w : x;
+            b[4 * k + 2] = swap ? y : y + h;
+            b[4 * k + 3] = swap ? x : x + w;
+        }
+        return b;
+    }
+
+    /** n scores in 64ths (many ties), some -0.0 and 0.0, and some NaN where {@code nan}. */
+    private static float[] tiedScores(long seed, int n, boolean nan) {
+        Random r = new Random(seed);
+        float[] s = new float[n];
+        for (int k = 0; k < n; k++) {
+            double u = r.nextDouble();
+            s[k] = u < 0.03 ? -0.0f : u < 0.06 ? 0.0f : nan && u < 0.08 ? Float.NaN : r.nextInt(64) / 64f;
+        }
+        return s;
     }
 
     /**
@@ -870,6 +1056,7 @@ class KernelEmulationTest {
             System.arraycopy(pool, 0, ints, head.length, pool.length);
             c.add(new Case(Kernels.TFIDF, List.of(tokens), DType.F32, 6, ints, mode == 2 ? new double[] {0.5, 1.25, 2} : new double[0], 0));
         }
+        treeEnsembleCases(c);
         // scores [2, 4, 3] (N, C, D), targets [2, 3] with one ignored (-1), weights [4]
         TensorValue targets = TensorValue.ofLongs(DType.I64, null, 0, 3, -1, 2, 1, 1);
         c.add(new Case(Kernels.NLL_LOSS, List.of(TensorValue.ofFloats(null, random(13, 24)), targets, TensorValue.ofFloats(null, random(14, 4, true))),
@@ -1481,14 +1668,21 @@ class KernelEmulationTest {
                 input.append('\n');
             }
         }
-        List<String> lines = emulate(input.toString());
+        Path file = EMULATOR.resolveSibling("cases.txt");
+        Files.writeString(file, input, StandardCharsets.US_ASCII);
+        List<String> lines = emulate(file);
         assertThat(lines).hasSize(cases.size());
+        // again, each block's threads resumed in a shuffled order every round: a race between barriers changes bytes
+        List<String> shuffled = emulate(file, "--shuffle", "1");
+        assertThat(shuffled).hasSize(cases.size());
         long tf32Rounded = 0;
         for (int k = 0; k < cases.size(); k++) {
             Case c = cases.get(k);
             TensorValue got = new TensorValue(c.out(), new long[] {c.outputs()}, HexFormat.of().parseHex(lines.get(k).trim())), w = want.get(k);
             assertThat(got.elements()).isEqualTo(c.outputs());
             String what = "case " + k + " " + c.kernel() + " " + c.inputs() + " -> " + c.out().jsonName() + " " + java.util.Arrays.toString(c.ints());
+            int at = java.util.Arrays.mismatch(lines.get(k).toCharArray(), shuffled.get(k).toCharArray());
+            assertThat(at).as(what + ": its threads in a shuffled order give other bytes from byte " + at / 2).isEqualTo(-1);
             if (c.ulps() == TF32) {
                 double[] g = got.doubles(), s = w.doubles(), bound = bounds.get(k);
                 for (int i = 0; i < g.length; i++) {
@@ -1545,11 +1739,11 @@ class KernelEmulationTest {
         }
     }
 
-    /** Feeds the cases from a file (a pipe both ways could fill up and block both processes). */
-    private static List<String> emulate(String input) throws Exception {
-        Path cases = EMULATOR.resolveSibling("cases.txt");
-        Files.writeString(cases, input, StandardCharsets.US_ASCII);
-        Process p = new ProcessBuilder(EMULATOR.toAbsolutePath().toString()).redirectInput(cases.toFile())
+    /** Feeds the cases from a file (a pipe both ways could fill up and block both processes); {@code args}: the emulator's (--shuffle SEED). */
+    private static List<String> emulate(Path cases, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(EMULATOR.toAbsolutePath().toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectInput(cases.toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();

@@ -58,6 +58,34 @@ final class KernelRun {
         }
     }
 
+    /**
+     * Runs the call over {@code buffers} (its pointers, in order; those from {@code firstOutput} on are
+     * written) and returns every buffer's bytes after it: kernels with several outputs (an extent
+     * and the tensor it counts) compared whole.
+     */
+    static byte[][] runAll(Device device, List<byte[]> buffers, int firstOutput, Function<List<KernelArg>, KernelCall> call) {
+        List<DeviceBuffer> held = new ArrayList<>();
+        try (DeviceStream s = device.createStream("kernel-test")) {
+            List<KernelArg> args = new ArrayList<>();
+            for (int i = 0; i < buffers.size(); i++) {
+                byte[] data = buffers.get(i);
+                DeviceBuffer b = device.allocate(Math.max(1, data.length), "buffer" + i);
+                held.add(b);
+                device.copyToDevice(s, data, b.base(), "buffer" + i);
+                args.add(i < firstOutput ? KernelArg.read(b.base(), data.length, "buffer" + i) : KernelArg.write(b.base(), data.length, "buffer" + i));
+            }
+            device.launch(s, call.apply(args));
+            byte[][] after = new byte[buffers.size()][];
+            for (int i = 0; i < buffers.size(); i++) {
+                after[i] = new byte[buffers.get(i).length];
+                if (after[i].length > 0) device.copyToHost(s, held.get(i).base(), after[i], "buffer" + i);
+            }
+            return after;
+        } finally {
+            held.forEach(DeviceBuffer::close);
+        }
+    }
+
     static float[] random(long seed, int n) {
         java.util.Random r = new java.util.Random(seed);
         float[] a = new float[n];
