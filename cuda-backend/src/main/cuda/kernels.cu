@@ -19,6 +19,7 @@
 #include "linear_attention.cuh"
 #include "detection.cuh"
 #include "data_dependent.cuh"
+#include "bounded.cuh"
 #include "training.cuh"
 #include "flex_attention.cuh"
 #include "tree_ensemble.cuh"

@@ -242,6 +242,17 @@ import java.util.List;
  *     [x_center, y_center, width, height] where center_point_box = 1; 0 where the boxes do not
  *     overlap or an area is not positive). min(max_output_boxes_per_class, N) above perClass (from
  *     the value at import) is an error (the simulator throws, CUDA traps). ONNX NonMaxSuppression. Serial (one thread).</li>
+ * <li>{@link #ZERO_TAIL} ptrs [extent (int64 [1]), y]; ints [per, total, es]: y holds total elements
+ *     of es bytes, a bounded tensor ({@code ir.OpSpec.BoundedFlow}) whose actual n * per elements
+ *     lead (n = extent[0], per the product of the extents but the bounded one); the elements from
+ *     n * per to total are set to zero bytes (none where n * per &ge; total). Run after the kernels of
+ *     an op that carries a bounded tensor, so its tail holds zeros as the data-dependent kernels
+ *     leave theirs. Grid-stride, one thread per element.</li>
+ * <li>{@link #TRANSPOSE_BOUNDED} ptrs [extent (int64 [1]), x, y]; ints [rank, axis, es, shape[rank],
+ *     perm[rank]]: x holds a bounded tensor of upper-bound shape (total elements of es bytes)
+ *     compactly, its actual shape s the bound with s[axis] = min(max(extent[0], 0), shape[axis]);
+ *     y's first numel(s) elements are the actual tensor transposed (ONNX Transpose: y axis d is x
+ *     axis perm[d]), row-major, and the rest zero. One thread per element of the bound (grid-stride).</li>
  * <li>{@link #WHERE} ptrs [cond, x, y, out]; ints [rank, shape[rank], condStride[rank],
  *     xStride[rank], yStride[rank], es]: out = cond != 0 ? x : y, broadcast as {@link #BINARY};
  *     cond is bool; x, y and out share one element type.</li>
@@ -511,6 +522,8 @@ public final class Kernels {
     public static final String COMPRESS = "compress";
     public static final String UNIQUE = "unique";
     public static final String NMS = "non_max_suppression";
+    public static final String ZERO_TAIL = "zero_tail";
+    public static final String TRANSPOSE_BOUNDED = "transpose_bounded";
     /** The largest rank of {@link #NONZERO}'s x: its ints hold 3 + rank values (the CUDA table passes at most 40). */
     public static final int NONZERO_MAX_RANK = 16;
     /** {@link #DFT} modes. */
@@ -556,7 +569,7 @@ public final class Kernels {
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF, TREE_ENSEMBLE,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
             ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION, ROI_ALIGN, DEFORM_CONV, MAX_UNPOOL, DET,
-            NONZERO, COMPRESS, UNIQUE, NMS, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER, OPTIMIZER);
+            NONZERO, COMPRESS, UNIQUE, NMS, ZERO_TAIL, TRANSPOSE_BOUNDED, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER, OPTIMIZER);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size; {@link #OPTIMIZER}: each output over its own input); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

@@ -96,8 +96,27 @@ public final class OpLowering {
             if (!spec.kernels().contains(c.name()))
                 throw new IllegalStateException(op.kind() + " lowered to kernel '" + c.name() + "', which its registry entry does not name: " + spec.kernels());
         }
+        if (spec.carries() != null) calls = withZeroTails(op, calls);
         requireEveryOutputWritten(op, calls);
         return calls;
+    }
+
+    /**
+     * {@code calls}, then one {@link Kernels#ZERO_TAIL} per bounded output the op computes
+     * ({@link Graph#bounded}; {@code ir.OpSpec.BoundedFlow}): its kernels ran over the upper bound,
+     * so the elements past the actual ones are zeroed again, as the data-dependent kernels leave them.
+     */
+    private List<KernelCall> withZeroTails(Op op, List<KernelCall> calls) {
+        List<KernelCall> all = new java.util.ArrayList<>(calls);
+        for (int k = 0; k < op.outputs().size(); k++) {
+            String y = op.outputs().get(k);
+            Graph.Bounded b = graph.bounded(y);
+            if (b == null || !op.writesAtRuntime(k) || bytes(y) == 0) continue;
+            long[] s = shape(op, y);
+            long total = product(s);
+            all.add(call(op, Kernels.ZERO_TAIL, List.of(read(b.extent()), write(y)), new long[]{total / s[b.axis()], total, dtype(y).bytes()}));
+        }
+        return all;
     }
 
     /**
@@ -190,6 +209,11 @@ public final class OpLowering {
      */
     public KernelCall call(Op op, String kernel, List<KernelArg> args, long[] ints, double[] floats) {
         return new KernelCall(kernel, args, ints, floats, op.name());
+    }
+
+    /** Where {@code t}'s actual shape is found after its op runs ({@link Graph#bounded}), or null for a tensor whose shape is known before the run. */
+    public Graph.Bounded bounded(String t) {
+        return graph.bounded(t);
     }
 
     /** Reads all of {@code t}: its bytes must hold the writes of its lineage. */

@@ -14,8 +14,9 @@ import java.util.Arrays;
 
 /**
  * Copies a graph output to the host after the run, with its actual shape: the planned shape, or
- * for a data-dependent output ({@link Graph#bounded}, {@code ir.OpSpec.BoundedRule}) its
- * upper-bound shape with the bounded axis set to the count its runtime extent holds, and the
+ * for a bounded output ({@link Graph#bounded}: a data-dependent one, {@code ir.OpSpec.BoundedRule},
+ * or one computed from it, {@code ir.OpSpec.BoundedFlow}) its upper-bound shape with the bounded
+ * axis set to the count its runtime extent holds (at most the bound: {@link Graph.Bounded}), and the
  * leading elements of its bytes that the shape covers (the kernel writes that row-major tensor
  * first). The bounded dimension of XLA's dynamic shapes, read back as its {@code GetDimensionSize}.
  */
@@ -35,10 +36,11 @@ final class OutputCopy {
             byte[] e = new byte[Long.BYTES];
             device.copyToHost(stream, args.read(b.extent()), e);
             long n = ByteBuffer.wrap(e).order(ByteOrder.LITTLE_ENDIAN).getLong();
-            if (n < 0 || n > shape[b.axis()])
+            boolean own = graph.producer(b.extent()) == graph.producer(output);   // else a tensor computed from one, whose bound a prefix Slice may cut
+            if (n < 0 || (own && n > shape[b.axis()]))
                 throw new ExecutionException("output '" + output + "': its runtime extent '" + b.extent() + "' holds " + n + ", outside [0, " + shape[b.axis()]
                         + "], the upper bound of axis " + b.axis() + " of " + Arrays.toString(shape));
-            shape[b.axis()] = n;
+            shape[b.axis()] = Math.min(n, shape[b.axis()]);
         }
         long bytes = shape == null ? t.bytes() : d.byteSize(OpLowering.product(shape));   // a tensor declared by its bytes alone has no shape (and no bound)
         if (bytes > HostArrays.MAX_BYTES) throw new ExecutionException(HostArrays.tooLarge("graph output", output, shape, bytes));

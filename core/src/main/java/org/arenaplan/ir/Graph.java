@@ -28,10 +28,11 @@ public final class Graph {
     private final Map<String, WeightValues> weightValues;
     private final Map<String, Integer> producer;
     private final Map<String, Op.View> viewOf;       // view tensor -> its declaration (input index is into producer's inputs)
+    private final Map<String, Bounded> bounded;      // bounded tensor -> its runtime extent and axis (BoundedTensors)
 
     Graph(String name, Map<String, Tensor> tensors, List<Op> ops, List<String> inputs, Set<String> donated,
           List<String> outputs, Set<String> weights, Map<String, Double> weightFill, Map<String, WeightValues> weightValues,
-          Map<String, Integer> producer) {
+          Map<String, Integer> producer, Map<String, Bounded> bounded) {
         this.name = name;
         this.tensors = Collections.unmodifiableMap(new LinkedHashMap<>(tensors));
         this.ops = List.copyOf(ops);
@@ -52,6 +53,7 @@ public final class Graph {
         Map<String, Op.View> views = new HashMap<>();
         for (Op op : this.ops) for (Op.View v : op.views()) views.put(op.outputs().get(v.output()), v);
         this.viewOf = views;
+        this.bounded = Map.copyOf(bounded);
     }
 
     public String name() { return name; }
@@ -85,19 +87,22 @@ public final class Graph {
     public boolean isOutput(String t) { return outputSet.contains(t); }
 
     /**
-     * Where the actual shape of data-dependent output {@code t} is found after the run: the runtime
-     * extent tensor (int64 [1], the count) and the axis of {@code t}'s upper-bound shape it sets
-     * ({@link OpSpec.BoundedRule}); null when {@code t}'s shape is known before the run.
+     * Where the actual shape of bounded tensor {@code t} is found after its op runs: the runtime
+     * extent tensor (int64 [1], the count) and the axis of {@code t}'s upper-bound shape it sets.
+     * Bounded are the data-dependent outputs ({@link OpSpec.BoundedRule}) and the outputs of ops
+     * that read one through their kind's {@link OpSpec.BoundedFlow}, which share its extent; null
+     * when {@code t}'s shape is known before the run.
      */
     public Bounded bounded(String t) {
-        Op op = producer(t);
-        OpSpec spec = op == null ? null : OpRegistry.get(op.kind());
-        if (spec == null || spec.bounded() == null || !tensor(t).hasShape()) return null;
-        int axis = spec.bounded().axis(OpAttrs.of(op), tensor(t).shape(), op.outputs().indexOf(t));
-        return axis < 0 ? null : new Bounded(op.outputs().get(0), axis);
+        return bounded.get(t);
     }
 
-    /** A data-dependent output's runtime extent tensor and the axis its count sets. */
+    /**
+     * A bounded tensor's runtime extent tensor and the axis its count sets: the actual extent of
+     * that axis is min(count, the axis's upper bound), the count itself for a data-dependent output
+     * (its kernel writes at most the bound) and less where a prefix Slice cut the bound
+     * ({@link BoundedFlows#slice}: keep[:k] holds min(n, k) rows).
+     */
     public record Bounded(String extent, int axis) { }
 
     public Set<String> weights() { return weights; }
@@ -147,7 +152,7 @@ public final class Graph {
             Op o = ops.get(p);
             moved.add(new Op(o.name(), o.kind(), o.inputs(), o.outputs(), streamOf.applyAsInt(p), o.attrs(), o.views(), o.members(), o.inPlace()));
         }
-        return new Graph(name, tensors, moved, inputs, donated, outputs, weights, weightFill, weightValues, producer);
+        return new Graph(name, tensors, moved, inputs, donated, outputs, weights, weightFill, weightValues, producer, bounded);
     }
 
     @Override

@@ -219,11 +219,6 @@ public final class GraphBuilder {
                     throw new GraphException(where + " reads tensor '" + t + "' before it is written"
                             + (later >= 0 ? " (written later by op '" + ops.get(later).name() + "' at position " + later + "; the schedule must be topological)" : " (no op writes it and it is not a graph input or weight)"));
                 }
-                Integer from = producer.get(t);
-                OpSpec fromSpec = from == null ? null : OpRegistry.get(ops.get(from).kind());
-                if (fromSpec != null && fromSpec.bounded() != null)
-                    throw new GraphException(where + " reads '" + t + "', a data-dependent output of op '" + ops.get(from).name() + "' (" + ops.get(from).kind()
-                            + "), whose shape is known only after its kernel runs; arenaplan plans such an output only as a graph output that no op reads");
             }
             for (String t : op.outputs()) {
                 if (!tensors.containsKey(t)) throw new GraphException(where + " writes unknown tensor '" + t + "'");
@@ -258,6 +253,7 @@ public final class GraphBuilder {
             }
             if (checkOps) OpChecks.check(op, where, tensors::get);
         }
+        Map<String, Graph.Bounded> bounded = BoundedTensors.of(tensors, ops);
         Set<String> listed = new HashSet<>();
         for (String t : outputs) {
             requireTensor(t, "graph output");
@@ -267,7 +263,7 @@ public final class GraphBuilder {
         for (String t : donated) {
             if (!inputs.contains(t)) throw new GraphException("donated tensor '" + t + "' is not a graph input");
         }
-        return new Graph(name, tensors, ops, inputs, donated, outputs, weights, weightFill, weightValues, producer);
+        return new Graph(name, tensors, ops, inputs, donated, outputs, weights, weightFill, weightValues, producer, bounded);
     }
 
     private int indexOfProducer(String t, int from) {

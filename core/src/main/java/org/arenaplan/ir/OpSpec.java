@@ -42,10 +42,12 @@ import java.util.Set;
  * @param summary       one line for the docs: semantics and inputs
  * @param bounded       null, or the kind's data-dependent outputs ({@link BoundedRule}): output 0 is then
  *                      the runtime extent and the others are planned at their upper bound
+ * @param carries       null, or how the kind reads bounded tensors and which of its outputs are then
+ *                      bounded by the same runtime extent ({@link BoundedFlow}); null: it reads none
  */
 public record OpSpec(String kind, int minInputs, int maxInputs, int minOutputs, int maxOutputs, List<AttrSpec> attrs, ShapeRule shape,
                      ViewRule view, Set<Integer> inPlaceInputs, InPlaceGroups inPlaceGroups, boolean members, List<String> kernels, FlopRule flops,
-                     List<DType> computes, String summary, BoundedRule bounded) {
+                     List<DType> computes, String summary, BoundedRule bounded, BoundedFlow carries) {
 
     /**
      * The in-place facts of a kind whose inputs are {@code lead} single tensors, then
@@ -91,8 +93,8 @@ public record OpSpec(String kind, int minInputs, int maxInputs, int minOutputs, 
      * n. A bounded output holds the row-major tensor of its upper-bound shape with
      * {@link #axis} set to n in its first elements (the rest zero); the executors copy out that
      * actual shape after the run. The extent lives to the end of the run (as a graph output
-     * does); any op that reads a bounded output or the extent is refused when the graph is built
-     * (its shape is unknown until the run).
+     * does); an op reads a bounded output only where its kind declares a {@link BoundedFlow}, and
+     * no op reads the extent itself.
      */
     @FunctionalInterface
     public interface BoundedRule {
@@ -101,6 +103,32 @@ public record OpSpec(String kind, int minInputs, int maxInputs, int minOutputs, 
          * runtime count, or -1 for an output whose shape is known before the run (output 0, the extent itself).
          */
         int axis(OpAttrs attrs, long[] shape, int output);
+    }
+
+    /**
+     * How a kind reads <em>bounded</em> tensors (a data-dependent output of a {@link BoundedRule}
+     * kind, or a tensor derived from one): each is planned at its upper-bound shape, one axis of
+     * which the runtime extent (int64 [1]) sets to the actual count n, and holds the actual tensor
+     * <em>compactly</em>, row-major in its leading elements, with zeros after (the tail). A kind
+     * that declares a flow runs its kernels over the upper bounds as declared by its shape rule and
+     * must then leave each bounded output compact: the rule admits only the inputs for which that
+     * holds (elementwise over operands of one bound or a single value; Gather of bounded indices
+     * with nothing before its axis; a reshape that keeps the bounded axis; ...) and throws
+     * otherwise. The lowering zeroes each computed bounded output's tail after the kernels
+     * ({@code device.Kernels#ZERO_TAIL}), so the invariant holds for every reader (a Gather reads
+     * index 0 in the tail of its indices, not garbage). XLA's bounded dynamic dimensions propagate
+     * the same way (its dynamic padder sets the padding to a value each consumer ignores).
+     */
+    @FunctionalInterface
+    public interface BoundedFlow {
+        /**
+         * @param inputs  the input shapes (bounded ones at their upper bound)
+         * @param axes    per input, its bounded axis, or -1 for an input whose shape is known before the run
+         * @param outputs the output shapes from the kind's shape rule
+         * @return per output, the axis the runtime extent sets, or -1 for an output whose shape is known before the run
+         * @throws GraphException with the reason, where the kind's kernels would not leave a bounded output compact
+         */
+        int[] outputs(OpAttrs attrs, long[][] inputs, int[] axes, long[][] outputs);
     }
 
     /** Where a view declaration may put output 0 inside input 0. */

@@ -123,6 +123,7 @@ public final class OnnxImporter {
     private final Map<String, Value> values = new HashMap<>();
     private final Map<String, Constant> weights = new HashMap<>();
     private final Map<String, String> dropped = new HashMap<>();        // unproduced optional output -> producing node
+    private final Map<String, String> dataDependent = new HashMap<>();  // value computed from a data-dependent output -> the node of that output
     private final List<ConcatInPlace.Scheduled> schedule = new ArrayList<>();
     private final List<String> graphInputs = new ArrayList<>();
     private final Set<String> fileNames = new HashSet<>();             // every tensor name the file uses
@@ -507,25 +508,30 @@ public final class OnnxImporter {
     }
 
     /**
-     * Whether {@code name} is a data-dependent output ({@link org.arenaplan.ir.OpSpec.BoundedRule})
-     * declared with an actual extent: its upper bound {@code bound} on every axis but the one the
-     * kind's rule names, and at most the bound there (the file records the shape of one run, as
-     * the backend tests' NonZero does).
+     * Whether {@code name} is a data-dependent output ({@link org.arenaplan.ir.OpSpec.BoundedRule}),
+     * or computed from one, declared with an actual extent: its upper bound {@code bound} on every
+     * axis but one (the one the kind's rule names, for a data-dependent output itself), and at most
+     * the bound there (the file records the shape of one run, as the backend tests' NonZero does).
      */
     private boolean withinBound(String name, long[] declared, long[] bound) {
-        for (ConcatInPlace.Scheduled s : schedule) {
-            List<String> outs = s.op().outputs().stream().map(Value::name).toList();
-            int k = outs.indexOf(name);
-            if (k < 0) continue;
-            org.arenaplan.ir.OpSpec spec = org.arenaplan.ir.OpRegistry.get(s.op().kind());
-            if (spec == null || spec.bounded() == null || declared.length != bound.length) return false;
-            org.arenaplan.ir.Op op = new org.arenaplan.ir.Op(s.name(), s.op().kind(), s.op().inputs(), outs, 0, s.op().attrs(), null, null, null);
-            int axis = spec.bounded().axis(org.arenaplan.ir.OpAttrs.of(op), bound, k);
-            if (axis < 0) return false;
-            for (int a = 0; a < bound.length; a++) if (a == axis ? declared[a] > bound[a] : declared[a] != bound[a]) return false;
-            return true;
+        if (!dataDependent.containsKey(name) || declared.length != bound.length) return false;
+        int axis = -1;   // computed from a data-dependent output: its bounded axis is found when the graph is built (ir.OpSpec.BoundedFlow), one axis here
+        for (ConcatInPlace.Scheduled s : schedule) if (s.op().outputs().stream().anyMatch(v -> v.name().equals(name))) axis = boundedAxis(s.name(), s.op(), name, bound);
+        int differ = 0;
+        for (int a = 0; a < bound.length; a++) {
+            if (declared[a] > bound[a] || (axis >= 0 && a != axis && declared[a] != bound[a])) return false;
+            if (declared[a] != bound[a]) differ++;
         }
-        return false;
+        return differ <= 1;
+    }
+
+    /** The axis of output {@code name} (of {@code shape}) that its kind's {@link org.arenaplan.ir.OpSpec.BoundedRule} bounds, or -1 (no such rule, or an output known before the run). */
+    private static int boundedAxis(String node, Lowered l, String name, long[] shape) {
+        org.arenaplan.ir.OpSpec spec = org.arenaplan.ir.OpRegistry.get(l.kind());
+        List<String> outs = l.outputs().stream().map(Value::name).toList();
+        if (spec == null || spec.bounded() == null || !outs.contains(name)) return -1;
+        org.arenaplan.ir.Op op = new org.arenaplan.ir.Op(node, l.kind(), l.inputs(), outs, 0, l.attrs(), null, null, null);
+        return spec.bounded().axis(org.arenaplan.ir.OpAttrs.of(op), shape, outs.indexOf(name));
     }
 
     private void checkDimsUsed() {
@@ -577,7 +583,12 @@ public final class OnnxImporter {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
         }
+        String origin = null;   // the node whose data-dependent output (ir.OpSpec.BoundedRule) this one reads, directly or not
+        for (Value v : ins) if (v != null && dataDependent.containsKey(v.name())) origin = dataDependent.get(v.name());
         if (ImportTimeOps.TYPES.contains(node.opType())) {
+            if (origin != null)
+                throw n.error("reads a tensor computed from a data-dependent output of node '" + origin + "', whose shape is known only after its kernel runs; "
+                        + node.opType() + " is evaluated at import, from the upper bound");
             for (Map.Entry<Value, Constant> e : ImportTimeOps.evaluate(n).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
         }
@@ -620,6 +631,8 @@ public final class OnnxImporter {
                 Map<String, TensorValue> derived = given.isEmpty() ? null : folding.evaluate(l, values, this::knownValue, MAX_DERIVED_VALUES);
                 if (derived != null) known.putAll(derived);      // for shape operands downstream; the op still runs
                 for (Value v : l.outputs()) define(v, n);
+                for (Value v : l.outputs())
+                    if (origin != null || boundedAxis(n.opName(), l, v.name(), v.shape()) >= 0) dataDependent.put(v.name(), origin != null ? origin : n.opName());
                 schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
             }
         }

@@ -2,6 +2,7 @@ package org.arenaplan.ops;
 
 import org.arenaplan.device.Kernels;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.BoundedFlows;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
@@ -95,18 +96,18 @@ final class ElementwiseOps implements OpFamily {
         d.add(unary("ThresholdedRelu", Kernels.THRESHOLDED_RELU, 10, "alpha").attrs(AttrSpec.real("alpha", 1.0)).doc("x > alpha ? x : 0; " + FLOATS).build());
         d.add(unary("Shrink", Kernels.SHRINK, 9, "bias", "lambd").attrs(AttrSpec.real("bias", 0.0), AttrSpec.real("lambd", 0.5))
                 .doc("x < -lambd ? x + bias : x > lambd ? x - bias : 0; " + FLOATS).build());
-        d.add(OpDefinition.op("IsNaN", 1, 1).shape(ShapeRules::sameAsFirst).kernels(Kernels.UNARY).doc("bool: x is NaN; " + FLOATS)
+        d.add(OpDefinition.op("IsNaN", 1, 1).shape(ShapeRules::sameAsFirst).kernels(Kernels.UNARY).carries(BoundedFlows::elementwise).doc("bool: x is NaN; " + FLOATS)
                 .lower((op, l) -> List.of(ElementwiseLowering.unary(op, l, Kernels.IS_NAN))).onnx(ElementwiseImport::lower).build());
         d.add(OpDefinition.op(IS_INF, 1, 1).attrs(AttrSpec.integer("detect_negative", 1, 0, 1), AttrSpec.integer("detect_positive", 1, 0, 1))
-                .shape(ShapeRules::sameAsFirst).kernels(Kernels.UNARY).doc("bool: x is an infinity of a detected sign; " + FLOATS)
+                .shape(ShapeRules::sameAsFirst).kernels(Kernels.UNARY).carries(BoundedFlows::elementwise).doc("bool: x is an infinity of a detected sign; " + FLOATS)
                 .lower((op, l) -> List.of(ElementwiseLowering.unary(op, l, Kernels.IS_INF, "detect_negative", "detect_positive")))
                 .onnx(IS_INF, 10, ElementwiseImport::lower).build());
         d.add(OpDefinition.op(CLIP, 1, 3).attrs(unbounded("min"), unbounded("max"))
-                .shape(ElementwiseOps::clipShape).inPlace(0).kernels(Kernels.UNARY, Kernels.BINARY)
+                .shape(ElementwiseOps::clipShape).inPlace(0).kernels(Kernels.UNARY, Kernels.BINARY).carries(BoundedFlows::elementwise)
                 .doc("min(max(x, min), max) (so max wins when min > max); bounds from the attributes (one kernel, floats; absent: none), "
                         + "or from scalar inputs 1 and 2 (two binary calls, floats and integers)")
                 .lower(ElementwiseLowering::clip).onnx(ElementwiseImport::clip).build());
-        d.add(OpDefinition.op(POW, 2, 2).shape(ShapeRules::broadcast).inPlace(0).kernels(Kernels.BINARY)
+        d.add(OpDefinition.op(POW, 2, 2).shape(ShapeRules::broadcast).inPlace(0).kernels(Kernels.BINARY).carries(BoundedFlows::elementwise)
                 .doc("x^y, broadcasting; x float, int32 or int64 and y any number type (ONNX Pow-12); an integer result truncates; "
                         + "in place only over an input of the output's shape")
                 .lower((op, l) -> ElementwiseLowering.binary(op, l, Kernels.POW)).onnx(ElementwiseImport::pow).build());
@@ -120,7 +121,7 @@ final class ElementwiseOps implements OpFamily {
         for (Object[] c : new Object[][] {{"Less", Kernels.LESS, 9}, {"Greater", Kernels.GREATER, 9},
                 {"LessOrEqual", Kernels.LESS_OR_EQUAL, 12}, {"GreaterOrEqual", Kernels.GREATER_OR_EQUAL, 12}}) {
             int code = (Integer) c[1];
-            d.add(OpDefinition.op((String) c[0], 2, 2).shape(ShapeRules::broadcast).kernels(Kernels.COMPARE)
+            d.add(OpDefinition.op((String) c[0], 2, 2).shape(ShapeRules::broadcast).kernels(Kernels.COMPARE).carries(BoundedFlows::elementwise)
                     .doc("bool, broadcasting; floats and integers (NaN compares false)")
                     .lower((op, l) -> List.of(ElementwiseLowering.compare(op, l, code))).onnx((String) c[0], (Integer) c[2], ElementwiseImport::lower).build());
         }
@@ -182,19 +183,19 @@ final class ElementwiseOps implements OpFamily {
 
     /** {@link Kernels#BINARY} over two inputs: broadcasting, in place over either. */
     private static OpDefinition.Builder elementwise(String kind) {
-        return OpDefinition.op(kind, 2, 2).shape(ShapeRules::broadcast).inPlace(0, 1).kernels(Kernels.BINARY)
+        return OpDefinition.op(kind, 2, 2).shape(ShapeRules::broadcast).inPlace(0, 1).kernels(Kernels.BINARY).carries(BoundedFlows::elementwise)
                 .doc("numpy broadcasting; in place only over an input of the output's shape");
     }
 
     /** A unary kind on op code {@code code}, its attributes {@code params} passed as the kernel's floats; ONNX from opset {@code since}. */
     private static OpDefinition.Builder unary(String kind, int code, int since, String... params) {
-        return OpDefinition.op(kind, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.UNARY)
+        return OpDefinition.op(kind, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.UNARY).carries(BoundedFlows::elementwise)
                 .lower((op, l) -> List.of(ElementwiseLowering.unary(op, l, code, params))).onnx(kind, since, ElementwiseImport::lower);
     }
 
     /** An n-ary kind like Sum: y = f(x0, x1), then y = f(y, x2), ... (so only inputs 0 and 1 may be overwritten); {@code mean}: then divided by the count. */
     private static OpDefinition nary(String kind, int code, boolean mean, String what, int since) {
-        OpDefinition.Builder b = OpDefinition.op(kind, 1, Integer.MAX_VALUE).shape(ShapeRules::broadcast).inPlace(0, 1)
+        OpDefinition.Builder b = OpDefinition.op(kind, 1, Integer.MAX_VALUE).shape(ShapeRules::broadcast).inPlace(0, 1).carries(BoundedFlows::elementwise)
                 .flops((a, in, out) -> OpSpec.FlopRule.elements(out[0]) * (Math.max(1, in.length - 1) + (mean ? 1 : 0)))
                 .doc(what + ", broadcasting; n-ary, pairwise from the left (only inputs 0 and 1 may be overwritten)")
                 .lower((op, l) -> ElementwiseLowering.nary(op, l, code, mean)).onnx(kind, since, ElementwiseImport::lower);

@@ -4,6 +4,7 @@ import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.BoundedFlows;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
@@ -52,7 +53,8 @@ final class LayoutOps implements OpFamily {
                         .doc("inputs may be member slices of the output when every extent before axis is 1; then it does no work")
                         .lower(LayoutOps::concat).onnx(LayoutOps::importConcat).build(),
                 OpDefinition.op(OpKinds.TRANSPOSE, 1, 1).attrs(AttrSpec.ints("perm", 0, MAX_RANK - 1, "the axes reversed")).shape(ShapeRules::transpose)
-                        .kernels(Kernels.TRANSPOSE).flops(OpSpec.NO_ARITHMETIC).doc("perm defaults to the reversed axes")
+                        .kernels(Kernels.TRANSPOSE, Kernels.TRANSPOSE_BOUNDED).carries(BoundedFlows::transpose).flops(OpSpec.NO_ARITHMETIC)
+                        .doc("perm defaults to the reversed axes; a bounded input (NonZero's [rank, n]) by transpose_bounded, which reads its count")
                         .lower((op, l) -> List.of(transpose(op, l))).gradient(LayoutOps::transposeGradient).onnx(LayoutOps::importTranspose).build(),
                 OpDefinition.op(OpKinds.SPLIT, 1, 1).outputs(1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0), AttrSpec.ints("split", 0, Long.MAX_VALUE, "equal parts"))
                         .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(Kernels.TRANSPOSE)
@@ -69,7 +71,7 @@ final class LayoutOps implements OpFamily {
     }
 
     private static OpDefinition.Builder viewKind(String kind) {
-        return OpDefinition.op(kind, 1, 1).view(OpSpec.ViewRule.WHOLE).inPlace(0).kernels(Kernels.COPY)
+        return OpDefinition.op(kind, 1, 1).view(OpSpec.ViewRule.WHOLE).inPlace(0).kernels(Kernels.COPY).carries(BoundedFlows::reshape)
                 .doc("same elements, new shape; as a view it issues no work, otherwise a copy").lower(LayoutOps::viewAsCopy);
     }
 
@@ -118,6 +120,18 @@ final class LayoutOps implements OpFamily {
             perm = OpAttrs.of(op).permutation(rank);
         } catch (GraphException e) {
             throw fail(op, e.getMessage());
+        }
+        org.arenaplan.ir.Graph.Bounded b = l.bounded(x);
+        if (b != null) {   // compact at its actual shape, known only on the device (ir.OpSpec.BoundedFlow)
+            long[] ints = new long[3 + 2 * rank];
+            ints[0] = rank;
+            ints[1] = b.axis();
+            ints[2] = l.sameType(op, x, y).bytes();
+            for (int d = 0; d < rank; d++) {
+                ints[3 + d] = xs[d];
+                ints[3 + rank + d] = perm[d];
+            }
+            return l.call(op, Kernels.TRANSPOSE_BOUNDED, List.of(l.read(b.extent()), l.read(x), l.write(y)), ints);
         }
         long[] xStride = new long[rank];
         long s = 1;

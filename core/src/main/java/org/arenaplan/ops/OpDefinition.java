@@ -1,5 +1,6 @@
 package org.arenaplan.ops;
 
+import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.KernelRule;
 import org.arenaplan.ir.AttrSpec;
 import org.arenaplan.ir.DType;
@@ -58,6 +59,7 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
         private final List<String> kernels = new ArrayList<>();
         private OpSpec.FlopRule flops;
         private OpSpec.BoundedRule bounded;
+        private OpSpec.BoundedFlow carries;
         private final List<DType> computes = new ArrayList<>();
         private String doc = "";
         private KernelRule lowering;
@@ -116,6 +118,13 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
          * extent, and {@code rule} names the axis of each other output whose extent it holds.
          */
         public Builder bounded(OpSpec.BoundedRule rule) { bounded = rule; return this; }
+
+        /**
+         * The kind reads bounded tensors as {@code flow} says ({@link OpSpec.BoundedFlow}); its
+         * calls are then followed by {@link Kernels#ZERO_TAIL} per computed bounded output
+         * ({@code exec.OpLowering}, for every such kind: not one of the kernels its rule launches).
+         */
+        public Builder carries(OpSpec.BoundedFlow flow) { carries = flow; return this; }
 
         /** The kernels ({@code device.Kernels} names) the lowering may launch. */
         public Builder kernels(String... k) { kernels.addAll(List.of(k)); return this; }
@@ -183,7 +192,7 @@ public record OpDefinition(OpSpec spec, KernelRule lowering, GradientRule gradie
         public OpDefinition build() {
             if (lowering == null) throw new IllegalStateException(kind + " has no lowering");
             OpSpec.FlopRule f = flops != null ? flops : view != OpSpec.ViewRule.NONE ? OpSpec.NO_ARITHMETIC : OpSpec.PER_OUTPUT_ELEMENT;
-            OpSpec spec = new OpSpec(kind, minInputs, maxInputs, minOutputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), inPlaceGroups, members, kernels, f, computes, doc, bounded);
+            OpSpec spec = new OpSpec(kind, minInputs, maxInputs, minOutputs, maxOutputs, attrs, shape, view, Set.copyOf(inPlace), inPlaceGroups, members, kernels, f, computes, doc, bounded, carries);
             List<OnnxImport> onnx = new ArrayList<>();
             for (PendingImport p : imports) {
                 Set<String> allowed = new LinkedHashSet<>();

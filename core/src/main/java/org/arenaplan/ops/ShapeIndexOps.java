@@ -5,6 +5,7 @@ import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.BoundedFlows;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.IndexShapeRules;
@@ -67,7 +68,7 @@ final class ShapeIndexOps implements OpFamily {
                 OpDefinition.op(OpKinds.SLICE, 1, 1).attrs(AttrSpec.ints("starts", Long.MIN_VALUE, Long.MAX_VALUE, "none: a declared view"),
                                 AttrSpec.ints("ends", Long.MIN_VALUE, Long.MAX_VALUE, "none: a declared view"), AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "0, 1, ..."),
                                 AttrSpec.ints("steps", Long.MIN_VALUE, Long.MAX_VALUE, "1 per axis"))
-                        .shape(IndexShapeRules::sliceShape).view(OpSpec.ViewRule.LEADING_SLICE).kernels(Kernels.COPY, Kernels.STRIDED_COPY)
+                        .shape(IndexShapeRules::sliceShape).view(OpSpec.ViewRule.LEADING_SLICE).kernels(Kernels.COPY, Kernels.STRIDED_COPY).carries(BoundedFlows::slice)
                         .doc("ONNX Slice (negative steps, clamping) as a strided copy; whole rows along the leading axis may be a view, which issues no work")
                         .lower((op, l) -> op.attrs().containsKey("starts") ? List.of(slice(op, l)) : LayoutOps.viewAsCopy(op, l))
                         .onnx(ShapeIndexOps::importSlice).build(),

@@ -4,6 +4,7 @@ import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.BoundedFlows;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Float8E8M0;
 import org.arenaplan.ir.Op;
@@ -47,7 +48,7 @@ final class TypeAndIndexOps implements OpFamily {
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                OpDefinition.op(CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 26), AttrSpec.integer("saturate", 1, 0, 1), AttrSpec.integer("round_mode", 0, 0, 2)).shape(ShapeRules::sameAsFirst).kernels(Kernels.CAST)
+                OpDefinition.op(CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 26), AttrSpec.integer("saturate", 1, 0, 1), AttrSpec.integer("round_mode", 0, 0, 2)).shape(ShapeRules::sameAsFirst).kernels(Kernels.CAST).carries(BoundedFlows::elementwise)
                         .doc("to: the output's ONNX TensorProto.DataType; any type to any type by DType.cast; saturate (default 1): "
                                 + "a float8 output clamps out-of-range values and infinities to +-max, else gives infinity (float8e5m2) or NaN; "
                                 + "to int4, uint4, int2 or uint2: floats round to nearest even, then the low bits are kept; to float4e2m1: nearest even, saturating to +-6; "
@@ -57,12 +58,12 @@ final class TypeAndIndexOps implements OpFamily {
                 OpDefinition.op(BIT_CAST, 1, 1).attrs(AttrSpec.requiredInteger("to", 1, 20)).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY)
                         .doc("to: the output's ONNX TensorProto.DataType, of the input's width; the bytes copied unchanged (little endian), no conversion")
                         .lower((op, l) -> List.of(bitCast(op, l))).onnx(BIT_CAST, 26, TypeAndIndexOps::importBitCast).build(),
-                OpDefinition.op(WHERE, 3, 3).shape(ShapeRules::broadcast).kernels(Kernels.WHERE)
+                OpDefinition.op(WHERE, 3, 3).shape(ShapeRules::broadcast).kernels(Kernels.WHERE).carries(BoundedFlows::elementwise)
                         .doc("condition (bool) ? X : Y, broadcast over all three; X, Y of any one type")
                         .lower((op, l) -> List.of(where(op, l))).onnx(TypeAndIndexOps::importWhere).build(),
-                OpDefinition.op(EQUAL, 2, 2).shape(ShapeRules::broadcast).kernels(Kernels.COMPARE).doc("A == B as bool, broadcasting; any one type")
+                OpDefinition.op(EQUAL, 2, 2).shape(ShapeRules::broadcast).kernels(Kernels.COMPARE).carries(BoundedFlows::elementwise).doc("A == B as bool, broadcasting; any one type")
                         .lower((op, l) -> List.of(ElementwiseLowering.compare(op, l, Kernels.EQUAL))).onnx(TypeAndIndexOps::importEqual).build(),
-                OpDefinition.op(GATHER, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::gather).kernels(Kernels.GATHER)
+                OpDefinition.op(GATHER, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::gather).kernels(Kernels.GATHER).carries(BoundedFlows::gather)
                         .doc("data[:axis] + indices + data[axis+1:]; int64 or int32 indices, negative ones from the end")
                         .lower((op, l) -> List.of(gather(op, l))).onnx(TypeAndIndexOps::importGather).build());
     }

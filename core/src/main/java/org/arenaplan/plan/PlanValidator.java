@@ -28,7 +28,8 @@ import java.util.TreeMap;
  *       tensor it reads or by a tensor that is declared to share its data (a view, a base, a
  *       member slice), or by an in-place output of the same op over exactly that input, where
  *       the op's kernels run in place over it ({@link OpChecks#inPlaceRefusal}). At the
- *       end, graph outputs, the runtime extents of data-dependent ones ({@code ir.OpSpec.BoundedRule})
+ *       end, graph outputs, the runtime extents of bounded ones ({@code ir.OpSpec.BoundedRule}, read
+ *       too by each op that carries a bounded tensor, {@code ir.OpSpec.BoundedFlow}, where it must hold its count)
  *       and caller-owned inputs must still hold their own bytes. Each
  *       write and read touches O(log n) segments of a sorted map, so the replay is
  *       O((ops + tensors) log n) for a valid plan.</li>
@@ -95,6 +96,7 @@ public final class PlanValidator {
                     String t = op.inputs().get(j);
                     if (op.readsAtRuntime(j) && plan.inArena(t)) checkRead(p, op, j, t);
                 }
+                checkExtentReads(p, op);
                 for (int k = 0; k < op.outputs().size(); k++) {
                     String o = op.outputs().get(k);
                     if (!op.writesAtRuntime(k) || !plan.inArena(o)) continue;
@@ -262,6 +264,28 @@ public final class PlanValidator {
 
         private long[] overlapRange(String a, String b) {
             return new long[]{Math.max(addr(a), addr(b)), Math.min(end(a), end(b))};
+        }
+
+        /**
+         * The runtime extent of each bounded output op {@code p} computes ({@link Graph#bounded}; an
+         * op whose kind carries a bounded tensor, {@code ir.OpSpec.BoundedFlow}, reads it to zero the
+         * output's tail) must still hold the count its producer wrote.
+         */
+        private void checkExtentReads(int p, Op op) {
+            for (int k = 0; k < op.outputs().size(); k++) {
+                String o = op.outputs().get(k);
+                Graph.Bounded b = g.bounded(o);
+                if (b == null || g.producer(b.extent()) == op || !op.writesAtRuntime(k) || !plan.inArena(b.extent())) continue;
+                String e = b.extent();
+                for (long w : foreignWriters(e)) {
+                    if (w < 0 || !reported.add(((long) id.get(e) << 32) | (w & 0xffffffffL))) continue;
+                    String by = names[(int) w];
+                    long[] r = overlapRange(e, by);
+                    out.add(new Violation(Violation.Kind.CLOBBERED_READ, List.of(e, by), p, r[0], r[1],
+                            "op '" + op.name() + "' at position " + p + " reads runtime extent '" + e + "' (to zero the tail of '" + o + "') from bytes [" + r[0] + ", " + r[1]
+                                    + ") that '" + by + "' (op '" + g.ops().get(g.producerPosition(by)).name() + "' at position " + g.producerPosition(by) + ") overwrote"));
+                }
+            }
         }
 
         private void checkHeld(String t, Violation.Kind kind, String role) {

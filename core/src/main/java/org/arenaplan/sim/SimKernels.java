@@ -100,6 +100,7 @@ final class SimKernels {
                 if (r == null) r = StateSpaceKernels.bind(c);
                 if (r == null) r = DetectionKernels.bind(c);
                 if (r == null) r = DataDependentKernels.bind(c);
+                if (r == null) r = BoundedKernels.bind(c);
                 if (r == null) r = LinearAttentionKernels.bind(c);
                 if (r == null) r = FlexAttentionKernels.bind(c);
                 if (r == null) r = QuantizedKernels.bind(c);

@@ -97,7 +97,7 @@ class DeclaredAliasingTest {
     void underStrictModeARefusedInPlaceHintOfTheKernelIsAnError() {
         Graph g = hinted(OpKinds.TRANSPOSE, false);
         assertThatThrownBy(() -> Lifetimes.of(g, OpOrder.SCHEDULE, true)).isInstanceOf(GraphException.class)
-                .hasMessage("in-place refused: op 'op' writing 'y' over 'a': Transpose cannot run in place: kernel 'transpose' reads input elements"
+                .hasMessage("in-place refused: op 'op' writing 'y' over 'a': Transpose cannot run in place: kernel 'transpose', 'transpose_bounded' reads input elements"
                         + " after writing output elements over them");
         assertThatThrownBy(() -> ArenaPlanner.plan(g, ArenaPlanner.Options.DEFAULT.withStrict(true))).isInstanceOf(GraphException.class);
         // a refusal liveness makes for reasons of its own (a later reader) stays a refusal

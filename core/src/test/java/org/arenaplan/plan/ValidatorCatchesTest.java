@@ -146,27 +146,39 @@ class ValidatorCatchesTest {
     /**
      * x -> NonZero -> (extent e, y), a graph output; t and z written after. {@code bounded} false: the
      * same tensors written by a plain kind, so e is not kept to the end (the wrong liveness).
+     * {@code castAfterT}: after t, Cast reads y (and e, to zero its output c's tail, {@code
+     * ir.OpSpec.BoundedFlow}); c is the graph output instead of y.
      */
-    private static Graph extentEarly(boolean bounded) {
+    private static Graph extentEarly(boolean bounded, boolean castAfterT) {
         GraphBuilder g = new GraphBuilder();
         g.tensor("x", org.arenaplan.ir.DType.F32, 64).tensor("e", org.arenaplan.ir.DType.I64, 1).tensor("y", org.arenaplan.ir.DType.I64, 1, 64)
-                .tensor("t", MiB).tensor("z", 256);
+                .tensor("t", MiB).tensor("c", org.arenaplan.ir.DType.F32, 1, 64).tensor("z", 256);
         g.input("x");
         g.op("nz", bounded ? "NonZero" : "K").in("x").out("e").out("y").add();
         g.op("make_t", "K").in("x").out("t").add();
+        if (castAfterT) g.op("cast", "Cast").in("y").out("c").attr("to", 1L).add();
         g.op("make_z", "K").in("t").out("z").add();
-        g.output("y").output("z");
+        g.output(castAfterT ? "c" : "y").output("z");
         return g.build();
     }
 
     /** review19: the runtime extent of a data-dependent output is read after the run, like a graph output; one overwritten was not reported. */
     @Test
     void aRuntimeExtentClobberedIsCaught() {
-        assertThat(PlanValidator.validate(planWithLivenessOf(extentEarly(true), extentEarly(true)))).isEmpty();
-        List<Violation> v = PlanValidator.validate(planWithLivenessOf(extentEarly(true), extentEarly(false)));
+        assertThat(PlanValidator.validate(planWithLivenessOf(extentEarly(true, false), extentEarly(true, false)))).isEmpty();
+        List<Violation> v = PlanValidator.validate(planWithLivenessOf(extentEarly(true, false), extentEarly(false, false)));
         assertThat(kinds(v)).contains(Violation.Kind.OUTPUT_CLOBBERED);
         assertThat(v.stream().filter(x -> x.kind() == Violation.Kind.OUTPUT_CLOBBERED).findFirst().orElseThrow().message())
                 .contains("runtime extent 'e' (of graph output 'y') was overwritten");
+    }
+
+    /** An op that carries a bounded tensor reads its runtime extent: one overwritten before it is caught at that op. */
+    @Test
+    void aRuntimeExtentClobberedBeforeACarrierReadsItIsCaught() {
+        assertThat(PlanValidator.validate(planWithLivenessOf(extentEarly(true, true), extentEarly(true, true)))).isEmpty();
+        List<Violation> v = PlanValidator.validate(planWithLivenessOf(extentEarly(true, true), extentEarly(false, true)));
+        assertThat(v.stream().filter(x -> x.kind() == Violation.Kind.CLOBBERED_READ).map(Violation::message))
+                .anyMatch(m -> m.startsWith("op 'cast' at position 2 reads runtime extent 'e' (to zero the tail of 'c') from bytes"));
     }
 
     private static Graph slice(long offset) {

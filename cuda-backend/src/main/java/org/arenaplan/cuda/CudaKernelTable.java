@@ -135,6 +135,8 @@ final class CudaKernelTable {
             Map.entry(Kernels.COMPRESS, new Spec(4, -1, i -> 1)),
             Map.entry(Kernels.UNIQUE, new Spec(6, -1, i -> 1)),                            // a bitonic sort of the slices first
             Map.entry(Kernels.NMS, new Spec(7, -1, i -> 1)),                               // batches, then classes in order; boxes sorted per class
+            Map.entry(Kernels.ZERO_TAIL, new Spec(2, -1, i -> i[1])),                      // one thread per element; the head skipped
+            Map.entry(Kernels.TRANSPOSE_BOUNDED, new Spec(3, -1, i -> product(i, 3, (int) i[0]))),   // one thread per element of the bound
             // the training kernels (training.cuh): one thread per element (gelu_grad), per row (softmax_grad,
             // layernorm_grad), per dx element, per dw element
             Map.entry(Kernels.GELU_GRAD, new Spec(3, -1, i -> i[0])),

@@ -47,10 +47,18 @@ class KernelEmulationTest {
      * (ulps of the output type), and how many bytes past a 16-byte boundary every buffer starts in
      * the emulator (0: aligned; else the vectorized kernels take their scalar path).
      */
-    /** @param compared the pointer compared: its index among the call's pointers (the others are {@code inputs}, in order), -1 for the last */
-    private record Case(String kernel, List<TensorValue> inputs, DType out, int outputs, long[] ints, double[] floats, int ulps, int shift, int compared) {
+    /**
+     * @param compared the pointer compared: its index among the call's pointers (the others are {@code inputs}, in order), -1 for the last
+     * @param initial  the compared pointer's bytes before the call (a kernel that leaves some of them, zero_tail), or null: zeros
+     */
+    private record Case(String kernel, List<TensorValue> inputs, DType out, int outputs, long[] ints, double[] floats, int ulps, int shift, int compared,
+                        TensorValue initial) {
         Case(String kernel, List<TensorValue> inputs, DType out, int outputs, long[] ints, double[] floats, int ulps) {
             this(kernel, inputs, out, outputs, ints, floats, ulps, 0, -1);
+        }
+
+        Case(String kernel, List<TensorValue> inputs, DType out, int outputs, long[] ints, double[] floats, int ulps, int shift, int compared) {
+            this(kernel, inputs, out, outputs, ints, floats, ulps, shift, compared, null);
         }
 
         /** The pointer the emulation compares, among the inputs and the output. */
@@ -64,7 +72,7 @@ class KernelEmulationTest {
         }
 
         Case shifted(int bytes) {
-            return new Case(kernel, inputs, out, outputs, ints, floats, ulps, bytes, compared);
+            return new Case(kernel, inputs, out, outputs, ints, floats, ulps, bytes, compared, initial);
         }
     }
 
@@ -251,6 +259,34 @@ class KernelEmulationTest {
         c.addAll(optimizerCases());
         c.addAll(flexAttentionCases());
         c.addAll(dataDependentCases());
+        c.addAll(zeroTailCases());
+        return c;
+    }
+
+    /**
+     * zero_tail and transpose_bounded (bounded.cuh), bit for bit: zero_tail over y [5, 3] of 1-, 2-,
+     * 4- and 8-byte elements, none of them zero, with extents 0, 2, 5 (the bound: nothing zeroed),
+     * 7 (past it: clamped) and -1 (zeroes all); transpose_bounded below.
+     */
+    private static List<Case> zeroTailCases() {
+        List<Case> c = new ArrayList<>();
+        for (DType t : new DType[] {DType.U8, DType.I16, DType.I32, DType.U64}) {
+            TensorValue y = small(t, 23, 15, 1, 9);
+            for (long n : new long[] {0, 2, 5, 7, -1}) {
+                c.add(new Case(Kernels.ZERO_TAIL, List.of(TensorValue.ofLongs(DType.I64, null, n)), t, 15, new long[] {3, 15, t.bytes()}, new double[0], 0, 0, -1, y));
+            }
+        }
+        // transpose_bounded: x [3, 5] bounded along axis 1 (NonZero's [rank, n]) to [n, 3], and [5, 2, 3] along axis 0 by perm
+        // [2, 0, 1]; counts 0, 2, the bound, past it and -1; y starts non-zero, so its zeroed tail is checked
+        for (DType t : new DType[] {DType.I64, DType.U8}) {
+            TensorValue x = small(t, 29, 30, 1, 9), y = small(t, 31, 30, 1, 9);
+            for (long n : new long[] {0, 2, 5, 7, -1}) {
+                TensorValue extent = TensorValue.ofLongs(DType.I64, null, n);
+                c.add(new Case(Kernels.TRANSPOSE_BOUNDED, List.of(extent, new TensorValue(t, null, java.util.Arrays.copyOf(x.bytes(), 15 * t.bytes()))), t, 15,
+                        new long[] {2, 1, t.bytes(), 3, 5, 1, 0}, new double[0], 0, 0, -1, new TensorValue(t, null, java.util.Arrays.copyOf(y.bytes(), 15 * t.bytes()))));
+                c.add(new Case(Kernels.TRANSPOSE_BOUNDED, List.of(extent, x), t, 30, new long[] {3, 0, t.bytes(), 5, 2, 3, 2, 0, 1}, new double[0], 0, 0, -1, y));
+            }
+        }
         return c;
     }
 
@@ -1611,7 +1647,8 @@ class KernelEmulationTest {
             for (Case c : cases) {
                 byte[][] args = new byte[c.inputs().size() + 1][];
                 for (int i = 0, k = 0; i < args.length; i++) if (i != c.comparedArg()) args[i] = c.inputs().get(k++).bytes();
-                args[c.comparedArg()] = new byte[Math.toIntExact(c.out().byteSize(c.outputs()))];   // packed types: ceil(n * bits / 8)
+                args[c.comparedArg()] = c.initial() != null ? c.initial().bytes().clone()
+                        : new byte[Math.toIntExact(c.out().byteSize(c.outputs()))];   // packed types: ceil(n * bits / 8)
                 want.add(new TensorValue(c.out(), new long[] {c.outputs()}, onSimulator(sim, c, args)));
                 bounds.add(c.ulps() == TF32 ? tf32Bound(sim, c, args) : null);
                 KernelCall shape = new KernelCall(c.kernel(), List.of(), c.ints(), c.floats(), "shape");

@@ -80,6 +80,31 @@ class RunOnnxTest {
         assertThat(r.out()).contains(": matches (output 'y', ");
     }
 
+    /**
+     * A bounded output computed from a data-dependent one (NonZero, then Cast: ir.OpSpec.BoundedFlow) is
+     * compared by --expect and written by --output in its actual shape [2, 3], not its bound [2, 6].
+     */
+    @Test
+    void anOutputComputedFromADataDependentOneIsComparedAndWrittenInItsActualShape() throws Exception {
+        OnnxMl.GraphProto.Builder g = OnnxMl.GraphProto.newBuilder().setName("nzcast")
+                .addInput(info("x", 2, 3)).addOutput(OnnxMl.ValueInfoProto.newBuilder().setName("z")
+                        .setType(OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(1))))
+                .addNode(OnnxMl.NodeProto.newBuilder().setName("nz").setOpType("NonZero").addInput("x").addOutput("y"))
+                .addNode(OnnxMl.NodeProto.newBuilder().setName("cast").setOpType("Cast").addInput("y").addOutput("z")
+                        .addAttribute(OnnxMl.AttributeProto.newBuilder().setName("to").setI(1).setType(OnnxMl.AttributeProto.AttributeType.INT)));
+        Path model = dir.resolve("nzcast.onnx");
+        Files.write(model, OnnxMl.ModelProto.newBuilder().setIrVersion(7).setGraph(g)
+                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setVersion(13)).build().toByteArray());
+        Path x = dir.resolve("x.pb"), ref = dir.resolve("z.pb"), outs = dir.resolve("outs");
+        OnnxTensorFile.write(x, "x", org.arenaplan.ir.TensorValue.ofFloats(new long[]{2, 3}, 0, 2, 0, 5, 0, -1));
+        OnnxTensorFile.write(ref, "z", org.arenaplan.ir.TensorValue.ofFloats(new long[]{2, 3}, 0, 1, 1, 1, 0, 2));
+        Cli r = Cli.run("run", model.toString(), "--device", "sim", "--mode", "all", "--iterations", "1", "--input", "x=" + x, "--expect", "z=" + ref,
+                "--output", outs.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(": matches (output 'z', ");
+        assertThat(OnnxTensorFile.read(outs).value().shape()).containsExactly(2, 3);   // one output: --output names its file
+    }
+
     /** Runs a model whose outputs, named {@code names} in order, are Relu, Neg and Sigmoid of its input x, with {@code --output outs}; the run must succeed. */
     private Cli runWritingOutputs(Path outs, String... names) throws Exception {
         OnnxMl.GraphProto.Builder g = OnnxMl.GraphProto.newBuilder().setName("clash").addInput(info("x", 2, 3));

@@ -1,0 +1,135 @@
+package org.arenaplan.ir;
+
+import java.util.Arrays;
+
+/**
+ * The {@link OpSpec.BoundedFlow}s the op registry declares, each admitting only inputs for which
+ * its kind's kernels, run over the upper bounds, leave every bounded output <em>compact</em> (the
+ * actual tensor row-major in its leading elements). A bounded tensor whose dimensions before its
+ * bounded axis are all 1 is compact exactly when it is padded (each row of the bound either an
+ * actual row or a tail row), so row-wise kernels keep it so; otherwise only kernels blind to the
+ * layout do (elementwise over operands of one shape or single values; Gather reading the indices
+ * in flat order). Each rule throws {@link GraphException} with the reason it refuses.
+ */
+public final class BoundedFlows {
+    private BoundedFlows() { }
+
+    /**
+     * Elementwise kinds of one output broadcast from their inputs (numpy broadcasting; ONNX
+     * Operators.md, "Broadcasting"): unary ops, Cast, Add, Mul, Where, ... Admitted: every bounded
+     * input of the output's shape and every other a single value (the kernel's flat index is the
+     * actual tensor's: any bounded axis); or the bounded axis the outermost of more than one
+     * element and no other input spanning it (rows broadcast as rows). The output is bounded along
+     * the inputs' bounded axis, aligned from the right.
+     */
+    public static int[] elementwise(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] y = out[0];
+        int j = -1;
+        for (int k = 0; k < in.length; k++) {
+            if (axes[k] < 0) continue;
+            int jk = axes[k] + y.length - in[k].length;
+            if (in[k][axes[k]] != y[jk])
+                throw new GraphException("input #" + k + " " + Arrays.toString(in[k]) + " is broadcast along its bounded axis " + axes[k] + " to " + Arrays.toString(y));
+            if (j >= 0 && j != jk) throw new GraphException("its inputs are bounded along different axes of the output " + Arrays.toString(y));
+            j = jk;
+        }
+        boolean flat = true;
+        for (int k = 0; k < in.length; k++) flat &= axes[k] >= 0 ? Arrays.equals(in[k], y) : product(in[k], 0, in[k].length) == 1;
+        if (flat) return new int[]{j};
+        if (product(y, 0, j) != 1)
+            throw new GraphException("it broadcasts over output " + Arrays.toString(y) + ", whose bounded axis " + j + " has axes of more than one element before it");
+        for (int k = 0; k < in.length; k++) {
+            int jk = j - (y.length - in[k].length);
+            if (axes[k] < 0 && jk >= 0 && in[k][jk] != 1)
+                throw new GraphException("input #" + k + " " + Arrays.toString(in[k]) + " spans the bounded axis " + j + " of the output with " + in[k][jk]
+                        + " elements, where the actual extent is known only after the run");
+        }
+        return new int[]{j};
+    }
+
+    /**
+     * Gather (ONNX Gather-13; attribute {@code axis} non-negative as imported): bounded indices,
+     * with every data extent before {@code axis} 1 (the output is then the rows of the indices in
+     * their flat order: compact for any bounded axis of the indices), and a data axis of at least one
+     * element (the tail's zeros index row 0); or bounded data gathered along another axis, its
+     * bounded axis the outermost of more than one element in the data and in the output.
+     */
+    public static int[] gather(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] d = in[0], idx = in[1];
+        int axis = (int) Math.floorMod(a.integer("axis"), d.length);
+        if (axes[0] >= 0 && axes[1] >= 0) throw new GraphException("its data and its indices are both bounded");
+        if (axes[1] >= 0) {
+            if (product(d, 0, axis) != 1)
+                throw new GraphException("data " + Arrays.toString(d) + " has " + product(d, 0, axis) + " slices before axis " + axis + ", so the rows gathered for each would lie apart, not compact");
+            if (d[axis] == 0 && product(idx, 0, idx.length) > 0)
+                throw new GraphException("axis " + axis + " of data " + Arrays.toString(d) + " is empty, so no index is valid");
+            return new int[]{axis + axes[1]};
+        }
+        int b = axes[0];
+        if (b == axis) throw new GraphException("it gathers along the bounded axis " + b + " itself");
+        int j = b < axis ? b : b - 1 + idx.length;
+        if (product(d, 0, b) != 1 || product(out[0], 0, j) != 1)
+            throw new GraphException("the bounded axis of data " + Arrays.toString(d) + " (" + b + ") or of the output " + Arrays.toString(out[0]) + " (" + j
+                    + ") has axes of more than one element before it");
+        return new int[]{j};
+    }
+
+    /**
+     * The view kinds (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout): the same elements in
+     * the same order, so the actual tensor stays compact where the output has one axis of the
+     * bounded axis's extent with as many elements before and after it as the input has (axes of
+     * one element added or removed); a reshape that splits or merges the bounded axis, or one that
+     * leaves two such axes (of one element), is refused.
+     */
+    public static int[] reshape(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] x = in[0], y = out[0];
+        int b = axes[0];
+        if (Arrays.equals(x, y)) return new int[]{b};   // Identity, Dropout: the same axis, even among axes of one element
+        long before = product(x, 0, b), after = product(x, b + 1, x.length);
+        int found = -1;
+        for (int j = 0; j < y.length; j++) {
+            if (y[j] != x[b] || product(y, 0, j) != before || product(y, j + 1, y.length) != after) continue;
+            if (found >= 0) throw new GraphException("output " + Arrays.toString(y) + " has two axes (" + found + " and " + j + ") that could be the bounded axis " + b + " of " + Arrays.toString(x));
+            found = j;
+        }
+        if (found < 0) throw new GraphException("it reshapes " + Arrays.toString(x) + " to " + Arrays.toString(y) + ", splitting or merging the bounded axis " + b);
+        return new int[]{found};
+    }
+
+    /**
+     * Slice (ONNX Slice-13, as imported: attributes starts, ends, axes, steps; {@link IndexShapeRules#slice}):
+     * the bounded axis the outermost of more than one element, taken from its start with step 1 (a
+     * prefix: keep[:k], the actual count then min(n, k), which is the output's bound clamping n,
+     * {@link Graph.Bounded}); any other axis sliced freely (rows stay rows).
+     */
+    public static int[] slice(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] x = in[0];
+        int b = axes[0];
+        if (!a.has("starts")) throw new GraphException("a Slice declared only as a view has no starts to check");
+        IndexShapeRules.Range r = IndexShapeRules.slice(a, x)[b];
+        if (r.start() != 0 || (r.step() != 1 && r.count() > 1))
+            throw new GraphException("it takes the bounded axis " + b + " from " + r.start() + " by step " + r.step() + ", not a prefix (start 0, step 1)");
+        if (product(x, 0, b) != 1)
+            throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");
+        return new int[]{b};
+    }
+
+    /**
+     * Transpose (ONNX Transpose; attribute {@code perm}, the reversed axes by default): any bounded
+     * axis, since its lowering then reads the count and transposes the actual tensor
+     * ({@code device.Kernels#TRANSPOSE_BOUNDED}: NonZero's [rank, n] to [n, rank]); ranks up to 16.
+     */
+    public static int[] transpose(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        int rank = in[0].length;
+        if (rank > 16) throw new GraphException("input of rank " + rank + " is above the 16 axes transpose_bounded takes");
+        long[] perm = a.permutation(rank);
+        for (int d = 0; d < rank; d++) if (perm[d] == axes[0]) return new int[]{d};
+        throw new GraphException("perm " + Arrays.toString(perm) + " does not name axis " + axes[0]);
+    }
+
+    private static long product(long[] s, int from, int to) {
+        long p = 1;
+        for (int i = from; i < to; i++) p *= s[i];
+        return p;
+    }
+}

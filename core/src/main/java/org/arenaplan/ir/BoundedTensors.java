@@ -1,0 +1,99 @@
+package org.arenaplan.ir;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which tensors of a graph are bounded, and by which runtime extent: the data-dependent outputs of
+ * the {@link OpSpec.BoundedRule} kinds (NonZero, Compress, Unique, NonMaxSuppression), and the
+ * outputs of the ops that read one through their kind's {@link OpSpec.BoundedFlow}, which share its
+ * extent. One pass over the schedule when the graph is built; every other reader is refused in one
+ * line naming it and the op whose extent bounds what it reads.
+ */
+final class BoundedTensors {
+    private BoundedTensors() { }
+
+    /**
+     * @param tensors every tensor of the graph, by name
+     * @param ops     the ops in schedule order (inputs written before they are read)
+     * @return each bounded tensor's extent and axis
+     * @throws GraphException naming the op and the tensor, for an op that reads a runtime extent, a
+     *         bounded tensor its kind does not carry (or carries only otherwise: the rule's reason),
+     *         tensors bounded by two extents, or writes a bounded output of a packed element type
+     */
+    static Map<String, Graph.Bounded> of(Map<String, Tensor> tensors, List<Op> ops) {
+        Map<String, Graph.Bounded> bounded = new HashMap<>();
+        Map<String, Op> extentOf = new HashMap<>();   // runtime extent -> the op that writes it
+        for (int p = 0; p < ops.size(); p++) {
+            Op op = ops.get(p);
+            OpSpec spec = OpRegistry.get(op.kind());
+            String where = "op '" + op.name() + "' (" + op.kind() + ", position " + p + ")";
+            int[] axes = new int[op.inputs().size()];
+            String read = null, extent = null;
+            for (int j = 0; j < axes.length; j++) {
+                String t = op.inputs().get(j);
+                Op from = extentOf.get(t);
+                if (from != null)
+                    throw new GraphException(where + " reads '" + t + "', the runtime extent of op '" + from.name() + "' (" + from.kind() + "), which only the executors read after the run");
+                Graph.Bounded b = bounded.get(t);
+                axes[j] = b == null ? -1 : b.axis();
+                if (b == null) continue;
+                if (extent != null && !extent.equals(b.extent()))
+                    throw new GraphException(where + " reads '" + read + "' and '" + t + "', bounded by the runtime extents of op '" + extentOf.get(extent).name()
+                            + "' and op '" + extentOf.get(b.extent()).name() + "', whose actual extents may differ");
+                read = read == null ? t : read;
+                extent = b.extent();
+            }
+            if (spec != null && spec.bounded() != null) {
+                if (read != null) throw refusal(where, read, extentOf.get(extent), op.kind() + " reads no bounded tensor");
+                if (op.outputs().isEmpty()) continue;
+                extentOf.put(op.outputs().get(0), op);
+                for (int k = 1; k < op.outputs().size(); k++) {
+                    Tensor y = tensors.get(op.outputs().get(k));
+                    if (!y.hasShape()) continue;
+                    int axis = spec.bounded().axis(OpAttrs.of(op), y.shape(), k);
+                    if (axis >= 0) bounded.put(y.name(), new Graph.Bounded(op.outputs().get(0), axis));
+                }
+                continue;
+            }
+            if (read == null) continue;
+            Op origin = extentOf.get(extent);
+            if (spec == null || spec.carries() == null)
+                throw refusal(where, read, origin, op.kind() + " does not read a bounded tensor (docs/onnx.md, \"Data-dependent outputs\", lists the ops that do)");
+            long[][] in = new long[axes.length][], out = new long[op.outputs().size()][];
+            for (int j = 0; j < axes.length; j++) in[j] = shape(tensors, op.inputs().get(j), where, read, origin);
+            for (int k = 0; k < out.length; k++) out[k] = shape(tensors, op.outputs().get(k), where, read, origin);
+            int[] outAxes;
+            try {
+                outAxes = spec.carries().outputs(OpAttrs.of(op), in, axes, out);
+            } catch (GraphException e) {
+                throw refusal(where, read, origin, op.kind() + " reads it only where its kernels leave the result compact, and here " + e.getMessage());
+            }
+            for (int k = 0; k < out.length; k++) {
+                if (outAxes[k] < 0) continue;
+                Tensor y = tensors.get(op.outputs().get(k));
+                if (y.dtype() != null && y.dtype().isPacked())
+                    throw refusal(where, read, origin, "its output '" + y.name() + "' is " + y.dtype().jsonName() + ", packed, whose tail the executors cannot zero element by element");
+                bounded.put(y.name(), new Graph.Bounded(extent, outAxes[k]));
+            }
+        }
+        return bounded;
+    }
+
+    private static long[] shape(Map<String, Tensor> tensors, String t, String where, String read, Op origin) {
+        Tensor x = tensors.get(t);
+        if (!x.hasShape()) throw refusal(where, read, origin, "tensor '" + t + "' has no shape");
+        return x.shape();
+    }
+
+    /**
+     * "op 'r' (ReduceSum, position 2) reads 'y', a data-dependent output of op 'nz' (NonZero), whose
+     * shape is known only after its kernel runs; WHY" ("computed from a data-dependent output" where
+     * {@code read} is not the origin's own output).
+     */
+    private static GraphException refusal(String where, String read, Op origin, String why) {
+        return new GraphException(where + " reads '" + read + "', " + (origin.outputs().contains(read) ? "a" : "computed from a") + " data-dependent output of op '"
+                + origin.name() + "' (" + origin.kind() + "), whose shape is known only after its kernel runs; " + why);
+    }
+}

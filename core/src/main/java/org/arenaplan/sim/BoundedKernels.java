@@ -1,0 +1,90 @@
+package org.arenaplan.sim;
+
+import org.arenaplan.device.DeviceException;
+import org.arenaplan.device.KernelArg;
+import org.arenaplan.device.KernelCall;
+import org.arenaplan.device.Kernels;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The simulator's kernels of ops that carry a bounded tensor ({@code ir.OpSpec.BoundedFlow};
+ * layouts in {@link Kernels}): {@link Kernels#ZERO_TAIL} zeroes a bounded tensor's tail past the
+ * n * per elements its runtime extent n covers; {@link Kernels#TRANSPOSE_BOUNDED} transposes the
+ * actual tensor a bounded one holds compactly. CUDA's twins are in bounded.cuh.
+ */
+final class BoundedKernels {
+    private BoundedKernels() { }
+
+    /** The computation of {@code c}, or null when it is not one of these kernels. */
+    static Runnable bind(KernelCall c) {
+        return switch (c.name()) {
+            case Kernels.ZERO_TAIL -> zeroTail(c);
+            case Kernels.TRANSPOSE_BOUNDED -> transposeBounded(c);
+            default -> null;
+        };
+    }
+
+    private static Runnable zeroTail(KernelCall c) {
+        SimKernels.need(c, 2, 3);
+        long per = c.intArg(0), total = c.intArg(1);
+        int es = SimKernels.elementBytes(c, 2);
+        if (per < 0 || total < 0) throw fail(c, "per " + per + " and total " + total + " must not be negative");
+        size(c, 0, 8);
+        size(c, 1, total * es);
+        return () -> {
+            long n = SimKernels.in(c, 0).getLong(0);
+            long start = n < 0 ? 0 : per == 0 ? total : Math.min(total, n > total / per ? total : n * per);
+            if (start >= total) return;
+            KernelArg y = c.pointer(1);
+            int bytes = Math.toIntExact((total - start) * es);
+            SimDevice.block(y.pointer()).write(y.pointer().offset() + start * es, new byte[bytes], 0, bytes);
+        };
+    }
+
+    private static Runnable transposeBounded(KernelCall c) {
+        SimKernels.need(c, 3, 3);
+        int rank = SimKernels.i(c, 0), axis = SimKernels.i(c, 1), es = SimKernels.elementBytes(c, 2);
+        if (rank < 1 || rank > Kernels.NONZERO_MAX_RANK || axis < 0 || axis >= rank) throw fail(c, "rank " + rank + " and axis " + axis + " out of range");
+        SimKernels.need(c, 3, 3 + 2 * rank);
+        long[] bound = new long[rank];
+        int[] perm = new int[rank];
+        long total = 1;
+        for (int d = 0; d < rank; d++) {
+            bound[d] = c.intArg(3 + d);
+            perm[d] = SimKernels.i(c, 3 + rank + d);
+            if (perm[d] < 0 || perm[d] >= rank) throw fail(c, "perm[" + d + "] = " + perm[d] + " is outside [0, " + rank + ")");
+            total *= bound[d];
+        }
+        size(c, 0, 8);
+        size(c, 1, total * es);
+        size(c, 2, total * es);
+        return () -> {
+            long n = SimKernels.in(c, 0).getLong(0);
+            long[] s = bound.clone();
+            s[axis] = Math.max(0, Math.min(n, bound[axis]));
+            long[] stride = new long[rank];
+            long m = 1;
+            for (int d = rank - 1; d >= 0; d--) { stride[d] = m; m *= s[d]; }
+            ByteBuffer x = SimKernels.in(c, 1), y = SimKernels.out(c, 2);
+            for (long i = 0; i < m; i++) {
+                long rest = i, at = 0;
+                for (int d = rank - 1; d >= 0; d--) {
+                    long e = s[perm[d]];
+                    at += rest % e * stride[perm[d]];
+                    rest /= e;
+                }
+                for (int b = 0; b < es; b++) y.put((int) (i * es + b), x.get((int) (at * es + b)));
+            }
+            SimKernels.store(c, 2, y);
+        };
+    }
+
+    private static void size(KernelCall c, int k, long bytes) {
+        if (c.pointer(k).bytes() != bytes) throw fail(c, "argument " + k + " (" + c.pointer(k).tensor() + ") has " + c.pointer(k).bytes() + " B, the layout needs " + bytes);
+    }
+
+    private static DeviceException fail(KernelCall c, String why) {
+        return new DeviceException("'" + c.label() + "': kernel " + c.name() + ": " + why);
+    }
+}

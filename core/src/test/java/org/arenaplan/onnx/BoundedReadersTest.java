@@ -1,0 +1,212 @@
+package org.arenaplan.onnx;
+
+import org.arenaplan.device.Device;
+import org.arenaplan.device.DeviceOptions;
+import org.arenaplan.device.Devices;
+import org.arenaplan.exec.AllClose;
+import org.arenaplan.exec.Executors;
+import org.arenaplan.exec.Mode;
+import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Graph;
+import org.arenaplan.ir.TensorValue;
+import org.arenaplan.plan.ArenaPlanner;
+import org.arenaplan.plan.PlanValidator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.arenaplan.onnx.TransformerOpsTest.feed;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Ops that read a data-dependent output ({@code ir.OpSpec.BoundedFlow}): torchvision's
+ * {@code batched_nms} and {@code postprocess_detections} as exported to ONNX (NonMaxSuppression,
+ * Gather of the selected box indices, Squeeze, Gather of boxes, scores and labels, Cast,
+ * elementwise), through import, planning and every executor mode on the simulator against ONNX
+ * Runtime 1.22; the zeros past the actual elements after each such op; and the readers that stay
+ * refused, in one line naming both ops.
+ */
+class BoundedReadersTest {
+    @TempDir
+    Path dir;
+
+    /** Six boxes [x1, y1, x2, y2]: 0 and 1 overlap (IoU 0.68), 2 and 3 overlap (IoU 0.82), 4 and 5 apart from all. */
+    private static final TensorValue BOXES = TensorValue.ofFloats(new long[]{6, 4},
+            0, 0, 10, 10, 1, 1, 11, 11, 20, 20, 30, 30, 21, 20, 31, 30, 50, 50, 60, 60, 70, 0, 80, 10);
+    private static final TensorValue SCORES = TensorValue.ofFloats(new long[]{6}, 0.9f, 0.8f, 0.3f, 0.7f, 0.1f, 0.6f);
+    private static final TensorValue LABELS = TensorValue.ofLongs(DType.I64, new long[]{6}, 3, 1, 4, 1, 5, 9);
+
+    /**
+     * boxes [6, 4], scores [6], labels [6] → NMS over [1, 6, 4] and [1, 1, 6] (max 10 per class, IoU
+     * 0.5, score above 0.2) → selected [n, 3] → its box column as keep [n] (Gather of a scalar index)
+     * and as keep2 [n] (Gather of [2], then Squeeze) → kept boxes, scores, labels; boxes scaled per
+     * coordinate, score plus label, its Exp; the first two kept (Slice keep2[:2], torchvision's
+     * keep[:detections_per_img]) and their boxes; the kept boxes' x1, y1 (Slice along axis 1).
+     */
+    private static TinyOnnx detection() {
+        return new TinyOnnx().opset(13).input("b", 6L, 4L).input("s", 6L).input(OnnxDTypes.INT64, "labels", 6L)
+                .ints("ax0", 0).ints("ax01", 0, 1).ints("ax1", 1).ints("max", 10).floats("iou", 0.5f, 1).floats("thr", 0.2f, 1)
+                .scalar("two", 2).ints("twos", 2).raw("scale", new float[]{2, 3, 4, 5})
+                .node("ub", "Unsqueeze", List.of("b", "ax0"), List.of("b3"))
+                .node("us", "Unsqueeze", List.of("s", "ax01"), List.of("s3"))
+                .node("nms", "NonMaxSuppression", List.of("b3", "s3", "max", "iou", "thr"), List.of("sel"))
+                .node("pick", "Gather", List.of("sel", "two"), List.of("keep"), "axis", 1L)
+                .node("pick1", "Gather", List.of("sel", "twos"), List.of("keep1"), "axis", 1L)
+                .node("sq", "Squeeze", List.of("keep1", "ax1"), List.of("keep2"))
+                .node("gb", "Gather", List.of("b", "keep"), List.of("kb"), "axis", 0L)
+                .node("gs", "Gather", List.of("s", "keep2"), List.of("ks"), "axis", 0L)
+                .node("gl", "Gather", List.of("labels", "keep"), List.of("kl"), "axis", 0L)
+                .node("cl", "Cast", List.of("kl"), List.of("klf"), "to", 1L)
+                .node("mb", "Mul", List.of("kb", "scale"), List.of("kbs"))
+                .node("add", "Add", List.of("ks", "klf"), List.of("ksum"))
+                .node("ex", "Exp", List.of("ksum"), List.of("e"))
+                .ints("zero", 0).ints("k2", 2)
+                .node("top", "Slice", List.of("keep2", "zero", "k2", "ax0"), List.of("top2"))
+                .node("gt", "Gather", List.of("b", "top2"), List.of("tb"), "axis", 0L)
+                .node("xy", "Slice", List.of("kb", "zero", "k2", "ax1"), List.of("kxy"))
+                .outputOfType(OnnxDTypes.INT64, "top2").outputOfType(OnnxDTypes.FLOAT, "tb").outputOfType(OnnxDTypes.FLOAT, "kxy")
+                .outputOfType(OnnxDTypes.FLOAT, "kb").outputOfType(OnnxDTypes.FLOAT, "ks").outputOfType(OnnxDTypes.INT64, "kl")
+                .outputOfType(OnnxDTypes.FLOAT, "kbs").outputOfType(OnnxDTypes.FLOAT, "e").outputOfType(OnnxDTypes.INT64, "keep2");
+    }
+
+    @Test
+    void torchvisionPostprocessingAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        Map<String, TensorValue> in = feed("b", BOXES, "s", SCORES, "labels", LABELS);
+        Map<String, TensorValue> got = agreeInEveryMode(detection(), in);
+        // boxes 0, 3, 5 kept by score (1 overlaps 0, 2 overlaps 3 and scores below 0.7; 4 below the threshold)
+        assertThat(got.get("keep2").longs()).containsExactly(0, 3, 5);
+        assertThat(got.get("kb").shape()).containsExactly(3, 4);
+        assertThat(got.get("kl").longs()).containsExactly(3, 1, 9);
+        assertThat(got.get("top2").longs()).containsExactly(0, 3);
+        assertThat(got.get("kxy").shape()).containsExactly(3, 2);
+        // nothing selected: every output [0] or [0, 4]
+        Map<String, TensorValue> none = agreeInEveryMode(detection(), feed("b", BOXES, "s", TensorValue.ofFloats(new long[]{6}, new float[6]), "labels", LABELS));
+        assertThat(none.get("kbs").shape()).containsExactly(0, 4);
+    }
+
+    /**
+     * The zeros past the actual elements hold after every op that reads a bounded tensor: keep - 4
+     * gathers from 2 rows, its actual indices 0 and 1; without the zeroed tail its tail would hold
+     * 0 - 4 = -4, outside [-2, 2), and the Gather would stop the run.
+     */
+    @Test
+    void theTailStaysZeroSoAGatherOfDerivedIndicesReadsRowZero() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(13).input("b", 6L, 4L).input("s", 6L).input("d", 2L, 3L)
+                .ints("ax0", 0).ints("ax01", 0, 1).ints("max", 10).floats("iou", 0.5f, 1).floats("thr", 0.5f, 1).scalar("two", 2).ints("four", 4)
+                .node("ub", "Unsqueeze", List.of("b", "ax0"), List.of("b3"))
+                .node("us", "Unsqueeze", List.of("s", "ax01"), List.of("s3"))
+                .node("nms", "NonMaxSuppression", List.of("b3", "s3", "max", "iou", "thr"), List.of("sel"))
+                .node("pick", "Gather", List.of("sel", "two"), List.of("keep"), "axis", 1L)
+                .node("sub", "Sub", List.of("keep", "four"), List.of("idx"))
+                .node("g", "Gather", List.of("d", "idx"), List.of("rows"), "axis", 0L)
+                .outputOfType(OnnxDTypes.FLOAT, "rows");
+        TensorValue s = TensorValue.ofFloats(new long[]{6}, 0.1f, 0.1f, 0.1f, 0.1f, 0.9f, 0.8f);
+        TensorValue d = TensorValue.ofFloats(new long[]{2, 3}, 1, 2, 3, 4, 5, 6);
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("b", BOXES, "s", s, "d", d));
+        assertThat(got.get("rows").floats()).containsExactly(1, 2, 3, 4, 5, 6);
+    }
+
+    /**
+     * torch.nonzero(x) as exported: NonZero's [rank, n] transposed to [n, rank] (transpose_bounded reads
+     * the count: the compact [rank, n] is not the bound's [rank, numel] layout), then its rows as
+     * indices into a table; rank 3, some, none and all non-zero.
+     */
+    @Test
+    void nonZeroTransposedAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(13).input("x", 2L, 3L, 2L).input("table", 3L, 2L).ints("ax", 1)
+                .node("nz", "NonZero", List.of("x"), List.of("y"))
+                .node("tr", "Transpose", List.of("y"), List.of("idx"))
+                .node("col", "Gather", List.of("idx", "ax"), List.of("c1"), "axis", 1L)
+                .node("sq", "Squeeze", List.of("c1", "ax"), List.of("rowsAt"))
+                .node("g", "Gather", List.of("table", "rowsAt"), List.of("rows"), "axis", 0L)
+                .outputOfType(OnnxDTypes.INT64, "idx").outputOfType(OnnxDTypes.FLOAT, "rows");
+        TensorValue table = TensorValue.ofFloats(new long[]{3, 2}, 1, 2, 3, 4, 5, 6);
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, 0, 1.5f, 0, 0, 3, 0, 0, -2, 0, 0, 0, 7), "table", table));
+        assertThat(got.get("idx").shape()).containsExactly(4, 3);
+        assertThat(got.get("idx").longs()).containsExactly(0, 0, 1, 0, 2, 0, 1, 0, 1, 1, 2, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, new float[12]), "table", table));
+        float[] ones = new float[12];
+        java.util.Arrays.fill(ones, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, ones), "table", table));
+    }
+
+    /** ONNX Runtime's outputs and the simulator's in every executor mode (planned, per-tensor, pool, graph): shapes, types and values equal. */
+    private Map<String, TensorValue> agreeInEveryMode(TinyOnnx model, Map<String, TensorValue> in) throws Exception {
+        Map<String, TensorValue> want = OrtOracle.run(model.bytes(), in);
+        Path file = dir.resolve("m.onnx");
+        Files.write(file, model.bytes());
+        Graph g = OnnxImporter.load(file, Map.of());
+        var plan = ArenaPlanner.plan(g);
+        assertThat(PlanValidator.validate(plan)).isEmpty();
+        try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
+            Executors.Comparison runs = Executors.run(plan, device, List.of(Mode.values()), 1, in, 1);
+            for (Mode mode : Mode.values()) {
+                Map<String, TensorValue> got = runs.last(mode).outputs();
+                assertThat(got.keySet()).as(mode.toString()).containsExactlyInAnyOrderElementsOf(want.keySet());
+                for (String out : want.keySet()) {
+                    TensorValue w = want.get(out), v = got.get(out);
+                    assertThat(v.dtype()).as(mode + " " + out).isEqualTo(w.dtype());
+                    assertThat(v.shape()).as(mode + " " + out).isEqualTo(w.shape());
+                    AllClose c = AllClose.compare(v, w, 1e-6, 1e-6);
+                    assertThat(c.ok()).as("%s output '%s': %s", mode, out, c.describe(w.shape())).isTrue();
+                }
+            }
+            return runs.last(Mode.PLANNED).outputs();
+        }
+    }
+
+    private static TinyOnnx selected() {
+        return new TinyOnnx().opset(13).input("b3", 1L, 6L, 4L).input("s3", 1L, 1L, 6L).ints("max", 10).floats("iou", 0.5f, 1).scalar("two", 2)
+                .node("nms", "NonMaxSuppression", List.of("b3", "s3", "max", "iou"), List.of("sel"))
+                .node("pick", "Gather", List.of("sel", "two"), List.of("keep"), "axis", 1L);
+    }
+
+    /** As for a data-dependent output itself, a computed one's declared shape may give one run's extent on one axis, at most the bound. */
+    @Test
+    void aDeclaredShapeOfAComputedOutputMayGiveOneRunsExtentOnOneAxis() throws Exception {
+        Path file = dir.resolve("declared.onnx");
+        Files.write(file, selected().input("b", 6L, 4L).output("kb", 2L, 4L).node("g", "Gather", List.of("b", "keep"), List.of("kb"), "axis", 0L).bytes());
+        Graph g = OnnxImporter.load(file, Map.of());
+        assertThat(g.tensor("kb").shape()).containsExactly(6, 4);
+        assertThat(g.bounded("kb").axis()).isZero();
+        OnnxOpRuns.refused(dir, selected().input("b", 6L, 4L).output("kb", 2L, 3L).node("g", "Gather", List.of("b", "keep"), List.of("kb"), "axis", 0L),
+                "graph output 'kb' is declared [2, 3] but infers to [6, 4]");
+    }
+
+    @Test
+    void whatCannotKeepTheActualTensorCompactIsRefusedNamingBothOps() throws Exception {
+        String from = "computed from a data-dependent output of op 'nms' (NonMaxSuppression), whose shape is known only after its kernel runs; ";
+        OnnxOpRuns.refused(dir, selected().ints("ax", 0).outputOfType(OnnxDTypes.INT64, "sum").node("r", "ReduceSum", List.of("keep", "ax"), List.of("sum")),
+                "op 'r' (ReduceSum, position 2) reads 'keep', " + from + "ReduceSum does not read a bounded tensor");
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(13).input("x", 2L, 3L).outputOfType(OnnxDTypes.INT64, "t")
+                        .node("nz", "NonZero", List.of("x"), List.of("y")).node("cs", "CumSum", List.of("y", "ax"), List.of("t")).ints("ax", 1),
+                "op 'cs' (CumSum, position 1) reads 'y', a data-dependent output of op 'nz' (NonZero), whose shape is known only after its kernel runs; CumSum does not read");
+        // the rows gathered for each of the 2 outer slices would lie apart
+        OnnxOpRuns.refused(dir, selected().input("d", 2L, 6L).outputOfType(OnnxDTypes.FLOAT, "y").node("g", "Gather", List.of("d", "keep"), List.of("y"), "axis", 1L),
+                "op 'g' (Gather, position 2) reads 'keep', " + from + "Gather reads it only where its kernels leave the result compact, and here data [2, 6] has 2 slices before axis 1");
+        // a [6] operand that spans the bounded axis (ONNX Runtime fails unless n is 6)
+        OnnxOpRuns.refused(dir, selected().ints("six", 0, 1, 2, 3, 4, 5).outputOfType(OnnxDTypes.INT64, "y").node("a", "Add", List.of("keep", "six"), List.of("y")),
+                "spans the bounded axis 0 of the output with 6 elements");
+        // two extents: the actual counts may differ
+        OnnxOpRuns.refused(dir, selected().input("s4", 1L, 1L, 6L).node("nms2", "NonMaxSuppression", List.of("b3", "s4", "max", "iou"), List.of("sel2"))
+                        .node("pick2", "Gather", List.of("sel2", "two"), List.of("keep2"), "axis", 1L).outputOfType(OnnxDTypes.INT64, "y")
+                        .node("a", "Add", List.of("keep", "keep2"), List.of("y")),
+                "reads 'keep' and 'keep2', bounded by the runtime extents of op 'nms' and op 'nms2', whose actual extents may differ");
+        // a Slice of the bounded axis that is not a prefix
+        OnnxOpRuns.refused(dir, selected().ints("one", 1).ints("k", 3).ints("ax", 0).outputOfType(OnnxDTypes.INT64, "y")
+                        .node("sl", "Slice", List.of("keep", "one", "k", "ax"), List.of("y")),
+                "op 'sl' (Slice, position 2) reads 'keep', " + from + "Slice reads it only where its kernels leave the result compact, and here it takes the bounded axis 0 from 1 by step 1");
+        // through a sequence (its elements are views of the tensors): the refusal names the user's nodes, not the importer's
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(13).input("x", 4L).scalar("zero", 0).outputOfType(OnnxDTypes.INT64, "z")
+                        .node("nz", "NonZero", List.of("x"), List.of("y")).node("sc", "SequenceConstruct", List.of("y"), List.of("ys"))
+                        .node("at", "SequenceAt", List.of("ys", "zero"), List.of("w")).node("r", "ReduceSum", List.of("w"), List.of("z")),
+                "op 'r' (ReduceSum, position 2) reads 'w', computed from a data-dependent output of op 'nz' (NonZero)");
+        // Shape is computed at import from the bound: refused at its node
+        OnnxOpRuns.refused(dir, selected().outputOfType(OnnxDTypes.INT64, "n").node("sh", "Shape", List.of("keep"), List.of("n")),
+                "node 'sh' (Shape");
+    }
+}
