@@ -109,6 +109,9 @@ public final class BoundedFlows {
         IndexShapeRules.Range r = IndexShapeRules.slice(a, x)[b];
         if (r.start() != 0 || (r.step() != 1 && r.count() > 1))
             throw new GraphException("it takes the bounded axis " + b + " from " + r.start() + " by step " + r.step() + ", not a prefix (start 0, step 1)");
+        long end = rawEnd(a, x.length, b);
+        if (r.step() > 0 && end < 0)   // counted back from the actual extent, which the bound does not give: [:-1] of n rows is n - 1 rows
+            throw new GraphException("it ends the bounded axis " + b + " at " + end + ", counted from the actual extent, which is known only after the run");
         if (product(x, 0, b) != 1)
             throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");
         return new int[]{b};
@@ -125,6 +128,14 @@ public final class BoundedFlows {
         long[] perm = a.permutation(rank);
         for (int d = 0; d < rank; d++) if (perm[d] == axes[0]) return new int[]{d};
         throw new GraphException("perm " + Arrays.toString(perm) + " does not name axis " + axes[0]);
+    }
+
+    /** Slice's {@code ends} entry for axis {@code d} of a rank-{@code rank} input, as written (negative: from the end); Long.MAX_VALUE where the axis is not sliced. */
+    private static long rawEnd(OpAttrs a, int rank, int d) {
+        long[] ends = a.intsOrNull("ends"), axes = a.intsOrNull("axes");
+        for (int i = 0; i < ends.length; i++)
+            if (ShapeRules.axis(axes == null ? i : axes[i], rank, "axis") == d) return ends[i];
+        return Long.MAX_VALUE;
     }
 
     private static long product(long[] s, int from, int to) {

@@ -200,6 +200,10 @@ class BoundedReadersTest {
         OnnxOpRuns.refused(dir, selected().ints("one", 1).ints("k", 3).ints("ax", 0).outputOfType(OnnxDTypes.INT64, "y")
                         .node("sl", "Slice", List.of("keep", "one", "k", "ax"), List.of("y")),
                 "op 'sl' (Slice, position 2) reads 'keep', " + from + "Slice reads it only where its kernels leave the result compact, and here it takes the bounded axis 0 from 1 by step 1");
+        // a prefix whose end counts back from the actual extent ([:-1] of n rows is n - 1 rows, not min(n, bound - 1)): planned silently wrong before
+        OnnxOpRuns.refused(dir, selected().ints("zero0", 0).ints("back", -1).ints("ax", 0).outputOfType(OnnxDTypes.INT64, "y")
+                        .node("sl", "Slice", List.of("keep", "zero0", "back", "ax"), List.of("y")),
+                "op 'sl' (Slice, position 2) reads 'keep', " + from + "Slice reads it only where its kernels leave the result compact, and here it ends the bounded axis 0 at -1, counted from the actual extent");
         // through a sequence (its elements are views of the tensors): the refusal names the user's nodes, not the importer's
         OnnxOpRuns.refused(dir, new TinyOnnx().opset(13).input("x", 4L).scalar("zero", 0).outputOfType(OnnxDTypes.INT64, "z")
                         .node("nz", "NonZero", List.of("x"), List.of("y")).node("sc", "SequenceConstruct", List.of("y"), List.of("ys"))
