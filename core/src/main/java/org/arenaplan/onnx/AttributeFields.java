@@ -15,18 +15,23 @@ import java.util.List;
  * {@code ref_attr_name} still present sits in the model's graph.
  *
  * <p>No value field at all is legal (proto3 writers drop a value equal to the field's default,
- * e.g. INT 0), and a missing {@code type} is inferred from the one field set (writers before IR 2).
+ * e.g. INT 0). A missing {@code type} is inferred from the one field set only in a model of IR
+ * version 1: onnx.proto says of AttributeProto.type "this field MUST be present for this version of
+ * the IR" (IR version 2 on), and onnx 1.23.1's {@code check_model} refuses a model of IR 3 or later
+ * without it ("Field 'type' of 'attr' is required but missing", or "type field and data field
+ * mismatch" when it is written as UNDEFINED).
  */
 final class AttributeFields {
     private AttributeFields() { }
 
     /**
+     * @param ir   the model's ir_version
      * @param what the file, node and attribute, for the message
-     * @return the attribute's type: its {@code type}, or the one field set when {@code type} is UNDEFINED
+     * @return the attribute's type: its {@code type}, or (IR 1 only) the one field set when {@code type} is UNDEFINED
      * @throws OnnxException naming {@code what} for a {@code ref_attr_name}, a value in a field of another
-     *                       type, or more than one value field
+     *                       type, more than one value field, or {@code type} UNDEFINED at IR 2 or later
      */
-    static AttributeType check(OnnxMl.AttributeProto a, String what) {
+    static AttributeType check(OnnxMl.AttributeProto a, long ir, String what) {
         if (a.hasRefAttrName() && !a.getRefAttrName().isEmpty())
             throw new OnnxException(what + " refers to attribute '" + a.getRefAttrName() + "' of an enclosing function (ref_attr_name), outside any function body"
                     + " (onnx.proto: ref_attr_name is only used in a function; invalid in the main graph)");
@@ -52,6 +57,9 @@ final class AttributeFields {
                         + "; type and value field disagree (the ONNX checker: type field and data field mismatch)");
         if (set.size() > 1)
             throw new OnnxException(what + " holds " + set.size() + " values (" + set + "); an attribute has one value field (the ONNX checker refuses more)");
+        if (type == AttributeType.UNDEFINED && ir >= 2)
+            throw new OnnxException(what + " has no type (UNDEFINED)" + (set.isEmpty() ? "" : " but a value in its " + field(set.get(0)) + " field")
+                    + "; from IR version 2 on AttributeProto.type must be set (onnx.proto; the ONNX checker refuses it), and this model is IR " + ir);
         return type == AttributeType.UNDEFINED && !set.isEmpty() ? set.get(0) : type;
     }
 

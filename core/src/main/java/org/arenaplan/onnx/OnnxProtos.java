@@ -120,14 +120,14 @@ public final class OnnxProtos {
             if (before != null && before != o.getVersion())   // which one would a node mean? (the ONNX checker refuses this too)
                 throw new OnnxException(file + ": opset_import gives the domain '" + o.getDomain() + "' twice, as opset " + before + " and " + o.getVersion());
         }
-        return new OnnxModel(m.getIrVersion(), opsets, graph(LocalFunctions.inline(m, file), file, dir));
+        return new OnnxModel(m.getIrVersion(), opsets, graph(LocalFunctions.inline(m, file), m.getIrVersion(), file, dir));
     }
 
     /** A GraphProto: the model's graph, or the body of an If, Loop or Scan node (a GRAPH attribute). */
-    private static OnnxModel.Graph graph(OnnxMl.GraphProto g, String file, Path dir) {
+    private static OnnxModel.Graph graph(OnnxMl.GraphProto g, long ir, String file, Path dir) {
         List<OnnxModel.Node> nodes = new ArrayList<>(g.getNodeCount());
         Set<String> names = new HashSet<>();
-        for (int i = 0; i < g.getNodeCount(); i++) nodes.add(node(g.getNode(i), nodeName(g.getNode(i), i, names), file, dir));
+        for (int i = 0; i < g.getNodeCount(); i++) nodes.add(node(g.getNode(i), nodeName(g.getNode(i), i, names), ir, file, dir));
         for (OnnxMl.SparseTensorProto sp : g.getSparseInitializerList()) {   // one nothing reads may stay, as an unread initializer of an unknown type
             String name = sp.getValues().getName();
             for (OnnxModel.Node n : nodes)
@@ -188,20 +188,23 @@ public final class OnnxProtos {
         return name;
     }
 
-    /** @param name the node's name as {@link #nodeName} decided it */
-    private static OnnxModel.Node node(OnnxMl.NodeProto n, String name, String file, Path dir) {
+    /**
+     * @param name the node's name as {@link #nodeName} decided it
+     * @param ir   the model's ir_version (decides whether an attribute's {@code type} must be set)
+     */
+    private static OnnxModel.Node node(OnnxMl.NodeProto n, String name, long ir, String file, Path dir) {
         Map<String, OnnxModel.Attribute> attrs = new LinkedHashMap<>();
         for (OnnxMl.AttributeProto a : n.getAttributeList()) {
             String what = file + ": node '" + name + "' (" + n.getOpType() + ") attribute '" + a.getName() + "'";
-            if (attrs.put(a.getName(), attribute(a, dir, file, what)) != null)   // which one would the op mean? (the ONNX checker refuses this too)
+            if (attrs.put(a.getName(), attribute(a, ir, dir, file, what)) != null)   // which one would the op mean? (the ONNX checker refuses this too)
                 throw new OnnxException(what + " is given twice (each attribute name appears once per node)");
         }
         return new OnnxModel.Node(name, n.getOpType(), n.getDomain(), n.getInputList(), n.getOutputList(), attrs);
     }
 
-    /** Writers older than IR 3 may leave {@code type} unset; it is then taken from the field that is set ({@link AttributeFields}). */
-    private static OnnxModel.Attribute attribute(OnnxMl.AttributeProto a, Path dir, String file, String what) {
-        OnnxMl.AttributeProto.AttributeType type = AttributeFields.check(a, what);
+    /** A model of IR 1 may leave {@code type} unset; it is then taken from the field that is set ({@link AttributeFields}). */
+    private static OnnxModel.Attribute attribute(OnnxMl.AttributeProto a, long ir, Path dir, String file, String what) {
+        OnnxMl.AttributeProto.AttributeType type = AttributeFields.check(a, ir, what);
         Object value = switch (type) {
             case FLOAT -> (double) a.getF();
             case INT -> a.getI();
@@ -210,7 +213,7 @@ public final class OnnxProtos {
             case FLOATS -> a.getFloatsList().stream().mapToDouble(Float::doubleValue).toArray();
             case INTS -> a.getIntsList().stream().mapToLong(Long::longValue).toArray();
             case STRINGS -> a.getStringsList().stream().map(b -> b.toString(StandardCharsets.UTF_8)).toArray(String[]::new);
-            case GRAPH -> graph(a.getG(), file, dir);
+            case GRAPH -> graph(a.getG(), ir, file, dir);
             default -> null;
         };
         return new OnnxModel.Attribute(a.getName(), type.getNumber(), value);

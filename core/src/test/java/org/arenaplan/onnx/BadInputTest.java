@@ -217,6 +217,25 @@ class BadInputTest {
     }
 
     /**
+     * onnx.proto: AttributeProto.type "MUST be present" from IR version 2 on, and onnx 1.23.1's
+     * check_model refuses it missing (breaker20: it was read from whichever value field was set).
+     * An IR-1 model may still leave it out.
+     */
+    @Test
+    void anAttributeWithoutATypeIsRefusedFromIrVersion2On() throws Exception {
+        ai.onnx.proto.OnnxMl.ModelProto.Builder m = new TinyOnnx().input("x", 2L, 4L).output("y")
+                .node("s", "Softmax", List.of("x"), List.of("y"), "axis", 1L).model().toBuilder();
+        m.getGraphBuilder().getNodeBuilder(0).getAttributeBuilder(0).clearType();
+        Path untyped = write("untyped-attr.onnx", m.build().toByteArray());
+        assertThatThrownBy(() -> OnnxImporter.load(untyped, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(untyped + ": node 's' (Softmax) attribute 'axis' has no type (UNDEFINED) but a value in its i field; from IR version 2 on"
+                        + " AttributeProto.type must be set (onnx.proto; the ONNX checker refuses it), and this model is IR " + m.getIrVersion());
+        m.setIrVersion(1);
+        Path ir1 = write("untyped-attr-ir1.onnx", m.build().toByteArray());
+        assertThat(OnnxImporter.load(ir1, Map.of()).ops()).hasSize(1);
+    }
+
+    /**
      * ONNX IR wants node names unique, but the checker and ONNX Runtime run a model that repeats
      * one (breaker20: arenaplan refused "op name used twice"); a later node named like an earlier
      * one is named after its position too, as is an unnamed node whose name another node holds.
