@@ -1,5 +1,6 @@
 package org.arenaplan.onnx;
 
+import org.arenaplan.io.InputException;
 import org.arenaplan.io.Printable;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
@@ -208,23 +209,35 @@ public final class OnnxImporter {
     /**
      * The values of the graph inputs' named symbolic dims ({@code dim_param}) read from the shapes
      * of the values given for them, as {@code --dim NAME=V} would give them: the first input in
-     * file order naming a dim decides it; a later input of another extent is then refused where
-     * its value is checked against its shape. An input with no given value, a given value of
-     * another rank, an input with an initializer and a sequence or optional input give none.
+     * file order naming a dim decides it. An input with no given value, a given value of another
+     * rank, an input with an initializer and a sequence or optional input give none.
      *
      * @param shapes the given values' shapes by graph input name ("" for the model's one input
      *               without an initializer, where it has one); a name the file has no input of is ignored
+     * @param from   where each value of {@code shapes} came from, by the same key ({@code --input x=a.pb}), for the message
+     * @param known  dims given otherwise ({@code --dim}); they are not read here (each value is checked against them later)
      * @return dim name to extent, in order of appearance
+     * @throws InputException when a later value gives a dim another extent than the value that decided it,
+     *                        naming both sources, the inputs, their axes and the dim
      */
-    public static Map<String, Long> dimsOfGiven(Path file, Map<String, long[]> shapes) {
+    public static Map<String, Long> dimsOfGiven(Path file, Map<String, long[]> shapes, Map<String, String> from, Set<String> known) {
         List<OnnxModel.ValueInfo> fed = fedInputs(OnnxProtos.read(file));
         Map<String, Long> dims = new LinkedHashMap<>();
+        Map<String, String> decidedBy = new HashMap<>();
         for (OnnxModel.ValueInfo in : fed) {
-            long[] shape = shapes.containsKey(in.name()) || fed.size() > 1 ? shapes.get(in.name()) : shapes.get("");
+            String key = shapes.containsKey(in.name()) || fed.size() > 1 ? in.name() : "";
+            long[] shape = shapes.get(key);
             if (shape == null || in.notTensor() != null || !in.hasShape() || shape.length != in.dims().size()) continue;
             for (int a = 0; a < shape.length; a++) {
                 OnnxModel.Dim d = in.dims().get(a);
-                if (d.value() == null && !d.param().isEmpty()) dims.putIfAbsent(d.param(), shape[a]);
+                if (d.value() != null || d.param().isEmpty() || known.contains(d.param())) continue;
+                String here = from.getOrDefault(key, "the value") + " (input '" + in.name() + "' axis " + a + ")";
+                Long before = dims.putIfAbsent(d.param(), shape[a]);
+                if (before == null) decidedBy.put(d.param(), here);
+                else if (before != shape[a])
+                    throw new InputException(from.getOrDefault(key, "the value of input '" + in.name() + "'") + ": input '" + in.name() + "' axis " + a
+                            + " is dim '" + d.param() + "' = " + shape[a] + ", but " + decidedBy.get(d.param()) + " made " + d.param() + " = " + before
+                            + "; give files that agree, or --dim " + d.param() + "=VALUE");
             }
         }
         return dims;

@@ -92,6 +92,8 @@ final class TensorFiles {
      * given wins (the file is then checked against the shape it makes). An unnamed
      * {@code --input FILE.pb} is for the model's one input, or for the input its tensor names;
      * a file that cannot be read gives nothing here (reading it later says why).
+     *
+     * @throws InputException naming both {@code --input}s, the inputs' axes and the dim when two files give one dim two extents
      */
     static Map<String, Long> withDimsOfInputs(Map<String, Long> dims, List<String> specs, List<String> words, String model, Given given) {
         boolean onnx = model == null && words.size() == 1 && words.get(0).toLowerCase(java.util.Locale.ROOT).endsWith(".onnx") && Files.isRegularFile(Path.of(words.get(0)));
@@ -101,19 +103,23 @@ final class TensorFiles {
         missing.removeAll(dims.keySet());
         if (missing.isEmpty()) return dims;
         Map<String, long[]> shapes = new LinkedHashMap<>();
+        Map<String, String> from = new LinkedHashMap<>();
         given.tensors().forEach((name, t) -> shapes.put(name, t.shape()));
         for (String spec : specs) {
-            if (spec.indexOf('=') > 0 || spec.isEmpty() || !Files.isRegularFile(Path.of(spec))) continue;
+            int eq = spec.indexOf('=');
+            if (eq > 0) from.putIfAbsent(spec.substring(0, eq), "--input " + spec);
+            if (eq > 0 || spec.isEmpty() || !Files.isRegularFile(Path.of(spec))) continue;
             try {
                 OnnxTensorFile.NamedTensor t = OnnxTensorFile.read(Path.of(spec));
-                shapes.putIfAbsent(t.name() == null ? "" : t.name(), t.value().shape());
-                shapes.putIfAbsent("", t.value().shape());
+                String name = t.name() == null ? "" : t.name();
+                if (shapes.putIfAbsent(name, t.value().shape()) == null) from.put(name, "--input " + spec);
+                if (shapes.putIfAbsent("", t.value().shape()) == null) from.put("", "--input " + spec);
             } catch (InputException e) {
                 // reading it as the input's value says why
             }
         }
         Map<String, Long> all = new LinkedHashMap<>(dims);
-        OnnxImporter.dimsOfGiven(file, shapes).forEach(all::putIfAbsent);
+        OnnxImporter.dimsOfGiven(file, shapes, from, dims.keySet()).forEach(all::putIfAbsent);
         return all;
     }
 

@@ -467,7 +467,8 @@ class NewUserInputTest {
         assertThat(named.code()).as(named.toString()).isZero();
         assertThat(OnnxTensorFile.read(z).value().shape()).containsExactly(2, 4);
         assertThat(OnnxTensorFile.read(z).value().floats()).containsExactly(0f, 1f, 2f, 3f, 4f, 5f, 6f, 7f);
-        oneLine(Cli.run("run", m.toString(), "--device", "sim", "--input", "x=" + x, "--input", "y=" + tall), 2, "--input y=" + tall + ": holds 12 values [3, 4] but input 'y' has 8 [2, 4]");
+        oneLine(Cli.run("run", m.toString(), "--device", "sim", "--input", "x=" + x, "--input", "y=" + tall), 2, "--input y=" + tall + ": input 'y' axis 0 is dim 'N' = 3, but --input x=" + x
+                + " (input 'x' axis 0) made N = 2; give files that agree, or --dim N=VALUE");
         oneLine(Cli.run("run", m.toString(), "--device", "sim", "--dim", "N=3", "--input", "x=" + x, "--input", "y=" + y), 2, "--input x=" + x + ": holds 8 values [2, 4] but input 'x' has 12 [3, 4]");
         Path one = dynamicRelu();   // one input: an unnamed file is for it
         Cli unnamed = Cli.run("run", one.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", x.toString());
