@@ -57,7 +57,13 @@ public final class ShapeSweep {
         this.planOptions = planOptions;
     }
 
-    /** Parses {@code NAME=V1,V2,...} (the {@code --dim} syntax); values are positive integers. */
+    /**
+     * Parses {@code NAME=V1,V2,...} (the {@code --dim} syntax); values are integers of at least 0.
+     * A dim of 0 (an empty tensor) is allowed as ONNX allows it: onnx 1.23.1's {@code check_model}
+     * (full_check) accepts a graph input of shape [2, 0, 3], and a zero-size {@code --input} file gives one.
+     *
+     * @throws InputException naming the spec and the value for a missing {@code =}, a value that is not an integer, or one below 0
+     */
     public static Map.Entry<String, List<Long>> parseDim(String spec) {
         int eq = spec.lastIndexOf('=');
         if (eq <= 0 || eq == spec.length() - 1) throw new InputException("--dim '" + spec + "': expected NAME=V1,V2,... (e.g. batch=1,2,4)");
@@ -65,10 +71,10 @@ public final class ShapeSweep {
         for (String v : spec.substring(eq + 1).split(",", -1)) {
             try {
                 long x = Long.parseLong(v.trim());
-                if (x <= 0) throw new NumberFormatException();
+                if (x < 0) throw new NumberFormatException();
                 values.add(x);
             } catch (NumberFormatException e) {
-                throw new InputException("--dim '" + spec + "': '" + v + "' is not a positive integer");
+                throw new InputException("--dim '" + spec + "': '" + v + "' is not an integer of at least 0");
             }
         }
         return Map.entry(spec.substring(0, eq), List.copyOf(values));

@@ -76,6 +76,22 @@ class NewUserInputTest {
         assertThat(svg).isNotEmptyFile();
     }
 
+    /** breaker20: --dim N=0 was refused as "not a positive integer" though a zero-size --input file runs; ONNX allows a 0 dim. */
+    @Test
+    void aDimOfZeroPlansRunsAndSweeps() throws Exception {
+        Path m = dynamicRelu();
+        Cli plan = Cli.run("plan", m.toString(), "--dim", "N=0");
+        assertThat(plan.code()).as(plan.toString()).isZero();
+        Path y = dir.resolve("y0.pb");
+        Cli run = Cli.run("run", m.toString(), "--device", "sim", "--mode", "all", "--iterations", "1", "--dim", "N=0", "--output", y.toString());
+        assertThat(run.code()).as(run.toString()).isZero();
+        assertThat(OnnxTensorFile.read(y).value().shape()).containsExactly(0, 4);
+        Cli sweep = Cli.run("plan", m.toString(), "--dim", "N=0,2", "--worst-case");
+        assertThat(sweep.code()).as(sweep.toString()).isZero();
+        assertThat(sweep.out()).contains("worst case {N=2}");
+        oneLine(Cli.run("plan", m.toString(), "--dim", "N=-1"), 2, "--dim 'N=-1': '-1' is not an integer of at least 0");
+    }
+
     @Test
     void dimAndDonateInputsOnAFileWithoutGraphInputsAreRefusedNotIgnored() throws Exception {
         Path csv = dir.resolve("p.csv");
