@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
 /**
  * The MiniMalloc / idealloc CSV format: header {@code id,lower,upper,size}, one buffer a row,
  * live over the half-open interval {@code [lower, upper)}. A solution is the same rows with an
- * {@code offset} column appended. Every parse error is an {@link InputException} naming the file,
+ * {@code offset} column appended; other columns a problem file has ({@link Extra}) are kept, as
+ * written, in the solution written for it. Every parse error is an {@link InputException} naming the file,
  * line and field: a number that is not ASCII digits with an optional sign or does not fit in 64 bits, a column named
  * twice, sizes whose sum (aligned) passes 2^63-1 bytes. A leading byte-order mark is skipped.
  */
@@ -33,8 +34,34 @@ public final class ProblemCsv {
 
     private ProblemCsv() { }
 
-    /** A parsed file: the problem and, for solution files, the offsets. */
-    public record Parsed(Problem problem, long[] offsets) { }
+    /**
+     * A parsed file: the problem, for solution files the offsets, and the columns besides the format's own.
+     *
+     * @param offsets bytes from the arena's base per row, or null for a problem file
+     */
+    public record Parsed(Problem problem, long[] offsets, Extra extra) {
+        /** A parse with no extra columns. */
+        public Parsed(Problem problem, long[] offsets) {
+            this(problem, offsets, Extra.NONE);
+        }
+    }
+
+    /**
+     * The columns a file has besides {@code id,lower,upper,size} and {@code offset} (a solution
+     * read back as a problem gets a new offset), kept as written so that the solution written for
+     * a problem carries them (a user's annotations, e.g. a tensor's name or kind, are not dropped).
+     *
+     * @param names the columns' names, in header order
+     * @param rows  each row's fields of those columns as the file writes them, in the problem's row order
+     */
+    public record Extra(List<String> names, List<List<String>> rows) {
+        public static final Extra NONE = new Extra(List.of(), List.of());
+
+        public Extra {
+            names = List.copyOf(names);
+            rows = List.copyOf(rows);
+        }
+    }
 
     /**
      * Reads a MiniMalloc problem file ({@code id,lower,upper,size}; format in docs/cli.md).
@@ -45,6 +72,18 @@ public final class ProblemCsv {
      */
     public static Problem read(Path file, long alignment) throws IOException {
         return parse(file, alignment, false).problem();
+    }
+
+    /**
+     * Reads a problem file with its extra columns ({@link Extra}), for {@link #writeSolution(Problem, Placement, Extra, Writer)}.
+     *
+     * @param alignment the byte alignment of every offset in the problem (at least 1)
+     * @return the problem, no offsets, and the extra columns
+     * @throws InputException naming the file, line and field at fault
+     * @throws IOException when the file cannot be read
+     */
+    public static Parsed readWithColumns(Path file, long alignment) throws IOException {
+        return parse(file, alignment, false);
     }
 
     /**
@@ -83,11 +122,21 @@ public final class ProblemCsv {
         List<String> ids = new ArrayList<>();
         List<long[]> rows = new ArrayList<>();
         Set<String> seen = new HashSet<>();
+        List<String> extraNames = new ArrayList<>();
+        List<Integer> extraAt = new ArrayList<>();
+        List<List<String>> extraRows = new ArrayList<>();
         try (BufferedReader r = TextFiles.open(file)) {
             String header = r.readLine();
             if (header == null) throw new InputException(file + ": empty file; expected the header id,lower,upper,size");
             String[] cols = blanks(header).split(",", -1);
             int[] at = columns(file, cols, withOffsets);
+            for (int c = 0; c < cols.length; c++) {
+                String name = blanks(cols[c]);
+                if (!List.of("id", "lower", "upper", "size", "offset").contains(name.toLowerCase(java.util.Locale.ROOT))) {
+                    extraNames.add(name);
+                    extraAt.add(c);
+                }
+            }
             String line;
             int lineNo = 1;
             while ((line = r.readLine()) != null) {
@@ -109,6 +158,9 @@ public final class ProblemCsv {
                 long offset = withOffsets ? number(file, lineNo, "offset", f[at[4]]) : 0;
                 ids.add(id);
                 rows.add(new long[]{lower, upper, size, offset});
+                List<String> extra = new ArrayList<>(extraAt.size());
+                for (int c : extraAt) extra.add(f[c]);
+                extraRows.add(extra);
             }
         }
         int n = ids.size();
@@ -121,7 +173,8 @@ public final class ProblemCsv {
             off[i] = row[3];
         }
         try {
-            return new Parsed(new Problem(ids.toArray(new String[0]), lo, hi, sz, alignment), withOffsets ? off : null);
+            return new Parsed(new Problem(ids.toArray(new String[0]), lo, hi, sz, alignment), withOffsets ? off : null,
+                    extraNames.isEmpty() ? Extra.NONE : new Extra(extraNames, extraRows));
         } catch (PlanningException e) {   // sizes that overflow when aligned or summed
             throw new InputException(file + ": field 'size': " + e.getMessage(), e);
         }
@@ -180,9 +233,23 @@ public final class ProblemCsv {
      * @throws IOException when the writer fails
      */
     public static void writeSolution(Problem p, Placement s, Writer w) throws IOException {
-        w.write("id,lower,upper,size,offset\n");
+        writeSolution(p, s, Extra.NONE, w);
+    }
+
+    /**
+     * Writes the problem's rows, then the problem file's extra columns as read, then an
+     * {@code offset} column (bytes): {@code id,lower,upper,size,EXTRA...,offset}. Readers that find
+     * columns by name (arenaplan, MiniMalloc) read it as a solution.
+     *
+     * @param extra the problem file's other columns ({@link #readWithColumns}), one row per problem row, or {@link Extra#NONE}
+     * @throws IOException when the writer fails
+     */
+    public static void writeSolution(Problem p, Placement s, Extra extra, Writer w) throws IOException {
+        String more = extra.names().isEmpty() ? "" : "," + String.join(",", extra.names());
+        w.write("id,lower,upper,size" + more + ",offset\n");
         for (int i = 0; i < p.size(); i++) {
-            w.write(p.id(i) + "," + p.lower(i) + "," + p.upper(i) + "," + p.bytes(i) + "," + s.offset(i) + "\n");
+            String values = extra.names().isEmpty() ? "" : "," + String.join(",", extra.rows().get(i));
+            w.write(p.id(i) + "," + p.lower(i) + "," + p.upper(i) + "," + p.bytes(i) + values + "," + s.offset(i) + "\n");
         }
     }
 

@@ -190,7 +190,13 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     /** A plan of either input: {@code plan} and {@code schedule} are null for a CSV problem. */
-    private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats, Schedule schedule, TrainingFlags.Outcome training) { }
+    /** @param extra a CSV problem's columns besides the format's own, for the written solution */
+    private record Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats, Schedule schedule, TrainingFlags.Outcome training,
+                           ProblemCsv.Extra extra) {
+        Outcome(Plan plan, Problem problem, Placement placement, PlanStats stats, Schedule schedule, TrainingFlags.Outcome training) {
+            this(plan, problem, placement, stats, schedule, training, ProblemCsv.Extra.NONE);
+        }
+    }
 
     private ArenaPlanner.Options graphOptions(PlannerOptions options) {
         long alignment = align == null ? ArenaPlanner.CUDA_ALIGNMENT : align;
@@ -277,7 +283,8 @@ final class PlanCommand implements Callable<Integer> {
 
     private Outcome planProblem(PlanInput input, Planner watched) {
         long alignment = align == null ? 1 : align;
-        Problem problem = FileAccess.read(input.csv(), "PROBLEM.csv", f -> ProblemCsv.read(f, alignment));
+        ProblemCsv.Parsed read = FileAccess.read(input.csv(), "PROBLEM.csv", f -> ProblemCsv.readWithColumns(f, alignment));
+        Problem problem = read.problem();
         long t0 = System.nanoTime();
         Placement placement = watched.place(problem);
         double ms = (System.nanoTime() - t0) / 1e6;
@@ -285,7 +292,7 @@ final class PlanCommand implements Callable<Integer> {
         // A per-buffer allocator mallocs and frees every buffer once per run.
         PlanStats stats = new PlanStats(placement.planner(), placement.arenaBytes(), problem.sumBytes(), problem.lowerBound(),
                 n, n, 2L * n, n == 0 ? 0 : 1, ms);
-        return new Outcome(null, problem, placement, stats, null, null);
+        return new Outcome(null, problem, placement, stats, null, null, read.extra());
     }
 
     private void checkFlags(PlanInput input) {
@@ -357,7 +364,7 @@ final class PlanCommand implements Callable<Integer> {
                         if (o.plan() != null) PlanJson.write(o.plan(), o.schedule(), w);
                         else PlanJson.write(o.problem(), o.placement(), o.stats(), w);
                     }
-                    : w -> ProblemCsv.writeSolution(o.problem(), o.placement(), w);
+                    : w -> ProblemCsv.writeSolution(o.problem(), o.placement(), o.extra(), w);
             if (outToStdout()) {
                 FileAccess.writeTo(spec.commandLine().getOut(), body);
             } else {

@@ -146,6 +146,25 @@ class PlanCommandTest {
         assertThat(PlanJson.read(json).arenaBytes()).isEqualTo(8);
     }
 
+    /**
+     * breaker20: a problem's columns besides id,lower,upper,size were dropped from the written
+     * solution. They are kept as written, before the new offset (an old offset column is replaced),
+     * and the solution still validates against the problem.
+     */
+    @Test
+    void aCsvProblemsOtherColumnsAreKeptInTheWrittenSolution() throws Exception {
+        Path problem = csv("notes.csv", "id,kind,lower,upper,size,offset\na,weight,0,2,4,99\nb, act ,1,3,4,99\n");
+        Path out = dir.resolve("notes.solution.csv");
+        Cli r = Cli.run("plan", problem.toString(), "--out", out.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        java.util.List<String> lines = Files.readAllLines(out);
+        assertThat(lines.get(0)).isEqualTo("id,lower,upper,size,kind,offset");
+        assertThat(lines.get(1)).startsWith("a,0,2,4,weight,").doesNotEndWith(",99");
+        assertThat(lines.get(2)).startsWith("b,1,3,4, act ,");
+        Cli v = Cli.run("validate", problem.toString(), out.toString());
+        assertThat(v.code()).as(v.toString()).isZero();
+    }
+
     @Test
     void exitsThreeWhenNoPlacementFitsTheCapacity() throws Exception {
         Path out = dir.resolve("s.csv");
