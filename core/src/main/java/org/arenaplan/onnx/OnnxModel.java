@@ -19,7 +19,11 @@ public record OnnxModel(long irVersion, Map<String, Long> opsets, Graph graph) {
         opsets = Map.copyOf(opsets);
     }
 
-    /** Opset of the default ONNX domain ({@code ""} or {@code "ai.onnx"}); 1 when the file names none. */
+    /**
+     * Opset of the default ONNX domain: the {@code ""} entry, else the {@code "ai.onnx"} one (both
+     * spell the default domain; where a file lists both at different versions, {@code ""} wins, as
+     * onnx 1.23.1's checker reads a node of domain {@code ""}); 1 when the file names neither.
+     */
     public long defaultOpset() {
         Long v = opsets.get("");
         if (v == null) v = opsets.get("ai.onnx");

@@ -310,6 +310,26 @@ class BadInputTest {
                 .message().doesNotContain("attribute");
     }
 
+    /**
+     * '' and 'ai.onnx' both name the default domain. onnx 1.23.1's check_model accepts a model
+     * listing both at different versions and reads a node of domain '' at the '' entry (the
+     * 'ai.onnx' entry only where '' is absent); arenaplan takes that rule (breaker20: which one
+     * was used went unsaid; docs/onnx.md says it now).
+     */
+    @Test
+    void theEmptyDomainsEntryDecidesTheDefaultOpsetOverAiOnnx() throws Exception {
+        ai.onnx.proto.OnnxMl.ModelProto base = relu().model();
+        byte[] both = base.toBuilder().clearOpsetImport()
+                .addOpsetImport(ai.onnx.proto.OnnxMl.OperatorSetIdProto.newBuilder().setDomain("ai.onnx").setVersion(9))
+                .addOpsetImport(ai.onnx.proto.OnnxMl.OperatorSetIdProto.newBuilder().setDomain("").setVersion(13)).build().toByteArray();
+        Path p = write("both-spellings.onnx", both);
+        assertThat(OnnxProtos.read(p).defaultOpset()).isEqualTo(13);
+        assertThat(OnnxImporter.load(p, Map.of()).ops()).hasSize(1);
+        byte[] alias = base.toBuilder().clearOpsetImport()
+                .addOpsetImport(ai.onnx.proto.OnnxMl.OperatorSetIdProto.newBuilder().setDomain("ai.onnx").setVersion(11)).build().toByteArray();
+        assertThat(OnnxProtos.read(write("alias.onnx", alias)).defaultOpset()).isEqualTo(11);
+    }
+
     @Test
     void aDomainImportedAtTwoOpsetsIsRefused() throws Exception {
         byte[] twice = relu().model().toBuilder()
