@@ -118,6 +118,23 @@ public final class BoundedFlows {
     }
 
     /**
+     * Split (ONNX Split-18, as imported: attribute {@code axis} and the parts' extents): along an
+     * axis other than the bounded one, the bounded axis the outermost of more than one element (rows
+     * stay rows in each part: {@code torch.nonzero(x, as_tuple=True)}, NonZero, Transpose, Split
+     * along axis 1, Squeeze); every output bounded along the same axis.
+     */
+    public static int[] split(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] x = in[0];
+        int b = axes[0], axis = (int) Math.floorMod(a.integer("axis"), x.length);
+        if (axis == b) throw new GraphException("it splits the bounded axis " + b + " itself");
+        if (product(x, 0, b) != 1)
+            throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");
+        int[] r = new int[out.length];
+        Arrays.fill(r, b);
+        return r;
+    }
+
+    /**
      * Transpose (ONNX Transpose; attribute {@code perm}, the reversed axes by default): any bounded
      * axis, since its lowering then reads the count and transposes the actual tensor
      * ({@code device.Kernels#TRANSPOSE_BOUNDED}: NonZero's [rank, n] to [n, rank]); ranks up to 16.

@@ -57,7 +57,7 @@ final class LayoutOps implements OpFamily {
                         .doc("perm defaults to the reversed axes; a bounded input (NonZero's [rank, n]) by transpose_bounded, which reads its count")
                         .lower((op, l) -> List.of(transpose(op, l))).gradient(LayoutOps::transposeGradient).onnx(LayoutOps::importTranspose).build(),
                 OpDefinition.op(OpKinds.SPLIT, 1, 1).outputs(1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0), AttrSpec.ints("split", 0, Long.MAX_VALUE, "equal parts"))
-                        .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(Kernels.TRANSPOSE)
+                        .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(Kernels.TRANSPOSE).carries(BoundedFlows::split)
                         .doc("one strided copy per output; outputs may be views of the input where every extent before axis is 1")
                         .lower(LayoutOps::split).onnx(LayoutOps::importSplit, "num_outputs").build(),
                 OpDefinition.op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY).flops(OpSpec.NO_ARITHMETIC).doc("a device-to-device copy")

@@ -134,6 +134,37 @@ class BoundedReadersTest {
         agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, ones), "table", table));
     }
 
+    /**
+     * torch.nonzero(x, as_tuple=True) as torch.onnx exports it: NonZero, Transpose to [n, 3], Split
+     * along axis 1 into three [n, 1], Squeeze each to [n] (some, none and all non-zero); refused
+     * before Split carried a bounded tensor.
+     */
+    @Test
+    void nonZeroAsTupleSplitAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(13).input("x", 2L, 3L, 2L).ints("ax", 1)
+                .node("nz", "NonZero", List.of("x"), List.of("y"))
+                .node("tr", "Transpose", List.of("y"), List.of("idx"))
+                .node("sp", "Split", List.of("idx"), List.of("a", "b", "c"), "axis", 1L)
+                .node("qa", "Squeeze", List.of("a", "ax"), List.of("i0"))
+                .node("qc", "Squeeze", List.of("c", "ax"), List.of("i2"))
+                .outputOfType(OnnxDTypes.INT64, "i0").outputOfType(OnnxDTypes.INT64, "b").outputOfType(OnnxDTypes.INT64, "i2");
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, 0, 1.5f, 0, 0, 3, 0, 0, -2, 0, 0, 0, 7)));
+        assertThat(got.get("i2").longs()).containsExactly(1, 0, 1, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, new float[12])));
+        float[] ones = new float[12];
+        java.util.Arrays.fill(ones, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, ones)));
+    }
+
+    /** Dropout-12's mask is made at import as a constant of its input's shape: for a bounded input, the upper bound's, where ONNX gives the actual one (was a [6] mask for [n] rows). */
+    @Test
+    void aDropoutMaskOfABoundedTensorIsRefusedAtItsNode() throws Exception {
+        OnnxOpRuns.refused(dir, selected().outputOfType(OnnxDTypes.FLOAT, "d").outputOfType(OnnxDTypes.BOOL, "mask")
+                        .node("f", "Cast", List.of("keep"), List.of("kf"), "to", 1L).node("dr", "Dropout", List.of("kf"), List.of("d", "mask")),
+                "node 'dr' (Dropout, #3, opset 13): reads a tensor computed from a data-dependent output of node 'nms', whose shape is known only after its kernel runs; "
+                        + "its output 'mask' is a constant made at import, of the upper bound's shape [6]");
+    }
+
     /** ONNX Runtime's outputs and the simulator's in every executor mode (planned, per-tensor, pool, graph): shapes, types and values equal. */
     private Map<String, TensorValue> agreeInEveryMode(TinyOnnx model, Map<String, TensorValue> in) throws Exception {
         Map<String, TensorValue> want = OrtOracle.run(model.bytes(), in);
