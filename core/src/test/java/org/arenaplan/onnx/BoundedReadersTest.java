@@ -21,6 +21,7 @@ import java.util.Map;
 
 import static org.arenaplan.onnx.TransformerOpsTest.feed;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Ops that read a data-dependent output ({@code ir.OpSpec.BoundedFlow}): torchvision's
@@ -163,6 +164,23 @@ class BoundedReadersTest {
                         .node("f", "Cast", List.of("keep"), List.of("kf"), "to", 1L).node("dr", "Dropout", List.of("kf"), List.of("d", "mask")),
                 "node 'dr' (Dropout, #3, opset 13): reads a tensor computed from a data-dependent output of node 'nms', whose shape is known only after its kernel runs; "
                         + "its output 'mask' is a constant made at import, of the upper bound's shape [6]");
+    }
+
+    /**
+     * --train over a bounded output that depends on a weight: refused naming the output. Before, grad.y was
+     * a [6, 2] input and grad.w its ReduceSum over all 6 rows, where only the n actual rows of y depend on w.
+     */
+    @Test
+    void trainingThroughABoundedOutputIsRefusedNamingIt() throws Exception {
+        Path file = dir.resolve("train.onnx");
+        Files.write(file, new TinyOnnx().opset(13).input("x", 2L, 3L).raw("w", new float[]{0.5f, -1.5f}).outputOfType(OnnxDTypes.FLOAT, "y")
+                .node("nz", "NonZero", List.of("x"), List.of("i")).node("tr", "Transpose", List.of("i"), List.of("t"))
+                .node("c", "Cast", List.of("t"), List.of("f"), "to", 1L).node("a", "Add", List.of("f", "w"), List.of("y")).bytes());
+        Graph g = OnnxImporter.load(file, Map.of());
+        assertThat(g.bounded("y")).isNotNull();
+        assertThatThrownBy(() -> org.arenaplan.train.Gradients.of(g)).isInstanceOf(org.arenaplan.ir.GraphException.class)
+                .hasMessage("--train: output 'y' depends on a trainable weight and is bounded by the runtime extent 'nz#0' (a data-dependent output or computed from one); "
+                        + "its gradient's shape is known only after the run");
     }
 
     /** ONNX Runtime's outputs and the simulator's in every executor mode (planned, per-tensor, pool, graph): shapes, types and values equal. */
