@@ -62,7 +62,8 @@ final class LayoutOps implements OpFamily {
                         .lower(LayoutOps::split).onnx(LayoutOps::importSplit, "num_outputs").build(),
                 OpDefinition.op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY).flops(OpSpec.NO_ARITHMETIC).doc("a device-to-device copy")
                         .lower((op, l) -> List.of(copy(op, l, op.inputs().get(0)))).build(),
-                viewKind(OpKinds.RESHAPE).onnx(n -> view(n, OpKinds.RESHAPE, reshape(n)), "allowzero").build(),
+                viewKind(OpKinds.RESHAPE).attrs(AttrSpec.ints("shape_given", -1, Long.MAX_VALUE, "none: not imported from ONNX"))
+                        .onnx(LayoutOps::importReshape, "allowzero").build(),
                 viewKind(OpKinds.FLATTEN).onnx(n -> view(n, OpKinds.FLATTEN, flatten(n)), "axis").build(),
                 viewKind(OpKinds.IDENTITY).onnx(n -> view(n, OpKinds.IDENTITY, n.input(0).shape())).build(),
                 viewKind(DROPOUT).doc("inference: the identity").onnx(LayoutOps::dropoutView, "ratio", "seed", "is_test").build(),
@@ -248,6 +249,16 @@ final class LayoutOps implements OpFamily {
             out[i] = x.dim((int) perm[i]);
         }
         return op(n, OpKinds.TRANSPOSE, List.of(x.name()), out, Map.of("perm", perm));
+    }
+
+    /**
+     * Reshape as a view, with its shape input as written ({@code shape_given}: 0 copies, -1 infers), which
+     * {@code ir.BoundedFlows#reshape} reads for a bounded input: the actual extent must reach the output
+     * through a -1 or a 0 on its own axis, not through a constant that equals the upper bound.
+     */
+    private static Lowered importReshape(NodeContext n) {
+        Lowered v = view(n, OpKinds.RESHAPE, reshape(n));
+        return new Lowered(v.kind(), v.inputs(), v.outputs(), Map.of("shape_given", n.constantInts(1, "the shape")), v.view(), v.dropped());
     }
 
     /** Reshape's shape input: 0 copies the input's extent on that axis (unless allowzero, opset 14), one -1 takes the rest. */

@@ -258,6 +258,10 @@ class BoundedReadersTest {
                         .node("nz", "NonZero", List.of("x"), List.of("y")).node("sc", "SequenceConstruct", List.of("y"), List.of("ys"))
                         .node("at", "SequenceAt", List.of("ys", "zero"), List.of("w")).node("r", "ReduceSum", List.of("w"), List.of("z")),
                 "op 'r' (ReduceSum, position 2) reads 'w', computed from a data-dependent output of op 'nz' (NonZero)");
+        // a Reshape whose constant equals the bound: ONNX gives [6, -1] of [n, 3] rows as [6, n / 2] (was planned [n, 3]: run --expect said NO)
+        OnnxOpRuns.refused(dir, selected().ints("six", 6, -1).outputOfType(OnnxDTypes.INT64, "y").node("r", "Reshape", List.of("sel", "six"), List.of("y")),
+                "op 'r' (Reshape, position 2) reads 'sel', a data-dependent output of op 'nms' (NonMaxSuppression), whose shape is known only after its kernel runs; "
+                        + "Reshape reads it only where its kernels leave the result compact, and here its shape [6, -1] gives output axis 0 as 6, where the bounded axis 0 of [6, 3] needs -1");
         // Shape is computed at import from the bound: refused at its node
         OnnxOpRuns.refused(dir, selected().outputOfType(OnnxDTypes.INT64, "n").node("sh", "Shape", List.of("keep"), List.of("n")),
                 "node 'sh' (Shape");
