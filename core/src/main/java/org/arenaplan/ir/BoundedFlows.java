@@ -79,20 +79,26 @@ public final class BoundedFlows {
      * the same order, so the actual tensor stays compact where the output has one axis of the
      * bounded axis's extent with as many elements before and after it as the input has (axes of
      * one element added or removed); a reshape that splits or merges the bounded axis, or one that
-     * leaves two such axes (of one element), is refused.
+     * leaves two such axes (of one element), is refused. A Reshape imported from ONNX ({@code shape_given},
+     * its shape input as written; ONNX Reshape-14) must give that axis as -1, or as 0 on the same axis: a
+     * constant equal to the bound would give ONNX another shape ([n, 2] bound at 6 reshaped to [6, -1]
+     * is [6, n / 3] there, not [n, 2]).
      */
     public static int[] reshape(OpAttrs a, long[][] in, int[] axes, long[][] out) {
         long[] x = in[0], y = out[0];
         int b = axes[0];
-        if (Arrays.equals(x, y)) return new int[]{b};   // Identity, Dropout: the same axis, even among axes of one element
         long before = product(x, 0, b), after = product(x, b + 1, x.length);
-        int found = -1;
-        for (int j = 0; j < y.length; j++) {
+        int found = Arrays.equals(x, y) ? b : -1;   // Identity, Dropout: the same axis, even among axes of one element
+        for (int j = 0; j < y.length && !Arrays.equals(x, y); j++) {
             if (y[j] != x[b] || product(y, 0, j) != before || product(y, j + 1, y.length) != after) continue;
             if (found >= 0) throw new GraphException("output " + Arrays.toString(y) + " has two axes (" + found + " and " + j + ") that could be the bounded axis " + b + " of " + Arrays.toString(x));
             found = j;
         }
         if (found < 0) throw new GraphException("it reshapes " + Arrays.toString(x) + " to " + Arrays.toString(y) + ", splitting or merging the bounded axis " + b);
+        long[] given = a.intsOrNull("shape_given");   // ONNX Reshape's shape as written: the actual extent reaches axis found only through -1, or 0 on the same axis
+        if (given != null && given[found] != -1 && !(given[found] == 0 && found == b))
+            throw new GraphException("its shape " + Arrays.toString(given) + " gives output axis " + found + " as " + given[found] + ", where the bounded axis " + b + " of "
+                    + Arrays.toString(x) + " needs -1 (or 0 on the same axis): its actual extent is known only after the run");
         return new int[]{found};
     }
 
@@ -115,6 +121,23 @@ public final class BoundedFlows {
         if (product(x, 0, b) != 1)
             throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");
         return new int[]{b};
+    }
+
+    /**
+     * Split (ONNX Split-18, as imported: attribute {@code axis} and the parts' extents): along an
+     * axis other than the bounded one, the bounded axis the outermost of more than one element (rows
+     * stay rows in each part: {@code torch.nonzero(x, as_tuple=True)}, NonZero, Transpose, Split
+     * along axis 1, Squeeze); every output bounded along the same axis.
+     */
+    public static int[] split(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] x = in[0];
+        int b = axes[0], axis = (int) Math.floorMod(a.integer("axis"), x.length);
+        if (axis == b) throw new GraphException("it splits the bounded axis " + b + " itself");
+        if (product(x, 0, b) != 1)
+            throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");
+        int[] r = new int[out.length];
+        Arrays.fill(r, b);
+        return r;
     }
 
     /**

@@ -621,6 +621,11 @@ public final class OnnxImporter {
                     for (Value v : l.outputs())
                         if (v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
                 l = namedStandIns(l, n);
+                if (origin != null)   // an output made a constant at import (Dropout's mask) has the upper bound's shape, not the run's
+                    for (Value c : l.constants().keySet())
+                        if (node.outputs().contains(c.name()))
+                            throw n.error("reads a tensor computed from a data-dependent output of node '" + origin + "', whose shape is known only after its kernel runs; its output '"
+                                    + c.name() + "' is a constant made at import, of the upper bound's shape " + java.util.Arrays.toString(c.shape()));
                 for (Map.Entry<Value, Double> c : l.constants().entrySet()) addWeight(c.getKey(), Constant.fill(c.getValue()), n);
                 for (Map.Entry<Value, TensorValue> c : l.tables().entrySet())
                     addWeight(c.getKey(), Constant.of(Constant.bytes(java.nio.ByteBuffer.wrap(c.getValue().bytes())), c.getValue().dtype()), n);

@@ -57,12 +57,13 @@ final class LayoutOps implements OpFamily {
                         .doc("perm defaults to the reversed axes; a bounded input (NonZero's [rank, n]) by transpose_bounded, which reads its count")
                         .lower((op, l) -> List.of(transpose(op, l))).gradient(LayoutOps::transposeGradient).onnx(LayoutOps::importTranspose).build(),
                 OpDefinition.op(OpKinds.SPLIT, 1, 1).outputs(1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0), AttrSpec.ints("split", 0, Long.MAX_VALUE, "equal parts"))
-                        .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(Kernels.TRANSPOSE)
+                        .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(Kernels.TRANSPOSE).carries(BoundedFlows::split)
                         .doc("one strided copy per output; outputs may be views of the input where every extent before axis is 1")
                         .lower(LayoutOps::split).onnx(LayoutOps::importSplit, "num_outputs").build(),
                 OpDefinition.op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY).flops(OpSpec.NO_ARITHMETIC).doc("a device-to-device copy")
                         .lower((op, l) -> List.of(copy(op, l, op.inputs().get(0)))).build(),
-                viewKind(OpKinds.RESHAPE).onnx(n -> view(n, OpKinds.RESHAPE, reshape(n)), "allowzero").build(),
+                viewKind(OpKinds.RESHAPE).attrs(AttrSpec.ints("shape_given", -1, Long.MAX_VALUE, "none: not imported from ONNX"))
+                        .onnx(LayoutOps::importReshape, "allowzero").build(),
                 viewKind(OpKinds.FLATTEN).onnx(n -> view(n, OpKinds.FLATTEN, flatten(n)), "axis").build(),
                 viewKind(OpKinds.IDENTITY).onnx(n -> view(n, OpKinds.IDENTITY, n.input(0).shape())).build(),
                 viewKind(DROPOUT).doc("inference: the identity").onnx(LayoutOps::dropoutView, "ratio", "seed", "is_test").build(),
@@ -248,6 +249,16 @@ final class LayoutOps implements OpFamily {
             out[i] = x.dim((int) perm[i]);
         }
         return op(n, OpKinds.TRANSPOSE, List.of(x.name()), out, Map.of("perm", perm));
+    }
+
+    /**
+     * Reshape as a view, with its shape input as written ({@code shape_given}: 0 copies, -1 infers), which
+     * {@code ir.BoundedFlows#reshape} reads for a bounded input: the actual extent must reach the output
+     * through a -1 or a 0 on its own axis, not through a constant that equals the upper bound.
+     */
+    private static Lowered importReshape(NodeContext n) {
+        Lowered v = view(n, OpKinds.RESHAPE, reshape(n));
+        return new Lowered(v.kind(), v.inputs(), v.outputs(), Map.of("shape_given", n.constantInts(1, "the shape")), v.view(), v.dropped());
     }
 
     /** Reshape's shape input: 0 copies the input's extent on that axis (unless allowzero, opset 14), one -1 takes the rest. */

@@ -76,7 +76,13 @@ public final class Gradients {
         this.b = new GraphBuilder(fwd.name() + "-train");
     }
 
-    /** The training step of {@code forward}. */
+    /**
+     * The training step of {@code forward}.
+     *
+     * @throws GraphException naming the op, for a kind without a gradient rule; naming the output, for a
+     *         bounded output ({@link Graph#bounded}: planned at its upper bound, docs/onnx.md "Data-dependent
+     *         outputs") that depends on a trainable weight, whose gradient would sum rows past the actual ones
+     */
     public static Training of(Graph forward) {
         return new Gradients(forward).build();
     }
@@ -102,6 +108,10 @@ public final class Gradients {
         for (String y : fwd.outputs()) {
             b.output(y);
             if (!needs.contains(y)) continue;
+            Graph.Bounded bounded = fwd.bounded(y);
+            if (bounded != null)   // grad.y would be planned at the bound, and a rule such as Add's would sum its rows past the actual ones into grad.W
+                throw new GraphException("--train: output '" + y + "' depends on a trainable weight and is bounded by the runtime extent '" + bounded.extent()
+                        + "' (a data-dependent output or computed from one); its gradient's shape is known only after the run");
             String seed = "grad." + y;
             b.tensor(rename(fwd.tensor(y), seed)).input(seed, true);
             grad.put(y, seed);

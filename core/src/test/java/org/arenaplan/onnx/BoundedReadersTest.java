@@ -21,6 +21,7 @@ import java.util.Map;
 
 import static org.arenaplan.onnx.TransformerOpsTest.feed;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Ops that read a data-dependent output ({@code ir.OpSpec.BoundedFlow}): torchvision's
@@ -134,6 +135,54 @@ class BoundedReadersTest {
         agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, ones), "table", table));
     }
 
+    /**
+     * torch.nonzero(x, as_tuple=True) as torch.onnx exports it: NonZero, Transpose to [n, 3], Split
+     * along axis 1 into three [n, 1], Squeeze each to [n] (some, none and all non-zero); refused
+     * before Split carried a bounded tensor.
+     */
+    @Test
+    void nonZeroAsTupleSplitAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(13).input("x", 2L, 3L, 2L).ints("ax", 1)
+                .node("nz", "NonZero", List.of("x"), List.of("y"))
+                .node("tr", "Transpose", List.of("y"), List.of("idx"))
+                .node("sp", "Split", List.of("idx"), List.of("a", "b", "c"), "axis", 1L)
+                .node("qa", "Squeeze", List.of("a", "ax"), List.of("i0"))
+                .node("qc", "Squeeze", List.of("c", "ax"), List.of("i2"))
+                .outputOfType(OnnxDTypes.INT64, "i0").outputOfType(OnnxDTypes.INT64, "b").outputOfType(OnnxDTypes.INT64, "i2");
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, 0, 1.5f, 0, 0, 3, 0, 0, -2, 0, 0, 0, 7)));
+        assertThat(got.get("i2").longs()).containsExactly(1, 0, 1, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, new float[12])));
+        float[] ones = new float[12];
+        java.util.Arrays.fill(ones, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, ones)));
+    }
+
+    /** Dropout-12's mask is made at import as a constant of its input's shape: for a bounded input, the upper bound's, where ONNX gives the actual one (was a [6] mask for [n] rows). */
+    @Test
+    void aDropoutMaskOfABoundedTensorIsRefusedAtItsNode() throws Exception {
+        OnnxOpRuns.refused(dir, selected().outputOfType(OnnxDTypes.FLOAT, "d").outputOfType(OnnxDTypes.BOOL, "mask")
+                        .node("f", "Cast", List.of("keep"), List.of("kf"), "to", 1L).node("dr", "Dropout", List.of("kf"), List.of("d", "mask")),
+                "node 'dr' (Dropout, #3, opset 13): reads a tensor computed from a data-dependent output of node 'nms', whose shape is known only after its kernel runs; "
+                        + "its output 'mask' is a constant made at import, of the upper bound's shape [6]");
+    }
+
+    /**
+     * --train over a bounded output that depends on a weight: refused naming the output. Before, grad.y was
+     * a [6, 2] input and grad.w its ReduceSum over all 6 rows, where only the n actual rows of y depend on w.
+     */
+    @Test
+    void trainingThroughABoundedOutputIsRefusedNamingIt() throws Exception {
+        Path file = dir.resolve("train.onnx");
+        Files.write(file, new TinyOnnx().opset(13).input("x", 2L, 3L).raw("w", new float[]{0.5f, -1.5f}).outputOfType(OnnxDTypes.FLOAT, "y")
+                .node("nz", "NonZero", List.of("x"), List.of("i")).node("tr", "Transpose", List.of("i"), List.of("t"))
+                .node("c", "Cast", List.of("t"), List.of("f"), "to", 1L).node("a", "Add", List.of("f", "w"), List.of("y")).bytes());
+        Graph g = OnnxImporter.load(file, Map.of());
+        assertThat(g.bounded("y")).isNotNull();
+        assertThatThrownBy(() -> org.arenaplan.train.Gradients.of(g)).isInstanceOf(org.arenaplan.ir.GraphException.class)
+                .hasMessage("--train: output 'y' depends on a trainable weight and is bounded by the runtime extent 'nz#0' (a data-dependent output or computed from one); "
+                        + "its gradient's shape is known only after the run");
+    }
+
     /** ONNX Runtime's outputs and the simulator's in every executor mode (planned, per-tensor, pool, graph): shapes, types and values equal. */
     private Map<String, TensorValue> agreeInEveryMode(TinyOnnx model, Map<String, TensorValue> in) throws Exception {
         Map<String, TensorValue> want = OrtOracle.run(model.bytes(), in);
@@ -209,6 +258,10 @@ class BoundedReadersTest {
                         .node("nz", "NonZero", List.of("x"), List.of("y")).node("sc", "SequenceConstruct", List.of("y"), List.of("ys"))
                         .node("at", "SequenceAt", List.of("ys", "zero"), List.of("w")).node("r", "ReduceSum", List.of("w"), List.of("z")),
                 "op 'r' (ReduceSum, position 2) reads 'w', computed from a data-dependent output of op 'nz' (NonZero)");
+        // a Reshape whose constant equals the bound: ONNX gives [6, -1] of [n, 3] rows as [6, n / 2] (was planned [n, 3]: run --expect said NO)
+        OnnxOpRuns.refused(dir, selected().ints("six", 6, -1).outputOfType(OnnxDTypes.INT64, "y").node("r", "Reshape", List.of("sel", "six"), List.of("y")),
+                "op 'r' (Reshape, position 2) reads 'sel', a data-dependent output of op 'nms' (NonMaxSuppression), whose shape is known only after its kernel runs; "
+                        + "Reshape reads it only where its kernels leave the result compact, and here its shape [6, -1] gives output axis 0 as 6, where the bounded axis 0 of [6, 3] needs -1");
         // Shape is computed at import from the bound: refused at its node
         OnnxOpRuns.refused(dir, selected().outputOfType(OnnxDTypes.INT64, "n").node("sh", "Shape", List.of("keep"), List.of("n")),
                 "node 'sh' (Shape");
