@@ -75,6 +75,26 @@ public final class BoundedFlows {
     }
 
     /**
+     * GatherND (ONNX GatherND-13, {@code batch_dims} 0): bounded indices [.., n, .., k] whose bounded
+     * axis is not the last (the index tuples' axis) and has only axes of one element before it, so
+     * that the output indices[:-1] + data[k:] holds the gathered slices in the rows' order, compact;
+     * the tail's zero tuples gather data's first slice (data's first k axes must not be empty).
+     * {@code x[mask]} as torch.onnx exports it: NonZero, Transpose to [n, rank], GatherND.
+     */
+    public static int[] gatherNd(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] d = in[0], idx = in[1];
+        if (axes[0] >= 0) throw new GraphException("its data is bounded; GatherND carries bounded indices only");
+        int b = axes[1];
+        if (a.integer("batch_dims") != 0) throw new GraphException("batch_dims is " + a.integer("batch_dims") + "; GatherND carries bounded indices with batch_dims 0 only");
+        if (b == idx.length - 1) throw new GraphException("indices " + Arrays.toString(idx) + " are bounded along their last axis, the index tuples' own");
+        if (product(idx, 0, b) != 1)
+            throw new GraphException("the bounded axis " + b + " of indices " + Arrays.toString(idx) + " has axes of more than one element before it");
+        int k = (int) idx[idx.length - 1];
+        if (product(d, 0, k) == 0) throw new GraphException("data " + Arrays.toString(d) + " has an empty axis among the " + k + " indexed, so no index is valid");
+        return new int[]{b};
+    }
+
+    /**
      * The view kinds (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout): the same elements in
      * the same order, so the actual tensor stays compact where the output has one axis of the
      * bounded axis's extent with as many elements before and after it as the input has (axes of

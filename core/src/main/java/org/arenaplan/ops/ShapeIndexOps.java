@@ -96,7 +96,7 @@ final class ShapeIndexOps implements OpFamily {
                         .doc("inputs data, indices, updates; reduction none, add, mul, max, min; updates applied in order")
                         .lower(ShapeIndexOps::scatterElements).onnx("ScatterElements", 11, ShapeIndexOps::importScatterElements)
                         .onnx("Scatter", 9, ShapeIndexOps::importScatterElements).build(),
-                OpDefinition.op(GATHER_ND, 2, 2).attrs(AttrSpec.integer("batch_dims", 0, 0, MAX_RANK)).shape(IndexShapeRules::gatherNd).kernels(Kernels.GATHER_ND)
+                OpDefinition.op(GATHER_ND, 2, 2).attrs(AttrSpec.integer("batch_dims", 0, 0, MAX_RANK)).shape(IndexShapeRules::gatherNd).kernels(Kernels.GATHER_ND).carries(BoundedFlows::gatherNd)
                         .doc("inputs data, indices (int64 or int32) whose last axis indexes the leading axes of data after batch_dims")
                         .lower((op, l) -> List.of(gatherNd(op, l))).onnx("GatherND", 11, n -> indexed(n, GATHER_ND, 2, Map.of("batch_dims", n.integer("batch_dims", 0)))).build(),
                 OpDefinition.op(TENSOR_SCATTER, 2, 3).attrs(AttrSpec.integer("axis", -2, -MAX_RANK, MAX_RANK - 1), AttrSpec.string("mode", "linear"))

@@ -157,6 +157,38 @@ class BoundedReadersTest {
         agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, ones)));
     }
 
+    /**
+     * x[mask] as torch.onnx exports it (TorchScript and dynamo): NonZero of the mask, Transpose to
+     * [n, rank], GatherND of x by those rows: every element of x above 0.3 ([n]), and the rows of r
+     * whose s is positive ([n, 3], then doubled); some, none and all selected. Refused before
+     * GatherND carried bounded indices ("GatherND does not read a bounded tensor").
+     */
+    @Test
+    void booleanMaskIndexingAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(17).input("x", 4L, 5L).input("s", 5L).input("r", 5L, 3L).floats("thr", 0.3f).floats("zero", 0f).floats("two", 2f)
+                .node("gt", "Greater", List.of("x", "thr"), List.of("mask"))
+                .node("nz", "NonZero", List.of("mask"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("gn", "GatherND", List.of("x", "t"), List.of("y"))
+                .node("pos", "Greater", List.of("s", "zero"), List.of("rowMask"))
+                .node("nz2", "NonZero", List.of("rowMask"), List.of("ri"))
+                .node("tr2", "Transpose", List.of("ri"), List.of("rt"), "perm", new long[]{1, 0})
+                .node("gn2", "GatherND", List.of("r", "rt"), List.of("rows"))
+                .node("dbl", "Mul", List.of("rows", "two"), List.of("rows2"))
+                .outputOfType(OnnxDTypes.FLOAT, "y").outputOfType(OnnxDTypes.FLOAT, "rows2");
+        float[] x = new float[20], r = new float[15];
+        for (int i = 0; i < 20; i++) x[i] = (i * 7 % 11) / 10f - 0.2f;
+        for (int i = 0; i < 15; i++) r[i] = i + 1;
+        TensorValue xs = TensorValue.ofFloats(new long[]{4, 5}, x), rs = TensorValue.ofFloats(new long[]{5, 3}, r);
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", xs, "s", TensorValue.ofFloats(new long[]{5}, 1, -1, 2, -2, 3), "r", rs));
+        assertThat(got.get("rows2").shape()).containsExactly(3, 3);
+        assertThat(got.get("rows2").floats()).containsExactly(2, 4, 6, 14, 16, 18, 26, 28, 30);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{4, 5}, new float[20]), "s", TensorValue.ofFloats(new long[]{5}, new float[5]), "r", rs));
+        float[] ones = new float[20];
+        java.util.Arrays.fill(ones, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{4, 5}, ones), "s", TensorValue.ofFloats(new long[]{5}, 1, 1, 1, 1, 1), "r", rs));
+    }
+
     /** Dropout-12's mask is made at import as a constant of its input's shape: for a bounded input, the upper bound's, where ONNX gives the actual one (was a [6] mask for [n] rows). */
     @Test
     void aDropoutMaskOfABoundedTensorIsRefusedAtItsNode() throws Exception {
