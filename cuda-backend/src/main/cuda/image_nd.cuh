@@ -389,7 +389,7 @@ __device__ int grid_taps(double g, long long len, int mode, int padding, int ali
     double lo = align ? 0 : -0.5, hi = align ? len - 1 : len - 0.5;
     double v = align ? (g + 1) / 2.0 * (len - 1) : ((g + 1) * len - 1) / 2.0;
     if (mode == 0) v = rint(v);   // half to even
-    if (v < lo || v > hi) {
+    if (mode != 2 && (v < lo || v > hi)) {   // cubic pads its taps only, never the coordinate
         if (padding == 1) v = fmax(0.0, fmin((double) (len - 1), v));
         else if (padding == 2) v = grid_reflect(v, lo, hi);
     }

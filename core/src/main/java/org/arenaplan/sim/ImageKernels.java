@@ -298,7 +298,9 @@ final class ImageKernels {
         double lo = align ? 0 : -0.5, hi = align ? len - 1 : len - 0.5;
         double v = align ? (g + 1) / 2.0 * (len - 1) : ((g + 1) * len - 1) / 2.0;
         if (mode == 0) v = Math.rint(v);   // half to even, as the node tests' outputs (2-D and 3-D)
-        if (v < lo || v > hi) {
+        // cubic pads each of its four taps only, never the coordinate (PyTorch's grid_sampler bicubic, ONNX Runtime's GridSample):
+        // a border coordinate clamped to len - 1 first would weigh the taps past it differently
+        if (mode != 2 && (v < lo || v > hi)) {
             if (padding == 1) v = Math.max(0, Math.min(len - 1, v));
             else if (padding == 2) v = reflect(v, lo, hi);
         }

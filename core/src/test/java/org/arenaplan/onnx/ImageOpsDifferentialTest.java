@@ -186,17 +186,34 @@ class ImageOpsDifferentialTest {
 
     @Test
     void gridSampleEveryModePaddingAndAlignment() throws Exception {
-        // OnnxRuntimeDifferentialTest.random draws grid coordinates beyond [-1, 1] too, so every padding mode matters.
+        // OnnxRuntimeDifferentialTest.random draws grid coordinates in [-1, 1): the image's own area; the padding modes beyond it below.
+        gridSamples(1);
+    }
+
+    /**
+     * The grid scaled by 2.5 (coordinates in [-2.5, 2.5)), so that most samples fall outside the image and
+     * every padding mode decides them. Bicubic pads its four taps only (PyTorch's grid_sampler, ONNX
+     * Runtime): it used to clamp a border coordinate to the last pixel first, as onnx's reference does,
+     * and was 0.06 off ONNX Runtime on torch.nn.functional.grid_sample(mode="bicubic", padding_mode="border").
+     */
+    @Test
+    void gridSampleOutsideTheImageEveryModePaddingAndAlignment() throws Exception {
+        gridSamples(2.5f);
+    }
+
+    private void gridSamples(float spread) throws Exception {
         for (String pad : List.of("zeros", "border", "reflection")) {
             for (long align = 0; align <= 1; align++) {
                 for (String mode : List.of("bilinear", "nearest", "bicubic")) {
-                    OnnxRuntimeDifferentialTest.agree(dir, new TinyOnnx().opset(16).input("x", 1L, 2L, 4L, 5L).input("g", 1L, 3L, 6L, 2L).output("y")
-                            .node("s", "GridSample", List.of("x", "g"), List.of("y"), "mode", mode, "padding_mode", pad, "align_corners", align),
+                    OnnxRuntimeDifferentialTest.agree(dir, new TinyOnnx().opset(16).input("x", 1L, 2L, 4L, 5L).input("g", 1L, 3L, 6L, 2L).output("y").floats("spread", spread)
+                            .node("m", "Mul", List.of("g", "spread"), List.of("gs"))
+                            .node("s", "GridSample", List.of("x", "gs"), List.of("y"), "mode", mode, "padding_mode", pad, "align_corners", align),
                             Map.of("x", new long[]{1, 2, 4, 5}, "g", new long[]{1, 3, 6, 2}));
                 }
                 for (String mode : List.of("linear", "nearest")) {
-                    OnnxRuntimeDifferentialTest.agree(dir, new TinyOnnx().opset(20).input("x", 1L, 1L, 3L, 4L, 2L).input("g", 1L, 2L, 2L, 3L, 3L).output("y")
-                            .node("s", "GridSample", List.of("x", "g"), List.of("y"), "mode", mode, "padding_mode", pad, "align_corners", align),
+                    OnnxRuntimeDifferentialTest.agree(dir, new TinyOnnx().opset(20).input("x", 1L, 1L, 3L, 4L, 2L).input("g", 1L, 2L, 2L, 3L, 3L).output("y").floats("spread", spread)
+                            .node("m", "Mul", List.of("g", "spread"), List.of("gs"))
+                            .node("s", "GridSample", List.of("x", "gs"), List.of("y"), "mode", mode, "padding_mode", pad, "align_corners", align),
                             Map.of("x", new long[]{1, 1, 3, 4, 2}, "g", new long[]{1, 2, 2, 3, 3}));
                 }
             }
