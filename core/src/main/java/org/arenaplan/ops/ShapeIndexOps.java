@@ -47,9 +47,13 @@ import static org.arenaplan.onnx.NodeLowering.op;
  * op inputs. ONNX version differences (Changelog.md): Slice takes starts/ends/axes as attributes
  * before 10 and as inputs (with steps) from 10, negative axes from 11; Pad takes pads and a
  * float 'value' as attributes before 11, pads and constant_value as inputs from 11, axes from
- * 18, mode 'wrap' from 19; DepthToSpace gains mode (CRD) at 11; GatherND gains batch_dims at 12;
+ * 18, mode 'wrap' from 19 (read from 11, below); DepthToSpace gains mode (CRD) at 11; GatherND gains batch_dims at 12;
  * ScatterElements (11; Scatter before, the same op) and ScatterND gain reduction add/mul at 16,
- * max/min at 18; Trilu is 14, CenterCropPad 18, TensorScatter 24 (its own kernel,
+ * max/min at 18 (read from 16, below). Two values are read before the version that lists them, with the
+ * meaning they have there, because torch.onnx writes them so and ONNX Runtime (1.30) runs them (its
+ * kernels for the earlier versions take them; onnx 1.23.1's checker does not look at attribute values):
+ * reduction 'max'/'min' at 16 and 17 (TorchScript's scatter_reduce(..., "amax")), Pad mode 'wrap' from 11
+ * (the dynamo exporter's circular F.pad at opset 18); Trilu is 14, CenterCropPad 18, TensorScatter 24 (its own kernel,
  * {@link Kernels#TENSOR_SCATTER}: write_indices are data read at run time). The other versions in 9..28 widen types only
  * (Pad-23, 24, 25: float4e2m1, float8e8m0, int2/uint2, none of which arenaplan takes).
  * Not handled: Pad's float 'value' other than 0 before opset 11 (refused by name).
@@ -379,11 +383,10 @@ final class ShapeIndexOps implements OpFamily {
         return n.integer("blocksize", 0);
     }
 
-    /** ScatterElements/ScatterND 'reduction': add and mul from opset 16, max and min from 18. */
+    /** ScatterElements/ScatterND 'reduction': add and mul from opset 16, max and min listed from 18 and read from 16 (torch.onnx writes them there; ONNX Runtime runs them). */
     private static String reduction(NodeContext n) {
         String r = n.string("reduction", "none");
         n.require(r.equals("none") || n.opset() >= 16, "attribute 'reduction' needs opset 16");
-        n.require(!(r.equals("max") || r.equals("min")) || n.opset() >= 18, "reduction '" + r + "' needs opset 18");
         return r;
     }
 
@@ -450,7 +453,8 @@ final class ShapeIndexOps implements OpFamily {
     /**
      * Pad: before opset 11 attributes pads, mode, value (a float; only 0 is supported); from 11
      * input pads (constant), optional input constant_value (a one-element tensor, read at run
-     * time), from 18 optional input axes (constant); mode constant, reflect, edge, and wrap from 19.
+     * time), from 18 optional input axes (constant); mode constant, reflect, edge, and wrap (Pad-19;
+     * read from 11, as ONNX Runtime does and the dynamo exporter writes it at 18).
      */
     private static Lowered importPad(NodeContext n) {
         Value x = n.input(0);
@@ -482,7 +486,7 @@ final class ShapeIndexOps implements OpFamily {
             }
         }
         String mode = n.string("mode", "constant");
-        n.require(!mode.equals("wrap") || n.opset() >= 19, "mode 'wrap' needs opset 19");
+        n.require(!mode.equals("wrap") || n.opset() >= 11, "mode 'wrap' needs opset 11 (Pad-19 lists it; ONNX Runtime takes it from 11)");
         n.require(pads.length == 2 * r, "pads " + Arrays.toString(pads) + " must have 2 x " + r + " values");
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("pads", pads);
