@@ -256,8 +256,10 @@ __device__ int resize_taps(const Ints& ints, const Floats& floats, int d, long l
 
 // ints: rank, mode, coordinateMode, nearestMode, excludeOutside, antialias, then per axis: in, out,
 // scale, roiStart, roiEnd (doubles' bits); floats: cubicCoeffA, extrapolationValue.
-// y = sum over the taps' product (last axis fastest) of weight * x, in f64.
-extern "C" __global__ void resize(const float* x, float* y, Ints ints, Floats floats) {
+// y = sum over the taps' product (last axis fastest) of weight * x, in f64, rounded to f32 (then to T
+// on store, typed.cuh). T: the storage type; resize is float, resize_f16 half_t (the type int after the axes).
+template <typename T>
+__device__ void resize_body(const T* x, T* y, const Ints& ints, const Floats& floats) {
     int rank = (int) ints.v[0];
     long long in[RESIZE_MAX_RANK], out[RESIZE_MAX_RANK];
     long long outSize = 1;
@@ -279,7 +281,7 @@ extern "C" __global__ void resize(const float* x, float* y, Ints ints, Floats fl
             t[d] = 0;
         }
         if (outside) {
-            y[i] = (float) floats.v[1];
+            typed_store(y, i, (float) floats.v[1]);
             continue;
         }
         double acc = 0;
@@ -290,14 +292,17 @@ extern "C" __global__ void resize(const float* x, float* y, Ints ints, Floats fl
                 wgt *= weight[d][t[d]];
                 at = at * in[d] + index[d][t[d]];
             }
-            acc += wgt * x[at];
+            acc += wgt * typed_load(x, at);
             int d = rank - 1;
             while (d >= 0 && ++t[d] == count[d]) t[d--] = 0;
             if (d < 0) break;
         }
-        y[i] = (float) acc;
+        typed_store(y, i, (float) acc);
     }
 }
+
+extern "C" __global__ void resize(const float* x, float* y, Ints ints, Floats floats) { resize_body(x, y, ints, floats); }
+extern "C" __global__ void resize_f16(const void* x, void* y, Ints ints, Floats floats) { resize_body((const half_t*) x, (half_t*) y, ints, floats); }
 
 // ints: rank, N, C, then per spatial axis: image, blocks, k, stride, padBegin, dilation (ONNX Col2Im).
 // The sum runs over the block positions, row-major, from 0 in f32.

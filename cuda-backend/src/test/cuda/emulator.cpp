@@ -244,6 +244,7 @@ int main(int argc, char** argv) {
         else if (name == "pool") body = [&] { pool(p(0), p(1), ints, floats); };
         else if (name == "pool_indices") body = [&] { pool_indices(p(0), (long long*) p(1), ints, floats); };
         else if (name == "resize") body = [&] { resize(p(0), p(1), ints, floats); };
+        else if (name == "resize_f16") body = [&] { resize_f16(p(0), p(1), ints, floats); };
         else if (name == "grid_sample") body = [&] { grid_sample(p(0), p(1), p(2), ints, floats); };
         else if (name == "col2im") body = [&] { col2im(p(0), p(1), ints, floats); };
         else if (name == "affine_grid") body = [&] { affine_grid(p(0), p(1), ints, floats); };

@@ -592,7 +592,7 @@ public final class Kernels {
     /**
      * The kernels that compute more than f32 ({@link #GEMM}, {@link #CONV2D}, {@link #CONV_ND},
      * {@link #POOL}, {@link #POOL_INDICES}, {@link #SOFTMAX}, {@link #ATTENTION}, {@link #NORMALIZE}:
-     * x, scale, bias and y of the type, mean and invstd f32) carry the ONNX
+     * x, scale, bias and y of the type, mean and invstd f32; {@link #RESIZE}) carry the ONNX
      * code of the element type they compute as one more int after their documented ones (after the
      * epilogue activation for gemm and conv2d, which is then always present); a call without it
      * computes f32, so every f32 call is unchanged. The ops that lower to them declare the types
@@ -618,6 +618,7 @@ public final class Kernels {
             case POOL -> ints.length > 0 ? 5 + 7 * (int) ints[0] : -1;
             case POOL_INDICES -> ints.length > 0 ? 6 + 7 * (int) ints[0] : -1;
             case NORMALIZE -> ints.length > 6 ? 7 + 4 * (int) (ints[5] + ints[6]) : -1;
+            case RESIZE -> ints.length > 0 ? 6 + 5 * (int) ints[0] : -1;
             default -> -1;
         };
     }

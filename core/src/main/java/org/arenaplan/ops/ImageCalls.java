@@ -116,7 +116,7 @@ final class ImageCalls {
             long[] a = {xs[d], ys[d], Double.doubleToRawLongBits(scales[d]), Double.doubleToRawLongBits(roi[d]), Double.doubleToRawLongBits(roi[rank + d])};
             System.arraycopy(a, 0, ints, 6 + 5 * d, a.length);
         }
-        return new KernelCall(Kernels.RESIZE, List.of(lowering.read(x), lowering.write(y)), ints,
+        return new KernelCall(Kernels.RESIZE, List.of(lowering.read(x), lowering.write(y)), Kernels.withType(Kernels.RESIZE, ints, lowering.computeType(op).onnxCode()),
                 new double[]{at.real("cubic_coeff_a"), at.real("extrapolation_value")}, op.name());
     }
 

@@ -83,7 +83,7 @@ final class ImageOps implements OpFamily {
                                 AttrSpec.reals("roi", "0 then 1 per axis"), AttrSpec.ints("sizes", 0, MAX_INT32, "required: the output's shape"))
                         .shape(ImageShapes::resize).kernels(Kernels.RESIZE)
                         .doc("ONNX Resize of X to sizes; scales (one per axis) and roi resolved at import")
-                        .lowerF32((op, l) -> List.of(ImageCalls.resize(op, l)))
+                        .computes(HALF).lowerTyped((op, l) -> List.of(ImageCalls.resize(op, l)))
                         .onnx(ImageImports::resize, "axes", "keep_aspect_ratio_policy")
                         .onnx("Upsample", 9, ImageImports::resize, "mode").build(),
                 OpDefinition.op(COL2IM, 1, 1).attrs(AttrSpec.ints("image_shape", 1, MAX_INT32, "required"), AttrSpec.ints("block_shape", 1, MAX_INT32, "required"),

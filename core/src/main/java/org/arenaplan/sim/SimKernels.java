@@ -48,7 +48,7 @@ final class SimKernels {
                 if (!t.isFloat32Compute() && c.intArg(2) != Kernels.MAX) throw new DeviceException("'" + c.label() + "': pool computes " + t.jsonName() + " for max only");
                 return t.isFloat32Compute() ? onFloats(c, t, f -> ImageKernels.pool(c, f[0], f[1])) : WideKernels.onBytes(c, t, f -> ImageKernels.pool(c, f[0], f[1]));
             }
-            case Kernels.RESIZE: ImageKernels.check(c); return onFloats(c, DType.F32, f -> ImageKernels.resize(c, f[0], f[1]));
+            case Kernels.RESIZE: ImageKernels.check(c); return onFloats(c, computeType(c, DType.F32, DType.F16), f -> ImageKernels.resize(c, f[0], f[1]));
             case Kernels.POOL_INDICES: {
                 ImageKernels.check(c);
                 DType t = computeType(c, DType.F32, DType.F16, DType.U8, DType.I8);

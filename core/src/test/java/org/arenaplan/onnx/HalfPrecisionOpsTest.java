@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The compute ops in the element types beyond f32 that their registry entries declare
- * ({@code OpSpec.computes}): MatMul, Gemm, Softmax, LogSoftmax, Conv, ConvTranspose, the pools and
- * LayerNormalization in f16 (as {@code model.half()} exports them), MatMul, Gemm and Softmax in f64, MaxPool in
+ * ({@code OpSpec.computes}): MatMul, Gemm, Softmax, LogSoftmax, Conv, ConvTranspose, the pools,
+ * Resize and LayerNormalization in f16 (as {@code model.half()} exports them), MatMul, Gemm and Softmax in f64, MaxPool in
  * uint8 and int8, each against ONNX Runtime 1.22 on the CPU (which computes a float16 node that
  * has no f16 kernel as Cast to f32, the f32 kernel, Cast back: one rounding per op, as the
  * simulator does). One op: rtol 1e-3 (an f16 ulp is at most 2^-10 of the value, so a sum
@@ -111,6 +111,23 @@ class HalfPrecisionOpsTest {
         agree(new TinyOnnx().opset(17).input(F16, "x", 2L, 3L, 4L).input(F16, "s", 3L, 4L).output(F16, "y", 2L, 3L, 4L)
                         .node("ln", "LayerNormalization", List.of("x", "s"), List.of("y"), "axis", 1L),
                 Map.of("x", random(h, 53, 2, 3, 4), "s", random(h, 54, 3, 4)), 1e-3, 1e-3);
+    }
+
+    /**
+     * Resize in f16 (F.interpolate in a model.half() export: nearest, bilinear, bicubic), scales
+     * 2 x 1.5, and a shrinking antialiased linear; was refused ("Resize computes f32 only").
+     */
+    @Test
+    void resizeInF16AgreesWithOnnxRuntime() throws Exception {
+        TensorValue x = random(DType.F16, 70, 1, 2, 4, 5);
+        // align_corners at scale 1.5 left out: ONNX Runtime maps it through the integer output extent, onnx's reference (and arenaplan) through scale x extent
+        for (String[] m : new String[][]{{"nearest", "asymmetric"}, {"linear", "half_pixel"}, {"cubic", "half_pixel"}}) {
+            agree(new TinyOnnx().opset(13).input(F16, "x", 1L, 2L, 4L, 5L).raw("scales", new float[]{1, 1, 2, 1.5f}).output(F16, "y", 1L, 2L, 8L, 7L)
+                    .node("r", "Resize", List.of("x", "", "scales"), List.of("y"), "mode", m[0], "coordinate_transformation_mode", m[1], "nearest_mode", "floor"),
+                    Map.of("x", x), 1e-3, 1e-3);
+        }
+        agree(new TinyOnnx().opset(18).input(F16, "x", 1L, 2L, 4L, 5L).raw("scales", new float[]{1, 1, 0.5f, 0.6f}).output(F16, "y", 1L, 2L, 2L, 3L)
+                .node("r", "Resize", List.of("x", "", "scales"), List.of("y"), "mode", "linear", "antialias", 1L), Map.of("x", x), 1e-3, 1e-3);
     }
 
     @Test

@@ -215,7 +215,8 @@ final class CudaKernelTable {
             Kernels.POOL_INDICES, java.util.Set.of(F16, U8, I8),
             Kernels.SOFTMAX, java.util.Set.of(F16, F64),
             Kernels.NORMALIZE, java.util.Set.of(F16),
-            Kernels.ATTENTION, java.util.Set.of(F16));
+            Kernels.ATTENTION, java.util.Set.of(F16),
+            Kernels.RESIZE, java.util.Set.of(F16));
 
     /** {@code f32}, {@code f32 and f16}, {@code f32, f16 and f64}: the types of {@code kernel} the fatbin computes. */
     private static String fatbinTypes(String kernel) {

@@ -1192,7 +1192,9 @@ class KernelEmulationTest {
                     Double.doubleToRawLongBits(roi[3 + d])};
                 System.arraycopy(a, 0, ints, 6 + 5 * d, 5);
             }
-            c.add(Case.f32(Kernels.RESIZE, List.of(random(40, 40)), (int) (out[0] * out[1] * out[2]), ints, new double[] {-0.5, 10.0}, 0));
+            Case f32 = Case.f32(Kernels.RESIZE, List.of(random(40, 40)), (int) (out[0] * out[1] * out[2]), ints, new double[] {-0.5, 10.0}, 0);
+            c.add(f32);
+            c.add(typedForm(f32, DType.F16, DType.F16, 0));   // resize_f16: x widened, the f64 sum rounded to f32, then to f16 on store
         }
         // quantize: x [2, 3, 4] per axis 1 (scale and zero point [3]) and per tensor; ties (x / scale = 2.5, -0.5) round to even
         for (DType yt : new DType[] {DType.U8, DType.I8, DType.U16, DType.I16}) {
