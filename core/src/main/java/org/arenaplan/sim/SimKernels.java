@@ -378,6 +378,12 @@ final class SimKernels {
 
     // ---- f32 compute ----
 
+    /**
+     * Batched GEMM, y = act(alpha * op(A) op(B) + beta * C). Rows of y (one per batch and row of
+     * op(A)) are independent and are computed in parallel ({@link #forEachRow}); each element
+     * sums its k products in order 0..k-1 whatever the thread, so the bits do not depend on the
+     * number of threads.
+     */
     static void gemm(KernelCall c, F[] f) {
         int batch = i(c, 0), m = i(c, 1), n = i(c, 2), kk = i(c, 3);
         boolean ta = c.intArg(4) == 1, tb = c.intArg(5) == 1;
@@ -388,27 +394,49 @@ final class SimKernels {
         int act = epilogue(c, 12);
         F a = f[0], b = f[1], y = f[f.length - 1];
         F cm = hasC ? f[2] : null;
-        float[] acc = new float[n];
-        for (int bt = 0; bt < batch; bt++) {
+        forEachRow(batch * m, (long) n * kk, row -> {
+            int bt = row / m, r = row % m;
             int a0 = a.i + bt * bsa, b0 = b.i + bt * bsb, y0 = y.i + bt * m * n;
-            for (int r = 0; r < m; r++) {
-                java.util.Arrays.fill(acc, 0f);
+            float[] acc = new float[n];
+            if (tb && !ta) {                           // B stored [n, k]: one dot product per element, both rows contiguous
+                int ar = a0 + r * kk;
+                for (int j = 0; j < n; j++) {
+                    float s = 0f;
+                    int br = b0 + j * kk;
+                    for (int k = 0; k < kk; k++) s += a.a[ar + k] * b.a[br + k];
+                    acc[j] = s;
+                }
+            } else {
                 for (int k = 0; k < kk; k++) {
                     float av = ta ? a.a[a0 + k * m + r] : a.a[a0 + r * kk + k];
                     if (tb) {
                         for (int j = 0; j < n; j++) acc[j] += av * b.a[b0 + j * kk + k];
                     } else {
-                        int row = b0 + k * n;
-                        for (int j = 0; j < n; j++) acc[j] += av * b.a[row + j];
+                        int brow = b0 + k * n;
+                        for (int j = 0; j < n; j++) acc[j] += av * b.a[brow + j];
                     }
                 }
-                for (int j = 0; j < n; j++) {
-                    float v = alpha * acc[j];
-                    if (hasC) v += beta * cm.a[cm.i + bt * cb + r * cr + j * cc];
-                    y.a[y0 + r * n + j] = Kernels.activation(act, v);
-                }
             }
-        }
+            for (int j = 0; j < n; j++) {
+                float v = alpha * acc[j];
+                if (hasC) v += beta * cm.a[cm.i + bt * cb + r * cr + j * cc];
+                y.a[y0 + r * n + j] = Kernels.activation(act, v);
+            }
+        });
+    }
+
+    /** Below this many multiply-adds a kernel runs on the calling thread alone. */
+    private static final long PARALLEL_WORK = 1L << 16;
+
+    /**
+     * Runs {@code body} for rows 0..rows-1, in parallel on the common fork-join pool when the
+     * kernel is big enough ({@code rows * workPerRow} at least {@link #PARALLEL_WORK}), else in
+     * order on this thread. Each row must write only its own outputs, so the result is the same
+     * bits either way.
+     */
+    static void forEachRow(int rows, long workPerRow, java.util.function.IntConsumer body) {
+        if (rows > 1 && rows * workPerRow >= PARALLEL_WORK) java.util.stream.IntStream.range(0, rows).parallel().forEach(body);
+        else for (int r = 0; r < rows; r++) body.accept(r);
     }
 
     /** The fused epilogue activation of a call, int {@code k} ({@link Kernels#ACTIVATION_NONE} when the call stops before it). */
@@ -433,6 +461,12 @@ final class SimKernels {
         }
     }
 
+    /**
+     * Direct 2-D convolution with groups, strides, dilations, pads, optional bias and a fused
+     * ReLU epilogue. Output planes (one per image and output channel) are independent and are
+     * computed in parallel ({@link #forEachRow}); each element sums over input channels, then
+     * kernel rows, then kernel columns, in that order whatever the thread.
+     */
     static void conv2d(KernelCall c, F[] f) {
         int n = i(c, 0), ch = i(c, 1), h = i(c, 2), w = i(c, 3), m = i(c, 4), oh = i(c, 5), ow = i(c, 6);
         int kh = i(c, 7), kw = i(c, 8), sh = i(c, 9), sw = i(c, 10), pt = i(c, 11), pl = i(c, 12);
@@ -442,41 +476,37 @@ final class SimKernels {
         F x = f[0], wt = f[1], y = f[hasBias ? 3 : 2];
         F bias = hasBias ? f[2] : null;
         int cg = ch / group, mg = m / group;
-        float[] acc = new float[oh * ow];
         float[] xa = x.a, wa = wt.a;
-        for (int img = 0; img < n; img++) {
-            for (int g = 0; g < group; g++) {
-                for (int mo = g * mg; mo < (g + 1) * mg; mo++) {
-                    java.util.Arrays.fill(acc, 0f);
-                    for (int ci = 0; ci < cg; ci++) {
-                        int xPlane = x.i + ((img * ch) + g * cg + ci) * h * w;
-                        int wBase = wt.i + ((mo * cg) + ci) * kh * kw;
-                        for (int a = 0; a < kh; a++) {
-                            for (int bb = 0; bb < kw; bb++) {
-                                float wv = wa[wBase + a * kw + bb];
-                                int colOff = bb * dw - pl;
-                                int lo = Math.max(0, ceilDiv(-colOff, sw));
-                                int hi = Math.min(ow, floorDiv(w - 1 - colOff, sw) + 1);
-                                for (int r = 0; r < oh; r++) {
-                                    int ih = r * sh - pt + a * dh;
-                                    if (ih < 0 || ih >= h) continue;
-                                    int xr = xPlane + ih * w + colOff;
-                                    int ar = r * ow;
-                                    if (sw == 1) {
-                                        for (int q = lo; q < hi; q++) acc[ar + q] += wv * xa[xr + q];
-                                    } else {
-                                        for (int q = lo; q < hi; q++) acc[ar + q] += wv * xa[xr + q * sw];
-                                    }
-                                }
+        forEachRow(n * m, (long) cg * kh * kw * oh * ow, plane -> {
+            int img = plane / m, mo = plane % m, g = mo / mg;
+            float[] acc = new float[oh * ow];
+            for (int ci = 0; ci < cg; ci++) {
+                int xPlane = x.i + ((img * ch) + g * cg + ci) * h * w;
+                int wBase = wt.i + ((mo * cg) + ci) * kh * kw;
+                for (int a = 0; a < kh; a++) {
+                    for (int bb = 0; bb < kw; bb++) {
+                        float wv = wa[wBase + a * kw + bb];
+                        int colOff = bb * dw - pl;
+                        int lo = Math.max(0, ceilDiv(-colOff, sw));
+                        int hi = Math.min(ow, floorDiv(w - 1 - colOff, sw) + 1);
+                        for (int r = 0; r < oh; r++) {
+                            int ih = r * sh - pt + a * dh;
+                            if (ih < 0 || ih >= h) continue;
+                            int xr = xPlane + ih * w + colOff;
+                            int ar = r * ow;
+                            if (sw == 1) {
+                                for (int q = lo; q < hi; q++) acc[ar + q] += wv * xa[xr + q];
+                            } else {
+                                for (int q = lo; q < hi; q++) acc[ar + q] += wv * xa[xr + q * sw];
                             }
                         }
                     }
-                    int yo = y.i + (img * m + mo) * oh * ow;
-                    float bv = hasBias ? bias.a[bias.i + mo] : 0f;
-                    for (int k = 0; k < acc.length; k++) y.a[yo + k] = Kernels.activation(act, hasBias ? acc[k] + bv : acc[k]);
                 }
             }
-        }
+            int yo = y.i + (img * m + mo) * oh * ow;
+            float bv = hasBias ? bias.a[bias.i + mo] : 0f;
+            for (int k = 0; k < acc.length; k++) y.a[yo + k] = Kernels.activation(act, hasBias ? acc[k] + bv : acc[k]);
+        });
     }
 
     private static int ceilDiv(int a, int b) {
