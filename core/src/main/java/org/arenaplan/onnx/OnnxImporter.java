@@ -130,6 +130,8 @@ public final class OnnxImporter {
     private final Set<String> fileNames = new HashSet<>();             // every tensor name the file uses
     private final Set<String> usedDims = new HashSet<>();
     private boolean axisOverridden;
+    /** Whether a graph input's symbolic dim ({@code dim_param}) took a value from {@code dims}: declared numbers may then be stale. */
+    private boolean symbolicInput;
     private final ImportFolding folding = new ImportFolding();
     private Map<Integer, ConcatInPlace.Decision> concatDecisions = Map.of();
     private final Map<String, TensorValue> given = new HashMap<>();            // inputValues and the tensors of bound sequence inputs
@@ -465,6 +467,7 @@ public final class OnnxImporter {
             if (v == null && !d.param().isEmpty() && options.dims().containsKey(d.param())) {
                 v = options.dims().get(d.param());
                 usedDims.add(d.param());
+                symbolicInput = true;
             }
             if (v == null) {
                 String name = d.param().isEmpty() ? axisKey : d.param();
@@ -504,18 +507,30 @@ public final class OnnxImporter {
         }
     }
 
-    /** A declared shape whose dims are all known (numbers, or symbols given in dims) must match the inferred one. */
+    /**
+     * A declared shape whose dims are all known (numbers, or symbols given in dims) must match the
+     * inferred one. In a model whose graph inputs have symbolic dims given values, a declared
+     * <em>number</em> may be the extent of the shapes the model was exported at (PyTorch's dynamo
+     * exporter declares a bidirectional LSTM's output {@code [s77, 16, 10]} for an input
+     * {@code [s77, s27]}): a mismatch only on such axes is stale, not wrong, and the inferred shape
+     * stands, as ONNX Runtime runs such a model (it warns that the shapes differ). A mismatch on a
+     * declared symbol, or in a model without symbolic input dims, is refused.
+     *
+     * @throws OnnxException naming the file, {@code what}, the value, and both shapes
+     */
     private void checkDeclared(OnnxModel.ValueInfo declared, String what) {
         Value inferred = values.get(declared.name());
         if (!declared.hasShape() || inferred == null) return;
         long[] want = new long[declared.dims().size()];
+        boolean staleOnly = symbolicInput && want.length == inferred.rank();
         for (int a = 0; a < want.length; a++) {
             OnnxModel.Dim d = declared.dims().get(a);
             Long v = d.value() != null ? d.value() : options.dims().get(d.param());
             if (v == null) return;
             want[a] = v;
+            if (staleOnly && d.value() == null && v != inferred.shape()[a]) staleOnly = false;
         }
-        if (!Arrays.equals(want, inferred.shape()) && !withinBound(declared.name(), want, inferred.shape()))
+        if (!Arrays.equals(want, inferred.shape()) && !staleOnly && !withinBound(declared.name(), want, inferred.shape()))
             throw new OnnxException(file + ": " + what + " '" + declared.name() + "' is declared " + Arrays.toString(want) + " but infers to "
                     + Arrays.toString(inferred.shape()) + " (from the nodes that compute it)");
     }

@@ -31,7 +31,9 @@ import static org.arenaplan.exec.OpLowering.fail;
  *     {@code inverse} with {@code onesided} is numpy's irfft: the input holds bins 0..L/2 of a
  *     Hermitian spectrum (L defaults to 2 (bins - 1)) and the output is real (last dim 1).</li>
  * <li>STFT: frames {@code f = 0 .. 1 + (len - frame_length) / frame_step - 1} of the signal
- *     {@code [batch, len, 1|2]}, each multiplied by {@code window} (default: ones) and
+ *     {@code [batch, len, 1|2]} or the real {@code [batch, len]} (read as {@code [batch, len, 1]}:
+ *     the spec names only rank 3, but PyTorch's TorchScript exporter writes {@code torch.stft} so and
+ *     ONNX Runtime's STFT kernel takes it), each multiplied by {@code window} (default: ones) and
  *     transformed with L = frame_length; {@code onesided} (default 1) keeps bins 0..L/2;
  *     output {@code [batch, frames, bins, 2]}.</li>
  * </ul>
@@ -60,7 +62,7 @@ final class SignalOps implements OpFamily {
                         .attrs(AttrSpec.requiredInteger("frame_step", 1, Integer.MAX_VALUE), AttrSpec.requiredInteger("frame_length", 1, Integer.MAX_VALUE),
                                 AttrSpec.integer("onesided", 1, 0, 1))
                         .shape(SignalOps::stftShape).kernels(Kernels.DFT)
-                        .doc("short-time Fourier transform of [batch, len, 1|2] (input 1: the window, [frame_length]) into [batch, frames, bins, 2]; "
+                        .doc("short-time Fourier transform of [batch, len, 1|2] or real [batch, len] (input 1: the window, [frame_length]) into [batch, frames, bins, 2]; "
                                 + "f32, f16, bf16, f64")
                         .lower((op, l) -> List.of(lowerStft(op, l)))
                         .onnx(STFT, 17, SignalOps::importStft).build());
@@ -89,7 +91,8 @@ final class SignalOps implements OpFamily {
 
     static long[] stftShape(long[][] in, long step, long length, boolean onesided) {
         long[] x = in[0];
-        if (x.length != 3 || (x[2] != 1 && x[2] != 2)) throw new GraphException("STFT signal must be [batch, length, 1|2], not " + java.util.Arrays.toString(x));
+        if (x.length != 2 && (x.length != 3 || (x[2] != 1 && x[2] != 2)))
+            throw new GraphException("STFT signal must be [batch, length, 1|2] or real [batch, length], not " + java.util.Arrays.toString(x));
         if (length > x[1]) throw new GraphException("STFT frame_length " + length + " exceeds the signal's " + x[1] + " samples");
         if (in.length > 1 && (in[1].length != 1 || in[1][0] != length))
             throw new GraphException("STFT window " + java.util.Arrays.toString(in[1]) + " must be [frame_length] = [" + length + "]");
@@ -124,7 +127,8 @@ final class SignalOps implements OpFamily {
         long[] s = l.shape(op, x), ys = l.shape(op, y);
         OpAttrs a = OpAttrs.of(op);
         long length = a.integer("frame_length");
-        long[] ints = {s[0], s[1], 1, s[2], length, ys[2], Kernels.DFT_FORWARD, ys[1], a.integer("frame_step"), length, window ? 1 : 0, t.onnxCode()};
+        long components = s.length == 2 ? 1 : s[2];   // [batch, len] is real: the bytes of [batch, len, 1]
+        long[] ints = {s[0], s[1], 1, components, length, ys[2], Kernels.DFT_FORWARD, ys[1], a.integer("frame_step"), length, window ? 1 : 0, t.onnxCode()};
         List<KernelArg> args = new ArrayList<>();
         args.add(l.read(x));
         if (window) args.add(l.read(op.inputs().get(1)));
@@ -173,7 +177,7 @@ final class SignalOps implements OpFamily {
         n.require(step >= 1, "frame_step " + step + " must be at least 1");
         boolean window = n.hasInput(2);
         long length = n.hasInput(3) ? single(n, n.constantInts(3, "frame_length"), "frame_length")
-                : window ? n.input(2).elements() : x.rank() == 3 ? x.dim(1) : 0;
+                : window ? n.input(2).elements() : x.rank() >= 2 ? x.dim(1) : 0;
         n.require(length >= 1, "frame_length " + length + " must be at least 1");
         List<String> ins = new ArrayList<>(List.of(x.name()));
         if (window) {

@@ -23,9 +23,14 @@ final class OnnxOpRuns {
 
     /** Imports {@code model} (written into {@code dir}), plans it and runs it on the simulator: every graph output. */
     static Map<String, TensorValue> run(Path dir, TinyOnnx model, Map<String, TensorValue> inputs) throws Exception {
+        return run(dir, model, Map.of(), inputs);
+    }
+
+    /** As {@link #run(Path, TinyOnnx, Map)}, with values for the model's symbolic dims. */
+    static Map<String, TensorValue> run(Path dir, TinyOnnx model, Map<String, Long> dims, Map<String, TensorValue> inputs) throws Exception {
         Path file = dir.resolve("m.onnx");
         Files.write(file, model.bytes());
-        Graph g = OnnxImporter.load(file, Map.of());
+        Graph g = OnnxImporter.load(file, dims);
         try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
             return Executors.run(ArenaPlanner.plan(g), device, List.of(Mode.PLANNED), 1, inputs, 1).last(Mode.PLANNED).outputs();
         }

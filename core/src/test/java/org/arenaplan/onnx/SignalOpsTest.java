@@ -58,6 +58,18 @@ class SignalOpsTest {
     }
 
     @Test
+    void stftOfARankTwoRealSignalAgreesWithOnnxRuntime() throws Exception {
+        // PyTorch's TorchScript exporter (torch.stft at opset 17) hands STFT the signal as [batch, length];
+        // ONNX Runtime reads it as real, as [batch, length, 1]. With a window, and without one (window input left empty).
+        TinyOnnx m = new TinyOnnx().opset(17).input("x", 2L, 40L).scalar("step", 4).input("w", 8L).scalar("len", 8).output("y")
+                .node("stft", "STFT", List.of("x", "step", "w", "len"), List.of("y"));
+        OnnxOpRuns.agree(dir, m, Map.of("x", random(2, 40), "w", random(8)), 1e-4, 1e-4);
+        TinyOnnx plain = new TinyOnnx().opset(17).input("x", 3L, 10L).scalar("step", 2).scalar("len", 4).output("y")
+                .node("stft", "STFT", List.of("x", "step", "", "len"), List.of("y"), "onesided", 0L);
+        OnnxOpRuns.agree(dir, plain, Map.of("x", random(3, 10)), 1e-4, 1e-4);
+    }
+
+    @Test
     void refusesTheLastAxisAndAComputedLength() throws Exception {
         TinyOnnx last = new TinyOnnx().opset(17).input("x", 2L, 5L, 1L).output("y").node("dft", "DFT", List.of("x"), List.of("y"), "axis", 2L);
         OnnxOpRuns.refused(dir, last, "axis 2 must be in [-3, -2] or [0, 1]");
