@@ -40,6 +40,7 @@ def _quiet():
 
 
 def export(name, exporter, out):
+    torch.manual_seed(0)                          # the same weights whichever exporter, whatever ran before
     module, inputs, names = MODELS[name][1]()
     module = module.eval()
     dynamo, opset = exporter.startswith("dynamo"), int(exporter.lstrip("tsdynamo"))
