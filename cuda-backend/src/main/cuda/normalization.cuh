@@ -9,7 +9,8 @@
 // ints: mode, hasScale, hasBias, hasMean, hasInvStd, K, R, keptShape[K], keptStride[K], scaleKeptStride[K],
 //       biasKeptStride[K], redShape[R], redStride[R], scaleRedStride[R], biasRedStride[R]; floats: epsilon.
 // T: the storage type of x, scale, bias and y (typed.cuh); normalize is float, normalize_f16 half_t
-// (widened to f32, then as f32: statistics in double, y rounded to f32, then to f16); mean and invstd f32.
+// (widened to f32, then as f32: statistics in double, y rounded to f32, then to f16), normalize_f64 double
+// (the same double arithmetic, y stored in double); mean and invstd f32.
 template <typename T>
 __device__ __forceinline__ void normalize_body(const T* x, const T* scale, const T* bias, T* y, float* mean_out,
                                                float* invstd_out, const Ints& ints, const Floats& floats) {
@@ -63,7 +64,7 @@ __device__ __forceinline__ void normalize_body(const T* x, const T* scale, const
             double v = (typed_load(x, at) - center) * factor;
             if (hasScale) v = v * typed_load(scale, sbase + strided_offset(j, R, rs, rsc));
             if (hasBias) v = v + typed_load(bias, bbase + strided_offset(j, R, rs, rbi));
-            typed_store(y, at, (float) v);
+            typed_store(y, at, (typename compute_of<T>::type) v);   // f32 and f16: rounded to f32 first; f64 kept
         }
     }
 }
@@ -76,6 +77,11 @@ extern "C" __global__ void normalize(const float* x, const float* scale, const f
 extern "C" __global__ void normalize_f16(const void* x, const void* scale, const void* bias, void* y, float* mean_out,
                                          float* invstd_out, Ints ints, Floats floats) {
     normalize_body((const half_t*) x, (const half_t*) scale, (const half_t*) bias, (half_t*) y, mean_out, invstd_out, ints, floats);
+}
+
+extern "C" __global__ void normalize_f64(const void* x, const void* scale, const void* bias, void* y, float* mean_out,
+                                         float* invstd_out, Ints ints, Floats floats) {
+    normalize_body((const double*) x, (const double*) scale, (const double*) bias, (double*) y, mean_out, invstd_out, ints, floats);
 }
 
 // The loss of sample (n, d) of nll_loss and its weight; writes its log-probabilities when asked.

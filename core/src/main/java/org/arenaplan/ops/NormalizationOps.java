@@ -34,8 +34,8 @@ import static org.arenaplan.onnx.NodeLowering.op;
 
 /**
  * BatchNormalization (inference, and training mode as {@value #BATCH_NORM_TRAINING}), LRN,
- * LayerNormalization, InstanceNormalization, GroupNormalization, MeanVarianceNormalization and
- * LpNormalization (f32), after the ONNX operator specifications. All but inference
+ * LayerNormalization (f32, f16, f64), InstanceNormalization, GroupNormalization, RMSNormalization,
+ * MeanVarianceNormalization and LpNormalization (f32; Group, RMS and Lp also f64), after the ONNX operator specifications. All but inference
  * BatchNormalization and LRN run {@link Kernels#NORMALIZE}: statistics in double, in index order.
  * ONNX version differences (Changelog.md): BatchNormalization gains {@code training_mode} at 14
  * (BatchNormalization-14/15: with 1, Y is normalised by the batch's own mean and biased variance
@@ -56,6 +56,13 @@ final class NormalizationOps implements OpFamily {
             LP_NORM = "LpNormalization", RMS_NORM = "RMSNormalization";
     /** ONNX BatchNormalization with training_mode = 1 (opset 14 on): arenaplan's own kind, as it is never in place and has three outputs. */
     static final String BATCH_NORM_TRAINING = "BatchNormalizationTraining";
+    /**
+     * The types of the normalize kinds that ONNX Runtime 1.30's CPU provider also runs in double
+     * (RMSNormalization-23, GroupNormalization-18, LpNormalization; checked with its Python API):
+     * f64 computes as the f32 kernel does, in double. InstanceNormalization and
+     * MeanVarianceNormalization stay f32 (ORT has no double kernel for them to check against).
+     */
+    private static final DType[] F32_F64 = {DType.F32, DType.F64};
 
     @Override
     public List<OpDefinition> definitions() {
@@ -78,11 +85,11 @@ final class NormalizationOps implements OpFamily {
                         .shapes(NormalizationOps::layerNormShapes).kernels(Kernels.NORMALIZE).flops((a, in, out) -> 5 * OpSpec.FlopRule.elements(out[0]))
                         .doc("inputs X, scale, optional bias (each broadcast to X's axes from axis on); outputs Y, optional Mean and InvStdDev "
                                 + "(X's shape with 1s from axis on); y = (x - mean) / sqrt(var + epsilon) * scale + bias over the axes from axis on")
-                        .computes(ImageOps.HALF).lower((op, l) -> List.of(layerNorm(op, l))).gradient(NormalizationOps::layerNormGradient).onnx("LayerNormalization", 17, NormalizationOps::importLayerNorm, "stash_type").build(),
+                        .computes(LinearAlgebraOps.FLOATS).lower((op, l) -> List.of(layerNorm(op, l))).gradient(NormalizationOps::layerNormGradient).onnx("LayerNormalization", 17, NormalizationOps::importLayerNorm, "stash_type").build(),
                 OpDefinition.op(RMS_NORM, 2, 2).attrs(AttrSpec.axis("axis", -1), AttrSpec.real("epsilon", 1e-5))
                         .shape((a, in) -> layerNormShapes(a, in, 1)[0]).kernels(Kernels.NORMALIZE).flops((a, in, out) -> 4 * OpSpec.FlopRule.elements(out[0]))
                         .doc("inputs X, scale (broadcast to X's axes from axis on); y = x / sqrt(mean(x^2) + epsilon) * scale, the mean over the axes from axis on")
-                        .lowerF32((op, l) -> List.of(rmsNorm(op, l))).onnx(RMS_NORM, 23, NormalizationOps::importRmsNorm, "stash_type").build(),
+                        .computes(F32_F64).lowerTyped((op, l) -> List.of(rmsNorm(op, l))).onnx(RMS_NORM, 23, NormalizationOps::importRmsNorm, "stash_type").build(),
                 OpDefinition.op(INSTANCE_NORM, 3, 3).attrs(AttrSpec.real("epsilon", 1e-5)).shape(NormalizationOps::instanceNormShape)
                         .kernels(Kernels.NORMALIZE).doc("inputs X [N, C, spatial...], scale [C], B [C]: each (n, c) normalised over its spatial axes")
                         .lowerF32((op, l) -> List.of(groupNorm(op, l, false))).onnx(n -> importGroupNorm(n, INSTANCE_NORM)).build(),
@@ -90,14 +97,14 @@ final class NormalizationOps implements OpFamily {
                         .shape(NormalizationOps::groupNormShape).kernels(Kernels.NORMALIZE)
                         .doc("inputs X [N, C, spatial...], scale and bias [C] (per channel, ONNX 21) or [num_groups] (per group, ONNX 18): "
                                 + "each (n, group) normalised over its C/num_groups channels and the spatial axes")
-                        .lowerF32((op, l) -> List.of(groupNorm(op, l, true))).onnx("GroupNormalization", 18, n -> importGroupNorm(n, GROUP_NORM), "stash_type")
+                        .computes(F32_F64).lowerTyped((op, l) -> List.of(groupNorm(op, l, true))).onnx("GroupNormalization", 18, n -> importGroupNorm(n, GROUP_NORM), "stash_type")
                         .build(),
                 OpDefinition.op(MEAN_VARIANCE_NORM, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "[0, 2, 3]"))
                         .shape(ReductionOps::sameShape).kernels(Kernels.NORMALIZE).doc("(x - mean) / (sqrt(var) + 1e-9) over axes")
                         .lowerF32((op, l) -> List.of(overAxes(op, l, Kernels.N_MVN, mvnAxes(op), 1e-9))).onnx(NormalizationOps::importMvn).build(),
                 OpDefinition.op(LP_NORM, 1, 1).attrs(AttrSpec.axis("axis", -1), AttrSpec.integer("p", 2, 1, 2))
                         .shape(ReductionOps::sameShape).kernels(Kernels.NORMALIZE).doc("x / (the L1 or L2 norm along axis)")
-                        .lowerF32((op, l) -> List.of(overAxes(op, l, OpAttrs.of(op).integer("p") == 1 ? Kernels.N_L1 : Kernels.N_L2,
+                        .computes(F32_F64).lowerTyped((op, l) -> List.of(overAxes(op, l, OpAttrs.of(op).integer("p") == 1 ? Kernels.N_L1 : Kernels.N_L2,
                                 new long[]{OpAttrs.of(op).integer("axis")}, 0))).onnx(NormalizationOps::importLpNorm).build());
     }
 
@@ -163,7 +170,8 @@ final class NormalizationOps implements OpFamily {
     /**
      * LayerNormalization: X, scale, bias and Y of one declared type (f32 or f16: computed as the
      * f32 kernel on widened values, statistics in double, Y rounded once, ONNX Runtime's CPU rule
-     * for float16, {@code Kernels.typeInt}); Mean and InvStdDev f32 (stash_type 1).
+     * for float16, {@code Kernels.typeInt}; f64: the same arithmetic, Y stored in double, as ONNX
+     * Runtime's CPU provider runs LayerNormalization-17 in double); Mean and InvStdDev f32 (stash_type 1).
      */
     private static KernelCall layerNorm(Op op, OpLowering l) {
         for (String t : op.inputs()) l.requireComputed(op, t);
@@ -314,11 +322,12 @@ final class NormalizationOps implements OpFamily {
         n.require(stash == 1, "stash_type " + stash + " is not supported (only 1, float; statistics are computed in double)");
     }
 
-    private static List<String> f32Inputs(NodeContext n, int count) {
+    /** The names of the first {@code count} inputs present, each of a type the node's kind computes ({@code OpSpec.computes}). */
+    private static List<String> computedInputs(NodeContext n, int count) {
         List<String> in = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             if (!n.hasInput(i)) continue;
-            FamilyImports.requireF32(n, n.input(i));
+            FamilyImports.requireComputed(n, n.input(i));
             in.add(n.input(i).name());
         }
         return in;
@@ -374,7 +383,7 @@ final class NormalizationOps implements OpFamily {
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("axis", (long) axis);
         attrs.put("epsilon", n.real("epsilon", 1e-5));
-        return NodeLowering.op(n, RMS_NORM, f32Inputs(n, 2), x.shape(), attrs, x.dtype());
+        return NodeLowering.op(n, RMS_NORM, computedInputs(n, 2), x.shape(), attrs, x.dtype());
     }
 
     private static Lowered importGroupNorm(NodeContext n, String kind) {
@@ -387,6 +396,9 @@ final class NormalizationOps implements OpFamily {
         if (kind.equals(GROUP_NORM)) {
             n.require(n.hasAttr("num_groups"), "attribute 'num_groups' is required");
             requireStashFloat(n);
+            // GroupNormalization-21's function body casts X to stash_type (float) before the statistics; 18..20 compute in X's type
+            n.require(n.opset() < 21 || x.dtype() != DType.F64, "input " + x + " is f64; GroupNormalization from opset 21 computes it in f32 "
+                    + "(stash_type 1: the function body casts X to float first) and arenaplan computes f64 in double only (opset 18..20 compute in f64)");
             long g = n.integer("num_groups", 0);
             n.require(g >= 1 && c % g == 0, "num_groups " + g + " must divide the " + c + " channels of " + x);
             attrs.put("num_groups", g);
@@ -396,7 +408,7 @@ final class NormalizationOps implements OpFamily {
             n.require(n.input(j).rank() == 1 && n.input(j).dim(0) == per, "input " + n.input(j) + " must be [" + per + "]"
                     + (kind.equals(GROUP_NORM) ? (n.opset() >= 21 ? " (per channel from opset 21)" : " (per group before opset 21)") : ""));
         attrs.put("epsilon", n.real("epsilon", 1e-5));
-        return NodeLowering.op(n, kind, f32Inputs(n, 3), x.shape(), attrs, x.dtype());
+        return NodeLowering.op(n, kind, computedInputs(n, 3), x.shape(), attrs, x.dtype());
     }
 
     private static Lowered importMvn(NodeContext n) {
@@ -411,7 +423,7 @@ final class NormalizationOps implements OpFamily {
             seen[a] = true;
             resolved[i] = a;
         }
-        return NodeLowering.op(n, MEAN_VARIANCE_NORM, f32Inputs(n, 1), x.shape(), Map.of("axes", resolved), x.dtype());
+        return NodeLowering.op(n, MEAN_VARIANCE_NORM, computedInputs(n, 1), x.shape(), Map.of("axes", resolved), x.dtype());
     }
 
     private static Lowered importLpNorm(NodeContext n) {
@@ -420,7 +432,7 @@ final class NormalizationOps implements OpFamily {
         n.require(x.rank() >= 1, "input " + x + " must have rank 1 or more");
         int axis = n.axisAnyOpset(n.integer("axis", -1), x.rank(), "axis");   // LpNormalization-1's default is -1
         long p = n.integer("p", 2);   // 1 or 2: the registry's range
-        return NodeLowering.op(n, LP_NORM, f32Inputs(n, 1), x.shape(), Map.of("axis", (long) axis, "p", p), x.dtype());
+        return NodeLowering.op(n, LP_NORM, computedInputs(n, 1), x.shape(), Map.of("axis", (long) axis, "p", p), x.dtype());
     }
 
     private static Lowered importLrn(NodeContext n) {

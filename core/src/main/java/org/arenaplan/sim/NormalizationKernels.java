@@ -26,7 +26,7 @@ final class NormalizationKernels {
                 SimKernels.need(c, c.pointers().size(), 7 + 4 * (i(c, 5) + i(c, 6)));
                 int mode = i(c, 0);
                 if (mode < Kernels.N_STANDARDIZE || mode > Kernels.N_RMS) throw new DeviceException("'" + c.label() + "': unknown normalize mode " + mode);
-                DType t = SimKernels.computeType(c, DType.F32, DType.F16);
+                DType t = SimKernels.computeType(c, DType.F32, DType.F16, DType.F64);
                 int typed = 2 + present(c, 1, 2);   // x, scale, bias, y; then mean and invstd in f32
                 for (int k = 0; k < c.pointers().size(); k++) SimKernels.count(c, k, k < typed ? t : DType.F32);
                 return () -> normalize(c, t);
@@ -75,7 +75,10 @@ final class NormalizationKernels {
         return v;
     }
 
-    /** {@link Kernels#NORMALIZE} with x, scale, bias and y of type {@code t} (f32, or f16 widened exactly, y rounded once); statistics f32. */
+    /**
+     * {@link Kernels#NORMALIZE} with x, scale, bias and y of type {@code t}: f32; f16 widened exactly, y rounded to f32, then
+     * to f16; f64 (every value read and y stored in double, the statistics' double arithmetic the same). Statistics f32.
+     */
     static void normalize(KernelCall c, DType t) {
         int mode = i(c, 0);
         boolean hasScale = c.intArg(1) == 1, hasBias = c.intArg(2) == 1, hasMean = c.intArg(3) == 1, hasInvStd = c.intArg(4) == 1;
@@ -85,10 +88,10 @@ final class NormalizationKernels {
         long[] rs = ints(c, r0, rr), rst = ints(c, r0 + rr, rr), rsc = ints(c, r0 + 2 * rr, rr), rbi = ints(c, r0 + 3 * rr, rr);
         double eps = c.floatArg(0);
         int p = 0;
-        float[] x = read(c, p++, t);
-        float[] scale = hasScale ? read(c, p++, t) : null, bias = hasBias ? read(c, p++, t) : null;
+        double[] x = read(c, p++, t);
+        double[] scale = hasScale ? read(c, p++, t) : null, bias = hasBias ? read(c, p++, t) : null;
         int yArg = p++, meanArg = hasMean ? p++ : -1, invArg = hasInvStd ? p : -1;
-        float[] y = new float[x.length];
+        double[] y = new double[x.length];
         long outN = 1, redN = 1;
         for (long v : ks) outN *= v;
         for (long v : rs) redN *= v;
@@ -130,21 +133,30 @@ final class NormalizationKernels {
                 double v = (x[at] - center) * factor;
                 if (hasScale) v = v * scale[(int) (sbase + offset(j, rs, rsc))];
                 if (hasBias) v = v + bias[(int) (bbase + offset(j, rs, rbi))];
-                y[at] = (float) v;
+                y[at] = t == DType.F64 ? v : (float) v;   // f32 and f16: rounded to f32 first
             }
         }
-        if (t == DType.F32) SimKernels.storeFloats(c, yArg, y);
-        else {
-            java.nio.ByteBuffer b = SimKernels.out(c, yArg);
-            for (int e = 0; e < y.length; e++) t.putFloat(b, e, y[e]);
-            SimKernels.store(c, yArg, b);
+        java.nio.ByteBuffer b = SimKernels.out(c, yArg);
+        for (int e = 0; e < y.length; e++) {
+            if (t == DType.F64) b.putDouble(e * 8, y[e]);
+            else t.putFloat(b, e, (float) y[e]);
         }
+        SimKernels.store(c, yArg, b);
         if (meanArg >= 0) SimKernels.storeFloats(c, meanArg, means);
         if (invArg >= 0) SimKernels.storeFloats(c, invArg, invs);
     }
 
-    private static float[] read(KernelCall c, int k, DType t) {
-        return WideKernels.decode(t, SimKernels.in(c, k), SimKernels.count(c, k, t));
+    /** Argument {@code k} of type {@code t} in double: exact for f32, f16 and f64. */
+    private static double[] read(KernelCall c, int k, DType t) {
+        int n = SimKernels.count(c, k, t);
+        ByteBuffer b = SimKernels.in(c, k);
+        double[] v = new double[n];
+        if (t == DType.F64) b.asDoubleBuffer().get(v);
+        else {
+            float[] f = WideKernels.decode(t, b, n);
+            for (int e = 0; e < n; e++) v[e] = f[e];
+        }
+        return v;
     }
 
     static void batchnormRunning(KernelCall c) {

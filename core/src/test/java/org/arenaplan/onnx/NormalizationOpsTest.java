@@ -133,6 +133,51 @@ class NormalizationOpsTest {
         }
     }
 
+    /** Gaussian f64 values of {@code shape}. */
+    private static TensorValue f64(long seed, long... shape) {
+        return HalfPrecisionOpsTest.random(DType.F64, seed, shape);
+    }
+
+    /**
+     * LayerNormalization (Y, and Mean and InvStdDev in f32 as ONNX gives them for stash_type 1),
+     * GroupNormalization-18 (GroupNormalization-21 in f64 refused: its stash_type 1 computes in f32), LpNormalization (p 1 and 2) with
+     * f64 operands, and RMSNormalization-23 by hand (a float64 model's export: torch's dynamo exporter writes LayerNormalization-18
+     * for nn.LayerNorm on float64), against ONNX Runtime's double kernels, in every executor mode,
+     * within 1e-12. They were refused ("LayerNormalization computes f32 and f16").
+     */
+    @Test
+    void normalizationsInF64AgreeWithOnnxRuntimeInEveryMode() throws Exception {
+        int d = OnnxDTypes.DOUBLE;
+        OnnxOpRuns.agreeInEveryMode(dir, new TinyOnnx().opset(18).input(d, "x", 2L, 5L, 16L).input(d, "s", 16L).input(d, "b", 16L)
+                        .output(d, "y", 2L, 5L, 16L).output("mean", 2L, 5L, 1L).output("inv", 2L, 5L, 1L)
+                        .node("ln", "LayerNormalization", List.of("x", "s", "b"), List.of("y", "mean", "inv"), "epsilon", 1e-5),
+                feed("x", f64(60, 2, 5, 16), "s", f64(61, 16), "b", f64(62, 16)), 1e-12, 1e-12);
+        OnnxOpRuns.agreeInEveryMode(dir, new TinyOnnx().opset(17).input(d, "x", 2L, 3L, 4L).input(d, "s", 3L, 4L).output(d, "y", 2L, 3L, 4L)
+                        .node("ln", "LayerNormalization", List.of("x", "s"), List.of("y"), "axis", 1L),
+                feed("x", f64(63, 2, 3, 4), "s", f64(64, 3, 4)), 1e-12, 1e-12);
+        OnnxOpRuns.agreeInEveryMode(dir, new TinyOnnx().opset(18).input(d, "x", 2L, 4L, 3L, 3L).input(d, "s", 2L).input(d, "b", 2L).output(d, "y", 2L, 4L, 3L, 3L)
+                        .node("gn", "GroupNormalization", List.of("x", "s", "b"), List.of("y"), "num_groups", 2L),
+                feed("x", f64(65, 2, 4, 3, 3), "s", f64(66, 2), "b", f64(67, 2)), 1e-12, 1e-12);
+        // from 21 the function body casts X to stash_type (float) first: ONNX Runtime's f64 result is f32-accurate (3e-7 off double)
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(21).input(d, "x", 2L, 4L, 3L).input(d, "s", 4L).input(d, "b", 4L).output(d, "y", 2L, 4L, 3L)
+                .node("gn", "GroupNormalization", List.of("x", "s", "b"), List.of("y"), "num_groups", 2L), "GroupNormalization from opset 21 computes it in f32");
+        // RMSNormalization-23: ONNX Runtime 1.22 refuses opset 23; by hand in double (1.30's double kernel, checked in Python, is within 4e-13 of it)
+        TensorValue rx = f64(69, 2, 3, 8), rs = f64(70, 8);
+        double[] xs = rx.doubles(), ss = rs.doubles(), want = new double[xs.length];
+        double eps = (float) 1e-5;   // the attribute is a float
+        for (int row = 0; row < 6; row++) {
+            double sq = 0;
+            for (int j = 0; j < 8; j++) sq += xs[8 * row + j] * xs[8 * row + j];
+            for (int j = 0; j < 8; j++) want[8 * row + j] = xs[8 * row + j] / Math.sqrt(sq / 8 + eps) * ss[j];
+        }
+        TensorValue rms = run(new TinyOnnx().opset(23).input(d, "x", 2L, 3L, 8L).input(d, "s", 8L).output(d, "y", 2L, 3L, 8L)
+                .node("rms", "RMSNormalization", List.of("x", "s"), List.of("y")), feed("x", rx, "s", rs)).get("y");
+        assertThat(AllClose.compare(rms, TensorValue.ofDoubles(DType.F64, new long[]{2, 3, 8}, want), 1e-12, 1e-12).ok()).isTrue();
+        for (long p : new long[]{1, 2})
+            OnnxOpRuns.agreeInEveryMode(dir, new TinyOnnx().opset(13).input(d, "x", 3L, 4L, 5L).output(d, "y", 3L, 4L, 5L)
+                    .node("lp", "LpNormalization", List.of("x"), List.of("y"), "axis", 1L, "p", p), feed("x", f64(68, 3, 4, 5)), 1e-12, 1e-12);
+    }
+
     @Test
     void groupNormalizationPerGroupAt18AndPerChannelAt21ByHand() throws Exception {
         // x [1, 4, 2]: channels (1, 3), (5, 7), (0, 0), (2, 6); groups of 2 channels: [1, 3, 5, 7] and [0, 0, 2, 6]

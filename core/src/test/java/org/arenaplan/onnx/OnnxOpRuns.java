@@ -50,6 +50,35 @@ final class OnnxOpRuns {
         }
     }
 
+    /**
+     * ONNX Runtime's outputs and the simulator's in every executor mode (planned, per-tensor, pool,
+     * graph) on one validated plan: types and shapes equal, integers exactly, floats within
+     * rtol/atol. Returns the planned run's outputs.
+     */
+    static Map<String, TensorValue> agreeInEveryMode(Path dir, TinyOnnx model, Map<String, TensorValue> in, double rtol, double atol) throws Exception {
+        Map<String, TensorValue> want = OrtOracle.run(model.bytes(), in);
+        Path file = dir.resolve("m.onnx");
+        Files.write(file, model.bytes());
+        Graph g = OnnxImporter.load(file, Map.of());
+        var plan = ArenaPlanner.plan(g);
+        assertThat(org.arenaplan.plan.PlanValidator.validate(plan)).isEmpty();
+        try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
+            Executors.Comparison runs = Executors.run(plan, device, List.of(Mode.values()), 1, in, 1);
+            for (Mode mode : Mode.values()) {
+                Map<String, TensorValue> got = runs.last(mode).outputs();
+                assertThat(got.keySet()).as(mode.toString()).containsExactlyInAnyOrderElementsOf(want.keySet());
+                for (String out : want.keySet()) {
+                    TensorValue w = want.get(out), v = got.get(out);
+                    assertThat(v.dtype()).as(mode + " " + out).isEqualTo(w.dtype());
+                    assertThat(v.shape()).as(mode + " " + out).isEqualTo(w.shape());
+                    AllClose c = AllClose.compare(v, w, rtol, atol);
+                    assertThat(c.ok()).as("%s output '%s': %s", mode, out, c.describe(w.shape())).isTrue();
+                }
+            }
+            return runs.last(Mode.PLANNED).outputs();
+        }
+    }
+
     /** Importing {@code model} (written into {@code dir}) is refused with one line containing {@code message}. */
     static void refused(Path dir, TinyOnnx model, String message) throws Exception {
         Path file = dir.resolve("refused.onnx");

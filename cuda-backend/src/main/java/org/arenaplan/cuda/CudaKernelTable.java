@@ -214,7 +214,7 @@ final class CudaKernelTable {
             Kernels.POOL, java.util.Set.of(F16, U8, I8),
             Kernels.POOL_INDICES, java.util.Set.of(F16, U8, I8),
             Kernels.SOFTMAX, java.util.Set.of(F16, F64),
-            Kernels.NORMALIZE, java.util.Set.of(F16),
+            Kernels.NORMALIZE, java.util.Set.of(F16, F64),
             Kernels.ATTENTION, java.util.Set.of(F16),
             Kernels.RESIZE, java.util.Set.of(F16));
 

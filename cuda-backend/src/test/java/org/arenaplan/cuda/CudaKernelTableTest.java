@@ -110,7 +110,7 @@ class CudaKernelTableTest {
         assertThat(CudaKernelTable.entry(call(Kernels.POOL, 2, Kernels.withType(Kernels.POOL, pool, u8), new double[0]))).isEqualTo("pool_u8");
         assertThat(CudaKernelTable.entry(call(Kernels.POOL, 2, pool, new double[0]))).isEqualTo(Kernels.POOL);   // f32: the kernel's own entry
         assertThat(CudaKernelTable.entries()).contains("gemm_f16", "gemm_f64", "conv2d_f16", "conv2d_igemm_f16", "conv_nd_f16", "pool_f16", "pool_u8", "pool_i8",
-                "pool_indices_f16", "pool_indices_u8", "pool_indices_i8", "softmax_f16", "softmax_f64", "normalize_f16", "attention_f16", "resize_f16");
+                "pool_indices_f16", "pool_indices_u8", "pool_indices_i8", "softmax_f16", "softmax_f64", "normalize_f16", "normalize_f64", "attention_f16", "resize_f16");
         assertThat(CudaKernelTable.FATBIN_TYPES).containsOnlyKeys(Kernels.GEMM, Kernels.CONV2D, Kernels.CONV_ND, Kernels.POOL, Kernels.POOL_INDICES,
                 Kernels.SOFTMAX, Kernels.NORMALIZE, Kernels.ATTENTION, Kernels.RESIZE);
         assertThat(CudaKernelTable.FATBIN_TYPES.get(Kernels.POOL)).containsExactlyInAnyOrder(f16, u8, i8);

@@ -709,7 +709,7 @@ class KernelEmulationTest {
      * sizes, more than one tile) and conv_nd (3-D, ConvTranspose) in f16; pool in f16 (max, average,
      * Lp) and max in u8 and i8 with windows wholly in the padding (the type's lowest value);
      * pool_indices in f16, u8 and i8; softmax, log-softmax and hardmax in f16 and f64; normalize
-     * (LayerNormalization with its invstd) in f16; attention in f16 (Y over two chunks of 32 values,
+     * (LayerNormalization with its invstd) in f16, and in f64 (sqrt and / correctly rounded in both: bit for bit); attention in f16 (Y over two chunks of 32 values,
      * qk, present_value, a bool mask with a fully masked row). Bit for bit, also where exp, tanh or
      * pow enter the f16 forms (the C library's and Java's agree once rounded to f32, then to f16, on
      * these inputs: a last-bit difference of the double result survives both roundings with a
@@ -780,6 +780,8 @@ class KernelEmulationTest {
         long[] ln = {Kernels.N_STANDARDIZE, 1, 1, 0, 0, 1, 1, 5, 63, 0, 0, 63, 1, 1, 1};
         c.add(typedForm(Case.f32(Kernels.NORMALIZE, List.of(random(138, 5 * 63), random(139, 63), random(140, 63)), 5 * 63, ln, new double[] {1e-5}, 0),
                 DType.F16, DType.F16, 0));
+        c.add(typedForm(Case.f32(Kernels.NORMALIZE, List.of(random(138, 5 * 63), random(139, 63), random(140, 63)), 5 * 63, ln, new double[] {1e-5}, 0),
+                DType.F64, DType.F64, 0));
         long[] stats = ln.clone();
         stats[3] = 1;
         stats[4] = 1;
