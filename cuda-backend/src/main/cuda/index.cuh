@@ -143,17 +143,20 @@ extern "C" __global__ void scatter_elements(const void* yIn, const void* indices
     for (long long i = 0; i < n; i++) combine(code, es, red, y, element_target(i, rank, is, ds, axis, indices, icode), updates, i);
 }
 
-// ints: batch, n, k, slice, dShape[k], es, indexDtype.
-extern "C" __global__ void gather_nd(const void* data, const void* indices, void* y, Ints ints, Floats) {
+// ints: batch, n, k, slice, dShape[k], es, indexDtype. extent (may be null): the runtime extent of data
+// bounded along axis 0, against which the first index of each tuple is wrapped and checked.
+extern "C" __global__ void gather_nd(const void* data, const void* indices, const long long* extent, void* y, Ints ints, Floats) {
     long long batch = ints.v[0], n = ints.v[1], slice = ints.v[3];
     int k = (int) ints.v[2];
     const long long* ds = ints.v + 4;
     int es = (int) ds[k], code = (int) ds[k + 1];
     long long cells = element_count(ds, k);
+    long long first = ds[0];
+    if (extent != nullptr) first = *extent < 0 ? 0 : *extent < ds[0] ? *extent : ds[0];
     FOR_EACH_ITEM(i, batch * n * slice) {
         long long s = i % slice, bj = i / slice, b = bj / n;
         long long cell = 0;
-        for (int d = 0; d < k; d++) cell = cell * ds[d] + checked_index(indices, bj * k + d, code, ds[d]);
+        for (int d = 0; d < k; d++) cell = cell * ds[d] + checked_index(indices, bj * k + d, code, d == 0 ? first : ds[d]);
         move_element(data, (b * cells + cell) * slice + s, y, i, es);
     }
 }

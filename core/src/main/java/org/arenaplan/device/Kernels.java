@@ -421,8 +421,10 @@ import java.util.List;
  *     y[c with c_axis = indices[c]] = y[...] (reduction) updates[c]; reduction 0 none, 1 add,
  *     2 mul, 3 max, 4 min (f16/bf16 in f32, integers in 64 bits; a NaN operand wins max and
  *     min). y is read and written (the lowering copies data into it first). In place allowed.</li>
- * <li>{@link #GATHER_ND} ptrs [data, indices, y]; ints [batch, n, k, slice, dShape[k], es,
- *     indexDtype]: data is [batch, dShape..., slice], indices [batch, n, k], y [batch, n, slice].</li>
+ * <li>{@link #GATHER_ND} ptrs [data, indices, (extent), y]; ints [batch, n, k, slice, dShape[k], es,
+ *     indexDtype]: data is [batch, dShape..., slice], indices [batch, n, k], y [batch, n, slice];
+ *     with extent (int64 [1], the runtime extent of data bounded along its axis 0), the first index
+ *     of each tuple is wrapped and checked against min(extent, dShape[0]), not dShape[0].</li>
  * <li>{@link #SCATTER_ND} ptrs [y, indices, updates, y]; ints [n, k, slice, dShape[k], reduction,
  *     es, dtype, indexDtype]: y is [dShape..., slice], indices [n, k], updates [n, slice];
  *     reductions as {@link #SCATTER_ELEMENTS}, updates applied in order. In place allowed.</li>

@@ -96,7 +96,7 @@ public final class OpLowering {
             if (!spec.kernels().contains(c.name()))
                 throw new IllegalStateException(op.kind() + " lowered to kernel '" + c.name() + "', which its registry entry does not name: " + spec.kernels());
         }
-        if (spec.carries() != null) calls = withZeroTails(op, calls);
+        if (spec.carries() != null && spec.bounded() == null) calls = withZeroTails(op, calls);   // a data-dependent kind's kernel zeroes its own tail
         requireEveryOutputWritten(op, calls);
         return calls;
     }

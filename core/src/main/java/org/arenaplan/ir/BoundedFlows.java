@@ -48,6 +48,37 @@ public final class BoundedFlows {
     }
 
     /**
+     * NonZero of a bounded X (torch's {@code x[mask]} or {@code nonzero} after a data-dependent op:
+     * CTC decoding's {@code u[u != blank]} after {@code unique_consecutive}): the tail of X is zeros,
+     * so the kernel run over the upper bound finds exactly the actual tensor's non-zero elements,
+     * and their coordinates in the upper-bound shape are the actual ones where every extent before
+     * X's bounded axis is 1 (the row-major positions agree). Its outputs have NonZero's own runtime
+     * extent ({@link OpSpec.BoundedRule}), none X's.
+     */
+    public static int[] nonZero(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] x = in[0];
+        if (product(x, 0, axes[0]) != 1)
+            throw new GraphException("X " + Arrays.toString(x) + " has axes of more than one element before its bounded axis " + axes[0]
+                    + ", so the coordinates found in the upper-bound shape are not the actual ones");
+        int[] none = new int[out.length];
+        Arrays.fill(none, -1);
+        return none;
+    }
+
+    /**
+     * ExpandAs (arenaplan's kind for ONNX {@code Expand(X, Shape(Y))} with Y bounded: torch's index
+     * broadcast of one index tensor, {@code Expand(i, Shape(Max(i)))}): X and Y bounded along one
+     * axis of one shape (by one runtime extent: the graph refuses two), so Y's actual shape is X's
+     * and the op is a copy of X. An X whose shape is known before the run is refused: its actual
+     * shape would then differ from Y's.
+     */
+    public static int[] expandAs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        if (axes[0] < 0) throw new GraphException("X " + Arrays.toString(in[0]) + " is not bounded, so its shape need not be Y's actual one, known only after the run");
+        if (axes[1] != axes[0]) throw new GraphException("X is bounded along axis " + axes[0] + " and Y along " + (axes[1] < 0 ? "none" : "axis " + axes[1]));
+        return new int[]{axes[0]};
+    }
+
+    /**
      * Gather (ONNX Gather-13; attribute {@code axis} non-negative as imported): bounded indices,
      * with every data extent before {@code axis} 1 (the output is then the rows of the indices in
      * their flat order: compact for any bounded axis of the indices), and a data axis of at least one
@@ -78,14 +109,21 @@ public final class BoundedFlows {
      * GatherND (ONNX GatherND-13, {@code batch_dims} 0): bounded indices [.., n, .., k] whose bounded
      * axis is not the last (the index tuples' axis) and has only axes of one element before it, so
      * that the output indices[:-1] + data[k:] holds the gathered slices in the rows' order, compact;
-     * the tail's zero tuples gather data's first slice (data's first k axes must not be empty).
-     * {@code x[mask]} as torch.onnx exports it: NonZero, Transpose to [n, rank], GatherND.
+     * the tail's zero tuples gather data's first slice (data's first k axes must not be empty). And
+     * data bounded along its axis 0 (torch's {@code u[i]} of a data-dependent u: CTC decoding's
+     * {@code u[u != blank]}), which the tuples' first index addresses: the rows of the compact actual
+     * tensor lie where the upper bound's do, and the kernel wraps a negative index and checks the
+     * range against data's runtime extent, which it reads ({@code device.Kernels#GATHER_ND}); the
+     * output is bounded by the indices' extent, or not at all for indices known before the run
+     * ({@link OpSpec.BoundedFlow#extentOf}: input 1).
      */
     public static int[] gatherNd(OpAttrs a, long[][] in, int[] axes, long[][] out) {
         long[] d = in[0], idx = in[1];
-        if (axes[0] >= 0) throw new GraphException("its data is bounded; GatherND carries bounded indices only");
+        if (a.integer("batch_dims") != 0) throw new GraphException("batch_dims is " + a.integer("batch_dims") + "; GatherND carries bounded tensors with batch_dims 0 only");
+        if (axes[0] > 0) throw new GraphException("data " + Arrays.toString(d) + " is bounded along axis " + axes[0] + "; GatherND carries data bounded along axis 0 only");
+        if (axes[0] == 0 && idx[idx.length - 1] < 1) throw new GraphException("indices " + Arrays.toString(idx) + " index no axis of data, whose axis 0 is bounded");
         int b = axes[1];
-        if (a.integer("batch_dims") != 0) throw new GraphException("batch_dims is " + a.integer("batch_dims") + "; GatherND carries bounded indices with batch_dims 0 only");
+        if (b < 0) return new int[]{-1};
         if (b == idx.length - 1) throw new GraphException("indices " + Arrays.toString(idx) + " are bounded along their last axis, the index tuples' own");
         if (product(idx, 0, b) != 1)
             throw new GraphException("the bounded axis " + b + " of indices " + Arrays.toString(idx) + " has axes of more than one element before it");

@@ -31,6 +31,7 @@ final class BoundedTensors {
             String where = "op '" + op.name() + "' (" + op.kind() + ", position " + p + ")";
             int[] axes = new int[op.inputs().size()];
             String read = null, extent = null;
+            int takes = spec == null || spec.carries() == null ? -1 : spec.carries().extentOf();
             for (int j = 0; j < axes.length; j++) {
                 String t = op.inputs().get(j);
                 Op from = extentOf.get(t);
@@ -39,14 +40,17 @@ final class BoundedTensors {
                 Graph.Bounded b = bounded.get(t);
                 axes[j] = b == null ? -1 : b.axis();
                 if (b == null) continue;
-                if (extent != null && !extent.equals(b.extent()))
+                if (extent != null && !extent.equals(b.extent()) && takes < 0)
                     throw new GraphException(where + " reads '" + read + "' and '" + t + "', bounded by the runtime extents of op '" + extentOf.get(extent).name()
                             + "' and op '" + extentOf.get(b.extent()).name() + "', whose actual extents may differ");
-                read = read == null ? t : read;
-                extent = b.extent();
+                if (read == null || j == takes) {   // the outputs take input `takes`'s extent where the kind reads two
+                    read = t;
+                    extent = b.extent();
+                }
             }
             if (spec != null && spec.bounded() != null) {
-                if (read != null) throw refusal(where, read, extentOf.get(extent), op.kind() + " reads no bounded tensor");
+                if (read != null && spec.carries() == null) throw refusal(where, read, extentOf.get(extent), op.kind() + " reads no bounded tensor");
+                if (read != null) outputAxes(tensors, op, spec, axes, where, read, extentOf.get(extent));   // its own outputs: its own extent
                 if (op.outputs().isEmpty()) continue;
                 extentOf.put(op.outputs().get(0), op);
                 for (int k = 1; k < op.outputs().size(); k++) {
@@ -61,16 +65,8 @@ final class BoundedTensors {
             Op origin = extentOf.get(extent);
             if (spec == null || spec.carries() == null)
                 throw refusal(where, read, origin, op.kind() + " does not read a bounded tensor (docs/onnx.md, \"Data-dependent outputs\", lists the ops that do)");
-            long[][] in = new long[axes.length][], out = new long[op.outputs().size()][];
-            for (int j = 0; j < axes.length; j++) in[j] = shape(tensors, op.inputs().get(j), where, read, origin);
-            for (int k = 0; k < out.length; k++) out[k] = shape(tensors, op.outputs().get(k), where, read, origin);
-            int[] outAxes;
-            try {
-                outAxes = spec.carries().outputs(OpAttrs.of(op), in, axes, out);
-            } catch (GraphException e) {
-                throw refusal(where, read, origin, op.kind() + " reads it only where its kernels leave the result compact, and here " + e.getMessage());
-            }
-            for (int k = 0; k < out.length; k++) {
+            int[] outAxes = outputAxes(tensors, op, spec, axes, where, read, origin);
+            for (int k = 0; k < outAxes.length; k++) {
                 if (outAxes[k] < 0) continue;
                 Tensor y = tensors.get(op.outputs().get(k));
                 if (y.dtype() != null && y.dtype().isPacked())
@@ -79,6 +75,18 @@ final class BoundedTensors {
             }
         }
         return bounded;
+    }
+
+    /** The kind's {@link OpSpec.BoundedFlow} over {@code op}'s shapes: per output, its bounded axis or -1; its refusal in one line. */
+    private static int[] outputAxes(Map<String, Tensor> tensors, Op op, OpSpec spec, int[] axes, String where, String read, Op origin) {
+        long[][] in = new long[axes.length][], out = new long[op.outputs().size()][];
+        for (int j = 0; j < axes.length; j++) in[j] = shape(tensors, op.inputs().get(j), where, read, origin);
+        for (int k = 0; k < out.length; k++) out[k] = shape(tensors, op.outputs().get(k), where, read, origin);
+        try {
+            return spec.carries().outputs(OpAttrs.of(op), in, axes, out);
+        } catch (GraphException e) {
+            throw refusal(where, read, origin, op.kind() + " reads it only where its kernels leave the result compact, and here " + e.getMessage());
+        }
     }
 
     private static long[] shape(Map<String, Tensor> tensors, String t, String where, String read, Op origin) {

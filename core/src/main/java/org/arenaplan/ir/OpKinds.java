@@ -19,6 +19,8 @@ package org.arenaplan.ir;
  */
 public final class OpKinds {
     public static final String MATMUL = "MatMul";
+    /** arenaplan's own: ONNX Expand(X, Shape(Y)) with Y bounded, as the ONNX importer writes it ({@code ir.BoundedFlows#expandAs}). */
+    public static final String EXPAND_AS = "ExpandAs";
     public static final String GEMM = "Gemm";
     public static final String CONV = "Conv";
     public static final String ADD = "Add";

@@ -129,6 +129,23 @@ public record OpSpec(String kind, int minInputs, int maxInputs, int minOutputs, 
          * @throws GraphException with the reason, where the kind's kernels would not leave a bounded output compact
          */
         int[] outputs(OpAttrs attrs, long[][] inputs, int[] axes, long[][] outputs);
+
+        /**
+         * The input whose runtime extent bounds the outputs where the op reads tensors bounded by
+         * two extents, or -1: such an op is refused (its inputs' actual extents may differ). A kind
+         * that declares one reads the other extent in its kernel ({@link #ofExtent}).
+         */
+        default int extentOf() {
+            return -1;
+        }
+
+        /** {@code flow}, whose outputs take the runtime extent of input {@code input} where its inputs have two ({@link #extentOf}). */
+        static BoundedFlow ofExtent(int input, BoundedFlow flow) {
+            return new BoundedFlow() {
+                @Override public int[] outputs(OpAttrs attrs, long[][] inputs, int[] axes, long[][] outputs) { return flow.outputs(attrs, inputs, axes, outputs); }
+                @Override public int extentOf() { return input; }
+            };
+        }
     }
 
     /** Where a view declaration may put output 0 inside input 0. */

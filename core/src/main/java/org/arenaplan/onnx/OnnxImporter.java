@@ -124,6 +124,14 @@ public final class OnnxImporter {
     private final Map<String, Value> values = new HashMap<>();
     private final Map<String, Constant> weights = new HashMap<>();
     private final Map<String, String> dropped = new HashMap<>();        // unproduced optional output -> producing node
+    /**
+     * The Shape of a tensor computed from a data-dependent output, evaluated at its upper bound:
+     * its value name -> that tensor and the Shape node's refusal, thrown at any reader but an Expand
+     * of a tensor of that shape (imported as ExpandAs, which the graph admits only where both are
+     * bounded by one runtime extent).
+     */
+    private record BoundShape(Value of, OnnxException refusal) { }
+    private final Map<String, BoundShape> boundShapes = new HashMap<>();
     private final Map<String, String> dataDependent = new HashMap<>();  // value computed from a data-dependent output -> the node of that output
     private final List<ConcatInPlace.Scheduled> schedule = new ArrayList<>();
     private final List<String> graphInputs = new ArrayList<>();
@@ -607,17 +615,31 @@ public final class OnnxImporter {
         if (!org.arenaplan.ir.PackedTypes.ONNX_TYPES.contains(node.opType()))
             for (Value v : ins)
                 if (v != null && v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
-        if (ConstantFolding.folds(n, weights.keySet())) {
+        Value expandAs = expandAsOf(node, ins);
+        if (expandAs == null && ConstantFolding.folds(n, weights.keySet())) {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
         }
         String origin = null;   // the node whose data-dependent output (ir.OpSpec.BoundedRule) this one reads, directly or not
         for (Value v : ins) if (v != null && dataDependent.containsKey(v.name())) origin = dataDependent.get(v.name());
         if (ImportTimeOps.TYPES.contains(node.opType())) {
-            if (origin != null)
-                throw n.error("reads a tensor computed from a data-dependent output of node '" + origin + "', whose shape is known only after its kernel runs; "
-                        + node.opType() + " is evaluated at import, from the upper bound");
-            for (Map.Entry<Value, Constant> e : ImportTimeOps.evaluate(n).entrySet()) addWeight(e.getKey(), e.getValue(), n);
+            OnnxException refusal = origin == null ? null : n.error("reads a tensor computed from a data-dependent output of node '" + origin
+                    + "', whose shape is known only after its kernel runs; " + node.opType() + " is evaluated at import, from the upper bound");
+            if (refusal != null && !node.opType().equals("Shape")) throw refusal;
+            for (Map.Entry<Value, Constant> e : ImportTimeOps.evaluate(n).entrySet()) {
+                addWeight(e.getKey(), e.getValue(), n);
+                if (refusal != null) boundShapes.put(e.getKey().name(), new BoundShape(ins.get(0), refusal));
+            }
+            return;
+        }
+        if (expandAs != null) {   // Expand(X, Shape(Y)), Y bounded: ExpandAs(X, Y), checked when the graph is built (ir.BoundedFlows.expandAs)
+            Value x = ins.get(0);
+            n.require(node.outputs().size() == 1 && !node.outputs().get(0).isEmpty(), "has no output");
+            Lowered l = new Lowered(org.arenaplan.ir.OpKinds.EXPAND_AS, List.of(x.name(), expandAs.name()), List.of(new Value(node.outputs().get(0), x.dtype(), x.shape())),
+                    Map.of(), false, List.of());
+            for (Value v : l.outputs()) define(v, n);
+            for (Value v : l.outputs()) dataDependent.put(v.name(), origin);
+            schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
             return;
         }
         switch (node.opType()) {
@@ -669,6 +691,24 @@ public final class OnnxImporter {
                 schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
             }
         }
+    }
+
+    /**
+     * Y where {@code node} is Expand(X, Shape(Y)) with Y computed from a data-dependent output, X
+     * of Y's shape (at the upper bound) and the shape Y's whole shape; null where it reads no such
+     * Shape. Any other reader of such a Shape's value is refused with the Shape node's line.
+     */
+    private Value expandAsOf(OnnxModel.Node node, List<Value> ins) {
+        Value y = null;
+        for (int j = 0; j < ins.size(); j++) {
+            BoundShape s = ins.get(j) == null ? null : boundShapes.get(ins.get(j).name());
+            if (s == null) continue;
+            boolean expand = node.opType().equals("Expand") && j == 1 && ins.get(0) != null && !boundShapes.containsKey(ins.get(0).name())
+                    && Arrays.equals(ins.get(0).shape(), s.of().shape()) && Arrays.equals(constantValues(ins.get(1).name()), Arrays.stream(s.of().shape()).asDoubleStream().toArray());
+            if (!expand) throw s.refusal();
+            y = s.of();
+        }
+        return y;
     }
 
     /** {@code l} with each output the file left out before a present one named ({@link OptionalOutputs#standIn}). */
@@ -840,6 +880,7 @@ public final class OnnxImporter {
             if (dropped.containsKey(o))
                 throw new OnnxException(file + ": graph output '" + o + "' is an optional output of node '" + dropped.get(o) + "' that inference does not produce");
             if (!values.containsKey(o)) throw new OnnxException(file + ": graph output '" + o + "' is never written by any node");
+            if (boundShapes.containsKey(o)) throw boundShapes.get(o).refusal();
             if (weights.containsKey(o) && !declared.contains(o)) copyConstantOut(b, o, readAs.get(o), declared);
             b.output(o);
         }

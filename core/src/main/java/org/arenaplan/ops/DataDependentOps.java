@@ -3,6 +3,7 @@ package org.arenaplan.ops;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.BoundedFlows;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
@@ -76,7 +77,7 @@ final class DataDependentOps implements OpFamily {
     public List<OpDefinition> definitions() {
         return List.of(
                 OpDefinition.op(NONZERO, 1, 1).outputs(2, 2).shapes(DataDependentOps::nonZeroShapes).computes(COMPARED)
-                        .bounded((a, shape, k) -> k == 1 ? 1 : -1).kernels(Kernels.NONZERO).flops(OpSpec.PER_INPUT_ELEMENT)
+                        .bounded((a, shape, k) -> k == 1 ? 1 : -1).carries(BoundedFlows::nonZero).kernels(Kernels.NONZERO).flops(OpSpec.PER_INPUT_ELEMENT)
                         .doc("X (rank 1.." + MAX_RANK + ") to int64 [rank, n], the indices of its n non-zero elements in row-major order; "
                                 + "output 0 is the runtime extent n (int64 [1]); planned at n = numel(X), a graph output only")
                         .lower((op, l) -> List.of(nonZero(op, l))).onnx(NONZERO, 9, DataDependentOps::importNonZero).build(),

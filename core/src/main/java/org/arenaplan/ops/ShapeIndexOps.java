@@ -79,6 +79,11 @@ final class ShapeIndexOps implements OpFamily {
                 OpDefinition.op(EXPAND, 1, 1).attrs(AttrSpec.ints("shape", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::expand)
                         .kernels(Kernels.STRIDED_COPY).doc("numpy broadcast of the input with shape")
                         .lower((op, l) -> List.of(expand(op, l))).onnx("Expand", 8, n -> simple(n, EXPAND, Map.of("shape", n.constantInts(1, "the shape")))).build(),
+                OpDefinition.op(OpKinds.EXPAND_AS, 2, 2).shape(ShapeIndexOps::expandAsShape).inPlace(0).kernels(Kernels.COPY).flops(OpSpec.NO_ARITHMETIC)
+                        .carries(BoundedFlows::expandAs)
+                        .doc("X, Y of X's shape, both bounded by one runtime extent: X (ONNX Expand(X, Shape(Y)) as torch exports an index broadcast; "
+                                + "the importer writes it where Y is bounded)")
+                        .lower((op, l) -> List.of(LayoutOps.copy(op, l, op.inputs().get(0)))).build(),
                 OpDefinition.op(TILE, 1, 1).attrs(AttrSpec.ints("repeats", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::tile)
                         .kernels(Kernels.STRIDED_COPY).doc("the input repeated repeats[d] times along axis d")
                         .lower((op, l) -> List.of(tile(op, l))).onnx(n -> simple(n, TILE, Map.of("repeats", tileRepeats(n)))).build(),
@@ -100,7 +105,7 @@ final class ShapeIndexOps implements OpFamily {
                         .doc("inputs data, indices, updates; reduction none, add, mul, max, min; updates applied in order")
                         .lower(ShapeIndexOps::scatterElements).onnx("ScatterElements", 11, ShapeIndexOps::importScatterElements)
                         .onnx("Scatter", 9, ShapeIndexOps::importScatterElements).build(),
-                OpDefinition.op(GATHER_ND, 2, 2).attrs(AttrSpec.integer("batch_dims", 0, 0, MAX_RANK)).shape(IndexShapeRules::gatherNd).kernels(Kernels.GATHER_ND).carries(BoundedFlows::gatherNd)
+                OpDefinition.op(GATHER_ND, 2, 2).attrs(AttrSpec.integer("batch_dims", 0, 0, MAX_RANK)).shape(IndexShapeRules::gatherNd).kernels(Kernels.GATHER_ND).carries(OpSpec.BoundedFlow.ofExtent(1, BoundedFlows::gatherNd))
                         .doc("inputs data, indices (int64 or int32) whose last axis indexes the leading axes of data after batch_dims")
                         .lower((op, l) -> List.of(gatherNd(op, l))).onnx("GatherND", 11, n -> indexed(n, GATHER_ND, 2, Map.of("batch_dims", n.integer("batch_dims", 0)))).build(),
                 OpDefinition.op(TENSOR_SCATTER, 2, 3).attrs(AttrSpec.integer("axis", -2, -MAX_RANK, MAX_RANK - 1), AttrSpec.string("mode", "linear"))
@@ -158,6 +163,12 @@ final class ShapeIndexOps implements OpFamily {
             offset += r[d].start() * xst[d];
         }
         return strided(op, lo, shape, stride, product(shape) == 0 ? 0 : offset);
+    }
+
+    /** ExpandAs: X and Y of one shape (each at its upper bound), the output X's. */
+    static long[] expandAsShape(OpAttrs a, long[][] in) {
+        if (!Arrays.equals(in[0], in[1])) throw new GraphException("X " + Arrays.toString(in[0]) + " and Y " + Arrays.toString(in[1]) + " must have one shape");
+        return in[0].clone();
     }
 
     private static KernelCall expand(Op op, OpLowering lo) {
@@ -300,7 +311,9 @@ final class ShapeIndexOps implements OpFamily {
         System.arraycopy(ds, b, ints, 4, k);
         ints[4 + k] = lo.sameType(op, d, y).bytes();
         ints[5 + k] = indexType(op, lo, idx).onnxCode();
-        return lo.call(op, Kernels.GATHER_ND, List.of(lo.read(d), lo.read(idx), lo.write(y)), ints);
+        org.arenaplan.ir.Graph.Bounded bd = lo.bounded(d);   // data bounded along axis 0 (ir.BoundedFlows.gatherNd): its actual extent read too
+        List<KernelArg> args = bd == null ? List.of(lo.read(d), lo.read(idx), lo.write(y)) : List.of(lo.read(d), lo.read(idx), lo.read(bd.extent()), lo.write(y));
+        return lo.call(op, Kernels.GATHER_ND, args, ints);
     }
 
     private static List<KernelCall> scatterNd(Op op, OpLowering lo) {

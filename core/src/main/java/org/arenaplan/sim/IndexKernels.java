@@ -78,7 +78,7 @@ final class IndexKernels {
             }
             case Kernels.GATHER_ND: {
                 int k = rank(c, 2, 8);
-                need(c, 3, 6 + k);
+                need(c, c.pointers().size() == 4 ? 4 : 3, 6 + k);
                 elementBytes(c, 4 + k);
                 indexType(c, 5 + k);
                 return () -> gatherNd(c);
@@ -292,16 +292,19 @@ final class IndexKernels {
         long[] ds = ints(c, 4, k);
         int es = elementBytes(c, 4 + k);
         DType it = dtype(c, 5 + k);
-        ByteBuffer data = in(c, 0), idx = in(c, 1), y = out(c, 2);
+        int yArg = c.pointers().size() - 1;
+        ByteBuffer data = in(c, 0), idx = in(c, 1), y = out(c, yArg);
         long cells = product(ds);
         long[] stride = strides(ds);
+        long[] range = ds.clone();   // data bounded along axis 0: its first index against the actual extent
+        if (yArg == 3) range[0] = Math.min(Math.max(in(c, 2).getLong(0), 0), ds[0]);
         for (long b = 0; b < batch; b++)
             for (long j = 0; j < n; j++) {
                 long cell = 0;
-                for (int d = 0; d < k; d++) cell += index(c, it, idx, (b * n + j) * k + d, ds[d]) * stride[d];
+                for (int d = 0; d < k; d++) cell += index(c, it, idx, (b * n + j) * k + d, range[d]) * stride[d];
                 for (long s = 0; s < slice; s++) move(data, (int) ((b * cells + cell) * slice + s), y, (int) ((b * n + j) * slice + s), es);
             }
-        store(c, 2, y);
+        store(c, yArg, y);
     }
 
     /** ints [n, k, slice, dShape[k], reduction, es, dtype, indexDtype]; ptrs [y (read), indices [n, k], updates [n, slice], y]. */

@@ -1,16 +1,8 @@
 package org.arenaplan.onnx;
 
-import org.arenaplan.device.Device;
-import org.arenaplan.device.DeviceOptions;
-import org.arenaplan.device.Devices;
-import org.arenaplan.exec.AllClose;
-import org.arenaplan.exec.Executors;
-import org.arenaplan.exec.Mode;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.TensorValue;
-import org.arenaplan.plan.ArenaPlanner;
-import org.arenaplan.plan.PlanValidator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -189,6 +181,47 @@ class BoundedReadersTest {
         agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{4, 5}, ones), "s", TensorValue.ofFloats(new long[]{5}, 1, 1, 1, 1, 1), "r", rs));
     }
 
+    /**
+     * CTC greedy decoding as torch.onnx's dynamo exporter writes {@code u = unique_consecutive(argmax(logp)); u[u != blank]}
+     * (the graph of ctc_greedy in /work/notes/zoo-text-harness): ArgMax, Gather, the consecutive-unique mask (Slice,
+     * Concat, Equal, Not) and Compress; then the blank mask (Equal, Not), NonZero of that bounded mask, Transpose,
+     * Squeeze, torch's index broadcast of one index tensor ({@code Expand(i, Shape(Max(i)))}, imported as ExpandAs),
+     * Unsqueeze and GatherND of the bounded Compress output by those bounded indices. Some blanks, all blank (nothing
+     * decoded) and no blank, in every executor mode against ONNX Runtime. Refused before: "Shape is evaluated at
+     * import, from the upper bound".
+     */
+    @Test
+    void ctcGreedyDecodingAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        int i64 = OnnxDTypes.INT64;
+        TinyOnnx m = new TinyOnnx().opset(18).input("logp", 1L, 12L, 4L).scalar("zero", 0).ints("z1", 0).ints("m1", -1).ints("big", Integer.MAX_VALUE).ints("one", 1)
+                .node("am", "ArgMax", List.of("logp"), List.of("best3"), "axis", -1L, "keepdims", 0L)
+                .node("sel", "Gather", List.of("best3", "zero"), List.of("best"), "axis", 0L)
+                .node("prev", "Slice", List.of("best", "z1", "m1", "z1"), List.of("head"))
+                .node("cat", "Concat", List.of("big", "head"), List.of("shifted"), "axis", 0L)
+                .node("eq", "Equal", List.of("best", "shifted"), List.of("same"))
+                .node("nt", "Not", List.of("same"), List.of("keep"))
+                .node("uc", "Compress", List.of("best", "keep"), List.of("u"), "axis", 0L)
+                .node("eqb", "Equal", List.of("u", "zero"), List.of("blank"))
+                .node("ne", "Not", List.of("blank"), List.of("ne"))
+                .node("nz", "NonZero", List.of("ne"), List.of("nzi"))
+                .node("tr", "Transpose", List.of("nzi"), List.of("nzt"), "perm", new long[]{1, 0})
+                .node("sq", "Squeeze", List.of("nzt", "one"), List.of("idx"))
+                .node("mx", "Max", List.of("idx"), List.of("bcast"))
+                .node("sh", "Shape", List.of("bcast"), List.of("shape"))
+                .node("ex", "Expand", List.of("idx", "shape"), List.of("idxe"))
+                .node("us", "Unsqueeze", List.of("idxe", "m1"), List.of("idx2"))
+                .node("gn", "GatherND", List.of("u", "idx2"), List.of("out"))
+                .output(i64, "out", "n");
+        long[][] paths = {{0, 2, 2, 0, 1, 1, 3, 0, 0, 3, 3, 2}, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {1, 1, 2, 3, 3, 1, 2, 2, 2, 3, 1, 2}};
+        long[][] want = {{2, 1, 3, 3, 2}, {}, {1, 2, 3, 1, 2, 3, 1, 2}};
+        for (int c = 0; c < paths.length; c++) {
+            float[] logp = new float[48];
+            for (int t = 0; t < 12; t++) for (int k = 0; k < 4; k++) logp[4 * t + k] = k == paths[c][t] ? -0.1f : -3f - 0.1f * k;
+            Map<String, TensorValue> got = agreeInEveryMode(m, feed("logp", TensorValue.ofFloats(new long[]{1, 12, 4}, logp)));
+            assertThat(got.get("out").longs()).as("path %d", c).containsExactly(want[c]);
+        }
+    }
+
     /** Dropout-12's mask is made at import as a constant of its input's shape: for a bounded input, the upper bound's, where ONNX gives the actual one (was a [6] mask for [n] rows). */
     @Test
     void aDropoutMaskOfABoundedTensorIsRefusedAtItsNode() throws Exception {
@@ -215,29 +248,9 @@ class BoundedReadersTest {
                         + "its gradient's shape is known only after the run");
     }
 
-    /** ONNX Runtime's outputs and the simulator's in every executor mode (planned, per-tensor, pool, graph): shapes, types and values equal. */
+    /** ONNX Runtime's outputs and the simulator's in every executor mode ({@link OnnxOpRuns#agreeInEveryMode}), within 1e-6. */
     private Map<String, TensorValue> agreeInEveryMode(TinyOnnx model, Map<String, TensorValue> in) throws Exception {
-        Map<String, TensorValue> want = OrtOracle.run(model.bytes(), in);
-        Path file = dir.resolve("m.onnx");
-        Files.write(file, model.bytes());
-        Graph g = OnnxImporter.load(file, Map.of());
-        var plan = ArenaPlanner.plan(g);
-        assertThat(PlanValidator.validate(plan)).isEmpty();
-        try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
-            Executors.Comparison runs = Executors.run(plan, device, List.of(Mode.values()), 1, in, 1);
-            for (Mode mode : Mode.values()) {
-                Map<String, TensorValue> got = runs.last(mode).outputs();
-                assertThat(got.keySet()).as(mode.toString()).containsExactlyInAnyOrderElementsOf(want.keySet());
-                for (String out : want.keySet()) {
-                    TensorValue w = want.get(out), v = got.get(out);
-                    assertThat(v.dtype()).as(mode + " " + out).isEqualTo(w.dtype());
-                    assertThat(v.shape()).as(mode + " " + out).isEqualTo(w.shape());
-                    AllClose c = AllClose.compare(v, w, 1e-6, 1e-6);
-                    assertThat(c.ok()).as("%s output '%s': %s", mode, out, c.describe(w.shape())).isTrue();
-                }
-            }
-            return runs.last(Mode.PLANNED).outputs();
-        }
+        return OnnxOpRuns.agreeInEveryMode(dir, model, in, 1e-6, 1e-6);
     }
 
     private static TinyOnnx selected() {

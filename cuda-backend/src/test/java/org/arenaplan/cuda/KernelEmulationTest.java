@@ -1539,6 +1539,9 @@ class KernelEmulationTest {
                 // data [3, 4, 2], indices [2, 2] (k = 2), slices of 2
                 c.add(new Case(Kernels.GATHER_ND, List.of(longsOrFloats(t, 24), TensorValue.ofLongs(it, null, 2, -1, 0, 1)), t, 4,
                         new long[] {1, 2, 2, 2, 3, 4, t.bytes(), it.onnxCode()}, new double[0], 0));
+                // the same data bounded along axis 0 with runtime extent 2: -1 is row 1, not row 2
+                c.add(new Case(Kernels.GATHER_ND, List.of(longsOrFloats(t, 24), TensorValue.ofLongs(it, null, 1, -1, 0, 1), TensorValue.ofLongs(DType.I64, null, 2)), t, 4,
+                        new long[] {1, 2, 2, 2, 3, 4, t.bytes(), it.onnxCode()}, new double[0], 0));
                 // data [4, 3], indices [3, 1] with a duplicate, updates [3, 3]
                 for (int red = 0; red < 5; red++)
                     c.add(new Case(Kernels.SCATTER_ND, List.of(longsOrFloats(t, 12), TensorValue.ofLongs(it, null, 1, -1, 1), longsOrFloats(t, 9)), t, 12,
