@@ -222,6 +222,45 @@ class BoundedReadersTest {
         }
     }
 
+    /** x [6] and k [6] to u = Compress(x, k > 0), then {@code rest}. */
+    private static TinyOnnx compressed() {
+        return new TinyOnnx().opset(13).input("x", 6L).input("k", 6L).floats("z", 0f).ints("zero", 0).ints("ax1", 1)
+                .node("gt", "Greater", List.of("k", "z"), List.of("keep"))
+                .node("c", "Compress", List.of("x", "keep"), List.of("u"), "axis", 0L);
+    }
+
+    /**
+     * GatherND of data bounded along axis 0 (a Compress output) by indices known before the run, one
+     * negative: ONNX wraps it by the actual extent, not the bound (u[-1] is the last kept element); the
+     * output is not bounded.
+     */
+    @Test
+    void gatherNdOfBoundedDataWrapsANegativeIndexByTheActualExtent() throws Exception {
+        TinyOnnx m = compressed().ints("at", -1, 0)
+                .node("us", "Unsqueeze", List.of("at", "ax1"), List.of("at2"))
+                .node("g", "GatherND", List.of("u", "at2"), List.of("y"))
+                .outputOfType(OnnxDTypes.FLOAT, "y");
+        TensorValue x = TensorValue.ofFloats(new long[]{6}, 1, 2, 3, 4, 5, 6);
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", x, "k", TensorValue.ofFloats(new long[]{6}, 1, 0, 1, 1, 0, 0)));
+        assertThat(got.get("y").floats()).containsExactly(4, 1);
+    }
+
+    /** The Shape of a bounded tensor read by anything but an Expand of a tensor of that shape and extent keeps the Shape node's line. */
+    @Test
+    void aShapeOfABoundedTensorIsRefusedUnlessAnExpandOfItsOwnExtentReadsIt() throws Exception {
+        String line = "node 'sh' (Shape, #2, opset 13): reads a tensor computed from a data-dependent output of node 'c', whose shape is known only after its kernel runs; "
+                + "Shape is evaluated at import, from the upper bound";
+        OnnxOpRuns.refused(dir, compressed().node("sh", "Shape", List.of("u"), List.of("s"))
+                .node("g", "Gather", List.of("s", "zero"), List.of("n"), "axis", 0L).outputOfType(OnnxDTypes.INT64, "n"), line);
+        OnnxOpRuns.refused(dir, compressed().node("sh", "Shape", List.of("u"), List.of("s")).outputOfType(OnnxDTypes.INT64, "s"), line);
+        // an Expand of a tensor known before the run to the bounded shape: ExpandAs refuses it when the graph is built
+        Path file = dir.resolve("expand.onnx");
+        Files.write(file, compressed().input("w", 6L).node("sh", "Shape", List.of("u"), List.of("s"))
+                .node("e", "Expand", List.of("w", "s"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y").bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).hasMessageContaining("op 'e' (ExpandAs, position 2) reads 'u'")
+                .hasMessageContaining("X [6] is not bounded, so its shape need not be Y's actual one").satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
+
     /** Dropout-12's mask is made at import as a constant of its input's shape: for a bounded input, the upper bound's, where ONNX gives the actual one (was a [6] mask for [n] rows). */
     @Test
     void aDropoutMaskOfABoundedTensorIsRefusedAtItsNode() throws Exception {
