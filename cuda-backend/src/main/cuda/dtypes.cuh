@@ -203,6 +203,13 @@ __device__ __forceinline__ bool is_unsigned(int code) {
     return code == DT_UINT8 || code == DT_UINT16 || code == DT_UINT32 || code == DT_UINT64;
 }
 
+// The extent an index into a bounded axis is checked against (Kernels#GATHER, #GATHER_ND; the simulator's
+// SimKernels.actualExtent): the runtime extent within [0, bound], at least 1 (the tail's zero indices read row 0).
+__device__ __forceinline__ long long actual_extent(long long extent, long long bound) {
+    long long e = extent < 0 ? 0 : extent < bound ? extent : bound;
+    return e < 1 ? 1 : e;
+}
+
 // DType.getLong: sign-extended (uint8/16/32, uint4, uint2 and bool zero-extended, bool 0 or 1; uint64 its bits).
 __device__ __forceinline__ long long load_int(const void* p, long long i, int code) {
     switch (code) {

@@ -151,8 +151,7 @@ extern "C" __global__ void gather_nd(const void* data, const void* indices, cons
     const long long* ds = ints.v + 4;
     int es = (int) ds[k], code = (int) ds[k + 1];
     long long cells = element_count(ds, k);
-    long long first = ds[0];
-    if (extent != nullptr) first = *extent < 0 ? 0 : *extent < ds[0] ? *extent : ds[0];
+    long long first = extent == nullptr ? ds[0] : actual_extent(*extent, ds[0]);
     FOR_EACH_ITEM(i, batch * n * slice) {
         long long s = i % slice, bj = i / slice, b = bj / n;
         long long cell = 0;

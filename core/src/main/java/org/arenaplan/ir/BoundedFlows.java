@@ -83,12 +83,23 @@ public final class BoundedFlows {
      * with every data extent before {@code axis} 1 (the output is then the rows of the indices in
      * their flat order: compact for any bounded axis of the indices), and a data axis of at least one
      * element (the tail's zeros index row 0); or bounded data gathered along another axis, its
-     * bounded axis the outermost of more than one element in the data and in the output.
+     * bounded axis the outermost of more than one element in the data and in the output. Or data
+     * bounded along {@code axis} itself, every extent before it 1 (torchvision's {@code boxes[keep][inds]}
+     * after {@code remove_small_boxes}): its rows lie where the bound's do, and the kernel wraps and
+     * checks each index against data's runtime extent, which it reads ({@code device.Kernels#GATHER});
+     * the output is then bounded by the indices' extent ({@link OpSpec.BoundedFlow#extentOf}: input 1),
+     * or not at all for indices known before the run.
      */
     public static int[] gather(OpAttrs a, long[][] in, int[] axes, long[][] out) {
         long[] d = in[0], idx = in[1];
         int axis = (int) Math.floorMod(a.integer("axis"), d.length);
-        if (axes[0] >= 0 && axes[1] >= 0) throw new GraphException("its data and its indices are both bounded");
+        if (axes[0] == axis) {
+            if (product(d, 0, axis) != 1)
+                throw new GraphException("data " + Arrays.toString(d) + " has " + product(d, 0, axis) + " slices before its bounded axis " + axis + ", so its rows lie apart, not compact");
+            if (axes[1] < 0) return new int[]{-1};
+        } else if (axes[0] >= 0 && axes[1] >= 0) {
+            throw new GraphException("its data and its indices are both bounded, the data along axis " + axes[0] + ", not the gathered axis " + axis);
+        }
         if (axes[1] >= 0) {
             if (product(d, 0, axis) != 1)
                 throw new GraphException("data " + Arrays.toString(d) + " has " + product(d, 0, axis) + " slices before axis " + axis + ", so the rows gathered for each would lie apart, not compact");

@@ -63,7 +63,7 @@ final class TypeAndIndexOps implements OpFamily {
                         .lower((op, l) -> List.of(where(op, l))).onnx(TypeAndIndexOps::importWhere).build(),
                 OpDefinition.op(EQUAL, 2, 2).shape(ShapeRules::broadcast).kernels(Kernels.COMPARE).carries(BoundedFlows::elementwise).doc("A == B as bool, broadcasting; any one type")
                         .lower((op, l) -> List.of(ElementwiseLowering.compare(op, l, Kernels.EQUAL))).onnx(TypeAndIndexOps::importEqual).build(),
-                OpDefinition.op(GATHER, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::gather).kernels(Kernels.GATHER).carries(BoundedFlows::gather)
+                OpDefinition.op(GATHER, 2, 2).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::gather).kernels(Kernels.GATHER).carries(org.arenaplan.ir.OpSpec.BoundedFlow.ofExtent(1, BoundedFlows::gather))
                         .doc("data[:axis] + indices + data[axis+1:]; int64 or int32 indices, negative ones from the end")
                         .lower((op, l) -> List.of(gather(op, l))).onnx(TypeAndIndexOps::importGather).build());
     }
@@ -124,7 +124,10 @@ final class TypeAndIndexOps implements OpFamily {
         long outer = product(Arrays.copyOf(ds, a)), inner = product(Arrays.copyOfRange(ds, a + 1, ds.length));
         long n = l.elements(idx);
         if (l.elements(y) != outer * n * inner) throw fail(op, "output '" + y + "' must have " + outer * n * inner + " elements, has " + l.elements(y));
-        return l.call(op, Kernels.GATHER, List.of(l.read(d), l.read(idx), l.write(y)), new long[]{outer, ds[a], inner, n, t.bytes(), it.onnxCode()});
+        org.arenaplan.ir.Graph.Bounded bd = l.bounded(d);   // data bounded along the gathered axis (ir.BoundedFlows.gather): its actual extent read too
+        List<org.arenaplan.device.KernelArg> args = bd == null || bd.axis() != a ? List.of(l.read(d), l.read(idx), l.write(y))
+                : List.of(l.read(d), l.read(idx), l.read(bd.extent()), l.write(y));
+        return l.call(op, Kernels.GATHER, args, new long[]{outer, ds[a], inner, n, t.bytes(), it.onnxCode()});
     }
 
     // ---- ONNX ----

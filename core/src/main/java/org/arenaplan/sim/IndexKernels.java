@@ -297,7 +297,7 @@ final class IndexKernels {
         long cells = product(ds);
         long[] stride = strides(ds);
         long[] range = ds.clone();   // data bounded along axis 0: its first index against the actual extent
-        if (yArg == 3) range[0] = Math.min(Math.max(in(c, 2).getLong(0), 0), ds[0]);
+        if (yArg == 3) range[0] = SimKernels.actualExtent(in(c, 2).getLong(0), ds[0]);
         for (long b = 0; b < batch; b++)
             for (long j = 0; j < n; j++) {
                 long cell = 0;

@@ -70,7 +70,7 @@ final class SimKernels {
             case Kernels.CONCAT_SLICE: need(c, 2, 5); elementBytes(c, 4); return () -> concatSlice(c);
             case Kernels.CAST: need(c, 2, 3); dtype(c, 1); dtype(c, 2); return () -> cast(c);
             case Kernels.GATHER: {
-                need(c, 3, 6);
+                need(c, c.pointers().size() == 4 ? 4 : 3, 6);
                 elementBytes(c, 4);
                 DType idx = dtype(c, 5);
                 if (idx != DType.I64 && idx != DType.I32) throw new DeviceException("'" + c.label() + "': gather indices must be int64 or int32, not " + idx.jsonName());
@@ -323,17 +323,27 @@ final class SimKernels {
     static void gather(KernelCall c) {
         int outer = i(c, 0), axis = i(c, 1), inner = i(c, 2), n = i(c, 3), es = elementBytes(c, 4);
         DType it = dtype(c, 5);
-        ByteBuffer data = in(c, 0), idx = in(c, 1), y = out(c, 2);
+        int yArg = c.pointers().size() - 1;
+        ByteBuffer data = in(c, 0), idx = in(c, 1), y = out(c, yArg);
+        long range = yArg == 3 ? actualExtent(in(c, 2).getLong(0), axis) : axis;   // data bounded along the axis: its actual extent
         for (int j = 0; j < n; j++) {
             long v = it.getLong(idx, j);
-            long at = v < 0 ? v + axis : v;
-            if (at < 0 || at >= axis)
-                throw new IndexOutOfRangeException("'" + c.label() + "': gather index " + v + " (element " + j + ") is out of range for an axis of " + axis);
+            long at = v < 0 ? v + range : v;
+            if (at < 0 || at >= range)
+                throw new IndexOutOfRangeException("'" + c.label() + "': gather index " + v + " (element " + j + ") is out of range for an axis of " + range);
             for (int o = 0; o < outer; o++) {
                 for (int k = 0; k < inner; k++) move(data, (int) ((o * (long) axis + at) * inner + k), y, (o * n + j) * inner + k, es);
             }
         }
-        store(c, 2, y);
+        store(c, yArg, y);
+    }
+
+    /**
+     * The extent an index into a bounded axis is checked against ({@link Kernels#GATHER}, {@link Kernels#GATHER_ND}):
+     * the runtime {@code extent} within [0, bound], but at least 1, so that the tail's zero indices read row 0 of the bound.
+     */
+    static long actualExtent(long extent, long bound) {
+        return Math.max(1, Math.min(Math.max(extent, 0), bound));
     }
 
     // ---- data movement ----

@@ -245,6 +245,39 @@ class BoundedReadersTest {
         assertThat(got.get("y").floats()).containsExactly(4, 1);
     }
 
+    /**
+     * Gather of data bounded along the gathered axis (torchvision's {@code boxes[keep]} then
+     * {@code boxes[inds]} with {@code inds = where(scores[keep] > t)[0]}): rows r [6, 2] and values x
+     * [6] compressed by k > 0, then gathered by the bounded indices of their values above 2.5 (two
+     * runtime extents) and by a constant -1 (wrapped by the actual extent: the last kept value); some
+     * kept, nothing kept (u[-1] of an empty u stops the run in ONNX Runtime, so without that output),
+     * all kept. Refused before: "its data and its indices are both bounded" / "it gathers along the
+     * bounded axis 0 itself".
+     */
+    @Test
+    void gatherOfBoundedDataByBoundedIndicesAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = compressed().input("r", 6L, 2L).floats("thr", 2.5f).ints("ax0", 0).scalar("last", -1)
+                .node("cr", "Compress", List.of("r", "keep"), List.of("rows"), "axis", 0L)
+                .node("big", "Greater", List.of("u", "thr"), List.of("isBig"))
+                .node("nz", "NonZero", List.of("isBig"), List.of("nzi"))
+                .node("sq", "Squeeze", List.of("nzi", "ax0"), List.of("inds"))
+                .node("gv", "Gather", List.of("u", "inds"), List.of("vals"), "axis", 0L)
+                .node("gr", "Gather", List.of("rows", "inds"), List.of("bigRows"), "axis", 0L)
+                .outputOfType(OnnxDTypes.FLOAT, "vals").outputOfType(OnnxDTypes.FLOAT, "bigRows");
+        TinyOnnx withLast = compressed().scalar("last", -1).node("gl", "Gather", List.of("u", "last"), List.of("lastKept"), "axis", 0L)
+                .outputOfType(OnnxDTypes.FLOAT, "lastKept");
+        TensorValue x = TensorValue.ofFloats(new long[]{6}, 1, 4, 3, 2, 5, 6), r = TensorValue.ofFloats(new long[]{6, 2}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
+        TensorValue some = TensorValue.ofFloats(new long[]{6}, 1, 0, 1, 1, 1, 0);
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", x, "k", some, "r", r));
+        assertThat(got.get("vals").floats()).containsExactly(3, 5);
+        assertThat(got.get("bigRows").floats()).containsExactly(5, 6, 9, 10);
+        assertThat(agreeInEveryMode(withLast, feed("x", x, "k", some)).get("lastKept").floats()).containsExactly(5);
+        agreeInEveryMode(m, feed("x", x, "k", TensorValue.ofFloats(new long[]{6}, new float[6]), "r", r));
+        TensorValue all = TensorValue.ofFloats(new long[]{6}, 1, 1, 1, 1, 1, 1);
+        agreeInEveryMode(m, feed("x", x, "k", all, "r", r));
+        agreeInEveryMode(withLast, feed("x", x, "k", all));
+    }
+
     /** The Shape of a bounded tensor read by anything but an Expand of a tensor of that shape and extent keeps the Shape node's line. */
     @Test
     void aShapeOfABoundedTensorIsRefusedUnlessAnExpandOfItsOwnExtentReadsIt() throws Exception {

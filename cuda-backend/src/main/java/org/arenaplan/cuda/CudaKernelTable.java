@@ -83,7 +83,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.COPY, new Spec(2, -1, i -> i[0])),
             Map.entry(Kernels.CONCAT_SLICE, new Spec(2, -1, i -> i[0] * i[1])),
             Map.entry(Kernels.CAST, new Spec(2, -1, i -> i[0])),
-            Map.entry(Kernels.GATHER, new Spec(3, -1, i -> i[0] * i[3] * i[2])),
+            Map.entry(Kernels.GATHER, new Spec(4, 2, i -> i[0] * i[3] * i[2])),              // extent optional: data bounded along the axis
             Map.entry(Kernels.WHERE, new Spec(4, -1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.COMPARE, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
             Map.entry(Kernels.QUANTIZE, new Spec(4, 2, i -> i[0] * i[1] * i[2])),

@@ -1450,6 +1450,11 @@ class KernelEmulationTest {
             for (DType it : new DType[] {DType.I64, DType.I32}) {
                 c.add(new Case(Kernels.GATHER, List.of(data, TensorValue.ofLongs(it, null, 4, -1, 0, -5, 2)), t, 30,
                         new long[] {2, 5, 3, 5, t.bytes(), it.onnxCode()}, new double[0], 0));
+                // data [10, 3] bounded along axis 0 with runtime extent 4 (then 0: index 0 reads the bound's row 0): -1 is row 3
+                c.add(new Case(Kernels.GATHER, List.of(data, TensorValue.ofLongs(it, null, 3, -1, 0, -4, 2), TensorValue.ofLongs(DType.I64, null, 4)), t, 15,
+                        new long[] {1, 10, 3, 5, t.bytes(), it.onnxCode()}, new double[0], 0));
+                c.add(new Case(Kernels.GATHER, List.of(data, TensorValue.ofLongs(it, null, 0, 0), TensorValue.ofLongs(DType.I64, null, 0)), t, 6,
+                        new long[] {1, 10, 3, 2, t.bytes(), it.onnxCode()}, new double[0], 0));
             }
         }
         // out [3, 4] = cond [3, 1] ? x [1, 4] : y [3, 4].
