@@ -521,8 +521,15 @@ public final class OnnxImporter {
      * <em>number</em> may be the extent of the shapes the model was exported at (PyTorch's dynamo
      * exporter declares a bidirectional LSTM's output {@code [s77, 16, 10]} for an input
      * {@code [s77, s27]}): a mismatch only on such axes is stale, not wrong, and the inferred shape
-     * stands, as ONNX Runtime runs such a model (it warns that the shapes differ). A mismatch on a
-     * declared symbol, or in a model without symbolic input dims, is refused.
+     * stands, as ONNX Runtime runs such a model (it warns that the shapes differ). A declared shape
+     * of as many elements as the inferred one is taken as stale too, and the inferred shape stands:
+     * PyTorch's TorchScript exporter declares {@code scatter_reduce(..., "amax")}'s output at opsets
+     * 16/17 {@code [15]} (the shape of its If's other branch, which flattens a 0-d input) where the
+     * nodes compute {@code [3, 5]}; the bytes are the same, in the same order, and ONNX Runtime
+     * runs it with the inferred shape (onnxruntime/core/graph/graph.cc, MergeShapeInfo: below the
+     * latest opset a conflicting declared shape is "Falling back to lenient merge", a warning).
+     * Any other mismatch (a declared symbol, or another element count, in a model without symbolic
+     * input dims) is refused: a reader of the declared shape would read other bytes.
      *
      * @throws OnnxException naming the file, {@code what}, the value, and both shapes
      */
@@ -538,7 +545,9 @@ public final class OnnxImporter {
             want[a] = v;
             if (staleOnly && d.value() == null && v != inferred.shape()[a]) staleOnly = false;
         }
-        if (!Arrays.equals(want, inferred.shape()) && !staleOnly && !withinBound(declared.name(), want, inferred.shape()))
+        boolean sameBytes = declared.dims().stream().allMatch(d -> d.value() != null) && new Value("", DType.F32, want).countable()
+                && new Value("", DType.F32, want).elements() == inferred.elements() && !dataDependent.containsKey(declared.name());
+        if (!Arrays.equals(want, inferred.shape()) && !staleOnly && !sameBytes && !withinBound(declared.name(), want, inferred.shape()))
             throw new OnnxException(file + ": " + what + " '" + declared.name() + "' is declared " + Arrays.toString(want) + " but infers to "
                     + Arrays.toString(inferred.shape()) + " (from the nodes that compute it)");
     }

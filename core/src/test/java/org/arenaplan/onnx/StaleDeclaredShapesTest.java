@@ -56,4 +56,20 @@ class StaleDeclaredShapesTest {
         assertThatThrownBy(() -> OnnxImporter.load(fixed, Map.of())).isInstanceOf(OnnxException.class)
                 .hasMessageContaining("graph output 'y' is declared [2, 16, 3] but infers to [2, 24, 3]");
     }
+
+    /**
+     * A static model whose graph output (and value_info) is declared with as many elements as the
+     * nodes compute, in another shape: TorchScript's {@code scatter_reduce(..., "amax")} export at
+     * opsets 16/17 declares [15] for [3, 5]. ONNX Runtime warns ("Falling back to lenient merge")
+     * and gives [3, 5]; so does arenaplan, in every executor mode. Refused before ("is declared [15]
+     * but infers to [3, 5]"); another element count is still refused (above).
+     */
+    @Test
+    void aDeclaredShapeOfTheSameElementsIsStaleAsOnnxRuntimeRunsIt() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(16).input("x", 3L, 5L).output("y", 15L).valueInfo(OnnxDTypes.FLOAT, "h", 5L, 3L)
+                .node("t", "Tanh", List.of("x"), List.of("h")).node("n", "Neg", List.of("h"), List.of("y"));
+        TensorValue x = TensorValue.ofFloats(new long[] {3, 5}, OnnxRuntimeDifferentialTest.random(15, 6));
+        Map<String, TensorValue> got = OnnxOpRuns.agreeInEveryMode(dir, m, Map.of("x", x), 1e-6, 1e-6);
+        assertThat(got.get("y").shape()).containsExactly(3, 5);
+    }
 }
