@@ -28,6 +28,9 @@ static_assert(SUM_BLOCK % GEMM_TILE == 0, "a block of the blocked sum ends at a 
 template <typename T>
 __device__ __forceinline__ void gemm_body(const T* A, const T* B, const T* C, T* Y, const Ints& ints, const Floats& floats) {
     typedef typename compute_of<T>::type F;
+    // f32 sums (gemm, gemm_f16) are blocked; f64 sums (gemm_f64) keep one running sum: their rounding is 2^-29
+    // of f32's, and a second set of 16 f64 accumulators would cost registers (164 instead of 128 per thread on sm_90).
+    const bool blocked = sizeof(F) == sizeof(float);
     long long batch = ints.v[0], M = ints.v[1], N = ints.v[2], K = ints.v[3];
     int transA = (int) ints.v[4], transB = (int) ints.v[5];
     long long strideA = ints.v[6], strideB = ints.v[7];
@@ -62,9 +65,12 @@ __device__ __forceinline__ void gemm_body(const T* A, const T* B, const T* C, T*
                 for (int r = 0; r < GEMM_REG; r++) av[r] = As[kk][ty + GEMM_TILE * r];
                 for (int c = 0; c < GEMM_REG; c++) bv[c] = Bs[kk][tx + GEMM_TILE * c];
                 for (int r = 0; r < GEMM_REG; r++)
-                    for (int c = 0; c < GEMM_REG; c++) part[r][c] = part[r][c] + av[r] * bv[c];
+                    for (int c = 0; c < GEMM_REG; c++) {
+                        if (blocked) part[r][c] = part[r][c] + av[r] * bv[c];
+                        else acc[r][c] = acc[r][c] + av[r] * bv[c];
+                    }
             }
-            if ((k0 + GEMM_TILE) % SUM_BLOCK == 0 || k0 + GEMM_TILE >= K) {   // the block (or k) ends: fold
+            if (blocked && ((k0 + GEMM_TILE) % SUM_BLOCK == 0 || k0 + GEMM_TILE >= K)) {   // the block (or k) ends: fold
                 for (int r = 0; r < GEMM_REG; r++)
                     for (int c = 0; c < GEMM_REG; c++) {
                         acc[r][c] = acc[r][c] + part[r][c];

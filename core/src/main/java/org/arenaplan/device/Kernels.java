@@ -594,7 +594,8 @@ public final class Kernels {
      * each output, indexed k = 0..K-1 (GEMM's k; a Conv's k = (input channel, kernel position)
      * row-major, a tap in the padding being no term), are summed in blocks of SUM_BLOCK consecutive
      * k: each block's terms into a partial sum from 0 in ascending k, and the partial sums, in
-     * ascending order, into the total from 0 (in the compute type: f32, or f64 for f64 GEMM).
+     * ascending order, into the total from 0, all in f32 (the f32 and f16 forms; f64 GEMM keeps one
+     * running sum in f64, whose rounding is 2^-29 of f32's).
      * Blocking is what GEMM libraries that tile K do; it lowers the worst-case rounding error of a
      * K-term sum from about K u to about (SUM_BLOCK + K / SUM_BLOCK) u (N. Higham, "Accuracy and
      * Stability of Numerical Algorithms", 2nd ed., section 4.2, blocked summation). A multiple of

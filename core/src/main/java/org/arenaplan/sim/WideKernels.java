@@ -73,7 +73,10 @@ final class WideKernels {
         return v;
     }
 
-    /** {@link Kernels#GEMM} in f64: as the f32 kernel ({@code SimKernels.gemm}: alpha * AB, then + beta * C when present), every sum and product in double. */
+    /**
+     * {@link Kernels#GEMM} in f64: as the f32 kernel ({@code SimKernels.gemm}: alpha * AB, then + beta * C when present), every sum and
+     * product in double, k ascending in one running sum (not blocked: {@link Kernels#SUM_BLOCK} is for f32 sums).
+     */
     static void gemm(KernelCall c, double[][] f) {
         int batch = SimKernels.i(c, 0), m = SimKernels.i(c, 1), n = SimKernels.i(c, 2), kk = SimKernels.i(c, 3);
         boolean ta = c.intArg(4) == 1, tb = c.intArg(5) == 1;
@@ -84,20 +87,14 @@ final class WideKernels {
             throw new DeviceException("'" + c.label() + "': gemm has its epilogue activation in f32 only");
         double alpha = c.floatArg(0), beta = c.floatArg(1);
         double[] a = f[0], b = f[1], y = f[f.length - 1], cm = hasC ? f[2] : null;
-        double[] acc = new double[n], part = new double[n];
+        double[] acc = new double[n];
         for (int bt = 0; bt < batch; bt++) {
             int a0 = bt * bsa, b0 = bt * bsb, y0 = bt * m * n;
             for (int r = 0; r < m; r++) {
                 java.util.Arrays.fill(acc, 0);
                 for (int k = 0; k < kk; k++) {
                     double av = ta ? a[a0 + k * m + r] : a[a0 + r * kk + k];
-                    for (int j = 0; j < n; j++) part[j] += av * (tb ? b[b0 + j * kk + k] : b[b0 + k * n + j]);
-                    if ((k + 1) % Kernels.SUM_BLOCK == 0 || k + 1 == kk) {   // blocked, as the f32 gemm
-                        for (int j = 0; j < n; j++) {
-                            acc[j] += part[j];
-                            part[j] = 0;
-                        }
-                    }
+                    for (int j = 0; j < n; j++) acc[j] += av * (tb ? b[b0 + j * kk + k] : b[b0 + k * n + j]);
                 }
                 for (int j = 0; j < n; j++) y[y0 + r * n + j] = hasC ? alpha * acc[j] + beta * cm[bt * cb + r * cr + j * cc] : alpha * acc[j];
             }
