@@ -840,7 +840,7 @@ class KernelEmulationTest {
 
     /**
      * Sums of more than one block (Kernels.SUM_BLOCK = 64 values of k) with a ragged last block:
-     * gemm with K = 150 in every transposition (f32, f16, f64; ragged 64 x 64 tiles); conv2d_igemm
+     * gemm with K = 150 in every transposition (f32, f16; f64, one running sum on both sides; ragged 64 x 64 tiles); conv2d_igemm
      * with K = 180 (f32, f16); grouped conv2d and conv_nd (1-D) with a 1 x 150 kernel over 10
      * pixels padded by 140 on both sides, so that whole blocks of taps fall in the padding (no
      * term: the CUDA kernels skip a block without terms, the simulator folds it as +0); conv2d
