@@ -8,6 +8,13 @@
 #define ARENAPLAN_MAX_FLOATS 16
 #define ARENAPLAN_MAX_RANK 8
 
+// The blocked summation of the f32 sums of gemm, conv2d (and conv2d_igemm) and conv_nd (org.arenaplan.device.Kernels.SUM_BLOCK;
+// gemm_f64 keeps one running sum):
+// each output's terms, k ascending, summed SUM_BLOCK at a time into a partial sum from 0, the partial sums
+// added in order into the total from 0. A multiple of the k tile of gemm.cuh and conv_igemm.cuh (16).
+// A block without terms adds +0 to a total that is never -0, which changes no bit, so a kernel may skip it.
+#define SUM_BLOCK 64
+
 struct Ints { long long v[ARENAPLAN_MAX_INTS]; };
 struct Floats { double v[ARENAPLAN_MAX_FLOATS]; };
 

@@ -7,8 +7,9 @@
 // X[k][p] = x[n, c, oh*strideH - padTop + kh*dilationH, ow*strideW - padLeft + kw*dilationW], a
 // tap that falls in the padding being no term at all (not a product with 0, which would turn an
 // infinite weight into NaN). k ascending is the simulator's order (channel, then kh, then kw),
-// and every output keeps one f32 accumulator starting from 0, the bias added last, so the result
-// equals conv2d's and the simulator's for any stride, padding and dilation.
+// blocked as gemm.cuh (SUM_BLOCK: a partial sum per 64 values of k, added into the total, both
+// from 0, after the block's last tile), the bias added last, so the result equals conv2d's and
+// the simulator's for any stride, padding and dilation.
 //
 // Tiling as gemm.cuh: a block of 16 x 16 threads computes 64 channels x 64 pixels, each thread a
 // 4 x 4 micro-tile in registers (channels ty + 16 r, pixels tx + 16 c: stores stay coalesced
@@ -26,6 +27,7 @@
 #define CONV_TILE 16   // threads per block side, and k per shared-memory step
 #define CONV_REG 4     // outputs per thread per side
 #define CONV_OUT 64    // outputs per block side
+static_assert(SUM_BLOCK % CONV_TILE == 0, "a block of the blocked sum ends at a k tile's end");
 
 template <typename T>
 __device__ __forceinline__ void conv2d_igemm_body(const T* x, const T* w, const T* b, T* y, const Ints& ints) {
@@ -46,9 +48,9 @@ __device__ __forceinline__ void conv2d_igemm_body(const T* x, const T* w, const 
     long long pn = pixel ? p / OHW : 0, prest = pixel ? p % OHW : 0;
     long long ih0 = (prest / OW) * sh - pt, iw0 = (prest % OW) * sw - pl;
     const T* xImage = x + pn * C * H * W;
-    float acc[CONV_REG][CONV_REG];
+    float acc[CONV_REG][CONV_REG], part[CONV_REG][CONV_REG];
     for (int r = 0; r < CONV_REG; r++)
-        for (int c = 0; c < CONV_REG; c++) acc[r][c] = 0.0f;
+        for (int c = 0; c < CONV_REG; c++) acc[r][c] = part[r][c] = 0.0f;
     for (long long k0 = 0; k0 < K; k0 += CONV_TILE) {
         for (int l = 0; l < CONV_REG; l++) {
             int idx = tid + l * CONV_TILE * CONV_TILE;   // 0 .. 1023
@@ -80,7 +82,14 @@ __device__ __forceinline__ void conv2d_igemm_body(const T* x, const T* w, const 
             }
             for (int r = 0; r < CONV_REG; r++)
                 for (int c = 0; c < CONV_REG; c++)
-                    if (in[c]) acc[r][c] = acc[r][c] + xv[c] * wv[r];
+                    if (in[c]) part[r][c] = part[r][c] + xv[c] * wv[r];
+        }
+        if ((k0 + CONV_TILE) % SUM_BLOCK == 0 || k0 + CONV_TILE >= K) {   // the block (or k) ends: fold
+            for (int r = 0; r < CONV_REG; r++)
+                for (int c = 0; c < CONV_REG; c++) {
+                    acc[r][c] = acc[r][c] + part[r][c];
+                    part[r][c] = 0.0f;
+                }
         }
         __syncthreads();
     }

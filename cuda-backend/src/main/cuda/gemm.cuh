@@ -1,7 +1,8 @@
 // gemm: Y[b] = alpha * op(A[b]) op(B[b]) + beta * C[b], register-tiled (below).
-// Each thread owns one Y element and adds the products for k = 0..K-1 in ascending order, one
-// f32 rounding per multiply and per add (the build passes --fmad=false), so the result does not
-// depend on the tiling and equals a plain sequential loop.
+// Each thread owns one Y element and adds the products for k = 0..K-1 in ascending order, blocked
+// (SUM_BLOCK, common.cuh: a partial sum per 64 values of k, added into the total at the block's
+// end), one f32 rounding per multiply and per add (the build passes --fmad=false), so the result
+// does not depend on the tiling and equals the simulator's loop (SimKernels.gemm).
 // Element types (int 13, Kernels.typeInt; absent: f32): one entry function per type (typed.cuh).
 #pragma once
 #include "common.cuh"
@@ -11,11 +12,14 @@
 #define GEMM_TILE 16   // threads per block side, and k per shared-memory step
 #define GEMM_REG 4     // outputs per thread per side
 #define GEMM_OUT 64    // outputs per block side: GEMM_TILE * GEMM_REG
+static_assert(SUM_BLOCK % GEMM_TILE == 0, "a block of the blocked sum ends at a k tile's end");
 
 // Register tiling: a block of 16 x 16 threads computes a 64 x 64 tile of Y, each thread a 4 x 4
 // micro-tile (rows ty + 16 r, columns tx + 16 c, so that loads and stores stay coalesced) held in
-// registers; A and B pass through shared memory 16 values of k at a time. Every Y element is
-// still one accumulator over k ascending, so the result is the sequential loop's bit for bit.
+// registers; A and B pass through shared memory 16 values of k at a time. Every Y element keeps
+// a partial sum over the current block of SUM_BLOCK values of k (SUM_BLOCK / 16 tiles) and the
+// total; the partial sum is added into the total after the block's last tile (or after the last
+// tile of k), so the result is the simulator's blocked loop bit for bit.
 // Grid: x over column tiles of 64, y over row tiles of 64, z strides over the batch.
 // ints: batch, M, N, K, transA, transB, batchStrideA, batchStrideB, hasC, cBatchStride, cRowStride, cColStride,
 // activation (epilogue.cuh: applied to alpha * AB + beta * C), element type (ONNX code; absent or 1: f32).
@@ -24,6 +28,9 @@
 template <typename T>
 __device__ __forceinline__ void gemm_body(const T* A, const T* B, const T* C, T* Y, const Ints& ints, const Floats& floats) {
     typedef typename compute_of<T>::type F;
+    // f32 sums (gemm, gemm_f16) are blocked; f64 sums (gemm_f64) keep one running sum: their rounding is 2^-29
+    // of f32's, and a second set of 16 f64 accumulators would cost registers (164 instead of 128 per thread on sm_90).
+    const bool blocked = sizeof(F) == sizeof(float);
     long long batch = ints.v[0], M = ints.v[1], N = ints.v[2], K = ints.v[3];
     int transA = (int) ints.v[4], transB = (int) ints.v[5];
     long long strideA = ints.v[6], strideB = ints.v[7];
@@ -38,9 +45,9 @@ __device__ __forceinline__ void gemm_body(const T* A, const T* B, const T* C, T*
     for (long long b = blockIdx.z; b < batch; b += gridDim.z) {
         const T* a = A + b * strideA;
         const T* bm = B + b * strideB;
-        F acc[GEMM_REG][GEMM_REG];
+        F acc[GEMM_REG][GEMM_REG], part[GEMM_REG][GEMM_REG];
         for (int r = 0; r < GEMM_REG; r++)
-            for (int c = 0; c < GEMM_REG; c++) acc[r][c] = 0.0f;
+            for (int c = 0; c < GEMM_REG; c++) acc[r][c] = part[r][c] = 0.0f;
         for (long long k0 = 0; k0 < K; k0 += GEMM_TILE) {
             for (int l = 0; l < GEMM_REG; l++) {
                 int idx = tid + l * GEMM_TILE * GEMM_TILE;   // 0 .. 1023
@@ -58,7 +65,17 @@ __device__ __forceinline__ void gemm_body(const T* A, const T* B, const T* C, T*
                 for (int r = 0; r < GEMM_REG; r++) av[r] = As[kk][ty + GEMM_TILE * r];
                 for (int c = 0; c < GEMM_REG; c++) bv[c] = Bs[kk][tx + GEMM_TILE * c];
                 for (int r = 0; r < GEMM_REG; r++)
-                    for (int c = 0; c < GEMM_REG; c++) acc[r][c] = acc[r][c] + av[r] * bv[c];
+                    for (int c = 0; c < GEMM_REG; c++) {
+                        if (blocked) part[r][c] = part[r][c] + av[r] * bv[c];
+                        else acc[r][c] = acc[r][c] + av[r] * bv[c];
+                    }
+            }
+            if (blocked && ((k0 + GEMM_TILE) % SUM_BLOCK == 0 || k0 + GEMM_TILE >= K)) {   // the block (or k) ends: fold
+                for (int r = 0; r < GEMM_REG; r++)
+                    for (int c = 0; c < GEMM_REG; c++) {
+                        acc[r][c] = acc[r][c] + part[r][c];
+                        part[r][c] = 0.0f;
+                    }
             }
             __syncthreads();
         }

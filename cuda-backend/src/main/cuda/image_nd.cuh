@@ -11,7 +11,8 @@
 #define RESIZE_MAX_TAPS 64
 
 // ints: rank, N, C, M, group, hasBias, transposed, then per spatial axis: in, out, k, stride, padBegin, dilation.
-// The sum runs over the group's input channels, then the kernel positions (row-major), from 0 in f32; bias last.
+// The sum runs over the group's input channels, then the kernel positions (row-major), from 0 in f32, blocked
+// (SUM_BLOCK, common.cuh; k = (ci, position) row-major; a block without terms is skipped); bias last.
 // T: the storage type (typed.cuh); conv_nd is float, conv_nd_f16 half_t (the sums in f32).
 template <typename T>
 __device__ __forceinline__ void conv_nd_body(const T* x, const T* w, const T* b, T* y, const Ints& ints) {
@@ -32,7 +33,8 @@ __device__ __forceinline__ void conv_nd_body(const T* x, const T* w, const T* b,
         long long rest = e;
         for (int d = rank - 1; d >= 0; d--) { o[d] = rest % out[d]; rest /= out[d]; }
         long long g = m / mg;
-        float acc = 0.0f;
+        float acc = 0.0f, part = 0.0f;
+        long long blockEnd = SUM_BLOCK;   // k past the current block
         for (long long ci = 0; ci < cg; ci++) {
             long long cIn = g * cg + ci;
             const T* xp = x + (n * C + cIn) * inSize;
@@ -55,9 +57,17 @@ __device__ __forceinline__ void conv_nd_body(const T* x, const T* w, const T* b,
                     at += p * stride;
                     stride *= in[d];
                 }
-                if (ok) acc = acc + typed_load(xp, at) * typed_load(wp, q);
+                if (!ok) continue;
+                long long kIndex = ci * kSize + q;
+                if (kIndex >= blockEnd) {   // the term opens a later block: fold the partial sum
+                    acc = acc + part;
+                    part = 0.0f;
+                    blockEnd = (kIndex / SUM_BLOCK + 1) * SUM_BLOCK;
+                }
+                part = part + typed_load(xp, at) * typed_load(wp, q);
             }
         }
+        acc = acc + part;
         if (hasBias) acc = acc + typed_load(b, m);
         typed_store(y, i, acc);
     }

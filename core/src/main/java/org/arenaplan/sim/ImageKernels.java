@@ -84,17 +84,22 @@ final class ImageKernels {
                 int g = mo / mg;
                 for (int e = 0; e < outSize; e++) {
                     unravel(e, out, o);
-                    float acc = 0f;
+                    float acc = 0f, part = 0f;
                     for (int ci = 0; ci < cg; ci++) {
                         int cIn = g * cg + ci;
                         int xPlane = (img * ch + cIn) * inSize;
                         int wBase = transposed ? (cIn * mg + mo % mg) * kSize : (mo * cg + ci) * kSize;
                         for (int q = 0; q < kSize; q++) {
+                            if ((ci * kSize + q) % Kernels.SUM_BLOCK == 0) {   // a block of the blocked sum begins
+                                acc += part;
+                                part = 0f;
+                            }
                             unravel(q, k, kk);
                             if (!source(o, kk, in, st, pad, dil, transposed, pos)) continue;
-                            acc += x[xPlane + ravel(pos, in)] * w[wBase + q];
+                            part += x[xPlane + ravel(pos, in)] * w[wBase + q];
                         }
                     }
+                    acc += part;
                     y[(img * m + mo) * outSize + e] = hasBias ? acc + b[mo] : acc;
                 }
             }

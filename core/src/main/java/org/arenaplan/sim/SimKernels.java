@@ -391,8 +391,8 @@ final class SimKernels {
     /**
      * Batched GEMM, y = act(alpha * op(A) op(B) + beta * C). Rows of y (one per batch and row of
      * op(A)) are independent and are computed in parallel ({@link #forEachRow}); each element
-     * sums its k products in order 0..k-1 whatever the thread, so the bits do not depend on the
-     * number of threads.
+     * sums its k products in ascending k, blocked ({@link Kernels#SUM_BLOCK}), whatever the
+     * thread, so the bits do not depend on the number of threads.
      */
     static void gemm(KernelCall c, F[] f) {
         int batch = i(c, 0), m = i(c, 1), n = i(c, 2), kk = i(c, 3);
@@ -404,6 +404,7 @@ final class SimKernels {
         int act = epilogue(c, 12);
         F a = f[0], b = f[1], y = f[f.length - 1];
         F cm = hasC ? f[2] : null;
+        int block = Kernels.SUM_BLOCK;
         forEachRow(batch * m, (long) n * kk, row -> {
             int bt = row / m, r = row % m;
             int a0 = a.i + bt * bsa, b0 = b.i + bt * bsb, y0 = y.i + bt * m * n;
@@ -413,18 +414,24 @@ final class SimKernels {
                 for (int j = 0; j < n; j++) {
                     float s = 0f;
                     int br = b0 + j * kk;
-                    for (int k = 0; k < kk; k++) s += a.a[ar + k] * b.a[br + k];
+                    for (int k0 = 0; k0 < kk; k0 += block) {
+                        float part = 0f;
+                        for (int k = k0, end = Math.min(kk, k0 + block); k < end; k++) part += a.a[ar + k] * b.a[br + k];
+                        s += part;
+                    }
                     acc[j] = s;
                 }
             } else {
+                float[] part = new float[n];
                 for (int k = 0; k < kk; k++) {
                     float av = ta ? a.a[a0 + k * m + r] : a.a[a0 + r * kk + k];
                     if (tb) {
-                        for (int j = 0; j < n; j++) acc[j] += av * b.a[b0 + j * kk + k];
+                        for (int j = 0; j < n; j++) part[j] += av * b.a[b0 + j * kk + k];
                     } else {
                         int brow = b0 + k * n;
-                        for (int j = 0; j < n; j++) acc[j] += av * b.a[brow + j];
+                        for (int j = 0; j < n; j++) part[j] += av * b.a[brow + j];
                     }
+                    if ((k + 1) % block == 0 || k + 1 == kk) foldBlock(acc, part);
                 }
             }
             for (int j = 0; j < n; j++) {
@@ -433,6 +440,14 @@ final class SimKernels {
                 y.a[y0 + r * n + j] = Kernels.activation(act, v);
             }
         });
+    }
+
+    /** One block of a blocked sum ({@link Kernels#SUM_BLOCK}) done: {@code acc[e] += part[e]}, then {@code part[e] = 0}. */
+    static void foldBlock(float[] acc, float[] part) {
+        for (int e = 0; e < acc.length; e++) {
+            acc[e] += part[e];
+            part[e] = 0f;
+        }
     }
 
     /** Below this many multiply-adds a kernel runs on the calling thread alone. */
@@ -475,7 +490,8 @@ final class SimKernels {
      * Direct 2-D convolution with groups, strides, dilations, pads, optional bias and a fused
      * ReLU epilogue. Output planes (one per image and output channel) are independent and are
      * computed in parallel ({@link #forEachRow}); each element sums over input channels, then
-     * kernel rows, then kernel columns, in that order whatever the thread.
+     * kernel rows, then kernel columns, in that order, blocked ({@link Kernels#SUM_BLOCK}),
+     * whatever the thread.
      */
     static void conv2d(KernelCall c, F[] f) {
         int n = i(c, 0), ch = i(c, 1), h = i(c, 2), w = i(c, 3), m = i(c, 4), oh = i(c, 5), ow = i(c, 6);
@@ -485,16 +501,17 @@ final class SimKernels {
         int act = epilogue(c, 17);
         F x = f[0], wt = f[1], y = f[hasBias ? 3 : 2];
         F bias = hasBias ? f[2] : null;
-        int cg = ch / group, mg = m / group;
+        int cg = ch / group, mg = m / group, taps = cg * kh * kw, block = Kernels.SUM_BLOCK;
         float[] xa = x.a, wa = wt.a;
         forEachRow(n * m, (long) cg * kh * kw * oh * ow, plane -> {
             int img = plane / m, mo = plane % m, g = mo / mg;
-            float[] acc = new float[oh * ow];
+            float[] acc = new float[oh * ow], part = new float[oh * ow];
+            int k = 0;                                 // (ci, a, bb) row-major: the term's index in the sum
             for (int ci = 0; ci < cg; ci++) {
                 int xPlane = x.i + ((img * ch) + g * cg + ci) * h * w;
                 int wBase = wt.i + ((mo * cg) + ci) * kh * kw;
                 for (int a = 0; a < kh; a++) {
-                    for (int bb = 0; bb < kw; bb++) {
+                    for (int bb = 0; bb < kw; bb++, k++) {
                         float wv = wa[wBase + a * kw + bb];
                         int colOff = bb * dw - pl;
                         int lo = Math.max(0, ceilDiv(-colOff, sw));
@@ -505,17 +522,18 @@ final class SimKernels {
                             int xr = xPlane + ih * w + colOff;
                             int ar = r * ow;
                             if (sw == 1) {
-                                for (int q = lo; q < hi; q++) acc[ar + q] += wv * xa[xr + q];
+                                for (int q = lo; q < hi; q++) part[ar + q] += wv * xa[xr + q];
                             } else {
-                                for (int q = lo; q < hi; q++) acc[ar + q] += wv * xa[xr + q * sw];
+                                for (int q = lo; q < hi; q++) part[ar + q] += wv * xa[xr + q * sw];
                             }
                         }
+                        if ((k + 1) % block == 0 || k + 1 == taps) foldBlock(acc, part);
                     }
                 }
             }
             int yo = y.i + (img * m + mo) * oh * ow;
             float bv = hasBias ? bias.a[bias.i + mo] : 0f;
-            for (int k = 0; k < acc.length; k++) y.a[yo + k] = Kernels.activation(act, hasBias ? acc[k] + bv : acc[k]);
+            for (int e = 0; e < acc.length; e++) y.a[yo + e] = Kernels.activation(act, hasBias ? acc[e] + bv : acc[e]);
         });
     }
 

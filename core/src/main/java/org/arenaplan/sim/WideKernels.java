@@ -73,7 +73,10 @@ final class WideKernels {
         return v;
     }
 
-    /** {@link Kernels#GEMM} in f64: as the f32 kernel ({@code SimKernels.gemm}: alpha * AB, then + beta * C when present), every sum and product in double. */
+    /**
+     * {@link Kernels#GEMM} in f64: as the f32 kernel ({@code SimKernels.gemm}: alpha * AB, then + beta * C when present), every sum and
+     * product in double, k ascending in one running sum (not blocked: {@link Kernels#SUM_BLOCK} is for f32 sums).
+     */
     static void gemm(KernelCall c, double[][] f) {
         int batch = SimKernels.i(c, 0), m = SimKernels.i(c, 1), n = SimKernels.i(c, 2), kk = SimKernels.i(c, 3);
         boolean ta = c.intArg(4) == 1, tb = c.intArg(5) == 1;

@@ -253,6 +253,7 @@ class KernelEmulationTest {
         c.addAll(recurrentCases());
         c.addAll(elementwiseCases());
         c.addAll(implicitGemmCases());
+        c.addAll(blockedSumCases());
         c.addAll(vectorizedCases());
         c.addAll(tf32Cases());
         c.addAll(trainingCases());
@@ -836,6 +837,42 @@ class KernelEmulationTest {
         int bm = 70, bn = 45, bk = 29;
         c.add(Case.f32(Kernels.GEMM, List.of(random(68, bm * bk), random(69, bk * bn), random(70, bn)), bm * bn,
                 new long[] {1, bm, bn, bk, 0, 1, 0, 0, 1, 0, 0, 1, Kernels.ACTIVATION_RELU}, new double[] {1.0, 1.0}, 0));
+        return c;
+    }
+
+    /**
+     * Sums of more than one block (Kernels.SUM_BLOCK = 64 values of k) with a ragged last block:
+     * gemm with K = 150 in every transposition (f32, f16; f64, one running sum on both sides; ragged 64 x 64 tiles); conv2d_igemm
+     * with K = 180 (f32, f16); grouped conv2d and conv_nd (1-D) with a 1 x 150 kernel over 10
+     * pixels padded by 140 on both sides, so that whole blocks of taps fall in the padding (no
+     * term: the CUDA kernels skip a block without terms, the simulator folds it as +0); conv2d
+     * with 40 channels a group of 3 x 3, stride 2 and padding; ConvTranspose over 80 channels
+     * with stride 2 (half the terms absent).
+     */
+    private static List<Case> blockedSumCases() {
+        List<Case> c = new ArrayList<>();
+        int bm = 70, bn = 45, bk = 150;
+        for (int ta = 0; ta <= 1; ta++) {
+            for (int tb = 0; tb <= 1; tb++) {
+                c.add(Case.f32(Kernels.GEMM, List.of(random(150, 2 * bm * bk), random(151, 2 * bk * bn), random(152, bn)), 2 * bm * bn,
+                        new long[] {2, bm, bn, bk, ta, tb, bm * bk, bk * bn, 1, 0, 0, 1}, new double[] {0.5, 2.0}, 0));
+            }
+        }
+        Case gemm = Case.f32(Kernels.GEMM, List.of(random(153, bm * bk), random(154, bk * bn)), bm * bn,
+                new long[] {1, bm, bn, bk, 0, 1, 0, 0, 0, 0, 0, 0}, new double[] {1.0, 0.0}, 0);
+        c.add(typedForm(gemm, DType.F16, DType.F16, 0));
+        c.add(typedForm(gemm, DType.F64, DType.F64, 0));
+        Case igemm = conv(155, convInts(2, 20, 9, 9, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, true, Kernels.ACTIVATION_NONE));
+        c.add(igemm);
+        c.add(typedForm(igemm, DType.F16, DType.F16, 0));
+        c.add(conv(157, convInts(1, 4, 1, 10, 4, 1, 150, 1, 1, 0, 140, 1, 1, 2, true, Kernels.ACTIVATION_NONE)));   // group 2: conv2d
+        c.add(conv(159, convInts(1, 80, 6, 6, 4, 3, 3, 2, 2, 1, 1, 1, 1, 2, false, Kernels.ACTIVATION_RELU)));
+        Case line = Case.f32(Kernels.CONV_ND, List.of(random(161, 40), random(162, 1200)), 4 * 141,
+                new long[] {1, 1, 4, 4, 2, 0, 0, 10, 141, 150, 1, 140, 1}, new double[0], 0);
+        c.add(line);
+        c.add(typedForm(line, DType.F16, DType.F16, 0));
+        c.add(Case.f32(Kernels.CONV_ND, List.of(random(163, 720), random(164, 2160), random(165, 3)), 75,
+                new long[] {2, 1, 80, 3, 1, 1, 1, 3, 5, 3, 2, 1, 1, 3, 5, 3, 2, 1, 1}, new double[0], 0));
         return c;
     }
 
