@@ -43,11 +43,12 @@ public record AllClose(boolean ok, long count, long mismatches, int worstIndex, 
      * Compares {@code got} with the reference {@code want} (same length), elements of any type widened to double;
      * numpy's {@code allclose} rule, {@code |got - want| <= atol + rtol * |want|} (rtol a fraction, atol in the values' units).
      *
-     * @throws IllegalArgumentException when the lengths differ, or a tolerance is negative or NaN
+     * @throws IllegalArgumentException when the lengths differ, or a tolerance is negative, NaN or infinite (an infinite one would accept any value)
      */
     public static AllClose compare(double[] got, double[] want, double rtol, double atol) {
         if (got.length != want.length) throw new IllegalArgumentException(got.length + " values vs " + want.length);
-        if (rtol < 0 || atol < 0 || Double.isNaN(rtol) || Double.isNaN(atol)) throw new IllegalArgumentException("tolerances must be >= 0: rtol " + rtol + ", atol " + atol);
+        if (!(rtol >= 0 && rtol < Double.POSITIVE_INFINITY && atol >= 0 && atol < Double.POSITIVE_INFINITY))
+            throw new IllegalArgumentException("tolerances must be finite and >= 0: rtol " + rtol + ", atol " + atol);
         int worst = -1;
         double worstRatio = -1, worstDiff = 0;
         long bad = 0;

@@ -94,6 +94,34 @@ final class PlanColumns {
         firstMember[storageCount] = memberCount;
     }
 
+    int memberCount() {
+        return memberCount;
+    }
+
+    /**
+     * The offset inside storage {@code storage} at which it lists member {@code tensor}, or -1 when
+     * it lists no member of that name. Member {@code hint} is tried first: {@link PlanJsonWriter}
+     * writes the t-th tensor from the t-th member, so a written plan costs O(1) per tensor (another
+     * order, a scan of the storage's members).
+     */
+    long memberOffset(int storage, String tensor, int hint) {
+        int from = firstMember[storage], to = firstMember[storage + 1];
+        if (hint >= from && hint < to && memberName[hint].equals(tensor)) return memberOffset[hint];
+        for (int m = from; m < to; m++) if (memberName[m].equals(tensor)) return memberOffset[m];
+        return -1;
+    }
+
+    /** The first member that no tensor names, as {@code {storage, member}} indices, or null when every member has its tensor. */
+    int[] memberWithoutTensor() {
+        for (int s = 0; s < storageCount; s++)
+            for (int m = firstMember[s]; m < firstMember[s + 1]; m++) if (tensorIndex(memberName[m]) < 0) return new int[]{s, m};
+        return null;
+    }
+
+    String memberName(int member) {
+        return memberName[member];
+    }
+
     void addTensor(String tensor, int storage, long offsetInStorage) {
         int t = tensorCount;
         if (t == tensorName.length) resizeTensors(grow(t));

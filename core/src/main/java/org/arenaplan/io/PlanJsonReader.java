@@ -174,6 +174,9 @@ final class PlanJsonReader {
                 tensor(e.getKey(), e.getValue());
             }
         }
+        int[] orphan = columns.tensorCount() == columns.memberCount() ? null : columns.memberWithoutTensor();
+        if (orphan != null)   // each tensor matched a member of its storage; a member left over has no entry in $.tensors
+            throw r.fail("$.storages[" + orphan[0] + "].members." + columns.memberName(orphan[1]), "has no entry in $.tensors (every member is an arena tensor with its address)");
         List<Refusal> refusals = new ArrayList<>();
         JsonNode rs = r.array(root, "$", "refusals", false);
         for (int i = 0; i < rs.size(); i++) refusals.add(refusal(rs.get(i), "$.refusals[" + i + "]"));
@@ -229,7 +232,9 @@ final class PlanJsonReader {
         r.requireObject(m, path + ".members");
         for (Iterator<Map.Entry<String, JsonNode>> it = m.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            r.wholeValue(e.getValue(), path + ".members." + e.getKey());
+            long inside = r.wholeValue(e.getValue(), path + ".members." + e.getKey());
+            if (inside < 0 || inside > bytes)   // the rule of a tensor's offset_in_storage
+                throw r.fail(path + ".members." + e.getKey(), inside + " is outside the storage's " + bytes + " B");
         }
         String kind = r.optionalText(s, path, "kind");
         if (kind != null && !KINDS.contains(kind))
@@ -241,7 +246,10 @@ final class PlanJsonReader {
         }
     }
 
-    /** Checks one arena tensor against the storages (all read): its storage exists, its offset lies inside it, its address adds up. */
+    /**
+     * Checks one arena tensor against the storages (all read): its storage exists and lists it
+     * among its members at the same offset, the offset lies inside the storage, its address adds up.
+     */
     private void tensor(String name, JsonNode t) {
         String path = "$.tensors." + name;
         r.onlyFields(t, path, TENSOR);
@@ -257,6 +265,11 @@ final class PlanJsonReader {
         long expected = columns.offset((int) storage) + inside;   // <= the storage's end, checked against the arena above
         if (address != expected)
             throw r.fail(path + ".address", address + " is not the storage's offset plus offset_in_storage (" + expected + ")");
+        long member = columns.memberOffset((int) storage, name, columns.tensorCount());
+        if (member < 0)
+            throw r.fail(path + ".storage", "storage " + storage + " ('" + Printable.of(columns.name((int) storage)) + "') does not list '" + Printable.of(name) + "' among its members");
+        if (member != inside)
+            throw r.fail(path + ".offset_in_storage", inside + " differs from the offset " + member + " at which storage " + storage + " lists it among its members");
         columns.addTensor(name, (int) storage, inside);
     }
 

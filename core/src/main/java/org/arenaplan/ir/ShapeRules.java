@@ -93,10 +93,27 @@ public final class ShapeRules {
         return out;
     }
 
+    /**
+     * MaxPool, AveragePool, LpPool: as {@link #windows}, and each pad smaller than the (dilated)
+     * window, so that every window holds an input element: a window of padding alone has no max
+     * (it came out -inf) and no average without its pads. ONNX Runtime refuses such pads
+     * ({@code onnxruntime/core/providers/cpu/nn/pool_attributes.h}: "Pad should be smaller than
+     * kernel", there against the undilated kernel); the ONNX reference fails on them.
+     *
+     * @throws GraphException when a pad reaches the window's extent, or as {@link #windows}
+     */
     public static long[] pool(OpAttrs attrs, long[][] in) {
         long[] x = in[0];
         int spatial = image(x);
-        return windows(attrs, x, attrs.perAxis("kernel_shape", spatial), attrs.perAxis("dilations", spatial), attrs.integer("ceil_mode") == 1);
+        long[] kernel = attrs.perAxis("kernel_shape", spatial), dil = attrs.perAxis("dilations", spatial), pads = attrs.perAxis("pads", spatial);
+        long[] out = windows(attrs, x, kernel, dil, attrs.integer("ceil_mode") == 1);
+        for (int i = 0; i < spatial; i++) {
+            long effective = (kernel[i] - 1) * dil[i] + 1;   // fits: windows computed it exactly
+            if (pads[i] >= effective || pads[i + spatial] >= effective)
+                throw new GraphException("pads " + Arrays.toString(pads) + " on spatial axis " + i + " are not smaller than the window " + effective
+                        + " (kernel " + kernel[i] + ", dilation " + dil[i] + "): a window would hold padding alone (ONNX Runtime refuses it too: pads must be smaller than the kernel)");
+        }
+        return out;
     }
 
     public static long[] globalPool(OpAttrs attrs, long[][] in) {

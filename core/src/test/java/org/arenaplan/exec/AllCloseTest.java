@@ -3,6 +3,7 @@ package org.arenaplan.exec;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** {@link AllClose} is numpy's allclose: |a - r| <= atol + rtol*|r|, with the worst element's index. */
 class AllCloseTest {
@@ -59,5 +60,13 @@ class AllCloseTest {
         assertThat(nan.describe(new long[]{2})).isEqualTo("worst element [0]: NaN vs NaN (NaN and infinities compared exactly: equal), 0 of 2 outside");
         AllClose off = AllClose.compare(new float[]{2f, Float.NEGATIVE_INFINITY}, new float[]{2f, Float.POSITIVE_INFINITY}, 1e-3, 1e-5);
         assertThat(off.describe(new long[]{2})).isEqualTo("worst element [1]: -Infinity vs Infinity (NaN and infinities compared exactly: different), 1 of 2 outside");
+    }
+
+    /** An infinite tolerance accepted 1e30 against 0 as "within" (review: {@code --rtol 1e400} reads as Infinity). */
+    @Test
+    void anInfiniteToleranceIsRefusedNotTakenAsAcceptingEverything() {
+        for (double[] t : new double[][]{{Double.POSITIVE_INFINITY, 0}, {0, Double.POSITIVE_INFINITY}, {Double.NaN, 0}, {-1, 0}})
+            assertThatThrownBy(() -> AllClose.compare(new float[]{1e30f}, new float[]{0f}, t[0], t[1]))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tolerances must be finite and >= 0");
     }
 }

@@ -182,6 +182,35 @@ class PlanJsonTest {
         assertThatThrownBy(() -> PlanJson.parse("[1]", "p.json")).hasMessage("p.json: $: expected an object");
     }
 
+    /**
+     * A storage's members and the tensors are two views of one mapping (the writer writes the
+     * tensors from the members); a file where they disagree, or a member lies outside its storage,
+     * read as valid (review: {@code validate} said OK), though a tensor's own offset outside its
+     * storage was refused.
+     */
+    @Test
+    void membersThatContradictTheTensorsAreRefusedNamingThePath() throws Exception {
+        String t = resource("csv-problem-plan.json");
+        String bMember = "\"members\" : {\n      \"b\" : 0\n    }";
+        assertThat(t).contains(bMember);
+        assertThatThrownBy(() -> PlanJson.parse(t.replace(bMember, bMember.replace("\"b\" : 0", "\"b\" : 100")), "p.json")).isInstanceOf(InputException.class)
+                .hasMessage("p.json: $.storages[1].members.b: 100 is outside the storage's 20 B");
+        assertThatThrownBy(() -> PlanJson.parse(t.replace(bMember, bMember.replace("\"b\" : 0", "\"b\" : -1")), "p.json"))
+                .hasMessage("p.json: $.storages[1].members.b: -1 is outside the storage's 20 B");
+        assertThatThrownBy(() -> PlanJson.parse(t.replace(bMember, bMember.replace("\"b\" : 0", "\"b\" : 4")), "p.json"))
+                .hasMessage("p.json: $.tensors.b.offset_in_storage: 0 differs from the offset 4 at which storage 1 lists it among its members");
+        assertThatThrownBy(() -> PlanJson.parse(t.replace(bMember, bMember.replace("\"b\" : 0", "\"zz\" : 0")), "p.json"))
+                .hasMessage("p.json: $.tensors.b.storage: storage 1 ('b') does not list 'b' among its members");
+        assertThatThrownBy(() -> PlanJson.parse(t.replace(bMember, bMember.replace("\"b\" : 0", "\"b\" : 0,\n      \"b2\" : 0")), "p.json"))
+                .hasMessage("p.json: $.storages[1].members.b2: has no entry in $.tensors (every member is an arena tensor with its address)");
+        String extra = t.replace("\"tensors\" : {", "\"tensors\" : {\n    \"z\" : {\n      \"storage\" : 0,\n      \"offset_in_storage\" : 0,\n      \"address\" : 20\n    },");
+        assertThatThrownBy(() -> PlanJson.parse(extra, "p.json")).hasMessage("p.json: $.tensors.z.storage: storage 0 ('a') does not list 'z' among its members");
+        // members listed in another order than the tensors still read
+        String twoMembers = t.replace(bMember, "\"members\" : {\n      \"b1\" : 4,\n      \"b\" : 0\n    }")
+                .replace("\"tensors\" : {", "\"tensors\" : {\n    \"b1\" : {\n      \"storage\" : 1,\n      \"offset_in_storage\" : 4,\n      \"address\" : 4\n    },");
+        assertThat(PlanJson.parse(twoMembers, "p.json").tensors().get("b1").address()).isEqualTo(4);
+    }
+
     /** A hand-edited file may list the fields in any order: what a storage or tensor depends on may come after it. */
     @Test
     void fieldsInAnyOrderReadTheSame() throws Exception {

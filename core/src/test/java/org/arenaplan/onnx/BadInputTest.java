@@ -595,6 +595,25 @@ class BadInputTest {
         assertThat(OnnxImporter.load(ok, Map.of()).tensor("y").shape()).containsExactly(2, 4);
     }
 
+    /**
+     * review: MaxPool kernel 2 with pads 2 imported and ran, its border windows of padding alone
+     * coming out -inf (AveragePool: no elements to average); ONNX Runtime refuses such pads
+     * ("Pad should be smaller than kernel") and onnx.reference fails on them. Pads one smaller still import.
+     */
+    @Test
+    void aPoolWhosePadsReachItsWindowIsRefusedNamingTheNode() throws Exception {
+        for (String kind : List.of("MaxPool", "AveragePool", "LpPool")) {
+            Path p = write(kind + ".onnx", new TinyOnnx().input("x", 1L, 1L, 4L, 4L).output("y")
+                    .node("n", kind, List.of("x"), List.of("y"), "kernel_shape", new long[]{2, 2}, "pads", new long[]{0, 2, 0, 0}).bytes());
+            assertThatThrownBy(() -> OnnxImporter.load(p, Map.of())).as(kind).isInstanceOf(OnnxException.class)
+                    .hasMessageStartingWith(p + ": op 'n' (" + kind + ", position 0): ")
+                    .hasMessageContaining("pads [0, 2, 0, 0] on spatial axis 1 are not smaller than the window 2 (kernel 2, dilation 1): a window would hold padding alone");
+            Path ok = write(kind + "-ok.onnx", new TinyOnnx().input("x", 1L, 1L, 4L, 4L).output("y")
+                    .node("n", kind, List.of("x"), List.of("y"), "kernel_shape", new long[]{2, 2}, "pads", new long[]{1, 1, 1, 1}).bytes());
+            assertThat(OnnxImporter.load(ok, Map.of()).tensor("y").shape()).as(kind).containsExactly(1, 1, 5, 5);
+        }
+    }
+
     /** ONNX 0/1 attributes: ONNX Runtime reads a keepdims of 5 as false and a transA of 5 as true, so neither value is guessed. */
     @Test
     void aFlagOtherThanZeroOrOneIsRefusedNamingIt() throws Exception {

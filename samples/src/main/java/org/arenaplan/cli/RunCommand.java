@@ -155,7 +155,11 @@ final class RunCommand implements Callable<Integer> {
         readFrom.addAll(expect);
         if (json != null) FileAccess.checkNotAnInput(json, "--json", readFrom);
         if (output != null && !output.toString().equals("-"))
-            for (Path f : TensorFiles.outputFiles(input.graph(), input.edges(), output).values()) FileAccess.checkNotAnInput(f, "--output", readFrom);
+            for (Path f : TensorFiles.outputFiles(input.graph(), input.edges(), output).values()) {
+                FileAccess.checkNotAnInput(f, "--output", readFrom);
+                if (json != null && FileAccess.resolved(f).equals(FileAccess.resolved(json)))   // as plan refuses --out and --svg on one file
+                    throw new UsageException("--json " + json + ": this file is also --output's; one would overwrite the other, so give each its own name");
+            }
         PlanCommand.checkPlannerName(planner);
         ArenaPlanner.Options options = ArenaPlanner.Options.DEFAULT.withPlanner(planner).withStrict(strict)
                 .withPlannerOptions(timeLimit == null ? PlannerOptions.DEFAULT : PlannerOptions.DEFAULT.withTimeLimit(Seconds.of("--time-limit", timeLimit)));

@@ -46,6 +46,8 @@ final class StressCli implements Callable<Integer> {
     public Integer call() {
         if (graphs < 1) throw new UsageException("--graphs must be at least 1, got " + graphs);
         if (streams < 1) throw new UsageException("--streams must be at least 1, got " + streams);
+        if (exhaustive && spec.commandLine().getParseResult().hasMatchedOption("--streams") && (streams < 2 || streams > 3))   // Stress.Options.exhaustive clamps to [2, 3]
+            throw new UsageException("--exhaustive runs its small graphs on 2 or 3 streams, so --streams " + streams + " would not be honoured; give 2 or 3, or leave --streams out");
         PrintStream out = Streams.stdout(spec);
         // Progress goes to stderr (a bar on a terminal, plain lines otherwise), so stdout still ends with the contract line.
         try (Progress progress = Progress.open("stress", graphs, spec.commandLine().getErr())) {

@@ -233,10 +233,15 @@ final class TensorFiles {
     /**
      * The {@code --expect} specs as output name -> reference file; checks the tolerances too. An
      * unnamed file is for the graph's one output, or for the output its tensor names.
+     *
+     * @throws UsageException when a tolerance is negative, NaN or infinite ({@link AllClose}'s rule)
      */
     private static Map<String, Path> references(Graph g, OnnxEdges edges, List<String> specs, double rtol, double atol) {
         if (rtol < 0 || atol < 0 || Double.isNaN(rtol) || Double.isNaN(atol))
             throw new UsageException("--rtol and --atol must be >= 0, got " + rtol + " and " + atol);
+        if (Double.isInfinite(rtol) || Double.isInfinite(atol))   // 1e400 parses as Infinity, and an infinite tolerance accepts any finite value
+            throw new UsageException("--rtol and --atol must be finite, got " + rtol + " and " + atol
+                    + " (a number past 1.8e308 reads as Infinity, and an infinite tolerance would accept any value)");
         Map<String, Path> refs = new LinkedHashMap<>();
         List<String> outputs = outputs(g, edges);
         for (String spec : specs) {

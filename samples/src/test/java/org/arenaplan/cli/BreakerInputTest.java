@@ -180,4 +180,28 @@ class BreakerInputTest {
         assertThat(Files.readString(g)).contains("[\"y\", \"y\"]");
         oneLine(Cli.run("plan", g.toString()), g.toString(), "graph output 'y' listed twice");
     }
+
+    /**
+     * {@code --rtol 1e400} (or {@code --atol Infinity}) was read as an infinite tolerance and every
+     * finite output "matched" its reference, exit 0 (review). Refused before anything runs.
+     */
+    @Test
+    void anInfiniteToleranceIsRefusedBeforeTheRun() {
+        for (String flag : new String[]{"--rtol", "--atol"})
+            for (String value : new String[]{"1e400", "Infinity"})
+                oneLine(Cli.run("run", "--model", "chain", "--device", "sim", "--expect", "y=" + dir.resolve("y.pb"), flag, value),
+                        "--rtol and --atol must be finite", "Infinity");
+    }
+
+    /** review: {@code stress --exhaustive --streams 64} ran on 3 streams, exit 0; the flag it cannot honour is refused now. */
+    @Test
+    void exhaustiveStressRefusesAStreamCountItCannotHonour() {
+        oneLine(Cli.run("stress", "--exhaustive", "--graphs", "1", "--streams", "64"), "--exhaustive runs its small graphs on 2 or 3 streams, so --streams 64 would not be honoured");
+        oneLine(Cli.run("stress", "--exhaustive", "--graphs", "1", "--streams", "1"), "so --streams 1 would not be honoured");
+        Cli two = Cli.run("stress", "--exhaustive", "--graphs", "1", "--streams", "2");
+        assertThat(two.code()).as(two.toString()).isZero();
+        assertThat(two.out()).contains("1 random graphs on 2 streams");
+        Cli unset = Cli.run("stress", "--exhaustive", "--graphs", "1");   // the default --streams 4 is not the user's: the README's command runs
+        assertThat(unset.code()).as(unset.toString()).isZero();
+    }
 }

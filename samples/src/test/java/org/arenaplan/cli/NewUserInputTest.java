@@ -452,6 +452,22 @@ class NewUserInputTest {
         assertThat(out).isRegularFile();
     }
 
+    /** review: {@code run --output o.pb --json o.pb} wrote the report, then the output over it, exit 0; plan refuses --out and --svg on one file. */
+    @Test
+    void runRefusesJsonAndOutputOnOneFile() throws Exception {
+        Path m = model("relu.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 4L)).addOutput(info("y", 1, 1L, 4L))
+                .addNode(node("r", "Relu", "x", "y")));
+        Path same = dir.resolve("o.pb");
+        oneLine(Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--output", same.toString(), "--json", same.toString()), 2,
+                "--json " + same + ": this file is also --output's; one would overwrite the other, so give each its own name");
+        assertThat(same).doesNotExist();
+        Path report = dir.resolve("report.json");
+        Cli apart = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--output", same.toString(), "--json", report.toString());
+        assertThat(apart.code()).as(apart.toString()).isZero();
+        assertThat(report).isRegularFile();
+        assertThat(same).isRegularFile();
+    }
+
     @Test
     void anInputLeftOutBesideGivenOnesIsSaidToHoldRandomValues() throws Exception {
         // breaker20: with x given and y forgotten, y silently held seeded random values, and --output wrote outputs computed from them
