@@ -10,10 +10,14 @@ import org.arenaplan.plan.search.CapacityProbes;
  * of buffers within thousands of nodes; XLA's heap simulator likewise runs its costlier
  * algorithms only below a size.
  *
- * <p>When it runs: the problem has at most {@value #MAX_BUFFERS} buffers and the heuristics'
- * arena is above the lower bound aligned up (a plan already at its lower bound is left as it
- * is; so is one the time limit cut). Skipping costs one comparison, so the wide traces of
- * thousands of buffers pay nothing.
+ * <p>When it runs: the problem has at most {@value #MAX_BUFFERS} buffers and no extra conflicts,
+ * and the heuristics' arena is above the lower bound aligned up (a plan already at its lower
+ * bound is left as it is; so is one the time limit cut). Skipping costs a comparison or two, so
+ * the wide traces of thousands of buffers pay nothing. Extra conflicts (several streams) are
+ * left out: the streams planner places many problems under one time limit, the lower bound
+ * ignores those conflicts (so the first probe is often infeasible), and the search cannot split
+ * such a problem in time; on {@code plan --model randwire --streams 4} the step spent the limit
+ * and the arena rose from 301,568 to 502,528 B.
  *
  * <p>Deterministic: at most {@link #nodeLimit} search nodes over every probe, counted, not
  * timed, and one search thread (a perfect packing's portfolio has one member), so the same
@@ -21,15 +25,17 @@ import org.arenaplan.plan.search.CapacityProbes;
  * limit passes first (then the probes stop there and the smallest arena found so far stands).
  *
  * <p>Cost: building the search tables once (O(n + overlapping pairs + buffer-section pairs)),
- * plus at most {@link #nodeLimit} nodes of about O(n + sections) each, which is why the limit
- * falls as 1/n: {@value #NODE_LIMIT} nodes up to 400 buffers, {@value #NODE_WORK} / n above
- * (8,000 at 1,000 buffers, 4,000 at 2,000), at least 2n, as a search that never backtracks
- * places one buffer per node. Measured (process CPU, one JVM, load average 9-11 on 2 cores):
- * a search that ends at the limit without a smaller arena took 0.1-0.4 s at 150-400 buffers
- * (MiniMalloc's A and E, 20,000 nodes) and 0.6-1.2 s at 1,000-2,000 buffers before the limit
- * fell as 1/n (wide traces, 20,000 nodes). Where it succeeds it mostly needs n nodes (every
- * ONNX export measured but swin3d_t, whose gap it does not close). A probe without slack (every
- * instant at the capacity) allocates the perfect-packing tables, 40 to 56 MiB.
+ * plus at most {@link #nodeLimit} nodes; a node costs about O(n + sections) (more where a
+ * placement splits the timeline and the rest is ranked again), which is why the limit falls as
+ * 1/n: {@value #NODE_LIMIT} nodes up to 400 buffers, {@value #NODE_WORK} / n above (8,000 at
+ * 1,000 buffers, 4,000 at 2,000), still twice the n nodes of a search that never backtracks.
+ * Where it closes the gap it mostly needs n nodes (every ONNX export measured but swin3d_t).
+ * Measured at load averages 9-15 on 2 cores (docs/search.md, {@code CapacityProbes}): a step that
+ * ends at its limit took 0.3-0.6 s of process CPU at 1,000-2,000 buffers (wide traces, warm
+ * JVM; up to 1.1 s in a fresh one, JIT included) and added 0.1-0.6 s of planning wall time to
+ * swin3d_t (364-406 buffers) and MiniMalloc's A and E; on resnet50 (1,042 buffers, closed in
+ * 1,042 nodes) {@code plan}'s planning time went from 0.4-0.6 s to 1.4-2.1 s. A probe without
+ * slack (every instant at the capacity) allocates the perfect-packing tables, 40 to 56 MiB.
  */
 final class ExactFinish {
     /** Problems with more buffers skip the step. */
@@ -45,7 +51,7 @@ final class ExactFinish {
 
     /** Whether the step runs on a problem whose heuristics reached {@code arena} bytes, not cut. */
     static boolean applies(Problem p, long arena) {
-        return p.size() <= MAX_BUFFERS && arena > CapacityProbes.alignUp(p.lowerBound(), p.alignment());
+        return p.size() <= MAX_BUFFERS && !p.hasExtraConflicts() && arena > CapacityProbes.alignUp(p.lowerBound(), p.alignment());
     }
 
     /** The most search nodes the step spends on a problem of {@code buffers} buffers: {@value #NODE_LIMIT}, or {@value #NODE_WORK} / buffers when that is smaller. */
