@@ -1,5 +1,7 @@
 package org.arenaplan.plan;
 
+import org.arenaplan.plan.search.CapacityProbes;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +28,15 @@ import java.util.stream.IntStream;
  * {@link SweepPlacer}) divided among the cores, less what the bound cuts (on
  * {@code WideTraces.generate(42, 62_000, 9_000)} a losing run passes the smallest arena about
  * half-way through its sweep), plus O(n log n) per order.
+ *
+ * <p>Last step ({@link ExactFinish}): when the smallest arena is above the lower bound, no run
+ * was cut, and the problem has at most {@value ExactFinish#MAX_BUFFERS} buffers, the exact
+ * search of {@code search} probes the capacities below it, the lower bound first, within a
+ * node limit ({@value ExactFinish#NODE_LIMIT}, or {@value ExactFinish#NODE_WORK} / n when
+ * smaller) on one thread, and its placement replaces the heuristics' where it is smaller (label
+ * {@code best(exact search)}); where it refutes every smaller capacity the heuristics' placement
+ * is marked proven optimal. Deterministic (nodes are counted, not timed). Cost: nothing where
+ * it does not run; else see {@link ExactFinish} (at most about a second of CPU).
  *
  * <p>Time limit (null: none): the candidates' sorts ({@link Orders}) and placements
  * ({@link GreedyPlacer}) read the clock; past the deadline a candidate stacks the buffers it has
@@ -84,6 +95,10 @@ public final class BestPlanner extends TimeLimitedPlanner {
     private static final int[] RUN_ORDER = {6, 2, 7, 0, 1, 5, 3, 4};
 
     private final boolean bounded;
+    /** Whether {@link ExactFinish} runs after the heuristics (not for {@code search}, which runs its own). */
+    private final boolean exactFinish;
+    /** {@link #progressNote()}'s note of the exact step while it probes, else empty. */
+    private volatile String exactNote = "";
     /** {@link #progressNote()}: runs finished, out of {@link #total}. */
     private final AtomicInteger finished = new AtomicInteger();
     private final AtomicInteger total = new AtomicInteger(COUNT);
@@ -102,8 +117,21 @@ public final class BestPlanner extends TimeLimitedPlanner {
 
     /** @param bounded whether runs stop once past the smallest finished arena (false: every run finishes; for tests) */
     BestPlanner(Duration timeLimit, boolean bounded) {
+        this(timeLimit, bounded, true);
+    }
+
+    private BestPlanner(Duration timeLimit, boolean bounded, boolean exactFinish) {
         super(timeLimit);
         this.bounded = bounded;
+        this.exactFinish = exactFinish;
+    }
+
+    /**
+     * The heuristics alone, without {@link ExactFinish}, and no time limit of their own: the
+     * incumbent of the {@code search} planner, which runs the exact search itself afterwards.
+     */
+    public static BestPlanner heuristicsOnly() {
+        return new BestPlanner(null, true, false);
     }
 
     @Override
@@ -115,7 +143,7 @@ public final class BestPlanner extends TimeLimitedPlanner {
     @Override
     public String progressNote() {
         int o = outrun.get();
-        return finished.get() + " of " + total.get() + " heuristics finished" + (o == 0 ? "" : ", " + o + " of them stopped once past the smallest arena");
+        return finished.get() + " of " + total.get() + " heuristics finished" + (o == 0 ? "" : ", " + o + " of them stopped once past the smallest arena") + exactNote;
     }
 
     /** Labels of the heuristics tried, in order. */
@@ -171,7 +199,18 @@ public final class BestPlanner extends TimeLimitedPlanner {
         int done = finished.get();            // runs that placed every buffer or were outrun: the others were cut or never began
         String stopped = done < runs ? done + " of " + runs + " runs finished" : "";
         String label = Placement.label(name(), "(", ")", w.cut(), CANDIDATES.get(winner % COUNT).label(), GreedyPlacer.sweptNote(w), stopped);
-        return new Placement(w.offsets(), bestArena, label, Placement.reachesLowerBound(problem, bestArena, w.cut()), w.cut());
+        Placement heuristic = new Placement(w.offsets(), bestArena, label, Placement.reachesLowerBound(problem, bestArena, w.cut()), w.cut());
+        return exactFinish && done == runs && !w.cut() && ExactFinish.applies(problem, bestArena) ? finish(problem, heuristic, deadline) : heuristic;
+    }
+
+    /** {@link ExactFinish}: the exact search's smaller placement, or the heuristics' (proven optimal where every smaller capacity was refuted). */
+    private Placement finish(Problem problem, Placement heuristic, long deadline) {
+        CapacityProbes.Result r = ExactFinish.lower(problem, heuristic.arenaBytes(), deadline,
+                (cap, probesLeft, arena, proven) -> exactNote = ", exact search probing " + cap + " B (" + probesLeft + " probe(s) left at most)");
+        exactNote = "";
+        boolean optimal = r.arena() <= r.provenLowerBound();
+        if (r.offsets() == null) return new Placement(heuristic.offsets(), heuristic.arenaBytes(), heuristic.planner(), optimal);
+        return new Placement(r.offsets(), r.arena(), Placement.label(name(), "(", ")", false, ExactFinish.LABEL), optimal);
     }
 
     /**

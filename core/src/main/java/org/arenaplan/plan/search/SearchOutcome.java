@@ -7,7 +7,8 @@ import org.arenaplan.plan.Placement;
  *
  * @param status      how the run ended
  * @param placement   the best placement found; never null, and never worse than the {@code best} planner's
- *                    when that finished within the time limit (past the limit best is cut short too).
+ *                    heuristics' ({@link org.arenaplan.plan.BestPlanner#heuristicsOnly()}) when they finished
+ *                    within the time limit (past the limit they are cut short too).
  *                    With a capacity it may exceed it: see {@link #fits()}
  * @param capacity    the capacity asked for, or null when the arena was minimised
  * @param lowerBound  no valid placement has a smaller arena: the most bytes live at once, or a

@@ -9,7 +9,6 @@ import org.arenaplan.plan.Problem;
 import org.arenaplan.plan.SqueakyWheel;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -18,14 +17,16 @@ import java.util.function.Supplier;
  *
  * <p>Steps:
  * <ol>
- *   <li>Run {@link BestPlanner}: the incumbent. The lower bound is the most bytes live at once.</li>
+ *   <li>Run {@link BestPlanner}'s heuristics ({@link BestPlanner#heuristicsOnly()}: without its
+ *       node-limited exact step, as the steps below search further): the incumbent. The lower
+ *       bound is the most bytes live at once.</li>
  *   <li>With a capacity: the incumbent answers if it fits; a lower bound above the capacity
  *       proves it infeasible; otherwise {@link SqueakyWheel} tries to reach the capacity by
  *       reordering the greedy placer, and if it stalls {@link CapacitySearch} decides the
  *       capacity itself.</li>
  *   <li>Without one: {@link SqueakyWheel} lowers the incumbent towards the lower bound until it
  *       stalls (it is what reaches the bound on traces of tens of thousands of buffers, where
- *       the exact search thrashes); then probe capacities between the proven lower bound and the incumbent's arena,
+ *       the exact search thrashes); then ({@link CapacityProbes}) probe capacities between the proven lower bound and the incumbent's arena,
  *       the lower bound first (usually the optimum), then bisecting. A probe that finds a
  *       placement lowers the incumbent to that placement's arena; one that is refuted raises the
  *       proven lower bound; one that times out only narrows where later probes look. Each probe
@@ -129,7 +130,7 @@ public final class SearchPlanner implements Planner {
         if (deadline == Long.MAX_VALUE || own - deadline < 0) deadline = own;
         long began = System.nanoTime();
         long lb = problem.lowerBound();
-        BestPlanner heuristics = new BestPlanner();
+        BestPlanner heuristics = BestPlanner.heuristicsOnly();
         note = () -> "best heuristics (" + heuristics.progressNote() + "), lower bound " + lb + " B";
         Placement best = heuristics.place(problem, deadline);
         long roundGuess = roundGuess(System.nanoTime() - began);
@@ -157,61 +158,24 @@ public final class SearchPlanner implements Planner {
         } catch (SearchInstance.OutOfTime | SearchInstance.TooLarge e) {
             return new SearchOutcome(SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, lb, 0);
         }
-        CapacitySearch.Result r = onBigStack(p, search);
+        CapacitySearch.Result r = CapacityProbes.onBigStack(p, search);
         return switch (r) {
             case FOUND -> new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, Placement.of(p, search.solution(), name()), capacity, lb, search.nodes());
             case INFEASIBLE -> new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity,
-                    Math.max(lb, alignUp(capacity + 1, p.alignment())), search.nodes());
+                    Math.max(lb, CapacityProbes.alignUp(capacity + 1, p.alignment())), search.nodes());
             case TIMEOUT -> new SearchOutcome(SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, lb, search.nodes());
         };
     }
 
     private SearchOutcome minimise(Problem p, Placement incumbent, long lb, long deadline, long roundGuess) {
-        long unit = p.alignment();
-        long proven = alignUp(lb, unit);   // no placement is smaller than this, proven
-        long probeFrom = proven;           // smallest capacity worth probing (raised by timeouts too)
+        long proven = CapacityProbes.alignUp(lb, p.alignment());   // no placement is smaller than this, proven
         if (incumbent.arenaBytes() > proven) incumbent = squeak(p, incumbent, proven, deadline, roundGuess);
-        long nodes = 0;
-        boolean first = true;
-        SearchInstance instance = null;   // built on the first probe, shared by the others
-        while (incumbent.arenaBytes() > proven && probeFrom < incumbent.arenaBytes() && nodes < nodeLimit && System.nanoTime() - deadline < 0) {
-            long hi = incumbent.arenaBytes() - unit;   // the largest capacity that would improve
-            long cap = first ? probeFrom : alignDown(probeFrom + (hi - probeFrom) / 2, unit);
-            first = false;
-            long probesLeft = 1 + (64 - Long.numberOfLeadingZeros((hi - probeFrom) / unit + 1));
-            if (instance == null) {
-                try {
-                    instance = new SearchInstance(p, deadline);
-                } catch (SearchInstance.OutOfTime | SearchInstance.TooLarge e) {
-                    break;
-                }
-            }
-            long now = System.nanoTime();
-            long share = Math.max(1, (deadline - now) / probesLeft);
-            long arena = incumbent.arenaBytes(), bound = proven;
-            note = () -> "probing capacity " + cap + " B (" + probesLeft + " probe(s) left at most); incumbent " + versus(arena, bound);
-            CapacitySearch search;
-            try {
-                search = new CapacitySearch(instance, cap, deadline - now < share ? deadline : now + share);
-                search.limitNodes(nodeLimit - nodes);
-                search.perfectMembers(threads);
-            } catch (SearchInstance.OutOfTime e) {
-                break;
-            }
-            CapacitySearch.Result r = onBigStack(p, search);
-            nodes += search.nodes();
-            switch (r) {
-                case FOUND -> incumbent = Placement.of(p, search.solution(), name());
-                case INFEASIBLE -> {
-                    proven = Math.max(proven, cap + unit);
-                    probeFrom = Math.max(probeFrom, cap + unit);
-                }
-                case TIMEOUT -> probeFrom = cap + unit;
-            }
-        }
-        boolean optimal = incumbent.arenaBytes() <= proven;
+        CapacityProbes.Result r = CapacityProbes.lower(p, incumbent.arenaBytes(), deadline, new CapacityProbes.Budget(nodeLimit, threads, true),
+                (cap, probesLeft, arena, bound) -> note = () -> "probing capacity " + cap + " B (" + probesLeft + " probe(s) left at most); incumbent " + versus(arena, bound));
+        if (r.offsets() != null) incumbent = Placement.of(p, r.offsets(), name());
+        boolean optimal = incumbent.arenaBytes() <= r.provenLowerBound();
         Placement out = new Placement(incumbent.offsets(), incumbent.arenaBytes(), incumbent.planner(), optimal, incumbent.cut());
-        return new SearchOutcome(optimal ? SearchStatus.OPTIMAL : SearchStatus.TIMEOUT_BEST_EFFORT, out, null, proven, nodes);
+        return new SearchOutcome(optimal ? SearchStatus.OPTIMAL : SearchStatus.TIMEOUT_BEST_EFFORT, out, null, r.provenLowerBound(), r.nodes());
     }
 
     /** Rounds of {@link SqueakyWheel} without a smaller arena after which the exact search takes over. */
@@ -245,43 +209,5 @@ public final class SearchPlanner implements Planner {
         if (timeLimit == null) return now + Long.MAX_VALUE / 2;
         long nanos = timeLimit.toNanos();
         return nanos > Long.MAX_VALUE / 2 ? now + Long.MAX_VALUE / 2 : now + nanos;
-    }
-
-    /**
-     * Runs the search on a thread whose stack holds one frame chain per buffer. If the caller is
-     * interrupted, the search is cancelled and a {@link PlanningException} is thrown.
-     */
-    private static CapacitySearch.Result onBigStack(Problem p, CapacitySearch search) {
-        AtomicReference<CapacitySearch.Result> result = new AtomicReference<>();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        long stack = Math.max(16L << 20, 2048L * p.size());
-        Thread t = new Thread(null, () -> {
-            try {
-                result.set(search.run());
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        }, "arenaplan-search", stack);
-        t.start();
-        try {
-            t.join();
-        } catch (InterruptedException e) {
-            search.cancel();
-            Thread.currentThread().interrupt();
-            throw new PlanningException("search interrupted");
-        }
-        Throwable e = failure.get();
-        if (e instanceof RuntimeException re) throw re;
-        if (e instanceof Error err) throw err;
-        return result.get();
-    }
-
-    private static long alignUp(long v, long unit) {
-        long r = v % unit;
-        return r == 0 ? v : v + unit - r;
-    }
-
-    private static long alignDown(long v, long unit) {
-        return v - v % unit;
     }
 }
