@@ -104,7 +104,7 @@ final class BenchCommand implements Callable<Integer> {
                     if (!skipped.isEmpty()) {   // the table holds the rest, but a bench that left a graph out did not do what it was asked: exit 2
                         ScheduleBench.Skipped first = skipped.get(0);
                         throw new InputException("bench schedule skipped " + skipped.size() + (skipped.size() == 1 ? " graph" : " graphs")
-                                + " (the table holds the rest): " + first.name() + ": " + first.why() + (skipped.size() > 1 ? "; the others are on the skipped lines above" : ""));
+                                + " (the table holds the rest): " + (first.why().startsWith(first.name()) ? "" : first.name() + ": ") + first.why() + (skipped.size() > 1 ? "; the others are on the skipped lines above" : ""));
                     }
                     yield ExitCodes.OK;
                 }
