@@ -193,6 +193,8 @@ public final class GraphJson {
             JsonNode t = tensors.get(i);
             r.onlyFields(t, path, TENSOR);
             String name = r.text(t, path, "name");
+            if (name.isEmpty())   // ops, inputs, outputs and weights refer to a tensor by its name; '' names none
+                throw r.fail(path + ".name", "empty: every tensor needs a name, by which ops, inputs and outputs refer to it");
             String dtypeName = r.optionalText(t, path, "dtype");
             DType dtype = null;
             if (dtypeName != null) {

@@ -11,8 +11,10 @@ import org.arenaplan.train.GradientTable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The list of op families, and the tables derived from it: the registry entries
@@ -60,6 +62,13 @@ public final class Operators implements OpTable, LoweringTable, OnnxOpTable, Gra
         Map<String, GradientRule> m = new LinkedHashMap<>();
         for (OpDefinition d : definitions()) if (d.gradient() != null) m.put(d.spec().kind(), d.gradient());
         return m;
+    }
+
+    @Override
+    public Set<String> backwardKinds() {
+        Set<String> kinds = new LinkedHashSet<>();
+        for (OpDefinition d : new TrainingOps().definitions()) kinds.add(d.spec().kind());
+        return kinds;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.arenaplan.train;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The source of the gradient rules, found with {@link java.util.ServiceLoader} (as
@@ -10,4 +11,7 @@ import java.util.Map;
 public interface GradientTable {
     /** Kind -> its gradient rule, for the kinds that have one. */
     Map<String, GradientRule> gradients();
+
+    /** The backward-pass kinds (ReluGrad, ConvBackwardData, ...): a graph holding one is already a training step. */
+    Set<String> backwardKinds();
 }

@@ -57,12 +57,14 @@ public final class Gradients {
 
     /** The rules by kind, loaded on first use from the {@link GradientTable} service. */
     private static final class Rules {
-        static final Map<String, GradientRule> RULES = load();
+        private static final GradientTable TABLE = load();
+        static final Map<String, GradientRule> RULES = Collections.unmodifiableMap(new LinkedHashMap<>(TABLE.gradients()));
+        static final Set<String> BACKWARD = Set.copyOf(TABLE.backwardKinds());
 
-        private static Map<String, GradientRule> load() {
+        private static GradientTable load() {
             List<GradientTable> t = ServiceLoader.load(GradientTable.class, Gradients.class.getClassLoader()).stream().map(ServiceLoader.Provider::get).toList();
             if (t.size() != 1) throw new IllegalStateException("expected one org.arenaplan.train.GradientTable service (org.arenaplan.ops.Operators), found " + t.size());
-            return Collections.unmodifiableMap(new LinkedHashMap<>(t.get(0).gradients()));
+            return t.get(0);
         }
     }
 
@@ -79,7 +81,8 @@ public final class Gradients {
     /**
      * The training step of {@code forward}.
      *
-     * @throws GraphException naming the op, for a kind without a gradient rule; naming the output, for a
+     * @throws GraphException naming the graph and the op, for a graph that already holds a backward-pass op ({@code GradientTable#backwardKinds});
+     *         naming the op, for a kind without a gradient rule; naming the output, for a
      *         bounded output ({@link Graph#bounded}: planned at its upper bound, docs/onnx.md "Data-dependent
      *         outputs") that depends on a trainable weight, whose gradient would sum rows past the actual ones
      */
@@ -88,6 +91,10 @@ public final class Gradients {
     }
 
     private Training build() {
+        for (Op op : fwd.ops())   // differentiating a backward pass is not a training step (train-mlp: its Gemm transposes fail first)
+            if (Rules.BACKWARD.contains(op.kind()))
+                throw new GraphException("--train: graph '" + fwd.name() + "' is already a training step (op '" + op.name() + "' is " + op.kind()
+                        + ", a backward-pass op); --train differentiates a forward graph: plan this one without --train");
         fwd.tensors().values().forEach(b::tensor);
         for (String in : fwd.inputs()) b.input(in, fwd.isDonated(in));
         for (String w : fwd.weights()) {

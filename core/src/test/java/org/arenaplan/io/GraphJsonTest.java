@@ -175,6 +175,13 @@ class GraphJsonTest {
                 .hasMessageStartingWith("g.json: $.tensors[0].bytes: expected a whole number that fits in 64 bits");
     }
 
+    /** review2: a tensor named "" was accepted (ops and outputs refer to tensors by name, and '' names none). */
+    @Test
+    void anEmptyTensorNameIsRefusedNamingThePath() {
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"\", \"bytes\": 4}"), "g.json"))
+                .isInstanceOf(InputException.class).hasMessage("g.json: $.tensors[0].name: empty: every tensor needs a name, by which ops, inputs and outputs refer to it");
+    }
+
     @Test
     void theFormatIsChecked() {
         assertThatThrownBy(() -> GraphJson.parse("{\"tensors\": [], \"ops\": []}", "g.json")).hasMessageStartingWith("g.json: $.format: missing");

@@ -35,8 +35,18 @@ public final class ScheduleBench {
         }
     }
 
-    /** @param models folder of ONNX models searched recursively (skipped, saying so, when absent) */
-    public static void run(PrintStream out, Path models, Duration timeLimit) throws Exception {
+    /** A graph the bench left out: the ONNX file's path (or the built-in graph's name) and why. */
+    public record Skipped(String name, String why) { }
+
+    /**
+     * Prints the table, with a {@code skipped NAME: why} line on {@code out} for each ONNX model that
+     * does not import and each graph that cannot be scheduled.
+     *
+     * @param models folder of ONNX models searched recursively (skipped, saying so, when absent)
+     * @return the graphs skipped, in the order met; the caller decides what they mean for the exit code
+     */
+    public static List<Skipped> run(PrintStream out, Path models, Duration timeLimit) throws Exception {
+        List<Skipped> skipped = new java.util.ArrayList<>();
         Map<String, Graph> graphs = new LinkedHashMap<>();
         graphs.put("inception", BuiltinModels.build("inception", Map.of()));
         graphs.put("unet", BuiltinModels.build("unet", Map.of()));
@@ -46,14 +56,18 @@ public final class ScheduleBench {
         for (int nodes : new int[]{16, 32})
             for (int seed = 1; seed <= 2; seed++)
                 graphs.put("randwire er n=" + nodes + " seed " + seed, BuiltinModels.build("randwire-er", Map.of("nodes", "" + nodes, "seed", "" + seed)));
+        Map<String, Path> files = new LinkedHashMap<>();   // an ONNX model's row name -> its file, named when it is skipped
         if (Files.isDirectory(models)) {
             for (Path f : onnxModels(models)) {
                 try {
                     graphs.put(f.getFileName().toString(), OnnxImporter.load(f, Map.of()));
+                    files.put(f.getFileName().toString(), f);
                 } catch (Exception e) {
                     String why = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
                     int cut = why.indexOf("; supported");
-                    out.println("skipped " + f.getFileName() + ": " + (cut > 0 ? why.substring(0, cut) : why));
+                    why = cut > 0 ? why.substring(0, cut) : why;
+                    out.println("skipped " + f.getFileName() + ": " + why);
+                    skipped.add(new Skipped(f.toString(), why));
                 }
             }
         } else {
@@ -67,11 +81,13 @@ public final class ScheduleBench {
                 s = MemoryScheduler.schedule(e.getValue(), o);
             } catch (PlanningException | GraphException bad) {   // e.g. a model with no op: skipped as one that does not import (breaker15: it ended the bench)
                 out.println("skipped " + e.getKey() + ": " + bad.getMessage());
+                skipped.add(new Skipped(files.containsKey(e.getKey()) ? files.get(e.getKey()).toString() : e.getKey(), bad.getMessage()));
                 continue;
             }
             out.printf(Locale.ROOT, "%-32s %6d %,14d %,14d %7.3f %-10s %10.1f%n", e.getKey(), e.getValue().opCount(), s.fileLowerBound(),
                     s.lowerBound(), s.ratio(), s.method() + (s.provenOptimal() && !s.method().equals("exact") ? "*" : ""), s.planningMs());
         }
         out.println("method: exact = proven least peak; heuristic = best found in the time limit; file = nothing lower found (* proven: the file order is optimal)");
+        return skipped;
     }
 }

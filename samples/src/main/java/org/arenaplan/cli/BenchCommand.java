@@ -9,6 +9,7 @@ import org.arenaplan.cuda.DeviceBench;
 import org.arenaplan.exec.RunReport;
 import org.arenaplan.device.Device;
 import org.arenaplan.device.DeviceOptions;
+import org.arenaplan.io.InputException;
 import org.arenaplan.io.TextFiles;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.models.BuiltinModels;
@@ -98,7 +99,13 @@ final class BenchCommand implements Callable<Integer> {
                         if (ScheduleBench.onnxModels(dir).isEmpty())
                             throw new UsageException("--dir " + dir + ": no ONNX models in it (*.onnx, in it or below); leave out --dir for the built-in graphs alone");
                     }
-                    ScheduleBench.run(out, dir != null ? dir : Path.of("..", "shared", "models"), limit());
+                    Path models = dir != null ? dir : Path.of("..", "shared", "models");
+                    List<ScheduleBench.Skipped> skipped = ScheduleBench.run(out, models, limit());
+                    if (!skipped.isEmpty()) {   // the table holds the rest, but a bench that left a graph out did not do what it was asked: exit 2
+                        ScheduleBench.Skipped first = skipped.get(0);
+                        throw new InputException("bench schedule skipped " + skipped.size() + (skipped.size() == 1 ? " graph" : " graphs")
+                                + " (the table holds the rest): " + (first.why().startsWith(first.name()) ? "" : first.name() + ": ") + first.why() + (skipped.size() > 1 ? "; the others are on the skipped lines above" : ""));
+                    }
                     yield ExitCodes.OK;
                 }
                 case "recompute" -> {

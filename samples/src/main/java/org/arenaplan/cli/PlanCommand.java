@@ -303,9 +303,9 @@ final class PlanCommand implements Callable<Integer> {
         streamFlags.count();
         streamFlags.mode();
         if ((scheduleFlags.given() || trainingFlags.train || fusionFlags.given()) && !input.isGraph())
-            throw new UsageException("--schedule, --train and --fuse need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
+            throw new UsageException(input.csvNeedsAGraph("--schedule, --train and --fuse need"));
         if (streamFlags.given() && !input.isGraph())
-            throw new UsageException("--streams and --sync need a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
+            throw new UsageException(input.csvNeedsAGraph("--streams and --sync need"));
         checkPlannerName(planner);
     }
 

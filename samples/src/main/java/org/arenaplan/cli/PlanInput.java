@@ -36,6 +36,16 @@ record PlanInput(String label, Graph graph, Path csv, OnnxEdges edges) {
     }
 
     /**
+     * The line for a CSV problem given where ops are needed, naming the file:
+     * {@code PROBLEM.csv p.csv: run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops}.
+     *
+     * @param what who needs the graph, with its verb ({@code "run needs"})
+     */
+    String csvNeedsAGraph(String what) {
+        return "PROBLEM.csv " + csv + ": " + what + " a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops";
+    }
+
+    /**
      * Plans or runs this input's graph with {@code work}. A graph that cannot be planned or run as
      * given (a size that overflows once rounded up to the alignment, an op the executors cannot
      * run, an index its data holds out of range, a hint {@code --strict} refuses) is bad input naming the input; a placement that misses the capacity stays a

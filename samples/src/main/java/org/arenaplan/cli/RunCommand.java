@@ -137,7 +137,7 @@ final class RunCommand implements Callable<Integer> {
         TensorFiles.Given given = model == null ? TensorFiles.named(inputFiles, words, model) : TensorFiles.Given.NONE;   // an ONNX model's shape operands may read them
         Map<String, Long> dimValues = TensorFiles.withDimsOfInputs(Dims.single(Dims.parse(Dims.routeToModel(model, dims, words))), inputFiles, words, model, given);
         PlanInput input = PlanInput.resolve(words, model, dimValues, donateInputs, given);
-        if (!input.isGraph()) throw new UsageException("run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
+        if (!input.isGraph()) throw new UsageException(input.csvNeedsAGraph("run needs"));
         if (iterations < 1) throw new UsageException("--iterations must be at least 1, got " + iterations);
         if (warmup < 0) throw new UsageException("--warmup must be at least 0, got " + warmup);
         if ((long) warmup + iterations > Integer.MAX_VALUE)

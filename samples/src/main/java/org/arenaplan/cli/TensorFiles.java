@@ -49,6 +49,7 @@ final class TensorFiles {
      * @throws UsageException naming an unnamed spec and the input when a sequence or optional input has no file by name ({@link #refuseUnnamed})
      */
     static Given named(List<String> specs, List<String> words, String model) {
+        refuseEmptyNames("--input", specs);
         Map<String, Class<? extends OnnxValue>> kinds = Map.of();
         boolean onnx = model == null && words.size() == 1 && words.get(0).toLowerCase(java.util.Locale.ROOT).endsWith(".onnx") && Files.isRegularFile(Path.of(words.get(0)));
         if (onnx && !specs.isEmpty()) kinds = OnnxImporter.sequenceInputs(Path.of(words.get(0)));
@@ -63,6 +64,19 @@ final class TensorFiles {
         }
         refuseUnnamed(specs, kinds, sequences);
         return new Given(values, sequences);
+    }
+
+    /**
+     * A spec that starts with '=' ({@code --input =x.pb}) names no input or output: refused rather
+     * than read as a file named {@code =x.pb} (a file whose name starts with '=' is given as {@code ./=x.pb}).
+     *
+     * @param flag {@code --input} or {@code --expect}
+     * @throws UsageException in one line naming the flag and the spec
+     */
+    private static void refuseEmptyNames(String flag, List<String> specs) {
+        for (String spec : specs)
+            if (spec.startsWith("="))
+                throw new UsageException(flag + " " + spec + ": the name before '=' is empty; write " + flag + " NAME=FILE.pb, or " + flag + " FILE.pb without '='");
     }
 
     /**
@@ -166,6 +180,7 @@ final class TensorFiles {
      * optional input of an ONNX model ({@code edges}, null for other graphs) gives its tensors.
      */
     static Fed inputs(Graph g, OnnxEdges edges, List<String> specs) {
+        refuseEmptyNames("--input", specs);
         Map<String, TensorValue> inputs = new LinkedHashMap<>(Inputs.of(g, 1));
         Set<String> given = new HashSet<>();
         Set<String> fed = new HashSet<>();
@@ -242,6 +257,7 @@ final class TensorFiles {
         if (Double.isInfinite(rtol) || Double.isInfinite(atol))   // 1e400 parses as Infinity, and an infinite tolerance accepts any finite value
             throw new UsageException("--rtol and --atol must be finite, got " + rtol + " and " + atol
                     + " (a number past 1.8e308 reads as Infinity, and an infinite tolerance would accept any value)");
+        refuseEmptyNames("--expect", specs);
         Map<String, Path> refs = new LinkedHashMap<>();
         List<String> outputs = outputs(g, edges);
         for (String spec : specs) {

@@ -204,4 +204,24 @@ class BreakerInputTest {
         Cli unset = Cli.run("stress", "--exhaustive", "--graphs", "1");   // the default --streams 4 is not the user's: the README's command runs
         assertThat(unset.code()).as(unset.toString()).isZero();
     }
+
+    /** review2: {@code run p.csv} (and plan's graph-only flags on one) said "a CSV problem has no ops" without naming the file. */
+    @Test
+    void aCsvProblemWhereOpsAreNeededIsRefusedNamingTheFile() throws Exception {
+        Path csv = dir.resolve("p.csv");
+        Files.writeString(csv, "id,lower,upper,size\na,0,2,4\n");
+        oneLine(Cli.run("run", csv.toString()), "PROBLEM.csv " + csv + ": run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops");
+        oneLine(Cli.run("plan", csv.toString(), "--train"), "PROBLEM.csv " + csv + ": --schedule, --train and --fuse need a graph");
+        oneLine(Cli.run("plan", csv.toString(), "--streams", "2"), "PROBLEM.csv " + csv + ": --streams and --sync need a graph");
+    }
+
+    /** review2: {@code --train} on train-mlp, already a training step, said "gradients need transA = transB = 0" of a backward Gemm. */
+    @Test
+    void trainingAGraphThatIsAlreadyATrainingStepSaysSo() {
+        for (String command : new String[]{"plan", "run"})
+            oneLine(Cli.run(command, "--model", "train-mlp", "--train"), "--train: graph 'train-mlp' is already a training step (op 'bwd", "a backward-pass op",
+                    "plan this one without --train");
+        Cli plain = Cli.run("plan", "--model", "train-mlp");
+        assertThat(plain.code()).as(plain.toString()).isZero();
+    }
 }
