@@ -148,7 +148,10 @@ public final class BoundedFlows {
      * the same order, so the actual tensor stays compact where the output has one axis of the
      * bounded axis's extent with as many elements before and after it as the input has (axes of
      * one element added or removed); a reshape that splits or merges the bounded axis, or one that
-     * leaves two such axes (of one element), is refused. A Reshape imported from ONNX ({@code shape_given},
+     * leaves two such axes (of one element), is refused, unless the op names them: a Squeeze or
+     * Unsqueeze imported from ONNX keeps the axes it removes or inserts ({@code axes}, ONNX
+     * Squeeze-13/Unsqueeze-13), which say where the bounded axis goes (a bound of 1: CTC decoding of
+     * one step). A Reshape imported from ONNX ({@code shape_given},
      * its shape input as written; ONNX Reshape-14) must give that axis as -1, or as 0 on the same axis: a
      * constant equal to the bound would give ONNX another shape ([n, 2] bound at 6 reshaped to [6, -1]
      * is [6, n / 3] there, not [n, 2]).
@@ -158,17 +161,41 @@ public final class BoundedFlows {
         int b = axes[0];
         long before = product(x, 0, b), after = product(x, b + 1, x.length);
         int found = Arrays.equals(x, y) ? b : -1;   // Identity, Dropout: the same axis, even among axes of one element
-        for (int j = 0; j < y.length && !Arrays.equals(x, y); j++) {
+        long[] named = a.intsOrNull("axes");   // Squeeze: the input axes removed; Unsqueeze: the output axes inserted (as imported)
+        if (named != null && found < 0) found = namedAxis(named, b, x, y);
+        for (int j = 0; j < y.length && found < 0; j++) {
             if (y[j] != x[b] || product(y, 0, j) != before || product(y, j + 1, y.length) != after) continue;
             if (found >= 0) throw new GraphException("output " + Arrays.toString(y) + " has two axes (" + found + " and " + j + ") that could be the bounded axis " + b + " of " + Arrays.toString(x));
             found = j;
         }
-        if (found < 0) throw new GraphException("it reshapes " + Arrays.toString(x) + " to " + Arrays.toString(y) + ", splitting or merging the bounded axis " + b);
+        if (found < 0 || y[found] != x[b]) throw new GraphException("it reshapes " + Arrays.toString(x) + " to " + Arrays.toString(y) + ", splitting or merging the bounded axis " + b);
         long[] given = a.intsOrNull("shape_given");   // ONNX Reshape's shape as written: the actual extent reaches axis found only through -1, or 0 on the same axis
         if (given != null && given[found] != -1 && !(given[found] == 0 && found == b))
             throw new GraphException("its shape " + Arrays.toString(given) + " gives output axis " + found + " as " + given[found] + ", where the bounded axis " + b + " of "
                     + Arrays.toString(x) + " needs -1 (or 0 on the same axis): its actual extent is known only after the run");
         return new int[]{found};
+    }
+
+    /**
+     * The output axis of input axis {@code b} through a Squeeze (output rank below the input's:
+     * {@code named} the removed input axes) or an Unsqueeze (above: the inserted output axes), or
+     * -1 when {@code b} itself is removed.
+     */
+    private static int namedAxis(long[] named, int b, long[] x, long[] y) {
+        if (y.length < x.length) {
+            int removedBefore = 0;
+            for (long r : named) {
+                if (r == b) throw new GraphException("it squeezes the bounded axis " + b + " of " + Arrays.toString(x) + " away");
+                if (r < b) removedBefore++;
+            }
+            return b - removedBefore;
+        }
+        for (int j = 0, kept = 0; j < y.length; j++) {
+            boolean inserted = false;
+            for (long r : named) inserted |= r == j;
+            if (!inserted && kept++ == b) return j;
+        }
+        return -1;
     }
 
     /**

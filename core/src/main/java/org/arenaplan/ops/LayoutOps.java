@@ -67,8 +67,10 @@ final class LayoutOps implements OpFamily {
                 viewKind(OpKinds.FLATTEN).onnx(n -> view(n, OpKinds.FLATTEN, flatten(n)), "axis").build(),
                 viewKind(OpKinds.IDENTITY).onnx(n -> view(n, OpKinds.IDENTITY, n.input(0).shape())).build(),
                 viewKind(DROPOUT).doc("inference: the identity").onnx(LayoutOps::dropoutView, "ratio", "seed", "is_test").build(),
-                viewKind(SQUEEZE).onnx(n -> view(n, SQUEEZE, squeeze(n)), "axes").build(),
-                viewKind(UNSQUEEZE).onnx(n -> view(n, UNSQUEEZE, unsqueeze(n)), "axes").build());
+                viewKind(SQUEEZE).attrs(AttrSpec.ints("axes", 0, MAX_RANK - 1, "none: matched by extent"))   // the input axes removed, named at ONNX import (ir.BoundedFlows#reshape)
+                        .onnx(n -> named(n, SQUEEZE, squeeze(n), removedAxes(n))).build(),
+                viewKind(UNSQUEEZE).attrs(AttrSpec.ints("axes", 0, MAX_RANK - 1, "none: matched by extent"))   // the output axes inserted, named at ONNX import (ir.BoundedFlows#reshape)
+                        .onnx(n -> named(n, UNSQUEEZE, unsqueeze(n), insertedAxes(n))).build());
     }
 
     private static OpDefinition.Builder viewKind(String kind) {
@@ -349,6 +351,31 @@ final class LayoutOps implements OpFamily {
         long[] axes = n.ints("axes", null);
         n.require(axes != null || !required, "attribute 'axes' is required");
         return axes;
+    }
+
+    /**
+     * Squeeze or Unsqueeze as a view, with the axes it removes or inserts (non-negative, ascending)
+     * kept as its {@code axes}: where a bounded input's axis and axes of one element are alike, they
+     * say which output axis is the bounded one ({@code ir.BoundedFlows#reshape}).
+     */
+    private static Lowered named(NodeContext n, String kind, long[] shape, long[] axes) {
+        Lowered v = view(n, kind, shape);
+        return new Lowered(v.kind(), v.inputs(), v.outputs(), Map.of("axes", axes), v.view(), v.dropped());
+    }
+
+    /** Unsqueeze's inserted output axes, non-negative and ascending (ONNX Unsqueeze-13: axes in [-r', r'-1], r' the output rank). */
+    private static long[] insertedAxes(NodeContext n) {
+        long[] axes = axes(n, true);
+        int rank = n.input(0).rank() + axes.length;
+        return java.util.stream.LongStream.of(axes).map(a -> n.axis(a, rank, "axis")).sorted().toArray();
+    }
+
+    /** Squeeze's removed input axes, non-negative and ascending (ONNX Squeeze-13: without axes, every axis of one element). */
+    private static long[] removedAxes(NodeContext n) {
+        Value x = n.input(0);
+        long[] axes = axes(n, false);
+        if (axes == null) return java.util.stream.IntStream.range(0, x.rank()).filter(i -> x.dim(i) == 1).asLongStream().toArray();
+        return java.util.stream.LongStream.of(axes).map(a -> n.axis(a, x.rank(), "axis")).sorted().toArray();
     }
 
     private static long[] unsqueeze(NodeContext n) {
