@@ -545,8 +545,9 @@ public final class OnnxImporter {
             want[a] = v;
             if (staleOnly && d.value() == null && v != inferred.shape()[a]) staleOnly = false;
         }
-        boolean sameBytes = declared.dims().stream().allMatch(d -> d.value() != null) && new Value("", DType.F32, want).countable()
-                && new Value("", DType.F32, want).elements() == inferred.elements() && !dataDependent.containsKey(declared.name());
+        Value declaredShape = new Value("", DType.F32, want);
+        boolean sameBytes = declared.dims().stream().allMatch(d -> d.value() != null) && declaredShape.countable()
+                && declaredShape.elements() == inferred.elements() && !dataDependent.containsKey(declared.name());
         if (!Arrays.equals(want, inferred.shape()) && !staleOnly && !sameBytes && !withinBound(declared.name(), want, inferred.shape()))
             throw new OnnxException(file + ": " + what + " '" + declared.name() + "' is declared " + Arrays.toString(want) + " but infers to "
                     + Arrays.toString(inferred.shape()) + " (from the nodes that compute it)");
