@@ -143,7 +143,7 @@ public final class GraphJson {
             JsonNode outputs = r.array(root, "$", "outputs", false);
             for (int i = 0; i < outputs.size(); i++) b.output(r.textAt(outputs, i, "$.outputs"));
             JsonNode ops = r.array(root, "$", "ops", true);
-            for (int i = 0; i < ops.size(); i++) b.add(readOp(r, ops.get(i), "$.ops[" + i + "]"));
+            for (int i = 0; i < ops.size(); i++) b.add(readOp(r, ops.get(i), "$.ops[" + i + "]", i));
             Graph g = b.build();
             requireUsed(g, source);
             requireFillsFit(r, weights, g);
@@ -228,10 +228,13 @@ public final class GraphJson {
         }
     }
 
-    private static Op readOp(JsonReading r, JsonNode o, String path) {
+    private static Op readOp(JsonReading r, JsonNode o, String path, int position) {
         r.onlyFields(o, path, OP);
         String name = r.text(o, path, "name");
         String kind = r.text(o, path, "kind");
+        if (name.isEmpty())   // errors, plans, events and the peak name an op by it; '' names none
+            throw r.fail(path + ".name", "empty: every op needs a name, by which errors, plans and events refer to it (the "
+                    + Printable.of(kind) + " at position " + position + ")");
         String malformed = OpKindSpelling.malformed(kind);
         if (malformed != null) throw r.fail(path + ".kind", malformed + " (op '" + name + "')");
         List<String> in = texts(r, r.array(o, path, "inputs", false), path + ".inputs");

@@ -175,6 +175,18 @@ class GraphJsonTest {
                 .hasMessageStartingWith("g.json: $.tensors[0].bytes: expected a whole number that fits in 64 bits");
     }
 
+    /** newcomer: an op named "" was planned, its peak line reading {@code op ''}; refused as an empty tensor name is. */
+    @Test
+    void anEmptyOpNameIsRefusedNamingThePathAndTheNode() {
+        String json = "{\"format\": \"arenaplan-graph/1\", \"tensors\": [{\"name\": \"x\", \"bytes\": 4}, {\"name\": \"y\", \"bytes\": 4},"
+                + " {\"name\": \"z\", \"bytes\": 4}], \"inputs\": [{\"name\": \"x\"}], \"outputs\": [\"z\"], \"ops\": ["
+                + "{\"name\": \"a\", \"kind\": \"Relu\", \"inputs\": [\"x\"], \"outputs\": [\"y\"]},"
+                + " {\"name\": \"\", \"kind\": \"Relu\", \"inputs\": [\"y\"], \"outputs\": [\"z\"]}]}";
+        assertThatThrownBy(() -> GraphJson.parse(json, "g.json"))
+                .isInstanceOf(InputException.class)
+                .hasMessage("g.json: $.ops[1].name: empty: every op needs a name, by which errors, plans and events refer to it (the Relu at position 1)");
+    }
+
     /** review2: a tensor named "" was accepted (ops and outputs refer to tensors by name, and '' names none). */
     @Test
     void anEmptyTensorNameIsRefusedNamingThePath() {
