@@ -3,6 +3,8 @@ package org.arenaplan.exec;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.TensorValue;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -49,6 +51,8 @@ public record AllClose(boolean ok, long count, long mismatches, int worstIndex, 
         if (got.length != want.length) throw new IllegalArgumentException(got.length + " values vs " + want.length);
         if (!(rtol >= 0 && rtol < Double.POSITIVE_INFINITY && atol >= 0 && atol < Double.POSITIVE_INFINITY))
             throw new IllegalArgumentException("tolerances must be finite and >= 0: rtol " + rtol + ", atol " + atol);
+        rtol += 0.0;   // -0.0 is 0 (numpy takes it so), and prints as 0, not "-0e+00"
+        atol += 0.0;
         int worst = -1;
         double worstRatio = -1, worstDiff = 0;
         long bad = 0;
@@ -60,9 +64,9 @@ public record AllClose(boolean ok, long count, long mismatches, int worstIndex, 
                 diff = same ? 0 : Double.POSITIVE_INFINITY;
                 ratio = same ? 0 : Double.POSITIVE_INFINITY;
             } else {
-                diff = Math.abs(a - r);
-                double allowed = atol + rtol * Math.abs(r);
-                ratio = diff == 0 ? 0 : allowed == 0 ? Double.POSITIVE_INFINITY : diff / allowed;
+                Bound m = Bound.of(a, r, rtol, atol);
+                diff = m.diff().doubleValue();
+                ratio = m.ratio();
             }
             if (ratio > 1) bad++;
             if (ratio > worstRatio) {
@@ -125,8 +129,36 @@ public record AllClose(boolean ok, long count, long mismatches, int worstIndex, 
         if (!Double.isFinite(got) || !Double.isFinite(want))
             return String.format(Locale.ROOT, "worst element %s: %s vs %s (%s), %d of %d outside", index(dims, worstIndex), gotText, wantText,
                     ok ? "NaN and infinities compared exactly: equal" : "NaN and infinities compared exactly: different", mismatches, count);
-        double allowed = atol + rtol * Math.abs(want);
-        return String.format(Locale.ROOT, "worst element %s: %s vs %s (|a-r| %.3g %s %.3g = atol %.0e + rtol %.0e*|r|), %d of %d outside",
-                index(dims, worstIndex), gotText, wantText, absDiff, absDiff <= allowed ? "<=" : ">", allowed, atol, rtol, mismatches, count);
+        Bound m = Bound.of(got, want, rtol, atol);
+        return String.format(Locale.ROOT, "worst element %s: %s vs %s (|a-r| %s %s %s = atol %.0e + rtol %.0e*|r|), %d of %d outside",
+                index(dims, worstIndex), gotText, wantText, threeDigits(m.diff()), m.ratio() <= 1 ? "<=" : ">", threeDigits(m.allowed()),
+                atol, rtol, mismatches, count);
+    }
+
+    /** Three significant digits ({@code 8.11e-08}, {@code 2.00e+308}), and 0 as {@code 0}. */
+    private static String threeDigits(Number v) {
+        return v.doubleValue() == 0 ? "0" : String.format(Locale.ROOT, "%.3g", v);
+    }
+
+    /**
+     * One finite element's {@code |a - r|}, its bound {@code atol + rtol*|r|} and their ratio, in
+     * float64 as numpy computes them; where either passes Double.MAX_VALUE (tolerances such as
+     * 1e308, or float64 values near its largest) in exact arithmetic instead ({@link BigDecimal}),
+     * so that the bound is a number, not Infinity. numpy's float64 bound then overflows to inf
+     * and accepts every finite difference; the exact bound exceeds every finite float64 difference
+     * as well, so the verdict is numpy's wherever numpy's difference is finite.
+     */
+    private record Bound(Number diff, Number allowed, double ratio) {
+        static Bound of(double a, double r, double rtol, double atol) {
+            double diff = Math.abs(a - r), allowed = atol + rtol * Math.abs(r);
+            if (Double.isFinite(diff) && Double.isFinite(allowed))
+                return new Bound(diff, allowed, diff == 0 ? 0 : allowed == 0 ? Double.POSITIVE_INFINITY : diff / allowed);
+            BigDecimal d = new BigDecimal(a).subtract(new BigDecimal(r)).abs();
+            BigDecimal b = new BigDecimal(atol).add(new BigDecimal(rtol).multiply(new BigDecimal(r).abs()));
+            if (d.signum() == 0) return new Bound(d, b, 0);
+            if (b.signum() == 0) return new Bound(d, b, Double.POSITIVE_INFINITY);
+            double q = d.divide(b, MathContext.DECIMAL64).doubleValue();   // rounded: the side of 1 taken from the exact comparison
+            return new Bound(d, b, d.compareTo(b) <= 0 ? Math.min(q, 1) : Math.max(q, Math.nextUp(1.0)));
+        }
     }
 }

@@ -69,4 +69,28 @@ class AllCloseTest {
             assertThatThrownBy(() -> AllClose.compare(new float[]{1e30f}, new float[]{0f}, t[0], t[1]))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tolerances must be finite and >= 0");
     }
+    /**
+     * newcomer: {@code --rtol 1e308 --atol 1e308} printed the bound as Infinity (atol + rtol*|r| overflowed),
+     * and float64 values whose difference overflowed matched whatever the tolerance (Infinity / Infinity is NaN,
+     * never above 1). Both are now computed exactly: numpy's verdict where its float64 difference is finite.
+     */
+    @Test
+    void aBoundOrDifferencePastTheLargestDoubleIsComputedExactly() {
+        AllClose huge = AllClose.compare(new double[]{1, 5}, new double[]{2, 2}, 1e308, 1e308);
+        assertThat(huge.ok()).isTrue();
+        assertThat(huge.describe(new long[]{2})).isEqualTo("worst element [1]: 5.00000000 vs 2.00000000 (|a-r| 3.00 <= 3.00e+308 = atol 1e+308 + rtol 1e+308*|r|), 0 of 2 outside");
+        double big = 1.7e308;
+        AllClose tooFar = AllClose.compare(new double[]{big}, new double[]{-big}, 1.5, 0);   // |a-r| 3.4e308 > 1.5 * 1.7e308
+        assertThat(tooFar.ok()).isFalse();
+        assertThat(tooFar.describe(new long[]{1})).contains("(|a-r| 3.40e+308 > 2.55e+308 = atol 0e+00 + rtol 2e+00*|r|), 1 of 1 outside");
+        assertThat(AllClose.compare(new double[]{big}, new double[]{-big}, 2.5, 0).ok()).isTrue();
+    }
+
+    /** newcomer: {@code --rtol -0.0} printed "rtol -0e+00"; -0.0 is 0 (numpy takes it so), and a zero difference prints as 0. */
+    @Test
+    void negativeZeroToleranceIsZeroAndAZeroDifferencePrintsAsZero() {
+        AllClose c = AllClose.compare(new float[]{0.5f}, new float[]{0.5f}, -0.0, -0.0);
+        assertThat(c.ok()).isTrue();
+        assertThat(c.describe(new long[]{1})).isEqualTo("worst element [0]: 0.500000000 vs 0.500000000 (|a-r| 0 <= 0 = atol 0e+00 + rtol 0e+00*|r|), 0 of 1 outside");
+    }
 }
