@@ -67,6 +67,27 @@ final class TensorFiles {
     }
 
     /**
+     * The checks of {@code --input} that need no graph, made before any work (import, build,
+     * planning): no empty name before '=', no empty file after it, each file there and not a
+     * folder. What needs the graph (the name an input's, the type and shape its) is checked when
+     * the values are read.
+     *
+     * @throws UsageException naming the flag and the spec
+     * @throws InputException naming the spec and the file that is not there
+     */
+    static void checkBeforeWork(List<String> specs) {
+        refuseEmptyNames("--input", specs);
+        for (String spec : specs) {
+            refuseEmptySpec(spec);
+            int eq = spec.indexOf('=');
+            String input = eq > 0 ? spec.substring(0, eq) : spec;
+            Path file = Path.of(eq > 0 ? spec.substring(eq + 1) : spec);
+            checkInputFile(spec, input, file);
+            if (!Files.exists(file)) throw new InputException("--input " + (eq > 0 ? input + ": " : "") + file + ": no such file");   // as reading it says
+        }
+    }
+
+    /**
      * A spec that starts with '=' ({@code --input =x.pb}) names no input or output: refused rather
      * than read as a file named {@code =x.pb} (a file whose name starts with '=' is given as {@code ./=x.pb}).
      *
@@ -137,6 +158,11 @@ final class TensorFiles {
         return all;
     }
 
+    /** {@code --input ''} (an unset shell variable, say) names no file: refused rather than read as the working folder. */
+    private static void refuseEmptySpec(String spec) {
+        if (spec.isEmpty()) throw new UsageException("--input '': the name is empty; give --input FILE.pb or --input NAME=FILE.pb");
+    }
+
     /** The checks every {@code --input} file gets before it is read: a file after '=', and not a folder. */
     private static void checkInputFile(String spec, String input, Path file) {
         if (file.toString().isEmpty())
@@ -160,7 +186,7 @@ final class TensorFiles {
      * @param spec the option's value as typed ({@code x=a.pb} or {@code a.pb})
      */
     private static TensorValue read(String spec, String input, Path file) {
-        if (spec.isEmpty()) throw new UsageException("--input '': the name is empty; give --input FILE.pb or --input NAME=FILE.pb");
+        refuseEmptySpec(spec);
         checkInputFile(spec, input, file);
         try {
             return OnnxTensorFile.read(file).value();

@@ -261,6 +261,26 @@ class NewUserInputTest {
     }
 
     /**
+     * newcomer: with {@code --model} (or a graph JSON) the {@code --input} files were first read after
+     * the graph was built, trained and planned, so {@code --input =x.pb} or a missing file was told
+     * only once that work was done (or never, when the work failed first: here {@code --train} on a
+     * graph that is already a training step). Both are refused before any of it.
+     */
+    @Test
+    void anInputWithAnEmptyNameOrNoFileIsRefusedBeforeAnyWork() throws Exception {
+        Path pb = dir.resolve("x.pb");
+        oneLine(Cli.run("run", "--model", "train-mlp", "--train", "--device", "sim", "--input", "=" + pb), 2,
+                "--input =" + pb + ": the name before '=' is empty");
+        oneLine(Cli.run("run", "--model", "train-mlp", "--train", "--device", "sim", "--input", "x=" + pb), 2,
+                "--input x: " + pb + ": no such file");
+        oneLine(Cli.run("run", "--model", "train-mlp", "--train", "--device", "sim", "--input", pb.toString()), 2,
+                "--input " + pb + ": no such file");
+        Files.createDirectory(dir.resolve("d.pb"));
+        oneLine(Cli.run("run", "--model", "train-mlp", "--train", "--device", "sim", "--input", "x=" + dir.resolve("d.pb")), 2,
+                "--input x=" + dir.resolve("d.pb") + ": a folder, not a file");
+    }
+
+    /**
      * review2: {@code --input =x.pb} (an empty name before '=') was read as a file named {@code =x.pb}, and
      * {@code --expect =y.pb} alike; each is refused naming the flag and the value.
      */
