@@ -86,9 +86,36 @@ final class BenchCommand implements Callable<Integer> {
             description = "For search: also stop each problem's exact search after about N nodes, so counts do not depend on the machine's load (default: none); a perfect packing's search runs one thread per processor (at most 4), each with this limit.")
     Long nodeLimit;
 
+    /** The options each kind of bench reads (the synopsis'); another one given is refused, not silently ignored. */
+    private static final Map<String, List<String>> OPTIONS = Map.of(
+            "models", List.of("--device", "--tf32", "--iterations", "--warmup", "--json"),
+            "search", List.of("--set", "--dir", "--time-limit", "--node-limit", "--seed"),
+            "schedule", List.of("--dir", "--time-limit"),
+            "recompute", List.of("--time-limit"));
+
+    /**
+     * Refuses an option that {@code what} does not read (e.g. {@code bench recompute --set real},
+     * {@code bench models --time-limit 5}), and {@code --seed} but with {@code search --set perfect}.
+     *
+     * @throws UsageException naming the option and the options that kind reads
+     */
+    private void refuseOptionsNotRead() {
+        List<String> reads = OPTIONS.get(what);
+        if (reads == null) return;   // an unknown kind is refused by name
+        picocli.CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        for (picocli.CommandLine.Model.OptionSpec o : parsed.matchedOptions()) {
+            String name = o.longestName();
+            if (!reads.contains(name))
+                throw new UsageException("bench " + what + " does not read " + name + ", which would be ignored; its options: " + String.join(", ", reads));
+        }
+        if (what.equals("search") && parsed.hasMatchedOption("--seed") && !set.equals("perfect"))
+            throw new UsageException("--seed generates --set perfect's packings; --set " + set + " reads its problems from files, so --seed would be ignored");
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintStream out = Streams.stdout(spec);
+        refuseOptionsNotRead();
         try {
             return switch (what) {
                 case "models" -> models(out);

@@ -281,6 +281,22 @@ class NewUserInputTest {
     }
 
     /**
+     * newcomer: an option the chosen bench does not read was silently ignored ({@code bench recompute
+     * --set real} ran the recompute bench; {@code bench search --set real --seed 3} the real traces,
+     * whatever the seed). Each is refused naming it, before the bench's own checks.
+     */
+    @Test
+    void aBenchOptionTheChosenBenchDoesNotReadIsRefused() throws Exception {
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        oneLine(Cli.run("bench", "schedule", "--iterations", "3", "--dir", empty.toString()), 2,
+                "bench schedule does not read --iterations, which would be ignored; its options: --dir, --time-limit");
+        oneLine(Cli.run("bench", "models", "--device", "sim", "--node-limit", "5", "--iterations", "0"), 2,
+                "bench models does not read --node-limit, which would be ignored; its options: --device, --tf32, --iterations, --warmup, --json");
+        oneLine(Cli.run("bench", "search", "--set", "real", "--seed", "3", "--dir", empty.toString()), 2,
+                "--seed generates --set perfect's packings; --set real reads its problems from files, so --seed would be ignored");
+    }
+
+    /**
      * review2: {@code --input =x.pb} (an empty name before '=') was read as a file named {@code =x.pb}, and
      * {@code --expect =y.pb} alike; each is refused naming the flag and the value.
      */
