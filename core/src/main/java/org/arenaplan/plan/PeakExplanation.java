@@ -126,7 +126,7 @@ public record PeakExplanation(long instant, String op, int opStream, List<Live> 
             alignment += l.alignedBytes() - l.bytes();
         }
         List<Live> sorted = new ArrayList<>(live);
-        sorted.sort(Comparator.comparingLong(Live::alignedBytes).reversed().thenComparing(Live::name));
+        sorted.sort(Comparator.comparingLong(Live::alignedBytes).thenComparingLong(Live::bytes).reversed().thenComparing(Live::name));
         return new PeakExplanation(instant, op, opStream, List.copyOf(sorted), lowerBound, arena, needed, streams, alignment, arena - lowerBound, top);
     }
 

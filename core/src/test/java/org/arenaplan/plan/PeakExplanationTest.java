@@ -113,4 +113,15 @@ class PeakExplanationTest {
         assertThat(x.top().name()).isEqualTo("c");
         assertThat(x.text()).contains("peak: time 1: 50 B in 2 buffer(s)", "fragmentation: the placement leaves 10 B of holes below the arena top, which 'c' sets");
     }
+    /**
+     * newcomer: storages of one aligned size were listed by name, so bert_tiny's peak printed a 128 B
+     * storage above a 256 B one (both 256 B once aligned) under "heaviest first"; ties of the aligned
+     * size now go by the bytes shown.
+     */
+    @Test
+    void storagesOfOneAlignedSizeAreListedByTheirOwnBytesHeaviestFirst() {
+        Problem p = new Problem(new String[]{"a", "b"}, new long[]{0, 0}, new long[]{1, 1}, new long[]{128, 256}, 256);
+        PeakExplanation x = PeakExplanation.of(p, new Placement(new long[]{0, 256}, 512, "by hand", false));
+        assertThat(x.live()).extracting(PeakExplanation.Live::name).containsExactly("b", "a");
+    }
 }
