@@ -217,7 +217,8 @@ public final class GraphBuilder {
                 if (!defined.contains(t)) {
                     int later = indexOfProducer(t, p);
                     throw new GraphException(where + " reads tensor '" + t + "' before it is written"
-                            + (later >= 0 ? " (written later by op '" + ops.get(later).name() + "' at position " + later + "; the schedule must be topological)" : " (no op writes it and it is not a graph input or weight)"));
+                            + (later == p ? " (it is this op's own output: an op cannot read what it writes)"
+                            : later >= 0 ? " (written later by op '" + ops.get(later).name() + "' at position " + later + "; the schedule must be topological)" : " (no op writes it and it is not a graph input or weight)"));
                 }
             }
             for (String t : op.outputs()) {

@@ -24,6 +24,15 @@ class GraphBuilderTest {
                 .hasMessageContaining("written later by op 'late'").hasMessageContaining("topological");
     }
 
+    /** newcomer: an op reading its own output was told "written later by op 'mm' at position 0", itself, at its own position. */
+    @Test
+    void anOpReadingItsOwnOutputIsToldSo() {
+        GraphBuilder g = new GraphBuilder().tensor("h", 4).tensor("x", 4).input("x");
+        g.op("mm", "K").in("h").out("h").add();
+        assertThatThrownBy(g::build).isInstanceOf(GraphException.class)
+                .hasMessage("op 'mm' (K, position 0) reads tensor 'h' before it is written (it is this op's own output: an op cannot read what it writes)");
+    }
+
     @Test
     void unknownTensorsAreNamed() {
         GraphBuilder g = new GraphBuilder().tensor("x", 4).input("x");
