@@ -134,6 +134,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ArenaplanCli.refuseUnknownOptions(words, model, spec);
         if (words.isEmpty() && model == null) throw new UsageException("missing input: give GRAPH.json, MODEL.onnx or --model NAME");   // not plan's PROBLEM.csv: run needs ops
+        scheduleFlags.check();
         TensorFiles.checkBeforeWork(inputFiles);   // a built-in model or a graph JSON reads its inputs after planning: refused here, not then
         TensorFiles.Given given = model == null ? TensorFiles.named(inputFiles, words, model) : TensorFiles.Given.NONE;   // an ONNX model's shape operands may read them
         Map<String, Long> dimValues = TensorFiles.withDimsOfInputs(Dims.single(Dims.parse(Dims.routeToModel(model, dims, words))), inputFiles, words, model, given);

@@ -15,9 +15,12 @@ final class ScheduleFlags {
             description = "Op order: file = the graph's own; memory = reorder within the data (and stream) dependences to lower the peak of live bytes (default: ${DEFAULT-VALUE}).")
     String schedule;
 
-    @Option(names = "--schedule-time-limit", paramLabel = "SECONDS", defaultValue = "5",
-            description = "Time limit of --schedule memory's search; an exact answer found sooner ends it (default: ${DEFAULT-VALUE}).")
-    double timeLimit;
+    /** {@code --schedule-time-limit} when it is not given, in seconds. */
+    private static final double DEFAULT_TIME_LIMIT_S = 5;
+
+    @Option(names = "--schedule-time-limit", paramLabel = "SECONDS",
+            description = "Time limit of --schedule memory's search; an exact answer found sooner ends it (default: 5).")
+    Double timeLimit;   // null: not given (refused without --schedule memory, which alone reads it)
 
     ScheduleMode mode() {
         try {
@@ -32,15 +35,22 @@ final class ScheduleFlags {
         return mode() != ScheduleMode.FILE;
     }
 
-    /** Checks {@code --schedule} and {@code --schedule-time-limit} before any work, whatever the input (a CSV problem too). */
+    /**
+     * Checks {@code --schedule} and {@code --schedule-time-limit} before any work, whatever the input
+     * (a CSV problem too): a time limit without {@code --schedule memory}, which alone searches, is
+     * refused rather than ignored.
+     */
     void check() {
         mode();
+        if (timeLimit == null) return;
         Seconds.of("--schedule-time-limit", timeLimit);
+        if (!given())
+            throw new UsageException("--schedule-time-limit is --schedule memory's time limit; with --schedule file (the default) no order is searched");
     }
 
     /** The graph in the order asked for (the graph itself for {@code file}). */
     Schedule apply(Graph g, long alignment) {
-        Duration limit = Seconds.of("--schedule-time-limit", timeLimit);
+        Duration limit = Seconds.of("--schedule-time-limit", timeLimit == null ? DEFAULT_TIME_LIMIT_S : timeLimit);
         return MemoryScheduler.schedule(g, MemoryScheduler.Options.DEFAULT.withMode(mode()).withAlignment(alignment)
                 .withTimeLimit(limit.isZero() ? Duration.ofMillis(1) : limit));
     }

@@ -297,6 +297,22 @@ class NewUserInputTest {
     }
 
     /**
+     * newcomer: {@code --schedule-time-limit} without {@code --schedule memory} was silently ignored
+     * (as {@code --rtol} without {@code --expect} is not); and {@code run} checked its value only
+     * after the training step was built.
+     */
+    @Test
+    void aScheduleTimeLimitWithoutTheMemoryScheduleIsRefused() {
+        oneLine(Cli.run("plan", "--model", "chain", "--schedule-time-limit", "3"), 2,
+                "--schedule-time-limit is --schedule memory's time limit; with --schedule file (the default) no order is searched");
+        oneLine(Cli.run("run", "--model", "chain", "--device", "sim", "--schedule-time-limit", "3"), 2,
+                "--schedule-time-limit is --schedule memory's time limit");
+        oneLine(Cli.run("run", "--model", "train-mlp", "--train", "--device", "sim", "--schedule", "memory", "--schedule-time-limit", "-1"), 2,
+                "--schedule-time-limit must be a positive number of seconds");
+        assertThat(Cli.run("plan", "--model", "chain", "--schedule", "memory", "--schedule-time-limit", "3").code()).isZero();
+    }
+
+    /**
      * review2: {@code --input =x.pb} (an empty name before '=') was read as a file named {@code =x.pb}, and
      * {@code --expect =y.pb} alike; each is refused naming the flag and the value.
      */
