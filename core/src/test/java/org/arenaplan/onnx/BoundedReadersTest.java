@@ -128,6 +128,29 @@ class BoundedReadersTest {
     }
 
     /**
+     * {@code x.nonzero().T[i]} as both torch.onnx exporters write it: Gather of NonZero's [rank, n]
+     * itself along axis 0, by a scalar (the first coordinates, [n]) and by [2] (the third and first,
+     * [2, n]); some, none and all non-zero. Refused before: "the bounded axis of data [3, 12] (1)
+     * ... has axes of more than one element before it" (gathered in place the rows would lie apart).
+     */
+    @Test
+    void gatherOfNonZeroRowsAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(13).input("x", 2L, 3L, 2L).scalar("zero", 0).ints("rows", 2, 0)
+                .node("nz", "NonZero", List.of("x"), List.of("y"))
+                .node("first", "Gather", List.of("y", "zero"), List.of("i0"), "axis", 0L)
+                .node("two", "Gather", List.of("y", "rows"), List.of("i20"), "axis", 0L)
+                .outputOfType(OnnxDTypes.INT64, "i0").outputOfType(OnnxDTypes.INT64, "i20");
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, 0, 1.5f, 0, 0, 3, 0, 0, -2, 0, 0, 0, 7)));
+        assertThat(got.get("i0").longs()).containsExactly(0, 0, 1, 1);
+        assertThat(got.get("i20").shape()).containsExactly(2, 4);
+        assertThat(got.get("i20").longs()).containsExactly(1, 0, 1, 1, 0, 0, 1, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, new float[12])));
+        float[] ones = new float[12];
+        java.util.Arrays.fill(ones, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, ones)));
+    }
+
+    /**
      * torch.nonzero(x, as_tuple=True) as torch.onnx exports it: NonZero, Transpose to [n, 3], Split
      * along axis 1 into three [n, 1], Squeeze each to [n] (some, none and all non-zero); refused
      * before Split carried a bounded tensor.
