@@ -173,6 +173,56 @@ class BoundedReadersTest {
     }
 
     /**
+     * TopK of a boolean-mask selection as torch.onnx exports {@code x[x > t].topk(3)} and
+     * {@code r[s > 0].topk(2, dim=1)}: NonZero, Transpose, GatherND, then TopK along the bounded axis
+     * (largest and smallest, k = 3: the kernel ranks the n actual values only, not the tail's zeros,
+     * which would outrank the negative ones; ties by lower index) and along the other axis of the
+     * selected rows (bounded along the same axis); all selected. Fewer than k selected: ONNX Runtime
+     * fails the run, and so does every mode here, naming k and the count. Refused before ("TopK does
+     * not read a bounded tensor").
+     */
+    @Test
+    void topKOfABoundedTensorAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(17).input("x", 8L).input("s", 5L).input("r", 5L, 4L).floats("thr", -2.5f).floats("zero", 0f).ints("k3", 3).ints("k2", 2)
+                .node("gt", "Greater", List.of("x", "thr"), List.of("mask"))
+                .node("nz", "NonZero", List.of("mask"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
+                .node("top", "TopK", List.of("sel", "k3"), List.of("v", "vi"))
+                .node("low", "TopK", List.of("sel", "k3"), List.of("lv", "li"), "largest", 0L)
+                .node("pos", "Greater", List.of("s", "zero"), List.of("rowMask"))
+                .node("nz2", "NonZero", List.of("rowMask"), List.of("ri"))
+                .node("tr2", "Transpose", List.of("ri"), List.of("rt"), "perm", new long[]{1, 0})
+                .node("gn2", "GatherND", List.of("r", "rt"), List.of("rows"))
+                .node("rtop", "TopK", List.of("rows", "k2"), List.of("rv", "rvi"), "axis", 1L)
+                .outputOfType(OnnxDTypes.FLOAT, "v").outputOfType(OnnxDTypes.INT64, "vi").outputOfType(OnnxDTypes.FLOAT, "lv").outputOfType(OnnxDTypes.INT64, "li")
+                .outputOfType(OnnxDTypes.FLOAT, "rv").outputOfType(OnnxDTypes.INT64, "rvi");
+        TensorValue r = TensorValue.ofFloats(new long[]{5, 4}, 1, 4, 4, 2, 5, 6, 7, 8, 9, 9, 9, 9, 3, 1, 2, 0, -1, -2, -3, -4);
+        TensorValue s = TensorValue.ofFloats(new long[]{5}, 1, -1, 2, 3, 1);
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{8}, -1, -7, -2, -1, -9, -2, -3, -1), "s", s, "r", r));
+        assertThat(got.get("v").floats()).containsExactly(-1, -1, -1);     // selected -1, -2, -1, -2, -1: ties by lower index
+        assertThat(got.get("vi").longs()).containsExactly(0, 2, 4);
+        assertThat(got.get("lv").floats()).containsExactly(-2, -2, -1);
+        assertThat(got.get("rv").shape()).containsExactly(4, 2);
+        assertThat(got.get("rvi").longs()).containsExactly(1, 2, 0, 1, 0, 2, 0, 1);
+        float[] all = {3, 1, 4, 1, 5, 9, 2, 6};
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{8}, all), "s", TensorValue.ofFloats(new long[]{5}, 1, 1, 1, 1, 1), "r", r));
+        // two selected, k = 3: ONNX Runtime fails the run; so does every mode here
+        Map<String, TensorValue> two = feed("x", TensorValue.ofFloats(new long[]{8}, -9, 1, -9, -9, 2, -9, -9, -9), "s", s, "r", r);
+        assertThatThrownBy(() -> OrtOracle.run(m.bytes(), two)).hasMessageContaining("k argument [3] should not be greater than specified axis dim value [2]");
+        Path file = dir.resolve("topk.onnx");
+        Files.write(file, m.bytes());
+        var plan = org.arenaplan.plan.ArenaPlanner.plan(OnnxImporter.load(file, Map.of()));
+        for (org.arenaplan.exec.Mode mode : org.arenaplan.exec.Mode.values())
+            try (org.arenaplan.device.Device device = org.arenaplan.device.Devices.open("sim", org.arenaplan.device.DeviceOptions.DEFAULT).device()) {
+                assertThatThrownBy(() -> org.arenaplan.exec.Executors.run(plan, device, List.of(mode), 1, two, 1)).as(mode.toString())
+                        .isInstanceOf(org.arenaplan.device.DataException.class)
+                        .hasMessage("'top': TopK: k = 3 is more than the 2 values along its axis in this run (the runtime extent of its bounded input X); "
+                                + "ONNX TopK takes k of at most the axis's extent");
+            }
+    }
+
+    /**
      * x[mask] as torch.onnx exports it (TorchScript and dynamo): NonZero of the mask, Transpose to
      * [n, rank], GatherND of x by those rows: every element of x above 0.3 ([n]), and the rows of r
      * whose s is positive ([n, 3], then doubled); some, none and all selected. Refused before
