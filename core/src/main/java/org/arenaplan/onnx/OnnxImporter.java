@@ -662,6 +662,8 @@ public final class OnnxImporter {
                     l = NodeLowering.lower(n);
                 } catch (ArithmeticException e) {
                     throw n.error("a tensor size overflows a long (inputs " + n.shapes() + ")");
+                } catch (OnnxException e) {
+                    throw origin == null ? e : atBound(e, ins);
                 }
                 for (Value v : l.outputs())
                     if (!v.countable()) throw n.error("output " + v + " has more than 2^63-1 elements (inputs " + n.shapes() + ")");
@@ -702,6 +704,18 @@ public final class OnnxImporter {
                 schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
             }
         }
+    }
+
+    /**
+     * {@code refusal} of a node's shapes, one of whose inputs is computed from a data-dependent
+     * output, with that input named: its shape is the upper bound, where the other shapes may hold a
+     * count of one run (an Expand by {@code ReduceSum} of a mask given with {@code --input}: the
+     * dynamo exporter's {@code y[mask] = v}), so the mismatch is the bound's, not the file's.
+     */
+    private OnnxException atBound(OnnxException refusal, List<Value> ins) {
+        Value v = ins.stream().filter(i -> i != null && dataDependent.containsKey(i.name())).findFirst().orElseThrow();
+        return new OnnxException(refusal.getMessage() + "; '" + v.name() + "' is computed from a data-dependent output of node '" + dataDependent.get(v.name())
+                + "' and held at its upper bound " + Arrays.toString(v.shape()) + ", its actual extent known only after that kernel runs", refusal);
     }
 
     /**

@@ -392,6 +392,28 @@ class BoundedReadersTest {
                 .hasMessageContaining("X [6] is not bounded, so its shape need not be Y's actual one").satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     }
 
+    /**
+     * {@code y = x.clone(); y[m] = 2.5} as the dynamo exporter writes it: ScatterND of x at
+     * Transpose(NonZero(m)) by Expand(2.5, ReduceSum(Cast(Reshape(m, [-1])))), a count computed at
+     * run time. With m given at import that count is this run's (4) where the indices stay at their
+     * bound (12): refused naming the bounded input and its bound, not only "updates [4] must be [12]"
+     * as before, which read as a fault of the file. (Not run: ScatterND's kernel would apply the tail's
+     * zero index tuples too, and nothing ties the Expand's count to NonZero's extent.)
+     */
+    @Test
+    void aMaskSetitemOfTheDynamoExporterIsRefusedNamingTheBoundedInput() throws Exception {
+        Path file = dir.resolve("setitem.onnx");
+        Files.write(file, new TinyOnnx().opset(18).input("x", 3L, 4L).input(OnnxDTypes.BOOL, "m", 3L, 4L).floats("v", 2.5f).ints("flat", -1)
+                .node("nz", "NonZero", List.of("m"), List.of("i")).node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("mf", "Reshape", List.of("m", "flat"), List.of("m1")).node("c", "Cast", List.of("m1"), List.of("mi"), "to", 7L)
+                .node("count", "ReduceSum", List.of("mi"), List.of("n")).node("e", "Expand", List.of("v", "n"), List.of("u"))
+                .node("put", "ScatterND", List.of("x", "t", "u"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y").bytes());
+        TensorValue m = TensorValue.ofLongs(DType.BOOL, new long[]{3, 4}, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0);
+        assertThatThrownBy(() -> OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withInputValues(Map.of("m", m)))).isInstanceOf(OnnxException.class)
+                .hasMessageEndingWith("node 'put' (ScatterND, #6, opset 18): updates [4] must be [12] (inputs x[3, 4], t[12, 2], u[4]); "
+                        + "'t' is computed from a data-dependent output of node 'nz' and held at its upper bound [12, 2], its actual extent known only after that kernel runs");
+    }
+
     /** Dropout-12's mask is made at import as a constant of its input's shape: for a bounded input, the upper bound's, where ONNX gives the actual one (was a [6] mask for [n] rows). */
     @Test
     void aDropoutMaskOfABoundedTensorIsRefusedAtItsNode() throws Exception {
