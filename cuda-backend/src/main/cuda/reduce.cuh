@@ -155,12 +155,18 @@ __device__ __forceinline__ bool topk_before(const void* x, int code, long long b
     return i < j;
 }
 
-// ptrs: x, values, indices; ints: outer, n, inner, k, largest, dtype, es. Per lane, the k first elements in
+// ptrs: x, (extent), values, indices; ints: outer, n, inner, k, largest, dtype, es. Per lane, the k first elements in
 // TopK's order (sorted), each found as the first element after the previous one: O(n * k), no scratch memory.
-extern "C" __global__ void topk(const void* x, void* values, long long* indices, Ints ints, Floats) {
+// extent (may be null): the runtime extent of x bounded along the axis; only the first min(extent, n) values
+// are ranked, and k above them traps (the simulator throws).
+extern "C" __global__ void topk(const void* x, const long long* extent, void* values, long long* indices, Ints ints, Floats) {
     long long outer = ints.v[0], n = ints.v[1], inner = ints.v[2], k = ints.v[3];
     bool largest = ints.v[4] == 1;
     int code = (int) ints.v[5], es = (int) ints.v[6];
+    if (extent != nullptr) {
+        n = *extent < 0 ? 0 : *extent < n ? *extent : n;
+        if (k > n) __trap();
+    }
     FOR_EACH_ITEM(lane, outer * inner) {
         long long o = lane / inner, q = lane % inner;
         long long base = o * n * inner + q;

@@ -283,7 +283,7 @@ int main(int argc, char** argv) {
         else if (name == "tfidf") body = [&] { tfidf(p(0), p(1), ints, floats); };
         else if (name == "tree_ensemble") body = [&] { tree_ensemble(p(0), (const double*) p(1), p(2), (long long*) p(3), ints, floats); };
         else if (name == "cumsum") body = [&] { cumsum(p(0), p(1), ints, floats); };
-        else if (name == "topk") body = [&] { topk(p(0), p(1), (long long*) p(2), ints, floats); };
+        else if (name == "topk") body = [&] { topk(p(0), (const long long*) p(1), p(2), (long long*) p(3), ints, floats); };
         else if (name == "normalize") body = [&] { normalize(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
         else if (name == "batchnorm_running") body = [&] { batchnorm_running(p(0), p(1), p(2), p(3), p(4), ints, floats); };
         else if (name == "nll_loss") body = [&] { nll_loss(p(0), p(1), p(2), p(3), p(4), ints, floats); };

@@ -117,6 +117,24 @@ public final class BoundedFlows {
     }
 
     /**
+     * TopK (ONNX TopK-11, {@code k} known at import as imported: torch's {@code x[x > 0].topk(k)},
+     * {@code scores[keep].topk(k)}): X bounded along the TopK axis itself, every extent before it
+     * 1, so each lane's actual values lie where the bound's do; the kernel reads X's runtime extent
+     * and ranks only the lane's first min(extent, bound) values, failing where k exceeds them (ONNX
+     * Runtime refuses "k argument [k] should not be greater than specified axis dim value [n]"), and
+     * the outputs [.., k, ..] are known before the run ({@code device.Kernels#TOPK}). Or X bounded
+     * along another axis, the outermost of more than one element: rows stay rows, the outputs bounded
+     * along the same axis.
+     */
+    public static int[] topK(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] x = in[0];
+        int b = axes[0], axis = (int) Math.floorMod(a.integer("axis"), x.length);
+        if (product(x, 0, b) != 1)
+            throw new GraphException("the bounded axis " + b + " of X " + Arrays.toString(x) + " has axes of more than one element before it, so its lanes lie apart, not where the bound's do");
+        return b == axis ? new int[]{-1, -1} : new int[]{b, b};
+    }
+
+    /**
      * GatherND (ONNX GatherND-13, {@code batch_dims} 0): bounded indices [.., n, .., k] whose bounded
      * axis is not the last (the index tuples' axis) and has only axes of one element before it, so
      * that the output indices[:-1] + data[k:] holds the gathered slices in the rows' order, compact;

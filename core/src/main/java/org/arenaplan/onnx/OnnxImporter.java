@@ -642,6 +642,7 @@ public final class OnnxImporter {
             }
             return;
         }
+        if (origin != null && gatherAcrossBoundedAxis(node, ins, index, opset)) return;
         if (expandAs != null) {   // Expand(X, Shape(Y)), Y bounded: ExpandAs(X, Y), checked when the graph is built (ir.BoundedFlows.expandAs)
             Value x = ins.get(0);
             n.require(node.outputs().size() == 1 && !node.outputs().get(0).isEmpty(), "has no output");
@@ -661,6 +662,8 @@ public final class OnnxImporter {
                     l = NodeLowering.lower(n);
                 } catch (ArithmeticException e) {
                     throw n.error("a tensor size overflows a long (inputs " + n.shapes() + ")");
+                } catch (OnnxException e) {
+                    throw origin == null ? e : atBound(e, ins);
                 }
                 for (Value v : l.outputs())
                     if (!v.countable()) throw n.error("output " + v + " has more than 2^63-1 elements (inputs " + n.shapes() + ")");
@@ -701,6 +704,62 @@ public final class OnnxImporter {
                 schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
             }
         }
+    }
+
+    /**
+     * {@code refusal} of a node's shapes, one of whose inputs is computed from a data-dependent
+     * output, with that input named: its shape is the upper bound, where the other shapes may hold a
+     * count of one run (an Expand by {@code ReduceSum} of a mask given with {@code --input}: the
+     * dynamo exporter's {@code y[mask] = v}), so the mismatch is the bound's, not the file's.
+     */
+    private OnnxException atBound(OnnxException refusal, List<Value> ins) {
+        Value v = ins.stream().filter(i -> i != null && dataDependent.containsKey(i.name())).findFirst().orElseThrow();
+        return new OnnxException(refusal.getMessage() + "; '" + v.name() + "' is computed from a data-dependent output of node '" + dataDependent.get(v.name())
+                + "' and held at its upper bound " + Arrays.toString(v.shape()) + ", its actual extent known only after that kernel runs", refusal);
+    }
+
+    /**
+     * Imports {@code node} as three nodes where it is a Gather of data that a data-dependent op
+     * outputs bounded along an axis b past the gathered one, with axes of more than one element
+     * before b (NonZero's [rank, n] gathered along axis 0: torch's {@code x.nonzero().T[i]}), and
+     * indices known before the run: a Transpose bringing b to the front (its lowering transposes
+     * the actual tensor, {@code transpose_bounded}), a Gather along the axis after it (rows stay
+     * rows, {@code ir.BoundedFlows.gather}), and a Transpose putting the bounded axis where ONNX's
+     * Gather has it (none where that is axis 0). Gathered in place, the rows picked from the
+     * compact actual tensor would lie apart. False, importing nothing, for any other node.
+     */
+    private boolean gatherAcrossBoundedAxis(OnnxModel.Node node, List<Value> ins, int index, long opset) {
+        if (!node.opType().equals("Gather") || !node.inDefaultDomain() || ins.size() != 2 || ins.get(0) == null || ins.get(1) == null
+                || node.outputs().size() != 1 || dataDependent.containsKey(ins.get(1).name())) return false;
+        long[] d = ins.get(0).shape();
+        OnnxModel.Attribute at = node.attributes().get("axis");
+        long axisGiven = at != null && at.value() instanceof Long v ? v : 0;
+        if (axisGiven < -d.length || axisGiven >= d.length) return false;   // NodeLowering names the bad axis
+        int a = (int) Math.floorMod(axisGiven, d.length), b = directBoundedAxis(ins.get(0).name());
+        if (b <= a || Arrays.stream(d, 0, b).reduce(1, (x, y) -> x * y) == 1) return false;
+        int q = ins.get(1).shape().length, rank = d.length, j = b - 1 + q;   // j: the bounded axis of ONNX's output
+        long[] front = new long[rank];
+        front[0] = b;
+        for (int k = 1; k < rank; k++) front[k] = k <= b ? k - 1 : k;
+        String out = node.outputs().get(0), name = node.name().isEmpty() ? out : node.name();
+        String moved = fresh(out + "_bounded_first"), gathered = j == 0 ? out : fresh(out + "_gathered");
+        node(new OnnxModel.Node(name + "/bounded_first", "Transpose", "", List.of(ins.get(0).name()), List.of(moved),
+                Map.of("perm", new OnnxModel.Attribute("perm", OnnxModel.Attribute.INTS, front))), index, opset);
+        node(new OnnxModel.Node(j == 0 ? name : name + "/gather", "Gather", "", List.of(moved, ins.get(1).name()), List.of(gathered),
+                Map.of("axis", new OnnxModel.Attribute("axis", OnnxModel.Attribute.INT, (long) a + 1))), index, opset);
+        if (j == 0) return true;
+        long[] back = new long[rank - 1 + q];
+        for (int k = 0; k < back.length; k++) back[k] = k < j ? k + 1 : k == j ? 0 : k;
+        node(new OnnxModel.Node(name, "Transpose", "", List.of(gathered), List.of(out),
+                Map.of("perm", new OnnxModel.Attribute("perm", OnnxModel.Attribute.INTS, back))), index, opset);
+        return true;
+    }
+
+    /** The bounded axis of {@code name} where a scheduled data-dependent op outputs it ({@link #boundedAxis}), else -1. */
+    private int directBoundedAxis(String name) {
+        for (ConcatInPlace.Scheduled s : schedule)
+            if (s.op().outputs().stream().anyMatch(v -> v.name().equals(name))) return boundedAxis(s.name(), s.op(), name, values.get(name).shape());
+        return -1;
     }
 
     /**

@@ -1,9 +1,11 @@
 package org.arenaplan.ops;
 
+import org.arenaplan.device.KernelArg;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
+import org.arenaplan.ir.BoundedFlows;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
@@ -81,9 +83,9 @@ final class ReductionOps implements OpFamily {
                         .lower((op, l) -> List.of(cumulative(op, l, 1))).onnx(CUMPROD, 26, ReductionOps::importCumulative).build(),
                 OpDefinition.op(TOP_K, 1, 1).outputs(2, 2).attrs(AttrSpec.axis("axis", -1), AttrSpec.requiredInteger("k", 0, Long.MAX_VALUE),
                                 AttrSpec.integer("largest", 1, 0, 1), AttrSpec.integer("sorted", 1, 0, 1))
-                        .shapes(ReductionOps::topKShape).kernels(Kernels.TOPK)
+                        .shapes(ReductionOps::topKShape).kernels(Kernels.TOPK).carries(BoundedFlows::topK)
                         .doc("outputs Values and Indices (int64): the k largest (or smallest) along axis, sorted, equal values by lower index; "
-                                + "f32, f16, bf16 and integer types")
+                                + "f32, f16, bf16 and integer types; a bounded X along axis: its actual values only, k above their count an error")
                         .lower((op, l) -> List.of(topK(op, l))).onnx(ReductionOps::importTopK).build());
     }
 
@@ -258,7 +260,10 @@ final class ReductionOps implements OpFamily {
         long[] a = around(xs, axis(op, at.integer("axis"), xs.length));
         long k = at.integer("k");
         if (k > a[1] || l.elements(v) != a[0] * k * a[2]) throw fail(op, "Values '" + v + "' must hold " + a[0] * k * a[2] + " elements for k = " + k);
-        return l.call(op, Kernels.TOPK, List.of(l.read(x), l.write(v), l.write(i)), new long[]{a[0], a[1], a[2], k, at.integer("largest"), t.onnxCode(), t.bytes()});
+        org.arenaplan.ir.Graph.Bounded b = l.bounded(x);   // bounded along axis (ir.BoundedFlows.topK): the kernel ranks the actual values only
+        List<KernelArg> args = b == null || b.axis() != axis(op, at.integer("axis"), xs.length) ? List.of(l.read(x), l.write(v), l.write(i))
+                : List.of(l.read(x), l.read(b.extent()), l.write(v), l.write(i));
+        return l.call(op, Kernels.TOPK, args, new long[]{a[0], a[1], a[2], k, at.integer("largest"), t.onnxCode(), t.bytes()});
     }
 
     // ---- ONNX ----

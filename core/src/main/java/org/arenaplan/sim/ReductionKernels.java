@@ -49,7 +49,7 @@ final class ReductionKernels {
                 return () -> einsum(c, t);
             }
             case Kernels.TOPK: {
-                SimKernels.need(c, 3, 7);
+                SimKernels.need(c, c.pointers().size() == 4 ? 4 : 3, 7);
                 DType t = SimKernels.dtype(c, 5);
                 if (t == DType.F64 || t.bytes() != c.intArg(6)) throw new DeviceException("'" + c.label() + "': topk does not compute " + t.jsonName());
                 return () -> topk(c, t);
@@ -148,8 +148,11 @@ final class ReductionKernels {
     static void topk(KernelCall c, DType t) {
         int outer = i(c, 0), n = i(c, 1), inner = i(c, 2), k = i(c, 3);
         boolean largest = c.intArg(4) == 1;
-        int es = t.bytes();
-        ByteBuffer x = SimKernels.in(c, 0), values = SimKernels.out(c, 1), indices = SimKernels.out(c, 2);
+        int es = t.bytes(), vArg = c.pointers().size() - 2;
+        ByteBuffer x = SimKernels.in(c, 0), values = SimKernels.out(c, vArg), indices = SimKernels.out(c, vArg + 1);
+        if (vArg == 2) {   // x bounded along the axis: its actual values only
+            n = (int) org.arenaplan.device.TopKExtent.check(c, SimKernels.in(c, 1).getLong(0));
+        }
         for (int o = 0; o < outer; o++) {
             for (int q = 0; q < inner; q++) {
                 int base = o * n * inner + q;
@@ -167,8 +170,8 @@ final class ReductionKernels {
                 }
             }
         }
-        SimKernels.store(c, 1, values);
-        SimKernels.store(c, 2, indices);
+        SimKernels.store(c, vArg, values);
+        SimKernels.store(c, vArg + 1, indices);
     }
 
     /** Ops the reduce kernel computes in 64-bit integers on integer types (the others in double, truncated). */

@@ -128,6 +128,29 @@ class BoundedReadersTest {
     }
 
     /**
+     * {@code x.nonzero().T[i]} as both torch.onnx exporters write it: Gather of NonZero's [rank, n]
+     * itself along axis 0, by a scalar (the first coordinates, [n]) and by [2] (the third and first,
+     * [2, n]); some, none and all non-zero. Refused before: "the bounded axis of data [3, 12] (1)
+     * ... has axes of more than one element before it" (gathered in place the rows would lie apart).
+     */
+    @Test
+    void gatherOfNonZeroRowsAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(13).input("x", 2L, 3L, 2L).scalar("zero", 0).ints("rows", 2, 0)
+                .node("nz", "NonZero", List.of("x"), List.of("y"))
+                .node("first", "Gather", List.of("y", "zero"), List.of("i0"), "axis", 0L)
+                .node("two", "Gather", List.of("y", "rows"), List.of("i20"), "axis", 0L)
+                .outputOfType(OnnxDTypes.INT64, "i0").outputOfType(OnnxDTypes.INT64, "i20");
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, 0, 1.5f, 0, 0, 3, 0, 0, -2, 0, 0, 0, 7)));
+        assertThat(got.get("i0").longs()).containsExactly(0, 0, 1, 1);
+        assertThat(got.get("i20").shape()).containsExactly(2, 4);
+        assertThat(got.get("i20").longs()).containsExactly(1, 0, 1, 1, 0, 0, 1, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, new float[12])));
+        float[] ones = new float[12];
+        java.util.Arrays.fill(ones, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, ones)));
+    }
+
+    /**
      * torch.nonzero(x, as_tuple=True) as torch.onnx exports it: NonZero, Transpose to [n, 3], Split
      * along axis 1 into three [n, 1], Squeeze each to [n] (some, none and all non-zero); refused
      * before Split carried a bounded tensor.
@@ -147,6 +170,56 @@ class BoundedReadersTest {
         float[] ones = new float[12];
         java.util.Arrays.fill(ones, 1);
         agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, ones)));
+    }
+
+    /**
+     * TopK of a boolean-mask selection as torch.onnx exports {@code x[x > t].topk(3)} and
+     * {@code r[s > 0].topk(2, dim=1)}: NonZero, Transpose, GatherND, then TopK along the bounded axis
+     * (largest and smallest, k = 3: the kernel ranks the n actual values only, not the tail's zeros,
+     * which would outrank the negative ones; ties by lower index) and along the other axis of the
+     * selected rows (bounded along the same axis); all selected. Fewer than k selected: ONNX Runtime
+     * fails the run, and so does every mode here, naming k and the count. Refused before ("TopK does
+     * not read a bounded tensor").
+     */
+    @Test
+    void topKOfABoundedTensorAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(17).input("x", 8L).input("s", 5L).input("r", 5L, 4L).floats("thr", -2.5f).floats("zero", 0f).ints("k3", 3).ints("k2", 2)
+                .node("gt", "Greater", List.of("x", "thr"), List.of("mask"))
+                .node("nz", "NonZero", List.of("mask"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
+                .node("top", "TopK", List.of("sel", "k3"), List.of("v", "vi"))
+                .node("low", "TopK", List.of("sel", "k3"), List.of("lv", "li"), "largest", 0L)
+                .node("pos", "Greater", List.of("s", "zero"), List.of("rowMask"))
+                .node("nz2", "NonZero", List.of("rowMask"), List.of("ri"))
+                .node("tr2", "Transpose", List.of("ri"), List.of("rt"), "perm", new long[]{1, 0})
+                .node("gn2", "GatherND", List.of("r", "rt"), List.of("rows"))
+                .node("rtop", "TopK", List.of("rows", "k2"), List.of("rv", "rvi"), "axis", 1L)
+                .outputOfType(OnnxDTypes.FLOAT, "v").outputOfType(OnnxDTypes.INT64, "vi").outputOfType(OnnxDTypes.FLOAT, "lv").outputOfType(OnnxDTypes.INT64, "li")
+                .outputOfType(OnnxDTypes.FLOAT, "rv").outputOfType(OnnxDTypes.INT64, "rvi");
+        TensorValue r = TensorValue.ofFloats(new long[]{5, 4}, 1, 4, 4, 2, 5, 6, 7, 8, 9, 9, 9, 9, 3, 1, 2, 0, -1, -2, -3, -4);
+        TensorValue s = TensorValue.ofFloats(new long[]{5}, 1, -1, 2, 3, 1);
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{8}, -1, -7, -2, -1, -9, -2, -3, -1), "s", s, "r", r));
+        assertThat(got.get("v").floats()).containsExactly(-1, -1, -1);     // selected -1, -2, -1, -2, -1: ties by lower index
+        assertThat(got.get("vi").longs()).containsExactly(0, 2, 4);
+        assertThat(got.get("lv").floats()).containsExactly(-2, -2, -1);
+        assertThat(got.get("rv").shape()).containsExactly(4, 2);
+        assertThat(got.get("rvi").longs()).containsExactly(1, 2, 0, 1, 0, 2, 0, 1);
+        float[] all = {3, 1, 4, 1, 5, 9, 2, 6};
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{8}, all), "s", TensorValue.ofFloats(new long[]{5}, 1, 1, 1, 1, 1), "r", r));
+        // two selected, k = 3: ONNX Runtime fails the run; so does every mode here
+        Map<String, TensorValue> two = feed("x", TensorValue.ofFloats(new long[]{8}, -9, 1, -9, -9, 2, -9, -9, -9), "s", s, "r", r);
+        assertThatThrownBy(() -> OrtOracle.run(m.bytes(), two)).hasMessageContaining("k argument [3] should not be greater than specified axis dim value [2]");
+        Path file = dir.resolve("topk.onnx");
+        Files.write(file, m.bytes());
+        var plan = org.arenaplan.plan.ArenaPlanner.plan(OnnxImporter.load(file, Map.of()));
+        for (org.arenaplan.exec.Mode mode : org.arenaplan.exec.Mode.values())
+            try (org.arenaplan.device.Device device = org.arenaplan.device.Devices.open("sim", org.arenaplan.device.DeviceOptions.DEFAULT).device()) {
+                assertThatThrownBy(() -> org.arenaplan.exec.Executors.run(plan, device, List.of(mode), 1, two, 1)).as(mode.toString())
+                        .isInstanceOf(org.arenaplan.device.DataException.class)
+                        .hasMessage("'top': TopK: k = 3 is more than the 2 values along its axis in this run (the runtime extent of its bounded input X); "
+                                + "ONNX TopK takes k of at most the axis's extent");
+            }
     }
 
     /**
@@ -317,6 +390,28 @@ class BoundedReadersTest {
                 .node("e", "Expand", List.of("w", "s"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y").bytes());
         assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).hasMessageContaining("op 'e' (ExpandAs, position 2) reads 'u'")
                 .hasMessageContaining("X [6] is not bounded, so its shape need not be Y's actual one").satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
+
+    /**
+     * {@code y = x.clone(); y[m] = 2.5} as the dynamo exporter writes it: ScatterND of x at
+     * Transpose(NonZero(m)) by Expand(2.5, ReduceSum(Cast(Reshape(m, [-1])))), a count computed at
+     * run time. With m given at import that count is this run's (4) where the indices stay at their
+     * bound (12): refused naming the bounded input and its bound, not only "updates [4] must be [12]"
+     * as before, which read as a fault of the file. (Not run: ScatterND's kernel would apply the tail's
+     * zero index tuples too, and nothing ties the Expand's count to NonZero's extent.)
+     */
+    @Test
+    void aMaskSetitemOfTheDynamoExporterIsRefusedNamingTheBoundedInput() throws Exception {
+        Path file = dir.resolve("setitem.onnx");
+        Files.write(file, new TinyOnnx().opset(18).input("x", 3L, 4L).input(OnnxDTypes.BOOL, "m", 3L, 4L).floats("v", 2.5f).ints("flat", -1)
+                .node("nz", "NonZero", List.of("m"), List.of("i")).node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("mf", "Reshape", List.of("m", "flat"), List.of("m1")).node("c", "Cast", List.of("m1"), List.of("mi"), "to", 7L)
+                .node("count", "ReduceSum", List.of("mi"), List.of("n")).node("e", "Expand", List.of("v", "n"), List.of("u"))
+                .node("put", "ScatterND", List.of("x", "t", "u"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y").bytes());
+        TensorValue m = TensorValue.ofLongs(DType.BOOL, new long[]{3, 4}, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0);
+        assertThatThrownBy(() -> OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withInputValues(Map.of("m", m)))).isInstanceOf(OnnxException.class)
+                .hasMessageEndingWith("node 'put' (ScatterND, #6, opset 18): updates [4] must be [12] (inputs x[3, 4], t[12, 2], u[4]); "
+                        + "'t' is computed from a data-dependent output of node 'nz' and held at its upper bound [12, 2], its actual extent known only after that kernel runs");
     }
 
     /** Dropout-12's mask is made at import as a constant of its input's shape: for a bounded input, the upper bound's, where ONNX gives the actual one (was a [6] mask for [n] rows). */

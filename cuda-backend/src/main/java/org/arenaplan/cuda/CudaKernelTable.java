@@ -101,7 +101,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.REDUCE, new Spec(2, -1, i -> product(i, 5, (int) i[3]))),
             Map.entry(Kernels.NORMALIZE, new Spec(6, -1, i -> product(i, 7, (int) i[5]), i -> 1 | i[1] << 1 | i[2] << 2 | 8 | i[3] << 4 | i[4] << 5)),
             Map.entry(Kernels.CUMSUM, new Spec(2, -1, i -> i[0] * i[2])),
-            Map.entry(Kernels.TOPK, new Spec(3, -1, i -> i[0] * i[2])),
+            Map.entry(Kernels.TOPK, new Spec(4, 1, i -> i[0] * i[2])),                       // extent optional: x bounded along the axis
             Map.entry(Kernels.NLL_LOSS, new Spec(5, -1, i -> i[4] == 0 ? i[1] * i[3] : 1, i -> 3 | i[7] << 2 | 8 | i[8] << 4)),
             Map.entry(Kernels.EINSUM, new Spec(3, 1, i -> product(i, 4, (int) i[3]))),
             Map.entry(Kernels.DFT, new Spec(3, 1, i -> i[0] * i[7] * i[5] * i[2])),

@@ -988,7 +988,7 @@ class KernelEmulationTest {
     /**
      * normalize (layer norm with scale and bias, its InvStdDev output, mean-variance over axes 0
      * and 2 of [2, 3, 4], L1 and L2 along an axis), cumsum (every exclusive/reverse pair, sum and product; f32,
-     * int32, f64), topk (largest and smallest with ties; the Indices output) and nll_loss (softmax
+     * int32, f64), topk (largest and smallest with ties; the Indices output; x bounded along the axis) and nll_loss (softmax
      * cross-entropy with weights and an ignored target, mean; per sample with log_prob).
      */
     private static List<Case> normalizationCases() {
@@ -1037,6 +1037,11 @@ class KernelEmulationTest {
         for (int largest = 0; largest <= 1; largest++) {
             c.add(new Case(Kernels.TOPK, List.of(ties, TensorValue.ofDoubles(DType.F32, null, new double[18])), DType.I64, 18,
                     new long[] {3, 7, 2, 3, largest, DType.F32.onnxCode(), 4}, new double[0], 0));
+        }
+        // topk of x bounded along the axis ([1, 21, 2] holding 9 actual values per lane: the tail's 12 are not ranked)
+        for (int largest = 0; largest <= 1; largest++) {
+            c.add(new Case(Kernels.TOPK, List.of(ties, TensorValue.ofLongs(DType.I64, null, 9), TensorValue.ofDoubles(DType.F32, null, new double[8])), DType.I64, 8,
+                    new long[] {1, 21, 2, 4, largest, DType.F32.onnxCode(), 4}, new double[0], 0));
         }
         // topk over uint64 (values across 2^63: ordered unsigned) and int64 beyond 2^53 (ordered exactly, not as doubles)
         for (DType t : new DType[] {DType.U64, DType.I64}) {
