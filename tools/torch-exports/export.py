@@ -3,7 +3,8 @@
 beside them as references, in the layout of ../shared/models/real, for check.py to run on arenaplan.
 
 For every model and exporter this writes into OUT:
-  NAME_EXP.onnx, NAME_EXP_input_K.pb (graph-input order), NAME_EXP_output_K.pb (ONNX Runtime 1.30, CPU),
+  NAME_EXP.onnx, NAME_EXP_input_K.pb (graph-input order), NAME_EXP_output_K.pb (ONNX Runtime 1.30, CPU, without
+  its Pad_Fusion rewrite, which changes Pad(0) + MaxPool),
   NAME_EXP.meta.json (file, opset, exporter, inputs {name: {file, shape, dtype}}, outputs [{name, file, ...}], ops)
 where EXP is tsNN (TorchScript exporter, dynamo=False, opset NN) or dynamoNN (dynamo=True, opset NN).
 A model an exporter cannot export is reported on one line and skipped.
@@ -51,11 +52,12 @@ def export(name, exporter, out):
     with torch.no_grad(), _quiet():
         torch.onnx.export(module, inputs, f, opset_version=opset, dynamo=dynamo, input_names=names,
                           output_names=[f"output_{k}" for k in range(n_out)])
-    session = ort.InferenceSession(f, providers=["CPUExecutionProvider"])
+    # Pad_Fusion folds a Pad of zeros into MaxPool's pads, where padding never wins (BiT's 'SAME' pooling)
+    session = ort.InferenceSession(f, providers=["CPUExecutionProvider"], disabled_optimizers=["Pad_Fusion"])
     given = dict(zip(names, inputs))
     meta = {"name": tag, "file": tag + ".onnx", "opset": opset,
             "exporter": f"torch.onnx {'dynamo' if dynamo else 'TorchScript'} (dynamo={dynamo}), torch {torch.__version__}",
-            "reference": f"onnxruntime {ort.__version__} CPU", "inputs": {}, "outputs": []}
+            "reference": f"onnxruntime {ort.__version__} CPU, Pad_Fusion off", "inputs": {}, "outputs": []}
     feed = {}
     for k, i in enumerate(session.get_inputs()):    # an exporter drops inputs the graph does not read
         a = given[i.name].numpy()

@@ -140,6 +140,16 @@ def _whisper_encoder():
         (torch.randn(1, 16, 64, generator=_gen(2)),), ["input_features"]
 
 
+def _bit():
+    """Hugging Face's BiT: weight-standardised convolutions, GroupNorm, and 'SAME' padding computed at run time,
+    exported as Pad (zeros) + MaxPool: the pattern ONNX Runtime's Pad_Fusion rewrite changes (export.py)."""
+    import transformers
+    torch.manual_seed(0)
+    cfg = transformers.BitConfig(hidden_sizes=[128, 128, 128, 128], depths=[1, 1, 1, 1], embedding_size=32)
+    return Flat(transformers.BitModel(cfg), ["pixel_values"], return_dict=False), \
+        (torch.randn(1, 3, 64, 64, generator=_gen(0)),), ["pixel_values"]
+
+
 # ---- torch.nn ----
 
 class _Recurrent(nn.Module):
@@ -179,6 +189,7 @@ MODELS["vit_small"] = ("vision", _vit_small)
 MODELS.update({n: ("vision", _segmentation(n)) for n in ("fcn_resnet50", "deeplabv3_mobilenet_v3_large",
                                                          "lraspp_mobilenet_v3_large")})
 MODELS.update({n: ("vision", _video(n)) for n in ("r3d_18", "mc3_18")})
+MODELS["bit"] = ("vision", _bit)
 MODELS.update({
     "bert": ("text", _text("BertModel", "BertConfig", _H)),
     "distilbert": ("text", _text("DistilBertModel", "DistilBertConfig",

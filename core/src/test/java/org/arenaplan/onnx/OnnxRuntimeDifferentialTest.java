@@ -72,6 +72,25 @@ class OnnxRuntimeDifferentialTest {
         agree(m, Map.of("x", new long[]{2, 4, 9, 9}));
     }
 
+    /**
+     * Pad with zeros, then MaxPool: the 'SAME' padding Hugging Face's BiT (and timm's) computes at run time and PyTorch
+     * exports as Pad + MaxPool. A window over the padding and negative values takes 0, the padded value. ONNX Runtime's
+     * graph optimizations fuse such a Pad into MaxPool's pads, whose padding never wins, and return the negative value:
+     * the oracle runs without them (OrtOracle); with them this test fails on every window at the padded border.
+     */
+    @Test
+    void zeroPadThenMaxPoolTakesThePaddedZero() throws Exception {
+        float[] x = new float[2 * 5 * 5];
+        for (int i = 0; i < x.length; i++) x[i] = -0.5f - 0.01f * i;   // every value negative
+        TinyOnnx m = new TinyOnnx().opset(18).input("x", 1L, 2L, 5L, 5L).ints("pads", 0, 0, 1, 1, 0, 0, 1, 1).floats("zero", 0f).output("y")
+                .node("pad", "Pad", List.of("x", "pads", "zero"), List.of("p"), "mode", "constant")
+                .node("pool", "MaxPool", List.of("p"), List.of("y"), "kernel_shape", new long[]{3, 3}, "strides", new long[]{2, 2});
+        OnnxOpRuns.agree(dir, m, Map.of("x", TensorValue.ofFloats(new long[]{1, 2, 5, 5}, x)), 0, 0);
+        float[] y = OnnxOpRuns.run(dir, m, Map.of("x", TensorValue.ofFloats(new long[]{1, 2, 5, 5}, x))).get("y").floats();
+        assertThat(y[0]).isEqualTo(0f);           // window over rows and columns -1..1 of x: the padding wins
+        assertThat(y[4]).isEqualTo(x[5 + 1]);     // window over rows and columns 1..3: no padding; x decreases, so x[1][1]
+    }
+
     @Test
     void smallCnnWithEveryLayerKind() throws Exception {
         TinyOnnx m = new TinyOnnx().input("x", 1L, 3L, 16L, 16L)
