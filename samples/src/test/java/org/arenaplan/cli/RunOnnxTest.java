@@ -60,6 +60,30 @@ class RunOnnxTest {
     }
 
     /**
+     * A reference whose every element lies within atol would be matched by an output of zeros: the
+     * match is printed, then a note says the comparison tests little (exports with random weights
+     * can give such outputs). Not printed once an element is larger, nor with a smaller --atol.
+     */
+    @Test
+    void aReferenceWithinAtolEverywhereIsNotedAsTestingLittle() throws Exception {
+        Path model = twoOutputs();
+        Path x = dir.resolve("x.pb"), outs = dir.resolve("outs");
+        OnnxTensorFile.write(x, "x", org.arenaplan.ir.TensorValue.ofFloats(new long[]{2, 3}, new float[]{1e-7f, -2e-6f, 3e-6f, 0f, 4e-6f, -1f}));
+        Cli first = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", "x=" + x, "--output", outs.toString());
+        assertThat(first.code()).as(first.toString()).isZero();
+        Cli small = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", "x=" + x,
+                "--expect", "y1=" + outs.resolve("y1.pb"), "--expect", "y2=" + outs.resolve("y2.pb"));
+        assertThat(small.code()).as(small.toString()).isZero();
+        assertThat(small.out()).contains(": matches (output 'y1', ").contains(": matches (output 'y2', ")
+                .contains("note: reference " + outs.resolve("y1.pb") + ": every element of output 'y1' lies within atol (largest |r| 4.00e-06 <= atol 1.00e-05), so an output of zeros would match it too")
+                .doesNotContain("of output 'y2' lies within atol");
+        Cli strict = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", "x=" + x,
+                "--expect", "y1=" + outs.resolve("y1.pb"), "--atol", "1e-6");
+        assertThat(strict.code()).as(strict.toString()).isZero();
+        assertThat(strict.out()).contains(": matches (output 'y1', ").doesNotContain("lies within atol");
+    }
+
+    /**
      * review19: --expect compared a data-dependent output (NonZero's, planned at its upper bound [2, 6])
      * against the planned shape, not the actual one the run copies out ([2, 3]), so a right answer was NO.
      */
