@@ -281,7 +281,7 @@ final class CapacitySearch {
         offset[b] = o;
         solution[b] = o;   // the last write on the successful path is the answer
         long top = o + p.alignedSize(b);
-        ranks.placed(b, p.alignedSize(b));
+        ranks.placed(b);
         boolean raisedFit = true;
         for (int j : conflicts[b]) {
             if (offset[j] == UNPLACED && lowest[j] < top) {
@@ -307,7 +307,7 @@ final class CapacitySearch {
     private void unplace(int b, int lowestMark, int floorMark) {
         floorLog.restore(floor, floorMark);
         lowestLog.restore(lowest, lowestMark);
-        ranks.unplaced(b, p.alignedSize(b));
+        ranks.unplaced(b);
         for (int s = time.first[b]; s < time.end[b]; s++) {
             remaining[s] += p.alignedSize(b);
             unplacedIn[s]++;   // b still sits right past the unplaced members: nested placements were undone first

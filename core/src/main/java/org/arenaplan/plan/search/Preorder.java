@@ -16,10 +16,14 @@ import java.util.List;
  * their T was last read, and sorts nothing: W and A never change, so they are ranked once
  * ({@link #byWidthThenArea}, {@link #byAreaThenWidth}: equal keys, equal rank); T is kept per
  * buffer with the time it was read, and read again, off a tree of the unplaced bytes per section
- * (O(log sections) per read and per placement), only when a buffer overlapping it was placed
- * since ({@link #placed}): nothing else changes the bytes unplaced in its lifetime. (An
- * unplacement needs no mark: every T read while that buffer was placed belongs to a part ranked
- * below its placement, whose ranks {@link #restore} gave back before the search took it away.)
+ * (O(log sections) per read), only when a buffer overlapping it was placed since: nothing else
+ * changes the bytes unplaced in its lifetime. Placements reach the tree and mark the buffers
+ * they overlap only when a part is ranked ({@link #placed} stacks them; O(log sections + its
+ * conflicts) each then): a placement taken back before any ranking ({@link #unplaced}) costs
+ * nothing and marks nothing, since no T was read while it stood and the bytes unplaced are back
+ * as they were. (An unplacement needs no mark either way: every T read while that buffer was
+ * placed belongs to a part ranked below its placement, whose ranks {@link #restore} gave back
+ * before the search took it away.)
  * {@link #precedes} then compares the keys themselves, which orders any two buffers of a part
  * exactly as their positions in the part sorted by the preorder would: the preorder is a total
  * order (the index breaks every tie), and T of every buffer of a part equals its value at the
@@ -30,6 +34,7 @@ final class Preorder {
     /** The preorders, in the order restarts rotate through them. */
     static final List<String> NAMES = List.of("WAT", "TAW", "TWA");
 
+    private final Problem p;
     private final Timeline time;
     private final int[][] conflicts;
     private final RangeAddMax unplacedBytes;
@@ -41,18 +46,23 @@ final class Preorder {
     private final long[] readAt;
     /** When a buffer overlapping each buffer was last placed (a {@link #clock} value). */
     private final long[] touchedAt;
-    /** Counts placements. */
+    /** Counts the rankings that brought placements to the tree. */
     private long clock;
+    /** Placements not yet in the tree nor marked, the latest last (the search's path below the last ranking). */
+    private int[] pending = new int[64];
+    private int pendingCount;
     private final UndoLog mostLog = new UndoLog();
     private final UndoLog readAtLog = new UndoLog();
-    /** Which of {@link #NAMES} is in use. */
-    private int current;
+    /** Whether T is the first key (TAW, TWA) rather than the last (WAT), and the static ranks used with it. */
+    private boolean mostFirst;
+    private int[] staticRank;
 
     /**
      * @param conflicts     each buffer's conflicts, every buffer overlapping it in time among them
      * @param unplacedBytes aligned bytes live in each section, none placed yet; read, not kept
      */
     Preorder(Problem p, Timeline time, int[] active, int[][] conflicts, long[] unplacedBytes) {
+        this.p = p;
         this.time = time;
         this.conflicts = conflicts;
         this.unplacedBytes = new RangeAddMax(unplacedBytes);
@@ -64,6 +74,7 @@ final class Preorder {
         Comparator<Integer> area = Comparator.comparingDouble(i -> -(double) p.alignedSize(i) * (p.upper(i) - p.lower(i)));
         this.byWidthThenArea = denseRanks(p.size(), active, width.thenComparing(area));
         this.byAreaThenWidth = denseRanks(p.size(), active, area.thenComparing(width));
+        use(NAMES.get(0));
     }
 
     private static int[] denseRanks(int n, int[] active, Comparator<Integer> cmp) {
@@ -77,20 +88,24 @@ final class Preorder {
 
     /** Switches to one of {@link #NAMES}; the parts are then ranked afresh. */
     void use(String preorder) {
-        current = NAMES.indexOf(preorder);
-        if (current < 0) throw new IllegalArgumentException("unknown preorder " + preorder);
+        switch (preorder) {
+            case "WAT" -> { mostFirst = false; staticRank = byWidthThenArea; }
+            case "TAW" -> { mostFirst = true; staticRank = byAreaThenWidth; }
+            case "TWA" -> { mostFirst = true; staticRank = byWidthThenArea; }
+            default -> throw new IllegalArgumentException("unknown preorder " + preorder);
+        }
     }
 
-    /** Buffer b (aligned {@code bytes}) was placed: its bytes no longer count as unplaced in its sections. */
-    void placed(int b, long bytes) {
-        unplacedBytes.add(time.first[b], time.end[b], -bytes);
-        clock++;
-        for (int j : conflicts[b]) touchedAt[j] = clock;
+    /** Buffer b was placed: its bytes no longer count as unplaced in its sections. */
+    void placed(int b) {
+        if (pendingCount == pending.length) pending = Arrays.copyOf(pending, 2 * pendingCount);
+        pending[pendingCount++] = b;
     }
 
-    /** Undoes {@link #placed}. */
-    void unplaced(int b, long bytes) {
-        unplacedBytes.add(time.first[b], time.end[b], bytes);
+    /** Undoes {@link #placed} of b, the latest placement not undone yet. */
+    void unplaced(int b) {
+        if (pendingCount > 0) pendingCount--;   // b itself: never reached the tree
+        else unplacedBytes.add(time.first[b], time.end[b], p.alignedSize(b));
     }
 
     /**
@@ -98,6 +113,15 @@ final class Preorder {
      * now; returns a mark for {@link #restore}.
      */
     int rank(int[] buffers, int count) {
+        if (pendingCount > 0) {
+            clock++;
+            for (int i = 0; i < pendingCount; i++) {
+                int b = pending[i];
+                unplacedBytes.add(time.first[b], time.end[b], -p.alignedSize(b));
+                for (int j : conflicts[b]) touchedAt[j] = clock;
+            }
+            pendingCount = 0;
+        }
         int mark = mostLog.mark();
         for (int k = 0; k < count; k++) {
             int b = buffers[k];
@@ -117,15 +141,9 @@ final class Preorder {
 
     /** Whether a comes before b in the preorder; both ranked in the same {@link #rank} call. */
     boolean precedes(int a, int b) {
-        int c = switch (current) {
-            case 0 -> chain(Integer.compare(byWidthThenArea[a], byWidthThenArea[b]), Long.compare(most[b], most[a]));   // WAT
-            case 1 -> chain(Long.compare(most[b], most[a]), Integer.compare(byAreaThenWidth[a], byAreaThenWidth[b]));   // TAW
-            default -> chain(Long.compare(most[b], most[a]), Integer.compare(byWidthThenArea[a], byWidthThenArea[b]));  // TWA
-        };
-        return c != 0 ? c < 0 : a < b;
-    }
-
-    private static int chain(int first, int second) {
-        return first != 0 ? first : second;
+        if (mostFirst && most[a] != most[b]) return most[a] > most[b];
+        if (staticRank[a] != staticRank[b]) return staticRank[a] < staticRank[b];
+        if (!mostFirst && most[a] != most[b]) return most[a] > most[b];
+        return a < b;
     }
 }

@@ -48,7 +48,7 @@ class PreorderTest {
                     Frame f = stack.pop();
                     if (f.part() != null) ranks.restore(f.mark());
                     move(p, in.time, unplaced, f.placed(), 1);
-                    ranks.unplaced(f.placed(), p.alignedSize(f.placed()));
+                    ranks.unplaced(f.placed());
                     placed[f.placed()] = false;
                     for (Frame e : stack) {
                         if (e.part() == null) continue;
@@ -61,7 +61,7 @@ class PreorderTest {
                 int b = free.remove(r.nextInt(free.size()));
                 placed[b] = true;
                 move(p, in.time, unplaced, b, -1);
-                ranks.placed(b, p.alignedSize(b));
+                ranks.placed(b);
                 Frame f;
                 if (!free.isEmpty() && r.nextBoolean()) {
                     java.util.Collections.shuffle(free, r);
