@@ -27,8 +27,9 @@ import org.arenaplan.plan.search.CapacityProbes;
  * limit passes first (then the probes stop there and the smallest arena found so far stands).
  *
  * <p>Cost: building the search tables once (O(n + overlapping pairs + buffer-section pairs)),
- * plus at most {@link #nodeLimit} nodes; a node costs about O(n + sections) (more where a
- * placement splits the timeline and the rest is ranked again), which is why the limit falls as
+ * plus at most {@link #nodeLimit} nodes; a node costs about O(n + sections) (where a placement
+ * splits the timeline the pieces are ranked again, O(n + d log sections) for d buffers
+ * overlapping what was placed since the last ranking: {@code Preorder}), which is why the limit falls as
  * 1/n: {@value #NODE_LIMIT} nodes up to 400 buffers, {@value #NODE_WORK} / n above (8,000 at
  * 1,000 buffers, 4,000 at 2,000), still twice the n nodes of a search that never backtracks.
  * Where it closes the gap it mostly needs n nodes (every ONNX export measured but swin3d_t).
@@ -36,7 +37,9 @@ import org.arenaplan.plan.search.CapacityProbes;
  * ends at its limit took 0.3-0.6 s of process CPU at 1,000-2,000 buffers (wide traces, warm
  * JVM; up to 1.1 s in a fresh one, JIT included) and added 0.1-0.6 s of planning wall time to
  * swin3d_t (364-406 buffers) and MiniMalloc's A and E; on resnet50 (1,042 buffers, closed in
- * 1,042 nodes) {@code plan}'s planning time went from 0.4-0.6 s to 1.4-2.1 s. A probe without
+ * 1,042 nodes) {@code plan}'s planning time went from 0.4-0.6 s to 1.4-2.1 s while every piece
+ * was sorted afresh at every split; ranking pieces incrementally took the step to about half of
+ * that time ({@code ExactFinishBench}, docs/search.md). A probe without
  * slack (every instant at the capacity) allocates the perfect-packing tables, 40 to 56 MiB.
  */
 public final class ExactFinish {
