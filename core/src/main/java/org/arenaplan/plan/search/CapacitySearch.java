@@ -26,8 +26,9 @@ import java.util.stream.IntStream;
  *   <li>When a placement leaves a time boundary no unplaced buffer crosses, the part splits
  *       there: the pieces no longer interact, so each is solved on its own and a failing piece
  *       fails the node at once. Each piece is ranked afresh by the preorder, with the bytes
- *       still unplaced (this is what solves MiniMalloc's E and I quickly). Not done with extra
- *       conflicts, which link buffers across any boundary.</li>
+ *       still unplaced (this is what solves MiniMalloc's E and I quickly), without sorting it
+ *       ({@link Preorder}). Not done with extra conflicts, which link buffers across any
+ *       boundary.</li>
  *   <li>No slack (every section holds exactly the capacity in live bytes, as in perfect
  *       packings): {@link PerfectFill}'s bottom-left fill decides instead of the steps above, as
  *       a {@link PerfectPortfolio} of such searches on several threads (one per processor, at
