@@ -13,23 +13,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code best}'s last step ({@link ExactFinish}): where it runs, what it finds, and that it is deterministic. */
 class ExactFinishTest {
-    /** Six buffers on which every heuristic of best ends at 23 B, one above the lower bound (found by a seeded random sweep). */
-    private static Object[][] gapRows() {
-        return new Object[][]{
-                buf("b0", 3, 3, 4), buf("b1", 7, 1, 4), buf("b2", 8, 5, 7),
-                buf("b3", 7, 2, 6), buf("b4", 5, 3, 6), buf("b5", 5, 4, 5)};
-    }
-
     /** The six buffers, then 1-byte buffers each alone in time after them, up to {@code buffers} in all. */
     private static Problem padded(int buffers) {
-        List<Object[]> rows = new ArrayList<>(List.of(gapRows()));
+        List<Object[]> rows = new ArrayList<>(List.of(Fixtures.heuristicsGapRows()));
         for (int i = rows.size(); i < buffers; i++) rows.add(buf("pad" + i, 1, 10 + i, 11 + i));
         return Fixtures.problem(1, rows.toArray(Object[][]::new));
     }
 
     @Test
     void bestReachesTheLowerBoundWhereEveryHeuristicLeavesAGap() {
-        Problem p = Fixtures.problem(1, gapRows());
+        Problem p = Fixtures.problem(1, Fixtures.heuristicsGapRows());
         assertThat(p.lowerBound()).isEqualTo(22);
         assertThat(BestPlanner.heuristicsOnly().place(p).arenaBytes()).as("the heuristics alone").isEqualTo(23);
         Placement best = Planners.byName("best").place(p);
@@ -73,7 +66,7 @@ class ExactFinishTest {
         assertThat(first.arena()).as("above the lower bound there").isGreaterThan(atLimit.lowerBound());
         assertThat(again.nodes()).isEqualTo(first.nodes());
         assertThat(again.arena()).isEqualTo(first.arena());
-        for (Problem p : new Problem[]{Fixtures.problem(1, gapRows()), WideTraces.generate(3, 400, 100), atLimit}) {
+        for (Problem p : new Problem[]{Fixtures.problem(1, Fixtures.heuristicsGapRows()), WideTraces.generate(3, 400, 100), atLimit}) {
             Placement a = new BestPlanner().place(p);
             Placement b = new BestPlanner().place(p);
             Placement one = new ForkJoinPool(1).submit(() -> new BestPlanner().place(p)).get();
@@ -109,7 +102,7 @@ class ExactFinishTest {
     void skippedWithTheExtraConflictsOfSeveralStreams() {
         int[][] extra = new int[6][0];
         extra[1] = new int[]{3};   // b1 and b3 overlap in time already: the same problem, flagged as having extra conflicts
-        Problem p = Fixtures.problem(1, gapRows()).withExtraConflicts(extra);
+        Problem p = Fixtures.problem(1, Fixtures.heuristicsGapRows()).withExtraConflicts(extra);
         assertThat(p.hasExtraConflicts()).isTrue();
         Placement heuristics = BestPlanner.heuristicsOnly().place(p);
         assertThat(heuristics.arenaBytes()).isEqualTo(23);

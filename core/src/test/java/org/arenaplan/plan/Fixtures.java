@@ -27,6 +27,13 @@ public final class Fixtures {
         return new Object[]{id, size, lower, upper};
     }
 
+    /** Six buffers on which every heuristic of best ends at 23 B, one above the lower bound (22 B; found by a seeded random sweep). */
+    public static Object[][] heuristicsGapRows() {
+        return new Object[][]{
+                buf("b0", 3, 3, 4), buf("b1", 7, 1, 4), buf("b2", 8, 5, 7),
+                buf("b3", 7, 2, 6), buf("b4", 5, 3, 6), buf("b5", 5, 4, 5)};
+    }
+
     /**
      * A random problem of 1 to {@code maxBuffers} buffers starting at 0 to {@code starts - 1},
      * half of them living 1 to 4 positions and half 1 to {@code longLife}, with many equal starts

@@ -3,8 +3,6 @@ package org.arenaplan.plan.search;
 import org.arenaplan.plan.Problem;
 
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.List;
 import java.util.stream.IntStream;
 
 /**
@@ -28,8 +26,9 @@ import java.util.stream.IntStream;
  *   <li>When a placement leaves a time boundary no unplaced buffer crosses, the part splits
  *       there: the pieces no longer interact, so each is solved on its own and a failing piece
  *       fails the node at once. Each piece is ranked afresh by the preorder, with the bytes
- *       still unplaced (this is what solves MiniMalloc's E and I quickly). Not done with extra
- *       conflicts, which link buffers across any boundary.</li>
+ *       still unplaced (this is what solves MiniMalloc's E and I quickly), without sorting it
+ *       ({@link Preorder}). Not done with extra conflicts, which link buffers across any
+ *       boundary.</li>
  *   <li>No slack (every section holds exactly the capacity in live bytes, as in perfect
  *       packings): {@link PerfectFill}'s bottom-left fill decides instead of the steps above, as
  *       a {@link PerfectPortfolio} of such searches on several threads (one per processor, at
@@ -58,9 +57,6 @@ final class CapacitySearch {
     /** The clock is read every this many nodes at most; fewer on large problems, where a node costs more. */
     private static final int CLOCK_EVERY = 256;
 
-    /** Static preorders, largest first on each key in turn (MiniMalloc's "WAT", "TAW", "TWA"). */
-    private static final List<String> PREORDERS = List.of("WAT", "TAW", "TWA");
-
     private final Problem p;
     private final long capacity;
     private final long deadline;
@@ -85,14 +81,14 @@ final class CapacitySearch {
     private final int[] witness;
     /** The section that failed the last check, tried first by the next; a hint only. */
     private int lastFailed = -1;
-    private final int[] rank;
+    /** The part's preorder, which breaks ties between equal lowest offsets. */
+    private final Preorder ranks;
     private final UndoLog lowestLog = new UndoLog();
     private final UndoLog floorLog = new UndoLog();
     private long nodes;
     private volatile boolean cancelled;
     private long nodeLimit = Long.MAX_VALUE;
     private int perfectMembers = PerfectPortfolio.defaultMembers();
-    private String preorder;
     private long nodesLeft;
     /** {@link #CLOCK_EVERY}, or less so that about 2^18 buffer- or section-visits pass between reads. */
     private final long clockEvery;
@@ -132,7 +128,7 @@ final class CapacitySearch {
         }
         this.witness = new int[time.sections];
         Arrays.fill(witness, -1);
-        this.rank = new int[n];
+        this.ranks = new Preorder(p, time, active, conflicts, time.liveBytes);
         Arrays.fill(offset, UNPLACED);
         this.clockEvery = Math.max(1, Math.min(CLOCK_EVERY, Long.highestOneBit((1 << 18) / Math.max(1, active.length + time.sections))));
     }
@@ -178,8 +174,8 @@ final class CapacitySearch {
         if (decompose && PerfectFill.applies(time, capacity)) return runPerfectFill();
         long budget = Math.max(1024, 2L * active.length);
         while (true) {
-            for (String heuristic : PREORDERS) {
-                preorder = heuristic;
+            for (String heuristic : Preorder.NAMES) {
+                ranks.use(heuristic);
                 nodesLeft = budget;
                 int r = solveParts(active.clone(), active.length, 0, time.sections, initialCuts());
                 if (r == FOUND) return Result.FOUND;
@@ -206,7 +202,8 @@ final class CapacitySearch {
         return IntStream.range(1, time.sections).filter(b -> crossings[b] == 0).toArray();
     }
 
-    private int search(int[] order, int count, int from, int to, long minOffset, int minRank) {
+    /** @param last the buffer this part placed last (at {@code minOffset}), or -1 */
+    private int search(int[] order, int count, int from, int to, long minOffset, int last) {
         if (count == 0) return FOUND;
         if (--nodesLeft < 0) return OUT_OF_NODES;
         if (++nodes % clockEvery == 1 % clockEvery && (cancelled || nodes > nodeLimit || System.nanoTime() - deadline > 0)) return OUT_OF_TIME;   // the first node looks too
@@ -219,7 +216,7 @@ final class CapacitySearch {
         for (int k = 0; k < count; k++) {
             int b = order[k];
             long o = lowest[b];
-            if (o >= leastTop || o < minOffset || (o == minOffset && rank[b] < minRank) || o + p.alignedSize(b) > capacity) continue;
+            if (o >= leastTop || o < minOffset || (o == minOffset && last >= 0 && ranks.precedes(b, last)) || o + p.alignedSize(b) > capacity) continue;
             if (candidates == at.length) at = Arrays.copyOf(at, candidates * 2);
             at[candidates++] = k;
         }
@@ -243,7 +240,7 @@ final class CapacitySearch {
 
     /** Continues below a node that just placed {@code b}, splitting where b was the last to cross. */
     private int descend(int b, int[] rest, int from, int to, long o) {
-        if (!decompose) return search(rest, rest.length, from, to, o, rank[b]);
+        if (!decompose) return search(rest, rest.length, from, to, o, b);
         int[] cuts = new int[0];
         int c = 0;
         for (int k = time.first[b] + 1; k < time.end[b]; k++) {
@@ -252,7 +249,7 @@ final class CapacitySearch {
                 cuts[c++] = k;
             }
         }
-        int r = c == 0 ? search(rest, rest.length, from, to, o, rank[b]) : solveParts(rest, rest.length, from, to, Arrays.copyOf(cuts, c));
+        int r = c == 0 ? search(rest, rest.length, from, to, o, b) : solveParts(rest, rest.length, from, to, Arrays.copyOf(cuts, c));
         for (int k = time.first[b] + 1; k < time.end[b]; k++) crossings[k]++;
         return r;
     }
@@ -270,11 +267,9 @@ final class CapacitySearch {
             int k = 0;
             for (int j = 0; j < count; j++) if (time.first[order[j]] >= lo && time.first[order[j]] < hi) part[k++] = order[j];
             if (k > 0) {
-                int[] saved = new int[k];
-                for (int j = 0; j < k; j++) saved[j] = rank[part[j]];
-                rankBy(part, k);
-                int r = search(part, k, lo, hi, 0, Integer.MIN_VALUE);
-                for (int j = 0; j < k; j++) rank[part[j]] = saved[j];
+                int mark = ranks.rank(part, k);
+                int r = search(part, k, lo, hi, 0, -1);
+                ranks.restore(mark);
                 if (r != FOUND) return r;
             }
             lo = hi;
@@ -287,6 +282,7 @@ final class CapacitySearch {
         offset[b] = o;
         solution[b] = o;   // the last write on the successful path is the answer
         long top = o + p.alignedSize(b);
+        ranks.placed(b);
         boolean raisedFit = true;
         for (int j : conflicts[b]) {
             if (offset[j] == UNPLACED && lowest[j] < top) {
@@ -312,6 +308,7 @@ final class CapacitySearch {
     private void unplace(int b, int lowestMark, int floorMark) {
         floorLog.restore(floor, floorMark);
         lowestLog.restore(lowest, lowestMark);
+        ranks.unplaced(b);
         for (int s = time.first[b]; s < time.end[b]; s++) {
             remaining[s] += p.alignedSize(b);
             unplacedIn[s]++;   // b still sits right past the unplaced members: nested placements were undone first
@@ -377,33 +374,6 @@ final class CapacitySearch {
     }
 
     private boolean before(int a, int b) {
-        return lowest[a] < lowest[b] || (lowest[a] == lowest[b] && rank[a] < rank[b]);
-    }
-
-    /**
-     * Ranks buffers by the current preorder: each letter a key, largest first, ties by the next
-     * letter, then by index. W: lifetime width, A: area (bytes x width), T: the most bytes still
-     * unplaced in any section of its lifetime.
-     */
-    private void rankBy(int[] buffers, int count) {
-        long[] most = new long[count];
-        Integer[] at = new Integer[count];
-        for (int k = 0; k < count; k++) {
-            at[k] = k;
-            int i = buffers[k];
-            for (int s = time.first[i]; s < time.end[i]; s++) most[k] = Math.max(most[k], remaining[s]);
-        }
-        Comparator<Integer> cmp = (a, b) -> 0;
-        for (char key : preorder.toCharArray()) {
-            Comparator<Integer> next = switch (key) {
-                case 'W' -> Comparator.comparingLong(k -> -(p.upper(buffers[k]) - p.lower(buffers[k])));
-                case 'A' -> Comparator.comparingDouble(k -> -(double) p.alignedSize(buffers[k]) * (p.upper(buffers[k]) - p.lower(buffers[k])));
-                case 'T' -> Comparator.comparingLong(k -> -most[k]);
-                default -> throw new IllegalStateException("unknown preorder key " + key);
-            };
-            cmp = cmp.thenComparing(next);
-        }
-        Arrays.sort(at, cmp.thenComparingInt(k -> buffers[k]));
-        for (int r = 0; r < count; r++) rank[buffers[at[r]]] = r;
+        return lowest[a] < lowest[b] || (lowest[a] == lowest[b] && ranks.precedes(a, b));
     }
 }

@@ -1,6 +1,7 @@
 package org.arenaplan.plan.search;
 
 import org.arenaplan.plan.BestPlanner;
+import org.arenaplan.plan.ExactFinish;
 import org.arenaplan.plan.Placement;
 import org.arenaplan.plan.Planner;
 import org.arenaplan.plan.PlannerOptions;
@@ -23,7 +24,12 @@ import java.util.function.Supplier;
  *   <li>With a capacity: the incumbent answers if it fits; a lower bound above the capacity
  *       proves it infeasible; otherwise {@link SqueakyWheel} tries to reach the capacity by
  *       reordering the greedy placer, and if it stalls {@link CapacitySearch} decides the
- *       capacity itself.</li>
+ *       capacity itself. A placement within the capacity is then lowered further as {@code best}'s
+ *       last step lowers its own ({@link ExactFinish}: capacities from the lower bound up to the
+ *       arena found, within that step's node limit and the time limit, on problems of at most
+ *       {@value ExactFinish#MAX_BUFFERS} buffers and no extra conflicts): the capacity is a
+ *       ceiling, not a target, so a fit with slack left below it is not the answer when a
+ *       smaller one is found within that budget.</li>
  *   <li>Without one: {@link SqueakyWheel} lowers the incumbent towards the lower bound until it
  *       stalls (it is what reaches the bound on traces of tens of thousands of buffers, where
  *       the exact search thrashes); then ({@link CapacityProbes}) probe capacities between the proven lower bound and the incumbent's arena,
@@ -143,10 +149,10 @@ public final class SearchPlanner implements Planner {
     }
 
     private SearchOutcome fitWithin(Problem p, Placement incumbent, long lb, long deadline, long roundGuess) {
-        if (incumbent.arenaBytes() <= capacity) return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, incumbent, capacity, lb, 0);
+        if (incumbent.arenaBytes() <= capacity) return lowered(p, incumbent, lb, deadline, 0);
         if (lb > capacity) return new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity, lb, 0);
         incumbent = squeak(p, incumbent, capacity, deadline, roundGuess);
-        if (incumbent.arenaBytes() <= capacity) return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, incumbent, capacity, lb, 0);
+        if (incumbent.arenaBytes() <= capacity) return lowered(p, incumbent, lb, deadline, 0);
         long arena = incumbent.arenaBytes();
         note = () -> "exact search for capacity " + capacity + " B; incumbent " + versus(arena, lb);
         CapacitySearch search;
@@ -160,11 +166,30 @@ public final class SearchPlanner implements Planner {
         }
         CapacitySearch.Result r = CapacityProbes.onBigStack(p, search);
         return switch (r) {
-            case FOUND -> new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, Placement.of(p, search.solution(), name()), capacity, lb, search.nodes());
+            case FOUND -> lowered(p, Placement.of(p, search.solution(), name()), lb, deadline, search.nodes());
             case INFEASIBLE -> new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity,
                     Math.max(lb, CapacityProbes.alignUp(capacity + 1, p.alignment())), search.nodes());
             case TIMEOUT -> new SearchOutcome(SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, lb, search.nodes());
         };
+    }
+
+    /**
+     * A placement within the capacity, found after {@code nodes} exact-search nodes, lowered by
+     * {@link ExactFinish}'s probes where that step applies: at most its node limit (and what is
+     * left of this planner's), one thread, so deterministic unless the deadline passes first. The
+     * outcome's lower bound is a refuted capacity plus one unit where the probes refuted one above
+     * the lower bound aligned up; the placement is proven optimal where it meets that bound.
+     */
+    private SearchOutcome lowered(Problem p, Placement fit, long lb, long deadline, long nodes) {
+        long limit = Math.min(ExactFinish.nodeLimit(p.size()), nodeLimit - nodes);
+        if (limit < 1 || fit.cut() || !ExactFinish.applies(p, fit.arenaBytes()))
+            return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, fit, capacity, lb, nodes);
+        CapacityProbes.Result r = CapacityProbes.lower(p, fit.arenaBytes(), deadline, new CapacityProbes.Budget(limit, 1, false),
+                (cap, probesLeft, arena, bound) -> note = () -> "fits capacity " + capacity + " B; probing " + cap + " B (" + probesLeft + " probe(s) left at most); incumbent " + versus(arena, bound));
+        Placement out = r.offsets() != null ? Placement.of(p, r.offsets(), name()) : fit;
+        out = new Placement(out.offsets(), out.arenaBytes(), out.planner(), out.arenaBytes() <= r.provenLowerBound(), false);
+        long bound = r.provenLowerBound() > CapacityProbes.alignUp(lb, p.alignment()) ? r.provenLowerBound() : lb;
+        return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, out, capacity, bound, nodes + r.nodes());
     }
 
     private SearchOutcome minimise(Problem p, Placement incumbent, long lb, long deadline, long roundGuess) {

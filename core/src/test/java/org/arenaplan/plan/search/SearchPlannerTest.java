@@ -2,6 +2,7 @@ package org.arenaplan.plan.search;
 
 import org.arenaplan.io.ProblemCsv;
 import org.arenaplan.plan.BestPlanner;
+import org.arenaplan.plan.Fixtures;
 import org.arenaplan.plan.Placement;
 import org.arenaplan.plan.PlacementValidator;
 import org.arenaplan.plan.PlannerOptions;
@@ -130,6 +131,39 @@ class SearchPlannerTest {
             assertThat(out.placement().arenaBytes()).as(name).isLessThanOrEqualTo(1_048_576L);
             assertThat(BestPlanner.heuristicsOnly().place(p).arenaBytes()).as(name + ": the heuristics alone miss it").isGreaterThan(1_048_576L);
         }
+    }
+
+    /**
+     * A capacity is a ceiling, not a target: a placement within it is lowered further as best's
+     * last step lowers its own. The six buffers fit 23 B by every heuristic at once; the optimum
+     * is their lower bound, 22 B. (Before, search stopped at the first fit: 23 B.)
+     */
+    @Test
+    void aFitWithSlackBelowTheCapacityIsLoweredFurther() {
+        Problem p = Fixtures.problem(1, Fixtures.heuristicsGapRows());
+        assertThat(BestPlanner.heuristicsOnly().place(p).arenaBytes()).as("the heuristics").isEqualTo(23);
+        SearchOutcome out = solve(p, 23L, GENEROUS);
+        assertThat(out.status()).isEqualTo(SearchStatus.FOUND_WITHIN_CAPACITY);
+        assertThat(out.placement().arenaBytes()).isEqualTo(22);
+        assertThat(out.placement().provenOptimal()).isTrue();
+        assertThat(out.nodes()).as("the probes' nodes are counted").isPositive();
+        assertThat(solve(p, 22L, GENEROUS).placement().arenaBytes()).isEqualTo(22);
+    }
+
+    /**
+     * MiniMalloc's C at its capacity 1,048,576: the exact search's first fit is 1,047,552 B; the
+     * probes after it reach the lower bound, 1,039,360 B, as best does (solve checks search is
+     * never above best).
+     */
+    @Test
+    void miniMallocsChallengingCEndsAtItsLowerBoundBelowTheCapacity() throws Exception {
+        Path file = shared("challenging/C.1048576.csv");
+        Assumptions.assumeTrue(file != null, "skipped: ../shared/problems/challenging/C.1048576.csv is absent");
+        Problem p = ProblemCsv.read(file, 1);
+        SearchOutcome out = solve(p, 1_048_576L, Duration.ofSeconds(60));
+        assertThat(out.status()).isEqualTo(SearchStatus.FOUND_WITHIN_CAPACITY);
+        assertThat(out.placement().arenaBytes()).isEqualTo(p.lowerBound()).isEqualTo(1_039_360L);
+        assertThat(out.placement().provenOptimal()).isTrue();
     }
 
     /** A file under ../shared/problems, seen from the module or the repository root; null when absent. */
