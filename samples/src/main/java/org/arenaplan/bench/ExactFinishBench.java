@@ -74,8 +74,8 @@ public class ExactFinishBench {
         }
     }
 
-    /** ../shared/problems/RELATIVE, from the repository root or a module folder. */
-    private static Path shared(String relative) {
+    /** ../shared/problems/RELATIVE, from the repository root or a module folder; IllegalStateException when absent. */
+    static Path shared(String relative) {
         for (String root : new String[]{"../shared/problems/", "../../shared/problems/"}) {
             Path f = Path.of(root + relative);
             if (Files.exists(f)) return f;

@@ -24,8 +24,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
@@ -71,10 +69,7 @@ public class PlannerBench {
 
     /** ../shared/problems/real/S_1.csv, from the repository root or a module folder. */
     static Problem readS1() throws Exception {
-        Path f = Path.of("..", "shared", "problems", "real", "S_1.csv");
-        if (!Files.exists(f)) f = Path.of("..", "..", "shared", "problems", "real", "S_1.csv");
-        if (!Files.exists(f)) throw new IllegalStateException("S_1.csv not found under ../shared/problems/real (run from the repo root)");
-        return ProblemCsv.read(f, 1);
+        return ProblemCsv.read(ExactFinishBench.shared("real/S_1.csv"), 1);
     }
 
     /** A wide trace (or S_1) placed by one planner, without a time limit. */
