@@ -161,6 +161,27 @@ class OlderOpsetsTest {
         assertThat(OnnxOpRuns.run(dir, m, in).get("y").floats()).containsExactly(2f, 3f, 5f, 6f);
     }
 
+    @Test
+    void padTwoPadsWithItsValueAttribute() throws Exception {
+        // Pad-2 (opsets 2..10): 'value' is the constant; it was refused unless 0 (PyTorch's nn.ConstantPad2d(…, 2.0) at opset 6)
+        TinyOnnx m = new TinyOnnx().opset(9).input("x", 1L, 2L).output("y")
+                .node("p", "Pad", List.of("x"), List.of("y"), "pads", new long[]{0, 1, 0, 2}, "value", 2.5);
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 2}, 1, -1));
+        assertThat(OnnxOpRuns.run(dir, m, in).get("y").floats()).containsExactly(2.5f, 1f, -1f, 2.5f, 2.5f);
+        OnnxOpRuns.agree(dir, m, in, 0, 0);
+    }
+
+    @Test
+    void softmaxBeforeElevenTakesANegativeAxisAsOnnxRuntimeDoes() throws Exception {
+        // LogSoftmax-1 with axis -1 (PyTorch's log_softmax(dim=-1) at opset 6): the last axis, as ONNX Runtime reads it
+        TinyOnnx m = new TinyOnnx().opset(9).input("x", 2L, 2L).output("y")
+                .node("s", "LogSoftmax", List.of("x"), List.of("y"), "axis", -1L);
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{2, 2}, 0, 0, 1, 1));
+        float half = (float) Math.log(0.5);
+        assertThat(OnnxOpRuns.run(dir, m, in).get("y").floats()).containsExactly(half, half, half, half);
+        OnnxOpRuns.agree(dir, m, in, 1e-6, 1e-6);
+    }
+
     private void refused(TinyOnnx model, String message) throws Exception {
         Path file = dir.resolve("old.onnx");
         Files.write(file, model.bytes());
