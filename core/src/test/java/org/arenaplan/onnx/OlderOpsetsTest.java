@@ -172,7 +172,7 @@ class OlderOpsetsTest {
     }
 
     @Test
-    void softmaxBeforeElevenTakesANegativeAxisAsOnnxRuntimeDoes() throws Exception {
+    void softmaxAndSplitBeforeElevenTakeANegativeAxisAsOnnxRuntimeDoes() throws Exception {
         // LogSoftmax-1 with axis -1 (PyTorch's log_softmax(dim=-1) at opset 6): the last axis, as ONNX Runtime reads it
         TinyOnnx m = new TinyOnnx().opset(9).input("x", 2L, 2L).output("y")
                 .node("s", "LogSoftmax", List.of("x"), List.of("y"), "axis", -1L);
@@ -180,6 +180,12 @@ class OlderOpsetsTest {
         float half = (float) Math.log(0.5);
         assertThat(OnnxOpRuns.run(dir, m, in).get("y").floats()).containsExactly(half, half, half, half);
         OnnxOpRuns.agree(dir, m, in, 1e-6, 1e-6);
+        // Split-2 with axis -1 (PyTorch's chunk(2, dim=-1) at opset 6, in GLU)
+        TinyOnnx split = new TinyOnnx().opset(9).input("x", 1L, 4L).output("a").output("b")
+                .node("s", "Split", List.of("x"), List.of("a", "b"), "axis", -1L);
+        Map<String, TensorValue> four = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 4}, 1, 2, 3, 4));
+        assertThat(OnnxOpRuns.run(dir, split, four).get("b").floats()).containsExactly(3f, 4f);
+        OnnxOpRuns.agree(dir, split, four, 0, 0);
     }
 
     private void refused(TinyOnnx model, String message) throws Exception {
