@@ -51,7 +51,9 @@ final class UnsupportedNodes {
             OnnxModel.Node node = nodes.get(i);
             String name = Printable.of(where + node.name());
             if (!node.inDefaultDomain() && NodeLowering.otherDomain(node) == null) {
-                ops.computeIfAbsent(Printable.of(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
+                String key = Printable.of(node.domain() + "." + node.opType());
+                ops.computeIfAbsent(key, k -> new ArrayList<>()).add(name);
+                notes.computeIfAbsent(key, k -> WHY.getOrDefault(k, ""));
             } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())
                     && !ControlFlow.unrolls(node) && !Sequences.resolves(node)) {
                 String key = node.opType().isEmpty() ? "'' (a node with no op_type)" : Printable.of(node.opType());
@@ -64,6 +66,11 @@ final class UnsupportedNodes {
             }
         }
     }
+
+    /** Why an op type of another domain is not imported, where there is more to say than that (after its node names). */
+    private static final Map<String, String> WHY = Map.of("ai.onnx.preview.training.Gradient",
+            "; Gradient asks for the symbolic gradient of the graph it sits in, which no arenaplan pass derives from a node"
+            + " (ONNX Runtime has no kernel for it either); --train plans a forward graph's training step instead");
 
     /** What follows the node names of an unsupported op type of the default domain: the supported op type it nearly spells, else "". */
     private static String note(String opType) {
