@@ -31,7 +31,7 @@ import java.util.Map;
  * version before 6 that carries the legacy {@code consumed_inputs} attribute is refused by this
  * rule (Add-1 ... Div-1, PRelu-1, BatchNormalization-1). ONNX Runtime runs none of these versions
  * (AveragePool-1, BatchNormalization-6, Add-6, Gemm-6, PRelu-6 and Pow-1 are "not implemented"
- * in 1.2x); the ONNX backend tests pytorch-converted and pytorch-operator, exported by PyTorch
+ * in 1.30); the ONNX backend tests pytorch-converted and pytorch-operator, exported by PyTorch
  * at opset 6, hold their outputs.
   */
 final class OlderOpsets {
