@@ -15,35 +15,43 @@ import java.util.Map;
  * <p>{@code OLDEST[T]} is the version of T's schema at opset 9 (onnx 1.23.1:
  * {@code onnx.defs.get_schema(T, 9, "").since_version} for every op type defined at opset 9),
  * lowered where ONNX's Changelog lists the changes up to opset 9 as new element types only:
- * Cast 6, Constant 1, Flatten 1, Gemm 7, Greater 7, Less 7, MatMul 1, PRelu 7; where the older
- * version is a subset: MaxPool 1 (MaxPool-8 adds the Indices output and storage_order); and
+ * Cast 6, Constant 1, Flatten 1, Greater 7, Less 7, MatMul 1; where the older
+ * version is a subset: MaxPool 1 (MaxPool-8 adds the Indices output and storage_order), AveragePool 1
+ * (AveragePool-1 divides by the elements "exclude pad", AveragePool-7's {@code count_include_pad = 0} default);
  * BatchNormalization 7, whose {@code spatial} attribute BatchNormalization-9 removed, meaning
- * {@code spatial = 1}: accepted at 1 (dropped) and refused otherwise. Two older versions are
- * rewritten into their opset-9 form: Max, Min, Mean and Sum 6 (no broadcasting: inputs of one
- * shape, checked by {@link #checkShapes}, which Max-8 etc. compute alike) and Upsample-7, whose
- * {@code scales} attribute becomes Upsample-9's constant {@code scales} input. Scan-8, whose
- * batch axis Scan-9 dropped, is unrolled by its own rule ({@code ControlFlow}). Every
- * version before 6 that carries the legacy {@code broadcast}/{@code consumed_inputs} attributes
- * are refused by this rule.
- */
+ * {@code spatial = 1}: accepted at 1 (dropped) and refused otherwise; BatchNormalization 6, whose
+ * {@code is_test = 1} is the inference BatchNormalization-7 computes (dropped; 0, training, refused).
+ * Rewritten into their opset-9 form: Max, Min, Mean and Sum 6 (no broadcasting: inputs of one
+ * shape, checked by {@link #checkShapes}, which Max-8 etc. compute alike); Upsample-7, whose
+ * {@code scales} attribute becomes Upsample-9's constant {@code scales} input; the legacy broadcast
+ * of Add, Sub, Mul, Div 6 and Pow, And, Or, Xor, Equal, Greater, Less 1 ({@link #legacyBroadcast});
+ * Gemm 1 and 6 ({@code broadcast} dropped: C broadcast to [M, N] as Gemm-7 always does, or C of
+ * [M, N] with broadcast = 0, checked); PRelu 6 ({@link #preluSix}). Scan-8, whose
+ * batch axis Scan-9 dropped, is unrolled by its own rule ({@code ControlFlow}). Every other
+ * version before 6 that carries the legacy {@code consumed_inputs} attribute is refused by this
+ * rule (Add-1 ... Div-1, PRelu-1, BatchNormalization-1). ONNX Runtime runs none of these versions
+ * (AveragePool-1, BatchNormalization-6, Add-6, Gemm-6, PRelu-6 and Pow-1 are "not implemented"
+ * in 1.30); the ONNX backend tests pytorch-converted and pytorch-operator, exported by PyTorch
+ * at opset 6, hold their outputs.
+  */
 final class OlderOpsets {
     /** The oldest opset whose default-domain operators arenaplan reads, with this rule. */
     static final long MIN_OPSET = 1;
 
     private static final Map<String, Integer> OLDEST = parse(
-            "Abs=6 Acos=7 Acosh=9 Add=7 And=7 ArgMax=1 ArgMin=1 Asin=7 Asinh=9 Atan=7 Atanh=9 AveragePool=7 "
-            + "BatchNormalization=7 Cast=6 Ceil=6 Clip=6 Compress=9 Concat=4 Constant=1 ConstantOfShape=9 Conv=1 "
-            + "ConvTranspose=1 Cos=7 Cosh=9 DepthToSpace=1 Div=7 Dropout=7 Elu=6 Equal=7 Erf=9 Exp=6 Expand=8 "
-            + "EyeLike=9 Flatten=1 Floor=6 GRU=7 Gather=1 Gemm=7 GlobalAveragePool=1 GlobalLpPool=2 GlobalMaxPool=1 "
-            + "Greater=7 HardSigmoid=6 Hardmax=1 Identity=1 If=1 InstanceNormalization=6 IsNaN=9 LRN=1 LSTM=7 "
-            + "LeakyRelu=6 Less=7 Log=6 LogSoftmax=1 Loop=1 LpNormalization=1 LpPool=2 MatMul=1 Max=6 MaxPool=1 "
-            + "MaxRoiPool=1 MaxUnpool=9 Mean=6 MeanVarianceNormalization=9 Min=6 Mul=7 Multinomial=7 Neg=6 "
-            + "NonZero=9 Not=1 OneHot=9 Or=7 PRelu=7 Pad=2 Pow=7 RNN=7 RandomNormal=1 RandomNormalLike=1 "
+            "Abs=6 Acos=7 Acosh=9 Add=6 And=1 ArgMax=1 ArgMin=1 Asin=7 Asinh=9 Atan=7 Atanh=9 AveragePool=1 "
+            + "BatchNormalization=6 Cast=6 Ceil=6 Clip=6 Compress=9 Concat=4 Constant=1 ConstantOfShape=9 Conv=1 "
+            + "ConvTranspose=1 Cos=7 Cosh=9 DepthToSpace=1 Div=6 Dropout=7 Elu=6 Equal=1 Erf=9 Exp=6 Expand=8 "
+            + "EyeLike=9 Flatten=1 Floor=6 GRU=7 Gather=1 Gemm=1 GlobalAveragePool=1 GlobalLpPool=2 GlobalMaxPool=1 "
+            + "Greater=1 HardSigmoid=6 Hardmax=1 Identity=1 If=1 InstanceNormalization=6 IsNaN=9 LRN=1 LSTM=7 "
+            + "LeakyRelu=6 Less=1 Log=6 LogSoftmax=1 Loop=1 LpNormalization=1 LpPool=2 MatMul=1 Max=6 MaxPool=1 "
+            + "MaxRoiPool=1 MaxUnpool=9 Mean=6 MeanVarianceNormalization=9 Min=6 Mul=6 Multinomial=7 Neg=6 "
+            + "NonZero=9 Not=1 OneHot=9 Or=1 PRelu=6 Pad=2 Pow=1 RNN=7 RandomNormal=1 RandomNormalLike=1 "
             + "RandomUniform=1 RandomUniformLike=1 Reciprocal=6 ReduceL1=1 ReduceL2=1 ReduceLogSum=1 "
             + "ReduceLogSumExp=1 ReduceMax=1 ReduceMean=1 ReduceMin=1 ReduceProd=1 ReduceSum=1 ReduceSumSquare=1 "
             + "Relu=6 Reshape=5 Scan=8 Scatter=9 Selu=6 Shape=1 Shrink=9 Sigmoid=6 Sign=9 Sin=7 Sinh=9 Size=1 "
-            + "Slice=1 Softmax=1 Softplus=1 Softsign=1 SpaceToDepth=1 Split=2 Sqrt=6 Squeeze=1 Sub=7 Sum=6 Tan=7 "
-            + "Tanh=6 TfIdfVectorizer=9 Tile=6 TopK=1 Transpose=1 Unsqueeze=1 Upsample=7 Where=9 Xor=7 ");
+            + "Slice=1 Softmax=1 Softplus=1 Softsign=1 SpaceToDepth=1 Split=2 Sqrt=6 Squeeze=1 Sub=6 Sum=6 Tan=7 "
+            + "Tanh=6 TfIdfVectorizer=9 Tile=6 TopK=1 Transpose=1 Unsqueeze=1 Upsample=7 Where=9 Xor=1 ");
 
     private OlderOpsets() { }
 
@@ -56,9 +64,16 @@ final class OlderOpsets {
         return m;
     }
 
-    /** A constant the importer makes for a rewritten node (Upsample-7's scales); returns its name. */
-    interface Constants {
+    /** What a rewrite asks of the importer. */
+    interface Rewrites {
+        /** A constant the importer makes for a rewritten node (Upsample-7's scales); returns its name. */
         String floats(String want, float[] values);
+
+        /** The shape of a value imported before the node; null where no value has the name. */
+        long[] shape(String value);
+
+        /** Imports {@code Unsqueeze(input)} with {@code axes} (Unsqueeze-1's attribute) as a node named {@code node}; returns its output. */
+        String unsqueeze(String node, String input, long[] axes);
     }
 
     /** The variadic ops whose versions before 8 take inputs of one shape only. */
@@ -103,22 +118,132 @@ final class OlderOpsets {
      *
      * @throws OnnxException (through {@code n.error}) naming the node and both versions
      */
-    static OnnxModel.Node adapt(OnnxModel.Node node, NodeContext n, long opset, Constants constants) {
+    static OnnxModel.Node adapt(OnnxModel.Node node, NodeContext n, long opset, Rewrites rewrites) {
         if (opset >= 9 || !node.inDefaultDomain()) return node;
         if (!OLDEST.containsKey(node.opType())) return node;   // no such op at opset 9: the import refuses it as it does at any opset
         checkVersion(node, n, opset);
-        if (node.opType().equals("Upsample")) return upsampleSeven(node, n, constants);
-        if (!node.opType().equals("BatchNormalization") || !node.attributes().containsKey("spatial")) return node;
-        Object spatial = node.attributes().get("spatial").value();
+        String op = node.opType();
+        if (op.equals("Upsample")) return upsampleSeven(node, n, rewrites);
+        if (opset < 7 && LEGACY_BROADCAST.contains(op)) return legacyBroadcast(node, n, rewrites);
+        if (opset < 7 && op.equals("Gemm")) return gemmSix(node, n, rewrites);
+        if (opset < 7 && op.equals("PRelu")) return preluSix(node, n, rewrites);
+        if (!op.equals("BatchNormalization")) return node;
+        if (opset < 7) {
+            Object isTest = node.attributes().containsKey("is_test") ? node.attributes().get("is_test").value() : 0L;
+            if (!Long.valueOf(1).equals(isTest))
+                throw n.error("attribute 'is_test' = " + isTest + " (training mode, the default of BatchNormalization-6): arenaplan imports the inference BatchNormalization-7 computes, is_test = 1");
+        }
+        Object spatial = node.attributes().containsKey("spatial") ? node.attributes().get("spatial").value() : 1L;
         if (!Long.valueOf(1).equals(spatial))
             throw n.error("attribute 'spatial' = " + spatial + ": BatchNormalization-9 (the version arenaplan imports) means spatial = 1 only");
+        return without(node, "spatial", "is_test");
+    }
+
+    /** The binary ops whose versions before 7 broadcast B to A only where attribute {@code broadcast} is 1, aligned at {@code axis}. */
+    private static final java.util.Set<String> LEGACY_BROADCAST =
+            java.util.Set.of("Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor", "Equal", "Greater", "Less");
+
+    /**
+     * Add-6 (and Sub, Mul, Div 6; Pow, And, Or, Xor, Equal, Greater, Less 1) as its opset-7 form:
+     * with {@code broadcast = 0} B has A's shape; with 1, B has one element, or its shape is the
+     * part of A's starting at {@code axis} (default: A's last axes, "suffix matching"), and B is
+     * unsqueezed at its end so that numpy broadcasting (version 7) aligns it there (A [2, 3, 4, 5],
+     * B [3, 4], axis 1: B becomes [3, 4, 1]). Source: the version-6 schema ("limited broadcast
+     * support"). Where the schema says "1-dim expansion doesn't work yet", an extent 1 of B is
+     * expanded here: PyTorch exported {@code [2, 3] + [2, 1]} so at axis 0, and the backend test
+     * {@code test_operator_add_size1_broadcast} holds the expanded sum.
+     *
+     * @throws OnnxException naming the node, both shapes and the axis where B does not fit
+     */
+    private static OnnxModel.Node legacyBroadcast(OnnxModel.Node node, NodeContext n, Rewrites rewrites) {
+        n.require(node.inputs().size() == 2, node.opType() + " takes two inputs, got " + node.inputs().size());
+        long[] a = rewrites.shape(node.inputs().get(0)), b = rewrites.shape(node.inputs().get(1));
+        OnnxModel.Node plain = without(node, "broadcast", "axis");
+        if (a == null || b == null) return plain;   // a missing input: the import refuses it naming the value
+        String shapes = "A " + java.util.Arrays.toString(a) + " and B " + java.util.Arrays.toString(b);
+        if (!Long.valueOf(1).equals(attr(node, "broadcast", 0L))) {
+            if (!java.util.Arrays.equals(a, b))
+                throw n.error(shapes + " differ in shape and attribute 'broadcast' is 0: " + node.opType() + " before version 7 broadcasts only with broadcast = 1");
+            return plain;
+        }
+        long elements = 1;
+        for (long d : b) elements *= d;
+        if (elements == 1 && b.length <= a.length) return plain;
+        long axis = (Long) attr(node, "axis", (long) (a.length - b.length));
+        if (axis < 0) axis += a.length;
+        boolean fits = axis >= 0 && axis + b.length <= a.length;
+        for (int i = 0; fits && i < b.length; i++) fits = b[i] == a[(int) axis + i] || b[i] == 1;
+        if (!fits)
+            throw n.error(shapes + ": B's shape does not fit the part of A's starting at axis " + axis
+                    + (node.attributes().containsKey("axis") ? "" : " (suffix matching)") + " (each extent equal, or 1), the only broadcast of " + node.opType() + " before version 7");
+        int trailing = (int) (a.length - axis - b.length);
+        if (trailing == 0) return plain;
+        long[] axes = new long[trailing];
+        for (int i = 0; i < trailing; i++) axes[i] = b.length + i;
+        String aligned = rewrites.unsqueeze(node.name() + "/broadcast_axis", node.inputs().get(1), axes);
+        return new OnnxModel.Node(node.name(), node.opType(), node.domain(), List.of(node.inputs().get(0), aligned), node.outputs(), plain.attributes());
+    }
+
+    /** Gemm-1 and 6: C broadcast with {@code broadcast = 1}, as Gemm-7 always does; with 0 (the default), C must be [M, N]. */
+    private static OnnxModel.Node gemmSix(OnnxModel.Node node, NodeContext n, Rewrites rewrites) {
+        OnnxModel.Node plain = without(node, "broadcast");
+        if (Long.valueOf(1).equals(attr(node, "broadcast", 0L)) || node.inputs().size() < 3) return plain;
+        long[] a = rewrites.shape(node.inputs().get(0)), b = rewrites.shape(node.inputs().get(1)), c = rewrites.shape(node.inputs().get(2));
+        if (a == null || b == null || c == null || a.length != 2 || b.length != 2) return plain;   // the Gemm-9 import refuses these naming the value
+        long m = Long.valueOf(1).equals(attr(node, "transA", 0L)) ? a[1] : a[0];
+        long nn = Long.valueOf(1).equals(attr(node, "transB", 0L)) ? b[0] : b[1];
+        if (!java.util.Arrays.equals(c, new long[]{m, nn}))
+            throw n.error("C " + java.util.Arrays.toString(c) + " is not [M, N] = [" + m + ", " + nn
+                    + "] and attribute 'broadcast' is 0: Gemm before version 7 broadcasts C only with broadcast = 1");
+        return plain;
+    }
+
+    /**
+     * PRelu-6: a slope of one element is shared, a slope of X's shape is elementwise (the schema);
+     * a 1-D slope of X's channel extent (axis 1, X of rank 3 or more) is one slope per channel,
+     * Caffe2's PRelu, which ONNX's PRelu-6 came from and PyTorch exported {@code nn.PReLU(C)} to (the
+     * backend tests {@code test_PReLU_*d_multiparam}): it is unsqueezed to [C, 1, ...] for PRelu-7's
+     * numpy broadcasting. Any other slope is read as PRelu-7 reads it (broadcast to X).
+     */
+    private static OnnxModel.Node preluSix(OnnxModel.Node node, NodeContext n, Rewrites rewrites) {
+        n.require(node.inputs().size() == 2, "PRelu takes two inputs, got " + node.inputs().size());
+        long[] x = rewrites.shape(node.inputs().get(0)), slope = rewrites.shape(node.inputs().get(1));
+        if (x == null || slope == null || x.length < 3 || slope.length != 1 || slope[0] != x[1] || slope[0] == 1) return node;
+        long[] axes = new long[x.length - 2];
+        for (int i = 0; i < axes.length; i++) axes[i] = 1 + i;
+        String perChannel = rewrites.unsqueeze(node.name() + "/slope_per_channel", node.inputs().get(1), axes);
+        return new OnnxModel.Node(node.name(), node.opType(), node.domain(), List.of(node.inputs().get(0), perChannel), node.outputs(), node.attributes());
+    }
+
+    /**
+     * The attributes of {@code node}'s version at {@code opset} that {@link #adapt} reads and
+     * removes (Upsample-7's scales, BatchNormalization-6's is_test and spatial, the legacy
+     * broadcast and axis, Gemm-6's broadcast), so the opset-9 attribute check does not call them unknown.
+     */
+    static java.util.Set<String> ownAttributes(OnnxModel.Node node, long opset) {
+        if (opset >= 9 || !node.inDefaultDomain()) return java.util.Set.of();
+        String op = node.opType();
+        if (op.equals("Upsample")) return java.util.Set.of("scales");
+        if (opset >= 7) return java.util.Set.of();
+        if (LEGACY_BROADCAST.contains(op)) return java.util.Set.of("broadcast", "axis");
+        if (op.equals("Gemm")) return java.util.Set.of("broadcast");
+        if (op.equals("BatchNormalization")) return java.util.Set.of("is_test", "spatial");
+        return java.util.Set.of();
+    }
+
+    private static Object attr(OnnxModel.Node node, String name, Object absent) {
+        OnnxModel.Attribute a = node.attributes().get(name);
+        return a == null ? absent : a.value();
+    }
+
+    private static OnnxModel.Node without(OnnxModel.Node node, String... names) {
         Map<String, OnnxModel.Attribute> attrs = new HashMap<>(node.attributes());
-        attrs.remove("spatial");
+        for (String name : names) attrs.remove(name);
         return new OnnxModel.Node(node.name(), node.opType(), node.domain(), node.inputs(), node.outputs(), attrs);
     }
 
     /** Upsample-7 (opsets 7, 8): X and the attribute scales, as Upsample-9: X and a constant scales input. */
-    private static OnnxModel.Node upsampleSeven(OnnxModel.Node node, NodeContext n, Constants constants) {
+    private static OnnxModel.Node upsampleSeven(OnnxModel.Node node, NodeContext n, Rewrites constants) {
         OnnxModel.Attribute a = node.attributes().get("scales");
         n.require(a != null && a.value() instanceof double[], "attribute 'scales' (FLOATS) is required by Upsample-7");
         n.require(node.inputs().size() == 1, "Upsample-7 takes one input (scales is an attribute), got " + node.inputs().size());

@@ -28,6 +28,14 @@ final class OnnxDTypes {
     }
 
     /**
+     * What more there is to say of an element type arenaplan does not support, after "is not an
+     * element type arenaplan supports": for STRING, that its elements have no fixed size; else "".
+     */
+    static String why(long code) {
+        return code == STRING ? " (a STRING tensor's elements are variable-length text, which no fixed-size device buffer holds)" : "";
+    }
+
+    /**
      * Why {@code code} gives no arenaplan type, or null when it gives one: "is UNDEFINED, not an
      * element type", "is not an ONNX element type (TensorProto.DataType 1 to 28)", or
      * "is an element type arenaplan does not support". Follows "... = CODE (NAME) ".

@@ -320,7 +320,7 @@ public final class OnnxImporter {
         OnnxModel.Graph g = model.graph();
         for (int i = 0; opset < 9 && i < g.nodes().size(); i++)   // an old version's own attributes are not "unknown": its version is the reason
             OlderOpsets.checkVersion(g.nodes().get(i), new NodeContext(file, g.nodes().get(i), i, opset, List.of(), this::constantValues), opset);
-        String unsupported = UnsupportedNodes.describe(g.nodes());
+        String unsupported = UnsupportedNodes.describe(g.nodes(), opset);
         if (unsupported != null) throw new OnnxException(file + ": " + unsupported);
         Set<String> read = new HashSet<>();
         ControlFlow.reads(g.nodes(), read);
@@ -599,10 +599,22 @@ public final class OnnxImporter {
     private void node(OnnxModel.Node node, int index, long opset) {
         List<Value> ins = new ArrayList<>();
         NodeContext probe = new NodeContext(file, node, index, opset, List.of(), this::constantValues);
-        node = OlderOpsets.adapt(node, probe, opset, (want, v) -> {
-            String name = fresh(want);
-            addWeight(new Value(name, DType.F32, new long[]{v.length}), Constant.ofFloats(v), probe);
-            return name;
+        node = OlderOpsets.adapt(node, probe, opset, new OlderOpsets.Rewrites() {
+            @Override public String floats(String want, float[] v) {
+                String name = fresh(want);
+                addWeight(new Value(name, DType.F32, new long[]{v.length}), Constant.ofFloats(v), probe);
+                return name;
+            }
+            @Override public long[] shape(String value) {
+                Value v = values.get(value);
+                return v == null ? null : v.shape();
+            }
+            @Override public String unsqueeze(String name, String input, long[] axes) {
+                String out = fresh(name);
+                OnnxImporter.this.node(new OnnxModel.Node(out, "Unsqueeze", "", List.of(input), List.of(out),
+                        Map.of("axes", new OnnxModel.Attribute("axes", OnnxModel.Attribute.INTS, axes))), index, opset);
+                return out;
+            }
         });
         for (String in : node.inputs()) {
             if (in.isEmpty()) { ins.add(null); continue; }

@@ -41,7 +41,7 @@ public final class OnnxTensorFile {
         if (t.dataType() == 0)   // UNDEFINED: a file of another message (an ONNX model, say) reads as a TensorProto without one
             throw new OnnxException(file + ": data_type is 0 (UNDEFINED): not a TensorProto file (a tensor's .pb, as the ONNX tests' input_0.pb)");
         if (t.dtype() == null || t.source() == null)
-            throw new OnnxException(file + ": data_type " + t.dataType() + " is not an element type arenaplan supports");
+            throw new OnnxException(file + ": data_type " + OnnxDTypes.describe(t.dataType()) + " is not an element type arenaplan supports" + OnnxDTypes.why(t.dataType()));
         ByteBuffer b = t.source().read();
         byte[] bytes = new byte[b.remaining()];
         b.duplicate().get(bytes);

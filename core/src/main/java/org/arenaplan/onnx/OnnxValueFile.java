@@ -165,7 +165,7 @@ public final class OnnxValueFile {
             throw new OnnxException(what + ": not a TensorProto: " + e.getMessage(), e);
         }
         OnnxModel.TensorData d = OnnxProtos.tensor(p, file.toAbsolutePath().getParent(), what);
-        if (d.dtype() == null || d.source() == null) throw new OnnxException(what + ": data_type " + d.dataType() + " is not an element type arenaplan supports");
+        if (d.dtype() == null || d.source() == null) throw new OnnxException(what + ": data_type " + OnnxDTypes.describe(d.dataType()) + " is not an element type arenaplan supports" + OnnxDTypes.why(d.dataType()));
         ByteBuffer b = d.source().read();
         byte[] bytes = new byte[b.remaining()];
         b.duplicate().get(bytes);

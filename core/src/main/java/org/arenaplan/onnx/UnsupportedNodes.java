@@ -26,10 +26,10 @@ final class UnsupportedNodes {
      * unknown attribute 'alpah'; LRN takes size, alpha, beta, bias (did you mean 'alpha'?) (1 node: lrn)},
      * or null when every node's op type and attributes are supported (shapes and values are checked later, node by node).
      */
-    static String describe(List<OnnxModel.Node> nodes) {
+    static String describe(List<OnnxModel.Node> nodes, long opset) {
         Map<String, List<String>> ops = new LinkedHashMap<>(), attrs = new LinkedHashMap<>();
         Map<String, String> notes = new LinkedHashMap<>();   // an unsupported op type -> why, or what it nearly spells
-        collect(nodes, "", ops, attrs, notes);
+        collect(nodes, "", opset, ops, attrs, notes);
         if (ops.isEmpty() && attrs.isEmpty()) return null;
         List<String> parts = new ArrayList<>();
         if (!ops.isEmpty()) parts.add(ops.size() + " unsupported op type" + (ops.size() == 1 ? "" : "s") + ": " + list(ops, notes)
@@ -45,25 +45,32 @@ final class UnsupportedNodes {
      * The nodes' unsupported op types and attributes, and those of the bodies of their If, Loop and
      * Scan nodes (a body node is named after its control-flow node: {@code loop/body/add}).
      */
-    private static void collect(List<OnnxModel.Node> nodes, String where, Map<String, List<String>> ops, Map<String, List<String>> attrs,
+    private static void collect(List<OnnxModel.Node> nodes, String where, long opset, Map<String, List<String>> ops, Map<String, List<String>> attrs,
                                 Map<String, String> notes) {
         for (int i = 0; i < nodes.size(); i++) {
             OnnxModel.Node node = nodes.get(i);
             String name = Printable.of(where + node.name());
             if (!node.inDefaultDomain() && NodeLowering.otherDomain(node) == null) {
-                ops.computeIfAbsent(Printable.of(node.domain() + "." + node.opType()), k -> new ArrayList<>()).add(name);
+                String key = Printable.of(node.domain() + "." + node.opType());
+                ops.computeIfAbsent(key, k -> new ArrayList<>()).add(name);
+                notes.computeIfAbsent(key, k -> WHY.getOrDefault(k, ""));
             } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())
                     && !ControlFlow.unrolls(node) && !Sequences.resolves(node)) {
                 String key = node.opType().isEmpty() ? "'' (a node with no op_type)" : Printable.of(node.opType());
                 ops.computeIfAbsent(key, k -> new ArrayList<>()).add(name);
                 notes.computeIfAbsent(key, k -> note(node.opType()));
             } else {
-                for (String a : NodeLowering.unknownAttributes(node)) attrs.computeIfAbsent(Printable.of(NodeLowering.unknownAttributeMessage(node.opType(), a)), k -> new ArrayList<>()).add(name);
+                for (String a : NodeLowering.unknownAttributes(node)) if (!OlderOpsets.ownAttributes(node, opset).contains(a)) attrs.computeIfAbsent(Printable.of(NodeLowering.unknownAttributeMessage(node.opType(), a)), k -> new ArrayList<>()).add(name);
                 for (Map.Entry<String, OnnxModel.Attribute> a : node.attributes().entrySet())
-                    if (a.getValue().value() instanceof OnnxModel.Graph g && (ControlFlow.unrolls(node) || ControlFlow.inlines(node))) collect(g.nodes(), name + "/" + a.getKey() + "/", ops, attrs, notes);
+                    if (a.getValue().value() instanceof OnnxModel.Graph g && (ControlFlow.unrolls(node) || ControlFlow.inlines(node))) collect(g.nodes(), name + "/" + a.getKey() + "/", opset, ops, attrs, notes);
             }
         }
     }
+
+    /** Why an op type of another domain is not imported, where there is more to say than that (after its node names). */
+    private static final Map<String, String> WHY = Map.of("ai.onnx.preview.training.Gradient",
+            "; Gradient asks for the symbolic gradient of the graph it sits in, which no arenaplan pass derives from a node"
+            + " (ONNX Runtime has no kernel for it either); --train plans a forward graph's training step instead");
 
     /** What follows the node names of an unsupported op type of the default domain: the supported op type it nearly spells, else "". */
     private static String note(String opType) {

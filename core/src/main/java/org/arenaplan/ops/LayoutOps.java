@@ -197,10 +197,14 @@ final class LayoutOps implements OpFamily {
         return op(n, OpKinds.CONCAT, inputs, out, Map.of("axis", (long) axis));
     }
 
-    /** Split: extents from the 'split' attribute before opset 13, from a constant input from 13; equal parts when absent. */
+    /**
+     * Split: extents from the 'split' attribute before opset 13, from a constant input from 13; equal parts when absent.
+     * A negative axis counts from the back at every version, as ONNX Runtime reads Split-2 (PyTorch exported
+     * {@code chunk(2, dim=-1)} at opset 6 so: the backend test pytorch-converted/test_GLU).
+     */
     private static Lowered importSplit(NodeContext n) {
         Value x = n.input(0);
-        int axis = n.axis(n.integer("axis", 0), x.rank(), "axis");
+        int axis = n.axisAnyOpset(n.integer("axis", 0), x.rank(), "axis");
         List<String> names = n.node().outputs();
         n.require(n.opset() < 13 || !n.hasAttr("split"), "attribute 'split' is input #1 from opset 13");
         long[] parts = n.opset() >= 13 ? (n.hasInput(1) ? n.constantInts(1, "split") : null) : n.ints("split", null);

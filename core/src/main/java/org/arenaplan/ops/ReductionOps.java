@@ -40,7 +40,8 @@ import static org.arenaplan.ir.AttrSpec.MAX_RANK;
  *       the node an Identity (a view), else no axes reduce every axis; negative axes from 11.</li>
  *   <li>ArgMax/ArgMin: {@code select_last_index} from 12; negative axis from 11.</li>
  *   <li>Softmax, LogSoftmax, Hardmax: before 13 the input is coerced to 2-D at {@code axis}
- *       (default 1) and each row normalised; from 13 the one axis {@code axis} (default -1).</li>
+ *       (default 1) and each row normalised; from 13 the one axis {@code axis} (default -1); a
+ *       negative axis at every version, as ONNX Runtime reads it.</li>
  *   <li>TopK: K an attribute before 10, a constant input from 10; largest, sorted and a negative
  *       axis from 11; TopK-24 adds bfloat16 only. CumSum: axis a constant input (opset 11 on);
  *       CumProd (26) the same with a product ({@link Kernels#CUMSUM}'s product flag).</li>
@@ -325,7 +326,9 @@ final class ReductionOps implements OpFamily {
         FamilyImports.requireComputed(n, x);
         n.require(x.rank() >= 1, "input " + x + " must have rank 1 or more");
         boolean v13 = n.opset() >= 13;
-        int axis = n.axis(n.integer("axis", v13 ? -1 : 1), x.rank(), "axis");
+        // a negative axis counts from the back at every version, as ONNX Runtime reads Softmax-1 (PyTorch exported
+        // log_softmax(dim=-1) at opset 6 so: the backend test pytorch-converted/test_log_softmax_lastdim)
+        int axis = n.axisAnyOpset(n.integer("axis", v13 ? -1 : 1), x.rank(), "axis");
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("axis", (long) axis);
         attrs.put("single_axis", v13 ? 1L : 0L);

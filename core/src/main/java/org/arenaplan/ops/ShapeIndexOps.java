@@ -464,7 +464,7 @@ final class ShapeIndexOps implements OpFamily {
     }
 
     /**
-     * Pad: before opset 11 attributes pads, mode, value (a float; only 0 is supported); from 11
+     * Pad: before opset 11 attributes pads, mode, value (a float, made the constant_value Pad-11 reads); from 11
      * input pads (constant), optional input constant_value (a one-element tensor, read at run
      * time), from 18 optional input axes (constant); mode constant, reflect, edge, and wrap (Pad-19;
      * read from 11, as ONNX Runtime does and the dynamo exporter writes it at 18).
@@ -474,10 +474,15 @@ final class ShapeIndexOps implements OpFamily {
         int r = x.rank();
         long[] pads;
         List<String> inputs = new ArrayList<>(List.of(x.name()));
+        Map<Value, Double> constants = new LinkedHashMap<>();
         if (n.opset() < 11) {
             n.require(n.hasAttr("pads"), "attribute 'pads' is required before opset 11");
             pads = n.ints("pads", null);
-            n.require(n.real("value", 0) == 0, "attribute 'value' " + n.real("value", 0) + " is not supported (only 0; from opset 11 constant_value is an input)");
+            if (n.real("value", 0) != 0 && n.string("mode", "constant").equals("constant")) {   // Pad-11's constant_value input, made a constant of X's type
+                Value value = new Value(n.opName() + "#value", x.dtype(), new long[0]);
+                constants.put(value, n.real("value", 0));
+                inputs.add(value.name());
+            }
         } else {
             n.require(!n.hasAttr("pads") && !n.hasAttr("value"), "pads and value are inputs from opset 11, not attributes");
             pads = n.constantInts(1, "pads");
@@ -504,8 +509,9 @@ final class ShapeIndexOps implements OpFamily {
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("pads", pads);
         attrs.put("mode", mode);
-        Value[] in = inputs.size() == 2 ? new Value[]{x, n.input(2)} : new Value[]{x};
-        return op(n, PAD, inputs, Shapes.infer(n, PAD, attrs, in), attrs);
+        Value[] in = inputs.size() == 1 ? new Value[]{x} : constants.isEmpty() ? new Value[]{x, n.input(2)} : new Value[]{x, constants.keySet().iterator().next()};
+        Lowered l = op(n, PAD, inputs, Shapes.infer(n, PAD, attrs, in), attrs);
+        return new Lowered(l.kind(), l.inputs(), l.outputs(), l.attrs(), l.view(), l.dropped(), constants);
     }
 
     /** CenterCropPad (18): per listed axis, crop or zero-pad to the target extent, centred (the extra element at the end); a Pad with negative pads where it crops. */

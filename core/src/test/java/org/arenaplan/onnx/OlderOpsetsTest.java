@@ -14,8 +14,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Models below opset 9: a node is imported where its op means what it means at opset 9 (And-7,
- * Relu-6, MatMul-1, BatchNormalization-7 with spatial = 1; Upsample-7 and Sum-6 rewritten) and refused, naming the node and the
- * version, where it does not (Add-6's legacy broadcast, Scan-8, spatial = 0).
+ * Relu-6, MatMul-1, BatchNormalization-7 with spatial = 1, AveragePool-1; Upsample-7, Sum-6, Add-6's legacy broadcast,
+ * Gemm-6, PRelu-6 and BatchNormalization-6 rewritten) and refused, naming the node and the version, where it does not
+ * (Add-1, spatial = 0, is_test = 0, a B that does not fit A).
  */
 class OlderOpsetsTest {
     @TempDir
@@ -72,15 +73,119 @@ class OlderOpsetsTest {
 
     @Test
     void olderVersionsAreRefusedNamingTheNodeAndTheVersion() throws Exception {
-        refused(new TinyOnnx().opset(6).input("x", 2L).input("z", 2L).output("y").node("a", "Add", List.of("x", "z"), List.of("y")),
-                "node 'a' (Add, #0, opset 6): Add at opset 6 predates Add-7, the oldest version whose meaning arenaplan imports");
+        refused(new TinyOnnx().opset(5).input("x", 2L).input("z", 2L).output("y").node("a", "Add", List.of("x", "z"), List.of("y")),
+                "node 'a' (Add, #0, opset 5): Add at opset 5 predates Add-6, the oldest version whose meaning arenaplan imports");
         refused(new TinyOnnx().opset(5).input("x", 2L).output("y").node("a", "Relu", List.of("x"), List.of("y")), "Relu at opset 5 predates Relu-6, the oldest version whose meaning arenaplan imports (it reads opset 9 and later, and older opsets where an op means what it means at 9); convert the model to opset 9 or later (onnx.version_converter.convert_version)");
         refused(new TinyOnnx().opset(8).input("x", 2L).output("y").node("e", "Erf", List.of("x"), List.of("y")), "Erf at opset 8 predates Erf-9");
         // breaker12: an old version's own attribute was reported as unknown, without the version
-        refused(new TinyOnnx().opset(6).input("x", 2L).input("z", 2L).output("y").node("a", "Add", List.of("x", "z"), List.of("y"), "broadcast", 1L),
-                "node 'a' (Add, #0, opset 6): Add at opset 6 predates Add-7");
+        refused(new TinyOnnx().opset(5).input("x", 2L).input("z", 2L).output("y").node("a", "Add", List.of("x", "z"), List.of("y"), "consumed_inputs", new long[]{0, 0}),
+                "node 'a' (Add, #0, opset 5): Add at opset 5 predates Add-6");
         refused(new TinyOnnx().opset(5).input("x", 2L).output("y").node("c", "Cast", List.of("x"), List.of("y"), "to", 1L),
                 "Cast at opset 5 predates Cast-6");
+    }
+
+    @Test
+    void legacyBroadcastAlignsBAtItsAxis() throws Exception {
+        TensorValue a = TensorValue.ofFloats(new long[]{2, 3}, 1, 2, 3, 4, 5, 6);
+        // axis 0: B [2] is A's axis 0, one value per row (numpy would align it with axis 1, [2] against [3]: no broadcast)
+        TinyOnnx rows = new TinyOnnx().opset(6).input("a", 2L, 3L).input("b", 2L).output("y")
+                .node("add", "Add", List.of("a", "b"), List.of("y"), "broadcast", 1L, "axis", 0L);
+        Map<String, TensorValue> in = TransformerOpsTest.feed("a", a, "b", TensorValue.ofFloats(new long[]{2}, 10, 20));
+        assertThat(OnnxOpRuns.run(dir, rows, in).get("y").floats()).containsExactly(11f, 12f, 13f, 24f, 25f, 26f);
+        // the same sum at opset 9, B unsqueezed by hand, is ONNX Runtime's
+        OnnxOpRuns.agree(dir, new TinyOnnx().opset(9).input("a", 2L, 3L).input("b", 2L).output("y")
+                .node("u", "Unsqueeze", List.of("b"), List.of("b1"), "axes", new long[]{1})
+                .node("add", "Add", List.of("a", "b1"), List.of("y")), in, 0, 0);
+        // no axis: suffix matching; an extent 1 of B is expanded (PyTorch's [2, 3] + [2, 1] at axis 0); broadcast 0: one shape
+        TinyOnnx suffix = new TinyOnnx().opset(6).input("a", 2L, 3L).input("b", 3L).output("y")
+                .node("sub", "Sub", List.of("a", "b"), List.of("y"), "broadcast", 1L);
+        assertThat(OnnxOpRuns.run(dir, suffix, TransformerOpsTest.feed("a", a, "b", TensorValue.ofFloats(new long[]{3}, 1, 2, 3))).get("y").floats())
+                .containsExactly(0f, 0f, 0f, 3f, 3f, 3f);
+        TinyOnnx ones = new TinyOnnx().opset(6).input("a", 2L, 3L).input("b", 2L, 1L).output("y")
+                .node("mul", "Mul", List.of("a", "b"), List.of("y"), "broadcast", 1L, "axis", 0L);
+        assertThat(OnnxOpRuns.run(dir, ones, TransformerOpsTest.feed("a", a, "b", TensorValue.ofFloats(new long[]{2, 1}, 2, 3))).get("y").floats())
+                .containsExactly(2f, 4f, 6f, 12f, 15f, 18f);
+        TinyOnnx pow = new TinyOnnx().opset(6).input("a", 2L, 3L).input("b", 1L).output("y")
+                .node("pow", "Pow", List.of("a", "b"), List.of("y"), "broadcast", 1L);
+        assertThat(OnnxOpRuns.run(dir, pow, TransformerOpsTest.feed("a", a, "b", TensorValue.ofFloats(new long[]{1}, 2))).get("y").floats())
+                .containsExactly(1f, 4f, 9f, 16f, 25f, 36f);
+        refused(new TinyOnnx().opset(6).input("a", 2L, 3L).input("b", 3L).output("y").node("add", "Add", List.of("a", "b"), List.of("y")),
+                "node 'add' (Add, #0, opset 6): A [2, 3] and B [3] differ in shape and attribute 'broadcast' is 0: Add before version 7 broadcasts only with broadcast = 1");
+        refused(new TinyOnnx().opset(6).input("a", 2L, 3L).input("b", 2L).output("y").node("div", "Div", List.of("a", "b"), List.of("y"), "broadcast", 1L),
+                "node 'div' (Div, #0, opset 6): A [2, 3] and B [2]: B's shape does not fit the part of A's starting at axis 1 (suffix matching) (each extent equal, or 1), the only broadcast of Div before version 7");
+    }
+
+    @Test
+    void gemmSixBroadcastsCOnlyWhenAsked() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(6).input("a", 1L, 2L).input("b", 2L, 2L).input("c", 2L).output("y")
+                .node("g", "Gemm", List.of("a", "b", "c"), List.of("y"), "broadcast", 1L);
+        Map<String, TensorValue> in = TransformerOpsTest.feed("a", TensorValue.ofFloats(new long[]{1, 2}, 1, 2),
+                "b", TensorValue.ofFloats(new long[]{2, 2}, 1, 0, 0, 1), "c", TensorValue.ofFloats(new long[]{2}, 10, 20));
+        assertThat(OnnxOpRuns.run(dir, m, in).get("y").floats()).containsExactly(11f, 22f);
+        refused(new TinyOnnx().opset(6).input("a", 1L, 2L).input("b", 2L, 2L).input("c", 2L).output("y")
+                .node("g", "Gemm", List.of("a", "b", "c"), List.of("y")),
+                "node 'g' (Gemm, #0, opset 6): C [2] is not [M, N] = [1, 2] and attribute 'broadcast' is 0: Gemm before version 7 broadcasts C only with broadcast = 1");
+    }
+
+    @Test
+    void preluSixTakesOneSlopePerChannel() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(6).input("x", 1L, 2L, 3L).input("s", 2L).output("y")
+                .node("p", "PRelu", List.of("x", "s"), List.of("y"));
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 2, 3}, -1, -2, 3, -4, 5, -6),
+                "s", TensorValue.ofFloats(new long[]{2}, 0.5f, 0.25f));
+        // channel 0 (-1, -2, 3) by 0.5, channel 1 (-4, 5, -6) by 0.25: PyTorch's nn.PReLU(2), Caffe2's PRelu
+        assertThat(OnnxOpRuns.run(dir, m, in).get("y").floats()).containsExactly(-0.5f, -1f, 3f, -1f, 5f, -1.5f);
+    }
+
+    @Test
+    void batchNormalizationSixIsSevenInTestMode() throws Exception {
+        for (Long isTest : new Long[]{1L, 0L}) {
+            TinyOnnx m = new TinyOnnx().opset(6).input("x", 1L, 1L, 2L).floats("s", 2f, 1L).floats("b", 1f, 1L).floats("mean", 0f, 1L)
+                    .floats("var", 1f, 1L).output("y")
+                    .node("bn", "BatchNormalization", List.of("x", "s", "b", "mean", "var"), List.of("y"), "epsilon", 0.0, "is_test", isTest, "spatial", 1L);
+            if (isTest == 1) {
+                assertThat(OnnxOpRuns.run(dir, m, TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 1, 2}, 1, -1))).get("y").floats())
+                        .containsExactly(3f, -1f);
+            } else {
+                refused(m, "node 'bn' (BatchNormalization, #0, opset 6): attribute 'is_test' = 0 (training mode, the default of BatchNormalization-6)");
+            }
+        }
+    }
+
+    @Test
+    void averagePoolOneLeavesThePaddingOut() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(6).input("x", 1L, 1L, 3L).output("y")
+                .node("p", "AveragePool", List.of("x"), List.of("y"), "kernel_shape", new long[]{2}, "pads", new long[]{1, 1});
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 1, 3}, 2, 4, 6));
+        // windows [pad, 2], [2, 4], [4, 6], [6, pad]: "divided by the number of elements exclude pad" (AveragePool-1)
+        assertThat(OnnxOpRuns.run(dir, m, in).get("y").floats()).containsExactly(2f, 3f, 5f, 6f);
+    }
+
+    @Test
+    void padTwoPadsWithItsValueAttribute() throws Exception {
+        // Pad-2 (opsets 2..10): 'value' is the constant; it was refused unless 0 (PyTorch's nn.ConstantPad2d(…, 2.0) at opset 6)
+        TinyOnnx m = new TinyOnnx().opset(9).input("x", 1L, 2L).output("y")
+                .node("p", "Pad", List.of("x"), List.of("y"), "pads", new long[]{0, 1, 0, 2}, "value", 2.5);
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 2}, 1, -1));
+        assertThat(OnnxOpRuns.run(dir, m, in).get("y").floats()).containsExactly(2.5f, 1f, -1f, 2.5f, 2.5f);
+        OnnxOpRuns.agree(dir, m, in, 0, 0);
+    }
+
+    @Test
+    void softmaxAndSplitBeforeElevenTakeANegativeAxisAsOnnxRuntimeDoes() throws Exception {
+        // LogSoftmax-1 with axis -1 (PyTorch's log_softmax(dim=-1) at opset 6): the last axis, as ONNX Runtime reads it
+        TinyOnnx m = new TinyOnnx().opset(9).input("x", 2L, 2L).output("y")
+                .node("s", "LogSoftmax", List.of("x"), List.of("y"), "axis", -1L);
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{2, 2}, 0, 0, 1, 1));
+        float half = (float) Math.log(0.5);
+        assertThat(OnnxOpRuns.run(dir, m, in).get("y").floats()).containsExactly(half, half, half, half);
+        OnnxOpRuns.agree(dir, m, in, 1e-6, 1e-6);
+        // Split-2 with axis -1 (PyTorch's chunk(2, dim=-1) at opset 6, in GLU)
+        TinyOnnx split = new TinyOnnx().opset(9).input("x", 1L, 4L).output("a").output("b")
+                .node("s", "Split", List.of("x"), List.of("a", "b"), "axis", -1L);
+        Map<String, TensorValue> four = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 4}, 1, 2, 3, 4));
+        assertThat(OnnxOpRuns.run(dir, split, four).get("b").floats()).containsExactly(3f, 4f);
+        OnnxOpRuns.agree(dir, split, four, 0, 0);
     }
 
     private void refused(TinyOnnx model, String message) throws Exception {

@@ -72,6 +72,16 @@ class OptimizerOpsTest {
         for (int i = 0; i < want.length; i++) assertThat(g[i]).isCloseTo(want[i], within(Math.abs(want[i]) * 1e-5f + 1e-6f));
     }
 
+    /** The ONNX backend tests simple/test_gradient_of_add*: a Gradient node is refused saying why, in one line. */
+    @Test
+    void aGradientNodeIsRefusedSayingWhy() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(12).input("a", 1L).input("b", 1L).output("c").output("dc_da").output("dc_db")
+                .node("add", "Add", List.of("a", "b"), List.of("c"))
+                .node("my_gradient", "Gradient", List.of("a", "b"), List.of("dc_da", "dc_db"), "xs", new String[]{"a", "b"}, "y", "c").domain(DOMAIN);
+        OnnxOpRuns.refused(dir, m, "1 unsupported op type: ai.onnx.preview.training.Gradient (1 node: my_gradient; Gradient asks for the symbolic gradient"
+                + " of the graph it sits in, which no arenaplan pass derives from a node (ONNX Runtime has no kernel for it either); --train plans a forward graph's training step instead)");
+    }
+
     @Test
     void adamOfTwoTensorsGivesTheReferenceValues() throws Exception {
         Map<String, TensorValue> out = OnnxOpRuns.run(dir, adam(), IN);
