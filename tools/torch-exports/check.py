@@ -85,11 +85,20 @@ def weak_summary(n):
 def check_exports(a, metas, extra):
     ok = nweak = 0
     for m in metas:
-        d, meta = os.path.dirname(m), json.load(open(m))
-        name = os.path.basename(m)[:-len(".meta.json")]
-        rc, out, why = run(a, os.path.join(d, meta["file"]),
-                           [(k, os.path.join(d, v["file"])) for k, v in meta["inputs"].items()],
-                           [(o["name"], os.path.join(d, o["file"])) for o in meta["outputs"]], extra)
+        d, name = os.path.dirname(m), os.path.basename(m)[:-len(".meta.json")]
+        try:
+            with open(m) as f:
+                meta = json.load(f)
+            model = os.path.join(d, meta["file"])
+            ins = [(k, os.path.join(d, v["file"])) for k, v in meta["inputs"].items()]
+            exps = [(o["name"], os.path.join(d, o["file"])) for o in meta["outputs"]]
+            if not exps:
+                raise ValueError("'outputs' is empty, so nothing to compare")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            why = f"no field {e}" if isinstance(e, KeyError) else str(e)
+            print(f"{name:40s} rc=refused check.py cannot read {m}: {why}", flush=True)
+            continue
+        rc, out, why = run(a, model, ins, exps, extra)
         ok += rc == 0
         mark = weak(out) if rc == 0 else ""
         nweak += mark != ""
@@ -126,7 +135,7 @@ def check_cases(a, cases, extra):
             verdict = ("refused", "check.py: no test_data_set_N in the case")
             try:
                 inputs, outputs = graph_io(model)
-                runs = ([(list(zip(inputs, numbered(s, "input"))), list(zip(outputs, numbered(s, "output")))) for s in sets]
+                runs = ([data_set(s, inputs, outputs) for s in sets]
                         if sets is not None else [light_run(model, outputs, tmp)])
             except (OSError, ValueError) as e:
                 runs, verdict = [], ("refused", f"check.py cannot read the case: {e}")
@@ -149,6 +158,19 @@ def check_cases(a, cases, extra):
           f"{counts['CRASH']} crashed)")
     weak_summary(nweak)
     return counts["match"] == len(cases)
+
+
+def data_set(folder, inputs, outputs):
+    """([(graph input, input_K.pb)], [(graph output, output_K.pb)]) of one data set; a file past the
+    graph's inputs or outputs, or no output_K.pb at all (nothing to compare: not a match), is a ValueError."""
+    ins, outs = numbered(folder, "input"), numbered(folder, "output")
+    for kind, files, names in (("input", ins, inputs), ("output", outs, outputs)):
+        if len(files) > len(names):
+            raise ValueError(f"{os.path.basename(folder)}: {len(files)} {kind}_K.pb but the model has "
+                             f"{len(names)} graph {kind}(s) ({', '.join(names)})")
+    if not outs:
+        raise ValueError(f"{os.path.basename(folder)}: no output_K.pb, so nothing to compare")
+    return list(zip(inputs, ins)), list(zip(outputs, outs))
 
 
 def numbered(folder, kind):
