@@ -127,6 +127,8 @@ final class OlderOpsets {
         if (opset < 7 && LEGACY_BROADCAST.contains(op)) return legacyBroadcast(node, n, rewrites);
         if (opset < 7 && op.equals("Gemm")) return gemmSix(node, n, rewrites);
         if (opset < 7 && op.equals("PRelu")) return preluSix(node, n, rewrites);
+        if (opset < 7 && op.equals("AveragePool") && node.attributes().containsKey("count_include_pad"))
+            throw n.error("attribute 'count_include_pad' is AveragePool-7's; AveragePool-1 has none and leaves the padding out (count_include_pad 0)");
         if (!op.equals("BatchNormalization")) return node;
         if (opset < 7) {
             Object isTest = node.attributes().containsKey("is_test") ? node.attributes().get("is_test").value() : 0L;

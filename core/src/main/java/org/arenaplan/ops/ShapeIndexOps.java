@@ -479,6 +479,8 @@ final class ShapeIndexOps implements OpFamily {
             n.require(n.hasAttr("pads"), "attribute 'pads' is required before opset 11");
             pads = n.ints("pads", null);
             if (n.real("value", 0) != 0 && n.string("mode", "constant").equals("constant")) {   // Pad-11's constant_value input, made a constant of X's type
+                n.require(x.dtype().isFloatingPoint(), "attribute 'value' = " + (float) n.real("value", 0) + " pads X " + x + " of "
+                        + x.dtype().jsonName() + ": Pad before opset 11 takes float tensors only (T: float16, float, double), so the value would be cut to an integer; use Pad-11's constant_value input");
                 Value value = new Value(n.opName() + "#value", x.dtype(), new long[0]);
                 constants.put(value, n.real("value", 0));
                 inputs.add(value.name());

@@ -162,6 +162,22 @@ class OlderOpsetsTest {
     }
 
     @Test
+    void averagePoolOneRefusesCountIncludePadItDoesNotHave() throws Exception {
+        // count_include_pad came with AveragePool-7 (onnx.checker: 'Unrecognized attribute'); it was read at opset 6, dividing by the padded window
+        refused(new TinyOnnx().opset(6).input("x", 1L, 1L, 3L).output("y").node("p", "AveragePool", List.of("x"), List.of("y"),
+                "kernel_shape", new long[]{2}, "pads", new long[]{1, 1}, "count_include_pad", 1L),
+                "node 'p' (AveragePool, #0, opset 6): attribute 'count_include_pad' is AveragePool-7's");
+    }
+
+    @Test
+    void padTwoRefusesAValueForAnIntegerTensor() throws Exception {
+        // Pad-2's T is float16, float or double (ONNX Runtime refuses int32 X); value 2.7 was cut to 2 in an int32 output
+        refused(new TinyOnnx().opset(9).input(OnnxDTypes.INT32, "x", 1L, 2L).output(OnnxDTypes.INT32, "y")
+                .node("p", "Pad", List.of("x"), List.of("y"), "pads", new long[]{0, 1, 0, 2}, "value", 2.7),
+                "attribute 'value' = 2.7 pads X");
+    }
+
+    @Test
     void padTwoPadsWithItsValueAttribute() throws Exception {
         // Pad-2 (opsets 2..10): 'value' is the constant; it was refused unless 0 (PyTorch's nn.ConstantPad2d(…, 2.0) at opset 6)
         TinyOnnx m = new TinyOnnx().opset(9).input("x", 1L, 2L).output("y")
