@@ -452,7 +452,8 @@ final class TensorFiles {
                 double largest = largestMagnitude(want);
                 if (largest <= atol) out.println("note: reference " + reference + ": every element of output '" + name + "' lies within atol (largest |r| "
                         + String.format(java.util.Locale.ROOT, "%.3g", largest) + " <= atol " + String.format(java.util.Locale.ROOT, "%.3g", atol)
-                        + "), so an output of zeros would match it too: this comparison tests little; give inputs or weights whose outputs are larger, or a smaller --atol");
+                        + "), so an output of zeros would match it too: this comparison tests little; give inputs or weights whose outputs are larger"
+                        + (largest > 0 ? ", or a smaller --atol" : ""));
             }
             all &= c.ok();
         }

@@ -81,6 +81,15 @@ class RunOnnxTest {
                 "--expect", "y1=" + outs.resolve("y1.pb"), "--atol", "1e-6");
         assertThat(strict.code()).as(strict.toString()).isZero();
         assertThat(strict.out()).contains(": matches (output 'y1', ").doesNotContain("lies within atol");
+        Path zero = dir.resolve("zero.pb");
+        OnnxTensorFile.write(zero, "x", org.arenaplan.ir.TensorValue.ofFloats(new long[]{2, 3}, new float[]{0f, -1f, 0f, -2f, 0f, -3f}));
+        Cli zeros = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", "x=" + zero,
+                "--output", dir.resolve("zouts").toString());
+        assertThat(zeros.code()).as(zeros.toString()).isZero();
+        Cli exact = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", "x=" + zero,
+                "--expect", "y1=" + dir.resolve("zouts").resolve("y1.pb"), "--atol", "0");
+        assertThat(exact.out()).contains("lies within atol (largest |r| 0.00 <= atol 0.00)").contains("whose outputs are larger")   // no smaller atol exists
+                .doesNotContain("smaller --atol");
     }
 
     /**
