@@ -14,7 +14,10 @@ def check(*dirs):
 
 class CheckTest(unittest.TestCase):
     def test_a_data_set_without_outputs_or_with_extra_inputs_is_refused_not_matched(self):
-        onnx = __import__("onnx")
+        try:
+            onnx = __import__("onnx")
+        except ImportError:
+            self.skipTest("the onnx package is absent (it writes this test's model): run with the venv of requirements.txt")
         from onnx import helper as H, TensorProto as T, numpy_helper as nh
         import numpy as np
         g = H.make_graph([H.make_node("Relu", ["x"], ["y"])], "g", [H.make_tensor_value_info("x", T.FLOAT, [2])],
