@@ -154,6 +154,7 @@ final class PlanCommand implements Callable<Integer> {
                 throw new UsageException("--schedule memory, --train and --fuse plan one graph; they do not apply to several --dim values or --worst-case");
             return sweep(dimValues, stdout);
         }
+        TensorFiles.checkBeforeWork(inputFiles);   // as run does: an empty name or a missing file is refused before the graph is built
         PlanInput input = PlanInput.resolve(words, model, Dims.single(dimValues), donateInputs, TensorFiles.named(inputFiles, words, model));
         if (!inputFiles.isEmpty()) TensorFiles.inputs(input.graph(), input.edges(), inputFiles);   // each names a graph input, of its type and shape
         checkFlags(input);

@@ -42,14 +42,14 @@ final class TensorFiles {
     /**
      * The values of the {@code --input NAME=FILE} specs that name their input (before any graph
      * exists: for an ONNX model's shape operands, and its sequence and optional inputs, each read as
-     * the model declares it: a SequenceProto or an OptionalProto).
+     * the model declares it: a SequenceProto or an OptionalProto). The specs passed
+     * {@link #checkBeforeWork} first (run and plan call it before any work).
      *
      * @param words the command's free words (the ONNX model's file, where it is one)
      * @throws InputException naming the input and the file when a file is not of its input's kind
      * @throws UsageException naming an unnamed spec and the input when a sequence or optional input has no file by name ({@link #refuseUnnamed})
      */
     static Given named(List<String> specs, List<String> words, String model) {
-        refuseEmptyNames("--input", specs);
         Map<String, Class<? extends OnnxValue>> kinds = Map.of();
         boolean onnx = model == null && words.size() == 1 && words.get(0).toLowerCase(java.util.Locale.ROOT).endsWith(".onnx") && Files.isRegularFile(Path.of(words.get(0)));
         if (onnx && !specs.isEmpty()) kinds = OnnxImporter.sequenceInputs(Path.of(words.get(0)));
@@ -204,9 +204,9 @@ final class TensorFiles {
     /**
      * Seeded random inputs, with the ones named in {@code specs} read from files; a sequence or
      * optional input of an ONNX model ({@code edges}, null for other graphs) gives its tensors.
+     * The specs passed {@link #checkBeforeWork} first.
      */
     static Fed inputs(Graph g, OnnxEdges edges, List<String> specs) {
-        refuseEmptyNames("--input", specs);
         Map<String, TensorValue> inputs = new LinkedHashMap<>(Inputs.of(g, 1));
         Set<String> given = new HashSet<>();
         Set<String> fed = new HashSet<>();
