@@ -250,20 +250,17 @@ public final class NodeContext {
         return cls.cast(a.value());
     }
 
-    /** Normalises a possibly negative axis against {@code rank}; negative axes exist from opset 11 on (see {@link #axisAnyOpset}). */
-    public int axis(long axis, int rank, String what) {
-        require(axis >= 0 || opset >= 11 || axis < -rank, what + " " + axis + " is negative, which opset " + opset + " does not allow (from opset 11)");
-        return axisAnyOpset(axis, rank, what);
-    }
-
     /**
-     * Normalises a possibly negative axis (counted from the back) against {@code rank}, in every
-     * opset: for the ops whose versions before 11 already took one, as documented (Gather-1:
-     * "Accepted range is [-r, r-1]") or as their default (TopK-1, LpNormalization-1, OneHot-9:
-     * axis -1, which {@link #axis} refused before opset 11).
+     * Normalises a possibly negative axis (counted from the back) against {@code rank}, at every
+     * opset: ONNX made negative axes the rule at opset 11 (Squeeze-1: "List of non-negative
+     * integers"), but ONNX Runtime takes them before 11 too, counted from the back, for every op
+     * but the ones {@link OlderOpsets#checkNegativeAxis} refuses (the facts are declared there).
+     *
+     * @throws OnnxException naming the node when {@code axis} is outside [-rank, rank - 1], or negative where OlderOpsets refuses it
      */
-    public int axisAnyOpset(long axis, int rank, String what) {
+    public int axis(long axis, int rank, String what) {
         require(axis >= -rank && axis < rank, what + " " + axis + " is out of range for rank " + rank);
+        OlderOpsets.checkNegativeAxis(this, axis, what);
         return (int) (axis < 0 ? axis + rank : axis);
     }
 

@@ -20,38 +20,41 @@ import java.util.Map;
  * (AveragePool-1 divides by the elements "exclude pad", AveragePool-7's {@code count_include_pad = 0} default);
  * BatchNormalization 7, whose {@code spatial} attribute BatchNormalization-9 removed, meaning
  * {@code spatial = 1}: accepted at 1 (dropped) and refused otherwise; BatchNormalization 6, whose
- * {@code is_test = 1} is the inference BatchNormalization-7 computes (dropped; 0, training, refused).
+ * {@code is_test = 1} is the inference BatchNormalization-7 computes (dropped; 0, training, refused),
+ * and Dropout 1 and 6 alike; version 1 of the {@link #CONSUMED_INPUTS} ops, which is version 6
+ * with that hint (dropped; Selu-1's own defaults of alpha and gamma filled in).
  * Rewritten into their opset-9 form: Max, Min, Mean and Sum 6 (no broadcasting: inputs of one
  * shape, checked by {@link #checkShapes}, which Max-8 etc. compute alike); Upsample-7, whose
  * {@code scales} attribute becomes Upsample-9's constant {@code scales} input; the legacy broadcast
  * of Add, Sub, Mul, Div 6 and Pow, And, Or, Xor, Equal, Greater, Less 1 ({@link #legacyBroadcast});
  * Gemm 1 and 6 ({@code broadcast} dropped: C broadcast to [M, N] as Gemm-7 always does, or C of
  * [M, N] with broadcast = 0, checked); PRelu 6 ({@link #preluSix}). Scan-8, whose
- * batch axis Scan-9 dropped, is unrolled by its own rule ({@code ControlFlow}). Every other
- * version before 6 that carries the legacy {@code consumed_inputs} attribute is refused by this
- * rule (Add-1 ... Div-1, PRelu-1, BatchNormalization-1). ONNX Runtime runs none of these versions
- * (AveragePool-1, BatchNormalization-6, Add-6, Gemm-6, PRelu-6 and Pow-1 are "not implemented"
- * in 1.30); the ONNX backend tests pytorch-converted and pytorch-operator, exported by PyTorch
- * at opset 6, hold their outputs.
-  */
-final class OlderOpsets {
+ * batch axis Scan-9 dropped, is unrolled by its own rule ({@code ControlFlow}). Reshape-1
+ * ({@code shape} an attribute) is refused by this rule. ONNX Runtime runs none of these versions
+ * (AveragePool-1, BatchNormalization-6, Add-6, Gemm-6, PRelu-6, Pow-1 and every version 1 with
+ * {@code consumed_inputs} are "not implemented" in 1.30); the ONNX backend tests pytorch-converted
+ * and pytorch-operator, exported by PyTorch at opset 6, hold their outputs, and the version-1 ops
+ * are checked against their version 6 (ONNX Runtime runs Relu-6, Sigmoid-6, ...) and the schema's
+ * formula (Selu-1). One fact here spans opsets 9 and 10 too: {@link #checkNegativeAxis}.
+ */
+public final class OlderOpsets {
     /** The oldest opset whose default-domain operators arenaplan reads, with this rule. */
     static final long MIN_OPSET = 1;
 
     private static final Map<String, Integer> OLDEST = parse(
-            "Abs=6 Acos=7 Acosh=9 Add=6 And=1 ArgMax=1 ArgMin=1 Asin=7 Asinh=9 Atan=7 Atanh=9 AveragePool=1 "
-            + "BatchNormalization=6 Cast=6 Ceil=6 Clip=6 Compress=9 Concat=4 Constant=1 ConstantOfShape=9 Conv=1 "
-            + "ConvTranspose=1 Cos=7 Cosh=9 DepthToSpace=1 Div=6 Dropout=7 Elu=6 Equal=1 Erf=9 Exp=6 Expand=8 "
-            + "EyeLike=9 Flatten=1 Floor=6 GRU=7 Gather=1 Gemm=1 GlobalAveragePool=1 GlobalLpPool=2 GlobalMaxPool=1 "
-            + "Greater=1 HardSigmoid=6 Hardmax=1 Identity=1 If=1 InstanceNormalization=6 IsNaN=9 LRN=1 LSTM=7 "
-            + "LeakyRelu=6 Less=1 Log=6 LogSoftmax=1 Loop=1 LpNormalization=1 LpPool=2 MatMul=1 Max=6 MaxPool=1 "
-            + "MaxRoiPool=1 MaxUnpool=9 Mean=6 MeanVarianceNormalization=9 Min=6 Mul=6 Multinomial=7 Neg=6 "
-            + "NonZero=9 Not=1 OneHot=9 Or=1 PRelu=6 Pad=2 Pow=1 RNN=7 RandomNormal=1 RandomNormalLike=1 "
-            + "RandomUniform=1 RandomUniformLike=1 Reciprocal=6 ReduceL1=1 ReduceL2=1 ReduceLogSum=1 "
+            "Abs=1 Acos=7 Acosh=9 Add=1 And=1 ArgMax=1 ArgMin=1 Asin=7 Asinh=9 Atan=7 Atanh=9 AveragePool=1 "
+            + "BatchNormalization=1 Cast=6 Ceil=1 Clip=1 Compress=9 Concat=4 Constant=1 ConstantOfShape=9 Conv=1 "
+            + "ConvTranspose=1 Cos=7 Cosh=9 DepthToSpace=1 Div=1 Dropout=1 Elu=1 Equal=1 Erf=9 Exp=1 Expand=8 "
+            + "EyeLike=9 Flatten=1 Floor=1 GRU=7 Gather=1 Gemm=1 GlobalAveragePool=1 GlobalLpPool=2 GlobalMaxPool=1 "
+            + "Greater=1 HardSigmoid=1 Hardmax=1 Identity=1 If=1 InstanceNormalization=1 IsNaN=9 LRN=1 LSTM=7 "
+            + "LeakyRelu=1 Less=1 Log=1 LogSoftmax=1 Loop=1 LpNormalization=1 LpPool=2 MatMul=1 Max=1 MaxPool=1 "
+            + "MaxRoiPool=1 MaxUnpool=9 Mean=1 MeanVarianceNormalization=9 Min=1 Mul=1 Multinomial=7 Neg=1 "
+            + "NonZero=9 Not=1 OneHot=9 Or=1 PRelu=1 Pad=2 Pow=1 RNN=7 RandomNormal=1 RandomNormalLike=1 "
+            + "RandomUniform=1 RandomUniformLike=1 Reciprocal=1 ReduceL1=1 ReduceL2=1 ReduceLogSum=1 "
             + "ReduceLogSumExp=1 ReduceMax=1 ReduceMean=1 ReduceMin=1 ReduceProd=1 ReduceSum=1 ReduceSumSquare=1 "
-            + "Relu=6 Reshape=5 Scan=8 Scatter=9 Selu=6 Shape=1 Shrink=9 Sigmoid=6 Sign=9 Sin=7 Sinh=9 Size=1 "
-            + "Slice=1 Softmax=1 Softplus=1 Softsign=1 SpaceToDepth=1 Split=2 Sqrt=6 Squeeze=1 Sub=6 Sum=6 Tan=7 "
-            + "Tanh=6 TfIdfVectorizer=9 Tile=6 TopK=1 Transpose=1 Unsqueeze=1 Upsample=7 Where=9 Xor=1 ");
+            + "Relu=1 Reshape=5 Scan=8 Scatter=9 Selu=1 Shape=1 Shrink=9 Sigmoid=1 Sign=9 Sin=7 Sinh=9 Size=1 "
+            + "Slice=1 Softmax=1 Softplus=1 Softsign=1 SpaceToDepth=1 Split=2 Sqrt=1 Squeeze=1 Sub=1 Sum=1 Tan=7 "
+            + "Tanh=1 TfIdfVectorizer=9 Tile=6 TopK=1 Transpose=1 Unsqueeze=1 Upsample=7 Where=9 Xor=1 ");
 
     private OlderOpsets() { }
 
@@ -75,6 +78,51 @@ final class OlderOpsets {
         /** Imports {@code Unsqueeze(input)} with {@code axes} (Unsqueeze-1's attribute) as a node named {@code node}; returns its output. */
         String unsqueeze(String node, String input, long[] axes);
     }
+
+    /**
+     * The op types that refuse a negative axis before opset 11, where ONNX made negative axes the
+     * rule (Squeeze-1: "List of non-negative integers"): Flatten, whose shape inference in ONNX
+     * Runtime 1.30 fails at opsets 1..10 with "Invalid value(-1) for attribute 'axis'". Every other
+     * op with an axis attribute arenaplan imports before opset 11 (ArgMax, ArgMin, Concat, the
+     * Reduce ops, Squeeze, Unsqueeze, Slice-1's axes and Slice-10's axes input,
+     * MeanVarianceNormalization-9, Compress-9, Scatter-9, Scan-9's scan_input_axes and
+     * scan_output_axes) ONNX Runtime 1.30 runs with a negative axis, counted from the back
+     * (Unsqueeze's against the output's rank), giving what the axis plus the rank gives, at every
+     * opset of 1..10 the op exists at (checked 3 December with onnx.helper models; Softmax,
+     * LogSoftmax, Hardmax, Split, Gather, TopK, LpNormalization and OneHot document or default to
+     * one anyway). This fact alone spans opsets 9 and 10 too.
+     */
+    private static final java.util.Set<String> NON_NEGATIVE_AXIS_BEFORE_11 = java.util.Set.of("Flatten");
+
+    /**
+     * Refuses a negative {@code axis} of a default-domain node before opset 11 whose op type
+     * {@link #NON_NEGATIVE_AXIS_BEFORE_11} names; takes it for every other op (counted from the
+     * back by the caller). Read by every axis the importer normalises ({@link NodeContext#axis}).
+     *
+     * @throws OnnxException (through {@code n.error}) naming the node, the attribute ({@code what}) and its value
+     */
+    public static void checkNegativeAxis(NodeContext n, long axis, String what) {
+        if (axis < 0 && n.opset() < 11 && n.node().inDefaultDomain() && NON_NEGATIVE_AXIS_BEFORE_11.contains(n.opType()))
+            throw n.error(what + " " + axis + " is negative, which " + n.opType() + " takes from opset 11 (" + n.opType()
+                    + "-11: counted from the back); ONNX Runtime refuses it before 11 too (\"Invalid value(" + axis + ") for attribute 'axis'\")");
+    }
+
+    /**
+     * The op types whose version 1 carries {@code consumed_inputs} and is, without it, their
+     * version 6 (onnx 1.23.1's schemas, {@code get_schema(T, 1)} against {@code get_schema(T, 6)}:
+     * the same inputs, outputs and attributes; Abs, Add, Div, Mul, Neg and Sub 6 add integer
+     * types; Selu-1's defaults are rounder; Clip-1's absent bounds are the type's, see
+     * {@code ElementwiseImport.clip}). The attribute is "legacy optimization attribute" in every
+     * schema, a hint that an input may be overwritten in place, which ONNX removed at opset 6 and
+     * which does not change what a node computes: onnx's version converter turns version 1 into 6
+     * by deleting it ({@code version_converter/adapters/remove_consumed_inputs.h}), and so does
+     * {@link #adapt} (arenaplan's own in-place hints are its importer's). Reshape-1, whose
+     * {@code shape} attribute became an input at 5, is not one of them: it is refused. ONNX Runtime
+     * 1.30 implements none of these version-1 ops ("Could not find an implementation for Relu(1)").
+     */
+    private static final java.util.Set<String> CONSUMED_INPUTS = java.util.Set.of("Abs", "Add", "BatchNormalization", "Ceil", "Clip", "Div",
+            "Dropout", "Elu", "Exp", "Floor", "HardSigmoid", "InstanceNormalization", "LeakyRelu", "Log", "Max", "Mean", "Min", "Mul", "Neg",
+            "PRelu", "Reciprocal", "Relu", "Selu", "Sigmoid", "Sqrt", "Sub", "Sum", "Tanh");
 
     /** The variadic ops whose versions before 8 take inputs of one shape only. */
     private static final java.util.Set<String> NO_BROADCAST_BEFORE_8 = java.util.Set.of("Max", "Min", "Mean", "Sum");
@@ -123,22 +171,44 @@ final class OlderOpsets {
         if (!OLDEST.containsKey(node.opType())) return node;   // no such op at opset 9: the import refuses it as it does at any opset
         checkVersion(node, n, opset);
         String op = node.opType();
+        if (opset < 6 && CONSUMED_INPUTS.contains(op)) node = without(node, "consumed_inputs");
+        if (opset < 6 && op.equals("Selu")) node = withDefault(withDefault(node, "alpha", 1.6732f), "gamma", 1.0507f);
         if (op.equals("Upsample")) return upsampleSeven(node, n, rewrites);
         if (opset < 7 && LEGACY_BROADCAST.contains(op)) return legacyBroadcast(node, n, rewrites);
         if (opset < 7 && op.equals("Gemm")) return gemmSix(node, n, rewrites);
         if (opset < 7 && op.equals("PRelu")) return preluSix(node, n, rewrites);
         if (opset < 7 && op.equals("AveragePool") && node.attributes().containsKey("count_include_pad"))
             throw n.error("attribute 'count_include_pad' is AveragePool-7's; AveragePool-1 has none and leaves the padding out (count_include_pad 0)");
+        if (opset < 7 && op.equals("Dropout")) return without(testMode(node, n, opset), "is_test");
         if (!op.equals("BatchNormalization")) return node;
-        if (opset < 7) {
-            Object isTest = node.attributes().containsKey("is_test") ? node.attributes().get("is_test").value() : 0L;
-            if (!Long.valueOf(1).equals(isTest))
-                throw n.error("attribute 'is_test' = " + isTest + " (training mode, the default of BatchNormalization-6): arenaplan imports the inference BatchNormalization-7 computes, is_test = 1");
-        }
+        if (opset < 7) testMode(node, n, opset);
         Object spatial = node.attributes().containsKey("spatial") ? node.attributes().get("spatial").value() : 1L;
         if (!Long.valueOf(1).equals(spatial))
             throw n.error("attribute 'spatial' = " + spatial + ": BatchNormalization-9 (the version arenaplan imports) means spatial = 1 only");
         return without(node, "spatial", "is_test");
+    }
+
+    /**
+     * BatchNormalization and Dropout before version 7 (1 and 6) compute at inference with
+     * {@code is_test = 1} what version 7 computes; their default 0 is training mode.
+     *
+     * @throws OnnxException naming the node and the attribute where {@code is_test} is not 1
+     */
+    private static OnnxModel.Node testMode(OnnxModel.Node node, NodeContext n, long opset) {
+        Object isTest = attr(node, "is_test", 0L);
+        String op = node.opType();
+        if (!Long.valueOf(1).equals(isTest))
+            throw n.error("attribute 'is_test' = " + isTest + " (training mode, the default of " + op + "-" + (opset < 6 ? 1 : 6) + "): arenaplan imports the inference "
+                    + op + "-7 computes, is_test = 1");
+        return node;
+    }
+
+    /** {@code node} with the FLOAT attribute {@code name} set to {@code value} where the node gives none (a version's own default). */
+    private static OnnxModel.Node withDefault(OnnxModel.Node node, String name, float value) {
+        if (node.attributes().containsKey(name)) return node;
+        Map<String, OnnxModel.Attribute> attrs = new HashMap<>(node.attributes());
+        attrs.put(name, new OnnxModel.Attribute(name, OnnxModel.Attribute.FLOAT, (double) value));
+        return new OnnxModel.Node(node.name(), node.opType(), node.domain(), node.inputs(), node.outputs(), attrs);
     }
 
     /** The binary ops whose versions before 7 broadcast B to A only where attribute {@code broadcast} is 1, aligned at {@code axis}. */
@@ -151,11 +221,15 @@ final class OlderOpsets {
      * part of A's starting at {@code axis} (default: A's last axes, "suffix matching"), and B is
      * unsqueezed at its end so that numpy broadcasting (version 7) aligns it there (A [2, 3, 4, 5],
      * B [3, 4], axis 1: B becomes [3, 4, 1]). Source: the version-6 schema ("limited broadcast
-     * support"). Where the schema says "1-dim expansion doesn't work yet", an extent 1 of B is
+     * support"). A negative {@code axis} is refused: the schema does not define it, Caffe2's
+     * {@code ComputeLegacyBroadcastSizes} (caffe2/operators/elementwise_ops_utils.cc), where the
+     * legacy broadcast came from, reads -1 as suffix matching and refuses any other negative, a
+     * count from the back would read -1 as A's last axis, and ONNX Runtime 1.30 runs no version
+     * of these ops before 7 ("Could not find an implementation for Add(6)"). Where the schema says "1-dim expansion doesn't work yet", an extent 1 of B is
      * expanded here: PyTorch exported {@code [2, 3] + [2, 1]} so at axis 0, and the backend test
      * {@code test_operator_add_size1_broadcast} holds the expanded sum.
      *
-     * @throws OnnxException naming the node, both shapes and the axis where B does not fit
+     * @throws OnnxException naming the node, both shapes and the axis where B does not fit; naming the node and the attribute for a negative axis
      */
     private static OnnxModel.Node legacyBroadcast(OnnxModel.Node node, NodeContext n, Rewrites rewrites) {
         n.require(node.inputs().size() == 2, node.opType() + " takes two inputs, got " + node.inputs().size());
@@ -168,11 +242,13 @@ final class OlderOpsets {
                 throw n.error(shapes + " differ in shape and attribute 'broadcast' is 0: " + node.opType() + " before version 7 broadcasts only with broadcast = 1");
             return plain;
         }
+        long axis = (Long) attr(node, "axis", (long) (a.length - b.length));
+        if (axis < 0)
+            throw n.error("attribute 'axis' = " + axis + " is negative, which the legacy broadcast of " + node.opType() + " before version 7 does not define"
+                    + " (Caffe2, where it came from, reads -1 as suffix matching, numpy's convention the last axis; ONNX Runtime implements no version of it); give the axis of A where B starts, at least 0");
         long elements = 1;
         for (long d : b) elements *= d;
         if (elements == 1 && b.length <= a.length) return plain;
-        long axis = (Long) attr(node, "axis", (long) (a.length - b.length));
-        if (axis < 0) axis += a.length;
         boolean fits = axis >= 0 && axis + b.length <= a.length;
         for (int i = 0; fits && i < b.length; i++) fits = b[i] == a[(int) axis + i] || b[i] == 1;
         if (!fits)
@@ -219,18 +295,20 @@ final class OlderOpsets {
 
     /**
      * The attributes of {@code node}'s version at {@code opset} that {@link #adapt} reads and
-     * removes (Upsample-7's scales, BatchNormalization-6's is_test and spatial, the legacy
+     * removes (Upsample-7's scales, version 1's consumed_inputs, BatchNormalization-6's is_test and spatial, Dropout-6's is_test, the legacy
      * broadcast and axis, Gemm-6's broadcast), so the opset-9 attribute check does not call them unknown.
      */
     static java.util.Set<String> ownAttributes(OnnxModel.Node node, long opset) {
         if (opset >= 9 || !node.inDefaultDomain()) return java.util.Set.of();
         String op = node.opType();
-        if (op.equals("Upsample")) return java.util.Set.of("scales");
-        if (opset >= 7) return java.util.Set.of();
-        if (LEGACY_BROADCAST.contains(op)) return java.util.Set.of("broadcast", "axis");
-        if (op.equals("Gemm")) return java.util.Set.of("broadcast");
-        if (op.equals("BatchNormalization")) return java.util.Set.of("is_test", "spatial");
-        return java.util.Set.of();
+        java.util.Set<String> own = new java.util.HashSet<>();
+        if (op.equals("Upsample")) own.add("scales");
+        if (opset < 6 && CONSUMED_INPUTS.contains(op)) own.add("consumed_inputs");
+        if (opset < 7 && LEGACY_BROADCAST.contains(op)) own.addAll(List.of("broadcast", "axis"));
+        if (opset < 7 && op.equals("Gemm")) own.add("broadcast");
+        if (opset < 7 && op.equals("BatchNormalization")) own.addAll(List.of("is_test", "spatial"));
+        if (opset < 7 && op.equals("Dropout")) own.add("is_test");
+        return own;
     }
 
     private static Object attr(OnnxModel.Node node, String name, Object absent) {

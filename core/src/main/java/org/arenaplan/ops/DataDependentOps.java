@@ -325,7 +325,7 @@ final class DataDependentOps implements OpFamily {
         Long axis = null;
         if (n.hasAttr("axis")) {
             n.require(x.rank() >= 1, "X " + x + " has no axis");
-            axis = (long) n.axisAnyOpset(n.integer("axis", 0), x.rank(), "axis");
+            axis = (long) n.axis(n.integer("axis", 0), x.rank(), "axis");
             attrs.put("axis", axis);
         } else {
             attrs.put(FLATTENED, 1L);

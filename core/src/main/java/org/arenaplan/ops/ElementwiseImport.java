@@ -81,10 +81,11 @@ final class ElementwiseImport {
         Value x = n.input(0);
         if (n.opset() < 11) {
             n.require(n.inputCount() == 1, "takes one input before opset 11 (min and max are attributes)");
-            // ONNX Clip-6: absent bounds are the type's lowest and largest finite values
+            // absent bounds: Clip-6's defaults, -/+ FLT_MAX; Clip-1's, "numeric_limits::lowest() and numeric_limits::max()" of the input's type
+            double[] dflt = n.opset() < 6 ? x.dtype().range() : new double[]{-FLOAT_MAX, FLOAT_MAX};
             Map<String, Object> attrs = new LinkedHashMap<>();
-            attrs.put("min", n.real("min", -FLOAT_MAX));
-            attrs.put("max", n.real("max", FLOAT_MAX));
+            attrs.put("min", n.real("min", dflt[0]));
+            attrs.put("max", n.real("max", dflt[1]));
             return NodeLowering.op(n, ElementwiseOps.CLIP, List.of(x.name()), x.shape(), attrs, x.dtype());
         }
         n.require(!n.hasAttr("min") && !n.hasAttr("max"), "attributes min and max were replaced by inputs in opset 11");

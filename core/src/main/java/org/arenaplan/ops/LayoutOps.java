@@ -204,7 +204,7 @@ final class LayoutOps implements OpFamily {
      */
     private static Lowered importSplit(NodeContext n) {
         Value x = n.input(0);
-        int axis = n.axisAnyOpset(n.integer("axis", 0), x.rank(), "axis");
+        int axis = n.axis(n.integer("axis", 0), x.rank(), "axis");
         List<String> names = n.node().outputs();
         n.require(n.opset() < 13 || !n.hasAttr("split"), "attribute 'split' is input #1 from opset 13");
         long[] parts = n.opset() >= 13 ? (n.hasInput(1) ? n.constantInts(1, "split") : null) : n.ints("split", null);
@@ -335,7 +335,7 @@ final class LayoutOps implements OpFamily {
         Value x = n.input(0);
         long axis = n.integer("axis", 1);
         n.require(axis >= -x.rank() && axis <= x.rank(), "axis " + axis + " is out of range for rank " + x.rank());
-        n.require(axis >= 0 || n.opset() >= 11, "negative axis needs opset 11");
+        org.arenaplan.onnx.OlderOpsets.checkNegativeAxis(n, axis, "axis");
         int a = (int) (axis < 0 ? axis + x.rank() : axis);
         long outer = 1, inner = 1;
         for (int i = 0; i < x.rank(); i++) {

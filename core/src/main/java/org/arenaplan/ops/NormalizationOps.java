@@ -430,7 +430,7 @@ final class NormalizationOps implements OpFamily {
         FamilyImports.requireInputs(n, 1, 1);
         Value x = n.input(0);
         n.require(x.rank() >= 1, "input " + x + " must have rank 1 or more");
-        int axis = n.axisAnyOpset(n.integer("axis", -1), x.rank(), "axis");   // LpNormalization-1's default is -1
+        int axis = n.axis(n.integer("axis", -1), x.rank(), "axis");
         long p = n.integer("p", 2);   // 1 or 2: the registry's range
         return NodeLowering.op(n, LP_NORM, computedInputs(n, 1), x.shape(), Map.of("axis", (long) axis, "p", p), x.dtype());
     }

@@ -328,7 +328,7 @@ final class ReductionOps implements OpFamily {
         boolean v13 = n.opset() >= 13;
         // a negative axis counts from the back at every version, as ONNX Runtime reads Softmax-1 (PyTorch exported
         // log_softmax(dim=-1) at opset 6 so: the backend test pytorch-converted/test_log_softmax_lastdim)
-        int axis = n.axisAnyOpset(n.integer("axis", v13 ? -1 : 1), x.rank(), "axis");
+        int axis = n.axis(n.integer("axis", v13 ? -1 : 1), x.rank(), "axis");
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("axis", (long) axis);
         attrs.put("single_axis", v13 ? 1L : 0L);
@@ -379,7 +379,7 @@ final class ReductionOps implements OpFamily {
             k = n.integer("k", 0);
         }
         n.require(n.opset() >= 11 || (!n.hasAttr("largest") && !n.hasAttr("sorted")), "attributes 'largest' and 'sorted' need opset 11");
-        int axis = n.axisAnyOpset(n.integer("axis", -1), x.rank(), "axis");   // TopK-1's default is -1
+        int axis = n.axis(n.integer("axis", -1), x.rank(), "axis");
         n.require(k >= 0 && k <= x.dim(axis), "K = " + k + " must be in [0, " + x.dim(axis) + "] (the extent of axis " + axis + " of " + x + ")");
         long[] shape = x.shape();
         shape[axis] = k;

@@ -576,7 +576,7 @@ final class ShapeIndexOps implements OpFamily {
         n.require(depth.length == 1 && depth[0] >= 1, "depth must be one value of at least 1, got " + Arrays.toString(depth));
         Value idx = n.input(0);
         Map<String, Object> attrs = new LinkedHashMap<>();
-        attrs.put("axis", (long) n.axisAnyOpset(n.integer("axis", -1), idx.rank() + 1, "axis"));   // OneHot-9's default is -1
+        attrs.put("axis", (long) n.axis(n.integer("axis", -1), idx.rank() + 1, "axis"));
         attrs.put("depth", (long) depth[0]);
         Value values = n.input(2);
         Lowered l = op(n, ONE_HOT, List.of(idx.name(), values.name()), Shapes.infer(n, ONE_HOT, attrs, idx, values), attrs, values.dtype());

@@ -212,7 +212,7 @@ final class TypeAndIndexOps implements OpFamily {
         Value data = n.input(0), idx = n.input(1);
         n.require(data.rank() >= 1, "data " + data + " must have rank 1 or more");
         n.require(idx.dtype() == DType.I64 || idx.dtype() == DType.I32, "indices " + idx + " are " + idx.dtype().jsonName() + ", not int64 or int32");
-        int axis = n.axisAnyOpset(n.integer("axis", 0), data.rank(), "axis");   // Gather-1 documents negative axes
+        int axis = n.axis(n.integer("axis", 0), data.rank(), "axis");
         long[] ds = data.shape(), is = idx.shape();
         long[] out = new long[ds.length - 1 + is.length];
         System.arraycopy(ds, 0, out, 0, axis);

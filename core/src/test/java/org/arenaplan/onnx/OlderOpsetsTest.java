@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Models below opset 9: a node is imported where its op means what it means at opset 9 (And-7,
  * Relu-6, MatMul-1, BatchNormalization-7 with spatial = 1, AveragePool-1; Upsample-7, Sum-6, Add-6's legacy broadcast,
  * Gemm-6, PRelu-6 and BatchNormalization-6 rewritten) and refused, naming the node and the version, where it does not
- * (Add-1, spatial = 0, is_test = 0, a B that does not fit A).
+ * (Reshape-1, spatial = 0, is_test = 0, a B that does not fit A, a negative legacy-broadcast axis, Flatten's negative axis before 11).
  */
 class OlderOpsetsTest {
     @TempDir
@@ -73,13 +73,10 @@ class OlderOpsetsTest {
 
     @Test
     void olderVersionsAreRefusedNamingTheNodeAndTheVersion() throws Exception {
-        refused(new TinyOnnx().opset(5).input("x", 2L).input("z", 2L).output("y").node("a", "Add", List.of("x", "z"), List.of("y")),
-                "node 'a' (Add, #0, opset 5): Add at opset 5 predates Add-6, the oldest version whose meaning arenaplan imports");
-        refused(new TinyOnnx().opset(5).input("x", 2L).output("y").node("a", "Relu", List.of("x"), List.of("y")), "Relu at opset 5 predates Relu-6, the oldest version whose meaning arenaplan imports (it reads opset 9 and later, and older opsets where an op means what it means at 9); convert the model to opset 9 or later (onnx.version_converter.convert_version)");
-        refused(new TinyOnnx().opset(8).input("x", 2L).output("y").node("e", "Erf", List.of("x"), List.of("y")), "Erf at opset 8 predates Erf-9");
+        refused(new TinyOnnx().opset(8).input("x", 2L).output("y").node("e", "Erf", List.of("x"), List.of("y")), "Erf at opset 8 predates Erf-9, the oldest version whose meaning arenaplan imports (it reads opset 9 and later, and older opsets where an op means what it means at 9); convert the model to opset 9 or later (onnx.version_converter.convert_version)");
         // breaker12: an old version's own attribute was reported as unknown, without the version
-        refused(new TinyOnnx().opset(5).input("x", 2L).input("z", 2L).output("y").node("a", "Add", List.of("x", "z"), List.of("y"), "consumed_inputs", new long[]{0, 0}),
-                "node 'a' (Add, #0, opset 5): Add at opset 5 predates Add-6");
+        refused(new TinyOnnx().opset(4).input("x", 2L).output("y").node("r", "Reshape", List.of("x"), List.of("y"), "shape", new long[]{2}, "consumed_inputs", new long[]{0}),
+                "node 'r' (Reshape, #0, opset 4): Reshape at opset 4 predates Reshape-5");
         refused(new TinyOnnx().opset(5).input("x", 2L).output("y").node("c", "Cast", List.of("x"), List.of("y"), "to", 1L),
                 "Cast at opset 5 predates Cast-6");
     }
@@ -202,6 +199,95 @@ class OlderOpsetsTest {
         Map<String, TensorValue> four = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 4}, 1, 2, 3, 4));
         assertThat(OnnxOpRuns.run(dir, split, four).get("b").floats()).containsExactly(3f, 4f);
         OnnxOpRuns.agree(dir, split, four, 0, 0);
+    }
+
+    @Test
+    void negativeAxesBeforeElevenCountFromTheBackAsOnnxRuntimeDoes() throws Exception {
+        // ONNX made negative axes the rule at opset 11 (Squeeze-1: "non-negative integers"); ONNX Runtime 1.30 takes them before,
+        // counted from the back (Unsqueeze's against the output's rank); they were refused ("... which opset 9 does not allow")
+        float[] x = new float[24];
+        for (int i = 0; i < x.length; i++) x[i] = i % 7 - 3;
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{2, 3, 4}, x));
+        Object[][] cases = {
+                {1L, "ReduceSum", new Object[]{"axes", new long[]{-1}}}, {9L, "ReduceMax", new Object[]{"axes", new long[]{0, -2}, "keepdims", 0L}},
+                {10L, "ReduceMean", new Object[]{"axes", new long[]{-3}}}, {1L, "ArgMax", new Object[]{"axis", -1L}},
+                {10L, "ArgMin", new Object[]{"axis", -2L}}, {1L, "Unsqueeze", new Object[]{"axes", new long[]{-1}}},
+                {9L, "Unsqueeze", new Object[]{"axes", new long[]{0, -2}}}, {4L, "Concat", new Object[]{"axis", -2L}},
+                {9L, "Slice", new Object[]{"axes", new long[]{-1}, "starts", new long[]{1}, "ends", new long[]{3}}},
+                {9L, "MeanVarianceNormalization", new Object[]{"axes", new long[]{0, -1}}}};
+        for (Object[] c : cases) {
+            String op = (String) c[1];
+            TinyOnnx m = new TinyOnnx().opset((Long) c[0]).input("x", 2L, 3L, 4L);
+            if (op.startsWith("Arg")) m.output(OnnxDTypes.INT64, "y", op.equals("ArgMax") ? new Object[]{2L, 3L, 1L} : new Object[]{2L, 1L, 4L});
+            else m.output("y");
+            m.node("n", op, op.equals("Concat") ? List.of("x", "x") : List.of("x"), List.of("y"), (Object[]) c[2]);
+            OnnxOpRuns.agree(dir, m, in, 1e-6, 1e-6);
+        }
+        TinyOnnx squeeze = new TinyOnnx().opset(9).input("x", 2L, 1L, 3L).output("y").node("n", "Squeeze", List.of("x"), List.of("y"), "axes", new long[]{-2});
+        OnnxOpRuns.agree(dir, squeeze, TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{2, 1, 3}, 1, 2, 3, 4, 5, 6)), 0, 0);
+        // out of range stays refused, as ONNX Runtime refuses it ("HandleNegativeAxis")
+        refused(new TinyOnnx().opset(9).input("x", 2L, 3L).output("y").node("r", "ReduceSum", List.of("x"), List.of("y"), "axes", new long[]{-3}),
+                "node 'r' (ReduceSum, #0, opset 9): axis -3 is out of range for rank 2");
+    }
+
+    @Test
+    void flattenBeforeElevenRefusesANegativeAxisAsOnnxRuntimeDoes() throws Exception {
+        // the one op ONNX Runtime 1.30 refuses so (its shape inference: "Invalid value(-1) for attribute 'axis'")
+        refused(new TinyOnnx().opset(9).input("x", 2L, 3L).output("y").node("f", "Flatten", List.of("x"), List.of("y"), "axis", -1L),
+                "node 'f' (Flatten, #0, opset 9): axis -1 is negative, which Flatten takes from opset 11");
+    }
+
+    @Test
+    void versionOneOpsDropTheirConsumedInputsHint() throws Exception {
+        // consumed_inputs, "legacy optimization attribute", names inputs a version-1 op may overwrite; version 6 is version 1 without it
+        // (onnx's version converter deletes it). ONNX Runtime 1.30 runs no version 1 ("Could not find an implementation for Relu(1)"),
+        // so each is checked against its version 6, which ONNX Runtime runs, or by hand; they were refused ("predates Relu-6")
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{2, 2}, -2, -0.5f, 0.5f, 2));
+        for (String op : List.of("Relu", "Sigmoid", "Tanh", "Abs", "Neg", "Exp", "LeakyRelu", "Elu", "HardSigmoid")) {
+            TinyOnnx six = new TinyOnnx().opset(6).input("x", 2L, 2L).output("y").node("n", op, List.of("x"), List.of("y"));
+            TinyOnnx one = new TinyOnnx().opset(5).input("x", 2L, 2L).output("y").node("n", op, List.of("x"), List.of("y"), "consumed_inputs", new long[]{1});
+            OnnxOpRuns.agree(dir, six, in, 1e-6, 1e-6);
+            float[] want = OnnxOpRuns.run(dir, six, in).get("y").floats();
+            assertThat(OnnxOpRuns.run(dir, one, in).get("y").floats()).as(op).containsExactly(want);
+        }
+        // Add-1 with its legacy broadcast, consumed_inputs on both: y = x + b per row (axis 0)
+        TinyOnnx add = new TinyOnnx().opset(1).input("x", 2L, 2L).input("b", 2L).output("y")
+                .node("a", "Add", List.of("x", "b"), List.of("y"), "broadcast", 1L, "axis", 0L, "consumed_inputs", new long[]{1, 0});
+        assertThat(OnnxOpRuns.run(dir, add, TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{2, 2}, -2, -0.5f, 0.5f, 2),
+                "b", TensorValue.ofFloats(new long[]{2}, 10, 20))).get("y").floats()).containsExactly(8f, 9.5f, 20.5f, 22f);
+        // BatchNormalization-1 in test mode: (x - mean) / sqrt(var + eps) * s + b = 2x + 1
+        TinyOnnx bn = new TinyOnnx().opset(5).input("x", 1L, 1L, 2L).floats("s", 2f, 1L).floats("b", 1f, 1L).floats("mean", 0f, 1L)
+                .floats("var", 1f, 1L).output("y").node("bn", "BatchNormalization", List.of("x", "s", "b", "mean", "var"), List.of("y"),
+                        "epsilon", 0.0, "is_test", 1L, "consumed_inputs", new long[]{0, 0, 0, 1, 1});
+        assertThat(OnnxOpRuns.run(dir, bn, TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 1, 2}, 1, -1))).get("y").floats())
+                .containsExactly(3f, -1f);
+    }
+
+    @Test
+    void dropoutBeforeSevenIsSevenInTestMode() throws Exception {
+        // Dropout-1 and 6 take is_test (default 0, training), which Dropout-7 dropped; 1 is the inference Dropout-7 computes (a copy)
+        TinyOnnx m = new TinyOnnx().opset(6).input("x", 2L).output("y").node("d", "Dropout", List.of("x"), List.of("y"), "is_test", 1L, "ratio", 0.5);
+        assertThat(OnnxOpRuns.run(dir, m, TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{2}, 1, -2))).get("y").floats()).containsExactly(1f, -2f);
+        refused(new TinyOnnx().opset(1).input("x", 2L).output("y").node("d", "Dropout", List.of("x"), List.of("y"), "consumed_inputs", new long[]{0}),
+                "node 'd' (Dropout, #0, opset 1): attribute 'is_test' = 0 (training mode, the default of Dropout-1): arenaplan imports the inference Dropout-7 computes, is_test = 1");
+    }
+
+    @Test
+    void seluOneUsesItsOwnDefaults() throws Exception {
+        // Selu-1: alpha "default to 1.6732", gamma "default to 1.0507" (Selu-6: 1.67326319..., 1.05070102...); y = gamma * alpha * (e^x - 1) for x <= 0
+        TinyOnnx m = new TinyOnnx().opset(1).input("x", 2L).output("y").node("s", "Selu", List.of("x"), List.of("y"), "consumed_inputs", new long[]{0});
+        float[] y = OnnxOpRuns.run(dir, m, TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{2}, -1, 2))).get("y").floats();
+        assertThat(y[0]).isCloseTo((float) (1.0507f * 1.6732f * Math.expm1(-1)), org.assertj.core.data.Offset.offset(1e-6f));
+        assertThat(y[1]).isCloseTo(1.0507f * 2, org.assertj.core.data.Offset.offset(1e-6f));
+    }
+
+    @Test
+    void legacyBroadcastRefusesANegativeAxis() throws Exception {
+        // Add-6's axis -1 was read from the back (A's last axis); Caffe2's legacy broadcast reads -1 as suffix matching,
+        // the schema defines neither and ONNX Runtime runs no Add-6
+        refused(new TinyOnnx().opset(6).input("a", 2L, 3L).input("b", 3L).output("y")
+                        .node("add", "Add", List.of("a", "b"), List.of("y"), "broadcast", 1L, "axis", -1L),
+                "node 'add' (Add, #0, opset 6): attribute 'axis' = -1 is negative, which the legacy broadcast of Add before version 7 does not define");
     }
 
     private void refused(TinyOnnx model, String message) throws Exception {
