@@ -193,8 +193,8 @@ public final class GraphJson {
             JsonNode t = tensors.get(i);
             r.onlyFields(t, path, TENSOR);
             String name = r.text(t, path, "name");
-            if (name.isEmpty())   // ops, inputs, outputs and weights refer to a tensor by its name; '' names none
-                throw r.fail(path + ".name", "empty: every tensor needs a name, by which ops, inputs and outputs refer to it");
+            if (name.isBlank())   // ops, inputs, outputs and weights refer to a tensor by its name; '' or '  ' names none a reader can see
+                throw r.fail(path + ".name", blank(name) + ": every tensor needs a name, by which ops, inputs and outputs refer to it");
             String dtypeName = r.optionalText(t, path, "dtype");
             DType dtype = null;
             if (dtypeName != null) {
@@ -228,12 +228,17 @@ public final class GraphJson {
         }
     }
 
+    /** "empty" for '', else "blank (only whitespace: 'NAME')" for a name of whitespace only ({@link String#isBlank}), escaped for one line. */
+    private static String blank(String name) {
+        return name.isEmpty() ? "empty" : "blank (only whitespace: '" + Printable.of(name) + "')";
+    }
+
     private static Op readOp(JsonReading r, JsonNode o, String path, int position) {
         r.onlyFields(o, path, OP);
         String name = r.text(o, path, "name");
         String kind = r.text(o, path, "kind");
-        if (name.isEmpty())   // errors, plans, events and the peak name an op by it; '' names none
-            throw r.fail(path + ".name", "empty: every op needs a name, by which errors, plans and events refer to it (the "
+        if (name.isBlank())   // errors, plans, events and the peak name an op by it; '' or '  ' names none a reader can see
+            throw r.fail(path + ".name", blank(name) + ": every op needs a name, by which errors, plans and events refer to it (the "
                     + Printable.of(kind) + " at position " + position + ")");
         String malformed = OpKindSpelling.malformed(kind);
         if (malformed != null) throw r.fail(path + ".kind", malformed + " (op '" + name + "')");

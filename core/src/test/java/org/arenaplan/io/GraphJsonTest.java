@@ -194,6 +194,19 @@ class GraphJsonTest {
                 .isInstanceOf(InputException.class).hasMessage("g.json: $.tensors[0].name: empty: every tensor needs a name, by which ops, inputs and outputs refer to it");
     }
 
+    /** A name of whitespace only was accepted (only "" was refused): it names nothing a reader of a plan or an error can see. */
+    @Test
+    void aBlankTensorOrOpNameIsRefusedNamingThePath() {
+        assertThatThrownBy(() -> GraphJson.parse(withTensor("{\"name\": \"  \", \"bytes\": 4}"), "g.json"))
+                .isInstanceOf(InputException.class)
+                .hasMessage("g.json: $.tensors[0].name: blank (only whitespace: '  '): every tensor needs a name, by which ops, inputs and outputs refer to it");
+        String json = "{\"format\": \"arenaplan-graph/1\", \"tensors\": [{\"name\": \"x\", \"bytes\": 4}, {\"name\": \"y\", \"bytes\": 4}],"
+                + " \"inputs\": [{\"name\": \"x\"}], \"outputs\": [\"y\"], \"ops\": [{\"name\": \" \\t\", \"kind\": \"Relu\", \"inputs\": [\"x\"], \"outputs\": [\"y\"]}]}";
+        assertThatThrownBy(() -> GraphJson.parse(json, "g.json"))
+                .isInstanceOf(InputException.class)
+                .hasMessage("g.json: $.ops[0].name: blank (only whitespace: ' \\u0009'): every op needs a name, by which errors, plans and events refer to it (the Relu at position 0)");
+    }
+
     @Test
     void theFormatIsChecked() {
         assertThatThrownBy(() -> GraphJson.parse("{\"tensors\": [], \"ops\": []}", "g.json")).hasMessageStartingWith("g.json: $.format: missing");
