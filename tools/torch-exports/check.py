@@ -40,6 +40,9 @@ def main():
     a = ap.parse_args(argv)
     if not os.path.isfile(a.jar):
         sys.exit(f"check.py: no jar at {a.jar}; build it with ./arenaplan --help (or give --jar)")
+    for d in a.dirs:
+        if not os.path.isdir(d):
+            sys.exit(f"check.py: {d}: " + ("not a folder" if os.path.exists(d) else "no such folder"))
     metas = sorted(m for d in a.dirs for m in glob.glob(os.path.join(d, "*.meta.json")))
     cases = sorted(c for d in a.dirs if not glob.glob(os.path.join(d, "*.meta.json")) for c in backend_cases(d))
     if not metas and not cases:

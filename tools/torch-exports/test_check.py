@@ -48,6 +48,17 @@ class CheckTest(unittest.TestCase):
         self.assertIn("nofile.meta.json: no field 'file'", out)
         self.assertIn("exports: 0 of 3 match", out)
 
+    def test_a_missing_folder_is_named_as_missing(self):
+        # it said "no *.meta.json in ..., nor ONNX backend test cases", as for a folder without models
+        with tempfile.TemporaryDirectory() as d:
+            missing = os.path.join(d, "nowhere")
+            rc, out = check(missing)
+            self.assertEqual(1, rc, out)
+            self.assertEqual(f"check.py: {missing}: no such folder", out.strip())
+            rc, out = check(d, __file__)
+            self.assertEqual(1, rc, out)
+            self.assertEqual(f"check.py: {__file__}: not a folder", out.strip())
+
 
 if __name__ == "__main__":
     unittest.main()
