@@ -62,7 +62,8 @@ public final class ShapeSweep {
      * A dim of 0 (an empty tensor) is allowed as ONNX allows it: onnx 1.23.1's {@code check_model}
      * (full_check) accepts a graph input of shape [2, 0, 3], and a zero-size {@code --input} file gives one.
      *
-     * @throws InputException naming the spec and the value for a missing {@code =}, a value that is not an integer, or one below 0
+     * @throws InputException naming the spec and the value for a missing {@code =}, a value that is not an integer, one below 0,
+     *         or one above {@link Long#MAX_VALUE} ("too large (at most 9223372036854775807)")
      */
     public static Map.Entry<String, List<Long>> parseDim(String spec) {
         int eq = spec.lastIndexOf('=');
@@ -74,6 +75,8 @@ public final class ShapeSweep {
                 if (x < 0) throw new NumberFormatException();
                 values.add(x);
             } catch (NumberFormatException e) {
+                if (v.trim().matches("\\+?[0-9]+"))   // a whole number, only past what a long holds
+                    throw new InputException("--dim '" + spec + "': '" + v + "' is too large (at most " + Long.MAX_VALUE + ")");
                 throw new InputException("--dim '" + spec + "': '" + v + "' is not an integer of at least 0");
             }
         }

@@ -44,6 +44,10 @@ class ShapeSweepTest {
         assertThatThrownBy(() -> ShapeSweep.parseDim("batch=1,x")).hasMessageContaining("'x' is not an integer of at least 0");
         assertThat(ShapeSweep.parseDim("batch=0")).isEqualTo(Map.entry("batch", List.of(0L)));   // ONNX allows a 0 dim (breaker20)
         assertThatThrownBy(() -> ShapeSweep.parseDim("batch=-1")).hasMessageContaining("'-1' is not an integer of at least 0");
+        // a whole number past a long is too large, not "not an integer"
+        assertThatThrownBy(() -> ShapeSweep.parseDim("batch=2,99999999999999999999")).isInstanceOf(InputException.class)
+                .hasMessage("--dim 'batch=2,99999999999999999999': '99999999999999999999' is too large (at most 9223372036854775807)");
+        assertThatThrownBy(() -> ShapeSweep.parseDim("batch=-99999999999999999999")).hasMessageContaining("is not an integer of at least 0");
     }
 
     @Test
