@@ -171,7 +171,7 @@ final class PlanCommand implements Callable<Integer> {
                 : PlacementValidator.validate(outcome.problem(), outcome.placement()), outcome.stats().planner());
         refuseCsvOnStreams(outcome);
         SummaryTable.print(stdout, input.label(), outcome.problem().alignment(), outcome.stats(), outcome.placement().provenOptimal(),
-                cap, outcome.plan() == null ? List.of() : outcome.plan().refusals());
+                cap, outcome.plan() == null ? List.of() : outcome.plan().refusals(), input.importerHints());
         fusionFlags.print(stdout);
         if (outcome.training() != null) TrainingFlags.print(outcome.training(), stdout);
         if (outcome.schedule() != null) ScheduleFlags.print(outcome.schedule(), stdout);

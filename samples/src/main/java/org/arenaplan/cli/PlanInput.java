@@ -35,6 +35,11 @@ record PlanInput(String label, Graph graph, Path csv, OnnxEdges edges) {
         return graph != null;
     }
 
+    /** Whether the graph's in-place hints are all the ONNX importer's own: an ONNX model (its format declares none). */
+    boolean importerHints() {
+        return edges != null;
+    }
+
     /**
      * The line for a CSV problem given where ops are needed, naming the file:
      * {@code PROBLEM.csv p.csv: run needs a graph (GRAPH.json, MODEL.onnx or --model); a CSV problem has no ops}.

@@ -184,7 +184,7 @@ final class RunCommand implements Callable<Integer> {
         TrainingFlags.print(training, out);
         ScheduleFlags.print(schedule, out);
         streamFlags.print(plan.graph(), out);
-        if (!plan.refusals().isEmpty()) SummaryTable.refusalLines(plan.refusals()).forEach(out::println);   // a hint the run did not take is said, as plan says it
+        if (!plan.refusals().isEmpty()) SummaryTable.refusalLines(plan.refusals(), input.importerHints()).forEach(out::println);   // a hint the run did not take is said, as plan says it
         if (plan.graph().streams().size() > 1)
             out.println(StreamPlanner.price(plan, options, WatchedPlanner.pricing(Planners.byName(planner, options.plannerOptions()), err)).line());
         if (json != null) {

@@ -12,7 +12,9 @@ import java.util.Locale;
 final class SummaryTable {
     private SummaryTable() { }
 
-    static void print(PrintWriter out, String label, long alignment, PlanStats s, boolean provenOptimal, Long capacity, List<Refusal> refusals) {
+    /** @param importerHints the graph's in-place hints are the ONNX importer's own (see {@link #refusalLines}) */
+    static void print(PrintWriter out, String label, long alignment, PlanStats s, boolean provenOptimal, Long capacity, List<Refusal> refusals,
+                      boolean importerHints) {
         out.println("plan of " + label + " by " + s.planner() + ", alignment " + alignment);
         row(out, "storages", String.valueOf(s.storages()));
         row(out, "tensors", String.valueOf(s.tensors()));
@@ -24,15 +26,29 @@ final class SummaryTable {
         if (capacity != null) row(out, "capacity", bytes(capacity) + (s.arenaBytes() <= capacity ? "  (fits)" : "  (EXCEEDED)"));
         row(out, "alloc calls / run", "naive " + s.allocCallsNaive() + ", planned " + s.allocCallsPlanned() + " (the arena, allocated once)");
         row(out, "planning", String.format(Locale.ROOT, "%.1f ms", s.planningMs()));
-        for (String line : refusalLines(refusals)) out.println(line);
+        for (String line : refusalLines(refusals, importerHints)) out.println(line);
         out.flush();
     }
 
-    /** The "refused" row and one line per refused request under it ({@code plan} prints them in its table, {@code run} when there are any). */
-    static List<String> refusalLines(List<Refusal> refusals) {
+    /**
+     * The "refused" row and, under it, one line per refused request the user made (an in-place hint
+     * of a graph JSON or a built-in model, a donation). Where {@code importerHints} (an ONNX model,
+     * whose format has no in-place hints: every one is the importer's own, over an elementwise op's
+     * input 0, {@code docs/onnx.md}) the in-place refusals are counted in one line instead, with
+     * the first as an example: a hint the importer made and liveness declined costs nothing (the
+     * output keeps bytes of its own), and seven such lines for bert said nothing the user could act
+     * on. {@code plan --out FILE.json} lists every one ({@code refusals}).
+     */
+    static List<String> refusalLines(List<Refusal> refusals, boolean importerHints) {
         List<String> lines = new java.util.ArrayList<>();
         lines.add(String.format(Locale.ROOT, "  %-18s %s", "refused", refusals.isEmpty() ? "none" : refusals.size() + (refusals.size() == 1 ? " request" : " requests")));
-        for (Refusal r : refusals) lines.add("    " + Printable.of(r.toString()));   // names from the user's files: no newline or ESC reaches the terminal
+        List<Refusal> importers = importerHints ? refusals.stream().filter(r -> r.kind() == Refusal.Kind.IN_PLACE).toList() : List.of();
+        for (Refusal r : refusals)
+            if (!importers.contains(r)) lines.add("    " + Printable.of(r.toString()));   // names from the user's files: no newline or ESC reaches the terminal
+        if (!importers.isEmpty())
+            lines.add("    " + Printable.of("in-place hints the ONNX importer made itself, not taken: " + importers.size()
+                    + " (each output keeps bytes of its own; plan --out FILE.json lists them), e.g. "
+                    + importers.get(0).toString().substring("in-place refused: ".length())));
         return lines;
     }
 
