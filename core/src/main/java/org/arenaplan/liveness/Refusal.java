@@ -4,11 +4,16 @@ package org.arenaplan.liveness;
 public record Refusal(Kind kind, String op, String tensor, String over, String reason) {
     public enum Kind { IN_PLACE, DONATION }
 
+    /** What was asked: {@code op 'OP' writing 'T' over 'OVER'}, or {@code input 'T'} for a donation. */
+    public String request() {
+        return switch (kind) {
+            case IN_PLACE -> "op '" + op + "' writing '" + tensor + "' over '" + over + "'";
+            case DONATION -> "input '" + tensor + "'";
+        };
+    }
+
     @Override
     public String toString() {
-        return switch (kind) {
-            case IN_PLACE -> "in-place refused: op '" + op + "' writing '" + tensor + "' over '" + over + "': " + reason;
-            case DONATION -> "donation refused: input '" + tensor + "': " + reason;
-        };
+        return (kind == Kind.IN_PLACE ? "in-place" : "donation") + " refused: " + request() + ": " + reason;
     }
 }

@@ -31,13 +31,13 @@ final class SummaryTable {
     }
 
     /**
-     * The "refused" row and, under it, one line per refused request the user made (an in-place hint
-     * of a graph JSON or a built-in model, a donation). Where {@code importerHints} (an ONNX model,
-     * whose format has no in-place hints: every one is the importer's own, over an elementwise op's
-     * input 0, {@code docs/onnx.md}) the in-place refusals are counted in one line instead, with
-     * the first as an example: a hint the importer made and liveness declined costs nothing (the
-     * output keeps bytes of its own), and seven such lines for bert said nothing the user could act
-     * on. {@code plan --out FILE.json} lists every one ({@code refusals}).
+     * The "refused" row and, under it, one line per refused request (an in-place hint of a graph
+     * JSON or a built-in model, a donation). Where {@code importerHints} (an ONNX model, whose
+     * format has no in-place hints: every one is arenaplan's own, the importer's over an elementwise
+     * op's input 0, {@code docs/onnx.md}, or a gradient rule's under {@code --train}) the in-place
+     * refusals are counted in one line instead, the first as an example: the user asked for none of
+     * them, and a declined one costs nothing (the output keeps bytes of its own).
+     * {@code plan --out FILE.json} lists every one ({@code refusals}).
      */
     static List<String> refusalLines(List<Refusal> refusals, boolean importerHints) {
         List<String> lines = new java.util.ArrayList<>();
@@ -46,9 +46,8 @@ final class SummaryTable {
         for (Refusal r : refusals)
             if (!importers.contains(r)) lines.add("    " + Printable.of(r.toString()));   // names from the user's files: no newline or ESC reaches the terminal
         if (!importers.isEmpty())
-            lines.add("    " + Printable.of("in-place hints the ONNX importer made itself, not taken: " + importers.size()
-                    + " (each output keeps bytes of its own; plan --out FILE.json lists them), e.g. "
-                    + importers.get(0).toString().substring("in-place refused: ".length())));
+            lines.add("    " + Printable.of("in-place hints arenaplan made itself (an ONNX model declares none), not taken: " + importers.size()
+                    + " (each output keeps bytes of its own; plan --out FILE.json lists them), e.g. " + importers.get(0).request() + ": " + importers.get(0).reason()));
         return lines;
     }
 

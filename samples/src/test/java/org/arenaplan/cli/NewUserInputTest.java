@@ -61,7 +61,7 @@ class NewUserInputTest {
                 .addNode(node("e", "Exp", "x", "t")).addNode(node("n", "Neg", "t", "u")).addNode(node("a", "Add", "t", "u", "y")));
         for (Cli r : List.of(Cli.run("plan", m.toString()), Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1"))) {
             assertThat(r.code()).as(r.toString()).isZero();
-            assertThat(r.out()).as(r.toString()).contains("  refused            1 request\n    in-place hints the ONNX importer made itself, not taken: 1"
+            assertThat(r.out()).as(r.toString()).contains("  refused            1 request\n    in-place hints arenaplan made itself (an ONNX model declares none), not taken: 1"
                     + " (each output keeps bytes of its own; plan --out FILE.json lists them), e.g. op 'n' writing 'u' over 't': 't' is read later by op 'a'")
                     .doesNotContain("in-place refused:");
         }
