@@ -273,6 +273,17 @@ class OlderOpsetsTest {
     }
 
     @Test
+    void clipOneBoundsDefaultToTheInputTypesRange() throws Exception {
+        // Clip-1: absent bounds are "numeric_limits::lowest() and numeric_limits::max()" of T; Clip-6's are -/+FLT_MAX, which clamps a double
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofDoubles(org.arenaplan.ir.DType.F64, new long[]{2}, 1e300, -1e300));
+        TinyOnnx one = new TinyOnnx().opset(5).input(OnnxDTypes.DOUBLE, "x", 2L).output(OnnxDTypes.DOUBLE, "y", 2L)
+                .node("c", "Clip", List.of("x"), List.of("y"), "consumed_inputs", new long[]{0});
+        assertThat(OnnxOpRuns.run(dir, one, in).get("y").doubles()).containsExactly(1e300, -1e300);
+        TinyOnnx six = new TinyOnnx().opset(6).input(OnnxDTypes.DOUBLE, "x", 2L).output(OnnxDTypes.DOUBLE, "y", 2L).node("c", "Clip", List.of("x"), List.of("y"));
+        assertThat(OnnxOpRuns.run(dir, six, in).get("y").doubles()).containsExactly(3.4028234663852886e38, -3.4028234663852886e38);
+    }
+
+    @Test
     void seluOneUsesItsOwnDefaults() throws Exception {
         // Selu-1: alpha "default to 1.6732", gamma "default to 1.0507" (Selu-6: 1.67326319..., 1.05070102...); y = gamma * alpha * (e^x - 1) for x <= 0
         TinyOnnx m = new TinyOnnx().opset(1).input("x", 2L).output("y").node("s", "Selu", List.of("x"), List.of("y"), "consumed_inputs", new long[]{0});
