@@ -119,7 +119,10 @@ public final class CapacityProbes {
             CapacitySearch search = now.search();
             long before = search.nodes();
             search.limitNodes(before + (budget.nodeLimit() - nodes));
-            CapacitySearch.Result r = onBigStack(p, search, CapacitySearch::round);
+            // alone (no capacity between it and the proven bound), a search runs to its end: on a
+            // problem with no slack that is one PerfectFill run, whose table of refuted states
+            // lasts through its restarts, rather than one afresh per round
+            CapacitySearch.Result r = onBigStack(p, search, high == null ? CapacitySearch::run : CapacitySearch::round);
             nodes += search.nodes() - before;
             if (r == null) continue;   // the round ran out of its budget: the other's turn
             switch (r) {

@@ -175,7 +175,7 @@ final class CapacitySearch {
     /** Searches until an answer, the deadline or the node limit: {@link #round} after round. */
     Result run() {
         if (!fits(0, time.sections, 0)) return Result.INFEASIBLE;
-        if (perfect()) return runPerfectFill(nodeLimit);
+        if (perfect()) return runPerfectFill(nodeLimit - nodes);
         Result r;
         do {
             r = round();
