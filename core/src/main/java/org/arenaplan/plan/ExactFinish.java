@@ -5,7 +5,7 @@ import org.arenaplan.plan.search.CapacityProbes;
 /**
  * {@link BestPlanner}'s last step: on a small problem whose heuristics left the arena above the
  * lower bound, the exact search of the {@code search} planner ({@link CapacityProbes}: the lower
- * bound first, then bisecting) under a node limit, keeping its placement where it is smaller.
+ * bound and the midpoint below the incumbent in turns) under a node limit, keeping its placement where it is smaller.
  * MiniMalloc (Moffitt, ASPLOS 2023) shows such a search closes the gap on problems of hundreds
  * of buffers within thousands of nodes; XLA's heap simulator likewise runs its costlier
  * algorithms only below a size. The {@code search} planner runs the same step, with the same
@@ -71,6 +71,6 @@ public final class ExactFinish {
      * @param listener told before each probe (a progress note)
      */
     static CapacityProbes.Result lower(Problem p, long arena, long deadline, CapacityProbes.ProbeListener listener) {
-        return CapacityProbes.lower(p, arena, deadline, new CapacityProbes.Budget(nodeLimit(p.size()), 1, false), listener);
+        return CapacityProbes.lower(p, arena, CapacityProbes.alignUp(p.lowerBound(), p.alignment()), deadline, new CapacityProbes.Budget(nodeLimit(p.size()), 1), listener);
     }
 }

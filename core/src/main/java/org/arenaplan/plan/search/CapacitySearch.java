@@ -90,6 +90,8 @@ final class CapacitySearch {
     private long nodeLimit = Long.MAX_VALUE;
     private int perfectMembers = PerfectPortfolio.defaultMembers();
     private long nodesLeft;
+    /** The node budget of each restart of the next {@link #round}. */
+    private long roundBudget;
     /** {@link #CLOCK_EVERY}, or less so that about 2^18 buffer- or section-visits pass between reads. */
     private final long clockEvery;
 
@@ -129,6 +131,7 @@ final class CapacitySearch {
         this.witness = new int[time.sections];
         Arrays.fill(witness, -1);
         this.ranks = new Preorder(p, time, active, conflicts, time.liveBytes);
+        this.roundBudget = Math.max(1024, 2L * active.length);
         Arrays.fill(offset, UNPLACED);
         this.clockEvery = Math.max(1, Math.min(CLOCK_EVERY, Long.highestOneBit((1 << 18) / Math.max(1, active.length + time.sections))));
     }
@@ -169,26 +172,60 @@ final class CapacitySearch {
         return solution.clone();
     }
 
+    /** Searches until an answer, the deadline or the node limit: {@link #round} after round. */
     Result run() {
         if (!fits(0, time.sections, 0)) return Result.INFEASIBLE;
-        if (decompose && PerfectFill.applies(time, capacity)) return runPerfectFill();
-        long budget = Math.max(1024, 2L * active.length);
-        while (true) {
-            for (String heuristic : Preorder.NAMES) {
-                ranks.use(heuristic);
-                nodesLeft = budget;
-                int r = solveParts(active.clone(), active.length, 0, time.sections, initialCuts());
-                if (r == FOUND) return Result.FOUND;
-                if (r == NOT_FOUND) return Result.INFEASIBLE;
-                if (r == OUT_OF_TIME) return Result.TIMEOUT;
-            }
-            budget = budget > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : budget * 2;
-        }
+        if (perfect()) return runPerfectFill(nodeLimit - nodes);
+        Result r;
+        do {
+            r = round();
+        } while (r == null);
+        return r;
     }
 
-    /** No slack anywhere: the bottom-left fill of {@link PerfectFill} decides instead. */
-    private Result runPerfectFill() {
-        PerfectPortfolio.Outcome o = PerfectPortfolio.run(p, time, active, capacity, deadline, nodeLimit, () -> cancelled, perfectMembers);
+    /**
+     * The next round of restarts: one run per preorder ({@link Preorder#NAMES}) within the
+     * round's node budget, which starts at max(1024, 2 x buffers) and doubles from round to
+     * round; {@link #run} is these rounds one after another. On a problem with no slack, one
+     * {@link PerfectFill} portfolio run of as many nodes (per member) as the round's restarts
+     * would take, started afresh each round. Lets a caller interleave the searches of several
+     * capacities ({@link CapacityProbes}) without losing the work of completed restarts.
+     *
+     * @return the answer, {@link Result#TIMEOUT} at the deadline, the node limit or a cancel, or
+     *         null when every run of the round ran out of its budget
+     */
+    Result round() {
+        if (!fits(0, time.sections, 0)) return Result.INFEASIBLE;
+        long budget = roundBudget;
+        roundBudget = budget > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : budget * 2;
+        if (perfect()) {
+            long share = budget > Long.MAX_VALUE / Preorder.NAMES.size() ? Long.MAX_VALUE : budget * Preorder.NAMES.size();
+            Result r = runPerfectFill(Math.min(share, nodeLimit - nodes));
+            return r != Result.TIMEOUT || stopped() ? r : null;
+        }
+        for (String heuristic : Preorder.NAMES) {
+            ranks.use(heuristic);
+            nodesLeft = budget;
+            int r = solveParts(active.clone(), active.length, 0, time.sections, initialCuts());
+            if (r == FOUND) return Result.FOUND;
+            if (r == NOT_FOUND) return Result.INFEASIBLE;
+            if (r == OUT_OF_TIME) return Result.TIMEOUT;
+        }
+        return null;
+    }
+
+    private boolean perfect() {
+        return decompose && PerfectFill.applies(time, capacity);
+    }
+
+    /** Whether the search has to stop: cancelled, past its node limit or its deadline. */
+    private boolean stopped() {
+        return cancelled || nodes >= nodeLimit || System.nanoTime() - deadline > 0;
+    }
+
+    /** No slack anywhere: the bottom-left fill of {@link PerfectFill} decides instead, within {@code limit} nodes per member. */
+    private Result runPerfectFill(long limit) {
+        PerfectPortfolio.Outcome o = PerfectPortfolio.run(p, time, active, capacity, deadline, limit, () -> cancelled, perfectMembers);
         nodes += o.nodes();
         if (o.result() == PerfectFill.FOUND) {
             for (int b : active) solution[b] = o.offsets()[b];

@@ -23,21 +23,23 @@ import java.util.function.Supplier;
  *       bound is the most bytes live at once.</li>
  *   <li>With a capacity: the incumbent answers if it fits; a lower bound above the capacity
  *       proves it infeasible; otherwise {@link SqueakyWheel} tries to reach the capacity by
- *       reordering the greedy placer, and if it stalls {@link CapacitySearch} decides the
- *       capacity itself. A placement within the capacity is then lowered further as {@code best}'s
- *       last step lowers its own ({@link ExactFinish}: capacities from the lower bound up to the
- *       arena found, within that step's node limit and the time limit, on problems of at most
- *       {@value ExactFinish#MAX_BUFFERS} buffers and no extra conflicts): the capacity is a
- *       ceiling, not a target, so a fit with slack left below it is not the answer when a
- *       smaller one is found within that budget.</li>
+ *       reordering the greedy placer, and if it stalls the exact search decides
+ *       ({@link CapacityProbes#fit}: the capacity and the lower bound searched in turns, since a
+ *       placement within the lower bound fits too, and the search of one capacity can stall
+ *       where a smaller one is found at once). A placement within the capacity is then lowered
+ *       further as {@code best}'s last step lowers its own ({@link ExactFinish}: capacities from
+ *       the lower bound up to the arena found, within that step's node limit and the time
+ *       limit, on problems of at most {@value ExactFinish#MAX_BUFFERS} buffers and no extra
+ *       conflicts): the capacity is a ceiling, not a target, so a fit with slack left below it
+ *       is not the answer when a smaller one is found within that budget.</li>
  *   <li>Without one: {@link SqueakyWheel} lowers the incumbent towards the lower bound until it
  *       stalls (it is what reaches the bound on traces of tens of thousands of buffers, where
- *       the exact search thrashes); then ({@link CapacityProbes}) probe capacities between the proven lower bound and the incumbent's arena,
- *       the lower bound first (usually the optimum), then bisecting. A probe that finds a
- *       placement lowers the incumbent to that placement's arena; one that is refuted raises the
- *       proven lower bound; one that times out only narrows where later probes look. Each probe
- *       gets a share of the time left. It stops when the incumbent meets the proven bound
- *       (optimal) or the time is spent.</li>
+ *       the exact search thrashes); then {@link CapacityProbes#lower} searches the smallest
+ *       capacity not refuted (the lower bound first, usually the optimum) and the midpoint
+ *       between it and the incumbent's arena in turns. A search that finds a placement lowers
+ *       the incumbent to that placement's arena; one that is refuted raises the proven lower
+ *       bound. It stops when the incumbent meets the proven bound (optimal) or the time is
+ *       spent.</li>
  * </ol>
  *
  * <p>Does not guarantee: an answer within the time limit (then the best placement found comes
@@ -149,53 +151,46 @@ public final class SearchPlanner implements Planner {
     }
 
     private SearchOutcome fitWithin(Problem p, Placement incumbent, long lb, long deadline, long roundGuess) {
-        if (incumbent.arenaBytes() <= capacity) return lowered(p, incumbent, lb, deadline, 0);
+        if (incumbent.arenaBytes() <= capacity) return lowered(p, incumbent, lb, lb, deadline, 0);
         if (lb > capacity) return new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity, lb, 0);
         incumbent = squeak(p, incumbent, capacity, deadline, roundGuess);
-        if (incumbent.arenaBytes() <= capacity) return lowered(p, incumbent, lb, deadline, 0);
+        if (incumbent.arenaBytes() <= capacity) return lowered(p, incumbent, lb, lb, deadline, 0);
         long arena = incumbent.arenaBytes();
-        note = () -> "exact search for capacity " + capacity + " B; incumbent " + versus(arena, lb);
-        CapacitySearch search;
-        try {
-            if (System.nanoTime() - deadline > 0) throw new SearchInstance.OutOfTime();
-            search = new CapacitySearch(new SearchInstance(p, deadline), capacity, deadline);
-            search.limitNodes(nodeLimit);
-            search.perfectMembers(threads);
-        } catch (SearchInstance.OutOfTime | SearchInstance.TooLarge e) {
-            return new SearchOutcome(SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, lb, 0);
-        }
-        CapacitySearch.Result r = CapacityProbes.onBigStack(p, search);
-        return switch (r) {
-            case FOUND -> lowered(p, Placement.of(p, search.solution(), name()), lb, deadline, search.nodes());
-            case INFEASIBLE -> new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity,
-                    Math.max(lb, CapacityProbes.alignUp(capacity + 1, p.alignment())), search.nodes());
-            case TIMEOUT -> new SearchOutcome(SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, lb, search.nodes());
-        };
+        CapacityProbes.Result r = CapacityProbes.fit(p, capacity, deadline, new CapacityProbes.Budget(nodeLimit, threads),
+                (cap, probesLeft, a, bound) -> note = () -> "exact search for capacity " + capacity + " B, probing " + cap + " B; incumbent " + versus(arena, lb));
+        if (r.offsets() != null) return lowered(p, Placement.of(p, r.offsets(), name()), lb, r.provenLowerBound(), deadline, r.nodes());
+        long bound = r.provenLowerBound() > CapacityProbes.alignUp(lb, p.alignment()) ? r.provenLowerBound() : lb;
+        return new SearchOutcome(bound > capacity ? SearchStatus.INFEASIBLE_PROVEN : SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, bound, r.nodes());
     }
 
     /**
      * A placement within the capacity, found after {@code nodes} exact-search nodes, lowered by
      * {@link ExactFinish}'s probes where that step applies: at most its node limit (and what is
-     * left of this planner's), one thread, so deterministic unless the deadline passes first. The
-     * outcome's lower bound is a refuted capacity plus one unit where the probes refuted one above
-     * the lower bound aligned up; the placement is proven optimal where it meets that bound.
+     * left of this planner's), one thread, so deterministic unless the deadline passes first.
+     * The outcome's lower bound is {@code proven} (no placement is smaller: a capacity the fit's
+     * probes refuted, plus one unit) or a capacity the lowering refuted, plus one unit, where
+     * that is above the lower bound aligned up, else the lower bound; the placement is proven
+     * optimal where it meets that bound.
      */
-    private SearchOutcome lowered(Problem p, Placement fit, long lb, long deadline, long nodes) {
+    private SearchOutcome lowered(Problem p, Placement fit, long lb, long proven, long deadline, long nodes) {
         long limit = Math.min(ExactFinish.nodeLimit(p.size()), nodeLimit - nodes);
-        if (limit < 1 || fit.cut() || !ExactFinish.applies(p, fit.arenaBytes()))
-            return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, fit, capacity, lb, nodes);
-        CapacityProbes.Result r = CapacityProbes.lower(p, fit.arenaBytes(), deadline, new CapacityProbes.Budget(limit, 1, false),
-                (cap, probesLeft, arena, bound) -> note = () -> "fits capacity " + capacity + " B; probing " + cap + " B (" + probesLeft + " probe(s) left at most); incumbent " + versus(arena, bound));
-        Placement out = r.offsets() != null ? Placement.of(p, r.offsets(), name()) : fit;
-        out = new Placement(out.offsets(), out.arenaBytes(), out.planner(), out.arenaBytes() <= r.provenLowerBound(), false);
-        long bound = r.provenLowerBound() > CapacityProbes.alignUp(lb, p.alignment()) ? r.provenLowerBound() : lb;
-        return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, out, capacity, bound, nodes + r.nodes());
+        Placement out = fit;
+        if (limit >= 1 && !fit.cut() && ExactFinish.applies(p, fit.arenaBytes()) && fit.arenaBytes() > proven) {
+            CapacityProbes.Result r = CapacityProbes.lower(p, fit.arenaBytes(), proven, deadline, new CapacityProbes.Budget(limit, 1),
+                    (cap, probesLeft, arena, bound) -> note = () -> "fits capacity " + capacity + " B; probing " + cap + " B (" + probesLeft + " probe(s) left at most); incumbent " + versus(arena, bound));
+            if (r.offsets() != null) out = Placement.of(p, r.offsets(), name());
+            proven = r.provenLowerBound();
+            nodes += r.nodes();
+        }
+        out = new Placement(out.offsets(), out.arenaBytes(), out.planner(), out.provenOptimal() || out.arenaBytes() <= proven, out.cut());
+        long bound = proven > CapacityProbes.alignUp(lb, p.alignment()) ? proven : lb;
+        return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, out, capacity, bound, nodes);
     }
 
     private SearchOutcome minimise(Problem p, Placement incumbent, long lb, long deadline, long roundGuess) {
         long proven = CapacityProbes.alignUp(lb, p.alignment());   // no placement is smaller than this, proven
         if (incumbent.arenaBytes() > proven) incumbent = squeak(p, incumbent, proven, deadline, roundGuess);
-        CapacityProbes.Result r = CapacityProbes.lower(p, incumbent.arenaBytes(), deadline, new CapacityProbes.Budget(nodeLimit, threads, true),
+        CapacityProbes.Result r = CapacityProbes.lower(p, incumbent.arenaBytes(), proven, deadline, new CapacityProbes.Budget(nodeLimit, threads),
                 (cap, probesLeft, arena, bound) -> note = () -> "probing capacity " + cap + " B (" + probesLeft + " probe(s) left at most); incumbent " + versus(arena, bound));
         if (r.offsets() != null) incumbent = Placement.of(p, r.offsets(), name());
         boolean optimal = incumbent.arenaBytes() <= r.provenLowerBound();
