@@ -67,15 +67,54 @@ public final class BoundedFlows {
 
     /**
      * ExpandAs (arenaplan's kind for ONNX {@code Expand(X, Shape(Y))} with Y bounded: torch's index
-     * broadcast of one index tensor, {@code Expand(i, Shape(Max(i)))}): X and Y bounded along one
-     * axis of one shape (by one runtime extent: the graph refuses two), so Y's actual shape is X's
-     * and the op is a copy of X. An X whose shape is known before the run is refused: its actual
-     * shape would then differ from Y's.
+     * broadcast of one index tensor, {@code Expand(i, Shape(Max(i)))}; the index_add_ of HF's
+     * mixture-of-experts layers, {@code Expand(Unsqueeze(top_x, 1), Shape(updates))}): X and Y
+     * bounded along one axis, aligned from the right, by one runtime extent (the graph refuses two),
+     * so Y's actual extent there is X's, and X broadcast to Y's shape along its other axes as
+     * {@link #elementwise} admits a broadcast (X of Y's shape: a copy). An X whose shape is known
+     * before the run is refused: its actual shape would then differ from Y's.
      */
     public static int[] expandAs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
         if (axes[0] < 0) throw new GraphException("X " + Arrays.toString(in[0]) + " is not bounded, so its shape need not be Y's actual one, known only after the run");
-        if (axes[1] != axes[0]) throw new GraphException("X is bounded along axis " + axes[0] + " and Y along " + (axes[1] < 0 ? "none" : "axis " + axes[1]));
-        return new int[]{axes[0]};
+        int j = axes[0] + in[1].length - in[0].length;
+        if (axes[1] != j) throw new GraphException("X " + Arrays.toString(in[0]) + " is bounded along axis " + axes[0] + " and Y " + Arrays.toString(in[1]) + " along "
+                + (axes[1] < 0 ? "none" : "axis " + axes[1]));
+        return elementwise(a, new long[][]{in[0]}, new int[]{axes[0]}, out);
+    }
+
+    /**
+     * Expand (as imported: attribute {@code shape}, ONNX Expand-13's shape input known at import) of a
+     * bounded X whose shape gives the bounded axis as 1 or not at all (HF's mixture-of-experts
+     * {@code Expand(states, [1, d])}): numpy broadcasting keeps X's actual extent there, and the
+     * kernel broadcasts as an elementwise op does ({@link #elementwise}). A shape giving that axis
+     * another extent is refused: ONNX broadcasts the actual extent against it (n = 1 gives the
+     * shape's extent, any other n than it fails).
+     */
+    public static int[] expand(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] shape = a.intsOrNull("shape");
+        int j = axes[0] + out[0].length - in[0].length, s = j - (out[0].length - shape.length);
+        if (s >= 0 && shape[s] != 1)
+            throw new GraphException("its shape " + Arrays.toString(shape) + " gives the bounded axis " + j + " of the output as " + shape[s]
+                    + ", which ONNX broadcasts against the actual extent, known only after the run");
+        return elementwise(a, in, axes, out);
+    }
+
+    /**
+     * MatMul (ONNX MatMul-13) of A bounded along its rows (the axis before the contracted one, every
+     * axis before it of one element: a linear layer over selected rows, {@code [m, d] x [d, h]}) by a
+     * B known before the run whose batch axes do not span the output before the rows: each output row
+     * is its A row times B, so the actual rows stay compact (the tail's zero rows give zero rows, and
+     * the lowering zeroes them anyway). The output is bounded along the rows.
+     */
+    public static int[] matmul(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] x = in[0], y = out[0];
+        if (axes[1] >= 0) throw new GraphException("B " + Arrays.toString(in[1]) + " is bounded; MatMul carries a bounded A along its rows only");
+        if (x.length < 2 || axes[0] != x.length - 2)
+            throw new GraphException("A " + Arrays.toString(x) + " is bounded along axis " + axes[0] + ", not its rows (axis " + (x.length - 2) + ")");
+        int j = y.length - 2;
+        if (product(y, 0, j) != 1)
+            throw new GraphException("output " + Arrays.toString(y) + " has axes of more than one element before its bounded rows " + j);
+        return new int[]{j};
     }
 
     /**

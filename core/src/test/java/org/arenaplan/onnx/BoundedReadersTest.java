@@ -376,6 +376,84 @@ class BoundedReadersTest {
         agreeInEveryMode(withLast, feed("x", x, "k", all));
     }
 
+    /**
+     * One expert of HF's mixture-of-experts layers ({@code SwitchTransformersExperts}) as the
+     * TorchScript exporter writes it (opset 17): {@code idx, top_x = torch.where(mask)} (NonZero,
+     * Transpose, Split along axis 1, Squeeze), the selected states through the expert's linear layer
+     * (Gather, MatMul of the bounded rows), the routing weights {@code w[top_x, idx, None]} (a flat
+     * Gather, then Reshape by {@code Concat(Shape(top_x + idx), [1])}: the Shape of a bounded tensor,
+     * written -1 at import and proved bounded by the same extent when the graph is built), their
+     * product, {@code Expand(y, [1, 3])} and index_add_'s index broadcast {@code Expand(Unsqueeze(top_x),
+     * Shape(y))} (ExpandAs broadcasting [m, 1] to [m, 3]); some, no and all tokens routed here.
+     * Refused before at the Shape node ("Shape is evaluated at import, from the upper bound"), then at
+     * MatMul and Expand ("does not read a bounded tensor").
+     */
+    @Test
+    void anExpertOfAMixtureOfExpertsLayerAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(17).input("sel", 1L, 6L).input("h", 6L, 4L).input("w", 4L, 3L).input("rw", 6L, 1L)
+                .ints("ones", 1, 1).ints("ax1", 1).ints("minus1", -1).ints("one", 1).ints("row", 1, 3)
+                .node("nz", "NonZero", List.of("sel"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("sp", "Split", List.of("t", "ones"), List.of("a", "b"), "axis", 1L)
+                .node("sa", "Squeeze", List.of("a", "ax1"), List.of("idx"))
+                .node("sb", "Squeeze", List.of("b", "ax1"), List.of("topx"))
+                .node("gh", "Gather", List.of("h", "topx"), List.of("states"), "axis", 0L)
+                .node("mm", "MatMul", List.of("states", "w"), List.of("y"))
+                .node("lin", "Add", List.of("idx", "topx"), List.of("at"))
+                .node("gw", "Gather", List.of("rw", "at"), List.of("g"), "axis", 0L)
+                .node("c0", "Concat", List.of("minus1", "one"), List.of("s0"), "axis", 0L)
+                .node("r1", "Reshape", List.of("g", "s0"), List.of("g1"))
+                .node("sh", "Shape", List.of("at"), List.of("n"))
+                .node("c1", "Concat", List.of("n", "one"), List.of("s1"), "axis", 0L)
+                .node("r2", "Reshape", List.of("g1", "s1"), List.of("g2"))
+                .node("mul", "Mul", List.of("y", "g2"), List.of("p"))
+                .node("ex", "Expand", List.of("p", "row"), List.of("pe"))
+                .node("un", "Unsqueeze", List.of("topx", "ax1"), List.of("tu"))
+                .node("sh2", "Shape", List.of("pe"), List.of("ps"))
+                .node("ea", "Expand", List.of("tu", "ps"), List.of("index"))
+                .outputOfType(OnnxDTypes.FLOAT, "pe").outputOfType(OnnxDTypes.INT64, "index").outputOfType(OnnxDTypes.FLOAT, "g2");
+        TensorValue h = TensorValue.ofFloats(new long[]{6, 4}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, -1, -2, -3, -4, 0.5f, 0.25f, 2, 1, 3, 1, 4, 1);
+        TensorValue w = TensorValue.ofFloats(new long[]{4, 3}, 1, 0, 2, 0, 1, -1, 3, 1, 0, -2, 0, 1);
+        TensorValue rw = TensorValue.ofFloats(new long[]{6, 1}, 0.9f, 0.8f, 0.7f, 0.6f, 0.5f, 0.4f);
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("sel", TensorValue.ofFloats(new long[]{1, 6}, 0, 1, 0, 1, 1, 0), "h", h, "w", w, "rw", rw));
+        assertThat(got.get("pe").shape()).containsExactly(3, 3);
+        assertThat(got.get("index").longs()).containsExactly(1, 1, 1, 3, 3, 3, 4, 4, 4);
+        agreeInEveryMode(m, feed("sel", TensorValue.ofFloats(new long[]{1, 6}, new float[6]), "h", h, "w", w, "rw", rw));
+        agreeInEveryMode(m, feed("sel", TensorValue.ofFloats(new long[]{1, 6}, 1, 1, 1, 1, 1, 1), "h", h, "w", w, "rw", rw));
+    }
+
+    /**
+     * The Shape of a tensor computed from a data-dependent output but known before the run (TopK's
+     * values of {@code x[x > t]}, [3] whatever the count) is its bound, read as a constant: refused
+     * before at the Shape node, as any Shape of such a tensor. A Reshape by the Shape of a bounded
+     * tensor of another extent stays refused, when the graph is built.
+     */
+    @Test
+    void theShapeOfATensorKnownBeforeTheRunIsReadAndOneOfAnotherExtentIsRefused() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(17).input("x", 8L).floats("thr", -2.5f).ints("k3", 3)
+                .node("gt", "Greater", List.of("x", "thr"), List.of("mask"))
+                .node("nz", "NonZero", List.of("mask"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
+                .node("top", "TopK", List.of("sel", "k3"), List.of("v", "vi"))
+                .node("sh", "Shape", List.of("v"), List.of("n"))
+                .node("cf", "ConstantOfShape", List.of("n"), List.of("z"))
+                .node("add", "Add", List.of("v", "z"), List.of("y"))
+                .outputOfType(OnnxDTypes.FLOAT, "y").outputOfType(OnnxDTypes.INT64, "n");
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{8}, -1, -7, -2, -1, -9, -2, -3, -1)));
+        assertThat(got.get("n").longs()).containsExactly(3);
+        Path file = dir.resolve("two.onnx");
+        Files.write(file, new TinyOnnx().opset(17).input("x", 6L).input("u", 6L).ints("one", 1)
+                .node("nz", "NonZero", List.of("x"), List.of("i")).node("nz2", "NonZero", List.of("u"), List.of("j"))
+                .node("sh", "Shape", List.of("j"), List.of("s")).node("g", "Gather", List.of("s", "one"), List.of("n"), "axis", 0L)
+                .node("c", "Concat", List.of("one", "n"), List.of("s2"), "axis", 0L).node("r", "Reshape", List.of("i", "s2"), List.of("y"))
+                .outputOfType(OnnxDTypes.INT64, "y").bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("node 'sh' (Shape, #2, opset 17): reads a tensor computed from a data-dependent output of node 'nz2'")
+                .hasMessageContaining("node 'r' (Reshape) reshapes with it, which the importer reads only where axis 1 of 'j' and axis 1 of its output 'y' are bounded "
+                        + "by one runtime extent, and here they are bounded by two extents");
+    }
+
     /** The Shape of a bounded tensor read by anything but an Expand of a tensor of that shape and extent keeps the Shape node's line. */
     @Test
     void aShapeOfABoundedTensorIsRefusedUnlessAnExpandOfItsOwnExtentReadsIt() throws Exception {
