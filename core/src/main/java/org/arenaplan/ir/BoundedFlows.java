@@ -100,6 +100,25 @@ public final class BoundedFlows {
     }
 
     /**
+     * ScatterElements (ONNX ScatterElements-18, any reduction, any axis) of indices and updates bounded
+     * along one axis by one runtime extent (the graph refuses two), every axis before it of one
+     * element, into data known before the run (torch's {@code index_add_} as the TorchScript exporter
+     * writes it in HF's mixture-of-experts layers: ScatterElements of zeros at the selected tokens'
+     * rows): the actual elements of both are their leading n * per elements, at the coordinates they
+     * have in the bound, and the kernel applies only those ({@code device.Kernels#SCATTER_ELEMENTS}
+     * with the extent), not the tail's zero indices. The output has data's shape, known before the run.
+     */
+    public static int[] scatterElements(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        if (axes[0] >= 0) throw new GraphException("its data " + Arrays.toString(in[0]) + " is bounded; ScatterElements carries bounded indices and updates into data known before the run");
+        if (axes[1] < 0 || axes[2] != axes[1])
+            throw new GraphException("its indices " + Arrays.toString(in[1]) + " and updates " + Arrays.toString(in[2]) + " are not both bounded along one axis (indices "
+                    + (axes[1] < 0 ? "not bounded" : "along " + axes[1]) + ", updates " + (axes[2] < 0 ? "not bounded" : "along " + axes[2]) + ")");
+        if (product(in[1], 0, axes[1]) != 1)
+            throw new GraphException("the bounded axis " + axes[1] + " of indices " + Arrays.toString(in[1]) + " has axes of more than one element before it, so the actual elements are not the leading ones");
+        return new int[]{-1};
+    }
+
+    /**
      * MatMul (ONNX MatMul-13) of A bounded along its rows (the axis before the contracted one, every
      * axis before it of one element: a linear layer over selected rows, {@code [m, d] x [d, h]}) by a
      * B known before the run whose batch axes do not span the output before the rows: each output row
@@ -280,16 +299,20 @@ public final class BoundedFlows {
      * Split (ONNX Split-18, as imported: attribute {@code axis} and the parts' extents): along an
      * axis other than the bounded one, the bounded axis the outermost of more than one element (rows
      * stay rows in each part: {@code torch.nonzero(x, as_tuple=True)}, NonZero, Transpose, Split
-     * along axis 1, Squeeze); every output bounded along the same axis.
+     * along axis 1, Squeeze); every output bounded along the same axis. Or along the bounded axis
+     * itself, into parts of fixed extents (which sum to the bound): ONNX needs them to sum to the
+     * actual extent, so the lowering stops a run whose runtime extent is not the bound
+     * ({@code device.Kernels#CHECK_EXTENT}), as ONNX Runtime fails it; in any other run the input is
+     * whole, its layout the bound's, and every part is known before the run (HF's mixture-of-experts
+     * layers: {@code for expert_idx in expert_hit}, traced over the experts hit, exports one part each).
      */
     public static int[] split(OpAttrs a, long[][] in, int[] axes, long[][] out) {
         long[] x = in[0];
         int b = axes[0], axis = (int) Math.floorMod(a.integer("axis"), x.length);
-        if (axis == b) throw new GraphException("it splits the bounded axis " + b + " itself");
-        if (product(x, 0, b) != 1)
-            throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");
         int[] r = new int[out.length];
-        Arrays.fill(r, b);
+        Arrays.fill(r, axis == b ? -1 : b);
+        if (axis != b && product(x, 0, b) != 1)
+            throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");
         return r;
     }
 

@@ -565,6 +565,12 @@ public final class OnnxImporter {
         return differ <= 1;
     }
 
+    /** Whether kind {@code kind} reads a bounded tensor ({@link org.arenaplan.ir.OpSpec.BoundedFlow}); the graph refuses any other reader of one. */
+    private static boolean readsBounded(String kind) {
+        org.arenaplan.ir.OpSpec spec = org.arenaplan.ir.OpRegistry.get(kind);
+        return spec == null || spec.carries() != null;
+    }
+
     /** The axis of output {@code name} (of {@code shape}) that its kind's {@link org.arenaplan.ir.OpSpec.BoundedRule} bounds, or -1 (no such rule, or an output known before the run). */
     private static int boundedAxis(String node, Lowered l, String name, long[] shape) {
         org.arenaplan.ir.OpSpec spec = org.arenaplan.ir.OpRegistry.get(l.kind());
@@ -715,8 +721,9 @@ public final class OnnxImporter {
                 Map<String, TensorValue> derived = given.isEmpty() ? null : folding.evaluate(l, values, this::knownValue, MAX_DERIVED_VALUES);
                 if (derived != null) known.putAll(derived);      // for shape operands downstream; the op still runs
                 for (Value v : l.outputs()) define(v, n);
+                boolean flows = origin != null && readsBounded(l.kind());   // a kind that reads no bounded tensor is refused where it does, so its outputs are never bounded
                 for (Value v : l.outputs())
-                    if (origin != null || boundedAxis(n.opName(), l, v.name(), v.shape()) >= 0) dataDependent.put(v.name(), origin != null ? origin : n.opName());
+                    if (flows || boundedAxis(n.opName(), l, v.name(), v.shape()) >= 0) dataDependent.put(v.name(), flows ? origin : n.opName());
                 schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
             }
         }
@@ -809,8 +816,12 @@ public final class OnnxImporter {
                 || weights.containsKey(ins.get(0).name()) || node.outputs().size() != 1) return node;
         BoundShapes.Read s = boundShapes.get(ins.get(1).name());
         double[] given = s == null ? null : constantValues(ins.get(1).name());
-        if (given == null || s.sourced().size() != 1 || Arrays.stream(given).anyMatch(v -> v == -1 || v == 0)) return node;
-        int at = s.sourced().get(0);
+        if (given == null || Arrays.stream(given).anyMatch(v -> v == -1 || v == 0)) return node;
+        String origin = dataDependent.get(ins.get(0).name());   // several elements read: the one of the data's origin (the others then read as constants)
+        List<Integer> at0 = s.sourced().size() == 1 ? s.sourced()
+                : s.sourced().stream().filter(i -> origin != null && origin.equals(dataDependent.get(s.elements()[i].tensor()))).toList();
+        if (at0.size() != 1) return node;
+        int at = at0.get(0);
         long[] shape = BoundShapes.withRuntimeExtent(given, at);
         String name = fresh(ins.get(1).name() + "_runtime_extent");
         Constant c = Constant.of(Constant.bytes(java.nio.ByteBuffer.wrap(TensorValue.ofLongs(DType.I64, new long[]{shape.length}, shape).bytes())), DType.I64);
@@ -818,7 +829,11 @@ public final class OnnxImporter {
         values.put(name, v);
         weights.put(name, c);
         ins.set(1, v);
-        boundShapes.sameExtent(s, at, node.outputs().get(0), "'" + (node.name().isEmpty() ? node.outputs().get(0) : node.name()) + "' (Reshape)");
+        String reader = "'" + (node.name().isEmpty() ? node.outputs().get(0) : node.name()) + "' (Reshape)";
+        boundShapes.sameExtent(s, at, node.outputs().get(0), reader);
+        BoundShapes.Source[] others = s.elements().clone();
+        others[at] = null;
+        boundShapes.readAsConstant(new BoundShapes.Read(others, s.refusal()), reader);
         return new OnnxModel.Node(node.name(), node.opType(), node.domain(), List.of(node.inputs().get(0), name), node.outputs(), node.attributes());
     }
 

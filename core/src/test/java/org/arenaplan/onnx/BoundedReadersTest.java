@@ -384,9 +384,11 @@ class BoundedReadersTest {
      * Gather, then Reshape by {@code Concat(Shape(top_x + idx), [1])}: the Shape of a bounded tensor,
      * written -1 at import and proved bounded by the same extent when the graph is built), their
      * product, {@code Expand(y, [1, 3])} and index_add_'s index broadcast {@code Expand(Unsqueeze(top_x),
-     * Shape(y))} (ExpandAs broadcasting [m, 1] to [m, 3]); some, no and all tokens routed here.
-     * Refused before at the Shape node ("Shape is evaluated at import, from the upper bound"), then at
-     * MatMul and Expand ("does not read a bounded tensor").
+     * Shape(y))} (ExpandAs broadcasting [m, 1] to [m, 3]) and index_add_ itself (ScatterElements of
+     * zeros at those rows, whose kernel applies the actual rows only: the tail's zero indices would
+     * overwrite row 0, then an Add); some, no and all tokens routed here. Refused before at the Shape
+     * node ("Shape is evaluated at import, from the upper bound"), then at MatMul, Expand and
+     * ScatterElements ("does not read a bounded tensor").
      */
     @Test
     void anExpertOfAMixtureOfExpertsLayerAgreesWithOnnxRuntimeInEveryMode() throws Exception {
@@ -411,15 +413,59 @@ class BoundedReadersTest {
                 .node("un", "Unsqueeze", List.of("topx", "ax1"), List.of("tu"))
                 .node("sh2", "Shape", List.of("pe"), List.of("ps"))
                 .node("ea", "Expand", List.of("tu", "ps"), List.of("index"))
-                .outputOfType(OnnxDTypes.FLOAT, "pe").outputOfType(OnnxDTypes.INT64, "index").outputOfType(OnnxDTypes.FLOAT, "g2");
+                .raw("zeros", new float[18]).ints("shape63", 6, 3)
+                .node("z", "Reshape", List.of("zeros", "shape63"), List.of("z63"))
+                .node("put", "ScatterElements", List.of("z63", "index", "pe"), List.of("added"), "axis", 0L)
+                .node("acc", "Add", List.of("h3", "added"), List.of("out"))
+                .input("h3", 6L, 3L)
+                .outputOfType(OnnxDTypes.FLOAT, "pe").outputOfType(OnnxDTypes.INT64, "index").outputOfType(OnnxDTypes.FLOAT, "g2").outputOfType(OnnxDTypes.FLOAT, "out");
         TensorValue h = TensorValue.ofFloats(new long[]{6, 4}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, -1, -2, -3, -4, 0.5f, 0.25f, 2, 1, 3, 1, 4, 1);
         TensorValue w = TensorValue.ofFloats(new long[]{4, 3}, 1, 0, 2, 0, 1, -1, 3, 1, 0, -2, 0, 1);
         TensorValue rw = TensorValue.ofFloats(new long[]{6, 1}, 0.9f, 0.8f, 0.7f, 0.6f, 0.5f, 0.4f);
-        Map<String, TensorValue> got = agreeInEveryMode(m, feed("sel", TensorValue.ofFloats(new long[]{1, 6}, 0, 1, 0, 1, 1, 0), "h", h, "w", w, "rw", rw));
+        float[] ones = new float[18];
+        java.util.Arrays.fill(ones, 1);
+        TensorValue h3 = TensorValue.ofFloats(new long[]{6, 3}, ones);
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("sel", TensorValue.ofFloats(new long[]{1, 6}, 0, 1, 0, 1, 1, 0), "h", h, "w", w, "rw", rw, "h3", h3));
         assertThat(got.get("pe").shape()).containsExactly(3, 3);
         assertThat(got.get("index").longs()).containsExactly(1, 1, 1, 3, 3, 3, 4, 4, 4);
-        agreeInEveryMode(m, feed("sel", TensorValue.ofFloats(new long[]{1, 6}, new float[6]), "h", h, "w", w, "rw", rw));
-        agreeInEveryMode(m, feed("sel", TensorValue.ofFloats(new long[]{1, 6}, 1, 1, 1, 1, 1, 1), "h", h, "w", w, "rw", rw));
+        assertThat(java.util.Arrays.copyOf(got.get("out").floats(), 3)).containsExactly(1, 1, 1);   // row 0 not routed: the tail's zero indices not applied
+        agreeInEveryMode(m, feed("sel", TensorValue.ofFloats(new long[]{1, 6}, new float[6]), "h", h, "w", w, "rw", rw, "h3", h3));
+        agreeInEveryMode(m, feed("sel", TensorValue.ofFloats(new long[]{1, 6}, 1, 1, 1, 1, 1, 1), "h", h, "w", w, "rw", rw, "h3", h3));
+    }
+
+    /**
+     * HF's mixture-of-experts loop over the experts hit ({@code for expert_idx in expert_hit}) as the
+     * TorchScript exporter unrolls it for the experts of one run: NonZero, Transpose, Split of the
+     * bounded axis into one part per expert, each a row index. With every expert hit the parts are
+     * the whole bound and the model runs as in ONNX Runtime; with fewer ONNX Runtime fails the run
+     * ("Cannot split using values in 'split'"), and so does every mode here, before the parts are
+     * read (check_extent). Refused before ("it splits the bounded axis 0 itself").
+     */
+    @Test
+    void aSplitOfTheBoundedAxisIntoFixedPartsRunsOnlyWhereTheyAreWhole() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(17).input("hits", 3L).input("table", 3L, 2L).floats("zero", 0f).ints("parts", 1, 1, 1).ints("ax1", 1)
+                .node("gt", "Greater", List.of("hits", "zero"), List.of("hit"))
+                .node("nz", "NonZero", List.of("hit"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("sp", "Split", List.of("t", "parts"), List.of("e0", "e1", "e2"), "axis", 0L)
+                .node("s2", "Squeeze", List.of("e2", "ax1"), List.of("k2"))
+                .node("g", "Gather", List.of("table", "k2"), List.of("row"), "axis", 0L)
+                .outputOfType(OnnxDTypes.INT64, "e0").outputOfType(OnnxDTypes.FLOAT, "row");
+        TensorValue table = TensorValue.ofFloats(new long[]{3, 2}, 1, 2, 3, 4, 5, 6);
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("hits", TensorValue.ofFloats(new long[]{3}, 2, 1, 3), "table", table));
+        assertThat(got.get("row").floats()).containsExactly(5, 6);
+        Map<String, TensorValue> two = feed("hits", TensorValue.ofFloats(new long[]{3}, 2, 0, 3), "table", table);
+        assertThatThrownBy(() -> OrtOracle.run(m.bytes(), two)).hasMessageContaining("Cannot split using values in 'split'");
+        Path file = dir.resolve("split.onnx");
+        Files.write(file, m.bytes());
+        var plan = org.arenaplan.plan.ArenaPlanner.plan(OnnxImporter.load(file, Map.of()));
+        for (org.arenaplan.exec.Mode mode : org.arenaplan.exec.Mode.values())
+            try (org.arenaplan.device.Device device = org.arenaplan.device.Devices.open("sim", org.arenaplan.device.DeviceOptions.DEFAULT).device()) {
+                assertThatThrownBy(() -> org.arenaplan.exec.Executors.run(plan, device, List.of(mode), 1, two, 1)).as(mode.toString())
+                        .isInstanceOf(org.arenaplan.device.DataException.class)
+                        .hasMessage("'sp': Split: its parts sum to 3, but its input holds 2 along the split axis in this run (the runtime extent of its bounded input); "
+                                + "ONNX Split needs the parts to sum to the axis's extent");
+            }
     }
 
     /**
