@@ -130,7 +130,7 @@ public final class BoundedFlows {
         if (axes[1] >= 0) throw new GraphException("B " + Arrays.toString(in[1]) + " is bounded; MatMul carries a bounded A along its rows only");
         if (x.length < 2 || axes[0] != x.length - 2)
             throw new GraphException("A " + Arrays.toString(x) + " is bounded along axis " + axes[0] + ", not its rows (axis " + (x.length - 2) + ")");
-        int j = y.length - 2;
+        int j = in[1].length == 1 ? y.length - 1 : y.length - 2;   // B [K]: the output ends with A's rows
         if (product(y, 0, j) != 1)
             throw new GraphException("output " + Arrays.toString(y) + " has axes of more than one element before its bounded rows " + j);
         return new int[]{j};

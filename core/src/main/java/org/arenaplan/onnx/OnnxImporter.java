@@ -640,12 +640,12 @@ public final class OnnxImporter {
                 if (v != null && v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
         Value expandAs = expandAsOf(node, ins);
         BoundShapes.Read carried = expandAs == null ? boundShapes.carried(node, ins, this::constantValues) : null;
+        if (carried != null) boundShapes.put(node.outputs().get(0), carried);   // whichever way the node is imported (folded, a view of a constant, run)
         if (expandAs == null && carried == null)
             for (Value v : ins) if (v != null && boundShapes.get(v.name()) != null) boundShapes.readAsConstant(boundShapes.get(v.name()), "'" + n.opName() + "' (" + node.opType() + ")");
         if (expandAs == null && ConstantFolding.folds(n, weights.keySet())) {
             Map<Value, Constant> folded = ConstantFolding.fold(n, weights);
             for (Map.Entry<Value, Constant> e : folded.entrySet()) addWeight(e.getKey(), e.getValue(), n);
-            if (carried != null) boundShapes.put(node.outputs().get(0), carried);
             return;
         }
         String origin = null;   // the node whose data-dependent output (ir.OpSpec.BoundedRule) this one reads, directly or not
@@ -711,7 +711,6 @@ public final class OnnxImporter {
                 Map<Value, Constant> folded = folding.fold(l, values, this::constantTensor);
                 if (folded != null) {
                     for (Map.Entry<Value, Constant> e : folded.entrySet()) addWeight(e.getKey(), e.getValue(), n);
-                    if (carried != null) boundShapes.put(node.outputs().get(0), carried);
                     return;
                 }
                 if (carried != null) boundShapes.readAsConstant(carried, "'" + n.opName() + "' (" + node.opType() + ")");

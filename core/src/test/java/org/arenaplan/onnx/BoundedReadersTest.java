@@ -494,6 +494,17 @@ class BoundedReadersTest {
                 .node("sh", "Shape", List.of("j"), List.of("s")).node("g", "Gather", List.of("s", "one"), List.of("n"), "axis", 0L)
                 .node("c", "Concat", List.of("one", "n"), List.of("s2"), "axis", 0L).node("r", "Reshape", List.of("i", "s2"), List.of("y"))
                 .outputOfType(OnnxDTypes.INT64, "y").bytes());
+        // the dynamo exporter's topk(k=min(3, n)): k, and so TopK's outputs, known only after the run (Shape, then Squeeze, Min, Reshape)
+        Path topk = dir.resolve("topkmin.onnx");
+        Files.write(topk, new TinyOnnx().opset(18).input("x", 8L).floats("zero", 0f).ints("three", 3).ints("one", 1)
+                .node("gt", "Greater", List.of("x", "zero"), List.of("mask")).node("nz", "NonZero", List.of("mask"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0}).node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
+                .node("sh", "Shape", List.of("sel"), List.of("n")).node("sq", "Squeeze", List.of("n"), List.of("ns"))
+                .node("mn", "Min", List.of("three", "n"), List.of("k")).node("top", "TopK", List.of("sel", "k"), List.of("v", "vi"))
+                .outputOfType(OnnxDTypes.FLOAT, "v").bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(topk, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageEndingWith("node 'sh' (Shape, #4, opset 18): reads a tensor computed from a data-dependent output of node 'nz', whose shape is known only after its kernel runs; "
+                        + "Shape is evaluated at import, from the upper bound; its axis 0 of 'sel' is the bounded one, and node 'mn' (Min) reads the value as a constant");
         assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).isInstanceOf(OnnxException.class)
                 .hasMessageContaining("node 'sh' (Shape, #2, opset 17): reads a tensor computed from a data-dependent output of node 'nz2'")
                 .hasMessageContaining("node 'r' (Reshape) reshapes with it, which the importer reads only where axis 1 of 'j' and axis 1 of its output 'y' are bounded "
