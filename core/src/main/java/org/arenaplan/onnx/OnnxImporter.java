@@ -662,7 +662,7 @@ public final class OnnxImporter {
             }
             return;
         }
-        if (origin != null && gatherAcrossBoundedAxis(node, ins, index, opset)) return;
+        if (origin != null && (gatherAcrossBoundedAxis(node, ins, index, opset) || gatherNdAsGather(node, ins, index, opset))) return;
         if (expandAs != null) {   // Expand(X, Shape(Y)), Y bounded: ExpandAs(X, Y), checked when the graph is built (ir.BoundedFlows.expandAs)
             Value x = ins.get(0);
             n.require(node.outputs().size() == 1 && !node.outputs().get(0).isEmpty(), "has no output");
@@ -777,6 +777,36 @@ public final class OnnxImporter {
         return true;
     }
 
+    /**
+     * Imports {@code node} as a Gather along axis 0 where it is a GatherND (batch_dims 0) of data that
+     * a data-dependent op outputs bounded along an axis past 0, by index tuples of one element known
+     * at import: GatherND(data, indices [.., 1]) is Gather(data, indices[.., 0], axis 0) (both wrap a
+     * negative index by axis 0's extent), which {@link #gatherAcrossBoundedAxis} imports (the dynamo
+     * exporter's {@code x.nonzero().T[tensor([2, 0])]}: NonZero's [rank, n] by [[2], [0]]). False,
+     * importing nothing, for any other node.
+     */
+    private boolean gatherNdAsGather(OnnxModel.Node node, List<Value> ins, int index, long opset) {
+        if (!node.opType().equals("GatherND") || !node.inDefaultDomain() || ins.size() != 2 || ins.get(0) == null || ins.get(1) == null || node.outputs().size() != 1) return false;
+        OnnxModel.Attribute bd = node.attributes().get("batch_dims");
+        long[] is = ins.get(1).shape();
+        double[] idx = constantValues(ins.get(1).name());
+        if ((bd != null && !Long.valueOf(0).equals(bd.value())) || is.length == 0 || is[is.length - 1] != 1 || idx == null || directBoundedAxis(ins.get(0).name()) <= 0) return false;
+        long[] tuples = new long[idx.length];
+        for (int i = 0; i < idx.length; i++) tuples[i] = (long) idx[i];
+        Value v = int64Weight(ins.get(1).name() + "_first", Arrays.copyOf(is, is.length - 1), tuples);
+        node(new OnnxModel.Node(node.name(), "Gather", "", List.of(ins.get(0).name(), v.name()), node.outputs(),
+                Map.of("axis", new OnnxModel.Attribute("axis", OnnxModel.Attribute.INT, 0L))), index, opset);
+        return true;
+    }
+
+    /** A new int64 weight of {@code shape} holding {@code v}, named {@code want} or a fresh variant of it. */
+    private Value int64Weight(String want, long[] shape, long[] v) {
+        Value w = new Value(fresh(want), DType.I64, shape);
+        values.put(w.name(), w);
+        weights.put(w.name(), Constant.of(Constant.bytes(ByteBuffer.wrap(TensorValue.ofLongs(DType.I64, shape, v).bytes())), DType.I64));
+        return w;
+    }
+
     /** The bounded axis of {@code name} where a scheduled data-dependent op outputs it ({@link #boundedAxis}), else -1. */
     private int directBoundedAxis(String name) {
         for (ConcatInPlace.Scheduled s : schedule)
@@ -822,18 +852,14 @@ public final class OnnxImporter {
         if (at0.size() != 1) return node;
         int at = at0.get(0);
         long[] shape = BoundShapes.withRuntimeExtent(given, at);
-        String name = fresh(ins.get(1).name() + "_runtime_extent");
-        Constant c = Constant.of(Constant.bytes(java.nio.ByteBuffer.wrap(TensorValue.ofLongs(DType.I64, new long[]{shape.length}, shape).bytes())), DType.I64);
-        Value v = new Value(name, DType.I64, new long[]{shape.length});
-        values.put(name, v);
-        weights.put(name, c);
+        Value v = int64Weight(ins.get(1).name() + "_runtime_extent", new long[]{shape.length}, shape);
         ins.set(1, v);
         String reader = "'" + (node.name().isEmpty() ? node.outputs().get(0) : node.name()) + "' (Reshape)";
         boundShapes.sameExtent(s, at, node.outputs().get(0), reader);
         BoundShapes.Source[] others = s.elements().clone();
         others[at] = null;
         boundShapes.readAsConstant(new BoundShapes.Read(others, s.refusal()), reader);
-        return new OnnxModel.Node(node.name(), node.opType(), node.domain(), List.of(node.inputs().get(0), name), node.outputs(), node.attributes());
+        return new OnnxModel.Node(node.name(), node.opType(), node.domain(), List.of(node.inputs().get(0), v.name()), node.outputs(), node.attributes());
     }
 
     /** {@code l} with each output the file left out before a present one named ({@link OptionalOutputs#standIn}). */

@@ -151,6 +151,27 @@ class BoundedReadersTest {
     }
 
     /**
+     * {@code x.nonzero().T[torch.tensor([2, 0])]} as the dynamo exporter writes it: GatherND of
+     * NonZero's [rank, n] by the tuples [[2], [0]] (imported as the Gather along axis 0 above); some,
+     * none and all non-zero. Refused before: "GatherND carries data bounded along axis 0 only".
+     */
+    @Test
+    void gatherNdOfNonZeroRowsAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(18).input("x", 2L, 3L, 2L).ints("rows", 2, 0).ints("ax1", 1)
+                .node("nz", "NonZero", List.of("x"), List.of("y"))
+                .node("tu", "Unsqueeze", List.of("rows", "ax1"), List.of("tuples"))
+                .node("two", "GatherND", List.of("y", "tuples"), List.of("i20"))
+                .outputOfType(OnnxDTypes.INT64, "i20");
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, 0, 1.5f, 0, 0, 3, 0, 0, -2, 0, 0, 0, 7)));
+        assertThat(got.get("i20").shape()).containsExactly(2, 4);
+        assertThat(got.get("i20").longs()).containsExactly(1, 0, 1, 1, 0, 0, 1, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, new float[12])));
+        float[] ones = new float[12];
+        java.util.Arrays.fill(ones, 1);
+        agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, ones)));
+    }
+
+    /**
      * torch.nonzero(x, as_tuple=True) as torch.onnx exports it: NonZero, Transpose to [n, 3], Split
      * along axis 1 into three [n, 1], Squeeze each to [n] (some, none and all non-zero); refused
      * before Split carried a bounded tensor.
