@@ -644,8 +644,7 @@ public final class OnnxImporter {
         if (expandAs == null && carried == null)
             for (Value v : ins) if (v != null && boundShapes.get(v.name()) != null) boundShapes.readAsConstant(boundShapes.get(v.name()), "'" + n.opName() + "' (" + node.opType() + ")");
         if (expandAs == null && ConstantFolding.folds(n, weights.keySet())) {
-            Map<Value, Constant> folded = ConstantFolding.fold(n, weights);
-            for (Map.Entry<Value, Constant> e : folded.entrySet()) addWeight(e.getKey(), e.getValue(), n);
+            for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
         }
         String origin = null;   // the node whose data-dependent output (ir.OpSpec.BoundedRule) this one reads, directly or not
