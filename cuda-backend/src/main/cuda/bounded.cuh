@@ -54,3 +54,9 @@ extern "C" __global__ void transpose_bounded(const long long* extent, const void
         move_element(x, at, y, i, es);
     }
 }
+
+// ints: sum. Traps unless the runtime extent is sum (Kernels#CHECK_EXTENT: a Split of a bounded tensor along its
+// bounded axis into fixed parts; the host refuses it first, exec.LaunchChecks). Writes nothing.
+extern "C" __global__ void check_extent(const long long* extent, Ints ints, Floats) {
+    if (blockIdx.x == 0 && threadIdx.x == 0 && *extent != ints.v[0]) __trap();
+}

@@ -131,8 +131,10 @@ __device__ __forceinline__ void combine(int code, int es, int red, void* y, long
     }
 }
 
-// ints: rank, iShape[rank], dShape[rank], axis, reduction, es, dtype, indexDtype. yIn is y.
-extern "C" __global__ void scatter_elements(const void* yIn, const void* indices, const void* updates, void* y, Ints ints, Floats) {
+// ints: rank, iShape[rank], dShape[rank], axis, reduction, es, dtype, indexDtype, (per). yIn is y. extent (may be
+// null): the runtime extent of indices and updates bounded along an axis, per elements a row; only their leading
+// min(extent, numel / per) * per elements are applied.
+extern "C" __global__ void scatter_elements(const void* yIn, const void* indices, const void* updates, const long long* extent, void* y, Ints ints, Floats) {
     int rank = (int) ints.v[0];
     const long long* is = ints.v + 1;
     const long long* ds = is + rank;
@@ -140,6 +142,10 @@ extern "C" __global__ void scatter_elements(const void* yIn, const void* indices
     if (blockIdx.x != 0 || threadIdx.x != 0) return;
     if (yIn != y) for (long long i = 0, m = element_count(ds, rank); i < m; i++) move_element(yIn, i, y, i, es);   // the same pointer when lowered
     long long n = element_count(is, rank);
+    if (extent != nullptr) {
+        long long per = ds[rank + 5], e = *extent < 0 ? 0 : *extent;
+        n = per <= 0 ? 0 : (e < n / per ? e : n / per) * per;
+    }
     for (long long i = 0; i < n; i++) combine(code, es, red, y, element_target(i, rank, is, ds, axis, indices, icode), updates, i);
 }
 

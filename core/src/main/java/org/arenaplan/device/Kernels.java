@@ -254,6 +254,9 @@ import java.util.List;
  *     n * per to total are set to zero bytes (none where n * per &ge; total). Run after the kernels of
  *     an op that carries a bounded tensor, so its tail holds zeros as the data-dependent kernels
  *     leave theirs. Grid-stride, one thread per element.</li>
+ * <li>{@link #CHECK_EXTENT} ptrs [extent (int64 [1])]; ints [sum]: stops the run unless extent[0] is
+ *     sum ({@link ExtentCheck}: the simulator throws, CUDA traps); writes nothing. Launched by a Split
+ *     of a bounded tensor along its bounded axis into parts of fixed extents summing to sum. One thread.</li>
  * <li>{@link #TRANSPOSE_BOUNDED} ptrs [extent (int64 [1]), x, y]; ints [rank, axis, es, shape[rank],
  *     perm[rank]]: x holds a bounded tensor of upper-bound shape (total elements of es bytes)
  *     compactly, its actual shape s the bound with s[axis] = min(max(extent[0], 0), shape[axis]);
@@ -422,11 +425,14 @@ import java.util.List;
  *     col - row &gt;= k (upper = 1) or col - row &lt;= k (upper = 0), else zero bits.</li>
  * <li>{@link #GATHER_ELEMENTS} ptrs [data, indices, y]; ints [rank, iShape[rank], dShape[rank],
  *     axis, es, indexDtype]: y (iShape) at c = data[c with c_axis = indices[c]] (negative from the end).</li>
- * <li>{@link #SCATTER_ELEMENTS} ptrs [y, indices, updates, y]; ints [rank, iShape[rank],
- *     dShape[rank], axis, reduction, es, dtype, indexDtype]: for each update c in order,
+ * <li>{@link #SCATTER_ELEMENTS} ptrs [y, indices, updates, (extent), y]; ints [rank, iShape[rank],
+ *     dShape[rank], axis, reduction, es, dtype, indexDtype, (per)]: for each update c in order,
  *     y[c with c_axis = indices[c]] = y[...] (reduction) updates[c]; reduction 0 none, 1 add,
  *     2 mul, 3 max, 4 min (f16/bf16 in f32, integers in 64 bits; a NaN operand wins max and
- *     min). y is read and written (the lowering copies data into it first). In place allowed.</li>
+ *     min). y is read and written (the lowering copies data into it first). In place allowed.
+ *     With extent (int64 [1]; indices and updates bounded, {@code ir.BoundedFlows#scatterElements}):
+ *     only their first min(max(extent[0], 0), numel / per) * per elements, per the elements of one
+ *     row of the bounded axis.</li>
  * <li>{@link #GATHER_ND} ptrs [data, indices, (extent), y]; ints [batch, n, k, slice, dShape[k], es,
  *     indexDtype]: data is [batch, dShape..., slice], indices [batch, n, k], y [batch, n, slice];
  *     with extent (int64 [1], the runtime extent of data bounded along its axis 0), the first index
@@ -533,6 +539,7 @@ public final class Kernels {
     public static final String NMS = "non_max_suppression";
     public static final String ZERO_TAIL = "zero_tail";
     public static final String TRANSPOSE_BOUNDED = "transpose_bounded";
+    public static final String CHECK_EXTENT = "check_extent";
     /** The largest rank of {@link #NONZERO}'s x: its ints hold 3 + rank values (the CUDA table passes at most 40). */
     public static final int NONZERO_MAX_RANK = 16;
     /** {@link #DFT} modes. */
@@ -578,7 +585,7 @@ public final class Kernels {
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF, TREE_ENSEMBLE,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
             ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION, ROI_ALIGN, DEFORM_CONV, MAX_UNPOOL, DET,
-            NONZERO, COMPRESS, UNIQUE, NMS, ZERO_TAIL, TRANSPOSE_BOUNDED, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER, OPTIMIZER);
+            NONZERO, COMPRESS, UNIQUE, NMS, ZERO_TAIL, TRANSPOSE_BOUNDED, CHECK_EXTENT, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER, OPTIMIZER);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size; {@link #OPTIMIZER}: each output over its own input); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

@@ -3,6 +3,7 @@ package org.arenaplan.exec;
 import org.arenaplan.device.DataException;
 import org.arenaplan.device.Device;
 import org.arenaplan.device.DeviceStream;
+import org.arenaplan.device.ExtentCheck;
 import org.arenaplan.device.KernelArg;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
@@ -19,14 +20,14 @@ import java.nio.ByteOrder;
  * device alike (the executors call it; the devices never decide it): roi_align's rois whose grids
  * are undefined or unbounded ({@link RoiGrids#check}), non_max_suppression's NaN scores where no
  * score_threshold drops them ({@link NmsScores#check}), topk's k above the actual values of x bounded along
- * its axis ({@link TopKExtent#check}), and unique's slices along an axis that hold
+ * its axis ({@link TopKExtent#check}), check_extent's runtime extent other than a Split's fixed parts need ({@link ExtentCheck#check}), and unique's slices along an axis that hold
  * NaN where onnx's reference and the kernels would count them differently ({@link UniqueSlices#check}).
  * The values are read back through {@link Device#copyToHost(DeviceStream, KernelArg, byte[])} on the
  * call's own stream, after its waits, so they are the values the kernel would read.
  *
  * <p>Cost: one host copy and stream synchronization per roi_align call (16 B per roi), per
  * non_max_suppression call without score_threshold (4 B per score), per topk call over a bounded x
- * (its 8 B extent) and per unique call along an axis (X); none for other kernels. A captured graph cannot copy to the host; {@link GraphExecutor}
+ * and per check_extent call (its 8 B extent) and per unique call along an axis (X); none for other kernels. A captured graph cannot copy to the host; {@link GraphExecutor}
  * replays the planned run's calls unchecked, and {@link Executors#run} runs planned mode, which
  * checks them, first (one untimed planned iteration where graph replay is the only mode: before it,
  * {@code run --mode graph} replayed NaN scores and rois unchecked).
@@ -46,6 +47,8 @@ final class LaunchChecks {
         else if (call.name().equals(Kernels.UNIQUE) && call.ints().length > 6 && call.intArg(6) == 1) UniqueSlices.check(call, bytes(device, stream, call.pointers().get(0)));
         else if (call.name().equals(Kernels.TOPK) && call.pointers().size() == 4)
             TopKExtent.check(call, ByteBuffer.wrap(bytes(device, stream, call.pointers().get(1))).order(ByteOrder.LITTLE_ENDIAN).getLong(0));
+        else if (call.name().equals(Kernels.CHECK_EXTENT))
+            ExtentCheck.check(call, ByteBuffer.wrap(bytes(device, stream, call.pointers().get(0))).order(ByteOrder.LITTLE_ENDIAN).getLong(0));
     }
 
     /** The bytes of {@code arg} read back on {@code stream}. */

@@ -67,15 +67,73 @@ public final class BoundedFlows {
 
     /**
      * ExpandAs (arenaplan's kind for ONNX {@code Expand(X, Shape(Y))} with Y bounded: torch's index
-     * broadcast of one index tensor, {@code Expand(i, Shape(Max(i)))}): X and Y bounded along one
-     * axis of one shape (by one runtime extent: the graph refuses two), so Y's actual shape is X's
-     * and the op is a copy of X. An X whose shape is known before the run is refused: its actual
-     * shape would then differ from Y's.
+     * broadcast of one index tensor, {@code Expand(i, Shape(Max(i)))}; the index_add_ of HF's
+     * mixture-of-experts layers, {@code Expand(Unsqueeze(top_x, 1), Shape(updates))}): X and Y
+     * bounded along one axis, aligned from the right, by one runtime extent (the graph refuses two),
+     * so Y's actual extent there is X's, and X broadcast to Y's shape along its other axes as
+     * {@link #elementwise} admits a broadcast (X of Y's shape: a copy). An X whose shape is known
+     * before the run is refused: its actual shape would then differ from Y's.
      */
     public static int[] expandAs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
         if (axes[0] < 0) throw new GraphException("X " + Arrays.toString(in[0]) + " is not bounded, so its shape need not be Y's actual one, known only after the run");
-        if (axes[1] != axes[0]) throw new GraphException("X is bounded along axis " + axes[0] + " and Y along " + (axes[1] < 0 ? "none" : "axis " + axes[1]));
-        return new int[]{axes[0]};
+        int j = axes[0] + in[1].length - in[0].length;
+        if (axes[1] != j) throw new GraphException("X " + Arrays.toString(in[0]) + " is bounded along axis " + axes[0] + " and Y " + Arrays.toString(in[1]) + " along "
+                + (axes[1] < 0 ? "none" : "axis " + axes[1]));
+        return elementwise(a, new long[][]{in[0]}, new int[]{axes[0]}, out);
+    }
+
+    /**
+     * Expand (as imported: attribute {@code shape}, ONNX Expand-13's shape input known at import) of a
+     * bounded X whose shape gives the bounded axis as 1 or not at all (HF's mixture-of-experts
+     * {@code Expand(states, [1, d])}): numpy broadcasting keeps X's actual extent there, and the
+     * kernel broadcasts as an elementwise op does ({@link #elementwise}). A shape giving that axis
+     * another extent is refused: ONNX broadcasts the actual extent against it (n = 1 gives the
+     * shape's extent, any other n than it fails).
+     */
+    public static int[] expand(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] shape = a.intsOrNull("shape");
+        int j = axes[0] + out[0].length - in[0].length, s = j - (out[0].length - shape.length);
+        if (s >= 0 && shape[s] != 1)
+            throw new GraphException("its shape " + Arrays.toString(shape) + " gives the bounded axis " + j + " of the output as " + shape[s]
+                    + ", which ONNX broadcasts against the actual extent, known only after the run");
+        return elementwise(a, in, axes, out);
+    }
+
+    /**
+     * ScatterElements (ONNX ScatterElements-18, any reduction, any axis) of indices and updates bounded
+     * along one axis by one runtime extent (the graph refuses two), every axis before it of one
+     * element, into data known before the run (torch's {@code index_add_} as the TorchScript exporter
+     * writes it in HF's mixture-of-experts layers: ScatterElements of zeros at the selected tokens'
+     * rows): the actual elements of both are their leading n * per elements, at the coordinates they
+     * have in the bound, and the kernel applies only those ({@code device.Kernels#SCATTER_ELEMENTS}
+     * with the extent), not the tail's zero indices. The output has data's shape, known before the run.
+     */
+    public static int[] scatterElements(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        if (axes[0] >= 0) throw new GraphException("its data " + Arrays.toString(in[0]) + " is bounded; ScatterElements carries bounded indices and updates into data known before the run");
+        if (axes[1] < 0 || axes[2] != axes[1])
+            throw new GraphException("its indices " + Arrays.toString(in[1]) + " and updates " + Arrays.toString(in[2]) + " are not both bounded along one axis (indices "
+                    + (axes[1] < 0 ? "not bounded" : "along " + axes[1]) + ", updates " + (axes[2] < 0 ? "not bounded" : "along " + axes[2]) + ")");
+        if (product(in[1], 0, axes[1]) != 1)
+            throw new GraphException("the bounded axis " + axes[1] + " of indices " + Arrays.toString(in[1]) + " has axes of more than one element before it, so the actual elements are not the leading ones");
+        return new int[]{-1};
+    }
+
+    /**
+     * MatMul (ONNX MatMul-13) of A bounded along its rows (the axis before the contracted one, every
+     * axis before it of one element: a linear layer over selected rows, {@code [m, d] x [d, h]}) by a
+     * B known before the run whose batch axes do not span the output before the rows: each output row
+     * is its A row times B, so the actual rows stay compact (the tail's zero rows give zero rows, and
+     * the lowering zeroes them anyway). The output is bounded along the rows.
+     */
+    public static int[] matmul(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] x = in[0], y = out[0];
+        if (axes[1] >= 0) throw new GraphException("B " + Arrays.toString(in[1]) + " is bounded; MatMul carries a bounded A along its rows only");
+        if (x.length < 2 || axes[0] != x.length - 2)
+            throw new GraphException("A " + Arrays.toString(x) + " is bounded along axis " + axes[0] + ", not its rows (axis " + (x.length - 2) + ")");
+        int j = in[1].length == 1 ? y.length - 1 : y.length - 2;   // B [K]: the output ends with A's rows
+        if (product(y, 0, j) != 1)
+            throw new GraphException("output " + Arrays.toString(y) + " has axes of more than one element before its bounded rows " + j);
+        return new int[]{j};
     }
 
     /**
@@ -241,16 +299,20 @@ public final class BoundedFlows {
      * Split (ONNX Split-18, as imported: attribute {@code axis} and the parts' extents): along an
      * axis other than the bounded one, the bounded axis the outermost of more than one element (rows
      * stay rows in each part: {@code torch.nonzero(x, as_tuple=True)}, NonZero, Transpose, Split
-     * along axis 1, Squeeze); every output bounded along the same axis.
+     * along axis 1, Squeeze); every output bounded along the same axis. Or along the bounded axis
+     * itself, into parts of fixed extents (which sum to the bound): ONNX needs them to sum to the
+     * actual extent, so the lowering stops a run whose runtime extent is not the bound
+     * ({@code device.Kernels#CHECK_EXTENT}), as ONNX Runtime fails it; in any other run the input is
+     * whole, its layout the bound's, and every part is known before the run (HF's mixture-of-experts
+     * layers: {@code for expert_idx in expert_hit}, traced over the experts hit, exports one part each).
      */
     public static int[] split(OpAttrs a, long[][] in, int[] axes, long[][] out) {
         long[] x = in[0];
         int b = axes[0], axis = (int) Math.floorMod(a.integer("axis"), x.length);
-        if (axis == b) throw new GraphException("it splits the bounded axis " + b + " itself");
-        if (product(x, 0, b) != 1)
-            throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");
         int[] r = new int[out.length];
-        Arrays.fill(r, b);
+        Arrays.fill(r, axis == b ? -1 : b);
+        if (axis != b && product(x, 0, b) != 1)
+            throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");
         return r;
     }
 

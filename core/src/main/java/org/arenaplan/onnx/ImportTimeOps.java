@@ -65,7 +65,7 @@ final class ImportTimeOps {
         return TensorValue.ofLongs(DType.I64, new long[]{v.length}, v);
     }
 
-    private static long clamp(long a, int rank) {
+    static long clamp(long a, int rank) {
         return Math.max(0, Math.min(rank, a < 0 ? a + rank : a));
     }
 

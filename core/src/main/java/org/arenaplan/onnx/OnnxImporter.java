@@ -124,14 +124,8 @@ public final class OnnxImporter {
     private final Map<String, Value> values = new HashMap<>();
     private final Map<String, Constant> weights = new HashMap<>();
     private final Map<String, String> dropped = new HashMap<>();        // unproduced optional output -> producing node
-    /**
-     * The Shape of a tensor computed from a data-dependent output, evaluated at its upper bound:
-     * its value name -> that tensor and the Shape node's refusal, thrown at any reader but an Expand
-     * of a tensor of that shape (imported as ExpandAs, which the graph admits only where both are
-     * bounded by one runtime extent).
-     */
-    private record BoundShape(Value of, OnnxException refusal) { }
-    private final Map<String, BoundShape> boundShapes = new HashMap<>();
+    /** Shape values evaluated at the upper bound of a tensor computed from a data-dependent output, and what their readers need of the graph. */
+    private final BoundShapes boundShapes = new BoundShapes();
     private final Map<String, String> dataDependent = new HashMap<>();  // value computed from a data-dependent output -> the node of that output
     private final List<ConcatInPlace.Scheduled> schedule = new ArrayList<>();
     private final List<String> graphInputs = new ArrayList<>();
@@ -571,6 +565,12 @@ public final class OnnxImporter {
         return differ <= 1;
     }
 
+    /** Whether kind {@code kind} reads a bounded tensor ({@link org.arenaplan.ir.OpSpec.BoundedFlow}); the graph refuses any other reader of one. */
+    private static boolean readsBounded(String kind) {
+        org.arenaplan.ir.OpSpec spec = org.arenaplan.ir.OpRegistry.get(kind);
+        return spec == null || spec.carries() != null;
+    }
+
     /** The axis of output {@code name} (of {@code shape}) that its kind's {@link org.arenaplan.ir.OpSpec.BoundedRule} bounds, or -1 (no such rule, or an output known before the run). */
     private static int boundedAxis(String node, Lowered l, String name, long[] shape) {
         org.arenaplan.ir.OpSpec spec = org.arenaplan.ir.OpRegistry.get(l.kind());
@@ -632,12 +632,17 @@ public final class OnnxImporter {
             if (v == null) throw probe.error("reads '" + in + "', which no earlier node, initializer or graph input defines");
             ins.add(v);
         }
+        node = reshapeByBoundShape(node, ins);
         NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues, this::knownValue, notKnown::get);
         OlderOpsets.checkShapes(node, ins, n, opset);
         if (!org.arenaplan.ir.PackedTypes.ONNX_TYPES.contains(node.opType()))
             for (Value v : ins)
                 if (v != null && v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
         Value expandAs = expandAsOf(node, ins);
+        BoundShapes.Read carried = expandAs == null ? boundShapes.carried(node, ins, this::constantValues) : null;
+        if (carried != null) boundShapes.put(node.outputs().get(0), carried);   // whichever way the node is imported (folded, a view of a constant, run)
+        if (expandAs == null && carried == null)
+            for (Value v : ins) if (v != null && boundShapes.get(v.name()) != null) boundShapes.readAsConstant(boundShapes.get(v.name()), "'" + n.opName() + "' (" + node.opType() + ")");
         if (expandAs == null && ConstantFolding.folds(n, weights.keySet())) {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
@@ -650,15 +655,17 @@ public final class OnnxImporter {
             if (refusal != null && !node.opType().equals("Shape")) throw refusal;
             for (Map.Entry<Value, Constant> e : ImportTimeOps.evaluate(n).entrySet()) {
                 addWeight(e.getKey(), e.getValue(), n);
-                if (refusal != null) boundShapes.put(e.getKey().name(), new BoundShape(ins.get(0), refusal));
+                int rank = ins.get(0).shape().length;
+                long start = ImportTimeOps.clamp(n.integer("start", 0), rank);
+                if (refusal != null) boundShapes.shape(e.getKey().name(), ins.get(0), start, start + e.getKey().shape()[0], refusal);
             }
             return;
         }
-        if (origin != null && gatherAcrossBoundedAxis(node, ins, index, opset)) return;
+        if (origin != null && (gatherAcrossBoundedAxis(node, ins, index, opset) || gatherNdAsGather(node, ins, index, opset))) return;
         if (expandAs != null) {   // Expand(X, Shape(Y)), Y bounded: ExpandAs(X, Y), checked when the graph is built (ir.BoundedFlows.expandAs)
             Value x = ins.get(0);
             n.require(node.outputs().size() == 1 && !node.outputs().get(0).isEmpty(), "has no output");
-            Lowered l = new Lowered(org.arenaplan.ir.OpKinds.EXPAND_AS, List.of(x.name(), expandAs.name()), List.of(new Value(node.outputs().get(0), x.dtype(), x.shape())),
+            Lowered l = new Lowered(org.arenaplan.ir.OpKinds.EXPAND_AS, List.of(x.name(), expandAs.name()), List.of(new Value(node.outputs().get(0), x.dtype(), expandAs.shape())),
                     Map.of(), false, List.of());
             for (Value v : l.outputs()) define(v, n);
             for (Value v : l.outputs()) dataDependent.put(v.name(), origin);
@@ -705,14 +712,16 @@ public final class OnnxImporter {
                     for (Map.Entry<Value, Constant> e : folded.entrySet()) addWeight(e.getKey(), e.getValue(), n);
                     return;
                 }
+                if (carried != null) boundShapes.readAsConstant(carried, "'" + n.opName() + "' (" + node.opType() + ")");
                 String why = folding.refusal() != null ? "node '" + n.opName() + "' (" + node.opType() + ", #" + index + ") could not be evaluated at import: " + folding.refusal()
                         : l.inputs().stream().map(notKnown::get).filter(java.util.Objects::nonNull).findFirst().orElse(null);
                 if (why != null) for (Value v : l.outputs()) notKnown.put(v.name(), why);
                 Map<String, TensorValue> derived = given.isEmpty() ? null : folding.evaluate(l, values, this::knownValue, MAX_DERIVED_VALUES);
                 if (derived != null) known.putAll(derived);      // for shape operands downstream; the op still runs
                 for (Value v : l.outputs()) define(v, n);
+                boolean flows = origin != null && readsBounded(l.kind());   // a kind that reads no bounded tensor is refused where it does, so its outputs are never bounded
                 for (Value v : l.outputs())
-                    if (origin != null || boundedAxis(n.opName(), l, v.name(), v.shape()) >= 0) dataDependent.put(v.name(), origin != null ? origin : n.opName());
+                    if (flows || boundedAxis(n.opName(), l, v.name(), v.shape()) >= 0) dataDependent.put(v.name(), flows ? origin : n.opName());
                 schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
             }
         }
@@ -767,6 +776,36 @@ public final class OnnxImporter {
         return true;
     }
 
+    /**
+     * Imports {@code node} as a Gather along axis 0 where it is a GatherND (batch_dims 0) of data that
+     * a data-dependent op outputs bounded along an axis past 0, by index tuples of one element known
+     * at import: GatherND(data, indices [.., 1]) is Gather(data, indices[.., 0], axis 0) (both wrap a
+     * negative index by axis 0's extent), which {@link #gatherAcrossBoundedAxis} imports (the dynamo
+     * exporter's {@code x.nonzero().T[tensor([2, 0])]}: NonZero's [rank, n] by [[2], [0]]). False,
+     * importing nothing, for any other node.
+     */
+    private boolean gatherNdAsGather(OnnxModel.Node node, List<Value> ins, int index, long opset) {
+        if (!node.opType().equals("GatherND") || !node.inDefaultDomain() || ins.size() != 2 || ins.get(0) == null || ins.get(1) == null || node.outputs().size() != 1) return false;
+        OnnxModel.Attribute bd = node.attributes().get("batch_dims");
+        long[] is = ins.get(1).shape();
+        double[] idx = constantValues(ins.get(1).name());
+        if ((bd != null && !Long.valueOf(0).equals(bd.value())) || is.length == 0 || is[is.length - 1] != 1 || idx == null || directBoundedAxis(ins.get(0).name()) <= 0) return false;
+        long[] tuples = new long[idx.length];
+        for (int i = 0; i < idx.length; i++) tuples[i] = (long) idx[i];
+        Value v = int64Weight(ins.get(1).name() + "_first", Arrays.copyOf(is, is.length - 1), tuples);
+        node(new OnnxModel.Node(node.name(), "Gather", "", List.of(ins.get(0).name(), v.name()), node.outputs(),
+                Map.of("axis", new OnnxModel.Attribute("axis", OnnxModel.Attribute.INT, 0L))), index, opset);
+        return true;
+    }
+
+    /** A new int64 weight of {@code shape} holding {@code v}, named {@code want} or a fresh variant of it. */
+    private Value int64Weight(String want, long[] shape, long[] v) {
+        Value w = new Value(fresh(want), DType.I64, shape);
+        values.put(w.name(), w);
+        weights.put(w.name(), Constant.of(Constant.bytes(ByteBuffer.wrap(TensorValue.ofLongs(DType.I64, shape, v).bytes())), DType.I64));
+        return w;
+    }
+
     /** The bounded axis of {@code name} where a scheduled data-dependent op outputs it ({@link #boundedAxis}), else -1. */
     private int directBoundedAxis(String name) {
         for (ConcatInPlace.Scheduled s : schedule)
@@ -776,20 +815,50 @@ public final class OnnxImporter {
 
     /**
      * Y where {@code node} is Expand(X, Shape(Y)) with Y computed from a data-dependent output, X
-     * of Y's shape (at the upper bound) and the shape Y's whole shape; null where it reads no such
-     * Shape. Any other reader of such a Shape's value is refused with the Shape node's line.
+     * broadcasting to Y's shape (at the upper bound) and the shape Y's whole shape; null where it
+     * reads no such Shape (a reader of it as a constant is checked when the graph is built, {@link BoundShapes}).
      */
     private Value expandAsOf(OnnxModel.Node node, List<Value> ins) {
-        Value y = null;
-        for (int j = 0; j < ins.size(); j++) {
-            BoundShape s = ins.get(j) == null ? null : boundShapes.get(ins.get(j).name());
-            if (s == null) continue;
-            boolean expand = node.opType().equals("Expand") && j == 1 && ins.get(0) != null && !boundShapes.containsKey(ins.get(0).name())
-                    && Arrays.equals(ins.get(0).shape(), s.of().shape()) && Arrays.equals(constantValues(ins.get(1).name()), Arrays.stream(s.of().shape()).asDoubleStream().toArray());
-            if (!expand) throw s.refusal();
-            y = s.of();
-        }
+        if (!node.opType().equals("Expand") || !node.inDefaultDomain() || ins.size() != 2 || ins.get(0) == null || ins.get(1) == null
+                || boundShapes.get(ins.get(0).name()) != null) return null;
+        BoundShapes.Read s = boundShapes.get(ins.get(1).name());
+        if (s == null || s.elements().length == 0 || s.elements()[0] == null) return null;
+        Value y = values.get(s.elements()[0].tensor());
+        long[] x = ins.get(0).shape(), ys = y.shape();
+        if (s.elements().length != ys.length || x.length > ys.length) return null;
+        for (int i = 0; i < ys.length; i++) if (s.elements()[i] == null || !s.elements()[i].equals(new BoundShapes.Source(y.name(), i))) return null;
+        for (int d = 1; d <= x.length; d++) if (x[x.length - d] != 1 && x[x.length - d] != ys[ys.length - d]) return null;
         return y;
+    }
+
+    /**
+     * {@code node}, or where it is a Reshape of a computed tensor whose shape is a value read from
+     * the upper bound of a tensor computed from a data-dependent output with one such element (the
+     * others known before the run, none -1), the same Reshape by a constant with -1 there; the
+     * output's axis there must then be bounded by the same runtime extent as that element's axis,
+     * which {@link BoundShapes#check} proves when the graph is built. -1 then resolves to the same
+     * count as the element (HF mixture-of-experts: {@code Reshape(w, Concat(Shape(top_x), [1]))}).
+     */
+    private OnnxModel.Node reshapeByBoundShape(OnnxModel.Node node, List<Value> ins) {
+        if (!node.opType().equals("Reshape") || !node.inDefaultDomain() || ins.size() != 2 || ins.get(0) == null || ins.get(1) == null
+                || weights.containsKey(ins.get(0).name()) || node.outputs().size() != 1) return node;
+        BoundShapes.Read s = boundShapes.get(ins.get(1).name());
+        double[] given = s == null ? null : constantValues(ins.get(1).name());
+        if (given == null || Arrays.stream(given).anyMatch(v -> v == -1 || v == 0)) return node;
+        String origin = dataDependent.get(ins.get(0).name());   // several elements read: the one of the data's origin (the others then read as constants)
+        List<Integer> at0 = s.sourced().size() == 1 ? s.sourced()
+                : s.sourced().stream().filter(i -> origin != null && origin.equals(dataDependent.get(s.elements()[i].tensor()))).toList();
+        if (at0.size() != 1) return node;
+        int at = at0.get(0);
+        long[] shape = BoundShapes.withRuntimeExtent(given, at);
+        Value v = int64Weight(ins.get(1).name() + "_runtime_extent", new long[]{shape.length}, shape);
+        ins.set(1, v);
+        String reader = "'" + (node.name().isEmpty() ? node.outputs().get(0) : node.name()) + "' (Reshape)";
+        boundShapes.sameExtent(s, at, node.outputs().get(0), reader);
+        BoundShapes.Source[] others = s.elements().clone();
+        others[at] = null;
+        boundShapes.readAsConstant(new BoundShapes.Read(others, s.refusal()), reader);
+        return new OnnxModel.Node(node.name(), node.opType(), node.domain(), List.of(node.inputs().get(0), v.name()), node.outputs(), node.attributes());
     }
 
     /** {@code l} with each output the file left out before a present one named ({@link OptionalOutputs#standIn}). */
@@ -961,15 +1030,18 @@ public final class OnnxImporter {
             if (dropped.containsKey(o))
                 throw new OnnxException(file + ": graph output '" + o + "' is an optional output of node '" + dropped.get(o) + "' that inference does not produce");
             if (!values.containsKey(o)) throw new OnnxException(file + ": graph output '" + o + "' is never written by any node");
-            if (boundShapes.containsKey(o)) throw boundShapes.get(o).refusal();
+            if (boundShapes.get(o) != null) boundShapes.readAsConstant(boundShapes.get(o), "graph output '" + o + "'");
             if (weights.containsKey(o) && !declared.contains(o)) copyConstantOut(b, o, readAs.get(o), declared);
             b.output(o);
         }
+        Graph g;
         try {
-            return b.build();
+            g = b.build();
         } catch (GraphException e) {
             throw new OnnxException(file + ": " + e.getMessage(), e);
         }
+        boundShapes.check(g);
+        return g;
     }
 
     private void declareWeight(GraphBuilder b, String name, Value v) {

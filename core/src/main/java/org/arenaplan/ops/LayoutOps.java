@@ -57,7 +57,7 @@ final class LayoutOps implements OpFamily {
                         .doc("perm defaults to the reversed axes; a bounded input (NonZero's [rank, n]) by transpose_bounded, which reads its count")
                         .lower((op, l) -> List.of(transpose(op, l))).gradient(LayoutOps::transposeGradient).onnx(LayoutOps::importTranspose).build(),
                 OpDefinition.op(OpKinds.SPLIT, 1, 1).outputs(1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0), AttrSpec.ints("split", 0, Long.MAX_VALUE, "equal parts"))
-                        .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(Kernels.TRANSPOSE).carries(BoundedFlows::split)
+                        .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(Kernels.TRANSPOSE, Kernels.CHECK_EXTENT).carries(BoundedFlows::split)
                         .doc("one strided copy per output; outputs may be views of the input where every extent before axis is 1")
                         .lower(LayoutOps::split).onnx(LayoutOps::importSplit, "num_outputs").build(),
                 OpDefinition.op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY).flops(OpSpec.NO_ARITHMETIC).doc("a device-to-device copy")
@@ -153,7 +153,8 @@ final class LayoutOps implements OpFamily {
      * Split: output k holds, for each of the {@code outer} indices before the axis, {@code yInner_k}
      * consecutive elements starting {@code offset_k} into the input's row of {@code xInner}: one
      * strided copy (the transpose kernel over shape [outer, yInner_k], strides [xInner, 1]) per
-     * computed output. Outputs declared views are not copied.
+     * computed output. Outputs declared views are not copied. Split along the bounded axis of a
+     * bounded input first checks that its runtime extent is the bound ({@link Kernels#CHECK_EXTENT}).
      */
     private static List<KernelCall> split(Op op, OpLowering l) {
         String x = op.inputs().get(0);
@@ -163,6 +164,8 @@ final class LayoutOps implements OpFamily {
         if (a < 0 || a >= xs.length) throw fail(op, "axis " + axis + " out of range for " + Arrays.toString(xs));
         long outer = product(Arrays.copyOf(xs, a)), xInner = product(Arrays.copyOfRange(xs, a, xs.length));
         List<KernelCall> calls = new ArrayList<>();
+        org.arenaplan.ir.Graph.Bounded b = l.bounded(x);   // split along its bounded axis (ir.BoundedFlows.split): the parts need the whole bound
+        if (b != null && b.axis() == a) calls.add(l.call(op, Kernels.CHECK_EXTENT, List.of(l.read(b.extent())), new long[]{xs[a]}));
         long offset = 0;
         for (int k = 0; k < op.outputs().size(); k++) {
             String y = op.outputs().get(k);

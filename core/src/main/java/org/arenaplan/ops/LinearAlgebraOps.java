@@ -49,7 +49,7 @@ final class LinearAlgebraOps implements OpFamily {
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                OpDefinition.op(OpKinds.MATMUL, 2, 2).shape(ShapeRules::matmul).kernels(Kernels.GEMM)
+                OpDefinition.op(OpKinds.MATMUL, 2, 2).shape(ShapeRules::matmul).kernels(Kernels.GEMM).carries(org.arenaplan.ir.BoundedFlows::matmul)
                         .doc("A[..., M, K] x B[..., K, N], leading axes broadcast (numpy.matmul)")
                         .flops((a, in, out) -> 2 * OpSpec.FlopRule.elements(out[0]) * in[0][in[0].length - 1])
                         .computes(FLOATS).lowerTyped(LinearAlgebraOps::matmul).gradient(LinearAlgebraOps::matmulGradient).onnx(LinearAlgebraOps::importMatmul).build(),

@@ -77,13 +77,13 @@ final class ShapeIndexOps implements OpFamily {
                         .lower((op, l) -> op.attrs().containsKey("starts") ? List.of(slice(op, l)) : LayoutOps.viewAsCopy(op, l))
                         .onnx(ShapeIndexOps::importSlice).build(),
                 OpDefinition.op(EXPAND, 1, 1).attrs(AttrSpec.ints("shape", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::expand)
-                        .kernels(Kernels.STRIDED_COPY).doc("numpy broadcast of the input with shape")
+                        .kernels(Kernels.STRIDED_COPY).carries(BoundedFlows::expand).doc("numpy broadcast of the input with shape")
                         .lower((op, l) -> List.of(expand(op, l))).onnx("Expand", 8, n -> simple(n, EXPAND, Map.of("shape", n.constantInts(1, "the shape")))).build(),
-                OpDefinition.op(OpKinds.EXPAND_AS, 2, 2).shape(ShapeIndexOps::expandAsShape).inPlace(0).kernels(Kernels.COPY).flops(OpSpec.NO_ARITHMETIC)
+                OpDefinition.op(OpKinds.EXPAND_AS, 2, 2).shape(ShapeIndexOps::expandAsShape).kernels(Kernels.COPY, Kernels.STRIDED_COPY).flops(OpSpec.NO_ARITHMETIC)
                         .carries(BoundedFlows::expandAs)
-                        .doc("X, Y of X's shape, both bounded by one runtime extent: X (ONNX Expand(X, Shape(Y)) as torch exports an index broadcast; "
-                                + "the importer writes it where Y is bounded)")
-                        .lower((op, l) -> List.of(LayoutOps.copy(op, l, op.inputs().get(0)))).build(),
+                        .doc("X broadcast to Y's shape, both bounded by one runtime extent (ONNX Expand(X, Shape(Y)) as torch exports an index broadcast; "
+                                + "the importer writes it where Y is bounded): a copy of X where the shapes agree")
+                        .lower((op, l) -> List.of(Arrays.equals(l.shape(op, op.inputs().get(0)), l.shape(op, out(op))) ? LayoutOps.copy(op, l, op.inputs().get(0)) : expand(op, l))).build(),
                 OpDefinition.op(TILE, 1, 1).attrs(AttrSpec.ints("repeats", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::tile)
                         .kernels(Kernels.STRIDED_COPY).doc("the input repeated repeats[d] times along axis d")
                         .lower((op, l) -> List.of(tile(op, l))).onnx(n -> simple(n, TILE, Map.of("repeats", tileRepeats(n)))).build(),
@@ -101,7 +101,7 @@ final class ShapeIndexOps implements OpFamily {
                         .lower((op, l) -> List.of(gatherElements(op, l)))
                         .onnx("GatherElements", 11, n -> indexed(n, GATHER_ELEMENTS, 2, Map.of("axis", (long) n.axis(n.integer("axis", 0), n.input(0).rank(), "axis")))).build(),
                 OpDefinition.op(SCATTER_ELEMENTS, 3, 3).attrs(AttrSpec.axis("axis", 0), AttrSpec.string("reduction", "none"))
-                        .shape(IndexShapeRules::scatterElements).inPlace(0).kernels(Kernels.COPY, Kernels.SCATTER_ELEMENTS)
+                        .shape(IndexShapeRules::scatterElements).inPlace(0).kernels(Kernels.COPY, Kernels.SCATTER_ELEMENTS).carries(BoundedFlows::scatterElements)
                         .doc("inputs data, indices, updates; reduction none, add, mul, max, min; updates applied in order")
                         .lower(ShapeIndexOps::scatterElements).onnx("ScatterElements", 11, ShapeIndexOps::importScatterElements)
                         .onnx("Scatter", 9, ShapeIndexOps::importScatterElements).build(),
@@ -167,8 +167,11 @@ final class ShapeIndexOps implements OpFamily {
 
     /** ExpandAs: X and Y of one shape (each at its upper bound), the output X's. */
     static long[] expandAsShape(OpAttrs a, long[][] in) {
-        if (!Arrays.equals(in[0], in[1])) throw new GraphException("X " + Arrays.toString(in[0]) + " and Y " + Arrays.toString(in[1]) + " must have one shape");
-        return in[0].clone();
+        long[] x = in[0], y = in[1];
+        boolean broadcasts = x.length <= y.length;
+        for (int d = 1; d <= x.length && broadcasts; d++) broadcasts = x[x.length - d] == 1 || x[x.length - d] == y[y.length - d];
+        if (!broadcasts) throw new GraphException("X " + Arrays.toString(x) + " does not broadcast to Y's shape " + Arrays.toString(y));
+        return y.clone();
     }
 
     private static KernelCall expand(Op op, OpLowering lo) {
@@ -295,7 +298,11 @@ final class ShapeIndexOps implements OpFamily {
         ints[ints.length - 3] = t.bytes();
         ints[ints.length - 2] = t.onnxCode();
         ints[ints.length - 1] = indexType(op, lo, idx).onnxCode();
-        return List.of(LayoutOps.copy(op, lo, d), lo.call(op, Kernels.SCATTER_ELEMENTS, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.write(y)), ints));
+        org.arenaplan.ir.Graph.Bounded b = lo.bounded(idx);   // indices and updates bounded (ir.BoundedFlows.scatterElements): their leading n * per elements only
+        if (b == null) return List.of(LayoutOps.copy(op, lo, d), lo.call(op, Kernels.SCATTER_ELEMENTS, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.write(y)), ints));
+        long[] is = lo.shape(op, idx), withPer = Arrays.copyOf(ints, ints.length + 1);
+        withPer[ints.length] = product(Arrays.copyOfRange(is, b.axis() + 1, is.length));
+        return List.of(LayoutOps.copy(op, lo, d), lo.call(op, Kernels.SCATTER_ELEMENTS, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.read(b.extent()), lo.write(y)), withPer));
     }
 
     private static KernelCall gatherNd(Op op, OpLowering lo) {

@@ -11,7 +11,8 @@ import java.nio.ByteBuffer;
  * The simulator's kernels of ops that carry a bounded tensor ({@code ir.OpSpec.BoundedFlow};
  * layouts in {@link Kernels}): {@link Kernels#ZERO_TAIL} zeroes a bounded tensor's tail past the
  * n * per elements its runtime extent n covers; {@link Kernels#TRANSPOSE_BOUNDED} transposes the
- * actual tensor a bounded one holds compactly. CUDA's twins are in bounded.cuh.
+ * actual tensor a bounded one holds compactly; {@link Kernels#CHECK_EXTENT} stops a run whose extent is
+ * not the one a Split's fixed parts need. CUDA's twins are in bounded.cuh.
  */
 final class BoundedKernels {
     private BoundedKernels() { }
@@ -21,6 +22,7 @@ final class BoundedKernels {
         return switch (c.name()) {
             case Kernels.ZERO_TAIL -> zeroTail(c);
             case Kernels.TRANSPOSE_BOUNDED -> transposeBounded(c);
+            case Kernels.CHECK_EXTENT -> checkExtent(c);
             default -> null;
         };
     }
@@ -40,6 +42,12 @@ final class BoundedKernels {
             int bytes = Math.toIntExact((total - start) * es);
             SimDevice.block(y.pointer()).write(y.pointer().offset() + start * es, new byte[bytes], 0, bytes);
         };
+    }
+
+    private static Runnable checkExtent(KernelCall c) {
+        SimKernels.need(c, 1, 1);
+        size(c, 0, 8);
+        return () -> org.arenaplan.device.ExtentCheck.check(c, SimKernels.in(c, 0).getLong(0));
     }
 
     private static Runnable transposeBounded(KernelCall c) {

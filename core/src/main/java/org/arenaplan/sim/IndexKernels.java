@@ -70,7 +70,8 @@ final class IndexKernels {
             }
             case Kernels.SCATTER_ELEMENTS: {
                 int rank = rank(c, 0, 8);
-                need(c, 4, 6 + 2 * rank);
+                boolean bounded = c.pointers().size() == 5;   // with the runtime extent of bounded indices and updates, and per
+                need(c, bounded ? 5 : 4, 6 + 2 * rank + (bounded ? 1 : 0));
                 elementBytes(c, 3 + 2 * rank);
                 dtype(c, 4 + 2 * rank);
                 indexType(c, 5 + 2 * rank);
@@ -257,6 +258,11 @@ final class IndexKernels {
         ByteBuffer y = in(c, 0), idx = in(c, 1), upd = in(c, 2);
         long[] dStride = strides(ds);
         long n = product(is);
+        int yArg = c.pointers().size() - 1;
+        if (yArg == 4) {   // bounded indices and updates: their leading min(extent, bound) * per elements
+            long per = c.intArg(6 + 2 * rank);
+            n = per <= 0 ? 0 : Math.min(Math.max(in(c, 3).getLong(0), 0), n / per) * per;
+        }
         long[] at = new long[rank];
         for (long o = 0; o < n; o++) {
             long dst = 0;
@@ -264,7 +270,7 @@ final class IndexKernels {
             combine(t, es, red, y, (int) dst, upd, (int) o);
             next(at, is);
         }
-        store(c, 3, y);
+        store(c, yArg, y);
     }
 
     /**

@@ -130,20 +130,25 @@ class BoundedReadersTest {
     /**
      * {@code x.nonzero().T[i]} as both torch.onnx exporters write it: Gather of NonZero's [rank, n]
      * itself along axis 0, by a scalar (the first coordinates, [n]) and by [2] (the third and first,
-     * [2, n]); some, none and all non-zero. Refused before: "the bounded axis of data [3, 12] (1)
-     * ... has axes of more than one element before it" (gathered in place the rows would lie apart).
+     * [2, n]), and by the dynamo exporter's {@code x.nonzero().T[torch.tensor([2, 0])]}, GatherND by the
+     * tuples [[2], [0]] (imported as that Gather); some, none and all non-zero. Refused before: "the
+     * bounded axis of data [3, 12] (1) ... has axes of more than one element before it" (gathered in
+     * place the rows would lie apart); the GatherND: "GatherND carries data bounded along axis 0 only".
      */
     @Test
     void gatherOfNonZeroRowsAgreesWithOnnxRuntimeInEveryMode() throws Exception {
-        TinyOnnx m = new TinyOnnx().opset(13).input("x", 2L, 3L, 2L).scalar("zero", 0).ints("rows", 2, 0)
+        TinyOnnx m = new TinyOnnx().opset(13).input("x", 2L, 3L, 2L).scalar("zero", 0).ints("rows", 2, 0).ints("ax1", 1)
                 .node("nz", "NonZero", List.of("x"), List.of("y"))
                 .node("first", "Gather", List.of("y", "zero"), List.of("i0"), "axis", 0L)
                 .node("two", "Gather", List.of("y", "rows"), List.of("i20"), "axis", 0L)
-                .outputOfType(OnnxDTypes.INT64, "i0").outputOfType(OnnxDTypes.INT64, "i20");
+                .node("tu", "Unsqueeze", List.of("rows", "ax1"), List.of("tuples"))
+                .node("twoNd", "GatherND", List.of("y", "tuples"), List.of("i20nd"))
+                .outputOfType(OnnxDTypes.INT64, "i0").outputOfType(OnnxDTypes.INT64, "i20").outputOfType(OnnxDTypes.INT64, "i20nd");
         Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, 0, 1.5f, 0, 0, 3, 0, 0, -2, 0, 0, 0, 7)));
         assertThat(got.get("i0").longs()).containsExactly(0, 0, 1, 1);
         assertThat(got.get("i20").shape()).containsExactly(2, 4);
         assertThat(got.get("i20").longs()).containsExactly(1, 0, 1, 1, 0, 0, 1, 1);
+        assertThat(got.get("i20nd").longs()).containsExactly(got.get("i20").longs());
         agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{2, 3, 2}, new float[12])));
         float[] ones = new float[12];
         java.util.Arrays.fill(ones, 1);
@@ -210,15 +215,19 @@ class BoundedReadersTest {
         // two selected, k = 3: ONNX Runtime fails the run; so does every mode here
         Map<String, TensorValue> two = feed("x", TensorValue.ofFloats(new long[]{8}, -9, 1, -9, -9, 2, -9, -9, -9), "s", s, "r", r);
         assertThatThrownBy(() -> OrtOracle.run(m.bytes(), two)).hasMessageContaining("k argument [3] should not be greater than specified axis dim value [2]");
-        Path file = dir.resolve("topk.onnx");
-        Files.write(file, m.bytes());
+        stopsInEveryMode(m, two, "'top': TopK: k = 3 is more than the 2 values along its axis in this run (the runtime extent of its bounded input X); "
+                + "ONNX TopK takes k of at most the axis's extent");
+    }
+
+    /** Every executor mode on the simulator stops the run of {@code model} on {@code in} before the launch, with {@code message} ({@code exec.LaunchChecks}). */
+    private void stopsInEveryMode(TinyOnnx model, Map<String, TensorValue> in, String message) throws Exception {
+        Path file = dir.resolve("stops.onnx");
+        Files.write(file, model.bytes());
         var plan = org.arenaplan.plan.ArenaPlanner.plan(OnnxImporter.load(file, Map.of()));
         for (org.arenaplan.exec.Mode mode : org.arenaplan.exec.Mode.values())
             try (org.arenaplan.device.Device device = org.arenaplan.device.Devices.open("sim", org.arenaplan.device.DeviceOptions.DEFAULT).device()) {
-                assertThatThrownBy(() -> org.arenaplan.exec.Executors.run(plan, device, List.of(mode), 1, two, 1)).as(mode.toString())
-                        .isInstanceOf(org.arenaplan.device.DataException.class)
-                        .hasMessage("'top': TopK: k = 3 is more than the 2 values along its axis in this run (the runtime extent of its bounded input X); "
-                                + "ONNX TopK takes k of at most the axis's extent");
+                assertThatThrownBy(() -> org.arenaplan.exec.Executors.run(plan, device, List.of(mode), 1, in, 1)).as(mode.toString())
+                        .isInstanceOf(org.arenaplan.device.DataException.class).hasMessage(message);
             }
     }
 
@@ -374,6 +383,133 @@ class BoundedReadersTest {
         TensorValue all = TensorValue.ofFloats(new long[]{6}, 1, 1, 1, 1, 1, 1);
         agreeInEveryMode(m, feed("x", x, "k", all, "r", r));
         agreeInEveryMode(withLast, feed("x", x, "k", all));
+    }
+
+    /**
+     * One expert of HF's mixture-of-experts layers ({@code SwitchTransformersExperts}) as the
+     * TorchScript exporter writes it (opset 17): {@code idx, top_x = torch.where(mask)} (NonZero,
+     * Transpose, Split along axis 1, Squeeze), the selected states through the expert's linear layer
+     * (Gather, MatMul of the bounded rows), the routing weights {@code w[top_x, idx, None]} (a flat
+     * Gather, then Reshape by {@code Concat(Shape(top_x + idx), [1])}: the Shape of a bounded tensor,
+     * written -1 at import and proved bounded by the same extent when the graph is built), their
+     * product, {@code Expand(y, [1, 3])} and index_add_'s index broadcast {@code Expand(Unsqueeze(top_x),
+     * Shape(y))} (ExpandAs broadcasting [m, 1] to [m, 3]) and index_add_ itself (ScatterElements of
+     * zeros at those rows, whose kernel applies the actual rows only: the tail's zero indices would
+     * overwrite row 0, then an Add); some, no and all tokens routed here. Refused before at the Shape
+     * node ("Shape is evaluated at import, from the upper bound"), then at MatMul, Expand and
+     * ScatterElements ("does not read a bounded tensor").
+     */
+    @Test
+    void anExpertOfAMixtureOfExpertsLayerAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(17).input("sel", 1L, 6L).input("h", 6L, 4L).input("w", 4L, 3L).input("rw", 6L, 1L)
+                .ints("ones", 1, 1).ints("ax1", 1).ints("minus1", -1).ints("one", 1).ints("row", 1, 3)
+                .node("nz", "NonZero", List.of("sel"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("sp", "Split", List.of("t", "ones"), List.of("a", "b"), "axis", 1L)
+                .node("sa", "Squeeze", List.of("a", "ax1"), List.of("idx"))
+                .node("sb", "Squeeze", List.of("b", "ax1"), List.of("topx"))
+                .node("gh", "Gather", List.of("h", "topx"), List.of("states"), "axis", 0L)
+                .node("mm", "MatMul", List.of("states", "w"), List.of("y"))
+                .node("lin", "Add", List.of("idx", "topx"), List.of("at"))
+                .node("gw", "Gather", List.of("rw", "at"), List.of("g"), "axis", 0L)
+                .node("c0", "Concat", List.of("minus1", "one"), List.of("s0"), "axis", 0L)
+                .node("r1", "Reshape", List.of("g", "s0"), List.of("g1"))
+                .node("sh", "Shape", List.of("at"), List.of("n"))
+                .node("c1", "Concat", List.of("n", "one"), List.of("s1"), "axis", 0L)
+                .node("r2", "Reshape", List.of("g1", "s1"), List.of("g2"))
+                .node("mul", "Mul", List.of("y", "g2"), List.of("p"))
+                .node("ex", "Expand", List.of("p", "row"), List.of("pe"))
+                .node("un", "Unsqueeze", List.of("topx", "ax1"), List.of("tu"))
+                .node("sh2", "Shape", List.of("pe"), List.of("ps"))
+                .node("ea", "Expand", List.of("tu", "ps"), List.of("index"))
+                .raw("zeros", new float[18]).ints("shape63", 6, 3)
+                .node("z", "Reshape", List.of("zeros", "shape63"), List.of("z63"))
+                .node("put", "ScatterElements", List.of("z63", "index", "pe"), List.of("added"), "axis", 0L)
+                .node("acc", "Add", List.of("h3", "added"), List.of("out"))
+                .input("h3", 6L, 3L)
+                .outputOfType(OnnxDTypes.FLOAT, "pe").outputOfType(OnnxDTypes.INT64, "index").outputOfType(OnnxDTypes.FLOAT, "g2").outputOfType(OnnxDTypes.FLOAT, "out");
+        TensorValue h = TensorValue.ofFloats(new long[]{6, 4}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, -1, -2, -3, -4, 0.5f, 0.25f, 2, 1, 3, 1, 4, 1);
+        TensorValue w = TensorValue.ofFloats(new long[]{4, 3}, 1, 0, 2, 0, 1, -1, 3, 1, 0, -2, 0, 1);
+        TensorValue rw = TensorValue.ofFloats(new long[]{6, 1}, 0.9f, 0.8f, 0.7f, 0.6f, 0.5f, 0.4f);
+        float[] ones = new float[18];
+        java.util.Arrays.fill(ones, 1);
+        TensorValue h3 = TensorValue.ofFloats(new long[]{6, 3}, ones);
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("sel", TensorValue.ofFloats(new long[]{1, 6}, 0, 1, 0, 1, 1, 0), "h", h, "w", w, "rw", rw, "h3", h3));
+        assertThat(got.get("pe").shape()).containsExactly(3, 3);
+        assertThat(got.get("index").longs()).containsExactly(1, 1, 1, 3, 3, 3, 4, 4, 4);
+        assertThat(java.util.Arrays.copyOf(got.get("out").floats(), 3)).containsExactly(1, 1, 1);   // row 0 not routed: the tail's zero indices not applied
+        agreeInEveryMode(m, feed("sel", TensorValue.ofFloats(new long[]{1, 6}, new float[6]), "h", h, "w", w, "rw", rw, "h3", h3));
+        agreeInEveryMode(m, feed("sel", TensorValue.ofFloats(new long[]{1, 6}, 1, 1, 1, 1, 1, 1), "h", h, "w", w, "rw", rw, "h3", h3));
+    }
+
+    /**
+     * HF's mixture-of-experts loop over the experts hit ({@code for expert_idx in expert_hit}) as the
+     * TorchScript exporter unrolls it for the experts of one run: NonZero, Transpose, Split of the
+     * bounded axis into one part per expert, each a row index. With every expert hit the parts are
+     * the whole bound and the model runs as in ONNX Runtime; with fewer ONNX Runtime fails the run
+     * ("Cannot split using values in 'split'"), and so does every mode here, before the parts are
+     * read (check_extent). Refused before ("it splits the bounded axis 0 itself").
+     */
+    @Test
+    void aSplitOfTheBoundedAxisIntoFixedPartsRunsOnlyWhereTheyAreWhole() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(17).input("hits", 3L).input("table", 3L, 2L).floats("zero", 0f).ints("parts", 1, 1, 1).ints("ax1", 1)
+                .node("gt", "Greater", List.of("hits", "zero"), List.of("hit"))
+                .node("nz", "NonZero", List.of("hit"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("sp", "Split", List.of("t", "parts"), List.of("e0", "e1", "e2"), "axis", 0L)
+                .node("s2", "Squeeze", List.of("e2", "ax1"), List.of("k2"))
+                .node("g", "Gather", List.of("table", "k2"), List.of("row"), "axis", 0L)
+                .outputOfType(OnnxDTypes.INT64, "e0").outputOfType(OnnxDTypes.FLOAT, "row");
+        TensorValue table = TensorValue.ofFloats(new long[]{3, 2}, 1, 2, 3, 4, 5, 6);
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("hits", TensorValue.ofFloats(new long[]{3}, 2, 1, 3), "table", table));
+        assertThat(got.get("row").floats()).containsExactly(5, 6);
+        Map<String, TensorValue> two = feed("hits", TensorValue.ofFloats(new long[]{3}, 2, 0, 3), "table", table);
+        assertThatThrownBy(() -> OrtOracle.run(m.bytes(), two)).hasMessageContaining("Cannot split using values in 'split'");
+        stopsInEveryMode(m, two, "'sp': Split: its parts sum to 3, but its input holds 2 along the split axis in this run (the runtime extent of its bounded input); "
+                + "ONNX Split needs the parts to sum to the axis's extent");
+    }
+
+    /**
+     * The Shape of a tensor computed from a data-dependent output but known before the run (TopK's
+     * values of {@code x[x > t]}, [3] whatever the count) is its bound, read as a constant: refused
+     * before at the Shape node, as any Shape of such a tensor. A Reshape by the Shape of a bounded
+     * tensor of another extent stays refused, when the graph is built.
+     */
+    @Test
+    void theShapeOfATensorKnownBeforeTheRunIsReadAndOneOfAnotherExtentIsRefused() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(17).input("x", 8L).floats("thr", -2.5f).ints("k3", 3)
+                .node("gt", "Greater", List.of("x", "thr"), List.of("mask"))
+                .node("nz", "NonZero", List.of("mask"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
+                .node("top", "TopK", List.of("sel", "k3"), List.of("v", "vi"))
+                .node("sh", "Shape", List.of("v"), List.of("n"))
+                .node("cf", "ConstantOfShape", List.of("n"), List.of("z"))
+                .node("add", "Add", List.of("v", "z"), List.of("y"))
+                .outputOfType(OnnxDTypes.FLOAT, "y").outputOfType(OnnxDTypes.INT64, "n");
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{8}, -1, -7, -2, -1, -9, -2, -3, -1)));
+        assertThat(got.get("n").longs()).containsExactly(3);
+        Path file = dir.resolve("two.onnx");
+        Files.write(file, new TinyOnnx().opset(17).input("x", 6L).input("u", 6L).ints("one", 1)
+                .node("nz", "NonZero", List.of("x"), List.of("i")).node("nz2", "NonZero", List.of("u"), List.of("j"))
+                .node("sh", "Shape", List.of("j"), List.of("s")).node("g", "Gather", List.of("s", "one"), List.of("n"), "axis", 0L)
+                .node("c", "Concat", List.of("one", "n"), List.of("s2"), "axis", 0L).node("r", "Reshape", List.of("i", "s2"), List.of("y"))
+                .outputOfType(OnnxDTypes.INT64, "y").bytes());
+        // the dynamo exporter's topk(k=min(3, n)): k, and so TopK's outputs, known only after the run (Shape, then Squeeze, Min, Reshape)
+        Path topk = dir.resolve("topkmin.onnx");
+        Files.write(topk, new TinyOnnx().opset(18).input("x", 8L).floats("zero", 0f).ints("three", 3).ints("one", 1)
+                .node("gt", "Greater", List.of("x", "zero"), List.of("mask")).node("nz", "NonZero", List.of("mask"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0}).node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
+                .node("sh", "Shape", List.of("sel"), List.of("n")).node("sq", "Squeeze", List.of("n"), List.of("ns"))
+                .node("mn", "Min", List.of("three", "n"), List.of("k")).node("top", "TopK", List.of("sel", "k"), List.of("v", "vi"))
+                .outputOfType(OnnxDTypes.FLOAT, "v").bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(topk, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageEndingWith("node 'sh' (Shape, #4, opset 18): reads a tensor computed from a data-dependent output of node 'nz', whose shape is known only after its kernel runs; "
+                        + "Shape is evaluated at import, from the upper bound; its axis 0 of 'sel' is the bounded one, and node 'mn' (Min) reads the value as a constant");
+        assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("node 'sh' (Shape, #2, opset 17): reads a tensor computed from a data-dependent output of node 'nz2'")
+                .hasMessageContaining("node 'r' (Reshape) reshapes with it, which the importer reads only where axis 1 of 'j' and axis 1 of its output 'y' are bounded "
+                        + "by one runtime extent, and here they are bounded by two extents");
     }
 
     /** The Shape of a bounded tensor read by anything but an Expand of a tensor of that shape and extent keeps the Shape node's line. */

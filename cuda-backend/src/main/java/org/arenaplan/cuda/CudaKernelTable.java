@@ -93,7 +93,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.PAD, new Spec(3, 1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.TRILU, new Spec(2, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.GATHER_ELEMENTS, new Spec(3, -1, i -> product(i, 1, (int) i[0]))),
-            Map.entry(Kernels.SCATTER_ELEMENTS, new Spec(4, -1, i -> 1)),    // serial: updates in order
+            Map.entry(Kernels.SCATTER_ELEMENTS, new Spec(5, 3, i -> 1)),     // serial: updates in order; extent optional: indices and updates bounded
             Map.entry(Kernels.GATHER_ND, new Spec(4, 2, i -> i[0] * i[1] * i[3])),           // extent optional: data bounded along axis 0
             Map.entry(Kernels.SCATTER_ND, new Spec(4, -1, i -> 1)),          // serial: updates in order
             Map.entry(Kernels.TENSOR_SCATTER, new Spec(4, 2, i -> i[0] * i[1] * i[4])),   // a lane per (batch, pre, inner); writeIndices optional
@@ -137,6 +137,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.NMS, new Spec(7, -1, i -> 1)),                               // batches, then classes in order; boxes sorted per class
             Map.entry(Kernels.ZERO_TAIL, new Spec(2, -1, i -> i[1])),                      // one thread per element; the head skipped
             Map.entry(Kernels.TRANSPOSE_BOUNDED, new Spec(3, -1, i -> product(i, 3, (int) i[0]))),   // one thread per element of the bound
+            Map.entry(Kernels.CHECK_EXTENT, new Spec(1, -1, i -> 1)),                       // one thread
             // the training kernels (training.cuh): one thread per element (gelu_grad), per row (softmax_grad,
             // layernorm_grad), per dx element, per dw element
             Map.entry(Kernels.GELU_GRAD, new Spec(3, -1, i -> i[0])),

@@ -1583,6 +1583,9 @@ class KernelEmulationTest {
                 for (int red = 0; red < 5; red++)
                     c.add(new Case(Kernels.SCATTER_ELEMENTS, List.of(longsOrFloats(t, 12), idx, longsOrFloats(t, 8)), t, 12,
                             new long[] {2, 2, 4, 3, 4, 0, red, t.bytes(), t.onnxCode(), it.onnxCode()}, new double[0], 0));
+                // the same indices and updates bounded along axis 0 with runtime extent 1: the first row only (the second's indices not applied)
+                c.add(new Case(Kernels.SCATTER_ELEMENTS, List.of(longsOrFloats(t, 12), idx, longsOrFloats(t, 8), TensorValue.ofLongs(DType.I64, null, 1)), t, 12,
+                        new long[] {2, 2, 4, 3, 4, 0, 1, t.bytes(), t.onnxCode(), it.onnxCode(), 4}, new double[0], 0));
                 // data [3, 4, 2], indices [2, 2] (k = 2), slices of 2
                 c.add(new Case(Kernels.GATHER_ND, List.of(longsOrFloats(t, 24), TensorValue.ofLongs(it, null, 2, -1, 0, 1)), t, 4,
                         new long[] {1, 2, 2, 2, 3, 4, t.bytes(), it.onnxCode()}, new double[0], 0));

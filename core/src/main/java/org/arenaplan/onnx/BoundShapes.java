@@ -1,0 +1,150 @@
+package org.arenaplan.onnx;
+
+import org.arenaplan.ir.Graph;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Shape values the importer computes from the upper bound of a tensor computed from a data-dependent
+ * output (ONNX Shape of it, then Concat, Gather, Squeeze, Unsqueeze, Identity or Cast of such values
+ * and constants), element by element: each element either read from an axis of such a tensor or
+ * known before the run. Whether that axis is the bounded one is known only when the graph is built
+ * ({@code ir.BoundedTensors}), so each reader leaves an obligation that {@link #check} proves on the
+ * built graph, or refuses with the Shape node's line:
+ * <ul>
+ *   <li>a reader that takes the value as the constant it is at the bound: no element's axis is bounded
+ *       (then the bound is the actual extent: {@code Shape(TopK(x[x > 0], 3).values)} is [3]);</li>
+ *   <li>a Reshape whose shape holds one read element (HF mixture-of-experts layers,
+ *       {@code Reshape(w, Concat(Shape(top_x), [1]))}): the importer writes -1 there, so the
+ *       element's axis must be bounded in the same runtime extent as that axis of the output, where
+ *       -1 resolves to the same count as the element.</li>
+ * </ul>
+ * An Expand by a value holding a tensor's whole shape is read as ExpandAs, which the graph checks itself.
+ */
+final class BoundShapes {
+    /** Element {@code axis} of tensor {@code tensor}'s shape. */
+    record Source(String tensor, int axis) { }
+
+    /** A shape value: per element its source, or null where it is known before the run; the Shape node's refusal. */
+    record Read(Source[] elements, OnnxException refusal) {
+        /** The elements read from a tensor's axis. */
+        List<Integer> sourced() {
+            List<Integer> p = new ArrayList<>();
+            for (int i = 0; i < elements.length; i++) if (elements[i] != null) p.add(i);
+            return p;
+        }
+    }
+
+    /** {@code output} axis {@code at} must be bounded by the runtime extent of {@code source}'s axis; without output, {@code source}'s axis must not be bounded. */
+    private record Obligation(Source source, String output, int at, OnnxException refusal, String reader) { }
+
+    private static final Set<String> CARRIERS = Set.of("Concat", "Gather", "Squeeze", "Unsqueeze", "Identity", "Cast");
+
+    private final Map<String, Read> reads = new HashMap<>();
+    private final List<Obligation> obligations = new ArrayList<>();
+
+    /** Records {@code out} = Shape(of)[start:end] (start and end clamped as ONNX Shape-15). */
+    void shape(String out, Value of, long start, long end, OnnxException refusal) {
+        Source[] e = new Source[(int) Math.max(0, end - start)];
+        for (int i = 0; i < e.length; i++) e[i] = new Source(of.name(), (int) start + i);
+        reads.put(out, new Read(e, refusal));
+    }
+
+    /** Records {@code out}, a value of {@code elements} ({@link #carried}). */
+    void put(String out, Read elements) {
+        reads.put(out, elements);
+    }
+
+    /** The shape value {@code value} as read here, or null for any other value. */
+    Read get(String value) {
+        return value == null ? null : reads.get(value);
+    }
+
+    /**
+     * The elements of {@code node}'s output where it only moves elements of a shape value read here
+     * and constants (Concat along axis 0, Gather along axis 0 by constant indices, Squeeze and
+     * Unsqueeze of a scalar or one element, Identity, Cast to an integer), else null.
+     */
+    Read carried(OnnxModel.Node node, List<Value> ins, java.util.function.Function<String, double[]> constants) {
+        Read first = null;
+        for (Value v : ins) if (v != null && reads.containsKey(v.name()) && first == null) first = reads.get(v.name());
+        if (first == null || !CARRIERS.contains(node.opType()) || !node.inDefaultDomain() || node.outputs().size() != 1) return null;
+        Value x = ins.get(0);
+        Read r = get(x == null ? null : x.name());
+        switch (node.opType()) {
+            case "Concat" -> {
+                List<Source> all = new ArrayList<>();
+                for (Value v : ins) {
+                    if (v == null || v.shape().length != 1) return null;
+                    Read p = reads.get(v.name());
+                    for (int i = 0; i < v.shape()[0]; i++) all.add(p == null ? null : p.elements()[i]);
+                }
+                return new Read(all.toArray(Source[]::new), first.refusal());
+            }
+            case "Gather" -> {
+                OnnxModel.Attribute at = node.attributes().get("axis");
+                double[] idx = ins.size() == 2 && ins.get(1) != null && !reads.containsKey(ins.get(1).name()) ? constants.apply(ins.get(1).name()) : null;
+                if (r == null || idx == null || x.shape().length != 1 || (at != null && !Long.valueOf(0).equals(at.value()) && !Long.valueOf(-1).equals(at.value()))) return null;
+                Source[] e = new Source[idx.length];
+                for (int i = 0; i < idx.length; i++) {
+                    long k = (long) idx[i] < 0 ? (long) idx[i] + r.elements().length : (long) idx[i];
+                    if (k < 0 || k >= r.elements().length) return null;
+                    e[i] = r.elements()[(int) k];
+                }
+                return new Read(e, r.refusal());
+            }
+            default -> {   // Squeeze, Unsqueeze, Identity, Cast: the same elements in the same order
+                if (r == null || r.elements().length > 1 && !node.opType().equals("Identity") && !node.opType().equals("Cast")) return null;
+                return r;
+            }
+        }
+    }
+
+    /** Records that {@code reader} takes {@code value}, a shape value read here, as the constant it is at the bound. */
+    void readAsConstant(Read value, String reader) {
+        for (Source s : value.elements()) if (s != null) obligations.add(new Obligation(s, null, -1, value.refusal(), reader));
+    }
+
+    /** Records that the Reshape {@code reader}, its shape's element {@code at} of {@code value} written as -1, needs output axis {@code at} bounded as that element's axis. */
+    void sameExtent(Read value, int at, String output, String reader) {
+        obligations.add(new Obligation(value.elements()[at], output, at, value.refusal(), reader));
+    }
+
+    /**
+     * Proves each obligation on the built graph.
+     *
+     * @throws OnnxException the Shape node's refusal, naming the reader and what the graph found
+     */
+    void check(Graph g) {
+        for (Obligation o : obligations) {
+            Graph.Bounded b = g.bounded(o.source().tensor());
+            boolean bounded = b != null && b.axis() == o.source().axis();
+            if (o.output() == null) {
+                if (bounded) throw refused(o, "its axis " + o.source().axis() + " of '" + o.source().tensor() + "' is the bounded one, and node " + o.reader()
+                        + " reads the value as a constant");
+                continue;
+            }
+            Graph.Bounded y = g.bounded(o.output());
+            if (!bounded || y == null || y.axis() != o.at() || !y.extent().equals(b.extent()))
+                throw refused(o, "node " + o.reader() + " reshapes with it, which the importer reads only where axis " + o.source().axis() + " of '" + o.source().tensor()
+                        + "' and axis " + o.at() + " of its output '" + o.output() + "' are bounded by one runtime extent, and here "
+                        + (!bounded ? "'" + o.source().tensor() + "' is not bounded along that axis" : y == null || y.axis() != o.at() ? "the output is not bounded along that axis"
+                        : "they are bounded by two extents, whose actual counts may differ"));
+        }
+    }
+
+    private static OnnxException refused(Obligation o, String why) {
+        return new OnnxException(o.refusal().getMessage() + "; " + why, o.refusal());
+    }
+
+    /** The shape {@code given} (the value at the bound) with -1 at {@code at}. */
+    static long[] withRuntimeExtent(double[] given, int at) {
+        long[] s = new long[given.length];
+        for (int i = 0; i < s.length; i++) s[i] = i == at ? -1 : (long) given[i];
+        return s;
+    }
+}
