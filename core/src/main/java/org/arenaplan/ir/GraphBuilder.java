@@ -224,6 +224,7 @@ public final class GraphBuilder {
             for (String t : op.outputs()) {
                 if (!tensors.containsKey(t)) throw new GraphException(where + " writes unknown tensor '" + t + "'");
                 if (defined.contains(t)) {
+                    if (Integer.valueOf(p).equals(producer.get(t))) throw new GraphException(where + " lists output '" + t + "' twice; an op writes each tensor once");
                     String first = producer.containsKey(t) ? "op '" + ops.get(producer.get(t)).name() + "'" : inputs.contains(t) ? "a graph input" : "a weight";
                     throw new GraphException(where + " writes tensor '" + t + "', already written by " + first);
                 }

@@ -14,6 +14,15 @@ class GraphBuilderTest {
                 .hasMessageContaining("op 'two'").hasMessageContaining("writes tensor 'a', already written by op 'one'");
     }
 
+    /** breaker21: an op listing one output twice was told it was "already written by op 'mm'", itself. */
+    @Test
+    void anOutputListedTwiceByOneOpIsToldSo() {
+        GraphBuilder g = new GraphBuilder().tensor("h", 4).tensor("x", 4).input("x");
+        g.op("mm", "K").in("x").out("h", "h").add();
+        assertThatThrownBy(g::build).isInstanceOf(GraphException.class)
+                .hasMessage("op 'mm' (K, position 0) lists output 'h' twice; an op writes each tensor once");
+    }
+
     @Test
     void aReadBeforeTheWriteNamesBothOps() {
         GraphBuilder g = new GraphBuilder().tensor("a", 4).tensor("b", 4).tensor("x", 4).input("x");
