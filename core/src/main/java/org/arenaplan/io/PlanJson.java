@@ -54,9 +54,10 @@ public final class PlanJson {
         private final PlanStats stats;
         private final boolean provenOptimal;
         private final List<String> order;
+        private final List<Integer> streams;
 
         PlanDocument(String graph, long alignment, long arenaBytes, PlanColumns columns, List<Refusal> refusals, List<SyncEvent> events,
-                     PlanStats stats, boolean provenOptimal, List<String> order) {
+                     PlanStats stats, boolean provenOptimal, List<String> order, List<Integer> streams) {
             this.graph = graph;
             this.alignment = alignment;
             this.arenaBytes = arenaBytes;
@@ -66,6 +67,7 @@ public final class PlanJson {
             this.stats = stats;
             this.provenOptimal = provenOptimal;
             this.order = order;
+            this.streams = streams;
         }
 
         public String graph() { return graph; }
@@ -92,6 +94,13 @@ public final class PlanJson {
 
         /** The op order the positions refer to (empty for a CSV problem's plan or a file written before it). */
         public List<String> order() { return order; }
+
+        /**
+         * The stream each op of {@link #order()} is issued on, which the events' positions refer to
+         * (the streams {@code --streams N} assigned, not necessarily the graph file's); empty where
+         * the order is, or in a file written before the field existed.
+         */
+        public List<Integer> streams() { return streams; }
 
         /** Storage offsets by storage id. */
         public long[] offsets() {

@@ -60,7 +60,7 @@ final class PlanJsonReader {
     private static final Set<String> TENSOR = Set.of("storage", "offset_in_storage", "address");
     private static final Set<String> REFUSAL = Set.of("kind", "op", "tensor", "over", "reason");
     private static final Set<String> EVENT = Set.of("id", "record_after", "wait_before", "reason", "bytes_saved");
-    private static final Set<String> SCHEDULE = Set.of("mode", "method", "file_lower_bound_bytes", "lower_bound_bytes", "proven_optimal", "planning_ms", "order");
+    private static final Set<String> SCHEDULE = Set.of("mode", "method", "file_lower_bound_bytes", "lower_bound_bytes", "proven_optimal", "planning_ms", "order", "streams");
     private static final Set<String> STATS = Set.of("planner", "arena_bytes", "lower_bound_bytes", "sum_bytes", "storages", "tensors",
             "alloc_calls_naive", "alloc_calls_planned", "ratio", "planning_ms", "proven_optimal");
 
@@ -195,8 +195,9 @@ final class PlanJsonReader {
         if (st.has("ratio")) r.number(st, "$.stats", "ratio");   // derived (arena / lower bound) and not kept, but a number like every other stat
         if (root.has("peak")) checkPeak(root.get("peak"), arena);
         List<String> order = root.has("schedule") ? schedule(root.get("schedule")) : List.of();
+        List<Integer> streams = root.has("schedule") ? streams(root.get("schedule"), order.size()) : List.of();
         PlanDocument doc = new PlanDocument(r.optionalText(root, "$", "graph"), alignment, arena, columns.trimmed(),
-                List.copyOf(refusals), List.copyOf(events), stats, r.flag(st, "$.stats", "proven_optimal", false), order);
+                List.copyOf(refusals), List.copyOf(events), stats, r.flag(st, "$.stats", "proven_optimal", false), order, streams);
         try {
             doc.problem();   // the storages must make a placement problem (sizes that sum, aligned, within 2^63-1 B)
         } catch (PlanningException e) {
@@ -331,6 +332,20 @@ final class PlanJsonReader {
             order.add(os.get(i).asText());
         }
         return List.copyOf(order);
+    }
+
+    /** The stream of each op in the order (absent from files written before it: empty); one whole number from 0 per op. */
+    private List<Integer> streams(JsonNode sc, int ops) {
+        if (!sc.has("streams")) return List.of();
+        JsonNode ss = r.array(sc, "$.schedule", "streams", false);
+        if (ss.size() != ops) throw r.fail("$.schedule.streams", "has " + ss.size() + " entries, but $.schedule.order has " + ops + " ops");
+        List<Integer> streams = new ArrayList<>(ss.size());
+        for (int i = 0; i < ss.size(); i++) {
+            JsonNode s = ss.get(i);
+            if (!s.canConvertToInt() || !s.isIntegralNumber() || s.asInt() < 0) throw r.fail("$.schedule.streams[" + i + "]", "must be a stream id, a whole number in [0, 2147483647], found " + s);
+            streams.add(s.asInt());
+        }
+        return List.copyOf(streams);
     }
 
     private Refusal refusal(JsonNode o, String path) {

@@ -217,6 +217,9 @@ final class PlanJsonWriter {
         g.writeArrayFieldStart("order");
         for (var op : plan.graph().ops()) g.writeString(op.name());
         g.writeEndArray();
+        g.writeArrayFieldStart("streams");   // the stream each op is issued on (assigned by --streams N, or the graph's), which the events refer to
+        for (var op : plan.graph().ops()) g.writeNumber(op.stream());
+        g.writeEndArray();
         g.writeEndObject();
     }
 }

@@ -224,6 +224,7 @@ public final class GraphBuilder {
             for (String t : op.outputs()) {
                 if (!tensors.containsKey(t)) throw new GraphException(where + " writes unknown tensor '" + t + "'");
                 if (defined.contains(t)) {
+                    if (Integer.valueOf(p).equals(producer.get(t))) throw new GraphException(where + " lists output '" + t + "' twice; an op writes each tensor once");
                     String first = producer.containsKey(t) ? "op '" + ops.get(producer.get(t)).name() + "'" : inputs.contains(t) ? "a graph input" : "a weight";
                     throw new GraphException(where + " writes tensor '" + t + "', already written by " + first);
                 }
@@ -252,7 +253,10 @@ public final class GraphBuilder {
                 checkIndex(where, "in-place hint", h.output(), op.outputs().size(), "output");
                 checkIndex(where, "in-place hint", h.input(), op.inputs().size(), "input");
             }
-            if (checkOps) OpChecks.check(op, where, tensors::get);
+            if (checkOps) {
+                OpChecks.check(op, where, tensors::get);   // a registry kind's layout first (Concat's exact slices), in its words
+                checkMemberTargets(where, op);
+            }
         }
         Map<String, Graph.Bounded> bounded = BoundedTensors.of(tensors, ops);
         Set<String> listed = new HashSet<>();
@@ -265,6 +269,54 @@ public final class GraphBuilder {
             if (!inputs.contains(t)) throw new GraphException("donated tensor '" + t + "' is not a graph input");
         }
         return new Graph(name, tensors, ops, inputs, donated, outputs, weights, weightFill, weightValues, producer, bounded);
+    }
+
+    /**
+     * The bytes member slices write, per output, for every op kind (the registry checks Concat's
+     * exact layout on top): member slices of one output may not overlap (two inputs written into
+     * the same bytes, the later one clobbering the earlier, which a reader of the earlier would
+     * see); an output with member slices may not also be a view (its bytes would be its base's, so
+     * a member's producer would overwrite the base); and an op whose inputs are all member slices
+     * does no device work ({@link Op#isStorageOnly}), so each output that is not a view must be
+     * covered by its member slices entirely, or its other bytes would never be written.
+     */
+    private void checkMemberTargets(String where, Op op) {
+        if (op.members().isEmpty()) return;
+        for (int k = 0; k < op.outputs().size(); k++) {
+            String o = op.outputs().get(k);
+            List<long[]> slices = new ArrayList<>();   // {from, to, input index}
+            for (Op.Member m : op.members()) {
+                if (m.output() != k) continue;
+                long from = m.byteOffset();
+                slices.add(new long[]{from, from + tensors.get(op.inputs().get(m.input())).bytes(), m.input()});
+            }
+            if (!slices.isEmpty()) {
+                for (Op.View v : op.views()) {
+                    if (v.output() == k)
+                        throw new GraphException(where + ": output '" + o + "' is declared both a view of '" + op.inputs().get(v.input()) + "' and the target of member slice '"
+                                + op.inputs().get((int) slices.get(0)[2]) + "'; a view's bytes are its base's, so nothing may be written into them in place");
+                }
+            }
+            slices.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+            long covered = 0;
+            long[] last = null;
+            for (long[] sl : slices) {
+                if (sl[1] == sl[0]) continue;   // an empty slice writes nothing
+                if (last != null && sl[0] < last[1])
+                    throw new GraphException(where + ": member slices '" + op.inputs().get((int) last[2]) + "' (bytes [" + last[0] + ", " + last[1] + ")) and '"
+                            + op.inputs().get((int) sl[2]) + "' (bytes [" + sl[0] + ", " + sl[1] + ")) of '" + o + "' overlap; two inputs cannot be written into the same bytes");
+                if (op.isStorageOnly() && sl[0] > covered) throw unwritten(where, o, covered, sl[0]);
+                covered = sl[1];
+                last = sl;
+            }
+            long bytes = tensors.get(o).bytes();
+            if (op.isStorageOnly() && op.writesAtRuntime(k) && covered < bytes) throw unwritten(where, o, covered, bytes);
+        }
+    }
+
+    private static GraphException unwritten(String where, String output, long from, long to) {
+        return new GraphException(where + ": every input is a member slice, so the op does no device work, but bytes [" + from + ", " + to + ") of output '"
+                + output + "' lie in no member slice and would never be written");
     }
 
     private int indexOfProducer(String t, int from) {

@@ -59,6 +59,40 @@ class PlanJsonTest {
         assertThat(PlacementValidator.validate(doc.problem(), doc.offsets(), doc.arenaBytes(), null)).isEmpty();
     }
 
+    /**
+     * breaker21: a multi-stream plan's events name op positions, and which stream each op is
+     * issued on was nowhere in the file: with {@code --streams N} the assignment is the planner's,
+     * not the graph file's (here every op is on stream 0 in the graph), so the events could not be
+     * applied from the file. The schedule now lists each op's stream.
+     */
+    @Test
+    void aMultiStreamPlanRecordsTheStreamOfEveryOpItsEventsReferTo() {
+        GraphBuilder b = new GraphBuilder("fork").tensor("x", DType.F32, 64).input("x").output("y");
+        for (String br : List.of("a", "b", "c")) b.tensor(br, DType.F32, 64).op(br, "Relu").in("x").out(br).add();
+        b.tensor("ab", DType.F32, 64).tensor("y", DType.F32, 64);
+        b.op("join1", "Add").in("a", "b").out("ab").add();
+        b.op("join2", "Add").in("ab", "c").out("y").add();
+        Plan plan = org.arenaplan.plan.StreamPlanner.plan(b.build(), 3, org.arenaplan.hb.SyncMode.parse("none"), ArenaPlanner.Options.DEFAULT);
+        List<Integer> assigned = plan.graph().ops().stream().map(o -> o.stream()).toList();
+        assertThat(assigned).as("the assigner spread the branches").anyMatch(s -> s > 0);
+        assertThat(plan.sync().events()).isNotEmpty();
+
+        String json = PlanJson.toString(plan);
+        PlanJson.PlanDocument doc = PlanJson.parse(json, "plan.json");
+        assertThat(doc.streams()).isEqualTo(assigned);
+        assertThat(doc.order()).hasSize(assigned.size());
+
+        String streams = json.substring(json.indexOf("\"streams\" : ["));
+        String list = streams.substring(0, streams.indexOf(']') + 1);
+        assertThatThrownBy(() -> PlanJson.parse(json.replace(list, "\"streams\" : [ 0 ]"), "plan.json")).isInstanceOf(InputException.class)
+                .hasMessage("plan.json: $.schedule.streams: has 1 entries, but $.schedule.order has " + assigned.size() + " ops");
+        String negative = list.replaceFirst("\\[ \\d+", "[ -1");
+        assertThatThrownBy(() -> PlanJson.parse(json.replace(list, negative), "plan.json"))
+                .hasMessage("plan.json: $.schedule.streams[0]: must be a stream id, a whole number in [0, 2147483647], found -1");
+        assertThat(PlanJson.parse(json.replace(",\n    " + list, ""), "plan.json").streams())
+                .as("a file written before the field still reads").isEmpty();
+    }
+
     @Test
     void aCsvProblemPlanRoundTrips() throws Exception {
         Problem problem = new Problem(new String[]{"a", "b", "c"}, new long[]{0, 1, 2}, new long[]{2, 3, 4}, new long[]{10, 20, 10}, 1);

@@ -14,6 +14,15 @@ class GraphBuilderTest {
                 .hasMessageContaining("op 'two'").hasMessageContaining("writes tensor 'a', already written by op 'one'");
     }
 
+    /** breaker21: an op listing one output twice was told it was "already written by op 'mm'", itself. */
+    @Test
+    void anOutputListedTwiceByOneOpIsToldSo() {
+        GraphBuilder g = new GraphBuilder().tensor("h", 4).tensor("x", 4).input("x");
+        g.op("mm", "K").in("x").out("h", "h").add();
+        assertThatThrownBy(g::build).isInstanceOf(GraphException.class)
+                .hasMessage("op 'mm' (K, position 0) lists output 'h' twice; an op writes each tensor once");
+    }
+
     @Test
     void aReadBeforeTheWriteNamesBothOps() {
         GraphBuilder g = new GraphBuilder().tensor("a", 4).tensor("b", 4).tensor("x", 4).input("x");
@@ -47,6 +56,52 @@ class GraphBuilderTest {
         assertThatThrownBy(() -> new GraphBuilder().tensor("a", Long.MAX_VALUE).tensor("b", 2).build())
                 .hasMessageContaining("overflows").hasMessageContaining("'b'");
         assertThatThrownBy(() -> Tensor.of("huge", DType.F32, 1L << 40, 1L << 40)).hasMessageContaining("'huge'").hasMessageContaining("overflows");
+    }
+
+    /**
+     * breaker21: member slices of an opaque kind were taken on trust, so an overlap planned
+     * silently (the reader of 'm1' saw the bytes 'm2' wrote over it; the validator unions members
+     * into one family and saw nothing), an output that is also a view let 'm1' overwrite its base
+     * 'z' while 'z' was still to be read, and an op whose inputs are all member slices (no device
+     * work) left a gap, or a second output, never written: an 'internal error' (exit 1).
+     */
+    @Test
+    void memberSlicesOfAnyKindMayNotOverlapNorWriteIntoAViewNorLeaveBytesUnwritten() {
+        GraphBuilder overlap = members(768);
+        overlap.op("cat", "MyCat").in("m1", "m2").out("o").member(0, 0, 0).member(1, 0, 256).add();
+        assertThatThrownBy(overlap::build).isInstanceOf(GraphException.class)
+                .hasMessage("op 'cat' (MyCat, position 2): member slices 'm1' (bytes [0, 512)) and 'm2' (bytes [256, 768)) of 'o' overlap; two inputs cannot be written into the same bytes");
+
+        GraphBuilder view = members(1024).tensor("z", 1024);
+        view.op("z", "K").in("x").out("z").add();
+        view.op("upd", "MyUpdate").in("z", "m1").out("o").view(0, 0, 0).member(1, 0, 0).add();
+        assertThatThrownBy(view::build).isInstanceOf(GraphException.class)
+                .hasMessageContaining("op 'upd' (MyUpdate, position 3): output 'o' is declared both a view of 'z' and the target of member slice 'm1'");
+
+        GraphBuilder gap = members(1536);
+        gap.op("cat", "MyCat").in("m1", "m2").out("o").member(0, 0, 0).member(1, 0, 1024).add();
+        assertThatThrownBy(gap::build).isInstanceOf(GraphException.class)
+                .hasMessage("op 'cat' (MyCat, position 2): every input is a member slice, so the op does no device work, but bytes [512, 1024) of output 'o' lie in no member slice and would never be written");
+
+        GraphBuilder second = members(1024).tensor("p", 64);
+        second.op("cat", "MyCat").in("m1", "m2").out("o", "p").member(0, 0, 0).member(1, 0, 512).add();
+        assertThatThrownBy(second::build).isInstanceOf(GraphException.class)
+                .hasMessageContaining("bytes [0, 64) of output 'p' lie in no member slice and would never be written");
+
+        GraphBuilder ok = members(1536);
+        ok.op("cat", "MyCat").in("m1", "m2", "x").out("o").member(0, 0, 0).member(1, 0, 1024).add();   // reads x: device work writes the gap
+        ok.build();
+        GraphBuilder exact = members(1024);
+        exact.op("cat", "MyCat").in("m1", "m2").out("o").member(1, 0, 512).member(0, 0, 0).add();
+        exact.build();
+    }
+
+    /** x input; m1, m2 (512 B each) written from it; o of {@code oBytes}; the caller adds the op writing o. */
+    private static GraphBuilder members(long oBytes) {
+        GraphBuilder g = new GraphBuilder().tensor("x", 1024).tensor("m1", 512).tensor("m2", 512).tensor("o", oBytes).input("x");
+        g.op("a", "K").in("x").out("m1").add();
+        g.op("b", "K").in("x").out("m2").add();
+        return g;
     }
 
     @Test
