@@ -39,8 +39,11 @@ final class BoundShapes {
         }
     }
 
-    /** {@code output} axis {@code at} must be bounded by the runtime extent of {@code source}'s axis; without output, {@code source}'s axis must not be bounded. */
-    private record Obligation(Source source, String output, int at, OnnxException refusal, String reader) { }
+    /**
+     * {@code output} axis {@code at} must be bounded by the runtime extent of {@code source}'s axis, and
+     * so must {@code input}'s axis {@code at} where given; without output, {@code source}'s axis must not be bounded.
+     */
+    private record Obligation(Source source, String output, int at, String input, OnnxException refusal, String reader) { }
 
     private static final Set<String> CARRIERS = Set.of("Concat", "Gather", "Squeeze", "Unsqueeze", "Identity", "Cast");
 
@@ -106,12 +109,16 @@ final class BoundShapes {
 
     /** Records that {@code reader} takes {@code value}, a shape value read here, as the constant it is at the bound. */
     void readAsConstant(Read value, String reader) {
-        for (Source s : value.elements()) if (s != null) obligations.add(new Obligation(s, null, -1, value.refusal(), reader));
+        for (Source s : value.elements()) if (s != null) obligations.add(new Obligation(s, null, -1, null, value.refusal(), reader));
     }
 
-    /** Records that the Reshape {@code reader}, its shape's element {@code at} of {@code value} written as -1, needs output axis {@code at} bounded as that element's axis. */
-    void sameExtent(Read value, int at, String output, String reader) {
-        obligations.add(new Obligation(value.elements()[at], output, at, value.refusal(), reader));
+    /**
+     * Records that the Reshape {@code reader}, its shape's element {@code at} of {@code value} written as -1, needs output
+     * axis {@code at} bounded as that element's axis; and its data {@code input}'s axis {@code at} too where given (without
+     * allowzero ONNX reads an element 0, a count of 0, as that axis's extent: the same only where that is 0 too).
+     */
+    void sameExtent(Read value, int at, String output, String input, String reader) {
+        obligations.add(new Obligation(value.elements()[at], output, at, input, value.refusal(), reader));
     }
 
     /**
@@ -134,6 +141,12 @@ final class BoundShapes {
                         + "' and axis " + o.at() + " of its output '" + o.output() + "' are bounded by one runtime extent, and here "
                         + (!bounded ? "'" + o.source().tensor() + "' is not bounded along that axis" : y == null || y.axis() != o.at() ? "the output is not bounded along that axis"
                         : "they are bounded by two extents, whose actual counts may differ"));
+            Graph.Bounded x = o.input() == null ? null : g.bounded(o.input());
+            if (o.input() != null && (x == null || x.axis() != o.at() || !x.extent().equals(b.extent())))
+                throw refused(o, "node " + o.reader() + " reshapes '" + o.input() + "' with it and has no allowzero, so where the count is 0 ONNX reads that"
+                        + " element as the extent of axis " + o.at() + " of '" + o.input() + "' (Reshape: 0 copies the input's extent), and here '" + o.input() + "' "
+                        + (o.at() >= g.tensor(o.input()).shape().length ? "has no such axis" : x == null || x.axis() != o.at() ? "is not bounded along it"
+                        : "is bounded along it by another extent") + ", so such a run fails in ONNX Runtime");
         }
     }
 

@@ -632,7 +632,7 @@ public final class OnnxImporter {
             if (v == null) throw probe.error("reads '" + in + "', which no earlier node, initializer or graph input defines");
             ins.add(v);
         }
-        node = reshapeByBoundShape(node, ins);
+        node = reshapeByBoundShape(node, ins, opset);
         NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues, this::knownValue, notKnown::get);
         OlderOpsets.checkShapes(node, ins, n, opset);
         if (!org.arenaplan.ir.PackedTypes.ONNX_TYPES.contains(node.opType()))
@@ -838,8 +838,11 @@ public final class OnnxImporter {
      * output's axis there must then be bounded by the same runtime extent as that element's axis,
      * which {@link BoundShapes#check} proves when the graph is built. -1 then resolves to the same
      * count as the element (HF mixture-of-experts: {@code Reshape(w, Concat(Shape(top_x), [1]))}).
+     * Without allowzero (before opset 14, or 0) a count of 0 is ONNX's "copy the input's extent on that
+     * axis", so the input's axis there must be bounded by that extent too (else ONNX fails the run
+     * that selects nothing, where -1 would give an empty output).
      */
-    private OnnxModel.Node reshapeByBoundShape(OnnxModel.Node node, List<Value> ins) {
+    private OnnxModel.Node reshapeByBoundShape(OnnxModel.Node node, List<Value> ins, long opset) {
         if (!node.opType().equals("Reshape") || !node.inDefaultDomain() || ins.size() != 2 || ins.get(0) == null || ins.get(1) == null
                 || weights.containsKey(ins.get(0).name()) || node.outputs().size() != 1) return node;
         BoundShapes.Read s = boundShapes.get(ins.get(1).name());
@@ -854,7 +857,9 @@ public final class OnnxImporter {
         Value v = int64Weight(ins.get(1).name() + "_runtime_extent", new long[]{shape.length}, shape);
         ins.set(1, v);
         String reader = "'" + (node.name().isEmpty() ? node.outputs().get(0) : node.name()) + "' (Reshape)";
-        boundShapes.sameExtent(s, at, node.outputs().get(0), reader);
+        OnnxModel.Attribute allowZero = node.attributes().get("allowzero");
+        boolean zeroCopies = opset < 14 || allowZero == null || Long.valueOf(0).equals(allowZero.value());
+        boundShapes.sameExtent(s, at, node.outputs().get(0), zeroCopies ? ins.get(0).name() : null, reader);
         BoundShapes.Source[] others = s.elements().clone();
         others[at] = null;
         boundShapes.readAsConstant(new BoundShapes.Read(others, s.refusal()), reader);

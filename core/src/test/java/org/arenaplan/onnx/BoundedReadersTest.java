@@ -512,6 +512,36 @@ class BoundedReadersTest {
                         + "by one runtime extent, and here they are bounded by two extents");
     }
 
+    /**
+     * A Reshape by the Shape of a bounded tensor is imported with -1 at the read element; without
+     * allowzero ONNX reads that element, where the count is 0, as "copy the input's extent" there:
+     * Reshape(x[mask] [n], [1, n]) then asks for input axis 1, which [0] lacks, and ONNX Runtime fails
+     * the run that selects nothing, where -1 gave an empty [1, 0] (exit 0). Refused unless the input's
+     * axis there is bounded by the same extent (HF's [n] to [n, 1] is) or allowzero is 1, which runs.
+     */
+    @Test
+    void aReshapeByABoundedCountWithoutAllowzeroNeedsTheInputsAxisThereBoundedToo() throws Exception {
+        java.util.function.IntFunction<TinyOnnx> flat = allowZero -> new TinyOnnx().opset(17).input("x", 6L).floats("zero", 0f).ints("one", 1)
+                .node("gt", "Greater", List.of("x", "zero"), List.of("mask"))
+                .node("nz", "NonZero", List.of("mask"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
+                .node("sh", "Shape", List.of("sel"), List.of("n"))
+                .node("c", "Concat", List.of("one", "n"), List.of("s"), "axis", 0L)
+                .node("r", "Reshape", List.of("sel", "s"), List.of("y"), "allowzero", (long) allowZero)
+                .outputOfType(OnnxDTypes.FLOAT, "y");
+        TensorValue none = TensorValue.ofFloats(new long[]{6}, -1, 0, -2, -3, 0, -4);
+        assertThatThrownBy(() -> OrtOracle.run(flat.apply(0).bytes(), feed("x", none))).hasMessageContaining("Reshape");
+        Path file = dir.resolve("flat.onnx");
+        Files.write(file, flat.apply(0).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("node 'sh' (Shape, #4, opset 17): reads a tensor computed from a data-dependent output of node 'nz'")
+                .hasMessageEndingWith("node 'r' (Reshape) reshapes 'sel' with it and has no allowzero, so where the count is 0 ONNX reads that element as the extent of "
+                        + "axis 1 of 'sel' (Reshape: 0 copies the input's extent), and here 'sel' has no such axis, so such a run fails in ONNX Runtime");
+        assertThat(agreeInEveryMode(flat.apply(1), feed("x", none)).get("y").shape()).containsExactly(1, 0);
+        assertThat(agreeInEveryMode(flat.apply(1), feed("x", TensorValue.ofFloats(new long[]{6}, 1, 0, 2, -3, 3, 0))).get("y").floats()).containsExactly(1, 2, 3);
+    }
+
     /** The Shape of a bounded tensor read by anything but an Expand of a tensor of that shape and extent keeps the Shape node's line. */
     @Test
     void aShapeOfABoundedTensorIsRefusedUnlessAnExpandOfItsOwnExtentReadsIt() throws Exception {
