@@ -21,6 +21,7 @@ NAME.onnx beside NAME_output_0.pb) is run on the input onnx's backend runner gen
 arange(n)/n in f32 of the declared shape (a symbolic dim 1). One row per case: 'match', 'NO',
 'refused' (exit 2 and one line) or 'CRASH' (any other exit code, or a stack trace), then
 'cases: N of M match (K NO, R refused, C crashed)'.
+Exits 0 when every row matches, 1 otherwise (a refusal too).
 
 usage: check.py DIR [DIR...] [--jar samples/target/arenaplan.jar] [--mode planned|all] [--timeout S] [-- EXTRA RUN ARGS]
 """
