@@ -632,7 +632,7 @@ public final class OnnxImporter {
             if (v == null) throw probe.error("reads '" + in + "', which no earlier node, initializer or graph input defines");
             ins.add(v);
         }
-        node = reshapeByBoundShape(node, ins, opset);
+        node = reshapeByBoundShape(node, ins, opset, probe);
         NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues, this::knownValue, notKnown::get);
         OlderOpsets.checkShapes(node, ins, n, opset);
         if (!org.arenaplan.ir.PackedTypes.ONNX_TYPES.contains(node.opType()))
@@ -661,7 +661,7 @@ public final class OnnxImporter {
             }
             return;
         }
-        if (origin != null && (gatherAcrossBoundedAxis(node, ins, index, opset) || gatherNdAsGather(node, ins, index, opset))) return;
+        if (origin != null && (gatherAcrossBoundedAxis(node, ins, index, opset) || gatherNdAsGather(node, ins, index, opset, n))) return;
         if (expandAs != null) {   // Expand(X, Shape(Y)), Y bounded: ExpandAs(X, Y), checked when the graph is built (ir.BoundedFlows.expandAs)
             Value x = ins.get(0);
             n.require(node.outputs().size() == 1 && !node.outputs().get(0).isEmpty(), "has no output");
@@ -784,7 +784,7 @@ public final class OnnxImporter {
      * exporter's {@code x.nonzero().T[tensor([2, 0])]}: NonZero's [rank, n] by [[2], [0]]). False,
      * importing nothing, for any other node.
      */
-    private boolean gatherNdAsGather(OnnxModel.Node node, List<Value> ins, int index, long opset) {
+    private boolean gatherNdAsGather(OnnxModel.Node node, List<Value> ins, int index, long opset, NodeContext at) {
         if (!node.opType().equals("GatherND") || !node.inDefaultDomain() || ins.size() != 2 || ins.get(0) == null || ins.get(1) == null || node.outputs().size() != 1) return false;
         OnnxModel.Attribute bd = node.attributes().get("batch_dims");
         long[] is = ins.get(1).shape();
@@ -792,17 +792,16 @@ public final class OnnxImporter {
         if ((bd != null && !Long.valueOf(0).equals(bd.value())) || is.length == 0 || is[is.length - 1] != 1 || idx == null || directBoundedAxis(ins.get(0).name()) <= 0) return false;
         long[] tuples = new long[idx.length];
         for (int i = 0; i < idx.length; i++) tuples[i] = (long) idx[i];
-        Value v = int64Weight(ins.get(1).name() + "_first", Arrays.copyOf(is, is.length - 1), tuples);
+        Value v = int64Weight(ins.get(1).name() + "_first", Arrays.copyOf(is, is.length - 1), tuples, at);
         node(new OnnxModel.Node(node.name(), "Gather", "", List.of(ins.get(0).name(), v.name()), node.outputs(),
                 Map.of("axis", new OnnxModel.Attribute("axis", OnnxModel.Attribute.INT, 0L))), index, opset);
         return true;
     }
 
-    /** A new int64 weight of {@code shape} holding {@code v}, named {@code want} or a fresh variant of it. */
-    private Value int64Weight(String want, long[] shape, long[] v) {
+    /** A new int64 weight of {@code shape} holding {@code v}, named {@code want} or a fresh variant of it, made for node {@code at}. */
+    private Value int64Weight(String want, long[] shape, long[] v, NodeContext at) {
         Value w = new Value(fresh(want), DType.I64, shape);
-        values.put(w.name(), w);
-        weights.put(w.name(), Constant.of(Constant.bytes(ByteBuffer.wrap(TensorValue.ofLongs(DType.I64, shape, v).bytes())), DType.I64));
+        addWeight(w, Constant.ofLongs(v), at);
         return w;
     }
 
@@ -842,7 +841,7 @@ public final class OnnxImporter {
      * axis", so the input's axis there must be bounded by that extent too (else ONNX fails the run
      * that selects nothing, where -1 would give an empty output).
      */
-    private OnnxModel.Node reshapeByBoundShape(OnnxModel.Node node, List<Value> ins, long opset) {
+    private OnnxModel.Node reshapeByBoundShape(OnnxModel.Node node, List<Value> ins, long opset, NodeContext context) {
         if (!node.opType().equals("Reshape") || !node.inDefaultDomain() || ins.size() != 2 || ins.get(0) == null || ins.get(1) == null
                 || weights.containsKey(ins.get(0).name()) || node.outputs().size() != 1) return node;
         BoundShapes.Read s = boundShapes.get(ins.get(1).name());
@@ -854,7 +853,7 @@ public final class OnnxImporter {
         if (at0.size() != 1) return node;
         int at = at0.get(0);
         long[] shape = BoundShapes.withRuntimeExtent(given, at);
-        Value v = int64Weight(ins.get(1).name() + "_runtime_extent", new long[]{shape.length}, shape);
+        Value v = int64Weight(ins.get(1).name() + "_runtime_extent", new long[]{shape.length}, shape, context);
         ins.set(1, v);
         String reader = "'" + (node.name().isEmpty() ? node.outputs().get(0) : node.name()) + "' (Reshape)";
         OnnxModel.Attribute allowZero = node.attributes().get("allowzero");
