@@ -23,6 +23,17 @@ public final class ShapeRules {
         return out;
     }
 
+    /**
+     * Whether {@code from} broadcasts unidirectionally to {@code to} (ONNX "Broadcasting in ONNX",
+     * unidirectional: aligned from the right, each axis of {@code from} 1 or {@code to}'s extent, no
+     * more axes than {@code to}).
+     */
+    public static boolean broadcastsTo(long[] from, long[] to) {
+        if (from.length > to.length) return false;
+        for (int d = 1; d <= from.length; d++) if (from[from.length - d] != 1 && from[from.length - d] != to[to.length - d]) return false;
+        return true;
+    }
+
     public static long[] broadcast(long[] a, long[] b) {
         int r = Math.max(a.length, b.length);
         long[] out = new long[r];

@@ -824,9 +824,8 @@ public final class OnnxImporter {
         if (s == null || s.elements().length == 0 || s.elements()[0] == null) return null;
         Value y = values.get(s.elements()[0].tensor());
         long[] x = ins.get(0).shape(), ys = y.shape();
-        if (s.elements().length != ys.length || x.length > ys.length) return null;
+        if (s.elements().length != ys.length || !org.arenaplan.ir.ShapeRules.broadcastsTo(x, ys)) return null;
         for (int i = 0; i < ys.length; i++) if (s.elements()[i] == null || !s.elements()[i].equals(new BoundShapes.Source(y.name(), i))) return null;
-        for (int d = 1; d <= x.length; d++) if (x[x.length - d] != 1 && x[x.length - d] != ys[ys.length - d]) return null;
         return y;
     }
 

@@ -168,9 +168,7 @@ final class ShapeIndexOps implements OpFamily {
     /** ExpandAs: X and Y of one shape (each at its upper bound), the output X's. */
     static long[] expandAsShape(OpAttrs a, long[][] in) {
         long[] x = in[0], y = in[1];
-        boolean broadcasts = x.length <= y.length;
-        for (int d = 1; d <= x.length && broadcasts; d++) broadcasts = x[x.length - d] == 1 || x[x.length - d] == y[y.length - d];
-        if (!broadcasts) throw new GraphException("X " + Arrays.toString(x) + " does not broadcast to Y's shape " + Arrays.toString(y));
+        if (!ShapeRules.broadcastsTo(x, y)) throw new GraphException("X " + Arrays.toString(x) + " does not broadcast to Y's shape " + Arrays.toString(y));
         return y.clone();
     }
 
