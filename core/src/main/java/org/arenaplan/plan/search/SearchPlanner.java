@@ -159,7 +159,7 @@ public final class SearchPlanner implements Planner {
         CapacityProbes.Result r = CapacityProbes.fit(p, capacity, deadline, new CapacityProbes.Budget(nodeLimit, threads),
                 (cap, probesLeft, a, bound) -> note = () -> "exact search for capacity " + capacity + " B, probing " + cap + " B; incumbent " + versus(arena, lb));
         if (r.offsets() != null) return lowered(p, Placement.of(p, r.offsets(), name()), lb, r.provenLowerBound(), deadline, r.nodes());
-        long bound = r.provenLowerBound() > CapacityProbes.alignUp(lb, p.alignment()) ? r.provenLowerBound() : lb;
+        long bound = outcomeBound(p, r.provenLowerBound(), lb);
         return new SearchOutcome(bound > capacity ? SearchStatus.INFEASIBLE_PROVEN : SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, bound, r.nodes());
     }
 
@@ -183,8 +183,13 @@ public final class SearchPlanner implements Planner {
             nodes += r.nodes();
         }
         out = new Placement(out.offsets(), out.arenaBytes(), out.planner(), out.provenOptimal() || out.arenaBytes() <= proven, out.cut());
-        long bound = proven > CapacityProbes.alignUp(lb, p.alignment()) ? proven : lb;
+        long bound = outcomeBound(p, proven, lb);
         return new SearchOutcome(SearchStatus.FOUND_WITHIN_CAPACITY, out, capacity, bound, nodes);
+    }
+
+    /** The outcome's lower bound: {@code proven} (a refuted capacity plus one unit) where it is above the lower bound {@code lb} aligned up, else {@code lb} (bytes). */
+    private static long outcomeBound(Problem p, long proven, long lb) {
+        return proven > CapacityProbes.alignUp(lb, p.alignment()) ? proven : lb;
     }
 
     private SearchOutcome minimise(Problem p, Placement incumbent, long lb, long deadline, long roundGuess) {
