@@ -12,13 +12,7 @@ extern "C" __global__ void zero_tail(const long long* extent, void* y, Ints ints
     long long n = extent[0];
     long long start = n < 0 ? 0 : per == 0 ? total : n > total / per ? total : n * per;
     FOR_EACH_ITEM(i, total) {
-        if (i < start) continue;
-        switch (es) {
-            case 1: ((unsigned char*) y)[i] = 0; break;
-            case 2: ((unsigned short*) y)[i] = 0; break;
-            case 4: ((unsigned int*) y)[i] = 0; break;
-            default: ((unsigned long long*) y)[i] = 0; break;
-        }
+        if (i >= start) zero_element(y, i, es);
     }
 }
 
@@ -37,12 +31,7 @@ extern "C" __global__ void transpose_bounded(const long long* extent, const void
     for (int d = rank - 1; d >= 0; d--) { stride[d] = m; m *= s[d]; }
     FOR_EACH_ITEM(i, total) {
         if (i >= m) {
-            switch (es) {
-                case 1: ((unsigned char*) y)[i] = 0; break;
-                case 2: ((unsigned short*) y)[i] = 0; break;
-                case 4: ((unsigned int*) y)[i] = 0; break;
-                default: ((unsigned long long*) y)[i] = 0; break;
-            }
+            zero_element(y, i, es);
             continue;
         }
         long long rest = i, at = 0;

@@ -203,11 +203,28 @@ __device__ __forceinline__ bool is_unsigned(int code) {
     return code == DT_UINT8 || code == DT_UINT16 || code == DT_UINT32 || code == DT_UINT64;
 }
 
-// The extent an index into a bounded axis is checked against (Kernels#GATHER, #GATHER_ND; the simulator's
-// SimKernels.actualExtent): the runtime extent within [0, bound], at least 1 (the tail's zero indices read row 0).
+// The actual extent of a bounded axis (Kernels#GATHER, #GATHER_ND; BoundedIndices.actualExtent): the runtime
+// extent within [0, bound].
 __device__ __forceinline__ long long actual_extent(long long extent, long long bound) {
-    long long e = extent < 0 ? 0 : extent < bound ? extent : bound;
-    return e < 1 ? 1 : e;
+    return extent < 0 ? 0 : extent < bound ? extent : bound;
+}
+
+// The actual elements of a bounded tensor of total elements, per to one step of its bounded axis
+// (BoundedIndices.actualElements): min(max(extent, 0), total / per) * per; 0 where per is 0.
+__device__ __forceinline__ long long actual_elements(long long extent, long long per, long long total) {
+    if (per <= 0) return 0;
+    long long e = extent < 0 ? 0 : extent, rows = total / per;
+    return (e < rows ? e : rows) * per;
+}
+
+// Element i of y (es bytes each) set to zero bytes.
+__device__ __forceinline__ void zero_element(void* y, long long i, int es) {
+    switch (es) {
+        case 1: ((unsigned char*) y)[i] = 0; break;
+        case 2: ((unsigned short*) y)[i] = 0; break;
+        case 4: ((unsigned int*) y)[i] = 0; break;
+        default: ((unsigned long long*) y)[i] = 0; break;
+    }
 }
 
 // DType.getLong: sign-extended (uint8/16/32, uint4, uint2 and bool zero-extended, bool 0 or 1; uint64 its bits).

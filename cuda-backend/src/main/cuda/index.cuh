@@ -142,24 +142,29 @@ extern "C" __global__ void scatter_elements(const void* yIn, const void* indices
     if (blockIdx.x != 0 || threadIdx.x != 0) return;
     if (yIn != y) for (long long i = 0, m = element_count(ds, rank); i < m; i++) move_element(yIn, i, y, i, es);   // the same pointer when lowered
     long long n = element_count(is, rank);
-    if (extent != nullptr) {
-        long long per = ds[rank + 5], e = *extent < 0 ? 0 : *extent;
-        n = per <= 0 ? 0 : (e < n / per ? e : n / per) * per;
-    }
+    if (extent != nullptr) n = actual_elements(*extent, ds[rank + 5], n);
     for (long long i = 0; i < n; i++) combine(code, es, red, y, element_target(i, rank, is, ds, axis, indices, icode), updates, i);
 }
 
-// ints: batch, n, k, slice, dShape[k], es, indexDtype. extent (may be null): the runtime extent of data
-// bounded along axis 0, against which the first index of each tuple is wrapped and checked.
-extern "C" __global__ void gather_nd(const void* data, const void* indices, const long long* extent, void* y, Ints ints, Floats) {
+// ints: batch, n, k, slice, dShape[k], es, indexDtype, (per). extent (may be null): the runtime extent of data
+// bounded along axis 0, against which the first index of each tuple is wrapped and checked. indicesExtent (may
+// be null; per >= 1 tuples to a step of the indices' bounded axis): only the first actual_elements tuples are
+// real, the slices of the rest (padding) written as zeros without reading data.
+extern "C" __global__ void gather_nd(const void* data, const void* indices, const long long* extent, const long long* indicesExtent, void* y,
+                                     Ints ints, Floats) {
     long long batch = ints.v[0], n = ints.v[1], slice = ints.v[3];
     int k = (int) ints.v[2];
     const long long* ds = ints.v + 4;
     int es = (int) ds[k], code = (int) ds[k + 1];
     long long cells = element_count(ds, k);
     long long first = extent == nullptr ? ds[0] : actual_extent(*extent, ds[0]);
+    long long real = indicesExtent == nullptr ? batch * n : actual_elements(*indicesExtent, ds[k + 2], batch * n);
     FOR_EACH_ITEM(i, batch * n * slice) {
         long long s = i % slice, bj = i / slice, b = bj / n;
+        if (bj >= real) {
+            zero_element(y, i, es);
+            continue;
+        }
         long long cell = 0;
         for (int d = 0; d < k; d++) cell = cell * ds[d] + checked_index(indices, bj * k + d, code, d == 0 ? first : ds[d]);
         move_element(data, (b * cells + cell) * slice + s, y, i, es);

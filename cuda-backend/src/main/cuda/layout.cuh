@@ -31,16 +31,24 @@ extern "C" __global__ void concat_slice(const void* x, void* y, Ints ints, Float
     }
 }
 
-// ints: outer, axis, inner, n, es, indexDtype (int64 or int32). y[o, j, k] = data[o, idx, k],
+// ints: outer, axis, inner, n, es, indexDtype (int64 or int32), (per). y[o, j, k] = data[o, idx, k],
 // idx = indices[j] (+ axis when negative); an index outside [-axis, axis) traps.
 // extent (may be null): the runtime extent of data bounded along the axis; indices are then wrapped and
-// checked against actual_extent (Kernels#GATHER).
-extern "C" __global__ void gather(const void* data, const void* indices, const long long* extent, void* y, Ints ints, Floats) {
+// checked against actual_extent (0 where nothing is kept). indicesExtent (may be null; per >= 1 of the
+// indices to a step of their bounded axis): only the first actual_elements indices are real, the rows of
+// the rest (padding) written as zeros without reading data (Kernels#GATHER).
+extern "C" __global__ void gather(const void* data, const void* indices, const long long* extent, const long long* indicesExtent, void* y,
+                                  Ints ints, Floats) {
     long long outer = ints.v[0], axis = ints.v[1], inner = ints.v[2], n = ints.v[3];
     int es = (int) ints.v[4], code = (int) ints.v[5];
     long long range = extent == nullptr ? axis : actual_extent(*extent, axis);
+    long long real = indicesExtent == nullptr ? n : actual_elements(*indicesExtent, ints.v[6], n);
     FOR_EACH_ITEM(i, outer * n * inner) {
         long long k = i % inner, j = (i / inner) % n, o = i / (inner * n);
+        if (j >= real) {
+            zero_element(y, i, es);
+            continue;
+        }
         long long idx = load_int(indices, j, code);
         if (idx < 0) idx += range;
         if (idx < 0 || idx >= range) __trap();

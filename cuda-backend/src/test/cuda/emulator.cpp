@@ -254,7 +254,7 @@ int main(int argc, char** argv) {
         else if (name == "copy") body = [&] { copy(p(0), p(1), ints, floats); };
         else if (name == "concat_slice") body = [&] { concat_slice(p(0), p(1), ints, floats); };
         else if (name == "cast") body = [&] { cast(p(0), p(1), ints, floats); };
-        else if (name == "gather") body = [&] { gather(p(0), p(1), (const long long*) p(2), p(3), ints, floats); };
+        else if (name == "gather") body = [&] { gather(p(0), p(1), (const long long*) p(2), (const long long*) p(3), p(4), ints, floats); };
         else if (name == "where") body = [&] { where(u8(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "compare") body = [&] { compare(p(0), p(1), u8(2), ints, floats); };
         else if (name == "quantize") body = [&] { quantize(p(0), p(1), p(2), p(3), ints, floats); };
@@ -270,7 +270,7 @@ int main(int argc, char** argv) {
         else if (name == "transpose_bounded") body = [&] { transpose_bounded((const long long*) p(0), p(1), p(2), ints, floats); };
         else if (name == "check_extent") body = [&] { check_extent((const long long*) p(0), ints, floats); };
         else if (name == "scatter_elements") body = [&] { scatter_elements(p(0), p(1), p(2), (const long long*) p(3), p(4), ints, floats); };
-        else if (name == "gather_nd") body = [&] { gather_nd(p(0), p(1), (const long long*) p(2), p(3), ints, floats); };
+        else if (name == "gather_nd") body = [&] { gather_nd(p(0), p(1), (const long long*) p(2), (const long long*) p(3), p(4), ints, floats); };
         else if (name == "scatter_nd") body = [&] { scatter_nd(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "tensor_scatter") body = [&] { tensor_scatter(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "onehot") body = [&] { onehot(p(0), p(1), p(2), ints, floats); };

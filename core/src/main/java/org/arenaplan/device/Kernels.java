@@ -210,13 +210,17 @@ import java.util.List;
  *     roundMode (0 up, absent too; 1 down; 2 nearest: {@link org.arenaplan.ir.Float8E8M0}) for float8e8m0 results only. x and y
  *     may be packed (uint4, int4, float4e2m1, uint2, int2: ceil(n * bits / 8) bytes, the first
  *     element in the low bits); a packed y is written whole bytes at a time.</li>
- * <li>{@link #GATHER} ptrs [data, indices, (extent), y]; ints [outer, axis, inner, n, es, indexDtype]:
+ * <li>{@link #GATHER} ptrs [data, indices, (extent), (indicesExtent), y]; ints [outer, axis, inner, n, es, indexDtype, (per)]:
  *     data is [outer, axis, inner], indices n values of int64 or int32, y [outer, n, inner]:
  *     y[o, j, k] = data[o, idx, k] with idx = indices[j], plus axis when negative (ONNX Gather).
  *     An index outside [-axis, axis) is an error (the simulator throws, CUDA traps). With extent
- *     (int64 [1], the runtime extent of data bounded along the gathered axis, outer 1), an index
- *     is wrapped and checked against a = max(1, min(extent, axis)) instead (at least 1: the zero
- *     indices of a bounded index tensor's tail read the bound's row 0 when nothing is kept).</li>
+ *     (int64 [1], the runtime extent of data bounded along the gathered axis, outer 1; then ints
+ *     end with per), an index is wrapped and checked against a = min(max(extent, 0), axis) instead
+ *     (0 where nothing is kept: every index is then an error). With indicesExtent too (the
+ *     indices bounded, per of them to one step of their bounded axis, per &ge; 1; per is 0
+ *     without it), only the first {@link BoundedIndices#actualElements} indices are real: the
+ *     rows of the rest (the tail's zeros, padding) are written as zeros, data not read.
+ *     ({@link BoundedIndices}: the host's check before the launch.)</li>
  * <li>{@link #NONZERO} ptrs [x, extent (int64 [1]), y (int64)]; ints [n, rank, shape[rank], dtype]:
  *     x is n elements of shape[rank] (bool, an integer, f16, bf16, f32 or f64); with c the count of
  *     its non-zero elements (NaN non-zero, -0.0 zero), extent[0] = c and y[d * c + j] = coordinate d
@@ -433,11 +437,13 @@ import java.util.List;
  *     With extent (int64 [1]; indices and updates bounded, {@code ir.BoundedFlows#scatterElements}):
  *     only their first min(max(extent[0], 0), numel / per) * per elements, per the elements of one
  *     row of the bounded axis.</li>
- * <li>{@link #GATHER_ND} ptrs [data, indices, (extent), y]; ints [batch, n, k, slice, dShape[k], es,
- *     indexDtype]: data is [batch, dShape..., slice], indices [batch, n, k], y [batch, n, slice];
- *     with extent (int64 [1], the runtime extent of data bounded along its axis 0), the first index
- *     of each tuple is wrapped and checked against max(1, min(extent, dShape[0])), not dShape[0]
- *     (at least 1, as {@link #GATHER}'s).</li>
+ * <li>{@link #GATHER_ND} ptrs [data, indices, (extent), (indicesExtent), y]; ints [batch, n, k, slice, dShape[k], es,
+ *     indexDtype, (per)]: data is [batch, dShape..., slice], indices [batch, n, k], y [batch, n, slice];
+ *     with extent (int64 [1], the runtime extent of data bounded along its axis 0; then ints end
+ *     with per), the first index of each tuple is wrapped and checked against min(max(extent, 0),
+ *     dShape[0]), not dShape[0]; with indicesExtent too (per tuples to one step of the indices'
+ *     bounded axis), only the first {@link BoundedIndices#actualElements} tuples are real, the
+ *     slices of the rest written as zeros, as {@link #GATHER}'s.</li>
  * <li>{@link #SCATTER_ND} ptrs [y, indices, updates, y]; ints [n, k, slice, dShape[k], reduction,
  *     es, dtype, indexDtype]: y is [dShape..., slice], indices [n, k], updates [n, slice];
  *     reductions as {@link #SCATTER_ELEMENTS}, updates applied in order. In place allowed.</li>

@@ -144,7 +144,8 @@ public final class BoundedFlows {
      * bounded axis the outermost of more than one element in the data and in the output. Or data
      * bounded along {@code axis} itself, every extent before it 1 (torchvision's {@code boxes[keep][inds]}
      * after {@code remove_small_boxes}): its rows lie where the bound's do, and the kernel wraps and
-     * checks each index against data's runtime extent, which it reads ({@code device.Kernels#GATHER});
+     * checks each real index against data's actual extent, which it reads, bounded indices' tail of
+     * zeros being padding ({@code device.Kernels#GATHER}, {@code device.BoundedIndices});
      * the output is then bounded by the indices' extent ({@link OpSpec.BoundedFlow#extentOf}: input 1),
      * or not at all for indices known before the run.
      */
@@ -200,7 +201,7 @@ public final class BoundedFlows {
      * data bounded along its axis 0 (torch's {@code u[i]} of a data-dependent u: CTC decoding's
      * {@code u[u != blank]}), which the tuples' first index addresses: the rows of the compact actual
      * tensor lie where the upper bound's do, and the kernel wraps a negative index and checks the
-     * range against data's runtime extent, which it reads ({@code device.Kernels#GATHER_ND}); the
+     * range of each real tuple against data's actual extent, which it reads ({@code device.Kernels#GATHER_ND}); the
      * output is bounded by the indices' extent, or not at all for indices known before the run
      * ({@link OpSpec.BoundedFlow#extentOf}: input 1).
      */

@@ -317,8 +317,8 @@ final class ShapeIndexOps implements OpFamily {
         ints[4 + k] = lo.sameType(op, d, y).bytes();
         ints[5 + k] = indexType(op, lo, idx).onnxCode();
         org.arenaplan.ir.Graph.Bounded bd = lo.bounded(d);   // data bounded along axis 0 (ir.BoundedFlows.gatherNd): its actual extent read too
-        List<KernelArg> args = bd == null ? List.of(lo.read(d), lo.read(idx), lo.write(y)) : List.of(lo.read(d), lo.read(idx), lo.read(bd.extent()), lo.write(y));
-        return lo.call(op, Kernels.GATHER_ND, args, ints);
+        if (bd == null) return lo.call(op, Kernels.GATHER_ND, List.of(lo.read(d), lo.read(idx), lo.write(y)), ints);
+        return TypeAndIndexOps.boundedGather(op, lo, Kernels.GATHER_ND, bd, ints, k);
     }
 
     private static List<KernelCall> scatterNd(Op op, OpLowering lo) {

@@ -124,10 +124,28 @@ final class TypeAndIndexOps implements OpFamily {
         long outer = product(Arrays.copyOf(ds, a)), inner = product(Arrays.copyOfRange(ds, a + 1, ds.length));
         long n = l.elements(idx);
         if (l.elements(y) != outer * n * inner) throw fail(op, "output '" + y + "' must have " + outer * n * inner + " elements, has " + l.elements(y));
+        long[] ints = {outer, ds[a], inner, n, t.bytes(), it.onnxCode()};
         org.arenaplan.ir.Graph.Bounded bd = l.bounded(d);   // data bounded along the gathered axis (ir.BoundedFlows.gather): its actual extent read too
-        List<org.arenaplan.device.KernelArg> args = bd == null || bd.axis() != a ? List.of(l.read(d), l.read(idx), l.write(y))
-                : List.of(l.read(d), l.read(idx), l.read(bd.extent()), l.write(y));
-        return l.call(op, Kernels.GATHER, args, new long[]{outer, ds[a], inner, n, t.bytes(), it.onnxCode()});
+        if (bd == null || bd.axis() != a) return l.call(op, Kernels.GATHER, List.of(l.read(d), l.read(idx), l.write(y)), ints);
+        return boundedGather(op, l, Kernels.GATHER, bd, ints, 1);
+    }
+
+    /**
+     * A {@link Kernels#GATHER} or {@link Kernels#GATHER_ND} call (op's inputs data and indices, its
+     * output) over data bounded along the gathered axis ({@code bd}): pointers data, indices, data's
+     * runtime extent, the indices' own where they are bounded (their leading indices real, the tail's
+     * zeros padding), the output; {@code ints} with per appended, the indices (GatherND: the tuples of
+     * {@code tuple} indices) to one step of their bounded axis, 0 for indices known before the run.
+     */
+    static KernelCall boundedGather(Op op, OpLowering l, String kernel, org.arenaplan.ir.Graph.Bounded bd, long[] ints, long tuple) {
+        String d = op.inputs().get(0), idx = op.inputs().get(1), y = out(op);
+        org.arenaplan.ir.Graph.Bounded bi = l.bounded(idx);
+        long[] is = l.shape(op, idx);
+        long per = bi == null || is[bi.axis()] == 0 ? 0 : product(is) / is[bi.axis()] / tuple;
+        long[] with = Arrays.copyOf(ints, ints.length + 1);
+        with[ints.length] = per;
+        return l.call(op, kernel, per == 0 ? List.of(l.read(d), l.read(idx), l.read(bd.extent()), l.write(y))
+                : List.of(l.read(d), l.read(idx), l.read(bd.extent()), l.read(bi.extent()), l.write(y)), with);
     }
 
     // ---- ONNX ----

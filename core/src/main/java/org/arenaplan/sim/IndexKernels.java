@@ -1,5 +1,6 @@
 package org.arenaplan.sim;
 
+import org.arenaplan.device.BoundedIndices;
 import org.arenaplan.device.DeviceException;
 import org.arenaplan.device.IndexOutOfRangeException;
 import org.arenaplan.device.KernelCall;
@@ -79,7 +80,7 @@ final class IndexKernels {
             }
             case Kernels.GATHER_ND: {
                 int k = rank(c, 2, 8);
-                need(c, c.pointers().size() == 4 ? 4 : 3, 6 + k);
+                need(c, c.pointers().size() >= 4 ? c.pointers().size() : 3, c.pointers().size() >= 4 ? 7 + k : 6 + k);   // data's extent with per, then the indices' extent
                 elementBytes(c, 4 + k);
                 indexType(c, 5 + k);
                 return () -> gatherNd(c);
@@ -259,10 +260,7 @@ final class IndexKernels {
         long[] dStride = strides(ds);
         long n = product(is);
         int yArg = c.pointers().size() - 1;
-        if (yArg == 4) {   // bounded indices and updates: their leading min(extent, bound) * per elements
-            long per = c.intArg(6 + 2 * rank);
-            n = per <= 0 ? 0 : Math.min(Math.max(in(c, 3).getLong(0), 0), n / per) * per;
-        }
+        if (yArg == 4) n = BoundedIndices.actualElements(in(c, 3).getLong(0), c.intArg(6 + 2 * rank), n);   // bounded indices and updates: their leading min(extent, bound) * per elements
         long[] at = new long[rank];
         for (long o = 0; o < n; o++) {
             long dst = 0;
@@ -291,7 +289,10 @@ final class IndexKernels {
         }
     }
 
-    /** ints [batch, n, k, slice, dShape[k], es, indexDtype]: data [batch, dShape..., slice], indices [batch, n, k], y [batch, n, slice]. */
+    /**
+     * ints [batch, n, k, slice, dShape[k], es, indexDtype, (per)]: data [batch, dShape..., slice], indices [batch, n, k], y [batch, n, slice];
+     * with data's runtime extent the first index against its actual extent, and with the indices' too, their padding tuples as zeros.
+     */
     static void gatherNd(KernelCall c) {
         long batch = c.intArg(0), n = c.intArg(1), slice = c.intArg(3);
         int k = i(c, 2);
@@ -303,9 +304,11 @@ final class IndexKernels {
         long cells = product(ds);
         long[] stride = strides(ds);
         long[] range = ds.clone();   // data bounded along axis 0: its first index against the actual extent
-        if (yArg == 3) range[0] = SimKernels.actualExtent(in(c, 2).getLong(0), ds[0]);
+        if (yArg >= 3) range[0] = BoundedIndices.actualExtent(in(c, 2).getLong(0), ds[0]);
+        long real = BoundedIndices.real(c, yArg == 4 ? in(c, 3).getLong(0) : 0);
         for (long b = 0; b < batch; b++)
             for (long j = 0; j < n; j++) {
+                if (b * n + j >= real) continue;   // padding: stays zero (out is zeroed)
                 long cell = 0;
                 for (int d = 0; d < k; d++) cell += index(c, it, idx, (b * n + j) * k + d, range[d]) * stride[d];
                 for (long s = 0; s < slice; s++) move(data, (int) ((b * cells + cell) * slice + s), y, (int) ((b * n + j) * slice + s), es);

@@ -1,5 +1,6 @@
 package org.arenaplan.sim;
 
+import org.arenaplan.device.BoundedIndices;
 import org.arenaplan.device.DeviceException;
 import org.arenaplan.device.IndexOutOfRangeException;
 import org.arenaplan.device.KernelArg;
@@ -70,7 +71,7 @@ final class SimKernels {
             case Kernels.CONCAT_SLICE: need(c, 2, 5); elementBytes(c, 4); return () -> concatSlice(c);
             case Kernels.CAST: need(c, 2, 3); dtype(c, 1); dtype(c, 2); return () -> cast(c);
             case Kernels.GATHER: {
-                need(c, c.pointers().size() == 4 ? 4 : 3, 6);
+                need(c, c.pointers().size() >= 4 ? c.pointers().size() : 3, c.pointers().size() >= 4 ? 7 : 6);   // data's extent with per, then the indices' extent
                 elementBytes(c, 4);
                 DType idx = dtype(c, 5);
                 if (idx != DType.I64 && idx != DType.I32) throw new DeviceException("'" + c.label() + "': gather indices must be int64 or int32, not " + idx.jsonName());
@@ -319,14 +320,18 @@ final class SimKernels {
         store(c, 1, y);
     }
 
-    /** Gather: y[o, j, k] = data[o, idx[j], k], a negative index counting from the end of the axis. */
+    /**
+     * Gather: y[o, j, k] = data[o, idx[j], k], a negative index counting from the end of the axis; with data's
+     * runtime extent against its actual extent, and with the indices' too, their padding (the tail's zeros) as zeros.
+     */
     static void gather(KernelCall c) {
         int outer = i(c, 0), axis = i(c, 1), inner = i(c, 2), n = i(c, 3), es = elementBytes(c, 4);
         DType it = dtype(c, 5);
         int yArg = c.pointers().size() - 1;
         ByteBuffer data = in(c, 0), idx = in(c, 1), y = out(c, yArg);
-        long range = yArg == 3 ? actualExtent(in(c, 2).getLong(0), axis) : axis;   // data bounded along the axis: its actual extent
-        for (int j = 0; j < n; j++) {
+        long range = yArg >= 3 ? BoundedIndices.actualExtent(in(c, 2).getLong(0), axis) : axis;   // data bounded along the axis: its actual extent
+        long real = BoundedIndices.real(c, yArg == 4 ? in(c, 3).getLong(0) : 0);
+        for (int j = 0; j < real; j++) {   // the rest stay zero (out is zeroed)
             long v = it.getLong(idx, j);
             long at = v < 0 ? v + range : v;
             if (at < 0 || at >= range)
@@ -336,14 +341,6 @@ final class SimKernels {
             }
         }
         store(c, yArg, y);
-    }
-
-    /**
-     * The extent an index into a bounded axis is checked against ({@link Kernels#GATHER}, {@link Kernels#GATHER_ND}):
-     * the runtime {@code extent} within [0, bound], but at least 1, so that the tail's zero indices read row 0 of the bound.
-     */
-    static long actualExtent(long extent, long bound) {
-        return Math.max(1, Math.min(Math.max(extent, 0), bound));
     }
 
     // ---- data movement ----

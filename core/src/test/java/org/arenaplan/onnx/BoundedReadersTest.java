@@ -386,6 +386,92 @@ class BoundedReadersTest {
     }
 
     /**
+     * Gather and GatherND of data bounded along the gathered axis (u = Compress(x, k > 0)) by indices known
+     * before the run: every index is real, so ONNX Runtime checks each against the actual extent, and so
+     * does every mode here, before the launch (index 0 or -1 of an empty u, index 2 or -3 of two kept),
+     * naming the node, the index and the actual extent; some and all kept agree. Before, an index into an
+     * empty u was checked against at least 1 (the padding's rule) and read the bound's zeros with exit 0.
+     * (ONNX Runtime 1.22's Java build crashes the JVM on GatherND of an empty u, so that case is not run there;
+     * ONNX Runtime 1.30 in Python fails it: "invalid index found, index = 0".)
+     */
+    @Test
+    void aGatherOfBoundedDataByIndicesKnownBeforeTheRunStopsWhereAnIndexPassesTheActualExtent() throws Exception {
+        java.util.function.Function<long[], TinyOnnx> gathers = at -> compressed().ints("at", at)
+                .node("us", "Unsqueeze", List.of("at", "ax1"), List.of("at2"))
+                .node("g", "Gather", List.of("u", "at"), List.of("y"), "axis", 0L)
+                .node("gn", "GatherND", List.of("u", "at2"), List.of("ynd"))
+                .outputOfType(OnnxDTypes.FLOAT, "y").outputOfType(OnnxDTypes.FLOAT, "ynd");
+        java.util.function.Function<long[], TinyOnnx> g = at -> compressed().ints("at", at)
+                .node("g", "Gather", List.of("u", "at"), List.of("y"), "axis", 0L).outputOfType(OnnxDTypes.FLOAT, "y");
+        java.util.function.Function<long[], TinyOnnx> nd = at -> compressed().ints("at", at)
+                .node("us", "Unsqueeze", List.of("at", "ax1"), List.of("at2"))
+                .node("gn", "GatherND", List.of("u", "at2"), List.of("ynd")).outputOfType(OnnxDTypes.FLOAT, "ynd");
+        TensorValue x = TensorValue.ofFloats(new long[]{6}, 1, 2, 3, 4, 5, 6);
+        TensorValue none = TensorValue.ofFloats(new long[]{6}, new float[6]), two = TensorValue.ofFloats(new long[]{6}, 0, 1, 0, 0, 1, 0);
+        TensorValue all = TensorValue.ofFloats(new long[]{6}, 1, 1, 1, 1, 1, 1);
+        assertThat(agreeInEveryMode(gathers.apply(new long[]{1, -2}), feed("x", x, "k", two)).get("y").floats()).containsExactly(5, 2);
+        assertThat(agreeInEveryMode(gathers.apply(new long[]{5, -6, 0}), feed("x", x, "k", all)).get("ynd").floats()).containsExactly(6, 1, 1);
+        String[] ortSays = {"indices element out of data bounds, idx=", "invalid index found, index = "};
+        for (long[] at : new long[][]{{0}, {-1}, {2}, {0, -3}})
+            for (TensorValue k : new TensorValue[]{none, two}) {
+                long bad = k == none ? at[0] : at[at.length - 1], actual = k == none ? 0 : 2;
+                if (bad >= -actual && bad < actual) continue;
+                Map<String, TensorValue> in = feed("x", x, "k", k);
+                int element = k == none ? 0 : at.length - 1;
+                assertThatThrownBy(() -> OrtOracle.run(g.apply(at).bytes(), in)).hasMessageContaining(ortSays[0] + bad);
+                stopsInEveryMode(g.apply(at), in, "'g': Gather: index " + bad + " (element " + element + " of its indices) is outside the " + actual
+                        + " slices its data holds along the gathered axis in this run (the runtime extent of its bounded data); ONNX Gather takes indices in [-s, s - 1] for an axis of s");
+                if (actual > 0) assertThatThrownBy(() -> OrtOracle.run(nd.apply(at).bytes(), in)).hasMessageContaining(ortSays[1] + bad);   // empty data: see above
+                stopsInEveryMode(nd.apply(at), in, "'gn': GatherND: index " + bad + " (element " + element + " of its indices) is outside the " + actual
+                        + " slices its data holds along axis 0 in this run (the runtime extent of its bounded data); ONNX GatherND takes indices in [-s, s - 1] for an axis of s");
+            }
+    }
+
+    /**
+     * Gather and GatherND of data bounded along the gathered axis (u = Compress(x, k > 0)) by bounded indices
+     * (the positions of m's non-zero elements): their real indices are checked against u's actual extent,
+     * as ONNX Runtime checks them, their padding (the tail's zeros) not; m selecting nothing runs (empty
+     * outputs) whatever u keeps, m selecting position 0 or 5 where u keeps nothing, or 5 where it keeps two,
+     * stops every mode before the launch. Before, a real index 0 into an empty u read the bound's zeros with exit 0.
+     * (GatherND of an empty u is not run in ONNX Runtime 1.22's Java build, which crashes the JVM on it; 1.30 in
+     * Python fails it: "invalid index found, index = 0".)
+     */
+    @Test
+    void aGatherOfBoundedDataByBoundedIndicesChecksTheRealIndicesOnly() throws Exception {
+        TinyOnnx m = compressed().input("m", 6L).ints("ax0", 0)
+                .node("nz", "NonZero", List.of("m"), List.of("nzi"))
+                .node("sq", "Squeeze", List.of("nzi", "ax0"), List.of("at"))
+                .node("g", "Gather", List.of("u", "at"), List.of("y"), "axis", 0L)
+                .node("tr", "Transpose", List.of("nzi"), List.of("at2"), "perm", new long[]{1, 0})
+                .node("gn", "GatherND", List.of("u", "at2"), List.of("ynd"))
+                .outputOfType(OnnxDTypes.FLOAT, "y").outputOfType(OnnxDTypes.FLOAT, "ynd");
+        TinyOnnx g = compressed().input("m", 6L).ints("ax0", 0)
+                .node("nz", "NonZero", List.of("m"), List.of("nzi"))
+                .node("sq", "Squeeze", List.of("nzi", "ax0"), List.of("at"))
+                .node("g", "Gather", List.of("u", "at"), List.of("y"), "axis", 0L).outputOfType(OnnxDTypes.FLOAT, "y");
+        TinyOnnx nd = compressed().input("m", 6L)
+                .node("nz", "NonZero", List.of("m"), List.of("nzi"))
+                .node("tr", "Transpose", List.of("nzi"), List.of("at2"), "perm", new long[]{1, 0})
+                .node("gn", "GatherND", List.of("u", "at2"), List.of("ynd")).outputOfType(OnnxDTypes.FLOAT, "ynd");
+        TensorValue x = TensorValue.ofFloats(new long[]{6}, 1, 2, 3, 4, 5, 6), nothing = TensorValue.ofFloats(new long[]{6}, new float[6]);
+        TensorValue two = TensorValue.ofFloats(new long[]{6}, 0, 1, 0, 0, 1, 0), all = TensorValue.ofFloats(new long[]{6}, 1, 1, 1, 1, 1, 1);
+        TensorValue first = TensorValue.ofFloats(new long[]{6}, 1, 0, 0, 0, 0, 0), last = TensorValue.ofFloats(new long[]{6}, 0, 0, 0, 0, 0, 1);
+        for (TensorValue k : new TensorValue[]{nothing, two, all}) assertThat(agreeInEveryMode(m, feed("x", x, "k", k, "m", nothing)).get("y").shape()).containsExactly(0);
+        assertThat(agreeInEveryMode(m, feed("x", x, "k", two, "m", TensorValue.ofFloats(new long[]{6}, 1, 1, 0, 0, 0, 0))).get("ynd").floats()).containsExactly(2, 5);
+        assertThat(agreeInEveryMode(m, feed("x", x, "k", all, "m", last)).get("y").floats()).containsExactly(6);
+        for (TensorValue[] km : new TensorValue[][]{{nothing, first}, {nothing, last}, {two, last}}) {
+            Map<String, TensorValue> in = feed("x", x, "k", km[0], "m", km[1]);
+            long bad = km[1] == first ? 0 : 5, actual = km[0] == two ? 2 : 0;
+            assertThatThrownBy(() -> OrtOracle.run(g.bytes(), in)).hasMessageContaining("indices element out of data bounds, idx=" + bad);
+            stopsInEveryMode(g, in, "'g': Gather: index " + bad + " (element 0 of its indices) is outside the " + actual
+                    + " slices its data holds along the gathered axis in this run (the runtime extent of its bounded data); ONNX Gather takes indices in [-s, s - 1] for an axis of s");
+            if (actual > 0) assertThatThrownBy(() -> OrtOracle.run(nd.bytes(), in)).hasMessageContaining("invalid index found, index = " + bad);   // empty data: see above
+            stopsInEveryMode(nd, in, "'gn': GatherND: index " + bad + " (element 0 of its indices) is outside the " + actual
+                    + " slices its data holds along axis 0 in this run (the runtime extent of its bounded data); ONNX GatherND takes indices in [-s, s - 1] for an axis of s");
+        }
+    }
+
+    /**
      * One expert of HF's mixture-of-experts layers ({@code SwitchTransformersExperts}) as the
      * TorchScript exporter writes it (opset 17): {@code idx, top_x = torch.where(mask)} (NonZero,
      * Transpose, Split along axis 1, Squeeze), the selected states through the expert's linear layer

@@ -83,7 +83,8 @@ final class CudaKernelTable {
             Map.entry(Kernels.COPY, new Spec(2, -1, i -> i[0])),
             Map.entry(Kernels.CONCAT_SLICE, new Spec(2, -1, i -> i[0] * i[1])),
             Map.entry(Kernels.CAST, new Spec(2, -1, i -> i[0])),
-            Map.entry(Kernels.GATHER, new Spec(4, 2, i -> i[0] * i[3] * i[2])),              // extent optional: data bounded along the axis
+            // data, indices, (extent, with per in ints: data bounded along the axis), (indicesExtent, per >= 1: the indices bounded too), y
+            Map.entry(Kernels.GATHER, new Spec(5, -1, i -> i[0] * i[3] * i[2], i -> boundedIndexSlots(i, 6))),
             Map.entry(Kernels.WHERE, new Spec(4, -1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.COMPARE, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
             Map.entry(Kernels.QUANTIZE, new Spec(4, 2, i -> i[0] * i[1] * i[2])),
@@ -94,7 +95,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.TRILU, new Spec(2, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.GATHER_ELEMENTS, new Spec(3, -1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.SCATTER_ELEMENTS, new Spec(5, 3, i -> 1)),     // serial: updates in order; extent optional: indices and updates bounded
-            Map.entry(Kernels.GATHER_ND, new Spec(4, 2, i -> i[0] * i[1] * i[3])),           // extent optional: data bounded along axis 0
+            Map.entry(Kernels.GATHER_ND, new Spec(5, -1, i -> i[0] * i[1] * i[3], i -> boundedIndexSlots(i, 6 + (int) i[2]))),   // as gather's, per at 6 + k
             Map.entry(Kernels.SCATTER_ND, new Spec(4, -1, i -> 1)),          // serial: updates in order
             Map.entry(Kernels.TENSOR_SCATTER, new Spec(4, 2, i -> i[0] * i[1] * i[4])),   // a lane per (batch, pre, inner); writeIndices optional
             Map.entry(Kernels.ONEHOT, new Spec(3, -1, i -> i[0] * i[1] * i[2])),
@@ -288,6 +289,15 @@ final class CudaKernelTable {
     }
 
     /** The pointer slot that call pointer {@code i} fills (skipping the optional slots the call leaves out). */
+    /**
+     * The slots a gather or gather_nd call fills ({@link Kernels#GATHER}, {@link Kernels#GATHER_ND}: data, indices,
+     * extent, indicesExtent, y): extent where its ints hold per (int {@code perAt}), indicesExtent where per is at least 1.
+     */
+    private static long boundedIndexSlots(long[] ints, int perAt) {
+        boolean data = ints.length > perAt;
+        return 0b10011 | (data ? 0b100 : 0) | (data && ints[perAt] > 0 ? 0b1000 : 0);
+    }
+
     static int slotOf(Spec s, long[] ints, int callPointers, int i) {
         if (s.present() != null) {
             long mask = s.present().applyAsLong(ints);

@@ -1492,11 +1492,16 @@ class KernelEmulationTest {
             for (DType it : new DType[] {DType.I64, DType.I32}) {
                 c.add(new Case(Kernels.GATHER, List.of(data, TensorValue.ofLongs(it, null, 4, -1, 0, -5, 2)), t, 30,
                         new long[] {2, 5, 3, 5, t.bytes(), it.onnxCode()}, new double[0], 0));
-                // data [10, 3] bounded along axis 0 with runtime extent 4 (then 0: index 0 reads the bound's row 0): -1 is row 3
-                c.add(new Case(Kernels.GATHER, List.of(data, TensorValue.ofLongs(it, null, 3, -1, 0, -4, 2), TensorValue.ofLongs(DType.I64, null, 4)), t, 15,
-                        new long[] {1, 10, 3, 5, t.bytes(), it.onnxCode()}, new double[0], 0));
-                c.add(new Case(Kernels.GATHER, List.of(data, TensorValue.ofLongs(it, null, 0, 0), TensorValue.ofLongs(DType.I64, null, 0)), t, 6,
-                        new long[] {1, 10, 3, 2, t.bytes(), it.onnxCode()}, new double[0], 0));
+                // data [10, 3] bounded along axis 0 with runtime extent 4, by indices known before the run: -1 is row 3
+                TensorValue four = TensorValue.ofLongs(DType.I64, null, 4), zero = TensorValue.ofLongs(DType.I64, null, 0);
+                c.add(new Case(Kernels.GATHER, List.of(data, TensorValue.ofLongs(it, null, 3, -1, 0, -4, 2), four), t, 15,
+                        new long[] {1, 10, 3, 5, t.bytes(), it.onnxCode(), 0}, new double[0], 0));
+                // by bounded indices [3, 2] (per 2) with runtime extent 2: four real indices, the rows of the last two (padding) zeros;
+                // with extents 0 and 0 (nothing kept, nothing selected): every row padding, zeros
+                c.add(new Case(Kernels.GATHER, List.of(data, TensorValue.ofLongs(it, null, 3, -1, 2, -4, 0, 0), four, TensorValue.ofLongs(DType.I64, null, 2)), t, 18,
+                        new long[] {1, 10, 3, 6, t.bytes(), it.onnxCode(), 2}, new double[0], 0));
+                c.add(new Case(Kernels.GATHER, List.of(data, TensorValue.ofLongs(it, null, 0, 0), zero, zero), t, 6,
+                        new long[] {1, 10, 3, 2, t.bytes(), it.onnxCode(), 1}, new double[0], 0));
             }
         }
         // out [3, 4] = cond [3, 1] ? x [1, 4] : y [3, 4].
@@ -1590,8 +1595,12 @@ class KernelEmulationTest {
                 c.add(new Case(Kernels.GATHER_ND, List.of(longsOrFloats(t, 24), TensorValue.ofLongs(it, null, 2, -1, 0, 1)), t, 4,
                         new long[] {1, 2, 2, 2, 3, 4, t.bytes(), it.onnxCode()}, new double[0], 0));
                 // the same data bounded along axis 0 with runtime extent 2: -1 is row 1, not row 2
-                c.add(new Case(Kernels.GATHER_ND, List.of(longsOrFloats(t, 24), TensorValue.ofLongs(it, null, 1, -1, 0, 1), TensorValue.ofLongs(DType.I64, null, 2)), t, 4,
-                        new long[] {1, 2, 2, 2, 3, 4, t.bytes(), it.onnxCode()}, new double[0], 0));
+                TensorValue two = TensorValue.ofLongs(DType.I64, null, 2);
+                c.add(new Case(Kernels.GATHER_ND, List.of(longsOrFloats(t, 24), TensorValue.ofLongs(it, null, 1, -1, 0, 1), two), t, 4,
+                        new long[] {1, 2, 2, 2, 3, 4, t.bytes(), it.onnxCode(), 0}, new double[0], 0));
+                // by bounded tuples (one per step) with runtime extent 1: the second tuple is padding, its slice zeros
+                c.add(new Case(Kernels.GATHER_ND, List.of(longsOrFloats(t, 24), TensorValue.ofLongs(it, null, -2, 3, 0, 0), two, TensorValue.ofLongs(DType.I64, null, 1)), t, 4,
+                        new long[] {1, 2, 2, 2, 3, 4, t.bytes(), it.onnxCode(), 1}, new double[0], 0));
                 // data [4, 3], indices [3, 1] with a duplicate, updates [3, 3]
                 for (int red = 0; red < 5; red++)
                     c.add(new Case(Kernels.SCATTER_ND, List.of(longsOrFloats(t, 12), TensorValue.ofLongs(it, null, 1, -1, 1), longsOrFloats(t, 9)), t, 12,
