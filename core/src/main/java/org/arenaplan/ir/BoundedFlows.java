@@ -306,10 +306,18 @@ public final class BoundedFlows {
      * ({@code device.Kernels#CHECK_EXTENT}), as ONNX Runtime fails it; in any other run the input is
      * whole, its layout the bound's, and every part is known before the run (HF's mixture-of-experts
      * layers: {@code for expert_idx in expert_hit}, traced over the experts hit, exports one part each).
+     * A split along the bounded axis without ONNX's {@code split} ({@code even}: equal parts, or
+     * Split-18's {@code num_outputs}) is refused: ONNX derives the parts from the actual extent (ONNX
+     * Runtime splits n rows into n / k each, or ceil(n / k) and the rest), so each part would need a
+     * runtime extent of its own, which no kernel computes.
      */
     public static int[] split(OpAttrs a, long[][] in, int[] axes, long[][] out) {
         long[] x = in[0];
         int b = axes[0], axis = (int) Math.floorMod(a.integer("axis"), x.length);
+        if (axis == b && a.integer("even") == 1)
+            throw new GraphException("it splits the bounded axis " + b + " of " + Arrays.toString(x) + " into " + out.length + " parts without 'split', which ONNX derives "
+                    + "from the actual extent, known only after the run (ONNX Runtime splits n rows into n / " + out.length + " each, or ceil(n / " + out.length
+                    + ") and the rest with num_outputs), so each part would need a runtime extent of its own");
         int[] r = new int[out.length];
         Arrays.fill(r, axis == b ? -1 : b);
         if (axis != b && product(x, 0, b) != 1)

@@ -56,7 +56,8 @@ final class LayoutOps implements OpFamily {
                         .kernels(Kernels.TRANSPOSE, Kernels.TRANSPOSE_BOUNDED).carries(BoundedFlows::transpose).flops(OpSpec.NO_ARITHMETIC)
                         .doc("perm defaults to the reversed axes; a bounded input (NonZero's [rank, n]) by transpose_bounded, which reads its count")
                         .lower((op, l) -> List.of(transpose(op, l))).gradient(LayoutOps::transposeGradient).onnx(LayoutOps::importTranspose).build(),
-                OpDefinition.op(OpKinds.SPLIT, 1, 1).outputs(1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0), AttrSpec.ints("split", 0, Long.MAX_VALUE, "equal parts"))
+                OpDefinition.op(OpKinds.SPLIT, 1, 1).outputs(1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0), AttrSpec.ints("split", 0, Long.MAX_VALUE, "equal parts"),
+                                AttrSpec.flag("even"))   // 1: imported without ONNX's split (equal parts, or num_outputs'), the parts derived from the extent (ir.BoundedFlows#split)
                         .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(Kernels.TRANSPOSE, Kernels.CHECK_EXTENT).carries(BoundedFlows::split)
                         .doc("one strided copy per output; outputs may be views of the input where every extent before axis is 1")
                         .lower(LayoutOps::split).onnx(LayoutOps::importSplit, "num_outputs").build(),
@@ -211,6 +212,7 @@ final class LayoutOps implements OpFamily {
         List<String> names = n.node().outputs();
         n.require(n.opset() < 13 || !n.hasAttr("split"), "attribute 'split' is input #1 from opset 13");
         long[] parts = n.opset() >= 13 ? (n.hasInput(1) ? n.constantInts(1, "split") : null) : n.ints("split", null);
+        boolean derived = parts == null;
         n.require(n.opset() >= 18 || !n.hasAttr("num_outputs"), "attribute 'num_outputs' needs opset 18");
         if (parts == null && n.hasAttr("num_outputs")) {
             // opset 18: ceil(extent / num_outputs) each, the last one smaller when it does not divide
@@ -241,6 +243,7 @@ final class LayoutOps implements OpFamily {
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("axis", (long) axis);
         attrs.put("split", parts);
+        if (derived) attrs.put("even", 1L);
         return new Lowered(OpKinds.SPLIT, List.of(x.name()), outputs, attrs, false, List.of());
     }
 

@@ -472,6 +472,32 @@ class BoundedReadersTest {
     }
 
     /**
+     * Split along the bounded axis without 'split' (opset 13's equal parts, opset 18's num_outputs) of u =
+     * Compress(x, k > 0): ONNX Runtime splits the actual extent (4 kept into [2, 2]; 3 kept with num_outputs 2
+     * into [2, 1]), so each part would need a runtime extent of its own; refused when the graph is built, in one
+     * line naming the op and why. Before, it was imported as fixed parts of the bound, and every run that kept
+     * fewer than all stopped ("its parts sum to 6, but its input holds 4 along the split axis in this run").
+     */
+    @Test
+    void anEvenSplitOfTheBoundedAxisIsRefusedWhenTheGraphIsBuilt() throws Exception {
+        TensorValue x = TensorValue.ofFloats(new long[]{6}, 1, 2, 3, 4, 5, 6);
+        for (long opset : new long[]{13, 18}) {
+            TinyOnnx m = new TinyOnnx().opset(opset).input("x", 6L).input("k", 6L).floats("z", 0f)
+                    .node("gt", "Greater", List.of("k", "z"), List.of("keep"))
+                    .node("c", "Compress", List.of("x", "keep"), List.of("u"), "axis", 0L)
+                    .node("sp", "Split", List.of("u"), List.of("a", "b"), opset >= 18 ? new Object[]{"axis", 0L, "num_outputs", 2L} : new Object[]{"axis", 0L})
+                    .outputOfType(OnnxDTypes.FLOAT, "a").outputOfType(OnnxDTypes.FLOAT, "b");
+            Map<String, TensorValue> ort = OrtOracle.run(m.bytes(), feed("x", x, "k", TensorValue.ofFloats(new long[]{6}, opset >= 18 ? new float[]{1, 0, 1, 1, 0, 0} : new float[]{1, 0, 1, 1, 0, 1})));
+            assertThat(ort.get("a").floats()).as("opset %d", opset).containsExactly(1, 3);
+            assertThat(ort.get("b").floats()).as("opset %d", opset).containsExactly(opset >= 18 ? new float[]{4} : new float[]{4, 6});
+            OnnxOpRuns.refused(dir, m, "op 'sp' (Split, position 2) reads 'u', a data-dependent output of op 'c' (Compress), whose shape is known only after its kernel runs; "
+                    + "Split reads it only where its kernels leave the result compact, and here it splits the bounded axis 0 of [6] into 2 parts without 'split', which ONNX "
+                    + "derives from the actual extent, known only after the run (ONNX Runtime splits n rows into n / 2 each, or ceil(n / 2) and the rest with num_outputs), "
+                    + "so each part would need a runtime extent of its own");
+        }
+    }
+
+    /**
      * One expert of HF's mixture-of-experts layers ({@code SwitchTransformersExperts}) as the
      * TorchScript exporter writes it (opset 17): {@code idx, top_x = torch.where(mask)} (NonZero,
      * Transpose, Split along axis 1, Squeeze), the selected states through the expert's linear layer
