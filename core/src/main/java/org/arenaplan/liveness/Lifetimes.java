@@ -285,7 +285,8 @@ public final class Lifetimes {
          * Why output {@code out} of the op at {@code p} may not take over the bytes of input
          * {@code in}; null when it may. The fold is legal only when nothing after this op reads
          * the storage (through any member), the caller does not own it, the op reads it through
-         * no other member, and every earlier reader has completed before this op starts.
+         * no other member, no other output of the op already took it, and every earlier reader
+         * has completed before this op starts.
          */
         /** A member whose bytes an in-place write may never take: a caller-owned (not donated) graph input, or a graph output. */
         private boolean isGuarded(int m) {
@@ -295,7 +296,7 @@ public final class Lifetimes {
 
         /**
          * Why {@code op} at position {@code p} may not write {@code out} over {@code in}'s storage,
-         * or null. O(members of out's storage + the op's inputs), plus a scan of in's storage only
+         * or null. O(members of out's storage + the op's inputs and outputs), plus a scan of in's storage only
          * to name the member when refusing for a later read; O(members of in's storage) per
          * reader check on several streams ({@code order} other than the schedule).
          */
@@ -320,6 +321,11 @@ public final class Lifetimes {
                 int other = id.get(op.inputs().get(j));
                 if (other != in && storageRoot[other] == s && op.readsAtRuntime(j))
                     return "the op also reads '" + names[other] + "' from the same storage";
+            }
+            for (int k = 0; k < op.outputs().size(); k++) {   // an earlier grant of this op: its outputs would share bytes
+                int sibling = id.get(op.outputs().get(k));
+                if (sibling != out && op.writesAtRuntime(k) && storageRoot[sibling] == s)
+                    return "output '" + names[sibling] + "' of this op already overwrites that storage in place (two outputs of one op cannot share bytes)";
             }
             if (latestRead[s] > p) {   // then name the first member read later (a scan only when refusing)
                 for (int m : membersOf.get(s)) {

@@ -1,5 +1,6 @@
 package org.arenaplan.ops;
 
+import org.arenaplan.device.KernelArg;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.exec.OpLowering;
@@ -108,7 +109,13 @@ final class LayoutOps implements OpFamily {
             String x = op.inputs().get(j);
             long xInner = l.elements(x) / Math.max(1, outer);
             if (op.readsAtRuntime(j)) {
-                calls.add(l.call(op, Kernels.CONCAT_SLICE, List.of(l.read(x), l.write(y)), new long[]{outer, xInner, yInner, offset, l.sameType(op, x, y).bytes()}));
+                // With one outer row (always so when inputs are member slices) the call writes one
+                // contiguous run of y: declared as exactly those bytes, so the member slices their
+                // producers wrote keep their writes (the simulator's version stamps follow the
+                // declared range). Otherwise it writes strided rows across y.
+                KernelArg dst = outer == 1 ? l.writeAt(y, offset, xInner) : l.write(y);
+                calls.add(l.call(op, Kernels.CONCAT_SLICE, List.of(l.read(x), dst),
+                        new long[]{outer, xInner, yInner, outer == 1 ? 0 : offset, l.sameType(op, x, y).bytes()}));
             }
             offset += xInner;
         }

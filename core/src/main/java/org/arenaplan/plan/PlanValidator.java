@@ -27,7 +27,8 @@ import java.util.TreeMap;
  *       on the byte range it covers; every runtime read must find only bytes written by the
  *       tensor it reads or by a tensor that is declared to share its data (a view, a base, a
  *       member slice), or by an in-place output of the same op over exactly that input, where
- *       the op's kernels run in place over it ({@link OpChecks#inPlaceRefusal}). At the
+ *       the op's kernels run in place over it ({@link OpChecks#inPlaceRefusal}); the outputs one
+ *       op computes share no byte. At the
  *       end, graph outputs, the runtime extents of bounded ones ({@code ir.OpSpec.BoundedRule}, read
  *       too by each op that carries a bounded tensor, {@code ir.OpSpec.BoundedFlow}, where it must hold its count)
  *       and caller-owned inputs must still hold their own bytes. Each
@@ -97,6 +98,7 @@ public final class PlanValidator {
                     if (op.readsAtRuntime(j) && plan.inArena(t)) checkRead(p, op, j, t);
                 }
                 checkExtentReads(p, op);
+                checkOutputsApart(p, op);
                 for (int k = 0; k < op.outputs().size(); k++) {
                     String o = op.outputs().get(k);
                     if (!op.writesAtRuntime(k) || !plan.inArena(o)) continue;
@@ -147,6 +149,25 @@ public final class PlanValidator {
                 out.add(new Violation(Violation.Kind.VIEW_OUTSIDE_BASE, List.of(child, base), g.producerPosition(child),
                         plan.inArena(child) ? addr(child) : -1, plan.inArena(child) ? end(child) : -1,
                         what + " '" + child + "' of '" + base + "' (op '" + op.name() + "', declared offset " + offset + ") is " + where));
+            }
+        }
+
+        /**
+         * The outputs an op computes are written at once, so no two may share a byte (the replay
+         * writes them one after the other and would let the later one hide the earlier).
+         * O(outputs^2) per op.
+         */
+        private void checkOutputsApart(int p, Op op) {
+            for (int k = 0; k < op.outputs().size(); k++) {
+                String a = op.outputs().get(k);
+                if (!op.writesAtRuntime(k) || !plan.inArena(a)) continue;
+                for (int m = k + 1; m < op.outputs().size(); m++) {
+                    String b = op.outputs().get(m);
+                    if (!op.writesAtRuntime(m) || !plan.inArena(b) || a.equals(b)) continue;
+                    long from = Math.max(addr(a), addr(b)), to = Math.min(end(a), end(b));
+                    if (from < to) out.add(new Violation(Violation.Kind.OUTPUTS_SHARE_BYTES, List.of(a, b), p, from, to,
+                            "op '" + op.name() + "' at position " + p + " writes outputs '" + a + "' and '" + b + "' over the same bytes [" + from + ", " + to + ")"));
+                }
             }
         }
 
@@ -222,14 +243,14 @@ public final class PlanValidator {
                     out.add(new Violation(Violation.Kind.ILLEGAL_IN_PLACE, List.of(t, by), p, r[0], r[1],
                             "op '" + op.name() + "' at position " + p + " writes '" + by + "' over bytes [" + r[0] + ", " + r[1] + ") of '" + t
                                     + "', which it also reads, " + (kernel != null ? "but " + kernel : "without an in-place declaration for that input")));
-                } else if (declaresInPlaceOver(g.ops().get(q), by, t)) {
+                } else if (q >= 0 && declaresInPlaceOver(g.ops().get(q), by, t)) {
                     out.add(new Violation(Violation.Kind.ILLEGAL_IN_PLACE, List.of(t, by), p, r[0], r[1],
                             "'" + by + "' was written in place over '" + t + "' by op '" + g.ops().get(q).name() + "' at position " + q
                                     + ", but op '" + op.name() + "' reads '" + t + "' later, at position " + p));
                 } else {
                     out.add(new Violation(Violation.Kind.CLOBBERED_READ, List.of(t, by), p, r[0], r[1],
-                            "op '" + op.name() + "' at position " + p + " reads '" + t + "' but bytes [" + r[0] + ", " + r[1] + ") were overwritten by '"
-                                    + by + "' (op '" + g.ops().get(q).name() + "' at position " + q + "): the two conflict and share bytes"));
+                            "op '" + op.name() + "' at position " + p + " reads '" + t + "' but bytes [" + r[0] + ", " + r[1] + ") were overwritten by "
+                                    + writer(by) + ": the two conflict and share bytes"));
                 }
             }
         }
@@ -283,7 +304,7 @@ public final class PlanValidator {
                     long[] r = overlapRange(e, by);
                     out.add(new Violation(Violation.Kind.CLOBBERED_READ, List.of(e, by), p, r[0], r[1],
                             "op '" + op.name() + "' at position " + p + " reads runtime extent '" + e + "' (to zero the tail of '" + o + "') from bytes [" + r[0] + ", " + r[1]
-                                    + ") that '" + by + "' (op '" + g.ops().get(g.producerPosition(by)).name() + "' at position " + g.producerPosition(by) + ") overwrote"));
+                                    + ") that " + writer(by) + " overwrote"));
                 }
             }
         }
@@ -297,11 +318,19 @@ public final class PlanValidator {
             for (long w : foreignWriters(t)) {
                 if (w < 0) continue;
                 String by = names[(int) w];
-                int q = g.producerPosition(by);
                 long[] r = overlapRange(t, by);
-                out.add(new Violation(kind, List.of(t, by), q, r[0], r[1],
-                        role + " '" + t + "'" + note + " was overwritten at bytes [" + r[0] + ", " + r[1] + ") by '" + by + "' (op '" + g.ops().get(q).name() + "' at position " + q + ")"));
+                out.add(new Violation(kind, List.of(t, by), Math.max(0, g.producerPosition(by)), r[0], r[1],
+                        role + " '" + t + "'" + note + " was overwritten at bytes [" + r[0] + ", " + r[1] + ") by " + writer(by)));
             }
+        }
+
+        /**
+         * "'T' (op 'O' at position Q)", or for a graph input, which no op writes, "'T' (graph input,
+         * uploaded before the first op)": two inputs on shared bytes make one the other's writer.
+         */
+        private String writer(String by) {
+            int q = g.producerPosition(by);
+            return "'" + by + "' (" + (q < 0 ? "graph input, uploaded before the first op" : "op '" + g.ops().get(q).name() + "' at position " + q) + ")";
         }
     }
 }

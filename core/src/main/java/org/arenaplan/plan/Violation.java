@@ -29,6 +29,8 @@ public record Violation(Kind kind, List<String> subjects, long position, long fr
         VIEW_OUTSIDE_BASE,
         /** An output was written over an input without a legal in-place declaration, or one the op's kernels cannot honour. */
         ILLEGAL_IN_PLACE,
+        /** Two outputs that one op computes share bytes: the op writes both at once, so neither holds its own value. */
+        OUTPUTS_SHARE_BYTES,
         /** A view declared on an op that computes its output, or not where the op's view rule puts it (op registry). */
         ILLEGAL_VIEW,
         /** Member slices that are not exactly where the op writes its inputs (op registry): a non-leading axis, overlaps, gaps. */

@@ -26,8 +26,9 @@ import java.util.Set;
  * writes a non-view member; caller-owned inputs and graph outputs to the end; a donated input
  * never read only while the first op runs. An in-place hint folds the output's group into the
  * input's storage under {@code Lifetimes}'s refusal rules (weight, view or member-slice output,
- * larger output, caller-owned or output storage, another member read by the same op, a reader
- * still to come). The tests check, over thousands of orders, that the peak it computes equals
+ * larger output, caller-owned or output storage, another member read by the same op, another
+ * output of the same op folded there already, a reader still to come). The tests check, over
+ * thousands of orders, that the peak it computes equals
  * {@code Lifetimes}'s lower bound of the reordered graph; planned figures always come from
  * {@code Lifetimes} itself.
  *
@@ -67,7 +68,7 @@ final class LiveModel {
     private static final int UF = 0, REM_READS = 1, REM_ENDS = 2, PINNED = 3, STARTED = 4, FOLDED = 5;
 
     /** One in-place request: output group over the storage of input tensor {@code inTensor}. */
-    private record Hint(int id, int outGroup, int inGroup, boolean staticOk, int[] otherReadGroups) { }
+    private record Hint(int id, int outGroup, int inGroup, boolean staticOk, int[] otherReadGroups, int[] siblingGroups) { }
 
     LiveModel(Graph g, long alignment) {
         this.ops = g.opCount();
@@ -123,7 +124,12 @@ final class LiveModel {
                     Integer s = l.storageOf(t);
                     if (!t.equals(in) && s != null && op.readsAtRuntime(j)) others.add(s);
                 }
-                hs.add(new Hint(hintIds++, ok ? outGroup : -1, ok ? inGroup : -1, ok, toArray(others)));
+                Set<Integer> siblings = new LinkedHashSet<>();   // the op's other computed outputs: one folded in already refuses this one
+                for (int k = 0; k < op.outputs().size(); k++) {
+                    Integer s = l.storageOf(op.outputs().get(k));
+                    if (k != h.output() && s != null && op.writesAtRuntime(k)) siblings.add(s);
+                }
+                hs.add(new Hint(hintIds++, ok ? outGroup : -1, ok ? inGroup : -1, ok, toArray(others), toArray(siblings)));
             }
             hints[v] = hs.toArray(new Hint[0]);
         }
@@ -193,6 +199,7 @@ final class LiveModel {
             if (pinned[ri] || remReads[ri] > 0) continue;
             boolean shared = false;
             for (int o : h.otherReadGroups) if (find(o) == ri) shared = true;
+            for (int o : h.siblingGroups) if (find(o) == ri) shared = true;
             if (shared) continue;
             int ro = find(h.outGroup);
             if (ro == ri) continue;

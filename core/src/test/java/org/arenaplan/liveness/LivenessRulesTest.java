@@ -154,6 +154,29 @@ class LivenessRulesTest {
     }
 
     /**
+     * Two outputs of one op, each hinted in place over the same input: the first grant puts that
+     * output in the input's storage, so the second would give both outputs the same bytes, which
+     * the op writes at once. Found by the breakstreams differential run (an opaque kind with two
+     * outputs, the first never read): both were granted, and the later reader of the second read
+     * bytes the first output's write could land on.
+     */
+    @Test
+    void twoOutputsOfOneOpNeverTakeTheSameInputInPlace() {
+        GraphBuilder g = new GraphBuilder();
+        g.tensor("x", MiB).tensor("a", MiB).tensor("o1", MiB).tensor("o2", MiB).tensor("y", MiB);
+        g.input("x");
+        g.op("make_a", "K").in("x").out("a").add();
+        g.op("two", "custom.Two").in("a").out("o1", "o2").inPlace(0, 0).inPlace(1, 0).add();
+        g.op("late", "K").in("o2").out("y").add();
+        g.output("y");
+        Plan p = plan(g.build(), "greedy-size");
+        assertThat(p.lifetimes().storageOf("o1")).isEqualTo(p.lifetimes().storageOf("a"));
+        assertThat(shareBytes(p, "o1", "o2")).isFalse();
+        assertThat(p.refusals()).singleElement().satisfies(r -> assertThat(r.reason()).contains("output 'o1' of this op already overwrites"));
+        assertThat(PlanValidator.validate(p)).isEmpty();
+    }
+
+    /**
      * A reason a member brings into a storage when in-place folds it there holds for every later
      * grant over that storage: a graph output folded in, a later reader of a folded member (the
      * storage's guards and latest read are kept per storage as it folds, not rescanned).

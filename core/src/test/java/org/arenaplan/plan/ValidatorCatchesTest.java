@@ -106,6 +106,63 @@ class ValidatorCatchesTest {
                 .contains("'b' was written in place over 'a' by op 'relu'").contains("reads 'a' later");
     }
 
+    /**
+     * Both outputs of one op at the input's bytes, in one storage (as liveness made it before it
+     * refused a second in-place grant of one op over the same input; the wrong liveness here gets
+     * there through a view instead). The replay, writing the outputs one after the other, found
+     * nothing, and the placement check sees one storage: caught only once the replay checks that
+     * the outputs an op computes share no byte.
+     */
+    @Test
+    void outputsShareBytes() {
+        List<Violation> v = PlanValidator.validate(planWithLivenessOf(twoOutputs(false), twoOutputs(true)));
+        assertThat(kinds(v)).containsExactly(Violation.Kind.OUTPUTS_SHARE_BYTES);
+        assertThat(v.get(0).message()).contains("op 'two'").contains("outputs 'o1' and 'o2' over the same bytes");
+        assertThat(PlanValidator.validate(planWithLivenessOf(twoOutputs(false), twoOutputs(false)))).isEmpty();
+    }
+
+    /**
+     * a -> two -> (o1, o2), each output hinted in place over a; o2 read later. {@code wrong}: the
+     * same tensors where two writes only o1 in place over a and a storage-only op makes o2 a view
+     * of o1, so that a, o1 and o2 are one storage.
+     */
+    private static Graph twoOutputs(boolean wrong) {
+        GraphBuilder g = new GraphBuilder();
+        g.tensor("x", MiB).tensor("a", MiB).tensor("o1", MiB).tensor("o2", MiB).tensor("y", MiB);
+        g.input("x");
+        g.op("make_a", "K").in("x").out("a").add();
+        if (wrong) {
+            g.op("two", "custom.One").in("a").out("o1").inPlace(0, 0).add();
+            g.op("v", "custom.View").in("o1").out("o2").view().add();
+        } else {
+            g.op("two", "custom.Two").in("a").out("o1", "o2").inPlace(0, 0).inPlace(1, 0).add();
+        }
+        g.op("late", "K").in("o2").out("y").add();
+        g.output("y");
+        return g.build();
+    }
+
+    /**
+     * Two graph inputs placed on the same bytes: the later upload is the earlier input's writer,
+     * which no op produces. The replay looked up that writer's op and threw
+     * ArrayIndexOutOfBoundsException instead of reporting (found by the breakstreams address mutants).
+     */
+    @Test
+    void twoInputsOnTheSameBytesAreReportedNotThrown() {
+        GraphBuilder b = new GraphBuilder();
+        b.tensor("x", MiB).tensor("y", MiB).tensor("z", MiB);
+        b.input("x").input("y");
+        b.op("add", "Add").in("x", "y").out("z").add();
+        b.output("z");
+        Graph g = b.build();
+        Lifetimes l = Lifetimes.of(g);
+        Problem p = ArenaPlanner.problemOf(l, 256);
+        Placement s = new Placement(new long[l.storages().size()], MiB, "all at 0", false);
+        List<Violation> v = PlanValidator.validate(new Plan(g, l, p, s, ArenaPlanner.statsOf(l, p, s, 0)));
+        assertThat(kinds(v)).contains(Violation.Kind.OVERLAP, Violation.Kind.CLOBBERED_READ, Violation.Kind.ILLEGAL_DONATION);
+        assertThat(v).anySatisfy(x -> assertThat(x.message()).contains("reads 'x'").contains("overwritten by 'y' (graph input, uploaded before the first op)"));
+    }
+
     private static Graph relu(boolean donate, boolean output) {
         GraphBuilder g = new GraphBuilder();
         g.tensor("x", MiB).tensor("y", MiB).tensor("z", MiB);

@@ -51,6 +51,22 @@ class MemorySchedulerTest {
         assertThat(checked).isEqualTo(240 * 12);
     }
 
+    /**
+     * Two outputs of one op hinted in place over the same input: Lifetimes grants the first and
+     * refuses the second (the outputs would share bytes), and the model must replay that refusal
+     * too, or its peak drops below Lifetimes's lower bound.
+     */
+    @Test
+    void theModelRefusesASecondInPlaceGrantOfOneOpOverTheSameInput() {
+        org.arenaplan.ir.GraphBuilder b = new org.arenaplan.ir.GraphBuilder("two-outputs");
+        b.tensor("x", 1024).tensor("a", 1024).tensor("o1", 1024).tensor("o2", 1024).tensor("y", 256).input("x");
+        b.op("make_a", "K").in("x").out("a").add();
+        b.op("two", "custom.Two").in("a").out("o1", "o2").inPlace(0, 0).inPlace(1, 0).add();
+        b.op("late", "K").in("o2").out("y").add();
+        Graph g = b.output("y").build();
+        assertThat(new LiveModel(g, ALIGN).peakOf(Reorder.identity(g.opCount()))).isEqualTo(MemoryScheduler.lowerBound(g, ALIGN)).isEqualTo(3 * 1024);
+    }
+
     @Test
     void theExactSchedulerMatchesBruteForceOverEveryOrder() {
         int compared = 0, improved = 0;
