@@ -245,7 +245,8 @@ public final class GraphJson {
         List<String> in = texts(r, r.array(o, path, "inputs", false), path + ".inputs");
         List<String> out = texts(r, r.array(o, path, "outputs", false), path + ".outputs");
         long stream = r.optionalWhole(o, path, "stream", 0);
-        if (stream < 0 || stream > Integer.MAX_VALUE) throw r.fail(path + ".stream", "stream must be in [0, " + Integer.MAX_VALUE + "], found " + stream);
+        if (stream < 0 || stream > Op.MAX_STREAM) throw r.fail(path + ".stream", "stream must be in [0, " + Op.MAX_STREAM + "], found " + stream
+                + (stream == Integer.MAX_VALUE ? " (the copy stream takes the number after the last)" : ""));
         Map<String, Object> attrs = new LinkedHashMap<>();
         JsonNode a = o.get("attrs");
         if (a != null && !a.isNull()) {

@@ -19,6 +19,9 @@ import java.util.Objects;
 public record Op(String name, String kind, List<String> inputs, List<String> outputs, int stream,
                  Map<String, Object> attrs, List<View> views, List<Member> members, List<InPlace> inPlace) {
 
+    /** The highest stream an op may run on: the copy stream of {@code hb.CopyPlan} takes the number after the last. */
+    public static final int MAX_STREAM = Integer.MAX_VALUE - 1;
+
     /** Output {@code output} is a view of input {@code input}, starting {@code byteOffset} bytes into it. */
     public record View(int output, int input, long byteOffset) { }
 

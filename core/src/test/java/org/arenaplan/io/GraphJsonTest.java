@@ -226,6 +226,10 @@ class GraphJsonTest {
                 .hasMessage("g.json: op 'r' (Relu, position 0) reads unknown tensor 'z'");
         String badStream = json.replace("\"inputs\": [\"z\"]", "\"inputs\": [\"x\"], \"stream\": -1");
         assertThatThrownBy(() -> GraphJson.parse(badStream, "g.json")).hasMessageStartingWith("g.json: $.ops[0].stream: stream must be in");
+        // the copy stream takes the number after the last stream; Integer.MAX_VALUE + 1 would wrap to a negative stream
+        String lastInt = json.replace("\"inputs\": [\"z\"]", "\"inputs\": [\"x\"], \"stream\": 2147483647");
+        assertThatThrownBy(() -> GraphJson.parse(lastInt, "g.json")).hasMessage(
+                "g.json: $.ops[0].stream: stream must be in [0, 2147483646], found 2147483647 (the copy stream takes the number after the last)");
     }
 
     /** A weight w of type DT filled with FILL, cast to y. */
