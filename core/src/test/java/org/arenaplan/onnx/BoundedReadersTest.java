@@ -751,6 +751,13 @@ class BoundedReadersTest {
         OnnxOpRuns.refused(dir, base.get().node("nz2", "NonZero", List.of("k"), List.of("j")).node("tr2", "Transpose", List.of("j"), List.of("s"), "perm", new long[]{1, 0})
                         .node("gn", "GatherND", List.of("x", "s"), List.of("sel")).node("put", "ScatterND", List.of("x", "t", "sel"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y"),
                 "op 'put' (ScatterND, position 5) reads 't' and 'sel', bounded by the runtime extents of op 'nz' and op 'nz2', whose actual extents may differ");
+        OnnxOpRuns.refused(dir, base.get().ints("zero", 0).scalar("first", 0).node("nz2", "NonZero", List.of("k"), List.of("j"))
+                        .node("tr2", "Transpose", List.of("j"), List.of("s"), "perm", new long[]{1, 0}).node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
+                        .node("sh", "Shape", List.of("s"), List.of("ss")).node("g", "Gather", List.of("ss", "first"), List.of("n"), "axis", 0L)
+                        .node("un", "Unsqueeze", List.of("n", "zero"), List.of("end")).node("sl", "Slice", List.of("sel", "zero", "end", "zero"), List.of("y"))
+                        .outputOfType(OnnxDTypes.FLOAT, "y"),
+                "node 'sl' (Slice) ends axis 0 of 'sel' with it, which the importer reads only where axis 0 of 's' and axis 0 of 'sel' are bounded by one runtime extent, "
+                        + "and here they are bounded by two extents, whose actual counts may differ");
     }
 
     /** Dropout-12's mask is made at import as a constant of its input's shape: for a bounded input, the upper bound's, where ONNX gives the actual one (was a [6] mask for [n] rows). */
