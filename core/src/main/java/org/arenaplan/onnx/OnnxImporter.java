@@ -129,6 +129,8 @@ public final class OnnxImporter {
     private final Map<String, String> dataDependent = new HashMap<>();  // value computed from a data-dependent output -> the node of that output
     /** Tensors holding the same elements, and the NonZero ops over them: counts tied to one runtime extent. */
     private final NonZeroCounts counts = new NonZeroCounts();
+    /** ReduceSum outputs that count a NonZero's true elements: its runtime extent, read from its output's axis 1 ({@link #recordCount}). */
+    private final Map<String, BoundValue> counted = new HashMap<>();
     private final List<ConcatInPlace.Scheduled> schedule = new ArrayList<>();
     private final List<String> graphInputs = new ArrayList<>();
     private final Set<String> fileNames = new HashSet<>();             // every tensor name the file uses
@@ -658,7 +660,8 @@ public final class OnnxImporter {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
         }
-        if (nonZeroAgain(node, ins, index, opset) || countOfNonZero(node, ins, opset, n)) return;
+        if (nonZeroAgain(node, ins, index, opset)) return;
+        recordCount(node, ins, opset, n);
         String origin = null;   // the node whose data-dependent output (ir.OpSpec.BoundedRule) this one reads, directly or not
         for (Value v : ins) if (v != null && dataDependent.containsKey(v.name())) origin = dataDependent.get(v.name());
         if (ImportTimeOps.TYPES.contains(node.opType())) {
@@ -776,38 +779,43 @@ public final class OnnxImporter {
     }
 
     /**
-     * Imports {@code node} where it is a ReduceSum over every axis of a bool tensor cast to int32 or
-     * int64 that an earlier NonZero op counts ({@link NonZeroCounts#counted}: the dynamo exporter's
-     * {@code y[m] = v}, {@code Expand(v, ReduceSum(Cast(Reshape(m, [-1]))))}): its value is that
-     * NonZero's runtime extent, so it is held, as a Shape read from the bound is, at the upper bound
-     * and recorded as read from axis 1 of NonZero's output ({@link BoundShapes}): an Expand or Slice
-     * by it is checked when the graph is built, and any other reader refused there. False, importing
-     * nothing, for any other node.
+     * Records in {@link #counted} the value of {@code node} where it is a ReduceSum over every axis of a
+     * bool tensor cast to int32 or int64 that an earlier NonZero op counts ({@link NonZeroCounts#counted}:
+     * the dynamo exporter's {@code y[m] = v}, {@code Expand(v, ReduceSum(Cast(Reshape(m, [-1]))))}): that
+     * NonZero's runtime extent, as read from axis 1 of its output ({@link BoundShapes.Read}, at the upper
+     * bound). An Expand or Slice by it is imported by that extent ({@link #boundValue}); every other reader
+     * reads the count the ReduceSum computes in the run.
      */
-    private boolean countOfNonZero(OnnxModel.Node node, List<Value> ins, long opset, NodeContext n) {
-        if (!node.opType().equals("ReduceSum") || !node.inDefaultDomain() || ins.isEmpty() || ins.get(0) == null || node.outputs().size() != 1) return false;
+    private void recordCount(OnnxModel.Node node, List<Value> ins, long opset, NodeContext n) {
+        if (!node.opType().equals("ReduceSum") || !node.inDefaultDomain() || ins.isEmpty() || ins.get(0) == null || node.outputs().size() != 1) return;
         NonZeroCounts.NonZero z = counts.counted(ins.get(0).name());
-        if (z == null || !dataDependent.containsKey(z.output())) return false;
+        if (z == null || !dataDependent.containsKey(z.output())) return;
         Value x = ins.get(0);
         int rank = x.shape().length;
         long[] axes = opset < 13 ? n.ints("axes", null) : null;
         if (opset >= 13 && ins.size() > 1 && ins.get(1) != null) {
             double[] given = constantValues(ins.get(1).name());
-            if (given == null) return false;
+            if (given == null) return;
             axes = new long[given.length];
             for (int i = 0; i < given.length; i++) axes[i] = (long) given[i];
         }
         if (axes != null && axes.length == 0) axes = null;
-        if (axes == null && opset >= 13 && n.integer("noop_with_empty_axes", 0) != 0) return false;
-        if (axes != null && Arrays.stream(axes).map(a -> Math.floorMod(a, Math.max(rank, 1))).distinct().count() != rank) return false;
-        long[] shape = new long[n.integer("keepdims", 1) != 0 ? rank : 0];
-        Arrays.fill(shape, 1);
-        Value count = new Value(node.outputs().get(0), x.dtype(), shape);
-        addWeight(count, Constant.fill(x.elements()), n);
+        if (axes == null && opset >= 13 && n.integer("noop_with_empty_axes", 0) != 0) return;
+        if (axes != null && Arrays.stream(axes).map(a -> Math.floorMod(a, Math.max(rank, 1))).distinct().count() != rank) return;
         String nz = dataDependent.get(z.output());
-        boundShapes.put(count.name(), new BoundShapes.Read(new BoundShapes.Source[]{new BoundShapes.Source(z.output(), 1)},
-                n.error("counts the true elements of '" + x.name() + "', as node '" + nz + "' (NonZero) does at run time; the importer holds the count at its upper bound " + x.elements())));
-        return true;
+        counted.put(node.outputs().get(0), new BoundValue(new BoundShapes.Read(new BoundShapes.Source[]{new BoundShapes.Source(z.output(), 1)},
+                n.error("counts the true elements of '" + x.name() + "', the runtime extent of node '" + nz + "' (NonZero), whose upper bound is " + x.elements())),
+                new double[]{x.elements()}));
+    }
+
+    /** A shape value read from an upper bound, and its values there. */
+    private record BoundValue(BoundShapes.Read read, double[] values) { }
+
+    /** {@code name}'s value read from an upper bound: a Shape's ({@link BoundShapes}) or a NonZero's count ({@link #recordCount}); else null. */
+    private BoundValue boundValue(String name) {
+        BoundShapes.Read s = boundShapes.get(name);
+        double[] v = s == null ? null : constantValues(name);
+        return v != null ? new BoundValue(s, v) : counted.get(name);
     }
 
     /**
@@ -958,8 +966,9 @@ public final class OnnxImporter {
     private OnnxModel.Node sliceByBoundShape(OnnxModel.Node node, List<Value> ins, NodeContext context) {
         if (!node.opType().equals("Slice") || !node.inDefaultDomain() || ins.size() < 3 || ins.get(0) == null || ins.get(1) == null || ins.get(2) == null
                 || !dataDependent.containsKey(ins.get(0).name()) || node.outputs().size() != 1) return node;
-        BoundShapes.Read s = boundShapes.get(ins.get(2).name());
-        double[] ends = s == null ? null : constantValues(ins.get(2).name()), starts = constantValues(ins.get(1).name());
+        BoundValue bv = boundValue(ins.get(2).name());
+        BoundShapes.Read s = bv == null ? null : bv.read();
+        double[] ends = bv == null ? null : bv.values(), starts = constantValues(ins.get(1).name());
         double[] axes = ins.size() > 3 && ins.get(3) != null ? constantValues(ins.get(3).name()) : null;
         double[] steps = ins.size() > 4 && ins.get(4) != null ? constantValues(ins.get(4).name()) : null;
         int rank = ins.get(0).shape().length;
@@ -986,7 +995,7 @@ public final class OnnxImporter {
      * {@code node}, or where it is an Expand of a tensor X computed from a data-dependent output by a
      * shape holding one element read from the upper bound of such a tensor (the others known before
      * the run), X spanning that output axis (the dynamo exporter's {@code y[m] = x[m] * 2}:
-     * {@code Expand(x[m] * 2, ReduceSum(Cast(m)))}, {@link #countOfNonZero}), the same Expand by a
+     * {@code Expand(x[m] * 2, ReduceSum(Cast(m)))}, {@link #recordCount}), the same Expand by a
      * constant shape with 1 there, which keeps X's actual extent: X's axis there and the output's must
      * then be bounded by the same runtime extent as the element's axis, which {@link BoundShapes#check}
      * proves when the graph is built. An Expand by a tensor's whole shape stays ExpandAs ({@link #expandAsOf}).
@@ -994,8 +1003,9 @@ public final class OnnxImporter {
     private OnnxModel.Node expandByBoundShape(OnnxModel.Node node, List<Value> ins, NodeContext context) {
         if (!node.opType().equals("Expand") || !node.inDefaultDomain() || ins.size() != 2 || ins.get(0) == null || ins.get(1) == null
                 || !dataDependent.containsKey(ins.get(0).name()) || node.outputs().size() != 1 || expandAsOf(node, ins) != null) return node;
-        BoundShapes.Read s = boundShapes.get(ins.get(1).name());
-        double[] given = s == null ? null : constantValues(ins.get(1).name());
+        BoundValue bv = boundValue(ins.get(1).name());
+        BoundShapes.Read s = bv == null ? null : bv.read();
+        double[] given = bv == null ? null : bv.values();
         long[] x = ins.get(0).shape();
         if (given == null || s.sourced().size() != 1) return node;
         int at = s.sourced().get(0), q = at - (given.length - x.length);
@@ -1014,15 +1024,16 @@ public final class OnnxImporter {
      * ExpandAs(X, Y) with attributes shape, axis and y_axis where {@code node} is an Expand of an X known
      * before the run by a shape holding one element read from the upper bound of Y's axis (the others
      * known before the run), X not spanning that output axis (the dynamo exporter's {@code y[m] = v}:
-     * {@code Expand(v, ReduceSum(Cast(m)))}, {@link #countOfNonZero}): the output is as long there as Y's
+     * {@code Expand(v, ReduceSum(Cast(m)))}, {@link #recordCount}): the output is as long there as Y's
      * axis in each run, which {@code ir.BoundedFlows#expandAs} checks is bounded when the graph is built.
      * Null for any other node.
      */
     private Lowered expandToExtentOf(OnnxModel.Node node, List<Value> ins) {
         if (!node.opType().equals("Expand") || !node.inDefaultDomain() || ins.size() != 2 || ins.get(0) == null || ins.get(1) == null
                 || dataDependent.containsKey(ins.get(0).name()) || node.outputs().size() != 1 || node.outputs().get(0).isEmpty() || expandAsOf(node, ins) != null) return null;
-        BoundShapes.Read s = boundShapes.get(ins.get(1).name());
-        double[] given = s == null ? null : constantValues(ins.get(1).name());
+        BoundValue bv = boundValue(ins.get(1).name());
+        BoundShapes.Read s = bv == null ? null : bv.read();
+        double[] given = bv == null ? null : bv.values();
         if (given == null || s.sourced().size() != 1 || !dataDependent.containsKey(s.elements()[s.sourced().get(0)].tensor())) return null;
         long[] x = ins.get(0).shape(), shape = new long[given.length];
         for (int i = 0; i < shape.length; i++) shape[i] = (long) given[i];
