@@ -171,14 +171,16 @@ extern "C" __global__ void gather_nd(const void* data, const void* indices, cons
     }
 }
 
-// ints: n, k, slice, dShape[k], reduction, es, dtype, indexDtype. yIn is y.
-extern "C" __global__ void scatter_nd(const void* yIn, const void* indices, const void* updates, void* y, Ints ints, Floats) {
+// ints: n, k, slice, dShape[k], reduction, es, dtype, indexDtype, (per). yIn is y. extent (may be null): the runtime
+// extent of indices and updates bounded along one axis; then only their first min(extent, n / per) * per tuples.
+extern "C" __global__ void scatter_nd(const void* yIn, const void* indices, const void* updates, const long long* extent, void* y, Ints ints, Floats) {
     long long n = ints.v[0], slice = ints.v[2];
     int k = (int) ints.v[1];
     const long long* ds = ints.v + 3;
     int red = (int) ds[k], es = (int) ds[k + 1], code = (int) ds[k + 2], icode = (int) ds[k + 3];
     if (blockIdx.x != 0 || threadIdx.x != 0) return;
     if (yIn != y) for (long long i = 0, m = element_count(ds, k) * slice; i < m; i++) move_element(yIn, i, y, i, es);   // the same pointer when lowered
+    if (extent != nullptr) n = actual_elements(*extent, ds[k + 4], n);
     for (long long j = 0; j < n; j++) {
         long long cell = 0;
         for (int d = 0; d < k; d++) cell = cell * ds[d] + checked_index(indices, j * k + d, icode, ds[d]);

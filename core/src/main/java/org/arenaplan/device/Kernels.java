@@ -444,9 +444,11 @@ import java.util.List;
  *     dShape[0]), not dShape[0]; with indicesExtent too (per tuples to one step of the indices'
  *     bounded axis), only the first {@link BoundedIndices#actualElements} tuples are real, the
  *     slices of the rest written as zeros, as {@link #GATHER}'s.</li>
- * <li>{@link #SCATTER_ND} ptrs [y, indices, updates, y]; ints [n, k, slice, dShape[k], reduction,
- *     es, dtype, indexDtype]: y is [dShape..., slice], indices [n, k], updates [n, slice];
- *     reductions as {@link #SCATTER_ELEMENTS}, updates applied in order. In place allowed.</li>
+ * <li>{@link #SCATTER_ND} ptrs [y, indices, updates, (extent), y]; ints [n, k, slice, dShape[k], reduction,
+ *     es, dtype, indexDtype, (per)]: y is [dShape..., slice], indices [n, k], updates [n, slice];
+ *     reductions as {@link #SCATTER_ELEMENTS}, updates applied in order. In place allowed. With
+ *     extent (int64 [1]; indices and updates bounded, {@code ir.BoundedFlows#scatterNd}): only their
+ *     first min(max(extent[0], 0), n / per) * per tuples, per the tuples of one row of the bounded axis.</li>
  * <li>{@link #TENSOR_SCATTER} ptrs [y, update, (writeIndices), y]; ints [batch, pre, max, seq, inner,
  *     circular, es, hasIndices, indexDtype]: y is [batch, pre, max, inner], update [batch, pre, seq,
  *     inner], writeIndices [batch] (int64; absent: all 0): y[b, p, w(s), i] = update[b, p, s, i] for s

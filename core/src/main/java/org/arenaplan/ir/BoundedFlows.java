@@ -75,11 +75,27 @@ public final class BoundedFlows {
      * before the run is refused: its actual shape would then differ from Y's.
      */
     public static int[] expandAs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        if (a.has("shape")) return expandToExtent(a, in, axes, out);
         if (axes[0] < 0) throw new GraphException("X " + Arrays.toString(in[0]) + " is not bounded, so its shape need not be Y's actual one, known only after the run");
         int j = axes[0] + in[1].length - in[0].length;
         if (axes[1] != j) throw new GraphException("X " + Arrays.toString(in[0]) + " is bounded along axis " + axes[0] + " and Y " + Arrays.toString(in[1]) + " along "
                 + (axes[1] < 0 ? "none" : "axis " + axes[1]));
         return elementwise(a, new long[][]{in[0]}, new int[]{axes[0]}, out);
+    }
+
+    /**
+     * ExpandAs with attributes {@code shape}, {@code axis} and {@code y_axis} (the ONNX importer's
+     * {@code Expand(X, [ReduceSum(Cast(mask))])}, a count that NonZero(mask) has as its runtime extent:
+     * the dynamo exporter's {@code y[mask] = v}): X broadcast to shape, whose axis {@code axis} is as
+     * long as Y's axis {@code y_axis} in each run, so Y must be bounded along it and the output is then
+     * bounded there by Y's extent; X must not span that axis (a single value, or rows broadcast as
+     * {@link #elementwise} admits them), or be bounded along it itself.
+     */
+    private static int[] expandToExtent(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        int j = (int) a.integer("axis"), yAxis = (int) a.integer("y_axis");
+        if (axes[1] != yAxis) throw new GraphException("Y " + Arrays.toString(in[1]) + " is " + (axes[1] < 0 ? "not bounded" : "bounded along axis " + axes[1])
+                + ", where axis " + j + " of the output takes the runtime extent of its axis " + yAxis);
+        return elementwise(a, new long[][]{in[0], out[0]}, new int[]{axes[0], j}, out);
     }
 
     /**
@@ -115,6 +131,28 @@ public final class BoundedFlows {
                     + (axes[1] < 0 ? "not bounded" : "along " + axes[1]) + ", updates " + (axes[2] < 0 ? "not bounded" : "along " + axes[2]) + ")");
         if (product(in[1], 0, axes[1]) != 1)
             throw new GraphException("the bounded axis " + axes[1] + " of indices " + Arrays.toString(in[1]) + " has axes of more than one element before it, so the actual elements are not the leading ones");
+        return new int[]{-1};
+    }
+
+    /**
+     * ScatterND (ONNX ScatterND-18, any reduction) of indices [.., n, .., k] and updates (indices[:-1] +
+     * data[k:]) bounded along one axis by one runtime extent (the graph refuses two), not the index
+     * tuples' own, every axis before it of one element, into data known before the run (torch's
+     * {@code y[mask] = v} as both torch.onnx exporters write it: ScatterND at Transpose(NonZero(mask))):
+     * the actual tuples and their slices are the leading n * per of each (per the tuples of one row of
+     * the bounded axis), and the kernel applies only those ({@code device.Kernels#SCATTER_ND} with the
+     * extent), not the tail's zero tuples, which would write data's first slice. The output has data's
+     * shape, known before the run.
+     */
+    public static int[] scatterNd(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] idx = in[1];
+        if (axes[0] >= 0) throw new GraphException("its data " + Arrays.toString(in[0]) + " is bounded; ScatterND carries bounded indices and updates into data known before the run");
+        if (axes[1] < 0 || axes[2] != axes[1])
+            throw new GraphException("its indices " + Arrays.toString(idx) + " and updates " + Arrays.toString(in[2]) + " are not both bounded along one axis (indices "
+                    + (axes[1] < 0 ? "not bounded" : "along " + axes[1]) + ", updates " + (axes[2] < 0 ? "not bounded" : "along " + axes[2]) + ")");
+        if (axes[1] == idx.length - 1) throw new GraphException("indices " + Arrays.toString(idx) + " are bounded along their last axis, the index tuples' own");
+        if (product(idx, 0, axes[1]) != 1)
+            throw new GraphException("the bounded axis " + axes[1] + " of indices " + Arrays.toString(idx) + " has axes of more than one element before it, so the actual tuples are not the leading ones");
         return new int[]{-1};
     }
 

@@ -47,8 +47,12 @@ final class BoundShapes {
 
     private static final Set<String> CARRIERS = Set.of("Concat", "Gather", "Squeeze", "Unsqueeze", "Identity", "Cast");
 
+    /** {@code tensor}'s axis {@code axis} must be bounded by the runtime extent of {@code source}'s axis: {@code reader} {@code uses} the element as its extent. */
+    private record Tie(Source source, String tensor, int axis, OnnxException refusal, String reader, String uses) { }
+
     private final Map<String, Read> reads = new HashMap<>();
     private final List<Obligation> obligations = new ArrayList<>();
+    private final List<Tie> ties = new ArrayList<>();
 
     /** Records {@code out} = Shape(of)[start:end] (start and end clamped as ONNX Shape-15). */
     void shape(String out, Value of, long start, long end, OnnxException refusal) {
@@ -122,11 +126,22 @@ final class BoundShapes {
     }
 
     /**
+     * Records that node {@code reader}, which {@code uses} element {@code element} of {@code value} where ONNX
+     * takes the actual extent of {@code tensor}'s axis {@code axis} (a Slice's end, an Expand's extent), needs
+     * that axis bounded by the same runtime extent as the element's axis: then the element's count is that
+     * axis's in every run, and the bound stands for both.
+     */
+    void sameExtent(Read value, int element, String tensor, int axis, String reader, String uses) {
+        ties.add(new Tie(value.elements()[element], tensor, axis, value.refusal(), reader, uses));
+    }
+
+    /**
      * Proves each obligation on the built graph.
      *
      * @throws OnnxException the Shape node's refusal, naming the reader and what the graph found
      */
     void check(Graph g) {
+        checkTies(g);
         for (Obligation o : obligations) {
             Graph.Bounded b = g.bounded(o.source().tensor());
             boolean bounded = b != null && b.axis() == o.source().axis();
@@ -152,6 +167,17 @@ final class BoundShapes {
 
     private static OnnxException refused(Obligation o, String why) {
         return new OnnxException(o.refusal().getMessage() + "; " + why, o.refusal());
+    }
+
+    private void checkTies(Graph g) {
+        for (Tie t : ties) {
+            Graph.Bounded b = g.bounded(t.source().tensor()), y = g.bounded(t.tensor());
+            if (b != null && b.axis() == t.source().axis() && y != null && y.axis() == t.axis() && y.extent().equals(b.extent())) continue;
+            throw new OnnxException(t.refusal().getMessage() + "; node " + t.reader() + " " + t.uses() + " it, which the importer reads only where axis " + t.source().axis()
+                    + " of '" + t.source().tensor() + "' and axis " + t.axis() + " of '" + t.tensor() + "' are bounded by one runtime extent, and here "
+                    + (b == null || b.axis() != t.source().axis() ? "'" + t.source().tensor() + "' is not bounded along that axis"
+                    : y == null || y.axis() != t.axis() ? "'" + t.tensor() + "' is not bounded along that axis" : "they are bounded by two extents, whose actual counts may differ"), t.refusal());
+        }
     }
 
     /** The shape {@code given} (the value at the bound) with -1 at {@code at}. */

@@ -127,6 +127,10 @@ public final class OnnxImporter {
     /** Shape values evaluated at the upper bound of a tensor computed from a data-dependent output, and what their readers need of the graph. */
     private final BoundShapes boundShapes = new BoundShapes();
     private final Map<String, String> dataDependent = new HashMap<>();  // value computed from a data-dependent output -> the node of that output
+    /** Tensors holding the same elements, and the NonZero ops over them: counts tied to one runtime extent. */
+    private final NonZeroCounts counts = new NonZeroCounts();
+    /** ReduceSum outputs that count a NonZero's true elements: its runtime extent, read from its output's axis 1 ({@link #recordCount}). */
+    private final Map<String, BoundValue> counted = new HashMap<>();
     private final List<ConcatInPlace.Scheduled> schedule = new ArrayList<>();
     private final List<String> graphInputs = new ArrayList<>();
     private final Set<String> fileNames = new HashSet<>();             // every tensor name the file uses
@@ -633,11 +637,20 @@ public final class OnnxImporter {
             ins.add(v);
         }
         node = reshapeByBoundShape(node, ins, opset, probe);
+        node = sliceByBoundShape(node, ins, probe);
+        node = expandByBoundShape(node, ins, probe);
         NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues, this::knownValue, notKnown::get);
         OlderOpsets.checkShapes(node, ins, n, opset);
         if (!org.arenaplan.ir.PackedTypes.ONNX_TYPES.contains(node.opType()))
             for (Value v : ins)
                 if (v != null && v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
+        Lowered toExtent = expandToExtentOf(node, ins);
+        if (toExtent != null) {   // Expand(X, [.., count, ..]), the count a NonZero's runtime extent: ExpandAs by its output, checked when the graph is built
+            for (Value v : toExtent.outputs()) define(v, n);
+            for (Value v : toExtent.outputs()) dataDependent.put(v.name(), dataDependent.get(toExtent.inputs().get(1)));
+            schedule.add(new ConcatInPlace.Scheduled(n.opName(), toExtent));
+            return;
+        }
         Value expandAs = expandAsOf(node, ins);
         BoundShapes.Read carried = expandAs == null ? boundShapes.carried(node, ins, this::constantValues) : null;
         if (carried != null) boundShapes.put(node.outputs().get(0), carried);   // whichever way the node is imported (folded, a view of a constant, run)
@@ -647,6 +660,8 @@ public final class OnnxImporter {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
         }
+        if (nonZeroAgain(node, ins, index, opset)) return;
+        recordCount(node, ins, opset, n);
         String origin = null;   // the node whose data-dependent output (ir.OpSpec.BoundedRule) this one reads, directly or not
         for (Value v : ins) if (v != null && dataDependent.containsKey(v.name())) origin = dataDependent.get(v.name());
         if (ImportTimeOps.TYPES.contains(node.opType())) {
@@ -723,8 +738,84 @@ public final class OnnxImporter {
                 for (Value v : l.outputs())
                     if (flows || boundedAxis(n.opName(), l, v.name(), v.shape()) >= 0) dataDependent.put(v.name(), flows ? origin : n.opName());
                 schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
+                recordCounts(node, ins, l);
             }
         }
+    }
+
+    /**
+     * Records in {@link #counts} what {@code node}, imported as {@code l}, tells of equal elements: a
+     * NonZero op; a view or an Expand to its input's shape (the same elements in the same order); a
+     * bool tensor cast to int32 or int64.
+     */
+    private void recordCounts(OnnxModel.Node node, List<Value> ins, Lowered l) {
+        if (!node.inDefaultDomain() || ins.isEmpty() || ins.get(0) == null || node.outputs().isEmpty()) return;
+        Value x = ins.get(0), y = values.get(node.outputs().get(0));   // NonZero's output 0 (its Lowered's is the runtime extent)
+        if (y == null) return;
+        switch (node.opType()) {
+            case "NonZero" -> { if (l.kind().equals("NonZero")) counts.nonZero(y.name(), x.name(), x.shape()); }
+            case "Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze" -> { if (y.elements() == x.elements()) counts.copies(y.name(), x.name()); }
+            case "Expand" -> { if (Arrays.equals(x.shape(), y.shape())) counts.copies(y.name(), x.name()); }
+            case "Cast" -> {
+                if (x.dtype() == DType.BOOL && (y.dtype() == DType.I64 || y.dtype() == DType.I32 && x.elements() <= Integer.MAX_VALUE)) counts.castsBool(y.name(), x.name());
+            }
+            default -> { }
+        }
+    }
+
+    /**
+     * Imports {@code node} as an Identity of an earlier NonZero's output where it is a NonZero of a
+     * tensor with the same elements and shape as that one's input ({@link NonZeroCounts#earlier}):
+     * the same output in every run, so readers of both share one runtime extent (the TorchScript
+     * exporter's {@code y[m] = x[m] * 2}: NonZero of m, then of Expand(m, Shape(x))). False, importing
+     * nothing, for any other node.
+     */
+    private boolean nonZeroAgain(OnnxModel.Node node, List<Value> ins, int index, long opset) {
+        if (!node.opType().equals("NonZero") || !node.inDefaultDomain() || ins.size() != 1 || ins.get(0) == null || node.outputs().size() != 1) return false;
+        String earlier = counts.earlier(ins.get(0).name(), ins.get(0).shape());
+        if (earlier == null || !dataDependent.containsKey(earlier)) return false;
+        node(new OnnxModel.Node(node.name(), "Identity", "", List.of(earlier), node.outputs(), Map.of()), index, opset);
+        return true;
+    }
+
+    /**
+     * Records in {@link #counted} the value of {@code node} where it is a ReduceSum over every axis of a
+     * bool tensor cast to int32 or int64 that an earlier NonZero op counts ({@link NonZeroCounts#counted}:
+     * the dynamo exporter's {@code y[m] = v}, {@code Expand(v, ReduceSum(Cast(Reshape(m, [-1]))))}): that
+     * NonZero's runtime extent, as read from axis 1 of its output ({@link BoundShapes.Read}, at the upper
+     * bound). An Expand or Slice by it is imported by that extent ({@link #boundValue}); every other reader
+     * reads the count the ReduceSum computes in the run.
+     */
+    private void recordCount(OnnxModel.Node node, List<Value> ins, long opset, NodeContext n) {
+        if (!node.opType().equals("ReduceSum") || !node.inDefaultDomain() || ins.isEmpty() || ins.get(0) == null || node.outputs().size() != 1) return;
+        NonZeroCounts.NonZero z = counts.counted(ins.get(0).name());
+        if (z == null || !dataDependent.containsKey(z.output())) return;
+        Value x = ins.get(0);
+        int rank = x.shape().length;
+        long[] axes = opset < 13 ? n.ints("axes", null) : null;
+        if (opset >= 13 && ins.size() > 1 && ins.get(1) != null) {
+            double[] given = constantValues(ins.get(1).name());
+            if (given == null) return;
+            axes = new long[given.length];
+            for (int i = 0; i < given.length; i++) axes[i] = (long) given[i];
+        }
+        if (axes != null && axes.length == 0) axes = null;
+        if (axes == null && opset >= 13 && n.integer("noop_with_empty_axes", 0) != 0) return;
+        if (axes != null && Arrays.stream(axes).map(a -> Math.floorMod(a, Math.max(rank, 1))).distinct().count() != rank) return;
+        String nz = dataDependent.get(z.output());
+        counted.put(node.outputs().get(0), new BoundValue(new BoundShapes.Read(new BoundShapes.Source[]{new BoundShapes.Source(z.output(), 1)},
+                n.error("counts the true elements of '" + x.name() + "', the runtime extent of node '" + nz + "' (NonZero), whose upper bound is " + x.elements())),
+                new double[]{x.elements()}));
+    }
+
+    /** A shape value read from an upper bound, and its values there. */
+    private record BoundValue(BoundShapes.Read read, double[] values) { }
+
+    /** {@code name}'s value read from an upper bound: a Shape's ({@link BoundShapes}) or a NonZero's count ({@link #recordCount}); else null. */
+    private BoundValue boundValue(String name) {
+        BoundShapes.Read s = boundShapes.get(name);
+        double[] v = s == null ? null : constantValues(name);
+        return v != null ? new BoundValue(s, v) : counted.get(name);
     }
 
     /**
@@ -862,6 +953,101 @@ public final class OnnxImporter {
         others[at] = null;
         boundShapes.readAsConstant(new BoundShapes.Read(others, s.refusal()), reader);
         return new OnnxModel.Node(node.name(), node.opType(), node.domain(), List.of(node.inputs().get(0), v.name()), node.outputs(), node.attributes());
+    }
+
+    /**
+     * {@code node}, or where it is a Slice of a tensor computed from a data-dependent output whose ends
+     * hold an element read from the upper bound of such a tensor, taken from 0 by step 1 along that
+     * axis (the TorchScript exporter's {@code y[m] = x[m] * 2}: {@code Slice(x[m] * 2, 0, Shape(rows)[0])}),
+     * the same Slice by the ends as constants (the bound there): its data's axis must then be bounded by
+     * the same runtime extent as the element's axis, which {@link BoundShapes#check} proves when the graph
+     * is built, so that the end is the data's actual extent and the Slice takes all of it.
+     */
+    private OnnxModel.Node sliceByBoundShape(OnnxModel.Node node, List<Value> ins, NodeContext context) {
+        if (!node.opType().equals("Slice") || !node.inDefaultDomain() || ins.size() < 3 || ins.get(0) == null || ins.get(1) == null || ins.get(2) == null
+                || !dataDependent.containsKey(ins.get(0).name()) || node.outputs().size() != 1) return node;
+        BoundValue bv = boundValue(ins.get(2).name());
+        BoundShapes.Read s = bv == null ? null : bv.read();
+        double[] ends = bv == null ? null : bv.values(), starts = constantValues(ins.get(1).name());
+        double[] axes = ins.size() > 3 && ins.get(3) != null ? constantValues(ins.get(3).name()) : null;
+        double[] steps = ins.size() > 4 && ins.get(4) != null ? constantValues(ins.get(4).name()) : null;
+        int rank = ins.get(0).shape().length;
+        if (ends == null || starts == null || starts.length != ends.length || (ins.size() > 3 && ins.get(3) != null && (axes == null || axes.length != ends.length))
+                || (ins.size() > 4 && ins.get(4) != null && (steps == null || steps.length != ends.length)) || s.sourced().isEmpty()) return node;
+        String reader = "'" + (node.name().isEmpty() ? node.outputs().get(0) : node.name()) + "' (Slice)";
+        for (int i : s.sourced()) {
+            long axis = axes == null ? i : (long) axes[i];
+            if (starts[i] != 0 || (steps != null && steps[i] != 1) || axis < -rank || axis >= rank) return node;
+            int a = (int) Math.floorMod(axis, rank);
+            boundShapes.sameExtent(s, i, ins.get(0).name(), a, reader, "ends axis " + a + " of '" + ins.get(0).name() + "' with");
+            boundShapes.sameExtent(s, i, node.outputs().get(0), a, reader, "ends axis " + a + " of its output with");
+        }
+        long[] bound = new long[ends.length];
+        for (int i = 0; i < bound.length; i++) bound[i] = (long) ends[i];
+        Value v = int64Weight(ins.get(2).name() + "_bound", new long[]{bound.length}, bound, context);
+        ins.set(2, v);
+        List<String> inputs = new ArrayList<>(node.inputs());
+        inputs.set(2, v.name());
+        return new OnnxModel.Node(node.name(), node.opType(), node.domain(), inputs, node.outputs(), node.attributes());
+    }
+
+    /**
+     * {@code node}, or where it is an Expand of a tensor X computed from a data-dependent output by a
+     * shape holding one element read from the upper bound of such a tensor (the others known before
+     * the run), X spanning that output axis (the dynamo exporter's {@code y[m] = x[m] * 2}:
+     * {@code Expand(x[m] * 2, ReduceSum(Cast(m)))}, {@link #recordCount}), the same Expand by a
+     * constant shape with 1 there, which keeps X's actual extent: X's axis there and the output's must
+     * then be bounded by the same runtime extent as the element's axis, which {@link BoundShapes#check}
+     * proves when the graph is built. An Expand by a tensor's whole shape stays ExpandAs ({@link #expandAsOf}).
+     */
+    private OnnxModel.Node expandByBoundShape(OnnxModel.Node node, List<Value> ins, NodeContext context) {
+        if (!node.opType().equals("Expand") || !node.inDefaultDomain() || ins.size() != 2 || ins.get(0) == null || ins.get(1) == null
+                || !dataDependent.containsKey(ins.get(0).name()) || node.outputs().size() != 1 || expandAsOf(node, ins) != null) return node;
+        BoundValue bv = boundValue(ins.get(1).name());
+        BoundShapes.Read s = bv == null ? null : bv.read();
+        double[] given = bv == null ? null : bv.values();
+        long[] x = ins.get(0).shape();
+        if (given == null || s.sourced().size() != 1) return node;
+        int at = s.sourced().get(0), q = at - (given.length - x.length);
+        if (q < 0) return node;
+        String reader = "'" + (node.name().isEmpty() ? node.outputs().get(0) : node.name()) + "' (Expand)";
+        boundShapes.sameExtent(s, at, ins.get(0).name(), q, reader, "expands axis " + q + " of '" + ins.get(0).name() + "' by");
+        boundShapes.sameExtent(s, at, node.outputs().get(0), at, reader, "expands axis " + at + " of its output by");
+        long[] shape = new long[given.length];
+        for (int i = 0; i < shape.length; i++) shape[i] = i == at ? 1 : (long) given[i];
+        Value v = int64Weight(ins.get(1).name() + "_runtime_extent", new long[]{shape.length}, shape, context);
+        ins.set(1, v);
+        return new OnnxModel.Node(node.name(), node.opType(), node.domain(), List.of(node.inputs().get(0), v.name()), node.outputs(), node.attributes());
+    }
+
+    /**
+     * ExpandAs(X, Y) with attributes shape, axis and y_axis where {@code node} is an Expand of an X known
+     * before the run by a shape holding one element read from the upper bound of Y's axis (the others
+     * known before the run), X not spanning that output axis (the dynamo exporter's {@code y[m] = v}:
+     * {@code Expand(v, ReduceSum(Cast(m)))}, {@link #recordCount}): the output is as long there as Y's
+     * axis in each run, which {@code ir.BoundedFlows#expandAs} checks is bounded when the graph is built.
+     * Null for any other node.
+     */
+    private Lowered expandToExtentOf(OnnxModel.Node node, List<Value> ins) {
+        if (!node.opType().equals("Expand") || !node.inDefaultDomain() || ins.size() != 2 || ins.get(0) == null || ins.get(1) == null
+                || dataDependent.containsKey(ins.get(0).name()) || node.outputs().size() != 1 || node.outputs().get(0).isEmpty() || expandAsOf(node, ins) != null) return null;
+        BoundValue bv = boundValue(ins.get(1).name());
+        BoundShapes.Read s = bv == null ? null : bv.read();
+        double[] given = bv == null ? null : bv.values();
+        if (given == null || s.sourced().size() != 1 || !dataDependent.containsKey(s.elements()[s.sourced().get(0)].tensor())) return null;
+        long[] x = ins.get(0).shape(), shape = new long[given.length];
+        for (int i = 0; i < shape.length; i++) shape[i] = (long) given[i];
+        int at = s.sourced().get(0), q = at - (given.length - x.length);
+        if (q >= 0 && x[q] != 1) return null;
+        long[] out;
+        try {
+            out = org.arenaplan.ir.ShapeRules.broadcast(x, shape);
+        } catch (GraphException e) {
+            return null;   // NodeLowering names the shapes
+        }
+        BoundShapes.Source y = s.elements()[at];
+        return new Lowered(OpKinds.EXPAND_AS, List.of(ins.get(0).name(), y.tensor()), List.of(new Value(node.outputs().get(0), ins.get(0).dtype(), out)),
+                Map.of("shape", out, "axis", (long) (at + out.length - given.length), "y_axis", (long) y.axis()), false, List.of());
     }
 
     /** {@code l} with each output the file left out before a present one named ({@link OptionalOutputs#standIn}). */

@@ -79,10 +79,12 @@ final class ShapeIndexOps implements OpFamily {
                 OpDefinition.op(EXPAND, 1, 1).attrs(AttrSpec.ints("shape", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::expand)
                         .kernels(Kernels.STRIDED_COPY).carries(BoundedFlows::expand).doc("numpy broadcast of the input with shape")
                         .lower((op, l) -> List.of(expand(op, l))).onnx("Expand", 8, n -> simple(n, EXPAND, Map.of("shape", n.constantInts(1, "the shape")))).build(),
-                OpDefinition.op(OpKinds.EXPAND_AS, 2, 2).shape(ShapeIndexOps::expandAsShape).kernels(Kernels.COPY, Kernels.STRIDED_COPY).flops(OpSpec.NO_ARITHMETIC)
+                OpDefinition.op(OpKinds.EXPAND_AS, 2, 2).attrs(AttrSpec.ints("shape", 0, Long.MAX_VALUE, "Y's shape"), AttrSpec.integer("axis", -1, -1, MAX_RANK - 1),
+                                AttrSpec.integer("y_axis", -1, -1, MAX_RANK - 1)).shape(ShapeIndexOps::expandAsShape).kernels(Kernels.COPY, Kernels.STRIDED_COPY).flops(OpSpec.NO_ARITHMETIC)
                         .carries(BoundedFlows::expandAs)
                         .doc("X broadcast to Y's shape, both bounded by one runtime extent (ONNX Expand(X, Shape(Y)) as torch exports an index broadcast; "
-                                + "the importer writes it where Y is bounded): a copy of X where the shapes agree")
+                                + "the importer writes it where Y is bounded): a copy of X where the shapes agree; or, with shape, axis and y_axis, X broadcast to shape "
+                                + "whose axis is as long as Y's axis y_axis in each run (ONNX Expand(v, [ReduceSum(mask)]), the count of NonZero(mask)'s Y)")
                         .lower((op, l) -> List.of(Arrays.equals(l.shape(op, op.inputs().get(0)), l.shape(op, out(op))) ? LayoutOps.copy(op, l, op.inputs().get(0)) : expand(op, l))).build(),
                 OpDefinition.op(TILE, 1, 1).attrs(AttrSpec.ints("repeats", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::tile)
                         .kernels(Kernels.STRIDED_COPY).doc("the input repeated repeats[d] times along axis d")
@@ -114,7 +116,7 @@ final class ShapeIndexOps implements OpFamily {
                         .doc("past_cache with update written along axis (not 0) from write_indices[batch] (int64, default 0); mode linear or circular (modulo the axis' extent); any element type")
                         .lower(ShapeIndexOps::tensorScatter).onnx(TENSOR_SCATTER, 24, ShapeIndexOps::importTensorScatter).build(),
                 OpDefinition.op(SCATTER_ND, 3, 3).attrs(AttrSpec.string("reduction", "none")).shape(IndexShapeRules::scatterNd).inPlace(0)
-                        .kernels(Kernels.COPY, Kernels.SCATTER_ND).doc("inputs data, indices, updates; reduction none, add, mul, max, min; updates applied in order")
+                        .kernels(Kernels.COPY, Kernels.SCATTER_ND).carries(BoundedFlows::scatterNd).doc("inputs data, indices, updates; reduction none, add, mul, max, min; updates applied in order")
                         .lower(ShapeIndexOps::scatterNd).onnx("ScatterND", 11, n -> indexed(n, SCATTER_ND, 3, Map.of("reduction", reduction(n)))).build(),
                 OpDefinition.op(ONE_HOT, 2, 2).attrs(AttrSpec.axis("axis", -1), AttrSpec.requiredInteger("depth", 1, MAX_INT32))
                         .shape(IndexShapeRules::oneHot).kernels(Kernels.ONEHOT).doc("inputs indices (any numeric type), values [off, on]; depth inserted at axis")
@@ -165,9 +167,9 @@ final class ShapeIndexOps implements OpFamily {
         return strided(op, lo, shape, stride, product(shape) == 0 ? 0 : offset);
     }
 
-    /** ExpandAs: X and Y of one shape (each at its upper bound), the output X's. */
+    /** ExpandAs: X broadcast to Y's shape (each at its upper bound), or to attribute shape where given. */
     static long[] expandAsShape(OpAttrs a, long[][] in) {
-        long[] x = in[0], y = in[1];
+        long[] x = in[0], y = a.has("shape") ? a.intsOrNull("shape") : in[1];
         if (!ShapeRules.broadcastsTo(x, y)) throw new GraphException("X " + Arrays.toString(x) + " does not broadcast to Y's shape " + Arrays.toString(y));
         return y.clone();
     }
@@ -335,7 +337,11 @@ final class ShapeIndexOps implements OpFamily {
         ints[4 + k] = t.bytes();
         ints[5 + k] = t.onnxCode();
         ints[6 + k] = indexType(op, lo, idx).onnxCode();
-        return List.of(LayoutOps.copy(op, lo, d), lo.call(op, Kernels.SCATTER_ND, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.write(y)), ints));
+        org.arenaplan.ir.Graph.Bounded b = lo.bounded(idx);   // indices and updates bounded (ir.BoundedFlows.scatterNd): their first n * per tuples only
+        if (b == null) return List.of(LayoutOps.copy(op, lo, d), lo.call(op, Kernels.SCATTER_ND, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.write(y)), ints));
+        long[] withPer = Arrays.copyOf(ints, ints.length + 1);
+        withPer[ints.length] = product(Arrays.copyOfRange(is, b.axis() + 1, is.length - 1));
+        return List.of(LayoutOps.copy(op, lo, d), lo.call(op, Kernels.SCATTER_ND, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.read(b.extent()), lo.write(y)), withPer));
     }
 
     /** TensorScatter: a copy of past_cache into the output (nothing when in place), then {@link Kernels#TENSOR_SCATTER} over it. */

@@ -87,7 +87,8 @@ final class IndexKernels {
             }
             case Kernels.SCATTER_ND: {
                 int k = rank(c, 1, 8);
-                need(c, 4, 7 + k);
+                boolean bounded = c.pointers().size() == 5;   // with the runtime extent of bounded indices and updates, and per
+                need(c, bounded ? 5 : 4, 7 + k + (bounded ? 1 : 0));
                 elementBytes(c, 4 + k);
                 dtype(c, 5 + k);
                 indexType(c, 6 + k);
@@ -316,7 +317,7 @@ final class IndexKernels {
         store(c, yArg, y);
     }
 
-    /** ints [n, k, slice, dShape[k], reduction, es, dtype, indexDtype]; ptrs [y (read), indices [n, k], updates [n, slice], y]. */
+    /** ints [n, k, slice, dShape[k], reduction, es, dtype, indexDtype, (per)]; ptrs [y (read), indices [n, k], updates [n, slice], (extent), y]. */
     static void scatterNd(KernelCall c) {
         long n = c.intArg(0), slice = c.intArg(2);
         int k = i(c, 1);
@@ -324,13 +325,15 @@ final class IndexKernels {
         int red = i(c, 3 + k), es = elementBytes(c, 4 + k);
         DType t = dtype(c, 5 + k), it = dtype(c, 6 + k);
         ByteBuffer y = in(c, 0), idx = in(c, 1), upd = in(c, 2);
+        int yArg = c.pointers().size() - 1;
+        if (yArg == 4) n = BoundedIndices.actualElements(in(c, 3).getLong(0), c.intArg(7 + k), n);   // bounded indices and updates: their leading min(extent, bound) * per tuples
         long[] stride = strides(ds);
         for (long j = 0; j < n; j++) {
             long cell = 0;
             for (int d = 0; d < k; d++) cell += index(c, it, idx, j * k + d, ds[d]) * stride[d];
             for (long s = 0; s < slice; s++) combine(t, es, red, y, (int) (cell * slice + s), upd, (int) (j * slice + s));
         }
-        store(c, 3, y);
+        store(c, yArg, y);
     }
 
     /** ints [batch, pre, max, seq, inner, circular, es, hasIndices, indexDtype]; ptrs [y (read), update, (writeIndices), y]. */

@@ -670,26 +670,92 @@ class BoundedReadersTest {
                 .hasMessageContaining("X [6] is not bounded, so its shape need not be Y's actual one").satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     }
 
+    /** Masks of x [3, 4]: some (4), none and all elements true. */
+    private static final List<TensorValue> MASKS = List.of(TensorValue.ofLongs(DType.BOOL, new long[]{3, 4}, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0),
+            TensorValue.ofLongs(DType.BOOL, new long[]{3, 4}, new long[12]), TensorValue.ofLongs(DType.BOOL, new long[]{3, 4}, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1));
+    private static final TensorValue X34 = TensorValue.ofFloats(new long[]{3, 4}, 1, -2, 3, -4, 5, -6, 7, -8, 9, -10, 11, -12);
+
     /**
-     * {@code y = x.clone(); y[m] = 2.5} as the dynamo exporter writes it: ScatterND of x at
-     * Transpose(NonZero(m)) by Expand(2.5, ReduceSum(Cast(Reshape(m, [-1])))), a count computed at
-     * run time. With m given at import that count is this run's (4) where the indices stay at their
-     * bound (12): refused naming the bounded input and its bound, not only "updates [4] must be [12]"
-     * as before, which read as a fault of the file. (Not run: ScatterND's kernel would apply the tail's
-     * zero index tuples too, and nothing ties the Expand's count to NonZero's extent.)
+     * {@code y = x.clone(); y[m] = x[m] * 2} as the TorchScript exporter writes it (opset 14 and 17):
+     * the values by NonZero(m), Transpose, GatherND, Mul, Reshape to [-1]; the rows by a second NonZero,
+     * of Expand(m, Shape(x)) (m's own shape: imported as the first NonZero's output, the same in every
+     * run), Transpose; then ScatterND at those rows by Slice(values, 0, Shape(rows)[0]) (the end read
+     * from the bound, tied to the values' extent). Some, none and all true. Refused before: ScatterND
+     * "reads '/Transpose_1_output_0' and '/Slice_output_0', bounded by the runtime extents of op
+     * '/NonZero_1' and op '/NonZero'"; ScatterND's kernel would also have applied the tail's zero tuples
+     * (writing x[0, 0] * 2 or 0 into y[0, 0]).
      */
     @Test
-    void aMaskSetitemOfTheDynamoExporterIsRefusedNamingTheBoundedInput() throws Exception {
+    void aMaskSetitemOfTheTorchScriptExporterAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(14).input("x", 3L, 4L).input(OnnxDTypes.BOOL, "m", 3L, 4L).floats("two", 2f).ints("flat", -1).scalar("first", 0).ints("zero", 0)
+                .node("nz", "NonZero", List.of("m"), List.of("i")).node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("gn", "GatherND", List.of("x", "t"), List.of("sel")).node("mul", "Mul", List.of("sel", "two"), List.of("v"))
+                .node("sx", "Shape", List.of("x"), List.of("xs")).node("em", "Expand", List.of("m", "xs"), List.of("m2"))
+                .node("nz1", "NonZero", List.of("m2"), List.of("i1")).node("tr1", "Transpose", List.of("i1"), List.of("rows"), "perm", new long[]{1, 0})
+                .node("flat", "Reshape", List.of("v", "flat"), List.of("vf"), "allowzero", 0L)
+                .node("sr", "Shape", List.of("rows"), List.of("rs")).node("g", "Gather", List.of("rs", "first"), List.of("n"), "axis", 0L)
+                .node("un", "Unsqueeze", List.of("n", "zero"), List.of("end")).node("sl", "Slice", List.of("vf", "zero", "end", "zero"), List.of("u"))
+                .node("put", "ScatterND", List.of("x", "rows", "u"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y");
+        assertThat(agreeInEveryMode(m, feed("x", X34, "m", MASKS.get(0))).get("y").floats()).containsExactly(2, -2, 3, -8, 5, -6, 14, -8, 9, -20, 11, -12);
+        for (TensorValue mask : MASKS.subList(1, 3)) agreeInEveryMode(m, feed("x", X34, "m", mask));
+    }
+
+    /**
+     * {@code y[m] = v} and {@code y[m] = x[m] * 2} as the dynamo exporter writes them (opset 18):
+     * ScatterND of x at Transpose(NonZero(m)) by Expand(v, ReduceSum(Cast(Reshape(m, [-1])))) and by
+     * Reshape(Expand(x[m] * 2, that count), [-1]): the count is NonZero(m)'s runtime extent (a bool
+     * tensor's true elements, counted exactly), so the Expands are imported as bounded by it. Some, none
+     * and all true, and with m given at import (then as any run's); the count read as a value (plus 1)
+     * is the ReduceSum's, computed in the run. Refused before: "the shape (input #1
+     * 'n') must be a constant known at import time", and with m given, "updates [4] must be [12]".
+     */
+    @Test
+    void aMaskSetitemOfTheDynamoExporterAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = dynamoSetitem();
+        assertThat(agreeInEveryMode(m, feed("x", X34, "m", MASKS.get(0))).get("y").floats()).containsExactly(2.5f, -2, 3, 2.5f, 5, -6, 2.5f, -8, 9, 2.5f, 11, -12);
+        for (TensorValue mask : MASKS) assertThat(agreeInEveryMode(m, feed("x", X34, "m", mask)).get("y2").shape()).containsExactly(3, 4);
+        assertThat(agreeInEveryMode(m, feed("x", X34, "m", MASKS.get(2))).get("n1").longs()).containsExactly(13);
         Path file = dir.resolve("setitem.onnx");
-        Files.write(file, new TinyOnnx().opset(18).input("x", 3L, 4L).input(OnnxDTypes.BOOL, "m", 3L, 4L).floats("v", 2.5f).ints("flat", -1)
+        Files.write(file, m.bytes());
+        Graph g = OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withInputValues(Map.of("m", MASKS.get(0))));
+        assertThat(g.bounded("u").extent()).isEqualTo(g.bounded("t").extent());
+    }
+
+    /** The dynamo exporter's {@code y[m] = v; y[m] = x[m] * 2} for x and m [3, 4]. */
+    private static TinyOnnx dynamoSetitem() {
+        return new TinyOnnx().opset(18).input("x", 3L, 4L).input(OnnxDTypes.BOOL, "m", 3L, 4L).floats("v", 2.5f).floats("two", 2f).ints("flat", -1)
                 .node("nz", "NonZero", List.of("m"), List.of("i")).node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
                 .node("mf", "Reshape", List.of("m", "flat"), List.of("m1")).node("c", "Cast", List.of("m1"), List.of("mi"), "to", 7L)
                 .node("count", "ReduceSum", List.of("mi"), List.of("n")).node("e", "Expand", List.of("v", "n"), List.of("u"))
-                .node("put", "ScatterND", List.of("x", "t", "u"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y").bytes());
-        TensorValue m = TensorValue.ofLongs(DType.BOOL, new long[]{3, 4}, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0);
-        assertThatThrownBy(() -> OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withInputValues(Map.of("m", m)))).isInstanceOf(OnnxException.class)
-                .hasMessageEndingWith("node 'put' (ScatterND, #6, opset 18): updates [4] must be [12] (inputs x[3, 4], t[12, 2], u[4]); "
-                        + "'t' is computed from a data-dependent output of node 'nz' and held at its upper bound [12, 2], its actual extent known only after that kernel runs");
+                .node("put", "ScatterND", List.of("x", "t", "u"), List.of("y"))
+                .node("gn", "GatherND", List.of("x", "t"), List.of("sel")).node("mul", "Mul", List.of("sel", "two"), List.of("w"))
+                .node("e2", "Expand", List.of("w", "n"), List.of("we")).node("r2", "Reshape", List.of("we", "flat"), List.of("u2"))
+                .node("put2", "ScatterND", List.of("x", "t", "u2"), List.of("y2")).ints("one", 1).node("a", "Add", List.of("n", "one"), List.of("n1"))
+                .outputOfType(OnnxDTypes.FLOAT, "y").outputOfType(OnnxDTypes.FLOAT, "y2").outputOfType(OnnxDTypes.INT64, "n1");
+    }
+
+    /**
+     * What ties no count to a NonZero's extent stays refused: a ReduceSum of another mask than the
+     * NonZero's (its count may differ), ScatterND's rows of one mask by values of another (two extents),
+     * and a Slice ended by the Shape of another mask's rows.
+     */
+    @Test
+    void aCountOrRowsOfAnotherMaskStayRefused() throws Exception {
+        java.util.function.Supplier<TinyOnnx> base = () -> new TinyOnnx().opset(18).input("x", 3L, 4L).input(OnnxDTypes.BOOL, "m", 3L, 4L).input(OnnxDTypes.BOOL, "k", 3L, 4L).floats("v", 2.5f).ints("flat", -1)
+                .node("nz", "NonZero", List.of("m"), List.of("i")).node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0});
+        OnnxOpRuns.refused(dir, base.get().node("c", "Cast", List.of("k"), List.of("ki"), "to", 7L).node("count", "ReduceSum", List.of("ki"), List.of("n"))
+                        .node("e", "Expand", List.of("v", "n"), List.of("u")).node("put", "ScatterND", List.of("x", "t", "u"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y"),
+                "node 'e' (Expand, #4, opset 18): the shape (input #1 'n') must be a constant known at import time");
+        OnnxOpRuns.refused(dir, base.get().node("nz2", "NonZero", List.of("k"), List.of("j")).node("tr2", "Transpose", List.of("j"), List.of("s"), "perm", new long[]{1, 0})
+                        .node("gn", "GatherND", List.of("x", "s"), List.of("sel")).node("put", "ScatterND", List.of("x", "t", "sel"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y"),
+                "op 'put' (ScatterND, position 5) reads 't' and 'sel', bounded by the runtime extents of op 'nz' and op 'nz2', whose actual extents may differ");
+        OnnxOpRuns.refused(dir, base.get().ints("zero", 0).scalar("first", 0).node("nz2", "NonZero", List.of("k"), List.of("j"))
+                        .node("tr2", "Transpose", List.of("j"), List.of("s"), "perm", new long[]{1, 0}).node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
+                        .node("sh", "Shape", List.of("s"), List.of("ss")).node("g", "Gather", List.of("ss", "first"), List.of("n"), "axis", 0L)
+                        .node("un", "Unsqueeze", List.of("n", "zero"), List.of("end")).node("sl", "Slice", List.of("sel", "zero", "end", "zero"), List.of("y"))
+                        .outputOfType(OnnxDTypes.FLOAT, "y"),
+                "node 'sl' (Slice) ends axis 0 of 'sel' with it, which the importer reads only where axis 0 of 's' and axis 0 of 'sel' are bounded by one runtime extent, "
+                        + "and here they are bounded by two extents, whose actual counts may differ");
     }
 
     /** Dropout-12's mask is made at import as a constant of its input's shape: for a bounded input, the upper bound's, where ONNX gives the actual one (was a [6] mask for [n] rows). */

@@ -96,7 +96,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.GATHER_ELEMENTS, new Spec(3, -1, i -> product(i, 1, (int) i[0]))),
             Map.entry(Kernels.SCATTER_ELEMENTS, new Spec(5, 3, i -> 1)),     // serial: updates in order; extent optional: indices and updates bounded
             Map.entry(Kernels.GATHER_ND, new Spec(5, -1, i -> i[0] * i[1] * i[3], i -> boundedIndexSlots(i, 6 + (int) i[2]))),   // as gather's, per at 6 + k
-            Map.entry(Kernels.SCATTER_ND, new Spec(4, -1, i -> 1)),          // serial: updates in order
+            Map.entry(Kernels.SCATTER_ND, new Spec(5, 3, i -> 1)),           // serial: updates in order; extent optional: indices and updates bounded
             Map.entry(Kernels.TENSOR_SCATTER, new Spec(4, 2, i -> i[0] * i[1] * i[4])),   // a lane per (batch, pre, inner); writeIndices optional
             Map.entry(Kernels.ONEHOT, new Spec(3, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.REDUCE, new Spec(2, -1, i -> product(i, 5, (int) i[3]))),

@@ -1605,6 +1605,9 @@ class KernelEmulationTest {
                 for (int red = 0; red < 5; red++)
                     c.add(new Case(Kernels.SCATTER_ND, List.of(longsOrFloats(t, 12), TensorValue.ofLongs(it, null, 1, -1, 1), longsOrFloats(t, 9)), t, 12,
                             new long[] {3, 1, 3, 4, red, t.bytes(), t.onnxCode(), it.onnxCode()}, new double[0], 0));
+                // the same indices and updates bounded along axis 0 (per 1) with runtime extent 2: the third tuple (-1's duplicate 1) not applied
+                c.add(new Case(Kernels.SCATTER_ND, List.of(longsOrFloats(t, 12), TensorValue.ofLongs(it, null, 1, -1, 1), longsOrFloats(t, 9), TensorValue.ofLongs(DType.I64, null, 2)), t, 12,
+                        new long[] {3, 1, 3, 4, 1, t.bytes(), t.onnxCode(), it.onnxCode(), 1}, new double[0], 0));
             }
             // tensor_scatter: past [2, 2, 5, 3], update [2, 2, 3, 3] at write indices [1, 2] (linear) or [4, -1] (circular: wraps)
             for (long[] w : new long[][] {{1, 2, 0}, {4, -1, 1}})
