@@ -49,3 +49,25 @@ extern "C" __global__ void transpose_bounded(const long long* extent, const void
 extern "C" __global__ void check_extent(const long long* extent, Ints ints, Floats) {
     if (blockIdx.x == 0 && threadIdx.x == 0 && *extent != ints.v[0]) __trap();
 }
+
+// ints: part, parts, mode, per, rows, bound, es (Kernels#SPLIT_BOUNDED). x holds n = extent[0] clamped to [0, bound]
+// rows of per elements compactly; part `part` of the parts ONNX Split derives from n without 'split' (mode 0: n / parts
+// each; mode 1, num_outputs: ceil(n / parts) each, the rest last) goes to y's leading rows (y holds `rows` rows at its
+// bound), the rest zero, and its row count to part_extent[0]. Traps where the parts do not take n (the host refuses it
+// first, exec.LaunchChecks; org.arenaplan.device.ExtentCheck#parts). One thread per element of y's bound.
+extern "C" __global__ void split_bounded(const long long* extent, const void* x, void* y, long long* part_extent, Ints ints, Floats) {
+    long long part = ints.v[0], parts = ints.v[1], mode = ints.v[2], per = ints.v[3], rows = ints.v[4], bound = ints.v[5];
+    int es = (int) ints.v[6];
+    long long n = extent[0];
+    n = n < 0 ? 0 : n > bound ? bound : n;
+    long long each = mode == 0 ? n / parts : (n + parts - 1) / parts, last = n - (parts - 1) * each;
+    if (mode == 0 ? n % parts != 0 : n < parts || last <= 0) __trap();
+    long long m = part == parts - 1 ? last : each;
+    if (m > rows) m = rows;
+    long long start = part * each * per;
+    if (blockIdx.x == 0 && threadIdx.x == 0) *part_extent = m;
+    FOR_EACH_ITEM(i, rows * per) {
+        if (i < m * per) move_element(x, start + i, y, i, es);
+        else zero_element(y, i, es);
+    }
+}

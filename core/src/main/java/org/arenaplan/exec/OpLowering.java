@@ -128,7 +128,9 @@ public final class OpLowering {
         java.util.Set<String> written = new java.util.HashSet<>();
         for (KernelCall c : calls)
             for (KernelArg a : c.pointers()) if (a.access() == KernelArg.Access.WRITE) written.add(a.sources().get(0));
-        for (int k = 0; k < op.outputs().size(); k++) {
+        OpSpec spec = OpRegistry.get(op.kind());
+        int extents = spec == null || spec.carries() == null ? op.outputs().size() : spec.carries().extentOutputs(OpAttrs.of(op), op.outputs().size());
+        for (int k = 0; k < extents; k++) {   // a runtime extent no output takes is left (ir.OpSpec.BoundedFlow#extentOutputs: no op reads one)
             String y = op.outputs().get(k);
             if (op.writesAtRuntime(k) && bytes(y) > 0 && !written.contains(y))
                 throw new IllegalStateException(op.kind() + " '" + op.name() + "' lowered to calls that never write its output #" + k + " '" + y + "'");

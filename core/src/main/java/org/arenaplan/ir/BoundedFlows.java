@@ -344,23 +344,65 @@ public final class BoundedFlows {
      * ({@code device.Kernels#CHECK_EXTENT}), as ONNX Runtime fails it; in any other run the input is
      * whole, its layout the bound's, and every part is known before the run (HF's mixture-of-experts
      * layers: {@code for expert_idx in expert_hit}, traced over the experts hit, exports one part each).
-     * A split along the bounded axis without ONNX's {@code split} ({@code even}: equal parts, or
-     * Split-18's {@code num_outputs}) is refused: ONNX derives the parts from the actual extent (ONNX
-     * Runtime splits n rows into n / k each, or ceil(n / k) and the rest), so each part would need a
-     * runtime extent of its own, which no kernel computes.
+     * Or along the bounded axis, the outermost of more than one element, without ONNX's
+     * {@code split} ({@code even}: 1 equal parts, 2 Split-18's {@code num_outputs}): ONNX derives
+     * the parts from the actual extent n, so each part is bounded by a runtime extent of its own,
+     * an output after the parts ({@code extents}, which the importer adds to such a Split of a tensor
+     * computed from a data-dependent output), written by its kernel ({@code device.Kernels#SPLIT_BOUNDED},
+     * {@code device.ExtentCheck#parts}); with {@code num_outputs} the last part's bound must hold the
+     * rest of every n up to the bound (n = 6 of a bound 7 into 3: [2, 2, 2], bound [3, 3, 1]).
      */
-    public static int[] split(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+    public static final OpSpec.BoundedFlow SPLIT = new OpSpec.BoundedFlow() {
+        @Override public int[] outputs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+            return split(a, in, axes, out);
+        }
+
+        @Override public int extentOutputs(OpAttrs a, int outputs) {
+            return ShapeRules.splitParts(a, outputs);
+        }
+
+        @Override public int[] ownExtents(OpAttrs a, long[][] in, int[] axes, int outputs) {
+            int[] r = new int[outputs];
+            int parts = ShapeRules.splitParts(a, outputs);
+            boolean own = parts < outputs && a.integer("even") > 0 && Math.floorMod(a.integer("axis"), in[0].length) == axes[0];
+            for (int k = 0; k < outputs; k++) r[k] = own && k < parts ? parts + k : -1;
+            return r;
+        }
+    };
+
+    private static int[] split(OpAttrs a, long[][] in, int[] axes, long[][] out) {
         long[] x = in[0];
-        int b = axes[0], axis = (int) Math.floorMod(a.integer("axis"), x.length);
-        if (axis == b && a.integer("even") == 1)
-            throw new GraphException("it splits the bounded axis " + b + " of " + Arrays.toString(x) + " into " + out.length + " parts without 'split', which ONNX derives "
-                    + "from the actual extent, known only after the run (ONNX Runtime splits n rows into n / " + out.length + " each, or ceil(n / " + out.length
-                    + ") and the rest with num_outputs), so each part would need a runtime extent of its own");
+        int b = axes[0], axis = (int) Math.floorMod(a.integer("axis"), x.length), parts = ShapeRules.splitParts(a, out.length);
         int[] r = new int[out.length];
-        Arrays.fill(r, axis == b ? -1 : b);
+        Arrays.fill(r, -1);
+        if (axis == b && a.integer("even") > 0) {
+            if (parts == out.length)
+                throw new GraphException("it splits the bounded axis " + b + " of " + Arrays.toString(x) + " into " + out.length + " parts without 'split', which ONNX derives "
+                        + "from the actual extent, and lists no runtime extent for each part");
+            if (product(x, 0, b) != 1)
+                throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");
+            long most = a.integer("even") == 2 ? mostRest(x[b], parts) : 0;
+            if (most > out[parts - 1][b])
+                throw new GraphException("it splits the bounded axis " + b + " of " + Arrays.toString(x) + " into " + parts + " parts by num_outputs, whose last one holds up to "
+                        + most + " rows where fewer than " + x[b] + " are kept, more than its bound " + out[parts - 1][b]);
+            Arrays.fill(r, 0, parts, b);
+            return r;
+        }
+        Arrays.fill(r, 0, parts, axis == b ? -1 : b);
         if (axis != b && product(x, 0, b) != 1)
             throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");
         return r;
+    }
+
+    /** The most rows num_outputs' last part holds over the n up to {@code bound} that split into {@code parts} (ceil(n / parts) each, a positive rest: {@code device.ExtentCheck#parts}). */
+    private static long mostRest(long bound, long parts) {
+        long most = 0;
+        for (long n = bound; n >= parts; n--) {
+            long each = (n + parts - 1) / parts;
+            if (each <= most) break;   // the rest is at most ceil(n / parts), which only falls with n
+            most = Math.max(most, n - (parts - 1) * each);
+        }
+        return most;
     }
 
     /**

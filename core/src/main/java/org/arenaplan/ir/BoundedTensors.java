@@ -8,7 +8,8 @@ import java.util.Map;
  * Which tensors of a graph are bounded, and by which runtime extent: the data-dependent outputs of
  * the {@link OpSpec.BoundedRule} kinds (NonZero, Compress, Unique, NonMaxSuppression), and the
  * outputs of the ops that read one through their kind's {@link OpSpec.BoundedFlow}, which share its
- * extent. One pass over the schedule when the graph is built; every other reader is refused in one
+ * extent, or take one the op writes ({@link OpSpec.BoundedFlow#ownExtents}: Split's parts of the
+ * bounded axis). One pass over the schedule when the graph is built; every other reader is refused in one
  * line naming it and the op whose extent bounds what it reads.
  */
 final class BoundedTensors {
@@ -61,17 +62,22 @@ final class BoundedTensors {
                 }
                 continue;
             }
+            int firstExtent = spec == null || spec.carries() == null ? op.outputs().size() : spec.carries().extentOutputs(OpAttrs.of(op), op.outputs().size());
+            for (int k = firstExtent; k < op.outputs().size(); k++) extentOf.put(op.outputs().get(k), op);   // runtime extents it writes for its other outputs
             if (read == null) continue;
             Op origin = extentOf.get(extent);
             if (spec == null || spec.carries() == null)
                 throw refusal(where, read, origin, op.kind() + " does not read a bounded tensor (docs/onnx.md, \"Data-dependent outputs\", lists the ops that do)");
             int[] outAxes = outputAxes(tensors, op, spec, axes, where, read, origin);
+            long[][] in = new long[axes.length][];
+            for (int j = 0; j < axes.length; j++) in[j] = tensors.get(op.inputs().get(j)).shape();
+            int[] own = spec.carries().ownExtents(OpAttrs.of(op), in, axes, outAxes.length);
             for (int k = 0; k < outAxes.length; k++) {
                 if (outAxes[k] < 0) continue;
                 Tensor y = tensors.get(op.outputs().get(k));
                 if (y.dtype() != null && y.dtype().isPacked())
                     throw refusal(where, read, origin, "its output '" + y.name() + "' is " + y.dtype().jsonName() + ", packed, whose tail the executors cannot zero element by element");
-                bounded.put(y.name(), new Graph.Bounded(extent, outAxes[k]));
+                bounded.put(y.name(), new Graph.Bounded(own[k] >= 0 ? op.outputs().get(own[k]) : extent, outAxes[k]));
             }
         }
         return bounded;

@@ -45,6 +45,7 @@ public final class Graph {
             OpSpec spec = OpRegistry.get(op.kind());
             if (spec != null && spec.bounded() != null && !op.outputs().isEmpty()) kept.add(op.outputs().get(0));   // its runtime extent, read after the run
         }
+        for (Bounded b : bounded.values()) kept.add(b.extent());   // also those an op writes for its outputs (OpSpec.BoundedFlow#ownExtents)
         this.outputSet = Set.copyOf(kept);
         this.weights = Collections.unmodifiableSet(new LinkedHashSet<>(weights));
         this.weightFill = Collections.unmodifiableMap(new LinkedHashMap<>(weightFill));
@@ -81,8 +82,9 @@ public final class Graph {
     public List<String> outputs() { return outputs; }
 
     /**
-     * Whether {@code t} lives to the end of the run and is read after it: a graph output, or the
-     * runtime extent (output 0) of an op with data-dependent outputs ({@link OpSpec.BoundedRule}).
+     * Whether {@code t} lives to the end of the run and is read after it: a graph output, or a
+     * runtime extent: output 0 of an op with data-dependent outputs ({@link OpSpec.BoundedRule}), or
+     * one an op writes for its bounded outputs ({@link OpSpec.BoundedFlow#ownExtents}).
      */
     public boolean isOutput(String t) { return outputSet.contains(t); }
 

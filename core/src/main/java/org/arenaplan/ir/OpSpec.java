@@ -139,6 +139,28 @@ public record OpSpec(String kind, int minInputs, int maxInputs, int minOutputs, 
             return -1;
         }
 
+        /**
+         * The outputs from this index on are runtime extents (int64 [1]) the op writes for its
+         * other outputs ({@link #ownExtents}), which no op reads; default: none (the output count).
+         */
+        default int extentOutputs(OpAttrs attrs, int outputs) {
+            return outputs;
+        }
+
+        /**
+         * Per output, the op's own output that holds its runtime extent (one of
+         * {@link #extentOutputs}), or -1 where it takes its input's: Split's parts of the bounded
+         * axis, which ONNX derives from the actual extent ({@link BoundedFlows#split}); default: none.
+         *
+         * @param inputs the input shapes
+         * @param axes   per input, its bounded axis, or -1
+         */
+        default int[] ownExtents(OpAttrs attrs, long[][] inputs, int[] axes, int outputs) {
+            int[] r = new int[outputs];
+            java.util.Arrays.fill(r, -1);
+            return r;
+        }
+
         /** {@code flow}, whose outputs take the runtime extent of input {@code input} where its inputs have two ({@link #extentOf}). */
         static BoundedFlow ofExtent(int input, BoundedFlow flow) {
             return new BoundedFlow() {

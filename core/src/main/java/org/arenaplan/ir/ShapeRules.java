@@ -200,17 +200,28 @@ public final class ShapeRules {
         return perm;
     }
 
-    /** Split: the input cut along {@code axis} into {@code split} extents, or {@code outputs} equal parts. */
+    /**
+     * Split: the input cut along {@code axis} into {@code split} extents, or equal parts; where
+     * {@code extents} is 1, each part's runtime extent (int64 [1]) follows the parts as an output
+     * ({@link BoundedFlows#split}).
+     */
     public static long[][] split(OpAttrs attrs, long[][] in, int outputs) {
         long[] x = in[0];
-        int axis = axis(attrs.integer("axis"), x.length, "axis");
-        long[] parts = splitExtents(attrs, x, axis, outputs);
+        int axis = axis(attrs.integer("axis"), x.length, "axis"), n = splitParts(attrs, outputs);
+        long[] parts = splitExtents(attrs, x, axis, n);
         long[][] out = new long[outputs][];
         for (int k = 0; k < outputs; k++) {
-            out[k] = x.clone();
-            out[k][axis] = parts[k];
+            out[k] = k < n ? x.clone() : new long[]{1};
+            if (k < n) out[k][axis] = parts[k];
         }
         return out;
+    }
+
+    /** Split's parts among its {@code outputs} outputs: half of them where {@code extents} is 1 (each part's runtime extent follows), else all. */
+    public static int splitParts(OpAttrs attrs, int outputs) {
+        if (attrs.integer("extents") != 1) return outputs;
+        if (outputs % 2 != 0) throw new GraphException("extents 1 needs one runtime extent per part, but the op has " + outputs + " outputs");
+        return outputs / 2;
     }
 
     /** The extents of Split's outputs along {@code axis}. */

@@ -569,6 +569,21 @@ public final class OnnxImporter {
         return differ <= 1;
     }
 
+    /**
+     * {@code l}, a Split without ONNX's 'split' of a tensor computed from a data-dependent output,
+     * with a runtime extent (int64 [1], {@code <part>#extent}) per part after the parts, which its
+     * kernel writes where the split axis is the bounded one ({@link org.arenaplan.ir.BoundedFlows#split};
+     * which axis is bounded is known once the graph is built); else {@code l}.
+     */
+    private Lowered withPartExtents(Lowered l) {
+        if (!l.kind().equals(org.arenaplan.ir.OpKinds.SPLIT) || !l.attrs().containsKey("even")) return l;
+        List<Value> outputs = new ArrayList<>(l.outputs());
+        for (Value v : l.outputs()) outputs.add(new Value(fresh(v.name() + "#extent"), DType.I64, new long[]{1}));
+        Map<String, Object> attrs = new LinkedHashMap<>(l.attrs());
+        attrs.put("extents", 1L);
+        return new Lowered(l.kind(), l.inputs(), outputs, attrs, l.view(), l.dropped());
+    }
+
     /** Whether kind {@code kind} reads a bounded tensor ({@link org.arenaplan.ir.OpSpec.BoundedFlow}); the graph refuses any other reader of one. */
     private static boolean readsBounded(String kind) {
         org.arenaplan.ir.OpSpec spec = org.arenaplan.ir.OpRegistry.get(kind);
@@ -705,6 +720,7 @@ public final class OnnxImporter {
                     for (Value v : l.outputs())
                         if (v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
                 l = namedStandIns(l, n);
+                if (origin != null) l = withPartExtents(l);
                 if (origin != null)   // an output made a constant at import (Dropout's mask) has the upper bound's shape, not the run's
                     for (Value c : l.constants().keySet())
                         if (node.outputs().contains(c.name()))

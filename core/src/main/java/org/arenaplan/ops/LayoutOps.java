@@ -58,8 +58,9 @@ final class LayoutOps implements OpFamily {
                         .doc("perm defaults to the reversed axes; a bounded input (NonZero's [rank, n]) by transpose_bounded, which reads its count")
                         .lower((op, l) -> List.of(transpose(op, l))).gradient(LayoutOps::transposeGradient).onnx(LayoutOps::importTranspose).build(),
                 OpDefinition.op(OpKinds.SPLIT, 1, 1).outputs(1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0), AttrSpec.ints("split", 0, Long.MAX_VALUE, "equal parts"),
-                                AttrSpec.flag("even"))   // 1: imported without ONNX's split (equal parts, or num_outputs'), the parts derived from the extent (ir.BoundedFlows#split)
-                        .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(Kernels.TRANSPOSE, Kernels.CHECK_EXTENT).carries(BoundedFlows::split)
+                                AttrSpec.integer("even", 0, 0, 2),   // imported without ONNX's split, the parts derived from the extent: 1 equal parts, 2 num_outputs' (ir.BoundedFlows#split)
+                                AttrSpec.flag("extents"))            // 1: each part's runtime extent (int64 [1]) an output after the parts (ir.ShapeRules#splitParts)
+                        .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(Kernels.TRANSPOSE, Kernels.CHECK_EXTENT, Kernels.SPLIT_BOUNDED).carries(BoundedFlows.SPLIT)
                         .doc("one strided copy per output; outputs may be views of the input where every extent before axis is 1")
                         .lower(LayoutOps::split).onnx(LayoutOps::importSplit, "num_outputs").build(),
                 OpDefinition.op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY).flops(OpSpec.NO_ARITHMETIC).doc("a device-to-device copy")
@@ -162,7 +163,9 @@ final class LayoutOps implements OpFamily {
      * consecutive elements starting {@code offset_k} into the input's row of {@code xInner}: one
      * strided copy (the transpose kernel over shape [outer, yInner_k], strides [xInner, 1]) per
      * computed output. Outputs declared views are not copied. Split along the bounded axis of a
-     * bounded input first checks that its runtime extent is the bound ({@link Kernels#CHECK_EXTENT}).
+     * bounded input into fixed parts first checks that its runtime extent is the bound
+     * ({@link Kernels#CHECK_EXTENT}); into the parts ONNX derives from the extent ({@code even}), one
+     * {@link Kernels#SPLIT_BOUNDED} per part copies it and writes its extent.
      */
     private static List<KernelCall> split(Op op, OpLowering l) {
         String x = op.inputs().get(0);
@@ -172,10 +175,21 @@ final class LayoutOps implements OpFamily {
         if (a < 0 || a >= xs.length) throw fail(op, "axis " + axis + " out of range for " + Arrays.toString(xs));
         long outer = product(Arrays.copyOf(xs, a)), xInner = product(Arrays.copyOfRange(xs, a, xs.length));
         List<KernelCall> calls = new ArrayList<>();
-        org.arenaplan.ir.Graph.Bounded b = l.bounded(x);   // split along its bounded axis (ir.BoundedFlows.split): the parts need the whole bound
-        if (b != null && b.axis() == a) calls.add(l.call(op, Kernels.CHECK_EXTENT, List.of(l.read(b.extent())), new long[]{xs[a]}));
+        org.arenaplan.ir.Graph.Bounded b = l.bounded(x);
+        OpAttrs attrs = OpAttrs.of(op);
+        int parts = ShapeRules.splitParts(attrs, op.outputs().size());
+        if (b != null && b.axis() == a && attrs.integer("even") > 0) {   // parts derived from the actual extent, each with its own (ir.BoundedFlows#split)
+            long per = xInner / Math.max(1, xs[a]);
+            for (int k = 0; k < parts; k++) {
+                String y = op.outputs().get(k);
+                calls.add(l.call(op, Kernels.SPLIT_BOUNDED, List.of(l.read(b.extent()), l.read(x), l.write(y), l.write(op.outputs().get(parts + k))),
+                        new long[]{k, parts, attrs.integer("even") - 1, per, l.shape(op, y)[a], xs[a], l.sameType(op, x, y).bytes()}));
+            }
+            return calls;
+        }
+        if (b != null && b.axis() == a) calls.add(l.call(op, Kernels.CHECK_EXTENT, List.of(l.read(b.extent())), new long[]{xs[a]}));   // fixed parts: they need the whole bound
         long offset = 0;
-        for (int k = 0; k < op.outputs().size(); k++) {
+        for (int k = 0; k < parts; k++) {
             String y = op.outputs().get(k);
             long yInner = outer == 0 ? 0 : l.elements(y) / outer;
             if (op.writesAtRuntime(k) && yInner > 0) {
@@ -219,11 +233,12 @@ final class LayoutOps implements OpFamily {
         List<String> names = n.node().outputs();
         n.require(n.opset() < 13 || !n.hasAttr("split"), "attribute 'split' is input #1 from opset 13");
         long[] parts = n.opset() >= 13 ? (n.hasInput(1) ? n.constantInts(1, "split") : null) : n.ints("split", null);
-        boolean derived = parts == null;
+        long derived = parts == null ? 1 : 0;   // even: parts derived from the extent (ir.BoundedFlows#split), 2 by num_outputs
         n.require(n.opset() >= 18 || !n.hasAttr("num_outputs"), "attribute 'num_outputs' needs opset 18");
         if (parts == null && n.hasAttr("num_outputs")) {
             // opset 18: ceil(extent / num_outputs) each, the last one smaller when it does not divide
             long k = n.integer("num_outputs", 0);
+            derived = 2;
             n.require(k >= 1 && k == names.size(), "num_outputs " + k + " must be at least 1 and equal the number of outputs (" + names.size() + ")");
             long chunk = (x.dim(axis) + k - 1) / k;
             parts = new long[(int) k];
@@ -250,7 +265,7 @@ final class LayoutOps implements OpFamily {
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("axis", (long) axis);
         attrs.put("split", parts);
-        if (derived) attrs.put("even", 1L);
+        if (derived > 0) attrs.put("even", derived);
         return new Lowered(OpKinds.SPLIT, List.of(x.name()), outputs, attrs, false, List.of());
     }
 

@@ -12,7 +12,8 @@ import java.nio.ByteBuffer;
  * layouts in {@link Kernels}): {@link Kernels#ZERO_TAIL} zeroes a bounded tensor's tail past the
  * n * per elements its runtime extent n covers; {@link Kernels#TRANSPOSE_BOUNDED} transposes the
  * actual tensor a bounded one holds compactly; {@link Kernels#CHECK_EXTENT} stops a run whose extent is
- * not the one a Split's fixed parts need. CUDA's twins are in bounded.cuh.
+ * not the one a Split's fixed parts need; {@link Kernels#SPLIT_BOUNDED} copies one of the parts ONNX derives
+ * from the actual extent and writes its row count. CUDA's twins are in bounded.cuh.
  */
 final class BoundedKernels {
     private BoundedKernels() { }
@@ -23,6 +24,7 @@ final class BoundedKernels {
             case Kernels.ZERO_TAIL -> zeroTail(c);
             case Kernels.TRANSPOSE_BOUNDED -> transposeBounded(c);
             case Kernels.CHECK_EXTENT -> checkExtent(c);
+            case Kernels.SPLIT_BOUNDED -> splitBounded(c);
             default -> null;
         };
     }
@@ -48,6 +50,28 @@ final class BoundedKernels {
         SimKernels.need(c, 1, 1);
         size(c, 0, 8);
         return () -> org.arenaplan.device.ExtentCheck.check(c, SimKernels.in(c, 0).getLong(0));
+    }
+
+    private static Runnable splitBounded(KernelCall c) {
+        SimKernels.need(c, 4, 7);
+        long parts = c.intArg(1), mode = c.intArg(2), per = c.intArg(3), rows = c.intArg(4), bound = c.intArg(5);
+        int es = SimKernels.elementBytes(c, 6);
+        if (parts < 1 || c.intArg(0) < 0 || c.intArg(0) >= parts || (mode != 0 && mode != 1) || per < 0 || rows < 0 || bound < 0)
+            throw fail(c, "part " + c.intArg(0) + " of " + parts + ", mode " + mode + ", per " + per + ", rows " + rows + " and bound " + bound + " out of range");
+        size(c, 0, 8);
+        size(c, 1, bound * per * es);
+        size(c, 2, rows * per * es);
+        size(c, 3, 8);
+        return () -> {
+            long[] p = org.arenaplan.device.ExtentCheck.parts(c, SimKernels.in(c, 0).getLong(0));
+            long m = Math.min(p[1], rows);
+            ByteBuffer x = SimKernels.in(c, 1), y = SimKernels.out(c, 2);
+            for (long i = 0; i < m * per * es; i++) y.put((int) i, x.get((int) (p[0] * per * es + i)));
+            SimKernels.store(c, 2, y);
+            ByteBuffer n = SimKernels.out(c, 3);
+            n.putLong(0, m);
+            SimKernels.store(c, 3, n);
+        };
     }
 
     private static Runnable transposeBounded(KernelCall c) {

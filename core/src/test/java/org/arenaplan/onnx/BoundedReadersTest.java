@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -472,28 +473,84 @@ class BoundedReadersTest {
     }
 
     /**
-     * Split along the bounded axis without 'split' (opset 13's equal parts, opset 18's num_outputs) of u =
-     * Compress(x, k > 0): ONNX Runtime splits the actual extent (4 kept into [2, 2]; 3 kept with num_outputs 2
-     * into [2, 1]), so each part would need a runtime extent of its own; refused when the graph is built, in one
-     * line naming the op and why. Before, it was imported as fixed parts of the bound, and every run that kept
-     * fewer than all stopped ("its parts sum to 6, but its input holds 4 along the split axis in this run").
+     * Split along the bounded axis without 'split' of u = Compress(x, k > 0) ([n, 2] rows of a bound
+     * 6): ONNX Runtime 1.30 splits the actual n rows, before opset 18 into n / 2 each (n = 0 gives
+     * empty parts; an odd n fails), with num_outputs 2 into ceil(n / 2) and the rest (n below 2
+     * fails). Each part is bounded by a runtime extent of its own, which split_bounded writes; a
+     * Transpose (which reads that count) and a Mul read the parts, and an even Split along axis 1,
+     * not the bounded one, runs beside. Some, none and all kept agree with ONNX Runtime in every
+     * mode; where ONNX Runtime fails, every mode stops before the launch naming the op and the
+     * counts. Refused when the graph was built before ("... so each part would need a runtime extent
+     * of its own").
      */
     @Test
-    void anEvenSplitOfTheBoundedAxisIsRefusedWhenTheGraphIsBuilt() throws Exception {
-        TensorValue x = TensorValue.ofFloats(new long[]{6}, 1, 2, 3, 4, 5, 6);
+    void anEvenSplitOfTheBoundedAxisAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TensorValue x = TensorValue.ofFloats(new long[]{6, 2}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
         for (long opset : new long[]{13, 18}) {
-            TinyOnnx m = new TinyOnnx().opset(opset).input("x", 6L).input("k", 6L).floats("z", 0f)
+            TinyOnnx m = new TinyOnnx().opset(opset).input("x", 6L, 2L).input("k", 6L).floats("z", 0f).floats("two", 2f)
                     .node("gt", "Greater", List.of("k", "z"), List.of("keep"))
                     .node("c", "Compress", List.of("x", "keep"), List.of("u"), "axis", 0L)
                     .node("sp", "Split", List.of("u"), List.of("a", "b"), opset >= 18 ? new Object[]{"axis", 0L, "num_outputs", 2L} : new Object[]{"axis", 0L})
-                    .outputOfType(OnnxDTypes.FLOAT, "a").outputOfType(OnnxDTypes.FLOAT, "b");
-            Map<String, TensorValue> ort = OrtOracle.run(m.bytes(), feed("x", x, "k", TensorValue.ofFloats(new long[]{6}, opset >= 18 ? new float[]{1, 0, 1, 1, 0, 0} : new float[]{1, 0, 1, 1, 0, 1})));
-            assertThat(ort.get("a").floats()).as("opset %d", opset).containsExactly(1, 3);
-            assertThat(ort.get("b").floats()).as("opset %d", opset).containsExactly(opset >= 18 ? new float[]{4} : new float[]{4, 6});
-            OnnxOpRuns.refused(dir, m, "op 'sp' (Split, position 2) reads 'u', a data-dependent output of op 'c' (Compress), whose shape is known only after its kernel runs; "
-                    + "Split reads it only where its kernels leave the result compact, and here it splits the bounded axis 0 of [6] into 2 parts without 'split', which ONNX "
-                    + "derives from the actual extent, known only after the run (ONNX Runtime splits n rows into n / 2 each, or ceil(n / 2) and the rest with num_outputs), "
-                    + "so each part would need a runtime extent of its own");
+                    .node("mul", "Mul", List.of("a", "two"), List.of("a2"))
+                    .node("tr", "Transpose", List.of("b"), List.of("bt"), "perm", new long[]{1, 0})
+                    .node("cols", "Split", List.of("u"), List.of("c0", "c1"), opset >= 18 ? new Object[]{"axis", 1L, "num_outputs", 2L} : new Object[]{"axis", 1L})
+                    .outputOfType(OnnxDTypes.FLOAT, "a2").outputOfType(OnnxDTypes.FLOAT, "b").outputOfType(OnnxDTypes.FLOAT, "bt").outputOfType(OnnxDTypes.FLOAT, "c1");
+            Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", x, "k", TensorValue.ofFloats(new long[]{6}, 1, 0, 1, 1, 0, 1)));
+            assertThat(got.get("a2").floats()).as("opset %d", opset).containsExactly(2, 4, 10, 12);
+            assertThat(got.get("bt").shape()).as("opset %d", opset).containsExactly(2, 2);
+            assertThat(got.get("bt").floats()).as("opset %d", opset).containsExactly(7, 11, 8, 12);
+            got = agreeInEveryMode(m, feed("x", x, "k", TensorValue.ofFloats(new long[]{6}, 1, 1, 1, 1, 1, 1)));
+            assertThat(got.get("b").floats()).as("opset %d", opset).containsExactly(7, 8, 9, 10, 11, 12);
+            Map<String, TensorValue> three = feed("x", x, "k", TensorValue.ofFloats(new long[]{6}, 0, 1, 0, 1, 0, 1));
+            Map<String, TensorValue> none = feed("x", x, "k", TensorValue.ofFloats(new long[]{6}, 0, 0, 0, 0, 0, 0));
+            if (opset < 18) {
+                got = agreeInEveryMode(m, none);
+                assertThat(got.get("a2").shape()).containsExactly(0, 2);
+                assertThatThrownBy(() -> OrtOracle.run(m.bytes(), three)).hasMessageContaining("Input cannot be split evenly on selected axis");
+                stopsInEveryMode(m, three, "'sp': Split: its input holds 3 along the split axis in this run (the runtime extent of its bounded input), "
+                        + "which does not split into 2 equal parts; ONNX Runtime fails such a run");
+            } else {
+                got = agreeInEveryMode(m, three);
+                assertThat(got.get("a2").floats()).containsExactly(6, 8, 14, 16);
+                assertThat(got.get("b").floats()).containsExactly(11, 12);
+                Map<String, TensorValue> one = feed("x", x, "k", TensorValue.ofFloats(new long[]{6}, 0, 0, 0, 1, 0, 0));
+                assertThatThrownBy(() -> OrtOracle.run(m.bytes(), one)).hasMessageContaining("Invalid num_outputs value of 2");
+                assertThatThrownBy(() -> OrtOracle.run(m.bytes(), none)).hasMessageContaining("Invalid num_outputs value of 2");
+                stopsInEveryMode(m, one, "'sp': Split: its input holds 1 along the split axis in this run (the runtime extent of its bounded input), "
+                        + "which num_outputs 2 does not split into 1 parts of ceil(1 / 2) = 1 and a non-empty rest; ONNX Runtime fails such a run");
+            }
+        }
+    }
+
+    /**
+     * Split-18's num_outputs 3 of the bounded axis: n = 4 of a bound 6 fails in ONNX Runtime ([2, 2] and
+     * nothing left), and so does every mode here; n = 5 runs ([2, 2, 1]); a bound of 7 ([3, 3, 1]) is refused when the graph is
+     * built, since n = 6 gives [2, 2, 2], more than the last part's bound.
+     */
+    @Test
+    void numOutputsOfTheBoundedAxisFailsAsOnnxRuntimeAndNeedsTheLastPartsBoundToHoldTheRest() throws Exception {
+        for (long bound : new long[]{6, 7}) {
+            TinyOnnx m = new TinyOnnx().opset(18).input("x", bound).input("k", bound).floats("z", 0f)
+                    .node("gt", "Greater", List.of("k", "z"), List.of("keep"))
+                    .node("c", "Compress", List.of("x", "keep"), List.of("u"), "axis", 0L)
+                    .node("sp", "Split", List.of("u"), List.of("a", "b", "c3"), "axis", 0L, "num_outputs", 3L)
+                    .outputOfType(OnnxDTypes.FLOAT, "a").outputOfType(OnnxDTypes.FLOAT, "b").outputOfType(OnnxDTypes.FLOAT, "c3");
+            float[] xs = new float[(int) bound], ks = new float[(int) bound];
+            for (int i = 0; i < bound; i++) { xs[i] = i + 1; ks[i] = i < 4 ? 1 : 0; }
+            Map<String, TensorValue> four = feed("x", TensorValue.ofFloats(new long[]{bound}, xs), "k", TensorValue.ofFloats(new long[]{bound}, ks));
+            assertThatThrownBy(() -> OrtOracle.run(m.bytes(), four)).hasMessageContaining("running Split node. Name:'sp'");   // 1.30's Python: "Split size 2 exceeds the remaining size"
+            if (bound == 6) {
+                stopsInEveryMode(m, four, "'sp': Split: its input holds 4 along the split axis in this run (the runtime extent of its bounded input), "
+                        + "which num_outputs 3 does not split into 2 parts of ceil(4 / 3) = 2 and a non-empty rest; ONNX Runtime fails such a run");
+                Arrays.fill(ks, 1);
+                ks[5] = 0;
+                Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", TensorValue.ofFloats(new long[]{bound}, xs), "k", TensorValue.ofFloats(new long[]{bound}, ks)));
+                assertThat(got.get("c3").floats()).containsExactly(5);
+            } else {
+                OnnxOpRuns.refused(dir, m, "op 'sp' (Split, position 2) reads 'u', a data-dependent output of op 'c' (Compress), whose shape is known only after its kernel runs; "
+                        + "Split reads it only where its kernels leave the result compact, and here it splits the bounded axis 0 of [7] into 3 parts by num_outputs, whose last one "
+                        + "holds up to 2 rows where fewer than 7 are kept, more than its bound 1");
+            }
         }
     }
 

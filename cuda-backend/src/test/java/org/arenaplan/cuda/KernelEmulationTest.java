@@ -265,9 +265,9 @@ class KernelEmulationTest {
     }
 
     /**
-     * zero_tail and transpose_bounded (bounded.cuh), bit for bit: zero_tail over y [5, 3] of 1-, 2-,
+     * zero_tail, transpose_bounded and split_bounded (bounded.cuh), bit for bit: zero_tail over y [5, 3] of 1-, 2-,
      * 4- and 8-byte elements, none of them zero, with extents 0, 2, 5 (the bound: nothing zeroed),
-     * 7 (past it: clamped) and -1 (zeroes all); transpose_bounded below.
+     * 7 (past it: clamped) and -1 (zeroes all); transpose_bounded and split_bounded below.
      */
     private static List<Case> zeroTailCases() {
         List<Case> c = new ArrayList<>();
@@ -286,6 +286,20 @@ class KernelEmulationTest {
                 c.add(new Case(Kernels.TRANSPOSE_BOUNDED, List.of(extent, new TensorValue(t, null, java.util.Arrays.copyOf(x.bytes(), 15 * t.bytes()))), t, 15,
                         new long[] {2, 1, t.bytes(), 3, 5, 1, 0}, new double[0], 0, 0, -1, new TensorValue(t, null, java.util.Arrays.copyOf(y.bytes(), 15 * t.bytes()))));
                 c.add(new Case(Kernels.TRANSPOSE_BOUNDED, List.of(extent, x), t, 30, new long[] {3, 0, t.bytes(), 5, 2, 3, 2, 0, 1}, new double[0], 0, 0, -1, y));
+            }
+        }
+        // split_bounded: x [6, 2] bounded along axis 0, each part of 2 (equal parts, mode 0) and 3 (num_outputs, mode 1) at
+        // counts the parts take (0, 2, 4, 6; 2, 3, 5, 6, and 9 clamped to the bound), y [3, 2] starting non-zero (its tail
+        // zeroed) and the part's extent compared
+        for (DType t : new DType[] {DType.U8, DType.I32, DType.I64}) {
+            TensorValue x = small(t, 37, 12, 1, 9), y = small(t, 41, 6, 1, 9), none = TensorValue.ofLongs(DType.I64, null, -7);
+            for (long[] run : new long[][] {{0, 0}, {0, 2}, {0, 4}, {0, 6}, {1, 2}, {1, 3}, {1, 5}, {1, 6}, {1, 9}}) {
+                TensorValue extent = TensorValue.ofLongs(DType.I64, null, run[1]);
+                for (long part = 0; part < 2; part++) {
+                    long[] ints = {part, 2, run[0], 2, 3, 6, t.bytes()};
+                    c.add(new Case(Kernels.SPLIT_BOUNDED, List.of(extent, x, none), t, 6, ints, new double[0], 0, 0, 2, y));
+                    c.add(new Case(Kernels.SPLIT_BOUNDED, List.of(extent, x, y), DType.I64, 1, ints, new double[0], 0, 0, 3, none));
+                }
             }
         }
         return c;
