@@ -971,7 +971,12 @@ public final class OnnxImporter {
         addWeight(out, Constant.fill(fill), n);
     }
 
+    /** Constant's value attributes, of which a node gives exactly one (Constant-12's schema; onnx's checker and shape inference refuse two). */
+    private static final List<String> CONSTANT_VALUES = List.of("value", "value_int", "value_ints", "value_float", "value_floats", "value_string", "value_strings", "sparse_value");
+
     private void constant(NodeContext n) {
+        List<String> given = CONSTANT_VALUES.stream().filter(n::hasAttr).toList();
+        n.require(given.size() <= 1, "gives " + given.size() + " value attributes " + given + "; Constant takes exactly one");
         OnnxModel.TensorData t = n.tensor("value");
         if (t != null) {
             DType dt = dtype(t.dataType(), "attribute 'value' of node '" + n.opName() + "'");
