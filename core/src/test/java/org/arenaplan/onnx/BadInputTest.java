@@ -122,6 +122,30 @@ class BadInputTest {
         assertThat(OnnxImporter.load(int32, Map.of()).tensor("y").shape()).containsExactly(1, 3);     // Slice's Tind is int32 or int64
     }
 
+    /**
+     * breakonnx: a 100,000-entry Reshape shape (an initializer past the 65,536 elements read at
+     * import) was said to be "not a constant"; and a perm of rank 100 was printed whole in its
+     * refusal (at rank 100,000 a 600 KB line), now elided.
+     */
+    @Test
+    void anOperandTooLargeToReadAtImportAndALongAttributeAreNamedBriefly() throws Exception {
+        long[] shape = new long[100_000];
+        Arrays.fill(shape, 1L);
+        shape[shape.length - 2] = 2;
+        shape[shape.length - 1] = 3;
+        Path big = write("big-shape.onnx", new TinyOnnx().input("x", 2L, 3L).output("y").ints("s", shape)
+                .node("r", "Reshape", List.of("x", "s"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(big, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageEndingWith("; it is not: 's' holds 100,000 elements, more than the 65,536 an operand read at import may hold");
+        Object[] dims = new Object[100];
+        Arrays.fill(dims, 1L);
+        long[] perm = new long[100];
+        for (int i = 0; i < perm.length; i++) perm[i] = i;
+        Path transpose = write("perm100.onnx", new TinyOnnx().input("x", dims).output("y").node("t", "Transpose", List.of("x"), List.of("y"), "perm", perm).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(transpose, Map.of())).isInstanceOf(InputException.class)
+                .hasMessageEndingWith("attribute 'perm' [0, 1, 2, 3, 4, 5, 6, 7, ..., 99] (100 entries) holds 64, out of range [0, 63]");
+    }
+
     /** breakonnx: Constant with value_float and value_int imported value_int (ONNX Runtime takes value_float); the schema takes exactly one. */
     @Test
     void aConstantGivingTwoValuesIsRefusedNamingThem() throws Exception {
