@@ -98,6 +98,14 @@ public record AttrSpec(String name, Type type, boolean required, Object dflt, lo
         return new AttrSpec(name, Type.INTS, false, dflt, min, max, 0, 0);
     }
 
+    /** {@code a} as Arrays.toString writes it, its middle elided past 16 entries (a file may give a perm of 100,000: one line, not 600 KB). */
+    static String brief(long[] a) {
+        if (a.length <= 16) return Arrays.toString(a);
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < 8; i++) b.append(a[i]).append(", ");
+        return b.append("..., ").append(a[a.length - 1]).append("] (").append(a.length).append(" entries)").toString();
+    }
+
     /**
      * Why {@code v} is not a valid value of this attribute, or null when it is.
      * Messages read "attribute 'axis' ..." with the value shown.
@@ -119,7 +127,7 @@ public record AttrSpec(String name, Type type, boolean required, Object dflt, lo
             case INTS: {
                 long[] a = asLongs(v);
                 if (a == null) return head + "must be " + type.words() + ", got " + show(v);
-                for (long x : a) if (x < min || x > max) return head + Arrays.toString(a) + " holds " + x + ", out of range [" + min + ", " + max + "]";
+                for (long x : a) if (x < min || x > max) return head + brief(a) + " holds " + x + ", out of range [" + min + ", " + max + "]";
                 return null;
             }
             case STRINGS:

@@ -87,6 +87,12 @@ final class ControlFlow {
             this.parent = parent;
         }
 
+        /** Whether an enclosing body (not this one) defines {@code name}. */
+        boolean definedOutside(String name) {
+            for (Scope s = parent; s != null; s = s.parent) if (s.names.containsKey(name)) return true;
+            return false;
+        }
+
         String resolve(String name) {
             for (Scope s = this; s != null; s = s.parent) {
                 String r = s.names.get(name);
@@ -187,6 +193,11 @@ final class ControlFlow {
         List<String> outs = new ArrayList<>();
         for (String o : node.outputs()) {
             if (o.isEmpty()) { outs.add(o); continue; }
+            String shadowed = scope.names.containsKey(o) ? "its body" : scope.definedOutside(o) || importer.value(o) != null ? "an enclosing graph" : null;
+            if (shadowed != null)   // ONNX IR: static single assignment across nested graphs; onnx's checker and ONNX Runtime refuse it too
+                throw importer.context(new OnnxModel.Node(prefix + node.name(), node.opType(), node.domain(), node.inputs(), node.outputs(), node.attributes()), index)
+                        .error("writes '" + o + "', which " + shadowed + " already defines (ONNX IR: a name is assigned once, "
+                        + "also across a graph and the bodies nested in it)");
             String r = importer.fresh(prefix + o);
             scope.names.put(o, r);
             outs.add(r);

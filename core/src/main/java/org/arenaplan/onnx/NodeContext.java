@@ -69,12 +69,23 @@ public final class NodeContext {
         return inputs.get(i);
     }
 
-    /** The values of input i, which must be known at import time (an initializer or a Constant). */
+    /**
+     * The values of input i, which must be known at import time (an initializer or a Constant):
+     * an integer (or bool) tensor of rank 0 or 1, as ONNX types every such operand (a shape,
+     * axes, starts, pads, repeats, K: int64, some int32 too; never a float, which ONNX Runtime
+     * refuses as a type error and which would be cut to an integer here).
+     *
+     * @throws OnnxException naming the node and the input when it is not known at import, holds
+     *                       a non-integer element type, or has rank 2 or more
+     */
     public long[] constantInts(int i, String what) {
         Value v = input(i);
         double[] c = constants.apply(v.name());
         if (c == null) throw error(what + " (input #" + i + " '" + v.name() + "') must be a constant known at import time (an initializer, a Constant, or a graph input whose value --input "
                 + v.name() + "=FILE.pb gives); it is not" + notKnownBecause(v.name()));
+        require(v.dtype().isIntegral(), what + " (input #" + i + " '" + v.name() + "') is " + v.dtype().jsonName()
+                + ", but ONNX types it as an integer tensor (int64, or int32 where the op allows it)");
+        require(v.rank() <= 1, what + " (input #" + i + " " + v + ") has rank " + v.rank() + ", but ONNX takes a scalar or a 1-D tensor there");
         long[] out = new long[c.length];
         for (int k = 0; k < c.length; k++) out[k] = (long) c[k];
         return out;

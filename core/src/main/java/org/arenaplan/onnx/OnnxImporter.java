@@ -654,7 +654,7 @@ public final class OnnxImporter {
         node = reshapeByBoundShape(node, ins, opset, probe);
         node = sliceByBoundShape(node, ins, probe);
         node = expandByBoundShape(node, ins, probe);
-        NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues, this::knownValue, notKnown::get);
+        NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues, this::knownValue, this::whyNotKnown);
         OlderOpsets.checkShapes(node, ins, n, opset);
         if (!org.arenaplan.ir.PackedTypes.ONNX_TYPES.contains(node.opType()))
             for (Value v : ins)
@@ -1150,6 +1150,19 @@ public final class OnnxImporter {
         return new TensorValue(v.dtype(), v.shape(), bytes);
     }
 
+    /**
+     * Why a value a node needs as a constant is not known at import although it may look like one:
+     * a kernel refused the constants on its path ({@link #notKnown}), or it is a weight past
+     * {@link #MAX_CONSTANT_VALUES} elements (breakonnx: a 100,000-entry Reshape shape was said to be
+     * "not a constant"); else null.
+     */
+    private String whyNotKnown(String name) {
+        String why = notKnown.get(name);
+        Value v = values.get(name);
+        if (why != null || v == null || !weights.containsKey(name) || !v.countable() || v.elements() <= MAX_CONSTANT_VALUES) return why;
+        return String.format("'%s' holds %,d elements, more than the %,d an operand read at import may hold", name, v.elements(), MAX_CONSTANT_VALUES);
+    }
+
     /** Constants with more elements are not read at import: operands such as shapes and axes are small. */
     static final long MAX_CONSTANT_VALUES = 1 << 16;
 
@@ -1160,7 +1173,7 @@ public final class OnnxImporter {
         DType dt = value == null ? DType.F32 : dtype(value.dataType(), "attribute 'value' of node '" + n.opName() + "'");
         n.require(!dt.isPacked(), "attribute 'value' is " + dt.jsonName() + ", a packed sub-byte type, which ConstantOfShape does not fill here");
         n.require(value == null || (value.elementCount() == 1 && value.source() != null), "attribute 'value' must hold exactly one element");
-        for (long d : shape) n.require(d >= 0, "shape " + Arrays.toString(shape) + " has a negative extent");
+        for (long d : shape) if (d < 0) throw n.error("shape " + Arrays.toString(shape) + " has a negative extent");
         Value out = new Value(n.node().outputs().get(0), dt, shape);
         n.require(out.countable(), "output " + out + " has more than 2^63-1 elements (the shape is input #0)");
         Double fill = value == null ? Double.valueOf(0.0) : value.uniform();
@@ -1173,7 +1186,12 @@ public final class OnnxImporter {
         addWeight(out, Constant.fill(fill), n);
     }
 
+    /** Constant's value attributes, of which a node gives exactly one (Constant-12's schema; onnx's checker and shape inference refuse two). */
+    private static final List<String> CONSTANT_VALUES = List.of("value", "value_int", "value_ints", "value_float", "value_floats", "value_string", "value_strings", "sparse_value");
+
     private void constant(NodeContext n) {
+        List<String> given = CONSTANT_VALUES.stream().filter(n::hasAttr).toList();
+        n.require(given.size() <= 1, "gives " + given.size() + " value attributes " + given + "; Constant takes exactly one");
         OnnxModel.TensorData t = n.tensor("value");
         if (t != null) {
             DType dt = dtype(t.dataType(), "attribute 'value' of node '" + n.opName() + "'");

@@ -88,7 +88,13 @@ public final class OnnxProtos {
         }
     }
 
+    /** The first bytes of a NumPy {@code .npy} file (numpy.lib.format: "\x93NUMPY"). */
+    private static final ByteString NPY_MAGIC = ByteString.copyFrom(new byte[]{(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'});
+
     static <T extends com.google.protobuf.MessageLite> T parse(ByteString bytes, String file, com.google.protobuf.Parser<T> parser) {
+        if (bytes.startsWith(NPY_MAGIC))
+            throw new OnnxException(file + ": a NumPy .npy file, not a binary " + (parser == OnnxMl.ModelProto.parser() ? "ModelProto" : parser == OnnxMl.TensorProto.parser() ? "TensorProto" : "SequenceProto or OptionalProto")
+                    + "; arenaplan reads ONNX's protobuf files (write one with onnx.numpy_helper.from_array(array, name).SerializeToString())");
         CodedInputStream in = bytes.newCodedInput();
         in.enableAliasing(true);
         in.setRecursionLimit(RECURSION_LIMIT);

@@ -84,7 +84,10 @@ final class OnnxTensors {
         } catch (ArithmeticException e) {
             throw new OnnxException(what + ": its size (dims " + t.getDimsList() + ", " + width + " B each) overflows a long");
         }
-        if (t.hasDataLocation() && t.getDataLocation() == TensorProto.DataLocation.EXTERNAL) return external(t, dir, what, bytes);
+        if (t.hasDataLocation() && t.getDataLocation() == TensorProto.DataLocation.EXTERNAL) {
+            WeightValues ext = external(t, dir, what, bytes);
+            return bytes > MAX_BYTES ? new TooLarge(what, bytes) : ext;
+        }
         if (t.hasRawData()) {
             ByteBuffer raw = t.getRawData().asReadOnlyByteBuffer();
             if (raw.remaining() != bytes)
@@ -104,10 +107,40 @@ final class OnnxTensors {
         return () -> packTyped(t, (int) bytes);
     }
 
+    /** The most bytes one weight's values may hold: one {@link ByteBuffer}, as {@link FileChannel#map} maps at most. */
+    static final long MAX_BYTES = Integer.MAX_VALUE;
+
+    /**
+     * The values of an external tensor past {@link #MAX_BYTES}: it imports and plans (its bytes
+     * count in the weight region), but its values cannot be read into one buffer, so reading them
+     * (filling the weights to run) is refused naming it. {@link #uniform} does not read it.
+     */
+    record TooLarge(String what, long bytes) implements WeightValues {
+        @Override
+        public ByteBuffer read() {
+            throw new OnnxException(String.format("%s holds %,d B of external data, more than the %,d B arenaplan reads as one buffer (a Java ByteBuffer),"
+                    + " so its values cannot be read: plan the model, but it cannot run", what, bytes, MAX_BYTES));
+        }
+    }
+
+    /** The keys of {@code external_data} (onnx.proto, TensorProto.external_data). */
+    private static final java.util.List<String> EXTERNAL_KEYS = java.util.List.of("location", "offset", "length", "checksum");
+
     private static WeightValues external(TensorProto t, Path dir, String what, long bytes) {
+        String inline = t.hasRawData() ? "raw_data" : t.getFloatDataCount() > 0 ? "float_data" : t.getInt32DataCount() > 0 ? "int32_data"
+                : t.getInt64DataCount() > 0 ? "int64_data" : t.getDoubleDataCount() > 0 ? "double_data" : t.getUint64DataCount() > 0 ? "uint64_data"
+                : t.getStringDataCount() > 0 ? "string_data" : null;
+        if (inline != null)
+            throw new OnnxException(what + ": data_location is EXTERNAL but it holds values in " + inline
+                    + " too; a tensor keeps its values in one place (as ONNX's checker requires)");
         String location = null;
         long offset = 0, length = -1;
+        java.util.Set<String> given = new java.util.HashSet<>();
         for (StringStringEntryProto e : t.getExternalDataList()) {
+            if (!EXTERNAL_KEYS.contains(e.getKey()))      // a misspelt 'offest' would read the weight from offset 0
+                throw new OnnxException(what + ": external_data key '" + e.getKey() + "' is none of " + EXTERNAL_KEYS
+                        + " (onnx.proto; ONNX Runtime refuses it too)");
+            if (!given.add(e.getKey())) throw new OnnxException(what + ": external_data gives '" + e.getKey() + "' twice");
             try {
                 switch (e.getKey()) {
                     case "location" -> location = e.getValue();
@@ -246,6 +279,7 @@ final class OnnxTensors {
      */
     static Double uniform(WeightValues source, DType type) {
         if (type.isPacked()) return null;          // several elements per byte, the last one padded: kept as values
+        if (source instanceof TooLarge) return null;   // not read: its values stay where they are
         ByteBuffer b = source.read();
         int width = type.bytes();
         int n = b.remaining() / width;

@@ -48,7 +48,7 @@ public final class OptionalOutputs {
         for (int k = 0; k <= last; k++) {
             n.require(k >= required || !names.get(k).isEmpty(), "output #" + k + " is required and has no name");
             Slot s = slots.get(k);
-            for (long d : s.shape()) n.require(d >= 0, "inferred a negative dimension in shape " + Arrays.toString(s.shape()) + " of output #" + k);
+            for (long d : s.shape()) if (d < 0) throw n.error("inferred a negative dimension in shape " + Arrays.toString(s.shape()) + " of output #" + k);
             out.add(new Value(names.get(k), s.dtype(), s.shape()));
         }
         return out;

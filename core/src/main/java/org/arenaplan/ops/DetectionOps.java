@@ -313,9 +313,9 @@ final class DetectionOps implements OpFamily {
         n.require(k.length == r, "attribute 'kernel_shape' " + Arrays.toString(k) + " must have " + r + " entries");
         n.require(st.length == r, "attribute 'strides' " + Arrays.toString(st) + " must have " + r + " entries");
         n.require(pads.length == 2 * r, "attribute 'pads' " + Arrays.toString(pads) + " must have " + 2 * r + " entries");
-        for (long v : k) n.require(v >= 1, "attribute 'kernel_shape' " + Arrays.toString(k) + " must be positive");
-        for (long v : st) n.require(v >= 1, "attribute 'strides' " + Arrays.toString(st) + " must be positive");
-        for (long v : pads) n.require(v >= 0, "attribute 'pads' " + Arrays.toString(pads) + " must not be negative");
+        for (long v : k) if (v < 1) throw n.error("attribute 'kernel_shape' " + Arrays.toString(k) + " must be positive");
+        for (long v : st) if (v < 1) throw n.error("attribute 'strides' " + Arrays.toString(st) + " must be positive");
+        for (long v : pads) if (v < 0) throw n.error("attribute 'pads' " + Arrays.toString(pads) + " must not be negative");
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("kernel_shape", k);
         attrs.put("strides", st);

@@ -180,7 +180,7 @@ final class EinsumOps implements OpFamily {
         DType t = n.input(0).dtype();
         for (int k = 0; k < shapes.length; k++) {
             Value v = n.input(k);
-            n.require(v.dtype() == t, "operands " + n.shapes() + " must have one type");
+            if (v.dtype() != t) throw n.error("operands " + n.shapes() + " must have one type");
             shapes[k] = v.shape();
             ins.add(v.name());
         }

@@ -306,7 +306,7 @@ final class ImageImports {
         int r = size.length - 2;
         n.require(theta.rank() == 3 && theta.dim(0) == size[0] && theta.dim(1) == r && theta.dim(2) == r + 1,
                 "theta " + theta + " must be [" + size[0] + ", " + r + ", " + (r + 1) + "] for size " + Arrays.toString(size));
-        for (long d : size) n.require(d >= 1, "size " + Arrays.toString(size) + " must be positive");
+        for (long d : size) if (d < 1) throw n.error("size " + Arrays.toString(size) + " must be positive");
         long[] out = new long[r + 2];
         out[0] = size[0];
         System.arraycopy(size, 2, out, 1, r);

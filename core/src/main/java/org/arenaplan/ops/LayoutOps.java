@@ -278,7 +278,8 @@ final class LayoutOps implements OpFamily {
         boolean[] seen = new boolean[perm.length];
         long[] out = new long[perm.length];
         for (int i = 0; i < perm.length; i++) {
-            n.require(perm[i] >= 0 && perm[i] < perm.length && !seen[(int) perm[i]], "perm " + Arrays.toString(perm) + " is not a permutation");
+            if (perm[i] < 0 || perm[i] >= perm.length || seen[(int) perm[i]])   // the message only on failure: per axis it was O(rank^2)
+                throw n.error("perm " + Arrays.toString(perm) + " is not a permutation");
             seen[(int) perm[i]] = true;
             out[i] = x.dim((int) perm[i]);
         }

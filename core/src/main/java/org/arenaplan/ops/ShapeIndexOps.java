@@ -198,7 +198,7 @@ final class ShapeIndexOps implements OpFamily {
         String what = "input 'repeats' (input #1 '" + n.input(1).name() + "') ";
         int rank = n.input(0).rank();
         n.require(r.length == rank, what + "has " + r.length + (r.length == 1 ? " value" : " values") + "; Tile needs one per axis of its input, rank " + rank);
-        for (long x : r) n.require(x >= 0, what + Arrays.toString(r) + " holds " + x + "; a repeat count is 0 or more");
+        for (long x : r) if (x < 0) throw n.error(what + Arrays.toString(r) + " holds " + x + "; a repeat count is 0 or more");
         return r;
     }
 

@@ -95,6 +95,77 @@ class BadInputTest {
                 .hasMessage(undefined + ": node 'add' (Add, #0, opset 13): reads 'q', which no earlier node, initializer or graph input defines");
     }
 
+    /**
+     * breakonnx: a float shape, repeats or starts was cut to integers ([2, 1.5] repeats tiled as
+     * [2, 1]) and a 2-D shape was read flattened; ONNX types these operands as integer tensors of
+     * rank 0 or 1, and ONNX Runtime refuses the float ones ("Type 'tensor(float)' of input
+     * parameter (s) of operator (Reshape) ... is invalid") and the 2-D shape ("A shape tensor
+     * must be a vector tensor").
+     */
+    @Test
+    void aConstantOperandOfAFloatTypeOrOfRankTwoIsRefusedNotCutToIntegers() throws Exception {
+        Path tile = write("tile-float.onnx", new TinyOnnx().input("x", 2L, 3L).output("y").raw("r", new float[]{2f, 1.5f})
+                .node("t", "Tile", List.of("x", "r"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(tile, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(tile + ": node 't' (Tile, #0, opset 13): repeats (input #1 'r') is f32, but ONNX types it as an integer tensor (int64, or int32 where the op allows it)");
+        Path reshape = write("reshape-float.onnx", new TinyOnnx().input("x", 2L, 3L).output("y").raw("s", new float[]{3f, 2f})
+                .node("r", "Reshape", List.of("x", "s"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(reshape, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("node 'r' (Reshape, #0, opset 13): the shape (input #1 's') is f32");
+        Path twoD = write("reshape-2d.onnx", new TinyOnnx().input("x", 2L, 3L).output("y")
+                .initializer(ai.onnx.proto.OnnxMl.TensorProto.newBuilder().setName("s").setDataType(OnnxDTypes.INT64).addDims(1).addDims(2).addInt64Data(3).addInt64Data(2).build())
+                .node("r", "Reshape", List.of("x", "s"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(twoD, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(twoD + ": node 'r' (Reshape, #0, opset 13): the shape (input #1 s[1, 2]) has rank 2, but ONNX takes a scalar or a 1-D tensor there");
+        Path int32 = write("slice-int32.onnx", new TinyOnnx().input("x", 2L, 3L).output("y").int32s("a", 1).int32s("b", 3)
+                .node("s", "Slice", List.of("x", "a", "b"), List.of("y")).bytes());
+        assertThat(OnnxImporter.load(int32, Map.of()).tensor("y").shape()).containsExactly(1, 3);     // Slice's Tind is int32 or int64
+    }
+
+    /**
+     * breakonnx: a 100,000-entry Reshape shape (an initializer past the 65,536 elements read at
+     * import) was said to be "not a constant"; and a perm of rank 100 was printed whole in its
+     * refusal (at rank 100,000 a 600 KB line), now elided.
+     */
+    @Test
+    void anOperandTooLargeToReadAtImportAndALongAttributeAreNamedBriefly() throws Exception {
+        long[] shape = new long[100_000];
+        Arrays.fill(shape, 1L);
+        shape[shape.length - 2] = 2;
+        shape[shape.length - 1] = 3;
+        Path big = write("big-shape.onnx", new TinyOnnx().input("x", 2L, 3L).output("y").ints("s", shape)
+                .node("r", "Reshape", List.of("x", "s"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(big, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageEndingWith("; it is not: 's' holds 100,000 elements, more than the 65,536 an operand read at import may hold");
+        Object[] dims = new Object[100];
+        Arrays.fill(dims, 1L);
+        long[] perm = new long[100];
+        for (int i = 0; i < perm.length; i++) perm[i] = i;
+        Path transpose = write("perm100.onnx", new TinyOnnx().input("x", dims).output("y").node("t", "Transpose", List.of("x"), List.of("y"), "perm", perm).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(transpose, Map.of())).isInstanceOf(InputException.class)
+                .hasMessageEndingWith("attribute 'perm' [0, 1, 2, 3, 4, 5, 6, 7, ..., 99] (100 entries) holds 64, out of range [0, 63]");
+    }
+
+    /** breakonnx: Constant with value_float and value_int imported value_int (ONNX Runtime takes value_float); the schema takes exactly one. */
+    @Test
+    void aConstantGivingTwoValuesIsRefusedNamingThem() throws Exception {
+        Path two = write("two-values.onnx", new TinyOnnx().input("x", 2L, 3L).output("y")
+                .node("c", "Constant", List.of(), List.of("k"), "value_float", 1.0, "value_int", 2L).node("a", "Add", List.of("x", "k"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(two, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessage(two + ": node 'c' (Constant, #0, opset 13): gives 2 value attributes [value_int, value_float]; Constant takes exactly one");
+    }
+
+    /** breakonnx: a NumPy file given for a tensor was "not an ONNX tensor ...: its bytes are not a protobuf message (byte 8 of 152)". */
+    @Test
+    void aNumpyFileIsSaidToBeOne() throws Exception {
+        byte[] npy = new byte[128];
+        System.arraycopy(new byte[]{(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0}, 0, npy, 0, 8);
+        Path p = write("x.npy", npy);
+        assertThatThrownBy(() -> OnnxTensorFile.read(p)).isInstanceOf(OnnxException.class)
+                .hasMessage(p + ": a NumPy .npy file, not a binary TensorProto; arenaplan reads ONNX's protobuf files"
+                        + " (write one with onnx.numpy_helper.from_array(array, name).SerializeToString())");
+    }
+
     @Test
     void aShapeOperandWhoseFoldingAKernelRefusedSaysWhyNotJustThatItIsNotAConstant() throws Exception {
         // breaker20: Shape(x) / [0, 1] -> Reshape said only "must be a constant known at import time (...); it is not"

@@ -153,6 +153,23 @@ class ControlFlowTest {
         assertThat(opNames(imported(loop(false, "Identity")))).contains("loop/0/add", "loop/2/add").doesNotContain("loop/3/add");
     }
 
+    /**
+     * breakonnx: a branch that wrote 'x', a name of the graph around it, imported, the branch's later
+     * readers taking the inner value; ONNX IR is static single assignment across nested graphs, and
+     * onnx's checker ("Graph must be in single static assignment (SSA) form") and ONNX Runtime 1.30
+     * ("the graph is not acyclic") refuse such a model.
+     */
+    @Test
+    void aBodyThatRedefinesAnOuterNameIsRefused() throws Exception {
+        TinyOnnx shadow = new TinyOnnx().opset(13).input("x", 3L, 2L).scalar("zero", 0).output("y")
+                .node("eq", "Equal", List.of("zero", "zero"), List.of("c"))
+                .node("if", "If", List.of("c"), List.of("y"),
+                        "then_branch", new TinyOnnx().output("x").node("r", "Relu", List.of("x"), List.of("x2")).node("n", "Neg", List.of("x2"), List.of("x")),
+                        "else_branch", new TinyOnnx().output("e").node("a", "Abs", List.of("x"), List.of("e")));
+        refused(shadow, "node 'if/then_branch/n' (Neg, #1, opset 13): writes 'x', which an enclosing graph already defines (ONNX IR: a name is assigned once,"
+                + " also across a graph and the bodies nested in it)");
+    }
+
     @Test
     void whatIsDataDependentIsRefusedNamingTheNode() throws Exception {
         TinyOnnx runtimeCond = new TinyOnnx().opset(13).input("x", 3L, 2L).input(OnnxDTypes.BOOL, "c").output("y")

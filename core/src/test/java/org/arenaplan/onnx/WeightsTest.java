@@ -200,6 +200,60 @@ class WeightsTest {
         }
     }
 
+    /**
+     * breakonnx: an unknown key ('offest' for 'offset') was ignored, so the weight was read from
+     * offset 0; a key given twice took its last value; values both external and in raw_data took
+     * the external ones. ONNX Runtime refuses the first two ("model format error"), onnx's checker
+     * the third ("is stored externally and should not have data field.raw_data").
+     */
+    @Test
+    void externalDataWithAnUnknownOrRepeatedKeyOrInlineValuesTooIsRefused() throws Exception {
+        Files.write(dir.resolve("w.bin"), new byte[8 + 4 * N * K]);
+        OnnxMl.TensorProto ok = external("w", "w.bin", 8, 4L * N * K);
+        Map<OnnxMl.TensorProto, String> refused = Map.of(
+                ok.toBuilder().setExternalData(1, OnnxMl.StringStringEntryProto.newBuilder().setKey("offest").setValue("8")).build(),
+                "initializer 'w': external_data key 'offest' is none of [location, offset, length, checksum] (onnx.proto; ONNX Runtime refuses it too)",
+                ok.toBuilder().addExternalData(OnnxMl.StringStringEntryProto.newBuilder().setKey("offset").setValue("0")).build(),
+                "initializer 'w': external_data gives 'offset' twice",
+                ok.toBuilder().setRawData(com.google.protobuf.ByteString.copyFrom(new byte[4 * N * K])).build(),
+                "initializer 'w': data_location is EXTERNAL but it holds values in raw_data too; a tensor keeps its values in one place (as ONNX's checker requires)",
+                ok.toBuilder().addFloatData(1f).build(),
+                "initializer 'w': data_location is EXTERNAL but it holds values in float_data too; a tensor keeps its values in one place (as ONNX's checker requires)");
+        for (Map.Entry<OnnxMl.TensorProto, String> e : refused.entrySet()) {
+            Path model = save(gemm(gemmModel().initializer(e.getKey()).raw("b", random(N, 1)), "w"));
+            assertThatThrownBy(() -> OnnxImporter.load(model, Map.of())).isInstanceOf(OnnxException.class).hasMessage(model + ": " + e.getValue());
+        }
+        Path checksum = save(gemm(gemmModel().initializer(ok.toBuilder()
+                .addExternalData(OnnxMl.StringStringEntryProto.newBuilder().setKey("checksum").setValue("0")).build()).raw("b", random(N, 1)), "w"));
+        assertThat(OnnxImporter.load(checksum, Map.of()).isWeight("w")).isTrue();
+    }
+
+    /**
+     * breakonnx: an external weight past 2 GiB failed import with "internal error:
+     * IllegalArgumentException: Size exceeds Integer.MAX_VALUE" (FileChannel.map, reached when
+     * import looked for a uniform fill). It now imports and plans; reading its values is refused
+     * naming it. The 3 GiB file is sparse: it takes no disk space.
+     */
+    @Test
+    void anExternalWeightPastTwoGibImportsAndPlansButItsValuesAreNotRead() throws Exception {
+        long rows = 1L << 28;      // [2^28, 3] f32: 3 GiB
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(dir.resolve("big.bin").toFile(), "rw")) {
+            f.setLength(rows * 3 * 4);
+        }
+        OnnxMl.TensorProto big = OnnxMl.TensorProto.newBuilder().setName("w").setDataType(OnnxDTypes.FLOAT).addDims(rows).addDims(3)
+                .setDataLocation(OnnxMl.TensorProto.DataLocation.EXTERNAL)
+                .addExternalData(OnnxMl.StringStringEntryProto.newBuilder().setKey("location").setValue("big.bin")).build();
+        Path model = save(new TinyOnnx().input(OnnxDTypes.INT64, "i", 2L).output("y").initializer(big)
+                .node("g", "Gather", List.of("w", "i"), List.of("y")));
+        Graph g = OnnxImporter.load(model, Map.of());
+        assertThat(g.tensor("w").bytes()).isEqualTo(rows * 12);
+        assertThat(g.weightFill("w")).isNull();
+        assertThat(ArenaPlanner.plan(g).arenaBytes()).isPositive();
+        assertThatThrownBy(() -> g.weightValues("w").read()).isInstanceOf(OnnxException.class)
+                .hasMessage(model + ": initializer 'w' holds 3,221,225,472 B of external data, more than the 2,147,483,647 B arenaplan reads as one buffer"
+                        + " (a Java ByteBuffer), so its values cannot be read: plan the model, but it cannot run");
+    }
+
     @Test
     void rawDataOfTheWrongLengthIsBadInput() throws Exception {
         OnnxMl.TensorProto bad = TinyOnnx.rawTensor("w", random(N * K - 1, 1), N, K);
