@@ -11,7 +11,6 @@ import org.arenaplan.ir.OpRegistry;
 import org.arenaplan.ir.OpSpec;
 import org.arenaplan.ir.Tensor;
 import org.arenaplan.ir.TensorValue;
-import org.arenaplan.ir.WeightValues;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
