@@ -281,13 +281,6 @@ public final class Lifetimes {
             return Math.max(def[t] + 1, lastRead[t] + 1);
         }
 
-        /**
-         * Why output {@code out} of the op at {@code p} may not take over the bytes of input
-         * {@code in}; null when it may. The fold is legal only when nothing after this op reads
-         * the storage (through any member), the caller does not own it, the op reads it through
-         * no other member, no other output of the op already took it, and every earlier reader
-         * has completed before this op starts.
-         */
         /** A member whose bytes an in-place write may never take: a caller-owned (not donated) graph input, or a graph output. */
         private boolean isGuarded(int m) {
             String mn = names[m];
@@ -296,7 +289,10 @@ public final class Lifetimes {
 
         /**
          * Why {@code op} at position {@code p} may not write {@code out} over {@code in}'s storage,
-         * or null. O(members of out's storage + the op's inputs and outputs), plus a scan of in's storage only
+         * or null when it may. The fold is legal only when nothing after this op reads the storage
+         * (through any member), the caller does not own it, the op reads it through no other member,
+         * no other output of the op already took it, and every earlier reader has completed before
+         * this op starts. O(members of out's storage + the op's inputs and outputs), plus a scan of in's storage only
          * to name the member when refusing for a later read; O(members of in's storage) per
          * reader check on several streams ({@code order} other than the schedule).
          */
