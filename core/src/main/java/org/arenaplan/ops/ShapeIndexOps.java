@@ -298,11 +298,24 @@ final class ShapeIndexOps implements OpFamily {
         ints[ints.length - 3] = t.bytes();
         ints[ints.length - 2] = t.onnxCode();
         ints[ints.length - 1] = indexType(op, lo, idx).onnxCode();
-        org.arenaplan.ir.Graph.Bounded b = lo.bounded(idx);   // indices and updates bounded (ir.BoundedFlows.scatterElements): their leading n * per elements only
-        if (b == null) return List.of(LayoutOps.copy(op, lo, d), lo.call(op, Kernels.SCATTER_ELEMENTS, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.write(y)), ints));
+        return scatter(op, lo, Kernels.SCATTER_ELEMENTS, ints, 0);
+    }
+
+    /**
+     * A scatter's calls (op's inputs data, indices, updates; its output y): a copy of data into y, then
+     * {@code kernel} over y with {@code ints}. Where indices and updates are bounded
+     * ({@code ir.BoundedFlows#scatterElements}, {@code #scatterNd}) the call also reads their runtime
+     * extent, and ints gain per, the indices' elements to one step of their bounded axis, the last
+     * {@code tuple} axes left out (ScatterND's index tuples: 1), so that the kernel applies only the
+     * leading n * per, not the tail's zero indices, which would overwrite data's first element.
+     */
+    private static List<KernelCall> scatter(Op op, OpLowering lo, String kernel, long[] ints, int tuple) {
+        String d = op.inputs().get(0), idx = op.inputs().get(1), u = op.inputs().get(2), y = out(op);
+        org.arenaplan.ir.Graph.Bounded b = lo.bounded(idx);
+        if (b == null) return List.of(LayoutOps.copy(op, lo, d), lo.call(op, kernel, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.write(y)), ints));
         long[] is = lo.shape(op, idx), withPer = Arrays.copyOf(ints, ints.length + 1);
-        withPer[ints.length] = product(Arrays.copyOfRange(is, b.axis() + 1, is.length));
-        return List.of(LayoutOps.copy(op, lo, d), lo.call(op, Kernels.SCATTER_ELEMENTS, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.read(b.extent()), lo.write(y)), withPer));
+        withPer[ints.length] = product(Arrays.copyOfRange(is, b.axis() + 1, is.length - tuple));
+        return List.of(LayoutOps.copy(op, lo, d), lo.call(op, kernel, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.read(b.extent()), lo.write(y)), withPer));
     }
 
     private static KernelCall gatherNd(Op op, OpLowering lo) {
@@ -337,11 +350,7 @@ final class ShapeIndexOps implements OpFamily {
         ints[4 + k] = t.bytes();
         ints[5 + k] = t.onnxCode();
         ints[6 + k] = indexType(op, lo, idx).onnxCode();
-        org.arenaplan.ir.Graph.Bounded b = lo.bounded(idx);   // indices and updates bounded (ir.BoundedFlows.scatterNd): their first n * per tuples only
-        if (b == null) return List.of(LayoutOps.copy(op, lo, d), lo.call(op, Kernels.SCATTER_ND, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.write(y)), ints));
-        long[] withPer = Arrays.copyOf(ints, ints.length + 1);
-        withPer[ints.length] = product(Arrays.copyOfRange(is, b.axis() + 1, is.length - 1));
-        return List.of(LayoutOps.copy(op, lo, d), lo.call(op, Kernels.SCATTER_ND, List.of(lo.read(y), lo.read(idx), lo.read(u), lo.read(b.extent()), lo.write(y)), withPer));
+        return scatter(op, lo, Kernels.SCATTER_ND, ints, 1);
     }
 
     /** TensorScatter: a copy of past_cache into the output (nothing when in place), then {@link Kernels#TENSOR_SCATTER} over it. */
