@@ -344,6 +344,9 @@ public final class BoundedFlows {
      * ({@code device.Kernels#CHECK_EXTENT}), as ONNX Runtime fails it; in any other run the input is
      * whole, its layout the bound's, and every part is known before the run (HF's mixture-of-experts
      * layers: {@code for expert_idx in expert_hit}, traced over the experts hit, exports one part each).
+     * With {@code rest} 1 (the importer's part for the rows past parts summing to less than the bound:
+     * {@code x[mask].split(2)} traced at 4 of a bound 6) the run must hold exactly the parts before the last,
+     * the bounded axis the outermost of more than one element, so that they lie where the bound's do.
      * Or along the bounded axis, the outermost of more than one element, without ONNX's
      * {@code split} ({@code even}: 1 equal parts, 2 Split-18's {@code num_outputs}): ONNX derives
      * the parts from the actual extent n, so each part is bounded by a runtime extent of its own,
@@ -388,6 +391,10 @@ public final class BoundedFlows {
             Arrays.fill(r, 0, parts, b);
             return r;
         }
+        if (a.integer("rest") == 1 && (axis != b || product(x, 0, b) != 1))
+            throw new GraphException("its parts sum to less than the extent of axis " + axis + " of " + Arrays.toString(x) + ", which a run takes only where that axis is "
+                    + "the bounded one, the outermost of more than one element, holding fewer rows than the bound; here " + (axis != b ? "the bounded axis is " + b
+                    : "the bounded axis " + b + " has axes of more than one element before it"));
         Arrays.fill(r, 0, parts, axis == b ? -1 : b);
         if (axis != b && product(x, 0, b) != 1)
             throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");

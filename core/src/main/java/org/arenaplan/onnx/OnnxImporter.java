@@ -633,6 +633,7 @@ public final class OnnxImporter {
         node = bounded.reshapeByBoundShape(node, ins, opset, probe);
         node = bounded.sliceByBoundShape(node, ins, probe);
         node = bounded.expandByBoundShape(node, ins, probe);
+        node = bounded.splitWithinBound(node, ins, opset, probe);
         NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues, this::knownValue, this::whyNotKnown);
         OlderOpsets.checkShapes(node, ins, n, opset);
         if (!org.arenaplan.ir.PackedTypes.ONNX_TYPES.contains(node.opType()))
@@ -699,7 +700,7 @@ public final class OnnxImporter {
                     for (Value v : l.outputs())
                         if (v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
                 l = namedStandIns(l, n);
-                if (origin != null) l = bounded.withPartExtents(l);
+                if (origin != null) l = bounded.withRest(bounded.withPartExtents(l));
                 if (origin != null)   // an output made a constant at import (Dropout's mask) has the upper bound's shape, not the run's
                     for (Value c : l.constants().keySet())
                         if (node.outputs().contains(c.name()))
@@ -955,6 +956,7 @@ public final class OnnxImporter {
             throw new OnnxException(file + ": " + e.getMessage(), e);
         }
         bounded.shapes().check(g);
+        bounded.checkRests(g);
         return g;
     }
 

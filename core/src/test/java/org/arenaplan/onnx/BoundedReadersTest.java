@@ -639,6 +639,50 @@ class BoundedReadersTest {
     }
 
     /**
+     * {@code x[mask].split(2)} as the TorchScript exporter writes it (opset 14 and 17; 'split' an attribute
+     * at opset 11): NonZero, Transpose, GatherND, then a Split by the sizes of the traced run, [2, 2] of a
+     * bound 6, each part doubled. ONNX Runtime runs it only where 4 are selected (1.30's Python API: "Split size
+     * 2 exceeds the remaining size of the selected axis" for fewer, "Cannot split using values in 'split'" for more), and
+     * so does every mode here: 4 agree, 2, 3 and 6 stop before the launch (check_extent, the parts' sum).
+     * The same parts along an axis other than the bounded one, whose extent is then known before the run,
+     * are refused when the graph is built. Refused at import before ("split [2, 2] sums to 4, not to 6").
+     */
+    @Test
+    void aSplitOfTheBoundedAxisIntoPartsSummingToLessThanTheBoundRunsWhereTheyAreWhole() throws Exception {
+        TensorValue x = TensorValue.ofFloats(new long[]{6}, 3, -1, 4, 1, -5, 9);
+        for (long opset : new long[]{11, 17}) {
+            TinyOnnx m = new TinyOnnx().opset(opset).input("x", 6L).input(OnnxDTypes.BOOL, "mask", 6L).ints("parts", 2, 2).floats("two", 2f)
+                    .node("nz", "NonZero", List.of("mask"), List.of("i"))
+                    .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                    .node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
+                    .node("sp", "Split", opset >= 13 ? List.of("sel", "parts") : List.of("sel"), List.of("a", "b"),
+                            opset >= 13 ? new Object[]{"axis", 0L} : new Object[]{"axis", 0L, "split", new long[]{2, 2}})
+                    .node("ma", "Mul", List.of("a", "two"), List.of("a2"))
+                    .node("mb", "Mul", List.of("b", "two"), List.of("b2"))
+                    .outputOfType(OnnxDTypes.FLOAT, "a2").outputOfType(OnnxDTypes.FLOAT, "b2");
+            Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", x, "mask", TensorValue.ofLongs(DType.BOOL, new long[]{6}, 1, 0, 1, 1, 0, 1)));
+            assertThat(got.get("a2").floats()).as("opset %d", opset).containsExactly(6, 8);
+            assertThat(got.get("b2").floats()).as("opset %d", opset).containsExactly(2, 18);
+            for (long[] bits : List.of(new long[]{0, 1, 0, 0, 1, 0}, new long[]{1, 0, 0, 1, 0, 1}, new long[]{1, 1, 1, 1, 1, 1})) {
+                long n = Arrays.stream(bits).sum();
+                Map<String, TensorValue> in = feed("x", x, "mask", TensorValue.ofLongs(DType.BOOL, new long[]{6}, bits));
+                assertThatThrownBy(() -> OrtOracle.run(m.bytes(), in)).hasMessageContaining("running Split node. Name:'sp'");   // 1.30's Python: "Split size 2 exceeds ..." for fewer
+                stopsInEveryMode(m, in, "'sp': Split: its parts sum to 4, but its input holds " + n + " along the split axis in this run (the runtime extent of its "
+                        + "bounded input); ONNX Split needs the parts to sum to the axis's extent");
+            }
+        }
+        TinyOnnx rows = new TinyOnnx().opset(17).input("r", 4L, 6L).input(OnnxDTypes.BOOL, "mask", 4L).ints("parts", 2, 2)
+                .node("nz", "NonZero", List.of("mask"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("gn", "GatherND", List.of("r", "t"), List.of("sel"))
+                .node("sp", "Split", List.of("sel", "parts"), List.of("a", "b"), "axis", 1L)
+                .outputOfType(OnnxDTypes.FLOAT, "a").outputOfType(OnnxDTypes.FLOAT, "b");
+        OnnxOpRuns.refused(dir, rows, "op 'sp' (Split, position 3) reads 'sel', computed from a data-dependent output of op 'nz' (NonZero), whose shape is known only after its kernel runs; "
+                + "Split reads it only where its kernels leave the result compact, and here its parts sum to less than the extent of axis 1 of [4, 6], which a run takes "
+                + "only where that axis is the bounded one, the outermost of more than one element, holding fewer rows than the bound; here the bounded axis is 0");
+    }
+
+    /**
      * The Shape of a tensor computed from a data-dependent output but known before the run (TopK's
      * values of {@code x[x > t]}, [3] whatever the count) is its bound, read as a constant: refused
      * before at the Shape node, as any Shape of such a tensor. A Reshape by the Shape of a bounded
