@@ -741,12 +741,22 @@ public final class OnnxImporter {
 
     /**
      * {@code refusal} of a node's shapes, one of whose inputs is computed from a data-dependent
-     * output, with that input named: its shape is the upper bound, where the other shapes may hold a
+     * output, with that input named (with all such inputs, where they are held at different upper
+     * bounds: Split-18's num_outputs parts of a bound 5, [3] and [2], added): its shape is the upper bound, where the other shapes may hold a
      * count of one run (an Expand by {@code ReduceSum} of a mask given with {@code --input}: the
      * dynamo exporter's {@code y[mask] = v}), so the mismatch is the bound's, not the file's.
      */
     private OnnxException atBound(OnnxException refusal, List<Value> ins) {
-        Value v = ins.stream().filter(i -> i != null && dataDependent.containsKey(i.name())).findFirst().orElseThrow();
+        List<Value> held = ins.stream().filter(i -> i != null && dataDependent.containsKey(i.name())).distinct().toList();
+        Value v = held.get(0);
+        if (held.size() > 1 && held.stream().anyMatch(i -> !Arrays.equals(i.shape(), v.shape()))) {   // Split-18's num_outputs parts added: [3] and [2] of a bound 5
+            java.util.function.Function<java.util.function.Function<Value, String>, String> each =
+                    f -> held.stream().map(f).distinct().collect(java.util.stream.Collectors.joining(" and "));
+            return new OnnxException(refusal.getMessage() + "; " + each.apply(i -> "'" + i.name() + "'") + " are computed from data-dependent outputs (node "
+                    + each.apply(i -> "'" + dataDependent.get(i.name()) + "'") + ") and held at their upper bounds " + each.apply(i -> Arrays.toString(i.shape()))
+                    + ", their actual extents known only after the run: ONNX takes their actual shapes, which may fit in one run and not in another, and arenaplan"
+                    + " does not plan an op over inputs held at different upper bounds", refusal);
+        }
         return new OnnxException(refusal.getMessage() + "; '" + v.name() + "' is computed from a data-dependent output of node '" + dataDependent.get(v.name())
                 + "' and held at its upper bound " + Arrays.toString(v.shape()) + ", its actual extent known only after that kernel runs", refusal);
     }

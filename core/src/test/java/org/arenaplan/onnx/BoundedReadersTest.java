@@ -555,6 +555,29 @@ class BoundedReadersTest {
     }
 
     /**
+     * Split-18's num_outputs 2 of a bound 5 ([3] and [2]) read by one Add: ONNX Runtime runs it where 2, 3 or 4
+     * are selected (parts [1] + [1], [2] + [1] broadcast, [2] + [2]) and fails where 5 are ([3] + [2]). Refused
+     * when imported, naming both parts as held at different upper bounds, not as a model whose shapes do not
+     * broadcast (before: "... 'p0' is computed from a data-dependent output ... held at its upper bound [3]").
+     */
+    @Test
+    void partsOfDifferentBoundsReadByOneOpAreRefusedNamingBothBounds() throws Exception {
+        TinyOnnx m = new TinyOnnx().opset(18).input("x", 5L).input(OnnxDTypes.BOOL, "mask", 5L)
+                .node("nz", "NonZero", List.of("mask"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
+                .node("sp", "Split", List.of("sel"), List.of("p0", "p1"), "axis", 0L, "num_outputs", 2L)
+                .node("add", "Add", List.of("p0", "p1"), List.of("y"))
+                .outputOfType(OnnxDTypes.FLOAT, "y");
+        TensorValue x = TensorValue.ofFloats(new long[]{5}, 1, 2, 3, 4, 5);
+        assertThat(OrtOracle.run(m.bytes(), feed("x", x, "mask", TensorValue.ofLongs(DType.BOOL, new long[]{5}, 1, 1, 1, 0, 0))).get("y").floats()).containsExactly(4, 5);
+        assertThatThrownBy(() -> OrtOracle.run(m.bytes(), feed("x", x, "mask", TensorValue.ofLongs(DType.BOOL, new long[]{5}, 1, 1, 1, 1, 1)))).hasMessageContaining("broadcast");
+        OnnxOpRuns.refused(dir, m, "node 'add' (Add, #4, opset 18): shapes [3] and [2] do not broadcast (inputs p0[3], p1[2]); 'p0' and 'p1' are computed from "
+                + "data-dependent outputs (node 'nz') and held at their upper bounds [3] and [2], their actual extents known only after the run: ONNX takes their actual "
+                + "shapes, which may fit in one run and not in another, and arenaplan does not plan an op over inputs held at different upper bounds");
+    }
+
+    /**
      * One expert of HF's mixture-of-experts layers ({@code SwitchTransformersExperts}) as the
      * TorchScript exporter writes it (opset 17): {@code idx, top_x = torch.where(mask)} (NonZero,
      * Transpose, Split along axis 1, Squeeze), the selected states through the expert's linear layer
