@@ -219,16 +219,21 @@ public final class BoundedFlows {
      * 1, so each lane's actual values lie where the bound's do; the kernel reads X's runtime extent
      * and ranks only the lane's first min(extent, bound) values, failing where k exceeds them (ONNX
      * Runtime refuses "k argument [k] should not be greater than specified axis dim value [n]"), and
-     * the outputs [.., k, ..] are known before the run ({@code device.Kernels#TOPK}). Or X bounded
-     * along another axis, the outermost of more than one element: rows stay rows, the outputs bounded
-     * along the same axis.
+     * the outputs [.., k, ..] are known before the run ({@code device.Kernels#TOPK}). With
+     * {@code clamp_k} 1 (a k computed in the run as min(c, the count): the dynamo exporter's
+     * {@code topk(x[m], min(3, n))}, imported with k = min(c, the bound)) the kernel takes min(k, that
+     * count) instead, and the outputs are bounded along the axis by X's extent, their actual count
+     * min(count, k). Or X bounded along another axis, the outermost of more than one element: rows
+     * stay rows, the outputs bounded along the same axis.
      */
     public static int[] topK(OpAttrs a, long[][] in, int[] axes, long[][] out) {
         long[] x = in[0];
         int b = axes[0], axis = (int) Math.floorMod(a.integer("axis"), x.length);
         if (product(x, 0, b) != 1)
             throw new GraphException("the bounded axis " + b + " of X " + Arrays.toString(x) + " has axes of more than one element before it, so its lanes lie apart, not where the bound's do");
-        return b == axis ? new int[]{-1, -1} : new int[]{b, b};
+        if (a.integer("clamp_k") == 1 && b != axis)
+            throw new GraphException("its k is at most the actual count of axis " + axis + " of X " + Arrays.toString(x) + ", which is not the bounded one (" + b + ")");
+        return b == axis && a.integer("clamp_k") != 1 ? new int[]{-1, -1} : new int[]{b, b};
     }
 
     /**

@@ -649,8 +649,11 @@ public final class OnnxImporter {
         Value expandAs = bounded.expandAsOf(node, ins);
         BoundShapes.Read carried = expandAs == null ? bounded.shapes().carried(node, ins, this::constantValues) : null;
         if (carried != null) bounded.shapes().put(node.outputs().get(0), carried);   // whichever way the node is imported (folded, a view of a constant, run)
-        if (expandAs == null && carried == null)
-            for (Value v : ins) if (v != null && bounded.shapes().get(v.name()) != null) bounded.shapes().readAsConstant(bounded.shapes().get(v.name()), "'" + n.opName() + "' (" + node.opType() + ")");
+        if (expandAs == null && carried == null && !bounded.readsAtMost(node, ins))
+            for (Value v : ins) {
+                BoundShapes.Read r = v == null ? null : bounded.shapes().get(v.name()) != null ? bounded.shapes().get(v.name()) : bounded.atMostRead(v.name());
+                if (r != null) bounded.shapes().readAsConstant(r, "'" + n.opName() + "' (" + node.opType() + ")");
+            }
         if (expandAs == null && ConstantFolding.folds(n, weights.keySet())) {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
@@ -700,7 +703,7 @@ public final class OnnxImporter {
                     for (Value v : l.outputs())
                         if (v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
                 l = namedStandIns(l, n);
-                if (origin != null) l = bounded.withRest(bounded.withPartExtents(l));
+                if (origin != null) l = bounded.withClampedK(bounded.withRest(bounded.withPartExtents(l)));
                 if (origin != null)   // an output made a constant at import (Dropout's mask) has the upper bound's shape, not the run's
                     for (Value c : l.constants().keySet())
                         if (node.outputs().contains(c.name()))
@@ -956,6 +959,7 @@ public final class OnnxImporter {
                 throw new OnnxException(file + ": graph output '" + o + "' is an optional output of node '" + dropped.get(o) + "' that inference does not produce");
             if (!values.containsKey(o)) throw new OnnxException(file + ": graph output '" + o + "' is never written by any node");
             if (bounded.shapes().get(o) != null) bounded.shapes().readAsConstant(bounded.shapes().get(o), "graph output '" + o + "'");
+            if (bounded.atMostRead(o) != null) bounded.shapes().readAsConstant(bounded.atMostRead(o), "graph output '" + o + "'");
             if (weights.containsKey(o) && !declared.contains(o)) copyConstantOut(b, o, readAs.get(o), declared);
             b.output(o);
         }

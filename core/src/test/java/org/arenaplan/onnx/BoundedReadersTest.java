@@ -220,6 +220,57 @@ class BoundedReadersTest {
                 + "ONNX TopK takes k of at most the axis's extent");
     }
 
+    /**
+     * {@code torch.topk(x[m], k=min(3, n))} as the dynamo exporter writes it (opset 18): NonZero, Transpose,
+     * GatherND, then k = Reshape(Min(3, Squeeze(Shape(sel, 0, 1))), [-1]), computed in the run from the
+     * count. Imported as TopK with k = 3 (min(3, the bound 6)) and clamp_k: min(3, the count) values, the
+     * outputs bounded by the count's extent. 0 to 6 of 6 selected agree with ONNX Runtime in every mode
+     * (values [min(3, n)], ties by lower index). The count of another tensor, or the Min read by any other
+     * op, stays refused with the Shape node's line. Refused before at that Shape node ("its axis 0 of
+     * 'sel' is the bounded one, and node 'mn' (Min) reads the value as a constant").
+     */
+    @Test
+    void aTopKByTheMinimumOfAConstantAndTheCountAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        TensorValue x = TensorValue.ofFloats(new long[]{6}, 3, -1, 4, 4, -5, 9);
+        for (int n = 0; n <= 6; n++) {
+            long[] bits = new long[6];
+            for (int i = 0; i < n; i++) bits[(i * 5) % 6] = 1;   // 0, 5, 4, 3, 2, 1: selections of n spread over x
+            TensorValue m = TensorValue.ofLongs(DType.BOOL, new long[]{6}, bits);
+            Map<String, TensorValue> got = agreeInEveryMode(topKByMin("sel", "v", "vi"), feed("x", x, "m", m, "m2", m));
+            assertThat(got.get("v").shape()).as("%d selected", n).containsExactly(Math.min(3, n));
+        }
+        TensorValue some = TensorValue.ofLongs(DType.BOOL, new long[]{6}, 1, 1, 0, 1, 0, 1);
+        agreeInEveryMode(topKByMin("neg", "v", "vi"), feed("x", x, "m", some, "m2", some));   // the count of -sel: the same extent
+        OnnxOpRuns.refused(dir, topKByMin("sel2", "v", "vi"), "node 'sh' (Shape, #7, opset 18): reads a tensor computed from a data-dependent output of node 'nz2', "
+                + "whose shape is known only after its kernel runs; Shape is evaluated at import, from the upper bound; node 'top' (TopK) takes its k as the minimum of a "
+                + "constant and it, which the importer reads only where axis 0 of 'sel2' and axis 0 of 'sel' are bounded by one runtime extent, and here they are bounded "
+                + "by two extents, whose actual counts may differ");
+        OnnxOpRuns.refused(dir, topKByMin("sel", "v", "k"), "node 'sh' (Shape, #7, opset 18): reads a tensor computed from a data-dependent output of node 'nz', "
+                + "whose shape is known only after its kernel runs; Shape is evaluated at import, from the upper bound; its axis 0 of 'sel' is the bounded one, "
+                + "and node graph output 'k' reads the value as a constant");
+    }
+
+    /**
+     * {@link #aTopKByTheMinimumOfAConstantAndTheCountAgreesWithOnnxRuntimeInEveryMode}'s model: sel = x[m], sel2 = x[m2],
+     * neg = -sel; k from the Shape of {@code counted}; outputs {@code a} and {@code b}.
+     */
+    private static TinyOnnx topKByMin(String counted, String a, String b) {
+        return new TinyOnnx().opset(18).input("x", 6L).input(OnnxDTypes.BOOL, "m", 6L).input(OnnxDTypes.BOOL, "m2", 6L).scalar("three", 3).ints("ax0", 0).ints("flat", -1)
+                .node("nz", "NonZero", List.of("m"), List.of("i"))
+                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
+                .node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
+                .node("nz2", "NonZero", List.of("m2"), List.of("i2"))
+                .node("tr2", "Transpose", List.of("i2"), List.of("t2"), "perm", new long[]{1, 0})
+                .node("gn2", "GatherND", List.of("x", "t2"), List.of("sel2"))
+                .node("neg", "Neg", List.of("sel"), List.of("neg"))
+                .node("sh", "Shape", List.of(counted), List.of("s"), "start", 0L, "end", 1L)
+                .node("sq", "Squeeze", List.of("s", "ax0"), List.of("n"))
+                .node("mn", "Min", List.of("three", "n"), List.of("kmin"))
+                .node("rs", "Reshape", List.of("kmin", "flat"), List.of("k"))
+                .node("top", "TopK", List.of("sel", "k"), List.of("v", "vi"), "axis", -1L, "largest", 1L, "sorted", 1L)
+                .outputOfType(OnnxDTypes.FLOAT, a).outputOfType(OnnxDTypes.INT64, b);
+    }
+
     /** Every executor mode on the simulator stops the run of {@code model} on {@code in} before the launch, with {@code message} ({@code exec.LaunchChecks}). */
     private void stopsInEveryMode(TinyOnnx model, Map<String, TensorValue> in, String message) throws Exception {
         Path file = dir.resolve("stops.onnx");
@@ -731,17 +782,6 @@ class BoundedReadersTest {
                 .node("sh", "Shape", List.of("j"), List.of("s")).node("g", "Gather", List.of("s", "one"), List.of("n"), "axis", 0L)
                 .node("c", "Concat", List.of("one", "n"), List.of("s2"), "axis", 0L).node("r", "Reshape", List.of("i", "s2"), List.of("y"))
                 .outputOfType(OnnxDTypes.INT64, "y").bytes());
-        // the dynamo exporter's topk(k=min(3, n)): k, and so TopK's outputs, known only after the run (Shape, then Squeeze, Min, Reshape)
-        Path topk = dir.resolve("topkmin.onnx");
-        Files.write(topk, new TinyOnnx().opset(18).input("x", 8L).floats("zero", 0f).ints("three", 3).ints("one", 1)
-                .node("gt", "Greater", List.of("x", "zero"), List.of("mask")).node("nz", "NonZero", List.of("mask"), List.of("i"))
-                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0}).node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
-                .node("sh", "Shape", List.of("sel"), List.of("n")).node("sq", "Squeeze", List.of("n"), List.of("ns"))
-                .node("mn", "Min", List.of("three", "n"), List.of("k")).node("top", "TopK", List.of("sel", "k"), List.of("v", "vi"))
-                .outputOfType(OnnxDTypes.FLOAT, "v").bytes());
-        assertThatThrownBy(() -> OnnxImporter.load(topk, Map.of())).isInstanceOf(OnnxException.class)
-                .hasMessageEndingWith("node 'sh' (Shape, #4, opset 18): reads a tensor computed from a data-dependent output of node 'nz', whose shape is known only after its kernel runs; "
-                        + "Shape is evaluated at import, from the upper bound; its axis 0 of 'sel' is the bounded one, and node 'mn' (Min) reads the value as a constant");
         assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).isInstanceOf(OnnxException.class)
                 .hasMessageContaining("node 'sh' (Shape, #2, opset 17): reads a tensor computed from a data-dependent output of node 'nz2'")
                 .hasMessageContaining("node 'r' (Reshape) reshapes with it, which the importer reads only where axis 1 of 'j' and axis 1 of its output 'y' are bounded "
