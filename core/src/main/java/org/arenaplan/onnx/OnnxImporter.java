@@ -967,7 +967,7 @@ public final class OnnxImporter {
         try {
             g = b.build();
         } catch (GraphException e) {
-            throw new OnnxException(file + ": " + e.getMessage(), e);
+            throw new OnnxException(file + ": " + e.getMessage() + bounded.shapes().constantReads(), e);
         }
         bounded.shapes().check(g);
         bounded.checkRests(g);
