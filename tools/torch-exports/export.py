@@ -9,7 +9,7 @@ For every model and exporter this writes into OUT:
 where EXP is tsNN (TorchScript exporter, dynamo=False, opset NN) or dynamoNN (dynamo=True, opset NN).
 A model an exporter cannot export is reported on one line and skipped.
 
-usage: export.py OUT [--models NAME,...|vision|text|nn|all] [--exporters ts14,ts17,dynamo18]
+usage: export.py OUT [--models NAME,...|vision|text|nn|bounded|all] [--exporters ts14,ts17,dynamo18]
 """
 import argparse, contextlib, io, json, os, re, sys, warnings
 warnings.filterwarnings("ignore")
@@ -78,11 +78,11 @@ def export(name, exporter, out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out")
-    ap.add_argument("--models", default="all", help="names of models.py, or vision, text, nn, all")
+    ap.add_argument("--models", default="all", help="names of models.py, or vision, text, nn, bounded, all (all but bounded)")
     ap.add_argument("--exporters", default="ts14,ts17,dynamo18")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    groups = {"all": list(MODELS)} | {g: [n for n, (k, _) in MODELS.items() if k == g] for g in ("vision", "text", "nn")}
+    groups = {"all": [n for n, (k, _) in MODELS.items() if k != "bounded"]} | {g: [n for n, (k, _) in MODELS.items() if k == g] for g in ("vision", "text", "nn", "bounded")}
     names = [n for part in a.models.split(",") for n in groups.get(part, [part])]
     unknown = [n for n in names if n not in MODELS]
     if unknown:

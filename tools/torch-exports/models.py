@@ -176,6 +176,23 @@ class _Encoder(nn.Module):
         return self.t(self.e(x), mask=causal, src_key_padding_mask=m == 0)
 
 
+# ---- bounded: values selected by a mask (x[m], its count known only in the run), then split or ranked ----
+
+class _MaskedSplit(nn.Module):
+    def forward(self, x, m):
+        return tuple(p * 2 for p in x[m].split(2))    # TorchScript: a Split by the traced sizes [2, 2]
+
+
+class _MaskedTopK(nn.Module):
+    def forward(self, x, m):
+        s = x[m]
+        return torch.topk(s, k=min(3, s.shape[0]))    # dynamo: k = Min(3, Shape(s)) computed in the run
+
+
+def _masked(make):
+    return _module(make, lambda: (torch.tensor([3., -1., 4., 1., -5., 9.]), torch.tensor([1, 0, 1, 1, 0, 1], dtype=torch.bool)), ["x", "m"])
+
+
 def _module(make, inputs, names):
     def build():
         torch.manual_seed(0)
@@ -210,4 +227,6 @@ MODELS.update({
     "lstm_bi": ("nn", _module(lambda: _Recurrent(nn.LSTM), lambda: (ids(),), ["input_ids"])),
     "gru_bi": ("nn", _module(lambda: _Recurrent(nn.GRU), lambda: (ids(),), ["input_ids"])),
     "transformer_encoder": ("nn", _module(_Encoder, lambda: (ids(), mask()), ["input_ids", "attention_mask"])),
+    "masked_split": ("bounded", _masked(_MaskedSplit)),
+    "masked_topk": ("bounded", _masked(_MaskedTopK)),
 })

@@ -155,23 +155,25 @@ __device__ __forceinline__ bool topk_before(const void* x, int code, long long b
     return i < j;
 }
 
-// ptrs: x, (extent), values, indices; ints: outer, n, inner, k, largest, dtype, es. Per lane, the k first elements in
+// ptrs: x, (extent), values, indices; ints: outer, n, inner, k, largest, dtype, es, (clamp). Per lane, the k first elements in
 // TopK's order (sorted), each found as the first element after the previous one: O(n * k), no scratch memory.
 // extent (may be null): the runtime extent of x bounded along the axis; only the first min(extent, n) values
-// are ranked, and k above them traps (the simulator throws).
+// are ranked, and k above them traps (the simulator throws), but with clamp 1 the first min(k, them) are written
+// (the outputs bounded by the extent; zero_tail clears the rest).
 extern "C" __global__ void topk(const void* x, const long long* extent, void* values, long long* indices, Ints ints, Floats) {
     long long outer = ints.v[0], n = ints.v[1], inner = ints.v[2], k = ints.v[3];
     bool largest = ints.v[4] == 1;
     int code = (int) ints.v[5], es = (int) ints.v[6];
     if (extent != nullptr) {
         n = *extent < 0 ? 0 : *extent < n ? *extent : n;
-        if (k > n) __trap();
+        if (k > n && ints.v[7] != 1) __trap();
     }
+    long long ranked = k < n ? k : n;
     FOR_EACH_ITEM(lane, outer * inner) {
         long long o = lane / inner, q = lane % inner;
         long long base = o * n * inner + q;
         long long prev = -1;
-        for (long long s = 0; s < k; s++) {
+        for (long long s = 0; s < ranked; s++) {
             long long best = -1;
             for (long long i = 0; i < n; i++) {
                 if (prev >= 0 && !topk_before(x, code, base, inner, prev, i, largest)) continue;

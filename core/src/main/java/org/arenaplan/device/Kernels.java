@@ -66,12 +66,14 @@ import java.util.List;
  *     of n values (stride inner), y = the running sum, or product when product is 1 (excluding the
  *     element itself when exclusive, which starts at 0, or 1 for a product; from the end when
  *     reverse); floats in double rounded per output, integers in 64 bits (wrapping).</li>
- * <li>{@link #TOPK} ptrs [x, (extent), values, indices]; ints [outer, n, inner, k, largest, dtype, es]: per lane
+ * <li>{@link #TOPK} ptrs [x, (extent), values, indices]; ints [outer, n, inner, k, largest, dtype, es, (clamp)]: per lane
  *     of n values (stride inner), the k first in the order larger (smallest: smaller) value first,
  *     then lower index; values [outer, k, inner] of x's type, indices int64. With extent (int64 [1],
  *     the runtime extent of x bounded along the TopK axis, outer 1), only each lane's first
  *     m = min(max(extent, 0), n) values are ranked, and k above m is an error (the simulator
- *     throws, CUDA traps; ONNX Runtime refuses k above the axis's extent).</li>
+ *     throws, CUDA traps; ONNX Runtime refuses k above the axis's extent), unless clamp is 1: then
+ *     the first min(k, m) of each lane are written (a TopK by min(c, the count), its outputs bounded
+ *     by the extent; outer 1), the rest left to zero_tail.</li>
  * <li>{@link #EINSUM} ptrs [a, (b), y]; ints [operands, dtype, L, O, extents[L], aStride[L], bStride[L]]:
  *     y (contiguous over the first O letters) = for each index of them, the sum over the other
  *     L - O letters (row-major) of the product of a[sum idx_l * aStride[l]] and, with two

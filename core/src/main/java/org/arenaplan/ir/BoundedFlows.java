@@ -219,16 +219,21 @@ public final class BoundedFlows {
      * 1, so each lane's actual values lie where the bound's do; the kernel reads X's runtime extent
      * and ranks only the lane's first min(extent, bound) values, failing where k exceeds them (ONNX
      * Runtime refuses "k argument [k] should not be greater than specified axis dim value [n]"), and
-     * the outputs [.., k, ..] are known before the run ({@code device.Kernels#TOPK}). Or X bounded
-     * along another axis, the outermost of more than one element: rows stay rows, the outputs bounded
-     * along the same axis.
+     * the outputs [.., k, ..] are known before the run ({@code device.Kernels#TOPK}). With
+     * {@code clamp_k} 1 (a k computed in the run as min(c, the count): the dynamo exporter's
+     * {@code topk(x[m], min(3, n))}, imported with k = min(c, the bound)) the kernel takes min(k, that
+     * count) instead, and the outputs are bounded along the axis by X's extent, their actual count
+     * min(count, k). Or X bounded along another axis, the outermost of more than one element: rows
+     * stay rows, the outputs bounded along the same axis.
      */
     public static int[] topK(OpAttrs a, long[][] in, int[] axes, long[][] out) {
         long[] x = in[0];
         int b = axes[0], axis = (int) Math.floorMod(a.integer("axis"), x.length);
         if (product(x, 0, b) != 1)
             throw new GraphException("the bounded axis " + b + " of X " + Arrays.toString(x) + " has axes of more than one element before it, so its lanes lie apart, not where the bound's do");
-        return b == axis ? new int[]{-1, -1} : new int[]{b, b};
+        if (a.integer("clamp_k") == 1 && b != axis)
+            throw new GraphException("its k is at most the actual count of axis " + axis + " of X " + Arrays.toString(x) + ", which is not the bounded one (" + b + ")");
+        return b == axis && a.integer("clamp_k") != 1 ? new int[]{-1, -1} : new int[]{b, b};
     }
 
     /**
@@ -344,6 +349,9 @@ public final class BoundedFlows {
      * ({@code device.Kernels#CHECK_EXTENT}), as ONNX Runtime fails it; in any other run the input is
      * whole, its layout the bound's, and every part is known before the run (HF's mixture-of-experts
      * layers: {@code for expert_idx in expert_hit}, traced over the experts hit, exports one part each).
+     * With {@code rest} 1 (the importer's part for the rows past parts summing to less than the bound:
+     * {@code x[mask].split(2)} traced at 4 of a bound 6) the run must hold exactly the parts before the last,
+     * the bounded axis the outermost of more than one element, so that they lie where the bound's do.
      * Or along the bounded axis, the outermost of more than one element, without ONNX's
      * {@code split} ({@code even}: 1 equal parts, 2 Split-18's {@code num_outputs}): ONNX derives
      * the parts from the actual extent n, so each part is bounded by a runtime extent of its own,
@@ -388,6 +396,10 @@ public final class BoundedFlows {
             Arrays.fill(r, 0, parts, b);
             return r;
         }
+        if (a.integer("rest") == 1 && (axis != b || product(x, 0, b) != 1))
+            throw new GraphException("its parts sum to less than the extent of axis " + axis + " of " + Arrays.toString(x) + ", which a run takes only where that axis is "
+                    + "the bounded one, the outermost of more than one element, holding fewer rows than the bound; here " + (axis != b ? "the bounded axis is " + b
+                    : "the bounded axis " + b + " has axes of more than one element before it"));
         Arrays.fill(r, 0, parts, axis == b ? -1 : b);
         if (axis != b && product(x, 0, b) != 1)
             throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");

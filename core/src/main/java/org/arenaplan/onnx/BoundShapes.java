@@ -165,6 +165,20 @@ final class BoundShapes {
         }
     }
 
+    /**
+     * What a graph that fails to build owes to shape values read here: the readers that took one as the
+     * constant it is at the upper bound (true only where its axis is not the bounded one, which only the
+     * built graph tells, {@link #check}), so that a refusal of an op computed from such a constant (the
+     * TorchScript exporter's {@code torch.chunk(x[m], 2)}: a Slice from (Shape(x[m])[0] + 1) / 2, 3 at the
+     * bound 6) names where its value came from; "" where none did.
+     */
+    String constantReads() {
+        List<String> r = obligations.stream().filter(o -> o.output() == null)
+                .map(o -> "node " + o.reader() + " took axis " + o.source().axis() + " of '" + o.source().tensor() + "' at its upper bound").distinct().toList();
+        return r.isEmpty() ? "" : "; " + String.join(", ", r) + " (Shape is evaluated at import, from the upper bound; a value computed from it is the run's only where "
+                + "that axis is not the bounded one)";
+    }
+
     private static OnnxException refused(Obligation o, String why) {
         return new OnnxException(o.refusal().getMessage() + "; " + why, o.refusal());
     }

@@ -30,7 +30,12 @@ import java.util.Map;
  *       elements: recorded as read from that NonZero's extent ({@link #recordCount}, {@link #recordCounts});</li>
  *   <li>Gather and GatherND of data bounded along an axis past the gathered one: Transposes around a
  *       Gather ({@link #gatherAcrossBoundedAxis}, {@link #gatherNdAsGather});</li>
- *   <li>Split of a bounded tensor without 'split': a runtime extent per part ({@link #withPartExtents}).</li>
+ *   <li>TopK by k = min(c, n), n a count read from the bound of X's axis (the dynamo exporter's
+ *       {@code topk(x[m], min(3, n))}): k min(c, the bound), taken as min(k, the actual count) in the run
+ *       ({@link #readsAtMost}, {@link #withClampedK});</li>
+ *   <li>Split of a bounded tensor without 'split': a runtime extent per part ({@link #withPartExtents});
+ *       along its bounded axis into parts summing to less than the bound: a part for the rest, and the
+ *       run checks the parts' sum ({@link #splitWithinBound}, {@link #withRest}).</li>
  * </ul>
  * Every rewrite returns its node unchanged (or false, or null) for any other node. The importer gives
  * what the rewrites need of it through {@link Importer}.
@@ -72,6 +77,15 @@ final class BoundedRewrites {
     private final NonZeroCounts counts = new NonZeroCounts();
     /** ReduceSum outputs that count a NonZero's true elements: its runtime extent, read from its output's axis 1 ({@link #recordCount}). */
     private final Map<String, BoundValue> counted = new HashMap<>();
+    /** The part {@link #splitWithinBound} adds for the rows past a Split's parts, to the Split's input, axis and refusal. */
+    private final Map<String, Rest> rests = new LinkedHashMap<>();
+
+    /** A Split of {@code input} along {@code axis}, whose parts sum to less than its bound there ({@link #splitWithinBound}). */
+    private record Rest(String input, int axis, OnnxException refusal) { }
+    /** Values min(c, n) of a constant c and a count n read from an upper bound, in one element ({@link #readsAtMost}), to n's read. */
+    private final Map<String, BoundShapes.Read> atMost = new HashMap<>();
+    /** Values output of the TopK ops by such a k ({@link #readsAtMost}), imported with {@code clamp_k} ({@link #withClampedK}). */
+    private final java.util.Set<String> clampedTopK = new java.util.HashSet<>();
 
     BoundedRewrites(Importer importer) {
         this.importer = importer;
@@ -373,6 +387,137 @@ final class BoundedRewrites {
         Map<String, Object> attrs = new LinkedHashMap<>(l.attrs());
         attrs.put("extents", 1L);
         return new Lowered(l.kind(), l.inputs(), outputs, attrs, l.view(), l.dropped());
+    }
+
+    /**
+     * {@code node}, or where it is a Split of a tensor computed from a data-dependent output into parts of
+     * fixed extents (its {@code split}, known at import) that sum to less than that tensor's upper bound
+     * along the split axis, the same Split with one more part, named {@code <output 0>#rest}, for the rows
+     * past them (the TorchScript exporter's {@code x[mask].split(2)}: the sizes of the traced run, [2, 2] of
+     * a bound 6). ONNX needs the parts to sum to the actual extent, so the Split imported so ({@link #withRest},
+     * attribute {@code rest}) checks in the run that the runtime extent is their sum ({@code device.ExtentCheck},
+     * exit 2 before the launch, as ONNX Runtime fails such a run); the split axis must be the bounded one,
+     * which {@link #checkRests} and {@code ir.BoundedFlows#split} prove when the graph is built.
+     */
+    OnnxModel.Node splitWithinBound(OnnxModel.Node node, List<Value> ins, long opset, NodeContext context) {
+        if (!node.opType().equals("Split") || !node.inDefaultDomain() || ins.isEmpty() || ins.get(0) == null || !dataDependent.containsKey(ins.get(0).name())
+                || node.outputs().isEmpty() || node.outputs().get(0).isEmpty()) return node;
+        Value x = ins.get(0);
+        int rank = x.shape().length;
+        OnnxModel.Attribute at = node.attributes().get("axis"), split = node.attributes().get("split");
+        long axisGiven = at != null && at.value() instanceof Long v ? v : 0;
+        if (axisGiven < -rank || axisGiven >= rank) return node;   // the Split's import names the bad axis
+        int a = (int) Math.floorMod(axisGiven, (long) rank);
+        double[] given = opset >= 13 ? (ins.size() > 1 && ins.get(1) != null ? importer.constant(ins.get(1).name()) : null)
+                : split != null && split.value() instanceof long[] v ? Arrays.stream(v).asDoubleStream().toArray() : null;
+        if (given == null || given.length != node.outputs().size() || Arrays.stream(given).anyMatch(p -> p < 0)) return node;
+        long[] parts = Arrays.copyOf(Arrays.stream(given).mapToLong(p -> (long) p).toArray(), given.length + 1);
+        long sum = Arrays.stream(parts).sum(), bound = x.shape()[a];
+        if (sum >= bound) return node;
+        parts[given.length] = bound - sum;
+        String rest = importer.fresh(node.outputs().get(0) + "#rest");
+        rests.put(rest, new Rest(x.name(), a, context.error("split " + Arrays.toString(Arrays.copyOf(parts, given.length)) + " sums to " + sum + ", not to " + bound)));
+        List<String> outputs = new ArrayList<>(node.outputs());
+        outputs.add(rest);
+        List<String> inputs = new ArrayList<>(node.inputs());
+        Map<String, OnnxModel.Attribute> attrs = new LinkedHashMap<>(node.attributes());
+        if (opset >= 13) {
+            Value v = importer.int64Weight(ins.get(1).name() + "_with_rest", new long[]{parts.length}, parts, context);
+            ins.set(1, v);
+            inputs.set(1, v.name());
+        } else {
+            attrs.put("split", new OnnxModel.Attribute("split", OnnxModel.Attribute.INTS, parts));
+        }
+        return new OnnxModel.Node(node.name(), node.opType(), node.domain(), inputs, outputs, attrs);
+    }
+
+    /** {@code l} with attribute {@code rest} 1 where it is a Split that {@link #splitWithinBound} gave a part for the rest; else {@code l}. */
+    Lowered withRest(Lowered l) {
+        if (!l.kind().equals(OpKinds.SPLIT) || l.outputs().isEmpty() || !rests.containsKey(l.outputs().get(l.outputs().size() - 1).name())) return l;
+        Map<String, Object> attrs = new LinkedHashMap<>(l.attrs());
+        attrs.put("rest", 1L);
+        return new Lowered(l.kind(), l.inputs(), l.outputs(), attrs, l.view(), l.dropped());
+    }
+
+    /**
+     * Whether {@code node} reads values min(c, n) ({@link #atMost}) only as this class accounts for them,
+     * recording what it learns; the importer then takes no other obligation for its inputs:
+     * <ul>
+     *   <li>Min of a constant c (one element, not negative) and a count n read from an upper bound in one
+     *       element ({@link BoundShapes}; {@code Min(3, Squeeze(Shape(x[m], 0, 1)))}): its output is min(c, n);</li>
+     *   <li>Reshape, Squeeze, Unsqueeze, Identity of such a value to one element: the same value;</li>
+     *   <li>TopK (opset 10 on) by such a k of an X computed from a data-dependent output: where n's axis and
+     *       X's TopK axis are bounded by one runtime extent, which {@link BoundShapes#check} proves when the graph
+     *       is built, ONNX takes min(c, X's actual count) there in each run, so the TopK is imported with k =
+     *       min(c, the bound), as the value was evaluated at import, and {@code clamp_k} ({@link #withClampedK}),
+     *       its outputs bounded by X's runtime extent.</li>
+     * </ul>
+     * Any other reader of such a value reads it as the constant it is at the bound ({@link #atMostRead}).
+     */
+    boolean readsAtMost(OnnxModel.Node node, List<Value> ins) {
+        if (!node.inDefaultDomain() || node.outputs().size() < 1 || ins.isEmpty() || ins.get(0) == null) return false;
+        String out = node.outputs().get(0);
+        switch (node.opType()) {
+            case "Min" -> {
+                if (ins.size() != 2 || ins.get(1) == null || node.outputs().size() != 1) return false;
+                for (int j = 0; j < 2; j++) {
+                    BoundShapes.Read n = boundShapes.get(ins.get(j).name());
+                    double[] c = importer.constant(ins.get(1 - j).name());
+                    if (n == null || n.elements().length != 1 || n.elements()[0] == null || boundShapes.get(ins.get(1 - j).name()) != null
+                            || c == null || c.length != 1 || c[0] < 0) continue;
+                    atMost.put(out, n);
+                    return true;
+                }
+                return false;
+            }
+            case "Reshape", "Squeeze", "Unsqueeze", "Identity" -> {
+                BoundShapes.Read n = atMost.get(ins.get(0).name());
+                if (n == null || node.outputs().size() != 1) return false;
+                atMost.put(out, n);
+                return true;
+            }
+            case "TopK" -> {
+                BoundShapes.Read n = ins.size() == 2 && ins.get(1) != null ? atMost.get(ins.get(1).name()) : null;
+                Value x = ins.get(0);
+                OnnxModel.Attribute at = node.attributes().get("axis");
+                long axis = at != null && at.value() instanceof Long v ? v : -1;
+                int rank = x.shape().length;
+                if (n == null || axis < -rank || axis >= rank || !dataDependent.containsKey(x.name()) || out.isEmpty()) return false;
+                int a = (int) Math.floorMod(axis, (long) rank);
+                boundShapes.sameExtent(n, 0, x.name(), a, "'" + (node.name().isEmpty() ? out : node.name()) + "' (TopK)", "takes its k as the minimum of a constant and");
+                clampedTopK.add(out);
+                return true;
+            }
+            default -> { return false; }
+        }
+    }
+
+    /** {@code name}'s count read from an upper bound where it is a value min(c, n) ({@link #readsAtMost}), else null. */
+    BoundShapes.Read atMostRead(String name) {
+        return name == null ? null : atMost.get(name);
+    }
+
+    /** {@code l} with attribute {@code clamp_k} 1 where it is a TopK {@link #readsAtMost} admitted; else {@code l}. */
+    Lowered withClampedK(Lowered l) {
+        if (l.outputs().isEmpty() || !clampedTopK.contains(l.outputs().get(0).name())) return l;
+        Map<String, Object> attrs = new LinkedHashMap<>(l.attrs());
+        attrs.put("clamp_k", 1L);
+        return new Lowered(l.kind(), l.inputs(), l.outputs(), attrs, l.view(), l.dropped());
+    }
+
+    /**
+     * Proves on the built graph that each Split {@link #splitWithinBound} imported splits its input along
+     * the input's bounded axis (else its parts, summing to less than the axis's extent, are a bad split).
+     *
+     * @throws OnnxException the Split's refusal, with what the graph found
+     */
+    void checkRests(org.arenaplan.ir.Graph g) {
+        for (Rest r : rests.values()) {
+            org.arenaplan.ir.Graph.Bounded b = g.bounded(r.input());
+            if (b == null || b.axis() != r.axis())
+                throw new OnnxException(r.refusal().getMessage() + "; '" + r.input() + "' is computed from a data-dependent output, but its axis " + r.axis()
+                        + " is not the bounded one, so its extent is known before the run", r.refusal());
+        }
     }
 
     /**

@@ -633,6 +633,7 @@ public final class OnnxImporter {
         node = bounded.reshapeByBoundShape(node, ins, opset, probe);
         node = bounded.sliceByBoundShape(node, ins, probe);
         node = bounded.expandByBoundShape(node, ins, probe);
+        node = bounded.splitWithinBound(node, ins, opset, probe);
         NodeContext n = new NodeContext(file, node, index, opset, ins, this::constantValues, this::knownValue, this::whyNotKnown);
         OlderOpsets.checkShapes(node, ins, n, opset);
         if (!org.arenaplan.ir.PackedTypes.ONNX_TYPES.contains(node.opType()))
@@ -648,8 +649,11 @@ public final class OnnxImporter {
         Value expandAs = bounded.expandAsOf(node, ins);
         BoundShapes.Read carried = expandAs == null ? bounded.shapes().carried(node, ins, this::constantValues) : null;
         if (carried != null) bounded.shapes().put(node.outputs().get(0), carried);   // whichever way the node is imported (folded, a view of a constant, run)
-        if (expandAs == null && carried == null)
-            for (Value v : ins) if (v != null && bounded.shapes().get(v.name()) != null) bounded.shapes().readAsConstant(bounded.shapes().get(v.name()), "'" + n.opName() + "' (" + node.opType() + ")");
+        if (expandAs == null && carried == null && !bounded.readsAtMost(node, ins))
+            for (Value v : ins) {
+                BoundShapes.Read r = v == null ? null : bounded.shapes().get(v.name()) != null ? bounded.shapes().get(v.name()) : bounded.atMostRead(v.name());
+                if (r != null) bounded.shapes().readAsConstant(r, "'" + n.opName() + "' (" + node.opType() + ")");
+            }
         if (expandAs == null && ConstantFolding.folds(n, weights.keySet())) {
             for (Map.Entry<Value, Constant> e : ConstantFolding.fold(n, weights).entrySet()) addWeight(e.getKey(), e.getValue(), n);
             return;
@@ -699,7 +703,7 @@ public final class OnnxImporter {
                     for (Value v : l.outputs())
                         if (v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
                 l = namedStandIns(l, n);
-                if (origin != null) l = bounded.withPartExtents(l);
+                if (origin != null) l = bounded.withClampedK(bounded.withRest(bounded.withPartExtents(l)));
                 if (origin != null)   // an output made a constant at import (Dropout's mask) has the upper bound's shape, not the run's
                     for (Value c : l.constants().keySet())
                         if (node.outputs().contains(c.name()))
@@ -740,12 +744,22 @@ public final class OnnxImporter {
 
     /**
      * {@code refusal} of a node's shapes, one of whose inputs is computed from a data-dependent
-     * output, with that input named: its shape is the upper bound, where the other shapes may hold a
+     * output, with that input named (with all such inputs, where they are held at different upper
+     * bounds: Split-18's num_outputs parts of a bound 5, [3] and [2], added): its shape is the upper bound, where the other shapes may hold a
      * count of one run (an Expand by {@code ReduceSum} of a mask given with {@code --input}: the
      * dynamo exporter's {@code y[mask] = v}), so the mismatch is the bound's, not the file's.
      */
     private OnnxException atBound(OnnxException refusal, List<Value> ins) {
-        Value v = ins.stream().filter(i -> i != null && dataDependent.containsKey(i.name())).findFirst().orElseThrow();
+        List<Value> held = ins.stream().filter(i -> i != null && dataDependent.containsKey(i.name())).distinct().toList();
+        Value v = held.get(0);
+        if (held.size() > 1 && held.stream().anyMatch(i -> !Arrays.equals(i.shape(), v.shape()))) {   // Split-18's num_outputs parts added: [3] and [2] of a bound 5
+            java.util.function.Function<java.util.function.Function<Value, String>, String> each =
+                    f -> held.stream().map(f).distinct().collect(java.util.stream.Collectors.joining(" and "));
+            return new OnnxException(refusal.getMessage() + "; " + each.apply(i -> "'" + i.name() + "'") + " are computed from data-dependent outputs (node "
+                    + each.apply(i -> "'" + dataDependent.get(i.name()) + "'") + ") and held at their upper bounds " + each.apply(i -> Arrays.toString(i.shape()))
+                    + ", their actual extents known only after the run: ONNX takes their actual shapes, which may fit in one run and not in another, and arenaplan"
+                    + " does not plan an op over inputs held at different upper bounds", refusal);
+        }
         return new OnnxException(refusal.getMessage() + "; '" + v.name() + "' is computed from a data-dependent output of node '" + dataDependent.get(v.name())
                 + "' and held at its upper bound " + Arrays.toString(v.shape()) + ", its actual extent known only after that kernel runs", refusal);
     }
@@ -945,6 +959,7 @@ public final class OnnxImporter {
                 throw new OnnxException(file + ": graph output '" + o + "' is an optional output of node '" + dropped.get(o) + "' that inference does not produce");
             if (!values.containsKey(o)) throw new OnnxException(file + ": graph output '" + o + "' is never written by any node");
             if (bounded.shapes().get(o) != null) bounded.shapes().readAsConstant(bounded.shapes().get(o), "graph output '" + o + "'");
+            if (bounded.atMostRead(o) != null) bounded.shapes().readAsConstant(bounded.atMostRead(o), "graph output '" + o + "'");
             if (weights.containsKey(o) && !declared.contains(o)) copyConstantOut(b, o, readAs.get(o), declared);
             b.output(o);
         }
@@ -952,9 +967,10 @@ public final class OnnxImporter {
         try {
             g = b.build();
         } catch (GraphException e) {
-            throw new OnnxException(file + ": " + e.getMessage(), e);
+            throw new OnnxException(file + ": " + e.getMessage() + bounded.shapes().constantReads(), e);
         }
         bounded.shapes().check(g);
+        bounded.checkRests(g);
         return g;
     }
 

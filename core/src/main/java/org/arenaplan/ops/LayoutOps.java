@@ -59,7 +59,8 @@ final class LayoutOps implements OpFamily {
                         .lower((op, l) -> List.of(transpose(op, l))).gradient(LayoutOps::transposeGradient).onnx(LayoutOps::importTranspose).build(),
                 OpDefinition.op(OpKinds.SPLIT, 1, 1).outputs(1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0), AttrSpec.ints("split", 0, Long.MAX_VALUE, "equal parts"),
                                 AttrSpec.integer("even", 0, 0, 2),   // imported without ONNX's split, the parts derived from the extent: 1 equal parts, 2 num_outputs' (ir.BoundedFlows#split)
-                                AttrSpec.flag("extents"))            // 1: each part's runtime extent (int64 [1]) an output after the parts (ir.ShapeRules#splitParts)
+                                AttrSpec.flag("extents"),            // 1: each part's runtime extent (int64 [1]) an output after the parts (ir.ShapeRules#splitParts)
+                                AttrSpec.flag("rest"))               // 1: the last part is the bound's rest past the parts ONNX lists, whose sum the run checks (ir.BoundedFlows#split)
                         .shapes(ShapeRules::split).view(OpSpec.ViewRule.SPLIT).kernels(Kernels.TRANSPOSE, Kernels.CHECK_EXTENT, Kernels.SPLIT_BOUNDED).carries(BoundedFlows.SPLIT)
                         .doc("one strided copy per output; outputs may be views of the input where every extent before axis is 1")
                         .lower(LayoutOps::split).onnx(LayoutOps::importSplit, "num_outputs").build(),
@@ -163,8 +164,8 @@ final class LayoutOps implements OpFamily {
      * consecutive elements starting {@code offset_k} into the input's row of {@code xInner}: one
      * strided copy (the transpose kernel over shape [outer, yInner_k], strides [xInner, 1]) per
      * computed output. Outputs declared views are not copied. Split along the bounded axis of a
-     * bounded input into fixed parts first checks that its runtime extent is the bound
-     * ({@link Kernels#CHECK_EXTENT}); into the parts ONNX derives from the extent ({@code even}), one
+     * bounded input into fixed parts first checks that its runtime extent is the bound, or with
+     * {@code rest} the sum of the parts before the last ({@link Kernels#CHECK_EXTENT}); into the parts ONNX derives from the extent ({@code even}), one
      * {@link Kernels#SPLIT_BOUNDED} per part copies it and writes its extent.
      */
     private static List<KernelCall> split(Op op, OpLowering l) {
@@ -187,7 +188,11 @@ final class LayoutOps implements OpFamily {
             }
             return calls;
         }
-        if (b != null && b.axis() == a) calls.add(l.call(op, Kernels.CHECK_EXTENT, List.of(l.read(b.extent())), new long[]{xs[a]}));   // fixed parts: they need the whole bound
+        if (b != null && b.axis() == a) {   // fixed parts: they need the whole bound, or with a rest the parts before it
+            long[] given = ShapeRules.splitExtents(attrs, xs, a, parts);
+            long sum = Arrays.stream(given, 0, parts - (int) attrs.integer("rest")).sum();
+            calls.add(l.call(op, Kernels.CHECK_EXTENT, List.of(l.read(b.extent())), new long[]{sum}));
+        }
         long offset = 0;
         for (int k = 0; k < parts; k++) {
             String y = op.outputs().get(k);

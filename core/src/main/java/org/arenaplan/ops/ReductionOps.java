@@ -83,10 +83,11 @@ final class ReductionOps implements OpFamily {
                         .doc("running product along axis (exclusive: without the element itself, starting at 1; reverse: from the end); f32, f16, bf16, f64 and integer types (wrapping)")
                         .lower((op, l) -> List.of(cumulative(op, l, 1))).onnx(CUMPROD, 26, ReductionOps::importCumulative).build(),
                 OpDefinition.op(TOP_K, 1, 1).outputs(2, 2).attrs(AttrSpec.axis("axis", -1), AttrSpec.requiredInteger("k", 0, Long.MAX_VALUE),
-                                AttrSpec.integer("largest", 1, 0, 1), AttrSpec.integer("sorted", 1, 0, 1))
+                                AttrSpec.integer("largest", 1, 0, 1), AttrSpec.integer("sorted", 1, 0, 1),
+                                AttrSpec.flag("clamp_k"))   // 1: min(k, X's actual count along axis), X bounded there (onnx.BoundedRewrites#readsAtMost; ir.BoundedFlows#topK)
                         .shapes(ReductionOps::topKShape).kernels(Kernels.TOPK).carries(BoundedFlows::topK)
                         .doc("outputs Values and Indices (int64): the k largest (or smallest) along axis, sorted, equal values by lower index; "
-                                + "f32, f16, bf16 and integer types; a bounded X along axis: its actual values only, k above their count an error")
+                                + "f32, f16, bf16 and integer types; a bounded X along axis: its actual values only, k above their count an error (with clamp_k: min(k, their count), bounded)")
                         .lower((op, l) -> List.of(topK(op, l))).onnx(ReductionOps::importTopK).build());
     }
 
@@ -264,7 +265,13 @@ final class ReductionOps implements OpFamily {
         org.arenaplan.ir.Graph.Bounded b = l.bounded(x);   // bounded along axis (ir.BoundedFlows.topK): the kernel ranks the actual values only
         List<KernelArg> args = b == null || b.axis() != axis(op, at.integer("axis"), xs.length) ? List.of(l.read(x), l.write(v), l.write(i))
                 : List.of(l.read(x), l.read(b.extent()), l.write(v), l.write(i));
-        return l.call(op, Kernels.TOPK, args, new long[]{a[0], a[1], a[2], k, at.integer("largest"), t.onnxCode(), t.bytes()});
+        long[] ints = {a[0], a[1], a[2], k, at.integer("largest"), t.onnxCode(), t.bytes()};
+        if (at.integer("clamp_k") == 1) {   // k at most the actual count: the outputs bounded by X's extent (ir.BoundedFlows#topK)
+            if (args.size() != 4) throw fail(op, "clamp_k needs X bounded along axis " + at.integer("axis"));
+            ints = Arrays.copyOf(ints, 8);
+            ints[7] = 1;
+        }
+        return l.call(op, Kernels.TOPK, args, ints);
     }
 
     // ---- ONNX ----

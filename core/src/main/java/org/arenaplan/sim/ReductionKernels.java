@@ -153,11 +153,12 @@ final class ReductionKernels {
         if (vArg == 2) {   // x bounded along the axis: its actual values only
             n = (int) org.arenaplan.device.TopKExtent.check(c, SimKernels.in(c, 1).getLong(0));
         }
+        int ranked = Math.min(k, n);   // k but with clamp, where n may be less (TopKExtent#check); the rest stays for zero_tail
         for (int o = 0; o < outer; o++) {
             for (int q = 0; q < inner; q++) {
                 int base = o * n * inner + q;
                 int prev = -1;
-                for (int s = 0; s < k; s++) {
+                for (int s = 0; s < ranked; s++) {
                     int best = -1;
                     for (int e = 0; e < n; e++) {
                         if (prev >= 0 && !before(x, t, base, inner, prev, e, largest)) continue;

@@ -1057,6 +1057,11 @@ class KernelEmulationTest {
             c.add(new Case(Kernels.TOPK, List.of(ties, TensorValue.ofLongs(DType.I64, null, 9), TensorValue.ofDoubles(DType.F32, null, new double[8])), DType.I64, 8,
                     new long[] {1, 21, 2, 4, largest, DType.F32.onnxCode(), 4}, new double[0], 0));
         }
+        // clamp: k = 4 of 3 actual values per lane writes the first 3 (a TopK by min(c, the count)), the rest left as it was
+        for (int largest = 0; largest <= 1; largest++) {
+            c.add(new Case(Kernels.TOPK, List.of(ties, TensorValue.ofLongs(DType.I64, null, 3), TensorValue.ofDoubles(DType.F32, null, new double[8])), DType.I64, 8,
+                    new long[] {1, 21, 2, 4, largest, DType.F32.onnxCode(), 4, 1}, new double[0], 0));
+        }
         // topk over uint64 (values across 2^63: ordered unsigned) and int64 beyond 2^53 (ordered exactly, not as doubles)
         for (DType t : new DType[] {DType.U64, DType.I64}) {
             TensorValue big = TensorValue.ofLongs(t, null, java.util.stream.LongStream.range(0, 42)
