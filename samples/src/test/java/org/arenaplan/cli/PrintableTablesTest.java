@@ -41,6 +41,21 @@ class PrintableTablesTest {
         assertThat(r.out().lines().filter(l -> l.contains("h\\u000a")).count()).as(r.out()).isGreaterThanOrEqualTo(2);
     }
 
+    /** A file name holding ESC reached the terminal raw in plan's title and in bench search's rows and progress (frontdoor helper). */
+    @Test
+    void fileNamesWithControlCharactersAreEscapedInTitlesRowsAndProgress() throws Exception {
+        String csv = "id,lower,upper,size\nb1,0,3,4\n";
+        Path problem = dir.resolve("p\u001b[31mred.csv");
+        Files.writeString(problem, csv);
+        Path folder = Files.createDirectory(dir.resolve("set"));
+        Files.writeString(folder.resolve("c\u001b[2J.1048576.csv"), csv);
+        for (Cli r : new Cli[]{Cli.run("plan", problem.toString()), Cli.run("bench", "search", "--dir", folder.toString(), "--time-limit", "1")}) {
+            assertThat(r.code()).as(r.toString()).isZero();
+            assertThat(r.out() + r.err()).as(r.toString()).doesNotContain("\u001b");
+        }
+        assertThat(Cli.run("plan", problem.toString()).out()).contains("plan of " + dir.resolve("p\\u001b[31mred.csv") + " by ");
+    }
+
     /** A 1 MB tensor or op name was printed whole in the peak rows and the refused requests (frontdoor helper): cut after 200 characters there. */
     @Test
     void aMegabyteNameIsCutInEveryRow() throws Exception {
