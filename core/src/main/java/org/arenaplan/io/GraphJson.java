@@ -52,7 +52,7 @@ public final class GraphJson {
     private static void requireFillsFit(JsonReading r, JsonNode weights, Graph g) {
         for (int i = 0; i < weights.size(); i++) {
             JsonNode w = weights.get(i);
-            if (!w.hasNonNull("fill")) continue;
+            if (!w.has("fill")) continue;
             String name = w.get("name").asText();
             double fill = w.get("fill").asDouble();
             DType t = g.tensor(name).dtype() == null ? DType.F32 : g.tensor(name).dtype();
@@ -61,11 +61,11 @@ public final class GraphJson {
             boolean fits = integer ? fill == Math.rint(fill) && fill >= range[0] && fill <= range[1]
                     : Double.isNaN(fill) || Double.isInfinite(fill) || (fill >= range[0] && fill <= range[1]);
             if (fits && integer && !exactIntegerFill(w.get("fill"), fill, t))
-                throw r.fail("$.weights[" + i + "].fill", w.get("fill").asText() + " does not fit weight '" + name + "' of type " + t.jsonName()
+                throw r.fail("$.weights[" + i + "].fill", w.get("fill").asText() + " does not fit weight '" + Printable.name(name) + "' of type " + t.jsonName()
                         + " exactly: a fill is read as a double, which holds every integer up to 2^53 (9007199254740992) but not this one (it reads "
                         + new BigDecimal(fill).toPlainString() + ")");
             if (!fits)
-                throw r.fail("$.weights[" + i + "].fill", w.get("fill").asText() + " does not fit weight '" + name + "' of type " + t.jsonName() + " ("
+                throw r.fail("$.weights[" + i + "].fill", w.get("fill").asText() + " does not fit weight '" + Printable.name(name) + "' of type " + t.jsonName() + " ("
                         + (integer ? "integers " + (long) range[0] + " to " + (t == DType.U64 ? "18446744073709551615" : String.valueOf((long) range[1]))
                         : "at most " + range[1] + " in magnitude") + "); it would be converted as Cast converts, to another value");
         }
@@ -137,7 +137,7 @@ public final class GraphJson {
                 JsonNode w = weights.get(i);
                 r.onlyFields(w, path, WEIGHT);
                 String t = r.text(w, path, "name");
-                if (w.hasNonNull("fill")) b.weight(t, r.number(w, path, "fill"));
+                if (w.has("fill")) b.weight(t, r.number(w, path, "fill"));
                 else b.weight(t);
             }
             JsonNode outputs = r.array(root, "$", "outputs", false);
@@ -167,7 +167,7 @@ public final class GraphJson {
         int i = 0;
         for (String t : g.tensors().keySet()) {
             if (!used.contains(t) && !g.isInput(t) && !g.isOutput(t))
-                throw new InputException(source + ": $.tensors[" + i + "]: tensor '" + t + "' is declared but no op writes or reads it,"
+                throw new InputException(source + ": $.tensors[" + i + "]: tensor '" + Printable.name(t) + "' is declared but no op writes or reads it,"
                         + " and it is no graph input, weight or output");
             i++;
         }
@@ -199,11 +199,12 @@ public final class GraphJson {
             DType dtype = null;
             if (dtypeName != null) {
                 dtype = DType.parse(dtypeName);
-                if (dtype == null) throw r.fail(path + ".dtype", "unknown dtype '" + dtypeName + "' for tensor '" + name + "'");
+                if (dtype == null) throw r.fail(path + ".dtype", "unknown dtype '" + dtypeName + "' for tensor '" + Printable.name(name) + "'");
             }
-            long[] shape = t.has("shape") ? longs(r, t.get("shape"), path + ".shape") : null;
-            Long bytes = t.hasNonNull("bytes") ? r.whole(t, path, "bytes") : null;
-            if (bytes != null && bytes < 0) throw r.fail(path + ".bytes", "negative size " + bytes + " for tensor '" + name + "'");
+            JsonNode shapeNode = r.given(t, path, "shape");
+            long[] shape = shapeNode != null ? longs(r, shapeNode, path + ".shape") : null;
+            Long bytes = t.has("bytes") ? r.whole(t, path, "bytes") : null;
+            if (bytes != null && bytes < 0) throw r.fail(path + ".bytes", "negative size " + bytes + " for tensor '" + Printable.name(name) + "'");
             Tensor tensor;
             if (dtype != null && shape != null) {
                 try {
@@ -213,11 +214,11 @@ public final class GraphJson {
                 }
                 if (bytes != null && bytes != tensor.bytes())
                     throw r.fail(path + ".bytes", bytes + " does not match dtype " + dtype.jsonName() + " and shape "
-                            + java.util.Arrays.toString(shape) + " (" + tensor.bytes() + " B) for tensor '" + name + "'");
+                            + java.util.Arrays.toString(shape) + " (" + tensor.bytes() + " B) for tensor '" + Printable.name(name) + "'");
             } else {
                 if (dtype != null && dtype.isPacked())
-                    throw r.fail(path + ".shape", "missing: tensor '" + name + "' of packed type " + dtype.jsonName() + " needs a shape (its bytes do not tell its element count)");
-                if (bytes == null) throw r.fail(path + ".bytes", "missing: tensor '" + name + "' needs bytes, or dtype and shape");
+                    throw r.fail(path + ".shape", "missing: tensor '" + Printable.name(name) + "' of packed type " + dtype.jsonName() + " needs a shape (its bytes do not tell its element count)");
+                if (bytes == null) throw r.fail(path + ".bytes", "missing: tensor '" + Printable.name(name) + "' needs bytes, or dtype and shape");
                 tensor = new Tensor(name, bytes, dtype, shape);
             }
             try {
@@ -230,7 +231,7 @@ public final class GraphJson {
 
     /** "empty" for '', else "blank (only whitespace: 'NAME')" for a name of whitespace only ({@link String#isBlank}), escaped for one line. */
     private static String blank(String name) {
-        return name.isEmpty() ? "empty" : "blank (only whitespace: '" + Printable.of(name) + "')";
+        return name.isEmpty() ? "empty" : "blank (only whitespace: '" + Printable.name(name) + "')";
     }
 
     private static Op readOp(JsonReading r, JsonNode o, String path, int position) {
@@ -239,22 +240,22 @@ public final class GraphJson {
         String kind = r.text(o, path, "kind");
         if (name.isBlank())   // errors, plans, events and the peak name an op by it; '' or '  ' names none a reader can see
             throw r.fail(path + ".name", blank(name) + ": every op needs a name, by which errors, plans and events refer to it (the "
-                    + Printable.of(kind) + " at position " + position + ")");
+                    + Printable.name(kind) + " at position " + position + ")");
         String malformed = OpKindSpelling.malformed(kind);
-        if (malformed != null) throw r.fail(path + ".kind", malformed + " (op '" + name + "')");
+        if (malformed != null) throw r.fail(path + ".kind", malformed + " (op '" + Printable.name(name) + "')");
         List<String> in = texts(r, r.array(o, path, "inputs", false), path + ".inputs");
         List<String> out = texts(r, r.array(o, path, "outputs", false), path + ".outputs");
         long stream = r.optionalWhole(o, path, "stream", 0);
         if (stream < 0 || stream > Op.MAX_STREAM) throw r.fail(path + ".stream", "stream must be in [0, " + Op.MAX_STREAM + "], found " + stream
                 + (stream == Integer.MAX_VALUE ? " (the copy stream takes the number after the last)" : ""));
         Map<String, Object> attrs = new LinkedHashMap<>();
-        JsonNode a = o.get("attrs");
-        if (a != null && !a.isNull()) {
+        JsonNode a = r.given(o, path, "attrs");
+        if (a != null) {
             r.requireObject(a, path + ".attrs");
             Iterator<Map.Entry<String, JsonNode>> it = a.fields();
             while (it.hasNext()) {
                 Map.Entry<String, JsonNode> e = it.next();
-                attrs.put(e.getKey(), attrValue(r, e.getValue(), path + ".attrs." + e.getKey()));
+                attrs.put(e.getKey(), attrValue(r, e.getValue(), path + ".attrs." + Printable.name(e.getKey())));
             }
         }
         List<Op.View> views = entries(r, o, path, "views", VIEW,

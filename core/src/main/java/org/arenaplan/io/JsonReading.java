@@ -21,6 +21,11 @@ import java.util.TreeSet;
 /**
  * Typed access to a parsed JSON tree that names the file and the JSON path of every fault
  * ({@code plan.json: $.ops[3].inputs[1]: expected a string}). Shared by the graph and plan codecs.
+ *
+ * <p>A field given as JSON {@code null} is refused, naming it, whether the field is required or
+ * optional: an optional field is left out to take its default ({@code "byte_offset": null} was
+ * read as 0, {@code "donated": null} as false; the writers never write null). A reader that
+ * documents null as absent asks for that field with {@link JsonNode#isNull} itself.
  */
 final class JsonReading {
     static final ObjectMapper MAPPER = new ObjectMapper()
@@ -99,7 +104,7 @@ final class JsonReading {
         if (close.find())
             return "'" + close.group(1) + "' where '" + close.group(2) + "' should close the " + (close.group(2).equals("]") ? "array" : "object") + " opened before it";
         var dup = java.util.regex.Pattern.compile("Duplicate field '(.*)'").matcher(m);
-        if (dup.find()) return "field '" + dup.group(1) + "' given twice in one object";
+        if (dup.find()) return "field '" + Printable.name(dup.group(1)) + "' given twice in one object";
         var token = java.util.regex.Pattern.compile("Unrecognized token '(.*?)'").matcher(m);
         if (token.find()) return "unknown word '" + token.group(1) + "' (a string needs double quotes; the words JSON knows are true, false and null)";
         if (m.startsWith("Trailing token")) return "more text after the end of the JSON document";
@@ -115,6 +120,11 @@ final class JsonReading {
         var depth = java.util.regex.Pattern.compile("nesting depth \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)").matcher(m);
         if (depth.find())   // was Jackson's "... from `StreamReadConstraints.getMaxNestingDepth()`" (breaker15)
             return "arrays and objects nested more than " + depth.group(2) + " deep; arenaplan reads at most " + depth.group(2) + " levels";
+        var length = java.util.regex.Pattern.compile("(Name|String value|Number value) length \\(\\d+\\) exceeds the maximum allowed \\((\\d+)").matcher(m);
+        if (length.find()) {   // was Jackson's "Name length (65536) exceeds the maximum allowed (50000, from `StreamReadConstraints.getMaxNameLength()`)" (frontdoor)
+            String what = length.group(1).equals("Name") ? "a field name" : length.group(1).equals("Number value") ? "a number" : "a string";
+            return String.format(java.util.Locale.ROOT, "%s longer than %,d characters; arenaplan reads at most %,d", what, Long.parseLong(length.group(2)), Long.parseLong(length.group(2)));
+        }
         var u = UNEXPECTED.matcher(m);
         if (u.matches()) {
             String found = u.group(1), rest = u.group(2);
@@ -135,13 +145,25 @@ final class JsonReading {
         return new InputException(source + ": " + path + ": " + what);
     }
 
+    /**
+     * {@code object}'s field {@code field}, or null where the object has none.
+     *
+     * @throws InputException naming the path where the field is JSON null
+     */
+    JsonNode given(JsonNode object, String path, String field) {
+        JsonNode v = object.get(field);
+        if (v != null && v.isNull())
+            throw fail(path + "." + field, "null: leave the field out to take its default, or give a value (null is not read as the default)");
+        return v;
+    }
+
     /** Rejects fields this format does not define, so a misspelt key is not silently ignored. */
     void onlyFields(JsonNode object, String path, Set<String> allowed) {
         requireObject(object, path);
         Iterator<String> names = object.fieldNames();
         while (names.hasNext()) {
             String f = names.next();
-            if (!allowed.contains(f)) throw fail(path + "." + f, "unknown field (expected one of " + String.join(", ", new TreeSet<>(allowed)) + ")");
+            if (!allowed.contains(f)) throw fail(path + "." + Printable.name(f), "unknown field (expected one of " + String.join(", ", new TreeSet<>(allowed)) + ")");
         }
     }
 
@@ -151,7 +173,8 @@ final class JsonReading {
 
     JsonNode required(JsonNode object, String path, String field) {
         JsonNode v = object.get(field);
-        if (v == null || v.isNull()) throw fail(path + "." + field, "missing required field");
+        if (v == null) throw fail(path + "." + field, "missing required field");
+        if (v.isNull()) throw fail(path + "." + field, "null where a value is required");
         return v;
     }
 
@@ -162,8 +185,8 @@ final class JsonReading {
     }
 
     String optionalText(JsonNode object, String path, String field) {
-        JsonNode v = object.get(field);
-        if (v == null || v.isNull()) return null;
+        JsonNode v = given(object, path, field);
+        if (v == null) return null;
         if (!v.isTextual()) throw fail(path + "." + field, "expected a string, found " + v.getNodeType().name().toLowerCase(Locale.ROOT));
         return v.asText();
     }
@@ -173,8 +196,8 @@ final class JsonReading {
     }
 
     long optionalWhole(JsonNode object, String path, String field, long dflt) {
-        JsonNode v = object.get(field);
-        return v == null || v.isNull() ? dflt : wholeValue(v, path + "." + field);
+        JsonNode v = given(object, path, field);
+        return v == null ? dflt : wholeValue(v, path + "." + field);
     }
 
     long wholeValue(JsonNode v, String path) {
@@ -217,18 +240,15 @@ final class JsonReading {
     }
 
     boolean flag(JsonNode object, String path, String field, boolean dflt) {
-        JsonNode v = object.get(field);
-        if (v == null || v.isNull()) return dflt;
+        JsonNode v = given(object, path, field);
+        if (v == null) return dflt;
         if (!v.isBoolean()) throw fail(path + "." + field, "expected true or false, found " + v);
         return v.booleanValue();
     }
 
     JsonNode array(JsonNode object, String path, String field, boolean required) {
-        JsonNode v = object.get(field);
-        if (v == null || v.isNull()) {
-            if (required) throw fail(path + "." + field, "missing required field");
-            return MAPPER.createArrayNode();
-        }
+        JsonNode v = required ? required(object, path, field) : given(object, path, field);
+        if (v == null) return MAPPER.createArrayNode();
         if (!v.isArray()) throw fail(path + "." + field, "expected an array");
         return v;
     }

@@ -187,7 +187,7 @@ final class PlanJsonReader {
         r.onlyFields(st, "$.stats", STATS);
         PlanStats stats = new PlanStats(r.text(st, "$.stats", "planner"), r.whole(st, "$.stats", "arena_bytes"),
                 r.count(st, "$.stats", "sum_bytes"), r.count(st, "$.stats", "lower_bound_bytes"),
-                r.index(st, "$.stats", "storages"), st.hasNonNull("tensors") ? r.index(st, "$.stats", "tensors") : columns.tensorCount(),
+                r.index(st, "$.stats", "storages"), st.has("tensors") ? r.index(st, "$.stats", "tensors") : columns.tensorCount(),
                 r.optionalWhole(st, "$.stats", "alloc_calls_naive", 0), r.optionalWhole(st, "$.stats", "alloc_calls_planned", 0),
                 r.number(st, "$.stats", "planning_ms"));
         if (stats.arenaBytes() != arena)
@@ -221,7 +221,7 @@ final class PlanJsonReader {
         long pad = (alignment - bytes % alignment) % alignment;
         if (bytes > Long.MAX_VALUE - pad) throw r.fail(path + ".bytes", bytes + " overflows when rounded up to the alignment " + alignment);
         long aligned = bytes + pad;
-        if (s.hasNonNull("aligned_bytes") && r.whole(s, path, "aligned_bytes") != aligned)
+        if (s.has("aligned_bytes") && r.whole(s, path, "aligned_bytes") != aligned)
             throw r.fail(path + ".aligned_bytes", s.get("aligned_bytes") + " is not bytes " + bytes + " rounded up to the alignment " + alignment + " (" + aligned + ")");
         if (offset > arena - aligned)
             throw r.fail(path + ".bytes", "the storage at offset " + offset + " with " + aligned + " B (aligned) ends past $.arena_bytes " + arena);
@@ -233,13 +233,13 @@ final class PlanJsonReader {
         r.requireObject(m, path + ".members");
         for (Iterator<Map.Entry<String, JsonNode>> it = m.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            long inside = r.wholeValue(e.getValue(), path + ".members." + e.getKey());
+            long inside = r.wholeValue(e.getValue(), path + ".members." + Printable.name(e.getKey()));
             if (inside < 0 || inside > bytes)   // the rule of a tensor's offset_in_storage
-                throw r.fail(path + ".members." + e.getKey(), inside + " is outside the storage's " + bytes + " B");
+                throw r.fail(path + ".members." + Printable.name(e.getKey()), inside + " is outside the storage's " + bytes + " B");
         }
-        String kind = r.optionalText(s, path, "kind");
+        String kind = s.path("kind").isNull() ? null : r.optionalText(s, path, "kind");   // null read as none, as docs/cli.md says
         if (kind != null && !KINDS.contains(kind))
-            throw r.fail(path + ".kind", "expected " + String.join(", ", KINDS) + ", found '" + kind + "'");
+            throw r.fail(path + ".kind", "expected " + String.join(", ", KINDS) + ", found '" + Printable.name(kind) + "'");
         columns.addStorage(r.text(s, path, "name"), offset, bytes, start, end, kind == null ? "" : kind);
         for (Iterator<Map.Entry<String, JsonNode>> it = m.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -252,7 +252,7 @@ final class PlanJsonReader {
      * among its members at the same offset, the offset lies inside the storage, its address adds up.
      */
     private void tensor(String name, JsonNode t) {
-        String path = "$.tensors." + name;
+        String path = "$.tensors." + Printable.name(name);
         r.onlyFields(t, path, TENSOR);
         long storage = r.whole(t, path, "storage");
         int storages = columns.storageCount();
@@ -268,7 +268,7 @@ final class PlanJsonReader {
             throw r.fail(path + ".address", address + " is not the storage's offset plus offset_in_storage (" + expected + ")");
         long member = columns.memberOffset((int) storage, name, columns.tensorCount());
         if (member < 0)
-            throw r.fail(path + ".storage", "storage " + storage + " ('" + Printable.of(columns.name((int) storage)) + "') does not list '" + Printable.of(name) + "' among its members");
+            throw r.fail(path + ".storage", "storage " + storage + " ('" + Printable.name(columns.name((int) storage)) + "') does not list '" + Printable.name(name) + "' among its members");
         if (member != inside)
             throw r.fail(path + ".offset_in_storage", inside + " differs from the offset " + member + " at which storage " + storage + " lists it among its members");
         columns.addTensor(name, (int) storage, inside);
@@ -322,9 +322,9 @@ final class PlanJsonReader {
         r.onlyFields(sc, "$.schedule", SCHEDULE);
         r.optionalText(sc, "$.schedule", "mode");
         r.optionalText(sc, "$.schedule", "method");
-        for (String bytes : new String[]{"file_lower_bound_bytes", "lower_bound_bytes"}) if (sc.hasNonNull(bytes)) r.count(sc, "$.schedule", bytes);
+        for (String bytes : new String[]{"file_lower_bound_bytes", "lower_bound_bytes"}) if (sc.has(bytes)) r.count(sc, "$.schedule", bytes);
         r.flag(sc, "$.schedule", "proven_optimal", false);
-        if (sc.hasNonNull("planning_ms")) r.number(sc, "$.schedule", "planning_ms");
+        if (sc.has("planning_ms")) r.number(sc, "$.schedule", "planning_ms");
         JsonNode os = r.array(sc, "$.schedule", "order", false);
         List<String> order = new ArrayList<>(os.size());
         for (int i = 0; i < os.size(); i++) {
@@ -367,7 +367,7 @@ final class PlanJsonReader {
         try {
             return Enum.valueOf(type, text.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw r.fail(path + "." + field, "expected " + expected + ", found '" + text + "'");
+            throw r.fail(path + "." + field, "expected " + expected + ", found '" + Printable.name(text) + "'");
         }
     }
 }

@@ -144,17 +144,17 @@ public final class ProblemCsv {
                 if (line.isBlank()) continue;
                 String[] f = line.split(",", -1);
                 if (f.length != cols.length)
-                    throw new InputException(file + ":" + lineNo + ": expected " + cols.length + " fields (" + Printable.of(blanks(header)) + "), found " + f.length);
+                    throw new InputException(file + ":" + lineNo + ": expected " + cols.length + " fields (" + Printable.name(blanks(header)) + "), found " + f.length);
                 String id = blanks(f[at[0]]);
                 if (id.isEmpty()) throw new InputException(file + ":" + lineNo + ": field 'id' is empty");
-                if (!seen.add(id)) throw new InputException(file + ":" + lineNo + ": duplicate id '" + Printable.of(id) + "'");
+                if (!seen.add(id)) throw new InputException(file + ":" + lineNo + ": duplicate id '" + Printable.name(id) + "'");
                 long lower = number(file, lineNo, "lower", f[at[1]]);
                 long upper = number(file, lineNo, "upper", f[at[2]]);
                 long size = number(file, lineNo, "size", f[at[3]]);
-                if (lower < 0) throw new InputException(file + ":" + lineNo + ": field 'lower' is negative (" + lower + ") for id '" + Printable.of(id) + "'");
+                if (lower < 0) throw new InputException(file + ":" + lineNo + ": field 'lower' is negative (" + lower + ") for id '" + Printable.name(id) + "'");
                 if (upper <= lower)
-                    throw new InputException(file + ":" + lineNo + ": field 'upper' (" + upper + ") must exceed 'lower' (" + lower + ") for id '" + Printable.of(id) + "'");
-                if (size < 0) throw new InputException(file + ":" + lineNo + ": field 'size' is negative (" + size + ") for id '" + Printable.of(id) + "'");
+                    throw new InputException(file + ":" + lineNo + ": field 'upper' (" + upper + ") must exceed 'lower' (" + lower + ") for id '" + Printable.name(id) + "'");
+                if (size < 0) throw new InputException(file + ":" + lineNo + ": field 'size' is negative (" + size + ") for id '" + Printable.name(id) + "'");
                 long offset = withOffsets ? number(file, lineNo, "offset", f[at[4]]) : 0;
                 ids.add(id);
                 rows.add(new long[]{lower, upper, size, offset});
@@ -196,10 +196,10 @@ public final class ProblemCsv {
             at[k] = -1;
             for (int c = 0; c < cols.length; c++) {
                 if (!blanks(cols[c]).equalsIgnoreCase(need[k])) continue;
-                if (at[k] >= 0) throw new InputException(file + ":1: column '" + need[k] + "' appears twice in header '" + Printable.of(String.join(",", cols)) + "'");
+                if (at[k] >= 0) throw new InputException(file + ":1: column '" + need[k] + "' appears twice in header '" + Printable.name(String.join(",", cols)) + "'");
                 at[k] = c;
             }
-            if (at[k] < 0) throw new InputException(file + ":1: missing column '" + need[k] + "' in header '" + Printable.of(String.join(",", cols)) + "'" + separatorHint(cols));
+            if (at[k] < 0) throw new InputException(file + ":1: missing column '" + need[k] + "' in header '" + Printable.name(String.join(",", cols)) + "'" + separatorHint(cols));
         }
         return at;
     }
@@ -208,11 +208,11 @@ public final class ProblemCsv {
     private static long number(Path file, int line, String field, String text) {
         String t = blanks(text);
         if (!WHOLE.matcher(t).matches())
-            throw new InputException(file + ":" + line + ": field '" + field + "' is not a whole number: '" + Printable.of(t) + "' (digits 0-9, an optional sign)");
+            throw new InputException(file + ":" + line + ": field '" + field + "' is not a whole number: '" + Printable.name(t) + "' (digits 0-9, an optional sign)");
         try {
             return Long.parseLong(t);
         } catch (NumberFormatException e) {
-            throw new InputException(file + ":" + line + ": field '" + field + "' does not fit in 64 bits: '" + t + "'");
+            throw new InputException(file + ":" + line + ": field '" + field + "' does not fit in 64 bits: '" + Printable.name(t) + "'");
         }
     }
 

@@ -1,5 +1,7 @@
 package org.arenaplan.ir;
 
+import org.arenaplan.io.Printable;
+
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +31,7 @@ final class BoundedTensors {
         for (int p = 0; p < ops.size(); p++) {
             Op op = ops.get(p);
             OpSpec spec = OpRegistry.get(op.kind());
-            String where = "op '" + op.name() + "' (" + op.kind() + ", position " + p + ")";
+            String where = "op '" + Printable.name(op.name()) + "' (" + Printable.name(op.kind()) + ", position " + p + ")";
             int[] axes = new int[op.inputs().size()];
             String read = null, extent = null;
             int takes = spec == null || spec.carries() == null ? -1 : spec.carries().extentOf();
@@ -37,13 +39,13 @@ final class BoundedTensors {
                 String t = op.inputs().get(j);
                 Op from = extentOf.get(t);
                 if (from != null)
-                    throw new GraphException(where + " reads '" + t + "', the runtime extent of op '" + from.name() + "' (" + from.kind() + "), which only the executors read after the run");
+                    throw new GraphException(where + " reads '" + Printable.name(t) + "', the runtime extent of op '" + Printable.name(from.name()) + "' (" + from.kind() + "), which only the executors read after the run");
                 Graph.Bounded b = bounded.get(t);
                 axes[j] = b == null ? -1 : b.axis();
                 if (b == null) continue;
                 if (extent != null && !extent.equals(b.extent()) && takes < 0)
-                    throw new GraphException(where + " reads '" + read + "' and '" + t + "', bounded by the runtime extents of op '" + extentOf.get(extent).name()
-                            + "' and op '" + extentOf.get(b.extent()).name() + "', whose actual extents may differ");
+                    throw new GraphException(where + " reads '" + Printable.name(read) + "' and '" + Printable.name(t) + "', bounded by the runtime extents of op '" + extentOf.get(extent).name()
+                            + "' and op '" + Printable.name(extentOf.get(b.extent()).name()) + "', whose actual extents may differ");
                 if (read == null || j == takes) {   // the outputs take input `takes`'s extent where the kind reads two
                     read = t;
                     extent = b.extent();
@@ -76,7 +78,7 @@ final class BoundedTensors {
                 if (outAxes[k] < 0) continue;
                 Tensor y = tensors.get(op.outputs().get(k));
                 if (y.dtype() != null && y.dtype().isPacked())
-                    throw refusal(where, read, origin, "its output '" + y.name() + "' is " + y.dtype().jsonName() + ", packed, whose tail the executors cannot zero element by element");
+                    throw refusal(where, read, origin, "its output '" + Printable.name(y.name()) + "' is " + y.dtype().jsonName() + ", packed, whose tail the executors cannot zero element by element");
                 bounded.put(y.name(), new Graph.Bounded(own[k] >= 0 ? op.outputs().get(own[k]) : extent, outAxes[k]));
             }
         }
@@ -97,7 +99,7 @@ final class BoundedTensors {
 
     private static long[] shape(Map<String, Tensor> tensors, String t, String where, String read, Op origin) {
         Tensor x = tensors.get(t);
-        if (!x.hasShape()) throw refusal(where, read, origin, "tensor '" + t + "' has no shape");
+        if (!x.hasShape()) throw refusal(where, read, origin, "tensor '" + Printable.name(t) + "' has no shape");
         return x.shape();
     }
 
@@ -107,7 +109,7 @@ final class BoundedTensors {
      * {@code read} is not the origin's own output).
      */
     private static GraphException refusal(String where, String read, Op origin, String why) {
-        return new GraphException(where + " reads '" + read + "', " + (origin.outputs().contains(read) ? "a" : "computed from a") + " data-dependent output of op '"
+        return new GraphException(where + " reads '" + Printable.name(read) + "', " + (origin.outputs().contains(read) ? "a" : "computed from a") + " data-dependent output of op '"
                 + origin.name() + "' (" + origin.kind() + "), whose shape is known only after its kernel runs; " + why);
     }
 }

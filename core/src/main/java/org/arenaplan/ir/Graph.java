@@ -1,5 +1,7 @@
 package org.arenaplan.ir;
 
+import org.arenaplan.io.Printable;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -63,7 +65,7 @@ public final class Graph {
 
     public Tensor tensor(String name) {
         Tensor t = tensors.get(name);
-        if (t == null) throw new GraphException("unknown tensor '" + name + "'");
+        if (t == null) throw new GraphException("unknown tensor '" + Printable.name(name) + "'");
         return t;
     }
 

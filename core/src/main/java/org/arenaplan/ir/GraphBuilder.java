@@ -1,5 +1,7 @@
 package org.arenaplan.ir;
 
+import org.arenaplan.io.Printable;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -63,7 +65,7 @@ public final class GraphBuilder {
     }
 
     public GraphBuilder tensor(Tensor t) {
-        if (tensors.putIfAbsent(t.name(), t) != null) throw new GraphException("tensor '" + t.name() + "' declared twice");
+        if (tensors.putIfAbsent(t.name(), t) != null) throw new GraphException("tensor '" + Printable.name(t.name()) + "' declared twice");
         return this;
     }
 
@@ -187,18 +189,18 @@ public final class GraphBuilder {
     private Graph build(boolean checkOps) {
         long sum = 0;
         for (Tensor t : tensors.values()) {
-            if (t.bytes() < 0) throw new GraphException("tensor '" + t.name() + "' has negative size " + t.bytes());
+            if (t.bytes() < 0) throw new GraphException("tensor '" + Printable.name(t.name()) + "' has negative size " + t.bytes());
             try {
                 sum = Math.addExact(sum, t.bytes());
             } catch (ArithmeticException e) {
-                throw new GraphException("the sum of tensor sizes overflows a long at tensor '" + t.name() + "' (" + t.bytes() + " B)");
+                throw new GraphException("the sum of tensor sizes overflows a long at tensor '" + Printable.name(t.name()) + "' (" + t.bytes() + " B)");
             }
         }
         Set<String> defined = new LinkedHashSet<>();
         for (String t : inputs) {
             requireTensor(t, "graph input");
-            if (weights.contains(t)) throw new GraphException("tensor '" + t + "' is both a graph input and a weight");
-            if (!defined.add(t)) throw new GraphException("graph input '" + t + "' listed twice");
+            if (weights.contains(t)) throw new GraphException("tensor '" + Printable.name(t) + "' is both a graph input and a weight");
+            if (!defined.add(t)) throw new GraphException("graph input '" + Printable.name(t) + "' listed twice");
         }
         for (String t : weights) {
             requireTensor(t, "weight");
@@ -209,24 +211,24 @@ public final class GraphBuilder {
         Set<String> aliased = new LinkedHashSet<>();   // tensors that already have an alias parent
         for (int p = 0; p < ops.size(); p++) {
             Op op = ops.get(p);
-            String where = "op '" + op.name() + "' (" + op.kind() + ", position " + p + ")";
+            String where = "op '" + Printable.name(op.name()) + "' (" + Printable.name(op.kind()) + ", position " + p + ")";
             if (!opNames.add(op.name())) throw new GraphException(where + ": op name used twice");
             if (op.stream() < 0) throw new GraphException(where + ": negative stream id " + op.stream());
             for (String t : op.inputs()) {
-                if (!tensors.containsKey(t)) throw new GraphException(where + " reads unknown tensor '" + t + "'");
+                if (!tensors.containsKey(t)) throw new GraphException(where + " reads unknown tensor '" + Printable.name(t) + "'");
                 if (!defined.contains(t)) {
                     int later = indexOfProducer(t, p);
-                    throw new GraphException(where + " reads tensor '" + t + "' before it is written"
+                    throw new GraphException(where + " reads tensor '" + Printable.name(t) + "' before it is written"
                             + (later == p ? " (it is this op's own output: an op cannot read what it writes)"
-                            : later >= 0 ? " (written later by op '" + ops.get(later).name() + "' at position " + later + "; the schedule must be topological)" : " (no op writes it and it is not a graph input or weight)"));
+                            : later >= 0 ? " (written later by op '" + Printable.name(ops.get(later).name()) + "' at position " + later + "; the schedule must be topological)" : " (no op writes it and it is not a graph input or weight)"));
                 }
             }
             for (String t : op.outputs()) {
-                if (!tensors.containsKey(t)) throw new GraphException(where + " writes unknown tensor '" + t + "'");
+                if (!tensors.containsKey(t)) throw new GraphException(where + " writes unknown tensor '" + Printable.name(t) + "'");
                 if (defined.contains(t)) {
-                    if (Integer.valueOf(p).equals(producer.get(t))) throw new GraphException(where + " lists output '" + t + "' twice; an op writes each tensor once");
-                    String first = producer.containsKey(t) ? "op '" + ops.get(producer.get(t)).name() + "'" : inputs.contains(t) ? "a graph input" : "a weight";
-                    throw new GraphException(where + " writes tensor '" + t + "', already written by " + first);
+                    if (Integer.valueOf(p).equals(producer.get(t))) throw new GraphException(where + " lists output '" + Printable.name(t) + "' twice; an op writes each tensor once");
+                    String first = producer.containsKey(t) ? "op '" + Printable.name(ops.get(producer.get(t)).name()) + "'" : inputs.contains(t) ? "a graph input" : "a weight";
+                    throw new GraphException(where + " writes tensor '" + Printable.name(t) + "', already written by " + first);
                 }
                 defined.add(t);
                 producer.put(t, p);
@@ -236,18 +238,18 @@ public final class GraphBuilder {
                 checkIndex(where, "view", v.input(), op.inputs().size(), "input");
                 String child = op.outputs().get(v.output());
                 String base = op.inputs().get(v.input());
-                checkSlice(where, "view '" + child + "' of '" + base + "'", v.byteOffset(), tensors.get(child).bytes(), tensors.get(base).bytes());
-                if (!aliased.add(child)) throw new GraphException(where + ": tensor '" + child + "' is declared an alias of two storages");
+                checkSlice(where, "view '" + Printable.name(child) + "' of '" + Printable.name(base) + "'", v.byteOffset(), tensors.get(child).bytes(), tensors.get(base).bytes());
+                if (!aliased.add(child)) throw new GraphException(where + ": tensor '" + Printable.name(child) + "' is declared an alias of two storages");
             }
             for (Op.Member m : op.members()) {
                 checkIndex(where, "member", m.input(), op.inputs().size(), "input");
                 checkIndex(where, "member", m.output(), op.outputs().size(), "output");
                 String child = op.inputs().get(m.input());
                 String base = op.outputs().get(m.output());
-                checkSlice(where, "member slice '" + child + "' of '" + base + "'", m.byteOffset(), tensors.get(child).bytes(), tensors.get(base).bytes());
+                checkSlice(where, "member slice '" + Printable.name(child) + "' of '" + Printable.name(base) + "'", m.byteOffset(), tensors.get(child).bytes(), tensors.get(base).bytes());
                 if (inputs.contains(child) || weights.contains(child))
-                    throw new GraphException(where + ": member slice '" + child + "' is a graph input or weight; only op results can be written in place");
-                if (!aliased.add(child)) throw new GraphException(where + ": tensor '" + child + "' is declared an alias of two storages");
+                    throw new GraphException(where + ": member slice '" + Printable.name(child) + "' is a graph input or weight; only op results can be written in place");
+                if (!aliased.add(child)) throw new GraphException(where + ": tensor '" + Printable.name(child) + "' is declared an alias of two storages");
             }
             for (Op.InPlace h : op.inPlace()) {
                 checkIndex(where, "in-place hint", h.output(), op.outputs().size(), "output");
@@ -262,11 +264,11 @@ public final class GraphBuilder {
         Set<String> listed = new HashSet<>();
         for (String t : outputs) {
             requireTensor(t, "graph output");
-            if (!defined.contains(t)) throw new GraphException("graph output '" + t + "' is never written");
-            if (!listed.add(t)) throw new GraphException("graph output '" + t + "' listed twice");
+            if (!defined.contains(t)) throw new GraphException("graph output '" + Printable.name(t) + "' is never written");
+            if (!listed.add(t)) throw new GraphException("graph output '" + Printable.name(t) + "' listed twice");
         }
         for (String t : donated) {
-            if (!inputs.contains(t)) throw new GraphException("donated tensor '" + t + "' is not a graph input");
+            if (!inputs.contains(t)) throw new GraphException("donated tensor '" + Printable.name(t) + "' is not a graph input");
         }
         return new Graph(name, tensors, ops, inputs, donated, outputs, weights, weightFill, weightValues, producer, bounded);
     }
@@ -293,7 +295,7 @@ public final class GraphBuilder {
             if (!slices.isEmpty()) {
                 for (Op.View v : op.views()) {
                     if (v.output() == k)
-                        throw new GraphException(where + ": output '" + o + "' is declared both a view of '" + op.inputs().get(v.input()) + "' and the target of member slice '"
+                        throw new GraphException(where + ": output '" + Printable.name(o) + "' is declared both a view of '" + Printable.name(op.inputs().get(v.input())) + "' and the target of member slice '"
                                 + op.inputs().get((int) slices.get(0)[2]) + "'; a view's bytes are its base's, so nothing may be written into them in place");
                 }
             }
@@ -304,7 +306,7 @@ public final class GraphBuilder {
                 if (sl[1] == sl[0]) continue;   // an empty slice writes nothing
                 if (last != null && sl[0] < last[1])
                     throw new GraphException(where + ": member slices '" + op.inputs().get((int) last[2]) + "' (bytes [" + last[0] + ", " + last[1] + ")) and '"
-                            + op.inputs().get((int) sl[2]) + "' (bytes [" + sl[0] + ", " + sl[1] + ")) of '" + o + "' overlap; two inputs cannot be written into the same bytes");
+                            + op.inputs().get((int) sl[2]) + "' (bytes [" + sl[0] + ", " + sl[1] + ")) of '" + Printable.name(o) + "' overlap; two inputs cannot be written into the same bytes");
                 if (op.isStorageOnly() && sl[0] > covered) throw unwritten(where, o, covered, sl[0]);
                 covered = sl[1];
                 last = sl;
@@ -325,7 +327,7 @@ public final class GraphBuilder {
     }
 
     private void requireTensor(String t, String role) {
-        if (!tensors.containsKey(t)) throw new GraphException(role + " '" + t + "' is not a declared tensor");
+        if (!tensors.containsKey(t)) throw new GraphException(role + " '" + Printable.name(t) + "' is not a declared tensor");
     }
 
     private static void checkIndex(String where, String what, int index, int size, String side) {

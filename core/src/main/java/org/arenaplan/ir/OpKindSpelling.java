@@ -1,5 +1,7 @@
 package org.arenaplan.ir;
 
+import org.arenaplan.io.Printable;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -78,17 +80,17 @@ public final class OpKindSpelling {
      */
     public static String malformed(String kind) {
         if (kind.isBlank()) return "an op kind must not be empty";
-        if (!kind.strip().equals(kind)) return "op kind '" + kind.strip() + "' has white space around it";
+        if (!kind.strip().equals(kind)) return "op kind '" + Printable.name(kind.strip()) + "' has white space around it";
         for (int i = 0; i < kind.length(); i++) {
             if (Character.isISOControl(kind.charAt(i))) return "op kind holds a control character (U+" + String.format(Locale.ROOT, "%04X", (int) kind.charAt(i)) + ")";
         }
-        if (kind.startsWith(".") || kind.endsWith(".") || kind.contains("..")) return "op kind '" + kind + "' has an empty part around a '.' (a domain is written domain.Name)";
+        if (kind.startsWith(".") || kind.endsWith(".") || kind.contains("..")) return "op kind '" + Printable.name(kind) + "' has an empty part around a '.' (a domain is written domain.Name)";
         return null;
     }
 
     /** {@code unknown op kind 'K'}: how every command names a kind outside the registry. */
     public static String unknown(String kind) {
-        return "unknown op kind '" + kind + "'";
+        return "unknown op kind '" + Printable.name(kind) + "'";
     }
 
     /** {@code ; did you mean 'Transpose'?} (or {@code 'ReluGrad' or 'GeluGrad'}) for a near miss, else empty. */
@@ -108,7 +110,7 @@ public final class OpKindSpelling {
     public record NearMiss(Op op, int position, int moreOfKind) {
         /** {@code op 't' (Tranpose, position 1): unknown op kind 'Tranpose'; did you mean 'Transpose'?} */
         public String line() {
-            return "op '" + op.name() + "' (" + op.kind() + ", position " + position + ")"
+            return "op '" + Printable.name(op.name()) + "' (" + Printable.name(op.kind()) + ", position " + position + ")"
                     + (moreOfKind == 0 ? "" : " and " + moreOfKind + " later op" + (moreOfKind == 1 ? "" : "s") + " of that kind")
                     + ": " + unknown(op.kind()) + suggestion(op.kind());
         }

@@ -1,5 +1,7 @@
 package org.arenaplan.ir;
 
+import org.arenaplan.io.Printable;
+
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -24,18 +26,18 @@ public final class Tensor {
     public static Tensor of(String name, DType dtype, long... shape) {
         long elements = 1;
         for (long d : shape) {
-            if (d < 0) throw new GraphException("tensor '" + name + "': negative dimension " + d + " in shape " + Arrays.toString(shape));
+            if (d < 0) throw new GraphException("tensor '" + Printable.name(name) + "': negative dimension " + d + " in shape " + Arrays.toString(shape));
             try {
                 elements = Math.multiplyExact(elements, d);
             } catch (ArithmeticException e) {
-                throw new GraphException("tensor '" + name + "': shape " + Arrays.toString(shape) + " overflows a long");
+                throw new GraphException("tensor '" + Printable.name(name) + "': shape " + Arrays.toString(shape) + " overflows a long");
             }
         }
         long bytes;
         try {
             bytes = dtype.byteSize(elements);
         } catch (ArithmeticException e) {
-            throw new GraphException("tensor '" + name + "': byte size of shape " + Arrays.toString(shape) + " overflows a long");
+            throw new GraphException("tensor '" + Printable.name(name) + "': byte size of shape " + Arrays.toString(shape) + " overflows a long");
         }
         return new Tensor(name, bytes, dtype, shape);
     }

@@ -1,5 +1,7 @@
 package org.arenaplan.liveness;
 
+import org.arenaplan.io.Printable;
+
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
@@ -90,7 +92,7 @@ public final class Lifetimes {
      */
     public long offsetInStorage(String tensor) {
         Long o = offsetOf.get(tensor);
-        if (o == null) throw new IllegalArgumentException("tensor '" + tensor + "' is not in the arena");
+        if (o == null) throw new IllegalArgumentException("tensor '" + Printable.name(tensor) + "' is not in the arena");
         return o;
     }
 
@@ -191,7 +193,7 @@ public final class Lifetimes {
                 for (int m : membersOf.get(root[t])) {   // before folding: only x's own views count
                     if (g.isOutput(names[m])) {
                         refusals.add(new Refusal(Refusal.Kind.DONATION, null, in, null,
-                                "its bytes escape as graph output '" + names[m] + "', so they are never free for reuse"));
+                                "its bytes escape as graph output '" + Printable.name(names[m]) + "', so they are never free for reuse"));
                         break;
                     }
                 }
@@ -222,7 +224,7 @@ public final class Lifetimes {
                         continue;
                     }
                     if (weight[root[in]]) {
-                        refusals.add(new Refusal(Refusal.Kind.IN_PLACE, op.name(), names[out], names[in], "'" + names[in] + "' is a read-only weight"));
+                        refusals.add(new Refusal(Refusal.Kind.IN_PLACE, op.name(), names[out], names[in], "'" + Printable.name(names[in]) + "' is a read-only weight"));
                         continue;
                     }
                     String reason = refusalReason(p, op, out, in, storageRoot, membersOf);
@@ -259,7 +261,7 @@ public final class Lifetimes {
                 while (root[cur] < 0 && parent[cur] >= 0) {
                     stack[sp++] = cur;
                     cur = parent[cur];
-                    if (sp > n) throw new GraphException("alias cycle through tensor '" + names[t] + "'");
+                    if (sp > n) throw new GraphException("alias cycle through tensor '" + Printable.name(names[t]) + "'");
                 }
                 if (root[cur] < 0) {
                     root[cur] = cur;
@@ -298,35 +300,35 @@ public final class Lifetimes {
          */
         private String refusalReason(int p, Op op, int out, int in, int[] storageRoot, Map<Integer, List<Integer>> membersOf) {
             if (parent[out] >= 0)
-                return "'" + names[out] + "' is itself " + (isView[out] ? "a view" : "a member slice of concat '" + names[parent[out]] + "'");
+                return "'" + Printable.name(names[out]) + "' is itself " + (isView[out] ? "a view" : "a member slice of concat '" + Printable.name(names[parent[out]]) + "'");
             List<Integer> outMembers = membersOf.get(storageRoot[out]);
             for (int m : outMembers) {
                 if (def[m] < p)
-                    return parent[m] >= 0 && !isView[m] ? "'" + names[out] + "' already holds member slice '" + names[m] + "' written earlier"
-                            : "'" + names[out] + "' already overwrites '" + names[m] + "' in place (one in-place grant per output)";
+                    return parent[m] >= 0 && !isView[m] ? "'" + Printable.name(names[out]) + "' already holds member slice '" + Printable.name(names[m]) + "' written earlier"
+                            : "'" + Printable.name(names[out]) + "' already overwrites '" + Printable.name(names[m]) + "' in place (one in-place grant per output)";
             }
             long outBytes = g.tensor(names[out]).bytes();
             long inBytes = g.tensor(names[in]).bytes();
-            if (outBytes > inBytes) return "'" + names[out] + "' (" + outBytes + " B) is larger than '" + names[in] + "' (" + inBytes + " B)";
+            if (outBytes > inBytes) return "'" + Printable.name(names[out]) + "' (" + outBytes + " B) is larger than '" + Printable.name(names[in]) + "' (" + inBytes + " B)";
             int s = storageRoot[in];
             if (guarded[s] >= 0) {
                 String mn = names[guarded[s]];
-                return g.isOutput(mn) && !(g.isInput(mn) && !g.isDonated(mn)) ? "'" + mn + "' is a graph output" : "'" + mn + "' is a caller-owned graph input (not donated)";
+                return g.isOutput(mn) && !(g.isInput(mn) && !g.isDonated(mn)) ? "'" + Printable.name(mn) + "' is a graph output" : "'" + Printable.name(mn) + "' is a caller-owned graph input (not donated)";
             }
             for (int j = 0; j < op.inputs().size(); j++) {
                 int other = id.get(op.inputs().get(j));
                 if (other != in && storageRoot[other] == s && op.readsAtRuntime(j))
-                    return "the op also reads '" + names[other] + "' from the same storage";
+                    return "the op also reads '" + Printable.name(names[other]) + "' from the same storage";
             }
             for (int k = 0; k < op.outputs().size(); k++) {   // an earlier grant of this op: its outputs would share bytes
                 int sibling = id.get(op.outputs().get(k));
                 if (sibling != out && op.writesAtRuntime(k) && storageRoot[sibling] == s)
-                    return "output '" + names[sibling] + "' of this op already overwrites that storage in place (two outputs of one op cannot share bytes)";
+                    return "output '" + Printable.name(names[sibling]) + "' of this op already overwrites that storage in place (two outputs of one op cannot share bytes)";
             }
             if (latestRead[s] > p) {   // then name the first member read later (a scan only when refusing)
                 for (int m : membersOf.get(s)) {
                     if (lastRead[m] > p) {
-                        return "'" + names[m] + "' is read later by op '" + g.ops().get(lastRead[m]).name() + "' at position " + lastRead[m];
+                        return "'" + Printable.name(names[m]) + "' is read later by op '" + Printable.name(g.ops().get(lastRead[m]).name()) + "' at position " + lastRead[m];
                     }
                 }
             }
@@ -334,7 +336,7 @@ public final class Lifetimes {
                 for (int m : membersOf.get(s)) {
                     for (int q : readersOfTensor.get(m)) {
                         if (q < p && !order.completesBefore(q, p)) {
-                            return "reader '" + g.ops().get(q).name() + "' of '" + names[m] + "' (stream " + g.ops().get(q).stream()
+                            return "reader '" + Printable.name(g.ops().get(q).name()) + "' of '" + Printable.name(names[m]) + "' (stream " + g.ops().get(q).stream()
                                     + ") is not ordered before this op (stream " + op.stream() + ")";
                         }
                     }

@@ -1,5 +1,7 @@
 package org.arenaplan.liveness;
 
+import org.arenaplan.io.Printable;
+
 /** An in-place or donation request the planner did not honour, and why. */
 public record Refusal(Kind kind, String op, String tensor, String over, String reason) {
     public enum Kind { IN_PLACE, DONATION }
@@ -7,8 +9,8 @@ public record Refusal(Kind kind, String op, String tensor, String over, String r
     /** What was asked: {@code op 'OP' writing 'T' over 'OVER'}, or {@code input 'T'} for a donation. */
     public String request() {
         return switch (kind) {
-            case IN_PLACE -> "op '" + op + "' writing '" + tensor + "' over '" + over + "'";
-            case DONATION -> "input '" + tensor + "'";
+            case IN_PLACE -> "op '" + Printable.name(op) + "' writing '" + Printable.name(tensor) + "' over '" + Printable.name(over) + "'";
+            case DONATION -> "input '" + Printable.name(tensor) + "'";
         };
     }
 

@@ -32,8 +32,11 @@ import java.util.Set;
  * <p>Refused, naming the file and the function: a function that calls itself (directly or not),
  * a call with more inputs or outputs than the function declares, a function that imports a
  * domain at another opset than the model (arenaplan imports each domain at one version; the ONNX
- * checker asks the same), and a function body reading a name that is none of its inputs and no
- * earlier node's output; calls nested more than {@link #MAX_DEPTH} deep; an expansion past
+ * checker asks the same), a function naming one formal input or output twice, a node of a body in a
+ * domain its function's {@code opset_import} does not import (an empty {@code opset_import} imports
+ * none), a call in a domain the model does not import (ONNX IR, "Functions" and "Operator Sets";
+ * the ONNX checker and ONNX Runtime refuse each), and a function body reading a name that is none
+ * of its inputs and no earlier node's output; calls nested more than {@link #MAX_DEPTH} deep; an expansion past
  * {@link ControlFlow#MAX_NODES} nodes (a function calling another twice, 30 levels deep, is
  * 2^30 nodes: refused before it fills the heap).
  */
@@ -45,6 +48,8 @@ final class LocalFunctions {
     private final Map<String, OnnxMl.FunctionProto> functions = new HashMap<>();
     private final Map<String, List<String>> overloadsOf = new HashMap<>();   // key with overload "" -> the overloads defined, quoted
     private final Set<String> used = new HashSet<>();
+    /** The domains the model imports ("ai.onnx" read as ""). */
+    private final Set<String> modelDomains = new HashSet<>();
     private int calls;
     /** Plain nodes (not calls) the inlined bodies have produced so far. */
     private long expanded;
@@ -64,7 +69,13 @@ final class LocalFunctions {
         LocalFunctions l = new LocalFunctions(file);
         Map<String, Long> modelOpsets = new HashMap<>();
         for (OnnxMl.OperatorSetIdProto o : m.getOpsetImportList()) modelOpsets.put(domain(o.getDomain()), o.getVersion());
+        l.modelDomains.addAll(modelOpsets.keySet());
         for (OnnxMl.FunctionProto f : m.getFunctionsList()) {
+            distinct(f, "input", f.getInputList(), file);
+            distinct(f, "output", f.getOutputList(), file);
+            Set<String> imports = new HashSet<>();
+            for (OnnxMl.OperatorSetIdProto o : f.getOpsetImportList()) imports.add(domain(o.getDomain()));
+            for (OnnxMl.NodeProto n : f.getNodeList()) checkImported(n, imports, "local function '" + name(f) + "': ", "the function's", file);
             for (OnnxMl.OperatorSetIdProto o : f.getOpsetImportList()) {
                 Long model = modelOpsets.get(domain(o.getDomain()));
                 if (model != null && model != o.getVersion())
@@ -77,6 +88,32 @@ final class LocalFunctions {
         }
         l.names(m.getGraph());
         return m.getGraph().toBuilder().clearNode().addAllNode(l.expand(m.getGraph().getNodeList(), new ArrayList<>())).build();
+    }
+
+    /** Refuses a function naming one formal input (or output) twice: a body could not tell the two apart (ONNX IR, static single assignment; the ONNX checker refuses it). */
+    private static void distinct(OnnxMl.FunctionProto f, String field, List<String> names, String file) {
+        Set<String> seen = new HashSet<>();
+        for (String n : names)
+            if (!seen.add(n))
+                throw new OnnxException(file + ": local function '" + name(f) + "' declares the " + field + " '" + n + "' twice (its " + field
+                        + " field; formal " + field + "s are distinct names, ONNX IR static single assignment, as the ONNX checker asks)");
+    }
+
+    /**
+     * Refuses node {@code n} when its domain is not among {@code imports}: the model's for a call
+     * in the graph, the function's own {@code opset_import} for every node of a function body
+     * (ONNX IR: a model or function imports every domain its nodes use; the ONNX checker and ONNX
+     * Runtime refuse the model).
+     *
+     * @param where the message's start after the file ("" or "local function 'F': ")
+     * @param whose "the model's" or "the function's"
+     */
+    private static void checkImported(OnnxMl.NodeProto n, Set<String> imports, String where, String whose, String file) {
+        if (imports.contains(domain(n.getDomain()))) return;
+        throw new OnnxException(file + ": " + where + "node '" + (n.getName().isEmpty() ? n.getOpType() : n.getName()) + "' ("
+                + (n.getDomain().isEmpty() ? "" : n.getDomain() + ".") + n.getOpType() + ") uses "
+                + (n.getDomain().isEmpty() ? "the default domain ''" : "the domain '" + n.getDomain() + "'") + ", which " + whose
+                + " opset_import does not import (a model or function imports every domain its nodes use, as the ONNX checker asks)");
     }
 
     private static String domain(String d) {
@@ -117,6 +154,7 @@ final class LocalFunctions {
         List<OnnxMl.NodeProto> out = new ArrayList<>(nodes.size());
         for (OnnxMl.NodeProto n : nodes) {
             OnnxMl.FunctionProto f = functions.get(key(n.getDomain(), n.getOpType(), n.getOverload()));
+            if (f != null && chain.isEmpty()) checkImported(n, modelDomains, "", "the model's", file);   // bodies: checked where defined; other nodes: by OnnxImporter
             if (f == null) {
                 if (!chain.isEmpty() && ++expanded > ControlFlow.MAX_NODES)
                     throw new OnnxException(file + ": inlining local functions reaches more than " + ControlFlow.MAX_NODES + " nodes (in "
@@ -181,8 +219,6 @@ final class LocalFunctions {
         Map<String, String> scope = new HashMap<>();
         for (int i = 0; i < f.getInputCount(); i++) scope.put(f.getInput(i), i < call.getInputCount() ? call.getInput(i) : "");
         Map<String, String> formalOutputs = new HashMap<>();
-        if (new HashSet<>(f.getOutputList()).size() != f.getOutputCount())
-            throw new OnnxException(file + ": local function '" + fn + "' declares an output twice: " + f.getOutputList());
         for (int j = 0; j < f.getOutputCount(); j++)
             formalOutputs.put(f.getOutput(j), j < call.getOutputCount() && !call.getOutput(j).isEmpty() ? call.getOutput(j) : null);
         Map<String, OnnxMl.AttributeProto> bound = new LinkedHashMap<>();

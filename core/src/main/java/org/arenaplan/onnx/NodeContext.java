@@ -1,5 +1,7 @@
 package org.arenaplan.onnx;
 
+import org.arenaplan.io.Printable;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -288,7 +290,7 @@ public final class NodeContext {
                 : NodeLowering.otherDomain(node);
         String version = node.inDefaultDomain() ? "opset " + opset
                 : other != null ? other.name() + " opset " + other.versions() : node.domain();
-        return file + ": node '" + opName() + "' (" + node.opType() + ", #" + index + ", " + version + ")";
+        return file + ": node '" + Printable.name(opName()) + "' (" + Printable.name(node.opType()) + ", #" + index + ", " + version + ")";
     }
 
     public String shapes() {

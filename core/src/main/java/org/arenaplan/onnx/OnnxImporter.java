@@ -283,7 +283,7 @@ public final class OnnxImporter {
             OnnxModel.Node first = firstOf(model.graph().nodes(), n -> NodeLowering.otherDomain(n) == d);
             if (first == null) continue;
             Long v = model.opsets().get(d.name());
-            String node = "node '" + Printable.of(first.name()) + "' (" + first.opType() + ")";
+            String node = "node '" + Printable.name(first.name()) + "' (" + first.opType() + ")";
             if (v == null && model.irVersion() >= 3)
                 throw new OnnxException(file + ": opset_import names no version of the " + d.name() + " domain, which " + node
                         + " uses (ONNX IR 3+: a model imports every domain it uses; " + first.opType() + " is " + d.name() + " version " + d.versions() + ")");
@@ -292,7 +292,7 @@ public final class OnnxImporter {
                         + " uses, is not " + (d.first() == d.last() ? "the version" : "a version") + " arenaplan imports (" + d.versions() + ")");
             OnnxModel.Node early = v == null ? null : firstOf(model.graph().nodes(), n -> NodeLowering.otherDomain(n) == d && d.since(n.opType()) > v);
             if (early != null)
-                throw new OnnxException(file + ": node '" + Printable.of(early.name()) + "' (" + early.opType() + "): "
+                throw new OnnxException(file + ": node '" + Printable.name(early.name()) + "' (" + early.opType() + "): "
                         + early.opType() + " exists from version " + d.since(early.opType()) + " of the " + d.name() + " domain; the model imports version " + v);
         }
     }
@@ -618,16 +618,16 @@ public final class OnnxImporter {
             if (in.isEmpty()) { ins.add(null); continue; }
             Value v = values.get(in);
             if (v == null && dropped.containsKey(in))
-                throw probe.error("reads '" + in + "', an optional output of node '" + dropped.get(in) + "' that inference does not produce");
+                throw probe.error("reads '" + Printable.name(in) + "', an optional output of node '" + Printable.name(dropped.get(in)) + "' that inference does not produce");
             Integer writer = writers.get(in);
             if (v == null && writer != null && writer == index)
-                throw probe.error("reads '" + in + "', which it writes itself: a cycle (ONNX IR: a graph's nodes are topologically sorted, each reading only values defined before it)");
+                throw probe.error("reads '" + Printable.name(in) + "', which it writes itself: a cycle (ONNX IR: a graph's nodes are topologically sorted, each reading only values defined before it)");
             if (v == null && writer != null && writer > index) {
                 OnnxModel.Node w = mainNodes.get(writer);
-                throw probe.error("reads '" + in + "', which node '" + w.name() + "' (" + w.opType() + ", #" + writer
+                throw probe.error("reads '" + Printable.name(in) + "', which node '" + Printable.name(w.name()) + "' (" + Printable.name(w.opType()) + ", #" + writer
                         + ") writes only later: the nodes are out of topological order, or form a cycle (ONNX IR: a graph's nodes are topologically sorted)");
             }
-            if (v == null) throw probe.error("reads '" + in + "', which no earlier node, initializer or graph input defines");
+            if (v == null) throw probe.error("reads '" + Printable.name(in) + "', which no earlier node, initializer or graph input defines");
             ins.add(v);
         }
         node = bounded.reshapeByBoundShape(node, ins, opset, probe);

@@ -88,6 +88,10 @@ final class OnnxTensors {
             WeightValues ext = external(t, dir, what, bytes);
             return bytes > MAX_BYTES ? new TooLarge(what, bytes) : ext;
         }
+        java.util.List<String> fields = valueFields(t);
+        if (fields.size() > 1)   // which would hold the values? (numpy_helper.to_array reads raw_data, another reader the typed field)
+            throw new OnnxException(what + ": holds values in " + String.join(" and ", fields)
+                    + "; a tensor keeps its values in one field (as ONNX's checker requires: one and only one value field)");
         if (t.hasRawData()) {
             ByteBuffer raw = t.getRawData().asReadOnlyByteBuffer();
             if (raw.remaining() != bytes)
@@ -127,11 +131,9 @@ final class OnnxTensors {
     private static final java.util.List<String> EXTERNAL_KEYS = java.util.List.of("location", "offset", "length", "checksum");
 
     private static WeightValues external(TensorProto t, Path dir, String what, long bytes) {
-        String inline = t.hasRawData() ? "raw_data" : t.getFloatDataCount() > 0 ? "float_data" : t.getInt32DataCount() > 0 ? "int32_data"
-                : t.getInt64DataCount() > 0 ? "int64_data" : t.getDoubleDataCount() > 0 ? "double_data" : t.getUint64DataCount() > 0 ? "uint64_data"
-                : t.getStringDataCount() > 0 ? "string_data" : null;
-        if (inline != null)
-            throw new OnnxException(what + ": data_location is EXTERNAL but it holds values in " + inline
+        java.util.List<String> inline = valueFields(t);
+        if (!inline.isEmpty())
+            throw new OnnxException(what + ": data_location is EXTERNAL but it holds values in " + inline.get(0)
                     + " too; a tensor keeps its values in one place (as ONNX's checker requires)");
         String location = null;
         long offset = 0, length = -1;
@@ -226,6 +228,19 @@ final class OnnxTensors {
         } catch (IOException e) {
             throw new OnnxException(file + ": cannot read (external data of " + what + "): " + e.getMessage(), e);
         }
+    }
+
+    /** The fields of {@code t} that hold values, in onnx.proto's order: raw_data, then the typed ones that are not empty. */
+    private static java.util.List<String> valueFields(TensorProto t) {
+        java.util.List<String> f = new java.util.ArrayList<>();
+        if (t.hasRawData()) f.add("raw_data");
+        if (t.getFloatDataCount() > 0) f.add("float_data");
+        if (t.getInt32DataCount() > 0) f.add("int32_data");
+        if (t.getStringDataCount() > 0) f.add("string_data");
+        if (t.getInt64DataCount() > 0) f.add("int64_data");
+        if (t.getDoubleDataCount() > 0) f.add("double_data");
+        if (t.getUint64DataCount() > 0) f.add("uint64_data");
+        return f;
     }
 
     private static int typedCount(TensorProto t) {

@@ -49,14 +49,14 @@ final class UnsupportedNodes {
                                 Map<String, String> notes) {
         for (int i = 0; i < nodes.size(); i++) {
             OnnxModel.Node node = nodes.get(i);
-            String name = Printable.of(where + node.name());
+            String name = where + Printable.name(node.name());
             if (!node.inDefaultDomain() && NodeLowering.otherDomain(node) == null) {
-                String key = Printable.of(node.domain() + "." + node.opType());
+                String key = Printable.name(node.domain() + "." + node.opType());
                 ops.computeIfAbsent(key, k -> new ArrayList<>()).add(name);
                 notes.computeIfAbsent(key, k -> WHY.getOrDefault(k, ""));
             } else if (!NodeLowering.supported().contains(node.opType()) && !NodeLowering.AS_WEIGHTS.contains(node.opType())
                     && !ControlFlow.unrolls(node) && !Sequences.resolves(node)) {
-                String key = node.opType().isEmpty() ? "'' (a node with no op_type)" : Printable.of(node.opType());
+                String key = node.opType().isEmpty() ? "'' (a node with no op_type)" : Printable.name(node.opType());
                 ops.computeIfAbsent(key, k -> new ArrayList<>()).add(name);
                 notes.computeIfAbsent(key, k -> note(node.opType()));
             } else {

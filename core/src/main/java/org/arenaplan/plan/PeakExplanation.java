@@ -76,11 +76,16 @@ public record PeakExplanation(long instant, String op, int opStream, List<Live> 
 
         /** "last read by 'mm2' (#5) through flat -> r", "graph output", ... */
         public String reason() {
+            return reason(java.util.function.UnaryOperator.identity());
+        }
+
+        /** {@link #reason()} with each name as {@code shown} writes it ({@link Printable#name} for a text line). */
+        public String reason(java.util.function.UnaryOperator<String> shown) {
             return switch (keeper) {
-                case LAST_READER -> "last read by '" + reader + "' (#" + readerPosition + ")"
-                        + (through.isEmpty() ? "" : " through " + String.join(" -> ", through));
+                case LAST_READER -> "last read by '" + shown.apply(reader) + "' (#" + readerPosition + ")"
+                        + (through.isEmpty() ? "" : " through " + String.join(" -> ", through.stream().map(shown).toList()));
                 case INPUT -> "caller-owned graph input (not donated): live for the whole run";
-                case OUTPUT -> "graph output" + (through.isEmpty() ? "" : " " + through.get(0)) + ": kept to the end for the caller";
+                case OUTPUT -> "graph output" + (through.isEmpty() ? "" : " " + shown.apply(through.get(0))) + ": kept to the end for the caller";
                 case WRITTEN -> "written here, not read later";
                 case UNORDERED_STREAM -> "stream " + stream + ": no event orders it against the storages live here";
                 case INTERVAL -> "live over [" + start + ", " + end + ") as the problem gives";
@@ -217,9 +222,9 @@ public record PeakExplanation(long instant, String op, int opStream, List<Live> 
         StringBuilder b = new StringBuilder();
         String unit = op == null ? "buffer(s)" : "storage(s)";
         line(b, String.format(Locale.ROOT, "peak: %s %d%s: %,d B in %d %s = the lower bound",
-                op == null ? "time" : "position", instant, op == null ? "" : " (op '" + op + "', stream " + opStream + ")", lowerBound, live.size(), unit));
+                op == null ? "time" : "position", instant, op == null ? "" : " (op '" + Printable.name(op) + "', stream " + opStream + ")", lowerBound, live.size(), unit));
         int width = 8;
-        for (int i = 0; i < Math.min(TEXT_ROWS, live.size()); i++) width = Math.max(width, Printable.of(live.get(i).name()).length());
+        for (int i = 0; i < Math.min(TEXT_ROWS, live.size()); i++) width = Math.max(width, Printable.name(live.get(i).name()).length());
         long rest = 0;
         for (int i = 0; i < live.size(); i++) {
             Live l = live.get(i);
@@ -227,7 +232,7 @@ public record PeakExplanation(long instant, String op, int opStream, List<Live> 
                 rest += l.alignedBytes();
                 continue;
             }
-            line(b, String.format(Locale.ROOT, "  %-" + width + "s %,16d B  %s", Printable.of(l.name()), l.bytes(), l.reason()));
+            line(b, String.format(Locale.ROOT, "  %-" + width + "s %,16d B  %s", Printable.name(l.name()), l.bytes(), l.reason(Printable::name)));
         }
         if (live.size() > TEXT_ROWS)
             line(b, String.format(Locale.ROOT, "  ... and %,d more %s, %,d B", live.size() - TEXT_ROWS, unit, rest));

@@ -1,5 +1,7 @@
 package org.arenaplan.train;
 
+import org.arenaplan.io.Printable;
+
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphBuilder;
@@ -82,6 +84,7 @@ public final class Gradients {
      * The training step of {@code forward}.
      *
      * @throws GraphException naming the graph and the op, for a graph that already holds a backward-pass op ({@code GradientTable#backwardKinds});
+     *         naming the graph, for one with no output that depends on a trainable weight (no gradient to compute);
      *         naming the op, for a kind without a gradient rule; naming the output, for a
      *         bounded output ({@link Graph#bounded}: planned at its upper bound, docs/onnx.md "Data-dependent
      *         outputs") that depends on a trainable weight, whose gradient would sum rows past the actual ones
@@ -123,6 +126,9 @@ public final class Gradients {
             b.tensor(rename(fwd.tensor(y), seed)).input(seed, true);
             grad.put(y, seed);
         }
+        if (grad.isEmpty())   // the step would be the forward graph alone, planned as if it were one (was accepted silently)
+            throw new GraphException("--train: graph '" + Printable.name(fwd.name()) + "' has no output that depends on a trainable weight (a weight without a constant fill;"
+                    + " an ONNX initializer whose elements are all equal is one, planned as its fill), so a training step would compute no gradient: plan it without --train");
         Backward backward = new Backward(this);
         for (int p = fwd.opCount() - 1; p >= 0; p--) {
             Op op = fwd.ops().get(p);

@@ -232,6 +232,55 @@ class GraphJsonTest {
                 "g.json: $.ops[0].stream: stream must be in [0, 2147483646], found 2147483647 (the copy stream takes the number after the last)");
     }
 
+    /** A JSON null was read as the field's default ("byte_offset": null as 0, "donated": null as false, "stream": null as 0); frontdoor helper. */
+    @Test
+    void aNullFieldIsRefusedNamingThePathNotReadAsItsDefault() {
+        String json = """
+                {"format": "arenaplan-graph/1", "name": NAME,
+                 "tensors": [{"name": "x", "bytes": 8, "dtype": DTYPE}, {"name": "y", "bytes": 8}],
+                 "inputs": [{"name": "x", "donated": DONATED}], "outputs": ["y"], "weights": WEIGHTS,
+                 "ops": [{"name": "r", "kind": "Reshape", "inputs": ["x"], "outputs": ["y"], "stream": STREAM, "attrs": ATTRS,
+                          "views": [{"output": 0, "input": 0, "byte_offset": OFFSET}]}]}""";
+        Map<String, String> fine = Map.of("NAME", "\"g\"", "DTYPE", "\"f32\"", "DONATED", "false", "WEIGHTS", "[]", "STREAM", "0", "ATTRS", "{}", "OFFSET", "0");
+        assertThat(GraphJson.parse(fill(json, fine, ""), "g.json").ops()).hasSize(1);
+        Map<String, String> paths = Map.of("NAME", "$.name", "DTYPE", "$.tensors[0].dtype", "DONATED", "$.inputs[0].donated", "WEIGHTS", "$.weights",
+                "STREAM", "$.ops[0].stream", "ATTRS", "$.ops[0].attrs", "OFFSET", "$.ops[0].views[0].byte_offset");
+        for (String field : paths.keySet())
+            assertThatThrownBy(() -> GraphJson.parse(fill(json, fine, field), "g.json")).as(field).isInstanceOf(InputException.class)
+                    .hasMessage("g.json: " + paths.get(field) + ": null: leave the field out to take its default, or give a value (null is not read as the default)");
+        assertThatThrownBy(() -> GraphJson.parse(fill(json, fine, "").replace("\"kind\": \"Reshape\"", "\"kind\": null"), "g.json"))
+                .hasMessage("g.json: $.ops[0].kind: null where a value is required");
+    }
+
+    /** {@code json} with each placeholder replaced by its value in {@code values}, except {@code nulled}'s by null. */
+    private static String fill(String json, Map<String, String> values, String nulled) {
+        for (Map.Entry<String, String> e : values.entrySet()) json = json.replace(e.getKey(), e.getKey().equals(nulled) ? "null" : e.getValue());
+        return json;
+    }
+
+    /** A 1 MB tensor or op name was printed whole in its one-line error (frontdoor helper): cut after 200 characters, its length said. */
+    @Test
+    void aMegabyteNameIsCutInTheMessage() {
+        String longName = "t".repeat(1_000_000);
+        String json = """
+                {"format": "arenaplan-graph/1",
+                 "tensors": [{"name": "x", "bytes": 4}, {"name": "y", "bytes": 4}],
+                 "inputs": [{"name": "x"}],
+                 "ops": [{"name": "OP", "kind": "Relu", "inputs": ["IN"], "outputs": ["y"]}]}""";
+        assertThatThrownBy(() -> GraphJson.parse(json.replace("OP", "r").replace("IN", longName), "g.json")).isInstanceOf(InputException.class)
+                .hasMessage("g.json: op 'r' (Relu, position 0) reads unknown tensor '" + "t".repeat(200) + "… (1000000 chars)'");
+        assertThatThrownBy(() -> GraphJson.parse(json.replace("OP", longName).replace("IN", "z"), "g.json"))
+                .hasMessage("g.json: op '" + "t".repeat(200) + "… (1000000 chars)' (Relu, position 0) reads unknown tensor 'z'");
+        String longKey = "k".repeat(40_000);
+        assertThatThrownBy(() -> GraphJson.parse(json.replace("\"ops\"", "\"" + longKey + "\"").replace("IN", "x"), "g.json"))
+                .hasMessageStartingWith("g.json: $." + "k".repeat(200) + "… (40000 chars): unknown field");
+        assertThatThrownBy(() -> GraphJson.parse(json.replace("\"ops\"", "\"" + longKey + "\": 1, \"" + longKey + "\"").replace("IN", "x"), "g.json"))
+                .hasMessageEndingWith(": malformed JSON: field '" + "k".repeat(200) + "… (40000 chars)' given twice in one object");
+        // past Jackson's limit on a field name: was "Name length (65536) exceeds the maximum allowed (50000, from `StreamReadConstraints.getMaxNameLength()`)"
+        assertThatThrownBy(() -> GraphJson.parse(json.replace("\"ops\"", "\"" + longName + "\"").replace("IN", "x"), "g.json"))
+                .hasMessageEndingWith(": malformed JSON: a field name longer than 50,000 characters; arenaplan reads at most 50,000");
+    }
+
     /** A weight w of type DT filled with FILL, cast to y. */
     private static final String FILLED_WEIGHT = """
             {"format": "arenaplan-graph/1", "tensors": [{"name": "x", "dtype": "f32", "shape": [4]}, {"name": "w", "dtype": "DT", "shape": [4]},

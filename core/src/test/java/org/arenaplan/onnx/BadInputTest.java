@@ -479,6 +479,21 @@ class BadInputTest {
         assertThatThrownBy(() -> OnnxImporter.load(dir.resolve("nope.onnx"), Map.of())).isInstanceOf(OnnxException.class).hasMessageContaining("no such file");
     }
 
+    /** A 1 MB node or tensor name was printed whole in its one error line (frontdoor helper): cut after 200 characters, its length said. */
+    @Test
+    void aMegabyteNodeOrTensorNameIsCutInTheMessage() throws Exception {
+        String longName = "n".repeat(1_000_000), shown = "n".repeat(200) + "… (1000000 chars)";
+        Path unsupported = write("long-node.onnx", new TinyOnnx().input("x", 1L, 4L).output("y").node(longName, "ImageDecoder", List.of("x"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(unsupported, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("1 unsupported op type: ImageDecoder (1 node: " + shown + ")").satisfies(e -> assertThat(e.getMessage().length()).isLessThan(4_000));
+        Path undefined = write("long-tensor.onnx", new TinyOnnx().input("x", 1L, 4L).output("y").node("r", "Relu", List.of(longName), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(undefined, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageEndingWith("node 'r' (Relu, #0, opset 13): reads '" + shown + "', which no earlier node, initializer or graph input defines");
+        Path shape = write("long-op.onnx", new TinyOnnx().input("x", 2L, 3L).input("z", 4L).output("y").node(longName, "Add", List.of("x", "z"), List.of("y")).bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(shape, Map.of())).isInstanceOf(OnnxException.class)
+                .hasMessageContaining(": node '" + shown + "' (Add, #0, opset 13)").satisfies(e -> assertThat(e.getMessage().length()).isLessThan(1_000));
+    }
+
     @Test
     void unsupportedOpNamesNodeAndOp() throws Exception {
         Path p = write("decode.onnx", new TinyOnnx().input("x", 1L, 4L).output("y").node("decode7", "ImageDecoder", List.of("x"), List.of("y")).bytes());

@@ -77,6 +77,31 @@ class LocalFunctionsTest {
                 "node 'c' calls local function 'local.Lin' with overload 'slow', which the model does not define (its overloads of 'local.Lin': 'fast')");
     }
 
+    /** Each was imported with no wrong output, though the ONNX checker (full_check) refuses it (frontdoor helper). */
+    @Test
+    void whatTheOnnxCheckerRefusesInAFunctionIsRefusedNamingTheFunctionAndTheField() throws Exception {
+        OnnxOpRuns.refused(dir, lin(new TinyOnnx().opset(18)).functionWithoutOpsetImport().input("x", 1L, 2L).floats("w", 1f, 2L, 2L).output("y")
+                        .call("local", "c", "Lin", List.of("x", "w"), List.of("y")),
+                "local function 'local.Lin': node 'mm' (MatMul) uses the default domain '', which the function's opset_import does not import");
+        OnnxOpRuns.refused(dir, lin(new TinyOnnx().opset(18)).notImported("local").input("x", 1L, 2L).floats("w", 1f, 2L, 2L).output("y")
+                        .call("local", "c", "Lin", List.of("x", "w"), List.of("y")),
+                "node 'c' (local.Lin) uses the domain 'local', which the model's opset_import does not import");
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(18)
+                        .function("local", "Pair", List.of("a", "a"), List.of("y"), List.of(), new TinyOnnx().opset(18).node("r", "Relu", List.of("a"), List.of("y")))
+                        .input("x", 2L).output("y").call("local", "c", "Pair", List.of("x", "x"), List.of("y")),
+                "local function 'local.Pair' declares the input 'a' twice (its input field");
+        OnnxOpRuns.refused(dir, new TinyOnnx().opset(18)
+                        .function("local", "Two", List.of("a"), List.of("y", "y"), List.of(), new TinyOnnx().opset(18).node("r", "Relu", List.of("a"), List.of("y")))
+                        .input("x", 2L).output("y").call("local", "c", "Two", List.of("x"), List.of("y")),
+                "local function 'local.Two' declares the output 'y' twice (its output field");
+        // a body calling another local function imports that function's domain too
+        OnnxOpRuns.refused(dir, lin(new TinyOnnx().opset(18))
+                        .function("local", "Outer", List.of("a", "w"), List.of("b"), List.of(), new TinyOnnx().opset(18).call("local", "in", "Lin", List.of("a", "w"), List.of("b")))
+                        .functionWithoutOpsetImport()
+                        .input("x", 1L, 2L).floats("w", 1f, 2L, 2L).output("y").call("local", "c", "Outer", List.of("x", "w"), List.of("y")),
+                "local function 'local.Outer': node 'in' (local.Lin) uses the domain 'local', which the function's opset_import does not import");
+    }
+
     @Test
     void anOverloadSelectsItsFunction() throws Exception {
         TinyOnnx m = lin(new TinyOnnx().opset(18)).functionOverload("leaky")

@@ -59,6 +59,18 @@ class OnnxTensorFileTest {
         assertThat(OnnxTensorFile.read(p).value().longs()).containsExactly(-3, 100);
     }
 
+    /** Values in raw_data and float_data both were read from raw_data (numpy_helper reads it; another reader may take float_data); the ONNX checker refuses it (frontdoor helper). */
+    @Test
+    void valuesInTwoFieldsAreRefusedNotReadFromOne() throws Exception {
+        Path p = dir.resolve("both.pb");
+        Files.write(p, OnnxMl.TensorProto.newBuilder().setDataType(1).addDims(2).addFloatData(1).addFloatData(2)
+                .setRawData(com.google.protobuf.ByteString.copyFrom(new byte[8])).build().toByteArray());
+        assertThatThrownBy(() -> OnnxTensorFile.read(p)).isInstanceOf(OnnxException.class)
+                .hasMessageContaining("both.pb").hasMessageContaining("holds values in raw_data and float_data; a tensor keeps its values in one field");
+        Files.write(p, OnnxMl.TensorProto.newBuilder().setDataType(7).addDims(1).addInt64Data(1).addInt32Data(1).build().toByteArray());
+        assertThatThrownBy(() -> OnnxTensorFile.read(p)).hasMessageContaining("holds values in int32_data and int64_data");
+    }
+
     @Test
     void countsAndTypesAreCheckedByName() throws Exception {
         Path p = dir.resolve("bad.pb");

@@ -26,7 +26,7 @@ final class TinyOnnx {
         OnnxMl.FunctionProto.Builder f = OnnxMl.FunctionProto.newBuilder().setDomain(domain).setName(name).addAllInput(in).addAllOutput(out)
                 .addAllAttribute(attrs).addAllNode(body.graph.getNodeList())
                 .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain("").setVersion(body.opset));
-        body.graph.getNodeList().stream().map(OnnxMl.NodeProto::getDomain).filter(d -> !d.isEmpty()).distinct()
+        body.graph.getNodeList().stream().map(OnnxMl.NodeProto::getDomain).filter(d -> !d.isEmpty() && !notImported.contains(d)).distinct()
                 .forEach(d -> f.addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain(d).setVersion(1)));
         if (defaults.length > 0) {
             OnnxMl.NodeProto holder = new TinyOnnx().node("d", "D", List.of(), List.of(), defaults).graph.getNode(0);
@@ -43,6 +43,20 @@ final class TinyOnnx {
         functions.set(functions.size() - 1, functions.get(functions.size() - 1).toBuilder().setOverload(o).build());
         return this;
     }
+
+    /** Clears the last function's opset_import: it imports no domain (the ONNX checker refuses its nodes). */
+    TinyOnnx functionWithoutOpsetImport() {
+        functions.set(functions.size() - 1, functions.get(functions.size() - 1).toBuilder().clearOpsetImport().build());
+        return this;
+    }
+
+    /** Leaves {@code domain} out of the model's opset_import although its functions or nodes use it. */
+    TinyOnnx notImported(String domain) {
+        notImported.add(domain);
+        return this;
+    }
+
+    private final java.util.Set<String> notImported = new java.util.HashSet<>();
 
     /** Gives the last node the overload {@code o}: it calls that overload of a local function (IR 10). */
     TinyOnnx overload(String o) {
@@ -199,7 +213,7 @@ final class TinyOnnx {
     OnnxMl.ModelProto model() {
         OnnxMl.ModelProto.Builder m = OnnxMl.ModelProto.newBuilder().setIrVersion(functions.isEmpty() ? 7 : functions.stream().anyMatch(f -> !f.getOverload().isEmpty()) ? 10 : 9).setGraph(graph)
                 .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset)).addAllFunctions(functions);
-        java.util.stream.Stream.concat(functions.stream().map(OnnxMl.FunctionProto::getDomain), domains.keySet().stream()).filter(d -> !d.isEmpty()).distinct()
+        java.util.stream.Stream.concat(functions.stream().map(OnnxMl.FunctionProto::getDomain), domains.keySet().stream()).filter(d -> !d.isEmpty() && !notImported.contains(d)).distinct()
                 .forEach(d -> m.addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain(d).setVersion(domains.getOrDefault(d, 1L))));
         return m.build();
     }

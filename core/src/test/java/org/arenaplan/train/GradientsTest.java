@@ -25,4 +25,16 @@ class GradientsTest {
         Graph fwd = forward().output("d").op("r", "Relu").in("h").out("d").add().build();
         assertThat(Gradients.of(fwd).graph().opCount()).isGreaterThan(fwd.opCount());
     }
+
+    /** frontdoor helper: with no trainable weight behind any output the "training step" was the forward graph alone, planned and run as one. */
+    @Test
+    void aGraphWithNothingToTrainIsRefused() {
+        String why = "--train: graph 'step' has no output that depends on a trainable weight (a weight without a constant fill;";
+        Graph noWeight = new GraphBuilder("step").tensor("x", DType.F32, 2, 3).tensor("y", DType.F32, 2, 3).input("x").output("y")
+                .op("r", "Relu").in("x").out("y").add().build();
+        assertThatThrownBy(() -> Gradients.of(noWeight)).isInstanceOf(GraphException.class).hasMessageStartingWith(why);
+        Graph filled = new GraphBuilder("step").tensor("x", DType.F32, 2, 3).tensor("w", DType.F32, 3, 3).tensor("h", DType.F32, 2, 3)
+                .input("x").weight("w", 0.5).output("h").op("mm", "MatMul").in("x", "w").out("h").add().build();
+        assertThatThrownBy(() -> Gradients.of(filled)).isInstanceOf(GraphException.class).hasMessageStartingWith(why);
+    }
 }

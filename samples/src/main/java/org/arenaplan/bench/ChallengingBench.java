@@ -1,5 +1,7 @@
 package org.arenaplan.bench;
 
+import org.arenaplan.io.Printable;
+
 import org.arenaplan.io.ProblemCsv;
 import org.arenaplan.plan.BestPlanner;
 import org.arenaplan.plan.Placement;
@@ -119,12 +121,12 @@ public final class ChallengingBench {
             Problem p = ProblemCsv.read(f, 1);
             long best = new BestPlanner().place(p).arenaBytes();
             Timed t = Timed.run(p, CHALLENGING_CAPACITY, limit);
-            String name = f.getFileName().toString().replace(".1048576.csv", "");
+            String name = f.getFileName().toString().replace(".1048576.csv", "");   // the row shows it escaped and cut (Printable.name): a file name from --dir
             Double theirs = MINIMALLOC_SECONDS.get(name);
             boolean valid = valid(p, t.outcome.placement());
             if (!valid || !t.outcome.fits()) missed++;
             out.printf(Locale.ROOT, "%-9s %7d %9d %9d %6.3f %9d %-22s %9d %8.2f %8.2f %10s %9s %s%n",
-                    name, p.size(), p.lowerBound(), best, (double) best / CHALLENGING_CAPACITY, t.outcome.placement().arenaBytes(),
+                    Printable.name(name), p.size(), p.lowerBound(), best, (double) best / CHALLENGING_CAPACITY, t.outcome.placement().arenaBytes(),
                     t.outcome.status(), t.outcome.nodes(), t.wallSeconds, t.cpuSeconds, theirs == null ? "-" : String.format(Locale.ROOT, "%.2f", theirs),
                     theirs == null ? "-" : String.format(Locale.ROOT, "%.2f", t.wallSeconds / theirs), valid ? "yes" : "NO");
         }
@@ -145,7 +147,7 @@ public final class ChallengingBench {
             boolean valid = valid(p, t.outcome.placement());
             double ratio = (double) t.outcome.placement().arenaBytes() / lb;
             if (!valid || ratio > 1.001) missed++;
-            out.printf(Locale.ROOT, "%-16s %7d %14d %10.5f %10.5f %-20s %8.2f %8.2f %s%n", f.getFileName().toString().replace(".csv", ""),
+            out.printf(Locale.ROOT, "%-16s %7d %14d %10.5f %10.5f %-20s %8.2f %8.2f %s%n", Printable.name(f.getFileName().toString().replace(".csv", "")),
                     p.size(), lb, (double) best / lb, ratio, t.outcome.status(), t.wallSeconds, t.cpuSeconds, valid ? "yes" : "NO");
         }
         return missed;

@@ -1,5 +1,7 @@
 package org.arenaplan.bench;
 
+import org.arenaplan.io.Printable;
+
 import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.models.BuiltinModels;
@@ -64,9 +66,10 @@ public final class ScheduleBench {
                     files.put(f.getFileName().toString(), f);
                 } catch (Exception e) {
                     String why = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-                    int cut = why.indexOf("; supported");
-                    why = cut > 0 ? why.substring(0, cut) : why;
-                    out.println("skipped " + f.getFileName() + ": " + why);
+                    int cut = why.indexOf(" (supported: ");   // the importer's list of every op type it takes: not this model's reason
+                    int close = cut > 0 ? why.indexOf(')', cut) : -1;
+                    why = cut > 0 ? why.substring(0, cut) + (close > 0 ? why.substring(close + 1) : "") : why;
+                    out.println(Printable.of("skipped " + f.getFileName() + ": " + why));   // names from the model: no ESC or newline reaches the terminal
                     skipped.add(new Skipped(f.toString(), why));
                 }
             }
@@ -80,11 +83,11 @@ public final class ScheduleBench {
             try {
                 s = MemoryScheduler.schedule(e.getValue(), o);
             } catch (PlanningException | GraphException bad) {   // e.g. a model with no op: skipped as one that does not import (breaker15: it ended the bench)
-                out.println("skipped " + e.getKey() + ": " + bad.getMessage());
+                out.println(Printable.of("skipped " + e.getKey() + ": " + bad.getMessage()));
                 skipped.add(new Skipped(files.containsKey(e.getKey()) ? files.get(e.getKey()).toString() : e.getKey(), bad.getMessage()));
                 continue;
             }
-            out.printf(Locale.ROOT, "%-32s %6d %,14d %,14d %7.3f %-10s %10.1f%n", e.getKey(), e.getValue().opCount(), s.fileLowerBound(),
+            out.printf(Locale.ROOT, "%-32s %6d %,14d %,14d %7.3f %-10s %10.1f%n", Printable.name(e.getKey()), e.getValue().opCount(), s.fileLowerBound(),
                     s.lowerBound(), s.ratio(), s.method() + (s.provenOptimal() && !s.method().equals("exact") ? "*" : ""), s.planningMs());
         }
         out.println("method: exact = proven least peak; heuristic = best found in the time limit; file = nothing lower found (* proven: the file order is optimal)");

@@ -40,6 +40,8 @@ public final class ArenaplanCli implements Runnable {
         cl.setParameterExceptionHandler(ArenaplanCli::usageError);
         cl.setExecutionExceptionHandler(ArenaplanCli::failure);
         cl.setExecutionStrategy(ArenaplanCli::execute);
+        // picocli marks generate-completion a help command, whose parse ignores what follows it ('generate-completion extra' printed the script)
+        cl.getSubcommands().get("generate-completion").getCommandSpec().helpCommand(false);
         for (CommandLine sub : cl.getSubcommands().values()) {
             sub.getCommandSpec().versionProvider(new Version());   // --version on every subcommand
             if (sub.getCommandSpec().findOption("--model") != null) sub.getCommandSpec().usageMessage().footer(ModelHelp.footer(sub.getCommandName()));

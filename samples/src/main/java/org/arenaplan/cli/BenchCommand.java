@@ -1,5 +1,7 @@
 package org.arenaplan.cli;
 
+import org.arenaplan.io.Printable;
+
 import org.arenaplan.bench.ChallengingBench;
 import org.arenaplan.bench.RecomputeBench;
 import org.arenaplan.bench.ScheduleBench;
@@ -222,7 +224,7 @@ final class BenchCommand implements Callable<Integer> {
         try (Progress progress = Progress.open("bench search", instances, spec.commandLine().getErr())) {
             missed = ChallengingBench.run(out, mode, folder, new ChallengingBench.Limits(limit, nodeLimit == null ? Long.MAX_VALUE : nodeLimit), seed, (i, name) -> {
                 progress.stepTo(i);
-                progress.note(name + " (" + (i + 1) + "/" + instances + ", up to " + timeLimit + " s)");
+                progress.note(Printable.name(name) + " (" + (i + 1) + "/" + instances + ", up to " + timeLimit + " s)");
             });
             progress.stepTo(instances);
         }

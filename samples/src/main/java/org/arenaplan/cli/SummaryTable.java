@@ -15,7 +15,7 @@ final class SummaryTable {
     /** @param importerHints the graph's in-place hints are the ONNX importer's own (see {@link #refusalLines}) */
     static void print(PrintWriter out, String label, long alignment, PlanStats s, boolean provenOptimal, Long capacity, List<Refusal> refusals,
                       boolean importerHints) {
-        out.println("plan of " + label + " by " + s.planner() + ", alignment " + alignment);
+        out.println(Printable.of("plan of " + label + " by " + s.planner() + ", alignment " + alignment));
         row(out, "storages", String.valueOf(s.storages()));
         row(out, "tensors", String.valueOf(s.tensors()));
         row(out, "sum", bytes(s.sumBytes()));

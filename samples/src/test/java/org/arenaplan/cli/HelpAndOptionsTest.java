@@ -143,6 +143,11 @@ class HelpAndOptionsTest {
         Cli r = Cli.run("generate-completion");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("complete -F").contains("arenaplan").contains("--planner");
+        // an argument it does not take was ignored and the script printed (frontdoor helper)
+        Cli extra = Cli.run("generate-completion", "extra");
+        assertThat(extra.code()).as(extra.toString()).isEqualTo(2);
+        assertThat(extra.out()).isEmpty();
+        assertThat(extra.err().strip()).isEqualTo("arenaplan: Unmatched argument at index 1: 'extra' (see 'arenaplan generate-completion --help')");
     }
 
     @Test
