@@ -711,7 +711,10 @@ class BoundedReadersTest {
         assertThat(agreeInEveryMode(flat.apply(1), feed("x", TensorValue.ofFloats(new long[]{6}, 1, 0, 2, -3, 3, 0))).get("y").floats()).containsExactly(1, 2, 3);
     }
 
-    /** The Shape of a bounded tensor read by anything but an Expand of a tensor of that shape and extent keeps the Shape node's line. */
+    /**
+     * The Shape of a bounded tensor read by anything but an Expand of a tensor of that shape and extent (or of one broadcast along
+     * the bounded axis, not of its shape) keeps the Shape node's line.
+     */
     @Test
     void aShapeOfABoundedTensorIsRefusedUnlessAnExpandOfItsOwnExtentReadsIt() throws Exception {
         String line = "node 'sh' (Shape, #2, opset 13): reads a tensor computed from a data-dependent output of node 'c', whose shape is known only after its kernel runs; "
@@ -725,6 +728,12 @@ class BoundedReadersTest {
                 .node("e", "Expand", List.of("w", "s"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y").bytes());
         assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).hasMessageContaining("op 'e' (ExpandAs, position 2) reads 'u'")
                 .hasMessageContaining("X [6] is not bounded, so its shape need not be Y's actual one").satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        // of a one-element bound: X [1] of Y's shape would broadcast to the actual [0] or [1], and is refused as an X of Y's shape (not read as broadcast)
+        Files.write(file, new TinyOnnx().opset(13).input("x", 1L).input("k", 1L).input("w", 1L).floats("z", 0f).node("gt", "Greater", List.of("k", "z"), List.of("keep"))
+                .node("c", "Compress", List.of("x", "keep"), List.of("u"), "axis", 0L).node("sh", "Shape", List.of("u"), List.of("s"))
+                .node("e", "Expand", List.of("w", "s"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y").bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).hasMessageContaining("op 'e' (ExpandAs, position 2) reads 'u'")
+                .hasMessageContaining("X [1] is not bounded, so its shape need not be Y's actual one");
     }
 
     /** Masks of x [3, 4]: some (4), none and all elements true. */
@@ -812,6 +821,26 @@ class BoundedReadersTest {
         Files.write(file, m.bytes());
         Graph g = OnnxImporter.load(file, OnnxImporter.Options.DEFAULT.withInputValues(Map.of("m", MASKS.get(0))));
         assertThat(g.bounded("u").extent()).isEqualTo(g.bounded("t").extent());
+    }
+
+    /**
+     * {@code s = x[m]; s + ones_like(s), zeros(len(s), 2) + s[:, None]} as the dynamo exporter writes them (opset 18):
+     * Expand(1, Shape(s)), an ExpandAs of a single value by the bounded s, bounded by its extent; Expand(0,
+     * Concat(Shape(s, end 1), [2])), an ExpandAs to [count, 2]. Some, none and all true. Refused before: "op 'e' (ExpandAs)
+     * reads 'sel', ...; X [] is not bounded, so its shape need not be Y's actual one".
+     */
+    @Test
+    void onesLikeOfMaskedElementsOfTheDynamoExporterAgreeWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = tsSelected(new TinyOnnx().opset(18).input("x", 3L, 4L).input(OnnxDTypes.BOOL, "m", 3L, 4L).floats("one", 1f).floats("zero", 0f)
+                .ints("two", 2).ints("ax1", 1), "", "x", "m")
+                .node("sh", "Shape", List.of("sel"), List.of("ss")).node("e", "Expand", List.of("one", "ss"), List.of("ones")).node("a", "Add", List.of("sel", "ones"), List.of("y"))
+                .node("sh0", "Shape", List.of("sel"), List.of("s0"), "end", 1L).node("cat", "Concat", List.of("s0", "two"), List.of("s2"), "axis", 0L)
+                .node("e2", "Expand", List.of("zero", "s2"), List.of("zs")).node("un", "Unsqueeze", List.of("sel", "ax1"), List.of("su"))
+                .node("a2", "Add", List.of("zs", "su"), List.of("z")).outputOfType(OnnxDTypes.FLOAT, "y").outputOfType(OnnxDTypes.FLOAT, "z");
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", X34, "m", MASKS.get(0)));
+        assertThat(got.get("y").floats()).containsExactly(2, -3, 8, -9);
+        assertThat(got.get("z").floats()).containsExactly(1, 1, -4, -4, 7, 7, -10, -10);
+        for (TensorValue mask : MASKS.subList(1, 3)) assertThat(agreeInEveryMode(m, feed("x", X34, "m", mask)).get("z").shape()[1]).isEqualTo(2);
     }
 
     /** The dynamo exporter's {@code y[m] = v; y[m] = x[m] * 2} for x and m [3, 4]. */
