@@ -72,10 +72,16 @@ public final class BoundedFlows {
      * bounded along one axis, aligned from the right, by one runtime extent (the graph refuses two),
      * so Y's actual extent there is X's, and X broadcast to Y's shape along its other axes as
      * {@link #elementwise} admits a broadcast (X of Y's shape: a copy). An X whose shape is known
-     * before the run is refused: its actual shape would then differ from Y's.
+     * before the run is admitted where it does not span Y's bounded axis (1 there, or no such axis:
+     * the dynamo exporter's {@code ones_like(x[mask])}, {@code Expand(1, Shape(x[mask]))}), the output
+     * then bounded there by Y's extent as in {@link #expandToExtent}, and is not Y's shape (the ONNX
+     * importer reads ExpandAs of an X of Y's shape as a copy of X, {@code onnx.NonZeroCounts}); any
+     * other is refused: its actual shape would differ from Y's.
      */
     public static int[] expandAs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
         if (a.has("shape")) return expandToExtent(a, in, axes, out);
+        int q = axes[1] - (in[1].length - in[0].length);   // X's axis at Y's bounded one
+        if (axes[0] < 0 && axes[1] >= 0 && (q < 0 || in[0][q] == 1) && !Arrays.equals(in[0], in[1])) return elementwise(a, new long[][]{in[0], out[0]}, new int[]{-1, axes[1]}, out);
         if (axes[0] < 0) throw new GraphException("X " + Arrays.toString(in[0]) + " is not bounded, so its shape need not be Y's actual one, known only after the run");
         int j = axes[0] + in[1].length - in[0].length;
         if (axes[1] != j) throw new GraphException("X " + Arrays.toString(in[0]) + " is bounded along axis " + axes[0] + " and Y " + Arrays.toString(in[1]) + " along "

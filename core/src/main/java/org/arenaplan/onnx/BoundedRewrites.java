@@ -522,8 +522,10 @@ final class BoundedRewrites {
 
     /**
      * Records in {@link #counts} what {@code node}, imported as {@code l}, tells of equal elements: a
-     * NonZero op; a view or an Expand to its input's shape (the same elements in the same order); a
-     * bool tensor cast to int32 or int64.
+     * NonZero op; a view or an Expand to its input's shape (the same elements in the same order; also
+     * Expand(X, Shape(Y)) imported as ExpandAs, {@link #expandAsOf}: Y's actual shape is X's, since the
+     * graph refuses it unless X is bounded as Y is, {@code ir.BoundedFlows#expandAs}); a bool tensor
+     * cast to int32 or int64.
      */
     void recordCounts(OnnxModel.Node node, List<Value> ins, Lowered l) {
         if (!node.inDefaultDomain() || ins.isEmpty() || ins.get(0) == null || node.outputs().isEmpty()) return;

@@ -683,6 +683,7 @@ public final class OnnxImporter {
             for (Value v : l.outputs()) define(v, n);
             for (Value v : l.outputs()) dataDependent.put(v.name(), origin);
             schedule.add(new ConcatInPlace.Scheduled(n.opName(), l));
+            bounded.recordCounts(node, ins, l);   // X of Y's shape: a copy (the graph refuses an unbounded X where Y is bounded)
             return;
         }
         switch (node.opType()) {

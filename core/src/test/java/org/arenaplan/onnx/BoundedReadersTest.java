@@ -845,7 +845,10 @@ class BoundedReadersTest {
         assertThat(agreeInEveryMode(flat.apply(1), feed("x", TensorValue.ofFloats(new long[]{6}, 1, 0, 2, -3, 3, 0))).get("y").floats()).containsExactly(1, 2, 3);
     }
 
-    /** The Shape of a bounded tensor read by anything but an Expand of a tensor of that shape and extent keeps the Shape node's line. */
+    /**
+     * The Shape of a bounded tensor read by anything but an Expand of a tensor of that shape and extent (or of one broadcast along
+     * the bounded axis, not of its shape) keeps the Shape node's line.
+     */
     @Test
     void aShapeOfABoundedTensorIsRefusedUnlessAnExpandOfItsOwnExtentReadsIt() throws Exception {
         String line = "node 'sh' (Shape, #2, opset 13): reads a tensor computed from a data-dependent output of node 'c', whose shape is known only after its kernel runs; "
@@ -859,6 +862,12 @@ class BoundedReadersTest {
                 .node("e", "Expand", List.of("w", "s"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y").bytes());
         assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).hasMessageContaining("op 'e' (ExpandAs, position 2) reads 'u'")
                 .hasMessageContaining("X [6] is not bounded, so its shape need not be Y's actual one").satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        // of a one-element bound: X [1] of Y's shape would broadcast to the actual [0] or [1], and is refused as an X of Y's shape (not read as broadcast)
+        Files.write(file, new TinyOnnx().opset(13).input("x", 1L).input("k", 1L).input("w", 1L).floats("z", 0f).node("gt", "Greater", List.of("k", "z"), List.of("keep"))
+                .node("c", "Compress", List.of("x", "keep"), List.of("u"), "axis", 0L).node("sh", "Shape", List.of("u"), List.of("s"))
+                .node("e", "Expand", List.of("w", "s"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y").bytes());
+        assertThatThrownBy(() -> OnnxImporter.load(file, Map.of())).hasMessageContaining("op 'e' (ExpandAs, position 2) reads 'u'")
+                .hasMessageContaining("X [1] is not bounded, so its shape need not be Y's actual one");
     }
 
     /** Masks of x [3, 4]: some (4), none and all elements true. */
@@ -878,16 +887,52 @@ class BoundedReadersTest {
      */
     @Test
     void aMaskSetitemOfTheTorchScriptExporterAgreesWithOnnxRuntimeInEveryMode() throws Exception {
-        TinyOnnx m = new TinyOnnx().opset(14).input("x", 3L, 4L).input(OnnxDTypes.BOOL, "m", 3L, 4L).floats("two", 2f).ints("flat", -1).scalar("first", 0).ints("zero", 0)
-                .node("nz", "NonZero", List.of("m"), List.of("i")).node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
-                .node("gn", "GatherND", List.of("x", "t"), List.of("sel")).node("mul", "Mul", List.of("sel", "two"), List.of("v"))
-                .node("sx", "Shape", List.of("x"), List.of("xs")).node("em", "Expand", List.of("m", "xs"), List.of("m2"))
-                .node("nz1", "NonZero", List.of("m2"), List.of("i1")).node("tr1", "Transpose", List.of("i1"), List.of("rows"), "perm", new long[]{1, 0})
-                .node("flat", "Reshape", List.of("v", "flat"), List.of("vf"), "allowzero", 0L)
-                .node("sr", "Shape", List.of("rows"), List.of("rs")).node("g", "Gather", List.of("rs", "first"), List.of("n"), "axis", 0L)
-                .node("un", "Unsqueeze", List.of("n", "zero"), List.of("end")).node("sl", "Slice", List.of("vf", "zero", "end", "zero"), List.of("u"))
-                .node("put", "ScatterND", List.of("x", "rows", "u"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y");
+        TinyOnnx m = tsSetitem(tsSelected(new TinyOnnx().opset(14).input("x", 3L, 4L).input(OnnxDTypes.BOOL, "m", 3L, 4L).floats("two", 2f)
+                .ints("flat", -1).scalar("first", 0).ints("zero", 0), "", "x", "m").node("mul", "Mul", List.of("sel", "two"), List.of("v")), "", "x", "m", "v")
+                .outputOfType(OnnxDTypes.FLOAT, "y");
         assertThat(agreeInEveryMode(m, feed("x", X34, "m", MASKS.get(0))).get("y").floats()).containsExactly(2, -2, 3, -8, 5, -6, 14, -8, 9, -20, 11, -12);
+        for (TensorValue mask : MASKS.subList(1, 3)) agreeInEveryMode(m, feed("x", X34, "m", mask));
+    }
+
+    /** The TorchScript exporter's {@code x[mask]}: {@code p + "sel"} = GatherND(x, Transpose(NonZero(mask))), the rows {@code p + "t"}. */
+    private static TinyOnnx tsSelected(TinyOnnx t, String p, String x, String mask) {
+        return t.node(p + "nz", "NonZero", List.of(mask), List.of(p + "i")).node(p + "tr", "Transpose", List.of(p + "i"), List.of(p + "t"), "perm", new long[]{1, 0})
+                .node(p + "gn", "GatherND", List.of(x, p + "t"), List.of(p + "sel"));
+    }
+
+    /**
+     * The TorchScript exporter's {@code y[mask] = values} of y computed before ({@code y = data.clone()}): the rows by NonZero of
+     * Expand(mask, Shape(data)), then ScatterND(data, rows, Slice(Reshape(values, [-1]), 0, Shape(rows)[0])), output {@code p + "y"};
+     * {@code t} holds "flat" [-1], "first" 0 and "zero" [0].
+     */
+    private static TinyOnnx tsSetitem(TinyOnnx t, String p, String data, String mask, String values) {
+        return t.node(p + "sx", "Shape", List.of(data), List.of(p + "xs")).node(p + "em", "Expand", List.of(mask, p + "xs"), List.of(p + "m2"))
+                .node(p + "nz1", "NonZero", List.of(p + "m2"), List.of(p + "i1")).node(p + "tr1", "Transpose", List.of(p + "i1"), List.of(p + "rows"), "perm", new long[]{1, 0})
+                .node(p + "flat", "Reshape", List.of(values, "flat"), List.of(p + "vf"), "allowzero", 0L)
+                .node(p + "sr", "Shape", List.of(p + "rows"), List.of(p + "rs")).node(p + "g", "Gather", List.of(p + "rs", "first"), List.of(p + "n"), "axis", 0L)
+                .node(p + "un", "Unsqueeze", List.of(p + "n", "zero"), List.of(p + "end")).node(p + "sl", "Slice", List.of(p + "vf", "zero", p + "end", "zero"), List.of(p + "u"))
+                .node(p + "put", "ScatterND", List.of(data, p + "rows", p + "u"), List.of(p + "y"));
+    }
+
+    /**
+     * Two masked assignments as the TorchScript exporter writes them (opset 14): {@code y = x.clone(); y[m] = x[m] * 2;
+     * y[~m] = x[~m] - 1; z = y.clone(); z[~m] = y[~m] * 3}. The second and third read their rows from NonZero of
+     * Expand(Not(m), Shape(y)), y a ScatterND output computed from a data-dependent one: imported as ExpandAs, whose output
+     * holds Not(m)'s elements (of its shape, Y's), so that NonZero is an Identity of NonZero(Not(m)) as for the first. Some,
+     * none and all true. Refused before: "op 'bput' (ScatterND) reads 'brows' and 'bu', bounded by the runtime
+     * extents of op 'bnz1' and op 'bnz', whose actual extents may differ" (ScatterND at position 20).
+     */
+    @Test
+    void twoMaskedAssignmentsOfTheTorchScriptExporterAgreeWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx t = new TinyOnnx().opset(14).input("x", 3L, 4L).input(OnnxDTypes.BOOL, "m", 3L, 4L).floats("two", 2f).floats("one", 1f).floats("three", 3f)
+                .ints("flat", -1).scalar("first", 0).ints("zero", 0).node("not", "Not", List.of("m"), List.of("k"));
+        t = tsSetitem(tsSelected(t, "a", "x", "m").node("mul", "Mul", List.of("asel", "two"), List.of("av")), "a", "x", "m", "av");
+        t = tsSetitem(tsSelected(t, "b", "x", "k").node("sub", "Sub", List.of("bsel", "one"), List.of("bv")), "b", "ay", "k", "bv");
+        t = tsSetitem(tsSelected(t, "c", "by", "k").node("mul3", "Mul", List.of("csel", "three"), List.of("cv")), "c", "by", "k", "cv");
+        TinyOnnx m = t.outputOfType(OnnxDTypes.FLOAT, "by").outputOfType(OnnxDTypes.FLOAT, "cy");
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", X34, "m", MASKS.get(0)));
+        assertThat(got.get("by").floats()).containsExactly(2, -3, 2, -8, 4, -7, 14, -9, 8, -20, 10, -13);
+        assertThat(got.get("cy").floats()).containsExactly(2, -9, 6, -8, 12, -21, 14, -27, 24, -20, 30, -39);
         for (TensorValue mask : MASKS.subList(1, 3)) agreeInEveryMode(m, feed("x", X34, "m", mask));
     }
 
@@ -912,6 +957,26 @@ class BoundedReadersTest {
         assertThat(g.bounded("u").extent()).isEqualTo(g.bounded("t").extent());
     }
 
+    /**
+     * {@code s = x[m]; s + ones_like(s), zeros(len(s), 2) + s[:, None]} as the dynamo exporter writes them (opset 18):
+     * Expand(1, Shape(s)), an ExpandAs of a single value by the bounded s, bounded by its extent; Expand(0,
+     * Concat(Shape(s, end 1), [2])), an ExpandAs to [count, 2]. Some, none and all true. Refused before: "op 'e' (ExpandAs)
+     * reads 'sel', ...; X [] is not bounded, so its shape need not be Y's actual one".
+     */
+    @Test
+    void onesLikeOfMaskedElementsOfTheDynamoExporterAgreeWithOnnxRuntimeInEveryMode() throws Exception {
+        TinyOnnx m = tsSelected(new TinyOnnx().opset(18).input("x", 3L, 4L).input(OnnxDTypes.BOOL, "m", 3L, 4L).floats("one", 1f).floats("zero", 0f)
+                .ints("two", 2).ints("ax1", 1), "", "x", "m")
+                .node("sh", "Shape", List.of("sel"), List.of("ss")).node("e", "Expand", List.of("one", "ss"), List.of("ones")).node("a", "Add", List.of("sel", "ones"), List.of("y"))
+                .node("sh0", "Shape", List.of("sel"), List.of("s0"), "end", 1L).node("cat", "Concat", List.of("s0", "two"), List.of("s2"), "axis", 0L)
+                .node("e2", "Expand", List.of("zero", "s2"), List.of("zs")).node("un", "Unsqueeze", List.of("sel", "ax1"), List.of("su"))
+                .node("a2", "Add", List.of("zs", "su"), List.of("z")).outputOfType(OnnxDTypes.FLOAT, "y").outputOfType(OnnxDTypes.FLOAT, "z");
+        Map<String, TensorValue> got = agreeInEveryMode(m, feed("x", X34, "m", MASKS.get(0)));
+        assertThat(got.get("y").floats()).containsExactly(2, -3, 8, -9);
+        assertThat(got.get("z").floats()).containsExactly(1, 1, -4, -4, 7, 7, -10, -10);
+        for (TensorValue mask : MASKS.subList(1, 3)) assertThat(agreeInEveryMode(m, feed("x", X34, "m", mask)).get("z").shape()[1]).isEqualTo(2);
+    }
+
     /** The dynamo exporter's {@code y[m] = v; y[m] = x[m] * 2} for x and m [3, 4]. */
     private static TinyOnnx dynamoSetitem() {
         return new TinyOnnx().opset(18).input("x", 3L, 4L).input(OnnxDTypes.BOOL, "m", 3L, 4L).floats("v", 2.5f).floats("two", 2f).ints("flat", -1)
@@ -928,7 +993,8 @@ class BoundedReadersTest {
     /**
      * What ties no count to a NonZero's extent stays refused: a ReduceSum of another mask than the
      * NonZero's (its count may differ), ScatterND's rows of one mask by values of another (two extents),
-     * and a Slice ended by the Shape of another mask's rows.
+     * a Slice ended by the Shape of another mask's rows, and a second assignment at one mask's rows
+     * (NonZero of Expand(k, Shape(the first's output))) of another mask's values.
      */
     @Test
     void aCountOrRowsOfAnotherMaskStayRefused() throws Exception {
@@ -946,7 +1012,11 @@ class BoundedReadersTest {
                         .node("un", "Unsqueeze", List.of("n", "zero"), List.of("end")).node("sl", "Slice", List.of("sel", "zero", "end", "zero"), List.of("y"))
                         .outputOfType(OnnxDTypes.FLOAT, "y"),
                 "node 'sl' (Slice) ends axis 0 of 'sel' with it, which the importer reads only where axis 0 of 's' and axis 0 of 'sel' are bounded by one runtime extent, "
-                        + "and here they are bounded by two extents, whose actual counts may differ");
+                        + "and here they are bounded by two extents, whose actual counts may differ");;
+        // a second assignment, at k's rows (NonZero of Expand(k, Shape(ay)), ay the first's ScatterND: a copy of k), of m's values
+        OnnxOpRuns.refused(dir, tsSetitem(tsSetitem(tsSelected(new TinyOnnx().opset(14).input("x", 3L, 4L).input(OnnxDTypes.BOOL, "m", 3L, 4L).input(OnnxDTypes.BOOL, "k", 3L, 4L)
+                        .ints("flat", -1).scalar("first", 0).ints("zero", 0), "a", "x", "m"), "a", "x", "m", "asel"), "b", "ay", "k", "asel").outputOfType(OnnxDTypes.FLOAT, "by"),
+                "op 'bput' (ScatterND, position 14) reads 'brows' and 'bu', bounded by the runtime extents of op 'bnz1' and op 'anz', whose actual extents may differ");
     }
 
     /** Dropout-12's mask is made at import as a constant of its input's shape: for a bounded input, the upper bound's, where ONNX gives the actual one (was a [6] mask for [n] rows). */
