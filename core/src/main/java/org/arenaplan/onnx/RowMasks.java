@@ -22,8 +22,8 @@ import java.util.Set;
  * so that U holds one row per selected row, which is what ONNX needs of the flattened updates (the
  * TorchScript exporter's Slice then takes all of them).
  * <p>
- * NonZero of such a repeated mask, its Transpose, the Reshape of a computed tensor to [-1] and that
- * Slice are deferred ({@link #take}): their outputs are defined, and the node is imported only where a
+ * NonZero of such a repeated mask, its Transpose, a Reshape to [-1] of a computed tensor of the rows'
+ * values' shape [numel(m), 3] and that Slice are deferred ({@link #take}): their outputs are defined, and the node is imported only where a
  * node other than these (and Shape, evaluated at import) reads them, a graph output is one, or a
  * value read from their upper bound must be checked ({@link #finish}); the rows' NonZero is imported
  * at once (an Identity of an earlier NonZero of m), so that a count of m's true elements ties to it
@@ -114,7 +114,7 @@ final class RowMasks {
                 case "Reshape" -> {
                     Value u = in.size() == 2 ? importer.value(in.get(0)) : null;
                     double[] shape = u == null ? null : importer.constant(in.get(1));
-                    if (u != null && importer.origin(u.name()) != null && u.shape().length > 1 && shape != null && Arrays.equals(shape, new double[]{-1})) {
+                    if (u != null && importer.origin(u.name()) != null && shape != null && Arrays.equals(shape, new double[]{-1}) && rowsOf(u.shape())) {
                         defer(node, index, opset, new Value(out, u.dtype(), new long[]{u.elements()}), importer.origin(u.name()));
                         flattened.put(out, new Flattened(u.name(), null));
                         return true;
@@ -166,6 +166,24 @@ final class RowMasks {
         importer.node(d.node(), d.index(), d.opset());
     }
 
+    /** Whether {@code u} is [numel(m), t..] for a deferred coordinate tensor of a mask m repeated over trailing axes t: the rows' values by which ScatterND may assign them. */
+    private boolean rowsOf(long[] u) {
+        for (Map.Entry<String, Coordinates> e : coordinates.entrySet()) {
+            if (deferred.containsKey(e.getKey()) && Arrays.equals(u, rowValues(e.getValue()))) return true;
+        }
+        return false;
+    }
+
+    /** The shape [numel(m), t..] of the rows' values for coordinates {@code c} of a mask m repeated over trailing axes t. */
+    private long[] rowValues(Coordinates c) {
+        long[] rows = importer.value(c.rows()).shape();   // [rank(m), numel(m)]
+        int k = (int) rows[0];
+        long[] want = new long[1 + c.shape().length - k];
+        want[0] = rows[1];
+        System.arraycopy(c.shape(), k, want, 1, want.length - 1);
+        return want;
+    }
+
     /**
      * The coordinate tensor at whose count {@code in}, a Slice's inputs, ends a deferred flattened
      * tensor taken from 0 by step 1 along axis 0 ({@code Slice(.., 0, Shape(coordinates)[0])}), else null.
@@ -194,12 +212,7 @@ final class RowMasks {
         Flattened f = flattened.get(in.get(2));
         Value x = importer.value(in.get(0));
         if (c == null || !c.transposed() || f == null || (f.endedBy() != null && !f.endedBy().equals(in.get(1))) || x == null || !Arrays.equals(x.shape(), c.shape())) return false;
-        long[] rows = importer.value(c.rows()).shape(), u = importer.value(f.u()).shape();
-        int k = (int) rows[0];
-        long[] want = new long[1 + x.shape().length - k];
-        want[0] = rows[1];
-        System.arraycopy(x.shape(), k, want, 1, want.length - 1);
-        if (!Arrays.equals(u, want)) return false;
+        if (!Arrays.equals(importer.value(f.u()).shape(), rowValues(c))) return false;
         String tuples = importer.fresh(c.rows() + "_tuples");
         String name = node.name().isEmpty() ? node.outputs().get(0) : node.name();
         importer.node(new OnnxModel.Node(name + "/rows", "Transpose", "", List.of(c.rows()), List.of(tuples),

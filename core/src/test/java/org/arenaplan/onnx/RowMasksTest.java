@@ -153,9 +153,9 @@ class RowMasksTest {
         TinyOnnx t = new TinyOnnx().opset(14).input("x", 5L, 3L).input(OnnxDTypes.BOOL, "m", 5L).input(OnnxDTypes.BOOL, "other", 5L)
                 .ints("flat", -1).ints("k", 1).ints("shape", 5, 3)
                 .node("nz", "NonZero", List.of("other"), List.of("i")).node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
-                .node("gn", "GatherND", List.of("x", "t"), List.of("sel")).node("flat", "Reshape", List.of("sel", "flat"), List.of("u"))
                 .node("um", "Unsqueeze", List.of("m", "k"), List.of("mu")).node("em", "Expand", List.of("mu", "shape"), List.of("me"))
                 .node("nz1", "NonZero", List.of("me"), List.of("i1")).node("tr1", "Transpose", List.of("i1"), List.of("coords"), "perm", new long[]{1, 0})
+                .node("gn", "GatherND", List.of("x", "t"), List.of("sel")).node("flat", "Reshape", List.of("sel", "flat"), List.of("u"))
                 .node("put", "ScatterND", List.of("x", "coords", "u"), List.of("y")).outputOfType(OnnxDTypes.FLOAT, "y");
         OnnxOpRuns.refused(dir, t, "op 'put' (ScatterND, position ");
         OnnxOpRuns.refused(dir, t, "bounded by the runtime extents of op 'nz1/rows' and op 'nz', whose actual extents may differ");
