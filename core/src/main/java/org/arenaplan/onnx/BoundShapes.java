@@ -111,6 +111,11 @@ final class BoundShapes {
         }
     }
 
+    /** Whether a recorded obligation or tie reads an axis of {@code tensor}, to be proved on the built graph ({@link #check}). */
+    boolean sources(String tensor) {
+        return obligations.stream().anyMatch(o -> o.source().tensor().equals(tensor)) || ties.stream().anyMatch(t -> t.source().tensor().equals(tensor));
+    }
+
     /** Records that {@code reader} takes {@code value}, a shape value read here, as the constant it is at the bound. */
     void readAsConstant(Read value, String reader) {
         for (Source s : value.elements()) if (s != null) obligations.add(new Obligation(s, null, -1, null, value.refusal(), reader));

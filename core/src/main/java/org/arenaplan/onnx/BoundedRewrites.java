@@ -27,7 +27,8 @@ import java.util.Map;
  *       ({@link #expandToExtentOf}); Expand by a bounded tensor's whole shape: ExpandAs ({@link #expandAsOf});</li>
  *   <li>a NonZero of a tensor with an earlier NonZero's elements: an Identity of its output, so both
  *       share one runtime extent ({@link #nonZeroAgain}); a ReduceSum counting a NonZero's true
- *       elements: recorded as read from that NonZero's extent ({@link #recordCount}, {@link #recordCounts});</li>
+ *       elements, or a Concat of such counts and constants: recorded as read from that NonZero's extent
+ *       ({@link #recordCount}, {@link #recordCounts});</li>
  *   <li>Gather and GatherND of data bounded along an axis past the gathered one: Transposes around a
  *       Gather ({@link #gatherAcrossBoundedAxis}, {@link #gatherNdAsGather});</li>
  *   <li>TopK by k = min(c, n), n a count read from the bound of X's axis (the dynamo exporter's
@@ -95,6 +96,11 @@ final class BoundedRewrites {
     /** The shape values read from an upper bound, which the importer records (Shape) and checks (graph outputs, the built graph). */
     BoundShapes shapes() {
         return boundShapes;
+    }
+
+    /** Which tensors hold the same elements, and the NonZero ops over them. */
+    NonZeroCounts counts() {
+        return counts;
     }
 
     /**
@@ -268,6 +274,10 @@ final class BoundedRewrites {
      * reads the count the ReduceSum computes in the run.
      */
     void recordCount(OnnxModel.Node node, List<Value> ins, long opset, NodeContext n) {
+        if (node.opType().equals("Concat")) {
+            recordCountConcat(node, ins, n);
+            return;
+        }
         if (!node.opType().equals("ReduceSum") || !node.inDefaultDomain() || ins.isEmpty() || ins.get(0) == null || node.outputs().size() != 1) return;
         NonZeroCounts.NonZero z = counts.counted(ins.get(0).name());
         if (z == null || !dataDependent.containsKey(z.output())) return;
@@ -287,6 +297,31 @@ final class BoundedRewrites {
         counted.put(node.outputs().get(0), new BoundValue(new BoundShapes.Read(new BoundShapes.Source[]{new BoundShapes.Source(z.output(), 1)},
                 n.error("counts the true elements of '" + x.name() + "', the runtime extent of node '" + nz + "' (NonZero), whose upper bound is " + x.elements())),
                 new double[]{x.elements()}));
+    }
+
+    /**
+     * Records in {@link #counted} the value of {@code node} where it is a Concat along axis 0 of such
+     * counts and constants, at least one a count (the dynamo exporter's {@code y[m] = x[m] * 2} with m
+     * over x's rows: {@code Expand(x[m] * 2, Concat(ReduceSum(Cast(Reshape(m, [-1]))), [3]))}).
+     */
+    private void recordCountConcat(OnnxModel.Node node, List<Value> ins, NodeContext n) {
+        if (!node.inDefaultDomain() || node.outputs().size() != 1 || n.integer("axis", 0) != 0 && n.integer("axis", 0) != -1) return;
+        List<BoundShapes.Source> sources = new ArrayList<>();
+        List<Double> values = new ArrayList<>();
+        OnnxException refusal = null;
+        for (Value v : ins) {
+            BoundValue c = v == null ? null : counted.get(v.name());
+            double[] k = v == null || c != null ? null : importer.constant(v.name());
+            if (v == null || v.shape().length != 1 || (c == null && k == null)) return;
+            if (c != null && refusal == null) refusal = c.read().refusal();
+            for (int i = 0; i < v.shape()[0]; i++) {
+                sources.add(c == null ? null : c.read().elements()[i]);
+                values.add(c == null ? k[i] : c.values()[i]);
+            }
+        }
+        if (refusal == null) return;
+        counted.put(node.outputs().get(0), new BoundValue(new BoundShapes.Read(sources.toArray(BoundShapes.Source[]::new), refusal),
+                values.stream().mapToDouble(Double::doubleValue).toArray()));
     }
 
     /** A shape value read from an upper bound, and its values there. */
@@ -533,8 +568,16 @@ final class BoundedRewrites {
         if (y == null) return;
         switch (node.opType()) {
             case "NonZero" -> { if (l.kind().equals("NonZero")) counts.nonZero(y.name(), x.name(), x.shape()); }
-            case "Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze" -> { if (y.elements() == x.elements()) counts.copies(y.name(), x.name()); }
-            case "Expand" -> { if (Arrays.equals(x.shape(), y.shape())) counts.copies(y.name(), x.name()); }
+            case "Identity", "Reshape", "Flatten", "Squeeze" -> { if (y.elements() == x.elements()) counts.copies(y.name(), x.name()); }
+            case "Unsqueeze" -> {
+                if (y.elements() != x.elements()) return;
+                counts.copies(y.name(), x.name());
+                counts.repeats(y.name(), y.shape(), x.name(), x.shape());
+            }
+            case "Expand" -> {
+                if (Arrays.equals(x.shape(), y.shape())) counts.copies(y.name(), x.name());
+                else if (x.shape().length == y.shape().length) counts.repeats(y.name(), y.shape(), x.name(), x.shape());
+            }
             case "Cast" -> {
                 if (x.dtype() == DType.BOOL && (y.dtype() == DType.I64 || y.dtype() == DType.I32 && x.elements() <= Integer.MAX_VALUE)) counts.castsBool(y.name(), x.name());
             }

@@ -16,6 +16,9 @@ import java.util.Map;
  *   <li>ReduceSum over every axis of a bool tensor cast to int32 or int64 is the count of its true
  *       elements, NonZero's extent over a tensor of the same elements (the dynamo exporter's
  *       {@code y[m] = v}: {@code Expand(v, ReduceSum(Cast(Reshape(m, [-1]))))}): {@link #counted}.</li>
+ *   <li>Unsqueeze to trailing axes of one element and an Expand of those to other extents repeat each
+ *       element of a mask over trailing axes (both exporters' {@code y[m] = v} with m over x's rows:
+ *       {@code Expand(Unsqueeze(m, -1), Shape(x))}): {@link #repeated}, read by {@link RowMasks}.</li>
  * </ul>
  * Nothing else is inferred: a tensor recorded here has exactly its source's elements in every run.
  */
@@ -26,6 +29,10 @@ final class NonZeroCounts {
     private final Map<String, String> sameElements = new HashMap<>();   // tensor -> the tensor it copies (elements, order)
     private final Map<String, String> boolCast = new HashMap<>();       // int32/int64 Cast output -> its bool input
     private final Map<String, NonZero> nonZeros = new HashMap<>();      // root tensor -> the first NonZero over it
+    private final Map<String, Repeated> repeated = new HashMap<>();     // tensor -> the mask whose elements it repeats over trailing axes
+
+    /** A tensor of shape [maskShape.., t..] whose element [i.., j..] is {@code mask}'s element [i..] (the mask repeated over trailing axes t). */
+    record Repeated(String mask, long[] maskShape) { }
 
     /** The tensor whose elements {@code t} holds in the same order, followed back as far as recorded. */
     private String root(String t) {
@@ -36,6 +43,25 @@ final class NonZeroCounts {
     /** Records that {@code out} holds {@code in}'s elements in the same order (a view, or a broadcast to the same shape). */
     void copies(String out, String in) {
         sameElements.put(out, in);
+    }
+
+    /**
+     * Records that {@code out} of {@code outShape} repeats a mask over trailing axes, where {@code in}
+     * ({@code inShape}) is such a tensor or the mask itself, of the mask's shape or with trailing axes of
+     * one element added, and {@code out} has its elements in the same order (an Unsqueeze) or of the same
+     * rank broadcast (an Expand), its shape the mask's followed by at least one axis.
+     */
+    void repeats(String out, long[] outShape, String in, long[] inShape) {
+        Repeated r = repeated.getOrDefault(in, new Repeated(in, inShape.clone()));
+        int k = r.maskShape().length;
+        if (outShape.length <= k || !Arrays.equals(Arrays.copyOf(outShape, k), r.maskShape()) || !Arrays.equals(Arrays.copyOf(inShape, k), r.maskShape())) return;
+        for (int a = k; a < inShape.length; a++) if (inShape[a] != 1) return;
+        repeated.put(out, r);
+    }
+
+    /** The mask {@code t} repeats over trailing axes ({@link #repeats}), else null. */
+    Repeated repeated(String t) {
+        return repeated.get(t);
     }
 
     /** Records that {@code out} is {@code in}, a bool tensor, cast to int32 or int64 (true 1, false 0). */

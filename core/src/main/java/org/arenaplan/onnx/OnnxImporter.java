@@ -135,6 +135,22 @@ public final class OnnxImporter {
         @Override public List<ConcatInPlace.Scheduled> schedule() { return schedule; }
         @Override public Map<String, String> dataDependent() { return dataDependent; }
     });
+    /** Masked assignment over rows, read by rows; the nodes it defers until something else reads them. */
+    private final RowMasks rowMasks = new RowMasks(new RowMasks.Importer() {
+        @Override public Value value(String name) { return values.get(name); }
+        @Override public void define(Value v, String origin) {
+            values.put(v.name(), v);
+            dataDependent.put(v.name(), origin);
+        }
+        @Override public void undefine(String name) {
+            values.remove(name);
+            dataDependent.remove(name);
+        }
+        @Override public double[] constant(String name) { return constantValues(name); }
+        @Override public String origin(String name) { return dataDependent.get(name); }
+        @Override public String fresh(String want) { return OnnxImporter.this.fresh(want); }
+        @Override public void node(OnnxModel.Node node, int index, long opset) { OnnxImporter.this.node(node, index, opset); }
+    }, bounded.counts(), bounded.shapes());
     private final List<ConcatInPlace.Scheduled> schedule = new ArrayList<>();
     private final List<String> graphInputs = new ArrayList<>();
     private final Set<String> fileNames = new HashSet<>();             // every tensor name the file uses
@@ -405,6 +421,7 @@ public final class OnnxImporter {
             edges.give(flow);
             for (int i = 0; i < g.nodes().size(); i++) flow.top(g.nodes().get(i), i);
             outputTensors.addAll(edges.bindOutputs(g.outputs(), flow, graph));   // checkDeclaredType refuses a tensor declared a sequence or optional
+            rowMasks.finish(outputTensors);
         } finally {
             folding.close();
         }
@@ -614,6 +631,7 @@ public final class OnnxImporter {
                 return out;
             }
         });
+        if (rowMasks.take(node, index, opset)) return;
         for (String in : node.inputs()) {
             if (in.isEmpty()) { ins.add(null); continue; }
             Value v = values.get(in);
