@@ -7,9 +7,11 @@ import org.arenaplan.ir.OpKinds;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How the importer rewrites a node that reads a value read from the upper bound of a tensor
@@ -86,7 +88,7 @@ final class BoundedRewrites {
     /** Values min(c, n) of a constant c and a count n read from an upper bound, in one element ({@link #readsAtMost}), to n's read. */
     private final Map<String, BoundShapes.Read> atMost = new HashMap<>();
     /** Values output of the TopK ops by such a k ({@link #readsAtMost}), imported with {@code clamp_k} ({@link #withClampedK}). */
-    private final java.util.Set<String> clampedTopK = new java.util.HashSet<>();
+    private final Set<String> clampedTopK = new HashSet<>();
 
     BoundedRewrites(Importer importer) {
         this.importer = importer;
@@ -128,7 +130,7 @@ final class BoundedRewrites {
         long[] shape = BoundShapes.withRuntimeExtent(given, at);
         Value v = importer.int64Weight(ins.get(1).name() + "_runtime_extent", new long[]{shape.length}, shape, context);
         ins.set(1, v);
-        String reader = "'" + (node.name().isEmpty() ? node.outputs().get(0) : node.name()) + "' (Reshape)";
+        String reader = reader(node);
         OnnxModel.Attribute allowZero = node.attributes().get("allowzero");
         boolean zeroCopies = opset < 14 || allowZero == null || Long.valueOf(0).equals(allowZero.value());
         boundShapes.sameExtent(s, at, node.outputs().get(0), zeroCopies ? ins.get(0).name() : null, reader);
@@ -157,7 +159,7 @@ final class BoundedRewrites {
         int rank = ins.get(0).shape().length;
         if (ends == null || starts == null || starts.length != ends.length || (ins.size() > 3 && ins.get(3) != null && (axes == null || axes.length != ends.length))
                 || (ins.size() > 4 && ins.get(4) != null && (steps == null || steps.length != ends.length)) || s.sourced().isEmpty()) return node;
-        String reader = "'" + (node.name().isEmpty() ? node.outputs().get(0) : node.name()) + "' (Slice)";
+        String reader = reader(node);
         for (int i : s.sourced()) {
             long axis = axes == null ? i : (long) axes[i];
             if (starts[i] != 0 || (steps != null && steps[i] != 1) || axis < -rank || axis >= rank) return node;
@@ -193,7 +195,7 @@ final class BoundedRewrites {
         if (given == null || s.sourced().size() != 1) return node;
         int at = s.sourced().get(0), q = at - (given.length - x.length);
         if (q < 0) return node;
-        String reader = "'" + (node.name().isEmpty() ? node.outputs().get(0) : node.name()) + "' (Expand)";
+        String reader = reader(node);
         boundShapes.sameExtent(s, at, ins.get(0).name(), q, reader, "expands axis " + q + " of '" + ins.get(0).name() + "' by");
         boundShapes.sameExtent(s, at, node.outputs().get(0), at, reader, "expands axis " + at + " of its output by");
         long[] shape = new long[given.length];
@@ -327,6 +329,11 @@ final class BoundedRewrites {
     /** A shape value read from an upper bound, and its values there. */
     private record BoundValue(BoundShapes.Read read, double[] values) { }
 
+    /** How a refusal names {@code node} as the reader of a value read from an upper bound: {@code 'name' (OpType)}. */
+    private static String reader(OnnxModel.Node node) {
+        return "'" + node.name() + "' (" + node.opType() + ")";
+    }
+
     /** {@code name}'s value read from an upper bound: a Shape's ({@link BoundShapes}) or a NonZero's count ({@link #recordCount}); else null. */
     private BoundValue boundValue(String name) {
         BoundShapes.Read s = boundShapes.get(name);
@@ -357,7 +364,7 @@ final class BoundedRewrites {
         long[] front = new long[rank];
         front[0] = b;
         for (int k = 1; k < rank; k++) front[k] = k <= b ? k - 1 : k;
-        String out = node.outputs().get(0), name = node.name().isEmpty() ? out : node.name();
+        String out = node.outputs().get(0), name = node.name();
         String moved = importer.fresh(out + "_bounded_first"), gathered = j == 0 ? out : importer.fresh(out + "_gathered");
         importer.node(new OnnxModel.Node(name + "/bounded_first", "Transpose", "", List.of(ins.get(0).name()), List.of(moved),
                 Map.of("perm", new OnnxModel.Attribute("perm", OnnxModel.Attribute.INTS, front))), index, opset);
@@ -519,7 +526,7 @@ final class BoundedRewrites {
                 int rank = x.shape().length;
                 if (n == null || axis < -rank || axis >= rank || !dataDependent.containsKey(x.name()) || out.isEmpty()) return false;
                 int a = (int) Math.floorMod(axis, (long) rank);
-                boundShapes.sameExtent(n, 0, x.name(), a, "'" + (node.name().isEmpty() ? out : node.name()) + "' (TopK)", "takes its k as the minimum of a constant and");
+                boundShapes.sameExtent(n, 0, x.name(), a, reader(node), "takes its k as the minimum of a constant and");
                 clampedTopK.add(out);
                 return true;
             }

@@ -42,7 +42,10 @@ public record OnnxModel(long irVersion, Map<String, Long> opsets, Graph graph) {
         }
     }
 
-    /** One NodeProto; an empty input name means an omitted optional input. */
+    /**
+     * One NodeProto; an empty input name means an omitted optional input. {@code name} is never empty:
+     * the file's, or {@code <opType>_<index>} where it gave none, made unique in its graph ({@code OnnxProtos}).
+     */
     public record Node(String name, String opType, String domain, List<String> inputs, List<String> outputs,
                        Map<String, Attribute> attributes) {
         public Node {

@@ -1,5 +1,7 @@
 package org.arenaplan.onnx;
 
+import org.arenaplan.ir.DType;
+
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -92,10 +94,10 @@ final class RowMasks {
                 case "NonZero" -> {
                     NonZeroCounts.Repeated r = in.size() == 1 ? counts.repeated(in.get(0)) : null;
                     if (r != null && importer.origin(in.get(0)) == null) {
-                        String rows = importer.fresh(out + "_rows"), name = node.name().isEmpty() ? out : node.name();
+                        String rows = importer.fresh(out + "_rows"), name = node.name();
                         importer.node(new OnnxModel.Node(name + "/rows", "NonZero", "", List.of(r.mask()), List.of(rows), Map.of()), index, opset);
                         long[] shape = importer.value(in.get(0)).shape();
-                        defer(node, index, opset, new Value(out, org.arenaplan.ir.DType.I64, new long[]{shape.length, Arrays.stream(shape).reduce(1, Math::multiplyExact)}),
+                        defer(node, index, opset, new Value(out, DType.I64, new long[]{shape.length, Arrays.stream(shape).reduce(1, Math::multiplyExact)}),
                                 name);
                         coordinates.put(out, new Coordinates(rows, shape, false));
                         return true;
@@ -106,7 +108,7 @@ final class RowMasks {
                     OnnxModel.Attribute perm = node.attributes().get("perm");
                     if (c != null && !c.transposed() && deferred.containsKey(in.get(0)) && perm != null && perm.value() instanceof long[] p && Arrays.equals(p, new long[]{1, 0})) {
                         long[] s = importer.value(in.get(0)).shape();
-                        defer(node, index, opset, new Value(out, org.arenaplan.ir.DType.I64, new long[]{s[1], s[0]}), importer.origin(in.get(0)));
+                        defer(node, index, opset, new Value(out, DType.I64, new long[]{s[1], s[0]}), importer.origin(in.get(0)));
                         coordinates.put(out, new Coordinates(c.rows(), c.shape(), true));
                         return true;
                     }
@@ -214,8 +216,7 @@ final class RowMasks {
         if (c == null || !c.transposed() || f == null || (f.endedBy() != null && !f.endedBy().equals(in.get(1))) || x == null || !Arrays.equals(x.shape(), c.shape())) return false;
         if (!Arrays.equals(importer.value(f.u()).shape(), rowValues(c))) return false;
         String tuples = importer.fresh(c.rows() + "_tuples");
-        String name = node.name().isEmpty() ? node.outputs().get(0) : node.name();
-        importer.node(new OnnxModel.Node(name + "/rows", "Transpose", "", List.of(c.rows()), List.of(tuples),
+                importer.node(new OnnxModel.Node(node.name() + "/rows", "Transpose", "", List.of(c.rows()), List.of(tuples),
                 Map.of("perm", new OnnxModel.Attribute("perm", OnnxModel.Attribute.INTS, new long[]{1, 0}))), index, opset);
         importer.node(new OnnxModel.Node(node.name(), "ScatterND", node.domain(), List.of(x.name(), tuples, f.u()), node.outputs(), node.attributes()), index, opset);
         return true;
