@@ -89,25 +89,21 @@ class ProblemCsvRoundTripTest {
     @Test
     void quotedFieldsAreRefusedSayingSo() throws Exception {
         String why = "arenaplan's CSV reader splits fields at every comma and reads no double quotes (RFC 4180 quoting)";
-        Path header = dir.resolve("h.csv");
-        Files.writeString(header, "\"id\",\"lower\",\"upper\",\"size\"\na,0,1,4\n");
-        assertThatThrownBy(() -> ProblemCsv.read(header, 1)).isInstanceOf(InputException.class)
-                .hasMessage(header + ":1: column 'id' is in double quotes (\"id\"); " + why + ": write it without quotes");
-        Path id = dir.resolve("i.csv");
-        Files.writeString(id, "id,lower,upper,size\n\"a\",0,1,4\n");
-        assertThatThrownBy(() -> ProblemCsv.read(id, 1)).isInstanceOf(InputException.class)
-                .hasMessage(id + ":2: field 'id' is in double quotes (\"a\"); " + why + ": write it without quotes");
-        Path size = dir.resolve("s.csv");
-        Files.writeString(size, "id,lower,upper,size\na,0,1, \"4\"\n");
-        assertThatThrownBy(() -> ProblemCsv.read(size, 1)).isInstanceOf(InputException.class)
-                .hasMessage(size + ":2: field 'size' is in double quotes (\"4\"); " + why + ": write it without quotes");
-        Path comma = dir.resolve("c.csv");
-        Files.writeString(comma, "id,lower,upper,size,note\na,0,1,4,\"x, y\"\n");
-        assertThatThrownBy(() -> ProblemCsv.read(comma, 1)).isInstanceOf(InputException.class)
-                .hasMessage(comma + ":2: expected 5 fields (id,lower,upper,size,note), found 6; " + why + ", so a comma in quotes splits its field too");
+        refused("h.csv", "\"id\",\"lower\",\"upper\",\"size\"\na,0,1,4\n", ":1: column 'id' is in double quotes (\"id\"); " + why + ": write it without quotes");
+        refused("i.csv", "id,lower,upper,size\n\"a\",0,1,4\n", ":2: field 'id' is in double quotes (\"a\"); " + why + ": write it without quotes");
+        refused("s.csv", "id,lower,upper,size\na,0,1, \"4\"\n", ":2: field 'size' is in double quotes (\"4\"); " + why + ": write it without quotes");
+        refused("c.csv", "id,lower,upper,size,note\na,0,1,4,\"x, y\"\n",
+                ":2: expected 5 fields (id,lower,upper,size,note), found 6; " + why + ", so a comma in quotes splits its field too");
         Path note = dir.resolve("n.csv");
         Files.writeString(note, "id,lower,upper,size,note\na,0,1,4,\"x\"\n");
         assertThat(ProblemCsv.readWithColumns(note, 1).extra().rows()).containsExactly(List.of("\"x\""));
+    }
+
+    /** A problem file {@code name} holding {@code text} is refused with the message FILE + {@code message}. */
+    private void refused(String name, String text, String message) throws Exception {
+        Path f = dir.resolve(name);
+        Files.writeString(f, text);
+        assertThatThrownBy(() -> ProblemCsv.read(f, 1)).isInstanceOf(InputException.class).hasMessage(f + message);
     }
 
     @Test
