@@ -21,7 +21,9 @@ import java.util.regex.Pattern;
  * {@code offset} column appended; other columns a problem file has ({@link Extra}) are kept, as
  * written, in the solution written for it. Every parse error is an {@link InputException} naming the file,
  * line and field: a number that is not ASCII digits with an optional sign or does not fit in 64 bits, a column named
- * twice, sizes whose sum (aligned) passes 2^63-1 bytes. A leading byte-order mark is skipped.
+ * twice, sizes whose sum (aligned) passes 2^63-1 bytes, a field of the format's own columns in double
+ * quotes (fields are split at every comma: RFC 4180 quoting is not read, so {@code "id"} is no column
+ * id and {@code "a,b"} two fields). A leading byte-order mark is skipped.
  */
 public final class ProblemCsv {
     /** {@code NAME.NUMBER.csv}: NUMBER as the fields' numbers are written (ASCII digits with an optional sign). */
@@ -144,7 +146,9 @@ public final class ProblemCsv {
                 if (line.isBlank()) continue;
                 String[] f = line.split(",", -1);
                 if (f.length != cols.length)
-                    throw new InputException(file + ":" + lineNo + ": expected " + cols.length + " fields (" + Printable.name(blanks(header)) + "), found " + f.length);
+                    throw new InputException(file + ":" + lineNo + ": expected " + cols.length + " fields (" + Printable.name(blanks(header)) + "), found " + f.length
+                            + (line.indexOf('"') >= 0 ? "; " + NO_QUOTES + ", so a comma in quotes splits its field too" : ""));
+                if (line.indexOf('"') >= 0) for (int k = 0; k < at.length; k++) refuseQuoted(file, lineNo, "field '" + FIELDS[k] + "'", f[at[k]]);
                 String id = blanks(f[at[0]]);
                 if (id.isEmpty()) throw new InputException(file + ":" + lineNo + ": field 'id' is empty");
                 if (!seen.add(id)) throw new InputException(file + ":" + lineNo + ": duplicate id '" + Printable.name(id) + "'");
@@ -189,19 +193,36 @@ public final class ProblemCsv {
         return "";
     }
 
+    /** The format's own columns, in the order {@link #columns} finds them. */
+    private static final String[] FIELDS = {"id", "lower", "upper", "size", "offset"};
+    private static final String NO_QUOTES = "arenaplan's CSV reader splits fields at every comma and reads no double quotes (RFC 4180 quoting)";
+
     private static int[] columns(Path file, String[] cols, boolean withOffsets) {
-        String[] need = withOffsets ? new String[]{"id", "lower", "upper", "size", "offset"} : new String[]{"id", "lower", "upper", "size"};
-        int[] at = new int[need.length];
-        for (int k = 0; k < need.length; k++) {
+        int[] at = new int[withOffsets ? 5 : 4];
+        for (int k = 0; k < at.length; k++) {
             at[k] = -1;
             for (int c = 0; c < cols.length; c++) {
-                if (!blanks(cols[c]).equalsIgnoreCase(need[k])) continue;
-                if (at[k] >= 0) throw new InputException(file + ":1: column '" + need[k] + "' appears twice in header '" + Printable.name(String.join(",", cols)) + "'");
+                if (!blanks(cols[c]).equalsIgnoreCase(FIELDS[k])) continue;
+                if (at[k] >= 0) throw new InputException(file + ":1: column '" + FIELDS[k] + "' appears twice in header '" + Printable.name(String.join(",", cols)) + "'");
                 at[k] = c;
             }
-            if (at[k] < 0) throw new InputException(file + ":1: missing column '" + need[k] + "' in header '" + Printable.name(String.join(",", cols)) + "'" + separatorHint(cols));
+            if (at[k] >= 0) continue;
+            for (String c : cols)   // "id": the column is there, in quotes
+                if (blanks(blanks(c).replace("\"", "")).equalsIgnoreCase(FIELDS[k])) refuseQuoted(file, 1, "column '" + FIELDS[k] + "'", c);
+            throw new InputException(file + ":1: missing column '" + FIELDS[k] + "' in header '" + Printable.name(String.join(",", cols)) + "'" + separatorHint(cols));
         }
         return at;
+    }
+
+    /**
+     * Refuses a field of the format's own columns written in double quotes ({@code "a"},
+     * {@code "16"}, a header's {@code "id"}), which would otherwise be an id with quotes in it,
+     * "not a whole number" or a "missing column" with no word of why.
+     */
+    private static void refuseQuoted(Path file, int line, String what, String field) {
+        String f = blanks(field);
+        if (!f.startsWith("\"")) return;
+        throw new InputException(file + ":" + line + ": " + what + " is in double quotes (" + Printable.name(f) + "); " + NO_QUOTES + ": write it without quotes");
     }
 
     /** A whole number in ASCII digits ({@link Long#parseLong} alone also takes other scripts' digits). */

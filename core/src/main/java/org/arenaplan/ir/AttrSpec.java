@@ -12,9 +12,17 @@ import java.util.Arrays;
  * ({@link #perAxis} > 0) default to {@link #fill} repeated {@code perAxis} times per spatial axis
  * (pads: 2 per axis, begins then ends, as ONNX orders them).
  *
+ * <p>A {@link Type#FLOAT} attribute's numeric default is held as the float32 nearest the number
+ * declared (a {@link Float}: LeakyRelu's {@code alpha} 0.01 is 0.00999999977648258209228515625):
+ * ONNX's {@code AttributeProto} holds a FLOAT attribute as {@code float f} (onnx.proto), so an
+ * ONNX file's value and ONNX Runtime's default are float32, and a default computed with the
+ * nearer double would differ from ONNX Runtime's output in the last bit. Printed, the default
+ * reads as declared ({@code Float.toString}: 0.01).
+ *
  * @param required true when there is no default and the op must give the attribute
- * @param dflt     the default of a scalar attribute; for a list, a description of its default for
- *                 the docs (the passes derive it: {@link OpAttrs#perAxis}); null when required
+ * @param dflt     the default of a scalar attribute (a FLOAT's as a {@link Float}, see above); for a
+ *                 list, a description of its default for the docs (the passes derive it:
+ *                 {@link OpAttrs#perAxis}); null when required
  * @param min      smallest allowed value (integers, list elements); ignored for floats and strings
  * @param max      largest allowed value
  * @param perAxis  values per spatial axis of a per-axis list (1, or 2 for pads), 0 otherwise
@@ -30,6 +38,10 @@ public record AttrSpec(String name, Type type, boolean required, Object dflt, lo
         Type(String words) { this.words = words; }
 
         public String words() { return words; }
+    }
+
+    public AttrSpec {
+        if (type == Type.FLOAT && dflt instanceof Number n) dflt = n.floatValue();   // float32, as AttributeProto's float f (see above)
     }
 
     /** Largest kernel size, stride, pad, dilation or group: kernels index with 32-bit integers. */
@@ -59,6 +71,7 @@ public record AttrSpec(String name, Type type, boolean required, Object dflt, lo
         return requiredInteger(name, -MAX_RANK, MAX_RANK - 1);
     }
 
+    /** A float whose default is {@code dflt}, held as the float32 nearest it (see the class comment). */
     public static AttrSpec real(String name, double dflt) {
         return new AttrSpec(name, Type.FLOAT, false, dflt, 0, 0, 0, 0);
     }

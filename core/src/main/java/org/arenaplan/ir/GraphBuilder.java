@@ -296,7 +296,7 @@ public final class GraphBuilder {
                 for (Op.View v : op.views()) {
                     if (v.output() == k)
                         throw new GraphException(where + ": output '" + Printable.name(o) + "' is declared both a view of '" + Printable.name(op.inputs().get(v.input())) + "' and the target of member slice '"
-                                + op.inputs().get((int) slices.get(0)[2]) + "'; a view's bytes are its base's, so nothing may be written into them in place");
+                                + Printable.name(op.inputs().get((int) slices.get(0)[2])) + "'; a view's bytes are its base's, so nothing may be written into them in place");
                 }
             }
             slices.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
@@ -305,8 +305,8 @@ public final class GraphBuilder {
             for (long[] sl : slices) {
                 if (sl[1] == sl[0]) continue;   // an empty slice writes nothing
                 if (last != null && sl[0] < last[1])
-                    throw new GraphException(where + ": member slices '" + op.inputs().get((int) last[2]) + "' (bytes [" + last[0] + ", " + last[1] + ")) and '"
-                            + op.inputs().get((int) sl[2]) + "' (bytes [" + sl[0] + ", " + sl[1] + ")) of '" + Printable.name(o) + "' overlap; two inputs cannot be written into the same bytes");
+                    throw new GraphException(where + ": member slices '" + Printable.name(op.inputs().get((int) last[2])) + "' (bytes [" + last[0] + ", " + last[1] + ")) and '"
+                            + Printable.name(op.inputs().get((int) sl[2])) + "' (bytes [" + sl[0] + ", " + sl[1] + ")) of '" + Printable.name(o) + "' overlap; two inputs cannot be written into the same bytes");
                 if (op.isStorageOnly() && sl[0] > covered) throw unwritten(where, o, covered, sl[0]);
                 covered = sl[1];
                 last = sl;
@@ -318,7 +318,7 @@ public final class GraphBuilder {
 
     private static GraphException unwritten(String where, String output, long from, long to) {
         return new GraphException(where + ": every input is a member slice, so the op does no device work, but bytes [" + from + ", " + to + ") of output '"
-                + output + "' lie in no member slice and would never be written");
+                + Printable.name(output) + "' lie in no member slice and would never be written");
     }
 
     private int indexOfProducer(String t, int from) {

@@ -1,5 +1,7 @@
 package org.arenaplan.ir;
 
+import org.arenaplan.io.Printable;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -74,7 +76,7 @@ public final class OpChecks {
      * suggestion when a name it takes is one or two edits away.
      */
     public static String unknownAttribute(String name, java.util.Collection<String> takes, String kind) {
-        String msg = "unknown attribute '" + name + "'; " + kind + " takes " + (takes.isEmpty() ? "no attributes" : String.join(", ", takes));
+        String msg = "unknown attribute '" + Printable.name(name) + "'; " + kind + " takes " + (takes.isEmpty() ? "no attributes" : String.join(", ", takes));
         for (String t : takes) {
             if (editDistance(name.toLowerCase(java.util.Locale.ROOT), t.toLowerCase(java.util.Locale.ROOT)) <= 2) return msg + " (did you mean '" + t + "'?)";
         }
@@ -110,7 +112,7 @@ public final class OpChecks {
             for (int k = 0; k < Math.min(inferred.length, op.outputs().size()); k++) {
                 Tensor out = tensors.apply(op.outputs().get(k));
                 if (out.hasShape() && !Arrays.equals(inferred[k], out.shape()))
-                    throw new GraphException("output '" + out.name() + "' is declared " + Arrays.toString(out.shape()) + " but " + spec.kind()
+                    throw new GraphException("output '" + Printable.name(out.name()) + "' is declared " + Arrays.toString(out.shape()) + " but " + spec.kind()
                             + " of " + shapes(in) + " gives " + Arrays.toString(inferred[k]));
             }
             return;
@@ -119,14 +121,14 @@ public final class OpChecks {
         if (!out.hasShape()) return;
         long[] declared = out.shape();
         if (spec.view() == OpSpec.ViewRule.WHOLE && product(declared) != product(in[0]))
-            throw new GraphException("output '" + out.name() + "' " + Arrays.toString(declared) + " does not hold the "
-                    + product(in[0]) + " elements of input '" + op.inputs().get(0) + "' " + Arrays.toString(in[0]));
+            throw new GraphException("output '" + Printable.name(out.name()) + "' " + Arrays.toString(declared) + " does not hold the "
+                    + product(in[0]) + " elements of input '" + Printable.name(op.inputs().get(0)) + "' " + Arrays.toString(in[0]));
         if (spec.view() == OpSpec.ViewRule.LEADING_SLICE) {
             long[] x = in[0];
             boolean rows = declared.length == x.length && declared.length > 0 && declared[0] <= x[0]
                     && Arrays.equals(Arrays.copyOfRange(declared, 1, declared.length), Arrays.copyOfRange(x, 1, x.length));
-            if (!rows) throw new GraphException("output '" + out.name() + "' " + Arrays.toString(declared)
-                    + " is not a run of whole rows of input '" + op.inputs().get(0) + "' " + Arrays.toString(x) + " along the leading axis");
+            if (!rows) throw new GraphException("output '" + Printable.name(out.name()) + "' " + Arrays.toString(declared)
+                    + " is not a run of whole rows of input '" + Printable.name(op.inputs().get(0)) + "' " + Arrays.toString(x) + " along the leading axis");
         }
     }
 
@@ -150,7 +152,7 @@ public final class OpChecks {
         for (Op.View v : op.views()) {
             String y = op.outputs().get(v.output()), x = op.inputs().get(v.input());
             long yb = tensors.apply(y).bytes();
-            String declared = "'" + y + "' is declared a view of '" + x + "' (bytes [" + v.byteOffset() + ", " + (v.byteOffset() + yb) + ") of it)";
+            String declared = "'" + Printable.name(y) + "' is declared a view of '" + Printable.name(x) + "' (bytes [" + v.byteOffset() + ", " + (v.byteOffset() + yb) + ") of it)";
             String problem = viewProblem(op, spec, v, tensors);
             if (problem != null) out.add(new AliasProblem(false, List.of(y, x), v.byteOffset(), v.byteOffset() + yb, declared + ", but " + problem));
         }
@@ -189,7 +191,7 @@ public final class OpChecks {
         long outer = x.hasShape() && x.shape().length > 0 ? outerExtent(op, x) : 1;
         if (outer > 1) {
             long rowIn = x.bytes() / outer, rowOut = yb / outer, first = expected / outer;
-            return "the extents of '" + x.name() + "' " + Arrays.toString(x.shape()) + " before the split axis multiply to " + outer
+            return "the extents of '" + Printable.name(x.name()) + "' " + Arrays.toString(x.shape()) + " before the split axis multiply to " + outer
                     + ", so Split reads that output from " + outer + " separate byte ranges ([" + first + ", " + (first + rowOut) + "), ["
                     + (first + rowIn) + ", " + (first + rowIn + rowOut) + ")" + (outer > 2 ? ", ..." : "") + "), not one slice";
         }
@@ -204,8 +206,8 @@ public final class OpChecks {
             Op.Member m = op.members().get(0);
             String x = op.inputs().get(m.input());
             long xb = tensors.apply(x).bytes();
-            out.add(new AliasProblem(true, List.of(x, y), m.byteOffset(), m.byteOffset() + xb, "input '" + x + "' is declared a member slice of '"
-                    + y + "' at bytes [" + m.byteOffset() + ", " + (m.byteOffset() + xb) + "), but " + spec.kind() + " computes its output (kernel "
+            out.add(new AliasProblem(true, List.of(x, y), m.byteOffset(), m.byteOffset() + xb, "input '" + Printable.name(x) + "' is declared a member slice of '"
+                    + Printable.name(y) + "' at bytes [" + m.byteOffset() + ", " + (m.byteOffset() + xb) + "), but " + spec.kind() + " computes its output (kernel "
                     + quoted(spec.kernels()) + "); only Concat inputs may be member slices"));
             return;
         }
@@ -226,9 +228,9 @@ public final class OpChecks {
             String x = op.inputs().get(m.input());
             long rowOut = yt.bytes() / outer, rowIn = bytes[m.input()] / outer;
             long first = expected[m.input()] / outer;
-            out.add(new AliasProblem(true, List.of(x, y), first, first + rowIn, "member slices of '" + y + "' " + Arrays.toString(yt.shape())
+            out.add(new AliasProblem(true, List.of(x, y), first, first + rowIn, "member slices of '" + Printable.name(y) + "' " + Arrays.toString(yt.shape())
                     + " along axis " + axis + " are not contiguous: the extents before axis " + axis + " multiply to " + outer
-                    + ", so Concat writes input '" + x + "' to " + outer + " separate byte ranges ([" + first + ", " + (first + rowIn) + "), ["
+                    + ", so Concat writes input '" + Printable.name(x) + "' to " + outer + " separate byte ranges ([" + first + ", " + (first + rowIn) + "), ["
                     + (first + rowOut) + ", " + (first + rowOut + rowIn) + ")" + (outer > 2 ? ", ..." : "") + "), not to one slice at ["
                     + m.byteOffset() + ", " + (m.byteOffset() + bytes[m.input()]) + ")"));
             return;
@@ -243,9 +245,9 @@ public final class OpChecks {
             String x = op.inputs().get(j);
             isMember[j] = true;
             written[j] = new long[]{m.byteOffset(), m.byteOffset() + bytes[j]};
-            if (m.output() != 0) faults.add("'" + x + "' is declared inside output #" + m.output() + ", not #0");
+            if (m.output() != 0) faults.add("'" + Printable.name(x) + "' is declared inside output #" + m.output() + ", not #0");
             else if (m.byteOffset() != expected[j]) {
-                faults.add("'" + x + "' is declared at [" + m.byteOffset() + ", " + (m.byteOffset() + bytes[j]) + ") but Concat writes it at ["
+                faults.add("'" + Printable.name(x) + "' is declared at [" + m.byteOffset() + ", " + (m.byteOffset() + bytes[j]) + ") but Concat writes it at ["
                         + expected[j] + ", " + (expected[j] + bytes[j]) + ")");
                 named.add(x);
                 from = Math.min(from, Math.min(m.byteOffset(), expected[j]));
@@ -258,13 +260,13 @@ public final class OpChecks {
         for (int a = 0; a < n; a++) {
             for (int b = a + 1; b < n; b++) {
                 long lo = Math.max(written[a][0], written[b][0]), hi = Math.min(written[a][1], written[b][1]);
-                if (lo < hi) overlaps.add("'" + op.inputs().get(a) + "' and '" + op.inputs().get(b) + "' share [" + lo + ", " + hi + ")");
+                if (lo < hi) overlaps.add("'" + Printable.name(op.inputs().get(a)) + "' and '" + Printable.name(op.inputs().get(b)) + "' share [" + lo + ", " + hi + ")");
             }
         }
-        String msg = "member slices of '" + y + "' are not where Concat writes its inputs: " + String.join("; ", faults);
+        String msg = "member slices of '" + Printable.name(y) + "' are not where Concat writes its inputs: " + String.join("; ", faults);
         if (!overlaps.isEmpty()) msg += "; overlapping: " + String.join(", ", overlaps);
         String gaps = unwritten(written, yt.bytes());
-        if (!gaps.isEmpty()) msg += "; bytes of '" + y + "' left unwritten: " + gaps;
+        if (!gaps.isEmpty()) msg += "; bytes of '" + Printable.name(y) + "' left unwritten: " + gaps;
         out.add(new AliasProblem(true, named, from == Long.MAX_VALUE ? 0 : from, to, msg));
     }
 
@@ -316,9 +318,9 @@ public final class OpChecks {
         }
         Tensor y = tensors.apply(op.outputs().get(h.output())), x = tensors.apply(op.inputs().get(h.input()));
         if (y.hasShape() && x.hasShape() && !Arrays.equals(y.shape(), x.shape()))
-            return "'" + y.name() + "' " + Arrays.toString(y.shape()) + " and '" + x.name() + "' " + Arrays.toString(x.shape())
+            return "'" + Printable.name(y.name()) + "' " + Arrays.toString(y.shape()) + " and '" + Printable.name(x.name()) + "' " + Arrays.toString(x.shape())
                     + " differ in shape (a broadcast operand cannot be overwritten)";
-        if (y.bytes() != x.bytes()) return "'" + y.name() + "' (" + y.bytes() + " B) and '" + x.name() + "' (" + x.bytes() + " B) differ in size";
+        if (y.bytes() != x.bytes()) return "'" + Printable.name(y.name()) + "' (" + y.bytes() + " B) and '" + Printable.name(x.name()) + "' (" + x.bytes() + " B) differ in size";
         return null;
     }
 

@@ -32,9 +32,9 @@ import java.util.Set;
  * <p>Refused, naming the file and the function: a function that calls itself (directly or not),
  * a call with more inputs or outputs than the function declares, a function that imports a
  * domain at another opset than the model (arenaplan imports each domain at one version; the ONNX
- * checker asks the same), a function naming one formal input or output twice, a node of a body in a
- * domain its function's {@code opset_import} does not import (an empty {@code opset_import} imports
- * none), a call in a domain the model does not import (ONNX IR, "Functions" and "Operator Sets";
+ * checker asks the same), a function naming one formal input or output twice, a node of a body
+ * (or of an If/Loop/Scan body nested in it) in a domain its function's {@code opset_import} does
+ * not import (an empty {@code opset_import} imports none), a call in a domain the model does not import (ONNX IR, "Functions" and "Operator Sets";
  * the ONNX checker and ONNX Runtime refuse each), and a function body reading a name that is none
  * of its inputs and no earlier node's output; calls nested more than {@link #MAX_DEPTH} deep; an expansion past
  * {@link ControlFlow#MAX_NODES} nodes (a function calling another twice, 30 levels deep, is
@@ -75,7 +75,7 @@ final class LocalFunctions {
             distinct(f, "output", f.getOutputList(), file);
             Set<String> imports = new HashSet<>();
             for (OnnxMl.OperatorSetIdProto o : f.getOpsetImportList()) imports.add(domain(o.getDomain()));
-            for (OnnxMl.NodeProto n : f.getNodeList()) checkImported(n, imports, "local function '" + name(f) + "': ", "the function's", file);
+            checkImportedByFunction(f.getNodeList(), imports, "local function '" + name(f) + "': ", file);
             for (OnnxMl.OperatorSetIdProto o : f.getOpsetImportList()) {
                 Long model = modelOpsets.get(domain(o.getDomain()));
                 if (model != null && model != o.getVersion())
@@ -110,10 +110,29 @@ final class LocalFunctions {
      */
     private static void checkImported(OnnxMl.NodeProto n, Set<String> imports, String where, String whose, String file) {
         if (imports.contains(domain(n.getDomain()))) return;
-        throw new OnnxException(file + ": " + where + "node '" + (n.getName().isEmpty() ? n.getOpType() : n.getName()) + "' ("
-                + (n.getDomain().isEmpty() ? "" : n.getDomain() + ".") + n.getOpType() + ") uses "
-                + (n.getDomain().isEmpty() ? "the default domain ''" : "the domain '" + n.getDomain() + "'") + ", which " + whose
+        throw new OnnxException(file + ": " + where + "node '" + Printable.name(n.getName().isEmpty() ? n.getOpType() : n.getName()) + "' ("
+                + Printable.name((n.getDomain().isEmpty() ? "" : n.getDomain() + ".") + n.getOpType()) + ") uses "
+                + (n.getDomain().isEmpty() ? "the default domain ''" : "the domain '" + Printable.name(n.getDomain()) + "'") + ", which " + whose
                 + " opset_import does not import (a model or function imports every domain its nodes use, as the ONNX checker asks)");
+    }
+
+    /**
+     * Refuses a node of a function body, or of an If/Loop/Scan body nested in it at any depth, in
+     * a domain the function's {@code opset_import} does not import: a nested graph has no
+     * opset_import of its own, so its nodes use the function's (the ONNX checker, full_check,
+     * refuses "No opset import for domain" there too).
+     *
+     * @param where the message's start after the file: the function, then each node and attribute holding the nested body
+     */
+    private static void checkImportedByFunction(List<OnnxMl.NodeProto> nodes, Set<String> imports, String where, String file) {
+        for (OnnxMl.NodeProto n : nodes) {
+            checkImported(n, imports, where, "the function's", file);
+            for (OnnxMl.AttributeProto a : n.getAttributeList()) {
+                String inside = where + "node '" + Printable.name(n.getName().isEmpty() ? n.getOpType() : n.getName()) + "' attribute '" + Printable.name(a.getName()) + "': ";
+                if (a.hasG()) checkImportedByFunction(a.getG().getNodeList(), imports, inside, file);
+                for (OnnxMl.GraphProto g : a.getGraphsList()) checkImportedByFunction(g.getNodeList(), imports, inside, file);
+            }
+        }
     }
 
     private static String domain(String d) {

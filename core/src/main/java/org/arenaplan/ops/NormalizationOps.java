@@ -345,7 +345,7 @@ final class NormalizationOps implements OpFamily {
         for (int k = 1; k <= last; k++) outs.add(new Value(FamilyImports.outputName(n, k), DType.F32, stats));
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("axis", (long) axis);
-        attrs.put("epsilon", n.real("epsilon", 1e-5));
+        attrs.put("epsilon", n.real("epsilon"));
         n.require(FamilyImports.hasOutput(n, 0), "has no output Y");
         List<String> in = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -382,7 +382,7 @@ final class NormalizationOps implements OpFamily {
         int axis = normalizedFrom(n, x);
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("axis", (long) axis);
-        attrs.put("epsilon", n.real("epsilon", 1e-5));
+        attrs.put("epsilon", n.real("epsilon"));
         return NodeLowering.op(n, RMS_NORM, computedInputs(n, 2), x.shape(), attrs, x.dtype());
     }
 
@@ -407,7 +407,7 @@ final class NormalizationOps implements OpFamily {
         for (int j = 1; j < 3; j++)
             n.require(n.input(j).rank() == 1 && n.input(j).dim(0) == per, "input " + n.input(j) + " must be [" + per + "]"
                     + (kind.equals(GROUP_NORM) ? (n.opset() >= 21 ? " (per channel from opset 21)" : " (per group before opset 21)") : ""));
-        attrs.put("epsilon", n.real("epsilon", 1e-5));
+        attrs.put("epsilon", n.real("epsilon"));
         return NodeLowering.op(n, kind, computedInputs(n, 3), x.shape(), attrs, x.dtype());
     }
 
@@ -461,7 +461,9 @@ final class NormalizationOps implements OpFamily {
         for (int i = 0; i < 5; i++) FamilyImports.requireF32(n, n.input(i));
         OptionalOutputs.Slot stat = new OptionalOutputs.Slot(DType.F32, new long[]{x.dim(1)});
         List<Value> outs = OptionalOutputs.of(n, 1, List.of(new OptionalOutputs.Slot(x.dtype(), x.shape()), stat, stat));
-        return new Lowered(BATCH_NORM_TRAINING, inputs, outs, Map.of("epsilon", n.real("epsilon"), "momentum", n.real("momentum", 0.9)), false, List.of());
+        Map<String, Object> attrs = new LinkedHashMap<>(Map.of("epsilon", n.real("epsilon")));
+        if (n.hasAttr("momentum")) attrs.put("momentum", n.real("momentum", 0));   // absent: BATCH_NORM_TRAINING's default
+        return new Lowered(BATCH_NORM_TRAINING, inputs, outs, attrs, false, List.of());
     }
 
     // ---- gradient rules ----

@@ -47,8 +47,8 @@ final class OptimizerOps implements OpFamily {
         return new AttrSpec(name, AttrSpec.Type.FLOAT, true, null, 0, 0, 0, 0);
     }
 
-    /** The spec's default epsilon, 1e-6 as the f32 attribute holds it. */
-    private static final double EPSILON = 1e-6f;
+    /** The spec's default epsilon. */
+    private static final double EPSILON = 1e-6;
 
     @Override
     public List<OpDefinition> definitions() {
@@ -58,7 +58,7 @@ final class OptimizerOps implements OpFamily {
                         .doc("Adagrad: H' = H + Gr², X' = X - R / (1 + T decay_factor) Gr / (√H' + epsilon), Gr = norm_coefficient X + G")
                         .build(),
                 optimizer(ADAM, List.of("X", "G", "V", "H"), List.of("X", "V", "H"), 18, Kernels.OPTIMIZER_ADAM)
-                        .attrs(AttrSpec.real("alpha", 0.9f), AttrSpec.real("beta", 0.999f), AttrSpec.real("epsilon", EPSILON),
+                        .attrs(AttrSpec.real("alpha", 0.9), AttrSpec.real("beta", 0.999), AttrSpec.real("epsilon", EPSILON),
                                 AttrSpec.real("norm_coefficient", 0.0), AttrSpec.real("norm_coefficient_post", 0.0))
                         .doc("Adam: V' = αV + (1-α)Gr, H' = βH + (1-β)Gr², X' = (1 - norm_coefficient_post)(X - R' V' / (√H' + epsilon)), "
                                 + "R' = R √(1-β^T) / (1-α^T) when T > 0")

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -78,6 +79,31 @@ class ProblemCsvRoundTripTest {
         assertThat(p.id(0)).isEqualTo("a");
         assertThat(p.bytes(0)).isEqualTo(4);
         assertThat(p.upper(0)).isEqualTo(1);
+    }
+
+    /**
+     * Fields in double quotes (RFC 4180 quoting, as a spreadsheet may save them) were "missing
+     * column 'id'" for a quoted header, an id with its quotes in it, or a count of fields: each is
+     * now refused saying the quotes are the cause. Quotes in an extra column stay as written.
+     */
+    @Test
+    void quotedFieldsAreRefusedSayingSo() throws Exception {
+        String why = "arenaplan's CSV reader splits fields at every comma and reads no double quotes (RFC 4180 quoting)";
+        refused("h.csv", "\"id\",\"lower\",\"upper\",\"size\"\na,0,1,4\n", ":1: column 'id' is in double quotes (\"id\"); " + why + ": write it without quotes");
+        refused("i.csv", "id,lower,upper,size\n\"a\",0,1,4\n", ":2: field 'id' is in double quotes (\"a\"); " + why + ": write it without quotes");
+        refused("s.csv", "id,lower,upper,size\na,0,1, \"4\"\n", ":2: field 'size' is in double quotes (\"4\"); " + why + ": write it without quotes");
+        refused("c.csv", "id,lower,upper,size,note\na,0,1,4,\"x, y\"\n",
+                ":2: expected 5 fields (id,lower,upper,size,note), found 6; " + why + ", so a comma in quotes splits its field too");
+        Path note = dir.resolve("n.csv");
+        Files.writeString(note, "id,lower,upper,size,note\na,0,1,4,\"x\"\n");
+        assertThat(ProblemCsv.readWithColumns(note, 1).extra().rows()).containsExactly(List.of("\"x\""));
+    }
+
+    /** A problem file {@code name} holding {@code text} is refused with the message FILE + {@code message}. */
+    private void refused(String name, String text, String message) throws Exception {
+        Path f = dir.resolve(name);
+        Files.writeString(f, text);
+        assertThatThrownBy(() -> ProblemCsv.read(f, 1)).isInstanceOf(InputException.class).hasMessage(f + message);
     }
 
     @Test

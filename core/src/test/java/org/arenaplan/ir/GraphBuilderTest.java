@@ -1,5 +1,6 @@
 package org.arenaplan.ir;
 
+import org.arenaplan.io.Printable;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -98,10 +99,55 @@ class GraphBuilderTest {
 
     /** x input; m1, m2 (512 B each) written from it; o of {@code oBytes}; the caller adds the op writing o. */
     private static GraphBuilder members(long oBytes) {
-        GraphBuilder g = new GraphBuilder().tensor("x", 1024).tensor("m1", 512).tensor("m2", 512).tensor("o", oBytes).input("x");
-        g.op("a", "K").in("x").out("m1").add();
-        g.op("b", "K").in("x").out("m2").add();
+        return members(oBytes, "m1", "m2", "o");
+    }
+
+    /** As {@link #members(long)}, with the members and the output named {@code m1}, {@code m2}, {@code o}. */
+    private static GraphBuilder members(long oBytes, String m1, String m2, String o) {
+        GraphBuilder g = new GraphBuilder().tensor("x", 1024).tensor(m1, 512).tensor(m2, 512).tensor(o, oBytes).input("x");
+        g.op("a", "K").in("x").out(m1).add();
+        g.op("b", "K").in("x").out(m2).add();
         return g;
+    }
+
+    /** The member-slice messages printed a tensor's whole name (a file may give 100,000 characters); now cut as every other name (io.Printable.name). */
+    @Test
+    void memberSliceMessagesCutLongNames() {
+        String m1 = "m1".repeat(150), m2 = "m2".repeat(150), o = "o\n".repeat(150);
+        GraphBuilder overlap = members(768, m1, m2, o);
+        overlap.op("cat", "MyCat").in(m1, m2).out(o).member(0, 0, 0).member(1, 0, 256).add();
+        assertThatThrownBy(overlap::build).isInstanceOf(GraphException.class).hasMessageContaining("member slices '" + Printable.name(m1) + "' (bytes [0, 512)) and '"
+                + Printable.name(m2) + "' (bytes [256, 768)) of '" + Printable.name(o) + "' overlap").message().doesNotContain(m1, m2);
+        GraphBuilder view = members(1024, m1, m2, o).tensor("z", 1024);
+        view.op("z", "K").in("x").out("z").add();
+        view.op("upd", "MyUpdate").in("z", m1).out(o).view(0, 0, 0).member(1, 0, 0).add();
+        assertThatThrownBy(view::build).isInstanceOf(GraphException.class)
+                .hasMessageContaining("the target of member slice '" + Printable.name(m1) + "'").message().doesNotContain(m1);
+        GraphBuilder gap = members(1536, m1, m2, o);
+        gap.op("cat", "MyCat").in(m1, m2).out(o).member(0, 0, 0).member(1, 0, 1024).add();
+        assertThatThrownBy(gap::build).isInstanceOf(GraphException.class)
+                .hasMessageContaining("bytes [512, 1024) of output '" + Printable.name(o) + "' lie in no member slice").message().doesNotContain("\n");
+    }
+
+    /** OpChecks (a registry kind's shapes, member slices, attribute names) printed whole names too. */
+    @Test
+    void registryChecksCutLongNames() {
+        String x = "x\n".repeat(150), y = "y".repeat(300), attr = "alpah".repeat(60);
+        GraphBuilder reshape = new GraphBuilder().tensor(x, DType.F32, 2, 3).tensor(y, DType.F32, 5).input(x);
+        reshape.op("r", "Reshape").in(x).out(y).add();
+        assertThatThrownBy(reshape::build).isInstanceOf(GraphException.class)
+                .hasMessageContaining("output '" + Printable.name(y) + "' [5] does not hold the 6 elements of input '" + Printable.name(x) + "' [2, 3]")
+                .message().doesNotContain(y, "\n");
+        GraphBuilder concat = new GraphBuilder().tensor("a", DType.F32, 4).tensor(x, DType.F32, 4).tensor(y, DType.F32, 8).input("a");
+        concat.op("m", "Relu").in("a").out(x).add();
+        concat.op("cat", "Concat").attr("axis", 0L).in(x, "a").out(y).member(0, 0, 16).add();
+        assertThatThrownBy(concat::build).isInstanceOf(GraphException.class)
+                .hasMessageContaining("member slices of '" + Printable.name(y) + "' are not where Concat writes its inputs: '" + Printable.name(x) + "' is declared at [16, 32)")
+                .message().doesNotContain(y, "\n");
+        GraphBuilder relu = new GraphBuilder().tensor("a", DType.F32, 4).tensor("b", DType.F32, 4).input("a");
+        relu.op("act", "LeakyRelu").attr(attr, 0.1).in("a").out("b").add();
+        assertThatThrownBy(relu::build).isInstanceOf(GraphException.class)
+                .hasMessageContaining("unknown attribute '" + Printable.name(attr) + "'; LeakyRelu takes alpha").message().doesNotContain(attr);
     }
 
     @Test

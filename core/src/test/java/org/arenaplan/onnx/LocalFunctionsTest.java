@@ -100,6 +100,32 @@ class LocalFunctionsTest {
                         .functionWithoutOpsetImport()
                         .input("x", 1L, 2L).floats("w", 1f, 2L, 2L).output("y").call("local", "c", "Outer", List.of("x", "w"), List.of("y")),
                 "local function 'local.Outer': node 'in' (local.Lin) uses the domain 'local', which the function's opset_import does not import");
+        // a node of an If body inside a function uses the function's opset_import too (it was inlined and run)
+        OnnxOpRuns.refused(dir, maybeTwice(lin(new TinyOnnx().opset(18)), false), "local function 'local.Maybe': node 'if' attribute 'then_branch': "
+                + "node 'again' (local.Lin) uses the domain 'local', which the function's opset_import does not import");
+    }
+
+    /**
+     * local.Maybe(a, w) = If(true, then: Lin(t, w), else: t) with t = Lin(a, w) when {@code importsLocal}, else t = a
+     * (and the function imports only the default domain, which its If node uses).
+     */
+    private static TinyOnnx maybeTwice(TinyOnnx m, boolean importsLocal) {
+        TinyOnnx body = new TinyOnnx().opset(18);
+        if (importsLocal) body.call("local", "once", "Lin", List.of("a", "w"), List.of("t"));
+        else body.node("once", "Identity", List.of("a"), List.of("t"));
+        body.node("c", "Constant", List.of(), List.of("cond"), "value", OnnxMl.TensorProto.newBuilder().setName("v").setDataType(OnnxDTypes.BOOL).addInt32Data(1).build())
+                .node("if", "If", List.of("cond"), List.of("b"),
+                        "then_branch", new TinyOnnx().opset(18).call("local", "again", "Lin", List.of("t", "w"), List.of("u")).output("u"),
+                        "else_branch", new TinyOnnx().opset(18).node("id", "Identity", List.of("t"), List.of("e")).output("e"));
+        return m.function("local", "Maybe", List.of("a", "w"), List.of("b"), List.of(), body)
+                .input("x", 1L, 2L).floats("w", 1f, 2L, 2L).output("y").call("local", "m", "Maybe", List.of("x", "w"), List.of("y"));
+    }
+
+    @Test
+    void aCallInsideAnIfBodyOfAFunctionIsInlinedWhenTheFunctionImportsItsDomain() throws Exception {
+        Map<String, TensorValue> in = TransformerOpsTest.feed("x", TensorValue.ofFloats(new long[]{1, 2}, 1, 2));
+        // Lin([1, 2]) = [3, 3]; then Lin([3, 3]) = [6, 6]
+        assertThat(OnnxOpRuns.run(dir, maybeTwice(lin(new TinyOnnx().opset(18)), true), in).get("y").floats()).containsExactly(6f, 6f);
     }
 
     @Test

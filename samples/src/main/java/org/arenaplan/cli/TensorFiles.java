@@ -329,12 +329,45 @@ final class TensorFiles {
             Path reference = ref.getValue();
             boolean named = expect.contains(ref.getKey() + "=" + reference);   // a folder is named as it was typed
             FileAccess.refuseFolder(reference, named ? "--expect " + ref.getKey() + "=" : "--expect");
+            OnnxValue want;
             try {
-                OnnxValueFile.read(reference, edges == null ? OnnxValue.Tensor.class : edges.kind(ref.getKey()));
+                want = OnnxValueFile.read(reference, edges == null ? OnnxValue.Tensor.class : edges.kind(ref.getKey()));
             } catch (InputException e) {
                 throw new InputException("--expect " + e.getMessage(), e);
             }
+            if (want instanceof OnnxValue.Tensor w) refuseUnfit(g, ref.getKey(), reference, w.value());
         }
+    }
+
+    /**
+     * Refuses a reference that cannot describe tensor output {@code name}: another element type
+     * (references are compared in the output's type, not converted), or another shape where the
+     * output's shape is known before the run (for a data-dependent output, another rank, or an
+     * extent past the output's upper bound along its data-dependent axis, or another extent on
+     * any other axis). A data-dependent extent within the bound may differ from the reference
+     * only when the values do, so that is {@link #matchReferences}'s {@code NO}, exit 1.
+     *
+     * @throws InputException naming the reference file, the output and both types and shapes
+     */
+    private static void refuseUnfit(Graph g, String name, Path reference, TensorValue want) {
+        Tensor t = g.tensor(name);
+        DType type = t.dtype() == null ? DType.F32 : t.dtype();   // as an input without a type: run's tensors hold f32
+        Graph.Bounded bounded = g.bounded(name);
+        boolean fits = type == want.dtype() && (t.hasShape() ? shapeFits(t.shape(), want.shape(), bounded == null ? -1 : bounded.axis()) : want.byteCount() == t.bytes());
+        if (fits) return;
+        String numpy = numpyName(type);
+        throw new InputException("--expect " + reference + ": the reference is " + want.dtype().jsonName() + " " + Arrays.toString(want.shape())
+                + " but output '" + Printable.name(name) + "' is " + type.jsonName() + " " + (t.hasShape() ? Arrays.toString(t.shape()) : t.bytes() + " B")
+                + (bounded != null ? " (axis " + bounded.axis() + " data-dependent, at most " + t.shape()[bounded.axis()] + ")" : "")
+                + (type != want.dtype() ? "; references are compared in the output's element type: save it as " + type.jsonName()
+                        + (numpy != null ? " (numpy: .astype(np." + numpy + "))" : "") : ""));
+    }
+
+    /** Whether a reference of shape {@code ref} can hold output {@code shape}: equal, but along {@code axis} (data-dependent, -1 for none) at most the bound. */
+    private static boolean shapeFits(long[] shape, long[] ref, int axis) {
+        if (ref.length != shape.length) return false;
+        for (int i = 0; i < shape.length; i++) if (i == axis ? ref[i] > shape[i] : ref[i] != shape[i]) return false;
+        return true;
     }
 
     /** The graph's outputs as the user names them: an ONNX model's own (a sequence or optional one being one output), else the graph's. */
@@ -403,16 +436,7 @@ final class TensorFiles {
         return s.toLowerCase(java.util.Locale.ROOT);
     }
 
-    /**
-     * Compares outputs with references like numpy's allclose ({@link AllClose}) and prints one
-     * line per reference: {@code reference FILE: matches|NO (output 'NAME', worst element ...)}.
-     * A reference must have the output's element type and shape; integer and bool outputs must equal it
-     * exactly (the tolerances apply to floating-point outputs).
-     *
-     * @param specs {@code NAME=FILE.pb}, or {@code FILE.pb} when the graph has one output
-     * @return true when every output named matches its reference
-     */
-    /** numpy's name of f16, f32 and f64 ({@code float32} for f32), for the hint above; null for other types. */
+    /** numpy's name of f16, f32 and f64 ({@code float32} for f32), for {@link #refuseUnfit}'s hint; null for other types. */
     private static String numpyName(DType t) {
         return switch (t) {
             case F16 -> "float16";
@@ -422,6 +446,17 @@ final class TensorFiles {
         };
     }
 
+    /**
+     * Compares outputs with references like numpy's allclose ({@link AllClose}) and prints one
+     * line per reference: {@code reference FILE: matches|NO (output 'NAME', worst element ...)}.
+     * A reference has the output's element type and shape ({@link #checkPaths} refused it before
+     * the run otherwise), but for a data-dependent output, whose actual extent may differ from the
+     * reference's: then {@code NO}; integer and bool outputs must equal it exactly (the tolerances
+     * apply to floating-point outputs).
+     *
+     * @param specs {@code NAME=FILE.pb}, or {@code FILE.pb} when the graph has one output
+     * @return true when every output named matches its reference
+     */
     static boolean matchReferences(Graph g, OnnxEdges edges, Map<String, TensorValue> outputs, List<String> specs, double rtol, double atol, PrintStream out) {
         Map<String, Path> refs = references(g, edges, specs, rtol, atol);
         boolean all = true;
@@ -440,9 +475,7 @@ final class TensorFiles {
             long[] actual = got.shape() != null ? got.shape() : t.shape();   // a data-dependent output's actual shape, not its planned upper bound
             if (got.dtype() != want.dtype() || got.elements() != want.elements() || actual != null && !Arrays.equals(actual, want.shape())) {
                 out.println("reference " + reference + ": NO (output '" + name + "' " + (actual != null ? Arrays.toString(actual) : t.bytes() + " B") + " has " + got.elements() + " " + got.dtype().jsonName()
-                        + " values, the reference " + Arrays.toString(want.shape()) + " " + want.elements() + " " + want.dtype().jsonName()
-                        + (got.dtype() != want.dtype() ? "; references are compared in the output's element type: save it as " + got.dtype().jsonName()
-                                + (numpyName(got.dtype()) != null ? " (numpy: .astype(np." + numpyName(got.dtype()) + "))" : "") : "") + ")");
+                        + " values, the reference " + Arrays.toString(want.shape()) + " " + want.elements() + " " + want.dtype().jsonName() + ")");
                 all = false;
                 continue;
             }

@@ -120,7 +120,7 @@ class NewUserInputTest {
     }
 
     @Test
-    void aReferenceOfAnotherShapeDoesNotMatchAndExpectNamingNoOutputSaysSo() throws Exception {
+    void aReferenceOfAnotherShapeOrTypeIsBadInputAndExpectNamingNoOutputSaysSo() throws Exception {
         Path m = model("relu.onnx", OnnxMl.GraphProto.newBuilder().addInput(info("x", 1, 1L, 4L)).addOutput(info("y", 1, 1L, 4L))
                 .addNode(node("r", "Relu", "x", "y")));
         Path y = dir.resolve("y.pb");
@@ -131,18 +131,25 @@ class NewUserInputTest {
         OnnxTensorFile.write(square, "y", TensorValue.ofFloats(new long[]{2, 2}, got.floats()));   // the same four values as [2, 2]
         Cli same = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--expect", y.toString());
         assertThat(same.code()).as(same.toString()).isZero();
-        Cli shaped = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--expect", square.toString());
-        assertThat(shaped.code()).as(shaped.toString()).isEqualTo(ExitCodes.INVALID);
-        assertThat(shaped.out()).contains("reference " + square + ": NO (output 'y' [1, 4] has 4 f32 values, the reference [2, 2] 4 f32)");
-        // breaker11: numpy writes float64 by default; the NO line says how to save the reference
+        // a reference that cannot describe the output is bad input (it was NO, exit 1, as a wrong output is), refused before the run
+        oneLine(Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--expect", square.toString()), 2,
+                "--expect " + square + ": the reference is f32 [2, 2] but output 'y' is f32 [1, 4]");
+        // breaker11: numpy writes float64 by default; the line says how to save the reference
         Path wide = dir.resolve("f64.pb");
         double[] d = new double[4];
         for (int i = 0; i < 4; i++) d[i] = got.floats()[i];
         OnnxTensorFile.write(wide, "y", TensorValue.ofDoubles(org.arenaplan.ir.DType.F64, new long[]{1, 4}, d));
-        Cli typed = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--expect", wide.toString());
-        assertThat(typed.code()).as(typed.toString()).isEqualTo(ExitCodes.INVALID);
-        assertThat(typed.out()).contains("reference " + wide + ": NO (output 'y' [1, 4] has 4 f32 values, the reference [1, 4] 4 f64;"
-                + " references are compared in the output's element type: save it as f32 (numpy: .astype(np.float32)))");
+        oneLine(Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--expect", wide.toString()), 2,
+                "--expect " + wide + ": the reference is f64 [1, 4] but output 'y' is f32 [1, 4];"
+                        + " references are compared in the output's element type: save it as f32 (numpy: .astype(np.float32))");
+        // mismatched values stay NO, exit 1
+        Path off = dir.resolve("off.pb");
+        float[] shifted = got.floats().clone();
+        shifted[2] += 1;
+        OnnxTensorFile.write(off, "y", TensorValue.ofFloats(new long[]{1, 4}, shifted));
+        Cli wrong = Cli.run("run", m.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--expect", off.toString());
+        assertThat(wrong.code()).as(wrong.toString()).isEqualTo(ExitCodes.INVALID);
+        assertThat(wrong.out()).contains("reference " + off + ": NO (output 'y', worst element [0, 2]");
 
         oneLine(Cli.run("run", m.toString(), "--device", "sim", "--iterations", "1", "--expect", "z=" + y), 2,
                 "--expect z=" + y + ": 'z' is not a graph output; outputs: [y]");

@@ -111,6 +111,21 @@ class RunOnnxTest {
         Cli r = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", "x=" + x, "--expect", "y=" + ref);
         assertThat(r.code()).as(r.toString()).isZero();
         assertThat(r.out()).contains(": matches (output 'y', ");
+        // another count within the bound differs only as the values do: NO, exit 1; past the bound, or another rank or fixed extent: bad input, exit 2
+        Path two = dir.resolve("two.pb");
+        OnnxTensorFile.write(two, "y", org.arenaplan.ir.TensorValue.ofLongs(org.arenaplan.ir.DType.I64, new long[]{2, 2}, 0, 1, 1, 0));
+        Cli fewer = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", "x=" + x, "--expect", "y=" + two);
+        assertThat(fewer.code()).as(fewer.toString()).isEqualTo(1);
+        assertThat(fewer.out()).contains("reference " + two + ": NO (output 'y' [2, 3] has 6 i64 values, the reference [2, 2] 4 i64)");
+        Path seven = dir.resolve("seven.pb"), rows = dir.resolve("rows.pb");
+        OnnxTensorFile.write(seven, "y", org.arenaplan.ir.TensorValue.ofLongs(org.arenaplan.ir.DType.I64, new long[]{2, 7}, new long[14]));
+        OnnxTensorFile.write(rows, "y", org.arenaplan.ir.TensorValue.ofLongs(org.arenaplan.ir.DType.I64, new long[]{3, 3}, new long[9]));
+        for (Path bad : new Path[]{seven, rows}) {
+            Cli refused = Cli.run("run", model.toString(), "--device", "sim", "--mode", "planned", "--iterations", "1", "--input", "x=" + x, "--expect", "y=" + bad);
+            assertThat(refused.code()).as(refused.toString()).isEqualTo(2);
+            assertThat(refused.err().strip()).doesNotContain("\n").contains("--expect " + bad + ": the reference is i64 " + (bad == seven ? "[2, 7]" : "[3, 3]")
+                    + " but output 'y' is i64 [2, 6] (axis 1 data-dependent, at most 6)");
+        }
     }
 
     /**
