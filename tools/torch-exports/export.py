@@ -88,6 +88,23 @@ def export(name, exporter, out, failures=False, trace=None):
           else f"{len(meta['outputs'])} output(s)"), flush=True)
 
 
+def export_cases(doc, cases):
+    """The command line of a generator of cases (masked.py, reduced.py): usage GEN OUT [--exporters ts14,ts17,dynamo18];
+    each case (name, build as a MODELS entry builds, options for export) exported by each exporter, one line per failure."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("out")
+    ap.add_argument("--exporters", default="ts14,ts17,dynamo18")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    for name, build, options in cases:
+        MODELS[name] = ("nn", build)
+        for e in a.exporters.split(","):
+            try:
+                export(name, e, a.out, **options)
+            except Exception as x:   # one line per failed export; the rest go on
+                print(f"not exported {name}_{e}: {type(x).__name__}: {str(x).strip().splitlines()[0][:200]}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out")

@@ -9,12 +9,11 @@ some are selected (torch fails to trace x[m].max() of none) and run, for the ref
 
 usage: reduced.py OUT [--exporters ts14,ts17,dynamo18]
 """
-import argparse, os, sys
+import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import export  # noqa: E402
-from models import MODELS  # noqa: E402
 
 PATTERNS = {   # name: (x[m] -> result, whether torch takes an integer x)
     "sum": (lambda s: s.sum(), True), "sum0": (lambda s: s.sum(0), True), "mean": (lambda s: s.mean(), False),
@@ -52,20 +51,9 @@ def cases():
                     yield f"{pname}_{tag}_{mname}_{str(dt).split('.')[-1]}", (lambda f=f, x=x, m=m: (Reduce(f), (x, m), ["x", "m"]))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("out")
-    ap.add_argument("--exporters", default="ts14,ts17,dynamo18")
-    a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    for name, build in cases():
-        MODELS[name] = ("nn", build)
-        x, m = build()[1]
-        for e in a.exporters.split(","):
-            try:   # traced where some are selected (torch fails x[m].max() of none), run on m
-                export.export(name, e, a.out, failures=True, trace=(x, masks(len(m))["some"]))
-            except Exception as x:   # one line per failed export; the rest go on
-                print(f"not exported {name}_{e}: {type(x).__name__}: {str(x).strip().splitlines()[0][:200]}", flush=True)
+def main():   # traced where some are selected (torch fails to trace x[m].max() of none), run on m
+    export.export_cases(__doc__, ((name, build, {"failures": True, "trace": (build()[1][0], masks(len(build()[1][1]))["some"])})
+                                  for name, build in cases()))
 
 
 if __name__ == "__main__":

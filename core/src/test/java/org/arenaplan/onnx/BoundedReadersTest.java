@@ -312,14 +312,8 @@ class BoundedReadersTest {
     @Test
     void booleanMaskIndexingAgreesWithOnnxRuntimeInEveryMode() throws Exception {
         TinyOnnx m = new TinyOnnx().opset(17).input("x", 4L, 5L).input("s", 5L).input("r", 5L, 3L).floats("thr", 0.3f).floats("zero", 0f).floats("two", 2f)
-                .node("gt", "Greater", List.of("x", "thr"), List.of("mask"))
-                .node("nz", "NonZero", List.of("mask"), List.of("i"))
-                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
-                .node("gn", "GatherND", List.of("x", "t"), List.of("y"))
-                .node("pos", "Greater", List.of("s", "zero"), List.of("rowMask"))
-                .node("nz2", "NonZero", List.of("rowMask"), List.of("ri"))
-                .node("tr2", "Transpose", List.of("ri"), List.of("rt"), "perm", new long[]{1, 0})
-                .node("gn2", "GatherND", List.of("r", "rt"), List.of("rows"))
+                .node("gt", "Greater", List.of("x", "thr"), List.of("mask")).select("", "x", "mask", "y")
+                .node("pos", "Greater", List.of("s", "zero"), List.of("rowMask")).select("2", "r", "rowMask", "rows")
                 .node("dbl", "Mul", List.of("rows", "two"), List.of("rows2"))
                 .outputOfType(OnnxDTypes.FLOAT, "y").outputOfType(OnnxDTypes.FLOAT, "rows2");
         float[] x = new float[20], r = new float[15];

@@ -34,13 +34,7 @@ class BoundedReductionsTest {
     private static TinyOnnx reductions(boolean intExtremes) {
         TinyOnnx t = new TinyOnnx().opset(18).input("x", 6L).input(OnnxDTypes.INT64, "xi", 6L).input(OnnxDTypes.BOOL, "m", 6L)
                 .input("r", 5L, 3L).input(OnnxDTypes.BOOL, "s", 5L).ints("ax0", 0).ints("ax1", 1)
-                .node("nz", "NonZero", List.of("m"), List.of("i"))
-                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
-                .node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
-                .node("gni", "GatherND", List.of("xi", "t"), List.of("seli"))
-                .node("nz2", "NonZero", List.of("s"), List.of("ri"))
-                .node("tr2", "Transpose", List.of("ri"), List.of("rt"), "perm", new long[]{1, 0})
-                .node("gn2", "GatherND", List.of("r", "rt"), List.of("rows"));
+                .select("", "x", "m", "sel").node("gni", "GatherND", List.of("xi", "t"), List.of("seli")).select("2", "r", "s", "rows");
         for (String op : List.of("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL2", "ReduceLogSumExp"))
             t.node(op, op, List.of("sel"), List.of(op + "_x"), "keepdims", 0L).outputOfType(OnnxDTypes.FLOAT, op + "_x");
         for (String op : intExtremes ? List.of("ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd") : List.of("ReduceSum", "ReduceProd"))
@@ -55,10 +49,7 @@ class BoundedReductionsTest {
 
     /** x[m].argmax() and r[s].argmax(0): ArgMax over the bounded axis. */
     private static TinyOnnx argMax() {
-        return new TinyOnnx().opset(18).input("x", 6L).input(OnnxDTypes.BOOL, "m", 6L)
-                .node("nz", "NonZero", List.of("m"), List.of("i"))
-                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
-                .node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
+        return new TinyOnnx().opset(18).input("x", 6L).input(OnnxDTypes.BOOL, "m", 6L).select("", "x", "m", "sel")
                 .node("am", "ArgMax", List.of("sel"), List.of("am"), "keepdims", 0L).outputOfType(OnnxDTypes.INT64, "am");
     }
 
