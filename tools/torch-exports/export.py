@@ -40,17 +40,22 @@ def _quiet():
             os.close(fd)
 
 
-def export(name, exporter, out):
+def export(name, exporter, out, failures=False, trace=None):
+    """Exports MODELS[name] with exporter into out, with ONNX Runtime's outputs as references. Where ONNX Runtime
+    fails the run and failures is true, the meta.json holds its one-line error as "reference_error" and no outputs
+    (check.py then expects arenaplan to refuse the run, exit 2); else the failure raises. trace: the inputs the
+    exporter traces the model on, where they are not the ones run (torch fails x[m].max() traced on an empty m)."""
     torch.manual_seed(0)                          # the same weights whichever exporter, whatever ran before
     module, inputs, names = MODELS[name][1]()
     module = module.eval()
+    trace = inputs if trace is None else trace
     dynamo, opset = exporter.startswith("dynamo"), int(exporter.lstrip("tsdynamo"))
     tag = f"{name}_{exporter}"
     f = os.path.join(out, tag + ".onnx")
     with torch.no_grad(), _quiet():
-        n_out = len(module(*inputs))
+        n_out = len(module(*trace))
     with torch.no_grad(), _quiet():
-        torch.onnx.export(module, inputs, f, opset_version=opset, dynamo=dynamo, input_names=names,
+        torch.onnx.export(module, trace, f, opset_version=opset, dynamo=dynamo, input_names=names,
                           output_names=[f"output_{k}" for k in range(n_out)])
     # Pad_Fusion folds a Pad of zeros into MaxPool's pads, where padding never wins (BiT's 'SAME' pooling)
     session = ort.InferenceSession(f, providers=["CPUExecutionProvider"], disabled_optimizers=["Pad_Fusion"])
@@ -65,14 +70,39 @@ def export(name, exporter, out):
         fn = f"{tag}_input_{k}.pb"
         open(os.path.join(out, fn), "wb").write(numpy_helper.from_array(a, i.name).SerializeToString())
         meta["inputs"][i.name] = {"file": fn, "shape": list(a.shape), "dtype": str(a.dtype)}
-    for k, (o, y) in enumerate(zip(session.get_outputs(), session.run(None, feed))):
+    try:
+        ys = session.run(None, feed)
+    except Exception as x:   # onnxruntime's errors have no common class
+        if not failures:
+            raise
+        ys = []
+        meta["reference_error"] = re.sub(r"\s+", " ", str(x)).strip()[:300]
+    for k, (o, y) in enumerate(zip(session.get_outputs(), ys)):
         y = np.asarray(y)
         fn = f"{tag}_output_{k}.pb"
         open(os.path.join(out, fn), "wb").write(numpy_helper.from_array(y, o.name).SerializeToString())
         meta["outputs"].append({"name": o.name, "file": fn, "shape": list(y.shape), "dtype": str(y.dtype)})
     meta["ops"] = sorted({n.op_type for n in onnx.load(f, load_external_data=False).graph.node})
     json.dump(meta, open(os.path.join(out, tag + ".meta.json"), "w"), indent=1)
-    print(f"exported {tag}: {len(meta['ops'])} op types, {len(meta['outputs'])} output(s)", flush=True)
+    print(f"exported {tag}: {len(meta['ops'])} op types, " + (f"ONNX Runtime fails it ({meta['reference_error'][:80]})" if "reference_error" in meta
+          else f"{len(meta['outputs'])} output(s)"), flush=True)
+
+
+def export_cases(doc, cases):
+    """The command line of a generator of cases (masked.py, reduced.py): usage GEN OUT [--exporters ts14,ts17,dynamo18];
+    each case (name, build as a MODELS entry builds, options for export) exported by each exporter, one line per failure."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("out")
+    ap.add_argument("--exporters", default="ts14,ts17,dynamo18")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    for name, build, options in cases:
+        MODELS[name] = ("nn", build)
+        for e in a.exporters.split(","):
+            try:
+                export(name, e, a.out, **options)
+            except Exception as x:   # one line per failed export; the rest go on
+                print(f"not exported {name}_{e}: {type(x).__name__}: {str(x).strip().splitlines()[0][:200]}", flush=True)
 
 
 def main():

@@ -6,12 +6,11 @@ Where(m, 2.5, x), which ONNX Runtime refuses to load ("not exported ...": expect
 
 usage: masked.py OUT [--exporters ts14,ts17,dynamo18]
 """
-import argparse, os, sys
+import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 import export  # noqa: E402
-from models import MODELS  # noqa: E402
 
 
 class Read(nn.Module):
@@ -51,18 +50,7 @@ def cases():
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("out")
-    ap.add_argument("--exporters", default="ts14,ts17,dynamo18")
-    a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    for name, build in cases():
-        MODELS[name] = ("nn", build)
-        for e in a.exporters.split(","):
-            try:
-                export.export(name, e, a.out)
-            except Exception as x:   # one line per failed export; the rest go on
-                print(f"not exported {name}_{e}: {type(x).__name__}: {str(x).strip().splitlines()[0][:200]}", flush=True)
+    export.export_cases(__doc__, ((name, build, {}) for name, build in cases()))
 
 
 if __name__ == "__main__":

@@ -48,6 +48,16 @@ class CheckTest(unittest.TestCase):
         self.assertIn("nofile.meta.json: no field 'file'", out)
         self.assertIn("exports: 0 of 3 match", out)
 
+    def test_a_run_onnx_runtime_fails_matches_only_where_arenaplan_refuses_it(self):
+        # reference_error (export.py's failures=True): the 'jar' here is no jar, so java exits 1, not arenaplan's refusal (2)
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "fails.meta.json"), "w") as f:
+                f.write('{"file": "m.onnx", "inputs": {}, "outputs": [], "reference_error": "Non-zero status code returned while running ArgMax node"}')
+            rc, out = check(d)
+        self.assertEqual(1, rc, out)
+        self.assertIn("ONNX Runtime fails it (Non-zero status code returned while running ArgMax node), but arenaplan gave rc=1", out)
+        self.assertIn("exports: 0 of 1 match", out)
+
     def test_a_missing_folder_is_named_as_missing(self):
         # it said "no *.meta.json in ..., nor ONNX backend test cases", as for a folder without models
         with tempfile.TemporaryDirectory() as d:

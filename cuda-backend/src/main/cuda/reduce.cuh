@@ -31,8 +31,37 @@ __device__ __forceinline__ void store_real(void* p, long long i, int code, doubl
     else store_float(p, i, code, (float) v);
 }
 
-// ints: op, dtype, selectLast, K, R, keptShape[K], keptStride[K], redShape[R], redStride[R].
-extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
+// The empty value of an integer max and min (ReductionKernels.lowest, highest): the type's lowest and highest
+// value, bool and int64 those of 64 bits, uint64 0 and all ones.
+__device__ __forceinline__ long long int_lowest(int code) {
+    switch (code) {
+        case DT_INT8: return -128;
+        case DT_INT16: return -32768;
+        case DT_INT32: return -2147483648LL;
+        case DT_UINT8: case DT_UINT16: case DT_UINT32: case DT_UINT64: return 0;
+        default: return (long long) 0x8000000000000000ULL;
+    }
+}
+
+__device__ __forceinline__ long long int_highest(int code) {
+    switch (code) {
+        case DT_INT8: return 127;
+        case DT_INT16: return 32767;
+        case DT_INT32: return 2147483647LL;
+        case DT_UINT8: return 255;
+        case DT_UINT16: return 65535;
+        case DT_UINT32: return 4294967295LL;
+        case DT_UINT64: return -1LL;
+        default: return 0x7FFFFFFFFFFFFFFFLL;
+    }
+}
+
+// ptrs: x, (extent), y; ints: op, dtype, selectLast, K, R, keptShape[K], keptStride[K], redShape[R], redStride[R],
+// (per, spans). extent (may be null): the runtime extent of x, bounded and held compactly (per elements to a step
+// of its bounded axis): only its first actual_elements(extent, per, numel) elements take part, a prefix of each
+// output's walk (row-major, so increasing offsets); the mean divides by their count (0 over none). spans 1: the
+// bounded axis is reduced, and argmax/argmin over no actual element trap (ReduceExtent; the simulator throws).
+extern "C" __global__ void reduce(const void* x, const long long* extent, void* y, Ints ints, Floats) {
     int op = (int) ints.v[0], code = (int) ints.v[1];
     bool last = ints.v[2] == 1;
     int K = (int) ints.v[3], R = (int) ints.v[4];
@@ -41,12 +70,19 @@ extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
     const long long* rs = kst + K;
     const long long* rst = rs + R;
     long long outN = element_count(ks, K), redN = element_count(rs, R);
+    long long actual = 0x7FFFFFFFFFFFFFFFLL;
+    if (extent != nullptr) {
+        actual = actual_elements(*extent, rst[R], outN * redN);
+        if (actual == 0 && rst[R + 1] == 1 && (op == R_ARGMAX || op == R_ARGMIN)) __trap();
+    }
     bool integral = is_integral(code);
     FOR_EACH_ITEM(o, outN) {
         long long base = strided_offset(o, K, ks, kst);
+        long long n = 0;   // the reduced elements taken: a prefix of the walk
+        while (n < redN && base + strided_offset(n, R, rs, rst) < actual) n++;
         if (op == R_ARGMAX || op == R_ARGMIN) {
             long long best = 0;
-            for (long long j = 1; j < redN; j++) {
+            for (long long j = 1; j < n; j++) {
                 long long a = base + strided_offset(j, R, rs, rst), b = base + strided_offset(best, R, rs, rst);
                 int cmp;
                 bool unordered = false;
@@ -62,10 +98,8 @@ extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
             }
             ((long long*) y)[o] = best;
         } else if (integral && (op == R_SUM || op == R_MAX || op == R_MIN || op == R_PROD)) {
-            bool u64 = code == DT_UINT64;
-            long long acc = op == R_PROD ? 1 : op == R_MAX ? (u64 ? 0 : (long long) 0x8000000000000000ULL)
-                          : op == R_MIN ? (u64 ? -1LL : 0x7FFFFFFFFFFFFFFFLL) : 0;
-            for (long long j = 0; j < redN; j++) {
+            long long acc = op == R_PROD ? 1 : op == R_MAX ? int_lowest(code) : op == R_MIN ? int_highest(code) : 0;
+            for (long long j = 0; j < n; j++) {
                 long long v = load_int(x, base + strided_offset(j, R, rs, rst), code);
                 if (op == R_MAX) acc = compare_int(v, acc, code) > 0 ? v : acc;
                 else if (op == R_MIN) acc = compare_int(v, acc, code) < 0 ? v : acc;
@@ -78,14 +112,14 @@ extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
             double max = -INFINITY;
             bool done = false;
             if (op == R_LOG_SUM_EXP) {
-                for (long long j = 0; j < redN; j++) {
+                for (long long j = 0; j < n; j++) {
                     double v = load_real(x, base + strided_offset(j, R, rs, rst), code);
                     if (v > max || v != v) max = v;
                 }
                 if (max == INFINITY || max == -INFINITY || max != max) { acc = max; done = true; }
             }
             if (!done) {
-                for (long long j = 0; j < redN; j++) {
+                for (long long j = 0; j < n; j++) {
                     double v = load_real(x, base + strided_offset(j, R, rs, rst), code);
                     switch (op) {
                         case R_MAX: if (v > acc || v != v) acc = v; break;
@@ -97,7 +131,7 @@ extern "C" __global__ void reduce(const void* x, void* y, Ints ints, Floats) {
                         default: acc = acc + v; break;
                     }
                 }
-                if (op == R_MEAN) acc = acc / (double) redN;
+                if (op == R_MEAN) acc = n == 0 ? 0.0 : acc / (double) n;
                 else if (op == R_L2) acc = sqrt(acc);
                 else if (op == R_LOG_SUM) acc = log(acc);
                 else if (op == R_LOG_SUM_EXP) acc = max + log(acc);

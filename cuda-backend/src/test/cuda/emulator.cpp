@@ -275,7 +275,7 @@ int main(int argc, char** argv) {
         else if (name == "scatter_nd") body = [&] { scatter_nd(p(0), p(1), p(2), (const long long*) p(3), p(4), ints, floats); };
         else if (name == "tensor_scatter") body = [&] { tensor_scatter(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "onehot") body = [&] { onehot(p(0), p(1), p(2), ints, floats); };
-        else if (name == "reduce") body = [&] { reduce(p(0), p(1), ints, floats); };
+        else if (name == "reduce") body = [&] { reduce(p(0), (const long long*) p(1), p(2), ints, floats); };
         else if (name == "einsum") body = [&] { einsum(p(0), p(1), p(2), ints, floats); };
         else if (name == "dft") body = [&] { dft(p(0), p(1), p(2), ints, floats); };
         else if (name == "qmatmul") body = [&] { qmatmul(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), ints, floats); };

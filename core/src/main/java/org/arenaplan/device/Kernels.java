@@ -41,15 +41,22 @@ import java.util.List;
  *     index order: mode 0 softmax y = exp(x - max) / sum (the sum in f32), 1 log-softmax
  *     y = x - max - log(sum) (the sum in double), 2 hardmax y = 1 at the first largest element, else 0.
  *     In place allowed.</li>
- * <li>{@link #REDUCE} ptrs [x, y]; ints [op, dtype, selectLast, K, R, keptShape[K], keptStride[K],
- *     redShape[R], redStride[R]]: y (contiguous, one element per index of keptShape) =
+ * <li>{@link #REDUCE} ptrs [x, (extent), y]; ints [op, dtype, selectLast, K, R, keptShape[K], keptStride[K],
+ *     redShape[R], redStride[R], (per, spans)]: y (contiguous, one element per index of keptShape) =
  *     the reduction of the x elements at sum(kept_d * keptStride[d]) + sum(red_d * redStride[d]),
  *     visited in row-major order of redShape. op: 0 sum, 1 mean, 2 max, 3 min, 4 prod, 5 L1,
  *     6 L2, 7 log-sum, 8 log-sum-exp (max + log(sum(exp(x - max)))), 9 sum of squares,
  *     10 argmax, 11 argmin (y int64, the first extreme index along the one reduced axis, or
  *     the last when selectLast = 1). x and y have type dtype (y int64 for 10, 11); floats
  *     accumulate in double from the empty value (0; 1 for prod; -inf/+inf for max/min, where a
- *     NaN wins) and round once; integers (ops 0, 2, 3, 4, 10, 11) in 64 bits, wrapping.</li>
+ *     NaN wins) and round once; integers (ops 0, 2, 3, 4, 10, 11) in 64 bits, wrapping, max and
+ *     min from the type's lowest and highest value (bool and int64: those of 64 bits). The mean of
+ *     no element is 0, as ONNX Runtime 1.30 gives it. With extent (x bounded, held compactly, the
+ *     bounded axis's per elements to a step and every axis before it of one element: x's first
+ *     {@code BoundedIndices#actualElements(extent, per, numel(x))} elements actual) only actual
+ *     elements take part (the mean divides by their count); spans 1 where the bounded axis is among
+ *     the reduced ones, where argmax and argmin over no actual element are an error
+ *     ({@code ReduceExtent}: the simulator throws, CUDA traps).</li>
  * <li>{@link #NORMALIZE} ptrs [x, (scale), (bias), y, (mean), (invstd)], present as the has* ints
  *     say; ints [mode, hasScale, hasBias, hasMean, hasInvStd, K, R, keptShape[K], keptStride[K],
  *     scaleKeptStride[K], biasKeptStride[K], redShape[R], redStride[R], scaleRedStride[R],

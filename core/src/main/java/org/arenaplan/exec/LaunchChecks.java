@@ -9,6 +9,7 @@ import org.arenaplan.device.KernelArg;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
 import org.arenaplan.device.NmsScores;
+import org.arenaplan.device.ReduceExtent;
 import org.arenaplan.device.RoiGrids;
 import org.arenaplan.device.TopKExtent;
 import org.arenaplan.device.UniqueSlices;
@@ -21,14 +22,14 @@ import java.nio.ByteOrder;
  * device alike (the executors call it; the devices never decide it): roi_align's rois whose grids
  * are undefined or unbounded ({@link RoiGrids#check}), non_max_suppression's NaN scores where no
  * score_threshold drops them ({@link NmsScores#check}), topk's k above the actual values of x bounded along
- * its axis ({@link TopKExtent#check}), check_extent's runtime extent other than a Split's fixed parts need ({@link ExtentCheck#check}) and split_bounded's that the parts ONNX derives from it do not take ({@link ExtentCheck#parts}), gather's and
+ * its axis ({@link TopKExtent#check}), argmax's and argmin's over no actual element of x bounded along the reduced axis ({@link ReduceExtent#check}), check_extent's runtime extent other than a Split's fixed parts need ({@link ExtentCheck#check}) and split_bounded's that the parts ONNX derives from it do not take ({@link ExtentCheck#parts}), gather's and
  * gather_nd's real indices outside the actual extent of data bounded along the gathered axis ({@link BoundedIndices#check}), and unique's slices along an axis that hold
  * NaN where onnx's reference and the kernels would count them differently ({@link UniqueSlices#check}).
  * The values are read back through {@link Device#copyToHost(DeviceStream, KernelArg, byte[])} on the
  * call's own stream, after its waits, so they are the values the kernel would read.
  *
  * <p>Cost: one host copy and stream synchronization per roi_align call (16 B per roi), per
- * non_max_suppression call without score_threshold (4 B per score), per topk call over a bounded x
+ * non_max_suppression call without score_threshold (4 B per score), per topk and reduce call over a bounded x
  * and per check_extent and split_bounded call (its 8 B extent), per gather and gather_nd call over such data (its extents and its indices) and per unique call along an axis (X);
  * none for other kernels. A captured graph cannot copy to the host; {@link GraphExecutor}
  * replays the planned run's calls unchecked, and {@link Executors#run} runs planned mode, which
@@ -49,6 +50,7 @@ final class LaunchChecks {
         else if (call.name().equals(Kernels.NMS) && call.intArg(4) == 0) NmsScores.check(call, floats(device, stream, call.pointers().get(1)));
         else if (call.name().equals(Kernels.UNIQUE) && call.ints().length > 6 && call.intArg(6) == 1) UniqueSlices.check(call, bytes(device, stream, call.pointers().get(0)));
         else if (call.name().equals(Kernels.TOPK) && call.pointers().size() == 4) TopKExtent.check(call, extent(device, stream, call.pointers().get(1)));
+        else if (call.name().equals(Kernels.REDUCE) && call.pointers().size() == 3) ReduceExtent.check(call, extent(device, stream, call.pointers().get(1)));
         else if (call.name().equals(Kernels.CHECK_EXTENT)) ExtentCheck.check(call, extent(device, stream, call.pointers().get(0)));
         else if (call.name().equals(Kernels.SPLIT_BOUNDED)) ExtentCheck.parts(call, extent(device, stream, call.pointers().get(0)));
         else if ((call.name().equals(Kernels.GATHER) || call.name().equals(Kernels.GATHER_ND)) && call.pointers().size() >= 4)

@@ -243,6 +243,40 @@ public final class BoundedFlows {
     }
 
     /**
+     * The reductions (ONNX ReduceSum ... ReduceSumSquare, {@code axes} as imported, all when absent;
+     * ArgMax/ArgMin, {@code axis}): X bounded along an axis with every axis before it of one element
+     * (torch's {@code x[m].sum()}, {@code x[m].amax(0)}, {@code x[m].argmax(0)}), so that X's actual
+     * elements are its leading ones, n * (the elements per step of the bounded axis); the kernel reads
+     * X's runtime extent and reduces those only ({@code device.Kernels#REDUCE} with the extent): the
+     * tail's zeros would take part in a max, min, product, mean or arg max. Where the bounded axis is
+     * reduced the output is known before the run; else it is bounded along the same axis (less the
+     * reduced axes before it, without keepdims), its rows each the reduction of X's row.
+     */
+    public static int[] reduce(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        boolean[] reduced = new boolean[in[0].length];
+        long[] named = a.intsOrNull("axes");
+        if (named == null || named.length == 0) Arrays.fill(reduced, true);
+        else for (long d : named) reduced[(int) Math.floorMod(d, reduced.length)] = true;
+        return reduced(a, in[0], axes[0], reduced);
+    }
+
+    /** ArgMax, ArgMin ({@code axis}): as {@link #reduce} over the one axis. */
+    public static int[] arg(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        boolean[] reduced = new boolean[in[0].length];
+        reduced[(int) Math.floorMod(a.integer("axis"), reduced.length)] = true;
+        return reduced(a, in[0], axes[0], reduced);
+    }
+
+    private static int[] reduced(OpAttrs a, long[] x, int b, boolean[] reduced) {
+        if (product(x, 0, b) != 1)
+            throw new GraphException("the bounded axis " + b + " of X " + Arrays.toString(x) + " has axes of more than one element before it, so its actual elements are not its leading ones");
+        if (reduced[b]) return new int[]{-1};
+        int j = b;
+        if (a.integer("keepdims") == 0) for (int d = 0; d < b; d++) if (reduced[d]) j--;
+        return new int[]{j};
+    }
+
+    /**
      * GatherND (ONNX GatherND-13, {@code batch_dims} 0): bounded indices [.., n, .., k] whose bounded
      * axis is not the last (the index tuples' axis) and has only axes of one element before it, so
      * that the output indices[:-1] + data[k:] holds the gathered slices in the rows' order, compact;

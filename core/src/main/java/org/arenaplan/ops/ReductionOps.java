@@ -7,6 +7,7 @@ import org.arenaplan.exec.OpLowering;
 import org.arenaplan.ir.AttrSpec;
 import org.arenaplan.ir.BoundedFlows;
 import org.arenaplan.ir.DType;
+import org.arenaplan.ir.Graph;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.Op;
 import org.arenaplan.ir.OpAttrs;
@@ -60,7 +61,7 @@ final class ReductionOps implements OpFamily {
     public List<OpDefinition> definitions() {
         return List.of(
                 reduce(OpKinds.REDUCE_SUM, Kernels.R_SUM, "sum; also the gradient of a broadcast in training graphs"),
-                reduce("ReduceMean", Kernels.R_MEAN, "mean (NaN over an empty set)"),
+                reduce("ReduceMean", Kernels.R_MEAN, "mean (0 over an empty set, as ONNX Runtime)"),
                 reduce("ReduceMax", Kernels.R_MAX, "maximum (-inf over an empty set; a NaN wins)"),
                 reduce("ReduceMin", Kernels.R_MIN, "minimum (+inf over an empty set; a NaN wins)"),
                 reduce("ReduceProd", Kernels.R_PROD, "product"),
@@ -94,16 +95,17 @@ final class ReductionOps implements OpFamily {
     private static OpDefinition reduce(String kind, int code, String what) {
         boolean exact = code == Kernels.R_SUM || code == Kernels.R_MAX || code == Kernels.R_MIN || code == Kernels.R_PROD;
         return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "every axis"), AttrSpec.integer("keepdims", 1, 0, 1))
-                .shape(ReductionOps::reduceShape).kernels(Kernels.REDUCE).flops(OpSpec.PER_INPUT_ELEMENT)
+                .shape(ReductionOps::reduceShape).kernels(Kernels.REDUCE).flops(OpSpec.PER_INPUT_ELEMENT).carries(BoundedFlows::reduce)
                 .doc(what + " over axes (all when absent), each kept as 1 with keepdims; f32, f16, bf16, f64 and integer types ("
-                        + (exact ? "in 64 bits, wrapping" : "in double, truncated toward zero") + ")")
+                        + (exact ? "in 64 bits, wrapping" : "in double, truncated toward zero") + "); a bounded X: its actual elements only")
                 .lower((op, l) -> List.of(reduce(op, l, code))).onnx(ReductionOps::importReduce, "noop_with_empty_axes").build();
     }
 
     private static OpDefinition arg(String kind, int code, String what) {
         return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.axis("axis", 0), AttrSpec.integer("keepdims", 1, 0, 1), AttrSpec.flag("select_last_index"))
-                .shape(ReductionOps::argShape).kernels(Kernels.REDUCE)
-                .doc("int64 index of the " + what + " element along axis (the first, or the last with select_last_index); any numeric type")
+                .shape(ReductionOps::argShape).kernels(Kernels.REDUCE).carries(BoundedFlows::arg)
+                .doc("int64 index of the " + what + " element along axis (the first, or the last with select_last_index); any numeric type; "
+                        + "a bounded X: its actual elements only, none along axis an error")
                 .lower((op, l) -> List.of(reduce(op, l, code))).onnx(ReductionOps::importArg).build();
     }
 
@@ -207,7 +209,11 @@ final class ReductionOps implements OpFamily {
         List<Long> ints = new ArrayList<>(List.of((long) code, (long) t.onnxCode(), arg ? at.integer("select_last_index") : 0L, (long) k, (long) r));
         walk.appendKept(ints);
         walk.appendReduced(ints);
-        return l.call(op, Kernels.REDUCE, List.of(l.read(x), l.write(y)), StridedWalk.longs(ints));
+        Graph.Bounded b = l.bounded(x);   // ir.BoundedFlows#reduce: the kernel reduces X's actual (leading) elements only
+        if (b == null) return l.call(op, Kernels.REDUCE, List.of(l.read(x), l.write(y)), StridedWalk.longs(ints));
+        ints.add(product(Arrays.copyOfRange(xs, b.axis() + 1, xs.length)));
+        ints.add(reduced[b.axis()] ? 1L : 0L);
+        return l.call(op, Kernels.REDUCE, List.of(l.read(x), l.read(b.extent()), l.write(y)), StridedWalk.longs(ints));
     }
 
     static int axis(Op op, long axis, int rank) {
@@ -262,7 +268,7 @@ final class ReductionOps implements OpFamily {
         long[] a = around(xs, axis(op, at.integer("axis"), xs.length));
         long k = at.integer("k");
         if (k > a[1] || l.elements(v) != a[0] * k * a[2]) throw fail(op, "Values '" + v + "' must hold " + a[0] * k * a[2] + " elements for k = " + k);
-        org.arenaplan.ir.Graph.Bounded b = l.bounded(x);   // bounded along axis (ir.BoundedFlows.topK): the kernel ranks the actual values only
+        Graph.Bounded b = l.bounded(x);   // bounded along axis (ir.BoundedFlows.topK): the kernel ranks the actual values only
         List<KernelArg> args = b == null || b.axis() != axis(op, at.integer("axis"), xs.length) ? List.of(l.read(x), l.write(v), l.write(i))
                 : List.of(l.read(x), l.read(b.extent()), l.write(v), l.write(i));
         long[] ints = {a[0], a[1], a[2], k, at.integer("largest"), t.onnxCode(), t.bytes()};

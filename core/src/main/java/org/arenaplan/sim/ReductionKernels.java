@@ -3,9 +3,11 @@ package org.arenaplan.sim;
 import org.arenaplan.device.DeviceException;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
+import org.arenaplan.device.ReduceExtent;
 import org.arenaplan.ir.DType;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 import static org.arenaplan.sim.SimKernels.i;
 
@@ -28,8 +30,9 @@ final class ReductionKernels {
                 return t == DType.F64 ? WideKernels.onDoubles(c, d -> WideKernels.softmax(c, d[0], d[1])) : SimKernels.onFloats(c, t, f -> softmax(c, f[0].a(), f[1].a()));
             }
             case Kernels.REDUCE: {
-                SimKernels.need(c, 2, 5);
-                SimKernels.need(c, 2, 5 + 2 * (i(c, 3) + i(c, 4)));
+                int ptrs = c.pointers().size() == 3 ? 3 : 2;   // with x's runtime extent: x bounded (ints per, spans after the walk)
+                SimKernels.need(c, ptrs, 5);
+                SimKernels.need(c, ptrs, 5 + 2 * (i(c, 3) + i(c, 4)) + (ptrs == 3 ? 2 : 0));
                 int op = i(c, 0);
                 DType t = SimKernels.dtype(c, 1);
                 if (op < Kernels.R_SUM || op > Kernels.R_ARGMIN) throw new DeviceException("'" + c.label() + "': unknown reduce op " + op);
@@ -220,30 +223,43 @@ final class ReductionKernels {
 
     static void reduce(KernelCall c, int op, DType t) {
         boolean last = c.intArg(2) == 1;
-        int kr = i(c, 3), rr = i(c, 4);
+        int kr = i(c, 3), rr = i(c, 4), yArg = c.pointers().size() - 1;
         int[] ks = new int[kr], kst = new int[kr], rs = new int[rr], rst = new int[rr];
         for (int d = 0; d < kr; d++) { ks[d] = i(c, 5 + d); kst[d] = i(c, 5 + kr + d); }
         for (int d = 0; d < rr; d++) { rs[d] = i(c, 5 + 2 * kr + d); rst[d] = i(c, 5 + 2 * kr + rr + d); }
         long outN = 1, redN = 1;
         for (int v : ks) outN *= v;
         for (int v : rs) redN *= v;
+        // x bounded: its leading elements are the actual ones (ReduceExtent); the others take no part
+        long actual = yArg == 2 ? ReduceExtent.check(c, SimKernels.in(c, 1).getLong(0)) : Long.MAX_VALUE;
         int[] offsets = offsets(rs, rst, redN);
-        ByteBuffer x = SimKernels.in(c, 0), y = SimKernels.out(c, 1);
+        ByteBuffer x = SimKernels.in(c, 0), y = SimKernels.out(c, yArg);
         boolean arg = op == Kernels.R_ARGMAX || op == Kernels.R_ARGMIN;
         int[] kidx = new int[kr];
         for (int o = 0; o < outN; o++) {
             int base = 0;
             for (int d = 0; d < kr; d++) base += kidx[d] * kst[d];
-            if (arg) DType.I64.putLong(y, o, argReduce(x, t, base, offsets, op == Kernels.R_ARGMAX, last));
-            else if (t.isIntegral() && integral(op)) t.putLong(y, o, integral(x, t, base, offsets, op));
-            else if (t.isIntegral()) t.putLong(y, o, DType.toIntegral(floating(x, t, base, offsets, op), t));   // in double, truncated toward zero
-            else putReal(y, t, o, floating(x, t, base, offsets, op));
+            int[] off = actual == Long.MAX_VALUE ? offsets : actualOffsets(offsets, base, actual);
+            if (arg) DType.I64.putLong(y, o, argReduce(x, t, base, off, op == Kernels.R_ARGMAX, last));
+            else if (t.isIntegral() && integral(op)) t.putLong(y, o, integral(x, t, base, off, op));
+            else if (t.isIntegral()) t.putLong(y, o, DType.toIntegral(floating(x, t, base, off, op), t));   // in double, truncated toward zero
+            else putReal(y, t, o, floating(x, t, base, off, op));
             for (int d = kr - 1; d >= 0; d--) {
                 if (++kidx[d] < ks[d]) break;
                 kidx[d] = 0;
             }
         }
-        SimKernels.store(c, 1, y);
+        SimKernels.store(c, yArg, y);
+    }
+
+    /**
+     * The leading {@code offsets} (row-major over the reduced shape, so increasing) whose elements,
+     * at {@code base} plus them, lie among x's {@code actual} leading elements.
+     */
+    private static int[] actualOffsets(int[] offsets, int base, long actual) {
+        int n = 0;
+        while (n < offsets.length && base + offsets[n] < actual) n++;
+        return n == offsets.length ? offsets : Arrays.copyOf(offsets, n);
     }
 
     /** The offsets of the reduced elements from an output's base, in row-major order of the reduced shape. */
@@ -290,7 +306,7 @@ final class ReductionKernels {
             }
         }
         return switch (op) {
-            case Kernels.R_MEAN -> acc / off.length;
+            case Kernels.R_MEAN -> off.length == 0 ? 0.0 : acc / off.length;   // 0 over no element, as ONNX Runtime 1.30
             case Kernels.R_L2 -> Math.sqrt(acc);
             case Kernels.R_LOG_SUM -> Math.log(acc);
             case Kernels.R_LOG_SUM_EXP -> max + Math.log(acc);
@@ -300,11 +316,10 @@ final class ReductionKernels {
 
     /** Sum, product (wrapping), max or min in 64 bits; max and min ordered as {@link DType#compareIntegral} (uint64 unsigned). */
     private static long integral(ByteBuffer x, DType t, int base, int[] off, int op) {
-        boolean u64 = t == DType.U64;
         long acc = switch (op) {
             case Kernels.R_PROD -> 1;
-            case Kernels.R_MAX -> u64 ? 0 : Long.MIN_VALUE;
-            case Kernels.R_MIN -> u64 ? -1L : Long.MAX_VALUE;
+            case Kernels.R_MAX -> lowest(t);
+            case Kernels.R_MIN -> highest(t);
             default -> 0;
         };
         for (int j : off) {
@@ -317,6 +332,25 @@ final class ReductionKernels {
             }
         }
         return acc;
+    }
+
+    /** The empty value of an integer max: the type's lowest value (ONNX Runtime 1.30 gives INT32_MIN for int32), bool and int64 that of 64 bits, uint64 0. */
+    private static long lowest(DType t) {
+        return switch (t) {
+            case I8, I16, I32 -> -(1L << (t.bits() - 1));
+            case U8, U16, U32, U64 -> 0;
+            default -> Long.MIN_VALUE;
+        };
+    }
+
+    /** The empty value of an integer min: the type's highest value, bool and int64 that of 64 bits, uint64 all ones. */
+    private static long highest(DType t) {
+        return switch (t) {
+            case I8, I16, I32 -> (1L << (t.bits() - 1)) - 1;
+            case U8, U16, U32 -> (1L << t.bits()) - 1;
+            case U64 -> -1L;
+            default -> Long.MAX_VALUE;
+        };
     }
 
     /** The index (in reduction order) of the first (or, with {@code last}, the last) largest or smallest element; NaNs are skipped. */

@@ -284,7 +284,7 @@ class DataDependentOpsTest {
         OnnxOpRuns.agree(dir, c, feed("x", TensorValue.ofFloats(new long[]{4}, -1, 2, -3, 4), "c", bools(new long[]{4}, 1, 1, 0, 1)), 0, 0);
         TinyOnnx g = nms(4).ints("two", 2).outputOfType(OnnxDTypes.INT64, "picked").node("g", "Gather", List.of("selected", "two"), List.of("picked"), "axis", 1L);
         OnnxOpRuns.agree(dir, g, feed("boxes", BOXES, "scores", SCORES, "max", TensorValue.ofLongs(DType.I64, new long[]{1}, 2), "iou", TensorValue.ofFloats(new long[]{1}, 0.5f)), 0, 0);
-        TinyOnnx t = new TinyOnnx().opset(13).input("x", 4L).outputOfType(OnnxDTypes.INT64, "z")
+        TinyOnnx t = new TinyOnnx().opset(13).input("x", 2L, 2L).outputOfType(OnnxDTypes.INT64, "z")   // [2, n]: 2 rows before the bounded axis
                 .node("nz", "NonZero", List.of("x"), List.of("y"))
                 .node("r", "ReduceMax", List.of("y"), List.of("z"));
         OnnxOpRuns.refused(dir, t, "op 'r' (ReduceMax, position 1) reads 'y', a data-dependent output of op 'nz' (NonZero), whose shape is known only after its kernel runs");

@@ -79,6 +79,18 @@ final class OnnxOpRuns {
         }
     }
 
+    /** Running {@code model} on {@code in} stops before a launch with a {@code DataException} of exactly {@code message} in every executor mode. */
+    static void stopsInEveryMode(Path dir, TinyOnnx model, Map<String, TensorValue> in, String message) throws Exception {
+        Path file = dir.resolve("stops.onnx");
+        Files.write(file, model.bytes());
+        var plan = ArenaPlanner.plan(OnnxImporter.load(file, Map.of()));
+        for (Mode mode : Mode.values())
+            try (Device device = Devices.open("sim", DeviceOptions.DEFAULT).device()) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> Executors.run(plan, device, List.of(mode), 1, in, 1)).as(mode.toString())
+                        .isInstanceOf(org.arenaplan.device.DataException.class).hasMessage(message);
+            }
+    }
+
     /** Importing {@code model} (written into {@code dir}) is refused with one line containing {@code message}. */
     static void refused(Path dir, TinyOnnx model, String message) throws Exception {
         Path file = dir.resolve("refused.onnx");

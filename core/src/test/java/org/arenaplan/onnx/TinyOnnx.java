@@ -165,6 +165,16 @@ final class TinyOnnx {
     }
 
     /** A node; attrs alternate name, value (Long, Double, String, long[], double[], String[], OnnxMl.TensorProto, OnnxMl.TypeProto, or a TinyOnnx whose graph is a GRAPH: a body). */
+    /**
+     * {@code out = x[mask]} as both torch.onnx exporters write it: NonZero of the mask (node {@code nz<tag>}, output
+     * {@code i<tag>}), Transpose to [n, rank] ({@code tr<tag>}, {@code t<tag>}), GatherND of x by those rows ({@code gn<tag>}).
+     */
+    TinyOnnx select(String tag, String x, String mask, String out) {
+        return node("nz" + tag, "NonZero", List.of(mask), List.of("i" + tag))
+                .node("tr" + tag, "Transpose", List.of("i" + tag), List.of("t" + tag), "perm", new long[]{1, 0})
+                .node("gn" + tag, "GatherND", List.of(x, "t" + tag), List.of(out));
+    }
+
     TinyOnnx node(String name, String op, List<String> in, List<String> out, Object... attrs) {
         OnnxMl.NodeProto.Builder n = OnnxMl.NodeProto.newBuilder().setName(name).setOpType(op).addAllInput(in).addAllOutput(out);
         for (int i = 0; i < attrs.length; i += 2) {

@@ -99,7 +99,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.SCATTER_ND, new Spec(5, 3, i -> 1)),           // serial: updates in order; extent optional: indices and updates bounded
             Map.entry(Kernels.TENSOR_SCATTER, new Spec(4, 2, i -> i[0] * i[1] * i[4])),   // a lane per (batch, pre, inner); writeIndices optional
             Map.entry(Kernels.ONEHOT, new Spec(3, -1, i -> i[0] * i[1] * i[2])),
-            Map.entry(Kernels.REDUCE, new Spec(2, -1, i -> product(i, 5, (int) i[3]))),
+            Map.entry(Kernels.REDUCE, new Spec(3, 1, i -> product(i, 5, (int) i[3]))),                  // extent optional: x bounded
             Map.entry(Kernels.NORMALIZE, new Spec(6, -1, i -> product(i, 7, (int) i[5]), i -> 1 | i[1] << 1 | i[2] << 2 | 8 | i[3] << 4 | i[4] << 5)),
             Map.entry(Kernels.CUMSUM, new Spec(2, -1, i -> i[0] * i[2])),
             Map.entry(Kernels.TOPK, new Spec(4, 1, i -> i[0] * i[2])),                       // extent optional: x bounded along the axis

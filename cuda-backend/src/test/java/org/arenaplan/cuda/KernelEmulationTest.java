@@ -1162,10 +1162,30 @@ class KernelEmulationTest {
                 for (int last = 0; last <= 1; last++) c.add(new Case(Kernels.REDUCE, List.of(x), DType.I64, 6, reduceInts(op, t, last, along), new double[0], 0));
             }
         }
-        // an empty reduction (extent 0): the empty value of each op
-        for (int op = Kernels.R_SUM; op <= Kernels.R_SUM_SQUARE; op++) {
-            c.add(new Case(Kernels.REDUCE, List.of(TensorValue.ofDoubles(DType.F32, null, new double[0])), DType.F32, 3,
-                    reduceInts(op, DType.F32, 0, new long[] {1, 1, 3, 0, 0, 1}), new double[0], 0));
+        // an empty reduction (extent 0): the empty value of each op (the integer max and min: the type's lowest and highest)
+        for (DType t : new DType[] {DType.F32, DType.I32, DType.I8, DType.U16, DType.I64}) {
+            for (int op = Kernels.R_SUM; op <= Kernels.R_SUM_SQUARE; op++) {
+                c.add(new Case(Kernels.REDUCE, List.of(TensorValue.ofDoubles(t, null, new double[0])), t, 3,
+                        reduceInts(op, t, 0, new long[] {1, 1, 3, 0, 0, 1}), new double[0], 0));
+            }
+        }
+        // x [6, 4] bounded along axis 0 (per 4), 0, 3, 6 and 9 (past the bound) rows actual: reduced over axis 0 (spans 1),
+        // over axis 1 (spans 0: the rows past the extent reduce no element) and over all (spans 1); argmax/argmin over
+        // axis 0 of no actual row is an error (ReduceExtent), left out
+        long[][] bounded = {{1, 1, 4, 1, 6, 4, 4, 1}, {1, 1, 6, 4, 4, 1, 4, 0}, {0, 1, 24, 1, 4, 1}};
+        for (DType t : new DType[] {DType.F32, DType.I32}) {
+            TensorValue x = t.isIntegral() ? longs(t, 21, 24, 50) : floats(t, 21, 24);
+            for (long rows : new long[] {0, 3, 6, 9}) {
+                for (long[] g : bounded) {
+                    for (int op = Kernels.R_SUM; op <= Kernels.R_ARGMIN; op++) {
+                        if (rows == 0 && g[g.length - 1] == 1 && op >= Kernels.R_ARGMAX) continue;
+                        if (op >= Kernels.R_ARGMAX && g[1] != 1) continue;   // argmax/argmin reduce one axis
+                        long outN = g[0] == 0 ? 1 : g[2];
+                        c.add(new Case(Kernels.REDUCE, List.of(x, TensorValue.ofLongs(DType.I64, null, rows)), op >= Kernels.R_ARGMAX ? DType.I64 : t, (int) outN,
+                                reduceInts(op, t, 0, g), new double[0], t.isIntegral() ? 0 : 2));
+                    }
+                }
+            }
         }
         return c;
     }
