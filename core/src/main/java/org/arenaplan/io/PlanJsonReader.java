@@ -164,6 +164,10 @@ final class PlanJsonReader {
             JsonNode array = r.array(root, "$", "storages", true);
             for (int i = 0; i < array.size(); i++) storage(array.get(i), i, alignment, arena);
         }
+        int[] alike = columns.storagesNamedAlike();
+        if (alike != null)   // validate matches a plan's rows to a problem's by name: a second row of one name went unseen
+            throw r.fail("$.storages[" + alike[1] + "].name", "'" + Printable.name(columns.name(alike[1])) + "' names $.storages[" + alike[0]
+                    + "] too (a storage is named by its base tensor, or by its buffer's id in a CSV problem's plan: one storage per name)");
         if (tensorsFault != null) throw tensorsFault;
         if (!tensorsStreamed) {
             JsonNode ts = r.required(root, "$", "tensors");

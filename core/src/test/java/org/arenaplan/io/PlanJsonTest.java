@@ -245,6 +245,19 @@ class PlanJsonTest {
         assertThat(PlanJson.parse(twoMembers, "p.json").tensors().get("b1").address()).isEqualTo(4);
     }
 
+    /**
+     * Two storages of one name: {@code validate} matches a plan's storages to the problem's rows by
+     * name, so a second storage named 'b' (a copy of b, on b's bytes at b's time) went unseen and
+     * the plan read as valid (newcomer finding 1).
+     */
+    @Test
+    void twoStoragesOfOneNameAreRefusedNamingBoth() throws Exception {
+        String t = resource("csv-problem-plan.json");
+        assertThatThrownBy(() -> PlanJson.parse(t.replace("\"name\" : \"c\"", "\"name\" : \"a\""), "p.json")).isInstanceOf(InputException.class)
+                .hasMessage("p.json: $.storages[2].name: 'a' names $.storages[0] too (a storage is named by its base tensor, "
+                        + "or by its buffer's id in a CSV problem's plan: one storage per name)");
+    }
+
     /** A hand-edited file may list the fields in any order: what a storage or tensor depends on may come after it. */
     @Test
     void fieldsInAnyOrderReadTheSame() throws Exception {
