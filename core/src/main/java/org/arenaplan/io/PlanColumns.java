@@ -111,10 +111,17 @@ final class PlanColumns {
         return -1;
     }
 
-    /** The first member that no tensor names, as {@code {storage, member}} indices, or null when every member has its tensor. */
+    /**
+     * The first member that no tensor of its storage names, as {@code {storage, member, the storage
+     * its tensor is in or -1 when no tensor names it}}, or null when every member has its tensor
+     * in its storage.
+     */
     int[] memberWithoutTensor() {
         for (int s = 0; s < storageCount; s++)
-            for (int m = firstMember[s]; m < firstMember[s + 1]; m++) if (tensorIndex(memberName[m]) < 0) return new int[]{s, m};
+            for (int m = firstMember[s]; m < firstMember[s + 1]; m++) {
+                int t = tensorIndex(memberName[m]);
+                if (t < 0 || tensorStorage[t] != s) return new int[]{s, m, t < 0 ? -1 : tensorStorage[t]};
+            }
         return null;
     }
 

@@ -179,8 +179,11 @@ final class PlanJsonReader {
             }
         }
         int[] orphan = columns.tensorCount() == columns.memberCount() ? null : columns.memberWithoutTensor();
-        if (orphan != null)   // each tensor matched a member of its storage; a member left over has no entry in $.tensors
-            throw r.fail("$.storages[" + orphan[0] + "].members." + columns.memberName(orphan[1]), "has no entry in $.tensors (every member is an arena tensor with its address)");
+        if (orphan != null) {   // each tensor matched a member of its storage; a member left over has no entry in $.tensors, or one in another storage
+            String member = Printable.name(columns.memberName(orphan[1]));
+            throw r.fail("$.storages[" + orphan[0] + "].members." + member, orphan[2] < 0 ? "has no entry in $.tensors (every member is an arena tensor with its address)"
+                    : "$.tensors." + member + ".storage puts it in storage " + orphan[2] + " (a tensor lies in one storage)");
+        }
         List<Refusal> refusals = new ArrayList<>();
         JsonNode rs = r.array(root, "$", "refusals", false);
         for (int i = 0; i < rs.size(); i++) refusals.add(refusal(rs.get(i), "$.refusals[" + i + "]"));

@@ -237,6 +237,9 @@ class PlanJsonTest {
                 .hasMessage("p.json: $.tensors.b.storage: storage 1 ('b') does not list 'b' among its members");
         assertThatThrownBy(() -> PlanJson.parse(t.replace(bMember, bMember.replace("\"b\" : 0", "\"b\" : 0,\n      \"b2\" : 0")), "p.json"))
                 .hasMessage("p.json: $.storages[1].members.b2: has no entry in $.tensors (every member is an arena tensor with its address)");
+        // a member listed by a second storage as well read as valid: the tensors put it in one (newcomer finding 2)
+        assertThatThrownBy(() -> PlanJson.parse(t.replace(bMember, bMember.replace("\"b\" : 0", "\"b\" : 0,\n      \"a\" : 0")), "p.json"))
+                .hasMessage("p.json: $.storages[1].members.a: $.tensors.a.storage puts it in storage 0 (a tensor lies in one storage)");
         String extra = t.replace("\"tensors\" : {", "\"tensors\" : {\n    \"z\" : {\n      \"storage\" : 0,\n      \"offset_in_storage\" : 0,\n      \"address\" : 20\n    },");
         assertThatThrownBy(() -> PlanJson.parse(extra, "p.json")).hasMessage("p.json: $.tensors.z.storage: storage 0 ('a') does not list 'z' among its members");
         // members listed in another order than the tensors still read
