@@ -144,7 +144,8 @@ public final class ProblemCsv {
                 if (line.isBlank()) continue;
                 String[] f = line.split(",", -1);
                 if (f.length != cols.length)
-                    throw new InputException(file + ":" + lineNo + ": expected " + cols.length + " fields (" + Printable.name(blanks(header)) + "), found " + f.length);
+                    throw new InputException(file + ":" + lineNo + ": expected " + cols.length + " fields (" + Printable.name(blanks(header)) + "), found " + f.length
+                            + (line.indexOf('"') >= 0 ? "; quotes are not read (the minimalloc CSV has none): every comma separates two fields, so an id may not hold one" : ""));
                 String id = blanks(f[at[0]]);
                 if (id.isEmpty()) throw new InputException(file + ":" + lineNo + ": field 'id' is empty");
                 if (!seen.add(id)) throw new InputException(file + ":" + lineNo + ": duplicate id '" + Printable.name(id) + "'");

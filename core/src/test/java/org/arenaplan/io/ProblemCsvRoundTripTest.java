@@ -80,6 +80,16 @@ class ProblemCsvRoundTripTest {
         assertThat(p.upper(0)).isEqualTo(1);
     }
 
+    /** A spreadsheet's quoted id holding a comma read as one field too many, and the line did not say why (newcomer). */
+    @Test
+    void aQuotedFieldIsRefusedSayingQuotesAreNotRead() throws Exception {
+        Path quoted = dir.resolve("q.csv");
+        Files.writeString(quoted, "id,lower,upper,size\n\"a,b\",0,1,4\n");
+        assertThatThrownBy(() -> ProblemCsv.read(quoted, 1)).isInstanceOf(InputException.class)
+                .hasMessage(quoted + ":2: expected 4 fields (id,lower,upper,size), found 5; quotes are not read (the minimalloc CSV has none): "
+                        + "every comma separates two fields, so an id may not hold one");
+    }
+
     @Test
     void aProblemIsNotASolution() throws Exception {
         Path f = dir.resolve("p.csv");
