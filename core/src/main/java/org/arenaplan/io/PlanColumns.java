@@ -111,10 +111,17 @@ final class PlanColumns {
         return -1;
     }
 
-    /** The first member that no tensor names, as {@code {storage, member}} indices, or null when every member has its tensor. */
+    /**
+     * The first member that no tensor of its storage names, as {@code {storage, member, the storage
+     * its tensor is in or -1 when no tensor names it}}, or null when every member has its tensor
+     * in its storage.
+     */
     int[] memberWithoutTensor() {
         for (int s = 0; s < storageCount; s++)
-            for (int m = firstMember[s]; m < firstMember[s + 1]; m++) if (tensorIndex(memberName[m]) < 0) return new int[]{s, m};
+            for (int m = firstMember[s]; m < firstMember[s + 1]; m++) {
+                int t = tensorIndex(memberName[m]);
+                if (t < 0 || tensorStorage[t] != s) return new int[]{s, m, t < 0 ? -1 : tensorStorage[t]};
+            }
         return null;
     }
 
@@ -201,11 +208,22 @@ final class PlanColumns {
         return new Tensors();
     }
 
+    /**
+     * Two storages of one name, as {@code {earlier, later}} indices, or null when every storage
+     * has a name of its own (a storage is named by its base tensor, a CSV problem's by its buffer
+     * id, so a plan never names two alike).
+     */
+    int[] storagesNamedAlike() {
+        int[] repeat = {-1, -1};
+        slots(name, storageCount, repeat);
+        return repeat[0] < 0 ? null : repeat;
+    }
+
     /** The index of tensor {@code key}, or -1. */
     private int tensorIndex(Object key) {
         if (!(key instanceof String s)) return -1;
         int[] slots = tensorSlots;
-        if (slots == null) slots = tensorSlots = slots();
+        if (slots == null) slots = tensorSlots = slots(tensorName, tensorCount, null);
         int mask = slots.length - 1;
         for (int h = mix(s.hashCode()) & mask; slots[h] != 0; h = (h + 1) & mask) {
             if (tensorName[slots[h] - 1].equals(s)) return slots[h] - 1;
@@ -213,13 +231,18 @@ final class PlanColumns {
         return -1;
     }
 
-    private int[] slots() {
-        int[] slots = new int[Integer.highestOneBit(Math.max(2, tensorCount) * 2 - 1) * 2];
+    /**
+     * Open addressing over {@code names[0, count)}: a slot holds an index + 1, 0 is empty. A name
+     * met again keeps its first index; the first such pair goes to {@code repeat} when given.
+     */
+    private static int[] slots(String[] names, int count, int[] repeat) {
+        int[] slots = new int[Integer.highestOneBit(Math.max(2, count) * 2 - 1) * 2];
         int mask = slots.length - 1;
-        for (int t = 0; t < tensorCount; t++) {
-            int h = mix(tensorName[t].hashCode()) & mask;
-            while (slots[h] != 0) h = (h + 1) & mask;
-            slots[h] = t + 1;
+        for (int t = 0; t < count; t++) {
+            int h = mix(names[t].hashCode()) & mask;
+            while (slots[h] != 0 && !names[slots[h] - 1].equals(names[t])) h = (h + 1) & mask;
+            if (slots[h] == 0) slots[h] = t + 1;
+            else if (repeat != null && repeat[0] < 0) { repeat[0] = slots[h] - 1; repeat[1] = t; }
         }
         return slots;
     }

@@ -164,6 +164,10 @@ final class PlanJsonReader {
             JsonNode array = r.array(root, "$", "storages", true);
             for (int i = 0; i < array.size(); i++) storage(array.get(i), i, alignment, arena);
         }
+        int[] alike = columns.storagesNamedAlike();
+        if (alike != null)   // validate matches a plan's rows to a problem's by name: a second row of one name went unseen
+            throw r.fail("$.storages[" + alike[1] + "].name", "'" + Printable.name(columns.name(alike[1])) + "' names $.storages[" + alike[0]
+                    + "] too (a storage is named by its base tensor, or by its buffer's id in a CSV problem's plan: one storage per name)");
         if (tensorsFault != null) throw tensorsFault;
         if (!tensorsStreamed) {
             JsonNode ts = r.required(root, "$", "tensors");
@@ -175,8 +179,11 @@ final class PlanJsonReader {
             }
         }
         int[] orphan = columns.tensorCount() == columns.memberCount() ? null : columns.memberWithoutTensor();
-        if (orphan != null)   // each tensor matched a member of its storage; a member left over has no entry in $.tensors
-            throw r.fail("$.storages[" + orphan[0] + "].members." + columns.memberName(orphan[1]), "has no entry in $.tensors (every member is an arena tensor with its address)");
+        if (orphan != null) {   // each tensor matched a member of its storage; a member left over has no entry in $.tensors, or one in another storage
+            String member = Printable.name(columns.memberName(orphan[1]));
+            throw r.fail("$.storages[" + orphan[0] + "].members." + member, orphan[2] < 0 ? "has no entry in $.tensors (every member is an arena tensor with its address)"
+                    : "$.tensors." + member + ".storage puts it in storage " + orphan[2] + " (a tensor lies in one storage)");
+        }
         List<Refusal> refusals = new ArrayList<>();
         JsonNode rs = r.array(root, "$", "refusals", false);
         for (int i = 0; i < rs.size(); i++) refusals.add(refusal(rs.get(i), "$.refusals[" + i + "]"));

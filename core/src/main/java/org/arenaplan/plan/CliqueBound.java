@@ -41,9 +41,25 @@ public final class CliqueBound {
      * extra conflicts). Without extra conflicts: the buffers live at the first instant of the
      * live-bytes maximum.
      */
-    public record Clique(long instant, int[] members, long bytes) { }
+    public record Clique(long instant, int[] members, long bytes) {
+        /** A copy: the clique is computed once per problem and shared ({@link Problem#clique()}). */
+        @Override
+        public int[] members() {
+            return members.clone();
+        }
+    }
 
+    /**
+     * The heaviest clique found, computed on the problem's first call and shared by every later
+     * one (the plan's stats, the peak explanation, the plan JSON and the pictures each asked for
+     * it: on many streams the search of the 2,048 instants is the slowest step after the time limit).
+     */
     public static Clique best(Problem p) {
+        return p.clique();
+    }
+
+    /** The search {@link #best} describes, run each time it is called. */
+    static Clique search(Problem p) {
         LiveBytes live = LiveBytes.of(p);
         if (live.points() == 0) return new Clique(0, new int[0], 0);
         if (!p.hasExtraConflicts()) {

@@ -31,6 +31,7 @@ public final class Problem {
     private volatile int[] endOrder;
     private volatile long[] startPoints;
     private volatile LiveBytes liveBytes;    // computed once, on first use (shared: read only)
+    private volatile CliqueBound.Clique clique;   // computed once, on first use
 
     /**
      * @param extraConflicts symmetric adjacency lists of conflicts beyond interval overlap, or null
@@ -304,6 +305,13 @@ public final class Problem {
         LiveBytes live = liveBytes;
         if (live == null) liveBytes = live = LiveBytes.of(this, deadline);
         return live;
+    }
+
+    /** {@link CliqueBound#best}: its search runs on the first call only. */
+    CliqueBound.Clique clique() {
+        CliqueBound.Clique c = clique;
+        if (c == null) clique = c = CliqueBound.search(this);
+        return c;
     }
 
     /** {@link #lowerBound()} if it has been computed, else -1 (no arena is at or below it). */

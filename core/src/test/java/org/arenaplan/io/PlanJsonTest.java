@@ -237,12 +237,28 @@ class PlanJsonTest {
                 .hasMessage("p.json: $.tensors.b.storage: storage 1 ('b') does not list 'b' among its members");
         assertThatThrownBy(() -> PlanJson.parse(t.replace(bMember, bMember.replace("\"b\" : 0", "\"b\" : 0,\n      \"b2\" : 0")), "p.json"))
                 .hasMessage("p.json: $.storages[1].members.b2: has no entry in $.tensors (every member is an arena tensor with its address)");
+        // a member listed by a second storage as well read as valid: the tensors put it in one (newcomer finding 2)
+        assertThatThrownBy(() -> PlanJson.parse(t.replace(bMember, bMember.replace("\"b\" : 0", "\"b\" : 0,\n      \"a\" : 0")), "p.json"))
+                .hasMessage("p.json: $.storages[1].members.a: $.tensors.a.storage puts it in storage 0 (a tensor lies in one storage)");
         String extra = t.replace("\"tensors\" : {", "\"tensors\" : {\n    \"z\" : {\n      \"storage\" : 0,\n      \"offset_in_storage\" : 0,\n      \"address\" : 20\n    },");
         assertThatThrownBy(() -> PlanJson.parse(extra, "p.json")).hasMessage("p.json: $.tensors.z.storage: storage 0 ('a') does not list 'z' among its members");
         // members listed in another order than the tensors still read
         String twoMembers = t.replace(bMember, "\"members\" : {\n      \"b1\" : 4,\n      \"b\" : 0\n    }")
                 .replace("\"tensors\" : {", "\"tensors\" : {\n    \"b1\" : {\n      \"storage\" : 1,\n      \"offset_in_storage\" : 4,\n      \"address\" : 4\n    },");
         assertThat(PlanJson.parse(twoMembers, "p.json").tensors().get("b1").address()).isEqualTo(4);
+    }
+
+    /**
+     * Two storages of one name: {@code validate} matches a plan's storages to the problem's rows by
+     * name, so a second storage named 'b' (a copy of b, on b's bytes at b's time) went unseen and
+     * the plan read as valid (newcomer finding 1).
+     */
+    @Test
+    void twoStoragesOfOneNameAreRefusedNamingBoth() throws Exception {
+        String t = resource("csv-problem-plan.json");
+        assertThatThrownBy(() -> PlanJson.parse(t.replace("\"name\" : \"c\"", "\"name\" : \"a\""), "p.json")).isInstanceOf(InputException.class)
+                .hasMessage("p.json: $.storages[2].name: 'a' names $.storages[0] too (a storage is named by its base tensor, "
+                        + "or by its buffer's id in a CSV problem's plan: one storage per name)");
     }
 
     /** A hand-edited file may list the fields in any order: what a storage or tensor depends on may come after it. */

@@ -94,6 +94,8 @@ class ProblemCsvRoundTripTest {
         refused("s.csv", "id,lower,upper,size\na,0,1, \"4\"\n", ":2: field 'size' is in double quotes (\"4\"); " + why + ": write it without quotes");
         refused("c.csv", "id,lower,upper,size,note\na,0,1,4,\"x, y\"\n",
                 ":2: expected 5 fields (id,lower,upper,size,note), found 6; " + why + ", so a comma in quotes splits its field too");
+        refused("q.csv", "id,lower,upper,size\n\"a,b\",0,1,4\n",
+                ":2: expected 4 fields (id,lower,upper,size), found 5; " + why + ", so a comma in quotes splits its field too");
         Path note = dir.resolve("n.csv");
         Files.writeString(note, "id,lower,upper,size,note\na,0,1,4,\"x\"\n");
         assertThat(ProblemCsv.readWithColumns(note, 1).extra().rows()).containsExactly(List.of("\"x\""));

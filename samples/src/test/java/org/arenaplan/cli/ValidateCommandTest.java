@@ -1,5 +1,8 @@
 package org.arenaplan.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,6 +59,32 @@ class ValidateCommandTest {
         Cli bad = Cli.run("validate", p.toString(), file("bad.json", plan.replaceFirst("\"start\" : 0", "\"start\" : -1")).toString());
         assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.err()).isEqualTo("arenaplan: " + dir.resolve("bad.json") + ": $.storages[0].start: negative position -1\n");
+    }
+
+    /**
+     * A plan JSON whose storages name one buffer twice: the copy of b (same bytes, same time, so
+     * overlapping b) was dropped unseen and validate said OK; a CSV solution naming a row twice
+     * was already exit 2 (newcomer finding 1).
+     */
+    @Test
+    void aPlanJsonNamingABufferTwiceIsExitTwo() throws Exception {
+        Path p = file("p.csv", PROBLEM);
+        Path json = dir.resolve("s.json");
+        assertThat(Cli.run("plan", p.toString(), "--out", json.toString()).code()).isZero();
+        var root = (ObjectNode) new ObjectMapper().readTree(json.toFile());
+        root.remove("peak");
+        var storages = (ArrayNode) root.get("storages");
+        ObjectNode copy = storages.get(1).deepCopy();
+        copy.put("id", 3);
+        copy.putObject("members").put("b2", 0);
+        storages.add(copy);
+        ((ObjectNode) root.get("tensors")).putObject("b2")
+                .put("storage", 3).put("offset_in_storage", 0).put("address", copy.get("offset").asLong());
+        Path twice = file("twice.json", root.toString());
+        Cli r = Cli.run("validate", p.toString(), twice.toString());
+        assertThat(r.code()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("arenaplan: " + twice + ": $.storages[3].name: 'b' names $.storages[1] too "
+                + "(a storage is named by its base tensor, or by its buffer's id in a CSV problem's plan: one storage per name)\n");
     }
 
     @Test
