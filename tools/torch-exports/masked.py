@@ -50,19 +50,24 @@ def cases():
                     yield f"{cname}_{tag}_{mname}_{str(dt).split('.')[-1]}", (lambda cls=cls, x=x, m=m: (cls(), (x, m), ["x", "m"]))
 
 
+def export_all(named, out, exporters):
+    """Exports each (name, build) of named with each exporter into out, as export.py does; one line per failed export."""
+    os.makedirs(out, exist_ok=True)
+    for name, build in named:
+        MODELS[name] = ("nn", build)
+        for e in exporters.split(","):
+            try:
+                export.export(name, e, out)
+            except Exception as x:   # one line per failed export; the rest go on
+                print(f"not exported {name}_{e}: {type(x).__name__}: {str(x).strip().splitlines()[0][:200]}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out")
     ap.add_argument("--exporters", default="ts14,ts17,dynamo18")
     a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    for name, build in cases():
-        MODELS[name] = ("nn", build)
-        for e in a.exporters.split(","):
-            try:
-                export.export(name, e, a.out)
-            except Exception as x:   # one line per failed export; the rest go on
-                print(f"not exported {name}_{e}: {type(x).__name__}: {str(x).strip().splitlines()[0][:200]}", flush=True)
+    export_all(cases(), a.out, a.exporters)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 """Exports slices of a masked selection whose starts and ends ONNX computes in the run from its count, as export.py
 exports a model (same layout and references): torch.chunk(x[m], 2), x[m][:n // 2], x[m][1:], x[m][-2:],
 x[m].narrow(0, 1, 2), x[m].flip(0) and torch.cat([x[m], x[~m]]) for x [6] with m [6] and x [5, 3] with m [5] (rows),
-f32 and int64, with 0 to 6 elements (0 to 5 rows) selected, by each exporter. A pattern an exporter cannot export
-(or whose export ONNX Runtime cannot run for that count) is reported on one line ("not exported ...") and skipped.
+f32 and int64, with 0 to 6 elements (0 to 5 rows) selected, by each exporter. A case torch or an exporter cannot run
+(narrow of fewer than 3 selected; torch.chunk by the dynamo exporter) is reported on one line ("not exported ...").
 
 usage: sliced.py OUT [--exporters ts14,ts17,dynamo18] [--patterns chunk,half,...]
 """
@@ -11,8 +11,7 @@ import argparse, os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
-import export  # noqa: E402
-from models import MODELS  # noqa: E402
+import masked  # noqa: E402
 
 
 class Pattern(nn.Module):
@@ -60,14 +59,7 @@ def main():
     ap.add_argument("--exporters", default="ts14,ts17,dynamo18")
     ap.add_argument("--patterns", default=",".join(PATTERNS))
     a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    for name, build in cases(a.patterns.split(",")):
-        MODELS[name] = ("nn", build)
-        for e in a.exporters.split(","):
-            try:
-                export.export(name, e, a.out)
-            except Exception as x:   # one line per failed export; the rest go on
-                print(f"not exported {name}_{e}: {type(x).__name__}: {str(x).strip().splitlines()[0][:200]}", flush=True)
+    masked.export_all(cases(a.patterns.split(",")), a.out, a.exporters)
 
 
 if __name__ == "__main__":
