@@ -376,11 +376,20 @@ public final class BoundedFlows {
         }
     };
 
-    /** The entry of a Slice with {@code extents} 1 that slices axis {@code b} of a rank-{@code rank} input, else -1. */
+    /**
+     * The entry of a Slice with {@code extents} 1 that slices axis {@code b} of a rank-{@code rank} input other than as a
+     * prefix by constants (start 0, step 1, an end not negative: {@link #slice} takes those, bounded by the input's extent), else -1.
+     */
     public static int countedEntry(OpAttrs a, int rank, int b) {
-        long[] starts = a.intsOrNull("starts"), axes = a.intsOrNull("axes");
-        if (a.integer("extents") != 1 || starts == null) return -1;
-        for (int i = 0; i < starts.length; i++) if (ShapeRules.axis(axes == null ? i : axes[i], rank, "axis") == b) return i;
+        long[] starts = a.intsOrNull("starts"), axes = a.intsOrNull("axes"), steps = a.intsOrNull("steps"), v = a.intsOrNull("counted");
+        if (a.integer("extents") != 1 || starts == null || v == null || v.length != 2 * CountedSlice.TERMS * starts.length) return -1;
+        for (int i = 0; i < starts.length; i++) {
+            if (ShapeRules.axis(axes == null ? i : axes[i], rank, "axis") != b) continue;
+            int at = 2 * CountedSlice.TERMS * i;
+            boolean constants = v[at] == 0 && v[at + CountedSlice.TERMS] == 0;
+            boolean prefix = constants && CountedSlice.value(v, at, 0) == 0 && (steps == null || steps[i] == 1) && CountedSlice.value(v, at + CountedSlice.TERMS, 0) >= 0;
+            return prefix ? -1 : i;
+        }
         return -1;
     }
 
@@ -393,7 +402,6 @@ public final class BoundedFlows {
                 throw new GraphException("it slices axis " + d + " of " + Arrays.toString(x) + " too, where its bounded axis " + b + " is sliced by the actual extent; "
                         + "slice_bounded takes whole rows");
         long[] v = a.intsOrNull("counted"), steps = a.intsOrNull("steps");
-        if (v == null || v.length != 2 * CountedSlice.TERMS * a.intsOrNull("starts").length) throw new GraphException("extents 1 needs ten integers of 'counted' per entry of starts");
         long step = steps == null ? 1 : steps[i];
         long most = CountedSlice.mostRows(v, 2 * CountedSlice.TERMS * i, step, x[b]);
         if (most > y[b])

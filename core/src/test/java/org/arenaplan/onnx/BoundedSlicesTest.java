@@ -123,7 +123,12 @@ class BoundedSlicesTest {
         }
         TinyOnnx columns = selection(new TinyOnnx().opset(18), OnnxDTypes.INT64, 5, 3).ints("start", 1).ints("end", Long.MAX_VALUE).ints("axes", 1)
                 .node("sl", "Slice", List.of("sel", "start", "end", "axes"), List.of("y")).outputOfType(OnnxDTypes.INT64, "y");   // x[m][:, 1:]: rows stay rows
-        for (int n = 0; n <= 5; n++) OnnxOpRuns.agreeInEveryMode(dir, columns, Map.of("x", X53, "m", mask(5, n), "m2", mask(5, n)), 0, 0);
+        TinyOnnx prefix = selection(new TinyOnnx().opset(18), OnnxDTypes.INT64, 5, 3).ints("start", 0, 1).ints("end", 3, Long.MAX_VALUE).ints("axes", 0, 1)
+                .node("sl", "Slice", List.of("sel", "start", "end", "axes"), List.of("y")).outputOfType(OnnxDTypes.INT64, "y");   // x[m][:3, 1:]: a prefix of the rows
+        for (int n = 0; n <= 5; n++) {
+            OnnxOpRuns.agreeInEveryMode(dir, columns, Map.of("x", X53, "m", mask(5, n), "m2", mask(5, n)), 0, 0);
+            OnnxOpRuns.agreeInEveryMode(dir, prefix, Map.of("x", X53, "m", mask(5, n), "m2", mask(5, n)), 0, 0);
+        }
     }
 
     /**
