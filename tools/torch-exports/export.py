@@ -88,13 +88,18 @@ def export(name, exporter, out, failures=False, trace=None):
           else f"{len(meta['outputs'])} output(s)"), flush=True)
 
 
-def export_cases(doc, cases):
-    """The command line of a generator of cases (masked.py, reduced.py): usage GEN OUT [--exporters ts14,ts17,dynamo18];
-    each case (name, build as a MODELS entry builds, options for export) exported by each exporter, one line per failure."""
+def export_cases(doc, cases, patterns=None):
+    """The command line of a generator of cases (masked.py, reduced.py, sliced.py): usage GEN OUT [--exporters ts14,ts17,dynamo18]
+    (and [--patterns a,b] where patterns names them); each case (name, build as a MODELS entry builds, options for export)
+    exported by each exporter, one line per failure. cases is an iterable, or a function of the parsed arguments giving one."""
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("out")
     ap.add_argument("--exporters", default="ts14,ts17,dynamo18")
+    if patterns is not None:
+        ap.add_argument("--patterns", default=",".join(patterns))
     a = ap.parse_args()
+    if callable(cases):
+        cases = cases(a)
     os.makedirs(a.out, exist_ok=True)
     for name, build, options in cases:
         MODELS[name] = ("nn", build)

@@ -1,4 +1,5 @@
-// Kernels of ops that carry a bounded tensor (ir.OpSpec.BoundedFlow): zero_tail, transpose_bounded. Argument layouts:
+// Kernels of ops that carry a bounded tensor (ir.OpSpec.BoundedFlow): zero_tail, transpose_bounded, check_extent,
+// split_bounded, slice_bounded. Argument layouts:
 // org.arenaplan.device.Kernels; the simulator's twins are org.arenaplan.sim.BoundedKernels.
 #pragma once
 #include "common.cuh"
@@ -68,6 +69,42 @@ extern "C" __global__ void split_bounded(const long long* extent, const void* x,
     if (blockIdx.x == 0 && threadIdx.x == 0) *part_extent = m;
     FOR_EACH_ITEM(i, rows * per) {
         if (i < m * per) move_element(x, start + i, y, i, es);
+        else zero_element(y, i, es);
+    }
+}
+
+// floor((a n + b) / d) e + f of the terms t = (a, b, d, e, f) (org.arenaplan.ir.CountedSlice#value: d positive and
+// a n + b not negative, checked at import, so that plain division is the floor).
+__device__ __forceinline__ long long counted_value(const long long* t, long long n) {
+    return (t[0] * n + t[1]) / t[2] * t[3] + t[4];
+}
+
+// ints: start terms (5), end terms (5), step, rows, bound, per, es (Kernels#SLICE_BOUNDED). x holds n = extent[0] clamped
+// to [0, bound] rows of per elements compactly; the start and end computed from n (counted_value), clamped as ONNX Slice
+// clamps them (org.arenaplan.ir.CountedSlice#range), select rows start, start + step, ..., at most `rows` of them, which
+// go to y's leading rows, the rest zero; their count to y_extent[0]. One thread per element of y's bound.
+extern "C" __global__ void slice_bounded(const long long* extent, const void* x, void* y, long long* y_extent, Ints ints, Floats) {
+    long long step = ints.v[10], rows = ints.v[11], bound = ints.v[12], per = ints.v[13];
+    int es = (int) ints.v[14];
+    long long n = extent[0];
+    n = n < 0 ? 0 : n > bound ? bound : n;
+    long long start = counted_value(ints.v, n), end = counted_value(ints.v + 5, n), count;
+    if (start < 0) start += n;
+    if (end < 0) end += n;
+    if (step > 0) {
+        start = start < 0 ? 0 : start > n ? n : start;
+        end = end < 0 ? 0 : end > n ? n : end;
+        count = end <= start ? 0 : (end - start - 1) / step + 1;
+    } else {
+        start = start < 0 ? 0 : start > n - 1 ? n - 1 : start;
+        end = end < -1 ? -1 : end > n - 1 ? n - 1 : end;
+        count = n == 0 || start <= end ? 0 : (start - end - 1) / -step + 1;
+    }
+    if (count > rows) count = rows;
+    if (blockIdx.x == 0 && threadIdx.x == 0) *y_extent = count;
+    FOR_EACH_ITEM(i, rows * per) {
+        long long r = i / per;
+        if (r < count) move_element(x, (start + r * step) * per + i % per, y, i, es);
         else zero_element(y, i, es);
     }
 }

@@ -278,6 +278,14 @@ import java.util.List;
  *     num_outputs, ceil(n / parts) each and the rest last) is copied to y's leading elements (y holds
  *     rows rows at its bound), the rest zero, and its row count written to the part extent. An n the parts do not take stops the run ({@link ExtentCheck}: the
  *     simulator throws, CUDA traps). Grid-stride, one thread per element of y's bound.</li>
+ * <li>{@link #SLICE_BOUNDED} ptrs [extent (int64 [1]), x, y, y extent (int64 [1])]; ints [start terms (5),
+ *     end terms (5), step, rows, bound, per, es]: x holds a bounded tensor compactly, bound rows of per
+ *     elements (es bytes each) along its bounded axis, the outermost, n = min(max(extent[0], 0), bound) of
+ *     them actual; the start and the end are floor((a n + b) / d) e + f of their terms (a, b, d, e, f;
+ *     {@code ir.CountedSlice}), clamped to n as ONNX Slice clamps them; the rows Slice takes from the
+ *     start to the end by step (not 0), at most rows of them, go to y's leading rows in order (y holds
+ *     rows rows at its bound), the rest zero, and their count to the y extent. Grid-stride, one thread
+ *     per element of y's bound (at least one: it writes the count).</li>
  * <li>{@link #TRANSPOSE_BOUNDED} ptrs [extent (int64 [1]), x, y]; ints [rank, axis, es, shape[rank],
  *     perm[rank]]: x holds a bounded tensor of upper-bound shape (total elements of es bytes)
  *     compactly, its actual shape s the bound with s[axis] = min(max(extent[0], 0), shape[axis]);
@@ -566,6 +574,7 @@ public final class Kernels {
     public static final String TRANSPOSE_BOUNDED = "transpose_bounded";
     public static final String CHECK_EXTENT = "check_extent";
     public static final String SPLIT_BOUNDED = "split_bounded";
+    public static final String SLICE_BOUNDED = "slice_bounded";
     /** The largest rank of {@link #NONZERO}'s x: its ints hold 3 + rank values (the CUDA table passes at most 40). */
     public static final int NONZERO_MAX_RANK = 16;
     /** {@link #DFT} modes. */
@@ -611,7 +620,7 @@ public final class Kernels {
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF, TREE_ENSEMBLE,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
             ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION, ROI_ALIGN, DEFORM_CONV, MAX_UNPOOL, DET,
-            NONZERO, COMPRESS, UNIQUE, NMS, ZERO_TAIL, TRANSPOSE_BOUNDED, CHECK_EXTENT, SPLIT_BOUNDED, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER, OPTIMIZER);
+            NONZERO, COMPRESS, UNIQUE, NMS, ZERO_TAIL, TRANSPOSE_BOUNDED, CHECK_EXTENT, SPLIT_BOUNDED, SLICE_BOUNDED, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER, OPTIMIZER);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size; {@link #OPTIMIZER}: each output over its own input); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

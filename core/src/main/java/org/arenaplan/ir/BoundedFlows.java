@@ -380,6 +380,71 @@ public final class BoundedFlows {
     }
 
     /**
+     * Slice as {@link #slice} admits it, or with {@code extents} 1 (the ONNX importer's, for a Slice of a tensor
+     * computed from a data-dependent output that is not a prefix of each axis it slices, or whose starts or ends
+     * it computes in the run from a count, given by {@code counted}: ten integers per entry, the start's and
+     * the end's {@link CountedSlice} terms) along the bounded axis, the outermost of more than one element, every
+     * other axis whole: its kernel ({@code device.Kernels#SLICE_BOUNDED}) takes the rows ONNX takes of the actual
+     * extent n and writes their count, output 1, which bounds output 0 ({@link OpSpec.BoundedFlow#ownExtents}).
+     * Output 0's upper bound (the rows at the input's bound) must hold the rows of every n up to the bound
+     * (x[m][1:]: n - 1; flip: n; torch.chunk's second part: floor(n / 2)); else refused.
+     */
+    public static final OpSpec.BoundedFlow SLICE = new OpSpec.BoundedFlow() {
+        @Override public int[] outputs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+            int i = countedEntry(a, in[0].length, axes[0]);
+            int[] r = new int[out.length];
+            Arrays.fill(r, -1);
+            r[0] = i >= 0 ? countedSlice(a, i, in[0], axes[0], out[0]) : slice(a, in, axes, out)[0];
+            return r;
+        }
+
+        @Override public int extentOutputs(OpAttrs a, int outputs) {
+            return a.integer("extents") == 1 ? 1 : outputs;
+        }
+
+        @Override public int[] ownExtents(OpAttrs a, long[][] in, int[] axes, int outputs) {
+            int[] r = new int[outputs];
+            Arrays.fill(r, -1);
+            if (countedEntry(a, in[0].length, axes[0]) >= 0) r[0] = 1;
+            return r;
+        }
+    };
+
+    /**
+     * The entry of a Slice with {@code extents} 1 that slices axis {@code b} of a rank-{@code rank} input other than as a
+     * prefix by constants (start 0, step 1, an end not negative: {@link #slice} takes those, bounded by the input's extent), else -1.
+     */
+    public static int countedEntry(OpAttrs a, int rank, int b) {
+        long[] starts = a.intsOrNull("starts"), axes = a.intsOrNull("axes"), steps = a.intsOrNull("steps"), v = a.intsOrNull("counted");
+        if (a.integer("extents") != 1 || starts == null || v == null || v.length != 2 * CountedSlice.TERMS * starts.length) return -1;
+        for (int i = 0; i < starts.length; i++) {
+            if (ShapeRules.axis(axes == null ? i : axes[i], rank, "axis") != b) continue;
+            int at = 2 * CountedSlice.TERMS * i;
+            boolean constants = v[at] == 0 && v[at + CountedSlice.TERMS] == 0;
+            boolean prefix = constants && CountedSlice.value(v, at, 0) == 0 && (steps == null || steps[i] == 1) && CountedSlice.value(v, at + CountedSlice.TERMS, 0) >= 0;
+            return prefix ? -1 : i;
+        }
+        return -1;
+    }
+
+    private static int countedSlice(OpAttrs a, int i, long[] x, int b, long[] y) {
+        if (product(x, 0, b) != 1)
+            throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");
+        IndexShapeRules.Range[] r = IndexShapeRules.slice(a, x);
+        for (int d = 0; d < x.length; d++)
+            if (d != b && (r[d].start() != 0 || r[d].step() != 1 || r[d].count() != x[d]))
+                throw new GraphException("it slices axis " + d + " of " + Arrays.toString(x) + " too, where its bounded axis " + b + " is sliced by the actual extent; "
+                        + "slice_bounded takes whole rows");
+        long[] v = a.intsOrNull("counted"), steps = a.intsOrNull("steps");
+        long step = steps == null ? 1 : steps[i];
+        long most = CountedSlice.mostRows(v, 2 * CountedSlice.TERMS * i, step, x[b]);
+        if (most > y[b])
+            throw new GraphException("it takes up to " + most + " rows of the bounded axis " + b + " of " + Arrays.toString(x) + " where fewer than " + x[b]
+                    + " are kept, more than the " + y[b] + " it takes of the upper bound, its output's bound");
+        return b;
+    }
+
+    /**
      * Split (ONNX Split-18, as imported: attribute {@code axis} and the parts' extents): along an
      * axis other than the bounded one, the bounded axis the outermost of more than one element (rows
      * stay rows in each part: {@code torch.nonzero(x, as_tuple=True)}, NonZero, Transpose, Split

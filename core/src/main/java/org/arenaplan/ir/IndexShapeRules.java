@@ -41,26 +41,10 @@ public final class IndexShapeRules {
             int d = ShapeRules.axis(axes[i], x.length, "axis");
             if (seen[d]) throw new GraphException("axis " + axes[i] + " is sliced twice");
             seen[d] = true;
-            long n = x[d], step = steps[i];
-            if (step == 0) throw new GraphException("step 0 on axis " + d);
-            long start = starts[i] < 0 ? starts[i] + n : starts[i], end = ends[i] < 0 ? ends[i] + n : ends[i];
-            long count;
-            if (step > 0) {
-                start = clamp(start, 0, n);
-                end = clamp(end, 0, n);
-                count = end <= start ? 0 : (end - start - 1) / step + 1;
-            } else {
-                start = clamp(start, 0, n - 1);
-                end = clamp(end, -1, n - 1);
-                count = start <= end ? 0 : (start - end - 1) / -step + 1;
-            }
-            r[d] = new Range(count == 0 ? 0 : start, step, count);
+            if (steps[i] == 0) throw new GraphException("step 0 on axis " + d);
+            r[d] = CountedSlice.range(starts[i], ends[i], steps[i], x[d]);
         }
         return r;
-    }
-
-    private static long clamp(long v, long lo, long hi) {
-        return Math.max(lo, Math.min(hi, v));
     }
 
     /** Slice: the output extents of {@link #slice}; null for a Slice without starts (a declared view, shaped by its declaration). */

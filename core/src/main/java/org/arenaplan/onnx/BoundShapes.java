@@ -173,9 +173,9 @@ final class BoundShapes {
     /**
      * What a graph that fails to build owes to shape values read here: the readers that took one as the
      * constant it is at the upper bound (true only where its axis is not the bounded one, which only the
-     * built graph tells, {@link #check}), so that a refusal of an op computed from such a constant (the
-     * TorchScript exporter's {@code torch.chunk(x[m], 2)}: a Slice from (Shape(x[m])[0] + 1) / 2, 3 at the
-     * bound 6) names where its value came from; "" where none did.
+     * built graph tells, {@link #check}), so that a refusal of an op computed from such a constant (a Slice
+     * from (Shape(x[m])[0] - 3) / 2, a quotient {@link CountedSlices} does not record: 1 at the bound 6)
+     * names where its value came from; "" where none did.
      */
     String constantReads() {
         List<String> r = obligations.stream().filter(o -> o.output() == null)

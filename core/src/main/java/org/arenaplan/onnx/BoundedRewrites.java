@@ -90,9 +90,18 @@ final class BoundedRewrites {
     /** Values output of the TopK ops by such a k ({@link #readsAtMost}), imported with {@code clamp_k} ({@link #withClampedK}). */
     private final Set<String> clampedTopK = new HashSet<>();
 
+    /** Values computed from a count read from an upper bound, and the Slices by them or by the actual extent ({@link CountedSlices}). */
+    private final CountedSlices slices;
+
     BoundedRewrites(Importer importer) {
         this.importer = importer;
         this.dataDependent = importer.dataDependent();
+        this.slices = new CountedSlices(importer, boundShapes, dataDependent);
+    }
+
+    /** The values computed from a count read from an upper bound, and the Slices that take the actual extent. */
+    CountedSlices slices() {
+        return slices;
     }
 
     /** The shape values read from an upper bound, which the importer records (Shape) and checks (graph outputs, the built graph). */

@@ -667,9 +667,10 @@ public final class OnnxImporter {
         Value expandAs = bounded.expandAsOf(node, ins);
         BoundShapes.Read carried = expandAs == null ? bounded.shapes().carried(node, ins, this::constantValues) : null;
         if (carried != null) bounded.shapes().put(node.outputs().get(0), carried);   // whichever way the node is imported (folded, a view of a constant, run)
-        if (expandAs == null && carried == null && !bounded.readsAtMost(node, ins))
+        if (expandAs == null && carried == null && !bounded.readsAtMost(node, ins) && !bounded.slices().reads(node, ins))
             for (Value v : ins) {
-                BoundShapes.Read r = v == null ? null : bounded.shapes().get(v.name()) != null ? bounded.shapes().get(v.name()) : bounded.atMostRead(v.name());
+                BoundShapes.Read r = v == null ? null : bounded.shapes().get(v.name()) != null ? bounded.shapes().get(v.name())
+                        : bounded.atMostRead(v.name()) != null ? bounded.atMostRead(v.name()) : bounded.slices().read(v.name());
                 if (r != null) bounded.shapes().readAsConstant(r, "'" + n.opName() + "' (" + node.opType() + ")");
             }
         if (expandAs == null && ConstantFolding.folds(n, weights.keySet())) {
@@ -722,7 +723,7 @@ public final class OnnxImporter {
                     for (Value v : l.outputs())
                         if (v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
                 l = namedStandIns(l, n);
-                if (origin != null) l = bounded.withClampedK(bounded.withRest(bounded.withPartExtents(l)));
+                if (origin != null) l = bounded.slices().withExtent(bounded.withClampedK(bounded.withRest(bounded.withPartExtents(l))));
                 if (origin != null)   // an output made a constant at import (Dropout's mask) has the upper bound's shape, not the run's
                     for (Value c : l.constants().keySet())
                         if (node.outputs().contains(c.name()))
@@ -979,6 +980,7 @@ public final class OnnxImporter {
             if (!values.containsKey(o)) throw new OnnxException(file + ": graph output '" + o + "' is never written by any node");
             if (bounded.shapes().get(o) != null) bounded.shapes().readAsConstant(bounded.shapes().get(o), "graph output '" + o + "'");
             if (bounded.atMostRead(o) != null) bounded.shapes().readAsConstant(bounded.atMostRead(o), "graph output '" + o + "'");
+            if (bounded.slices().read(o) != null) bounded.shapes().readAsConstant(bounded.slices().read(o), "graph output '" + o + "'");
             if (weights.containsKey(o) && !declared.contains(o)) copyConstantOut(b, o, readAs.get(o), declared);
             b.output(o);
         }

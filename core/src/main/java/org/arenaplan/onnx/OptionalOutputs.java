@@ -61,6 +61,13 @@ public final class OptionalOutputs {
         return name;
     }
 
+    /** Whether {@code l} has runtime extents it writes for its other outputs among its last outputs, which no op reads ({@link OpSpec.BoundedFlow#extentOutputs}). */
+    private static boolean writesExtents(OpSpec spec, String name, Lowered l) {
+        if (spec.carries() == null) return false;
+        org.arenaplan.ir.Op op = new org.arenaplan.ir.Op(name, l.kind(), l.inputs(), l.outputs().stream().map(Value::name).toList(), 0, l.attrs(), null, null, null);
+        return spec.carries().extentOutputs(org.arenaplan.ir.OpAttrs.of(op), l.outputs().size()) < l.outputs().size();
+    }
+
     /**
      * {@code schedule} with the trailing outputs nothing reads left off (rule 3 above), in place.
      *
@@ -72,7 +79,7 @@ public final class OptionalOutputs {
         for (int p = 0; p < schedule.size(); p++) {
             Lowered l = schedule.get(p).op();
             OpSpec spec = OpRegistry.get(l.kind());
-            if (spec == null || !spec.hasOptionalOutputs()) continue;
+            if (spec == null || !spec.hasOptionalOutputs() || writesExtents(spec, schedule.get(p).name(), l)) continue;
             int keep = l.outputs().size();
             while (keep > spec.minOutputs() && !read.contains(l.outputs().get(keep - 1).name())) keep--;
             if (keep == l.outputs().size()) continue;

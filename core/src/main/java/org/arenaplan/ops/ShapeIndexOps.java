@@ -71,10 +71,14 @@ final class ShapeIndexOps implements OpFamily {
         return List.of(
                 OpDefinition.op(OpKinds.SLICE, 1, 1).attrs(AttrSpec.ints("starts", Long.MIN_VALUE, Long.MAX_VALUE, "none: a declared view"),
                                 AttrSpec.ints("ends", Long.MIN_VALUE, Long.MAX_VALUE, "none: a declared view"), AttrSpec.ints("axes", -MAX_RANK, MAX_RANK - 1, "0, 1, ..."),
-                                AttrSpec.ints("steps", Long.MIN_VALUE, Long.MAX_VALUE, "1 per axis"))
-                        .shape(IndexShapeRules::sliceShape).view(OpSpec.ViewRule.LEADING_SLICE).kernels(Kernels.COPY, Kernels.STRIDED_COPY).carries(BoundedFlows::slice)
-                        .doc("ONNX Slice (negative steps, clamping) as a strided copy; whole rows along the leading axis may be a view, which issues no work")
-                        .lower((op, l) -> op.attrs().containsKey("starts") ? List.of(slice(op, l)) : LayoutOps.viewAsCopy(op, l))
+                                AttrSpec.ints("steps", Long.MIN_VALUE, Long.MAX_VALUE, "1 per axis"),
+                                AttrSpec.flag("extents"),   // 1: output 1 is output 0's runtime extent (int64 [1]) where it slices the bounded axis (ir.BoundedFlows#SLICE)
+                                AttrSpec.ints("counted", Long.MIN_VALUE, Long.MAX_VALUE, "none"))   // per entry the start's and end's terms of the actual extent (ir.CountedSlice)
+                        .outputs(1, 2).shapes(ShapeIndexOps::sliceShapes).view(OpSpec.ViewRule.LEADING_SLICE)
+                        .kernels(Kernels.COPY, Kernels.STRIDED_COPY, Kernels.SLICE_BOUNDED).carries(BoundedFlows.SLICE)
+                        .doc("ONNX Slice (negative steps, clamping) as a strided copy; whole rows along the leading axis may be a view, which issues no work; "
+                                + "along a bounded axis by the actual extent (extents) slice_bounded, which reads the count and writes its own")
+                        .lower((op, l) -> !op.attrs().containsKey("starts") ? LayoutOps.viewAsCopy(op, l) : List.of(slicesBounded(op, l) ? sliceBounded(op, l) : slice(op, l)))
                         .onnx(ShapeIndexOps::importSlice).build(),
                 OpDefinition.op(EXPAND, 1, 1).attrs(AttrSpec.ints("shape", 0, Long.MAX_VALUE, "required")).shape(IndexShapeRules::expand)
                         .kernels(Kernels.STRIDED_COPY).carries(BoundedFlows::expand).doc("numpy broadcast of the input with shape")
@@ -165,6 +169,36 @@ final class ShapeIndexOps implements OpFamily {
             offset += r[d].start() * xst[d];
         }
         return strided(op, lo, shape, stride, product(shape) == 0 ? 0 : offset);
+    }
+
+    /** Slice's output shape ({@link IndexShapeRules#sliceShape}; null for a declared view), then [1] for its runtime extent where {@code extents} is 1. */
+    private static long[][] sliceShapes(OpAttrs a, long[][] in, int outputs) {
+        long[] y = IndexShapeRules.sliceShape(a, in);
+        if (y == null) return null;
+        if (outputs != (a.integer("extents") == 1 ? 2 : 1)) throw new GraphException("Slice has " + outputs + " outputs; it has 2 with extents 1, else 1");
+        return outputs == 1 ? new long[][]{y} : new long[][]{y, {1}};
+    }
+
+    /** Whether a Slice takes its input's bounded axis by the actual extent ({@code ir.BoundedFlows#SLICE}). */
+    private static boolean slicesBounded(Op op, OpLowering lo) {
+        org.arenaplan.ir.Graph.Bounded b = lo.bounded(op.inputs().get(0));
+        return b != null && BoundedFlows.countedEntry(OpAttrs.of(op), lo.shape(op, op.inputs().get(0)).length, b.axis()) >= 0;
+    }
+
+    /** {@link Kernels#SLICE_BOUNDED}: the rows of the bounded axis ONNX Slice takes of the actual extent, and their count (output 1). */
+    private static KernelCall sliceBounded(Op op, OpLowering lo) {
+        String x = op.inputs().get(0), y = out(op);
+        org.arenaplan.ir.Graph.Bounded b = lo.bounded(x);
+        long[] xs = lo.shape(op, x);
+        OpAttrs a = OpAttrs.of(op);
+        int i = BoundedFlows.countedEntry(a, xs.length, b.axis()), t = 2 * org.arenaplan.ir.CountedSlice.TERMS;
+        long[] steps = a.intsOrNull("steps"), ints = Arrays.copyOfRange(a.intsOrNull("counted"), t * i, t * i + t + 5);
+        ints[t] = steps == null ? 1 : steps[i];
+        ints[t + 1] = lo.shape(op, y)[b.axis()];
+        ints[t + 2] = xs[b.axis()];
+        ints[t + 3] = product(Arrays.copyOfRange(xs, b.axis() + 1, xs.length));
+        ints[t + 4] = lo.sameType(op, x, y).bytes();
+        return lo.call(op, Kernels.SLICE_BOUNDED, List.of(lo.read(b.extent()), lo.read(x), lo.write(y), lo.write(op.outputs().get(1))), ints);
     }
 
     /** ExpandAs: X broadcast to Y's shape (each at its upper bound), or to attribute shape where given. */

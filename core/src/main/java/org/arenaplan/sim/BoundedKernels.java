@@ -4,6 +4,8 @@ import org.arenaplan.device.DeviceException;
 import org.arenaplan.device.KernelArg;
 import org.arenaplan.device.KernelCall;
 import org.arenaplan.device.Kernels;
+import org.arenaplan.ir.CountedSlice;
+import org.arenaplan.ir.IndexShapeRules;
 
 import java.nio.ByteBuffer;
 
@@ -13,7 +15,8 @@ import java.nio.ByteBuffer;
  * n * per elements its runtime extent n covers; {@link Kernels#TRANSPOSE_BOUNDED} transposes the
  * actual tensor a bounded one holds compactly; {@link Kernels#CHECK_EXTENT} stops a run whose extent is
  * not the one a Split's fixed parts need; {@link Kernels#SPLIT_BOUNDED} copies one of the parts ONNX derives
- * from the actual extent and writes its row count. CUDA's twins are in bounded.cuh.
+ * from the actual extent and writes its row count; {@link Kernels#SLICE_BOUNDED} copies the rows a Slice takes of the
+ * actual extent and writes their count. CUDA's twins are in bounded.cuh.
  */
 final class BoundedKernels {
     private BoundedKernels() { }
@@ -25,6 +28,7 @@ final class BoundedKernels {
             case Kernels.TRANSPOSE_BOUNDED -> transposeBounded(c);
             case Kernels.CHECK_EXTENT -> checkExtent(c);
             case Kernels.SPLIT_BOUNDED -> splitBounded(c);
+            case Kernels.SLICE_BOUNDED -> sliceBounded(c);
             default -> null;
         };
     }
@@ -67,6 +71,31 @@ final class BoundedKernels {
             long m = Math.min(p[1], rows);
             ByteBuffer x = SimKernels.in(c, 1), y = SimKernels.out(c, 2);
             for (long i = 0; i < m * per * es; i++) y.put((int) i, x.get((int) (p[0] * per * es + i)));
+            SimKernels.store(c, 2, y);
+            ByteBuffer n = SimKernels.out(c, 3);
+            n.putLong(0, m);
+            SimKernels.store(c, 3, n);
+        };
+    }
+
+    private static Runnable sliceBounded(KernelCall c) {
+        SimKernels.need(c, 4, 15);
+        long[] terms = new long[2 * CountedSlice.TERMS];
+        for (int k = 0; k < terms.length; k++) terms[k] = c.intArg(k);
+        long step = c.intArg(10), rows = c.intArg(11), bound = c.intArg(12), per = c.intArg(13);
+        int es = SimKernels.elementBytes(c, 14);
+        if (step == 0 || terms[2] <= 0 || terms[7] <= 0 || rows < 0 || bound < 0 || per < 0)
+            throw fail(c, "step " + step + ", divisors " + terms[2] + " and " + terms[7] + ", rows " + rows + ", bound " + bound + " and per " + per + " out of range");
+        size(c, 0, 8);
+        size(c, 1, bound * per * es);
+        size(c, 2, rows * per * es);
+        size(c, 3, 8);
+        return () -> {
+            IndexShapeRules.Range r = CountedSlice.rows(terms, 0, step, Math.max(0, Math.min(SimKernels.in(c, 0).getLong(0), bound)));
+            long m = Math.min(r.count(), rows);
+            ByteBuffer x = SimKernels.in(c, 1), y = SimKernels.out(c, 2);
+            for (long i = 0; i < m; i++)
+                for (long j = 0; j < per * es; j++) y.put((int) (i * per * es + j), x.get((int) ((r.start() + i * step) * per * es + j)));
             SimKernels.store(c, 2, y);
             ByteBuffer n = SimKernels.out(c, 3);
             n.putLong(0, m);

@@ -271,33 +271,6 @@ class BoundedReadersTest {
                 .outputOfType(OnnxDTypes.FLOAT, a).outputOfType(OnnxDTypes.INT64, b);
     }
 
-    /**
-     * {@code torch.chunk(x[m], 2)} as the TorchScript exporter writes it (opset 17): c = (Shape(sel)[0] + 1) / 2,
-     * then Slice(sel, 0, c) and Slice(sel, c, 2c); ONNX Runtime computes c in the run (2 of 4 selected, 3 of 5).
-     * It stays refused, at the second Slice, which starts the bounded axis at c as evaluated at import (3, at
-     * the bound 6); the line names the Add that took the Shape at its upper bound, so that the 3 is not read
-     * as the file's (before, it named the Slice's start alone).
-     */
-    @Test
-    void aChunkOfABoundedTensorIsRefusedNamingTheValueTakenAtTheBound() throws Exception {
-        TinyOnnx m = new TinyOnnx().opset(17).input("x", 6L).input(OnnxDTypes.BOOL, "m", 6L).ints("zero", 0).ints("one", 1).ints("two", 2)
-                .node("nz", "NonZero", List.of("m"), List.of("i"))
-                .node("tr", "Transpose", List.of("i"), List.of("t"), "perm", new long[]{1, 0})
-                .node("gn", "GatherND", List.of("x", "t"), List.of("sel"))
-                .node("sh", "Shape", List.of("sel"), List.of("s"))
-                .node("g", "Gather", List.of("s", "zero"), List.of("n"), "axis", 0L)
-                .node("add", "Add", List.of("n", "one"), List.of("n1"))
-                .node("div", "Div", List.of("n1", "two"), List.of("c"))
-                .node("mul", "Mul", List.of("c", "two"), List.of("c2"))
-                .node("s0", "Slice", List.of("sel", "zero", "c", "zero"), List.of("a"))
-                .node("s1", "Slice", List.of("sel", "c", "c2", "zero"), List.of("b"))
-                .outputOfType(OnnxDTypes.FLOAT, "a").outputOfType(OnnxDTypes.FLOAT, "b");
-        OnnxOpRuns.refused(dir, m, "op 's1' (Slice, position 4) reads 'sel', computed from a data-dependent output of op 'nz' (NonZero), whose shape is known only "
-                + "after its kernel runs; Slice reads it only where its kernels leave the result compact, and here it takes the bounded axis 0 from 3 by step 1, not a "
-                + "prefix (start 0, step 1); node 'add' (Add) took axis 0 of 'sel' at its upper bound (Shape is evaluated at import, from the upper bound; a value "
-                + "computed from it is the run's only where that axis is not the bounded one)");
-    }
-
     /** Every executor mode on the simulator stops the run of {@code model} on {@code in} before the launch, with {@code message} ({@code exec.LaunchChecks}). */
     private void stopsInEveryMode(TinyOnnx model, Map<String, TensorValue> in, String message) throws Exception {
         OnnxOpRuns.stopsInEveryMode(dir, model, in, message);
@@ -1074,14 +1047,6 @@ class BoundedReadersTest {
                         .node("pick2", "Gather", List.of("sel2", "two"), List.of("keep2"), "axis", 1L).outputOfType(OnnxDTypes.INT64, "y")
                         .node("a", "Add", List.of("keep", "keep2"), List.of("y")),
                 "reads 'keep' and 'keep2', bounded by the runtime extents of op 'nms' and op 'nms2', whose actual extents may differ");
-        // a Slice of the bounded axis that is not a prefix
-        OnnxOpRuns.refused(dir, selected().ints("one", 1).ints("k", 3).ints("ax", 0).outputOfType(OnnxDTypes.INT64, "y")
-                        .node("sl", "Slice", List.of("keep", "one", "k", "ax"), List.of("y")),
-                "op 'sl' (Slice, position 2) reads 'keep', " + from + "Slice reads it only where its kernels leave the result compact, and here it takes the bounded axis 0 from 1 by step 1");
-        // a prefix whose end counts back from the actual extent ([:-1] of n rows is n - 1 rows, not min(n, bound - 1)): planned silently wrong before
-        OnnxOpRuns.refused(dir, selected().ints("zero0", 0).ints("back", -1).ints("ax", 0).outputOfType(OnnxDTypes.INT64, "y")
-                        .node("sl", "Slice", List.of("keep", "zero0", "back", "ax"), List.of("y")),
-                "op 'sl' (Slice, position 2) reads 'keep', " + from + "Slice reads it only where its kernels leave the result compact, and here it ends the bounded axis 0 at -1, counted from the actual extent");
         // through a sequence (its elements are views of the tensors): the refusal names the user's nodes, not the importer's
         OnnxOpRuns.refused(dir, new TinyOnnx().opset(13).input("x", 4L).scalar("zero", 0).outputOfType(OnnxDTypes.INT64, "z")
                         .node("nz", "NonZero", List.of("x"), List.of("y")).node("sc", "SequenceConstruct", List.of("y"), List.of("ys"))

@@ -140,6 +140,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.TRANSPOSE_BOUNDED, new Spec(3, -1, i -> product(i, 3, (int) i[0]))),   // one thread per element of the bound
             Map.entry(Kernels.CHECK_EXTENT, new Spec(1, -1, i -> 1)),                       // one thread
             Map.entry(Kernels.SPLIT_BOUNDED, new Spec(4, -1, i -> Math.max(1, i[3] * i[4]))),   // one thread per element of y's bound (at least one: it writes the part's count)
+            Map.entry(Kernels.SLICE_BOUNDED, new Spec(4, -1, i -> Math.max(1, i[11] * i[13]))),   // one thread per element of y's bound (at least one: it writes the count)
             // the training kernels (training.cuh): one thread per element (gelu_grad), per row (softmax_grad,
             // layernorm_grad), per dx element, per dw element
             Map.entry(Kernels.GELU_GRAD, new Spec(3, -1, i -> i[0])),

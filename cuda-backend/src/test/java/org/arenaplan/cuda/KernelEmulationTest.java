@@ -265,9 +265,9 @@ class KernelEmulationTest {
     }
 
     /**
-     * zero_tail, transpose_bounded and split_bounded (bounded.cuh), bit for bit: zero_tail over y [5, 3] of 1-, 2-,
+     * zero_tail, transpose_bounded, split_bounded and slice_bounded (bounded.cuh), bit for bit: zero_tail over y [5, 3] of 1-, 2-,
      * 4- and 8-byte elements, none of them zero, with extents 0, 2, 5 (the bound: nothing zeroed),
-     * 7 (past it: clamped) and -1 (zeroes all); transpose_bounded and split_bounded below.
+     * 7 (past it: clamped) and -1 (zeroes all); transpose_bounded, split_bounded and slice_bounded below.
      */
     private static List<Case> zeroTailCases() {
         List<Case> c = new ArrayList<>();
@@ -299,6 +299,27 @@ class KernelEmulationTest {
                     long[] ints = {part, 2, run[0], 2, 3, 6, t.bytes()};
                     c.add(new Case(Kernels.SPLIT_BOUNDED, List.of(extent, x, none), t, 6, ints, new double[0], 0, 0, 2, y));
                     c.add(new Case(Kernels.SPLIT_BOUNDED, List.of(extent, x, y), DType.I64, 1, ints, new double[0], 0, 0, 3, none));
+                }
+            }
+        }
+        // slice_bounded: x [6, 2] bounded along axis 0, sliced by the actual extent: x[m][1:], x[m][-2:], x[m].flip(0),
+        // x[m][::2], x[m][-2::-3] and torch.chunk's second part (from (n + 1) / 2 to 2 ((n + 1) / 2)), at counts 0, 1, 4, 6,
+        // 9 (clamped to the bound) and -1; y (rows of the output's bound) starting non-zero (its tail zeroed) and the count compared
+        long big = Long.MAX_VALUE, least = Long.MIN_VALUE;
+        long[][] slices = {{0, 0, 1, 1, 1, 0, 0, 1, 1, big, 1, 5}, {0, 0, 1, 1, -2, 0, 0, 1, 1, big, 1, 2}, {0, 0, 1, 1, -1, 0, 0, 1, 1, least, -1, 6},
+                {0, 0, 1, 1, 0, 0, 0, 1, 1, big, 2, 3}, {0, 0, 1, 1, -2, 0, 0, 1, 1, least, -3, 2}, {1, 1, 2, 1, 0, 1, 1, 2, 2, 0, 1, 3}};
+        for (DType t : new DType[] {DType.U8, DType.I32, DType.I64}) {
+            TensorValue x = small(t, 43, 12, 1, 9), none = TensorValue.ofLongs(DType.I64, null, -7);
+            for (long[] s : slices) {
+                TensorValue y = small(t, 47, (int) s[11] * 2, 1, 9);
+                for (long n : new long[] {0, 1, 4, 6, 9, -1}) {
+                    TensorValue extent = TensorValue.ofLongs(DType.I64, null, n);
+                    long[] ints = java.util.Arrays.copyOf(s, 15);
+                    ints[12] = 6;
+                    ints[13] = 2;
+                    ints[14] = t.bytes();
+                    c.add(new Case(Kernels.SLICE_BOUNDED, List.of(extent, x, none), t, (int) s[11] * 2, ints, new double[0], 0, 0, 2, y));
+                    c.add(new Case(Kernels.SLICE_BOUNDED, List.of(extent, x, y), DType.I64, 1, ints, new double[0], 0, 0, 3, none));
                 }
             }
         }
