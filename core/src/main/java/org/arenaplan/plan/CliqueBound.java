@@ -1,8 +1,6 @@
 package org.arenaplan.plan;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * The lower bound of a problem with extra conflicts (several streams): the heaviest clique of
@@ -14,15 +12,24 @@ import java.util.List;
  * <p>{@link Problem#lowerBound()} stays the live-bytes maximum: the search planner's tests
  * and pruning are stated against it. This is the bound the plan's stats report.
  *
- * <p>Steps, per distinct start time t (all of them up to {@link #MAX_INSTANTS}, else the
- * heaviest): take the buffers live at t; the candidates are the buffers with an extra
- * conflict with one of them; add each candidate, heaviest first, that conflicts with every
- * buffer taken so far. Cost O(T (L E + C log C + C K log E)) for T instants, L live buffers,
- * C candidates, K clique size and E extra conflicts per buffer, plus sorting each candidate's
- * extra conflicts once (O(E log E) each), so that a conflict check is a binary search, not a
- * scan of E (two unsynchronised streams of 1,500 ops, 2.2 million extra pairs: the whole
- * {@code plan} command's CPU time from 27.8 s to 12.0 s, the same plan; notes/hbwide.md). Greedy: the maximum clique is NP-hard, so
- * the bound may be below the best one; it is never below the live-bytes maximum.
+ * <p>Steps: the instants are the distinct start times (all of them up to {@link #MAX_INSTANTS},
+ * else the heaviest by live bytes), taken heaviest first, ties in time order. At instant t the
+ * members are the buffers live at t; the candidates are the buffers not live at t that conflict
+ * with every member and that a member's extra conflicts list (the only ones the greedy step can
+ * add); add each candidate, heaviest first (ties in the order the members' lists discover them),
+ * that conflicts with every candidate added so far. The first heaviest clique wins.
+ *
+ * <p>Cost: {@link CliqueCandidates} finds every instant's candidates, and the upper bound live
+ * bytes + candidates' bytes, in one sweep over time, O(P + W C log n) for P extra pairs, W
+ * instants, C buffers listed by a live one and n buffers. An instant whose bound does not beat
+ * the best clique found is skipped, as is the rest of one once its bytes plus the candidates
+ * left cannot: exact, the clique found is the same. A grown instant costs O(C (log C + S) + K E)
+ * for S steps to a member's listing of each candidate, K added members and E extra conflicts
+ * each. The straightforward search (every live buffer's extra conflicts listed at every instant,
+ * O(W L E) for L live buffers, and a binary search per candidate and member) took 38.9 s on a
+ * 6,000-op graph over 64 streams where this one takes 2.0 s, the same clique (docs/streams.md,
+ * {@code CliqueBoundBench}). Greedy: the maximum clique is NP-hard, so the bound may be below
+ * the best one; it is never below the live-bytes maximum.
  */
 public final class CliqueBound {
     /** Instants examined at most; beyond, the heaviest by live bytes. */
@@ -65,72 +72,134 @@ public final class CliqueBound {
         if (!p.hasExtraConflicts()) {
             int at = 0;
             for (int i = 1; i < live.points(); i++) if (live.bytesAt(i) > live.bytesAt(at)) at = i;
-            return clique(p, live.time(at), null);
+            int[] members = live(p, live.time(at));
+            long bytes = 0;
+            for (int m : members) bytes += p.alignedSize(m);
+            return new Clique(live.time(at), members, bytes);
         }
         Integer[] order = new Integer[live.points()];
         for (int i = 0; i < order.length; i++) order[i] = i;
         Arrays.sort(order, (a, b) -> Long.compare(live.bytesAt(b), live.bytesAt(a)));   // stable: ties keep time order
         int instants = Math.min(order.length, MAX_INSTANTS);
+        Search s = new Search(p);
+        boolean[] wanted = new boolean[order.length];
+        for (int k = 0; k < instants; k++) wanted[order[k]] = true;
+        CliqueCandidates.Sweep sweep = CliqueCandidates.of(p, s.extra, live, wanted, order[0], live.bytesAt(order[0]));
         Clique best = null;
-        int[][] sorted = new int[p.size()][];
         for (int k = 0; k < instants; k++) {
-            Clique c = clique(p, live.time(order[k]), sorted);
-            if (best == null || c.bytes() > best.bytes()) best = c;
+            if (best != null && sweep.reach()[order[k]] <= best.bytes()) continue;   // cannot beat it: the first heaviest stays
+            Clique c = s.clique(live.time(order[k]), sweep.candidates()[order[k]], best == null ? -1 : best.bytes());
+            if (c != null && (best == null || c.bytes() > best.bytes())) best = c;
         }
         return best;
     }
 
-    /**
-     * @param sorted per buffer, its extra conflicts sorted (filled on first use, shared across
-     *               instants; null without extra conflicts), so that a conflict check costs
-     *               O(log E) instead of a scan of E
-     */
-    private static Clique clique(Problem p, long t, int[][] sorted) {
-        List<Integer> members = new ArrayList<>();
-        p.index().forEachOverlap(t, t + 1, members::add);
-        members.sort(null);
-        boolean[] taken = new boolean[p.size()];
-        long bytes = 0;
-        for (int m : members) {
-            taken[m] = true;
-            bytes += p.alignedSize(m);
-        }
-        List<Integer> candidates = new ArrayList<>();
-        if (p.hasExtraConflicts()) {
-            for (int m : members.toArray(Integer[]::new)) {
-                for (int c : p.extraConflicts(m)) {
-                    if (!taken[c]) {
-                        taken[c] = true;
-                        candidates.add(c);
-                    }
-                }
-            }
-        }
-        candidates.sort((a, b) -> Long.compare(p.alignedSize(b), p.alignedSize(a)));
-        for (int c : candidates) {
-            boolean all = true;
-            for (int m : members) {
-                if (!conflicts(p, sorted, c, m)) {
-                    all = false;
-                    break;
-                }
-            }
-            if (all) {
-                members.add(c);
-                bytes += p.alignedSize(c);
-            }
-        }
-        return new Clique(t, members.stream().mapToInt(Integer::intValue).toArray(), bytes);
+    /** The buffers live at t, ascending. */
+    private static int[] live(Problem p, long t) {
+        int[] out = p.index().overlapsInto(t, t + 1, -1, new int[16], IntervalIndex.newStack());
+        int[] members = Arrays.copyOfRange(out, 1, out[0] + 1);
+        Arrays.sort(members);
+        return members;
     }
 
-    /** {@link Problem#conflicts} (c and m distinct) by binary search in c's sorted extra conflicts. */
-    private static boolean conflicts(Problem p, int[][] sorted, int c, int m) {
-        if (p.intervalsOverlap(c, m)) return true;
-        if (sorted == null) return false;
-        if (sorted[c] == null) {
-            sorted[c] = p.extraConflicts(c);   // a copy
-            Arrays.sort(sorted[c]);
+    /** The per-problem state of one search: adjacency and scratch shared across instants. */
+    private static final class Search {
+        private final Problem p;
+        private final int[][] extra;        // per buffer, its extra conflicts in stored order
+        private final int[][] listedBy;     // per buffer c, ascending, the buffers whose extra conflicts list c
+        private final int[][] listedAt;     // ... and c's position in each one's list
+        private final int[] memberMark;     // == stamp: live at the current instant
+        private final int[] candidateMark;  // == stamp: a candidate of the current instant
+        private final int[] added;          // per candidate, members added whose extra conflicts list it (not overlapping)
+        private int stamp;
+
+        Search(Problem p) {
+            this.p = p;
+            int n = p.size();
+            extra = new int[n][];
+            int[] degree = new int[n];
+            for (int i = 0; i < n; i++) {
+                extra[i] = p.extraConflicts(i);
+                for (int c : extra[i]) degree[c]++;
+            }
+            listedBy = new int[n][];
+            listedAt = new int[n][];
+            for (int c = 0; c < n; c++) {
+                listedBy[c] = new int[degree[c]];
+                listedAt[c] = new int[degree[c]];
+            }
+            int[] fill = new int[n];
+            for (int i = 0; i < n; i++) {
+                for (int at = 0; at < extra[i].length; at++) {
+                    int c = extra[i][at];
+                    listedBy[c][fill[c]] = i;
+                    listedAt[c][fill[c]++] = at;
+                }
+            }
+            memberMark = new int[n];
+            candidateMark = new int[n];
+            added = new int[n];
         }
-        return Arrays.binarySearch(sorted[c], m) >= 0;
+
+        /**
+         * The clique grown from instant t, or null when it cannot weigh more than {@code beat}
+         * bytes (-1: always grow it).
+         *
+         * @param candidates the buffers not live at t that conflict with every live one ({@link CliqueCandidates})
+         */
+        Clique clique(long t, int[] candidates, long beat) {
+            int[] live = live(p, t);
+            int l = live.length;
+            stamp++;
+            long bytes = 0;
+            for (int m : live) {
+                bytes += p.alignedSize(m);
+                memberMark[m] = stamp;
+            }
+            // heaviest first; ties in order of discovery: by the first live buffer (ascending) whose
+            // extra conflicts list the candidate, then by the candidate's position in that list
+            int kept = candidates.length;
+            long[] firstLister = new long[kept];
+            Integer[] sorted = new Integer[kept];
+            long rest = 0;
+            for (int i = 0; i < kept; i++) {
+                int c = candidates[i];
+                candidateMark[c] = stamp;
+                added[c] = 0;
+                rest += p.alignedSize(c);
+                sorted[i] = i;
+                int j = 0;
+                while (memberMark[listedBy[c][j]] != stamp) j++;   // c has an extra conflict with a live buffer
+                firstLister[i] = (long) listedBy[c][j] << 32 | listedAt[c][j];
+            }
+            Arrays.sort(sorted, (a, b) -> {
+                int bySize = Long.compare(p.alignedSize(candidates[b]), p.alignedSize(candidates[a]));
+                return bySize != 0 ? bySize : Long.compare(firstLister[a], firstLister[b]);
+            });
+            int[] members = Arrays.copyOf(live, l + kept);
+            int size = l;
+            for (int i : sorted) {
+                if (bytes + rest <= beat) return null;
+                int c = candidates[i];
+                rest -= p.alignedSize(c);
+                if (conflictsWithAdded(c, members, l, size)) {
+                    members[size++] = c;
+                    bytes += p.alignedSize(c);
+                    for (int x : extra[c]) if (candidateMark[x] == stamp && !p.intervalsOverlap(x, c)) added[x]++;
+                }
+            }
+            return new Clique(t, Arrays.copyOf(members, size), bytes);
+        }
+
+        /**
+         * Whether c conflicts with every member added so far through extra conflicts,
+         * {@code members[from..to)}: those that overlap it plus those whose extra conflicts
+         * listed it make them all.
+         */
+        private boolean conflictsWithAdded(int c, int[] members, int from, int to) {
+            int overlapping = 0;
+            for (int i = from; i < to; i++) if (p.intervalsOverlap(c, members[i])) overlapping++;
+            return overlapping + added[c] == to - from;
+        }
     }
 }
