@@ -159,7 +159,8 @@ final class BoundedRewrites {
      */
     OnnxModel.Node sliceByBoundShape(OnnxModel.Node node, List<Value> ins, NodeContext context) {
         if (!node.opType().equals("Slice") || !node.inDefaultDomain() || ins.size() < 3 || ins.get(0) == null || ins.get(1) == null || ins.get(2) == null
-                || !dataDependent.containsKey(ins.get(0).name()) || node.outputs().size() != 1) return node;
+                || !dataDependent.containsKey(ins.get(0).name()) || node.outputs().size() != 1
+                || slices.read(ins.get(1).name()) != null) return node;   // a start computed from the count (0 at the bound: n * 0, n - 6): CountedSlices takes it
         BoundValue bv = boundValue(ins.get(2).name());
         BoundShapes.Read s = bv == null ? null : bv.read();
         double[] ends = bv == null ? null : bv.values(), starts = importer.constant(ins.get(1).name());

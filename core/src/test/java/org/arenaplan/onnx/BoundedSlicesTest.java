@@ -102,6 +102,29 @@ class BoundedSlicesTest {
     }
 
     /**
+     * A start computed from the count that is 0 at the bound, n * 0 and n - 6 (x[m][n - 6:] of 6: the last n - (6 - n)
+     * elements, a negative start counted from the actual extent), ended at the count itself: ONNX Runtime's rows for
+     * 0 to 6 selected. Before, the end's prefix rewrite read the start as the constant 0 it is at the bound and the
+     * Slice was refused ("... axis 0 of 'sel' and axis 0 of 'y' are bounded by two extents ...").
+     */
+    @Test
+    void aCountedStartZeroAtTheBoundEndedAtTheCountAgreesWithOnnxRuntimeInEveryMode() throws Exception {
+        for (String op : List.of("Mul", "Sub")) {
+            TinyOnnx m = selection(new TinyOnnx().opset(17), OnnxDTypes.FLOAT, 6).ints("zero", 0).ints("k", op.equals("Mul") ? 0 : 6)
+                    .node("sh", "Shape", List.of("sel"), List.of("s"))
+                    .node("g", "Gather", List.of("s", "zero"), List.of("n"), "axis", 0L)
+                    .node("st", op, List.of("n", "k"), List.of("start"))
+                    .node("sl", "Slice", List.of("sel", "start", "n"), List.of("y"))
+                    .outputOfType(OnnxDTypes.FLOAT, "y");
+            for (int n = 0; n <= 6; n++) {
+                Map<String, TensorValue> got = OnnxOpRuns.agreeInEveryMode(dir, m, Map.of("x", X6, "m", mask(6, n), "m2", mask(6, n)), 0, 0);
+                long start = op.equals("Mul") ? 0 : n - 6 < 0 ? Math.max(0, 2 * n - 6) : n - 6;   // a negative start counts from the actual extent n
+                assertThat(got.get("y").shape()).as("%s, %d selected", op, n).containsExactly(n - start);
+            }
+        }
+    }
+
+    /**
      * Slices of selected rows by constants that ONNX clamps to the actual extent: x[m][1:], x[m][-2:], x[m].flip(0)
      * (start -1, end INT64_MIN, step -1, as the dynamo exporter writes it; the TorchScript exporter's end is
      * -INT64_MAX), x[m][1:3] (narrow), x[m][:-1], x[m][::2] and x[m][-2::-2], f32 [6] and int64 [5, 3], every count.
