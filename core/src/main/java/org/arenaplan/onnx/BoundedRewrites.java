@@ -36,6 +36,7 @@ import java.util.Set;
  *   <li>TopK by k = min(c, n), n a count read from the bound of X's axis (the dynamo exporter's
  *       {@code topk(x[m], min(3, n))}): k min(c, the bound), taken as min(k, the actual count) in the run
  *       ({@link #readsAtMost}, {@link #withClampedK});</li>
+ *   <li>ReduceProd of such a tensor's whole shape: its actual element count, computed in the run ({@link #elementCount});</li>
  *   <li>Split of a bounded tensor without 'split': a runtime extent per part ({@link #withPartExtents});
  *       along its bounded axis into parts summing to less than the bound: a part for the rest, and the
  *       run checks the parts' sum ({@link #splitWithinBound}, {@link #withRest}).</li>
@@ -92,11 +93,19 @@ final class BoundedRewrites {
 
     /** Values computed from a count read from an upper bound, and the Slices by them or by the actual extent ({@link CountedSlices}). */
     private final CountedSlices slices;
+    /** Element counts of such a tensor (ReduceProd of its whole shape), computed in the run ({@link ElementCounts}). */
+    private final ElementCounts elementCounts;
 
     BoundedRewrites(Importer importer) {
         this.importer = importer;
         this.dataDependent = importer.dataDependent();
         this.slices = new CountedSlices(importer, boundShapes, dataDependent);
+        this.elementCounts = new ElementCounts(importer, boundShapes);
+    }
+
+    /** Imports {@code node} as {@link ElementCounts#take} does where it is ReduceProd of such a tensor's whole shape, and returns true; false, importing nothing, otherwise. */
+    boolean elementCount(OnnxModel.Node node, List<Value> ins, int index, long opset, NodeContext at) {
+        return elementCounts.take(node, ins, index, opset, at);
     }
 
     /** The values computed from a count read from an upper bound, and the Slices that take the actual extent. */

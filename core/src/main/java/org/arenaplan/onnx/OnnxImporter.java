@@ -657,6 +657,7 @@ public final class OnnxImporter {
         if (!org.arenaplan.ir.PackedTypes.ONNX_TYPES.contains(node.opType()))
             for (Value v : ins)
                 if (v != null && v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
+        if (bounded.elementCount(node, ins, index, opset, n)) return;   // ReduceProd(Shape(X)), X bounded: the actual count, computed in the run
         Lowered toExtent = bounded.expandToExtentOf(node, ins);
         if (toExtent != null) {   // Expand(X, [.., count, ..]), the count a NonZero's runtime extent: ExpandAs by its output, checked when the graph is built
             for (Value v : toExtent.outputs()) define(v, n);
