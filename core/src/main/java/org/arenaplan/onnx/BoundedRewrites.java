@@ -554,8 +554,20 @@ final class BoundedRewrites {
     }
 
     /** {@code name}'s count read from an upper bound where it is a value min(c, n) ({@link #readsAtMost}), else null. */
-    BoundShapes.Read atMostRead(String name) {
+    private BoundShapes.Read atMostRead(String name) {
         return name == null ? null : atMost.get(name);
+    }
+
+    /**
+     * What value {@code name} read from an upper bound: a shape value's read ({@link #shapes}), a min(c, n)'s
+     * ({@link #atMostRead}) or a value computed from a count's ({@link CountedSlices#read}); null where none. At most
+     * one records a name: the importer asks the later ones only of a node the earlier ones did not take.
+     */
+    BoundShapes.Read boundRead(String name) {
+        if (name == null) return null;
+        BoundShapes.Read r = boundShapes.get(name);
+        if (r == null) r = atMostRead(name);
+        return r != null ? r : slices.read(name);
     }
 
     /** {@code l} with attribute {@code clamp_k} 1 where it is a TopK {@link #readsAtMost} admitted; else {@code l}. */

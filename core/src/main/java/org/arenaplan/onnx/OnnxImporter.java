@@ -670,8 +670,7 @@ public final class OnnxImporter {
         if (carried != null) bounded.shapes().put(node.outputs().get(0), carried);   // whichever way the node is imported (folded, a view of a constant, run)
         if (expandAs == null && carried == null && !bounded.readsAtMost(node, ins) && !bounded.slices().reads(node, ins))
             for (Value v : ins) {
-                BoundShapes.Read r = v == null ? null : bounded.shapes().get(v.name()) != null ? bounded.shapes().get(v.name())
-                        : bounded.atMostRead(v.name()) != null ? bounded.atMostRead(v.name()) : bounded.slices().read(v.name());
+                BoundShapes.Read r = v == null ? null : bounded.boundRead(v.name());
                 if (r != null) bounded.shapes().readAsConstant(r, "'" + n.opName() + "' (" + node.opType() + ")");
             }
         if (expandAs == null && ConstantFolding.folds(n, weights.keySet())) {
@@ -979,9 +978,7 @@ public final class OnnxImporter {
             if (dropped.containsKey(o))
                 throw new OnnxException(file + ": graph output '" + o + "' is an optional output of node '" + dropped.get(o) + "' that inference does not produce");
             if (!values.containsKey(o)) throw new OnnxException(file + ": graph output '" + o + "' is never written by any node");
-            if (bounded.shapes().get(o) != null) bounded.shapes().readAsConstant(bounded.shapes().get(o), "graph output '" + o + "'");
-            if (bounded.atMostRead(o) != null) bounded.shapes().readAsConstant(bounded.atMostRead(o), "graph output '" + o + "'");
-            if (bounded.slices().read(o) != null) bounded.shapes().readAsConstant(bounded.slices().read(o), "graph output '" + o + "'");
+            if (bounded.boundRead(o) != null) bounded.shapes().readAsConstant(bounded.boundRead(o), "graph output '" + o + "'");
             if (weights.containsKey(o) && !declared.contains(o)) copyConstantOut(b, o, readAs.get(o), declared);
             b.output(o);
         }
