@@ -1,5 +1,7 @@
 package org.arenaplan.plan;
 
+import java.util.Arrays;
+
 /**
  * The candidates of {@link CliqueBound}'s search and an upper bound, per instant, in one sweep
  * over time: the greedy step may add to the buffers live at t only buffers not live at t that
@@ -53,7 +55,7 @@ final class CliqueCandidates {
         int[] count = new int[n];      // ... of them, those whose interval does not overlap its own
         int[] set = new int[n];        // buffers listed by a live buffer, in set[0..size)
         int[] where = new int[n];      // position in set, -1 when absent
-        java.util.Arrays.fill(where, -1);
+        Arrays.fill(where, -1);
         int size = 0;
         int liveCount = 0;
         long[] reach = new long[live.points()];
@@ -99,29 +101,17 @@ final class CliqueCandidates {
                 int c = set[i];
                 if (p.lower(c) <= t && t < p.upper(c)) continue;   // live: already counted
                 int overlapping = p.upper(c) <= t
-                        ? liveLowers.prefix(below(lowers, p.upper(c)))                        // started before c ended
-                        : liveCount - liveUppers.prefix(below(uppers, p.lower(c) + 1));       // end after c starts
+                        ? liveLowers.prefix(Problem.countBelow(lowers, p.upper(c)))                        // started before c ended
+                        : liveCount - liveUppers.prefix(Problem.countBelow(uppers, p.lower(c) + 1));       // end after c starts
                 if (overlapping + count[c] != liveCount) continue;
                 bytes = Math.min(p.sumBytes(), bytes + p.alignedSize(c));
-                if (nf == found.length) found = java.util.Arrays.copyOf(found, 2 * nf);
+                if (nf == found.length) found = Arrays.copyOf(found, 2 * nf);
                 found[nf++] = c;
             }
             reach[k] = bytes;
-            if (k == first || bytes > floor) candidates[k] = java.util.Arrays.copyOf(found, nf);
+            if (k == first || bytes > floor) candidates[k] = Arrays.copyOf(found, nf);
         }
         return new Sweep(reach, candidates);
-    }
-
-    /** How many of the ascending values are below v. */
-    private static int below(long[] sorted, long v) {
-        int lo = 0;
-        int hi = sorted.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sorted[mid] < v) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo;
     }
 
     /** Counts over positions 0..n-1: add at a position, sum of a prefix, O(log n) each. */
