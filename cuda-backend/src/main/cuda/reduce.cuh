@@ -78,8 +78,11 @@ extern "C" __global__ void reduce(const void* x, const long long* extent, void* 
     bool integral = is_integral(code);
     FOR_EACH_ITEM(o, outN) {
         long long base = strided_offset(o, K, ks, kst);
-        long long n = 0;   // the reduced elements taken: a prefix of the walk
-        while (n < redN && base + strided_offset(n, R, rs, rst) < actual) n++;
+        long long n = redN;   // the reduced elements taken: all of them, or with extent a prefix of the walk
+        if (extent != nullptr) {   // only then: an unbounded x pays no second walk
+            n = 0;
+            while (n < redN && base + strided_offset(n, R, rs, rst) < actual) n++;
+        }
         if (op == R_ARGMAX || op == R_ARGMIN) {
             long long best = 0;
             for (long long j = 1; j < n; j++) {
