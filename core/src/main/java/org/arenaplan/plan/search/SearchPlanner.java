@@ -22,7 +22,9 @@ import java.util.function.Supplier;
  *       node-limited exact step, as the steps below search further): the incumbent. The lower
  *       bound is the most bytes live at once.</li>
  *   <li>With a capacity: the incumbent answers if it fits; a lower bound above the capacity
- *       proves it infeasible; otherwise {@link SqueakyWheel} tries to reach the capacity by
+ *       proves it infeasible (as does a capacity the exact search refutes), and the arena is then
+ *       minimised as without one (step 3), so the placement returned is this planner's smallest;
+ *       otherwise {@link SqueakyWheel} tries to reach the capacity by
  *       reordering the greedy placer, and if it stalls the exact search decides
  *       ({@link CapacityProbes#fit}: the capacity and the lower bound searched in turns, since a
  *       placement within the lower bound fits too, and the search of one capacity can stall
@@ -147,12 +149,12 @@ public final class SearchPlanner implements Planner {
                 best.arenaBytes() <= lb, best.cut());
         note = () -> "best heuristics: " + versus(best.arenaBytes(), lb);
         return capacity != null ? fitWithin(problem, incumbent, lb, deadline, roundGuess)
-                : minimise(problem, incumbent, lb, deadline, roundGuess);
+                : minimise(problem, incumbent, CapacityProbes.alignUp(lb, problem.alignment()), deadline, roundGuess);
     }
 
     private SearchOutcome fitWithin(Problem p, Placement incumbent, long lb, long deadline, long roundGuess) {
         if (incumbent.arenaBytes() <= capacity) return lowered(p, incumbent, lb, lb, deadline, 0);
-        if (lb > capacity) return new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, incumbent, capacity, lb, 0);
+        if (lb > capacity) return infeasible(minimise(p, incumbent, CapacityProbes.alignUp(lb, p.alignment()), deadline, roundGuess), 0);
         incumbent = squeak(p, incumbent, capacity, deadline, roundGuess);
         if (incumbent.arenaBytes() <= capacity) return lowered(p, incumbent, lb, lb, deadline, 0);
         long arena = incumbent.arenaBytes();
@@ -160,7 +162,17 @@ public final class SearchPlanner implements Planner {
                 (cap, probesLeft, a, bound) -> note = () -> "exact search for capacity " + capacity + " B, probing " + cap + " B; incumbent " + versus(arena, lb));
         if (r.offsets() != null) return lowered(p, Placement.of(p, r.offsets(), name()), lb, r.provenLowerBound(), deadline, r.nodes());
         long bound = outcomeBound(p, r.provenLowerBound(), lb);
-        return new SearchOutcome(bound > capacity ? SearchStatus.INFEASIBLE_PROVEN : SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, bound, r.nodes());
+        if (bound > capacity) return infeasible(minimise(p, incumbent, bound, deadline, roundGuess), r.nodes());
+        return new SearchOutcome(SearchStatus.TIMEOUT_NOT_FOUND, incumbent, capacity, bound, r.nodes());
+    }
+
+    /**
+     * The capacity is proven out of reach; the placement is still the smallest this planner
+     * finds ({@code minimised}, searched as without a capacity), so that what is reported beside
+     * the refusal (arena, fragmentation, "by search") is search's answer, not its starting point.
+     */
+    private SearchOutcome infeasible(SearchOutcome minimised, long nodes) {
+        return new SearchOutcome(SearchStatus.INFEASIBLE_PROVEN, minimised.placement(), capacity, minimised.lowerBound(), nodes + minimised.nodes());
     }
 
     /**
@@ -192,8 +204,8 @@ public final class SearchPlanner implements Planner {
         return proven > CapacityProbes.alignUp(lb, p.alignment()) ? proven : lb;
     }
 
-    private SearchOutcome minimise(Problem p, Placement incumbent, long lb, long deadline, long roundGuess) {
-        long proven = CapacityProbes.alignUp(lb, p.alignment());   // no placement is smaller than this, proven
+    /** @param proven no placement is smaller than this, proven: the lower bound aligned up, or a refuted capacity plus one unit */
+    private SearchOutcome minimise(Problem p, Placement incumbent, long proven, long deadline, long roundGuess) {
         if (incumbent.arenaBytes() > proven) incumbent = squeak(p, incumbent, proven, deadline, roundGuess);
         CapacityProbes.Result r = CapacityProbes.lower(p, incumbent.arenaBytes(), proven, deadline, new CapacityProbes.Budget(nodeLimit, threads),
                 (cap, probesLeft, arena, bound) -> note = () -> "probing capacity " + cap + " B (" + probesLeft + " probe(s) left at most); incumbent " + versus(arena, bound));
