@@ -125,6 +125,25 @@ final class PlanColumns {
         return null;
     }
 
+    /**
+     * The first storage whose members are not exactly its own name at offset 0 (the shape of a CSV
+     * problem's plan: one storage and one tensor per buffer), as {@code {storage, member}} (member
+     * -1: it lists none), or null when every storage is its own buffer alone.
+     */
+    int[] storageNotItsBufferAlone() {
+        for (int s = 0; s < storageCount; s++) {
+            int from = firstMember[s], to = firstMember[s + 1];
+            if (from == to) return new int[]{s, -1};
+            for (int m = from; m < to; m++)
+                if (!memberName[m].equals(name[s]) || memberOffset[m] != 0) return new int[]{s, m};
+        }
+        return null;
+    }
+
+    long memberOffset(int member) {
+        return memberOffset[member];
+    }
+
     String memberName(int member) {
         return memberName[member];
     }

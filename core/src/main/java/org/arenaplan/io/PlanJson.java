@@ -102,6 +102,33 @@ public final class PlanJson {
          */
         public List<Integer> streams() { return streams; }
 
+        /**
+         * Checks that this is the plan of the CSV problem {@code problem} names: one storage and
+         * one tensor per buffer, each storage listing its own buffer alone, at offset 0 (what
+         * {@code plan PROBLEM.csv --out PLAN.json} writes). A graph's plan (with {@code graph}),
+         * whose storages hold the graph's views and in-place results, is not checked here.
+         *
+         * @param source   the plan file's name, for the message
+         * @param problem  the problem file's name, for the message
+         * @param isBuffer whether the problem has a buffer of that id
+         * @throws InputException naming {@code source}, the storage's members' JSON path, the storage and the member
+         */
+        public void requireOneBufferPerStorage(String source, String problem, java.util.function.Predicate<String> isBuffer) {
+            if (graph != null) return;
+            int[] bad = columns.storageNotItsBufferAlone();
+            if (bad == null) return;
+            String rule = "the plan of a CSV problem (no \"graph\") has one storage and one tensor per buffer: its buffer, at offset 0";
+            String storage = Printable.name(columns.name(bad[0]));
+            String path = source + ": $.storages[" + bad[0] + "].members";
+            if (bad[1] < 0) throw new InputException(path + ": storage '" + storage + "' lists no member; " + rule);
+            String raw = columns.memberName(bad[1]), member = Printable.name(raw);
+            path += "." + member;
+            if (raw.equals(columns.name(bad[0])))
+                throw new InputException(path + ": buffer '" + member + "' lies at offset " + columns.memberOffset(bad[1]) + " inside its storage; " + rule);
+            throw new InputException(path + ": storage '" + storage + "' lists member '" + member + "', "
+                    + (isBuffer.test(raw) ? "another buffer of " + problem : "which " + problem + " has no buffer of") + "; " + rule);
+        }
+
         /** Storage offsets by storage id. */
         public long[] offsets() {
             return columns.offsets();

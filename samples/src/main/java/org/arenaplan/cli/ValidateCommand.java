@@ -68,6 +68,9 @@ final class ValidateCommand implements Callable<Integer> {
         ProblemCsv.Parsed solution;
         if (isPlanJson(solutionFile)) {
             PlanJson.PlanDocument plan = FileAccess.read(solutionFile, "PLAN.json", PlanJson::read);
+            Problem rows = problem;   // asked only for the message of a plan refused, so a scan
+            plan.requireOneBufferPerStorage(solutionFile.toString(), problemFile.toString(),
+                    id -> java.util.stream.IntStream.range(0, rows.size()).anyMatch(i -> rows.id(i).equals(id)));
             events = plan.events().size();
             solution = fromPlan(plan);
         } else {

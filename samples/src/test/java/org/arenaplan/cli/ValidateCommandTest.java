@@ -87,6 +87,47 @@ class ValidateCommandTest {
                 + "(a storage is named by its base tensor, or by its buffer's id in a CSV problem's plan: one storage per name)\n");
     }
 
+    /**
+     * The plan of a CSV problem holds one storage and one tensor per buffer. A storage listing
+     * another member as well (an alias the problem lacks), no member, or its own buffer away from
+     * offset 0 is not the problem's plan; validate said OK to the first (breaker finding b).
+     */
+    @Test
+    void aCsvPlanWhoseStorageListsAMemberTheProblemLacksIsExitTwo() throws Exception {
+        Path p = file("p.csv", PROBLEM);
+        Path json = dir.resolve("s.json");
+        assertThat(Cli.run("plan", p.toString(), "--out", json.toString()).code()).isZero();
+        ObjectMapper mapper = new ObjectMapper();
+
+        var extra = (ObjectNode) mapper.readTree(json.toFile());
+        long aOffset = extra.get("storages").get(0).get("offset").asLong();
+        ((ObjectNode) extra.get("storages").get(0).get("members")).put("z", 0);
+        ((ObjectNode) extra.get("tensors")).putObject("z").put("storage", 0).put("offset_in_storage", 0).put("address", aOffset);
+        Path alias = file("alias.json", extra.toString());
+        Cli r = Cli.run("validate", p.toString(), alias.toString());
+        assertThat(r.code()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("arenaplan: " + alias + ": $.storages[0].members.z: storage 'a' lists member 'z', which " + p
+                + " has no buffer of; the plan of a CSV problem (no \"graph\") has one storage and one tensor per buffer: its buffer, at offset 0\n");
+
+        var moved = (ObjectNode) mapper.readTree(json.toFile());
+        ((ObjectNode) moved.get("storages").get(0).get("members")).put("a", 1);
+        ((ObjectNode) moved.get("tensors").get("a")).put("offset_in_storage", 1).put("address", aOffset + 1);
+        Path inside = file("inside.json", moved.toString());
+        Cli m = Cli.run("validate", p.toString(), inside.toString());
+        assertThat(m.code()).as(m.toString()).isEqualTo(2);
+        assertThat(m.err()).isEqualTo("arenaplan: " + inside + ": $.storages[0].members.a: buffer 'a' lies at offset 1 inside its storage; "
+                + "the plan of a CSV problem (no \"graph\") has one storage and one tensor per buffer: its buffer, at offset 0\n");
+
+        var other = (ObjectNode) mapper.readTree(json.toFile());   // c's tensor moved into a's storage, c's storage left empty
+        ((ObjectNode) other.get("storages").get(0).get("members")).put("c", 0);
+        ((ObjectNode) other.get("storages").get(2).get("members")).removeAll();
+        ((ObjectNode) other.get("tensors").get("c")).put("storage", 0).put("address", aOffset);
+        Path moved2 = file("other.json", other.toString());
+        Cli o = Cli.run("validate", p.toString(), moved2.toString());
+        assertThat(o.code()).as(o.toString()).isEqualTo(2);
+        assertThat(o.err()).startsWith("arenaplan: " + moved2 + ": $.storages[0].members.c: storage 'a' lists member 'c', another buffer of " + p + "; ");
+    }
+
     @Test
     void catchesACorruptedSolution() throws Exception {
         Path p = file("p.csv", PROBLEM);
