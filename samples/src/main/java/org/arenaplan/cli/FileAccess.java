@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 
 /** File reading and writing whose failures are one line naming the file. */
@@ -42,15 +44,65 @@ final class FileAccess {
 
     /**
      * Writes {@code file}; a failure (a full disk, a folder made there meanwhile) is
-     * {@code FLAG FILE: cannot write: REASON}, as {@link #checkWritable}'s lines.
+     * {@code FLAG FILE: cannot write: REASON}, as {@link #checkWritable}'s lines, and leaves the
+     * file that was there (or none): a regular file is written beside and moved over it once
+     * complete ({@link #writeReplacing}); a device or pipe is written as it is.
      *
      * @param flag the option that named the file ({@code --svg})
      */
     static void write(Path file, String flag, Writing body) {
-        try (Writer w = java.nio.file.Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            body.write(w);
+        try {
+            Path target = Files.exists(file) ? file.toRealPath() : file;   // a link's target is replaced, not the link
+            if (Files.exists(target) && !Files.isRegularFile(target)) {
+                writeDirectly(target, body);   // a device or a pipe (--svg /dev/stdout): written as it is
+                return;
+            }
+            writeReplacing(target, body);
         } catch (IOException e) {
             throw new InputException(flag + " " + file + ": cannot write: " + TextFiles.reason(e), e);
+        }
+    }
+
+    private static void copyPermissions(Path from, Path to) throws IOException {
+        if (Files.getFileStore(to).supportsFileAttributeView(java.nio.file.attribute.PosixFileAttributeView.class))
+            Files.setPosixFilePermissions(to, Files.getPosixFilePermissions(from));
+    }
+
+    private static void writeDirectly(Path file, Writing body) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            body.write(w);
+        }
+    }
+
+    /**
+     * Writes a hidden file beside {@code target} and moves it over {@code target} once complete,
+     * so a write that fails part-way (a full disk, {@code ulimit -f}) or is interrupted (Ctrl-C)
+     * leaves the file that was there, or none, and no partial one; the hidden file is deleted on
+     * every path (on Ctrl-C by the JVM's exit).
+     */
+    private static void writeReplacing(Path target, Writing body) throws IOException {
+        Path folder = target.toAbsolutePath().getParent();
+        // createFile, not createTempFile: the file gets the umask's permissions (createTempFile's are the owner's alone)
+        Path temp;
+        try {
+            String name = target.getFileName().toString();   // cut so that the hidden name stays within a file system's 255 bytes
+            temp = Files.createFile(folder.resolve("." + (name.length() > 100 ? name.substring(0, 100) : name) + "."
+                    + ProcessHandle.current().pid() + "." + System.nanoTime() + ".part"));
+        } catch (java.nio.file.AccessDeniedException e) {
+            writeDirectly(target, body);   // a writable file in a folder that takes no new file: written in place, as before
+            return;
+        }
+        temp.toFile().deleteOnExit();
+        try {
+            if (Files.exists(target)) copyPermissions(target, temp);   // as an overwrite keeps them
+            writeDirectly(temp, body);
+            try {
+                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temp);
         }
     }
 
