@@ -161,7 +161,7 @@ final class PlanJsonWriter {
         g.writeNumberField("alloc_calls_planned", s.allocCallsPlanned());
         g.writeNumberField("ratio", s.ratio());
         g.writeNumberField("planning_ms", s.planningMs());
-        g.writeBooleanField("proven_optimal", provenOptimal);
+        g.writeBooleanField("proven_optimal", s.provenOptimal(provenOptimal));
         g.writeEndObject();
     }
 

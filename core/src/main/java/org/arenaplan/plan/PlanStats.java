@@ -16,6 +16,16 @@ public record PlanStats(String planner, long arenaBytes, long sumBytes, long low
         return lowerBoundBytes == 0 ? 1.0 : (double) arenaBytes / lowerBoundBytes;
     }
 
+    /**
+     * Whether the arena is proven optimal: it meets the lower bound (on several streams, the plan's:
+     * live bytes plus the storages no event orders), or the planner proved every smaller arena
+     * infeasible ({@code placementProven}, {@link Placement#provenOptimal()}): the plan JSON's
+     * {@code proven_optimal}, as the table's "optimal" note.
+     */
+    public boolean provenOptimal(boolean placementProven) {
+        return placementProven || arenaBytes <= lowerBoundBytes;
+    }
+
     /** Fraction of the naive arena (the sum) saved. */
     public double savedFraction() {
         return sumBytes == 0 ? 0 : 1.0 - (double) arenaBytes / sumBytes;

@@ -444,4 +444,23 @@ class PlanCommandTest {
         org.arenaplan.plan.PlanStats at = new org.arenaplan.plan.PlanStats("best", 1, 4, 1, 3, 3, 6, 1, 0.5);
         assertThat(SummaryTable.optimalNote(at, false)).isEqualTo("  (optimal: arena = lower bound)");
     }
+
+    /**
+     * The table's "optimal: arena = lower bound" and the plan JSON's {@code proven_optimal} say the
+     * same: on 4 streams with --sync none the arena meets the plan's lower bound (live bytes plus
+     * the storages no event orders) and the table said optimal while the JSON said
+     * {@code "proven_optimal": false} (breaker).
+     */
+    @Test
+    void theJsonSaysOptimalWhereTheTableDoes() throws Exception {
+        Path json = dir.resolve("inception.json");
+        Cli r = Cli.run("plan", "--model", "inception", "--streams", "4", "--sync", "none", "--out", json.toString());
+        assertThat(r.code()).as(r.toString()).isZero();
+        var stats = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile()).get("stats");
+        boolean tableSaysOptimal = r.out().contains("(optimal: ");
+        assertThat(stats.get("arena_bytes").asLong()).as("the case this test is about").isEqualTo(stats.get("lower_bound_bytes").asLong());
+        assertThat(tableSaysOptimal).isTrue();
+        assertThat(stats.get("proven_optimal").asBoolean()).isEqualTo(tableSaysOptimal);
+        assertThat(PlanJson.read(json).provenOptimal()).isTrue();
+    }
 }
