@@ -380,7 +380,9 @@ final class ArenaSvg {
 
     private void yGrid(double top, double height) {
         long step = Ticks.byteStep((long) Math.ceil(yMax), height >= 300 ? 8 : 3);
-        for (long b = 0; b <= yMax; b += step) {
+        long last = (long) yMax / step;   // counted, never stepped past the top: b += step wrapped past 2^63-1
+        for (long k = 0; k <= last; k++) {
+            long b = k * step;
             double y = yOf(top, height, b);
             line("grid", LEFT, y, LEFT + PLOT_W, y, null);
             out.append("<text class=\"ytick\" x=\"").append(LEFT - 6).append("\" y=\"").append(num(y + 4)).append("\">")
@@ -390,7 +392,12 @@ final class ArenaSvg {
 
     private void xTicks(double axisY) {
         long step = Ticks.decimalStep((long) xSpan, 12);
-        for (long t = Math.floorDiv(c.timeStart() + step - 1, step) * step; t <= c.timeEnd(); t += step) {
+        long first = Math.floorDiv(c.timeStart(), step) * step;   // the first multiple of step at or after the start
+        boolean none = first < c.timeStart() && first > Long.MAX_VALUE - step;   // that multiple is past 2^63-1
+        if (first < c.timeStart() && !none) first += step;
+        long last = none || first > c.timeEnd() ? -1 : (c.timeEnd() - first) / step;   // counted, as in yGrid
+        for (long k = 0; k <= last; k++) {
+            long t = first + k * step;
             double x = xOf(t);
             line("grid", x, axisY, x, axisY + 5, null);
             out.append("<text class=\"tick\" text-anchor=\"middle\" x=\"").append(num(x)).append("\" y=\"").append(num(axisY + 17))
@@ -417,7 +424,7 @@ final class ArenaSvg {
     }
 
     private double xOf(long t) {
-        return LEFT + (t - c.timeStart()) * PLOT_W / xSpan;
+        return LEFT + (double) (t - c.timeStart()) * PLOT_W / xSpan;
     }
 
     private double yOf(double top, double height, long bytes) {

@@ -13,12 +13,13 @@ final class Ticks {
 
     /** 1, 2 or 5 times a power of ten. */
     static long decimalStep(long span, int ticks) {
-        long raw = Math.max(1, (span + ticks - 1) / Math.max(1, ticks));
+        int n = Math.max(1, ticks);
+        long raw = Math.max(1, span / n + (span % n > 0 ? 1 : 0));   // ceil(span / n); span + n - 1 overflowed near 2^63
         long pow = 1;
-        while (pow * 10 <= raw) pow *= 10;
-        for (long m : new long[]{1, 2, 5, 10}) {
+        while (pow <= raw / 10) pow *= 10;
+        for (long m : new long[]{1, 2, 5}) {
             if (m * pow >= raw) return m * pow;
         }
-        return 10 * pow;
+        return pow <= Long.MAX_VALUE / 10 ? 10 * pow : Long.MAX_VALUE;
     }
 }

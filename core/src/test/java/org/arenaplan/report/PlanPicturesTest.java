@@ -374,4 +374,32 @@ class PlanPicturesTest {
         @Override
         public void close() { }
     }
+
+    /**
+     * Times and sizes at the 64-bit edge: the axis loops stepped past Long.MAX_VALUE and wrapped
+     * (a tick every time unit: {@code plan huge.csv --svg} filled a 6 GB heap), and x coordinates
+     * overflowed a long before the division (breaker).
+     */
+    @Test
+    void timesAndSizesAtTheLongEdgeDrawAFewTicksInsideThePicture() throws Exception {
+        long max = Long.MAX_VALUE;
+        Problem p = new Problem(new String[]{"a", "b"}, new long[]{0, max - 1}, new long[]{max, max},
+                new long[]{max / 2, max / 2}, 1);
+        String svg = PlanPictures.svg(p, new GreedySizePlanner().place(p));
+        assertThat(count(svg, "class=\"tick\"")).isBetween(2, 40);
+        assertThat(count(svg, "class=\"ytick\"")).isBetween(2, 40);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(" x[12]?=\"(-?[0-9.]+)\"").matcher(svg);
+        int xs = 0;
+        while (m.find()) {
+            xs++;
+            assertThat(Double.parseDouble(m.group(1))).as(m.group()).isBetween(0.0, (double) ArenaSvg.WIDTH);
+        }
+        assertThat(xs).isPositive();
+    }
+
+    private static int count(String s, String what) {
+        int n = 0;
+        for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + 1)) n++;
+        return n;
+    }
 }
