@@ -1,6 +1,7 @@
 package org.arenaplan.cli;
 
 import org.arenaplan.hb.SyncEvent;
+import org.arenaplan.hb.SyncMode;
 import org.arenaplan.hb.SyncText;
 import org.arenaplan.io.GraphJson;
 import org.arenaplan.onnx.OnnxImporter;
@@ -180,14 +181,27 @@ final class PlanCommand implements Callable<Integer> {
         stdout.println(outcome.plan() != null ? PeakExplanation.of(outcome.plan()).text() : PeakExplanation.of(outcome.problem(), outcome.placement()).text());
         stdout.flush();
         if (cap != null && outcome.stats().arenaBytes() > cap) {
-            long lb = outcome.stats().lowerBoundBytes();
             stderr.println("arenaplan: no placement within the capacity of " + cap + " B was found by " + outcome.stats().planner()
-                    + " (arena " + outcome.stats().arenaBytes() + " B)"
-                    + (lb > cap ? "; none exists: no placement is smaller than the lower bound of " + lb + " B" : "") + "; nothing written");
+                    + " (arena " + outcome.stats().arenaBytes() + " B)" + noneExists(outcome, cap) + "; nothing written");
             return ExitCodes.NO_PLACEMENT;
         }
         writeOutputs(outcome, stdout);
         return ExitCodes.OK;
+    }
+
+    /**
+     * Why no placement within {@code cap} exists, or "" where the lower bound does not rule one
+     * out. With {@code --sync none} the plan's lower bound holds the storages no event orders
+     * against the peak, which {@code --sync add} may order: then none exists with this sync mode only.
+     */
+    private String noneExists(Outcome outcome, long cap) {
+        long lb = outcome.stats().lowerBoundBytes();
+        if (lb <= cap) return "";
+        long unordered = outcome.plan() == null || streamFlags.mode() != SyncMode.NONE ? 0 : PeakExplanation.of(outcome.plan()).streamBytes();
+        if (unordered > 0 && lb - unordered <= cap)
+            return "; none exists with --sync none: its lower bound of " + lb + " B holds " + unordered
+                    + " B of storages that no event orders against the peak; --sync add may order them";
+        return "; none exists: no placement is smaller than the lower bound of " + lb + " B";
     }
 
     /** A plan of either input: {@code plan} and {@code schedule} are null for a CSV problem. */

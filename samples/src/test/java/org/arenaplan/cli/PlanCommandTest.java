@@ -463,4 +463,18 @@ class PlanCommandTest {
         assertThat(stats.get("proven_optimal").asBoolean()).isEqualTo(tableSaysOptimal);
         assertThat(PlanJson.read(json).provenOptimal()).isTrue();
     }
+
+    /**
+     * With --sync none the plan's lower bound holds the storages no event orders, which --sync add
+     * may order: "none exists" was said of a capacity that --sync add then met (breaker).
+     */
+    @Test
+    void aCapacityBelowTheSyncNoneBoundIsNotCalledImpossibleWhereSyncAddMayMeetIt() {
+        Cli none = Cli.run("plan", "--model", "inception", "--streams", "4", "--sync", "none", "--capacity", "602112");
+        assertThat(none.code()).as(none.toString()).isEqualTo(3);
+        assertThat(none.err()).contains("arenaplan: no placement within the capacity of 602112 B was found by best(greedy-size) (arena 677376 B); "
+                + "none exists with --sync none: its lower bound of 677376 B holds 75264 B of storages that no event orders against the peak; --sync add may order them; nothing written");
+        Cli add = Cli.run("plan", "--model", "inception", "--streams", "4", "--capacity", "602112");
+        assertThat(add.code()).as(add.toString()).isZero();
+    }
 }
