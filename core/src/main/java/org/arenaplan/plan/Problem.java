@@ -57,7 +57,8 @@ public final class Problem {
                 throw new PlanningException("buffer '" + ids[i] + "' has an empty interval [" + lower[i] + ", " + upper[i] + "): upper must exceed lower");
             aligned[i] = alignUp(sizes[i], alignment, ids[i]);
             if (sum > Long.MAX_VALUE - aligned[i])
-                throw new PlanningException("buffer '" + ids[i] + "' (" + sizes[i] + " B): the sizes sum past 2^63-1 B, more than any arena can hold");
+                throw new PlanningException("buffer '" + ids[i] + "' (" + sizes[i] + " B): the sizes"
+                        + (alignment > 1 ? ", each rounded up to the alignment " + alignment + " B," : "") + " sum past 2^63-1 B, more than any arena can hold");
             sum += aligned[i];
         }
         this.sumBytes = sum;

@@ -24,6 +24,13 @@ class OverflowTest {
         assertThat(twoLiveTogether(MAX / 2).sumBytes()).isEqualTo(MAX - 1);
     }
 
+    /** 50 B past 2^63 only as rounded up to --align 2^62: the line blamed the CSV's size field alone (breaker). */
+    @Test
+    void sizesSummingPast2To63OnlyOnceAlignedSayTheAlignment() {
+        assertThatThrownBy(() -> new Problem(new String[]{"a", "b"}, new long[]{0, 0}, new long[]{1, 1}, new long[]{100, 50}, 1L << 62))
+                .hasMessage("buffer 'b' (50 B): the sizes, each rounded up to the alignment 4611686018427387904 B, sum past 2^63-1 B, more than any arena can hold");
+    }
+
     @Test
     void aNegativeLowerIsRefused() {
         assertThatThrownBy(() -> new Problem(new String[]{"a"}, new long[]{-1}, new long[]{1}, new long[]{4}, 1))
