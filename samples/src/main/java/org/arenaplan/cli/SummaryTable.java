@@ -21,7 +21,7 @@ final class SummaryTable {
         row(out, "sum", bytes(s.sumBytes()));
         row(out, "lower bound", bytes(s.lowerBoundBytes()));
         row(out, "arena", bytes(s.arenaBytes()));
-        row(out, "arena / LB", String.format(Locale.ROOT, "%.4f", s.ratio()) + optimalNote(s, provenOptimal));
+        row(out, "arena / LB", ratio(s) + optimalNote(s, provenOptimal));
         row(out, "saved vs sum", String.format(Locale.ROOT, "%.1f %%", 100 * s.savedFraction()));
         if (capacity != null) row(out, "capacity", bytes(capacity) + (s.arenaBytes() <= capacity ? "  (fits)" : "  (EXCEEDED)"));
         row(out, "alloc calls / run", "naive " + s.allocCallsNaive() + ", planned " + s.allocCallsPlanned() + " (the arena, allocated once)");
@@ -58,7 +58,13 @@ final class SummaryTable {
      */
     static String optimalNote(PlanStats s, boolean provenOptimal) {
         if (s.arenaBytes() <= s.lowerBoundBytes()) return "  (optimal: arena = lower bound)";
-        return provenOptimal ? "  (optimal: every smaller arena proven infeasible)" : "";
+        if (provenOptimal) return "  (optimal: every smaller arena proven infeasible)";
+        // four decimals print 1.0000 for an arena a few bytes above a bound of gigabytes: say it is above
+        return ratio(s).equals("1.0000") ? String.format(Locale.ROOT, "  (not optimal: %,d B above the lower bound)", s.arenaBytes() - s.lowerBoundBytes()) : "";
+    }
+
+    private static String ratio(PlanStats s) {
+        return String.format(Locale.ROOT, "%.4f", s.ratio());
     }
 
     private static void row(PrintWriter out, String name, String value) {

@@ -446,6 +446,20 @@ class PlanCommandTest {
     }
 
     /**
+     * bert_base's arena is 2,056 B above its lower bound of 15.7 GB: four decimals print 1.0000,
+     * which read as optimal beside the rows that are (breaker).
+     */
+    @Test
+    void anArenaJustAboveTheLowerBoundSaysByHowMuchWhereTheRatioPrintsAsOne() {
+        org.arenaplan.plan.PlanStats bert = new org.arenaplan.plan.PlanStats("best(greedy-breadth)", 15_734_936_745L, 40_000_000_000L, 15_734_934_689L, 3, 3, 6, 1, 0.5);
+        assertThat(String.format(java.util.Locale.ROOT, "%.4f", bert.ratio())).isEqualTo("1.0000");
+        assertThat(SummaryTable.optimalNote(bert, false)).isEqualTo("  (not optimal: 2,056 B above the lower bound)");
+        assertThat(SummaryTable.optimalNote(bert, true)).isEqualTo("  (optimal: every smaller arena proven infeasible)");
+        org.arenaplan.plan.PlanStats far = new org.arenaplan.plan.PlanStats("naive", 2, 4, 1, 3, 3, 6, 1, 0.5);
+        assertThat(SummaryTable.optimalNote(far, false)).isEmpty();   // 2.0000 says it
+    }
+
+    /**
      * The table's "optimal: arena = lower bound" and the plan JSON's {@code proven_optimal} say the
      * same: on 4 streams with --sync none the arena meets the plan's lower bound (live bytes plus
      * the storages no event orders) and the table said optimal while the JSON said
