@@ -60,7 +60,7 @@ final class SummaryTable {
         if (s.arenaBytes() <= s.lowerBoundBytes()) return "  (optimal: arena = lower bound)";
         if (provenOptimal) return "  (optimal: every smaller arena proven infeasible)";
         // four decimals print 1.0000 for an arena a few bytes above a bound of gigabytes: say it is above
-        return ratio(s).equals("1.0000") ? String.format(Locale.ROOT, "  (not optimal: %,d B above the lower bound)", s.arenaBytes() - s.lowerBoundBytes()) : "";
+        return ratio(s).equals("1.0000") ? String.format(Locale.ROOT, "  (%,d B above the lower bound; not proven optimal)", s.arenaBytes() - s.lowerBoundBytes()) : "";
     }
 
     private static String ratio(PlanStats s) {

@@ -453,7 +453,7 @@ class PlanCommandTest {
     void anArenaJustAboveTheLowerBoundSaysByHowMuchWhereTheRatioPrintsAsOne() {
         org.arenaplan.plan.PlanStats bert = new org.arenaplan.plan.PlanStats("best(greedy-breadth)", 15_734_936_745L, 40_000_000_000L, 15_734_934_689L, 3, 3, 6, 1, 0.5);
         assertThat(String.format(java.util.Locale.ROOT, "%.4f", bert.ratio())).isEqualTo("1.0000");
-        assertThat(SummaryTable.optimalNote(bert, false)).isEqualTo("  (not optimal: 2,056 B above the lower bound)");
+        assertThat(SummaryTable.optimalNote(bert, false)).isEqualTo("  (2,056 B above the lower bound; not proven optimal)");
         assertThat(SummaryTable.optimalNote(bert, true)).isEqualTo("  (optimal: every smaller arena proven infeasible)");
         org.arenaplan.plan.PlanStats far = new org.arenaplan.plan.PlanStats("naive", 2, 4, 1, 3, 3, 6, 1, 0.5);
         assertThat(SummaryTable.optimalNote(far, false)).isEmpty();   // 2.0000 says it
