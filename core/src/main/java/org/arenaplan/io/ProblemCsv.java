@@ -238,6 +238,19 @@ public final class ProblemCsv {
     }
 
     /**
+     * Why {@code id} would not read back as written from a CSV this class writes, or null where it
+     * would: the reader splits at every comma and line break, drops the spaces and tabs around a
+     * field, and refuses a field that starts with a double quote or is empty.
+     */
+    public static String unwritableId(String id) {
+        if (id.isEmpty()) return "is empty, which the CSV reader refuses";
+        if (id.indexOf(',') >= 0 || id.indexOf('\n') >= 0 || id.indexOf('\r') >= 0) return "has a comma or line break in it, which a CSV row cannot hold";
+        if (!blanks(id).equals(id)) return "has spaces or tabs around it, which the CSV reader drops (it would read back as '" + Printable.name(blanks(id)) + "')";
+        if (id.startsWith("\"")) return "starts with a double quote, which the CSV reader refuses (" + NO_QUOTES + ")";
+        return null;
+    }
+
+    /**
      * {@code s} without the spaces and tabs around it. Not {@link String#trim}, which also drops NUL and
      * every other control character: {@code 4\0} would read as 4 (breaker15).
      */

@@ -408,12 +408,12 @@ final class PlanCommand implements Callable<Integer> {
         return out != null && out.toString().equals("-");
     }
 
-    /** A CSV id holding a comma or line break would break the file's rows. */
+    /** An id the CSV would not read back as written ({@link ProblemCsv#unwritableId}): a comma, spaces around it, ... */
     private void checkCsvIds(Problem p) {
         for (int i = 0; i < p.size(); i++) {
-            String id = p.id(i);
-            if (id.indexOf(',') >= 0 || id.indexOf('\n') >= 0 || id.indexOf('\r') >= 0)
-                throw new UsageException("--out " + out + ": storage '" + id + "' has a comma or line break in its name, which a CSV row cannot hold; use --out FILE.json");
+            String why = ProblemCsv.unwritableId(p.id(i));
+            if (why != null)
+                throw new UsageException("--out " + out + ": the name of storage '" + org.arenaplan.io.Printable.name(p.id(i)) + "' " + why + "; use --out FILE.json");
         }
     }
 

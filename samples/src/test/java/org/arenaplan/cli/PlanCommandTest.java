@@ -491,4 +491,24 @@ class PlanCommandTest {
         Cli add = Cli.run("plan", "--model", "inception", "--streams", "4", "--capacity", "602112");
         assertThat(add.code()).as(add.toString()).isZero();
     }
+
+    /**
+     * A storage named " y" beside one named "y": plan --out FILE.csv wrote both, and reading the
+     * file back (validate) dropped the spaces and refused it as a duplicate id 'y' (breaker).
+     */
+    @Test
+    void aSolutionCsvIsRefusedForANameItWouldNotReadBackAsWritten() throws Exception {
+        Path g = dir.resolve("sp.json");
+        Files.writeString(g, "{\"format\":\"arenaplan-graph/1\",\"name\":\"g\",\"tensors\":[{\"name\":\"x\",\"bytes\":1024},"
+                + "{\"name\":\" y\",\"bytes\":1024},{\"name\":\"y\",\"bytes\":1024}],\"inputs\":[{\"name\":\"x\"}],\"outputs\":[\"y\"],"
+                + "\"ops\":[{\"name\":\"o\",\"kind\":\"Relu\",\"inputs\":[\"x\"],\"outputs\":[\" y\"]},"
+                + "{\"name\":\"p\",\"kind\":\"Relu\",\"inputs\":[\" y\"],\"outputs\":[\"y\"]}]}");
+        Path out = dir.resolve("sp.csv");
+        Cli r = Cli.run("plan", g.toString(), "--out", out.toString());
+        assertThat(r.code()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("arenaplan: --out " + out + ": the name of storage ' y' has spaces or tabs around it, which the CSV reader drops "
+                + "(it would read back as 'y'); use --out FILE.json (see 'arenaplan plan --help')\n");
+        assertThat(out).doesNotExist();
+        assertThat(Cli.run("plan", g.toString(), "--out", dir.resolve("sp.json.out.json").toString()).code()).isZero();
+    }
 }
