@@ -1073,6 +1073,15 @@ class KernelEmulationTest {
             c.add(new Case(Kernels.TOPK, List.of(ties, TensorValue.ofDoubles(DType.F32, null, new double[18])), DType.I64, 18,
                     new long[] {3, 7, 2, 3, largest, DType.F32.onnxCode(), 4}, new double[0], 0));
         }
+        // NaNs rank above every number, tying with each other (numpy's order): a total order, every element ranked once
+        double[] withNaN = ties.doubles().clone();
+        for (int i = 0; i < withNaN.length; i += 5) withNaN[i] = Double.NaN;
+        withNaN[7] = Double.POSITIVE_INFINITY;
+        withNaN[8] = Double.NEGATIVE_INFINITY;
+        for (int largest = 0; largest <= 1; largest++) {
+            c.add(new Case(Kernels.TOPK, List.of(TensorValue.ofDoubles(DType.F32, null, withNaN), TensorValue.ofDoubles(DType.F32, null, new double[42])), DType.I64, 42,
+                    new long[] {3, 7, 2, 7, largest, DType.F32.onnxCode(), 4}, new double[0], 0));
+        }
         // topk of x bounded along the axis ([1, 21, 2] holding 9 actual values per lane: the tail's 12 are not ranked)
         for (int largest = 0; largest <= 1; largest++) {
             c.add(new Case(Kernels.TOPK, List.of(ties, TensorValue.ofLongs(DType.I64, null, 9), TensorValue.ofDoubles(DType.F32, null, new double[8])), DType.I64, 8,
@@ -1179,6 +1188,15 @@ class KernelEmulationTest {
         for (DType t : new DType[] {DType.F32, DType.I64, DType.F16}) {
             TensorValue x = t.isIntegral() ? longs(t, 9, 36, 3) : TensorValue.ofDoubles(t, null, new double[] {
                 1, 2, 3, 3, 2, 1, 1, 1, 1, 0, 5, 5, 3, 5, 0, -1, 5, 0, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 7, 0, 7, 7, 0, 7});
+            for (int op : new int[] {Kernels.R_ARGMAX, Kernels.R_ARGMIN}) {
+                for (int last = 0; last <= 1; last++) c.add(new Case(Kernels.REDUCE, List.of(x), DType.I64, 6, reduceInts(op, t, last, along), new double[0], 0));
+            }
+        }
+        // argmax/argmin with NaNs: a NaN wins (the first, or the last), in f32, f16 and f64
+        for (DType t : new DType[] {DType.F32, DType.F16, DType.F64}) {
+            double nan = Double.NaN;
+            TensorValue x = TensorValue.ofDoubles(t, null, new double[] {
+                1, nan, 3, nan, 2, 1, 1, 1, 1, 0, nan, 5, 3, 5, 0, -1, 5, nan, nan, 2, 2, 2, 2, 2, 1, nan, 1, 1, 1, 1, 7, 0, 7, 7, 0, 7});
             for (int op : new int[] {Kernels.R_ARGMAX, Kernels.R_ARGMIN}) {
                 for (int last = 0; last <= 1; last++) c.add(new Case(Kernels.REDUCE, List.of(x), DType.I64, 6, reduceInts(op, t, last, along), new double[0], 0));
             }
