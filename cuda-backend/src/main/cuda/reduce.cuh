@@ -145,7 +145,8 @@ extern "C" __global__ void reduce(const void* x, const long long* extent, void* 
                 else if (op == R_LOG_SUM) acc = log(acc);
                 else if (op == R_LOG_SUM_EXP) acc = max + log(acc);
             }
-            store_real(y, o, code, acc);
+            if (integral && (acc == INFINITY || acc == -INFINITY)) store_int(y, o, code, acc > 0 ? int_highest(code) : int_lowest(code));
+            else store_real(y, o, code, acc);   // an infinity in an integer type: its highest or lowest (ReductionKernels.toIntegral)
         }
     }
 }

@@ -246,7 +246,7 @@ final class ReductionKernels {
             int[] off = actual == Long.MAX_VALUE ? offsets : actualOffsets(offsets, base, actual);
             if (arg) DType.I64.putLong(y, o, argReduce(x, t, base, off, op == Kernels.R_ARGMAX, last));
             else if (t.isIntegral() && integral(op)) t.putLong(y, o, integral(x, t, base, off, op));
-            else if (t.isIntegral()) t.putLong(y, o, DType.toIntegral(floating(x, t, base, off, op), t));   // in double, truncated toward zero
+            else if (t.isIntegral()) t.putLong(y, o, toIntegral(floating(x, t, base, off, op), t));
             else putReal(y, t, o, floating(x, t, base, off, op));
             for (int d = kr - 1; d >= 0; d--) {
                 if (++kidx[d] < ks[d]) break;
@@ -316,6 +316,15 @@ final class ReductionKernels {
             case Kernels.R_LOG_SUM_EXP -> max + Math.log(acc);
             default -> acc;
         };
+    }
+
+    /**
+     * A floating result stored in integer type t: truncated toward zero ({@link DType#toIntegral}), an infinity as
+     * t's lowest or highest value, so ReduceLogSum and ReduceLogSumExp over no element give int32's -2^31 (ONNX
+     * Runtime 1.30; the spec: minus infinity where the type has it, else undefined), not -2^63's low 32 bits, 0.
+     */
+    private static long toIntegral(double v, DType t) {
+        return v == Double.NEGATIVE_INFINITY ? lowest(t) : v == Double.POSITIVE_INFINITY ? highest(t) : DType.toIntegral(v, t);
     }
 
     /** Sum, product (wrapping), max or min in 64 bits; max and min ordered as {@link DType#compareIntegral} (uint64 unsigned). */
