@@ -23,7 +23,7 @@ __device__ __forceinline__ double dmin(double a, double b) { return a < b ? a : 
 // ElementwiseMath.unary(int, double, double, double); codes as org.arenaplan.device.Kernels.
 __device__ __forceinline__ double unary_float(int op, double v, double alpha, double beta) {
     switch (op) {
-        case 0: return v > 0 || v != v ? v : 0.0;                                  // relu (a NaN stays)
+        case 0: return v < 0 ? 0.0 : v;                                            // relu (a NaN and -0 stay)
         case 1: return 1.0 / (1.0 + exp(-v));                                      // sigmoid
         case 2: return tanh(v);
         case 3: return 0.5 * v * (1.0 + erf_as(v / sqrt(2.0)));                    // gelu

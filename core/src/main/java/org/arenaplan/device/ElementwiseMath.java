@@ -79,7 +79,7 @@ public final class ElementwiseMath {
      */
     public static double unary(int op, double v, double alpha, double beta) {
         switch (op) {
-            case Kernels.RELU: return v > 0 || v != v ? v : 0.0;                           // a NaN stays (ONNX: max(x, 0))
+            case Kernels.RELU: return v < 0 ? 0.0 : v;                                    // a NaN and -0 stay (ONNX Runtime 1.30: Relu(-0) = -0)
             case Kernels.SIGMOID: return 1.0 / (1.0 + Math.exp(-v));
             case Kernels.TANH: return Math.tanh(v);
             case Kernels.GELU: return 0.5 * v * (1.0 + erf(v / Math.sqrt(2.0)));

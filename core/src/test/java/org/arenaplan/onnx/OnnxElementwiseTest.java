@@ -310,7 +310,8 @@ class OnnxElementwiseTest {
 
     /**
      * Special values (NaN, the infinities, -0, subnormals, +-3e38) through the ops whose formulas lost them, against
-     * ONNX Runtime element for element, the sign of a zero and a subnormal included: Sign(-0) is 0 (was -0), Asinh and
+     * ONNX Runtime element for element, the sign of a zero and a subnormal included: Sign(-0) is 0 (was -0), Relu(-0) is -0
+     * (was 0), Asinh and
      * Atanh keep -0 and subnormals (were 0), Acosh(-3e38) is NaN (was -inf), Pow(1, NaN) and Pow(-1, inf) are 1 (C's
      * pow; Java's gave NaN), and Clip's absent bound is the type's largest finite value (Clip-11: numeric_limits), so
      * +-inf become +-3.4028235e38 (were kept).
@@ -320,7 +321,7 @@ class OnnxElementwiseTest {
         float nan = Float.NaN, inf = Float.POSITIVE_INFINITY;
         float[] special = {nan, inf, -inf, -0f, 0f, 1e-40f, -1e-40f, 1f, -2.5f, 0.5f, -0.5f, 3e38f, -3e38f};
         long[] n = {special.length};
-        for (String op : List.of("Sign", "Asinh", "Acosh", "Atanh")) {
+        for (String op : List.of("Sign", "Asinh", "Acosh", "Atanh", "Relu")) {
             TinyOnnx m = new TinyOnnx().opset(18).input("x", n[0]).output("y", n[0]).node("u", op, List.of("x"), List.of("y"));
             sameAsOnnxRuntime(m, Map.of("x", TensorValue.ofFloats(n, special)), op);
         }

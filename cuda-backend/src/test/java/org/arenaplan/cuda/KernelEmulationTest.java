@@ -160,10 +160,10 @@ class KernelEmulationTest {
             boolean exact = op == Kernels.RELU || op == Kernels.IDENTITY;
             c.add(Case.f32(Kernels.UNARY, List.of(random(op, 700)), 700, new long[] {700, op, 1}, new double[0], exact ? 0 : 2));
         }
-        // special values: sign of -0 (0), asinh and atanh of -0 and subnormals (x itself), acosh below 1 (NaN); C's pow: 1^NaN = (-1)^inf = 1
+        // special values: sign of -0 (0), relu of -0 (-0), asinh and atanh of -0 and subnormals (x itself), acosh below 1 (NaN); C's pow: 1^NaN = (-1)^inf = 1
         float[] special = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, -0f, 0f, 1e-40f, -1e-40f, 1f, -2.5f, 0.5f, -0.5f, 3e38f, -3e38f, 1e-9f};
-        for (int op : new int[] {Kernels.SIGN, Kernels.ASINH, Kernels.ACOSH, Kernels.ATANH}) {
-            c.add(Case.f32(Kernels.UNARY, List.of(special), special.length, new long[] {special.length, op, 1}, new double[0], op == Kernels.SIGN ? 0 : 2));
+        for (int op : new int[] {Kernels.SIGN, Kernels.RELU, Kernels.ASINH, Kernels.ACOSH, Kernels.ATANH}) {
+            c.add(Case.f32(Kernels.UNARY, List.of(special), special.length, new long[] {special.length, op, 1}, new double[0], op == Kernels.SIGN || op == Kernels.RELU ? 0 : 2));
         }
         c.add(Case.f32(Kernels.BINARY, List.of(new float[] {1, 1, -1, -1, 0, -0f, Float.NaN, -8, 2}, new float[] {Float.NaN, Float.NEGATIVE_INFINITY,
                 Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, -1, -1, 0, 1f / 3, 0.5f}), 9, new long[] {Kernels.POW, 1, 9, 1, 1, 1}, new double[0], 2));
