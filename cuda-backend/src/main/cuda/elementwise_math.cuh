@@ -23,7 +23,7 @@ __device__ __forceinline__ double dmin(double a, double b) { return a < b ? a : 
 // ElementwiseMath.unary(int, double, double, double); codes as org.arenaplan.device.Kernels.
 __device__ __forceinline__ double unary_float(int op, double v, double alpha, double beta) {
     switch (op) {
-        case 0: return v > 0 || v != v ? v : 0.0;                                  // relu (a NaN stays)
+        case 0: return v < 0 ? 0.0 : v;                                            // relu (a NaN and -0 stay)
         case 1: return 1.0 / (1.0 + exp(-v));                                      // sigmoid
         case 2: return tanh(v);
         case 3: return 0.5 * v * (1.0 + erf_as(v / sqrt(2.0)));                    // gelu
@@ -37,7 +37,7 @@ __device__ __forceinline__ double unary_float(int op, double v, double alpha, do
         case 11: return floor(v);
         case 12: return ceil(v);
         case 13: return rint(v);                                                   // round half to even
-        case 14: return v > 0 ? 1.0 : v < 0 ? -1.0 : v;                            // sign
+        case 14: return v > 0 ? 1.0 : v < 0 ? -1.0 : v != v ? v : 0.0;             // sign (-0 gives 0, NaN stays)
         case 15: return erf_as(v);
         case 16: return sin(v);
         case 17: return cos(v);
@@ -47,9 +47,9 @@ __device__ __forceinline__ double unary_float(int op, double v, double alpha, do
         case 21: return atan(v);
         case 22: return sinh(v);
         case 23: return cosh(v);
-        case 24: { double r = log(fabs(v) + sqrt(v * v + 1.0)); return v < 0 ? -r : r; }   // asinh
-        case 25: return log(v + sqrt(v * v - 1.0));                                // acosh
-        case 26: return 0.5 * log((1.0 + v) / (1.0 - v));                          // atanh
+        case 24: { if (fabs(v) < 0x1p-26) return v; double r = log(fabs(v) + sqrt(v * v + 1.0)); return v < 0 ? -r : r; }   // asinh (x itself below 2^-26: -0, subnormals)
+        case 25: return v < 1.0 ? NAN : log(v + sqrt(v * v - 1.0));                // acosh (NaN below 1, -3e38 too)
+        case 26: return fabs(v) < 0x1p-26 ? v : 0.5 * log((1.0 + v) / (1.0 - v));  // atanh (x itself below 2^-26)
         case 27: return softplus_as(v);
         case 28: return v / (1.0 + fabs(v));                                       // softsign
         case 29: return dmax(0.0, dmin(1.0, alpha * v + beta));                    // hard_sigmoid

@@ -8,12 +8,12 @@
 #define ACTIVATION_RELU 1
 
 __device__ __forceinline__ float apply_activation(float v, int activation) {
-    if (activation == ACTIVATION_RELU) return v > 0 || v != v ? v : 0.0f;   // a NaN stays (ONNX: max(x, 0))
+    if (activation == ACTIVATION_RELU) return v < 0 ? 0.0f : v;   // a NaN and -0 stay (as elementwise_math.cuh's relu)
     return v;
 }
 
 // The same for gemm_f64 (typed.cuh), whose Y is computed in double.
 __device__ __forceinline__ double apply_activation(double v, int activation) {
-    if (activation == ACTIVATION_RELU) return v > 0 || v != v ? v : 0.0;
+    if (activation == ACTIVATION_RELU) return v < 0 ? 0.0 : v;
     return v;
 }

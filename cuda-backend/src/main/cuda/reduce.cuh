@@ -56,6 +56,15 @@ __device__ __forceinline__ long long int_highest(int code) {
     }
 }
 
+// 1, 0 or -1 as a wins over b in argmax (max) or argmin, ties with it or loses: the larger (smaller), a NaN over every
+// number, tying with a NaN (the simulator's ReductionKernels.argOrder: numpy's first NaN).
+__device__ __forceinline__ int arg_order(double a, double b, bool max) {
+    bool an = a != a, bn = b != b;
+    if (an || bn) return an == bn ? 0 : an ? 1 : -1;
+    int c = a > b ? 1 : a < b ? -1 : 0;
+    return max ? c : -c;
+}
+
 // ptrs: x, (extent), y; ints: op, dtype, selectLast, K, R, keptShape[K], keptStride[K], redShape[R], redStride[R],
 // (per, spans). extent (may be null): the runtime extent of x, bounded and held compactly (per elements to a step
 // of its bounded axis): only its first actual_elements(extent, per, numel) elements take part, a prefix of each
@@ -88,16 +97,13 @@ extern "C" __global__ void reduce(const void* x, const long long* extent, void* 
             for (long long j = 1; j < n; j++) {
                 long long a = base + strided_offset(j, R, rs, rst), b = base + strided_offset(best, R, rs, rst);
                 int cmp;
-                bool unordered = false;
                 if (integral) {
                     cmp = compare_int(load_int(x, a, code), load_int(x, b, code), code);
+                    if (op == R_ARGMIN) cmp = -cmp;
                 } else {
-                    double va = load_real(x, a, code), vb = load_real(x, b, code);
-                    cmp = va > vb ? 1 : va < vb ? -1 : 0;
-                    unordered = va != va || vb != vb;
+                    cmp = arg_order(load_real(x, a, code), load_real(x, b, code), op == R_ARGMAX);
                 }
-                if (op == R_ARGMIN) cmp = -cmp;
-                if (cmp > 0 || (last && cmp == 0 && !unordered)) best = j;
+                if (cmp > 0 || (last && cmp == 0)) best = j;
             }
             ((long long*) y)[o] = best;
         } else if (integral && (op == R_SUM || op == R_MAX || op == R_MIN || op == R_PROD)) {
@@ -139,7 +145,8 @@ extern "C" __global__ void reduce(const void* x, const long long* extent, void* 
                 else if (op == R_LOG_SUM) acc = log(acc);
                 else if (op == R_LOG_SUM_EXP) acc = max + log(acc);
             }
-            store_real(y, o, code, acc);
+            if (integral && (acc == INFINITY || acc == -INFINITY)) store_int(y, o, code, acc > 0 ? int_highest(code) : int_lowest(code));
+            else store_real(y, o, code, acc);   // an infinity in an integer type: its highest or lowest (ReductionKernels.toIntegral)
         }
     }
 }
@@ -178,15 +185,17 @@ extern "C" __global__ void cumsum(const void* x, void* y, Ints ints, Floats) {
 }
 
 // Whether element i of the lane at base (stride inner) comes before element j in TopK's order: the larger (or,
-// for smallest, smaller) value first, then the lower index; integers exactly (compare_int), a NaN before nothing
-// and nothing before it (the simulator's ReductionKernels.before).
+// for smallest, smaller) value first, then the lower index; integers exactly (compare_int), a NaN larger than every
+// number and equal to a NaN (numpy's order; the simulator's ReductionKernels.before).
 __device__ __forceinline__ bool topk_before(const void* x, int code, long long base, long long inner, long long i, long long j, bool largest) {
     int cmp = 0;
     if (is_integral(code)) {
         cmp = compare_int(load_int(x, base + i * inner, code), load_int(x, base + j * inner, code), code);
     } else {
         float v = load_float(x, base + i * inner, code), w = load_float(x, base + j * inner, code);
-        if (v != w) return largest ? v > w : v < w;
+        bool vn = v != v, wn = w != w;
+        if (vn != wn) return largest == vn;
+        if (v != w && !vn) return largest ? v > w : v < w;
     }
     if (cmp != 0) return largest ? cmp > 0 : cmp < 0;
     return i < j;

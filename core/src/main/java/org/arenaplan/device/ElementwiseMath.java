@@ -14,7 +14,9 @@ import org.arenaplan.ir.DType;
  * <p>Floats (f64, f32, f16, bf16) are computed in double and rounded once to the output type
  * (so f32 results may differ from a float32 computation in the last bit where a transcendental
  * is involved); integers in 64 bits, the result stored in the output's width (wrapping). asinh,
- * acosh and atanh are written out with log and sqrt (Java has no such functions), erf is
+ * acosh and atanh are written out with log and sqrt (Java has no such functions; below 2^-26 asinh and atanh
+ * return x, keeping -0 and subnormals; acosh below 1 is NaN), pow is C's (1^NaN = (-1)^inf = 1, where Java's
+ * Math.pow gives NaN), erf is
  * Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7), as the simulator's Gelu always was.
  */
 public final class ElementwiseMath {
@@ -77,7 +79,7 @@ public final class ElementwiseMath {
      */
     public static double unary(int op, double v, double alpha, double beta) {
         switch (op) {
-            case Kernels.RELU: return v > 0 || v != v ? v : 0.0;                           // a NaN stays (ONNX: max(x, 0))
+            case Kernels.RELU: return v < 0 ? 0.0 : v;                                    // a NaN and -0 stay (ONNX Runtime 1.30: Relu(-0) = -0)
             case Kernels.SIGMOID: return 1.0 / (1.0 + Math.exp(-v));
             case Kernels.TANH: return Math.tanh(v);
             case Kernels.GELU: return 0.5 * v * (1.0 + erf(v / Math.sqrt(2.0)));
@@ -91,7 +93,7 @@ public final class ElementwiseMath {
             case Kernels.FLOOR: return Math.floor(v);
             case Kernels.CEIL: return Math.ceil(v);
             case Kernels.ROUND: return Math.rint(v);                                     // half to even
-            case Kernels.SIGN: return v > 0 ? 1.0 : v < 0 ? -1.0 : v;                     // 0, -0 and NaN stay
+            case Kernels.SIGN: return v > 0 ? 1.0 : v < 0 ? -1.0 : v != v ? v : 0.0;      // -0 gives 0 (ONNX: "if input == 0, output 0"); NaN stays
             case Kernels.ERF: return erf(v);
             case Kernels.SIN: return Math.sin(v);
             case Kernels.COS: return Math.cos(v);
@@ -101,9 +103,9 @@ public final class ElementwiseMath {
             case Kernels.ATAN: return Math.atan(v);
             case Kernels.SINH: return Math.sinh(v);
             case Kernels.COSH: return Math.cosh(v);
-            case Kernels.ASINH: { double r = Math.log(Math.abs(v) + Math.sqrt(v * v + 1.0)); return v < 0 ? -r : r; }
-            case Kernels.ACOSH: return Math.log(v + Math.sqrt(v * v - 1.0));
-            case Kernels.ATANH: return 0.5 * Math.log((1.0 + v) / (1.0 - v));
+            case Kernels.ASINH: { if (Math.abs(v) < 0x1p-26) return v; double r = Math.log(Math.abs(v) + Math.sqrt(v * v + 1.0)); return v < 0 ? -r : r; }
+            case Kernels.ACOSH: return v < 1.0 ? Double.NaN : Math.log(v + Math.sqrt(v * v - 1.0));
+            case Kernels.ATANH: return Math.abs(v) < 0x1p-26 ? v : 0.5 * Math.log((1.0 + v) / (1.0 - v));
             case Kernels.SOFTPLUS: return softplus(v);
             case Kernels.SOFTSIGN: return v / (1.0 + Math.abs(v));
             case Kernels.HARD_SIGMOID: return Math.max(0.0, Math.min(1.0, alpha * v + beta));
@@ -170,7 +172,7 @@ public final class ElementwiseMath {
             case Kernels.MUL: return a * b;
             case Kernels.DIV: return a / b;
             case Kernels.RELU_GRAD: return b > 0 ? a : 0.0;
-            case Kernels.POW: return Math.pow(a, b);
+            case Kernels.POW: return a == 1.0 || (a == -1.0 && Double.isInfinite(b)) ? 1.0 : Math.pow(a, b);   // C's pow (CUDA, ONNX Runtime): 1^NaN = (-1)^inf = 1
             case Kernels.FMOD: return a % b;                                             // C fmod: the sign of a
             case Kernels.MAXIMUM: return a != a || b != b ? a + b : a > b ? a : b;         // a NaN propagates (numpy.maximum)
             case Kernels.MINIMUM: return a != a || b != b ? a + b : a < b ? a : b;

@@ -97,9 +97,13 @@ final class ElementwiseImport {
             n.require(b.dtype() == x.dtype(), "bound " + b + " is " + b.dtype().jsonName() + " but the input " + x + " is " + x.dtype().jsonName());
             n.require(b.elements() == 1 && b.rank() <= Math.max(1, x.rank()), "bound " + b + " must be a scalar");
         }
-        if (!hasMin && !hasMax) return NodeLowering.view(n, OpKinds.IDENTITY, x.shape());
-        double[] lo = hasMin ? n.constantValues(1) : new double[] {Double.NEGATIVE_INFINITY};
-        double[] hi = hasMax ? n.constantValues(2) : new double[] {Double.POSITIVE_INFINITY};
+        // an absent bound: "numeric_limits::lowest() and numeric_limits::max()" (Clip-11 on), so an infinity becomes
+        // the largest finite float (ONNX Runtime 1.30 too); on integers no bound
+        boolean real = x.dtype().isFloatingPoint();
+        if (!hasMin && !hasMax && !real) return NodeLowering.view(n, OpKinds.IDENTITY, x.shape());
+        double[] range = real ? x.dtype().range() : new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY};
+        double[] lo = hasMin ? n.constantValues(1) : new double[] {range[0]};
+        double[] hi = hasMax ? n.constantValues(2) : new double[] {range[1]};
         // constant bounds over floats: one unary kernel; an infinite bound on its own side is no bound
         if (x.dtype().isFloatingPoint() && lo != null && hi != null && (Double.isFinite(lo[0]) || lo[0] == Double.NEGATIVE_INFINITY)
                 && (Double.isFinite(hi[0]) || hi[0] == Double.POSITIVE_INFINITY)) {

@@ -66,7 +66,7 @@ final class ImageCalls {
     }
 
     /**
-     * MaxPool, AveragePool, LpPool and their global forms: {@code mode} ({@link Kernels#MAX},
+     * MaxPool, AveragePool, LpPool, GlobalAveragePool and GlobalLpPool (GlobalMaxPool is a ReduceMax: ReductionOps#spatialMax): {@code mode} ({@link Kernels#MAX},
      * {@link Kernels#AVERAGE} or {@link Kernels#LP}) and {@code global} are declared by the
      * kind's definition ({@code ImageOps}), never read from its name.
      */

@@ -75,7 +75,9 @@ final class ImageOps implements OpFamily {
                 pool(OpKinds.AVERAGE_POOL, Kernels.AVERAGE, AttrSpec.flag("count_include_pad")).onnx(ImageImports::pool, "auto_pad").build(),
                 pool(LP_POOL, Kernels.LP, lpNorm()).doc("(sum of |x|^p)^(1/p) over the window").onnx(ImageImports::pool, "auto_pad").build(),
                 globalPool(OpKinds.GLOBAL_AVERAGE_POOL, Kernels.AVERAGE).doc("mean over the spatial axes").gradient(ImageOps::globalAveragePoolGradient).build(),
-                globalPool(GLOBAL_MAX_POOL, Kernels.MAX).doc("maximum over the spatial axes").build(),
+                OpDefinition.op(GLOBAL_MAX_POOL, 1, 1).shape(ShapeRules::globalPool).kernels(Kernels.REDUCE).flops(OpSpec.PER_INPUT_ELEMENT)
+                        .doc("maximum over the spatial axes, a NaN winning (the reduce kernel's ReduceMax)")
+                        .computes(HALF).lowerTyped((op, l) -> List.of(ReductionOps.spatialMax(op, l))).onnx(ImageImports::globalPool).build(),
                 globalPool(GLOBAL_LP_POOL, Kernels.LP).attrs(lpNorm()).doc("Lp norm over the spatial axes").build(),
                 OpDefinition.op(RESIZE, 1, 1).attrs(AttrSpec.string("mode", "nearest"), AttrSpec.string("coordinate_transformation_mode", "half_pixel"),
                                 AttrSpec.string("nearest_mode", "round_prefer_floor"), AttrSpec.real("cubic_coeff_a", -0.75), AttrSpec.flag("exclude_outside"),

@@ -191,22 +191,40 @@ final class ReductionOps implements OpFamily {
     // ---- lowering ----
 
     private static KernelCall reduce(Op op, OpLowering l, int code) {
-        String x = op.inputs().get(0), y = op.outputs().get(0);
-        long[] xs = l.shape(op, x);
-        DType t = l.dtype(x);
+        long[] xs = l.shape(op, op.inputs().get(0));
         boolean arg = code == Kernels.R_ARGMAX || code == Kernels.R_ARGMIN;
         OpAttrs at = OpAttrs.of(op);
         boolean[] reduced = new boolean[xs.length];
         long[] axes = arg ? new long[]{at.integer("axis")} : at.intsOrNull("axes");
         if (axes == null || axes.length == 0) Arrays.fill(reduced, true);
         else for (long a : axes) reduced[axis(op, a, xs.length)] = true;
+        return reduce(op, l, code, reduced, arg ? at.integer("select_last_index") : 0L);
+    }
+
+    /**
+     * GlobalMaxPool as ReduceMax over the spatial axes (2 on) of X [N, C, ...]: a NaN wins, as onnx.reference gives it
+     * (ONNX Runtime 1.30 where the NaN comes last; the pool kernel's max skips NaNs, as MaxPool's window max in
+     * onnx.reference does).
+     */
+    static KernelCall spatialMax(Op op, OpLowering l) {
+        boolean[] reduced = new boolean[l.shape(op, op.inputs().get(0)).length];
+        Arrays.fill(reduced, Math.min(2, reduced.length), reduced.length, true);
+        return reduce(op, l, Kernels.R_MAX, reduced, 0L);
+    }
+
+    /** The reduce kernel's call: op {@code code} over the axes {@code reduced} of input 0 into output 0. */
+    private static KernelCall reduce(Op op, OpLowering l, int code, boolean[] reduced, long selectLast) {
+        String x = op.inputs().get(0), y = op.outputs().get(0);
+        long[] xs = l.shape(op, x);
+        DType t = l.dtype(x);
+        boolean arg = code == Kernels.R_ARGMAX || code == Kernels.R_ARGMIN;
         if (arg && l.dtype(y) != DType.I64) throw fail(op, "output '" + y + "' is " + l.dtype(y).jsonName() + ", not int64");
         if (!arg) l.sameType(op, x, y);
         StridedWalk walk = new StridedWalk(xs, reduced, StridedWalk.contiguous(xs));
         int k = walk.keptDims(), r = walk.reducedDims();
         if (k + r > MAX_REDUCE_DIMS) throw fail(op, "input " + Arrays.toString(xs) + " has " + (k + r) + " dims to walk after merging; the reduce kernel takes at most " + MAX_REDUCE_DIMS);
         if (l.elements(y) != walk.keptCount()) throw fail(op, "output '" + y + "' must have " + walk.keptCount() + " elements, has " + l.elements(y));
-        List<Long> ints = new ArrayList<>(List.of((long) code, (long) t.onnxCode(), arg ? at.integer("select_last_index") : 0L, (long) k, (long) r));
+        List<Long> ints = new ArrayList<>(List.of((long) code, (long) t.onnxCode(), selectLast, (long) k, (long) r));
         walk.appendKept(ints);
         walk.appendReduced(ints);
         Graph.Bounded b = l.bounded(x);   // ir.BoundedFlows#reduce: the kernel reduces X's actual (leading) elements only

@@ -132,8 +132,10 @@ final class ReductionKernels {
     /**
      * Whether element i of the lane at base (stride inner) comes before element j in TopK's order:
      * the larger (smallest: smaller) value, then the lower index. Integers compare as
-     * {@link DType#compareIntegral} orders them (exactly, uint64 unsigned); a NaN comes before
-     * nothing and nothing before it.
+     * {@link DType#compareIntegral} orders them (exactly, uint64 unsigned); a NaN is larger than
+     * every number and equal to another NaN (numpy's sort order, which onnx.reference's TopK and
+     * torch.topk follow; ONNX Runtime 1.30 places NaNs differently by k and position), so the order
+     * is total and every element is ranked once.
      */
     private static boolean before(ByteBuffer x, DType t, int base, int inner, int i, int j, boolean largest) {
         int cmp;
@@ -141,7 +143,9 @@ final class ReductionKernels {
             cmp = t.compareIntegral(t.getLong(x, base + i * inner), t.getLong(x, base + j * inner));
         } else {
             float v = t.getFloat(x, base + i * inner), w = t.getFloat(x, base + j * inner);
-            if (v != w) return largest ? v > w : v < w;
+            boolean vn = v != v, wn = w != w;
+            if (vn != wn) return largest == vn;
+            if (v != w && !vn) return largest ? v > w : v < w;
             cmp = 0;
         }
         if (cmp != 0) return largest ? cmp > 0 : cmp < 0;
@@ -242,7 +246,7 @@ final class ReductionKernels {
             int[] off = actual == Long.MAX_VALUE ? offsets : actualOffsets(offsets, base, actual);
             if (arg) DType.I64.putLong(y, o, argReduce(x, t, base, off, op == Kernels.R_ARGMAX, last));
             else if (t.isIntegral() && integral(op)) t.putLong(y, o, integral(x, t, base, off, op));
-            else if (t.isIntegral()) t.putLong(y, o, DType.toIntegral(floating(x, t, base, off, op), t));   // in double, truncated toward zero
+            else if (t.isIntegral()) t.putLong(y, o, toIntegral(floating(x, t, base, off, op), t));
             else putReal(y, t, o, floating(x, t, base, off, op));
             for (int d = kr - 1; d >= 0; d--) {
                 if (++kidx[d] < ks[d]) break;
@@ -314,6 +318,15 @@ final class ReductionKernels {
         };
     }
 
+    /**
+     * A floating result stored in integer type t: truncated toward zero ({@link DType#toIntegral}), an infinity as
+     * t's lowest or highest value, so ReduceLogSum and ReduceLogSumExp over no element give int32's -2^31 (ONNX
+     * Runtime 1.30; the spec: minus infinity where the type has it, else undefined), not -2^63's low 32 bits, 0.
+     */
+    private static long toIntegral(double v, DType t) {
+        return v == Double.NEGATIVE_INFINITY ? lowest(t) : v == Double.POSITIVE_INFINITY ? highest(t) : DType.toIntegral(v, t);
+    }
+
     /** Sum, product (wrapping), max or min in 64 bits; max and min ordered as {@link DType#compareIntegral} (uint64 unsigned). */
     private static long integral(ByteBuffer x, DType t, int base, int[] off, int op) {
         long acc = switch (op) {
@@ -353,25 +366,29 @@ final class ReductionKernels {
         };
     }
 
-    /** The index (in reduction order) of the first (or, with {@code last}, the last) largest or smallest element; NaNs are skipped. */
+    /**
+     * The index (in reduction order) of the first (or, with {@code last}, the last) largest or smallest element.
+     * A NaN wins over every number, for argmax and argmin alike, as it does in ReduceMax and ReduceMin
+     * (numpy's argmax/argmin and onnx.reference's ArgMax/ArgMin: the first NaN, with select_last_index the last;
+     * ONNX Runtime 1.30 does so when it reduces a whole 1-D tensor and skips NaNs elsewhere).
+     */
     private static long argReduce(ByteBuffer x, DType t, int base, int[] off, boolean max, boolean last) {
         int best = 0;
         for (int j = 1; j < off.length; j++) {
             int cmp = t.isIntegral() ? Integer.signum(t.compareIntegral(t.getLong(x, base + off[j]), t.getLong(x, base + off[best])))
-                    : compare(t.getDouble(x, base + off[j]), t.getDouble(x, base + off[best]));
-            if (!max) cmp = -cmp;
-            if (cmp > 0 || (last && cmp == 0 && !unordered(t, x, base + off[j], base + off[best]))) best = j;
+                    : argOrder(t.getDouble(x, base + off[j]), t.getDouble(x, base + off[best]), max);
+            if (t.isIntegral() && !max) cmp = -cmp;
+            if (cmp > 0 || (last && cmp == 0)) best = j;
         }
         return best;
     }
 
-    /** -1, 0 or 1 as a &lt; b, a == b, a &gt; b; 0 when either is NaN. */
-    private static int compare(double a, double b) {
-        return a > b ? 1 : a < b ? -1 : 0;
-    }
-
-    private static boolean unordered(DType t, ByteBuffer x, int a, int b) {
-        return !t.isIntegral() && (Double.isNaN(t.getDouble(x, a)) || Double.isNaN(t.getDouble(x, b)));
+    /** 1, 0 or -1 as a wins over b, ties with it or loses: the larger (argmin: the smaller), a NaN over every number, tying with a NaN. */
+    private static int argOrder(double a, double b, boolean max) {
+        boolean an = a != a, bn = b != b;
+        if (an || bn) return an == bn ? 0 : an ? 1 : -1;
+        int c = a > b ? 1 : a < b ? -1 : 0;
+        return max ? c : -c;
     }
 
     /** Stores {@code v}: as is in f64, rounded once to f32, f16 or bf16. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.arenaplan.onnx.OnnxRuntimeDifferentialTest.random;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The image ops against ONNX Runtime (CPU): ConvTranspose on 1-D, 2-D and 3-D images with
@@ -86,6 +87,20 @@ class ImageOpsDifferentialTest {
         agree(new TinyOnnx().opset(13).input("x", 2L, 3L, 9L).output("y")
                 .node("p", "AveragePool", List.of("x"), List.of("y"), "kernel_shape", new long[]{3}, "strides", new long[]{2}, "auto_pad", "SAME_UPPER"),
                 "x", 2, 3, 9);
+    }
+
+    /**
+     * GlobalMaxPool of a channel holding a NaN is NaN, as onnx.reference gives it and ReduceMax does (was the largest
+     * number: the pool kernel's max skips NaNs). ONNX Runtime (1.22 and 1.30) gives NaN where the NaN comes last in
+     * the channel and skips it elsewhere: [1, NaN, 3, 4] gives 4.
+     */
+    @Test
+    void globalMaxPoolOfAChannelHoldingANaNIsNaN() throws Exception {
+        TinyOnnx m = new TinyOnnx().input("x", 1L, 3L, 2L, 2L).output("y", 1L, 3L, 1L, 1L).node("g", "GlobalMaxPool", List.of("x"), List.of("y"));
+        float nan = Float.NaN;
+        Map<String, org.arenaplan.ir.TensorValue> in = Map.of("x", org.arenaplan.ir.TensorValue.ofFloats(new long[]{1, 3, 2, 2},
+                1, nan, 3, 4, Float.NEGATIVE_INFINITY, 2, 8, nan, -1, -0f, 5, Float.NEGATIVE_INFINITY));
+        assertThat(OnnxOpRuns.run(dir, m, in).get("y").floats()).containsExactly(nan, nan, 5);
     }
 
     @Test

@@ -160,6 +160,13 @@ class KernelEmulationTest {
             boolean exact = op == Kernels.RELU || op == Kernels.IDENTITY;
             c.add(Case.f32(Kernels.UNARY, List.of(random(op, 700)), 700, new long[] {700, op, 1}, new double[0], exact ? 0 : 2));
         }
+        // special values: sign of -0 (0), relu of -0 (-0), asinh and atanh of -0 and subnormals (x itself), acosh below 1 (NaN); C's pow: 1^NaN = (-1)^inf = 1
+        float[] special = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, -0f, 0f, 1e-40f, -1e-40f, 1f, -2.5f, 0.5f, -0.5f, 3e38f, -3e38f, 1e-9f};
+        for (int op : new int[] {Kernels.SIGN, Kernels.RELU, Kernels.ASINH, Kernels.ACOSH, Kernels.ATANH}) {
+            c.add(Case.f32(Kernels.UNARY, List.of(special), special.length, new long[] {special.length, op, 1}, new double[0], op == Kernels.SIGN || op == Kernels.RELU ? 0 : 2));
+        }
+        c.add(Case.f32(Kernels.BINARY, List.of(new float[] {1, 1, -1, -1, 0, -0f, Float.NaN, -8, 2}, new float[] {Float.NaN, Float.NEGATIVE_INFINITY,
+                Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, -1, -1, 0, 1f / 3, 0.5f}), 9, new long[] {Kernels.POW, 1, 9, 1, 1, 1}, new double[0], 2));
         for (int op : new int[] {Kernels.ADD, Kernels.SUB, Kernels.MUL, Kernels.DIV, Kernels.RELU_GRAD}) {
             // y [4, 5, 6]; a full; b [5, 1] broadcast over the first and last axes.
             c.add(Case.f32(Kernels.BINARY, List.of(random(1, 120), random(2, 5, true)), 120,
@@ -1073,6 +1080,15 @@ class KernelEmulationTest {
             c.add(new Case(Kernels.TOPK, List.of(ties, TensorValue.ofDoubles(DType.F32, null, new double[18])), DType.I64, 18,
                     new long[] {3, 7, 2, 3, largest, DType.F32.onnxCode(), 4}, new double[0], 0));
         }
+        // NaNs rank above every number, tying with each other (numpy's order): a total order, every element ranked once
+        double[] withNaN = ties.doubles().clone();
+        for (int i = 0; i < withNaN.length; i += 5) withNaN[i] = Double.NaN;
+        withNaN[7] = Double.POSITIVE_INFINITY;
+        withNaN[8] = Double.NEGATIVE_INFINITY;
+        for (int largest = 0; largest <= 1; largest++) {
+            c.add(new Case(Kernels.TOPK, List.of(TensorValue.ofDoubles(DType.F32, null, withNaN), TensorValue.ofDoubles(DType.F32, null, new double[42])), DType.I64, 42,
+                    new long[] {3, 7, 2, 7, largest, DType.F32.onnxCode(), 4}, new double[0], 0));
+        }
         // topk of x bounded along the axis ([1, 21, 2] holding 9 actual values per lane: the tail's 12 are not ranked)
         for (int largest = 0; largest <= 1; largest++) {
             c.add(new Case(Kernels.TOPK, List.of(ties, TensorValue.ofLongs(DType.I64, null, 9), TensorValue.ofDoubles(DType.F32, null, new double[8])), DType.I64, 8,
@@ -1179,6 +1195,15 @@ class KernelEmulationTest {
         for (DType t : new DType[] {DType.F32, DType.I64, DType.F16}) {
             TensorValue x = t.isIntegral() ? longs(t, 9, 36, 3) : TensorValue.ofDoubles(t, null, new double[] {
                 1, 2, 3, 3, 2, 1, 1, 1, 1, 0, 5, 5, 3, 5, 0, -1, 5, 0, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 7, 0, 7, 7, 0, 7});
+            for (int op : new int[] {Kernels.R_ARGMAX, Kernels.R_ARGMIN}) {
+                for (int last = 0; last <= 1; last++) c.add(new Case(Kernels.REDUCE, List.of(x), DType.I64, 6, reduceInts(op, t, last, along), new double[0], 0));
+            }
+        }
+        // argmax/argmin with NaNs: a NaN wins (the first, or the last), in f32, f16 and f64
+        for (DType t : new DType[] {DType.F32, DType.F16, DType.F64}) {
+            double nan = Double.NaN;
+            TensorValue x = TensorValue.ofDoubles(t, null, new double[] {
+                1, nan, 3, nan, 2, 1, 1, 1, 1, 0, nan, 5, 3, 5, 0, -1, 5, nan, nan, 2, 2, 2, 2, 2, 1, nan, 1, 1, 1, 1, 7, 0, 7, 7, 0, 7});
             for (int op : new int[] {Kernels.R_ARGMAX, Kernels.R_ARGMIN}) {
                 for (int last = 0; last <= 1; last++) c.add(new Case(Kernels.REDUCE, List.of(x), DType.I64, 6, reduceInts(op, t, last, along), new double[0], 0));
             }
