@@ -36,11 +36,15 @@ import java.util.List;
  *     op(A)(i,k) = A[i*K+k] or, transposed, A[k*M+i]; op(B)(k,j) = B[k*N+j] or, transposed,
  *     B[j*K+k]; C(b,i,j) = C[b*cBatchStride + i*cRowStride + j*cColStride] (0 strides broadcast).
  *     C is present only when hasC = 1. The sum over k runs k = 0..K-1 in f32, blocked ({@link #SUM_BLOCK}).</li>
- * <li>{@link #SOFTMAX} ptrs [x, y]; ints [outer, n, inner, mode]: x and y are outer x n x inner;
+ * <li>{@link #SOFTMAX} ptrs [x, (extent), y]; ints [outer, n, inner, mode, (type, per)]: x and y are outer x n x inner;
  *     each of the outer * inner lanes of n values (stride inner) is normalised on its own, in
  *     index order: mode 0 softmax y = exp(x - max) / sum (the sum in f32), 1 log-softmax
  *     y = x - max - log(sum) (the sum in double), 2 hardmax y = 1 at the first largest element, else 0.
- *     In place allowed.</li>
+ *     With extent (x bounded along an axis among the normalised ones, every axis before it of one element,
+ *     held compactly: {@code ir.BoundedFlows#softmax}; the type int then always present) only each lane's
+ *     first m = {@code BoundedIndices#actualElements(extent, per, n)} values are normalised, per the lane's
+ *     values to a step of the bounded axis (1 where it is the normalised axis), and the lane's other values are 0
+ *     (a lane of no actual value is all 0). In place allowed.</li>
  * <li>{@link #REDUCE} ptrs [x, (extent), y]; ints [op, dtype, selectLast, K, R, keptShape[K], keptStride[K],
  *     redShape[R], redStride[R], (per, spans)]: y (contiguous, one element per index of keptShape) =
  *     the reduction of the x elements at sum(kept_d * keptStride[d]) + sum(red_d * redStride[d]),

@@ -277,6 +277,22 @@ public final class BoundedFlows {
     }
 
     /**
+     * Softmax, LogSoftmax, Hardmax ({@code axis}; {@code single_axis} 1 from ONNX opset 13: that axis alone, else
+     * the axes from it to the end taken together): X bounded along an axis with every axis before it of one element
+     * (torch's {@code softmax(x[m], 0)}, {@code log_softmax(x[m], -1)} of selected rows), so that X's actual values
+     * lie where the bound's do. Where the bounded axis is among the normalised ones, the kernel reads X's runtime
+     * extent and normalises each lane's actual values only ({@code device.Kernels#SOFTMAX} with the extent): the
+     * tail's zeros would take part in the sum; else every lane lies in one row, all actual or all tail (whose
+     * values zero_tail clears). The output is bounded along the same axis.
+     */
+    public static int[] softmax(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] x = in[0];
+        if (product(x, 0, axes[0]) != 1)
+            throw new GraphException("the bounded axis " + axes[0] + " of X " + Arrays.toString(x) + " has axes of more than one element before it, so its lanes lie apart, not where the bound's do");
+        return new int[]{axes[0]};
+    }
+
+    /**
      * GatherND (ONNX GatherND-13, {@code batch_dims} 0): bounded indices [.., n, .., k] whose bounded
      * axis is not the last (the index tuples' axis) and has only axes of one element before it, so
      * that the output indices[:-1] + data[k:] holds the gathered slices in the rows' order, compact;

@@ -67,7 +67,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.UNARY, new Spec(2, -1, i -> i[0])),   // (f32 moves 4 per thread when aligned; grid-stride covers any grid)
             Map.entry(Kernels.BINARY, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
             Map.entry(Kernels.GEMM, new Spec(4, 2, null)),
-            Map.entry(Kernels.SOFTMAX, new Spec(2, -1, i -> i[0] * i[2])),
+            Map.entry(Kernels.SOFTMAX, new Spec(3, 1, i -> i[0] * i[2])),                   // extent optional: x bounded along a normalised axis
             Map.entry(Kernels.BATCHNORM, new Spec(6, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.BATCHNORM_RUNNING, new Spec(5, 4, i -> i[1])),                // one thread per channel; running_var optional
             Map.entry(Kernels.CONV2D, new Spec(4, 2, i -> i[0] * i[4] * i[5] * i[6])),

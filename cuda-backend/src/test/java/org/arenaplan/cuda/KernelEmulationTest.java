@@ -192,6 +192,16 @@ class KernelEmulationTest {
             c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 7 * 33)), 7 * 33, new long[] {7, 33, 1, mode}, new double[0], 2));
             // axis 1 of [3, 11, 7]: lanes of 11 values with stride 7
             c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 3 * 11 * 7)), 3 * 11 * 7, new long[] {3, 11, 7, mode}, new double[0], 2));
+            // x [6, 4] bounded along axis 0 (held compactly), counts 0, 3, 6, 9 (past the bound) and -1: along that axis
+            // (lanes of 6 with stride 4, per 1), and over axes 0 and 1 together (one lane of 24, before opset 13: per 4)
+            for (DType t : new DType[] {DType.F32, DType.F16, DType.F64}) {
+                TensorValue x = TensorValue.ofDoubles(t, null, doubles(random(7, 24)));
+                for (long count : new long[] {0, 3, 6, 9, -1}) {
+                    TensorValue extent = TensorValue.ofLongs(DType.I64, null, count);
+                    c.add(new Case(Kernels.SOFTMAX, List.of(x, extent), t, 24, new long[] {1, 6, 4, mode, t.onnxCode(), 1}, new double[0], 2));
+                    c.add(new Case(Kernels.SOFTMAX, List.of(x, extent), t, 24, new long[] {1, 24, 1, mode, t.onnxCode(), 4}, new double[0], 2));
+                }
+            }
         }
         c.add(Case.f32(Kernels.BATCHNORM, List.of(random(10, 60), random(11, 3), random(12, 3), random(13, 3), random(14, 3, true)), 60,
                 new long[] {2, 3, 10}, new double[] {1e-5}, 0));
