@@ -527,6 +527,59 @@ public final class BoundedFlows {
         return r;
     }
 
+    /**
+     * Concat (ONNX Concat-13, {@code axis}): along the bounded axis of its bounded inputs, the outermost of more
+     * than one element ({@code torch.cat([x[m], x[~m]])}, {@code torch.cat([x[m], y])}): ONNX joins their actual
+     * extents, so with {@code extents} 1 (which the importer gives a Concat of a tensor computed from a
+     * data-dependent output: one runtime extent per input after the output, {@link ShapeRules#concat}) the output
+     * is bounded by the sum of the bounds and by its own runtime extent, the last one, which the kernels write: one
+     * {@code device.Kernels#CONCAT_BOUNDED} per input moves its actual rows (all rows of an input known before the
+     * run) after those of the inputs before it; the inputs may be bounded by different runtime extents
+     * ({@link OpSpec.BoundedFlow#readsExtents}). Along another axis: every input bounded along one axis by one
+     * extent, the outermost of more than one element (rows stay rows), the output bounded along it.
+     */
+    public static final OpSpec.BoundedFlow CONCAT = new OpSpec.BoundedFlow() {
+        @Override public int[] outputs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+            long[] y = out[0];
+            int axis = (int) Math.floorMod(a.integer("axis"), y.length), b = -1;
+            for (int j = 0; j < in.length; j++) {
+                if (axes[j] < 0) continue;
+                if (b >= 0 && axes[j] != b) throw new GraphException("its inputs are bounded along different axes (" + b + " and " + axes[j] + ")");
+                b = axes[j];
+            }
+            if (product(y, 0, b) != 1)
+                throw new GraphException("the bounded axis " + b + " of output " + Arrays.toString(y) + " has axes of more than one element before it");
+            int[] r = new int[out.length];
+            Arrays.fill(r, -1);
+            r[0] = b;
+            if (b == axis) {
+                if (a.integer("extents") != 1)
+                    throw new GraphException("it joins its inputs along their bounded axis " + b + " and lists no runtime extent for its output, whose actual extent is their actual extents' sum");
+                return r;
+            }
+            for (int j = 0; j < in.length; j++)
+                if (axes[j] < 0) throw new GraphException("input #" + j + " " + Arrays.toString(in[j]) + " is known before the run, where the others hold their actual extent along the bounded axis " + b);
+            return r;
+        }
+
+        @Override public boolean readsExtents(OpAttrs a, long[][] in, int[] axes) {
+            for (int j = 0; j < in.length; j++)
+                if (axes[j] >= 0) return axes[j] == Math.floorMod(a.integer("axis"), in[j].length) && a.integer("extents") == 1;
+            return false;
+        }
+
+        @Override public int extentOutputs(OpAttrs a, int outputs) {
+            return a.integer("extents") == 1 ? 1 : outputs;
+        }
+
+        @Override public int[] ownExtents(OpAttrs a, long[][] in, int[] axes, int outputs) {
+            int[] r = new int[outputs];
+            Arrays.fill(r, -1);
+            if (readsExtents(a, in, axes)) r[0] = outputs - 1;
+            return r;
+        }
+    };
+
     /** The most rows num_outputs' last part holds over the n up to {@code bound} that split into {@code parts} (ceil(n / parts) each, a positive rest: {@code device.ExtentCheck#parts}). */
     private static long mostRest(long bound, long parts) {
         long most = 0;
