@@ -405,26 +405,41 @@ public final class BoundedFlows {
      * Output 0's upper bound (the rows at the input's bound) must hold the rows of every n up to the bound
      * (x[m][1:]: n - 1; flip: n; torch.chunk's second part: floor(n / 2)); else refused.
      */
-    public static final OpSpec.BoundedFlow SLICE = new OpSpec.BoundedFlow() {
+    public static final OpSpec.BoundedFlow SLICE = new OwnExtentOfOutput0() {
         @Override public int[] outputs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
             int i = countedEntry(a, in[0].length, axes[0]);
-            int[] r = new int[out.length];
-            Arrays.fill(r, -1);
-            r[0] = i >= 0 ? countedSlice(a, i, in[0], axes[0], out[0]) : slice(a, in, axes, out)[0];
-            return r;
+            return output0(out.length, i >= 0 ? countedSlice(a, i, in[0], axes[0], out[0]) : slice(a, in, axes, out)[0]);
         }
+
+        @Override int own(OpAttrs a, long[][] in, int[] axes, int outputs) {
+            return countedEntry(a, in[0].length, axes[0]) >= 0 ? 1 : -1;
+        }
+    };
+
+    /**
+     * A flow whose output 0 may take a runtime extent of its own, an output after it that the op lists where
+     * {@code extents} is 1 (Slice's {@link #SLICE}, Concat's {@link #CONCAT}; no op reads one).
+     */
+    private abstract static class OwnExtentOfOutput0 implements OpSpec.BoundedFlow {
+        /** The output that holds output 0's own runtime extent, or -1 where it takes its input's. */
+        abstract int own(OpAttrs a, long[][] in, int[] axes, int outputs);
 
         @Override public int extentOutputs(OpAttrs a, int outputs) {
             return a.integer("extents") == 1 ? 1 : outputs;
         }
 
         @Override public int[] ownExtents(OpAttrs a, long[][] in, int[] axes, int outputs) {
-            int[] r = new int[outputs];
-            Arrays.fill(r, -1);
-            if (countedEntry(a, in[0].length, axes[0]) >= 0) r[0] = 1;
-            return r;
+            return output0(outputs, own(a, in, axes, outputs));
         }
-    };
+    }
+
+    /** {@code outputs} entries, -1 but the first, {@code first}. */
+    private static int[] output0(int outputs, int first) {
+        int[] r = new int[outputs];
+        Arrays.fill(r, -1);
+        r[0] = first;
+        return r;
+    }
 
     /**
      * The entry of a Slice with {@code extents} 1 that slices axis {@code b} of a rank-{@code rank} input other than as a
@@ -538,7 +553,7 @@ public final class BoundedFlows {
      * ({@link OpSpec.BoundedFlow#readsExtents}). Along another axis: every input bounded along one axis by one
      * extent, the outermost of more than one element (rows stay rows), the output bounded along it.
      */
-    public static final OpSpec.BoundedFlow CONCAT = new OpSpec.BoundedFlow() {
+    public static final OpSpec.BoundedFlow CONCAT = new OwnExtentOfOutput0() {
         @Override public int[] outputs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
             long[] y = out[0];
             int axis = (int) Math.floorMod(a.integer("axis"), y.length), b = -1;
@@ -549,9 +564,7 @@ public final class BoundedFlows {
             }
             if (product(y, 0, b) != 1)
                 throw new GraphException("the bounded axis " + b + " of output " + Arrays.toString(y) + " has axes of more than one element before it");
-            int[] r = new int[out.length];
-            Arrays.fill(r, -1);
-            r[0] = b;
+            int[] r = output0(out.length, b);
             if (b == axis) {
                 if (a.integer("extents") != 1)
                     throw new GraphException("it joins its inputs along their bounded axis " + b + " and lists no runtime extent for its output, whose actual extent is their actual extents' sum");
@@ -568,15 +581,8 @@ public final class BoundedFlows {
             return false;
         }
 
-        @Override public int extentOutputs(OpAttrs a, int outputs) {
-            return a.integer("extents") == 1 ? 1 : outputs;
-        }
-
-        @Override public int[] ownExtents(OpAttrs a, long[][] in, int[] axes, int outputs) {
-            int[] r = new int[outputs];
-            Arrays.fill(r, -1);
-            if (readsExtents(a, in, axes)) r[0] = outputs - 1;
-            return r;
+        @Override int own(OpAttrs a, long[][] in, int[] axes, int outputs) {
+            return readsExtents(a, in, axes) ? outputs - 1 : -1;
         }
     };
 

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * executor mode, with some, none and all selected: {@code torch.cat([x[m], x[~m]])} (inputs bounded by two runtime
  * extents) and {@code torch.cat([x[m], y])} (a bounded input and one known before the run), as both torch.onnx
  * exporters write them, over x [6] (f32) and rows of x [5, 3] (int64). The output holds the actual rows of each
- * input after those of the inputs before it, its count their sum. Refused before ("op 'cat' (Concat, position 6)
+ * input after those of the inputs before it, its count their sum. Refused before ("op 'cat' (Concat, position 7)
  * reads 'a' and 'b', bounded by the runtime extents of op 'nz' and op 'nzn', whose actual extents may differ";
  * with y: "Concat does not read a bounded tensor").
  */
