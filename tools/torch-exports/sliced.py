@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Exports slices of a masked selection whose starts and ends ONNX computes in the run from its count, as export.py
 exports a model (same layout and references): torch.chunk(x[m], 2), x[m][:n // 2], x[m][1:], x[m][-2:],
-x[m].narrow(0, 1, 2), x[m].flip(0) and torch.cat([x[m], x[~m]]) for x [6] with m [6] and x [5, 3] with m [5] (rows),
-f32 and int64, with 0 to 6 elements (0 to 5 rows) selected, by each exporter. A case torch or an exporter cannot run
+x[m].narrow(0, 1, 2), x[m].flip(0), torch.cat([x[m], x[~m]]) and torch.cat([x[m], x]) for x [6] with m [6] and
+x [5, 3] with m [5] (rows), f32 and int64, with 0 to 6 elements (0 to 5 rows) selected, by each exporter. A case torch or an exporter cannot run
 (narrow of fewer than 3 selected; torch.chunk by the dynamo exporter) is reported on one line ("not exported ...").
 
 usage: sliced.py OUT [--exporters ts14,ts17,dynamo18] [--patterns chunk,half,...]
@@ -31,6 +31,7 @@ PATTERNS = {
     "narrow": lambda x, m: (x[m].narrow(0, 1, 2),),
     "flip": lambda x, m: (x[m].flip(0),),
     "cat": lambda x, m: (torch.cat([x[m], x[~m]]),),
+    "catx": lambda x, m: (torch.cat([x[m], x]),),
 }
 
 

@@ -1,5 +1,5 @@
 // Kernels of ops that carry a bounded tensor (ir.OpSpec.BoundedFlow): zero_tail, transpose_bounded, check_extent,
-// split_bounded, slice_bounded. Argument layouts:
+// split_bounded, slice_bounded, concat_bounded. Argument layouts:
 // org.arenaplan.device.Kernels; the simulator's twins are org.arenaplan.sim.BoundedKernels.
 #pragma once
 #include "common.cuh"
@@ -105,6 +105,27 @@ extern "C" __global__ void slice_bounded(const long long* extent, const void* x,
     FOR_EACH_ITEM(i, rows * per) {
         long long r = i / per;
         if (r < count) move_element(x, (start + r * step) * per + i % per, y, i, es);
+        else zero_element(y, i, es);
+    }
+}
+
+// ints: rows, per, yRows, es, hasBefore, hasExtent (Kernels#CONCAT_BOUNDED). One input of a Concat along the bounded
+// axis: x's c = extent[0] clamped to [0, rows] actual rows of per elements (all rows without extent) go to y's rows
+// o .. o + c - 1, o = before[0] clamped to [0, yRows] (0 without before), c cut to yRows - o; y's rows from o + c on
+// are zeroed, those before o left as the earlier inputs' calls wrote them; after[0] = o + c. One thread per element
+// of y's bound.
+extern "C" __global__ void concat_bounded(const long long* before, const long long* extent, const void* x, void* y, long long* after, Ints ints, Floats) {
+    long long rows = ints.v[0], per = ints.v[1], y_rows = ints.v[2];
+    int es = (int) ints.v[3];
+    long long o = before == nullptr ? 0 : before[0];
+    o = o < 0 ? 0 : o > y_rows ? y_rows : o;
+    long long c = extent == nullptr ? rows : extent[0];
+    c = c < 0 ? 0 : c > rows ? rows : c;
+    if (c > y_rows - o) c = y_rows - o;
+    if (blockIdx.x == 0 && threadIdx.x == 0) *after = o + c;
+    FOR_EACH_ITEM(i, y_rows * per) {
+        if (i < o * per) continue;
+        if (i < (o + c) * per) move_element(x, i - o * per, y, i, es);
         else zero_element(y, i, es);
     }
 }

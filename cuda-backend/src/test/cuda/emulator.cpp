@@ -230,12 +230,12 @@ int main(int argc, char** argv) {
         else if (name == "pool_indices_f16") body = [&] { pool_indices_f16(p(0), (long long*) p(1), ints, floats); };
         else if (name == "pool_indices_u8") body = [&] { pool_indices_u8(p(0), (long long*) p(1), ints, floats); };
         else if (name == "pool_indices_i8") body = [&] { pool_indices_i8(p(0), (long long*) p(1), ints, floats); };
-        else if (name == "softmax_f16") body = [&] { softmax_f16(p(0), p(1), ints, floats); };
-        else if (name == "softmax_f64") body = [&] { softmax_f64(p(0), p(1), ints, floats); };
+        else if (name == "softmax_f16") body = [&] { softmax_f16(p(0), (const long long*) p(1), p(2), ints, floats); };
+        else if (name == "softmax_f64") body = [&] { softmax_f64(p(0), (const long long*) p(1), p(2), ints, floats); };
         else if (name == "normalize_f16") body = [&] { normalize_f16(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
         else if (name == "normalize_f64") body = [&] { normalize_f64(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
         else if (name == "attention_f16") body = [&] { attention_f16(p(0), p(1), p(2), p(3), p(4), p(5), (const long long*) p(6), p(7), p(8), p(9), p(10), ints, floats); };
-        else if (name == "softmax") body = [&] { softmax(p(0), p(1), ints, floats); };
+        else if (name == "softmax") body = [&] { softmax(p(0), (const long long*) p(1), p(2), ints, floats); };
         else if (name == "batchnorm") body = [&] { batchnorm(p(0), p(1), p(2), p(3), p(4), p(5), ints, floats); };
         else if (name == "conv2d_igemm_tf32") body = [&] { conv2d_igemm_tf32(p(0), p(1), p(2), p(3), ints, floats); };
         else if (name == "gemm_tf32") body = [&] { gemm_tf32(p(0), p(1), p(2), p(3), ints, floats); };
@@ -271,6 +271,7 @@ int main(int argc, char** argv) {
         else if (name == "check_extent") body = [&] { check_extent((const long long*) p(0), ints, floats); };
         else if (name == "split_bounded") body = [&] { split_bounded((const long long*) p(0), p(1), p(2), (long long*) p(3), ints, floats); };
         else if (name == "slice_bounded") body = [&] { slice_bounded((const long long*) p(0), p(1), p(2), (long long*) p(3), ints, floats); };
+        else if (name == "concat_bounded") body = [&] { concat_bounded((const long long*) p(0), (const long long*) p(1), p(2), p(3), (long long*) p(4), ints, floats); };
         else if (name == "scatter_elements") body = [&] { scatter_elements(p(0), p(1), p(2), (const long long*) p(3), p(4), ints, floats); };
         else if (name == "gather_nd") body = [&] { gather_nd(p(0), p(1), (const long long*) p(2), (const long long*) p(3), p(4), ints, floats); };
         else if (name == "scatter_nd") body = [&] { scatter_nd(p(0), p(1), p(2), (const long long*) p(3), p(4), ints, floats); };

@@ -36,11 +36,15 @@ import java.util.List;
  *     op(A)(i,k) = A[i*K+k] or, transposed, A[k*M+i]; op(B)(k,j) = B[k*N+j] or, transposed,
  *     B[j*K+k]; C(b,i,j) = C[b*cBatchStride + i*cRowStride + j*cColStride] (0 strides broadcast).
  *     C is present only when hasC = 1. The sum over k runs k = 0..K-1 in f32, blocked ({@link #SUM_BLOCK}).</li>
- * <li>{@link #SOFTMAX} ptrs [x, y]; ints [outer, n, inner, mode]: x and y are outer x n x inner;
+ * <li>{@link #SOFTMAX} ptrs [x, (extent), y]; ints [outer, n, inner, mode, (type, per)]: x and y are outer x n x inner;
  *     each of the outer * inner lanes of n values (stride inner) is normalised on its own, in
  *     index order: mode 0 softmax y = exp(x - max) / sum (the sum in f32), 1 log-softmax
  *     y = x - max - log(sum) (the sum in double), 2 hardmax y = 1 at the first largest element, else 0.
- *     In place allowed.</li>
+ *     With extent (x bounded along an axis among the normalised ones, every axis before it of one element,
+ *     held compactly: {@code ir.BoundedFlows#softmax}; the type int then always present) only each lane's
+ *     first m = {@code BoundedIndices#actualElements(extent, per, n)} values are normalised, per the lane's
+ *     values to a step of the bounded axis (1 where it is the normalised axis), and the lane's other values are 0
+ *     (a lane of no actual value is all 0). In place allowed.</li>
  * <li>{@link #REDUCE} ptrs [x, (extent), y]; ints [op, dtype, selectLast, K, R, keptShape[K], keptStride[K],
  *     redShape[R], redStride[R], (per, spans)]: y (contiguous, one element per index of keptShape) =
  *     the reduction of the x elements at sum(kept_d * keptStride[d]) + sum(red_d * redStride[d]),
@@ -286,6 +290,15 @@ import java.util.List;
  *     start to the end by step (not 0), at most rows of them, go to y's leading rows in order (y holds
  *     rows rows at its bound), the rest zero, and their count to the y extent. Grid-stride, one thread
  *     per element of y's bound (at least one: it writes the count).</li>
+ * <li>{@link #CONCAT_BOUNDED} ptrs [(before (int64 [1])), (extent (int64 [1])), x, y, after (int64 [1])], present
+ *     as hasBefore and hasExtent say; ints [rows, per, yRows, es, hasBefore, hasExtent]: one input of a Concat along
+ *     the bounded axis, the outermost ({@code ir.BoundedFlows#CONCAT}): x holds rows rows of per elements (es bytes
+ *     each) at its bound, c = min(max(extent[0], 0), rows) of them actual (all rows without extent: x known
+ *     before the run); they go to y's rows o .. o + c - 1, o = min(max(before[0], 0), yRows) (0 without before:
+ *     the first input), the rows of the earlier inputs, c cut to yRows - o; y's rows from o + c to yRows are
+ *     zeroed (a later input's call writes its rows there), those before o are left as they are; after[0] = o + c,
+ *     the next input's before, the last input's the output's runtime extent. Grid-stride, one thread per
+ *     element of y's bound (at least one: it writes after).</li>
  * <li>{@link #TRANSPOSE_BOUNDED} ptrs [extent (int64 [1]), x, y]; ints [rank, axis, es, shape[rank],
  *     perm[rank]]: x holds a bounded tensor of upper-bound shape (total elements of es bytes)
  *     compactly, its actual shape s the bound with s[axis] = min(max(extent[0], 0), shape[axis]);
@@ -575,6 +588,7 @@ public final class Kernels {
     public static final String CHECK_EXTENT = "check_extent";
     public static final String SPLIT_BOUNDED = "split_bounded";
     public static final String SLICE_BOUNDED = "slice_bounded";
+    public static final String CONCAT_BOUNDED = "concat_bounded";
     /** The largest rank of {@link #NONZERO}'s x: its ints hold 3 + rank values (the CUDA table passes at most 40). */
     public static final int NONZERO_MAX_RANK = 16;
     /** {@link #DFT} modes. */
@@ -620,7 +634,7 @@ public final class Kernels {
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF, TREE_ENSEMBLE,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
             ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION, ROI_ALIGN, DEFORM_CONV, MAX_UNPOOL, DET,
-            NONZERO, COMPRESS, UNIQUE, NMS, ZERO_TAIL, TRANSPOSE_BOUNDED, CHECK_EXTENT, SPLIT_BOUNDED, SLICE_BOUNDED, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER, OPTIMIZER);
+            NONZERO, COMPRESS, UNIQUE, NMS, ZERO_TAIL, TRANSPOSE_BOUNDED, CHECK_EXTENT, SPLIT_BOUNDED, SLICE_BOUNDED, CONCAT_BOUNDED, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER, OPTIMIZER);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size; {@link #OPTIMIZER}: each output over its own input); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,

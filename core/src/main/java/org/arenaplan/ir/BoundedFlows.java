@@ -277,6 +277,22 @@ public final class BoundedFlows {
     }
 
     /**
+     * Softmax, LogSoftmax, Hardmax ({@code axis}; {@code single_axis} 1 from ONNX opset 13: that axis alone, else
+     * the axes from it to the end taken together): X bounded along an axis with every axis before it of one element
+     * (torch's {@code softmax(x[m], 0)}, {@code log_softmax(x[m], -1)} of selected rows), so that X's actual values
+     * lie where the bound's do. Where the bounded axis is among the normalised ones, the kernel reads X's runtime
+     * extent and normalises each lane's actual values only ({@code device.Kernels#SOFTMAX} with the extent): the
+     * tail's zeros would take part in the sum; else every lane lies in one row, all actual or all tail (whose
+     * values zero_tail clears). The output is bounded along the same axis.
+     */
+    public static int[] softmax(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        long[] x = in[0];
+        if (product(x, 0, axes[0]) != 1)
+            throw new GraphException("the bounded axis " + axes[0] + " of X " + Arrays.toString(x) + " has axes of more than one element before it, so its lanes lie apart, not where the bound's do");
+        return new int[]{axes[0]};
+    }
+
+    /**
      * GatherND (ONNX GatherND-13, {@code batch_dims} 0): bounded indices [.., n, .., k] whose bounded
      * axis is not the last (the index tuples' axis) and has only axes of one element before it, so
      * that the output indices[:-1] + data[k:] holds the gathered slices in the rows' order, compact;
@@ -389,26 +405,41 @@ public final class BoundedFlows {
      * Output 0's upper bound (the rows at the input's bound) must hold the rows of every n up to the bound
      * (x[m][1:]: n - 1; flip: n; torch.chunk's second part: floor(n / 2)); else refused.
      */
-    public static final OpSpec.BoundedFlow SLICE = new OpSpec.BoundedFlow() {
+    public static final OpSpec.BoundedFlow SLICE = new OwnExtentOfOutput0() {
         @Override public int[] outputs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
             int i = countedEntry(a, in[0].length, axes[0]);
-            int[] r = new int[out.length];
-            Arrays.fill(r, -1);
-            r[0] = i >= 0 ? countedSlice(a, i, in[0], axes[0], out[0]) : slice(a, in, axes, out)[0];
-            return r;
+            return output0(out.length, i >= 0 ? countedSlice(a, i, in[0], axes[0], out[0]) : slice(a, in, axes, out)[0]);
         }
+
+        @Override int own(OpAttrs a, long[][] in, int[] axes, int outputs) {
+            return countedEntry(a, in[0].length, axes[0]) >= 0 ? 1 : -1;
+        }
+    };
+
+    /**
+     * A flow whose output 0 may take a runtime extent of its own, an output after it that the op lists where
+     * {@code extents} is 1 (Slice's {@link #SLICE}, Concat's {@link #CONCAT}; no op reads one).
+     */
+    private abstract static class OwnExtentOfOutput0 implements OpSpec.BoundedFlow {
+        /** The output that holds output 0's own runtime extent, or -1 where it takes its input's. */
+        abstract int own(OpAttrs a, long[][] in, int[] axes, int outputs);
 
         @Override public int extentOutputs(OpAttrs a, int outputs) {
             return a.integer("extents") == 1 ? 1 : outputs;
         }
 
         @Override public int[] ownExtents(OpAttrs a, long[][] in, int[] axes, int outputs) {
-            int[] r = new int[outputs];
-            Arrays.fill(r, -1);
-            if (countedEntry(a, in[0].length, axes[0]) >= 0) r[0] = 1;
-            return r;
+            return output0(outputs, own(a, in, axes, outputs));
         }
-    };
+    }
+
+    /** {@code outputs} entries, -1 but the first, {@code first}. */
+    private static int[] output0(int outputs, int first) {
+        int[] r = new int[outputs];
+        Arrays.fill(r, -1);
+        r[0] = first;
+        return r;
+    }
 
     /**
      * The entry of a Slice with {@code extents} 1 that slices axis {@code b} of a rank-{@code rank} input other than as a
@@ -510,6 +541,50 @@ public final class BoundedFlows {
             throw new GraphException("the bounded axis " + b + " of " + Arrays.toString(x) + " has axes of more than one element before it");
         return r;
     }
+
+    /**
+     * Concat (ONNX Concat-13, {@code axis}): along the bounded axis of its bounded inputs, the outermost of more
+     * than one element ({@code torch.cat([x[m], x[~m]])}, {@code torch.cat([x[m], y])}): ONNX joins their actual
+     * extents, so with {@code extents} 1 (which the importer gives a Concat of a tensor computed from a
+     * data-dependent output: one runtime extent per input after the output, {@link ShapeRules#concat}) the output
+     * is bounded by the sum of the bounds and by its own runtime extent, the last one, which the kernels write: one
+     * {@code device.Kernels#CONCAT_BOUNDED} per input moves its actual rows (all rows of an input known before the
+     * run) after those of the inputs before it; the inputs may be bounded by different runtime extents
+     * ({@link OpSpec.BoundedFlow#readsExtents}). Along another axis: every input bounded along one axis by one
+     * extent, the outermost of more than one element (rows stay rows), the output bounded along it.
+     */
+    public static final OpSpec.BoundedFlow CONCAT = new OwnExtentOfOutput0() {
+        @Override public int[] outputs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+            long[] y = out[0];
+            int axis = (int) Math.floorMod(a.integer("axis"), y.length), b = -1;
+            for (int j = 0; j < in.length; j++) {
+                if (axes[j] < 0) continue;
+                if (b >= 0 && axes[j] != b) throw new GraphException("its inputs are bounded along different axes (" + b + " and " + axes[j] + ")");
+                b = axes[j];
+            }
+            if (product(y, 0, b) != 1)
+                throw new GraphException("the bounded axis " + b + " of output " + Arrays.toString(y) + " has axes of more than one element before it");
+            int[] r = output0(out.length, b);
+            if (b == axis) {
+                if (a.integer("extents") != 1)
+                    throw new GraphException("it joins its inputs along their bounded axis " + b + " and lists no runtime extent for its output, whose actual extent is their actual extents' sum");
+                return r;
+            }
+            for (int j = 0; j < in.length; j++)
+                if (axes[j] < 0) throw new GraphException("input #" + j + " " + Arrays.toString(in[j]) + " is known before the run, where the others hold their actual extent along the bounded axis " + b);
+            return r;
+        }
+
+        @Override public boolean readsExtents(OpAttrs a, long[][] in, int[] axes) {
+            for (int j = 0; j < in.length; j++)
+                if (axes[j] >= 0) return axes[j] == Math.floorMod(a.integer("axis"), in[j].length) && a.integer("extents") == 1;
+            return false;
+        }
+
+        @Override int own(OpAttrs a, long[][] in, int[] axes, int outputs) {
+            return readsExtents(a, in, axes) ? outputs - 1 : -1;
+        }
+    };
 
     /** The most rows num_outputs' last part holds over the n up to {@code bound} that split into {@code parts} (ceil(n / parts) each, a positive rest: {@code device.ExtentCheck#parts}). */
     private static long mostRest(long bound, long parts) {

@@ -33,7 +33,7 @@ final class BoundedTensors {
             OpSpec spec = OpRegistry.get(op.kind());
             String where = "op '" + Printable.name(op.name()) + "' (" + Printable.name(op.kind()) + ", position " + p + ")";
             int[] axes = new int[op.inputs().size()];
-            String read = null, extent = null;
+            String read = null, extent = null, other = null;   // other: an input bounded by another extent than read's
             int takes = spec == null || spec.carries() == null ? -1 : spec.carries().extentOf();
             for (int j = 0; j < axes.length; j++) {
                 String t = op.inputs().get(j);
@@ -43,14 +43,15 @@ final class BoundedTensors {
                 Graph.Bounded b = bounded.get(t);
                 axes[j] = b == null ? -1 : b.axis();
                 if (b == null) continue;
-                if (extent != null && !extent.equals(b.extent()) && takes < 0)
-                    throw new GraphException(where + " reads '" + Printable.name(read) + "' and '" + Printable.name(t) + "', bounded by the runtime extents of op '" + extentOf.get(extent).name()
-                            + "' and op '" + Printable.name(extentOf.get(b.extent()).name()) + "', whose actual extents may differ");
+                if (extent != null && !extent.equals(b.extent()) && takes < 0 && other == null) other = t;
                 if (read == null || j == takes) {   // the outputs take input `takes`'s extent where the kind reads two
                     read = t;
                     extent = b.extent();
                 }
             }
+            if (other != null && !readsExtents(tensors, op, spec, axes))
+                throw new GraphException(where + " reads '" + Printable.name(read) + "' and '" + Printable.name(other) + "', bounded by the runtime extents of op '" + extentOf.get(extent).name()
+                        + "' and op '" + Printable.name(extentOf.get(bounded.get(other).extent()).name()) + "', whose actual extents may differ");
             if (spec != null && spec.bounded() != null) {
                 if (read != null && spec.carries() == null) throw refusal(where, read, extentOf.get(extent), op.kind() + " reads no bounded tensor");
                 if (read != null) outputAxes(tensors, op, spec, axes, where, read, extentOf.get(extent));   // its own outputs: its own extent
@@ -83,6 +84,18 @@ final class BoundedTensors {
             }
         }
         return bounded;
+    }
+
+    /** Whether {@code op}'s kind reads its inputs bounded by different runtime extents ({@link OpSpec.BoundedFlow#readsExtents}), its shapes known. */
+    private static boolean readsExtents(Map<String, Tensor> tensors, Op op, OpSpec spec, int[] axes) {
+        if (spec == null || spec.carries() == null) return false;
+        long[][] in = new long[axes.length][];
+        for (int j = 0; j < axes.length; j++) {
+            Tensor x = tensors.get(op.inputs().get(j));
+            if (!x.hasShape()) return false;
+            in[j] = x.shape();
+        }
+        return spec.carries().readsExtents(OpAttrs.of(op), in, axes);
     }
 
     /** The kind's {@link OpSpec.BoundedFlow} over {@code op}'s shapes: per output, its bounded axis or -1; its refusal in one line. */

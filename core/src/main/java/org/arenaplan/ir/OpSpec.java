@@ -140,6 +140,18 @@ public record OpSpec(String kind, int minInputs, int maxInputs, int minOutputs, 
         }
 
         /**
+         * Whether the op reads inputs bounded by different runtime extents, each in a kernel of its own, its bounded
+         * outputs taking extents the op writes ({@link #ownExtents}: Concat along the bounded axis,
+         * {@link BoundedFlows#CONCAT}); default: no (the op is refused unless {@link #extentOf} names one).
+         *
+         * @param inputs the input shapes
+         * @param axes   per input, its bounded axis, or -1
+         */
+        default boolean readsExtents(OpAttrs attrs, long[][] inputs, int[] axes) {
+            return false;
+        }
+
+        /**
          * The outputs from this index on are runtime extents (int64 [1]) the op writes for its
          * other outputs ({@link #ownExtents}), which no op reads; default: none (the output count).
          */

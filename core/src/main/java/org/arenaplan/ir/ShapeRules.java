@@ -176,6 +176,20 @@ public final class ShapeRules {
         return out;
     }
 
+    /**
+     * Concat's outputs: the inputs joined along {@code axis}; where {@code extents} is 1, then one int64 [1]
+     * per input, the rows written up to and including that input, the last the output's runtime extent
+     * ({@link BoundedFlows#CONCAT}).
+     */
+    public static long[][] concat(OpAttrs attrs, long[][] in, int outputs) {
+        int want = attrs.integer("extents") == 1 ? 1 + in.length : 1;
+        if (outputs != want) throw new GraphException("it has " + outputs + " outputs, where " + (want == 1 ? "extents 0 gives 1" : "extents 1 needs one runtime extent per input after the output: " + want));
+        long[][] out = new long[outputs][];
+        out[0] = concat(attrs, in);
+        for (int k = 1; k < outputs; k++) out[k] = new long[]{1};
+        return out;
+    }
+
     public static long[] transpose(OpAttrs attrs, long[][] in) {
         long[] x = in[0];
         long[] perm = permutation(attrs, x.length);

@@ -37,7 +37,8 @@ import java.util.Set;
  *       {@code topk(x[m], min(3, n))}): k min(c, the bound), taken as min(k, the actual count) in the run
  *       ({@link #readsAtMost}, {@link #withClampedK});</li>
  *   <li>ReduceProd of such a tensor's whole shape: its actual element count, computed in the run ({@link #elementCount});</li>
- *   <li>Split of a bounded tensor without 'split': a runtime extent per part ({@link #withPartExtents});
+ *   <li>Split of a bounded tensor without 'split': a runtime extent per part ({@link #withPartExtents}); Concat of one:
+ *       a runtime extent per input, the last its output's ({@link #withConcatExtents});
  *       along its bounded axis into parts summing to less than the bound: a part for the rest, and the
  *       run checks the parts' sum ({@link #splitWithinBound}, {@link #withRest}).</li>
  * </ul>
@@ -445,6 +446,24 @@ final class BoundedRewrites {
         if (!l.kind().equals(org.arenaplan.ir.OpKinds.SPLIT) || !l.attrs().containsKey("even")) return l;
         List<Value> outputs = new ArrayList<>(l.outputs());
         for (Value v : l.outputs()) outputs.add(new Value(importer.fresh(v.name() + "#extent"), DType.I64, new long[]{1}));
+        Map<String, Object> attrs = new LinkedHashMap<>(l.attrs());
+        attrs.put("extents", 1L);
+        return new Lowered(l.kind(), l.inputs(), outputs, attrs, l.view(), l.dropped());
+    }
+
+    /**
+     * {@code l}, a Concat of a tensor computed from a data-dependent output, with one runtime extent (int64 [1]) per
+     * input after its output, the rows written up to and including that input ({@code <output>#rows}), the last the
+     * output's own ({@code <output>#extent}), which its kernels write where the inputs are bounded along the concat
+     * axis ({@link org.arenaplan.ir.BoundedFlows#CONCAT}; which axis is bounded is known once the graph is built);
+     * else {@code l}.
+     */
+    Lowered withConcatExtents(Lowered l) {
+        if (!l.kind().equals(OpKinds.CONCAT) || l.outputs().size() != 1) return l;
+        String y = l.outputs().get(0).name();
+        List<Value> outputs = new ArrayList<>(l.outputs());
+        for (int j = 0; j < l.inputs().size(); j++)
+            outputs.add(new Value(importer.fresh(y + (j == l.inputs().size() - 1 ? "#extent" : "#rows")), DType.I64, new long[]{1}));
         Map<String, Object> attrs = new LinkedHashMap<>(l.attrs());
         attrs.put("extents", 1L);
         return new Lowered(l.kind(), l.inputs(), outputs, attrs, l.view(), l.dropped());

@@ -80,6 +80,8 @@ final class ConcatInPlace {
     private static String refusal(Lowered concat, Map<String, Integer> computedBy, Map<String, Value> values,
                                   Set<String> graphOutputs, Set<String> members) {
         Value out = concat.outputs().get(0);
+        if (concat.attrs().containsKey("extents"))   // onnx.BoundedRewrites#withConcatExtents
+            return "it reads a tensor computed from a data-dependent output, held at its upper bound, whose actual rows go after the actual rows before them";
         int axis = ((Long) concat.attrs().get("axis")).intValue();
         for (int d = 0; d < axis; d++)
             if (out.dim(d) != 1) return "axis " + axis + " slices of " + out + " are not contiguous (extent " + out.dim(d) + " on axis " + d + ")";

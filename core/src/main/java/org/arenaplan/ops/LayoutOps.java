@@ -50,8 +50,11 @@ final class LayoutOps implements OpFamily {
     @Override
     public List<OpDefinition> definitions() {
         return List.of(
-                OpDefinition.op(OpKinds.CONCAT, 1, Integer.MAX_VALUE).attrs(AttrSpec.axis("axis", 0)).shape(ShapeRules::concat).members().kernels(Kernels.CONCAT_SLICE).flops(OpSpec.NO_ARITHMETIC)
-                        .doc("inputs may be member slices of the output when every extent before axis is 1; then it does no work")
+                OpDefinition.op(OpKinds.CONCAT, 1, Integer.MAX_VALUE).outputs(1, Integer.MAX_VALUE)
+                        .attrs(AttrSpec.axis("axis", 0), AttrSpec.flag("extents"))   // 1: one runtime extent (int64 [1]) per input after the output (ir.ShapeRules#concat)
+                        .shapes(ShapeRules::concat).members().kernels(Kernels.CONCAT_SLICE, Kernels.CONCAT_BOUNDED).flops(OpSpec.NO_ARITHMETIC).carries(BoundedFlows.CONCAT)
+                        .doc("inputs may be member slices of the output when every extent before axis is 1; then it does no work; "
+                                + "along the bounded axis of bounded inputs, concat_bounded moves each one's actual rows after the earlier ones'")
                         .lower(LayoutOps::concat).onnx(LayoutOps::importConcat).build(),
                 OpDefinition.op(OpKinds.TRANSPOSE, 1, 1).attrs(AttrSpec.ints("perm", 0, MAX_RANK - 1, "the axes reversed")).shape(ShapeRules::transpose)
                         .kernels(Kernels.TRANSPOSE, Kernels.TRANSPOSE_BOUNDED).carries(BoundedFlows::transpose).flops(OpSpec.NO_ARITHMETIC)
@@ -105,6 +108,8 @@ final class LayoutOps implements OpFamily {
         if (axis < 0 || axis >= ys.length) throw fail(op, "axis out of range for " + Arrays.toString(ys));
         long outer = product(Arrays.copyOf(ys, axis));
         long yInner = product(Arrays.copyOfRange(ys, axis, ys.length));
+        org.arenaplan.ir.Graph.Bounded b = l.bounded(y);
+        if (b != null && b.axis() == axis && op.outputs().size() > 1) return concatBounded(op, l, axis);
         List<KernelCall> calls = new ArrayList<>();
         long offset = 0;
         for (int j = 0; j < op.inputs().size(); j++) {
@@ -120,6 +125,28 @@ final class LayoutOps implements OpFamily {
                         new long[]{outer, xInner, yInner, outer == 1 ? 0 : offset, l.sameType(op, x, y).bytes()}));
             }
             offset += xInner;
+        }
+        return calls;
+    }
+
+    /**
+     * Concat along the bounded axis, the outermost ({@code ir.BoundedFlows#CONCAT}): one {@link Kernels#CONCAT_BOUNDED}
+     * per input, in order, each moving its actual rows after the rows output {@code k} (of the inputs before it)
+     * counts and writing the rows so far to output k + 1, the last the output's runtime extent.
+     */
+    private static List<KernelCall> concatBounded(Op op, OpLowering l, int axis) {
+        String y = out(op);
+        long[] ys = l.shape(op, y);
+        long per = product(Arrays.copyOfRange(ys, axis + 1, ys.length));
+        List<KernelCall> calls = new ArrayList<>();
+        for (int j = 0; j < op.inputs().size(); j++) {
+            String x = op.inputs().get(j);
+            org.arenaplan.ir.Graph.Bounded b = l.bounded(x);
+            List<KernelArg> args = new ArrayList<>();
+            if (j > 0) args.add(l.read(op.outputs().get(j)));
+            if (b != null) args.add(l.read(b.extent()));
+            args.addAll(List.of(l.read(x), l.write(y), l.write(op.outputs().get(j + 1))));
+            calls.add(l.call(op, Kernels.CONCAT_BOUNDED, args, new long[]{l.shape(op, x)[axis], per, ys[axis], l.sameType(op, x, y).bytes(), j > 0 ? 1 : 0, b != null ? 1 : 0}));
         }
         return calls;
     }

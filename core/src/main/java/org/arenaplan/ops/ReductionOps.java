@@ -112,8 +112,9 @@ final class ReductionOps implements OpFamily {
     /** A kind of the softmax family (3 FLOPs per element: the maximum, the exponential and sum, the division); finished with {@code build()}. */
     private static OpDefinition.Builder softmax(String kind, int mode, String what) {
         return OpDefinition.op(kind, 1, 1).attrs(AttrSpec.axis("axis", -1), AttrSpec.flag("single_axis"))
-                .shape(ReductionOps::softmaxShape).inPlace(0).kernels(Kernels.SOFTMAX).flops((a, in, out) -> 3 * OpSpec.FlopRule.elements(out[0]))
-                .doc(what + " over the axes from axis to the end taken together (ONNX before opset 13), or over axis alone with single_axis = 1 (from 13)")
+                .shape(ReductionOps::softmaxShape).inPlace(0).kernels(Kernels.SOFTMAX).flops((a, in, out) -> 3 * OpSpec.FlopRule.elements(out[0])).carries(BoundedFlows::softmax)
+                .doc(what + " over the axes from axis to the end taken together (ONNX before opset 13), or over axis alone with single_axis = 1 (from 13); "
+                        + "a bounded X: its actual values only along its bounded axis")
                 .computes(LinearAlgebraOps.FLOATS).lowerTyped((op, l) -> List.of(softmax(op, l, mode))).onnx(ReductionOps::importSoftmax);
     }
 
@@ -250,7 +251,11 @@ final class ReductionOps implements OpFamily {
         long n = single ? s[a] : product(Arrays.copyOfRange(s, a, s.length));
         long inner = single ? product(Arrays.copyOfRange(s, a + 1, s.length)) : 1;
         if (l.elements(y) != outer * n * inner) throw fail(op, "output '" + y + "' must have " + outer * n * inner + " elements");
-        return l.call(op, Kernels.SOFTMAX, List.of(l.read(x), l.write(y)), Kernels.withType(Kernels.SOFTMAX, new long[]{outer, n, inner, mode}, l.computeType(op).onnxCode()));
+        Graph.Bounded b = l.bounded(x);   // ir.BoundedFlows#softmax: along a normalised bounded axis the kernel normalises X's actual values only
+        if (b == null || b.axis() < a || (single && b.axis() != a))
+            return l.call(op, Kernels.SOFTMAX, List.of(l.read(x), l.write(y)), Kernels.withType(Kernels.SOFTMAX, new long[]{outer, n, inner, mode}, l.computeType(op).onnxCode()));
+        long per = single ? 1 : product(Arrays.copyOfRange(s, b.axis() + 1, s.length));   // a lane's values to a step of the bounded axis
+        return l.call(op, Kernels.SOFTMAX, List.of(l.read(x), l.read(b.extent()), l.write(y)), new long[]{outer, n, inner, mode, l.computeType(op).onnxCode(), per});
     }
 
     /** [outer, n, inner] around {@code axis} of {@code s}. */

@@ -16,7 +16,8 @@ import java.nio.ByteBuffer;
  * actual tensor a bounded one holds compactly; {@link Kernels#CHECK_EXTENT} stops a run whose extent is
  * not the one a Split's fixed parts need; {@link Kernels#SPLIT_BOUNDED} copies one of the parts ONNX derives
  * from the actual extent and writes its row count; {@link Kernels#SLICE_BOUNDED} copies the rows a Slice takes of the
- * actual extent and writes their count. CUDA's twins are in bounded.cuh.
+ * actual extent and writes their count; {@link Kernels#CONCAT_BOUNDED} moves one input's actual rows of a Concat along the
+ * bounded axis after the rows of the inputs before it and writes the rows written so far. CUDA's twins are in bounded.cuh.
  */
 final class BoundedKernels {
     private BoundedKernels() { }
@@ -29,6 +30,7 @@ final class BoundedKernels {
             case Kernels.CHECK_EXTENT -> checkExtent(c);
             case Kernels.SPLIT_BOUNDED -> splitBounded(c);
             case Kernels.SLICE_BOUNDED -> sliceBounded(c);
+            case Kernels.CONCAT_BOUNDED -> concatBounded(c);
             default -> null;
         };
     }
@@ -100,6 +102,34 @@ final class BoundedKernels {
             ByteBuffer n = SimKernels.out(c, 3);
             n.putLong(0, m);
             SimKernels.store(c, 3, n);
+        };
+    }
+
+    private static Runnable concatBounded(KernelCall c) {
+        if (c.ints().length < 6) throw fail(c, "takes 6 ints, got " + c.ints().length);
+        long rows = c.intArg(0), per = c.intArg(1), yRows = c.intArg(2);
+        int es = SimKernels.elementBytes(c, 3);
+        boolean before = c.intArg(4) == 1, extent = c.intArg(5) == 1;
+        int x = (before ? 1 : 0) + (extent ? 1 : 0);
+        SimKernels.need(c, x + 3, 6);
+        if (rows < 0 || per < 0 || yRows < 0) throw fail(c, "rows " + rows + ", per " + per + " and yRows " + yRows + " must not be negative");
+        if (before) size(c, 0, 8);
+        if (extent) size(c, x - 1, 8);
+        size(c, x, rows * per * es);
+        size(c, x + 1, yRows * per * es);
+        size(c, x + 2, 8);
+        return () -> {
+            long o = before ? Math.max(0, Math.min(SimKernels.in(c, 0).getLong(0), yRows)) : 0;
+            long n = extent ? Math.max(0, Math.min(SimKernels.in(c, x - 1).getLong(0), rows)) : rows;
+            long m = Math.min(n, yRows - o);
+            byte[] head = java.util.Arrays.copyOf(SimKernels.in(c, x).array(), Math.toIntExact(m * per * es));
+            byte[] rest = new byte[Math.toIntExact((yRows - o) * per * es)];   // its rows, then zeros up to the bound; the rows before o stay
+            System.arraycopy(head, 0, rest, 0, head.length);
+            KernelArg y = c.pointer(x + 1);
+            SimDevice.block(y.pointer()).write(y.pointer().offset() + o * per * es, rest, 0, rest.length);
+            ByteBuffer after = SimKernels.out(c, x + 2);
+            after.putLong(0, o + m);
+            SimKernels.store(c, x + 2, after);
         };
     }
 

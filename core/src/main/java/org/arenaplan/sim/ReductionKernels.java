@@ -23,11 +23,14 @@ final class ReductionKernels {
     static Runnable bind(KernelCall c) {
         switch (c.name()) {
             case Kernels.SOFTMAX: {
-                SimKernels.need(c, 2, 4);
+                int ptrs = c.pointers().size() == 3 ? 3 : 2;   // with x's runtime extent: x bounded along a normalised axis (ints type, per)
+                SimKernels.need(c, ptrs, ptrs == 3 ? 6 : 4);
                 int mode = i(c, 3);
                 if (mode < Kernels.SOFTMAX_MODE || mode > Kernels.HARDMAX_MODE) throw new DeviceException("'" + c.label() + "': unknown softmax mode " + mode);
                 DType t = SimKernels.computeType(c, DType.F32, DType.F16, DType.F64);
-                return t == DType.F64 ? WideKernels.onDoubles(c, d -> WideKernels.softmax(c, d[0], d[1])) : SimKernels.onFloats(c, t, f -> softmax(c, f[0].a(), f[1].a()));
+                if (ptrs == 3 && c.pointer(1).bytes() != 8) throw new DeviceException("'" + c.label() + "': softmax's extent has " + c.pointer(1).bytes() + " B, not 8");
+                return t == DType.F64 ? WideKernels.onDoubles(c, d -> WideKernels.softmax(c, d[0], d[ptrs - 1], actual(c)))
+                        : SimKernels.onFloats(c, t, f -> softmax(c, f[0].a(), f[ptrs - 1].a(), actual(c)));
             }
             case Kernels.REDUCE: {
                 int ptrs = c.pointers().size() == 3 ? 3 : 2;   // with x's runtime extent: x bounded (ints per, spans after the walk)
@@ -187,33 +190,44 @@ final class ReductionKernels {
         return op == Kernels.R_SUM || op == Kernels.R_MAX || op == Kernels.R_MIN || op == Kernels.R_PROD || op == Kernels.R_ARGMAX || op == Kernels.R_ARGMIN;
     }
 
-    static void softmax(KernelCall c, float[] x, float[] y) {
+    /**
+     * The values of each lane of a {@link Kernels#SOFTMAX} call that are normalised: all n, or with x's runtime
+     * extent (3 pointers) the first {@code BoundedIndices#actualElements(extent, per, n)} (read when the call runs).
+     */
+    static int actual(KernelCall c) {
+        int n = i(c, 1);
+        return c.pointers().size() == 3 ? (int) org.arenaplan.device.BoundedIndices.actualElements(SimKernels.in(c, 1).getLong(0), c.intArg(5), n) : n;
+    }
+
+    /** {@link Kernels#SOFTMAX} in f32 over each lane's first m values; the lane's others 0. */
+    static void softmax(KernelCall c, float[] x, float[] y, int m) {
         int outer = i(c, 0), n = i(c, 1), inner = i(c, 2), mode = i(c, 3);
         for (int o = 0; o < outer; o++) {
             for (int q = 0; q < inner; q++) {
                 int base = o * n * inner + q;
                 float max = Float.NEGATIVE_INFINITY;
-                for (int k = 0; k < n; k++) {
+                for (int k = 0; k < m; k++) {
                     float v = x[base + k * inner];
                     if (v > max || v != v) max = v;   // a NaN wins
                 }
                 if (mode == Kernels.HARDMAX_MODE) {
-                    int arg = firstMax(x, base, n, inner);
-                    for (int k = 0; k < n; k++) y[base + k * inner] = k == arg ? 1f : 0f;
+                    int arg = firstMax(x, base, m, inner);
+                    for (int k = 0; k < m; k++) y[base + k * inner] = k == arg ? 1f : 0f;
                 } else if (mode == Kernels.LOG_SOFTMAX_MODE) {
                     double sum = 0;
-                    for (int k = 0; k < n; k++) sum += Math.exp((double) (x[base + k * inner] - max));
+                    for (int k = 0; k < m; k++) sum += Math.exp((double) (x[base + k * inner] - max));
                     double log = Math.log(sum);
-                    for (int k = 0; k < n; k++) y[base + k * inner] = (float) ((double) (x[base + k * inner] - max) - log);
+                    for (int k = 0; k < m; k++) y[base + k * inner] = (float) ((double) (x[base + k * inner] - max) - log);
                 } else {
                     float sum = 0f;
-                    for (int k = 0; k < n; k++) {
+                    for (int k = 0; k < m; k++) {
                         float e = (float) Math.exp(x[base + k * inner] - max);
                         y[base + k * inner] = e;
                         sum += e;
                     }
-                    for (int k = 0; k < n; k++) y[base + k * inner] /= sum;
+                    for (int k = 0; k < m; k++) y[base + k * inner] /= sum;
                 }
+                for (int k = m; k < n; k++) y[base + k * inner] = 0f;
             }
         }
     }

@@ -101,31 +101,33 @@ final class WideKernels {
         }
     }
 
-    /** {@link Kernels#SOFTMAX} in f64: each lane as the f32 kernel walks it (a NaN wins the max; hardmax the first maximum), in double. */
-    static void softmax(KernelCall c, double[] x, double[] y) {
+    /** {@link Kernels#SOFTMAX} in f64: each lane's first m values as the f32 kernel walks them (a NaN wins the max; hardmax the first maximum), in double; the lane's others 0. */
+    static void softmax(KernelCall c, double[] x, double[] y, int m) {
         int outer = SimKernels.i(c, 0), n = SimKernels.i(c, 1), inner = SimKernels.i(c, 2), mode = SimKernels.i(c, 3);
         for (int o = 0; o < outer; o++) {
             for (int in = 0; in < inner; in++) {
                 int base = o * n * inner + in;
                 double max = Double.NEGATIVE_INFINITY;
-                for (int k = 0; k < n; k++) {
+                for (int k = 0; k < m; k++) {
                     double v = x[base + k * inner];
                     if (v > max || v != v) max = v;   // a NaN wins, as in f32
                 }
                 if (mode == Kernels.HARDMAX_MODE) {
                     int arg = 0;
-                    for (int k = 1; k < n; k++) if (x[base + k * inner] > x[base + arg * inner]) arg = k;
-                    for (int k = 0; k < n; k++) y[base + k * inner] = k == arg ? 1 : 0;
+                    for (int k = 1; k < m; k++) if (x[base + k * inner] > x[base + arg * inner]) arg = k;
+                    for (int k = 0; k < m; k++) y[base + k * inner] = k == arg ? 1 : 0;
+                    for (int k = m; k < n; k++) y[base + k * inner] = 0;
                     continue;
                 }
                 double sum = 0;
-                for (int k = 0; k < n; k++) sum += Math.exp(x[base + k * inner] - max);
+                for (int k = 0; k < m; k++) sum += Math.exp(x[base + k * inner] - max);
                 if (mode == Kernels.LOG_SOFTMAX_MODE) {
                     double log = Math.log(sum);
-                    for (int k = 0; k < n; k++) y[base + k * inner] = x[base + k * inner] - max - log;
+                    for (int k = 0; k < m; k++) y[base + k * inner] = x[base + k * inner] - max - log;
                 } else {
-                    for (int k = 0; k < n; k++) y[base + k * inner] = Math.exp(x[base + k * inner] - max) / sum;
+                    for (int k = 0; k < m; k++) y[base + k * inner] = Math.exp(x[base + k * inner] - max) / sum;
                 }
+                for (int k = m; k < n; k++) y[base + k * inner] = 0;
             }
         }
     }

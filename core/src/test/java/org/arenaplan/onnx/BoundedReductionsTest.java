@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * none and all selected, in every executor mode against ONNX Runtime: only the actual elements take part (the
  * tail's zeros would win a max of negatives, zero a product, lower a mean), a reduction of no element gives
  * ONNX Runtime's empty value (sum 0, mean 0, max -inf, prod 1), and ArgMax over no element
- * stops the run as ONNX Runtime fails it. Refused before ("ReduceSum does not read a bounded tensor").
+ * stops the run as ONNX Runtime fails it. Refused before ("ReduceSum does not read a bounded tensor"). Softmax,
+ * LogSoftmax and Hardmax normalise the actual values only ({@code ir.BoundedFlows#softmax}).
  */
 class BoundedReductionsTest {
     @TempDir
@@ -91,6 +92,37 @@ class BoundedReductionsTest {
         assertThatThrownBy(() -> OrtOracle.run(argMax().bytes(), none)).hasMessageContaining("ArgMax");
         OnnxOpRuns.stopsInEveryMode(dir, argMax(), none, "'am': ArgMax: its input holds no element along the reduced axis in this run "
                 + "(the runtime extent of its bounded input is 0); there is no index to return, and ONNX Runtime fails such a run");
+    }
+
+    /**
+     * softmax(x[m], 0), log_softmax(x[m], 0), Hardmax of x[m] and, over rows r[s] [n, 3], softmax along the rows (the
+     * bounded axis) and log_softmax along axis 1 (each row's own), at {@code opset}; before opset 13 Softmax normalises
+     * the axes from axis on taken together, all n * 3 values of the rows (a lane of 3 values to a row). Refused before
+     * ("Softmax does not read a bounded tensor").
+     */
+    private static TinyOnnx softmaxes(long opset) {
+        TinyOnnx t = new TinyOnnx().opset(opset).input("x", 6L).input(OnnxDTypes.BOOL, "m", 6L).input("r", 5L, 3L).input(OnnxDTypes.BOOL, "s", 5L)
+                .select("", "x", "m", "sel").select("2", "r", "s", "rows");
+        for (String op : List.of("Softmax", "LogSoftmax", "Hardmax"))
+            t.node(op, op, List.of("sel"), List.of(op + "_x"), "axis", 0L).outputOfType(OnnxDTypes.FLOAT, op + "_x");
+        return t.node("rsm", "Softmax", List.of("rows"), List.of("rsm"), "axis", 0L).node("rlsm", "LogSoftmax", List.of("rows"), List.of("rlsm"), "axis", 1L)
+                .outputOfType(OnnxDTypes.FLOAT, "rsm").outputOfType(OnnxDTypes.FLOAT, "rlsm");
+    }
+
+    @Test
+    void softmaxesOfSelectedElementsAndRowsAgreeWithOnnxRuntimeInEveryMode() throws Exception {
+        for (long opset : new long[]{11, 18}) {
+            // some: x[m] = -2, -3, -0.5, -1 (the tail's zeros would take part in the sum), rows 0, 2, 4
+            Map<String, TensorValue> got = OnnxOpRuns.agreeInEveryMode(dir, softmaxes(opset), feed("x", X, "m", mask(1, 0, 1, 1, 0, 1), "r", R, "s", mask(1, 0, 1, 0, 1)), 1e-6, 1e-6);
+            assertThat(got.get("Softmax_x").shape()).containsExactly(4);
+            assertThat(got.get("Hardmax_x").floats()).containsExactly(0, 0, 1, 0);
+            assertThat(got.get("rsm").shape()).containsExactly(3, 3);
+            // none: empty outputs, as ONNX Runtime gives them
+            got = OnnxOpRuns.agreeInEveryMode(dir, softmaxes(opset), feed("x", X, "m", mask(0, 0, 0, 0, 0, 0), "r", R, "s", mask(0, 0, 0, 0, 0)), 1e-6, 1e-6);
+            assertThat(got.get("LogSoftmax_x").shape()).containsExactly(0);
+            assertThat(got.get("rlsm").shape()).containsExactly(0, 3);
+            OnnxOpRuns.agreeInEveryMode(dir, softmaxes(opset), feed("x", X, "m", mask(1, 1, 1, 1, 1, 1), "r", R, "s", mask(1, 1, 1, 1, 1)), 1e-6, 1e-6);
+        }
     }
 
     @Test

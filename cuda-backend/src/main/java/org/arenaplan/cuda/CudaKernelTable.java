@@ -67,7 +67,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.UNARY, new Spec(2, -1, i -> i[0])),   // (f32 moves 4 per thread when aligned; grid-stride covers any grid)
             Map.entry(Kernels.BINARY, new Spec(3, -1, i -> product(i, 2, (int) i[1]))),
             Map.entry(Kernels.GEMM, new Spec(4, 2, null)),
-            Map.entry(Kernels.SOFTMAX, new Spec(2, -1, i -> i[0] * i[2])),
+            Map.entry(Kernels.SOFTMAX, new Spec(3, 1, i -> i[0] * i[2])),                   // extent optional: x bounded along a normalised axis
             Map.entry(Kernels.BATCHNORM, new Spec(6, -1, i -> i[0] * i[1] * i[2])),
             Map.entry(Kernels.BATCHNORM_RUNNING, new Spec(5, 4, i -> i[1])),                // one thread per channel; running_var optional
             Map.entry(Kernels.CONV2D, new Spec(4, 2, i -> i[0] * i[4] * i[5] * i[6])),
@@ -141,6 +141,8 @@ final class CudaKernelTable {
             Map.entry(Kernels.CHECK_EXTENT, new Spec(1, -1, i -> 1)),                       // one thread
             Map.entry(Kernels.SPLIT_BOUNDED, new Spec(4, -1, i -> Math.max(1, i[3] * i[4]))),   // one thread per element of y's bound (at least one: it writes the part's count)
             Map.entry(Kernels.SLICE_BOUNDED, new Spec(4, -1, i -> Math.max(1, i[11] * i[13]))),   // one thread per element of y's bound (at least one: it writes the count)
+            // before and extent where hasBefore, hasExtent (ints 4, 5) say, x, y, after; one thread per element of y's bound (at least one: it writes after)
+            Map.entry(Kernels.CONCAT_BOUNDED, new Spec(5, -1, i -> Math.max(1, i[1] * i[2]), i -> i[4] | i[5] << 1 | 0b11100)),
             // the training kernels (training.cuh): one thread per element (gelu_grad), per row (softmax_grad,
             // layernorm_grad), per dx element, per dw element
             Map.entry(Kernels.GELU_GRAD, new Spec(3, -1, i -> i[0])),

@@ -199,6 +199,16 @@ class KernelEmulationTest {
             c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 7 * 33)), 7 * 33, new long[] {7, 33, 1, mode}, new double[0], 2));
             // axis 1 of [3, 11, 7]: lanes of 11 values with stride 7
             c.add(Case.f32(Kernels.SOFTMAX, List.of(random(6, 3 * 11 * 7)), 3 * 11 * 7, new long[] {3, 11, 7, mode}, new double[0], 2));
+            // x [6, 4] bounded along axis 0 (held compactly), counts 0, 3, 6, 9 (past the bound) and -1: along that axis
+            // (lanes of 6 with stride 4, per 1), and over axes 0 and 1 together (one lane of 24, before opset 13: per 4)
+            for (DType t : new DType[] {DType.F32, DType.F16, DType.F64}) {
+                TensorValue x = TensorValue.ofDoubles(t, null, doubles(random(7, 24)));
+                for (long count : new long[] {0, 3, 6, 9, -1}) {
+                    TensorValue extent = TensorValue.ofLongs(DType.I64, null, count);
+                    c.add(new Case(Kernels.SOFTMAX, List.of(x, extent), t, 24, new long[] {1, 6, 4, mode, t.onnxCode(), 1}, new double[0], 2));
+                    c.add(new Case(Kernels.SOFTMAX, List.of(x, extent), t, 24, new long[] {1, 24, 1, mode, t.onnxCode(), 4}, new double[0], 2));
+                }
+            }
         }
         c.add(Case.f32(Kernels.BATCHNORM, List.of(random(10, 60), random(11, 3), random(12, 3), random(13, 3), random(14, 3, true)), 60,
                 new long[] {2, 3, 10}, new double[] {1e-5}, 0));
@@ -272,9 +282,9 @@ class KernelEmulationTest {
     }
 
     /**
-     * zero_tail, transpose_bounded, split_bounded and slice_bounded (bounded.cuh), bit for bit: zero_tail over y [5, 3] of 1-, 2-,
+     * zero_tail, transpose_bounded, split_bounded, slice_bounded and concat_bounded (bounded.cuh), bit for bit: zero_tail over y [5, 3] of 1-, 2-,
      * 4- and 8-byte elements, none of them zero, with extents 0, 2, 5 (the bound: nothing zeroed),
-     * 7 (past it: clamped) and -1 (zeroes all); transpose_bounded, split_bounded and slice_bounded below.
+     * 7 (past it: clamped) and -1 (zeroes all); transpose_bounded, split_bounded, slice_bounded and concat_bounded below.
      */
     private static List<Case> zeroTailCases() {
         List<Case> c = new ArrayList<>();
@@ -327,6 +337,26 @@ class KernelEmulationTest {
                     ints[14] = t.bytes();
                     c.add(new Case(Kernels.SLICE_BOUNDED, List.of(extent, x, none), t, (int) s[11] * 2, ints, new double[0], 0, 0, 2, y));
                     c.add(new Case(Kernels.SLICE_BOUNDED, List.of(extent, x, y), DType.I64, 1, ints, new double[0], 0, 0, 3, none));
+                }
+            }
+        }
+        // concat_bounded: x [4, 2] into y [7, 2] (its rows before the offset left, the rest zeroed), before absent, 0, 2,
+        // 5, 7 (the bound) and 9 (past it: clamped), extent absent (all rows), 0, 3, 6 (past x's bound) and -1; y
+        // starting non-zero, and after compared
+        for (DType t : new DType[] {DType.U8, DType.I32, DType.I64}) {
+            TensorValue x = small(t, 53, 8, 1, 9), y = small(t, 59, 14, 1, 9), none = TensorValue.ofLongs(DType.I64, null, -7);
+            for (long before : new long[] {-2, 0, 2, 5, 7, 9}) {
+                for (long n : new long[] {-2, 0, 3, 6, -1}) {
+                    List<TensorValue> head = new ArrayList<>();
+                    if (before != -2) head.add(TensorValue.ofLongs(DType.I64, null, before));
+                    if (n != -2) head.add(TensorValue.ofLongs(DType.I64, null, n));
+                    long[] ints = {4, 2, 7, t.bytes(), before != -2 ? 1 : 0, n != -2 ? 1 : 0};
+                    List<TensorValue> in = new ArrayList<>(head);
+                    in.addAll(List.of(x, none));
+                    c.add(new Case(Kernels.CONCAT_BOUNDED, in, t, 14, ints, new double[0], 0, 0, head.size() + 1, y));
+                    in = new ArrayList<>(head);
+                    in.addAll(List.of(x, y));
+                    c.add(new Case(Kernels.CONCAT_BOUNDED, in, DType.I64, 1, ints, new double[0], 0, 0, head.size() + 2, none));
                 }
             }
         }
