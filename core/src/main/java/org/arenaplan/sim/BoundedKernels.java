@@ -16,7 +16,8 @@ import java.nio.ByteBuffer;
  * actual tensor a bounded one holds compactly; {@link Kernels#CHECK_EXTENT} stops a run whose extent is
  * not the one a Split's fixed parts need; {@link Kernels#SPLIT_BOUNDED} copies one of the parts ONNX derives
  * from the actual extent and writes its row count; {@link Kernels#SLICE_BOUNDED} copies the rows a Slice takes of the
- * actual extent and writes their count. CUDA's twins are in bounded.cuh.
+ * actual extent and writes their count; {@link Kernels#RESHAPE_EXTENT} writes the rows of a Reshape that merges or splits the
+ * bounded axis. CUDA's twins are in bounded.cuh.
  */
 final class BoundedKernels {
     private BoundedKernels() { }
@@ -29,6 +30,7 @@ final class BoundedKernels {
             case Kernels.CHECK_EXTENT -> checkExtent(c);
             case Kernels.SPLIT_BOUNDED -> splitBounded(c);
             case Kernels.SLICE_BOUNDED -> sliceBounded(c);
+            case Kernels.RESHAPE_EXTENT -> reshapeExtent(c);
             default -> null;
         };
     }
@@ -100,6 +102,19 @@ final class BoundedKernels {
             ByteBuffer n = SimKernels.out(c, 3);
             n.putLong(0, m);
             SimKernels.store(c, 3, n);
+        };
+    }
+
+    private static Runnable reshapeExtent(KernelCall c) {
+        SimKernels.need(c, 2, 3);
+        if (c.intArg(0) < 0 || c.intArg(1) < 1 || c.intArg(2) < 0)
+            throw fail(c, "mul " + c.intArg(0) + ", div " + c.intArg(1) + " and bound " + c.intArg(2) + " out of range");
+        size(c, 0, 8);
+        size(c, 1, 8);
+        return () -> {
+            ByteBuffer m = SimKernels.out(c, 1);
+            m.putLong(0, org.arenaplan.device.ExtentCheck.reshaped(c, SimKernels.in(c, 0).getLong(0)));
+            SimKernels.store(c, 1, m);
         };
     }
 

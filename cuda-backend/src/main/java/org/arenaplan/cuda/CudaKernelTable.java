@@ -141,6 +141,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.CHECK_EXTENT, new Spec(1, -1, i -> 1)),                       // one thread
             Map.entry(Kernels.SPLIT_BOUNDED, new Spec(4, -1, i -> Math.max(1, i[3] * i[4]))),   // one thread per element of y's bound (at least one: it writes the part's count)
             Map.entry(Kernels.SLICE_BOUNDED, new Spec(4, -1, i -> Math.max(1, i[11] * i[13]))),   // one thread per element of y's bound (at least one: it writes the count)
+            Map.entry(Kernels.RESHAPE_EXTENT, new Spec(2, -1, i -> 1)),                     // one thread
             // the training kernels (training.cuh): one thread per element (gelu_grad), per row (softmax_grad,
             // layernorm_grad), per dx element, per dw element
             Map.entry(Kernels.GELU_GRAD, new Spec(3, -1, i -> i[0])),
