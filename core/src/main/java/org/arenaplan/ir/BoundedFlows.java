@@ -316,13 +316,15 @@ public final class BoundedFlows {
      * constant equal to the bound would give ONNX another shape ([n, 2] bound at 6 reshaped to [6, -1]
      * is [6, n / 3] there, not [n, 2]). A Reshape or Flatten with {@code extents} 1 (the ONNX importer's,
      * where it merges or splits the leading axes of a tensor computed from a data-dependent output:
-     * {@code x[m].view(-1)}) writes its output's own runtime extent, output 1 ({@link #scaled}).
+     * {@code x[m].view(-1)}) writes its output's own runtime extent, output 1 ({@link #scaled}); where it keeps the
+     * bounded axis after all (the importer looks at the first axis of more than one element: [3, 4, n] to [12, n]) that
+     * extent is the input's count again.
      */
     public static final OpSpec.BoundedFlow RESHAPE = new OpSpec.BoundedFlow() {
         @Override public int[] outputs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
             int[] r = new int[out.length];
             Arrays.fill(r, -1);
-            r[0] = ownExtent(a) ? scaledAxis(a, in[0], axes[0], out[0]) : reshape(a, in, axes, out)[0];
+            r[0] = ownExtent(a) && keptAxis(in[0], axes[0], out[0]) < 0 ? scaledAxis(a, in[0], axes[0], out[0]) : reshape(a, in, axes, out)[0];
             return r;
         }
 
