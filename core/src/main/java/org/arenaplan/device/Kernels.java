@@ -631,7 +631,8 @@ public final class Kernels {
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size; {@link #OPTIMIZER}: each output over its own input); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
-            GELU_GRAD, SOFTMAX_GRAD, SCATTER_ELEMENTS, SCATTER_ND, TENSOR_SCATTER, OPTIMIZER);
+            GELU_GRAD, SOFTMAX_GRAD, SCATTER_ELEMENTS, SCATTER_ND, TENSOR_SCATTER, OPTIMIZER,
+            RESHAPE_EXTENT);   // one thread reads the extent before it writes (Reshape runs in place: its copy over its input)
 
     /** {@link #UNARY} op codes (formulas and types: {@link ElementwiseMath}). */
     public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4, ABS = 5, NEG = 6, EXP = 7, LOG = 8, SQRT = 9,
