@@ -1,5 +1,5 @@
 // Kernels of ops that carry a bounded tensor (ir.OpSpec.BoundedFlow): zero_tail, transpose_bounded, check_extent,
-// split_bounded, slice_bounded, concat_bounded. Argument layouts:
+// split_bounded, slice_bounded, concat_bounded, reshape_extent. Argument layouts:
 // org.arenaplan.device.Kernels; the simulator's twins are org.arenaplan.sim.BoundedKernels.
 #pragma once
 #include "common.cuh"
@@ -128,4 +128,16 @@ extern "C" __global__ void concat_bounded(const long long* before, const long lo
         if (i < (o + c) * per) move_element(x, i - o * per, y, i, es);
         else zero_element(y, i, es);
     }
+}
+
+// ints: mul, div, bound (Kernels#RESHAPE_EXTENT). A Reshape merging or splitting the bounded axis: n = extent[0] clamped
+// to [0, bound] rows of mul elements are n * mul / div rows of div elements, written to y_extent[0]. Traps where div does
+// not divide n * mul (the host refuses it first, exec.LaunchChecks; org.arenaplan.device.ExtentCheck#reshaped). One thread.
+extern "C" __global__ void reshape_extent(const long long* extent, long long* y_extent, Ints ints, Floats) {
+    long long mul = ints.v[0], div = ints.v[1], bound = ints.v[2];
+    long long n = extent[0];
+    n = n < 0 ? 0 : n > bound ? bound : n;
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    if (n * mul % div != 0) __trap();
+    *y_extent = n * mul / div;
 }

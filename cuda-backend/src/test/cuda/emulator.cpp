@@ -272,6 +272,7 @@ int main(int argc, char** argv) {
         else if (name == "split_bounded") body = [&] { split_bounded((const long long*) p(0), p(1), p(2), (long long*) p(3), ints, floats); };
         else if (name == "slice_bounded") body = [&] { slice_bounded((const long long*) p(0), p(1), p(2), (long long*) p(3), ints, floats); };
         else if (name == "concat_bounded") body = [&] { concat_bounded((const long long*) p(0), (const long long*) p(1), p(2), p(3), (long long*) p(4), ints, floats); };
+        else if (name == "reshape_extent") body = [&] { reshape_extent((const long long*) p(0), (long long*) p(1), ints, floats); };
         else if (name == "scatter_elements") body = [&] { scatter_elements(p(0), p(1), p(2), (const long long*) p(3), p(4), ints, floats); };
         else if (name == "gather_nd") body = [&] { gather_nd(p(0), p(1), (const long long*) p(2), (const long long*) p(3), p(4), ints, floats); };
         else if (name == "scatter_nd") body = [&] { scatter_nd(p(0), p(1), p(2), (const long long*) p(3), p(4), ints, floats); };

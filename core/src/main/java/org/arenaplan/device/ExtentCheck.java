@@ -9,7 +9,9 @@ package org.arenaplan.device;
  * must be the parts' sum: ONNX Split needs the parts to sum to the axis's extent, and ONNX Runtime
  * fails such a run ("Cannot split using values in 'split' attribute"). A
  * {@link Kernels#SPLIT_BOUNDED} call: parts ONNX derives from the actual extent n without 'split'
- * ({@link #parts}), which ONNX Runtime 1.30 fails where they do not take n.
+ * ({@link #parts}), which ONNX Runtime 1.30 fails where they do not take n. A {@link Kernels#RESHAPE_EXTENT}
+ * call: a Reshape that merges or splits the bounded axis ({@link #reshaped}), which ONNX Runtime fails where the
+ * actual elements do not fill whole rows of the output.
  */
 public final class ExtentCheck {
     private ExtentCheck() { }
@@ -47,5 +49,21 @@ public final class ExtentCheck {
                     + "ONNX Runtime fails such a run", c.label(), n, mode == 0 ? "does not split into " + parts + " equal parts"
                     : "num_outputs " + parts + " does not split into " + (parts - 1) + " parts of ceil(" + n + " / " + parts + ") = " + each + " and a non-empty rest"));
         return new long[]{part * each, part == parts - 1 ? last : each};
+    }
+
+    /**
+     * The output rows of a reshape_extent call ({@link Kernels#RESHAPE_EXTENT}: ints [mul, div, bound]) over the
+     * runtime extent {@code extent}: n = min(max(extent, 0), bound) input rows of mul elements each, n * mul / div
+     * output rows of div elements each (ONNX Reshape: the -1 axis takes the elements the others leave).
+     *
+     * @throws DataException naming the op, n and the row size where div does not divide n * mul, as ONNX Runtime
+     *         fails such a run ("The input tensor cannot be reshaped to the requested shape")
+     */
+    public static long reshaped(KernelCall c, long extent) {
+        long mul = c.intArg(0), div = c.intArg(1), n = Math.min(Math.max(extent, 0), c.intArg(2));
+        if (n * mul % div != 0)
+            throw new DataException(String.format("'%s': Reshape: its input holds %d rows of %d elements in this run (the runtime extent of its bounded input), "
+                    + "%d elements, which do not fill rows of %d; ONNX Runtime fails such a run", c.label(), n, mul, n * mul, div));
+        return n * mul / div;
     }
 }

@@ -299,6 +299,12 @@ import java.util.List;
  *     zeroed (a later input's call writes its rows there), those before o are left as they are; after[0] = o + c,
  *     the next input's before, the last input's the output's runtime extent. Grid-stride, one thread per
  *     element of y's bound (at least one: it writes after).</li>
+ * <li>{@link #RESHAPE_EXTENT} ptrs [extent (int64 [1]), y extent (int64 [1])]; ints [mul, div, bound]: a Reshape
+ *     of a bounded tensor that merges or splits its bounded axis (every axis before it of one element, in x and
+ *     in y: the same bytes, a view) holds n = min(max(extent[0], 0), bound) rows of x, that is n * mul / div rows
+ *     of y, which go to the y extent ({@code x[m].view(-1)} of rows of 3: mul 3, div 1). Where div does not divide
+ *     n * mul, ONNX Reshape has no shape for the run: it stops ({@link ExtentCheck#reshaped}: the simulator throws,
+ *     CUDA traps). One thread.</li>
  * <li>{@link #TRANSPOSE_BOUNDED} ptrs [extent (int64 [1]), x, y]; ints [rank, axis, es, shape[rank],
  *     perm[rank]]: x holds a bounded tensor of upper-bound shape (total elements of es bytes)
  *     compactly, its actual shape s the bound with s[axis] = min(max(extent[0], 0), shape[axis]);
@@ -589,6 +595,7 @@ public final class Kernels {
     public static final String SPLIT_BOUNDED = "split_bounded";
     public static final String SLICE_BOUNDED = "slice_bounded";
     public static final String CONCAT_BOUNDED = "concat_bounded";
+    public static final String RESHAPE_EXTENT = "reshape_extent";
     /** The largest rank of {@link #NONZERO}'s x: its ints hold 3 + rank values (the CUDA table passes at most 40). */
     public static final int NONZERO_MAX_RANK = 16;
     /** {@link #DFT} modes. */
@@ -634,11 +641,12 @@ public final class Kernels {
             DFT, QMATMUL, QCONV, QUANTIZE_RANGE, REVERSE_SEQUENCE, TFIDF, TREE_ENSEMBLE,
             STRIDED_COPY, PAD, TRILU, GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND, SCATTER_ND, ONEHOT, TENSOR_SCATTER, RECURRENT, QUANTIZE,
             ROTARY, ATTENTION, CAUSAL_CONV, LINEAR_ATTENTION, ROI_ALIGN, DEFORM_CONV, MAX_UNPOOL, DET,
-            NONZERO, COMPRESS, UNIQUE, NMS, ZERO_TAIL, TRANSPOSE_BOUNDED, CHECK_EXTENT, SPLIT_BOUNDED, SLICE_BOUNDED, CONCAT_BOUNDED, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER, OPTIMIZER);
+            NONZERO, COMPRESS, UNIQUE, NMS, ZERO_TAIL, TRANSPOSE_BOUNDED, CHECK_EXTENT, SPLIT_BOUNDED, SLICE_BOUNDED, CONCAT_BOUNDED, RESHAPE_EXTENT, FLEX_ATTENTION, GELU_GRAD, SOFTMAX_GRAD, LAYERNORM_GRAD, CONV2D_BACKWARD_DATA, CONV2D_BACKWARD_FILTER, OPTIMIZER);
 
     /** Kernels whose output may be exactly one of their inputs (same pointer, same size; {@link #OPTIMIZER}: each output over its own input); no other overlap is allowed. */
     public static final java.util.Set<String> IN_PLACE = java.util.Set.of(UNARY, BINARY, SOFTMAX, BATCHNORM, COPY,
-            GELU_GRAD, SOFTMAX_GRAD, SCATTER_ELEMENTS, SCATTER_ND, TENSOR_SCATTER, OPTIMIZER);
+            GELU_GRAD, SOFTMAX_GRAD, SCATTER_ELEMENTS, SCATTER_ND, TENSOR_SCATTER, OPTIMIZER,
+            RESHAPE_EXTENT);   // one thread reads the extent before it writes (Reshape runs in place: its copy over its input)
 
     /** {@link #UNARY} op codes (formulas and types: {@link ElementwiseMath}). */
     public static final int RELU = 0, SIGMOID = 1, TANH = 2, GELU = 3, IDENTITY = 4, ABS = 5, NEG = 6, EXP = 7, LOG = 8, SQRT = 9,

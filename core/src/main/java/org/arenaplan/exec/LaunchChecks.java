@@ -22,7 +22,7 @@ import java.nio.ByteOrder;
  * device alike (the executors call it; the devices never decide it): roi_align's rois whose grids
  * are undefined or unbounded ({@link RoiGrids#check}), non_max_suppression's NaN scores where no
  * score_threshold drops them ({@link NmsScores#check}), topk's k above the actual values of x bounded along
- * its axis ({@link TopKExtent#check}), argmax's and argmin's over no actual element of x bounded along the reduced axis ({@link ReduceExtent#check}), check_extent's runtime extent other than a Split's fixed parts need ({@link ExtentCheck#check}) and split_bounded's that the parts ONNX derives from it do not take ({@link ExtentCheck#parts}), gather's and
+ * its axis ({@link TopKExtent#check}), argmax's and argmin's over no actual element of x bounded along the reduced axis ({@link ReduceExtent#check}), check_extent's runtime extent other than a Split's fixed parts need ({@link ExtentCheck#check}) and split_bounded's that the parts ONNX derives from it do not take ({@link ExtentCheck#parts}), reshape_extent's whose actual elements fill no whole rows of the output ({@link ExtentCheck#reshaped}), gather's and
  * gather_nd's real indices outside the actual extent of data bounded along the gathered axis ({@link BoundedIndices#check}), and unique's slices along an axis that hold
  * NaN where onnx's reference and the kernels would count them differently ({@link UniqueSlices#check}).
  * The values are read back through {@link Device#copyToHost(DeviceStream, KernelArg, byte[])} on the
@@ -30,7 +30,7 @@ import java.nio.ByteOrder;
  *
  * <p>Cost: one host copy and stream synchronization per roi_align call (16 B per roi), per
  * non_max_suppression call without score_threshold (4 B per score), per topk and reduce call over a bounded x
- * and per check_extent and split_bounded call (its 8 B extent), per gather and gather_nd call over such data (its extents and its indices) and per unique call along an axis (X);
+ * and per check_extent, split_bounded and reshape_extent call (its 8 B extent), per gather and gather_nd call over such data (its extents and its indices) and per unique call along an axis (X);
  * none for other kernels. A captured graph cannot copy to the host; {@link GraphExecutor}
  * replays the planned run's calls unchecked, and {@link Executors#run} runs planned mode, which
  * checks them, first (one untimed planned iteration where graph replay is the only mode: before it,
@@ -53,6 +53,7 @@ final class LaunchChecks {
         else if (call.name().equals(Kernels.REDUCE) && call.pointers().size() == 3) ReduceExtent.check(call, extent(device, stream, call.pointers().get(1)));
         else if (call.name().equals(Kernels.CHECK_EXTENT)) ExtentCheck.check(call, extent(device, stream, call.pointers().get(0)));
         else if (call.name().equals(Kernels.SPLIT_BOUNDED)) ExtentCheck.parts(call, extent(device, stream, call.pointers().get(0)));
+        else if (call.name().equals(Kernels.RESHAPE_EXTENT)) ExtentCheck.reshaped(call, extent(device, stream, call.pointers().get(0)));
         else if ((call.name().equals(Kernels.GATHER) || call.name().equals(Kernels.GATHER_ND)) && call.pointers().size() >= 4)
             BoundedIndices.check(call, extent(device, stream, call.pointers().get(2)), bytes(device, stream, call.pointers().get(1)),
                     call.pointers().size() == 5 ? extent(device, stream, call.pointers().get(3)) : 0);

@@ -330,26 +330,104 @@ public final class BoundedFlows {
      * one step). A Reshape imported from ONNX ({@code shape_given},
      * its shape input as written; ONNX Reshape-14) must give that axis as -1, or as 0 on the same axis: a
      * constant equal to the bound would give ONNX another shape ([n, 2] bound at 6 reshaped to [6, -1]
-     * is [6, n / 3] there, not [n, 2]).
+     * is [6, n / 3] there, not [n, 2]). A Reshape or Flatten with {@code extents} 1 (the ONNX importer's,
+     * where it merges or splits the leading axes of a tensor computed from a data-dependent output:
+     * {@code x[m].view(-1)}) writes its output's own runtime extent, output 1 ({@link #scaled}); where it keeps the
+     * bounded axis after all (the importer looks at the first axis of more than one element: [3, 4, n] to [12, n]) that
+     * extent is the input's count again.
      */
-    public static int[] reshape(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+    public static final OpSpec.BoundedFlow RESHAPE = new OpSpec.BoundedFlow() {
+        @Override public int[] outputs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+            int[] r = new int[out.length];
+            Arrays.fill(r, -1);
+            r[0] = ownExtent(a) && keptAxis(in[0], axes[0], out[0]) < 0 ? scaledAxis(a, in[0], axes[0], out[0]) : reshape(a, in, axes, out)[0];
+            return r;
+        }
+
+        @Override public int extentOutputs(OpAttrs a, int outputs) {
+            return ownExtent(a) ? 1 : outputs;
+        }
+
+        @Override public int[] ownExtents(OpAttrs a, long[][] in, int[] axes, int outputs) {
+            int[] r = new int[outputs];
+            Arrays.fill(r, -1);
+            if (ownExtent(a)) r[0] = 1;
+            return r;
+        }
+    };
+
+    /** Whether a view kind writes its output's runtime extent (Reshape and Flatten with {@code extents} 1; the other view kinds have no such attribute). */
+    private static boolean ownExtent(OpAttrs a) {
+        return a.has("extents") && a.integer("extents") == 1;
+    }
+
+    private static int[] reshape(OpAttrs a, long[][] in, int[] axes, long[][] out) {
         long[] x = in[0], y = out[0];
         int b = axes[0];
-        long before = product(x, 0, b), after = product(x, b + 1, x.length);
         int found = Arrays.equals(x, y) ? b : -1;   // Identity, Dropout: the same axis, even among axes of one element
         long[] named = a.intsOrNull("axes");   // Squeeze: the input axes removed; Unsqueeze: the output axes inserted (as imported)
         if (named != null && found < 0) found = namedAxis(named, b, x, y);
-        for (int j = 0; j < y.length && found < 0; j++) {
-            if (y[j] != x[b] || product(y, 0, j) != before || product(y, j + 1, y.length) != after) continue;
-            if (found >= 0) throw new GraphException("output " + Arrays.toString(y) + " has two axes (" + found + " and " + j + ") that could be the bounded axis " + b + " of " + Arrays.toString(x));
-            found = j;
-        }
+        if (found < 0) found = keptAxis(x, b, y);
         if (found < 0 || y[found] != x[b]) throw new GraphException("it reshapes " + Arrays.toString(x) + " to " + Arrays.toString(y) + ", splitting or merging the bounded axis " + b);
         long[] given = a.intsOrNull("shape_given");   // ONNX Reshape's shape as written: the actual extent reaches axis found only through -1, or 0 on the same axis
         if (given != null && given[found] != -1 && !(given[found] == 0 && found == b))
             throw new GraphException("its shape " + Arrays.toString(given) + " gives output axis " + found + " as " + given[found] + ", where the bounded axis " + b + " of "
                     + Arrays.toString(x) + " needs -1 (or 0 on the same axis): its actual extent is known only after the run");
         return new int[]{found};
+    }
+
+    /**
+     * The output axis that keeps axis {@code b} of {@code x} through a reshape to {@code y}: of x[b]'s extent, with
+     * as many elements before and after it; -1 where none does (the reshape merges or splits it).
+     *
+     * @throws GraphException where two do (axes of one element about it)
+     */
+    public static int keptAxis(long[] x, int b, long[] y) {
+        long before = product(x, 0, b), after = product(x, b + 1, x.length);
+        int found = -1;
+        for (int j = 0; j < y.length; j++) {
+            if (y[j] != x[b] || product(y, 0, j) != before || product(y, j + 1, y.length) != after) continue;
+            if (found >= 0) throw new GraphException("output " + Arrays.toString(y) + " has two axes (" + found + " and " + j + ") that could be the bounded axis " + b + " of " + Arrays.toString(x));
+            found = j;
+        }
+        return found;
+    }
+
+    /**
+     * The bounded output axis of a Reshape or Flatten with {@code extents} 1, which merges or splits the bounded axis
+     * b of x ({@code x[m].view(-1)}, {@code x[m].reshape(-1, 1)}, {@code flat.view(-1, 3)}): every axis before b and
+     * before the output axis j of one element, so that the actual elements, n rows of x, lead both (row-major, the
+     * zero tail a zero tail: the output stays a view) and are n * mul / div rows of the output, mul and div the
+     * elements per row of x and of the output ({@link #scaled}); j is where ONNX's shape gives -1 (Reshape), or the
+     * first axis of more than one element (Flatten).
+     */
+    private static int scaledAxis(OpAttrs a, long[] x, int b, long[] y) {
+        if (product(x, 0, b) != 1)
+            throw new GraphException("it reshapes " + Arrays.toString(x) + " to " + Arrays.toString(y) + ", merging or splitting the bounded axis " + b
+                    + ", which has axes of more than one element before it, so its actual elements are not the leading ones");
+        long[] given = a.intsOrNull("shape_given");
+        int j = -1;
+        if (given != null) {
+            for (int i = 0; i < given.length; i++) if (given[i] == -1) j = i;
+            if (j < 0)
+                throw new GraphException("its shape " + Arrays.toString(given) + " merges or splits the bounded axis " + b + " of " + Arrays.toString(x)
+                        + " with no -1, where the actual extent is known only after the run");
+            if (b < given.length && given[b] == 0 && b != j)
+                throw new GraphException("its shape " + Arrays.toString(given) + " copies the bounded axis " + b + " of " + Arrays.toString(x) + " (0) to output axis " + b
+                        + ", where it merges or splits that axis through -1");
+        } else {
+            j = y.length - 1;   // all of one element: the last
+            for (int i = y.length - 1; i >= 0; i--) if (y[i] != 1) j = i;
+        }
+        if (product(y, 0, j) != 1)
+            throw new GraphException("it reshapes " + Arrays.toString(x) + " to " + Arrays.toString(y) + ", merging or splitting the bounded axis " + b
+                    + " into output axis " + j + ", which has axes of more than one element before it");
+        return j;
+    }
+
+    /** [mul, div]: the elements per row of the bounded axis {@code b} of x and of the output axis {@code j} of y (a Reshape with {@code extents} 1: {@link #scaledAxis}). */
+    public static long[] scaled(long[] x, int b, long[] y, int j) {
+        return new long[]{product(x, b + 1, x.length), product(y, j + 1, y.length)};
     }
 
     /**

@@ -10,7 +10,7 @@ import java.util.Set;
 
 /**
  * Shape values the importer computes from the upper bound of a tensor computed from a data-dependent
- * output (ONNX Shape of it, then Concat, Gather, Squeeze, Unsqueeze, Identity or Cast of such values
+ * output (ONNX Shape of it, then Concat, Gather, Slice, Squeeze, Unsqueeze, Identity or Cast of such values
  * and constants), element by element: each element either read from an axis of such a tensor or
  * known before the run. Whether that axis is the bounded one is known only when the graph is built
  * ({@code ir.BoundedTensors}), so each reader leaves an obligation that {@link #check} proves on the
@@ -45,7 +45,7 @@ final class BoundShapes {
      */
     private record Obligation(Source source, String output, int at, String input, OnnxException refusal, String reader) { }
 
-    private static final Set<String> CARRIERS = Set.of("Concat", "Gather", "Squeeze", "Unsqueeze", "Identity", "Cast");
+    private static final Set<String> CARRIERS = Set.of("Concat", "Gather", "Slice", "Squeeze", "Unsqueeze", "Identity", "Cast");
 
     /** {@code tensor}'s axis {@code axis} must be bounded by the runtime extent of {@code source}'s axis: {@code reader} {@code uses} the element as its extent. */
     private record Tie(Source source, String tensor, int axis, OnnxException refusal, String reader, String uses) { }
@@ -73,7 +73,7 @@ final class BoundShapes {
 
     /**
      * The elements of {@code node}'s output where it only moves elements of a shape value read here
-     * and constants (Concat along axis 0, Gather along axis 0 by constant indices, Squeeze and
+     * and constants (Concat along axis 0, Gather along axis 0 by constant indices, Slice by constants, Squeeze and
      * Unsqueeze of a scalar or one element, Identity, Cast to an integer), else null.
      */
     Read carried(OnnxModel.Node node, List<Value> ins, java.util.function.Function<String, double[]> constants) {
@@ -102,6 +102,19 @@ final class BoundShapes {
                     if (k < 0 || k >= r.elements().length) return null;
                     e[i] = r.elements()[(int) k];
                 }
+                return new Read(e, r.refusal());
+            }
+            case "Slice" -> {   // opset 10 on: starts, ends, axes and steps inputs (the TorchScript exporter's flatten: Concat(Shape(x)[0:0], [-1]))
+                double[][] v = new double[4][];
+                for (int j = 1; j < 5; j++) {
+                    Value k = j < ins.size() ? ins.get(j) : null;
+                    v[j - 1] = k == null ? (j < 3 ? null : new double[]{j == 3 ? 0 : 1}) : reads.containsKey(k.name()) ? null : constants.apply(k.name());
+                    if (v[j - 1] == null || v[j - 1].length != 1) return null;
+                }
+                if (r == null || x.shape().length != 1 || (v[2][0] != 0 && v[2][0] != -1) || v[3][0] == 0) return null;
+                org.arenaplan.ir.IndexShapeRules.Range range = org.arenaplan.ir.CountedSlice.range((long) v[0][0], (long) v[1][0], (long) v[3][0], r.elements().length);
+                Source[] e = new Source[(int) range.count()];
+                for (int i = 0; i < e.length; i++) e[i] = r.elements()[(int) (range.start() + i * range.step())];
                 return new Read(e, r.refusal());
             }
             default -> {   // Squeeze, Unsqueeze, Identity, Cast: the same elements in the same order

@@ -37,10 +37,11 @@ import java.util.Set;
  *       {@code topk(x[m], min(3, n))}): k min(c, the bound), taken as min(k, the actual count) in the run
  *       ({@link #readsAtMost}, {@link #withClampedK});</li>
  *   <li>ReduceProd of such a tensor's whole shape: its actual element count, computed in the run ({@link #elementCount});</li>
- *   <li>Split of a bounded tensor without 'split': a runtime extent per part ({@link #withPartExtents}); Concat of one:
- *       a runtime extent per input, the last its output's ({@link #withConcatExtents});
+ *   <li>Reshape or Flatten merging or splitting such a tensor's leading axes: a runtime extent of its own ({@link #withReshapeExtent});</li>
+ *   <li>Split of a bounded tensor without 'split': a runtime extent per part ({@link #withPartExtents});
  *       along its bounded axis into parts summing to less than the bound: a part for the rest, and the
  *       run checks the parts' sum ({@link #splitWithinBound}, {@link #withRest}).</li>
+ *   <li>Concat of a bounded tensor: a runtime extent per input, the last its output's ({@link #withConcatExtents}).</li>
  * </ul>
  * Every rewrite returns its node unchanged (or false, or null) for any other node. The importer gives
  * what the rewrites need of it through {@link Importer}.
@@ -464,6 +465,31 @@ final class BoundedRewrites {
         List<Value> outputs = new ArrayList<>(l.outputs());
         for (int j = 0; j < l.inputs().size(); j++)
             outputs.add(new Value(importer.fresh(y + (j == l.inputs().size() - 1 ? "#extent" : "#rows")), DType.I64, new long[]{1}));
+        Map<String, Object> attrs = new LinkedHashMap<>(l.attrs());
+        attrs.put("extents", 1L);
+        return new Lowered(l.kind(), l.inputs(), outputs, attrs, l.view(), l.dropped());
+    }
+
+    /**
+     * {@code l}, a Reshape or Flatten of a tensor computed from a data-dependent output that merges or splits its
+     * first axis of more than one element (no output axis of that extent with as many elements before and after it:
+     * {@code x[m].view(-1)}, {@code x[m].reshape(-1, 1)} of rows [n, 3]; {@code flat.view(-1, 3)}), with
+     * {@code extents} 1 and a runtime extent output ({@code <output>#extent}, int64 [1]): where that axis is the
+     * bounded one, the output stays a view and its kernel writes its actual extent ({@link org.arenaplan.ir.BoundedFlows#RESHAPE});
+     * which axis is bounded is known once the graph is built. Else {@code l}.
+     */
+    Lowered withReshapeExtent(Lowered l) {
+        if (!(l.kind().equals(org.arenaplan.ir.OpKinds.RESHAPE) || l.kind().equals(org.arenaplan.ir.OpKinds.FLATTEN)) || l.outputs().size() != 1) return l;
+        long[] x = importer.value(l.inputs().get(0)).shape(), y = l.outputs().get(0).shape();
+        int b = 0;
+        while (b < x.length && x[b] == 1) b++;
+        try {
+            if (b == x.length || org.arenaplan.ir.BoundedFlows.keptAxis(x, b, y) >= 0) return l;
+        } catch (GraphException twoAxes) {   // axes of one element about it: the graph names them
+            return l;
+        }
+        List<Value> outputs = new ArrayList<>(l.outputs());
+        outputs.add(new Value(importer.fresh(l.outputs().get(0).name() + "#extent"), DType.I64, new long[]{1}));
         Map<String, Object> attrs = new LinkedHashMap<>(l.attrs());
         attrs.put("extents", 1L);
         return new Lowered(l.kind(), l.inputs(), outputs, attrs, l.view(), l.dropped());

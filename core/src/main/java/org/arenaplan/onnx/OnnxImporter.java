@@ -723,7 +723,7 @@ public final class OnnxImporter {
                     for (Value v : l.outputs())
                         if (v.dtype().isPacked()) throw n.error(org.arenaplan.ir.PackedTypes.refusal(node.opType(), v.name(), v.dtype()));
                 l = namedStandIns(l, n);
-                if (origin != null) l = bounded.slices().withExtent(bounded.withClampedK(bounded.withRest(bounded.withConcatExtents(bounded.withPartExtents(l)))));
+                if (origin != null) l = bounded.slices().withExtent(bounded.withClampedK(bounded.withRest(bounded.withConcatExtents(bounded.withPartExtents(bounded.withReshapeExtent(l))))));
                 if (origin != null)   // an output made a constant at import (Dropout's mask) has the upper bound's shape, not the run's
                     for (Value c : l.constants().keySet())
                         if (node.outputs().contains(c.name()))

@@ -69,9 +69,9 @@ final class LayoutOps implements OpFamily {
                         .lower(LayoutOps::split).onnx(LayoutOps::importSplit, "num_outputs").build(),
                 OpDefinition.op(OpKinds.COPY, 1, 1).shape(ShapeRules::sameAsFirst).inPlace(0).kernels(Kernels.COPY).flops(OpSpec.NO_ARITHMETIC).doc("a device-to-device copy")
                         .lower((op, l) -> List.of(copy(op, l, op.inputs().get(0)))).build(),
-                viewKind(OpKinds.RESHAPE).attrs(AttrSpec.ints("shape_given", -1, Long.MAX_VALUE, "none: not imported from ONNX"))
+                extentKind(OpKinds.RESHAPE).attrs(AttrSpec.ints("shape_given", -1, Long.MAX_VALUE, "none: not imported from ONNX"))
                         .onnx(LayoutOps::importReshape, "allowzero").build(),
-                viewKind(OpKinds.FLATTEN).onnx(n -> view(n, OpKinds.FLATTEN, flatten(n)), "axis").build(),
+                extentKind(OpKinds.FLATTEN).onnx(n -> view(n, OpKinds.FLATTEN, flatten(n)), "axis").build(),
                 viewKind(OpKinds.IDENTITY).onnx(n -> view(n, OpKinds.IDENTITY, n.input(0).shape())).build(),
                 viewKind(DROPOUT).doc("inference: the identity").onnx(LayoutOps::dropoutView, "ratio", "seed", "is_test").build(),
                 viewKind(SQUEEZE).attrs(AttrSpec.ints("axes", 0, MAX_RANK - 1, "none: matched by extent"))   // the input axes removed, named at ONNX import (ir.BoundedFlows#reshape)
@@ -81,8 +81,34 @@ final class LayoutOps implements OpFamily {
     }
 
     private static OpDefinition.Builder viewKind(String kind) {
-        return OpDefinition.op(kind, 1, 1).view(OpSpec.ViewRule.WHOLE).inPlace(0).kernels(Kernels.COPY).carries(BoundedFlows::reshape)
+        return OpDefinition.op(kind, 1, 1).view(OpSpec.ViewRule.WHOLE).inPlace(0).kernels(Kernels.COPY).carries(BoundedFlows.RESHAPE)
                 .doc("same elements, new shape; as a view it issues no work, otherwise a copy").lower(LayoutOps::viewAsCopy);
+    }
+
+    /**
+     * A view kind that may merge or split the bounded axis of a bounded input: with {@code extents} 1 (set by the
+     * ONNX importer, {@code onnx.BoundedRewrites#withReshapeExtent}) output 1 is output 0's runtime extent, which
+     * {@link Kernels#RESHAPE_EXTENT} writes ({@code ir.BoundedFlows#RESHAPE}).
+     */
+    private static OpDefinition.Builder extentKind(String kind) {
+        return viewKind(kind).outputs(1, 2).attrs(AttrSpec.flag("extents")).internal("extents").kernels(Kernels.RESHAPE_EXTENT)
+                .doc("merging or splitting a bounded axis (extents) reshape_extent writes the output's runtime extent").lower(LayoutOps::viewWithExtent);
+    }
+
+    /**
+     * A view kind with {@code extents} ({@link #extentKind}): output 0 a copy where it is not a view, then, where the
+     * output is bounded by its own extent (output 1), {@link Kernels#RESHAPE_EXTENT} from the input's.
+     */
+    private static List<KernelCall> viewWithExtent(Op op, OpLowering l) {
+        List<KernelCall> calls = new ArrayList<>();
+        String x = op.inputs().get(0), y = out(op);
+        if (op.writesAtRuntime(0)) calls.add(copy(op, l, x));
+        org.arenaplan.ir.Graph.Bounded bx = l.bounded(x), by = l.bounded(y);
+        if (bx != null && by != null && op.outputs().size() > 1 && by.extent().equals(op.outputs().get(1))) {
+            long[] xs = l.shape(op, x), rows = BoundedFlows.scaled(xs, bx.axis(), l.shape(op, y), by.axis());
+            calls.add(l.call(op, Kernels.RESHAPE_EXTENT, List.of(l.read(bx.extent()), l.write(op.outputs().get(1))), new long[]{rows[0], rows[1], xs[bx.axis()]}));
+        }
+        return calls;
     }
 
     // ---- lowering ----

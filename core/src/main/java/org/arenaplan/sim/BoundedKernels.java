@@ -17,7 +17,9 @@ import java.nio.ByteBuffer;
  * not the one a Split's fixed parts need; {@link Kernels#SPLIT_BOUNDED} copies one of the parts ONNX derives
  * from the actual extent and writes its row count; {@link Kernels#SLICE_BOUNDED} copies the rows a Slice takes of the
  * actual extent and writes their count; {@link Kernels#CONCAT_BOUNDED} moves one input's actual rows of a Concat along the
- * bounded axis after the rows of the inputs before it and writes the rows written so far. CUDA's twins are in bounded.cuh.
+ * bounded axis after the rows of the inputs before it and writes the rows written so far.
+ * {@link Kernels#RESHAPE_EXTENT} writes the rows of a Reshape that merges or splits the
+ * bounded axis. CUDA's twins are in bounded.cuh.
  */
 final class BoundedKernels {
     private BoundedKernels() { }
@@ -31,6 +33,7 @@ final class BoundedKernels {
             case Kernels.SPLIT_BOUNDED -> splitBounded(c);
             case Kernels.SLICE_BOUNDED -> sliceBounded(c);
             case Kernels.CONCAT_BOUNDED -> concatBounded(c);
+            case Kernels.RESHAPE_EXTENT -> reshapeExtent(c);
             default -> null;
         };
     }
@@ -130,6 +133,19 @@ final class BoundedKernels {
             ByteBuffer after = SimKernels.out(c, x + 2);
             after.putLong(0, o + m);
             SimKernels.store(c, x + 2, after);
+        };
+    }
+
+    private static Runnable reshapeExtent(KernelCall c) {
+        SimKernels.need(c, 2, 3);
+        if (c.intArg(0) < 0 || c.intArg(1) < 1 || c.intArg(2) < 0)
+            throw fail(c, "mul " + c.intArg(0) + ", div " + c.intArg(1) + " and bound " + c.intArg(2) + " out of range");
+        size(c, 0, 8);
+        size(c, 1, 8);
+        return () -> {
+            ByteBuffer m = SimKernels.out(c, 1);
+            m.putLong(0, org.arenaplan.device.ExtentCheck.reshaped(c, SimKernels.in(c, 0).getLong(0)));
+            SimKernels.store(c, 1, m);
         };
     }
 

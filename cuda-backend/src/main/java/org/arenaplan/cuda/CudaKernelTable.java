@@ -143,6 +143,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.SLICE_BOUNDED, new Spec(4, -1, i -> Math.max(1, i[11] * i[13]))),   // one thread per element of y's bound (at least one: it writes the count)
             // before and extent where hasBefore, hasExtent (ints 4, 5) say, x, y, after; one thread per element of y's bound (at least one: it writes after)
             Map.entry(Kernels.CONCAT_BOUNDED, new Spec(5, -1, i -> Math.max(1, i[1] * i[2]), i -> i[4] | i[5] << 1 | 0b11100)),
+            Map.entry(Kernels.RESHAPE_EXTENT, new Spec(2, -1, i -> 1)),                     // one thread
             // the training kernels (training.cuh): one thread per element (gelu_grad), per row (softmax_grad,
             // layernorm_grad), per dx element, per dw element
             Map.entry(Kernels.GELU_GRAD, new Spec(3, -1, i -> i[0])),

@@ -360,6 +360,15 @@ class KernelEmulationTest {
                 }
             }
         }
+        // reshape_extent: rows of 3 flattened (mul 3, div 1), rows of 12 to rows of 4 (mul 12, div 4) and a flat [15] to rows of
+        // 3 (mul 1, div 3), at counts 0, 3, the bound, past it (clamped) and -1, each of which fills whole rows
+        for (long[] r : new long[][] {{3, 1, 5}, {12, 4, 2}, {1, 3, 15}}) {
+            for (long n : new long[] {0, 3, r[2], r[2] + 4, -1}) {
+                long[] ints = {r[0], r[1], r[2]};
+                c.add(new Case(Kernels.RESHAPE_EXTENT, List.of(TensorValue.ofLongs(DType.I64, null, n)), DType.I64, 1, ints, new double[0], 0, 0, -1,
+                        TensorValue.ofLongs(DType.I64, null, -7)));
+            }
+        }
         return c;
     }
 
