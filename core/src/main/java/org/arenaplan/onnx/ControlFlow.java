@@ -75,6 +75,9 @@ final class ControlFlow {
 
         /** The context of {@code node} for its errors (its inputs are not read). */
         NodeContext context(OnnxModel.Node node, int index);
+
+        /** The Ifs on the emptiness of a tensor computed from a data-dependent output ({@link EmptyGuards}). */
+        EmptyGuards emptyGuards();
     }
 
     /** Names a body defines, by their name in the file; unknown names resolve in the parent. */
@@ -333,10 +336,20 @@ final class ControlFlow {
         OnnxModel.Graph then = graph(n, "then_branch"), otherwise = graph(n, "else_branch");
         String cond = node.inputs().get(0);
         Double c = scalar(n, cond, "condition");
+        String tested = c == null ? importer.emptyGuards().tested(cond) : null;
+        List<OnnxModel.TensorData> empty = tested == null ? null : EmptyGuards.emptyConstants(then);
+        if (empty != null && empty.size() == node.outputs().size() && node.outputs().stream().noneMatch(String::isEmpty)) {
+            branch(node, n, index, scope, otherwise, "else_branch");   // the same tensors in every run, where the graph proves it (EmptyGuards)
+            importer.emptyGuards().add(n, tested, node.outputs(), empty);
+            return;
+        }
         if (c == null) throw n.error("condition '" + cond + "' is computed at run time; arenaplan unrolls If only when its condition is known at import "
                 + "(a constant, Shape arithmetic, or a graph input whose value was given)");
-        OnnxModel.Graph branch = c != 0 ? then : otherwise;
-        String which = c != 0 ? "then_branch" : "else_branch";
+        branch(node, n, index, scope, c != 0 ? then : otherwise, c != 0 ? "then_branch" : "else_branch");
+    }
+
+    /** Imports {@code branch} (named {@code which}) of If {@code node} in its place, its outputs copied to the node's. */
+    private void branch(OnnxModel.Node node, NodeContext n, int index, Scope scope, OnnxModel.Graph branch, String which) {
         n.require(branch.inputs().isEmpty(), which + " declares " + branch.inputs().size() + " inputs; an If branch takes none");
         n.require(branch.outputs().size() == node.outputs().size(),
                 which + " has " + branch.outputs().size() + " outputs but the node " + node.outputs().size());
