@@ -35,16 +35,24 @@ class EmptyGuardsTest {
 
     /** y = sel * 2 for sel = x[m], or an empty f32 [0] where sel is empty; {@code otherwise} replaces the else branch. */
     private static TinyOnnx guarded(TinyOnnx otherwise) {
-        OnnxMl.TensorProto none = OnnxMl.TensorProto.newBuilder().setName("none").setDataType(OnnxDTypes.FLOAT).addDims(0).build();
-        TinyOnnx then = new TinyOnnx().outputOfType(OnnxDTypes.FLOAT, "nothing").node("empty", "Constant", List.of(), List.of("nothing"), "value", none);
-        return new TinyOnnx().opset(17).input("x", 6L).input(OnnxDTypes.BOOL, "m", 6L).scalar("zero", 0).floats("two", 2f)
-                .select("", "x", "m", "sel")
-                .node("shape", "Shape", List.of("sel"), List.of("shape"))
+        return emptyGuard(new TinyOnnx().opset(17).input("x", 6L).input(OnnxDTypes.BOOL, "m", 6L).floats("two", 2f).select("", "x", "m", "sel"),
+                "sel", OnnxDTypes.FLOAT, otherwise);
+    }
+
+    /**
+     * {@code m} then y = If(Cast(Equal(ReduceProd(Shape(x)), 0)), an empty [0] of {@code type}, {@code otherwise}) as the
+     * TorchScript exporter writes {@code if x.numel() == 0: return torch.empty((0,))} (opset 17).
+     */
+    private static TinyOnnx emptyGuard(TinyOnnx m, String x, int type, TinyOnnx otherwise) {
+        OnnxMl.TensorProto none = OnnxMl.TensorProto.newBuilder().setName("none").setDataType(type).addDims(0).build();
+        TinyOnnx then = new TinyOnnx().outputOfType(type, "nothing").node("empty", "Constant", List.of(), List.of("nothing"), "value", none);
+        return m.scalar("zero", 0)
+                .node("shape", "Shape", List.of(x), List.of("shape"))
                 .node("numel", "ReduceProd", List.of("shape"), List.of("numel"), "keepdims", 0L)
                 .node("eq", "Equal", List.of("numel", "zero"), List.of("eq"))
                 .node("cond", "Cast", List.of("eq"), List.of("cond"), "to", 9L)
                 .node("if", "If", List.of("cond"), List.of("y"), "then_branch", then, "else_branch", otherwise)
-                .outputOfType(OnnxDTypes.FLOAT, "y");
+                .outputOfType(type, "y");
     }
 
     private static TinyOnnx doubled() {
@@ -67,8 +75,6 @@ class EmptyGuardsTest {
      * NonMaxSuppression keeps of [1, n, 4] and [1, 1, n], max_output_boxes_per_class INT64_MAX, IoU 0.5).
      */
     private static TinyOnnx batchedNms() {
-        OnnxMl.TensorProto none = OnnxMl.TensorProto.newBuilder().setName("none").setDataType(OnnxDTypes.INT64).addDims(0).build();
-        TinyOnnx then = new TinyOnnx().outputOfType(OnnxDTypes.INT64, "nothing").node("empty", "Constant", List.of(), List.of("nothing"), "value", none);
         TinyOnnx otherwise = new TinyOnnx().outputOfType(OnnxDTypes.INT64, "keep")
                 .node("ub", "Unsqueeze", List.of("kb", "ax0"), List.of("ub"))
                 .node("us0", "Unsqueeze", List.of("ks", "ax0"), List.of("us0"))
@@ -76,19 +82,13 @@ class EmptyGuardsTest {
                 .node("nms", "NonMaxSuppression", List.of("ub", "us", "most", "iou"), List.of("sel"))
                 .node("col", "Gather", List.of("sel", "two"), List.of("col"), "axis", 1L)
                 .node("keep", "Squeeze", List.of("col", "ax1"), List.of("keep"));
-        return new TinyOnnx().opset(17).input("boxes", 6L, 4L).input("scores", 6L).floats("thr", 0.3f).floats("iou", 0.5f, 1L)
-                .ints("most", Long.MAX_VALUE).ints("ax0", 0).ints("ax1", 1).ints("two", 2).scalar("zero", 0)
+        return emptyGuard(new TinyOnnx().opset(17).input("boxes", 6L, 4L).input("scores", 6L).floats("thr", 0.3f).floats("iou", 0.5f, 1L)
+                .ints("most", Long.MAX_VALUE).ints("ax0", 0).ints("ax1", 1).ints("two", 2)
                 .node("gt", "Greater", List.of("scores", "thr"), List.of("m"))
                 .node("nz", "NonZero", List.of("m"), List.of("i"))
                 .node("idx", "Squeeze", List.of("i", "ax0"), List.of("idx"))
                 .node("kb", "Gather", List.of("boxes", "idx"), List.of("kb"), "axis", 0L)
-                .node("ks", "Gather", List.of("scores", "idx"), List.of("ks"), "axis", 0L)
-                .node("shape", "Shape", List.of("kb"), List.of("shape"))
-                .node("numel", "ReduceProd", List.of("shape"), List.of("numel"), "keepdims", 0L)
-                .node("eq", "Equal", List.of("numel", "zero"), List.of("eq"))
-                .node("cond", "Cast", List.of("eq"), List.of("cond"), "to", 9L)
-                .node("if", "If", List.of("cond"), List.of("y"), "then_branch", then, "else_branch", otherwise)
-                .outputOfType(OnnxDTypes.INT64, "y");
+                .node("ks", "Gather", List.of("scores", "idx"), List.of("ks"), "axis", 0L), "kb", OnnxDTypes.INT64, otherwise);
     }
 
     @Test
