@@ -78,6 +78,12 @@ final class ControlFlow {
 
         /** The Ifs on the emptiness of a tensor computed from a data-dependent output ({@link EmptyGuards}). */
         EmptyGuards emptyGuards();
+
+        /**
+         * Records that {@code reader} takes {@code name}'s value known at import as the run's: refused when the graph is
+         * built where that value was read from an upper bound's bounded axis ({@link BoundShapes#readAsConstant}).
+         */
+        void readAsConstant(String name, String reader);
     }
 
     /** Names a body defines, by their name in the file; unknown names resolve in the parent. */
@@ -325,10 +331,21 @@ final class ControlFlow {
 
     /** The one value of a scalar known at import, or null when it is computed at run time. */
     private Double scalar(NodeContext n, String name, String what) {
-        double[] c = importer.constant(name);
+        double[] c = known(n, name, what);
         if (c == null) return null;
         if (c.length != 1) throw n.error(what + " '" + name + "' holds " + c.length + " values, not one");
         return c[0];
+    }
+
+    /**
+     * The values of {@code name} known at import, which the unrolling of {@code n} takes as the run's (its {@code what}), or
+     * null; a Shape read from an upper bound (torchvision's mask-pasting Loop over {@code masks.shape[0]} detections) is
+     * refused when the graph is built where its axis is the bounded one, as for any other node.
+     */
+    private double[] known(NodeContext n, String name, String what) {
+        double[] c = importer.constant(name);
+        if (c != null) importer.readAsConstant(name, "'" + n.opName() + "' (" + n.opType() + ", its " + what + ")");
+        return c;
     }
 
     private void unrollIf(OnnxModel.Node node, NodeContext n, int index, Scope scope) {
@@ -579,7 +596,7 @@ final class ControlFlow {
         long[] lens = new long[(int) batch];
         Arrays.fill(lens, length);
         if (name.isEmpty()) return lens;
-        double[] given = importer.constant(name);
+        double[] given = known(n, name, "sequence_lens");
         if (given == null) throw n.error("sequence_lens '" + name + "' is computed at run time; arenaplan unrolls Scan-8 only when its sequence lengths are known at import");
         n.require(given.length == batch, "sequence_lens '" + name + "' holds " + given.length + " values for a batch of " + batch);
         for (int b = 0; b < batch; b++) {

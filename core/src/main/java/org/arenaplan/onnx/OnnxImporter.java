@@ -419,6 +419,10 @@ public final class OnnxImporter {
             @Override public NodeContext context(OnnxModel.Node node, int index) { return new NodeContext(file, node, index, opset, List.of(), OnnxImporter.this::constantValues); }
             @Override public String fresh(String want) { return OnnxImporter.this.fresh(want); }
             @Override public EmptyGuards emptyGuards() { return emptyGuards; }
+            @Override public void readAsConstant(String name, String reader) {
+                BoundShapes.Read r = bounded.boundRead(name);
+                if (r != null) bounded.shapes().readAsConstant(r, reader);
+            }
         });
         Map<String, OnnxModel.Node> producers = new HashMap<>();
         for (OnnxModel.Node node : g.nodes()) for (String o : node.outputs()) producers.put(o, node);
