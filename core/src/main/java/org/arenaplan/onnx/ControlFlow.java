@@ -16,7 +16,9 @@ import java.util.Set;
  * <ul>
  *   <li>If: its condition must be known at import (a constant, Shape arithmetic folded at import,
  *       or a graph input whose value the caller gave); the chosen branch's nodes are imported,
- *       each branch output copied to the If's output by an Identity (a view);</li>
+ *       each branch output copied to the If's output by an Identity (a view); or it tests a tensor
+ *       computed from a data-dependent output for emptiness, its then branch empty constants, and its
+ *       else branch is imported where the built graph proves it the same ({@link EmptyGuards});</li>
  *   <li>Scan: the sequence length is the scan inputs' extent along their axes (known from their
  *       shapes); per iteration each scan input's slice is a Gather of one index (a constant), the
  *       body's nodes follow with the states of the iteration before, and each scan output is the
@@ -39,7 +41,8 @@ import java.util.Set;
  * Every value a body defines is renamed per iteration ({@code <node>/<iteration>/<name>}), so
  * the unrolled tensors are planned like any others; names a body reads from outside resolve
  * through the enclosing scopes (a body may nest another If, Loop or Scan). Anything data
- * dependent is refused with one line naming the node and why. Cost: the body's nodes once per
+ * dependent is refused with one line naming the node and why; so is a value taken at import
+ * from an upper bound's bounded axis ({@link BoundShapes}, proved when the graph is built). Cost: the body's nodes once per
  * iteration; at most {@link #MAX_ITERATIONS} iterations per node and {@link #MAX_NODES} unrolled
  * nodes per model.
  */
