@@ -9,7 +9,7 @@ For every model and exporter this writes into OUT:
 where EXP is tsNN (TorchScript exporter, dynamo=False, opset NN) or dynamoNN (dynamo=True, opset NN).
 A model an exporter cannot export is reported on one line and skipped.
 
-usage: export.py OUT [--models NAME,...|vision|text|nn|bounded|all] [--exporters ts14,ts17,dynamo18]
+usage: export.py OUT [--models NAME,...|vision|text|nn|bounded|detection|all] [--exporters ts14,ts17,dynamo18]
 """
 import argparse, contextlib, io, json, os, re, sys, warnings
 warnings.filterwarnings("ignore")
@@ -107,17 +107,29 @@ def export_cases(doc, cases, patterns=None):
             try:
                 export(name, e, a.out, **options)
             except Exception as x:   # one line per failed export; the rest go on
-                print(f"not exported {name}_{e}: {type(x).__name__}: {str(x).strip().splitlines()[0][:200]}", flush=True)
+                print(f"not exported {name}_{e}: {reason(x)}", flush=True)
+
+
+def reason(x):
+    """One line of why an export failed: the exception's first line; for torch.export's (a TorchExportError whose first
+    line only says which step failed) also the underlying error's class, its first 150 characters and where it was raised."""
+    why = re.sub(r"\x1b\[[0-9;]*m", "", str(x)).strip()
+    lines = why.splitlines()
+    line = f"{type(x).__name__}: {lines[0][:200] if lines else ''}"
+    cause = next((m for m in (re.match(r"<class '(?:\w+\.)*(\w+)'>: (.*)", l) for l in lines) if m), None)
+    where = next((l.strip() for l in lines if l.startswith("Caused by: (")), "")
+    return line + (f" {cause.group(1)}: {cause.group(2)[:150]} {where}".rstrip() if cause else "")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out")
-    ap.add_argument("--models", default="all", help="names of models.py, or vision, text, nn, bounded, all (all but bounded)")
+    ap.add_argument("--models", default="all", help="names of models.py, or vision, text, nn, bounded, detection, all (all but bounded and detection)")
     ap.add_argument("--exporters", default="ts14,ts17,dynamo18")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    groups = {"all": [n for n, (k, _) in MODELS.items() if k != "bounded"]} | {g: [n for n, (k, _) in MODELS.items() if k == g] for g in ("vision", "text", "nn", "bounded")}
+    groups = {"all": [n for n, (k, _) in MODELS.items() if k not in ("bounded", "detection")]} | \
+        {g: [n for n, (k, _) in MODELS.items() if k == g] for g in ("vision", "text", "nn", "bounded", "detection")}
     names = [n for part in a.models.split(",") for n in groups.get(part, [part])]
     unknown = [n for n in names if n not in MODELS]
     if unknown:
@@ -129,8 +141,7 @@ def main():
                 export(name, e, a.out)
             except Exception as x:   # one line per failed export; the rest go on
                 failed += 1
-                why = re.sub(r"\x1b\[[0-9;]*m", "", str(x)).strip()
-                print(f"not exported {name}_{e}: {type(x).__name__}: {why.splitlines()[0][:200] if why else ''}", flush=True)
+                print(f"not exported {name}_{e}: {reason(x)}", flush=True)
     sys.exit(1 if failed else 0)
 
 

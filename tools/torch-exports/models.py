@@ -43,6 +43,9 @@ class Flat(nn.Module):
             elif isinstance(o, (tuple, list)):
                 for x in o:
                     walk(x)
+            elif isinstance(o, dict):
+                for x in o.values():
+                    walk(x)
         walk(out)
         return tuple(flat)
 
@@ -98,6 +101,43 @@ def _video(name):
         tv = _torchvision()
         m = getattr(tv.models.video, name)(weights=None, num_classes=10)
         return Flat(m, None), (torch.randn(1, 3, 4, 32, 32, generator=_gen(0)),), ["input"]
+    return build
+
+
+# ---- torchvision detection: one 3x320x320 image, as torchvision exports them to ONNX (its test_onnx.py) ----
+
+class _Detector(nn.Module):
+    """Calls a torchvision detector on one image [3, H, W] and returns its first (only) result's tensors in
+    the order of its dict: boxes, labels, scores (retinanet, ssd: boxes, scores, labels), then masks or keypoints."""
+
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x):
+        return tuple(self.m([x])[0].values())
+
+
+# Random weights make near-uniform class scores (about 1/91), below the R-CNNs' default box_score_thresh 0.05: the
+# thresholds below keep some detections on the seeded image (keypointrcnn's person scores are tiny, so 0 there).
+# NAME_none keeps none: a threshold above every score, the same graph run where nothing survives it.
+_DETECTION = {
+    "ssdlite320_mobilenet_v3_large": ("ssdlite320_mobilenet_v3_large", {}),
+    "fasterrcnn_mobilenet_v3_large_320_fpn": ("fasterrcnn_mobilenet_v3_large_320_fpn", dict(box_score_thresh=0.01)),
+    "fasterrcnn_mobilenet_v3_large_320_fpn_none": ("fasterrcnn_mobilenet_v3_large_320_fpn", dict(box_score_thresh=0.5)),
+    "retinanet_resnet50_fpn": ("retinanet_resnet50_fpn", dict(min_size=320, max_size=320)),
+    "maskrcnn_resnet50_fpn": ("maskrcnn_resnet50_fpn", dict(min_size=320, max_size=320)),
+    "keypointrcnn_resnet50_fpn": ("keypointrcnn_resnet50_fpn", dict(min_size=320, max_size=320, box_score_thresh=0.0)),
+}
+
+
+def _detection(name):
+    def build():
+        tv = _torchvision()
+        torch.manual_seed(0)
+        model, kw = _DETECTION[name]
+        m = getattr(tv.models.detection, model)(weights=None, weights_backbone=None, **kw)
+        return _Detector(m), (torch.randn(3, 320, 320, generator=_gen(0)),), ["image"]
     return build
 
 
@@ -207,6 +247,7 @@ MODELS.update({n: ("vision", _segmentation(n)) for n in ("fcn_resnet50", "deepla
                                                          "lraspp_mobilenet_v3_large")})
 MODELS.update({n: ("vision", _video(n)) for n in ("r3d_18", "mc3_18")})
 MODELS["bit"] = ("vision", _bit)
+MODELS.update({n: ("detection", _detection(n)) for n in _DETECTION})
 MODELS.update({
     "bert": ("text", _text("BertModel", "BertConfig", _H)),
     "distilbert": ("text", _text("DistilBertModel", "DistilBertConfig",

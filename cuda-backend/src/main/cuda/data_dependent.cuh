@@ -283,7 +283,8 @@ __device__ __forceinline__ bool nms_candidate(float s, int has_score, float thre
 // Whether (score sa, box ka) comes before (sb, kb): descending score, ties by lower index.
 __device__ __forceinline__ bool nms_before(float sa, long long ka, float sb, long long kb) { return sa > sb || (sa == sb && ka < kb); }
 
-// ints: B, N, C, center_point_box, hasScoreThreshold, perClass. Per batch then class, in order (the
+// ints: B, N, C, center_point_box, hasScoreThreshold, perClass; boxes_extent null, or (B = C = 1, boxes and
+// scores bounded along N) the boxes' runtime extent: only the first min(it, N) boxes are candidates. Per batch then class, in order (the
 // count runs on): a scan counts the candidates; up to NMS_SORTED_MAX, they are sorted in shared
 // memory (bitonic) and taken in order, each box not yet suppressed kept (thread 0 writes its row)
 // and every thread then drops, from a strided share of the candidates after it, those it
@@ -293,12 +294,13 @@ __device__ __forceinline__ bool nms_before(float sa, long long ka, float sb, lon
 // (exec.LaunchChecks). Per class: O(K log^2 K / T + kept * K / T) work per thread for K
 // candidates (T threads), kept + O(log^2 K) barriers; the fallback O(N / T + log T) per box taken.
 extern "C" __global__ void __launch_bounds__(DD_MAX_THREADS) non_max_suppression(const float* boxes, const float* scores, const long long* max_output,
-        const float* iou_threshold, const float* score_threshold, long long* extent, long long* y, Ints ints, Floats) {
+        const float* iou_threshold, const float* score_threshold, const long long* boxes_extent, long long* extent, long long* y, Ints ints, Floats) {
     __shared__ float key[NMS_SORTED_MAX];
     __shared__ int box[NMS_SORTED_MAX];
     __shared__ int hit;
     if (blockIdx.x != 0) return;
-    long long batches = ints.v[0], n = ints.v[1], classes = ints.v[2], per = ints.v[5];
+    long long batches = ints.v[0], bound = ints.v[1], classes = ints.v[2], per = ints.v[5];
+    long long n = boxes_extent == nullptr ? bound : boxes_extent[0] < 0 ? 0 : boxes_extent[0] < bound ? boxes_extent[0] : bound;
     int center = (int) ints.v[3], has_score = (int) ints.v[4], t = threadIdx.x, T = blockDim.x;
     long long limit = max_output[0] < 0 ? 0 : max_output[0] < n ? max_output[0] : n;
     if (limit > per) __trap();   // above what the plan reserved: the simulator throws
@@ -307,8 +309,8 @@ extern "C" __global__ void __launch_bounds__(DD_MAX_THREADS) non_max_suppression
     thread_chunk(n, &lo, &hi);
     for (long long b = 0; b < batches; b++) {
         for (long long c = 0; c < classes; c++) {
-            const float* score = scores + (b * classes + c) * n;
-            const float* at = boxes + b * n * 4;
+            const float* score = scores + (b * classes + c) * bound;
+            const float* at = boxes + b * bound * 4;
             long long start = count, mine = 0, candidates;
             for (long long k = lo; k < hi; k++) mine += nms_candidate(score[k], has_score, threshold);
             long long j = block_exclusive_scan(mine, &candidates);

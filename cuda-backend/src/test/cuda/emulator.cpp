@@ -264,7 +264,7 @@ int main(int argc, char** argv) {
         else if (name == "gather_elements") body = [&] { gather_elements(p(0), p(1), p(2), ints, floats); };
         else if (name == "nonzero") body = [&] { nonzero(p(0), (long long*) p(1), (long long*) p(2), ints, floats); };
         else if (name == "unique") body = [&] { unique(p(0), (long long*) p(1), p(2), (long long*) p(3), (long long*) p(4), (long long*) p(5), ints, floats); };
-        else if (name == "non_max_suppression") body = [&] { non_max_suppression((const float*) p(0), (const float*) p(1), (const long long*) p(2), (const float*) p(3), (const float*) p(4), (long long*) p(5), (long long*) p(6), ints, floats); };
+        else if (name == "non_max_suppression") body = [&] { non_max_suppression((const float*) p(0), (const float*) p(1), (const long long*) p(2), (const float*) p(3), (const float*) p(4), (const long long*) p(5), (long long*) p(6), (long long*) p(7), ints, floats); };
         else if (name == "compress") body = [&] { compress(p(0), u8(1), (long long*) p(2), p(3), ints, floats); };
         else if (name == "zero_tail") body = [&] { zero_tail((const long long*) p(0), p(1), ints, floats); };
         else if (name == "transpose_bounded") body = [&] { transpose_bounded((const long long*) p(0), p(1), p(2), ints, floats); };

@@ -255,8 +255,9 @@ import java.util.List;
  *     values) the j of slice s; y, indices and counts zero after their first c (y's upper bound
  *     outer * n * inner, theirs n). ONNX Unique. Serial (one thread).</li>
  * <li>{@link #NMS} ptrs [boxes (f32 [B, N, 4]), scores (f32 [B, C, N]), max_output_boxes_per_class
- *     (int64 [1]), iou_threshold (f32 [1]), score_threshold (f32 [1]), extent (int64 [1]), y (int64)];
- *     ints [B, N, C, center_point_box, hasScoreThreshold, perClass]: for each batch b and class c in
+ *     (int64 [1]), iou_threshold (f32 [1]), score_threshold (f32 [1]), optional boxes' runtime extent (int64 [1];
+ *     B = C = 1, boxes and scores bounded along N: only the first min(it, N) boxes are candidates), extent (int64 [1]),
+ *     y (int64)]; ints [B, N, C, center_point_box, hasScoreThreshold, perClass]: for each batch b and class c in
  *     order, the boxes whose score exceeds score_threshold (every box when hasScoreThreshold is 0),
  *     by descending score (ties: lower index first), each kept unless its IoU with a box kept for
  *     (b, c) exceeds iou_threshold, at most max(max_output_boxes_per_class, 0) per class; row

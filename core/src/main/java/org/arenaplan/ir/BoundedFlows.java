@@ -243,6 +243,28 @@ public final class BoundedFlows {
     }
 
     /**
+     * NonMaxSuppression over boxes and scores computed from a data-dependent output (torchvision's
+     * {@code batched_nms} after its score threshold, {@code boxes[keep]} and {@code scores[keep]}, as the
+     * TorchScript exporter writes them: boxes [1, N, 4] bounded along N, scores [1, 1, N] along N, one runtime
+     * extent, and the max, IoU and score thresholds known before the run): one batch and one class, so the actual
+     * boxes and scores are the leading ones; the kernel reads the extent and takes the first min(extent, N) boxes
+     * only ({@code device.Kernels#NMS} with the boxes' extent): the tail's zero boxes would otherwise be selected.
+     * Its output stays bounded by its own count ({@code ops.DataDependentOps}); any other bounded operand is
+     * refused.
+     */
+    public static int[] nms(OpAttrs a, long[][] in, int[] axes, long[][] out) {
+        if (in[0].length != 3 || in[1].length != 3 || axes[0] != 1 || axes[1] != 2 || in[0][0] != 1 || in[1][1] != 1)
+            throw new GraphException("boxes " + Arrays.toString(in[0]) + " and scores " + Arrays.toString(in[1]) + " must be bounded along N, boxes [1, N, 4] "
+                    + "along axis 1 and scores [1, 1, N] along axis 2 (one batch, one class), for the actual boxes to be the leading ones (bounded axes: boxes "
+                    + axes[0] + ", scores " + axes[1] + ")");
+        for (int k = 2; k < axes.length; k++)
+            if (axes[k] >= 0) throw new GraphException("input #" + k + " is bounded; NonMaxSuppression takes only its boxes and scores bounded");
+        int[] none = new int[out.length];
+        Arrays.fill(none, -1);
+        return none;
+    }
+
+    /**
      * The reductions (ONNX ReduceSum ... ReduceSumSquare, {@code axes} as imported, all when absent;
      * ArgMax/ArgMin, {@code axis}): X bounded along an axis with every axis before it of one element
      * (torch's {@code x[m].sum()}, {@code x[m].amax(0)}, {@code x[m].argmax(0)}), so that X's actual

@@ -110,6 +110,11 @@ final class BoundedRewrites {
         return elementCounts.take(node, ins, index, opset, at);
     }
 
+    /** The tensor whose actual element count {@code name} holds, computed in the run ({@link ElementCounts#counted}), or null. */
+    String counted(String name) {
+        return elementCounts.counted(name);
+    }
+
     /** The values computed from a count read from an upper bound, and the Slices that take the actual extent. */
     CountedSlices slices() {
         return slices;

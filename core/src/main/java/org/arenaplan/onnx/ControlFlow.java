@@ -16,7 +16,9 @@ import java.util.Set;
  * <ul>
  *   <li>If: its condition must be known at import (a constant, Shape arithmetic folded at import,
  *       or a graph input whose value the caller gave); the chosen branch's nodes are imported,
- *       each branch output copied to the If's output by an Identity (a view);</li>
+ *       each branch output copied to the If's output by an Identity (a view); or it tests a tensor
+ *       computed from a data-dependent output for emptiness, its then branch empty constants, and its
+ *       else branch is imported where the built graph proves it the same ({@link EmptyGuards});</li>
  *   <li>Scan: the sequence length is the scan inputs' extent along their axes (known from their
  *       shapes); per iteration each scan input's slice is a Gather of one index (a constant), the
  *       body's nodes follow with the states of the iteration before, and each scan output is the
@@ -39,7 +41,8 @@ import java.util.Set;
  * Every value a body defines is renamed per iteration ({@code <node>/<iteration>/<name>}), so
  * the unrolled tensors are planned like any others; names a body reads from outside resolve
  * through the enclosing scopes (a body may nest another If, Loop or Scan). Anything data
- * dependent is refused with one line naming the node and why. Cost: the body's nodes once per
+ * dependent is refused with one line naming the node and why; so is a value taken at import
+ * from an upper bound's bounded axis ({@link BoundShapes}, proved when the graph is built). Cost: the body's nodes once per
  * iteration; at most {@link #MAX_ITERATIONS} iterations per node and {@link #MAX_NODES} unrolled
  * nodes per model.
  */
@@ -75,6 +78,15 @@ final class ControlFlow {
 
         /** The context of {@code node} for its errors (its inputs are not read). */
         NodeContext context(OnnxModel.Node node, int index);
+
+        /** The Ifs on the emptiness of a tensor computed from a data-dependent output ({@link EmptyGuards}). */
+        EmptyGuards emptyGuards();
+
+        /**
+         * Records that {@code reader} takes {@code name}'s value known at import as the run's: refused when the graph is
+         * built where that value was read from an upper bound's bounded axis ({@link BoundShapes#readAsConstant}).
+         */
+        void readAsConstant(String name, String reader);
     }
 
     /** Names a body defines, by their name in the file; unknown names resolve in the parent. */
@@ -322,10 +334,21 @@ final class ControlFlow {
 
     /** The one value of a scalar known at import, or null when it is computed at run time. */
     private Double scalar(NodeContext n, String name, String what) {
-        double[] c = importer.constant(name);
+        double[] c = known(n, name, what);
         if (c == null) return null;
         if (c.length != 1) throw n.error(what + " '" + name + "' holds " + c.length + " values, not one");
         return c[0];
+    }
+
+    /**
+     * The values of {@code name} known at import, which the unrolling of {@code n} takes as the run's (its {@code what}), or
+     * null; a Shape read from an upper bound (torchvision's mask-pasting Loop over {@code masks.shape[0]} detections) is
+     * refused when the graph is built where its axis is the bounded one, as for any other node.
+     */
+    private double[] known(NodeContext n, String name, String what) {
+        double[] c = importer.constant(name);
+        if (c != null) importer.readAsConstant(name, "'" + n.opName() + "' (" + n.opType() + ", its " + what + ")");
+        return c;
     }
 
     private void unrollIf(OnnxModel.Node node, NodeContext n, int index, Scope scope) {
@@ -333,10 +356,20 @@ final class ControlFlow {
         OnnxModel.Graph then = graph(n, "then_branch"), otherwise = graph(n, "else_branch");
         String cond = node.inputs().get(0);
         Double c = scalar(n, cond, "condition");
+        String tested = c == null ? importer.emptyGuards().tested(cond) : null;
+        List<OnnxModel.TensorData> empty = tested == null ? null : EmptyGuards.emptyConstants(then);
+        if (empty != null && empty.size() == node.outputs().size() && node.outputs().stream().noneMatch(String::isEmpty)) {
+            branch(node, n, index, scope, otherwise, "else_branch");   // the same tensors in every run, where the graph proves it (EmptyGuards)
+            importer.emptyGuards().add(n, tested, node.outputs(), empty);
+            return;
+        }
         if (c == null) throw n.error("condition '" + cond + "' is computed at run time; arenaplan unrolls If only when its condition is known at import "
                 + "(a constant, Shape arithmetic, or a graph input whose value was given)");
-        OnnxModel.Graph branch = c != 0 ? then : otherwise;
-        String which = c != 0 ? "then_branch" : "else_branch";
+        branch(node, n, index, scope, c != 0 ? then : otherwise, c != 0 ? "then_branch" : "else_branch");
+    }
+
+    /** Imports {@code branch} (named {@code which}) of If {@code node} in its place, its outputs copied to the node's. */
+    private void branch(OnnxModel.Node node, NodeContext n, int index, Scope scope, OnnxModel.Graph branch, String which) {
         n.require(branch.inputs().isEmpty(), which + " declares " + branch.inputs().size() + " inputs; an If branch takes none");
         n.require(branch.outputs().size() == node.outputs().size(),
                 which + " has " + branch.outputs().size() + " outputs but the node " + node.outputs().size());
@@ -566,7 +599,7 @@ final class ControlFlow {
         long[] lens = new long[(int) batch];
         Arrays.fill(lens, length);
         if (name.isEmpty()) return lens;
-        double[] given = importer.constant(name);
+        double[] given = known(n, name, "sequence_lens");
         if (given == null) throw n.error("sequence_lens '" + name + "' is computed at run time; arenaplan unrolls Scan-8 only when its sequence lengths are known at import");
         n.require(given.length == batch, "sequence_lens '" + name + "' holds " + given.length + " values for a batch of " + batch);
         for (int b = 0; b < batch; b++) {

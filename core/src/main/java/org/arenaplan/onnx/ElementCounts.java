@@ -18,6 +18,7 @@ import java.util.Map;
 final class ElementCounts {
     private final BoundedRewrites.Importer importer;
     private final BoundShapes shapes;
+    private final Map<String, String> counted = new java.util.HashMap<>();   // an imported ReduceProd's output -> X
 
     ElementCounts(BoundedRewrites.Importer importer, BoundShapes shapes) {
         this.importer = importer;
@@ -57,6 +58,7 @@ final class ElementCounts {
         OnnxModel.Attribute kd = node.attributes().get("keepdims");
         boolean keep = kd == null || !Long.valueOf(0).equals(kd.value());
         String out = node.outputs().get(0), name = node.name();
+        counted.put(out, x);
         String shape = importer.fresh(out + "_actual_shape"), ones = importer.fresh(out + "_ones"), one = importer.int64Weight(out + "_one", new long[]{1}, new long[]{1}, at).name();
         String sum = c == 1 && !keep ? out : importer.fresh(out + "_actual_count"), scaled = keep ? importer.fresh(out + "_scaled") : out;
         importer.node(new OnnxModel.Node(name + "/shape", "Shape", "", List.of(x), List.of(shape), Map.of()), index, opset);
@@ -68,6 +70,11 @@ final class ElementCounts {
         if (keep) importer.node(new OnnxModel.Node(name, "Reshape", "", List.of(c == 1 ? sum : scaled, importer.int64Weight(out + "_kept", new long[]{1}, new long[]{1}, at).name()),
                 List.of(out), Map.of()), index, opset);
         return true;
+    }
+
+    /** The tensor X whose actual element count (times constants greater than 0) {@code name} holds, a ReduceProd {@link #take} imported; else null. */
+    String counted(String name) {
+        return counted.get(name);
     }
 
     /** Whether the ReduceProd reduces its input's one axis: no axes (and not noop_with_empty_axes), or axes [0] or [-1], as an attribute or a constant input. */

@@ -152,6 +152,8 @@ public final class OnnxImporter {
         @Override public void node(OnnxModel.Node node, int index, long opset) { OnnxImporter.this.node(node, index, opset); }
     }, bounded.counts(), bounded.shapes());
     private final List<ConcatInPlace.Scheduled> schedule = new ArrayList<>();
+    /** The Ifs imported as their else branch, to be proved on the built graph. */
+    private EmptyGuards emptyGuards;
     private final List<String> graphInputs = new ArrayList<>();
     private final Set<String> fileNames = new HashSet<>();             // every tensor name the file uses
     private final Set<String> usedDims = new HashSet<>();
@@ -416,6 +418,19 @@ public final class OnnxImporter {
             @Override public void weight(Value v, Constant c, NodeContext at) { addWeight(v, c, at); }
             @Override public NodeContext context(OnnxModel.Node node, int index) { return new NodeContext(file, node, index, opset, List.of(), OnnxImporter.this::constantValues); }
             @Override public String fresh(String want) { return OnnxImporter.this.fresh(want); }
+            @Override public EmptyGuards emptyGuards() { return emptyGuards; }
+            @Override public void readAsConstant(String name, String reader) {
+                BoundShapes.Read r = bounded.boundRead(name);
+                if (r != null) bounded.shapes().readAsConstant(r, reader);
+            }
+        });
+        Map<String, OnnxModel.Node> producers = new HashMap<>();
+        for (OnnxModel.Node node : g.nodes()) for (String o : node.outputs()) producers.put(o, node);
+        emptyGuards = new EmptyGuards(new EmptyGuards.Importer() {
+            @Override public OnnxModel.Node producer(String name) { return producers.get(name); }
+            @Override public double[] constant(String name) { return constantValues(name); }
+            @Override public String counted(String name) { return bounded.counted(name); }
+            @Override public Value value(String name) { return values.get(name); }
         });
         try {
             edges.give(flow);
@@ -990,6 +1005,7 @@ public final class OnnxImporter {
         }
         bounded.shapes().check(g);
         bounded.checkRests(g);
+        emptyGuards.check(g);
         return g;
     }
 

@@ -100,7 +100,7 @@ final class DataDependentOps implements OpFamily {
                 OpDefinition.op(NMS, 5, 5).outputs(2, 2).attrs(AttrSpec.integer("center_point_box", 0, 0, 1), AttrSpec.flag(HAS_SCORE_THRESHOLD),
                                 AttrSpec.integer(PER_CLASS, -1, -1, AttrSpec.MAX_INT32))
                         .internal(HAS_SCORE_THRESHOLD, PER_CLASS).shapes(DataDependentOps::nmsShapes)
-                        .bounded((a, shape, k) -> k == 1 ? 0 : -1).kernels(Kernels.NMS)
+                        .bounded((a, shape, k) -> k == 1 ? 0 : -1).carries(org.arenaplan.ir.BoundedFlows::nms).kernels(Kernels.NMS)
                         .flops((a, in, out) -> 20 * in[0][0] * in[1][1] * in[0][1] * in[0][1])
                         .doc("boxes [B, N, 4], scores [B, C, N], int64 max_output_boxes_per_class [1], f32 iou_threshold [1], score_threshold [1] "
                                 + "to int64 [n, 3] (batch, class, box): per batch and class, boxes by descending score (ties: lower index) kept unless "
@@ -239,7 +239,10 @@ final class DataDependentOps implements OpFamily {
                 new long[]{outer, n, inner, OpAttrs.of(op).integer("sorted"), t.onnxCode(), t.bytes(), OpAttrs.of(op).integer(FLATTENED) == 1 ? 0 : 1});
     }
 
-    /** nms(boxes, scores, max_output_boxes_per_class, iou_threshold, score_threshold, extent, y): ints [B, N, C, center_point_box, has_score_threshold, per-class bound]. */
+    /**
+     * nms(boxes, scores, max_output_boxes_per_class, iou_threshold, score_threshold, [boxes' runtime extent,] extent, y): ints [B, N, C,
+     * center_point_box, has_score_threshold, per-class bound]; the boxes' extent where boxes and scores are bounded ({@link org.arenaplan.ir.BoundedFlows#nms}).
+     */
     private static KernelCall nms(Op op, OpLowering l) {
         List<String> in = op.inputs(), out = op.outputs();
         for (int k : new int[]{0, 1, 3, 4}) if (l.dtype(in.get(k)) != DType.F32) throw fail(op, "input #" + k + " '" + in.get(k) + "' is " + l.dtype(in.get(k)).jsonName() + ", not f32");
@@ -251,6 +254,8 @@ final class DataDependentOps implements OpFamily {
         if (l.elements(out.get(1)) != 3 * rows) throw fail(op, "output '" + out.get(1) + "' must have " + 3 * rows + " elements (its upper bound)");
         List<org.arenaplan.device.KernelArg> args = new java.util.ArrayList<>();
         for (String t : in) args.add(l.read(t));
+        org.arenaplan.ir.Graph.Bounded b = l.bounded(in.get(0));   // ir.BoundedFlows#nms: the kernel takes the actual boxes only
+        if (b != null) args.add(l.read(b.extent()));
         args.add(l.write(out.get(0)));
         args.add(l.write(out.get(1)));
         return l.call(op, Kernels.NMS, args, new long[]{boxes[0], boxes[1], scores[1], a.integer("center_point_box"), a.integer(HAS_SCORE_THRESHOLD), per});

@@ -162,27 +162,32 @@ final class DataDependentKernels {
     }
 
     private static Runnable nms(KernelCall c) {
-        SimKernels.need(c, 7, 6);
-        int batches = i(c, 0), n = i(c, 1), classes = i(c, 2), center = i(c, 3), hasScore = i(c, 4), per = i(c, 5);
-        size(c, 0, 16L * batches * n);
-        size(c, 1, 4L * batches * classes * n);
+        boolean bounded = c.pointers().size() == 8;   // the boxes' runtime extent at 5 (Kernels#NMS)
+        SimKernels.need(c, bounded ? 8 : 7, 6);
+        int batches = i(c, 0), bound = i(c, 1), classes = i(c, 2), center = i(c, 3), hasScore = i(c, 4), per = i(c, 5), ext = bounded ? 6 : 5;
+        size(c, 0, 16L * batches * bound);
+        size(c, 1, 4L * batches * classes * bound);
         size(c, 2, 8);
         size(c, 3, 4);
         size(c, 4, 4);
-        size(c, 5, 8);
-        size(c, 6, 24L * batches * classes * per);
+        if (bounded) size(c, 5, 8);
+        size(c, ext, 8);
+        size(c, ext + 1, 24L * batches * classes * per);
+        if (bounded && (batches != 1 || classes != 1)) throw new DeviceException("'" + c.label() + "': non_max_suppression: boxes bounded along N need B = C = 1, not "
+                + batches + " and " + classes);
         return () -> {
             float[] boxes = SimKernels.inFloats(c, 0), scores = SimKernels.inFloats(c, 1);
+            int n = bounded ? (int) Math.max(0, Math.min(SimKernels.in(c, 5).getLong(0), bound)) : bound;
             long maxOut = Math.min(Math.max(0, SimKernels.in(c, 2).getLong(0)), n);
             if (maxOut > per) throw new DeviceException("'" + c.label() + "': non_max_suppression: max_output_boxes_per_class is " + SimKernels.in(c, 2).getLong(0)
                     + " at run time, above the " + per + " per class the plan reserved (its value at import)");
             float iou = SimKernels.inFloats(c, 3)[0], threshold = SimKernels.inFloats(c, 4)[0];
-            ByteBuffer e = SimKernels.out(c, 5), y = SimKernels.out(c, 6);
+            ByteBuffer e = SimKernels.out(c, ext), y = SimKernels.out(c, ext + 1);
             int count = 0;
             for (int b = 0; b < batches; b++) {
                 for (int cl = 0; cl < classes; cl++) {
                     int start = count, prev = -1;
-                    int at = (b * classes + cl) * n;
+                    int at = (b * classes + cl) * bound;
                     while (count - start < maxOut) {
                         int best = -1;
                         for (int k = 0; k < n; k++) {
@@ -194,7 +199,7 @@ final class DataDependentKernels {
                         if (best < 0) break;
                         prev = best;
                         boolean keep = true;
-                        for (int r = start; r < count && keep; r++) keep = !suppressed(boxes, (b * n + best) * 4, (b * n + (int) y.getLong(8 * (3 * r + 2))) * 4, center, iou);
+                        for (int r = start; r < count && keep; r++) keep = !suppressed(boxes, (b * bound + best) * 4, (b * bound + (int) y.getLong(8 * (3 * r + 2))) * 4, center, iou);
                         if (keep) {
                             y.putLong(8 * (3 * count), b);
                             y.putLong(8 * (3 * count + 1), cl);
@@ -205,8 +210,8 @@ final class DataDependentKernels {
                 }
             }
             e.putLong(0, count);
-            SimKernels.store(c, 5, e);
-            SimKernels.store(c, 6, y);
+            SimKernels.store(c, ext, e);
+            SimKernels.store(c, ext + 1, y);
         };
     }
 

@@ -180,6 +180,24 @@ class ControlFlowTest {
         refused(loop(false, "Less"), "node 'loop' (Loop, #0, opset 11): the body's condition 'c_out' is computed at run time (iteration 0)");
     }
 
+    /**
+     * A Loop over the count of x[m], {@code Shape(x[m])[0]} (torchvision's mask pasting over {@code masks.shape[0]}
+     * detections): the Shape is evaluated at import from the upper bound, so the trip count would be the bound's (6 where
+     * ONNX Runtime runs 3 of 6 selected: y 6, not 3, with exit 0); refused naming the Loop. Before, the run gave the
+     * bound's sum silently.
+     */
+    @Test
+    void aTripCountReadFromAnUpperBoundIsRefused() throws Exception {
+        TinyOnnx body = new TinyOnnx().input(OnnxDTypes.INT64, "i").input(OnnxDTypes.BOOL, "c_in").input("acc_in", 1L)
+                .output(OnnxDTypes.BOOL, "c_out").output("acc_out", 1L)
+                .node("add", "Add", List.of("acc_in", "one"), List.of("acc_out")).node("keep", "Identity", List.of("c_in"), List.of("c_out"));
+        TinyOnnx count = new TinyOnnx().opset(17).input("x", 6L).input(OnnxDTypes.BOOL, "m", 6L).scalar("zero", 0).floats("init", 0f, 1L).floats("one", 1f, 1L)
+                .select("", "x", "m", "sel")
+                .node("shape", "Shape", List.of("sel"), List.of("s")).node("n", "Gather", List.of("s", "zero"), List.of("n"), "axis", 0L)
+                .node("loop", "Loop", List.of("n", "", "init"), List.of("y"), "body", body).output("y", 1L);
+        refused(count, "its axis 0 of 'sel' is the bounded one, and node 'loop' (Loop, its trip count) reads the value as a constant");
+    }
+
     @Test
     void malformedOrUnsupportedBodiesAreRefusedInOneLine() throws Exception {
         TinyOnnx body = new TinyOnnx().input("sum_in", 2L).input("next", 2L).output("sum_out").output("scan_out")

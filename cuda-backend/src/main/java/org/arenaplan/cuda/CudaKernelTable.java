@@ -135,7 +135,7 @@ final class CudaKernelTable {
             Map.entry(Kernels.NONZERO, new Spec(3, -1, i -> 1)),
             Map.entry(Kernels.COMPRESS, new Spec(4, -1, i -> 1)),
             Map.entry(Kernels.UNIQUE, new Spec(6, -1, i -> 1)),                            // a bitonic sort of the slices first
-            Map.entry(Kernels.NMS, new Spec(7, -1, i -> 1)),                               // batches, then classes in order; boxes sorted per class
+            Map.entry(Kernels.NMS, new Spec(8, 5, i -> 1)),                                // batches, then classes in order; boxes sorted per class; boxes' extent optional
             Map.entry(Kernels.ZERO_TAIL, new Spec(2, -1, i -> i[1])),                      // one thread per element; the head skipped
             Map.entry(Kernels.TRANSPOSE_BOUNDED, new Spec(3, -1, i -> product(i, 3, (int) i[0]))),   // one thread per element of the bound
             Map.entry(Kernels.CHECK_EXTENT, new Spec(1, -1, i -> 1)),                       // one thread

@@ -428,6 +428,13 @@ class KernelEmulationTest {
                 for (long max : new long[] {3, 7}) nmsCases(c, boxes, scores, 2, 7, 2, center, hasScore, max, max, 0.25f);
             }
         }
+        // boxes [1, 7, 4] and scores [1, 1, 7] bounded along N (ir.BoundedFlows#nms): the first 0, 4 and 7 boxes only
+        float[] first = java.util.Arrays.copyOf(boxes, 28), firstScores = java.util.Arrays.copyOf(scores, 7);
+        for (long actual : new long[] {0, 4, 7}) {
+            for (int t = 4 * (int) actual; t < 28; t++) first[t] = 0;
+            for (int t = (int) actual; t < 7; t++) firstScores[t] = 0;
+            nmsBoundedCases(c, first, firstScores, actual);
+        }
         c.addAll(manyThreadDataDependentCases());
         return c;
     }
@@ -463,6 +470,19 @@ class KernelEmulationTest {
         TensorValue ext = TensorValue.ofLongs(DType.I64, null, 0), ys = TensorValue.ofLongs(DType.I64, null, new long[rows]);
         c.add(new Case(Kernels.NMS, List.of(bx, sc, m, iouT, st, ext), DType.I64, rows, ints, new double[0], 0));
         c.add(new Case(Kernels.NMS, List.of(bx, sc, m, iouT, st, ys), DType.I64, 1, ints, new double[0], 0, 0, 5));
+    }
+
+    /**
+     * non_max_suppression over boxes [1, 7, 4] and scores [1, 1, 7] holding {@code actual} boxes, zeros after, with their
+     * runtime extent (slot 5), without a score threshold, every box per class: y and the extent compared whole.
+     */
+    private static void nmsBoundedCases(List<Case> c, float[] boxes, float[] scores, long actual) {
+        long[] ints = {1, 7, 1, 0, 0, 7};
+        TensorValue bx = TensorValue.ofFloats(null, boxes), sc = TensorValue.ofFloats(null, scores), iouT = TensorValue.ofFloats(null, 0.5f);
+        TensorValue m = TensorValue.ofLongs(DType.I64, null, 7), st = TensorValue.ofFloats(null, 0f), n = TensorValue.ofLongs(DType.I64, null, actual);
+        TensorValue ext = TensorValue.ofLongs(DType.I64, null, 0), ys = TensorValue.ofLongs(DType.I64, null, new long[21]);
+        c.add(new Case(Kernels.NMS, List.of(bx, sc, m, iouT, st, n, ext), DType.I64, 21, ints, new double[0], 0));
+        c.add(new Case(Kernels.NMS, List.of(bx, sc, m, iouT, st, n, ys), DType.I64, 1, ints, new double[0], 0, 0, 6));
     }
 
     /**
