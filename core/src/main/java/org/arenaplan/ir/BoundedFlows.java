@@ -358,27 +358,17 @@ public final class BoundedFlows {
      * bounded axis after all (the importer looks at the first axis of more than one element: [3, 4, n] to [12, n]) that
      * extent is the input's count again.
      */
-    public static final OpSpec.BoundedFlow RESHAPE = new OpSpec.BoundedFlow() {
+    public static final OpSpec.BoundedFlow RESHAPE = new OwnExtentOfOutput0() {
         @Override public int[] outputs(OpAttrs a, long[][] in, int[] axes, long[][] out) {
-            int[] r = new int[out.length];
-            Arrays.fill(r, -1);
-            r[0] = ownExtent(a) && keptAxis(in[0], axes[0], out[0]) < 0 ? scaledAxis(a, in[0], axes[0], out[0]) : reshape(a, in, axes, out)[0];
-            return r;
+            return output0(out.length, ownExtent(a) && keptAxis(in[0], axes[0], out[0]) < 0 ? scaledAxis(a, in[0], axes[0], out[0]) : reshape(a, in, axes, out)[0]);
         }
 
-        @Override public int extentOutputs(OpAttrs a, int outputs) {
-            return ownExtent(a) ? 1 : outputs;
-        }
-
-        @Override public int[] ownExtents(OpAttrs a, long[][] in, int[] axes, int outputs) {
-            int[] r = new int[outputs];
-            Arrays.fill(r, -1);
-            if (ownExtent(a)) r[0] = 1;
-            return r;
+        @Override int own(OpAttrs a, long[][] in, int[] axes, int outputs) {
+            return ownExtent(a) ? 1 : -1;
         }
     };
 
-    /** Whether a view kind writes its output's runtime extent (Reshape and Flatten with {@code extents} 1; the other view kinds have no such attribute). */
+    /** Whether an op writes its output 0's runtime extent: {@code extents} 1 (Slice, Concat, Reshape, Flatten; the other view kinds have no such attribute). */
     private static boolean ownExtent(OpAttrs a) {
         return a.has("extents") && a.integer("extents") == 1;
     }
@@ -518,14 +508,14 @@ public final class BoundedFlows {
 
     /**
      * A flow whose output 0 may take a runtime extent of its own, an output after it that the op lists where
-     * {@code extents} is 1 (Slice's {@link #SLICE}, Concat's {@link #CONCAT}; no op reads one).
+     * {@code extents} is 1 (Slice's {@link #SLICE}, Concat's {@link #CONCAT}, Reshape's and Flatten's {@link #RESHAPE}; no op reads one).
      */
     private abstract static class OwnExtentOfOutput0 implements OpSpec.BoundedFlow {
         /** The output that holds output 0's own runtime extent, or -1 where it takes its input's. */
         abstract int own(OpAttrs a, long[][] in, int[] axes, int outputs);
 
         @Override public int extentOutputs(OpAttrs a, int outputs) {
-            return a.integer("extents") == 1 ? 1 : outputs;
+            return ownExtent(a) ? 1 : outputs;
         }
 
         @Override public int[] ownExtents(OpAttrs a, long[][] in, int[] axes, int outputs) {
