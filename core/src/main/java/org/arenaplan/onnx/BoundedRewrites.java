@@ -1,5 +1,6 @@
 package org.arenaplan.onnx;
 
+import org.arenaplan.ir.BoundedFlows;
 import org.arenaplan.ir.DType;
 import org.arenaplan.ir.GraphException;
 import org.arenaplan.ir.OpKinds;
@@ -449,12 +450,8 @@ final class BoundedRewrites {
      * which axis is bounded is known once the graph is built); else {@code l}.
      */
     Lowered withPartExtents(Lowered l) {
-        if (!l.kind().equals(org.arenaplan.ir.OpKinds.SPLIT) || !l.attrs().containsKey("even")) return l;
-        List<Value> outputs = new ArrayList<>(l.outputs());
-        for (Value v : l.outputs()) outputs.add(new Value(importer.fresh(v.name() + "#extent"), DType.I64, new long[]{1}));
-        Map<String, Object> attrs = new LinkedHashMap<>(l.attrs());
-        attrs.put("extents", 1L);
-        return new Lowered(l.kind(), l.inputs(), outputs, attrs, l.view(), l.dropped());
+        if (!l.kind().equals(OpKinds.SPLIT) || !l.attrs().containsKey("even")) return l;
+        return withExtentOutputs(l, l.outputs().stream().map(v -> v.name() + "#extent").toList());
     }
 
     /**
@@ -467,12 +464,9 @@ final class BoundedRewrites {
     Lowered withConcatExtents(Lowered l) {
         if (!l.kind().equals(OpKinds.CONCAT) || l.outputs().size() != 1) return l;
         String y = l.outputs().get(0).name();
-        List<Value> outputs = new ArrayList<>(l.outputs());
-        for (int j = 0; j < l.inputs().size(); j++)
-            outputs.add(new Value(importer.fresh(y + (j == l.inputs().size() - 1 ? "#extent" : "#rows")), DType.I64, new long[]{1}));
-        Map<String, Object> attrs = new LinkedHashMap<>(l.attrs());
-        attrs.put("extents", 1L);
-        return new Lowered(l.kind(), l.inputs(), outputs, attrs, l.view(), l.dropped());
+        List<String> names = new ArrayList<>();
+        for (int j = 0; j < l.inputs().size(); j++) names.add(y + (j == l.inputs().size() - 1 ? "#extent" : "#rows"));
+        return withExtentOutputs(l, names);
     }
 
     /**
@@ -484,17 +478,22 @@ final class BoundedRewrites {
      * which axis is bounded is known once the graph is built. Else {@code l}.
      */
     Lowered withReshapeExtent(Lowered l) {
-        if (!(l.kind().equals(org.arenaplan.ir.OpKinds.RESHAPE) || l.kind().equals(org.arenaplan.ir.OpKinds.FLATTEN)) || l.outputs().size() != 1) return l;
+        if (!(l.kind().equals(OpKinds.RESHAPE) || l.kind().equals(OpKinds.FLATTEN)) || l.outputs().size() != 1) return l;
         long[] x = importer.value(l.inputs().get(0)).shape(), y = l.outputs().get(0).shape();
         int b = 0;
         while (b < x.length && x[b] == 1) b++;
         try {
-            if (b == x.length || org.arenaplan.ir.BoundedFlows.keptAxis(x, b, y) >= 0) return l;
+            if (b == x.length || BoundedFlows.keptAxis(x, b, y) >= 0) return l;
         } catch (GraphException twoAxes) {   // axes of one element about it: the graph names them
             return l;
         }
+        return withExtentOutputs(l, List.of(l.outputs().get(0).name() + "#extent"));
+    }
+
+    /** {@code l} with {@code extents} 1 and one int64 [1] runtime extent output per name (made fresh) after its outputs. */
+    private Lowered withExtentOutputs(Lowered l, List<String> names) {
         List<Value> outputs = new ArrayList<>(l.outputs());
-        outputs.add(new Value(importer.fresh(l.outputs().get(0).name() + "#extent"), DType.I64, new long[]{1}));
+        for (String n : names) outputs.add(new Value(importer.fresh(n), DType.I64, new long[]{1}));
         Map<String, Object> attrs = new LinkedHashMap<>(l.attrs());
         attrs.put("extents", 1L);
         return new Lowered(l.kind(), l.inputs(), outputs, attrs, l.view(), l.dropped());
